@@ -1,0 +1,56 @@
+"""Compile every CUDA kernel instantiation with NVRTC, without a GPU.
+
+Uses NVRTC through cupy_backends (pip: cupy-cuda12x + nvidia-cuda-nvrtc-cu12), the same
+compiler cupy.RawModule uses at run time. Exits non-zero on any compile error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from cupy_backends.cuda.libs import nvrtc
+
+from semiring import _gpu
+
+
+def compile_one(label, src, exprs, arch):
+    prog = nvrtc.createProgram(src, f"{label}.cu", [], [])
+    try:
+        for e in exprs:
+            nvrtc.addNameExpression(prog, e)
+        opts = [f"-arch={arch}", *_gpu.NVRTC_OPTIONS]
+        try:
+            nvrtc.compileProgram(prog, opts)
+        except nvrtc.NVRTCError as err:
+            return f"{label} [{arch}]: {err}\n{nvrtc.getProgramLog(prog)}"
+        for e in exprs:
+            nvrtc.getLoweredName(prog, e)  # raises if an instantiation is missing
+        return None
+    finally:
+        nvrtc.destroyProgram(prog)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--arch", action="append", default=None, help="default: sm_80 and sm_90")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    archs = args.arch or ["sm_80", "sm_90"]
+    jobs = [(lab, src, ex, a) for lab, src, ex in _gpu.all_instantiations() for a in archs]
+    jobs += [(lab, src, ex, a) for lab, src, ex in _gpu.extra_instantiations() for a in archs]
+    t0 = time.time()
+    print(f"NVRTC {nvrtc.getVersion()}: compiling {len(jobs)} programs "
+          f"({sum(len(j[2]) for j in jobs)} kernel instantiations) for {', '.join(archs)}", flush=True)
+    with ThreadPoolExecutor(args.jobs) as pool:
+        errors = [e for e in pool.map(lambda j: compile_one(*j), jobs) if e]
+    for e in errors:
+        print(e, file=sys.stderr)
+    print(f"{len(jobs) - len(errors)} compiled, {len(errors)} failed in {time.time() - t0:.0f} s")
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()

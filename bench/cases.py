@@ -1,0 +1,658 @@
+"""The registry: algorithms (inputs, references, implementations, metrics) and suites.
+
+An :class:`Algorithm` says how to make a case's inputs from a graph, which *references* the
+results are checked against (computed on the host, untimed), which *implementations* ("impls")
+run it, and which metrics an impl's time turns into. Each :class:`Impl` declares its device
+and the reference it must match: ``cusparse-plus-times`` computes a different semiring from
+``semiring-gpu`` (min_plus), so it is checked against SciPy's plus-times product, not against
+min-plus.
+
+A :class:`Suite` lists, per algorithm, the graphs and parameter sets to run, for a CPU or a
+GPU run. Later issues add BFS/SSSP/APSP by calling :func:`register_algorithm` and adding
+:class:`SuiteEntry` rows with :func:`register_suite` (or by extending the tables below)::
+
+    register_algorithm(Algorithm(name="bfs", prepare=..., references={...}, impls=[...],
+                                 impl_metrics=..., rate_label="GTEPS (Graph500)"))
+
+Engine implementations import :mod:`semiring` when they are set up, so a missing or broken
+engine shows up as an error of that impl (and a non-zero exit), not as an import error of the
+benchmark.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from . import generators as gen
+from . import metrics as met
+from .timing import TimingPolicy
+
+
+class Unavailable(Exception):
+    """Raised by an impl's setup when an optional peer cannot run here (reported, not failed)."""
+
+
+# --------------------------------------------------------------------------------------------
+# per-graph and per-case state
+
+
+@dataclass
+class GraphData:
+    """A loaded graph: the host CSR (always: references and CPU impls use it), a lazily made
+    device copy, statistics, and a memo of derived objects shared by the cases on this graph."""
+
+    spec: gen.GraphSpec
+    host: Any  # scipy.sparse.csr_matrix
+    device_csr: Any = None  # cupyx.scipy.sparse.csr_matrix
+    stats: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)
+    load_info: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return int(self.host.shape[0])
+
+    @property
+    def nnz(self) -> int:
+        return int(self.host.nnz)
+
+    @property
+    def scale(self) -> float:
+        """log2 of the vertex count (the x axis of the plots)."""
+        return math.log2(self.n) if self.n > 0 else 0.0
+
+    def gpu(self):
+        """The graph as a ``cupyx.scipy.sparse.csr_matrix`` (made once)."""
+        if self.device_csr is None:
+            import cupy  # noqa: PLC0415
+
+            H = self.host
+            self.device_csr = gen.build_csr(cupy.asarray(H.indptr), cupy.asarray(H.indices),
+                                            cupy.asarray(H.data), H.shape, xp=cupy)
+        return self.device_csr
+
+    def get(self, key: str, factory: Callable[[], Any]):
+        if key not in self.memo:
+            self.memo[key] = factory()
+        return self.memo[key]
+
+    def describe(self) -> dict:
+        d = dict(self.spec.params())
+        d.update(self.stats)
+        d["scale_log2_n"] = round(self.scale, 3)
+        d["undirected_edges"] = self.nnz // 2 if self.spec.undirected else None
+        return d
+
+
+@dataclass
+class CaseContext:
+    algorithm: "Algorithm"
+    graph: GraphData
+    params: dict
+    seed: int
+    env: dict
+    inputs: dict = field(default_factory=dict)  # host (NumPy) inputs, made by prepare
+    case_metrics: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)
+
+    def gpu_input(self, name: str):
+        """A CuPy copy of a host input (made once per case)."""
+        key = f"gpu:{name}"
+        if key not in self.memo:
+            import cupy  # noqa: PLC0415
+
+            self.memo[key] = cupy.asarray(self.inputs[name])
+        return self.memo[key]
+
+
+# --------------------------------------------------------------------------------------------
+# references, impls, algorithms
+
+
+def compare_exact(got: np.ndarray, ref: np.ndarray) -> tuple[bool, str]:
+    """Equality (inf == inf; NaN == NaN), after casting both to float64."""
+    got = np.asarray(got)
+    ref = np.asarray(ref)
+    if got.shape != ref.shape:
+        return False, f"shape {got.shape} != reference shape {ref.shape}"
+    g = got.astype(np.float64)
+    r = ref.astype(np.float64)
+    ok = (g == r) | (np.isnan(g) & np.isnan(r))
+    return _verdict(ok, g, r, "exactly equal")
+
+
+def compare_close(rtol: float, atol: float = 0.0):
+    def cmp(got: np.ndarray, ref: np.ndarray) -> tuple[bool, str]:
+        got = np.asarray(got)
+        ref = np.asarray(ref)
+        if got.shape != ref.shape:
+            return False, f"shape {got.shape} != reference shape {ref.shape}"
+        g = got.astype(np.float64)
+        r = ref.astype(np.float64)
+        ok = np.isclose(g, r, rtol=rtol, atol=atol, equal_nan=True)
+        return _verdict(ok, g, r, f"close (rtol={rtol:g}, atol={atol:g})")
+
+    return cmp
+
+
+def _verdict(ok: np.ndarray, g: np.ndarray, r: np.ndarray, what: str) -> tuple[bool, str]:
+    bad = np.flatnonzero(~ok)
+    if bad.size == 0:
+        return True, f"{ok.size} entries {what}"
+    first = ", ".join(f"[{i}] got {g[i]!r} expected {r[i]!r}" for i in bad[:3])
+    return False, f"{bad.size} of {ok.size} entries differ (want {what}); first: {first}"
+
+
+@dataclass(frozen=True)
+class Reference:
+    name: str
+    description: str
+    compute: Callable[[CaseContext], np.ndarray]
+    compare: Callable[[np.ndarray, np.ndarray], tuple[bool, str]] = compare_exact
+
+
+def to_host(result) -> np.ndarray:
+    """Default fetch: a NumPy/CuPy array, or a semiring Vector (absent entries = +inf)."""
+    if hasattr(result, "to_dense") and hasattr(result, "nvals"):
+        result = result.to_dense(missing=np.inf)
+    return gen.to_numpy(result)
+
+
+@dataclass(frozen=True)
+class Impl:
+    """One implementation of an algorithm.
+
+    ``setup(ctx)`` does the untimed preparation (device copies, format conversion) and returns
+    the zero-argument callable that is timed; ``fetch(result)`` brings its result to the host
+    for the check against ``reference``.
+    """
+
+    name: str
+    device: str  # 'cpu' | 'gpu'
+    reference: str
+    setup: Callable[[CaseContext], Callable[[], Any]]
+    fetch: Callable[[Any], np.ndarray] = to_host
+    description: str = ""
+    engine: bool = False  # True for this project's engine, False for peers/baselines
+
+
+@dataclass
+class Algorithm:
+    name: str
+    description: str
+    prepare: Callable[[CaseContext], None]
+    references: dict[str, Reference]
+    impls: list[Impl]
+    impl_metrics: Callable[[CaseContext, Impl, float], dict]
+    rate_key: str = "rate_g"  # the metric plotted against scale
+    rate_label: str = "G/s"
+    param_label: Callable[[dict], str] = lambda p: ",".join(f"{k}={v}" for k, v in p.items())
+    summary: Callable[[CaseContext, dict], dict] | None = None
+
+    def impl(self, name: str) -> Impl:
+        for i in self.impls:
+            if i.name == name:
+                return i
+        raise KeyError(name)
+
+
+ALGORITHMS: dict[str, Algorithm] = {}
+
+
+def register_algorithm(alg: Algorithm) -> Algorithm:
+    ALGORITHMS[alg.name] = alg
+    return alg
+
+
+def add_impl(algorithm: str, impl: Impl) -> Impl:
+    """Add an implementation to a registered algorithm (e.g. a new peer)."""
+    alg = ALGORITHMS[algorithm]
+    alg.impls = [i for i in alg.impls if i.name != impl.name] + [impl]
+    return impl
+
+
+# --------------------------------------------------------------------------------------------
+# shared helpers for impls
+
+
+def semiring_module():
+    """The engine, imported on first use."""
+    import semiring  # noqa: PLC0415
+
+    return semiring
+
+
+def sr_matrix(ctx: CaseContext, device: str):
+    """The graph as an engine Matrix on ``device`` (made once per graph, untimed)."""
+    sr = semiring_module()
+    if device == "gpu":
+        return ctx.graph.get("sr.Matrix:gpu", lambda: sr.Matrix.from_cupyx(ctx.graph.gpu()))
+    return ctx.graph.get("sr.Matrix:cpu", lambda: sr.Matrix.from_scipy(ctx.graph.host))
+
+
+def _row_ids(ctx: CaseContext, xp):
+    """Row index of every stored entry (host or device), made once per graph."""
+    key = f"row_ids:{xp.__name__}"
+
+    def make():
+        indptr = ctx.graph.gpu().indptr if gen.is_cupy(xp) else ctx.graph.host.indptr
+        nnz = ctx.graph.nnz
+        return (xp.searchsorted(indptr, xp.arange(nnz, dtype=indptr.dtype), side="right")
+                - 1).astype(indptr.dtype)
+
+    return ctx.graph.get(key, make)
+
+
+def min_plus_rows(indptr, indices, data, x, n_rows: int) -> np.ndarray:
+    """Host reference ``y_i = min_j (A_ij + x_j)`` over stored entries (inf for empty rows),
+    vectorized: gather + ``np.minimum.reduceat`` over the non-empty rows."""
+    vals = data + x[indices]
+    y = np.full(n_rows, np.inf, dtype=np.result_type(data.dtype, x.dtype))
+    deg = np.diff(indptr)
+    nonempty = np.flatnonzero(deg > 0)
+    if nonempty.size:
+        y[nonempty] = np.minimum.reduceat(vals, indptr[:-1][nonempty].astype(np.int64))
+    return y
+
+
+def push_min_plus(indptr, indices, data, f_idx, f_vals, n_cols: int) -> np.ndarray:
+    """Host reference ``y_j = min_{i in frontier} (x_i + A_ij)`` (inf where no frontier row
+    reaches j): vectorized gather of the frontier rows, sort by column, ``np.minimum.reduceat``."""
+    f_idx = np.asarray(f_idx, dtype=np.int64)
+    starts = indptr[f_idx].astype(np.int64)
+    lens = indptr[f_idx + 1].astype(np.int64) - starts
+    total = int(lens.sum())
+    y = np.full(n_cols, np.inf, dtype=np.result_type(data.dtype, f_vals.dtype))
+    if total == 0:
+        return y
+    seg = np.repeat(np.arange(f_idx.size), lens)
+    excl = np.cumsum(lens) - lens
+    pos = np.arange(total, dtype=np.int64) - excl[seg] + starts[seg]
+    cols = indices[pos]
+    vals = data[pos] + f_vals[seg]
+    order = np.argsort(cols, kind="stable")
+    cols = cols[order]
+    vals = vals[order]
+    first = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
+    y[cols[first]] = np.minimum.reduceat(vals, first)
+    return y
+
+
+# --------------------------------------------------------------------------------------------
+# spmv: y = A min.+ x, dense x
+
+
+def _spmv_prepare(ctx: CaseContext) -> None:
+    n = ctx.graph.n
+    dtype = ctx.graph.host.dtype
+    ctx.inputs["x"] = gen.random_dense_vector(n, seed=ctx.seed, dtype=dtype)
+    ctx.case_metrics["bytes"] = met.spmv_bytes(ctx.graph.host)
+    ctx.case_metrics["entries"] = ctx.graph.nnz
+
+
+def _spmv_ref_min_plus(ctx: CaseContext) -> np.ndarray:
+    H = ctx.graph.host
+    return min_plus_rows(H.indptr, H.indices, H.data, ctx.inputs["x"], H.shape[0])
+
+
+def _spmv_ref_plus_times(ctx: CaseContext) -> np.ndarray:
+    H = ctx.graph.host
+    return H.astype(np.float64) @ ctx.inputs["x"].astype(np.float64)
+
+
+def _spmv_semiring(device: str):
+    def setup(ctx: CaseContext):
+        sr = semiring_module()
+        A = sr_matrix(ctx, device)
+        x = sr.Vector.from_dense(ctx.gpu_input("x") if device == "gpu" else ctx.inputs["x"])
+        return lambda: sr.mxv(A, x, sr.min_plus)
+
+    return setup
+
+
+def _spmv_cusparse(ctx: CaseContext):
+    A = ctx.graph.gpu()
+    x = ctx.gpu_input("x")
+    return lambda: A @ x
+
+
+def _spmv_scipy(ctx: CaseContext):
+    A = ctx.graph.host
+    x = ctx.inputs["x"]
+    return lambda: A @ x
+
+
+def _spmv_numpy_min_plus(ctx: CaseContext):
+    H = ctx.graph.host
+    x = ctx.inputs["x"]
+    return lambda: min_plus_rows(H.indptr, H.indices, H.data, x, H.shape[0])
+
+
+def _spmv_cupy_scatter_min(ctx: CaseContext):
+    import cupy  # noqa: PLC0415
+    import cupyx  # noqa: PLC0415
+
+    if not hasattr(cupyx, "scatter_min"):
+        raise Unavailable("cupyx.scatter_min is missing in this CuPy")
+    A = ctx.graph.gpu()
+    rows = _row_ids(ctx, cupy)
+    x = ctx.gpu_input("x")
+    n = A.shape[0]
+
+    def run():
+        y = cupy.full(n, cupy.inf, dtype=A.dtype)
+        cupyx.scatter_min(y, rows, A.data + x[A.indices])
+        return y
+
+    return run
+
+
+def _spmv_metrics(ctx: CaseContext, impl: Impl, seconds: float) -> dict:
+    m = {
+        "rate_g": met.giga_rate(ctx.graph.nnz, seconds),
+        "gbps": met.gbps(ctx.case_metrics["bytes"], seconds),
+    }
+    peak = ctx.env.get("gpu_peak_gbps")
+    if impl.device == "gpu" and peak:
+        m["pct_peak_bw"] = 100.0 * m["gbps"] / peak
+    return m
+
+
+def _pair_ratio(results: dict, fast: str, slow: str) -> float | None:
+    a, b = results.get(fast), results.get(slow)
+    if a is None or b is None or a.status != "ok" or b.status != "ok":
+        return None
+    return b.timing.median_ms / a.timing.median_ms
+
+
+def _spmv_summary(ctx: CaseContext, results: dict) -> dict:
+    s = {}
+    r = _pair_ratio(results, "semiring-gpu", "cusparse-plus-times")
+    if r is not None:
+        s["semiring_min_plus_vs_cusparse_plus_times_throughput"] = r
+    r = _pair_ratio(results, "semiring-cpu", "scipy-plus-times")
+    if r is not None:
+        s["semiring_cpu_min_plus_vs_scipy_plus_times_throughput"] = r
+    return s
+
+
+SPMV = register_algorithm(Algorithm(
+    name="spmv",
+    description="y = A min.+ x with dense x (pull SpMV); peers: plus-times SpMV "
+                "(cuSPARSE via cupyx, SciPy), same bytes moved",
+    prepare=_spmv_prepare,
+    references={
+        "min_plus": Reference("min_plus", "NumPy gather + minimum.reduceat over rows (exact)",
+                              _spmv_ref_min_plus, compare_exact),
+        "plus_times": Reference("plus_times", "SciPy A @ x in float64 (rtol 1e-3)",
+                                _spmv_ref_plus_times, compare_close(1e-3, 1e-6)),
+    },
+    impls=[
+        Impl("semiring-gpu", "gpu", "min_plus", _spmv_semiring("gpu"),
+             description="semiring.mxv(A, x, min_plus) on the GPU", engine=True),
+        Impl("cusparse-plus-times", "gpu", "plus_times", _spmv_cusparse,
+             description="cupyx.scipy.sparse A @ x (cuSPARSE SpMV): throughput peer"),
+        Impl("cupy-scatter-min", "gpu", "min_plus", _spmv_cupy_scatter_min,
+             description="CuPy gather + cupyx.scatter_min (atomics): naive GPU min-plus"),
+        Impl("semiring-cpu", "cpu", "min_plus", _spmv_semiring("cpu"),
+             description="semiring.mxv(A, x, min_plus) on the CPU backend", engine=True),
+        Impl("scipy-plus-times", "cpu", "plus_times", _spmv_scipy,
+             description="scipy.sparse A @ x: CPU throughput peer"),
+        Impl("numpy-min-plus", "cpu", "min_plus", _spmv_numpy_min_plus,
+             description="NumPy gather + minimum.reduceat: CPU min-plus peer"),
+    ],
+    impl_metrics=_spmv_metrics,
+    rate_key="rate_g",
+    rate_label="GE/s (stored entries / time)",
+    param_label=lambda p: "dense x",
+    summary=_spmv_summary,
+))
+
+
+# --------------------------------------------------------------------------------------------
+# spmspv: y = x min.+ A, sparse x (push)
+
+
+def _spmspv_prepare(ctx: CaseContext) -> None:
+    n = ctx.graph.n
+    frac = float(ctx.params["fraction"])
+    idx, vals = gen.random_frontier(n, frac, seed=ctx.seed, dtype=ctx.graph.host.dtype)
+    ctx.inputs["x_idx"] = idx
+    ctx.inputs["x_vals"] = vals
+    ctx.case_metrics["frontier_size"] = int(idx.size)
+    ctx.case_metrics["frontier_edges"] = met.frontier_edges(ctx.graph.host, idx)
+
+
+def _spmspv_ref(ctx: CaseContext) -> np.ndarray:
+    H = ctx.graph.host
+    return push_min_plus(H.indptr, H.indices, H.data, ctx.inputs["x_idx"], ctx.inputs["x_vals"],
+                         H.shape[1])
+
+
+def _spmspv_semiring(device: str):
+    def setup(ctx: CaseContext):
+        sr = semiring_module()
+        A = sr_matrix(ctx, device)
+        n = ctx.graph.n
+        if device == "gpu":
+            x = sr.Vector.from_coo(ctx.gpu_input("x_idx"), ctx.gpu_input("x_vals"), size=n)
+        else:
+            x = sr.Vector.from_coo(ctx.inputs["x_idx"], ctx.inputs["x_vals"], size=n)
+        return lambda: sr.vxm(x, A, sr.min_plus)
+
+    return setup
+
+
+def _spmspv_numpy(ctx: CaseContext):
+    H = ctx.graph.host
+    idx, vals = ctx.inputs["x_idx"], ctx.inputs["x_vals"]
+    return lambda: push_min_plus(H.indptr, H.indices, H.data, idx, vals, H.shape[1])
+
+
+def _spmspv_cupy_scatter_min(ctx: CaseContext):
+    import cupy  # noqa: PLC0415
+    import cupyx  # noqa: PLC0415
+
+    if not hasattr(cupyx, "scatter_min"):
+        raise Unavailable("cupyx.scatter_min is missing in this CuPy")
+    A = ctx.graph.gpu()
+    f_idx = ctx.gpu_input("x_idx")
+    f_vals = ctx.gpu_input("x_vals")
+    n = A.shape[1]
+
+    def run():
+        starts = A.indptr[f_idx].astype(cupy.int64)
+        lens = A.indptr[f_idx + 1].astype(cupy.int64) - starts
+        ends = cupy.cumsum(lens)
+        total = int(ends[-1])  # one host sync, as a frontier-size read would need anyway
+        y = cupy.full(n, cupy.inf, dtype=A.dtype)
+        if total == 0:
+            return y
+        k = cupy.arange(total, dtype=cupy.int64)
+        seg = cupy.searchsorted(ends, k, side="right")
+        pos = k - (ends - lens)[seg] + starts[seg]
+        cupyx.scatter_min(y, A.indices[pos], A.data[pos] + f_vals[seg])
+        return y
+
+    return run
+
+
+def _spmspv_metrics(ctx: CaseContext, impl: Impl, seconds: float) -> dict:
+    return {"rate_g": met.giga_rate(ctx.case_metrics["frontier_edges"], seconds)}
+
+
+def _spmspv_label(p: dict) -> str:
+    return f"x {100 * float(p['fraction']):g}%"
+
+
+SPMSPV = register_algorithm(Algorithm(
+    name="spmspv",
+    description="y = x min.+ A with sparse x holding a random fraction of the vertices "
+                "(push SpMSpV); time should follow the frontier's edges",
+    prepare=_spmspv_prepare,
+    references={
+        "min_plus_push": Reference("min_plus_push",
+                                   "NumPy gather of the frontier rows + minimum.reduceat (exact)",
+                                   _spmspv_ref, compare_exact),
+    },
+    impls=[
+        Impl("semiring-gpu", "gpu", "min_plus_push", _spmspv_semiring("gpu"),
+             description="semiring.vxm(x, A, min_plus) on the GPU, sparse x", engine=True),
+        Impl("cupy-scatter-min", "gpu", "min_plus_push", _spmspv_cupy_scatter_min,
+             description="CuPy frontier gather + cupyx.scatter_min: naive GPU push"),
+        Impl("semiring-cpu", "cpu", "min_plus_push", _spmspv_semiring("cpu"),
+             description="semiring.vxm(x, A, min_plus) on the CPU backend, sparse x",
+             engine=True),
+        Impl("numpy-push", "cpu", "min_plus_push", _spmspv_numpy,
+             description="NumPy gather + argsort + minimum.reduceat: CPU push peer"),
+    ],
+    impl_metrics=_spmspv_metrics,
+    rate_key="rate_g",
+    rate_label="GE/s (frontier edges / time)",
+    param_label=_spmspv_label,
+))
+
+
+# --------------------------------------------------------------------------------------------
+# suites
+
+
+@dataclass
+class SuiteEntry:
+    algorithm: str
+    graphs: list[str]
+    params: list[dict] = field(default_factory=lambda: [{}])
+
+
+@dataclass
+class Suite:
+    name: str
+    device: str  # 'cpu' | 'gpu'
+    entries: list[SuiteEntry]
+    timing: TimingPolicy = field(default_factory=TimingPolicy)
+    #: CPU impls are skipped on graphs with more stored entries than this (GPU suites).
+    cpu_impl_max_nnz: int | None = None
+    description: str = ""
+
+
+SUITES: dict[tuple[str, str], Suite] = {}
+
+
+def register_suite(suite: Suite) -> Suite:
+    SUITES[(suite.name, suite.device)] = suite
+    return suite
+
+
+def get_suite(name: str, device: str) -> Suite:
+    try:
+        return SUITES[(name, device)]
+    except KeyError:
+        names = sorted({n for n, _ in SUITES})
+        raise KeyError(f"no suite {name!r} for device {device!r} (suites: {', '.join(names)})"
+                       ) from None
+
+
+FRACTIONS = [{"fraction": 0.001}, {"fraction": 0.01}, {"fraction": 0.1}]
+
+register_suite(Suite(
+    "tiny", "cpu",
+    [SuiteEntry("spmv", ["kron-8", "kron-10", "urand-10", "grid-32x32"]),
+     SuiteEntry("spmspv", ["kron-10"], FRACTIONS)],
+    TimingPolicy(warmup=1, min_runs=2, max_runs=3, budget_s=0.05),
+    description="seconds: the end-to-end test of the harness"))
+register_suite(Suite(
+    "tiny", "gpu",
+    [SuiteEntry("spmv", ["kron-10", "kron-12", "urand-12", "grid-64x64"]),
+     SuiteEntry("spmspv", ["kron-12"], FRACTIONS)],
+    TimingPolicy(warmup=1, min_runs=3, max_runs=5, budget_s=0.1),
+    description="seconds: the end-to-end test of the harness on a GPU"))
+register_suite(Suite(
+    "quick", "cpu",
+    [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-256x256"]),
+     SuiteEntry("spmspv", ["kron-14", "kron-16"], FRACTIONS)],
+    TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=0.5),
+    description="about a minute on 2 cores"))
+register_suite(Suite(
+    "quick", "gpu",
+    [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "urand-22", "grid-2048x2048"]),
+     SuiteEntry("spmspv", ["kron-20", "kron-22"], FRACTIONS)],
+    TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=0.5, long_call_s=2.0),
+    cpu_impl_max_nnz=1 << 28,
+    description="a few minutes on an H100"))
+register_suite(Suite(
+    "full", "cpu",
+    [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "kron-18", "kron-20",
+                         "urand-16", "urand-18", "urand-20", "grid-512x512", "grid-1024x1024"]),
+     SuiteEntry("spmspv", ["kron-16", "kron-18", "kron-20"], FRACTIONS)],
+    TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=1.0),
+    description="minutes on a CPU"))
+register_suite(Suite(
+    "full", "gpu",
+    [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "kron-23", "kron-24",
+                         "urand-20", "urand-22", "urand-24", "grid-2048x2048", "grid-4096x4096"]),
+     SuiteEntry("spmspv", ["kron-20", "kron-22", "kron-24"], FRACTIONS)],
+    TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=1.0, long_call_s=2.0),
+    cpu_impl_max_nnz=1 << 27,
+    description="tens of minutes on an H100, scales up to 24"))
+
+
+@dataclass(frozen=True)
+class Case:
+    algorithm: str
+    graph: gen.GraphSpec
+    params: tuple = ()  # sorted (key, value) pairs
+
+    @property
+    def params_dict(self) -> dict:
+        return dict(self.params)
+
+    @property
+    def case_id(self) -> str:
+        alg = ALGORITHMS[self.algorithm]
+        return f"{self.algorithm}/{self.graph.label}/{alg.param_label(self.params_dict)}"
+
+
+def expand_suite(suite: Suite, *, algorithms: list[str] | None = None,
+                 graphs: list[str] | None = None, seed: int = 0) -> list[Case]:
+    """The cases of a suite, filtered.
+
+    ``algorithms``: names to keep (each must be registered; one missing from the suite is an
+    error). ``graphs``: tokens; a bare kind (``kron``, ``urand``, ``grid``) keeps the suite's
+    graphs of that kind; a full spec (``kron-18``, ``grid-100x100``, ``mtx:path``) replaces the
+    suite's graphs by these for every selected algorithm (with the suite's parameter sets).
+    """
+    entries = suite.entries
+    if algorithms:
+        unknown = [a for a in algorithms if a not in ALGORITHMS]
+        if unknown:
+            raise KeyError(f"unknown algorithm(s) {unknown}; registered: {sorted(ALGORITHMS)}")
+        missing = [a for a in algorithms if a not in {e.algorithm for e in entries}]
+        if missing:
+            raise KeyError(f"algorithm(s) {missing} have no cases in suite {suite.name!r} "
+                           f"({suite.device})")
+        entries = [e for e in entries if e.algorithm in algorithms]
+    kinds: set[str] = set()
+    explicit: list[str] = []
+    for tok in graphs or []:
+        t = tok.strip()
+        if not t:
+            continue
+        if t in ("kron", "kronecker", "urand", "grid", "mtx"):
+            kinds.add("kron" if t == "kronecker" else t)
+        else:
+            gen.parse_graph_spec(t)  # validate early
+            explicit.append(t)
+    cases: list[Case] = []
+    for e in entries:
+        specs = explicit if explicit else e.graphs
+        for g in specs:
+            spec = gen.parse_graph_spec(g, seed=seed)
+            if kinds and spec.kind not in kinds:
+                continue
+            for p in e.params:
+                cases.append(Case(e.algorithm, spec, tuple(sorted(p.items()))))
+    return cases

@@ -1,0 +1,655 @@
+"""Graph generators for the benchmarks: Graph500 Kronecker, GAP urand, 2-D grid.
+
+Everything is vectorized over edges (no Python loop per edge or vertex) and runs on whichever
+array module ``xp`` it is given: NumPy (CPU) or CuPy (GPU). The random numbers come from a
+counter-based hash (SplitMix64 of ``seed``, a stream id and the element's index) written in
+plain array arithmetic, so **the same seed gives the same graph on the CPU and on the GPU**
+(and whatever the chunking): a GPU benchmark and a CPU benchmark of ``kron-16`` with seed 0
+run on identical graphs, and a cached graph is valid for both devices.
+
+Conventions (GAP / Graph500):
+
+- Kronecker: ``n = 2**scale`` vertices, ``edge_factor * n`` generated edge tuples; for each
+  of the ``scale`` bit levels the quadrant of every edge is drawn at once with probabilities
+  A, B, C, D = 0.57, 0.19, 0.19, 0.05 (as the Graph500 reference generator does), then the
+  vertex labels are randomly permuted.
+- urand: ``n = 2**scale`` vertices, ``edge_factor * n`` edge tuples with uniform endpoints.
+- grid: ``rows x cols`` lattice, 4-neighbour, a high-diameter road-like graph.
+- Weights: integers uniform in [1, 255] (GAP), stored as ``dtype`` (float32 by default). For an
+  undirected graph the weight is a function of the unordered pair, so ``A`` is symmetric.
+- Self-loops and duplicate edges are removed; ``undirected=True`` (the default) symmetrizes.
+- The result is a ``scipy.sparse.csr_matrix`` (NumPy) or ``cupyx.scipy.sparse.csr_matrix``
+  (CuPy) with sorted column indices and no duplicates, int32 indices when they fit.
+
+:func:`make_graph` adds an on-disk cache (``bench/cache/``, one ``.npz`` of
+indptr/indices/data per generator, parameters and seed) so that repeated runs skip generation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: Bumped whenever a generator's output for given parameters changes (invalidates the cache).
+GENERATOR_VERSION = 1
+
+#: Where :func:`make_graph` caches generated graphs (gitignored).
+DEFAULT_CACHE_DIR = Path(__file__).resolve().parent / "cache"
+
+#: Graph500 Kronecker initiator probabilities (D = 1 - A - B - C = 0.05).
+GRAPH500_ABC = (0.57, 0.19, 0.19)
+#: Graph500 / GAP edge factor: edge tuples per vertex.
+EDGE_FACTOR = 16
+#: GAP weights: integers uniform in [WEIGHT_LOW, WEIGHT_HIGH].
+WEIGHT_LOW, WEIGHT_HIGH = 1, 255
+
+#: Edges processed per chunk while drawing Kronecker / urand endpoints (bounds temporaries:
+#: about 40 bytes per edge of scratch on top of the two endpoint arrays).
+_CHUNK = 1 << 24
+
+_INT32_MAX = np.iinfo(np.int32).max
+
+# SplitMix64 constants.
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_MASK64 = (1 << 64) - 1
+
+# Stream ids: each random quantity draws from its own stream.
+_STREAM_KRON_LEVEL = 0x1000  # + level
+_STREAM_PERM = 0x2000
+_STREAM_URAND = 0x3000
+_STREAM_WEIGHT = 0x4000
+_STREAM_FRONTIER = 0x5000
+_STREAM_VECTOR = 0x6000
+
+
+# --------------------------------------------------------------------------------------------
+# array-module helpers
+
+
+def get_xp(xp: Any = None):
+    """Resolve an array-module argument.
+
+    ``None``, ``numpy``, ``"cpu"`` -> NumPy; ``cupy`` or ``"gpu"`` -> CuPy (imported here);
+    ``"auto"`` -> CuPy when it imports and a device answers, else NumPy.
+    """
+    if xp is None or xp is np or xp == "cpu" or xp == "numpy":
+        return np
+    if isinstance(xp, str):
+        if xp in ("gpu", "cupy"):
+            import cupy  # noqa: PLC0415
+
+            return cupy
+        if xp == "auto":
+            cp = cupy_if_available()
+            return cp if cp is not None else np
+        raise ValueError(f"xp: expected None, numpy, cupy, 'cpu', 'gpu' or 'auto', got {xp!r}")
+    return xp
+
+
+def cupy_if_available():
+    """The cupy module when it imports and a CUDA device answers, else None."""
+    try:
+        import cupy  # noqa: PLC0415
+
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            return cupy
+    except Exception:
+        pass
+    return None
+
+
+def is_cupy(xp) -> bool:
+    return getattr(xp, "__name__", "") == "cupy"
+
+
+def to_numpy(a) -> np.ndarray:
+    """Host copy of a NumPy or CuPy array (NumPy arrays are returned as they are)."""
+    if hasattr(a, "get") and not isinstance(a, np.ndarray):
+        return a.get()
+    return np.asarray(a)
+
+
+def _u64(xp, value: int):
+    return xp.uint64(value & _MASK64)
+
+
+def _splitmix_key(seed: int, stream: int) -> int:
+    """A 64-bit key per (seed, stream), computed on the host with Python integers."""
+    z = (int(seed) * _GOLDEN + int(stream) * 0xD1B54A32D192ED03 + 0x632BE59BD9B4E019) & _MASK64
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _mix64(xp, z):
+    """SplitMix64 finalizer on a uint64 array (wrapping arithmetic), in place where possible."""
+    z = z ^ (z >> _u64(xp, 30))
+    z *= _u64(xp, _MIX1)
+    z ^= z >> _u64(xp, 27)
+    z *= _u64(xp, _MIX2)
+    z ^= z >> _u64(xp, 31)
+    return z
+
+
+def hash_counter(xp, seed: int, stream: int, start: int, count: int):
+    """``count`` pseudo-random uint64 values: element ``i`` of stream ``stream`` is
+    ``splitmix64(key(seed, stream) + (start + i) * golden)``, the same on NumPy and CuPy."""
+    i = xp.arange(start, start + count, dtype=xp.uint64)
+    return hash_values(xp, seed, stream, i)
+
+
+def hash_values(xp, seed: int, stream: int, values):
+    """Pseudo-random uint64 per element of an integer array ``values`` (a function of the value:
+    equal inputs give equal outputs)."""
+    z = values.astype(xp.uint64, copy=True)
+    z *= _u64(xp, _GOLDEN)
+    z += _u64(xp, _splitmix_key(seed, stream))
+    return _mix64(xp, z)
+
+
+def _sorted_unique(xp, a):
+    """Sorted distinct values of a 1-D array (sort + adjacent difference; NumPy 2's hash-based
+    ``unique`` is several times slower on large integer keys). May sort ``a`` in place."""
+    a.sort()
+    if a.size < 2:
+        return a
+    keep = xp.empty(a.size, dtype=bool)
+    keep[0] = True
+    xp.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
+
+
+def _index_dtype(n: int, nnz: int):
+    return np.int32 if max(n, nnz) <= _INT32_MAX else np.int64
+
+
+# --------------------------------------------------------------------------------------------
+# edge lists (raw tuples, before cleaning)
+
+
+def kronecker_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0,
+                    abc: tuple[float, float, float] = GRAPH500_ABC, permute: bool = True, xp=None):
+    """Raw Graph500 Kronecker edge tuples ``(src, dst)`` (with self-loops and duplicates).
+
+    Mirrors the Graph500 reference generator (``kronecker_generator.m``): for each of the
+    ``scale`` bit levels, every edge draws its quadrant at once: the row bit is 1 with
+    probability C + D, the column bit with probability B/(A+B) or D/(C+D) given the row bit.
+    Vertex labels are then permuted with a random permutation.
+    """
+    xp = get_xp(xp)
+    if scale < 1 or scale > 40:
+        raise ValueError(f"kronecker: scale must be in [1, 40], got {scale}")
+    a, b, c = abc
+    if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
+        raise ValueError(f"kronecker: bad initiator probabilities A,B,C = {abc}")
+    n = 1 << scale
+    m = int(edge_factor) * n
+    idt = xp.int32 if n - 1 <= _INT32_MAX else xp.int64
+    src = xp.zeros(m, dtype=idt)
+    dst = xp.zeros(m, dtype=idt)
+    ab = a + b
+    c_norm = c / (1.0 - ab)
+    a_norm = a / ab
+    # Integer thresholds on 32-bit uniforms u = k / 2**32:  u > p  <=>  k > floor(p * 2**32).
+    t_ab = np.uint32(min(int(ab * 2**32), 2**32 - 1))
+    t_c = np.uint32(min(int(c_norm * 2**32), 2**32 - 1))
+    t_a = np.uint32(min(int(a_norm * 2**32), 2**32 - 1))
+    low32 = _u64(xp, 0xFFFFFFFF)
+    for start in range(0, m, _CHUNK):
+        stop = min(m, start + _CHUNK)
+        s_acc = xp.zeros(stop - start, dtype=idt)
+        d_acc = xp.zeros(stop - start, dtype=idt)
+        for level in range(scale):
+            h = hash_counter(xp, seed, _STREAM_KRON_LEVEL + level, start, stop - start)
+            u_row = (h >> _u64(xp, 32)).astype(xp.uint32)
+            u_col = (h & low32).astype(xp.uint32)
+            del h
+            row_bit = u_row > t_ab
+            col_bit = xp.where(row_bit, u_col > t_c, u_col > t_a)
+            s_acc |= row_bit.astype(idt) << level
+            d_acc |= col_bit.astype(idt) << level
+        src[start:stop] = s_acc
+        dst[start:stop] = d_acc
+    if permute:
+        perm = random_permutation(n, seed=seed, stream=_STREAM_PERM, xp=xp).astype(idt)
+        src = perm[src]
+        dst = perm[dst]
+    return src, dst
+
+
+def urand_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0, xp=None):
+    """Raw GAP "urand" edge tuples: ``edge_factor * 2**scale`` pairs of uniform endpoints."""
+    xp = get_xp(xp)
+    if scale < 1 or scale > 40:
+        raise ValueError(f"urand: scale must be in [1, 40], got {scale}")
+    n = 1 << scale
+    m = int(edge_factor) * n
+    idt = xp.int32 if n - 1 <= _INT32_MAX else xp.int64
+    src = xp.empty(m, dtype=idt)
+    dst = xp.empty(m, dtype=idt)
+    mask = _u64(xp, n - 1)  # n is a power of two: the low bits are uniform
+    for start in range(0, m, _CHUNK):
+        stop = min(m, start + _CHUNK)
+        h = hash_counter(xp, seed, _STREAM_URAND, start, stop - start)
+        src[start:stop] = (h & mask).astype(idt)
+        h = hash_counter(xp, seed, _STREAM_URAND + 1, start, stop - start)
+        dst[start:stop] = (h & mask).astype(idt)
+    return src, dst
+
+
+def grid_edges(rows: int, cols: int, *, xp=None):
+    """The ``rows * (cols - 1) + (rows - 1) * cols`` lattice edges of a rows x cols grid
+    (vertex ``r * cols + c``), each once, as ``(src, dst)`` with ``src < dst``."""
+    xp = get_xp(xp)
+    if rows < 1 or cols < 1:
+        raise ValueError(f"grid: rows and cols must be >= 1, got {rows} x {cols}")
+    n = rows * cols
+    idt = xp.int32 if n - 1 <= _INT32_MAX else xp.int64
+    v = xp.arange(n, dtype=idt).reshape(rows, cols)
+    src = xp.concatenate([v[:, :-1].ravel(), v[:-1, :].ravel()])
+    dst = xp.concatenate([v[:, 1:].ravel(), v[1:, :].ravel()])
+    return src, dst
+
+
+def random_permutation(n: int, *, seed: int = 0, stream: int = _STREAM_PERM, xp=None):
+    """A seeded random permutation of ``range(n)`` (argsort of hashed keys; device-independent)."""
+    xp = get_xp(xp)
+    keys = hash_counter(xp, seed, stream, 0, n)
+    return xp.argsort(keys, kind="stable") if not is_cupy(xp) else xp.argsort(keys)
+
+
+# --------------------------------------------------------------------------------------------
+# cleaning: drop self-loops and duplicates, symmetrize, weights, CSR
+
+
+def edges_to_csr(src, dst, n: int, *, undirected: bool = True, weighted: bool = True,
+                 dtype=np.float32, seed: int = 0, xp=None):
+    """Clean raw edge tuples into a CSR matrix: self-loops and duplicates removed,
+    symmetrized when ``undirected``, GAP weights in [1, 255] (or all ones when not
+    ``weighted``) as ``dtype``, sorted indices, int32 indices when they fit."""
+    xp = get_xp(xp)
+    src = src.astype(xp.int64, copy=False)
+    dst = dst.astype(xp.int64, copy=False)
+    keep = src != dst
+    src = src[keep]
+    dst = dst[keep]
+    del keep
+    n64 = xp.int64(n)
+    if undirected:
+        lo = xp.minimum(src, dst)
+        hi = xp.maximum(src, dst)
+        del src, dst
+        key = _sorted_unique(xp, lo * n64 + hi)  # each undirected edge once, sorted
+        del lo, hi
+        lo = key // n64
+        hi = key - lo * n64
+        del key
+        both = xp.concatenate([lo * n64 + hi, hi * n64 + lo])
+        del lo, hi
+        both.sort()
+        key = both
+    else:
+        key = _sorted_unique(xp, src * n64 + dst)
+        del src, dst
+    rows = key // n64
+    cols = key - rows * n64
+    nnz = int(key.size)
+    idt = _index_dtype(n, nnz)
+    if weighted:
+        if undirected:
+            canon = xp.minimum(rows, cols) * n64 + xp.maximum(rows, cols)
+        else:
+            canon = key
+        h = hash_values(xp, seed, _STREAM_WEIGHT, canon)
+        del canon
+        w = (h % _u64(xp, WEIGHT_HIGH - WEIGHT_LOW + 1)).astype(xp.int64) + WEIGHT_LOW
+        data = w.astype(dtype)
+        del h, w
+    else:
+        data = xp.ones(nnz, dtype=dtype)
+    del key
+    counts = xp.bincount(rows, minlength=n) if nnz else xp.zeros(n, dtype=xp.int64)
+    del rows
+    indptr = xp.concatenate([xp.zeros(1, dtype=idt), xp.cumsum(counts).astype(idt)])
+    indices = cols.astype(idt)
+    return build_csr(indptr, indices, data, (n, n), xp=xp)
+
+
+def build_csr(indptr, indices, data, shape, *, xp=None):
+    """A canonical CSR matrix (sorted indices, no duplicates: the caller vouches) on xp's device."""
+    xp = get_xp(xp)
+    if is_cupy(xp):
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        A = cps.csr_matrix((xp.asarray(data), xp.asarray(indices), xp.asarray(indptr)),
+                           shape=shape)
+        try:
+            A.has_canonical_format = True
+        except Exception:
+            pass
+        return A
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    A = sp.csr_matrix((np.asarray(data), np.asarray(indices), np.asarray(indptr)), shape=shape)
+    A.has_sorted_indices = True
+    A.has_canonical_format = True
+    return A
+
+
+# --------------------------------------------------------------------------------------------
+# the three generators
+
+
+def kronecker(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0,
+              abc: tuple[float, float, float] = GRAPH500_ABC, undirected: bool = True,
+              weighted: bool = True, dtype=np.float32, permute: bool = True, xp=None):
+    """Graph500 Kronecker graph (R-MAT with A,B,C,D = 0.57,0.19,0.19,0.05), cleaned to CSR.
+
+    ``n = 2**scale``; ``edge_factor * n`` edge tuples are drawn, so the cleaned graph has fewer
+    stored entries than ``2 * edge_factor * n`` (duplicates and self-loops are frequent).
+
+    Examples
+    --------
+    >>> A = kronecker(8, seed=1)
+    >>> A.shape, (A != A.T).nnz
+    ((256, 256), 0)
+    """
+    xp = get_xp(xp)
+    src, dst = kronecker_edges(scale, edge_factor, seed=seed, abc=abc, permute=permute, xp=xp)
+    return edges_to_csr(src, dst, 1 << scale, undirected=undirected, weighted=weighted,
+                        dtype=dtype, seed=seed, xp=xp)
+
+
+def urand(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0, undirected: bool = True,
+          weighted: bool = True, dtype=np.float32, xp=None):
+    """GAP uniform random graph: ``2**scale`` vertices, ``edge_factor * 2**scale`` edge tuples
+    with uniform endpoints, cleaned to CSR."""
+    xp = get_xp(xp)
+    src, dst = urand_edges(scale, edge_factor, seed=seed, xp=xp)
+    return edges_to_csr(src, dst, 1 << scale, undirected=undirected, weighted=weighted,
+                        dtype=dtype, seed=seed, xp=xp)
+
+
+def grid2d(rows: int, cols: int | None = None, *, seed: int = 0, undirected: bool = True,
+           weighted: bool = True, dtype=np.float32, xp=None):
+    """2-D 4-neighbour grid (a high-diameter, road-like graph) with GAP weights.
+
+    Undirected: every vertex has degree 2 (corners), 3 (borders) or 4 (inside) and the matrix
+    has ``2 * (rows * (cols - 1) + (rows - 1) * cols)`` entries. Directed (``undirected=False``):
+    only the right and down edges.
+    """
+    xp = get_xp(xp)
+    cols = rows if cols is None else cols
+    src, dst = grid_edges(rows, cols, xp=xp)
+    return edges_to_csr(src, dst, rows * cols, undirected=undirected, weighted=weighted,
+                        dtype=dtype, seed=seed, xp=xp)
+
+
+def load_matrix_market(path, *, xp=None, dtype=None, undirected: bool = False,
+                       drop_self_loops: bool = False):
+    """Read a MatrixMarket file (``scipy.io.mmread``) into a canonical CSR matrix.
+
+    Duplicates are summed (SciPy's rule); indices are sorted and int32 when they fit; values are
+    cast to ``dtype`` when given. ``undirected=True`` symmetrizes the pattern (keeping the
+    smaller of the two weights of an edge stored both ways); ``drop_self_loops`` removes the
+    diagonal.
+    """
+    import scipy.io  # noqa: PLC0415
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    M = scipy.io.mmread(str(path))
+    A = sp.csr_matrix(M)
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"load_matrix_market: {path} is {A.shape[0]} x {A.shape[1]}, not square")
+    A.sum_duplicates()
+    if dtype is not None:
+        A = A.astype(dtype)
+    n = A.shape[0]
+    if drop_self_loops or undirected:
+        coo = A.tocoo()
+        r, c, v = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+        if drop_self_loops:
+            keep = r != c
+            r, c, v = r[keep], c[keep], v[keep]
+        if undirected:
+            r, c, v = np.concatenate([r, c]), np.concatenate([c, r]), np.concatenate([v, v])
+            key = r * n + c
+            order = np.argsort(key, kind="stable")
+            key, v = key[order], v[order]
+            starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if key.size else key
+            v = np.minimum.reduceat(v, starts) if key.size else v
+            key = key[starts] if key.size else key
+            r, c = key // n, key % n
+        A = sp.csr_matrix((v, (r, c)), shape=A.shape)
+    A.sum_duplicates()
+    A.sort_indices()
+    n, nnz = A.shape[0], A.nnz
+    idt = _index_dtype(n, nnz)
+    return build_csr(A.indptr.astype(idt), A.indices.astype(idt), A.data, A.shape, xp=xp)
+
+
+# --------------------------------------------------------------------------------------------
+# vectors and frontiers
+
+
+def random_frontier(n: int, fraction: float, *, seed: int = 0, xp=None, dtype=np.float32,
+                    low: int = 0, high: int = 1000):
+    """A seeded random sparse frontier: ``max(1, round(fraction * n))`` distinct vertices.
+
+    Returns ``(indices, values)``: sorted int64 vertex ids and integer-valued ``dtype`` values
+    uniform in ``[low, high)`` (integers keep min-plus sums exact in float32).
+    """
+    xp = get_xp(xp)
+    if not 0.0 < fraction <= 1.0:
+        raise ValueError(f"random_frontier: fraction must be in (0, 1], got {fraction}")
+    k = max(1, min(n, int(round(fraction * n))))
+    perm = random_permutation(n, seed=seed, stream=_STREAM_FRONTIER, xp=xp)
+    idx = xp.sort(perm[:k]).astype(xp.int64)
+    vals = random_values(k, seed=seed, stream=_STREAM_FRONTIER + 1, xp=xp, dtype=dtype,
+                         low=low, high=high)
+    return idx, vals
+
+
+def random_values(size: int, *, seed: int = 0, stream: int = _STREAM_VECTOR, xp=None,
+                  dtype=np.float32, low: int = 0, high: int = 1000):
+    """``size`` integer-valued ``dtype`` values uniform in ``[low, high)``, seeded."""
+    xp = get_xp(xp)
+    h = hash_counter(xp, seed, stream, 0, size)
+    return ((h % _u64(xp, high - low)).astype(xp.int64) + low).astype(dtype)
+
+
+def random_dense_vector(n: int, *, seed: int = 0, xp=None, dtype=np.float32, low: int = 0,
+                        high: int = 1000):
+    """A dense vector (every entry present) of integer-valued random ``dtype`` values."""
+    return random_values(n, seed=seed, stream=_STREAM_VECTOR, xp=xp, dtype=dtype, low=low,
+                         high=high)
+
+
+# --------------------------------------------------------------------------------------------
+# graph specs and the cache
+
+
+_SPEC_RE = {
+    "kron": re.compile(r"^(?:kron|kronecker)-(\d+)(?:-ef(\d+))?$"),
+    "urand": re.compile(r"^urand-(\d+)(?:-ef(\d+))?$"),
+    "grid": re.compile(r"^grid-(\d+)(?:x(\d+))?$"),
+}
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """What graph to make: ``kind`` in {kron, urand, grid, mtx} and its parameters.
+
+    ``label`` is the short name used on the command line and in tables: ``kron-20``,
+    ``urand-18``, ``grid-1024x1024``, ``mtx:path``.
+    """
+
+    kind: str
+    scale: int = 0  # kron/urand: log2(n)
+    edge_factor: int = EDGE_FACTOR
+    rows: int = 0  # grid
+    cols: int = 0
+    path: str = ""  # mtx
+    seed: int = 0
+    undirected: bool = True
+    weighted: bool = True
+    dtype: str = "float32"
+
+    @property
+    def label(self) -> str:
+        if self.kind in ("kron", "urand"):
+            ef = "" if self.edge_factor == EDGE_FACTOR else f"-ef{self.edge_factor}"
+            return f"{self.kind}-{self.scale}{ef}"
+        if self.kind == "grid":
+            return f"grid-{self.rows}x{self.cols}"
+        return f"mtx:{self.path}"
+
+    def params(self) -> dict:
+        """Generator parameters, as stamped on every result record."""
+        d: dict[str, Any] = {"kind": self.kind, "label": self.label, "seed": self.seed,
+                             "undirected": self.undirected, "weighted": self.weighted,
+                             "dtype": self.dtype, "generator_version": GENERATOR_VERSION}
+        if self.kind == "kron":
+            d.update(scale=self.scale, edge_factor=self.edge_factor,
+                     abc=list(GRAPH500_ABC), permuted=True)
+        elif self.kind == "urand":
+            d.update(scale=self.scale, edge_factor=self.edge_factor)
+        elif self.kind == "grid":
+            d.update(rows=self.rows, cols=self.cols)
+        else:
+            d.update(path=self.path)
+        if self.weighted and self.kind != "mtx":
+            d["weights"] = f"integers uniform in [{WEIGHT_LOW}, {WEIGHT_HIGH}]"
+        return d
+
+    def cache_key(self) -> str | None:
+        if self.kind == "mtx":
+            return None
+        p = self.params()
+        p.pop("label")
+        text = ",".join(f"{k}={p[k]}" for k in sorted(p))
+        digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        return f"{self.label}-s{self.seed}-{digest}"
+
+    def with_seed(self, seed: int) -> "GraphSpec":
+        from dataclasses import replace  # noqa: PLC0415
+
+        return replace(self, seed=seed)
+
+
+def parse_graph_spec(text: str, *, seed: int = 0) -> GraphSpec:
+    """Parse ``kron-20``, ``kronecker-20-ef8``, ``urand-18``, ``grid-512x1024``, ``grid-64``
+    or ``mtx:path/to/file.mtx`` into a :class:`GraphSpec`."""
+    t = text.strip()
+    if t.startswith("mtx:"):
+        return GraphSpec(kind="mtx", path=t[4:], seed=seed)
+    m = _SPEC_RE["kron"].match(t)
+    if m:
+        return GraphSpec(kind="kron", scale=int(m.group(1)),
+                         edge_factor=int(m.group(2) or EDGE_FACTOR), seed=seed)
+    m = _SPEC_RE["urand"].match(t)
+    if m:
+        return GraphSpec(kind="urand", scale=int(m.group(1)),
+                         edge_factor=int(m.group(2) or EDGE_FACTOR), seed=seed)
+    m = _SPEC_RE["grid"].match(t)
+    if m:
+        r = int(m.group(1))
+        return GraphSpec(kind="grid", rows=r, cols=int(m.group(2) or r), seed=seed)
+    raise ValueError(f"graph spec {text!r}: expected kron-S[-efE], urand-S[-efE], grid-RxC or "
+                     f"mtx:PATH")
+
+
+def generate(spec: GraphSpec, *, xp=None):
+    """Generate the graph of ``spec`` on ``xp`` (no cache)."""
+    xp = get_xp(xp)
+    dtype = np.dtype(spec.dtype)
+    kw = dict(seed=spec.seed, undirected=spec.undirected, weighted=spec.weighted, dtype=dtype,
+              xp=xp)
+    if spec.kind == "kron":
+        return kronecker(spec.scale, spec.edge_factor, **kw)
+    if spec.kind == "urand":
+        return urand(spec.scale, spec.edge_factor, **kw)
+    if spec.kind == "grid":
+        return grid2d(spec.rows, spec.cols, **kw)
+    if spec.kind == "mtx":
+        return load_matrix_market(spec.path, xp=xp, dtype=dtype, undirected=spec.undirected,
+                                  drop_self_loops=True)
+    raise ValueError(f"unknown graph kind {spec.kind!r}")
+
+
+@dataclass
+class CacheInfo:
+    hit: bool = False
+    path: str | None = None
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def make_graph(spec: GraphSpec, *, xp=None, cache_dir: str | os.PathLike | None = DEFAULT_CACHE_DIR,
+               info: CacheInfo | None = None):
+    """The graph of ``spec`` on ``xp``'s device, from the on-disk cache when there.
+
+    The cache holds one ``.npz`` (indptr, indices, data, shape) per spec (generator, parameters,
+    seed, :data:`GENERATOR_VERSION`); since generation is device-independent a graph cached by a
+    GPU run serves CPU runs and vice versa. ``cache_dir=None`` disables the cache.
+    """
+    import time  # noqa: PLC0415
+
+    xp = get_xp(xp)
+    info = info if info is not None else CacheInfo()
+    key = spec.cache_key()
+    t0 = time.perf_counter()
+    path = None
+    if cache_dir is not None and key is not None:
+        path = Path(cache_dir) / f"{key}.npz"
+        info.path = str(path)
+        if path.exists():
+            try:
+                with np.load(path) as z:
+                    indptr, indices, data = z["indptr"], z["indices"], z["data"]
+                    shape = tuple(int(s) for s in z["shape"])
+                A = build_csr(xp.asarray(indptr), xp.asarray(indices), xp.asarray(data), shape,
+                              xp=xp)
+                info.hit = True
+                info.seconds = time.perf_counter() - t0
+                return A
+            except Exception:  # a truncated or stale file: regenerate
+                pass
+    A = generate(spec, xp=xp)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            np.savez(f, indptr=to_numpy(A.indptr), indices=to_numpy(A.indices),
+                     data=to_numpy(A.data), shape=np.asarray(A.shape, dtype=np.int64))
+        os.replace(tmp, path)
+    info.seconds = time.perf_counter() - t0
+    return A
+
+
+# --------------------------------------------------------------------------------------------
+# statistics
+
+
+def degree_stats(A) -> dict:
+    """Degree statistics of a CSR matrix (row degrees = out-degrees)."""
+    indptr = to_numpy(A.indptr).astype(np.int64)
+    deg = np.diff(indptr)
+    n = int(A.shape[0])
+    mean = float(deg.mean()) if n else 0.0
+    return {
+        "n": n,
+        "nnz": int(indptr[-1]),
+        "max_degree": int(deg.max()) if n else 0,
+        "mean_degree": mean,
+        "isolated_vertices": int((deg == 0).sum()),
+        "skew": (float(deg.max()) / mean) if mean > 0 else 0.0,
+    }

@@ -1,0 +1,89 @@
+"""Timing: CUDA events for GPU implementations, ``time.perf_counter`` for CPU ones.
+
+:func:`measure` runs one warm-up call (compilation, caches, allocator pools), then timed calls:
+at least ``min_runs`` unless one call is longer than ``long_call_s`` (then one suffices), at
+most ``max_runs``, and no more than fit in ``budget_s``. It returns every time in milliseconds
+and the result of the last timed call (the one that is checked against the reference, so the
+timed code is the checked code).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass
+class TimingPolicy:
+    warmup: int = 1
+    min_runs: int = 3
+    max_runs: int = 10
+    budget_s: float = 1.0  # time for the timed runs of one implementation on one case
+    long_call_s: float = 2.0  # a call longer than this is timed once
+
+
+@dataclass
+class Timing:
+    times_ms: list[float] = field(default_factory=list)
+    warmup_ms: float | None = None
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.times_ms) if self.times_ms else math.nan
+
+    @property
+    def min_ms(self) -> float:
+        return min(self.times_ms) if self.times_ms else math.nan
+
+
+def _gpu_call(fn: Callable[[], Any]) -> tuple[float, Any]:
+    import cupy  # noqa: PLC0415
+
+    stream = cupy.cuda.get_current_stream()
+    start = cupy.cuda.Event()
+    end = cupy.cuda.Event()
+    start.record(stream)
+    out = fn()
+    end.record(stream)
+    end.synchronize()
+    return cupy.cuda.get_elapsed_time(start, end), out
+
+
+def _cpu_call(fn: Callable[[], Any]) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    out = fn()
+    return (time.perf_counter() - t0) * 1e3, out
+
+
+def timed_call(fn: Callable[[], Any], device: str) -> tuple[float, Any]:
+    """One call of ``fn``, timed on ``device`` ('gpu': CUDA events; 'cpu': perf_counter)."""
+    return _gpu_call(fn) if device == "gpu" else _cpu_call(fn)
+
+
+def measure(fn: Callable[[], Any], device: str, policy: TimingPolicy | None = None
+            ) -> tuple[Timing, Any]:
+    """Warm-up then timed calls of ``fn``; see the module docstring."""
+    policy = policy or TimingPolicy()
+    timing = Timing()
+    out = None
+    first_ms = None
+    for _ in range(policy.warmup):
+        first_ms, out = timed_call(fn, device)
+        out = None  # let the warm-up result go before the timed runs
+    timing.warmup_ms = first_ms
+    spent = 0.0
+    while True:
+        ms, out = timed_call(fn, device)
+        timing.times_ms.append(ms)
+        spent += ms / 1e3
+        k = len(timing.times_ms)
+        stop = (k >= policy.max_runs
+                or ms / 1e3 > policy.long_call_s
+                or (k >= policy.min_runs and spent + ms / 1e3 > policy.budget_s))
+        if stop:
+            break
+        out = None  # only the last call's result is kept
+    return timing, out

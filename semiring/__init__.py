@@ -1,0 +1,38 @@
+"""semiring: GraphBLAS-style sparse linear algebra over semirings, on the GPU (CuPy) or the CPU.
+
+>>> import numpy as np, scipy.sparse as sp
+>>> import semiring as sr
+>>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 2.0], [0, 0]])), device="cpu")
+>>> x = sr.Vector.from_coo([0], [0.0], size=2)
+>>> sr.min_plus(x @ A).to_dense(missing=np.inf)
+array([inf,  2.])
+"""
+
+from . import types
+from ._backend import default_device, gpu_available
+from .errors import (BackendUnavailable, DeviceMismatch, DimensionMismatch, DomainMismatch,
+                     DuplicateIndices, InvalidIndex, InvalidValue, NegativeCycleError,
+                     OutOfMemory, SemiringError)
+from .expr import MatMulExpr, NotImplementedYet
+from .mask import Mask
+from .matrix import Matrix
+from .operations import mxv, vxm
+from .ops import ANY, BinaryOp, Monoid, Semiring, binary, monoid, semiring
+from .vector import Vector
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # semirings by name at the top level: sr.min_plus, sr.any_secondi, ...
+    from .ops import _SEMIRING  # noqa: PLC0415
+
+    if name in _SEMIRING:
+        return _SEMIRING[name]
+    raise AttributeError(f"module 'semiring' has no attribute {name!r}")
+
+
+def __dir__():
+    from .ops import _SEMIRING  # noqa: PLC0415
+
+    return sorted(set(globals()) | set(_SEMIRING))

@@ -1,0 +1,269 @@
+"""GPU mechanism: CUDA sources, lazy compilation memoized per device, and kernel launches.
+
+The kernels live in ``semiring/kernels/*.cu``, templated on (add op, multiply op, domain type,
+result type, index type, operand order). The op structs are generated from the op tables
+(:mod:`semiring.ops`), so a user-defined op compiles the same way as a built-in one. Nothing
+here runs at import: the first launch compiles the module for its (semiring, domain, index
+type) on the current device, and the module is reused afterwards.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+import numpy as np
+
+from . import types as _t
+from ._backend import _cupy
+from .ops import ANY, BinaryOp, Monoid, Semiring
+
+KERNEL_FILES = ("common.cuh", "spmv.cu", "spmspv.cu")
+NVRTC_OPTIONS = ("-std=c++17",)
+
+#: Threads per block of the row-group and edge kernels.
+BLOCK = 256
+#: Rows longer than this many entries get a block of their own (spmv_pull_long).
+LONG_ROW = 4096
+#: Persistent grid of the push kernels: blocks per multiprocessor.
+PUSH_BLOCKS_PER_SM = 8
+
+TERM_NONE, TERM_VALUE, TERM_ANY = 0, 1, 2
+
+
+@functools.lru_cache(maxsize=None)
+def _kernel_text() -> str:
+    pkg = resources.files("semiring.kernels")
+    return "\n".join(pkg.joinpath(f).read_text() for f in KERNEL_FILES)
+
+
+def functor_source(op: BinaryOp) -> str:
+    """The C++ struct generated for a binary op."""
+    return (
+        f"struct op_{op.name} {{\n"
+        f"  template <typename R, typename T> __device__ __forceinline__ static R\n"
+        f"  f(T x, T y, sr_index ia, sr_index ja, sr_index ib, sr_index jb) {{\n"
+        f"    (void)x; (void)y; (void)ia; (void)ja; (void)ib; (void)jb;\n"
+        f"    return (R)({op.cuda});\n"
+        f"  }}\n}};\n"
+    )
+
+
+def module_source(sr: Semiring) -> str:
+    head, rest = _kernel_text().split("// Warp shuffles", 1)
+    ops = {sr.add.op.name: sr.add.op, sr.mul.name: sr.mul}
+    functors = "".join(functor_source(op) for op in ops.values())
+    return head + functors + "// Warp shuffles" + rest
+
+
+def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
+    """Every kernel instantiation for one (semiring, domain, index type)."""
+    T = _t.c_type(dtype)
+    R = _t.c_type(sr.result_type(dtype))
+    I = _t.c_type(itype)
+    a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
+    names = []
+    for xf in ("false", "true"):
+        names.append(f"spmv_pull<{a}, {m}, {T}, {R}, {I}, {xf}>")
+        names.append(f"spmv_pull_long<{a}, {m}, {T}, {R}, {I}, {xf}>")
+        push = "spmspv_atomic" if sr.add.idempotent else "spmspv_emit"
+        names.append(f"{push}<{a}, {m}, {T}, {R}, {I}, {xf}>")
+    if not sr.add.idempotent:
+        names.append(f"segment_reduce<{a}, {R}>")
+    return names
+
+
+def all_instantiations():
+    """(label, source, name_expressions) of every built-in semiring × domain × index type.
+
+    CI compiles each of these with NVRTC (no GPU needed) so that a kernel that does not build
+    never lands.
+    """
+    from .ops import _SEMIRING  # noqa: PLC0415
+
+    for name in sorted(_SEMIRING):
+        sr = _SEMIRING[name]
+        src = module_source(sr)
+        for dt in _t.DTYPES:
+            exprs = name_expressions(sr, dt, _t.INT32) + name_expressions(sr, dt, _t.INT64)
+            yield f"{name}[{dt}]", src, exprs
+
+
+_modules: dict = {}
+
+
+def _module(sr: Semiring, dtype, itype):
+    cp = _cupy()
+    key = (cp.cuda.Device().id, id(sr), np.dtype(dtype), np.dtype(itype))
+    mod = _modules.get(key)
+    if mod is None:
+        exprs = name_expressions(sr, dtype, itype)
+        mod = cp.RawModule(code=module_source(sr), options=NVRTC_OPTIONS, name_expressions=exprs)
+        mod.compile()
+        _modules[key] = mod
+    return mod
+
+
+def _kernel(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
+    T = _t.c_type(dtype)
+    R = _t.c_type(sr.result_type(dtype))
+    I = _t.c_type(itype)
+    a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
+    if kind == "segment_reduce":
+        name = f"segment_reduce<{a}, {R}>"
+    else:
+        name = f"{kind}<{a}, {m}, {T}, {R}, {I}, {'true' if xfirst else 'false'}>"
+    return _module(sr, dtype, itype).get_function(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _num_sms(device_id: int) -> int:
+    return _cupy().cuda.Device(device_id).attributes["MultiProcessorCount"]
+
+
+def _terminal(add: Monoid, rtype):
+    t = add.terminal_of(rtype)
+    if t is None:
+        return TERM_NONE, rtype.type(0)
+    if t is ANY:
+        return TERM_ANY, rtype.type(0)
+    return TERM_VALUE, rtype.type(t)
+
+
+def _lanes(indptr, nrows: int) -> int:
+    """Threads per row: the power of two nearest above the mean degree, at most a warp."""
+    nnz = int(indptr[-1]) if nrows else 0  # one sync; cached by the caller per matrix
+    mean = nnz / max(nrows, 1)
+    lanes = 1
+    while lanes < 32 and lanes < mean:
+        lanes *= 2
+    return lanes
+
+
+def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
+    """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; returns (values, present) dense arrays."""
+    cp = _cupy()
+    nrows = M.nrows
+    rtype = sr.result_type(dtype)
+    out = cp.empty(nrows, dtype=rtype)
+    opres = cp.empty(nrows, dtype=cp.bool_)
+    if nrows == 0:
+        return out, opres
+    avals, astride = M._values_for(dtype)
+    sched = M._gpu_schedule()
+    mode, term = _terminal(sr.add, rtype)
+    lanes = sched["lanes"]
+    args_common = (M.indptr, M.indices, avals, np.int64(astride), x_values, x_present)
+    k = _kernel("spmv_pull", sr, dtype, M.itype, xfirst)
+    grid = (nrows * lanes + BLOCK - 1) // BLOCK
+    k((grid,), (BLOCK,), args_common + (allowed, np.int64(nrows), np.int64(LONG_ROW),
+                                        out, opres, np.int32(mode), term, np.int32(lanes)))
+    nlong = sched["nlong"]
+    if nlong:
+        k2 = _kernel("spmv_pull_long", sr, dtype, M.itype, xfirst)
+        k2((min(nlong, 65535),), (BLOCK,), args_common + (
+            allowed, sched["long_rows"], np.int64(nlong), out, opres, np.int32(mode), term))
+    return out, opres
+
+
+def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
+    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); returns sparse (indices, values), indices sorted."""
+    cp = _cupy()
+    nout = M.ncols
+    rtype = sr.result_type(dtype)
+    nx = int(x_indices.size)
+    if nx == 0 or M.nvals == 0:
+        return cp.empty(0, dtype=cp.int64), cp.empty(0, dtype=rtype)
+    avals, astride = M._values_for(dtype)
+    xidx = x_indices.astype(cp.int64, copy=False)
+    deg = (M.indptr[xidx + 1] - M.indptr[xidx]).astype(cp.int64)
+    offsets = cp.cumsum(deg)
+    dev = cp.cuda.Device().id
+    grid = _num_sms(dev) * PUSH_BLOCKS_PER_SM
+    args = (M.indptr, M.indices, avals, np.int64(astride), xidx, x_values, np.int64(nx),
+            offsets, allowed)
+    if sr.add.idempotent:
+        mode, _ = _terminal(sr.add, rtype)
+        out = cp.full(nout, sr.add.identity_of(rtype), dtype=rtype)
+        claimed = cp.zeros(nout, dtype=cp.int32)
+        touched = cp.empty(nout, dtype=cp.int64)
+        ntouched = cp.zeros(1, dtype=cp.uint64)
+        k = _kernel("spmspv_atomic", sr, dtype, M.itype, xfirst)
+        k((grid,), (BLOCK,), args + (out, claimed, touched, ntouched, np.int32(mode)))
+        idx = cp.sort(touched[: int(ntouched[0])])
+        return idx, out[idx]
+    total = int(offsets[-1])
+    keys = cp.empty(total, dtype=cp.int64)
+    prods = cp.empty(total, dtype=rtype)
+    k = _kernel("spmspv_emit", sr, dtype, M.itype, xfirst)
+    k((grid,), (BLOCK,), args + (np.int64(nout), keys, prods))
+    # keys are unique after adding the edge number, so the order within a segment is fixed
+    order = cp.argsort(keys * total + cp.arange(total, dtype=cp.int64)) if total < (2**62) // max(nout + 1, 1) \
+        else cp.argsort(keys)
+    keys = keys[order]
+    prods = prods[order]
+    nvalid = int(cp.searchsorted(keys, nout))
+    keys = keys[:nvalid]
+    prods = prods[:nvalid]
+    if nvalid == 0:
+        return keys, prods
+    heads = cp.flatnonzero(cp.concatenate([cp.ones(1, dtype=cp.bool_), keys[1:] != keys[:-1]]))
+    nseg = int(heads.size)
+    seg = cp.concatenate([heads, cp.array([nvalid], dtype=cp.int64)]).astype(cp.int64)
+    res = cp.empty(nseg, dtype=rtype)
+    k = _kernel("segment_reduce", sr, dtype, M.itype, xfirst)
+    k(((nseg * 32 + BLOCK - 1) // BLOCK,), (BLOCK,), (seg, np.int64(nseg), prods, res))
+    return keys[heads], res
+
+
+@functools.lru_cache(maxsize=None)
+def binary_elementwise(op: BinaryOp, dtype):
+    """A CuPy elementwise kernel z = op(x, y) in ``dtype`` (used by accumulators)."""
+    cp = _cupy()
+    T = _t.c_type(dtype)
+    R = _t.c_type(op.result_type(dtype))
+    head = _kernel_text().split("// Warp shuffles", 1)[0]
+    return cp.ElementwiseKernel(
+        f"{T} x, {T} y", f"{R} z",
+        f"z = op_{op.name}::f<{R}, {T}>(x, y, 0, 0, 0, 0);",
+        f"sr_ew_{op.name}_{np.dtype(dtype).name}",
+        preamble=head + functor_source(op),
+    )
+
+
+_fold_modules: dict = {}
+
+
+def segment_fold(op: BinaryOp, values, heads):
+    """Fold runs of ``values`` starting at ``heads`` left to right with ``op``."""
+    cp = _cupy()
+    dt = np.dtype(values.dtype)
+    key = (cp.cuda.Device().id, id(op), dt)
+    name = f"segment_fold<op_{op.name}, {_t.c_type(dt)}>"
+    mod = _fold_modules.get(key)
+    if mod is None:
+        head, rest = _kernel_text().split("// Warp shuffles", 1)
+        mod = cp.RawModule(code=head + functor_source(op) + "// Warp shuffles" + rest,
+                           options=NVRTC_OPTIONS, name_expressions=[name])
+        _fold_modules[key] = mod
+    nseg = int(heads.size)
+    seg = cp.concatenate([heads.astype(cp.int64), cp.array([values.size], dtype=cp.int64)])
+    out = cp.empty(nseg, dtype=dt)
+    if nseg:
+        mod.get_function(name)(((nseg + BLOCK - 1) // BLOCK,), (BLOCK,),
+                               (seg, np.int64(nseg), values, out))
+    return out
+
+
+def extra_instantiations():
+    """Kernels outside the semiring modules: dup folds and accumulators of the built-in ops."""
+    from .ops import _BINARY  # noqa: PLC0415
+
+    head, rest = _kernel_text().split("// Warp shuffles", 1)
+    for name in sorted(_BINARY):
+        op = _BINARY[name]
+        if op.positional:
+            continue
+        src = head + functor_source(op) + "// Warp shuffles" + rest
+        exprs = [f"segment_fold<op_{name}, {_t.c_type(dt)}>" for dt in _t.DTYPES]
+        yield f"fold_{name}", src, exprs

@@ -1,0 +1,111 @@
+// Shared device helpers for semiring kernels. Included (textually) before every kernel file.
+// Ops are generated from semiring.ops tables as structs `op_<name>` with a static `f`.
+typedef long long sr_index;  // positional results and coordinates
+
+template <typename T> __device__ __forceinline__ T sr_min(T x, T y) { return (y < x) ? y : x; }
+template <typename T> __device__ __forceinline__ T sr_max(T x, T y) { return (x < y) ? y : x; }
+// Floats follow fmin/fmax: a NaN operand is ignored, as numpy.fmin does on the CPU.
+template <> __device__ __forceinline__ float sr_min<float>(float x, float y) { return fminf(x, y); }
+template <> __device__ __forceinline__ float sr_max<float>(float x, float y) { return fmaxf(x, y); }
+template <> __device__ __forceinline__ double sr_min<double>(double x, double y) { return fmin(x, y); }
+template <> __device__ __forceinline__ double sr_max<double>(double x, double y) { return fmax(x, y); }
+
+// Warp shuffles exist for 4- and 8-byte types; bool travels as int.
+template <typename T> __device__ __forceinline__ T sr_shfl_down(unsigned mask, T v, int off, int width) {
+    return __shfl_down_sync(mask, v, off, width);
+}
+template <> __device__ __forceinline__ bool sr_shfl_down<bool>(unsigned mask, bool v, int off, int width) {
+    return (bool)__shfl_down_sync(mask, (int)v, off, width);
+}
+
+// Bit-exact equality (so that a CAS loop ends on NaN payloads too).
+template <typename T> struct sr_bits;
+template <> struct sr_bits<bool> { typedef unsigned char type; };
+template <> struct sr_bits<int> { typedef unsigned int type; };
+template <> struct sr_bits<float> { typedef unsigned int type; };
+template <> struct sr_bits<long long> { typedef unsigned long long type; };
+template <> struct sr_bits<double> { typedef unsigned long long type; };
+
+template <typename T> __device__ __forceinline__ typename sr_bits<T>::type sr_as_bits(T v) {
+    union { T v; typename sr_bits<T>::type b; } u;
+    u.v = v;
+    return u.b;
+}
+template <typename T> __device__ __forceinline__ T sr_from_bits(typename sr_bits<T>::type b) {
+    union { T v; typename sr_bits<T>::type b; } u;
+    u.b = b;
+    return u.v;
+}
+
+// *addr = Add(*addr, val) atomically, for any commutative monoid op, by compare-and-swap.
+// Returns without writing when the value would not change (the common case for min/max/lor
+// relaxations, so most edges cost one load and no atomic).
+template <class Add, typename R, int SIZE = sizeof(R)> struct sr_atomic;
+
+template <class Add, typename R> struct sr_atomic<Add, R, 4> {
+    static __device__ __forceinline__ void combine(R* addr, R val) {
+        unsigned int* a = reinterpret_cast<unsigned int*>(addr);
+        unsigned int old = *reinterpret_cast<volatile unsigned int*>(a);
+        while (true) {
+            R nv = Add::template f<R, R>(sr_from_bits<R>(old), val, 0, 0, 0, 0);
+            unsigned int nb = sr_as_bits<R>(nv);
+            if (nb == old) return;
+            unsigned int seen = atomicCAS(a, old, nb);
+            if (seen == old) return;
+            old = seen;
+        }
+    }
+};
+
+template <class Add, typename R> struct sr_atomic<Add, R, 8> {
+    static __device__ __forceinline__ void combine(R* addr, R val) {
+        unsigned long long* a = reinterpret_cast<unsigned long long*>(addr);
+        unsigned long long old = *reinterpret_cast<volatile unsigned long long*>(a);
+        while (true) {
+            R nv = Add::template f<R, R>(sr_from_bits<R>(old), val, 0, 0, 0, 0);
+            unsigned long long nb = sr_as_bits<R>(nv);
+            if (nb == old) return;
+            unsigned long long seen = atomicCAS(a, old, nb);
+            if (seen == old) return;
+            old = seen;
+        }
+    }
+};
+
+// 1-byte values (bool): CAS on the aligned 32-bit word that holds the byte.
+template <class Add, typename R> struct sr_atomic<Add, R, 1> {
+    static __device__ __forceinline__ void combine(R* addr, R val) {
+        size_t p = reinterpret_cast<size_t>(addr);
+        unsigned int* word = reinterpret_cast<unsigned int*>(p & ~(size_t)3);
+        unsigned int shift = (unsigned int)(p & 3) * 8u;
+        unsigned int old = *reinterpret_cast<volatile unsigned int*>(word);
+        while (true) {
+            unsigned char ob = (unsigned char)((old >> shift) & 0xffu);
+            R nv = Add::template f<R, R>(sr_from_bits<R>(ob), val, 0, 0, 0, 0);
+            unsigned char nb = sr_as_bits<R>(nv);
+            if (nb == ob) return;
+            unsigned int nw = (old & ~(0xffu << shift)) | ((unsigned int)nb << shift);
+            unsigned int seen = atomicCAS(word, old, nw);
+            if (seen == old) return;
+            old = seen;
+        }
+    }
+};
+
+// Terminal modes of a monoid: none, a value, or any value at all (the `any` monoid).
+#define SR_TERM_NONE 0
+#define SR_TERM_VALUE 1
+#define SR_TERM_ANY 2
+
+template <typename R> __device__ __forceinline__ bool sr_is_terminal(int mode, R acc, R terminal) {
+    return mode == SR_TERM_ANY || (mode == SR_TERM_VALUE && acc == terminal);
+}
+
+// The multiply of a semiring, with the operand order of the product: for A*x (mxv) the matrix
+// entry A(o, k) comes first; for x*A (vxm) the vector entry x(k) comes first. o is the output
+// index, k the inner index.
+template <class Mul, typename T, typename R, bool XFIRST>
+__device__ __forceinline__ R sr_mult(T a, T x, sr_index o, sr_index k) {
+    if (XFIRST) return Mul::template f<R, T>(x, a, 0, k, k, o);
+    return Mul::template f<R, T>(a, x, o, k, k, 0);
+}

@@ -1,0 +1,123 @@
+// Pull-direction SpMV over the rows of a CSR matrix: out(o) = ⊕_k A(o,k) ⊗ x(k).
+// Templated on (Add monoid op, Mul op, domain T, result R, index I, operand order XFIRST).
+//
+// Load balance for skewed degrees: rows are processed by groups of `lanes` threads (1..32,
+// a power of two chosen from the mean degree); rows longer than `long_threshold` are skipped
+// here and handled by spmv_pull_long, one block per row. A row stops early once its partial
+// result reaches the monoid's terminal value (lor at true, any at its first value).
+
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+__global__ void spmv_pull(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed, long long nrows, long long long_threshold,
+    R* __restrict__ out, bool* __restrict__ opres,
+    int term_mode, R terminal, int lanes)
+{
+    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long row = gid / lanes;
+    const int lane = threadIdx.x & (lanes - 1);
+    // Every lane of a group shares `row`, so groups leave (or stay) together.
+    if (row >= nrows) return;
+    const unsigned gmask = (lanes == 32) ? 0xffffffffu
+        : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
+    if (allowed != nullptr && !allowed[row]) {
+        if (lane == 0) opres[row] = false;
+        return;
+    }
+    const long long begin = indptr[row], end = indptr[row + 1];
+    if (end - begin > long_threshold) return;  // spmv_pull_long owns it
+
+    R acc = R();
+    bool found = false;
+    for (long long base = begin; base < end; base += lanes) {
+        const long long p = base + lane;
+        if (p < end) {
+            const long long k = indices[p];
+            if (xpres == nullptr || xpres[k]) {
+                const R prod = sr_mult<Mul, T, R, XFIRST>(avals[p * astride], x[k], row, k);
+                acc = found ? Add::template f<R, R>(acc, prod, 0, 0, 0, 0) : prod;
+                found = true;
+            }
+        }
+        if (term_mode != SR_TERM_NONE) {
+            if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
+        }
+    }
+    for (int off = lanes >> 1; off > 0; off >>= 1) {
+        const R oacc = sr_shfl_down<R>(gmask, acc, off, lanes);
+        const bool ofound = sr_shfl_down<bool>(gmask, found, off, lanes);
+        if (ofound) {
+            acc = found ? Add::template f<R, R>(acc, oacc, 0, 0, 0, 0) : oacc;
+            found = true;
+        }
+    }
+    if (lane == 0) {
+        opres[row] = found;
+        if (found) out[row] = acc;
+    }
+}
+
+// One block per long row; `rows` lists them. Blocks of SR_LONG_THREADS threads.
+#define SR_LONG_THREADS 256
+
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+__global__ void __launch_bounds__(SR_LONG_THREADS) spmv_pull_long(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed, const I* __restrict__ rows, long long nlong,
+    R* __restrict__ out, bool* __restrict__ opres,
+    int term_mode, R terminal)
+{
+    __shared__ R s_acc[SR_LONG_THREADS / 32];
+    __shared__ bool s_found[SR_LONG_THREADS / 32];
+    for (long long li = blockIdx.x; li < nlong; li += gridDim.x) {
+        const long long row = rows[li];
+        if (allowed != nullptr && !allowed[row]) {
+            if (threadIdx.x == 0) opres[row] = false;
+            continue;  // uniform across the block
+        }
+        const long long begin = indptr[row], end = indptr[row + 1];
+        R acc = R();
+        bool found = false;
+        for (long long base = begin; base < end; base += SR_LONG_THREADS) {
+            const long long p = base + threadIdx.x;
+            if (p < end) {
+                const long long k = indices[p];
+                if (xpres == nullptr || xpres[k]) {
+                    const R prod = sr_mult<Mul, T, R, XFIRST>(avals[p * astride], x[k], row, k);
+                    acc = found ? Add::template f<R, R>(acc, prod, 0, 0, 0, 0) : prod;
+                    found = true;
+                }
+            }
+            if (term_mode != SR_TERM_NONE) {
+                if (__syncthreads_or(found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
+            }
+        }
+        for (int off = 16; off > 0; off >>= 1) {
+            const R oacc = sr_shfl_down<R>(0xffffffffu, acc, off, 32);
+            const bool ofound = sr_shfl_down<bool>(0xffffffffu, found, off, 32);
+            if (ofound) {
+                acc = found ? Add::template f<R, R>(acc, oacc, 0, 0, 0, 0) : oacc;
+                found = true;
+            }
+        }
+        const int warp = threadIdx.x >> 5;
+        if ((threadIdx.x & 31) == 0) { s_acc[warp] = acc; s_found[warp] = found; }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            acc = R(); found = false;
+            for (int w = 0; w < SR_LONG_THREADS / 32; ++w) {
+                if (s_found[w]) {
+                    acc = found ? Add::template f<R, R>(acc, s_acc[w], 0, 0, 0, 0) : s_acc[w];
+                    found = true;
+                }
+            }
+            opres[row] = found;
+            if (found) out[row] = acc;
+        }
+        __syncthreads();  // s_acc is reused by the next row
+    }
+}

@@ -1,0 +1,590 @@
+"""Sparse matrices in CSR form, on the CPU (NumPy) or the GPU (CuPy)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backend as _b
+from . import types as _t
+from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex, InvalidValue
+from .ops import lookup
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+def index_type(nrows: int, ncols: int, nvals: int) -> np.dtype:
+    """int32 when every index and offset fits, else int64 (graphs beyond 2^31 edges)."""
+    return _t.INT32 if max(nrows, ncols, nvals) <= INT32_MAX else _t.INT64
+
+
+def _check_dims(op: str, nrows, ncols):
+    for name, v in (("nrows", nrows), ("ncols", ncols)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
+            raise InvalidValue(f"{op}: {name} must be a non-negative integer, got {v!r}")
+    return int(nrows), int(ncols)
+
+
+class Matrix:
+    """A sparse matrix: CSR arrays (``indptr``, ``indices``, ``values``) and a shape.
+
+    A missing entry is not a zero: only stored entries take part in operations, and explicit
+    zeros are entries. A *structure-only* (iso) matrix stores no values; every entry has the
+    one value ``iso_value`` (True for an unweighted graph). Indices are int32 when they fit and
+    int64 otherwise. The transpose is computed on first use of ``.T`` in a push or pull and
+    cached, so ``A.T.T is A``.
+
+    The matrix lives where its arrays live (NumPy: ``device == 'cpu'``; CuPy: ``'gpu'``); use
+    :meth:`to_gpu` / :meth:`to_cpu` to move it.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> S = sp.csr_matrix(np.array([[0, 1.5], [2.0, 0]]))
+    >>> A = sr.Matrix.from_scipy(S, device="cpu")
+    >>> A.shape, A.nvals, A.dtype
+    ((2, 2), 2, dtype('float64'))
+    >>> A.T.to_dense(missing=0)
+    array([[0. , 2. ],
+           [1.5, 0. ]])
+    """
+
+    __array_priority__ = 100
+
+    def __init__(self, indptr, indices, values, shape, *, iso_value=None, dtype=None, _T=None):
+        # Internal constructor: arrays are taken as they are (already canonical). Use the
+        # from_* class methods to build a Matrix from user data.
+        self._indptr = indptr
+        self._indices = indices
+        self._values = values
+        self._shape = (int(shape[0]), int(shape[1]))
+        if values is None:
+            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(iso_value).dtype)
+            self._iso = np.asarray(iso_value if iso_value is not None else True).astype(dt)[()]
+            self._dtype = dt
+        else:
+            self._iso = None
+            self._dtype = np.dtype(values.dtype)
+        self._device = _b.device_of_array(indptr)
+        self._T = _T
+        self._casts = {}
+        self._sched = None
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def nrows(self):
+        return self._shape[0]
+
+    @property
+    def ncols(self):
+        return self._shape[1]
+
+    @property
+    def nvals(self) -> int:
+        """Number of stored entries (explicit zeros included)."""
+        return int(self._indices.size)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> str:
+        return self._device
+
+    @property
+    def indptr(self):
+        return self._indptr
+
+    @property
+    def indices(self):
+        return self._indices
+
+    @property
+    def values(self):
+        """The stored values, or None for a structure-only matrix (see ``iso_value``)."""
+        return self._values
+
+    @property
+    def iso_value(self):
+        """The value of every entry of a structure-only matrix, else None."""
+        return self._iso
+
+    @property
+    def is_iso(self) -> bool:
+        return self._values is None
+
+    @property
+    def itype(self) -> np.dtype:
+        return np.dtype(self._indices.dtype)
+
+    @property
+    def xp(self):
+        return _b.xp_of(self._device)
+
+    def __repr__(self):
+        iso = f", iso_value={self._iso!r}" if self.is_iso else ""
+        return (f"<Matrix {self.nrows}x{self.ncols}, nvals={self.nvals}, dtype={self.dtype}"
+                f"{iso}, device={self.device}>")
+
+    # ------------------------------------------------------------------ transpose
+    @property
+    def T(self) -> "Matrix":
+        """The transpose, computed on first use and cached (``A.T.T is A``)."""
+        if self._T is None:
+            self._T = self._transpose()
+            self._T._T = self
+        return self._T
+
+    def _transpose(self) -> "Matrix":
+        xp = self.xp
+        nrows, ncols = self.shape
+        rows = xp.repeat(xp.arange(nrows, dtype=xp.int64), xp.diff(self._indptr).astype(xp.int64))
+        # (column, row) keys are unique, so an unstable sort still gives a canonical order
+        key = self._indices.astype(xp.int64) * max(nrows, 1) + rows
+        perm = xp.argsort(key)
+        new_indices = rows[perm].astype(self.itype)
+        counts = xp.bincount(self._indices.astype(xp.int64), minlength=ncols) if self.nvals \
+            else xp.zeros(ncols, dtype=xp.int64)
+        new_indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(self.itype)
+        values = None if self.is_iso else self._values[perm]
+        return Matrix(new_indptr, new_indices, values, (ncols, nrows), iso_value=self._iso,
+                      dtype=self._dtype)
+
+    # ------------------------------------------------------------------ helpers for kernels
+    def _values_for(self, dtype):
+        """(values as ``dtype``, stride): stride 0 means one iso value for every entry.
+
+        A cast of the values is cached on the matrix, so mixed-type products pay for it once.
+        """
+        dtype = np.dtype(dtype)
+        if self.is_iso:
+            key = ("iso", dtype)
+            if key not in self._casts:
+                self._casts[key] = self.xp.asarray(np.asarray([self._iso]).astype(dtype))
+            return self._casts[key], 0
+        if self._values.dtype == dtype:
+            return self._values, 1
+        if dtype not in self._casts:
+            self._casts[dtype] = self._values.astype(dtype)
+        return self._casts[dtype], 1
+
+    def _gpu_schedule(self):
+        """Cached launch plan of the pull kernels: lanes per row and the list of long rows."""
+        if self._sched is None:
+            from . import _gpu  # noqa: PLC0415
+
+            xp = self.xp
+            deg = xp.diff(self._indptr)
+            long_rows = xp.flatnonzero(deg > _gpu.LONG_ROW).astype(self.itype)
+            self._sched = {"lanes": _gpu._lanes(self._indptr, self.nrows),
+                           "long_rows": long_rows, "nlong": int(long_rows.size)}
+        return self._sched
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_csr(cls, indptr, indices, values, shape, *, iso_value=None, dtype=None,
+                 check=True):
+        """Build from CSR arrays (NumPy or CuPy; the matrix lives where they live).
+
+        ``values=None`` makes a structure-only matrix whose entries all equal ``iso_value``
+        (default True). With ``check=True`` the arrays are validated (monotone ``indptr``,
+        indices in range, sorted and unique within each row); no copy is made when they are
+        already canonical with int32/int64 indices.
+
+        Examples
+        --------
+        >>> import numpy as np, semiring as sr
+        >>> A = sr.Matrix.from_csr(np.array([0, 1, 1]), np.array([1]), None, (2, 2))
+        >>> A.nvals, A.is_iso, A.dtype
+        (1, True, dtype('bool'))
+        """
+        op = "Matrix.from_csr"
+        nrows, ncols = _check_dims(op, *shape)
+        dev = _b.device_of_array(indptr)
+        xp = _b.xp_of(dev)
+        for name, arr in (("indices", indices), ("values", values)):
+            if arr is not None and _b.device_of_array(arr) != dev:
+                raise _b.DeviceMismatch(f"{op}: indptr is on the {dev.upper()} but {name} is not")
+        indptr = xp.asarray(indptr)
+        indices = xp.asarray(indices)
+        if indptr.ndim != 1 or indptr.size != nrows + 1:
+            raise DimensionMismatch(f"{op}: indptr must have nrows + 1 (={nrows + 1}) entries, got shape {indptr.shape}")
+        if indptr.dtype.kind not in "iu" or indices.dtype.kind not in "iu":
+            raise DomainMismatch(f"{op}: indptr and indices must be integer arrays, got {indptr.dtype} and {indices.dtype}")
+        nnz = int(indptr[-1])
+        if indices.ndim != 1 or indices.size != nnz:
+            raise DimensionMismatch(f"{op}: indices must have indptr[-1] (={nnz}) entries, got shape {indices.shape}")
+        if values is not None:
+            values = xp.asarray(values)
+            if values.shape != (nnz,):
+                raise DimensionMismatch(f"{op}: values must have shape ({nnz},), got {values.shape}")
+            _t.lookup_dtype(values.dtype, op=op, arg="values.dtype")
+        it = index_type(nrows, ncols, nnz)
+        indptr = indptr.astype(it, copy=False)
+        indices = indices.astype(it, copy=False)
+        if check:
+            if int(indptr[0]) != 0 or (nrows and bool((xp.diff(indptr) < 0).any())):
+                raise InvalidValue(f"{op}: indptr must start at 0 and be nondecreasing")
+            if nnz:
+                lo, hi = int(indices.min()), int(indices.max())
+                if lo < 0 or hi >= ncols:
+                    raise InvalidIndex(f"{op}: column indices must lie in [0, {ncols}), got [{lo}, {hi}]")
+                rows = xp.repeat(xp.arange(nrows), xp.diff(indptr).astype(xp.int64))
+                same_row = rows[1:] == rows[:-1]
+                if bool((same_row & (indices[1:] <= indices[:-1])).any()):
+                    raise InvalidValue(f"{op}: column indices must be sorted and unique within each row; "
+                                       f"use Matrix.from_coo(..., dup_op=...) for unsorted or duplicate entries")
+        if values is None:
+            iso = True if iso_value is None else iso_value
+            return cls(indptr, indices, None, (nrows, ncols), iso_value=iso,
+                       dtype=dtype if dtype is not None else np.asarray(iso).dtype)
+        if dtype is not None:
+            values = values.astype(_t.lookup_dtype(dtype, op=op), copy=False)
+        return cls(indptr, indices, values, (nrows, ncols))
+
+    @classmethod
+    def from_coo(cls, rows, cols, values=None, *, nrows=None, ncols=None, dup_op=None,
+                 dtype=None, device=None):
+        """Build from coordinate lists.
+
+        Parameters
+        ----------
+        rows, cols : array_like of int
+        values : array_like, scalar or None
+            Per-entry values; a scalar or None makes a structure-only matrix with that value
+            (None: True).
+        nrows, ncols : int, optional
+            Default: one more than the largest index.
+        dup_op : BinaryOp, Monoid or str, optional
+            How to combine duplicate coordinates (e.g. ``sr.binary.min``). Without it,
+            duplicates raise :class:`DuplicateIndices`.
+        dtype : dtype, optional
+        device : {'cpu', 'gpu'}, optional
+            Where to build it; default: where the arrays are (CuPy → GPU), else the default
+            device.
+
+        Examples
+        --------
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_coo([0, 0, 1], [1, 1, 0], [3.0, 2.0, 5.0], dup_op=sr.binary.min,
+        ...                        device="cpu")
+        >>> A.to_dense(missing=0)
+        array([[0., 2.],
+               [5., 0.]])
+        """
+        op = "Matrix.from_coo"
+        dev = _coo_device(device, rows, cols, values)
+        xp = _b.xp_of(dev)
+        rows = _as_index_array(xp, rows, op, "rows")
+        cols = _as_index_array(xp, cols, op, "cols")
+        if rows.shape != cols.shape:
+            raise DimensionMismatch(f"{op}: rows and cols must have the same length, got {rows.size} and {cols.size}")
+        iso = values is None or np.ndim(values) == 0
+        if not iso:
+            values = xp.asarray(values)
+            if values.shape != rows.shape:
+                raise DimensionMismatch(f"{op}: values must have the length of rows (={rows.size}), got shape {values.shape}")
+            values = values.astype(_t.lookup_dtype(dtype if dtype is not None else values.dtype, op=op), copy=False)
+        if nrows is None:
+            nrows = int(rows.max()) + 1 if rows.size else 0
+        if ncols is None:
+            ncols = int(cols.max()) + 1 if cols.size else 0
+        nrows, ncols = _check_dims(op, nrows, ncols)
+        _check_range(op, "rows", rows, nrows)
+        _check_range(op, "cols", cols, ncols)
+        key = rows * max(ncols, 1) + cols
+        order = xp.argsort(key, kind="stable") if xp is np else _stable_argsort(xp, key)
+        key = key[order]
+        dup = key[1:] == key[:-1]
+        has_dup = bool(dup.any()) if key.size > 1 else False
+        if not iso:
+            values = values[order]
+        if has_dup:
+            if dup_op is None:
+                first = int(xp.flatnonzero(dup)[0])
+                r, c = divmod(int(key[first]), max(ncols, 1))
+                raise DuplicateIndices(f"{op}: duplicate entry at ({r}, {c}); pass dup_op= to combine duplicates")
+            heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
+            if not iso:
+                values = _combine_duplicates(xp, lookup("binary", dup_op, op=op, arg="dup_op"), values, heads)
+            key = key[heads]
+        r = key // max(ncols, 1)
+        c = (key - r * max(ncols, 1))
+        it = index_type(nrows, ncols, int(key.size))
+        counts = xp.bincount(r, minlength=nrows) if key.size else xp.zeros(nrows, dtype=xp.int64)
+        indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(it)
+        if iso:
+            isov = True if values is None else values
+            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(isov).dtype, op=op)
+            return cls(indptr, c.astype(it), None, (nrows, ncols), iso_value=isov, dtype=dt)
+        return cls(indptr, c.astype(it), values, (nrows, ncols))
+
+    @classmethod
+    def from_scipy(cls, S, *, device=None, dtype=None, iso=False):
+        """Wrap a ``scipy.sparse`` matrix (any format); ``device='gpu'`` copies it to the GPU.
+
+        A canonical CSR matrix (sorted indices, no duplicates) is wrapped without a copy on
+        the CPU. Duplicates are summed, which is what they mean to SciPy. Explicit zeros stay
+        entries. ``iso=True`` keeps only the structure (entries equal True).
+
+        Examples
+        --------
+        >>> import numpy as np, scipy.sparse as sp, semiring as sr
+        >>> S = sp.random(5, 5, density=0.4, format="csr", random_state=0)
+        >>> A = sr.Matrix.from_scipy(S, device="cpu")
+        >>> A.nvals == S.nnz and A.values is S.data
+        True
+        """
+        import scipy.sparse as sps  # noqa: PLC0415
+
+        op = "Matrix.from_scipy"
+        if not sps.issparse(S):
+            raise DomainMismatch(f"{op}: S must be a scipy.sparse matrix, got {type(S).__name__}")
+        if S.format != "csr":
+            S = S.tocsr()
+        if not S.has_canonical_format:
+            S = S.copy()
+            S.sum_duplicates()
+        if not iso:
+            _t.lookup_dtype(S.dtype, op=op, arg="S.dtype")
+        A = cls.from_csr(S.indptr, S.indices, None if iso else S.data, S.shape,
+                         dtype=dtype, check=False)
+        dev = _b.resolve_device(device)
+        return A if dev == "cpu" else A.to_gpu()
+
+    @classmethod
+    def from_cupyx(cls, S, *, dtype=None, iso=False):
+        """Wrap a ``cupyx.scipy.sparse`` matrix, without a copy when it is canonical CSR."""
+        op = "Matrix.from_cupyx"
+        try:
+            import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        except Exception as e:  # pragma: no cover - only without cupy
+            raise DomainMismatch(f"{op}: cupyx is not available") from e
+        if not cps.issparse(S):
+            raise DomainMismatch(f"{op}: S must be a cupyx.scipy.sparse matrix, got {type(S).__name__}")
+        if S.format != "csr":
+            S = S.tocsr()
+        if not S.has_canonical_format:
+            S = S.copy()
+            S.sum_duplicates()
+        return cls.from_csr(S.indptr, S.indices, None if iso else S.data, S.shape,
+                            dtype=dtype, check=False)
+
+    @classmethod
+    def from_dense(cls, array, *, missing=None, device=None):
+        """Entries of a 2-D array; those equal to ``missing`` (NaN matches NaN) are absent.
+
+        Examples
+        --------
+        >>> import numpy as np, semiring as sr
+        >>> A = sr.Matrix.from_dense(np.array([[0, 3], [4, 0]]), missing=0, device="cpu")
+        >>> A.nvals
+        2
+        """
+        op = "Matrix.from_dense"
+        dev = _b.device_of_array(array) if device is None and _b.is_cupy_array(array) \
+            else _b.resolve_device(device) if device is not None else (
+                "cpu" if isinstance(array, np.ndarray) else _b.default_device())
+        xp = _b.xp_of(dev)
+        a = xp.asarray(array) if dev == _b.device_of_array(array) else _b.to_device(array, dev)
+        if a.ndim != 2:
+            raise DimensionMismatch(f"{op}: array must be 2-D, got shape {a.shape}")
+        _t.lookup_dtype(a.dtype, op=op, arg="array.dtype")
+        present = _present_of_dense(xp, a, missing)
+        rows, cols = xp.nonzero(present)
+        return cls.from_coo(rows, cols, a[rows, cols], nrows=a.shape[0], ncols=a.shape[1],
+                            device=dev)
+
+    # ------------------------------------------------------------------ conversions
+    def to_gpu(self) -> "Matrix":
+        """A copy on the GPU (self if already there)."""
+        if self._device == "gpu":
+            return self
+        _b.resolve_device("gpu")
+        return self._moved("gpu")
+
+    def to_cpu(self) -> "Matrix":
+        """A copy on the CPU (self if already there)."""
+        if self._device == "cpu":
+            return self
+        return self._moved("cpu")
+
+    def _moved(self, dev):
+        mv = lambda a: _b.to_device(a, dev)  # noqa: E731
+        return Matrix(mv(self._indptr), mv(self._indices), mv(self._values), self._shape,
+                      iso_value=self._iso, dtype=self._dtype)
+
+    def _full_values(self):
+        if self.is_iso:
+            return self.xp.full(self.nvals, self._iso, dtype=self._dtype)
+        return self._values
+
+    def to_scipy(self):
+        """A ``scipy.sparse.csr_matrix`` (on the CPU; raises for a GPU matrix)."""
+        import scipy.sparse as sps  # noqa: PLC0415
+
+        if self._device != "cpu":
+            raise _b.DeviceMismatch("Matrix.to_scipy: the matrix is on the GPU; call .to_cpu() first or use to_cupyx()")
+        return sps.csr_matrix((self._full_values(), self._indices, self._indptr), shape=self._shape)
+
+    def to_cupyx(self):
+        """A ``cupyx.scipy.sparse.csr_matrix`` (GPU matrix; float and bool values only)."""
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        if self._device != "gpu":
+            raise _b.DeviceMismatch("Matrix.to_cupyx: the matrix is on the CPU; call .to_gpu() first or use to_scipy()")
+        if self._dtype.kind not in "fb":
+            raise DomainMismatch(f"Matrix.to_cupyx: cupyx sparse matrices hold bool, float32 or float64, got {self._dtype}")
+        return cps.csr_matrix((self._full_values(), self._indices, self._indptr), shape=self._shape)
+
+    def to_coo(self):
+        """(rows, cols, values) arrays on the matrix's device."""
+        xp = self.xp
+        rows = xp.repeat(xp.arange(self.nrows, dtype=xp.int64), xp.diff(self._indptr).astype(xp.int64))
+        return rows, self._indices.astype(xp.int64), self._full_values()
+
+    def to_dense(self, missing=0):
+        """A dense array with ``missing`` where there is no entry.
+
+        The result type is the matrix's, promoted only when ``missing`` needs it (e.g. an
+        integer matrix with ``missing=np.inf`` gives float64).
+        """
+        xp = self.xp
+        dt = np.result_type(self._dtype, missing)
+        out = xp.full(self._shape, missing, dtype=dt)
+        rows, cols, vals = self.to_coo()
+        out[rows, cols] = vals
+        return out
+
+    # ------------------------------------------------------------------ comparison
+    def isequal(self, other, *, check_dtype=False) -> bool:
+        """Same shape, same structure and equal values (NaN equals NaN)."""
+        other = as_matrix(other, op="Matrix.isequal", arg="other")
+        _b.check_same_device("Matrix.isequal", self=self, other=other)
+        if self.shape != other.shape or self.nvals != other.nvals:
+            return False
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        xp = self.xp
+        if not (bool((self._indptr == other._indptr).all()) and bool((self._indices == other._indices).all())):
+            return False
+        a, b = self._full_values(), other._full_values()
+        return bool(xp.all((a == b) | (_isnan(xp, a) & _isnan(xp, b))))
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
+        """Same structure and values equal within tolerances (inf equals inf)."""
+        other = as_matrix(other, op="Matrix.isclose", arg="other")
+        _b.check_same_device("Matrix.isclose", self=self, other=other)
+        if self.shape != other.shape or self.nvals != other.nvals:
+            return False
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        xp = self.xp
+        if not (bool((self._indptr == other._indptr).all()) and bool((self._indices == other._indices).all())):
+            return False
+        return _values_close(xp, self._full_values(), other._full_values(), rel_tol, abs_tol)
+
+    # ------------------------------------------------------------------ expressions
+    def __matmul__(self, other):
+        from .expr import matmul_expr  # noqa: PLC0415
+
+        return matmul_expr(self, other)
+
+    def __rmatmul__(self, other):
+        from .expr import matmul_expr  # noqa: PLC0415
+
+        return matmul_expr(other, self)
+
+
+# ---------------------------------------------------------------------- module helpers
+
+def _isnan(xp, a):
+    return xp.isnan(a) if a.dtype.kind == "f" else xp.zeros(a.shape, dtype=bool)
+
+
+def _values_close(xp, a, b, rel_tol, abs_tol) -> bool:
+    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
+        return bool(xp.all(a == b))
+    a = a.astype(xp.float64)
+    b = b.astype(xp.float64)
+    same = (a == b) | (xp.isnan(a) & xp.isnan(b))
+    with np.errstate(invalid="ignore"):
+        close = xp.abs(a - b) <= xp.maximum(rel_tol * xp.maximum(xp.abs(a), xp.abs(b)), abs_tol)
+    return bool(xp.all(same | close))
+
+
+def _present_of_dense(xp, a, missing):
+    if missing is None:
+        return xp.ones(a.shape, dtype=bool)
+    if isinstance(missing, float) and np.isnan(missing):
+        return ~xp.isnan(a) if a.dtype.kind == "f" else xp.ones(a.shape, dtype=bool)
+    return a != missing
+
+
+def _coo_device(device, *arrays):
+    if device is not None:
+        return _b.resolve_device(device)
+    if any(_b.is_cupy_array(a) for a in arrays):
+        return "gpu"
+    if any(isinstance(a, np.ndarray) and a.ndim > 0 for a in arrays):
+        return "cpu"
+    return _b.default_device()
+
+
+def _as_index_array(xp, a, op, arg):
+    if _b.is_cupy_array(a) and xp is np:
+        raise _b.DeviceMismatch(f"{op}: {arg} is on the GPU but the object is built on the CPU")
+    a = xp.asarray(a) if not (xp is not np and isinstance(a, np.ndarray)) else xp.asarray(a)
+    if a.ndim != 1:
+        raise DimensionMismatch(f"{op}: {arg} must be 1-D, got shape {a.shape}")
+    if a.size and a.dtype.kind not in "iu":
+        raise DomainMismatch(f"{op}: {arg} must hold integers, got {a.dtype}")
+    return a.astype(xp.int64, copy=False)
+
+
+def _check_range(op, arg, a, n):
+    if a.size:
+        lo, hi = int(a.min()), int(a.max())
+        if lo < 0 or hi >= n:
+            raise InvalidIndex(f"{op}: {arg} must lie in [0, {n}), got values in [{lo}, {hi}]")
+
+
+def _stable_argsort(xp, key):
+    # key values may repeat (duplicates); make them unique with their position
+    n = key.size
+    return xp.argsort(key * max(n, 1) + xp.arange(n, dtype=xp.int64)) if n else xp.zeros(0, dtype=xp.int64)
+
+
+def _combine_duplicates(xp, op, values, heads):
+    """Fold runs of duplicates with ``op`` in input order (runs start at ``heads``)."""
+    from .ops import Monoid  # noqa: PLC0415
+
+    if xp is np:
+        mono = Monoid("_dup", op, lambda d: 0, register=False)
+        return mono.reduce_segments(values, heads)
+    from . import _gpu  # noqa: PLC0415
+
+    return _gpu.segment_fold(op, values, heads)
+
+
+def as_matrix(A, *, op: str, arg: str) -> Matrix:
+    """Accept a Matrix, a scipy.sparse or a cupyx.scipy.sparse matrix (wrapped, not copied)."""
+    if isinstance(A, Matrix):
+        return A
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    if sps.issparse(A):
+        return Matrix.from_scipy(A, device="cpu")
+    cp = _b._cupy()
+    if cp is not None:
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        if cps.issparse(A):
+            return Matrix.from_cupyx(A)
+    raise DomainMismatch(
+        f"{op}: {arg} must be a semiring.Matrix or a scipy/cupyx sparse matrix, got {type(A).__name__}"
+    )

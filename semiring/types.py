@@ -1,0 +1,78 @@
+"""The value types (domains) of the algebra and their C names for the CUDA kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import DomainMismatch
+
+#: numpy dtype -> C type used in the kernels
+C_TYPES = {
+    np.dtype(np.bool_): "bool",
+    np.dtype(np.int32): "int",
+    np.dtype(np.int64): "long long",
+    np.dtype(np.float32): "float",
+    np.dtype(np.float64): "double",
+}
+
+#: The domains every built-in operation is defined on.
+DTYPES = tuple(C_TYPES)
+BOOL, INT32, INT64, FP32, FP64 = DTYPES
+
+#: Index type of positional results (``secondi`` etc.).
+INDEX = INT64
+
+_ALIASES = {
+    bool: BOOL, "bool": BOOL, "BOOL": BOOL,
+    int: INT64, "int32": INT32, "INT32": INT32, "int64": INT64, "INT64": INT64,
+    float: FP64, "float32": FP32, "FP32": FP32, "float64": FP64, "FP64": FP64,
+}
+
+
+def lookup_dtype(dtype, *, op: str = "dtype", arg: str = "dtype") -> np.dtype:
+    """Normalize ``dtype`` to one of :data:`DTYPES`, or raise DomainMismatch."""
+    if isinstance(dtype, str) and dtype in _ALIASES:
+        return _ALIASES[dtype]
+    if dtype in _ALIASES and not isinstance(dtype, str):
+        return _ALIASES[dtype]
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as e:
+        raise DomainMismatch(f"{op}: {arg} must be a dtype, got {dtype!r}") from e
+    if dt not in C_TYPES:
+        raise DomainMismatch(
+            f"{op}: {arg} must be one of {[str(d) for d in DTYPES]}, got {dt}"
+        )
+    return dt
+
+
+def promote(*dtypes) -> np.dtype:
+    """The common domain of operands, NumPy's promotion limited to :data:`DTYPES`."""
+    dt = np.result_type(*dtypes)
+    if dt in C_TYPES:
+        return dt
+    if dt.kind in "iu":  # uint32 + int32 -> int64; uint64 -> float64 in numpy; keep integers
+        return INT64
+    return FP64
+
+
+def c_type(dtype) -> str:
+    return C_TYPES[np.dtype(dtype)]
+
+
+def max_value(dtype):
+    dt = np.dtype(dtype)
+    if dt == BOOL:
+        return True
+    if dt.kind == "f":
+        return np.inf
+    return np.iinfo(dt).max
+
+
+def min_value(dtype):
+    dt = np.dtype(dtype)
+    if dt == BOOL:
+        return False
+    if dt.kind == "f":
+        return -np.inf
+    return np.iinfo(dt).min

@@ -1,0 +1,319 @@
+"""Vectors: a dense form (values + presence bitmap) for wide frontiers and a sparse form
+(sorted index list + values) for narrow ones."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backend as _b
+from . import types as _t
+from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
+from .matrix import (_as_index_array, _check_range, _combine_duplicates, _coo_device, _isnan,
+                     _present_of_dense, _stable_argsort, _values_close)
+from .ops import lookup
+
+FORMS = ("bitmap", "sparse")
+
+
+class Vector:
+    """A sparse vector of a given ``size``: a set of (index, value) entries.
+
+    Two storage forms hold the same entries: ``'bitmap'`` (a dense array of values and a
+    dense presence array; ``present is None`` means every entry is present) and ``'sparse'``
+    (sorted unique indices and their values). Which one an operation gets is a policy of the
+    caller (:meth:`to_form`) or of the operation: the push product (SpMSpV) reads the sparse
+    form, the pull product (SpMV) the bitmap form. Converting is done on request and cached.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> v = sr.Vector.from_coo([3, 1], [2.0, 5.0], size=5, device="cpu")
+    >>> v.nvals, v.size, v.form
+    (2, 5, 'sparse')
+    >>> v.to_dense(missing=-1)
+    array([-1.,  5., -1.,  2., -1.])
+    """
+
+    __array_priority__ = 100
+
+    def __init__(self, size: int, dtype, device: str, *, values=None, present=None,
+                 indices=None, svalues=None):
+        # Internal constructor; use from_coo / from_dense.
+        self._size = int(size)
+        self._dtype = np.dtype(dtype)
+        self._device = device
+        self._bitmap = None if values is None else (values, present)
+        self._sparse = None if indices is None else (indices, svalues)
+        self._form = "bitmap" if values is not None else "sparse"
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def shape(self):
+        return (self._size,)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> str:
+        return self._device
+
+    @property
+    def xp(self):
+        return _b.xp_of(self._device)
+
+    @property
+    def form(self) -> str:
+        """The primary storage form: ``'bitmap'`` or ``'sparse'``."""
+        return self._form
+
+    @property
+    def nvals(self) -> int:
+        """Number of entries present."""
+        if self._sparse is not None:
+            return int(self._sparse[0].size)
+        vals, pres = self._bitmap
+        return self._size if pres is None else int(pres.sum())
+
+    def __repr__(self):
+        return f"<Vector size={self.size}, nvals={self.nvals}, dtype={self.dtype}, form={self.form}, device={self.device}>"
+
+    # ------------------------------------------------------------------ forms
+    def bitmap(self):
+        """(values, present) dense arrays; ``present`` is None when every entry is present."""
+        if self._bitmap is None:
+            xp = self.xp
+            idx, vals = self._sparse
+            dense = xp.zeros(self._size, dtype=self._dtype)
+            pres = xp.zeros(self._size, dtype=bool)
+            dense[idx] = vals
+            pres[idx] = True
+            self._bitmap = (dense, pres)
+        return self._bitmap
+
+    def sparse(self):
+        """(indices, values): sorted unique int64 indices of the entries and their values."""
+        if self._sparse is None:
+            xp = self.xp
+            vals, pres = self._bitmap
+            idx = xp.arange(self._size, dtype=xp.int64) if pres is None else xp.flatnonzero(pres).astype(xp.int64)
+            self._sparse = (idx, vals[idx] if pres is not None else vals)
+        return self._sparse
+
+    def to_form(self, form: str) -> "Vector":
+        """The same vector with ``form`` as its primary storage (self when it already is)."""
+        if form not in FORMS:
+            raise InvalidValue(f"Vector.to_form: form must be one of {FORMS}, got {form!r}")
+        if form == self._form:
+            return self
+        if form == "bitmap":
+            v, p = self.bitmap()
+            return Vector(self._size, self._dtype, self._device, values=v, present=p)
+        i, v = self.sparse()
+        return Vector(self._size, self._dtype, self._device, indices=i, svalues=v)
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_coo(cls, indices, values=True, *, size=None, dup_op=None, dtype=None, device=None):
+        """Build from an index list and values (a scalar value is given to every entry).
+
+        Duplicate indices raise :class:`DuplicateIndices` unless ``dup_op`` combines them.
+
+        Examples
+        --------
+        >>> import semiring as sr
+        >>> v = sr.Vector.from_coo([0, 0, 2], [4, 1, 7], size=3, dup_op="min", device="cpu")
+        >>> v.to_dense(missing=0)
+        array([1, 0, 7])
+        """
+        op = "Vector.from_coo"
+        dev = _coo_device(device, indices, values)
+        xp = _b.xp_of(dev)
+        idx = _as_index_array(xp, indices, op, "indices")
+        if np.ndim(values) == 0:
+            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(values).dtype, op=op)
+            vals = xp.full(idx.size, values, dtype=dt)
+        else:
+            vals = xp.asarray(values) if not (dev == "gpu" and isinstance(values, (list, tuple))) else xp.asarray(np.asarray(values))
+            if vals.shape != idx.shape:
+                raise DimensionMismatch(f"{op}: values must have the length of indices (={idx.size}), got shape {vals.shape}")
+            dt = _t.lookup_dtype(dtype if dtype is not None else vals.dtype, op=op, arg="values.dtype")
+            vals = vals.astype(dt, copy=False)
+        if size is None:
+            size = int(idx.max()) + 1 if idx.size else 0
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
+            raise InvalidValue(f"{op}: size must be a non-negative integer, got {size!r}")
+        _check_range(op, "indices", idx, int(size))
+        order = xp.argsort(idx, kind="stable") if xp is np else _stable_argsort(xp, idx)
+        idx, vals = idx[order], vals[order]
+        if idx.size > 1:
+            dup = idx[1:] == idx[:-1]
+            if bool(dup.any()):
+                if dup_op is None:
+                    raise DuplicateIndices(f"{op}: duplicate index {int(idx[1:][dup][0])}; pass dup_op= to combine duplicates")
+                heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
+                vals = _combine_duplicates(xp, lookup("binary", dup_op, op=op, arg="dup_op"), vals, heads)
+                idx = idx[heads]
+        return cls(int(size), dt, dev, indices=idx, svalues=vals)
+
+    @classmethod
+    def from_dense(cls, array, *, missing=None, device=None):
+        """Entries of a 1-D NumPy/CuPy array (on its device); those equal to ``missing`` are
+        absent (NaN matches NaN). Without ``missing`` every entry is present and the array is
+        wrapped without a copy.
+
+        Examples
+        --------
+        >>> import numpy as np, semiring as sr
+        >>> sr.Vector.from_dense(np.array([1.0, np.inf, 3.0]), missing=np.inf).nvals
+        2
+        """
+        op = "Vector.from_dense"
+        if device is None:
+            dev = _b.device_of_array(array) if (_b.is_cupy_array(array) or isinstance(array, np.ndarray)) \
+                else _b.default_device()
+        else:
+            dev = _b.resolve_device(device)
+        xp = _b.xp_of(dev)
+        a = xp.asarray(array) if _b.device_of_array(array) == dev or not _b.is_cupy_array(array) \
+            else _b.to_device(array, dev)
+        if a.ndim != 1:
+            raise DimensionMismatch(f"{op}: array must be 1-D, got shape {a.shape}")
+        _t.lookup_dtype(a.dtype, op=op, arg="array.dtype")
+        pres = None if missing is None else _present_of_dense(xp, a, missing)
+        return cls(a.size, a.dtype, dev, values=a, present=pres)
+
+    @classmethod
+    def new(cls, size, dtype=np.float64, *, device=None):
+        """An empty vector (no entries)."""
+        dev = _b.resolve_device(device)
+        xp = _b.xp_of(dev)
+        return cls(size, _t.lookup_dtype(dtype, op="Vector.new"), dev,
+                   indices=xp.zeros(0, dtype=xp.int64), svalues=xp.zeros(0, dtype=dtype))
+
+    # ------------------------------------------------------------------ conversions
+    def to_dense(self, missing=0):
+        """A dense array on the vector's device with ``missing`` where there is no entry."""
+        xp = self.xp
+        vals, pres = self.bitmap()
+        dt = np.result_type(self._dtype, missing)
+        if pres is None:
+            return vals.astype(dt, copy=True)
+        return xp.where(pres, vals.astype(dt, copy=False), xp.asarray(missing, dtype=dt))
+
+    def to_coo(self):
+        """(indices, values) on the vector's device, indices sorted."""
+        i, v = self.sparse()
+        return i.copy(), v.copy()
+
+    def to_gpu(self) -> "Vector":
+        if self._device == "gpu":
+            return self
+        _b.resolve_device("gpu")
+        return self._moved("gpu")
+
+    def to_cpu(self) -> "Vector":
+        if self._device == "cpu":
+            return self
+        return self._moved("cpu")
+
+    def _moved(self, dev):
+        mv = lambda a: _b.to_device(a, dev)  # noqa: E731
+        if self._form == "bitmap":
+            v, p = self._bitmap
+            return Vector(self._size, self._dtype, dev, values=mv(v), present=mv(p))
+        i, v = self._sparse
+        return Vector(self._size, self._dtype, dev, indices=mv(i), svalues=mv(v))
+
+    def dup(self) -> "Vector":
+        """A copy."""
+        if self._form == "bitmap":
+            v, p = self._bitmap
+            return Vector(self._size, self._dtype, self._device, values=v.copy(),
+                          present=None if p is None else p.copy())
+        i, v = self._sparse
+        return Vector(self._size, self._dtype, self._device, indices=i.copy(), svalues=v.copy())
+
+    def _assign(self, other: "Vector") -> None:
+        """Replace this vector's content with ``other``'s (the output argument of operations)."""
+        if other._dtype != self._dtype:
+            other = other._cast(self._dtype)
+        self._bitmap, self._sparse, self._form = other._bitmap, other._sparse, other._form
+
+    def _cast(self, dtype) -> "Vector":
+        dtype = np.dtype(dtype)
+        if dtype == self._dtype:
+            return self
+        if self._form == "bitmap":
+            v, p = self._bitmap
+            return Vector(self._size, dtype, self._device, values=v.astype(dtype), present=p)
+        i, v = self._sparse
+        return Vector(self._size, dtype, self._device, indices=i, svalues=v.astype(dtype))
+
+    # ------------------------------------------------------------------ comparison
+    def isequal(self, other, *, check_dtype=False) -> bool:
+        """Same size, same indices and equal values (NaN equals NaN)."""
+        other = as_vector(other, op="Vector.isequal", arg="other")
+        _b.check_same_device("Vector.isequal", self=self, other=other)
+        if self.size != other.size or (check_dtype and self.dtype != other.dtype):
+            return False
+        (i1, v1), (i2, v2) = self.sparse(), other.sparse()
+        if i1.size != i2.size or not bool((i1 == i2).all()):
+            return False
+        xp = self.xp
+        return bool(xp.all((v1 == v2) | (_isnan(xp, v1) & _isnan(xp, v2))))
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
+        """Same indices and values equal within tolerances."""
+        other = as_vector(other, op="Vector.isclose", arg="other")
+        _b.check_same_device("Vector.isclose", self=self, other=other)
+        if self.size != other.size or (check_dtype and self.dtype != other.dtype):
+            return False
+        (i1, v1), (i2, v2) = self.sparse(), other.sparse()
+        if i1.size != i2.size or not bool((i1 == i2).all()):
+            return False
+        return _values_close(self.xp, v1, v2, rel_tol, abs_tol)
+
+    # ------------------------------------------------------------------ masks and expressions
+    @property
+    def S(self):
+        """This vector as a structural mask (an entry is True where present)."""
+        from .mask import Mask  # noqa: PLC0415
+
+        return Mask(self, structure=True)
+
+    @property
+    def V(self):
+        """This vector as a value mask (True where present and nonzero)."""
+        from .mask import Mask  # noqa: PLC0415
+
+        return Mask(self, structure=False)
+
+    def __invert__(self):
+        return ~self.V
+
+    def __matmul__(self, other):
+        from .expr import matmul_expr  # noqa: PLC0415
+
+        return matmul_expr(self, other)
+
+    def __rmatmul__(self, other):
+        from .expr import matmul_expr  # noqa: PLC0415
+
+        return matmul_expr(other, self)
+
+
+def as_vector(v, *, op: str, arg: str) -> Vector:
+    """Accept a Vector or a 1-D NumPy/CuPy array (wrapped as a full vector, not copied)."""
+    if isinstance(v, Vector):
+        return v
+    if isinstance(v, np.ndarray) or _b.is_cupy_array(v):
+        if v.ndim != 1:
+            raise DimensionMismatch(f"{op}: {arg} must be 1-D, got shape {v.shape}")
+        return Vector.from_dense(v)
+    raise DomainMismatch(f"{op}: {arg} must be a semiring.Vector or a 1-D NumPy/CuPy array, got {type(v).__name__}")
