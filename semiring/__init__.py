@@ -2,7 +2,7 @@
 
 >>> import numpy as np, scipy.sparse as sp
 >>> import semiring as sr
->>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 2.0], [0, 0]])), device="cpu")
+>>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 2.0], [0, 0]])))
 >>> x = sr.Vector.from_coo([0], [0.0], size=2)
 >>> sr.min_plus(x @ A).to_dense(missing=np.inf)
 array([inf,  2.])

@@ -4,7 +4,7 @@
 keywords as :func:`semiring.vxm` / :func:`semiring.mxv`::
 
     >>> import numpy as np, scipy.sparse as sp, semiring as sr
-    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1.0], [1.0, 0]])), device="cpu")
+    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1.0], [1.0, 0]])))
     >>> x = sr.Vector.from_coo([0], [0.0], size=2)
     >>> y = sr.min_plus(x @ A)                       # one relaxation step
     >>> y.to_dense(missing=np.inf)

@@ -12,7 +12,7 @@ class Mask:
     Examples
     --------
     >>> import semiring as sr
-    >>> v = sr.Vector.from_coo([1], [0], size=3, device="cpu")
+    >>> v = sr.Vector.from_coo([1], [0], size=3)
     >>> (~v.S).allowed().tolist(), v.V.allowed().tolist()
     ([True, False, True], [False, False, False])
     """

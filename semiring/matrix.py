@@ -40,7 +40,7 @@ class Matrix:
     --------
     >>> import numpy as np, scipy.sparse as sp, semiring as sr
     >>> S = sp.csr_matrix(np.array([[0, 1.5], [2.0, 0]]))
-    >>> A = sr.Matrix.from_scipy(S, device="cpu")
+    >>> A = sr.Matrix.from_scipy(S)
     >>> A.shape, A.nvals, A.dtype
     ((2, 2), 2, dtype('float64'))
     >>> A.T.to_dense(missing=0)
@@ -270,8 +270,7 @@ class Matrix:
         Examples
         --------
         >>> import semiring as sr
-        >>> A = sr.Matrix.from_coo([0, 0, 1], [1, 1, 0], [3.0, 2.0, 5.0], dup_op=sr.binary.min,
-        ...                        device="cpu")
+        >>> A = sr.Matrix.from_coo([0, 0, 1], [1, 1, 0], [3.0, 2.0, 5.0], dup_op=sr.binary.min)
         >>> A.to_dense(missing=0)
         array([[0., 2.],
                [5., 0.]])
@@ -381,7 +380,7 @@ class Matrix:
         Examples
         --------
         >>> import numpy as np, semiring as sr
-        >>> A = sr.Matrix.from_dense(np.array([[0, 3], [4, 0]]), missing=0, device="cpu")
+        >>> A = sr.Matrix.from_dense(np.array([[0, 3], [4, 0]]), missing=0)
         >>> A.nvals
         2
         """

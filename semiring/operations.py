@@ -152,8 +152,8 @@ def mxv(A, u, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp, semiring as sr
-    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1.0], [2.0, 3.0]])), device="cpu")
-    >>> u = sr.Vector.from_dense(np.array([10.0, 20.0]))
+    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1.0], [2.0, 3.0]])))
+    >>> u = sr.Vector.from_coo([0, 1], [10.0, 20.0], size=2)
     >>> sr.mxv(A, u, sr.min_plus).to_dense()
     array([21., 12.])
     >>> sr.mxv(A, u, "plus_times", mask=sr.Vector.from_coo([1], True, size=2)).to_dense(missing=-1)
@@ -177,7 +177,7 @@ def vxm(u, A, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     One Bellman-Ford relaxation from vertex 0, keeping the better of old and new distances:
 
     >>> import numpy as np, scipy.sparse as sp, semiring as sr
-    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 4.0, 1.0], [0, 0, 0], [0, 2.0, 0]])), device="cpu")
+    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 4.0, 1.0], [0, 0, 0], [0, 2.0, 0]])))
     >>> d = sr.Vector.from_coo([0], [0.0], size=3)
     >>> sr.vxm(d, A, sr.min_plus, out=d, accum=sr.binary.min).to_dense(missing=np.inf)
     array([0., 4., 1.])

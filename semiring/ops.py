@@ -217,8 +217,8 @@ class Semiring:
     are those of :func:`semiring.mxv`::
 
         >>> import numpy as np, scipy.sparse as sp, semiring as sr
-        >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 2.0], [1.0, 0]])), device="cpu")
-        >>> x = sr.Vector.from_coo([0], [0.0], size=2, device="cpu")
+        >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 2.0], [1.0, 0]])))
+        >>> x = sr.Vector.from_coo([0], [0.0], size=2)
         >>> sr.min_plus(x @ A).to_dense(missing=np.inf)
         array([inf,  2.])
     """
@@ -281,6 +281,13 @@ def _second(x, y):
     return np.broadcast_arrays(x, y)[1].copy()
 
 
+def _minus(x, y):
+    x, y = np.asarray(x), np.asarray(y)
+    if x.dtype == np.bool_ and y.dtype == np.bool_:
+        return x != y  # what (bool)(x - y) gives in C
+    return np.subtract(x, y)
+
+
 def _pair(x, y):
     return np.ones(np.broadcast(x, y).shape, dtype=np.int8)
 
@@ -293,7 +300,7 @@ def _pos(index):
 
 
 BinaryOp("plus", "x + y", np.add)
-BinaryOp("minus", "x - y", np.subtract)
+BinaryOp("minus", "x - y", _minus)
 BinaryOp("times", "x * y", np.multiply)
 BinaryOp("min", "sr_min(x, y)", np.fmin)
 BinaryOp("max", "sr_max(x, y)", np.fmax)

@@ -27,7 +27,7 @@ class Vector:
     Examples
     --------
     >>> import numpy as np, semiring as sr
-    >>> v = sr.Vector.from_coo([3, 1], [2.0, 5.0], size=5, device="cpu")
+    >>> v = sr.Vector.from_coo([3, 1], [2.0, 5.0], size=5)
     >>> v.nvals, v.size, v.form
     (2, 5, 'sparse')
     >>> v.to_dense(missing=-1)
@@ -127,7 +127,7 @@ class Vector:
         Examples
         --------
         >>> import semiring as sr
-        >>> v = sr.Vector.from_coo([0, 0, 2], [4, 1, 7], size=3, dup_op="min", device="cpu")
+        >>> v = sr.Vector.from_coo([0, 0, 2], [4, 1, 7], size=3, dup_op="min")
         >>> v.to_dense(missing=0)
         array([1, 0, 7])
         """

@@ -1,0 +1,31 @@
+"""Shared fixtures: every test body runs on every backend present (CPU always, GPU when a
+device answers), and the dense NumPy oracle of the semiring operations."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+
+import semiring as sr
+
+DEVICES = ["cpu"] + (["gpu"] if sr.gpu_available() else [])
+
+settings.register_profile(
+    "default", max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)), deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.function_scoped_fixture],
+)
+settings.load_profile("default")
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    return request.param
+
+
+def to_host(a):
+    """A NumPy copy of a NumPy or CuPy array."""
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
