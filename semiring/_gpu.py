@@ -130,14 +130,31 @@ def _terminal(add: Monoid, rtype):
     return TERM_VALUE, rtype.type(t)
 
 
-def _lanes(indptr, nrows: int) -> int:
-    """Threads per row: the power of two nearest above the mean degree, at most a warp."""
-    nnz = int(indptr[-1]) if nrows else 0  # one sync; cached by the caller per matrix
-    mean = nnz / max(nrows, 1)
-    lanes = 1
-    while lanes < 32 and lanes < mean:
-        lanes *= 2
-    return lanes
+#: Row bins of the pull kernel: bin b holds rows of degree <= 2**b, served by 2**b threads.
+NBINS = 6
+
+
+def pull_schedule(indptr, nrows: int) -> dict:
+    """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it)."""
+    cp = _cupy()
+    deg = cp.diff(indptr).astype(cp.int64)
+    # bin = ceil(log2(deg)) clamped to [0, NBINS-1]; long rows go to their own kernel
+    b = cp.zeros(nrows, dtype=cp.int8)
+    for j in range(1, NBINS):
+        b += (deg > (1 << (j - 1))).astype(cp.int8)
+    is_long = deg > LONG_ROW
+    b[is_long] = NBINS
+    order = cp.argsort(b.astype(cp.int64) * (nrows + 1) + cp.arange(nrows, dtype=cp.int64))
+    counts = cp.bincount(b.astype(cp.int64), minlength=NBINS + 1).get()  # one sync per matrix
+    row_start = np.concatenate([[0], np.cumsum(counts[:NBINS])[:-1]])
+    blocks = [-(-int(counts[j]) // (BLOCK >> j)) for j in range(NBINS)]
+    block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
+    bins = np.concatenate([row_start, counts[:NBINS], block_start]).astype(np.int64)
+    itype = indptr.dtype
+    nshort = int(counts[:NBINS].sum())
+    return {"rows": order[:nshort].astype(itype), "bins": cp.asarray(bins),
+            "nblocks": int(sum(blocks)),
+            "long_rows": order[nshort:].astype(itype), "nlong": int(counts[NBINS])}
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
@@ -152,17 +169,16 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     avals, astride = M._values_for(dtype)
     sched = M._gpu_schedule()
     mode, term = _terminal(sr.add, rtype)
-    lanes = sched["lanes"]
-    args_common = (M.indptr, M.indices, avals, np.int64(astride), x_values, x_present)
-    k = _kernel("spmv_pull", sr, dtype, M.itype, xfirst)
-    grid = (nrows * lanes + BLOCK - 1) // BLOCK
-    k((grid,), (BLOCK,), args_common + (allowed, np.int64(nrows), np.int64(LONG_ROW),
-                                        out, opres, np.int32(mode), term, np.int32(lanes)))
+    args_common = (M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed)
+    if sched["nblocks"]:
+        k = _kernel("spmv_pull", sr, dtype, M.itype, xfirst)
+        k((sched["nblocks"],), (BLOCK,), args_common + (
+            sched["rows"], sched["bins"], out, opres, np.int32(mode), term))
     nlong = sched["nlong"]
     if nlong:
         k2 = _kernel("spmv_pull_long", sr, dtype, M.itype, xfirst)
         k2((min(nlong, 65535),), (BLOCK,), args_common + (
-            allowed, sched["long_rows"], np.int64(nlong), out, opres, np.int32(mode), term))
+            sched["long_rows"], np.int64(nlong), out, opres, np.int32(mode), term))
     return out, opres
 
 
@@ -217,18 +233,24 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
 
 
 @functools.lru_cache(maxsize=None)
-def binary_elementwise(op: BinaryOp, dtype):
-    """A CuPy elementwise kernel z = op(x, y) in ``dtype`` (used by accumulators)."""
+def _binary_elementwise(op: BinaryOp, dtype):
     cp = _cupy()
-    T = _t.c_type(dtype)
-    R = _t.c_type(op.result_type(dtype))
+    dt = np.dtype(dtype)
+    rt = op.result_type(dt)
     head = _kernel_text().split("// Warp shuffles", 1)[0]
+    # parameter types by NumPy name (CuPy reads C names such as `int` as type placeholders)
     return cp.ElementwiseKernel(
-        f"{T} x, {T} y", f"{R} z",
-        f"z = op_{op.name}::f<{R}, {T}>(x, y, 0, 0, 0, 0);",
-        f"sr_ew_{op.name}_{np.dtype(dtype).name}",
+        f"{dt.name} x, {dt.name} y", f"{rt.name} z",
+        f"z = op_{op.name}::f<{_t.c_type(rt)}, {_t.c_type(dt)}>(x, y, 0, 0, 0, 0);",
+        f"sr_ew_{op.name}_{dt.name}",
         preamble=head + functor_source(op),
     )
+
+
+def binary_elementwise(op: BinaryOp, dtype, x, y):
+    """z = op(x, y) elementwise on the GPU, both operands taken as ``dtype``."""
+    dt = np.dtype(dtype)
+    return _binary_elementwise(op, dt)(x.astype(dt, copy=False), y.astype(dt, copy=False))
 
 
 _fold_modules: dict = {}

@@ -173,15 +173,11 @@ class Matrix:
         return self._casts[dtype], 1
 
     def _gpu_schedule(self):
-        """Cached launch plan of the pull kernels: lanes per row and the list of long rows."""
+        """Cached launch plan of the GPU pull kernels (rows binned by degree)."""
         if self._sched is None:
             from . import _gpu  # noqa: PLC0415
 
-            xp = self.xp
-            deg = xp.diff(self._indptr)
-            long_rows = xp.flatnonzero(deg > _gpu.LONG_ROW).astype(self.itype)
-            self._sched = {"lanes": _gpu._lanes(self._indptr, self.nrows),
-                           "long_rows": long_rows, "nlong": int(long_rows.size)}
+            self._sched = _gpu.pull_schedule(self._indptr, self.nrows)
         return self._sched
 
     # ------------------------------------------------------------------ constructors

@@ -101,7 +101,7 @@ def _finalize(T: Vector, out, allowed, accum, replace) -> Vector:
         if out.device == "gpu":
             from . import _gpu  # noqa: PLC0415
 
-            av = _gpu.binary_elementwise(accum, out.dtype)(wv, tv)
+            av = _gpu.binary_elementwise(accum, out.dtype, wv, tv)
         else:
             av = accum.apply_numpy(wv, tv, out.dtype)
         zv = xp.where(both, av.astype(out.dtype, copy=False), xp.where(tp, tv, wv))

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 import semiring as sr
 
@@ -18,7 +18,9 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.function_scoped_fixture],
 )
-settings.load_profile("default")
+settings.register_profile("noshrink", parent=settings.get_profile("default"),
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+settings.load_profile(os.environ.get("SEMIRING_HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(params=DEVICES)

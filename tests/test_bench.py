@@ -441,6 +441,9 @@ def test_cli(tmp_path, capsys):
     assert not list(tmp_path.glob("*.png"))
     assert bench_main(["--device", "cpu", "--algorithms", "nope", "--no-write"]) == 3
     assert bench_main(["--device", "cpu", "--impls", "nope", "--no-write"]) == 3
+    if not HAS_GPU:
+        assert bench_main(["--device", "gpu", "--no-write"]) == 3
+        assert "no GPU answers" in capsys.readouterr().err
     assert bench_main(["--list"]) == 0
     assert "cusparse-plus-times" in capsys.readouterr().out
 

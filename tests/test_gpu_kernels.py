@@ -88,14 +88,14 @@ def test_gpu_matches_cpu(sname, kind, direction, frac):
 
 @pytest.mark.parametrize("sname", ["min_plus", "plus_times", "lor_land", "any_secondi"])
 def test_gpu_int64_indices(sname):
-    S = skewed(3000, seed=1)
+    S = skewed(9000, seed=1)
     Ac = sr.Matrix.from_scipy(S, device="cpu")
     Ag = Ac.to_gpu()
     A64 = sr.Matrix(Ag.indptr.astype(np.int64), Ag.indices.astype(np.int64), Ag.values, Ag.shape)
     assert A64.itype == np.int64
     rng = np.random.default_rng(2)
-    idx = np.sort(rng.choice(3000, 200, replace=False))
-    u = sr.Vector.from_coo(idx, np.float32(1.5), size=3000, device="gpu")
+    idx = np.sort(rng.choice(9000, 200, replace=False))
+    u = sr.Vector.from_coo(idx, np.float32(1.5), size=9000, device="gpu")
     for direction in ("push", "pull"):
         a = sr.vxm(u, A64, sname, direction=direction)
         b = sr.vxm(u, Ag, sname, direction=direction)

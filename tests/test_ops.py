@@ -121,6 +121,6 @@ def test_cuda_functor_matches_numpy(name, dtype):
     else:
         x = np.r_[rng.integers(-30, 30, 196), [np.inf, -np.inf, 0.0, np.nan]].astype(dt)
         y = np.r_[rng.integers(-30, 30, 196), [1.0, np.inf, -0.0, 2.0]].astype(dt)
-    got = _gpu.binary_elementwise(op, dt)(cp.asarray(x), cp.asarray(y)).get()
+    got = _gpu.binary_elementwise(op, dt, cp.asarray(x), cp.asarray(y)).get()
     exp = op.apply_numpy(x, y, dt)
     assert _eq(got.astype(exp.dtype), exp)

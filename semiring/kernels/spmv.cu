@@ -1,25 +1,35 @@
 // Pull-direction SpMV over the rows of a CSR matrix: out(o) = ⊕_k A(o,k) ⊗ x(k).
 // Templated on (Add monoid op, Mul op, domain T, result R, index I, operand order XFIRST).
 //
-// Load balance for skewed degrees: rows are processed by groups of `lanes` threads (1..32,
-// a power of two chosen from the mean degree); rows longer than `long_threshold` are skipped
-// here and handled by spmv_pull_long, one block per row. A row stops early once its partial
-// result reaches the monoid's terminal value (lor at true, any at its first value).
+// Load balance for skewed degrees: rows are binned once per matrix by degree (bin b holds the
+// rows of degree <= 2^b, the last bin everything up to the long-row threshold), and each bin is
+// processed by groups of 2^b threads, so short rows do not idle a warp and long rows get one.
+// One launch covers every bin: `bins` gives each bin's first slot in `rows`, its row count and
+// its first block. Rows longer than the threshold are handled by spmv_pull_long, a block per
+// row. A row stops early once its partial result reaches the monoid's terminal value (lor at
+// true, any at its first value).
+#define SR_NBINS 6
 
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
 __global__ void spmv_pull(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
-    const bool* __restrict__ allowed, long long nrows, long long long_threshold,
+    const bool* __restrict__ allowed,
+    const I* __restrict__ rows, const long long* __restrict__ bins,
     R* __restrict__ out, bool* __restrict__ opres,
-    int term_mode, R terminal, int lanes)
+    int term_mode, R terminal)
 {
-    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long long row = gid / lanes;
+    int b = 0;
+#pragma unroll
+    for (int j = 1; j < SR_NBINS; ++j) if ((long long)blockIdx.x >= bins[2 * SR_NBINS + j]) b = j;
+    const int lanes = 1 << b;
+    const long long slot = ((long long)blockIdx.x - bins[2 * SR_NBINS + b]) * (blockDim.x >> b)
+                           + (threadIdx.x >> b);
     const int lane = threadIdx.x & (lanes - 1);
-    // Every lane of a group shares `row`, so groups leave (or stay) together.
-    if (row >= nrows) return;
+    // Every lane of a group shares `slot`, so groups leave (or stay) together.
+    if (slot >= bins[SR_NBINS + b]) return;
+    const long long row = rows[bins[b] + slot];
     const unsigned gmask = (lanes == 32) ? 0xffffffffu
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
     if (allowed != nullptr && !allowed[row]) {
@@ -27,7 +37,6 @@ __global__ void spmv_pull(
         return;
     }
     const long long begin = indptr[row], end = indptr[row + 1];
-    if (end - begin > long_threshold) return;  // spmv_pull_long owns it
 
     R acc = R();
     bool found = false;
