@@ -48,7 +48,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
 
 
 def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
-    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); sparse (indices, values), indices sorted."""
+    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); sparse (indices, values, sorted=True)."""
     ks = np.asarray(x_indices, dtype=np.int64)
     starts = M.indptr[ks].astype(np.int64)
     deg = M.indptr[ks + 1].astype(np.int64) - starts
@@ -67,4 +67,4 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
     prods = _mult(sr, a, xv, o, ks[slot], dtype, xfirst)
     prods = np.broadcast_to(prods, o.shape) if prods.shape != o.shape else prods
     order = np.argsort(o, kind="stable")
-    return _reduce_sorted(sr, o[order], np.ascontiguousarray(prods[order]))
+    return (*_reduce_sorted(sr, o[order], np.ascontiguousarray(prods[order])), True)

@@ -68,8 +68,11 @@ def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
         names.append(f"spmv_pull_long<{a}, {m}, {T}, {R}, {I}, {xf}>")
         push = "spmspv_atomic" if sr.add.idempotent else "spmspv_emit"
         names.append(f"{push}<{a}, {m}, {T}, {R}, {I}, {xf}>")
-    if not sr.add.idempotent:
+    if sr.add.idempotent:
+        names.append(f"gather_reset<{R}>")
+    else:
         names.append(f"segment_reduce<{a}, {R}>")
+    names.append(f"frontier_degrees<{I}>")
     return names
 
 
@@ -111,6 +114,10 @@ def _kernel(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
     a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
     if kind == "segment_reduce":
         name = f"segment_reduce<{a}, {R}>"
+    elif kind == "gather_reset":
+        name = f"gather_reset<{R}>"
+    elif kind == "frontier_degrees":
+        name = f"frontier_degrees<{I}>"
     else:
         name = f"{kind}<{a}, {m}, {T}, {R}, {I}, {'true' if xfirst else 'false'}>"
     return _module(sr, dtype, itype).get_function(name)
@@ -182,54 +189,83 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     return out, opres
 
 
+_workspaces: dict = {}
+
+
+def _workspace(n: int, rtype, identity):
+    """Dense (values at the identity, claimed = 0) scratch of the atomic push, kept per device,
+    size and type and restored after each use, so a push costs O(frontier edges), not O(n)."""
+    cp = _cupy()
+    key = (cp.cuda.Device().id, n, np.dtype(rtype), np.asarray(identity).tobytes())
+    ws = _workspaces.get(key)
+    if ws is None or ws["dirty"]:
+        ws = {"out": cp.full(n, identity, dtype=rtype), "claimed": cp.zeros(n, dtype=cp.int32),
+              "dirty": False}
+        _workspaces[key] = ws
+    return ws
+
+
 def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
-    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); returns sparse (indices, values), indices sorted."""
+    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); returns sparse (indices, values, sorted?)."""
     cp = _cupy()
     nout = M.ncols
     rtype = sr.result_type(dtype)
     nx = int(x_indices.size)
     if nx == 0 or M.nvals == 0:
-        return cp.empty(0, dtype=cp.int64), cp.empty(0, dtype=rtype)
+        return cp.empty(0, dtype=cp.int64), cp.empty(0, dtype=rtype), True
     avals, astride = M._values_for(dtype)
     xidx = x_indices.astype(cp.int64, copy=False)
-    deg = (M.indptr[xidx + 1] - M.indptr[xidx]).astype(cp.int64)
+    deg = cp.empty(nx, dtype=cp.int64)
+    _kernel("frontier_degrees", sr, dtype, M.itype, xfirst)(
+        ((nx + BLOCK - 1) // BLOCK,), (BLOCK,), (M.indptr, xidx, np.int64(nx), deg))
     offsets = cp.cumsum(deg)
-    dev = cp.cuda.Device().id
-    grid = _num_sms(dev) * PUSH_BLOCKS_PER_SM
+    grid = _num_sms(cp.cuda.Device().id) * PUSH_BLOCKS_PER_SM
     args = (M.indptr, M.indices, avals, np.int64(astride), xidx, x_values, np.int64(nx),
             offsets, allowed)
     if sr.add.idempotent:
         mode, _ = _terminal(sr.add, rtype)
-        out = cp.full(nout, sr.add.identity_of(rtype), dtype=rtype)
-        claimed = cp.zeros(nout, dtype=cp.int32)
+        identity = sr.add.identity_of(rtype)
+        ws = _workspace(nout, rtype, identity)
         touched = cp.empty(nout, dtype=cp.int64)
         ntouched = cp.zeros(1, dtype=cp.uint64)
-        k = _kernel("spmspv_atomic", sr, dtype, M.itype, xfirst)
-        k((grid,), (BLOCK,), args + (out, claimed, touched, ntouched, np.int32(mode)))
-        idx = cp.sort(touched[: int(ntouched[0])])
-        return idx, out[idx]
+        ws["dirty"] = True
+        _kernel("spmspv_atomic", sr, dtype, M.itype, xfirst)((grid,), (BLOCK,), args + (
+            ws["out"], ws["claimed"], touched, ntouched, np.int32(mode)))
+        count = int(ntouched.get()[0])  # the one synchronization of a push
+        idx = touched[:count]
+        vals = cp.empty(count, dtype=rtype)
+        if count:
+            _kernel("gather_reset", sr, dtype, M.itype, xfirst)(
+                ((count + BLOCK - 1) // BLOCK,), (BLOCK,),
+                (idx, np.int64(count), ws["out"], ws["claimed"], rtype.type(identity), vals))
+        ws["dirty"] = False
+        if 4 * count < nout:
+            idx = idx.copy()  # do not pin the n-sized buffer to a small result
+        return idx, vals, False  # in order of first touch: the caller sorts when it must
     total = int(offsets[-1])
     keys = cp.empty(total, dtype=cp.int64)
     prods = cp.empty(total, dtype=rtype)
-    k = _kernel("spmspv_emit", sr, dtype, M.itype, xfirst)
-    k((grid,), (BLOCK,), args + (np.int64(nout), keys, prods))
-    # keys are unique after adding the edge number, so the order within a segment is fixed
-    order = cp.argsort(keys * total + cp.arange(total, dtype=cp.int64)) if total < (2**62) // max(nout + 1, 1) \
-        else cp.argsort(keys)
+    _kernel("spmspv_emit", sr, dtype, M.itype, xfirst)((grid,), (BLOCK,), args + (
+        np.int64(nout), keys, prods))
+    # keys made unique by the edge number, so the order within a segment is fixed
+    if total < (2**62) // max(nout + 1, 1):
+        order = cp.argsort(keys * total + cp.arange(total, dtype=cp.int64))
+    else:
+        order = cp.argsort(keys)
     keys = keys[order]
     prods = prods[order]
     nvalid = int(cp.searchsorted(keys, nout))
     keys = keys[:nvalid]
     prods = prods[:nvalid]
     if nvalid == 0:
-        return keys, prods
+        return keys, prods, True
     heads = cp.flatnonzero(cp.concatenate([cp.ones(1, dtype=cp.bool_), keys[1:] != keys[:-1]]))
     nseg = int(heads.size)
     seg = cp.concatenate([heads, cp.array([nvalid], dtype=cp.int64)]).astype(cp.int64)
     res = cp.empty(nseg, dtype=rtype)
-    k = _kernel("segment_reduce", sr, dtype, M.itype, xfirst)
-    k(((nseg * 32 + BLOCK - 1) // BLOCK,), (BLOCK,), (seg, np.int64(nseg), prods, res))
-    return keys[heads], res
+    _kernel("segment_reduce", sr, dtype, M.itype, xfirst)(
+        ((nseg * 32 + BLOCK - 1) // BLOCK,), (BLOCK,), (seg, np.int64(nseg), prods, res))
+    return keys[heads], res, True
 
 
 @functools.lru_cache(maxsize=None)

@@ -75,9 +75,11 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
         res = be.pull(M, vals.astype(dtype, copy=False), pres, allowed, sr, dtype, transpose_a)
     else:
         M = A if transpose_a else A.T
-        idx, vals = u.sparse()
+        idx, vals = u.sparse(sorted=False)
         res = be.push(M, idx, vals.astype(dtype, copy=False), allowed, sr, dtype, transpose_a)
-    if device == "gpu" and direction == "pull":
+    if direction == "push":
+        T = Vector(nout, rtype, device, indices=res[0], svalues=res[1], jumbled=not res[2])
+    elif device == "gpu":
         T = Vector(nout, rtype, device, values=res[0], present=res[1])
     else:
         T = Vector(nout, rtype, device, indices=res[0], svalues=res[1])

@@ -37,9 +37,11 @@ class Vector:
     __array_priority__ = 100
 
     def __init__(self, size: int, dtype, device: str, *, values=None, present=None,
-                 indices=None, svalues=None):
-        # Internal constructor; use from_coo / from_dense.
+                 indices=None, svalues=None, jumbled=False):
+        # Internal constructor; use from_coo / from_dense. ``jumbled``: the sparse indices are
+        # unique but not sorted (a push result, in order of discovery); sorted on demand.
         self._size = int(size)
+        self._jumbled = bool(jumbled) and indices is not None
         self._dtype = np.dtype(dtype)
         self._device = device
         self._bitmap = None if values is None else (values, present)
@@ -96,8 +98,17 @@ class Vector:
             self._bitmap = (dense, pres)
         return self._bitmap
 
-    def sparse(self):
-        """(indices, values): sorted unique int64 indices of the entries and their values."""
+    def sparse(self, sorted=True):
+        """(indices, values): unique int64 indices of the entries and their values.
+
+        The indices are sorted unless ``sorted=False`` allows them in any order (what a push
+        produces; a consumer that does not care then skips the sort).
+        """
+        if self._sparse is not None and self._jumbled and sorted:
+            idx, vals = self._sparse
+            order = self.xp.argsort(idx)
+            self._sparse = (idx[order], vals[order])
+            self._jumbled = False
         if self._sparse is None:
             xp = self.xp
             vals, pres = self._bitmap
@@ -114,8 +125,9 @@ class Vector:
         if form == "bitmap":
             v, p = self.bitmap()
             return Vector(self._size, self._dtype, self._device, values=v, present=p)
-        i, v = self.sparse()
-        return Vector(self._size, self._dtype, self._device, indices=i, svalues=v)
+        i, v = self.sparse(sorted=False)
+        return Vector(self._size, self._dtype, self._device, indices=i, svalues=v,
+                      jumbled=self._jumbled)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -228,7 +240,8 @@ class Vector:
             v, p = self._bitmap
             return Vector(self._size, self._dtype, dev, values=mv(v), present=mv(p))
         i, v = self._sparse
-        return Vector(self._size, self._dtype, dev, indices=mv(i), svalues=mv(v))
+        return Vector(self._size, self._dtype, dev, indices=mv(i), svalues=mv(v),
+                      jumbled=self._jumbled)
 
     def dup(self) -> "Vector":
         """A copy."""
@@ -237,13 +250,15 @@ class Vector:
             return Vector(self._size, self._dtype, self._device, values=v.copy(),
                           present=None if p is None else p.copy())
         i, v = self._sparse
-        return Vector(self._size, self._dtype, self._device, indices=i.copy(), svalues=v.copy())
+        return Vector(self._size, self._dtype, self._device, indices=i.copy(), svalues=v.copy(),
+                      jumbled=self._jumbled)
 
     def _assign(self, other: "Vector") -> None:
         """Replace this vector's content with ``other``'s (the output argument of operations)."""
         if other._dtype != self._dtype:
             other = other._cast(self._dtype)
         self._bitmap, self._sparse, self._form = other._bitmap, other._sparse, other._form
+        self._jumbled = other._jumbled
 
     def _cast(self, dtype) -> "Vector":
         dtype = np.dtype(dtype)
@@ -253,7 +268,8 @@ class Vector:
             v, p = self._bitmap
             return Vector(self._size, dtype, self._device, values=v.astype(dtype), present=p)
         i, v = self._sparse
-        return Vector(self._size, dtype, self._device, indices=i, svalues=v.astype(dtype))
+        return Vector(self._size, dtype, self._device, indices=i, svalues=v.astype(dtype),
+                      jumbled=self._jumbled)
 
     # ------------------------------------------------------------------ comparison
     def isequal(self, other, *, check_dtype=False) -> bool:

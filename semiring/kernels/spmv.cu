@@ -9,6 +9,43 @@
 // row. A row stops early once its partial result reaches the monoid's terminal value (lor at
 // true, any at its first value).
 #define SR_NBINS 6
+// Chunks of a row each thread loads before it uses any: independent loads in flight hide the
+// latency of the index -> x gather chain (one chunk at a time left SpMV latency-bound).
+#define SR_UNROLL 4
+
+// One step of a row's reduction: this thread's entries base + u*width + lane, u < SR_UNROLL.
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+__device__ __forceinline__ void sr_row_step(
+    const I* __restrict__ indices, const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    long long row, long long base, long long end, int lane, int width, R& acc, bool& found)
+{
+    long long k[SR_UNROLL];
+    T a[SR_UNROLL];
+    bool ok[SR_UNROLL];
+#pragma unroll
+    for (int u = 0; u < SR_UNROLL; ++u) {
+        const long long p = base + (long long)u * width + lane;
+        ok[u] = p < end;
+        k[u] = ok[u] ? (long long)indices[p] : 0;
+        a[u] = ok[u] ? avals[p * astride] : T();
+    }
+    if (xpres != nullptr) {
+#pragma unroll
+        for (int u = 0; u < SR_UNROLL; ++u) ok[u] = ok[u] && xpres[k[u]];
+    }
+    T xv[SR_UNROLL];
+#pragma unroll
+    for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? x[k[u]] : T();
+#pragma unroll
+    for (int u = 0; u < SR_UNROLL; ++u) {
+        if (ok[u]) {
+            const R prod = sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, k[u]);
+            acc = found ? Add::template f<R, R>(acc, prod, 0, 0, 0, 0) : prod;
+            found = true;
+        }
+    }
+}
 
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
 __global__ void spmv_pull(
@@ -40,16 +77,9 @@ __global__ void spmv_pull(
 
     R acc = R();
     bool found = false;
-    for (long long base = begin; base < end; base += lanes) {
-        const long long p = base + lane;
-        if (p < end) {
-            const long long k = indices[p];
-            if (xpres == nullptr || xpres[k]) {
-                const R prod = sr_mult<Mul, T, R, XFIRST>(avals[p * astride], x[k], row, k);
-                acc = found ? Add::template f<R, R>(acc, prod, 0, 0, 0, 0) : prod;
-                found = true;
-            }
-        }
+    for (long long base = begin; base < end; base += (long long)lanes * SR_UNROLL) {
+        sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, astride, x, xpres, row, base, end,
+                                                lane, lanes, acc, found);
         if (term_mode != SR_TERM_NONE) {
             if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
         }
@@ -91,16 +121,9 @@ __global__ void __launch_bounds__(SR_LONG_THREADS) spmv_pull_long(
         const long long begin = indptr[row], end = indptr[row + 1];
         R acc = R();
         bool found = false;
-        for (long long base = begin; base < end; base += SR_LONG_THREADS) {
-            const long long p = base + threadIdx.x;
-            if (p < end) {
-                const long long k = indices[p];
-                if (xpres == nullptr || xpres[k]) {
-                    const R prod = sr_mult<Mul, T, R, XFIRST>(avals[p * astride], x[k], row, k);
-                    acc = found ? Add::template f<R, R>(acc, prod, 0, 0, 0, 0) : prod;
-                    found = true;
-                }
-            }
+        for (long long base = begin; base < end; base += SR_LONG_THREADS * SR_UNROLL) {
+            sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, astride, x, xpres, row, base,
+                                                    end, threadIdx.x, SR_LONG_THREADS, acc, found);
             if (term_mode != SR_TERM_NONE) {
                 if (__syncthreads_or(found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
             }
