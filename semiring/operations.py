@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _backend as _b
 from . import types as _t
-from .errors import DimensionMismatch, DomainMismatch, InvalidValue
+from .errors import DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory
 from .mask import as_mask
 from .matrix import as_matrix
 from .ops import lookup
@@ -67,6 +67,12 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
     rtype = sr.result_type(dtype)
     allowed = None if m is None else m.allowed()
     be = _backend_module(device)
+    with _gpu_memory_errors(op, device):
+        return _finalize(_product(be, A, u, sr, dtype, rtype, allowed, direction, transpose_a,
+                                  nout, device), out, allowed, acc, replace)
+
+
+def _product(be, A, u, sr, dtype, rtype, allowed, direction, transpose_a, nout, device):
     if direction == "auto":
         direction = "push" if u.form == "sparse" else "pull"
     if direction == "pull":
@@ -83,7 +89,29 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
         T = Vector(nout, rtype, device, values=res[0], present=res[1])
     else:
         T = Vector(nout, rtype, device, indices=res[0], svalues=res[1])
-    return _finalize(T, out, allowed, acc, replace)
+    return T
+
+
+class _gpu_memory_errors:
+    """Turn CuPy's out-of-memory error into OutOfMemory with the bytes needed and free."""
+
+    def __init__(self, op, device):
+        self.op, self.device = op, device
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, etype, exc, tb):
+        if self.device != "gpu" or exc is None:
+            return False
+        cp = _b._cupy()
+        if isinstance(exc, cp.cuda.memory.OutOfMemoryError):
+            free, _total = cp.cuda.runtime.memGetInfo()
+            needed = getattr(exc, "_size", None)
+            raise OutOfMemory(f"{self.op}: the GPU is out of memory: {needed} bytes needed, "
+                              f"{free} bytes free (plus {cp.get_default_memory_pool().free_bytes()} "
+                              f"cached by CuPy's pool)", needed=needed, free=free) from exc
+        return False
 
 
 def _finalize(T: Vector, out, allowed, accum, replace) -> Vector:

@@ -110,3 +110,23 @@ def test_backend_env_override():
     if not sr.gpu_available():
         r = _run("import semiring as sr; sr.default_device()", SEMIRING_BACKEND="gpu")
         assert r.returncode != 0 and "BackendUnavailable" in r.stderr
+
+
+@pytest.mark.skipif(not sr.gpu_available(), reason="needs a GPU")
+def test_gpu_out_of_memory_names_bytes():
+    import cupy as cp
+
+    n = 1 << 21
+    A = sr.Matrix.from_csr(cp.arange(n + 1, dtype=cp.int32), cp.arange(n, dtype=cp.int32),
+                           cp.ones(n, dtype=cp.float32), (n, n))
+    u = sr.Vector.from_dense(cp.ones(n, dtype=cp.float32))
+    pool = cp.get_default_memory_pool()
+    pool.free_all_blocks()
+    pool.set_limit(size=pool.used_bytes() + (1 << 20))
+    try:
+        with pytest.raises(sr.OutOfMemory, match=r"mxv: the GPU is out of memory: \d+ bytes needed") as e:
+            sr.mxv(A, u, sr.min_plus)
+        assert e.value.needed > 0 and e.value.free > 0
+        assert isinstance(e.value, MemoryError)
+    finally:
+        pool.set_limit(size=0)
