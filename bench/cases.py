@@ -192,6 +192,9 @@ class Algorithm:
     rate_label: str = "G/s"
     param_label: Callable[[dict], str] = lambda p: ",".join(f"{k}={v}" for k, v in p.items())
     summary: Callable[[CaseContext, dict], dict] | None = None
+    #: A case metric measuring the work (e.g. frontier edges): time is also plotted against it.
+    work_key: str | None = None
+    work_label: str = ""
 
     def impl(self, name: str) -> Impl:
         for i in self.impls:
@@ -231,7 +234,10 @@ def sr_matrix(ctx: CaseContext, device: str):
     sr = semiring_module()
     if device == "gpu":
         return ctx.graph.get("sr.Matrix:gpu", lambda: sr.Matrix.from_cupyx(ctx.graph.gpu()))
-    return ctx.graph.get("sr.Matrix:cpu", lambda: sr.Matrix.from_scipy(ctx.graph.host))
+    # device="cpu" explicitly: from_scipy's default is the engine's default device (the GPU
+    # when one answers)
+    return ctx.graph.get("sr.Matrix:cpu",
+                         lambda: sr.Matrix.from_scipy(ctx.graph.host, device="cpu"))
 
 
 def _row_ids(ctx: CaseContext, xp):
@@ -245,6 +251,21 @@ def _row_ids(ctx: CaseContext, xp):
                 - 1).astype(indptr.dtype)
 
     return ctx.graph.get(key, make)
+
+
+def _scatter_min_fn():
+    """``f(y, idx, vals)``: y[idx] = min(y[idx], vals) with repeated indices, on the GPU:
+    ``cupy.minimum.at`` (CuPy >= 13), else the older ``cupyx.scatter_min``."""
+    import cupy  # noqa: PLC0415
+
+    at = getattr(cupy.minimum, "at", None)
+    if at is not None:
+        return at
+    import cupyx  # noqa: PLC0415
+
+    if hasattr(cupyx, "scatter_min"):
+        return cupyx.scatter_min
+    raise Unavailable("neither cupy.minimum.at nor cupyx.scatter_min in this CuPy")
 
 
 def min_plus_rows(indptr, indices, data, x, n_rows: int) -> np.ndarray:
@@ -308,7 +329,8 @@ def _spmv_semiring(device: str):
     def setup(ctx: CaseContext):
         sr = semiring_module()
         A = sr_matrix(ctx, device)
-        x = sr.Vector.from_dense(ctx.gpu_input("x") if device == "gpu" else ctx.inputs["x"])
+        x = sr.Vector.from_dense(ctx.gpu_input("x") if device == "gpu" else ctx.inputs["x"],
+                                 device=device)
         return lambda: sr.mxv(A, x, sr.min_plus)
 
     return setup
@@ -334,10 +356,8 @@ def _spmv_numpy_min_plus(ctx: CaseContext):
 
 def _spmv_cupy_scatter_min(ctx: CaseContext):
     import cupy  # noqa: PLC0415
-    import cupyx  # noqa: PLC0415
 
-    if not hasattr(cupyx, "scatter_min"):
-        raise Unavailable("cupyx.scatter_min is missing in this CuPy")
+    scatter_min = _scatter_min_fn()
     A = ctx.graph.gpu()
     rows = _row_ids(ctx, cupy)
     x = ctx.gpu_input("x")
@@ -345,7 +365,7 @@ def _spmv_cupy_scatter_min(ctx: CaseContext):
 
     def run():
         y = cupy.full(n, cupy.inf, dtype=A.dtype)
-        cupyx.scatter_min(y, rows, A.data + x[A.indices])
+        scatter_min(y, rows, A.data + x[A.indices])
         return y
 
     return run
@@ -397,7 +417,7 @@ SPMV = register_algorithm(Algorithm(
         Impl("cusparse-plus-times", "gpu", "plus_times", _spmv_cusparse,
              description="cupyx.scipy.sparse A @ x (cuSPARSE SpMV): throughput peer"),
         Impl("cupy-scatter-min", "gpu", "min_plus", _spmv_cupy_scatter_min,
-             description="CuPy gather + cupyx.scatter_min (atomics): naive GPU min-plus"),
+             description="CuPy gather + minimum.at scatter (atomics): naive GPU min-plus"),
         Impl("semiring-cpu", "cpu", "min_plus", _spmv_semiring("cpu"),
              description="semiring.mxv(A, x, min_plus) on the CPU backend", engine=True),
         Impl("scipy-plus-times", "cpu", "plus_times", _spmv_scipy,
@@ -410,6 +430,8 @@ SPMV = register_algorithm(Algorithm(
     rate_label="GE/s (stored entries / time)",
     param_label=lambda p: "dense x",
     summary=_spmv_summary,
+    work_key="entries",
+    work_label="stored entries (nnz)",
 ))
 
 
@@ -439,9 +461,11 @@ def _spmspv_semiring(device: str):
         A = sr_matrix(ctx, device)
         n = ctx.graph.n
         if device == "gpu":
-            x = sr.Vector.from_coo(ctx.gpu_input("x_idx"), ctx.gpu_input("x_vals"), size=n)
+            x = sr.Vector.from_coo(ctx.gpu_input("x_idx"), ctx.gpu_input("x_vals"), size=n,
+                                   device="gpu")
         else:
-            x = sr.Vector.from_coo(ctx.inputs["x_idx"], ctx.inputs["x_vals"], size=n)
+            x = sr.Vector.from_coo(ctx.inputs["x_idx"], ctx.inputs["x_vals"], size=n,
+                                   device="cpu")
         return lambda: sr.vxm(x, A, sr.min_plus)
 
     return setup
@@ -455,10 +479,8 @@ def _spmspv_numpy(ctx: CaseContext):
 
 def _spmspv_cupy_scatter_min(ctx: CaseContext):
     import cupy  # noqa: PLC0415
-    import cupyx  # noqa: PLC0415
 
-    if not hasattr(cupyx, "scatter_min"):
-        raise Unavailable("cupyx.scatter_min is missing in this CuPy")
+    scatter_min = _scatter_min_fn()
     A = ctx.graph.gpu()
     f_idx = ctx.gpu_input("x_idx")
     f_vals = ctx.gpu_input("x_vals")
@@ -475,7 +497,7 @@ def _spmspv_cupy_scatter_min(ctx: CaseContext):
         k = cupy.arange(total, dtype=cupy.int64)
         seg = cupy.searchsorted(ends, k, side="right")
         pos = k - (ends - lens)[seg] + starts[seg]
-        cupyx.scatter_min(y, A.indices[pos], A.data[pos] + f_vals[seg])
+        scatter_min(y, A.indices[pos], A.data[pos] + f_vals[seg])
         return y
 
     return run
@@ -503,7 +525,7 @@ SPMSPV = register_algorithm(Algorithm(
         Impl("semiring-gpu", "gpu", "min_plus_push", _spmspv_semiring("gpu"),
              description="semiring.vxm(x, A, min_plus) on the GPU, sparse x", engine=True),
         Impl("cupy-scatter-min", "gpu", "min_plus_push", _spmspv_cupy_scatter_min,
-             description="CuPy frontier gather + cupyx.scatter_min: naive GPU push"),
+             description="CuPy frontier gather + minimum.at scatter: naive GPU push"),
         Impl("semiring-cpu", "cpu", "min_plus_push", _spmspv_semiring("cpu"),
              description="semiring.vxm(x, A, min_plus) on the CPU backend, sparse x",
              engine=True),
@@ -514,6 +536,8 @@ SPMSPV = register_algorithm(Algorithm(
     rate_key="rate_g",
     rate_label="GE/s (frontier edges / time)",
     param_label=_spmspv_label,
+    work_key="frontier_edges",
+    work_label="frontier edges (entries in the frontier's rows)",
 ))
 
 
@@ -537,6 +561,13 @@ class Suite:
     #: CPU impls are skipped on graphs with more stored entries than this (GPU suites).
     cpu_impl_max_nnz: int | None = None
     description: str = ""
+    #: Timing of CPU impls when it differs (GPU suites: big graphs, slow CPU calls).
+    cpu_timing: TimingPolicy | None = None
+
+    def policy(self, device: str) -> TimingPolicy:
+        if device == "cpu" and self.cpu_timing is not None:
+            return self.cpu_timing
+        return self.timing
 
 
 SUITES: dict[tuple[str, str], Suite] = {}
@@ -572,17 +603,20 @@ register_suite(Suite(
     description="seconds: the end-to-end test of the harness on a GPU"))
 register_suite(Suite(
     "quick", "cpu",
-    [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-256x256"]),
-     SuiteEntry("spmspv", ["kron-14", "kron-16"], FRACTIONS)],
+    [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "urand-12", "urand-14", "urand-16",
+                         "grid-64x64", "grid-128x128", "grid-256x256"]),
+     SuiteEntry("spmspv", ["kron-12", "kron-14", "kron-16"], FRACTIONS)],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=0.5),
     description="about a minute on 2 cores"))
 register_suite(Suite(
     "quick", "gpu",
-    [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "urand-22", "grid-2048x2048"]),
-     SuiteEntry("spmspv", ["kron-20", "kron-22"], FRACTIONS)],
+    [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "urand-18", "urand-20", "urand-22",
+                         "grid-1024x1024", "grid-2048x2048"]),
+     SuiteEntry("spmspv", ["kron-18", "kron-20", "kron-22"], FRACTIONS)],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=0.5, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 28,
-    description="a few minutes on an H100"))
+    description="a few minutes on an H100",
+    cpu_timing=TimingPolicy(warmup=1, min_runs=1, max_runs=5, budget_s=1.0, long_call_s=0.5)))
 register_suite(Suite(
     "full", "cpu",
     [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "kron-18", "kron-20",
@@ -597,7 +631,8 @@ register_suite(Suite(
      SuiteEntry("spmspv", ["kron-20", "kron-22", "kron-24"], FRACTIONS)],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=1.0, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 27,
-    description="tens of minutes on an H100, scales up to 24"))
+    description="tens of minutes on an H100, scales up to 24",
+    cpu_timing=TimingPolicy(warmup=1, min_runs=1, max_runs=5, budget_s=2.0, long_call_s=1.0)))
 
 
 @dataclass(frozen=True)

@@ -405,7 +405,10 @@ def load_matrix_market(path, *, xp=None, dtype=None, undirected: bool = False,
     import scipy.io  # noqa: PLC0415
     import scipy.sparse as sp  # noqa: PLC0415
 
-    M = scipy.io.mmread(str(path))
+    try:  # SciPy >= 1.15: ask for a sparse array (the default changes in 1.20)
+        M = scipy.io.mmread(str(path), spmatrix=False)
+    except TypeError:
+        M = scipy.io.mmread(str(path))
     A = sp.csr_matrix(M)
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"load_matrix_market: {path} is {A.shape[0]} x {A.shape[1]}, not square")

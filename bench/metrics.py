@@ -182,12 +182,26 @@ def _git_commit() -> str | None:
 
 
 def _semiring_version() -> str | None:
+    try:  # importing the engine touches no GPU
+        import semiring  # noqa: PLC0415
+
+        return getattr(semiring, "__version__", None)
+    except Exception:
+        pass
     try:
         from importlib.metadata import version  # noqa: PLC0415
 
         return version("semiring")
     except Exception:
         return None
+
+
+def cuda_version_string(v) -> str | None:
+    """CUDA's integer version (e.g. 13020) as text ('13.2')."""
+    if not v:
+        return None
+    v = int(v)
+    return f"{v // 1000}.{(v % 1000) // 10}"
 
 
 def gpu_info() -> dict:
@@ -212,8 +226,8 @@ def gpu_info() -> dict:
         "cupy_version": cupy.__version__,
     }
     try:
-        info["cuda_runtime_version"] = rt.runtimeGetVersion()
-        info["cuda_driver_version"] = rt.driverGetVersion()
+        info["cuda_runtime_version"] = cuda_version_string(rt.runtimeGetVersion())
+        info["cuda_driver_version"] = cuda_version_string(rt.driverGetVersion())
     except Exception:
         pass
     # Theoretical DRAM bandwidth = 2 (DDR) * memory clock * bus width. CUDA 13 dropped the

@@ -23,7 +23,7 @@ NVRTC_OPTIONS = ("-std=c++17",)
 
 #: Threads per block of the row-group and edge kernels.
 BLOCK = 256
-#: Rows longer than this many entries get a block of their own (spmv_pull_long).
+#: Rows longer than this many entries get a block of their own in the pull launch.
 LONG_ROW = 4096
 #: Persistent grid of the push kernels: blocks per multiprocessor.
 PUSH_BLOCKS_PER_SM = 8
@@ -65,7 +65,6 @@ def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
     names = []
     for xf in ("false", "true"):
         names.append(f"spmv_pull<{a}, {m}, {T}, {R}, {I}, {xf}>")
-        names.append(f"spmv_pull_long<{a}, {m}, {T}, {R}, {I}, {xf}>")
         push = "spmspv_atomic" if sr.add.idempotent else "spmspv_emit"
         names.append(f"{push}<{a}, {m}, {T}, {R}, {I}, {xf}>")
     if sr.add.idempotent:
@@ -137,31 +136,32 @@ def _terminal(add: Monoid, rtype):
     return TERM_VALUE, rtype.type(t)
 
 
-#: Row bins of the pull kernel: bin b holds rows of degree <= 2**b, served by 2**b threads.
+#: Row bins of the pull kernel: bin b holds rows of degree <= PULL_UNROLL * 2**b, served by
+#: 2**b threads that each keep PULL_UNROLL loads in flight (SR_NBINS, SR_UNROLL in spmv.cu).
 NBINS = 6
+PULL_UNROLL = 4
 
 
 def pull_schedule(indptr, nrows: int) -> dict:
     """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it)."""
     cp = _cupy()
     deg = cp.diff(indptr).astype(cp.int64)
-    # bin = ceil(log2(deg)) clamped to [0, NBINS-1]; long rows go to their own kernel
-    b = cp.zeros(nrows, dtype=cp.int8)
+    b = cp.zeros(nrows, dtype=cp.int64)
     for j in range(1, NBINS):
-        b += (deg > (1 << (j - 1))).astype(cp.int8)
-    is_long = deg > LONG_ROW
-    b[is_long] = NBINS
-    order = cp.argsort(b.astype(cp.int64) * (nrows + 1) + cp.arange(nrows, dtype=cp.int64))
-    counts = cp.bincount(b.astype(cp.int64), minlength=NBINS + 1).get()  # one sync per matrix
+        b += deg > PULL_UNROLL * (1 << (j - 1))
+    # long rows first, longest first: the order of their blocks in the launch
+    key = cp.where(deg > LONG_ROW, -deg, b * (nrows + 1) + cp.arange(nrows, dtype=cp.int64))
+    order = cp.argsort(key)
+    b[deg > LONG_ROW] = NBINS
+    counts = cp.bincount(b, minlength=NBINS + 1).get()  # one sync per matrix
+    nlong = int(counts[NBINS])
     row_start = np.concatenate([[0], np.cumsum(counts[:NBINS])[:-1]])
     blocks = [-(-int(counts[j]) // (BLOCK >> j)) for j in range(NBINS)]
     block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
-    bins = np.concatenate([row_start, counts[:NBINS], block_start]).astype(np.int64)
+    bins = np.concatenate([row_start, counts[:NBINS], block_start, [nlong]]).astype(np.int64)
     itype = indptr.dtype
-    nshort = int(counts[:NBINS].sum())
-    return {"rows": order[:nshort].astype(itype), "bins": cp.asarray(bins),
-            "nblocks": int(sum(blocks)),
-            "long_rows": order[nshort:].astype(itype), "nlong": int(counts[NBINS])}
+    return {"rows": order[nlong:].astype(itype), "long_rows": order[:nlong].astype(itype),
+            "bins": cp.asarray(bins), "nblocks": nlong + int(sum(blocks))}
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
@@ -176,16 +176,9 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     avals, astride = M._values_for(dtype)
     sched = M._gpu_schedule()
     mode, term = _terminal(sr.add, rtype)
-    args_common = (M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed)
-    if sched["nblocks"]:
-        k = _kernel("spmv_pull", sr, dtype, M.itype, xfirst)
-        k((sched["nblocks"],), (BLOCK,), args_common + (
-            sched["rows"], sched["bins"], out, opres, np.int32(mode), term))
-    nlong = sched["nlong"]
-    if nlong:
-        k2 = _kernel("spmv_pull_long", sr, dtype, M.itype, xfirst)
-        k2((min(nlong, 65535),), (BLOCK,), args_common + (
-            sched["long_rows"], np.int64(nlong), out, opres, np.int32(mode), term))
+    _kernel("spmv_pull", sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
+        M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
+        sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
     return out, opres
 
 

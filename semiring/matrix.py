@@ -10,11 +10,15 @@ from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, Invalid
 from .ops import lookup
 
 INT32_MAX = np.iinfo(np.int32).max
+#: Headroom below 2^31 kept by int32 matrices: kernels step offsets by up to this much past the
+#: last entry in 32-bit arithmetic.
+INT32_HEADROOM = 1 << 16
 
 
 def index_type(nrows: int, ncols: int, nvals: int) -> np.dtype:
-    """int32 when every index and offset fits, else int64 (graphs beyond 2^31 edges)."""
-    return _t.INT32 if max(nrows, ncols, nvals) <= INT32_MAX else _t.INT64
+    """int32 when every index and offset fits (with headroom), else int64 (graphs beyond
+    2^31 edges)."""
+    return _t.INT32 if max(nrows, ncols, nvals) <= INT32_MAX - INT32_HEADROOM else _t.INT64
 
 
 def _check_dims(op: str, nrows, ncols):

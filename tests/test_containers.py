@@ -104,7 +104,9 @@ def test_index_type_choice():
     assert sr.matrix.index_type(10, 10, 100) == np.int32
     assert sr.matrix.index_type(2**31, 3, 5) == np.int64
     assert sr.matrix.index_type(3, 3, 2**31) == np.int64
-    assert sr.matrix.index_type(2**31 - 1, 2**31 - 1, 2**31 - 1) == np.int32
+    assert sr.matrix.index_type(2**31 - 1, 3, 3) == np.int64  # kernels need headroom
+    lim = 2**31 - 1 - sr.matrix.INT32_HEADROOM
+    assert sr.matrix.index_type(lim, lim, lim) == np.int32
 
 
 def test_iso_matrix_and_from_csr(device):

@@ -1,33 +1,37 @@
 // Pull-direction SpMV over the rows of a CSR matrix: out(o) = ⊕_k A(o,k) ⊗ x(k).
 // Templated on (Add monoid op, Mul op, domain T, result R, index I, operand order XFIRST).
 //
-// Load balance for skewed degrees: rows are binned once per matrix by degree (bin b holds the
-// rows of degree <= 2^b, the last bin everything up to the long-row threshold), and each bin is
-// processed by groups of 2^b threads, so short rows do not idle a warp and long rows get one.
-// One launch covers every bin: `bins` gives each bin's first slot in `rows`, its row count and
-// its first block. Rows longer than the threshold are handled by spmv_pull_long, a block per
-// row. A row stops early once its partial result reaches the monoid's terminal value (lor at
-// true, any at its first value).
+// Load balance for skewed degrees, in one launch: rows are binned once per matrix by degree.
+// Rows longer than a threshold get a block each, and those blocks come first, longest row
+// first, so that the longest rows overlap with everything else instead of forming a tail. The
+// other rows go to bin b when their degree is at most SR_UNROLL * 2^b and are served by groups
+// of 2^b threads, so a short row does not idle a warp and each thread keeps SR_UNROLL loads in
+// flight. `bins` gives each bin's first slot in `rows`, its row count and its first block, then
+// the number of long rows. A row stops early once its partial result reaches the monoid's
+// terminal value (lor at true, any at its first value).
 #define SR_NBINS 6
 // Chunks of a row each thread loads before it uses any: independent loads in flight hide the
 // latency of the index -> x gather chain (one chunk at a time left SpMV latency-bound).
 #define SR_UNROLL 4
+#define SR_PULL_THREADS 256
 
 // One step of a row's reduction: this thread's entries base + u*width + lane, u < SR_UNROLL.
+// Offsets and indices use the index type I: 32-bit arithmetic whenever the matrix allows it
+// (index_type() keeps int32 only with headroom, so base + width * SR_UNROLL cannot overflow).
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
 __device__ __forceinline__ void sr_row_step(
-    const I* __restrict__ indices, const T* __restrict__ avals, long long astride,
+    const I* __restrict__ indices, const T* __restrict__ avals, I astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
-    long long row, long long base, long long end, int lane, int width, R& acc, bool& found)
+    long long row, I base, I end, int lane, int width, R& acc, bool& found)
 {
-    long long k[SR_UNROLL];
+    I k[SR_UNROLL];
     T a[SR_UNROLL];
     bool ok[SR_UNROLL];
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
-        const long long p = base + (long long)u * width + lane;
+        const I p = base + (I)(u * width + lane);
         ok[u] = p < end;
-        k[u] = ok[u] ? (long long)indices[p] : 0;
+        k[u] = ok[u] ? indices[p] : (I)0;
         a[u] = ok[u] ? avals[p * astride] : T();
     }
     if (xpres != nullptr) {
@@ -40,28 +44,86 @@ __device__ __forceinline__ void sr_row_step(
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
         if (ok[u]) {
-            const R prod = sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, k[u]);
+            const R prod = sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]);
             acc = found ? Add::template f<R, R>(acc, prod, 0, 0, 0, 0) : prod;
             found = true;
         }
     }
 }
 
+// A long row reduced by the whole block (a block-wide vote for the early exit).
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
-__global__ void spmv_pull(
+__device__ __forceinline__ void sr_pull_long_row(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed, long long row,
+    R* __restrict__ out, bool* __restrict__ opres, int term_mode, R terminal)
+{
+    __shared__ R s_acc[SR_PULL_THREADS / 32];
+    __shared__ bool s_found[SR_PULL_THREADS / 32];
+    if (allowed != nullptr && !allowed[row]) {  // uniform across the block
+        if (threadIdx.x == 0) opres[row] = false;
+        return;
+    }
+    const I begin = indptr[row], end = indptr[row + 1];
+    R acc = R();
+    bool found = false;
+    for (I base = begin; base < end; base += SR_PULL_THREADS * SR_UNROLL) {
+        sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row, base,
+                                                end, threadIdx.x, SR_PULL_THREADS, acc, found);
+        if (term_mode != SR_TERM_NONE) {
+            if (__syncthreads_or(found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        const R oacc = sr_shfl_down<R>(0xffffffffu, acc, off, 32);
+        const bool ofound = sr_shfl_down<bool>(0xffffffffu, found, off, 32);
+        if (ofound) {
+            acc = found ? Add::template f<R, R>(acc, oacc, 0, 0, 0, 0) : oacc;
+            found = true;
+        }
+    }
+    const int warp = threadIdx.x >> 5;
+    if ((threadIdx.x & 31) == 0) { s_acc[warp] = acc; s_found[warp] = found; }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        acc = R();
+        found = false;
+        for (int w = 0; w < SR_PULL_THREADS / 32; ++w) {
+            if (s_found[w]) {
+                acc = found ? Add::template f<R, R>(acc, s_acc[w], 0, 0, 0, 0) : s_acc[w];
+                found = true;
+            }
+        }
+        opres[row] = found;
+        if (found) out[row] = acc;
+    }
+}
+
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
     const bool* __restrict__ allowed,
-    const I* __restrict__ rows, const long long* __restrict__ bins,
+    const I* __restrict__ rows, const I* __restrict__ long_rows,
+    const long long* __restrict__ bins,
     R* __restrict__ out, bool* __restrict__ opres,
     int term_mode, R terminal)
 {
+    const long long nlong = bins[3 * SR_NBINS];
+    if ((long long)blockIdx.x < nlong) {
+        sr_pull_long_row<Add, Mul, T, R, I, XFIRST>(indptr, indices, avals, astride, x, xpres,
+            allowed, (long long)long_rows[blockIdx.x], out, opres, term_mode, terminal);
+        return;
+    }
+    const long long block = (long long)blockIdx.x - nlong;
     int b = 0;
 #pragma unroll
-    for (int j = 1; j < SR_NBINS; ++j) if ((long long)blockIdx.x >= bins[2 * SR_NBINS + j]) b = j;
+    for (int j = 1; j < SR_NBINS; ++j) if (block >= bins[2 * SR_NBINS + j]) b = j;
     const int lanes = 1 << b;
-    const long long slot = ((long long)blockIdx.x - bins[2 * SR_NBINS + b]) * (blockDim.x >> b)
+    const long long slot = (block - bins[2 * SR_NBINS + b]) * (SR_PULL_THREADS >> b)
                            + (threadIdx.x >> b);
     const int lane = threadIdx.x & (lanes - 1);
     // Every lane of a group shares `slot`, so groups leave (or stay) together.
@@ -73,13 +135,13 @@ __global__ void spmv_pull(
         if (lane == 0) opres[row] = false;
         return;
     }
-    const long long begin = indptr[row], end = indptr[row + 1];
+    const I begin = indptr[row], end = indptr[row + 1];
 
     R acc = R();
     bool found = false;
-    for (long long base = begin; base < end; base += (long long)lanes * SR_UNROLL) {
-        sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, astride, x, xpres, row, base, end,
-                                                lane, lanes, acc, found);
+    for (I base = begin; base < end; base += (I)(lanes * SR_UNROLL)) {
+        sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row, base,
+                                                end, lane, lanes, acc, found);
         if (term_mode != SR_TERM_NONE) {
             if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
         }
@@ -95,61 +157,5 @@ __global__ void spmv_pull(
     if (lane == 0) {
         opres[row] = found;
         if (found) out[row] = acc;
-    }
-}
-
-// One block per long row; `rows` lists them. Blocks of SR_LONG_THREADS threads.
-#define SR_LONG_THREADS 256
-
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
-__global__ void __launch_bounds__(SR_LONG_THREADS) spmv_pull_long(
-    const I* __restrict__ indptr, const I* __restrict__ indices,
-    const T* __restrict__ avals, long long astride,
-    const T* __restrict__ x, const bool* __restrict__ xpres,
-    const bool* __restrict__ allowed, const I* __restrict__ rows, long long nlong,
-    R* __restrict__ out, bool* __restrict__ opres,
-    int term_mode, R terminal)
-{
-    __shared__ R s_acc[SR_LONG_THREADS / 32];
-    __shared__ bool s_found[SR_LONG_THREADS / 32];
-    for (long long li = blockIdx.x; li < nlong; li += gridDim.x) {
-        const long long row = rows[li];
-        if (allowed != nullptr && !allowed[row]) {
-            if (threadIdx.x == 0) opres[row] = false;
-            continue;  // uniform across the block
-        }
-        const long long begin = indptr[row], end = indptr[row + 1];
-        R acc = R();
-        bool found = false;
-        for (long long base = begin; base < end; base += SR_LONG_THREADS * SR_UNROLL) {
-            sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, astride, x, xpres, row, base,
-                                                    end, threadIdx.x, SR_LONG_THREADS, acc, found);
-            if (term_mode != SR_TERM_NONE) {
-                if (__syncthreads_or(found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
-            }
-        }
-        for (int off = 16; off > 0; off >>= 1) {
-            const R oacc = sr_shfl_down<R>(0xffffffffu, acc, off, 32);
-            const bool ofound = sr_shfl_down<bool>(0xffffffffu, found, off, 32);
-            if (ofound) {
-                acc = found ? Add::template f<R, R>(acc, oacc, 0, 0, 0, 0) : oacc;
-                found = true;
-            }
-        }
-        const int warp = threadIdx.x >> 5;
-        if ((threadIdx.x & 31) == 0) { s_acc[warp] = acc; s_found[warp] = found; }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            acc = R(); found = false;
-            for (int w = 0; w < SR_LONG_THREADS / 32; ++w) {
-                if (s_found[w]) {
-                    acc = found ? Add::template f<R, R>(acc, s_acc[w], 0, 0, 0, 0) : s_acc[w];
-                    found = true;
-                }
-            }
-            opres[row] = found;
-            if (found) out[row] = acc;
-        }
-        __syncthreads();  // s_acc is reused by the next row
     }
 }
