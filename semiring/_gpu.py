@@ -96,7 +96,7 @@ _modules: dict = {}
 
 def _module(sr: Semiring, dtype, itype):
     cp = _cupy()
-    key = (cp.cuda.Device().id, id(sr), np.dtype(dtype), np.dtype(itype))
+    key = (cp.cuda.runtime.getDevice(), id(sr), np.dtype(dtype), np.dtype(itype))
     mod = _modules.get(key)
     if mod is None:
         exprs = name_expressions(sr, dtype, itype)
@@ -106,7 +106,19 @@ def _module(sr: Semiring, dtype, itype):
     return mod
 
 
+_functions: dict = {}
+
+
 def _kernel(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
+    """The compiled kernel function, cached (a launch pays a dict lookup, not a name lookup)."""
+    key = (_cupy().cuda.runtime.getDevice(), kind, id(sr), dtype, itype, xfirst)
+    f = _functions.get(key)
+    if f is None:
+        f = _functions[key] = _kernel_lookup(kind, sr, dtype, itype, xfirst)
+    return f
+
+
+def _kernel_lookup(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
     T = _t.c_type(dtype)
     R = _t.c_type(sr.result_type(dtype))
     I = _t.c_type(itype)
@@ -217,7 +229,7 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
             offsets, allowed)
     if sr.add.idempotent:
         mode, _ = _terminal(sr.add, rtype)
-        identity = sr.add.identity_of(rtype)
+        identity = sr.add.empty_of(rtype)  # NaN for fmin/fmax: a lone NaN product survives
         ws = _workspace(nout, rtype, identity)
         touched = cp.empty(nout, dtype=cp.int64)
         ntouched = cp.zeros(1, dtype=cp.uint64)

@@ -264,8 +264,7 @@ class Matrix:
             duplicates raise :class:`DuplicateIndices`.
         dtype : dtype, optional
         device : {'cpu', 'gpu'}, optional
-            Where to build it; default: where the arrays are (CuPy → GPU), else the default
-            device.
+            Where to build it; default: the GPU for CuPy arrays, else the default device.
 
         Examples
         --------
@@ -377,6 +376,8 @@ class Matrix:
     def from_dense(cls, array, *, missing=None, device=None):
         """Entries of a 2-D array; those equal to ``missing`` (NaN matches NaN) are absent.
 
+        Built on ``device``; by default on the GPU for a CuPy array, else on the default device.
+
         Examples
         --------
         >>> import numpy as np, semiring as sr
@@ -385,9 +386,7 @@ class Matrix:
         2
         """
         op = "Matrix.from_dense"
-        dev = _b.device_of_array(array) if device is None and _b.is_cupy_array(array) \
-            else _b.resolve_device(device) if device is not None else (
-                "cpu" if isinstance(array, np.ndarray) else _b.default_device())
+        dev = _coo_device(device, array)
         xp = _b.xp_of(dev)
         a = xp.asarray(array) if dev == _b.device_of_array(array) else _b.to_device(array, dev)
         if a.ndim != 2:
@@ -525,12 +524,12 @@ def _present_of_dense(xp, a, missing):
 
 
 def _coo_device(device, *arrays):
+    """Where a constructor builds its object: ``device`` when given; the GPU for CuPy input;
+    otherwise (NumPy arrays, lists, SciPy matrices) the default device."""
     if device is not None:
         return _b.resolve_device(device)
     if any(_b.is_cupy_array(a) for a in arrays):
         return "gpu"
-    if any(isinstance(a, np.ndarray) and a.ndim > 0 for a in arrays):
-        return "cpu"
     return _b.default_device()
 
 

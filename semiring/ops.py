@@ -135,6 +135,10 @@ class Monoid:
         value is final, or None if there is none in that domain.
     idempotent : bool
         ``op(x, x) == x``: the GPU may combine with atomics and duplicates do no harm.
+    empty : callable or None
+        ``empty(dtype)``: the value an atomic reduction starts from, when the identity is not
+        neutral for every value (``fmin``'s identity inf swallows a NaN; NaN itself does not).
+        Default: the identity.
 
     Examples
     --------
@@ -150,6 +154,7 @@ class Monoid:
     identity: Callable
     terminal: Callable | None = None
     idempotent: bool = False
+    empty: Callable | None = None
     register: bool = field(default=True, repr=False)
 
     def __post_init__(self):
@@ -162,6 +167,11 @@ class Monoid:
 
     def identity_of(self, dtype):
         return np.asarray(self.identity(np.dtype(dtype))).astype(dtype)[()]
+
+    def empty_of(self, dtype):
+        """Start value of an atomic reduction (see ``empty``)."""
+        f = self.empty if self.empty is not None else self.identity
+        return np.asarray(f(np.dtype(dtype))).astype(dtype)[()]
 
     def terminal_of(self, dtype):
         """Terminal value in ``dtype``: a scalar, :data:`ANY`, or None."""
@@ -330,8 +340,14 @@ def _int_or(dtype, int_value, float_value):
 Monoid("plus", binary.plus, lambda d: 0)
 Monoid("times", binary.times, lambda d: 1,
        terminal=lambda d: None if np.dtype(d).kind == "f" else 0)
-Monoid("min", binary.min, _t.max_value, terminal=_t.min_value, idempotent=True)
-Monoid("max", binary.max, _t.min_value, terminal=_t.max_value, idempotent=True)
+def _nan_or_identity(identity):
+    return lambda d: np.nan if np.dtype(d).kind == "f" else identity(d)
+
+
+Monoid("min", binary.min, _t.max_value, terminal=_t.min_value, idempotent=True,
+       empty=_nan_or_identity(_t.max_value))
+Monoid("max", binary.max, _t.min_value, terminal=_t.max_value, idempotent=True,
+       empty=_nan_or_identity(_t.min_value))
 Monoid("any", binary.any, lambda d: 0, terminal=lambda d: ANY, idempotent=True)
 Monoid("lor", binary.lor, lambda d: False, terminal=lambda d: True, idempotent=True)
 Monoid("land", binary.land, lambda d: True, terminal=lambda d: False, idempotent=True)

@@ -175,8 +175,10 @@ class Vector:
 
     @classmethod
     def from_dense(cls, array, *, missing=None, device=None):
-        """Entries of a 1-D NumPy/CuPy array (on its device); those equal to ``missing`` are
-        absent (NaN matches NaN). Without ``missing`` every entry is present and the array is
+        """Entries of a 1-D array; those equal to ``missing`` are absent (NaN matches NaN).
+
+        Built on ``device``; by default on the GPU for a CuPy array, else on the default device.
+        Without ``missing`` every entry is present, and an array already on that device is
         wrapped without a copy.
 
         Examples
@@ -186,11 +188,7 @@ class Vector:
         2
         """
         op = "Vector.from_dense"
-        if device is None:
-            dev = _b.device_of_array(array) if (_b.is_cupy_array(array) or isinstance(array, np.ndarray)) \
-                else _b.default_device()
-        else:
-            dev = _b.resolve_device(device)
+        dev = _coo_device(device, array)
         xp = _b.xp_of(dev)
         a = xp.asarray(array) if _b.device_of_array(array) == dev or not _b.is_cupy_array(array) \
             else _b.to_device(array, dev)
@@ -331,5 +329,5 @@ def as_vector(v, *, op: str, arg: str) -> Vector:
     if isinstance(v, np.ndarray) or _b.is_cupy_array(v):
         if v.ndim != 1:
             raise DimensionMismatch(f"{op}: {arg} must be 1-D, got shape {v.shape}")
-        return Vector.from_dense(v)
+        return Vector.from_dense(v, device=_b.device_of_array(v))  # wrap in place, no copy
     raise DomainMismatch(f"{op}: {arg} must be a semiring.Vector or a 1-D NumPy/CuPy array, got {type(v).__name__}")

@@ -144,9 +144,10 @@ def test_vector_forms_round_trip(device, data):
 def test_vector_from_dense_wraps_and_masks(device):
     xp = sr._backend.xp_of(device)
     a = xp.asarray([1.0, np.inf, 3.0])
-    v = sr.Vector.from_dense(a)
+    v = sr.Vector.from_dense(a, device=device)
     assert v.device == device and v.bitmap()[0] is a and v.nvals == 3
-    w = sr.Vector.from_dense(a, missing=np.inf)
+    assert sr.Vector.from_dense(a).device == ("gpu" if device == "gpu" else sr.default_device())
+    w = sr.Vector.from_dense(a, missing=np.inf, device=device)
     assert w.nvals == 2
     np.testing.assert_array_equal(to_host(w.to_dense(missing=-1)), [1, -1, 3])
     assert sr.Vector.new(4, np.int32, device=device).nvals == 0

@@ -136,7 +136,7 @@ def test_expression_equals_eager(device, kind):
 
 def test_semiring_by_name_and_table(device):
     A = sr.Matrix.from_dense(np.array([[1, 2], [3, 4]], dtype=np.int64), device=device)
-    u = sr.Vector.from_dense(sr.Matrix.from_dense(np.array([[5, 6]]), device=device).to_dense()[0])
+    u = sr.Vector.from_dense(np.array([5, 6]), device=device)
     assert sr.mxv(A, u, "plus_times").isequal(sr.mxv(A, u, sr.semiring.plus_times))
     np.testing.assert_array_equal(to_host(sr.mxv(A, u, "plus_times").to_dense()), [17, 39])
     np.testing.assert_array_equal(to_host(sr.mxv(A, u, sr.max_min).to_dense()), [2, 4])
@@ -153,6 +153,21 @@ def test_user_defined_semiring(device):
     A = sr.Matrix.from_dense(np.where(P, D, 0), missing=0, device=device)
     A = sr.Matrix.from_coo(*np.nonzero(P), D[P], nrows=20, ncols=15, device=device)
     u = rng.integers(-50, 50, 15).astype(np.int32)
-    got = to_host(sr.mxv(A, sr.Vector.from_dense(A.xp.asarray(u)), srg).to_dense(missing=-1))
+    got = to_host(sr.mxv(A, sr.Vector.from_dense(u, device=device), srg).to_dense(missing=-1))
     exp = np.where(P.any(1), np.where(P, np.abs(D - u[None, :]), -1).max(1), -1)
     np.testing.assert_array_equal(got, exp)
+
+
+@pytest.mark.parametrize("sname", ["max_times", "min_plus"])
+@pytest.mark.parametrize("direction", ["push", "pull"])
+def test_lone_nan_product_survives(device, sname, direction):
+    """fmin/fmax ignore a NaN next to a number, but a NaN alone is the answer (as NumPy's
+    fmax.reduce gives): the atomic push must not turn it into the identity."""
+    inf = np.inf
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 1, 1], [inf, inf, 3.0], nrows=2, ncols=2, device=device)
+    u = sr.Vector.from_coo([0, 1], [0.0 if sname == "max_times" else -inf, 2.0], size=2,
+                           device=device).to_form("sparse" if direction == "push" else "bitmap")
+    got = to_host(sr.vxm(u, A, sname, direction=direction).to_dense(missing=-1.0))
+    # column 0: only u(0) (x) A(0,0) = NaN; column 1: NaN and u(1) (x) 3 -> the number wins
+    assert np.isnan(got[0])
+    assert got[1] == (6.0 if sname == "max_times" else 5.0)
