@@ -124,3 +124,20 @@ def check_same_device(op: str, **objects) -> str:
             f"move one explicitly with .to_gpu() or .to_cpu()"
         )
     return next(iter(seen)) if seen else default_device()
+
+
+class Placed:
+    """Mixin of objects that live on one device and move only on request (``_moved``)."""
+
+    def to_gpu(self):
+        """A copy on the GPU (self if already there)."""
+        if self.device == "gpu":
+            return self
+        resolve_device("gpu")
+        return self._moved("gpu")
+
+    def to_cpu(self):
+        """A copy on the CPU (self if already there)."""
+        if self.device == "cpu":
+            return self
+        return self._moved("cpu")

@@ -12,7 +12,11 @@ from .ops import Semiring
 
 
 def _mult(sr: Semiring, a, x, o, k, dtype, xfirst: bool):
-    """The semiring's multiply with the operand order of the product (see sr_mult in CUDA)."""
+    """The semiring's multiply with the operand order of the product (see sr_mult in CUDA).
+
+    ``o`` (output) and ``k`` (inner) indices are read by positional ops only."""
+    if not sr.mul.positional:
+        return sr.mul.apply_numpy(x, a, dtype) if xfirst else sr.mul.apply_numpy(a, x, dtype)
     zero = np.zeros(1, dtype=np.int64)
     if xfirst:
         return sr.mul.apply_numpy(x, a, dtype, pos=(zero, k, k, o))
@@ -28,23 +32,38 @@ def _reduce_sorted(sr: Semiring, o, prods):
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
-    """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; sparse (indices, values) result."""
-    rows = np.repeat(np.arange(M.nrows, dtype=np.int64), np.diff(M.indptr))
+    """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; sparse (indices, values) result.
+
+    The row segments come from ``indptr`` (shrunk by a prefix count when the mask or x's
+    presence drops entries), so no per-entry row array is built unless the op is positional.
+    """
+    indptr = M.indptr.astype(np.int64, copy=False)
     k = M.indices
-    sel = None
-    if x_present is not None:
-        sel = x_present[k]
-    if allowed is not None:
-        sel = allowed[rows] if sel is None else (sel & allowed[rows])
     avals, astride = M._values_for(dtype)
-    if sel is not None:
-        rows, k = rows[sel], k[sel]
-        a = avals[sel] if astride else avals[:1]
+    keep = None
+    if x_present is not None:
+        keep = x_present[k]
+    if allowed is not None:
+        row_ok = np.repeat(allowed, np.diff(indptr))
+        keep = row_ok if keep is None else (keep & row_ok)
+    if keep is not None:
+        kept = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
+        indptr = kept[indptr]
+        pos = np.flatnonzero(keep)
+        k = k[pos]
+        a = avals[pos] if astride else avals[:1]
     else:
         a = avals if astride else avals[:1]
-    prods = _mult(sr, a, x_values.astype(dtype, copy=False)[k], rows, k.astype(np.int64), dtype, xfirst)
-    prods = np.broadcast_to(prods, rows.shape) if prods.shape != rows.shape else prods
-    return _reduce_sorted(sr, rows, np.ascontiguousarray(prods))
+    counts = np.diff(indptr)
+    out_idx = np.flatnonzero(counts)
+    if sr.mul.positional:
+        o = np.repeat(out_idx, counts[out_idx])
+        prods = _mult(sr, a, x_values.astype(dtype, copy=False)[k], o, k.astype(np.int64), dtype, xfirst)
+    else:
+        prods = _mult(sr, a, x_values.astype(dtype, copy=False)[k], None, None, dtype, xfirst)
+    if prods.shape != k.shape:
+        prods = np.broadcast_to(prods, k.shape)
+    return out_idx, sr.add.reduce_segments(np.ascontiguousarray(prods), indptr[out_idx])
 
 
 def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):

@@ -28,7 +28,7 @@ def _check_dims(op: str, nrows, ncols):
     return int(nrows), int(ncols)
 
 
-class Matrix:
+class Matrix(_b.Placed):
     """A sparse matrix: CSR arrays (``indptr``, ``indices``, ``values``) and a shape.
 
     A missing entry is not a zero: only stored entries take part in operations, and explicit
@@ -398,19 +398,6 @@ class Matrix:
                             device=dev)
 
     # ------------------------------------------------------------------ conversions
-    def to_gpu(self) -> "Matrix":
-        """A copy on the GPU (self if already there)."""
-        if self._device == "gpu":
-            return self
-        _b.resolve_device("gpu")
-        return self._moved("gpu")
-
-    def to_cpu(self) -> "Matrix":
-        """A copy on the CPU (self if already there)."""
-        if self._device == "cpu":
-            return self
-        return self._moved("cpu")
-
     def _moved(self, dev):
         mv = lambda a: _b.to_device(a, dev)  # noqa: E731
         return Matrix(mv(self._indptr), mv(self._indices), mv(self._values), self._shape,

@@ -15,7 +15,7 @@ from .ops import lookup
 FORMS = ("bitmap", "sparse")
 
 
-class Vector:
+class Vector(_b.Placed):
     """A sparse vector of a given ``size``: a set of (index, value) entries.
 
     Two storage forms hold the same entries: ``'bitmap'`` (a dense array of values and a
@@ -220,17 +220,6 @@ class Vector:
         """(indices, values) on the vector's device, indices sorted."""
         i, v = self.sparse()
         return i.copy(), v.copy()
-
-    def to_gpu(self) -> "Vector":
-        if self._device == "gpu":
-            return self
-        _b.resolve_device("gpu")
-        return self._moved("gpu")
-
-    def to_cpu(self) -> "Vector":
-        if self._device == "cpu":
-            return self
-        return self._moved("cpu")
 
     def _moved(self, dev):
         mv = lambda a: _b.to_device(a, dev)  # noqa: E731

@@ -101,6 +101,26 @@ template <typename R> __device__ __forceinline__ bool sr_is_terminal(int mode, R
     return mode == SR_TERM_ANY || (mode == SR_TERM_VALUE && acc == terminal);
 }
 
+// Partial reductions carry (acc, found): `found` says whether acc holds any value yet, so no
+// identity is needed (the `any` monoid has none that is neutral, and fmin's inf would swallow a
+// lone NaN).
+template <class Add, typename R>
+__device__ __forceinline__ void sr_fold(R& acc, bool& found, R v) {
+    acc = found ? Add::template f<R, R>(acc, v, 0, 0, 0, 0) : v;
+    found = true;
+}
+
+// Reduce (acc, found) over groups of `width` lanes (a power of two <= 32) of the threads in
+// `mask`; lane 0 of each group ends with the group's result.
+template <class Add, typename R>
+__device__ __forceinline__ void sr_group_reduce(unsigned mask, int width, R& acc, bool& found) {
+    for (int off = width >> 1; off > 0; off >>= 1) {
+        const R oacc = sr_shfl_down<R>(mask, acc, off, width);
+        const bool ofound = sr_shfl_down<bool>(mask, found, off, width);
+        if (ofound) sr_fold<Add, R>(acc, found, oacc);
+    }
+}
+
 // The multiply of a semiring, with the operand order of the product: for A*x (mxv) the matrix
 // entry A(o, k) comes first; for x*A (vxm) the vector entry x(k) comes first. o is the output
 // index, k the inner index.

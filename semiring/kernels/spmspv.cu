@@ -161,18 +161,8 @@ __global__ void segment_reduce(const long long* __restrict__ seg, long long nseg
     const long long begin = seg[s], end = seg[s + 1];
     R acc = R();
     bool found = false;
-    for (long long p = begin + lane; p < end; p += 32) {
-        acc = found ? Add::template f<R, R>(acc, vals[p], 0, 0, 0, 0) : vals[p];
-        found = true;
-    }
-    for (int off = 16; off > 0; off >>= 1) {
-        const R oacc = sr_shfl_down<R>(0xffffffffu, acc, off, 32);
-        const bool ofound = sr_shfl_down<bool>(0xffffffffu, found, off, 32);
-        if (ofound) {
-            acc = found ? Add::template f<R, R>(acc, oacc, 0, 0, 0, 0) : oacc;
-            found = true;
-        }
-    }
+    for (long long p = begin + lane; p < end; p += 32) sr_fold<Add, R>(acc, found, vals[p]);
+    sr_group_reduce<Add, R>(0xffffffffu, 32, acc, found);
     if (lane == 0) out[s] = acc;
 }
 

@@ -44,9 +44,7 @@ __device__ __forceinline__ void sr_row_step(
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
         if (ok[u]) {
-            const R prod = sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]);
-            acc = found ? Add::template f<R, R>(acc, prod, 0, 0, 0, 0) : prod;
-            found = true;
+            sr_fold<Add, R>(acc, found, sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]));
         }
     }
 }
@@ -76,14 +74,7 @@ __device__ __forceinline__ void sr_pull_long_row(
             if (__syncthreads_or(found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
         }
     }
-    for (int off = 16; off > 0; off >>= 1) {
-        const R oacc = sr_shfl_down<R>(0xffffffffu, acc, off, 32);
-        const bool ofound = sr_shfl_down<bool>(0xffffffffu, found, off, 32);
-        if (ofound) {
-            acc = found ? Add::template f<R, R>(acc, oacc, 0, 0, 0, 0) : oacc;
-            found = true;
-        }
-    }
+    sr_group_reduce<Add, R>(0xffffffffu, 32, acc, found);
     const int warp = threadIdx.x >> 5;
     if ((threadIdx.x & 31) == 0) { s_acc[warp] = acc; s_found[warp] = found; }
     __syncthreads();
@@ -91,10 +82,7 @@ __device__ __forceinline__ void sr_pull_long_row(
         acc = R();
         found = false;
         for (int w = 0; w < SR_PULL_THREADS / 32; ++w) {
-            if (s_found[w]) {
-                acc = found ? Add::template f<R, R>(acc, s_acc[w], 0, 0, 0, 0) : s_acc[w];
-                found = true;
-            }
+            if (s_found[w]) sr_fold<Add, R>(acc, found, s_acc[w]);
         }
         opres[row] = found;
         if (found) out[row] = acc;
@@ -146,14 +134,7 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
             if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
         }
     }
-    for (int off = lanes >> 1; off > 0; off >>= 1) {
-        const R oacc = sr_shfl_down<R>(gmask, acc, off, lanes);
-        const bool ofound = sr_shfl_down<bool>(gmask, found, off, lanes);
-        if (ofound) {
-            acc = found ? Add::template f<R, R>(acc, oacc, 0, 0, 0, 0) : oacc;
-            found = true;
-        }
-    }
+    sr_group_reduce<Add, R>(gmask, lanes, acc, found);
     if (lane == 0) {
         opres[row] = found;
         if (found) out[row] = acc;
