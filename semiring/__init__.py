@@ -22,6 +22,14 @@ from .vector import Vector
 
 __version__ = "0.1.0"
 
+__all__ = [
+    "ANY", "BackendUnavailable", "BinaryOp", "DeviceMismatch", "DimensionMismatch",
+    "DomainMismatch", "DuplicateIndices", "InvalidIndex", "InvalidValue", "Mask", "MatMulExpr",
+    "Matrix", "Monoid", "NegativeCycleError", "NotImplementedYet", "OutOfMemory", "Semiring",
+    "SemiringError", "Vector", "binary", "default_device", "gpu_available", "monoid", "mxv",
+    "semiring", "types", "vxm",
+]
+
 
 def __getattr__(name):
     # semirings by name at the top level: sr.min_plus, sr.any_secondi, ...

@@ -13,7 +13,6 @@ Without ``out`` the output starts empty.
 
 from __future__ import annotations
 
-import numpy as np
 
 from . import _backend as _b
 from . import types as _t
@@ -34,7 +33,6 @@ def _backend_module(device):
     from . import _cpu  # noqa: PLC0415
 
     return _cpu
-
 
 
 def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, complement, direction,

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 import semiring as sr
 from conftest import to_host
-from strategies import DTYPES, dense_matrix, dense_vector, make_matrix, make_vector
+from strategies import dense_matrix, dense_vector, make_matrix, make_vector
 
 
 def _host_csr(A):

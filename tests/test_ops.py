@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, strategies as st
 
 import semiring as sr
-from conftest import to_host
 from strategies import DTYPES, values_of
 
 MONOIDS = sr.ops.list_names("monoid")
