@@ -304,6 +304,33 @@ def push_min_plus(indptr, indices, data, f_idx, f_vals, n_cols: int) -> np.ndarr
 
 
 # --------------------------------------------------------------------------------------------
+# python-graphblas (SuiteSparse:GraphBLAS) on the CPU: the reference GraphBLAS implementation,
+# an optional peer (pip install ".[graphblas]").
+
+
+def _graphblas():
+    try:
+        import graphblas  # noqa: PLC0415
+    except ImportError as e:
+        raise Unavailable("python-graphblas is not installed (pip install '.[graphblas]')") from e
+    return graphblas
+
+
+def _gb_matrix(ctx: CaseContext):
+    gb = _graphblas()
+    return ctx.graph.get("graphblas:A", lambda: gb.io.from_scipy_sparse(ctx.graph.host))
+
+
+def _gb_fetch(result) -> np.ndarray:
+    """A graphblas Vector to a dense float array with +inf where there is no entry."""
+    idx, vals = result.to_coo()
+    y = np.full(result.size, np.inf)
+    y[idx] = vals
+    return y
+
+
+
+# --------------------------------------------------------------------------------------------
 # spmv: y = A min.+ x, dense x
 
 
@@ -352,6 +379,13 @@ def _spmv_numpy_min_plus(ctx: CaseContext):
     H = ctx.graph.host
     x = ctx.inputs["x"]
     return lambda: min_plus_rows(H.indptr, H.indices, H.data, x, H.shape[0])
+
+
+def _spmv_graphblas(ctx: CaseContext):
+    gb = _graphblas()
+    A = _gb_matrix(ctx)
+    x = gb.Vector.from_dense(ctx.inputs["x"])
+    return lambda: A.mxv(x, gb.semiring.min_plus).new()
 
 
 def _spmv_cupy_scatter_min(ctx: CaseContext):
@@ -424,6 +458,9 @@ SPMV = register_algorithm(Algorithm(
              description="scipy.sparse A @ x: CPU throughput peer"),
         Impl("numpy-min-plus", "cpu", "min_plus", _spmv_numpy_min_plus,
              description="NumPy gather + minimum.reduceat: CPU min-plus peer"),
+        Impl("graphblas-cpu", "cpu", "min_plus", _spmv_graphblas, fetch=_gb_fetch,
+             description="python-graphblas (SuiteSparse:GraphBLAS) A.mxv(x, min_plus), "
+                         "multithreaded CPU; optional"),
     ],
     impl_metrics=_spmv_metrics,
     rate_key="rate_g",
@@ -475,6 +512,13 @@ def _spmspv_numpy(ctx: CaseContext):
     H = ctx.graph.host
     idx, vals = ctx.inputs["x_idx"], ctx.inputs["x_vals"]
     return lambda: push_min_plus(H.indptr, H.indices, H.data, idx, vals, H.shape[1])
+
+
+def _spmspv_graphblas(ctx: CaseContext):
+    gb = _graphblas()
+    A = _gb_matrix(ctx)
+    x = gb.Vector.from_coo(ctx.inputs["x_idx"], ctx.inputs["x_vals"], size=ctx.graph.n)
+    return lambda: x.vxm(A, gb.semiring.min_plus).new()
 
 
 def _spmspv_cupy_scatter_min(ctx: CaseContext):
@@ -531,6 +575,9 @@ SPMSPV = register_algorithm(Algorithm(
              engine=True),
         Impl("numpy-push", "cpu", "min_plus_push", _spmspv_numpy,
              description="NumPy gather + argsort + minimum.reduceat: CPU push peer"),
+        Impl("graphblas-cpu", "cpu", "min_plus_push", _spmspv_graphblas, fetch=_gb_fetch,
+             description="python-graphblas (SuiteSparse:GraphBLAS) x.vxm(A, min_plus), "
+                         "multithreaded CPU; optional"),
     ],
     impl_metrics=_spmspv_metrics,
     rate_key="rate_g",
