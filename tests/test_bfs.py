@@ -1,0 +1,120 @@
+"""BFS against scipy.sparse.csgraph: levels equal, parents valid (exact when deterministic),
+push, pull and auto agree, on every backend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, strategies as st
+from scipy.sparse.csgraph import breadth_first_order, shortest_path
+
+import algorithms
+import semiring as sr
+from conftest import to_host
+
+
+@st.composite
+def graphs(draw, max_n=40):
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(0, 4 * n))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, n, m)
+    cols = rng.integers(0, n, m)
+    if draw(st.booleans()):  # isolate a block of vertices: disconnected parts
+        cut = draw(st.integers(0, n))
+        keep = (rows < cut) == (cols < cut)
+        rows, cols = rows[keep], cols[keep]
+    undirected = draw(st.booleans())
+    if undirected:
+        rows, cols = np.r_[rows, cols], np.r_[cols, rows]
+    # duplicates and self-loops stay in the COO input; explicit zeros are edges too
+    vals = rng.integers(0, 3, rows.size).astype(np.float64)
+    S = sp.coo_matrix((vals, (rows, cols)), shape=(n, n)).tocsr()
+    source = draw(st.integers(0, n - 1))
+    return S, source, undirected
+
+
+def reference_levels(S, source):
+    d = shortest_path(S, method="D", unweighted=True, indices=source, directed=True)
+    return np.where(np.isinf(d), -1, d).astype(np.int64)
+
+
+def check_parents(S, source, level, parent, deterministic):
+    n = S.shape[0]
+    assert parent[source] == source
+    np.testing.assert_array_equal(parent == -1, level == -1)
+    C = S.tocsc()  # column v: the in-neighbours of v
+    for v in np.flatnonzero(level > 0):
+        ins = C.indices[C.indptr[v]:C.indptr[v + 1]]
+        on_prev = ins[level[ins] == level[v] - 1]
+        assert parent[v] in on_prev, (v, parent[v], on_prev)
+        if deterministic:
+            assert parent[v] == on_prev.min()
+    assert n == level.size
+
+
+@given(g=graphs(), parents=st.booleans(), deterministic=st.booleans(),
+       direction=st.sampled_from(["auto", "push", "pull"]), hint=st.booleans())
+def test_bfs_against_scipy(device, g, parents, deterministic, direction, hint):
+    S, source, undirected = g
+    A = sr.Matrix.from_scipy(S, device=device)
+    out = algorithms.bfs(A, source, parents=parents, deterministic=deterministic,
+                         direction=direction, symmetric=undirected and hint)
+    level = to_host(out[0] if parents else out)
+    exp = reference_levels(S, source)
+    np.testing.assert_array_equal(level, exp)
+    order = breadth_first_order(S, source, directed=True, return_predecessors=False)
+    np.testing.assert_array_equal(np.sort(order), np.flatnonzero(exp >= 0))
+    if parents:
+        check_parents(S, source, level, to_host(out[1]), deterministic)
+
+
+def test_directions_agree_on_a_skewed_graph(device):
+    rng = np.random.default_rng(7)
+    n = 3000
+    deg = np.minimum((rng.pareto(1.1, n) * 2).astype(np.int64) + 1, n - 1)
+    rows = np.repeat(np.arange(n), deg)
+    cols = rng.integers(0, n, rows.size)
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    S = (S + S.T).tocsr()
+    A = sr.Matrix.from_scipy(S, device=device)
+    exp = reference_levels(S, 0)
+    results = {}
+    for d in ("push", "pull", "auto"):
+        lv, par = algorithms.bfs(A, 0, parents=True, deterministic=True, direction=d)
+        lv, par = to_host(lv), to_host(par)
+        np.testing.assert_array_equal(lv, exp)
+        check_parents(S, 0, lv, par, deterministic=True)
+        results[d] = par
+    # deterministic parents are the same whatever the direction
+    np.testing.assert_array_equal(results["push"], results["pull"])
+    np.testing.assert_array_equal(results["push"], results["auto"])
+    assert exp.max() >= 3
+
+
+def test_single_vertex_and_isolated_source(device):
+    A = sr.Matrix.from_coo([], [], None, nrows=1, ncols=1, device=device)
+    np.testing.assert_array_equal(to_host(algorithms.bfs(A, 0)), [0])
+    B = sr.Matrix.from_coo([1, 2], [2, 1], None, nrows=4, ncols=4, device=device)
+    lv, par = algorithms.bfs(B, 3, parents=True)
+    np.testing.assert_array_equal(to_host(lv), [-1, -1, -1, 0])
+    np.testing.assert_array_equal(to_host(par), [-1, -1, -1, 3])
+
+
+def test_bfs_errors(device):
+    A = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device)
+    with pytest.raises(sr.DimensionMismatch, match=r"bfs: A must be square, got shape \(2, 3\)"):
+        algorithms.bfs(A, 0)
+    B = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=2, device=device)
+    with pytest.raises(sr.InvalidIndex, match=r"bfs: source must lie in \[0, 2\), got 2"):
+        algorithms.bfs(B, 2)
+    with pytest.raises(sr.InvalidIndex):
+        algorithms.bfs(B, -1)
+    with pytest.raises(sr.DomainMismatch, match="source must be an integer"):
+        algorithms.bfs(B, 0.5)
+    with pytest.raises(sr.InvalidValue, match="direction must be one of"):
+        algorithms.bfs(B, 0, direction="up")
+    with pytest.raises(sr.DomainMismatch, match="A must be a semiring.Matrix"):
+        algorithms.bfs(np.eye(2), 0)
