@@ -589,6 +589,130 @@ SPMSPV = register_algorithm(Algorithm(
 
 
 # --------------------------------------------------------------------------------------------
+# bfs: levels from one source (issue "BFS as frontier SpMV"); GTEPS in the Graph500 convention
+
+
+def _bfs_prepare(ctx: CaseContext) -> None:
+    H = ctx.graph.host
+    deg = np.diff(H.indptr)
+    rng = np.random.default_rng(ctx.seed)
+    # Graph500: a random source of nonzero degree
+    candidates = np.flatnonzero(deg > 0)
+    source = int(rng.choice(candidates)) if candidates.size else 0
+    ctx.inputs["source"] = source
+    ctx.case_metrics["source"] = source
+
+
+def _bfs_ref_levels(ctx: CaseContext) -> np.ndarray:
+    if "levels" in ctx.memo:
+        return ctx.memo["levels"]
+    from scipy.sparse.csgraph import shortest_path  # noqa: PLC0415
+
+    d = shortest_path(ctx.graph.host, method="D", unweighted=True,
+                      indices=ctx.inputs["source"], directed=True)
+    levels = ctx.memo["levels"] = np.where(np.isinf(d), -1, d).astype(np.int64)
+    # the work measure needs the reached set, known once the reference exists
+    ctx.case_metrics["traversed_edges"] = met.traversed_edges(
+        ctx.graph.host, levels >= 0, undirected=ctx.graph.spec.undirected)
+    ctx.case_metrics["depth"] = int(levels.max())
+    return levels
+
+
+def _bfs_ref_reached(ctx: CaseContext) -> np.ndarray:
+    return np.flatnonzero(_bfs_ref_levels(ctx) >= 0)
+
+
+def _bfs_semiring(device: str):
+    def setup(ctx: CaseContext):
+        import algorithms  # noqa: PLC0415
+
+        A = sr_matrix(ctx, device)
+        source = ctx.inputs["source"]
+        symmetric = ctx.graph.spec.undirected
+        return lambda: algorithms.bfs(A, source, symmetric=symmetric)
+
+    return setup
+
+
+def _bfs_scipy(ctx: CaseContext):
+    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415
+
+    H = ctx.graph.host
+    source = ctx.inputs["source"]
+    return lambda: breadth_first_order(H, source, directed=True, return_predecessors=False)
+
+
+def _bfs_cupy_naive(ctx: CaseContext):
+    """The level-synchronous BFS a CuPy user writes with cupyx SpMV (plus-times)."""
+    import cupy  # noqa: PLC0415
+
+    A = ctx.graph.gpu()
+    AT = A if ctx.graph.spec.undirected else A.T.tocsr()
+    n = A.shape[0]
+    source = ctx.inputs["source"]
+
+    def run():
+        level = cupy.full(n, -1, dtype=cupy.int64)
+        level[source] = 0
+        f = cupy.zeros(n, dtype=A.dtype)
+        f[source] = 1
+        depth = 0
+        while True:
+            depth += 1
+            new = ((AT @ f) > 0) & (level < 0)
+            if not bool(new.any()):
+                return level
+            level[new] = depth
+            f = new.astype(A.dtype)
+
+    return run
+
+
+def _bfs_metrics(ctx: CaseContext, impl: Impl, seconds: float) -> dict:
+    return {"gteps": met.gteps(ctx.case_metrics["traversed_edges"], seconds)}
+
+
+def _bfs_summary(ctx: CaseContext, results: dict) -> dict:
+    s = {}
+    for peer in ("cupy-naive-bfs", "scipy-bfs", "semiring-cpu"):
+        r = _pair_ratio(results, "semiring-gpu", peer)
+        if r is not None:
+            s[f"semiring_gpu_vs_{peer.replace('-', '_')}"] = r
+    return s
+
+
+BFS = register_algorithm(Algorithm(
+    name="bfs",
+    description="breadth-first search levels from a random source of nonzero degree "
+                "(direction-optimizing push/pull products); GTEPS: Graph500 convention, "
+                "undirected input edges within the traversed component, each counted once",
+    prepare=_bfs_prepare,
+    references={
+        "levels": Reference("levels", "scipy.sparse.csgraph.shortest_path(unweighted=True)",
+                            _bfs_ref_levels, compare_exact),
+        "reached": Reference("reached", "the sorted vertices with a level (from SciPy)",
+                             _bfs_ref_reached, compare_exact),
+    },
+    impls=[
+        Impl("semiring-gpu", "gpu", "levels", _bfs_semiring("gpu"),
+             description="algorithms.bfs(A, source) on the GPU", engine=True),
+        Impl("cupy-naive-bfs", "gpu", "levels", _bfs_cupy_naive,
+             description="level-synchronous BFS with cupyx SpMV (A @ f), one sync a level"),
+        Impl("semiring-cpu", "cpu", "levels", _bfs_semiring("cpu"),
+             description="algorithms.bfs(A, source) on the CPU backend", engine=True),
+        Impl("scipy-bfs", "cpu", "reached", _bfs_scipy,
+             fetch=lambda order: np.sort(np.asarray(order)),
+             description="scipy.sparse.csgraph.breadth_first_order (order only)"),
+    ],
+    impl_metrics=_bfs_metrics,
+    rate_key="gteps",
+    rate_label="GTEPS (Graph500: undirected edges in the component, counted once)",
+    param_label=lambda p: "levels",
+    summary=_bfs_summary,
+))
+
+
+# --------------------------------------------------------------------------------------------
 # suites
 
 
@@ -639,27 +763,31 @@ FRACTIONS = [{"fraction": 0.001}, {"fraction": 0.01}, {"fraction": 0.1}]
 register_suite(Suite(
     "tiny", "cpu",
     [SuiteEntry("spmv", ["kron-8", "kron-10", "urand-10", "grid-32x32"]),
-     SuiteEntry("spmspv", ["kron-10"], FRACTIONS)],
+     SuiteEntry("spmspv", ["kron-10"], FRACTIONS),
+     SuiteEntry("bfs", ["kron-10", "grid-32x32"])],
     TimingPolicy(warmup=1, min_runs=2, max_runs=3, budget_s=0.05),
     description="seconds: the end-to-end test of the harness"))
 register_suite(Suite(
     "tiny", "gpu",
     [SuiteEntry("spmv", ["kron-10", "kron-12", "urand-12", "grid-64x64"]),
-     SuiteEntry("spmspv", ["kron-12"], FRACTIONS)],
+     SuiteEntry("spmspv", ["kron-12"], FRACTIONS),
+     SuiteEntry("bfs", ["kron-12", "grid-64x64"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=5, budget_s=0.1),
     description="seconds: the end-to-end test of the harness on a GPU"))
 register_suite(Suite(
     "quick", "cpu",
     [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "urand-12", "urand-14", "urand-16",
                          "grid-64x64", "grid-128x128", "grid-256x256"]),
-     SuiteEntry("spmspv", ["kron-12", "kron-14", "kron-16"], FRACTIONS)],
+     SuiteEntry("spmspv", ["kron-12", "kron-14", "kron-16"], FRACTIONS),
+     SuiteEntry("bfs", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=0.5),
     description="about a minute on 2 cores"))
 register_suite(Suite(
     "quick", "gpu",
     [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "urand-18", "urand-20", "urand-22",
                          "grid-1024x1024", "grid-2048x2048"]),
-     SuiteEntry("spmspv", ["kron-18", "kron-20", "kron-22"], FRACTIONS)],
+     SuiteEntry("spmspv", ["kron-18", "kron-20", "kron-22"], FRACTIONS),
+     SuiteEntry("bfs", ["kron-20", "kron-22", "urand-22", "grid-2048x2048"])],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=0.5, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 28,
     description="a few minutes on an H100",
@@ -668,14 +796,16 @@ register_suite(Suite(
     "full", "cpu",
     [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "kron-18", "kron-20",
                          "urand-16", "urand-18", "urand-20", "grid-512x512", "grid-1024x1024"]),
-     SuiteEntry("spmspv", ["kron-16", "kron-18", "kron-20"], FRACTIONS)],
+     SuiteEntry("spmspv", ["kron-16", "kron-18", "kron-20"], FRACTIONS),
+     SuiteEntry("bfs", ["kron-16", "kron-18", "kron-20", "urand-18", "grid-512x512"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=1.0),
     description="minutes on a CPU"))
 register_suite(Suite(
     "full", "gpu",
     [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "kron-23", "kron-24",
                          "urand-20", "urand-22", "urand-24", "grid-2048x2048", "grid-4096x4096"]),
-     SuiteEntry("spmspv", ["kron-20", "kron-22", "kron-24"], FRACTIONS)],
+     SuiteEntry("spmspv", ["kron-20", "kron-22", "kron-24"], FRACTIONS),
+     SuiteEntry("bfs", ["kron-20", "kron-22", "kron-24", "urand-22", "grid-2048x2048"])],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=1.0, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 27,
     description="tens of minutes on an H100, scales up to 24",

@@ -31,51 +31,64 @@ def _reduce_sorted(sr: Semiring, o, prods):
     return o[heads].astype(np.int64), sr.add.reduce_segments(prods, heads)
 
 
+def _expand_rows(indptr, rows):
+    """Positions ``p`` in M's arrays of every entry of the listed ``rows``, in row order, and
+    the slot (index into ``rows``) each comes from: the CPU form of the frontier expansion."""
+    starts = indptr[rows].astype(np.int64)
+    deg = indptr[rows + 1].astype(np.int64) - starts
+    total = int(deg.sum())
+    first = np.cumsum(deg) - deg
+    slot = np.repeat(np.arange(rows.size), deg)
+    return starts[slot] + (np.arange(total, dtype=np.int64) - first[slot]), slot
+
+
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; sparse (indices, values) result.
 
-    The row segments come from ``indptr`` (shrunk by a prefix count when the mask or x's
-    presence drops entries), so no per-entry row array is built unless the op is positional.
+    With a mask only the allowed rows are expanded (a BFS's late levels touch few rows);
+    without one the row segments come straight from ``indptr``.
     """
-    indptr = M.indptr.astype(np.int64, copy=False)
-    k = M.indices
     avals, astride = M._values_for(dtype)
-    keep = None
-    if x_present is not None:
-        keep = x_present[k]
     if allowed is not None:
-        row_ok = np.repeat(allowed, np.diff(indptr))
-        keep = row_ok if keep is None else (keep & row_ok)
-    if keep is not None:
-        kept = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
-        indptr = kept[indptr]
-        pos = np.flatnonzero(keep)
-        k = k[pos]
-        a = avals[pos] if astride else avals[:1]
+        rows = np.flatnonzero(allowed)
+        p, slot = _expand_rows(M.indptr, rows)
     else:
+        rows, p, slot = None, None, None
+    k = M.indices if p is None else M.indices[p]
+    if x_present is not None:
+        keep = np.flatnonzero(x_present[k])
+        k = k[keep]
+        p = keep if p is None else p[keep]
+        slot = None if slot is None else slot[keep]
+    if p is None:  # every entry of every row: the segments are the rows
+        indptr = M.indptr.astype(np.int64, copy=False)
+        counts = np.diff(indptr)
+        out_idx = np.flatnonzero(counts)
+        heads = indptr[out_idx]
+        o = np.repeat(out_idx, counts[out_idx]) if sr.mul.positional else None
         a = avals if astride else avals[:1]
-    counts = np.diff(indptr)
-    out_idx = np.flatnonzero(counts)
-    if sr.mul.positional:
-        o = np.repeat(out_idx, counts[out_idx])
-        prods = _mult(sr, a, x_values.astype(dtype, copy=False)[k], o, k.astype(np.int64), dtype, xfirst)
     else:
-        prods = _mult(sr, a, x_values.astype(dtype, copy=False)[k], None, None, dtype, xfirst)
+        o = rows[slot] if rows is not None else \
+            np.searchsorted(M.indptr, p, side="right").astype(np.int64) - 1
+        heads = np.flatnonzero(np.r_[True, o[1:] != o[:-1]]) if o.size else o
+        out_idx = o[heads]
+        a = avals[p] if astride else avals[:1]
+    xv = x_values.astype(dtype, copy=False)[k]
+    if sr.mul.positional:
+        prods = _mult(sr, a, xv, o, k.astype(np.int64), dtype, xfirst)
+    else:
+        prods = _mult(sr, a, xv, None, None, dtype, xfirst)
     if prods.shape != k.shape:
         prods = np.broadcast_to(prods, k.shape)
-    return out_idx, sr.add.reduce_segments(np.ascontiguousarray(prods), indptr[out_idx])
+    if out_idx.size == 0:
+        return out_idx.astype(np.int64), np.ascontiguousarray(prods)[:0]
+    return out_idx.astype(np.int64), sr.add.reduce_segments(np.ascontiguousarray(prods), heads)
 
 
 def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
     """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); sparse (indices, values, sorted=True)."""
     ks = np.asarray(x_indices, dtype=np.int64)
-    starts = M.indptr[ks].astype(np.int64)
-    deg = M.indptr[ks + 1].astype(np.int64) - starts
-    total = int(deg.sum())
-    # edge e of frontier slot t sits at starts[t] + (e - first edge of t)
-    first = np.cumsum(deg) - deg
-    slot = np.repeat(np.arange(ks.size), deg)
-    p = starts[slot] + (np.arange(total, dtype=np.int64) - first[slot])
+    p, slot = _expand_rows(M.indptr, ks)
     o = M.indices[p].astype(np.int64)
     if allowed is not None:
         keep = allowed[o]

@@ -338,7 +338,7 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
     n_cases = sum(len(e.graphs) * len(e.params) for e in suite.entries)
     assert len(data["cases"]) == n_cases
     algs = {c["algorithm"] for c in data["cases"]}
-    assert algs == {"spmv", "spmspv"}
+    assert algs == {"spmv", "spmspv", "bfs"}
     for case in data["cases"]:
         names = {r["impl"] for r in case["results"]}
         assert not any(C.ALGORITHMS[case["algorithm"]].impl(i).device == "gpu" for i in names)
@@ -356,7 +356,7 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
             assert r["graph"]["seed"] == 0 and r["graph"]["n"] > 0
             if r["status"] == "ok":
                 assert r["ms_median"] > 0 and r["runs"] >= 2
-                assert r["metrics"]["rate_g"] > 0
+                assert r["metrics"][C.ALGORITHMS[case["algorithm"]].rate_key] > 0
                 assert r["check"].startswith("vs " + r["reference"])
         # ratio matrix is consistent: r[a][b] * r[b][a] == 1
         for a, row in case["ratios"].items():
@@ -506,3 +506,20 @@ def test_graphblas_peer_agrees_or_is_unavailable(tmp_path, monkeypatch):
     statuses = [r.status for c in res.cases for r in c.results]
     assert statuses and all(s == "unavailable" for s in statuses), statuses
     assert res.exit_code == 0
+
+
+def test_bfs_case_counts_graph500_edges(tiny_run):
+    """The BFS case reports GTEPS over the Graph500 edge count of the traversed component and
+    checks every implementation against SciPy's levels (or its reached set)."""
+    res, out = tiny_run
+    data = json.loads((out / "latest.json").read_text())
+    cases = [c for c in data["cases"] if c["algorithm"] == "bfs"]
+    assert cases
+    for c in cases:
+        te = c["case_metrics"]["traversed_edges"]
+        assert te > 0 and c["case_metrics"]["depth"] >= 1
+        ok = [r for r in c["results"] if r["status"] == "ok"]
+        assert {r["impl"] for r in ok} >= {"semiring-cpu", "scipy-bfs"}
+        for r in ok:
+            assert r["metrics"]["gteps"] == pytest.approx(te / (r["ms_median"] / 1e3) / 1e9,
+                                                          rel=1e-6)
