@@ -523,7 +523,7 @@ def _coo_device(device, *arrays):
 def _as_index_array(xp, a, op, arg):
     if _b.is_cupy_array(a) and xp is np:
         raise _b.DeviceMismatch(f"{op}: {arg} is on the GPU but the object is built on the CPU")
-    a = xp.asarray(a) if not (xp is not np and isinstance(a, np.ndarray)) else xp.asarray(a)
+    a = xp.asarray(a)
     if a.ndim != 1:
         raise DimensionMismatch(f"{op}: {arg} must be 1-D, got shape {a.shape}")
     if a.size and a.dtype.kind not in "iu":
