@@ -171,3 +171,29 @@ def test_lone_nan_product_survives(device, sname, direction):
     # column 0: only u(0) (x) A(0,0) = NaN; column 1: NaN and u(1) (x) 3 -> the number wins
     assert np.isnan(got[0])
     assert got[1] == (6.0 if sname == "max_times" else 5.0)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("sname", ["plus_times", "min_plus", "max_plus", "plus_pair", "max_min"])
+@pytest.mark.parametrize("direction", ["push", "pull"])
+def test_integer_limits_wrap_like_numpy(device, dtype, sname, direction):
+    """Integer arithmetic at the type's limits: sums and products wrap exactly as NumPy's do
+    (GraphBLAS semantics; 'infinity' is an absent entry, never a large number)."""
+    info = np.iinfo(dtype)
+    extremes = np.array([info.max, info.min, info.max - 1, info.min + 1, -1, 0, 1, 2], dtype=dtype)
+    rng = np.random.default_rng(11)
+    n = 12
+    Ad = rng.choice(extremes, (n, n)).astype(dtype)
+    Ap = rng.random((n, n)) < 0.6
+    ud = rng.choice(extremes, n).astype(dtype)
+    up = rng.random(n) < 0.8
+    semiring = getattr(sr, sname)
+    A = make_matrix(Ad, Ap, device)
+    u = make_vector(ud, up, device, "sparse" if direction == "push" else "bitmap")
+    with np.errstate(over="ignore"):
+        exp_v, exp_p, _ = dense_product(Ad, Ap, ud, up, semiring, vxm=True)
+    got = sr.vxm(u, A, semiring, direction=direction)
+    _, pres = got.bitmap()
+    pres = np.ones(n, bool) if pres is None else to_host(pres)
+    np.testing.assert_array_equal(pres, exp_p)
+    np.testing.assert_array_equal(to_host(got.to_dense(missing=0))[exp_p], exp_v[exp_p])
