@@ -283,6 +283,7 @@ class Matrix(_b.Placed):
             raise DimensionMismatch(f"{op}: rows and cols must have the same length, got {rows.size} and {cols.size}")
         iso = values is None or np.ndim(values) == 0
         if not iso:
+            _check_host_input(op, "values", values, dev)
             values = xp.asarray(values)
             if values.shape != rows.shape:
                 raise DimensionMismatch(f"{op}: values must have the length of rows (={rows.size}), got shape {values.shape}")
@@ -520,9 +521,15 @@ def _coo_device(device, *arrays):
     return _b.default_device()
 
 
+def _check_host_input(op, arg, a, device):
+    """A CuPy array given to build a CPU object is an error, not a silent copy."""
+    if device == "cpu" and _b.is_cupy_array(a):
+        raise _b.DeviceMismatch(f"{op}: {arg} is on the GPU but the object is built on the CPU; "
+                                f"pass device='gpu' or move it with .get()")
+
+
 def _as_index_array(xp, a, op, arg):
-    if _b.is_cupy_array(a) and xp is np:
-        raise _b.DeviceMismatch(f"{op}: {arg} is on the GPU but the object is built on the CPU")
+    _check_host_input(op, arg, a, "cpu" if xp is np else "gpu")
     a = xp.asarray(a)
     if a.ndim != 1:
         raise DimensionMismatch(f"{op}: {arg} must be 1-D, got shape {a.shape}")

@@ -8,8 +8,8 @@ import numpy as np
 from . import _backend as _b
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
-from .matrix import (_as_index_array, _check_range, _combine_duplicates, _coo_device, _isnan,
-                     _present_of_dense, _stable_argsort, _values_close)
+from .matrix import (_as_index_array, _check_host_input, _check_range, _combine_duplicates,
+                     _coo_device, _isnan, _present_of_dense, _stable_argsort, _values_close)
 from .ops import lookup
 
 FORMS = ("bitmap", "sparse")
@@ -151,7 +151,8 @@ class Vector(_b.Placed):
             dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(values).dtype, op=op)
             vals = xp.full(idx.size, values, dtype=dt)
         else:
-            vals = xp.asarray(values) if not (dev == "gpu" and isinstance(values, (list, tuple))) else xp.asarray(np.asarray(values))
+            _check_host_input(op, "values", values, dev)
+            vals = xp.asarray(values)
             if vals.shape != idx.shape:
                 raise DimensionMismatch(f"{op}: values must have the length of indices (={idx.size}), got shape {vals.shape}")
             dt = _t.lookup_dtype(dtype if dtype is not None else vals.dtype, op=op, arg="values.dtype")

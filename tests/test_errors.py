@@ -130,3 +130,13 @@ def test_gpu_out_of_memory_names_bytes():
         assert isinstance(e.value, MemoryError)
     finally:
         pool.set_limit(size=0)
+
+
+@pytest.mark.skipif(not sr.gpu_available(), reason="needs a GPU")
+def test_gpu_arrays_for_a_cpu_object_are_refused():
+    import cupy as cp
+
+    with pytest.raises(sr.DeviceMismatch, match="values is on the GPU but the object is built on the CPU"):
+        sr.Vector.from_coo([0, 1], cp.asarray([1.0, 2.0]), size=2, device="cpu")
+    with pytest.raises(sr.DeviceMismatch, match="rows is on the GPU"):
+        sr.Matrix.from_coo(cp.asarray([0]), [0], [1.0], nrows=1, ncols=1, device="cpu")
