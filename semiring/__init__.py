@@ -8,7 +8,7 @@
 array([inf,  2.])
 """
 
-from . import types
+from . import io, types
 from ._backend import default_device, gpu_available
 from .errors import (BackendUnavailable, DeviceMismatch, DimensionMismatch, DomainMismatch,
                      DuplicateIndices, InvalidIndex, InvalidValue, NegativeCycleError,
@@ -27,7 +27,7 @@ __all__ = [
     "DomainMismatch", "DuplicateIndices", "InvalidIndex", "InvalidValue", "Mask", "MatMulExpr",
     "Matrix", "Monoid", "NegativeCycleError", "NotImplementedYet", "OutOfMemory", "Semiring",
     "SemiringError", "Vector", "binary", "default_device", "gpu_available", "monoid", "mxv",
-    "semiring", "types", "vxm",
+    "semiring", "types", "vxm", "io",
 ]
 
 

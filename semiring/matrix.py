@@ -398,6 +398,46 @@ class Matrix(_b.Placed):
         return cls.from_coo(rows, cols, a[rows, cols], nrows=a.shape[0], ncols=a.shape[1],
                             device=dev)
 
+    @classmethod
+    def from_networkx(cls, G, *, nodelist=None, weight="weight", dtype=None, device=None):
+        """The adjacency matrix of a NetworkX graph (see :func:`semiring.io.from_networkx`).
+
+        Examples
+        --------
+        >>> import networkx as nx, semiring as sr
+        >>> G = nx.path_graph(3)
+        >>> A = sr.Matrix.from_networkx(G, weight=None)
+        >>> A.nvals, A.is_iso
+        (4, True)
+        """
+        from .io import from_networkx  # noqa: PLC0415
+
+        return from_networkx(G, nodelist=nodelist, weight=weight, dtype=dtype, device=device)
+
+    def to_networkx(self, *, create_using=None, weight="weight"):
+        """A NetworkX graph of this CPU matrix (see :func:`semiring.io.to_networkx`)."""
+        from .io import to_networkx  # noqa: PLC0415
+
+        return to_networkx(self, create_using=create_using, weight=weight)
+
+    @classmethod
+    def from_edgelist(cls, edges, weights=None, *, nvertices=None, undirected=False,
+                      dup_op=None, dtype=None, device=None):
+        """An adjacency matrix from (source, target) pairs (see
+        :func:`semiring.io.from_edgelist`).
+
+        Examples
+        --------
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_edgelist([[0, 1], [1, 2]], undirected=True)
+        >>> A.shape, A.nvals
+        ((3, 3), 4)
+        """
+        from .io import from_edgelist  # noqa: PLC0415
+
+        return from_edgelist(edges, weights, nvertices=nvertices, undirected=undirected,
+                             dup_op=dup_op, dtype=dtype, device=device)
+
     # ------------------------------------------------------------------ conversions
     def _moved(self, dev):
         mv = lambda a: _b.to_device(a, dev)  # noqa: E731

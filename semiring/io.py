@@ -1,0 +1,142 @@
+"""Reading and writing matrices: Matrix Market files (through SciPy's reader and writer),
+NetworkX graphs and edge lists.
+
+All of them go through the host: a file or a NetworkX graph lives in CPU memory. Readers build
+the Matrix on ``device`` (default: the default device); writers take a CPU matrix, so moving a
+GPU matrix back is an explicit ``.to_cpu()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backend as _b
+from .errors import DimensionMismatch, DomainMismatch
+from .matrix import Matrix, as_matrix
+
+
+def _require_cpu(op: str, A: Matrix) -> None:
+    if A.device != "cpu":
+        raise _b.DeviceMismatch(f"{op}: the matrix is on the GPU; call .to_cpu() first")
+
+
+def mmread(source, *, dtype=None, device=None) -> Matrix:
+    """Read a Matrix Market file (path or file object) with ``scipy.io.mmread``.
+
+    A ``pattern`` file gives a structure-only matrix (every entry True); explicit zeros in a
+    coordinate file stay entries; symmetric files are expanded to both triangles; a dense
+    ``array`` file gives a matrix with every entry present.
+
+    Examples
+    --------
+    >>> import io, numpy as np, scipy.sparse as sp, semiring as sr
+    >>> buf = io.BytesIO()
+    >>> sr.io.mmwrite(buf, sr.Matrix.from_coo([0, 1], [1, 0], [0.0, 2.5], device="cpu"))
+    >>> _ = buf.seek(0)
+    >>> A = sr.io.mmread(buf, device="cpu")
+    >>> A.nvals, A.to_dense(missing=-1).tolist()
+    (2, [[-1.0, 0.0], [2.5, -1.0]])
+    """
+    import scipy.io as sio  # noqa: PLC0415
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    pattern = False
+    if not hasattr(source, "read"):
+        pattern = sio.mminfo(source)[4] == "pattern"
+    else:
+        pos = source.tell()
+        pattern = sio.mminfo(source)[4] == "pattern"
+        source.seek(pos)
+    M = sio.mmread(source)
+    dev = _b.resolve_device(device)
+    if not sps.issparse(M):
+        return Matrix.from_dense(np.asarray(M) if dtype is None else np.asarray(M, dtype=dtype),
+                                 device=dev)
+    return Matrix.from_scipy(M, device=dev, dtype=dtype, iso=pattern)
+
+
+def mmwrite(target, A, *, comment: str = "", precision: int | None = None) -> None:
+    """Write a CPU matrix as a Matrix Market coordinate file with ``scipy.io.mmwrite``.
+
+    A structure-only matrix whose entries are all True is written as a ``pattern`` file; other
+    matrices with their values (explicit zeros included).
+    """
+    A = as_matrix(A, op="mmwrite", arg="A")
+    _require_cpu("mmwrite", A)
+    import scipy.io as sio  # noqa: PLC0415
+
+    field = "pattern" if A.is_iso and A.dtype == np.bool_ and bool(A.iso_value) else None
+    if field == "pattern" and A.nvals == 0:
+        # SciPy writes an empty matrix as 'real' whatever the field; keep the pattern
+        lines = ["%%MatrixMarket matrix coordinate pattern general"]
+        lines += [f"%{line}" for line in comment.splitlines()] or ["%"]
+        text = ("\n".join(lines) + f"\n{A.nrows} {A.ncols} 0\n").encode()
+        if hasattr(target, "write"):
+            target.write(text)
+        else:
+            with open(target, "wb") as f:
+                f.write(text)
+        return
+    S = A.to_scipy()
+    if A.dtype == np.bool_ and field is None:
+        S = S.astype(np.int64)  # Matrix Market has no boolean field
+    sio.mmwrite(target, S, comment=comment, field=field, precision=precision)
+
+
+def from_networkx(G, *, nodelist=None, weight="weight", dtype=None, device=None) -> Matrix:
+    """The adjacency matrix of a NetworkX graph: vertex i is ``nodelist[i]`` (default: the
+    graph's own node order). ``weight=None`` gives a structure-only matrix. An undirected
+    graph gives a symmetric matrix; parallel edges of a multigraph are summed (NetworkX's
+    rule); edges of weight 0 stay entries.
+    """
+    import networkx as nx  # noqa: PLC0415
+
+    if not isinstance(G, nx.Graph):
+        raise DomainMismatch(f"Matrix.from_networkx: G must be a networkx graph, got {type(G).__name__}")
+    S = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="csr",
+                                 dtype=dtype)
+    return Matrix.from_scipy(S, device=_b.resolve_device(device), iso=weight is None)
+
+
+def to_networkx(A, *, create_using=None, weight="weight"):
+    """A NetworkX graph with an edge i → j (attribute ``weight``) per entry of a CPU matrix;
+    ``create_using`` defaults to ``networkx.DiGraph``."""
+    import networkx as nx  # noqa: PLC0415
+
+    A = as_matrix(A, op="Matrix.to_networkx", arg="A")
+    _require_cpu("Matrix.to_networkx", A)
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"Matrix.to_networkx: A must be square, got shape {A.shape}")
+    return nx.from_scipy_sparse_array(A.to_scipy(), create_using=create_using or nx.DiGraph,
+                                      edge_attribute=weight)
+
+
+def from_edgelist(edges, weights=None, *, nvertices=None, undirected=False, dup_op=None,
+                  dtype=None, device=None) -> Matrix:
+    """An adjacency matrix from an (m, 2) array of (source, target) pairs.
+
+    ``weights=None`` (or a scalar) gives a structure-only matrix. ``undirected=True`` adds
+    each edge in both directions (a self-loop once). Duplicate pairs raise
+    :class:`DuplicateIndices` unless ``dup_op`` combines them (an undirected edge listed both
+    ways is a duplicate once symmetrized).
+    """
+    op = "Matrix.from_edgelist"
+    xp = _b.xp_of("gpu") if _b.is_cupy_array(edges) else np
+    e = xp.asarray(edges)
+    if e.ndim != 2 or e.shape[1] != 2:
+        raise DimensionMismatch(f"{op}: edges must have shape (m, 2), got {e.shape}")
+    src, dst = e[:, 0], e[:, 1]
+    w = weights
+    if undirected:
+        off = src != dst
+        src, dst = xp.concatenate([src, dst[off]]), xp.concatenate([dst, src[off]])
+        if w is not None and np.ndim(w) > 0:
+            w = xp.asarray(w)
+            if w.shape != (e.shape[0],):
+                raise DimensionMismatch(f"{op}: weights must have one value per edge (={e.shape[0]}), got shape {w.shape}")
+            w = xp.concatenate([w, w[off]])
+    n = nvertices
+    if n is None:
+        n = int(max(int(src.max()), int(dst.max()))) + 1 if src.size else 0
+    return Matrix.from_coo(src, dst, w, nrows=n, ncols=n, dup_op=dup_op, dtype=dtype,
+                           device=device)
