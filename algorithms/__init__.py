@@ -5,10 +5,13 @@ policy (push/pull switching, Δ, tile sizes) lives here with named constants and
 comes from, the mechanism (kernels) in ``semiring``.
 
 - :func:`bfs`: breadth-first search levels and parents, direction-optimizing.
+- :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade (so far
+  ``breadth_first_order``, identical to SciPy's output).
 
-SSSP, APSP and a ``scipy.sparse.csgraph``-style facade arrive with their issues.
+SSSP and APSP arrive with their issues.
 """
 
+from . import csgraph
 from .bfs import bfs
 
-__all__ = ["bfs"]
+__all__ = ["bfs", "csgraph"]
