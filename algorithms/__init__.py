@@ -6,7 +6,7 @@ comes from, the mechanism (kernels) in ``semiring``.
 
 - :func:`bfs`: breadth-first search levels and parents, direction-optimizing.
 - :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade (so far
-  ``breadth_first_order``, identical to SciPy's output).
+  ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output).
 
 SSSP and APSP arrive with their issues.
 """

@@ -108,3 +108,60 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
         count += k
     node_array = order[:count].astype(xp.int32)
     return (node_array, pred) if return_predecessors else node_array
+
+
+def _entries_at(A: Matrix, rows, cols):
+    """A(rows[t], cols[t]) as float64, 0 where there is no entry (SciPy's csgraph[i, j])."""
+    xp = A.xp
+    n = max(A.ncols, 1)
+    r, c, v = A.to_coo()
+    keys = r * n + c  # sorted: the CSR is canonical
+    want = rows.astype(xp.int64) * n + cols.astype(xp.int64)
+    at = xp.minimum(xp.searchsorted(keys, want), max(keys.size - 1, 0))
+    out = xp.zeros(want.size, dtype=xp.float64)
+    if keys.size:
+        hit = keys[at] == want
+        out[hit] = v[at[hit]].astype(xp.float64)
+    return out
+
+
+def breadth_first_tree(csgraph, i_start, directed=True):
+    """The breadth-first tree from ``i_start``, identical to
+    ``scipy.sparse.csgraph.breadth_first_tree``: an N × N CSR matrix with an entry
+    parent → child weighted by ``csgraph[parent, child]`` (undirected: the smaller of the two
+    directions, where SciPy reads a missing or zero weight as inf). A ``scipy.sparse`` matrix
+    for CPU input, a ``cupyx.scipy.sparse`` one for GPU input.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> G = sp.csr_matrix(np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]]))
+    >>> csgraph.breadth_first_tree(G, 0).toarray()
+    array([[0., 1., 2., 0.],
+           [0., 0., 0., 1.],
+           [0., 0., 0., 0.],
+           [0., 0., 0., 0.]])
+    """
+    A = _as_graph(csgraph, "breadth_first_tree")
+    _, pred = breadth_first_order(A, i_start, directed=directed)
+    xp = A.xp
+    n = A.nrows
+    child = xp.flatnonzero(pred >= 0)
+    parent = pred[child].astype(xp.int64)
+    weight = _entries_at(A, parent, child)
+    if not directed:
+        back = _entries_at(A, child, parent)
+        weight[weight == 0] = xp.inf
+        back[back == 0] = xp.inf
+        weight = xp.minimum(weight, back)
+    order = xp.argsort(parent * max(n, 1) + child)
+    parent, child, weight = parent[order], child[order], weight[order]
+    indptr = xp.searchsorted(parent, xp.arange(n + 1, dtype=xp.int64)).astype(xp.int32)
+    if A.device == "gpu":
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        return cps.csr_matrix((weight, child.astype(xp.int32), indptr), shape=(n, n))
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    return sps.csr_matrix((weight, child.astype(np.int32), indptr), shape=(n, n))

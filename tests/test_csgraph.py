@@ -51,3 +51,18 @@ def test_breadth_first_order_errors():
         csgraph.breadth_first_order(np.ones((2, 2)), 5)  # SciPy reads out of bounds here
     with pytest.raises(TypeError, match="i_start must be an integer"):
         csgraph.breadth_first_order(np.ones((2, 2)), "0")
+
+
+@given(g=graphs(), directed=st.booleans())
+def test_breadth_first_tree_identical_to_scipy(device, g, directed):
+    S, source, _ = g
+    A = sr.Matrix.from_scipy(S, device=device)
+    got = csgraph.breadth_first_tree(A, source, directed=directed)
+    exp = scg.breadth_first_tree(S, source, directed=directed)
+    assert got.shape == exp.shape and got.nnz == exp.nnz
+    g_host = got.get() if device == "gpu" else got
+    np.testing.assert_array_equal(g_host.toarray(), exp.toarray())
+    # the stored entries are the same edges (explicit zeros included)
+    assert set(zip(*g_host.nonzero())) <= set(zip(*sp.coo_matrix(exp).coords))
+    ge, ee = sp.coo_matrix(g_host), sp.coo_matrix(exp)
+    assert sorted(zip(ge.row, ge.col)) == sorted(zip(ee.row, ee.col))
