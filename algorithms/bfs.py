@@ -127,6 +127,7 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
         seen[idx] = True
         if parents:
             parent[idx] = vals
-        edges_frontier = int(out_degree[idx].sum())
-        edges_left -= edges_frontier
+        if direction == "auto":  # the switch's inputs: one more host sync per level
+            edges_frontier = int(out_degree[idx].sum())
+            edges_left -= edges_frontier
     return (level, parent) if parents else level

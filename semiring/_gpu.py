@@ -56,22 +56,29 @@ def module_source(sr: Semiring) -> str:
     return head + functors + "// Warp shuffles" + rest
 
 
-def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
-    """Every kernel instantiation for one (semiring, domain, index type)."""
+def kernel_name(kind: str, sr: Semiring, dtype, itype, xfirst: bool = False) -> str:
+    """The C++ name of one kernel instantiation (as compiled and as looked up)."""
     T = _t.c_type(dtype)
     R = _t.c_type(sr.result_type(dtype))
     I = _t.c_type(itype)
     a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
-    names = []
-    for xf in ("false", "true"):
-        names.append(f"spmv_pull<{a}, {m}, {T}, {R}, {I}, {xf}>")
-        push = "spmspv_atomic" if sr.add.idempotent else "spmspv_emit"
-        names.append(f"{push}<{a}, {m}, {T}, {R}, {I}, {xf}>")
-    if sr.add.idempotent:
-        names.append(f"gather_reset<{R}>")
-    else:
-        names.append(f"segment_reduce<{a}, {R}>")
-    names.append(f"frontier_degrees<{I}>")
+    if kind == "segment_reduce":
+        return f"segment_reduce<{a}, {R}>"
+    if kind == "gather_reset":
+        return f"gather_reset<{R}>"
+    if kind == "frontier_degrees":
+        return f"frontier_degrees<{I}>"
+    return f"{kind}<{a}, {m}, {T}, {R}, {I}, {'true' if xfirst else 'false'}>"
+
+
+def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
+    """Every kernel instantiation for one (semiring, domain, index type)."""
+    push = "spmspv_atomic" if sr.add.idempotent else "spmspv_emit"
+    names = [kernel_name(kind, sr, dtype, itype, xf)
+             for xf in (False, True) for kind in ("spmv_pull", push)]
+    names.append(kernel_name("gather_reset" if sr.add.idempotent else "segment_reduce",
+                             sr, dtype, itype))
+    names.append(kernel_name("frontier_degrees", sr, dtype, itype))
     return names
 
 
@@ -114,24 +121,9 @@ def _kernel(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
     key = (_cupy().cuda.runtime.getDevice(), kind, id(sr), dtype, itype, xfirst)
     f = _functions.get(key)
     if f is None:
-        f = _functions[key] = _kernel_lookup(kind, sr, dtype, itype, xfirst)
+        name = kernel_name(kind, sr, dtype, itype, xfirst)
+        f = _functions[key] = _module(sr, dtype, itype).get_function(name)
     return f
-
-
-def _kernel_lookup(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
-    T = _t.c_type(dtype)
-    R = _t.c_type(sr.result_type(dtype))
-    I = _t.c_type(itype)
-    a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
-    if kind == "segment_reduce":
-        name = f"segment_reduce<{a}, {R}>"
-    elif kind == "gather_reset":
-        name = f"gather_reset<{R}>"
-    elif kind == "frontier_degrees":
-        name = f"frontier_degrees<{I}>"
-    else:
-        name = f"{kind}<{a}, {m}, {T}, {R}, {I}, {'true' if xfirst else 'false'}>"
-    return _module(sr, dtype, itype).get_function(name)
 
 
 @functools.lru_cache(maxsize=None)

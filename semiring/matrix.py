@@ -489,17 +489,7 @@ class Matrix(_b.Placed):
     # ------------------------------------------------------------------ comparison
     def isequal(self, other, *, check_dtype=False) -> bool:
         """Same shape, same structure and equal values (NaN equals NaN)."""
-        other = as_matrix(other, op="Matrix.isequal", arg="other")
-        _b.check_same_device("Matrix.isequal", self=self, other=other)
-        if self.shape != other.shape or self.nvals != other.nvals:
-            return False
-        if check_dtype and self.dtype != other.dtype:
-            return False
-        xp = self.xp
-        if not (bool((self._indptr == other._indptr).all()) and bool((self._indices == other._indices).all())):
-            return False
-        a, b = self._full_values(), other._full_values()
-        return bool(xp.all((a == b) | (_isnan(xp, a) & _isnan(xp, b))))
+        return self.isclose(other, rel_tol=0.0, abs_tol=0.0, check_dtype=check_dtype)
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
         """Same structure and values equal within tolerances (inf equals inf)."""
@@ -527,10 +517,6 @@ class Matrix(_b.Placed):
 
 
 # ---------------------------------------------------------------------- module helpers
-
-def _isnan(xp, a):
-    return xp.isnan(a) if a.dtype.kind == "f" else xp.zeros(a.shape, dtype=bool)
-
 
 def _values_close(xp, a, b, rel_tol, abs_tol) -> bool:
     if a.dtype.kind in "biu" and b.dtype.kind in "biu":

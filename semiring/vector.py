@@ -9,7 +9,7 @@ from . import _backend as _b
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
 from .matrix import (_as_index_array, _check_host_input, _check_range, _combine_duplicates,
-                     _coo_device, _isnan, _present_of_dense, _stable_argsort, _values_close)
+                     _coo_device, _present_of_dense, _stable_argsort, _values_close)
 from .ops import lookup
 
 FORMS = ("bitmap", "sparse")
@@ -262,15 +262,7 @@ class Vector(_b.Placed):
     # ------------------------------------------------------------------ comparison
     def isequal(self, other, *, check_dtype=False) -> bool:
         """Same size, same indices and equal values (NaN equals NaN)."""
-        other = as_vector(other, op="Vector.isequal", arg="other")
-        _b.check_same_device("Vector.isequal", self=self, other=other)
-        if self.size != other.size or (check_dtype and self.dtype != other.dtype):
-            return False
-        (i1, v1), (i2, v2) = self.sparse(), other.sparse()
-        if i1.size != i2.size or not bool((i1 == i2).all()):
-            return False
-        xp = self.xp
-        return bool(xp.all((v1 == v2) | (_isnan(xp, v1) & _isnan(xp, v2))))
+        return self.isclose(other, rel_tol=0.0, abs_tol=0.0, check_dtype=check_dtype)
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
         """Same indices and values equal within tolerances."""
