@@ -48,7 +48,8 @@ def main():
         errors = [e for e in pool.map(lambda j: compile_one(*j), jobs) if e]
     for e in errors:
         print(e, file=sys.stderr)
-    print(f"{len(jobs) - len(errors)} compiled, {len(errors)} failed in {time.time() - t0:.0f} s")
+    print(f"NVRTC compiled {len(jobs)} programs in {time.time() - t0:.0f} s")
+    print(f"nvrtc: {len(jobs) - len(errors)} passed, {len(errors)} failed")
     sys.exit(1 if errors else 0)
 
 

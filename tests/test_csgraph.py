@@ -39,7 +39,7 @@ def test_scipy_and_dense_inputs_stay_on_the_cpu():
         assert isinstance(o1, np.ndarray)
         np.testing.assert_array_equal(o1, o2)
         np.testing.assert_array_equal(p1, p2)
-    S = sp.csr_matrix(D * np.isfinite(D))
+    S = sp.csr_matrix(np.where(np.isfinite(D), D, 0.0))
     o, p = csgraph.breadth_first_order(S, 1)
     np.testing.assert_array_equal(o, scg.breadth_first_order(S, 1)[0])
 
