@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring import traversal
 from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from semiring.matrix import as_matrix
 
@@ -22,6 +23,12 @@ from semiring.matrix import as_matrix
 #: β = 24 were best on their graphs).
 ALPHA = 14
 BETA = 24
+
+#: A push frontier of at most this many vertices and out-edges runs fused levels
+#: (:func:`semiring.traversal.push_levels`) until it grows: on a high-diameter graph one
+#: launch per level would cost more than the level's edges.
+FUSED_FRONTIER = traversal.QUEUE
+FUSED_EDGES = traversal.MAX_EDGES
 
 DIRECTIONS = ("auto", "push", "pull")
 
@@ -105,14 +112,33 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
     pushing = direction != "pull"
     depth = 0
     while True:
-        depth += 1
-        if depth > n:  # a shortest path has at most n - 1 edges: a frontier this deep is a bug
-            raise RuntimeError(f"bfs: frontier still non-empty after {n} levels (n = {n})")
         if direction == "auto":
             if pushing and edges_frontier > edges_left / ALPHA:
                 pushing = False
             elif not pushing and frontier_size < n / BETA:
                 pushing = True
+        if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
+            # the push below, level after level on the device, while q stays narrow
+            idx, _ = q.sparse(sorted=False)
+            status, depth, _ = traversal.push_levels(
+                A, level, idx, depth, parent=parent, deterministic=deterministic,
+                max_edges=FUSED_EDGES)
+            if status == "done":
+                break
+            # on again from the frontier the fused levels left: level == depth
+            seen = level >= 0
+            idx = xp.flatnonzero(level == depth)
+            q = sr.Vector.from_coo(idx, xp.ones(idx.size, dtype=bool), size=n, device=A.device)
+            frontier_size = int(idx.size)
+            edges_frontier = int(out_degree[idx].sum())
+            edges_left = int(out_degree[~seen].sum())
+            if direction == "auto" and edges_frontier > edges_left / ALPHA:
+                pushing = False
+            if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
+                continue  # handed back at its level limit: fuse again
+        depth += 1
+        if depth > n:  # a shortest path has at most n - 1 edges: a frontier this deep is a bug
+            raise RuntimeError(f"bfs: frontier still non-empty after {n} levels (n = {n})")
         seen_v = sr.Vector.from_dense(seen, device=A.device)  # a view, no copy
         # push:  q⟨¬seen⟩ = q any.secondi A      (SpMSpV: the frontier's out-edges)
         # pull:  q⟨¬seen⟩ = Aᵀ any.secondi q     (masked SpMV: first in-neighbour in q wins)
@@ -127,7 +153,7 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
         seen[idx] = True
         if parents:
             parent[idx] = vals
-        if direction == "auto":  # the switch's inputs: one more host sync per level
-            edges_frontier = int(out_degree[idx].sum())
+        if direction == "auto" or (pushing and frontier_size <= FUSED_FRONTIER):
+            edges_frontier = int(out_degree[idx].sum())  # the switch's inputs: one more sync
             edges_left -= edges_frontier
     return (level, parent) if parents else level

@@ -3,6 +3,8 @@ push, pull and auto agree, on every backend."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -12,6 +14,8 @@ from scipy.sparse.csgraph import breadth_first_order, shortest_path
 import algorithms
 import semiring as sr
 from conftest import to_host
+
+bfs_module = importlib.import_module("algorithms.bfs")  # the module: algorithms.bfs is the function
 
 
 @st.composite
@@ -55,13 +59,22 @@ def check_parents(S, source, level, parent, deterministic):
     assert n == level.size
 
 
+#: Fused push levels as the BFS uses them, off (one algebra call per level), and handing back
+#: after every few edges (so the BFS leaves and re-enters the fused run).
+FUSED = {"default": {}, "off": {"FUSED_FRONTIER": 0}, "tiny": {"FUSED_EDGES": 6}}
+
+
 @given(g=graphs(), parents=st.booleans(), deterministic=st.booleans(),
-       direction=st.sampled_from(["auto", "push", "pull"]), hint=st.booleans())
-def test_bfs_against_scipy(device, g, parents, deterministic, direction, hint):
+       direction=st.sampled_from(["auto", "push", "pull"]), hint=st.booleans(),
+       fused=st.sampled_from(sorted(FUSED)))
+def test_bfs_against_scipy(device, g, parents, deterministic, direction, hint, fused):
     S, source, undirected = g
     A = sr.Matrix.from_scipy(S, device=device)
-    out = algorithms.bfs(A, source, parents=parents, deterministic=deterministic,
-                         direction=direction, symmetric=undirected and hint)
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in FUSED[fused].items():
+            mp.setattr(bfs_module, name, value)
+        out = algorithms.bfs(A, source, parents=parents, deterministic=deterministic,
+                             direction=direction, symmetric=undirected and hint)
     level = to_host(out[0] if parents else out)
     exp = reference_levels(S, source)
     np.testing.assert_array_equal(level, exp)
@@ -82,8 +95,11 @@ def test_directions_agree_on_a_skewed_graph(device):
     A = sr.Matrix.from_scipy(S, device=device)
     exp = reference_levels(S, 0)
     results = {}
-    for d in ("push", "pull", "auto"):
-        lv, par = algorithms.bfs(A, 0, parents=True, deterministic=True, direction=d)
+    for d in ("push", "pull", "auto", "push-unfused"):
+        with pytest.MonkeyPatch.context() as mp:
+            if d == "push-unfused":
+                mp.setattr(bfs_module, "FUSED_FRONTIER", 0)
+            lv, par = algorithms.bfs(A, 0, parents=True, deterministic=True, direction=d.split("-")[0])
         lv, par = to_host(lv), to_host(par)
         np.testing.assert_array_equal(lv, exp)
         check_parents(S, 0, lv, par, deterministic=True)
@@ -91,6 +107,7 @@ def test_directions_agree_on_a_skewed_graph(device):
     # deterministic parents are the same whatever the direction
     np.testing.assert_array_equal(results["push"], results["pull"])
     np.testing.assert_array_equal(results["push"], results["auto"])
+    np.testing.assert_array_equal(results["push"], results["push-unfused"])
     assert exp.max() >= 3
 
 

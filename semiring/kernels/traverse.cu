@@ -1,0 +1,128 @@
+// Fused push levels of a traversal, for runs of narrow frontiers (high-diameter graphs: a
+// 2-D grid has thousands of levels of a few thousand vertices each). One block runs level
+// after level with no host round trip: each level is the push step
+//     q⟨¬visited⟩ = q any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q
+// with the frontier's edges load balanced over the block by a prefix sum of the frontier's
+// degrees in shared memory (as the multi-block push in spmspv.cu does per tile).
+// The block stops when the frontier empties, outgrows the shared-memory queue or its edges
+// exceed `max_edges` (then the multi-block path is faster), or after `max_levels` levels.
+//
+// state (int64[4]), in and out: [0] frontier size (in queue qa), [1] the frontier's depth,
+// [2] status (out), [3] levels run (out). The frontier's vertices are those with
+// level == state[1] on exit; the host rebuilds it from `level` when it goes on.
+
+#define SR_TRAVERSE_THREADS 1024
+#define SR_TRAVERSE_ITEMS 8
+#define SR_TRAVERSE_QUEUE (SR_TRAVERSE_THREADS * SR_TRAVERSE_ITEMS)
+
+#define SR_TRAVERSE_DONE 0      // the next frontier is empty: the traversal is over
+#define SR_TRAVERSE_WIDE 1      // the frontier has more than max_edges edges
+#define SR_TRAVERSE_OVERFLOW 2  // the next frontier has more than SR_TRAVERSE_QUEUE vertices
+#define SR_TRAVERSE_LIMIT 3     // max_levels levels were run
+
+// PARENTS: 0 none, 1 any in-neighbour on the previous level (the first to claim), 2 the
+// smallest-index one (min_secondi: deterministic).
+template <typename I, int PARENTS>
+__global__ void __launch_bounds__(SR_TRAVERSE_THREADS) push_levels(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    long long* __restrict__ level, long long* __restrict__ parent,
+    I* __restrict__ qa, I* __restrict__ qb, long long* __restrict__ state,
+    long long max_edges, long long max_levels)
+{
+    __shared__ int s_off[SR_TRAVERSE_QUEUE];  // exclusive prefix of the frontier's degrees
+    __shared__ long long s_warp[SR_TRAVERSE_THREADS / 32];
+    __shared__ int s_next;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    long long count = state[0];
+    long long depth = state[1];
+    long long levels = 0;
+    int status = SR_TRAVERSE_LIMIT;
+    I* cur = qa;
+    I* nxt = qb;
+    while (levels < max_levels) {
+        // 1. degrees of this thread's SR_TRAVERSE_ITEMS consecutive frontier slots, then a block scan
+        long long local[SR_TRAVERSE_ITEMS];
+        long long sum = 0;
+#pragma unroll
+        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
+            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
+            long long d = 0;
+            if (f < count) {
+                const I u = cur[f];
+                d = (long long)indptr[u + 1] - (long long)indptr[u];
+            }
+            local[i] = sum;
+            sum += d;
+        }
+        long long incl = sum;
+        for (int off = 1; off < 32; off <<= 1) {
+            const long long o = __shfl_up_sync(0xffffffffu, incl, off);
+            if (lane >= off) incl += o;
+        }
+        if (lane == 31) s_warp[warp] = incl;
+        if (tid == 0) s_next = 0;
+        __syncthreads();
+        if (warp == 0) {
+            long long w = lane < SR_TRAVERSE_THREADS / 32 ? s_warp[lane] : 0;
+            for (int off = 1; off < 32; off <<= 1) {
+                const long long o = __shfl_up_sync(0xffffffffu, w, off);
+                if (lane >= off) w += o;
+            }
+            s_warp[lane] = w;  // inclusive over warps
+        }
+        __syncthreads();
+        const long long base = (warp > 0 ? s_warp[warp - 1] : 0) + incl - sum;
+        const long long total = s_warp[SR_TRAVERSE_THREADS / 32 - 1];
+        if (total > max_edges) { status = SR_TRAVERSE_WIDE; break; }
+#pragma unroll
+        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
+            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
+            if (f < count) s_off[f] = (int)(base + local[i]);
+        }
+        __syncthreads();
+        // 2. every edge of the frontier: claim unvisited heads for depth + 1
+        const long long d1 = depth + 1;
+        for (long long e = tid; e < total; e += SR_TRAVERSE_THREADS) {
+            int lo = 0, hi = (int)count;  // the slot f with s_off[f] <= e < s_off[f + 1]
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) >> 1;
+                if (s_off[mid] <= e) lo = mid; else hi = mid;
+            }
+            const I u = cur[lo];
+            const I v = indices[(long long)indptr[u] + (e - s_off[lo])];
+            const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
+            if (lv == -1 || (PARENTS == 2 && lv == d1)) {
+                bool claimed = false;
+                if (lv == -1) {
+                    const unsigned long long old = atomicCAS(
+                        reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
+                    claimed = old == ~0ull;
+                    if (!claimed && (PARENTS != 2 || (long long)old != d1)) continue;
+                }
+                if (claimed) {
+                    const int pos = atomicAdd(&s_next, 1);
+                    if (pos < SR_TRAVERSE_QUEUE) nxt[pos] = v;
+                    if (PARENTS == 1) parent[v] = (long long)u;
+                }
+                // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
+                if (PARENTS == 2)
+                    atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+            }
+        }
+        __syncthreads();
+        const int n = s_next;
+        if (n == 0) { status = SR_TRAVERSE_DONE; break; }
+        depth = d1;
+        ++levels;
+        if (n > SR_TRAVERSE_QUEUE) { status = SR_TRAVERSE_OVERFLOW; count = n; break; }
+        count = n;
+        I* t = cur; cur = nxt; nxt = t;
+        __syncthreads();  // s_next and s_off are rewritten by the next level
+    }
+    if (tid == 0) {
+        state[0] = count;
+        state[1] = depth;
+        state[2] = status;
+        state[3] = levels;
+    }
+}
