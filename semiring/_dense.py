@@ -285,7 +285,8 @@ def _gemm_cpu(X, Y, sr: Semiring, dtype):
     if K == 0 or m == 0 or n == 0:
         return np.full((m, n), sr.add.identity_of(rtype), dtype=rtype)
     if sr.name == "plus_times" and np.dtype(dtype).kind in "if":
-        return np.ascontiguousarray(np.matmul(X, Y), dtype=rtype)  # wraps like the fold
+        with np.errstate(all="ignore"):  # inf * 0 is NaN, as in the fold
+            return np.ascontiguousarray(np.matmul(X, Y), dtype=rtype)  # integers wrap alike
     if _is_any(sr, rtype):
         K = 1  # any value is final: the k = 0 product
     kc = max(1, min(K, CHUNK_ELEMS // max(n, 1), 64))
