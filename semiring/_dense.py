@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _backend as _b
 from . import types as _t
-from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch
+from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue
 from .matrix import Matrix
 from .ops import ANY, Semiring, lookup
 
@@ -40,6 +40,15 @@ GEMM_WIDE = (128, 128, 8, 8, 8)
 GEMM_NARROW = (64, 64, 16, 4, 4)
 
 KERNEL_FILES = ("spmm.cu", "gemm.cu")
+
+#: CUDA's limit on gridDim.y: column tiles of SpMM, column tiles of GEMM.
+GRID_Y_MAX = 65535
+
+
+def _check_grid(op: str, what: str, value: int, tiles: int, per_tile: int):
+    if tiles > GRID_Y_MAX:
+        raise InvalidValue(f"{op}: {what} (={value}) must be at most {GRID_Y_MAX * per_tile} "
+                           f"on the GPU")
 
 
 # ------------------------------------------------------------------------------ validation
@@ -403,6 +412,7 @@ def _spmm_gpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present):
     width_log2 = min(5, max(0, int(need - 1).bit_length()))
     width = 1 << width_log2
     grid = (-(-n // (SPMM_THREADS >> width_log2)), -(-s // (width * SPMM_CPT)))
+    _check_grid("spmm", "X.shape[1]", s, grid[1], width * SPMM_CPT)
     avals, astride = A._values_for(dtype)
     mode, term = _gpu._terminal(sr.add, rtype)
     _kernel("spmm_rows", sr, dtype, A.itype, xfirst)(grid, (SPMM_THREADS,), (
@@ -425,6 +435,7 @@ def _gemm_gpu(X, Y, sr: Semiring, dtype):
     kend = 1 if mode == _gpu.TERM_ANY else K  # any value is final: the k = 0 product
     BM, BN, _, TM, TN = gemm_tiling(sr, dtype)
     grid = (-(-m // BM), -(-n // BN))
+    _check_grid("gemm", "Y.shape[1]", n, grid[1], BN)
     _kernel("gemm_tiled", sr, dtype)(grid, ((BM // TM) * (BN // TN),), (
         X, Y, np.int64(m), np.int64(n), np.int64(K), np.int64(kend), Z, np.int32(mode), term))
     return Z
