@@ -58,3 +58,33 @@ def finalize(wd, wp, td, tp, allowed, accum, replace, out_dtype):
     rd = np.where(allowed, zd, wd)
     rp = np.where(allowed, zp, False if replace else wp)
     return rd, rp
+
+
+def dense_mxm(Ad, Ap, Bd, Bp, semiring, dom):
+    """(values, present, products) of C = A ⊕.⊗ B from dense arrays + presence.
+
+    C(i,j) folds A(i,k) ⊗ B(k,j) over the k where both are present, in k order; A(i,k) is the
+    first operand at (i, k), B(k,j) the second at (k, j). ``products`` lists (values, both
+    present) per k, for checking an ``any`` result. Vectorized over (i, j), a loop over k.
+    """
+    m, K = Ad.shape
+    n = Bd.shape[1]
+    rt = semiring.result_type(dom)
+    vals = np.zeros((m, n), dtype=rt)
+    pres = np.zeros((m, n), dtype=bool)
+    i = np.arange(m, dtype=np.int64)[:, None]
+    j = np.arange(n, dtype=np.int64)[None, :]
+    products = []
+    with np.errstate(all="ignore"):
+        for k in range(K):
+            kk = np.int64(k)
+            a = Ad[:, k].astype(dom)[:, None]
+            b = Bd[k, :].astype(dom)[None, :]
+            p = semiring.mul.apply_numpy(a, b, dom, pos=(i, kk, kk, j))
+            p = np.broadcast_to(np.asarray(p).astype(rt), (m, n))
+            q = Ap[:, k][:, None] & Bp[k, :][None, :]
+            folded = np.where(pres, semiring.add.op.apply_numpy(vals, p, rt).astype(rt), p)
+            vals = np.where(q, folded, vals)
+            pres = pres | q
+            products.append((p, q))
+    return vals, pres, products

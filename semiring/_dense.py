@@ -1,0 +1,441 @@
+"""Sparse × dense (SpMM) and dense × dense semiring products, on the CPU and the GPU.
+
+Dense operands are plain 2-D NumPy or CuPy arrays: "full" matrices, every entry present
+(SpMM's ``x_present`` marks the present entries of a bitmap X). They are the building blocks
+of multi-source BFS (a frontier matrix n × s), batched SSSP (distances n × s under min_plus)
+and APSP (dense min_plus products). The backend follows the arrays: NumPy runs here, CuPy runs
+the kernels of ``semiring/kernels/spmm.cu`` and ``gemm.cu``. The public ``mxm`` / ``A @ X``
+dispatch, masks and accumulators sit on top of these functions.
+
+Coordinates of a positional multiply: in ``A ⊕.⊗ X`` the entry A(i,k) is at (i, k) and X(k,j)
+at (k, j). With ``xfirst=True`` the product is the transposed one, ``Yᵀ = Xᵀ ⊕.⊗ Aᵀ``, the
+multi-source form of ``vxm``: X's value is the first operand, at (j, k), and A's the second, at
+(k, i). Either way ``secondi`` gives the inner index k (a BFS parent).
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+import numpy as np
+
+from . import _backend as _b
+from . import types as _t
+from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue
+from .matrix import Matrix
+from .ops import ANY, Semiring, lookup
+
+#: CPU: products materialized at once (elements), bounding the memory of one chunk.
+CHUNK_ELEMS = 1 << 22
+
+#: GPU SpMM: threads per block, and columns each lane owns (SR_SPMM_THREADS, SR_SPMM_CPT).
+SPMM_THREADS = 256
+SPMM_CPT = 4
+
+#: GPU GEMM tilings (BM, BN, BK, TM, TN): 4-byte domains and results take 128 × 128 tiles with
+#: 8 × 8 results per thread; 8-byte ones (int64, float64, positional results) 64 × 64 with 4 × 4,
+#: which keeps the accumulators in registers. Both run 256 threads per block.
+GEMM_WIDE = (128, 128, 8, 8, 8)
+GEMM_NARROW = (64, 64, 16, 4, 4)
+
+KERNEL_FILES = ("spmm.cu", "gemm.cu")
+
+#: CUDA's limit on gridDim.y: column tiles of SpMM, column tiles of GEMM.
+GRID_Y_MAX = 65535
+
+
+def _check_grid(op: str, what: str, value: int, tiles: int, per_tile: int):
+    if tiles > GRID_Y_MAX:
+        raise InvalidValue(f"{op}: {what} (={value}) must be at most {GRID_Y_MAX * per_tile} "
+                           f"on the GPU")
+
+
+# ------------------------------------------------------------------------------ validation
+
+def _array_device(op: str, arg: str, a) -> str:
+    """The device of a dense operand, which must be a NumPy or CuPy array."""
+    if _b.is_cupy_array(a):
+        return "gpu"
+    if isinstance(a, np.ndarray):
+        return "cpu"
+    raise DomainMismatch(f"{op}: {arg} must be a NumPy or CuPy array, got {type(a).__name__}")
+
+
+def _check_dense(op: str, arg: str, a) -> str:
+    dev = _array_device(op, arg, a)
+    if a.ndim != 2:
+        raise DimensionMismatch(f"{op}: {arg} must be a 2-D array, got {a.ndim}-D shape {a.shape}")
+    _t.lookup_dtype(a.dtype, op=op, arg=f"{arg}.dtype")
+    return dev
+
+
+def _where(dev: str, what: str) -> str:
+    return f"{what} is on the {dev.upper()}"
+
+
+def _check_devices(op: str, named: dict) -> str:
+    """The one device of the named (name -> device) operands, or DeviceMismatch naming both."""
+    seen = {}
+    for name, dev in named.items():
+        seen.setdefault(dev, name)
+    if len(seen) > 1:
+        (d1, n1), (d2, n2) = list(seen.items())[:2]
+        raise DeviceMismatch(
+            f"{op}: {_where(d1, n1)} but {_where(d2, n2)}; move one explicitly "
+            f"(.to_gpu() / .to_cpu() for a Matrix, cupy.asarray / .get() for an array)")
+    return next(iter(seen))
+
+
+# ------------------------------------------------------------------------------ public API
+
+def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False):
+    """Sparse × dense product over a semiring: Y(i,j) = ⊕_k A(i,k) ⊗ X(k,j).
+
+    Parameters
+    ----------
+    A : Matrix
+        Sparse, ``nrows × ncols``; only its stored entries take part.
+    X : numpy.ndarray or cupy.ndarray
+        Dense, ``ncols × s``, on A's device.
+    sr : Semiring or str
+    dtype : dtype
+        The domain: A's values and X are taken as ``dtype``; Y has ``sr.result_type(dtype)``.
+    xfirst : bool
+        Make X's value the first operand of the multiply (see the module docstring for the
+        coordinates of positional ops), as the spmv kernels' ``xfirst``.
+    x_present : bool array of X's shape, optional
+        X's present entries (a bitmap frontier matrix); only they contribute. None: all.
+    want_present : bool
+        Also return Y's presence: True where some product exists.
+
+    Returns
+    -------
+    (Y, present)
+        Y (``A.nrows × s``, C-contiguous, on A's device) holds the add monoid's identity where
+        no product exists; ``present`` is the bool presence array, or None when not asked for.
+
+    Examples
+    --------
+    Two Bellman-Ford relaxations at once (sources 0 and 2), distances as columns:
+
+    >>> import numpy as np, semiring as sr
+    >>> from semiring._dense import spmm
+    >>> At = sr.Matrix.from_coo([1, 2, 0], [0, 1, 2], [4.0, 1.0, 2.0], nrows=3, ncols=3)
+    >>> D = np.array([[0.0, np.inf], [np.inf, np.inf], [np.inf, 0.0]])
+    >>> Y, _ = spmm(At, D, sr.min_plus, np.float64)
+    >>> Y
+    array([[inf,  2.],
+           [ 4., inf],
+           [inf, inf]])
+    >>> spmm(At, D, "min_plus", np.float64, x_present=np.isfinite(D), want_present=True)[1]
+    array([[False,  True],
+           [ True, False],
+           [False, False]])
+    """
+    op = "spmm"
+    if not isinstance(A, Matrix):
+        raise DomainMismatch(f"{op}: A must be a semiring.Matrix, got {type(A).__name__}")
+    sr = lookup("semiring", sr, op=op, arg="semiring")
+    dtype = _t.lookup_dtype(dtype, op=op, arg="dtype")
+    named = {"A": A.device, "X": _check_dense(op, "X", X)}
+    if x_present is not None:
+        named["x_present"] = _array_device(op, "x_present", x_present)
+    device = _check_devices(op, named)
+    if X.shape[0] != A.ncols:
+        raise DimensionMismatch(f"{op}: A.ncols (={A.ncols}) must equal X.shape[0] (={X.shape[0]})")
+    if x_present is not None:
+        if x_present.shape != X.shape:
+            raise DimensionMismatch(
+                f"{op}: x_present.shape {x_present.shape} must equal X.shape {X.shape}")
+        if x_present.dtype != np.bool_:
+            raise DomainMismatch(f"{op}: x_present.dtype must be bool, got {x_present.dtype}")
+    xp = _b.xp_of(device)
+    Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
+    xpres = None if x_present is None else xp.ascontiguousarray(x_present)
+    impl = _spmm_gpu if device == "gpu" else _spmm_cpu
+    return impl(A, Xd, xpres, sr, dtype, bool(xfirst), bool(want_present))
+
+
+def gemm(X, Y, sr, dtype):
+    """Dense × dense product over a semiring: Z(i,j) = ⊕_k X(i,k) ⊗ Y(k,j).
+
+    Every entry of X and Y is present; X(i,k) is the multiply's first operand, at (i, k), and
+    Y(k,j) the second, at (k, j). With an inner dimension of 0, Z is the add monoid's identity.
+
+    Parameters
+    ----------
+    X, Y : numpy.ndarray or cupy.ndarray
+        Dense ``m × k`` and ``k × n`` arrays on one device.
+    sr : Semiring or str
+    dtype : dtype
+        The domain both are taken as; Z has ``sr.result_type(dtype)``.
+
+    Returns
+    -------
+    Z : array, ``m × n``, C-contiguous, on the operands' device.
+
+    Examples
+    --------
+    One min-plus squaring of a distance matrix (paths of up to two edges):
+
+    >>> import numpy as np, semiring as sr
+    >>> from semiring._dense import gemm
+    >>> D = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 2.0], [np.inf, np.inf, 0.0]])
+    >>> gemm(D, D, sr.min_plus, np.float64)
+    array([[ 0.,  1.,  3.],
+           [inf,  0.,  2.],
+           [inf, inf,  0.]])
+    """
+    op = "gemm"
+    sr = lookup("semiring", sr, op=op, arg="semiring")
+    dtype = _t.lookup_dtype(dtype, op=op, arg="dtype")
+    device = _check_devices(op, {"X": _check_dense(op, "X", X), "Y": _check_dense(op, "Y", Y)})
+    if X.shape[1] != Y.shape[0]:
+        raise DimensionMismatch(f"{op}: X.shape[1] (={X.shape[1]}) must equal Y.shape[0] (={Y.shape[0]})")
+    xp = _b.xp_of(device)
+    Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
+    Yd = xp.ascontiguousarray(Y.astype(dtype, copy=False))
+    impl = _gemm_gpu if device == "gpu" else _gemm_cpu
+    return impl(Xd, Yd, sr, dtype)
+
+
+# ------------------------------------------------------------------------------ CPU
+
+def _mult(sr: Semiring, a, x, i, k, j, dtype, xfirst: bool):
+    """The multiply with the operand order and coordinates of the module docstring; the
+    arguments broadcast against each other (coordinates are read by positional ops only)."""
+    if xfirst:
+        return sr.mul.apply_numpy(x, a, dtype, pos=(j, k, k, i) if sr.mul.positional else None)
+    return sr.mul.apply_numpy(a, x, dtype, pos=(i, k, k, j) if sr.mul.positional else None)
+
+
+def _is_any(sr: Semiring, rtype) -> bool:
+    return sr.add.terminal_of(rtype) is ANY
+
+
+def _combine(sr: Semiring, rtype, Y, found, where, part):
+    """Y[where] = Y[where] ⊕ part where Y already has a value, else part (k order kept)."""
+    old = found[where]
+    if old.any():
+        cur = Y[where]
+        part = np.where(old, sr.add.op.apply_numpy(cur, part, rtype), part)
+    Y[where] = part
+    found[where] = True
+
+
+def _spmm_cpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present):
+    n, s = A.nrows, X.shape[1]
+    rtype = sr.result_type(dtype)
+    Y = np.full((n, s), sr.add.identity_of(rtype), dtype=rtype)
+    found = np.zeros((n, s), dtype=bool)
+    if n == 0 or s == 0 or A.nvals == 0:
+        return Y, (found if want_present else None)
+    avals, astride = A._values_for(dtype)
+    indptr = A.indptr.astype(np.int64, copy=False)
+    deg = np.diff(indptr)
+    if (xpres is None and sr.name == "plus_times" and np.dtype(dtype).kind == "f"):
+        import scipy.sparse as sp  # noqa: PLC0415
+
+        data = avals if astride else np.broadcast_to(avals, (A.nvals,))
+        S = sp.csr_matrix((data, A.indices, indptr), shape=A.shape)
+        Y = np.ascontiguousarray(S @ X, dtype=rtype)
+        return Y, (np.repeat((deg > 0)[:, None], s, axis=1) if want_present else None)
+    rows = np.repeat(np.arange(n, dtype=np.int64), deg)
+    jcol = np.arange(s, dtype=np.int64)[None, :]
+    if xpres is None and _is_any(sr, rtype):
+        # any value is final: one product per row, from the row's first entry
+        first = indptr[:-1][deg > 0]
+        chunks = [first]
+    else:
+        step = max(1, CHUNK_ELEMS // s)
+        chunks = [np.arange(p0, min(p0 + step, A.nvals), dtype=np.int64)
+                  for p0 in range(0, A.nvals, step)]
+    for p in chunks:
+        i, k = rows[p], A.indices[p].astype(np.int64)
+        a = (avals[p] if astride else avals[:1])[:, None]
+        prods = _mult(sr, a, X[k], i[:, None], k[:, None], jcol, dtype, xfirst)
+        prods = np.broadcast_to(prods, (p.size, s))
+        if xpres is None:
+            # segments are the rows (entries of a row are consecutive, in k order)
+            heads = np.flatnonzero(np.r_[True, i[1:] != i[:-1]])
+            part = sr.add.reduce_segments(np.ascontiguousarray(prods), heads)
+            _combine(sr, rtype, Y, found, i[heads], part)
+        else:
+            # the present (entry, column) pairs, column-major: keys (j, i) come out sorted and
+            # each segment keeps k order
+            jj, pp = np.nonzero(xpres[k].T)
+            if jj.size == 0:
+                continue
+            key = jj * n + i[pp]
+            heads = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+            part = sr.add.reduce_segments(np.ascontiguousarray(prods[pp, jj]), heads)
+            _combine(sr, rtype, Y, found, (i[pp[heads]], jj[heads]), part)
+    return Y, (found if want_present else None)
+
+
+def _reduce_axis1(sr: Semiring, rtype, T):
+    """⊕ over axis 1 of a 3-D block of products (non-empty along that axis)."""
+    f = sr.add.op.numpy
+    if isinstance(f, np.ufunc):
+        with np.errstate(all="ignore"):
+            return f.reduce(T, axis=1).astype(rtype, copy=False)
+    while T.shape[1] > 1:  # pairwise: log2(k) vectorized passes for any associative op
+        h = T.shape[1] // 2
+        head = sr.add.op.apply_numpy(T[:, :h], T[:, h:2 * h], rtype)
+        T = np.concatenate([head, T[:, 2 * h:]], axis=1) if T.shape[1] % 2 else head
+    return T[:, 0]
+
+
+def _gemm_cpu(X, Y, sr: Semiring, dtype):
+    m, K = X.shape
+    n = Y.shape[1]
+    rtype = sr.result_type(dtype)
+    if K == 0 or m == 0 or n == 0:
+        return np.full((m, n), sr.add.identity_of(rtype), dtype=rtype)
+    if sr.name == "plus_times" and np.dtype(dtype).kind in "if":
+        with np.errstate(all="ignore"):  # inf * 0 is NaN, as in the fold
+            return np.ascontiguousarray(np.matmul(X, Y), dtype=rtype)  # integers wrap alike
+    if _is_any(sr, rtype):
+        K = 1  # any value is final: the k = 0 product
+    kc = max(1, min(K, CHUNK_ELEMS // max(n, 1), 64))
+    bi = max(1, min(m, CHUNK_ELEMS // (kc * n)))
+    Z = np.empty((m, n), dtype=rtype)
+    j = np.arange(n, dtype=np.int64)[None, None, :]
+    for i0 in range(0, m, bi):
+        i1 = min(m, i0 + bi)
+        i = np.arange(i0, i1, dtype=np.int64)[:, None, None]
+        acc = None
+        for k0 in range(0, K, kc):
+            k1 = min(K, k0 + kc)
+            k = np.arange(k0, k1, dtype=np.int64)[None, :, None]
+            prods = _mult(sr, X[i0:i1, k0:k1, None], Y[None, k0:k1, :], i, k, j, dtype, False)
+            prods = np.broadcast_to(prods, (i1 - i0, k1 - k0, n))
+            part = _reduce_axis1(sr, rtype, prods)
+            acc = part if acc is None else sr.add.op.apply_numpy(acc, part, rtype)
+        Z[i0:i1] = acc
+    return Z
+
+
+# ------------------------------------------------------------------------------ GPU
+
+@functools.lru_cache(maxsize=None)
+def _dense_text() -> str:
+    pkg = resources.files("semiring.kernels")
+    return "\n".join(pkg.joinpath(f).read_text() for f in KERNEL_FILES)
+
+
+def module_source(sr: Semiring) -> str:
+    """common.cuh with the semiring's op structs, then the SpMM and GEMM kernels."""
+    from . import _gpu  # noqa: PLC0415
+
+    common = resources.files("semiring.kernels").joinpath("common.cuh").read_text()
+    head, rest = common.split("// Warp shuffles", 1)
+    ops = {sr.add.op.name: sr.add.op, sr.mul.name: sr.mul}
+    functors = "".join(_gpu.functor_source(o) for o in ops.values())
+    return head + functors + "// Warp shuffles" + rest + "\n" + _dense_text()
+
+
+def gemm_tiling(sr: Semiring, dtype) -> tuple:
+    """(BM, BN, BK, TM, TN) of the GEMM kernel for this semiring and domain."""
+    rtype = sr.result_type(dtype)
+    return GEMM_WIDE if max(np.dtype(dtype).itemsize, rtype.itemsize) <= 4 else GEMM_NARROW
+
+
+def kernel_name(kind: str, sr: Semiring, dtype, itype=None, xfirst: bool = False) -> str:
+    """The C++ name of one instantiation (as compiled and as looked up)."""
+    T, R = _t.c_type(dtype), _t.c_type(sr.result_type(dtype))
+    a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
+    if kind == "gemm_tiled":
+        tiles = ", ".join(str(v) for v in gemm_tiling(sr, dtype))
+        return f"gemm_tiled<{a}, {m}, {T}, {R}, {tiles}>"
+    return f"{kind}<{a}, {m}, {T}, {R}, {_t.c_type(itype)}, {'true' if xfirst else 'false'}>"
+
+
+def name_expressions(sr: Semiring, dtype) -> list[str]:
+    """Every instantiation of one (semiring, domain) module: SpMM for both index types and
+    operand orders, and GEMM."""
+    names = [kernel_name("spmm_rows", sr, dtype, it, xf)
+             for it in (_t.INT32, _t.INT64) for xf in (False, True)]
+    return names + [kernel_name("gemm_tiled", sr, dtype)]
+
+
+def all_instantiations():
+    """(label, source, name_expressions) of every built-in semiring × domain, for CI's NVRTC
+    compile (``.ci/compile_kernels.py``)."""
+    from .ops import _SEMIRING  # noqa: PLC0415
+
+    for name in sorted(_SEMIRING):
+        sr = _SEMIRING[name]
+        src = module_source(sr)
+        for dt in _t.DTYPES:
+            yield f"dense_{name}[{dt}]", src, name_expressions(sr, dt)
+
+
+_modules: dict = {}
+_functions: dict = {}
+
+
+def _kernel(kind: str, sr: Semiring, dtype, itype=None, xfirst: bool = False):
+    """The compiled kernel, from a module compiled once per (device, semiring, domain)."""
+    from . import _gpu  # noqa: PLC0415
+
+    cp = _b._cupy()
+    dev = cp.cuda.runtime.getDevice()
+    fkey = (dev, kind, id(sr), np.dtype(dtype), None if itype is None else np.dtype(itype), xfirst)
+    f = _functions.get(fkey)
+    if f is None:
+        mkey = (dev, id(sr), np.dtype(dtype))
+        mod = _modules.get(mkey)
+        if mod is None:
+            mod = cp.RawModule(code=module_source(sr), options=_gpu.NVRTC_OPTIONS,
+                               name_expressions=name_expressions(sr, dtype))
+            mod.compile()
+            _modules[mkey] = mod
+        f = _functions[fkey] = mod.get_function(kernel_name(kind, sr, dtype, itype, xfirst))
+    return f
+
+
+def _spmm_gpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present):
+    from . import _gpu  # noqa: PLC0415
+
+    cp = _b._cupy()
+    n, s = A.nrows, X.shape[1]
+    rtype = sr.result_type(dtype)
+    identity = rtype.type(sr.add.identity_of(rtype))
+    Y = cp.empty((n, s), dtype=rtype)
+    pres = cp.empty((n, s), dtype=cp.bool_) if want_present else None
+    if n == 0 or s == 0:
+        return Y, pres
+    # lanes per row: enough to cover s with SPMM_CPT columns each, a power of two <= 32
+    need = -(-s // SPMM_CPT)
+    width_log2 = min(5, max(0, int(need - 1).bit_length()))
+    width = 1 << width_log2
+    grid = (-(-n // (SPMM_THREADS >> width_log2)), -(-s // (width * SPMM_CPT)))
+    _check_grid("spmm", "X.shape[1]", s, grid[1], width * SPMM_CPT)
+    avals, astride = A._values_for(dtype)
+    mode, term = _gpu._terminal(sr.add, rtype)
+    _kernel("spmm_rows", sr, dtype, A.itype, xfirst)(grid, (SPMM_THREADS,), (
+        A.indptr, A.indices, avals, np.int64(astride), X, xpres, np.int64(n), np.int64(s),
+        np.int32(width_log2), Y, pres, identity, np.int32(mode), term))
+    return Y, pres
+
+
+def _gemm_gpu(X, Y, sr: Semiring, dtype):
+    from . import _gpu  # noqa: PLC0415
+
+    cp = _b._cupy()
+    m, K = X.shape
+    n = Y.shape[1]
+    rtype = sr.result_type(dtype)
+    if K == 0 or m == 0 or n == 0:
+        return cp.full((m, n), sr.add.identity_of(rtype), dtype=rtype)
+    Z = cp.empty((m, n), dtype=rtype)
+    mode, term = _gpu._terminal(sr.add, rtype)
+    kend = 1 if mode == _gpu.TERM_ANY else K  # any value is final: the k = 0 product
+    BM, BN, _, TM, TN = gemm_tiling(sr, dtype)
+    grid = (-(-m // BM), -(-n // BN))
+    _check_grid("gemm", "Y.shape[1]", n, grid[1], BN)
+    _kernel("gemm_tiled", sr, dtype)(grid, ((BM // TM) * (BN // TN),), (
+        X, Y, np.int64(m), np.int64(n), np.int64(K), np.int64(kend), Z, np.int32(mode), term))
+    return Z

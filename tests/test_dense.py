@@ -1,0 +1,444 @@
+"""spmm (sparse × dense) and gemm (dense × dense) against the dense oracle, on every backend:
+every semiring × domain, shapes around the kernels' tiles, bitmap X, positional multiplies,
+iso A, both operand orders, int64 indices, integer limits, NaN, validation."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import semiring as sr
+from conftest import to_host
+from oracle import dense_mxm
+from semiring import _dense
+from semiring._dense import gemm, spmm
+from strategies import DTYPES, make_matrix
+
+SEMIRINGS = sr.ops.list_names("semiring")
+#: On the GPU every (semiring, domain) compiles a module (~0.5 s each): this subset covers
+#: each kind of add and multiply; SEMIRING_DENSE_ALL=1 runs all of them there too.
+GPU_SEMIRINGS = {"min_plus", "max_plus", "plus_times", "lor_land", "any_pair", "plus_pair",
+                 "any_secondi", "min_secondi", "max_min", "min_firsti", "any_secondj",
+                 "min_first", "max_times"}
+S_VALUES = [0, 1, 2, 5, 31, 32, 33, 100]
+
+
+def _semiring(name):
+    return sr.ops.lookup("semiring", name, op="test", arg="semiring")
+
+
+def _maybe_skip(device, name):
+    if device == "gpu" and name not in GPU_SEMIRINGS and not os.environ.get("SEMIRING_DENSE_ALL"):
+        pytest.skip("GPU compile budget: a representative subset of semirings runs on the GPU")
+
+
+def rand_values(rng, dtype, shape, *, nan=False):
+    """Small integers with the awkward floats (±0, ±inf, 0.5, NaN when asked)."""
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    v = rng.integers(-20, 21, shape)
+    if dt.kind == "i":
+        return v.astype(dt)
+    v = v.astype(dt)
+    specials = np.array([0.0, -0.0, 0.5, np.inf, -np.inf] + ([np.nan] if nan else []), dtype=dt)
+    pick = rng.random(shape) < 0.15
+    v[pick] = rng.choice(specials, int(pick.sum()))
+    return v
+
+
+def _to(device, a):
+    if a is None or device == "cpu":
+        return a
+    import cupy as cp  # noqa: PLC0415
+
+    return cp.asarray(a)
+
+
+def _inexact(semiring, rtype):
+    return np.dtype(rtype).kind == "f" and semiring.add.name in ("plus", "times")
+
+
+def check_result(semiring, got, got_pres, vals, pres, products, *, check_pres=True):
+    """Compare a dense result with the oracle: presence, identity where absent, values."""
+    got = to_host(got)
+    rtype = vals.dtype
+    assert got.dtype == rtype and got.shape == vals.shape
+    if got_pres is not None and check_pres:
+        np.testing.assert_array_equal(to_host(got_pres), pres)
+    identity = semiring.add.identity_of(rtype)
+    np.testing.assert_array_equal(got[~pres], np.full(int((~pres).sum()), identity, dtype=rtype))
+    g, e = got[pres], vals[pres]
+    if semiring.add.terminal_of(rtype) is sr.ANY:
+        ok = np.zeros(got.shape, dtype=bool)
+        for p, q in products:
+            same = (p == got) | (np.isnan(p) & np.isnan(got)) if rtype.kind == "f" else p == got
+            ok |= q & same
+        assert ok[pres].all(), "an `any` result that is none of the products"
+    elif _inexact(semiring, rtype):
+        np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-6, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(g, e)
+
+
+def run_spmm(device, semiring, Ad, Ap, Xd, Xp, dom, *, iso=False, int64=False, xfirst=False,
+             use_present=True):
+    """spmm on the device and the oracle's answer, with the inputs checked unchanged."""
+    A = make_matrix(Ad, Ap, device, iso=iso, int64=int64)
+    if iso:
+        Ad = np.ones_like(Ad, dtype=np.bool_)
+    X = _to(device, Xd.copy())
+    P = _to(device, Xp.copy()) if use_present else None
+    Y, pres = spmm(A, X, semiring, dom, xfirst=xfirst, x_present=P, want_present=True)
+    assert type(Y) is type(X) and Y.flags.c_contiguous
+    np.testing.assert_array_equal(to_host(X), Xd)
+    if use_present:
+        np.testing.assert_array_equal(to_host(P), Xp)
+    Xp = Xp if use_present else np.ones(Xd.shape, dtype=bool)
+    if xfirst:  # Yᵀ = Xᵀ ⊕.⊗ Aᵀ
+        v, p, prods = dense_mxm(Xd.T, Xp.T, Ad.T, Ap.T, semiring, dom)
+        v, p, prods = v.T, p.T, [(a.T, b.T) for a, b in prods]
+    else:
+        v, p, prods = dense_mxm(Ad, Ap, Xd, Xp, semiring, dom)
+    return Y, pres, v, p, prods
+
+
+# ---------------------------------------------------------------------------------- spmm
+
+@pytest.mark.parametrize("semiring_name", SEMIRINGS)
+@given(data=st.data())
+def test_spmm_against_oracle(device, semiring_name, data):
+    _maybe_skip(device, semiring_name)
+    semiring = _semiring(semiring_name)
+    adt = data.draw(st.sampled_from(DTYPES), label="A.dtype")
+    xdt = data.draw(st.sampled_from([adt, adt] + DTYPES), label="X.dtype")
+    n = data.draw(st.integers(0, 9), label="nrows")
+    k = data.draw(st.integers(0, 9), label="ncols")
+    s = data.draw(st.sampled_from(S_VALUES), label="s")
+    density = data.draw(st.sampled_from([0.0, 0.2, 0.5, 1.0]), label="density")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    nan = data.draw(st.booleans(), label="nan")
+    Ad, Ap = rand_values(rng, adt, (n, k), nan=nan), rng.random((n, k)) < density
+    Xd = rand_values(rng, xdt, (k, s), nan=nan)
+    Xp = rng.random((k, s)) < data.draw(st.sampled_from([0.0, 0.3, 0.8, 1.0]), label="x dens")
+    dom = sr.types.promote(adt, xdt)
+    Y, pres, v, p, prods = run_spmm(
+        device, semiring, Ad, Ap, Xd, Xp, dom,
+        iso=data.draw(st.booleans(), label="iso"), int64=data.draw(st.booleans(), label="int64"),
+        xfirst=data.draw(st.booleans(), label="xfirst"),
+        use_present=data.draw(st.booleans(), label="x_present"))
+    assert Y.shape == (n, s)
+    check_result(semiring, Y, pres, v, p, prods)
+
+
+@pytest.mark.parametrize("sname", ["min_plus", "plus_times", "lor_land", "any_secondi",
+                                   "min_secondi", "any_pair", "max_min"])
+@pytest.mark.parametrize("s", [1, 31, 32, 33, 100, 129])
+@pytest.mark.parametrize("xfirst", [False, True])
+def test_spmm_wide_and_long_rows(device, sname, s, xfirst):
+    """Rows longer than a warp (the entry loop runs several rounds), column tiles of every
+    width, a bitmap X, isolated vertices and a self-loop on every vertex."""
+    semiring = _semiring(sname)
+    rng = np.random.default_rng(s)
+    n, k = 150, 120
+    dom = np.dtype(np.float32) if sname != "lor_land" else np.dtype(np.bool_)
+    Ap = rng.random((n, k)) < np.where(np.arange(n) % 10 == 0, 0.9, 0.05)[:, None]
+    Ap[np.arange(0, n, 7)] = False  # isolated rows
+    Ap[np.arange(min(n, k)), np.arange(min(n, k))] = True  # self-loops
+    Ad = rand_values(rng, dom, (n, k))
+    Xd = rand_values(rng, dom, (k, s))
+    Xp = rng.random((k, s)) < 0.6
+    Y, pres, v, p, prods = run_spmm(device, semiring, Ad, Ap, Xd, Xp, dom, xfirst=xfirst)
+    check_result(semiring, Y, pres, v, p, prods)
+    assert p.any()
+
+
+@pytest.mark.parametrize("sname", ["lor_land", "any_pair", "any_secondi", "land_lor", "min_plus"])
+def test_spmm_early_exit_terminal(device, sname):
+    """Dense rows whose results reach the terminal value early: the result is unchanged."""
+    semiring = _semiring(sname)
+    rng = np.random.default_rng(1)
+    n, k, s = 40, 300, 40
+    dom = np.dtype(np.bool_) if sname in ("lor_land", "land_lor") else np.dtype(np.int32)
+    Ap = rng.random((n, k)) < 0.8
+    Ad = np.ones((n, k), dtype=dom) if dom != np.bool_ else rng.random((n, k)) < 0.9
+    Xd = rand_values(rng, dom, (k, s))
+    if sname == "min_plus":  # int32 min reaches its terminal (INT_MIN) in one column
+        Xd[5, 3] = np.iinfo(np.int32).min
+        Ad[:, 5] = 0
+    Xp = rng.random((k, s)) < 0.9
+    Y, pres, v, p, prods = run_spmm(device, semiring, Ad, Ap, Xd, Xp, dom)
+    check_result(semiring, Y, pres, v, p, prods)
+
+
+def test_spmm_multi_source_bfs_parents(device):
+    """One multi-source BFS step: frontier columns as a bitmap X, parents by any_secondi over
+    Aᵀ with xfirst (the vxm form): each parent is an in-neighbour present in that column."""
+    rng = np.random.default_rng(4)
+    n, s = 200, 33
+    G = rng.random((n, n)) < 0.03
+    At = make_matrix(np.ones((n, n), bool).T, G.T, device, iso=True)  # Aᵀ(i, k) = G(k, i)
+    F = rng.random((n, s)) < 0.1
+    X = _to(device, np.zeros((n, s), dtype=np.int64))
+    Y, pres = spmm(At, X, sr.any_secondi, np.int64, xfirst=True, x_present=_to(device, F),
+                   want_present=True)
+    Y, pres = to_host(Y), to_host(pres)
+    np.testing.assert_array_equal(pres, (G.T.astype(int) @ F.astype(int)) > 0)
+    i, j = np.nonzero(pres)
+    assert G[Y[i, j], i].all() and F[Y[i, j], j].all()
+    assert (Y[~pres] == 0).all()  # the any monoid's identity
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("sname", ["plus_times", "min_plus", "max_plus", "plus_pair", "max_times"])
+def test_spmm_integer_limits_wrap_like_numpy(device, dtype, sname):
+    semiring = _semiring(sname)
+    info = np.iinfo(dtype)
+    ext = np.array([info.max, info.min, info.max - 1, info.min + 1, -1, 0, 1, 2], dtype=dtype)
+    rng = np.random.default_rng(11)
+    Ad, Ap = rng.choice(ext, (12, 14)), rng.random((12, 14)) < 0.6
+    Xd, Xp = rng.choice(ext, (14, 33)), rng.random((14, 33)) < 0.8
+    Y, pres, v, p, prods = run_spmm(device, semiring, Ad, Ap, Xd, Xp, np.dtype(dtype))
+    check_result(semiring, Y, pres, v, p, prods)
+
+
+def test_spmm_lone_nan_survives(device):
+    """fmin ignores a NaN next to a number, but a NaN alone is the answer (as fmin.reduce)."""
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 1, 1], [np.inf, np.inf, 3.0], nrows=2, ncols=2,
+                           device=device)
+    X = _to(device, np.array([[-np.inf, -np.inf], [2.0, np.nan]]))
+    Y, _ = spmm(A, X, sr.min_plus, np.float64)
+    Y = to_host(Y)
+    assert Y[0, 0] == np.inf  # fmin(inf + -inf = NaN, inf + 2)
+    assert np.isnan(Y[0, 1])  # NaN and NaN: a lone NaN
+    assert Y[1, 0] == 5.0
+    assert np.isnan(Y[1, 1])  # only 3 + NaN
+
+
+def test_spmm_empty_shapes(device):
+    for n, k, s in [(0, 0, 0), (0, 3, 4), (3, 0, 4), (3, 4, 0), (5, 5, 1)]:
+        A = sr.Matrix.from_coo([], [], [], nrows=n, ncols=k, dtype=np.float32, device=device)
+        Y, pres = spmm(A, _to(device, np.ones((k, s), np.float32)), sr.min_plus, np.float32,
+                       want_present=True)
+        assert Y.shape == (n, s) and pres.shape == (n, s)
+        assert (to_host(Y) == np.inf).all() and not to_host(pres).any()
+
+
+def test_spmm_user_defined_monoid_without_ufunc(device):
+    """A user monoid whose op is not a ufunc: the CPU's pairwise segmented reduction."""
+    if device == "gpu" and not os.environ.get("SEMIRING_DENSE_ALL"):
+        pytest.skip("GPU compile budget")
+    op = sr.binary.__dict__.get("dense_tmax") or sr.BinaryOp(
+        "dense_tmax", cuda="(x < y) ? y : x", numpy=lambda x, y: np.maximum(x, y))
+    mon = sr.monoid.__dict__.get("dense_tmax") or sr.Monoid(
+        "dense_tmax", op, lambda d: np.iinfo(d).min if np.dtype(d).kind == "i" else -np.inf)
+    srg = sr.semiring.__dict__.get("dense_tmax_plus") or sr.Semiring("dense_tmax_plus", mon,
+                                                                     sr.binary.plus)
+    rng = np.random.default_rng(2)
+    Ad, Ap = rand_values(rng, np.int64, (20, 15)), rng.random((20, 15)) < 0.5
+    Xd, Xp = rand_values(rng, np.int64, (15, 7)), rng.random((15, 7)) < 0.7
+    for use_present in (False, True):
+        Y, pres, v, p, prods = run_spmm(device, srg, Ad, Ap, Xd, Xp, np.dtype(np.int64),
+                                        use_present=use_present)
+        check_result(srg, Y, pres, v, p, prods)
+    Z = gemm(_to(device, Xd.T.copy()), _to(device, Xd), srg, np.int64)
+    v, p, prods = dense_mxm(Xd.T, np.ones((7, 15), bool), Xd, np.ones((15, 7), bool), srg,
+                            np.dtype(np.int64))
+    check_result(srg, Z, None, v, p, prods)
+
+
+def test_spmm_chunks(device, monkeypatch):
+    """The CPU's memory-bounded chunks split rows: partial results combine in k order."""
+    monkeypatch.setattr(_dense, "CHUNK_ELEMS", 64)
+    rng = np.random.default_rng(9)
+    for sname in ("plus_times", "min_secondi", "any_first", "max_plus"):
+        semiring = _semiring(sname)
+        Ad, Ap = rand_values(rng, np.int64, (30, 40)), rng.random((30, 40)) < 0.5
+        Xd, Xp = rand_values(rng, np.int64, (40, 9)), rng.random((40, 9)) < 0.7
+        for use_present in (False, True):
+            Y, pres, v, p, prods = run_spmm(device, semiring, Ad, Ap, Xd, Xp,
+                                            np.dtype(np.int64), use_present=use_present)
+            check_result(semiring, Y, pres, v, p, prods)
+        Z = gemm(_to(device, Xd.T.copy()), _to(device, Xd), semiring, np.int64)
+        v, p, prods = dense_mxm(Xd.T, np.ones((9, 40), bool), Xd, np.ones((40, 9), bool),
+                                semiring, np.dtype(np.int64))
+        check_result(semiring, Z, None, v, p, prods)
+
+
+# ---------------------------------------------------------------------------------- gemm
+
+@pytest.mark.parametrize("semiring_name", SEMIRINGS)
+@given(data=st.data())
+def test_gemm_against_oracle(device, semiring_name, data):
+    _maybe_skip(device, semiring_name)
+    semiring = _semiring(semiring_name)
+    xdt = data.draw(st.sampled_from(DTYPES), label="X.dtype")
+    ydt = data.draw(st.sampled_from([xdt, xdt] + DTYPES), label="Y.dtype")
+    dims = st.sampled_from([0, 1, 2, 3, 7, 8, 9, 17])
+    m, k, n = data.draw(dims, label="m"), data.draw(dims, label="k"), data.draw(dims, label="n")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    nan = data.draw(st.booleans(), label="nan")
+    Xd, Yd = rand_values(rng, xdt, (m, k), nan=nan), rand_values(rng, ydt, (k, n), nan=nan)
+    dom = sr.types.promote(xdt, ydt)
+    X, Y = _to(device, Xd.copy()), _to(device, Yd.copy())
+    Z = gemm(X, Y, semiring, dom)
+    np.testing.assert_array_equal(to_host(X), Xd)
+    np.testing.assert_array_equal(to_host(Y), Yd)
+    assert type(Z) is type(X) and Z.flags.c_contiguous and Z.shape == (m, n)
+    v, p, prods = dense_mxm(Xd, np.ones((m, k), bool), Yd, np.ones((k, n), bool), semiring, dom)
+    check_result(semiring, Z, None, v, p, prods)
+
+
+@pytest.mark.parametrize("sname,dtype", [
+    ("min_plus", np.float32), ("min_plus", np.int32), ("min_plus", np.float64),
+    ("plus_times", np.float32), ("max_min", np.int64), ("lor_land", np.bool_),
+    ("any_secondi", np.float32), ("min_firsti", np.int32), ("any_secondj", np.float64),
+])
+@pytest.mark.parametrize("m,k,n", [(127, 7, 129), (128, 8, 128), (129, 9, 127), (63, 17, 65),
+                                   (64, 16, 64), (65, 15, 1), (259, 33, 131), (1, 300, 2)])
+def test_gemm_tile_edges(device, sname, dtype, m, k, n):
+    """Shapes at the GPU tiles' edges (64, 128; K steps 8, 16) and several tiles."""
+    semiring = _semiring(sname)
+    rng = np.random.default_rng(m * 1000 + n)
+    Xd, Yd = rand_values(rng, dtype, (m, k)), rand_values(rng, dtype, (k, n))
+    Z = gemm(_to(device, Xd), _to(device, Yd), semiring, dtype)
+    v, p, prods = dense_mxm(Xd, np.ones((m, k), bool), Yd, np.ones((k, n), bool), semiring,
+                            np.dtype(dtype))
+    check_result(semiring, Z, None, v, p, prods)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("sname", ["plus_times", "min_plus", "max_plus", "plus_pair"])
+def test_gemm_integer_limits_wrap_like_numpy(device, dtype, sname):
+    semiring = _semiring(sname)
+    info = np.iinfo(dtype)
+    ext = np.array([info.max, info.min, info.max - 1, info.min + 1, -1, 0, 1, 2], dtype=dtype)
+    rng = np.random.default_rng(3)
+    Xd, Yd = rng.choice(ext, (20, 19)), rng.choice(ext, (19, 21))
+    Z = gemm(_to(device, Xd), _to(device, Yd), semiring, dtype)
+    v, p, prods = dense_mxm(Xd, np.ones(Xd.shape, bool), Yd, np.ones(Yd.shape, bool), semiring,
+                            np.dtype(dtype))
+    check_result(semiring, Z, None, v, p, prods)
+
+
+def test_gemm_min_plus_squaring_is_apsp(device):
+    """Repeated min-plus squaring of a distance matrix gives SciPy's shortest paths."""
+    from scipy.sparse.csgraph import shortest_path  # noqa: PLC0415
+
+    rng = np.random.default_rng(5)
+    n = 70
+    W = np.where(rng.random((n, n)) < 0.05, rng.integers(1, 10, (n, n)), 0).astype(np.float64)
+    D = np.where(W > 0, W, np.inf)
+    np.fill_diagonal(D, 0)
+    Dd = _to(device, D)
+    for _ in range(7):  # 2^7 > n
+        Dd = gemm(Dd, Dd, sr.min_plus, np.float64)
+    np.testing.assert_array_equal(to_host(Dd), shortest_path(W, directed=True))
+
+
+# ---------------------------------------------------------------------------------- validation
+
+def test_validation_messages(device):
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3, device=device)
+    X = _to(device, np.ones((3, 4)))
+    with pytest.raises(sr.DimensionMismatch, match=r"spmm: A.ncols \(=3\) must equal X.shape\[0\] \(=2\)"):
+        spmm(A, _to(device, np.ones((2, 4))), sr.min_plus, np.float64)
+    with pytest.raises(sr.DimensionMismatch, match=r"spmm: X must be a 2-D array, got 1-D"):
+        spmm(A, _to(device, np.ones(3)), sr.min_plus, np.float64)
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: X must be a NumPy or CuPy array, got list"):
+        spmm(A, [[1.0] * 4] * 3, sr.min_plus, np.float64)
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: A must be a semiring.Matrix"):
+        spmm(np.ones((2, 3)), X, sr.min_plus, np.float64)
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: X.dtype must be one of"):
+        spmm(A, _to(device, np.ones((3, 4), np.complex64)), sr.min_plus, np.float64)
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: dtype must be one of"):
+        spmm(A, X, sr.min_plus, np.complex128)
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: semiring must be a Semiring"):
+        spmm(A, X, "no_such_semiring", np.float64)
+    with pytest.raises(sr.DimensionMismatch, match=r"spmm: x_present.shape \(3, 3\) must equal X.shape \(3, 4\)"):
+        spmm(A, X, sr.min_plus, np.float64, x_present=_to(device, np.ones((3, 3), bool)))
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: x_present.dtype must be bool, got int64"):
+        spmm(A, X, sr.min_plus, np.float64, x_present=_to(device, np.ones((3, 4), np.int64)))
+    with pytest.raises(sr.DimensionMismatch, match=r"gemm: X.shape\[1\] \(=4\) must equal Y.shape\[0\] \(=3\)"):
+        gemm(_to(device, np.ones((2, 4))), X, sr.min_plus, np.float64)
+    with pytest.raises(sr.DimensionMismatch, match=r"gemm: Y must be a 2-D array, got 3-D"):
+        gemm(X, _to(device, np.ones((4, 1, 1))), sr.min_plus, np.float64)
+
+
+def test_device_mismatch_names_both():
+    if not sr.gpu_available():
+        pytest.skip("needs a GPU")
+    import cupy as cp  # noqa: PLC0415
+
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3, device="gpu")
+    with pytest.raises(sr.DeviceMismatch, match=r"spmm: A is on the GPU but X is on the CPU"):
+        spmm(A, np.ones((3, 4)), sr.min_plus, np.float64)
+    with pytest.raises(sr.DeviceMismatch, match=r"spmm: A is on the CPU but X is on the GPU"):
+        spmm(A.to_cpu(), cp.ones((3, 4)), sr.min_plus, np.float64)
+    with pytest.raises(sr.DeviceMismatch, match=r"but x_present is on the CPU"):
+        spmm(A, cp.ones((3, 4)), sr.min_plus, np.float64, x_present=np.ones((3, 4), bool))
+    with pytest.raises(sr.DeviceMismatch, match=r"gemm: X is on the GPU but Y is on the CPU"):
+        gemm(cp.ones((2, 3)), np.ones((3, 4)), sr.min_plus, np.float64)
+
+
+# ---------------------------------------------------------------------------------- GPU vs CPU
+
+gpu_only = pytest.mark.skipif(not sr.gpu_available(), reason="needs a GPU")
+
+
+@gpu_only
+@pytest.mark.parametrize("sname", ["min_plus", "plus_times", "lor_land", "any_secondi",
+                                   "min_secondi", "max_min"])
+@pytest.mark.parametrize("s", [1, 33, 100, 300])
+def test_gpu_spmm_matches_cpu_skewed(sname, s):
+    """A power-law graph with rows of thousands of entries, and int64 indices too."""
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    rng = np.random.default_rng(s)
+    n = 4000
+    deg = np.minimum((rng.pareto(1.2, n) * 3).astype(np.int64), n - 1)
+    deg[:2] = [3000, n - 1]
+    rows = np.repeat(np.arange(n), deg)
+    cols = rng.integers(0, n, rows.size)
+    S = sp.coo_matrix((rng.integers(1, 100, rows.size).astype(np.float32), (rows, cols)),
+                      shape=(n, n)).tocsr()
+    S.sum_duplicates()
+    dom = np.dtype(np.bool_) if sname == "lor_land" else np.dtype(np.float32)
+    Ac = sr.Matrix.from_scipy(S, device="cpu", dtype=dom)
+    Ag = Ac.to_gpu()
+    A64 = sr.Matrix(Ag.indptr.astype(np.int64), Ag.indices.astype(np.int64), Ag.values, Ag.shape)
+    X = rand_values(rng, dom, (n, s))
+    P = rng.random((n, s)) < 0.3
+    for xfirst in (False, True):
+        yc, pc = spmm(Ac, X, sname, dom, xfirst=xfirst, x_present=P, want_present=True)
+        for A in (Ag, A64):
+            yg, pg = spmm(A, _to("gpu", X), sname, dom, xfirst=xfirst, x_present=_to("gpu", P),
+                          want_present=True)
+            np.testing.assert_array_equal(to_host(pg), pc)
+            if sname == "any_secondi":  # a present in-entry of the row
+                i, j = np.nonzero(pc)
+                k = to_host(yg)[i, j]
+                assert (np.asarray(S[i, k]).ravel() != 0).all()  # values are 1..99
+                assert P[k, j].all()
+            elif sname == "plus_times":
+                np.testing.assert_allclose(to_host(yg), yc, rtol=1e-5)
+            else:
+                np.testing.assert_array_equal(to_host(yg), yc)
+
+
+@gpu_only
+@pytest.mark.parametrize("sname,dtype", [("min_plus", np.float32), ("min_plus", np.int32),
+                                         ("min_plus", np.float64), ("plus_times", np.float64),
+                                         ("max_min", np.int64), ("lor_land", np.bool_)])
+def test_gpu_gemm_matches_cpu_large(sname, dtype):
+    rng = np.random.default_rng(0)
+    Xd, Yd = rand_values(rng, dtype, (517, 300)), rand_values(rng, dtype, (300, 389))
+    zc = gemm(Xd, Yd, sname, dtype)
+    zg = to_host(gemm(_to("gpu", Xd), _to("gpu", Yd), sname, dtype))
+    if sname == "plus_times":
+        np.testing.assert_allclose(zg, zc, rtol=1e-9)
+    else:
+        np.testing.assert_array_equal(zg, zc)
