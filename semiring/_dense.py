@@ -121,7 +121,8 @@ def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False):
 
     >>> import numpy as np, semiring as sr
     >>> from semiring._dense import spmm
-    >>> At = sr.Matrix.from_coo([1, 2, 0], [0, 1, 2], [4.0, 1.0, 2.0], nrows=3, ncols=3)
+    >>> At = sr.Matrix.from_coo([1, 2, 0], [0, 1, 2], [4.0, 1.0, 2.0], nrows=3, ncols=3,
+    ...                       device="cpu")
     >>> D = np.array([[0.0, np.inf], [np.inf, np.inf], [np.inf, 0.0]])
     >>> Y, _ = spmm(At, D, sr.min_plus, np.float64)
     >>> Y
