@@ -103,11 +103,11 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
     seen[source] = True
     if parents:
         parent[source] = source
-    q = sr.Vector.from_coo(xp.asarray([source]), xp.asarray([True]), size=n, device=A.device)
+    q = _frontier(xp.asarray([source], dtype=xp.int64), A)
 
     out_degree = xp.diff(A.indptr).astype(xp.int64)
-    edges_left = A.nvals - int(out_degree[source])  # edges out of unvisited vertices
     edges_frontier = int(out_degree[source])
+    edges_left = A.nvals - edges_frontier  # edges out of unvisited vertices
     frontier_size = 1
     pushing = direction != "pull"
     depth = 0
@@ -125,13 +125,13 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
                 max_edges=FUSED_EDGES)
             if status == "done":
                 break
-            # on again from the frontier the fused levels left: level == depth
+            # on from the frontier the fused levels left: the vertices at level == depth
             seen = level >= 0
             idx = xp.flatnonzero(level == depth)
-            q = sr.Vector.from_coo(idx, xp.ones(idx.size, dtype=bool), size=n, device=A.device)
+            q = _frontier(idx, A)
             frontier_size = int(idx.size)
-            edges_frontier = int(out_degree[idx].sum())
-            edges_left = int(out_degree[~seen].sum())
+            edges_frontier, edges_left = _to_host(xp, out_degree[idx].sum(),
+                                                  xp.where(seen, 0, out_degree).sum())
             if direction == "auto" and edges_frontier > edges_left / ALPHA:
                 pushing = False
             if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
@@ -144,16 +144,36 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
         # pull:  q⟨¬seen⟩ = Aᵀ any.secondi q     (masked SpMV: first in-neighbour in q wins)
         q = sr.vxm(q, A, semiring, mask=seen_v, complement=True,
                    direction="push" if pushing else "pull")
-        idx, vals = q.sparse(sorted=False)
-        frontier_size = int(idx.size)
+        # level⟨q⟩ = depth,  parent⟨q⟩ = q,  seen⟨q⟩ = true
+        if q.form == "bitmap":  # a pull's dense result: no index list needed for the next pull
+            vals, pres = q.bitmap()
+            xp.copyto(level, depth, where=pres)
+            seen |= pres
+            if parents:
+                xp.copyto(parent, vals, where=pres)
+            frontier_size, edges_frontier = _to_host(xp, xp.count_nonzero(pres),
+                                                     xp.where(pres, out_degree, 0).sum())
+        else:
+            idx, vals = q.sparse(sorted=False)
+            frontier_size = int(idx.size)
+            level[idx] = depth
+            seen[idx] = True
+            if parents:
+                parent[idx] = vals
+            if frontier_size and (direction == "auto" or frontier_size <= FUSED_FRONTIER):
+                edges_frontier = int(out_degree[idx].sum())  # the switch's inputs: one more sync
         if frontier_size == 0:
             break
-        # level⟨q⟩ = depth,  parent⟨q⟩ = q,  seen⟨q⟩ = true
-        level[idx] = depth
-        seen[idx] = True
-        if parents:
-            parent[idx] = vals
-        if direction == "auto" or (pushing and frontier_size <= FUSED_FRONTIER):
-            edges_frontier = int(out_degree[idx].sum())  # the switch's inputs: one more sync
-            edges_left -= edges_frontier
+        edges_left -= edges_frontier
     return (level, parent) if parents else level
+
+
+def _frontier(idx, A):
+    """A frontier of unique vertices as a sparse bool vector (trusted: no checks, no sort)."""
+    return sr.Vector(A.nrows, np.bool_, A.device, indices=idx,
+                     svalues=A.xp.ones(idx.size, dtype=bool), jumbled=True)
+
+
+def _to_host(xp, *scalars):
+    """Device scalars to Python ints with one synchronization."""
+    return [int(v) for v in (xp.stack(scalars).get() if xp is not np else scalars)]
