@@ -480,8 +480,8 @@ def _negative_cycle(A: Matrix, source: int, work):
         u = frontier[slot]
         v = A.indices[p].astype(xp.int64)
         cand = d[u] + (wvals[p] if stride else wvals[0])
-        order = xp.argsort(cand, kind="stable") if xp is np else xp.argsort(cand)
-        order = order[xp.argsort(v[order], kind="stable") if xp is np else xp.argsort(v[order])]
+        order = xp.argsort(cand, kind="stable")
+        order = order[xp.argsort(v[order], kind="stable")]  # by v, then by candidate
         v, cand, u = v[order], cand[order], u[order]
         head = xp.concatenate([xp.ones(1, dtype=bool), v[1:] != v[:-1]])
         v, cand, u = v[head], cand[head], u[head]
