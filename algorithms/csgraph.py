@@ -18,7 +18,8 @@ from semiring import _backend as _b
 from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from semiring.matrix import Matrix, as_matrix
 
-from . import sssp as _sssp
+from .sssp import _matrix_facts
+from .sssp import sssp as _sssp_native
 
 #: SciPy's "no predecessor" value.
 NULL_IDX = -9999
@@ -233,7 +234,7 @@ def _run(A, sources, method: str, op: str):
     dists, preds = [], []
     for s in sources:  # one SSSP per source for now; batched (SpMM) SSSP comes with APSP
         try:
-            d, p = _sssp.sssp(A, s, method, predecessors=True)
+            d, p = _sssp_native(A, s, method, predecessors=True)
         except sr.NegativeCycleError as e:
             raise NegativeCycleError(f"{op}: {e}", vertices=e.vertices) from e
         dists.append(d)
@@ -251,7 +252,7 @@ def _output(dist, pred, one: bool, return_predecessors: bool):
 
 
 def _has_negative(A: Matrix) -> bool:
-    return _sssp._matrix_facts(A)["min"] < 0
+    return _matrix_facts(A)["min"] < 0
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,

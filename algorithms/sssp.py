@@ -197,7 +197,8 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto"):
     one (frontier Bellman–Ford, Harish & Narayanan 2007, with atomic min). Without a negative
     cycle every distance is final after n − 1 rounds, so a change in round n proves a negative
     cycle reachable from the source: :class:`semiring.NegativeCycleError` is raised, naming
-    the vertices of one such cycle (``err.vertices``); it never runs more than n rounds.
+    the vertices of one such cycle (``err.vertices``, a NumPy array); it never runs more than
+    n rounds.
 
     Parameters
     ----------
@@ -452,7 +453,7 @@ def _predecessors(A: Matrix, source: int, d, work):
 
 
 def _negative_cycle(A: Matrix, source: int, work):
-    """The vertices of a negative cycle reachable from ``source`` (sorted).
+    """The vertices of a negative cycle reachable from ``source`` (sorted, a NumPy array).
 
     Runs the frontier Bellman–Ford again for n rounds, recording for each vertex the vertex it
     was last improved from (the error path only: per-edge NumPy/CuPy code). A vertex improved
@@ -504,4 +505,4 @@ def _negative_cycle(A: Matrix, source: int, work):
     members = xp.zeros(n, dtype=bool)
     members[jump] = True  # every vertex on some cycle of the predecessor graph
     cycle = xp.flatnonzero(members & (label == label[on_cycle]))
-    return cycle
+    return _b.to_device(cycle, "cpu")  # a small host array on the error object
