@@ -187,7 +187,7 @@ def breadth_first_tree(csgraph, i_start, directed=True):
 # ------------------------------------------------------------------------------ shortest paths
 
 #: shortest_path's methods that wait for the APSP issue (#7).
-APSP_METHODS = ("FW", "J")
+APSP_METHODS = ("FW",)
 
 
 def _weighted(csgraph, op: str, directed: bool, unweighted: bool) -> Matrix:
@@ -228,13 +228,13 @@ def _sources(indices, n: int, op: str):
     return [int(i) for i in a.ravel()], a.ndim == 0
 
 
-def _run(A, sources, method: str, op: str):
+def _run(A, sources, method: str, op: str, **kw):
     """Distances (float64, inf) and int64 predecessors (−1), one row per source."""
     xp = A.xp
     dists, preds = [], []
     for s in sources:  # one SSSP per source for now; batched (SpMM) SSSP comes with APSP
         try:
-            d, p = _sssp_native(A, s, method, predecessors=True)
+            d, p = _sssp_native(A, s, method, predecessors=True, **kw)
         except sr.NegativeCycleError as e:
             raise NegativeCycleError(f"{op}: {e}", vertices=e.vertices) from e
         dists.append(d)
@@ -262,8 +262,8 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
 
     Computed by :func:`algorithms.delta_stepping`. Like SciPy, negative weights give a
     warning; the distances then come from :func:`algorithms.bellman_ford` (exact, and a
-    :class:`NegativeCycleError` where SciPy's answer would be wrong). ``limit`` is applied to
-    the result (vertices farther than it are unreached), not used to stop early. With
+    :class:`NegativeCycleError` where SciPy's answer would be wrong). ``limit`` stops the
+    delta-stepping after the last bucket within it; farther vertices are unreached. With
     ``min_only=True``: the distance from the nearest of the sources, and with
     ``return_predecessors`` also ``sources`` (the source each vertex's path starts from).
 
@@ -288,7 +288,8 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
                       "graph contains negative cycles. Consider johnson or bellman_ford.",
                       UserWarning, stacklevel=2)
         method = "bellman_ford"
-    dist, pred = _run(A, sources, method, op)
+    kw = {"limit": limit} if method == "delta_stepping" and limit != np.inf else {}
+    dist, pred = _run(A, sources, method, op, **kw)
     xp = A.xp
     if limit != np.inf:
         far = dist > limit
@@ -338,8 +339,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     """Shortest paths, as ``scipy.sparse.csgraph.shortest_path``.
 
     ``method``: ``'auto'`` (``'D'`` for non-negative weights, else ``'BF'``), ``'D'``
-    (:func:`dijkstra`) or ``'BF'`` (:func:`bellman_ford`). ``'FW'`` and ``'J'`` raise
-    ``NotImplementedError`` until the APSP issue (#7) lands. ``overwrite`` is accepted and
+    (:func:`dijkstra`), ``'BF'`` (:func:`bellman_ford`) or ``'J'`` (:func:`johnson`).
+    ``'FW'`` raises ``NotImplementedError`` until the APSP issue (#7) lands. ``overwrite`` is accepted and
     ignored (the input is never modified). Multiple sources run one SSSP each for now.
 
     Examples
@@ -354,7 +355,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if method in APSP_METHODS:
         raise NotImplementedError(f"{op}: method={method!r} arrives with the APSP issue (#7); "
                                   f"use 'auto', 'D' or 'BF'")
-    if method not in ("auto", "D", "BF"):
+    if method not in ("auto", "D", "BF", "J"):
         raise InvalidValue(f"{op}: method must be one of 'auto', 'FW', 'D', 'BF', 'J', "
                            f"got {method!r}")
     A = _weighted(csgraph, op, directed, unweighted)
@@ -363,4 +364,47 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     kw = dict(directed=True, indices=indices, return_predecessors=return_predecessors)
     if method == "D":
         return dijkstra(A, **kw)
+    if method == "J":
+        return johnson(A, **kw)
     return bellman_ford(A, **kw)
+
+
+def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False):
+    """Shortest paths by Johnson's reweighting, as ``scipy.sparse.csgraph.johnson``.
+
+    One :func:`algorithms.bellman_ford` from a virtual vertex joined to every vertex by a
+    zero-weight edge gives potentials h; the weights w + h(u) − h(v) are non-negative, so each
+    source runs :func:`algorithms.delta_stepping`, and d(s, v) = d'(s, v) − h(s) + h(v). Like
+    SciPy, a negative cycle anywhere in the graph raises :class:`NegativeCycleError`.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> G = sp.csr_matrix(np.array([[0, 2.0, 0], [0, 0, -1.0], [0, 0, 0]]))
+    >>> csgraph.johnson(G, indices=0).tolist()
+    [0.0, 2.0, 1.0]
+    """
+    op = "johnson"
+    A = _weighted(csgraph, op, directed, unweighted)
+    sources, one = _sources(indices, A.nrows, op)
+    if not _has_negative(A):
+        dist, pred = _run(A, sources, "delta_stepping", op)
+        return _output(dist, pred, one, return_predecessors)
+    xp = A.xp
+    n = A.nrows
+    r, c, w = A.to_coo()
+    virt = xp.full(n, n, dtype=xp.int64)
+    V = Matrix.from_coo(xp.concatenate([r, virt]), xp.concatenate([c, xp.arange(n)]),
+                        xp.concatenate([w, xp.zeros(n)]), nrows=n + 1, ncols=n + 1,
+                        device=A.device)
+    try:
+        h = _sssp_native(V, n, "bellman_ford")[:n]
+    except sr.NegativeCycleError as e:
+        raise NegativeCycleError(f"{op}: {e}", vertices=e.vertices) from e
+    # w'(u, v) = w + h(u) − h(v) >= 0 (rounding may leave −0.0 or a tiny negative: clip)
+    rw = xp.maximum(w + h[r] - h[c], 0.0)
+    R = Matrix(A.indptr, A.indices, rw, A.shape)
+    dist, pred = _run(R, sources, "delta_stepping", op)
+    dist = dist - h[xp.asarray(np.asarray(sources, dtype=np.int64))][:, None] + h[None, :]
+    return _output(dist, pred, one, return_predecessors)

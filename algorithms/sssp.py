@@ -300,7 +300,7 @@ def _sub(A: Matrix, rows, keep) -> Matrix:
     return Matrix(indptr, A.indices[keep], vals, A.shape, iso_value=A.iso_value, dtype=A.dtype)
 
 
-def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto"):
+def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto", limit=None):
     """Shortest distances from ``source`` over non-negative weights (Meyer & Sanders 2003).
 
     The edges are split once into light (w ≤ Δ) and heavy (w > Δ). Vertices wait in
@@ -323,6 +323,9 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         smallest positive weight (see ``DELTA_SCALE``).
     predecessors, direction
         As in :func:`bellman_ford`.
+    limit : number, optional
+        Stop once every distance up to ``limit`` is final (the first bucket starting above
+        it is not opened); vertices farther than ``limit`` are reported unreachable.
 
     Returns
     -------
@@ -348,6 +351,9 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
             or not math.isfinite(delta) or delta <= 0:
         raise InvalidValue(f"{op}: delta must be a positive finite number, got {delta!r}")
     delta = float(delta)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(
+            limit, (int, float, np.integer, np.floating)) or not limit >= 0):
+        raise InvalidValue(f"{op}: limit must be a number >= 0 or None, got {limit!r}")
     n = A.nrows
     work = _work_type(op, out_type, n, facts)
     L, H = _split(A, delta)
@@ -361,7 +367,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     buckets = 0
     while True:
         lo = xp.where(pending, d, inf_w).min().item()  # the one sync that opens a bucket
-        if lo == inf_w:
+        if lo == inf_w or (limit is not None and lo > limit):
             break
         buckets += 1
         if buckets > n:  # each bucket settles its smallest pending vertex for good
@@ -392,15 +398,19 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
                 pending |= better
             else:
                 pending[where] = pending[where] | better
+    if limit is not None:  # beyond it, distances may be upper bounds: report them unreached
+        d[d > limit] = inf_w
     dist = _finish(op, d, work, out_type)
     if predecessors:
         return dist, _predecessors(A, source, d, work)
     return dist
 
 
-def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction="auto"):
+def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction="auto",
+         limit=None):
     """Single-source shortest paths: ``'auto'`` runs :func:`delta_stepping` when every
     weight is non-negative, else :func:`bellman_ford` (which also detects negative cycles).
+    ``delta`` and ``limit`` are delta-stepping's.
 
     Examples
     --------
@@ -417,10 +427,11 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
         method = "bellman_ford" if _matrix_facts(M)["min"] < 0 else "delta_stepping"
         A = M
     if method == "bellman_ford":
-        if delta is not None:
-            raise InvalidValue("sssp: delta applies to method='delta_stepping' only")
+        if delta is not None or limit is not None:
+            raise InvalidValue("sssp: delta and limit apply to method='delta_stepping' only")
         return bellman_ford(A, source, predecessors=predecessors, direction=direction)
-    return delta_stepping(A, source, delta, predecessors=predecessors, direction=direction)
+    return delta_stepping(A, source, delta, predecessors=predecessors, direction=direction,
+                          limit=limit)
 
 
 # ------------------------------------------------------------------------------ predecessors

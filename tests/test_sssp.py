@@ -282,13 +282,16 @@ def test_facade_matches_scipy(device, g, directed, unweighted, multi):
             csgraph.bellman_ford(G, **kw)
         with pytest.raises(csg.NegativeCycleError):
             csgraph.shortest_path(G, method="BF", **kw)
+        with pytest.raises(csg.NegativeCycleError):
+            csgraph.johnson(G, **kw)
         return
     for fn in (csgraph.bellman_ford, lambda G, **k: csgraph.shortest_path(G, "auto", **k),
-               lambda G, **k: csgraph.shortest_path(G, "BF", **k)):
+               lambda G, **k: csgraph.shortest_path(G, "BF", **k),
+               lambda G, **k: csgraph.shortest_path(G, "J", **k)):
         dist, pred = fn(G, **kw)
         dist, pred = to_host(dist), to_host(pred)
         assert dist.dtype == np.float64 and pred.dtype == np.int32
-        np.testing.assert_array_equal(dist, want)
+        np.testing.assert_allclose(dist, want, rtol=1e-12, atol=1e-9)
         W = A.copy()
         if unweighted:
             W.data[:] = 1
@@ -347,15 +350,22 @@ def test_facade_all_sources_and_errors(device):
     np.testing.assert_array_equal(to_host(csgraph.shortest_path(G)), csg.shortest_path(A))
     np.testing.assert_array_equal(to_host(csgraph.dijkstra(G, directed=False)),
                                   csg.dijkstra(A, directed=False))
-    for m in ("FW", "J"):
-        with pytest.raises(NotImplementedError, match="APSP"):
-            csgraph.shortest_path(G, method=m)
+    with pytest.raises(NotImplementedError, match="APSP"):
+        csgraph.shortest_path(G, method="FW")
     with pytest.raises(ValueError, match="method"):
         csgraph.shortest_path(G, method="X")
     neg = sp.csr_matrix(np.array([[0, -1.0], [-1.0, 0]]))
     Gn = neg if device == "cpu" else sr.Matrix.from_scipy(neg, device="gpu")
     with pytest.raises(csg.NegativeCycleError):
         csgraph.bellman_ford(Gn, indices=0)
+    # Johnson, like SciPy's, raises for a negative cycle anywhere (unreachable from 0 here)
+    far = sp.csr_matrix(([1.0, -1.0, -1.0], ([0, 2, 3], [1, 3, 2])), shape=(4, 4))
+    Gf = far if device == "cpu" else sr.Matrix.from_scipy(far, device="gpu")
+    with pytest.raises(csg.NegativeCycleError):
+        csg.johnson(far, indices=0)
+    with pytest.raises(csg.NegativeCycleError):
+        csgraph.johnson(Gf, indices=0)
+    assert to_host(csgraph.bellman_ford(Gf, indices=0)).tolist() == [0.0, 1.0, np.inf, np.inf]
     with pytest.raises(sr.NegativeCycleError):
         csgraph.shortest_path(Gn, indices=0)
     with pytest.warns(UserWarning, match="negative"):
