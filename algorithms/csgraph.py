@@ -205,8 +205,8 @@ def _weighted(csgraph, op: str, directed: bool, unweighted: bool) -> Matrix:
     if unweighted:
         return Matrix(A.indptr, A.indices, None, A.shape, iso_value=1.0, dtype=np.float64)
     if A.dtype != np.float64:
-        vals = A._values_for(np.float64)[0]
-        vals = xp.full(A.nvals, vals[0], dtype=xp.float64) if A.is_iso else vals
+        vals = xp.full(A.nvals, float(A.iso_value), dtype=xp.float64) if A.is_iso \
+            else A.values.astype(xp.float64)
         return Matrix(A.indptr, A.indices, vals, A.shape)
     return A
 

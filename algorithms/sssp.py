@@ -97,7 +97,7 @@ def _weight_type(dtype) -> np.dtype:
     return np.dtype(np.float64) if dt == np.bool_ else dt
 
 
-def _prepare(A, source, op: str, direction: str):
+def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
     A = as_matrix(A, op=op, arg="A")
     if A.nrows != A.ncols:
         raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
@@ -108,6 +108,8 @@ def _prepare(A, source, op: str, direction: str):
         raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
     if direction not in DIRECTIONS:
         raise InvalidValue(f"{op}: direction must be one of {DIRECTIONS}, got {direction!r}")
+    if symmetric and A._T is None:
+        A._T = A  # the transpose cache: Aᵀ is A itself (the pull reads A's rows)
     facts = _matrix_facts(A)
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
@@ -190,7 +192,7 @@ def _direction(direction: str, frontier: int, n: int) -> bool:
     return direction == "pull"
 
 
-def bellman_ford(A, source, *, predecessors=False, direction="auto"):
+def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=False):
     """Shortest distances from ``source``; negative weights allowed.
 
     Each round relaxes the out-edges of the vertices whose distance changed in the previous
@@ -213,6 +215,9 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto"):
     direction : {'auto', 'push', 'pull'}
         Push the frontier (SpMSpV) or pull over Aᵀ (SpMV); ``'auto'`` pulls while the
         frontier holds more than ``PULL_FRACTION`` of the vertices.
+    symmetric : bool
+        Promise that A equals Aᵀ (an undirected graph): the pull then reads A's rows instead
+        of building the transpose.
 
     Returns
     -------
@@ -232,7 +237,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto"):
     ([0, -1, 1, 2147483647], [-1, 2, 0, -1])
     """
     op = "bellman_ford"
-    A, source, facts, out_type = _prepare(A, source, op, direction)
+    A, source, facts, out_type = _prepare(A, source, op, direction, symmetric)
     n = A.nrows
     work = _work_type(op, out_type, n, facts)
     xp = A.xp
@@ -281,7 +286,9 @@ def _split(A: Matrix, delta):
         light = A.iso_value <= delta
         empty = Matrix(xp.zeros(n + 1, dtype=A.itype), xp.zeros(0, dtype=A.itype), None,
                        A.shape, iso_value=A.iso_value, dtype=A.dtype)
-        res = (A, empty) if light else (empty, A)
+        # a new object on A's arrays: a cached value must not hold its weak key alive
+        same = Matrix(A.indptr, A.indices, None, A.shape, iso_value=A.iso_value, dtype=A.dtype)
+        res = (same, empty) if light else (empty, same)
     else:
         rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
         is_light = A.values <= delta
@@ -300,7 +307,8 @@ def _sub(A: Matrix, rows, keep) -> Matrix:
     return Matrix(indptr, A.indices[keep], vals, A.shape, iso_value=A.iso_value, dtype=A.dtype)
 
 
-def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto", limit=None):
+def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto", limit=None,
+                   symmetric=False):
     """Shortest distances from ``source`` over non-negative weights (Meyer & Sanders 2003).
 
     The edges are split once into light (w ≤ Δ) and heavy (w > Δ). Vertices wait in
@@ -321,7 +329,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     delta : positive number, optional
         The bucket width Δ; default ``DELTA_SCALE · max w / average out-degree``, at least the
         smallest positive weight (see ``DELTA_SCALE``).
-    predecessors, direction
+    predecessors, direction, symmetric
         As in :func:`bellman_ford`.
     limit : number, optional
         Stop once every distance up to ``limit`` is final (the first bucket starting above
@@ -341,7 +349,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     [0.0, 3.0, 1.0]
     """
     op = "delta_stepping"
-    A, source, facts, out_type = _prepare(A, source, op, direction)
+    A, source, facts, out_type = _prepare(A, source, op, direction, symmetric)
     if facts["min"] < 0:
         raise InvalidValue(f"{op}: A has negative weights (min {facts['min']}); "
                            f"delta-stepping needs w >= 0: use bellman_ford")
@@ -357,6 +365,9 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     n = A.nrows
     work = _work_type(op, out_type, n, facts)
     L, H = _split(A, delta)
+    if A._T is A:  # symmetric: so are its light and heavy parts
+        L._T = L if L._T is None else L._T
+        H._T = H if H._T is None else H._T
     xp = A.xp
     inf_w = _t_max(work)
     d = xp.full(n, inf_w, dtype=work)
@@ -407,10 +418,10 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
 
 
 def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction="auto",
-         limit=None):
+         limit=None, symmetric=False):
     """Single-source shortest paths: ``'auto'`` runs :func:`delta_stepping` when every
     weight is non-negative, else :func:`bellman_ford` (which also detects negative cycles).
-    ``delta`` and ``limit`` are delta-stepping's.
+    ``delta`` and ``limit`` are delta-stepping's; the other keywords are both methods'.
 
     Examples
     --------
@@ -429,9 +440,10 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
     if method == "bellman_ford":
         if delta is not None or limit is not None:
             raise InvalidValue("sssp: delta and limit apply to method='delta_stepping' only")
-        return bellman_ford(A, source, predecessors=predecessors, direction=direction)
+        return bellman_ford(A, source, predecessors=predecessors, direction=direction,
+                            symmetric=symmetric)
     return delta_stepping(A, source, delta, predecessors=predecessors, direction=direction,
-                          limit=limit)
+                          limit=limit, symmetric=symmetric)
 
 
 # ------------------------------------------------------------------------------ predecessors

@@ -735,8 +735,10 @@ def _sssp_semiring(device: str, method: str):
         A = sr_matrix(ctx, device)
         source = ctx.inputs["source"]
         fn = getattr(algorithms, method)
-        fn(A, source)  # untimed: the per-matrix light/heavy split and weight facts are cached
-        return lambda: fn(A, source)
+        symmetric = ctx.graph.spec.undirected
+        # untimed: the per-matrix light/heavy split and weight facts are cached
+        fn(A, source, symmetric=symmetric)
+        return lambda: fn(A, source, symmetric=symmetric)
 
     return setup
 

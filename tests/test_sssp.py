@@ -371,3 +371,18 @@ def test_facade_all_sources_and_errors(device):
     with pytest.warns(UserWarning, match="negative"):
         d = csgraph.dijkstra(sp.csr_matrix(np.array([[0, -1.0], [0, 0]])), indices=0)
     assert to_host(d).tolist() == [0.0, -1.0]
+
+
+@settings(max_examples=20)
+@given(g=graphs(), method=st.sampled_from(METHODS))
+def test_symmetric_hint(device, g, method):
+    """symmetric=True on an undirected graph pulls over A's own rows: same distances."""
+    A, s = g
+    A.sum_duplicates()
+    U = (A + A.T).tocsr()
+    want = algorithms.sssp(sr.Matrix.from_scipy(U, device=device), s, method, direction="pull")
+    got = algorithms.sssp(sr.Matrix.from_scipy(U, device=device), s, method, direction="pull",
+                          symmetric=True)
+    assert np.array_equal(to_host(got), to_host(want))
+    np.testing.assert_allclose(_as_float(got, U.dtype), _ref(U, s),
+                               rtol=1e-6 if U.dtype == np.float32 else 0)
