@@ -383,9 +383,10 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         buckets += 1
         if buckets > n:  # each bucket settles its smallest pending vertex for good
             raise RuntimeError(f"{op}: more than n (={n}) buckets: a bug")
-        hi = lo + delta
-        # B = {v pending : d(v) < lo + Δ}
-        frontier = xp.flatnonzero(pending & (d < hi))
+        # integers compare exactly with an integer bound (d < lo + Δ ⇔ d < lo + ⌈Δ⌉)
+        hi = lo + math.ceil(delta) if work.kind != "f" else lo + delta
+        # B = {v pending : d(v) < lo + Δ}  (and d(v) = lo, should lo + Δ round to lo)
+        frontier = xp.flatnonzero(pending & ((d < hi) | (d <= lo)))
         while frontier.size:
             settled[frontier] = True
             pending[frontier] = False

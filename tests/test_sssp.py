@@ -386,3 +386,12 @@ def test_symmetric_hint(device, g, method):
     assert np.array_equal(to_host(got), to_host(want))
     np.testing.assert_allclose(_as_float(got, U.dtype), _ref(U, s),
                                rtol=1e-6 if U.dtype == np.float32 else 0)
+
+
+def test_delta_below_float_resolution(device):
+    """lo + Δ rounds to lo when distances dwarf Δ: each bucket still takes its first vertex."""
+    w = np.array([1e20, 1.0, 1e20, 2.0])
+    M = sr.Matrix.from_coo([0, 1, 2, 1], [1, 2, 3, 3], w, nrows=4, ncols=4, device=device)
+    d = algorithms.delta_stepping(M, 0, delta=1.0)
+    want = csg.dijkstra(sp.csr_matrix((w, ([0, 1, 2, 1], [1, 2, 3, 3])), shape=(4, 4)), indices=0)
+    np.testing.assert_array_equal(to_host(d), want)
