@@ -5,13 +5,17 @@ policy (push/pull switching, Δ, tile sizes) lives here with named constants and
 comes from, the mechanism (kernels) in ``semiring``.
 
 - :func:`bfs`: breadth-first search levels and parents, direction-optimizing.
-- :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade (so far
-  ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output).
+- :func:`sssp`, :func:`bellman_ford`, :func:`delta_stepping`: single-source shortest paths
+  (min-plus relaxations of a frontier), with predecessors and negative-cycle detection.
+- :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade (
+  ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output;
+  ``dijkstra``, ``bellman_ford`` and ``shortest_path`` with SciPy's parameters and outputs).
 
-SSSP and APSP arrive with their issues.
+APSP arrives with its issue.
 """
 
 from . import csgraph
 from .bfs import bfs
+from .sssp import DistanceOverflow, bellman_ford, delta_stepping, sssp
 
-__all__ = ["bfs", "csgraph"]
+__all__ = ["DistanceOverflow", "bellman_ford", "bfs", "csgraph", "delta_stepping", "sssp"]

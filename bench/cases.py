@@ -713,6 +713,122 @@ BFS = register_algorithm(Algorithm(
 
 
 # --------------------------------------------------------------------------------------------
+# sssp: shortest distances from one source (issue "SSSP"); integer weights in [1, 255] (GAP)
+
+
+def _sssp_ref(ctx: CaseContext) -> np.ndarray:
+    if "dist" in ctx.memo:
+        return ctx.memo["dist"]
+    from scipy.sparse.csgraph import dijkstra  # noqa: PLC0415
+
+    d = ctx.memo["dist"] = dijkstra(ctx.graph.host, directed=True, indices=ctx.inputs["source"])
+    ctx.case_metrics["traversed_edges"] = met.traversed_edges(
+        ctx.graph.host, np.isfinite(d), undirected=ctx.graph.spec.undirected)
+    ctx.case_metrics["max_dist"] = float(d[np.isfinite(d)].max())
+    return d
+
+
+#: The engine's CPU backend takes tens of seconds per SSSP beyond this many stored entries
+#: (thousands of buckets on a 2048² grid): it is reported unavailable there, not timed.
+SSSP_ENGINE_CPU_MAX_NNZ = 1 << 23
+
+
+def _sssp_semiring(device: str, method: str):
+    def setup(ctx: CaseContext):
+        import algorithms  # noqa: PLC0415
+
+        if device == "cpu" and ctx.graph.nnz > SSSP_ENGINE_CPU_MAX_NNZ:
+            raise Unavailable(f"the CPU backend's SSSP is not timed above "
+                              f"{SSSP_ENGINE_CPU_MAX_NNZ} stored entries")
+
+        A = sr_matrix(ctx, device)
+        source = ctx.inputs["source"]
+        fn = getattr(algorithms, method)
+        symmetric = ctx.graph.spec.undirected
+        # untimed: the per-matrix light/heavy split and weight facts are cached
+        fn(A, source, symmetric=symmetric)
+        return lambda: fn(A, source, symmetric=symmetric)
+
+    return setup
+
+
+def _sssp_scipy(ctx: CaseContext):
+    from scipy.sparse.csgraph import dijkstra  # noqa: PLC0415
+
+    H = ctx.graph.host
+    source = ctx.inputs["source"]
+    return lambda: dijkstra(H, directed=True, indices=source)
+
+
+def _sssp_cupy_naive(ctx: CaseContext):
+    """The Bellman–Ford a CuPy user writes: every edge every round, d[dst] = min(d[dst],
+    d[src] + w) by a scatter-min, until a round changes nothing (one sync a round)."""
+    import cupy  # noqa: PLC0415
+
+    A = ctx.graph.gpu()
+    n = A.shape[0]
+    src = _row_ids(ctx, cupy)
+    dst = A.indices
+    w = A.data
+    source = ctx.inputs["source"]
+    scatter_min = _scatter_min_fn()
+
+    def run():
+        d = cupy.full(n, cupy.inf, dtype=w.dtype)
+        d[source] = 0
+        for _ in range(n):
+            new = d.copy()
+            scatter_min(new, dst, d[src] + w)
+            if not bool((new < d).any()):
+                return d
+            d = new
+        return d
+
+    return run
+
+
+def _sssp_summary(ctx: CaseContext, results: dict) -> dict:
+    s = {}
+    for fast in ("semiring-gpu-delta", "semiring-gpu-bf"):
+        for peer in ("scipy-dijkstra", "cupy-naive-bf", "semiring-cpu-delta"):
+            r = _pair_ratio(results, fast, peer)
+            if r is not None:
+                s[f"{fast.replace('-', '_')}_vs_{peer.replace('-', '_')}"] = r
+    return s
+
+
+SSSP = register_algorithm(Algorithm(
+    name="sssp",
+    description="single-source shortest distances from a random source of nonzero degree, "
+                "weights uniform integers in [1, 255]; GTEPS as for bfs (undirected input "
+                "edges within the reached component, each counted once)",
+    prepare=_bfs_prepare,
+    references={
+        "dist": Reference("dist", "scipy.sparse.csgraph.dijkstra", _sssp_ref, compare_exact),
+    },
+    impls=[
+        Impl("semiring-gpu-delta", "gpu", "dist", _sssp_semiring("gpu", "delta_stepping"),
+             description="algorithms.delta_stepping(A, source) on the GPU", engine=True),
+        Impl("semiring-gpu-bf", "gpu", "dist", _sssp_semiring("gpu", "bellman_ford"),
+             description="algorithms.bellman_ford(A, source) on the GPU", engine=True),
+        Impl("cupy-naive-bf", "gpu", "dist", _sssp_cupy_naive,
+             description="Bellman–Ford over every edge each round (CuPy scatter-min)"),
+        Impl("semiring-cpu-delta", "cpu", "dist", _sssp_semiring("cpu", "delta_stepping"),
+             description="algorithms.delta_stepping(A, source) on the CPU backend", engine=True),
+        Impl("semiring-cpu-bf", "cpu", "dist", _sssp_semiring("cpu", "bellman_ford"),
+             description="algorithms.bellman_ford(A, source) on the CPU backend", engine=True),
+        Impl("scipy-dijkstra", "cpu", "dist", _sssp_scipy,
+             description="scipy.sparse.csgraph.dijkstra (one source)"),
+    ],
+    impl_metrics=_bfs_metrics,
+    rate_key="gteps",
+    rate_label="GTEPS (Graph500: undirected edges in the component, counted once)",
+    param_label=lambda p: "dist",
+    summary=_sssp_summary,
+))
+
+
+# --------------------------------------------------------------------------------------------
 # suites
 
 
@@ -764,14 +880,16 @@ register_suite(Suite(
     "tiny", "cpu",
     [SuiteEntry("spmv", ["kron-8", "kron-10", "urand-10", "grid-32x32"]),
      SuiteEntry("spmspv", ["kron-10"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-10", "grid-32x32"])],
+     SuiteEntry("bfs", ["kron-10", "grid-32x32"]),
+     SuiteEntry("sssp", ["kron-10", "grid-32x32"])],
     TimingPolicy(warmup=1, min_runs=2, max_runs=3, budget_s=0.05),
     description="seconds: the end-to-end test of the harness"))
 register_suite(Suite(
     "tiny", "gpu",
     [SuiteEntry("spmv", ["kron-10", "kron-12", "urand-12", "grid-64x64"]),
      SuiteEntry("spmspv", ["kron-12"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-12", "grid-64x64"])],
+     SuiteEntry("bfs", ["kron-12", "grid-64x64"]),
+     SuiteEntry("sssp", ["kron-12", "grid-64x64"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=5, budget_s=0.1),
     description="seconds: the end-to-end test of the harness on a GPU"))
 register_suite(Suite(
@@ -779,7 +897,8 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "urand-12", "urand-14", "urand-16",
                          "grid-64x64", "grid-128x128", "grid-256x256"]),
      SuiteEntry("spmspv", ["kron-12", "kron-14", "kron-16"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"])],
+     SuiteEntry("bfs", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"]),
+     SuiteEntry("sssp", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=0.5),
     description="about a minute on 2 cores"))
 register_suite(Suite(
@@ -787,7 +906,8 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "urand-18", "urand-20", "urand-22",
                          "grid-1024x1024", "grid-2048x2048"]),
      SuiteEntry("spmspv", ["kron-18", "kron-20", "kron-22"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-20", "kron-22", "urand-22", "grid-2048x2048"])],
+     SuiteEntry("bfs", ["kron-20", "kron-22", "urand-22", "grid-2048x2048"]),
+     SuiteEntry("sssp", ["kron-20", "kron-21", "kron-22", "urand-22", "grid-2048x2048"])],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=0.5, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 28,
     description="a few minutes on an H100",
@@ -797,7 +917,8 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "kron-18", "kron-20",
                          "urand-16", "urand-18", "urand-20", "grid-512x512", "grid-1024x1024"]),
      SuiteEntry("spmspv", ["kron-16", "kron-18", "kron-20"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-16", "kron-18", "kron-20", "urand-18", "grid-512x512"])],
+     SuiteEntry("bfs", ["kron-16", "kron-18", "kron-20", "urand-18", "grid-512x512"]),
+     SuiteEntry("sssp", ["kron-16", "kron-18", "urand-18", "grid-512x512"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=1.0),
     description="minutes on a CPU"))
 register_suite(Suite(
@@ -805,7 +926,9 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "kron-23", "kron-24",
                          "urand-20", "urand-22", "urand-24", "grid-2048x2048", "grid-4096x4096"]),
      SuiteEntry("spmspv", ["kron-20", "kron-22", "kron-24"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-20", "kron-22", "kron-24", "urand-22", "grid-2048x2048"])],
+     SuiteEntry("bfs", ["kron-20", "kron-22", "kron-24", "urand-22", "grid-2048x2048"]),
+     SuiteEntry("sssp", ["kron-20", "kron-21", "kron-22", "kron-24", "urand-22",
+                         "grid-2048x2048"])],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=1.0, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 27,
     description="tens of minutes on an H100, scales up to 24",

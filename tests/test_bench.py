@@ -338,7 +338,7 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
     n_cases = sum(len(e.graphs) * len(e.params) for e in suite.entries)
     assert len(data["cases"]) == n_cases
     algs = {c["algorithm"] for c in data["cases"]}
-    assert algs == {"spmv", "spmspv", "bfs"}
+    assert algs == {"spmv", "spmspv", "bfs", "sssp"}
     for case in data["cases"]:
         names = {r["impl"] for r in case["results"]}
         assert not any(C.ALGORITHMS[case["algorithm"]].impl(i).device == "gpu" for i in names)
@@ -523,3 +523,17 @@ def test_bfs_case_counts_graph500_edges(tiny_run):
         for r in ok:
             assert r["metrics"]["gteps"] == pytest.approx(te / (r["ms_median"] / 1e3) / 1e9,
                                                           rel=1e-6)
+
+
+def test_sssp_case_checks_against_dijkstra(tiny_run):
+    """The SSSP case checks every implementation against SciPy's Dijkstra distances and
+    reports GTEPS over the reached component."""
+    res, out = tiny_run
+    data = json.loads((out / "latest.json").read_text())
+    cases = [c for c in data["cases"] if c["algorithm"] == "sssp"]
+    assert cases
+    for c in cases:
+        te = c["case_metrics"]["traversed_edges"]
+        assert te > 0 and c["case_metrics"]["max_dist"] >= 1
+        ok = {r["impl"] for r in c["results"] if r["status"] == "ok"}
+        assert ok >= {"semiring-cpu-delta", "semiring-cpu-bf", "scipy-dijkstra"}

@@ -1,0 +1,532 @@
+"""Single-source shortest paths as min-plus relaxations of a frontier.
+
+- :func:`bellman_ford`: the frontier Bellman–Ford of Harish & Narayanan (2007) with the
+  atomic-min correction (seed 000): each round relaxes only the out-edges of the vertices
+  whose distance changed in the previous round. Negative weights are allowed; a negative cycle
+  reachable from the source is reported after at most n rounds.
+- :func:`delta_stepping`: Meyer & Sanders (2003), "Δ-stepping: a parallelizable shortest path
+  algorithm": light edges (w ≤ Δ) are relaxed to a fixed point inside a bucket of width Δ,
+  heavy edges (w > Δ) once when the bucket closes. Non-negative weights only.
+- :func:`sssp`: chooses between them (negative weights → Bellman–Ford).
+
+Value types. Distances have the matrix's type (bool, i.e. unweighted, gives float64 with
+every edge 1). Unreachable vertices hold ``inf`` for floats and the type's maximum
+(``np.iinfo(dtype).max``) for integers. Integer distances never wrap around: the relaxation
+runs in a type where no candidate sum can overflow. A candidate is the length of a walk of at
+most n edges (at most n rounds, each adding one edge), so with ``n · max|w| < max`` the type
+itself is safe; otherwise int32 relaxes in int64 (then any distance outside int32 raises
+:class:`DistanceOverflow`), and int64 raises :class:`DistanceOverflow` up front (a
+conservative bound check: such weights are beyond any practical graph; convert to float64).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+
+import semiring as sr
+from semiring import _backend as _b
+from semiring.errors import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue,
+                             NegativeCycleError, SemiringError)
+from semiring.matrix import Matrix, as_matrix
+
+from .bfs import bfs
+
+#: Push (SpMSpV over the frontier's rows) while the frontier holds fewer than this fraction of
+#: the vertices, else pull (SpMV over Aᵀ). A min-plus pull has no early exit (min's terminal
+#: value is −inf), so it pays for every edge; the push pays for the frontier's edges plus
+#: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24; 1/16 is a first guess for SSSP,
+#: to be tuned on the GPU.
+PULL_FRACTION = 1 / 16
+
+#: Automatic Δ (Meyer & Sanders 2003, §3: for edge weights in [0, 1] and maximum degree d,
+#: Δ = Θ(1/d) gives linear average work). Scaled to the weights: Δ = DELTA_SCALE · max w / d̄,
+#: with d̄ the average out-degree (the maximum degree of a power-law graph would make Δ tiny
+#: and the buckets many), and never below the smallest positive weight (a Δ under it makes no
+#: edge light but the zero-weight ones). DELTA_SCALE > 1 trades extra re-relaxations inside a
+#: bucket for fewer buckets (each bucket costs device syncs); a guess to tune on the GPU.
+DELTA_SCALE = 4.0
+
+METHODS = ("auto", "bellman_ford", "delta_stepping")
+DIRECTIONS = ("auto", "push", "pull")
+
+
+class DistanceOverflow(SemiringError, OverflowError):
+    """An integer distance does not fit in the value type."""
+
+
+# Per-matrix facts (weight range, NaN, light/heavy split) computed once: a Matrix is immutable.
+_facts: "weakref.WeakKeyDictionary[Matrix, dict]" = weakref.WeakKeyDictionary()
+
+
+def _matrix_facts(A: Matrix) -> dict:
+    f = _facts.get(A)
+    if f is None:
+        f = {}
+        xp = A.xp
+        if A.nvals == 0:
+            f.update(min=0, max=0, min_pos=None, nan=False)
+        elif A.is_iso:
+            w = np.asarray(A.iso_value).astype(_weight_type(A.dtype))[()]
+            f.update(min=w, max=w, min_pos=w if w > 0 else None, nan=bool(np.isnan(w)))
+        else:
+            v = A.values.astype(_weight_type(A.dtype), copy=False)
+            big = _t_max(v.dtype)
+            if v.dtype.kind == "f":
+                nan = bool(xp.isnan(v).any())
+                lo, hi = (float(xp.nanmin(v)), float(xp.nanmax(v))) if not nan else (0.0, 0.0)
+            else:
+                nan = False
+                lo, hi = v.min().item(), v.max().item()
+            pos = xp.where(v > 0, v, big).min().item()
+            f.update(min=lo, max=hi, min_pos=pos if pos < big else None, nan=nan)
+        _facts[A] = f
+    return f
+
+
+def _t_max(dtype):
+    dt = np.dtype(dtype)
+    return np.inf if dt.kind == "f" else np.iinfo(dt).max
+
+
+def _weight_type(dtype) -> np.dtype:
+    """Distances of a matrix of ``dtype``: bool (unweighted) counts edges in float64."""
+    dt = np.dtype(dtype)
+    return np.dtype(np.float64) if dt == np.bool_ else dt
+
+
+def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    n = A.nrows
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
+        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
+    if not 0 <= int(source) < n:
+        raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
+    if direction not in DIRECTIONS:
+        raise InvalidValue(f"{op}: direction must be one of {DIRECTIONS}, got {direction!r}")
+    if symmetric and A._T is None:
+        A._T = A  # the transpose cache: Aᵀ is A itself (the pull reads A's rows)
+    facts = _matrix_facts(A)
+    if facts["nan"]:
+        raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
+    out_type = _weight_type(A.dtype)
+    return A, int(source), facts, out_type
+
+
+def _work_type(op: str, out_type, n: int, facts) -> np.dtype:
+    """The type the relaxation runs in (see the module docstring): no candidate can wrap."""
+    if out_type.kind == "f":
+        return out_type
+    bound = n * max(abs(int(facts["min"])), abs(int(facts["max"])))
+    if bound < np.iinfo(out_type).max:
+        return out_type
+    if out_type == np.int32 and bound < np.iinfo(np.int64).max:
+        return np.dtype(np.int64)
+    raise DistanceOverflow(
+        f"{op}: int64 distances may overflow: n (={n}) times the largest |weight| "
+        f"(={max(abs(int(facts['min'])), abs(int(facts['max'])))}) exceeds the int64 range; "
+        f"use float64 weights")
+
+
+def _finish(op, d, work, out_type):
+    """Distances in the output type; unreachable = inf / the type's maximum."""
+    if work == out_type:
+        return d
+    xp = _xp(d)
+    inf_w = _t_max(work)
+    reached = d != inf_w
+    info = np.iinfo(out_type)
+    if bool((reached & ((d >= info.max) | (d < info.min))).any()):
+        raise DistanceOverflow(f"{op}: a shortest distance lies outside the {out_type} range; "
+                               f"use int64 or float64 weights")
+    return xp.where(reached, d, info.max).astype(out_type)
+
+
+def _xp(a):
+    return _b.xp_of(_b.device_of_array(a))
+
+
+def _relax(M: Matrix, idx, d, pull: bool):
+    """One relaxation of the frontier ``{idx: d[idx]}`` over M's rows.
+
+    Returns ``(where, t, better)``: the candidate distances ``t`` at the touched vertices
+    ``where`` (None: every vertex, a dense result of the pull), and ``better = t < d`` there.
+    """
+    xp = _xp(d)
+    n = d.size
+    if pull:
+        present = xp.zeros(n, dtype=bool)
+        present[idx] = True
+        f = sr.Vector(n, d.dtype, M.device, values=d, present=present)
+        # t = f min.+ M        (pull: one min over each vertex's in-edges, over Mᵀ's rows)
+        t = sr.vxm(f, M, sr.min_plus, direction="pull")
+        vals, pres = t.bitmap()
+        vals = vals.astype(d.dtype, copy=False)
+        better = vals < d if pres is None else (pres & (vals < d))
+        return None, vals, better
+    f = sr.Vector(n, d.dtype, M.device, indices=idx, svalues=d[idx], jumbled=True)
+    # t = f min.+ M            (push: SpMSpV over the frontier's out-edges)
+    t = sr.vxm(f, M, sr.min_plus, direction="push")
+    where, vals = t.sparse(sorted=False)
+    vals = vals.astype(d.dtype, copy=False)
+    return where, vals, vals < d[where]
+
+
+def _apply(d, where, vals, better):
+    """d⟨better⟩ = t, i.e. d = min(d, t) at the touched vertices."""
+    xp = _xp(d)
+    if where is None:
+        d[...] = xp.where(better, vals, d)
+    else:
+        d[where] = xp.where(better, vals, d[where])
+
+
+def _direction(direction: str, frontier: int, n: int) -> bool:
+    """True to pull."""
+    if direction == "auto":
+        return frontier > n * PULL_FRACTION
+    return direction == "pull"
+
+
+def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=False):
+    """Shortest distances from ``source``; negative weights allowed.
+
+    Each round relaxes the out-edges of the vertices whose distance changed in the previous
+    one (frontier Bellman–Ford, Harish & Narayanan 2007, with atomic min). Without a negative
+    cycle every distance is final after n − 1 rounds, so a change in round n proves a negative
+    cycle reachable from the source: :class:`semiring.NegativeCycleError` is raised, naming
+    the vertices of one such cycle (``err.vertices``, a NumPy array); it never runs more than
+    n rounds.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        Edge i → j of weight ``A(i, j)``; missing entries are not edges, explicit zeros are
+        zero-weight edges. A structure-only (iso) matrix weighs every edge its iso value
+        (True: 1). Runs where ``A`` lives.
+    source : int
+    predecessors : bool
+        Also return a shortest-path tree: ``pred[v]`` is v's parent, −1 for the source and the
+        unreachable vertices (SciPy's convention, with −1 for its −9999).
+    direction : {'auto', 'push', 'pull'}
+        Push the frontier (SpMSpV) or pull over Aᵀ (SpMV); ``'auto'`` pulls while the
+        frontier holds more than ``PULL_FRACTION`` of the vertices.
+    symmetric : bool
+        Promise that A equals Aᵀ (an undirected graph): the pull then reads A's rows instead
+        of building the transpose.
+
+    Returns
+    -------
+    dist : array of A's type (float64 for bool)
+        ``inf`` (floats) or the type's maximum (integers) where unreachable.
+    pred : array of int64
+        Only with ``predecessors=True``.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> W = np.array([[0, 4, 1, 0], [0, 0, 0, 0], [0, -2, 0, 0], [0, 0, 0, 0]], dtype=np.int32)
+    >>> A = sp.csr_matrix(W)
+    >>> dist, pred = algorithms.bellman_ford(A, 0, predecessors=True)
+    >>> dist.tolist(), pred.tolist()
+    ([0, -1, 1, 2147483647], [-1, 2, 0, -1])
+    """
+    op = "bellman_ford"
+    A, source, facts, out_type = _prepare(A, source, op, direction, symmetric)
+    n = A.nrows
+    work = _work_type(op, out_type, n, facts)
+    xp = A.xp
+    d = xp.full(n, _t_max(work), dtype=work)
+    d[source] = 0
+    frontier = xp.asarray([source], dtype=xp.int64)
+    rounds = 0
+    while frontier.size and rounds < n:
+        rounds += 1
+        # changed = {v : (changed min.+ A)(v) < d(v)};  d⟨changed⟩ = changed min.+ A
+        where, vals, better = _relax(A, frontier, d, _direction(direction, frontier.size, n))
+        _apply(d, where, vals, better)
+        frontier = xp.flatnonzero(better) if where is None else where[better]
+    if frontier.size:  # still changing in round n
+        cycle = _negative_cycle(A, source, work)
+        where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
+        raise NegativeCycleError(
+            f"{op}: a negative cycle is reachable from source {source}{where_}", vertices=cycle)
+    dist = _finish(op, d, work, out_type)
+    if predecessors:
+        return dist, _predecessors(A, source, d, work)
+    return dist
+
+
+def _auto_delta(A: Matrix, facts) -> float:
+    n = max(A.nrows, 1)
+    if facts["min_pos"] is None:  # no positive weight: every edge is light
+        return 1.0
+    avg_degree = max(A.nvals / n, 1.0)
+    delta = DELTA_SCALE * float(facts["max"]) / avg_degree
+    return max(delta, float(facts["min_pos"]))
+
+
+def _split(A: Matrix, delta):
+    """Light (w ≤ Δ) and heavy (w > Δ) edges of A, cached per (A, Δ).
+
+    TODO(select): replace with ``sr.select(A, "valuele", Δ)`` / ``"valuegt"`` once merged.
+    """
+    facts = _facts.setdefault(A, {})
+    key = ("split", delta)
+    if key in facts:
+        return facts[key]
+    xp = A.xp
+    n = A.nrows
+    if A.is_iso:
+        light = A.iso_value <= delta
+        empty = Matrix(xp.zeros(n + 1, dtype=A.itype), xp.zeros(0, dtype=A.itype), None,
+                       A.shape, iso_value=A.iso_value, dtype=A.dtype)
+        # a new object on A's arrays: a cached value must not hold its weak key alive
+        same = Matrix(A.indptr, A.indices, None, A.shape, iso_value=A.iso_value, dtype=A.dtype)
+        res = (same, empty) if light else (empty, same)
+    else:
+        rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
+        is_light = A.values <= delta
+        res = tuple(_sub(A, rows, keep) for keep in (is_light, ~is_light))
+    facts[key] = res
+    return res
+
+
+def _sub(A: Matrix, rows, keep) -> Matrix:
+    """The entries of A where ``keep`` (CSR order is kept, so the result is canonical)."""
+    xp = A.xp
+    n = A.nrows
+    counts = xp.bincount(rows[keep], minlength=n) if n else xp.zeros(0, dtype=xp.int64)
+    indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(A.itype)
+    vals = None if A.is_iso else A.values[keep]
+    return Matrix(indptr, A.indices[keep], vals, A.shape, iso_value=A.iso_value, dtype=A.dtype)
+
+
+def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto", limit=None,
+                   symmetric=False):
+    """Shortest distances from ``source`` over non-negative weights (Meyer & Sanders 2003).
+
+    The edges are split once into light (w ≤ Δ) and heavy (w > Δ). Vertices wait in
+    *pending* until their out-edges are relaxed. Each bucket takes the pending vertices with
+    distance below ``lo + Δ``, ``lo`` the smallest pending distance, relaxes their light edges
+    to a fixed point (a vertex improved below ``lo + Δ`` joins the bucket again), then the heavy
+    edges of every vertex the bucket settled, once. A vertex improved later becomes pending
+    again, so the result is exact whatever Δ and however the float sums round; Δ only sets the
+    work (small Δ: Dijkstra-like, many buckets; large Δ: Bellman–Ford-like, many
+    re-relaxations).
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        As in :func:`bellman_ford`; a negative weight raises ``InvalidValue`` (use
+        :func:`bellman_ford`).
+    source : int
+    delta : positive number, optional
+        The bucket width Δ; default ``DELTA_SCALE · max w / average out-degree``, at least the
+        smallest positive weight (see ``DELTA_SCALE``).
+    predecessors, direction, symmetric
+        As in :func:`bellman_ford`.
+    limit : number, optional
+        Stop once every distance up to ``limit`` is final (the first bucket starting above
+        it is not opened); vertices farther than ``limit`` are reported unreachable.
+
+    Returns
+    -------
+    dist, pred
+        As in :func:`bellman_ford`.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 5.0, 1.0], [0, 0, 0], [0, 2.0, 0]]))
+    >>> algorithms.delta_stepping(A, 0, delta=1.5).tolist()
+    [0.0, 3.0, 1.0]
+    """
+    op = "delta_stepping"
+    A, source, facts, out_type = _prepare(A, source, op, direction, symmetric)
+    if facts["min"] < 0:
+        raise InvalidValue(f"{op}: A has negative weights (min {facts['min']}); "
+                           f"delta-stepping needs w >= 0: use bellman_ford")
+    if delta is None:
+        delta = _auto_delta(A, facts)
+    elif isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(delta) or delta <= 0:
+        raise InvalidValue(f"{op}: delta must be a positive finite number, got {delta!r}")
+    delta = float(delta)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(
+            limit, (int, float, np.integer, np.floating)) or not limit >= 0):
+        raise InvalidValue(f"{op}: limit must be a number >= 0 or None, got {limit!r}")
+    n = A.nrows
+    work = _work_type(op, out_type, n, facts)
+    L, H = _split(A, delta)
+    if A._T is A:  # symmetric: so are its light and heavy parts
+        L._T = L if L._T is None else L._T
+        H._T = H if H._T is None else H._T
+    xp = A.xp
+    inf_w = _t_max(work)
+    d = xp.full(n, inf_w, dtype=work)
+    d[source] = 0
+    pending = xp.zeros(n, dtype=bool)
+    pending[source] = True
+    settled = xp.zeros(n, dtype=bool)  # the vertices of the current bucket
+    buckets = 0
+    while True:
+        lo = xp.where(pending, d, inf_w).min().item()  # the one sync that opens a bucket
+        if lo == inf_w or (limit is not None and lo > limit):
+            break
+        buckets += 1
+        if buckets > n:  # each bucket settles its smallest pending vertex for good
+            raise RuntimeError(f"{op}: more than n (={n}) buckets: a bug")
+        # integers compare exactly with an integer bound (d < lo + Δ ⇔ d < lo + ⌈Δ⌉)
+        hi = lo + math.ceil(delta) if work.kind != "f" else lo + delta
+        # B = {v pending : d(v) < lo + Δ}  (and d(v) = lo, should lo + Δ round to lo)
+        frontier = xp.flatnonzero(pending & ((d < hi) | (d <= lo)))
+        while frontier.size:
+            settled[frontier] = True
+            pending[frontier] = False
+            # t = B min.+ L;  d = min(d, t);  B = {v : t(v) < d(v) < lo + Δ}
+            where, vals, better = _relax(L, frontier, d, _direction(direction, frontier.size, n))
+            _apply(d, where, vals, better)
+            if where is None:
+                pending |= better
+                frontier = xp.flatnonzero(better & (vals < hi))
+            else:
+                pending[where] = pending[where] | better
+                frontier = where[better & (vals < hi)]
+        S = xp.flatnonzero(settled)
+        settled[S] = False
+        pending[S] = False
+        if H.nvals and S.size:
+            # t = S min.+ H;  d = min(d, t)    (heavy edges once, from the settled bucket)
+            where, vals, better = _relax(H, S, d, _direction(direction, S.size, n))
+            _apply(d, where, vals, better)
+            if where is None:
+                pending |= better
+            else:
+                pending[where] = pending[where] | better
+    if limit is not None:  # beyond it, distances may be upper bounds: report them unreached
+        d[d > limit] = inf_w
+    dist = _finish(op, d, work, out_type)
+    if predecessors:
+        return dist, _predecessors(A, source, d, work)
+    return dist
+
+
+def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction="auto",
+         limit=None, symmetric=False):
+    """Single-source shortest paths: ``'auto'`` runs :func:`delta_stepping` when every
+    weight is non-negative, else :func:`bellman_ford` (which also detects negative cycles).
+    ``delta`` and ``limit`` are delta-stepping's; the other keywords are both methods'.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 2.0, 0], [0, 0, -1.0], [0, 0, 0]]))
+    >>> algorithms.sssp(A, 0).tolist()
+    [0.0, 2.0, 1.0]
+    """
+    if method not in METHODS:
+        raise InvalidValue(f"sssp: method must be one of {METHODS}, got {method!r}")
+    if method == "auto":
+        M = as_matrix(A, op="sssp", arg="A")
+        method = "bellman_ford" if _matrix_facts(M)["min"] < 0 else "delta_stepping"
+        A = M
+    if method == "bellman_ford":
+        if delta is not None or limit is not None:
+            raise InvalidValue("sssp: delta and limit apply to method='delta_stepping' only")
+        return bellman_ford(A, source, predecessors=predecessors, direction=direction,
+                            symmetric=symmetric)
+    return delta_stepping(A, source, delta, predecessors=predecessors, direction=direction,
+                          limit=limit, symmetric=symmetric)
+
+
+# ------------------------------------------------------------------------------ predecessors
+
+def _predecessors(A: Matrix, source: int, d, work):
+    """A shortest-path tree of final distances ``d`` (no negative cycle).
+
+    An edge u → v is *tight* when d(u) + w = d(v). Each reachable v ≠ source has one, and when
+    every tight edge strictly increases d any choice is a tree (d grows along it). Zero-weight
+    (or float-absorbed) and negative tight edges can close cycles of total weight 0, so then
+    the tree is a BFS tree of the tight subgraph from the source: acyclic by construction.
+    """
+    xp = A.xp
+    n = A.nrows
+    inf_w = _t_max(work)
+    rows, cols, w = A.to_coo()
+    w = w.astype(work, copy=False)
+    du = d[rows]
+    reached = du != inf_w
+    tight = reached & (xp.where(reached, du, 0) + w == d[cols])
+    if bool((tight & (d[cols] <= du)).any()):  # a tight edge that does not increase d
+        T = _sub(Matrix(A.indptr, A.indices, None, A.shape, iso_value=True, dtype=np.bool_),
+                 rows, tight)
+        _, pred = bfs(T, source, parents=True)
+    else:
+        pred = xp.full(n, -1, dtype=xp.int64)
+        pred[cols[tight]] = rows[tight]
+    pred[source] = -1
+    return pred
+
+
+def _negative_cycle(A: Matrix, source: int, work):
+    """The vertices of a negative cycle reachable from ``source`` (sorted, a NumPy array).
+
+    Runs the frontier Bellman–Ford again for n rounds, recording for each vertex the vertex it
+    was last improved from (the error path only: per-edge NumPy/CuPy code). A vertex improved
+    in round n has a predecessor chain that cannot reach the source (its distance is below
+    every simple path's), so n steps along it land on a cycle of the predecessor graph, which
+    is negative (Cormen et al., ch. 24). Steps and the cycle's members by pointer doubling.
+    """
+    xp = A.xp
+    n = A.nrows
+    inf_w = _t_max(work)
+    d = xp.full(n, inf_w, dtype=work)
+    d[source] = 0
+    pred = xp.arange(n, dtype=xp.int64)
+    frontier = xp.asarray([source], dtype=xp.int64)
+    indptr = A.indptr.astype(xp.int64)
+    wvals, stride = A._values_for(work)
+    for _ in range(n):
+        starts = indptr[frontier]
+        deg = indptr[frontier + 1] - starts
+        total = int(deg.sum())
+        if total == 0:
+            return None
+        slot = xp.repeat(xp.arange(frontier.size), deg)
+        p = starts[slot] + xp.arange(total, dtype=xp.int64) - (xp.cumsum(deg) - deg)[slot]
+        u = frontier[slot]
+        v = A.indices[p].astype(xp.int64)
+        cand = d[u] + (wvals[p] if stride else wvals[0])
+        order = xp.argsort(cand, kind="stable")
+        order = order[xp.argsort(v[order], kind="stable")]  # by v, then by candidate
+        v, cand, u = v[order], cand[order], u[order]
+        head = xp.concatenate([xp.ones(1, dtype=bool), v[1:] != v[:-1]])
+        v, cand, u = v[head], cand[head], u[head]
+        better = cand < d[v]
+        v, cand, u = v[better], cand[better], u[better]
+        d[v] = cand
+        pred[v] = u
+        frontier = v
+        last = v
+    start = last[:1]
+    # p^(2^k) for 2^k >= n, with the minimum vertex met on the way (the cycle's label)
+    jump = pred.copy()
+    label = xp.minimum(xp.arange(n, dtype=xp.int64), pred)
+    steps = 1
+    while steps < 2 * n:
+        label = xp.minimum(label, label[jump])
+        jump = jump[jump]
+        steps *= 2
+    on_cycle = jump[start]  # n or more steps from a vertex improved in round n
+    members = xp.zeros(n, dtype=bool)
+    members[jump] = True  # every vertex on some cycle of the predecessor graph
+    cycle = xp.flatnonzero(members & (label == label[on_cycle]))
+    return _b.to_device(cycle, "cpu")  # a small host array on the error object
