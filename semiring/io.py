@@ -80,7 +80,19 @@ def mmwrite(target, A, *, comment: str = "", precision: int | None = None) -> No
     S = A.to_scipy()
     if A.dtype == np.bool_ and field is None:
         S = S.astype(np.int64)  # Matrix Market has no boolean field
-    sio.mmwrite(target, S, comment=comment, field=field, precision=precision)
+    # SciPy's own symmetry test compares values only, so it would drop an explicit zero whose
+    # mirror is absent: decide on the entries themselves
+    sio.mmwrite(target, S, comment=comment, field=field, precision=precision,
+                symmetry="symmetric" if _symmetric(A) else "general")
+
+
+def _symmetric(A: Matrix) -> bool:
+    """Whether A equals Aᵀ entry for entry: the same stored positions and values."""
+    if A.nrows != A.ncols:
+        return False
+    T = A.T
+    same = np.array_equal(A.indptr, T.indptr) and np.array_equal(A.indices, T.indices)
+    return same and (A.is_iso or np.array_equal(A.values, T.values, equal_nan=A.dtype.kind == "f"))
 
 
 def from_networkx(G, *, nodelist=None, weight="weight", dtype=None, device=None) -> Matrix:

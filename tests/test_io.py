@@ -35,6 +35,19 @@ def test_matrix_market_round_trip(device, data):
                                       to_host(A.to_dense(missing=-99)).astype(np.float64))
 
 
+@pytest.mark.parametrize("values", [[True, False, True], [0.0, 0.0, 0.0], [1, 0, 1]])
+def test_mmwrite_keeps_an_explicit_zero_without_its_mirror(values):
+    # A(0,1) is stored (False / 0) and A(1,0) is not: the file must not say 'symmetric'
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 1, 1], values, nrows=2, ncols=2, device="cpu")
+    buf = io.BytesIO()
+    sr.io.mmwrite(buf, A)
+    assert b"general" in buf.getvalue().splitlines()[0]
+    buf.seek(0)
+    B = sr.io.mmread(buf, device="cpu")
+    assert B.nvals == 3
+    np.testing.assert_array_equal(B.to_dense(missing=-9).astype(float), A.to_dense(missing=-9).astype(float))
+
+
 def test_matrix_market_symmetric_and_array_files(tmp_path):
     p = tmp_path / "sym.mtx"
     p.write_text("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 4.0\n3 3 0.0\n")
