@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import types as _t
 from .errors import DomainMismatch
 
 # ---------------------------------------------------------------------- keys <-> containers

@@ -44,7 +44,7 @@ from .errors import (DimensionMismatch, DomainMismatch, DuplicateIndices, Invali
                      InvalidValue)
 from .mask import as_mask, as_matrix_mask
 from .matrix import Matrix, as_matrix
-from .ops import BinaryOp, Monoid, UnaryOp, lookup
+from .ops import BinaryOp, Monoid, lookup
 from .vector import Vector, as_vector
 
 # ---------------------------------------------------------------------- argument handling

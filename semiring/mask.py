@@ -87,7 +87,6 @@ class Mask:
         """Sorted int64 keys of the mask's *true* entries, ignoring ``complement``: vector
         indices, or ``row * ncols + col`` for a matrix."""
         c = self.container
-        xp = c.xp
         if self.is_matrix:
             from ._mfinalize import matrix_keys  # noqa: PLC0415
 
