@@ -517,12 +517,21 @@ def reduce_scalar(a, monoid="plus"):
     from .operations import _gpu_memory_errors  # noqa: PLC0415
 
     with _gpu_memory_errors(name, device):
-        while n > 1:
-            h = n // 2
-            z = apply_binary(mono.op, dom, v[:h], v[h:2 * h], device, h).astype(dom, copy=False)
-            v = z if n % 2 == 0 else a.xp.concatenate([z, v[2 * h:]])
-            n = int(v.size)
-        return v.get()[0].astype(dom)[()]
+        return _tree_reduce(mono.op, dom, v, device)
+
+
+def _tree_reduce(op, dom, v, device):
+    """⊕ of a non-empty array by pairwise halving: log2(n) elementwise launches (a monoid is
+    associative and commutative, so the pairing does not change the result, floats aside)."""
+    xp = _b.xp_of(device)
+    n = int(v.size)
+    while n > 1:
+        h = n // 2
+        z = apply_binary(op, dom, v[:h], v[h:2 * h], device, h).astype(dom, copy=False)
+        v = z if n % 2 == 0 else xp.concatenate([z, v[2 * h:]])
+        n = int(v.size)
+    host = v.get() if device == "gpu" else v
+    return host[0].astype(dom)[()]
 
 
 # ---------------------------------------------------------------------- transpose

@@ -554,3 +554,50 @@ def test_scipy_and_arrays_are_accepted(device):
         np.testing.assert_array_equal(sr.reduce_rows(S).to_dense(), [2.0, 3.0])
         np.testing.assert_array_equal(sr.ewise_add(np.array([1, 2]), np.array([3, 4])).to_dense(), [4, 6])
         assert sr.transpose(S).isequal(sr.Matrix.from_scipy(S.T.tocsr()))
+
+
+@pytest.mark.parametrize("monoid", MONOIDS)
+def test_tree_reduce_matches_left_fold(monoid):
+    """The GPU's pairwise scalar reduction, run on the CPU: the same answer as the fold."""
+    from semiring.elementwise import _tree_reduce
+
+    mono = sr.ops.lookup("monoid", monoid, op="t", arg="m")
+    rng = np.random.default_rng(2)
+    for n in (1, 2, 3, 7, 64, 101):
+        for dt in DTYPES:
+            v = rng.integers(-3, 4, n).astype(dt)
+            dom = sr.types.BOOL if mono.op.result == "bool" else np.dtype(dt)
+            v = v.astype(dom)
+            want = mono.reduce_segments(v, np.zeros(1, dtype=np.int64))[0]
+            got = _tree_reduce(mono.op, dom, v, "cpu")
+            assert got == want or (mono.name == "any" and got in v), (monoid, n, dt, got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_op_every_dtype_matches_numpy(device, dtype):
+    """Each unary and binary op's CUDA expression against its NumPy function (on the GPU this
+    compiles and runs every built-in kernel instantiation)."""
+    ext = {np.dtype(np.bool_): [True, False],
+           np.dtype(np.int32): [np.iinfo(np.int32).min, -7, -1, 0, 1, 3, np.iinfo(np.int32).max],
+           np.dtype(np.int64): [np.iinfo(np.int64).min, -7, -1, 0, 1, 3, np.iinfo(np.int64).max],
+           np.dtype(np.float32): [-np.inf, -2.5, -0.0, 0.0, 1.0, 3.0, np.inf, np.nan],
+           np.dtype(np.float64): [-np.inf, -2.5, -0.0, 0.0, 1.0, 3.0, np.inf, np.nan]}[np.dtype(dtype)]
+    x = np.array(ext, dtype=dtype)
+    xs, ys = np.meshgrid(x, x)
+    xs, ys = xs.ravel(), ys.ravel()
+    n = xs.size
+    u = sr.Vector.from_coo(np.arange(n), xs, size=n, device=device)
+    w = sr.Vector.from_coo(np.arange(n), ys, size=n, device=device)
+    idx = np.arange(n, dtype=np.int64)
+    zero = np.zeros(n, dtype=np.int64)
+    for name in sr.ops.list_names("unary"):
+        op = sr.ops.lookup("unary", name, op="t", arg="o")
+        want = op.apply_numpy(xs, dtype, pos=(idx, zero))
+        got = to_host(sr.apply(u, name).to_dense())
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    for name in sr.ops.list_names("binary"):
+        op = sr.ops.lookup("binary", name, op="t", arg="o")
+        with np.errstate(all="ignore"):
+            want = op.apply_numpy(xs, ys, dtype, pos=(idx, zero, idx, zero))
+        got = to_host(sr.ewise_mult(u, w, name).to_dense())
+        np.testing.assert_array_equal(got, want, err_msg=name)
