@@ -102,8 +102,10 @@ def apply_binary(op, domain, x, y, device, n, pos=None):
         return _elemgpu.binary(op, domain, x, y, n, pos)
     xa = np.broadcast_to(np.asarray(x).astype(domain, copy=False), (n,))
     ya = np.broadcast_to(np.asarray(y).astype(domain, copy=False), (n,))
-    z = op.apply_numpy(xa, ya, domain, pos=pos)
-    return np.broadcast_to(z, (n,)).astype(op.result_type(domain), copy=False)
+    z = np.asarray(op.apply_numpy(xa, ya, domain, pos=pos))
+    if z.shape != (n,) or not z.flags.writeable:
+        z = np.broadcast_to(z, (n,)).copy()  # a real array, never a read-only view
+    return z.astype(op.result_type(domain), copy=False)
 
 
 def apply_unary(op, domain, x, device, n, pos=None):
@@ -113,7 +115,8 @@ def apply_unary(op, domain, x, device, n, pos=None):
 
         return _elemgpu.unary(op, domain, x, n, pos)
     xa = np.broadcast_to(np.asarray(x).astype(domain, copy=False), (n,))
-    return op.apply_numpy(xa, domain, pos=pos)
+    z = op.apply_numpy(xa, domain, pos=pos)
+    return z if z.flags.writeable else z.copy()
 
 
 # ---------------------------------------------------------------------- set operations
