@@ -170,10 +170,12 @@ def finalize_keys(tk, tv, wk, wv, mask, accum, replace, out_dtype, device):
     inw = pw >= 0
     # Z = out ⊙ T
     zv = xp.empty(u.size, dtype=out_dtype)
-    zv[int_] = tv[pt[int_]]
+    ti = xp.flatnonzero(int_)  # integer scatters, not boolean ones: plain on both backends
+    zv[ti] = tv[pt[ti]]
     if accum is not None:
         wonly = inw & ~int_
-        zv[wonly] = wv[pw[wonly]]
+        wo = xp.flatnonzero(wonly)
+        zv[wo] = wv[pw[wo]]
         both = xp.flatnonzero(inw & int_)
         if both.size:
             a = apply_binary(accum, out_dtype, wv[pw[both]], tv[pt[both]], device, int(both.size))
@@ -190,6 +192,7 @@ def finalize_keys(tk, tv, wk, wv, mask, accum, replace, out_dtype, device):
         keep = xp.where(allowed, zp, xp.zeros_like(inw) if replace else inw)
         rv = zv
         kw = ~allowed & inw
+        kw = xp.flatnonzero(kw)
         rv[kw] = wv[pw[kw]]
     return u[keep], rv[keep]
 

@@ -162,7 +162,7 @@ def ewise_add(a, b, op="plus", *, out=None, mask=None, accum=None, replace=False
     u, pa, pb = union(ka, kb)
     vals = xp.empty(u.size, dtype=rt)
     ina, inb = pa >= 0, pb >= 0
-    aonly, bonly = ina & ~inb, inb & ~ina
+    aonly, bonly = xp.flatnonzero(ina & ~inb), xp.flatnonzero(inb & ~ina)
     vals[aonly] = va[pa[aonly]].astype(rt)
     vals[bonly] = vb[pb[bonly]].astype(rt)
     both = xp.flatnonzero(ina & inb)
@@ -756,8 +756,9 @@ def assign(out, value, rows=None, cols=None, *, mask=None, accum=None, replace=F
         u, pr, ps = union(rk, sk)
         uv = xp.empty(u.size, dtype=dt)
         inr, ins = pr >= 0, ps >= 0
-        uv[inr & ~ins] = rv[pr[inr & ~ins]]
-        uv[ins & ~inr] = sv[ps[ins & ~inr]]
+        ro, so = xp.flatnonzero(inr & ~ins), xp.flatnonzero(ins & ~inr)
+        uv[ro] = rv[pr[ro]]
+        uv[so] = sv[ps[so]]
         both = xp.flatnonzero(inr & ins)
         if both.size:
             uv[both] = apply_binary(acc, dt, rv[pr[both]], sv[ps[both]], device,
