@@ -428,12 +428,47 @@ def _reduce_domain(mono, dtype):
     return _t.BOOL if mono.op.result == "bool" else np.dtype(dtype)
 
 
+#: Rows longer than this are reduced on the GPU by pairwise halving (log2(longest row) passes
+#: over the entries) instead of one thread folding each row (one launch, but serial per row).
+LONG_SEGMENT = 256
+
+
 def _segment_reduce(mono, values, starts, device):
     if device == "gpu":
         from . import _gpu  # noqa: PLC0415
 
+        xp = _b.xp_of(device)
+        lengths = xp.diff(xp.concatenate([starts, xp.asarray([values.size], dtype=xp.int64)]))
+        if int(lengths.max()) > LONG_SEGMENT:
+            return _segment_tree_reduce(mono.op, values.dtype, values, starts, device)
         return _gpu.segment_fold(mono.op, values, starts)
     return mono.reduce_segments(values, starts)
+
+
+def _segment_tree_reduce(op, dom, values, starts, device):
+    """⊕ of each non-empty segment ``values[starts[s]:starts[s+1]]`` by pairwise halving: each
+    pass combines entries 2t and 2t+1 of a segment, so the longest row takes log2 passes and
+    every pass is a handful of elementwise launches over what is left."""
+    xp = _b.xp_of(device)
+    v = values
+    n = int(v.size)
+    lengths = xp.diff(xp.concatenate([starts, xp.asarray([n], dtype=xp.int64)]))
+    starts = starts.astype(xp.int64)
+    while n > starts.size:
+        seg = xp.searchsorted(starts, xp.arange(n, dtype=xp.int64), side="right") - 1
+        pos = xp.arange(n, dtype=xp.int64) - starts[seg]
+        left = xp.flatnonzero(pos % 2 == 0)
+        pair = left[(pos[left] + 1) < lengths[seg[left]]]
+        nv = v[left]
+        if pair.size:
+            z = apply_binary(op, dom, v[pair], v[pair + 1], device, int(pair.size))
+            # pair is a subsequence of left: its slots in nv by searchsorted
+            nv[xp.searchsorted(left, pair)] = z.astype(dom, copy=False)
+        v = nv
+        lengths = (lengths + 1) // 2
+        starts = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(lengths)[:-1]])
+        n = int(v.size)
+    return v
 
 
 def _reduce_rows_of(name, A, mono, out, mask, accum, replace, structure, complement, orig):

@@ -613,3 +613,36 @@ def test_every_op_every_dtype_matches_numpy(device, dtype):
             want = op.apply_numpy(xs, ys, dtype, pos=(idx, zero, idx, zero))
         got = to_host(sr.ewise_mult(u, w, name).to_dense())
         np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+@pytest.mark.parametrize("monoid", MONOIDS)
+def test_segment_tree_reduce_matches_fold(monoid):
+    """The GPU's pairwise row reduction (rows longer than LONG_SEGMENT), run on the CPU."""
+    from semiring.elementwise import _segment_tree_reduce
+
+    mono = sr.ops.lookup("monoid", monoid, op="t", arg="m")
+    rng = np.random.default_rng(4)
+    for lengths in ([1], [2], [3, 1, 7], [1000, 1, 2, 513], list(rng.integers(1, 40, 50))):
+        lengths = np.array(lengths)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+        for dt in DTYPES:
+            dom = sr.types.BOOL if mono.op.result == "bool" else np.dtype(dt)
+            v = rng.integers(-3, 4, lengths.sum()).astype(dt).astype(dom)
+            want = mono.reduce_segments(v, starts)
+            got = _segment_tree_reduce(mono.op, dom, v, starts, "cpu")
+            if mono.name == "any":
+                assert all(g in v[s:s + n] for g, s, n in zip(got, starts, lengths))
+            else:
+                np.testing.assert_array_equal(got, want, err_msg=f"{monoid} {dt}")
+
+
+def test_reduce_long_rows(device):
+    """Rows longer than LONG_SEGMENT (the GPU switches to pairwise halving)."""
+    rng = np.random.default_rng(6)
+    D = rng.integers(-9, 9, (3, 2000)).astype(np.int64)
+    P = rng.random((3, 2000)) < np.array([[0.9], [0.001], [0.5]])
+    A = make_matrix(D, P, device)
+    for mono, f in (("plus", np.sum), ("min", np.min), ("max", np.max)):
+        got = to_host(sr.reduce_rows(A, mono).to_dense(missing=0))
+        want = [f(D[r][P[r]]) if P[r].any() else 0 for r in range(3)]
+        np.testing.assert_array_equal(got, want)
