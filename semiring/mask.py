@@ -158,7 +158,16 @@ def as_mask(mask, *, structure: bool, complement: bool, op: str, size: int):
 
 def as_matrix_mask(mask, *, structure: bool, complement: bool, op: str, shape):
     """Normalize the ``mask=`` argument of a matrix operation: None, a Matrix or a Mask over
-    one (``M.S``, ``~M.V``); its shape must equal the output's."""
+    one (``M.S``, ``~M.V``); its shape must equal the output's.
+
+    Examples
+    --------
+    >>> import semiring as sr
+    >>> M = sr.Matrix.from_coo([0], [1], True, nrows=2, ncols=2)
+    >>> m = sr.as_matrix_mask(M, structure=True, complement=True, op="demo", shape=(2, 2))
+    >>> m.structure, m.complement, m.allowed_at([0, 1]).tolist()
+    (True, True, [True, False])
+    """
     from .matrix import Matrix  # noqa: PLC0415
 
     mask = _normalize(mask, structure, complement, op, (Matrix,))
