@@ -61,16 +61,29 @@ def instantiations():
 
 
 _modules: dict = {}
+_functions: dict = {}
 
 
 def _function(op, dtype):
+    """The kernel of (op, dtype); one module per op holds every domain, so a session compiles
+    each op once (as CI does)."""
     cp = _cupy()
-    key = (cp.cuda.runtime.getDevice(), id(op), np.dtype(dtype))
-    f = _modules.get(key)
+    dev = cp.cuda.runtime.getDevice()
+    key = (dev, id(op), np.dtype(dtype))
+    f = _functions.get(key)
     if f is None:
         name = kernel_name(op, dtype)
-        mod = cp.RawModule(code=program(op), options=NVRTC_OPTIONS, name_expressions=[name])
-        f = _modules[key] = mod.get_function(name)
+        mod = _modules.get((dev, id(op)))
+        if mod is None:
+            names = [kernel_name(op, dt) for dt in _t.DTYPES]
+            mod = cp.RawModule(code=program(op), options=NVRTC_OPTIONS, name_expressions=names)
+            try:
+                mod.compile()
+                _modules[(dev, id(op))] = mod
+            except Exception:
+                # a user op may compile in some domains only (``x & y`` is not for floats)
+                mod = cp.RawModule(code=program(op), options=NVRTC_OPTIONS, name_expressions=[name])
+        f = _functions[key] = mod.get_function(name)
     return f
 
 
