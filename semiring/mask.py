@@ -106,10 +106,11 @@ class Mask:
             raise DomainMismatch("Mask.pattern: only a matrix mask has a CSR pattern")
         from ._mfinalize import matrix_from_keys  # noqa: PLC0415
 
+        from .matrix import Matrix  # noqa: PLC0415
+
         c = self.container
-        if self.structure:
-            return c if c.is_iso and c.dtype == bool and bool(c.iso_value) else \
-                matrix_from_keys(self.keys(), None, c.shape, bool)
+        if self.structure:  # the same CSR arrays, values dropped: no copy
+            return Matrix(c.indptr, c.indices, None, c.shape, iso_value=True, dtype=bool)
         return matrix_from_keys(self.keys(), None, c.shape, bool)
 
     def allowed_at(self, keys):

@@ -483,7 +483,8 @@ def test_matrix_mask_keys_and_complement_stay_sparse(device):
     M = sr.Matrix.from_coo([0, 5, n - 1], [3, 5, n - 1], [1, 0, 2], nrows=n, ncols=n, device=device)
     np.testing.assert_array_equal(to_host(M.S.keys()), [3, 5 * n + 5, n * n - 1])
     np.testing.assert_array_equal(to_host(M.V.keys()), [3, n * n - 1])
-    assert M.V.pattern().nvals == 2 and M.S.pattern().shape == (n, n)
+    assert M.V.pattern().isequal(sr.Matrix.from_coo([0, n - 1], [3, n - 1], True, nrows=n, ncols=n, device=device))
+    assert M.S.pattern().isequal(sr.Matrix.from_coo([0, 5, n - 1], [3, 5, n - 1], True, nrows=n, ncols=n, device=device))
     keys = [3, 4, 5 * n + 5, n * n - 1]
     assert to_host((~M.V).allowed_at(keys)).tolist() == [False, True, True, False]
     A = sr.Matrix.from_coo([0, 1, n - 1], [3, 1, 0], [7, 8, 9], nrows=n, ncols=n, device=device)
