@@ -13,11 +13,13 @@ from ._backend import default_device, gpu_available
 from .errors import (BackendUnavailable, DeviceMismatch, DimensionMismatch, DomainMismatch,
                      DuplicateIndices, InvalidIndex, InvalidValue, NegativeCycleError,
                      OutOfMemory, SemiringError)
+from .elementwise import (EwiseExpr, apply, assign, ewise_add, ewise_mult, extract,
+                          reduce_cols, reduce_rows, reduce_scalar, select, transpose)
 from .expr import MatMulExpr, NotImplementedYet
-from .mask import Mask
+from .mask import Mask, as_matrix_mask
 from .matrix import Matrix
 from .operations import mxv, vxm
-from .ops import ANY, BinaryOp, Monoid, Semiring, binary, monoid, semiring
+from .ops import ANY, BinaryOp, Monoid, Semiring, UnaryOp, binary, monoid, semiring, unary
 from .vector import Vector
 
 __version__ = "0.1.0"
@@ -28,6 +30,9 @@ __all__ = [
     "Matrix", "Monoid", "NegativeCycleError", "NotImplementedYet", "OutOfMemory", "Semiring",
     "SemiringError", "Vector", "binary", "default_device", "gpu_available", "monoid", "mxv",
     "semiring", "types", "vxm", "io",
+    # element-wise and structural operations (semiring.elementwise)
+    "EwiseExpr", "UnaryOp", "apply", "as_matrix_mask", "assign", "ewise_add", "ewise_mult",
+    "extract", "reduce_cols", "reduce_rows", "reduce_scalar", "select", "transpose", "unary",
 ]
 
 

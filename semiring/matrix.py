@@ -504,7 +504,75 @@ class Matrix(_b.Placed):
             return False
         return _values_close(xp, self._full_values(), other._full_values(), rel_tol, abs_tol)
 
-    # ------------------------------------------------------------------ expressions
+    # ------------------------------------------------------------------ output updates
+    def _assign(self, other: "Matrix") -> None:
+        """Replace this matrix's content with ``other``'s (the output argument of operations);
+        this matrix keeps its dtype, and its cached transpose, casts and schedule are dropped."""
+        if other.shape != self.shape:
+            raise DimensionMismatch(f"Matrix._assign: shape {other.shape} must equal {self.shape}")
+        if other._dtype != self._dtype:
+            other = other._cast(self._dtype)
+        self._indptr, self._indices, self._values = other._indptr, other._indices, other._values
+        self._iso = other._iso
+        if self._T is not None:
+            self._T._T = None
+        self._T = None
+        self._casts = {}
+        self._sched = None
+
+    def _cast(self, dtype) -> "Matrix":
+        dtype = np.dtype(dtype)
+        if dtype == self._dtype:
+            return self
+        if self.is_iso:
+            return Matrix(self._indptr, self._indices, None, self._shape,
+                          iso_value=np.asarray(self._iso).astype(dtype)[()], dtype=dtype)
+        return Matrix(self._indptr, self._indices, self._values.astype(dtype), self._shape)
+
+    def dup(self) -> "Matrix":
+        """A copy."""
+        return Matrix(self._indptr.copy(), self._indices.copy(),
+                      None if self.is_iso else self._values.copy(), self._shape,
+                      iso_value=self._iso, dtype=self._dtype)
+
+    # ------------------------------------------------------------------ masks and expressions
+    @property
+    def S(self):
+        """This matrix as a structural mask (an entry allows, whatever its value)."""
+        from .mask import Mask  # noqa: PLC0415
+
+        return Mask(self, structure=True)
+
+    @property
+    def V(self):
+        """This matrix as a value mask (an entry allows where its value is nonzero)."""
+        from .mask import Mask  # noqa: PLC0415
+
+        return Mask(self, structure=False)
+
+    def __invert__(self):
+        return ~self.V
+
+    def __or__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("add", self, other)
+
+    def __and__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("mult", self, other)
+
+    def __ror__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("add", other, self)
+
+    def __rand__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("mult", other, self)
+
     def __matmul__(self, other):
         from .expr import matmul_expr  # noqa: PLC0415
 

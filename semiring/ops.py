@@ -40,6 +40,8 @@ _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 binary = SimpleNamespace()
 monoid = SimpleNamespace()
 semiring = SimpleNamespace()
+unary = SimpleNamespace()
+_UNARY: dict[str, "UnaryOp"] = {}
 _BINARY: dict[str, "BinaryOp"] = {}
 _MONOID: dict[str, "Monoid"] = {}
 _SEMIRING: dict[str, "Semiring"] = {}
@@ -115,6 +117,13 @@ class BinaryOp:
             with np.errstate(all="ignore"):
                 z = self.numpy(x, y)
         return np.asarray(z).astype(rt, copy=False)
+
+    def __call__(self, expr, **kwargs):
+        """Evaluate ``a | b`` (union) or ``a & b`` (intersection) with this op, e.g.
+        ``sr.binary.min(a | b)``; keywords as in :func:`semiring.ewise_add`."""
+        from .elementwise import evaluate_ewise  # noqa: PLC0415
+
+        return evaluate_ewise(expr, self, **kwargs)
 
     def __repr__(self):
         return f"BinaryOp({self.name!r})"
@@ -194,6 +203,12 @@ class Monoid:
                 return f.reduceat(values, starts).astype(values.dtype, copy=False)
         return _pairwise_segment_reduce(self, values, starts)
 
+    def __call__(self, expr, **kwargs):
+        """Evaluate ``a | b`` or ``a & b`` with this monoid's op (``sr.monoid.min(a | b)``)."""
+        from .elementwise import evaluate_ewise  # noqa: PLC0415
+
+        return evaluate_ewise(expr, self.op, **kwargs)
+
     def __repr__(self):
         return f"Monoid({self.name!r})"
 
@@ -260,10 +275,67 @@ class Semiring:
         return f"Semiring({self.name!r})"
 
 
+@dataclass(frozen=True, eq=False)
+class UnaryOp:
+    """A unary operator ``z = f(x)`` (the op of :func:`semiring.apply`).
+
+    Parameters
+    ----------
+    name : str
+        A C identifier, unique among unary ops.
+    cuda : str
+        A C++ expression in ``x`` (of the domain type ``T``) and, for positional ops, the
+        coordinates ``i, j`` of the entry (a vector entry has ``j == 0``).
+    numpy : callable
+        ``numpy(x)``, or ``numpy(x, i, j)`` for ``positional=True`` ops.
+    result : {'same', 'bool', 'index'}
+    positional : bool
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> sr.unary.minv.apply_numpy(np.array([0, 1, -1, 4], dtype=np.int32), np.int32)
+    array([2147483647,          1,         -1,          0], dtype=int32)
+    """
+
+    name: str
+    cuda: str
+    numpy: Callable
+    result: str = "same"
+    positional: bool = False
+    register: bool = field(default=True, repr=False)
+
+    def __post_init__(self):
+        if self.result not in RESULT_RULES:
+            raise InvalidValue(f"UnaryOp: result must be one of {RESULT_RULES}, got {self.result!r}")
+        if not isinstance(self.cuda, str) or not self.cuda.strip():
+            raise InvalidValue(f"UnaryOp: cuda must be a non-empty C++ expression, got {self.cuda!r}")
+        if not callable(self.numpy):
+            raise InvalidValue(f"UnaryOp: numpy must be callable, got {self.numpy!r}")
+        if self.register:
+            _check_name("UnaryOp", self.name, _UNARY)
+            _UNARY[self.name] = self
+            setattr(unary, self.name, self)
+
+    def result_type(self, domain) -> np.dtype:
+        return BinaryOp.result_type(self, domain)
+
+    def apply_numpy(self, x, domain, pos=None):
+        """Vectorized application on the CPU; ``pos = (i, j)`` for positional ops."""
+        rt = self.result_type(domain)
+        x = np.asarray(x).astype(domain, copy=False)
+        with np.errstate(all="ignore"):
+            z = self.numpy(x, *pos) if self.positional else self.numpy(x)
+        return np.broadcast_to(np.asarray(z), x.shape).astype(rt)
+
+    def __repr__(self):
+        return f"UnaryOp({self.name!r})"
+
+
 def lookup(kind: str, obj, *, op: str, arg: str):
     """Resolve a table entry given as an object or its name."""
     tables = {"binary": (BinaryOp, _BINARY), "monoid": (Monoid, _MONOID),
-              "semiring": (Semiring, _SEMIRING)}
+              "semiring": (Semiring, _SEMIRING), "unary": (UnaryOp, _UNARY)}
     cls, table = tables[kind]
     if isinstance(obj, cls):
         return obj
@@ -277,7 +349,8 @@ def lookup(kind: str, obj, *, op: str, arg: str):
 
 
 def list_names(kind: str) -> list[str]:
-    return sorted({"binary": _BINARY, "monoid": _MONOID, "semiring": _SEMIRING}[kind])
+    return sorted({"binary": _BINARY, "monoid": _MONOID, "semiring": _SEMIRING,
+                   "unary": _UNARY}[kind])
 
 
 # ---------------------------------------------------------------------------------------
@@ -365,3 +438,26 @@ for _add, _mul in [
 ]:
     Semiring(f"{_add}_{_mul}", getattr(monoid, _add), getattr(binary, _mul))
 del _add, _mul
+
+
+# Unary ops (GraphBLAS GrB_IDENTITY, AINV, ABS, MINV, LNOT, GxB_ONE, POSITIONI/J). The bool
+# cases follow SuiteSparse: ainv and abs are the identity, minv is true.
+def _minv(x):
+    if x.dtype == np.bool_:
+        return np.ones_like(x)
+    if x.dtype.kind == "f":
+        return np.divide(x.dtype.type(1), x)
+    top = np.iinfo(x.dtype).max
+    return np.where(x == 0, top, np.where(x == 1, 1, np.where(x == -1, -1, 0))).astype(x.dtype)
+
+
+UnaryOp("identity", "x", lambda x: x.copy())
+UnaryOp("ainv", "sr_ainv(x)", lambda x: x.copy() if x.dtype == np.bool_ else np.negative(x))
+UnaryOp("abs", "sr_abs(x)", lambda x: x.copy() if x.dtype == np.bool_ else np.abs(x))
+UnaryOp("minv", "sr_minv(x)", _minv)
+UnaryOp("lnot", "!(x != 0)", lambda x: (x == 0).astype(x.dtype))
+UnaryOp("one", "1", lambda x: np.ones_like(x))
+UnaryOp("rowindex", "i", lambda x, i, j: np.asarray(i, dtype=np.int64), result="index",
+        positional=True)
+UnaryOp("colindex", "j", lambda x, i, j: np.asarray(j, dtype=np.int64), result="index",
+        positional=True)

@@ -293,6 +293,26 @@ class Vector(_b.Placed):
     def __invert__(self):
         return ~self.V
 
+    def __or__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("add", self, other)
+
+    def __and__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("mult", self, other)
+
+    def __ror__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("add", other, self)
+
+    def __rand__(self, other):
+        from .elementwise import EwiseExpr  # noqa: PLC0415
+
+        return EwiseExpr("mult", other, self)
+
     def __matmul__(self, other):
         from .expr import matmul_expr  # noqa: PLC0415
 

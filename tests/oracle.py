@@ -88,3 +88,66 @@ def dense_mxm(Ad, Ap, Bd, Bp, semiring, dom):
             pres = pres | q
             products.append((p, q))
     return vals, pres, products
+
+
+# ---------------------------------------------------------------------- element-wise oracles
+# Arrays are dense (values, present) pairs of any shape: a matrix is 2-D, a vector 1-D (its
+# entry i sits at (i, 0)).
+
+def coords(shape):
+    """(i, j) int64 coordinate arrays of every position of a 1-D or 2-D shape."""
+    if len(shape) == 1:
+        return np.arange(shape[0], dtype=np.int64), np.zeros(shape[0], dtype=np.int64)
+    i, j = np.indices(shape, dtype=np.int64)
+    return i, j
+
+
+def ewise(kind, ad, ap, bd, bp, op):
+    """ewise_add ('add': union) or ewise_mult ('mult': intersection) under a BinaryOp."""
+    dom = sr.types.promote(ad.dtype, bd.dtype)
+    rt = op.result_type(dom)
+    i, j = coords(ad.shape)
+    both = op.apply_numpy(ad.astype(dom), bd.astype(dom), dom, pos=(i, j, i, j)).astype(rt)
+    if kind == "mult":
+        return np.where(ap & bp, both, np.zeros((), rt)), ap & bp
+    vals = np.where(ap & bp, both, np.where(ap, ad.astype(rt), bd.astype(rt)))
+    return vals, ap | bp
+
+
+def reduce_rows(ad, ap, monoid):
+    """(values, present, candidates) of the row reductions, folded left to right."""
+    dom = sr.types.BOOL if monoid.op.result == "bool" else ad.dtype
+    vals = np.zeros(ad.shape[0], dtype=dom)
+    cands = []
+    for r in range(ad.shape[0]):
+        row = ad[r][ap[r]].astype(dom)
+        cands.append(list(row))
+        if row.size:
+            acc = row[:1]
+            for x in row[1:]:
+                acc = monoid.op.apply_numpy(acc, np.asarray([x]), dom).astype(dom)
+            vals[r] = acc[0]
+    return vals, ap.any(axis=1), cands
+
+
+def extract(ad, ap, rows, cols=None):
+    """A(rows, cols) / v(rows) by fancy indexing (duplicates allowed)."""
+    if cols is None:
+        return ad[rows], ap[rows]
+    ix = np.ix_(rows, cols)
+    return ad[ix], ap[ix]
+
+
+def assign(wd, wp, vd, vp, rows, cols, accum, allowed, replace):
+    """GrB_assign: Z = w with Z(rows, cols) = w(rows, cols) ⊙ value (or value), then w⟨M⟩ = Z."""
+    zd, zp = wd.copy(), wp.copy()
+    ix = rows if cols is None else np.ix_(rows, cols)
+    rd, rp = wd[ix], wp[ix]
+    vd = vd.astype(wd.dtype)
+    if accum is None:
+        sd, sp_ = vd, vp
+    else:
+        sd, sp_ = finalize(rd, rp, vd, vp, None, accum, False, wd.dtype)
+    zd[ix] = np.where(sp_, sd, zd[ix])
+    zp[ix] = sp_
+    return finalize(wd, wp, zd, zp, allowed, None, replace, wd.dtype)
