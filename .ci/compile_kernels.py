@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from cupy_backends.cuda.libs import nvrtc
 
-from semiring import _gpu
+from semiring import _gpu, _spgemm
 
 
 def compile_one(label, src, exprs, arch):
@@ -41,6 +41,7 @@ def main():
     archs = args.arch or ["sm_80", "sm_90"]
     jobs = [(lab, src, ex, a) for lab, src, ex in _gpu.all_instantiations() for a in archs]
     jobs += [(lab, src, ex, a) for lab, src, ex in _gpu.extra_instantiations() for a in archs]
+    jobs += [(lab, src, ex, a) for lab, src, ex in _spgemm.all_instantiations() for a in archs]
     t0 = time.time()
     print(f"NVRTC {nvrtc.getVersion()}: compiling {len(jobs)} programs "
           f"({sum(len(j[2]) for j in jobs)} kernel instantiations) for {', '.join(archs)}", flush=True)

@@ -220,13 +220,30 @@ def _in_mask(M, r0, r1, ncols, key):
     return mkeys[pos] == key
 
 
+def _no_zero_sums(a, b) -> bool:
+    """Whether no sum of products a·b can be 0: operands of one strict sign each, no NaN, and
+    the smallest product does not underflow to 0 (then every product, and every sum of them,
+    is of one sign and nonzero; inf stays inf)."""
+    if a.size == 0 or b.size == 0:
+        return True
+    with np.errstate(all="ignore"):
+        ext = []
+        for v in (a, b):
+            lo, hi = v.min(), v.max()
+            if np.isnan(lo) or np.isnan(hi) or (lo <= 0 <= hi):
+                return False
+            ext.append(min(abs(lo), abs(hi)))
+        return bool(ext[0] * ext[1] > 0)
+
+
 def _scipy_plus_times(A, B, dtype):
     """plus_times over floats with SciPy, in the GraphBLAS sense.
 
     SciPy's product sums in the same order (increasing k) but drops entries whose sum is
     exactly 0 (cancellation, zero operands), which are entries for GraphBLAS. The structure
     therefore comes from a product of the patterns (sums of ones are never 0), the values from
-    the product itself, and the dropped entries get their value 0.
+    the product itself, and the dropped entries get their value 0. When no sum can be 0
+    (:func:`_no_zero_sums`: e.g. positive weights) SciPy's product is already the answer.
     """
     import scipy.sparse as sps  # noqa: PLC0415
 
@@ -238,8 +255,10 @@ def _scipy_plus_times(A, B, dtype):
     Sa = csr(A, avals if astride else np.full(A.nvals, avals[0], dtype))
     Sb = csr(B, bvals if bstride else np.full(B.nvals, bvals[0], dtype))
     C = Sa @ Sb
-    P = csr(A, np.ones(A.nvals)) @ csr(B, np.ones(B.nvals))
     C.sort_indices()
+    if _no_zero_sums(Sa.data, Sb.data):
+        return _build(np, C.indptr.astype(np.int64), C.indices, C.data, C.shape)
+    P = csr(A, np.ones(A.nvals)) @ csr(B, np.ones(B.nvals))
     P.sort_indices()
     nrows, ncols = P.shape
     vals = np.zeros(P.nnz, dtype=dtype)

@@ -22,6 +22,9 @@
 // the type's maximum, so a bitonic sort of the whole table leaves the row's entries first.
 
 #define SR_SPG_THREADS 256
+// Blocks per SM the register allocation must allow (<= 64 registers a thread): without it
+// ptxas capped the shared-table kernels at 32 registers and spilled (nvcc -Xptxas -v, sm_90).
+#define SR_SPG_MIN_BLOCKS 4
 
 template <typename K> struct sr_spg_key;
 template <> struct sr_spg_key<int> {
@@ -129,7 +132,7 @@ __device__ __forceinline__ long long sr_spg_global_size(long long bound, long lo
 
 // rownnz[row] = number of distinct allowed columns, for the rows of one shared-memory bin.
 template <typename I>
-__global__ void __launch_bounds__(SR_SPG_THREADS) spgemm_symbolic_shared(
+__global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symbolic_shared(
     const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
     const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
     const I* __restrict__ m_ptr, const I* __restrict__ m_idx, int complement,
@@ -172,7 +175,7 @@ __global__ void __launch_bounds__(SR_SPG_THREADS) spgemm_symbolic_shared(
 // The same for rows too long for shared memory: one block per row (persistent grid), the
 // table in this block's region of `gkeys` (cap slots), sized per row from bound[row].
 template <typename I>
-__global__ void __launch_bounds__(SR_SPG_THREADS) spgemm_symbolic_global(
+__global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symbolic_global(
     const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
     const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
     const I* __restrict__ m_ptr, const I* __restrict__ m_idx, int complement,
@@ -214,7 +217,7 @@ __global__ void __launch_bounds__(SR_SPG_THREADS) spgemm_symbolic_global(
 // the first nnz(row) entries out. Every group of the block has the same table size and runs
 // the same sorting network, so the block synchronizes between its stages.
 template <class Add, class Mul, typename T, typename R, typename I, int COMBINE>
-__global__ void __launch_bounds__(SR_SPG_THREADS) spgemm_numeric_shared(
+__global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_numeric_shared(
     const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
     const T* __restrict__ a_val, long long a_stride,
     const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
@@ -280,7 +283,7 @@ __global__ void __launch_bounds__(SR_SPG_THREADS) spgemm_numeric_shared(
 // Rows too long for shared memory: one block per row with the table in global memory, sized
 // from the row's exact nnz; the entries are written unsorted and the host sorts these rows.
 template <class Add, class Mul, typename T, typename R, typename I, int COMBINE>
-__global__ void __launch_bounds__(SR_SPG_THREADS) spgemm_numeric_global(
+__global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_numeric_global(
     const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
     const T* __restrict__ a_val, long long a_stride,
     const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
