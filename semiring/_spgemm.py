@@ -49,9 +49,12 @@ SHARED_BYTES = 48 * 1024
 #: phase bounds a row by its flops, which already overestimates its nnz, so it allows a full
 #: table.
 NUMERIC_LOAD = 0.75
+#: Rows with more flops than the largest shared symbolic table first try it anyway, and give up
+#: (to a global-memory table) once their distinct columns pass this load.
+SYMBOLIC_TRY_LOAD = 0.75
 #: Global-memory tables: blocks per multiprocessor of the persistent grid, and the most bytes
 #: their regions may take together (the grid shrinks to fit).
-GLOBAL_BLOCKS_PER_SM = 2
+GLOBAL_BLOCKS_PER_SM = 4
 GLOBAL_TABLE_BYTES = 1 << 30
 
 #: How the numeric phase combines into a table: 0 CAS loop with the monoid, 1 atomicAdd, 2 a
@@ -353,7 +356,7 @@ def _bin_rows(cp, bound, caps):
     order = cp.argsort(b)
     counts = cp.bincount(b, minlength=nb + 2)
     gmax = cp.max(cp.where(b == nb, bound, 0))
-    host = cp.concatenate([counts, gmax[None]]).get()  # one synchronization
+    host = cp.asnumpy(cp.concatenate([counts, gmax[None]]))  # one synchronization
     counts, gmax = host[:nb + 2], int(host[nb + 2])
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     return order, [(int(starts[i]), int(counts[i])) for i in range(nb + 1)], gmax
@@ -398,8 +401,8 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
 
     # (2)-(3) symbolic phase over bins of the flops bound
     sym_bins = [(lg, s) for lg, s in SHARED_BINS
-                if (THREADS >> lg) * s * ksize + (THREADS >> lg) * 4 <= SHARED_BYTES]
-    order, spans, gmax = _bin_rows(cp, bound, [s for _, s in sym_bins])
+                if (THREADS >> lg) * s * ksize + (THREADS >> lg) * 8 <= SHARED_BYTES]
+    order, spans, _ = _bin_rows(cp, bound, [s for _, s in sym_bins])
     rows = order.astype(it)
     rownnz = cp.zeros(nrows, dtype=cp.int64)
     f_shared, f_global = _kernels("symbolic", sr, dtype, it)
@@ -409,14 +412,23 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
             rpb = THREADS >> lg
             f_shared(((count + rpb - 1) // rpb,), (THREADS,), common + (
                 rows[start:], np.int64(count), np.int32(lg), np.int32(s), np.int64(ncols),
-                rownnz), shared_mem=rpb * s * ksize + rpb * 4)
+                rownnz, np.int32(s)), shared_mem=rpb * s * ksize + rpb * 8)
     start, count = spans[-1]
     if count:
-        cap = _global_size(gmax, ncols)
+        # optimistic pass in the largest shared table; only rows that overflow go global
+        big = rows[start:start + count]
+        lg, s = sym_bins[-1]
+        f_shared((count,), (THREADS,), common + (
+            big, np.int64(count), np.int32(lg), np.int32(s), np.int64(ncols), rownnz,
+            np.int32(int(s * SYMBOLIC_TRY_LOAD))), shared_mem=s * ksize + 8)
+        big = big[rownnz[big] < 0]
+        count = int(big.size)
+    if count:
+        cap = _global_size(int(bound[big].max()), ncols)
         grid = _global_grid(cp, count, ksize, cap)
         gkeys = cp.empty(grid * cap, dtype=it)
         f_global((grid,), (THREADS,), common + (
-            rows[start:], np.int64(count), bound, np.int64(ncols), gkeys, np.int64(cap), rownnz))
+            big, np.int64(count), bound, np.int64(ncols), gkeys, np.int64(cap), rownnz))
         del gkeys
 
     # (4) row pointers of C

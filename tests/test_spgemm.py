@@ -120,25 +120,31 @@ def test_spgemm_against_oracle(device, semiring_name, data):
 
 def skewed_pair(seed=0, dtype=np.float64):
     """A (300 x 6000) with a few long rows and B (6000 x 9000) with short rows: row 0 of A·B
-    has 12000 products (> the largest shared symbolic table) over ~6000 columns (> the largest
-    shared numeric table), rows 1-3 a few thousand, the rest a handful; some rows empty."""
+    has 12000 products (> the largest shared symbolic table) over ~6600 columns (> the largest
+    shared numeric table: global memory in both phases), row 4 has 10000 products over at most
+    300 columns (the optimistic shared pass succeeds), rows 1-3 a few thousand, the rest a
+    handful; some rows empty."""
     rng = np.random.default_rng(seed)
     m, k, n = 300, 6000, 9000
     rows, cols = [], []
-    for r, deg in ((0, 4000), (1, 1500), (2, 700), (3, 200)):
-        c = rng.choice(k, deg, replace=False)
+    for r, deg in ((0, 4900), (1, 1500), (2, 700), (3, 200)):
+        c = rng.choice(5000, deg, replace=False)
         rows.append(np.full(deg, r))
         cols.append(c)
-    deg = rng.integers(0, 6, m - 4)
+    rows.append(np.full(1000, 4))
+    cols.append(np.arange(5000, 6000))
+    deg = rng.integers(0, 6, m - 5)
     deg[::7] = 0  # empty rows
-    for r, d in enumerate(deg, start=4):
+    for r, d in enumerate(deg, start=5):
         rows.append(np.full(d, r))
         cols.append(rng.choice(k, d, replace=False))
     ar, ac = np.concatenate(rows), np.concatenate(cols)
     A = sp.csr_matrix((rng.integers(1, 10, ar.size).astype(dtype), (ar, ac)), shape=(m, k))
     bdeg = rng.integers(0, 6, k)
+    bdeg[5000:] = 10
     br = np.repeat(np.arange(k), bdeg)
-    bc = np.concatenate([rng.choice(n, d, replace=False) for d in bdeg])
+    bc = np.concatenate([rng.choice(n if r < 5000 else 300, d, replace=False)
+                         for r, d in enumerate(bdeg)])
     B = sp.csr_matrix((rng.integers(1, 10, br.size).astype(dtype), (br, bc)), shape=(k, n))
     A.sort_indices()
     B.sort_indices()
@@ -148,9 +154,12 @@ def skewed_pair(seed=0, dtype=np.float64):
 def test_skewed_has_long_rows():
     A, B = skewed_pair()
     flops = np.diff(B.indptr)[A.indices]
-    row0 = flops[A.indptr[0]:A.indptr[1]].sum()
-    assert row0 > max(s for _, s in _spgemm.SHARED_BINS)  # global symbolic bin
-    assert (A @ B).getrow(0).nnz > 4096 * _spgemm.NUMERIC_LOAD  # global numeric bin
+    biggest = max(s for _, s in _spgemm.SHARED_BINS)
+    row_flops = np.add.reduceat(flops, A.indptr[:5])
+    C = A @ B
+    assert row_flops[0] > biggest and C.getrow(0).nnz > biggest * _spgemm.SYMBOLIC_TRY_LOAD
+    assert C.getrow(0).nnz > 4096 * _spgemm.NUMERIC_LOAD  # global numeric bin
+    assert row_flops[4] > biggest and C.getrow(4).nnz <= 300  # optimistic pass holds it
 
 
 @pytest.mark.parametrize("sname,dtype", [
@@ -331,3 +340,123 @@ def test_spgemm_inputs_unchanged(device):
     spgemm(A, A, sr.min_plus, mask=A, complement=True)
     for b, a in zip(before, (A.indptr, A.indices, A.values)):
         np.testing.assert_array_equal(b, to_host(a))
+
+
+# ------------------------------------------------------------------------- GPU host logic
+
+
+class _Launches:
+    """Stand-ins for the four GPU kernels, on NumPy arrays: they check the launch geometry the
+    host chose (shared memory, tables large enough, each row served once per phase) and write
+    the rows of a reference product (global-memory rows reversed, as the unsorted kernel may)."""
+
+    def __init__(self, ref, bound):
+        self.ref = ref  # the CPU product: row lengths and entries
+        self.bound = bound
+        self.sym_rows, self.num_rows = [], []
+        self.used = set()
+
+    def kernels(self, kind, sr, dtype, itype):
+        return (self.sym_shared, self.sym_global) if kind == "symbolic" else \
+            (self.num_shared, self.num_global)
+
+    def _row_len(self, r):
+        return int(self.ref.indptr[r + 1] - self.ref.indptr[r])
+
+    def sym_shared(self, grid, block, args, shared_mem):
+        rows, count, lg, slots, ncols, rownnz, limit = args[7:]
+        rpb = 256 >> int(lg)
+        assert block == (256,) and grid[0] * rpb >= count and shared_mem <= _spgemm.SHARED_BYTES
+        assert shared_mem >= rpb * slots * rows.itemsize
+        self.used.add("sym_shared" if limit == slots else "sym_try")
+        for r in rows[:count].tolist():
+            n = self._row_len(r)
+            if limit == slots:
+                assert self.bound[r] <= slots and n <= self.bound[r]
+                self.sym_rows.append(r)
+            if n > limit:
+                rownnz[r] = -1
+            else:
+                rownnz[r] = n
+                if limit != slots:
+                    self.sym_rows.append(r)
+
+    def sym_global(self, grid, block, args):
+        rows, count, bound, ncols, gkeys, cap, rownnz = args[7:]
+        assert gkeys.size >= grid[0] * cap
+        self.used.add("sym_global")
+        for r in rows[:count].tolist():
+            assert _spgemm._global_size(int(bound[r]), int(ncols)) <= cap
+            rownnz[r] = self._row_len(r)
+            self.sym_rows.append(r)
+
+    def num_shared(self, grid, block, args, shared_mem):
+        rows, count, lg, slots, ncols, c_ptr, c_idx, c_val, empty = args[11:]
+        rpb = 256 >> int(lg)
+        assert grid[0] * rpb >= count and shared_mem <= _spgemm.SHARED_BYTES
+        assert shared_mem >= rpb * slots * (c_idx.itemsize + c_val.itemsize)
+        self.used.add("num_shared")
+        for r in rows[:count].tolist():
+            c0, c1 = int(c_ptr[r]), int(c_ptr[r + 1])
+            assert c1 - c0 == self._row_len(r) <= slots * _spgemm.NUMERIC_LOAD
+            p0 = self.ref.indptr[r]
+            c_idx[c0:c1] = self.ref.indices[p0:p0 + c1 - c0]
+            c_val[c0:c1] = self.ref.values[p0:p0 + c1 - c0]
+            self.num_rows.append(r)
+
+    def num_global(self, grid, block, args):
+        rows, count, ncols, c_ptr, c_idx, c_val, empty, gkeys, gvals, cap = args[11:]
+        assert gkeys.size >= grid[0] * cap and gvals.size >= grid[0] * cap
+        self.used.add("num_global")
+        for r in rows[:count].tolist():
+            c0, c1 = int(c_ptr[r]), int(c_ptr[r + 1])
+            assert _spgemm._global_size(c1 - c0, int(ncols)) <= cap
+            p0 = self.ref.indptr[r]
+            c_idx[c0:c1] = self.ref.indices[p0:p0 + c1 - c0][::-1]
+            c_val[c0:c1] = self.ref.values[p0:p0 + c1 - c0][::-1]
+            self.num_rows.append(r)
+
+
+@pytest.mark.parametrize("masked", [None, "M", "~M"])
+def test_gpu_host_logic_emulated(masked, monkeypatch):
+    """The GPU driver (_spgemm_gpu: flops, bins, scans, the optimistic pass, global grids,
+    the sort of global rows) run on NumPy with the kernels replaced by checked stand-ins."""
+    import types
+
+    from semiring import _gpu
+
+    S_A, S_B = skewed_pair()
+    A = sr.Matrix.from_scipy(S_A, device="cpu")
+    B = sr.Matrix.from_scipy(S_B, device="cpu")
+    mask = None
+    if masked:
+        rng = np.random.default_rng(2)
+        P = (S_A @ S_B).tocoo()
+        keep = rng.random(P.nnz) < (0.7 if masked == "M" else 0.02)
+        mask = sr.Matrix.from_coo(P.row[keep], P.col[keep], nrows=P.shape[0], ncols=P.shape[1],
+                                  device="cpu")
+    comp = masked == "~M"
+    ref = spgemm(A, B, sr.min_plus, mask=mask, complement=comp)
+    flops = np.add.reduceat(np.r_[np.diff(S_B.indptr)[S_A.indices], 0], S_A.indptr[:-1])
+    flops[np.diff(S_A.indptr) == 0] = 0
+    bound = np.minimum(flops, np.diff(mask.indptr)) if masked == "M" else flops
+    fake = _Launches(ref, bound)
+    fake_cp = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("__")})
+    fake_cp.asnumpy = np.asarray
+    fake_cp.cuda = types.SimpleNamespace(Device=lambda *a: types.SimpleNamespace(id=0))
+    monkeypatch.setattr(_spgemm._b, "_cupy", lambda: fake_cp)
+    monkeypatch.setattr(_spgemm, "_kernels", fake.kernels)
+    monkeypatch.setattr(_gpu, "_num_sms", lambda dev: 132)
+    dt = np.dtype(np.float64)
+    C = _spgemm._spgemm_gpu(A, B, sr.min_plus, dt, dt, mask, comp)
+    monkeypatch.undo()
+    served = np.flatnonzero(bound > 0)
+    assert sorted(fake.sym_rows) == served.tolist()  # each row with work once
+    assert sorted(fake.num_rows) == np.flatnonzero(np.diff(ref.indptr)).tolist()
+    want = {"sym_shared", "num_shared", "num_global"}
+    if masked != "M":  # a mask row bounds the flops: no row is too long for shared memory
+        want |= {"sym_try", "sym_global"}
+    assert fake.used == want
+    np.testing.assert_array_equal(np.asarray(C.indptr), ref.indptr)
+    np.testing.assert_array_equal(np.asarray(C.indices), ref.indices)  # global rows re-sorted
+    np.testing.assert_array_equal(np.asarray(C.values), ref.values)

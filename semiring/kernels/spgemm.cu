@@ -131,22 +131,29 @@ __device__ __forceinline__ long long sr_spg_global_size(long long bound, long lo
 // ---------------------------------------------------------------------------------- symbolic
 
 // rownnz[row] = number of distinct allowed columns, for the rows of one shared-memory bin.
+// A row whose count passes `limit` stops early with rownnz = -1 (overflow): the host sends the
+// rows whose flops exceed every shared table here first, with limit = 3/4 of the largest table
+// (spECK's optimistic pass: a row with many products often has few distinct columns), and only
+// the rows that overflow to the global-memory kernel. For the other bins limit = slots, which
+// the count never passes (it is at most the row's bound <= slots). Claims past the limit are
+// at most one per lane of the group, so a table never fills and probing always ends.
 template <typename I>
 __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symbolic_shared(
     const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
     const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
     const I* __restrict__ m_ptr, const I* __restrict__ m_idx, int complement,
     const I* __restrict__ rows, long long nrows_bin, int log_g, int slots, long long ncols,
-    long long* __restrict__ rownnz)
+    long long* __restrict__ rownnz, int limit)
 {
     extern __shared__ __align__(16) unsigned char sr_spg_smem[];
     typedef I K;
     const int G = 1 << log_g, rpb = SR_SPG_THREADS >> log_g;
     K* keys = reinterpret_cast<K*>(sr_spg_smem);
     int* cnt = reinterpret_cast<int*>(keys + rpb * slots);
+    volatile int* ovf = cnt + rpb;
     const K empty = sr_spg_key<K>::empty();
     for (int t = threadIdx.x; t < rpb * slots; t += SR_SPG_THREADS) keys[t] = empty;
-    if (threadIdx.x < rpb) cnt[threadIdx.x] = 0;
+    if (threadIdx.x < rpb) { cnt[threadIdx.x] = 0; ovf[threadIdx.x] = 0; }
     __syncthreads();
     const int g = threadIdx.x >> log_g, lane = threadIdx.x & (G - 1);
     const long long s = (long long)blockIdx.x * rpb + g;
@@ -158,18 +165,17 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symb
         row = (long long)rows[s];
         long long mlo = 0, mhi = 0;
         if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
-        int mine = 0;
         sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, lane, G,
             [&](long long p, long long k, long long q, I j) {
+                if (ovf[g]) return;
                 if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
                 bool fresh;
                 sr_spg_insert<K, unsigned>(tab, mask, direct, (K)j, fresh);
-                mine += fresh ? 1 : 0;
+                if (fresh && atomicAdd(cnt + g, 1) >= limit) ovf[g] = 1;
             });
-        if (mine) atomicAdd(cnt + g, mine);
     }
     __syncthreads();
-    if (row >= 0 && lane == 0) rownnz[row] = cnt[g];
+    if (row >= 0 && lane == 0) rownnz[row] = ovf[g] ? -1 : cnt[g];
 }
 
 // The same for rows too long for shared memory: one block per row (persistent grid), the
