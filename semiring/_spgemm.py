@@ -42,8 +42,10 @@ THREADS = 256
 #: Shared-memory bins: (log2 threads per row, table slots per row). Small rows share a block
 #: (256 >> log_g rows of `slots` each: 2048 slots a block up to 2048-slot rows).
 SHARED_BINS = ((2, 32), (3, 64), (4, 128), (5, 256), (6, 512), (7, 1024), (8, 2048),
-               (8, 4096), (8, 8192))
+               (8, 4096), (8, 8192), (8, 16384), (8, 32768))
 #: Dynamic shared memory a block may use without opting in (48 KiB on every arch since sm_30).
+#: Bins up to the device's opt-in maximum are used (A100: 163 KiB, H100/H200: 227 KiB: 16384
+#: numeric slots of 12 bytes), with the kernels' limit raised once when they are loaded.
 SHARED_BYTES = 48 * 1024
 #: Largest load of a numeric table (exact row nnz / slots): probes stay short. The symbolic
 #: phase bounds a row by its flops, which already overestimates its nnz, so it allows a full
@@ -342,8 +344,30 @@ def _kernels(kind, sr, dtype, itype):
         else:
             names, src = numeric_names(sr, dtype, itype), numeric_source(sr)
         mod = cp.RawModule(code=src, options=NVRTC_OPTIONS, name_expressions=names)
-        fs = _functions[key] = tuple(mod.get_function(n) for n in names)
+        fs = tuple(mod.get_function(n) for n in names)
+        budget = _shared_budget()
+        if budget > SHARED_BYTES:  # the shared-table kernel may take the opt-in maximum
+            drv = cp.cuda.driver
+            drv.funcSetAttribute(fs[0].ptr, drv.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 budget)
+        _functions[key] = fs
     return fs
+
+
+@functools.lru_cache(maxsize=None)
+def _optin_bytes(device_id: int) -> int:
+    cp = _b._cupy()
+    try:
+        return int(cp.cuda.runtime.deviceGetAttribute(
+            cp.cuda.runtime.cudaDevAttrMaxSharedMemoryPerBlockOptin, device_id))
+    except Exception:  # an old runtime: stay within the default
+        return SHARED_BYTES
+
+
+def _shared_budget() -> int:
+    """Dynamic shared memory a block of the shared-table kernels may use on this device."""
+    cp = _b._cupy()
+    return max(SHARED_BYTES, _optin_bytes(cp.cuda.runtime.getDevice()))
 
 
 def _bin_rows(cp, bound, caps):
@@ -400,8 +424,9 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
         bound = cp.minimum(bound, cp.diff(m_ptr).astype(cp.int64))
 
     # (2)-(3) symbolic phase over bins of the flops bound
+    budget = _shared_budget()
     sym_bins = [(lg, s) for lg, s in SHARED_BINS
-                if (THREADS >> lg) * s * ksize + (THREADS >> lg) * 8 <= SHARED_BYTES]
+                if (THREADS >> lg) * s * ksize + (THREADS >> lg) * 8 <= budget]
     order, spans, _ = _bin_rows(cp, bound, [s for _, s in sym_bins])
     rows = order.astype(it)
     rownnz = cp.zeros(nrows, dtype=cp.int64)
@@ -441,7 +466,7 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
 
     # (5)-(6) numeric phase over bins of the exact row nnz; shared rows come out sorted
     num_bins = [(lg, s) for lg, s in SHARED_BINS
-                if (THREADS >> lg) * s * (ksize + rsize) <= SHARED_BYTES]
+                if (THREADS >> lg) * s * (ksize + rsize) <= budget]
     order, spans, gmax = _bin_rows(cp, rownnz, [int(s * NUMERIC_LOAD) for _, s in num_bins])
     rows = order.astype(it)
     avals, astride = A._values_for(dtype)
@@ -471,9 +496,23 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
     return _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
 
 
+#: Entries of C sorted per radix sort of the global-memory rows (bounds its temporaries,
+#: about 40 bytes an entry, to a few GB).
+SORT_BATCH = 1 << 27
+
+
 def _sort_rows(cp, rows, c_ptr, c_idx, c_val, ncols):
-    """Sort the columns (and values) of the listed rows of C in place: one radix sort of
-    (rank of the row, column) keys over all their entries."""
+    """Sort the columns (and values) of the listed rows of C in place: radix sorts of
+    (rank of the row, column) keys over all their entries, in batches of whole rows."""
+    lens = c_ptr[rows + 1] - c_ptr[rows]
+    ends = cp.asnumpy(cp.cumsum(lens))
+    cuts = np.searchsorted(ends, np.arange(SORT_BATCH, int(ends[-1]), SORT_BATCH), side="left")
+    bounds = np.unique(np.concatenate([[0], cuts, [rows.size]]))
+    for r0, r1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        _sort_batch(cp, rows[r0:r1], c_ptr, c_idx, c_val, ncols)
+
+
+def _sort_batch(cp, rows, c_ptr, c_idx, c_val, ncols):
     starts = c_ptr[rows]
     lens = c_ptr[rows + 1] - starts
     ends = cp.cumsum(lens)
@@ -481,10 +520,12 @@ def _sort_rows(cp, rows, c_ptr, c_idx, c_val, ncols):
     e = cp.arange(total, dtype=cp.int64)
     seg = cp.searchsorted(ends, e, side="right")
     pos = starts[seg] + e - (ends - lens)[seg]
+    del e
     cols = c_idx[pos]
     if rows.size * max(ncols, 1) < 2**62:
         order = cp.argsort(seg * ncols + cols.astype(cp.int64))
     else:
         order = cp.lexsort(cp.stack([cols.astype(cp.int64), seg]))
+    del seg
     c_idx[pos] = cols[order]
     c_val[pos] = c_val[pos][order]

@@ -118,21 +118,28 @@ def test_spgemm_against_oracle(device, semiring_name, data):
 # ------------------------------------------------------------------------- skewed degrees
 
 
-def skewed_pair(seed=0, dtype=np.float64):
-    """A (300 x 6000) with a few long rows and B (6000 x 9000) with short rows: row 0 of A·B
-    has 12000 products (> the largest shared symbolic table) over ~6600 columns (> the largest
-    shared numeric table: global memory in both phases), row 4 has 10000 products over at most
-    300 columns (the optimistic shared pass succeeds), rows 1-3 a few thousand, the rest a
-    handful; some rows empty."""
+#: Shared-memory budgets: the default 48 KiB, and the opt-in maximum of an H100/H200.
+BUDGETS = {"48K": 48 * 1024, "H100": 232448}
+
+
+def skewed_pair(seed=0, dtype=np.float64, big=False):
+    """A (300 x k) with a few long rows and B (k x n) with short rows, so that the longest
+    rows of A·B need global memory under a shared budget (``big=False``: 48 KiB, ``True``:
+    an H100's 227 KiB). Row 0 has more products than the largest shared symbolic table and
+    more distinct columns than its overflow limit and than the largest numeric table (global
+    memory in both phases); row 4 has more products than the largest table but at most 300
+    columns (the optimistic shared pass holds it); rows 1-3 have thousands of products, the
+    rest a handful; some rows are empty."""
     rng = np.random.default_rng(seed)
-    m, k, n = 300, 6000, 9000
+    m, k, n = (300, 12000, 60000) if big else (300, 6000, 9000)
+    kk = k - 1000  # B's rows kk.. have `wide` entries among 300 columns
+    lo, wide = (2, 40) if big else (0, 10)
     rows, cols = [], []
-    for r, deg in ((0, 4900), (1, 1500), (2, 700), (3, 200)):
-        c = rng.choice(5000, deg, replace=False)
+    for r, deg in ((0, kk - 100), (1, 1500), (2, 700), (3, 200)):
         rows.append(np.full(deg, r))
-        cols.append(c)
+        cols.append(rng.choice(kk, deg, replace=False))
     rows.append(np.full(1000, 4))
-    cols.append(np.arange(5000, 6000))
+    cols.append(np.arange(kk, k))
     deg = rng.integers(0, 6, m - 5)
     deg[::7] = 0  # empty rows
     for r, d in enumerate(deg, start=5):
@@ -140,10 +147,10 @@ def skewed_pair(seed=0, dtype=np.float64):
         cols.append(rng.choice(k, d, replace=False))
     ar, ac = np.concatenate(rows), np.concatenate(cols)
     A = sp.csr_matrix((rng.integers(1, 10, ar.size).astype(dtype), (ar, ac)), shape=(m, k))
-    bdeg = rng.integers(0, 6, k)
-    bdeg[5000:] = 10
+    bdeg = rng.integers(lo, lo + 6 - (lo > 0), k)
+    bdeg[kk:] = wide
     br = np.repeat(np.arange(k), bdeg)
-    bc = np.concatenate([rng.choice(n if r < 5000 else 300, d, replace=False)
+    bc = np.concatenate([rng.choice(n if r < kk else 300, d, replace=False)
                          for r, d in enumerate(bdeg)])
     B = sp.csr_matrix((rng.integers(1, 10, br.size).astype(dtype), (br, bc)), shape=(k, n))
     A.sort_indices()
@@ -151,15 +158,22 @@ def skewed_pair(seed=0, dtype=np.float64):
     return A, B
 
 
-def test_skewed_has_long_rows():
-    A, B = skewed_pair()
+def _largest_tables(budget, ksize=4, rsize=8):
+    sym = max(s for lg, s in _spgemm.SHARED_BINS if (256 >> lg) * s * ksize + 8 <= budget)
+    num = max(s for lg, s in _spgemm.SHARED_BINS if (256 >> lg) * s * (ksize + rsize) <= budget)
+    return sym, num
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_skewed_has_long_rows(big):
+    A, B = skewed_pair(big=big)
+    sym, num = _largest_tables(BUDGETS["H100" if big else "48K"])
     flops = np.diff(B.indptr)[A.indices]
-    biggest = max(s for _, s in _spgemm.SHARED_BINS)
     row_flops = np.add.reduceat(flops, A.indptr[:5])
     C = A @ B
-    assert row_flops[0] > biggest and C.getrow(0).nnz > biggest * _spgemm.SYMBOLIC_TRY_LOAD
-    assert C.getrow(0).nnz > 4096 * _spgemm.NUMERIC_LOAD  # global numeric bin
-    assert row_flops[4] > biggest and C.getrow(4).nnz <= 300  # optimistic pass holds it
+    assert row_flops[0] > sym and C.getrow(0).nnz > sym * _spgemm.SYMBOLIC_TRY_LOAD
+    assert C.getrow(0).nnz > num * _spgemm.NUMERIC_LOAD  # global numeric bin
+    assert row_flops[4] > sym and C.getrow(4).nnz <= 300  # optimistic pass holds it
 
 
 @pytest.mark.parametrize("sname,dtype", [
@@ -170,7 +184,8 @@ def test_skewed_has_long_rows():
 ])
 @pytest.mark.parametrize("masked", [None, "M", "~M"])
 def test_spgemm_skewed(device, sname, dtype, masked, monkeypatch):
-    S_A, S_B = skewed_pair(dtype=dtype)
+    # big: global-memory rows under both the default and an H100's shared-memory budget
+    S_A, S_B = skewed_pair(dtype=dtype, big=True)
     semiring = sr.ops.lookup("semiring", sname, op="test", arg="semiring")
     A = sr.Matrix.from_scipy(S_A, device=device)
     B = sr.Matrix.from_scipy(S_B, device=device)
@@ -350,7 +365,8 @@ class _Launches:
     host chose (shared memory, tables large enough, each row served once per phase) and write
     the rows of a reference product (global-memory rows reversed, as the unsorted kernel may)."""
 
-    def __init__(self, ref, bound):
+    def __init__(self, ref, bound, budget):
+        self.budget = budget
         self.ref = ref  # the CPU product: row lengths and entries
         self.bound = bound
         self.sym_rows, self.num_rows = [], []
@@ -366,7 +382,7 @@ class _Launches:
     def sym_shared(self, grid, block, args, shared_mem):
         rows, count, lg, slots, ncols, rownnz, limit = args[7:]
         rpb = 256 >> int(lg)
-        assert block == (256,) and grid[0] * rpb >= count and shared_mem <= _spgemm.SHARED_BYTES
+        assert block == (256,) and grid[0] * rpb >= count and shared_mem <= self.budget
         assert shared_mem >= rpb * slots * rows.itemsize
         self.used.add("sym_shared" if limit == slots else "sym_try")
         for r in rows[:count].tolist():
@@ -393,7 +409,7 @@ class _Launches:
     def num_shared(self, grid, block, args, shared_mem):
         rows, count, lg, slots, ncols, c_ptr, c_idx, c_val, empty = args[11:]
         rpb = 256 >> int(lg)
-        assert grid[0] * rpb >= count and shared_mem <= _spgemm.SHARED_BYTES
+        assert grid[0] * rpb >= count and shared_mem <= self.budget
         assert shared_mem >= rpb * slots * (c_idx.itemsize + c_val.itemsize)
         self.used.add("num_shared")
         for r in rows[:count].tolist():
@@ -417,15 +433,16 @@ class _Launches:
             self.num_rows.append(r)
 
 
+@pytest.mark.parametrize("budget", list(BUDGETS))
 @pytest.mark.parametrize("masked", [None, "M", "~M"])
-def test_gpu_host_logic_emulated(masked, monkeypatch):
+def test_gpu_host_logic_emulated(masked, budget, monkeypatch):
     """The GPU driver (_spgemm_gpu: flops, bins, scans, the optimistic pass, global grids,
     the sort of global rows) run on NumPy with the kernels replaced by checked stand-ins."""
     import types
 
     from semiring import _gpu
 
-    S_A, S_B = skewed_pair()
+    S_A, S_B = skewed_pair(big=budget != "48K")
     A = sr.Matrix.from_scipy(S_A, device="cpu")
     B = sr.Matrix.from_scipy(S_B, device="cpu")
     mask = None
@@ -440,13 +457,14 @@ def test_gpu_host_logic_emulated(masked, monkeypatch):
     flops = np.add.reduceat(np.r_[np.diff(S_B.indptr)[S_A.indices], 0], S_A.indptr[:-1])
     flops[np.diff(S_A.indptr) == 0] = 0
     bound = np.minimum(flops, np.diff(mask.indptr)) if masked == "M" else flops
-    fake = _Launches(ref, bound)
+    fake = _Launches(ref, bound, BUDGETS[budget])
     fake_cp = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("__")})
     fake_cp.asnumpy = np.asarray
     fake_cp.cuda = types.SimpleNamespace(Device=lambda *a: types.SimpleNamespace(id=0))
     monkeypatch.setattr(_spgemm._b, "_cupy", lambda: fake_cp)
     monkeypatch.setattr(_spgemm, "_kernels", fake.kernels)
     monkeypatch.setattr(_gpu, "_num_sms", lambda dev: 132)
+    monkeypatch.setattr(_spgemm, "_shared_budget", lambda: BUDGETS[budget])
     dt = np.dtype(np.float64)
     C = _spgemm._spgemm_gpu(A, B, sr.min_plus, dt, dt, mask, comp)
     monkeypatch.undo()
