@@ -334,12 +334,13 @@ def _kernels(kind, sr, dtype, itype):
     """(shared, global) kernel functions of a phase, compiled on first use per device."""
     cp = _b._cupy()
     dev = cp.cuda.runtime.getDevice()
-    key = (dev, kind, None if kind == "symbolic" else id(sr), np.dtype(dtype), np.dtype(itype))
+    sym = kind == "symbolic"  # one symbolic module per index type, whatever the semiring
+    key = (dev, kind, None if sym else id(sr), None if sym else np.dtype(dtype), np.dtype(itype))
     fs = _functions.get(key)
     if fs is None:
         from ._gpu import NVRTC_OPTIONS  # noqa: PLC0415
 
-        if kind == "symbolic":
+        if sym:
             names, src = symbolic_names(itype), symbolic_source()
         else:
             names, src = numeric_names(sr, dtype, itype), numeric_source(sr)
