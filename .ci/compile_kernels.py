@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from cupy_backends.cuda.libs import nvrtc
 
-from semiring import _dense, _elemgpu, _gpu, traversal
+from semiring import _dense, _elemgpu, _gpu, _spgemm, traversal
 
 
 def compile_one(label, src, exprs, arch):
@@ -44,6 +44,7 @@ def main():
     jobs += [("traversal", traversal._source(), traversal.kernel_names(), a) for a in archs]
     jobs += [(lab, src, ex, a) for lab, src, ex in _dense.all_instantiations() for a in archs]
     jobs += [(lab, src, ex, a) for lab, src, ex in _elemgpu.instantiations() for a in archs]
+    jobs += [(lab, src, ex, a) for lab, src, ex in _spgemm.all_instantiations() for a in archs]
     t0 = time.time()
     print(f"NVRTC {nvrtc.getVersion()}: compiling {len(jobs)} programs "
           f"({sum(len(j[2]) for j in jobs)} kernel instantiations) for {', '.join(archs)}", flush=True)

@@ -829,6 +829,205 @@ SSSP = register_algorithm(Algorithm(
 
 
 # --------------------------------------------------------------------------------------------
+# spgemm: C = A ⊕.⊗ A (sparse x sparse), plus_times (vs cuSPARSE / SciPy) and min_plus
+
+#: Graphs with at most this many rows are checked on every row; larger ones on a random sample
+#: of SPGEMM_SAMPLE rows (the full product of kron-18 has billions of entries).
+SPGEMM_CHECK_ALL_ROWS = 1 << 14
+SPGEMM_SAMPLE = 1024
+#: CPU impls are unavailable above this many products (NumPy min-plus of kron-16: minutes and
+#: tens of GB).
+SPGEMM_CPU_MAX_PRODUCTS = 3 * 10**8
+
+
+def _spgemm_prepare(ctx: CaseContext) -> None:
+    H = ctx.graph.host
+    n = H.shape[0]
+    if n <= SPGEMM_CHECK_ALL_ROWS:
+        rows = np.arange(n, dtype=np.int64)
+    else:
+        rng = np.random.default_rng(ctx.seed)
+        rows = np.sort(rng.choice(n, SPGEMM_SAMPLE, replace=False)).astype(np.int64)
+    ctx.inputs["rows"] = rows
+    deg = np.diff(H.indptr).astype(np.int64)
+    ctx.case_metrics["products"] = int(deg[H.indices].sum())
+    ctx.case_metrics["checked_rows"] = int(rows.size)
+
+
+def _encode_rows(indptr, indices, data, rows, *, sort: bool) -> np.ndarray:
+    """The listed rows of a CSR product as one float64 array: [nrows, lengths, columns,
+    values] (columns sorted within a row first when ``sort``: peers' outputs need not be)."""
+    indptr = gen.to_numpy(indptr).astype(np.int64)
+    starts, ends = indptr[rows], indptr[rows + 1]
+    lens = ends - starts
+    total = int(lens.sum())
+    seg = np.repeat(np.arange(rows.size), lens)
+    pos = starts[seg] + np.arange(total, dtype=np.int64) - (np.cumsum(lens) - lens)[seg]
+    if isinstance(indices, np.ndarray):
+        cols, vals = indices[pos], data[pos]
+    else:  # on the GPU: gather the checked rows there, copy only them
+        import cupy  # noqa: PLC0415
+
+        p = cupy.asarray(pos)
+        cols, vals = cupy.asnumpy(indices[p]), cupy.asnumpy(data[p])
+    cols = cols.astype(np.int64)
+    if sort:
+        order = np.lexsort((cols, seg))
+        cols, vals = cols[order], vals[order]
+    return np.concatenate([[rows.size], lens, cols, vals.astype(np.float64)]).astype(np.float64)
+
+
+def _decode_rows(a: np.ndarray):
+    m = int(a[0])
+    lens = a[1:1 + m].astype(np.int64)
+    total = int(lens.sum())
+    cols = a[1 + m:1 + m + total]
+    vals = a[1 + m + total:]
+    return lens, cols, vals
+
+
+def compare_rows(rtol: float):
+    """Rows of a product: same lengths and columns, values close (rtol; 0: exact)."""
+    def cmp(got: np.ndarray, ref: np.ndarray) -> tuple[bool, str]:
+        gl, gc, gv = _decode_rows(np.asarray(got))
+        rl, rc, rv = _decode_rows(np.asarray(ref))
+        if gl.size != rl.size:
+            return False, f"{gl.size} rows checked, reference has {rl.size}"
+        if not np.array_equal(gl, rl):
+            bad = np.flatnonzero(gl != rl)
+            return False, (f"{bad.size} of {rl.size} checked rows differ in length; first: "
+                           f"row #{bad[0]} has {gl[bad[0]]} entries, expected {rl[bad[0]]}")
+        if gv.size != rv.size or not np.array_equal(gc, rc):
+            return False, "columns differ from the reference (or are not sorted)"
+        if rtol:
+            return compare_close(rtol)(gv, rv)
+        return compare_exact(gv, rv)
+
+    return cmp
+
+
+def _spgemm_fetch(sort: bool):
+    def fetch(result) -> np.ndarray:
+        C, rows = result
+        if hasattr(C, "indptr") and hasattr(C, "nvals"):  # an engine Matrix
+            data = C.values
+        else:  # scipy / cupyx
+            data = C.data
+        return _encode_rows(C.indptr, C.indices, data, rows, sort=sort)
+
+    return fetch
+
+
+def _spgemm_ref(semiring_name: str):
+    def compute(ctx: CaseContext) -> np.ndarray:
+        H = ctx.graph.host
+        rows = ctx.inputs["rows"]
+        R = H[rows]
+        if semiring_name == "plus_times":
+            C = R.astype(np.float64) @ H.astype(np.float64)
+            C.sort_indices()
+            return _encode_rows(C.indptr, C.indices, C.data, np.arange(rows.size), sort=False)
+        from semiring._spgemm import spgemm  # noqa: PLC0415
+
+        sr = semiring_module()
+        C = spgemm(sr.Matrix.from_scipy(R, device="cpu"), sr.Matrix.from_scipy(H, device="cpu"),
+                   semiring_name)
+        return _encode_rows(C.indptr, C.indices, C.values, np.arange(rows.size), sort=False)
+
+    return compute
+
+
+def _spgemm_semiring(device: str, semiring_name: str):
+    def setup(ctx: CaseContext):
+        from semiring._spgemm import spgemm  # noqa: PLC0415
+
+        if device == "cpu" and ctx.case_metrics["products"] > SPGEMM_CPU_MAX_PRODUCTS:
+            raise Unavailable(f"{ctx.case_metrics['products']} products: too many for the CPU "
+                              f"backend here (limit {SPGEMM_CPU_MAX_PRODUCTS})")
+        A = sr_matrix(ctx, device)
+        rows = ctx.inputs["rows"]
+        return lambda: (spgemm(A, A, semiring_name), rows)
+
+    return setup
+
+
+def _spgemm_cusparse(ctx: CaseContext):
+    A = ctx.graph.gpu()
+    rows = ctx.inputs["rows"]
+    return lambda: (A @ A, rows)
+
+
+def _spgemm_scipy(ctx: CaseContext):
+    if ctx.case_metrics["products"] > SPGEMM_CPU_MAX_PRODUCTS:
+        raise Unavailable(f"{ctx.case_metrics['products']} products: too many for SciPy here")
+    A = ctx.graph.host
+    rows = ctx.inputs["rows"]
+    return lambda: (A @ A, rows)
+
+
+def _spgemm_metrics(ctx: CaseContext, impl: Impl, seconds: float) -> dict:
+    return {"rate_g": met.giga_rate(ctx.case_metrics["products"], seconds)}
+
+
+def _spgemm_summary(ctx: CaseContext, results: dict) -> dict:
+    s = {}
+    # targets (H100/H200): plus_times >= 0.5x cuSPARSE; min_plus within 1.5x of plus_times
+    r = _pair_ratio(results, "semiring-gpu", "cusparse-plus-times")
+    if r is not None:
+        s["semiring_plus_times_vs_cusparse_throughput"] = r
+    r = _pair_ratio(results, "semiring-gpu-min-plus", "semiring-gpu")
+    if r is not None:
+        s["semiring_min_plus_vs_plus_times_throughput"] = r
+    r = _pair_ratio(results, "semiring-cpu", "scipy-plus-times")
+    if r is not None:
+        s["semiring_cpu_plus_times_vs_scipy_throughput"] = r
+    return s
+
+
+SPGEMM = register_algorithm(Algorithm(
+    name="spgemm",
+    description="C = A ⊕.⊗ A (SpGEMM), plus_times against cuSPARSE (cupyx A @ A) and SciPy, "
+                "and min_plus; checked on every row of small graphs, on a random sample of "
+                f"{SPGEMM_SAMPLE} rows of larger ones; rate: products A(i,k)·A(k,j) per second",
+    prepare=_spgemm_prepare,
+    references={
+        "plus_times": Reference("plus_times", "SciPy float64 product of the checked rows "
+                                "(structure exact, values rtol 1e-3)",
+                                _spgemm_ref("plus_times"), compare_rows(1e-3)),
+        "min_plus": Reference("min_plus", "the CPU backend's min_plus product of the checked "
+                              "rows (itself tested against the dense oracle; exact)",
+                              _spgemm_ref("min_plus"), compare_rows(0.0)),
+    },
+    impls=[
+        Impl("semiring-gpu", "gpu", "plus_times", _spgemm_semiring("gpu", "plus_times"),
+             fetch=_spgemm_fetch(False), engine=True,
+             description="semiring SpGEMM (hash Gustavson) plus_times on the GPU"),
+        Impl("semiring-gpu-min-plus", "gpu", "min_plus", _spgemm_semiring("gpu", "min_plus"),
+             fetch=_spgemm_fetch(False), engine=True,
+             description="semiring SpGEMM min_plus on the GPU"),
+        Impl("cusparse-plus-times", "gpu", "plus_times", _spgemm_cusparse,
+             fetch=_spgemm_fetch(True),
+             description="cupyx.scipy.sparse A @ A (cuSPARSE SpGEMM): throughput peer"),
+        Impl("semiring-cpu", "cpu", "plus_times", _spgemm_semiring("cpu", "plus_times"),
+             fetch=_spgemm_fetch(False), engine=True,
+             description="semiring SpGEMM plus_times on the CPU backend (SciPy fast path)"),
+        Impl("semiring-cpu-min-plus", "cpu", "min_plus", _spgemm_semiring("cpu", "min_plus"),
+             fetch=_spgemm_fetch(False), engine=True,
+             description="semiring SpGEMM min_plus on the CPU backend (NumPy)"),
+        Impl("scipy-plus-times", "cpu", "plus_times", _spgemm_scipy,
+             fetch=_spgemm_fetch(True), description="scipy.sparse A @ A: CPU peer"),
+    ],
+    impl_metrics=_spgemm_metrics,
+    rate_key="rate_g",
+    rate_label="G products/s (A(i,k)·A(k,j) pairs / time)",
+    param_label=lambda p: "A·A",
+    summary=_spgemm_summary,
+    work_key="products",
+    work_label="products A(i,k)·A(k,j)",
+))
+
+
+# --------------------------------------------------------------------------------------------
 # suites
 
 
@@ -881,7 +1080,8 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-8", "kron-10", "urand-10", "grid-32x32"]),
      SuiteEntry("spmspv", ["kron-10"], FRACTIONS),
      SuiteEntry("bfs", ["kron-10", "grid-32x32"]),
-     SuiteEntry("sssp", ["kron-10", "grid-32x32"])],
+     SuiteEntry("sssp", ["kron-10", "grid-32x32"]),
+     SuiteEntry("spgemm", ["kron-8"])],
     TimingPolicy(warmup=1, min_runs=2, max_runs=3, budget_s=0.05),
     description="seconds: the end-to-end test of the harness"))
 register_suite(Suite(
@@ -889,7 +1089,8 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-10", "kron-12", "urand-12", "grid-64x64"]),
      SuiteEntry("spmspv", ["kron-12"], FRACTIONS),
      SuiteEntry("bfs", ["kron-12", "grid-64x64"]),
-     SuiteEntry("sssp", ["kron-12", "grid-64x64"])],
+     SuiteEntry("sssp", ["kron-12", "grid-64x64"]),
+     SuiteEntry("spgemm", ["kron-10"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=5, budget_s=0.1),
     description="seconds: the end-to-end test of the harness on a GPU"))
 register_suite(Suite(
@@ -898,7 +1099,8 @@ register_suite(Suite(
                          "grid-64x64", "grid-128x128", "grid-256x256"]),
      SuiteEntry("spmspv", ["kron-12", "kron-14", "kron-16"], FRACTIONS),
      SuiteEntry("bfs", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"]),
-     SuiteEntry("sssp", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"])],
+     SuiteEntry("sssp", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"]),
+     SuiteEntry("spgemm", ["kron-10", "kron-12"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=0.5),
     description="about a minute on 2 cores"))
 register_suite(Suite(
@@ -907,7 +1109,8 @@ register_suite(Suite(
                          "grid-1024x1024", "grid-2048x2048"]),
      SuiteEntry("spmspv", ["kron-18", "kron-20", "kron-22"], FRACTIONS),
      SuiteEntry("bfs", ["kron-20", "kron-22", "urand-22", "grid-2048x2048"]),
-     SuiteEntry("sssp", ["kron-20", "kron-21", "kron-22", "urand-22", "grid-2048x2048"])],
+     SuiteEntry("sssp", ["kron-20", "kron-21", "kron-22", "urand-22", "grid-2048x2048"]),
+     SuiteEntry("spgemm", ["kron-16"])],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=0.5, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 28,
     description="a few minutes on an H100",
@@ -918,7 +1121,8 @@ register_suite(Suite(
                          "urand-16", "urand-18", "urand-20", "grid-512x512", "grid-1024x1024"]),
      SuiteEntry("spmspv", ["kron-16", "kron-18", "kron-20"], FRACTIONS),
      SuiteEntry("bfs", ["kron-16", "kron-18", "kron-20", "urand-18", "grid-512x512"]),
-     SuiteEntry("sssp", ["kron-16", "kron-18", "urand-18", "grid-512x512"])],
+     SuiteEntry("sssp", ["kron-16", "kron-18", "urand-18", "grid-512x512"]),
+     SuiteEntry("spgemm", ["kron-12", "kron-14"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=1.0),
     description="minutes on a CPU"))
 register_suite(Suite(
@@ -928,7 +1132,8 @@ register_suite(Suite(
      SuiteEntry("spmspv", ["kron-20", "kron-22", "kron-24"], FRACTIONS),
      SuiteEntry("bfs", ["kron-20", "kron-22", "kron-24", "urand-22", "grid-2048x2048"]),
      SuiteEntry("sssp", ["kron-20", "kron-21", "kron-22", "kron-24", "urand-22",
-                         "grid-2048x2048"])],
+                         "grid-2048x2048"]),
+     SuiteEntry("spgemm", ["kron-16", "kron-18"])],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=1.0, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 27,
     description="tens of minutes on an H100, scales up to 24",

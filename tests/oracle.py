@@ -151,3 +151,31 @@ def assign(wd, wp, vd, vp, rows, cols, accum, allowed, replace):
     zd[ix] = np.where(sp_, sd, zd[ix])
     zp[ix] = sp_
     return finalize(wd, wp, zd, zp, allowed, None, replace, wd.dtype)
+
+
+def dense_mxm_candidates(Ad, Ap, Bd, Bp, semiring, dom):
+    """(values, present, candidates) of C = A ⊕.⊗ B from dense arrays + presence, operands
+    taken in domain ``dom``: C(i,j) folds A(i,k) ⊗ B(k,j) in increasing k; positional ops see
+    (i, k) for the first operand and (k, j) for the second."""
+    m, n = Ap.shape[0], Bp.shape[1]
+    rt = semiring.result_type(dom)
+    vals = np.zeros((m, n), dtype=rt)
+    pres = np.zeros((m, n), dtype=bool)
+    cands = {}
+    for i in range(m):
+        for j in range(n):
+            ks = np.flatnonzero(Ap[i, :] & Bp[:, j])
+            if ks.size == 0:
+                continue
+            a = Ad[i, ks].astype(dom)
+            b = Bd[ks, j].astype(dom)
+            p = semiring.mul.apply_numpy(a, b, dom, pos=(np.full(ks.size, i), ks, ks,
+                                                         np.full(ks.size, j)))
+            p = np.broadcast_to(np.asarray(p), ks.shape).astype(rt)
+            acc = p[:1]
+            for t in range(1, ks.size):
+                acc = semiring.add.op.apply_numpy(acc, p[t:t + 1], rt).astype(rt)
+            vals[i, j] = acc[0]
+            pres[i, j] = True
+            cands[i, j] = p
+    return vals, pres, cands

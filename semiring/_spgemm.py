@@ -1,0 +1,532 @@
+"""SpGEMM mechanism: C = A ⊕.⊗ B over a semiring, sparse × sparse, optionally masked.
+
+This is the product T of ``mxm``; the mask/accumulate/replace step and the public ``mxm`` /
+``A @ B`` live elsewhere. The mask here is *structural*: T gets entries only where the mask
+has an entry (``complement=True``: only where it has none), and products outside the allowed
+set are never formed into T.
+
+CPU: Gustavson's product vectorized with NumPy, in chunks of rows of bounded work: every
+product A(i,k)·B(k,j) of the chunk is expanded, disallowed ones dropped, the rest stably
+sorted by (i, j), so each output entry folds its products in increasing k, as the dense
+oracle does, then reduced with the monoid. Unmasked ``plus_times`` over floats goes through
+SciPy (see :func:`_scipy_plus_times`).
+
+GPU: row-wise Gustavson with hash tables (Nagasaka et al. 2017), see
+``semiring/kernels/spgemm.cu``: per-row flops, rows binned by their table size, a symbolic
+phase counting each row's columns, a scan giving C's row pointers, a numeric phase filling
+columns and values (sorted in shared memory; the few rows served from global memory are
+sorted afterwards by one radix sort).
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+import numpy as np
+
+from . import _backend as _b
+from . import types as _t
+from .errors import DimensionMismatch, DomainMismatch
+from .matrix import Matrix, as_matrix, index_type
+from .ops import binary, lookup, monoid
+
+OP = "spgemm"
+
+#: CPU: products expanded per chunk of rows (bounds the memory of the expansion to a few
+#: hundred MB; a single row with more products is one chunk).
+CPU_CHUNK_PRODUCTS = 1 << 21
+
+#: GPU: threads per block of every SpGEMM kernel (SR_SPG_THREADS in spgemm.cu).
+THREADS = 256
+#: Shared-memory bins: (log2 threads per row, table slots per row). Small rows share a block
+#: (256 >> log_g rows of `slots` each: 2048 slots a block up to 2048-slot rows).
+SHARED_BINS = ((2, 32), (3, 64), (4, 128), (5, 256), (6, 512), (7, 1024), (8, 2048),
+               (8, 4096), (8, 8192), (8, 16384), (8, 32768))
+#: Dynamic shared memory a block may use without opting in (48 KiB on every arch since sm_30).
+#: Bins up to the device's opt-in maximum are used (A100: 163 KiB, H100/H200: 227 KiB: 16384
+#: numeric slots of 12 bytes), with the kernels' limit raised once when they are loaded.
+SHARED_BYTES = 48 * 1024
+#: Largest load of a numeric table (exact row nnz / slots): probes stay short. The symbolic
+#: phase bounds a row by its flops, which already overestimates its nnz, so it allows a full
+#: table.
+NUMERIC_LOAD = 0.75
+#: Rows with more flops than the largest shared symbolic table first try it anyway, and give up
+#: (to a global-memory table) once their distinct columns pass this load.
+SYMBOLIC_TRY_LOAD = 0.75
+#: Global-memory tables: blocks per multiprocessor of the persistent grid, and the most bytes
+#: their regions may take together (the grid shrinks to fit).
+GLOBAL_BLOCKS_PER_SM = 4
+GLOBAL_TABLE_BYTES = 1 << 30
+
+#: How the numeric phase combines into a table: 0 CAS loop with the monoid, 1 atomicAdd, 2 a
+#: plain store. Monoids not listed use the CAS loop (any commutative monoid works with it).
+COMBINE = {monoid.plus: 1, monoid.any: 2}
+
+#: (add monoid, multiply op) pairs whose unmasked float product SciPy computes identically
+#: (up to the order of float sums), see :func:`_scipy_plus_times`.
+SCIPY_SEMIRINGS = {(monoid.plus, binary.times)}
+
+
+# ------------------------------------------------------------------------------------ API
+
+def spgemm(A, B, sr, dtype=None, *, mask=None, complement: bool = False) -> Matrix:
+    """T = A ⊕.⊗ B over a semiring: T(i,j) = ⊕_k A(i,k) ⊗ B(k,j) over the k where both exist.
+
+    Parameters
+    ----------
+    A, B : Matrix (or scipy / cupyx sparse matrices)
+        ``A.ncols`` must equal ``B.nrows``; both on one device.
+    sr : Semiring or str
+        Any semiring of the tables, positional ones included (``min_secondi`` gives the inner
+        index k, ``min_firsti`` the row i, ``min_secondj`` the column j).
+    dtype : dtype, optional
+        The domain both operands are taken in (default: their promoted type). The result type
+        is the semiring's result type on it (int64 for positional ops).
+    mask : Matrix, optional
+        Structure-only mask of shape ``(A.nrows, B.ncols)``: T gets entries only where the
+        mask has one; products elsewhere are skipped.
+    complement : bool
+        Allow only where the mask has no entry.
+
+    Returns
+    -------
+    Matrix
+        On A's device, CSR with sorted unique column indices.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> from semiring._spgemm import spgemm
+    >>> A = sr.Matrix.from_dense(np.array([[0, 2.0], [3.0, 4.0]]), missing=0, device="cpu")
+    >>> spgemm(A, A, sr.min_plus).to_dense(missing=np.inf)
+    array([[5., 6.],
+           [7., 5.]])
+    >>> M = sr.Matrix.from_coo([1], [1], nrows=2, ncols=2, device="cpu")
+    >>> spgemm(A, A, "plus_times", mask=M).to_dense(missing=0)
+    array([[ 0.,  0.],
+           [ 0., 22.]])
+    """
+    A = as_matrix(A, op=OP, arg="A")
+    B = as_matrix(B, op=OP, arg="B")
+    sr = lookup("semiring", sr, op=OP, arg="semiring")
+    if A.ncols != B.nrows:
+        raise DimensionMismatch(f"{OP}: A.ncols (={A.ncols}) must equal B.nrows (={B.nrows})")
+    if mask is not None:
+        mask = as_matrix(mask, op=OP, arg="mask")
+        if mask.shape != (A.nrows, B.ncols):
+            raise DimensionMismatch(f"{OP}: mask.shape (={mask.shape}) must equal "
+                                    f"(A.nrows, B.ncols) (={(A.nrows, B.ncols)})")
+    elif complement:
+        raise DomainMismatch(f"{OP}: complement=True needs a mask")
+    device = _b.check_same_device(OP, A=A, B=B, mask=mask)
+    dtype = _t.promote(A.dtype, B.dtype) if dtype is None else _t.lookup_dtype(dtype, op=OP)
+    rtype = sr.result_type(dtype)
+    nrows, ncols = A.nrows, B.ncols
+    xp = A.xp
+    if A.nvals == 0 or B.nvals == 0 or (mask is not None and not complement and mask.nvals == 0):
+        it = index_type(nrows, ncols, 0)
+        return Matrix(xp.zeros(nrows + 1, dtype=it), xp.zeros(0, dtype=it),
+                      xp.zeros(0, dtype=rtype), (nrows, ncols))
+    if device == "gpu":
+        return _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement)
+    return _spgemm_cpu(A, B, sr, dtype, rtype, mask, complement)
+
+
+def _build(xp, indptr, indices, values, shape) -> Matrix:
+    it = index_type(shape[0], shape[1], int(indices.size))
+    return Matrix(indptr.astype(it, copy=False), indices.astype(it, copy=False), values, shape)
+
+
+# ------------------------------------------------------------------------------------ CPU
+
+def _row_flops_cum(A, B):
+    """Cumulative products at A's row starts (length nrows + 1), int64."""
+    degB = np.diff(B.indptr.astype(np.int64))
+    e = degB[A.indices]
+    cs = np.concatenate([[0], np.cumsum(e)])
+    return cs[A.indptr.astype(np.int64)], degB
+
+
+def _chunks(cum, limit):
+    """Row boundaries [r0, r1) with about ``limit`` products each (at least one row)."""
+    total = int(cum[-1])
+    nrows = cum.size - 1
+    targets = np.arange(limit, total, limit, dtype=np.int64)
+    cuts = np.searchsorted(cum, targets, side="right") - 1
+    b = np.unique(np.concatenate([[0], cuts, [nrows]]))
+    return b
+
+
+def _spgemm_cpu(A, B, sr, dtype, rtype, mask, complement):
+    nrows, ncols = A.nrows, B.ncols
+    if mask is None and (sr.add, sr.mul) in SCIPY_SEMIRINGS and np.dtype(dtype).kind == "f":
+        return _scipy_plus_times(A, B, dtype)
+    cum, degB = _row_flops_cum(A, B)
+    a_ptr = A.indptr.astype(np.int64)
+    b_ptr = B.indptr.astype(np.int64)
+    avals, astride = A._values_for(dtype)
+    bvals, bstride = B._values_for(dtype)
+    out_rows, out_cols, out_vals = [], [], []
+    bounds = _chunks(cum, CPU_CHUNK_PRODUCTS)
+    for r0, r1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        p0, p1 = int(a_ptr[r0]), int(a_ptr[r1])
+        if p0 == p1:
+            continue
+        k = A.indices[p0:p1].astype(np.int64)
+        deg = degB[k]
+        total = int(deg.sum())
+        if total == 0:
+            continue
+        slot = np.repeat(np.arange(p1 - p0, dtype=np.int64), deg)       # A entry of a product
+        first = np.cumsum(deg) - deg
+        q = b_ptr[k][slot] + (np.arange(total, dtype=np.int64) - first[slot])  # B position
+        j = B.indices[q].astype(np.int64)
+        arow = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(a_ptr[r0:r1 + 1]))
+        i = arow[slot]
+        key = (i - r0) * ncols + j
+        if mask is not None:
+            keep = _in_mask(mask, r0, r1, ncols, key) != complement
+            slot, q, i, j, key = slot[keep], q[keep], i[keep], j[keep], key[keep]
+            if key.size == 0:
+                continue
+        a = avals[p0 + slot] if astride else avals[:1]
+        b = bvals[q] if bstride else bvals[:1]
+        kk = k[slot]
+        prods = sr.mul.apply_numpy(a, b, dtype, pos=(i, kk, kk, j))
+        if prods.shape != key.shape:
+            prods = np.broadcast_to(prods, key.shape)
+        order = np.argsort(key, kind="stable")  # products of an entry in increasing k
+        key = key[order]
+        heads = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        out_vals.append(sr.add.reduce_segments(np.ascontiguousarray(prods[order]), heads))
+        hk = key[heads]
+        out_rows.append(hk // max(ncols, 1) + r0)
+        out_cols.append(hk % max(ncols, 1))
+    if not out_vals:
+        return _build(np, np.zeros(nrows + 1, np.int64), np.zeros(0, np.int64),
+                      np.zeros(0, rtype), (nrows, ncols))
+    rows = np.concatenate(out_rows)
+    cols = np.concatenate(out_cols)
+    vals = np.concatenate(out_vals).astype(rtype, copy=False)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=nrows))])
+    return _build(np, indptr, cols, vals, (nrows, ncols))
+
+
+def _in_mask(M, r0, r1, ncols, key):
+    """Whether each (row - r0) * ncols + col key of rows [r0, r1) is an entry of mask M."""
+    m_ptr = M.indptr.astype(np.int64)
+    lo, hi = int(m_ptr[r0]), int(m_ptr[r1])
+    mrows = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(m_ptr[r0:r1 + 1]))
+    mkeys = (mrows - r0) * ncols + M.indices[lo:hi].astype(np.int64)  # sorted: CSR order
+    if mkeys.size == 0:
+        return np.zeros(key.size, dtype=bool)
+    pos = np.minimum(np.searchsorted(mkeys, key), mkeys.size - 1)
+    return mkeys[pos] == key
+
+
+def _no_zero_sums(a, b) -> bool:
+    """Whether no sum of products a·b can be 0: operands of one strict sign each, no NaN, and
+    the smallest product does not underflow to 0 (then every product, and every sum of them,
+    is of one sign and nonzero; inf stays inf)."""
+    if a.size == 0 or b.size == 0:
+        return True
+    with np.errstate(all="ignore"):
+        ext = []
+        for v in (a, b):
+            lo, hi = v.min(), v.max()
+            if np.isnan(lo) or np.isnan(hi) or (lo <= 0 <= hi):
+                return False
+            ext.append(min(abs(lo), abs(hi)))
+        return bool(ext[0] * ext[1] > 0)
+
+
+def _scipy_plus_times(A, B, dtype):
+    """plus_times over floats with SciPy, in the GraphBLAS sense.
+
+    SciPy's product sums in the same order (increasing k) but drops entries whose sum is
+    exactly 0 (cancellation, zero operands), which are entries for GraphBLAS. The structure
+    therefore comes from a product of the patterns (sums of ones are never 0), the values from
+    the product itself, and the dropped entries get their value 0. When no sum can be 0
+    (:func:`_no_zero_sums`: e.g. positive weights) SciPy's product is already the answer.
+    """
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    def csr(M, vals):
+        return sps.csr_matrix((vals, M.indices, M.indptr), shape=M.shape)
+
+    avals, astride = A._values_for(dtype)
+    bvals, bstride = B._values_for(dtype)
+    Sa = csr(A, avals if astride else np.full(A.nvals, avals[0], dtype))
+    Sb = csr(B, bvals if bstride else np.full(B.nvals, bvals[0], dtype))
+    C = Sa @ Sb
+    C.sort_indices()
+    if _no_zero_sums(Sa.data, Sb.data):
+        return _build(np, C.indptr.astype(np.int64), C.indices, C.data, C.shape)
+    P = csr(A, np.ones(A.nvals)) @ csr(B, np.ones(B.nvals))
+    P.sort_indices()
+    nrows, ncols = P.shape
+    vals = np.zeros(P.nnz, dtype=dtype)
+    if C.nnz == P.nnz:
+        vals[:] = C.data
+    elif C.nnz:
+        def keys(S):
+            r = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(S.indptr))
+            return r * ncols + S.indices
+        vals[np.searchsorted(keys(P), keys(C))] = C.data
+    return _build(np, P.indptr.astype(np.int64), P.indices, vals, (nrows, ncols))
+
+
+# ------------------------------------------------------------------------------------ GPU
+
+@functools.lru_cache(maxsize=None)
+def _sources():
+    pkg = resources.files("semiring.kernels")
+    common = pkg.joinpath("common.cuh").read_text()
+    head, rest = common.split("// Warp shuffles", 1)
+    return head, "// Warp shuffles" + rest, pkg.joinpath("spgemm.cu").read_text()
+
+
+def symbolic_source() -> str:
+    head, rest, body = _sources()
+    return head + rest + body
+
+
+def numeric_source(sr) -> str:
+    from ._gpu import functor_source  # noqa: PLC0415
+
+    head, rest, body = _sources()
+    ops = {sr.add.op.name: sr.add.op, sr.mul.name: sr.mul}
+    return head + "".join(functor_source(op) for op in ops.values()) + rest + body
+
+
+def symbolic_names(itype) -> list[str]:
+    I = _t.c_type(itype)
+    return [f"spgemm_symbolic_shared<{I}>", f"spgemm_symbolic_global<{I}>"]
+
+
+def numeric_names(sr, dtype, itype) -> list[str]:
+    T = _t.c_type(dtype)
+    R = _t.c_type(sr.result_type(dtype))
+    I = _t.c_type(itype)
+    c = COMBINE.get(sr.add, 0)
+    a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
+    return [f"spgemm_numeric_{w}<{a}, {m}, {T}, {R}, {I}, {c}>" for w in ("shared", "global")]
+
+
+def all_instantiations():
+    """(label, source, name_expressions) of every built-in SpGEMM kernel, for CI's NVRTC run."""
+    from .ops import _SEMIRING  # noqa: PLC0415
+
+    yield "spgemm_symbolic", symbolic_source(), symbolic_names(_t.INT32) + symbolic_names(_t.INT64)
+    for name in sorted(_SEMIRING):
+        sr = _SEMIRING[name]
+        src = numeric_source(sr)
+        for dt in _t.DTYPES:
+            yield (f"spgemm_{name}[{dt}]", src,
+                   numeric_names(sr, dt, _t.INT32) + numeric_names(sr, dt, _t.INT64))
+
+
+_functions: dict = {}
+
+
+def _kernels(kind, sr, dtype, itype):
+    """(shared, global) kernel functions of a phase, compiled on first use per device."""
+    cp = _b._cupy()
+    dev = cp.cuda.runtime.getDevice()
+    sym = kind == "symbolic"  # one symbolic module per index type, whatever the semiring
+    key = (dev, kind, None if sym else id(sr), None if sym else np.dtype(dtype), np.dtype(itype))
+    fs = _functions.get(key)
+    if fs is None:
+        from ._gpu import NVRTC_OPTIONS  # noqa: PLC0415
+
+        if sym:
+            names, src = symbolic_names(itype), symbolic_source()
+        else:
+            names, src = numeric_names(sr, dtype, itype), numeric_source(sr)
+        mod = cp.RawModule(code=src, options=NVRTC_OPTIONS, name_expressions=names)
+        fs = tuple(mod.get_function(n) for n in names)
+        budget = _shared_budget()
+        if budget > SHARED_BYTES:  # the shared-table kernel may take the opt-in maximum
+            drv = cp.cuda.driver
+            drv.funcSetAttribute(fs[0].ptr, drv.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 budget)
+        _functions[key] = fs
+    return fs
+
+
+@functools.lru_cache(maxsize=None)
+def _optin_bytes(device_id: int) -> int:
+    cp = _b._cupy()
+    try:
+        return int(cp.cuda.runtime.deviceGetAttribute(
+            cp.cuda.runtime.cudaDevAttrMaxSharedMemoryPerBlockOptin, device_id))
+    except Exception:  # an old runtime: stay within the default
+        return SHARED_BYTES
+
+
+def _shared_budget() -> int:
+    """Dynamic shared memory a block of the shared-table kernels may use on this device."""
+    cp = _b._cupy()
+    return max(SHARED_BYTES, _optin_bytes(cp.cuda.runtime.getDevice()))
+
+
+def _bin_rows(cp, bound, caps):
+    """Rows with bound > 0 grouped by the first bin whose capacity holds the bound; rows
+    beyond the last go to the global bin. Returns (rows sorted by bin, per-bin (start, count)
+    for the shared bins, then the global bin, and the largest bound of the global bin)."""
+    nb = len(caps)
+    b = cp.searchsorted(cp.asarray(np.asarray(caps, dtype=np.int64)), bound, side="left")
+    b = cp.where(bound > 0, b, nb + 1)  # empty rows last, never launched
+    order = cp.argsort(b)
+    counts = cp.bincount(b, minlength=nb + 2)
+    gmax = cp.max(cp.where(b == nb, bound, 0))
+    host = cp.asnumpy(cp.concatenate([counts, gmax[None]]))  # one synchronization
+    counts, gmax = host[:nb + 2], int(host[nb + 2])
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    return order, [(int(starts[i]), int(counts[i])) for i in range(nb + 1)], gmax
+
+
+def _global_size(bound: int, ncols: int) -> int:
+    """sr_spg_global_size of spgemm.cu: pow2 >= 2 * bound, or pow2 >= ncols when smaller."""
+    s = 1 << max(0, int(2 * bound - 1).bit_length())
+    d = 1 << max(0, int(ncols - 1).bit_length())
+    return min(s, d)
+
+
+def _global_grid(cp, nrows_bin, slot_bytes, cap):
+    from ._gpu import _num_sms  # noqa: PLC0415
+
+    grid = min(nrows_bin, _num_sms(cp.cuda.Device().id) * GLOBAL_BLOCKS_PER_SM)
+    return max(1, min(grid, GLOBAL_TABLE_BYTES // max(1, cap * slot_bytes)))
+
+
+def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
+    cp = _b._cupy()
+    nrows, ncols = A.nrows, B.ncols
+    wide = any(M is not None and M.itype == _t.INT64 for M in (A, B, mask))
+    it = _t.INT64 if wide else _t.INT32
+    a_ptr, a_idx = A.indptr.astype(it, copy=False), A.indices.astype(it, copy=False)
+    b_ptr, b_idx = B.indptr.astype(it, copy=False), B.indices.astype(it, copy=False)
+    if mask is not None:
+        m_ptr, m_idx = mask.indptr.astype(it, copy=False), mask.indices.astype(it, copy=False)
+    else:
+        m_ptr = m_idx = None
+    comp = np.int32(1 if complement else 0)
+    ksize = np.dtype(it).itemsize
+    rsize = np.dtype(rtype).itemsize
+
+    # (1) flops per row; a non-complemented mask bounds a row's nnz by its mask row
+    degB = cp.diff(b_ptr).astype(cp.int64)
+    cs = cp.concatenate([cp.zeros(1, dtype=cp.int64), cp.cumsum(degB[a_idx])])
+    ap64 = a_ptr.astype(cp.int64)
+    bound = cs[ap64[1:]] - cs[ap64[:-1]]
+    if mask is not None and not complement:
+        bound = cp.minimum(bound, cp.diff(m_ptr).astype(cp.int64))
+
+    # (2)-(3) symbolic phase over bins of the flops bound
+    budget = _shared_budget()
+    sym_bins = [(lg, s) for lg, s in SHARED_BINS
+                if (THREADS >> lg) * s * ksize + (THREADS >> lg) * 8 <= budget]
+    order, spans, _ = _bin_rows(cp, bound, [s for _, s in sym_bins])
+    rows = order.astype(it)
+    rownnz = cp.zeros(nrows, dtype=cp.int64)
+    f_shared, f_global = _kernels("symbolic", sr, dtype, it)
+    common = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, comp)
+    for (lg, s), (start, count) in zip(sym_bins, spans):
+        if count:
+            rpb = THREADS >> lg
+            f_shared(((count + rpb - 1) // rpb,), (THREADS,), common + (
+                rows[start:], np.int64(count), np.int32(lg), np.int32(s), np.int64(ncols),
+                rownnz, np.int32(s)), shared_mem=rpb * s * ksize + rpb * 8)
+    start, count = spans[-1]
+    if count:
+        # optimistic pass in the largest shared table; only rows that overflow go global
+        big = rows[start:start + count]
+        lg, s = sym_bins[-1]
+        f_shared((count,), (THREADS,), common + (
+            big, np.int64(count), np.int32(lg), np.int32(s), np.int64(ncols), rownnz,
+            np.int32(int(s * SYMBOLIC_TRY_LOAD))), shared_mem=s * ksize + 8)
+        big = big[rownnz[big] < 0]
+        count = int(big.size)
+    if count:
+        cap = _global_size(int(bound[big].max()), ncols)
+        grid = _global_grid(cp, count, ksize, cap)
+        gkeys = cp.empty(grid * cap, dtype=it)
+        f_global((grid,), (THREADS,), common + (
+            big, np.int64(count), bound, np.int64(ncols), gkeys, np.int64(cap), rownnz))
+        del gkeys
+
+    # (4) row pointers of C
+    c_ptr = cp.concatenate([cp.zeros(1, dtype=cp.int64), cp.cumsum(rownnz)])
+    nnz = int(c_ptr[-1])
+    c_idx = cp.empty(nnz, dtype=it)
+    c_val = cp.empty(nnz, dtype=rtype)
+    if nnz == 0:
+        return _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+
+    # (5)-(6) numeric phase over bins of the exact row nnz; shared rows come out sorted
+    num_bins = [(lg, s) for lg, s in SHARED_BINS
+                if (THREADS >> lg) * s * (ksize + rsize) <= budget]
+    order, spans, gmax = _bin_rows(cp, rownnz, [int(s * NUMERIC_LOAD) for _, s in num_bins])
+    rows = order.astype(it)
+    avals, astride = A._values_for(dtype)
+    bvals, bstride = B._values_for(dtype)
+    empty = rtype.type(sr.add.empty_of(rtype))  # NaN for float min/max: a NaN product stays
+    f_shared, f_global = _kernels("numeric", sr, dtype, it)
+    common = (a_ptr, a_idx, avals, np.int64(astride), b_ptr, b_idx, bvals, np.int64(bstride),
+              m_ptr, m_idx, comp)
+    for (lg, s), (start, count) in zip(num_bins, spans):
+        if count:
+            rpb = THREADS >> lg
+            f_shared(((count + rpb - 1) // rpb,), (THREADS,), common + (
+                rows[start:], np.int64(count), np.int32(lg), np.int32(s), np.int64(ncols),
+                c_ptr, c_idx, c_val, empty), shared_mem=rpb * s * (ksize + rsize))
+    start, count = spans[-1]
+    if count:
+        cap = _global_size(gmax, ncols)
+        grid = _global_grid(cp, count, ksize + rsize, cap)
+        gkeys = cp.empty(grid * cap, dtype=it)
+        gvals = cp.empty(grid * cap, dtype=rtype)
+        big = rows[start:start + count]
+        f_global((grid,), (THREADS,), common + (
+            big, np.int64(count), np.int64(ncols), c_ptr, c_idx, c_val, empty, gkeys, gvals,
+            np.int64(cap)))
+        del gkeys, gvals
+        _sort_rows(cp, big.astype(cp.int64), c_ptr, c_idx, c_val, ncols)
+    return _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+
+
+#: Entries of C sorted per radix sort of the global-memory rows (bounds its temporaries,
+#: about 40 bytes an entry, to a few GB).
+SORT_BATCH = 1 << 27
+
+
+def _sort_rows(cp, rows, c_ptr, c_idx, c_val, ncols):
+    """Sort the columns (and values) of the listed rows of C in place: radix sorts of
+    (rank of the row, column) keys over all their entries, in batches of whole rows."""
+    lens = c_ptr[rows + 1] - c_ptr[rows]
+    ends = cp.asnumpy(cp.cumsum(lens))
+    cuts = np.searchsorted(ends, np.arange(SORT_BATCH, int(ends[-1]), SORT_BATCH), side="left")
+    bounds = np.unique(np.concatenate([[0], cuts, [rows.size]]))
+    for r0, r1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        _sort_batch(cp, rows[r0:r1], c_ptr, c_idx, c_val, ncols)
+
+
+def _sort_batch(cp, rows, c_ptr, c_idx, c_val, ncols):
+    starts = c_ptr[rows]
+    lens = c_ptr[rows + 1] - starts
+    ends = cp.cumsum(lens)
+    total = int(ends[-1])
+    e = cp.arange(total, dtype=cp.int64)
+    seg = cp.searchsorted(ends, e, side="right")
+    pos = starts[seg] + e - (ends - lens)[seg]
+    del e
+    cols = c_idx[pos]
+    if rows.size * max(ncols, 1) < 2**62:
+        order = cp.argsort(seg * ncols + cols.astype(cp.int64))
+    else:
+        order = cp.lexsort(cp.stack([cols.astype(cp.int64), seg]))
+    del seg
+    c_idx[pos] = cols[order]
+    c_val[pos] = c_val[pos][order]
