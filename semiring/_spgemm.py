@@ -348,9 +348,7 @@ def _kernels(kind, sr, dtype, itype):
         fs = tuple(mod.get_function(n) for n in names)
         budget = _shared_budget()
         if budget > SHARED_BYTES:  # the shared-table kernel may take the opt-in maximum
-            drv = cp.cuda.driver
-            drv.funcSetAttribute(fs[0].ptr, drv.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 budget)
+            fs[0].max_dynamic_shared_size_bytes = budget
         _functions[key] = fs
     return fs
 

@@ -566,7 +566,7 @@ def test_scipy_and_arrays_are_accepted(device):
     if device == "cpu":
         np.testing.assert_array_equal(sr.reduce_rows(S).to_dense(), [2.0, 3.0])
         np.testing.assert_array_equal(sr.ewise_add(np.array([1, 2]), np.array([3, 4])).to_dense(), [4, 6])
-        assert sr.transpose(S).isequal(sr.Matrix.from_scipy(S.T.tocsr()))
+        assert sr.transpose(S).isequal(sr.Matrix.from_scipy(S.T.tocsr(), device="cpu"))
 
 
 @pytest.mark.parametrize("monoid", MONOIDS)
