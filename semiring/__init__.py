@@ -18,7 +18,7 @@ from .elementwise import (EwiseExpr, apply, assign, ewise_add, ewise_mult, extra
 from .expr import MatMulExpr, NotImplementedYet
 from .mask import Mask, as_matrix_mask
 from .matrix import Matrix
-from .operations import mxv, vxm
+from .operations import mxm, mxv, vxm
 from .ops import ANY, BinaryOp, Monoid, Semiring, UnaryOp, binary, monoid, semiring, unary
 from .vector import Vector
 
@@ -28,7 +28,7 @@ __all__ = [
     "ANY", "BackendUnavailable", "BinaryOp", "DeviceMismatch", "DimensionMismatch",
     "DomainMismatch", "DuplicateIndices", "InvalidIndex", "InvalidValue", "Mask", "MatMulExpr",
     "Matrix", "Monoid", "NegativeCycleError", "NotImplementedYet", "OutOfMemory", "Semiring",
-    "SemiringError", "Vector", "binary", "default_device", "gpu_available", "monoid", "mxv",
+    "SemiringError", "Vector", "binary", "default_device", "gpu_available", "monoid", "mxm", "mxv",
     "semiring", "types", "vxm", "io",
     # element-wise and structural operations (semiring.elementwise)
     "EwiseExpr", "UnaryOp", "apply", "as_matrix_mask", "assign", "ewise_add", "ewise_mult",

@@ -14,6 +14,8 @@ Without ``out`` the output starts empty.
 from __future__ import annotations
 
 
+import numpy as np
+
 from . import _backend as _b
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory
@@ -214,3 +216,167 @@ def vxm(u, A, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     """
     return _mxv_core("vxm", A, u, semiring, out, mask, accum, replace, structure, complement,
                      direction, transpose_a=True)
+
+
+def _is_dense(x) -> bool:
+    """A 2-D NumPy or CuPy array: a full dense matrix operand."""
+    return hasattr(x, "ndim") and hasattr(x, "dtype") and hasattr(x, "shape") and x.ndim == 2 \
+        and not hasattr(x, "format")
+
+
+def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace=False,
+        structure=False, complement=False):
+    """Matrix-matrix product C⟨M⟩ ⊙= A ⊕.⊗ B over a semiring.
+
+    C(i,j) = ⊕_k A(i,k) ⊗ B(k,j) over the k where both entries are present. The operands pick
+    the kernel:
+
+    - sparse × sparse (``Matrix``, scipy or cupyx sparse): SpGEMM, a sparse ``Matrix``; a mask
+      restricts the products that are formed at all (``C⟨L⟩ = L plus_pair L`` counts
+      triangles without forming L·L);
+    - sparse × dense or dense × sparse (a 2-D NumPy/CuPy array, every entry present): SpMM,
+      the multi-source building block (a frontier or distance matrix with one column per
+      source);
+    - dense × dense: the tiled dense semiring product (min-plus squaring for APSP).
+
+    A result with a dense operand is a dense array; where no product exists (an empty row of
+    the sparse operand, or an inner dimension of 0) it holds the add monoid's identity (inf for
+    ``min_plus``, the natural "no path"). For dense results ``out`` is an array updated in
+    place, ``mask`` a boolean array of the result's shape (``complement`` inverts it), and
+    ``accum`` combines ``out`` with the products where some exist; ``replace`` has no meaning
+    for a full array and is refused.
+
+    Parameters
+    ----------
+    A, B : Matrix, scipy/cupyx sparse matrix, or 2-D NumPy/CuPy array
+    semiring : Semiring or str
+        Default ``plus_times``.
+    out : Matrix or array, optional
+        The output, updated in place (its dtype is kept).
+    mask : Matrix, Mask (``M.S``, ``~M.V``) or bool array (dense results), optional
+    accum : BinaryOp or str, optional
+    replace : bool
+        Sparse results: clear the entries of ``out`` outside the mask.
+    structure, complement : bool
+        Use ``mask`` structurally / complemented (the keyword form of ``~M.S``).
+
+    Returns
+    -------
+    Matrix or array
+
+    Examples
+    --------
+    Triangles of an undirected graph, as a masked ``plus_pair`` product over its lower triangle:
+
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> K4 = sr.Matrix.from_dense(np.ones((4, 4)) - np.eye(4), missing=0, device="cpu")
+    >>> L = sr.select(K4, "tril", -1)
+    >>> C = sr.mxm(L, L, sr.plus_pair, mask=L.S)
+    >>> int(sr.reduce_scalar(C))
+    4
+
+    Two Bellman-Ford steps for two sources at once (dense distances, one column per source):
+
+    >>> A = sr.Matrix.from_coo([0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0], nrows=3, ncols=3, device="cpu")
+    >>> D = np.array([[0.0, np.inf], [np.inf, 0.0], [np.inf, np.inf]])   # sources 0 and 1
+    >>> D1 = sr.mxm(A.T, D, sr.min_plus, out=D.copy(), accum="min")
+    >>> sr.mxm(A.T, D1, sr.min_plus, out=D1, accum="min")
+    array([[ 0., inf],
+           [ 1.,  0.],
+           [ 2.,  1.]])
+    """
+    op = "mxm"
+    sr_ = lookup("semiring", semiring, op=op, arg="semiring")
+    acc = None if accum is None else lookup("binary", accum, op=op, arg="accum")
+    if acc is not None and acc.positional:
+        raise DomainMismatch(f"{op}: accum must not be a positional op, got {acc.name}")
+    dense_a, dense_b = _is_dense(A), _is_dense(B)
+    if not dense_a:
+        A = as_matrix(A, op=op, arg="A")
+    if not dense_b:
+        B = as_matrix(B, op=op, arg="B")
+    if A.shape[1] != B.shape[0]:
+        raise DimensionMismatch(f"{op}: A.ncols (={A.shape[1]}) must equal B.nrows (={B.shape[0]})")
+    shape = (A.shape[0], B.shape[1])
+    if dense_a or dense_b:
+        return _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace,
+                          structure, complement)
+    from .mask import as_matrix_mask  # noqa: PLC0415
+    from .matrix import Matrix  # noqa: PLC0415
+    from ._mfinalize import finalize_matrix  # noqa: PLC0415
+    from ._spgemm import spgemm  # noqa: PLC0415
+
+    if out is not None:
+        if not isinstance(out, Matrix):
+            raise DomainMismatch(f"{op}: out must be a semiring.Matrix for a sparse product, got {type(out).__name__}")
+        if out.shape != shape:
+            raise DimensionMismatch(f"{op}: out.shape (={out.shape}) must equal (A.nrows, B.ncols) (={shape})")
+    m = as_matrix_mask(mask, structure=structure, complement=complement, op=op, shape=shape)
+    device = _b.check_same_device(op, A=A, B=B, out=out, mask=m)
+    dtype = _t.promote(A.dtype, B.dtype)
+    with _gpu_memory_errors(op, device):
+        T = spgemm(A, B, sr_, dtype, mask=None if m is None else m.pattern(),
+                   complement=False if m is None else m.complement)
+        return finalize_matrix(T, out, m, acc, replace and out is not None, t_masked=True)
+
+
+def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, structure,
+               complement):
+    from ._dense import gemm, spmm  # noqa: PLC0415
+
+    if replace:
+        raise InvalidValue(f"{op}: replace=True needs a sparse result; a product with a dense operand is a full array")
+    dense = A if dense_a else B
+    cp = _b._cupy()
+    xp = cp if cp is not None and isinstance(dense, cp.ndarray) else np
+    if out is not None and (not hasattr(out, "ndim") or out.shape != shape or type(out) is not xp.ndarray):
+        raise DomainMismatch(f"{op}: out must be a {xp.__name__} array of shape {shape} for a "
+                             f"product with a dense operand, got {type(out).__name__} "
+                             f"{getattr(out, 'shape', '')}")
+    if mask is not None:
+        if type(mask) is not xp.ndarray or mask.shape != shape:
+            raise DomainMismatch(f"{op}: mask must be a {xp.__name__} array of shape {shape} for a "
+                                 f"product with a dense operand, got {type(mask).__name__} "
+                                 f"{getattr(mask, 'shape', '')}")
+        allowed = mask.astype(bool) if mask.dtype != bool else mask
+        if complement:
+            allowed = ~allowed
+    elif complement:
+        raise DomainMismatch(f"{op}: complement=True needs a mask")
+    else:
+        allowed = None
+    dtype = _t.promote(A.dtype, B.dtype)
+    device = "gpu" if xp.__name__ == "cupy" else "cpu"
+    with _gpu_memory_errors(op, device):
+        if dense_a and dense_b:
+            T, present = gemm(A, B, sr_, dtype), None
+        elif dense_b:
+            T, present = spmm(A, B, sr_, dtype, want_present=out is not None)
+        else:  # X ⊕.⊗ A = ((Aᵀ) ⊕.⊗ Xᵀ)ᵀ with X's value first in the multiply
+            T, present = spmm(B.T, xp.ascontiguousarray(A.T), sr_, dtype, xfirst=True,
+                              want_present=out is not None)
+            T = xp.ascontiguousarray(T.T)
+            present = None if present is None else present.T
+        if out is None:
+            if allowed is None:
+                return T
+            # outside the mask the result has no entries: the identity, as for no product
+            return xp.where(allowed, T, xp.asarray(sr_.add.identity_of(T.dtype), dtype=T.dtype))
+        # without accum the mask alone says what is written (the identity where no product);
+        # with it, only where products exist: out keeps its value where T has no entry
+        write = allowed
+        if acc is not None:
+            if present is not None:
+                write = present if allowed is None else allowed & present
+            if device == "gpu":
+                from . import _gpu  # noqa: PLC0415
+
+                T = _gpu.binary_elementwise(acc, out.dtype, out, T)
+            else:
+                T = acc.apply_numpy(out, T.astype(out.dtype, copy=False), out.dtype)
+        T = T.astype(out.dtype, copy=False)
+        if write is None:
+            out[...] = T
+        else:
+            xp.copyto(out, T, where=write)
+        return out

@@ -53,8 +53,8 @@ def test_domain_errors(Av):
         sr.Vector.from_dense(np.zeros(3, dtype=complex))
     with pytest.raises(sr.InvalidValue, match="direction must be one of"):
         sr.mxv(A, u, direction="sideways")
-    with pytest.raises(sr.NotImplementedYet):
-        A @ A.T
+    with pytest.raises(sr.DimensionMismatch, match=r"A @ B: A.ncols"):
+        A @ sr.Matrix.from_coo([0], [0], [1.0], nrows=A.ncols + 1, ncols=2, device=A.device)
     assert isinstance(sr.DomainMismatch("x"), TypeError)
 
 
