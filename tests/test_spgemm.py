@@ -16,7 +16,7 @@ from conftest import to_host
 from oracle import dense_mxm_candidates as dense_mxm
 from strategies import DTYPES, make_matrix, values_of
 
-SEMIRINGS = sr.ops.list_names("semiring")
+SEMIRINGS = sr.ops.list_names("semiring", builtin=True)
 #: Hypothesis examples per semiring: a third of the profile's (29 semirings x 2 backends).
 EXAMPLES = max(5, settings().max_examples // 3)
 
