@@ -53,6 +53,8 @@ class Matrix(_b.Placed):
     """
 
     __array_priority__ = 100
+    # NumPy and CuPy operators defer to ours (`X @ A` with X an array calls A.__rmatmul__)
+    __array_ufunc__ = None
 
     def __init__(self, indptr, indices, values, shape, *, iso_value=None, dtype=None, _T=None):
         # Internal constructor: arrays are taken as they are (already canonical). Use the

@@ -35,6 +35,8 @@ class Vector(_b.Placed):
     """
 
     __array_priority__ = 100
+    # NumPy and CuPy operators defer to ours (`X @ A` with X an array calls A.__rmatmul__)
+    __array_ufunc__ = None
 
     def __init__(self, size: int, dtype, device: str, *, values=None, present=None,
                  indices=None, svalues=None, jumbled=False):
