@@ -30,6 +30,7 @@ import semiring as sr
 from semiring import _backend as _b
 from semiring.errors import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue,
                              NegativeCycleError, SemiringError)
+from semiring import traversal
 from semiring.matrix import Matrix, as_matrix
 
 from .bfs import bfs
@@ -48,6 +49,14 @@ PULL_FRACTION = 1 / 16
 #: edge light but the zero-weight ones). DELTA_SCALE > 1 trades extra re-relaxations inside a
 #: bucket for fewer buckets (each bucket costs device syncs); a guess to tune on the GPU.
 DELTA_SCALE = 4.0
+
+#: Fused relaxation rounds (one GPU block, no host round trip per round) while the frontier
+#: holds at most this many vertices and out-edges, as in algorithms.bfs; road-like graphs
+#: run thousands of narrow rounds.
+FUSED_FRONTIER = traversal.QUEUE
+FUSED_EDGES = traversal.MAX_EDGES
+#: Ordinary rounds after a fused call handed back at once (a narrow but edge-heavy frontier).
+FUSED_BACKOFF = 4
 
 METHODS = ("auto", "bellman_ford", "delta_stepping")
 DIRECTIONS = ("auto", "push", "pull")
@@ -185,6 +194,25 @@ def _apply(d, where, vals, better):
         d[where] = xp.where(better, vals, d[where])
 
 
+class _Fused:
+    """When to run fused relaxation rounds (:func:`semiring.traversal.relax_rounds`): a push
+    frontier of at most FUSED_FRONTIER vertices; after a hand-back on a frontier with too
+    many edges (no round run), the next FUSED_BACKOFF rounds go the ordinary way."""
+
+    def __init__(self):
+        self.wait = 0
+
+    def ready(self, frontier, direction) -> bool:
+        if self.wait:
+            self.wait -= 1
+            return False
+        return direction != "pull" and frontier.size <= FUSED_FRONTIER
+
+    def ran(self, status, rounds):
+        if status == "wide" and rounds == 0:
+            self.wait = FUSED_BACKOFF
+
+
 def _direction(direction: str, frontier: int, n: int) -> bool:
     """True to pull."""
     if direction == "auto":
@@ -245,7 +273,15 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     d[source] = 0
     frontier = xp.asarray([source], dtype=xp.int64)
     rounds = 0
+    fused = _Fused()
     while frontier.size and rounds < n:
+        if fused.ready(frontier, direction):
+            # the rounds below, run on the device while the frontier stays narrow
+            status, frontier, r = traversal.relax_rounds(A, d, frontier, max_rounds=n - rounds,
+                                                         max_edges=FUSED_EDGES)
+            rounds += r
+            fused.ran(status, r)
+            continue
         rounds += 1
         # changed = {v : (changed min.+ A)(v) < d(v)};  d⟨changed⟩ = changed min.+ A
         where, vals, better = _relax(A, frontier, d, _direction(direction, frontier.size, n))
@@ -272,29 +308,13 @@ def _auto_delta(A: Matrix, facts) -> float:
 
 
 def _split(A: Matrix, delta):
-    """Light (w ≤ Δ) and heavy (w > Δ) edges of A, cached per (A, Δ).
-
-    TODO(select): replace with ``sr.select(A, "valuele", Δ)`` / ``"valuegt"`` once merged.
-    """
+    """Light (w ≤ Δ) and heavy (w > Δ) edges of A, cached per (A, Δ)."""
     facts = _facts.setdefault(A, {})
     key = ("split", delta)
-    if key in facts:
-        return facts[key]
-    xp = A.xp
-    n = A.nrows
-    if A.is_iso:
-        light = A.iso_value <= delta
-        empty = Matrix(xp.zeros(n + 1, dtype=A.itype), xp.zeros(0, dtype=A.itype), None,
-                       A.shape, iso_value=A.iso_value, dtype=A.dtype)
-        # a new object on A's arrays: a cached value must not hold its weak key alive
-        same = Matrix(A.indptr, A.indices, None, A.shape, iso_value=A.iso_value, dtype=A.dtype)
-        res = (same, empty) if light else (empty, same)
-    else:
-        rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
-        is_light = A.values <= delta
-        res = tuple(_sub(A, rows, keep) for keep in (is_light, ~is_light))
-    facts[key] = res
-    return res
+    if key not in facts:
+        # L = select(A, w ≤ Δ),  H = select(A, w > Δ)
+        facts[key] = (sr.select(A, "valuele", delta), sr.select(A, "valuegt", delta))
+    return facts[key]
 
 
 def _sub(A: Matrix, rows, keep) -> Matrix:
@@ -387,7 +407,15 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         hi = lo + math.ceil(delta) if work.kind != "f" else lo + delta
         # B = {v pending : d(v) < lo + Δ}  (and d(v) = lo, should lo + Δ round to lo)
         frontier = xp.flatnonzero(pending & ((d < hi) | (d <= lo)))
+        fused = _Fused()
         while frontier.size:
+            if fused.ready(frontier, direction):
+                # the light rounds below, on the device while the frontier stays narrow
+                status, frontier, r = traversal.relax_rounds(
+                    L, d, frontier, hi=hi, pending=pending, settled=settled,
+                    max_edges=FUSED_EDGES)
+                fused.ran(status, r)
+                continue
             settled[frontier] = True
             pending[frontier] = False
             # t = B min.+ L;  d = min(d, t);  B = {v : t(v) < d(v) < lo + Δ}

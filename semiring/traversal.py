@@ -154,23 +154,32 @@ def _source() -> str:
     return resources.files("semiring.kernels").joinpath("traverse.cu").read_text()
 
 
+_C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
+            np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+
+
 def kernel_names():
-    """Every instantiation of the traversal kernel (CI compiles them with NVRTC)."""
-    return [f"push_levels<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
+    """Every instantiation of the traversal kernels (CI compiles them with NVRTC)."""
+    return ([f"push_levels<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
+            + [f"relax_rounds<{I}, {T}>" for I in ("int", "long long")
+               for T in _C_TYPES.values()])
 
 
 _modules: dict = {}
 
 
-def _kernel(itype, mode: int):
+def _function(name: str):
     cp = _cupy()
     key = cp.cuda.runtime.getDevice()
     mod = _modules.get(key)
     if mod is None:
         mod = _modules[key] = cp.RawModule(code=_source(), options=("-std=c++17",),
                                            name_expressions=kernel_names())
-    I = "int" if np.dtype(itype) == np.int32 else "long long"
-    return mod.get_function(f"push_levels<{I}, {mode}>")
+    return mod.get_function(name)
+
+
+def _kernel(itype, mode: int):
+    return _function(f"push_levels<{_C_TYPES[np.dtype(itype)]}, {mode}>")
 
 
 def _push_levels_gpu(A, level, frontier, depth, parent, deterministic, max_edges, max_levels):
@@ -186,3 +195,139 @@ def _push_levels_gpu(A, level, frontier, depth, parent, deterministic, max_edges
                                              np.int64(max_edges), np.int64(max_levels)))
     _count, depth, status, levels = (int(s) for s in state.get())  # the one host sync
     return STATUS[status], depth, levels
+
+
+def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edges=MAX_EDGES,
+                 max_rounds=None):
+    """Run Bellman–Ford relaxation rounds from ``frontier`` while it stays narrow.
+
+    Each round is ``t = f min.+ A; d = min(d, t); f = {v : d(v) improved and d(v) < hi}``,
+    over A's rows (the out-edges of the frontier); ``d`` (and ``pending`` / ``settled``) are
+    updated in place. With ``pending`` and ``settled`` (bool arrays) it is the light-edge
+    phase of a delta-stepping bucket: the frontier's vertices become settled and not pending
+    before their edges are relaxed, and every improved vertex becomes pending.
+
+    Parameters
+    ----------
+    A : Matrix
+        Square; its values (or iso value) are the weights, cast to ``d``'s type.
+    d : array of int32, int64, float32 or float64, on A's device
+        Distances; the type's maximum (integers) or inf (floats) is "unreached". Sums must not
+        overflow: the caller picks a type wide enough.
+    frontier : integer array
+        At most :data:`QUEUE` distinct vertices.
+    hi : scalar, optional
+        Only improvements below ``hi`` join the next frontier (default: all).
+    pending, settled : bool arrays, optional
+        Both or neither.
+    max_edges, max_rounds : int
+        As in :func:`push_levels`.
+
+    Returns
+    -------
+    status : {'done', 'wide', 'overflow', 'limit'}
+    frontier : integer array
+        The frontier left to relax (empty when done).
+    rounds : int
+        The rounds run.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> from semiring.traversal import relax_rounds
+    >>> A = sr.Matrix.from_coo([0, 0, 2], [1, 2, 1], [4.0, 1.0, 2.0], nrows=3, ncols=3, device="cpu")
+    >>> d = np.array([0.0, np.inf, np.inf])
+    >>> relax_rounds(A, d, np.array([0]))[0], d.tolist()
+    ('done', [0.0, 3.0, 1.0])
+    """
+    op = "relax_rounds"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    xp = A.xp
+    n = A.nrows
+    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
+        got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
+        raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
+                             f"array of shape ({n},), got {got}")
+    if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype.kind not in "iu":
+        raise DomainMismatch(f"{op}: frontier must be a 1-D integer {xp.__name__} array, got {frontier!r:.80}")
+    if frontier.size > QUEUE:
+        raise InvalidValue(f"{op}: frontier must hold at most {QUEUE} vertices, got {frontier.size}")
+    if (pending is None) != (settled is None):
+        raise InvalidValue(f"{op}: pending and settled go together")
+    for arg, a in (("pending", pending), ("settled", settled)):
+        if a is not None and (not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_):
+            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
+    if not 0 < max_edges < 2**31:
+        raise InvalidValue(f"{op}: max_edges must lie in [1, 2**31), got {max_edges}")
+    max_rounds = n + 1 if max_rounds is None else int(max_rounds)
+    dt = np.dtype(d.dtype)
+    top = np.inf if dt.kind == "f" else np.iinfo(dt).max
+    hi = dt.type(top if hi is None else min(hi, top))
+    if frontier.size == 0 or max_rounds <= 0:
+        return ("done" if frontier.size == 0 else "limit"), frontier, 0
+    w, wstride = A._values_for(dt)
+    if A.device == "gpu":
+        return _relax_rounds_gpu(A, d, w, wstride, frontier, hi, pending, settled,
+                                 int(max_edges), max_rounds)
+    return _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, int(max_edges),
+                             max_rounds)
+
+
+def _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, max_edges, max_rounds):
+    indptr = A.indptr.astype(np.int64, copy=False)
+    q = frontier.astype(np.int64)
+    rounds = 0
+    while rounds < max_rounds:
+        starts = indptr[q]
+        deg = indptr[q + 1] - starts
+        total = int(deg.sum())
+        if total > max_edges:
+            return "wide", q, rounds
+        if pending is not None:
+            settled[q] = True
+            pending[q] = False
+        slot = np.repeat(np.arange(q.size), deg)
+        pos = starts[slot] + (np.arange(total) - (np.cumsum(deg) - deg)[slot])
+        v = A.indices[pos].astype(np.int64)
+        nd = d[q[slot]] + (w[pos] if wstride else w[0])
+        # the smallest candidate per target: sort by (v, nd)
+        order = np.lexsort((nd, v))
+        v, nd = v[order], nd[order]
+        first = np.r_[True, v[1:] != v[:-1]] if v.size else np.zeros(0, dtype=bool)
+        v, nd = v[first], nd[first]
+        better = nd < d[v]
+        v, nd = v[better], nd[better]
+        d[v] = nd
+        if pending is not None:
+            pending[v] = True
+        rounds += 1
+        q = v[nd < hi]
+        if q.size == 0:
+            return "done", q, rounds
+        if q.size > QUEUE:
+            return "overflow", q, rounds
+    return "limit", q, rounds
+
+
+def _relax_rounds_gpu(A, d, w, wstride, frontier, hi, pending, settled, max_edges, max_rounds):
+    cp = _cupy()
+    itype = A.itype
+    qa = cp.empty(QUEUE, dtype=itype)
+    qb = cp.empty(QUEUE, dtype=itype)
+    qa[:frontier.size] = frontier
+    flag = cp.zeros(A.nrows + 4, dtype=cp.uint8)  # + 4: the last byte's word is in bounds
+    state = cp.asarray([frontier.size, 0, -1, 0], dtype=cp.int64)
+    f = _function(f"relax_rounds<{_C_TYPES[np.dtype(itype)]}, {_C_TYPES[np.dtype(d.dtype)]}>")
+    pend = 0 if pending is None else pending
+    sett = 0 if settled is None else settled
+    f((1,), (THREADS,), (A.indptr, A.indices, w, np.int64(wstride), d, pend, sett, hi, flag,
+                         qa, qb, state, np.int64(max_edges), np.int64(max_rounds)))
+    count, rounds, status, in_b = (int(s) for s in state.get())  # the one host sync
+    status = STATUS[status]
+    if status == "overflow":
+        q = cp.flatnonzero(flag[:A.nrows])
+    else:
+        q = (qb if in_b else qa)[:count].astype(cp.int64)
+    return status, q, rounds

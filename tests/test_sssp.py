@@ -8,6 +8,9 @@ runs on every backend (the ``device`` fixture), both methods, push and pull.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -41,13 +44,19 @@ def graphs(draw, negative="none", max_n=12):
         cut = n // 2
         cols = np.where(rows < cut, cols % cut, cut + cols % (n - cut))
     w = rng.integers(0, 10, m).astype(np.int64)  # zeros included
-    if negative == "potential":
-        p = rng.integers(0, 8, n)
-        w = w + p[rows] - p[cols]
-    elif negative == "any":
+    if negative == "any":
         w = rng.integers(-4, 10, m)
     if dtype.kind == "f" and draw(st.booleans()):
         w = w + 0.5 * rng.integers(0, 2, m)
+    if negative == "potential":
+        # reweight after summing duplicates: the sum of k reweighted copies of an edge would
+        # carry k times the potential difference, and could close a negative cycle
+        S = sp.coo_matrix((w, (rows, cols)), shape=(n, n)).tocsr()
+        S.sum_duplicates()
+        p = rng.integers(0, 8, n)
+        r = np.repeat(np.arange(n), np.diff(S.indptr))
+        S.data = S.data + p[r] - p[S.indices]
+        rows, cols, w = r, S.indices, S.data
     A = sp.coo_matrix((w.astype(dtype), (rows, cols)), shape=(n, n)).tocsr()  # may hold duplicates
     source = draw(st.integers(0, n - 1))
     return A, source
@@ -105,17 +114,30 @@ def _has_entry(S, u, v):
 
 METHODS = ["bellman_ford", "delta_stepping"]
 DIRS = ["push", "pull", "auto"]
+#: Fused relaxation rounds as the algorithms use them, off, and handing back after a few
+#: edges (so the loops leave and re-enter the fused runs).
+FUSED = {"default": {}, "off": {"FUSED_FRONTIER": 0}, "tiny": {"FUSED_EDGES": 3}}
+sssp_module = importlib.import_module("algorithms.sssp")  # algorithms.sssp is the function
+
+
+@contextlib.contextmanager
+def fused_mode(mode):
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in FUSED[mode].items():
+            mp.setattr(sssp_module, name, value)
+        yield
 
 
 @settings(max_examples=60)
 @given(g=graphs(), method=st.sampled_from(METHODS), direction=st.sampled_from(DIRS),
-       data=st.data())
-def test_nonnegative_matches_dijkstra(device, g, method, direction, data):
+       data=st.data(), fused=st.sampled_from(sorted(FUSED)))
+def test_nonnegative_matches_dijkstra(device, g, method, direction, data, fused):
     A, s = g
     M = sr.Matrix.from_scipy(A, device=device)
     delta = data.draw(st.sampled_from([None, 0.5, 1, 3, 100])) if method == "delta_stepping" else None
     kw = {"delta": delta} if method == "delta_stepping" else {}
-    dist, pred = algorithms.sssp(M, s, method, predecessors=True, direction=direction, **kw)
+    with fused_mode(fused):
+        dist, pred = algorithms.sssp(M, s, method, predecessors=True, direction=direction, **kw)
     assert to_host(dist).dtype == A.dtype
     got = _as_float(dist, A.dtype)
     want = _ref(A, s)
@@ -124,11 +146,13 @@ def test_nonnegative_matches_dijkstra(device, g, method, direction, data):
 
 
 @settings(max_examples=60)
-@given(g=graphs(negative="potential"), direction=st.sampled_from(DIRS))
-def test_negative_edges_match_bellman_ford(device, g, direction):
+@given(g=graphs(negative="potential"), direction=st.sampled_from(DIRS),
+       fused=st.sampled_from(sorted(FUSED)))
+def test_negative_edges_match_bellman_ford(device, g, direction, fused):
     A, s = g
     M = sr.Matrix.from_scipy(A, device=device)
-    dist, pred = algorithms.bellman_ford(M, s, predecessors=True, direction=direction)
+    with fused_mode(fused):
+        dist, pred = algorithms.bellman_ford(M, s, predecessors=True, direction=direction)
     got = _as_float(dist, A.dtype)
     np.testing.assert_allclose(got, _ref(A, s, "BF"), rtol=1e-6 if A.dtype == np.float32 else 0)
     check_tree(A, s, got, pred)
@@ -137,14 +161,15 @@ def test_negative_edges_match_bellman_ford(device, g, direction):
 
 
 @settings(max_examples=80)
-@given(g=graphs(negative="any"), direction=st.sampled_from(DIRS))
-def test_negative_cycle_exactly_where_scipy_raises(device, g, direction):
+@given(g=graphs(negative="any"), direction=st.sampled_from(DIRS),
+       fused=st.sampled_from(sorted(FUSED)))
+def test_negative_cycle_exactly_where_scipy_raises(device, g, direction, fused):
     A, s = g
     M = sr.Matrix.from_scipy(A, device=device)
     try:
         want = _ref(A, s, "BF")
     except csg.NegativeCycleError:
-        with pytest.raises(sr.NegativeCycleError) as ei:
+        with pytest.raises(sr.NegativeCycleError) as ei, fused_mode(fused):
             algorithms.bellman_ford(M, s, direction=direction)
         cyc = np.asarray(to_host(ei.value.vertices))
         # the named vertices form a cycle of negative weight: check with the dense minimum
@@ -158,7 +183,8 @@ def test_negative_cycle_exactly_where_scipy_raises(device, g, direction):
         with pytest.raises(csg.NegativeCycleError):  # the facade's error is SciPy's too
             csgraph.bellman_ford(M, indices=s)
         return
-    got = _as_float(algorithms.bellman_ford(M, s, direction=direction), A.dtype)
+    with fused_mode(fused):
+        got = _as_float(algorithms.bellman_ford(M, s, direction=direction), A.dtype)
     np.testing.assert_allclose(got, want, rtol=1e-6 if A.dtype == np.float32 else 0)
 
 
@@ -285,9 +311,15 @@ def test_facade_matches_scipy(device, g, directed, unweighted, multi):
         with pytest.raises(csg.NegativeCycleError):
             csgraph.johnson(G, **kw)
         return
-    for fn in (csgraph.bellman_ford, lambda G, **k: csgraph.shortest_path(G, "auto", **k),
-               lambda G, **k: csgraph.shortest_path(G, "BF", **k),
-               lambda G, **k: csgraph.shortest_path(G, "J", **k)):
+    fns = [csgraph.bellman_ford, lambda G, **k: csgraph.shortest_path(G, "auto", **k),
+           lambda G, **k: csgraph.shortest_path(G, "BF", **k)]
+    try:  # Johnson reweights from a virtual source: a negative cycle anywhere is an error
+        csg.johnson(A, **kw)
+        fns.append(lambda G, **k: csgraph.shortest_path(G, "J", **k))
+    except csg.NegativeCycleError:
+        with pytest.raises(csg.NegativeCycleError):
+            csgraph.johnson(G, **kw)
+    for fn in fns:
         dist, pred = fn(G, **kw)
         dist, pred = to_host(dist), to_host(pred)
         assert dist.dtype == np.float64 and pred.dtype == np.int32

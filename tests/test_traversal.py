@@ -121,3 +121,87 @@ def test_errors(device):
     with pytest.raises(sr.DimensionMismatch, match="must be square"):
         traversal.push_levels(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device),
                               level, xp.asarray([0]), 0)
+
+
+# ---------------------------------------------------------------------- relax_rounds
+
+def weighted(S, dtype, seed=0):
+    W = S.copy().astype(dtype)
+    W.data = np.random.default_rng(seed).integers(1, 9, W.nnz).astype(dtype)
+    return W
+
+
+def dist_of(S, source):
+    return shortest_path(S, indices=source)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+def test_relax_rounds_reach_dijkstra(device, dtype):
+    S = weighted(grid(30), dtype)
+    A = sr.Matrix.from_scipy(S, device=device)
+    xp = A.xp
+    big = np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
+    d = xp.full(A.nrows, big, dtype=dtype)
+    d[7] = 0
+    status, q, rounds = traversal.relax_rounds(A, d, xp.asarray([7]))
+    assert status == "done" and q.size == 0 and rounds >= 29 + 22  # the farthest corner's hops
+    np.testing.assert_array_equal(to_host(d).astype(np.float64), dist_of(S, 7))
+
+
+def test_relax_rounds_hand_backs_and_resume(device):
+    S = weighted(grid(25), np.float64, seed=1)
+    A = sr.Matrix.from_scipy(S, device=device)
+    xp = A.xp
+    d = xp.full(A.nrows, np.inf)
+    d[0] = 0
+    status, q, rounds = traversal.relax_rounds(A, d, xp.asarray([0]), max_rounds=5)
+    assert (status, rounds) == ("limit", 5) and q.size > 0
+    status, q, r2 = traversal.relax_rounds(A, d, q, max_edges=4)
+    assert status == "wide" and r2 >= 0 and q.size > 0
+    while q.size:
+        status, q, _ = traversal.relax_rounds(A, d, q)
+    np.testing.assert_allclose(to_host(d), dist_of(S, 0))
+    # a star: the centre's leaves outgrow the queue; the frontier comes back whole
+    n = traversal.QUEUE + 50
+    rows = np.r_[np.zeros(n - 1, dtype=np.int64), np.arange(1, n)]
+    cols = np.r_[np.arange(1, n), np.zeros(n - 1, dtype=np.int64)]
+    T = sp.coo_matrix((np.full(rows.size, 2.0), (rows, cols)), shape=(n, n)).tocsr()
+    B = sr.Matrix.from_scipy(T, device=device)
+    d = B.xp.full(n, np.inf)
+    d[0] = 0
+    status, q, rounds = traversal.relax_rounds(B, d, B.xp.asarray([0]), max_edges=2**20)
+    assert (status, rounds) == ("overflow", 1)
+    np.testing.assert_array_equal(np.sort(to_host(q)), np.arange(1, n))
+
+
+def test_relax_rounds_bucket_mode(device):
+    # delta-stepping's light phase: only improvements below hi go on; all become pending
+    S = weighted(grid(12), np.int64, seed=2)
+    A = sr.Matrix.from_scipy(S, device=device)
+    xp = A.xp
+    big = np.iinfo(np.int64).max
+    d = xp.full(A.nrows, big, dtype=np.int64)
+    d[0] = 0
+    pending = xp.zeros(A.nrows, dtype=bool)
+    settled = xp.zeros(A.nrows, dtype=bool)
+    status, q, _ = traversal.relax_rounds(A, d, xp.asarray([0]), hi=10, pending=pending,
+                                          settled=settled)
+    assert status == "done"
+    dh, ph, sh = to_host(d), to_host(pending), to_host(settled)
+    exact = dist_of(S, 0)
+    # settled: reached below hi through vertices below hi; their distances are exact
+    assert sh[0] and (dh[sh] < 10).all()
+    np.testing.assert_array_equal(dh[sh], exact[sh])
+    # pending: improved but not relaxed (at or beyond hi), never settled
+    assert not (ph & sh).any() and (dh[ph] >= 10).all() and ph.any()
+
+
+def test_relax_rounds_errors(device):
+    A = sr.Matrix.from_scipy(grid(3), device=device)
+    xp = A.xp
+    with pytest.raises(sr.DomainMismatch, match="d must be an int32, int64, float32 or float64"):
+        traversal.relax_rounds(A, xp.zeros(9, dtype=bool), xp.asarray([0]))
+    with pytest.raises(sr.InvalidValue, match="pending and settled go together"):
+        traversal.relax_rounds(A, xp.zeros(9), xp.asarray([0]), pending=xp.zeros(9, dtype=bool))
+    with pytest.raises(sr.DomainMismatch, match="frontier must be a 1-D integer"):
+        traversal.relax_rounds(A, xp.zeros(9), [0])

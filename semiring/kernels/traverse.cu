@@ -126,3 +126,149 @@ __global__ void __launch_bounds__(SR_TRAVERSE_THREADS) push_levels(
         state[3] = levels;
     }
 }
+
+// Fused relaxation rounds of a frontier Bellman–Ford (or of delta-stepping's light edges
+// inside a bucket), for runs of narrow frontiers: one block runs round after round of
+//     t = f min.+ A ;  d = min(d, t) ;  f = {v : d(v) improved and d(v) < hi}
+// with the same block-wide degree scan and load-balanced edge loop as push_levels, and an
+// atomic min on d. Reading d(u) while other threads lower it is chaotic relaxation: every
+// value written is the length of a real path, so the fixed point is the same and it is never
+// reached later than with synchronous rounds.
+// In delta-stepping mode (`pending` not null) each frontier vertex is marked settled and not
+// pending before its edges are relaxed, and every improved vertex is marked pending.
+// `flag` (n bytes, zero) dedupes the next frontier; on overflow it holds exactly the next
+// frontier (the host rebuilds it from there). state: [0] frontier size (in qa), [1] rounds
+// run (out), [2] status (out), [3] 1 when the frontier on exit is in qb (out).
+
+template <typename T> __device__ __forceinline__ bool sr_relax_min(T* addr, T v);
+template <> __device__ __forceinline__ bool sr_relax_min<int>(int* a, int v) {
+    return *reinterpret_cast<volatile int*>(a) > v && atomicMin(a, v) > v;
+}
+template <> __device__ __forceinline__ bool sr_relax_min<long long>(long long* a, long long v) {
+    return *reinterpret_cast<volatile long long*>(a) > v && atomicMin(a, v) > v;
+}
+template <> __device__ __forceinline__ bool sr_relax_min<float>(float* a, float v) {
+    unsigned int* p = reinterpret_cast<unsigned int*>(a);
+    unsigned int old = *reinterpret_cast<volatile unsigned int*>(p);
+    while (__int_as_float((int)old) > v) {
+        const unsigned int seen = atomicCAS(p, old, (unsigned int)__float_as_int(v));
+        if (seen == old) return true;
+        old = seen;
+    }
+    return false;
+}
+template <> __device__ __forceinline__ bool sr_relax_min<double>(double* a, double v) {
+    unsigned long long* p = reinterpret_cast<unsigned long long*>(a);
+    unsigned long long old = *reinterpret_cast<volatile unsigned long long*>(p);
+    while (__longlong_as_double((long long)old) > v) {
+        const unsigned long long seen = atomicCAS(p, old, (unsigned long long)__double_as_longlong(v));
+        if (seen == old) return true;
+        old = seen;
+    }
+    return false;
+}
+
+template <typename I, typename T>
+__global__ void __launch_bounds__(SR_TRAVERSE_THREADS) relax_rounds(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, T* d, unsigned char* pending, unsigned char* settled, T hi,
+    unsigned char* flag, I* __restrict__ qa, I* __restrict__ qb, long long* __restrict__ state,
+    long long max_edges, long long max_rounds)
+{
+    __shared__ int s_off[SR_TRAVERSE_QUEUE];
+    __shared__ long long s_warp[SR_TRAVERSE_THREADS / 32];
+    __shared__ int s_next;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    long long count = state[0];
+    long long rounds = 0;
+    int status = SR_TRAVERSE_LIMIT;
+    I* cur = qa;
+    I* nxt = qb;
+    while (rounds < max_rounds) {
+        long long local[SR_TRAVERSE_ITEMS];
+        long long sum = 0;
+#pragma unroll
+        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
+            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
+            long long deg = 0;
+            if (f < count) {
+                const I u = cur[f];
+                deg = (long long)indptr[u + 1] - (long long)indptr[u];
+            }
+            local[i] = sum;
+            sum += deg;
+        }
+        long long incl = sum;
+        for (int off = 1; off < 32; off <<= 1) {
+            const long long o = __shfl_up_sync(0xffffffffu, incl, off);
+            if (lane >= off) incl += o;
+        }
+        if (lane == 31) s_warp[warp] = incl;
+        if (tid == 0) s_next = 0;
+        __syncthreads();
+        if (warp == 0) {
+            long long x = lane < SR_TRAVERSE_THREADS / 32 ? s_warp[lane] : 0;
+            for (int off = 1; off < 32; off <<= 1) {
+                const long long o = __shfl_up_sync(0xffffffffu, x, off);
+                if (lane >= off) x += o;
+            }
+            s_warp[lane] = x;
+        }
+        __syncthreads();
+        const long long base = (warp > 0 ? s_warp[warp - 1] : 0) + incl - sum;
+        const long long total = s_warp[SR_TRAVERSE_THREADS / 32 - 1];
+        if (total > max_edges) { status = SR_TRAVERSE_WIDE; break; }
+#pragma unroll
+        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
+            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
+            if (f < count) {
+                s_off[f] = (int)(base + local[i]);
+                if (pending != nullptr) {
+                    const I u = cur[f];
+                    settled[u] = 1;
+                    pending[u] = 0;
+                }
+            }
+        }
+        __syncthreads();
+        for (long long e = tid; e < total; e += SR_TRAVERSE_THREADS) {
+            int lo = 0, hi_slot = (int)count;
+            while (hi_slot - lo > 1) {
+                const int mid = (lo + hi_slot) >> 1;
+                if (s_off[mid] <= e) lo = mid; else hi_slot = mid;
+            }
+            const I u = cur[lo];
+            const long long p = (long long)indptr[u] + (e - s_off[lo]);
+            const I v = indices[p];
+            const T nd = *reinterpret_cast<volatile T*>(&d[u]) + w[p * wstride];
+            if (sr_relax_min<T>(&d[v], nd)) {
+                if (pending != nullptr) pending[v] = 1;
+                if (nd < hi) {
+                    // claim v for the next frontier once (byte flag, set with a CAS on its word)
+                    unsigned int* word = reinterpret_cast<unsigned int*>(
+                        reinterpret_cast<size_t>(flag + v) & ~(size_t)3);
+                    const unsigned int bit = 1u << (8u * (unsigned int)(reinterpret_cast<size_t>(flag + v) & 3));
+                    if ((atomicOr(word, bit) & bit) == 0u) {
+                        const int pos = atomicAdd(&s_next, 1);
+                        if (pos < SR_TRAVERSE_QUEUE) nxt[pos] = v;
+                    }
+                }
+            }
+        }
+        __syncthreads();
+        const int n = s_next;
+        ++rounds;
+        if (n == 0) { status = SR_TRAVERSE_DONE; count = 0; break; }
+        if (n > SR_TRAVERSE_QUEUE) { status = SR_TRAVERSE_OVERFLOW; count = n; break; }
+        for (int i = tid; i < n; i += SR_TRAVERSE_THREADS) flag[nxt[i]] = 0;
+        count = n;
+        I* t = cur; cur = nxt; nxt = t;
+        __syncthreads();
+    }
+    if (tid == 0) {
+        state[0] = count;
+        state[1] = rounds;
+        state[2] = status;
+        state[3] = cur == qb;
+    }
+}
