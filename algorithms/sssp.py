@@ -42,13 +42,14 @@ from .bfs import bfs
 #: to be tuned on the GPU.
 PULL_FRACTION = 1 / 16
 
-#: Automatic Δ (Meyer & Sanders 2003, §3: for edge weights in [0, 1] and maximum degree d,
-#: Δ = Θ(1/d) gives linear average work). Scaled to the weights: Δ = DELTA_SCALE · max w / d̄,
-#: with d̄ the average out-degree (the maximum degree of a power-law graph would make Δ tiny
-#: and the buckets many), and never below the smallest positive weight (a Δ under it makes no
-#: edge light but the zero-weight ones). DELTA_SCALE > 1 trades extra re-relaxations inside a
-#: bucket for fewer buckets (each bucket costs device syncs); a guess to tune on the GPU.
-DELTA_SCALE = 4.0
+#: Automatic Δ = DELTA_SCALE · max w, never below the smallest positive weight.
+#: Meyer & Sanders (2003, §3) take Δ = Θ(1/d) for weights in [0, 1] and degree d, which
+#: minimizes work on a sequential machine; on the GPU every bucket costs device round trips,
+#: so far fewer, wider buckets win. Measured on an H200 (tools/probe_sssp.py, fused rounds on,
+#: weights in [1, 255]): Δ = 8 · max w gave Kronecker-21 12.5 ms, Kronecker-22 20.6 ms and the
+#: 2048² grid 338 ms, against 44 / 52 / 1065 ms for Δ = 4 · max w / d̄ (d̄ the average degree:
+#: 32 and 4), and the grid slowed again past Δ ≈ 8 · max w (2.1 s at 64 · max w).
+DELTA_SCALE = 8.0
 
 #: Fused relaxation rounds (one GPU block, no host round trip per round) while the frontier
 #: holds at most this many vertices and out-edges, as in algorithms.bfs; road-like graphs
@@ -299,12 +300,9 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
 
 
 def _auto_delta(A: Matrix, facts) -> float:
-    n = max(A.nrows, 1)
     if facts["min_pos"] is None:  # no positive weight: every edge is light
         return 1.0
-    avg_degree = max(A.nvals / n, 1.0)
-    delta = DELTA_SCALE * float(facts["max"]) / avg_degree
-    return max(delta, float(facts["min_pos"]))
+    return max(DELTA_SCALE * float(facts["max"]), float(facts["min_pos"]))
 
 
 def _split(A: Matrix, delta):
@@ -347,7 +345,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         :func:`bellman_ford`).
     source : int
     delta : positive number, optional
-        The bucket width Δ; default ``DELTA_SCALE · max w / average out-degree``, at least the
+        The bucket width Δ; default ``DELTA_SCALE · max w``, at least the
         smallest positive weight (see ``DELTA_SCALE``).
     predecessors, direction, symmetric
         As in :func:`bellman_ford`.
