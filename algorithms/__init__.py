@@ -5,6 +5,8 @@ policy (push/pull switching, Δ, tile sizes) lives here with named constants and
 comes from, the mechanism (kernels) in ``semiring``.
 
 - :func:`bfs`: breadth-first search levels and parents, direction-optimizing.
+- :func:`multi_source_bfs`: many BFS at once (one row of levels/parents per source), each
+  level one masked SpMM of the transposed graph with the frontier matrix.
 - :func:`sssp`, :func:`bellman_ford`, :func:`delta_stepping`: single-source shortest paths
   (min-plus relaxations of a frontier), with predecessors and negative-cycle detection.
 - :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade (
@@ -15,7 +17,8 @@ APSP arrives with its issue.
 """
 
 from . import csgraph
-from .bfs import bfs
+from .bfs import bfs, multi_source_bfs
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, sssp
 
-__all__ = ["DistanceOverflow", "bellman_ford", "bfs", "csgraph", "delta_stepping", "sssp"]
+__all__ = ["DistanceOverflow", "bellman_ford", "bfs", "csgraph", "delta_stepping",
+           "multi_source_bfs", "sssp"]

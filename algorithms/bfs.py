@@ -14,8 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring import _backend as _b
 from semiring import traversal
-from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
+from semiring._dense import spmm
+from semiring.errors import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
+                             InvalidValue)
 from semiring.matrix import as_matrix
 
 #: Push → pull when the frontier's out-edges exceed the unexplored edges / ALPHA, and pull →
@@ -177,3 +180,136 @@ def _frontier(idx, A):
 def _to_host(xp, *scalars):
     """Device scalars to Python ints with one synchronization."""
     return [int(v) for v in (xp.stack(scalars).get() if xp is not np else scalars)]
+
+
+def _check_sources(sources, n: int, device: str):
+    """The sources as a 1-D int64 array on A's device (validated before any kernel runs)."""
+    op = "multi_source_bfs"
+    if _b.is_cupy_array(sources):
+        if device != "gpu":
+            raise DeviceMismatch(f"{op}: A is on the CPU but sources is on the GPU; pass a "
+                                 f"list or a NumPy array (or move A with .to_gpu())")
+        src = sources
+    elif isinstance(sources, (int, np.integer, bool, np.bool_)) or np.ndim(sources) == 0:
+        raise DomainMismatch(f"{op}: sources must be a 1-D sequence of vertices, got the scalar "
+                             f"{sources!r} (algorithms.bfs takes one source)")
+    else:
+        src = np.asarray(sources)
+    if src.ndim != 1:
+        raise DimensionMismatch(f"{op}: sources must be 1-D, got shape {tuple(src.shape)}")
+    if src.size == 0:
+        src = src.astype(np.int64)  # [] comes as float64
+    if src.dtype == np.bool_ or src.dtype.kind not in "iu":
+        raise DomainMismatch(f"{op}: sources must hold integers, got dtype {src.dtype}")
+    if src.size:
+        lo, hi = (int(v) for v in (src.min(), src.max()))  # one sync for a device array
+        if lo < 0 or hi >= n:
+            bad = lo if lo < 0 else hi
+            raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {bad}")
+    return _b.xp_of(device).asarray(src, dtype=np.int64)
+
+
+def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetric=False):
+    """Breadth-first search from several sources at once: one BFS per source, run together.
+
+    The frontiers of all sources form one dense ``n × s`` frontier matrix F (a bitmap: vertex
+    v is in source j's frontier where ``F[v, j]``), and each level is one masked SpMM over the
+    transposed graph, every (vertex, source) pair stopping at the first in-neighbour found
+    in that source's frontier. Each source's traversal is independent of the others
+    (duplicates give equal rows). The function follows LAGraph's ``LAGraph_MultiSourceBFS``
+    (levels and parents with one row per source); cuGraph's ``bfs(G, start=[...])`` is a
+    different thing, one traversal from a *set* of seeds, which is not this.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j; only its structure is read (explicit zeros are
+        edges). Runs where ``A`` lives (CPU or GPU).
+    sources : sequence of int, NumPy array, or CuPy array (GPU only)
+        The start vertices, one BFS each; duplicates allowed, an empty list gives 0 rows.
+    parents : bool
+        Also return one BFS tree per source: ``parent[j, sources[j]] = sources[j]``, ``-1``
+        where unreached.
+    deterministic : bool
+        With ``parents=True``: each parent is the smallest-index in-neighbour on the previous
+        level (``min_secondi``), equal to ``algorithms.bfs(..., deterministic=True)`` source by
+        source; otherwise any such in-neighbour (``any_secondi``: the scan of a vertex's
+        in-neighbours stops at the first one found).
+    symmetric : bool
+        Promise that A equals Aᵀ (an undirected graph): the pull reads A's rows instead of
+        building the transpose.
+
+    Returns
+    -------
+    level : array of int64, shape ``(len(sources), n)``
+        ``level[j, v]`` = edges on a shortest path from ``sources[j]`` to v, ``-1`` if
+        unreached. A NumPy or CuPy array, on A's device.
+    parent : array of int64, shape ``(len(sources), n)``
+        Only with ``parents=True``.
+
+    Notes
+    -----
+    Memory: a few ``n × s`` arrays (the frontier, the visited set and the product as bool,
+    levels as int32, and with parents the product and the parents as int64), plus the
+    results. Only the pull direction is used: every level reads the visited set in full, so a
+    high-diameter graph (a grid) costs O(n·s) a level; for a handful of sources on such a
+    graph, :func:`bfs` per source (with its fused push levels) is faster.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0]]))
+    >>> level, parent = algorithms.multi_source_bfs(A, [0, 3, 0], parents=True)
+    >>> level.tolist()
+    [[0, 1, 2, -1], [1, 2, 3, 0], [0, 1, 2, -1]]
+    >>> parent.tolist()
+    [[0, 0, 1, -1], [3, 0, 1, 3], [0, 0, 1, -1]]
+    """
+    op = "multi_source_bfs"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    n = A.nrows
+    src = _check_sources(sources, n, A.device)
+    xp = A.xp
+    s = int(src.size)
+    # the pull reads Aᵀ's rows (in-neighbours), as structure only: no values are cast or read
+    AT = A if symmetric else A.T
+    G = sr.Matrix(AT.indptr, AT.indices, None, AT.shape, iso_value=True, dtype=np.bool_)
+    if parents:
+        semiring = sr.min_secondi if deterministic else sr.any_secondi
+    else:
+        semiring = sr.any_pair  # over bool: the product is the new frontier itself
+
+    cols = xp.arange(s, dtype=xp.int64)
+    F = xp.zeros((n, s), dtype=bool)  # F[v, j]: v is on source j's frontier
+    F[src, cols] = True
+    seen = F.copy()
+    level = xp.full((n, s), -1, dtype=xp.int32)  # int64 on the way out, transposed
+    level[src, cols] = 0
+    parent = None
+    if parents:
+        parent = xp.full((n, s), -1, dtype=xp.int64)
+        parent[src, cols] = src
+    depth = 0
+    while s:
+        depth += 1
+        if depth > n:  # a shortest path has at most n - 1 edges: a frontier this deep is a bug
+            raise RuntimeError(f"{op}: frontier still non-empty after {n} levels (n = {n})")
+        # F⟨¬seen⟩ = Aᵀ any.secondi F   (every source at once: SpMM against the bitmap F,
+        #                                  each unvisited (v, j) stops at its first parent)
+        Y, present = spmm(G, F, semiring, np.bool_, x_present=F, want_present=parents,
+                          mask=seen, complement=True)
+        F = present if parents else Y
+        if not int(xp.count_nonzero(F)):  # the level's one host synchronization
+            break
+        # level⟨F⟩ = depth,  parent⟨F⟩ = Y,  seen⟨F⟩ = true
+        xp.copyto(level, depth, where=F)
+        if parents:
+            xp.copyto(parent, Y, where=F)
+        seen |= F
+    level = xp.ascontiguousarray(level.T, dtype=xp.int64)
+    if parents:
+        return level, xp.ascontiguousarray(parent.T)
+    return level

@@ -206,7 +206,9 @@ def console_table(run: "RunResult") -> str:
     out.append("GE/s: spmv = stored entries / time; spmspv = frontier edges / time. "
                "GB/s: minimal bytes (A + x + y once). bfs: GTEPS, Graph500 convention "
                "(undirected input edges within the traversed component, each counted once); "
-               "sssp: the same edge count over the reached component.")
+               "sssp: the same edge count over the reached component; msbfs: the bfs count "
+               "summed over the sources (scipy-bfs runs only the first few: compare its GTEPS, "
+               "not its ms).")
     for c in _by_algorithm(run):
         bits = []
         for k, v in c.summary.items():

@@ -89,7 +89,8 @@ def _check_devices(op: str, named: dict) -> str:
 
 # ------------------------------------------------------------------------------ public API
 
-def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False):
+def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False, mask=None,
+         complement=False):
     """Sparse × dense product over a semiring: Y(i,j) = ⊕_k A(i,k) ⊗ X(k,j).
 
     Parameters
@@ -108,6 +109,13 @@ def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False):
         X's present entries (a bitmap frontier matrix); only they contribute. None: all.
     want_present : bool
         Also return Y's presence: True where some product exists.
+    mask : bool array of Y's shape (``A.nrows × s``), optional
+        Compute Y(i,j) only where ``mask`` is True (False with ``complement``); elsewhere Y
+        holds the identity and is absent, as where no product exists. The GPU kernel skips
+        the masked-out entries (a row whose entries are all masked out is never read): the
+        multi-source BFS step ``F⟨¬visited⟩ = Aᵀ any.secondi F``.
+    complement : bool
+        Use the complement of ``mask``.
 
     Returns
     -------
@@ -142,6 +150,10 @@ def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False):
     named = {"A": A.device, "X": _check_dense(op, "X", X)}
     if x_present is not None:
         named["x_present"] = _array_device(op, "x_present", x_present)
+    if mask is not None:
+        named["mask"] = _array_device(op, "mask", mask)
+    elif complement:
+        raise InvalidValue(f"{op}: complement=True needs a mask")
     device = _check_devices(op, named)
     if X.shape[0] != A.ncols:
         raise DimensionMismatch(f"{op}: A.ncols (={A.ncols}) must equal X.shape[0] (={X.shape[0]})")
@@ -151,11 +163,19 @@ def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False):
                 f"{op}: x_present.shape {x_present.shape} must equal X.shape {X.shape}")
         if x_present.dtype != np.bool_:
             raise DomainMismatch(f"{op}: x_present.dtype must be bool, got {x_present.dtype}")
+    if mask is not None:
+        if mask.shape != (A.nrows, X.shape[1]):
+            raise DimensionMismatch(f"{op}: mask.shape {mask.shape} must equal Y's shape "
+                                    f"(A.nrows, X.shape[1]) = {(A.nrows, X.shape[1])}")
+        if mask.dtype != np.bool_:
+            raise DomainMismatch(f"{op}: mask.dtype must be bool, got {mask.dtype}")
     xp = _b.xp_of(device)
     Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
     xpres = None if x_present is None else xp.ascontiguousarray(x_present)
+    ymask = None if mask is None else xp.ascontiguousarray(mask)
     impl = _spmm_gpu if device == "gpu" else _spmm_cpu
-    return impl(A, Xd, xpres, sr, dtype, bool(xfirst), bool(want_present))
+    return impl(A, Xd, xpres, sr, dtype, bool(xfirst), bool(want_present), ymask,
+                bool(complement))
 
 
 def gemm(X, Y, sr, dtype):
@@ -225,12 +245,23 @@ def _combine(sr: Semiring, rtype, Y, found, where, part):
     found[where] = True
 
 
-def _spmm_cpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present):
+def _spmm_cpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present, ymask=None,
+              complement=False):
     n, s = A.nrows, X.shape[1]
     rtype = sr.result_type(dtype)
     Y = np.full((n, s), sr.add.identity_of(rtype), dtype=rtype)
     found = np.zeros((n, s), dtype=bool)
     if n == 0 or s == 0 or A.nvals == 0:
+        return Y, (found if want_present else None)
+    if ymask is not None:
+        allowed = ~ymask if complement else ymask
+        # the product unmasked, then cleared outside the mask, on the rows the mask leaves
+        # any entry in (a BFS step touches only its unvisited rows and its frontier's k)
+        rows_ok = allowed.any(axis=1)
+        Y, found = _spmm_cpu(_rows_subset(A, rows_ok, xpres), X, xpres, sr, dtype, xfirst,
+                             True)
+        Y[~allowed] = sr.add.identity_of(rtype)
+        found &= allowed
         return Y, (found if want_present else None)
     avals, astride = A._values_for(dtype)
     indptr = A.indptr.astype(np.int64, copy=False)
@@ -273,6 +304,23 @@ def _spmm_cpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present):
             part = sr.add.reduce_segments(np.ascontiguousarray(prods[pp, jj]), heads)
             _combine(sr, rtype, Y, found, (i[pp[heads]], jj[heads]), part)
     return Y, (found if want_present else None)
+
+
+def _rows_subset(A, rows_ok, xpres):
+    """A's entries in the rows ``rows_ok`` and, with a bitmap X, in the columns k where X's row
+    k has a present entry: the only entries whose products can survive. Same shape, same
+    order within a row (k order), so positions and folds are unchanged."""
+    keep = np.repeat(rows_ok, np.diff(A.indptr.astype(np.int64, copy=False)))
+    if xpres is not None:
+        keep &= xpres.any(axis=1)[A.indices]
+    if keep.all():
+        return A
+    counts = np.bincount(np.repeat(np.arange(A.nrows), np.diff(A.indptr.astype(np.int64)))[keep],
+                         minlength=A.nrows)
+    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(A.itype)
+    values = None if A.is_iso else A.values[keep]
+    return Matrix(indptr, A.indices[keep], values, A.shape, iso_value=A.iso_value,
+                  dtype=A.dtype)
 
 
 def _reduce_axis1(sr: Semiring, rtype, T):
@@ -397,7 +445,8 @@ def _kernel(kind: str, sr: Semiring, dtype, itype=None, xfirst: bool = False):
     return f
 
 
-def _spmm_gpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present):
+def _spmm_gpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present, ymask=None,
+              complement=False):
     from . import _gpu  # noqa: PLC0415
 
     cp = _b._cupy()
@@ -417,8 +466,9 @@ def _spmm_gpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present):
     avals, astride = A._values_for(dtype)
     mode, term = _gpu._terminal(sr.add, rtype)
     _kernel("spmm_rows", sr, dtype, A.itype, xfirst)(grid, (SPMM_THREADS,), (
-        A.indptr, A.indices, avals, np.int64(astride), X, xpres, np.int64(n), np.int64(s),
-        np.int32(width_log2), Y, pres, identity, np.int32(mode), term))
+        A.indptr, A.indices, avals, np.int64(astride), X, xpres, ymask, np.int32(complement),
+        np.int64(n), np.int64(s), np.int32(width_log2), Y, pres, identity, np.int32(mode),
+        term))
     return Y, pres
 
 

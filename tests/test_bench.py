@@ -338,7 +338,7 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
     n_cases = sum(len(e.graphs) * len(e.params) for e in suite.entries)
     assert len(data["cases"]) == n_cases
     algs = {c["algorithm"] for c in data["cases"]}
-    assert algs == {"spmv", "spmspv", "bfs", "sssp", "spgemm"}
+    assert algs == {"spmv", "spmspv", "bfs", "msbfs", "sssp", "spgemm"}
     for case in data["cases"]:
         names = {r["impl"] for r in case["results"]}
         assert not any(C.ALGORITHMS[case["algorithm"]].impl(i).device == "gpu" for i in names)
@@ -537,3 +537,52 @@ def test_sssp_case_checks_against_dijkstra(tiny_run):
         assert te > 0 and c["case_metrics"]["max_dist"] >= 1
         ok = {r["impl"] for r in c["results"] if r["status"] == "ok"}
         assert ok >= {"semiring-cpu-delta", "semiring-cpu-bf", "scipy-dijkstra"}
+
+
+def test_msbfs_case_sums_graph500_edges_over_sources(tiny_run):
+    """The multi-source BFS case: GTEPS over the Graph500 edges of every source's component
+    (SciPy's over its first few sources only), engine checked against SciPy."""
+    res, out = tiny_run
+    data = json.loads((out / "latest.json").read_text())
+    cases = [c for c in data["cases"] if c["algorithm"] == "msbfs"]
+    assert cases
+    for c in cases:
+        m = c["case_metrics"]
+        assert m["sources"] == 32 and m["scipy_sources"] == C.MSBFS_SCIPY_SOURCES
+        assert m["traversed_edges"] > m["traversed_edges_scipy"] > 0 and m["depth"] >= 1
+        ok = {r["impl"]: r for r in c["results"] if r["status"] == "ok"}
+        assert set(ok) >= {"semiring-cpu", "scipy-bfs"}
+        assert ok["semiring-cpu"]["metrics"]["gteps"] == pytest.approx(
+            m["traversed_edges"] / (ok["semiring-cpu"]["ms_median"] / 1e3) / 1e9, rel=1e-6)
+        assert ok["scipy-bfs"]["metrics"]["gteps"] == pytest.approx(
+            m["traversed_edges_scipy"] / (ok["scipy-bfs"]["ms_median"] / 1e3) / 1e9, rel=1e-6)
+
+
+def test_msbfs_edges_and_check_catch_errors(tmp_path):
+    """Per-source Graph500 edges equal met.traversed_edges of SciPy's reached sets, and a
+    multi-source BFS wrong in one row beyond SciPy's sources is reported as a mismatch."""
+    import algorithms
+    from scipy.sparse.csgraph import breadth_first_order
+
+    spec = gen.parse_graph_spec("kron-9", seed=0)
+    g = C.GraphData(spec, gen.generate(spec, xp=np))
+    ctx = C.CaseContext(C.ALGORITHMS["msbfs"], g, {"sources": 8}, 0, {})
+    C.ALGORITHMS["msbfs"].prepare(ctx)
+    H = g.host
+    want = sum(met.traversed_edges(H, np.isin(np.arange(g.n), breadth_first_order(
+        H, int(v), directed=True, return_predecessors=False)), undirected=True)
+        for v in ctx.inputs["sources"])
+    assert ctx.case_metrics["traversed_edges"] == want
+
+    def wrong(ctx):
+        def run():
+            lv = algorithms.multi_source_bfs(H, ctx.inputs["sources"])
+            lv[-1, lv[-1] > 0] = -1  # the last source reaches only itself
+            return lv
+        return run
+
+    res = runner.run("tiny", "cpu", algorithms=["msbfs"], graphs=["kron-9"],
+                     impls=["wrong-msbfs"], out=None, cache_dir=None, progress=False,
+                     extra_impls=[("msbfs", C.Impl("wrong-msbfs", "cpu", "levels", wrong))])
+    statuses = [r.status for c in res.cases for r in c.results]
+    assert statuses == ["mismatch"]

@@ -192,6 +192,57 @@ def test_spmm_multi_source_bfs_parents(device):
     assert (Y[~pres] == 0).all()  # the any monoid's identity
 
 
+@pytest.mark.parametrize("sname", ["min_plus", "plus_times", "lor_land", "any_secondi",
+                                   "min_secondi", "any_pair", "plus_pair"])
+@given(data=st.data())
+def test_spmm_output_mask(device, sname, data):
+    """Y⟨M⟩ and Y⟨¬M⟩: the unmasked product where the mask allows, the identity and absent
+    elsewhere; rows wholly masked out, bitmap X, both operand orders, long rows."""
+    semiring = _semiring(sname)
+    n = data.draw(st.integers(0, 70), label="nrows")
+    k = data.draw(st.integers(0, 70), label="ncols")
+    s = data.draw(st.sampled_from(S_VALUES + [64, 129]), label="s")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    dom = np.dtype(np.bool_) if sname == "lor_land" else np.dtype(np.int32)
+    Ap = rng.random((n, k)) < data.draw(st.sampled_from([0.0, 0.1, 0.6]), label="density")
+    Ad = rand_values(rng, dom, (n, k))
+    Xd = rand_values(rng, dom, (k, s))
+    Xp = rng.random((k, s)) < data.draw(st.sampled_from([0.0, 0.2, 1.0]), label="x dens")
+    M = rng.random((n, s)) < data.draw(st.sampled_from([0.0, 0.3, 0.9, 1.0]), label="m dens")
+    M[rng.random(n) < 0.3] = data.draw(st.booleans(), label="whole rows")
+    complement = data.draw(st.booleans(), label="complement")
+    xfirst = data.draw(st.booleans(), label="xfirst")
+    A = make_matrix(Ad, Ap, device, iso=data.draw(st.booleans(), label="iso"))
+    if A.is_iso:
+        Ad = np.ones_like(Ad, dtype=np.bool_)
+    Md = _to(device, M.copy())
+    Y, pres = spmm(A, _to(device, Xd), semiring, dom, xfirst=xfirst, x_present=_to(device, Xp),
+                   want_present=True, mask=Md, complement=complement)
+    np.testing.assert_array_equal(to_host(Md), M)  # the mask is not modified
+    if xfirst:
+        v, p, prods = dense_mxm(Xd.T, Xp.T, Ad.T, Ap.T, semiring, dom)
+        v, p, prods = v.T, p.T, [(a.T, b.T) for a, b in prods]
+    else:
+        v, p, prods = dense_mxm(Ad, Ap, Xd, Xp, semiring, dom)
+    allowed = ~M if complement else M
+    v = np.where(allowed, v, semiring.add.identity_of(v.dtype)).astype(v.dtype)
+    p = p & allowed
+    check_result(semiring, Y, pres, v, p, prods)
+
+
+def test_spmm_mask_validation(device):
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3, device=device)
+    X = _to(device, np.ones((3, 4)))
+    with pytest.raises(sr.DimensionMismatch, match=r"spmm: mask.shape \(3, 4\) must equal Y's shape"):
+        spmm(A, X, sr.min_plus, np.float64, mask=_to(device, np.ones((3, 4), bool)))
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: mask.dtype must be bool, got int64"):
+        spmm(A, X, sr.min_plus, np.float64, mask=_to(device, np.ones((2, 4), np.int64)))
+    with pytest.raises(sr.InvalidValue, match=r"spmm: complement=True needs a mask"):
+        spmm(A, X, sr.min_plus, np.float64, complement=True)
+    with pytest.raises(sr.DomainMismatch, match=r"spmm: mask must be a NumPy or CuPy array"):
+        spmm(A, X, sr.min_plus, np.float64, mask=[[True] * 4] * 2)
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 @pytest.mark.parametrize("sname", ["plus_times", "min_plus", "max_plus", "plus_pair", "max_times"])
 def test_spmm_integer_limits_wrap_like_numpy(device, dtype, sname):

@@ -32,11 +32,18 @@ __device__ __forceinline__ R sr_spmm_mult(T a, T x, sr_index i, sr_index k, sr_i
 // grid: x over groups of rows (SR_SPMM_THREADS >> width_log2 rows per block), y over column
 // tiles. Y and ypres (when not null) are written everywhere in the tile: the identity and
 // false where no product exists.
+//
+// ymask (when not null, row-major like Y) restricts the entries computed: (i, j) is computed
+// only where ymask[i*s + j] != mask_complement, and is the identity / false elsewhere. A masked
+// entry counts as finished from the start, so a group whose columns are all masked out never
+// reads its row of A, and the terminal exit waits only for the allowed columns (multi-source
+// BFS: Y⟨¬visited⟩ skips the visited (vertex, source) pairs).
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
 __global__ void __launch_bounds__(SR_SPMM_THREADS) spmm_rows(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ X, const bool* __restrict__ xpres,
+    const bool* __restrict__ ymask, int mask_complement,
     long long nrows, long long s, int width_log2,
     R* __restrict__ Y, bool* __restrict__ ypres,
     R identity, int term_mode, R terminal)
@@ -53,11 +60,26 @@ __global__ void __launch_bounds__(SR_SPMM_THREADS) spmm_rows(
 
     R acc[SR_SPMM_CPT];
     bool found[SR_SPMM_CPT];
+    // live[c]: column c is in range, allowed by the mask and not yet terminal
+    bool live[SR_SPMM_CPT];
 #pragma unroll
-    for (int c = 0; c < SR_SPMM_CPT; ++c) { acc[c] = R(); found[c] = false; }
+    for (int c = 0; c < SR_SPMM_CPT; ++c) {
+        acc[c] = R();
+        found[c] = false;
+        const long long j = col0 + (long long)c * width;
+        live[c] = j < s;
+        if (live[c] && ymask != nullptr) live[c] = ymask[row * s + j] != (bool)mask_complement;
+    }
 
     const I begin = indptr[row], end = indptr[row + 1];
     for (I base = begin; base < end; base += (I)width) {
+        if (ymask != nullptr || term_mode != SR_TERM_NONE) {
+            // the group stops once every column it owns is masked out or terminal
+            bool done = true;
+#pragma unroll
+            for (int c = 0; c < SR_SPMM_CPT; ++c) done = done && !live[c];
+            if (__all_sync(gmask, done)) break;
+        }
         const I p = base + (I)lane;
         I kmine = (I)0;
         T amine = T();
@@ -75,7 +97,7 @@ __global__ void __launch_bounds__(SR_SPMM_THREADS) spmm_rows(
 #pragma unroll
             for (int c = 0; c < SR_SPMM_CPT; ++c) {
                 const long long j = col0 + (long long)c * width;
-                ok[c] = j < s;
+                ok[c] = live[c];
                 if (ok[c] && xpres != nullptr) ok[c] = xpres[off + j];
                 xv[c] = ok[c] ? X[off + j] : T();
             }
@@ -85,18 +107,11 @@ __global__ void __launch_bounds__(SR_SPMM_THREADS) spmm_rows(
                     const long long j = col0 + (long long)c * width;
                     sr_fold<Add, R>(acc[c], found[c],
                                     sr_spmm_mult<Mul, T, R, XFIRST>(a, xv[c], row, k, j));
+                    // a terminal value is final (⊕ keeps it): stop loading this column
+                    if (term_mode != SR_TERM_NONE && sr_is_terminal<R>(term_mode, acc[c], terminal))
+                        live[c] = false;
                 }
             }
-        }
-        if (term_mode != SR_TERM_NONE) {
-            // the group stops once every column it owns holds a terminal value
-            bool done = true;
-#pragma unroll
-            for (int c = 0; c < SR_SPMM_CPT; ++c) {
-                const long long j = col0 + (long long)c * width;
-                if (j < s) done = done && found[c] && sr_is_terminal<R>(term_mode, acc[c], terminal);
-            }
-            if (__all_sync(gmask, done)) break;
         }
     }
 #pragma unroll

@@ -1,0 +1,187 @@
+"""Multi-source BFS against scipy.sparse.csgraph (one row per source), against the single-source
+engine BFS source by source, parents validated (exact when deterministic), on every backend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, strategies as st
+from scipy.sparse.csgraph import shortest_path
+
+import algorithms
+import semiring as sr
+from conftest import to_host
+
+
+@st.composite
+def graphs_and_sources(draw, max_n=40):
+    """Directed or undirected graphs with duplicates, self-loops, explicit zeros, a
+    disconnected block, sometimes no edges at all; sources with repeats (maybe none)."""
+    n = draw(st.integers(0, max_n))
+    m = draw(st.integers(0, 4 * n)) if draw(st.integers(0, 4)) else 0
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rows, cols = rng.integers(0, max(n, 1), m), rng.integers(0, max(n, 1), m)
+    if draw(st.booleans()):  # isolate a block of vertices: disconnected parts
+        cut = draw(st.integers(0, n))
+        keep = (rows < cut) == (cols < cut)
+        rows, cols = rows[keep], cols[keep]
+    undirected = draw(st.booleans())
+    if undirected:
+        rows, cols = np.r_[rows, cols], np.r_[cols, rows]
+    vals = rng.integers(0, 3, rows.size).astype(np.float64)  # explicit zeros are edges too
+    S = sp.coo_matrix((vals, (rows, cols)), shape=(n, n)).tocsr()
+    sources = draw(st.lists(st.integers(0, n - 1), max_size=6)) if n else []
+    return S, sources, undirected
+
+
+def reference_levels(S, sources):
+    """(len(sources), n) levels from SciPy, -1 where unreached."""
+    n = S.shape[0]
+    if not len(sources):
+        return np.zeros((0, n), dtype=np.int64)
+    d = shortest_path(S, method="D", unweighted=True, indices=sources, directed=True)
+    return np.where(np.isinf(d), -1, d).astype(np.int64).reshape(len(sources), n)
+
+
+def check_parents(S, sources, level, parent, deterministic):
+    """Every row a BFS tree of its source: parent[src] = src, -1 exactly where unreached, each
+    parent edge exists and lies one level up; with ``deterministic`` the smallest such one."""
+    n = S.shape[0]
+    assert parent.shape == level.shape and parent.dtype == np.int64
+    E = S.copy()
+    E.data[:] = 1  # structure: explicit zeros are edges
+    E = E.toarray() > 0
+    for j, src in enumerate(sources):
+        lv, par = level[j], parent[j]
+        assert par[src] == src
+        np.testing.assert_array_equal(par < 0, lv < 0)
+        v = np.flatnonzero((lv > 0))
+        p = par[v]
+        assert ((p >= 0) & (p < n)).all()
+        assert E[p, v].all(), "a parent edge that is not in the graph"
+        np.testing.assert_array_equal(lv[p], lv[v] - 1)
+        if deterministic and v.size:
+            cand = E[:, v] & (lv[:, None] == (lv[v] - 1)[None, :])
+            np.testing.assert_array_equal(p, cand.argmax(axis=0))
+
+
+@given(g=graphs_and_sources(), parents=st.booleans(), deterministic=st.booleans(),
+       hint=st.booleans())
+def test_msbfs_against_scipy_and_single_source(device, g, parents, deterministic, hint):
+    S, sources, undirected = g
+    A = sr.Matrix.from_scipy(S, device=device)
+    src_in = np.array(sources, dtype=np.int64)
+    keep = src_in.copy()
+    out = algorithms.multi_source_bfs(A, src_in, parents=parents, deterministic=deterministic,
+                                      symmetric=undirected and hint)
+    np.testing.assert_array_equal(src_in, keep)  # the caller's array is not modified
+    level = out[0] if parents else out
+    assert type(level) is type(A.indptr)  # on A's device
+    level = to_host(level)
+    n = S.shape[0]
+    assert level.shape == (len(sources), n) and level.dtype == np.int64
+    np.testing.assert_array_equal(level, reference_levels(S, sources))
+    if parents:
+        parent = to_host(out[1])
+        check_parents(S, sources, level, parent, deterministic)
+    # the same answer as the single-source engine BFS, source by source
+    for j, src in enumerate(sources):
+        one = algorithms.bfs(A, src, parents=parents, deterministic=deterministic)
+        np.testing.assert_array_equal(to_host(one[0] if parents else one), level[j])
+        if parents and deterministic:
+            np.testing.assert_array_equal(to_host(one[1]), parent[j])
+
+
+@pytest.mark.parametrize("s", [1, 31, 33, 100, 129])
+@pytest.mark.parametrize("parents,deterministic", [(False, False), (True, False), (True, True)])
+def test_msbfs_many_sources_skewed_graph(device, s, parents, deterministic):
+    """Frontier matrices wider than a GPU column tile, hubs with long rows, repeated sources."""
+    rng = np.random.default_rng(s)
+    n = 600
+    deg = np.minimum((rng.pareto(1.2, n) * 1.5).astype(np.int64) + 1, n - 1)
+    rows = np.repeat(np.arange(n), deg)
+    cols = rng.integers(0, n - 50, rows.size)  # the last 50 vertices have no in-edges
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    sources = rng.integers(0, n - 50, s)
+    sources[-1] = sources[0]
+    A = sr.Matrix.from_scipy(S, device=device)
+    out = algorithms.multi_source_bfs(A, sources, parents=parents, deterministic=deterministic)
+    level = to_host(out[0] if parents else out)
+    exp = reference_levels(S, sources)
+    np.testing.assert_array_equal(level, exp)
+    np.testing.assert_array_equal(level[-1], level[0])
+    assert exp.max() >= 3 and (exp < 0).any()
+    if parents:
+        check_parents(S, sources, level, to_host(out[1]), deterministic)
+
+
+def test_msbfs_undirected_symmetric_hint_and_grid(device):
+    """A 2-D grid (many levels), read through A itself with symmetric=True; the caller's
+    Matrix keeps its own transpose cache untouched."""
+    k = 12
+    idx = np.arange(k * k).reshape(k, k)
+    r = np.r_[idx[:, :-1].ravel(), idx[:-1, :].ravel()]
+    c = np.r_[idx[:, 1:].ravel(), idx[1:, :].ravel()]
+    S = sp.coo_matrix((np.ones(2 * r.size), (np.r_[r, c], np.r_[c, r])),
+                      shape=(k * k, k * k)).tocsr()
+    A = sr.Matrix.from_scipy(S, device=device)
+    sources = [0, k * k - 1, 5 * k + 7]
+    lv, par = algorithms.multi_source_bfs(A, sources, parents=True, deterministic=True,
+                                          symmetric=True)
+    assert A._T is None
+    lv, par = to_host(lv), to_host(par)
+    np.testing.assert_array_equal(lv, reference_levels(S, sources))
+    assert lv[0].max() == 2 * (k - 1)
+    check_parents(S, sources, lv, par, deterministic=True)
+
+
+def test_msbfs_empty_inputs(device):
+    E = sr.Matrix.from_coo([], [], None, nrows=0, ncols=0, device=device)
+    lv, par = algorithms.multi_source_bfs(E, [], parents=True)
+    assert to_host(lv).shape == (0, 0) and to_host(par).shape == (0, 0)
+    B = sr.Matrix.from_coo([], [], None, nrows=5, ncols=5, device=device)  # no edges
+    lv, par = algorithms.multi_source_bfs(B, [4, 0, 4], parents=True)
+    exp = np.full((3, 5), -1)
+    exp[[0, 1, 2], [4, 0, 4]] = 0
+    np.testing.assert_array_equal(to_host(lv), exp)
+    np.testing.assert_array_equal(to_host(par), np.where(exp == 0, [[4], [0], [4]], -1))
+    lv = algorithms.multi_source_bfs(B, np.array([], dtype=np.int32))
+    assert to_host(lv).shape == (0, 5) and lv.dtype == np.int64
+
+
+def test_msbfs_errors(device):
+    A = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device)
+    with pytest.raises(sr.DimensionMismatch,
+                       match=r"multi_source_bfs: A must be square, got shape \(2, 3\)"):
+        algorithms.multi_source_bfs(A, [0])
+    B = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=2, device=device)
+    with pytest.raises(sr.InvalidIndex, match=r"multi_source_bfs: sources must lie in \[0, 2\), got 2"):
+        algorithms.multi_source_bfs(B, [0, 2, 1])
+    with pytest.raises(sr.InvalidIndex, match=r"got -1"):
+        algorithms.multi_source_bfs(B, np.array([-1, 0]))
+    with pytest.raises(sr.DomainMismatch, match=r"sources must hold integers, got dtype float64"):
+        algorithms.multi_source_bfs(B, [0.5])
+    with pytest.raises(sr.DomainMismatch, match=r"sources must hold integers, got dtype bool"):
+        algorithms.multi_source_bfs(B, [True, False])
+    with pytest.raises(sr.DomainMismatch, match=r"sources must be a 1-D sequence of vertices, got the scalar 0"):
+        algorithms.multi_source_bfs(B, 0)
+    with pytest.raises(sr.DimensionMismatch, match=r"sources must be 1-D, got shape \(1, 2\)"):
+        algorithms.multi_source_bfs(B, [[0, 1]])
+    with pytest.raises(sr.DomainMismatch, match="multi_source_bfs: A must be a semiring.Matrix"):
+        algorithms.multi_source_bfs(np.eye(2), [0])
+
+
+def test_msbfs_device_of_sources():
+    """A CuPy array of sources runs with a GPU matrix and is refused with a CPU one."""
+    if not sr.gpu_available():
+        pytest.skip("needs a GPU")
+    import cupy as cp  # noqa: PLC0415
+
+    S = sp.csr_matrix(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]]))
+    G = sr.Matrix.from_scipy(S, device="gpu")
+    lv = algorithms.multi_source_bfs(G, cp.asarray([0, 1]))
+    assert isinstance(lv, cp.ndarray)
+    np.testing.assert_array_equal(lv.get(), [[0, 1, 2], [-1, 0, 1]])
+    with pytest.raises(sr.DeviceMismatch, match=r"multi_source_bfs: A is on the CPU but sources is on the GPU"):
+        algorithms.multi_source_bfs(G.to_cpu(), cp.asarray([0]))
