@@ -1,6 +1,6 @@
 """All-pairs shortest paths as dense min-plus products (and batched SSSP for sparse graphs).
 
-- ``"squaring"``: D ← D min.+ D, at most ⌈log₂(n − 1)⌉ products, stopping as soon as a
+- ``"squaring"``: D ← D min.+ D, at most ⌈log₂ n⌉ products, stopping as soon as a
   product leaves D unchanged (seed 001; Tran's min-plus APSP in seed 004). D starts as the
   edge weights with a zero (or the negative self-loop) diagonal, so every product can only
   lower entries and the k-th product holds the shortest walks of up to 2ᵏ edges.
@@ -8,7 +8,7 @@
   seed 004), three phases per round of ``TILE`` pivot vertices k:
 
   1. the diagonal tile D_kk closed over its own vertices (repeated squaring of the tile:
-     ⌈log₂(b − 1)⌉ small products, the same closure as b steps of Floyd–Warshall);
+     ⌈log₂ b⌉ small products, the same closure as b steps of Floyd–Warshall);
   2. its row panel D_k* ← D_kk min.+ D_k* and its column panel D_*k ← D_*k min.+ D_kk;
   3. every tile, D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
 
@@ -242,8 +242,9 @@ def _rate(device: str, work, kind: str = "gemm") -> float:
 # ------------------------------------------------------------------------------ methods
 
 def _steps(b: int) -> int:
-    """Squarings that cover every shortest path of b vertices (b − 1 edges)."""
-    return math.ceil(math.log2(b - 1)) if b > 2 else 0
+    """Squarings that cover every walk of up to b edges among b vertices: every shortest path
+    (b − 1 edges) and every simple cycle (b edges, so a negative one shows on the diagonal)."""
+    return math.ceil(math.log2(b)) if b > 1 else 0
 
 
 def _squaring(D, srg, work, bar):
