@@ -33,6 +33,7 @@ DTYPES = [np.float32, np.float64, np.int32, np.int64]
 @pytest.fixture(autouse=True)
 def small_tile(monkeypatch):
     monkeypatch.setattr(apsp_mod, "TILE", TILE_TEST)
+    monkeypatch.setattr(apsp_mod, "TILE_CPU", TILE_TEST)
     monkeypatch.setattr(apsp_mod, "AUTO_MIN_N", 4)  # let 'auto' pick batched SSSP too
 
 
