@@ -144,6 +144,8 @@ def _prepare(A, op: str):
             raise DomainMismatch(f"{op}: A.dtype must be one of float32, float64, int32, int64 "
                                  f"or bool, got {A.dtype}")
         xp = _b.xp_of(dev)
+        if A.dtype == np.bool_:  # an adjacency matrix: True is an edge of weight 1
+            A = xp.where(A, 1.0, xp.inf)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
             if bool(xp.isnan(a).any()):
@@ -436,7 +438,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
         Edge i → j of weight ``A(i, j)``. Sparse: stored entries are the edges (explicit
         zeros are zero-weight edges). Dense array: every entry is an edge weight except
         "infinity" (``inf`` for floats, the type's maximum for integers), which means no
-        edge; 0 is a zero-weight edge (unlike SciPy's csgraph, whose facade
+        edge (a bool array is an adjacency matrix: True is an edge of weight 1); 0 is a
+        zero-weight edge (unlike SciPy's csgraph, whose facade
         :func:`algorithms.csgraph.floyd_warshall` keeps its conventions). Runs where A lives.
     method : {'auto', 'squaring', 'floyd_warshall', 'batched_sssp'}
         See the module docstring; ``'auto'`` picks batched SSSP for sparse matrices with at

@@ -280,6 +280,23 @@ def test_errors(device):
     assert algorithms.reconstruct_path(np.array([[-1, 0], [-1, -1]]), 1, 0).size == 0
 
 
+def test_auto_and_bool_input(device, monkeypatch):
+    rng = np.random.default_rng(3)
+    n = 40
+    S = sp.random(n, n, density=0.05, random_state=4, format="csr") * 10
+    M = sr.Matrix.from_scipy(S, device=device)
+    monkeypatch.setattr(apsp_mod, "AUTO_SPARSE_DENSITY", 0.1)
+    assert apsp_mod._auto(M, n) == "batched_sssp"
+    assert apsp_mod._auto(_build(n, *S.nonzero(), S.data, np.float64, device, "dense"), n) \
+        == "floyd_warshall"
+    np.testing.assert_allclose(to_host(algorithms.apsp(M)), csg.floyd_warshall(S), rtol=1e-12)
+    B = rng.random((n, n)) < 0.1
+    Bd = B if device == "cpu" else __import__("cupy").asarray(B)
+    d = to_host(algorithms.apsp(Bd, "squaring"))
+    assert d.dtype == np.float64
+    np.testing.assert_array_equal(d, csg.floyd_warshall(sp.csr_matrix(B.astype(float))))
+
+
 def test_progress_bar(capsys):
     pytest.importorskip("tqdm")
     W = np.array([[0, 1.0, 5], [np.inf, 0, 1], [np.inf, np.inf, 0]])
