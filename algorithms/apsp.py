@@ -100,9 +100,11 @@ def _plus_sat_numpy(x, y):
     return np.where((x == info.max) | (y == info.max), info.max, z).astype(dt, copy=False)
 
 
-# The type's maximum from its size: integer domains only (the semiring serves int32/int64).
+# The integer type's maximum from its size; floating types ((T)0.5 != 0, a constant the
+# compiler folds) add plainly, as the NumPy function does.
 _SAT_MAX = "((T)(~0ULL >> (65 - 8 * sizeof(T))))"
-_SAT_CUDA = (f"(x == {_SAT_MAX} || y == {_SAT_MAX}) ? {_SAT_MAX} : "
+_SAT_CUDA = (f"((T)0.5 != (T)0) ? (T)(x + y) : "
+             f"(x == {_SAT_MAX} || y == {_SAT_MAX}) ? {_SAT_MAX} : "
              f"((y > 0) ? ((x > {_SAT_MAX} - y) ? (T)({_SAT_MAX} - 1) : (T)(x + y)) "
              f": ((x < -{_SAT_MAX} - 1 - y) ? (T)(-{_SAT_MAX} - 1) : (T)(x + y)))")
 
