@@ -303,3 +303,18 @@ def test_progress_bar(capsys):
     d = algorithms.apsp(W, "floyd_warshall", progress=True)
     assert d[0, 2] == 2
     assert "apsp" in capsys.readouterr().err
+
+
+def test_default_tiles_several_rounds(device):
+    """The real tile sizes (not the shrunk one): several rounds and a ragged last tile."""
+    tile = 256 if device == "gpu" else 64  # TILE and TILE_CPU (the fixture shrank them)
+    n = 2 * tile + 3
+    rng = np.random.default_rng(11)
+    W = np.where(rng.random((n, n)) < 4 / n, rng.integers(1, 256, (n, n)), 0).astype(np.float32)
+    S = sp.csr_matrix(W)
+    M = sr.Matrix.from_scipy(S, device=device)
+    ref = csg.floyd_warshall(S)
+    for method in ("floyd_warshall", "squaring", "batched_sssp"):
+        d = to_host(algorithms.apsp(M, method, tile=tile))
+        assert d.dtype == np.float32
+        np.testing.assert_array_equal(d.astype(np.float64), ref)
