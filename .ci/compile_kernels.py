@@ -10,6 +10,8 @@ import argparse
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+import importlib
+from importlib import resources
 
 from cupy_backends.cuda.libs import nvrtc
 
@@ -45,6 +47,12 @@ def main():
     jobs += [(lab, src, ex, a) for lab, src, ex in _dense.all_instantiations() for a in archs]
     jobs += [(lab, src, ex, a) for lab, src, ex in _elemgpu.instantiations() for a in archs]
     jobs += [(lab, src, ex, a) for lab, src, ex in _spgemm.all_instantiations() for a in archs]
+    # APSP: min_plus_sat (integer APSP) and the bench's peak probes (extern "C", no templates);
+    # imported here, after the tables above were listed, so its semiring joins only its own jobs
+    apsp = importlib.import_module("algorithms.apsp")  # the package exports a function apsp
+    jobs += [(lab, src, ex, a) for lab, src, ex in apsp.all_instantiations() for a in archs]
+    probe = resources.files("semiring.kernels").joinpath("apsp_probe.cu").read_text()
+    jobs += [("apsp_probe", probe, [], a) for a in archs]
     t0 = time.time()
     print(f"NVRTC {nvrtc.getVersion()}: compiling {len(jobs)} programs "
           f"({sum(len(j[2]) for j in jobs)} kernel instantiations) for {', '.join(archs)}", flush=True)

@@ -13,12 +13,14 @@ comes from, the mechanism (kernels) in ``semiring``.
   ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output;
   ``dijkstra``, ``bellman_ford`` and ``shortest_path`` with SciPy's parameters and outputs).
 
-APSP arrives with its issue.
+- :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
+  batched SSSP), predecessors and :func:`reconstruct_path`.
 """
 
 from . import csgraph
+from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, sssp
 
-__all__ = ["DistanceOverflow", "bellman_ford", "bfs", "csgraph", "delta_stepping",
-           "multi_source_bfs", "sssp"]
+__all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
+           "multi_source_bfs", "reconstruct_path", "sssp"]

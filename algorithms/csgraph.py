@@ -18,6 +18,7 @@ from semiring import _backend as _b
 from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from semiring.matrix import Matrix, as_matrix
 
+from .apsp import apsp as _apsp_native
 from .sssp import _matrix_facts
 from .sssp import sssp as _sssp_native
 
@@ -186,9 +187,6 @@ def breadth_first_tree(csgraph, i_start, directed=True):
 
 # ------------------------------------------------------------------------------ shortest paths
 
-#: shortest_path's methods that wait for the APSP issue (#7).
-APSP_METHODS = ("FW",)
-
 
 def _weighted(csgraph, op: str, directed: bool, unweighted: bool) -> Matrix:
     """The graph as SciPy computes on it: float64 weights (1.0 when ``unweighted``), and for
@@ -338,10 +336,11 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
                   unweighted=False, overwrite=False, indices=None):
     """Shortest paths, as ``scipy.sparse.csgraph.shortest_path``.
 
-    ``method``: ``'auto'`` (``'D'`` for non-negative weights, else ``'BF'``), ``'D'``
+    ``method``: ``'auto'`` (``'D'`` for non-negative weights, else ``'BF'``), ``'FW'``
+    (:func:`floyd_warshall`; like SciPy, ``indices`` is not accepted with it), ``'D'``
     (:func:`dijkstra`), ``'BF'`` (:func:`bellman_ford`) or ``'J'`` (:func:`johnson`).
-    ``'FW'`` raises ``NotImplementedError`` until the APSP issue (#7) lands. ``overwrite`` is accepted and
-    ignored (the input is never modified). Multiple sources run one SSSP each for now.
+    ``overwrite`` is accepted and ignored (the input is never modified). Multiple sources run
+    one SSSP each for now.
 
     Examples
     --------
@@ -352,9 +351,11 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     [[0.0, 1.0], [3.0, 0.0]]
     """
     op = "shortest_path"
-    if method in APSP_METHODS:
-        raise NotImplementedError(f"{op}: method={method!r} arrives with the APSP issue (#7); "
-                                  f"use 'auto', 'D' or 'BF'")
+    if method == "FW":
+        if indices is not None:
+            raise InvalidValue(f"{op}: indices is not supported with method='FW' (as in SciPy)")
+        return floyd_warshall(csgraph, directed=directed,
+                              return_predecessors=return_predecessors, unweighted=unweighted)
     if method not in ("auto", "D", "BF", "J"):
         raise InvalidValue(f"{op}: method must be one of 'auto', 'FW', 'D', 'BF', 'J', "
                            f"got {method!r}")
@@ -408,3 +409,43 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     dist, pred = _run(R, sources, "delta_stepping", op)
     dist = dist - h[xp.asarray(np.asarray(sources, dtype=np.int64))][:, None] + h[None, :]
     return _output(dist, pred, one, return_predecessors)
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False):
+    """All-pairs shortest paths, as ``scipy.sparse.csgraph.floyd_warshall``: the (N, N)
+    float64 distance matrix (``inf`` where unreachable) and, with ``return_predecessors``,
+    the (N, N) int32 predecessor matrix (−9999 on the diagonal and where unreachable).
+
+    Computed by :func:`algorithms.apsp` with ``method='floyd_warshall'`` (blocked, on the
+    input's device). A negative cycle anywhere raises :class:`NegativeCycleError`, as SciPy
+    does. Like SciPy, self-loops are ignored (the diagonal is 0), negative ones included
+    (the native :func:`algorithms.apsp` reports a negative self-loop as a negative cycle).
+    ``overwrite`` is accepted and ignored (the input is never modified).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> G = sp.csr_matrix(np.array([[0, 1.0, 4.0], [0, 0, 2.0], [1.0, 0, 0]]))
+    >>> dist, pred = csgraph.floyd_warshall(G, return_predecessors=True)
+    >>> dist.tolist()
+    [[0.0, 1.0, 3.0], [3.0, 0.0, 2.0], [1.0, 2.0, 0.0]]
+    >>> pred.tolist()
+    [[-9999, 0, 1], [2, -9999, 1], [2, 0, -9999]]
+    """
+    op = "floyd_warshall"
+    A = _weighted(csgraph, op, directed, unweighted)
+    r, c, v = A.to_coo()
+    off = r != c
+    if not bool(off.all()):  # SciPy ignores self-loops
+        A = Matrix.from_coo(r[off], c[off], v[off], nrows=A.nrows, ncols=A.ncols,
+                            device=A.device)
+    try:
+        res = _apsp_native(A, "floyd_warshall", predecessors=return_predecessors)
+    except sr.NegativeCycleError as e:
+        raise NegativeCycleError(f"{op}: {e}", vertices=e.vertices) from e
+    if not return_predecessors:
+        return res
+    dist, pred = res
+    return dist, A.xp.where(pred < 0, NULL_IDX, pred).astype(np.int32)

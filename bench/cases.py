@@ -195,6 +195,9 @@ class Algorithm:
     #: A case metric measuring the work (e.g. frontier edges): time is also plotted against it.
     work_key: str | None = None
     work_label: str = ""
+    #: ``extra_plot(run, path) -> path | None``: an algorithm's own plot (APSP: relaxation rate
+    #: against n with the measured peak as a line), written next to the generic ones.
+    extra_plot: Callable[[Any, Any], Any] | None = None
 
     def impl(self, name: str) -> Impl:
         for i in self.impls:
@@ -1445,3 +1448,8 @@ def expand_suite(suite: Suite, *, algorithms: list[str] | None = None,
             for p in e.params:
                 cases.append(Case(e.algorithm, spec, tuple(sorted(p.items()))))
     return cases
+
+
+# Algorithms defined in their own modules register themselves (and their suite entries) here,
+# after everything above exists.
+from . import apsp_case  # noqa: E402, F401

@@ -321,6 +321,8 @@ def markdown(run: "RunResult", images: dict[str, str] | None = None) -> str:
             lines += [f"![{a} rate against scale]({images[a]})", ""]
         if images and f"{a}:work" in images:
             lines += [f"![{a} time against work]({images[a + ':work']})", ""]
+        if images and f"{a}:extra" in images:
+            lines += [f"![{a}]({images[a + ':extra']})", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -480,6 +482,12 @@ def plot_relaxation_rate(points: list[dict], path: Path, *, peak: float | None =
 # writing
 
 
+def _algorithm(name: str):
+    from . import cases  # noqa: PLC0415
+
+    return cases.ALGORITHMS.get(name)
+
+
 def write_all(run: "RunResult", out: Path, *, plots: bool = True) -> dict[str, str]:
     """Write JSON, Markdown (+ latest copies) and plots under ``out``; returns the paths."""
     out = Path(out)
@@ -510,6 +518,16 @@ def write_all(run: "RunResult", out: Path, *, plots: bool = True) -> dict[str, s
             if p is not None:
                 images[f"{a}:work"] = p.name
                 files[f"plot_{a}_time_vs_work"] = str(p)
+            extra = getattr(_algorithm(a), "extra_plot", None)
+            if extra is not None:
+                try:
+                    p = extra(run, out / f"{base}_{a}_extra.png")
+                except Exception as e:
+                    run.notes.append(f"plot {a} extra failed: {type(e).__name__}: {e}")
+                    p = None
+                if p is not None:
+                    images[f"{a}:extra"] = p.name
+                    files[f"plot_{a}_extra"] = str(p)
     md = markdown(run, images)
     data = to_json_dict(run)
     jpath = out / f"{base}.json"

@@ -338,7 +338,7 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
     n_cases = sum(len(e.graphs) * len(e.params) for e in suite.entries)
     assert len(data["cases"]) == n_cases
     algs = {c["algorithm"] for c in data["cases"]}
-    assert algs == {"spmv", "spmspv", "bfs", "msbfs", "sssp", "spgemm"}
+    assert algs == {"spmv", "spmspv", "bfs", "msbfs", "sssp", "spgemm", "apsp"}
     for case in data["cases"]:
         names = {r["impl"] for r in case["results"]}
         assert not any(C.ALGORITHMS[case["algorithm"]].impl(i).device == "gpu" for i in names)

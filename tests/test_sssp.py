@@ -382,8 +382,8 @@ def test_facade_all_sources_and_errors(device):
     np.testing.assert_array_equal(to_host(csgraph.shortest_path(G)), csg.shortest_path(A))
     np.testing.assert_array_equal(to_host(csgraph.dijkstra(G, directed=False)),
                                   csg.dijkstra(A, directed=False))
-    with pytest.raises(NotImplementedError, match="APSP"):
-        csgraph.shortest_path(G, method="FW")
+    np.testing.assert_array_equal(to_host(csgraph.shortest_path(G, method="FW")),
+                                  csg.shortest_path(A, method="FW"))
     with pytest.raises(ValueError, match="method"):
         csgraph.shortest_path(G, method="X")
     neg = sp.csr_matrix(np.array([[0, -1.0], [-1.0, 0]]))

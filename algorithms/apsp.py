@@ -1,0 +1,554 @@
+"""All-pairs shortest paths as dense min-plus products (and batched SSSP for sparse graphs).
+
+- ``"squaring"``: D ← D min.+ D, at most ⌈log₂ n⌉ products, stopping as soon as a
+  product leaves D unchanged (seed 001; Tran's min-plus APSP in seed 004). D starts as the
+  edge weights with a zero (or the negative self-loop) diagonal, so every product can only
+  lower entries and the k-th product holds the shortest walks of up to 2ᵏ edges.
+- ``"floyd_warshall"``: blocked Floyd–Warshall (Venkataraman et al. 2003; Katz & Kider 2008;
+  seed 004), three phases per round of ``TILE`` pivot vertices k:
+
+  1. the diagonal tile D_kk closed over its own vertices (repeated squaring of the tile:
+     ⌈log₂ b⌉ small products, the same closure as b steps of Floyd–Warshall);
+  2. its row panel D_k* ← D_kk min.+ D_k* and its column panel D_*k ← D_*k min.+ D_kk;
+  3. every tile, D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
+
+  Any n: the last round takes the remaining ``n mod TILE`` vertices. Phases 2 and 3 are the
+  dense semiring GEMM of ``semiring._dense`` on contiguous copies of the panels.
+- ``"batched_sssp"``: for sparse graphs, Bellman–Ford from many sources at once: the distance
+  matrix D (n × s, one column per source) relaxed by SpMM, D = min(D, Aᵀ min.+ D), until a
+  round changes nothing (at most n rounds; a change in round n proves a negative cycle).
+- ``"auto"``: ``batched_sssp`` for a sparse Matrix with at most ``AUTO_SPARSE_DENSITY · n²``
+  entries and more than ``AUTO_MIN_N`` vertices, else ``floyd_warshall`` (n³ relaxations
+  against ⌈log₂ n⌉ · n³ for squaring; batched SSSP costs rounds · n · nnz, rounds being the
+  largest number of edges on a shortest path, a few dozen on random sparse graphs).
+
+Value types: float32, float64, int32 and int64 distances (bool, i.e. unweighted, counts
+edges in float64). "Infinity" is ``inf`` for floats and the type's maximum for integers,
+in the input (a dense array) as in the output. Integer sums never wrap: the products use the
+``min_plus_sat`` semiring whose multiply is a saturating add (max + w = max; a sum beyond the
+type's range clamps, which only a negative cycle can cause), and the relaxation runs in a type
+where every real distance sum fits (``n · max|w| ≤ max / 4``): int32 relaxes in int64 when it
+does not, and then any distance outside int32 raises :class:`~algorithms.DistanceOverflow`;
+int64 beyond the bound raises it up front (use float64).
+
+Not done yet (issue #7): the streamed variant for matrices larger than GPU memory (D stays
+in host memory, tiles stream through the GPU); the tuned/DPX GEMM (``sr_gemm_step`` in
+``semiring/kernels/gemm.cu`` is the place); in-kernel ``accum=min`` for phase 3 (now a GEMM
+into a temporary and an element-wise minimum).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import semiring as sr
+from semiring import _backend as _b
+from semiring import ops as _ops
+from semiring._dense import gemm as _gemm
+from semiring._dense import spmm as _spmm
+from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
+from semiring.matrix import Matrix, as_matrix
+
+from .sssp import DistanceOverflow, _matrix_facts, _negative_cycle, _t_max, _weight_type
+
+#: Pivot vertices per blocked Floyd–Warshall round on the GPU (the inner size of the phase-3
+#: GEMM). Phase 1 costs ⌈log₂ TILE⌉ products of TILE³ per round (n · TILE² · log₂ TILE in
+#: all, under 1% of n³ at n = 16384), phase 3 wants a deep k; tests shrink it.
+TILE = 256
+#: The same on the CPU backend, where phase 1's small products cost as much per relaxation
+#: as phase 3's (measured: 64 is 3x faster than 256 at n = 512).
+TILE_CPU = 64
+
+#: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
+AUTO_SPARSE_DENSITY = 1 / 256
+#: ... and more than this many vertices (below, Floyd–Warshall is a handful of launches).
+AUTO_MIN_N = 256
+
+#: Sources relaxed together by batched SSSP (the width s of the SpMM's dense operand).
+SSSP_BATCH = 4096
+
+#: Show a progress bar (tqdm) when a run is expected to take longer than this (seconds).
+PROGRESS_SECONDS = 2.0
+#: Rough relaxation rates (per second) for that estimate: GPU min-plus GEMM (4- and 8-byte
+#: types), GPU SpMM, and the CPU backend's NumPy products.
+RATE_GPU_GEMM = {4: 5e12, 8: 1e12}
+RATE_GPU_SPMM = 2e10
+RATE_CPU = 1e9
+
+METHODS = ("auto", "squaring", "floyd_warshall", "batched_sssp")
+
+#: The value types distances are computed in (bool input counts edges in float64).
+VALUE_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32),
+               np.dtype(np.int64))
+
+
+# ------------------------------------------------------------------------------ the semiring
+
+def _plus_sat_numpy(x, y):
+    """x + y, saturating for integers: the type's maximum is infinity (max + w = max) and a
+    sum outside the range clamps (to max − 1 above, min below) instead of wrapping."""
+    x, y = np.asarray(x), np.asarray(y)
+    dt = np.result_type(x, y)
+    z = x + y
+    if dt.kind != "i":
+        return z
+    info = np.iinfo(dt)
+    z = np.where((y > 0) & (x > info.max - y), info.max - 1, z)
+    z = np.where((y < 0) & (x < info.min - y), info.min, z)
+    return np.where((x == info.max) | (y == info.max), info.max, z).astype(dt, copy=False)
+
+
+# The integer type's maximum from its size; floating types ((T)0.5 != 0, a constant the
+# compiler folds) add plainly, as the NumPy function does.
+_SAT_MAX = "((T)(~0ULL >> (65 - 8 * sizeof(T))))"
+_SAT_CUDA = (f"((T)0.5 != (T)0) ? (T)(x + y) : "
+             f"(x == {_SAT_MAX} || y == {_SAT_MAX}) ? {_SAT_MAX} : "
+             f"((y > 0) ? ((x > {_SAT_MAX} - y) ? (T)({_SAT_MAX} - 1) : (T)(x + y)) "
+             f": ((x < -{_SAT_MAX} - 1 - y) ? (T)(-{_SAT_MAX} - 1) : (T)(x + y)))")
+
+
+def _register():
+    b = _ops._BINARY.get("plus_sat") or _ops.BinaryOp("plus_sat", _SAT_CUDA, _plus_sat_numpy)
+    return _ops._SEMIRING.get("min_plus_sat") or _ops.Semiring("min_plus_sat", sr.monoid.min, b)
+
+
+#: min-plus with a saturating integer add: the semiring of integer APSP.
+min_plus_sat = _register()
+
+
+def _semiring_of(work) -> _ops.Semiring:
+    return sr.min_plus if np.dtype(work).kind == "f" else min_plus_sat
+
+
+def all_instantiations():
+    """(label, source, name_expressions) of the kernels APSP adds (``min_plus_sat`` on the
+    integer domains), for CI's NVRTC compile (``.ci/compile_kernels.py``)."""
+    from semiring import _dense  # noqa: PLC0415
+
+    src = _dense.module_source(min_plus_sat)
+    for dt in (np.int32, np.int64):
+        yield f"apsp_min_plus_sat[{np.dtype(dt)}]", src, _dense.name_expressions(min_plus_sat, dt)
+
+
+# ------------------------------------------------------------------------------ input
+
+def _prepare(A, op: str):
+    """(graph, n, device, out_type, weight bounds (lo, hi)); graph is a Matrix or a dense
+    array (square, supported type, no NaN)."""
+    if isinstance(A, np.ndarray) or _b.is_cupy_array(A):
+        dev = _b.device_of_array(A)
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise DimensionMismatch(f"{op}: A must be a square 2-D array, got shape {A.shape}")
+        out_type = _weight_type(A.dtype)
+        if out_type not in VALUE_TYPES:
+            raise DomainMismatch(f"{op}: A.dtype must be one of float32, float64, int32, int64 "
+                                 f"or bool, got {A.dtype}")
+        xp = _b.xp_of(dev)
+        if A.dtype == np.bool_:  # an adjacency matrix: True is an edge of weight 1
+            A = xp.where(A, 1.0, xp.inf)
+        a = A.astype(out_type, copy=False)
+        if out_type.kind == "f":
+            if bool(xp.isnan(a).any()):
+                raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
+            edge = xp.isfinite(a)
+        else:
+            edge = a != _t_max(out_type)
+        vals = a[edge]
+        lo, hi = ((vals.min().item(), vals.max().item()) if vals.size else (0, 0))
+        return A, A.shape[0], dev, out_type, (lo, hi)
+    M = as_matrix(A, op=op, arg="A")
+    if M.nrows != M.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {M.shape}")
+    out_type = _weight_type(M.dtype)
+    if out_type not in VALUE_TYPES:
+        raise DomainMismatch(f"{op}: A.dtype must be one of float32, float64, int32, int64 or "
+                             f"bool, got {M.dtype}")
+    facts = _matrix_facts(M)
+    if facts["nan"]:
+        raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
+    return M, M.nrows, M.device, out_type, (facts["min"], facts["max"])
+
+
+def _work_type(op: str, out_type, n: int, bounds) -> np.dtype:
+    """The type the products run in: every sum of two real distances fits (module docstring)."""
+    if out_type.kind == "f":
+        return out_type
+    big = max(abs(int(bounds[0])), abs(int(bounds[1])))
+    bound = max(n, 1) * big
+    if bound <= np.iinfo(out_type).max // 4:
+        return out_type
+    if out_type == np.int32:
+        return np.dtype(np.int64)
+    raise DistanceOverflow(
+        f"{op}: int64 distances may overflow: n (={n}) times the largest |weight| (={big}) "
+        f"exceeds a quarter of the int64 range; use float64 weights")
+
+
+def _dense_of(G, n: int, work, xp):
+    """D0: the edge weights in ``work`` (infinity where no edge), diagonal min(0, self-loop)."""
+    inf = _t_max(work)
+    if isinstance(G, Matrix):
+        D = xp.full((n, n), inf, dtype=work)
+        if G.nvals:
+            r, c, _ = G.to_coo()
+            vals, stride = G._values_for(work)
+            D[r, c] = vals if stride else vals[0]
+    else:
+        src = G.astype(_weight_type(G.dtype), copy=False)
+        D = src.astype(work)  # a copy: the input is never modified
+        if src.dtype != work and work.kind != "f":  # int32 "no edge" becomes int64's
+            D[src == _t_max(src.dtype)] = inf
+    d = xp.arange(n)
+    D[d, d] = xp.minimum(D[d, d], 0)
+    return D
+
+
+def _edges_of(G, n: int, work, xp) -> Matrix:
+    """The graph as a Matrix of ``work`` values (a dense array's finite off-diagonal and
+    negative diagonal entries are its edges)."""
+    if isinstance(G, Matrix):
+        return G
+    a = G.astype(_weight_type(G.dtype), copy=False)
+    edge = xp.isfinite(a) if a.dtype.kind == "f" else a != _t_max(a.dtype)
+    r, c = xp.nonzero(edge)
+    return Matrix.from_coo(r, c, a[r, c].astype(work), nrows=n, ncols=n,
+                           device=_b.device_of_array(a))
+
+
+# ------------------------------------------------------------------------------ progress
+
+class _NoBar:
+    def update(self, k=1):
+        pass
+
+    def close(self):
+        pass
+
+
+def _bar(progress, expected_s: float, total: int, desc: str):
+    """A tqdm bar when asked for (``progress=True``) or when ``progress is None`` and the run
+    is expected to take more than ``PROGRESS_SECONDS``; without tqdm, none."""
+    if progress is False or (progress is None and expected_s <= PROGRESS_SECONDS):
+        return _NoBar()
+    try:
+        from tqdm.auto import tqdm  # noqa: PLC0415
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, desc=desc, unit="round", leave=False)
+
+
+def _rate(device: str, work, kind: str = "gemm") -> float:
+    if device == "cpu":
+        return RATE_CPU
+    if kind == "spmm":
+        return RATE_GPU_SPMM
+    return RATE_GPU_GEMM[4 if np.dtype(work).itemsize <= 4 else 8]
+
+
+# ------------------------------------------------------------------------------ methods
+
+def _steps(b: int) -> int:
+    """Squarings that cover every walk of up to b edges among b vertices: every shortest path
+    (b − 1 edges) and every simple cycle (b edges, so a negative one shows on the diagonal)."""
+    return math.ceil(math.log2(b)) if b > 1 else 0
+
+
+def _squaring(D, srg, work, bar):
+    for _ in range(_steps(D.shape[0])):
+        # D ← D min.+ D        (walks of up to twice as many edges)
+        N = _gemm(D, D, srg, work)
+        bar.update()
+        if bool((N == D).all()):
+            break
+        D = N
+    return D
+
+
+def _floyd_warshall(D, srg, work, tile: int, bar):
+    xp = _b.xp_of(_b.device_of_array(D))
+    n = D.shape[0]
+    for k0 in range(0, n, tile):
+        k1 = min(n, k0 + tile)
+        # phase 1: D_kk ← D_kk⁺    (closure within the pivot tile, by squaring)
+        Dkk = xp.ascontiguousarray(D[k0:k1, k0:k1])
+        for _ in range(_steps(k1 - k0)):
+            Dkk = _gemm(Dkk, Dkk, srg, work)
+        # phase 2: D_k* ← D_kk min.+ D_k*;  D_*k ← D_*k min.+ D_kk
+        D[k0:k1, k0:k1] = Dkk
+        R = _gemm(Dkk, D[k0:k1, :], srg, work)
+        D[k0:k1, :] = R
+        C = _gemm(D[:, k0:k1], Dkk, srg, work)
+        D[:, k0:k1] = C
+        # phase 3: D ← min(D, D_*k min.+ D_k*)
+        xp.minimum(D, _gemm(C, R, srg, work), out=D)
+        bar.update()
+    return D
+
+
+def _batched_sssp(M: Matrix, n: int, work, srg, xp, bar, op: str):
+    """D (n × n, row = source) by Bellman–Ford from SSSP_BATCH sources at a time."""
+    At = M.T
+    inf = _t_max(work)
+    out = xp.empty((n, n), dtype=work)
+    for s0 in range(0, n, SSSP_BATCH):
+        s1 = min(n, s0 + SSSP_BATCH)
+        cols = xp.arange(s1 - s0)
+        D = xp.full((n, s1 - s0), inf, dtype=work)
+        D[s0 + cols, cols] = 0
+        for _ in range(n):
+            # Y = Aᵀ min.+ D;  D = min(D, Y)
+            Y, _ = _spmm(At, D, srg, work)
+            better = Y < D
+            bar.update()
+            if not bool(better.any()):
+                break
+            D = xp.minimum(D, Y)
+        else:  # still lowering in round n: a negative cycle reachable from some source
+            src = s0 + int(xp.flatnonzero(better.any(axis=0))[0].item())
+            cycle = _negative_cycle(M, src, work)
+            raise sr.NegativeCycleError(
+                f"{op}: a negative cycle is reachable from vertex {src}"
+                + ("" if cycle is None else f"; it passes through vertices {_few(cycle)}"),
+                vertices=cycle)
+        out[s0:s1] = D.T
+    return out
+
+
+def _few(v, k: int = 10) -> str:
+    v = [int(x) for x in v[:k]]
+    return ", ".join(map(str, v)) + (", ..." if len(v) == k else "")
+
+
+# ------------------------------------------------------------------------------ predecessors
+
+def _predecessors(M: Matrix, D, work, xp):
+    """pred[i, v]: the vertex before v on a shortest path from i (−1: none).
+
+    A BFS of the tight subgraph (edges u → v with D[i,u] + w = D[i,v]) from every source at
+    once, over (source, vertex) pairs: each pair is expanded once (O(n · nnz) work in all),
+    and a vertex's parent is at the previous BFS level, so zero-weight cycles never close a
+    loop of predecessors. Float sums associate differently in the products than along a path,
+    so floats count an edge tight within a relative tolerance of n·ε.
+    """
+    n = D.shape[0]
+    pred = xp.full((n, n), -1, dtype=xp.int64)
+    if n == 0 or M.nvals == 0:
+        return pred
+    inf = _t_max(work)
+    seen = xp.zeros((n, n), dtype=bool)
+    fi = xp.arange(n, dtype=xp.int64)
+    seen[fi, fi] = True
+    fu = fi.copy()
+    indptr = M.indptr.astype(xp.int64)
+    indices = M.indices.astype(xp.int64)
+    wvals, stride = M._values_for(work)
+    tol = n * float(np.finfo(work).eps) if work.kind == "f" else 0.0
+    chunk = 1 << 22
+    while fi.size:
+        starts = indptr[fu]
+        deg = indptr[fu + 1] - starts
+        ends = xp.cumsum(deg)
+        total = int(ends[-1].item()) if ends.size else 0
+        new_keys = []
+        for e0 in range(0, total, chunk):  # edges of the frontier pairs, in bounded pieces
+            e = xp.arange(e0, min(total, e0 + chunk), dtype=xp.int64)
+            slot = xp.searchsorted(ends, e, side="right")
+            p = starts[slot] + e - (ends[slot] - deg[slot])
+            i, u, v = fi[slot], fu[slot], indices[p]
+            du = D[i, u]
+            dv = D[i, v]
+            w = wvals[p] if stride else wvals[0]
+            ok = (du != inf) & ~seen[i, v]
+            cand = xp.where(ok, du, 0) + w
+            if tol:
+                ok &= cand <= dv + tol * (xp.abs(cand) + xp.abs(dv))
+            else:
+                ok &= cand == dv
+            i, u, v = i[ok], u[ok], v[ok]
+            pred[i, v] = u
+            seen[i, v] = True
+            new_keys.append(i * n + v)
+        if not new_keys:
+            break
+        keys = xp.unique(xp.concatenate(new_keys))
+        fi, fu = keys // n, keys % n
+    return pred
+
+
+def reconstruct_path(pred, i: int, j: int):
+    """The vertices of the path i → … → j that ``pred`` (from :func:`apsp`) encodes.
+
+    Parameters
+    ----------
+    pred : array (n × n) of int
+        ``pred[i, v]`` is the vertex before v on a shortest path from i; −1 (or SciPy's
+        −9999) where there is none.
+    i, j : int
+        Source and target.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        ``[i, ..., j]``; ``[i]`` when i == j; empty when j is unreachable from i.
+
+    Examples
+    --------
+    >>> import numpy as np, algorithms
+    >>> W = np.array([[0, 1, 5], [np.inf, 0, 1], [np.inf, np.inf, 0]])
+    >>> dist, pred = algorithms.apsp(W, predecessors=True)
+    >>> algorithms.reconstruct_path(pred, 0, 2).tolist()
+    [0, 1, 2]
+    """
+    op = "reconstruct_path"
+    if not (isinstance(pred, np.ndarray) or _b.is_cupy_array(pred)) or pred.ndim != 2 \
+            or pred.shape[0] != pred.shape[1]:
+        raise DimensionMismatch(f"{op}: pred must be a square 2-D array, got "
+                                f"{getattr(pred, 'shape', type(pred).__name__)}")
+    n = pred.shape[0]
+    for name, v in (("i", i), ("j", j)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise DomainMismatch(f"{op}: {name} must be an integer, got {type(v).__name__}")
+        if not 0 <= int(v) < n:
+            raise InvalidIndex(f"{op}: {name} must lie in [0, {n}), got {int(v)}")
+    i, j = int(i), int(j)
+    row = _b.to_device(pred[i], "cpu")  # one row on the host: the walk is sequential
+    path = [j]
+    while path[-1] != i:
+        p = int(row[path[-1]])
+        if p < 0 or len(path) > n:
+            return np.zeros(0, dtype=np.int64)
+        path.append(p)
+    return np.asarray(path[::-1], dtype=np.int64)
+
+
+# ------------------------------------------------------------------------------ public
+
+def _auto(G, n: int) -> str:
+    if isinstance(G, Matrix) and n > AUTO_MIN_N and G.nvals <= AUTO_SPARSE_DENSITY * n * n:
+        return "batched_sssp"
+    return "floyd_warshall"
+
+
+def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
+    """Shortest distances between every pair of vertices; negative weights allowed.
+
+    Parameters
+    ----------
+    A : Matrix, scipy/cupyx sparse matrix, or 2-D NumPy/CuPy array, square
+        Edge i → j of weight ``A(i, j)``. Sparse: stored entries are the edges (explicit
+        zeros are zero-weight edges). Dense array: every entry is an edge weight except
+        "infinity" (``inf`` for floats, the type's maximum for integers), which means no
+        edge (a bool array is an adjacency matrix: True is an edge of weight 1); 0 is a
+        zero-weight edge (unlike SciPy's csgraph, whose facade
+        :func:`algorithms.csgraph.floyd_warshall` keeps its conventions). Runs where A lives.
+    method : {'auto', 'squaring', 'floyd_warshall', 'batched_sssp'}
+        See the module docstring; ``'auto'`` picks batched SSSP for sparse matrices with at
+        most ``AUTO_SPARSE_DENSITY · n²`` entries and n > ``AUTO_MIN_N``, else blocked
+        Floyd–Warshall.
+    predecessors : bool
+        Also return ``pred`` (n × n int64): ``pred[i, j]`` is the vertex before j on a
+        shortest path from i, −1 for j == i and unreachable j. See :func:`reconstruct_path`.
+    tile : int, optional
+        Pivot vertices per Floyd–Warshall round (default ``TILE`` on the GPU, ``TILE_CPU``
+        on the CPU).
+    progress : bool or None
+        Show a tqdm progress bar: always, never, or (None) when the run is expected to take
+        more than ``PROGRESS_SECONDS``.
+
+    Returns
+    -------
+    dist : array (n × n) of A's type (float64 for bool)
+        ``dist[i, j]``; infinity (as above) where j is unreachable from i. A self-loop of
+        positive weight does not count: ``dist[i, i]`` is 0.
+    pred : array (n × n) of int64
+        Only with ``predecessors=True``.
+
+    Raises
+    ------
+    NegativeCycleError
+        When some cycle has negative weight; ``err.vertices`` lists vertices on one.
+    DistanceOverflow
+        Integer distances that cannot be represented (see the module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np, algorithms
+    >>> W = np.array([[0, 4, np.inf], [np.inf, 0, -1], [2, np.inf, 0]], dtype=np.float32)
+    >>> algorithms.apsp(W, "floyd_warshall")
+    array([[ 0.,  4.,  3.],
+           [ 1.,  0., -1.],
+           [ 2.,  6.,  0.]], dtype=float32)
+    """
+    op = "apsp"
+    if method not in METHODS:
+        raise InvalidValue(f"{op}: method must be one of {METHODS}, got {method!r}")
+    if tile is not None and (isinstance(tile, bool) or not isinstance(tile, (int, np.integer))
+                             or tile < 1):
+        raise InvalidValue(f"{op}: tile must be a positive integer, got {tile!r}")
+    if progress not in (None, True, False):
+        raise InvalidValue(f"{op}: progress must be True, False or None, got {progress!r}")
+    G, n, device, out_type, bounds = _prepare(A, op)
+    if tile is None:
+        tile = TILE if device == "gpu" else TILE_CPU
+    work = _work_type(op, out_type, n, bounds)
+    xp = _b.xp_of(device)
+    srg = _semiring_of(work)
+    if method == "auto":
+        method = _auto(G, n)
+    if n == 0:
+        D = xp.zeros((0, 0), dtype=out_type)
+        return (D, xp.zeros((0, 0), dtype=xp.int64)) if predecessors else D
+    if method == "batched_sssp":
+        M = _edges_of(G, n, work, xp)
+        rounds_guess = max(1, int(math.log2(max(n, 2))) * 2)
+        expected = rounds_guess * n * max(M.nvals, 1) / _rate(device, work, "spmm")
+        bar = _bar(progress, expected, None, op)
+        try:
+            D = _batched_sssp(M, n, work, srg, xp, bar, op)
+        finally:
+            bar.close()
+    else:
+        D = _dense_of(G, n, work, xp)
+        if method == "squaring":
+            expected = float(n) ** 3 * _steps(n) / _rate(device, work)
+            bar = _bar(progress, expected, _steps(n), op)
+            try:
+                D = _squaring(D, srg, work, bar)
+            finally:
+                bar.close()
+        else:
+            expected = float(n) ** 3 / _rate(device, work)
+            bar = _bar(progress, expected, -(-n // tile), op)
+            try:
+                D = _floyd_warshall(D, srg, work, int(tile), bar)
+            finally:
+                bar.close()
+        diag = D[xp.arange(n), xp.arange(n)]
+        neg = xp.flatnonzero(diag < 0)
+        if neg.size:
+            verts = _b.to_device(neg, "cpu")
+            raise sr.NegativeCycleError(
+                f"{op}: a negative cycle passes through vertices {_few(verts)} "
+                f"({verts.size} vertices lie on negative cycles)", vertices=verts)
+    dist = _finish(op, D, work, out_type, xp)
+    if predecessors:
+        return dist, _predecessors(_edges_of(G, n, work, xp), D, work, xp)
+    return dist
+
+
+def _finish(op, D, work, out_type, xp):
+    """Distances in the output type; unreachable = inf / the type's maximum."""
+    if work == out_type:
+        return D
+    inf = _t_max(work)
+    reached = D != inf
+    info = np.iinfo(out_type)
+    if bool((reached & ((D >= info.max) | (D < info.min))).any()):
+        raise DistanceOverflow(f"{op}: a shortest distance lies outside the {out_type} range; "
+                               f"use int64 or float64 weights")
+    return xp.where(reached, D, info.max).astype(out_type)
+
+
+__all__ = ["apsp", "reconstruct_path", "min_plus_sat", "TILE"]

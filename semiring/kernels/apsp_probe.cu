@@ -1,0 +1,106 @@
+// Peak relaxation rate probes for APSP (bench/apsp_case.py): register-only loops of the
+// min-plus relaxation acc = min(acc, a + b), with no memory traffic, so the measured rate is
+// the ceiling any min-plus GEMM or Floyd-Warshall kernel can approach on this device.
+//
+// Each thread keeps PROBE_TM x PROBE_TN accumulators and PROBE_TM + PROBE_TN operands (the
+// register tile of a GEMM thread) and relaxes every pair once per iteration; the b operands
+// move by `step` each iteration (PROBE_TN extra adds per PROBE_TM * PROBE_TN relaxations) so
+// that the compiler cannot hoist a + b out of the loop. Results go to out[] so that nothing
+// is dead code; the operands start from `init` (PROBE_TM + PROBE_TN values read from memory)
+// so that the compiler cannot relate the accumulators to each other. Relaxations counted: grid * block * iters * PROBE_TM * PROBE_TN.
+#ifndef PROBE_TM
+#define PROBE_TM 8
+#endif
+#ifndef PROBE_TN
+#define PROBE_TN 8
+#endif
+
+// float: FADD + FMNMX per relaxation
+extern "C" __global__ void probe_fmin_f32(const float* __restrict__ init, float step, int iters,
+                                   float* __restrict__ out)
+{
+    float a[PROBE_TM], b[PROBE_TN], acc[PROBE_TM][PROBE_TN];
+    const float t = (float)(threadIdx.x + blockIdx.x * blockDim.x);
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r) a[r] = init[r] + t;
+#pragma unroll
+    for (int c = 0; c < PROBE_TN; ++c) b[c] = init[PROBE_TM + c] - t;
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = 1e30f;
+    for (int it = 0; it < iters; ++it) {
+#pragma unroll
+        for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+            for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = fminf(acc[r][c], a[r] + b[c]);
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) b[c] += step;
+    }
+    float m = acc[0][0];
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) m = fminf(m, acc[r][c]);
+    out[threadIdx.x + blockIdx.x * blockDim.x] = m;
+}
+
+// int32 with the DPX instruction (sm_90: one VIADDMNMX per relaxation; emulated before)
+extern "C" __global__ void probe_viaddmin_s32(const int* __restrict__ init, int step, int iters,
+                                   int* __restrict__ out)
+{
+    int a[PROBE_TM], b[PROBE_TN], acc[PROBE_TM][PROBE_TN];
+    const int t = (int)(threadIdx.x + blockIdx.x * blockDim.x);
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r) a[r] = init[r] + t;
+#pragma unroll
+    for (int c = 0; c < PROBE_TN; ++c) b[c] = init[PROBE_TM + c] - t;
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = 0x3fffffff;
+    for (int it = 0; it < iters; ++it) {
+#pragma unroll
+        for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+            for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) b[c] += step;
+    }
+    int m = acc[0][0];
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) m = min(m, acc[r][c]);
+    out[threadIdx.x + blockIdx.x * blockDim.x] = m;
+}
+
+// int32 without DPX: IADD + IMNMX per relaxation (what the generic GEMM does for int32)
+extern "C" __global__ void probe_min_s32(const int* __restrict__ init, int step, int iters,
+                                   int* __restrict__ out)
+{
+    int a[PROBE_TM], b[PROBE_TN], acc[PROBE_TM][PROBE_TN];
+    const int t = (int)(threadIdx.x + blockIdx.x * blockDim.x);
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r) a[r] = init[r] + t;
+#pragma unroll
+    for (int c = 0; c < PROBE_TN; ++c) b[c] = init[PROBE_TM + c] - t;
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = 0x3fffffff;
+    for (int it = 0; it < iters; ++it) {
+#pragma unroll
+        for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+            for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = min(acc[r][c], a[r] + b[c]);
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) b[c] += step;
+    }
+    int m = acc[0][0];
+#pragma unroll
+    for (int r = 0; r < PROBE_TM; ++r)
+#pragma unroll
+        for (int c = 0; c < PROBE_TN; ++c) m = min(m, acc[r][c]);
+    out[threadIdx.x + blockIdx.x * blockDim.x] = m;
+}
