@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend as _b
+from ._operand import Operand
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex, InvalidValue
 from .ops import lookup
@@ -28,7 +29,7 @@ def _check_dims(op: str, nrows, ncols):
     return int(nrows), int(ncols)
 
 
-class Matrix(_b.Placed):
+class Matrix(_b.Placed, Operand):
     """A sparse matrix: CSR arrays (``indptr``, ``indices``, ``values``) and a shape.
 
     A missing entry is not a zero: only stored entries take part in operations, and explicit
@@ -52,9 +53,6 @@ class Matrix(_b.Placed):
            [1.5, 0. ]])
     """
 
-    __array_priority__ = 100
-    # NumPy and CuPy operators defer to ours (`X @ A` with X an array calls A.__rmatmul__)
-    __array_ufunc__ = None
 
     def __init__(self, indptr, indices, values, shape, *, iso_value=None, dtype=None, _T=None):
         # Internal constructor: arrays are taken as they are (already canonical). Use the
@@ -536,54 +534,6 @@ class Matrix(_b.Placed):
         return Matrix(self._indptr.copy(), self._indices.copy(),
                       None if self.is_iso else self._values.copy(), self._shape,
                       iso_value=self._iso, dtype=self._dtype)
-
-    # ------------------------------------------------------------------ masks and expressions
-    @property
-    def S(self):
-        """This matrix as a structural mask (an entry allows, whatever its value)."""
-        from .mask import Mask  # noqa: PLC0415
-
-        return Mask(self, structure=True)
-
-    @property
-    def V(self):
-        """This matrix as a value mask (an entry allows where its value is nonzero)."""
-        from .mask import Mask  # noqa: PLC0415
-
-        return Mask(self, structure=False)
-
-    def __invert__(self):
-        return ~self.V
-
-    def __or__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("add", self, other)
-
-    def __and__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("mult", self, other)
-
-    def __ror__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("add", other, self)
-
-    def __rand__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("mult", other, self)
-
-    def __matmul__(self, other):
-        from .expr import matmul_expr  # noqa: PLC0415
-
-        return matmul_expr(self, other)
-
-    def __rmatmul__(self, other):
-        from .expr import matmul_expr  # noqa: PLC0415
-
-        return matmul_expr(other, self)
 
 
 # ---------------------------------------------------------------------- module helpers

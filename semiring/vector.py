@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend as _b
+from ._operand import Operand
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
 from .matrix import (_as_index_array, _check_host_input, _check_range, _combine_duplicates,
@@ -15,7 +16,7 @@ from .ops import lookup
 FORMS = ("bitmap", "sparse")
 
 
-class Vector(_b.Placed):
+class Vector(_b.Placed, Operand):
     """A sparse vector of a given ``size``: a set of (index, value) entries.
 
     Two storage forms hold the same entries: ``'bitmap'`` (a dense array of values and a
@@ -34,9 +35,6 @@ class Vector(_b.Placed):
     array([-1.,  5., -1.,  2., -1.])
     """
 
-    __array_priority__ = 100
-    # NumPy and CuPy operators defer to ours (`X @ A` with X an array calls A.__rmatmul__)
-    __array_ufunc__ = None
 
     def __init__(self, size: int, dtype, device: str, *, values=None, present=None,
                  indices=None, svalues=None, jumbled=False):
@@ -276,54 +274,6 @@ class Vector(_b.Placed):
         if i1.size != i2.size or not bool((i1 == i2).all()):
             return False
         return _values_close(self.xp, v1, v2, rel_tol, abs_tol)
-
-    # ------------------------------------------------------------------ masks and expressions
-    @property
-    def S(self):
-        """This vector as a structural mask (an entry is True where present)."""
-        from .mask import Mask  # noqa: PLC0415
-
-        return Mask(self, structure=True)
-
-    @property
-    def V(self):
-        """This vector as a value mask (True where present and nonzero)."""
-        from .mask import Mask  # noqa: PLC0415
-
-        return Mask(self, structure=False)
-
-    def __invert__(self):
-        return ~self.V
-
-    def __or__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("add", self, other)
-
-    def __and__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("mult", self, other)
-
-    def __ror__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("add", other, self)
-
-    def __rand__(self, other):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr("mult", other, self)
-
-    def __matmul__(self, other):
-        from .expr import matmul_expr  # noqa: PLC0415
-
-        return matmul_expr(self, other)
-
-    def __rmatmul__(self, other):
-        from .expr import matmul_expr  # noqa: PLC0415
-
-        return matmul_expr(other, self)
 
 
 def as_vector(v, *, op: str, arg: str) -> Vector:
