@@ -117,18 +117,27 @@ def _check_array(op, arg, a, xp, n):
         raise DomainMismatch(f"{op}: {arg} must be an int64 {xp.__name__} array of shape ({n},), got {got}")
 
 
+def _out_edges(indptr, q, max_edges):
+    """(frontier slot, position in A's arrays) of every out-edge of the frontier ``q``, or
+    None when there are more than ``max_edges`` of them."""
+    starts = indptr[q]
+    deg = indptr[q + 1] - starts
+    total = int(deg.sum())
+    if total > max_edges:
+        return None
+    slot = np.repeat(np.arange(q.size), deg)
+    return slot, starts[slot] + (np.arange(total) - (np.cumsum(deg) - deg)[slot])
+
+
 def _push_levels_cpu(A, level, frontier, depth, parent, deterministic, max_edges, max_levels):
     indptr = A.indptr.astype(np.int64, copy=False)
     q = frontier.astype(np.int64)
     levels = 0
     while levels < max_levels:
-        starts = indptr[q]
-        deg = indptr[q + 1] - starts
-        total = int(deg.sum())
-        if total > max_edges:
+        edges = _out_edges(indptr, q, max_edges)
+        if edges is None:
             return "wide", depth, levels
-        slot = np.repeat(np.arange(q.size), deg)
-        pos = starts[slot] + (np.arange(total) - (np.cumsum(deg) - deg)[slot])
+        slot, pos = edges
         v = A.indices[pos].astype(np.int64)
         fresh = level[v] == -1
         v, u = v[fresh], q[slot[fresh]]
@@ -280,16 +289,13 @@ def _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, max_edge
     q = frontier.astype(np.int64)
     rounds = 0
     while rounds < max_rounds:
-        starts = indptr[q]
-        deg = indptr[q + 1] - starts
-        total = int(deg.sum())
-        if total > max_edges:
+        edges = _out_edges(indptr, q, max_edges)
+        if edges is None:
             return "wide", q, rounds
         if pending is not None:
             settled[q] = True
             pending[q] = False
-        slot = np.repeat(np.arange(q.size), deg)
-        pos = starts[slot] + (np.arange(total) - (np.cumsum(deg) - deg)[slot])
+        slot, pos = edges
         v = A.indices[pos].astype(np.int64)
         nd = d[q[slot]] + (w[pos] if wstride else w[0])
         # the smallest candidate per target: sort by (v, nd)
