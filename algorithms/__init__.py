@@ -8,11 +8,12 @@ comes from, the mechanism (kernels) in ``semiring``.
 - :func:`multi_source_bfs`: many BFS at once (one row of levels/parents per source), each
   level one masked SpMM of the transposed graph with the frontier matrix.
 - :func:`sssp`, :func:`bellman_ford`, :func:`delta_stepping`: single-source shortest paths
-  (min-plus relaxations of a frontier), with predecessors and negative-cycle detection.
+  (min-plus relaxations of a frontier), with predecessors and negative-cycle detection;
+  :func:`multi_source_sssp`: many sources at once, one SpMM over min-plus a round.
 - :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade (
   ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output;
-  ``dijkstra``, ``bellman_ford`` and ``shortest_path`` with SciPy's parameters and outputs).
-
+  ``dijkstra``, ``bellman_ford``, ``johnson``, ``floyd_warshall`` and ``shortest_path`` with
+  SciPy's parameters and outputs).
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
   batched SSSP), predecessors and :func:`reconstruct_path`.
 """
@@ -20,7 +21,7 @@ comes from, the mechanism (kernels) in ``semiring``.
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
-from .sssp import DistanceOverflow, bellman_ford, delta_stepping, sssp
+from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 
 __all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
-           "multi_source_bfs", "reconstruct_path", "sssp"]
+           "multi_source_bfs", "multi_source_sssp", "reconstruct_path", "sssp"]

@@ -473,6 +473,101 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
                           limit=limit, symmetric=symmetric)
 
 
+def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
+    """Shortest distances from many sources at once: batched Bellman–Ford as one SpMM a round.
+
+    The distances form a matrix D with one column per source; each round relaxes every
+    column over A's in-edges with a single sparse × dense product over min-plus (saturating
+    for integers, so the unreached "infinity" stays infinite), until no column changes. A
+    change in round n proves a negative cycle reachable from some source:
+    :class:`semiring.NegativeCycleError` names a vertex on it. This is the building block of
+    APSP on sparse graphs (``algorithms.apsp(A, 'batched_sssp')``).
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        As in :func:`bellman_ford`.
+    sources : sequence of int
+        The sources, one result row each (repeats allowed).
+    predecessors : bool
+        Also return the shortest-path trees, one row per source (as in :func:`bellman_ford`).
+    symmetric : bool
+        Promise that A equals Aᵀ: the product reads A's rows instead of the transpose.
+
+    Returns
+    -------
+    dist : array of shape (len(sources), n)
+        Row r holds :func:`bellman_ford`'s distances from ``sources[r]``.
+    pred : array of int64, shape (len(sources), n)
+        Only with ``predecessors=True``.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 4.0, 1.0], [0, 0, 0], [0, -2.0, 0]]))
+    >>> algorithms.multi_source_sssp(A, [0, 2]).tolist()
+    [[0.0, -1.0, 1.0], [inf, -2.0, 0.0]]
+    """
+    from semiring._dense import spmm  # noqa: PLC0415
+
+    from .apsp import _semiring_of  # noqa: PLC0415  (apsp imports this module)
+
+    op = "multi_source_sssp"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    n = A.nrows
+    xp = A.xp
+    src = sources.get() if _b.is_cupy_array(sources) else sources
+    if np.isscalar(src):
+        raise DomainMismatch(f"{op}: sources must be a sequence of integers, got {type(sources).__name__}")
+    src = np.asarray(src)
+    if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
+        raise DomainMismatch(f"{op}: sources must be a 1-D sequence of integers, got {src.dtype} "
+                             f"of shape {src.shape}")
+    src = src.astype(np.int64)
+    if src.size and not (0 <= src.min() and src.max() < n):
+        bad = src[(src < 0) | (src >= n)][0]
+        raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {int(bad)}")
+    if symmetric and A._T is None:
+        A._T = A
+    facts = _matrix_facts(A)
+    if facts["nan"]:
+        raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
+    out_type = _weight_type(A.dtype)
+    work = _work_type(op, out_type, n, facts)
+    s = int(src.size)
+    inf_w = _t_max(work)
+    D = xp.full((n, s), inf_w, dtype=work)
+    cols = xp.arange(s)
+    D[xp.asarray(src), cols] = 0
+    srg = _semiring_of(work)
+    for _ in range(n):
+        if s == 0:
+            break
+        # Y = Aᵀ min.+ D ;  D = min(D, Y)      (every source's column relaxed at once)
+        Y, _ = spmm(A.T, D, srg, work)
+        better = Y < D
+        if not bool(better.any()):
+            break
+        D = xp.minimum(D, Y)
+    else:
+        if s:  # still lowering in round n
+            first = int(src[int(xp.flatnonzero(better.any(axis=0))[0])])
+            cycle = _negative_cycle(A, first, work)
+            where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
+            raise NegativeCycleError(
+                f"{op}: a negative cycle is reachable from source {first}{where_}", vertices=cycle)
+    dist = _finish(op, xp.ascontiguousarray(D.T), work, out_type)
+    if not predecessors:
+        return dist
+    pred = xp.full((s, n), -1, dtype=xp.int64)
+    for r in range(s):  # one tree per source: a pass over the edges each
+        pred[r] = _predecessors(A, int(src[r]), xp.ascontiguousarray(D[:, r]), work)
+    return dist, pred
+
+
 # ------------------------------------------------------------------------------ predecessors
 
 def _predecessors(A: Matrix, source: int, d, work):

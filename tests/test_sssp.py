@@ -427,3 +427,42 @@ def test_delta_below_float_resolution(device):
     d = algorithms.delta_stepping(M, 0, delta=1.0)
     want = csg.dijkstra(sp.csr_matrix((w, ([0, 1, 2, 1], [1, 2, 3, 3])), shape=(4, 4)), indices=0)
     np.testing.assert_array_equal(to_host(d), want)
+
+
+@settings(max_examples=40)
+@given(g=graphs(negative="any"), data=st.data())
+def test_multi_source_equals_one_source_at_a_time(device, g, data):
+    A, _ = g
+    n = A.shape[0]
+    M = sr.Matrix.from_scipy(A, device=device)
+    sources = data.draw(st.lists(st.integers(0, n - 1), max_size=5), label="sources")
+    want, cycle = [], False
+    for s in sources:
+        try:
+            want.append(_as_float(algorithms.bellman_ford(M, s), A.dtype))
+        except sr.NegativeCycleError:
+            cycle = True
+    if cycle:
+        with pytest.raises(sr.NegativeCycleError):
+            algorithms.multi_source_sssp(M, sources)
+        return
+    dist, pred = algorithms.multi_source_sssp(M, sources, predecessors=True)
+    assert to_host(dist).shape == (len(sources), n) and to_host(dist).dtype == A.dtype
+    for r, s in enumerate(sources):
+        got = _as_float(to_host(dist)[r], A.dtype)
+        np.testing.assert_allclose(got, want[r], rtol=1e-6 if A.dtype == np.float32 else 0)
+        check_tree(A, s, got, to_host(pred)[r])
+
+
+def test_multi_source_errors(device):
+    M = sr.Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=3, ncols=3, device=device)
+    with pytest.raises(sr.InvalidIndex, match=r"sources must lie in \[0, 3\), got 5"):
+        algorithms.multi_source_sssp(M, [0, 5])
+    with pytest.raises(sr.DomainMismatch, match="sources must be a sequence"):
+        algorithms.multi_source_sssp(M, 1)
+    with pytest.raises(sr.DomainMismatch, match="1-D sequence of integers"):
+        algorithms.multi_source_sssp(M, [0.5])
+    with pytest.raises(sr.DimensionMismatch, match="must be square"):
+        algorithms.multi_source_sssp(sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3,
+                                                        device=device), [0])
+    assert to_host(algorithms.multi_source_sssp(M, [])).shape == (0, 3)
