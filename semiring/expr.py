@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from .errors import DimensionMismatch, DomainMismatch, SemiringError
 from .matrix import Matrix, as_matrix
+from .operations import _is_dense
 from .ops import Semiring, lookup
 from .vector import Vector, as_vector
 
@@ -73,11 +74,6 @@ class MatMulExpr:
         return f"<MatMulExpr {self.kind} shape={self.shape}>"
 
 
-def _is_dense2(obj) -> bool:
-    return (hasattr(obj, "ndim") and hasattr(obj, "dtype") and obj.ndim == 2
-            and not hasattr(obj, "format"))
-
-
 def _is_vector(obj) -> bool:
     return isinstance(obj, Vector) or (hasattr(obj, "ndim") and hasattr(obj, "dtype") and obj.ndim == 1)
 
@@ -89,9 +85,9 @@ def matmul_expr(left, right) -> MatMulExpr:
         return MatMulExpr("vxm", as_vector(left, op="u @ A", arg="u"), as_matrix(right, op="u @ A", arg="A"))
     if _is_matrix(left) and _is_vector(right):
         return MatMulExpr("mxv", as_matrix(left, op="A @ u", arg="A"), as_vector(right, op="A @ u", arg="u"))
-    if (_is_matrix(left) or _is_dense2(left)) and (_is_matrix(right) or _is_dense2(right)):
-        return MatMulExpr("mxm", left if _is_dense2(left) else as_matrix(left, op="A @ B", arg="A"),
-                          right if _is_dense2(right) else as_matrix(right, op="A @ B", arg="B"))
+    if (_is_matrix(left) or _is_dense(left)) and (_is_matrix(right) or _is_dense(right)):
+        return MatMulExpr("mxm", left if _is_dense(left) else as_matrix(left, op="A @ B", arg="A"),
+                          right if _is_dense(right) else as_matrix(right, op="A @ B", arg="B"))
     raise DomainMismatch(f"@: operands must be matrices (sparse or 2-D dense) and vectors, got "
                          f"{type(left).__name__} and {type(right).__name__}")
 
