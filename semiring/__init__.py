@@ -15,7 +15,7 @@ from .errors import (BackendUnavailable, DeviceMismatch, DimensionMismatch, Doma
                      OutOfMemory, SemiringError)
 from .elementwise import (EwiseExpr, apply, assign, ewise_add, ewise_mult, extract,
                           reduce_cols, reduce_rows, reduce_scalar, select, transpose)
-from .expr import MatMulExpr, NotImplementedYet
+from .expr import MatMulExpr
 from .mask import Mask, as_matrix_mask
 from .matrix import Matrix
 from .operations import mxm, mxv, vxm
@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ANY", "BackendUnavailable", "BinaryOp", "DeviceMismatch", "DimensionMismatch",
     "DomainMismatch", "DuplicateIndices", "InvalidIndex", "InvalidValue", "Mask", "MatMulExpr",
-    "Matrix", "Monoid", "NegativeCycleError", "NotImplementedYet", "OutOfMemory", "Semiring",
+    "Matrix", "Monoid", "NegativeCycleError", "OutOfMemory", "Semiring",
     "SemiringError", "Vector", "binary", "default_device", "gpu_available", "monoid", "mxm", "mxv",
     "semiring", "types", "vxm", "io",
     # element-wise and structural operations (semiring.elementwise)

@@ -23,15 +23,11 @@ Shape and domain errors are raised when the expression is built, not when it is 
 
 from __future__ import annotations
 
-from .errors import DimensionMismatch, DomainMismatch, SemiringError
+from .errors import DimensionMismatch, DomainMismatch
 from .matrix import Matrix, as_matrix
 from .operations import _is_dense
 from .ops import Semiring, lookup
 from .vector import Vector, as_vector
-
-
-class NotImplementedYet(SemiringError, NotImplementedError):
-    """An expression whose operation is not implemented yet."""
 
 
 def _is_matrix(obj) -> bool:

@@ -54,6 +54,20 @@ def _check_name(kind: str, name: str, table: dict) -> None:
         raise InvalidValue(f"{kind}: a {kind} named {name!r} already exists")
 
 
+def _check_and_register(op, kind: str, table: dict, namespace) -> None:
+    """Validate a unary or binary op's fields; enter it in its table unless register=False."""
+    if op.result not in RESULT_RULES:
+        raise InvalidValue(f"{kind}: result must be one of {RESULT_RULES}, got {op.result!r}")
+    if not isinstance(op.cuda, str) or not op.cuda.strip():
+        raise InvalidValue(f"{kind}: cuda must be a non-empty C++ expression, got {op.cuda!r}")
+    if not callable(op.numpy):
+        raise InvalidValue(f"{kind}: numpy must be callable, got {op.numpy!r}")
+    if op.register:
+        _check_name(kind, op.name, table)
+        table[op.name] = op
+        setattr(namespace, op.name, op)
+
+
 @dataclass(frozen=True, eq=False)
 class BinaryOp:
     """A binary operator ``z = f(x, y)``.
@@ -89,16 +103,7 @@ class BinaryOp:
     register: bool = field(default=True, repr=False)
 
     def __post_init__(self):
-        if self.result not in RESULT_RULES:
-            raise InvalidValue(f"BinaryOp: result must be one of {RESULT_RULES}, got {self.result!r}")
-        if not isinstance(self.cuda, str) or not self.cuda.strip():
-            raise InvalidValue(f"BinaryOp: cuda must be a non-empty C++ expression, got {self.cuda!r}")
-        if not callable(self.numpy):
-            raise InvalidValue(f"BinaryOp: numpy must be callable, got {self.numpy!r}")
-        if self.register:
-            _check_name("BinaryOp", self.name, _BINARY)
-            _BINARY[self.name] = self
-            setattr(binary, self.name, self)
+        _check_and_register(self, "BinaryOp", _BINARY, binary)
 
     def result_type(self, domain) -> np.dtype:
         """The result dtype when applied to operands of ``domain``."""
@@ -306,16 +311,7 @@ class UnaryOp:
     register: bool = field(default=True, repr=False)
 
     def __post_init__(self):
-        if self.result not in RESULT_RULES:
-            raise InvalidValue(f"UnaryOp: result must be one of {RESULT_RULES}, got {self.result!r}")
-        if not isinstance(self.cuda, str) or not self.cuda.strip():
-            raise InvalidValue(f"UnaryOp: cuda must be a non-empty C++ expression, got {self.cuda!r}")
-        if not callable(self.numpy):
-            raise InvalidValue(f"UnaryOp: numpy must be callable, got {self.numpy!r}")
-        if self.register:
-            _check_name("UnaryOp", self.name, _UNARY)
-            _UNARY[self.name] = self
-            setattr(unary, self.name, self)
+        _check_and_register(self, "UnaryOp", _UNARY, unary)
 
     def result_type(self, domain) -> np.dtype:
         return BinaryOp.result_type(self, domain)
