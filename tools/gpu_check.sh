@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # The standard verification run on a lent GPU machine (device tool), from the repo root:
 #   bash tools/gpu_check.sh [bench-args...]
-# Runs the whole test suite on every backend present, then the quick benchmark suite, and
-# leaves the logs and the benchmark report under $OUT (or ./gpu-check when $OUT is unset):
-# all.log (tests + bench output) and results.tgz (bench/results of this run).
+# Runs the whole test suite on every backend present (pytest-xdist across WORKERS processes
+# when it is installed: the device image has it), then `python -m bench` with the given
+# arguments (BENCH=0 skips it), and leaves under $OUT (or ./gpu-check when $OUT is unset):
+# all.log (tests + bench output), results.tgz (bench/results of this run) and cupy-cache.tgz,
+# CuPy's compiled kernels. Untar that one into the repo root and carry `.cupy-cache` on the
+# next call: a fresh machine then skips the NVRTC compiles (minutes of device time).
 set -u
 export PYTHONPATH=. PYTHONUNBUFFERED=1 SEMIRING_HYPOTHESIS_PROFILE=noshrink
+export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/.cupy-cache}
 out=${OUT:-gpu-check}
-mkdir -p "$out"
+mkdir -p "$out" "$CUPY_CACHE_DIR"
+xdist=()
+if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
 {
   nvidia-smi -L
   python3 -c "import cupy; print('cupy', cupy.__version__, 'cuda runtime', cupy.cuda.runtime.runtimeGetVersion())"
-  echo "== tests"
-  timeout "${TEST_TIMEOUT:-360}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=20 2>&1 \
-    | grep -v "^  /" | tail -80
-  echo "== bench"
-  timeout "${BENCH_TIMEOUT:-200}" python3 -m bench --out "$out/r" "$@" 2>&1 | tail -60
+  echo "== tests ($(ls "$CUPY_CACHE_DIR" | wc -l) cached kernels)"
+  t0=$(date +%s)
+  timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=20 \
+    "${xdist[@]}" ${TESTS:-} 2>&1 | grep -v "^  /" | tail -80
+  echo "== tests took $(( $(date +%s) - t0 )) s"
+  if [ "${BENCH:-1}" != 0 ]; then
+    echo "== bench"
+    timeout "${BENCH_TIMEOUT:-200}" python3 -m bench --out "$out/r" "$@" 2>&1 | tail -60
+  fi
 } 2>&1 | tee "$out/all.log"
 if [ -d "$out/r" ]; then tar czf "$out/results.tgz" -C "$out" r && rm -rf "$out/r"; fi
+tar czf "$out/cupy-cache.tgz" -C "$(dirname "$CUPY_CACHE_DIR")" "$(basename "$CUPY_CACHE_DIR")"
+ls -la "$out"
