@@ -101,12 +101,14 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
 
     level = xp.full(n, -1, dtype=xp.int64)
     parent = xp.full(n, -1, dtype=xp.int64) if parents else None
-    seen = xp.zeros(n, dtype=bool)
+    unseen = xp.ones(n, dtype=bool)
     level[source] = 0
-    seen[source] = True
+    unseen[source] = False
     if parents:
         parent[source] = source
-    q = _frontier(xp.asarray([source], dtype=xp.int64), A)
+    # The frontier is held as an index list (idx) after a push, as a bitmap (bits) after a
+    # pull; each form is built from the other only when the direction changes.
+    idx, bits = xp.asarray([source], dtype=xp.int64), None
 
     out_degree = xp.diff(A.indptr).astype(xp.int64)
     edges_frontier = int(out_degree[source])
@@ -120,51 +122,48 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
                 pushing = False
             elif not pushing and frontier_size < n / BETA:
                 pushing = True
+        if pushing and idx is None:
+            idx = xp.flatnonzero(bits)
         if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
-            # the push below, level after level on the device, while q stays narrow
-            idx, _ = q.sparse(sorted=False)
+            # the push below, level after level on the device, while the frontier stays narrow
             status, depth, _ = traversal.push_levels(
                 A, level, idx, depth, parent=parent, deterministic=deterministic,
                 max_edges=FUSED_EDGES)
             if status == "done":
                 break
             # on from the frontier the fused levels left: the vertices at level == depth
-            seen = level >= 0
-            idx = xp.flatnonzero(level == depth)
-            q = _frontier(idx, A)
-            frontier_size = int(idx.size)
-            edges_frontier, edges_left = _to_host(xp, out_degree[idx].sum(),
-                                                  xp.where(seen, 0, out_degree).sum())
-            if direction == "auto" and edges_frontier > edges_left / ALPHA:
-                pushing = False
-            if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
-                continue  # handed back at its level limit: fuse again
+            bits, unseen, frontier_size, edges_frontier, edges_left = \
+                traversal.frontier_of_level(A, level, depth)
+            idx = None
+            continue
         depth += 1
         if depth > n:  # a shortest path has at most n - 1 edges: a frontier this deep is a bug
             raise RuntimeError(f"bfs: frontier still non-empty after {n} levels (n = {n})")
-        seen_v = sr.Vector.from_dense(seen, device=A.device)  # a view, no copy
-        # push:  q⟨¬seen⟩ = q any.secondi A      (SpMSpV: the frontier's out-edges)
-        # pull:  q⟨¬seen⟩ = Aᵀ any.secondi q     (masked SpMV: first in-neighbour in q wins)
-        q = sr.vxm(q, A, semiring, mask=seen_v, complement=True,
-                   direction="push" if pushing else "pull")
-        # level⟨q⟩ = depth,  parent⟨q⟩ = q,  seen⟨q⟩ = true
-        if q.form == "bitmap":  # a pull's dense result: no index list needed for the next pull
-            vals, pres = q.bitmap()
-            xp.copyto(level, depth, where=pres)
-            seen |= pres
-            if parents:
-                xp.copyto(parent, vals, where=pres)
-            frontier_size, edges_frontier = _to_host(xp, xp.count_nonzero(pres),
-                                                     xp.where(pres, out_degree, 0).sum())
-        else:
+        if pushing:
+            # q⟨¬seen⟩ = q any.secondi A      (SpMSpV: the frontier's out-edges)
+            q = sr.vxm(_frontier(idx, A), A, semiring,
+                       mask=sr.Vector.from_dense(unseen, device=A.device),
+                       direction="push")
+            # level⟨q⟩ = depth,  parent⟨q⟩ = q,  seen⟨q⟩ = true
             idx, vals = q.sparse(sorted=False)
+            bits = None
             frontier_size = int(idx.size)
             level[idx] = depth
-            seen[idx] = True
+            unseen[idx] = False
             if parents:
                 parent[idx] = vals
             if frontier_size and (direction == "auto" or frontier_size <= FUSED_FRONTIER):
                 edges_frontier = int(out_degree[idx].sum())  # the switch's inputs: one more sync
+        else:
+            if bits is None:
+                bits = xp.zeros(n, dtype=bool)
+                bits[idx] = True
+            # q⟨¬seen⟩ = Aᵀ any.secondi q ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  seen⟨q⟩ = true
+            # (masked SpMV, each unseen vertex stopping at its first in-neighbour in q, and the
+            # assigns, in two launches and one host sync: traversal.pull_level)
+            bits, frontier_size, edges_frontier = traversal.pull_level(
+                A, bits, unseen, level, depth, parent=parent, deterministic=deterministic)
+            idx = None
         if frontier_size == 0:
             break
         edges_left -= edges_frontier
@@ -175,11 +174,6 @@ def _frontier(idx, A):
     """A frontier of unique vertices as a sparse bool vector (trusted: no checks, no sort)."""
     return sr.Vector(A.nrows, np.bool_, A.device, indices=idx,
                      svalues=A.xp.ones(idx.size, dtype=bool), jumbled=True)
-
-
-def _to_host(xp, *scalars):
-    """Device scalars to Python ints with one synchronization."""
-    return [int(v) for v in (xp.stack(scalars).get() if xp is not np else scalars)]
 
 
 def _check_sources(sources, n: int, device: str):

@@ -203,15 +203,57 @@ class _Fused:
     def __init__(self):
         self.wait = 0
 
-    def ready(self, frontier, direction) -> bool:
+    def ready(self, size, direction) -> bool:
         if self.wait:
             self.wait -= 1
             return False
-        return direction != "pull" and frontier.size <= FUSED_FRONTIER
+        return direction != "pull" and size <= FUSED_FRONTIER
 
     def ran(self, status, rounds):
         if status == "wide" and rounds == 0:
             self.wait = FUSED_BACKOFF
+
+
+class _Frontier:
+    """A frontier as an index list (what a push makes and takes) or a bitmap (a pull's), each
+    form built from the other only when the direction changes."""
+
+    def __init__(self, xp, n, idx=None, bits=None, size=None):
+        self.xp, self.n, self._idx, self._bits = xp, n, idx, bits
+        self.size = int(idx.size) if size is None else size
+
+    def idx(self):
+        if self._idx is None:
+            self._idx = self.xp.flatnonzero(self._bits)
+        return self._idx
+
+    def bits(self):
+        if self._bits is None:
+            self._bits = self.xp.zeros(self.n, dtype=bool)
+            self._bits[self._idx] = True
+        return self._bits
+
+
+def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
+    """One relaxation round from f over M's rows; returns the next frontier (improved below
+    hi). With pending/settled, a light round of a delta-stepping bucket."""
+    xp = _xp(d)
+    if pull:
+        # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}
+        # (masked SpMV over Mᵀ's rows and one pass of bookkeeping: traversal.pull_relax)
+        bits, size = traversal.pull_relax(M, d, f.bits(), hi=hi, pending=pending,
+                                          settled=settled)
+        return _Frontier(xp, f.n, bits=bits, size=size)
+    idx = f.idx()
+    if pending is not None:
+        settled[idx] = True
+        pending[idx] = False
+    # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}   (SpMSpV push)
+    where, vals, better = _relax(M, idx, d, False)
+    _apply(d, where, vals, better)
+    if pending is not None:
+        pending[where] = pending[where] | better
+    return _Frontier(xp, f.n, idx=where[better if hi is None else better & (vals < hi)])
 
 
 def _direction(direction: str, frontier: int, n: int) -> bool:
@@ -272,23 +314,22 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     xp = A.xp
     d = xp.full(n, _t_max(work), dtype=work)
     d[source] = 0
-    frontier = xp.asarray([source], dtype=xp.int64)
+    f = _Frontier(xp, n, idx=xp.asarray([source], dtype=xp.int64))
     rounds = 0
     fused = _Fused()
-    while frontier.size and rounds < n:
-        if fused.ready(frontier, direction):
+    while f.size and rounds < n:
+        if fused.ready(f.size, direction):
             # the rounds below, run on the device while the frontier stays narrow
-            status, frontier, r = traversal.relax_rounds(A, d, frontier, max_rounds=n - rounds,
-                                                         max_edges=FUSED_EDGES)
+            status, idx, r = traversal.relax_rounds(A, d, f.idx(), max_rounds=n - rounds,
+                                                    max_edges=FUSED_EDGES)
+            f = _Frontier(xp, n, idx=idx)
             rounds += r
             fused.ran(status, r)
             continue
         rounds += 1
         # changed = {v : (changed min.+ A)(v) < d(v)};  d⟨changed⟩ = changed min.+ A
-        where, vals, better = _relax(A, frontier, d, _direction(direction, frontier.size, n))
-        _apply(d, where, vals, better)
-        frontier = xp.flatnonzero(better) if where is None else where[better]
-    if frontier.size:  # still changing in round n
+        f = _round(A, d, f, _direction(direction, f.size, n))
+    if f.size:  # still changing in round n
         cycle = _negative_cycle(A, source, work)
         where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
         raise NegativeCycleError(
@@ -404,27 +445,20 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         # integers compare exactly with an integer bound (d < lo + Δ ⇔ d < lo + ⌈Δ⌉)
         hi = lo + math.ceil(delta) if work.kind != "f" else lo + delta
         # B = {v pending : d(v) < lo + Δ}  (and d(v) = lo, should lo + Δ round to lo)
-        frontier = xp.flatnonzero(pending & ((d < hi) | (d <= lo)))
+        f = _Frontier(xp, n, idx=xp.flatnonzero(pending & ((d < hi) | (d <= lo))))
         fused = _Fused()
-        while frontier.size:
-            if fused.ready(frontier, direction):
+        while f.size:
+            if fused.ready(f.size, direction):
                 # the light rounds below, on the device while the frontier stays narrow
-                status, frontier, r = traversal.relax_rounds(
-                    L, d, frontier, hi=hi, pending=pending, settled=settled,
+                status, idx, r = traversal.relax_rounds(
+                    L, d, f.idx(), hi=hi, pending=pending, settled=settled,
                     max_edges=FUSED_EDGES)
+                f = _Frontier(xp, n, idx=idx)
                 fused.ran(status, r)
                 continue
-            settled[frontier] = True
-            pending[frontier] = False
             # t = B min.+ L;  d = min(d, t);  B = {v : t(v) < d(v) < lo + Δ}
-            where, vals, better = _relax(L, frontier, d, _direction(direction, frontier.size, n))
-            _apply(d, where, vals, better)
-            if where is None:
-                pending |= better
-                frontier = xp.flatnonzero(better & (vals < hi))
-            else:
-                pending[where] = pending[where] | better
-                frontier = where[better & (vals < hi)]
+            f = _round(L, d, f, _direction(direction, f.size, n), hi=hi, pending=pending,
+                       settled=settled)
         S = xp.flatnonzero(settled)
         settled[S] = False
         pending[S] = False

@@ -171,7 +171,10 @@ def kernel_names():
     """Every instantiation of the traversal kernels (CI compiles them with NVRTC)."""
     return ([f"push_levels<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
             + [f"relax_rounds<{I}, {T}>" for I in ("int", "long long")
-               for T in _C_TYPES.values()])
+               for T in _C_TYPES.values()]
+            + [f"bfs_commit<{I}, {p}>" for I in ("int", "long long") for p in ("false", "true")]
+            + [f"bfs_frontier_of_level<{I}>" for I in ("int", "long long")]
+            + [f"relax_commit<{T}>" for T in _C_TYPES.values()])
 
 
 _modules: dict = {}
@@ -337,3 +340,252 @@ def _relax_rounds_gpu(A, d, w, wstride, frontier, hi, pending, settled, max_edge
     else:
         q = (qb if in_b else qa)[:count].astype(cp.int64)
     return status, q, rounds
+
+
+# ------------------------------------------------------------------------------ bitmap levels
+# A wide BFS level runs as one multi-block pull over Aᵀ's rows; these keep its bookkeeping to
+# one launch and one host synchronization each (the frontier's size and edges, which the
+# push/pull switch needs), instead of a whole-vector CuPy call per assign and per count.
+
+#: Blocks per multiprocessor of the grid-stride bookkeeping kernels.
+_BOOK_BLOCKS_PER_SM = 8
+_BOOK_THREADS = 256
+
+
+def _book_grid(n: int) -> int:
+    from ._gpu import _num_sms  # noqa: PLC0415
+
+    cp = _cupy()
+    return max(1, min(-(-n // _BOOK_THREADS), _num_sms(cp.cuda.Device().id) * _BOOK_BLOCKS_PER_SM))
+
+
+def frontier_of_level(A, level, depth):
+    """The bitmap form of the frontier ``level == depth``, the unseen set, and their sizes.
+
+    ``frontier = (level == depth)``, ``unseen = (level < 0)``: the state a pull level needs,
+    from the ``level`` array that :func:`push_levels` leaves (one pass, one host sync).
+
+    Parameters
+    ----------
+    A : Matrix
+        The graph (its out-degrees are counted).
+    level : int64 array of A's size
+    depth : int
+
+    Returns
+    -------
+    frontier, unseen : bool arrays
+    size : int
+        The frontier's vertices.
+    edges : int
+        Their out-edges.
+    edges_unseen : int
+        The out-edges of the unseen vertices.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring.traversal import frontier_of_level
+    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.ones((3, 3))), device="cpu")
+    >>> f, u, size, edges, left = frontier_of_level(A, np.array([0, 1, -1]), 1)
+    >>> f.tolist(), u.tolist(), size, edges, left
+    ([False, True, False], [False, False, True], 1, 3, 3)
+    """
+    op = "frontier_of_level"
+    A = as_matrix(A, op=op, arg="A")
+    n = A.nrows
+    _check_array(op, "level", level, A.xp, n)
+    if A.device != "gpu":
+        frontier, unseen = level == depth, level < 0
+        deg = np.diff(A.indptr.astype(np.int64))
+        return (frontier, unseen, int(np.count_nonzero(frontier)), int(deg[frontier].sum()),
+                int(deg[unseen].sum()))
+    cp = _cupy()
+    frontier = cp.empty(n, dtype=cp.bool_)
+    unseen = cp.empty(n, dtype=cp.bool_)
+    counters = cp.zeros(3, dtype=cp.uint64)
+    if n:
+        f = _function(f"bfs_frontier_of_level<{_C_TYPES[np.dtype(A.itype)]}>")
+        f((_book_grid(n),), (_BOOK_THREADS,), (level, np.int64(n), np.int64(depth), A.indptr,
+                                               frontier, unseen, counters))
+    size, edges, left = (int(c) for c in counters.get())  # the one host sync
+    return frontier, unseen, size, edges, left
+
+
+def pull_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=False,
+               symmetric=False):
+    """One BFS level in the pull direction, its bookkeeping included:
+
+        q⟨unseen⟩ = Aᵀ any.secondi frontier ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;
+        unseen⟨q⟩ = false
+
+    The product is the masked SpMV of :func:`semiring.vxm` (``direction='pull'``): each
+    unseen vertex scans its in-neighbours and stops at the first in the frontier
+    (``any_pair`` without parents, ``any_secondi`` with them, ``min_secondi`` when
+    ``deterministic``: the smallest such in-neighbour, with no early stop).
+
+    Parameters
+    ----------
+    A : Matrix
+        The graph, square (edges ``A(i, j)``: i → j); only its structure is read.
+    frontier, unseen : bool arrays of A's size
+        The frontier at ``depth - 1`` and the unvisited vertices; ``unseen`` is updated in place.
+    level : int64 array
+        Updated in place: ``depth`` for each vertex reached.
+    depth : int
+    parent : int64 array, optional
+        Updated in place with each reached vertex's parent.
+    deterministic : bool
+    symmetric : bool
+        Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
+
+    Returns
+    -------
+    q : bool array
+        The next frontier.
+    size : int
+        Its vertices.
+    edges : int
+        Its out-edges.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring.traversal import pull_level
+    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]])), device="cpu")
+    >>> level = np.array([0, -1, -1])
+    >>> q, size, edges = pull_level(A, level == 0, level < 0, level, 1)
+    >>> q.tolist(), size, edges, level.tolist()
+    ([False, True, True], 2, 1, [0, 1, 1])
+    """
+    op = "pull_level"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    xp, n = A.xp, A.nrows
+    for arg, a in (("frontier", frontier), ("unseen", unseen)):
+        if not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_:
+            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
+    _check_array(op, "level", level, xp, n)
+    if parent is not None:
+        _check_array(op, "parent", parent, xp, n)
+    from . import ops  # noqa: PLC0415
+
+    name = "any_pair" if parent is None else ("min_secondi" if deterministic else "any_secondi")
+    sr = ops.lookup("semiring", name, op=op, arg="semiring")
+    AT = A if symmetric else A.T
+    if A.device != "gpu":
+        from . import _cpu  # noqa: PLC0415
+
+        idx, vals = _cpu.pull(AT, frontier, frontier, unseen, sr, np.bool_, True)
+        q = np.zeros(n, dtype=bool)
+        q[idx] = True
+        level[idx] = depth
+        unseen[idx] = False
+        if parent is not None:
+            parent[idx] = vals
+        deg = np.diff(A.indptr.astype(np.int64))
+        return q, int(idx.size), int(deg[idx].sum())
+    from . import _gpu  # noqa: PLC0415
+
+    cp = _cupy()
+    vals, q = _gpu.pull(AT, frontier, frontier, unseen, sr, np.bool_, True)
+    counters = cp.zeros(3, dtype=cp.uint64)
+    if n:
+        I = _C_TYPES[np.dtype(A.itype)]
+        f = _function(f"bfs_commit<{I}, {'false' if parent is None else 'true'}>")
+        f((_book_grid(n),), (_BOOK_THREADS,), (
+            q, vals if parent is not None else level, np.int64(n), np.int64(depth), level,
+            parent if parent is not None else level, unseen, A.indptr, counters))
+    size, edges, _ = (int(c) for c in counters.get())  # the one host sync
+    return q, size, edges
+
+
+def pull_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
+    """One relaxation round in the pull direction, its bookkeeping included:
+
+        t = f min.+ A ;  improved = t < d ;  d⟨improved⟩ = t ;  f = improved ∧ (t < hi)
+
+    The product is the SpMV of :func:`semiring.vxm` (``direction='pull'``) over Aᵀ's rows:
+    every vertex takes the minimum over its in-edges from the frontier. With ``pending`` and
+    ``settled`` it is a light round of a delta-stepping bucket, as in :func:`relax_rounds`:
+    the frontier becomes settled and not pending, every improved vertex pending.
+
+    Parameters
+    ----------
+    A : Matrix
+        Square; its values (or iso value) are the weights, cast to ``d``'s type.
+    d : array of int32, int64, float32 or float64, on A's device
+        Distances, updated in place (the type's maximum or inf is "unreached"; sums must not
+        overflow: the caller picks a type wide enough).
+    frontier : bool array
+        The vertices whose out-edges are relaxed.
+    hi : scalar, optional
+        Only improvements below ``hi`` join the next frontier (default: all).
+    pending, settled : bool arrays, optional
+        Both or neither; updated in place.
+
+    Returns
+    -------
+    frontier : bool array
+        The next frontier.
+    size : int
+        Its vertices (the round's one host synchronization).
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> from semiring.traversal import pull_relax
+    >>> A = sr.Matrix.from_coo([0, 0, 2], [1, 2, 1], [4.0, 1.0, 2.0], nrows=3, ncols=3, device="cpu")
+    >>> d = np.array([0.0, np.inf, np.inf])
+    >>> f, size = pull_relax(A, d, np.array([True, False, False]))
+    >>> f.tolist(), size, d.tolist()
+    ([False, True, True], 2, [0.0, 4.0, 1.0])
+    """
+    op = "pull_relax"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    xp, n = A.xp, A.nrows
+    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
+        got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
+        raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
+                             f"array of shape ({n},), got {got}")
+    if (pending is None) != (settled is None):
+        raise InvalidValue(f"{op}: pending and settled go together")
+    for arg, a in (("frontier", frontier), ("pending", pending), ("settled", settled)):
+        if a is not None and (not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_):
+            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
+    from . import ops  # noqa: PLC0415
+
+    dt = np.dtype(d.dtype)
+    top = np.inf if dt.kind == "f" else np.iinfo(dt).max
+    hi = dt.type(top if hi is None else min(hi, top))
+    min_plus = ops.lookup("semiring", "min_plus", op=op, arg="semiring")
+    AT = A.T
+    if A.device != "gpu":
+        from . import _cpu  # noqa: PLC0415
+
+        idx, t = _cpu.pull(AT, d, frontier, None, min_plus, dt, True)
+        t = t.astype(dt, copy=False)
+        imp = t < d[idx]
+        if pending is not None:
+            settled |= frontier
+            pending &= ~frontier
+            pending[idx[imp]] = True
+        d[idx[imp]] = t[imp]
+        nxt = np.zeros(n, dtype=bool)
+        nxt[idx[imp & (t < hi)]] = True
+        return nxt, int(np.count_nonzero(nxt))
+    from . import _gpu  # noqa: PLC0415
+
+    cp = _cupy()
+    t, tpres = _gpu.pull(AT, d, frontier, None, min_plus, dt, True)
+    nxt = cp.empty(n, dtype=cp.bool_)
+    counters = cp.zeros(3, dtype=cp.uint64)
+    if n:
+        f = _function(f"relax_commit<{_C_TYPES[dt]}>")
+        f((_book_grid(n),), (_BOOK_THREADS,), (
+            t, tpres, frontier, np.int64(n), hi, d, nxt,
+            0 if pending is None else pending, 0 if settled is None else settled, counters))
+    return nxt, int(counters[0].get())  # the one host sync

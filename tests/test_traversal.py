@@ -205,3 +205,114 @@ def test_relax_rounds_errors(device):
         traversal.relax_rounds(A, xp.zeros(9), xp.asarray([0]), pending=xp.zeros(9, dtype=bool))
     with pytest.raises(sr.DomainMismatch, match="frontier must be a 1-D integer"):
         traversal.relax_rounds(A, xp.zeros(9), [0])
+
+
+# ---------------------------------------------------------------------- bitmap levels
+
+def partial_bfs(S, source, depth):
+    """Levels of a BFS from source cut after `depth` levels (-1 beyond)."""
+    lv = levels_of(S, source)
+    return np.where(lv > depth, -1, lv)
+
+
+@pytest.mark.parametrize("parents,deterministic", [(False, False), (True, False), (True, True)])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pull_level_is_one_bfs_level(device, parents, deterministic, seed):
+    rng = np.random.default_rng(seed)
+    n = 300
+    # directed, skewed (a few hubs), with self-loops, duplicates and isolated vertices
+    r = np.r_[rng.integers(0, n, 1500), rng.integers(0, 5, 300), np.arange(0, n, 7)]
+    c = np.r_[rng.integers(0, n - 40, 1500), rng.integers(0, n, 300), np.arange(0, n, 7)]
+    S = sp.coo_matrix((np.ones(r.size), (r, c)), shape=(n, n)).tocsr()
+    S.data[:] = 1.0
+    A = sr.Matrix.from_scipy(S, device=device)
+    xp = A.xp
+    full = levels_of(S, 3)
+    for d in range(1, int(full.max()) + 1):
+        before = partial_bfs(S, 3, d - 1)
+        level = xp.asarray(before)
+        frontier, unseen, size, edges, left = traversal.frontier_of_level(A, level, d - 1)
+        deg = np.diff(S.indptr)
+        assert to_host(frontier).tolist() == (before == d - 1).tolist()
+        assert to_host(unseen).tolist() == (before < 0).tolist()
+        assert (size, edges, left) == (int((before == d - 1).sum()),
+                                       int(deg[before == d - 1].sum()), int(deg[before < 0].sum()))
+        parent = xp.full(n, -1, dtype=xp.int64) if parents else None
+        q, size, edges = traversal.pull_level(A, frontier, unseen, level, d, parent=parent,
+                                              deterministic=deterministic)
+        want = partial_bfs(S, 3, d)
+        assert to_host(level).tolist() == want.tolist()
+        assert to_host(q).tolist() == (want == d).tolist()
+        assert to_host(unseen).tolist() == (want < 0).tolist()
+        assert (size, edges) == (int((want == d).sum()), int(deg[want == d].sum()))
+        if parents:
+            p = to_host(parent)
+            assert (p[want != d] == -1).all()
+            C = S.tocsc()
+            for v in np.flatnonzero(want == d):
+                ins = C.indices[C.indptr[v]:C.indptr[v + 1]]
+                prev = ins[want[ins] == d - 1]
+                assert p[v] in prev
+                if deterministic:
+                    assert p[v] == prev.min()
+
+
+def test_bitmap_level_errors(device):
+    A = sr.Matrix.from_scipy(grid(3), device=device)
+    xp = A.xp
+    level = xp.full(9, -1, dtype=xp.int64)
+    ok = xp.zeros(9, dtype=bool)
+    with pytest.raises(sr.DomainMismatch, match="frontier must be a bool"):
+        traversal.pull_level(A, ok.astype(xp.int8), ok, level, 1)
+    with pytest.raises(sr.DomainMismatch, match=r"unseen must be a bool .* of shape \(9,\)"):
+        traversal.pull_level(A, ok, ok[:3], level, 1)
+    with pytest.raises(sr.DomainMismatch, match="level must be an int64"):
+        traversal.frontier_of_level(A, level.astype(xp.int32), 0)
+    with pytest.raises(sr.DimensionMismatch, match="must be square"):
+        traversal.pull_level(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device),
+                             ok, ok, level, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("bucket", [False, True])
+def test_pull_relax_is_one_round(device, dtype, bucket):
+    rng = np.random.default_rng(7)
+    n = 200
+    r, c = rng.integers(0, n, 1200), rng.integers(0, n, 1200)
+    w = rng.integers(-3, 20, r.size)  # negative weights too: a round does not care
+    A = sr.Matrix.from_coo(r, c, w.astype(dtype), nrows=n, ncols=n, dup_op=sr.binary.min,
+                           device=device)
+    W = np.full((n, n), np.inf)
+    np.minimum.at(W, (r, c), w.astype(float))
+    top = np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
+    d0 = np.where(rng.random(n) < 0.3, rng.integers(0, 50, n), top).astype(dtype)
+    f0 = (rng.random(n) < 0.2) & (d0 != top)
+    hi = 40
+    p0, s0 = rng.random(n) < 0.5, rng.random(n) < 0.1
+    xp = A.xp
+    d, f = xp.array(d0), xp.array(f0)  # copies: the oracle below reads the inputs
+    pend, sett = (xp.array(p0), xp.array(s0)) if bucket else (None, None)
+    nxt, size = traversal.pull_relax(A, d, f, hi=hi, pending=pend, settled=sett)
+    # the oracle: t(v) = min over frontier u of d(u) + w(u, v)
+    cand = np.where(f0[:, None], d0.astype(float)[:, None] + W, np.inf).min(axis=0)
+    imp = cand < d0.astype(float)
+    want = np.where(imp, cand, d0.astype(float))
+    assert to_host(d).astype(float).tolist() == want.tolist()
+    assert to_host(nxt).tolist() == (imp & (cand < hi)).tolist()
+    assert size == int((imp & (cand < hi)).sum())
+    if bucket:
+        assert to_host(sett).tolist() == (s0 | f0).tolist()
+        assert to_host(pend).tolist() == ((p0 & ~f0) | imp).tolist()
+
+
+def test_pull_relax_errors(device):
+    A = sr.Matrix.from_scipy(grid(3), device=device)
+    xp = A.xp
+    d = xp.zeros(9, dtype=xp.float32)
+    f = xp.zeros(9, dtype=bool)
+    with pytest.raises(sr.DomainMismatch, match="d must be an int32"):
+        traversal.pull_relax(A, d.astype(xp.int8), f)
+    with pytest.raises(sr.DomainMismatch, match="frontier must be a bool"):
+        traversal.pull_relax(A, d, f[:3])
+    with pytest.raises(sr.InvalidValue, match="pending and settled go together"):
+        traversal.pull_relax(A, d, f, pending=f)

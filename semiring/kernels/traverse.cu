@@ -272,3 +272,102 @@ __global__ void __launch_bounds__(SR_TRAVERSE_THREADS) relax_rounds(
         state[3] = cur == qb;
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The bookkeeping of a BFS whose frontier lives as a bitmap (bool per vertex), one launch
+// each, for wide levels run by the multi-block pull: what would otherwise be half a dozen
+// whole-vector CuPy calls a level (count, degree sums, three masked assigns).
+//
+// counters (uint64[3], zeroed by the host): [0] frontier vertices, [1] their out-edges,
+// [2] out-edges of the unseen vertices. Per-thread sums, a warp sum, one atomic per warp.
+__device__ __forceinline__ void sr_count3(unsigned long long* counters, long long a,
+                                          long long b, long long c)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        a += __shfl_down_sync(0xffffffffu, a, off);
+        b += __shfl_down_sync(0xffffffffu, b, off);
+        c += __shfl_down_sync(0xffffffffu, c, off);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        if (a) atomicAdd(&counters[0], (unsigned long long)a);
+        if (b) atomicAdd(&counters[1], (unsigned long long)b);
+        if (c) atomicAdd(&counters[2], (unsigned long long)c);
+    }
+}
+
+// level⟨q⟩ = depth ;  parent⟨q⟩ = vals ;  unseen⟨q⟩ = false ;  counters += (|q|, q's out-edges)
+// q is the present bitmap of the pull's product (q⟨unseen⟩ = Aᵀ any.secondi f); PARENTS
+// copies its values (the in-neighbour found) into parent.
+template <typename I, bool PARENTS>
+__global__ void bfs_commit(
+    const bool* __restrict__ q, const long long* __restrict__ vals, long long n,
+    long long depth, long long* __restrict__ level, long long* __restrict__ parent,
+    bool* __restrict__ unseen, const I* __restrict__ indptr,
+    unsigned long long* __restrict__ counters)
+{
+    long long count = 0, edges = 0;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+        if (q[v]) {
+            level[v] = depth;
+            if (PARENTS) parent[v] = vals[v];
+            unseen[v] = false;
+            ++count;
+            edges += (long long)indptr[v + 1] - (long long)indptr[v];
+        }
+    }
+    sr_count3(counters, count, edges, 0);
+}
+
+// frontier = (level == depth) ;  unseen = (level < 0) ;  counters += (|frontier|, its
+// out-edges, the unseen vertices' out-edges): the bitmap form of a frontier that fused push
+// levels left in `level`.
+template <typename I>
+__global__ void bfs_frontier_of_level(
+    const long long* __restrict__ level, long long n, long long depth,
+    const I* __restrict__ indptr, bool* __restrict__ frontier, bool* __restrict__ unseen,
+    unsigned long long* __restrict__ counters)
+{
+    long long count = 0, edges = 0, left = 0;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+        const long long l = level[v];
+        const bool f = l == depth, u = l < 0;
+        frontier[v] = f;
+        unseen[v] = u;
+        if (f || u) {
+            const long long d = (long long)indptr[v + 1] - (long long)indptr[v];
+            if (f) { ++count; edges += d; } else { left += d; }
+        }
+    }
+    sr_count3(counters, count, edges, left);
+}
+
+// The commit of a pull relaxation round, t = f min.+ A over Aᵀ's rows (t present where tpres):
+//     improved = t < d ;  d⟨improved⟩ = t ;  next = improved ∧ t < hi ;  counters[0] += |next|
+// and, for a delta-stepping bucket (pending != nullptr): settled⟨f⟩ = true, pending⟨f⟩ = false,
+// then pending⟨improved⟩ = true.
+template <typename T>
+__global__ void relax_commit(
+    const T* __restrict__ t, const bool* __restrict__ tpres, const bool* __restrict__ f,
+    long long n, T hi, T* __restrict__ d, bool* __restrict__ next,
+    bool* __restrict__ pending, bool* __restrict__ settled,
+    unsigned long long* __restrict__ counters)
+{
+    long long count = 0;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+        const bool imp = tpres[v] && t[v] < d[v];
+        if (imp) d[v] = t[v];
+        if (pending != nullptr) {
+            const bool fv = f[v];
+            if (fv) settled[v] = true;
+            if (fv || imp) pending[v] = imp;
+        }
+        const bool nx = imp && t[v] < hi;
+        next[v] = nx;
+        count += nx;
+    }
+    sr_count3(counters, count, 0, 0);
+}

@@ -1,0 +1,72 @@
+"""Policy sweep on the GPU (a device-tool probe, not a test): BFS's fused-level edge budget
+and SSSP's pull fraction and fused-round edge budget, on the graphs given.
+
+    PYTHONPATH=. python3 tools/probe_tune.py kron-22 grid-2048x2048
+
+Each configuration: median of 5 runs (1 on grids for SSSP), checked equal to the first one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+import cupy as cp
+import numpy as np
+
+import algorithms
+import semiring as sr
+from bench import generators as gen
+
+BFS = importlib.import_module("algorithms.bfs")
+SSSP = importlib.import_module("algorithms.sssp")
+
+
+def timed(f, reps):
+    f()
+    ts = []
+    for _ in range(reps):
+        cp.cuda.Device().synchronize()
+        t = time.perf_counter()
+        r = f()
+        cp.cuda.Device().synchronize()
+        ts.append((time.perf_counter() - t) * 1e3)
+    return r, float(np.median(ts))
+
+
+def sweep(label, module, attr, values, f, reps):
+    old = getattr(module, attr)
+    ref = None
+    for v in values:
+        setattr(module, attr, v)
+        r, ms = timed(f, reps)
+        ref = r if ref is None else ref
+        print(f"  {label:5s} {attr}={v!s:10s} {ms:9.2f} ms  {'ok' if bool((r == ref).all()) else 'MISMATCH'}",
+              flush=True)
+    setattr(module, attr, old)
+
+
+def main(argv):
+    what = {a for a in ("bfs", "sssp") if a in argv} or {"bfs", "sssp"}
+    for spec in (a for a in argv if a not in ("bfs", "sssp")):
+        S = gen.make_graph(gen.parse_graph_spec(spec), xp=cp)
+        A = sr.Matrix.from_cupyx(S)
+        source = int(cp.argmax(cp.diff(A.indptr) > 0))
+        grid = spec.startswith("grid")
+        print(spec, flush=True)
+        if "bfs" in what:
+            sweep("bfs", BFS, "FUSED_EDGES", [16384, 65536, 262144, 1 << 20],
+                  lambda: algorithms.bfs(A, source, symmetric=True), 5)
+        if "sssp" not in what:
+            continue
+        W = A  # the generated weights, uniform in [1, 255]
+        reps = 1 if grid else 5
+        for name, f in (("bf", lambda: algorithms.bellman_ford(W, source, symmetric=True)),
+                        ("delta", lambda: algorithms.delta_stepping(W, source, symmetric=True))):
+            sweep(name, SSSP, "PULL_FRACTION", [1 / 4, 1 / 16, 1 / 64, 1 / 256], f, reps)
+            sweep(name, SSSP, "FUSED_EDGES", [65536, 262144], f, reps)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
