@@ -238,6 +238,11 @@ def _summary(ctx: C.CaseContext, results: dict) -> dict:
     for key in ("peak_f32", "peak_i32_dpx", "peak_i32_plain"):
         if key in ctx.case_metrics:
             s[f"{key}_grelax"] = ctx.case_metrics[key] / 1e9
+    # each GPU impl against the peak of its own domain (_metrics: the DPX probe for int32)
+    for impl, r in results.items():
+        f = r.metrics.get("fraction_of_peak") if r.status == "ok" else None
+        if f is not None:
+            s[f"{impl.replace('-', '_')}_of_peak"] = f
     return s
 
 

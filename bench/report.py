@@ -68,6 +68,16 @@ def _clean(obj):
     return obj
 
 
+def _unit(key: str) -> str:
+    """The unit of a case summary's entry, from its name: ratios ("a_vs_b") read as "x",
+    rates ("..._grelax": 10⁹ relaxations/s) and fractions ("..._of_peak") stand alone."""
+    if key.endswith("_grelax"):
+        return " G relax/s"
+    if key.endswith("_of_peak"):
+        return ""
+    return "x"
+
+
 def _status_word(r: "ImplResult") -> str:
     return {"ok": "ok", "mismatch": "MISMATCH", "error": "ERROR", "skipped": "skipped",
             "unavailable": "n/a"}.get(r.status, r.status)
@@ -213,7 +223,7 @@ def console_table(run: "RunResult") -> str:
         bits = []
         for k, v in c.summary.items():
             if isinstance(v, float):
-                bits.append(f"{k} = {v:.3g}x")
+                bits.append(f"{k} = {v:.3g}{_unit(k)}")
         if c.case_metrics.get("frontier_edges") is not None:
             bits.insert(0, f"frontier {c.case_metrics.get('frontier_size')} vertices, "
                            f"{c.case_metrics['frontier_edges']} edges")
@@ -296,7 +306,7 @@ def markdown(run: "RunResult", images: dict[str, str] | None = None) -> str:
             if c.case.algorithm != a:
                 continue
             cm = ", ".join(f"{k} = {v}" for k, v in c.case_metrics.items())
-            sm = ", ".join(f"{k} = {_fmt(v)}x" if isinstance(v, float) else f"{k} = {v}"
+            sm = ", ".join(f"{k} = {_fmt(v)}{_unit(k)}" if isinstance(v, float) else f"{k} = {v}"
                            for k, v in c.summary.items())
             lines.append(f"**{c.case.case_id}** (max degree {c.graph.get('max_degree')}, "
                          f"mean degree {_fmt(c.graph.get('mean_degree'))}). {cm}. {sm}")
