@@ -7,6 +7,10 @@ breadth-first search"; the GraphBLAS form of Yang, Buluç & Owens 2018):
 - pull: Aᵀ times the frontier's bitmap, masked the same way; each unvisited vertex scans its
   in-neighbours and stops at the first one in the frontier (the ``any`` monoid's terminal
   value), so a wide frontier costs far less than its edges.
+
+Each level's product and its assigns (level, parent, visited) run as one mechanism of
+:mod:`semiring.traversal`: ``push_levels`` (many narrow push levels in one block),
+``push_level`` and ``pull_level`` (one wide level over the whole device, one host sync each).
 """
 
 from __future__ import annotations
@@ -94,11 +98,6 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
     if symmetric and A._T is None:
         A._T = A  # the transpose cache: Aᵀ is A itself
     xp = A.xp
-    if parents:
-        semiring = sr.min_secondi if deterministic else sr.any_secondi
-    else:
-        semiring = sr.any_pair
-
     level = xp.full(n, -1, dtype=xp.int64)
     parent = xp.full(n, -1, dtype=xp.int64) if parents else None
     unseen = xp.ones(n, dtype=bool)
@@ -110,8 +109,7 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
     # pull; each form is built from the other only when the direction changes.
     idx, bits = xp.asarray([source], dtype=xp.int64), None
 
-    out_degree = xp.diff(A.indptr).astype(xp.int64)
-    edges_frontier = int(out_degree[source])
+    edges_frontier = int(A.indptr[source + 1]) - int(A.indptr[source])
     edges_left = A.nvals - edges_frontier  # edges out of unvisited vertices
     frontier_size = 1
     pushing = direction != "pull"
@@ -140,20 +138,12 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
         if depth > n:  # a shortest path has at most n - 1 edges: a frontier this deep is a bug
             raise RuntimeError(f"bfs: frontier still non-empty after {n} levels (n = {n})")
         if pushing:
-            # q⟨¬seen⟩ = q any.secondi A      (SpMSpV: the frontier's out-edges)
-            q = sr.vxm(_frontier(idx, A), A, semiring,
-                       mask=sr.Vector.from_dense(unseen, device=A.device),
-                       direction="push")
-            # level⟨q⟩ = depth,  parent⟨q⟩ = q,  seen⟨q⟩ = true
-            idx, vals = q.sparse(sorted=False)
+            # q⟨¬seen⟩ = q any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  seen⟨q⟩ = true
+            # (masked SpMSpV over the frontier's out-edges, each unseen head claimed once, and
+            # the assigns, in one launch and one host sync: traversal.push_level)
+            idx, frontier_size, edges_frontier = traversal.push_level(
+                A, idx, unseen, level, depth, parent=parent, deterministic=deterministic)
             bits = None
-            frontier_size = int(idx.size)
-            level[idx] = depth
-            unseen[idx] = False
-            if parents:
-                parent[idx] = vals
-            if frontier_size and (direction == "auto" or frontier_size <= FUSED_FRONTIER):
-                edges_frontier = int(out_degree[idx].sum())  # the switch's inputs: one more sync
         else:
             if bits is None:
                 bits = xp.zeros(n, dtype=bool)
@@ -168,12 +158,6 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
             break
         edges_left -= edges_frontier
     return (level, parent) if parents else level
-
-
-def _frontier(idx, A):
-    """A frontier of unique vertices as a sparse bool vector (trusted: no checks, no sort)."""
-    return sr.Vector(A.nrows, np.bool_, A.device, indices=idx,
-                     svalues=A.xp.ones(idx.size, dtype=bool), jumbled=True)
 
 
 def _check_sources(sources, n: int, device: str):

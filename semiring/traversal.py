@@ -174,7 +174,8 @@ def kernel_names():
                for T in _C_TYPES.values()]
             + [f"bfs_commit<{I}, {p}>" for I in ("int", "long long") for p in ("false", "true")]
             + [f"bfs_frontier_of_level<{I}>" for I in ("int", "long long")]
-            + [f"relax_commit<{T}>" for T in _C_TYPES.values()])
+            + [f"relax_commit<{T}>" for T in _C_TYPES.values()]
+            + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)])
 
 
 _modules: dict = {}
@@ -589,3 +590,87 @@ def pull_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
             t, tpres, frontier, np.int64(n), hi, d, nxt,
             0 if pending is None else pending, 0 if settled is None else settled, counters))
     return nxt, int(counters[0].get())  # the one host sync
+
+
+def push_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=False):
+    """One BFS level in the push direction over the whole device, its bookkeeping included:
+
+        q⟨¬seen⟩ = frontier any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;
+        unseen⟨q⟩ = false
+
+    The product is the masked SpMSpV of :func:`semiring.vxm` (``direction='push'``), with the
+    mask read from ``level`` (unvisited: ``-1``) and each head claimed once, as in
+    :func:`push_levels`; this is its multi-block form, for frontiers too wide for one block.
+
+    Parameters
+    ----------
+    A : Matrix
+        The graph, square (edges ``A(i, j)``: i → j); only its structure is read.
+    frontier : int64 array
+        The vertices at ``depth - 1``, distinct.
+    unseen : bool array of A's size
+        Updated in place (``level < 0``, kept for the pull direction).
+    level : int64 array
+        Updated in place: ``depth`` for each vertex reached.
+    depth : int
+    parent : int64 array, optional
+        Updated in place: any in-neighbour on the frontier, or the smallest with
+        ``deterministic=True``.
+    deterministic : bool
+
+    Returns
+    -------
+    q : int64 array
+        The next frontier, in no particular order.
+    size : int
+        Its vertices.
+    edges : int
+        Its out-edges.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring.traversal import push_level
+    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]])), device="cpu")
+    >>> level = np.array([0, -1, -1])
+    >>> q, size, edges = push_level(A, np.array([0]), level < 0, level, 1)
+    >>> sorted(q.tolist()), size, edges, level.tolist()
+    ([1, 2], 2, 1, [0, 1, 1])
+    """
+    op = "push_level"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    xp, n = A.xp, A.nrows
+    if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
+        raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got {frontier!r:.80}")
+    if not isinstance(unseen, xp.ndarray) or unseen.shape != (n,) or unseen.dtype != np.bool_:
+        raise DomainMismatch(f"{op}: unseen must be a bool {xp.__name__} array of shape ({n},)")
+    _check_array(op, "level", level, xp, n)
+    if parent is not None:
+        _check_array(op, "parent", parent, xp, n)
+    if frontier.size == 0:
+        return frontier, 0, 0
+    if A.device != "gpu":
+        _push_levels_cpu(A, level, frontier, int(depth) - 1, parent, deterministic, 2**62, 1)
+        q = np.flatnonzero(unseen & (level == depth))
+        unseen[q] = False
+        deg = np.diff(A.indptr.astype(np.int64))
+        return q, int(q.size), int(deg[q].sum())
+    cp = _cupy()
+    indptr = A.indptr
+    offsets = cp.cumsum(indptr[frontier + 1] - indptr[frontier], dtype=cp.int64)
+    total = int(offsets[-1])  # sizes the output (at most one new vertex per edge)
+    nxt = cp.empty(max(1, min(n, total)), dtype=cp.int64)
+    counters = cp.zeros(3, dtype=cp.uint64)
+    if total:
+        from ._gpu import _num_sms  # noqa: PLC0415
+
+        mode = 0 if parent is None else (2 if deterministic else 1)
+        grid = max(1, min(-(-total // _BOOK_THREADS), _num_sms(cp.cuda.Device().id) * _BOOK_BLOCKS_PER_SM))
+        f = _function(f"bfs_push_level<{_C_TYPES[np.dtype(A.itype)]}, {mode}>")
+        f((grid,), (_BOOK_THREADS,), (indptr, A.indices, frontier, np.int64(frontier.size),
+                                      offsets, np.int64(depth), level,
+                                      level if parent is None else parent, unseen, nxt, counters))
+    size, edges, _ = (int(c) for c in counters.get())
+    return nxt[:size], size, edges

@@ -217,7 +217,8 @@ def partial_bfs(S, source, depth):
 
 @pytest.mark.parametrize("parents,deterministic", [(False, False), (True, False), (True, True)])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_pull_level_is_one_bfs_level(device, parents, deterministic, seed):
+@pytest.mark.parametrize("how", ["pull", "push"])
+def test_bitmap_level_is_one_bfs_level(device, parents, deterministic, seed, how):
     rng = np.random.default_rng(seed)
     n = 300
     # directed, skewed (a few hubs), with self-loops, duplicates and isolated vertices
@@ -238,8 +239,13 @@ def test_pull_level_is_one_bfs_level(device, parents, deterministic, seed):
         assert (size, edges, left) == (int((before == d - 1).sum()),
                                        int(deg[before == d - 1].sum()), int(deg[before < 0].sum()))
         parent = xp.full(n, -1, dtype=xp.int64) if parents else None
-        q, size, edges = traversal.pull_level(A, frontier, unseen, level, d, parent=parent,
-                                              deterministic=deterministic)
+        if how == "pull":
+            q, size, edges = traversal.pull_level(A, frontier, unseen, level, d, parent=parent,
+                                                  deterministic=deterministic)
+        else:
+            q, size, edges = traversal.push_level(A, xp.flatnonzero(frontier), unseen, level, d,
+                                                  parent=parent, deterministic=deterministic)
+            q = xp.isin(xp.arange(n), q)
         want = partial_bfs(S, 3, d)
         assert to_host(level).tolist() == want.tolist()
         assert to_host(q).tolist() == (want == d).tolist()
@@ -268,6 +274,10 @@ def test_bitmap_level_errors(device):
         traversal.pull_level(A, ok, ok[:3], level, 1)
     with pytest.raises(sr.DomainMismatch, match="level must be an int64"):
         traversal.frontier_of_level(A, level.astype(xp.int32), 0)
+    with pytest.raises(sr.DomainMismatch, match="frontier must be a 1-D int64"):
+        traversal.push_level(A, xp.asarray([0.0]), ok, level, 1)
+    with pytest.raises(sr.DomainMismatch, match="unseen must be a bool"):
+        traversal.push_level(A, xp.asarray([0]), ok[:2], level, 1)
     with pytest.raises(sr.DimensionMismatch, match="must be square"):
         traversal.pull_level(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device),
                              ok, ok, level, 1)

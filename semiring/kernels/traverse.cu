@@ -371,3 +371,60 @@ __global__ void relax_commit(
     }
     sr_count3(counters, count, 0, 0);
 }
+
+// One push level over the whole grid, for a frontier too wide for push_levels' single block:
+//     q⟨¬visited⟩ = f any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  unseen⟨q⟩ = false
+// Edge e of the frontier's out-edges belongs to the slot f with offsets[f-1] <= e <
+// offsets[f] (offsets: the inclusive prefix sum of the frontier's degrees). A head is claimed
+// by a CAS of its level from -1, as in push_levels; claimed heads are appended to `next`
+// (warp-aggregated) and counters get [0] |q| and [1] q's out-edges.
+template <typename I, int PARENTS>
+__global__ void bfs_push_level(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const long long* __restrict__ frontier, long long nf, const long long* __restrict__ offsets,
+    long long depth, long long* __restrict__ level, long long* __restrict__ parent,
+    bool* __restrict__ unseen, long long* __restrict__ next,
+    unsigned long long* __restrict__ counters)
+{
+    const long long total = offsets[nf - 1];
+    const int lane = threadIdx.x & 31;
+    long long edges = 0;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
+        long long lo = 0, hi = nf - 1;  // the first slot with offsets[slot] > e
+        while (lo < hi) {
+            const long long mid = (lo + hi) >> 1;
+            if (offsets[mid] > e) hi = mid; else lo = mid + 1;
+        }
+        const long long u = frontier[lo];
+        const long long first = lo ? offsets[lo - 1] : 0;
+        const long long v = (long long)indices[(long long)indptr[u] + (e - first)];
+        const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
+        bool claimed = false;
+        if (lv == -1) {
+            const unsigned long long old = atomicCAS(
+                reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)depth);
+            claimed = old == ~0ull;
+            // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
+            if (PARENTS == 2 && (claimed || (long long)old == depth))
+                atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+        } else if (PARENTS == 2 && lv == depth) {
+            atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+        }
+        if (claimed) {
+            unseen[v] = false;
+            if (PARENTS == 1) parent[v] = u;
+            edges += (long long)indptr[v + 1] - (long long)indptr[v];
+        }
+        const unsigned active = __activemask();
+        const unsigned want = __ballot_sync(active, claimed);
+        if (want) {
+            const int leader = __ffs(want) - 1;
+            unsigned long long base = 0;
+            if (lane == leader) base = atomicAdd(&counters[0], (unsigned long long)__popc(want));
+            base = __shfl_sync(active, base, leader);
+            if (claimed) next[base + __popc(want & ((1u << lane) - 1u))] = v;
+        }
+    }
+    sr_count3(counters + 1, edges, 0, 0);
+}
