@@ -33,9 +33,13 @@ BETA = 24
 
 #: A push frontier of at most this many vertices and out-edges runs fused levels
 #: (:func:`semiring.traversal.push_levels`) until it grows: on a high-diameter graph one
-#: launch per level would cost more than the level's edges.
+#: launch per level would cost more than the level's edges. The edge budget is 4× the
+#: block's default: on an H100 (tools/probe_tune.py) kron-22 took 1.73 ms against 1.91 ms with
+#: 64 Ki edges and 2.09 ms with 16 Ki (kron-21 1.18 / 1.22 / 1.78 ms; urand-22 and the 2048²
+#: grid within noise), since a wide level handed to the multi-block push costs a host round
+#: trip that one block's pass over a few hundred thousand edges does not.
 FUSED_FRONTIER = traversal.QUEUE
-FUSED_EDGES = traversal.MAX_EDGES
+FUSED_EDGES = 4 * traversal.MAX_EDGES
 
 DIRECTIONS = ("auto", "push", "pull")
 
