@@ -88,11 +88,12 @@ def stream_need(n: int, block: int, itemsize: int, tile: int) -> int:
     return int(itemsize) * (pivot + STREAM_SLOTS * slot)
 
 
-def block_width(op: str, n: int, itemsize: int, tile: int, budget: int) -> int:
+def block_width(op: str, n: int, itemsize: int, tile: int, budget: int,
+                what: str = "memory_budget") -> int:
     """The largest pivot block whose :func:`stream_need` fits in ``budget`` bytes.
 
     Raises :class:`~semiring.errors.OutOfMemory` naming the minimum when not even a block of
-    one vertex fits.
+    one vertex fits (``what`` names where the budget came from).
 
     Examples
     --------
@@ -103,7 +104,7 @@ def block_width(op: str, n: int, itemsize: int, tile: int, budget: int) -> int:
     least = stream_need(n, 1, itemsize, tile)
     if budget < least:
         raise OutOfMemory(
-            f"{op}: memory_budget (={budget} bytes) is too small for a streamed Floyd–Warshall "
+            f"{op}: {what} (={budget} bytes) is too small for a streamed Floyd–Warshall "
             f"of n = {n} ({itemsize}-byte distances): one pivot block of 1 vertex needs at "
             f"least {least} bytes on the device", needed=least, free=budget)
     lo, hi = 1, max(1, min(n, STREAM_MAX_BLOCK))
@@ -180,7 +181,7 @@ class _Device:
                           f"streamed run copies from pageable memory (slower)", ResourceWarning,
                           stacklevel=3)
             return np.empty(shape, dtype=dtype)
-        return np.frombuffer(mem, dtype=dtype, count=math.prod(shape)).reshape(shape)
+        return np.ndarray(shape, dtype=dtype, buffer=mem)  # as cupyx.empty_pinned
 
     def upload(self, dst, src, stream):
         # both C-contiguous with equal sizes: whole row strips of D and of a device buffer
@@ -256,7 +257,8 @@ def _strips(start: int, stop: int, rows: int):
 
 
 def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: int,
-                            budget: int, progress, op: str = "apsp", *, block=None, rows=None):
+                            budget: int, progress, op: str = "apsp", *, what="memory_budget",
+                            block=None, rows=None):
     """Blocked Floyd–Warshall with D in host memory; returns the distances as a NumPy array.
 
     ``block`` and ``rows`` override the pivot block width and the tile height chosen from
@@ -266,7 +268,7 @@ def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: i
     xp = mech.xp
     work = np.dtype(work)
     s = work.itemsize
-    B = int(block) if block is not None else block_width(op, n, s, tile, budget)
+    B = int(block) if block is not None else block_width(op, n, s, tile, budget, what)
     B = max(1, min(B, n))
     T = int(rows) if rows is not None else min(B, STREAM_ROWS)
     D = _host_dense(G, n, work, mech, T)
@@ -278,8 +280,9 @@ def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: i
     copies = len(rounds) * 2.0 * n * n * s / RATE_COPY if device == "gpu" else 0.0
     bar = _bar(progress, max(compute, copies), tiles,
                f"{op} (streamed, B={B}; result in host memory)", unit="tile")
+    pivot = mech.stream()
+    slots = []
     try:
-        pivot = mech.stream()
         with pivot:
             Rbuf = xp.empty((B, n), dtype=work)
         slots = [_Slot(mech, T, n, work) for _ in range(STREAM_SLOTS)]
@@ -321,8 +324,11 @@ def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: i
                 sl.done.synchronize()
                 bar.update()
                 sl.done = None
-        pivot.synchronize()
     finally:
+        # also on an error: no copy may still be in flight into D or out of a buffer
+        # when they are freed
+        for st in [pivot] + [sl.stream for sl in slots]:
+            st.synchronize()
         bar.close()
     _check_diagonal(op, D.reshape(-1)[:: n + 1], np)
     return _host_finish(op, D, work, out_type, T)

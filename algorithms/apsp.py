@@ -461,15 +461,17 @@ def _in_memory_need(n: int, work, out_type, tile: int, predecessors: bool) -> in
 
 
 def _device_budget(device: str, memory_budget):
-    """Bytes a run may plan to use on the device: ``memory_budget`` when given; on the GPU
-    ``MEMORY_SAFETY`` of the free memory; None (no limit) on the CPU."""
+    """(bytes a run may plan to use on the device, where that figure comes from):
+    ``memory_budget`` when given; on the GPU ``MEMORY_SAFETY`` of the free memory; None (no
+    limit) on the CPU."""
     if memory_budget is not None:
-        return int(memory_budget)
+        return int(memory_budget), "memory_budget"
     if device != "gpu":
-        return None
+        return None, None
     cp = _b._cupy()
     free, _total = cp.cuda.Device().mem_info
-    return int((free + cp.get_default_memory_pool().free_bytes()) * MEMORY_SAFETY)
+    free += cp.get_default_memory_pool().free_bytes()
+    return int(free * MEMORY_SAFETY), f"the free device memory × MEMORY_SAFETY ({MEMORY_SAFETY})"
 
 
 def _auto(G, n: int) -> str:
@@ -576,18 +578,19 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         D = xp.zeros((0, 0), dtype=out_type)
         return (D, xp.zeros((0, 0), dtype=xp.int64)) if predecessors else D
     if streamable:
-        budget = _device_budget(device, memory_budget)
+        budget, what = _device_budget(device, memory_budget)
         need = _in_memory_need(n, work, out_type, tile, predecessors)
         if budget is not None and need > budget:
             if predecessors:
                 raise OutOfMemory(
                     f"{op}: predecessors=True needs D, its workspace and pred on the device "
-                    f"({need} bytes for n = {n}) but {budget} bytes are available; a streamed "
+                    f"({need} bytes for n = {n}) but {what} allows {budget} bytes; a streamed "
                     f"run (without predecessors) needs less", needed=need, free=budget)
             from . import _apsp_stream  # noqa: PLC0415
 
             return _apsp_stream.floyd_warshall_streamed(G, n, device, work, out_type, srg,
-                                                        int(tile), budget, progress, op)
+                                                        int(tile), budget, progress, op,
+                                                        what=what)
     if method == "batched_sssp":
         M = _edges_of(G, n, work, xp)
         rounds_guess = max(1, int(math.log2(max(n, 2))) * 2)
