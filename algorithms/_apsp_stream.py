@@ -120,15 +120,21 @@ def block_width(op: str, n: int, itemsize: int, tile: int, budget: int,
 
 
 # ------------------------------------------------------------------------------ mechanism
+# A stream takes work as closures (``launch``): on the GPU a closure runs at once inside
+# ``with stream`` and so only *enqueues* its copies and kernels; on the CPU it simply runs.
+# Written this way, every read of a buffer happens inside the closure of the stream that
+# orders it, which is what lets tests run the same loop under a scheduler that executes the
+# streams' closures in random interleavings (respecting only the events) and catch a missing
+# wait. Closures bind their loop variables as arguments (they may run later).
 
 class _Now:
     """The CPU's stand-in for a CUDA stream and its events: everything is already done."""
 
-    def __enter__(self):
-        return self
+    def launch(self, fn, *args):
+        fn(*args)
 
-    def __exit__(self, *exc):
-        return False
+    def empty(self, shape, dtype):
+        return np.empty(shape, dtype=dtype)
 
     def record(self):
         return self
@@ -151,11 +157,36 @@ class _Host:
     def host_empty(self, shape, dtype):
         return np.empty(shape, dtype=dtype)
 
-    def upload(self, dst, src, stream):
+    def upload(self, dst, src):
         np.copyto(dst, src)
 
-    def download(self, dst, src, stream):
+    def download(self, dst, src):
         np.copyto(dst, src)
+
+
+class _CudaStream:
+    """A non-blocking CUDA stream; persistent buffers come from its arena of CuPy's pool."""
+
+    def __init__(self, cp):
+        self.s = cp.cuda.Stream(non_blocking=True)
+        self.cp = cp
+
+    def launch(self, fn, *args):
+        with self.s:  # CuPy's kernels, copies and temporaries go to the current stream
+            fn(*args)
+
+    def empty(self, shape, dtype):
+        with self.s:
+            return self.cp.empty(shape, dtype=dtype)
+
+    def record(self):
+        return self.s.record()
+
+    def wait_event(self, event):
+        self.s.wait_event(event)
+
+    def synchronize(self):
+        self.s.synchronize()
 
 
 class _Device:
@@ -166,7 +197,7 @@ class _Device:
         self.xp = self.cp
 
     def stream(self):
-        return self.cp.cuda.Stream(non_blocking=True)
+        return _CudaStream(self.cp)
 
     def host_empty(self, shape, dtype):
         """A NumPy array in pinned memory. Not from CuPy's pinned pool: the pool would keep
@@ -183,12 +214,15 @@ class _Device:
             return np.empty(shape, dtype=dtype)
         return np.ndarray(shape, dtype=dtype, buffer=mem)  # as cupyx.empty_pinned
 
-    def upload(self, dst, src, stream):
-        # both C-contiguous with equal sizes: whole row strips of D and of a device buffer
-        dst.data.copy_from_host_async(src.ctypes.data, src.nbytes, stream)
+    # Both operands C-contiguous and of equal size (whole row strips of D and of a device
+    # buffer); asynchronous on the current stream (the one whose closure runs).
+    def upload(self, dst, src):
+        dst.data.copy_from_host_async(src.ctypes.data, src.nbytes,
+                                      self.cp.cuda.get_current_stream())
 
-    def download(self, dst, src, stream):
-        src.data.copy_to_host_async(dst.ctypes.data, src.nbytes, stream)
+    def download(self, dst, src):
+        src.data.copy_to_host_async(dst.ctypes.data, src.nbytes,
+                                    self.cp.cuda.get_current_stream())
 
 
 def _accumulate_min(Z, X, Y, srg, work):
@@ -199,11 +233,12 @@ def _accumulate_min(Z, X, Y, srg, work):
 
 
 class _Slot:
+    """A stream with its own tile buffer X (``rows`` × n) and the event of its last copy."""
+
     def __init__(self, mech, rows: int, n: int, work):
         self.stream = mech.stream()
-        with self.stream:
-            self.X = mech.xp.empty((rows, n), dtype=work)
-        self.done = None  # the event after this slot's last D2H copy
+        self.X = self.stream.empty((rows, n), work)
+        self.done = None
 
 
 # ------------------------------------------------------------------------------ host D
@@ -280,45 +315,48 @@ def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: i
     copies = len(rounds) * 2.0 * n * n * s / RATE_COPY if device == "gpu" else 0.0
     bar = _bar(progress, max(compute, copies), tiles,
                f"{op} (streamed, B={B}; result in host memory)", unit="tile")
+    def pivot_round(k0, k1):
+        R, Dkk = Rbuf[:k1 - k0], Dbuf[:k1 - k0, :k1 - k0]
+        mech.upload(R, D[k0:k1])
+        # phase 1: D_KK ← D_KK⁺      (in-memory blocked Floyd–Warshall on the block)
+        Dkk[...] = _floyd_warshall(xp.ascontiguousarray(R[:, k0:k1]), srg, work,
+                                   min(tile, k1 - k0), _NoBar())
+        # phase 2: D_K* ← D_KK min.+ D_K*      (column chunks of width B)
+        for j0 in range(0, n, B):
+            R[:, j0:j0 + B] = _gemm(Dkk, R[:, j0:j0 + B], srg, work)
+        mech.download(D[k0:k1], R)
+
+    def strip(X, i0, i1, k0, k1):
+        R, Dkk = Rbuf[:k1 - k0], Dbuf[:k1 - k0, :k1 - k0]
+        mech.upload(X, D[i0:i1])
+        # C_I = D_IK min.+ D_KK;   D_I* ← min(D_I*, C_I min.+ D_K*)
+        C = _gemm(X[:, k0:k1], Dkk, srg, work)
+        _accumulate_min(X, C, R, srg, work)
+        mech.download(D[i0:i1], X)
+
     pivot = mech.stream()
     slots = []
     try:
-        with pivot:
-            Rbuf = xp.empty((B, n), dtype=work)
+        Rbuf = pivot.empty((B, n), work)
+        Dbuf = pivot.empty((B, B), work)
         slots = [_Slot(mech, T, n, work) for _ in range(STREAM_SLOTS)]
         turn = 0
         for k0, k1 in rounds:
-            b = k1 - k0
-            with pivot:
-                for sl in slots:  # round r's tiles read R and write the rows uploaded next
-                    if sl.done is not None:
-                        pivot.wait_event(sl.done)
-                R = Rbuf[:b]
-                mech.upload(R, D[k0:k1], pivot)
-                # phase 1: D_KK ← D_KK⁺      (in-memory blocked Floyd–Warshall on the block)
-                Dkk = _floyd_warshall(xp.ascontiguousarray(R[:, k0:k1]), srg, work,
-                                      min(tile, b), _NoBar())
-                # phase 2: D_K* ← D_KK min.+ D_K*      (column chunks of width B)
-                for j0 in range(0, n, B):
-                    R[:, j0:j0 + B] = _gemm(Dkk, R[:, j0:j0 + B], srg, work)
-                mech.download(D[k0:k1], R, pivot)
-                ready = pivot.record()
+            for sl in slots:  # round r's strips read R, D_KK and write rows uploaded next
+                if sl.done is not None:
+                    pivot.wait_event(sl.done)
+            pivot.launch(pivot_round, k0, k1)
+            ready = pivot.record()
             bar.update()
             for i0, i1 in _strips(0, k0, T) + _strips(k1, n, T):
                 sl = slots[turn]
                 turn = (turn + 1) % STREAM_SLOTS
-                if sl.done is not None:  # its buffers are free once its last copy is done
+                if sl.done is not None:  # its buffer is free once its last copy is done
                     sl.done.synchronize()
                     bar.update()
-                with sl.stream:
-                    sl.stream.wait_event(ready)
-                    X = sl.X[:i1 - i0]
-                    mech.upload(X, D[i0:i1], sl.stream)
-                    # C_I = D_IK min.+ D_KK;   D_I* ← min(D_I*, C_I min.+ D_K*)
-                    C = _gemm(X[:, k0:k1], Dkk, srg, work)
-                    _accumulate_min(X, C, R, srg, work)
-                    mech.download(D[i0:i1], X, sl.stream)
-                    sl.done = sl.stream.record()
+                sl.stream.wait_event(ready)
+                sl.stream.launch(strip, sl.X[:i1 - i0], i0, i1, k0, k1)
+                sl.done = sl.stream.record()
         for sl in slots:
             if sl.done is not None:
                 sl.done.synchronize()

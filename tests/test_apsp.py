@@ -564,3 +564,81 @@ def test_apsp_streamed_n70(device, dtype, B, T, monkeypatch):
     dist = _streamed(A, n, dtype, B, T, monkeypatch)
     assert isinstance(dist, np.ndarray) and dist.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(_as_float(dist, dtype), ref)
+
+
+# The ordering of the streamed run: the same loop with "streams" that defer their closures,
+# executed by a scheduler in random interleavings that respect only the recorded events (and
+# the host's synchronize). A missing wait lets a strip read a stale R / D_KK, or a pivot
+# overwrite them under a strip, and the distances come out wrong. Buffers start as garbage.
+
+class _LazyEvent:
+    def __init__(self, sched):
+        self.sched, self.done = sched, False
+
+    def synchronize(self):
+        self.sched.run_until(lambda: self.done)
+
+
+class _LazyStream:
+    def __init__(self, sched):
+        self.sched, self.items = sched, []
+        sched.streams.append(self)
+
+    def launch(self, fn, *args):
+        self.items.append(("run", (fn, args)))
+
+    def empty(self, shape, dtype):
+        return np.full(shape, -3, dtype=dtype)  # a distance that would show if ever read
+
+    def record(self):
+        ev = _LazyEvent(self.sched)
+        self.items.append(("record", ev))
+        return ev
+
+    def wait_event(self, ev):
+        self.items.append(("wait", ev))
+
+    def synchronize(self):
+        self.sched.run_until(lambda: not self.items)
+
+    def runnable(self):
+        return bool(self.items) and (self.items[0][0] != "wait" or self.items[0][1].done)
+
+    def step(self):
+        kind, x = self.items.pop(0)
+        if kind == "run":
+            x[0](*x[1])
+        elif kind == "record":
+            x.done = True
+
+
+class _Sched:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.streams = []
+
+    def run_until(self, cond):
+        while not cond():
+            ready = [s for s in self.streams if s.runnable()]
+            assert ready, "deadlock: every stream waits for an event"
+            ready[self.rng.integers(len(ready))].step()
+
+
+@given(g=graphs(negative=True), B=st.sampled_from([1, 2, 3, 5, 8]),
+       T=st.sampled_from([1, 2, 4, 7]), seed=st.integers(0, 2**32 - 1))
+def test_apsp_streamed_ordering_random_interleavings(g, B, T, seed, monkeypatch):
+    n, rows, cols, w, dtype = g
+    if n == 0:
+        return
+    sched = _Sched(seed)
+
+    class Lazy(stream_mod._Host):
+        def stream(self):
+            return _LazyStream(sched)
+
+    monkeypatch.setattr(stream_mod, "_Host", Lazy)
+    _, ref = _scipy(n, rows, cols, w)
+    A = _build(n, rows, cols, w, dtype, "cpu", "matrix")
+    dist = _streamed(A, n, dtype, B, T, monkeypatch)
+    np.testing.assert_array_equal(_as_float(dist, dtype), ref)
+    assert all(not s.items for s in sched.streams)
