@@ -31,9 +31,9 @@ slot's buffers only after that slot's event (which is also what the progress bar
 CuPy's memory pool keeps one arena per stream, so the temporaries of one stream are never
 handed to another while in use.
 
-Cost per round: 2 n² · itemsize bytes of copies against n² · B relaxations, so B is made as
-large as the budget allows (up to ``STREAM_MAX_BLOCK``): at B = 8192 and float32 a round
-computes ~16x longer than its copies take at 25 GB/s on an H200-class device.
+Cost per round: 2 n² · itemsize bytes of copies against n² · B relaxations (plus n · B² for
+the column strip), so B is made as large as the budget allows up to ``STREAM_MAX_BLOCK``,
+where the copies already hide behind the products (see there).
 
 On the CPU backend the same code runs on NumPy: "streams" run immediately and copies are
 plain slice copies, so the tests exercise the blocking logic without a GPU.
@@ -58,11 +58,15 @@ from .sssp import DistanceOverflow, _t_max, _weight_type
 STREAM_SLOTS = 3
 #: Rows per phase-3 tile (a full-width row strip). Only the overlap granularity depends on
 #: it (the traffic per round is 2 n² either way): at n = 150000 a 1024-row float32 tile is
-#: 0.6 GB, ~25 ms of copies against ~0.1 s of products at B = 8192.
+#: 0.6 GB: 25-50 ms of copies each way against ~60 ms of products at B = 4096.
 STREAM_ROWS = 1024
-#: The largest pivot block. Beyond it the copies are already far below the products
-#: (module docstring) and phase 1's serial closure (n · B² relaxations in all) only grows.
-STREAM_MAX_BLOCK = 8192
+#: The largest pivot block. Copies per round are 2 n² · itemsize bytes against n² · B
+#: relaxations, so they hide behind the products once B ≥ 2 · itemsize · rate / copy rate
+#: (float32 at 1e13 relaxations/s over 25 GB/s: B ≥ 3200). Beyond that a larger B only costs:
+#: the column strip C_I = D_IK min.+ D_KK adds n² · B relaxations in all (B/n of the n³:
+#: 3% at n = 150000, B = 4096; the in-memory run pays it with its small TILE), phase 1's
+#: serial closure n · B². To be tuned on the GPU (``tools/apsp_stream_check.py``).
+STREAM_MAX_BLOCK = 4096
 #: Blocks of at least this width are rounded down to a multiple of it (whole GEMM tiles).
 STREAM_ALIGN = 256
 #: Host ↔ device copy rate assumed by the progress estimate (bytes/s, pinned memory).

@@ -84,8 +84,8 @@ RATE_GPU_GEMM = {4: 5e12, 8: 1e12}
 RATE_GPU_SPMM = 2e10
 RATE_CPU = 1e9
 
-#: Fraction of the free device memory (CUDA's free bytes plus CuPy's pool's free blocks) a
-#: run plans to use: the rest absorbs the allocator's rounding, fragmentation and the
+#: Fraction of the free device memory (CUDA's free bytes plus CuPy's pool's free blocks, within
+#: the pool's limit when one is set) a run plans to use: the rest absorbs the allocator's rounding, fragmentation and the
 #: kernels' own needs. Beyond it, Floyd–Warshall streams D through the device.
 MEMORY_SAFETY = 0.8
 
@@ -469,8 +469,10 @@ def _device_budget(device: str, memory_budget):
     if device != "gpu":
         return None, None
     cp = _b._cupy()
-    free, _total = cp.cuda.Device().mem_info
-    free += cp.get_default_memory_pool().free_bytes()
+    pool = cp.get_default_memory_pool()
+    free = cp.cuda.Device().mem_info[0] + pool.free_bytes()
+    if pool.get_limit():  # CuPy's own cap (set_limit, CUPY_GPU_MEMORY_LIMIT)
+        free = min(free, max(0, pool.get_limit() - pool.used_bytes()))
     return int(free * MEMORY_SAFETY), f"the free device memory × MEMORY_SAFETY ({MEMORY_SAFETY})"
 
 
