@@ -315,10 +315,11 @@ def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: i
     rounds = [(k0, min(n, k0 + B)) for k0 in range(0, n, B)]
     tiles = sum(1 + len(_strips(0, k0, T)) + len(_strips(k1, n, T)) for k0, k1 in rounds)
     rate = _rate(device, work)
-    compute = (float(n) ** 3 + float(n) * B * B) / rate
+    compute = (float(n) ** 3 + float(n) * n * B + float(n) * B * B) / rate  # + C_I, phase 1
     copies = len(rounds) * 2.0 * n * n * s / RATE_COPY if device == "gpu" else 0.0
     bar = _bar(progress, max(compute, copies), tiles,
                f"{op} (streamed, B={B}; result in host memory)", unit="tile")
+
     def pivot_round(k0, k1):
         R, Dkk = Rbuf[:k1 - k0], Dbuf[:k1 - k0, :k1 - k0]
         mech.upload(R, D[k0:k1])

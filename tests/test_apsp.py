@@ -479,6 +479,8 @@ def test_apsp_memory_budget_errors(device):
     assert "memory_budget (=%d bytes)" % (least - 1) in str(e.value)
     d = algorithms.apsp(A, memory_budget=least)  # exactly enough: blocks of one vertex
     np.testing.assert_array_equal(d, csg.floyd_warshall(np.where(np.isinf(W), 0, W)))
+    d = algorithms.apsp(A, "floyd_warshall", memory_budget=np.int64(least))  # NumPy ints too
+    assert isinstance(d, np.ndarray) and d[1, 0] == 2
     # predecessors cannot stream: the error names the bytes the in-memory run needs
     need = apsp_mod._in_memory_need(3, np.float64, np.float64, TILE_TEST, True)
     with pytest.raises(MemoryError, match=f"predecessors=True needs .*{need} bytes"):
