@@ -31,8 +31,14 @@ where every real distance sum fits (``n · max|w| ≤ max / 4``): int32 relaxes 
 does not, and then any distance outside int32 raises :class:`~algorithms.DistanceOverflow`;
 int64 beyond the bound raises it up front (use float64).
 
-Not done yet (issue #7): the streamed variant for matrices larger than GPU memory (D stays
-in host memory, tiles stream through the GPU); the tuned/DPX GEMM (``sr_gemm_step`` in
+Larger than device memory: when D (n² distances) and the in-memory workspace do not fit in
+the free device memory (times ``MEMORY_SAFETY``), or in ``memory_budget=`` bytes when given,
+``"floyd_warshall"`` and ``"auto"`` run a streamed blocked Floyd–Warshall
+(``algorithms._apsp_stream``): D stays in (pinned) host memory and row strips pass through
+the device on CUDA streams, copies overlapped with the products; the result is then a NumPy
+array in host memory.
+
+Not done yet (issue #7): the tuned/DPX GEMM (``sr_gemm_step`` in
 ``semiring/kernels/gemm.cu`` is the place); in-kernel ``accum=min`` for phase 3 (now a GEMM
 into a temporary and an element-wise minimum).
 """
@@ -48,7 +54,8 @@ from semiring import _backend as _b
 from semiring import ops as _ops
 from semiring._dense import gemm as _gemm
 from semiring._dense import spmm as _spmm
-from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
+from semiring.errors import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue,
+                             OutOfMemory)
 from semiring.matrix import Matrix, as_matrix
 
 from .sssp import DistanceOverflow, _matrix_facts, _negative_cycle, _t_max, _weight_type
@@ -76,6 +83,11 @@ PROGRESS_SECONDS = 2.0
 RATE_GPU_GEMM = {4: 5e12, 8: 1e12}
 RATE_GPU_SPMM = 2e10
 RATE_CPU = 1e9
+
+#: Fraction of the free device memory (CUDA's free bytes plus CuPy's pool's free blocks, within
+#: the pool's limit when one is set) a run plans to use: the rest absorbs the allocator's rounding, fragmentation and the
+#: kernels' own needs. Beyond it, Floyd–Warshall streams D through the device.
+MEMORY_SAFETY = 0.8
 
 METHODS = ("auto", "squaring", "floyd_warshall", "batched_sssp")
 
@@ -227,7 +239,7 @@ class _NoBar:
         pass
 
 
-def _bar(progress, expected_s: float, total: int, desc: str):
+def _bar(progress, expected_s: float, total: int, desc: str, unit: str = "round"):
     """A tqdm bar when asked for (``progress=True``) or when ``progress is None`` and the run
     is expected to take more than ``PROGRESS_SECONDS``; without tqdm, none."""
     if progress is False or (progress is None and expected_s <= PROGRESS_SECONDS):
@@ -236,7 +248,7 @@ def _bar(progress, expected_s: float, total: int, desc: str):
         from tqdm.auto import tqdm  # noqa: PLC0415
     except ImportError:
         return _NoBar()
-    return tqdm(total=total, desc=desc, unit="round", leave=False)
+    return tqdm(total=total, desc=desc, unit=unit, leave=False)
 
 
 def _rate(device: str, work, kind: str = "gemm") -> float:
@@ -314,6 +326,17 @@ def _batched_sssp(M: Matrix, n: int, work, srg, xp, bar, op: str):
                 vertices=cycle)
         out[s0:s1] = D.T
     return out
+
+
+def _check_diagonal(op: str, diag, xp):
+    """Raise NegativeCycleError naming the vertices with d(i, i) < 0 (after a closure: the
+    vertices on negative cycles)."""
+    neg = xp.flatnonzero(diag < 0)
+    if neg.size:
+        verts = _b.to_device(neg, "cpu")
+        raise sr.NegativeCycleError(
+            f"{op}: a negative cycle passes through vertices {_few(verts)} "
+            f"({verts.size} vertices lie on negative cycles)", vertices=verts)
 
 
 def _few(v, k: int = 10) -> str:
@@ -425,13 +448,42 @@ def reconstruct_path(pred, i: int, j: int):
 
 # ------------------------------------------------------------------------------ public
 
+def _in_memory_need(n: int, work, out_type, tile: int, predecessors: bool) -> int:
+    """Device bytes of an in-memory run: D and phase 3's n² product (Floyd–Warshall; squaring's
+    product and batched SSSP's output are as large), the panels (3 · tile · n), the output when
+    it is a narrower type than ``work``, and predecessors' pred (int64) and seen (bool)."""
+    need = np.dtype(work).itemsize * (2 * n * n + 3 * min(tile, n) * n)
+    if np.dtype(work) != np.dtype(out_type):
+        need += np.dtype(out_type).itemsize * n * n
+    if predecessors:
+        need += 9 * n * n
+    return int(need)
+
+
+def _device_budget(device: str, memory_budget):
+    """(bytes a run may plan to use on the device, where that figure comes from):
+    ``memory_budget`` when given; on the GPU ``MEMORY_SAFETY`` of the free memory; None (no
+    limit) on the CPU."""
+    if memory_budget is not None:
+        return int(memory_budget), "memory_budget"
+    if device != "gpu":
+        return None, None
+    cp = _b._cupy()
+    pool = cp.get_default_memory_pool()
+    free = cp.cuda.Device().mem_info[0] + pool.free_bytes()
+    if pool.get_limit():  # CuPy's own cap (set_limit, CUPY_GPU_MEMORY_LIMIT)
+        free = min(free, max(0, pool.get_limit() - pool.used_bytes()))
+    return int(free * MEMORY_SAFETY), f"the free device memory × MEMORY_SAFETY ({MEMORY_SAFETY})"
+
+
 def _auto(G, n: int) -> str:
     if isinstance(G, Matrix) and n > AUTO_MIN_N and G.nvals <= AUTO_SPARSE_DENSITY * n * n:
         return "batched_sssp"
     return "floyd_warshall"
 
 
-def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
+def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
+         memory_budget=None):
     """Shortest distances between every pair of vertices; negative weights allowed.
 
     Parameters
@@ -456,14 +508,22 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
     progress : bool or None
         Show a tqdm progress bar: always, never, or (None) when the run is expected to take
         more than ``PROGRESS_SECONDS``.
+    memory_budget : int, optional
+        Device bytes the run may use (default: ``MEMORY_SAFETY`` of the free GPU memory; no
+        limit on the CPU). When the in-memory method needs more, ``'floyd_warshall'`` and
+        ``'auto'`` stream D through the device (module docstring), with the largest pivot
+        block that fits; ``'squaring'`` and ``'batched_sssp'`` do not take a budget.
 
     Returns
     -------
     dist : array (n × n) of A's type (float64 for bool)
         ``dist[i, j]``; infinity (as above) where j is unreachable from i. A self-loop of
-        positive weight does not count: ``dist[i, i]`` is 0.
+        positive weight does not count: ``dist[i, i]`` is 0. On A's device, except after a
+        streamed run (D larger than the device memory or ``memory_budget``): then a NumPy
+        array in host memory (pinned when A is on the GPU), whatever A's device.
     pred : array (n × n) of int64
-        Only with ``predecessors=True``.
+        Only with ``predecessors=True`` (not available with a streamed run: pred and its
+        workspace are n² more on the device; the error names the bytes needed).
 
     Raises
     ------
@@ -471,6 +531,9 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
         When some cycle has negative weight; ``err.vertices`` lists vertices on one.
     DistanceOverflow
         Integer distances that cannot be represented (see the module docstring).
+    OutOfMemory
+        ``predecessors=True`` when the in-memory run does not fit, or a budget too small for
+        even a streamed run with one-vertex blocks (the message names the minimum).
 
     Examples
     --------
@@ -480,6 +543,11 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
     array([[ 0.,  4.,  3.],
            [ 1.,  0., -1.],
            [ 2.,  6.,  0.]], dtype=float32)
+
+    The same within 170 bytes of device memory: D streams through it a vertex at a time.
+
+    >>> algorithms.apsp(W, memory_budget=170)[1]
+    array([ 1.,  0., -1.], dtype=float32)
     """
     op = "apsp"
     if method not in METHODS:
@@ -489,17 +557,42 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
         raise InvalidValue(f"{op}: tile must be a positive integer, got {tile!r}")
     if progress not in (None, True, False):
         raise InvalidValue(f"{op}: progress must be True, False or None, got {progress!r}")
+    if memory_budget is not None:
+        if isinstance(memory_budget, bool) or not isinstance(memory_budget, (int, np.integer)):
+            raise DomainMismatch(f"{op}: memory_budget must be an integer number of bytes, got "
+                                 f"{type(memory_budget).__name__}")
+        if memory_budget <= 0:
+            raise InvalidValue(f"{op}: memory_budget must be positive, got {memory_budget}")
+        if method in ("squaring", "batched_sssp"):
+            raise InvalidValue(f"{op}: memory_budget applies to method 'floyd_warshall' or "
+                               f"'auto' (the streamed variant is Floyd–Warshall), got "
+                               f"method={method!r}")
     G, n, device, out_type, bounds = _prepare(A, op)
     if tile is None:
         tile = TILE if device == "gpu" else TILE_CPU
     work = _work_type(op, out_type, n, bounds)
     xp = _b.xp_of(device)
     srg = _semiring_of(work)
+    streamable = method in ("auto", "floyd_warshall")
     if method == "auto":
         method = _auto(G, n)
     if n == 0:
         D = xp.zeros((0, 0), dtype=out_type)
         return (D, xp.zeros((0, 0), dtype=xp.int64)) if predecessors else D
+    if streamable:
+        budget, what = _device_budget(device, memory_budget)
+        need = _in_memory_need(n, work, out_type, tile, predecessors)
+        if budget is not None and need > budget:
+            if predecessors:
+                raise OutOfMemory(
+                    f"{op}: predecessors=True needs D, its workspace and pred on the device "
+                    f"({need} bytes for n = {n}) but {what} allows {budget} bytes; a streamed "
+                    f"run (without predecessors) needs less", needed=need, free=budget)
+            from . import _apsp_stream  # noqa: PLC0415
+
+            return _apsp_stream.floyd_warshall_streamed(G, n, device, work, out_type, srg,
+                                                        int(tile), budget, progress, op,
+                                                        what=what)
     if method == "batched_sssp":
         M = _edges_of(G, n, work, xp)
         rounds_guess = max(1, int(math.log2(max(n, 2))) * 2)
@@ -525,13 +618,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None):
                 D = _floyd_warshall(D, srg, work, int(tile), bar)
             finally:
                 bar.close()
-        diag = D[xp.arange(n), xp.arange(n)]
-        neg = xp.flatnonzero(diag < 0)
-        if neg.size:
-            verts = _b.to_device(neg, "cpu")
-            raise sr.NegativeCycleError(
-                f"{op}: a negative cycle passes through vertices {_few(verts)} "
-                f"({verts.size} vertices lie on negative cycles)", vertices=verts)
+        _check_diagonal(op, D[xp.arange(n), xp.arange(n)], xp)
     dist = _finish(op, D, work, out_type, xp)
     if predecessors:
         return dist, _predecessors(_edges_of(G, n, work, xp), D, work, xp)

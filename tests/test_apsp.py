@@ -318,3 +318,329 @@ def test_default_tiles_several_rounds(device):
         d = to_host(algorithms.apsp(M, method, tile=tile))
         assert d.dtype == np.float32
         np.testing.assert_array_equal(d.astype(np.float64), ref)
+
+
+# ------------------------------------------------------------------------------ streamed FW
+# D kept in host memory, row strips streamed through the device (algorithms._apsp_stream):
+# forced by a memory_budget below the in-memory need, sized so n spans several pivot blocks.
+
+stream_mod = importlib.import_module("algorithms._apsp_stream")
+
+
+@st.composite
+def stream_cases(draw):
+    """(n, rows, cols, w, dtype, B, T, kind): a graph as ``graphs`` (negative edges without
+    negative cycles half the time), a pivot block B (1, a few, not dividing n, or ≥ n) and a
+    tile height T (rows per streamed strip; None: the default min(B, STREAM_ROWS))."""
+    negative = draw(st.booleans())
+    n = draw(st.sampled_from([1, 2, 7, 33, 64, 70]) | st.integers(1, 40))
+    dtype = draw(st.sampled_from(DTYPES))
+    density = draw(st.sampled_from([0.0, 0.05, 0.2, 0.6, 1.0]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    mask = rng.random((n, n)) < density
+    rows, cols = np.nonzero(mask)
+    scale = 4.0 if np.dtype(dtype).kind == "f" else 1.0
+    w = rng.integers(0, 40, rows.size) / scale
+    if negative:
+        h = rng.integers(-20, 21, n) / scale
+        w = w + h[rows] - h[cols]
+        keep = rows != cols
+        rows, cols, w = rows[keep], cols[keep], w[keep]
+    # B = 1 costs n rounds of n strips each: keep it to small n (CPU time)
+    B = draw(st.sampled_from([1, 2, 3, 5]) if n <= 24 else st.sampled_from([1, 5, 9, 16]))
+    B = draw(st.sampled_from([B, n, n + 3, max(1, n - 1)]))
+    T = draw(st.sampled_from([None, None, 1, 2, 7]))
+    if T is not None and n > 24:
+        T = max(T, 5)
+    kind = draw(st.sampled_from(["matrix", "dense"]))
+    return n, rows, cols, w, dtype, B, T, kind
+
+
+def _streamed(A, n, dtype, B, T, monkeypatch):
+    """apsp(A) streamed with pivot blocks of B and tiles of T rows: through the public
+    memory_budget when a budget can pick B (B < n), else the module function with B forced.
+    Asserts the streamed path ran."""
+    s = np.dtype(dtype).itemsize
+    if T is not None:
+        monkeypatch.setattr(stream_mod, "STREAM_ROWS", T)
+    runs = []
+    real = stream_mod.floyd_warshall_streamed
+
+    def spy(*args, **kw):
+        runs.append(args)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(stream_mod, "floyd_warshall_streamed", spy)
+    budget = stream_mod.stream_need(n, B, s, TILE_TEST)
+    if B < n and budget < apsp_mod._in_memory_need(n, dtype, dtype, TILE_TEST, False):
+        assert stream_mod.block_width("apsp", n, s, TILE_TEST, budget) == B
+        res = algorithms.apsp(A, memory_budget=budget)
+    else:  # B ≥ n (one round; a budget that allows it already fits the in-memory run)
+        G, n2, dev, out_type, bounds = apsp_mod._prepare(A, "apsp")
+        work = apsp_mod._work_type("apsp", out_type, n2, bounds)
+        res = spy(G, n2, dev, work, out_type, apsp_mod._semiring_of(work), TILE_TEST, None,
+                  False, "apsp", block=B)
+    assert len(runs) == 1
+    return res
+
+
+@given(case=stream_cases())
+def test_apsp_streamed_vs_scipy(device, case, monkeypatch):
+    n, rows, cols, w, dtype, B, T, kind = case
+    _, ref = _scipy(n, rows, cols, w)
+    A = _build(n, rows, cols, w, dtype, device, kind)
+    A_before = to_host(A.to_dense() if kind == "matrix" else A).copy()
+    with monkeypatch.context() as mp:
+        dist = _streamed(A, n, dtype, B, T, mp)
+    assert isinstance(dist, np.ndarray)  # host memory, whatever A's device
+    assert dist.dtype == np.dtype(dtype) and dist.shape == (n, n)
+    np.testing.assert_array_equal(_as_float(dist, dtype), ref)
+    np.testing.assert_array_equal(to_host(A.to_dense() if kind == "matrix" else A), A_before)
+
+
+@given(g=graphs(), B=st.sampled_from([1, 2, 3, 5]), T=st.sampled_from([None, 1, 3]),
+       data=st.data())
+def test_apsp_streamed_negative_cycle(device, g, B, T, data, monkeypatch):
+    n, rows, cols, w, dtype = g
+    if n == 0:
+        return
+    k = data.draw(st.integers(1, n))
+    cyc = np.random.default_rng(data.draw(st.integers(0, 1000))).permutation(n)[:k]
+    nxt = np.roll(cyc, -1)
+    keep = np.ones(rows.size, bool)
+    for a, b in zip(cyc, nxt):
+        keep &= ~((rows == a) & (cols == b))
+    cw = np.zeros(k)
+    cw[0] = -1.0
+    A = _build(n, np.concatenate([rows[keep], cyc]), np.concatenate([cols[keep], nxt]),
+               np.concatenate([w[keep], cw]), dtype, device, "matrix")
+    with monkeypatch.context() as mp, pytest.raises(sr.NegativeCycleError) as e:
+        _streamed(A, n, dtype, B, T, mp)
+    named = set(np.asarray(e.value.vertices).tolist())
+    assert set(cyc.tolist()) <= named <= set(range(n))
+    assert str(int(np.asarray(e.value.vertices)[0])) in str(e.value)
+
+
+def test_apsp_streamed_disconnected_and_isolated(device):
+    """Two components, isolated vertices, self-loops (positive and zero), explicit zero
+    edges; B = 4 over n = 23 (a ragged last block), dense float input."""
+    n = 23
+    W = np.full((n, n), np.inf)
+    rng = np.random.default_rng(2)
+    for part in (np.arange(0, 10), np.arange(12, 20)):  # 10, 11, 20, 21, 22 isolated
+        r, c = rng.choice(part, (2, 30))
+        W[r, c] = rng.integers(0, 9, 30)
+    W[3, 3], W[14, 14], W[5, 6] = 4.0, 0.0, 0.0
+    ref = csg.floyd_warshall(csg.csgraph_from_dense(W, null_value=np.inf))
+    A = W if device == "cpu" else __import__("cupy").asarray(W)
+    budget = stream_mod.stream_need(n, 4, 8, TILE_TEST)
+    d = algorithms.apsp(A, "floyd_warshall", memory_budget=budget)
+    assert isinstance(d, np.ndarray)
+    np.testing.assert_array_equal(d, ref)
+    assert np.all(np.isinf(d[:10, 12:])) and np.all(d[np.arange(n), np.arange(n)] == 0)
+
+
+def test_apsp_streamed_int_widening(device):
+    """int32 weights whose sums need int64: the streamed run relaxes in int64 and checks the
+    range at the end, as the in-memory one."""
+    big = 2**30 + 5
+    n = 9
+    path = np.zeros((n, n), dtype=np.int32)
+    path[0, 1], path[1, 2] = big, big  # 0 → 2 is 2·big: outside int32
+    M = sr.Matrix.from_scipy(sp.csr_matrix(path), device=device)
+    budget = stream_mod.stream_need(n, 2, 8, TILE_TEST)
+    with pytest.raises(DistanceOverflow, match="int32"):
+        algorithms.apsp(M, memory_budget=budget)
+    path[1, 2] = -big + 7  # 0 → 2 is 12, fine
+    M = sr.Matrix.from_scipy(sp.csr_matrix(path), device=device)
+    d = algorithms.apsp(M, memory_budget=budget)
+    assert isinstance(d, np.ndarray) and d.dtype == np.int32
+    ref = csg.floyd_warshall(sp.csr_matrix(path.astype(np.float64)))
+    np.testing.assert_array_equal(_as_float(d, np.int32), ref)
+
+
+def test_apsp_memory_budget_errors(device):
+    W = np.array([[0, 1.0, 3], [np.inf, 0, 1], [1, np.inf, 0]])
+    A = W if device == "cpu" else __import__("cupy").asarray(W)
+    for bad in (1.5, "100", True, np.float64(1e6)):
+        with pytest.raises(TypeError, match="memory_budget must be an integer"):
+            algorithms.apsp(A, memory_budget=bad)
+    for bad in (0, -5):
+        with pytest.raises(ValueError, match=f"memory_budget must be positive, got {bad}"):
+            algorithms.apsp(A, memory_budget=bad)
+    for method in ("squaring", "batched_sssp"):
+        with pytest.raises(ValueError, match="memory_budget applies to method"):
+            algorithms.apsp(A, method, memory_budget=10**9)
+    least = stream_mod.stream_need(3, 1, 8, TILE_TEST)
+    with pytest.raises(MemoryError, match=f"at least {least} bytes") as e:
+        algorithms.apsp(A, memory_budget=least - 1)
+    assert isinstance(e.value, sr.SemiringError)
+    assert e.value.needed == least and e.value.free == least - 1
+    assert "memory_budget (=%d bytes)" % (least - 1) in str(e.value)
+    d = algorithms.apsp(A, memory_budget=least)  # exactly enough: blocks of one vertex
+    np.testing.assert_array_equal(d, csg.floyd_warshall(np.where(np.isinf(W), 0, W)))
+    d = algorithms.apsp(A, "floyd_warshall", memory_budget=np.int64(least))  # NumPy ints too
+    assert isinstance(d, np.ndarray) and d[1, 0] == 2
+    # predecessors cannot stream: the error names the bytes the in-memory run needs
+    need = apsp_mod._in_memory_need(3, np.float64, np.float64, TILE_TEST, True)
+    with pytest.raises(MemoryError, match=f"predecessors=True needs .*{need} bytes"):
+        algorithms.apsp(A, predecessors=True, memory_budget=need - 1)
+    dist, pred = algorithms.apsp(A, predecessors=True, memory_budget=need)  # fits: in memory
+    assert to_host(pred).shape == (3, 3)
+    np.testing.assert_array_equal(W, np.array([[0, 1.0, 3], [np.inf, 0, 1], [1, np.inf, 0]]))
+
+
+def test_apsp_streamed_only_when_needed(device, monkeypatch):
+    """A budget at least the in-memory need keeps the in-memory run (result on A's device);
+    below it the run streams (result on the host). On the GPU without a budget, the free
+    memory times MEMORY_SAFETY decides."""
+    n = 20
+    rng = np.random.default_rng(8)
+    W = np.where(rng.random((n, n)) < 0.2, rng.integers(1, 9, (n, n)), 0).astype(np.float32)
+    S = sp.csr_matrix(W)
+    M = sr.Matrix.from_scipy(S, device=device)
+    ref = csg.floyd_warshall(S)
+    need = apsp_mod._in_memory_need(n, np.float32, np.float32, TILE_TEST, False)
+    d = algorithms.apsp(M, memory_budget=need)
+    assert _b_device(d) == device
+    np.testing.assert_array_equal(to_host(d), ref)
+    d = algorithms.apsp(M, memory_budget=need - 1)
+    assert isinstance(d, np.ndarray)
+    np.testing.assert_array_equal(d, ref)
+    assert _b_device(algorithms.apsp(M, "floyd_warshall")) == device  # no budget: fits
+    if device == "gpu":
+        import cupy  # noqa: PLC0415
+
+        free = cupy.cuda.Device().mem_info[0] + cupy.get_default_memory_pool().free_bytes()
+        target = (stream_mod.stream_need(n, 3, 4, TILE_TEST) + need) // 2
+        monkeypatch.setattr(apsp_mod, "MEMORY_SAFETY", target / free)
+        for method in ("auto", "floyd_warshall"):
+            d = algorithms.apsp(M, method)
+            assert isinstance(d, np.ndarray)  # streamed: the "device" is nearly full
+            np.testing.assert_array_equal(d, ref)
+
+
+def test_block_width_policy(monkeypatch):
+    n, s, t = 1000, 4, 64
+    least = stream_mod.stream_need(n, 1, s, t)
+    assert stream_mod.block_width("apsp", n, s, t, least) == 1
+    for b in (2, 17, 100, 255):
+        need = stream_mod.stream_need(n, b, s, t)
+        assert stream_mod.block_width("apsp", n, s, t, need) == b
+        assert stream_mod.block_width("apsp", n, s, t, need - 1) == b - 1
+    # wide blocks are whole multiples of STREAM_ALIGN; never beyond n or STREAM_MAX_BLOCK
+    assert stream_mod.block_width("apsp", n, s, t, stream_mod.stream_need(n, 700, s, t)) == 512
+    assert stream_mod.block_width("apsp", n, s, t, 10**15) == n
+    monkeypatch.setattr(stream_mod, "STREAM_MAX_BLOCK", 300)
+    assert stream_mod.block_width("apsp", n, s, t, 10**15) == 256
+    # the need grows with the block, the tile and n
+    needs = [stream_mod.stream_need(n, b, s, t) for b in range(1, 50)]
+    assert needs == sorted(needs) and len(set(needs)) == len(needs)
+    assert stream_mod.stream_need(n + 1, 10, s, t) > stream_mod.stream_need(n, 10, s, t)
+
+
+def test_streamed_progress_bar(capsys):
+    pytest.importorskip("tqdm")
+    n = 12
+    W = np.where(np.random.default_rng(1).random((n, n)) < 0.3, 1.0, np.inf)
+    d = algorithms.apsp(W, progress=True, memory_budget=stream_mod.stream_need(n, 2, 8, 4))
+    np.testing.assert_array_equal(d, csg.floyd_warshall(np.where(np.isinf(W), 0, W)))
+    err = capsys.readouterr().err
+    assert "streamed" in err and "host memory" in err and "tile" in err
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("B,T", [(1, None), (9, 4), (16, None), (69, 5)])
+def test_apsp_streamed_n70(device, dtype, B, T, monkeypatch):
+    """n = 70 with negative edges (no negative cycle) over blocks of 1, 9 (70 = 7·9 + 7),
+    16 and 69, tiles of 4 or 5 rows not aligned with the blocks."""
+    n = 70
+    rng = np.random.default_rng(B)
+    rows, cols = np.nonzero(rng.random((n, n)) < 0.08)
+    keep = rows != cols
+    rows, cols = rows[keep], cols[keep]
+    h = rng.integers(-20, 21, n)
+    w = (rng.integers(0, 40, rows.size) + h[rows] - h[cols]).astype(np.float64)
+    _, ref = _scipy(n, rows, cols, w)
+    A = _build(n, rows, cols, w, dtype, device, "matrix")
+    dist = _streamed(A, n, dtype, B, T, monkeypatch)
+    assert isinstance(dist, np.ndarray) and dist.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(_as_float(dist, dtype), ref)
+
+
+# The ordering of the streamed run: the same loop with "streams" that defer their closures,
+# executed by a scheduler in random interleavings that respect only the recorded events (and
+# the host's synchronize). A missing wait lets a strip read a stale R / D_KK, or a pivot
+# overwrite them under a strip, and the distances come out wrong. Buffers start as garbage.
+
+class _LazyEvent:
+    def __init__(self, sched):
+        self.sched, self.done = sched, False
+
+    def synchronize(self):
+        self.sched.run_until(lambda: self.done)
+
+
+class _LazyStream:
+    def __init__(self, sched):
+        self.sched, self.items = sched, []
+        sched.streams.append(self)
+
+    def launch(self, fn, *args):
+        self.items.append(("run", (fn, args)))
+
+    def empty(self, shape, dtype):
+        return np.full(shape, -3, dtype=dtype)  # a distance that would show if ever read
+
+    def record(self):
+        ev = _LazyEvent(self.sched)
+        self.items.append(("record", ev))
+        return ev
+
+    def wait_event(self, ev):
+        self.items.append(("wait", ev))
+
+    def synchronize(self):
+        self.sched.run_until(lambda: not self.items)
+
+    def runnable(self):
+        return bool(self.items) and (self.items[0][0] != "wait" or self.items[0][1].done)
+
+    def step(self):
+        kind, x = self.items.pop(0)
+        if kind == "run":
+            x[0](*x[1])
+        elif kind == "record":
+            x.done = True
+
+
+class _Sched:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.streams = []
+
+    def run_until(self, cond):
+        while not cond():
+            ready = [s for s in self.streams if s.runnable()]
+            assert ready, "deadlock: every stream waits for an event"
+            ready[self.rng.integers(len(ready))].step()
+
+
+@given(g=graphs(negative=True), B=st.sampled_from([1, 2, 3, 5, 8]),
+       T=st.sampled_from([1, 2, 4, 7]), seed=st.integers(0, 2**32 - 1))
+def test_apsp_streamed_ordering_random_interleavings(g, B, T, seed, monkeypatch):
+    n, rows, cols, w, dtype = g
+    if n == 0:
+        return
+    sched = _Sched(seed)
+
+    class Lazy(stream_mod._Host):
+        def stream(self):
+            return _LazyStream(sched)
+
+    monkeypatch.setattr(stream_mod, "_Host", Lazy)
+    _, ref = _scipy(n, rows, cols, w)
+    A = _build(n, rows, cols, w, dtype, "cpu", "matrix")
+    dist = _streamed(A, n, dtype, B, T, monkeypatch)
+    np.testing.assert_array_equal(_as_float(dist, dtype), ref)
+    assert all(not s.items for s in sched.streams)
