@@ -238,22 +238,15 @@ def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settle
     """One relaxation round from f over M's rows; returns the next frontier (improved below
     hi). With pending/settled, a light round of a delta-stepping bucket."""
     xp = _xp(d)
+    # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}
     if pull:
-        # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}
         # (masked SpMV over Mᵀ's rows and one pass of bookkeeping: traversal.pull_relax)
         bits, size = traversal.pull_relax(M, d, f.bits(), hi=hi, pending=pending,
                                           settled=settled)
         return _Frontier(xp, f.n, bits=bits, size=size)
-    idx = f.idx()
-    if pending is not None:
-        settled[idx] = True
-        pending[idx] = False
-    # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}   (SpMSpV push)
-    where, vals, better = _relax(M, idx, d, False)
-    _apply(d, where, vals, better)
-    if pending is not None:
-        pending[where] = pending[where] | better
-    return _Frontier(xp, f.n, idx=where[better if hi is None else better & (vals < hi)])
+    # (SpMSpV over the frontier's out-edges with an atomic min on d: traversal.push_relax)
+    idx, size = traversal.push_relax(M, d, f.idx(), hi=hi, pending=pending, settled=settled)
+    return _Frontier(xp, f.n, idx=idx, size=size)
 
 
 def _direction(direction: str, frontier: int, n: int) -> bool:

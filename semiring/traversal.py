@@ -175,7 +175,8 @@ def kernel_names():
             + [f"bfs_commit<{I}, {p}>" for I in ("int", "long long") for p in ("false", "true")]
             + [f"bfs_frontier_of_level<{I}>" for I in ("int", "long long")]
             + [f"relax_commit<{T}>" for T in _C_TYPES.values()]
-            + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)])
+            + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
+            + [f"relax_push<{I}, {T}>" for I in ("int", "long long") for T in _C_TYPES.values()])
 
 
 _modules: dict = {}
@@ -657,20 +658,88 @@ def push_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=
         unseen[q] = False
         deg = np.diff(A.indptr.astype(np.int64))
         return q, int(q.size), int(deg[q].sum())
+    offsets, total, nxt, counters = _edge_launch(A, frontier)
+    if total:
+        mode = 0 if parent is None else (2 if deterministic else 1)
+        f = _function(f"bfs_push_level<{_C_TYPES[np.dtype(A.itype)]}, {mode}>")
+        f((_book_grid(total),), (_BOOK_THREADS,), (
+            A.indptr, A.indices, frontier, np.int64(frontier.size), offsets, np.int64(depth),
+            level, level if parent is None else parent, unseen, nxt, counters))
+    size, edges, _ = (int(c) for c in counters.get())  # the one host sync (after the total)
+    return nxt[:size], size, edges
+
+
+def _edge_launch(A, frontier):
+    """What a multi-block launch over the frontier's out-edges needs: the inclusive prefix
+    sum of its degrees, their total (a host sync), a next-frontier buffer (at most one vertex
+    per edge, at most n) and zeroed counters."""
     cp = _cupy()
     indptr = A.indptr
     offsets = cp.cumsum(indptr[frontier + 1] - indptr[frontier], dtype=cp.int64)
-    total = int(offsets[-1])  # sizes the output (at most one new vertex per edge)
-    nxt = cp.empty(max(1, min(n, total)), dtype=cp.int64)
-    counters = cp.zeros(3, dtype=cp.uint64)
-    if total:
-        from ._gpu import _num_sms  # noqa: PLC0415
+    total = int(offsets[-1])
+    nxt = cp.empty(max(1, min(A.nrows, total)), dtype=cp.int64)
+    return offsets, total, nxt, cp.zeros(3, dtype=cp.uint64)
 
-        mode = 0 if parent is None else (2 if deterministic else 1)
-        grid = max(1, min(-(-total // _BOOK_THREADS), _num_sms(cp.cuda.Device().id) * _BOOK_BLOCKS_PER_SM))
-        f = _function(f"bfs_push_level<{_C_TYPES[np.dtype(A.itype)]}, {mode}>")
-        f((grid,), (_BOOK_THREADS,), (indptr, A.indices, frontier, np.int64(frontier.size),
-                                      offsets, np.int64(depth), level,
-                                      level if parent is None else parent, unseen, nxt, counters))
-    size, edges, _ = (int(c) for c in counters.get())
-    return nxt[:size], size, edges
+
+def push_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
+    """One relaxation round in the push direction over the whole device:
+
+        t = f min.+ A ;  d = min(d, t) ;  f = {v : d(v) improved, t(v) < hi}
+
+    The multi-block form of one :func:`relax_rounds` round (atomic min on d), for frontiers
+    too wide for one block; the arguments and the delta-stepping mode are the same.
+
+    Returns
+    -------
+    frontier : int64 array
+        The next frontier, distinct vertices in no particular order.
+    size : int
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> from semiring.traversal import push_relax
+    >>> A = sr.Matrix.from_coo([0, 0, 2], [1, 2, 1], [4.0, 1.0, 2.0], nrows=3, ncols=3, device="cpu")
+    >>> d = np.array([0.0, np.inf, np.inf])
+    >>> f, size = push_relax(A, d, np.array([0]))
+    >>> sorted(f.tolist()), size, d.tolist()
+    ([1, 2], 2, [0.0, 4.0, 1.0])
+    """
+    op = "push_relax"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    xp, n = A.xp, A.nrows
+    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
+        got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
+        raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
+                             f"array of shape ({n},), got {got}")
+    if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
+        raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got {frontier!r:.80}")
+    if (pending is None) != (settled is None):
+        raise InvalidValue(f"{op}: pending and settled go together")
+    for arg, a in (("pending", pending), ("settled", settled)):
+        if a is not None and (not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_):
+            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
+    dt = np.dtype(d.dtype)
+    top = np.inf if dt.kind == "f" else np.iinfo(dt).max
+    hi = dt.type(top if hi is None else min(hi, top))
+    if frontier.size == 0:
+        return frontier, 0
+    w, wstride = A._values_for(dt)
+    if A.device != "gpu":
+        _, q, _ = _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, 2**62, 1)
+        return q, int(q.size)
+    cp = _cupy()
+    if pending is not None:
+        settled[frontier] = True
+        pending[frontier] = False
+    offsets, total, nxt, counters = _edge_launch(A, frontier)
+    if total:
+        flag = cp.zeros(n, dtype=cp.int32)
+        f = _function(f"relax_push<{_C_TYPES[np.dtype(A.itype)]}, {_C_TYPES[dt]}>")
+        f((_book_grid(total),), (_BOOK_THREADS,), (
+            A.indptr, A.indices, w, np.int64(wstride), frontier, np.int64(frontier.size),
+            offsets, hi, d, 0 if pending is None else pending, flag, nxt, counters))
+    size = int(counters[0].get())  # the one host sync (after the total)
+    return nxt[:size], size

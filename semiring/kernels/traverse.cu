@@ -372,6 +372,35 @@ __global__ void relax_commit(
     sr_count3(counters, count, 0, 0);
 }
 
+// The frontier slot of edge e: the first f with offsets[f] > e (offsets: the inclusive prefix
+// sum of the frontier's degrees); `first` gets the slot's first edge number.
+__device__ __forceinline__ long long sr_edge_slot(const long long* __restrict__ offsets,
+                                                  long long nf, long long e, long long& first)
+{
+    long long lo = 0, hi = nf - 1;
+    while (lo < hi) {
+        const long long mid = (lo + hi) >> 1;
+        if (offsets[mid] > e) hi = mid; else lo = mid + 1;
+    }
+    first = lo ? offsets[lo - 1] : 0;
+    return lo;
+}
+
+// Append v to out (when take) at a slot from *count: one atomic per warp, not per vertex.
+__device__ __forceinline__ void sr_append_warp(bool take, long long v, long long* __restrict__ out,
+                                               unsigned long long* count)
+{
+    const unsigned active = __activemask();
+    const unsigned want = __ballot_sync(active, take);
+    if (want) {
+        const int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+        unsigned long long base = 0;
+        if (lane == leader) base = atomicAdd(count, (unsigned long long)__popc(want));
+        base = __shfl_sync(active, base, leader);
+        if (take) out[base + __popc(want & ((1u << lane) - 1u))] = v;
+    }
+}
+
 // One push level over the whole grid, for a frontier too wide for push_levels' single block:
 //     q⟨¬visited⟩ = f any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  unseen⟨q⟩ = false
 // Edge e of the frontier's out-edges belongs to the slot f with offsets[f-1] <= e <
@@ -387,17 +416,11 @@ __global__ void bfs_push_level(
     unsigned long long* __restrict__ counters)
 {
     const long long total = offsets[nf - 1];
-    const int lane = threadIdx.x & 31;
     long long edges = 0;
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
-        long long lo = 0, hi = nf - 1;  // the first slot with offsets[slot] > e
-        while (lo < hi) {
-            const long long mid = (lo + hi) >> 1;
-            if (offsets[mid] > e) hi = mid; else lo = mid + 1;
-        }
-        const long long u = frontier[lo];
-        const long long first = lo ? offsets[lo - 1] : 0;
+        long long first;
+        const long long u = frontier[sr_edge_slot(offsets, nf, e, first)];
         const long long v = (long long)indices[(long long)indptr[u] + (e - first)];
         const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
         bool claimed = false;
@@ -416,15 +439,36 @@ __global__ void bfs_push_level(
             if (PARENTS == 1) parent[v] = u;
             edges += (long long)indptr[v + 1] - (long long)indptr[v];
         }
-        const unsigned active = __activemask();
-        const unsigned want = __ballot_sync(active, claimed);
-        if (want) {
-            const int leader = __ffs(want) - 1;
-            unsigned long long base = 0;
-            if (lane == leader) base = atomicAdd(&counters[0], (unsigned long long)__popc(want));
-            base = __shfl_sync(active, base, leader);
-            if (claimed) next[base + __popc(want & ((1u << lane) - 1u))] = v;
-        }
+        sr_append_warp(claimed, v, next, &counters[0]);
     }
     sr_count3(counters + 1, edges, 0, 0);
+}
+
+// One relaxation round in the push direction over the whole grid, for a frontier too wide
+// for relax_rounds' single block (the same step, chaotic in the same way):
+//     t = f min.+ A ;  d = min(d, t) ;  next = {v : d(v) improved, t(v) < hi}
+// pending (nullable): every improved vertex becomes pending (the host marks the frontier
+// settled and not pending before the launch). `flag` (int per vertex, zero) dedupes next.
+template <typename I, typename T>
+__global__ void relax_push(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, const long long* __restrict__ frontier, long long nf,
+    const long long* __restrict__ offsets, T hi, T* d, bool* __restrict__ pending,
+    int* __restrict__ flag, long long* __restrict__ next, unsigned long long* __restrict__ counters)
+{
+    const long long total = offsets[nf - 1];
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
+        long long first;
+        const long long u = frontier[sr_edge_slot(offsets, nf, e, first)];
+        const long long p = (long long)indptr[u] + (e - first);
+        const long long v = (long long)indices[p];
+        const T nd = *reinterpret_cast<volatile T*>(&d[u]) + w[p * wstride];
+        bool joined = false;
+        if (sr_relax_min<T>(&d[v], nd)) {
+            if (pending != nullptr) pending[v] = true;
+            joined = nd < hi && atomicExch(&flag[v], 1) == 0;
+        }
+        sr_append_warp(joined, v, next, &counters[0]);
+    }
 }
