@@ -582,7 +582,13 @@ def pull_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
     from . import _gpu  # noqa: PLC0415
 
     cp = _cupy()
-    t, tpres = _gpu.pull(AT, d, frontier, None, min_plus, dt, True)
+    if dt.kind == "f":
+        # off the frontier x is inf, the identity of min and absorbing for +: the pull then
+        # needs no presence bitmap, one random load per edge instead of two dependent ones
+        x = cp.where(frontier, d, dt.type(np.inf))
+        t, tpres = _gpu.pull(AT, x, None, None, min_plus, dt, True)
+    else:  # an integer "infinity" would wrap when added to: the bitmap says who counts
+        t, tpres = _gpu.pull(AT, d, frontier, None, min_plus, dt, True)
     nxt = cp.empty(n, dtype=cp.bool_)
     counters = cp.zeros(3, dtype=cp.uint64)
     if n:
