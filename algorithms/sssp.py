@@ -41,6 +41,11 @@ from .bfs import bfs
 #: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24; 1/16 is a first guess for SSSP,
 #: to be tuned on the GPU.
 PULL_FRACTION = 1 / 16
+#: ... and pull as well when the frontier's out-edges exceed this fraction of all edges: a
+#: push pays an atomic per edge, the pull one streaming pass. On an H100, Kronecker-22's
+#: third round (40 404 vertices, mostly hubs) took 2.5 ms pushed against 1.45 ms for a
+#: whole pull (tools/profile_sssp.py).
+PULL_EDGE_FRACTION = 1 / 8
 
 #: Automatic Δ = DELTA_SCALE · max w, never below the smallest positive weight.
 #: Meyer & Sanders (2003, §3) take Δ = Θ(1/d) for weights in [0, 1] and degree d, which
@@ -227,6 +232,11 @@ class _Frontier:
             self._idx = self.xp.flatnonzero(self._bits)
         return self._idx
 
+    def edges(self, M: Matrix) -> int:
+        """The frontier's out-edges in M (a host sync)."""
+        idx = self.idx()
+        return int((M.indptr[idx + 1] - M.indptr[idx]).sum()) if idx.size else 0
+
     def bits(self):
         if self._bits is None:
             self._bits = self.xp.zeros(self.n, dtype=bool)
@@ -247,6 +257,13 @@ def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settle
     # (SpMSpV over the frontier's out-edges with an atomic min on d: traversal.push_relax)
     idx, size = traversal.push_relax(M, d, f.idx(), hi=hi, pending=pending, settled=settled)
     return _Frontier(xp, f.n, idx=idx, size=size)
+
+
+def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
+    """True to pull the round from f over M: by the frontier's vertices, then by its edges."""
+    if direction != "auto":
+        return direction == "pull"
+    return f.size > f.n * PULL_FRACTION or f.edges(M) > M.nvals * PULL_EDGE_FRACTION
 
 
 def _direction(direction: str, frontier: int, n: int) -> bool:
@@ -321,7 +338,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
             continue
         rounds += 1
         # changed = {v : (changed min.+ A)(v) < d(v)};  d⟨changed⟩ = changed min.+ A
-        f = _round(A, d, f, _direction(direction, f.size, n))
+        f = _round(A, d, f, _pull(direction, f, A))
     if f.size:  # still changing in round n
         cycle = _negative_cycle(A, source, work)
         where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
@@ -450,7 +467,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
                 fused.ran(status, r)
                 continue
             # t = B min.+ L;  d = min(d, t);  B = {v : t(v) < d(v) < lo + Δ}
-            f = _round(L, d, f, _direction(direction, f.size, n), hi=hi, pending=pending,
+            f = _round(L, d, f, _pull(direction, f, L), hi=hi, pending=pending,
                        settled=settled)
         S = xp.flatnonzero(settled)
         settled[S] = False

@@ -64,8 +64,8 @@ def main(argv):
         reps = 1 if grid else 5
         for name, f in (("bf", lambda: algorithms.bellman_ford(W, source, symmetric=True)),
                         ("delta", lambda: algorithms.delta_stepping(W, source, symmetric=True))):
-            sweep(name, SSSP, "PULL_FRACTION", [1 / 4, 1 / 16, 1 / 64, 1 / 256], f, reps)
-            sweep(name, SSSP, "FUSED_EDGES", [65536, 262144], f, reps)
+            sweep(name, SSSP, "PULL_FRACTION", [1 / 4, 1 / 16, 1 / 64], f, reps)
+            sweep(name, SSSP, "PULL_EDGE_FRACTION", [1.0, 1 / 4, 1 / 8, 1 / 16], f, reps)
 
 
 if __name__ == "__main__":
