@@ -56,7 +56,7 @@ def main(argv):
         grid = spec.startswith("grid")
         print(spec, flush=True)
         if "bfs" in what:
-            sweep("bfs", BFS, "FUSED_EDGES", [16384, 65536, 262144, 1 << 20],
+            sweep("bfs", BFS, "FUSED_EDGES", [4096, 16384, 65536, 262144],
                   lambda: algorithms.bfs(A, source, symmetric=True), 5)
         if "sssp" not in what:
             continue
