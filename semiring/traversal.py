@@ -255,30 +255,15 @@ def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edg
     ('done', [0.0, 3.0, 1.0])
     """
     op = "relax_rounds"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
-    xp = A.xp
-    n = A.nrows
-    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
-        got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
-        raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
-                             f"array of shape ({n},), got {got}")
+    A, dt, hi = _relax_args(op, A, d, pending, settled, hi)
+    xp, n = A.xp, A.nrows
     if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype.kind not in "iu":
         raise DomainMismatch(f"{op}: frontier must be a 1-D integer {xp.__name__} array, got {frontier!r:.80}")
     if frontier.size > QUEUE:
         raise InvalidValue(f"{op}: frontier must hold at most {QUEUE} vertices, got {frontier.size}")
-    if (pending is None) != (settled is None):
-        raise InvalidValue(f"{op}: pending and settled go together")
-    for arg, a in (("pending", pending), ("settled", settled)):
-        if a is not None and (not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_):
-            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
     if not 0 < max_edges < 2**31:
         raise InvalidValue(f"{op}: max_edges must lie in [1, 2**31), got {max_edges}")
     max_rounds = n + 1 if max_rounds is None else int(max_rounds)
-    dt = np.dtype(d.dtype)
-    top = np.inf if dt.kind == "f" else np.iinfo(dt).max
-    hi = dt.type(top if hi is None else min(hi, top))
     if frontier.size == 0 or max_rounds <= 0:
         return ("done" if frontier.size == 0 else "limit"), frontier, 0
     w, wstride = A._values_for(dt)
@@ -287,6 +272,29 @@ def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edg
                                  int(max_edges), max_rounds)
     return _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, int(max_edges),
                              max_rounds)
+
+
+def _relax_args(op, A, d, pending, settled, hi):
+    """The checks every relaxation takes (A square; d a distance array of A's size on A's
+    device; pending and settled bool arrays, both or neither); returns (A, d's dtype, hi in
+    it, the type's "unreached" when None)."""
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    xp, n = A.xp, A.nrows
+    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
+        got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
+        raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
+                             f"array of shape ({n},), got {got}")
+    if (pending is None) != (settled is None):
+        raise InvalidValue(f"{op}: pending and settled go together")
+    for arg, a in (("pending", pending), ("settled", settled)):
+        if a is not None and (not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_):
+            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
+    dt = np.dtype(d.dtype)
+    top = np.inf if dt.kind == "f" else np.iinfo(dt).max
+    hi = dt.type(top if hi is None else min(hi, top))
+    return A, dt, hi
 
 
 def _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, max_edges, max_rounds):
@@ -545,24 +553,12 @@ def pull_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
     ([False, True, True], 2, [0.0, 4.0, 1.0])
     """
     op = "pull_relax"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A, dt, hi = _relax_args(op, A, d, pending, settled, hi)
     xp, n = A.xp, A.nrows
-    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
-        got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
-        raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
-                             f"array of shape ({n},), got {got}")
-    if (pending is None) != (settled is None):
-        raise InvalidValue(f"{op}: pending and settled go together")
-    for arg, a in (("frontier", frontier), ("pending", pending), ("settled", settled)):
-        if a is not None and (not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_):
-            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
+    if not isinstance(frontier, xp.ndarray) or frontier.shape != (n,) or frontier.dtype != np.bool_:
+        raise DomainMismatch(f"{op}: frontier must be a bool {xp.__name__} array of shape ({n},)")
     from . import ops  # noqa: PLC0415
 
-    dt = np.dtype(d.dtype)
-    top = np.inf if dt.kind == "f" else np.iinfo(dt).max
-    hi = dt.type(top if hi is None else min(hi, top))
     min_plus = ops.lookup("semiring", "min_plus", op=op, arg="semiring")
     AT = A.T
     if A.device != "gpu":
@@ -712,24 +708,10 @@ def push_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
     ([1, 2], 2, [0.0, 4.0, 1.0])
     """
     op = "push_relax"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A, dt, hi = _relax_args(op, A, d, pending, settled, hi)
     xp, n = A.xp, A.nrows
-    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
-        got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
-        raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
-                             f"array of shape ({n},), got {got}")
     if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
         raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got {frontier!r:.80}")
-    if (pending is None) != (settled is None):
-        raise InvalidValue(f"{op}: pending and settled go together")
-    for arg, a in (("pending", pending), ("settled", settled)):
-        if a is not None and (not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_):
-            raise DomainMismatch(f"{op}: {arg} must be a bool {xp.__name__} array of shape ({n},)")
-    dt = np.dtype(d.dtype)
-    top = np.inf if dt.kind == "f" else np.iinfo(dt).max
-    hi = dt.type(top if hi is None else min(hi, top))
     if frontier.size == 0:
         return frontier, 0
     w, wstride = A._values_for(dt)

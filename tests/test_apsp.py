@@ -46,7 +46,13 @@ def graphs(draw, negative=False):
     dtype = draw(st.sampled_from(DTYPES))
     density = draw(st.sampled_from([0.0, 0.1, 0.3, 0.7, 1.0]))
     seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
+    rows, cols, w = _weights(np.random.default_rng(seed), n, density, dtype, negative)
+    return n, rows, cols, w, dtype
+
+
+def _weights(rng, n, density, dtype, negative):
+    """Edges of density ``density`` with weights w0 (+ h(u) − h(v) with ``negative``, then
+    without self-loops: h cancels on them anyway)."""
     mask = rng.random((n, n)) < density
     rows, cols = np.nonzero(mask)
     scale = 4.0 if np.dtype(dtype).kind == "f" else 1.0
@@ -54,8 +60,9 @@ def graphs(draw, negative=False):
     if negative:
         h = rng.integers(-20, 21, n) / scale
         w = w + h[rows] - h[cols]
-    keep = rows != cols if negative else np.ones(rows.size, bool)  # h cancels on loops anyway
-    return n, rows[keep], cols[keep], w[keep], dtype
+        keep = rows != cols
+        rows, cols, w = rows[keep], cols[keep], w[keep]
+    return rows, cols, w
 
 
 def _scipy(n, rows, cols, w):
@@ -337,15 +344,7 @@ def stream_cases(draw):
     dtype = draw(st.sampled_from(DTYPES))
     density = draw(st.sampled_from([0.0, 0.05, 0.2, 0.6, 1.0]))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    mask = rng.random((n, n)) < density
-    rows, cols = np.nonzero(mask)
-    scale = 4.0 if np.dtype(dtype).kind == "f" else 1.0
-    w = rng.integers(0, 40, rows.size) / scale
-    if negative:
-        h = rng.integers(-20, 21, n) / scale
-        w = w + h[rows] - h[cols]
-        keep = rows != cols
-        rows, cols, w = rows[keep], cols[keep], w[keep]
+    rows, cols, w = _weights(rng, n, density, dtype, negative)
     # B = 1 costs n rounds of n strips each: keep it to small n (CPU time)
     B = draw(st.sampled_from([1, 2, 3, 5]) if n <= 24 else st.sampled_from([1, 5, 9, 16]))
     B = draw(st.sampled_from([B, n, n + 3, max(1, n - 1)]))

@@ -18,21 +18,10 @@ import numpy as np
 import algorithms
 import semiring as sr
 from bench import generators as gen
+from probe_sssp import timed  # tools/ is on the path when this runs as a script
 
 BFS = importlib.import_module("algorithms.bfs")
 SSSP = importlib.import_module("algorithms.sssp")
-
-
-def timed(f, reps):
-    f()
-    ts = []
-    for _ in range(reps):
-        cp.cuda.Device().synchronize()
-        t = time.perf_counter()
-        r = f()
-        cp.cuda.Device().synchronize()
-        ts.append((time.perf_counter() - t) * 1e3)
-    return r, float(np.median(ts))
 
 
 def sweep(label, module, attr, values, f, reps):
@@ -40,6 +29,7 @@ def sweep(label, module, attr, values, f, reps):
     ref = None
     for v in values:
         setattr(module, attr, v)
+        f()  # warm-up: compiles, caches
         r, ms = timed(f, reps)
         ref = r if ref is None else ref
         print(f"  {label:5s} {attr}={v!s:10s} {ms:9.2f} ms  {'ok' if bool((r == ref).all()) else 'MISMATCH'}",
