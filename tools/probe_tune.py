@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import importlib
 import sys
-import time
 
 import cupy as cp
-import numpy as np
 
 import algorithms
 import semiring as sr
