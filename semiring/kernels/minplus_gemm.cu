@@ -136,6 +136,32 @@ struct mp_imin_plus_sat {
     }
 };
 
+// cp.async (sm_80 on): a global → shared copy of BYTES (4, 8 or 16) that bypasses registers;
+// before sm_80 (and in host-side emulation) a plain copy.
+template <int BYTES> struct mp_bytes { struct __align__(BYTES) type { char b[BYTES]; }; };
+template <int BYTES> __device__ __forceinline__ void mp_cp_async(void* smem, const void* gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    if (BYTES == 16)  // .cg: into L2 only, the tiles are streamed
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(dst), "l"(gmem));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" :: "r"(dst), "l"(gmem), "n"(BYTES));
+#else
+    typedef typename mp_bytes<BYTES>::type B;
+    *reinterpret_cast<B*>(smem) = *reinterpret_cast<const B*>(gmem);
+#endif
+}
+__device__ __forceinline__ void mp_cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+__device__ __forceinline__ void mp_cp_async_wait_all() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::);
+#endif
+}
+
 // 16 bytes of T, aligned: loads and stores of it are single vector instructions.
 template <typename T> struct mp_vec {
     static constexpr int N = 16 / sizeof(T);
@@ -236,7 +262,6 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
             *reinterpret_cast<V*>(&Bs[buf][yk][yn]) = yr[i];
         }
     };
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     // fast fetch straight into shared memory (cp.async: no registers held across the
     // compute; X's elements one by one, transposed, Y's as 16-byte vectors)
     auto fetch_async = [&](int buf, int k0) {
@@ -245,26 +270,16 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
             const int v = tid + i * NT, xm = v / KV, xk = (v % KV) * VEC;
             const T* src = X + (long long)(m0 + xm) * ldx + k0 + xk;
 #pragma unroll
-            for (int e = 0; e < VEC; ++e) {
-                const unsigned dst = (unsigned)__cvta_generic_to_shared(&As[buf][xk + e][xm]);
-                asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n"
-                             :: "r"(dst), "l"(src + e), "n"(sizeof(T)));
-            }
+            for (int e = 0; e < VEC; ++e) mp_cp_async<sizeof(T)>(&As[buf][xk + e][xm], src + e);
         }
 #pragma unroll
         for (int i = 0; i < LY; ++i) {
             const int v = tid + i * NT, yk = v / NV, yn = (v % NV) * VEC;
-            const T* src = Y + (long long)(k0 + yk) * ldy + n0 + yn;
-            const unsigned dst = (unsigned)__cvta_generic_to_shared(&Bs[buf][yk][yn]);
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(dst), "l"(src));
+            mp_cp_async<16>(&Bs[buf][yk][yn], Y + (long long)(k0 + yk) * ldy + n0 + yn);
         }
-        asm volatile("cp.async.commit_group;\n" ::);
+        mp_cp_async_commit();
     };
     constexpr bool ASYNC = P::raw;
-#else
-    auto fetch_async = [&](int, int) {};
-    constexpr bool ASYNC = false;
-#endif
 
     // accumulators: Z's old values (accumulate) or the start value
     T acc[TM][TN];
@@ -322,9 +337,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
             }
             compute(cur);
             if (more) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-                if (ASYNC) asm volatile("cp.async.wait_all;\n" ::);
-#endif
+                if (ASYNC) mp_cp_async_wait_all();
                 if (!ASYNC) stash(cur ^ 1);  // the other buffer: last read before the last barrier
             }
             __syncthreads();
