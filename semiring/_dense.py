@@ -660,9 +660,10 @@ def _minplus_kernel(name: str):
     return f
 
 
-def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None):
+def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kernel=None):
     """Z = X ⊗ Y (or Z ⊕= X ⊗ Y) with the tuned kernel: X, Y C-contiguous, Z with contiguous
-    rows, none overlapping, every dimension > 0."""
+    rows, none overlapping, every dimension > 0. ``kernel``: a compiled instantiation of
+    ``tiling`` to launch instead (tools/gemm_tune.py)."""
     m, K = X.shape
     n = Y.shape[1]
     tiling = tuple(tiling or minplus_tiling(X.dtype))
@@ -679,7 +680,7 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None):
              | (_MP_Y_VEC if aligned(Y, ldy) else 0)
              | (_MP_Z_VEC if aligned(Z, ldz) else 0))
     blocks = -(-m // BM) * -(-n // BN)
-    _minplus_kernel(minplus_name(policy, tiling))(
+    (kernel or _minplus_kernel(minplus_name(policy, tiling)))(
         (blocks,), ((BM // TM) * (BN // TN),),
         (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
          np.int64(ldz), np.int32(flags)))

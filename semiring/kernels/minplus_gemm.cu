@@ -30,6 +30,8 @@
 #define MP_GROUP_M 8
 #endif
 
+// MP_NO_DPX (tools/gemm_tune.py): int32 relaxes with a plain add and min on sm_90 too.
+
 #define MP_INT_MAX 0x7fffffff
 #define MP_INT_MIN (-0x7fffffff - 1)
 // Saturating int32 min-plus (APSP's min_plus_sat) on the DPX path: infinity (INT_MAX) is
@@ -96,7 +98,7 @@ struct mp_imin_plus {
     static __device__ __forceinline__ int load(int x) { return x; }
     static __device__ __forceinline__ int store(int x) { return x; }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(MP_NO_DPX)
         return __viaddmin_s32(a, b, acc);  // one VIADDMNMX: min(a + b, acc), the add wrapping
 #else
         return min(mp_wrap_add(a, b), acc);
@@ -113,7 +115,7 @@ struct mp_imax_plus {
     static __device__ __forceinline__ int load(int x) { return x; }
     static __device__ __forceinline__ int store(int x) { return x; }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(MP_NO_DPX)
         return __viaddmax_s32(a, b, acc);
 #else
         return max(mp_wrap_add(a, b), acc);
