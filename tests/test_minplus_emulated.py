@@ -144,6 +144,8 @@ def test_interior_blocks(emu, policy, tiling, m, k, n):
     stored after the compute), a partial first k tile, several k tiles."""
     check(emu, policy, tiling, m, k, n, m + k + n, accumulate=False)
     check(emu, policy, tiling, m, k, n, m + k + n + 1, accumulate=True, pads=(4, 8, 4))
+    check(emu, policy, tiling, m, k, n, m + k + n + 2, accumulate=False, pads=(1, 3, 1),
+          vec=False)  # unaligned rows: element-wise async copies, or the checked path
 
 
 @settings(max_examples=40, deadline=None)

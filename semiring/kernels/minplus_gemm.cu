@@ -202,10 +202,12 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     const int n0 = ((bid % per_group) / gsize) * BN;
 
     const bool xvec = flags & MP_X_VEC, yvec = flags & MP_Y_VEC;
-    // A block inside M × N with vector-aligned operands takes the fast fetch for its full k
-    // tiles; edge blocks take the checked one. The partial k tile (K % BK) comes first
-    // (tiles start at kstart = K - ntiles·BK <= 0), so every later tile is full.
-    const bool interior = xvec && yvec && m0 + BM <= M && n0 + BN <= N;
+    // A block inside M × N takes the fast fetch for its full k tiles (with async copies any
+    // alignment; through registers, vector-aligned operands only); edge blocks take the
+    // checked one. The partial k tile (K % BK) comes first (tiles start at
+    // kstart = K - ntiles·BK <= 0), so every later tile is full.
+    constexpr bool ASYNC = P::raw;
+    const bool interior = (ASYNC || (xvec && yvec)) && m0 + BM <= M && n0 + BN <= N;
     const int ntiles = (K + BK - 1) / BK, kstart = K - ntiles * BK;
 
     V xr[LX], yr[LY];  // a tile fetched into registers
@@ -277,11 +279,16 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
 #pragma unroll
         for (int i = 0; i < LY; ++i) {
             const int v = tid + i * NT, yk = v / NV, yn = (v % NV) * VEC;
-            mp_cp_async<16>(&Bs[buf][yk][yn], Y + (long long)(k0 + yk) * ldy + n0 + yn);
+            const T* src = Y + (long long)(k0 + yk) * ldy + n0 + yn;
+            if (yvec) {
+                mp_cp_async<16>(&Bs[buf][yk][yn], src);
+            } else {
+#pragma unroll
+                for (int e = 0; e < VEC; ++e) mp_cp_async<sizeof(T)>(&Bs[buf][yk][yn + e], src + e);
+            }
         }
         mp_cp_async_commit();
     };
-    constexpr bool ASYNC = P::raw;
 
     // accumulators: Z's old values (accumulate) or the start value
     T acc[TM][TN];
