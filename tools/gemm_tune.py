@@ -12,7 +12,8 @@ per second) and its fraction of the matching peak, with the kernel's registers a
 Variants: float32 min-plus (peak: the fminf probe), int32 min-plus with DPX (the
 __viaddmin_s32 probe), int32 without DPX (-DMP_NO_DPX; the plain IADD+IMNMX probe), the
 saturating int32 DPX path of APSP (the DPX probe) and float64 min-plus (no probe: rate only).
-The best tiling per variant at the largest n is printed last; put it into
+Then Floyd–Warshall (``algorithms.apsp``, the production tiling) on float32 and int32
+weights. The best tiling per variant at the largest n is printed last; put it into
 ``semiring._dense.MINPLUS_TILING`` (keyed by item size: float32 and int32 share one entry).
 """
 
@@ -107,12 +108,12 @@ def measure_peaks() -> dict:
 
 def operand(n: int, dtype, policy: str, rng):
     """D (n × n): small non-negative weights and some infinities (no NaN), within the
-    saturating path's bound (n · max w <= 2^28)."""
-    w = cp.asarray(rng.integers(0, 1000, (n, n)), dtype=dtype)
+    saturating path's bound (n · max w <= 2^28); generated on the device."""
+    w = rng.randint(0, 1000, (n, n), dtype=np.int32).astype(dtype)
     inf = INT_MAX if np.dtype(dtype).kind == "i" else np.inf
     if np.dtype(dtype).kind == "i" and policy == "mp_imin_plus":
         inf = 1 << 29  # plain int32 min-plus wraps: an "infinity" whose doubles still fit
-    w[cp.asarray(rng.random((n, n)) < 0.2)] = inf
+    w[rng.random_sample((n, n), dtype=np.float32) < 0.2] = inf
     return w
 
 
@@ -144,6 +145,38 @@ def time_kernel(policy, tiling, kernel, D, Z) -> float:
     return best
 
 
+def time_floyd_warshall(sizes, peaks):
+    """algorithms.apsp(D, "floyd_warshall") with the production tiling: float32 and int32
+    (the saturating DPX path) on the same graph; the two must agree exactly (integer weights,
+    float32 sums below 2^24)."""
+    from algorithms.apsp import apsp  # noqa: PLC0415
+
+    print("\nFloyd–Warshall (algorithms.apsp, MINPLUS_TILING), n³ relaxations:")
+    rng = cp.random.RandomState(1)
+    for n in sizes:
+        W = rng.randint(1, 1000, (n, n), dtype=np.int32)
+        W[rng.random_sample((n, n), dtype=np.float32) < 0.5] = INT_MAX
+        Wf = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
+        res = {}
+        for label, A, key in (("f32", Wf, "f32"), ("i32 sat DPX", W, "i32_dpx")):
+            apsp(A[:256, :256], "floyd_warshall", progress=False)  # compile and warm up
+            s, e = cp.cuda.Event(), cp.cuda.Event()
+            s.record()
+            res[label] = apsp(A, "floyd_warshall", progress=False)
+            e.record()
+            e.synchronize()
+            secs = cp.cuda.get_elapsed_time(s, e) / 1e3
+            rate = float(n) ** 3 / secs
+            print(f"  {label:<12} n = {n:>6}: {secs * 1e3:9.1f} ms  {rate / 1e12:6.2f} T/s  "
+                  f"{rate / peaks[key] * 100:5.1f}% of peak", flush=True)
+        Di = res["i32 sat DPX"]
+        same = bool((cp.where(Di == INT_MAX, cp.float32(np.inf), Di.astype(cp.float32))
+                     == res["f32"]).all())
+        print(f"  f32 and i32 distances {'agree' if same else 'DIFFER'}")
+        del W, Wf, res, Di
+        cp.get_default_memory_pool().free_all_blocks()
+
+
 def main(argv):
     sizes = [int(a) for a in argv] or [4096, 8192, 16384]
     t0 = time.time()
@@ -159,7 +192,7 @@ def main(argv):
     print(f"compiled {len(jobs)} kernels in {time.time() - t0:.1f} s")
     peaks = measure_peaks()
     print("peaks (T relax/s): " + ", ".join(f"{k} {v / 1e12:.2f}" for k, v in peaks.items()))
-    rng = np.random.default_rng(0)
+    rng = cp.random.RandomState(0)
     best = {}
     print(f"{'variant':<22} {'tiling (BM,BN,BK,TM,TN)':<24} {'regs':>4} {'local':>5} {'n':>6} "
           f"{'ms':>9} {'T/s':>6} {'% peak':>7} check")
@@ -188,6 +221,7 @@ def main(argv):
                 best[label] = (rate, tiling, frac)
         data.clear()
         cp.get_default_memory_pool().free_all_blocks()
+    time_floyd_warshall(sizes, peaks)
     print(f"\nbest at n = {sizes[-1]} (current MINPLUS_TILING {_dense.MINPLUS_TILING}):")
     for label, (rate, tiling, frac) in best.items():
         print(f"  {label:<22} {tiling}  {rate / 1e12:.2f} T/s  ({frac * 100:.1f}% of peak)")
