@@ -33,7 +33,13 @@ def emu(tmp_path_factory):
     cxx = shutil.which("g++") or shutil.which("clang++")
     if cxx is None:
         pytest.skip("no C++ compiler for the kernel emulation")
-    exe = str(tmp_path_factory.mktemp("emu") / "minplus_emu")
+    tmp = tmp_path_factory.mktemp("emu")
+    probe = tmp / "probe.cpp"  # a compiler without C++20's <barrier> cannot host the stand-in
+    probe.write_text("#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n")
+    if subprocess.run([cxx, "-std=c++20", "-pthread", "-o", str(tmp / "probe"), str(probe)],
+                      capture_output=True).returncode:
+        pytest.skip(f"{cxx} lacks C++20 <barrier>")
+    exe = str(tmp / "minplus_emu")
     r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", "-o", exe,
                         os.path.join(HERE, "emu", "minplus_emu.cpp")],
                        capture_output=True, text=True)
