@@ -292,15 +292,30 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
 
     // accumulators: Z's old values (accumulate) or the start value
     T acc[TM][TN];
-    const bool accumulate = flags & MP_ACCUMULATE;
 #pragma unroll
-    for (int r = 0; r < TM; ++r) {
-        const int i = m0 + (r / HM) * (BM / 2) + ty * HM + r % HM;
+    for (int r = 0; r < TM; ++r)
 #pragma unroll
-        for (int c = 0; c < TN; ++c) {
-            const int j = n0 + (c / HN) * (BN / 2) + tx * HN + c % HN;
-            acc[r][c] = (accumulate && i < M && j < N) ? P::load(Z[(long long)i * ldz + j])
-                                                      : P::start();
+        for (int c = 0; c < TN; ++c) acc[r][c] = P::start();
+    if (flags & MP_ACCUMULATE) {
+        const bool zvec = flags & MP_Z_VEC;
+#pragma unroll
+        for (int r = 0; r < TM; ++r) {
+            const int i = m0 + (r / HM) * (BM / 2) + ty * HM + r % HM;
+            if (i >= M) continue;
+            const T* zrow = Z + (long long)i * ldz;
+#pragma unroll
+            for (int c0 = 0; c0 < TN; c0 += VEC) {
+                const int j = n0 + (c0 / HN) * (BN / 2) + tx * HN + c0 % HN;
+                if (zvec && j + VEC <= N) {
+                    const V v = *reinterpret_cast<const V*>(zrow + j);
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) acc[r][c0 + e] = P::load(v.e[e]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        if (j + e < N) acc[r][c0 + e] = P::load(zrow[j + e]);
+                }
+            }
         }
     }
 
