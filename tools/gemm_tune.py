@@ -185,10 +185,17 @@ def main(argv):
           f"NVRTC {nvrtc.getVersion()}")
     jobs = [(v, tiling) for v in VARIANTS
             for tiling in _dense.MINPLUS_CANDIDATES[np.dtype(v[2]).itemsize]]
+    def build(job):
+        try:
+            return compile_one(_dense.minplus_name(job[0][1], job[1]), job[0][3])
+        except RuntimeError as e:  # report and go on with the other candidates
+            print(f"compile failed: {e}", flush=True)
+            return None
+
     with ThreadPoolExecutor(16) as pool:
-        built = list(pool.map(
-            lambda j: compile_one(_dense.minplus_name(j[0][1], j[1]), j[0][3]), jobs))
-    kernels = [load(*b) for b in built]
+        built = list(pool.map(build, jobs))
+    jobs = [j for j, b in zip(jobs, built) if b is not None]
+    kernels = [load(*b) for b in built if b is not None]
     print(f"compiled {len(jobs)} kernels in {time.time() - t0:.1f} s")
     peaks = measure_peaks()
     print("peaks (T relax/s): " + ", ".join(f"{k} {v / 1e12:.2f}" for k, v in peaks.items()))
