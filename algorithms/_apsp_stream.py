@@ -48,6 +48,7 @@ import numpy as np
 
 from semiring import _backend as _b
 from semiring._dense import gemm as _gemm
+from semiring._dense import gemm_accumulate as _gemm_accumulate
 from semiring.errors import OutOfMemory
 from semiring.matrix import Matrix
 
@@ -81,14 +82,14 @@ def stream_need(n: int, block: int, itemsize: int, tile: int) -> int:
     Pivot stream: R (B × n); D_KK (B²) and the in-memory closure's workspace (its phase-3
     product B², its strips and their copies ~3·t·B, squarings ~3·t² for t = min(tile, B));
     phase 2's column chunk and its product (2·B²). Each of ``STREAM_SLOTS`` slots: the tile
-    X (T × n) and the product C_I min.+ R (T × n, gone once phase 3 accumulates in the kernel),
-    X[:, K] and C_I (2·T·B), T = min(B, STREAM_ROWS).
+    X (T × n; phase 3 accumulates into it inside the kernel), X[:, K] and C_I (2·T·B),
+    T = min(B, STREAM_ROWS).
     """
     b = max(1, min(int(block), n))
     t = min(int(tile), b)
     rows = min(b, STREAM_ROWS)
     pivot = b * n + 5 * b * b + 3 * t * b + 3 * t * t
-    slot = 2 * rows * n + 2 * rows * b
+    slot = rows * n + 2 * rows * b
     return int(itemsize) * (pivot + STREAM_SLOTS * slot)
 
 
@@ -229,13 +230,6 @@ class _Device:
                                     self.cp.cuda.get_current_stream())
 
 
-def _accumulate_min(Z, X, Y, srg, work):
-    """Z ← min(Z, X min.+ Y). One place to switch to ``_dense.gemm_accumulate(Z, X, Y, srg,
-    work)`` once it exists (no T × n temporary; :func:`stream_need` then drops a term)."""
-    xp = _b.xp_of(_b.device_of_array(Z))
-    xp.minimum(Z, _gemm(X, Y, srg, work), out=Z)
-
-
 class _Slot:
     """A stream with its own tile buffer X (``rows`` × n) and the event of its last copy."""
 
@@ -297,7 +291,7 @@ def _strips(start: int, stop: int, rows: int):
 
 def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: int,
                             budget: int, progress, op: str = "apsp", *, what="memory_budget",
-                            block=None, rows=None):
+                            block=None, rows=None, bound=None):
     """Blocked Floyd–Warshall with D in host memory; returns the distances as a NumPy array.
 
     ``block`` and ``rows`` override the pivot block width and the tile height chosen from
@@ -325,18 +319,18 @@ def floyd_warshall_streamed(G, n: int, device: str, work, out_type, srg, tile: i
         mech.upload(R, D[k0:k1])
         # phase 1: D_KK ← D_KK⁺      (in-memory blocked Floyd–Warshall on the block)
         Dkk[...] = _floyd_warshall(xp.ascontiguousarray(R[:, k0:k1]), srg, work,
-                                   min(tile, k1 - k0), _NoBar())
+                                   min(tile, k1 - k0), _NoBar(), bound)
         # phase 2: D_K* ← D_KK min.+ D_K*      (column chunks of width B)
         for j0 in range(0, n, B):
-            R[:, j0:j0 + B] = _gemm(Dkk, R[:, j0:j0 + B], srg, work)
+            R[:, j0:j0 + B] = _gemm(Dkk, R[:, j0:j0 + B], srg, work, bound=bound)
         mech.download(D[k0:k1], R)
 
     def strip(X, i0, i1, k0, k1):
         R, Dkk = Rbuf[:k1 - k0], Dbuf[:k1 - k0, :k1 - k0]
         mech.upload(X, D[i0:i1])
         # C_I = D_IK min.+ D_KK;   D_I* ← min(D_I*, C_I min.+ D_K*)
-        C = _gemm(X[:, k0:k1], Dkk, srg, work)
-        _accumulate_min(X, C, R, srg, work)
+        C = _gemm(X[:, k0:k1], Dkk, srg, work, bound=bound)
+        _gemm_accumulate(X, C, R, srg, work, bound=bound)  # in the kernel: no T × n product
         mech.download(D[i0:i1], X)
 
     pivot = mech.stream()

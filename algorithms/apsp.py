@@ -38,9 +38,11 @@ the free device memory (times ``MEMORY_SAFETY``), or in ``memory_budget=`` bytes
 the device on CUDA streams, copies overlapped with the products; the result is then a NumPy
 array in host memory.
 
-Not done yet (issue #7): the tuned/DPX GEMM (``sr_gemm_step`` in
-``semiring/kernels/gemm.cu`` is the place); in-kernel ``accum=min`` for phase 3 (now a GEMM
-into a temporary and an element-wise minimum).
+The products run the tuned min-plus kernel of ``semiring/kernels/minplus_gemm.cu`` on the
+GPU; phase 3 accumulates into D inside it (``semiring._dense.gemm_accumulate``). int32 work
+with ``n · max|w| ≤ 2^28`` (``_dense.SAT_BOUND``) takes its saturating DPX path (infinity
+loaded as 2^30 − 1, which no sum of real distances reaches), larger int32 bounds the generic
+saturating kernel.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ import semiring as sr
 from semiring import _backend as _b
 from semiring import ops as _ops
 from semiring._dense import gemm as _gemm
+from semiring._dense import gemm_accumulate as _gemm_accumulate
 from semiring._dense import spmm as _spmm
 from semiring.errors import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue,
                              OutOfMemory)
@@ -183,6 +186,12 @@ def _prepare(A, op: str):
     return M, M.nrows, M.device, out_type, (facts["min"], facts["max"])
 
 
+def _sum_bound(n: int, bounds) -> int:
+    """n · max|w|: a bound on every real distance and on every weight (a shortest path has
+    fewer than n edges), so every finite entry of D lies in [-bound, bound]."""
+    return max(n, 1) * max(abs(int(bounds[0])), abs(int(bounds[1])))
+
+
 def _work_type(op: str, out_type, n: int, bounds) -> np.dtype:
     """The type the products run in: every sum of two real distances fits (module docstring)."""
     if out_type.kind == "f":
@@ -267,10 +276,10 @@ def _steps(b: int) -> int:
     return math.ceil(math.log2(b)) if b > 1 else 0
 
 
-def _squaring(D, srg, work, bar):
+def _squaring(D, srg, work, bar, bound=None):
     for _ in range(_steps(D.shape[0])):
         # D ← D min.+ D        (walks of up to twice as many edges)
-        N = _gemm(D, D, srg, work)
+        N = _gemm(D, D, srg, work, bound=bound)
         bar.update()
         if bool((N == D).all()):
             break
@@ -278,7 +287,7 @@ def _squaring(D, srg, work, bar):
     return D
 
 
-def _floyd_warshall(D, srg, work, tile: int, bar):
+def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
     xp = _b.xp_of(_b.device_of_array(D))
     n = D.shape[0]
     for k0 in range(0, n, tile):
@@ -286,15 +295,15 @@ def _floyd_warshall(D, srg, work, tile: int, bar):
         # phase 1: D_kk ← D_kk⁺    (closure within the pivot tile, by squaring)
         Dkk = xp.ascontiguousarray(D[k0:k1, k0:k1])
         for _ in range(_steps(k1 - k0)):
-            Dkk = _gemm(Dkk, Dkk, srg, work)
+            Dkk = _gemm(Dkk, Dkk, srg, work, bound=bound)
         # phase 2: D_k* ← D_kk min.+ D_k*;  D_*k ← D_*k min.+ D_kk
         D[k0:k1, k0:k1] = Dkk
-        R = _gemm(Dkk, D[k0:k1, :], srg, work)
+        R = _gemm(Dkk, D[k0:k1, :], srg, work, bound=bound)
         D[k0:k1, :] = R
-        C = _gemm(D[:, k0:k1], Dkk, srg, work)
+        C = _gemm(D[:, k0:k1], Dkk, srg, work, bound=bound)
         D[:, k0:k1] = C
-        # phase 3: D ← min(D, D_*k min.+ D_k*)
-        xp.minimum(D, _gemm(C, R, srg, work), out=D)
+        # phase 3: D ← min(D, D_*k min.+ D_k*)      (in place: the GEMM starts from D)
+        _gemm_accumulate(D, C, R, srg, work, bound=bound)
         bar.update()
     return D
 
@@ -449,9 +458,10 @@ def reconstruct_path(pred, i: int, j: int):
 # ------------------------------------------------------------------------------ public
 
 def _in_memory_need(n: int, work, out_type, tile: int, predecessors: bool) -> int:
-    """Device bytes of an in-memory run: D and phase 3's n² product (Floyd–Warshall; squaring's
-    product and batched SSSP's output are as large), the panels (3 · tile · n), the output when
-    it is a narrower type than ``work``, and predecessors' pred (int64) and seen (bool)."""
+    """Device bytes of an in-memory run: D and another n² (squaring's product, batched SSSP's
+    output; Floyd–Warshall's phase 3 now accumulates into D in the kernel, so this is
+    conservative for it), the panels (3 · tile · n), the output when it is a narrower type
+    than ``work``, and predecessors' pred (int64) and seen (bool)."""
     need = np.dtype(work).itemsize * (2 * n * n + 3 * min(tile, n) * n)
     if np.dtype(work) != np.dtype(out_type):
         need += np.dtype(out_type).itemsize * n * n
@@ -571,6 +581,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
     if tile is None:
         tile = TILE if device == "gpu" else TILE_CPU
     work = _work_type(op, out_type, n, bounds)
+    # the products may take the DPX int32 kernel when every finite entry is this small
+    bound = _sum_bound(n, bounds) if work.kind == "i" else None
     xp = _b.xp_of(device)
     srg = _semiring_of(work)
     streamable = method in ("auto", "floyd_warshall")
@@ -592,7 +604,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
 
             return _apsp_stream.floyd_warshall_streamed(G, n, device, work, out_type, srg,
                                                         int(tile), budget, progress, op,
-                                                        what=what)
+                                                        what=what, bound=bound)
     if method == "batched_sssp":
         M = _edges_of(G, n, work, xp)
         rounds_guess = max(1, int(math.log2(max(n, 2))) * 2)
@@ -608,14 +620,14 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             expected = float(n) ** 3 * _steps(n) / _rate(device, work)
             bar = _bar(progress, expected, _steps(n), op)
             try:
-                D = _squaring(D, srg, work, bar)
+                D = _squaring(D, srg, work, bar, bound)
             finally:
                 bar.close()
         else:
             expected = float(n) ** 3 / _rate(device, work)
             bar = _bar(progress, expected, -(-n // tile), op)
             try:
-                D = _floyd_warshall(D, srg, work, int(tile), bar)
+                D = _floyd_warshall(D, srg, work, int(tile), bar, bound)
             finally:
                 bar.close()
         _check_diagonal(op, D[xp.arange(n), xp.arange(n)], xp)

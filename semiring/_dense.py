@@ -41,6 +41,33 @@ GEMM_NARROW = (64, 64, 16, 4, 4)
 
 KERNEL_FILES = ("spmm.cu", "gemm.cu")
 
+#: The tuned (min|max) × plus GEMM of ``kernels/minplus_gemm.cu``: its policy struct for each
+#: (add op, multiply op, domain), and whether it needs the caller's ``bound`` (APSP's
+#: saturating int32 min-plus, exact on the DPX path only within ``SAT_BOUND``). Every other
+#: semiring and domain takes the generic ``gemm_tiled``.
+MINPLUS_FILE = "minplus_gemm.cu"
+MINPLUS_POLICIES = {
+    ("min", "plus", "float32"): ("mp_fmin_plus<float>", False),
+    ("max", "plus", "float32"): ("mp_fmax_plus<float>", False),
+    ("min", "plus", "float64"): ("mp_fmin_plus<double>", False),
+    ("max", "plus", "float64"): ("mp_fmax_plus<double>", False),
+    ("min", "plus", "int32"): ("mp_imin_plus", False),
+    ("max", "plus", "int32"): ("mp_imax_plus", False),
+    ("min", "plus_sat", "int32"): ("mp_imin_plus_sat", True),
+}
+#: ``bound`` (every finite input and result within [-bound, bound]) up to which the
+#: saturating int32 min-plus takes the DPX kernel (MP_SAT_* in minplus_gemm.cu).
+SAT_BOUND = 1 << 28
+#: Tilings (BM, BN, BK, TM, TN) of the tuned kernel by the domain's item size: this one table
+#: is what to change; ``tools/gemm_tune.py`` measures the candidates of MINPLUS_CANDIDATES
+#: ((BM/TM)·(BN/TN) threads; TM/2 and TN/2 whole 16-byte vectors).
+MINPLUS_TILING = {4: (128, 128, 8, 8, 8), 8: (64, 64, 8, 4, 4)}
+MINPLUS_CANDIDATES = {4: [(128, 128, 8, 8, 8), (128, 128, 16, 8, 8), (64, 128, 8, 8, 8),
+                          (128, 64, 8, 8, 8)],
+                      8: [(64, 64, 8, 4, 4), (64, 64, 16, 4, 4), (128, 64, 8, 8, 4)]}
+#: The kernel's flags (MP_* in minplus_gemm.cu).
+_MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC = 1, 2, 4, 8
+
 #: CUDA's limit on gridDim.y: column tiles of SpMM, column tiles of GEMM.
 GRID_Y_MAX = 65535
 
@@ -178,11 +205,14 @@ def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False, m
                 bool(complement))
 
 
-def gemm(X, Y, sr, dtype):
+def gemm(X, Y, sr, dtype, *, bound=None):
     """Dense × dense product over a semiring: Z(i,j) = ⊕_k X(i,k) ⊗ Y(k,j).
 
     Every entry of X and Y is present; X(i,k) is the multiply's first operand, at (i, k), and
     Y(k,j) the second, at (k, j). With an inner dimension of 0, Z is the add monoid's identity.
+    On the GPU, min-plus and max-plus over float32, float64 and int32 run a tuned kernel
+    (``kernels/minplus_gemm.cu``; int32 with the sm_90 DPX instructions), everything else the
+    generic one.
 
     Parameters
     ----------
@@ -191,6 +221,10 @@ def gemm(X, Y, sr, dtype):
     sr : Semiring or str
     dtype : dtype
         The domain both are taken as; Z has ``sr.result_type(dtype)``.
+    bound : int, optional
+        The caller's promise that every finite input and every finite result lies in
+        ``[-bound, bound]``. APSP's saturating int32 min-plus (``algorithms.apsp``) takes the
+        DPX kernel when ``bound <= SAT_BOUND``; other semirings ignore it.
 
     Returns
     -------
@@ -211,14 +245,81 @@ def gemm(X, Y, sr, dtype):
     op = "gemm"
     sr = lookup("semiring", sr, op=op, arg="semiring")
     dtype = _t.lookup_dtype(dtype, op=op, arg="dtype")
+    _check_bound(op, bound)
     device = _check_devices(op, {"X": _check_dense(op, "X", X), "Y": _check_dense(op, "Y", Y)})
     if X.shape[1] != Y.shape[0]:
         raise DimensionMismatch(f"{op}: X.shape[1] (={X.shape[1]}) must equal Y.shape[0] (={Y.shape[0]})")
     xp = _b.xp_of(device)
     Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
     Yd = xp.ascontiguousarray(Y.astype(dtype, copy=False))
-    impl = _gemm_gpu if device == "gpu" else _gemm_cpu
-    return impl(Xd, Yd, sr, dtype)
+    if device == "gpu":
+        return _gemm_gpu(Xd, Yd, sr, dtype, bound)
+    return _gemm_cpu(Xd, Yd, sr, dtype)
+
+
+def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
+    """In place: Z ← Z ⊕ (X ⊕.⊗ Y), ⊕ being the semiring's add monoid (APSP's
+    ``D ← min(D, D_*k min.+ D_k*)``).
+
+    On the GPU the tuned min-plus / max-plus kernel starts its accumulators from Z and writes
+    the result over it (no temporary, no second pass); other semirings, and a Z that shares
+    memory with X or Y or whose rows are not contiguous, compute the product first.
+
+    Parameters
+    ----------
+    Z : numpy.ndarray or cupy.ndarray
+        ``m × n``, of type ``sr.result_type(dtype)``, on the operands' device; updated in place
+        (a writeable view works).
+    X, Y, sr, dtype, bound
+        As in :func:`gemm`.
+
+    Returns
+    -------
+    Z
+
+    Examples
+    --------
+    One Floyd–Warshall pivot (vertex 1) as a rank-1 min-plus update:
+
+    >>> import numpy as np, semiring as sr
+    >>> from semiring._dense import gemm_accumulate
+    >>> D = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 2.0], [np.inf, np.inf, 0.0]])
+    >>> gemm_accumulate(D, D[:, 1:2].copy(), D[1:2, :].copy(), sr.min_plus, np.float64)
+    array([[ 0.,  1.,  3.],
+           [inf,  0.,  2.],
+           [inf, inf,  0.]])
+    """
+    op = "gemm_accumulate"
+    sr = lookup("semiring", sr, op=op, arg="semiring")
+    dtype = _t.lookup_dtype(dtype, op=op, arg="dtype")
+    _check_bound(op, bound)
+    device = _check_devices(op, {"Z": _check_dense(op, "Z", Z), "X": _check_dense(op, "X", X),
+                                 "Y": _check_dense(op, "Y", Y)})
+    if X.shape[1] != Y.shape[0]:
+        raise DimensionMismatch(f"{op}: X.shape[1] (={X.shape[1]}) must equal Y.shape[0] (={Y.shape[0]})")
+    if Z.shape != (X.shape[0], Y.shape[1]):
+        raise DimensionMismatch(f"{op}: Z.shape {Z.shape} must equal (X.shape[0], Y.shape[1]) "
+                                f"= {(X.shape[0], Y.shape[1])}")
+    rtype = sr.result_type(dtype)
+    if Z.dtype != rtype:
+        raise DomainMismatch(f"{op}: Z.dtype must be the result type {rtype}, got {Z.dtype}")
+    if not Z.flags.writeable:
+        raise InvalidValue(f"{op}: Z must be writeable")
+    xp = _b.xp_of(device)
+    Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
+    Yd = xp.ascontiguousarray(Y.astype(dtype, copy=False))
+    if device == "gpu":
+        return _gemm_accumulate_gpu(Z, Xd, Yd, sr, dtype, bound)
+    T = _gemm_cpu(Xd, Yd, sr, dtype)
+    Z[...] = sr.add.op.apply_numpy(Z, T, rtype)
+    return Z
+
+
+def _check_bound(op: str, bound):
+    if bound is None:
+        return
+    if isinstance(bound, bool) or not isinstance(bound, (int, np.integer)) or bound < 0:
+        raise InvalidValue(f"{op}: bound must be None or a non-negative integer, got {bound!r}")
 
 
 # ------------------------------------------------------------------------------ CPU
@@ -410,8 +511,8 @@ def name_expressions(sr: Semiring, dtype) -> list[str]:
 
 
 def all_instantiations():
-    """(label, source, name_expressions) of every built-in semiring × domain, for CI's NVRTC
-    compile (``.ci/compile_kernels.py``)."""
+    """(label, source, name_expressions) of every built-in semiring × domain, and of the tuned
+    min/max-plus kernel, for CI's NVRTC compile (``.ci/compile_kernels.py``)."""
     from .ops import _SEMIRING  # noqa: PLC0415
 
     for name in sorted(_SEMIRING):
@@ -419,6 +520,7 @@ def all_instantiations():
         src = module_source(sr)
         for dt in _t.DTYPES:
             yield f"dense_{name}[{dt}]", src, name_expressions(sr, dt)
+    yield from minplus_instantiations()
 
 
 _modules: dict = {}
@@ -472,7 +574,7 @@ def _spmm_gpu(A, X, xpres, sr: Semiring, dtype, xfirst, want_present, ymask=None
     return Y, pres
 
 
-def _gemm_gpu(X, Y, sr: Semiring, dtype):
+def _gemm_gpu(X, Y, sr: Semiring, dtype, bound=None):
     from . import _gpu  # noqa: PLC0415
 
     cp = _b._cupy()
@@ -481,6 +583,11 @@ def _gemm_gpu(X, Y, sr: Semiring, dtype):
     rtype = sr.result_type(dtype)
     if K == 0 or m == 0 or n == 0:
         return cp.full((m, n), sr.add.identity_of(rtype), dtype=rtype)
+    policy = minplus_policy(sr, dtype, bound)
+    if policy is not None and _minplus_fits(m, n, K):
+        Z = cp.empty((m, n), dtype=rtype)
+        _minplus_launch(policy, X, Y, Z, accumulate=False)
+        return Z
     Z = cp.empty((m, n), dtype=rtype)
     mode, term = _gpu._terminal(sr.add, rtype)
     kend = 1 if mode == _gpu.TERM_ANY else K  # any value is final: the k = 0 product
@@ -489,4 +596,113 @@ def _gemm_gpu(X, Y, sr: Semiring, dtype):
     _check_grid("gemm", "Y.shape[1]", n, grid[1], BN)
     _kernel("gemm_tiled", sr, dtype)(grid, ((BM // TM) * (BN // TN),), (
         X, Y, np.int64(m), np.int64(n), np.int64(K), np.int64(kend), Z, np.int32(mode), term))
+    return Z
+
+
+# ------------------------------------------------------------------------------ tuned min/max-plus
+
+def minplus_policy(sr: Semiring, dtype, bound=None):
+    """The tuned kernel's policy struct for this semiring and domain (see MINPLUS_POLICIES),
+    or None: the generic kernel."""
+    key = (sr.add.op.name, sr.mul.name, np.dtype(dtype).name)
+    entry = MINPLUS_POLICIES.get(key)
+    if entry is None or sr.result_type(dtype) != np.dtype(dtype):
+        return None
+    policy, needs_bound = entry
+    if needs_bound and (bound is None or bound > SAT_BOUND):
+        return None
+    return policy
+
+
+def _minplus_fits(m: int, n: int, K: int) -> bool:
+    """The kernel indexes rows, columns and k with 32-bit ints."""
+    return max(m, n, K) < 2**31 - 256
+
+
+def minplus_name(policy: str, tiling) -> str:
+    """The C++ name of one tuned-kernel instantiation."""
+    return f"minplus_gemm<{policy}, {', '.join(str(v) for v in tiling)}>"
+
+
+def minplus_tiling(dtype) -> tuple:
+    return MINPLUS_TILING[np.dtype(dtype).itemsize]
+
+
+@functools.lru_cache(maxsize=None)
+def minplus_source() -> str:
+    return resources.files("semiring.kernels").joinpath(MINPLUS_FILE).read_text()
+
+
+def minplus_instantiations():
+    """(label, source, name_expressions) of the tuned kernel with the tilings of
+    MINPLUS_TILING, for CI's NVRTC compile."""
+    names = []
+    for (_, _, dt), (policy, _) in MINPLUS_POLICIES.items():
+        names.append(minplus_name(policy, minplus_tiling(dt)))
+    yield "minplus_gemm", minplus_source(), names
+
+
+_mp_functions: dict = {}
+
+
+def _minplus_kernel(name: str):
+    """One tuned-kernel instantiation, compiled alone (a module each) once per device."""
+    from . import _gpu  # noqa: PLC0415
+
+    cp = _b._cupy()
+    key = (cp.cuda.runtime.getDevice(), name)
+    f = _mp_functions.get(key)
+    if f is None:
+        mod = cp.RawModule(code=minplus_source(), options=_gpu.NVRTC_OPTIONS,
+                           name_expressions=[name])
+        mod.compile()
+        f = _mp_functions[key] = mod.get_function(name)
+    return f
+
+
+def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kernel=None):
+    """Z = X ⊗ Y (or Z ⊕= X ⊗ Y) with the tuned kernel: X, Y C-contiguous, Z with contiguous
+    rows, none overlapping, every dimension > 0. ``kernel``: a compiled instantiation of
+    ``tiling`` to launch instead (tools/gemm_tune.py)."""
+    m, K = X.shape
+    n = Y.shape[1]
+    tiling = tuple(tiling or minplus_tiling(X.dtype))
+    BM, BN, _, TM, TN = tiling
+    item = X.dtype.itemsize
+    vec = 16 // item
+    ldx, ldy, ldz = X.strides[0] // item, Y.strides[0] // item, Z.strides[0] // item
+
+    def aligned(a, ld):
+        return ld % vec == 0 and a.data.ptr % 16 == 0
+
+    flags = ((_MP_ACCUMULATE if accumulate else 0)
+             | (_MP_X_VEC if aligned(X, ldx) and K % vec == 0 else 0)
+             | (_MP_Y_VEC if aligned(Y, ldy) else 0)
+             | (_MP_Z_VEC if aligned(Z, ldz) else 0))
+    blocks = -(-m // BM) * -(-n // BN)
+    (kernel or _minplus_kernel(minplus_name(policy, tiling)))(
+        (blocks,), ((BM // TM) * (BN // TN),),
+        (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
+         np.int64(ldz), np.int32(flags)))
+
+
+def _gemm_accumulate_gpu(Z, X, Y, sr: Semiring, dtype, bound):
+    cp = _b._cupy()
+    m, K = X.shape
+    n = Y.shape[1]
+    if m == 0 or n == 0:
+        return Z
+    policy = minplus_policy(sr, dtype, bound)
+    item = Z.dtype.itemsize
+    in_place = (policy is not None and K > 0 and _minplus_fits(m, n, K)
+                and Z.strides[1] == item and Z.strides[0] % item == 0 and Z.strides[0] > 0
+                and not cp.may_share_memory(Z, X) and not cp.may_share_memory(Z, Y))
+    if in_place:
+        _minplus_launch(policy, X, Y, Z, accumulate=True)
+        return Z
+    from . import _elemgpu  # noqa: PLC0415
+
+    rtype = Z.dtype
+    T = _gemm_gpu(X, Y, sr, dtype, bound)
+    Z[...] = _elemgpu.binary(sr.add.op, rtype, Z, T, m * n).reshape(m, n)
     return Z

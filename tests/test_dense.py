@@ -493,3 +493,157 @@ def test_gpu_gemm_matches_cpu_large(sname, dtype):
         np.testing.assert_allclose(zg, zc, rtol=1e-9)
     else:
         np.testing.assert_array_equal(zg, zc)
+
+
+# ---------------------------------------------------------------------------------- tuned min/max-plus
+
+TUNED = [("min_plus", np.float32), ("max_plus", np.float32), ("min_plus", np.float64),
+         ("max_plus", np.float64), ("min_plus", np.int32), ("max_plus", np.int32)]
+#: 1, 2, 127, 128, 129, 255, 300 in m, k and n independently (around the 128 and 64 tiles)
+TUNED_SHAPES = [(1, 1, 1), (2, 300, 2), (127, 128, 129), (129, 127, 128), (255, 2, 300),
+                (300, 255, 1), (128, 129, 255), (1, 129, 127)]
+
+
+def _tuned_operands(rng, dtype, shape):
+    """rand_values, and for int32 the type's extremes too (sums wrap, as NumPy's do)."""
+    dt = np.dtype(dtype)
+    if dt.kind != "i":
+        return rand_values(rng, dt, shape, nan=True)
+    info = np.iinfo(dt)
+    ext = np.array([info.max, info.min, info.max - 1, info.min + 1], dt)
+    return np.where(rng.random(shape) < 0.1, rng.choice(ext, shape),
+                    rng.integers(-50, 50, shape)).astype(dt)
+
+
+@pytest.mark.parametrize("sname,dtype", TUNED)
+@pytest.mark.parametrize("m,k,n", TUNED_SHAPES)
+def test_tuned_minplus_against_oracle(device, sname, dtype, m, k, n):
+    """The tuned kernel's domains (its tile edges, ±inf, NaN, negative values, int32 wrap)."""
+    semiring = _semiring(sname)
+    rng = np.random.default_rng(m * 10007 + k * 101 + n)
+    Xd, Yd = _tuned_operands(rng, dtype, (m, k)), _tuned_operands(rng, dtype, (k, n))
+    Z = gemm(_to(device, Xd), _to(device, Yd), semiring, dtype)
+    v, p, prods = dense_mxm(Xd, np.ones((m, k), bool), Yd, np.ones((k, n), bool), semiring,
+                            np.dtype(dtype))
+    check_result(semiring, Z, None, v, p, prods)
+
+
+def test_tuned_minplus_dispatch():
+    """The policy table: (min|max)-plus over float32/float64/int32 only, and the saturating
+    int32 min-plus only within SAT_BOUND."""
+    from algorithms.apsp import min_plus_sat  # noqa: PLC0415
+
+    for sname, dt in TUNED:
+        assert _dense.minplus_policy(_semiring(sname), dt) is not None
+    for sname, dt in [("min_plus", np.int64), ("min_plus", np.int16), ("plus_times", np.float32),
+                      ("min_times", np.float32), ("max_min", np.int32), ("min_plus", np.bool_)]:
+        assert _dense.minplus_policy(_semiring(sname), dt) is None, (sname, dt)
+    assert _dense.minplus_policy(min_plus_sat, np.int32) is None
+    assert _dense.minplus_policy(min_plus_sat, np.int32, _dense.SAT_BOUND + 1) is None
+    assert _dense.minplus_policy(min_plus_sat, np.int32, _dense.SAT_BOUND) == "mp_imin_plus_sat"
+    assert _dense.minplus_policy(min_plus_sat, np.int64, 10) is None
+    names = next(iter(_dense.minplus_instantiations()))[2]
+    assert len(names) == len(_dense.MINPLUS_POLICIES)
+
+
+@pytest.mark.parametrize("sname,dtype", TUNED)
+def test_gemm_accumulate(device, sname, dtype):
+    """Z ← Z ⊕ (X ⊕.⊗ Y) in place: a whole array, a view with padded rows, and a Z that
+    overlaps X (the product is then computed first)."""
+    semiring = _semiring(sname)
+    rtype = np.dtype(dtype)
+    rng = np.random.default_rng(11)
+    m, k, n = 131, 70, 129
+    Xd, Yd = _tuned_operands(rng, dtype, (m, k)), _tuned_operands(rng, dtype, (k, n))
+    Z0 = _tuned_operands(rng, dtype, (m, n))
+    T = dense_mxm(Xd, np.ones((m, k), bool), Yd, np.ones((k, n), bool), semiring, rtype)[0]
+    want = semiring.add.op.apply_numpy(Z0, T, rtype)
+    Z = _to(device, Z0.copy())
+    X, Y = _to(device, Xd.copy()), _to(device, Yd.copy())
+    assert _dense.gemm_accumulate(Z, X, Y, semiring, dtype) is Z
+    np.testing.assert_array_equal(to_host(Z), want)
+    np.testing.assert_array_equal(to_host(X), Xd)
+    np.testing.assert_array_equal(to_host(Y), Yd)
+    big = _to(device, np.zeros((m, n + 3), dtype))
+    big[:, :n] = _to(device, Z0)
+    _dense.gemm_accumulate(big[:, :n], X, Y, semiring, dtype)
+    np.testing.assert_array_equal(to_host(big[:, :n]), want)
+    np.testing.assert_array_equal(to_host(big[:, n:]), 0)
+    # Z overlaps X: square operands, Z = X's own storage
+    S0 = _tuned_operands(rng, dtype, (n, n))
+    S = _to(device, S0.copy())
+    Ts = dense_mxm(S0, np.ones((n, n), bool), S0, np.ones((n, n), bool), semiring, rtype)[0]
+    _dense.gemm_accumulate(S, S, _to(device, S0.copy()), semiring, dtype)
+    np.testing.assert_array_equal(to_host(S), semiring.add.op.apply_numpy(S0, Ts, rtype))
+
+
+def test_gemm_accumulate_generic_and_empty(device):
+    """A semiring without the tuned kernel, and an inner dimension of 0 (Z ⊕ identity)."""
+    semiring = _semiring("plus_times")
+    rng = np.random.default_rng(4)
+    Xd, Yd, Z0 = (rng.integers(-5, 5, s).astype(np.int64) for s in ((9, 4), (4, 7), (9, 7)))
+    Z = _to(device, Z0.copy())
+    _dense.gemm_accumulate(Z, _to(device, Xd), _to(device, Yd), semiring, np.int64)
+    np.testing.assert_array_equal(to_host(Z), Z0 + Xd @ Yd)
+    Zf0 = np.array([[1.0, np.nan]], np.float32)
+    Zf = _to(device, Zf0.copy())
+    _dense.gemm_accumulate(Zf, _to(device, np.zeros((1, 0), np.float32)),
+                           _to(device, np.zeros((0, 2), np.float32)), sr.min_plus, np.float32)
+    np.testing.assert_array_equal(to_host(Zf), np.fmin(Zf0, np.inf))
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (129, 255, 127), (300, 64, 300)])
+def test_saturating_int32_within_bound(device, m, k, n):
+    """APSP's min_plus_sat over int32 with bound <= SAT_BOUND (the DPX path on the GPU)
+    against the saturating NumPy oracle, plain and accumulated."""
+    from algorithms.apsp import _plus_sat_numpy, min_plus_sat  # noqa: PLC0415
+
+    rng = np.random.default_rng(m + k + n)
+    lim, imax = 1 << 27, np.iinfo(np.int32).max
+    Xd, Yd, Z0 = (rng.integers(-lim, lim, s).astype(np.int32) for s in ((m, k), (k, n), (m, n)))
+    for a in (Xd, Yd, Z0):
+        a[rng.random(a.shape) < 0.3] = imax
+    Xd[0, :] = imax  # a row of infinities: its results stay infinite
+    want = _plus_sat_numpy(Xd[:, :, None], Yd[None, :, :]).min(axis=1)
+    for bound in (_dense.SAT_BOUND, None):  # the fast path, and the generic saturating kernel
+        Z = gemm(_to(device, Xd), _to(device, Yd), min_plus_sat, np.int32, bound=bound)
+        np.testing.assert_array_equal(to_host(Z), want)
+        Za = _to(device, Z0.copy())
+        _dense.gemm_accumulate(Za, _to(device, Xd), _to(device, Yd), min_plus_sat, np.int32,
+                               bound=bound)
+        np.testing.assert_array_equal(to_host(Za), np.minimum(Z0, want))
+    assert (to_host(Z)[0] == imax).all()
+
+
+def test_gemm_accumulate_validation(device):
+    X, Y = _to(device, np.ones((2, 3))), _to(device, np.ones((3, 4)))
+    with pytest.raises(sr.DimensionMismatch, match=r"gemm_accumulate: Z.shape \(2, 3\) must equal \(X.shape\[0\], Y.shape\[1\]\) = \(2, 4\)"):
+        _dense.gemm_accumulate(_to(device, np.ones((2, 3))), X, Y, sr.min_plus, np.float64)
+    with pytest.raises(sr.DomainMismatch, match=r"gemm_accumulate: Z.dtype must be the result type float64, got float32"):
+        _dense.gemm_accumulate(_to(device, np.ones((2, 4), np.float32)), X, Y, sr.min_plus,
+                               np.float64)
+    with pytest.raises(sr.DimensionMismatch, match=r"gemm_accumulate: X.shape\[1\] \(=3\) must equal Y.shape\[0\] \(=4\)"):
+        _dense.gemm_accumulate(_to(device, np.ones((2, 4))), X, _to(device, np.ones((4, 4))),
+                               sr.min_plus, np.float64)
+    with pytest.raises(sr.InvalidValue, match=r"gemm: bound must be None or a non-negative integer, got -1"):
+        gemm(X, Y, sr.min_plus, np.float64, bound=-1)
+    with pytest.raises(sr.InvalidValue, match=r"gemm_accumulate: bound must be None"):
+        _dense.gemm_accumulate(_to(device, np.ones((2, 4))), X, Y, sr.min_plus, np.float64,
+                               bound=1.5)
+    Z = np.ones((2, 4))
+    Z.flags.writeable = False
+    if device == "cpu":
+        with pytest.raises(sr.InvalidValue, match=r"gemm_accumulate: Z must be writeable"):
+            _dense.gemm_accumulate(Z, X, Y, sr.min_plus, np.float64)
+
+
+@gpu_only
+def test_gpu_tuned_kernel_is_used():
+    """min-plus float32 on the GPU compiles and runs the tuned kernel (not the generic one)."""
+    rng = np.random.default_rng(1)
+    Xd = rand_values(rng, np.float32, (300, 200))
+    before = set(_dense._mp_functions)
+    zg = to_host(gemm(_to("gpu", Xd), _to("gpu", Xd.T.copy()), "min_plus", np.float32))
+    np.testing.assert_array_equal(zg, gemm(Xd, Xd.T.copy(), "min_plus", np.float32))
+    name = _dense.minplus_name("mp_fmin_plus<float>", _dense.MINPLUS_TILING[4])
+    assert any(key[1] == name for key in set(_dense._mp_functions) | before)
