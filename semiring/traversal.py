@@ -322,7 +322,7 @@ def _grid_function(name: str):
                 code=_source(), options=("-std=c++17",), name_expressions=grid_kernel_names(),
                 enable_cooperative_groups=True)
         f = mod.get_function(name)
-        key = (dev, name, GRID_BLOCKS_PER_SM)
+        key = (dev, name, GRID_THREADS, GRID_BLOCKS_PER_SM)
         blocks = _grid_blocks.get(key)
         if blocks is None:
             per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, GRID_THREADS, 0)

@@ -498,6 +498,10 @@ __global__ void relax_push(
 #define SR_GRID_THREADS 512
 #define SR_GRID_EDGE_BITS 40
 #define SR_GRID_STATE 12
+// Evenly spaced samples of the frontier's edge offsets that each block keeps in shared memory
+// a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
+// at most this many vertices) of dependent L2 loads instead of log2(frontier) of them.
+#define SR_GRID_SAMPLES 2048
 
 // Grid-wide barrier of a cooperative launch (the algorithm of cooperative_groups'
 // grid.sync(), which NVRTC cannot include without the CUDA toolkit's headers on its path):
@@ -567,6 +571,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
     const long long stride = (long long)gridDim.x * blockDim.x;
     // every loop below runs warp-uniformly (bounded by the warp's first lane) so that the
     // appends' shuffles see all 32 lanes
+    __shared__ long long s_samp[SR_GRID_SAMPLES];
     const long long first = state[0];
     long long depth = state[1];
     for (long long i = gtid; i - lane < first; i += stride) {
@@ -595,12 +600,24 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
         I* qo = p ? q0 : q1;
         long long* oo = p ? o0 : o1;
         const long long d1 = depth + 1;
+        // samples j = oi[j * step]; qi and oi were written before the last barrier by other
+        // blocks: read through L2 (__ldcg), never a stale L1 line
+        const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
+        const int ns = (int)((count + step - 1) / step);
+        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+        __syncthreads();
         for (long long e = gtid; e - lane < total; e += stride) {
             bool claimed = false;
             I v = 0;
             long long deg = 0;
             if (e < total) {
-                int lo = 0, hi = (int)count;  // the slot f with oi[f] <= e < oi[f + 1]
+                int lo = 0, hi = ns;  // the last sample <= e, then the slot f with oi[f] <= e < oi[f + 1]
+                while (hi - lo > 1) {
+                    const int mid = (lo + hi) >> 1;
+                    if (s_samp[mid] <= e) lo = mid; else hi = mid;
+                }
+                lo *= step;
+                hi = (int)min((long long)lo + step, count);
                 while (hi - lo > 1) {
                     const int mid = (lo + hi) >> 1;
                     if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
