@@ -252,6 +252,28 @@ def test_grid_matches_the_cpu_twin(device, case):
         assert p[v] in prev, (v, p[v], prev)
 
 
+@pytest.mark.parametrize("mode", ["none", "any", "min"])
+def test_grid_on_a_skewed_graph(device, mode):
+    # many blocks at once on the GPU: hubs, wide levels, contended claims and appends
+    rng = np.random.default_rng(11)
+    n = 20000
+    deg = np.minimum((rng.pareto(1.2, n) * 3).astype(np.int64), n)
+    r = np.repeat(np.arange(n), deg)
+    c = rng.integers(0, n, r.size)
+    S = sp.coo_matrix((np.ones(r.size), (r, c)), shape=(n, n)).tocsr()
+    A = sr.Matrix.from_scipy(S, device=device)
+    source = int(np.argmax(deg))
+    level, parent, q = start(A, source, mode != "none")
+    status, depth, levels = traversal.push_levels_grid(A, level, q, 0, parent=parent,
+                                                       deterministic=mode == "min",
+                                                       max_edges=2**30)
+    exp = levels_of(S, source)
+    assert (status, depth, levels) == ("done", exp.max(), exp.max()) and exp.max() >= 3
+    np.testing.assert_array_equal(to_host(level), exp)
+    if parent is not None:
+        check_parents(S, exp, to_host(parent), mode == "min")
+
+
 def test_grid_errors(device):
     A = sr.Matrix.from_scipy(grid(3), device=device)
     xp = A.xp
