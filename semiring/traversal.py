@@ -8,7 +8,9 @@ push step level after level, without returning to Python:
     q⟨¬visited⟩ = q any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q
 
 On the GPU one thread block runs the levels (``kernels/traverse.cu``) and hands back when the
-frontier outgrows it; on the CPU a NumPy loop does the same with no per-level dispatch.
+frontier outgrows it; :func:`push_levels_grid` runs them over the whole device instead (one
+persistent cooperative grid, a grid-wide barrier between levels). On the CPU a NumPy loop does
+the same with no per-level dispatch.
 """
 
 from __future__ import annotations
