@@ -9,7 +9,8 @@ breadth-first search"; the GraphBLAS form of Yang, Buluç & Owens 2018):
   value), so a wide frontier costs far less than its edges.
 
 Each level's product and its assigns (level, parent, visited) run as one mechanism of
-:mod:`semiring.traversal`: ``push_levels`` (many narrow push levels in one block),
+:mod:`semiring.traversal`: ``push_levels_grid`` / ``push_levels`` (many narrow push levels
+in one launch, over the whole device or in one block),
 ``push_level`` and ``pull_level`` (one wide level over the whole device, one host sync each).
 """
 
@@ -40,8 +41,32 @@ BETA = 24
 #: trip that one block's pass over a few hundred thousand edges does not.
 FUSED_FRONTIER = traversal.QUEUE
 FUSED_EDGES = 4 * traversal.MAX_EDGES
+#: Run those fused levels over the whole device (:func:`semiring.traversal.push_levels_grid`:
+#: one persistent cooperative grid, a grid-wide barrier between levels) instead of in one
+#: block (:func:`semiring.traversal.push_levels`), which stays the fallback where the
+#: cooperative launch cannot be made.
+FUSED_GRID = True
+#: Why the cooperative launch failed, once it has (then push_levels runs from there on).
+_grid_unavailable: str | None = None
 
 DIRECTIONS = ("auto", "push", "pull")
+
+
+def _push_fused(A, level, idx, depth, parent, deterministic):
+    """Fused push levels from the frontier ``idx``: over the whole device where it can be
+    launched (FUSED_GRID), else in one block. Returns (status, depth)."""
+    global _grid_unavailable
+    if FUSED_GRID and _grid_unavailable is None:
+        try:
+            status, depth, _ = traversal.push_levels_grid(
+                A, level, idx, depth, parent=parent, deterministic=deterministic,
+                max_edges=FUSED_EDGES)
+            return status, depth
+        except sr.BackendUnavailable as err:  # nothing ran: the block does the same levels
+            _grid_unavailable = str(err)
+    status, depth, _ = traversal.push_levels(
+        A, level, idx, depth, parent=parent, deterministic=deterministic, max_edges=FUSED_EDGES)
+    return status, depth
 
 
 def _check_source(source, n: int) -> int:
@@ -128,9 +153,7 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
             idx = xp.flatnonzero(bits)
         if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
             # the push below, level after level on the device, while the frontier stays narrow
-            status, depth, _ = traversal.push_levels(
-                A, level, idx, depth, parent=parent, deterministic=deterministic,
-                max_edges=FUSED_EDGES)
+            status, depth = _push_fused(A, level, idx, depth, parent, deterministic)
             if status == "done":
                 break
             # on from the frontier the fused levels left: the vertices at level == depth

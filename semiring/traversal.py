@@ -8,7 +8,9 @@ push step level after level, without returning to Python:
     q⟨¬visited⟩ = q any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q
 
 On the GPU one thread block runs the levels (``kernels/traverse.cu``) and hands back when the
-frontier outgrows it; on the CPU a NumPy loop does the same with no per-level dispatch.
+frontier outgrows it; :func:`push_levels_grid` runs them over the whole device instead (one
+persistent cooperative grid, a grid-wide barrier between levels). On the CPU a NumPy loop does
+the same with no per-level dispatch.
 """
 
 from __future__ import annotations
@@ -34,6 +36,17 @@ THREADS = 1024
 #: Default edge budget of one fused level: beyond it a multi-block launch is faster than one
 #: block (64 edges a thread).
 MAX_EDGES = 64 * THREADS
+
+#: The frontier buffers of :func:`push_levels_grid` (vertices): a next frontier of more
+#: vertices hands back as ``'overflow'``. It must stay below 2**24 (the vertex field of the
+#: kernel's packed counter).
+GRID_QUEUE = 64 * QUEUE
+#: Threads per block of the persistent grid (SR_GRID_THREADS in traverse.cu).
+GRID_THREADS = 512
+#: Blocks per multiprocessor of the persistent grid, at most what can be resident at once
+#: (the occupancy of the kernel, read off the device). Fewer blocks make a cheaper grid-wide
+#: barrier, more give a level's edges more threads: tools/probe_coop.py measures it.
+GRID_BLOCKS_PER_SM = 2
 
 
 def push_levels(A, level, frontier, depth, *, parent=None, deterministic=False,
@@ -85,6 +98,19 @@ def push_levels(A, level, frontier, depth, *, parent=None, deterministic=False,
     [0, 1, 2, 3]
     """
     op = "push_levels"
+    A, max_levels = _check_push_levels(op, A, level, frontier, parent, max_edges, max_levels,
+                                       QUEUE)
+    if frontier.size == 0:
+        return "done", int(depth), 0
+    if A.device == "gpu":
+        return _push_levels_gpu(A, level, frontier, int(depth), parent, deterministic,
+                                int(max_edges), max_levels)
+    return _push_levels_cpu(A, level, frontier, int(depth), parent, deterministic,
+                            int(max_edges), max_levels)
+
+
+def _check_push_levels(op, A, level, frontier, parent, max_edges, max_levels, queue):
+    """The checks of push_levels and push_levels_grid: (A as a Matrix, max_levels as an int)."""
     A = as_matrix(A, op=op, arg="A")
     if A.nrows != A.ncols:
         raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
@@ -95,20 +121,14 @@ def push_levels(A, level, frontier, depth, *, parent=None, deterministic=False,
         _check_array(op, "parent", parent, xp, n)
     if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype.kind not in "iu":
         raise DomainMismatch(f"{op}: frontier must be a 1-D integer {xp.__name__} array, got {frontier!r:.80}")
-    if frontier.size > QUEUE:
-        raise InvalidValue(f"{op}: frontier must hold at most {QUEUE} vertices, got {frontier.size}")
+    if frontier.size > queue:
+        raise InvalidValue(f"{op}: frontier must hold at most {queue} vertices, got {frontier.size}")
     if not 0 < max_edges < 2**31:
         raise InvalidValue(f"{op}: max_edges must lie in [1, 2**31), got {max_edges}")
     max_levels = n + 1 if max_levels is None else int(max_levels)
     if max_levels < 0:
         raise InvalidValue(f"{op}: max_levels must be >= 0, got {max_levels}")
-    if frontier.size == 0:
-        return "done", int(depth), 0
-    if A.device == "gpu":
-        return _push_levels_gpu(A, level, frontier, int(depth), parent, deterministic,
-                                int(max_edges), max_levels)
-    return _push_levels_cpu(A, level, frontier, int(depth), parent, deterministic,
-                            int(max_edges), max_levels)
+    return A, max_levels
 
 
 def _check_array(op, arg, a, xp, n):
@@ -129,7 +149,8 @@ def _out_edges(indptr, q, max_edges):
     return slot, starts[slot] + (np.arange(total) - (np.cumsum(deg) - deg)[slot])
 
 
-def _push_levels_cpu(A, level, frontier, depth, parent, deterministic, max_edges, max_levels):
+def _push_levels_cpu(A, level, frontier, depth, parent, deterministic, max_edges, max_levels,
+                     queue=QUEUE):
     indptr = A.indptr.astype(np.int64, copy=False)
     q = frontier.astype(np.int64)
     levels = 0
@@ -152,7 +173,7 @@ def _push_levels_cpu(A, level, frontier, depth, parent, deterministic, max_edges
         level[nxt] = depth
         if parent is not None:
             parent[nxt] = u[first]
-        if nxt.size > QUEUE:
+        if nxt.size > queue:
             return "overflow", depth, levels
         q = nxt
     return "limit", depth, levels
@@ -176,7 +197,14 @@ def kernel_names():
             + [f"bfs_frontier_of_level<{I}>" for I in ("int", "long long")]
             + [f"relax_commit<{T}>" for T in _C_TYPES.values()]
             + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
-            + [f"relax_push<{I}, {T}>" for I in ("int", "long long") for T in _C_TYPES.values()])
+            + [f"relax_push<{I}, {T}>" for I in ("int", "long long") for T in _C_TYPES.values()]
+            + grid_kernel_names())
+
+
+def grid_kernel_names():
+    """The kernels of :func:`push_levels_grid`, compiled in a module of their own: it is
+    launched cooperatively (every block resident at once)."""
+    return [f"push_levels_grid<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
 
 
 _modules: dict = {}
@@ -187,8 +215,10 @@ def _function(name: str):
     key = cp.cuda.runtime.getDevice()
     mod = _modules.get(key)
     if mod is None:
+        grid = set(grid_kernel_names())
         mod = _modules[key] = cp.RawModule(code=_source(), options=("-std=c++17",),
-                                           name_expressions=kernel_names())
+                                           name_expressions=[k for k in kernel_names()
+                                                             if k not in grid])
     return mod.get_function(name)
 
 
@@ -208,6 +238,132 @@ def _push_levels_gpu(A, level, frontier, depth, parent, deterministic, max_edges
     _kernel(itype, mode)((1,), (THREADS,), (A.indptr, A.indices, level, dummy, qa, qb, state,
                                              np.int64(max_edges), np.int64(max_levels)))
     _count, depth, status, levels = (int(s) for s in state.get())  # the one host sync
+    return STATUS[status], depth, levels
+
+
+def push_levels_grid(A, level, frontier, depth, *, parent=None, deterministic=False,
+                     max_edges=MAX_EDGES, max_levels=None, queue=GRID_QUEUE):
+    """Run BFS push levels from ``frontier`` over the whole device, until it empties or grows.
+
+    The contract of :func:`push_levels` (the same step, statuses and in-place updates), run by
+    one persistent grid instead of one block: every block of a cooperative launch stays
+    resident, the levels are separated by a grid-wide barrier, and each level's edges are
+    spread over every thread of the device. A frontier may hold up to ``queue`` vertices.
+
+    Parameters
+    ----------
+    A, level, frontier, depth, parent, deterministic, max_edges, max_levels
+        As in :func:`push_levels`; ``frontier`` holds at most ``queue`` vertices.
+    queue : int
+        The frontier buffers' size: a next frontier of more vertices hands back as
+        ``'overflow'`` (in ``[1, 2**24 - 64]``; default :data:`GRID_QUEUE`).
+
+    Returns
+    -------
+    status : str
+        ``'done'``, ``'wide'``, ``'overflow'`` (the frontier at ``depth`` has more than
+        ``queue`` vertices) or ``'limit'``, as in :func:`push_levels`.
+    depth : int
+    levels : int
+
+    Raises
+    ------
+    BackendUnavailable
+        On a GPU that cannot launch the kernel cooperatively (nothing was changed then; the
+        single-block :func:`push_levels` does the same work).
+
+    Examples
+    --------
+    A path 0 → 1 → 2 → 3, from vertex 0, stopping after two levels:
+
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring.traversal import push_levels_grid
+    >>> A = sr.Matrix.from_scipy(sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr"), device="cpu")
+    >>> level = np.array([0, -1, -1, -1])
+    >>> push_levels_grid(A, level, np.array([0]), 0, max_levels=2)
+    ('limit', 2, 2)
+    >>> level.tolist()
+    [0, 1, 2, -1]
+    """
+    op = "push_levels_grid"
+    if isinstance(queue, bool) or not isinstance(queue, (int, np.integer)) or not 0 < queue <= 2**24 - 64:
+        raise InvalidValue(f"{op}: queue must be an integer in [1, {2**24 - 64}], got {queue!r}")
+    A, max_levels = _check_push_levels(op, A, level, frontier, parent, max_edges, max_levels,
+                                       int(queue))
+    if frontier.size == 0:
+        return "done", int(depth), 0
+    if A.device == "gpu":
+        return _push_levels_grid_gpu(A, level, frontier, int(depth), parent, deterministic,
+                                     int(max_edges), max_levels, int(queue))
+    return _push_levels_cpu(A, level, frontier, int(depth), parent, deterministic,
+                            int(max_edges), max_levels, int(queue))
+
+
+_grid_modules: dict = {}
+_grid_blocks: dict = {}
+
+
+def _grid_function(name: str):
+    """(kernel, blocks) of a cooperative kernel: the blocks are what the device holds at once
+    (occupancy × multiprocessors, at most GRID_BLOCKS_PER_SM a multiprocessor); a cooperative
+    launch of more fails. Raises BackendUnavailable where the launch cannot be made."""
+    cp = _cupy()
+    from cupy_backends.cuda.api import driver, runtime  # noqa: PLC0415
+
+    from ._gpu import _num_sms  # noqa: PLC0415
+    from .errors import BackendUnavailable  # noqa: PLC0415
+
+    dev = cp.cuda.runtime.getDevice()
+    try:
+        if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
+            raise BackendUnavailable(f"push_levels_grid: GPU {dev} cannot launch kernels "
+                                     f"cooperatively")
+        mod = _grid_modules.get(dev)
+        if mod is None:
+            mod = _grid_modules[dev] = cp.RawModule(
+                code=_source(), options=("-std=c++17",), name_expressions=grid_kernel_names(),
+                enable_cooperative_groups=True)
+        f = mod.get_function(name)
+        key = (dev, name, GRID_THREADS, GRID_BLOCKS_PER_SM)
+        blocks = _grid_blocks.get(key)
+        if blocks is None:
+            per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, GRID_THREADS, 0)
+            if per_sm < 1:
+                raise BackendUnavailable(f"push_levels_grid: no block of {GRID_THREADS} threads "
+                                         f"of {name} fits on a multiprocessor of GPU {dev}")
+            blocks = _grid_blocks[key] = _num_sms(dev) * min(per_sm, max(1, GRID_BLOCKS_PER_SM))
+    except (cp.cuda.compiler.CompileException, driver.CUDADriverError,
+            runtime.CUDARuntimeError) as err:
+        raise BackendUnavailable(f"push_levels_grid: {type(err).__name__}: {err}") from err
+    return f, blocks
+
+
+def _push_levels_grid_gpu(A, level, frontier, depth, parent, deterministic, max_edges,
+                          max_levels, queue):
+    cp = _cupy()
+    from cupy_backends.cuda.api import driver  # noqa: PLC0415
+
+    from .errors import BackendUnavailable  # noqa: PLC0415
+
+    itype = A.itype
+    mode = 0 if parent is None else (2 if deterministic else 1)
+    f, blocks = _grid_function(f"push_levels_grid<{_C_TYPES[np.dtype(itype)]}, {mode}>")
+    # a next frontier never holds more than n vertices (the given one may repeat some)
+    cap = min(queue, max(A.nrows, frontier.size))
+    q = cp.empty((2, cap), dtype=itype)
+    o = cp.empty((2, cap), dtype=cp.int64)
+    q[1, :frontier.size] = frontier  # the kernel appends it (with its edge offsets) to q[0]
+    # SR_GRID_STATE words: size and depth in, then counters, flags and the barrier at zero
+    state = cp.asarray(np.array([frontier.size, depth] + [0] * 10, dtype=np.int64))
+    dummy = level if parent is None else parent
+    try:
+        f((blocks,), (GRID_THREADS,), (A.indptr, A.indices, level, dummy, q[0], q[1], o[0], o[1],
+                                       state, np.int64(cap), np.int64(max_edges),
+                                       np.int64(max_levels)))
+    except driver.CUDADriverError as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        raise BackendUnavailable(f"push_levels_grid: cooperative launch of {blocks} blocks of "
+                                 f"{GRID_THREADS} threads failed: {err}") from err
+    _count, depth, status, levels = (int(s) for s in state[:4].get())  # the one host sync
     return STATUS[status], depth, levels
 
 

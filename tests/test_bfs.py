@@ -59,9 +59,11 @@ def check_parents(S, source, level, parent, deterministic):
     assert n == level.size
 
 
-#: Fused push levels as the BFS uses them, off (one algebra call per level), and handing back
-#: after every few edges (so the BFS leaves and re-enters the fused run).
-FUSED = {"default": {}, "off": {"FUSED_FRONTIER": 0}, "tiny": {"FUSED_EDGES": 6}}
+#: Fused push levels as the BFS uses them (over the whole device), in one block, off (one
+#: algebra call per level), and handing back after every few edges (so the BFS leaves and
+#: re-enters the fused run), in either form.
+FUSED = {"default": {}, "block": {"FUSED_GRID": False}, "off": {"FUSED_FRONTIER": 0},
+         "tiny": {"FUSED_EDGES": 6}, "tiny-block": {"FUSED_EDGES": 6, "FUSED_GRID": False}}
 
 
 @given(g=graphs(), parents=st.booleans(), deterministic=st.booleans(),
@@ -95,10 +97,12 @@ def test_directions_agree_on_a_skewed_graph(device):
     A = sr.Matrix.from_scipy(S, device=device)
     exp = reference_levels(S, 0)
     results = {}
-    for d in ("push", "pull", "auto", "push-unfused"):
+    for d in ("push", "pull", "auto", "push-unfused", "push-block"):
         with pytest.MonkeyPatch.context() as mp:
             if d == "push-unfused":
                 mp.setattr(bfs_module, "FUSED_FRONTIER", 0)
+            if d == "push-block":
+                mp.setattr(bfs_module, "FUSED_GRID", False)
             lv, par = algorithms.bfs(A, 0, parents=True, deterministic=True, direction=d.split("-")[0])
         lv, par = to_host(lv), to_host(par)
         np.testing.assert_array_equal(lv, exp)
@@ -108,7 +112,29 @@ def test_directions_agree_on_a_skewed_graph(device):
     np.testing.assert_array_equal(results["push"], results["pull"])
     np.testing.assert_array_equal(results["push"], results["auto"])
     np.testing.assert_array_equal(results["push"], results["push-unfused"])
+    np.testing.assert_array_equal(results["push"], results["push-block"])
     assert exp.max() >= 3
+
+
+def test_fused_falls_back_to_one_block_once(device):
+    # where the cooperative launch cannot be made the grid raises BackendUnavailable having
+    # changed nothing; the BFS then runs push_levels, and does not try the grid again
+    S = sp.diags([1.0] * 9, 1, shape=(10, 10), format="csr")
+    A = sr.Matrix.from_scipy(S, device=device)
+    tries = []
+
+    def unavailable(*args, **kwargs):
+        tries.append(1)
+        raise sr.BackendUnavailable("push_levels_grid: no cooperative launch here")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bfs_module.traversal, "push_levels_grid", unavailable)
+        mp.setattr(bfs_module, "_grid_unavailable", None)
+        for _ in range(2):
+            np.testing.assert_array_equal(to_host(algorithms.bfs(A, 0, direction="push")),
+                                          np.arange(10))
+        assert len(tries) == 1
+        assert "no cooperative launch" in bfs_module._grid_unavailable
 
 
 def test_single_vertex_and_isolated_source(device):

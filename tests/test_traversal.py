@@ -1,16 +1,26 @@
-"""Fused push levels (semiring.traversal.push_levels) against SciPy's BFS levels, including
-every way the fused run hands back: done, wide, overflow, limit."""
+"""Fused push levels (semiring.traversal.push_levels, in one block, and push_levels_grid, over
+the whole device) against SciPy's BFS levels, including every way the fused run hands back:
+done, wide, overflow, limit."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, strategies as st
 from scipy.sparse.csgraph import shortest_path
 
 import semiring as sr
 from conftest import to_host
 from semiring import traversal
+
+#: The two forms of fused push levels: one contract.
+FUSED = {"block": traversal.push_levels, "grid": traversal.push_levels_grid}
+
+
+@pytest.fixture(params=sorted(FUSED))
+def fused(request):
+    return FUSED[request.param]
 
 
 def grid(k):
@@ -48,12 +58,11 @@ def check_parents(S, level, parent, deterministic):
 
 
 @pytest.mark.parametrize("parents,deterministic", [(False, False), (True, False), (True, True)])
-def test_grid_runs_to_the_end_in_one_call(device, parents, deterministic):
+def test_grid_runs_to_the_end_in_one_call(device, fused, parents, deterministic):
     S = grid(40)
     A = sr.Matrix.from_scipy(S, device=device)
     level, parent, q = start(A, 5, parents)
-    status, depth, levels = traversal.push_levels(A, level, q, 0, parent=parent,
-                                                  deterministic=deterministic)
+    status, depth, levels = fused(A, level, q, 0, parent=parent, deterministic=deterministic)
     exp = levels_of(S, 5)
     assert (status, depth, levels) == ("done", exp.max(), exp.max())
     np.testing.assert_array_equal(to_host(level), exp)
@@ -61,21 +70,21 @@ def test_grid_runs_to_the_end_in_one_call(device, parents, deterministic):
         check_parents(S, exp, to_host(parent), deterministic)
 
 
-def test_hand_backs(device):
+def test_hand_backs(device, fused):
     S = grid(30)
     A = sr.Matrix.from_scipy(S, device=device)
     exp = levels_of(S, 0)
     # limit: three levels, then on from the frontier at depth 3
     level, _, q = start(A, 0, False)
-    assert traversal.push_levels(A, level, q, 0, max_levels=3) == ("limit", 3, 3)
+    assert fused(A, level, q, 0, max_levels=3) == ("limit", 3, 3)
     np.testing.assert_array_equal(to_host(level), np.where(exp <= 3, exp, -1))
     xp = A.xp
     q = xp.flatnonzero(level == 3)
-    assert traversal.push_levels(A, level, q, 3) == ("done", exp.max(), exp.max() - 3)
+    assert fused(A, level, q, 3) == ("done", exp.max(), exp.max() - 3)
     np.testing.assert_array_equal(to_host(level), exp)
     # wide: the frontier at depth 4 (5 vertices, 16 out-edges) is not expanded
     level, _, q = start(A, 0, False)
-    assert traversal.push_levels(A, level, q, 0, max_edges=15) == ("wide", 4, 4)
+    assert fused(A, level, q, 0, max_edges=15) == ("wide", 4, 4)
     np.testing.assert_array_equal(to_host(level), np.where(exp <= 4, exp, -1))
 
 
@@ -91,7 +100,7 @@ def test_overflow_of_the_queue(device):
     np.testing.assert_array_equal(to_host(parent)[1:], 0)
 
 
-def test_directed_and_unreachable(device):
+def test_directed_and_unreachable(device, fused):
     rng = np.random.default_rng(3)
     n = 500
     S = sp.random(n, n, density=0.004, random_state=rng, format="csr")
@@ -99,28 +108,190 @@ def test_directed_and_unreachable(device):
     A = sr.Matrix.from_scipy(S, device=device)
     for source in (0, 17, 499):
         level, parent, q = start(A, source, True)
-        status, depth, _ = traversal.push_levels(A, level, q, 0, parent=parent, deterministic=True)
+        status, depth, _ = fused(A, level, q, 0, parent=parent, deterministic=True)
         exp = levels_of(S, source)
         assert status == "done" and depth == exp.max()
         np.testing.assert_array_equal(to_host(level), exp)
         check_parents(S, exp, to_host(parent), True)
 
 
-def test_errors(device):
+def test_errors(device, fused):
     A = sr.Matrix.from_scipy(grid(3), device=device)
     xp = A.xp
     level = xp.full(9, -1, dtype=xp.int64)
     with pytest.raises(sr.DomainMismatch, match="level must be an int64"):
-        traversal.push_levels(A, level.astype(xp.int32), xp.asarray([0]), 0)
+        fused(A, level.astype(xp.int32), xp.asarray([0]), 0)
     with pytest.raises(sr.DomainMismatch, match=r"level must be an int64 .* of shape \(9,\)"):
-        traversal.push_levels(A, level[:4], xp.asarray([0]), 0)
+        fused(A, level[:4], xp.asarray([0]), 0)
     with pytest.raises(sr.DomainMismatch, match="frontier must be a 1-D integer"):
-        traversal.push_levels(A, level, xp.asarray([0.0]), 0)
+        fused(A, level, xp.asarray([0.0]), 0)
     with pytest.raises(sr.InvalidValue, match="max_edges must lie in"):
-        traversal.push_levels(A, level, xp.asarray([0]), 0, max_edges=0)
+        fused(A, level, xp.asarray([0]), 0, max_edges=0)
     with pytest.raises(sr.DimensionMismatch, match="must be square"):
-        traversal.push_levels(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device),
-                              level, xp.asarray([0]), 0)
+        fused(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device),
+              level, xp.asarray([0]), 0)
+
+
+
+# ---------------------------------------------------------------------- push_levels_grid
+
+def star(n):
+    """Vertex 0 joined both ways to each of 1 .. n-1."""
+    rows = np.r_[np.zeros(n - 1, dtype=np.int64), np.arange(1, n)]
+    cols = np.r_[np.arange(1, n), np.zeros(n - 1, dtype=np.int64)]
+    return sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+
+
+@pytest.mark.parametrize("parents,deterministic", [(False, False), (True, False), (True, True)])
+def test_grid_overflow_of_its_queue(device, parents, deterministic):
+    S = star(1100)
+    A = sr.Matrix.from_scipy(S, device=device)
+    for queue, want in ((1000, ("overflow", 1, 1)), (1099, ("done", 1, 1))):
+        level, parent, q = start(A, 0, parents)
+        assert traversal.push_levels_grid(A, level, q, 0, parent=parent, deterministic=deterministic,
+                                          max_edges=2**20, queue=queue) == want
+        np.testing.assert_array_equal(to_host(level), levels_of(S, 0))
+        if parents:
+            np.testing.assert_array_equal(to_host(parent)[1:], 0)
+    # overflow in the middle of a run: a grid's diagonals grow by one vertex a level
+    G = grid(40)
+    B = sr.Matrix.from_scipy(G, device=device)
+    level, parent, q = start(B, 0, parents)
+    assert traversal.push_levels_grid(B, level, q, 0, parent=parent, deterministic=deterministic,
+                                      queue=10) == ("overflow", 10, 10)
+    exp = levels_of(G, 0)
+    np.testing.assert_array_equal(to_host(level), np.where(exp <= 10, exp, -1))
+    if parents:
+        check_parents(G, np.where(exp <= 10, exp, -1), to_host(parent), deterministic)
+
+
+def test_grid_holds_frontiers_past_one_block(device):
+    # the star's leaves are more than push_levels' block holds, not more than the grid's queue
+    n = traversal.QUEUE + 100
+    S = star(n)
+    A = sr.Matrix.from_scipy(S, device=device)
+    level, parent, q = start(A, 0, True)
+    assert traversal.push_levels(A, level, q, 0, parent=parent, max_edges=2**20)[0] == "overflow"
+    level, parent, q = start(A, 0, True)
+    assert traversal.push_levels_grid(A, level, q, 0, parent=parent, deterministic=True,
+                                      max_edges=2**20) == ("done", 1, 1)
+    np.testing.assert_array_equal(to_host(level), levels_of(S, 0))
+    np.testing.assert_array_equal(to_host(parent)[1:], 0)
+    # and back from the leaves (a frontier of n - 1 vertices) to nothing new
+    q = A.xp.arange(1, n)
+    assert traversal.push_levels_grid(A, level, q, 1) == ("done", 1, 0)
+
+
+@st.composite
+def fused_cases(draw):
+    """A directed multigraph (self-loops, duplicates, isolated vertices), a start state of a
+    fused run (a frontier at depth d0, other vertices already visited) and its limits."""
+    n = draw(st.integers(1, 60))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    m = draw(st.integers(0, 5 * n))
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    S = sp.coo_matrix((rng.integers(0, 2, m).astype(float), (r, c)), shape=(n, n)).tocsr()
+    d0 = draw(st.integers(0, 3))
+    k = draw(st.integers(1, n))
+    perm = rng.permutation(n)
+    frontier = np.sort(perm[:k])
+    seen = perm[k:k + draw(st.integers(0, n - k))]  # visited before, off the frontier
+    level = np.full(n, -1, dtype=np.int64)
+    level[seen] = rng.integers(0, d0 + 1, seen.size)
+    level[frontier] = d0
+    mode = draw(st.sampled_from(["none", "any", "min"]))
+    max_edges = draw(st.sampled_from([1, 3, 10, 50, 2**31 - 1]))
+    max_levels = draw(st.sampled_from([None, 0, 1, 2, 5]))
+    queue = draw(st.integers(1, 70))
+    return S, level, frontier, d0, mode, max_edges, max_levels, queue
+
+
+@given(case=fused_cases())
+def test_grid_matches_the_cpu_twin(device, case):
+    S, level0, frontier, d0, mode, max_edges, max_levels, queue = case
+    n = S.shape[0]
+    A = sr.Matrix.from_scipy(S, device=device)
+    xp = A.xp
+    parent0 = np.where(level0 >= 0, np.arange(n), -1) if mode != "none" else None
+    # the oracle: the NumPy loop (push_levels' CPU form) on copies
+    want_level = level0.copy()
+    want_parent = None if parent0 is None else parent0.copy()
+    Ah = sr.Matrix.from_scipy(S, device="cpu")
+    want = traversal._push_levels_cpu(Ah, want_level, frontier, d0, want_parent, mode == "min",
+                                      max_edges, n + 1 if max_levels is None else max_levels,
+                                      queue)
+    if frontier.size > queue:
+        with pytest.raises(sr.InvalidValue, match=f"frontier must hold at most {queue} vertices"):
+            traversal.push_levels_grid(A, xp.asarray(level0), xp.asarray(frontier), d0,
+                                       queue=queue)
+        return
+    level = xp.asarray(level0)
+    parent = None if parent0 is None else xp.asarray(parent0)
+    got = traversal.push_levels_grid(A, level, xp.asarray(frontier), d0, parent=parent,
+                                     deterministic=mode == "min", max_edges=max_edges,
+                                     max_levels=max_levels, queue=queue)
+    assert got == want
+    np.testing.assert_array_equal(to_host(level), want_level)
+    if parent is None:
+        return
+    p = to_host(parent)
+    fresh = level0 < 0
+    np.testing.assert_array_equal(p[~fresh], parent0[~fresh])  # the visited keep theirs
+    if mode == "min":
+        np.testing.assert_array_equal(p, want_parent)
+        return
+    C = S.tocsc()
+    on_frontier = np.zeros(n, dtype=bool)
+    on_frontier[frontier] = True
+    for v in np.flatnonzero(fresh):
+        if want_level[v] < 0:
+            assert p[v] == -1
+            continue
+        ins = C.indices[C.indptr[v]:C.indptr[v + 1]]
+        prev = ins[(want_level[ins] == want_level[v] - 1) & (fresh[ins] | on_frontier[ins])]
+        assert p[v] in prev, (v, p[v], prev)
+
+
+@pytest.mark.parametrize("mode", ["none", "any", "min"])
+def test_grid_on_a_skewed_graph(device, mode):
+    # many blocks at once on the GPU: hubs, wide levels, contended claims and appends
+    rng = np.random.default_rng(11)
+    n = 20000
+    deg = np.minimum((rng.pareto(1.2, n) * 3).astype(np.int64), n)
+    r = np.repeat(np.arange(n), deg)
+    c = rng.integers(0, n, r.size)
+    S = sp.coo_matrix((np.ones(r.size), (r, c)), shape=(n, n)).tocsr()
+    A = sr.Matrix.from_scipy(S, device=device)
+    source = int(np.argmax(deg))
+    level, parent, q = start(A, source, mode != "none")
+    status, depth, levels = traversal.push_levels_grid(A, level, q, 0, parent=parent,
+                                                       deterministic=mode == "min",
+                                                       max_edges=2**30)
+    exp = levels_of(S, source)
+    assert (status, depth, levels) == ("done", exp.max(), exp.max()) and exp.max() >= 3
+    np.testing.assert_array_equal(to_host(level), exp)
+    if parent is not None:
+        check_parents(S, exp, to_host(parent), mode == "min")
+
+
+def test_grid_errors(device):
+    A = sr.Matrix.from_scipy(grid(3), device=device)
+    xp = A.xp
+    level = xp.full(9, -1, dtype=xp.int64)
+    for bad in (0, 2**24, True, 1.5):
+        with pytest.raises(sr.InvalidValue, match=r"push_levels_grid: queue must be an integer "
+                                                  r"in \[1, 16777152\], got"):
+            traversal.push_levels_grid(A, level, xp.asarray([0]), 0, queue=bad)
+    with pytest.raises(sr.InvalidValue,
+                       match="push_levels_grid: frontier must hold at most 2 vertices, got 3"):
+        traversal.push_levels_grid(A, level, xp.asarray([0, 1, 2]), 0, queue=2)
+    with pytest.raises(sr.InvalidValue, match="push_levels_grid: max_levels must be >= 0, got -1"):
+        traversal.push_levels_grid(A, level, xp.asarray([0]), 0, max_levels=-1)
+    with pytest.raises(sr.DomainMismatch, match=r"push_levels_grid: parent must be an int64"):
+        traversal.push_levels_grid(A, level, xp.asarray([0]), 0, parent=level[:3])
+    with pytest.raises(sr.DomainMismatch, match="A must be a semiring.Matrix"):
+        traversal.push_levels_grid(np.eye(3), level, xp.asarray([0]), 0)
+    assert to_host(level).tolist() == [-1] * 9  # nothing ran
 
 
 # ---------------------------------------------------------------------- relax_rounds

@@ -472,3 +472,193 @@ __global__ void relax_push(
         sr_append_warp(joined, v, next, &counters[0]);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fused push levels over the whole device: the push_levels loop run by a persistent grid (a
+// cooperative launch: every block resident at once), the levels separated by a grid-wide
+// barrier instead of one block's __syncthreads. Each level is the same step
+//     q⟨¬visited⟩ = q any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q
+// with the frontier's edges load balanced over every thread of the grid.
+//
+// The load balance needs each frontier slot's first edge number (the exclusive prefix sum of
+// the frontier's degrees). No separate scan is run: a claimed vertex is appended to the next
+// queue together with its degree, by one 64-bit atomic per warp on a packed counter
+// (vertices << SR_GRID_EDGE_BITS | edges). The atomic hands the warp a range of queue slots
+// and, at the same time, a range of edge numbers, so the slots' edge offsets rise with the
+// slots: the next level's prefix sum comes out of the appends, and its total (the max_edges
+// test) and its size are one word read after the barrier. One barrier a level.
+//
+// Buffers: q[2] (frontier vertices) and o[2] (their first edge numbers), `cap` slots each;
+// the host puts the starting frontier into q[1]. state (int64[SR_GRID_STATE], in/out):
+// [0] frontier size in / last size out, [1] depth in/out, [2] status (out), [3] levels (out),
+// [4..6] packed counters, [7..9] overflow flags (the three rotate by level: the one a level
+// appends to, the one it reads, the one it zeroes for the next), [10] the barrier word.
+// [4..10] must be zero on entry.
+
+#define SR_GRID_THREADS 512
+#define SR_GRID_EDGE_BITS 40
+#define SR_GRID_STATE 12
+// Evenly spaced samples of the frontier's edge offsets that each block keeps in shared memory
+// a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
+// at most this many vertices) of dependent L2 loads instead of log2(frontier) of them.
+#define SR_GRID_SAMPLES 2048
+
+// Grid-wide barrier of a cooperative launch (the algorithm of cooperative_groups'
+// grid.sync(), which NVRTC cannot include without the CUDA toolkit's headers on its path):
+// block 0 adds 2^31 - (blocks - 1), every other block 1, so the top bit of the word flips
+// exactly when the last block arrives; each block waits for the flip from the value it saw.
+// The fences make every write before the barrier visible to every read after it.
+__device__ __forceinline__ void sr_grid_sync(unsigned int* bar)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned int inc = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
+        __threadfence();
+        const unsigned int old = atomicAdd(bar, inc);
+        while (((old ^ *reinterpret_cast<volatile unsigned int*>(bar)) & 0x80000000u) == 0u) {
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Append v (when take) with its out-degree `deg` to the queue q / offsets o, warp-aggregated:
+// one atomic on the packed counter gives the warp its slots and its edge numbers. Every lane
+// of the warp calls it (full mask). A slot at or past `cap` is not written but raises *over.
+template <typename I>
+__device__ __forceinline__ void sr_grid_append(bool take, I v, long long deg, I* q, long long* o,
+                                               unsigned long long* ctr, long long* over,
+                                               long long cap)
+{
+    const unsigned want = __ballot_sync(0xffffffffu, take);
+    if (want == 0u) return;
+    const int lane = threadIdx.x & 31;
+    const long long d = take ? deg : 0;
+    long long incl = d;  // inclusive prefix of the taking lanes' degrees
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const long long x = __shfl_up_sync(0xffffffffu, incl, off);
+        if (lane >= off) incl += x;
+    }
+    const long long sum = __shfl_sync(0xffffffffu, incl, 31);
+    const int k = __popc(want);
+    unsigned long long old = 0;
+    if (lane == 0) {
+        old = atomicAdd(ctr, ((unsigned long long)k << SR_GRID_EDGE_BITS) + (unsigned long long)sum);
+        if ((long long)(old >> SR_GRID_EDGE_BITS) + k > cap) *reinterpret_cast<volatile long long*>(over) = 1;
+    }
+    old = __shfl_sync(0xffffffffu, old, 0);
+    if (take) {
+        const long long pos = (long long)(old >> SR_GRID_EDGE_BITS) + __popc(want & ((1u << lane) - 1u));
+        if (pos < cap) {
+            q[pos] = v;
+            o[pos] = (long long)(old & ((1ull << SR_GRID_EDGE_BITS) - 1ull)) + incl - d;
+        }
+    }
+}
+
+template <typename I, int PARENTS>
+__global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    long long* level, long long* parent, I* q0, I* q1, long long* o0, long long* o1,
+    long long* state, long long cap, long long max_edges, long long max_levels)
+{
+    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
+    long long* over = state + 7;
+    unsigned int* bar = reinterpret_cast<unsigned int*>(state + 10);
+    const int lane = threadIdx.x & 31;
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    // every loop below runs warp-uniformly (bounded by the warp's first lane) so that the
+    // appends' shuffles see all 32 lanes
+    __shared__ long long s_samp[SR_GRID_SAMPLES];
+    const long long first = state[0];
+    long long depth = state[1];
+    for (long long i = gtid; i - lane < first; i += stride) {
+        const bool ok = i < first;
+        const I u = ok ? q1[i] : (I)0;
+        const long long deg = ok ? (long long)indptr[u + 1] - (long long)indptr[u] : 0;
+        sr_grid_append<I>(ok, u, deg, q0, o0, &ctr[0], &over[0], cap);
+    }
+    sr_grid_sync(bar);
+
+    unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
+    long long count = (long long)(cur >> SR_GRID_EDGE_BITS);
+    long long levels = 0;
+    int status = SR_TRAVERSE_LIMIT;
+    int c = 0;      // the counter (and flag) of the current frontier
+    int p = 0;      // its queue: q0/o0 or q1/o1
+    while (levels < max_levels) {
+        const long long total = (long long)(cur & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
+        if (total > max_edges) { status = SR_TRAVERSE_WIDE; break; }
+        const int nc = c == 2 ? 0 : c + 1;
+        const int zc = nc == 2 ? 0 : nc + 1;
+        // the previous level's counter: every block read it before the last barrier
+        if (gtid == 0) { ctr[zc] = 0; over[zc] = 0; }
+        const I* qi = p ? q1 : q0;
+        const long long* oi = p ? o1 : o0;
+        I* qo = p ? q0 : q1;
+        long long* oo = p ? o0 : o1;
+        const long long d1 = depth + 1;
+        // samples j = oi[j * step]; qi and oi were written before the last barrier by other
+        // blocks: read through L2 (__ldcg), never a stale L1 line
+        const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
+        const int ns = (int)((count + step - 1) / step);
+        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+        __syncthreads();
+        for (long long e = gtid; e - lane < total; e += stride) {
+            bool claimed = false;
+            I v = 0;
+            long long deg = 0;
+            if (e < total) {
+                int lo = 0, hi = ns;  // the last sample <= e, then the slot f with oi[f] <= e < oi[f + 1]
+                while (hi - lo > 1) {
+                    const int mid = (lo + hi) >> 1;
+                    if (s_samp[mid] <= e) lo = mid; else hi = mid;
+                }
+                lo *= step;
+                hi = (int)min((long long)lo + step, count);
+                while (hi - lo > 1) {
+                    const int mid = (lo + hi) >> 1;
+                    if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
+                }
+                const I u = __ldcg(qi + lo);
+                v = indices[(long long)indptr[u] + (e - __ldcg(oi + lo))];
+                const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
+                if (lv == -1) {
+                    const unsigned long long old = atomicCAS(
+                        reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
+                    claimed = old == ~0ull;
+                    // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
+                    if (PARENTS == 2 && (claimed || (long long)old == d1))
+                        atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+                } else if (PARENTS == 2 && lv == d1) {
+                    atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+                }
+                if (claimed) {
+                    if (PARENTS == 1) parent[v] = (long long)u;
+                    deg = (long long)indptr[v + 1] - (long long)indptr[v];
+                }
+            }
+            sr_grid_append<I>(claimed, v, deg, qo, oo, &ctr[nc], &over[nc], cap);
+        }
+        sr_grid_sync(bar);
+        // every block reads the same words here: its decisions below are the grid's
+        const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
+        const bool overflow = *reinterpret_cast<volatile long long*>(&over[nc]) != 0;
+        if (!overflow && next == 0ull) { status = SR_TRAVERSE_DONE; break; }
+        depth = d1;
+        ++levels;
+        count = (long long)(next >> SR_GRID_EDGE_BITS);
+        if (overflow) { status = SR_TRAVERSE_OVERFLOW; break; }
+        cur = next;
+        c = nc;
+        p ^= 1;
+    }
+    if (gtid == 0) {
+        state[0] = count;
+        state[1] = depth;
+        state[2] = status;
+        state[3] = levels;
+    }
+}
