@@ -44,7 +44,9 @@ FUSED_EDGES = 4 * traversal.MAX_EDGES
 #: Run those fused levels over the whole device (:func:`semiring.traversal.push_levels_grid`:
 #: one persistent cooperative grid, a grid-wide barrier between levels) instead of in one
 #: block (:func:`semiring.traversal.push_levels`), which stays the fallback where the
-#: cooperative launch cannot be made.
+#: cooperative launch cannot be made. On an H100 (tools/probe_coop.py) the 2048² grid's BFS
+#: took 34 ms this way against 52 ms in one block (3600 levels of ≤ 4096 vertices); Kronecker
+#: 22 and urand 22 (two or three fused levels) were within noise of the block.
 FUSED_GRID = True
 #: Why the cooperative launch failed, once it has (then push_levels runs from there on).
 _grid_unavailable: str | None = None
