@@ -38,8 +38,8 @@ from .bfs import bfs
 #: Push (SpMSpV over the frontier's rows) while the frontier holds fewer than this fraction of
 #: the vertices, else pull (SpMV over Aᵀ). A min-plus pull has no early exit (min's terminal
 #: value is −inf), so it pays for every edge; the push pays for the frontier's edges plus
-#: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24; 1/16 is a first guess for SSSP,
-#: to be tuned on the GPU.
+#: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24. On an H100 (tools/probe_tune.py,
+#: session 3) 1/4, 1/16 and 1/64 were within run-to-run noise on Kronecker 21 and 22.
 PULL_FRACTION = 1 / 16
 #: ... and pull as well when the frontier's out-edges exceed this fraction of all edges: a
 #: push pays an atomic per edge, the pull one streaming pass. On an H100, Kronecker-22's
