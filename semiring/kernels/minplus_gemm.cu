@@ -125,7 +125,7 @@ struct mp_imax_plus {
 
 struct mp_imin_plus_sat {
     typedef int value;
-    static constexpr bool raw = false;  // load() is the identity: tiles may be copied as they are
+    static constexpr bool raw = false;  // load() maps INT_MAX: tiles go through registers
     static __device__ __forceinline__ int start() { return MP_INT_MAX; }
     static __device__ __forceinline__ int pad_x() { return MP_SAT_BIG; }
     static __device__ __forceinline__ int pad_y() { return MP_SAT_BIG; }
