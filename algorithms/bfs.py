@@ -48,7 +48,13 @@ FUSED_EDGES = 4 * traversal.MAX_EDGES
 #: took 34 ms this way against 52 ms in one block (3600 levels of ≤ 4096 vertices); Kronecker
 #: 22 and urand 22 (two or three fused levels) were within noise of the block.
 FUSED_GRID = True
-#: Why the cooperative launch failed, once it has (then push_levels runs from there on).
+#: Run the whole search on the device where it can (:func:`semiring.traversal.bfs_grid`:
+#: one persistent cooperative launch, the same push and pull levels, the direction switched
+#: by ALPHA and BETA after each grid-wide barrier, one host sync in all) instead of the loop
+#: below, which stays the CPU path and the fallback where the launch cannot be made.
+DEVICE_LOOP = True
+#: Why the cooperative launch failed, once it has (then the host loop and push_levels run
+#: from there on).
 _grid_unavailable: str | None = None
 
 DIRECTIONS = ("auto", "push", "pull")
@@ -128,6 +134,17 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
         raise InvalidValue(f"bfs: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric and A._T is None:
         A._T = A  # the transpose cache: Aᵀ is A itself
+    global _grid_unavailable
+    if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
+            and n <= traversal.BFS_GRID_MAX_N):
+        # every level below, push or pull, in one launch with the switch made on the device
+        try:
+            level, parent, _ = traversal.bfs_grid(
+                A, source, parents=parents, deterministic=deterministic, direction=direction,
+                alpha=ALPHA, beta=BETA, symmetric=symmetric)
+            return (level, parent) if parents else level
+        except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
+            _grid_unavailable = str(err)
     xp = A.xp
     level = xp.full(n, -1, dtype=xp.int64)
     parent = xp.full(n, -1, dtype=xp.int64) if parents else None

@@ -204,7 +204,8 @@ def kernel_names():
 def grid_kernel_names():
     """The kernels of :func:`push_levels_grid`, compiled in a module of their own: it is
     launched cooperatively (every block resident at once)."""
-    return [f"push_levels_grid<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
+    return [f"{k}<{I}, {p}>" for k in ("push_levels_grid", "bfs_grid")
+            for I in ("int", "long long") for p in (0, 1, 2)]
 
 
 _modules: dict = {}
@@ -303,10 +304,11 @@ _grid_modules: dict = {}
 _grid_blocks: dict = {}
 
 
-def _grid_function(name: str):
+def _grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | None = None):
     """(kernel, blocks) of a cooperative kernel: the blocks are what the device holds at once
-    (occupancy × multiprocessors, at most GRID_BLOCKS_PER_SM a multiprocessor); a cooperative
-    launch of more fails. Raises BackendUnavailable where the launch cannot be made."""
+    (occupancy × multiprocessors, at most ``per_sm_max`` (default GRID_BLOCKS_PER_SM) a
+    multiprocessor); a cooperative launch of more fails. Raises BackendUnavailable (naming
+    ``op``) where the launch cannot be made."""
     cp = _cupy()
     from cupy_backends.cuda.api import driver, runtime  # noqa: PLC0415
 
@@ -316,7 +318,7 @@ def _grid_function(name: str):
     dev = cp.cuda.runtime.getDevice()
     try:
         if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
-            raise BackendUnavailable(f"push_levels_grid: GPU {dev} cannot launch kernels "
+            raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
         mod = _grid_modules.get(dev)
         if mod is None:
@@ -324,17 +326,18 @@ def _grid_function(name: str):
                 code=_source(), options=("-std=c++17",), name_expressions=grid_kernel_names(),
                 enable_cooperative_groups=True)
         f = mod.get_function(name)
-        key = (dev, name, GRID_THREADS, GRID_BLOCKS_PER_SM)
+        per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
+        key = (dev, name, GRID_THREADS, per_sm_max)
         blocks = _grid_blocks.get(key)
         if blocks is None:
             per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, GRID_THREADS, 0)
             if per_sm < 1:
-                raise BackendUnavailable(f"push_levels_grid: no block of {GRID_THREADS} threads "
+                raise BackendUnavailable(f"{op}: no block of {GRID_THREADS} threads "
                                          f"of {name} fits on a multiprocessor of GPU {dev}")
-            blocks = _grid_blocks[key] = _num_sms(dev) * min(per_sm, max(1, GRID_BLOCKS_PER_SM))
+            blocks = _grid_blocks[key] = _num_sms(dev) * min(per_sm, max(1, per_sm_max))
     except (cp.cuda.compiler.CompileException, driver.CUDADriverError,
             runtime.CUDARuntimeError) as err:
-        raise BackendUnavailable(f"push_levels_grid: {type(err).__name__}: {err}") from err
+        raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
     return f, blocks
 
 
@@ -366,6 +369,126 @@ def _push_levels_grid_gpu(A, level, frontier, depth, parent, deterministic, max_
     _count, depth, status, levels = (int(s) for s in state[:4].get())  # the one host sync
     return STATUS[status], depth, levels
 
+
+
+#: Blocks per multiprocessor of :func:`bfs_grid`'s persistent grid (capped by the kernel's
+#: occupancy): its pull levels are latency-bound scans of the in-edges that want more warps
+#: resident than :func:`push_levels_grid`'s short levels.
+BFS_GRID_BLOCKS_PER_SM = 4
+#: The most vertices :func:`bfs_grid` takes: its queue counter's vertex field holds 24 bits,
+#: and a level holds at most n - 1 vertices.
+BFS_GRID_MAX_N = 2**24
+_DIRECTION_MODES = {"auto": 0, "push": 1, "pull": 2}
+
+
+def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
+             beta=24, symmetric=False):
+    """A whole breadth-first search in one persistent launch, switching direction on the device.
+
+    Every level is the push step of :func:`push_levels_grid` or the pull step of
+    :func:`pull_level` (each unvisited vertex scans its in-neighbours, stopping at the first
+    in the frontier's bitmap), run by one cooperative grid with a grid-wide barrier between
+    levels. After each barrier every block reads the same counters (the frontier's vertices
+    and out-edges) and takes the same decision (Beamer, Asanović & Patterson 2012): push →
+    pull when the frontier's out-edges exceed the unexplored edges / ``alpha``, pull → push
+    when it holds fewer than n / ``beta`` vertices. The host launches once and synchronizes
+    once. GPU only: on the CPU, ``algorithms.bfs`` runs the same levels from Python.
+
+    Parameters
+    ----------
+    A : Matrix, on the GPU, square, at most :data:`BFS_GRID_MAX_N` vertices
+        The graph (edges ``A(i, j)``: i → j); only its structure is read.
+    source : int
+    parents : bool
+        Also return the BFS tree (``parent[source] = source``, ``-1`` where unreached).
+    deterministic : bool
+        Each parent the smallest-index in-neighbour on the previous level. A pull finds that
+        one anyway (A's rows are sorted and the scan stops at the first found); a push then
+        takes the minimum with an atomic.
+    direction : {'auto', 'push', 'pull'}
+    alpha, beta : int
+        The switching thresholds (positive).
+    symmetric : bool
+        Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
+
+    Returns
+    -------
+    level : cupy.ndarray of int64
+    parent : cupy.ndarray of int64, or None
+    info : dict
+        ``levels`` (levels run, the last one finding nothing), ``push`` and ``pull`` (levels
+        in each direction), ``depth`` (the deepest level reached).
+
+    Raises
+    ------
+    BackendUnavailable
+        Where the cooperative launch cannot be made (nothing has run then).
+
+    Examples
+    --------
+    A path 0 → 1 → 2 → 3 on the GPU (skipped where there is none):
+
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> from semiring.traversal import bfs_grid
+    >>> S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")
+    >>> A = sr.Matrix.from_scipy(S, device="gpu")  # doctest: +SKIP
+    >>> level, parent, info = bfs_grid(A, 0, parents=True)  # doctest: +SKIP
+    >>> level.tolist(), parent.tolist(), info["depth"]  # doctest: +SKIP
+    ([0, 1, 2, 3], [0, 0, 1, 2], 3)
+    """
+    op = "bfs_grid"
+    from .errors import DeviceMismatch, InvalidIndex  # noqa: PLC0415
+
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if A.device != "gpu":
+        raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
+                             f"got a {A.device} matrix")
+    n = A.nrows
+    if n > BFS_GRID_MAX_N:
+        raise InvalidValue(f"{op}: A may have at most {BFS_GRID_MAX_N} vertices, got {n}")
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
+        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
+    if not 0 <= int(source) < n:
+        raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
+    if direction not in _DIRECTION_MODES:
+        raise InvalidValue(f"{op}: direction must be one of {tuple(_DIRECTION_MODES)}, "
+                           f"got {direction!r}")
+    for arg, v in (("alpha", alpha), ("beta", beta)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v < 2**20:
+            raise InvalidValue(f"{op}: {arg} must be an integer in [1, 2**20), got {v!r}")
+    cp = _cupy()
+    from .errors import BackendUnavailable  # noqa: PLC0415
+
+    mode = 0 if not parents else (2 if deterministic else 1)
+    f, blocks = _grid_function(f"bfs_grid<{_C_TYPES[np.dtype(A.itype)]}, {mode}>", op,
+                               BFS_GRID_BLOCKS_PER_SM)
+    AT = A if symmetric else A.T
+    itype = A.itype
+    level = cp.full(n, -1, dtype=cp.int64)
+    parent = cp.full(n, -1, dtype=cp.int64) if parents else None
+    q = cp.empty((2, n), dtype=itype)
+    o = cp.empty((2, n), dtype=cp.int64)
+    words = (n + 31) // 32
+    bits = cp.zeros((3, words), dtype=cp.uint32)  # visited, and the frontier's two bitmaps
+    state = cp.zeros(12, dtype=cp.int64)
+    try:
+        f((blocks,), (GRID_THREADS,), (
+            A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
+            level if parent is None else parent, q[0], q[1], o[0], o[1], bits[0], bits[1],
+            bits[2], state, np.int64(alpha), np.int64(beta), np.int32(_DIRECTION_MODES[direction])))
+    except _driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
+                                 f"{GRID_THREADS} threads failed: {err}") from err
+    depth, levels, push, pull = (int(v) for v in state[:4].get())  # the one host sync
+    return level, parent, {"levels": levels, "push": push, "pull": pull, "depth": depth}
+
+
+def _driver_error():
+    from cupy_backends.cuda.api import driver  # noqa: PLC0415
+
+    return driver.CUDADriverError
 
 def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edges=MAX_EDGES,
                  max_rounds=None):

@@ -13,6 +13,7 @@ from scipy.sparse.csgraph import breadth_first_order, shortest_path
 
 import algorithms
 import semiring as sr
+from semiring import traversal
 from conftest import to_host
 
 bfs_module = importlib.import_module("algorithms.bfs")  # the module: algorithms.bfs is the function
@@ -59,11 +60,16 @@ def check_parents(S, source, level, parent, deterministic):
     assert n == level.size
 
 
-#: Fused push levels as the BFS uses them (over the whole device), in one block, off (one
-#: algebra call per level), and handing back after every few edges (so the BFS leaves and
-#: re-enters the fused run), in either form.
-FUSED = {"default": {}, "block": {"FUSED_GRID": False}, "off": {"FUSED_FRONTIER": 0},
-         "tiny": {"FUSED_EDGES": 6}, "tiny-block": {"FUSED_EDGES": 6, "FUSED_GRID": False}}
+#: The whole search on the device (the default on the GPU; on the CPU the host loop), with
+#: the direction flipping nearly every level; the host loop with fused push levels over the
+#: whole device, in one block, off (one algebra call per level), and handing back after every
+#: few edges (so the BFS leaves and re-enters the fused run), in either form.
+HOST = {"DEVICE_LOOP": False}
+FUSED = {"default": {}, "flip": {"ALPHA": 10**6, "BETA": 2},
+         "host": HOST, "host-flip": {**HOST, "ALPHA": 10**6, "BETA": 2},
+         "block": {**HOST, "FUSED_GRID": False}, "off": {**HOST, "FUSED_FRONTIER": 0},
+         "tiny": {**HOST, "FUSED_EDGES": 6},
+         "tiny-block": {**HOST, "FUSED_EDGES": 6, "FUSED_GRID": False}}
 
 
 @given(g=graphs(), parents=st.booleans(), deterministic=st.booleans(),
@@ -96,23 +102,23 @@ def test_directions_agree_on_a_skewed_graph(device):
     S = (S + S.T).tocsr()
     A = sr.Matrix.from_scipy(S, device=device)
     exp = reference_levels(S, 0)
+    variants = {"push": {}, "pull": {}, "auto": {}, "auto-flip": {"ALPHA": 10**6, "BETA": 2},
+                "push-host": HOST, "pull-host": HOST, "auto-host": HOST,
+                "push-unfused": {**HOST, "FUSED_FRONTIER": 0},
+                "push-block": {**HOST, "FUSED_GRID": False}}
     results = {}
-    for d in ("push", "pull", "auto", "push-unfused", "push-block"):
+    for d, patch in variants.items():
         with pytest.MonkeyPatch.context() as mp:
-            if d == "push-unfused":
-                mp.setattr(bfs_module, "FUSED_FRONTIER", 0)
-            if d == "push-block":
-                mp.setattr(bfs_module, "FUSED_GRID", False)
+            for name, value in patch.items():
+                mp.setattr(bfs_module, name, value)
             lv, par = algorithms.bfs(A, 0, parents=True, deterministic=True, direction=d.split("-")[0])
         lv, par = to_host(lv), to_host(par)
         np.testing.assert_array_equal(lv, exp)
         check_parents(S, 0, lv, par, deterministic=True)
         results[d] = par
-    # deterministic parents are the same whatever the direction
-    np.testing.assert_array_equal(results["push"], results["pull"])
-    np.testing.assert_array_equal(results["push"], results["auto"])
-    np.testing.assert_array_equal(results["push"], results["push-unfused"])
-    np.testing.assert_array_equal(results["push"], results["push-block"])
+    # deterministic parents are the same whatever the direction and the loop
+    for d in variants:
+        np.testing.assert_array_equal(results[d], results["push"], err_msg=d)
     assert exp.max() >= 3
 
 
@@ -129,6 +135,7 @@ def test_fused_falls_back_to_one_block_once(device):
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(bfs_module.traversal, "push_levels_grid", unavailable)
+        mp.setattr(bfs_module, "DEVICE_LOOP", False)
         mp.setattr(bfs_module, "_grid_unavailable", None)
         for _ in range(2):
             np.testing.assert_array_equal(to_host(algorithms.bfs(A, 0, direction="push")),
@@ -136,6 +143,87 @@ def test_fused_falls_back_to_one_block_once(device):
         assert len(tries) == 1
         assert "no cooperative launch" in bfs_module._grid_unavailable
 
+
+
+def test_device_loop_falls_back_to_the_host_loop_once(device):
+    # where bfs_grid cannot launch it raises BackendUnavailable having run nothing; the BFS
+    # then runs its host loop, and does not try the device loop again
+    S = sp.diags([1.0] * 9, 1, shape=(10, 10), format="csr")
+    A = sr.Matrix.from_scipy(S, device=device)
+    tries = []
+
+    def unavailable(*args, **kwargs):
+        tries.append(1)
+        raise sr.BackendUnavailable("bfs_grid: no cooperative launch here")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bfs_module.traversal, "bfs_grid", unavailable)
+        mp.setattr(bfs_module, "_grid_unavailable", None)
+        for _ in range(2):
+            lv, par = algorithms.bfs(A, 0, parents=True)
+            np.testing.assert_array_equal(to_host(lv), np.arange(10))
+            np.testing.assert_array_equal(to_host(par), np.r_[0, np.arange(9)])
+        assert len(tries) == (1 if device == "gpu" else 0)  # the CPU never tries it
+
+
+def test_bfs_grid_levels_and_counts(device):
+    # a Kronecker-like skewed graph of a few thousand vertices plus a path hanging off it:
+    # wide levels (pulls under auto), then a long tail of one-vertex levels (pushes)
+    if device != "gpu":
+        S = sp.csr_matrix((2, 2))
+        with pytest.raises(sr.DeviceMismatch, match="bfs_grid: A must be on the GPU"):
+            traversal.bfs_grid(sr.Matrix.from_scipy(S, device=device), 0)
+        return
+    rng = np.random.default_rng(3)
+    n, tail = 4000, 300
+    deg = np.minimum((rng.pareto(1.0, n) * 3).astype(np.int64) + 1, n - 1)
+    rows = np.repeat(np.arange(n), deg)
+    cols = rng.integers(0, n, rows.size)
+    path = np.arange(n - 1, n + tail)
+    rows, cols = np.r_[rows, path[:-1]], np.r_[cols, path[1:]]
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n + tail + 5,) * 2).tocsr()
+    S = (S + S.T).tocsr()
+    exp = reference_levels(S, 0)
+    A = sr.Matrix.from_scipy(S, device="gpu")
+    seen = {}
+    for direction in ("auto", "push", "pull"):
+        for parents, det in ((False, False), (True, False), (True, True)):
+            lv, par, info = traversal.bfs_grid(A, 0, parents=parents, deterministic=det,
+                                                  direction=direction, symmetric=True)
+            lv = to_host(lv)
+            np.testing.assert_array_equal(lv, exp)
+            assert par is None if not parents else par.shape == (S.shape[0],)
+            if parents:
+                check_parents(S, 0, lv, to_host(par), det)
+            if det:
+                seen[direction] = to_host(par)
+            assert info["depth"] == exp.max()
+            assert info["levels"] == exp.max() + 1  # the last level finds nothing
+            assert info["push"] + info["pull"] == info["levels"]
+            if direction != "auto":
+                assert info[direction] == info["levels"]
+            else:
+                assert info["push"] > 0 and info["pull"] > 0
+    np.testing.assert_array_equal(seen["push"], seen["pull"])
+    np.testing.assert_array_equal(seen["push"], seen["auto"])
+
+
+def test_bfs_grid_errors(device):
+    if device != "gpu":
+        pytest.skip("bfs_grid is the GPU's device loop (its CPU refusal: test_bfs_grid_levels_and_counts)")
+    A = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=2, device="gpu")
+    with pytest.raises(sr.InvalidIndex, match=r"bfs_grid: source must lie in \[0, 2\), got 5"):
+        traversal.bfs_grid(A, 5)
+    with pytest.raises(sr.InvalidValue, match="bfs_grid: direction must be one of"):
+        traversal.bfs_grid(A, 0, direction="sideways")
+    with pytest.raises(sr.InvalidValue, match=r"bfs_grid: alpha must be an integer in \[1"):
+        traversal.bfs_grid(A, 0, alpha=0)
+    with pytest.raises(sr.DimensionMismatch, match="bfs_grid: A must be square"):
+        traversal.bfs_grid(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device="gpu"), 0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sr.traversal, "BFS_GRID_MAX_N", 1)
+        with pytest.raises(sr.InvalidValue, match="bfs_grid: A may have at most 1 vertices, got 2"):
+            traversal.bfs_grid(A, 0)
 
 def test_single_vertex_and_isolated_source(device):
     A = sr.Matrix.from_coo([], [], None, nrows=1, ncols=1, device=device)

@@ -1,5 +1,7 @@
-"""Policy sweep on the GPU (a device-tool probe, not a test): BFS's fused-level edge budget
-and SSSP's pull fraction and fused-round edge budget, on the graphs given.
+"""Policy sweep on the GPU (a device-tool probe, not a test): BFS's device loop against the
+host loop, its blocks per multiprocessor and switching thresholds, the host loop's
+fused-level edge budget, and SSSP's pull fraction and fused-round edge budget, on the graphs
+given (``bfs`` / ``sssp`` pick one).
 
     PYTHONPATH=. python3 tools/probe_tune.py kron-22 grid-2048x2048
 
@@ -15,6 +17,7 @@ import cupy as cp
 
 import algorithms
 import semiring as sr
+from semiring import traversal
 from bench import generators as gen
 from probe_sssp import timed  # tools/ is on the path when this runs as a script
 
@@ -44,8 +47,19 @@ def main(argv):
         grid = spec.startswith("grid")
         print(spec, flush=True)
         if "bfs" in what:
-            sweep("bfs", BFS, "FUSED_EDGES", [4096, 16384, 65536, 262144],
-                  lambda: algorithms.bfs(A, source, symmetric=True), 5)
+            def bfs():
+                return algorithms.bfs(A, source, symmetric=True)
+
+            _, _, info = traversal.bfs_grid(A, source, symmetric=True, alpha=BFS.ALPHA,
+                                            beta=BFS.BETA)
+            print(f"  device loop: {info}", flush=True)
+            sweep("bfs", BFS, "DEVICE_LOOP", [True, False], bfs, 5)
+            sweep("bfs", traversal, "BFS_GRID_BLOCKS_PER_SM", [1, 2, 3, 4], bfs, 5)
+            sweep("bfs", BFS, "ALPHA", [4, 14, 40], bfs, 5)
+            sweep("bfs", BFS, "BETA", [8, 24, 72], bfs, 5)
+            BFS.DEVICE_LOOP = False
+            sweep("bfs", BFS, "FUSED_EDGES", [16384, 262144], bfs, 5)
+            BFS.DEVICE_LOOP = True
         if "sssp" not in what:
             continue
         W = A  # the generated weights, uniform in [1, 255]

@@ -557,6 +557,68 @@ __device__ __forceinline__ void sr_grid_append(bool take, I v, long long deg, I*
     }
 }
 
+// One push level of a persistent grid, between two grid barriers:
+//     q⟨¬visited⟩ = f any.secondi A ;  level⟨q⟩ = d1 ;  parent⟨q⟩ = f ;  vis⟨q⟩ = true
+// The frontier f is the queue qi (count vertices) with oi its vertices' first edge numbers
+// (total edges in all); edge e belongs to the last slot whose offset is <= e, found among
+// evenly spaced samples of oi kept in shared memory, then in oi itself. A head is claimed by
+// a CAS of its level from -1 and appended to qo/oo (sr_grid_append). vis (nullable): the
+// visited bitmap, its bit set for each claimed head. qi and oi were written before the last
+// barrier by other blocks: read through L2 (__ldcg), never a stale L1 line.
+template <typename I, int PARENTS>
+__device__ __forceinline__ void sr_grid_push(
+    const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
+    long long* parent, unsigned int* vis, const I* qi, const long long* oi, long long count,
+    long long total, I* qo, long long* oo, unsigned long long* ctr, long long* over,
+    long long cap, long long d1, long long* s_samp)
+{
+    const int lane = threadIdx.x & 31;
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
+    const int ns = (int)((count + step - 1) / step);
+    for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+    __syncthreads();
+    // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
+    for (long long e = gtid; e - lane < total; e += stride) {
+        bool claimed = false;
+        I v = 0;
+        long long deg = 0;
+        if (e < total) {
+            int lo = 0, hi = ns;  // the last sample <= e, then the slot f with oi[f] <= e < oi[f + 1]
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) >> 1;
+                if (s_samp[mid] <= e) lo = mid; else hi = mid;
+            }
+            lo *= step;
+            hi = (int)min((long long)lo + step, count);
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) >> 1;
+                if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
+            }
+            const I u = __ldcg(qi + lo);
+            v = indices[(long long)indptr[u] + (e - __ldcg(oi + lo))];
+            const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
+            if (lv == -1) {
+                const unsigned long long old = atomicCAS(
+                    reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
+                claimed = old == ~0ull;
+                // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
+                if (PARENTS == 2 && (claimed || (long long)old == d1))
+                    atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+            } else if (PARENTS == 2 && lv == d1) {
+                atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+            }
+            if (claimed) {
+                if (PARENTS == 1) parent[v] = (long long)u;
+                if (vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
+                deg = (long long)indptr[v + 1] - (long long)indptr[v];
+            }
+        }
+        sr_grid_append<I>(claimed, v, deg, qo, oo, ctr, over, cap);
+    }
+}
+
 template <typename I, int PARENTS>
 __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
     const I* __restrict__ indptr, const I* __restrict__ indices,
@@ -597,51 +659,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
         if (gtid == 0) { ctr[zc] = 0; over[zc] = 0; }
         const I* qi = p ? q1 : q0;
         const long long* oi = p ? o1 : o0;
-        I* qo = p ? q0 : q1;
-        long long* oo = p ? o0 : o1;
         const long long d1 = depth + 1;
-        // samples j = oi[j * step]; qi and oi were written before the last barrier by other
-        // blocks: read through L2 (__ldcg), never a stale L1 line
-        const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
-        const int ns = (int)((count + step - 1) / step);
-        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
-        __syncthreads();
-        for (long long e = gtid; e - lane < total; e += stride) {
-            bool claimed = false;
-            I v = 0;
-            long long deg = 0;
-            if (e < total) {
-                int lo = 0, hi = ns;  // the last sample <= e, then the slot f with oi[f] <= e < oi[f + 1]
-                while (hi - lo > 1) {
-                    const int mid = (lo + hi) >> 1;
-                    if (s_samp[mid] <= e) lo = mid; else hi = mid;
-                }
-                lo *= step;
-                hi = (int)min((long long)lo + step, count);
-                while (hi - lo > 1) {
-                    const int mid = (lo + hi) >> 1;
-                    if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
-                }
-                const I u = __ldcg(qi + lo);
-                v = indices[(long long)indptr[u] + (e - __ldcg(oi + lo))];
-                const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
-                if (lv == -1) {
-                    const unsigned long long old = atomicCAS(
-                        reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
-                    claimed = old == ~0ull;
-                    // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
-                    if (PARENTS == 2 && (claimed || (long long)old == d1))
-                        atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
-                } else if (PARENTS == 2 && lv == d1) {
-                    atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
-                }
-                if (claimed) {
-                    if (PARENTS == 1) parent[v] = (long long)u;
-                    deg = (long long)indptr[v + 1] - (long long)indptr[v];
-                }
-            }
-            sr_grid_append<I>(claimed, v, deg, qo, oo, &ctr[nc], &over[nc], cap);
-        }
+        sr_grid_push<I, PARENTS>(indptr, indices, level, parent, (unsigned int*)nullptr,
+                                 qi, oi, count, total, p ? q0 : q1, p ? o0 : o1,
+                                 &ctr[nc], &over[nc], cap, d1, s_samp);
         sr_grid_sync(bar);
         // every block reads the same words here: its decisions below are the grid's
         const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
@@ -660,5 +681,175 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
         state[1] = depth;
         state[2] = status;
         state[3] = levels;
+    }
+}
+
+// A whole breadth-first search in one persistent cooperative launch, direction-optimizing
+// on the device (Beamer, Asanović & Patterson 2012): each level is the push step above
+// (sr_grid_push) or the pull step
+//     q⟨¬vis⟩ = Aᵀ any.secondi f ;  level⟨q⟩ = d1 ;  parent⟨q⟩ = q ;  vis⟨q⟩ = true
+// over f's bitmap, and every block takes the same decision after each barrier from the same
+// words: push → pull when f's out-edges exceed the unexplored edges / alpha, pull → push when
+// f holds fewer than n / beta vertices (mode 1: push only, 2: pull only).
+//
+// The pull gives each warp one 32-vertex word of the visited bitmap: each unvisited lane scans
+// its first SR_PULL_SHORT in-neighbours alone, then the warp scans the longer rows one at a
+// time, 32 in-neighbours a step, stopping at the first in the frontier. Aᵀ's rows are sorted,
+// so the first found is the smallest: the min_secondi parent, whatever PARENTS asks. The warp
+// writes its word of the next frontier's bitmap whole (zeros included) and of `vis`, and
+// appends the new vertices to the queue, so a push can follow. A push leaves the frontier as a
+// queue only: before a pull the grid clears a bitmap and sets the queue's bits.
+//
+// Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
+// ceil(n / 32) words; vis and fb0/fb1 zero, level and parent -1 on entry). state (int64[12],
+// zero on entry): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
+// [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
+// the queues hold n), [10] the barrier word. The queue counter's vertex field is 24 bits:
+// n < 2^24 + 1.
+#define SR_PULL_SHORT 4
+
+template <typename I>
+__device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
+{
+    return (__ldcg(bits + (u >> 5)) >> (u & 31)) & 1u;
+}
+
+template <typename I, int PARENTS>
+__global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n, long long source,
+    long long* level, long long* parent, I* q0, I* q1, long long* o0, long long* o1,
+    unsigned int* vis, unsigned int* fb0, unsigned int* fb1, long long* state,
+    long long alpha, long long beta, int mode)
+{
+    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
+    long long* over = state + 7;
+    unsigned int* bar = reinterpret_cast<unsigned int*>(state + 10);
+    const int lane = threadIdx.x & 31;
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    const long long gwarp = gtid >> 5, nwarps = stride >> 5;
+    const long long nwords = (n + 31) >> 5;
+    __shared__ long long s_samp[SR_GRID_SAMPLES];
+    const long long m = (long long)indptr[n];
+    const long long deg0 = (long long)indptr[source + 1] - (long long)indptr[source];
+    if (gtid == 0) {
+        level[source] = 0;
+        if (PARENTS) parent[source] = source;
+        vis[source >> 5] = 1u << (source & 31);
+        q0[0] = (I)source;
+        o0[0] = 0;
+        ctr[0] = (1ull << SR_GRID_EDGE_BITS) + (unsigned long long)deg0;
+    }
+    sr_grid_sync(bar);
+
+    unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
+    long long depth = 0, levels = 0, pushes = 0, pulls = 0;
+    long long left = m;        // out-edges of the vertices not yet visited
+    bool pushing = mode != 2;
+    bool bitmap = false;       // the frontier is also in fb[b] (after a pull)
+    int c = 0, p = 0, b = 0;   // the frontier's counter, queue and bitmap
+    while (depth < n) {
+        const long long count = (long long)(cur >> SR_GRID_EDGE_BITS);
+        const long long total = (long long)(cur & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
+        left -= total;
+        if (mode == 0) {
+            if (pushing && total * alpha > left) pushing = false;
+            else if (!pushing && count * beta < n) pushing = true;
+        }
+        const int nc = c == 2 ? 0 : c + 1;
+        const int zc = nc == 2 ? 0 : nc + 1;
+        if (gtid == 0) { ctr[zc] = 0; over[zc] = 0; }
+        const I* qi = p ? q1 : q0;
+        const long long* oi = p ? o1 : o0;
+        I* qo = p ? q0 : q1;
+        long long* oo = p ? o0 : o1;
+        const long long d1 = depth + 1;
+        if (pushing) {
+            sr_grid_push<I, PARENTS>(indptr, indices, level, parent, vis, qi, oi, count, total,
+                                     qo, oo, &ctr[nc], &over[nc], n, d1, s_samp);
+            bitmap = false;
+            ++pushes;
+        } else {
+            unsigned int* fb = b ? fb1 : fb0;
+            unsigned int* fn = b ? fb0 : fb1;
+            if (!bitmap) {  // the queue's bits into a cleared bitmap
+                for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
+                sr_grid_sync(bar);
+                for (long long i = gtid; i < count; i += stride) {
+                    const I u = __ldcg(qi + i);
+                    atomicOr(fb + (u >> 5), 1u << (u & 31));
+                }
+                sr_grid_sync(bar);
+            }
+            for (long long w = gwarp; w < nwords; w += nwarps) {
+                const unsigned int seen = __ldcg(vis + w);
+                const long long v = (w << 5) + lane;
+                const bool mine = v < n && !((seen >> lane) & 1u);
+                bool found = false;
+                I par = 0;
+                long long beg = 0, end = 0;
+                if (mine) {
+                    beg = (long long)tindptr[v];
+                    end = (long long)tindptr[v + 1];
+                    const long long lim = min(end, beg + SR_PULL_SHORT);
+                    for (; beg < lim; ++beg) {
+                        const I u = tindices[beg];
+                        if (sr_bit(fb, u)) { found = true; par = u; break; }
+                    }
+                }
+                unsigned int longer = __ballot_sync(0xffffffffu, mine && !found && beg < end);
+                while (longer) {
+                    const int l = __ffs(longer) - 1;
+                    longer &= longer - 1u;
+                    const long long lb = __shfl_sync(0xffffffffu, beg, l);
+                    const long long le = __shfl_sync(0xffffffffu, end, l);
+                    for (long long e0 = lb; e0 < le; e0 += 32) {
+                        const long long e = e0 + lane;
+                        I u = 0;
+                        bool hit = false;
+                        if (e < le) {
+                            u = tindices[e];
+                            hit = sr_bit(fb, u);
+                        }
+                        const unsigned int h = __ballot_sync(0xffffffffu, hit);
+                        if (h) {
+                            const I pu = __shfl_sync(0xffffffffu, u, __ffs(h) - 1);
+                            if (lane == l) { found = true; par = pu; }
+                            break;
+                        }
+                    }
+                }
+                const unsigned int hits = __ballot_sync(0xffffffffu, found);
+                if (lane == 0) {
+                    fn[w] = hits;
+                    if (hits) vis[w] = seen | hits;
+                }
+                long long deg = 0;
+                if (found) {
+                    level[v] = d1;
+                    if (PARENTS) parent[v] = (long long)par;
+                    deg = (long long)indptr[v + 1] - (long long)indptr[v];
+                }
+                sr_grid_append<I>(found, (I)v, deg, qo, oo, &ctr[nc], &over[nc], n);
+            }
+            bitmap = true;
+            b ^= 1;
+            ++pulls;
+        }
+        sr_grid_sync(bar);
+        const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
+        ++levels;
+        if (next == 0ull) break;
+        depth = d1;
+        cur = next;
+        c = nc;
+        p ^= 1;
+    }
+    if (gtid == 0) {
+        state[0] = depth;
+        state[1] = levels;
+        state[2] = pushes;
+        state[3] = pulls;
     }
 }
