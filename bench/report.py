@@ -139,6 +139,7 @@ def to_json_dict(run: "RunResult") -> dict:
             "references": c.references,
             "ratios": c.ratios,
             "summary": c.summary,
+            "seconds": c.seconds,
             "error": c.error,
             "results": [impl_record(run, c, r) for r in c.results],
         })

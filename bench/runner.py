@@ -62,6 +62,7 @@ class CaseResult:
     ratios: dict
     summary: dict
     error: str = ""
+    seconds: float = 0.0  # the case's wall time: references, setups, warm-ups, timed runs
 
 
 @dataclass
@@ -334,6 +335,7 @@ def run(suite: str = "quick", device: str = "auto", *, algorithms: list[str] | N
 def _run_case(case: C.Case, graph: C.GraphData, env: dict, impls: list[C.Impl],
               policy: TimingPolicy | None, suite: C.Suite, seed: int, prog: _Progress) -> CaseResult:
     alg = C.ALGORITHMS[case.algorithm]
+    t_case = time.perf_counter()
     ctx = C.CaseContext(alg, graph, case.params_dict, seed, env)
     try:
         alg.prepare(ctx)
@@ -382,6 +384,7 @@ def _run_case(case: C.Case, graph: C.GraphData, env: dict, impls: list[C.Impl],
         except Exception as e:
             summary = {"summary_error": f"{type(e).__name__}: {e}"}
     res = CaseResult(case, graph.describe() | graph.load_info, case.params_dict,
-                     dict(ctx.case_metrics), out, ref_info, ratios, summary)
+                     dict(ctx.case_metrics), out, ref_info, ratios, summary,
+                     seconds=round(time.perf_counter() - t_case, 3))
     ctx.memo.clear()
     return res

@@ -372,9 +372,10 @@ def _push_levels_grid_gpu(A, level, frontier, depth, parent, deterministic, max_
 
 
 #: Blocks per multiprocessor of :func:`bfs_grid`'s persistent grid (capped by the kernel's
-#: occupancy): its pull levels are latency-bound scans of the in-edges that want more warps
-#: resident than :func:`push_levels_grid`'s short levels.
-BFS_GRID_BLOCKS_PER_SM = 4
+#: occupancy, 3 on an H100). Measured there (tools/probe_tune.py, 1 / 2 / 3 blocks): kron-22
+#: 0.63 / 0.53 / 0.58 ms, urand-22 1.20 / 1.17 / 1.23 ms, the 2048² grid 23 / 26 / 29 ms
+#: (4095 levels: a cheaper barrier with fewer blocks).
+BFS_GRID_BLOCKS_PER_SM = 2
 #: The most vertices :func:`bfs_grid` takes: its queue counter's vertex field holds 24 bits,
 #: and a level holds at most n - 1 vertices.
 BFS_GRID_MAX_N = 2**24
