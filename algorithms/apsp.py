@@ -369,6 +369,11 @@ class _Lanes:
 
 
 _SIDE_STREAMS: dict = {}
+#: Lower is higher; CUDA clamps a priority outside the device's range to its end (CuPy does
+#: not expose cudaDeviceGetStreamPriorityRange), so this is the device's highest (-5 on an
+#: H100). With equal priorities the block scheduler would start the side's blocks only once
+#: the running phase-3 launch had dispatched all of its own: little overlap.
+_TOP_PRIORITY = -100
 
 
 def _side_stream(cp):
@@ -377,8 +382,7 @@ def _side_stream(cp):
     dev = cp.cuda.runtime.getDevice()
     s = _SIDE_STREAMS.get(dev)
     if s is None:
-        greatest = cp.cuda.runtime.deviceGetStreamPriorityRange()[1]
-        s = _SIDE_STREAMS[dev] = cp.cuda.Stream(non_blocking=True, priority=greatest)
+        s = _SIDE_STREAMS[dev] = cp.cuda.Stream(non_blocking=True, priority=_TOP_PRIORITY)
     return s
 
 
