@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 
 import numpy as np
 
@@ -368,7 +369,9 @@ class _Lanes:
         return self.side if self.cp is not None else contextlib.nullcontext()
 
 
-_SIDE_STREAMS: dict = {}
+#: The lookahead streams of the calling thread, by device (thread-local: two threads' runs
+#: never share a side stream, so never its arena of CuPy's pool either).
+_SIDE_STREAMS = threading.local()
 #: Lower is higher; CUDA clamps a priority outside the device's range to its end (CuPy does
 #: not expose cudaDeviceGetStreamPriorityRange), so this is the device's highest (-5 on an
 #: H100). With equal priorities the block scheduler would start the side's blocks only once
@@ -377,12 +380,13 @@ _TOP_PRIORITY = -100
 
 
 def _side_stream(cp):
-    """One lookahead stream per device, made once: its arena of CuPy's memory pool is reused
-    from run to run instead of left behind with a stream made per call."""
+    """One lookahead stream per device and thread, made once: its arena of CuPy's memory pool
+    is reused from run to run instead of left behind with a stream made per call."""
+    streams = _SIDE_STREAMS.__dict__.setdefault("by_device", {})
     dev = cp.cuda.runtime.getDevice()
-    s = _SIDE_STREAMS.get(dev)
+    s = streams.get(dev)
     if s is None:
-        s = _SIDE_STREAMS[dev] = cp.cuda.Stream(non_blocking=True, priority=_TOP_PRIORITY)
+        s = streams[dev] = cp.cuda.Stream(non_blocking=True, priority=_TOP_PRIORITY)
     return s
 
 
@@ -394,13 +398,14 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
     first; then phases 1–2 of round r + 1 run on the side stream while the main stream
     relaxes the four rectangles outside the cross (disjoint memory: no race, and the cross
     is never written by both, so no stale phase-3 minimum overwrites a newer phase-2 value).
-    Round r + 1's phase 3 waits for both. Every entry gets the same operations in the same
-    order as without lookahead: the results are identical.
+    Round r + 1's phase 3 waits for both. Every entry ends with the same minimum of the same
+    sums as without lookahead (the cross's corner D[a:b, a:b] is relaxed twice by the same
+    products, and min is idempotent): the results are identical.
     """
     n = D.shape[0]
     rounds = [(k0, min(n, k0 + tile)) for k0 in range(0, n, tile)]
     everything = (0, n)
-    if not FW_LOOKAHEAD:
+    if not FW_LOOKAHEAD or len(rounds) < 2:
         for k0, k1 in rounds:
             R, C = _pivot(D, k0, k1, srg, work, bound)
             # phase 3: D ← min(D, D_*k min.+ D_k*)      (in place: the GEMM starts from D)
@@ -408,8 +413,7 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
             bar.update()
         return D
     lanes = _Lanes(_b.device_of_array(D))
-    if rounds:
-        R, C = _pivot(D, *rounds[0], srg, work, bound)
+    R, C = _pivot(D, *rounds[0], srg, work, bound)
     for r in range(len(rounds)):
         if r + 1 == len(rounds):  # the last round: nothing to look ahead to
             _relax(D, C, R, everything, everything, srg, work, bound)
@@ -433,6 +437,9 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
         # which the main stream records after this round's rectangles, their last readers.
         R, C = R_next, C_next
         bar.update()
+    # The last panels come from the side's arena too, and a later run may use another main
+    # stream: the side's next work waits for this run's last readers.
+    lanes.fork()
     return D
 
 
@@ -588,7 +595,8 @@ def reconstruct_path(pred, i: int, j: int):
 def _in_memory_need(n: int, work, out_type, tile: int, predecessors: bool) -> int:
     """Device bytes of an in-memory run: D and another n² (squaring's product, batched SSSP's
     output; Floyd–Warshall's phase 3 now accumulates into D in the kernel, so this is
-    conservative for it), the panels (3 · tile · n), the output when it is a narrower type
+    conservative for it, and covers the lookahead's second pair of panels, which the
+    next term leaves out), the panels (3 · tile · n), the output when it is a narrower type
     than ``work``, and predecessors' pred (int64) and seen (bool)."""
     need = np.dtype(work).itemsize * (2 * n * n + 3 * min(tile, n) * n)
     if np.dtype(work) != np.dtype(out_type):

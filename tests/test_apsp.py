@@ -656,7 +656,10 @@ def _fw_direct(device, D0, dtype, lookahead, monkeypatch, tile=TILE_TEST):
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", lookahead)
     work = np.dtype(dtype)
     D = D0.copy() if device == "cpu" else __import__("cupy").asarray(D0)
-    bound = apsp_mod._sum_bound(D0.shape[0], (-64, 64)) if work.kind == "i" else None
+    bound = None
+    if work.kind == "i":  # as apsp computes it: from the finite weights
+        fin = D0[D0 != np.iinfo(work).max]
+        bound = apsp_mod._sum_bound(D0.shape[0], (int(fin.min()), int(fin.max())))
     out = apsp_mod._floyd_warshall(D, apsp_mod._semiring_of(work), work, tile,
                                    apsp_mod._NoBar(), bound)
     assert out is D  # in place
