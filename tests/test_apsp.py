@@ -846,13 +846,15 @@ PITCH_CASES = [("min_plus", np.float32), ("max_plus", np.float32), ("min_plus", 
 
 
 @pytest.mark.parametrize("sname,dtype", PITCH_CASES)
-@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (131, 70, 129), (130, 9, 257)])
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (131, 70, 129), (130, 9, 257), (130, 64, 256)])
 @pytest.mark.parametrize("pad,off", [(0, 0), (3, 1), (4, 4), (5, 2)])
 def test_gemm_on_pitched_views(device, sname, dtype, m, k, n, pad, off):
     """gemm and gemm_accumulate with X, Y and Z rectangles of larger arrays (row pitch
     ``width + pad``, starting ``off`` columns in: aligned and unaligned pitches and bases, as
     phase 3 reads C[i0:i1], R[:, j0:j1] and writes D[i0:i1, j0:j1]) against the dense
-    oracle; nothing outside Z changes and the operands are not modified."""
+    oracle; nothing outside Z changes and the operands are not modified. (130, 64, 256)
+    with pad = off = 0 or 4 has 16-byte aligned pitches and bases: the GPU's vector loads
+    and, for the saturating int32 path, its register-prefetch interior loop."""
     from oracle import dense_mxm  # noqa: PLC0415
 
     from semiring import _dense  # noqa: PLC0415
