@@ -13,7 +13,10 @@
   3. every tile, D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
 
   Any n: the last round takes the remaining ``n mod TILE`` vertices. Phases 2 and 3 are the
-  dense semiring GEMM of ``semiring._dense`` on contiguous copies of the panels.
+  dense semiring GEMM of ``semiring._dense`` on copies of the panels, phase 3 accumulating
+  into D in place. With ``FW_LOOKAHEAD`` (the lookahead of blocked dense
+  factorizations such as LU) phases 1–2 of round k + 1 overlap phase 3 of round k on a
+  second CUDA stream: phase 3 relaxes round k + 1's pivot rows and columns first.
 - ``"batched_sssp"``: for sparse graphs, Bellman–Ford from many sources at once: the distance
   matrix D (n × s, one column per source) relaxed by SpMM, D = min(D, Aᵀ min.+ D), until a
   round changes nothing (at most n rounds; a change in round n proves a negative cycle).
@@ -47,7 +50,9 @@ saturating kernel.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 
 import numpy as np
 
@@ -70,6 +75,14 @@ TILE = 256
 #: The same on the CPU backend, where phase 1's small products cost as much per relaxation
 #: as phase 3's (measured: 64 is 3x faster than 256 at n = 512).
 TILE_CPU = 64
+#: Floyd–Warshall lookahead on the GPU: phases 1–2 of round k + 1 (⌈log₂ TILE⌉ sequential
+#: TILE³ squarings on a few blocks, two thin panel products and their copies: most SMs idle)
+#: run on a second stream while phase 3 of round k relaxes the rest of D (``_floyd_warshall``).
+#: Without it Floyd–Warshall reached 73 % (float32) / 67 % (int32 DPX) of the measured peak
+#: at n = 16384 on an H100 against the min-plus GEMM's 90 / 92 % (docs/perf-notes.md,
+#: issue #7's target is ≥ 70 %); tools/probe_fw_phases.py times it off and on. The CPU runs
+#: the same steps in order.
+FW_LOOKAHEAD = True
 
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
 AUTO_SPARSE_DENSITY = 1 / 256
@@ -287,24 +300,146 @@ def _squaring(D, srg, work, bar, bound=None):
     return D
 
 
+def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
+    """Phase 1: D_kk ← D_kk⁺, the closure of the pivot tile over its own vertices (by
+    squaring), written back into D; returns it (contiguous)."""
+    Dkk = _b.xp_of(_b.device_of_array(D)).ascontiguousarray(D[k0:k1, k0:k1])
+    for _ in range(_steps(k1 - k0)):
+        Dkk = _gemm(Dkk, Dkk, srg, work, bound=bound)
+    D[k0:k1, k0:k1] = Dkk
+    return Dkk
+
+
+def _pivot_panels(D, Dkk, k0: int, k1: int, srg, work, bound):
+    """Phase 2: D_k* ← D_kk min.+ D_k*, then D_*k ← D_*k min.+ D_kk, written into D; returns
+    (R, C), their own copies, which phase 3 reads while it rewrites D."""
+    R = _gemm(Dkk, D[k0:k1, :], srg, work, bound=bound)
+    D[k0:k1, :] = R
+    # the column strip goes to the kernel as a view with D's row pitch: no gather copy
+    C = _gemm(D[:, k0:k1], Dkk, srg, work, bound=bound)
+    D[:, k0:k1] = C
+    return R, C
+
+
+def _pivot(D, k0: int, k1: int, srg, work, bound):
+    """Phases 1 and 2 of the round of pivots [k0, k1): (R, C)."""
+    return _pivot_panels(D, _pivot_closure(D, k0, k1, srg, work, bound), k0, k1, srg, work,
+                         bound)
+
+
+def _relax(D, C, R, rows, cols, srg, work, bound):
+    """Phase 3 on one rectangle of D: D_IJ ← min(D_IJ, C_I min.+ R_J), in place (the kernel
+    reads and writes D's rows with its pitch: the rectangle is not copied)."""
+    (i0, i1), (j0, j1) = rows, cols
+    if i1 > i0 and j1 > j0:
+        _gemm_accumulate(D[i0:i1, j0:j1], C[i0:i1], R[:, j0:j1], srg, work, bound=bound)
+
+
+def _outside(n: int, a: int, b: int):
+    """The rectangles (rows, cols) of an n × n matrix outside the cross of rows and columns
+    [a, b), largest first."""
+    spans = ((b, n), (0, a))
+    return [(r, c) for r in spans for c in spans]
+
+
+class _Lanes:
+    """Where the lookahead's pivot work runs. GPU: the caller's current stream ("main") and
+    a second, non-blocking stream ("side": no implicit ordering with the legacy default
+    stream, only the events below), at the highest priority so that its small products take
+    SMs ahead of phase 3's queued blocks (they are on the critical path). CPU: in order."""
+
+    def __init__(self, device: str):
+        self.cp = _b._cupy() if device == "gpu" else None
+        if self.cp is not None:
+            self.main = self.cp.cuda.get_current_stream()
+            self.side = _side_stream(self.cp)
+
+    def fork(self):
+        """The side stream's next work waits for the main stream's work so far."""
+        if self.cp is not None:
+            self.side.wait_event(self.main.record())
+
+    def join(self):
+        """The main stream's next work waits for the side stream's work so far."""
+        if self.cp is not None:
+            self.main.wait_event(self.side.record())
+
+    def on_side(self):
+        """Context: CuPy's kernels, copies and allocations of the block go to the side."""
+        return self.side if self.cp is not None else contextlib.nullcontext()
+
+
+#: The lookahead streams of the calling thread, by device (thread-local: two threads' runs
+#: never share a side stream, so never its arena of CuPy's pool either).
+_SIDE_STREAMS = threading.local()
+#: Lower is higher; CUDA clamps a priority outside the device's range to its end (CuPy does
+#: not expose cudaDeviceGetStreamPriorityRange), so this is the device's highest (-5 on an
+#: H100). With equal priorities the block scheduler would start the side's blocks only once
+#: the running phase-3 launch had dispatched all of its own: little overlap.
+_TOP_PRIORITY = -100
+
+
+def _side_stream(cp):
+    """One lookahead stream per device and thread, made once: its arena of CuPy's memory pool
+    is reused from run to run instead of left behind with a stream made per call."""
+    streams = _SIDE_STREAMS.__dict__.setdefault("by_device", {})
+    dev = cp.cuda.runtime.getDevice()
+    s = streams.get(dev)
+    if s is None:
+        s = streams[dev] = cp.cuda.Stream(non_blocking=True, priority=_TOP_PRIORITY)
+    return s
+
+
 def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
-    xp = _b.xp_of(_b.device_of_array(D))
+    """Blocked Floyd–Warshall on D in place (module docstring); returns D.
+
+    With ``FW_LOOKAHEAD``, phase 3 of round r relaxes round r + 1's cross (its pivot rows
+    D[a:b, :] and columns D[:, a:b], all that phases 1–2 of round r + 1 read and write)
+    first; then phases 1–2 of round r + 1 run on the side stream while the main stream
+    relaxes the four rectangles outside the cross (disjoint memory: no race, and the cross
+    is never written by both, so no stale phase-3 minimum overwrites a newer phase-2 value).
+    Round r + 1's phase 3 waits for both. Every entry ends with the same minimum of the same
+    sums as without lookahead (the cross's corner D[a:b, a:b] is relaxed twice by the same
+    products, and min is idempotent): the results are identical.
+    """
     n = D.shape[0]
-    for k0 in range(0, n, tile):
-        k1 = min(n, k0 + tile)
-        # phase 1: D_kk ← D_kk⁺    (closure within the pivot tile, by squaring)
-        Dkk = xp.ascontiguousarray(D[k0:k1, k0:k1])
-        for _ in range(_steps(k1 - k0)):
-            Dkk = _gemm(Dkk, Dkk, srg, work, bound=bound)
-        # phase 2: D_k* ← D_kk min.+ D_k*;  D_*k ← D_*k min.+ D_kk
-        D[k0:k1, k0:k1] = Dkk
-        R = _gemm(Dkk, D[k0:k1, :], srg, work, bound=bound)
-        D[k0:k1, :] = R
-        C = _gemm(D[:, k0:k1], Dkk, srg, work, bound=bound)
-        D[:, k0:k1] = C
-        # phase 3: D ← min(D, D_*k min.+ D_k*)      (in place: the GEMM starts from D)
-        _gemm_accumulate(D, C, R, srg, work, bound=bound)
+    rounds = [(k0, min(n, k0 + tile)) for k0 in range(0, n, tile)]
+    everything = (0, n)
+    if not FW_LOOKAHEAD or len(rounds) < 2:
+        for k0, k1 in rounds:
+            R, C = _pivot(D, k0, k1, srg, work, bound)
+            # phase 3: D ← min(D, D_*k min.+ D_k*)      (in place: the GEMM starts from D)
+            _relax(D, C, R, everything, everything, srg, work, bound)
+            bar.update()
+        return D
+    lanes = _Lanes(_b.device_of_array(D))
+    R, C = _pivot(D, *rounds[0], srg, work, bound)
+    for r in range(len(rounds)):
+        if r + 1 == len(rounds):  # the last round: nothing to look ahead to
+            _relax(D, C, R, everything, everything, srg, work, bound)
+            bar.update()
+            break
+        a, b = rounds[r + 1]
+        # phase 3 of round r on the cross of round r + 1 (D[a:b, a:b] twice: same stream,
+        # and min is idempotent)
+        _relax(D, C, R, (a, b), everything, srg, work, bound)
+        _relax(D, C, R, everything, (a, b), srg, work, bound)
+        # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
+        lanes.fork()
+        with lanes.on_side():
+            R_next, C_next = _pivot(D, a, b, srg, work, bound)
+        # ... while phase 3 of round r relaxes the rest of D on the main stream
+        for rows, cols in _outside(n, a, b):
+            _relax(D, C, R, rows, cols, srg, work, bound)
+        lanes.join()
+        # Round r's panels are dropped only now: their memory (from the side's arena of
+        # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
+        # which the main stream records after this round's rectangles, their last readers.
+        R, C = R_next, C_next
         bar.update()
+    # The last panels come from the side's arena too, and a later run may use another main
+    # stream: the side's next work waits for this run's last readers.
+    lanes.fork()
     return D
 
 
@@ -460,7 +595,8 @@ def reconstruct_path(pred, i: int, j: int):
 def _in_memory_need(n: int, work, out_type, tile: int, predecessors: bool) -> int:
     """Device bytes of an in-memory run: D and another n² (squaring's product, batched SSSP's
     output; Floyd–Warshall's phase 3 now accumulates into D in the kernel, so this is
-    conservative for it), the panels (3 · tile · n), the output when it is a narrower type
+    conservative for it, and covers the lookahead's second pair of panels, which the
+    next term leaves out), the panels (3 · tile · n), the output when it is a narrower type
     than ``work``, and predecessors' pred (int64) and seen (bool)."""
     need = np.dtype(work).itemsize * (2 * n * n + 3 * min(tile, n) * n)
     if np.dtype(work) != np.dtype(out_type):

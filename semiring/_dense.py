@@ -220,7 +220,9 @@ def gemm(X, Y, sr, dtype, *, bound=None):
     Parameters
     ----------
     X, Y : numpy.ndarray or cupy.ndarray
-        Dense ``m × k`` and ``k × n`` arrays on one device.
+        Dense ``m × k`` and ``k × n`` arrays on one device. The tuned GPU kernel reads views
+        whose rows are contiguous (``X.strides[1]`` one item, any positive row pitch, e.g.
+        a column strip ``D[:, k0:k1]``) in place; other layouts are copied first.
     sr : Semiring or str
     dtype : dtype
         The domain both are taken as; Z has ``sr.result_type(dtype)``.
@@ -252,12 +254,10 @@ def gemm(X, Y, sr, dtype, *, bound=None):
     device = _check_devices(op, {"X": _check_dense(op, "X", X), "Y": _check_dense(op, "Y", Y)})
     if X.shape[1] != Y.shape[0]:
         raise DimensionMismatch(f"{op}: X.shape[1] (={X.shape[1]}) must equal Y.shape[0] (={Y.shape[0]})")
-    xp = _b.xp_of(device)
-    Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
-    Yd = xp.ascontiguousarray(Y.astype(dtype, copy=False))
-    if device == "gpu":
+    Xd, Yd = X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
+    if device == "gpu":  # the tuned kernel reads views with a row pitch as they are
         return _gemm_gpu(Xd, Yd, sr, dtype, bound)
-    return _gemm_cpu(Xd, Yd, sr, dtype)
+    return _gemm_cpu(np.ascontiguousarray(Xd), np.ascontiguousarray(Yd), sr, dtype)
 
 
 def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
@@ -265,8 +265,10 @@ def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
     ``D ← min(D, D_*k min.+ D_k*)``).
 
     On the GPU the tuned min-plus / max-plus kernel starts its accumulators from Z and writes
-    the result over it (no temporary, no second pass); other semirings, and a Z that shares
-    memory with X or Y or whose rows are not contiguous, compute the product first.
+    the result over it (no temporary, no second pass), and reads Z, X and Y with their row
+    pitch (a rectangle of a larger array, as blocked Floyd–Warshall's phase 3 on
+    sub-rectangles of D, is neither copied nor gathered); other semirings, and a Z that
+    shares memory with X or Y or whose rows are not contiguous, compute the product first.
 
     Parameters
     ----------
@@ -308,12 +310,10 @@ def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
         raise DomainMismatch(f"{op}: Z.dtype must be the result type {rtype}, got {Z.dtype}")
     if not getattr(Z.flags, "writeable", True):  # CuPy arrays have no read-only flag
         raise InvalidValue(f"{op}: Z must be writeable")
-    xp = _b.xp_of(device)
-    Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
-    Yd = xp.ascontiguousarray(Y.astype(dtype, copy=False))
+    Xd, Yd = X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
     if device == "gpu":
         return _gemm_accumulate_gpu(Z, Xd, Yd, sr, dtype, bound)
-    T = _gemm_cpu(Xd, Yd, sr, dtype)
+    T = _gemm_cpu(np.ascontiguousarray(Xd), np.ascontiguousarray(Yd), sr, dtype)
     Z[...] = sr.add.op.apply_numpy(Z, T, rtype)
     return Z
 
@@ -589,8 +589,9 @@ def _gemm_gpu(X, Y, sr: Semiring, dtype, bound=None):
     policy = minplus_policy(sr, dtype, bound)
     if policy is not None and _minplus_fits(m, n, K):
         Z = cp.empty((m, n), dtype=rtype)
-        _minplus_launch(policy, X, Y, Z, accumulate=False)
+        _minplus_launch(policy, _pitched(X), _pitched(Y), Z, accumulate=False)
         return Z
+    X, Y = cp.ascontiguousarray(X), cp.ascontiguousarray(Y)  # gemm_tiled takes no pitch
     Z = cp.empty((m, n), dtype=rtype)
     mode, term = _gpu._terminal(sr.add, rtype)
     kend = 1 if mode == _gpu.TERM_ANY else K  # any value is final: the k = 0 product
@@ -615,6 +616,18 @@ def minplus_policy(sr: Semiring, dtype, bound=None):
     if needs_bound and (bound is None or bound > SAT_BOUND):
         return None
     return policy
+
+
+def _rows_contiguous(a) -> bool:
+    """Unit column stride and a positive row pitch: a view the tuned kernel reads as it is
+    (its leading dimension is the row pitch)."""
+    item = a.dtype.itemsize
+    return a.strides[1] == item and a.strides[0] > 0 and a.strides[0] % item == 0
+
+
+def _pitched(a):
+    """``a`` itself when its rows are contiguous, else a C-contiguous copy."""
+    return a if _rows_contiguous(a) else _b._cupy().ascontiguousarray(a)
 
 
 def _minplus_fits(m: int, n: int, K: int) -> bool:
@@ -664,8 +677,8 @@ def _minplus_kernel(name: str):
 
 
 def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kernel=None):
-    """Z = X ⊗ Y (or Z ⊕= X ⊗ Y) with the tuned kernel: X, Y C-contiguous, Z with contiguous
-    rows, none overlapping, every dimension > 0. ``kernel``: a compiled instantiation of
+    """Z = X ⊗ Y (or Z ⊕= X ⊗ Y) with the tuned kernel: X, Y and Z with contiguous rows (any
+    row pitch), Z overlapping neither, every dimension > 0. ``kernel``: a compiled instantiation of
     ``tiling`` to launch instead (tools/gemm_tune.py)."""
     m, K = X.shape
     n = Y.shape[1]
@@ -701,7 +714,7 @@ def _gemm_accumulate_gpu(Z, X, Y, sr: Semiring, dtype, bound):
                 and Z.strides[1] == item and Z.strides[0] % item == 0 and Z.strides[0] > 0
                 and not cp.may_share_memory(Z, X) and not cp.may_share_memory(Z, Y))
     if in_place:
-        _minplus_launch(policy, X, Y, Z, accumulate=True)
+        _minplus_launch(policy, _pitched(X), _pitched(Y), Z, accumulate=True)
         return Z
     from . import _elemgpu  # noqa: PLC0415
 

@@ -643,3 +643,290 @@ def test_apsp_streamed_ordering_random_interleavings(g, B, T, seed, monkeypatch)
     dist = _streamed(A, n, dtype, B, T, monkeypatch)
     np.testing.assert_array_equal(_as_float(dist, dtype), ref)
     assert all(not s.items for s in sched.streams)
+
+
+# ------------------------------------------------------------------------------ FW lookahead
+
+LOOKAHEAD_SIZES = [1, TILE_TEST - 1, TILE_TEST, TILE_TEST + 1, 2 * TILE_TEST,
+                   3 * TILE_TEST + 1, 4 * TILE_TEST + 3]
+
+
+def _fw_direct(device, D0, dtype, lookahead, monkeypatch, tile=TILE_TEST):
+    """apsp_mod._floyd_warshall on a copy of D0 (the work type's infinity for no edge)."""
+    monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", lookahead)
+    work = np.dtype(dtype)
+    D = D0.copy() if device == "cpu" else __import__("cupy").asarray(D0)
+    bound = None
+    if work.kind == "i":  # as apsp computes it: from the finite weights
+        fin = D0[D0 != np.iinfo(work).max]
+        bound = apsp_mod._sum_bound(D0.shape[0], (int(fin.min()), int(fin.max())))
+    out = apsp_mod._floyd_warshall(D, apsp_mod._semiring_of(work), work, tile,
+                                   apsp_mod._NoBar(), bound)
+    assert out is D  # in place
+    return to_host(D)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
+@pytest.mark.parametrize("n", LOOKAHEAD_SIZES)
+def test_fw_lookahead_on_off_vs_scipy(device, n, dtype, monkeypatch):
+    """Lookahead on and off: identical distances (each entry gets the same minima), equal to
+    SciPy; negative weights (no negative cycle), explicit zero weights, isolated vertices,
+    the last round partial or full."""
+    rng = np.random.default_rng(n * 7 + np.dtype(dtype).itemsize)
+    rows, cols, w = _weights(rng, n, 0.3, dtype, False)
+    w[: w.size // 8] = 0.0  # explicit zero-weight edges (before the potentials)
+    scale = 4.0 if np.dtype(dtype).kind == "f" else 1.0
+    h = rng.integers(-20, 21, n) / scale  # negative edges, no negative cycle
+    w = w + h[rows] - h[cols]
+    if n > 2:  # vertex n-1 isolated
+        keep = (rows != n - 1) & (cols != n - 1)
+        rows, cols, w = rows[keep], cols[keep], w[keep]
+    _, ref = _scipy(n, rows, cols, w)
+    got = {}
+    for look in (False, True):
+        monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+        A = _build(n, rows, cols, w, dtype, device, "matrix")
+        d = algorithms.apsp(A, "floyd_warshall")
+        assert d.dtype == np.dtype(dtype) and _b_device(d) == device
+        got[look] = to_host(d)
+        np.testing.assert_array_equal(_as_float(d, dtype), ref)
+    np.testing.assert_array_equal(got[True], got[False])
+    if n > 2:
+        assert np.all(np.isinf(ref[n - 1, : n - 1])) and np.all(np.isinf(ref[: n - 1, n - 1]))
+
+
+@given(g=graphs(negative=True), look=st.booleans(), tile=st.sampled_from([1, 2, 3, 5]))
+def test_fw_lookahead_random_tiles(device, g, look, tile, monkeypatch):
+    """Any tile (1: one pivot a round) against SciPy, and the two modes bit for bit on the
+    work matrix itself (int32/int64 in the saturating semiring, floats in min_plus)."""
+    n, rows, cols, w, dtype = g
+    monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    _, ref = _scipy(n, rows, cols, w)
+    A = _build(n, rows, cols, w, dtype, device, "dense")
+    np.testing.assert_array_equal(_as_float(algorithms.apsp(A, "floyd_warshall", tile=tile),
+                                            dtype), ref)
+    if n:
+        D0 = apsp_mod._dense_of(to_host(A), n, np.dtype(dtype), np)
+        np.testing.assert_array_equal(_fw_direct(device, D0, dtype, True, monkeypatch, tile),
+                                      _fw_direct(device, D0, dtype, False, monkeypatch, tile))
+
+
+@pytest.mark.parametrize("look", [False, True])
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("n,where", [(1, [0]), (TILE_TEST + 1, [TILE_TEST]),
+                                     (3 * TILE_TEST + 2, [1, 2 * TILE_TEST + 1]),
+                                     (3 * TILE_TEST + 2, [TILE_TEST - 1, TILE_TEST, 3 * TILE_TEST + 1])])
+def test_fw_lookahead_negative_cycle(device, n, where, dtype, look, monkeypatch):
+    """A negative cycle through vertices in different rounds (the last one partial), or a
+    negative self-loop: NegativeCycleError naming every vertex of the cycle, either mode."""
+    monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    cyc = np.asarray(where)
+    nxt = np.roll(cyc, -1)
+    w = np.full(cyc.size, 2.0)
+    w[0] = -2.0 * cyc.size + 1  # total −1
+    A = _build(n, cyc, nxt, w, dtype, device, "matrix")
+    with pytest.raises(sr.NegativeCycleError) as e:
+        algorithms.apsp(A, "floyd_warshall")
+    assert set(cyc.tolist()) <= set(np.asarray(e.value.vertices).tolist())
+
+
+def test_fw_lookahead_int32_limits(device, monkeypatch):
+    """int32 weights near the limits: the relaxation widens to int64 (n·max|w| beyond a
+    quarter of the range), lookahead on and off agree with SciPy; the int32 result."""
+    big = 2**28 + 3
+    n = 2 * TILE_TEST + 1
+    rows = np.arange(n - 1)
+    cols = rows + 1
+    w = np.where(rows % 2 == 0, big, -big + 1).astype(np.float64)
+    _, ref = _scipy(n, rows, cols, w)
+    for look in (False, True):
+        monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+        d = algorithms.apsp(_build(n, rows, cols, w, np.int32, device, "matrix"),
+                            "floyd_warshall")
+        assert d.dtype == np.int32
+        np.testing.assert_array_equal(_as_float(d, np.int32), ref)
+
+
+def test_fw_lookahead_schedule(monkeypatch):
+    """The lookahead's schedule (CPU, recorded with vector clocks on the two lanes): every
+    round's relaxations cover D; round r + 1's pivot work (its cross, read and written)
+    follows round r's relaxations of that cross and precedes every relaxation of round r + 1;
+    and no two operations left unordered by the events touch a common entry of D."""
+    n, tile = 4 * TILE_TEST + 3, TILE_TEST
+    rng = np.random.default_rng(2)
+    rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
+    D0 = apsp_mod._dense_of(sr.Matrix.from_coo(rows, cols, w, nrows=n, ncols=n,
+                                               device="cpu"), n, np.dtype(np.float64), np)
+    ops = []  # (kind, round, lane, clock, footprint)
+
+    class Lanes:
+        def __init__(self, device):
+            self.lane, self.vc = "main", {"main": [0, 0], "side": [0, 0]}
+
+        def _tick(self):
+            i = 0 if self.lane == "main" else 1
+            self.vc[self.lane][i] += 1
+            return tuple(self.vc[self.lane])
+
+        def fork(self):
+            self.vc["side"] = [max(a, b) for a, b in zip(self.vc["side"], self.vc["main"])]
+
+        def join(self):
+            self.vc["main"] = [max(a, b) for a, b in zip(self.vc["main"], self.vc["side"])]
+
+        def on_side(self):
+            lanes = self
+
+            class Ctx:
+                def __enter__(self):
+                    lanes.lane = "side"
+
+                def __exit__(self, *exc):
+                    lanes.lane = "main"
+
+            return Ctx()
+
+    lanes = []
+    real_pivot, real_relax = apsp_mod._pivot, apsp_mod._relax
+    panels = {}
+
+    def pivot(D, k0, k1, *args):
+        R, C = real_pivot(D, k0, k1, *args)
+        foot = np.zeros((n, n), bool)
+        foot[k0:k1, :] = foot[:, k0:k1] = True
+        panels[id(C)] = k0 // tile
+        ops.append(("pivot", k0 // tile, lanes[0].lane, lanes[0]._tick(), foot))
+        return R, C
+
+    def relax(D, C, R, rws, cls, *args):
+        real_relax(D, C, R, rws, cls, *args)
+        foot = np.zeros((n, n), bool)
+        foot[rws[0]:rws[1], cls[0]:cls[1]] = True
+        ops.append(("relax", panels[id(C)], lanes[0].lane, lanes[0]._tick(), foot))
+
+    def make_lanes(device):
+        lanes.append(Lanes(device))
+        return lanes[0]
+
+    monkeypatch.setattr(apsp_mod, "_Lanes", make_lanes)
+    monkeypatch.setattr(apsp_mod, "_pivot", pivot)
+    monkeypatch.setattr(apsp_mod, "_relax", relax)
+    got = _fw_direct("cpu", D0, np.float64, True, monkeypatch, tile)
+    monkeypatch.setattr(apsp_mod, "_pivot", real_pivot)
+    monkeypatch.setattr(apsp_mod, "_relax", real_relax)
+    np.testing.assert_array_equal(got, _fw_direct("cpu", D0, np.float64, False, monkeypatch,
+                                                  tile))
+
+    def before(x, y):  # x happens before y
+        return x[3] != y[3] and all(a <= b for a, b in zip(x[3], y[3]))
+
+    rounds = -(-n // tile)
+    assert [o[1] for o in ops if o[0] == "pivot"] == list(range(rounds))
+    assert {o[2] for o in ops if o[0] == "pivot" and o[1] > 0} == {"side"}
+    for r in range(rounds):
+        mine = [o for o in ops if o[0] == "relax" and o[1] == r]
+        cover = sum(o[4].astype(int) for o in mine)
+        assert cover.min() == 1  # every entry relaxed in round r
+        piv = next(o for o in ops if o[0] == "pivot" and o[1] == r)
+        assert all(before(piv, o) for o in mine)
+        if r + 1 < rounds:
+            nxt = next(o for o in ops if o[0] == "pivot" and o[1] == r + 1)
+            cross = nxt[4]
+            assert all(before(o, nxt) for o in mine if (o[4] & cross).any())
+            assert any(not before(o, nxt) for o in mine)  # something overlaps the lookahead
+            assert np.all(cover[~cross] == 1)  # the rest of D once
+    for i, x in enumerate(ops):
+        for y in ops[i + 1:]:
+            if not before(x, y) and not before(y, x):
+                assert not (x[4] & y[4]).any(), (x[:3], y[:3])
+
+
+PITCH_CASES = [("min_plus", np.float32), ("max_plus", np.float32), ("min_plus", np.float64),
+               ("min_plus", np.int32), ("min_plus_sat", np.int32)]
+
+
+@pytest.mark.parametrize("sname,dtype", PITCH_CASES)
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (131, 70, 129), (130, 9, 257), (130, 64, 256)])
+@pytest.mark.parametrize("pad,off", [(0, 0), (3, 1), (4, 4), (5, 2)])
+def test_gemm_on_pitched_views(device, sname, dtype, m, k, n, pad, off):
+    """gemm and gemm_accumulate with X, Y and Z rectangles of larger arrays (row pitch
+    ``width + pad``, starting ``off`` columns in: aligned and unaligned pitches and bases, as
+    phase 3 reads C[i0:i1], R[:, j0:j1] and writes D[i0:i1, j0:j1]) against the dense
+    oracle; nothing outside Z changes and the operands are not modified. (130, 64, 256)
+    with pad = off = 0 or 4 has 16-byte aligned pitches and bases: the GPU's vector loads
+    and, for the saturating int32 path, its register-prefetch interior loop."""
+    from oracle import dense_mxm  # noqa: PLC0415
+
+    from semiring import _dense  # noqa: PLC0415
+
+    semiring = apsp_mod.min_plus_sat if sname == "min_plus_sat" else getattr(sr, sname)
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(m + 3 * k + 7 * n + pad)
+    imax = np.iinfo(dt).max if dt.kind == "i" else None
+
+    def vals(shape):
+        v = rng.integers(-60, 60, shape).astype(dt)
+        hole = rng.random(shape) < 0.2
+        v[hole] = imax if dt.kind == "i" else (np.inf if sname == "min_plus" else -np.inf)
+        return v
+
+    def embed(a):
+        big = vals((a.shape[0] + 2, a.shape[1] + pad + off))
+        big[1:-1, off:off + a.shape[1]] = a
+        return big, (slice(1, -1), slice(off, off + a.shape[1]))
+
+    Xd, Yd, Z0 = vals((m, k)), vals((k, n)), vals((m, n))
+    if sname == "min_plus_sat":
+        want_t = apsp_mod._plus_sat_numpy(Xd[:, :, None], Yd[None, :, :]).min(axis=1)
+        bound = 1 << 12
+    else:
+        want_t = dense_mxm(Xd, np.ones((m, k), bool), Yd, np.ones((k, n), bool), semiring,
+                           dt)[0]
+        bound = None
+    Xb, xs = embed(Xd)
+    Yb, ys = embed(Yd)
+    Zb, zs = embed(Z0)
+    X, Y, Z = (_to_dev(device, a) for a in (Xb, Yb, Zb))
+    got = _dense.gemm(X[xs], Y[ys], semiring, dt, bound=bound)
+    np.testing.assert_array_equal(to_host(got), want_t)
+    assert _dense.gemm_accumulate(Z[zs], X[xs], Y[ys], semiring, dt, bound=bound) is not None
+    Zh = to_host(Z)
+    np.testing.assert_array_equal(Zh[zs], semiring.add.op.apply_numpy(Z0, want_t, dt))
+    outside = np.ones(Zb.shape, bool)
+    outside[zs] = False
+    np.testing.assert_array_equal(Zh[outside], Zb[outside])
+    np.testing.assert_array_equal(to_host(X), Xb)
+    np.testing.assert_array_equal(to_host(Y), Yb)
+
+
+def _to_dev(device, a):
+    return a.copy() if device == "cpu" else __import__("cupy").asarray(a)
+
+
+def test_fw_lookahead_gpu_real_tile(device, monkeypatch):
+    """GPU: the production TILE (several rounds, a ragged last one) with the tuned kernel's
+    real grids, lookahead against no lookahead bit for bit, float32 and the saturating int32
+    DPX path, on the default stream and under a caller's non-blocking stream (the streamed
+    variant calls it so), and against SciPy."""
+    if device != "gpu":
+        pytest.skip("the streams are the GPU's")
+    import cupy as cp  # noqa: PLC0415
+
+    n = 3 * 256 + 9
+    rng = np.random.default_rng(8)
+    W = np.where(rng.random((n, n)) < 8 / n, rng.integers(1, 256, (n, n)), 0).astype(np.float64)
+    S = sp.csr_matrix(W)
+    ref = csg.floyd_warshall(S)
+    for dtype in (np.float32, np.int32):
+        res = {}
+        for look in (False, True):
+            monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+            M = sr.Matrix.from_scipy(S.astype(dtype), device="gpu")
+            res[look] = to_host(algorithms.apsp(M, "floyd_warshall", tile=256))
+        np.testing.assert_array_equal(res[True], res[False])
+        np.testing.assert_array_equal(_as_float(res[True], dtype), ref)
+        with cp.cuda.Stream(non_blocking=True) as s:
+            d = algorithms.apsp(sr.Matrix.from_scipy(S.astype(dtype), device="gpu"),
+                                "floyd_warshall", tile=256)
+            s.synchronize()
+        np.testing.assert_array_equal(to_host(d), res[True])
