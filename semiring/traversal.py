@@ -379,11 +379,13 @@ BFS_GRID_BLOCKS_PER_SM = 2
 #: The most vertices :func:`bfs_grid` takes: its queue counter's vertex field holds 24 bits,
 #: and a level holds at most n - 1 vertices.
 BFS_GRID_MAX_N = 2**24
+#: The levels a traced :func:`bfs_grid` records.
+TRACE_LEVELS = 64
 _DIRECTION_MODES = {"auto": 0, "push": 1, "pull": 2}
 
 
 def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
-             beta=24, symmetric=False):
+             beta=24, symmetric=False, trace=False):
     """A whole breadth-first search in one persistent launch, switching direction on the device.
 
     Every level is the push step of :func:`push_levels_grid` or the pull step of
@@ -411,6 +413,8 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         The switching thresholds (positive).
     symmetric : bool
         Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
+    trace : bool
+        Profile the levels (``info['trace']``); costs a few loads and stores a level.
 
     Returns
     -------
@@ -418,7 +422,9 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     parent : cupy.ndarray of int64, or None
     info : dict
         ``levels`` (levels run, the last one finding nothing), ``push`` and ``pull`` (levels
-        in each direction), ``depth`` (the deepest level reached).
+        in each direction), ``depth`` (the deepest level reached); with ``trace``, ``trace``:
+        one ``(microseconds, frontier vertices, frontier out-edges, 'push' | 'pull')`` per
+        level (the first :data:`TRACE_LEVELS`), timed on the device.
 
     Raises
     ------
@@ -474,16 +480,26 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     words = (n + 31) // 32
     bits = cp.zeros((3, words), dtype=cp.uint32)  # visited, and the frontier's two bitmaps
     state = cp.zeros(12, dtype=cp.int64)
+    tr = cp.zeros(1 + 4 * TRACE_LEVELS, dtype=cp.int64) if trace else None
     try:
         f((blocks,), (GRID_THREADS,), (
             A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
             level if parent is None else parent, q[0], q[1], o[0], o[1], bits[0], bits[1],
-            bits[2], state, np.int64(alpha), np.int64(beta), np.int32(_DIRECTION_MODES[direction])))
+            bits[2], state, np.int64(alpha), np.int64(beta), np.int32(_DIRECTION_MODES[direction]),
+            tr if trace else np.uint64(0), np.int64(TRACE_LEVELS)))
     except _driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                  f"{GRID_THREADS} threads failed: {err}") from err
     depth, levels, push, pull = (int(v) for v in state[:4].get())  # the one host sync
-    return level, parent, {"levels": levels, "push": push, "pull": pull, "depth": depth}
+    info = {"levels": levels, "push": push, "pull": pull, "depth": depth}
+    if trace:
+        t = tr.get()
+        rows = t[1:].reshape(-1, 4)[:min(levels, TRACE_LEVELS)]
+        ends = rows[:, 0] - t[0]
+        starts = np.r_[0, ends[:-1]]
+        info["trace"] = [((e - b) / 1e3, int(c), int(m), "push" if p else "pull")
+                         for b, e, (_, c, m, p) in zip(starts, ends, rows)]
+    return level, parent, info
 
 
 def _driver_error():

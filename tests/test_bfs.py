@@ -204,6 +204,12 @@ def test_bfs_grid_levels_and_counts(device):
                 assert info[direction] == info["levels"]
             else:
                 assert info["push"] > 0 and info["pull"] > 0
+    # the profile: a row a level, the sizes those of the levels found
+    _, _, info = traversal.bfs_grid(A, 0, trace=True)
+    sizes = np.bincount(exp[exp >= 0])
+    assert [t[1] for t in info["trace"]] == sizes.tolist()
+    assert [t[3] for t in info["trace"]].count("pull") == info["pull"]
+    assert all(t[0] >= 0 for t in info["trace"])
     np.testing.assert_array_equal(seen["push"], seen["pull"])
     np.testing.assert_array_equal(seen["push"], seen["auto"])
 

@@ -50,9 +50,17 @@ def main(argv):
             def bfs():
                 return algorithms.bfs(A, source, symmetric=True)
 
-            _, _, info = traversal.bfs_grid(A, source, symmetric=True, alpha=BFS.ALPHA,
-                                            beta=BFS.BETA)
-            print(f"  device loop: {info}", flush=True)
+            for per_sm in (2, 3):
+                traversal.BFS_GRID_BLOCKS_PER_SM = per_sm
+                for _ in range(2):  # the second run is warm
+                    _, _, info = traversal.bfs_grid(A, source, symmetric=True, alpha=BFS.ALPHA,
+                                                    beta=BFS.BETA, trace=True)
+                steps = info.pop("trace")
+                print(f"  device loop, {per_sm} blocks/SM: {info}, "
+                      f"{sum(s[0] for s in steps):.0f} us", flush=True)
+                for us, size, edges, way in steps:
+                    print(f"    {way:4s} {size:10d} vertices {edges:12d} edges {us:9.1f} us")
+            traversal.BFS_GRID_BLOCKS_PER_SM = 2
             sweep("bfs", BFS, "DEVICE_LOOP", [True, False], bfs, 5)
             sweep("bfs", traversal, "BFS_GRID_BLOCKS_PER_SM", [1, 2, 3, 4], bfs, 5)
             sweep("bfs", BFS, "ALPHA", [4, 14, 40], bfs, 5)

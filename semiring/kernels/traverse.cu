@@ -705,8 +705,16 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // zero on entry): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
 // [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
 // the queues hold n), [10] the barrier word. The queue counter's vertex field is 24 bits:
-// n < 2^24 + 1.
+// n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
+// trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_SHORT 4
+
+__device__ __forceinline__ long long sr_clock_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return (long long)t;
+}
 
 template <typename I>
 __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
@@ -720,7 +728,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n, long long source,
     long long* level, long long* parent, I* q0, I* q1, long long* o0, long long* o1,
     unsigned int* vis, unsigned int* fb0, unsigned int* fb1, long long* state,
-    long long alpha, long long beta, int mode)
+    long long alpha, long long beta, int mode, long long* trace, long long trace_levels)
 {
     unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
     long long* over = state + 7;
@@ -743,6 +751,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
     }
     sr_grid_sync(bar);
 
+    if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
     long long depth = 0, levels = 0, pushes = 0, pulls = 0;
     long long left = m;        // out-edges of the vertices not yet visited
@@ -839,6 +848,13 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
         }
         sr_grid_sync(bar);
         const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
+        if (trace != nullptr && gtid == 0 && levels < trace_levels) {
+            long long* t = trace + 1 + 4 * levels;
+            t[0] = sr_clock_ns();
+            t[1] = count;
+            t[2] = total;
+            t[3] = pushing;
+        }
         ++levels;
         if (next == 0ull) break;
         depth = d1;
