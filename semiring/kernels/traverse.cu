@@ -562,9 +562,10 @@ __device__ __forceinline__ void sr_grid_append(bool take, I v, long long deg, I*
 // The frontier f is the queue qi (count vertices) with oi its vertices' first edge numbers
 // (total edges in all); edge e belongs to the last slot whose offset is <= e, found among
 // evenly spaced samples of oi kept in shared memory, then in oi itself. A head is claimed by
-// a CAS of its level from -1 and appended to qo/oo (sr_grid_append). vis (nullable): the
-// visited bitmap, its bit set for each claimed head. qi and oi were written before the last
-// barrier by other blocks: read through L2 (__ldcg), never a stale L1 line.
+// a CAS of its level from -1 or, given the visited bitmap vis (nullable) and no smallest
+// parent to find, by an atomicOr of its bit there; it is appended to qo/oo (sr_grid_append).
+// qi, oi and vis were written before the last barrier by other blocks: read through L2
+// (__ldcg), never a stale L1 line.
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
@@ -598,20 +599,29 @@ __device__ __forceinline__ void sr_grid_push(
             }
             const I u = __ldcg(qi + lo);
             v = indices[(long long)indptr[u] + (e - __ldcg(oi + lo))];
-            const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
-            if (lv == -1) {
-                const unsigned long long old = atomicCAS(
-                    reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
-                claimed = old == ~0ull;
-                // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
-                if (PARENTS == 2 && (claimed || (long long)old == d1))
+            if (vis != nullptr && PARENTS != 2) {
+                // claimed by setting its visited bit: the bitmap stays in L2, the level array
+                // (8 bytes a vertex, random) would not
+                const unsigned int bit = 1u << (v & 31);
+                if (!(__ldcg(vis + (v >> 5)) & bit))
+                    claimed = !(atomicOr(vis + (v >> 5), bit) & bit);
+                if (claimed) level[v] = d1;
+            } else {
+                const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
+                if (lv == -1) {
+                    const unsigned long long old = atomicCAS(
+                        reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
+                    claimed = old == ~0ull;
+                    // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
+                    if (PARENTS == 2 && (claimed || (long long)old == d1))
+                        atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+                } else if (PARENTS == 2 && lv == d1) {
                     atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
-            } else if (PARENTS == 2 && lv == d1) {
-                atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+                }
+                if (claimed && vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
             }
             if (claimed) {
                 if (PARENTS == 1) parent[v] = (long long)u;
-                if (vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
                 deg = (long long)indptr[v + 1] - (long long)indptr[v];
             }
         }
@@ -696,15 +706,19 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // its first SR_PULL_SHORT in-neighbours alone, then the warp scans the longer rows one at a
 // time, 32 in-neighbours a step, stopping at the first in the frontier. Aᵀ's rows are sorted,
 // so the first found is the smallest: the min_secondi parent, whatever PARENTS asks. The warp
-// writes its word of the next frontier's bitmap whole (zeros included) and of `vis`, and
-// appends the new vertices to the queue, so a push can follow. A push leaves the frontier as a
-// queue only: before a pull the grid clears a bitmap and sets the queue's bits.
+// writes its word of the next frontier's bitmap whole (zeros included) and of `vis`; the
+// next frontier's size and out-edges are summed per block (one atomic a block, where a
+// warp-aggregated append to the queue would cost one a word, hundreds of thousands on one
+// address). A pull leaves the frontier as a bitmap only: before a push the grid appends the
+// bitmap's vertices to the queue. A push leaves it as a queue only: before a pull the grid
+// clears a bitmap and sets the queue's bits.
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
 // ceil(n / 32) words; vis and fb0/fb1 zero, level and parent -1 on entry). state (int64[12],
 // zero on entry): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
 // [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
-// the queues hold n), [10] the barrier word. The queue counter's vertex field is 24 bits:
+// the queues hold n), [10] the barrier word, [11] the counter of the bitmap → queue appends.
+// The queue counter's vertex field is 24 bits:
 // n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_SHORT 4
@@ -756,8 +770,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
     long long depth = 0, levels = 0, pushes = 0, pulls = 0;
     long long left = m;        // out-edges of the vertices not yet visited
     bool pushing = mode != 2;
-    bool bitmap = false;       // the frontier is also in fb[b] (after a pull)
+    bool bitmap = false;       // the frontier is in fb[b] (after a pull)
+    bool queued = true;        // the frontier is in the queue qi/oi (after a push)
     int c = 0, p = 0, b = 0;   // the frontier's counter, queue and bitmap
+    unsigned long long* scratch = reinterpret_cast<unsigned long long*>(state + 11);
+    __shared__ unsigned long long s_found;
     while (depth < n) {
         const long long count = (long long)(cur >> SR_GRID_EDGE_BITS);
         const long long total = (long long)(cur & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
@@ -775,9 +792,21 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
         long long* oo = p ? o0 : o1;
         const long long d1 = depth + 1;
         if (pushing) {
+            if (!queued) {  // the frontier's bitmap into the queue (after pulls)
+                const unsigned int* fb = b ? fb1 : fb0;
+                for (long long w = gwarp; w < nwords; w += nwarps) {
+                    const bool take = (__ldcg(fb + w) >> lane) & 1u;
+                    const long long u = (w << 5) + lane;
+                    const long long deg = take ? (long long)indptr[u + 1] - (long long)indptr[u] : 0;
+                    sr_grid_append<I>(take, (I)u, deg, (I*)qi, (long long*)oi, scratch, over, n);
+                }
+                sr_grid_sync(bar);
+                if (gtid == 0) *scratch = 0ull;  // its next use is after another barrier
+            }
             sr_grid_push<I, PARENTS>(indptr, indices, level, parent, vis, qi, oi, count, total,
                                      qo, oo, &ctr[nc], &over[nc], n, d1, s_samp);
             bitmap = false;
+            queued = true;
             ++pushes;
         } else {
             unsigned int* fb = b ? fb1 : fb0;
@@ -791,6 +820,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
                 }
                 sr_grid_sync(bar);
             }
+            if (threadIdx.x == 0) s_found = 0ull;
+            __syncthreads();
             for (long long w = gwarp; w < nwords; w += nwarps) {
                 const unsigned int seen = __ldcg(vis + w);
                 const long long v = (w << 5) + lane;
@@ -830,19 +861,30 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
                     }
                 }
                 const unsigned int hits = __ballot_sync(0xffffffffu, found);
-                if (lane == 0) {
-                    fn[w] = hits;
-                    if (hits) vis[w] = seen | hits;
-                }
                 long long deg = 0;
                 if (found) {
                     level[v] = d1;
                     if (PARENTS) parent[v] = (long long)par;
                     deg = (long long)indptr[v + 1] - (long long)indptr[v];
                 }
-                sr_grid_append<I>(found, (I)v, deg, qo, oo, &ctr[nc], &over[nc], n);
+                // the next frontier's size and out-edges, summed in the block: one atomic on
+                // the grid's counter a block and level (the queue is built only if a push
+                // follows)
+#pragma unroll
+                for (int off = 16; off > 0; off >>= 1) deg += __shfl_xor_sync(0xffffffffu, deg, off);
+                if (lane == 0) {
+                    fn[w] = hits;
+                    if (hits) {
+                        vis[w] = seen | hits;
+                        atomicAdd(&s_found, ((unsigned long long)__popc(hits) << SR_GRID_EDGE_BITS)
+                                                + (unsigned long long)deg);
+                    }
+                }
             }
+            __syncthreads();
+            if (threadIdx.x == 0 && s_found) atomicAdd(&ctr[nc], s_found);
             bitmap = true;
+            queued = false;
             b ^= 1;
             ++pulls;
         }
