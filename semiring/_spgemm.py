@@ -527,7 +527,9 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
         if hashed.size:
             _sort_rows(cp, hashed.astype(cp.int64), c_ptr, c_idx, c_val, ncols)
         _mark(marks, "sort")
-    return _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+    C = _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+    _mark(marks, "build")  # int64 indices past 2^31 entries: a copy
+    return C
 
 
 def _mark(marks, name):
