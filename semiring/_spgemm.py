@@ -14,8 +14,8 @@ SciPy (see :func:`_scipy_plus_times`).
 GPU: row-wise Gustavson with hash tables (Nagasaka et al. 2017), see
 ``semiring/kernels/spgemm.cu``: per-row flops, rows binned by their table size, a symbolic
 phase counting each row's columns, a scan giving C's row pointers, a numeric phase filling
-columns and values (sorted in shared memory; the few rows served from global memory are
-sorted afterwards by one radix sort).
+columns and values (sorted in shared memory; rows served from global memory come out sorted
+from a direct table, or are sorted afterwards by a radix sort when their table was hashed).
 """
 
 from __future__ import annotations
@@ -58,6 +58,15 @@ SYMBOLIC_TRY_LOAD = 0.75
 #: their regions may take together (the grid shrinks to fit).
 GLOBAL_BLOCKS_PER_SM = 4
 GLOBAL_TABLE_BYTES = 1 << 30
+#: A global-memory row gets a direct table (all of the columns' power of two D, slot = column)
+#: when D is at most this many times its hashed table (the power of two >= 2 nnz), else a hashed
+#: one. A direct table's row comes out of the numeric phase sorted (compacted in slot order);
+#: a hashed one's must be sorted afterwards (a radix sort of its entries), which costs more per
+#: entry than a few slots of table fill and scan. At Kronecker 18 (D = 2^18) every
+#: global-memory row (nnz > 12288, 85 % of C's 2.9·10⁹ entries) is direct with 8, so nothing
+#: is sorted there. The symbolic phase only counts: its tables stay the smaller of the two.
+NUMERIC_DIRECT_RATIO = 8
+SYMBOLIC_DIRECT_RATIO = 1
 
 #: How the numeric phase combines into a table: 0 CAS loop with the monoid, 1 atomicAdd, 2 a
 #: plain store. Monoids not listed use the CAS loop (any commutative monoid works with it).
@@ -385,10 +394,20 @@ def _bin_rows(cp, bound, caps):
     return order, [(int(starts[i]), int(counts[i])) for i in range(nb + 1)], gmax
 
 
-def _global_size(bound: int, ncols: int) -> int:
-    """sr_spg_global_size of spgemm.cu: pow2 >= 2 * bound, or pow2 >= ncols when smaller."""
-    s = 1 << max(0, int(2 * bound - 1).bit_length())
+def _direct_min(ncols: int, ratio: float) -> int:
+    """The least row bound whose direct table (D = pow2 >= ncols slots) is at most ``ratio``
+    times its hashed one (pow2 >= 2 * bound): 4 * bound * ratio > D."""
     d = 1 << max(0, int(ncols - 1).bit_length())
+    return int(d // (4 * ratio)) + 1
+
+
+def _global_size(bound: int, ncols: int, direct_min: int) -> int:
+    """sr_spg_global_size of spgemm.cu: D = pow2 >= ncols when bound >= direct_min, else the
+    smaller of D and pow2 >= 2 * bound (a table of D slots is indexed directly)."""
+    d = 1 << max(0, int(ncols - 1).bit_length())
+    if bound >= direct_min:
+        return d
+    s = 1 << max(0, int(2 * bound - 1).bit_length())
     return min(s, d)
 
 
@@ -399,8 +418,9 @@ def _global_grid(cp, nrows_bin, slot_bytes, cap):
     return max(1, min(grid, GLOBAL_TABLE_BYTES // max(1, cap * slot_bytes)))
 
 
-def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
+def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
     cp = _b._cupy()
+    _mark(marks, "start")
     nrows, ncols = A.nrows, B.ncols
     wide = any(M is not None and M.itype == _t.INT64 for M in (A, B, mask))
     it = _t.INT64 if wide else _t.INT32
@@ -421,6 +441,7 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
     bound = cs[ap64[1:]] - cs[ap64[:-1]]
     if mask is not None and not complement:
         bound = cp.minimum(bound, cp.diff(m_ptr).astype(cp.int64))
+    _mark(marks, "flops")
 
     # (2)-(3) symbolic phase over bins of the flops bound
     budget = _shared_budget()
@@ -429,6 +450,7 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
     order, spans, _ = _bin_rows(cp, bound, [s for _, s in sym_bins])
     rows = order.astype(it)
     rownnz = cp.zeros(nrows, dtype=cp.int64)
+    _mark(marks, "symbolic_bins")
     f_shared, f_global = _kernels("symbolic", sr, dtype, it)
     common = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, comp)
     for (lg, s), (start, count) in zip(sym_bins, spans):
@@ -447,19 +469,24 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
             np.int32(int(s * SYMBOLIC_TRY_LOAD))), shared_mem=s * ksize + 8)
         big = big[rownnz[big] < 0]
         count = int(big.size)
+    _mark(marks, "symbolic_shared")
     if count:
-        cap = _global_size(int(bound[big].max()), ncols)
+        dmin = _direct_min(ncols, SYMBOLIC_DIRECT_RATIO)
+        cap = _global_size(int(bound[big].max()), ncols, dmin)
         grid = _global_grid(cp, count, ksize, cap)
         gkeys = cp.empty(grid * cap, dtype=it)
         f_global((grid,), (THREADS,), common + (
-            big, np.int64(count), bound, np.int64(ncols), gkeys, np.int64(cap), rownnz))
+            big, np.int64(count), bound, np.int64(ncols), gkeys, np.int64(cap), rownnz,
+            np.int64(dmin)))
         del gkeys
+    _mark(marks, "symbolic_global")
 
     # (4) row pointers of C
     c_ptr = cp.concatenate([cp.zeros(1, dtype=cp.int64), cp.cumsum(rownnz)])
     nnz = int(c_ptr[-1])
     c_idx = cp.empty(nnz, dtype=it)
     c_val = cp.empty(nnz, dtype=rtype)
+    _mark(marks, "scan_alloc")
     if nnz == 0:
         return _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
 
@@ -468,6 +495,7 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
                 if (THREADS >> lg) * s * (ksize + rsize) <= budget]
     order, spans, gmax = _bin_rows(cp, rownnz, [int(s * NUMERIC_LOAD) for _, s in num_bins])
     rows = order.astype(it)
+    _mark(marks, "numeric_bins")
     avals, astride = A._values_for(dtype)
     bvals, bstride = B._values_for(dtype)
     empty = rtype.type(sr.add.empty_of(rtype))  # NaN for float min/max: a NaN product stays
@@ -480,19 +508,37 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement):
             f_shared(((count + rpb - 1) // rpb,), (THREADS,), common + (
                 rows[start:], np.int64(count), np.int32(lg), np.int32(s), np.int64(ncols),
                 c_ptr, c_idx, c_val, empty), shared_mem=rpb * s * (ksize + rsize))
+    _mark(marks, "numeric_shared")
     start, count = spans[-1]
     if count:
-        cap = _global_size(gmax, ncols)
+        dmin = _direct_min(ncols, NUMERIC_DIRECT_RATIO)
+        cap = _global_size(gmax, ncols, dmin)
         grid = _global_grid(cp, count, ksize + rsize, cap)
         gkeys = cp.empty(grid * cap, dtype=it)
         gvals = cp.empty(grid * cap, dtype=rtype)
         big = rows[start:start + count]
         f_global((grid,), (THREADS,), common + (
             big, np.int64(count), np.int64(ncols), c_ptr, c_idx, c_val, empty, gkeys, gvals,
-            np.int64(cap)))
+            np.int64(cap), np.int64(dmin)))
         del gkeys, gvals
-        _sort_rows(cp, big.astype(cp.int64), c_ptr, c_idx, c_val, ncols)
-    return _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+        _mark(marks, "numeric_global")
+        # rows with a direct table came out sorted; only the hashed ones need the sort
+        hashed = big[rownnz[big] < dmin]
+        if hashed.size:
+            _sort_rows(cp, hashed.astype(cp.int64), c_ptr, c_idx, c_val, ncols)
+        _mark(marks, "sort")
+    C = _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+    _mark(marks, "build")  # int64 indices past 2^31 entries: a copy
+    return C
+
+
+def _mark(marks, name):
+    """Record a CUDA event after a phase when profiling (``marks``: a list, see
+    tools/probe_spgemm.py); nothing otherwise."""
+    if marks is not None:
+        ev = _b._cupy().cuda.Event()
+        ev.record()
+        marks.append((name, ev))
 
 
 #: Entries of C sorted per radix sort of the global-memory rows (bounds its temporaries,

@@ -231,6 +231,20 @@ def test_spgemm_skewed(device, sname, dtype, masked, monkeypatch):
         np.testing.assert_allclose(R.values, S.data, rtol=1e-5)
 
 
+@pytest.mark.parametrize("ratio", [1, 0.125])
+@pytest.mark.parametrize("sname,dtype,masked", [
+    ("plus_times", np.float32, None), ("min_plus", np.float64, "~M"),
+    ("plus_pair", np.int32, "M"), ("lor_land", np.bool_, None), ("min_secondi", np.int64, None),
+])
+def test_spgemm_global_hashed_rows(device, sname, dtype, masked, ratio, monkeypatch):
+    # a low numeric load sends rows of thousands of entries to global memory; the ratio makes
+    # some of their tables hashed (compacted in hash order, sorted by the host) next to direct
+    # ones (compacted in column order)
+    monkeypatch.setattr(_spgemm, "NUMERIC_LOAD", 0.1)
+    monkeypatch.setattr(_spgemm, "NUMERIC_DIRECT_RATIO", ratio)
+    test_spgemm_skewed(device, sname, dtype, masked, monkeypatch)
+
+
 # ------------------------------------------------------------------------- shapes, iso
 
 
@@ -371,6 +385,7 @@ class _Launches:
         self.bound = bound
         self.sym_rows, self.num_rows = [], []
         self.used = set()
+        self.hashed_rows = set()
 
     def kernels(self, kind, sr, dtype, itype):
         return (self.sym_shared, self.sym_global) if kind == "symbolic" else \
@@ -398,11 +413,11 @@ class _Launches:
                     self.sym_rows.append(r)
 
     def sym_global(self, grid, block, args):
-        rows, count, bound, ncols, gkeys, cap, rownnz = args[7:]
+        rows, count, bound, ncols, gkeys, cap, rownnz, dmin = args[7:]
         assert gkeys.size >= grid[0] * cap
         self.used.add("sym_global")
         for r in rows[:count].tolist():
-            assert _spgemm._global_size(int(bound[r]), int(ncols)) <= cap
+            assert _spgemm._global_size(int(bound[r]), int(ncols), int(dmin)) <= cap
             rownnz[r] = self._row_len(r)
             self.sym_rows.append(r)
 
@@ -421,23 +436,38 @@ class _Launches:
             self.num_rows.append(r)
 
     def num_global(self, grid, block, args):
-        rows, count, ncols, c_ptr, c_idx, c_val, empty, gkeys, gvals, cap = args[11:]
+        rows, count, ncols, c_ptr, c_idx, c_val, empty, gkeys, gvals, cap, dmin = args[11:]
         assert gkeys.size >= grid[0] * cap and gvals.size >= grid[0] * cap
-        self.used.add("num_global")
         for r in rows[:count].tolist():
             c0, c1 = int(c_ptr[r]), int(c_ptr[r + 1])
-            assert _spgemm._global_size(c1 - c0, int(ncols)) <= cap
+            size = _spgemm._global_size(c1 - c0, int(ncols), int(dmin))
+            assert size <= cap
+            # a direct table (slot = column) is compacted in column order; a hashed one in
+            # any order (reversed here)
+            direct = size >= ncols
+            self.used.add("num_global_direct" if direct else "num_global_hashed")
+            if not direct:
+                self.hashed_rows.add(r)
+            step = 1 if direct else -1
             p0 = self.ref.indptr[r]
-            c_idx[c0:c1] = self.ref.indices[p0:p0 + c1 - c0][::-1]
-            c_val[c0:c1] = self.ref.values[p0:p0 + c1 - c0][::-1]
+            c_idx[c0:c1] = self.ref.indices[p0:p0 + c1 - c0][::step]
+            c_val[c0:c1] = self.ref.values[p0:p0 + c1 - c0][::step]
             self.num_rows.append(r)
 
 
+#: (NUMERIC_LOAD, NUMERIC_DIRECT_RATIO) of the emulated driver: the defaults (every global
+#: numeric row of the skewed pair gets a direct table), and a low load that sends rows of
+#: thousands of entries to global memory, some hashed with ratio 1 and 1/8.
+GLOBAL_VARIANTS = {"default": (None, None), "hashed": (0.1, 1), "low-ratio": (0.1, 0.125)}
+
+
+@pytest.mark.parametrize("variant", list(GLOBAL_VARIANTS))
 @pytest.mark.parametrize("budget", list(BUDGETS))
 @pytest.mark.parametrize("masked", [None, "M", "~M"])
-def test_gpu_host_logic_emulated(masked, budget, monkeypatch):
+def test_gpu_host_logic_emulated(masked, budget, variant, monkeypatch):
     """The GPU driver (_spgemm_gpu: flops, bins, scans, the optimistic pass, global grids,
-    the sort of global rows) run on NumPy with the kernels replaced by checked stand-ins."""
+    the sort of the hashed global rows) run on NumPy with the kernels replaced by checked
+    stand-ins."""
     import types
 
     from semiring import _gpu
@@ -465,16 +495,33 @@ def test_gpu_host_logic_emulated(masked, budget, monkeypatch):
     monkeypatch.setattr(_spgemm, "_kernels", fake.kernels)
     monkeypatch.setattr(_gpu, "_num_sms", lambda dev: 132)
     monkeypatch.setattr(_spgemm, "_shared_budget", lambda: BUDGETS[budget])
+    load, ratio = GLOBAL_VARIANTS[variant]
+    if load is not None:
+        monkeypatch.setattr(_spgemm, "NUMERIC_LOAD", load)
+        monkeypatch.setattr(_spgemm, "NUMERIC_DIRECT_RATIO", ratio)
+    sorted_calls = []
+    real_sort = _spgemm._sort_rows
+    monkeypatch.setattr(_spgemm, "_sort_rows",
+                        lambda cp, rows, *a: (sorted_calls.append(rows), real_sort(cp, rows, *a)))
     dt = np.dtype(np.float64)
     C = _spgemm._spgemm_gpu(A, B, sr.min_plus, dt, dt, mask, comp)
     monkeypatch.undo()
     served = np.flatnonzero(bound > 0)
     assert sorted(fake.sym_rows) == served.tolist()  # each row with work once
     assert sorted(fake.num_rows) == np.flatnonzero(np.diff(ref.indptr)).tolist()
-    want = {"sym_shared", "num_shared", "num_global"}
+    want = {"sym_shared", "num_shared"}
     if masked != "M":  # a mask row bounds the flops: no row is too long for shared memory
         want |= {"sym_try", "sym_global"}
-    assert fake.used == want
+    want_global = {"default": {"num_global_direct"},
+                   "hashed": {"num_global_direct", "num_global_hashed"},
+                   "low-ratio": {"num_global_direct", "num_global_hashed"}}[variant]
+    assert fake.used - want == want_global and want <= fake.used
+    # the host sorts every hashed row (with a ratio below 1 also rows that got a direct
+    # table: harmless), and with a ratio >= 1 only those
+    got_sorted = set(np.concatenate(sorted_calls).tolist()) if sorted_calls else set()
+    assert fake.hashed_rows <= got_sorted
+    if (ratio or _spgemm.NUMERIC_DIRECT_RATIO) >= 1:
+        assert fake.hashed_rows == got_sorted
     np.testing.assert_array_equal(np.asarray(C.indptr), ref.indptr)
     np.testing.assert_array_equal(np.asarray(C.indices), ref.indices)  # global rows re-sorted
     np.testing.assert_array_equal(np.asarray(C.values), ref.values)

@@ -117,15 +117,45 @@ __device__ __forceinline__ void sr_spg_combine(R* a, R v) {
     sr_atomic<Add, R>::combine(a, v);
 }
 
-// Table size of a row served from global memory: a power of two >= 2 * bound, or the power of
-// two >= ncols when that is smaller (then the table is indexed directly). The host sizes each
-// block's region with the same rule applied to the largest bound.
-__device__ __forceinline__ long long sr_spg_global_size(long long bound, long long ncols) {
-    long long s = 1;
-    while (s < 2 * bound) s <<= 1;
+// Table size of a row served from global memory: the power of two D >= ncols (indexed
+// directly) when bound >= direct_min or when D is the smaller, else a power of two >= 2 * bound.
+// The host picks direct_min (a direct table is worth a few times the hashed one's slots: its
+// row comes out sorted) and sizes each block's region with the same rule (_global_size).
+__device__ __forceinline__ long long sr_spg_global_size(long long bound, long long ncols,
+                                                        long long direct_min) {
     long long d = 1;
     while (d < ncols) d <<= 1;
+    if (bound >= direct_min) return d;
+    long long s = 1;
+    while (s < 2 * bound) s <<= 1;
     return d < s ? d : s;
+}
+
+// Exclusive prefix sum of c over the block (all SR_SPG_THREADS threads call it); `total` gets
+// the block's sum. s_warp holds SR_SPG_THREADS / 32 ints and is free again on return.
+__device__ __forceinline__ int sr_spg_block_scan(int c, int& total, int* s_warp) {
+    const int NW = SR_SPG_THREADS / 32;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    int x = c;
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o) x += y;
+    }
+    if (lane == 31) s_warp[w] = x;
+    __syncthreads();
+    if (w == 0) {
+        int v = lane < NW ? s_warp[lane] : 0;
+        for (int o = 1; o < NW; o <<= 1) {
+            const int y = __shfl_up_sync(0xffffffffu, v, o);
+            if (lane >= o) v += y;
+        }
+        if (lane < NW) s_warp[lane] = v;
+    }
+    __syncthreads();
+    total = s_warp[NW - 1];
+    const int excl = x - c + (w > 0 ? s_warp[w - 1] : 0);
+    __syncthreads();
+    return excl;
 }
 
 // ---------------------------------------------------------------------------------- symbolic
@@ -186,7 +216,8 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symb
     const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
     const I* __restrict__ m_ptr, const I* __restrict__ m_idx, int complement,
     const I* __restrict__ rows, long long nrows_bin, const long long* __restrict__ bound,
-    long long ncols, I* __restrict__ gkeys, long long cap, long long* __restrict__ rownnz)
+    long long ncols, I* __restrict__ gkeys, long long cap, long long* __restrict__ rownnz,
+    long long direct_min)
 {
     __shared__ unsigned long long s_cnt;
     typedef I K;
@@ -194,7 +225,7 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symb
     K* tab = gkeys + (long long)blockIdx.x * cap;
     for (long long s = blockIdx.x; s < nrows_bin; s += gridDim.x) {
         const long long row = (long long)rows[s];
-        const long long size = sr_spg_global_size(bound[row], ncols);
+        const long long size = sr_spg_global_size(bound[row], ncols, direct_min);
         const bool direct = size >= ncols;
         for (long long t = threadIdx.x; t < size; t += SR_SPG_THREADS) tab[t] = empty;
         if (threadIdx.x == 0) s_cnt = 0;
@@ -287,7 +318,9 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
 }
 
 // Rows too long for shared memory: one block per row with the table in global memory, sized
-// from the row's exact nnz; the entries are written unsorted and the host sorts these rows.
+// from the row's exact nnz. The table is compacted in slot order (a block scan per tile of
+// 4 * SR_SPG_THREADS slots, no atomic per entry): a direct table (slot = column) gives the row
+// sorted; a hashed one gives it in hash order, and the host sorts those rows afterwards.
 template <class Add, class Mul, typename T, typename R, typename I, int COMBINE>
 __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_numeric_global(
     const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
@@ -297,9 +330,10 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
     const I* __restrict__ m_ptr, const I* __restrict__ m_idx, int complement,
     const I* __restrict__ rows, long long nrows_bin, long long ncols,
     const long long* __restrict__ c_ptr, I* __restrict__ c_idx, R* __restrict__ c_val,
-    R empty_val, I* __restrict__ gkeys, R* __restrict__ gvals, long long cap)
+    R empty_val, I* __restrict__ gkeys, R* __restrict__ gvals, long long cap,
+    long long direct_min)
 {
-    __shared__ unsigned long long s_cnt;
+    __shared__ int s_warp[SR_SPG_THREADS / 32];
     typedef I K;
     const K empty = sr_spg_key<K>::empty();
     K* tab = gkeys + (long long)blockIdx.x * cap;
@@ -307,10 +341,9 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
     for (long long s = blockIdx.x; s < nrows_bin; s += gridDim.x) {
         const long long row = (long long)rows[s];
         const long long c0 = c_ptr[row], n = c_ptr[row + 1] - c0;
-        const long long size = sr_spg_global_size(n, ncols);
+        const long long size = sr_spg_global_size(n, ncols, direct_min);
         const bool direct = size >= ncols;
         for (long long t = threadIdx.x; t < size; t += SR_SPG_THREADS) { tab[t] = empty; vt[t] = empty_val; }
-        if (threadIdx.x == 0) s_cnt = 0;
         __syncthreads();
         long long mlo = 0, mhi = 0;
         if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
@@ -325,14 +358,32 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
                 sr_spg_combine<Add, R, COMBINE>(vt + h, prod);
             });
         __syncthreads();
-        for (long long t = threadIdx.x; t < size; t += SR_SPG_THREADS) {
-            const K key = tab[t];
-            if (key != empty) {
-                const long long pos = (long long)atomicAdd(&s_cnt, 1ULL);
-                c_idx[c0 + pos] = (I)key;
-                c_val[c0 + pos] = vt[t];
+        // volatile reads: the table was written by atomics in L2, and L1 may still hold lines
+        // of it from the previous row
+        const volatile K* vtab = tab;
+        const volatile R* vvt = vt;
+        long long done = 0;
+        for (long long t0 = 0; t0 < size; t0 += 4 * SR_SPG_THREADS) {
+            const long long s0 = t0 + 4 * (long long)threadIdx.x;
+            K k[4];
+            int c = 0;
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                k[u] = s0 + u < size ? vtab[s0 + u] : empty;
+                c += k[u] != empty ? 1 : 0;
             }
+            int total;
+            long long pos = c0 + done + sr_spg_block_scan(c, total, s_warp);
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                if (k[u] != empty) {
+                    c_idx[pos] = (I)k[u];
+                    c_val[pos] = vvt[s0 + u];
+                    ++pos;
+                }
+            }
+            done += total;
         }
-        __syncthreads();  // the table and s_cnt are reset for the next row
+        __syncthreads();  // the table is reset for the next row
     }
 }
