@@ -302,6 +302,9 @@ def push_levels_grid(A, level, frontier, depth, *, parent=None, deterministic=Fa
 
 _grid_modules: dict = {}
 _grid_blocks: dict = {}
+#: NVRTC options of the cooperative kernels' module (a probe may add ``-D`` overrides, then
+#: clear ``_grid_modules`` and ``_grid_blocks``).
+GRID_OPTIONS = ("-std=c++17",)
 
 
 def _grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | None = None):
@@ -323,7 +326,7 @@ def _grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | No
         mod = _grid_modules.get(dev)
         if mod is None:
             mod = _grid_modules[dev] = cp.RawModule(
-                code=_source(), options=("-std=c++17",), name_expressions=grid_kernel_names(),
+                code=_source(), options=GRID_OPTIONS, name_expressions=grid_kernel_names(),
                 enable_cooperative_groups=True)
         f = mod.get_function(name)
         per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
@@ -473,12 +476,13 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
                                BFS_GRID_BLOCKS_PER_SM)
     AT = A if symmetric else A.T
     itype = A.itype
-    level = cp.full(n, -1, dtype=cp.int64)
-    parent = cp.full(n, -1, dtype=cp.int64) if parents else None
+    # the kernel sets level and parent to -1 and the bitmaps to zero
+    level = cp.empty(n, dtype=cp.int64)
+    parent = cp.empty(n, dtype=cp.int64) if parents else None
     q = cp.empty((2, n), dtype=itype)
     o = cp.empty((2, n), dtype=cp.int64)
     words = (n + 31) // 32
-    bits = cp.zeros((3, words), dtype=cp.uint32)  # visited, and the frontier's two bitmaps
+    bits = cp.empty((3, words), dtype=cp.uint32)  # visited, and the frontier's two bitmaps
     state = cp.zeros(12, dtype=cp.int64)
     tr = cp.zeros(1 + 4 * TRACE_LEVELS, dtype=cp.int64) if trace else None
     try:

@@ -61,6 +61,22 @@ def main(argv):
                 for us, size, edges, way in steps[:12]:  # a grid's thousands of levels: the first
                     print(f"    {way:4s} {size:10d} vertices {edges:12d} edges {us:9.1f} us")
             traversal.BFS_GRID_BLOCKS_PER_SM = 2
+            import time  # noqa: PLC0415
+            for _ in range(3):
+                cp.cuda.Device().synchronize()
+                t0 = time.perf_counter()
+                bfs()
+                cp.cuda.Device().synchronize()
+                wall = (time.perf_counter() - t0) * 1e3
+            print(f"  wall {wall:.3f} ms (host and device, synchronized)", flush=True)
+            for step in (2, 4, 8):
+                traversal.GRID_OPTIONS = ("-std=c++17", f"-DSR_PULL_STEP={step}")
+                traversal._grid_modules.clear()
+                traversal._grid_blocks.clear()
+                sweep("bfs", traversal, "GRID_OPTIONS", [traversal.GRID_OPTIONS], bfs, 5)
+            traversal.GRID_OPTIONS = ("-std=c++17",)
+            traversal._grid_modules.clear()
+            traversal._grid_blocks.clear()
             sweep("bfs", BFS, "DEVICE_LOOP", [True, False], bfs, 5)
             sweep("bfs", traversal, "BFS_GRID_BLOCKS_PER_SM", [1, 2, 3, 4], bfs, 5)
             sweep("bfs", BFS, "ALPHA", [4, 14, 40], bfs, 5)

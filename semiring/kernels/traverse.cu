@@ -781,7 +781,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // clears a bitmap and sets the queue's bits.
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
-// ceil(n / 32) words; vis and fb0/fb1 zero, level and parent -1 on entry). state (int64[12],
+// ceil(n / 32) words); the kernel sets level and parent to -1 and the bitmaps to zero. state (int64[12],
 // zero on entry): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
 // [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
 // the queues hold n), [10] the barrier word, [11] the counter of the bitmap → queue appends.
@@ -789,7 +789,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_LANE 32
+#ifndef SR_PULL_STEP  // tools/probe_tune.py sweeps it through traversal.GRID_OPTIONS
 #define SR_PULL_STEP 4
+#endif
 
 __device__ __forceinline__ long long sr_clock_ns()
 {
@@ -824,6 +826,13 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
     __shared__ I s_buf[SR_GRID_THREADS / 32 * SR_WARP_BUF];
     const long long m = (long long)indptr[n];
     const long long deg0 = (long long)indptr[source + 1] - (long long)indptr[source];
+    // the outputs and bitmaps start here, not in fills before the launch (a launch each)
+    for (long long i = gtid; i < n; i += stride) {
+        level[i] = -1;
+        if (PARENTS) parent[i] = -1;
+    }
+    for (long long w = gtid; w < nwords; w += stride) vis[w] = fb0[w] = fb1[w] = 0u;
+    sr_grid_sync(bar);
     if (gtid == 0) {
         level[source] = 0;
         if (PARENTS) parent[source] = source;
