@@ -311,7 +311,7 @@ _SUITE_GRAPHS = {
     ("quick", "cpu"): ["urand-8", "urand-9", "urand-10"],
     ("quick", "gpu"): ["urand-10", "urand-11", "urand-12"],
     ("full", "cpu"): ["urand-8", "urand-9", "urand-10", "urand-11"],
-    ("full", "gpu"): ["urand-10", "urand-11", "urand-12", "urand-13", "urand-14"],
+    ("full", "gpu"): ["urand-10", "urand-11", "urand-12", "urand-13", "urand-14", "urand-15"],
 }
 for (_name, _dev), _graphs in _SUITE_GRAPHS.items():
     _suite = C.get_suite(_name, _dev)
