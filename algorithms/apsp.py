@@ -72,6 +72,11 @@ from .sssp import DistanceOverflow, _matrix_facts, _negative_cycle, _t_max, _wei
 #: GEMM). Phase 1 costs ⌈log₂ TILE⌉ products of TILE³ per round (n · TILE² · log₂ TILE in
 #: all, under 1% of n³ at n = 16384), phase 3 wants a deep k; tests shrink it.
 TILE = 256
+#: The same for int32 work (the DPX kernel): a deeper phase 3 pays more there. With
+#: lookahead at n = 16384 on an H100 (tools/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
+#: 11.60 / 11.94 / 12.02 T relax/s (71 / 73 / 73 % of the DPX peak), float32 10.76 / 10.68 /
+#: 10.63 T/s (77 / 76 / 76 % of the fminf peak).
+TILE_INT = 512
 #: The same on the CPU backend, where phase 1's small products cost as much per relaxation
 #: as phase 3's (measured: 64 is 3x faster than 256 at n = 512).
 TILE_CPU = 64
@@ -649,8 +654,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         Also return ``pred`` (n × n int64): ``pred[i, j]`` is the vertex before j on a
         shortest path from i, −1 for j == i and unreachable j. See :func:`reconstruct_path`.
     tile : int, optional
-        Pivot vertices per Floyd–Warshall round (default ``TILE`` on the GPU, ``TILE_CPU``
-        on the CPU).
+        Pivot vertices per Floyd–Warshall round (default on the GPU ``TILE``, ``TILE_INT``
+        where the work type is int32; ``TILE_CPU`` on the CPU).
     progress : bool or None
         Show a tqdm progress bar: always, never, or (None) when the run is expected to take
         more than ``PROGRESS_SECONDS``.
@@ -714,9 +719,9 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                                f"'auto' (the streamed variant is Floyd–Warshall), got "
                                f"method={method!r}")
     G, n, device, out_type, bounds = _prepare(A, op)
-    if tile is None:
-        tile = TILE if device == "gpu" else TILE_CPU
     work = _work_type(op, out_type, n, bounds)
+    if tile is None:
+        tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32 else TILE)
     # the products may take the DPX int32 kernel when every finite entry is this small
     bound = _sum_bound(n, bounds) if work.kind == "i" else None
     xp = _b.xp_of(device)
@@ -786,4 +791,4 @@ def _finish(op, D, work, out_type, xp):
     return xp.where(reached, D, info.max).astype(out_type)
 
 
-__all__ = ["apsp", "reconstruct_path", "min_plus_sat", "TILE"]
+__all__ = ["apsp", "reconstruct_path", "min_plus_sat", "TILE", "TILE_INT"]

@@ -33,6 +33,7 @@ DTYPES = [np.float32, np.float64, np.int32, np.int64]
 @pytest.fixture(autouse=True)
 def small_tile(monkeypatch):
     monkeypatch.setattr(apsp_mod, "TILE", TILE_TEST)
+    monkeypatch.setattr(apsp_mod, "TILE_INT", TILE_TEST)
     monkeypatch.setattr(apsp_mod, "TILE_CPU", TILE_TEST)
     monkeypatch.setattr(apsp_mod, "AUTO_MIN_N", 4)  # let 'auto' pick batched SSSP too
 
@@ -314,7 +315,7 @@ def test_progress_bar(capsys):
 
 def test_default_tiles_several_rounds(device):
     """The real tile sizes (not the shrunk one): several rounds and a ragged last tile."""
-    tile = 256 if device == "gpu" else 64  # TILE and TILE_CPU (the fixture shrank them)
+    tile = 256 if device == "gpu" else 64  # TILE and TILE_CPU (the fixture shrank them; float32)
     n = 2 * tile + 3
     rng = np.random.default_rng(11)
     W = np.where(rng.random((n, n)) < 4 / n, rng.integers(1, 256, (n, n)), 0).astype(np.float32)
