@@ -9,9 +9,13 @@ breadth-first search"; the GraphBLAS form of Yang, Buluç & Owens 2018):
   value), so a wide frontier costs far less than its edges.
 
 Each level's product and its assigns (level, parent, visited) run as one mechanism of
-:mod:`semiring.traversal`: ``push_levels_grid`` / ``push_levels`` (many narrow push levels
-in one launch, over the whole device or in one block),
-``push_level`` and ``pull_level`` (one wide level over the whole device, one host sync each).
+:mod:`semiring.traversal`. On the GPU the whole search is one launch (``bfs_grid``: a
+persistent cooperative grid runs the levels below, push or pull, with a grid-wide barrier
+between them and the direction switched on the device by ``ALPHA`` and ``BETA``; one host
+sync in all). The loop below is the same search from the host, level by level: the CPU's
+path and the GPU's fallback, with ``push_levels_grid`` / ``push_levels`` (many narrow push
+levels in one launch, over the whole device or in one block), ``push_level`` and
+``pull_level`` (one wide level over the whole device, one host sync each).
 """
 
 from __future__ import annotations
