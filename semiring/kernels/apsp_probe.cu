@@ -15,12 +15,13 @@
 #define PROBE_TN 8
 #endif
 
-// float: FADD + FMNMX per relaxation
-extern "C" __global__ void probe_fmin_f32(const float* __restrict__ init, float step, int iters,
-                                   float* __restrict__ out)
+// The loop of every probe: R(acc, a, b) is one relaxation, `top` the accumulators' start.
+template <typename T, typename R>
+__device__ __forceinline__ void sr_probe(const T* __restrict__ init, T step, int iters,
+                                         T* __restrict__ out, T top, R relax)
 {
-    float a[PROBE_TM], b[PROBE_TN], acc[PROBE_TM][PROBE_TN];
-    const float t = (float)(threadIdx.x + blockIdx.x * blockDim.x);
+    T a[PROBE_TM], b[PROBE_TN], acc[PROBE_TM][PROBE_TN];
+    const T t = (T)(threadIdx.x + blockIdx.x * blockDim.x);
 #pragma unroll
     for (int r = 0; r < PROBE_TM; ++r) a[r] = init[r] + t;
 #pragma unroll
@@ -28,79 +29,50 @@ extern "C" __global__ void probe_fmin_f32(const float* __restrict__ init, float 
 #pragma unroll
     for (int r = 0; r < PROBE_TM; ++r)
 #pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = 1e30f;
+        for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = top;
     for (int it = 0; it < iters; ++it) {
 #pragma unroll
         for (int r = 0; r < PROBE_TM; ++r)
 #pragma unroll
-            for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = fminf(acc[r][c], a[r] + b[c]);
+            for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = relax(acc[r][c], a[r], b[c]);
 #pragma unroll
         for (int c = 0; c < PROBE_TN; ++c) b[c] += step;
     }
-    float m = acc[0][0];
+    T m = acc[0][0];
 #pragma unroll
     for (int r = 0; r < PROBE_TM; ++r)
 #pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) m = fminf(m, acc[r][c]);
+        for (int c = 0; c < PROBE_TN; ++c) m = m < acc[r][c] ? m : acc[r][c];
     out[threadIdx.x + blockIdx.x * blockDim.x] = m;
+}
+
+struct SrProbeFmin {
+    __device__ float operator()(float acc, float a, float b) const { return fminf(acc, a + b); }
+};
+struct SrProbeDpx {
+    __device__ int operator()(int acc, int a, int b) const { return __viaddmin_s32(a, b, acc); }
+};
+struct SrProbeMin {
+    __device__ int operator()(int acc, int a, int b) const { return min(acc, a + b); }
+};
+
+// float: FADD + FMNMX per relaxation
+extern "C" __global__ void probe_fmin_f32(const float* __restrict__ init, float step, int iters,
+                                          float* __restrict__ out)
+{
+    sr_probe<float>(init, step, iters, out, 1e30f, SrProbeFmin());
 }
 
 // int32 with the DPX instruction (sm_90: one VIADDMNMX per relaxation; emulated before)
 extern "C" __global__ void probe_viaddmin_s32(const int* __restrict__ init, int step, int iters,
-                                   int* __restrict__ out)
+                                              int* __restrict__ out)
 {
-    int a[PROBE_TM], b[PROBE_TN], acc[PROBE_TM][PROBE_TN];
-    const int t = (int)(threadIdx.x + blockIdx.x * blockDim.x);
-#pragma unroll
-    for (int r = 0; r < PROBE_TM; ++r) a[r] = init[r] + t;
-#pragma unroll
-    for (int c = 0; c < PROBE_TN; ++c) b[c] = init[PROBE_TM + c] - t;
-#pragma unroll
-    for (int r = 0; r < PROBE_TM; ++r)
-#pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = 0x3fffffff;
-    for (int it = 0; it < iters; ++it) {
-#pragma unroll
-        for (int r = 0; r < PROBE_TM; ++r)
-#pragma unroll
-            for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
-#pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) b[c] += step;
-    }
-    int m = acc[0][0];
-#pragma unroll
-    for (int r = 0; r < PROBE_TM; ++r)
-#pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) m = min(m, acc[r][c]);
-    out[threadIdx.x + blockIdx.x * blockDim.x] = m;
+    sr_probe<int>(init, step, iters, out, 0x3fffffff, SrProbeDpx());
 }
 
 // int32 without DPX: IADD + IMNMX per relaxation (what the generic GEMM does for int32)
 extern "C" __global__ void probe_min_s32(const int* __restrict__ init, int step, int iters,
-                                   int* __restrict__ out)
+                                         int* __restrict__ out)
 {
-    int a[PROBE_TM], b[PROBE_TN], acc[PROBE_TM][PROBE_TN];
-    const int t = (int)(threadIdx.x + blockIdx.x * blockDim.x);
-#pragma unroll
-    for (int r = 0; r < PROBE_TM; ++r) a[r] = init[r] + t;
-#pragma unroll
-    for (int c = 0; c < PROBE_TN; ++c) b[c] = init[PROBE_TM + c] - t;
-#pragma unroll
-    for (int r = 0; r < PROBE_TM; ++r)
-#pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = 0x3fffffff;
-    for (int it = 0; it < iters; ++it) {
-#pragma unroll
-        for (int r = 0; r < PROBE_TM; ++r)
-#pragma unroll
-            for (int c = 0; c < PROBE_TN; ++c) acc[r][c] = min(acc[r][c], a[r] + b[c]);
-#pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) b[c] += step;
-    }
-    int m = acc[0][0];
-#pragma unroll
-    for (int r = 0; r < PROBE_TM; ++r)
-#pragma unroll
-        for (int c = 0; c < PROBE_TN; ++c) m = min(m, acc[r][c]);
-    out[threadIdx.x + blockIdx.x * blockDim.x] = m;
+    sr_probe<int>(init, step, iters, out, 0x3fffffff, SrProbeMin());
 }
