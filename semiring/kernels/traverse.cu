@@ -20,6 +20,29 @@
 #define SR_TRAVERSE_OVERFLOW 2  // the next frontier has more than SR_TRAVERSE_QUEUE vertices
 #define SR_TRAVERSE_LIMIT 3     // max_levels levels were run
 
+// Claim v for level d1 from u: a CAS of level[v] from -1, so exactly one caller wins. With
+// PARENTS == 1 the winner writes parent[v] = u; with PARENTS == 2 every u reaching v at d1
+// offers itself with an atomic min (parent[v] starts at -1, the largest as unsigned: the
+// smallest u wins). Returns whether this call claimed v.
+template <int PARENTS>
+__device__ __forceinline__ bool sr_claim(long long* level, long long* parent, long long v,
+                                         long long u, long long d1)
+{
+    const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
+    bool claimed = false;
+    if (lv == -1) {
+        const unsigned long long old = atomicCAS(
+            reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
+        claimed = old == ~0ull;
+        if (PARENTS == 2 && (claimed || (long long)old == d1))
+            atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+    } else if (PARENTS == 2 && lv == d1) {
+        atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+    }
+    if (PARENTS == 1 && claimed) parent[v] = u;
+    return claimed;
+}
+
 // PARENTS: 0 none, 1 any in-neighbour on the previous level (the first to claim), 2 the
 // smallest-index one (min_secondi: deterministic).
 template <typename I, int PARENTS>
@@ -90,23 +113,9 @@ __global__ void __launch_bounds__(SR_TRAVERSE_THREADS) push_levels(
             }
             const I u = cur[lo];
             const I v = indices[(long long)indptr[u] + (e - s_off[lo])];
-            const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
-            if (lv == -1 || (PARENTS == 2 && lv == d1)) {
-                bool claimed = false;
-                if (lv == -1) {
-                    const unsigned long long old = atomicCAS(
-                        reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
-                    claimed = old == ~0ull;
-                    if (!claimed && (PARENTS != 2 || (long long)old != d1)) continue;
-                }
-                if (claimed) {
-                    const int pos = atomicAdd(&s_next, 1);
-                    if (pos < SR_TRAVERSE_QUEUE) nxt[pos] = v;
-                    if (PARENTS == 1) parent[v] = (long long)u;
-                }
-                // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
-                if (PARENTS == 2)
-                    atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+            if (sr_claim<PARENTS>(level, parent, v, u, d1)) {
+                const int pos = atomicAdd(&s_next, 1);
+                if (pos < SR_TRAVERSE_QUEUE) nxt[pos] = v;
             }
         }
         __syncthreads();
@@ -422,21 +431,9 @@ __global__ void bfs_push_level(
         long long first;
         const long long u = frontier[sr_edge_slot(offsets, nf, e, first)];
         const long long v = (long long)indices[(long long)indptr[u] + (e - first)];
-        const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
-        bool claimed = false;
-        if (lv == -1) {
-            const unsigned long long old = atomicCAS(
-                reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)depth);
-            claimed = old == ~0ull;
-            // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
-            if (PARENTS == 2 && (claimed || (long long)old == depth))
-                atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
-        } else if (PARENTS == 2 && lv == depth) {
-            atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
-        }
+        const bool claimed = sr_claim<PARENTS>(level, parent, v, u, depth);
         if (claimed) {
             unseen[v] = false;
-            if (PARENTS == 1) parent[v] = u;
             edges += (long long)indptr[v + 1] - (long long)indptr[v];
         }
         sr_append_warp(claimed, v, next, &counters[0]);
@@ -674,21 +671,11 @@ __device__ __forceinline__ void sr_grid_push(
                 if (!(__ldcg(vis + (v >> 5)) & bit))
                     claimed = !(atomicOr(vis + (v >> 5), bit) & bit);
                 if (claimed) level[v] = d1;
+                if (claimed && PARENTS == 1) parent[v] = (long long)u;
             } else {
-                const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
-                if (lv == -1) {
-                    const unsigned long long old = atomicCAS(
-                        reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
-                    claimed = old == ~0ull;
-                    // parent[v] starts at -1 (the largest as unsigned): the smallest u wins
-                    if (PARENTS == 2 && (claimed || (long long)old == d1))
-                        atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
-                } else if (PARENTS == 2 && lv == d1) {
-                    atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
-                }
+                claimed = sr_claim<PARENTS>(level, parent, v, u, d1);
                 if (claimed && vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
             }
-            if (claimed && PARENTS == 1) parent[v] = (long long)u;
         }
         sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
     }
