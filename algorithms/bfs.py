@@ -277,11 +277,14 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
 
     Notes
     -----
-    Memory: a few ``n × s`` arrays (the frontier, the visited set and the product as bool,
-    levels as int32, and with parents the product and the parents as int64), plus the
-    results. Only the pull direction is used: every level reads the visited set in full, so a
-    high-diameter graph (a grid) costs O(n·s) a level; for a handful of sources on such a
-    graph, :func:`bfs` per source (with its fused push levels) is faster.
+    On the GPU the frontier matrix is packed 64 sources to a word a vertex and each batch of
+    64 runs in one launch (:func:`semiring.traversal.msbfs_grid`, bit-parallel: one pass over
+    the graph a level serves 64 searches; parents are then the smallest in-neighbour, as with
+    ``deterministic``). Elsewhere, and where that launch cannot be made, the loop below runs:
+    a few ``n × s`` arrays (the frontier, the visited set and the product as bool, levels as
+    int32, and with parents the product and the parents as int64), plus the results. Only the
+    pull direction is used: every level reads the graph (or the visited set) in full, so a
+    high-diameter graph (a grid) costs O(nnz) a level.
 
     Examples
     --------
@@ -300,6 +303,14 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
         raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
     n = A.nrows
     src = _check_sources(sources, n, A.device)
+    global _grid_unavailable
+    if A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None:
+        # the levels below, 64 sources to a word a vertex, each batch in one launch
+        try:
+            level, parent = traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
+            return (level, parent) if parents else level
+        except sr.BackendUnavailable as err:  # nothing ran: the loop below does the same
+            _grid_unavailable = str(err)
     xp = A.xp
     s = int(src.size)
     # the pull reads Aᵀ's rows (in-neighbours), as structure only: no values are cast or read

@@ -204,8 +204,9 @@ def kernel_names():
 def grid_kernel_names():
     """The kernels of :func:`push_levels_grid`, compiled in a module of their own: it is
     launched cooperatively (every block resident at once)."""
-    return [f"{k}<{I}, {p}>" for k in ("push_levels_grid", "bfs_grid")
-            for I in ("int", "long long") for p in (0, 1, 2)]
+    return ([f"{k}<{I}, {p}>" for k in ("push_levels_grid", "bfs_grid")
+             for I in ("int", "long long") for p in (0, 1, 2)]
+            + [f"msbfs_grid<{I}, {p}>" for I in ("int", "long long") for p in (0, 1)])
 
 
 _modules: dict = {}
@@ -505,6 +506,97 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
                          for b, e, (_, c, m, p) in zip(starts, ends, rows)]
     return level, parent, info
 
+
+
+#: Sources per launch of :func:`msbfs_grid`: one bit each of a 64-bit word a vertex.
+MSBFS_BATCH = 64
+
+
+def msbfs_grid(A, sources, *, parents=False, symmetric=False):
+    """Many breadth-first searches at once, bit-parallel, each batch of sources in one launch.
+
+    Up to :data:`MSBFS_BATCH` searches share one 64-bit word a vertex (Then et al. 2014): bit
+    j of ``F[v]`` says v is on source j's frontier. Each level is the pull step
+    ``F'⟨¬S⟩ = Aᵀ bor.second F`` (the SpMM of :func:`algorithms.multi_source_bfs` over the
+    frontier matrix, 64 columns packed to a word): each vertex ORs its in-neighbours' words and
+    stops once every search has reached it, so one pass over the graph serves 64 searches. A
+    persistent cooperative grid runs every level of a batch, a grid-wide barrier between them.
+    Parents are the first in-neighbour found, which is the smallest one (A's rows are sorted):
+    ``min_secondi``, the same on every run. GPU only.
+
+    Parameters
+    ----------
+    A : Matrix, on the GPU, square
+        The graph (edges ``A(i, j)``: i → j); only its structure is read.
+    sources : cupy.ndarray of int64, 1-D
+        The start vertices, in ``[0, n)``; duplicates allowed.
+    parents : bool
+    symmetric : bool
+        Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
+
+    Returns
+    -------
+    level : cupy.ndarray of int64, shape ``(len(sources), n)``
+    parent : same shape, or None
+
+    Raises
+    ------
+    BackendUnavailable
+        Where the cooperative launch cannot be made (before any batch has run).
+
+    Examples
+    --------
+    >>> import cupy as cp, scipy.sparse as sp, semiring as sr  # doctest: +SKIP
+    >>> from semiring.traversal import msbfs_grid  # doctest: +SKIP
+    >>> S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")  # doctest: +SKIP
+    >>> level, parent = msbfs_grid(sr.Matrix.from_scipy(S, device="gpu"),
+    ...                            cp.asarray([0, 2]), parents=True)  # doctest: +SKIP
+    >>> level.tolist(), parent.tolist()  # doctest: +SKIP
+    ([[0, 1, 2, 3], [-1, -1, 0, 1]], [[0, 0, 1, 2], [-1, -1, 2, 2]])
+    """
+    op = "msbfs_grid"
+    from .errors import BackendUnavailable, DeviceMismatch  # noqa: PLC0415
+
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if A.device != "gpu":
+        raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
+                             f"got a {A.device} matrix")
+    cp = _cupy()
+    n = A.nrows
+    if (not isinstance(sources, cp.ndarray) or sources.ndim != 1
+            or sources.dtype != cp.int64):
+        raise DomainMismatch(f"{op}: sources must be a 1-D int64 CuPy array")
+    s = int(sources.size)
+    if s:
+        lo, hi = (int(v) for v in cp.stack([sources.min(), sources.max()]).get())
+        if lo < 0 or hi >= n:
+            from .errors import InvalidIndex  # noqa: PLC0415
+
+            raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {lo if lo < 0 else hi}")
+    level = cp.empty((s, n), dtype=cp.int64)
+    parent = cp.empty((s, n), dtype=cp.int64) if parents else None
+    if s == 0 or n == 0:
+        return level, parent
+    f, blocks = _grid_function(f"msbfs_grid<{_C_TYPES[np.dtype(A.itype)]}, {int(parents)}>",
+                               op, BFS_GRID_BLOCKS_PER_SM)
+    AT = A if symmetric else A.T
+    words = cp.empty((3, n), dtype=cp.uint64)  # F, F', S: the kernel zeroes them
+    state = cp.zeros(12, dtype=cp.int64)
+    for j0 in range(0, s, MSBFS_BATCH):
+        j1 = min(s, j0 + MSBFS_BATCH)
+        if j0:
+            state.fill(0)
+        try:
+            f((blocks,), (GRID_THREADS,), (
+                AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0),
+                words[0], words[1], words[2], level[j0:j1],
+                level[j0:j1] if parent is None else parent[j0:j1], state))
+        except _driver_error() as err:
+            raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
+                                     f"{GRID_THREADS} threads failed: {err}") from err
+    return level, parent
 
 def _driver_error():
     from cupy_backends.cuda.api import driver  # noqa: PLC0415

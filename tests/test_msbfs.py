@@ -3,6 +3,8 @@ engine BFS source by source, parents validated (exact when deterministic), on ev
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -12,6 +14,8 @@ from scipy.sparse.csgraph import shortest_path
 import algorithms
 import semiring as sr
 from conftest import to_host
+
+bfs_module = importlib.import_module("algorithms.bfs")  # the module: algorithms.bfs is the function
 
 
 @st.composite
@@ -67,14 +71,18 @@ def check_parents(S, sources, level, parent, deterministic):
 
 
 @given(g=graphs_and_sources(), parents=st.booleans(), deterministic=st.booleans(),
-       hint=st.booleans())
-def test_msbfs_against_scipy_and_single_source(device, g, parents, deterministic, hint):
+       hint=st.booleans(), device_loop=st.booleans())
+def test_msbfs_against_scipy_and_single_source(device, g, parents, deterministic, hint,
+                                               device_loop):
     S, sources, undirected = g
     A = sr.Matrix.from_scipy(S, device=device)
     src_in = np.array(sources, dtype=np.int64)
     keep = src_in.copy()
-    out = algorithms.multi_source_bfs(A, src_in, parents=parents, deterministic=deterministic,
-                                      symmetric=undirected and hint)
+    with pytest.MonkeyPatch.context() as mp:  # the GPU's bit-parallel launch, or the loop
+        mp.setattr(bfs_module, "DEVICE_LOOP", device_loop)
+        out = algorithms.multi_source_bfs(A, src_in, parents=parents,
+                                          deterministic=deterministic,
+                                          symmetric=undirected and hint)
     np.testing.assert_array_equal(src_in, keep)  # the caller's array is not modified
     level = out[0] if parents else out
     assert type(level) is type(A.indptr)  # on A's device
@@ -93,10 +101,14 @@ def test_msbfs_against_scipy_and_single_source(device, g, parents, deterministic
             np.testing.assert_array_equal(to_host(one[1]), parent[j])
 
 
-@pytest.mark.parametrize("s", [1, 31, 33, 100, 129])
+@pytest.mark.parametrize("device_loop", [True, False])
+@pytest.mark.parametrize("s", [1, 31, 33, 64, 65, 100, 129])
 @pytest.mark.parametrize("parents,deterministic", [(False, False), (True, False), (True, True)])
-def test_msbfs_many_sources_skewed_graph(device, s, parents, deterministic):
-    """Frontier matrices wider than a GPU column tile, hubs with long rows, repeated sources."""
+def test_msbfs_many_sources_skewed_graph(device, s, parents, deterministic, device_loop,
+                                         monkeypatch):
+    """Frontier matrices wider than a GPU column tile or a 64-source word, hubs with long
+    rows, repeated sources; the GPU's bit-parallel launch and the SpMM loop."""
+    monkeypatch.setattr(bfs_module, "DEVICE_LOOP", device_loop)
     rng = np.random.default_rng(s)
     n = 600
     deg = np.minimum((rng.pareto(1.2, n) * 1.5).astype(np.int64) + 1, n - 1)
@@ -185,3 +197,46 @@ def test_msbfs_device_of_sources():
     np.testing.assert_array_equal(lv.get(), [[0, 1, 2], [-1, 0, 1]])
     with pytest.raises(sr.DeviceMismatch, match=r"multi_source_bfs: A is on the CPU but sources is on the GPU"):
         algorithms.multi_source_bfs(G.to_cpu(), cp.asarray([0]))
+
+
+def test_msbfs_device_loop_falls_back_once(device):
+    # where msbfs_grid cannot launch it raises BackendUnavailable having run nothing; the
+    # SpMM loop then gives the same rows, and the device loop is not tried again
+    S = sp.diags([1.0] * 5, 1, shape=(6, 6), format="csr")
+    A = sr.Matrix.from_scipy(S, device=device)
+    tries = []
+
+    def unavailable(*args, **kwargs):
+        tries.append(1)
+        raise sr.BackendUnavailable("msbfs_grid: no cooperative launch here")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bfs_module.traversal, "msbfs_grid", unavailable)
+        mp.setattr(bfs_module, "_grid_unavailable", None)
+        for _ in range(2):
+            lv = to_host(algorithms.multi_source_bfs(A, [0, 3]))
+            np.testing.assert_array_equal(lv, reference_levels(S, [0, 3]))
+        assert len(tries) == (1 if device == "gpu" else 0)
+
+
+def test_msbfs_grid_checks(device):
+    from semiring import traversal
+
+    S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")
+    A = sr.Matrix.from_scipy(S, device=device)
+    if device != "gpu":
+        with pytest.raises(sr.DeviceMismatch, match="msbfs_grid: A must be on the GPU"):
+            traversal.msbfs_grid(A, np.array([0]))
+        return
+    import cupy as cp
+
+    with pytest.raises(sr.DomainMismatch, match="msbfs_grid: sources must be a 1-D int64"):
+        traversal.msbfs_grid(A, cp.asarray([0], dtype=cp.int32))
+    with pytest.raises(sr.InvalidIndex, match=r"msbfs_grid: sources must lie in \[0, 4\), got 4"):
+        traversal.msbfs_grid(A, cp.asarray([0, 4]))
+    with pytest.raises(sr.DimensionMismatch, match="msbfs_grid: A must be square"):
+        traversal.msbfs_grid(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device="gpu"),
+                             cp.asarray([0]))
+    level, parent = traversal.msbfs_grid(A, cp.asarray([0, 2, 0]), parents=True)
+    np.testing.assert_array_equal(to_host(level), [[0, 1, 2, 3], [-1, -1, 0, 1], [0, 1, 2, 3]])
+    np.testing.assert_array_equal(to_host(parent), [[0, 0, 1, 2], [-1, -1, 2, 2], [0, 0, 1, 2]])

@@ -990,3 +990,89 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
         state[3] = pulls;
     }
 }
+
+// Many breadth-first searches at once, bit-parallel (Then et al. 2014, "The more the merrier:
+// efficient multi-source graph traversal"): up to 64 sources, source j owning bit j of one
+// 64-bit word a vertex. Each level is the pull step
+//     F'⟨¬S⟩ = Aᵀ bor.second F ;  level⟨F'⟩ = d1 ;  parent⟨F'⟩ = Aᵀ's first supplier ;  S |= F'
+// (the n × s boolean frontier matrix of the SpMM form, 64 columns packed to a word): each
+// vertex ORs its in-neighbours' frontier words, stopping once every search has reached it.
+// Aᵀ's rows are sorted, so the first in-neighbour to supply bit j is the smallest: the
+// min_secondi parent. One persistent cooperative grid runs every level, a grid-wide barrier
+// between them; the new bits are counted per block, and the search ends at a level with none.
+//
+// level, parent: s × n, row-major (the kernel sets -1, and the sources' 0 / themselves).
+// F0, F1, S: n words each (the kernel zeroes them). state (int64[12], zero): [0] depth out,
+// [4..6] the rotating counters of new bits, [10] the barrier word.
+template <typename I, int PARENTS>
+__global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
+    const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n,
+    const long long* __restrict__ src, int s, unsigned long long* F0, unsigned long long* F1,
+    unsigned long long* S, long long* level, long long* parent, long long* state)
+{
+    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
+    unsigned int* bar = reinterpret_cast<unsigned int*>(state + 10);
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    const unsigned long long full = s == 64 ? ~0ull : (1ull << s) - 1ull;
+    __shared__ unsigned long long s_new;
+    for (long long i = gtid; i < (long long)s * n; i += stride) {
+        level[i] = -1;
+        if (PARENTS) parent[i] = -1;
+    }
+    for (long long v = gtid; v < n; v += stride) F0[v] = F1[v] = S[v] = 0ull;
+    sr_grid_sync(bar);
+    for (long long j = gtid; j < s; j += stride) {
+        const long long v = src[j];
+        atomicOr(F0 + v, 1ull << j);
+        atomicOr(S + v, 1ull << j);
+        level[j * n + v] = 0;
+        if (PARENTS) parent[j * n + v] = v;
+    }
+    sr_grid_sync(bar);
+    long long depth = 0;
+    int c = 0;
+    while (depth < n) {
+        const long long d1 = depth + 1;
+        const unsigned long long* F = (depth & 1) ? F1 : F0;
+        unsigned long long* Fn = (depth & 1) ? F0 : F1;
+        const int nc = c == 2 ? 0 : c + 1;
+        if (gtid == 0) ctr[nc] = 0ull;  // read two barriers ago
+        if (threadIdx.x == 0) s_new = 0ull;
+        __syncthreads();
+        unsigned long long found = 0;
+        for (long long v = gtid; v < n; v += stride) {
+            const unsigned long long seen = __ldcg(S + v);
+            unsigned long long acc = 0ull;
+            if (seen != full) {
+                const long long end = (long long)tindptr[v + 1];
+                for (long long e = (long long)tindptr[v]; e < end; ++e) {
+                    const I u = tindices[e];
+                    const unsigned long long b = __ldcg(F + u) & ~seen & ~acc;
+                    if (b) {
+                        acc |= b;
+                        if (PARENTS)
+                            for (unsigned long long r = b; r; r &= r - 1ull)
+                                parent[(long long)(__ffsll((long long)r) - 1) * n + v] = (long long)u;
+                        if ((acc | seen) == full) break;
+                    }
+                }
+            }
+            Fn[v] = acc;
+            if (acc) {
+                S[v] = seen | acc;
+                for (unsigned long long r = acc; r; r &= r - 1ull)
+                    level[(long long)(__ffsll((long long)r) - 1) * n + v] = d1;
+                found += (unsigned long long)__popcll(acc);
+            }
+        }
+        if (found) atomicAdd(&s_new, found);
+        __syncthreads();
+        if (threadIdx.x == 0 && s_new) atomicAdd(&ctr[c], s_new);
+        sr_grid_sync(bar);
+        if (*reinterpret_cast<volatile unsigned long long*>(&ctr[c]) == 0ull) break;
+        depth = d1;
+        c = nc;
+    }
+    if (gtid == 0) state[0] = depth;
+}
