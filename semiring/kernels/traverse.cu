@@ -999,23 +999,24 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
 // vertex ORs its in-neighbours' frontier words, stopping once every search has reached it.
 // Aᵀ's rows are sorted, so the first in-neighbour to supply bit j is the smallest: the
 // min_secondi parent. One persistent cooperative grid runs every level, a grid-wide barrier
-// between them; the new bits are counted per block, and the search ends at a level with none.
+// between them. The searches whose frontier is empty are done: a vertex stops scanning once it
+// holds the bits of every running search, and the whole ends at a level that adds no bit.
 //
 // level, parent: s × n, row-major (the kernel sets -1, and the sources' 0 / themselves).
 // F0, F1, S: n words each (the kernel zeroes them). state (int64[12], zero): [0] depth out,
-// [4..6] the rotating counters of new bits, [10] the barrier word.
+// [4..6] the rotating ORs of a level's new bits (the searches running next), [10] the
+// barrier word.
 template <typename I, int PARENTS>
 __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n,
     const long long* __restrict__ src, int s, unsigned long long* F0, unsigned long long* F1,
     unsigned long long* S, long long* level, long long* parent, long long* state)
 {
-    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
+    unsigned long long* act = reinterpret_cast<unsigned long long*>(state + 4);
     unsigned int* bar = reinterpret_cast<unsigned int*>(state + 10);
     const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long stride = (long long)gridDim.x * blockDim.x;
-    const unsigned long long full = s == 64 ? ~0ull : (1ull << s) - 1ull;
-    __shared__ unsigned long long s_new;
+    __shared__ unsigned long long s_act;
     for (long long i = gtid; i < (long long)s * n; i += stride) {
         level[i] = -1;
         if (PARENTS) parent[i] = -1;
@@ -1029,6 +1030,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
         level[j * n + v] = 0;
         if (PARENTS) parent[j * n + v] = v;
     }
+    // the searches still running: those with a non-empty frontier (all of them at first)
+    unsigned long long active = s == 64 ? ~0ull : (1ull << s) - 1ull;
     sr_grid_sync(bar);
     long long depth = 0;
     int c = 0;
@@ -1037,25 +1040,38 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
         const unsigned long long* F = (depth & 1) ? F1 : F0;
         unsigned long long* Fn = (depth & 1) ? F0 : F1;
         const int nc = c == 2 ? 0 : c + 1;
-        if (gtid == 0) ctr[nc] = 0ull;  // read two barriers ago
-        if (threadIdx.x == 0) s_new = 0ull;
+        if (gtid == 0) act[nc] = 0ull;  // read two barriers ago
+        if (threadIdx.x == 0) s_act = 0ull;
         __syncthreads();
-        unsigned long long found = 0;
+        // a vertex can only gain the bits of running searches: it is done once it has them
+        const unsigned long long done = ~active;
+        unsigned long long grew = 0ull;
         for (long long v = gtid; v < n; v += stride) {
             const unsigned long long seen = __ldcg(S + v);
             unsigned long long acc = 0ull;
-            if (seen != full) {
+            if ((seen | done) != ~0ull) {
                 const long long end = (long long)tindptr[v + 1];
-                for (long long e = (long long)tindptr[v]; e < end; ++e) {
-                    const I u = tindices[e];
-                    const unsigned long long b = __ldcg(F + u) & ~seen & ~acc;
-                    if (b) {
-                        acc |= b;
-                        if (PARENTS)
-                            for (unsigned long long r = b; r; r &= r - 1ull)
-                                parent[(long long)(__ffsll((long long)r) - 1) * n + v] = (long long)u;
-                        if ((acc | seen) == full) break;
+                // SR_PULL_STEP in-neighbours a step: their loads, then their words' loads,
+                // independent of each other
+                for (long long e = (long long)tindptr[v]; e < end; e += SR_PULL_STEP) {
+                    I u[SR_PULL_STEP];
+                    unsigned long long w[SR_PULL_STEP];
+#pragma unroll
+                    for (int k = 0; k < SR_PULL_STEP; ++k) u[k] = e + k < end ? tindices[e + k] : (I)0;
+#pragma unroll
+                    for (int k = 0; k < SR_PULL_STEP; ++k) w[k] = e + k < end ? __ldcg(F + u[k]) : 0ull;
+#pragma unroll
+                    for (int k = 0; k < SR_PULL_STEP; ++k) {
+                        const unsigned long long b = w[k] & ~seen & ~acc;
+                        if (b) {
+                            acc |= b;
+                            // the first in-neighbour to give bit j: the smallest (sorted rows)
+                            if (PARENTS)
+                                for (unsigned long long r = b; r; r &= r - 1ull)
+                                    parent[(long long)(__ffsll((long long)r) - 1) * n + v] = (long long)u[k];
+                        }
                     }
+                    if ((acc | seen | done) == ~0ull) break;
                 }
             }
             Fn[v] = acc;
@@ -1063,14 +1079,15 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
                 S[v] = seen | acc;
                 for (unsigned long long r = acc; r; r &= r - 1ull)
                     level[(long long)(__ffsll((long long)r) - 1) * n + v] = d1;
-                found += (unsigned long long)__popcll(acc);
+                grew |= acc;
             }
         }
-        if (found) atomicAdd(&s_new, found);
+        if (grew) atomicOr(&s_act, grew);
         __syncthreads();
-        if (threadIdx.x == 0 && s_new) atomicAdd(&ctr[c], s_new);
+        if (threadIdx.x == 0 && s_act) atomicOr(&act[c], s_act);
         sr_grid_sync(bar);
-        if (*reinterpret_cast<volatile unsigned long long*>(&ctr[c]) == 0ull) break;
+        active = *reinterpret_cast<volatile unsigned long long*>(&act[c]);
+        if (active == 0ull) break;
         depth = d1;
         c = nc;
     }
