@@ -14,8 +14,10 @@ SciPy (see :func:`_scipy_plus_times`).
 GPU: row-wise Gustavson with hash tables (Nagasaka et al. 2017), see
 ``semiring/kernels/spgemm.cu``: per-row flops, rows binned by their table size, a symbolic
 phase counting each row's columns, a scan giving C's row pointers, a numeric phase filling
-columns and values (sorted in shared memory; rows served from global memory come out sorted
-from a direct table, or are sorted afterwards by a radix sort when their table was hashed).
+columns and values (sorted in shared memory). Rows too long for the shared tables get a
+bitmap of C's columns in shared memory when one fits (values in a dense row of global
+memory; the row comes out sorted), else a table in global memory (sorted from a direct
+table, or afterwards by a radix sort when it was hashed).
 """
 
 from __future__ import annotations
@@ -67,6 +69,16 @@ GLOBAL_TABLE_BYTES = 1 << 30
 #: is sorted there. The symbolic phase only counts: its tables stay the smaller of the two.
 NUMERIC_DIRECT_RATIO = 8
 SYMBOLIC_DIRECT_RATIO = 1
+#: Bitmap rows: when a bit per column of C fits in a block's shared memory, the rows too long
+#: for the shared hash tables get a bitmap instead of a global-memory table (symbolic: count
+#: the bits; numeric: values in a dense global row per block, compacted in column order), and
+#: the symbolic phase sends to it every row whose hash table would be at least as large as
+#: the bitmap (a shared atomicOr per product, no probing, no optimistic pass). At Kronecker 18
+#: (32 KiB bitmaps) this replaced global tables holding 87 % of C's entries. False: the hash
+#: tables only (tests reach the global-memory path this way).
+BITMAP = True
+#: Static shared memory of the bitmap kernels beside the bitmap (counters, scan scratch).
+BITMAP_STATIC_BYTES = 256
 
 #: How the numeric phase combines into a table: 0 CAS loop with the monoid, 1 atomicAdd, 2 a
 #: plain store. Monoids not listed use the CAS loop (any commutative monoid works with it).
@@ -311,7 +323,7 @@ def numeric_source(sr) -> str:
 
 def symbolic_names(itype) -> list[str]:
     I = _t.c_type(itype)
-    return [f"spgemm_symbolic_shared<{I}>", f"spgemm_symbolic_global<{I}>"]
+    return [f"spgemm_symbolic_{w}<{I}>" for w in ("shared", "global", "bitmap")]
 
 
 def numeric_names(sr, dtype, itype) -> list[str]:
@@ -320,7 +332,8 @@ def numeric_names(sr, dtype, itype) -> list[str]:
     I = _t.c_type(itype)
     c = COMBINE.get(sr.add, 0)
     a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
-    return [f"spgemm_numeric_{w}<{a}, {m}, {T}, {R}, {I}, {c}>" for w in ("shared", "global")]
+    return [f"spgemm_numeric_{w}<{a}, {m}, {T}, {R}, {I}, {c}>"
+            for w in ("shared", "global", "bitmap")]
 
 
 def all_instantiations():
@@ -340,7 +353,8 @@ _functions: dict = {}
 
 
 def _kernels(kind, sr, dtype, itype):
-    """(shared, global) kernel functions of a phase, compiled on first use per device."""
+    """(shared, global, bitmap) kernel functions of a phase, compiled on first use per
+    device."""
     cp = _b._cupy()
     dev = cp.cuda.runtime.getDevice()
     sym = kind == "symbolic"  # one symbolic module per index type, whatever the semiring
@@ -356,8 +370,9 @@ def _kernels(kind, sr, dtype, itype):
         mod = cp.RawModule(code=src, options=NVRTC_OPTIONS, name_expressions=names)
         fs = tuple(mod.get_function(n) for n in names)
         budget = _shared_budget()
-        if budget > SHARED_BYTES:  # the shared-table kernel may take the opt-in maximum
-            fs[0].max_dynamic_shared_size_bytes = budget
+        if budget > SHARED_BYTES:  # the shared-table and bitmap kernels may take the opt-in
+            fs[0].max_dynamic_shared_size_bytes = budget  # maximum
+            fs[2].max_dynamic_shared_size_bytes = budget - BITMAP_STATIC_BYTES
         _functions[key] = fs
     return fs
 
@@ -392,6 +407,20 @@ def _bin_rows(cp, bound, caps):
     counts, gmax = host[:nb + 2], int(host[nb + 2])
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     return order, [(int(starts[i]), int(counts[i])) for i in range(nb + 1)], gmax
+
+
+def _bitmap_bytes(ncols: int) -> int:
+    """Shared memory of a bitmap of ``ncols`` columns (32-bit words)."""
+    return 4 * ((int(ncols) + 31) // 32)
+
+
+def _use_bitmap(ncols: int, budget: int) -> bool:
+    return BITMAP and _bitmap_bytes(ncols) + BITMAP_STATIC_BYTES <= budget
+
+
+def _longest_first(cp, rows, size):
+    """``rows`` ordered by decreasing ``size[rows]`` (blocks that start last get short rows)."""
+    return rows[cp.argsort(-size[rows])]
 
 
 def _direct_min(ncols: int, ratio: float) -> int:
@@ -445,13 +474,16 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
 
     # (2)-(3) symbolic phase over bins of the flops bound
     budget = _shared_budget()
+    bitmap = _use_bitmap(ncols, budget)
+    bmap_bytes = _bitmap_bytes(ncols)
     sym_bins = [(lg, s) for lg, s in SHARED_BINS
-                if (THREADS >> lg) * s * ksize + (THREADS >> lg) * 8 <= budget]
+                if (THREADS >> lg) * s * ksize + (THREADS >> lg) * 8 <= budget
+                and not (bitmap and lg == 8 and s * ksize >= bmap_bytes)]
     order, spans, _ = _bin_rows(cp, bound, [s for _, s in sym_bins])
     rows = order.astype(it)
     rownnz = cp.zeros(nrows, dtype=cp.int64)
     _mark(marks, "symbolic_bins")
-    f_shared, f_global = _kernels("symbolic", sr, dtype, it)
+    f_shared, f_global, f_bitmap = _kernels("symbolic", sr, dtype, it)
     common = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, comp)
     for (lg, s), (start, count) in zip(sym_bins, spans):
         if count:
@@ -460,6 +492,12 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
                 rows[start:], np.int64(count), np.int32(lg), np.int32(s), np.int64(ncols),
                 rownnz, np.int32(s)), shared_mem=rpb * s * ksize + rpb * 8)
     start, count = spans[-1]
+    if count and bitmap:  # every row whose hash table would be no smaller than a bitmap
+        big = _longest_first(cp, rows[start:start + count], bound)
+        f_bitmap((count,), (THREADS,), common + (big, np.int64(count), np.int64(ncols), rownnz),
+                 shared_mem=bmap_bytes)
+        count = 0
+    _mark(marks, "symbolic_bitmap")
     if count:
         # optimistic pass in the largest shared table; only rows that overflow go global
         big = rows[start:start + count]
@@ -499,7 +537,7 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
     avals, astride = A._values_for(dtype)
     bvals, bstride = B._values_for(dtype)
     empty = rtype.type(sr.add.empty_of(rtype))  # NaN for float min/max: a NaN product stays
-    f_shared, f_global = _kernels("numeric", sr, dtype, it)
+    f_shared, f_global, f_bitmap = _kernels("numeric", sr, dtype, it)
     common = (a_ptr, a_idx, avals, np.int64(astride), b_ptr, b_idx, bvals, np.int64(bstride),
               m_ptr, m_idx, comp)
     for (lg, s), (start, count) in zip(num_bins, spans):
@@ -510,6 +548,16 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
                 c_ptr, c_idx, c_val, empty), shared_mem=rpb * s * (ksize + rsize))
     _mark(marks, "numeric_shared")
     start, count = spans[-1]
+    if count and bitmap:
+        big = _longest_first(cp, rows[start:start + count], rownnz)
+        grid = _global_grid(cp, count, rsize, ncols)
+        gvals = cp.full(grid * ncols, empty, dtype=rtype)  # put back by every row's compaction
+        f_bitmap((grid,), (THREADS,), common + (
+            big, np.int64(count), np.int64(ncols), c_ptr, c_idx, c_val, empty, gvals,
+            cp.zeros(1, dtype=cp.uint64)), shared_mem=bmap_bytes)
+        del gvals
+        count = 0
+        _mark(marks, "numeric_bitmap")
     if count:
         dmin = _direct_min(ncols, NUMERIC_DIRECT_RATIO)
         cap = _global_size(gmax, ncols, dmin)

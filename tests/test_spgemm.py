@@ -231,17 +231,35 @@ def test_spgemm_skewed(device, sname, dtype, masked, monkeypatch):
         np.testing.assert_allclose(R.values, S.data, rtol=1e-5)
 
 
-@pytest.mark.parametrize("ratio", [1, 0.125])
-@pytest.mark.parametrize("sname,dtype,masked", [
+GLOBAL_CASES = [
     ("plus_times", np.float32, None), ("min_plus", np.float64, "~M"),
     ("plus_pair", np.int32, "M"), ("lor_land", np.bool_, None), ("min_secondi", np.int64, None),
-])
+]
+
+
+@pytest.mark.parametrize("ratio", [8, 1, 0.125])
+@pytest.mark.parametrize("sname,dtype,masked", GLOBAL_CASES)
 def test_spgemm_global_hashed_rows(device, sname, dtype, masked, ratio, monkeypatch):
-    # a low numeric load sends rows of thousands of entries to global memory; the ratio makes
-    # some of their tables hashed (compacted in hash order, sorted by the host) next to direct
-    # ones (compacted in column order)
+    # without bitmaps, a low numeric load sends rows of thousands of entries to global-memory
+    # tables; the ratio makes some of them hashed (compacted in hash order, sorted by the
+    # host) next to direct ones (compacted in column order); the symbolic phase takes the
+    # optimistic shared pass and global tables
+    monkeypatch.setattr(_spgemm, "BITMAP", False)
     monkeypatch.setattr(_spgemm, "NUMERIC_LOAD", 0.1)
     monkeypatch.setattr(_spgemm, "NUMERIC_DIRECT_RATIO", ratio)
+    test_spgemm_skewed(device, sname, dtype, masked, monkeypatch)
+
+
+@pytest.mark.parametrize("sname,dtype,masked", GLOBAL_CASES + [("any_pair", np.bool_, None)])
+def test_spgemm_bitmap_rows_share_a_block(device, sname, dtype, masked, monkeypatch):
+    # bitmap rows of thousands of entries (low numeric load), all served by one or two blocks
+    # of the persistent grid: each block's dense value row must be put back to empty between
+    # its rows
+    _, S_B = skewed_pair(dtype=dtype, big=True)
+    rsize = sr.ops.lookup("semiring", sname, op="test", arg="semiring").result_type(
+        np.dtype(dtype)).itemsize
+    monkeypatch.setattr(_spgemm, "NUMERIC_LOAD", 0.1)
+    monkeypatch.setattr(_spgemm, "GLOBAL_TABLE_BYTES", S_B.shape[1] * rsize)  # a grid of 1
     test_spgemm_skewed(device, sname, dtype, masked, monkeypatch)
 
 
@@ -375,7 +393,7 @@ def test_spgemm_inputs_unchanged(device):
 
 
 class _Launches:
-    """Stand-ins for the four GPU kernels, on NumPy arrays: they check the launch geometry the
+    """Stand-ins for the six GPU kernels, on NumPy arrays: they check the launch geometry the
     host chose (shared memory, tables large enough, each row served once per phase) and write
     the rows of a reference product (global-memory rows reversed, as the unsorted kernel may)."""
 
@@ -388,8 +406,8 @@ class _Launches:
         self.hashed_rows = set()
 
     def kernels(self, kind, sr, dtype, itype):
-        return (self.sym_shared, self.sym_global) if kind == "symbolic" else \
-            (self.num_shared, self.num_global)
+        return (self.sym_shared, self.sym_global, self.sym_bitmap) if kind == "symbolic" else \
+            (self.num_shared, self.num_global, self.num_bitmap)
 
     def _row_len(self, r):
         return int(self.ref.indptr[r + 1] - self.ref.indptr[r])
@@ -420,6 +438,31 @@ class _Launches:
             assert _spgemm._global_size(int(bound[r]), int(ncols), int(dmin)) <= cap
             rownnz[r] = self._row_len(r)
             self.sym_rows.append(r)
+
+    def sym_bitmap(self, grid, block, args, shared_mem):
+        rows, count, ncols, rownnz = args[7:]
+        assert block == (256,) and grid[0] == count  # a block a row
+        assert 4 * ((int(ncols) + 31) // 32) <= shared_mem <= self.budget
+        self.used.add("sym_bitmap")
+        for r in rows[:count].tolist():
+            rownnz[r] = self._row_len(r)
+            self.sym_rows.append(r)
+
+    def num_bitmap(self, grid, block, args, shared_mem):
+        rows, count, ncols, c_ptr, c_idx, c_val, empty, gvals, nxt = args[11:]
+        assert 4 * ((int(ncols) + 31) // 32) <= shared_mem <= self.budget
+        assert gvals.size >= grid[0] * ncols
+        np.testing.assert_array_equal(gvals, np.full_like(gvals, empty))  # NaN == NaN here
+        assert nxt.size == 1 and int(nxt[0]) == 0
+        lens = np.diff(c_ptr)[rows[:count]]
+        assert (np.diff(lens) <= 0).all()  # the longest rows first
+        self.used.add("num_bitmap")
+        for r in rows[:count].tolist():
+            c0, c1 = int(c_ptr[r]), int(c_ptr[r + 1])
+            p0 = self.ref.indptr[r]
+            c_idx[c0:c1] = self.ref.indices[p0:p0 + c1 - c0]  # compacted in column order
+            c_val[c0:c1] = self.ref.values[p0:p0 + c1 - c0]
+            self.num_rows.append(r)
 
     def num_shared(self, grid, block, args, shared_mem):
         rows, count, lg, slots, ncols, c_ptr, c_idx, c_val, empty = args[11:]
@@ -455,10 +498,12 @@ class _Launches:
             self.num_rows.append(r)
 
 
-#: (NUMERIC_LOAD, NUMERIC_DIRECT_RATIO) of the emulated driver: the defaults (every global
-#: numeric row of the skewed pair gets a direct table), and a low load that sends rows of
-#: thousands of entries to global memory, some hashed with ratio 1 and 1/8.
-GLOBAL_VARIANTS = {"default": (None, None), "hashed": (0.1, 1), "low-ratio": (0.1, 0.125)}
+#: (NUMERIC_LOAD, NUMERIC_DIRECT_RATIO, BITMAP) of the emulated driver: the defaults (the
+#: long rows get bitmaps), global tables with the defaults (every global numeric row of the
+#: skewed pair gets a direct table), and a low load that sends rows of thousands of entries to
+#: global memory, some hashed with ratio 1 and 1/8.
+GLOBAL_VARIANTS = {"default": (None, None, True), "tables": (None, None, False),
+                   "hashed": (0.1, 1, False), "low-ratio": (0.1, 0.125, False)}
 
 
 @pytest.mark.parametrize("variant", list(GLOBAL_VARIANTS))
@@ -495,7 +540,8 @@ def test_gpu_host_logic_emulated(masked, budget, variant, monkeypatch):
     monkeypatch.setattr(_spgemm, "_kernels", fake.kernels)
     monkeypatch.setattr(_gpu, "_num_sms", lambda dev: 132)
     monkeypatch.setattr(_spgemm, "_shared_budget", lambda: BUDGETS[budget])
-    load, ratio = GLOBAL_VARIANTS[variant]
+    load, ratio, bitmap = GLOBAL_VARIANTS[variant]
+    monkeypatch.setattr(_spgemm, "BITMAP", bitmap)
     if load is not None:
         monkeypatch.setattr(_spgemm, "NUMERIC_LOAD", load)
         monkeypatch.setattr(_spgemm, "NUMERIC_DIRECT_RATIO", ratio)
@@ -511,10 +557,12 @@ def test_gpu_host_logic_emulated(masked, budget, variant, monkeypatch):
     assert sorted(fake.num_rows) == np.flatnonzero(np.diff(ref.indptr)).tolist()
     want = {"sym_shared", "num_shared"}
     if masked != "M":  # a mask row bounds the flops: no row is too long for shared memory
-        want |= {"sym_try", "sym_global"}
-    want_global = {"default": {"num_global_direct"},
+        want |= {"sym_bitmap"} if bitmap else {"sym_try", "sym_global"}
+    want_global = {"default": {"num_bitmap"}, "tables": {"num_global_direct"},
                    "hashed": {"num_global_direct", "num_global_hashed"},
                    "low-ratio": {"num_global_direct", "num_global_hashed"}}[variant]
+    if bitmap and masked == "M":  # rows of a few thousand flops: a bitmap, not a hash table
+        want_global = want_global | {"sym_bitmap"}
     assert fake.used - want == want_global and want <= fake.used
     # the host sorts every hashed row (with a ratio below 1 also rows that got a direct
     # table: harmless), and with a ratio >= 1 only those

@@ -14,6 +14,15 @@
 // block, reused row after row, sized per row). A table that covers every column is indexed
 // directly (slot = column): no hashing, no probing.
 //
+// Bitmap rows: when one bit per column of C fits in shared memory (ncols up to ~1.8 M on an
+// H100), rows too long for the shared hash tables get a block each with a bitmap of C's
+// columns in shared memory instead (one shared atomicOr a product, no probing, no overflow).
+// The symbolic phase counts its bits; the numeric phase combines values into a dense row of
+// global memory (slot = column: with no return value the combine is a fire-and-forget
+// reduction for plus) and compacts the row in column order from the bitmap, so it comes out
+// sorted. This replaces, for such rows, the optimistic shared pass, the global hash tables of
+// both phases (a random DRAM probe per product) and the sort.
+//
 // Masks (structure only): a product whose (i, j) is not allowed is skipped before it touches
 // the table, by a binary search in the mask's row i; the host bounds a row's table by the mask
 // row's length too, so C<L> = L plus.pair L (triangles) never forms the full product.
@@ -385,5 +394,111 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
             done += total;
         }
         __syncthreads();  // the table is reset for the next row
+    }
+}
+
+// ------------------------------------------------------------------------------------ bitmap
+
+// Zero the first `words` words of a shared bitmap (all threads of the block).
+__device__ __forceinline__ void sr_spg_bits_clear(unsigned* bits, long long words) {
+    for (long long t = threadIdx.x; t < words; t += SR_SPG_THREADS) bits[t] = 0u;
+}
+
+// rownnz[row] = number of distinct allowed columns: one block a row (rows[blockIdx.x]), a
+// bitmap of the ncols columns in dynamic shared memory ((ncols + 31) / 32 words).
+template <typename I>
+__global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symbolic_bitmap(
+    const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
+    const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
+    const I* __restrict__ m_ptr, const I* __restrict__ m_idx, int complement,
+    const I* __restrict__ rows, long long nrows_bin, long long ncols,
+    long long* __restrict__ rownnz)
+{
+    extern __shared__ __align__(16) unsigned char sr_spg_smem[];
+    __shared__ unsigned long long s_cnt;
+    unsigned* bits = reinterpret_cast<unsigned*>(sr_spg_smem);
+    const long long words = (ncols + 31) >> 5;
+    const long long s = blockIdx.x;
+    if (s >= nrows_bin) return;
+    const long long row = (long long)rows[s];
+    sr_spg_bits_clear(bits, words);
+    if (threadIdx.x == 0) s_cnt = 0;
+    __syncthreads();
+    long long mlo = 0, mhi = 0;
+    if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
+    sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, threadIdx.x, SR_SPG_THREADS,
+        [&](long long p, long long k, long long q, I j) {
+            if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
+            atomicOr(bits + ((long long)j >> 5), 1u << ((unsigned)j & 31u));
+        });
+    __syncthreads();
+    unsigned long long c = 0;
+    for (long long t = threadIdx.x; t < words; t += SR_SPG_THREADS) c += __popc(bits[t]);
+    for (int o = 16; o > 0; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
+    if ((threadIdx.x & 31) == 0 && c) atomicAdd(&s_cnt, c);
+    __syncthreads();
+    if (threadIdx.x == 0) rownnz[row] = (long long)s_cnt;
+}
+
+// Fill C's rows from bitmaps: a persistent grid takes rows in the order of `rows` from the
+// counter `next` (the host lists the longest first: the last rows to start are short). Each
+// block owns a dense value row of `ncols` slots in gvals, which the host fills with
+// empty_val once; the compaction reads every marked slot and puts empty_val back, so the row
+// is ready for the block's next one. Columns come out sorted (bitmap order).
+template <class Add, class Mul, typename T, typename R, typename I, int COMBINE>
+__global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_numeric_bitmap(
+    const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
+    const T* __restrict__ a_val, long long a_stride,
+    const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
+    const T* __restrict__ b_val, long long b_stride,
+    const I* __restrict__ m_ptr, const I* __restrict__ m_idx, int complement,
+    const I* __restrict__ rows, long long nrows_bin, long long ncols,
+    const long long* __restrict__ c_ptr, I* __restrict__ c_idx, R* __restrict__ c_val,
+    R empty_val, R* __restrict__ gvals, unsigned long long* __restrict__ next)
+{
+    extern __shared__ __align__(16) unsigned char sr_spg_smem[];
+    __shared__ int s_warp[SR_SPG_THREADS / 32];
+    __shared__ long long s_row;
+    unsigned* bits = reinterpret_cast<unsigned*>(sr_spg_smem);
+    const long long words = (ncols + 31) >> 5;
+    R* vt = gvals + (long long)blockIdx.x * ncols;
+    while (true) {
+        if (threadIdx.x == 0) s_row = (long long)atomicAdd(next, 1ull);
+        sr_spg_bits_clear(bits, words);
+        __syncthreads();
+        const long long s = s_row;
+        if (s >= nrows_bin) break;
+        const long long row = (long long)rows[s];
+        long long mlo = 0, mhi = 0;
+        if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
+        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, threadIdx.x, SR_SPG_THREADS,
+            [&](long long p, long long k, long long q, I j) {
+                if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
+                const R prod = Mul::template f<R, T>(a_val[p * a_stride], b_val[q * b_stride],
+                                                     row, k, k, (long long)j);
+                atomicOr(bits + ((long long)j >> 5), 1u << ((unsigned)j & 31u));
+                sr_spg_combine<Add, R, COMBINE>(vt + j, prod);
+            });
+        __syncthreads();
+        // volatile reads: the values were combined by atomics in L2, and L1 may hold lines of
+        // this row from the block's previous one
+        const volatile R* vvt = vt;
+        long long pos0 = c_ptr[row];
+        for (long long w0 = 0; w0 < words; w0 += SR_SPG_THREADS) {
+            const long long w = w0 + threadIdx.x;
+            unsigned b = w < words ? bits[w] : 0u;
+            int total;
+            long long pos = pos0 + sr_spg_block_scan(__popc(b), total, s_warp);
+            while (b) {
+                const long long col = (w << 5) + (__ffs(b) - 1);
+                b &= b - 1u;
+                c_idx[pos] = (I)col;
+                c_val[pos] = vvt[col];
+                vt[col] = empty_val;
+                ++pos;
+            }
+            pos0 += total;
+        }
+        __syncthreads();  // the bitmap and s_row are reused for the next row
     }
 }
