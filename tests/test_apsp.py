@@ -539,6 +539,87 @@ def test_block_width_policy(monkeypatch):
     assert stream_mod.stream_need(n + 1, 10, s, t) > stream_mod.stream_need(n, 10, s, t)
 
 
+def test_stream_need_lookahead_buffers(monkeypatch):
+    """The lookahead's second R / D_KK costs B · n + B² items; without it the need is the
+    single-buffered one."""
+    n, s, t, b = 1000, 4, 64, 300
+    monkeypatch.setattr(stream_mod, "STREAM_LOOKAHEAD", False)
+    one = stream_mod.stream_need(n, b, s, t)
+    rows = min(b, stream_mod.STREAM_ROWS)
+    assert one == s * (b * n + 5 * b * b + 3 * t * b + 3 * t * t
+                       + stream_mod.STREAM_SLOTS * (rows * n + 2 * rows * b))
+    monkeypatch.setattr(stream_mod, "STREAM_LOOKAHEAD", True)
+    assert stream_mod.stream_need(n, b, s, t) - one == s * (b * n + b * b)
+
+
+def test_stream_writers():
+    ev = [object() for _ in range(4)]
+    written = [(0, 3, ev[0]), (3, 5, ev[1]), (7, 9, ev[2]), (9, 12, ev[3])]
+    assert stream_mod._writers(written, 0, 1) == [ev[0]]
+    assert stream_mod._writers(written, 2, 4) == [ev[0], ev[1]]
+    assert stream_mod._writers(written, 5, 7) == []  # a gap (a pivot's rows)
+    assert stream_mod._writers(written, 4, 8) == [ev[1], ev[2]]
+    assert stream_mod._writers(written, 0, 12) == ev
+    assert stream_mod._writers(written, 11, 20) == [ev[3]]
+    assert stream_mod._writers([], 0, 5) == []
+
+
+def test_overlap_summary_intervals():
+    u = stream_mod._union([(3, 4), (0, 1), (0.5, 2), (2, 2.5), (5, 5)])
+    assert u == [(0, 2.5), (3, 4)]
+    assert stream_mod._intersection(u, [(1, 3.5), (3.9, 10)]) == [(1, 2.5), (3, 3.5), (3.9, 4)]
+    # two slots: slot1's upload and slot0's download run under the other's product
+    spans = [("pivot", "h2d", 0, 0.0, 1.0), ("pivot", "compute", 0, 1.0, 2.0),
+             ("pivot", "d2h", 0, 2.0, 3.0),
+             ("slot0", "h2d", 0, 3.0, 4.0), ("slot0", "compute", 0, 4.0, 6.0),
+             ("slot1", "h2d", 0, 4.0, 5.0), ("slot0", "d2h", 0, 6.0, 7.0),
+             ("slot1", "compute", 0, 6.0, 8.0), ("slot1", "d2h", 0, 8.0, 9.0)]
+    o = stream_mod.overlap_summary(spans)
+    assert o["span_s"] == 9.0 and o["busy_s"] == 9.0
+    assert o["h2d_s"] == 3.0 and o["d2h_s"] == 3.0 and o["copy_s"] == 6.0
+    assert o["compute_s"] == 5.0 and o["copy_under_compute_s"] == 2.0
+    assert o["hidden"] == pytest.approx(1 / 3)
+    assert o["mean_slots"] == pytest.approx((4 + 4) / 6)  # slot1 idle in [5, 6)
+    assert o["lanes"]["slot0"]["compute"] == {"spans": 1, "busy_s": 2.0}
+    # strictly alternating copies and products hide nothing; no spans, no division by zero
+    serial = [("slot0", k, 0, a, a + 1) for k, a in (("h2d", 0), ("compute", 1), ("d2h", 2))]
+    assert stream_mod.overlap_summary(serial)["hidden"] == 0.0
+    assert stream_mod.overlap_summary([])["hidden"] == 0.0
+
+
+@pytest.mark.parametrize("lookahead", [False, True])
+def test_streamed_trace(lookahead, monkeypatch):
+    """trace() reports the plan and the bytes each way (one full pass of D per round); with
+    events, three spans (upload, products, download) per pivot and per tile. On the CPU the
+    closures run one after the other: nothing is hidden, one slot at a time."""
+    monkeypatch.setattr(stream_mod, "STREAM_LOOKAHEAD", lookahead)
+    n, B = 23, 5
+    W = np.where(np.random.default_rng(3).random((n, n)) < 0.2, 1.0, np.inf)
+    budget = stream_mod.stream_need(n, B, 8, TILE_TEST)
+    with stream_mod.trace() as plain:
+        d0 = algorithms.apsp(W, memory_budget=budget)
+    with stream_mod.trace(events=True) as runs:
+        d1 = algorithms.apsp(W, memory_budget=budget)
+    np.testing.assert_array_equal(d0, d1)
+    np.testing.assert_array_equal(d1, csg.floyd_warshall(np.where(np.isinf(W), 0, W)))
+    assert len(plain) == 1 and not plain[0].spans and "overlap" not in plain[0].as_dict()
+    tl = runs[0]
+    rounds = -(-n // B)
+    assert (tl.n, tl.block, tl.rows, tl.rounds) == (n, B, B, rounds)
+    assert tl.lookahead is lookahead and tl.pinned is None
+    assert tl.slots == stream_mod.STREAM_SLOTS
+    assert tl.bytes_h2d == tl.bytes_d2h == rounds * n * n * 8
+    assert tl.tiles == rounds + sum(len(stream_mod._strips(0, k0, B))
+                                    + len(stream_mod._strips(min(n, k0 + B), n, B))
+                                    for k0 in range(0, n, B))
+    assert len(tl.spans) == 3 * tl.tiles
+    assert all(b >= a >= 0 for *_, a, b in tl.spans)
+    assert min(tl.setup_s, tl.loop_s, tl.finish_s) >= 0
+    o = tl.as_dict()["overlap"]
+    assert o["hidden"] == 0.0 and o["mean_slots"] == pytest.approx(1.0)
+    assert {k for lane in o["lanes"].values() for k in lane} == {"h2d", "compute", "d2h"}
+
+
 def test_streamed_progress_bar(capsys):
     pytest.importorskip("tqdm")
     n = 12
@@ -569,16 +650,22 @@ def test_apsp_streamed_n70(device, dtype, B, T, monkeypatch):
 
 
 # The ordering of the streamed run: the same loop with "streams" that defer their closures,
-# executed by a scheduler in random interleavings that respect only the recorded events (and
-# the host's synchronize). A missing wait lets a strip read a stale R / D_KK, or a pivot
-# overwrite them under a strip, and the distances come out wrong. Buffers start as garbage.
+# executed by a scheduler that respects only the recorded events (and the host's
+# synchronize). A missing wait lets a strip read a stale R / D_KK or stale rows of D, or a
+# pivot overwrite its buffers under a strip, and the distances come out wrong. Buffers start
+# as garbage. Three schedulers: random interleavings; "on demand", which runs only what a
+# host synchronize needs (a closure's dependencies first) and so postpones every other
+# closure as long as possible (with a `mix` it now and then first runs some other stream's
+# whole queue, again only with what that needs); and
+# "latest first", which always runs the most recently enqueued runnable item, so later work
+# overtakes earlier work wherever no wait forbids it.
 
 class _LazyEvent:
-    def __init__(self, sched):
-        self.sched, self.done = sched, False
+    def __init__(self, sched, stream):
+        self.sched, self.stream, self.done = sched, stream, False
 
     def synchronize(self):
-        self.sched.run_until(lambda: self.done)
+        self.sched.complete(self.stream, self)
 
 
 class _LazyStream:
@@ -586,28 +673,32 @@ class _LazyStream:
         self.sched, self.items = sched, []
         sched.streams.append(self)
 
+    def _put(self, kind, x):
+        self.sched.seq += 1
+        self.items.append((kind, x, self.sched.seq))
+
     def launch(self, fn, *args):
-        self.items.append(("run", (fn, args)))
+        self._put("run", (fn, args))
 
     def empty(self, shape, dtype):
         return np.full(shape, -3, dtype=dtype)  # a distance that would show if ever read
 
     def record(self):
-        ev = _LazyEvent(self.sched)
-        self.items.append(("record", ev))
+        ev = _LazyEvent(self.sched, self)
+        self._put("record", ev)
         return ev
 
     def wait_event(self, ev):
-        self.items.append(("wait", ev))
+        self._put("wait", ev)
 
     def synchronize(self):
-        self.sched.run_until(lambda: not self.items)
+        self.sched.complete(self, None)
 
     def runnable(self):
         return bool(self.items) and (self.items[0][0] != "wait" or self.items[0][1].done)
 
     def step(self):
-        kind, x = self.items.pop(0)
+        kind, x, _ = self.items.pop(0)
         if kind == "run":
             x[0](*x[1])
         elif kind == "record":
@@ -615,24 +706,48 @@ class _LazyStream:
 
 
 class _Sched:
-    def __init__(self, seed):
+    def __init__(self, seed, on_demand=False, mix=0.0, latest_first=False):
         self.rng = np.random.default_rng(seed)
         self.streams = []
+        self.seq = 0
+        self.on_demand, self.mix, self.latest_first = on_demand, mix, latest_first
+
+    def complete(self, stream, event):
+        """Run until ``event`` (None: everything ``stream`` holds) is done."""
+        def done():
+            return event.done if event is not None else not stream.items
+        if not self.on_demand:
+            self.run_until(done)
+            return
+        while not done():
+            if self.mix and self.rng.random() < self.mix:
+                # now and then all of some other stream's queue first (and only what that
+                # needs): later work overtakes earlier work that nothing orders before it
+                busy = [s for s in self.streams if s.items and s is not stream]
+                if busy:
+                    mix, self.mix = self.mix, 0.0  # one level: no runaway recursion
+                    self.complete(busy[self.rng.integers(len(busy))], None)
+                    self.mix = mix
+            if done():
+                break
+            kind, x, _ = stream.items[0]
+            if kind == "wait" and not x.done:
+                self.complete(x.stream, x)  # its dependency first, and nothing else
+            else:
+                stream.step()
 
     def run_until(self, cond):
         while not cond():
             ready = [s for s in self.streams if s.runnable()]
             assert ready, "deadlock: every stream waits for an event"
-            ready[self.rng.integers(len(ready))].step()
+            if self.latest_first:
+                max(ready, key=lambda s: s.items[0][2]).step()
+            else:
+                ready[self.rng.integers(len(ready))].step()
 
 
-@given(g=graphs(negative=True), B=st.sampled_from([1, 2, 3, 5, 8]),
-       T=st.sampled_from([1, 2, 4, 7]), seed=st.integers(0, 2**32 - 1))
-def test_apsp_streamed_ordering_random_interleavings(g, B, T, seed, monkeypatch):
+def _ordering_run(g, B, T, sched, monkeypatch):
     n, rows, cols, w, dtype = g
-    if n == 0:
-        return
-    sched = _Sched(seed)
 
     class Lazy(stream_mod._Host):
         def stream(self):
@@ -644,6 +759,57 @@ def test_apsp_streamed_ordering_random_interleavings(g, B, T, seed, monkeypatch)
     dist = _streamed(A, n, dtype, B, T, monkeypatch)
     np.testing.assert_array_equal(_as_float(dist, dtype), ref)
     assert all(not s.items for s in sched.streams)
+
+
+@given(g=graphs(negative=True), B=st.sampled_from([1, 2, 3, 5, 8]),
+       T=st.sampled_from([1, 2, 4, 7]), seed=st.integers(0, 2**32 - 1),
+       lookahead=st.booleans())
+def test_apsp_streamed_ordering_random_interleavings(g, B, T, seed, lookahead, monkeypatch):
+    if g[0] == 0:
+        return
+    monkeypatch.setattr(stream_mod, "STREAM_LOOKAHEAD", lookahead)
+    _ordering_run(g, B, T, _Sched(seed), monkeypatch)
+
+
+@given(g=graphs(negative=True), B=st.sampled_from([1, 2, 3, 5, 8]),
+       T=st.sampled_from([1, 2, 4, 7]), seed=st.integers(0, 2**32 - 1),
+       lookahead=st.booleans(), slots=st.sampled_from([1, 2, 3]),
+       mix=st.sampled_from([0.0, 0.0, 0.1, 0.5]))
+def test_apsp_streamed_ordering_on_demand(g, B, T, seed, lookahead, slots, mix, monkeypatch):
+    """Every closure runs as late as the host's waits allow: a reader of a buffer or of rows
+    of D that some wait does not order after its writer runs with the stale data."""
+    if g[0] == 0:
+        return
+    monkeypatch.setattr(stream_mod, "STREAM_LOOKAHEAD", lookahead)
+    monkeypatch.setattr(stream_mod, "STREAM_SLOTS", slots)
+    _ordering_run(g, B, T, _Sched(seed, on_demand=True, mix=mix), monkeypatch)
+
+
+@pytest.mark.parametrize("lookahead", [False, True])
+def test_apsp_streamed_ordering_rows_of_the_round_before(lookahead, monkeypatch):
+    """n = 6, B = T = 2, three slots: round 1's tiles are [4, 6) then [0, 2), round 2's
+    [0, 2) then [2, 4), so round 2's tile over rows 0-1 is queued one tile after round 1's
+    (fewer than STREAM_SLOTS: no host wait falls between them) and only its own wait
+    orders it after that tile. The chain 0 → 2 → 4 → 5 needs round 1 (pivot 2) before
+    round 2 (pivot 4) on row 0; schedulers that run a later stream's queue early find it."""
+    monkeypatch.setattr(stream_mod, "STREAM_LOOKAHEAD", lookahead)
+    rows, cols = np.array([0, 2, 4]), np.array([2, 4, 5])
+    g = (6, rows, cols, np.ones(3), np.float64)
+    for seed in range(16):
+        _ordering_run(g, 2, None, _Sched(seed, on_demand=True, mix=0.5), monkeypatch)
+
+
+@given(g=graphs(negative=True), B=st.sampled_from([1, 2, 3, 5, 8]),
+       T=st.sampled_from([1, 2, 4, 7]), lookahead=st.booleans(),
+       slots=st.sampled_from([1, 2, 3]))
+def test_apsp_streamed_ordering_latest_first(g, B, T, lookahead, slots, monkeypatch):
+    """Later work overtakes earlier work wherever the waits allow (a tile of round r + 1
+    before round r's tile of the same rows, a pivot before the last readers of its buffers)."""
+    if g[0] == 0:
+        return
+    monkeypatch.setattr(stream_mod, "STREAM_LOOKAHEAD", lookahead)
+    monkeypatch.setattr(stream_mod, "STREAM_SLOTS", slots)
+    _ordering_run(g, B, T, _Sched(0, latest_first=True), monkeypatch)
 
 
 # ------------------------------------------------------------------------------ FW lookahead
