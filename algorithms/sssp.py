@@ -234,8 +234,7 @@ class _Frontier:
 
     def edges(self, M: Matrix) -> int:
         """The frontier's out-edges in M (a host sync)."""
-        idx = self.idx()
-        return int((M.indptr[idx + 1] - M.indptr[idx]).sum()) if idx.size else 0
+        return traversal.frontier_edges(M, self.idx())
 
     def bits(self):
         if self._bits is None:
