@@ -165,41 +165,6 @@ def _xp(a):
     return _b.xp_of(_b.device_of_array(a))
 
 
-def _relax(M: Matrix, idx, d, pull: bool):
-    """One relaxation of the frontier ``{idx: d[idx]}`` over M's rows.
-
-    Returns ``(where, t, better)``: the candidate distances ``t`` at the touched vertices
-    ``where`` (None: every vertex, a dense result of the pull), and ``better = t < d`` there.
-    """
-    xp = _xp(d)
-    n = d.size
-    if pull:
-        present = xp.zeros(n, dtype=bool)
-        present[idx] = True
-        f = sr.Vector(n, d.dtype, M.device, values=d, present=present)
-        # t = f min.+ M        (pull: one min over each vertex's in-edges, over Mᵀ's rows)
-        t = sr.vxm(f, M, sr.min_plus, direction="pull")
-        vals, pres = t.bitmap()
-        vals = vals.astype(d.dtype, copy=False)
-        better = vals < d if pres is None else (pres & (vals < d))
-        return None, vals, better
-    f = sr.Vector(n, d.dtype, M.device, indices=idx, svalues=d[idx], jumbled=True)
-    # t = f min.+ M            (push: SpMSpV over the frontier's out-edges)
-    t = sr.vxm(f, M, sr.min_plus, direction="push")
-    where, vals = t.sparse(sorted=False)
-    vals = vals.astype(d.dtype, copy=False)
-    return where, vals, vals < d[where]
-
-
-def _apply(d, where, vals, better):
-    """d⟨better⟩ = t, i.e. d = min(d, t) at the touched vertices."""
-    xp = _xp(d)
-    if where is None:
-        d[...] = xp.where(better, vals, d)
-    else:
-        d[where] = xp.where(better, vals, d[where])
-
-
 class _Fused:
     """When to run fused relaxation rounds (:func:`semiring.traversal.relax_rounds`): a push
     frontier of at most FUSED_FRONTIER vertices; after a hand-back on a frontier with too
@@ -234,8 +199,7 @@ class _Frontier:
 
     def edges(self, M: Matrix) -> int:
         """The frontier's out-edges in M (a host sync)."""
-        idx = self.idx()
-        return int((M.indptr[idx + 1] - M.indptr[idx]).sum()) if idx.size else 0
+        return traversal.frontier_edges(M, self.idx())
 
     def bits(self):
         if self._bits is None:
@@ -246,7 +210,8 @@ class _Frontier:
 
 def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
     """One relaxation round from f over M's rows; returns the next frontier (improved below
-    hi). With pending/settled, a light round of a delta-stepping bucket."""
+    hi). With pending/settled, a round of a delta-stepping bucket (f leaves pending for
+    settled, the improved vertices become pending)."""
     xp = _xp(d)
     # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}
     if pull:
@@ -264,13 +229,6 @@ def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
     if direction != "auto":
         return direction == "pull"
     return f.size > f.n * PULL_FRACTION or f.edges(M) > M.nvals * PULL_EDGE_FRACTION
-
-
-def _direction(direction: str, frontier: int, n: int) -> bool:
-    """True to pull."""
-    if direction == "auto":
-        return frontier > n * PULL_FRACTION
-    return direction == "pull"
 
 
 def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=False):
@@ -470,16 +428,16 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
             f = _round(L, d, f, _pull(direction, f, L), hi=hi, pending=pending,
                        settled=settled)
         S = xp.flatnonzero(settled)
-        settled[S] = False
-        pending[S] = False
         if H.nvals and S.size:
-            # t = S min.+ H;  d = min(d, t)    (heavy edges once, from the settled bucket)
-            where, vals, better = _relax(H, S, d, _direction(direction, S.size, n))
-            _apply(d, where, vals, better)
-            if where is None:
-                pending |= better
-            else:
-                pending[where] = pending[where] | better
+            # t = S min.+ H;  d = min(d, t);  pending⟨S⟩ = false;  pending⟨t < d⟩ = true
+            # (heavy edges once, from the settled bucket: a bucket round over H from S, settled
+            # already; hi = lo keeps every candidate, ≥ lo, out of its next frontier, unused)
+            heavy = _Frontier(xp, n, idx=S)
+            _round(H, d, heavy, _pull(direction, heavy, H), hi=lo, pending=pending,
+                   settled=settled)
+        else:
+            pending[S] = False
+        settled[S] = False
     if limit is not None:  # beyond it, distances may be upper bounds: report them unreached
         d[d > limit] = inf_w
     dist = _finish(op, d, work, out_type)

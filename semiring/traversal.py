@@ -137,6 +137,30 @@ def _check_array(op, arg, a, xp, n):
         raise DomainMismatch(f"{op}: {arg} must be an int64 {xp.__name__} array of shape ({n},), got {got}")
 
 
+def frontier_degrees(A, frontier):
+    """The out-degree in A of each vertex of ``frontier``: ``indptr[f + 1] - indptr[f]``.
+
+    ``frontier`` is an integer index array on A's device; the result has A's index type, and
+    the cost is the frontier's size, not A's.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring.traversal import frontier_degrees, frontier_edges
+    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]])), device="cpu")
+    >>> frontier_degrees(A, np.array([0, 2])).tolist(), frontier_edges(A, np.array([0, 1]))
+    ([2, 0], 3)
+    """
+    indptr = A.indptr
+    return indptr[frontier + 1] - indptr[frontier]
+
+
+def frontier_edges(A, frontier) -> int:
+    """The out-edges in A of the vertices of ``frontier`` (an index array): the sum of
+    :func:`frontier_degrees`, a host sync on the GPU."""
+    return int(frontier_degrees(A, frontier).sum(dtype=np.int64)) if frontier.size else 0
+
+
 def _out_edges(indptr, q, max_edges):
     """(frontier slot, position in A's arrays) of every out-edge of the frontier ``q``, or
     None when there are more than ``max_edges`` of them."""
@@ -886,8 +910,7 @@ def pull_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=
         unseen[idx] = False
         if parent is not None:
             parent[idx] = vals
-        deg = np.diff(A.indptr.astype(np.int64))
-        return q, int(idx.size), int(deg[idx].sum())
+        return q, int(idx.size), frontier_edges(A, idx)
     from . import _gpu  # noqa: PLC0415
 
     cp = _cupy()
@@ -1050,8 +1073,7 @@ def push_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=
         _push_levels_cpu(A, level, frontier, int(depth) - 1, parent, deterministic, 2**62, 1)
         q = np.flatnonzero(unseen & (level == depth))
         unseen[q] = False
-        deg = np.diff(A.indptr.astype(np.int64))
-        return q, int(q.size), int(deg[q].sum())
+        return q, int(q.size), frontier_edges(A, q)
     offsets, total, nxt, counters = _edge_launch(A, frontier)
     if total:
         mode = 0 if parent is None else (2 if deterministic else 1)
@@ -1068,8 +1090,7 @@ def _edge_launch(A, frontier):
     sum of its degrees, their total (a host sync), a next-frontier buffer (at most one vertex
     per edge, at most n) and zeroed counters."""
     cp = _cupy()
-    indptr = A.indptr
-    offsets = cp.cumsum(indptr[frontier + 1] - indptr[frontier], dtype=cp.int64)
+    offsets = cp.cumsum(frontier_degrees(A, frontier), dtype=cp.int64)
     total = int(offsets[-1])
     nxt = cp.empty(max(1, min(A.nrows, total)), dtype=cp.int64)
     return offsets, total, nxt, cp.zeros(3, dtype=cp.uint64)

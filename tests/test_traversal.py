@@ -497,6 +497,17 @@ def test_relax_round(device, dtype, bucket, how):
         assert to_host(pend).tolist() == ((p0 & ~f0) | imp).tolist()
 
 
+def test_frontier_degrees(device):
+    S = sp.random(60, 60, density=0.1, format="csr", random_state=3)
+    A = sr.Matrix.from_scipy(S, device=device)
+    xp = A.xp
+    idx = np.array([5, 0, 59, 5, 17])
+    deg = np.diff(S.indptr)
+    assert to_host(traversal.frontier_degrees(A, xp.asarray(idx))).tolist() == deg[idx].tolist()
+    assert traversal.frontier_edges(A, xp.asarray(idx)) == int(deg[idx].sum())
+    assert traversal.frontier_edges(A, xp.zeros(0, dtype=xp.int64)) == 0
+
+
 def test_pull_relax_errors(device):
     A = sr.Matrix.from_scipy(grid(3), device=device)
     xp = A.xp

@@ -43,6 +43,72 @@ __device__ __forceinline__ bool sr_claim(long long* level, long long* parent, lo
     return claimed;
 }
 
+// The block-wide degree scan of push_levels and relax_rounds: the frontier cur[0, count)
+// (count <= SR_TRAVERSE_QUEUE) gets s_off[f] = the sum of the degrees of slots 0 .. f - 1, each
+// thread scanning SR_TRAVERSE_ITEMS consecutive slots, then its warp, then the warps' sums.
+// Returns the frontier's total out-edges (the same in every thread); when it exceeds max_edges
+// s_off is not written (the caller hands back). Every thread of the block calls it; its
+// __syncthreads also publish what the block wrote before the call. The caller synchronizes
+// before reading s_off.
+template <typename I>
+__device__ __forceinline__ long long sr_block_degree_scan(
+    const I* __restrict__ indptr, const I* cur, long long count, long long max_edges,
+    int* s_off, long long* s_warp)
+{
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    long long local[SR_TRAVERSE_ITEMS];
+    long long sum = 0;
+#pragma unroll
+    for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
+        const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
+        long long d = 0;
+        if (f < count) {
+            const I u = cur[f];
+            d = (long long)indptr[u + 1] - (long long)indptr[u];
+        }
+        local[i] = sum;
+        sum += d;
+    }
+    long long incl = sum;
+    for (int off = 1; off < 32; off <<= 1) {
+        const long long o = __shfl_up_sync(0xffffffffu, incl, off);
+        if (lane >= off) incl += o;
+    }
+    if (lane == 31) s_warp[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+        long long w = lane < SR_TRAVERSE_THREADS / 32 ? s_warp[lane] : 0;
+        for (int off = 1; off < 32; off <<= 1) {
+            const long long o = __shfl_up_sync(0xffffffffu, w, off);
+            if (lane >= off) w += o;
+        }
+        s_warp[lane] = w;  // inclusive over warps
+    }
+    __syncthreads();
+    const long long base = (warp > 0 ? s_warp[warp - 1] : 0) + incl - sum;
+    const long long total = s_warp[SR_TRAVERSE_THREADS / 32 - 1];
+    if (total <= max_edges) {
+#pragma unroll
+        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
+            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
+            if (f < count) s_off[f] = (int)(base + local[i]);
+        }
+    }
+    return total;
+}
+
+// The frontier slot that edge e (< the scan's total) belongs to, after sr_block_degree_scan:
+// the last f with s_off[f] <= e.
+__device__ __forceinline__ int sr_block_slot(const int* s_off, long long count, long long e)
+{
+    int lo = 0, hi = (int)count;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (s_off[mid] <= e) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
 // PARENTS: 0 none, 1 any in-neighbour on the previous level (the first to claim), 2 the
 // smallest-index one (min_secondi: deterministic).
 template <typename I, int PARENTS>
@@ -55,7 +121,7 @@ __global__ void __launch_bounds__(SR_TRAVERSE_THREADS) push_levels(
     __shared__ int s_off[SR_TRAVERSE_QUEUE];  // exclusive prefix of the frontier's degrees
     __shared__ long long s_warp[SR_TRAVERSE_THREADS / 32];
     __shared__ int s_next;
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tid = threadIdx.x;
     long long count = state[0];
     long long depth = state[1];
     long long levels = 0;
@@ -63,54 +129,16 @@ __global__ void __launch_bounds__(SR_TRAVERSE_THREADS) push_levels(
     I* cur = qa;
     I* nxt = qb;
     while (levels < max_levels) {
-        // 1. degrees of this thread's SR_TRAVERSE_ITEMS consecutive frontier slots, then a block scan
-        long long local[SR_TRAVERSE_ITEMS];
-        long long sum = 0;
-#pragma unroll
-        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
-            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
-            long long d = 0;
-            if (f < count) {
-                const I u = cur[f];
-                d = (long long)indptr[u + 1] - (long long)indptr[u];
-            }
-            local[i] = sum;
-            sum += d;
-        }
-        long long incl = sum;
-        for (int off = 1; off < 32; off <<= 1) {
-            const long long o = __shfl_up_sync(0xffffffffu, incl, off);
-            if (lane >= off) incl += o;
-        }
-        if (lane == 31) s_warp[warp] = incl;
+        // 1. the frontier's degrees, scanned over the block into s_off
         if (tid == 0) s_next = 0;
-        __syncthreads();
-        if (warp == 0) {
-            long long w = lane < SR_TRAVERSE_THREADS / 32 ? s_warp[lane] : 0;
-            for (int off = 1; off < 32; off <<= 1) {
-                const long long o = __shfl_up_sync(0xffffffffu, w, off);
-                if (lane >= off) w += o;
-            }
-            s_warp[lane] = w;  // inclusive over warps
-        }
-        __syncthreads();
-        const long long base = (warp > 0 ? s_warp[warp - 1] : 0) + incl - sum;
-        const long long total = s_warp[SR_TRAVERSE_THREADS / 32 - 1];
+        const long long total =
+            sr_block_degree_scan<I>(indptr, cur, count, max_edges, s_off, s_warp);
         if (total > max_edges) { status = SR_TRAVERSE_WIDE; break; }
-#pragma unroll
-        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
-            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
-            if (f < count) s_off[f] = (int)(base + local[i]);
-        }
         __syncthreads();
         // 2. every edge of the frontier: claim unvisited heads for depth + 1
         const long long d1 = depth + 1;
         for (long long e = tid; e < total; e += SR_TRAVERSE_THREADS) {
-            int lo = 0, hi = (int)count;  // the slot f with s_off[f] <= e < s_off[f + 1]
-            while (hi - lo > 1) {
-                const int mid = (lo + hi) >> 1;
-                if (s_off[mid] <= e) lo = mid; else hi = mid;
-            }
+            const int lo = sr_block_slot(s_off, count, e);
             const I u = cur[lo];
             const I v = indices[(long long)indptr[u] + (e - s_off[lo])];
             if (sr_claim<PARENTS>(level, parent, v, u, d1)) {
@@ -139,8 +167,8 @@ __global__ void __launch_bounds__(SR_TRAVERSE_THREADS) push_levels(
 // Fused relaxation rounds of a frontier Bellman–Ford (or of delta-stepping's light edges
 // inside a bucket), for runs of narrow frontiers: one block runs round after round of
 //     t = f min.+ A ;  d = min(d, t) ;  f = {v : d(v) improved and d(v) < hi}
-// with the same block-wide degree scan and load-balanced edge loop as push_levels, and an
-// atomic min on d. Reading d(u) while other threads lower it is chaotic relaxation: every
+// with push_levels' block-wide degree scan (sr_block_degree_scan) and load-balanced edge
+// loop, and an atomic min on d. Reading d(u) while other threads lower it is chaotic relaxation: every
 // value written is the length of a real path, so the fixed point is the same and it is never
 // reached later than with synchronous rounds.
 // In delta-stepping mode (`pending` not null) each frontier vertex is marked settled and not
@@ -187,65 +215,29 @@ __global__ void __launch_bounds__(SR_TRAVERSE_THREADS) relax_rounds(
     __shared__ int s_off[SR_TRAVERSE_QUEUE];
     __shared__ long long s_warp[SR_TRAVERSE_THREADS / 32];
     __shared__ int s_next;
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tid = threadIdx.x;
     long long count = state[0];
     long long rounds = 0;
     int status = SR_TRAVERSE_LIMIT;
     I* cur = qa;
     I* nxt = qb;
     while (rounds < max_rounds) {
-        long long local[SR_TRAVERSE_ITEMS];
-        long long sum = 0;
-#pragma unroll
-        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
-            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
-            long long deg = 0;
-            if (f < count) {
-                const I u = cur[f];
-                deg = (long long)indptr[u + 1] - (long long)indptr[u];
-            }
-            local[i] = sum;
-            sum += deg;
-        }
-        long long incl = sum;
-        for (int off = 1; off < 32; off <<= 1) {
-            const long long o = __shfl_up_sync(0xffffffffu, incl, off);
-            if (lane >= off) incl += o;
-        }
-        if (lane == 31) s_warp[warp] = incl;
+        // the frontier's degrees, scanned over the block into s_off; then its vertices leave
+        // pending for settled (delta-stepping), before any of their edges is relaxed
         if (tid == 0) s_next = 0;
-        __syncthreads();
-        if (warp == 0) {
-            long long x = lane < SR_TRAVERSE_THREADS / 32 ? s_warp[lane] : 0;
-            for (int off = 1; off < 32; off <<= 1) {
-                const long long o = __shfl_up_sync(0xffffffffu, x, off);
-                if (lane >= off) x += o;
-            }
-            s_warp[lane] = x;
-        }
-        __syncthreads();
-        const long long base = (warp > 0 ? s_warp[warp - 1] : 0) + incl - sum;
-        const long long total = s_warp[SR_TRAVERSE_THREADS / 32 - 1];
+        const long long total =
+            sr_block_degree_scan<I>(indptr, cur, count, max_edges, s_off, s_warp);
         if (total > max_edges) { status = SR_TRAVERSE_WIDE; break; }
-#pragma unroll
-        for (int i = 0; i < SR_TRAVERSE_ITEMS; ++i) {
-            const long long f = (long long)tid * SR_TRAVERSE_ITEMS + i;
-            if (f < count) {
-                s_off[f] = (int)(base + local[i]);
-                if (pending != nullptr) {
-                    const I u = cur[f];
-                    settled[u] = 1;
-                    pending[u] = 0;
-                }
+        if (pending != nullptr) {
+            for (int f = tid; f < count; f += SR_TRAVERSE_THREADS) {
+                const I u = cur[f];
+                settled[u] = 1;
+                pending[u] = 0;
             }
         }
         __syncthreads();
         for (long long e = tid; e < total; e += SR_TRAVERSE_THREADS) {
-            int lo = 0, hi_slot = (int)count;
-            while (hi_slot - lo > 1) {
-                const int mid = (lo + hi_slot) >> 1;
-                if (s_off[mid] <= e) lo = mid; else hi_slot = mid;
-            }
+            const int lo = sr_block_slot(s_off, count, e);
             const I u = cur[lo];
             const long long p = (long long)indptr[u] + (e - s_off[lo]);
             const I v = indices[p];
