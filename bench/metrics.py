@@ -170,10 +170,12 @@ def cpu_model() -> str:
 
 
 def _git_commit() -> str | None:
+    """HEAD's short hash, with ``-dirty`` when the tree differs from it (a copy of a working
+    tree, as on a lent GPU machine, may carry a .git that is older than its files)."""
     root = Path(__file__).resolve().parent.parent
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
-                             capture_output=True, text=True, timeout=5)
+        out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"],
+                             cwd=root, capture_output=True, text=True, timeout=5)
         if out.returncode == 0:
             return out.stdout.strip() or None
     except Exception:
