@@ -81,7 +81,17 @@ def _push_fused(A, level, idx, depth, parent, deterministic):
     return status, depth
 
 
-def _check_source(source, n: int) -> int:
+def _check_source(source, n: int, device: str) -> int:
+    if _b.is_cupy_array(source) or isinstance(source, np.ndarray):
+        # a 0-d integer array (``v = level.argmax()``) is a vertex too, on A's device
+        if _b.is_cupy_array(source) and device != "gpu":
+            raise DeviceMismatch("bfs: A is on the CPU but source is a CuPy array on the GPU; "
+                                 "pass an int (or move A with .to_gpu())")
+        if source.ndim != 0 or source.dtype.kind not in "iu":
+            raise DomainMismatch(f"bfs: source must be an integer, got an array of dtype "
+                                 f"{source.dtype} and shape {tuple(source.shape)} (several "
+                                 f"sources: sources=[...])")
+        source = int(source)
     if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
         raise DomainMismatch(f"bfs: source must be an integer, got {type(source).__name__}")
     if not 0 <= int(source) < n:
@@ -89,7 +99,8 @@ def _check_source(source, n: int) -> int:
     return int(source)
 
 
-def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symmetric=False):
+def bfs(A, source=None, *, sources=None, parents=False, direction="auto", deterministic=False,
+        symmetric=False):
     """Breadth-first search from ``source`` over the edges ``A(i, j)``: i → j.
 
     Parameters
@@ -98,7 +109,11 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
         The graph; only its structure is read (explicit zeros are edges, as in
         ``scipy.sparse.csgraph``). Runs where ``A`` lives (CPU or GPU).
     source : int
-        The start vertex.
+        The start vertex (an int, or a 0-d integer array on A's device).
+    sources : sequence of int, optional
+        Instead of ``source``: many searches at once, one per vertex listed
+        (:func:`multi_source_bfs`, whose outputs, one row per source, are returned; it takes
+        no ``direction``).
     parents : bool
         Also return a BFS tree: ``parent[source] = source``, ``-1`` where unreached.
     direction : {'auto', 'push', 'pull'}
@@ -116,7 +131,7 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
     -------
     level : array of int64
         ``level[v]`` = number of edges on a shortest path from ``source``; ``-1`` if unreached.
-        A NumPy or CuPy array, on A's device.
+        A NumPy or CuPy array, on A's device. With ``sources``: ``len(sources) × n``.
     parent : array of int64
         Only with ``parents=True``.
 
@@ -128,16 +143,28 @@ def bfs(A, source, *, parents=False, direction="auto", deterministic=False, symm
     >>> level, parent = algorithms.bfs(A, 0, parents=True)
     >>> level.tolist(), parent.tolist()
     ([0, 1, 2, -1], [0, 0, 1, -1])
+    >>> algorithms.bfs(A, sources=[0, 3]).tolist()
+    [[0, 1, 2, -1], [1, 2, 3, 0]]
     """
+    if sources is not None:
+        if source is not None:
+            raise InvalidValue("bfs: give source or sources, not both")
+        if direction != "auto":
+            raise InvalidValue(f"bfs: direction={direction!r} applies to one source; the "
+                               f"multi-source search chooses its own (give direction='auto')")
+        return multi_source_bfs(A, sources, parents=parents, deterministic=deterministic,
+                                symmetric=symmetric)
+    if source is None:
+        raise InvalidValue("bfs: source (one start vertex) or sources=[...] is required")
     A = as_matrix(A, op="bfs", arg="A")
     if A.nrows != A.ncols:
         raise DimensionMismatch(f"bfs: A must be square, got shape {A.shape}")
     n = A.nrows
-    source = _check_source(source, n)
+    source = _check_source(source, n, A.device)
     if direction not in DIRECTIONS:
         raise InvalidValue(f"bfs: direction must be one of {DIRECTIONS}, got {direction!r}")
-    if symmetric and A._T is None:
-        A._T = A  # the transpose cache: Aᵀ is A itself
+    if symmetric:
+        A = A._as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
     global _grid_unavailable
     if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
             and n <= traversal.BFS_GRID_MAX_N):

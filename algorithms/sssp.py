@@ -123,8 +123,8 @@ def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
         raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
     if direction not in DIRECTIONS:
         raise InvalidValue(f"{op}: direction must be one of {DIRECTIONS}, got {direction!r}")
-    if symmetric and A._T is None:
-        A._T = A  # the transpose cache: Aᵀ is A itself (the pull reads A's rows)
+    if symmetric:
+        A = A._as_symmetric()  # Aᵀ is A itself: the pull reads A's rows
     facts = _matrix_facts(A)
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
@@ -532,8 +532,8 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
     if src.size and not (0 <= src.min() and src.max() < n):
         bad = src[(src < 0) | (src >= n)][0]
         raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {int(bad)}")
-    if symmetric and A._T is None:
-        A._T = A
+    if symmetric:
+        A = A._as_symmetric()
     facts = _matrix_facts(A)
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")

@@ -72,6 +72,7 @@ class Matrix(_b.Placed, Operand):
         self._T = _T
         self._casts = {}
         self._sched = None
+        self._sym = None  # the view of _as_symmetric
 
     # ------------------------------------------------------------------ properties
     @property
@@ -142,6 +143,21 @@ class Matrix(_b.Placed, Operand):
             self._T = self._transpose()
             self._T._T = self
         return self._T
+
+    def _as_symmetric(self) -> "Matrix":
+        """This matrix as one whose transpose is itself: for algorithms told that A equals Aᵀ
+        (``symmetric=True``), whose pulls then read A's rows. A view over the same arrays
+        (no copy), made once and cached here; this matrix's own transpose cache is left
+        alone, so a false promise cannot corrupt a later ``A.T``."""
+        if self._T is self:
+            return self
+        if self._sym is None:
+            M = Matrix(self._indptr, self._indices, self._values, self._shape,
+                       iso_value=self._iso, dtype=self._dtype)
+            M._T = M
+            M._casts = self._casts  # the same arrays: the same casts
+            self._sym = M
+        return self._sym
 
     def _transpose(self) -> "Matrix":
         xp = self.xp
@@ -519,6 +535,7 @@ class Matrix(_b.Placed, Operand):
         self._T = None
         self._casts = {}
         self._sched = None
+        self._sym = None
 
     def _cast(self, dtype) -> "Matrix":
         dtype = np.dtype(dtype)

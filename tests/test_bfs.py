@@ -256,3 +256,57 @@ def test_bfs_errors(device):
         algorithms.bfs(B, 0, direction="up")
     with pytest.raises(sr.DomainMismatch, match="A must be a semiring.Matrix"):
         algorithms.bfs(np.eye(2), 0)
+
+
+def test_bfs_source_forms_and_sources_keyword(device):
+    A = sr.Matrix.from_coo([0, 1, 3], [1, 2, 0], None, nrows=4, ncols=4, device=device)
+    xp = A.xp
+    want = to_host(algorithms.bfs(A, 3))
+    np.testing.assert_array_equal(want, [1, 2, 3, 0])
+    # a 0-d integer array on A's device is a vertex (e.g. the argmax of a level array)
+    np.testing.assert_array_equal(to_host(algorithms.bfs(A, xp.asarray(3))), want)
+    np.testing.assert_array_equal(to_host(algorithms.bfs(A, np.int32(3))), want)
+    # sources=[...]: the multi-source search, one row per source
+    lv, par = algorithms.bfs(A, sources=[0, 3], parents=True, deterministic=True)
+    mlv, mpar = algorithms.multi_source_bfs(A, [0, 3], parents=True, deterministic=True)
+    np.testing.assert_array_equal(to_host(lv), to_host(mlv))
+    np.testing.assert_array_equal(to_host(par), to_host(mpar))
+    np.testing.assert_array_equal(to_host(lv)[1], want)
+    with pytest.raises(sr.InvalidValue, match="source or sources, not both"):
+        algorithms.bfs(A, 0, sources=[1])
+    with pytest.raises(sr.InvalidValue, match="is required"):
+        algorithms.bfs(A)
+    with pytest.raises(sr.InvalidValue, match="applies to one source"):
+        algorithms.bfs(A, sources=[0], direction="push")
+    with pytest.raises(sr.DomainMismatch, match=r"got an array of dtype float64 and shape \(\)"):
+        algorithms.bfs(A, xp.asarray(1.0))
+    with pytest.raises(sr.DomainMismatch, match=r"shape \(2,\).*sources=\[...\]"):
+        algorithms.bfs(A, xp.asarray([0, 1]))
+
+
+def test_bfs_cupy_source_with_a_cpu_matrix():
+    cp = pytest.importorskip("cupy")
+    if not sr._backend.gpu_available():
+        pytest.skip("needs a GPU")
+    A = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=2, device="cpu")
+    with pytest.raises(sr.DeviceMismatch, match="A is on the CPU but source is a CuPy array"):
+        algorithms.bfs(A, cp.asarray(0))
+
+
+def test_symmetric_promise_leaves_the_callers_transpose_alone(device):
+    # a false promise (A is not symmetric) may give wrong levels, but must not corrupt A.T
+    A = sr.Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=3, ncols=3, device=device)
+    algorithms.bfs(A, 0, symmetric=True)
+    algorithms.bfs(A, 0, direction="pull", symmetric=True)
+    algorithms.multi_source_bfs(A, [0, 1], symmetric=True)
+    algorithms.sssp(A, 0, symmetric=True)
+    algorithms.bellman_ford(A, 0, symmetric=True)
+    algorithms.multi_source_sssp(A, [0], symmetric=True)
+    np.testing.assert_array_equal(to_host(A.T.to_dense(missing=0)),
+                                  [[0, 0, 0], [1, 0, 0], [0, 2, 0]])
+    assert sr.transpose(A) is not A
+    # a true promise reads A's rows for the pull and gives the same levels
+    U = sr.Matrix.from_coo([0, 1, 1, 2], [1, 0, 2, 1], None, nrows=3, ncols=3, device=device)
+    for d in ("push", "pull", "auto"):
+        np.testing.assert_array_equal(to_host(algorithms.bfs(U, 2, direction=d, symmetric=True)),
+                                      [2, 1, 0])
