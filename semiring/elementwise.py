@@ -523,9 +523,12 @@ def reduce_cols(A, monoid="plus", *, out=None, mask=None, accum=None, replace=Fa
     return _reduce_rows_of(name, A.T, mono, out, mask, accum, replace, structure, complement, A)
 
 
-def reduce_scalar(a, monoid="plus"):
+def reduce_scalar(a, monoid="plus", *, accum=None, out=None):
     """⊕ of every entry of a Matrix or Vector, as a NumPy scalar; the monoid's identity when
     there are no entries (e.g. 0 for ``plus``, +inf for float ``min``).
+
+    With ``accum``, the reduction is combined into the scalar ``out`` (GraphBLAS's
+    ``s ⊙= ⊕ A`` for a C scalar): the result is ``accum(out, ⊕ A)`` in ``out``'s type.
 
     On the GPU the entries are combined pairwise (log n launches), so a float sum may round
     differently from the CPU's left-to-right sum.
@@ -536,10 +539,36 @@ def reduce_scalar(a, monoid="plus"):
     >>> A = sr.Matrix.from_dense(np.array([[1, 5], [0, 0], [7, 2]]), missing=0)
     >>> int(sr.reduce_scalar(A, "plus")), float(sr.reduce_scalar(sr.Vector.new(3), "min"))
     (15, inf)
+    >>> int(sr.reduce_scalar(A, "max", accum="plus", out=100))   # 100 + max
+    107
     """
     name = "reduce_scalar"
     a = _container(a, name, "a")
     mono = _monoid(name, monoid)
+    acc = None
+    if accum is not None:
+        acc = lookup("binary", accum, op=name, arg="accum")
+        if acc.positional:
+            raise DomainMismatch(f"{name}: accum must not be a positional op, got {acc.name}")
+        if out is None:
+            raise InvalidValue(f"{name}: accum={acc.name} needs out= (the scalar to accumulate "
+                               f"into)")
+        out = np.asarray(out)
+        if out.ndim != 0 or out.dtype.kind not in "biuf":
+            raise DomainMismatch(f"{name}: out must be a real scalar, got "
+                                 f"{type(out).__name__} of dtype {out.dtype} and shape "
+                                 f"{out.shape}")
+    elif out is not None:
+        raise InvalidValue(f"{name}: out= is the scalar that accum combines into; give accum "
+                           f"too (without it the result is simply returned)")
+    r = _reduce_all(name, a, mono)
+    if acc is None:
+        return r
+    ot = out.dtype
+    return acc.apply_numpy(out, np.asarray(r).astype(ot), ot).astype(ot)[()]
+
+
+def _reduce_all(name, a, mono):
     device = a.device
     dom = _reduce_domain(mono, a.dtype)
     _k, v = entries(a)

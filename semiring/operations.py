@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _backend as _b
 from . import types as _t
-from .errors import DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory
+from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory
 from .mask import as_mask
 from .matrix import as_matrix
 from .ops import lookup
@@ -242,9 +242,11 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     A result with a dense operand is a dense array; where no product exists (an empty row of
     the sparse operand, or an inner dimension of 0) it holds the add monoid's identity (inf for
     ``min_plus``, the natural "no path"). For dense results ``out`` is an array updated in
-    place, ``mask`` a boolean array of the result's shape (``complement`` inverts it), and
-    ``accum`` combines ``out`` with the products where some exist; ``replace`` has no meaning
-    for a full array and is refused.
+    place, ``mask`` a boolean array of the result's shape (a value mask; ``complement`` inverts
+    it) or a sparse one (``M.S``, ``~M.V``, a ``Matrix``) on the same device, and ``accum``
+    combines ``out`` with the products where some exist; ``replace`` has no meaning for a
+    full array and is refused. Outside the mask a dense result without ``out`` holds the
+    identity, as where no product exists.
 
     Parameters
     ----------
@@ -333,13 +335,33 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
         raise DomainMismatch(f"{op}: out must be a {xp.__name__} array of shape {shape} for a "
                              f"product with a dense operand, got {type(out).__name__} "
                              f"{getattr(out, 'shape', '')}")
-    if mask is not None:
+    if isinstance(mask, np.ndarray) or _b.is_cupy_array(mask):
+        # a bool array of the result's shape: a value mask over a full result
         if type(mask) is not xp.ndarray or mask.shape != shape:
             raise DomainMismatch(f"{op}: mask must be a {xp.__name__} array of shape {shape} for a "
-                                 f"product with a dense operand, got {type(mask).__name__} "
-                                 f"{getattr(mask, 'shape', '')}")
+                                 f"product with a dense operand, or a Matrix / M.S / ~M.V, got "
+                                 f"{type(mask).__name__} {getattr(mask, 'shape', '')}")
+        if structure:
+            raise DomainMismatch(f"{op}: structure=True needs a sparse mask (a Matrix or M.S); "
+                                 f"every entry of a {xp.__name__} array is present, so it is "
+                                 f"used by value")
         allowed = mask.astype(bool) if mask.dtype != bool else mask
         if complement:
+            allowed = ~allowed
+    elif mask is not None:
+        # a Matrix mask (M.S, ~M.V, ...): its allowed set, densified to the result's shape,
+        # which is dense anyway
+        from .mask import as_matrix_mask  # noqa: PLC0415
+
+        m = as_matrix_mask(mask, structure=structure, complement=complement, op=op, shape=shape)
+        dev = "gpu" if xp.__name__ == "cupy" else "cpu"
+        if m.device != dev:
+            raise DeviceMismatch(f"{op}: the dense operand is on the {dev.upper()} but mask is on "
+                                 f"the {m.device.upper()}; move one explicitly with .to_gpu() or "
+                                 f".to_cpu()")
+        allowed = xp.zeros(shape, dtype=bool)
+        allowed.reshape(-1)[m.keys()] = True
+        if m.complement:
             allowed = ~allowed
     elif complement:
         raise DomainMismatch(f"{op}: complement=True needs a mask")

@@ -356,6 +356,33 @@ def test_reduce_scalar_against_oracle(device, kind, data):
         assert got == td[0] or (np.isnan(got) and np.isnan(td[0])), (got, td[0])
 
 
+@given(data=st.data())
+def test_reduce_scalar_accumulates_into_out(device, data):
+    a, ad, ap = draw_operand(data, draw_shape(data, "matrix"), np.int64, device, "a")
+    mono = sr.ops.lookup("monoid", data.draw(st.sampled_from(["plus", "min", "max"]),
+                                             label="monoid"), op="t", arg="m")
+    acc = data.draw(st.sampled_from(["plus", "min", "max", "minus", "times"]), label="accum")
+    out = data.draw(st.sampled_from([np.int64(7), 7, np.float64(-2.5), np.int32(3)]), label="out")
+    r = sr.reduce_scalar(a, mono)
+    got = sr.reduce_scalar(a, mono, accum=acc, out=out)
+    ot = np.asarray(out).dtype
+    op = sr.ops.lookup("binary", acc, op="t", arg="accum")
+    want = op.apply_numpy(np.asarray(out), np.asarray(r).astype(ot), ot)
+    assert np.asarray(got).dtype == ot and got == want, (got, want)
+
+
+def test_reduce_scalar_accum_errors(device):
+    A = sr.Matrix.from_coo([0], [0], [2.0], nrows=1, ncols=1, device=device)
+    with pytest.raises(sr.InvalidValue, match="needs out="):
+        sr.reduce_scalar(A, "plus", accum="plus")
+    with pytest.raises(sr.InvalidValue, match="give accum too"):
+        sr.reduce_scalar(A, "plus", out=1.0)
+    with pytest.raises(sr.DomainMismatch, match="must not be a positional op"):
+        sr.reduce_scalar(A, "plus", accum="secondi", out=1)
+    with pytest.raises(sr.DomainMismatch, match=r"out must be a real scalar.*shape \(2,\)"):
+        sr.reduce_scalar(A, "plus", accum="plus", out=[1, 2])
+
+
 # ---------------------------------------------------------------------- transpose
 
 @given(data=st.data())

@@ -83,13 +83,80 @@ def test_products_with_dense_operands(device, data, semiring, order):
     if m and n and semiring in ("min_plus", "max_plus", "min_secondi"):
         out0 = np.full((m, n), 3, dtype=td.dtype)
         allowed = np.random.default_rng(m * 7 + n).random((m, n)) < 0.6
-        out = xp.asarray(out0)
+        out = xp.array(out0)  # a copy: out0 stays the "before"
         sr.mxm(A, B, semiring, out=out, accum="min", mask=xp.asarray(allowed))
         exp = np.where(allowed & tp, sr.binary.min.apply_numpy(out0, td, td.dtype), out0)  # fmin
         _close(to_host(out), exp, True)
-        out = xp.asarray(out0)
+        out = xp.array(out0)  # a copy: out0 stays the "before"
         sr.mxm(A, B, semiring, out=out, mask=xp.asarray(allowed), complement=True)
         _close(to_host(out), np.where(~allowed, want, out0), True)
+
+
+@given(data=st.data(), semiring=st.sampled_from(["min_plus", "max_plus", "plus_times",
+                                                  "min_secondi"]),
+       order=st.sampled_from(["sparse@dense", "dense@sparse", "dense@dense"]))
+def test_dense_results_under_every_mask_form(device, data, semiring, order):
+    # masks of a product with a dense operand: a bool array (by value), or a sparse Matrix by
+    # structure or value, complemented or not; with and without out and accum
+    xp = np if device == "cpu" else pytest.importorskip("cupy")
+    m, k, n = (data.draw(st.integers(1, 6), label=lab) for lab in "mkn")
+    srg = sr.ops.lookup("semiring", semiring, op="t", arg="s")
+    Ad, Ap = data.draw(dense_matrix(nrows=m, ncols=k), label="A")
+    Bd, Bp = data.draw(dense_matrix(nrows=k, ncols=n, dtype=Ad.dtype), label="B")
+    if order != "sparse@dense":
+        Ap = np.ones_like(Ap)
+    if order != "dense@sparse":
+        Bp = np.ones_like(Bp)
+    A = xp.asarray(Ad) if order.startswith("dense") else make_matrix(Ad, Ap, device)
+    B = xp.asarray(Bd) if order.endswith("dense") else make_matrix(Bd, Bp, device)
+    dom = sr.types.promote(Ad.dtype, Bd.dtype)
+    td, tp, _ = dense_mxm(Ad, Ap, Bd, Bp, srg, dom)
+    want = np.where(tp, td, srg.add.identity_of(td.dtype))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1), label="mask seed"))
+    Mp = rng.random((m, n)) < 0.5                        # the mask's entries
+    Mv = np.where(rng.random((m, n)) < 0.3, 0, 1).astype(np.int32)  # some explicit zeros
+    form = data.draw(st.sampled_from(["array", "M", "M.S", "M.V", "~M.S", "~M.V"]), label="form")
+    M = make_matrix(Mv, Mp, device)
+    mask, kw = {"array": (xp.asarray(Mp & (Mv != 0)), {}), "M": (M, {}),
+                "M.S": (M.S, {}), "M.V": (M.V, {}), "~M.S": (~M.S, {}),
+                "~M.V": (~M.V, {})}[form]
+    allowed = Mp if form in ("M.S", "~M.S") else Mp & (Mv != 0)
+    if form.startswith("~"):
+        allowed = ~allowed
+    got = sr.mxm(A, B, semiring, mask=mask, **kw)
+    _close(to_host(got), np.where(allowed, want, srg.add.identity_of(td.dtype)),
+           _exact(semiring, dom))
+    accum = data.draw(st.sampled_from([None, "min", "plus"]), label="accum")
+    out0 = np.full((m, n), 3, dtype=td.dtype)
+    out = xp.array(out0)  # a copy: out0 stays the "before"
+    res = sr.mxm(A, B, semiring, out=out, mask=mask, accum=accum)
+    assert res is out
+    if accum is None:
+        exp = np.where(allowed, want, out0)
+    else:
+        acc = sr.ops.lookup("binary", accum, op="t", arg="accum")
+        exp = np.where(allowed & tp, acc.apply_numpy(out0, td.astype(out0.dtype), out0.dtype),
+                       out0)
+    _close(to_host(out), exp, _exact(semiring, dom))
+
+
+def test_dense_result_mask_errors(device):
+    xp = np if device == "cpu" else pytest.importorskip("cupy")
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=2, device=device)
+    D = xp.ones((2, 2))
+    with pytest.raises(sr.DomainMismatch, match="structure=True needs a sparse mask"):
+        sr.mxm(A, D, "min_plus", mask=xp.ones((2, 2), bool), structure=True)
+    M3 = sr.Matrix.from_coo([0], [0], None, nrows=3, ncols=3, device=device)
+    with pytest.raises(sr.DimensionMismatch, match="mask.shape"):
+        sr.mxm(A, D, "min_plus", mask=M3.S)
+    with pytest.raises(sr.DomainMismatch, match="mask must be a Matrix or a mask"):
+        sr.mxm(A, D, "min_plus", mask=[[True, False], [False, True]])
+    other = "gpu" if device == "cpu" else "cpu"
+    if other == "gpu" and not sr._backend.gpu_available():
+        return
+    Mo = sr.Matrix.from_coo([0], [0], None, nrows=2, ncols=2, device=other)
+    with pytest.raises(sr.DeviceMismatch, match="mask is on the"):
+        sr.mxm(A, D, "min_plus", mask=Mo.S)
 
 
 def _close(got, want, exact):
