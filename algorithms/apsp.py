@@ -478,14 +478,18 @@ def _batched_sssp(M: Matrix, n: int, work, srg, xp, bar, op: str):
 
 
 def _check_diagonal(op: str, diag, xp):
-    """Raise NegativeCycleError naming the vertices with d(i, i) < 0 (after a closure: the
-    vertices on negative cycles)."""
+    """Raise NegativeCycleError naming the vertices with d(i, i) < 0: each lies on a closed
+    walk of negative weight (which holds a negative cycle, not always through that vertex).
+    Which of them a method finds depends on how far it went before it stopped (squaring
+    stops after the products that changed something; Floyd–Warshall closes every pivot), so
+    the set is "found", not "all"."""
     neg = xp.flatnonzero(diag < 0)
     if neg.size:
         verts = _b.to_device(neg, "cpu")
         raise sr.NegativeCycleError(
-            f"{op}: a negative cycle passes through vertices {_few(verts)} "
-            f"({verts.size} vertices lie on negative cycles)", vertices=verts)
+            f"{op}: the graph has a negative cycle: d(v, v) < 0 for vertices {_few(verts)} "
+            f"({verts.size} found; each lies on a closed walk of negative weight)",
+            vertices=verts)
 
 
 def _few(v, k: int = 10) -> str:
