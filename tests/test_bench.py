@@ -6,6 +6,7 @@ variants run where a device answers.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 
@@ -345,9 +346,12 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
         peers = [r for r in case["results"] if not r["engine"]]
         assert peers
         for r in peers:
-            if r["impl"] in OPTIONAL_PEERS and r["status"] == "unavailable":
+            if (r["impl"] in OPTIONAL_PEERS and r["status"] == "unavailable"
+                    and importlib.util.find_spec(OPTIONAL_PEERS[r["impl"]]) is None):
                 continue  # its package is not installed here
             assert r["status"] == "ok", r
+        # every case has a graphblas-cpu peer (ok above when python-graphblas is installed)
+        assert "graphblas-cpu" in {r["impl"] for r in peers}, case["algorithm"]
         for r in case["results"]:
             assert r["env"]["numpy_version"] == np.__version__
             assert r["env"]["scipy_version"] and r["env"]["date"]
@@ -494,8 +498,9 @@ def test_graphblas_peer_agrees_or_is_unavailable(tmp_path, monkeypatch):
     import importlib.util
     import sys
 
-    kw = dict(algorithms=["spmv", "spmspv"], graphs=["kron-8"], impls=["graphblas-cpu"],
-              out=tmp_path / "a", cache_dir=tmp_path / "cache", progress=False)
+    kw = dict(algorithms=["spmv", "spmspv", "bfs", "msbfs", "sssp", "spgemm"], graphs=["kron-8"],
+              impls=["graphblas-cpu"], out=tmp_path / "a", cache_dir=tmp_path / "cache",
+              progress=False)
     if importlib.util.find_spec("graphblas") is not None:
         res = runner.run("tiny", "cpu", **kw)
         statuses = [r.status for c in res.cases for r in c.results]
@@ -505,7 +510,13 @@ def test_graphblas_peer_agrees_or_is_unavailable(tmp_path, monkeypatch):
     res = runner.run("tiny", "cpu", **kw)
     statuses = [r.status for c in res.cases for r in c.results]
     assert statuses and all(s == "unavailable" for s in statuses), statuses
+    assert {c.case.algorithm for c in res.cases} == set(kw["algorithms"])
     assert res.exit_code == 0
+    # apsp (its own module) on its own graph size
+    res = runner.run("tiny", "cpu", algorithms=["apsp"], impls=["graphblas-cpu"],
+                     out=None, cache_dir=tmp_path / "cache", progress=False)
+    assert [r.status for c in res.cases for r in c.results] == ["unavailable"]
+    assert "python-graphblas is not installed" in res.cases[0].results[0].check
 
 
 def test_bfs_case_counts_graph500_edges(tiny_run):
