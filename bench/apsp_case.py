@@ -277,22 +277,59 @@ def _summary(ctx: C.CaseContext, results: dict) -> dict:
     return s
 
 
+def peak_lines(run) -> list[tuple[str, float]]:
+    """The measured peaks of a run's APSP cases, in relaxations per second: float32 ``fminf``
+    whenever measured, int32 DPX ``__viaddmin_s32`` only when an int32 impl has a rate to
+    compare with it (the peak each GPU impl's fraction is taken of, see :func:`_metrics`).
+
+    Parameters
+    ----------
+    run : bench.runner.RunResult
+
+    Returns
+    -------
+    list of (str, float)
+        (label, relaxations per second), float32 first.
+    """
+    f32 = i32 = None
+    int_plotted = False
+    for c in run.cases:
+        if c.case.algorithm != "apsp":
+            continue
+        # measured once per process (measure_peaks): every case carries the same numbers
+        f32 = c.case_metrics.get("peak_f32", f32)
+        i32 = c.case_metrics.get("peak_i32_dpx", i32)
+        int_plotted = int_plotted or any(
+            r.impl in _INT_IMPLS and r.status == "ok" and r.metrics.get("grelax")
+            for r in c.results)
+    out = []
+    if f32:
+        out.append(("peak float32 fminf (measured)", float(f32)))
+    if i32 and int_plotted:
+        out.append(("peak int32 DPX viaddmin (measured)", float(i32)))
+    return out
+
+
+def _rate_lines(run) -> list[tuple[str, float]]:
+    """:func:`peak_lines` in the rate plot's unit (G relaxations/s), the value in the label."""
+    return [(f"{label} {v / 1e9:.3g} G/s", v / 1e9) for label, v in peak_lines(run)]
+
+
 def plot(run, path):
     """"APSP relaxation rate vs n with the peak as a line" (None without APSP results)."""
     from . import report  # noqa: PLC0415
 
-    points, peak = [], None
+    points = []
     for c in run.cases:
         if c.case.algorithm != "apsp":
             continue
-        peak = c.case_metrics.get("peak_f32", peak)
         for r in c.results:
             g = r.metrics.get("grelax") if r.status == "ok" else None
             if g:
                 points.append({"impl": r.impl, "n": c.case_metrics["n"], "rate": g * 1e9})
     if not points:
         return None
-    return report.plot_relaxation_rate(points, path, peak=peak)
+    return report.plot_relaxation_rate(points, path, peaks=peak_lines(run))
 
 
 APSP = C.register_algorithm(C.Algorithm(
@@ -339,6 +376,7 @@ APSP = C.register_algorithm(C.Algorithm(
     param_label=lambda p: "D0",
     summary=_summary,
     extra_plot=plot,
+    rate_lines=_rate_lines,
 ))
 
 # Suites: n = 2^scale of urand graphs

@@ -198,6 +198,9 @@ class Algorithm:
     #: ``extra_plot(run, path) -> path | None``: an algorithm's own plot (APSP: relaxation rate
     #: against n with the measured peak as a line), written next to the generic ones.
     extra_plot: Callable[[Any, Any], Any] | None = None
+    #: ``rate_lines(run) -> [(label, value), ...]``: horizontal lines drawn on every panel of the
+    #: rate plot, values in the unit of ``rate_key`` (APSP: the measured peaks).
+    rate_lines: Callable[[Any], list] | None = None
 
     def impl(self, name: str) -> Impl:
         for i in self.impls:
