@@ -9,10 +9,11 @@ int32) and every GPU impl reports its relaxations per second as a fraction of it
 
 Impls: this engine's Floyd–Warshall (``algorithms.apsp``) and one min-plus product
 (``semiring._dense.gemm``, float32 and int32), a naive CuPy broadcast min-plus product
-(chunked), the engine's CPU backend (small n) and ``scipy.sparse.csgraph.floyd_warshall`` (n ≤
-``SCIPY_MAX_N``). Relaxations: n³ per product and per Floyd–Warshall. Checked exactly (integer
-weights) on a sample of rows: Floyd–Warshall against SciPy's Dijkstra from those sources, the
-products against a NumPy min-plus of those rows.
+(chunked), the engine's CPU backend (small n), ``scipy.sparse.csgraph.floyd_warshall`` (n ≤
+``SCIPY_MAX_N``) and, when python-graphblas is installed, SuiteSparse:GraphBLAS's min-plus
+product of the full D0 (n ≤ ``GRAPHBLAS_MAX_N``). Relaxations: n³ per product and per
+Floyd–Warshall. Checked exactly (integer weights) on a sample of rows: Floyd–Warshall against
+SciPy's Dijkstra from those sources, the products against a NumPy min-plus of those rows.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ ENGINE_CPU_MAX_N = 512
 NAIVE_MAX_N = 4096
 #: Elements of one naive broadcast chunk (rows × n × n).
 NAIVE_CHUNK = 1 << 27
+#: SuiteSparse:GraphBLAS's min-plus product of the full D0 only up to this n (as SciPy's FW):
+#: 0.9 G relaxations/s measured on 2 cores (n = 2048: 9.8 s there; a 16-core host should take
+#: about an eighth of that if its threads scale); n = 4096 is 8x the work.
+GRAPHBLAS_MAX_N = 2048
 #: int32 "infinity" for the int32 product: INF + INF must not wrap in a plain min-plus.
 INT_INF = 1 << 29
 
@@ -208,6 +213,28 @@ def _scipy_fw(ctx: C.CaseContext):
     return lambda: (floyd_warshall(H, directed=True), rows)
 
 
+def _graphblas_minplus(ctx: C.CaseContext):
+    """SuiteSparse:GraphBLAS's min-plus product of D0 with itself: D0 as a *full* GraphBLAS
+    matrix (+inf stored where there is no edge), so that the product does the n³ relaxations
+    the rate counts; the sparse adjacency (no entry for +inf) would give the same values with
+    far less work and is not this measurement. Floyd–Warshall in GraphBLAS (n rank-1 updates
+    from Python) is not run."""
+    gb = C._graphblas()
+    n = ctx.graph.n
+    if n > GRAPHBLAS_MAX_N:
+        raise C.Unavailable(f"the GraphBLAS min-plus product is not timed above n = "
+                            f"{GRAPHBLAS_MAX_N}")
+    D = gb.Matrix.from_dense(ctx.inputs["D0"])  # every entry stored, +inf included
+    rows = ctx.inputs["rows"]
+    return lambda: (D.mxm(D, gb.semiring.min_plus).new(), rows)
+
+
+def _fetch_graphblas(result) -> np.ndarray:
+    """The checked rows of a graphblas product (absent entries, if any, are +inf)."""
+    D, rows = result
+    return np.asarray(D[rows, :].new().to_dense(fill_value=np.inf), dtype=np.float64)
+
+
 _INT_IMPLS = {"semiring-gpu-minplus-int32", "semiring-gpu-fw-int32"}
 
 
@@ -234,7 +261,8 @@ def _summary(ctx: C.CaseContext, results: dict) -> dict:
     # >= 70% of the measured peak at n = 16384
     for fast, slow in (("semiring-gpu-minplus", "cupy-naive-minplus"),
                        ("semiring-gpu-fw", "scipy-fw"),
-                       ("semiring-gpu-fw", "cupy-naive-minplus")):
+                       ("semiring-gpu-fw", "cupy-naive-minplus"),
+                       ("semiring-gpu-minplus", "graphblas-cpu")):
         r = _ratio(results, fast, slow)
         if r is not None:
             s[f"{fast.replace('-', '_')}_vs_{slow.replace('-', '_')}"] = r
@@ -249,22 +277,59 @@ def _summary(ctx: C.CaseContext, results: dict) -> dict:
     return s
 
 
+def peak_lines(run) -> list[tuple[str, float]]:
+    """The measured peaks of a run's APSP cases, in relaxations per second: float32 ``fminf``
+    whenever measured, int32 DPX ``__viaddmin_s32`` only when an int32 impl has a rate to
+    compare with it (the peak each GPU impl's fraction is taken of, see :func:`_metrics`).
+
+    Parameters
+    ----------
+    run : bench.runner.RunResult
+
+    Returns
+    -------
+    list of (str, float)
+        (label, relaxations per second), float32 first.
+    """
+    f32 = i32 = None
+    int_plotted = False
+    for c in run.cases:
+        if c.case.algorithm != "apsp":
+            continue
+        # measured once per process (measure_peaks): every case carries the same numbers
+        f32 = c.case_metrics.get("peak_f32", f32)
+        i32 = c.case_metrics.get("peak_i32_dpx", i32)
+        int_plotted = int_plotted or any(
+            r.impl in _INT_IMPLS and r.status == "ok" and r.metrics.get("grelax")
+            for r in c.results)
+    out = []
+    if f32:
+        out.append(("peak float32 fminf (measured)", float(f32)))
+    if i32 and int_plotted:
+        out.append(("peak int32 DPX viaddmin (measured)", float(i32)))
+    return out
+
+
+def _rate_lines(run) -> list[tuple[str, float]]:
+    """:func:`peak_lines` in the rate plot's unit (G relaxations/s), the value in the label."""
+    return [(f"{label} {v / 1e9:.3g} G/s", v / 1e9) for label, v in peak_lines(run)]
+
+
 def plot(run, path):
     """"APSP relaxation rate vs n with the peak as a line" (None without APSP results)."""
     from . import report  # noqa: PLC0415
 
-    points, peak = [], None
+    points = []
     for c in run.cases:
         if c.case.algorithm != "apsp":
             continue
-        peak = c.case_metrics.get("peak_f32", peak)
         for r in c.results:
             g = r.metrics.get("grelax") if r.status == "ok" else None
             if g:
                 points.append({"impl": r.impl, "n": c.case_metrics["n"], "rate": g * 1e9})
     if not points:
         return None
-    return report.plot_relaxation_rate(points, path, peak=peak)
+    return report.plot_relaxation_rate(points, path, peaks=peak_lines(run))
 
 
 APSP = C.register_algorithm(C.Algorithm(
@@ -301,6 +366,9 @@ APSP = C.register_algorithm(C.Algorithm(
                engine=True, description="semiring dense min-plus GEMM on the CPU backend"),
         C.Impl("scipy-fw", "cpu", "dist", _scipy_fw, fetch=_fetch,
                description="scipy.sparse.csgraph.floyd_warshall (all pairs)"),
+        C.Impl("graphblas-cpu", "cpu", "product", _graphblas_minplus, fetch=_fetch_graphblas,
+               description="python-graphblas (SuiteSparse:GraphBLAS) D0.mxm(D0, min_plus) on "
+                           f"the full D0, n <= {GRAPHBLAS_MAX_N}; multithreaded CPU; optional"),
     ],
     impl_metrics=_metrics,
     rate_key="grelax",
@@ -308,6 +376,7 @@ APSP = C.register_algorithm(C.Algorithm(
     param_label=lambda p: "D0",
     summary=_summary,
     extra_plot=plot,
+    rate_lines=_rate_lines,
 ))
 
 # Suites: n = 2^scale of urand graphs

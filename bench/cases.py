@@ -198,6 +198,9 @@ class Algorithm:
     #: ``extra_plot(run, path) -> path | None``: an algorithm's own plot (APSP: relaxation rate
     #: against n with the measured peak as a line), written next to the generic ones.
     extra_plot: Callable[[Any, Any], Any] | None = None
+    #: ``rate_lines(run) -> [(label, value), ...]``: horizontal lines drawn on every panel of the
+    #: rate plot, values in the unit of ``rate_key`` (APSP: the measured peaks).
+    rate_lines: Callable[[Any], list] | None = None
 
     def impl(self, name: str) -> Impl:
         for i in self.impls:
@@ -330,6 +333,105 @@ def _gb_fetch(result) -> np.ndarray:
     y = np.full(result.size, np.inf)
     y[idx] = vals
     return y
+
+
+def _gb_fetch_levels(result) -> np.ndarray:
+    """A graphblas Vector or Matrix of BFS levels to a dense int64 array, -1 where there is no
+    entry (unreached): the form of the BFS references. Untimed, as every fetch is."""
+    return np.asarray(result.to_dense(fill_value=-1, dtype=np.int64))
+
+
+#: LAGraph's direction-optimization constants (``LAGr_BreadthFirstSearch`` in LAGraph 1.x):
+#: push -> pull when the frontier grows and its edges exceed the unexplored edges / ALPHA;
+#: pull -> push when it shrinks to n / BETA2 vertices or fewer; after a pull phase the edge count
+#: is no longer tracked and push -> pull again needs a growing frontier of over n / BETA1.
+GB_BFS_ALPHA = 8.0
+GB_BFS_BETA1 = 8.0
+GB_BFS_BETA2 = 512.0
+
+
+def gb_bfs_levels(gb, A, AT, degree, source: int):
+    """Level-synchronous BFS with python-graphblas, as LAGraph writes it: the frontier ``q``
+    (bool) is expanded by ``q⟨¬v.S, replace⟩ = q any.pair A`` (push, SuiteSparse's saxpy) or by
+    ``q⟨¬v.S, replace⟩ = AT any.pair q`` (pull, dot products over the unvisited rows), chosen
+    per level by LAGraph's heuristic (:data:`GB_BFS_ALPHA`, ...); ``v⟨q.S⟩ = level`` records
+    the levels.
+
+    Parameters
+    ----------
+    gb : module
+        ``graphblas``.
+    A, AT : graphblas.Matrix
+        The graph (by row) and its transpose (``AT is A`` for a symmetric graph).
+    degree : graphblas.Vector
+        INT64 out-degree of every vertex (LAGraph's cached ``G->out_degree``).
+    source : int
+        The source vertex.
+
+    Returns
+    -------
+    graphblas.Vector
+        INT64 levels of the reached vertices (no entry where unreached).
+    """
+    n = A.nrows
+    v = gb.Vector(gb.dtypes.INT64, n)
+    # as LAGraph: the levels (the complemented mask of every step) bitmap, a dense lookup
+    v.ss.config["sparsity_control"] = ["bitmap", "full"]
+    q = gb.Vector(gb.dtypes.BOOL, n)
+    q[source] = True
+    any_pair = gb.semiring.any_pair
+    plus = gb.monoid.plus[gb.dtypes.INT64]
+    edges_unexplored = A.nvals
+    push_pull, do_push, any_pull = True, True, False
+    nq, last_nq, nvisited, level = 1, 0, 0, 0
+    while True:
+        v(q.S) << level
+        nvisited += nq
+        if nvisited >= n:  # every vertex has a level: no product left to do
+            break
+        level += 1
+        if push_pull:
+            if do_push:
+                growing = nq > last_nq
+                switch = False
+                if edges_unexplored < n:
+                    push_pull = False  # little of the graph is left: pull would not pay
+                elif any_pull:
+                    switch = growing and nq > n / GB_BFS_BETA1
+                else:
+                    in_frontier = int(degree.dup(mask=q.S).reduce(plus).new().value or 0)
+                    edges_unexplored -= in_frontier
+                    switch = growing and in_frontier > edges_unexplored / GB_BFS_ALPHA
+                do_push = not switch
+            elif nq < last_nq and nq <= n / GB_BFS_BETA2:
+                do_push = True
+            any_pull = any_pull or not do_push
+        # as LAGraph: a sparse frontier to push (saxpy), a bitmap one to pull (dot products)
+        q.ss.config["sparsity_control"] = ["sparse"] if do_push else ["bitmap"]
+        if do_push:
+            q(~v.S, replace=True) << q.vxm(A, any_pair)
+        else:
+            q(~v.S, replace=True) << AT.mxv(q, any_pair)
+        last_nq, nq = nq, q.nvals
+        if nq == 0:
+            break
+    return v
+
+
+def _gb_transpose(ctx: CaseContext):
+    """The graph's transpose for pull steps: the graph itself when it is symmetric (every
+    generated graph), else made once per graph (untimed)."""
+    A = _gb_matrix(ctx)
+    if ctx.graph.spec.undirected:
+        return A
+    return ctx.graph.get("graphblas:AT", lambda: A.T.new())
+
+
+def _gb_degree(ctx: CaseContext):
+    """INT64 out-degree of every vertex as a graphblas Vector (made once per graph)."""
+    gb = _graphblas()
+    return ctx.graph.get("graphblas:degree", lambda: gb.Vector.from_dense(
+        np.diff(np.asarray(ctx.graph.host.indptr).astype(np.int64))))
 
 
 
@@ -671,13 +773,24 @@ def _bfs_cupy_naive(ctx: CaseContext):
     return run
 
 
+def _bfs_graphblas(ctx: CaseContext):
+    """SuiteSparse:GraphBLAS BFS (:func:`gb_bfs_levels`); the graph, its degrees and (for a
+    directed graph) its transpose are made in setup, untimed, as LAGraph caches them."""
+    gb = _graphblas()
+    A = _gb_matrix(ctx)
+    AT = _gb_transpose(ctx)
+    degree = _gb_degree(ctx)
+    source = ctx.inputs["source"]
+    return lambda: gb_bfs_levels(gb, A, AT, degree, source)
+
+
 def _bfs_metrics(ctx: CaseContext, impl: Impl, seconds: float) -> dict:
     return {"gteps": met.gteps(ctx.case_metrics["traversed_edges"], seconds)}
 
 
 def _bfs_summary(ctx: CaseContext, results: dict) -> dict:
     s = {}
-    for peer in ("cupy-naive-bfs", "scipy-bfs", "semiring-cpu"):
+    for peer in ("cupy-naive-bfs", "scipy-bfs", "semiring-cpu", "graphblas-cpu"):
         r = _pair_ratio(results, "semiring-gpu", peer)
         if r is not None:
             s[f"semiring_gpu_vs_{peer.replace('-', '_')}"] = r
@@ -706,6 +819,10 @@ BFS = register_algorithm(Algorithm(
         Impl("scipy-bfs", "cpu", "reached", _bfs_scipy,
              fetch=lambda order: np.sort(np.asarray(order)),
              description="scipy.sparse.csgraph.breadth_first_order (order only)"),
+        Impl("graphblas-cpu", "cpu", "levels", _bfs_graphblas, fetch=_gb_fetch_levels,
+             description="python-graphblas (SuiteSparse:GraphBLAS) level-synchronous BFS, "
+                         "q<!v.S> = q any.pair A (push) or AT any.pair q (pull) chosen per "
+                         "level as LAGraph does; multithreaded CPU; optional"),
     ],
     impl_metrics=_bfs_metrics,
     rate_key="gteps",
@@ -862,6 +979,49 @@ def _msbfs_loop(ctx: CaseContext):
     return lambda: cupy.stack([algorithms.bfs(A, v, symmetric=symmetric) for v in sources])
 
 
+def gb_msbfs_levels(gb, A, sources):
+    """Multi-source BFS with python-graphblas: row j of the frontier matrix ``Q`` is source j's
+    frontier, expanded for all sources at once by ``Q⟨¬V.S, replace⟩ = Q any.pair A`` (one
+    masked SpGEMM a level, SuiteSparse's choice of method); ``V⟨Q.S⟩ = level``.
+
+    Parameters
+    ----------
+    gb : module
+        ``graphblas``.
+    A : graphblas.Matrix
+        The graph, n x n.
+    sources : numpy.ndarray
+        The s source vertices (int).
+
+    Returns
+    -------
+    graphblas.Matrix
+        s x n INT64 levels (no entry where source j does not reach the vertex).
+    """
+    s, n = int(sources.size), A.nrows
+    V = gb.Matrix(gb.dtypes.INT64, s, n)
+    Q = gb.Matrix.from_coo(np.arange(s), sources, True, nrows=s, ncols=n, dtype=gb.dtypes.BOOL)
+    level = 0
+    while Q.nvals:
+        V(Q.S) << level
+        level += 1
+        Q(~V.S, replace=True) << Q.mxm(A, gb.semiring.any_pair)
+    return V
+
+
+def _msbfs_graphblas(ctx: CaseContext):
+    """:func:`gb_msbfs_levels` on every source, under the CPU backend's size limit (the same
+    (entry, source) products per level; kron-20 with 32 sources is above it)."""
+    gb = _graphblas()
+    sources = ctx.inputs["sources"]
+    if ctx.graph.nnz * sources.size > MSBFS_ENGINE_CPU_MAX_WORK:
+        raise Unavailable(f"the GraphBLAS multi-source BFS is not timed above "
+                          f"{MSBFS_ENGINE_CPU_MAX_WORK} stored entries x sources (as the CPU "
+                          f"backend's)")
+    A = _gb_matrix(ctx)
+    return lambda: gb_msbfs_levels(gb, A, sources)
+
+
 def _msbfs_scipy(ctx: CaseContext):
     """SciPy's BFS (breadth_first_order) for the first few sources only; reached sets."""
     from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415
@@ -914,7 +1074,7 @@ def _msbfs_summary(ctx: CaseContext, results: dict) -> dict:
         eng = results.get("semiring-cpu")
     if eng is None or eng.status != "ok":
         return out
-    for peer in ("semiring-gpu-loop", "scipy-bfs", "semiring-cpu"):
+    for peer in ("semiring-gpu-loop", "scipy-bfs", "semiring-cpu", "graphblas-cpu"):
         r = results.get(peer)
         if r is not None and r.status == "ok" and r is not eng and r.metrics.get("gteps"):
             key = f"{eng.impl.replace('-', '_')}_vs_{peer.replace('-', '_')}_gteps"
@@ -947,6 +1107,10 @@ MSBFS = register_algorithm(Algorithm(
         Impl("scipy-bfs", "cpu", "reached", _msbfs_scipy, fetch=lambda orders: orders,
              description=f"scipy.sparse.csgraph.breadth_first_order per source, first "
                          f"{MSBFS_SCIPY_SOURCES} sources only"),
+        Impl("graphblas-cpu", "cpu", "levels", _msbfs_graphblas, fetch=_gb_fetch_levels,
+             description="python-graphblas (SuiteSparse:GraphBLAS) multi-source BFS, "
+                         "Q<!V.S> = Q any.pair A for all sources at once; multithreaded CPU; "
+                         "optional"),
     ],
     impl_metrics=_msbfs_metrics,
     rate_key="gteps",
@@ -1031,10 +1195,70 @@ def _sssp_cupy_naive(ctx: CaseContext):
     return run
 
 
+#: The GraphBLAS Bellman–Ford is not timed above this many stored entries either, as the CPU
+#: backend's SSSP (:data:`SSSP_ENGINE_CPU_MAX_NNZ`): its rounds follow the hop diameter (2149
+#: on grid-1024x1024, each relaxing ~5 % of the vertices: 6.9 s on 2 cores), so the quick GPU
+#: suite's grid-2048x2048 would take many seconds a run.
+SSSP_GRAPHBLAS_MAX_NNZ = SSSP_ENGINE_CPU_MAX_NNZ
+
+
+def gb_bellman_ford(gb, A, source: int, dtype=np.float32):
+    """Bellman–Ford with python-graphblas over min_plus, relaxing from the vertices improved in
+    the previous round only: ``t = f min.+ A``; ``f = t⟨t < d⟩``; ``d⟨f.S⟩ = f``, until no
+    vertex improves (at most n - 1 rounds with non-negative weights). The same rounds as the
+    whole-vector ``d(min) << d min.+ A`` with the work of the improved rows only.
+
+    Parameters
+    ----------
+    gb : module
+        ``graphblas``.
+    A : graphblas.Matrix
+        The weighted graph (non-negative weights).
+    source : int
+        The source vertex.
+    dtype : numpy dtype
+        The distances' type (the weights').
+
+    Returns
+    -------
+    graphblas.Vector
+        Distances, every vertex present (+inf where unreached).
+    """
+    n = A.nrows
+    # d full (+inf) so that t < d is one element-wise product over t's entries
+    d = gb.Vector.from_dense(np.full(n, np.inf, dtype=dtype))
+    d[source] = 0
+    f = gb.Vector(d.dtype, n)
+    f[source] = 0
+    for _ in range(n):
+        if f.nvals == 0:
+            break
+        t = f.vxm(A, gb.semiring.min_plus).new()
+        better = t.ewise_mult(d, gb.binary.lt).new()
+        f = t.dup(mask=better.V)
+        d(f.S) << f
+    return d
+
+
+def _sssp_graphblas(ctx: CaseContext):
+    gb = _graphblas()
+    if ctx.graph.nnz > SSSP_GRAPHBLAS_MAX_NNZ:
+        raise Unavailable(f"the GraphBLAS Bellman–Ford is not timed above "
+                          f"{SSSP_GRAPHBLAS_MAX_NNZ} stored entries (as the CPU backend's SSSP; "
+                          f"its rounds follow the hop diameter)")
+    A = _gb_matrix(ctx)
+    source = ctx.inputs["source"]
+    dtype = ctx.graph.host.dtype
+    if not np.issubdtype(dtype, np.floating):  # +inf marks the unreached vertices
+        dtype = np.float64
+    return lambda: gb_bellman_ford(gb, A, source, dtype)
+
+
 def _sssp_summary(ctx: CaseContext, results: dict) -> dict:
     s = {}
     for fast in ("semiring-gpu-delta", "semiring-gpu-bf"):
-        for peer in ("scipy-dijkstra", "cupy-naive-bf", "semiring-cpu-delta"):
+        for peer in ("scipy-dijkstra", "cupy-naive-bf", "semiring-cpu-delta",
+                     "graphblas-cpu"):
             r = _pair_ratio(results, fast, peer)
             if r is not None:
                 s[f"{fast.replace('-', '_')}_vs_{peer.replace('-', '_')}"] = r
@@ -1063,6 +1287,9 @@ SSSP = register_algorithm(Algorithm(
              description="algorithms.bellman_ford(A, source) on the CPU backend", engine=True),
         Impl("scipy-dijkstra", "cpu", "dist", _sssp_scipy,
              description="scipy.sparse.csgraph.dijkstra (one source)"),
+        Impl("graphblas-cpu", "cpu", "dist", _sssp_graphblas, fetch=_gb_fetch,
+             description="python-graphblas (SuiteSparse:GraphBLAS) Bellman–Ford over min_plus "
+                         "from the improved vertices, multithreaded CPU; optional"),
     ],
     impl_metrics=_bfs_metrics,
     rate_key="gteps",
@@ -1327,6 +1554,27 @@ def _spgemm_scipy(ctx: CaseContext):
     return lambda: (A @ A, rows)
 
 
+def _spgemm_graphblas(ctx: CaseContext):
+    """SuiteSparse:GraphBLAS ``A.mxm(A, plus_times)`` (its own choice of saxpy method), under
+    the SciPy peer's limit on products."""
+    gb = _graphblas()
+    if ctx.case_metrics["products"] > SPGEMM_CPU_MAX_PRODUCTS:
+        raise Unavailable(f"{ctx.case_metrics['products']} products: too many for a CPU peer "
+                          f"here (limit {SPGEMM_CPU_MAX_PRODUCTS}, as SciPy's)")
+    A = _gb_matrix(ctx)
+    rows = ctx.inputs["rows"]
+    return lambda: (A.mxm(A, gb.semiring.plus_times).new(), rows)
+
+
+def _spgemm_fetch_graphblas(result) -> np.ndarray:
+    """The checked rows of a graphblas product, encoded as :func:`_spgemm_fetch` does (the
+    conversion to SciPy CSR is untimed)."""
+    C, rows = result
+    gb = _graphblas()
+    S = gb.io.to_scipy_sparse(C, format="csr")
+    return _encode_rows(S.indptr, S.indices, S.data, rows, sort=True)
+
+
 def _spgemm_metrics(ctx: CaseContext, impl: Impl, seconds: float) -> dict:
     return {"rate_g": met.giga_rate(ctx.case_metrics["products"], seconds)}
 
@@ -1348,6 +1596,9 @@ def _spgemm_summary(ctx: CaseContext, results: dict) -> dict:
     r = _pair_ratio(results, "semiring-cpu", "scipy-plus-times")
     if r is not None:
         s["semiring_cpu_plus_times_vs_scipy_throughput"] = r
+    r = _pair_ratio(results, "semiring-gpu", "graphblas-cpu")
+    if r is not None:
+        s["semiring_plus_times_vs_graphblas_cpu_throughput"] = r
     return s
 
 
@@ -1389,6 +1640,10 @@ SPGEMM = register_algorithm(Algorithm(
              description="semiring SpGEMM min_plus on the CPU backend (NumPy)"),
         Impl("scipy-plus-times", "cpu", "plus_times", _spgemm_scipy,
              fetch=_spgemm_fetch(True), description="scipy.sparse A @ A: CPU peer"),
+        Impl("graphblas-cpu", "cpu", "plus_times", _spgemm_graphblas,
+             fetch=_spgemm_fetch_graphblas,
+             description="python-graphblas (SuiteSparse:GraphBLAS) A.mxm(A, plus_times), "
+                         "multithreaded CPU; optional"),
     ],
     impl_metrics=_spgemm_metrics,
     rate_key="rate_g",

@@ -352,6 +352,7 @@ def _pyplot():
 
 _KIND_STYLE = {"kron": "-", "urand": "--", "grid": ":", "mtx": "-."}  # time-vs-work plot
 _KIND_MARK = {"kron": "o", "urand": "s", "grid": "^", "mtx": "D"}
+_PEAK_STYLES = ("--", ":", "-.")  # horizontal reference lines (peaks), in order
 
 
 def plot_rates(run: "RunResult", algorithm: str, path: Path) -> Path | None:
@@ -384,12 +385,18 @@ def plot_rates(run: "RunResult", algorithm: str, path: Path) -> Path | None:
     impls = sorted({i for p in panels.values() for i in p})
     color = _colors(plt, impls)
     handles = {}
+    # the algorithm's reference lines (APSP: measured peaks), the same on every panel
+    ref_lines = [(str(lb), float(v)) for lb, v in (alg.rate_lines(run) if alg.rate_lines
+                                                   else []) if v and math.isfinite(v)]
     for ax, (title, lines) in zip(axes.flat, panels.items()):
         for impl, pts in sorted(lines.items()):
             pts.sort()
             (h,) = ax.plot([p[0] for p in pts], [p[1] for p in pts], "-o", color=color[impl],
                            label=impl)
             handles[impl] = h
+        for j, (label, value) in enumerate(ref_lines):
+            handles[label] = ax.axhline(value, color="k", linestyle=_PEAK_STYLES[j % 3],
+                                        linewidth=1.2, label=label)
         ax.set_yscale("log")
         ax.set_xlabel("graph scale: log2(vertices)")
         ax.set_ylabel(alg.rate_label, fontsize=8)
@@ -397,7 +404,8 @@ def plot_rates(run: "RunResult", algorithm: str, path: Path) -> Path | None:
         ax.grid(True, which="both", alpha=0.3)
     for ax in list(axes.flat)[k:]:
         ax.set_visible(False)
-    fig.legend([handles[i] for i in impls], impls, loc="center right", fontsize=8)
+    keys = impls + [lb for lb, _ in ref_lines]
+    fig.legend([handles[i] for i in keys], keys, loc="center right", fontsize=8)
     fig.suptitle(f"{algorithm} on {_device_label(run)} (suite {run.suite})", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1 - 2.3 / (4.6 * ncols + 2.2), 1))
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -459,11 +467,28 @@ def plot_time_vs_work(run: "RunResult", algorithm: str, path: Path) -> Path | No
 
 
 def plot_relaxation_rate(points: list[dict], path: Path, *, peak: float | None = None,
+                         peaks: list[tuple[str, float]] | None = None,
                          title: str = "APSP relaxation rate") -> Path:
-    """Relaxations per second against n, one line per impl, with the measured peak as a
-    horizontal line (used by the APSP benchmarks).
+    """Relaxations per second against n, one line per impl, with the measured peak(s) as
+    horizontal lines (used by the APSP benchmarks).
 
-    ``points``: dicts with ``impl``, ``n`` and ``rate`` (relaxations per second).
+    Parameters
+    ----------
+    points : list of dict
+        Dicts with ``impl``, ``n`` and ``rate`` (relaxations per second).
+    path : Path
+        The PNG to write.
+    peak : float, optional
+        One peak (relaxations per second), labelled "peak (measured)".
+    peaks : list of (str, float), optional
+        Labelled peaks (relaxations per second), drawn after ``peak``.
+    title : str
+        The axes' title.
+
+    Returns
+    -------
+    Path
+        ``path``.
     """
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
@@ -473,8 +498,11 @@ def plot_relaxation_rate(points: list[dict], path: Path, *, peak: float | None =
     for impl, pts in sorted(by_impl.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "-o", label=impl)
-    if peak:
-        ax.axhline(peak, color="k", linestyle="--", label=f"peak (measured) {peak:.3g}/s")
+    lines = ([("peak (measured)", peak)] if peak else []) + list(peaks or [])
+    for j, (label, value) in enumerate(lines):
+        if value and math.isfinite(value):
+            ax.axhline(value, color="k", linestyle=_PEAK_STYLES[j % 3],
+                       label=f"{label} {value:.3g}/s")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("n (vertices)")

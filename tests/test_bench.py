@@ -6,6 +6,7 @@ variants run where a device answers.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 
@@ -312,6 +313,77 @@ def test_relaxation_plot(tmp_path):
     assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 2000
 
 
+def _apsp_run(peaks: dict, int32_ok: bool):
+    """A RunResult of APSP cases made by hand, as a GPU run would leave them (no GPU needed):
+    three sizes, a float32 and an int32 engine impl and a CPU peer, the peaks in every case."""
+    from bench import apsp_case  # noqa: F401  (registers the algorithm)
+    from bench.runner import CaseResult, ImplResult, RunResult
+
+    cases = []
+    for scale in (10, 11, 12):
+        n = 1 << scale
+        spec = gen.parse_graph_spec(f"urand-{scale}")
+        results = [
+            ImplResult("semiring-gpu-fw", "gpu", "dist", True, "ok",
+                       metrics={"grelax": 0.5 * scale}),
+            ImplResult("semiring-gpu-minplus-int32", "gpu", "product", True,
+                       "ok" if int32_ok else "error", metrics={"grelax": 0.7 * scale}),
+            ImplResult("scipy-fw", "cpu", "dist", False, "ok", metrics={"grelax": 0.01}),
+        ]
+        cases.append(CaseResult(C.Case("apsp", spec), {**spec.params(), "kind": "urand",
+                                                       "scale_log2_n": float(scale), "n": n},
+                                {}, {"n": n, **peaks}, results, {}, {}, {}))
+    return RunResult("quick", "gpu", {"gpu_name": "planted GPU"}, cases, "now", 1.0, 0)
+
+
+def _horizontal_lines(fig) -> list[float]:
+    """The y values of the axhline-s of a figure's visible axes."""
+    ys = []
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        for ln in ax.get_lines():
+            x, y = ln.get_xdata(), ln.get_ydata()
+            if len(y) == 2 and list(x) == [0, 1] and y[0] == y[1]:
+                ys.append(float(y[0]))
+    return ys
+
+
+@pytest.mark.parametrize("int32_ok", [True, False])
+def test_apsp_rate_plot_draws_the_peaks(tmp_path, monkeypatch, int32_ok):
+    """The main APSP plot (rate against log2 n) and the extra one (against n) both draw the
+    measured float32 peak as a horizontal line, and the int32 DPX peak when an int32 impl is
+    plotted; the y range takes the peaks in. No GPU: the run is made by hand."""
+    import matplotlib.pyplot as plt
+
+    figures = []
+    real_close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig=None: figures.append(fig))
+    peaks = {"peak_f32": 3.0e13, "peak_i32_dpx": 5.0e13, "peak_i32_plain": 1.0e13}
+    files = report.write_all(_apsp_run(peaks, int32_ok), tmp_path)
+    for key in ("plot_apsp", "plot_apsp_extra"):
+        assert open(files[key], "rb").read(8) == b"\x89PNG\r\n\x1a\n", key
+    assert len(figures) == 2  # the rate plot, the extra plot (no work metric for APSP)
+    main, extra = figures
+    want = [3.0e13] + ([5.0e13] if int32_ok else [])
+    assert sorted(_horizontal_lines(main)) == pytest.approx([v / 1e9 for v in want])
+    assert sorted(_horizontal_lines(extra)) == pytest.approx(want)
+    ax = main.axes[0]
+    assert ax.get_ylim()[1] >= max(want) / 1e9
+    labels = [t.get_text() for lg in main.legends for t in lg.get_texts()]
+    assert "peak float32 fminf (measured) 3e+04 G/s" in labels
+    assert ("peak int32 DPX viaddmin (measured) 5e+04 G/s" in labels) == int32_ok
+    assert "semiring-gpu-fw" in labels
+    for fig in figures:
+        real_close(fig)
+
+
+def test_apsp_rate_plot_without_peaks(tmp_path):
+    """A CPU run measures no peak: the plots are made without a line."""
+    files = report.write_all(_apsp_run({}, True), tmp_path)
+    assert "plot_apsp" in files and "plot_apsp_extra" in files
+
+
 # --------------------------------------------------------------------------------------------
 # the runner, end to end
 
@@ -345,9 +417,12 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
         peers = [r for r in case["results"] if not r["engine"]]
         assert peers
         for r in peers:
-            if r["impl"] in OPTIONAL_PEERS and r["status"] == "unavailable":
+            if (r["impl"] in OPTIONAL_PEERS and r["status"] == "unavailable"
+                    and importlib.util.find_spec(OPTIONAL_PEERS[r["impl"]]) is None):
                 continue  # its package is not installed here
             assert r["status"] == "ok", r
+        # every case has a graphblas-cpu peer (ok above when python-graphblas is installed)
+        assert "graphblas-cpu" in {r["impl"] for r in peers}, case["algorithm"]
         for r in case["results"]:
             assert r["env"]["numpy_version"] == np.__version__
             assert r["env"]["scipy_version"] and r["env"]["date"]
@@ -494,8 +569,9 @@ def test_graphblas_peer_agrees_or_is_unavailable(tmp_path, monkeypatch):
     import importlib.util
     import sys
 
-    kw = dict(algorithms=["spmv", "spmspv"], graphs=["kron-8"], impls=["graphblas-cpu"],
-              out=tmp_path / "a", cache_dir=tmp_path / "cache", progress=False)
+    kw = dict(algorithms=["spmv", "spmspv", "bfs", "msbfs", "sssp", "spgemm"], graphs=["kron-8"],
+              impls=["graphblas-cpu"], out=tmp_path / "a", cache_dir=tmp_path / "cache",
+              progress=False)
     if importlib.util.find_spec("graphblas") is not None:
         res = runner.run("tiny", "cpu", **kw)
         statuses = [r.status for c in res.cases for r in c.results]
@@ -505,7 +581,13 @@ def test_graphblas_peer_agrees_or_is_unavailable(tmp_path, monkeypatch):
     res = runner.run("tiny", "cpu", **kw)
     statuses = [r.status for c in res.cases for r in c.results]
     assert statuses and all(s == "unavailable" for s in statuses), statuses
+    assert {c.case.algorithm for c in res.cases} == set(kw["algorithms"])
     assert res.exit_code == 0
+    # apsp (its own module) on its own graph size
+    res = runner.run("tiny", "cpu", algorithms=["apsp"], impls=["graphblas-cpu"],
+                     out=None, cache_dir=tmp_path / "cache", progress=False)
+    assert [r.status for c in res.cases for r in c.results] == ["unavailable"]
+    assert "python-graphblas is not installed" in res.cases[0].results[0].check
 
 
 def test_bfs_case_counts_graph500_edges(tiny_run):
