@@ -57,11 +57,11 @@ def test_triangle_count_by_masked_product(device):
     assert int(sr.reduce_scalar(C)) == want > 0
 
 
-@given(data=st.data(), semiring=st.sampled_from(SEMIRINGS),
-       order=st.sampled_from(["sparse@dense", "dense@sparse", "dense@dense"]))
-def test_products_with_dense_operands(device, data, semiring, order):
+def _dense_product_case(data, device, semiring, order, least):
+    """Operands of ``order`` (a dense side is a full array on the device), and the oracle's
+    product: (xp, m, n, A, B, srg, dom, td, tp)."""
     xp = np if device == "cpu" else pytest.importorskip("cupy")
-    m, k, n = (data.draw(st.integers(0, 6), label=lab) for lab in "mkn")
+    m, k, n = (data.draw(st.integers(least, 6), label=lab) for lab in "mkn")
     srg = sr.ops.lookup("semiring", semiring, op="t", arg="s")
     Ad, Ap = data.draw(dense_matrix(nrows=m, ncols=k), label="A")
     Bd, Bp = data.draw(dense_matrix(nrows=k, ncols=n, dtype=Ad.dtype), label="B")
@@ -73,6 +73,13 @@ def test_products_with_dense_operands(device, data, semiring, order):
     B = xp.asarray(Bd) if order.endswith("dense") else make_matrix(Bd, Bp, device)
     dom = sr.types.promote(Ad.dtype, Bd.dtype)
     td, tp, _ = dense_mxm(Ad, Ap, Bd, Bp, srg, dom)
+    return xp, m, n, A, B, srg, dom, td, tp
+
+
+@given(data=st.data(), semiring=st.sampled_from(SEMIRINGS),
+       order=st.sampled_from(["sparse@dense", "dense@sparse", "dense@dense"]))
+def test_products_with_dense_operands(device, data, semiring, order):
+    xp, m, n, A, B, srg, dom, td, tp = _dense_product_case(data, device, semiring, order, 0)
     ident = srg.add.identity_of(td.dtype)
     want = np.where(tp, td, ident)
     got = sr.mxm(A, B, semiring)
@@ -98,19 +105,7 @@ def test_products_with_dense_operands(device, data, semiring, order):
 def test_dense_results_under_every_mask_form(device, data, semiring, order):
     # masks of a product with a dense operand: a bool array (by value), or a sparse Matrix by
     # structure or value, complemented or not; with and without out and accum
-    xp = np if device == "cpu" else pytest.importorskip("cupy")
-    m, k, n = (data.draw(st.integers(1, 6), label=lab) for lab in "mkn")
-    srg = sr.ops.lookup("semiring", semiring, op="t", arg="s")
-    Ad, Ap = data.draw(dense_matrix(nrows=m, ncols=k), label="A")
-    Bd, Bp = data.draw(dense_matrix(nrows=k, ncols=n, dtype=Ad.dtype), label="B")
-    if order != "sparse@dense":
-        Ap = np.ones_like(Ap)
-    if order != "dense@sparse":
-        Bp = np.ones_like(Bp)
-    A = xp.asarray(Ad) if order.startswith("dense") else make_matrix(Ad, Ap, device)
-    B = xp.asarray(Bd) if order.endswith("dense") else make_matrix(Bd, Bp, device)
-    dom = sr.types.promote(Ad.dtype, Bd.dtype)
-    td, tp, _ = dense_mxm(Ad, Ap, Bd, Bp, srg, dom)
+    xp, m, n, A, B, srg, dom, td, tp = _dense_product_case(data, device, semiring, order, 1)
     want = np.where(tp, td, srg.add.identity_of(td.dtype))
     rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1), label="mask seed"))
     Mp = rng.random((m, n)) < 0.5                        # the mask's entries
