@@ -329,8 +329,8 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
     if replace:
         raise InvalidValue(f"{op}: replace=True needs a sparse result; a product with a dense operand is a full array")
     dense = A if dense_a else B
-    cp = _b._cupy()
-    xp = cp if cp is not None and isinstance(dense, cp.ndarray) else np
+    device = _b.device_of_array(dense)
+    xp = _b.xp_of(device)
     if out is not None and (not hasattr(out, "ndim") or out.shape != shape or type(out) is not xp.ndarray):
         raise DomainMismatch(f"{op}: out must be a {xp.__name__} array of shape {shape} for a "
                              f"product with a dense operand, got {type(out).__name__} "
@@ -354,9 +354,8 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
         from .mask import as_matrix_mask  # noqa: PLC0415
 
         m = as_matrix_mask(mask, structure=structure, complement=complement, op=op, shape=shape)
-        dev = "gpu" if xp.__name__ == "cupy" else "cpu"
-        if m.device != dev:
-            raise DeviceMismatch(f"{op}: the dense operand is on the {dev.upper()} but mask is on "
+        if m.device != device:
+            raise DeviceMismatch(f"{op}: the dense operand is on the {device.upper()} but mask is on "
                                  f"the {m.device.upper()}; move one explicitly with .to_gpu() or "
                                  f".to_cpu()")
         allowed = xp.zeros(shape, dtype=bool)
@@ -368,7 +367,6 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
     else:
         allowed = None
     dtype = _t.promote(A.dtype, B.dtype)
-    device = "gpu" if xp.__name__ == "cupy" else "cpu"
     with _gpu_memory_errors(op, device):
         if dense_a and dense_b:
             T, present = gemm(A, B, sr_, dtype), None

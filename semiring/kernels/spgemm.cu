@@ -80,13 +80,18 @@ __device__ __forceinline__ bool sr_spg_allowed(const I* __restrict__ m_idx, long
     return in != (complement != 0);
 }
 
-// visit(p, k, q, j) for every product A(row, k) (position p) x B(k, j) (position q) of a row,
-// by `width` threads (this one is `lane`): sub-groups of up to 32 lanes take A's entries in
-// turn and stride over the B row, so a long row of A with short rows of B keeps lanes busy.
+// visit(p, k, q, j) for every product A(row, k) (position p) x B(k, j) (position q) of a row
+// that the mask allows (m_ptr null: every one), by `width` threads (this one is `lane`):
+// sub-groups of up to 32 lanes take A's entries in turn and stride over the B row, so a long
+// row of A with short rows of B keeps lanes busy.
 template <typename I, typename F>
 __device__ __forceinline__ void sr_spg_row(const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
                                            const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
-                                           long long row, int lane, int width, F visit) {
+                                           const I* __restrict__ m_ptr, const I* __restrict__ m_idx,
+                                           int complement, long long row, int lane, int width,
+                                           F visit) {
+    long long mlo = 0, mhi = 0;
+    if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
     const int sub_w = width < 32 ? width : 32;
     const int nsub = width / sub_w;
     const int sub = lane / sub_w, sl = lane - sub * sub_w;
@@ -94,8 +99,22 @@ __device__ __forceinline__ void sr_spg_row(const I* __restrict__ a_ptr, const I*
     for (long long p = (long long)a_ptr[row] + sub; p < a1; p += nsub) {
         const I k = a_idx[p];
         const long long q1 = b_ptr[k + 1];
-        for (long long q = (long long)b_ptr[k] + sl; q < q1; q += sub_w) visit(p, (long long)k, q, b_idx[q]);
+        for (long long q = (long long)b_ptr[k] + sl; q < q1; q += sub_w) {
+            const I j = b_idx[q];
+            if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) continue;
+            visit(p, (long long)k, q, j);
+        }
     }
+}
+
+// The product A(row, k) ⊗ B(k, j) of positions p (in A) and q (in B); a stride of 0 reads an
+// iso value.
+template <class Mul, typename T, typename R>
+__device__ __forceinline__ R sr_spg_product(const T* __restrict__ a_val, long long a_stride,
+                                            const T* __restrict__ b_val, long long b_stride,
+                                            long long p, long long q, long long row, long long k,
+                                            long long j) {
+    return Mul::template f<R, T>(a_val[p * a_stride], b_val[q * b_stride], row, k, k, j);
 }
 
 // Combine a product into a table value. COMBINE: 0 = CAS loop with the monoid op (any monoid;
@@ -202,12 +221,10 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symb
     long long row = -1;
     if (s < nrows_bin) {
         row = (long long)rows[s];
-        long long mlo = 0, mhi = 0;
-        if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
-        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, lane, G,
+        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, row,
+                      lane, G,
             [&](long long p, long long k, long long q, I j) {
                 if (ovf[g]) return;
-                if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
                 bool fresh;
                 sr_spg_insert<K, unsigned>(tab, mask, direct, (K)j, fresh);
                 if (fresh && atomicAdd(cnt + g, 1) >= limit) ovf[g] = 1;
@@ -239,12 +256,10 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symb
         for (long long t = threadIdx.x; t < size; t += SR_SPG_THREADS) tab[t] = empty;
         if (threadIdx.x == 0) s_cnt = 0;
         __syncthreads();
-        long long mlo = 0, mhi = 0;
-        if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
         unsigned long long mine = 0;
-        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, threadIdx.x, SR_SPG_THREADS,
+        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, row,
+                      threadIdx.x, SR_SPG_THREADS,
             [&](long long p, long long k, long long q, I j) {
-                if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
                 bool fresh;
                 sr_spg_insert<K, unsigned long long>(tab, (unsigned long long)(size - 1), direct, (K)j, fresh);
                 mine += fresh ? 1 : 0;
@@ -290,13 +305,11 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
     long long row = -1;
     if (s < nrows_bin) {
         row = (long long)rows[s];
-        long long mlo = 0, mhi = 0;
-        if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
-        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, lane, G,
+        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, row,
+                      lane, G,
             [&](long long p, long long k, long long q, I j) {
-                if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
-                const R prod = Mul::template f<R, T>(a_val[p * a_stride], b_val[q * b_stride],
-                                                     row, k, k, (long long)j);
+                const R prod = sr_spg_product<Mul, T, R>(a_val, a_stride, b_val, b_stride,
+                                                          p, q, row, k, j);
                 bool fresh;
                 const unsigned h = sr_spg_insert<K, unsigned>(tab, mask, direct, (K)j, fresh);
                 sr_spg_combine<Add, R, COMBINE>(vt + h, prod);
@@ -354,13 +367,11 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
         const bool direct = size >= ncols;
         for (long long t = threadIdx.x; t < size; t += SR_SPG_THREADS) { tab[t] = empty; vt[t] = empty_val; }
         __syncthreads();
-        long long mlo = 0, mhi = 0;
-        if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
-        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, threadIdx.x, SR_SPG_THREADS,
+        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, row,
+                      threadIdx.x, SR_SPG_THREADS,
             [&](long long p, long long k, long long q, I j) {
-                if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
-                const R prod = Mul::template f<R, T>(a_val[p * a_stride], b_val[q * b_stride],
-                                                     row, k, k, (long long)j);
+                const R prod = sr_spg_product<Mul, T, R>(a_val, a_stride, b_val, b_stride,
+                                                          p, q, row, k, j);
                 bool fresh;
                 const unsigned long long h = sr_spg_insert<K, unsigned long long>(
                     tab, (unsigned long long)(size - 1), direct, (K)j, fresh);
@@ -424,11 +435,9 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_symb
     sr_spg_bits_clear(bits, words);
     if (threadIdx.x == 0) s_cnt = 0;
     __syncthreads();
-    long long mlo = 0, mhi = 0;
-    if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
-    sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, threadIdx.x, SR_SPG_THREADS,
+    sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, row,
+                  threadIdx.x, SR_SPG_THREADS,
         [&](long long p, long long k, long long q, I j) {
-            if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
             atomicOr(bits + ((long long)j >> 5), 1u << ((unsigned)j & 31u));
         });
     __syncthreads();
@@ -469,13 +478,11 @@ __global__ void __launch_bounds__(SR_SPG_THREADS, SR_SPG_MIN_BLOCKS) spgemm_nume
         const long long s = s_row;
         if (s >= nrows_bin) break;
         const long long row = (long long)rows[s];
-        long long mlo = 0, mhi = 0;
-        if (m_ptr != nullptr) { mlo = m_ptr[row]; mhi = m_ptr[row + 1]; }
-        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, row, threadIdx.x, SR_SPG_THREADS,
+        sr_spg_row<I>(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, row,
+                      threadIdx.x, SR_SPG_THREADS,
             [&](long long p, long long k, long long q, I j) {
-                if (m_ptr != nullptr && !sr_spg_allowed<I>(m_idx, mlo, mhi, j, complement)) return;
-                const R prod = Mul::template f<R, T>(a_val[p * a_stride], b_val[q * b_stride],
-                                                     row, k, k, (long long)j);
+                const R prod = sr_spg_product<Mul, T, R>(a_val, a_stride, b_val, b_stride,
+                                                          p, q, row, k, j);
                 atomicOr(bits + ((long long)j >> 5), 1u << ((unsigned)j & 31u));
                 sr_spg_combine<Add, R, COMBINE>(vt + j, prod);
             });
