@@ -83,24 +83,45 @@ def resolve_device(device: str | None) -> str:
 
 
 def xp_of(device: str):
-    """The array module of a device."""
+    """The array module of a device: ``numpy`` for ``'cpu'``, ``cupy`` for ``'gpu'``.
+
+    Public as ``semiring.array_module``.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> sr.array_module("cpu") is np
+    True
+    """
     if device == "gpu":
         return _cupy()
     return np
 
 
 def is_cupy_array(a) -> bool:
+    """Whether ``a`` is a CuPy array (False without CuPy). Public as ``semiring.is_gpu_array``."""
     cp = _cupy()
     return cp is not None and isinstance(a, cp.ndarray)
 
 
 def device_of_array(a) -> str:
-    """``'gpu'`` for a CuPy array, ``'cpu'`` for anything else NumPy can take."""
+    """``'gpu'`` for a CuPy array, ``'cpu'`` for anything else NumPy can take.
+
+    Public as ``semiring.device_of``.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> sr.device_of(np.zeros(3))
+    'cpu'
+    """
     return "gpu" if is_cupy_array(a) else "cpu"
 
 
 def to_device(a, device: str):
-    """Explicit move of an array to ``device`` (used only by the ``to_gpu``/``to_cpu`` family)."""
+    """Explicit move of an array to ``device`` (used only by the ``to_gpu``/``to_cpu`` family,
+    and by algorithms that hand results back where the caller's input lives). Public as
+    ``semiring.to_device``."""
     if a is None:
         return None
     if device == "gpu":
