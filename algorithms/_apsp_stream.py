@@ -70,11 +70,10 @@ import warnings
 
 import numpy as np
 
-from semiring import _backend as _b
-from semiring._dense import gemm as _gemm
-from semiring._dense import gemm_accumulate as _gemm_accumulate
-from semiring.errors import OutOfMemory
-from semiring.matrix import Matrix
+import semiring as sr
+from semiring import Matrix, OutOfMemory
+from semiring import gemm as _gemm
+from semiring import gemm_accumulate as _gemm_accumulate
 
 from .apsp import _TOP_PRIORITY, _NoBar, _bar, _check_diagonal, _floyd_warshall, _rate
 from .sssp import DistanceOverflow, _t_max, _weight_type
@@ -260,7 +259,7 @@ class _Device:
     """GPU backend: pinned host memory, asynchronous copies on CUDA streams."""
 
     def __init__(self):
-        self.cp = _b._cupy()
+        self.cp = sr.array_module("gpu")
         self.xp = self.cp
         self.pinned = None  # set by host_empty
         self._slots = 0
@@ -500,15 +499,15 @@ def _host_dense(G, n: int, work, mech, rows: int):
         if G.nvals:
             r, c, _ = G.to_coo()
             vals, stride = G._values_for(work)
-            r, c, vals = (_b.to_device(a, "cpu") for a in (r, c, vals))
+            r, c, vals = (sr.to_device(a, "cpu") for a in (r, c, vals))
             D[r, c] = vals if stride else vals[0]
     else:
         src_type = _weight_type(G.dtype)
         for i0 in range(0, n, rows):
             src = G[i0:i0 + rows].astype(src_type, copy=False)
-            blk = _b.to_device(src.astype(work), "cpu")
+            blk = sr.to_device(src.astype(work), "cpu")
             if src_type != work and work.kind != "f":  # int32 "no edge" becomes int64's
-                blk[_b.to_device(src == _t_max(src_type), "cpu")] = inf
+                blk[sr.to_device(src == _t_max(src_type), "cpu")] = inf
             D[i0:i0 + rows] = blk
     diag = D.reshape(-1)[:: n + 1]  # a view of the diagonal
     np.minimum(diag, 0, out=diag)

@@ -23,12 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
-from semiring import _backend as _b
-from semiring import traversal
-from semiring._dense import spmm
-from semiring.errors import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
-                             InvalidValue)
-from semiring.matrix import as_matrix
+from semiring import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
+                      InvalidValue, as_matrix, spmm)
 
 #: Push → pull when the frontier's out-edges exceed the unexplored edges / ALPHA, and pull →
 #: push when the frontier holds fewer than n / BETA vertices (Beamer et al. 2012, §4: α = 14,
@@ -43,8 +39,8 @@ BETA = 24
 #: 64 Ki edges and 2.09 ms with 16 Ki (kron-21 1.18 / 1.22 / 1.78 ms; urand-22 and the 2048²
 #: grid within noise), since a wide level handed to the multi-block push costs a host round
 #: trip that one block's pass over a few hundred thousand edges does not.
-FUSED_FRONTIER = traversal.QUEUE
-FUSED_EDGES = 4 * traversal.MAX_EDGES
+FUSED_FRONTIER = sr.traversal.QUEUE
+FUSED_EDGES = 4 * sr.traversal.MAX_EDGES
 #: Run those fused levels over the whole device (:func:`semiring.traversal.push_levels_grid`:
 #: one persistent cooperative grid, a grid-wide barrier between levels) instead of in one
 #: block (:func:`semiring.traversal.push_levels`), which stays the fallback where the
@@ -70,21 +66,21 @@ def _push_fused(A, level, idx, depth, parent, deterministic):
     global _grid_unavailable
     if FUSED_GRID and _grid_unavailable is None:
         try:
-            status, depth, _ = traversal.push_levels_grid(
+            status, depth, _ = sr.traversal.push_levels_grid(
                 A, level, idx, depth, parent=parent, deterministic=deterministic,
                 max_edges=FUSED_EDGES)
             return status, depth
         except sr.BackendUnavailable as err:  # nothing ran: the block does the same levels
             _grid_unavailable = str(err)
-    status, depth, _ = traversal.push_levels(
+    status, depth, _ = sr.traversal.push_levels(
         A, level, idx, depth, parent=parent, deterministic=deterministic, max_edges=FUSED_EDGES)
     return status, depth
 
 
 def _check_source(source, n: int, device: str) -> int:
-    if _b.is_cupy_array(source) or isinstance(source, np.ndarray):
+    if sr.is_gpu_array(source) or isinstance(source, np.ndarray):
         # a 0-d integer array (``v = level.argmax()``) is a vertex too, on A's device
-        if _b.is_cupy_array(source) and device != "gpu":
+        if sr.is_gpu_array(source) and device != "gpu":
             raise DeviceMismatch("bfs: A is on the CPU but source is a CuPy array on the GPU; "
                                  "pass an int (or move A with .to_gpu())")
         if source.ndim != 0 or source.dtype.kind not in "iu":
@@ -167,10 +163,10 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         A = A._as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
     global _grid_unavailable
     if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
-            and n <= traversal.BFS_GRID_MAX_N):
+            and n <= sr.traversal.BFS_GRID_MAX_N):
         # every level below, push or pull, in one launch with the switch made on the device
         try:
-            level, parent, _ = traversal.bfs_grid(
+            level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
                 alpha=ALPHA, beta=BETA, symmetric=symmetric)
             return (level, parent) if parents else level
@@ -208,7 +204,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                 break
             # on from the frontier the fused levels left: the vertices at level == depth
             bits, unseen, frontier_size, edges_frontier, edges_left = \
-                traversal.frontier_of_level(A, level, depth)
+                sr.traversal.frontier_of_level(A, level, depth)
             idx = None
             continue
         depth += 1
@@ -217,8 +213,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         if pushing:
             # q⟨¬seen⟩ = q any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  seen⟨q⟩ = true
             # (masked SpMSpV over the frontier's out-edges, each unseen head claimed once, and
-            # the assigns, in one launch and one host sync: traversal.push_level)
-            idx, frontier_size, edges_frontier = traversal.push_level(
+            # the assigns, in one launch and one host sync: sr.traversal.push_level)
+            idx, frontier_size, edges_frontier = sr.traversal.push_level(
                 A, idx, unseen, level, depth, parent=parent, deterministic=deterministic)
             bits = None
         else:
@@ -227,8 +223,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                 bits[idx] = True
             # q⟨¬seen⟩ = Aᵀ any.secondi q ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  seen⟨q⟩ = true
             # (masked SpMV, each unseen vertex stopping at its first in-neighbour in q, and the
-            # assigns, in two launches and one host sync: traversal.pull_level)
-            bits, frontier_size, edges_frontier = traversal.pull_level(
+            # assigns, in two launches and one host sync: sr.traversal.pull_level)
+            bits, frontier_size, edges_frontier = sr.traversal.pull_level(
                 A, bits, unseen, level, depth, parent=parent, deterministic=deterministic)
             idx = None
         if frontier_size == 0:
@@ -240,7 +236,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
 def _check_sources(sources, n: int, device: str):
     """The sources as a 1-D int64 array on A's device (validated before any kernel runs)."""
     op = "multi_source_bfs"
-    if _b.is_cupy_array(sources):
+    if sr.is_gpu_array(sources):
         if device != "gpu":
             raise DeviceMismatch(f"{op}: A is on the CPU but sources is on the GPU; pass a "
                                  f"list or a NumPy array (or move A with .to_gpu())")
@@ -261,7 +257,7 @@ def _check_sources(sources, n: int, device: str):
         if lo < 0 or hi >= n:
             bad = lo if lo < 0 else hi
             raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {bad}")
-    return _b.xp_of(device).asarray(src, dtype=np.int64)
+    return sr.array_module(device).asarray(src, dtype=np.int64)
 
 
 def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetric=False):
@@ -334,7 +330,7 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     if A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None:
         # the levels below, 64 sources to a word a vertex, each batch in one launch
         try:
-            level, parent = traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
+            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the loop below does the same
             _grid_unavailable = str(err)

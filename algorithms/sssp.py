@@ -27,11 +27,8 @@ import weakref
 import numpy as np
 
 import semiring as sr
-from semiring import _backend as _b
-from semiring.errors import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue,
-                             NegativeCycleError, SemiringError)
-from semiring import traversal
-from semiring.matrix import Matrix, as_matrix
+from semiring import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue, Matrix,
+                      NegativeCycleError, SemiringError, as_matrix, spmm)
 
 from .bfs import bfs
 
@@ -59,8 +56,8 @@ DELTA_SCALE = 8.0
 #: Fused relaxation rounds (one GPU block, no host round trip per round) while the frontier
 #: holds at most this many vertices and out-edges, as in algorithms.bfs; road-like graphs
 #: run thousands of narrow rounds.
-FUSED_FRONTIER = traversal.QUEUE
-FUSED_EDGES = traversal.MAX_EDGES
+FUSED_FRONTIER = sr.traversal.QUEUE
+FUSED_EDGES = sr.traversal.MAX_EDGES
 #: Ordinary rounds after a fused call handed back at once (a narrow but edge-heavy frontier).
 FUSED_BACKOFF = 4
 
@@ -74,6 +71,12 @@ class DistanceOverflow(SemiringError, OverflowError):
 
 # Per-matrix facts (weight range, NaN, light/heavy split) computed once: a Matrix is immutable.
 _facts: "weakref.WeakKeyDictionary[Matrix, dict]" = weakref.WeakKeyDictionary()
+
+
+def _semiring_of(work) -> sr.Semiring:
+    """The semiring of shortest paths on a work type: min_plus on floats, min_plus_sat (its
+    add saturates at the type's maximum, the integers' infinity) on integers."""
+    return sr.min_plus if np.dtype(work).kind == "f" else sr.min_plus_sat
 
 
 def _matrix_facts(A: Matrix) -> dict:
@@ -162,7 +165,7 @@ def _finish(op, d, work, out_type):
 
 
 def _xp(a):
-    return _b.xp_of(_b.device_of_array(a))
+    return sr.array_module(sr.device_of(a))
 
 
 class _Fused:
@@ -199,7 +202,7 @@ class _Frontier:
 
     def edges(self, M: Matrix) -> int:
         """The frontier's out-edges in M (a host sync)."""
-        return traversal.frontier_edges(M, self.idx())
+        return sr.traversal.frontier_edges(M, self.idx())
 
     def bits(self):
         if self._bits is None:
@@ -215,12 +218,12 @@ def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settle
     xp = _xp(d)
     # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}
     if pull:
-        # (masked SpMV over Mᵀ's rows and one pass of bookkeeping: traversal.pull_relax)
-        bits, size = traversal.pull_relax(M, d, f.bits(), hi=hi, pending=pending,
+        # (masked SpMV over Mᵀ's rows and one pass of bookkeeping: sr.traversal.pull_relax)
+        bits, size = sr.traversal.pull_relax(M, d, f.bits(), hi=hi, pending=pending,
                                           settled=settled)
         return _Frontier(xp, f.n, bits=bits, size=size)
-    # (SpMSpV over the frontier's out-edges with an atomic min on d: traversal.push_relax)
-    idx, size = traversal.push_relax(M, d, f.idx(), hi=hi, pending=pending, settled=settled)
+    # (SpMSpV over the frontier's out-edges with an atomic min on d: sr.traversal.push_relax)
+    idx, size = sr.traversal.push_relax(M, d, f.idx(), hi=hi, pending=pending, settled=settled)
     return _Frontier(xp, f.n, idx=idx, size=size)
 
 
@@ -288,7 +291,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     while f.size and rounds < n:
         if fused.ready(f.size, direction):
             # the rounds below, run on the device while the frontier stays narrow
-            status, idx, r = traversal.relax_rounds(A, d, f.idx(), max_rounds=n - rounds,
+            status, idx, r = sr.traversal.relax_rounds(A, d, f.idx(), max_rounds=n - rounds,
                                                     max_edges=FUSED_EDGES)
             f = _Frontier(xp, n, idx=idx)
             rounds += r
@@ -418,7 +421,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         while f.size:
             if fused.ready(f.size, direction):
                 # the light rounds below, on the device while the frontier stays narrow
-                status, idx, r = traversal.relax_rounds(
+                status, idx, r = sr.traversal.relax_rounds(
                     L, d, f.idx(), hi=hi, pending=pending, settled=settled,
                     max_edges=FUSED_EDGES)
                 f = _Frontier(xp, n, idx=idx)
@@ -511,9 +514,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
     >>> algorithms.multi_source_sssp(A, [0, 2]).tolist()
     [[0.0, -1.0, 1.0], [inf, -2.0, 0.0]]
     """
-    from semiring._dense import spmm  # noqa: PLC0415
 
-    from .apsp import _semiring_of  # noqa: PLC0415  (apsp imports this module)
 
     op = "multi_source_sssp"
     A = as_matrix(A, op=op, arg="A")
@@ -521,7 +522,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
         raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
     n = A.nrows
     xp = A.xp
-    src = sources.get() if _b.is_cupy_array(sources) else sources
+    src = sources.get() if sr.is_gpu_array(sources) else sources
     if np.isscalar(src):
         raise DomainMismatch(f"{op}: sources must be a sequence of integers, got {type(sources).__name__}")
     src = np.asarray(src)
@@ -652,4 +653,4 @@ def _negative_cycle(A: Matrix, source: int, work):
     members = xp.zeros(n, dtype=bool)
     members[jump] = True  # every vertex on some cycle of the predecessor graph
     cycle = xp.flatnonzero(members & (label == label[on_cycle]))
-    return _b.to_device(cycle, "cpu")  # a small host array on the error object
+    return sr.to_device(cycle, "cpu")  # a small host array on the error object

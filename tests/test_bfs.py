@@ -134,7 +134,7 @@ def test_fused_falls_back_to_one_block_once(device):
         raise sr.BackendUnavailable("push_levels_grid: no cooperative launch here")
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bfs_module.traversal, "push_levels_grid", unavailable)
+        mp.setattr(sr.traversal, "push_levels_grid", unavailable)
         mp.setattr(bfs_module, "DEVICE_LOOP", False)
         mp.setattr(bfs_module, "_grid_unavailable", None)
         for _ in range(2):
@@ -157,7 +157,7 @@ def test_device_loop_falls_back_to_the_host_loop_once(device):
         raise sr.BackendUnavailable("bfs_grid: no cooperative launch here")
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bfs_module.traversal, "bfs_grid", unavailable)
+        mp.setattr(sr.traversal, "bfs_grid", unavailable)
         mp.setattr(bfs_module, "_grid_unavailable", None)
         for _ in range(2):
             lv, par = algorithms.bfs(A, 0, parents=True)
@@ -286,7 +286,7 @@ def test_bfs_source_forms_and_sources_keyword(device):
 
 def test_bfs_cupy_source_with_a_cpu_matrix():
     cp = pytest.importorskip("cupy")
-    if not sr._backend.gpu_available():
+    if not sr.device.gpu_available():
         pytest.skip("needs a GPU")
     A = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=2, device="cpu")
     with pytest.raises(sr.DeviceMismatch, match="A is on the CPU but source is a CuPy array"):

@@ -97,7 +97,7 @@ def timing(device, n, blocks, rep):
     D0 = S.toarray()
     D0[S.toarray() == 0] = np.inf
     np.fill_diagonal(D0, 0)
-    xp = sr._backend.xp_of(device)
+    xp = sr.device.xp_of(device)
     A = xp.asarray(D0)
     algorithms.apsp(A[:300, :300], "floyd_warshall", progress=False)  # compile, warm up
     ref, t_mem = timed(lambda: host(algorithms.apsp(A, "floyd_warshall", progress=False)),

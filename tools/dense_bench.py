@@ -33,7 +33,7 @@ def main():
     import cupy as cp
 
     import semiring as sr
-    from semiring._dense import gemm, spmm
+    from semiring import gemm, spmm
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=4096)

@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python3 tools/gemm_tune.py [n ...]        (default: 4096 8192 16384)
 
-Compiles every candidate tiling of ``semiring._dense.MINPLUS_CANDIDATES`` for each variant
+Compiles every candidate tiling of ``semiring.backend.gpu.dense.MINPLUS_CANDIDATES`` for each variant
 (NVRTC, in parallel threads), measures the device's peak relaxation rate with the
 register-only probes of ``semiring/kernels/apsp_probe.cu`` in the same process, then times
 one square product Z = D ⊗ D per (variant, tiling, n) and prints the rate (n³ relaxations
@@ -14,7 +14,7 @@ __viaddmin_s32 probe), int32 without DPX (-DMP_NO_DPX; the plain IADD+IMNMX prob
 saturating int32 DPX path of APSP (the DPX probe) and float64 min-plus (no probe: rate only).
 Then Floyd–Warshall (``algorithms.apsp``, the production tiling) on float32 and int32
 weights. The best tiling per variant at the largest n is printed last; put it into
-``semiring._dense.MINPLUS_TILING`` (keyed by item size: float32 and int32 share one entry).
+``semiring.backend.gpu.dense.MINPLUS_TILING`` (keyed by item size: float32 and int32 share one entry).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from __future__ import annotations
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 
 import numpy as np
 
@@ -30,7 +29,8 @@ import cupy as cp
 from cupy_backends.cuda.api import driver
 from cupy_backends.cuda.libs import nvrtc
 
-from semiring import _dense, _gpu
+from semiring import kernels
+from semiring.backend.gpu import dense as _dense
 
 INT_MAX = np.iinfo(np.int32).max
 #: (label, policy, dtype, extra NVRTC options, peak key)
@@ -57,7 +57,7 @@ def compile_one(name: str, options) -> tuple:
     try:
         nvrtc.addNameExpression(prog, name)
         try:
-            nvrtc.compileProgram(prog, [f"-arch={arch()}", *_gpu.NVRTC_OPTIONS, *options])
+            nvrtc.compileProgram(prog, [f"-arch={arch()}", *kernels.NVRTC_OPTIONS, *options])
         except nvrtc.NVRTCError as e:
             raise RuntimeError(f"{name}: {e}\n{nvrtc.getProgramLog(prog)}") from None
         return nvrtc.getCUBIN(prog), nvrtc.getLoweredName(prog, name)
@@ -79,8 +79,7 @@ def regs_and_local(f) -> tuple:
 
 def measure_peaks() -> dict:
     """Peak relaxations/s of the apsp_probe.cu kernels (as bench/apsp_case.py measures them)."""
-    src = resources.files("semiring.kernels").joinpath("apsp_probe.cu").read_text()
-    mod = cp.RawModule(code=src, options=_gpu.NVRTC_OPTIONS)
+    mod = kernels.module(("apsp_probe",), kernels.source("apsp_probe.cu"), [], compile=False)
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     threads, blocks, per_iter = 256, sms * 8, 64
     out = {}

@@ -22,6 +22,7 @@ import algorithms
 import semiring as sr
 from bench import generators as gen
 from semiring import traversal
+from semiring.backend.gpu import traversal as gpu_traversal
 
 BFS = importlib.import_module("algorithms.bfs")
 
@@ -81,10 +82,10 @@ def main(argv):
             print(f"  fused  parents={parents!s:5s} block          {ms_b:9.3f} ms  {st_b}"
                   f"  ({1e3 * ms_b / max(1, st_b[2]):.2f} us/level)"
                   f"  {'levels ok' if check(st_b, lv_b) else 'LEVELS WRONG'}", flush=True)
-            old = traversal.GRID_THREADS, traversal.GRID_BLOCKS_PER_SM
+            old = gpu_traversal.GRID_THREADS, gpu_traversal.GRID_BLOCKS_PER_SM
             for threads in (256, 512):
                 for per_sm in (1, 2, 4):
-                    traversal.GRID_THREADS, traversal.GRID_BLOCKS_PER_SM = threads, per_sm
+                    gpu_traversal.GRID_THREADS, gpu_traversal.GRID_BLOCKS_PER_SM = threads, per_sm
                     (st_g, lv_g, pa_g), ms_g = timed(
                         fused_run(traversal.push_levels_grid, A, source, parents))
                     # the block hands back 'overflow' past 8192 vertices, the grid later:
@@ -95,7 +96,7 @@ def main(argv):
                     print(f"  fused  parents={parents!s:5s} grid {threads:4d}×{per_sm}/SM "
                           f"{ms_g:9.3f} ms  {st_g}  ({1e3 * ms_g / max(1, st_g[2]):.2f} us/level)"
                           f"  {'ok' if ok else 'WRONG'}", flush=True)
-            traversal.GRID_THREADS, traversal.GRID_BLOCKS_PER_SM = old
+            gpu_traversal.GRID_THREADS, gpu_traversal.GRID_BLOCKS_PER_SM = old
         ref = None
         for grid in (False, True):
             BFS.FUSED_GRID = grid

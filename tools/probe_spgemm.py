@@ -1,7 +1,7 @@
 """SpGEMM phase probe on the GPU (a device-tool probe, not a test): where A·A's time goes.
 
 For each graph: our plus_times and min_plus SpGEMM with CUDA events between the phases of
-``semiring._spgemm._spgemm_gpu`` (flops, symbolic bins, symbolic shared incl. the optimistic
+``semiring.backend.gpu.spgemm.spgemm`` (flops, symbolic bins, symbolic shared incl. the optimistic
 pass, symbolic global, scan + allocation, numeric bins, numeric shared, numeric global, the
 sort of hashed global rows), products, output nnz, G products/s; the rows and entries of the
 global-memory bin; then cuSPARSE (cupyx) over row blocks as in the bench's chunked peer, and
@@ -23,7 +23,7 @@ import numpy as np
 import semiring as sr
 from bench import cases as C
 from bench import generators as gen
-from semiring import _spgemm
+from semiring.backend.gpu import spgemm as _spgemm
 
 
 def phases(A, sname, reps):
@@ -31,14 +31,14 @@ def phases(A, sname, reps):
     semiring = sr.ops.lookup("semiring", sname, op="probe", arg="semiring")
     dt = np.dtype(A.dtype)
     rt = semiring.result_type(dt)
-    _spgemm._spgemm_gpu(A, A, semiring, dt, rt, None, False)  # compile, pools
+    _spgemm.spgemm(A, A, semiring, dt, rt, None, False)  # compile, pools
     per, C_ = {}, None
     for _ in range(reps):
         C_ = None
         marks = []
         cp.cuda.Device().synchronize()
         t0 = time.perf_counter()
-        C_ = _spgemm._spgemm_gpu(A, A, semiring, dt, rt, None, False, marks=marks)
+        C_ = _spgemm.spgemm(A, A, semiring, dt, rt, None, False, marks=marks)
         marks[-1][1].synchronize()
         wall = (time.perf_counter() - t0) * 1e3
         for (_, a), (name, b) in zip(marks[:-1], marks[1:]):

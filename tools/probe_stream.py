@@ -226,7 +226,7 @@ def overlap_tests(g, pin, page, dev, block, rows, n, rep):
     case(f"spin + pageable D2H {nb // MIB} MiB", [(1, page, dev, "d2h")], spin, t_spin)
 
     # the streamed run's shapes: one tile's copies beside one tile's product
-    from semiring._dense import gemm_accumulate  # noqa: PLC0415
+    from semiring import gemm_accumulate  # noqa: PLC0415
 
     rng = np.random.default_rng(0)
     Z = cp.asarray(rng.integers(0, 1000, (rows, n)).astype(np.float32))

@@ -57,7 +57,7 @@ def main(specs):
             return r
 
         kernels = []
-        from semiring import _gpu
+        from semiring.backend.gpu import spmv as _gpu
         orig_pull, orig_push = _gpu.pull, _gpu.push
 
         def pull(*a, **k):

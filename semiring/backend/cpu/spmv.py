@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ops import Semiring
+from ...ops import Semiring
 
 
 def _mult(sr: Semiring, a, x, o, k, dtype, xfirst: bool):

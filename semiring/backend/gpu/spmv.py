@@ -1,25 +1,21 @@
-"""GPU mechanism: CUDA sources, lazy compilation memoized per device, and kernel launches.
-
-The kernels live in ``semiring/kernels/*.cu``, templated on (add op, multiply op, domain type,
-result type, index type, operand order). The op structs are generated from the op tables
-(:mod:`semiring.ops`), so a user-defined op compiles the same way as a built-in one. Nothing
-here runs at import: the first launch compiles the module for its (semiring, domain, index
-type) on the current device, and the module is reused afterwards.
-"""
+"""GPU mxv / vxm: the pull (row-parallel) and push (frontier) kernels of ``kernels/spmv.cu``
+and ``kernels/spmspv.cu``, templated on (add op, multiply op, domain type, result type, index
+type, operand order), and the duplicate fold of ``common.cuh``. The op structs are generated
+from the op tables (:mod:`semiring.ops`), so a user-defined op compiles the same way as a
+built-in one. Nothing here runs at import: the first launch compiles the module for its
+(semiring, domain, index type) on the current device (:mod:`semiring.kernels`)."""
 
 from __future__ import annotations
 
-import functools
-from importlib import resources
-
 import numpy as np
 
-from . import types as _t
-from ._backend import _cupy
-from .ops import ANY, BinaryOp, Monoid, Semiring
+from ... import kernels
+from ... import types as _t
+from ...device import _cupy
+from ...matrix import install_gpu_fold
+from ...ops import ANY, BinaryOp, Monoid, Semiring, builtins
 
 KERNEL_FILES = ("common.cuh", "spmv.cu", "spmspv.cu")
-NVRTC_OPTIONS = ("-std=c++17",)
 
 #: Threads per block of the row-group and edge kernels.
 BLOCK = 256
@@ -31,29 +27,8 @@ PUSH_BLOCKS_PER_SM = 8
 TERM_NONE, TERM_VALUE, TERM_ANY = 0, 1, 2
 
 
-@functools.lru_cache(maxsize=None)
-def _kernel_text() -> str:
-    pkg = resources.files("semiring.kernels")
-    return "\n".join(pkg.joinpath(f).read_text() for f in KERNEL_FILES)
-
-
-def functor_source(op: BinaryOp) -> str:
-    """The C++ struct generated for a binary op."""
-    return (
-        f"struct op_{op.name} {{\n"
-        f"  template <typename R, typename T> __device__ __forceinline__ static R\n"
-        f"  f(T x, T y, sr_index ia, sr_index ja, sr_index ib, sr_index jb) {{\n"
-        f"    (void)x; (void)y; (void)ia; (void)ja; (void)ib; (void)jb;\n"
-        f"    return (R)({op.cuda});\n"
-        f"  }}\n}};\n"
-    )
-
-
 def module_source(sr: Semiring) -> str:
-    head, rest = _kernel_text().split("// Warp shuffles", 1)
-    ops = {sr.add.op.name: sr.add.op, sr.mul.name: sr.mul}
-    functors = "".join(functor_source(op) for op in ops.values())
-    return head + functors + "// Warp shuffles" + rest
+    return kernels.source(*KERNEL_FILES, ops=kernels.semiring_ops(sr))
 
 
 def kernel_name(kind: str, sr: Semiring, dtype, itype, xfirst: bool = False) -> str:
@@ -82,53 +57,25 @@ def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
     return names
 
 
+@kernels.register("spmv")
 def all_instantiations():
-    """(label, source, name_expressions) of every built-in semiring × domain × index type.
-
-    CI compiles each of these with NVRTC (no GPU needed) so that a kernel that does not build
-    never lands.
-    """
-    from .ops import _SEMIRING  # noqa: PLC0415
-
-    for name in sorted(_SEMIRING):
-        sr = _SEMIRING[name]
+    """(label, source, name_expressions) of every built-in semiring × domain × index type."""
+    for name, sr in sorted(builtins("semiring").items()):
         src = module_source(sr)
         for dt in _t.DTYPES:
             exprs = name_expressions(sr, dt, _t.INT32) + name_expressions(sr, dt, _t.INT64)
             yield f"{name}[{dt}]", src, exprs
 
 
-_modules: dict = {}
-
-
-def _module(sr: Semiring, dtype, itype):
-    cp = _cupy()
-    key = (cp.cuda.runtime.getDevice(), id(sr), np.dtype(dtype), np.dtype(itype))
-    mod = _modules.get(key)
-    if mod is None:
-        exprs = name_expressions(sr, dtype, itype)
-        mod = cp.RawModule(code=module_source(sr), options=NVRTC_OPTIONS, name_expressions=exprs)
-        mod.compile()
-        _modules[key] = mod
-    return mod
-
-
-_functions: dict = {}
-
-
 def _kernel(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
-    """The compiled kernel function, cached (a launch pays a dict lookup, not a name lookup)."""
-    key = (_cupy().cuda.runtime.getDevice(), kind, id(sr), dtype, itype, xfirst)
-    f = _functions.get(key)
-    if f is None:
-        name = kernel_name(kind, sr, dtype, itype, xfirst)
-        f = _functions[key] = _module(sr, dtype, itype).get_function(name)
-    return f
+    """The compiled kernel function (a launch pays a dict lookup, not a name lookup)."""
+    return kernels.memo(("spmv", kind, id(sr), dtype, itype, xfirst), lambda: kernels.function(
+        ("spmv", id(sr), np.dtype(dtype), np.dtype(itype)),
+        kernel_name(kind, sr, dtype, itype, xfirst),
+        lambda: module_source(sr), name_expressions(sr, dtype, itype)))
 
 
-@functools.lru_cache(maxsize=None)
-def _num_sms(device_id: int) -> int:
-    return _cupy().cuda.Device(device_id).attributes["MultiProcessorCount"]
+_num_sms = kernels.num_sms
 
 
 def _terminal(add: Monoid, rtype):
@@ -178,7 +125,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     if nrows == 0:
         return out, opres
     avals, astride = M._values_for(dtype)
-    sched = M._gpu_schedule()
+    sched = schedule(M)
     mode, term = _terminal(sr.add, rtype)
     _kernel("spmv_pull", sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
@@ -265,60 +212,60 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
     return keys[heads], res, True
 
 
-@functools.lru_cache(maxsize=None)
-def _binary_elementwise(op: BinaryOp, dtype):
+def _binary_elementwise(op: BinaryOp, dt):
     cp = _cupy()
-    dt = np.dtype(dtype)
     rt = op.result_type(dt)
-    head = _kernel_text().split("// Warp shuffles", 1)[0]
     # parameter types by NumPy name (CuPy reads C names such as `int` as type placeholders)
     return cp.ElementwiseKernel(
         f"{dt.name} x, {dt.name} y", f"{rt.name} z",
         f"z = op_{op.name}::f<{_t.c_type(rt)}, {_t.c_type(dt)}>(x, y, 0, 0, 0, 0);",
         f"sr_ew_{op.name}_{dt.name}",
-        preamble=head + functor_source(op),
+        preamble=kernels.source("common.cuh", ops=[op]),
     )
 
 
 def binary_elementwise(op: BinaryOp, dtype, x, y):
     """z = op(x, y) elementwise on the GPU, both operands taken as ``dtype``."""
     dt = np.dtype(dtype)
-    return _binary_elementwise(op, dt)(x.astype(dt, copy=False), y.astype(dt, copy=False))
+    f = kernels.memo(("ew_accumulate", id(op), dt), lambda: _binary_elementwise(op, dt))
+    return f(x.astype(dt, copy=False), y.astype(dt, copy=False))
 
 
-_fold_modules: dict = {}
+def _fold_name(op: BinaryOp, dt) -> str:
+    return f"segment_fold<op_{op.name}, {_t.c_type(dt)}>"
 
 
 def segment_fold(op: BinaryOp, values, heads):
     """Fold runs of ``values`` starting at ``heads`` left to right with ``op``."""
     cp = _cupy()
     dt = np.dtype(values.dtype)
-    key = (cp.cuda.Device().id, id(op), dt)
-    name = f"segment_fold<op_{op.name}, {_t.c_type(dt)}>"
-    mod = _fold_modules.get(key)
-    if mod is None:
-        head, rest = _kernel_text().split("// Warp shuffles", 1)
-        mod = cp.RawModule(code=head + functor_source(op) + "// Warp shuffles" + rest,
-                           options=NVRTC_OPTIONS, name_expressions=[name])
-        _fold_modules[key] = mod
+    name = _fold_name(op, dt)
+    f = kernels.function(("fold", id(op), dt), name,
+                         lambda: kernels.source("common.cuh", ops=[op]), [name], compile=False)
     nseg = int(heads.size)
     seg = cp.concatenate([heads.astype(cp.int64), cp.array([values.size], dtype=cp.int64)])
     out = cp.empty(nseg, dtype=dt)
     if nseg:
-        mod.get_function(name)(((nseg + BLOCK - 1) // BLOCK,), (BLOCK,),
-                               (seg, np.int64(nseg), values, out))
+        f(((nseg + BLOCK - 1) // BLOCK,), (BLOCK,), (seg, np.int64(nseg), values, out))
     return out
 
 
+@kernels.register("fold")
 def extra_instantiations():
-    """Kernels outside the semiring modules: dup folds and accumulators of the built-in ops."""
-    from .ops import _BINARY  # noqa: PLC0415
-
-    head, rest = _kernel_text().split("// Warp shuffles", 1)
-    for name in sorted(_BINARY):
-        op = _BINARY[name]
+    """Kernels outside the semiring modules: dup folds of the built-in ops."""
+    for name, op in sorted(builtins("binary").items()):
         if op.positional:
             continue
-        src = head + functor_source(op) + "// Warp shuffles" + rest
-        exprs = [f"segment_fold<op_{name}, {_t.c_type(dt)}>" for dt in _t.DTYPES]
-        yield f"fold_{name}", src, exprs
+        yield (f"fold_{name}", kernels.source("common.cuh", ops=[op]),
+               [_fold_name(op, dt) for dt in _t.DTYPES])
+
+
+def schedule(M) -> dict:
+    """The pull launch plan of ``M`` (:func:`pull_schedule`), made once and kept on the matrix
+    (which drops it when its pattern changes)."""
+    if M._sched is None:
+        M._sched = pull_schedule(M.indptr, M.nrows)
+    return M._sched
+
+
+install_gpu_fold(segment_fold)

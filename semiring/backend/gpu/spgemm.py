@@ -1,43 +1,22 @@
-"""SpGEMM mechanism: C = A ⊕.⊗ B over a semiring, sparse × sparse, optionally masked.
-
-This is the product T of ``mxm``; the mask/accumulate/replace step and the public ``mxm`` /
-``A @ B`` live elsewhere. The mask here is *structural*: T gets entries only where the mask
-has an entry (``complement=True``: only where it has none), and products outside the allowed
-set are never formed into T.
-
-CPU: Gustavson's product vectorized with NumPy, in chunks of rows of bounded work: every
-product A(i,k)·B(k,j) of the chunk is expanded, disallowed ones dropped, the rest stably
-sorted by (i, j), so each output entry folds its products in increasing k, as the dense
-oracle does, then reduced with the monoid. Unmasked ``plus_times`` over floats goes through
-SciPy (see :func:`_scipy_plus_times`).
-
-GPU: row-wise Gustavson with hash tables (Nagasaka et al. 2017), see
+"""GPU SpGEMM: row-wise Gustavson with hash tables (Nagasaka et al. 2017), see
 ``semiring/kernels/spgemm.cu``: per-row flops, rows binned by their table size, a symbolic
 phase counting each row's columns, a scan giving C's row pointers, a numeric phase filling
 columns and values (sorted in shared memory). Rows too long for the shared tables get a
 bitmap of C's columns in shared memory when one fits (values in a dense row of global
 memory; the row comes out sorted), else a table in global memory (sorted from a direct
-table, or afterwards by a radix sort when it was hashed).
-"""
+table, or afterwards by a radix sort when it was hashed). Called by :mod:`semiring.spgemm`."""
 
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
 import numpy as np
 
-from . import _backend as _b
-from . import types as _t
-from .errors import DimensionMismatch, DomainMismatch
-from .matrix import Matrix, as_matrix, index_type
-from .ops import binary, lookup, monoid
-
-OP = "spgemm"
-
-#: CPU: products expanded per chunk of rows (bounds the memory of the expansion to a few
-#: hundred MB; a single row with more products is one chunk).
-CPU_CHUNK_PRODUCTS = 1 << 21
+from ... import device as _b
+from ... import kernels
+from ... import types as _t
+from ...ops import builtins, monoid
+from ..csr import build_csr as _build_csr
 
 #: GPU: threads per block of every SpGEMM kernel (SR_SPG_THREADS in spgemm.cu).
 THREADS = 256
@@ -84,241 +63,14 @@ BITMAP_STATIC_BYTES = 256
 #: plain store. Monoids not listed use the CAS loop (any commutative monoid works with it).
 COMBINE = {monoid.plus: 1, monoid.any: 2}
 
-#: (add monoid, multiply op) pairs whose unmasked float product SciPy computes identically
-#: (up to the order of float sums), see :func:`_scipy_plus_times`.
-SCIPY_SEMIRINGS = {(monoid.plus, binary.times)}
-
-
-# ------------------------------------------------------------------------------------ API
-
-def spgemm(A, B, sr, dtype=None, *, mask=None, complement: bool = False) -> Matrix:
-    """T = A ⊕.⊗ B over a semiring: T(i,j) = ⊕_k A(i,k) ⊗ B(k,j) over the k where both exist.
-
-    Parameters
-    ----------
-    A, B : Matrix (or scipy / cupyx sparse matrices)
-        ``A.ncols`` must equal ``B.nrows``; both on one device.
-    sr : Semiring or str
-        Any semiring of the tables, positional ones included (``min_secondi`` gives the inner
-        index k, ``min_firsti`` the row i, ``min_secondj`` the column j).
-    dtype : dtype, optional
-        The domain both operands are taken in (default: their promoted type). The result type
-        is the semiring's result type on it (int64 for positional ops).
-    mask : Matrix, optional
-        Structure-only mask of shape ``(A.nrows, B.ncols)``: T gets entries only where the
-        mask has one; products elsewhere are skipped.
-    complement : bool
-        Allow only where the mask has no entry.
-
-    Returns
-    -------
-    Matrix
-        On A's device, CSR with sorted unique column indices.
-
-    Examples
-    --------
-    >>> import numpy as np, semiring as sr
-    >>> from semiring._spgemm import spgemm
-    >>> A = sr.Matrix.from_dense(np.array([[0, 2.0], [3.0, 4.0]]), missing=0, device="cpu")
-    >>> spgemm(A, A, sr.min_plus).to_dense(missing=np.inf)
-    array([[5., 6.],
-           [7., 5.]])
-    >>> M = sr.Matrix.from_coo([1], [1], nrows=2, ncols=2, device="cpu")
-    >>> spgemm(A, A, "plus_times", mask=M).to_dense(missing=0)
-    array([[ 0.,  0.],
-           [ 0., 22.]])
-    """
-    A = as_matrix(A, op=OP, arg="A")
-    B = as_matrix(B, op=OP, arg="B")
-    sr = lookup("semiring", sr, op=OP, arg="semiring")
-    if A.ncols != B.nrows:
-        raise DimensionMismatch(f"{OP}: A.ncols (={A.ncols}) must equal B.nrows (={B.nrows})")
-    if mask is not None:
-        mask = as_matrix(mask, op=OP, arg="mask")
-        if mask.shape != (A.nrows, B.ncols):
-            raise DimensionMismatch(f"{OP}: mask.shape (={mask.shape}) must equal "
-                                    f"(A.nrows, B.ncols) (={(A.nrows, B.ncols)})")
-    elif complement:
-        raise DomainMismatch(f"{OP}: complement=True needs a mask")
-    device = _b.check_same_device(OP, A=A, B=B, mask=mask)
-    dtype = _t.promote(A.dtype, B.dtype) if dtype is None else _t.lookup_dtype(dtype, op=OP)
-    rtype = sr.result_type(dtype)
-    nrows, ncols = A.nrows, B.ncols
-    xp = A.xp
-    if A.nvals == 0 or B.nvals == 0 or (mask is not None and not complement and mask.nvals == 0):
-        it = index_type(nrows, ncols, 0)
-        return Matrix(xp.zeros(nrows + 1, dtype=it), xp.zeros(0, dtype=it),
-                      xp.zeros(0, dtype=rtype), (nrows, ncols))
-    if device == "gpu":
-        return _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement)
-    return _spgemm_cpu(A, B, sr, dtype, rtype, mask, complement)
-
-
-def _build(xp, indptr, indices, values, shape) -> Matrix:
-    it = index_type(shape[0], shape[1], int(indices.size))
-    return Matrix(indptr.astype(it, copy=False), indices.astype(it, copy=False), values, shape)
-
-
-# ------------------------------------------------------------------------------------ CPU
-
-def _row_flops_cum(A, B):
-    """Cumulative products at A's row starts (length nrows + 1), int64."""
-    degB = np.diff(B.indptr.astype(np.int64))
-    e = degB[A.indices]
-    cs = np.concatenate([[0], np.cumsum(e)])
-    return cs[A.indptr.astype(np.int64)], degB
-
-
-def _chunks(cum, limit):
-    """Row boundaries [r0, r1) with about ``limit`` products each (at least one row)."""
-    total = int(cum[-1])
-    nrows = cum.size - 1
-    targets = np.arange(limit, total, limit, dtype=np.int64)
-    cuts = np.searchsorted(cum, targets, side="right") - 1
-    b = np.unique(np.concatenate([[0], cuts, [nrows]]))
-    return b
-
-
-def _spgemm_cpu(A, B, sr, dtype, rtype, mask, complement):
-    nrows, ncols = A.nrows, B.ncols
-    if mask is None and (sr.add, sr.mul) in SCIPY_SEMIRINGS and np.dtype(dtype).kind == "f":
-        return _scipy_plus_times(A, B, dtype)
-    cum, degB = _row_flops_cum(A, B)
-    a_ptr = A.indptr.astype(np.int64)
-    b_ptr = B.indptr.astype(np.int64)
-    avals, astride = A._values_for(dtype)
-    bvals, bstride = B._values_for(dtype)
-    out_rows, out_cols, out_vals = [], [], []
-    bounds = _chunks(cum, CPU_CHUNK_PRODUCTS)
-    for r0, r1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-        p0, p1 = int(a_ptr[r0]), int(a_ptr[r1])
-        if p0 == p1:
-            continue
-        k = A.indices[p0:p1].astype(np.int64)
-        deg = degB[k]
-        total = int(deg.sum())
-        if total == 0:
-            continue
-        slot = np.repeat(np.arange(p1 - p0, dtype=np.int64), deg)       # A entry of a product
-        first = np.cumsum(deg) - deg
-        q = b_ptr[k][slot] + (np.arange(total, dtype=np.int64) - first[slot])  # B position
-        j = B.indices[q].astype(np.int64)
-        arow = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(a_ptr[r0:r1 + 1]))
-        i = arow[slot]
-        key = (i - r0) * ncols + j
-        if mask is not None:
-            keep = _in_mask(mask, r0, r1, ncols, key) != complement
-            slot, q, i, j, key = slot[keep], q[keep], i[keep], j[keep], key[keep]
-            if key.size == 0:
-                continue
-        a = avals[p0 + slot] if astride else avals[:1]
-        b = bvals[q] if bstride else bvals[:1]
-        kk = k[slot]
-        prods = sr.mul.apply_numpy(a, b, dtype, pos=(i, kk, kk, j))
-        if prods.shape != key.shape:
-            prods = np.broadcast_to(prods, key.shape)
-        order = np.argsort(key, kind="stable")  # products of an entry in increasing k
-        key = key[order]
-        heads = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        out_vals.append(sr.add.reduce_segments(np.ascontiguousarray(prods[order]), heads))
-        hk = key[heads]
-        out_rows.append(hk // max(ncols, 1) + r0)
-        out_cols.append(hk % max(ncols, 1))
-    if not out_vals:
-        return _build(np, np.zeros(nrows + 1, np.int64), np.zeros(0, np.int64),
-                      np.zeros(0, rtype), (nrows, ncols))
-    rows = np.concatenate(out_rows)
-    cols = np.concatenate(out_cols)
-    vals = np.concatenate(out_vals).astype(rtype, copy=False)
-    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=nrows))])
-    return _build(np, indptr, cols, vals, (nrows, ncols))
-
-
-def _in_mask(M, r0, r1, ncols, key):
-    """Whether each (row - r0) * ncols + col key of rows [r0, r1) is an entry of mask M."""
-    m_ptr = M.indptr.astype(np.int64)
-    lo, hi = int(m_ptr[r0]), int(m_ptr[r1])
-    mrows = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(m_ptr[r0:r1 + 1]))
-    mkeys = (mrows - r0) * ncols + M.indices[lo:hi].astype(np.int64)  # sorted: CSR order
-    if mkeys.size == 0:
-        return np.zeros(key.size, dtype=bool)
-    pos = np.minimum(np.searchsorted(mkeys, key), mkeys.size - 1)
-    return mkeys[pos] == key
-
-
-def _no_zero_sums(a, b) -> bool:
-    """Whether no sum of products a·b can be 0: operands of one strict sign each, no NaN, and
-    the smallest product does not underflow to 0 (then every product, and every sum of them,
-    is of one sign and nonzero; inf stays inf)."""
-    if a.size == 0 or b.size == 0:
-        return True
-    with np.errstate(all="ignore"):
-        ext = []
-        for v in (a, b):
-            lo, hi = v.min(), v.max()
-            if np.isnan(lo) or np.isnan(hi) or (lo <= 0 <= hi):
-                return False
-            ext.append(min(abs(lo), abs(hi)))
-        return bool(ext[0] * ext[1] > 0)
-
-
-def _scipy_plus_times(A, B, dtype):
-    """plus_times over floats with SciPy, in the GraphBLAS sense.
-
-    SciPy's product sums in the same order (increasing k) but drops entries whose sum is
-    exactly 0 (cancellation, zero operands), which are entries for GraphBLAS. The structure
-    therefore comes from a product of the patterns (sums of ones are never 0), the values from
-    the product itself, and the dropped entries get their value 0. When no sum can be 0
-    (:func:`_no_zero_sums`: e.g. positive weights) SciPy's product is already the answer.
-    """
-    import scipy.sparse as sps  # noqa: PLC0415
-
-    def csr(M, vals):
-        return sps.csr_matrix((vals, M.indices, M.indptr), shape=M.shape)
-
-    avals, astride = A._values_for(dtype)
-    bvals, bstride = B._values_for(dtype)
-    Sa = csr(A, avals if astride else np.full(A.nvals, avals[0], dtype))
-    Sb = csr(B, bvals if bstride else np.full(B.nvals, bvals[0], dtype))
-    C = Sa @ Sb
-    C.sort_indices()
-    if _no_zero_sums(Sa.data, Sb.data):
-        return _build(np, C.indptr.astype(np.int64), C.indices, C.data, C.shape)
-    P = csr(A, np.ones(A.nvals)) @ csr(B, np.ones(B.nvals))
-    P.sort_indices()
-    nrows, ncols = P.shape
-    vals = np.zeros(P.nnz, dtype=dtype)
-    if C.nnz == P.nnz:
-        vals[:] = C.data
-    elif C.nnz:
-        def keys(S):
-            r = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(S.indptr))
-            return r * ncols + S.indices
-        vals[np.searchsorted(keys(P), keys(C))] = C.data
-    return _build(np, P.indptr.astype(np.int64), P.indices, vals, (nrows, ncols))
-
-
 # ------------------------------------------------------------------------------------ GPU
 
-@functools.lru_cache(maxsize=None)
-def _sources():
-    pkg = resources.files("semiring.kernels")
-    common = pkg.joinpath("common.cuh").read_text()
-    head, rest = common.split("// Warp shuffles", 1)
-    return head, "// Warp shuffles" + rest, pkg.joinpath("spgemm.cu").read_text()
-
-
 def symbolic_source() -> str:
-    head, rest, body = _sources()
-    return head + rest + body
+    return kernels.source("common.cuh", "spgemm.cu")
 
 
 def numeric_source(sr) -> str:
-    from ._gpu import functor_source  # noqa: PLC0415
-
-    head, rest, body = _sources()
-    ops = {sr.add.op.name: sr.add.op, sr.mul.name: sr.mul}
-    return head + "".join(functor_source(op) for op in ops.values()) + rest + body
+    return kernels.source("common.cuh", "spgemm.cu", ops=kernels.semiring_ops(sr))
 
 
 def symbolic_names(itype) -> list[str]:
@@ -336,45 +88,37 @@ def numeric_names(sr, dtype, itype) -> list[str]:
             for w in ("shared", "global", "bitmap")]
 
 
+@kernels.register("spgemm")
 def all_instantiations():
-    """(label, source, name_expressions) of every built-in SpGEMM kernel, for CI's NVRTC run."""
-    from .ops import _SEMIRING  # noqa: PLC0415
-
+    """(label, source, name_expressions) of every built-in SpGEMM kernel."""
     yield "spgemm_symbolic", symbolic_source(), symbolic_names(_t.INT32) + symbolic_names(_t.INT64)
-    for name in sorted(_SEMIRING):
-        sr = _SEMIRING[name]
+    for name, sr in sorted(builtins("semiring").items()):
         src = numeric_source(sr)
         for dt in _t.DTYPES:
             yield (f"spgemm_{name}[{dt}]", src,
                    numeric_names(sr, dt, _t.INT32) + numeric_names(sr, dt, _t.INT64))
 
 
-_functions: dict = {}
-
-
 def _kernels(kind, sr, dtype, itype):
     """(shared, global, bitmap) kernel functions of a phase, compiled on first use per
     device."""
-    cp = _b._cupy()
-    dev = cp.cuda.runtime.getDevice()
     sym = kind == "symbolic"  # one symbolic module per index type, whatever the semiring
-    key = (dev, kind, None if sym else id(sr), None if sym else np.dtype(dtype), np.dtype(itype))
-    fs = _functions.get(key)
-    if fs is None:
-        from ._gpu import NVRTC_OPTIONS  # noqa: PLC0415
+    key = ("spgemm", kind, None if sym else id(sr), None if sym else np.dtype(dtype),
+           np.dtype(itype))
 
+    def build():
         if sym:
-            names, src = symbolic_names(itype), symbolic_source()
+            names, src = symbolic_names(itype), symbolic_source
         else:
-            names, src = numeric_names(sr, dtype, itype), numeric_source(sr)
-        mod = cp.RawModule(code=src, options=NVRTC_OPTIONS, name_expressions=names)
+            names, src = numeric_names(sr, dtype, itype), lambda: numeric_source(sr)
+        mod = kernels.module(key, src, names, compile=False)
         fs = tuple(mod.get_function(n) for n in names)
         budget = _shared_budget()
         if budget > SHARED_BYTES:  # the shared-table and bitmap kernels may take the opt-in
             fs[0].max_dynamic_shared_size_bytes = budget  # maximum
             fs[2].max_dynamic_shared_size_bytes = budget - BITMAP_STATIC_BYTES
-        _functions[key] = fs
-    return fs
+        return fs
+    return kernels.memo(key + ("functions",), build)
 
 
 @functools.lru_cache(maxsize=None)
@@ -441,13 +185,11 @@ def _global_size(bound: int, ncols: int, direct_min: int) -> int:
 
 
 def _global_grid(cp, nrows_bin, slot_bytes, cap):
-    from ._gpu import _num_sms  # noqa: PLC0415
-
-    grid = min(nrows_bin, _num_sms(cp.cuda.Device().id) * GLOBAL_BLOCKS_PER_SM)
+    grid = min(nrows_bin, kernels.num_sms(cp.cuda.Device().id) * GLOBAL_BLOCKS_PER_SM)
     return max(1, min(grid, GLOBAL_TABLE_BYTES // max(1, cap * slot_bytes)))
 
 
-def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
+def spgemm(A, B, sr, dtype, rtype, mask, complement, marks=None):
     cp = _b._cupy()
     _mark(marks, "start")
     nrows, ncols = A.nrows, B.ncols
@@ -526,7 +268,7 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
     c_val = cp.empty(nnz, dtype=rtype)
     _mark(marks, "scan_alloc")
     if nnz == 0:
-        return _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+        return _build_csr(cp, c_ptr, c_idx, c_val, (nrows, ncols))
 
     # (5)-(6) numeric phase over bins of the exact row nnz; shared rows come out sorted
     num_bins = [(lg, s) for lg, s in SHARED_BINS
@@ -575,7 +317,7 @@ def _spgemm_gpu(A, B, sr, dtype, rtype, mask, complement, marks=None):
         if hashed.size:
             _sort_rows(cp, hashed.astype(cp.int64), c_ptr, c_idx, c_val, ncols)
         _mark(marks, "sort")
-    C = _build(cp, c_ptr, c_idx, c_val, (nrows, ncols))
+    C = _build_csr(cp, c_ptr, c_idx, c_val, (nrows, ncols))
     _mark(marks, "build")  # int64 indices past 2^31 entries: a copy
     return C
 

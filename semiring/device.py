@@ -1,4 +1,4 @@
-"""Backend detection: where new objects live, and which array module an object uses.
+"""Devices: where new objects live, which array module an object uses, and explicit moves.
 
 The GPU backend is CuPy; the CPU backend is NumPy/SciPy. Nothing here touches the GPU at import
 time: :func:`gpu_available` asks CuPy for a device the first time it is called and remembers
@@ -22,7 +22,7 @@ DEVICES = ("cpu", "gpu")
 def _cupy():
     """Return the cupy module, or None when it cannot be imported."""
     try:
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy: optional, probed on first use)
 
         return cupy
     except Exception:  # ImportError, or a broken CUDA install raising at import
