@@ -71,7 +71,7 @@ from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_o
 #: all, under 1% of n³ at n = 16384), phase 3 wants a deep k; tests shrink it.
 TILE = 256
 #: The same for int32 work (the DPX kernel): a deeper phase 3 pays more there. With
-#: lookahead at n = 16384 on an H100 (tools/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
+#: lookahead at n = 16384 on an H100 (bench/probes/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
 #: 11.60 / 11.94 / 12.02 T relax/s (71 / 73 / 73 % of the DPX peak), float32 10.76 / 10.68 /
 #: 10.63 T/s (77 / 76 / 76 % of the fminf peak).
 TILE_INT = 512
@@ -83,7 +83,7 @@ TILE_CPU = 64
 #: run on a second stream while phase 3 of round k relaxes the rest of D (``_floyd_warshall``).
 #: Without it Floyd–Warshall reached 73 % (float32) / 67 % (int32 DPX) of the measured peak
 #: at n = 16384 on an H100 against the min-plus GEMM's 90 / 92 % (docs/perf-notes.md,
-#: issue #7's target is ≥ 70 %); tools/probe_fw_phases.py times it off and on. The CPU runs
+#: issue #7's target is ≥ 70 %); bench/probes/probe_fw_phases.py times it off and on. The CPU runs
 #: the same steps in order.
 FW_LOOKAHEAD = True
 

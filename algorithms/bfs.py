@@ -35,7 +35,7 @@ BETA = 24
 #: A push frontier of at most this many vertices and out-edges runs fused levels
 #: (:func:`semiring.traversal.push_levels`) until it grows: on a high-diameter graph one
 #: launch per level would cost more than the level's edges. The edge budget is 4× the
-#: block's default: on an H100 (tools/probe_tune.py) kron-22 took 1.73 ms against 1.91 ms with
+#: block's default: on an H100 (bench/probes/probe_tune.py) kron-22 took 1.73 ms against 1.91 ms with
 #: 64 Ki edges and 2.09 ms with 16 Ki (kron-21 1.18 / 1.22 / 1.78 ms; urand-22 and the 2048²
 #: grid within noise), since a wide level handed to the multi-block push costs a host round
 #: trip that one block's pass over a few hundred thousand edges does not.
@@ -44,7 +44,7 @@ FUSED_EDGES = 4 * sr.traversal.MAX_EDGES
 #: Run those fused levels over the whole device (:func:`semiring.traversal.push_levels_grid`:
 #: one persistent cooperative grid, a grid-wide barrier between levels) instead of in one
 #: block (:func:`semiring.traversal.push_levels`), which stays the fallback where the
-#: cooperative launch cannot be made. On an H100 (tools/probe_coop.py) the 2048² grid's BFS
+#: cooperative launch cannot be made. On an H100 (bench/probes/probe_coop.py) the 2048² grid's BFS
 #: took 34 ms this way against 52 ms in one block (3600 levels of ≤ 4096 vertices); Kronecker
 #: 22 and urand 22 (two or three fused levels) were within noise of the block.
 FUSED_GRID = True

@@ -35,19 +35,19 @@ from .bfs import bfs
 #: Push (SpMSpV over the frontier's rows) while the frontier holds fewer than this fraction of
 #: the vertices, else pull (SpMV over Aᵀ). A min-plus pull has no early exit (min's terminal
 #: value is −inf), so it pays for every edge; the push pays for the frontier's edges plus
-#: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24. On an H100 (tools/probe_tune.py,
+#: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24. On an H100 (bench/probes/probe_tune.py,
 #: session 3) 1/4, 1/16 and 1/64 were within run-to-run noise on Kronecker 21 and 22.
 PULL_FRACTION = 1 / 16
 #: ... and pull as well when the frontier's out-edges exceed this fraction of all edges: a
 #: push pays an atomic per edge, the pull one streaming pass. On an H100, Kronecker-22's
 #: third round (40 404 vertices, mostly hubs) took 2.5 ms pushed against 1.45 ms for a
-#: whole pull (tools/profile_sssp.py).
+#: whole pull (bench/probes/profile_sssp.py).
 PULL_EDGE_FRACTION = 1 / 8
 
 #: Automatic Δ = DELTA_SCALE · max w, never below the smallest positive weight.
 #: Meyer & Sanders (2003, §3) take Δ = Θ(1/d) for weights in [0, 1] and degree d, which
 #: minimizes work on a sequential machine; on the GPU every bucket costs device round trips,
-#: so far fewer, wider buckets win. Measured on an H200 (tools/probe_sssp.py, fused rounds on,
+#: so far fewer, wider buckets win. Measured on an H200 (bench/probes/probe_sssp.py, fused rounds on,
 #: weights in [1, 255]): Δ = 8 · max w gave Kronecker-21 12.5 ms, Kronecker-22 20.6 ms and the
 #: 2048² grid 338 ms, against 44 / 52 / 1065 ms for Δ = 4 · max w / d̄ (d̄ the average degree:
 #: 32 and 4), and the grid slowed again past Δ ≈ 8 · max w (2.1 s at 64 · max w).

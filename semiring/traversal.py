@@ -303,7 +303,7 @@ def _push_levels_grid_gpu(A, level, frontier, depth, parent, deterministic, max_
 
 
 #: Blocks per multiprocessor of :func:`bfs_grid`'s persistent grid (capped by the kernel's
-#: occupancy, 3 on an H100). Measured there (tools/probe_tune.py, 1 / 2 / 3 blocks): kron-22
+#: occupancy, 3 on an H100). Measured there (bench/probes/probe_tune.py, 1 / 2 / 3 blocks): kron-22
 #: 0.63 / 0.53 / 0.58 ms, urand-22 1.20 / 1.17 / 1.23 ms, the 2048² grid 23 / 26 / 29 ms
 #: (4095 levels: a cheaper barrier with fewer blocks).
 BFS_GRID_BLOCKS_PER_SM = 2

@@ -44,7 +44,7 @@ MINPLUS_POLICIES = {
 #: saturating int32 min-plus takes the DPX kernel (MP_SAT_* in minplus_gemm.cu).
 SAT_BOUND = 1 << 28
 #: Tilings (BM, BN, BK, TM, TN) of the tuned kernel by the domain's item size: this one table
-#: is what to change; ``tools/gemm_tune.py`` measures the candidates of MINPLUS_CANDIDATES
+#: is what to change; ``bench/probes/gemm_tune.py`` measures the candidates of MINPLUS_CANDIDATES
 #: ((BM/TM)·(BN/TN) threads; TM/2 and TN/2 whole 16-byte vectors). Measured on an H100 at
 #: n = 16384 (session 3): BK = 16 gave float32 12.6 T relax/s (90% of the fminf probe) against
 #: 12.1 with BK = 8, int32 DPX 15.1 T/s (92% of the __viaddmin_s32 probe) against 14.7, and
@@ -228,7 +228,7 @@ def _minplus_kernel(name: str):
 def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kernel=None):
     """Z = X ⊗ Y (or Z ⊕= X ⊗ Y) with the tuned kernel: X, Y and Z with contiguous rows (any
     row pitch), Z overlapping neither, every dimension > 0. ``kernel``: a compiled instantiation of
-    ``tiling`` to launch instead (tools/gemm_tune.py)."""
+    ``tiling`` to launch instead (bench/probes/gemm_tune.py)."""
     m, K = X.shape
     n = Y.shape[1]
     tiling = tuple(tiling or minplus_tiling(X.dtype))

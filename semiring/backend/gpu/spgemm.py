@@ -324,7 +324,7 @@ def spgemm(A, B, sr, dtype, rtype, mask, complement, marks=None):
 
 def _mark(marks, name):
     """Record a CUDA event after a phase when profiling (``marks``: a list, see
-    tools/probe_spgemm.py); nothing otherwise."""
+    bench/probes/probe_spgemm.py); nothing otherwise."""
     if marks is not None:
         ev = _b._cupy().cuda.Event()
         ev.record()

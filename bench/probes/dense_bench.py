@@ -1,7 +1,7 @@
 """Timings of the dense kernels on the GPU: semiring GEMM (relaxations per second, against
 cuBLAS's plus_times as the roof) and SpMM (a uniform random graph times an n × s matrix).
 
-    PYTHONPATH=. python tools/dense_bench.py [--n 4096] [--graph-scale 20] [--s 32 128]
+    PYTHONPATH=. python bench/probes/dense_bench.py [--n 4096] [--graph-scale 20] [--s 32 128]
 
 Compile time is excluded (one warm-up call per case); each time is the median of 5 runs.
 """

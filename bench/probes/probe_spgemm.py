@@ -9,7 +9,7 @@ the ratio. ``--ratios 8,1`` also times plus_times with other NUMERIC_DIRECT_RATI
 the old rule, hashed tables + the sort for most global rows). About a minute for the three
 graphs on an H100 (the graphs are generated on the GPU and cached under bench/cache).
 
-    PYTHONPATH=. python3 tools/probe_spgemm.py kron-14 kron-16 kron-18 --ratios 8,1
+    PYTHONPATH=. python3 bench/probes/probe_spgemm.py kron-14 kron-16 kron-18 --ratios 8,1
 """
 
 from __future__ import annotations

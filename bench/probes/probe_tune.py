@@ -3,7 +3,7 @@ host loop, its blocks per multiprocessor and switching thresholds, the host loop
 fused-level edge budget, and SSSP's pull fraction and fused-round edge budget, on the graphs
 given (``bfs`` / ``sssp`` pick one).
 
-    PYTHONPATH=. python3 tools/probe_tune.py kron-22 grid-2048x2048
+    PYTHONPATH=. python3 bench/probes/probe_tune.py kron-22 grid-2048x2048
 
 Each configuration: median of 5 runs (1 on grids for SSSP), checked equal to the first one.
 """
@@ -20,7 +20,7 @@ import semiring as sr
 from semiring import traversal
 from semiring.backend.gpu import traversal as gpu_traversal
 from bench import generators as gen
-from probe_sssp import timed  # tools/ is on the path when this runs as a script
+from probe_sssp import timed  # bench/probes/ is on the path when this runs as a script
 
 BFS = importlib.import_module("algorithms.bfs")
 SSSP = importlib.import_module("algorithms.sssp")

@@ -1,6 +1,6 @@
 """Where a BFS's time goes, level by level, on the GPU (a device-tool probe, not a test).
 
-    PYTHONPATH=. python3 tools/profile_bfs.py kron-22 [grid-2048x2048 ...]
+    PYTHONPATH=. python3 bench/probes/profile_bfs.py kron-22 [grid-2048x2048 ...]
 
 For each graph: the whole BFS (median of 5, CUDA events), then one traced run that times each
 algebra call and each host synchronization of the level loop, with the frontier's size and

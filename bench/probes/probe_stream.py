@@ -1,7 +1,7 @@
 """Why the streamed Floyd–Warshall's copies do or do not overlap its products (a device-tool
 probe, not a test).
 
-    PYTHONPATH=. python3 tools/probe_stream.py [--sizes 16384 12288] [--block 4096]
+    PYTHONPATH=. python3 bench/probes/probe_stream.py [--sizes 16384 12288] [--block 4096]
                                                [--out DIR] [--small]
 
 1. **Raw copies**: host ↔ device bandwidth from pinned and from pageable host memory, both
@@ -41,7 +41,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 import algorithms  # noqa: E402
 import semiring as sr  # noqa: E402

@@ -1,7 +1,7 @@
 """SSSP timing probe on the GPU (a device-tool probe, not a test): Bellman–Ford and
 delta-stepping at several Δ scales, fused rounds on and off.
 
-    PYTHONPATH=. python3 tools/probe_sssp.py kron-21 kron-22 grid-2048x2048
+    PYTHONPATH=. python3 bench/probes/probe_sssp.py kron-21 kron-22 grid-2048x2048
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Where an SSSP's time goes, call by call, on the GPU (a device-tool probe, not a test).
 
-    PYTHONPATH=. python3 tools/profile_sssp.py kron-22 [bf|delta]
+    PYTHONPATH=. python3 bench/probes/profile_sssp.py kron-22 [bf|delta]
 
 The whole run (median of 5, CUDA-synchronized wall time), then one traced run that times each
 traversal call (fused rounds, multi-block push and pull rounds) with a synchronization before

@@ -2,8 +2,8 @@
 GPU (a device-tool probe, not a test): the fused push levels alone from the source, then the
 whole BFS with each, levels (and deterministic parents) checked equal.
 
-    PYTHONPATH=. python3 tools/probe_coop.py                  # grid-2048x2048 and kron-22
-    PYTHONPATH=. python3 tools/probe_coop.py kron-20 grid-1024x1024
+    PYTHONPATH=. python3 bench/probes/probe_coop.py                  # grid-2048x2048 and kron-22
+    PYTHONPATH=. python3 bench/probes/probe_coop.py kron-20 grid-1024x1024
 
 Each figure: the median of 5 runs after one warm-up. The grid's shape is swept over
 GRID_THREADS × GRID_BLOCKS_PER_SM (capped by the kernel's occupancy).

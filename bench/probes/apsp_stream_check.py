@@ -1,6 +1,6 @@
 """Check and time the streamed Floyd–Warshall (``algorithms._apsp_stream``) on the GPU.
 
-    python tools/apsp_stream_check.py [--out DIR] [--small]
+    python bench/probes/apsp_stream_check.py [--out DIR] [--small]
 
 1. exactness: streamed runs (a forced ``memory_budget``: blocks of 512, tiles of 300 rows not
    aligned with them; float32, int32, negative weights) equal the in-memory Floyd–Warshall;
@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csg
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 import algorithms  # noqa: E402
 import semiring as sr  # noqa: E402

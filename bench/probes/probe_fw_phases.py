@@ -1,10 +1,10 @@
 """Where blocked Floyd–Warshall's time goes on the GPU, and what the lookahead gains (a
 device-tool probe, not a test).
 
-    PYTHONPATH=. python3 tools/probe_fw_phases.py [n ...]        (default: 8192 16384)
+    PYTHONPATH=. python3 bench/probes/probe_fw_phases.py [n ...]        (default: 8192 16384)
 
 For each n and for float32 and int32 weights (integers in [1, 999], half the pairs without
-an edge; int32 takes APSP's saturating DPX path, n · 999 <= 2^28, as tools/probe_fw_tile.py):
+an edge; int32 takes APSP's saturating DPX path, n · 999 <= 2^28, as bench/probes/probe_fw_tile.py):
 
 1. one Floyd–Warshall without lookahead, the production steps of ``algorithms.apsp``
    (``_pivot_closure``, ``_pivot_panels``, ``_relax``) with CUDA events around each phase of
@@ -13,7 +13,7 @@ an edge; int32 takes APSP's saturating DPX path, n · 999 <= 2^28, as tools/prob
    ("gaps": launch latency and Python), in ms, with their shares and the rate n³ / total;
 2. ``algorithms.apsp(A, "floyd_warshall")`` with ``FW_LOOKAHEAD`` off and on (best of
    ``REPS``, CUDA events), in ms, T relax/s and % of the measured peak of the matching probe
-   (``tools/gemm_tune.measure_peaks``: fminf for float32, ``__viaddmin_s32`` for int32),
+   (``bench/probes/gemm_tune.measure_peaks``: fminf for float32, ``__viaddmin_s32`` for int32),
    checking that the two results are identical (and float32 equal to int32).
 
 About 15 s per n = 16384 on an H100 after the compiles.
@@ -27,7 +27,7 @@ import sys
 import cupy as cp
 import numpy as np
 
-from gemm_tune import measure_peaks  # tools/ is the script's directory
+from gemm_tune import measure_peaks  # bench/probes/ is the script's directory
 
 apsp_mod = importlib.import_module("algorithms.apsp")  # the function algorithms.apsp shadows it
 

@@ -2,7 +2,7 @@
 with tile = 256 / 384 / 512 at n = argv (default 16384), float32 and int32 (saturating DPX),
 each the median of 3 runs (CUDA events), results checked equal across tiles.
 
-    PYTHONPATH=. python3 tools/probe_fw_tile.py 16384
+    PYTHONPATH=. python3 bench/probes/probe_fw_tile.py 16384
 """
 
 from __future__ import annotations

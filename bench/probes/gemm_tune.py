@@ -1,6 +1,6 @@
 """Device probe for the tuned min/max-plus GEMM (semiring/kernels/minplus_gemm.cu).
 
-    PYTHONPATH=. python3 tools/gemm_tune.py [n ...]        (default: 4096 8192 16384)
+    PYTHONPATH=. python3 bench/probes/gemm_tune.py [n ...]        (default: 4096 8192 16384)
 
 Compiles every candidate tiling of ``semiring.backend.gpu.dense.MINPLUS_CANDIDATES`` for each variant
 (NVRTC, in parallel threads), measures the device's peak relaxation rate with the
