@@ -192,7 +192,7 @@ def _dense_of(G, n: int, work, xp):
         D = xp.full((n, n), inf, dtype=work)
         if G.nvals:
             r, c, _ = G.to_coo()
-            vals, stride = G._values_for(work)
+            vals, stride = G.values_for(work)
             D[r, c] = vals if stride else vals[0]
     else:
         src = G.astype(_weight_type(G.dtype), copy=False)
@@ -479,7 +479,7 @@ def _predecessors(M: Matrix, D, work, xp):
     fu = fi.copy()
     indptr = M.indptr.astype(xp.int64)
     indices = M.indices.astype(xp.int64)
-    wvals, stride = M._values_for(work)
+    wvals, stride = M.values_for(work)
     tol = n * float(np.finfo(work).eps) if work.kind == "f" else 0.0
     chunk = 1 << 22
     while fi.size:

@@ -160,7 +160,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     if direction not in DIRECTIONS:
         raise InvalidValue(f"bfs: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric:
-        A = A._as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
+        A = A.as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
     global _grid_unavailable
     if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
             and n <= sr.traversal.BFS_GRID_MAX_N):

@@ -127,7 +127,7 @@ def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
     if direction not in DIRECTIONS:
         raise InvalidValue(f"{op}: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric:
-        A = A._as_symmetric()  # Aᵀ is A itself: the pull reads A's rows
+        A = A.as_symmetric()  # Aᵀ is A itself: the pull reads A's rows
     facts = _matrix_facts(A)
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
@@ -395,9 +395,8 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     n = A.nrows
     work = _work_type(op, out_type, n, facts)
     L, H = _split(A, delta)
-    if A._T is A:  # symmetric: so are its light and heavy parts
-        L._T = L if L._T is None else L._T
-        H._T = H if H._T is None else H._T
+    if A.transpose_is_self:  # symmetric: so are its light and heavy parts
+        L, H = L.as_symmetric(), H.as_symmetric()
     xp = A.xp
     inf_w = _t_max(work)
     d = xp.full(n, inf_w, dtype=work)
@@ -534,7 +533,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
         bad = src[(src < 0) | (src >= n)][0]
         raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {int(bad)}")
     if symmetric:
-        A = A._as_symmetric()
+        A = A.as_symmetric()
     facts = _matrix_facts(A)
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
@@ -617,7 +616,7 @@ def _negative_cycle(A: Matrix, source: int, work):
     pred = xp.arange(n, dtype=xp.int64)
     frontier = xp.asarray([source], dtype=xp.int64)
     indptr = A.indptr.astype(xp.int64)
-    wvals, stride = A._values_for(work)
+    wvals, stride = A.values_for(work)
     for _ in range(n):
         starts = indptr[frontier]
         deg = indptr[frontier + 1] - starts

@@ -144,11 +144,20 @@ class Matrix(_b.Placed, Operand):
             self._T._T = self
         return self._T
 
-    def _as_symmetric(self) -> "Matrix":
+    def as_symmetric(self) -> "Matrix":
         """This matrix as one whose transpose is itself: for algorithms told that A equals Aᵀ
         (``symmetric=True``), whose pulls then read A's rows. A view over the same arrays
         (no copy), made once and cached here; this matrix's own transpose cache is left
-        alone, so a false promise cannot corrupt a later ``A.T``."""
+        alone, so a false promise cannot corrupt a later ``A.T``.
+
+        Examples
+        --------
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_coo([0, 1], [1, 0], [1.0, 1.0], nrows=2, ncols=2, device="cpu")
+        >>> S = A.as_symmetric()
+        >>> S.T is S, S.transpose_is_self, A.transpose_is_self
+        (True, True, False)
+        """
         if self._T is self:
             return self
         if self._sym is None:
@@ -158,6 +167,13 @@ class Matrix(_b.Placed, Operand):
             M._casts = self._casts  # the same arrays: the same casts
             self._sym = M
         return self._sym
+
+    _as_symmetric = as_symmetric
+
+    @property
+    def transpose_is_self(self) -> bool:
+        """Whether ``A.T is A``: a view made by :meth:`as_symmetric`."""
+        return self._T is self
 
     def _transpose(self) -> "Matrix":
         xp = self.xp
@@ -175,10 +191,18 @@ class Matrix(_b.Placed, Operand):
                       dtype=self._dtype)
 
     # ------------------------------------------------------------------ helpers for kernels
-    def _values_for(self, dtype):
-        """(values as ``dtype``, stride): stride 0 means one iso value for every entry.
+    def values_for(self, dtype):
+        """(values as ``dtype``, stride): stride 0 means one iso value for every entry, so
+        entry p's value is ``values[p * stride]``. A cast of the values is cached on the
+        matrix, so mixed-type products pay for it once.
 
-        A cast of the values is cached on the matrix, so mixed-type products pay for it once.
+        Examples
+        --------
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_coo([0, 1], [1, 0], nrows=2, ncols=2, device="cpu")
+        >>> vals, stride = A.values_for("float32")
+        >>> vals.tolist(), stride
+        ([1.0], 0)
         """
         dtype = np.dtype(dtype)
         if self.is_iso:
@@ -191,6 +215,8 @@ class Matrix(_b.Placed, Operand):
         if dtype not in self._casts:
             self._casts[dtype] = self._values.astype(dtype)
         return self._casts[dtype], 1
+
+    _values_for = values_for
 
     # ------------------------------------------------------------------ constructors
     @classmethod
