@@ -1,7 +1,12 @@
 """Breadth-first search as a frontier product over a boolean or positional semiring.
 
 Each level is one algebra call (Beamer, Asanović & Patterson 2012, "Direction-optimizing
-breadth-first search"; the GraphBLAS form of Yang, Buluç & Owens 2018):
+breadth-first search"; the GraphBLAS form of Yang, Buluç & Owens 2018; LAGraph's
+``LG_BreadthFirstSearch_SSGrB``):
+
+    q⟨¬v.S, replace⟩ = q any.secondi A      (push)   or   Aᵀ any.secondi q   (pull)
+    π⟨q.S⟩ = q ;  v⟨q.S⟩ = depth
+
 
 - push: the sparse frontier times A, masked by the unvisited vertices (SpMSpV over A's rows);
 - pull: Aᵀ times the frontier's bitmap, masked the same way; each unvisited vertex scans its
@@ -16,6 +21,17 @@ sync in all). The loop below is the same search from the host, level by level: t
 path and the GPU's fallback, with ``push_levels_grid`` / ``push_levels`` (many narrow push
 levels in one launch, over the whole device or in one block), ``push_level`` and
 ``pull_level`` (one wide level over the whole device, one host sync each).
+
+The variants of the whole search, picked in one place (:func:`_variant`):
+
+- ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only;
+- ``"levels"``: the host loop of fused level steps (:func:`_bfs_levels`);
+- ``"algebra"``: the same loop written with the plain operations ``vxm`` and ``assign``
+  (:func:`_bfs_algebra`), LAGraph's form line for line: the readable statement of what the
+  others compute (tests check them against it), never picked by ``"auto"``.
+
+Each level's direction is chosen in one place too (:func:`_pull_next`, Beamer's rule with
+``ALPHA`` and ``BETA``, which the device loop takes as arguments).
 """
 
 from __future__ import annotations
@@ -58,6 +74,31 @@ DEVICE_LOOP = True
 _grid_unavailable: str | None = None
 
 DIRECTIONS = ("auto", "push", "pull")
+#: Which variant runs the search: "auto" (:func:`_variant`'s choice) or one of VARIANTS.
+VARIANT = "auto"
+VARIANTS = ("device", "levels", "algebra")
+
+
+def _variant(A) -> str:
+    """The one policy of the whole search: the fused persistent launch where it can run (the
+    GPU, DEVICE_LOOP on, no earlier cooperative-launch failure, n within the kernel's
+    limit), else the host loop of level steps."""
+    if VARIANT != "auto":
+        return VARIANT
+    if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
+            and A.nrows <= sr.traversal.BFS_GRID_MAX_N):
+        return "device"
+    return "levels"
+
+
+def _pull_next(pushing: bool, frontier_size: int, edges_frontier: int, edges_left: int,
+               n: int) -> bool:
+    """The direction of the next level (Beamer et al. 2012, §4): push → pull when the
+    frontier's out-edges exceed the unexplored edges / ALPHA; pull → push when the frontier
+    holds fewer than n / BETA vertices."""
+    if pushing:
+        return edges_frontier > edges_left / ALPHA
+    return not frontier_size < n / BETA
 
 
 def _push_fused(A, level, idx, depth, parent, deterministic):
@@ -161,9 +202,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         raise InvalidValue(f"bfs: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric:
         A = A.as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
-    global _grid_unavailable
-    if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
-            and n <= sr.traversal.BFS_GRID_MAX_N):
+    variant = _variant(A)
+    if variant not in VARIANTS:
+        raise InvalidValue(f"bfs: VARIANT must be 'auto' or one of {VARIANTS}, got {variant!r}")
+    if variant == "device":
+        global _grid_unavailable
         # every level below, push or pull, in one launch with the switch made on the device
         try:
             level, parent, _ = sr.traversal.bfs_grid(
@@ -172,6 +215,16 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)
+    run = _bfs_algebra if variant == "algebra" else _bfs_levels
+    level, parent = run(A, source, parents, direction, deterministic)
+    return (level, parent) if parents else level
+
+
+def _bfs_levels(A, source: int, parents: bool, direction: str, deterministic: bool):
+    """The search level by level from the host, each level one fused step (its product and
+    its assigns in one mechanism of sr.traversal); narrow push frontiers run many levels in
+    one launch. Returns (level, parent or None)."""
+    n = A.nrows
     xp = A.xp
     level = xp.full(n, -1, dtype=xp.int64)
     parent = xp.full(n, -1, dtype=xp.int64) if parents else None
@@ -191,10 +244,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     depth = 0
     while True:
         if direction == "auto":
-            if pushing and edges_frontier > edges_left / ALPHA:
-                pushing = False
-            elif not pushing and frontier_size < n / BETA:
-                pushing = True
+            pushing = not _pull_next(pushing, frontier_size, edges_frontier, edges_left, n)
         if pushing and idx is None:
             idx = xp.flatnonzero(bits)
         if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
@@ -230,7 +280,42 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         if frontier_size == 0:
             break
         edges_left -= edges_frontier
-    return (level, parent) if parents else level
+    return level, parent
+
+
+def _bfs_algebra(A, source: int, parents: bool, direction: str, deterministic: bool):
+    """LAGraph's LG_BreadthFirstSearch_SSGrB with the plain operations: the statement of the
+    search, level by level, each call under its math. Returns (level, parent or None)."""
+    n, xp, dev = A.nrows, A.xp, A.device
+    # the semiring of the frontier product: any_pair (reached or not), any/min_secondi (the
+    # frontier vertex k an edge k → j came from: j's parent)
+    semiring = "any_pair" if not parents else ("min_secondi" if deterministic else "any_secondi")
+    # v(source) = 0 ;  π(source) = source ;  q(source) = source
+    v = sr.Vector.from_coo([source], [0], size=n, dtype=np.int64, device=dev)
+    pi = sr.Vector.from_coo([source], [source], size=n, dtype=np.int64, device=dev)
+    q = sr.Vector.from_coo([source], [source], size=n, dtype=np.int64, device=dev)
+    edges_frontier = int(A.indptr[source + 1]) - int(A.indptr[source])
+    edges_left = A.nvals - edges_frontier
+    pushing = direction != "pull"
+    for depth in range(1, n + 1):
+        if direction == "auto":
+            pushing = not _pull_next(pushing, q.nvals, edges_frontier, edges_left, n)
+        # q⟨¬v.S, replace⟩ = q any.secondi A   (push: q's out-edges; pull: Aᵀ's rows, the
+        # unvisited vertices scanning their in-neighbours)
+        q = sr.vxm(q, A, semiring, mask=v, structure=True, complement=True,
+                   direction="push" if pushing else "pull")
+        if q.nvals == 0:
+            break
+        # π⟨q.S⟩ = q
+        if parents:
+            sr.assign(pi, q, mask=q, structure=True)
+        # v⟨q.S⟩ = depth
+        sr.assign(v, depth, mask=q, structure=True)
+        edges_frontier = sr.traversal.frontier_edges(A, q.sparse()[0])
+        edges_left -= edges_frontier
+    level = v.to_dense(missing=-1).astype(xp.int64, copy=False)
+    parent = pi.to_dense(missing=-1).astype(xp.int64, copy=False) if parents else None
+    return level, parent
 
 
 def _check_sources(sources, n: int, device: str):

@@ -63,13 +63,16 @@ def check_parents(S, source, level, parent, deterministic):
 #: The whole search on the device (the default on the GPU; on the CPU the host loop), with
 #: the direction flipping nearly every level; the host loop with fused push levels over the
 #: whole device, in one block, off (one algebra call per level), and handing back after every
-#: few edges (so the BFS leaves and re-enters the fused run), in either form.
+#: few edges (so the BFS leaves and re-enters the fused run), in either form; and the search
+#: written with the plain operations (vxm, assign: LAGraph's form), directions flipping too.
 HOST = {"DEVICE_LOOP": False}
 FUSED = {"default": {}, "flip": {"ALPHA": 10**6, "BETA": 2},
          "host": HOST, "host-flip": {**HOST, "ALPHA": 10**6, "BETA": 2},
          "block": {**HOST, "FUSED_GRID": False}, "off": {**HOST, "FUSED_FRONTIER": 0},
          "tiny": {**HOST, "FUSED_EDGES": 6},
-         "tiny-block": {**HOST, "FUSED_EDGES": 6, "FUSED_GRID": False}}
+         "tiny-block": {**HOST, "FUSED_EDGES": 6, "FUSED_GRID": False},
+         "algebra": {"VARIANT": "algebra"},
+         "algebra-flip": {"VARIANT": "algebra", "ALPHA": 10**6, "BETA": 2}}
 
 
 @given(g=graphs(), parents=st.booleans(), deterministic=st.booleans(),
