@@ -358,7 +358,9 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
     dtype = _t.promote(A.dtype, B.dtype)
     with _gpu_memory_errors(op, device):
         if dense_a and dense_b:
-            T, present = gemm(A, B, sr_, dtype), None
+            # every entry of a dense product has products, unless the inner dimension is 0
+            T = gemm(A, B, sr_, dtype)
+            present = None if A.shape[1] else xp.zeros(shape, dtype=bool)
         elif dense_b:
             T, present = spmm(A, B, sr_, dtype, want_present=out is not None)
         else:  # X ⊕.⊗ A = ((Aᵀ) ⊕.⊗ Xᵀ)ᵀ with X's value first in the multiply

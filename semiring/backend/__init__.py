@@ -8,7 +8,7 @@ each side:
 spmv       ``pull`` / ``push``: one mxv / vxm product (row-parallel or frontier)
 dense      ``spmm``, ``gemm``, ``gemm_accumulate``: products with dense operands
 spgemm     ``spgemm``: sparse × sparse, masked
-traversal  fused traversal steps: ``push_levels``, ``relax_rounds``, level commits
+traversal  fused steps: ``push_levels``, ``relax_rounds``, one level's step and its commit
 ========== =========================================================================
 
 The GPU side adds ``elementwise`` (the CPU's elementwise code is NumPy inline in
