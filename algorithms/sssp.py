@@ -211,7 +211,7 @@ class _Frontier:
         return self._bits
 
 
-def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
+def _round_fused(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
     """One relaxation round from f over M's rows; returns the next frontier (improved below
     hi). With pending/settled, a round of a delta-stepping bucket (f leaves pending for
     settled, the improved vertices become pending)."""
@@ -225,6 +225,45 @@ def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settle
     # (SpMSpV over the frontier's out-edges with an atomic min on d: sr.traversal.push_relax)
     idx, size = sr.traversal.push_relax(M, d, f.idx(), hi=hi, pending=pending, settled=settled)
     return _Frontier(xp, f.n, idx=idx, size=size)
+
+
+def _round_algebra(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None,
+                   settled=None):
+    """The round of :func:`_round_fused` with the plain operations: the statement of what the
+    fused steps compute (ROUNDS = "algebra"; the tests run it against SciPy)."""
+    xp, n = _xp(d), f.n
+    idx = f.idx()
+    if hi is None:
+        hi = np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).max
+    # x = d restricted to the frontier
+    x = sr.Vector.from_coo(idx, d[idx], size=n, dtype=d.dtype, device=sr.device_of(d))
+    # t = x min.+ M   (push: the frontier's out-edges; pull: Mᵀ's rows)
+    t = sr.vxm(x, M, sr.min_plus, direction="pull" if pull else "push")
+    ti, tv = t.sparse()
+    tv = tv.astype(d.dtype, copy=False)
+    # improved = {v : t(v) < d(v)} ;  d⟨improved⟩ = t
+    imp = tv < d[ti]
+    if pending is not None:
+        # settled⟨f⟩ = true ;  pending⟨f⟩ = false ;  pending⟨improved⟩ = true
+        settled[idx] = True
+        pending[idx] = False
+        pending[ti[imp]] = True
+    d[ti[imp]] = tv[imp]
+    # f = {v improved : t(v) < hi}
+    nxt = ti[imp & (tv < hi)]
+    return _Frontier(xp, n, idx=nxt.astype(xp.int64, copy=False))
+
+
+#: How a relaxation round runs: "fused" (sr.traversal.push_relax / pull_relax: the product
+#: and its bookkeeping in one mechanism, one host sync) or "algebra" (vxm, then the compares
+#: and assigns as array operations: the readable statement, for the tests).
+ROUNDS = "fused"
+
+
+def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
+    """One relaxation round from f over M (see :func:`_round_fused`), as ROUNDS says."""
+    run = _round_algebra if ROUNDS == "algebra" else _round_fused
+    return run(M, d, f, pull, hi=hi, pending=pending, settled=settled)
 
 
 def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
