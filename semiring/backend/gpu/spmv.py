@@ -241,7 +241,7 @@ def segment_fold(op: BinaryOp, values, heads):
     dt = np.dtype(values.dtype)
     name = _fold_name(op, dt)
     f = kernels.function(("fold", id(op), dt), name,
-                         lambda: kernels.source("common.cuh", ops=[op]), [name], compile=False)
+                         lambda: kernels.source(*KERNEL_FILES, ops=[op]), [name], compile=False)
     nseg = int(heads.size)
     seg = cp.concatenate([heads.astype(cp.int64), cp.array([values.size], dtype=cp.int64)])
     out = cp.empty(nseg, dtype=dt)
@@ -256,7 +256,7 @@ def extra_instantiations():
     for name, op in sorted(builtins("binary").items()):
         if op.positional:
             continue
-        yield (f"fold_{name}", kernels.source("common.cuh", ops=[op]),
+        yield (f"fold_{name}", kernels.source(*KERNEL_FILES, ops=[op]),
                [_fold_name(op, dt) for dt in _t.DTYPES])
 
 
