@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backend.gpu import elementwise as _gpu_ew
+from .backend import backend_of
 from .errors import DomainMismatch
 from .matrix import Matrix, index_type
 from .vector import Vector
@@ -90,24 +90,12 @@ def rebuild(like, keys, values, dtype):
 
 def apply_binary(op, domain, x, y, device, n, pos=None):
     """op(x, y) in ``domain`` on ``n`` entries (arrays or scalars), on ``device``."""
-    domain = np.dtype(domain)
-    if device == "gpu":
-        return _gpu_ew.binary(op, domain, x, y, n, pos)
-    xa = np.broadcast_to(np.asarray(x).astype(domain, copy=False), (n,))
-    ya = np.broadcast_to(np.asarray(y).astype(domain, copy=False), (n,))
-    z = np.asarray(op.apply_numpy(xa, ya, domain, pos=pos))
-    if z.shape != (n,) or not z.flags.writeable:
-        z = np.broadcast_to(z, (n,)).copy()  # a real array, never a read-only view
-    return z.astype(op.result_type(domain), copy=False)
+    return backend_of(device).elementwise.binary(op, np.dtype(domain), x, y, n, pos)
 
 
 def apply_unary(op, domain, x, device, n, pos=None):
-    domain = np.dtype(domain)
-    if device == "gpu":
-        return _gpu_ew.unary(op, domain, x, n, pos)
-    xa = np.broadcast_to(np.asarray(x).astype(domain, copy=False), (n,))
-    z = op.apply_numpy(xa, domain, pos=pos)
-    return z if z.flags.writeable else z.copy()
+    """op(x) in ``domain`` on ``n`` entries (an array or a scalar), on ``device``."""
+    return backend_of(device).elementwise.unary(op, np.dtype(domain), x, n, pos)
 
 
 # ---------------------------------------------------------------------- set operations

@@ -9,11 +9,11 @@ spmv       ``pull`` / ``push``: one mxv / vxm product (row-parallel or frontier)
 dense      ``spmm``, ``gemm``, ``gemm_accumulate``: products with dense operands
 spgemm     ``spgemm``: sparse × sparse, masked
 traversal  fused steps: ``push_levels``, ``relax_rounds``, one level's step and its commit
+elementwise ``binary``, ``unary``: an op on n entries (operands broadcast from scalars)
 ========== =========================================================================
 
-The GPU side adds ``elementwise`` (the CPU's elementwise code is NumPy inline in
-:mod:`semiring.elementwise`). The operations (:mod:`semiring.operations`,
-:mod:`semiring.dense`, ...) validate their operands, then call ``backend_of(device).<family>``.
+The operations (:mod:`semiring.operations`, :mod:`semiring.dense`, ...) validate their
+operands, then call ``backend_of(device).<family>``.
 Containers (:class:`~semiring.Matrix`, :class:`~semiring.Vector`) never import a backend.
 Importing a GPU module needs no GPU: CuPy is imported on the first launch.
 """
