@@ -4,13 +4,13 @@
 kernels of :mod:`semiring.kernels`) hold one module per operation family, the same names on
 each side:
 
-========== =========================================================================
-spmv       ``pull`` / ``push``: one mxv / vxm product (row-parallel or frontier)
-dense      ``spmm``, ``gemm``, ``gemm_accumulate``: products with dense operands
-spgemm     ``spgemm``: sparse × sparse, masked
-traversal  fused steps: ``push_levels``, ``relax_rounds``, one level's step and its commit
+=========== ========================================================================
+spmv        ``pull`` / ``push``: one mxv / vxm product (row-parallel or frontier)
+dense       ``spmm``, ``gemm``, ``gemm_accumulate``: products with dense operands
+spgemm      ``spgemm``: sparse × sparse, masked
+traversal   fused steps: ``push_levels``, ``relax_rounds``, one level's step and its commit
 elementwise ``binary``, ``unary``: an op on n entries (operands broadcast from scalars)
-========== =========================================================================
+=========== ========================================================================
 
 The operations (:mod:`semiring.operations`, :mod:`semiring.dense`, ...) validate their
 operands, then call ``backend_of(device).<family>``.
