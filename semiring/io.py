@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import device as _b
-from .errors import DimensionMismatch, DomainMismatch
 from .matrix import Matrix, as_matrix
 
 

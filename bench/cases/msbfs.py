@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import metrics as met
-from .bfs import BFS
 from . import (Algorithm, CaseContext, Impl, Reference, Unavailable, _gb_fetch_levels,
                _gb_matrix, _graphblas, compare_exact, register_algorithm, sr_matrix)
 
