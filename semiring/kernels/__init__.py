@@ -107,12 +107,14 @@ def memo(key: tuple, build):
 
 
 def module(key: tuple, code, names, *, options=NVRTC_OPTIONS, compile: bool = True, **kw):
-    """The RawModule of ``code`` (a string or a function that returns one, called on a miss)
-    with instantiations ``names``, compiled once per (device, key). ``kw`` goes to
-    ``cupy.RawModule`` (``enable_cooperative_groups``)."""
+    """The RawModule of ``code`` with instantiations ``names``, compiled once per (device,
+    key); either may be a function that returns it, called on a miss only (a launch then pays
+    a dict lookup, not the program's text or names). ``kw`` goes to ``cupy.RawModule``
+    (``enable_cooperative_groups``)."""
     def build():
         mod = _cupy().RawModule(code=code() if callable(code) else code, options=tuple(options),
-                                name_expressions=list(names), **kw)
+                                name_expressions=list(names() if callable(names) else names),
+                                **kw)
         if compile:
             mod.compile()
         return mod

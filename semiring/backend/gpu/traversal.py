@@ -81,11 +81,14 @@ def all_instantiations():
     yield "traversal", source(), kernel_names()
 
 
+def _block_kernel_names():
+    grid = set(grid_kernel_names())
+    return [k for k in kernel_names() if k not in grid]
+
+
 def function(name: str):
     """A kernel of the (non-cooperative) traversal module."""
-    grid = set(grid_kernel_names())
-    return kernels.function(("traverse",), name, source,
-                            [k for k in kernel_names() if k not in grid], compile=False)
+    return kernels.function(("traverse",), name, source, _block_kernel_names, compile=False)
 
 
 def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | None = None):
@@ -101,7 +104,7 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
         if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
             raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
-        f = kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names(),
+        f = kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
                              options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
         per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
 
