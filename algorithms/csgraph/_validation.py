@@ -65,11 +65,16 @@ import numpy as np
 
 import semiring as sr
 
-__all__ = ["DUP_RULES", "as_graph", "as_scipy_csr", "graph_kind", "is_gpu_input",
-           "normalize_indices", "normalize_vertex", "sparse_output", "to_float64"]
+__all__ = ["DUP_RULES", "FORCE_ENGINE", "as_graph", "as_scipy_csr", "check_output_bytes",
+           "graph_kind", "is_gpu_input", "normalize_count", "normalize_indices",
+           "normalize_vertex", "sparse_output", "to_float64"]
 
 #: The duplicate-combination rules :func:`as_graph` takes.
 DUP_RULES = ("min", "sum", "max", "first")
+
+#: Tests only: run the facade's engine (GPU) path on host input too, with NumPy arrays, so that
+#: the code the GPU runs is checked against SciPy on a machine without a GPU.
+FORCE_ENGINE = False
 
 
 # ------------------------------------------------------------------------------ input kinds
@@ -382,3 +387,54 @@ def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) ->
     if not lo <= i < n:
         raise sr.InvalidIndex(f"{op}: {arg} must lie in [{lo}, {n}), got {i}")
     return i + n if i < 0 else i
+
+
+def normalize_count(k, op: str, arg: str) -> int:
+    """A non-negative integer count (``K`` of ``yen``).
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import normalize_count
+    >>> normalize_count(3, "yen", "K")
+    3
+    """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(k).__name__}")
+    if int(k) < 0:
+        raise sr.InvalidValue(f"{op}: {arg} must be >= 0, got {int(k)}")
+    return int(k)
+
+
+def _free_bytes(device: str) -> int:
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415
+
+        free, _total = cp.cuda.runtime.memGetInfo()
+        return int(free) + int(cp.get_default_memory_pool().free_bytes())
+    import os  # noqa: PLC0415
+
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 1 << 62
+
+
+def check_output_bytes(op: str, nbytes: int, device: str) -> None:
+    """Raise :class:`semiring.OutOfMemory` naming the bytes when the results alone (e.g. a
+    (len(indices), N) float64 distance matrix) cannot fit in the device's free memory, before
+    any work: a graph of 2³¹ vertices and a few edges answers at once instead of thrashing.
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import check_output_bytes
+    >>> check_output_bytes("dijkstra", 8 * 10, "cpu")  # 80 bytes: fine
+    >>> try:
+    ...     check_output_bytes("dijkstra", 1 << 70, "cpu")
+    ... except MemoryError as e:
+    ...     print(str(e)[:45])
+    dijkstra: the results need 118059162071741130
+    """
+    free = _free_bytes(device)
+    if nbytes > free:
+        raise sr.OutOfMemory(f"{op}: the results need {nbytes} bytes of {device.upper()} memory, "
+                             f"{free} bytes are free", needed=int(nbytes), free=int(free))
