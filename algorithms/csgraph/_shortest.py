@@ -112,9 +112,9 @@ def _scipy_indices(idx, shape):
     return idx.reshape(shape)
 
 
-def _host_graph(csgraph, op):
+def _host_graph(csgraph, op, directed=True):
     """(fresh float64 CSR in stored order, its row of each entry)."""
-    S = _v.as_scipy_csr(csgraph, op)
+    S = _v.as_scipy_csr(csgraph, op, directed=directed)
     rows = np.repeat(np.arange(S.shape[0]), np.diff(S.indptr))
     return S, rows
 
@@ -181,7 +181,7 @@ def _batched(A: sr.Matrix, sources, op: str, method: str, limit=None):
 
 def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted,
                   limit=None, min_only=False):
-    A0 = _v.as_graph(csgraph, op, dup="min")
+    A0 = _v.as_graph(csgraph, op, dup="min", directed=directed)
     n = A0.nrows
     idx, shape = _v.normalize_indices(indices, n, op)
     r, c, w = A0.to_coo()
@@ -358,7 +358,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "D", directed, indices, return_predecessors,
                              unweighted, None if limit == np.inf else limit, min_only)
-    S, rows = _host_graph(csgraph, op)
+    S, rows = _host_graph(csgraph, op, directed)
     n = S.shape[0]
     if n > SCIPY_MAX_N:  # pragma: no cover - needs a > 2**31-vertex host graph
         return _engine_paths(S, op, "D", directed, indices, return_predecessors, unweighted,
@@ -393,7 +393,7 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "BF", directed, indices, return_predecessors,
                              unweighted)
-    S, _rows = _host_graph(csgraph, op)
+    S, _rows = _host_graph(csgraph, op, directed)
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     return _scipy(op, "bellman_ford", S, directed=directed,
@@ -421,7 +421,7 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "J", directed, indices, return_predecessors,
                              unweighted)
-    S, _rows = _host_graph(csgraph, op)
+    S, _rows = _host_graph(csgraph, op, directed)
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     return _scipy(op, "johnson", S, directed=directed,
@@ -456,7 +456,7 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "FW", directed, None, return_predecessors,
                              unweighted)
-    S, _rows = _host_graph(csgraph, op)
+    S, _rows = _host_graph(csgraph, op, directed)
     _v.check_output_bytes(op, S.shape[0] ** 2 * 12, "cpu")
     return _scipy(op, "floyd_warshall", S, directed=directed, return_predecessors=return_predecessors,
                                  unweighted=unweighted, overwrite=True)
@@ -512,7 +512,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
                                  unweighted)
         return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
                              unweighted)
-    S, rows = _host_graph(csgraph, op)
+    S, rows = _host_graph(csgraph, op, directed)
     if method == "auto":
         method = _auto_method(csgraph, S, indices)
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
@@ -525,17 +525,102 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 # ------------------------------------------------------------------------------ yen
 
 
+def _spur_search(A: sr.Matrix, r, c, w, keep, spur: int, sink: int):
+    """The shortest spur → sink path over the kept edges: (length, vertices) or None.
+    Host graphs run SciPy's Dijkstra, GPU graphs :func:`algorithms.delta_stepping`."""
+    xp = A.xp
+    n = A.nrows
+    if A.device == "cpu":
+        import scipy.sparse as sps  # noqa: PLC0415
+
+        S = sps.csr_array((np.where(keep, w, np.inf), A.indices, A.indptr), shape=A.shape)
+        d, p = _scg().dijkstra(S, indices=spur, return_predecessors=True)
+        if not np.isfinite(d[sink]):
+            return None
+        length, path, v = float(d[sink]), [sink], sink
+        while v != spur:
+            v = int(p[v])
+            path.append(v)
+        return length, path[::-1]
+    M = sr.Matrix.from_coo(r[keep], c[keep], w[keep], nrows=n, ncols=n, device=A.device)
+    d, p = _sssp_native(M, spur, "delta_stepping", predecessors=True)
+    d, p = sr.to_device(d, "cpu"), sr.to_device(p, "cpu")
+    if not np.isfinite(d[sink]):
+        return None
+    length, path, v = float(d[sink]), [sink], sink
+    while v != spur:
+        v = int(p[v])
+        path.append(v)
+    return length, path[::-1]
+
+
+def _yen_paths(A: sr.Matrix, source: int, sink: int, K: int):
+    """Yen (1971): the k-th shortest loopless path is a root of one of the first k − 1 paths
+    followed by a spur path that avoids the root's vertices and the edges the earlier paths
+    leave the root by. Each spur is one SSSP on the graph with those edges removed."""
+    import heapq  # noqa: PLC0415
+
+    xp = A.xp
+    r, c, w = A.to_coo()
+    r_h, c_h = np.asarray(sr.to_device(r, "cpu")), np.asarray(sr.to_device(c, "cpu"))
+    n = A.nrows
+    if K == 0:
+        return []
+    if source == sink:
+        return [(0.0, [source])]
+    first = _spur_search(A, r, c, w, xp.ones(A.nvals, dtype=bool), source, sink)
+    if first is None:
+        return []
+    found = [first]
+    seen = {tuple(first[1])}
+    heap = []
+    key = r_h.astype(np.int64) * max(n, 1) + c_h
+    wh = np.asarray(sr.to_device(w, "cpu"))
+
+    def weight(u, v):
+        k = np.searchsorted(key, u * max(n, 1) + v)
+        return float(wh[k])
+
+    while len(found) < K:
+        prev = found[-1][1]
+        for i in range(len(prev) - 1):
+            spur, root = prev[i], prev[:i + 1]
+            gone_edges = {(p[i], p[i + 1]) for _, p in found if len(p) > i + 1 and p[:i + 1] == root}
+            gone_vertices = np.zeros(n, dtype=bool)
+            gone_vertices[root[:-1]] = True
+            keep = ~(gone_vertices[r_h] | gone_vertices[c_h])
+            for u, v in gone_edges:
+                keep[np.searchsorted(key, u * max(n, 1) + v)] = False
+            res = _spur_search(A, r, c, w, sr.to_device(keep, A.device), spur, sink)
+            if res is None:
+                continue
+            path = root[:-1] + res[1]
+            if tuple(path) in seen:
+                continue
+            seen.add(tuple(path))
+            cost = sum(weight(path[j], path[j + 1]) for j in range(i)) + res[0]
+            heapq.heappush(heap, (cost, path))
+        if not heap:
+            break
+        found.append(heapq.heappop(heap))
+    return found
+
+
 def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
         unweighted=False):
     """The ``K`` shortest loopless paths from ``source`` to ``sink`` (Yen 1971), as
     ``scipy.sparse.csgraph.yen``: their lengths (float64, ascending, fewer than ``K`` where
     fewer paths exist) and, with ``return_predecessors``, a (len, N) int32 array of
-    predecessors per path (-9999 off the path).
+    predecessors per path (-9999 off the path). Among paths of equal length the order (and
+    which ones make the first ``K``) may differ from SciPy's.
 
-    Runs on the CPU by design, on every input: each of Yen's iterations is a handful of
-    Dijkstra searches that depend on the previous path, sequential and latency-bound (SciPy's
-    compiled routine on the host). GPU input is copied to the host and the results copied back.
-    Deviation: ``source``/``sink`` out of range raise :class:`semiring.InvalidIndex`.
+    Yen's loop runs here in Python, each spur path one SSSP over the graph with the root's
+    vertices and used edges removed: SciPy's compiled Dijkstra for host input, the engine's
+    :func:`algorithms.delta_stepping` for GPU input (results copied back to the GPU).
+    SciPy's own ``yen`` is not called: in SciPy 1.17.1 it corrupts the heap on ordinary
+    inputs (``free(): invalid pointer``, the process aborts) and fails on graphs without
+    edges. Deviations: ``source``/``sink`` out of range raise :class:`semiring.InvalidIndex`;
+    negative weights raise :class:`semiring.InvalidValue`.
 
     Examples
     --------
@@ -546,24 +631,29 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     [3.0, 4.0]
     """
     op = "yen"
-    S, rows = _host_graph(csgraph, op)
-    n = S.shape[0]
+    A = _v.as_graph(csgraph, op, dup="min", directed=directed)
+    n = A.nrows
     source = _v.normalize_vertex(source, n, op, "source")
     sink = _v.normalize_vertex(sink, n, op, "sink")
     K = _v.normalize_count(K, op, "K")
-    if not unweighted:
-        k = _negative_edge(S.data)
-        if k is not None:
+    r, c, w = A.to_coo()
+    if not unweighted and A.nvals:
+        k = int(w.argmin())
+        if float(w[k]) < 0:
             raise sr.InvalidValue(f"{op}: Yen's algorithm needs non-negative weights, got "
-                                  f"{float(S.data[k])} on edge ({int(rows[k])}, "
-                                  f"{int(S.indices[k])})")
-    res = _scipy(op, "yen", S, source, sink, K, directed=directed,
-                     return_predecessors=return_predecessors, unweighted=unweighted)
-    if not _v.is_gpu_input(csgraph):
-        return res
-    if return_predecessors:
-        return sr.to_device(res[0], "gpu"), sr.to_device(res[1], "gpu")
-    return sr.to_device(res, "gpu")
+                                  f"{float(w[k])} on edge ({int(r[k])}, {int(c[k])})")
+    A = _prepared(A, directed, unweighted)
+    paths = _yen_paths(A, source, sink, K)
+    xp = A.xp
+    dist = np.array([p[0] for p in paths], dtype=np.float64)
+    if not return_predecessors:
+        return sr.to_device(dist, A.device) if A.device == "gpu" else dist
+    pred = np.full((len(paths), n), NULL_IDX, dtype=np.int32)
+    for row, (_, path) in enumerate(paths):
+        pred[row, path[1:]] = path[:-1]
+    if A.device == "gpu":
+        return sr.to_device(dist, "gpu"), sr.to_device(pred, "gpu")
+    return dist, pred
 
 
 # ------------------------------------------------------------------------------ path tools

@@ -35,6 +35,8 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     entries equal to ``null_value`` (None: none), infinite (``infinity_null``) or NaN
     (``nan_null``) are not edges; the others are, zeros included when ``null_value`` is not 0.
     A float64 ``csr_array`` (SciPy's kind), or for a CuPy array a ``cupyx`` CSR on the GPU.
+    Computed by :func:`._validation.as_graph`, the conversion every facade function uses
+    (deviation: an empty 0 × 0 array works; SciPy fails on it with some switches).
 
     Examples
     --------
@@ -46,18 +48,17 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """
     op = "csgraph_from_dense"
     a = _dense_arg(graph, op)
-    if not sr.is_gpu_array(a):
-        return _scg().csgraph_from_dense(a, null_value=null_value, nan_null=nan_null,
-                                         infinity_null=infinity_null)
     A = _v.as_graph(a, op, arg="graph", square=False, null_value=null_value,
                     infinity_null=infinity_null, nan_null=nan_null)
-    return _v.sparse_output("cupyx", A.values, A.indices, A.indptr, A.shape)
+    kind = "cupyx" if sr.is_gpu_array(a) else "sparray"
+    return _v.sparse_output(kind, A.values, A.indices, A.indptr, A.shape)
 
 
 def csgraph_from_masked(graph):
     """The sparse graph of a masked array, as ``scipy.sparse.csgraph.csgraph_from_masked``:
     every unmasked entry is an edge (zeros included), a masked one is not. A float64
-    ``csr_array``.
+    ``csr_array``. Deviation: a mask given as the scalar ``nomask`` (no entry masked) works
+    (SciPy fails on it).
 
     Examples
     --------
@@ -70,9 +71,8 @@ def csgraph_from_masked(graph):
     op = "csgraph_from_masked"
     if not isinstance(graph, np.ma.MaskedArray):
         graph = np.ma.asarray(graph)
-    if graph.ndim != 2:
-        raise sr.DimensionMismatch(f"{op}: graph must be 2-D, got shape {graph.shape}")
-    return _scg().csgraph_from_masked(graph)
+    A = _v.as_graph(graph, op, arg="graph", square=False)
+    return _v.sparse_output("sparray", A.values, A.indices, A.indptr, A.shape)
 
 
 def csgraph_masked_from_dense(graph, null_value=0, nan_null=True, infinity_null=True,

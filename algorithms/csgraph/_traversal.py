@@ -22,8 +22,8 @@ def _start(i_start, n: int, op: str) -> int:
     return _v.normalize_vertex(i_start, n, op, "i_start")
 
 
-def _host(csgraph, op):
-    S = _v.as_scipy_csr(csgraph, op)
+def _host(csgraph, op, directed):
+    S = _v.as_scipy_csr(csgraph, op, directed=directed)
     return S, S.shape[0]
 
 
@@ -41,20 +41,22 @@ def _to_gpu(res):
 # ------------------------------------------------------------------------------ engine BFS
 
 
-def _slots(csgraph, op):
-    """For a non-canonical sparse GPU input (unsorted or duplicate column indices), the rank of
+def _slots(csgraph, directed: bool):
+    """For a non-canonical sparse CSR input (unsorted or duplicate column indices), the rank of
     each edge (u, v) in u's stored row (its first occurrence): SciPy visits neighbours in stored
     order. None for canonical input (the rank is then the column order)."""
-    if not (_v.is_gpu_input(csgraph) and hasattr(csgraph, "has_canonical_format")
-            and csgraph.format == "csr" and not csgraph.has_canonical_format):
+    csgraph = _v._csc_undirected(csgraph, directed)
+    if not (hasattr(csgraph, "has_canonical_format") and getattr(csgraph, "format", "") == "csr"
+            and not csgraph.has_canonical_format):
         return None
-    xp = sr.array_module("gpu")
+    device = "gpu" if _v.is_gpu_input(csgraph) else "cpu"
+    xp = sr.array_module(device)
     indptr = csgraph.indptr.astype(xp.int64)
     n = csgraph.shape[0]
     rows = xp.repeat(xp.arange(n), xp.diff(indptr))
     slot = xp.arange(csgraph.indices.size, dtype=xp.int64) - indptr[rows]
     return sr.Matrix.from_coo(rows, csgraph.indices, slot.astype(xp.float64), nrows=n, ncols=n,
-                              dup_op=sr.binary.min, device="gpu")
+                              dup_op=sr.binary.min, device=device)
 
 
 def _bfs_engine(csgraph, A: sr.Matrix, i_start: int, directed: bool):
@@ -73,7 +75,7 @@ def _bfs_engine(csgraph, A: sr.Matrix, i_start: int, directed: bool):
     """
     xp = A.xp
     n = A.nrows
-    slots = _slots(csgraph, "breadth_first_order")
+    slots = _slots(csgraph, directed)
     order = xp.empty(n, dtype=xp.int64)
     order[0] = i_start
     count = 1
@@ -154,10 +156,10 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     """
     op = "breadth_first_order"
     if _engine(csgraph):
-        A = _v.as_graph(csgraph, op, dup="sum")
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
         order, pred = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
         return (order, pred) if return_predecessors else order
-    S, n = _host(csgraph, op)
+    S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
     return _scg().breadth_first_order(S, i, directed=directed,
                                       return_predecessors=return_predecessors)
@@ -187,10 +189,10 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     op = "breadth_first_tree"
     kind = _v.graph_kind(csgraph)
     if _engine(csgraph):
-        A = _v.as_graph(csgraph, op, dup="sum")
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
         _, pred = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
         return _tree_from_pred(csgraph, A, pred, directed, kind)
-    S, n = _host(csgraph, op)
+    S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
     return _as_kind(_scg().breadth_first_tree(S, i, directed=directed), kind)
 
@@ -216,7 +218,7 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
     ([0, 1, 3, 2], [-9999, 0, 0, 1])
     """
     op = "depth_first_order"
-    S, n = _host(csgraph, op)
+    S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
     res = _scg().depth_first_order(S, i, directed=directed,
                                    return_predecessors=return_predecessors)
@@ -241,7 +243,7 @@ def depth_first_tree(csgraph, i_start, directed=True):
     """
     op = "depth_first_tree"
     kind = _v.graph_kind(csgraph)
-    S, n = _host(csgraph, op)
+    S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
     T = _scg().depth_first_tree(S, i, directed=directed)
     if kind == "cupyx":

@@ -148,8 +148,10 @@ def _check_square(op: str, arg: str, shape, square: bool):
 
 def _dense_edges(xp, a, null_value, infinity_null, nan_null):
     """Where a dense array holds an edge (SciPy's csgraph_masked_from_dense)."""
-    if null_value is None or (isinstance(null_value, float) and np.isnan(null_value)):
+    if null_value is None:
         edge = xp.ones(a.shape, dtype=bool)
+    elif np.isnan(float(null_value)):  # SciPy: a NaN null value masks the NaNs
+        edge = ~xp.isnan(a) if a.dtype.kind in "fc" else xp.ones(a.shape, dtype=bool)
     else:
         edge = a != null_value
     if a.dtype.kind in "fc":
@@ -184,12 +186,23 @@ def _sparse_csr_float64(S, op, arg, square):
     return indptr, indices, data, S.shape, canonical
 
 
+def _csc_undirected(csgraph, directed: bool):
+    """SciPy reads an undirected CSC graph as its transpose (a free CSR view): the same graph,
+    but its neighbours in the transpose's stored order, which traversal orders show."""
+    if not directed and (_is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph)) \
+            and csgraph.format == "csc":
+        return csgraph.T
+    return csgraph
+
+
 def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
-                 null_value=0, infinity_null: bool = True, nan_null: bool = True):
+                 null_value=0, infinity_null: bool = True, nan_null: bool = True,
+                 directed: bool = True):
     """A fresh float64 ``scipy.sparse.csr_array`` of a host graph, in the caller's stored order
     (unsorted indices and duplicates kept, explicit zeros kept), for CPU paths that run SciPy's
     compiled csgraph routine. Dense and masked input is converted as SciPy converts it.
     GPU input is moved to the host (callers use it only where the CPU path runs by design).
+    ``directed=False`` reads a CSC input as its transpose, as SciPy does.
 
     Examples
     --------
@@ -201,6 +214,7 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
     """
     import scipy.sparse as sps  # noqa: PLC0415
 
+    csgraph = _csc_undirected(csgraph, directed)
     if isinstance(csgraph, sr.Matrix):
         A = _cast_matrix(csgraph, op, arg, square)
         A = A.to_cpu() if A.device == "gpu" else A
@@ -208,6 +222,8 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
         S = csgraph.get() if _is_cupyx_sparse(csgraph) else csgraph
         indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square)
+        if max(shape) < 2**31 - 1 and indices.size < 2**31 - 1:  # SciPy's ITYPE (yen needs it)
+            indptr, indices = indptr.astype(np.int32), indices.astype(np.int32)
         out = sps.csr_array((data, indices, indptr), shape=shape)
         out.has_canonical_format = canonical
         return out
@@ -232,7 +248,8 @@ def _cast_matrix(A: sr.Matrix, op: str, arg: str, square: bool) -> sr.Matrix:
 
 
 def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square: bool = True,
-             null_value=0, infinity_null: bool = True, nan_null: bool = True) -> sr.Matrix:
+             null_value=0, infinity_null: bool = True, nan_null: bool = True,
+             directed: bool = True) -> sr.Matrix:
     """The graph of any input SciPy's csgraph takes, as a canonical float64
     :class:`semiring.Matrix` on the input's device (see the module docstring for the kinds).
 
@@ -251,6 +268,9 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         For dense input, as in ``scipy.sparse.csgraph.csgraph_from_dense``: the entries equal to
         ``null_value`` (None: none), infinite (``infinity_null``) or NaN (``nan_null``) are not
         edges.
+    directed : bool
+        ``False`` reads a CSC input as its transpose, as SciPy does for undirected graphs (the
+        same undirected graph; the stored order of neighbours is the transpose's).
 
     Returns
     -------
@@ -271,6 +291,7 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
     >>> as_graph(np.array([[0, 3], [np.nan, 0]], dtype=np.float16), "dijkstra").to_coo()
     (array([0]), array([1]), array([3.]))
     """
+    csgraph = _csc_undirected(csgraph, directed)
     if isinstance(csgraph, sr.Matrix):
         return _cast_matrix(csgraph, op, arg, square)
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
