@@ -186,6 +186,12 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     idx, shape = _v.normalize_indices(indices, n, op)
     r, c, w = A0.to_coo()
     _check_negative(op, method, r, c, w, directed, unweighted)
+    if method == "FW" and unweighted:
+        # SciPy's Floyd–Warshall reads the graph densely: a stored inf stays "no edge" even
+        # with unweighted=True (its other methods count it as an edge of length 1)
+        fin = A0.xp.isfinite(w)
+        if not bool(fin.all()):
+            A0 = sr.Matrix.from_coo(r[fin], c[fin], w[fin], nrows=n, ncols=n, device=A0.device)
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
     has_neg = bool(A.nvals) and float(A.values.min()) < 0

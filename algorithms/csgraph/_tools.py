@@ -131,7 +131,8 @@ def csgraph_to_dense(csgraph, null_value=0):
 
 def csgraph_to_masked(csgraph):
     """A masked array of a sparse graph, as ``scipy.sparse.csgraph.csgraph_to_masked``: the
-    entries float64 (parallel edges: the smallest), the non-edges masked. On the host for
+    entries float64 (parallel edges: the smallest), the non-edges masked, and like SciPy a
+    stored inf or NaN weight masked as well. On the host for
     every input (NumPy has masked arrays, CuPy does not).
 
     Examples
@@ -145,10 +146,9 @@ def csgraph_to_masked(csgraph):
     A = _v.as_graph(csgraph, op, dup="min", square=False)
     if A.device == "gpu":
         A = A.to_cpu()
-    mask = np.ones(A.shape, dtype=bool)
-    r, c, _ = A.to_coo()
-    mask[r, c] = False
-    return np.ma.masked_array(_to_dense_engine(A, 0.0), mask=mask)
+    # as SciPy: the dense graph with NaN for "no edge", then every NaN and inf masked (a stored
+    # inf or NaN weight is masked too)
+    return np.ma.masked_invalid(_to_dense_engine(A, np.nan))
 
 
 # ------------------------------------------------------------------------------ laplacian
