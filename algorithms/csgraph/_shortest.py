@@ -112,11 +112,20 @@ def _scipy_indices(idx, shape):
     return idx.reshape(shape)
 
 
+class _Rows:
+    """The row of each stored entry, computed only when asked for (an error message)."""
+
+    def __init__(self, S):
+        self._S = S
+
+    def __getitem__(self, k):
+        return int(np.searchsorted(self._S.indptr, k, side="right") - 1)
+
+
 def _host_graph(csgraph, op, directed=True):
     """(fresh float64 CSR in stored order, its row of each entry)."""
-    S = _v.as_scipy_csr(csgraph, op, directed=directed)
-    rows = np.repeat(np.arange(S.shape[0]), np.diff(S.indptr))
-    return S, rows
+    S = _v.as_scipy_csr(csgraph, op, directed=directed, borrow=True)
+    return S, _Rows(S)
 
 
 # ------------------------------------------------------------------------------ engine path
@@ -135,6 +144,12 @@ def _prepared(A: sr.Matrix, directed: bool, unweighted: bool) -> sr.Matrix:
                                device=A.device)
     if unweighted:
         return sr.Matrix.from_csr(A.indptr, A.indices, xp.ones(A.nvals), A.shape, check=False)
+    r, c, v = A.to_coo()
+    fin = xp.isfinite(v)
+    if not bool(fin.all()):
+        # a stored inf edge lies on no finite path: drop it (algorithms.apsp's predecessor
+        # search would count it tight, inf <= d + n·ε·inf; reported to issue 19's owner)
+        A = sr.Matrix.from_coo(r[fin], c[fin], v[fin], nrows=n, ncols=n, device=A.device)
     return A
 
 

@@ -23,7 +23,7 @@ def _start(i_start, n: int, op: str) -> int:
 
 
 def _host(csgraph, op, directed):
-    S = _v.as_scipy_csr(csgraph, op, directed=directed)
+    S = _v.as_scipy_csr(csgraph, op, directed=directed, borrow=True)
     return S, S.shape[0]
 
 

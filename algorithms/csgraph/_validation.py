@@ -197,12 +197,17 @@ def _csc_undirected(csgraph, directed: bool):
 
 def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
                  null_value=0, infinity_null: bool = True, nan_null: bool = True,
-                 directed: bool = True):
+                 directed: bool = True, borrow: bool = False):
     """A fresh float64 ``scipy.sparse.csr_array`` of a host graph, in the caller's stored order
     (unsorted indices and duplicates kept, explicit zeros kept), for CPU paths that run SciPy's
     compiled csgraph routine. Dense and masked input is converted as SciPy converts it.
     GPU input is moved to the host (callers use it only where the CPU path runs by design).
     ``directed=False`` reads a CSC input as its transpose, as SciPy does.
+
+    ``borrow=True`` returns a ``scipy.sparse`` CSR input itself when SciPy's routines can read
+    it as it is (real dtype, int32 indices): for callers that only hand it to a SciPy routine
+    that does not write into its input and keep nothing from it (no cache can go stale), this
+    saves the copy, the fixed cost that dominates a call on a small graph.
 
     Examples
     --------
@@ -219,6 +224,11 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
         A = _cast_matrix(csgraph, op, arg, square)
         A = A.to_cpu() if A.device == "gpu" else A
         return sps.csr_array((A.values.copy(), A.indices.copy(), A.indptr.copy()), shape=A.shape)
+    if borrow and _is_scipy_sparse(csgraph) and csgraph.format == "csr" \
+            and csgraph.dtype.kind in "biuf" and csgraph.indices.dtype == np.int32 \
+            and csgraph.indptr.dtype == np.int32:
+        _check_square(op, arg, csgraph.shape, square)
+        return csgraph
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
         S = csgraph.get() if _is_cupyx_sparse(csgraph) else csgraph
         indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square)
