@@ -285,7 +285,8 @@ def _has_negative(g):
 @given(data=st.data(), g=graphs(negative=True), directed=st.booleans(), preds=st.booleans(),
        unweighted=st.booleans(), method=st.sampled_from(["auto", "D", "BF", "J", "FW"]),
        ind=st.sampled_from(["none", "scalar", "list", "empty", "negative", "2d"]))
-def test_shortest_path_matches_scipy(backend, kind, data, g, directed, preds, unweighted, method, ind):
+def test_shortest_path_matches_scipy(backend, kind, data, g, directed, preds, unweighted, method,
+                                     ind):
     device, engine = backend
     x, ref = as_kind(g, kind, device)
     n = g[0]
@@ -528,12 +529,25 @@ def test_long_path_is_linear_on_the_host():
     assert d[-1] == n - 1
 
 
-def test_long_path_engine(backend):
+@pytest.mark.parametrize("thin", [False, True], ids=["levels", "thin-to-host"])
+def test_long_path_engine(backend, thin, monkeypatch):
+    """A path on the engine path: level by level, or (``thin``) handed to the host BFS after
+    a few thin levels, as the GPU does after THIN_LEVELS (the same answer either way)."""
+    from algorithms.csgraph import _traversal
+
+    monkeypatch.setattr(_traversal, "THIN_ON_CPU", thin)
+    monkeypatch.setattr(_traversal, "THIN_LEVELS", 4 if thin else _traversal.THIN_LEVELS)
     n = 300
     P = sp.csr_array((np.ones(n - 1), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
     x = sr.Matrix.from_scipy(sp.csr_matrix(P), device=backend[0])
     order, pred = csgraph.breadth_first_order(x, 0)
+    check_device(order, backend[0])
     np.testing.assert_array_equal(to_host(order), np.arange(n))
+    np.testing.assert_array_equal(to_host(pred), np.r_[-9999, np.arange(n - 1)])
+    T = csgraph.breadth_first_tree(x, 0, directed=False)
+    T = T.get() if backend[0] == "gpu" else T
+    np.testing.assert_array_equal(T.toarray(), scg.breadth_first_tree(P, 0, directed=False)
+                                  .toarray())
     np.testing.assert_array_equal(to_host(csgraph.dijkstra(x, indices=[0, 5]))[1, 5:],
                                   np.arange(n - 5))
 
@@ -565,7 +579,8 @@ def test_reconstruct_path_and_dist_matrix_match_scipy(backend, kind, data, g, di
         ref_in, P, directed=directed, null_value=-1))
 
 
-@given(data=st.data(), g=graphs(zeros=False, inf=False), directed=st.booleans(), K=st.integers(0, 4),
+@given(data=st.data(), g=graphs(zeros=False, inf=False), directed=st.booleans(),
+       K=st.integers(0, 4),
        preds=st.booleans(), unweighted=st.booleans())
 def test_yen_matches_scipy(backend, kind, data, g, directed, K, preds, unweighted):
     device, _ = backend

@@ -388,9 +388,9 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     _check_negative(op, "D", rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, (1 if min_only else idx.size) * n * 12, "cpu")
     return _scipy(op, "dijkstra", S, directed=directed,
-                           indices=None if indices is None else _scipy_indices(idx, shape),
-                           return_predecessors=return_predecessors, unweighted=unweighted,
-                           limit=limit, min_only=min_only)
+                  indices=None if indices is None else _scipy_indices(idx, shape),
+                  return_predecessors=return_predecessors, unweighted=unweighted,
+                  limit=limit, min_only=min_only)
 
 
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
@@ -418,8 +418,8 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     return _scipy(op, "bellman_ford", S, directed=directed,
-                               indices=None if indices is None else _scipy_indices(idx, shape),
-                               return_predecessors=return_predecessors, unweighted=unweighted)
+                  indices=None if indices is None else _scipy_indices(idx, shape),
+                  return_predecessors=return_predecessors, unweighted=unweighted)
 
 
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False):
@@ -446,8 +446,8 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     return _scipy(op, "johnson", S, directed=directed,
-                          indices=None if indices is None else _scipy_indices(idx, shape),
-                          return_predecessors=return_predecessors, unweighted=unweighted)
+                  indices=None if indices is None else _scipy_indices(idx, shape),
+                  return_predecessors=return_predecessors, unweighted=unweighted)
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
@@ -459,8 +459,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     effect: the caller's input is never modified.
 
     Host input runs SciPy's own ``floyd_warshall``; GPU input runs :func:`algorithms.apsp`
-    (blocked Floyd–Warshall or min-plus squaring on the GPU), after a Bellman–Ford from a virtual
-    vertex where there are negative weights (to raise on a negative cycle as SciPy does).
+    (blocked Floyd–Warshall or min-plus squaring on the GPU), after a Bellman–Ford from a
+    virtual vertex where there are negative weights (to raise on a negative cycle as SciPy does).
 
     Examples
     --------
@@ -479,8 +479,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
                              unweighted)
     S, _rows = _host_graph(csgraph, op, directed)
     _v.check_output_bytes(op, S.shape[0] ** 2 * 12, "cpu")
-    return _scipy(op, "floyd_warshall", S, directed=directed, return_predecessors=return_predecessors,
-                                 unweighted=unweighted, overwrite=True)
+    return _scipy(op, "floyd_warshall", S, directed=directed,
+                  return_predecessors=return_predecessors, unweighted=unweighted, overwrite=True)
 
 
 def _auto_method(csgraph, S, indices) -> str:
@@ -606,7 +606,8 @@ def _yen_paths(A: sr.Matrix, source: int, sink: int, K: int):
         prev = found[-1][1]
         for i in range(len(prev) - 1):
             spur, root = prev[i], prev[:i + 1]
-            gone_edges = {(p[i], p[i + 1]) for _, p in found if len(p) > i + 1 and p[:i + 1] == root}
+            gone_edges = {(p[i], p[i + 1]) for _, p in found
+                          if len(p) > i + 1 and p[:i + 1] == root}
             gone_vertices = np.zeros(n, dtype=bool)
             gone_vertices[root[:-1]] = True
             keep = ~(gone_vertices[r_h] | gone_vertices[c_h])

@@ -266,7 +266,8 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
     op = "laplacian"
     if form not in ("array", "function", "lo"):
         raise sr.InvalidValue(f"{op}: form must be 'array', 'function' or 'lo', got {form!r}")
-    if _v.is_gpu_input(csgraph) or (_v.FORCE_ENGINE and not isinstance(csgraph, (list, np.ma.MaskedArray))):
+    if _v.is_gpu_input(csgraph) or (
+            _v.FORCE_ENGINE and not isinstance(csgraph, (list, np.ma.MaskedArray))):
         return _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dtype,
                                  symmetrized)
     if isinstance(csgraph, sr.Matrix):

@@ -10,12 +10,22 @@ the host by design (the graph is copied to the host, the results back to the GPU
 
 from __future__ import annotations
 
-import numpy as np
 
 import semiring as sr
 
 from . import _validation as _v
 from ._shortest import NULL_IDX, _engine, _lookup, _scg, _tree_weight
+
+
+#: The GPU BFS gives up after this many levels when they averaged fewer than
+#: :data:`THIN_FRONTIER` vertices: a long, thin traversal (a path, a grid, a road network) costs
+#: a fixed launch-and-sync overhead per level on the GPU, while SciPy's host BFS is O(N + nnz)
+#: whatever the diameter. The answer is the same (SciPy's order is the specification); the
+#: levels already run are wasted, at most THIN_LEVELS of them.
+THIN_LEVELS = 64
+THIN_FRONTIER = 4096
+#: Tests only: apply the thin-traversal rule to the engine path on the CPU too.
+THIN_ON_CPU = False
 
 
 def _start(i_start, n: int, op: str) -> int:
@@ -32,10 +42,10 @@ def _as_kind(T, kind: str):
     return _v.sparse_output(kind, T.data, T.indices, T.indptr, T.shape)
 
 
-def _to_gpu(res):
+def _to_gpu(res, device: str = "gpu"):
     if isinstance(res, tuple):
-        return tuple(sr.to_device(r, "gpu") for r in res)
-    return sr.to_device(res, "gpu")
+        return tuple(sr.to_device(r, device) for r in res)
+    return sr.to_device(res, device)
 
 
 # ------------------------------------------------------------------------------ engine BFS
@@ -70,8 +80,9 @@ def _bfs_engine(csgraph, A: sr.Matrix, i_start: int, directed: bool):
         p'⟨¬seen⟩ = A min.second pos        (in-edges v → u, undirected only)
 
     and the new level is sorted by (parent's position, out before in, rank in the row).
-    One level costs a few launches: a path of N vertices costs N levels (issue 20 owns the
-    per-level cost; the host path is O(N + nnz)).
+    One level costs a few launches and a sync: after :data:`THIN_LEVELS` levels of thin
+    frontiers it returns None and the caller finishes on the host (issue 20 owns the per-level
+    cost).
     """
     xp = A.xp
     n = A.nrows
@@ -84,7 +95,12 @@ def _bfs_engine(csgraph, A: sr.Matrix, i_start: int, directed: bool):
     seen[i_start] = True
     pos = sr.Vector.from_coo(xp.asarray([i_start]), xp.asarray([0], dtype=xp.int64), size=n,
                              device=A.device)
+    levels = 0
     while True:
+        levels += 1
+        if levels == THIN_LEVELS and count < THIN_FRONTIER * levels and (
+                A.device == "gpu" or THIN_ON_CPU):
+            return None  # long and thin: the host BFS is O(N + nnz) (see THIN_LEVELS)
         unseen = dict(mask=sr.Vector.from_dense(seen, device=A.device), complement=True)
         # p⟨¬seen⟩ = pos min.first A
         p_out = sr.vxm(pos, A, sr.min_first, **unseen).to_dense(missing=n).astype(xp.int64)
@@ -139,8 +155,9 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
 
     Host input runs SciPy's compiled BFS on the validated graph: O(N + nnz), a path of 10⁵
     vertices in about a millisecond, and at n = 1000 cheaper than any GPU launch. GPU input
-    runs one masked product a level on the GPU (see :func:`_bfs_engine`); its cost grows with
-    the diameter by a fixed per-level overhead.
+    runs one masked product a level on the GPU (see :func:`_bfs_engine`); a traversal that
+    stays thin for :data:`THIN_LEVELS` levels (a path, a grid) finishes on the host instead,
+    so every backend is O(N + nnz) plus at most THIN_LEVELS levels' overhead.
 
     Deviation: ``i_start`` outside [0, N) raises :class:`semiring.InvalidIndex` (SciPy returns
     an empty order, or reads out of bounds for a negative one).
@@ -157,8 +174,14 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     op = "breadth_first_order"
     if _engine(csgraph):
         A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
-        order, pred = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
-        return (order, pred) if return_predecessors else order
+        res = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
+        if res is not None:
+            order, pred = res
+            return (order, pred) if return_predecessors else order
+        S, n = _host(csgraph, op, directed)
+        return _to_gpu(_scg().breadth_first_order(S, _start(i_start, n, op), directed=directed,
+                                                  return_predecessors=return_predecessors),
+                       A.device)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
     return _scg().breadth_first_order(S, i, directed=directed,
@@ -190,7 +213,13 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     kind = _v.graph_kind(csgraph)
     if _engine(csgraph):
         A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
-        _, pred = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
+        res = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
+        if res is None:  # long and thin: the host BFS (see THIN_LEVELS), the tree on the GPU
+            S, n = _host(csgraph, op, directed)
+            _, pred = _scg().breadth_first_order(S, _start(i_start, n, op), directed=directed)
+            pred = sr.to_device(pred, A.device)
+        else:
+            pred = res[1]
         return _tree_from_pred(csgraph, A, pred, directed, kind)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
