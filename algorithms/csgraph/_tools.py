@@ -229,7 +229,7 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         else:
             L = coo((vv.astype(out_dtype), (rr, cc)), shape=(n, n))
         return (L, wret.astype(out_dtype)) if return_diag else L
-    M = sps.csr_matrix((vv, (rr, cc)), shape=(n, n))
+    M = coo((vv, (rr, cc)), shape=(n, n)).tocsr()
 
     def matvec(x):
         return M @ x

@@ -63,8 +63,9 @@ def _slots(csgraph, directed: bool):
     xp = sr.array_module(device)
     indptr = csgraph.indptr.astype(xp.int64)
     n = csgraph.shape[0]
-    rows = xp.repeat(xp.arange(n), xp.diff(indptr))
-    slot = xp.arange(csgraph.indices.size, dtype=xp.int64) - indptr[rows]
+    pos = xp.arange(csgraph.indices.size, dtype=xp.int64)
+    rows = xp.searchsorted(indptr, pos, side="right") - 1  # the row of each stored entry
+    slot = pos - indptr[rows]
     return sr.Matrix.from_coo(rows, csgraph.indices, slot.astype(xp.float64), nrows=n, ncols=n,
                               dup_op=sr.binary.min, device=device)
 
