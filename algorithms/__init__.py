@@ -10,18 +10,20 @@ comes from, the mechanism (kernels) in ``semiring``.
 - :func:`sssp`, :func:`bellman_ford`, :func:`delta_stepping`: single-source shortest paths
   (min-plus relaxations of a frontier), with predecessors and negative-cycle detection;
   :func:`multi_source_sssp`: many sources at once, one SpMM over min-plus a round.
-- :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade (
-  ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output;
-  ``dijkstra``, ``bellman_ford``, ``johnson``, ``floyd_warshall`` and ``shortest_path`` with
-  SciPy's parameters and outputs).
+- :mod:`algorithms.csgraph`: the ``scipy.sparse.csgraph`` facade: SciPy's names, signatures
+  and outputs on every input kind, on the CPU or the GPU.
+- :class:`NegativeCycleError`: ``semiring.NegativeCycleError``, raised by every shortest-path
+  function here and in :mod:`algorithms.csgraph` (whose own class also derives from SciPy's).
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
   batched SSSP), predecessors and :func:`reconstruct_path`.
 """
+
+from semiring import NegativeCycleError
 
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 
-__all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
+__all__ = ["DistanceOverflow", "NegativeCycleError", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
            "multi_source_bfs", "multi_source_sssp", "reconstruct_path", "sssp"]
