@@ -33,6 +33,10 @@ Deviations from SciPy:
   same inputs (``maximum_flow`` with a float ``source``: SciPy's ``IndexError`` from inside,
   here ``DomainMismatch``).
 - ``minimum_spanning_tree(overwrite=True)`` never modifies the input (SciPy may).
+- ``maximum_bipartite_matching`` refuses a ``perm_type`` other than ``'row'`` or
+  ``'column'`` (SciPy answers any other string as ``'column'``).
+- ``reverse_cuthill_mckee`` of a 0 × 0 graph returns an empty permutation (SciPy raises a
+  ValueError from inside NumPy).
 - GPU input (CuPy, cupyx.scipy.sparse, a GPU ``semiring.Matrix``) is accepted everywhere;
   ``maximum_flow`` takes a ``semiring.Matrix`` with integer values on the GPU (cupyx sparse
   matrices cannot hold integers) and answers with its flow as a GPU ``semiring.Matrix``.
@@ -40,11 +44,13 @@ Deviations from SciPy:
 
 from __future__ import annotations
 
+import numpy as np
+
 import semiring as sr
 
 from .. import components as _components
 from .. import mst as _mst
-from ._validation import as_graph, as_scipy_csr, graph_kind, normalize_vertex, to_float64
+from ._validation import as_graph, as_scipy_csr, graph_kind, to_float64
 
 __all__ = ["connected_components", "maximum_bipartite_matching", "maximum_flow",
            "min_weight_full_bipartite_matching", "minimum_spanning_tree",
@@ -223,6 +229,20 @@ def minimum_spanning_tree(csgraph, overwrite=False):
 # ------------------------------------------------------------------------ flow
 
 
+def _flow_vertex(op, arg, v, n):
+    """A source/sink: an integer (DomainMismatch otherwise), in [0, n) (InvalidValue, a
+    ValueError as SciPy's, otherwise)."""
+    if sr.is_gpu_array(v) and v.ndim == 0:
+        v = v.item()
+    if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":
+        v = v.item()
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(v).__name__}")
+    if not 0 <= int(v) < n:
+        raise sr.InvalidValue(f"{op}: {arg} value ({int(v)}) must be between 0 and {n - 1}")
+    return int(v)
+
+
 def maximum_flow(csgraph, source, sink, *, method="dinic"):
     """A maximum flow, as ``scipy.sparse.csgraph.maximum_flow`` (SciPy's compiled routine on
     the host, by design: see :mod:`algorithms.flow`).
@@ -274,13 +294,13 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     if S.ndim != 2 or S.shape[0] != S.shape[1]:
         raise sr.DimensionMismatch(f"{op}: graph must be specified as a square matrix, got "
                                    f"shape {tuple(S.shape)}")
-    if S.dtype.kind not in "iu":
-        raise sr.DomainMismatch(f"{op}: graph capacities must be integers, got {S.dtype}")
+    if S.dtype.kind not in "iu":  # SciPy raises ValueError here
+        raise sr.InvalidValue(f"{op}: graph capacities must be integers, got {S.dtype}")
     if method not in ("dinic", "edmonds_karp"):
         raise sr.InvalidValue(f"{op}: method must be 'dinic' or 'edmonds_karp', got {method!r}")
     n = S.shape[0]
-    source = normalize_vertex(source, n, op, "source")
-    sink = normalize_vertex(sink, n, op, "sink")
+    source = _flow_vertex(op, "source", source, n)
+    sink = _flow_vertex(op, "sink", sink, n)
     if source == sink:
         raise sr.InvalidValue(f"{op}: source and sink vertices must differ, got {source} for both")
     res = _mf(S, source, sink, method=method)
@@ -391,6 +411,8 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
                                 f"{S.format.upper()}")
     if S.shape[0] != S.shape[1]:
         raise sr.DimensionMismatch(f"{op}: input must be a square matrix, got shape {S.shape}")
+    if S.shape[0] == 0:  # SciPy raises from inside numpy ("zero-size array to reduction")
+        return sr.to_device(np.zeros(0, dtype=np.int32), device)
     from scipy.sparse.csgraph import reverse_cuthill_mckee as _rcm  # noqa: PLC0415
 
     return sr.to_device(_rcm(S, symmetric_mode=symmetric_mode), device)
