@@ -6,7 +6,7 @@ convergence"; LAGraph's ``LG_CC_FastSV``): every vertex keeps a parent ``f`` (in
 itself) and each round
 
 - takes the least grandparent among its neighbours, ``mngp = S min.second gp`` (one SpMV over
-  the symmetric pattern S),
+  the pattern when it is symmetric, one over it and one over its transpose otherwise),
 - hooks its tree's root onto it (stochastic hooking, a scatter-min ``f⟨f⟩ min= mngp``) and
   itself onto it (aggressive hooking, ``f = min(f, mngp)``),
 - then jumps pointers until every tree is a star (``f = f[f]`` until stable: array gathers).
@@ -50,10 +50,18 @@ CONNECTIONS = ("weak", "strong")
 STRONG_METHODS = ("auto", "coloring", "tarjan")
 
 
+def _structure(A):
+    """The structure of A as an iso bool Matrix sharing A's index arrays (no copy)."""
+    return sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, check=False)
+
+
 def _pattern(A):
     """The structure of A without self-loops, as an iso bool Matrix on A's device."""
-    P = sr.select(A, "offdiag")
-    return sr.Matrix.from_csr(P.indptr, P.indices, None, P.shape, check=False)
+    P = _structure(A)
+    xp = A.xp
+    rows = xp.repeat(xp.arange(A.nrows, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
+    loop = A.indices == rows
+    return _keep_entries(P, ~loop) if bool(loop.any()) else P
 
 
 def _scatter_min(xp, a, idx, vals):
@@ -93,14 +101,22 @@ def _fastsv(A, progress=None):
     f = xp.arange(n, dtype=xp.int64)
     if n == 0 or A.nvals == 0:
         return f
-    P = _pattern(A)
-    # S = P ∪ Pᵀ: the undirected view, built once (each round is then one SpMV)
-    S = sr.ewise_add(P, sr.transpose(P), "lor")
+    P = _structure(A)  # self-loops are harmless here: a vertex is its own neighbour
+    # the undirected view S = P ∪ Pᵀ: P itself when P is symmetric (one SpMV a round), else
+    # a product with P and one with Pᵀ (its cached transpose) each round; forming the union
+    # once would cost a set union of 2·nnz keys, more than the rounds it saves
+    PT = P.T
+    symmetric = bool(xp.array_equal(P.indptr, PT.indptr)) and bool(
+        xp.array_equal(P.indices, PT.indices))
     rounds = 0
     while True:
         rounds += 1
         # mngp = S min.second f          (f = gp: the trees are stars after the jumping)
-        mngp = sr.mxv(S, f, sr.min_second, direction="pull").to_dense(missing=n)
+        mngp = sr.mxv(P, f, sr.min_second, direction="pull").to_dense(missing=n)
+        if not symmetric:
+            # mngp = min(mngp, Pᵀ min.second f)
+            xp.minimum(mngp, sr.mxv(PT, f, sr.min_second, direction="pull").to_dense(missing=n),
+                       out=mngp)
         g = f.copy()
         # g⟨f⟩ min= mngp                 (stochastic hooking: a root takes its star's least
         #                                  neighbouring label)

@@ -33,6 +33,9 @@ Deviations from SciPy:
   same inputs (``maximum_flow`` with a float ``source``: SciPy's ``IndexError`` from inside,
   here ``DomainMismatch``).
 - ``minimum_spanning_tree(overwrite=True)`` never modifies the input (SciPy may).
+- ``connected_components(connection="strong")`` answers for a CSR with duplicate entries
+  (SciPy 1.17 never returns: its Tarjan loop spins); repeated entries of a row are dropped
+  first, which leaves SciPy's search order and numbering unchanged.
 - ``maximum_bipartite_matching`` refuses a ``perm_type`` other than ``'row'`` or
   ``'column'`` (SciPy answers any other string as ``'column'``).
 - ``reverse_cuthill_mckee`` of a 0 × 0 graph returns an empty permutation (SciPy raises a
@@ -137,12 +140,34 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     else:
         from scipy.sparse.csgraph import connected_components as _cc  # noqa: PLC0415
 
-        S = as_scipy_csr(csgraph, op)  # the stored order: SciPy's search follows it
-        n_components, labels = _cc(S, directed=True, connection="strong")
+        S = _first_of_duplicates(as_scipy_csr(csgraph, op))  # the stored order: SciPy's
+        n_components, labels = _cc(S, directed=True, connection="strong")  # DFS follows it
         n_components = int(n_components)
         if as_graph_device(csgraph) == "gpu":
             labels = sr.to_device(labels, "gpu")
     return (n_components, labels) if return_labels else n_components
+
+
+def _first_of_duplicates(S):
+    """S without the repeated entries of a row (the first of each kept, in stored order).
+
+    SciPy 1.17's strong ``connected_components`` never returns on a CSR with duplicate
+    entries (its Tarjan loop spins; e.g. indptr [0, 3, 6, 6, 10, 11, 12], indices [3, 3, 5, 4,
+    3, 1, 5, 4, 2, 5, 4, 0]). A repeated edge v → w adds nothing to a depth-first search (w is
+    visited by then), so dropping it leaves the search, and SciPy's numbering, unchanged."""
+    if S.has_canonical_format or S.nnz < 2:
+        return S
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    n = S.shape[0]
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(S.indptr))
+    key = rows * n + S.indices
+    _, first = np.unique(key, return_index=True)
+    if first.size == key.size:
+        return S
+    keep = np.sort(first)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=n))])
+    return sps.csr_array((S.data[keep], S.indices[keep], indptr), shape=S.shape)
 
 
 def as_graph_device(csgraph) -> str:
