@@ -46,6 +46,12 @@ import numpy as np
 
 import semiring as sr
 
+#: A product from a vector with more than n / BETA entries pulls (one masked dot product per
+#: output vertex over the pattern's rows, or its transpose's), a sparser one pushes (SpMSpV
+#: over the entries' out-edges): the switch of direction-optimizing BFS (Beamer, Asanović &
+#: Patterson 2012, §4: β = 24; :data:`algorithms.bfs.BETA`).
+BETA = 24
+
 CONNECTIONS = ("weak", "strong")
 STRONG_METHODS = ("auto", "coloring", "tarjan")
 
@@ -136,13 +142,19 @@ def _vector(xp, n, idx, vals, device):
     return sr.Vector.from_coo(idx, vals, size=n, device=device)
 
 
+def _direction(k, n):
+    """'pull' for a vector of k entries out of n when k > n / BETA, else 'push'."""
+    return "pull" if k * BETA > n else "push"
+
+
 def _min_in_neighbour(P, alive_idx, n, xp, device, transpose=False):
     """t(v) = min{u alive : u → v} (or v → u with ``transpose``), n where none."""
     ids = _vector(xp, n, alive_idx, alive_idx, device)
+    d = _direction(alive_idx.size, n)
     if transpose:
-        t = sr.mxv(P, ids, sr.min_second)
+        t = sr.mxv(P, ids, sr.min_second, direction=d)
     else:
-        t = sr.vxm(ids, P, sr.min_first)
+        t = sr.vxm(ids, P, sr.min_first, direction=d)
     return t.to_dense(missing=n)
 
 
@@ -161,8 +173,9 @@ def _trim(P, alive, rep, xp, device):
                 return
             ones = _vector(xp, n, idx, xp.ones(idx.size, dtype=xp.int32), device)
             # din = alive plus.pair P  (alive in-neighbours; out-neighbours with transpose)
-            deg = (sr.mxv(P, ones, sr.plus_pair) if transpose
-                   else sr.vxm(ones, P, sr.plus_pair)).to_dense(missing=0)
+            d = _direction(idx.size, n)
+            deg = (sr.mxv(P, ones, sr.plus_pair, direction=d) if transpose
+                   else sr.vxm(ones, P, sr.plus_pair, direction=d)).to_dense(missing=0)
             # p(v) = the unique alive in-neighbour where din(v) = 1, else v
             nb = _min_in_neighbour(P, idx, n, xp, device, transpose)
             p = xp.where(alive & (deg == 1), nb, ids)
@@ -211,7 +224,8 @@ def _coloring(A, progress=None):
         front = idx
         while front.size:
             # t⟨alive⟩ = c_front min.first P   (push from the vertices whose color changed)
-            t = sr.vxm(_vector(xp, n, front, c[front], device), P, sr.min_first, mask=mask)
+            t = sr.vxm(_vector(xp, n, front, c[front], device), P, sr.min_first, mask=mask,
+                       direction=_direction(front.size, n))
             ti, tv = t.to_coo()
             better = tv < c[ti]
             front = ti[better]
@@ -226,7 +240,7 @@ def _coloring(A, progress=None):
             # b⟨¬reached⟩ = Q any.pair b_front
             t = sr.mxv(Q, _vector(xp, n, front, xp.ones(front.size, dtype=bool), device),
                        sr.any_pair, mask=sr.Vector.from_dense(reached, device=device),
-                       complement=True)
+                       complement=True, direction=_direction(front.size, n))
             front = t.to_coo()[0]
             reached[front] = True
         rep[reached] = c[reached]
