@@ -99,21 +99,28 @@ def _keep_entries(P, keep):
     return sr.Matrix.from_csr(indptr, P.indices[keep], None, P.shape, check=False)
 
 
-def _fastsv(A, progress=None):
+def _is_symmetric(xp, P, PT):
+    return bool(xp.array_equal(P.indptr, PT.indptr)) and bool(
+        xp.array_equal(P.indices, PT.indices))
+
+
+def _fastsv(A, progress=None, symmetric=False, P=None, PT=None):
     """FastSV on the undirected view of A; returns f (the least vertex of each one's
-    component) as an int64 array on A's device."""
+    component) as an int64 array on A's device. ``symmetric``: A's pattern is known to be
+    symmetric (no transpose needed); P, PT: A's pattern and its transpose when at hand."""
     xp = A.xp
     n = A.nrows
     f = xp.arange(n, dtype=xp.int64)
     if n == 0 or A.nvals == 0:
         return f
-    P = _structure(A)  # self-loops are harmless here: a vertex is its own neighbour
+    if P is None:
+        P = _structure(A)  # self-loops are harmless here: a vertex is its own neighbour
     # the undirected view S = P ∪ Pᵀ: P itself when P is symmetric (one SpMV a round), else
     # a product with P and one with Pᵀ (its cached transpose) each round; forming the union
     # once would cost a set union of 2·nnz keys, more than the rounds it saves
-    PT = P.T
-    symmetric = bool(xp.array_equal(P.indptr, PT.indptr)) and bool(
-        xp.array_equal(P.indices, PT.indices))
+    if not symmetric:
+        PT = P.T if PT is None else PT
+        symmetric = _is_symmetric(xp, P, PT)
     rounds = 0
     while True:
         rounds += 1
@@ -208,6 +215,8 @@ def _coloring(A, progress=None):
     if n == 0 or A.nvals == 0:
         return rep
     P = _pattern(A)
+    if _is_symmetric(xp, P, P.T):  # strong components of an undirected graph are its
+        return _fastsv(A, progress, True, P)  # components: O(log n) rounds, not O(diameter)
     rows = xp.repeat(ids, xp.diff(P.indptr).astype(xp.int64))
     cols = P.indices.astype(xp.int64)
     alive = xp.ones(n, dtype=bool)
@@ -270,7 +279,8 @@ def _number(xp, rep):
     return xp.searchsorted(roots, rep).astype(xp.int32)
 
 
-def connected_components(A, connection="weak", *, method="auto", progress=None):
+def connected_components(A, connection="weak", *, symmetric=False, method="auto",
+                         progress=None):
     """Connected components of a graph: weak (of the undirected view) or strong.
 
     Parameters
@@ -281,6 +291,11 @@ def connected_components(A, connection="weak", *, method="auto", progress=None):
     connection : {'weak', 'strong'}
         ``'weak'``: components of A ∪ Aᵀ, by FastSV (see the module docstring).
         ``'strong'``: i and j share a component when each reaches the other.
+    symmetric : bool
+        Promise that A's pattern equals Aᵀ's (an undirected graph): weak components then skip
+        building the transpose (one SpMV a round over A's rows), and strong components are the
+        weak ones (FastSV). Without the promise both check it (coloring always does: a
+        symmetric pattern goes to FastSV).
     method : {'auto', 'coloring', 'tarjan'}
         Strong components only. ``'coloring'``: trimming and coloring as algebra (either
         device); ``'tarjan'``: SciPy's depth-first search on the host (GPU input is copied to
@@ -322,7 +337,9 @@ def connected_components(A, connection="weak", *, method="auto", progress=None):
         if method != "auto":
             raise sr.InvalidValue(f"{op}: method={method!r} applies to connection='strong'; "
                                   f"weak components always run FastSV (give method='auto')")
-        rep = _fastsv(A, progress)
+        rep = _fastsv(A, progress, bool(symmetric))
+    elif symmetric:
+        rep = _fastsv(A, progress, True)
     else:
         if method == "auto":
             method = "coloring" if A.device == "gpu" else "tarjan"

@@ -55,6 +55,23 @@ def test_against_networkx(device, case):
         assert ours == {frozenset(c) for c in parts(G)}
 
 
+@given(case=edge_lists())
+def test_symmetric_promise(device, case):
+    n, rows, cols, vals = case
+    sym = (np.concatenate([rows, cols]), np.concatenate([cols, rows]),
+           np.concatenate([vals, vals]))
+    A = canonical(n, *sym, device)
+    ref = _reference(A, "weak")
+    for connection in ("weak", "strong"):
+        got = algorithms.connected_components(A, connection, symmetric=True)
+        np.testing.assert_array_equal(to_host(got), ref)
+    # coloring notices the symmetry itself and runs FastSV (rounds of FastSV, not phases)
+    rounds = []
+    got = algorithms.connected_components(A, "strong", method="coloring",
+                                          progress=lambda r, c: rounds.append(r))
+    np.testing.assert_array_equal(to_host(got), ref)
+
+
 def test_input_kinds_and_values_ignored(device):
     # explicit zeros and self-loops are edges (a self-loop joins nothing); iso matrices work
     A = sr.Matrix.from_coo([0, 1, 2, 3], [1, 0, 2, 3], [0.0, -1.0, 5.0, 0.0], nrows=5, ncols=5,
