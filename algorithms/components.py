@@ -77,7 +77,15 @@ def _scatter_min(xp, a, idx, vals):
     else:  # pragma: no cover - GPU
         import cupyx  # noqa: PLC0415
 
-        cupyx.scatter_min(a, idx, vals)
+        try:
+            cupyx.scatter_min(a, idx, vals)
+        except TypeError:  # a dtype its atomics do not cover: the least value per index
+            if idx.size == 0:
+                return
+            o = xp.lexsort(xp.stack([vals, idx]))
+            si, sv = idx[o], vals[o]
+            head = xp.concatenate([xp.ones(1, dtype=bool), si[1:] != si[:-1]])
+            a[si[head]] = xp.minimum(a[si[head]], sv[head])
 
 
 def _jump(xp, f):
