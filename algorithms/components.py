@@ -79,7 +79,8 @@ def _scatter_min(xp, a, idx, vals):
 
         try:
             cupyx.scatter_min(a, idx, vals)
-        except TypeError:  # a dtype its atomics do not cover: the least value per index
+        except (TypeError, ValueError, NotImplementedError):  # a dtype its atomics do not
+            # cover: the least value per index by a sort
             if idx.size == 0:
                 return
             o = xp.lexsort(xp.stack([vals, idx]))

@@ -189,7 +189,7 @@ def _stored_csr(csgraph, op):
     if device == "gpu":
         if _is_cupyx_sparse(csgraph):
             S = csgraph.tocsr()
-            if S.ndim != 2 or S.shape[0] != S.shape[1]:
+            if len(S.shape) != 2 or S.shape[0] != S.shape[1]:
                 raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape "
                                            f"{tuple(S.shape)}")
             return (S.indptr.copy(), S.indices.copy(), to_float64(S.data, op), S.shape[0],
