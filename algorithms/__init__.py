@@ -23,7 +23,16 @@ from semiring import NegativeCycleError
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
+from .components import connected_components
+from .flow import FlowResult, maximum_flow
+from .matching import maximum_bipartite_matching, min_weight_full_bipartite_matching
+from .mst import minimum_spanning_forest
+from .ordering import reverse_cuthill_mckee, structural_rank
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 
 __all__ = ["DistanceOverflow", "NegativeCycleError", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
            "multi_source_bfs", "multi_source_sssp", "reconstruct_path", "sssp"]
+# graphalg: components, spanning forests, flow, matching, ordering
+__all__ += ["FlowResult", "connected_components", "maximum_bipartite_matching", "maximum_flow",
+            "min_weight_full_bipartite_matching", "minimum_spanning_forest",
+            "reverse_cuthill_mckee", "structural_rank"]

@@ -53,6 +53,9 @@ Examples
 'csr_array'
 """
 
+from ._graphalg import (connected_components, maximum_bipartite_matching, maximum_flow,
+                        min_weight_full_bipartite_matching, minimum_spanning_tree,
+                        reverse_cuthill_mckee, structural_rank)
 from ._shortest import (NULL_IDX, NegativeCycleError, bellman_ford, construct_dist_matrix,
                         dijkstra, floyd_warshall, johnson, reconstruct_path, shortest_path, yen)
 from ._tools import (csgraph_from_dense, csgraph_from_masked, csgraph_masked_from_dense,
@@ -61,7 +64,9 @@ from ._traversal import (breadth_first_order, breadth_first_tree, depth_first_or
                          depth_first_tree)
 
 __all__ = ["NULL_IDX", "NegativeCycleError", "bellman_ford", "breadth_first_order",
-           "breadth_first_tree", "construct_dist_matrix", "csgraph_from_dense",
-           "csgraph_from_masked", "csgraph_masked_from_dense", "csgraph_to_dense",
-           "csgraph_to_masked", "depth_first_order", "depth_first_tree", "dijkstra",
-           "floyd_warshall", "johnson", "laplacian", "reconstruct_path", "shortest_path", "yen"]
+           "breadth_first_tree", "connected_components", "construct_dist_matrix",
+           "csgraph_from_dense", "csgraph_from_masked", "csgraph_masked_from_dense",
+           "csgraph_to_dense", "csgraph_to_masked", "depth_first_order", "depth_first_tree",
+           "dijkstra", "floyd_warshall", "johnson", "laplacian", "maximum_bipartite_matching",
+           "maximum_flow", "min_weight_full_bipartite_matching", "minimum_spanning_tree",
+           "reconstruct_path", "reverse_cuthill_mckee", "shortest_path", "structural_rank", "yen"]
