@@ -14,6 +14,8 @@ comes from, the mechanism (kernels) in ``semiring``.
   ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output;
   ``dijkstra``, ``bellman_ford``, ``johnson``, ``floyd_warshall`` and ``shortest_path`` with
   SciPy's parameters and outputs).
+- :func:`pagerank`: PageRank and personalized PageRank (NetworkX's or GAP's definition), one
+  SpMV an iteration.
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
   batched SSSP), predecessors and :func:`reconstruct_path`.
 """
@@ -21,7 +23,8 @@ comes from, the mechanism (kernels) in ``semiring``.
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
+from .pagerank import ConvergenceError, pagerank
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 
-__all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
-           "multi_source_bfs", "multi_source_sssp", "reconstruct_path", "sssp"]
+__all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
+           "multi_source_bfs", "multi_source_sssp", "pagerank", "reconstruct_path", "sssp"]
