@@ -16,6 +16,8 @@ comes from, the mechanism (kernels) in ``semiring``.
   SciPy's parameters and outputs).
 - :func:`pagerank`: PageRank and personalized PageRank (NetworkX's or GAP's definition), one
   SpMV an iteration.
+- :func:`triangle_count`, :func:`triangles`, :func:`clustering`: triangles (total, per
+  vertex) and the local clustering coefficient, as masked SpGEMM.
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
   batched SSSP), predecessors and :func:`reconstruct_path`.
 """
@@ -25,6 +27,8 @@ from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
 from .pagerank import ConvergenceError, pagerank
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
+from .triangles import clustering, triangle_count, triangles
 
-__all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
-           "multi_source_bfs", "multi_source_sssp", "pagerank", "reconstruct_path", "sssp"]
+__all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "bfs", "clustering",
+           "csgraph", "delta_stepping", "multi_source_bfs", "multi_source_sssp", "pagerank",
+           "reconstruct_path", "sssp", "triangle_count", "triangles"]
