@@ -16,6 +16,8 @@ comes from, the mechanism (kernels) in ``semiring``.
   SciPy's parameters and outputs).
 - :func:`pagerank`: PageRank and personalized PageRank (NetworkX's or GAP's definition), one
   SpMV an iteration.
+- :func:`betweenness_centrality`: Brandes' betweenness, a batch of sources at once (SpMM
+  forward and backward sweeps), exact or sampled.
 - :func:`triangle_count`, :func:`triangles`, :func:`clustering`: triangles (total, per
   vertex) and the local clustering coefficient, as masked SpGEMM.
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
@@ -25,10 +27,12 @@ comes from, the mechanism (kernels) in ``semiring``.
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
+from .centrality import betweenness_centrality
 from .pagerank import ConvergenceError, pagerank
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 from .triangles import clustering, triangle_count, triangles
 
-__all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "bfs", "clustering",
+__all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "betweenness_centrality",
+           "bfs", "clustering",
            "csgraph", "delta_stepping", "multi_source_bfs", "multi_source_sssp", "pagerank",
            "reconstruct_path", "sssp", "triangle_count", "triangles"]
