@@ -56,10 +56,11 @@ def _undirected(op, A, symmetrize):
     if A.nrows != A.ncols:
         raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
     G = _pattern(A)
-    if symmetrize:
+    symmetric = _is_symmetric(A)
+    if symmetrize and not symmetric:
         # G = G ∪ Gᵀ
         G = _pattern(sr.ewise_add(G, G.T, "any"))
-    elif not _is_symmetric(A):
+    elif not symmetric:
         raise sr.InvalidValue(f"{op}: A must be structurally symmetric (an undirected graph: A(i, j) "
                               f"present exactly where A(j, i) is); pass symmetrize=True for the "
                               f"undirected graph of A ∪ Aᵀ")
