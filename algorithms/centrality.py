@@ -30,6 +30,8 @@ import semiring as sr
 
 from .triangles import _is_symmetric
 
+__all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "betweenness_centrality"]
+
 # Sources per batch: at most BATCH_ELEMENTS // n, so the n × s workspaces (σ, δ, the frontier,
 # the levels: about 40 bytes an entry) stay near 40 · BATCH_ELEMENTS bytes (2.7 GB); at
 # least 1, at most MAX_BATCH (wider SpMMs stop paying once the graph's rows are long).
@@ -165,8 +167,9 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph, edges ``A(i, j)``: i → j; only the structure is read (explicit zeros are
-        edges, values are not weights: paths are unweighted). Self-loops never lie on a
-        shortest path. Runs where ``A`` lives (CPU or GPU).
+        edges, values are not weights: paths are unweighted, NetworkX's ``weight=None``;
+        weighted betweenness may come later). Self-loops and parallel edges never change a
+        shortest-path count. Runs where ``A`` lives (CPU or GPU).
     k : int, optional
         Use k sources sampled as NetworkX samples them (``random.Random(seed).sample`` over
         the vertices 0 .. n−1: the same sources as ``nx.betweenness_centrality(G, k=k,

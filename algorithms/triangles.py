@@ -30,6 +30,8 @@ import numpy as np
 
 import semiring as sr
 
+__all__ = ["clustering", "triangle_count", "triangles"]
+
 ORDERS = ("degree", "index")
 METHODS = ("dot", "ll")
 # picked by measurement (CPU, kron-16: see the report / docs): degree order, D·Dᵀ
