@@ -205,9 +205,9 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
 
     Examples
     --------
-    >>> import networkx as nx, semiring as sr
+    >>> import semiring as sr
     >>> import algorithms
-    >>> A = sr.Matrix.from_networkx(nx.path_graph(4), device="cpu")
+    >>> A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 3]], undirected=True, device="cpu")
     >>> algorithms.betweenness_centrality(A, directed=False)
     array([0.        , 0.66666667, 0.66666667, 0.        ])
     >>> algorithms.betweenness_centrality(A, directed=False, normalized=False)

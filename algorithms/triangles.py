@@ -127,10 +127,10 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
 
     Examples
     --------
-    >>> import networkx as nx, semiring as sr
+    >>> import numpy as np, semiring as sr
     >>> import algorithms
-    >>> A = sr.Matrix.from_networkx(nx.complete_graph(5), device="cpu")
-    >>> algorithms.triangle_count(A)
+    >>> K5 = sr.Matrix.from_dense(np.ones((5, 5)) - np.eye(5), missing=0, device="cpu")
+    >>> algorithms.triangle_count(K5)
     10
     """
     op = "triangle_count"
