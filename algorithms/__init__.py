@@ -14,6 +14,11 @@ comes from, the mechanism (kernels) in ``semiring``.
   ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output;
   ``dijkstra``, ``bellman_ford``, ``johnson``, ``floyd_warshall`` and ``shortest_path`` with
   SciPy's parameters and outputs).
+- :func:`core_number` (k-core decomposition by peeling) and :func:`k_truss` (support counting
+  by masked SpGEMM): :mod:`algorithms.cores`.
+- :func:`label_propagation` (semi-synchronous, Cordasco & Gargano 2010), :func:`louvain`
+  (parallel local moves by colour classes, aggregation as Sᵀ A S) and :func:`modularity`:
+  :mod:`algorithms.community`.
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
   batched SSSP), predecessors and :func:`reconstruct_path`.
 """
@@ -21,7 +26,10 @@ comes from, the mechanism (kernels) in ``semiring``.
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
+from .community import label_propagation, louvain, modularity
+from .cores import core_number, k_truss
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 
-__all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
+__all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "core_number", "csgraph",
+           "delta_stepping", "k_truss", "label_propagation", "louvain", "modularity",
            "multi_source_bfs", "multi_source_sssp", "reconstruct_path", "sssp"]
