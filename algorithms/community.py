@@ -37,6 +37,9 @@ from .cores import _square, undirected_pattern
 #: on the gain; NetworkX's sequential sweep stops when nobody moves, which a parallel sweep,
 #: whose simultaneous moves can undo each other's gains, need not reach).
 MAX_SWEEPS = 64
+#: Relative tolerance of the symmetry check of weighted input: duplicate float entries summed
+#: in a different order on each side of the diagonal differ in the last bits.
+SYMMETRY_RTOL = 1e-9
 #: The seed of the colouring's random priorities when ``seed=None`` (the results are then
 #: deterministic, unlike NetworkX's ``seed=None``).
 DEFAULT_SEED = 0
@@ -133,6 +136,18 @@ def _colouring(S, seed):
     return colour
 
 
+def _finite(op, name, val):
+    """A finite float from a real scalar, else InvalidValue naming the argument."""
+    try:
+        ok = not isinstance(val, (bool, np.bool_, str, bytes)) and np.ndim(val) == 0 \
+            and bool(np.isfinite(float(val)))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise sr.InvalidValue(f"{op}: {name} must be a finite number, got {val!r}")
+    return float(val)
+
+
 def _check_labels(op, arg, labels, n, device):
     xp = sr.array_module(device)
     if sr.is_gpu_array(labels) and device == "cpu":
@@ -159,8 +174,8 @@ def _weights(A, op, *, nonnegative):
     if nonnegative and vals.size and bool((vals < 0).any()):
         raise sr.InvalidValue(f"{op}: A's weights must be nonnegative, got {float(vals.min())}")
     W = sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False)
-    # symmetric: W and Wᵀ have the same entries with the same values
-    if not W.isequal(sr.transpose(W)):
+    # symmetric: W and Wᵀ have the same entries, with values equal up to SYMMETRY_RTOL
+    if not W.isclose(sr.transpose(W), rel_tol=SYMMETRY_RTOL):
         raise sr.InvalidValue(f"{op}: A must be symmetric (an undirected graph); "
                               f"symmetrize it first (e.g. A + Aᵀ), or use directed=True where offered")
     return W
@@ -190,7 +205,8 @@ def modularity(A, labels, resolution=1.0, *, directed=False):
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         Weighted adjacency matrix (an iso matrix: all weights its iso value; True is 1).
-        With ``directed=False`` it must be symmetric.
+        With ``directed=False`` it must be symmetric (values equal to a relative
+        ``SYMMETRY_RTOL`` = 1e-9; the stored values are used as they are).
     labels : array_like of int, shape (n,)
         Community of each vertex (any integers; equal labels, same community), on A's device.
     resolution : float
@@ -225,9 +241,7 @@ def modularity(A, labels, resolution=1.0, *, directed=False):
     """
     op = "modularity"
     A = _square(A, op)
-    if isinstance(resolution, (bool, np.bool_)) or not np.isscalar(resolution) \
-            or not np.isfinite(float(resolution)):
-        raise sr.InvalidValue(f"{op}: resolution must be a finite number, got {resolution!r}")
+    resolution = _finite(op, "resolution", resolution)
     lab = _check_labels(op, "labels", labels, A.nrows, A.device)
     if directed:
         xp = sr.array_module(A.device)
@@ -405,7 +419,8 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square and symmetric
         Weighted adjacency matrix of an undirected graph (iso: every weight its iso value,
-        True is 1); weights must be finite and nonnegative.
+        True is 1; symmetric to a relative ``SYMMETRY_RTOL`` = 1e-9); weights must be finite
+        and nonnegative.
     resolution : float
         γ of the modularity; below 1 favours larger communities, above 1 smaller ones.
     seed : int, optional
@@ -445,9 +460,8 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     0.423077
     """
     op = "louvain"
-    for name, val in (("resolution", resolution), ("threshold", threshold)):
-        if isinstance(val, (bool, np.bool_)) or not np.isscalar(val) or not np.isfinite(float(val)):
-            raise sr.InvalidValue(f"{op}: {name} must be a finite number, got {val!r}")
+    resolution = _finite(op, "resolution", resolution)
+    threshold = _finite(op, "threshold", threshold)
     if max_level is not None and (isinstance(max_level, (bool, np.bool_))
                                   or not isinstance(max_level, (int, np.integer)) or max_level < 1):
         raise sr.InvalidValue(f"{op}: max_level must be a positive integer or None, got {max_level!r}")
