@@ -126,13 +126,79 @@ def core_number(A):
     return core
 
 
-def k_truss(A, k):
+#: Largest number of (edge, neighbour) candidates a chunk of the dot-product support expands
+#: at once (int64 arrays of this length, a few of them live at a time).
+SUPPORT_CHUNK = 1 << 24
+
+
+def _expand(xp, counts):
+    """For segments of the given lengths: (segment of each slot, offset within it)."""
+    counts = counts.astype(xp.int64)
+    ends = xp.cumsum(counts)
+    total = int(ends[-1]) if counts.size else 0
+    seg = xp.repeat(xp.arange(counts.size, dtype=xp.int64), counts)
+    return seg, xp.arange(total, dtype=xp.int64) - (ends - counts)[seg]
+
+
+def edge_support(C):
+    """T⟨C⟩ = C plus.pair Cᵀ for a symmetric pattern C without diagonal, as the values of
+    C's entries (int64, in C's entry order): the triangles through each edge.
+
+    Mask-driven dot products (SuiteSparse's "dot3" method for a sparse mask): each edge
+    (i, j), i < j, intersects the neighbour list of its endpoint of smaller degree with the
+    other's (a binary search of the keys ``o·n + k`` in C's sorted keys), so an edge costs
+    min(d_i, d_j) and the whole pass O(m √m) (Chiba & Nishizeki 1985), where the Gustavson
+    product ``sr.mxm(C, C, sr.plus_pair, mask=C.S)`` enumerates every wedge (Σ d_k², which
+    the hubs of a power-law graph dominate: 1.2·10⁹ against 1.6·10⁸ on Kronecker 16).
+
+    # needs public API: a masked dot-product mxm (C⟨M⟩ = A ⊕.⊗ Bᵀ iterating M's entries).
+    """
+    xp = sr.array_module(C.device)
+    n = C.nrows
+    indptr = C.indptr.astype(xp.int64)
+    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(indptr))
+    cols = C.indices.astype(xp.int64)
+    keys = rows * n + cols                                   # sorted: CSR order
+    deg = xp.diff(indptr)
+    up = xp.flatnonzero(rows < cols)
+    i, j = rows[up], cols[up]
+    small = deg[i] <= deg[j]
+    s, o = xp.where(small, i, j), xp.where(small, j, i)
+    cnt = deg[s]
+    support = xp.zeros(up.size, dtype=xp.int64)
+    # chunks of edges whose candidates number at most SUPPORT_CHUNK (an edge alone may exceed it)
+    ends = _host(xp.cumsum(cnt)) if cnt.size else np.zeros(0, dtype=np.int64)
+    lo = 0
+    while lo < up.size:
+        base = int(ends[lo - 1]) if lo else 0
+        hi = max(lo + 1, int(np.searchsorted(ends, base + SUPPORT_CHUNK, side="right")))
+        seg, off = _expand(xp, cnt[lo:hi])
+        k = cols[indptr[s[lo:hi]][seg] + off]
+        q = o[lo:hi][seg] * n + k
+        pos = xp.minimum(xp.searchsorted(keys, q), keys.size - 1)
+        hit = keys[pos] == q
+        support[lo:hi] = xp.bincount(seg[hit], minlength=hi - lo)
+        lo = hi
+    out = xp.zeros(keys.size, dtype=xp.int64)
+    out[up] = support
+    out[xp.searchsorted(keys, j * n + i)] = support           # the mirror entries (j, i)
+    return out
+
+
+def _host(a):
+    return a.get() if sr.is_gpu_array(a) else np.asarray(a)
+
+
+def k_truss(A, k, *, method="dot"):
     """The k-truss: the largest subgraph in which every edge lies on at least k - 2 triangles
     of the subgraph.
 
     Support counting as algebra (LAGraph ``LAGraph_KTruss``): starting from the undirected
     pattern C = S, repeat ``C⟨C⟩ = C plus.pair C`` (the support of every edge: its triangles
-    in C) and ``C = select(C, support ≥ k - 2)`` until no edge is dropped.
+    in C) and ``C = select(C, support ≥ k - 2)`` until no edge is dropped. The masked product
+    is computed mask-first by default (``method="dot"``: one dot product per edge of C, see
+    :func:`edge_support`), or as the engine's masked Gustavson SpGEMM (``method="mxm"``),
+    which enumerates every wedge and is far slower on graphs with hubs.
 
     Parameters
     ----------
@@ -141,6 +207,8 @@ def k_truss(A, k):
         explicit zeros are edges, self-loops ignored: NetworkX raises on them).
     k : int
         For k ≤ 2 every edge is kept (NetworkX's convention).
+    method : {'dot', 'mxm'}
+        How the support ``C⟨C⟩ = C plus.pair C`` is computed (same answer).
 
     Returns
     -------
@@ -154,6 +222,8 @@ def k_truss(A, k):
     ------
     DomainMismatch
         k is not an integer, or A is not a sparse matrix.
+    InvalidValue
+        method is not 'dot' or 'mxm'.
     DimensionMismatch
         A is not square.
 
@@ -179,23 +249,31 @@ def k_truss(A, k):
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
         raise sr.DomainMismatch(f"{op}: k must be an integer, got {k!r}")
     k = int(k)
+    if method not in ("dot", "mxm"):
+        raise sr.InvalidValue(f"{op}: method must be 'dot' or 'mxm', got {method!r}")
     C = undirected_pattern(A, op)
     xp = sr.array_module(C.device)
-    if k <= 2:
-        # every edge stays; its support: C⟨C⟩ = C plus.pair C, with 0 where it has no triangle
-        T = sr.mxm(C, C, sr.plus_pair, mask=C.S)
-        Z = sr.Matrix.from_csr(C.indptr, C.indices, None, C.shape, iso_value=0, dtype=C.dtype,
-                               check=False)
-        C = sr.ewise_add(T, Z, "plus")
-    else:
-        while True:
-            nvals = C.nvals
-            # C⟨C⟩ = C plus.pair C   (the support of every edge of C)
-            C = sr.mxm(C, C, sr.plus_pair, mask=C.S)
-            # C = select(C, C ≥ k - 2)
-            C = sr.select(C, "valuege", k - 2)
-            if C.nvals == nvals:
-                # nothing dropped: the supports were counted in C itself
-                break
-    vals = C.values if not C.is_iso else xp.full(C.nvals, C.iso_value)
-    return sr.Matrix.from_csr(C.indptr, C.indices, vals.astype(xp.int64), C.shape, check=False)
+
+    def support(C):
+        # T⟨C⟩ = C plus.pair C   (C is symmetric: C plus.pair Cᵀ, the dot form)
+        if method == "mxm":
+            T = sr.mxm(C, C, sr.plus_pair, mask=C.S)
+            # with 0 where an edge has no triangle: T ∪ 0·C
+            Z = sr.Matrix.from_csr(C.indptr, C.indices, None, C.shape, iso_value=0,
+                                   dtype=T.dtype, check=False)
+            T = sr.ewise_add(T, Z, "plus")
+            return T.values.astype(xp.int64)
+        return edge_support(C)
+
+    while True:
+        sup = support(C)
+        C = sr.Matrix.from_csr(C.indptr, C.indices, sup, C.shape, check=False)
+        if k <= 2:
+            break
+        nvals = C.nvals
+        # C = select(C, C ≥ k - 2)
+        C = sr.select(C, "valuege", k - 2)
+        if C.nvals == nvals:
+            # nothing dropped: the supports were counted in C itself
+            break
+    return C

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import algorithms as alg
 import semiring as sr
+from algorithms import cores
 
 
 def nx_core(A):
@@ -59,10 +60,12 @@ def truss_edges(T):
     return {(i, j): x for i, j, x in zip(r.tolist(), c.tolist(), v.tolist())}
 
 
-@given(data=edge_lists(max_n=12), k=st.integers(-1, 6))
-def test_k_truss_matches_networkx(device, data, k):
+@given(data=edge_lists(max_n=12), k=st.integers(-1, 6), method=st.sampled_from(["dot", "mxm"]),
+       chunk=st.sampled_from([1, 7, 1 << 24]))
+def test_k_truss_matches_networkx(device, data, k, method, chunk, monkeypatch):
+    monkeypatch.setattr(cores, "SUPPORT_CHUNK", chunk)     # chunks of one edge and more
     A = build(data, device)
-    T = alg.k_truss(A, k)
+    T = alg.k_truss(A, k, method=method)
     assert T.device == device and T.shape == A.shape and T.dtype == np.int64
     got = truss_edges(T)
     H = nx.k_truss(nx_graph(A, loops=False), k)
@@ -85,7 +88,8 @@ def test_k_truss_examples(device):
     strip = sr.Matrix.from_edgelist(e, undirected=True, device=device)
     assert alg.k_truss(strip, 3).nvals == strip.nvals
     H = nx.k_truss(nx.Graph(e.tolist()), 4)
-    assert alg.k_truss(strip, 4).nvals == 2 * H.number_of_edges()
+    for method in ("dot", "mxm"):
+        assert alg.k_truss(strip, 4, method=method).nvals == 2 * H.number_of_edges()
     empty = sr.Matrix.from_coo([], [], None, nrows=0, ncols=0, device=device)
     assert alg.k_truss(empty, 3).nvals == 0
 
@@ -100,5 +104,7 @@ def test_errors(device):
     for bad in (2.5, "3", True, None):
         with pytest.raises(sr.DomainMismatch, match="k_truss: k must be an integer"):
             alg.k_truss(A, bad)
+    with pytest.raises(sr.InvalidValue, match="k_truss: method must be 'dot' or 'mxm'"):
+        alg.k_truss(A, 3, method="hash")
     with pytest.raises(sr.DomainMismatch, match="core_number: A must be"):
         alg.core_number(np.eye(3))
