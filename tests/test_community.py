@@ -230,3 +230,19 @@ def test_louvain_errors(device):
     before = to_host(S.values).copy()
     alg.louvain(S)
     np.testing.assert_array_equal(to_host(S.values), before)
+
+
+@given(data=edge_lists(), seed=st.integers(0, 100))
+def test_default_colouring_is_proper(device, data, seed):
+    from algorithms import community
+    from algorithms.cores import undirected_pattern
+
+    S = undirected_pattern(build(data, device), "test")
+    colour = to_host(community._colouring(S, seed))
+    r, c, _ = entries(S)
+    assert colour.shape == (S.nrows,) and (colour >= 0).all()
+    assert (colour[r] != colour[c]).all()
+    # greedy: a vertex of colour x has neighbours of every colour below x
+    for v in range(S.nrows):
+        nb = set(colour[c[r == v]].tolist())
+        assert all(x in nb for x in range(colour[v]))
