@@ -30,7 +30,7 @@ import numpy as np
 
 import semiring as sr
 
-from .cores import _square, undirected_pattern
+from .cores import _square, expand, segment_ids, undirected_pattern
 
 #: Phase 1 of Louvain stops when a sweep over all colour classes raised the modularity by at
 #: most ``threshold`` or moved nobody, and in any case after this many sweeps (Grappolo stops
@@ -55,7 +55,7 @@ def _host(a):
 def _coo(A):
     """(rows, cols, values as float64) of a Matrix, on its device."""
     xp = sr.array_module(A.device)
-    rows = xp.repeat(xp.arange(A.nrows, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
+    rows = segment_ids(xp, xp.diff(A.indptr))
     vals = (xp.full(A.nvals, float(A.iso_value)) if A.is_iso
             else A.values.astype(xp.float64))
     return rows, A.indices.astype(xp.int64), vals
@@ -80,7 +80,7 @@ def _row_block(A, B):
     start, count = indptr[B], indptr[B + 1] - indptr[B]
     ptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(count)])
     total = int(ptr[-1])
-    seg = xp.repeat(xp.arange(B.size, dtype=xp.int64), count)
+    seg = segment_ids(xp, count)
     e = start[seg] + xp.arange(total, dtype=xp.int64) - ptr[seg]
     vals = None if A.is_iso else A.values[e]
     return sr.Matrix.from_csr(ptr, A.indices[e], vals, (int(B.size), A.ncols),
@@ -133,7 +133,7 @@ def _colouring(S, seed):
     deg = xp.diff(indptr)
     rank = sr.to_device(np.random.default_rng(seed).permutation(n).astype(np.int64), S.device)
     prio = xp.floor(xp.log2(deg + 1.0)).astype(xp.int64) * max(n, 1) + rank
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), deg)
+    rows = segment_ids(xp, deg)
     cols = S.indices.astype(xp.int64)
     # wait(v) = how many neighbours of v come before it (a higher priority): one pass over S
     wait = xp.bincount(rows[prio[cols] > prio[rows]], minlength=n)
@@ -141,7 +141,7 @@ def _colouring(S, seed):
     win = xp.flatnonzero(wait == 0)
     while win.size:
         # the colours of the winners' coloured neighbours, and the smallest colour not among them
-        seg, off = _expand(xp, deg[win])
+        seg, off = expand(xp, deg[win])
         nb = cols[indptr[win][seg] + off]
         nc = colour[nb]
         used = nc >= 0
@@ -154,15 +154,6 @@ def _colouring(S, seed):
         wait[idx] -= dec
         win = idx[wait[idx] == 0]
     return colour
-
-
-def _expand(xp, counts):
-    """For segments of the given lengths: (segment of each slot, offset within it)."""
-    counts = counts.astype(xp.int64)
-    ends = xp.cumsum(counts)
-    total = int(ends[-1]) if counts.size else 0
-    seg = xp.repeat(xp.arange(counts.size, dtype=xp.int64), counts)
-    return seg, xp.arange(total, dtype=xp.int64) - (ends - counts)[seg]
 
 
 def _smallest_missing(xp, seg, vals, nseg):
@@ -199,11 +190,16 @@ def _finite(op, name, val):
 
 
 def _check_labels(op, arg, labels, n, device):
+    """labels as an int64 array on ``device``: a NumPy array with a GPU matrix (or a CuPy one
+    with a CPU matrix) is refused, as the algebra refuses mixed devices; lists are taken."""
     xp = sr.array_module(device)
-    if sr.is_gpu_array(labels) and device == "cpu":
-        raise sr.DeviceMismatch(f"{op}: {arg} is on the GPU but A is on the CPU")
-    lab = sr.to_device(labels, device) if not sr.is_gpu_array(labels) else labels
-    lab = xp.asarray(lab)
+    if isinstance(labels, (list, tuple)):
+        lab = sr.to_device(np.asarray(labels), device)
+    else:
+        where = "GPU" if sr.is_gpu_array(labels) else "CPU"
+        if where.lower() != device:
+            raise sr.DeviceMismatch(f"{op}: {arg} is on the {where} but A is on the {device.upper()}")
+        lab = xp.asarray(labels)
     if lab.ndim != 1 or lab.size != n:
         raise sr.DimensionMismatch(f"{op}: {arg} must have shape ({n},), one per vertex, got shape {lab.shape}")
     if lab.size and lab.dtype.kind not in "iu":
@@ -385,8 +381,11 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
         raise sr.InvalidValue(f"{op}: max_iter must be a positive integer or None, got {max_iter!r}")
     n = A.nrows
     xp = sr.array_module(A.device)
-    S = undirected_pattern(A, op)                       # the simple graph: for the colouring
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(S.indptr).astype(xp.int64))
+    # P = pattern(A ∪ Aᵀ) with its self-loops: the neighbourhoods that vote; S = offdiag(P),
+    # the simple graph, for the colouring
+    P = undirected_pattern(A, op, loops=True)
+    S = undirected_pattern(P, op)
+    rows = segment_ids(xp, xp.diff(S.indptr))
     if colors is None:
         colour = _colouring(S, DEFAULT_SEED if seed is None else seed)
     else:
@@ -396,22 +395,23 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
             i, j = int(rows[bad[0]]), int(S.indices[bad[0]])
             raise sr.InvalidValue(f"{op}: colors must differ on neighbours, got colour "
                                   f"{int(colour[i])} on both ends of edge ({i}, {j})")
-    # P = pattern(A ∪ Aᵀ) with its self-loops: the neighbourhoods that vote
-    P = _neighbourhoods(A, S)
-    order = xp.argsort(colour, kind="stable") if xp is np else xp.argsort(colour)
-    bounds = _host(xp.flatnonzero(xp.diff(colour[order]))) + 1
-    classes = [c for c in xp.split(order, bounds.tolist()) if c.size]
-    classes = [xp.sort(c) for c in classes]
-    blocks = [_row_block(P, B) for B in classes]
+    classes = _classes(xp, colour)
     label = xp.arange(n, dtype=xp.int64)
+    # active: the vertices whose neighbours' labels changed since they were last updated
+    # (all at first); an inactive vertex would keep its label, so skipping it changes nothing
+    active = xp.ones(n, dtype=bool)
     sweeps = 0
     while max_iter is None or sweeps < max_iter:
         sweeps += 1
         changed = 0
-        for B, PB in zip(classes, blocks):
-            L = _indicator(label, n, PB.dtype, A.device)
+        for B in classes:
+            B = B[active[B]]
+            if B.size == 0:
+                continue
+            active[B] = False
+            L = _indicator(label, n, P.dtype, A.device)
             # F = P(B, :) plus.pair L   (F(b, l): neighbours of vertex B[b] labelled l)
-            F = sr.mxm(PB, L, sr.plus_pair)
+            F = sr.mxm(_row_block(P, B), L, sr.plus_pair)
             r, lab, cnt = _coo(F)
             if r.size == 0:
                 continue
@@ -429,21 +429,24 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
             move = ~own[rr]
             rr, new = rr[move], new[move]
             if rr.size:
-                label[B[rr]] = new
+                v = B[rr]
+                label[v] = new
                 changed += int(rr.size)
+                # active⟨¬0⟩ |= v any.pair P   (their neighbours, and themselves with a self-loop)
+                vv = sr.Vector.from_coo(v, 1, size=n, dtype=P.dtype, device=A.device)
+                active[sr.vxm(vv, P, sr.any_pair).sparse(sorted=False)[0]] = True
         if not changed:
             break
     return _renumber(label)
 
 
-def _neighbourhoods(A, S):
-    """pattern(A ∪ Aᵀ) including A's self-loops, with S = its off-diagonal part."""
-    P = sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, iso_value=1, dtype=S.dtype,
-                           check=False)
-    # P = S ∪ diag(P)
-    U = sr.ewise_add(S, sr.select(P, "diag"), "first")
-    return sr.Matrix.from_csr(U.indptr, U.indices, None, U.shape, iso_value=1, dtype=S.dtype,
-                              check=False)
+def _classes(xp, colour):
+    """The colour classes in increasing colour order, each a sorted index array."""
+    if colour.size == 0:
+        return []
+    order = xp.argsort(colour, kind="stable") if xp is np else xp.argsort(colour)
+    bounds = _host(xp.flatnonzero(xp.diff(colour[order]))) + 1
+    return [xp.sort(c) for c in xp.split(order, bounds.tolist()) if c.size]
 
 
 # ---------------------------------------------------------------------- Louvain
@@ -560,9 +563,7 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
     # O = offdiag(A'): a vertex's own self-loop never pulls it anywhere (NetworkX's nbrs)
     O = sr.select(Ap, "offdiag")
     colour = _colouring(undirected_pattern(O, "louvain"), seed)
-    order = xp.argsort(colour)
-    bounds = _host(xp.flatnonzero(xp.diff(colour[order]))) + 1
-    classes = [xp.sort(B) for B in xp.split(order, bounds.tolist()) if B.size]
+    classes = _classes(xp, colour)
     blocks = [_row_block(O, B) for B in classes]
     c = xp.arange(n, dtype=xp.int64)
     tot = k.copy()

@@ -38,22 +38,29 @@ def _count_type(n):
     return np.dtype(np.int32) if n < 2**31 - 1 else np.dtype(np.int64)
 
 
-def undirected_pattern(A, op, *, dtype=None):
+def undirected_pattern(A, op, *, dtype=None, loops=False):
     """S = offdiag(pattern(A) ∪ pattern(Aᵀ)): a structure-only Matrix whose entries all equal 1
-    (of ``dtype``, default the count type), the undirected simple graph of A.
+    (of ``dtype``, default the count type), the undirected simple graph of A; with
+    ``loops=True`` A's self-loops stay.
 
     Shared by :mod:`algorithms.cores` and :mod:`algorithms.community`; ``op`` names the caller
     in error messages.
     """
     A = _square(A, op)
     dt = _count_type(A.nrows) if dtype is None else np.dtype(dtype)
-    P = sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, iso_value=1, dtype=dt, check=False)
-    # U = P ∪ Pᵀ  (values are all 1; "first" keeps 1 where both are present)
-    U = sr.ewise_add(P, sr.transpose(P), "first")
+
+    def iso(M):
+        return sr.Matrix.from_csr(M.indptr, M.indices, None, M.shape, iso_value=1, dtype=dt,
+                                  check=False)
+
+    P = iso(A)
+    T = sr.transpose(P)
+    if not (bool((P.indptr == T.indptr).all()) and bool((P.indices == T.indices).all())):
+        # U = P ∪ Pᵀ  (values are all 1; "first" keeps 1 where both are present), unless A's
+        # pattern is symmetric already
+        P = iso(sr.ewise_add(P, T, "first"))
     # S = offdiag(U)
-    U = sr.select(U, "offdiag")
-    return sr.Matrix.from_csr(U.indptr, U.indices, None, U.shape, iso_value=1, dtype=dt,
-                              check=False)
+    return P if loops else iso(sr.select(P, "offdiag"))
 
 
 def core_number(A):
@@ -131,13 +138,19 @@ def core_number(A):
 SUPPORT_CHUNK = 1 << 24
 
 
-def _expand(xp, counts):
+def segment_ids(xp, counts):
+    """The segment of every slot of consecutive segments of the given lengths (NumPy's
+    ``repeat(arange(len(counts)), counts)``; CuPy's ``repeat`` takes no device array)."""
+    ends = xp.cumsum(counts.astype(xp.int64))
+    total = int(ends[-1]) if counts.size else 0
+    return xp.searchsorted(ends, xp.arange(total, dtype=xp.int64), side="right")
+
+
+def expand(xp, counts):
     """For segments of the given lengths: (segment of each slot, offset within it)."""
     counts = counts.astype(xp.int64)
-    ends = xp.cumsum(counts)
-    total = int(ends[-1]) if counts.size else 0
-    seg = xp.repeat(xp.arange(counts.size, dtype=xp.int64), counts)
-    return seg, xp.arange(total, dtype=xp.int64) - (ends - counts)[seg]
+    seg = segment_ids(xp, counts)
+    return seg, xp.arange(seg.size, dtype=xp.int64) - (xp.cumsum(counts) - counts)[seg]
 
 
 def edge_support(C):
@@ -156,7 +169,7 @@ def edge_support(C):
     xp = sr.array_module(C.device)
     n = C.nrows
     indptr = C.indptr.astype(xp.int64)
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(indptr))
+    rows = segment_ids(xp, xp.diff(indptr))
     cols = C.indices.astype(xp.int64)
     keys = rows * n + cols                                   # sorted: CSR order
     deg = xp.diff(indptr)
@@ -172,7 +185,7 @@ def edge_support(C):
     while lo < up.size:
         base = int(ends[lo - 1]) if lo else 0
         hi = max(lo + 1, int(np.searchsorted(ends, base + SUPPORT_CHUNK, side="right")))
-        seg, off = _expand(xp, cnt[lo:hi])
+        seg, off = expand(xp, cnt[lo:hi])
         k = cols[indptr[s[lo:hi]][seg] + off]
         q = o[lo:hi][seg] * n + k
         pos = xp.minimum(xp.searchsorted(keys, q), keys.size - 1)

@@ -62,6 +62,10 @@ def test_modularity_errors(device):
     N = sr.Matrix.from_coo([0, 1], [1, 0], [np.inf, np.inf], nrows=3, ncols=3, device=device)
     with pytest.raises(sr.InvalidValue, match="modularity: A's weights must be finite"):
         alg.modularity(N, on(device, [0, 1, 1]))
+    if device == "gpu":
+        with pytest.raises(sr.DeviceMismatch, match="modularity: labels is on the CPU but A is on the GPU"):
+            alg.modularity(S, np.array([0, 1, 1]))
+    assert alg.modularity(S, [0, 1, 1]) == pytest.approx(-0.5)
     with pytest.raises(sr.DimensionMismatch, match="modularity: A must be square"):
         alg.modularity(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device), [0, 1])
 
