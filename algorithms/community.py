@@ -40,6 +40,13 @@ MAX_SWEEPS = 64
 #: Relative tolerance of the symmetry check of weighted input: duplicate float entries summed
 #: in a different order on each side of the diagonal differ in the last bits.
 SYMMETRY_RTOL = 1e-9
+#: With PRUNE, Louvain's local moves re-evaluate only the vertices with a neighbour that moved
+#: since their last evaluation (Ozaki, Tezuka & Inaba 2016, "A simple acceleration method for
+#: the Louvain algorithm"). Off: on the CPU (Kronecker 14) it saved a quarter of the time
+#: (4.6 → 3.5 s) but lowered the modularity on small planted-partition graphs (mean over 30
+#: seeds 0.558 → 0.550, worst 0.399 → 0.350, NetworkX 0.556 / 0.392). Label propagation's
+#: active set is exact and always on.
+PRUNE = False
 #: The seed of the colouring's random priorities when ``seed=None`` (the results are then
 #: deterministic, unlike NetworkX's ``seed=None``).
 DEFAULT_SEED = 0
@@ -332,8 +339,10 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     increasing colour order, each class at once: a vertex takes the most frequent label among
     its neighbours (a self-loop makes the vertex its own neighbour; weights are ignored, as in
     NetworkX), and on a tie (Prec-Max) keeps its own label when that is among the most
-    frequent, else takes the largest of them. The sweeps stop when one changes nothing; then
-    every vertex's label is among its neighbours' most frequent (NetworkX's stopping rule).
+    frequent, else takes the largest of them. Only vertices whose neighbours' labels changed
+    since their last update are updated (the others would keep their labels). The sweeps
+    stop when one changes nothing; then every vertex's label is among its neighbours' most
+    frequent (NetworkX's stopping rule).
     Each class's counts are one product ``F = S(B, :) plus.pair L`` (L: vertex × label).
 
     Parameters
@@ -462,8 +471,9 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     gain formula with ``resolution``; only a positive gain moves; ties to the smallest
     community), with the weights to the communities from one SpGEMM
     ``W = A'(B, :) plus.times S`` (Grappolo's colour-class parallel moves, Lu et al. 2015).
-    The sweeps stop when one moved nobody or raised the modularity by at most ``threshold``
-    (at most ``MAX_SWEEPS``); the best partition seen is kept. (2) aggregation: the
+    The sweeps stop when one moved nobody or raised the
+    modularity by at most ``threshold`` (at most ``MAX_SWEEPS``); the best partition seen
+    is kept. (2) aggregation: the
     communities become the vertices of ``A' = Sᵀ A' S``. Levels repeat while the modularity
     rose by more than ``threshold`` (the last level is kept, as in NetworkX), or until
     ``max_level`` levels.
@@ -564,9 +574,11 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
     O = sr.select(Ap, "offdiag")
     colour = _colouring(undirected_pattern(O, "louvain"), seed)
     classes = _classes(xp, colour)
-    blocks = [_row_block(O, B) for B in classes]
     c = xp.arange(n, dtype=xp.int64)
     tot = k.copy()
+    # active: vertices with a neighbour that moved since they were last evaluated (all at
+    # first); the others stay put this sweep (PRUNE)
+    active = xp.ones(n, dtype=bool)
     best_c, best_q = c.copy(), _q_of(Ap, c, two_m, gamma)
     q = best_q
 
@@ -576,10 +588,15 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
 
     for _ in range(MAX_SWEEPS):
         moved = 0
-        for B, OB in zip(classes, blocks):
+        for B in classes:
+            if PRUNE:
+                B = B[active[B]]
+                if B.size == 0:
+                    continue
+                active[B] = False
             S = _indicator(c, n, np.float64, Ap.device)
             # W = A'(B, :) plus.times S   (weight from each vertex of B to each community)
-            W = sr.mxm(OB, S, sr.plus_times)
+            W = sr.mxm(_row_block(O, B), S, sr.plus_times)
             r, com, w = _coo(W)
             if r.size == 0:
                 continue
@@ -600,6 +617,10 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
                 tot += xp.bincount(to, weights=k[v], minlength=n)
                 c[v] = to
                 moved += int(rr.size)
+                if PRUNE:
+                    # active |= v any.pair O   (the movers' neighbours)
+                    vv = sr.Vector.from_coo(v, 1.0, size=n, device=Ap.device)
+                    active[sr.vxm(vv, O, sr.any_pair).sparse(sorted=False)[0]] = True
         if not moved:
             break
         q_new = _q_of(Ap, c, two_m, gamma)
