@@ -113,12 +113,18 @@ def _first_max_per_row(G):
 def _renumber(labels):
     """Labels 0..k-1, numbered in order of each community's smallest vertex."""
     xp = sr.array_module(sr.device_of(labels))
-    if labels.size == 0:
+    n = int(labels.size)
+    if n == 0:
         return labels.astype(xp.int64)
-    _, first, inv = xp.unique(labels, return_index=True, return_inverse=True)
+    _, inv = xp.unique(labels, return_inverse=True)
+    inv = inv.ravel().astype(xp.int64)
+    # the smallest vertex of each label: the head of its group in (label, vertex) order
+    key = xp.sort(inv * n + xp.arange(n, dtype=xp.int64))
+    g = key // n
+    first = key[xp.concatenate([xp.ones(1, dtype=bool), g[1:] != g[:-1]])] % n
     rank = xp.empty(first.size, dtype=xp.int64)
     rank[xp.argsort(first)] = xp.arange(first.size, dtype=xp.int64)
-    return rank[inv.ravel()]
+    return rank[inv]
 
 
 def _colouring(S, seed):
