@@ -30,7 +30,7 @@ import numpy as np
 
 import semiring as sr
 
-from .cores import _square, expand, segment_ids, undirected_pattern
+from .cores import _square, bincount, expand, segment_ids, undirected_pattern
 
 #: Phase 1 of Louvain stops when a sweep over all colour classes raised the modularity by at
 #: most ``threshold`` or moved nobody, and in any case after this many sweeps (Grappolo stops
@@ -149,7 +149,7 @@ def _colouring(S, seed):
     rows = segment_ids(xp, deg)
     cols = S.indices.astype(xp.int64)
     # wait(v) = how many neighbours of v come before it (a higher priority): one pass over S
-    wait = xp.bincount(rows[prio[cols] > prio[rows]], minlength=n)
+    wait = bincount(xp, rows[prio[cols] > prio[rows]], n)
     colour = xp.full(n, -1, dtype=xp.int64)
     win = xp.flatnonzero(wait == 0)
     while win.size:
@@ -180,7 +180,7 @@ def _smallest_missing(xp, seg, vals, nseg):
     start = xp.flatnonzero(heads)
     r = xp.arange(s.size, dtype=xp.int64) - start[xp.cumsum(heads) - 1]   # rank in segment
     # the first rank whose value differs from it is the gap; else the segment's length
-    length = xp.bincount(s, minlength=nseg)
+    length = bincount(xp, s, nseg)
     gap = xp.full(nseg, -1, dtype=xp.int64)
     bad = xp.flatnonzero(v != r)
     if bad.size:
@@ -565,8 +565,7 @@ def _q_of(Ap, c, two_m, gamma):
     xp = sr.array_module(Ap.device)
     r, j, w = _coo(Ap)
     inner = float(w[c[r] == c[j]].sum())
-    tot = xp.bincount(c, weights=sr.reduce_rows(Ap, "plus").to_dense(missing=0.0),
-                      minlength=Ap.nrows)
+    tot = bincount(xp, c, Ap.nrows, weights=sr.reduce_rows(Ap, "plus").to_dense(missing=0.0))
     return inner / two_m - gamma * float((tot * tot).sum()) / (two_m * two_m)
 
 
@@ -619,8 +618,8 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
             if rr.size:
                 v = B[rr]
                 # tot -= k at the old communities, += k at the new ones
-                tot -= xp.bincount(c[v], weights=k[v], minlength=n)
-                tot += xp.bincount(to, weights=k[v], minlength=n)
+                tot -= bincount(xp, c[v], n, weights=k[v])
+                tot += bincount(xp, to, n, weights=k[v])
                 c[v] = to
                 moved += int(rr.size)
                 if PRUNE:

@@ -138,6 +138,13 @@ def core_number(A):
 SUPPORT_CHUNK = 1 << 24
 
 
+def bincount(xp, x, minlength, weights=None):
+    """``xp.bincount(x, weights, minlength)`` that takes an empty x (CuPy's reduces x.max())."""
+    if x.size == 0:
+        return xp.zeros(minlength, dtype=xp.int64 if weights is None else xp.float64)
+    return xp.bincount(x, weights=weights, minlength=minlength)
+
+
 def segment_ids(xp, counts):
     """The segment of every slot of consecutive segments of the given lengths (NumPy's
     ``repeat(arange(len(counts)), counts)``; CuPy's ``repeat`` takes no device array)."""
@@ -190,7 +197,7 @@ def edge_support(C):
         q = o[lo:hi][seg] * n + k
         pos = xp.minimum(xp.searchsorted(keys, q), keys.size - 1)
         hit = keys[pos] == q
-        support[lo:hi] = xp.bincount(seg[hit], minlength=hi - lo)
+        support[lo:hi] = bincount(xp, seg[hit], hi - lo)
         lo = hi
     out = xp.zeros(keys.size, dtype=xp.int64)
     out[up] = support
