@@ -495,7 +495,9 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
         γ of the modularity; below 1 favours larger communities, above 1 smaller ones.
     seed : int, optional
         Seed of the colourings' random priorities (which vertices move together); None
-        means 0, so the result is deterministic (NetworkX's None is random).
+        means 0, so the result is deterministic on the CPU (NetworkX's None is random). On
+        the GPU the SpGEMM's float sums are combined by atomics in no fixed order, so with
+        weights whose sums round differently, ties between gains may break differently.
     threshold : float
         Minimum modularity gain of a level (and of a sweep) to go on.
     max_level : int, optional
