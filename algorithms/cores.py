@@ -273,20 +273,16 @@ def k_truss(A, k, *, method="dot"):
         raise sr.InvalidValue(f"{op}: method must be 'dot' or 'mxm', got {method!r}")
     C = undirected_pattern(A, op)
     xp = sr.array_module(C.device)
-
-    def support(C):
-        # T⟨C⟩ = C plus.pair C   (C is symmetric: C plus.pair Cᵀ, the dot form)
-        if method == "mxm":
-            T = sr.mxm(C, C, sr.plus_pair, mask=C.S)
-            # with 0 where an edge has no triangle: T ∪ 0·C
-            Z = sr.Matrix.from_csr(C.indptr, C.indices, None, C.shape, iso_value=0,
-                                   dtype=T.dtype, check=False)
-            T = sr.ewise_add(T, Z, "plus")
-            return T.values.astype(xp.int64)
-        return edge_support(C)
-
+    if method == "dot":
+        # T⟨C⟩ = C plus.pair Cᵀ (dot form), then the peeling with support updates
+        return _truss_peel(C, edge_support(C), k)
     while True:
-        sup = support(C)
+        # T⟨C⟩ = C plus.pair C   (the support of every edge of C)
+        T = sr.mxm(C, C, sr.plus_pair, mask=C.S)
+        # with 0 where an edge has no triangle: T ∪ 0·C
+        Z = sr.Matrix.from_csr(C.indptr, C.indices, None, C.shape, iso_value=0,
+                               dtype=T.dtype, check=False)
+        sup = sr.ewise_add(T, Z, "plus").values.astype(xp.int64)
         C = sr.Matrix.from_csr(C.indptr, C.indices, sup, C.shape, check=False)
         if k <= 2:
             break
@@ -297,3 +293,55 @@ def k_truss(A, k, *, method="dot"):
             # nothing dropped: the supports were counted in C itself
             break
     return C
+
+
+def _truss_peel(C, sup, k):
+    """The k-truss of the symmetric pattern C whose edges have supports ``sup`` (in entry
+    order), by peeling: drop every edge of support < k - 2 at once, then lower the supports
+    of the surviving edges of the triangles that died, instead of counting them all again
+    (the support updates of truss decomposition, Wang & Cheng 2012, "Truss decomposition in
+    massive networks"). A triangle with several dropped edges is charged once, by its dropped
+    edge of smallest id. Each round costs the dropped edges' intersections and O(m)."""
+    xp = sr.array_module(C.device)
+    n = C.nrows
+    indptr = C.indptr.astype(xp.int64)
+    cols = C.indices.astype(xp.int64)
+    rows = segment_ids(xp, xp.diff(indptr))
+    while k > 2:
+        drop = sup < k - 2
+        if not bool(drop.any()):
+            break
+        keys = rows * n + cols
+        # canon(p): the id of entry p's undirected edge (its upper entry); mirror(p): (j, i)
+        canon = xp.searchsorted(keys, xp.minimum(rows, cols) * n + xp.maximum(rows, cols))
+        mirror = xp.searchsorted(keys, cols * n + rows)
+        deg = xp.diff(indptr)
+        d = xp.flatnonzero(drop & (rows < cols))             # the dropped edges, once each
+        i, j = rows[d], cols[d]
+        small = deg[i] <= deg[j]
+        s, o = xp.where(small, i, j), xp.where(small, j, i)
+        cnt = deg[s]
+        ends = _host(xp.cumsum(cnt)) if cnt.size else np.zeros(0, dtype=np.int64)
+        dec = xp.zeros(keys.size, dtype=xp.int64)
+        lo = 0
+        while lo < d.size:
+            base = int(ends[lo - 1]) if lo else 0
+            hi = max(lo + 1, int(np.searchsorted(ends, base + SUPPORT_CHUNK, side="right")))
+            seg, off = expand(xp, cnt[lo:hi])
+            p_sx = indptr[s[lo:hi]][seg] + off                # the entry (s, x)
+            q = o[lo:hi][seg] * n + cols[p_sx]                # is (o, x) an entry too?
+            p_ox = xp.minimum(xp.searchsorted(keys, q), keys.size - 1)
+            hit = keys[p_ox] == q
+            p_sx, p_ox, c1 = p_sx[hit], p_ox[hit], d[lo:hi][seg[hit]]
+            c2, c3 = canon[p_sx], canon[p_ox]
+            # the triangle (s, o, x) is charged by its dropped edge of smallest id
+            owner = ~((drop[c2] & (c2 < c1)) | (drop[c3] & (c3 < c1)))
+            for p in (p_sx, p_ox):
+                p = p[owner & ~drop[p]]
+                dec += bincount(xp, p, keys.size) + bincount(xp, mirror[p], keys.size)
+            lo = hi
+        keep = ~drop
+        sup = (sup - dec)[keep]
+        rows, cols = rows[keep], cols[keep]
+        indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(bincount(xp, rows, n))])
+    return sr.Matrix.from_csr(indptr, cols, sup, C.shape, check=False)
