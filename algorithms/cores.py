@@ -10,7 +10,9 @@
 - :func:`k_truss`: the k-truss subgraph by support counting (Cohen 2008, "Trusses: cohesive
   subgraphs for social network analysis"; LAGraph's ``LAGraph_KTruss``): the support of every
   edge is the masked SpGEMM ``C⟨C⟩ = C plus.pair C`` (the triangles through it), edges with
-  support below k - 2 are dropped, until nothing is dropped.
+  support below k - 2 are dropped, until nothing is dropped. By default the product is
+  formed mask-first (dot products over the edges) and later rounds update the supports of
+  the surviving edges instead of recounting them.
 
 Both work on the *undirected view* of A: the pattern of A ∪ Aᵀ, values ignored (explicit zeros
 are edges, as everywhere in the algebra), self-loops ignored. NetworkX refuses graphs with
@@ -215,10 +217,12 @@ def k_truss(A, k, *, method="dot"):
 
     Support counting as algebra (LAGraph ``LAGraph_KTruss``): starting from the undirected
     pattern C = S, repeat ``C⟨C⟩ = C plus.pair C`` (the support of every edge: its triangles
-    in C) and ``C = select(C, support ≥ k - 2)`` until no edge is dropped. The masked product
-    is computed mask-first by default (``method="dot"``: one dot product per edge of C, see
-    :func:`edge_support`), or as the engine's masked Gustavson SpGEMM (``method="mxm"``),
-    which enumerates every wedge and is far slower on graphs with hubs.
+    in C) and ``C = select(C, support ≥ k - 2)`` until no edge is dropped: ``method="mxm"``,
+    the engine's masked Gustavson SpGEMM, which enumerates every wedge (Σ d², far slower on
+    graphs with hubs). The default ``method="dot"`` computes the first support mask-first
+    (one dot product per edge, :func:`edge_support`) and then, instead of recounting, lowers
+    the supports of the edges whose triangles lost an edge (:func:`_truss_peel`); the same
+    truss and supports.
 
     Parameters
     ----------
