@@ -213,8 +213,8 @@ def edge_support(C):
         q = cols[p_ij] * n + cols[p_ik]                       # is (j, k) an entry?
         p_jk = xp.minimum(xp.searchsorted(keys, q), m - 1)
         hit = keys[p_jk] == q
-        for p in (p_ij[hit], p_ik[hit], p_jk[hit]):
-            sup += bincount(xp, p, m) + bincount(xp, mirror[p], m)
+        p = xp.concatenate([p_ij[hit], p_ik[hit], p_jk[hit]])
+        sup += bincount(xp, xp.concatenate([p, mirror[p]]), m)
         lo = hi
     return sup
 
@@ -352,9 +352,8 @@ def _truss_peel(C, sup, k):
             c2, c3 = canon[p_sx], canon[p_ox]
             # the triangle (s, o, x) is charged by its dropped edge of smallest id
             owner = ~((drop[c2] & (c2 < c1)) | (drop[c3] & (c3 < c1)))
-            for p in (p_sx, p_ox):
-                p = p[owner & ~drop[p]]
-                dec += bincount(xp, p, keys.size) + bincount(xp, mirror[p], keys.size)
+            p = xp.concatenate([p_sx[owner & ~drop[p_sx]], p_ox[owner & ~drop[p_ox]]])
+            dec += bincount(xp, xp.concatenate([p, mirror[p]]), keys.size)
             lo = hi
         keep = ~drop
         sup = (sup - dec)[keep]
