@@ -201,6 +201,12 @@ def test_bfs_long_path_and_dispatch(client, device):
     ref = to_host(algorithms.bfs(S, int(perm[0])))
     np.testing.assert_array_equal(to_host(adist.dispatch("bfs", DA, int(perm[0]))), ref)
     assert sorted(ref.tolist()) == list(range(n))
+    # the hook at the top of the one-device functions: the same calls on a DistMatrix
+    np.testing.assert_array_equal(to_host(algorithms.bfs(DA, int(perm[0]))), ref)
+    np.testing.assert_array_equal(to_host(algorithms.sssp(DA, int(perm[0]))),
+                                  to_host(algorithms.sssp(S, int(perm[0]))))
+    np.testing.assert_array_equal(to_host(algorithms.bellman_ford(DA, int(perm[0]))),
+                                  to_host(algorithms.bellman_ford(S, int(perm[0]))))
     v = adist.bfs(DA, int(perm[0]), gather=False)
     assert isinstance(v, dist.DistVector) and v.nvals == n
 
