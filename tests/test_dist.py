@@ -363,6 +363,12 @@ def test_constructors(client, tmp_path):
     # from_function: every worker builds the matrix and keeps its block
     DG = dist.DistMatrix.from_function(S.copy, (n, n), client, kinds=("rows", "cols"))
     assert DG.gather().isequal(ref)
+    # degrees from the other cut (a reduce-scatter of the blocks' counts)
+    DC = dist.DistMatrix.from_function(S.copy, (n, n), client, nparts=3, kinds=("cols",))
+    np.testing.assert_array_equal(to_host(DC.degree("rows").to_dense()), np.diff(S.indptr))
+    DR = dist.DistMatrix.from_function(S.copy, (n, n), client, nparts=3, kinds=("rows",))
+    np.testing.assert_array_equal(to_host(DR.degree("cols").to_dense()),
+                                  np.bincount(S.indices, minlength=n))
     # unweighted edge files: n from the largest vertex; duplicates refused without dup_op
     np.save(tmp_path / "u.npy", np.c_[src, dst])
     DU = dist.DistMatrix.from_files(tmp_path / "u.npy", client, dup_op="any")
