@@ -264,6 +264,15 @@ def main(argv=None):
             import cupy  # noqa: PLC0415
             cupy.get_default_memory_pool().free_all_blocks()
         dist_runs(DA, "base", s, 1, src, nvals)
+        # the same single partition through the distributed loop (one task per operation)
+        from algorithms.dist import _local  # noqa: PLC0415
+        _local.WHOLE_ON_ONE_WORKER = False
+        common = dict(graph=f"kron-{s}", n=DA.nrows, nnz=nvals, workers=1, path="dask-loop")
+        t, _ = timed(lambda: distributed.wait(ad.bfs(DA, src, gather=False).parts), args.reps, dev)
+        record(case="bfs", seconds=t, **common)
+        t, _ = timed(lambda: distributed.wait(ad.sssp(DA, src, gather=False).parts), 1, dev)
+        record(case="sssp", seconds=t, **common)
+        _local.WHOLE_ON_ONE_WORKER = True
         del DA
 
     # ---- strong scaling: the same graph on 1 and on all workers
