@@ -95,7 +95,7 @@ def exchange_probe(client, sizes, reps=5):
     task receives the other's array) and through NCCL (cupy.cuda.nccl)."""
     import distributed  # noqa: PLC0415
 
-    workers = sorted(client.scheduler_info()["workers"])
+    workers = sorted(client.nthreads())
     res = {"dask": {}, "nccl": {}, "workers": len(workers)}
     for size in sizes:
         parts = [client.submit(_dask_part, size, workers=[w], pure=False) for w in workers]

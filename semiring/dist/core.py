@@ -41,9 +41,10 @@ class Layout:
         return len(self.workers)
 
     def submit(self, p, fn, *args, **kwargs):
-        """Run ``fn(*args)`` on partition p's worker; a future."""
+        """Run ``fn(*args)`` on partition p's worker (a preference, not a rule: should that
+        worker be gone, another runs it and the data moves, rather than a hang); a future."""
         return self.client.submit(fn, *args, workers=[self.workers[p]],
-                                  allow_other_workers=False, pure=False, **kwargs)
+                                  allow_other_workers=True, pure=False, **kwargs)
 
     def map(self, fn, *per_part_args):
         """One task per partition: ``fn(*args_p)`` with ``args_p = [a(p) for a in args]``."""
@@ -55,8 +56,21 @@ class Layout:
                                    and other.client is self.client)
 
 
+#: Seconds to wait for a cluster's first worker (a cluster just made, or restarting one).
+WORKER_WAIT = 30
+
+
 def _workers_of(client):
-    return tuple(sorted(client.scheduler_info()["workers"]))
+    """The workers' addresses, asked of the scheduler itself (the client's cached
+    scheduler_info can lag behind a cluster that is starting or restarting a worker)."""
+    ws = client.nthreads()
+    if not ws:
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT)
+        except Exception:  # a timeout: reported below
+            pass
+        ws = client.nthreads()
+    return tuple(sorted(ws))
 
 
 def even_bounds(n: int, nparts: int) -> tuple:
