@@ -55,6 +55,9 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, device: st
     **kwargs
         Passed to ``distributed.LocalCluster`` (CPU) or ``distributed.SpecCluster`` (GPU).
 
+    In a script, make the cluster under ``if __name__ == "__main__":``: Dask starts its worker
+    processes by spawning, which imports the main module again.
+
     Returns
     -------
     distributed.Client
