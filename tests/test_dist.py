@@ -151,6 +151,10 @@ def test_elementwise_and_reductions(client, device):
     assert dist.ewise_mult(da, db).nvals == 3
     assert float(dist.reduce_scalar(da, "min")) == -4.0
     assert dist.reduce_scalar(db, "plus") == 60.0
+    assert dist.dot(da, db) == (a[1] * 10 + a[5] * 20 + a[9] * 30)
+    assert dist.dot(da, db, "min_plus") == min(a[1] + 10, a[5] + 20, a[9] + 30)
+    assert dist.compute(dist.dot(da, db, "plus_first", lazy=True), db.nvals_lazy()) == \
+        (a[1] + a[5] + a[9], 3)
     assert to_host(dist.apply(da, "abs").to_dense()).tolist() == np.abs(a).tolist()
     assert dist.select(da, "valuegt", 2.0).nvals == 4
     w = dist.assign(dist.DistVector.full(DA, 1.0), 7.0, mask=db.S)

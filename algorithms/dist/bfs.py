@@ -118,5 +118,5 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
 
 
 def _frontier_edges(deg, q):
-    # Σ d(q) = (d ⊗ q) reduced by plus
-    return dist.reduce_scalar(dist.ewise_mult(deg, q, "first"), "plus", lazy=True)
+    # Σ d(q) = d plus.first q
+    return dist.dot(deg, q, sr.plus_first, lazy=True)

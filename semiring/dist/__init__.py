@@ -25,10 +25,10 @@ Examples
 from ._client import get_client, local_cluster, require_distributed
 from .core import (DistMask, DistMatrix, DistVector, Layout, Lazy, compute, even_bounds,
                    make_layout)
-from .ops import (apply, assign, ewise_add, ewise_mult, extract, mxv, nvals, reduce_cols,
+from .ops import (apply, assign, dot, ewise_add, ewise_mult, extract, mxv, nvals, reduce_cols,
                   reduce_rows, reduce_scalar, select, vxm)
 
 __all__ = ["DistMask", "DistMatrix", "DistVector", "Layout", "Lazy", "apply", "assign",
-           "compute", "even_bounds", "ewise_add", "ewise_mult", "extract", "get_client",
+           "compute", "dot", "even_bounds", "ewise_add", "ewise_mult", "extract", "get_client",
            "local_cluster", "make_layout", "mxv", "nvals", "reduce_cols", "reduce_rows",
            "reduce_scalar", "require_distributed", "select", "vxm"]

@@ -268,6 +268,13 @@ def vec_reduce(v, monoid):
     return sr.reduce_scalar(v, monoid)
 
 
+def vec_dot(u, v, semiring):
+    """⊕ of u(i) ⊗ v(i) over the common entries of two slices (one task, no temporary
+    vector left behind)."""
+    S = getattr(sr.semiring, semiring) if isinstance(semiring, str) else semiring
+    return sr.reduce_scalar(sr.ewise_mult(u, v, S.mul), S.add)
+
+
 def vec_dup(v):
     return v.dup()
 

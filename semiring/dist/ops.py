@@ -252,6 +252,24 @@ def reduce_scalar(a, monoid="plus", *, lazy=False):
     return z if lazy else z.result()
 
 
+def dot(u, v, semiring="plus_times", *, lazy=False):
+    """``⊕_i u(i) ⊗ v(i)`` over the entries present in both (the inner product of two
+    DistVectors over a semiring), one task per slice: e.g. the out-edges of a frontier q,
+    ``dot(degree, q, 'plus_first')``."""
+    u = as_dist_vector(u, "dot", "u")
+    v = as_dist_vector(v, "dot", "v")
+    if u.size != v.size or not u.layout.compatible(v.layout):
+        raise sr.DimensionMismatch(f"dot: u and v must be cut alike, got sizes {u.size} and "
+                                   f"{v.size}, bounds {u.layout.bounds} and {v.layout.bounds}")
+    S = getattr(sr.semiring, semiring, None) if isinstance(semiring, str) else semiring
+    if not isinstance(S, sr.Semiring):
+        raise sr.DomainMismatch(f"dot: semiring must be a Semiring or its name, got {semiring!r}")
+    name = S.name if getattr(sr.semiring, S.name, None) is S else S
+    futs = u.layout.map(T.vec_dot, lambda p: u.parts[p], lambda p: v.parts[p], lambda p: name)
+    z = Lazy(u.layout.client, futs, _monoid_fold(S.add.name))
+    return z if lazy else z.result()
+
+
 def nvals(a, *, lazy=False):
     """Entries present in a DistVector (``lazy=True``: a :class:`Lazy` for :func:`compute`)."""
     z = as_dist_vector(a, "nvals", "a").nvals_lazy()
