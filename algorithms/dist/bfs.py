@@ -56,13 +56,17 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
 
     Examples
     --------
-    >>> import numpy as np, scipy.sparse as sp                     # doctest: +SKIP
-    >>> import algorithms, semiring.dist as dist                   # doctest: +SKIP
-    >>> client = dist.local_cluster(2)                             # doctest: +SKIP
-    >>> S = sp.csr_matrix(np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0]]))  # doctest: +SKIP
-    >>> DA = dist.DistMatrix.from_scipy(S, client)                 # doctest: +SKIP
-    >>> algorithms.dist.bfs(DA, 0).tolist()                        # doctest: +SKIP
-    [0, 1, 2, -1]
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms, algorithms.dist, semiring.dist as dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> S = sp.csr_matrix(np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0]]))
+    >>> DA = dist.DistMatrix.from_scipy(S, client)
+    >>> level, parent = algorithms.dist.bfs(DA, 0, parents=True)
+    >>> level.tolist(), parent.tolist()
+    ([0, 1, 2, -1], [0, 0, 1, -1])
+    >>> algorithms.bfs(DA, 3).tolist()          # the one-device entry point dispatches here
+    [1, 2, 3, 0]
+    >>> client.close(); client.cluster.close()
     """
     op = "bfs"
     A = check_matrix(A, op)

@@ -38,11 +38,13 @@ def connected_components(A, connection="weak", *, symmetric=False, gather=True):
 
     Examples
     --------
-    >>> import numpy as np, scipy.sparse as sp                     # doctest: +SKIP
-    >>> import algorithms.dist, semiring.dist as dist              # doctest: +SKIP
-    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 0, 0], [0, 0, 0], [1, 0, 0]])))  # doctest: +SKIP
-    >>> algorithms.dist.connected_components(DA).tolist()          # doctest: +SKIP
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms.dist, semiring.dist as dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 0, 0], [0, 0, 0], [1, 0, 0]])))
+    >>> algorithms.dist.connected_components(DA).tolist()
     [0, 1, 0]
+    >>> client.close(); client.cluster.close()
     """
     op = "connected_components"
     A = check_matrix(A, op)

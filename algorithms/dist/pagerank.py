@@ -40,11 +40,13 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
 
     Examples
     --------
-    >>> import numpy as np, scipy.sparse as sp                     # doctest: +SKIP
-    >>> import algorithms.dist, semiring.dist as dist              # doctest: +SKIP
-    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 1], [1, 0]])))  # doctest: +SKIP
-    >>> algorithms.dist.pagerank(DA).tolist()                      # doctest: +SKIP
-    [0.5, 0.5]
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms.dist, semiring.dist as dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 1, 1], [1, 0, 0], [0, 0, 0]])))
+    >>> np.round(algorithms.dist.pagerank(DA), 4).tolist()
+    [0.3936, 0.3032, 0.3032]
+    >>> client.close(); client.cluster.close()
     """
     op = "pagerank"
     A = check_matrix(A, op)

@@ -70,11 +70,15 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
 
     Examples
     --------
-    >>> import numpy as np, scipy.sparse as sp                     # doctest: +SKIP
-    >>> import algorithms.dist, semiring.dist as dist              # doctest: +SKIP
-    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 2.0, 0], [0, 0, -1.0], [0, 0, 0]])))  # doctest: +SKIP
-    >>> algorithms.dist.sssp(DA, 0).tolist()                       # doctest: +SKIP
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms, algorithms.dist, semiring.dist as dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 2.0, 0], [0, 0, -1.0], [0, 0, 0]])))
+    >>> algorithms.dist.sssp(DA, 0).tolist()
     [0.0, 2.0, 1.0]
+    >>> algorithms.sssp(DA, 0).tolist()         # the one-device entry point dispatches here
+    [0.0, 2.0, 1.0]
+    >>> client.close(); client.cluster.close()
     """
     op = "sssp"
     check_choice(method, METHODS, op, "method")
@@ -91,11 +95,13 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
 
     Examples
     --------
-    >>> import numpy as np, scipy.sparse as sp                     # doctest: +SKIP
-    >>> import algorithms.dist, semiring.dist as dist              # doctest: +SKIP
-    >>> W = np.array([[0, 4, 1, 0], [0, 0, 0, 0], [0, -2, 0, 0], [0, 0, 0, 0]], dtype=np.int32)  # doctest: +SKIP
-    >>> algorithms.dist.bellman_ford(dist.DistMatrix.from_scipy(sp.csr_matrix(W)), 0).tolist()  # doctest: +SKIP
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms.dist, semiring.dist as dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> W = np.array([[0, 4, 1, 0], [0, 0, 0, 0], [0, -2, 0, 0], [0, 0, 0, 0]], dtype=np.int32)
+    >>> algorithms.dist.bellman_ford(dist.DistMatrix.from_scipy(sp.csr_matrix(W)), 0).tolist()
     [0, -1, 1, 2147483647]
+    >>> client.close(); client.cluster.close()
     """
     op = _op
     A = check_matrix(A, op)

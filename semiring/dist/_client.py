@@ -39,7 +39,7 @@ def _worker_environment(extra=None) -> dict:
 
 
 def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, device: str = "cpu",
-                  **kwargs):
+                  processes: bool = True, **kwargs):
     """A local cluster of worker processes and a client connected to it.
 
     Parameters
@@ -52,6 +52,9 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, device: st
     threads_per_worker : int
     device : {'cpu', 'gpu'}
         Where the workers' partitions live by default.
+    processes : bool
+        ``False``: CPU workers as threads of this process (quick to start: examples, small
+        jobs); GPU workers are always processes.
     **kwargs
         Passed to ``distributed.LocalCluster`` (CPU) or ``distributed.SpecCluster`` (GPU).
 
@@ -66,24 +69,31 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, device: st
 
     Examples
     --------
-    >>> from semiring import dist                                     # doctest: +SKIP
-    >>> client = dist.local_cluster(2)                                # doctest: +SKIP
+    >>> from semiring import dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> len(client.nthreads())
+    2
+    >>> client.close(); client.cluster.close()
     """
     distributed = require_distributed()
     if not isinstance(n_workers, int) or isinstance(n_workers, bool) or n_workers < 1:
         raise sr.InvalidValue(f"local_cluster: n_workers must be a positive int, got {n_workers!r}")
     if device not in ("cpu", "gpu"):
         raise sr.InvalidValue(f"local_cluster: device must be 'cpu' or 'gpu', got {device!r}")
+    if device == "gpu" and not processes:
+        raise sr.InvalidValue("local_cluster: GPU workers are processes (one per GPU); "
+                              "processes=False applies to device='cpu'")
     env = _worker_environment({"SEMIRING_BACKEND": device})
     # spawned worker processes inherit os.environ at their start
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
         if device == "cpu":
-            kwargs.setdefault("host", "127.0.0.1")  # a local cluster talks over loopback only
+            if processes:
+                kwargs.setdefault("host", "127.0.0.1")  # a local cluster talks over loopback only
             kwargs.setdefault("dashboard_address", None)
             kwargs.setdefault("silence_logs", 40)
-            cluster = distributed.LocalCluster(n_workers=n_workers, processes=True,
+            cluster = distributed.LocalCluster(n_workers=n_workers, processes=bool(processes),
                                                threads_per_worker=threads_per_worker, **kwargs)
         else:
             cluster = _gpu_cluster(distributed, n_workers, threads_per_worker, env, **kwargs)

@@ -161,10 +161,14 @@ class DistVector:
 
     Examples
     --------
-    >>> from semiring import dist                                    # doctest: +SKIP
-    >>> v = dist.DistVector.from_coo(DA, [0, 5], [1.0, 2.0])         # doctest: +SKIP
-    >>> v.nvals                                                      # doctest: +SKIP
-    2
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from semiring import dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> DA = dist.DistMatrix.from_scipy(sp.identity(6, format="csr"), client)
+    >>> v = dist.DistVector.from_coo(DA, [0, 5], [1.0, 2.0])
+    >>> v.nvals, v.nparts, v.to_dense(missing=-1).tolist()
+    (2, 2, [1.0, -1.0, -1.0, -1.0, -1.0, 2.0])
+    >>> client.close(); client.cluster.close()
     """
 
     def __init__(self, layout: Layout, parts, dtype):
@@ -347,12 +351,13 @@ class DistMatrix:
 
     Examples
     --------
-    >>> import scipy.sparse as sp                                  # doctest: +SKIP
-    >>> from semiring import dist                                  # doctest: +SKIP
-    >>> client = dist.local_cluster(2)                             # doctest: +SKIP
-    >>> DA = dist.DistMatrix.from_scipy(sp.random(100, 100, 0.05, format="csr"), client)  # doctest: +SKIP
-    >>> DA.nparts, DA.shape                                        # doctest: +SKIP
-    (2, (100, 100))
+    >>> import scipy.sparse as sp
+    >>> from semiring import dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> DA = dist.DistMatrix.from_scipy(sp.random(100, 100, density=0.05, format="csr"), client)
+    >>> DA.nparts, DA.shape, DA.row_layout.bounds
+    (2, (100, 100), (0, 50, 100))
+    >>> client.close(); client.cluster.close()
     """
 
     #: lets algorithms.dispatch recognize a distributed matrix without importing dask

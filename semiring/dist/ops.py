@@ -107,12 +107,16 @@ def mxv(A, u, semiring="plus_times", *, out=None, mask=None, accum=None, replace
 
     Examples
     --------
-    >>> import numpy as np, scipy.sparse as sp, semiring as sr     # doctest: +SKIP
-    >>> from semiring import dist                                  # doctest: +SKIP
-    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 1.0], [2.0, 3.0]])))  # doctest: +SKIP
-    >>> u = dist.DistVector.from_coo(DA, [0, 1], [10.0, 20.0])     # doctest: +SKIP
-    >>> dist.mxv(DA, u, sr.min_plus).to_dense()                    # doctest: +SKIP
-    array([21., 12.])
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring import dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> DA = dist.DistMatrix.from_scipy(sp.csr_matrix(np.array([[0, 1.0], [2.0, 3.0]])))
+    >>> u = dist.DistVector.from_coo(DA, [0, 1], [10.0, 20.0])
+    >>> dist.mxv(DA, u, sr.min_plus).to_dense().tolist()
+    [21.0, 12.0]
+    >>> dist.vxm(u, DA, sr.min_plus, mask=dist.DistVector.from_coo(DA, [1], True)).to_dense(missing=-1).tolist()
+    [-1.0, 11.0]
+    >>> client.close(); client.cluster.close()
     """
     return _product("mxv", A, u, semiring, out, mask, accum, replace, structure, complement,
                     direction)
