@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 import semiring as sr
-from semiring import _backend as _b
+from semiring import device as _b
 from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from semiring.matrix import Matrix, as_matrix
 
@@ -177,10 +177,10 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     parent, child, weight = parent[order], child[order], weight[order]
     indptr = xp.searchsorted(parent, xp.arange(n + 1, dtype=xp.int64)).astype(xp.int32)
     if A.device == "gpu":
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU only)
 
         return cps.csr_matrix((weight, child.astype(xp.int32), indptr), shape=(n, n))
-    import scipy.sparse as sps  # noqa: PLC0415
+    import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
     return sps.csr_matrix((weight, child.astype(np.int32), indptr), shape=(n, n))
 

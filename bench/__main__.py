@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "mtx:PATH) replace them")
     p.add_argument("--impls", help="comma list of implementation names to run (see --list)")
     p.add_argument("--out", default=str(DEFAULT_OUT),
-                   help="folder for the JSON/Markdown/PNG report (default: bench/results)")
+                   help="folder for the JSON/Markdown/PNG report (default: bench/out, not tracked)")
     p.add_argument("--no-write", action="store_true", help="print the table only")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--seed", type=int, default=0, help="graph and input seed (default 0)")

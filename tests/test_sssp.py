@@ -116,7 +116,9 @@ METHODS = ["bellman_ford", "delta_stepping"]
 DIRS = ["push", "pull", "auto"]
 #: Fused relaxation rounds as the algorithms use them, off, and handing back after a few
 #: edges (so the loops leave and re-enter the fused runs).
-FUSED = {"default": {}, "off": {"FUSED_FRONTIER": 0}, "tiny": {"FUSED_EDGES": 3}}
+FUSED = {"default": {}, "off": {"FUSED_FRONTIER": 0}, "tiny": {"FUSED_EDGES": 3},
+         # every round written with the plain operations (vxm, then compares and assigns)
+         "algebra": {"ROUNDS": "algebra", "FUSED_FRONTIER": 0}}
 sssp_module = importlib.import_module("algorithms.sssp")  # algorithms.sssp is the function
 
 
