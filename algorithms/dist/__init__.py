@@ -20,6 +20,8 @@ Examples
 ['bellman_ford', 'bfs', 'connected_components', 'pagerank', 'sssp']
 """
 
+import semiring as sr
+
 from .bfs import bfs
 from .components import connected_components
 from .pagerank import pagerank
@@ -46,8 +48,6 @@ def dispatch(name, A, *args, **kwargs):
     ...
     semiring.errors.InvalidValue: algorithms.dist.dispatch: no distributed 'apsp'; there are ['bellman_ford', 'bfs', 'connected_components', 'pagerank', 'sssp']
     """
-    import semiring as sr  # noqa: PLC0415
-
     fn = ALGORITHMS.get(name)
     if fn is None:
         raise sr.InvalidValue(f"algorithms.dist.dispatch: no distributed {name!r}; there are "

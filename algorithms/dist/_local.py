@@ -43,6 +43,6 @@ def whole(A, name, args, kwargs, missing, dtypes, *, gather):
 
 
 def applies(A, name) -> bool:
-    import algorithms  # noqa: PLC0415
+    import algorithms  # noqa: PLC0415 (the package above this one: a circle at import)
 
     return WHOLE_ON_ONE_WORKER and A.nparts == 1 and hasattr(algorithms, name)

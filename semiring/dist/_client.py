@@ -14,7 +14,7 @@ EXTRA_HINT = ('semiring.dist needs dask.distributed: pip install "semiring[dask]
 def require_distributed():
     """The ``distributed`` module, or :class:`semiring.BackendUnavailable` naming the extra."""
     try:
-        import distributed  # noqa: PLC0415
+        import distributed  # noqa: PLC0415 (optional: the dask extra)
     except ImportError as err:
         raise sr.BackendUnavailable(f"{EXTRA_HINT}: {err}") from err
     return distributed
@@ -113,7 +113,7 @@ def _gpu_cluster(distributed, n_workers, threads_per_worker, env, **kwargs):
         gpus = [g for g in visible.split(",") if g]
     else:
         try:
-            import cupy  # noqa: PLC0415
+            import cupy  # noqa: PLC0415 (GPU only)
             count = cupy.cuda.runtime.getDeviceCount()
         except Exception as err:  # no CUDA here: say so
             raise sr.BackendUnavailable(f"local_cluster: device='gpu' needs CuPy and a GPU: {err}") from err

@@ -91,7 +91,7 @@ def edges_of_frame(df, src, dst, weight):
 def edges_of_file(path, fmt):
     """(src, dst, weights or None) of a Matrix Market file or a NumPy edge file."""
     if fmt == "mtx":
-        import scipy.io  # noqa: PLC0415
+        import scipy.io  # noqa: PLC0415 (Matrix Market files only)
         C = scipy.io.mmread(path)
         C = C.tocoo() if hasattr(C, "tocoo") else __import__("scipy.sparse").sparse.coo_matrix(C)
         vals = None if C.dtype == np.bool_ or getattr(C, "_pattern", False) else C.data

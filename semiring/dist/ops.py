@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import semiring as sr
 
 from . import _tasks as T
@@ -88,7 +90,6 @@ def _product(op, A, u, semiring, out, mask, accum, replace, structure, complemen
 
 
 def _promote(a, b):
-    import numpy as np  # noqa: PLC0415
     if a == np.bool_:
         return np.dtype(b)
     if b == np.bool_:
@@ -228,7 +229,6 @@ def assign(out, value, *, mask=None, accum=None, replace=False, structure=False,
 
 def _dtype_of(a, b, op):
     """The result type of an element-wise op, as the engine's own tables give it."""
-    import numpy as np  # noqa: PLC0415
     da = a.dtype if isinstance(a, DistVector) else np.asarray(a).dtype
     db = b.dtype if isinstance(b, DistVector) else (da if b is None else np.asarray(b).dtype)
     d = _promote(da, db)
