@@ -183,6 +183,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     >>> algorithms.bfs(A, sources=[0, 3]).tolist()
     [[0, 1, 2, -1], [1, 2, 3, 0]]
     """
+    if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
+        from .dist import dispatch; return dispatch("bfs", A, source, sources=sources, parents=parents, direction=direction, deterministic=deterministic, symmetric=symmetric)  # noqa: E702
     if sources is not None:
         if source is not None:
             raise InvalidValue("bfs: give source or sources, not both")

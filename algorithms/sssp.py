@@ -317,6 +317,8 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     >>> dist.tolist(), pred.tolist()
     ([0, -1, 1, 2147483647], [-1, 2, 0, -1])
     """
+    if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
+        from .dist import dispatch; return dispatch("bellman_ford", A, source, predecessors=predecessors, direction=direction, symmetric=symmetric)  # noqa: E702
     op = "bellman_ford"
     A, source, facts, out_type = _prepare(A, source, op, direction, symmetric)
     n = A.nrows
@@ -501,6 +503,8 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
     >>> algorithms.sssp(A, 0).tolist()
     [0.0, 2.0, 1.0]
     """
+    if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
+        from .dist import dispatch; return dispatch("sssp", A, source, method, predecessors=predecessors, delta=delta, direction=direction, limit=limit, symmetric=symmetric)  # noqa: E702
     if method not in METHODS:
         raise InvalidValue(f"sssp: method must be one of {METHODS}, got {method!r}")
     if method == "auto":
