@@ -1839,3 +1839,4 @@ def expand_suite(suite: Suite, *, algorithms: list[str] | None = None,
 # Algorithms defined in their own modules register themselves (and their suite entries) here,
 # after everything above exists.
 from . import apsp_case  # noqa: E402, F401
+from . import analytics_case  # noqa: E402, F401  (cc, pagerank, bc, msbc, tc; GAP peer)
