@@ -233,22 +233,25 @@ CC = C.register_algorithm(C.Algorithm(
 
 
 def pagerank_power(H, damping: float = PR_DAMPING, tol: float = PR_REF_TOL,
-                   max_iter: int = PR_REF_MAX_ITER) -> tuple[np.ndarray, int]:
-    """NetworkX's PageRank by float64 power iteration (SciPy): x ← d·(Pᵀx + dangling mass / n)
-    + (1 - d)/n with P the row-normalized graph, until the L1 change is below ``tol``.
-    Returns (ranks, iterations)."""
+                   max_iter: int = PR_REF_MAX_ITER, *, dangling: str = "uniform"
+                   ) -> tuple[np.ndarray, int]:
+    """PageRank by float64 power iteration (SciPy): x ← d·(Pᵀx + s/n) + (1 - d)/n with P the
+    row-normalized graph and s the rank on dangling vertices (``dangling="uniform"``:
+    NetworkX's definition) or s = 0 (``"drop"``: GAP's, its ranks sum below 1), until the L1
+    change is below ``tol``. Returns (ranks, iterations)."""
     n = H.shape[0]
     if n == 0:
         return np.zeros(0), 0
     A = H.astype(np.float64)
     A.data[:] = 1.0  # unweighted (as GAP; NetworkX would use the weights)
     out = np.asarray(A.sum(axis=1)).ravel()
-    dangling = out == 0
-    inv = np.where(dangling, 0.0, 1.0 / np.where(dangling, 1.0, out))
+    isdangling = out == 0
+    inv = np.where(isdangling, 0.0, 1.0 / np.where(isdangling, 1.0, out))
     AT = A.T.tocsr()
     x = np.full(n, 1.0 / n)
     for it in range(1, max_iter + 1):
-        y = damping * (AT @ (x * inv) + x[dangling].sum() / n) + (1.0 - damping) / n
+        s = x[isdangling].sum() / n if dangling == "uniform" else 0.0
+        y = damping * (AT @ (x * inv) + s) + (1.0 - damping) / n
         err = np.abs(y - x).sum()
         x = y
         if err < tol:
@@ -269,17 +272,24 @@ def compare_l1(tol: float):
     return cmp
 
 
-def _pr_ref(ctx: C.CaseContext) -> np.ndarray:
-    x, it = pagerank_power(ctx.graph.host)
-    ctx.case_metrics["reference_iterations"] = it
-    return x
+def _pr_ref(dangling: str):
+    def ref(ctx: C.CaseContext) -> np.ndarray:
+        x, it = pagerank_power(ctx.graph.host, dangling=dangling)
+        ctx.case_metrics[f"reference_iterations_{dangling}"] = it
+        return x
+
+    return ref
 
 
-def _pr_engine(device: str):
+def _pr_engine(device: str, variant: str = "networkx"):
     def setup(ctx: C.CaseContext):
         fn = _engine_fn("pagerank")
         A = C.sr_matrix(ctx, device)
-        return lambda: fn(A, PR_DAMPING, tol=PR_TOL, max_iter=PR_MAX_ITER)
+        # the same stopping rule for both: an L1 change below PR_TOL (NetworkX's tol is per
+        # vertex, GAP's absolute)
+        tol = PR_TOL / max(ctx.graph.n, 1) if variant == "networkx" else PR_TOL
+        return lambda: fn(A, PR_DAMPING, tol=tol, max_iter=PR_MAX_ITER, weighted=False,
+                          variant=variant)
 
     return setup
 
@@ -309,16 +319,24 @@ def _pr_networkx(ctx: C.CaseContext):
 PAGERANK = C.register_algorithm(C.Algorithm(
     name="pagerank",
     description=f"PageRank, damping {PR_DAMPING}, unweighted, dangling rank spread uniformly "
-                f"(NetworkX); impls stop at an L1 change of {PR_TOL:g} (GAP's -t); checked "
+                f"(NetworkX; GAP drops it: semiring-gpu-gapdef computes that); impls stop at an L1 change of {PR_TOL:g} (GAP's -t); checked "
                 f"against a float64 power iteration to {PR_REF_TOL:g} within L1 {PR_L1_TOL:g}; "
                 f"rate: stored entries / time",
     prepare=_prepare_plain,
-    references={"ranks": C.Reference(
-        "ranks", f"float64 power iteration (SciPy) to an L1 change < {PR_REF_TOL:g}",
-        _pr_ref, compare_l1(PR_L1_TOL))},
+    references={
+        "ranks": C.Reference(
+            "ranks", f"float64 power iteration (SciPy), NetworkX's definition, to an L1 change "
+                     f"< {PR_REF_TOL:g}", _pr_ref("uniform"), compare_l1(PR_L1_TOL)),
+        "ranks-gap": C.Reference(
+            "ranks-gap", f"float64 power iteration (SciPy), GAP's definition (dangling rank "
+                         f"dropped), to an L1 change < {PR_REF_TOL:g}", _pr_ref("drop"),
+            compare_l1(PR_L1_TOL))},
     impls=[
         C.Impl("semiring-gpu", "gpu", "ranks", _pr_engine("gpu"), engine=True,
-               description="algorithms.pagerank(A) on the GPU"),
+               description="algorithms.pagerank(A, variant='networkx') on the GPU"),
+        C.Impl("semiring-gpu-gapdef", "gpu", "ranks-gap", _pr_engine("gpu", "gap"),
+               engine=True, description="algorithms.pagerank(A, variant='gap') on the GPU: "
+                                        "GAP's definition (dangling rank dropped)"),
         C.Impl("semiring-cpu", "cpu", "ranks", _pr_engine("cpu"), engine=True,
                description="algorithms.pagerank(A) on the CPU backend"),
         C.Impl("scipy-pagerank", "cpu", "ranks", _pr_scipy,
@@ -329,7 +347,8 @@ PAGERANK = C.register_algorithm(C.Algorithm(
     ],
     impl_metrics=_rate, rate_key="geps", rate_label="G stored entries / s",
     param_label=lambda p: "ranks",
-    summary=_summary(peers=("scipy-pagerank", "networkx-pagerank")),
+    summary=_summary(engine=("semiring-gpu", "semiring-gpu-gapdef", "semiring-cpu"),
+                     peers=("scipy-pagerank", "networkx-pagerank")),
 ))
 
 
@@ -386,30 +405,45 @@ def brandes_dependencies(H, sources) -> np.ndarray:
 
 
 def compare_scaled(rtol: float):
-    """Equal after fitting one positive scale factor c (least squares): |got - c·ref| ≤
-    rtol·|c·ref| + rtol·1e-3·max|c·ref|."""
+    """Equal after fitting one positive scale factor per group of vertices (least squares):
+    the sources and the other vertices (NetworkX 3.6 rescales a sample of k sources by
+    N/(k-1) on the sources, N/k elsewhere; others halve undirected scores or normalize):
+    |got - c·ref| ≤ rtol·|c·ref| + rtol·1e-3·max|c·ref| in each group. ``ref`` is a dict
+    {"bc": dependencies, "sources": source vertices} (or a bare array: one group)."""
     def cmp(got, ref) -> tuple[bool, str]:
+        if isinstance(ref, dict):
+            ref, srcs = ref["bc"], ref["sources"]
+        else:
+            srcs = np.zeros(0, dtype=np.int64)
         got = np.asarray(got, dtype=np.float64).ravel()
         ref = np.asarray(ref, dtype=np.float64).ravel()
         if got.shape != ref.shape:
             return False, f"shape {got.shape} != reference shape {ref.shape}"
-        rr = float(ref @ ref)
-        if rr == 0.0:
-            ok = bool(np.all(got == 0))
-            return ok, "all zero as the reference" if ok else "reference all zero, got nonzero"
-        c = float(got @ ref) / rr
-        if not c > 0:
-            return False, f"fitted scale {c:g} is not positive"
-        want = c * ref
+        in_src = np.zeros(ref.size, dtype=bool)
+        in_src[np.asarray(srcs, dtype=np.int64)] = True
+        want = np.zeros_like(ref)
+        scales = []
+        for name, g in (("others", ~in_src), ("sources", in_src)):
+            if not g.any():
+                continue
+            rr = float(ref[g] @ ref[g])
+            if rr == 0.0:
+                continue  # want 0 there
+            c = float(np.nan_to_num(got[g]) @ ref[g]) / rr
+            if not c > 0:
+                return False, f"fitted scale on the {name} {c:g} is not positive"
+            want[g] = c * ref[g]
+            scales.append(f"{name} x{c:.6g}")
         ok_v = np.abs(got - want) <= rtol * np.abs(want) + rtol * 1e-3 * np.abs(want).max()
-        ok, msg = C._verdict(ok_v, got, want, f"close (rtol={rtol:g}) after scale {c:.6g}")
-        return ok, msg
+        return C._verdict(ok_v, got, want, f"close (rtol={rtol:g}) after scaling "
+                                           f"{', '.join(scales) or 'nothing'}")
 
     return cmp
 
 
-def _bc_ref(ctx: C.CaseContext) -> np.ndarray:
-    return brandes_dependencies(ctx.graph.host, ctx.inputs["sources"])
+def _bc_ref(ctx: C.CaseContext) -> dict:
+    srcs = ctx.inputs["sources"]
+    return {"bc": brandes_dependencies(ctx.graph.host, srcs), "sources": srcs}
 
 
 def _bc_engine(device: str):
@@ -417,10 +451,20 @@ def _bc_engine(device: str):
         fn = _engine_fn("betweenness_centrality")
         A = C.sr_matrix(ctx, device)
         srcs = ctx.inputs["sources"]
-        sources = C.gen.get_xp("gpu").asarray(srcs) if device == "gpu" else srcs
-        return lambda: fn(A, sources=sources, normalized=False)
+        sources = [int(s) for s in srcs]
+        return lambda: (fn(A, sources=sources, normalized=False), srcs)
 
     return setup
+
+
+def _bc_engine_fetch(result) -> np.ndarray:
+    """The scores on the host; a lone source's own score, NaN by NetworkX's 0/0 rescaling
+    (documented), is its dependency 0."""
+    bc, srcs = result
+    out = C.to_host(bc).astype(np.float64)
+    if len(srcs) == 1 and np.isnan(out[srcs[0]]):
+        out[srcs[0]] = 0.0
+    return out
 
 
 def _bc_networkx(ctx: C.CaseContext):
@@ -457,9 +501,11 @@ def _bc_algorithm(name: str, k: int | None) -> C.Algorithm:
             "bc", "host Brandes (NumPy, float64), dependencies summed over the sources",
             _bc_ref, compare_scaled(BC_RTOL))},
         impls=[
-            C.Impl("semiring-gpu", "gpu", "bc", _bc_engine("gpu"), engine=True,
+            C.Impl("semiring-gpu", "gpu", "bc", _bc_engine("gpu"), fetch=_bc_engine_fetch,
+                   engine=True,
                    description="algorithms.betweenness_centrality(A, sources=...) on the GPU"),
-            C.Impl("semiring-cpu", "cpu", "bc", _bc_engine("cpu"), engine=True,
+            C.Impl("semiring-cpu", "cpu", "bc", _bc_engine("cpu"), fetch=_bc_engine_fetch,
+                   engine=True,
                    description="algorithms.betweenness_centrality(A, sources=...) on the CPU "
                                "backend"),
             C.Impl("networkx-bc", "cpu", "bc", _bc_networkx,
