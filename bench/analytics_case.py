@@ -242,21 +242,22 @@ def pagerank_power(H, damping: float = PR_DAMPING, tol: float = PR_REF_TOL,
     n = H.shape[0]
     if n == 0:
         return np.zeros(0), 0
+    xp = np if isinstance(H.data, np.ndarray) else C.gen.get_xp("gpu")
     A = H.astype(np.float64)
     A.data[:] = 1.0  # unweighted (as GAP; NetworkX would use the weights)
-    out = np.asarray(A.sum(axis=1)).ravel()
+    out = xp.asarray(A.sum(axis=1)).ravel()
     isdangling = out == 0
-    inv = np.where(isdangling, 0.0, 1.0 / np.where(isdangling, 1.0, out))
+    inv = xp.where(isdangling, 0.0, 1.0 / xp.where(isdangling, 1.0, out))
     AT = A.T.tocsr()
-    x = np.full(n, 1.0 / n)
+    x = xp.full(n, 1.0 / n)
     for it in range(1, max_iter + 1):
-        s = x[isdangling].sum() / n if dangling == "uniform" else 0.0
+        s = float(x[isdangling].sum()) / n if dangling == "uniform" else 0.0
         y = damping * (AT @ (x * inv) + s) + (1.0 - damping) / n
-        err = np.abs(y - x).sum()
+        err = float(xp.abs(y - x).sum())
         x = y
         if err < tol:
-            return x, it
-    return x, max_iter
+            return C.gen.to_numpy(x), it
+    return C.gen.to_numpy(x), max_iter
 
 
 def compare_l1(tol: float):
@@ -274,8 +275,15 @@ def compare_l1(tol: float):
 
 def _pr_ref(dangling: str):
     def ref(ctx: C.CaseContext) -> np.ndarray:
-        x, it = pagerank_power(ctx.graph.host, dangling=dangling)
-        ctx.case_metrics[f"reference_iterations_{dangling}"] = it
+        where = "SciPy"
+        try:  # cuSPARSE float64 SpMV on a GPU run (the same iteration, seconds faster)
+            if not ctx.env.get("gpu_name"):
+                raise RuntimeError("CPU run")
+            x, it = pagerank_power(ctx.graph.gpu(), dangling=dangling)
+            where = "cupyx"
+        except Exception:
+            x, it = pagerank_power(ctx.graph.host, dangling=dangling)
+        ctx.case_metrics[f"reference_{dangling}"] = f"{where}, {it} iterations"
         return x
 
     return ref
@@ -325,10 +333,11 @@ PAGERANK = C.register_algorithm(C.Algorithm(
     prepare=_prepare_plain,
     references={
         "ranks": C.Reference(
-            "ranks", f"float64 power iteration (SciPy), NetworkX's definition, to an L1 change "
+            "ranks", f"float64 power iteration (cupyx on a GPU run, else SciPy), NetworkX's "
+                     f"definition, to an L1 change "
                      f"< {PR_REF_TOL:g}", _pr_ref("uniform"), compare_l1(PR_L1_TOL)),
         "ranks-gap": C.Reference(
-            "ranks-gap", f"float64 power iteration (SciPy), GAP's definition (dangling rank "
+            "ranks-gap", f"float64 power iteration (cupyx / SciPy), GAP's definition (dangling rank "
                          f"dropped), to an L1 change < {PR_REF_TOL:g}", _pr_ref("drop"),
             compare_l1(PR_L1_TOL))},
     impls=[
@@ -356,6 +365,15 @@ PAGERANK = C.register_algorithm(C.Algorithm(
 # bc (one source) and msbc (a batch of sources)
 
 
+def _scatter_add(y: np.ndarray, idx: np.ndarray, vals: np.ndarray) -> None:
+    """y[idx] += vals with repeated indices: a bincount over y when the batch is large (one
+    O(n) pass), ``np.add.at`` when it is small (levels of a long path)."""
+    if idx.size * 16 >= y.size:
+        y += np.bincount(idx, weights=vals, minlength=y.size)
+    else:
+        np.add.at(y, idx, vals)
+
+
 def brandes_dependencies(H, sources) -> np.ndarray:
     """Σ over ``sources`` of Brandes' dependency δ_s(v) (unweighted shortest paths), float64,
     vectorized per BFS level (host reference)."""
@@ -366,6 +384,7 @@ def brandes_dependencies(H, sources) -> np.ndarray:
     total = np.zeros(n)
     for s in np.asarray(sources, dtype=np.int64):
         level = np.full(n, -1, dtype=np.int64)
+        owner = np.empty(n, dtype=np.int64)
         level[s] = 0
         frontier = np.array([s])
         depth = 0
@@ -376,8 +395,11 @@ def brandes_dependencies(H, sources) -> np.ndarray:
             if lens.sum() == 0:
                 break
             pos = np.repeat(starts - np.cumsum(lens) + lens, lens) + np.arange(lens.sum())
-            nb = np.unique(indices[pos])
+            nb = indices[pos]
             nb = nb[level[nb] < 0]
+            # one copy of each vertex, without sorting: the last writer of owner[v] keeps it
+            owner[nb] = np.arange(nb.size)
+            nb = nb[owner[nb] == np.arange(nb.size)]
             level[nb] = depth
             frontier = nb
         # the shortest-path DAG: u -> v with level[v] = level[u] + 1
@@ -392,13 +414,13 @@ def brandes_dependencies(H, sources) -> np.ndarray:
         for d in range(depth):
             a, b = bounds[d], bounds[d + 1]
             if a < b:
-                np.add.at(sigma, v[a:b], sigma[u[a:b]])
+                _scatter_add(sigma, v[a:b], sigma[u[a:b]])
         delta = np.zeros(n)
         for d in range(depth - 1, -1, -1):
             a, b = bounds[d], bounds[d + 1]
             if a < b:
                 uu, vv = u[a:b], v[a:b]
-                np.add.at(delta, uu, sigma[uu] / sigma[vv] * (1.0 + delta[vv]))
+                _scatter_add(delta, uu, sigma[uu] / sigma[vv] * (1.0 + delta[vv]))
         delta[s] = 0.0
         total += delta
     return total
@@ -539,15 +561,32 @@ def degree_oriented(H):
     import scipy.sparse as sp  # noqa: PLC0415
 
     n = H.shape[0]
-    indptr = np.asarray(H.indptr, dtype=np.int64)
-    deg = np.diff(indptr)
-    rank = np.empty(n, dtype=np.int64)
-    rank[np.lexsort((np.arange(n), deg))] = np.arange(n)
+    deg, rank = _degree_rank(H)
     rows = np.repeat(np.arange(n, dtype=np.int64), deg)
     cols = np.asarray(H.indices, dtype=np.int64)
     keep = rank[rows] < rank[cols]
     return sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.int64), (rows[keep], cols[keep])),
                          shape=H.shape)
+
+
+def _degree_rank(H):
+    n = H.shape[0]
+    deg = np.diff(np.asarray(H.indptr, dtype=np.int64))
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.lexsort((np.arange(n), deg))] = np.arange(n)
+    return deg, rank
+
+
+def graph_oriented_wedges(H) -> int:
+    """:func:`oriented_wedges` of :func:`degree_oriented` (H) without building it."""
+    n = H.shape[0]
+    deg, rank = _degree_rank(H)
+    rows = np.repeat(np.arange(n, dtype=np.int64), deg)
+    cols = np.asarray(H.indices, dtype=np.int64)
+    keep = rank[rows] < rank[cols]
+    outd = np.bincount(rows[keep], minlength=n).astype(np.int64)
+    ind = np.bincount(cols[keep], minlength=n).astype(np.int64)
+    return int((ind * outd).sum())
 
 
 def oriented_wedges(U) -> int:
@@ -583,7 +622,7 @@ def _tc_oriented(ctx: C.CaseContext):
 
 
 def _tc_scipy_possible(ctx: C.CaseContext) -> tuple[bool, int]:
-    w = ctx.graph.get("tc:wedges", lambda: oriented_wedges(_tc_oriented(ctx)))
+    w = ctx.graph.get("tc:wedges", lambda: graph_oriented_wedges(ctx.graph.host))
     return w <= TC_SCIPY_MAX_WEDGES, w
 
 

@@ -229,6 +229,7 @@ def test_triangle_reference_matches_networkx(n, density, seed):
     assert AC.scipy_triangles(U) == want
     assert AC.scipy_triangles(U, block_products=1) == want  # one row a block
     assert AC.oriented_wedges(U) >= want
+    assert AC.graph_oriented_wedges(A) == AC.oriented_wedges(U)
 
 
 # --------------------------------------------------------------------------------------------
