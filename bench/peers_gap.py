@@ -404,10 +404,12 @@ class GapKernel:
     :func:`bench.timing.measure`). Two invocations with the same arguments (``-r SOURCE``
     fixes the work): the timed one, a warm-up trial (unless ``warmup`` is off) then the timed
     trials, with ``-a`` and without ``-v``, as GAP's own benchmark runs; then, when ``verify``,
-    one trial with GAP's verifier (``-v``). With ``-v`` on every timed trial, the trials that
-    followed a verification were slower on the 16-core H100 host (gap-kron-22, 2026-11-24:
-    the first trial 24 ms (bfs) and 32 ms (cc), the next two 64 and 169 ms on average), so
-    the verifier runs apart."""
+    one trial with GAP's verifier (``-v``). With ``-v`` on every timed trial of one
+    invocation, gap-kron-22 on the 16-core H100 host (2026-11-24) gave bfs 64 ms, cc 169 ms a
+    timed trial against 18.5 and 36 ms in a later run without it (GAP's own figures there:
+    about 16 and 27 ms); a direct A/B on gap-urand-22 in that later session moved cc, bfs and
+    pr by 10 % at most. Whatever the cause, GAP's benchmark times its trials without ``-v``,
+    so the verifier runs apart."""
 
     def __init__(self, kernel: str, graph_file: Path, args: list, trials: int, verify: bool,
                  note: str = "", warmup: bool = True):
