@@ -631,3 +631,5 @@ from .msbfs import MSBFS, MSBFS_SCIPY_SOURCES, _msbfs_graphblas, gb_msbfs_levels
 from .sssp import SSSP, _sssp_graphblas, gb_bellman_ford  # noqa: E402, F401
 from .spgemm import SPGEMM, _spgemm_cusparse, _spgemm_cusparse_chunked, _spgemm_fetch, _spgemm_fetch_blocks, _spgemm_fetch_graphblas, _spgemm_graphblas, _spgemm_summary, row_products, spgemm_row_blocks  # noqa: E402, F401
 from .. import apsp_case  # noqa: E402, F401
+from .. import csgraph_case  # noqa: E402, F401
+from .. import analytics_case  # noqa: E402, F401  (cc, pagerank, bc, msbc, tc; GAP peer)
