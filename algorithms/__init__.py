@@ -21,7 +21,11 @@ comes from, the mechanism (kernels) in ``semiring``.
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
+from .components import connected_components
+from .mst import minimum_spanning_forest
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 
 __all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
            "multi_source_bfs", "multi_source_sssp", "reconstruct_path", "sssp"]
+# graphalg: components, spanning forests, flow, matching, ordering
+__all__ += ["connected_components", "minimum_spanning_forest"]

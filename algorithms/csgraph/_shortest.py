@@ -18,9 +18,9 @@ from semiring import _backend as _b
 from semiring.errors import DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from semiring.matrix import Matrix, as_matrix
 
-from .apsp import apsp as _apsp_native
-from .sssp import _matrix_facts
-from .sssp import sssp as _sssp_native
+from ..apsp import apsp as _apsp_native
+from ..sssp import _matrix_facts
+from ..sssp import sssp as _sssp_native
 
 #: SciPy's "no predecessor" value.
 NULL_IDX = -9999

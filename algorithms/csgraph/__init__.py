@@ -1,0 +1,12 @@
+"""A ``scipy.sparse.csgraph``-compatible facade: SciPy's names, keywords, outputs and sentinels,
+computed with the semiring algebra on the CPU or the GPU (where the input lives).
+
+(Work in progress, issue 15: the package layout is in place; every facade function converts
+its input with :mod:`algorithms.csgraph._validation`.)
+"""
+
+from ._shortest import (NULL_IDX, NegativeCycleError, bellman_ford, breadth_first_order,
+                        breadth_first_tree, dijkstra, floyd_warshall, johnson, shortest_path)
+
+__all__ = ["NULL_IDX", "NegativeCycleError", "bellman_ford", "breadth_first_order",
+           "breadth_first_tree", "dijkstra", "floyd_warshall", "johnson", "shortest_path"]

@@ -1,0 +1,384 @@
+"""Input conversion shared by every function of :mod:`algorithms.csgraph`.
+
+One entry point per concern, so that all 26 names read their arguments the same way:
+
+- :func:`as_graph`: any input SciPy's csgraph accepts (and the engine's own) -> a canonical
+  float64 :class:`semiring.Matrix` on the input's device, in SciPy's semantics.
+- :func:`as_scipy_csr`: the same, as a fresh ``scipy.sparse.csr_array`` *in the caller's stored
+  order* (duplicates and unsorted indices kept), for CPU paths that hand the graph to SciPy's
+  compiled routine (whose answer then depends on the stored order exactly as SciPy's does).
+- :func:`graph_kind` / :func:`sparse_output`: the output-kind rule (what SciPy returns for
+  that input kind).
+- :func:`normalize_indices` / :func:`normalize_vertex`: source lists and single vertices.
+
+Input kinds and their meaning (SciPy's ``validate_graph``):
+
+=====================================  ==========================================================
+input                                  edges
+=====================================  ==========================================================
+``scipy.sparse`` matrix or array,      every stored entry, explicit zeros included; duplicate
+any format (non-canonical CSR too)     entries combined by the function's ``dup`` rule
+``cupyx.scipy.sparse`` matrix          the same, on the GPU
+dense NumPy / CuPy array, list         entries other than ``null_value`` (0), ``inf``/``-inf``
+                                       and NaN (each switchable, as in SciPy)
+``numpy.ma.MaskedArray``               the unmasked entries (a masked entry is a non-edge)
+:class:`semiring.Matrix`               its entries (already canonical)
+=====================================  ==========================================================
+
+Weights: every real dtype SciPy accepts (bool, int8 … uint64, float16 … float64) becomes
+float64, as SciPy converts it; complex and object input raise :class:`semiring.DomainMismatch`
+(SciPy silently drops the imaginary part). The caller's arrays are never modified, and the
+returned graph never shares a writable buffer with them: a later change to the caller's array
+cannot reach a result computed from it (the conversion copies; its cost is one pass over the
+edges, which every function pays anyway).
+
+Duplicate rule (``dup``): what SciPy does for that function when a row stores the same column
+twice: ``'min'`` for shortest paths, traversal trees' path lengths and spanning trees (SciPy's
+dense conversion keeps the smallest), ``'sum'`` where SciPy does arithmetic on the matrix
+(``laplacian``, ``breadth_first_tree``'s weights, ``maximum_flow``'s capacities), ``'first'``
+to keep the first stored entry (structure-only uses).
+
+Output kind (``graph_kind``): ``'spmatrix'`` for a ``scipy.sparse`` *matrix* input (SciPy
+answers ``csr_matrix``), ``'sparray'`` for every other host input (sparse *arrays*, dense,
+masked, lists, a CPU ``semiring.Matrix``: SciPy answers ``csr_array``), ``'cupyx'`` for GPU
+input (``cupyx.scipy.sparse.csr_matrix``, the only CSR class CuPy has).
+
+Examples
+--------
+>>> import numpy as np, scipy.sparse as sp
+>>> from algorithms.csgraph._validation import as_graph, normalize_indices, graph_kind
+>>> S = sp.csr_matrix(([5.0, 1.0], [1, 1], [0, 2, 2]), shape=(2, 2))  # a duplicate (0, 1)
+>>> as_graph(S, "dijkstra", dup="min").to_dense(missing=np.inf).tolist()
+[[inf, 1.0], [inf, inf]]
+>>> M = np.ma.masked_array([[0, 1.0], [0, 0]], mask=[[0, 1], [0, 0]])
+>>> as_graph(M, "dijkstra").nvals  # the three unmasked entries, zeros included
+3
+>>> normalize_indices([], 4, "dijkstra"), normalize_indices(-1, 4, "dijkstra")
+((array([], dtype=int64), (0,)), (array([3]), ()))
+>>> graph_kind(S), graph_kind(np.zeros((2, 2)))
+('spmatrix', 'sparray')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+
+__all__ = ["DUP_RULES", "as_graph", "as_scipy_csr", "graph_kind", "is_gpu_input",
+           "normalize_indices", "normalize_vertex", "sparse_output", "to_float64"]
+
+#: The duplicate-combination rules :func:`as_graph` takes.
+DUP_RULES = ("min", "sum", "max", "first")
+
+
+# ------------------------------------------------------------------------------ input kinds
+
+
+def _is_scipy_sparse(a) -> bool:
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    return sps.issparse(a)
+
+
+def _is_cupyx_sparse(a) -> bool:
+    if not type(a).__module__.startswith("cupyx"):
+        return False
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+    return cps.issparse(a)
+
+
+def is_gpu_input(csgraph) -> bool:
+    """Whether the graph lives on the GPU (CuPy array, cupyx sparse, GPU ``semiring.Matrix``):
+    the facade then computes on the GPU and answers with CuPy arrays."""
+    if isinstance(csgraph, sr.Matrix):
+        return csgraph.device == "gpu"
+    return sr.is_gpu_array(csgraph) or _is_cupyx_sparse(csgraph)
+
+
+def graph_kind(csgraph) -> str:
+    """The output kind for sparse results: ``'spmatrix'`` (answer ``scipy.sparse.csr_matrix``),
+    ``'sparray'`` (``scipy.sparse.csr_array``) or ``'cupyx'`` (``cupyx.scipy.sparse.csr_matrix``).
+    SciPy 1.17 answers ``csr_matrix`` only for ``scipy.sparse`` matrix input."""
+    if is_gpu_input(csgraph):
+        return "cupyx"
+    if _is_scipy_sparse(csgraph):
+        import scipy.sparse as sps  # noqa: PLC0415
+
+        return "spmatrix" if isinstance(csgraph, sps.spmatrix) else "sparray"
+    return "sparray"
+
+
+def sparse_output(kind: str, data, indices, indptr, shape, *, format: str = "csr"):
+    """A CSR (or other ``format``) result of the given :func:`graph_kind` from CSR arrays (on the
+    kind's device)."""
+    if kind == "cupyx":
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        out = cps.csr_matrix((data, indices, indptr), shape=shape)
+        return out if format == "csr" else out.asformat(format)
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    cls = sps.csr_matrix if kind == "spmatrix" else sps.csr_array
+    out = cls((data, indices, indptr), shape=shape)
+    return out if format == "csr" else out.asformat(format)
+
+
+def to_float64(values, op: str, arg: str = "csgraph"):
+    """Weights as float64, as SciPy converts them (a fresh array); complex/object refused."""
+    dt = np.dtype(values.dtype)
+    if dt.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: {arg} must have a real dtype (bool, integer or float), "
+                                f"got {dt}")
+    return values.astype(np.float64, copy=True)
+
+
+def _check_square(op: str, arg: str, shape, square: bool):
+    if len(shape) != 2:
+        raise sr.DimensionMismatch(f"{op}: {arg} must be 2-D, got shape {tuple(shape)}")
+    if square and shape[0] != shape[1]:
+        raise sr.DimensionMismatch(f"{op}: {arg} must be square (N, N), got shape {tuple(shape)}")
+
+
+def _dense_edges(xp, a, null_value, infinity_null, nan_null):
+    """Where a dense array holds an edge (SciPy's csgraph_masked_from_dense)."""
+    if null_value is None or (isinstance(null_value, float) and np.isnan(null_value)):
+        edge = xp.ones(a.shape, dtype=bool)
+    else:
+        edge = a != null_value
+    if a.dtype.kind in "fc":
+        if infinity_null:
+            edge &= ~xp.isinf(a)
+        if nan_null:
+            edge &= ~xp.isnan(a)
+    return edge
+
+
+def _from_coo(rows, cols, vals, shape, dup: str, device: str) -> sr.Matrix:
+    if dup not in DUP_RULES:
+        raise sr.InvalidValue(f"as_graph: dup must be one of {DUP_RULES}, got {dup!r}")
+    return sr.Matrix.from_coo(rows, cols, vals, nrows=shape[0], ncols=shape[1],
+                              dup_op=getattr(sr.binary, dup if dup != "sum" else "plus"),
+                              device=device)
+
+
+def _sparse_csr_float64(S, op, arg, square):
+    """(indptr, indices, float64 data, shape, canonical) of a scipy or cupyx sparse input, as
+    fresh arrays in the stored order."""
+    _check_square(op, arg, S.shape, square)
+    fmt = S.format
+    if fmt == "csr":
+        indptr, indices = S.indptr.copy(), S.indices.copy()
+        data = to_float64(S.data, op, arg)
+        canonical = bool(S.has_canonical_format)
+    else:
+        C = S.tocsr(copy=True)
+        indptr, indices, data = C.indptr, C.indices, to_float64(C.data, op, arg)
+        canonical = bool(C.has_canonical_format)
+    return indptr, indices, data, S.shape, canonical
+
+
+def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
+                 null_value=0, infinity_null: bool = True, nan_null: bool = True):
+    """A fresh float64 ``scipy.sparse.csr_array`` of a host graph, in the caller's stored order
+    (unsorted indices and duplicates kept, explicit zeros kept), for CPU paths that run SciPy's
+    compiled csgraph routine. Dense and masked input is converted as SciPy converts it.
+    GPU input is moved to the host (callers use it only where the CPU path runs by design).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from algorithms.csgraph._validation import as_scipy_csr
+    >>> S = as_scipy_csr(np.array([[0, 2], [np.inf, 0]]), "dijkstra")
+    >>> type(S).__name__, S.nnz, S.dtype
+    ('csr_array', 1, dtype('float64'))
+    """
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    if isinstance(csgraph, sr.Matrix):
+        A = _cast_matrix(csgraph, op, arg, square)
+        A = A.to_cpu() if A.device == "gpu" else A
+        return sps.csr_array((A.values.copy(), A.indices.copy(), A.indptr.copy()), shape=A.shape)
+    if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
+        S = csgraph.get() if _is_cupyx_sparse(csgraph) else csgraph
+        indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square)
+        out = sps.csr_array((data, indices, indptr), shape=shape)
+        out.has_canonical_format = canonical
+        return out
+    A = as_graph(csgraph, op, arg=arg, square=square, null_value=null_value,
+                 infinity_null=infinity_null, nan_null=nan_null)
+    A = A.to_cpu() if A.device == "gpu" else A
+    return sps.csr_array((A.values, A.indices, A.indptr), shape=A.shape)
+
+
+def _cast_matrix(A: sr.Matrix, op: str, arg: str, square: bool) -> sr.Matrix:
+    _check_square(op, arg, A.shape, square)
+    xp = A.xp
+    if A.is_iso:
+        dt = np.dtype(A.dtype)
+        if dt.kind not in "biuf":
+            raise sr.DomainMismatch(f"{op}: {arg} must have a real dtype, got {dt}")
+        vals = xp.full(A.nvals, float(A.iso_value), dtype=xp.float64)
+    else:
+        vals = to_float64(A.values, op, arg)
+    # the engine treats a Matrix's arrays as immutable: share the structure, own the values
+    return sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False)
+
+
+def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square: bool = True,
+             null_value=0, infinity_null: bool = True, nan_null: bool = True) -> sr.Matrix:
+    """The graph of any input SciPy's csgraph takes, as a canonical float64
+    :class:`semiring.Matrix` on the input's device (see the module docstring for the kinds).
+
+    Parameters
+    ----------
+    csgraph : scipy/cupyx sparse, ndarray, cupy array, masked array, list, semiring.Matrix
+    op : str
+        The calling function's name, for error messages.
+    dup : {'min', 'sum', 'max', 'first'}
+        How duplicate entries of a sparse input combine (SciPy's rule for ``op``).
+    arg : str
+        The argument's name, for error messages.
+    square : bool
+        Require an (N, N) shape (:class:`semiring.DimensionMismatch` otherwise).
+    null_value, infinity_null, nan_null
+        For dense input, as in ``scipy.sparse.csgraph.csgraph_from_dense``: the entries equal to
+        ``null_value`` (None: none), infinite (``infinity_null``) or NaN (``nan_null``) are not
+        edges.
+
+    Returns
+    -------
+    semiring.Matrix
+        float64, canonical CSR, never sharing a writable buffer with the caller's arrays.
+
+    Raises
+    ------
+    semiring.DimensionMismatch
+        Not 2-D, or not square where ``square``.
+    semiring.DomainMismatch
+        Complex, object or otherwise non-real weights, or an input of no known kind.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from algorithms.csgraph._validation import as_graph
+    >>> as_graph(np.array([[0, 3], [np.nan, 0]], dtype=np.float16), "dijkstra").to_coo()
+    (array([0]), array([1]), array([3.]))
+    """
+    if isinstance(csgraph, sr.Matrix):
+        return _cast_matrix(csgraph, op, arg, square)
+    if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
+        gpu = _is_cupyx_sparse(csgraph)
+        device = "gpu" if gpu else "cpu"
+        _check_square(op, arg, csgraph.shape, square)
+        if csgraph.format == "csr" and csgraph.has_canonical_format:
+            data = to_float64(csgraph.data, op, arg)
+            return sr.Matrix.from_csr(csgraph.indptr.copy(), csgraph.indices.copy(), data,
+                                      csgraph.shape, check=False)
+        C = csgraph.tocoo(copy=True)
+        rows, cols = C.row, C.col
+        # tocoo of a CSR keeps the stored order, so 'first' is the first stored entry
+        return _from_coo(rows, cols, to_float64(C.data, op, arg), csgraph.shape, dup, device)
+    if isinstance(csgraph, np.ma.MaskedArray):
+        a = np.ma.getdata(csgraph)
+        _check_square(op, arg, a.shape, square)
+        edge = ~np.ma.getmaskarray(csgraph)
+        rows, cols = np.nonzero(edge)
+        return _from_coo(rows, cols, to_float64(a[rows, cols], op, arg), a.shape, "first", "cpu")
+    if sr.is_gpu_array(csgraph):
+        xp, a, device = sr.array_module("gpu"), csgraph, "gpu"
+    else:
+        try:
+            a = np.asarray(csgraph)
+        except Exception as e:  # ragged lists and the like
+            raise sr.DomainMismatch(f"{op}: {arg} must be a sparse matrix, a 2-D array or a "
+                                    f"semiring.Matrix, got {type(csgraph).__name__}") from e
+        if a.dtype == object:
+            raise sr.DomainMismatch(f"{op}: {arg} must be a sparse matrix, a 2-D array or a "
+                                    f"semiring.Matrix, got {type(csgraph).__name__} of objects")
+        xp, device = np, "cpu"
+    _check_square(op, arg, a.shape, square)
+    if a.dtype.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: {arg} must have a real dtype (bool, integer or float), "
+                                f"got {a.dtype}")
+    edge = _dense_edges(xp, a, null_value, infinity_null, nan_null)
+    rows, cols = xp.nonzero(edge)
+    return sr.Matrix.from_coo(rows, cols, a[rows, cols].astype(xp.float64), nrows=a.shape[0],
+                              ncols=a.shape[1], device=device)
+
+
+# ------------------------------------------------------------------------------ indices
+
+
+def _host_ints(value, op: str, arg: str) -> np.ndarray:
+    if sr.is_gpu_array(value):
+        value = value.get()
+    a = np.asarray(value)
+    if a.dtype == bool or a.dtype.kind not in "iuf":
+        if a.size or a.dtype.kind not in "iufb":
+            raise sr.DomainMismatch(f"{op}: {arg} must be integers, got {a.dtype}")
+    if a.dtype.kind == "f":
+        if a.size and not bool(np.all(np.isfinite(a)) and np.all(a == np.floor(a))):
+            bad = a.ravel()[~(np.isfinite(a.ravel()) & (a.ravel() == np.floor(a.ravel())))][0]
+            raise sr.DomainMismatch(f"{op}: {arg} must be integers, got {float(bad)!r}")
+    return a.astype(np.int64)
+
+
+def normalize_indices(indices, n: int, op: str, arg: str = "indices"):
+    """Source vertices as SciPy reads ``indices``: ``(flat int64 array in [0, n), shape)``.
+
+    ``shape`` is the shape the results take before their last axis (``result.reshape(shape +
+    (N,))``): ``None`` means every vertex (shape ``(n,)``); a scalar gives one source and shape
+    ``()`` (the result drops the source axis); ``[]`` gives shape ``(0,)`` (results of shape
+    (0, N)); a 2-D ``indices`` gives a 3-D result, as in SciPy; negative indices count
+    from the end (``-1`` is ``n - 1``), as in SciPy; integral floats are accepted (``[]`` is a
+    float array), other values raise :class:`semiring.DomainMismatch`; anything outside
+    [-n, n) raises :class:`semiring.InvalidIndex` naming ``arg``.
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import normalize_indices
+    >>> normalize_indices([0, -1], 5, "dijkstra")
+    (array([0, 4]), (2,))
+    >>> normalize_indices(None, 3, "dijkstra")
+    (array([0, 1, 2]), (3,))
+    >>> normalize_indices(1, 3, "dijkstra")
+    (array([1]), ())
+    """
+    if indices is None:
+        return np.arange(n, dtype=np.int64), (n,)
+    a = _host_ints(indices, op, arg)
+    flat = a.ravel().copy()
+    flat[flat < 0] += n
+    bad = (flat < 0) | (flat >= n)
+    if bool(bad.any()):
+        raise sr.InvalidIndex(f"{op}: {arg} must lie in [-{n}, {n}), got "
+                              f"{int(a.ravel()[np.flatnonzero(bad)[0]])}")
+    return flat, a.shape
+
+
+def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) -> int:
+    """One vertex index (``i_start``, ``source``, ``sink``): an integer in [0, n), or with
+    ``negative=True`` in [-n, n) counted from the end. Raises :class:`semiring.DomainMismatch`
+    for a non-integer and :class:`semiring.InvalidIndex` naming ``arg`` out of range (SciPy
+    reads out of bounds for some of these).
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import normalize_vertex
+    >>> normalize_vertex(2, 3, "breadth_first_order", "i_start")
+    2
+    """
+    if sr.is_gpu_array(i) and i.ndim == 0:
+        i = i.item()
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+        if isinstance(i, np.ndarray) and i.ndim == 0 and i.dtype.kind in "iu":
+            i = i.item()
+        else:
+            raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(i).__name__}")
+    i = int(i)
+    lo = -n if negative else 0
+    if not lo <= i < n:
+        raise sr.InvalidIndex(f"{op}: {arg} must lie in [{lo}, {n}), got {i}")
+    return i + n if i < 0 else i
