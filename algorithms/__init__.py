@@ -14,6 +14,12 @@ comes from, the mechanism (kernels) in ``semiring``.
   ``breadth_first_order`` and ``breadth_first_tree``, identical to SciPy's output;
   ``dijkstra``, ``bellman_ford``, ``johnson``, ``floyd_warshall`` and ``shortest_path`` with
   SciPy's parameters and outputs).
+- :func:`pagerank`: PageRank and personalized PageRank (NetworkX's or GAP's definition), one
+  SpMV an iteration.
+- :func:`betweenness_centrality`: Brandes' betweenness, a batch of sources at once (SpMM
+  forward and backward sweeps), exact or sampled.
+- :func:`triangle_count`, :func:`triangles`, :func:`clustering`: triangles (total, per
+  vertex) and the local clustering coefficient, as masked SpGEMM.
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
   batched SSSP), predecessors and :func:`reconstruct_path`.
 """
@@ -21,11 +27,16 @@ comes from, the mechanism (kernels) in ``semiring``.
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
+from .centrality import betweenness_centrality
 from .components import connected_components
 from .mst import minimum_spanning_forest
+from .pagerank import ConvergenceError, pagerank
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
+from .triangles import clustering, triangle_count, triangles
 
-__all__ = ["DistanceOverflow", "apsp", "bellman_ford", "bfs", "csgraph", "delta_stepping",
-           "multi_source_bfs", "multi_source_sssp", "reconstruct_path", "sssp"]
+__all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "betweenness_centrality",
+           "bfs", "clustering",
+           "csgraph", "delta_stepping", "multi_source_bfs", "multi_source_sssp", "pagerank",
+           "reconstruct_path", "sssp", "triangle_count", "triangles"]
 # graphalg: components, spanning forests, flow, matching, ordering
 __all__ += ["connected_components", "minimum_spanning_forest"]
