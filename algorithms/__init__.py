@@ -20,6 +20,11 @@ comes from, the mechanism (kernels) in ``semiring``.
   forward and backward sweeps), exact or sampled.
 - :func:`triangle_count`, :func:`triangles`, :func:`clustering`: triangles (total, per
   vertex) and the local clustering coefficient, as masked SpGEMM.
+- :func:`core_number` (k-core decomposition by peeling) and :func:`k_truss` (support counting
+  by masked SpGEMM): :mod:`algorithms.cores`.
+- :func:`label_propagation` (semi-synchronous, Cordasco & Gargano 2010), :func:`louvain`
+  (parallel local moves by colour classes, aggregation as Sᵀ A S) and :func:`modularity`:
+  :mod:`algorithms.community`.
 - :func:`apsp`: all-pairs shortest paths (repeated min-plus squaring, blocked Floyd–Warshall,
   batched SSSP), predecessors and :func:`reconstruct_path`.
 """
@@ -31,6 +36,8 @@ from .centrality import betweenness_centrality
 from .components import connected_components
 from .mst import minimum_spanning_forest
 from .pagerank import ConvergenceError, pagerank
+from .community import label_propagation, louvain, modularity
+from .cores import core_number, k_truss
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 from .triangles import clustering, triangle_count, triangles
 
@@ -40,3 +47,4 @@ __all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "betw
            "reconstruct_path", "sssp", "triangle_count", "triangles"]
 # graphalg: components, spanning forests, flow, matching, ordering
 __all__ += ["connected_components", "minimum_spanning_forest"]
+__all__ += ["core_number", "k_truss", "label_propagation", "louvain", "modularity"]
