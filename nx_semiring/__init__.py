@@ -39,6 +39,10 @@ FUNCTIONS = (
     "bellman_ford_path", "bellman_ford_path_length", "single_source_bellman_ford",
     "single_source_bellman_ford_path", "single_source_bellman_ford_path_length",
     "negative_edge_cycle", "floyd_warshall_numpy",
+    # analytics
+    "connected_components", "number_connected_components", "is_connected",
+    "strongly_connected_components", "pagerank", "betweenness_centrality", "triangles",
+    "clustering", "core_number", "louvain_communities", "minimum_spanning_tree",
 )
 
 _DOCS = {

@@ -783,3 +783,347 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
         p = np.array([g.index[v] for v in nodelist], dtype=np.int64)
         D = D[np.ix_(p, p)]
     return D
+
+
+# --------------------------------------------------------------------------- analytics
+def _not_directed(g, name):
+    nx = _nx()
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+
+
+def _groups(g: SemiringGraph, labels):
+    """Node sets by label, in label order (labels 0..k-1)."""
+    labels = _host(labels).astype(np.int64, copy=False)
+    order = np.argsort(labels, kind="stable")
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    nodes = g.nodes
+    if not labels.size:
+        return []
+    return [{nodes[v] for v in part} for part in np.split(order, cuts)]
+
+
+def connected_components(G):
+    """Sets of nodes, one per connected component, in the order of their first node.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.connected_components(nx.Graph([(0, 1), (2, 3)]), backend="semiring"))
+    [{0, 1}, {2, 3}]
+    """
+    g = _graph(G)
+    _not_directed(g, "connected_components")
+    yield from _groups(g, alg.connected_components(g.matrix()))
+
+
+def number_connected_components(G):
+    """The number of connected components.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_connected_components(nx.Graph([(0, 1), (2, 3)]), backend="semiring")
+    2
+    """
+    g = _graph(G)
+    _not_directed(g, "number_connected_components")
+    if g.n == 0:
+        return 0
+    return int(_host(alg.connected_components(g.matrix())).max()) + 1
+
+
+def is_connected(G):
+    """Whether the graph is connected (NetworkXPointlessConcept for the null graph).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_connected(nx.path_graph(3), backend="semiring")
+    True
+    """
+    nx = _nx()
+    g = _graph(G)
+    _not_directed(g, "is_connected")
+    if g.n == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return number_connected_components(g) == 1
+
+
+def strongly_connected_components(G):
+    """Sets of nodes, one per strongly connected component (in the order of their first node;
+    NetworkX's Tarjan yields them in another order).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1), (1, 0), (1, 2)])
+    >>> list(nx.strongly_connected_components(G, backend="semiring"))
+    [{0, 1}, {2}]
+    """
+    nx = _nx()
+    g = _graph(G)
+    if not g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    yield from _groups(g, alg.connected_components(g.matrix(), "strong"))
+
+
+def _node_weights(g, d, name):
+    """A dict {node: weight} as an array over the vertices (missing nodes weigh 0)."""
+    if d is None:
+        return None
+    return np.array([d.get(v, 0) for v in g.nodes], dtype=np.float64)
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
+             weight="weight", dangling=None):
+    """{node: PageRank} by the engine's power iteration (NetworkX's definition and stopping
+    rule; PowerIterationFailedConvergence after ``max_iter``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> pr = nx.pagerank(nx.DiGraph([(0, 1), (1, 2), (2, 0)]), backend="semiring")
+    >>> [round(pr[v], 6) for v in range(3)]
+    [0.333333, 0.333333, 0.333333]
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.n == 0:
+        return {}
+    p = _node_weights(g, personalization, "personalization")
+    if p is not None and p.sum() == 0:
+        raise ZeroDivisionError
+    x0 = _node_weights(g, nstart, "nstart")
+    u = _node_weights(g, dangling, "dangling")
+    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix()
+    try:
+        x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
+                         dangling=u, weighted=weight is not None)
+    except alg.ConvergenceError as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: pagerank: {exc}") from exc
+    return dict(zip(g.nodes, _host(x).tolist()))
+
+
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
+    """{node: betweenness} by the engine's batched Brandes (unweighted; NetworkX's sampling
+    and rescaling, so ``k``/``seed`` pick NetworkX's sources).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.betweenness_centrality(nx.path_graph(3), backend="semiring")
+    {0: 0.0, 1: 1.0, 2: 0.0}
+    """
+    g = _graph(G)
+    if weight is not None:
+        raise NotImplementedError("nx_semiring: weighted betweenness is not supported")
+    if k is not None and k == g.n:
+        k = None
+    if k is not None and not 0 <= k <= g.n:
+        raise ValueError("Sample larger than population or is negative")  # random.sample's
+    if k == 0:
+        raise NotImplementedError("nx_semiring: betweenness_centrality with k=0")
+    try:
+        bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=normalized,
+                                        endpoints=endpoints, seed=seed if k is not None else None,
+                                        directed=g.directed)
+    except sr.DomainMismatch as exc:
+        raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc
+    return dict(zip(g.nodes, _host(bc).tolist()))
+
+
+def _nbunch(g, nodes):
+    nx = _nx()
+    if nodes in g:
+        return [nodes]
+    try:
+        it = iter(nodes)
+    except TypeError:
+        raise nx.NetworkXError(f"nbunch is not a node or a sequence of nodes.") from None
+    return [v for v in it if v in g]
+
+
+def triangles(G, nodes=None):
+    """{node: triangles through it} (or one count when ``nodes`` is a node), by the engine's
+    masked SpGEMM.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.triangles(nx.complete_graph(4), backend="semiring")
+    {0: 3, 1: 3, 2: 3, 3: 3}
+    """
+    g = _graph(G)
+    _not_directed(g, "triangles")
+    t = _host(alg.triangles(g.matrix())).tolist() if g.n else []
+    if nodes is None:
+        return dict(zip(g.nodes, t))
+    if nodes in g:
+        return t[g.index[nodes]]
+    return {v: t[g.index[v]] for v in _nbunch(g, nodes)}
+
+
+def clustering(G, nodes=None, weight=None):
+    """{node: clustering coefficient} (or one value when ``nodes`` is a node), unweighted,
+    directed (Fagiolo) or not, by the engine's masked SpGEMM.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.clustering(nx.complete_graph(3), backend="semiring")
+    {0: 1.0, 1: 1.0, 2: 1.0}
+    """
+    g = _graph(G)
+    if weight is not None:
+        raise NotImplementedError("nx_semiring: weighted clustering is not supported")
+    c = _host(alg.clustering(g.matrix(), directed=g.directed)).tolist() if g.n else []
+    c = [0 if x == 0 else x for x in c]
+    if nodes in g:
+        return c[g.index[nodes]]
+    if nodes is None:
+        return dict(zip(g.nodes, c))
+    return {v: c[g.index[v]] for v in _nbunch(g, nodes)}
+
+
+def _self_loops(g) -> bool:
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    return bool((rows == g.adj).any())
+
+
+def core_number(G):
+    """{node: core number} by the engine's peeling.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.core_number(nx.complete_graph(4), backend="semiring")
+    {0: 3, 1: 3, 2: 3, 3: 3}
+    """
+    nx = _nx()
+    g = _graph(G)
+    if _self_loops(g):
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; Consider using "
+            "G.remove_edges_from(nx.selfloop_edges(G)).")
+    if g.directed and g.adj.size:
+        # NetworkX counts a reciprocated pair u → v, v → u twice; the engine's undirected
+        # view once
+        rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+        if np.isin(rows * g.n + g.adj, g.adj * g.n + rows).any():
+            raise NotImplementedError("nx_semiring: core_number of a DiGraph with reciprocal "
+                                      "edges (NetworkX counts them twice)")
+    core = _host(alg.core_number(g.matrix())).tolist() if g.n else []
+    return dict(zip(g.nodes, core))
+
+
+def _int_seed(seed):
+    import random  # noqa: PLC0415
+
+    if seed is None or isinstance(seed, numbers.Integral):
+        return seed
+    if isinstance(seed, random.Random):
+        return seed.getrandbits(32)
+    raise NotImplementedError(f"nx_semiring: seed of type {type(seed).__name__}")
+
+
+def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_level=None,
+                        seed=None):
+    """A list of node sets, the communities of the engine's Louvain (NetworkX's gain and
+    stopping rules; local moves in parallel, so the partition may differ from NetworkX's,
+    whose result depends on its random visiting order too).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.barbell_graph(4, 0)
+    >>> sorted(map(sorted, nx.community.louvain_communities(G, seed=1, backend="semiring")))
+    [[0, 1, 2, 3], [4, 5, 6, 7]]
+    """
+    g = _graph(G, weight)
+    if max_level is not None and max_level <= 0:
+        raise ValueError("max_level argument must be a positive integer or None")
+    if g.directed:
+        raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
+    if g.n == 0:
+        return []
+    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix(None, unit=1)
+    try:
+        labels = alg.louvain(M, resolution, seed=_int_seed(seed), threshold=threshold,
+                             max_level=max_level)
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: louvain_communities: {exc}") from exc
+    return _groups(g, labels)
+
+
+def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
+    """A minimum spanning forest as a NetworkX graph with G's node, edge and graph attributes,
+    by the engine's Borůvka. Equal to NetworkX's Kruskal tree: the engine runs on the ranks of
+    the edges in Kruskal's order (weight, then NetworkX's edge order), which are distinct, so
+    the forest is unique and is the one Kruskal picks. ``'prim'`` and ``'boruvka'`` run here
+    when no two weights tie (the forest is then unique); with ties NetworkX runs them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> G.add_edge(0, 3, weight=5)
+    >>> sorted(nx.minimum_spanning_tree(G, backend="semiring").edges(data=True))
+    [(0, 1, {}), (1, 2, {}), (2, 3, {})]
+    """
+    nx = _nx()
+    if isinstance(G, SemiringGraph):
+        g = G
+    else:
+        g = from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
+                          preserve_graph_attrs=True)
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if algorithm not in ("kruskal", "prim", "boruvka"):
+        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
+    if g.multigraph or g.edge_data is None:
+        raise NotImplementedError("nx_semiring: minimum_spanning_tree needs a simple graph "
+                                  "converted with its edge attributes")
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    # NetworkX's G.edges(): each edge once, from its earlier node, in adjacency order
+    sel = np.flatnonzero(g.adj >= rows)
+    if weight in g.values:
+        w = g.values[weight][sel]
+    elif any(weight in g.edge_data[e] for e in sel.tolist()):
+        raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} is not numeric")
+    else:
+        w = np.ones(sel.size, dtype=np.int64)
+    if w.dtype.kind == "f" and np.isnan(w).any():
+        if not ignore_nan:
+            raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")
+        sel, w = sel[~np.isnan(w)], w[~np.isnan(w)]
+    if algorithm != "kruskal" and np.unique(w).size < w.size:
+        raise NotImplementedError(f"nx_semiring: {algorithm} with tied weights picks its own "
+                                  f"tree (NetworkX runs it)")
+    loop = g.adj[sel] == rows[sel]
+    kruskal = np.argsort(w, kind="stable")          # Kruskal's order of the edges sel[...]
+    rank = np.empty(sel.size, dtype=np.int64)
+    rank[kruskal] = np.arange(1, sel.size + 1)
+    keep = ~loop
+    u, v, r = rows[sel][keep], g.adj[sel][keep], rank[keep]
+    dev = g.device
+    A = sr.Matrix.from_coo(sr.to_device(np.concatenate([u, v]), dev),
+                           sr.to_device(np.concatenate([v, u]), dev),
+                           sr.to_device(np.concatenate([r, r]), dev), nrows=g.n, ncols=g.n,
+                           device=dev)
+    F = alg.minimum_spanning_forest(A) if g.n else None
+    T = nx.Graph()
+    T.graph.update(g.graph)
+    if g.node_data is not None:
+        T.add_nodes_from(zip(g.nodes, g.node_data))
+    else:
+        T.add_nodes_from(g.nodes)
+    if F is not None and F.nvals:
+        _, _, ranks = F.to_coo()
+        chosen = np.sort(_host(ranks).astype(np.int64)) - 1   # Kruskal's order
+        edges = sel[kruskal[chosen]]
+        nodes, data = g.nodes, g.edge_data
+        T.add_edges_from((nodes[rows[e]], nodes[g.adj[e]], data[e]) for e in edges.tolist())
+    return T

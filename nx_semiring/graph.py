@@ -64,6 +64,8 @@ class SemiringGraph:
         self.device = device or sr.default_device()
         self._matrices = {}
         self._order = None
+        self.edge_data = None  # with preserve_edge_attrs: NetworkX's edge dicts, adj order
+        self.node_data = None  # with preserve_node_attrs: NetworkX's node dicts
         self.__networkx_cache__ = {}
 
     # ----------------------------------------------------------------- NetworkX-like queries
@@ -224,7 +226,9 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     nodes = list(G)
     n = len(nodes)
     index = {v: i for i, v in enumerate(nodes)}
-    adj_items = list(G._adj.values())
+    # one pass over NetworkX's adjacency (views may not know their lengths up front)
+    adj_items = [nbrs if type(nbrs) is dict else dict(nbrs.items())
+                 for nbrs in G._adj.values()]
     deg = np.fromiter((len(nbrs) for nbrs in adj_items), dtype=np.int64, count=n)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(deg, out=indptr[1:])
@@ -253,6 +257,10 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
                       multigraph=multigraph,
                       graph_attrs=G.graph if preserve_graph_attrs else None, device=device)
     g._index = index
+    if preserve_edge_attrs:
+        g.edge_data = [d for nbrs in adj_items for d in nbrs.values()]
+    if preserve_node_attrs:
+        g.node_data = [G._node[v] for v in nodes]
     return g
 
 
@@ -275,12 +283,26 @@ def to_networkx(g: SemiringGraph):
         (g.directed, g.multigraph)]
     H = cls()
     H.graph.update(g.graph)
-    H.add_nodes_from(g.nodes)
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr)).tolist()
-    cols = g.adj.tolist()
-    names = list(g.values)
-    cols_vals = [g.values[a].tolist() for a in names]
+    if g.node_data is not None:
+        H.add_nodes_from(zip(g.nodes, g.node_data))
+    else:
+        H.add_nodes_from(g.nodes)
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    cols = g.adj
+    keep = np.ones(cols.size, dtype=bool) if g.directed else rows <= cols  # each edge once
     nodes = g.nodes
-    for e, (u, v) in enumerate(zip(rows, cols)):
-        H.add_edge(nodes[u], nodes[v], **{a: vals[e] for a, vals in zip(names, cols_vals)})
+    edges = np.flatnonzero(keep).tolist()
+    if g.edge_data is not None:
+        data = g.edge_data
+        if g.multigraph:
+            H.add_edges_from((nodes[rows[e]], nodes[cols[e]], k, d)
+                             for e in edges for k, d in data[e].items())
+        else:
+            H.add_edges_from((nodes[rows[e]], nodes[cols[e]], data[e]) for e in edges)
+        return H
+    names = list(g.values)
+    vals = [g.values[a].tolist() for a in names]
+    r, c = rows.tolist(), cols.tolist()
+    H.add_edges_from((nodes[r[e]], nodes[c[e]], {a: v[e] for a, v in zip(names, vals)})
+                     for e in edges)
     return H

@@ -41,10 +41,15 @@ __all__ = ["SHOULD_RUN_MIN_EDGES", "BackendInterface", "backend_interface"]
 # used when NetworkX chooses the backend itself through backend_priority).
 SHOULD_RUN_MIN_EDGES = 1000
 
-# Functions whose NetworkX answer on a multigraph is that of the simple graph whose edge
-# weighs the minimum of its parallel edges (how the conversion collapses them), or ignores
-# weights: traversals and shortest paths.
-_MULTIGRAPH_OK = frozenset(FUNCTIONS)
+# Functions whose NetworkX answer on a multigraph is not that of the simple graph whose edge
+# weighs the minimum of its parallel edges (how the conversion collapses them): NetworkX sums
+# parallel edges there, or refuses multigraphs itself. Traversals, shortest paths,
+# components, triangles and unweighted betweenness read the simple graph.
+_MULTIGRAPH_REFUSED = frozenset({"pagerank", "louvain_communities", "clustering",
+                                 "core_number", "minimum_spanning_tree"})
+
+# Functions that compute the unweighted answer only
+_UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering"})
 
 _BFS_ORDER = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"})
 
@@ -110,8 +115,13 @@ class BackendInterface:
             if a.get("reverse") and G.is_directed():
                 return ("reverse=True on a directed graph needs NetworkX's predecessor order, "
                         "which the conversion does not keep")
-        if G.is_multigraph() and name not in _MULTIGRAPH_OK:
-            return "multigraphs (parallel edges with keys) are not supported here"
+        if name in _UNWEIGHTED_ONLY and weight is not None:
+            return f"weighted {name} is not supported (NetworkX runs it)"
+        if name == "louvain_communities" and G.is_directed():
+            return "directed Louvain (directed modularity) is not supported"
+        if G.is_multigraph() and name in _MULTIGRAPH_REFUSED:
+            return (f"{name} of a multigraph (NetworkX sums or refuses parallel edges) is not "
+                    f"supported")
         return True
 
     @staticmethod
