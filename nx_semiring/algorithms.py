@@ -29,6 +29,10 @@ import semiring as sr
 
 from .graph import SemiringGraph, from_networkx
 
+# Out-edges of a BFS level below which the NetworkX-order pass walks it in Python instead of
+# with array operations (whose fixed cost per level dominates on long, thin graphs).
+NARROW_EDGES = 256
+
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
 APSP_BFS_BATCH = 64
@@ -136,42 +140,72 @@ def _path_to(g: SemiringGraph, pred, s: int, t: int) -> list:
 
 # --------------------------------------------------------------------------- BFS order
 def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
-    """Yield ``(parents, children)`` (host int64 arrays) level by level in NetworkX's order.
+    """Yield ``(parents, children)`` (lists of vertex numbers) level by level in NetworkX's
+    order.
 
     ``children`` is the next level in the order NetworkX's queue discovers it (the frontier
     in order, each vertex's neighbours in adjacency order, first discovery wins), ``parents``
     the vertex each was discovered from. ``level`` (the engine's BFS levels from a single
     source) says which vertices belong to the next level; without it a seen-set is kept.
-    Levels are generated while their depth is below ``depth_limit``.
+    Levels are generated while their depth is below ``depth_limit``. A level whose frontier
+    has at most ``NARROW_EDGES`` out-edges is walked in Python (a long path costs O(1) a
+    level), a wider one by array operations over all its out-edges at once.
     """
     indptr, adj = g.indptr, g.adj
-    frontier = np.asarray(frontier, dtype=np.int64)
+    ptr = indptr.tolist()
+    front = [int(v) for v in frontier]
+    lv = None if level is None else level.tolist()
     seen = None
     if level is None:
-        seen = np.zeros(g.n, dtype=bool)
-        seen[frontier] = True
+        seen = bytearray(g.n)
+        for v in front:
+            seen[v] = 1
     depth = 0
-    while frontier.size and depth < depth_limit:
-        starts = indptr[frontier]
-        counts = indptr[frontier + 1] - starts
-        total = int(counts.sum())
-        if total == 0:
+    while front and depth < depth_limit:
+        narrow = len(front) <= NARROW_EDGES and \
+            sum(ptr[u + 1] - ptr[u] for u in front) <= NARROW_EDGES
+        parents, children = [], []
+        if narrow:
+            target = depth + 1
+            found = set()
+            for u in front:
+                for v in adj[ptr[u]:ptr[u + 1]].tolist():
+                    if seen is None:
+                        if lv[v] != target or v in found:
+                            continue
+                        found.add(v)
+                    elif seen[v]:
+                        continue
+                    else:
+                        seen[v] = 1
+                    parents.append(u)
+                    children.append(v)
+        else:
+            f = np.asarray(front, dtype=np.int64)
+            starts = indptr[f]
+            counts = indptr[f + 1] - starts
+            total = int(counts.sum())
+            seg = np.repeat(np.arange(f.size, dtype=np.int64), counts)
+            offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts,
+                                                                   counts)
+            cand = adj[starts[seg] + offsets]
+            if seen is None:
+                keep = level[cand] == depth + 1
+            else:
+                keep = np.frombuffer(seen, dtype=np.bool_)[cand] == 0
+            cand = cand[keep]
+            if cand.size:
+                seg = seg[keep]
+                _, first = np.unique(cand, return_index=True)
+                first.sort()
+                ch = cand[first]
+                if seen is not None:
+                    np.frombuffer(seen, dtype=np.uint8)[ch] = 1
+                parents, children = f[seg[first]].tolist(), ch.tolist()
+        if not children:
             return
-        seg = np.repeat(np.arange(frontier.size, dtype=np.int64), counts)
-        offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-        cand = adj[starts[seg] + offsets]
-        keep = (level[cand] == depth + 1) if seen is None else ~seen[cand]
-        cand = cand[keep]
-        if cand.size == 0:
-            return
-        seg = seg[keep]
-        _, first = np.unique(cand, return_index=True)
-        first.sort()
-        children = cand[first]
-        if seen is not None:
-            seen[children] = True
-        yield frontier[seg[first]], children
-        frontier = children
+        yield parents, children
+        front = children
         depth += 1
 
 
@@ -202,8 +236,7 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     level = _bfs_level(g, s)
     nodes = g.nodes
     for parents, children in _ordered_levels(g, [s], depth_limit, level):
-        yield from zip([nodes[u] for u in parents.tolist()],
-                       [nodes[v] for v in children.tolist()])
+        yield from zip([nodes[u] for u in parents], [nodes[v] for v in children])
 
 
 def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
@@ -280,7 +313,7 @@ def bfs_layers(G, sources):
     level = _bfs_level(g, idx[0]) if len(idx) == 1 else None
     nodes = g.nodes
     for _, children in _ordered_levels(g, idx, np.inf, level):
-        yield [nodes[v] for v in children.tolist()]
+        yield [nodes[v] for v in children]
 
 
 def descendants_at_distance(G, source, distance):
@@ -344,7 +377,7 @@ def single_source_shortest_path(G, source, cutoff=None):
     level = _bfs_level(g, s)
     limit = np.inf if cutoff is None else cutoff
     for parents, children in _ordered_levels(g, [s], limit, level):
-        for u, v in zip(parents.tolist(), children.tolist()):
+        for u, v in zip(parents, children):
             paths[v] = paths[u] + [nodes[v]]
     return {nodes[v]: p for v, p in paths.items()}
 
@@ -387,7 +420,7 @@ def _st_unweighted_path(g, source, target):
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     paths = {s: [g.nodes[s]]}
     for parents, children in _ordered_levels(g, [s], level[t], level):
-        for u, v in zip(parents.tolist(), children.tolist()):
+        for u, v in zip(parents, children):
             paths[v] = paths[u] + [g.nodes[v]]
     return paths[t]
 

@@ -97,6 +97,23 @@ def check_path(G, path, s, t, length=None, weight="weight"):
 def test_bfs_family_equals_networkx(device, G, data):
     if len(G) == 0:
         return
+    narrow = nxa.NARROW_EDGES
+    try:  # levels walked in Python (narrow) or by array operations (wide), both NetworkX's
+        nxa.NARROW_EDGES = data.draw(st.sampled_from([0, narrow]))
+        _check_bfs_family(device, G, data)
+    finally:
+        nxa.NARROW_EDGES = narrow
+
+
+def test_bfs_wide_levels(device):
+    G = nx.gnm_random_graph(400, 4000, seed=5, directed=True)
+    g = convert(G, device, weight=None)
+    assert list(nxa.bfs_edges(g, 0)) == list(nx.bfs_edges(G, 0))
+    assert list(nxa.bfs_layers(g, [0, 7, 9])) == list(nx.bfs_layers(G, [0, 7, 9]))
+    assert nxa.single_source_shortest_path(g, 3) == nx.single_source_shortest_path(G, 3)
+
+
+def _check_bfs_family(device, G, data):
     g = convert(G, device, weight=None)
     s = data.draw(st.sampled_from(list(G)))
     depth = data.draw(st.one_of(st.none(), st.integers(0, 4)))
