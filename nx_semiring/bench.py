@@ -146,8 +146,13 @@ def main(argv=None) -> int:
     p.add_argument("--kron", type=int, default=14, help="Kronecker scale (0: none)")
     p.add_argument("--grid", type=int, default=200, help="grid side (0: none)")
     p.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    p.add_argument("--bc-sources", type=int, default=None,
+                   help="sampled sources of betweenness (k, seed 0)")
     p.add_argument("--no-check", action="store_true")
     a = p.parse_args(argv)
+    global BC_SOURCES
+    if a.bc_sources is not None:
+        BC_SOURCES = a.bc_sources
     import semiring as sr  # noqa: PLC0415
 
     print(f"engine device: {sr.default_device()}")
