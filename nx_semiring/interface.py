@@ -63,6 +63,27 @@ def _signature(name):
     return sig
 
 
+# What NetworkX's algorithms read of a graph; a subclass that redefines one of them (e.g. the
+# complement graph _AntiGraph of networkx.algorithms.approximation.kcomponents) has another
+# adjacency than the G._adj the conversion reads
+_ADJACENCY_API = ("__getitem__", "__iter__", "__contains__", "__len__", "neighbors", "adj",
+                  "adjacency", "degree", "nodes", "edges", "is_directed", "is_multigraph")
+
+
+def _overridden_adjacency(G):
+    import networkx as nx  # noqa: PLC0415
+
+    cls = type(G)
+    base = next(c for c in cls.__mro__
+                if c in (nx.MultiDiGraph, nx.MultiGraph, nx.DiGraph, nx.Graph))
+    if cls is base:
+        return None
+    for attr in _ADJACENCY_API:
+        if getattr(cls, attr, None) is not getattr(base, attr, None):
+            return attr
+    return None
+
+
 def _is_graph(G) -> bool:
     if isinstance(G, SemiringGraph):
         return True
@@ -106,6 +127,11 @@ class BackendInterface:
         G = a.get("G")
         if not _is_graph(G):
             return f"G must be a NetworkX graph, got {type(G).__name__}"
+        if not isinstance(G, SemiringGraph):
+            attr = _overridden_adjacency(G)
+            if attr is not None:
+                return (f"{type(G).__name__} redefines {attr}: its adjacency is not the "
+                        f"G._adj that the conversion reads")
         weight = a.get("weight")
         if callable(weight):
             return "callable weights are not supported (NetworkX runs it)"

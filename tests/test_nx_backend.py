@@ -427,10 +427,22 @@ def test_errors_are_networkx_errors(device):
         nxa.single_source_bellman_ford(convert(C, device), 0)
 
 
+class Redefined(nx.Graph):
+    """A graph class whose neighbours are not G._adj (as networkx's _AntiGraph)."""
+
+    def neighbors(self, n):
+        return iter(set(self) - set(self._adj[n]) - {n})
+
+
+class Plain(nx.Graph):
+    """A subclass that keeps NetworkX's adjacency: converted as usual."""
+
+
 def test_can_run_refusals():
     G, D, M = nx.path_graph(3), nx.DiGraph([(0, 1)]), nx.MultiGraph([(0, 1), (0, 1)])
     ok = [("bfs_edges", (G, 0), {}), ("pagerank", (D,), {}), ("bfs_edges", (M, 0), {}),
-          ("single_source_dijkstra", (M, 0), {}), ("bfs_edges", (G, 0), {"reverse": True})]
+          ("single_source_dijkstra", (M, 0), {}), ("bfs_edges", (G, 0), {"reverse": True}),
+          ("core_number", (Plain([(0, 1)]),), {})]
     for name, args, kwargs in ok:
         assert bi.can_run(name, args, kwargs) is True, name
     refused = [
@@ -445,6 +457,7 @@ def test_can_run_refusals():
         ("bfs_edges", (G, 0), {"no_such_keyword": 1}),
         ("all_simple_paths", (G, 0, 2), {}),                      # not implemented
         ("bfs_edges", ({0: [1]}, 0), {}),                         # not a graph
+        ("core_number", (Redefined([(0, 1)]),), {}),              # its own adjacency
     ]
     for name, args, kwargs in refused:
         why = bi.can_run(name, args, kwargs)
