@@ -233,7 +233,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(deg, out=indptr[1:])
     m = int(indptr[-1])
-    adj = np.fromiter((index[v] for v in itertools.chain.from_iterable(adj_items)),
+    adj = np.fromiter(map(index.__getitem__, itertools.chain.from_iterable(adj_items)),
                       dtype=np.int64, count=m)
     multigraph = G.is_multigraph()
     attrs = dict(edge_attrs or {})
