@@ -34,10 +34,13 @@ from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
 from .centrality import betweenness_centrality
 from .components import connected_components
+from .flow import FlowResult, maximum_flow
+from .matching import maximum_bipartite_matching, min_weight_full_bipartite_matching
 from .mst import minimum_spanning_forest
 from .pagerank import ConvergenceError, pagerank
 from .community import label_propagation, louvain, modularity
 from .cores import core_number, k_truss
+from .ordering import reverse_cuthill_mckee, structural_rank
 from .sssp import DistanceOverflow, bellman_ford, delta_stepping, multi_source_sssp, sssp
 from .triangles import clustering, triangle_count, triangles
 
@@ -46,5 +49,7 @@ __all__ = ["ConvergenceError", "DistanceOverflow", "apsp", "bellman_ford", "betw
            "csgraph", "delta_stepping", "multi_source_bfs", "multi_source_sssp", "pagerank",
            "reconstruct_path", "sssp", "triangle_count", "triangles"]
 # graphalg: components, spanning forests, flow, matching, ordering
-__all__ += ["connected_components", "minimum_spanning_forest"]
+__all__ += ["FlowResult", "connected_components", "maximum_bipartite_matching", "maximum_flow",
+            "min_weight_full_bipartite_matching", "minimum_spanning_forest",
+            "reverse_cuthill_mckee", "structural_rank"]
 __all__ += ["core_number", "k_truss", "label_propagation", "louvain", "modularity"]

@@ -6,7 +6,7 @@ convergence"; LAGraph's ``LG_CC_FastSV``): every vertex keeps a parent ``f`` (in
 itself) and each round
 
 - takes the least grandparent among its neighbours, ``mngp = S min.second gp`` (one SpMV over
-  the symmetric pattern S),
+  the pattern when it is symmetric, one over it and one over its transpose otherwise),
 - hooks its tree's root onto it (stochastic hooking, a scatter-min ``f⟨f⟩ min= mngp``) and
   itself onto it (aggressive hooking, ``f = min(f, mngp)``),
 - then jumps pointers until every tree is a star (``f = f[f]`` until stable: array gathers).
@@ -46,14 +46,28 @@ import numpy as np
 
 import semiring as sr
 
+#: A product from a vector with more than n / BETA entries pulls (one masked dot product per
+#: output vertex over the pattern's rows, or its transpose's), a sparser one pushes (SpMSpV
+#: over the entries' out-edges): the switch of direction-optimizing BFS (Beamer, Asanović &
+#: Patterson 2012, §4: β = 24; :data:`algorithms.bfs.BETA`).
+BETA = 24
+
 CONNECTIONS = ("weak", "strong")
 STRONG_METHODS = ("auto", "coloring", "tarjan")
 
 
+def _structure(A):
+    """The structure of A as an iso bool Matrix sharing A's index arrays (no copy)."""
+    return sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, check=False)
+
+
 def _pattern(A):
     """The structure of A without self-loops, as an iso bool Matrix on A's device."""
-    P = sr.select(A, "offdiag")
-    return sr.Matrix.from_csr(P.indptr, P.indices, None, P.shape, check=False)
+    P = _structure(A)
+    xp = A.xp
+    rows = xp.repeat(xp.arange(A.nrows, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
+    loop = A.indices == rows
+    return _keep_entries(P, ~loop) if bool(loop.any()) else P
 
 
 def _scatter_min(xp, a, idx, vals):
@@ -63,7 +77,16 @@ def _scatter_min(xp, a, idx, vals):
     else:  # pragma: no cover - GPU
         import cupyx  # noqa: PLC0415
 
-        cupyx.scatter_min(a, idx, vals)
+        try:
+            cupyx.scatter_min(a, idx, vals)
+        except (TypeError, ValueError, NotImplementedError):  # a dtype its atomics do not
+            # cover: the least value per index by a sort
+            if idx.size == 0:
+                return
+            o = xp.lexsort(xp.stack([vals, idx]))
+            si, sv = idx[o], vals[o]
+            head = xp.concatenate([xp.ones(1, dtype=bool), si[1:] != si[:-1]])
+            a[si[head]] = xp.minimum(a[si[head]], sv[head])
 
 
 def _jump(xp, f):
@@ -85,22 +108,51 @@ def _keep_entries(P, keep):
     return sr.Matrix.from_csr(indptr, P.indices[keep], None, P.shape, check=False)
 
 
-def _fastsv(A, progress=None):
+def _transpose(P):
+    """Pᵀ of an iso pattern. On the CPU by SciPy's O(n + m) counting sort (csr → csc):
+    ``Matrix.T`` argsorts the entries there, 7 s against 0.5 s at Kronecker 20.
+    # needs public API: an O(n + m) transpose on the CPU backend (Matrix.T sorts)"""
+    if P.device == "gpu":
+        return P.T
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    n = P.nrows
+    T = sps.csr_matrix((np.ones(P.nvals, dtype=bool), P.indices, P.indptr),
+                       shape=P.shape).T.tocsr()
+    return sr.Matrix.from_csr(T.indptr, T.indices, None, (n, n), check=False)
+
+
+def _is_symmetric(xp, P, PT):
+    return bool(xp.array_equal(P.indptr, PT.indptr)) and bool(
+        xp.array_equal(P.indices, PT.indices))
+
+
+def _fastsv(A, progress=None, symmetric=False, P=None, PT=None):
     """FastSV on the undirected view of A; returns f (the least vertex of each one's
-    component) as an int64 array on A's device."""
+    component) as an int64 array on A's device. ``symmetric``: A's pattern is known to be
+    symmetric (no transpose needed); P, PT: A's pattern and its transpose when at hand."""
     xp = A.xp
     n = A.nrows
     f = xp.arange(n, dtype=xp.int64)
     if n == 0 or A.nvals == 0:
         return f
-    P = _pattern(A)
-    # S = P ∪ Pᵀ: the undirected view, built once (each round is then one SpMV)
-    S = sr.ewise_add(P, sr.transpose(P), "lor")
+    if P is None:
+        P = _structure(A)  # self-loops are harmless here: a vertex is its own neighbour
+    # the undirected view S = P ∪ Pᵀ: P itself when P is symmetric (one SpMV a round), else
+    # a product with P and one with Pᵀ (its cached transpose) each round; forming the union
+    # once would cost a set union of 2·nnz keys, more than the rounds it saves
+    if not symmetric:
+        PT = _transpose(P) if PT is None else PT
+        symmetric = _is_symmetric(xp, P, PT)
     rounds = 0
     while True:
         rounds += 1
         # mngp = S min.second f          (f = gp: the trees are stars after the jumping)
-        mngp = sr.mxv(S, f, sr.min_second, direction="pull").to_dense(missing=n)
+        mngp = sr.mxv(P, f, sr.min_second, direction="pull").to_dense(missing=n)
+        if not symmetric:
+            # mngp = min(mngp, Pᵀ min.second f)
+            xp.minimum(mngp, sr.mxv(PT, f, sr.min_second, direction="pull").to_dense(missing=n),
+                       out=mngp)
         g = f.copy()
         # g⟨f⟩ min= mngp                 (stochastic hooking: a root takes its star's least
         #                                  neighbouring label)
@@ -120,17 +172,51 @@ def _vector(xp, n, idx, vals, device):
     return sr.Vector.from_coo(idx, vals, size=n, device=device)
 
 
-def _min_in_neighbour(P, alive_idx, n, xp, device, transpose=False):
-    """t(v) = min{u alive : u → v} (or v → u with ``transpose``), n where none."""
-    ids = _vector(xp, n, alive_idx, alive_idx, device)
-    if transpose:
-        t = sr.mxv(P, ids, sr.min_second)
-    else:
-        t = sr.vxm(ids, P, sr.min_first)
-    return t.to_dense(missing=n)
+def _direction(k, n):
+    """'pull' for a vector of k entries out of n when k > n / BETA, else 'push'."""
+    return "pull" if k * BETA > n else "push"
 
 
-def _trim(P, alive, rep, xp, device):
+class _Pair:
+    """A pattern P and its transpose PT, so that every product reads rows: a pull over the
+    in-edges reads PT's rows, a push along the out-edges P's rows (the engine's own route
+    would transpose again for one of the two)."""
+
+    def __init__(self, P, PT):
+        self.P, self.PT = P, PT
+
+    def into(self, u, ops, k, n, **mask):
+        """t(v) = ⊕_{u → v} u(u): ``ops`` = (semiring with u first, with u second)."""
+        if _direction(k, n) == "pull":
+            return sr.mxv(self.PT, u, ops[1], direction="pull", **mask)
+        return sr.vxm(u, self.P, ops[0], direction="push", **mask)
+
+    def outof(self, u, ops, k, n, **mask):
+        """t(v) = ⊕_{v → w} u(w)."""
+        if _direction(k, n) == "pull":
+            return sr.mxv(self.P, u, ops[1], direction="pull", **mask)
+        return sr.vxm(u, self.PT, ops[0], direction="push", **mask)
+
+    def keep(self, ok):
+        """The entries (i, j) where ``ok(i, j)`` holds (elementwise over index arrays), with
+        their transpose."""
+        r, c = _coords(self.P)
+        rt, ct = _coords(self.PT)  # PT's entry (i, j) is P's (j, i)
+        return _Pair(_keep_entries(self.P, ok(r, c)), _keep_entries(self.PT, ok(ct, rt)))
+
+
+def _coords(M):
+    xp = M.xp
+    rows = xp.repeat(xp.arange(M.nrows, dtype=xp.int64), xp.diff(M.indptr).astype(xp.int64))
+    return rows, M.indices.astype(xp.int64)
+
+
+MIN = (sr.min_first, sr.min_second)
+COUNT = (sr.plus_pair, sr.plus_pair)
+REACH = (sr.any_pair, sr.any_pair)
+
+
+def _trim(G, alive, rep, xp, device):
     """Remove from ``alive`` every vertex on no cycle of the alive subgraph that trimming can
     see: those whose chain of unique in-neighbours (or out-neighbours) ends at a vertex with
     no in-edge (out-edge); each becomes its own component (``rep[v] = v``)."""
@@ -139,16 +225,17 @@ def _trim(P, alive, rep, xp, device):
     jumps = max(1, math.ceil(math.log2(max(n, 2)))) + 1
     while True:
         removed = 0
-        for transpose in (False, True):
+        for side in (G.into, G.outof):
             idx = xp.flatnonzero(alive)
             if idx.size == 0:
                 return
-            ones = _vector(xp, n, idx, xp.ones(idx.size, dtype=xp.int32), device)
-            # din = alive plus.pair P  (alive in-neighbours; out-neighbours with transpose)
-            deg = (sr.mxv(P, ones, sr.plus_pair) if transpose
-                   else sr.vxm(ones, P, sr.plus_pair)).to_dense(missing=0)
+            k = int(idx.size)
+            # din = alive plus.pair P    (alive in-neighbours; out-neighbours the second time)
+            ones = _vector(xp, n, idx, xp.ones(k, dtype=xp.int32), device)
+            deg = side(ones, COUNT, k, n).to_dense(missing=0)
+            # nb = alive_ids min.first P (the least alive in-neighbour)
+            nb = side(_vector(xp, n, idx, idx, device), MIN, k, n).to_dense(missing=n)
             # p(v) = the unique alive in-neighbour where din(v) = 1, else v
-            nb = _min_in_neighbour(P, idx, n, xp, device, transpose)
             p = xp.where(alive & (deg == 1), nb, ids)
             # follow the chains to their ends by pointer jumping (bounded: a cycle of
             # degree-1 vertices never reaches a fixed point)
@@ -157,8 +244,7 @@ def _trim(P, alive, rep, xp, device):
                 if bool((pp == p).all()):
                     break
                 p = pp
-            end = p
-            dead = alive & (end[end] == end) & (deg[end] == 0)
+            dead = alive & (p[p] == p) & (deg[p] == 0)
             k = int(dead.sum())
             if k:
                 rep[dead] = ids[dead]
@@ -179,12 +265,14 @@ def _coloring(A, progress=None):
     if n == 0 or A.nvals == 0:
         return rep
     P = _pattern(A)
-    rows = xp.repeat(ids, xp.diff(P.indptr).astype(xp.int64))
-    cols = P.indices.astype(xp.int64)
+    PT = _transpose(P)
+    if _is_symmetric(xp, P, PT):  # strong components of an undirected graph are its
+        return _fastsv(A, progress, True, P)  # components: O(log n) rounds, not O(diameter)
+    G = _Pair(P, PT)
     alive = xp.ones(n, dtype=bool)
     phase = 0
     while True:
-        _trim(P, alive, rep, xp, device)
+        _trim(G, alive, rep, xp, device)
         idx = xp.flatnonzero(alive)
         if idx.size == 0:
             return rep
@@ -194,23 +282,23 @@ def _coloring(A, progress=None):
         c = xp.where(alive, ids, n)
         front = idx
         while front.size:
-            # t⟨alive⟩ = c_front min.first P   (push from the vertices whose color changed)
-            t = sr.vxm(_vector(xp, n, front, c[front], device), P, sr.min_first, mask=mask)
+            # t⟨alive⟩ = c_front min.first P   (from the vertices whose color changed)
+            t = G.into(_vector(xp, n, front, c[front], device), MIN, int(front.size), n,
+                       mask=mask)
             ti, tv = t.to_coo()
             better = tv < c[ti]
             front = ti[better]
             c[front] = tv[better]
-        # Q = the edges of P inside one color (both ends alive)
-        keep = alive[rows] & alive[cols] & (c[rows] == c[cols])
-        Q = _keep_entries(P, keep)
+        # Q = the edges of P inside one color (both ends alive), and Qᵀ
+        Q = G.keep(lambda i, j: alive[i] & alive[j] & (c[i] == c[j]))
         # backward reach from the roots (c(v) = v) inside their colors
         reached = alive & (c == ids)
         front = xp.flatnonzero(reached)
         while front.size:
             # b⟨¬reached⟩ = Q any.pair b_front
-            t = sr.mxv(Q, _vector(xp, n, front, xp.ones(front.size, dtype=bool), device),
-                       sr.any_pair, mask=sr.Vector.from_dense(reached, device=device),
-                       complement=True)
+            t = Q.outof(_vector(xp, n, front, xp.ones(front.size, dtype=bool), device), REACH,
+                        int(front.size), n, mask=sr.Vector.from_dense(reached, device=device),
+                        complement=True)
             front = t.to_coo()[0]
             reached[front] = True
         rep[reached] = c[reached]
@@ -240,7 +328,8 @@ def _number(xp, rep):
     return xp.searchsorted(roots, rep).astype(xp.int32)
 
 
-def connected_components(A, connection="weak", *, method="auto", progress=None):
+def connected_components(A, connection="weak", *, symmetric=False, method="auto",
+                         progress=None):
     """Connected components of a graph: weak (of the undirected view) or strong.
 
     Parameters
@@ -251,6 +340,11 @@ def connected_components(A, connection="weak", *, method="auto", progress=None):
     connection : {'weak', 'strong'}
         ``'weak'``: components of A ∪ Aᵀ, by FastSV (see the module docstring).
         ``'strong'``: i and j share a component when each reaches the other.
+    symmetric : bool
+        Promise that A's pattern equals Aᵀ's (an undirected graph): weak components then skip
+        building the transpose (one SpMV a round over A's rows), and strong components are the
+        weak ones (FastSV). Without the promise both check it (coloring always does: a
+        symmetric pattern goes to FastSV).
     method : {'auto', 'coloring', 'tarjan'}
         Strong components only. ``'coloring'``: trimming and coloring as algebra (either
         device); ``'tarjan'``: SciPy's depth-first search on the host (GPU input is copied to
@@ -292,7 +386,9 @@ def connected_components(A, connection="weak", *, method="auto", progress=None):
         if method != "auto":
             raise sr.InvalidValue(f"{op}: method={method!r} applies to connection='strong'; "
                                   f"weak components always run FastSV (give method='auto')")
-        rep = _fastsv(A, progress)
+        rep = _fastsv(A, progress, bool(symmetric))
+    elif symmetric:
+        rep = _fastsv(A, progress, True)
     else:
         if method == "auto":
             method = "coloring" if A.device == "gpu" else "tarjan"

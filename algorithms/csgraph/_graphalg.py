@@ -1,0 +1,470 @@
+"""SciPy-exact ``scipy.sparse.csgraph`` wrappers for components, spanning trees, flow,
+matchings and orderings.
+
+Which path runs, and why:
+
+======================================  ==========================================================
+function                                path
+======================================  ==========================================================
+``connected_components`` (weak, or      native FastSV (:func:`algorithms.connected_components`)
+``directed=False``)                     on the input's device; SciPy numbers components in order
+                                        of their least vertex, and so does FastSV: equal labels.
+``connected_components`` (strong)       SciPy's Tarjan on the host (GPU input copied there, the
+                                        labels back): SciPy numbers strong components in the
+                                        order its depth-first search completes them, which only
+                                        that sequential search yields; the O(n + m) host pass
+                                        *is* the relabel. (The native GPU algorithm,
+                                        ``algorithms.connected_components(A, "strong")``,
+                                        numbers them by least vertex.)
+``minimum_spanning_tree``               native Borůvka on the input's device over SciPy's CSR
+                                        (stored order kept), ties broken by (weight, stored
+                                        position) exactly as SciPy's stable sort: SciPy's tree.
+``maximum_flow``, the matchings,        SciPy's compiled routines on the host by design (see
+``reverse_cuthill_mckee``,              :mod:`algorithms.flow`, :mod:`algorithms.matching`,
+``structural_rank``                     :mod:`algorithms.ordering`); GPU input is copied to the
+                                        host explicitly and results back.
+======================================  ==========================================================
+
+Deviations from SciPy:
+
+- Errors are the engine's (``semiring.DomainMismatch`` is a ``TypeError``,
+  ``InvalidValue``/``DimensionMismatch`` are ``ValueError``, ``InvalidIndex`` an
+  ``IndexError``), each naming the function; SciPy raises ``TypeError``/``ValueError`` for the
+  same inputs (``maximum_flow`` with a float ``source``: SciPy's ``IndexError`` from inside,
+  here ``DomainMismatch``).
+- ``minimum_spanning_tree(overwrite=True)`` never modifies the input (SciPy may).
+- ``connected_components(connection="strong")`` answers for a CSR with duplicate entries
+  (SciPy 1.17 never returns: its Tarjan loop spins); repeated entries of a row are dropped
+  first, which leaves SciPy's search order and numbering unchanged.
+- ``maximum_bipartite_matching`` refuses a ``perm_type`` other than ``'row'`` or
+  ``'column'`` (SciPy answers any other string as ``'column'``).
+- ``reverse_cuthill_mckee`` of a 0 × 0 graph returns an empty permutation (SciPy raises a
+  ValueError from inside NumPy).
+- GPU input (CuPy, cupyx.scipy.sparse, a GPU ``semiring.Matrix``) is accepted everywhere;
+  ``maximum_flow`` takes a ``semiring.Matrix`` with integer values on the GPU (cupyx sparse
+  matrices cannot hold integers) and answers with its flow as a GPU ``semiring.Matrix``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+
+from .. import components as _components
+from .. import mst as _mst
+from ._validation import as_graph, as_scipy_csr, graph_kind, to_float64
+
+__all__ = ["connected_components", "maximum_bipartite_matching", "maximum_flow",
+           "min_weight_full_bipartite_matching", "minimum_spanning_tree",
+           "reverse_cuthill_mckee", "structural_rank"]
+
+
+def _is_cupyx_sparse(a) -> bool:
+    if not type(a).__module__.startswith("cupyx"):
+        return False
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+    return cps.issparse(a)
+
+
+def _host_sparse(graph, op: str, arg: str = "graph"):
+    """(a scipy.sparse matrix on the host in its own format, the input's device) for the
+    sparse inputs SciPy's CPU routines take, plus their GPU forms (cupyx sparse, a
+    semiring.Matrix on either device), copied to the host explicitly."""
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    if isinstance(graph, sr.Matrix):
+        M = graph.to_cpu() if graph.device == "gpu" else graph
+        return sps.csr_array(M.to_scipy()), graph.device
+    if sps.issparse(graph):
+        return graph, "cpu"
+    if _is_cupyx_sparse(graph):
+        return graph.get(), "gpu"
+    raise sr.DomainMismatch(f"{op}: {arg} must be sparse (scipy.sparse, cupyx.scipy.sparse or a "
+                            f"semiring.Matrix), got {type(graph).__name__}")
+
+
+# ------------------------------------------------------------------------ components
+
+
+def connected_components(csgraph, directed=True, connection="weak", return_labels=True):
+    """Connected components, as ``scipy.sparse.csgraph.connected_components``: the same
+    ``n_components`` and the same labels, numbered as SciPy numbers them.
+
+    Weak components (and all components with ``directed=False``) run FastSV on the input's
+    device (:func:`algorithms.connected_components`); strong components run SciPy's Tarjan
+    on the host, because SciPy's numbering is the completion order of its depth-first
+    search (see the module docstring).
+
+    Parameters
+    ----------
+    csgraph : sparse matrix (any kind), dense or masked array, CuPy array, semiring.Matrix
+        The N × N graph (dense: 0, inf and NaN are not edges).
+    directed : bool
+        False: components of the undirected graph (``connection`` is not read).
+    connection : {'weak', 'strong'}
+        Case-insensitive, as in SciPy.
+    return_labels : bool
+
+    Returns
+    -------
+    n_components : int
+    labels : array of int32 (NumPy, or CuPy for GPU input)
+        Only with ``return_labels``.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> G = sp.csr_array(np.array([[0, 1, 1, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 0],
+    ...                            [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]]))
+    >>> n, labels = csgraph.connected_components(G, directed=False)
+    >>> n, labels.tolist()
+    (2, [0, 0, 0, 1, 1])
+    >>> n, labels = csgraph.connected_components(G, connection="strong")
+    >>> n, labels.tolist()
+    (5, [2, 1, 0, 4, 3])
+    """
+    op = "connected_components"
+    if not isinstance(connection, str):
+        raise sr.DomainMismatch(f"{op}: connection must be 'weak' or 'strong', got "
+                                f"{type(connection).__name__}")
+    connection = connection.lower()
+    if connection not in ("weak", "strong"):
+        raise sr.InvalidValue(f"{op}: connection must be 'weak' or 'strong', got {connection!r}")
+    if connection == "weak" or not directed:
+        A = as_graph(csgraph, op, dup="first")
+        labels = _components.connected_components(A, "weak")
+        n_components = int(labels.max()) + 1 if labels.size else 0
+    else:
+        from scipy.sparse.csgraph import connected_components as _cc  # noqa: PLC0415
+
+        S = _first_of_duplicates(as_scipy_csr(csgraph, op))  # the stored order: SciPy's
+        n_components, labels = _cc(S, directed=True, connection="strong")  # DFS follows it
+        n_components = int(n_components)
+        if as_graph_device(csgraph) == "gpu":
+            labels = sr.to_device(labels, "gpu")
+    return (n_components, labels) if return_labels else n_components
+
+
+def _first_of_duplicates(S):
+    """S without the repeated entries of a row (the first of each kept, in stored order).
+
+    SciPy 1.17's strong ``connected_components`` never returns on a CSR with duplicate
+    entries (its Tarjan loop spins; e.g. indptr [0, 3, 6, 6, 10, 11, 12], indices [3, 3, 5, 4,
+    3, 1, 5, 4, 2, 5, 4, 0]). A repeated edge v → w adds nothing to a depth-first search (w is
+    visited by then), so dropping it leaves the search, and SciPy's numbering, unchanged."""
+    if S.has_canonical_format or S.nnz < 2:
+        return S
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    n = S.shape[0]
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(S.indptr))
+    key = rows * n + S.indices
+    _, first = np.unique(key, return_index=True)
+    if first.size == key.size:
+        return S
+    keep = np.sort(first)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=n))])
+    return sps.csr_array((S.data[keep], S.indices[keep], indptr), shape=S.shape)
+
+
+def as_graph_device(csgraph) -> str:
+    """Where a facade input lives."""
+    if isinstance(csgraph, sr.Matrix):
+        return csgraph.device
+    return "gpu" if sr.is_gpu_array(csgraph) or _is_cupyx_sparse(csgraph) else "cpu"
+
+
+# ------------------------------------------------------------------------ spanning tree
+
+
+def _stored_csr(csgraph, op):
+    """(indptr, indices, float64 data, n, device) of the graph in the CSR SciPy's
+    ``validate_graph`` makes: a CSR input in its stored order (duplicates, unsorted indices
+    and explicit zeros kept), other formats through ``tocsr()``, dense and masked input as
+    SciPy converts them."""
+    device = as_graph_device(csgraph)
+    if device == "gpu":
+        if _is_cupyx_sparse(csgraph):
+            S = csgraph.tocsr()
+            if len(S.shape) != 2 or S.shape[0] != S.shape[1]:
+                raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape "
+                                           f"{tuple(S.shape)}")
+            return (S.indptr.copy(), S.indices.copy(), to_float64(S.data, op), S.shape[0],
+                    "gpu")
+        A = as_graph(csgraph, op, dup="min")
+        return A.indptr, A.indices, A.values, A.nrows, "gpu"
+    S = as_scipy_csr(csgraph, op)
+    return S.indptr, S.indices, S.data, S.shape[0], "cpu"
+
+
+def minimum_spanning_tree(csgraph, overwrite=False):
+    """A minimum spanning tree (forest) of the undirected graph, as
+    ``scipy.sparse.csgraph.minimum_spanning_tree``: the same edges, in the same orientation,
+    float64, explicit zero-weight tree edges dropped from the result as SciPy drops them.
+
+    Runs Borůvka on the input's device (:func:`algorithms.minimum_spanning_forest`'s
+    algorithm) over the CSR SciPy would see; ties are broken by stored position, as SciPy's
+    stable sort breaks them, so the tree is SciPy's even where several are minimal.
+
+    Parameters
+    ----------
+    csgraph : sparse matrix (any kind), dense or masked array, CuPy array, semiring.Matrix
+        The N × N graph; an entry (i, j) or (j, i) is the undirected edge {i, j}.
+    overwrite : bool
+        Accepted for SciPy's signature; the input is never modified.
+
+    Returns
+    -------
+    csr_matrix, csr_array or cupyx csr_matrix
+        ``csr_matrix`` for a ``scipy.sparse`` matrix input, ``csr_array`` for other host
+        input, ``cupyx.scipy.sparse.csr_matrix`` for GPU input.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> X = sp.csr_matrix(np.array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]]))
+    >>> T = csgraph.minimum_spanning_tree(X)
+    >>> type(T).__name__, T.toarray().astype(int).tolist()
+    ('csr_matrix', [[0, 0, 0, 3], [0, 0, 2, 5], [0, 0, 0, 0], [0, 0, 0, 0]])
+    """
+    op = "minimum_spanning_tree"
+    kind = graph_kind(csgraph)
+    indptr, indices, data, n, device = _stored_csr(csgraph, op)
+    xp = sr.array_module(device)
+    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(indptr).astype(xp.int64))
+    keep = _mst._boruvka(n, rows, indices, data, device)
+    out = xp.where(keep, data, 0.0)
+    if kind == "cupyx":
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        T = cps.csr_matrix((out, indices, indptr), shape=(n, n))
+    else:
+        import scipy.sparse as sps  # noqa: PLC0415
+
+        cls = sps.csr_matrix if kind == "spmatrix" else sps.csr_array
+        T = cls((out, indices, indptr), shape=(n, n))
+    T.eliminate_zeros()
+    return T
+
+
+# ------------------------------------------------------------------------ flow
+
+
+def _flow_vertex(op, arg, v, n):
+    """A source/sink: an integer (DomainMismatch otherwise), in [0, n) (InvalidValue, a
+    ValueError as SciPy's, otherwise)."""
+    if sr.is_gpu_array(v) and v.ndim == 0:
+        v = v.item()
+    if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":
+        v = v.item()
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(v).__name__}")
+    if not 0 <= int(v) < n:
+        raise sr.InvalidValue(f"{op}: {arg} value ({int(v)}) must be between 0 and {n - 1}")
+    return int(v)
+
+
+def maximum_flow(csgraph, source, sink, *, method="dinic"):
+    """A maximum flow, as ``scipy.sparse.csgraph.maximum_flow`` (SciPy's compiled routine on
+    the host, by design: see :mod:`algorithms.flow`).
+
+    Parameters
+    ----------
+    csgraph : scipy.sparse CSR matrix or array with integer capacities, or a semiring.Matrix
+        with integer values (either device; cupyx sparse matrices cannot hold integers).
+    source, sink : int
+        Distinct vertices in [0, N).
+    method : {'dinic', 'edmonds_karp'}
+
+    Returns
+    -------
+    MaximumFlowResult
+        SciPy's result class: ``flow_value`` and ``flow`` (SciPy's CSR kind for host input; a
+        GPU ``semiring.Matrix`` for a GPU ``semiring.Matrix``).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> G = sp.csr_array(np.array([[0, 5], [0, 0]]))
+    >>> res = csgraph.maximum_flow(G, 0, 1)
+    >>> int(res.flow_value), res.flow.toarray().tolist()
+    (5, [[0, 5], [-5, 0]])
+    """
+    op = "maximum_flow"
+    import scipy.sparse as sps  # noqa: PLC0415
+    from scipy.sparse.csgraph import maximum_flow as _mf  # noqa: PLC0415
+
+    device = "cpu"
+    if isinstance(csgraph, sr.Matrix):
+        device = csgraph.device
+        M = csgraph.to_cpu() if device == "gpu" else csgraph
+        S = sps.csr_array(M.to_scipy())
+    elif sps.issparse(csgraph):
+        if csgraph.format != "csr":
+            raise sr.DomainMismatch(f"{op}: graph must be in CSR format, got "
+                                    f"{csgraph.format.upper()}")
+        S = csgraph
+    elif _is_cupyx_sparse(csgraph):
+        raise sr.DomainMismatch(f"{op}: graph capacities must be integers; a cupyx sparse "
+                                f"matrix holds {csgraph.dtype} (pass a semiring.Matrix with "
+                                f"integer values for GPU input)")
+    else:
+        raise sr.DomainMismatch(f"{op}: graph must be in CSR format, got "
+                                f"{type(csgraph).__name__}")
+    if S.ndim != 2 or S.shape[0] != S.shape[1]:
+        raise sr.DimensionMismatch(f"{op}: graph must be specified as a square matrix, got "
+                                   f"shape {tuple(S.shape)}")
+    if S.dtype.kind not in "iu":  # SciPy raises ValueError here
+        raise sr.InvalidValue(f"{op}: graph capacities must be integers, got {S.dtype}")
+    if method not in ("dinic", "edmonds_karp"):
+        raise sr.InvalidValue(f"{op}: method must be 'dinic' or 'edmonds_karp', got {method!r}")
+    n = S.shape[0]
+    source = _flow_vertex(op, "source", source, n)
+    sink = _flow_vertex(op, "sink", sink, n)
+    if source == sink:
+        raise sr.InvalidValue(f"{op}: source and sink vertices must differ, got {source} for both")
+    res = _mf(S, source, sink, method=method)
+    if device == "gpu":
+        return type(res)(res.flow_value, sr.Matrix.from_scipy(res.flow, device="gpu"))
+    return res
+
+
+# ------------------------------------------------------------------------ matchings, ordering
+
+
+def maximum_bipartite_matching(graph, perm_type="row"):
+    """A maximum matching, as ``scipy.sparse.csgraph.maximum_bipartite_matching`` (SciPy's
+    Hopcroft–Karp on the host, by design: see :mod:`algorithms.matching`; GPU input is copied
+    to the host and the result back).
+
+    Parameters
+    ----------
+    graph : sparse (CSR, CSC or COO; cupyx sparse or semiring.Matrix for GPU input), (M, N)
+    perm_type : {'row', 'column'}
+
+    Returns
+    -------
+    array of int32 (NumPy, or CuPy for GPU input); -1 where unmatched
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> B = sp.csr_array(np.array([[1, 1, 0], [1, 0, 0], [0, 0, 0], [0, 1, 1]]))
+    >>> csgraph.maximum_bipartite_matching(B).tolist()
+    [1, 0, 3]
+    """
+    op = "maximum_bipartite_matching"
+    S, device = _host_sparse(graph, op)
+    if S.format not in ("csr", "csc", "coo"):
+        raise sr.DomainMismatch(f"{op}: graph must be in CSC, CSR, or COO format, got "
+                                f"{S.format.upper()}")
+    if perm_type not in ("row", "column"):
+        raise sr.InvalidValue(f"{op}: perm_type must be 'row' or 'column', got {perm_type!r}")
+    from scipy.sparse.csgraph import maximum_bipartite_matching as _mbm  # noqa: PLC0415
+
+    return sr.to_device(_mbm(S, perm_type=perm_type), device)
+
+
+def min_weight_full_bipartite_matching(biadjacency_matrix, maximize=False):
+    """A minimum-weight full matching, as
+    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching`` (SciPy's LAPJVsp on the
+    host, by design: see :mod:`algorithms.matching`; GPU input is copied to the host and the
+    result back).
+
+    Parameters
+    ----------
+    biadjacency_matrix : sparse (cupyx sparse or semiring.Matrix for GPU input), (M, N)
+    maximize : bool
+
+    Returns
+    -------
+    row_ind, col_ind : arrays (NumPy, or CuPy for GPU input)
+
+    Raises
+    ------
+    ValueError
+        SciPy's: no full matching exists.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> W = sp.csr_array(np.array([[5, 1, 0], [1, 2, 3], [0, 4, 1.0]]))
+    >>> rows, cols = csgraph.min_weight_full_bipartite_matching(W)
+    >>> rows.tolist(), cols.tolist()
+    ([0, 1, 2], [1, 0, 2])
+    """
+    op = "min_weight_full_bipartite_matching"
+    S, device = _host_sparse(biadjacency_matrix, op, "biadjacency_matrix")
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching as _mwf  # noqa: PLC0415
+
+    rows, cols = _mwf(S, maximize=maximize)
+    return sr.to_device(rows, device), sr.to_device(cols, device)
+
+
+def reverse_cuthill_mckee(graph, symmetric_mode=False):
+    """The reverse Cuthill–McKee permutation, as ``scipy.sparse.csgraph.reverse_cuthill_mckee``
+    (SciPy's on the host, by design: see :mod:`algorithms.ordering`; GPU input is copied to
+    the host and the permutation back).
+
+    Parameters
+    ----------
+    graph : sparse CSR or CSC (cupyx sparse or semiring.Matrix for GPU input), (N, N)
+    symmetric_mode : bool
+
+    Returns
+    -------
+    array of int32 (NumPy, or CuPy for GPU input)
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> csgraph.reverse_cuthill_mckee(sp.csr_array(np.eye(3))).tolist()
+    [2, 1, 0]
+    """
+    op = "reverse_cuthill_mckee"
+    S, device = _host_sparse(graph, op)
+    if S.format not in ("csr", "csc"):
+        raise sr.DomainMismatch(f"{op}: input must be in CSC or CSR sparse format, got "
+                                f"{S.format.upper()}")
+    if S.shape[0] != S.shape[1]:
+        raise sr.DimensionMismatch(f"{op}: input must be a square matrix, got shape {S.shape}")
+    if S.shape[0] == 0:  # SciPy raises from inside numpy ("zero-size array to reduction")
+        return sr.to_device(np.zeros(0, dtype=np.int32), device)
+    from scipy.sparse.csgraph import reverse_cuthill_mckee as _rcm  # noqa: PLC0415
+
+    return sr.to_device(_rcm(S, symmetric_mode=symmetric_mode), device)
+
+
+def structural_rank(graph):
+    """The structural rank, as ``scipy.sparse.csgraph.structural_rank`` (SciPy's on the host,
+    by design: see :mod:`algorithms.ordering`; GPU input is copied to the host).
+
+    Parameters
+    ----------
+    graph : sparse (cupyx sparse or semiring.Matrix for GPU input), (M, N)
+
+    Returns
+    -------
+    numpy.int64 (SciPy's type)
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms import csgraph
+    >>> int(csgraph.structural_rank(sp.csr_array(np.array([[1, 1], [1, 0]]))))
+    2
+    """
+    op = "structural_rank"
+    S, _device = _host_sparse(graph, op)
+    from scipy.sparse.csgraph import structural_rank as _srank  # noqa: PLC0415
+
+    return _srank(S)
+

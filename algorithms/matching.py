@@ -1,0 +1,128 @@
+"""Bipartite matchings, on the CPU by design.
+
+``maximum_bipartite_matching`` (Hopcroft–Karp) and ``min_weight_full_bipartite_matching``
+(LAPJVsp, a shortest augmenting path method) augment one path at a time: each augmentation
+depends on the previous one, and at the sizes these are used for the GPU's parallel
+alternatives (auction algorithms, parallel push–relabel matchings) do not beat a compiled
+sequential code. So both run SciPy's compiled routines on the host: GPU input is copied to the
+host explicitly and the result back to the GPU, and the docstrings say so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+
+PERM_TYPES = ("row", "column")
+
+
+def _is_cupyx_sparse(A) -> bool:
+    if not type(A).__module__.startswith("cupyx"):
+        return False
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+    return cps.issparse(A)
+
+
+def host_csr(A, op: str, arg: str = "A", *, square: bool = False):
+    """(a scipy.sparse CSR matrix on the host, the device the input lives on) for a
+    semiring.Matrix, scipy.sparse (any format) or cupyx.scipy.sparse input. GPU input is
+    copied to the host; host CSR input is passed through (SciPy's routines do not modify it),
+    other formats are converted with ``tocsr()``."""
+    import scipy.sparse as sps  # noqa: PLC0415
+
+    if isinstance(A, sr.Matrix):
+        device = A.device
+        M = A.to_cpu() if device == "gpu" else A
+        S = M.to_scipy()
+    elif sps.issparse(A):
+        device, S = "cpu", A.tocsr()
+    elif _is_cupyx_sparse(A):
+        device, S = "gpu", A.tocsr().get()
+    else:
+        raise sr.DomainMismatch(f"{op}: {arg} must be a semiring.Matrix or a scipy/cupyx "
+                                f"sparse matrix, got {type(A).__name__}")
+    if S.ndim != 2:
+        raise sr.DimensionMismatch(f"{op}: {arg} must be 2-D, got shape {S.shape}")
+    if square and S.shape[0] != S.shape[1]:
+        raise sr.DimensionMismatch(f"{op}: {arg} must be square, got shape {S.shape}")
+    return S, device
+
+
+def maximum_bipartite_matching(A, perm_type="row"):
+    """A maximum cardinality matching of the bipartite graph whose biadjacency matrix is A.
+
+    Runs ``scipy.sparse.csgraph.maximum_bipartite_matching`` (Hopcroft–Karp) on the host, by
+    design (see the module docstring): GPU input is copied to the host and the result back.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, shape (m, n)
+        Row i and column j can be matched when ``A(i, j)`` is stored (explicit zeros count).
+    perm_type : {'row', 'column'}
+        ``'row'``: one entry per column, the row matched to it; ``'column'``: one entry per
+        row, the column matched to it. -1 where unmatched.
+
+    Returns
+    -------
+    array of int32, on A's device
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> B = sp.csr_matrix(np.array([[1, 1, 0], [1, 0, 0], [0, 0, 0], [0, 1, 1]]))
+    >>> algorithms.maximum_bipartite_matching(B).tolist()
+    [1, 0, 3]
+    >>> algorithms.maximum_bipartite_matching(B, perm_type="column").tolist()
+    [1, 0, -1, 2]
+    """
+    op = "maximum_bipartite_matching"
+    if perm_type not in PERM_TYPES:
+        raise sr.InvalidValue(f"{op}: perm_type must be one of {PERM_TYPES}, got {perm_type!r}")
+    S, device = host_csr(A, op)
+    from scipy.sparse.csgraph import maximum_bipartite_matching as _mbm  # noqa: PLC0415
+
+    return sr.to_device(_mbm(S, perm_type=perm_type), device)
+
+
+def min_weight_full_bipartite_matching(A, maximize=False):
+    """A full matching of minimum (or maximum) total weight of the bipartite graph whose
+    biadjacency matrix is A: every row matched when m <= n, every column when n < m.
+
+    Runs ``scipy.sparse.csgraph.min_weight_full_bipartite_matching`` (LAPJVsp) on the host,
+    by design (see the module docstring): GPU input is copied to the host and the result back.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, shape (m, n)
+        ``A(i, j)`` stored: row i and column j can be matched at that cost.
+    maximize : bool
+        Maximize the total weight instead.
+
+    Returns
+    -------
+    row_ind, col_ind : arrays on A's device
+        Row ``row_ind[k]`` is matched to column ``col_ind[k]``.
+
+    Raises
+    ------
+    ValueError
+        SciPy's: no full matching exists, or a weight is not finite.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> W = sp.csr_matrix(np.array([[5, 1, 0], [1, 2, 3], [0, 4, 1.0]]))
+    >>> rows, cols = algorithms.min_weight_full_bipartite_matching(W)
+    >>> rows.tolist(), cols.tolist()
+    ([0, 1, 2], [1, 0, 2])
+    """
+    op = "min_weight_full_bipartite_matching"
+    S, device = host_csr(A, op)
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching as _mwf  # noqa: PLC0415
+
+    rows, cols = _mwf(S, maximize=bool(maximize))
+    return sr.to_device(rows, device), sr.to_device(cols, device)
