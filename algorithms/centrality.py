@@ -11,6 +11,9 @@ The backward sweep walks the levels in reverse, each level one SpMM the other wa
 
     W⟨level = d⟩ = (1 + δ) ./ σ,   δ⟨level = d − 1⟩ += σ .* (A plus.second W)
 
+(``plus_second`` is computed as ``plus_times`` over A's structure with every entry 1.0: the
+same sums, and the form the CPU backend hands to SciPy.)
+
 which is δ(v) = Σ_{w : v → w, level(w) = level(v) + 1} σ(v)/σ(w) · (1 + δ(w)). Shortest
 paths are unweighted (hop counts); weighted betweenness (Dijkstra's order) is not done yet.
 """
@@ -24,6 +27,10 @@ import random
 import numpy as np
 
 import semiring as sr
+
+from .triangles import _is_symmetric
+
+__all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "betweenness_centrality"]
 
 # Sources per batch: at most BATCH_ELEMENTS // n, so the n × s workspaces (σ, δ, the frontier,
 # the levels: about 40 bytes an entry) stay near 40 · BATCH_ELEMENTS bytes (2.7 GB); at
@@ -97,6 +104,11 @@ def _rescale(bc, xp, n, normalized, directed, endpoints, sampled):
     return bc * scale
 
 
+def _ones(A):
+    """A's structure with every entry 1.0 (structure-only: no values stored or read)."""
+    return sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=1.0, dtype=np.float64)
+
+
 def _batch(G, GT, src, endpoints, xp):
     """Σ over the sources in ``src`` of their dependencies δ (plus NetworkX's endpoint
     terms): a length-n float64 array."""
@@ -112,7 +124,7 @@ def _batch(G, GT, src, endpoints, xp):
     while True:
         depth += 1
         # F⟨¬visited⟩ = Aᵀ plus.second F   (σ of the next level: in-neighbours' counts summed)
-        F = sr.mxm(GT, F, sr.plus_second, mask=visited, complement=True)
+        F = sr.mxm(GT, F, sr.plus_times, mask=visited, complement=True)
         reached = F > 0
         if not bool(reached.any()):  # the level's host synchronization
             break
@@ -127,7 +139,7 @@ def _batch(G, GT, src, endpoints, xp):
         # W⟨level = d⟩ = (1 + δ) ./ σ
         W = xp.where(level == d, (1.0 + delta) * inv_sigma, 0.0)
         # δ⟨level = d − 1⟩ += σ .* (A plus.second W)
-        Q = sr.mxm(G, W, sr.plus_second, mask=level == d - 1)
+        Q = sr.mxm(G, W, sr.plus_times, mask=level == d - 1)
         delta += sigma * Q
     delta[src, cols] = 0.0  # a source's own dependency is not its betweenness
     if endpoints:
@@ -155,8 +167,9 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph, edges ``A(i, j)``: i → j; only the structure is read (explicit zeros are
-        edges, values are not weights: paths are unweighted). Self-loops never lie on a
-        shortest path. Runs where ``A`` lives (CPU or GPU).
+        edges, values are not weights: paths are unweighted, NetworkX's ``weight=None``;
+        weighted betweenness may come later). Self-loops and parallel edges never change a
+        shortest-path count. Runs where ``A`` lives (CPU or GPU).
     k : int, optional
         Use k sources sampled as NetworkX samples them (``random.Random(seed).sample`` over
         the vertices 0 .. n−1: the same sources as ``nx.betweenness_centrality(G, k=k,
@@ -192,9 +205,9 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
 
     Examples
     --------
-    >>> import networkx as nx, semiring as sr
+    >>> import semiring as sr
     >>> import algorithms
-    >>> A = sr.Matrix.from_networkx(nx.path_graph(4), device="cpu")
+    >>> A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 3]], undirected=True, device="cpu")
     >>> algorithms.betweenness_centrality(A, directed=False)
     array([0.        , 0.66666667, 0.66666667, 0.        ])
     >>> algorithms.betweenness_centrality(A, directed=False, normalized=False)
@@ -214,15 +227,17 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     bc = xp.zeros(n, dtype=np.float64)
     if n == 0:
         return bc
-    # only the structure: G(i, j) = 1 for every edge i → j (∪ j → i when undirected)
-    G = sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=True, dtype=np.bool_)
+    # only the structure: G(i, j) = 1 for every edge i → j (∪ j → i when undirected), an iso
+    # float64 1 so that plus_times multiplies by exactly 1 (= plus_second: the CPU backend
+    # hands plus_times over floats to SciPy, 20x its generic SpMM)
+    G = _ones(A)
     if directed:
-        AT = A.T  # cached on A
-        GT = sr.Matrix(AT.indptr, AT.indices, None, AT.shape, iso_value=True, dtype=np.bool_)
+        GT = _ones(A.T)  # A.T is cached on A
+    elif _is_symmetric(A):
+        GT = G
     else:
         # G = G ∪ Gᵀ, symmetric: its own transpose
-        U = sr.ewise_add(G, G.T, "lor")
-        G = GT = sr.Matrix(U.indptr, U.indices, None, U.shape, iso_value=True, dtype=np.bool_)
+        G = GT = _ones(sr.ewise_add(G, G.T, "any"))
     batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // n))
     total = int(src.size)
     for start in range(0, total, batch):

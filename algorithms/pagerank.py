@@ -29,6 +29,8 @@ import numpy as np
 
 import semiring as sr
 
+__all__ = ["ConvergenceError", "pagerank"]
+
 VARIANTS = ("networkx", "gap")
 # defaults per variant: NetworkX's pagerank(tol=1e-6, max_iter=100); GAP's pr (-t 1e-4) with
 # LAGraph's itermax (100): Jacobi sweeps take more iterations than GAP's in-place updates
