@@ -847,7 +847,7 @@ def connected_components(G):
     """
     g = _graph(G)
     _not_directed(g, "connected_components")
-    yield from _groups(g, alg.connected_components(g.matrix()))
+    yield from _groups(g, alg.connected_components(g.matrix(), symmetric=True))
 
 
 def number_connected_components(G):
@@ -863,7 +863,7 @@ def number_connected_components(G):
     _not_directed(g, "number_connected_components")
     if g.n == 0:
         return 0
-    return int(_host(alg.connected_components(g.matrix())).max()) + 1
+    return int(_host(alg.connected_components(g.matrix(), symmetric=True)).max()) + 1
 
 
 def is_connected(G):
