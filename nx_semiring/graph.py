@@ -233,8 +233,11 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(deg, out=indptr[1:])
     m = int(indptr[-1])
-    adj = np.fromiter(map(index.__getitem__, itertools.chain.from_iterable(adj_items)),
-                      dtype=np.int64, count=m)
+    flat = itertools.chain.from_iterable(adj_items)
+    if all(type(v) is int for v in nodes) and nodes == list(range(n)):
+        adj = np.fromiter(flat, dtype=np.int64, count=m)  # labels 0..n-1 in order: no lookup
+    else:
+        adj = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=m)
     multigraph = G.is_multigraph()
     attrs = dict(edge_attrs or {})
     if preserve_edge_attrs:
