@@ -31,16 +31,18 @@ dispatch = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installe
 @st.composite
 def graphs(draw, directed=None, multigraph=False, weights="nonneg", max_n=10, max_m=30,
            selfloops=True):
-    """A NetworkX graph with shuffled, non-contiguous labels (ints or strings), isolated
+    """A NetworkX graph with shuffled, non-contiguous labels (ints or strings) or the labels
+    0..n-1 in order (the conversion's fast path), isolated
     vertices, self-loops, parallel edges (multigraphs), some edges without the attribute."""
     n = draw(st.integers(0, max_n))
     directed = draw(st.booleans()) if directed is None else directed
     cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
            (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[(directed, multigraph)]
     G = cls()
-    order = draw(st.permutations(range(n)))
-    strings = draw(st.booleans())
-    label = [f"v{3 * i + 1}" if strings else 3 * i + 1 for i in range(n)]
+    kind = draw(st.sampled_from(["ints", "strings", "identity"]))
+    order = list(range(n)) if kind == "identity" else draw(st.permutations(range(n)))
+    label = [f"v{3 * i + 1}" if kind == "strings" else 3 * i + 1 if kind == "ints" else i
+             for i in range(n)]
     G.add_nodes_from(label[i] for i in order)
     if n:
         if weights == "nonneg":
