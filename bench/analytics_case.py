@@ -327,18 +327,18 @@ def _pr_networkx(ctx: C.CaseContext):
 PAGERANK = C.register_algorithm(C.Algorithm(
     name="pagerank",
     description=f"PageRank, damping {PR_DAMPING}, unweighted, dangling rank spread uniformly "
-                f"(NetworkX; GAP drops it: semiring-gpu-gapdef computes that); impls stop at an L1 change of {PR_TOL:g} (GAP's -t); checked "
-                f"against a float64 power iteration to {PR_REF_TOL:g} within L1 {PR_L1_TOL:g}; "
+                f"(NetworkX; GAP drops it: semiring-gpu-gapdef computes that); impls stop at "
+                f"an L1 change of {PR_TOL:g} (GAP's -t); checked against a float64 power iteration to {PR_REF_TOL:g} within L1 {PR_L1_TOL:g}; "
                 f"rate: stored entries / time",
     prepare=_prepare_plain,
     references={
         "ranks": C.Reference(
             "ranks", f"float64 power iteration (cupyx on a GPU run, else SciPy), NetworkX's "
-                     f"definition, to an L1 change "
-                     f"< {PR_REF_TOL:g}", _pr_ref("uniform"), compare_l1(PR_L1_TOL)),
+                     f"definition, to an L1 change < {PR_REF_TOL:g}", _pr_ref("uniform"),
+            compare_l1(PR_L1_TOL)),
         "ranks-gap": C.Reference(
-            "ranks-gap", f"float64 power iteration (cupyx / SciPy), GAP's definition (dangling rank "
-                         f"dropped), to an L1 change < {PR_REF_TOL:g}", _pr_ref("drop"),
+            "ranks-gap", f"float64 power iteration (cupyx / SciPy), GAP's definition (dangling "
+                         f"rank dropped), to an L1 change < {PR_REF_TOL:g}", _pr_ref("drop"),
             compare_l1(PR_L1_TOL))},
     impls=[
         C.Impl("semiring-gpu", "gpu", "ranks", _pr_engine("gpu"), engine=True,

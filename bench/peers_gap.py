@@ -44,7 +44,6 @@ import hashlib
 import os
 import re
 import shutil
-import statistics
 import struct
 import subprocess
 import time
