@@ -357,8 +357,8 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     frequent, else takes the largest of them. Only vertices whose neighbours' labels changed
     since their last update are updated (the others would keep their labels). The sweeps
     stop when one changes nothing; then every vertex's label is among its neighbours' most
-    frequent (NetworkX's stopping rule).
-    Each class's counts are one product ``F = S(B, :) plus.pair L`` (L: vertex × label).
+    frequent (NetworkX's stopping rule). Each class's counts are one product
+    ``F = P(B, :) plus.pair L`` (P: the pattern with self-loops; L: vertex × label).
 
     Parameters
     ----------
@@ -385,6 +385,10 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     ------
     DimensionMismatch
         A is not square, or colors is not one per vertex.
+    DomainMismatch
+        colors is not integers.
+    DeviceMismatch
+        colors is an array on the other device than A.
     InvalidValue
         colors gives two neighbours the same colour, or max_iter < 1.
 
