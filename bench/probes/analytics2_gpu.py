@@ -1,5 +1,5 @@
 """GPU timing (run from the repository root, PYTHONPATH=.) of the analytics2 functions on one Kronecker graph, in one process:
-python gpu_timing.py SCALE what1,what2,... (core, modularity, lpa, truss3, truss8, louvain).
+python bench/probes/analytics2_gpu.py SCALE what1,what2,... (core, modularity, lpa, truss3, truss8, louvain).
 Each runs twice (cold: first call, kernels compiled; warm: second call); results print as
 they come, so a timeout keeps the ones done."""
 import sys, time
