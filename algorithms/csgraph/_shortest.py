@@ -258,7 +258,10 @@ def _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method):
                                    device=A.device)
             has_neg = bool(A.nvals) and float(A.values.min()) < 0
     if not has_neg:
-        if method == "FW" or idx.size == A.nrows and shape == (A.nrows,):
+        # every vertex in order (indices=None or its spelling out) is one all-pairs product;
+        # repeated or reordered sources (indices=[0, 0]) are rows of their own
+        if method == "FW" or (shape == (A.nrows,)
+                              and np.array_equal(idx, np.arange(A.nrows))):
             return _all_pairs(A, op, return_predecessors, shape)
         dist, pred = _batched(A, idx, op, "delta_stepping")
         return _finish(dist, pred, shape, return_predecessors, xp)
