@@ -15,7 +15,11 @@ Two paths, chosen by where the input lives (:func:`_engine`):
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
+import scipy.sparse as sps
+import scipy.sparse.csgraph as scg
 
 import semiring as sr
 
@@ -58,8 +62,6 @@ class NegativeCycleError(sr.NegativeCycleError, _ScipyNegativeCycleError):
 
 
 def _scg():
-    import scipy.sparse.csgraph as scg  # noqa: PLC0415
-
     return scg
 
 
@@ -555,11 +557,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 def _spur_search(A: sr.Matrix, r, c, w, keep, spur: int, sink: int):
     """The shortest spur → sink path over the kept edges: (length, vertices) or None.
     Host graphs run SciPy's Dijkstra, GPU graphs :func:`algorithms.delta_stepping`."""
-    xp = A.xp
     n = A.nrows
     if A.device == "cpu":
-        import scipy.sparse as sps  # noqa: PLC0415
-
         S = sps.csr_array((np.where(keep, w, np.inf), A.indices, A.indptr), shape=A.shape)
         d, p = _scg().dijkstra(S, indices=spur, return_predecessors=True)
         if not np.isfinite(d[sink]):
@@ -585,8 +584,6 @@ def _yen_paths(A: sr.Matrix, source: int, sink: int, K: int):
     """Yen (1971): the k-th shortest loopless path is a root of one of the first k − 1 paths
     followed by a spur path that avoids the root's vertices and the edges the earlier paths
     leave the root by. Each spur is one SSSP on the graph with those edges removed."""
-    import heapq  # noqa: PLC0415
-
     xp = A.xp
     r, c, w = A.to_coo()
     r_h, c_h = np.asarray(sr.to_device(r, "cpu")), np.asarray(sr.to_device(c, "cpu"))
@@ -672,7 +669,6 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
                                   f"{float(w[k])} on edge ({int(r[k])}, {int(c[k])})")
     A = _prepared(A, directed, unweighted)
     paths = _yen_paths(A, source, sink, K)
-    xp = A.xp
     dist = np.array([p[0] for p in paths], dtype=np.float64)
     if not return_predecessors:
         return sr.to_device(dist, A.device) if A.device == "gpu" else dist

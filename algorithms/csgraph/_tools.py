@@ -10,6 +10,8 @@ counterpart: the two functions that return one return it on the host.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
+import scipy.sparse.linalg
 
 import semiring as sr
 
@@ -206,15 +208,14 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         wret = w
     ar = xp.arange(n, dtype=xp.int64)
     if device == "gpu":
-        import cupyx  # noqa: PLC0415
-        import cupyx.scipy.sparse as sps  # noqa: PLC0415
-        from cupyx.scipy.sparse.linalg import LinearOperator  # noqa: PLC0415
+        import cupyx  # noqa: PLC0415  (CuPy is optional: GPU input only)
+        import cupyx.scipy.sparse as sps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+        from cupyx.scipy.sparse.linalg import LinearOperator  # noqa: PLC0415  (CuPy is optional: GPU input only)
 
         scatter_add = cupyx.scatter_add
         coo = sps.coo_matrix
     else:  # the tests' FORCE_ENGINE switch: the same code on NumPy
-        import scipy.sparse as sps  # noqa: PLC0415
-        from scipy.sparse.linalg import LinearOperator  # noqa: PLC0415
+        sps, LinearOperator = scipy.sparse, scipy.sparse.linalg.LinearOperator
 
         scatter_add = np.add.at
         coo = sps.coo_matrix if _v.graph_kind(csgraph) == "spmatrix" else sps.coo_array
@@ -272,9 +273,7 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
                                  symmetrized)
     if isinstance(csgraph, sr.Matrix):
         g = csgraph.to_scipy()
-        import scipy.sparse as sps  # noqa: PLC0415
-
-        g = sps.csr_array(g, copy=True)
+        g = scipy.sparse.csr_array(g, copy=True)
     elif _v._is_scipy_sparse(csgraph):
         g = csgraph.copy()
     elif isinstance(csgraph, np.ma.MaskedArray):

@@ -61,7 +61,10 @@ Examples
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
+import scipy.sparse as sps
 
 import semiring as sr
 
@@ -81,15 +84,13 @@ FORCE_ENGINE = False
 
 
 def _is_scipy_sparse(a) -> bool:
-    import scipy.sparse as sps  # noqa: PLC0415
-
     return sps.issparse(a)
 
 
 def _is_cupyx_sparse(a) -> bool:
     if not type(a).__module__.startswith("cupyx"):
         return False
-    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
 
     return cps.issparse(a)
 
@@ -109,8 +110,6 @@ def graph_kind(csgraph) -> str:
     if is_gpu_input(csgraph):
         return "cupyx"
     if _is_scipy_sparse(csgraph):
-        import scipy.sparse as sps  # noqa: PLC0415
-
         return "spmatrix" if isinstance(csgraph, sps.spmatrix) else "sparray"
     return "sparray"
 
@@ -119,12 +118,10 @@ def sparse_output(kind: str, data, indices, indptr, shape, *, format: str = "csr
     """A CSR (or other ``format``) result of the given :func:`graph_kind` from CSR arrays (on the
     kind's device)."""
     if kind == "cupyx":
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
 
         out = cps.csr_matrix((data, indices, indptr), shape=shape)
         return out if format == "csr" else out.asformat(format)
-    import scipy.sparse as sps  # noqa: PLC0415
-
     cls = sps.csr_matrix if kind == "spmatrix" else sps.csr_array
     out = cls((data, indices, indptr), shape=shape)
     return out if format == "csr" else out.asformat(format)
@@ -217,8 +214,6 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
     >>> type(S).__name__, S.nnz, S.dtype
     ('csr_array', 1, dtype('float64'))
     """
-    import scipy.sparse as sps  # noqa: PLC0415
-
     csgraph = _csc_undirected(csgraph, directed)
     if isinstance(csgraph, sr.Matrix):
         A = _cast_matrix(csgraph, op, arg, square)
@@ -438,12 +433,10 @@ def normalize_count(k, op: str, arg: str) -> int:
 
 def _free_bytes(device: str) -> int:
     if device == "gpu":
-        import cupy as cp  # noqa: PLC0415
+        import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU input only)
 
         free, _total = cp.cuda.runtime.memGetInfo()
         return int(free) + int(cp.get_default_memory_pool().free_bytes())
-    import os  # noqa: PLC0415
-
     try:
         return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
