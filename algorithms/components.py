@@ -56,6 +56,15 @@ CONNECTIONS = ("weak", "strong")
 STRONG_METHODS = ("auto", "coloring", "tarjan")
 
 
+def _rows_of(xp, indptr, nnz):
+    """The row of each CSR entry, by a binary search over indptr: ``repeat`` with array counts
+    is NumPy's (CuPy takes it only from v14)."""
+    if nnz == 0:
+        return xp.zeros(0, dtype=xp.int64)
+    return xp.searchsorted(indptr[1:].astype(xp.int64), xp.arange(nnz, dtype=xp.int64),
+                           side="right").astype(xp.int64)
+
+
 def _structure(A):
     """The structure of A as an iso bool Matrix sharing A's index arrays (no copy)."""
     return sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, check=False)
@@ -65,7 +74,7 @@ def _pattern(A):
     """The structure of A without self-loops, as an iso bool Matrix on A's device."""
     P = _structure(A)
     xp = A.xp
-    rows = xp.repeat(xp.arange(A.nrows, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
+    rows = _rows_of(xp, A.indptr, A.nvals)
     loop = A.indices == rows
     return _keep_entries(P, ~loop) if bool(loop.any()) else P
 
@@ -102,7 +111,7 @@ def _keep_entries(P, keep):
     """The entries of the iso pattern P where ``keep`` (one bool per stored entry) holds."""
     xp = P.xp
     n = P.nrows
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(P.indptr).astype(xp.int64))
+    rows = _rows_of(xp, P.indptr, P.nvals)
     counts = xp.bincount(rows[keep], minlength=n) if n else xp.zeros(0, dtype=xp.int64)
     indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)])
     return sr.Matrix.from_csr(indptr, P.indices[keep], None, P.shape, check=False)
@@ -207,8 +216,7 @@ class _Pair:
 
 def _coords(M):
     xp = M.xp
-    rows = xp.repeat(xp.arange(M.nrows, dtype=xp.int64), xp.diff(M.indptr).astype(xp.int64))
-    return rows, M.indices.astype(xp.int64)
+    return _rows_of(xp, M.indptr, M.nvals), M.indices.astype(xp.int64)
 
 
 MIN = (sr.min_first, sr.min_second)

@@ -235,7 +235,7 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     kind = graph_kind(csgraph)
     indptr, indices, data, n, device = _stored_csr(csgraph, op)
     xp = sr.array_module(device)
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(indptr).astype(xp.int64))
+    rows = _components._rows_of(xp, indptr, int(indices.size))
     keep = _mst._boruvka(n, rows, indices, data, device)
     out = xp.where(keep, data, 0.0)
     if kind == "cupyx":
