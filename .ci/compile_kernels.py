@@ -2,6 +2,9 @@
 
 Uses NVRTC through cupy_backends (pip: cupy-cuda12x + nvidia-cuda-nvrtc-cu12), the same
 compiler cupy.RawModule uses at run time. Exits non-zero on any compile error.
+
+The programs come from the kernel registry (:func:`semiring.kernels.instantiations`): every
+launcher registers what it may compile, so nothing here names a kernel or imports algorithms.
 """
 
 from __future__ import annotations
@@ -10,20 +13,21 @@ import argparse
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-import importlib
-from importlib import resources
+from pathlib import Path
 
-from cupy_backends.cuda.libs import nvrtc
-
-from semiring import _dense, _elemgpu, _gpu, _spgemm, traversal
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout, when not installed
+import semiring  # noqa: E402, F401  (importing it registers every launcher's kernels)
+from semiring import kernels  # noqa: E402
 
 
 def compile_one(label, src, exprs, arch):
+    from cupy_backends.cuda.libs import nvrtc  # noqa: PLC0415  (CI's venv only; --help without)
+
     prog = nvrtc.createProgram(src, f"{label}.cu", [], [])
     try:
         for e in exprs:
             nvrtc.addNameExpression(prog, e)
-        opts = [f"-arch={arch}", *_gpu.NVRTC_OPTIONS]
+        opts = [f"-arch={arch}", *kernels.NVRTC_OPTIONS]
         try:
             nvrtc.compileProgram(prog, opts)
         except nvrtc.NVRTCError as err:
@@ -36,23 +40,18 @@ def compile_one(label, src, exprs, arch):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--arch", action="append", default=None, help="default: sm_80 and sm_90")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--family", action="append", default=None,
+                    help=f"compile these kernel families only (default: all of "
+                         f"{', '.join(kernels.families())})")
     args = ap.parse_args()
+    from cupy_backends.cuda.libs import nvrtc  # noqa: PLC0415  (CI's venv only; --help without)
+
     archs = args.arch or ["sm_80", "sm_90"]
-    jobs = [(lab, src, ex, a) for lab, src, ex in _gpu.all_instantiations() for a in archs]
-    jobs += [(lab, src, ex, a) for lab, src, ex in _gpu.extra_instantiations() for a in archs]
-    jobs += [("traversal", traversal._source(), traversal.kernel_names(), a) for a in archs]
-    jobs += [(lab, src, ex, a) for lab, src, ex in _dense.all_instantiations() for a in archs]
-    jobs += [(lab, src, ex, a) for lab, src, ex in _elemgpu.instantiations() for a in archs]
-    jobs += [(lab, src, ex, a) for lab, src, ex in _spgemm.all_instantiations() for a in archs]
-    # APSP: min_plus_sat (integer APSP) and the bench's peak probes (extern "C", no templates);
-    # imported here, after the tables above were listed, so its semiring joins only its own jobs
-    apsp = importlib.import_module("algorithms.apsp")  # the package exports a function apsp
-    jobs += [(lab, src, ex, a) for lab, src, ex in apsp.all_instantiations() for a in archs]
-    probe = resources.files("semiring.kernels").joinpath("apsp_probe.cu").read_text()
-    jobs += [("apsp_probe", probe, [], a) for a in archs]
+    families = args.family or kernels.families()
+    jobs = [(lab, src, ex, a) for lab, src, ex in kernels.instantiations(families) for a in archs]
     t0 = time.time()
     print(f"NVRTC {nvrtc.getVersion()}: compiling {len(jobs)} programs "
           f"({sum(len(j[2]) for j in jobs)} kernel instantiations) for {', '.join(archs)}", flush=True)

@@ -36,7 +36,7 @@ wait names exactly the work it depends on:
   overwrites), so the pivot's copies and its serial phase 1 run beside round r's other
   tiles instead of between rounds (round r enqueues the rows K' first);
 - without it, one buffer: each pivot waits for every tile of the round before (the barrier
-  of the first version, kept for comparison in ``tools/probe_stream.py``);
+  of the first version, kept for comparison in ``bench/probes/probe_stream.py``);
 - the host reuses a slot's buffers only after that slot's event (which is also what the
   progress bar counts); nothing else in the loop blocks the host.
 
@@ -52,7 +52,7 @@ where the copies already hide behind the products (see there).
 
 :func:`trace` records what a run did (plan, bytes copied, host phases and, on request, the
 per-stream spans of copies and products from CUDA events); :func:`overlap_summary` says how
-much of the copy time ran under products (``tools/probe_stream.py`` prints both).
+much of the copy time ran under products (``bench/probes/probe_stream.py`` prints both).
 
 On the CPU backend the same code runs on NumPy: "streams" run immediately and copies are
 plain slice copies, so the tests exercise the blocking logic without a GPU.
@@ -70,11 +70,10 @@ import warnings
 
 import numpy as np
 
-from semiring import _backend as _b
-from semiring._dense import gemm as _gemm
-from semiring._dense import gemm_accumulate as _gemm_accumulate
-from semiring.errors import OutOfMemory
-from semiring.matrix import Matrix
+import semiring as sr
+from semiring import Matrix, OutOfMemory
+from semiring import gemm as _gemm
+from semiring import gemm_accumulate as _gemm_accumulate
 
 from .apsp import _TOP_PRIORITY, _NoBar, _bar, _check_diagonal, _floyd_warshall, _rate
 from .sssp import DistanceOverflow, _t_max, _weight_type
@@ -90,7 +89,7 @@ STREAM_ROWS = 1024
 #: (float32 at 1e13 relaxations/s over 25 GB/s: B ≥ 3200). Beyond that a larger B only costs:
 #: the column strip C_I = D_IK min.+ D_KK adds n² · B relaxations in all (B/n of the n³:
 #: 3% at n = 150000, B = 4096; the in-memory run pays it with its small TILE), phase 1's
-#: serial closure n · B². To be tuned on the GPU (``tools/probe_stream.py``).
+#: serial closure n · B². To be tuned on the GPU (``bench/probes/probe_stream.py``).
 STREAM_MAX_BLOCK = 4096
 #: Blocks of at least this width are rounded down to a multiple of it (whole GEMM tiles).
 STREAM_ALIGN = 256
@@ -260,7 +259,7 @@ class _Device:
     """GPU backend: pinned host memory, asynchronous copies on CUDA streams."""
 
     def __init__(self):
-        self.cp = _b._cupy()
+        self.cp = sr.array_module("gpu")
         self.xp = self.cp
         self.pinned = None  # set by host_empty
         self._slots = 0
@@ -500,15 +499,15 @@ def _host_dense(G, n: int, work, mech, rows: int):
         if G.nvals:
             r, c, _ = G.to_coo()
             vals, stride = G._values_for(work)
-            r, c, vals = (_b.to_device(a, "cpu") for a in (r, c, vals))
+            r, c, vals = (sr.to_device(a, "cpu") for a in (r, c, vals))
             D[r, c] = vals if stride else vals[0]
     else:
         src_type = _weight_type(G.dtype)
         for i0 in range(0, n, rows):
             src = G[i0:i0 + rows].astype(src_type, copy=False)
-            blk = _b.to_device(src.astype(work), "cpu")
+            blk = sr.to_device(src.astype(work), "cpu")
             if src_type != work and work.kind != "f":  # int32 "no edge" becomes int64's
-                blk[_b.to_device(src == _t_max(src_type), "cpu")] = inf
+                blk[sr.to_device(src == _t_max(src_type), "cpu")] = inf
             D[i0:i0 + rows] = blk
     diag = D.reshape(-1)[:: n + 1]  # a view of the diagonal
     np.minimum(diag, 0, out=diag)

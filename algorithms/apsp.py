@@ -13,7 +13,7 @@
   3. every tile, D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
 
   Any n: the last round takes the remaining ``n mod TILE`` vertices. Phases 2 and 3 are the
-  dense semiring GEMM of ``semiring._dense`` on copies of the panels, phase 3 accumulating
+  dense semiring GEMM (``semiring.gemm``) on copies of the panels, phase 3 accumulating
   into D in place. With ``FW_LOOKAHEAD`` (the lookahead of blocked dense
   factorizations such as LU) phases 1–2 of round k + 1 overlap phase 3 of round k on a
   second CUDA stream: phase 3 relaxes round k + 1's pivot rows and columns first.
@@ -42,8 +42,8 @@ the device on CUDA streams, copies overlapped with the products; the result is t
 array in host memory.
 
 The products run the tuned min-plus kernel of ``semiring/kernels/minplus_gemm.cu`` on the
-GPU; phase 3 accumulates into D inside it (``semiring._dense.gemm_accumulate``). int32 work
-with ``n · max|w| ≤ 2^28`` (``_dense.SAT_BOUND``) takes its saturating DPX path (infinity
+GPU; phase 3 accumulates into D inside it (``semiring.gemm_accumulate``). int32 work
+with ``n · max|w| ≤ 2^28`` (``sr.dense.SAT_BOUND``) takes its saturating DPX path (infinity
 loaded as 2^30 − 1, which no sum of real distances reaches), larger int32 bounds the generic
 saturating kernel.
 """
@@ -57,23 +57,21 @@ import threading
 import numpy as np
 
 import semiring as sr
-from semiring import _backend as _b
-from semiring import ops as _ops
-from semiring._dense import gemm as _gemm
-from semiring._dense import gemm_accumulate as _gemm_accumulate
-from semiring._dense import spmm as _spmm
-from semiring.errors import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue,
-                             OutOfMemory)
-from semiring.matrix import Matrix, as_matrix
+from semiring import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue, Matrix,
+                      OutOfMemory, as_matrix)
+from semiring import gemm as _gemm
+from semiring import gemm_accumulate as _gemm_accumulate
+from semiring import spmm as _spmm
 
-from .sssp import DistanceOverflow, _matrix_facts, _negative_cycle, _t_max, _weight_type
+from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
+                   _weight_type)
 
 #: Pivot vertices per blocked Floyd–Warshall round on the GPU (the inner size of the phase-3
 #: GEMM). Phase 1 costs ⌈log₂ TILE⌉ products of TILE³ per round (n · TILE² · log₂ TILE in
 #: all, under 1% of n³ at n = 16384), phase 3 wants a deep k; tests shrink it.
 TILE = 256
 #: The same for int32 work (the DPX kernel): a deeper phase 3 pays more there. With
-#: lookahead at n = 16384 on an H100 (tools/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
+#: lookahead at n = 16384 on an H100 (bench/probes/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
 #: 11.60 / 11.94 / 12.02 T relax/s (71 / 73 / 73 % of the DPX peak), float32 10.76 / 10.68 /
 #: 10.63 T/s (77 / 76 / 76 % of the fminf peak).
 TILE_INT = 512
@@ -85,7 +83,7 @@ TILE_CPU = 64
 #: run on a second stream while phase 3 of round k relaxes the rest of D (``_floyd_warshall``).
 #: Without it Floyd–Warshall reached 73 % (float32) / 67 % (int32 DPX) of the measured peak
 #: at n = 16384 on an H100 against the min-plus GEMM's 90 / 92 % (docs/perf-notes.md,
-#: issue #7's target is ≥ 70 %); tools/probe_fw_phases.py times it off and on. The CPU runs
+#: issue #7's target is ≥ 70 %); bench/probes/probe_fw_phases.py times it off and on. The CPU runs
 #: the same steps in order.
 FW_LOOKAHEAD = True
 
@@ -119,50 +117,12 @@ VALUE_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32),
 
 # ------------------------------------------------------------------------------ the semiring
 
-def _plus_sat_numpy(x, y):
-    """x + y, saturating for integers: the type's maximum is infinity (max + w = max) and a
-    sum outside the range clamps (to max − 1 above, min below) instead of wrapping."""
-    x, y = np.asarray(x), np.asarray(y)
-    dt = np.result_type(x, y)
-    z = x + y
-    if dt.kind != "i":
-        return z
-    info = np.iinfo(dt)
-    z = np.where((y > 0) & (x > info.max - y), info.max - 1, z)
-    z = np.where((y < 0) & (x < info.min - y), info.min, z)
-    return np.where((x == info.max) | (y == info.max), info.max, z).astype(dt, copy=False)
+#: x + y, saturating for integers (``sr.binary.plus_sat``'s NumPy function; the type's maximum
+#: is infinity, a sum outside the range clamps instead of wrapping).
+_plus_sat_numpy = sr.binary.plus_sat.numpy
 
-
-# The integer type's maximum from its size; floating types ((T)0.5 != 0, a constant the
-# compiler folds) add plainly, as the NumPy function does.
-_SAT_MAX = "((T)(~0ULL >> (65 - 8 * sizeof(T))))"
-_SAT_CUDA = (f"((T)0.5 != (T)0) ? (T)(x + y) : "
-             f"(x == {_SAT_MAX} || y == {_SAT_MAX}) ? {_SAT_MAX} : "
-             f"((y > 0) ? ((x > {_SAT_MAX} - y) ? (T)({_SAT_MAX} - 1) : (T)(x + y)) "
-             f": ((x < -{_SAT_MAX} - 1 - y) ? (T)(-{_SAT_MAX} - 1) : (T)(x + y)))")
-
-
-def _register():
-    b = _ops._BINARY.get("plus_sat") or _ops.BinaryOp("plus_sat", _SAT_CUDA, _plus_sat_numpy)
-    return _ops._SEMIRING.get("min_plus_sat") or _ops.Semiring("min_plus_sat", sr.monoid.min, b)
-
-
-#: min-plus with a saturating integer add: the semiring of integer APSP.
-min_plus_sat = _register()
-
-
-def _semiring_of(work) -> _ops.Semiring:
-    return sr.min_plus if np.dtype(work).kind == "f" else min_plus_sat
-
-
-def all_instantiations():
-    """(label, source, name_expressions) of the kernels APSP adds (``min_plus_sat`` on the
-    integer domains), for CI's NVRTC compile (``.ci/compile_kernels.py``)."""
-    from semiring import _dense  # noqa: PLC0415
-
-    src = _dense.module_source(min_plus_sat)
-    for dt in (np.int32, np.int64):
-        yield f"apsp_min_plus_sat[{np.dtype(dt)}]", src, _dense.name_expressions(min_plus_sat, dt)
+#: min-plus with a saturating integer add: the semiring of integer APSP (``sr.min_plus_sat``).
+min_plus_sat = sr.min_plus_sat
 
 
 # ------------------------------------------------------------------------------ input
@@ -170,15 +130,15 @@ def all_instantiations():
 def _prepare(A, op: str):
     """(graph, n, device, out_type, weight bounds (lo, hi)); graph is a Matrix or a dense
     array (square, supported type, no NaN)."""
-    if isinstance(A, np.ndarray) or _b.is_cupy_array(A):
-        dev = _b.device_of_array(A)
+    if isinstance(A, np.ndarray) or sr.is_gpu_array(A):
+        dev = sr.device_of(A)
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
             raise DimensionMismatch(f"{op}: A must be a square 2-D array, got shape {A.shape}")
         out_type = _weight_type(A.dtype)
         if out_type not in VALUE_TYPES:
             raise DomainMismatch(f"{op}: A.dtype must be one of float32, float64, int32, int64 "
                                  f"or bool, got {A.dtype}")
-        xp = _b.xp_of(dev)
+        xp = sr.array_module(dev)
         if A.dtype == np.bool_:  # an adjacency matrix: True is an edge of weight 1
             A = xp.where(A, 1.0, xp.inf)
         a = A.astype(out_type, copy=False)
@@ -232,7 +192,7 @@ def _dense_of(G, n: int, work, xp):
         D = xp.full((n, n), inf, dtype=work)
         if G.nvals:
             r, c, _ = G.to_coo()
-            vals, stride = G._values_for(work)
+            vals, stride = G.values_for(work)
             D[r, c] = vals if stride else vals[0]
     else:
         src = G.astype(_weight_type(G.dtype), copy=False)
@@ -253,7 +213,7 @@ def _edges_of(G, n: int, work, xp) -> Matrix:
     edge = xp.isfinite(a) if a.dtype.kind == "f" else a != _t_max(a.dtype)
     r, c = xp.nonzero(edge)
     return Matrix.from_coo(r, c, a[r, c].astype(work), nrows=n, ncols=n,
-                           device=_b.device_of_array(a))
+                           device=sr.device_of(a))
 
 
 # ------------------------------------------------------------------------------ progress
@@ -272,7 +232,7 @@ def _bar(progress, expected_s: float, total: int, desc: str, unit: str = "round"
     if progress is False or (progress is None and expected_s <= PROGRESS_SECONDS):
         return _NoBar()
     try:
-        from tqdm.auto import tqdm  # noqa: PLC0415
+        from tqdm.auto import tqdm  # noqa: PLC0415  (tqdm: an optional extra)
     except ImportError:
         return _NoBar()
     return tqdm(total=total, desc=desc, unit=unit, leave=False)
@@ -308,7 +268,7 @@ def _squaring(D, srg, work, bar, bound=None):
 def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
     """Phase 1: D_kk ← D_kk⁺, the closure of the pivot tile over its own vertices (by
     squaring), written back into D; returns it (contiguous)."""
-    Dkk = _b.xp_of(_b.device_of_array(D)).ascontiguousarray(D[k0:k1, k0:k1])
+    Dkk = sr.array_module(sr.device_of(D)).ascontiguousarray(D[k0:k1, k0:k1])
     for _ in range(_steps(k1 - k0)):
         Dkk = _gemm(Dkk, Dkk, srg, work, bound=bound)
     D[k0:k1, k0:k1] = Dkk
@@ -354,7 +314,7 @@ class _Lanes:
     SMs ahead of phase 3's queued blocks (they are on the critical path). CPU: in order."""
 
     def __init__(self, device: str):
-        self.cp = _b._cupy() if device == "gpu" else None
+        self.cp = sr.array_module("gpu") if device == "gpu" else None
         if self.cp is not None:
             self.main = self.cp.cuda.get_current_stream()
             self.side = _side_stream(self.cp)
@@ -417,7 +377,7 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
             _relax(D, C, R, everything, everything, srg, work, bound)
             bar.update()
         return D
-    lanes = _Lanes(_b.device_of_array(D))
+    lanes = _Lanes(sr.device_of(D))
     R, C = _pivot(D, *rounds[0], srg, work, bound)
     for r in range(len(rounds)):
         if r + 1 == len(rounds):  # the last round: nothing to look ahead to
@@ -485,7 +445,7 @@ def _check_diagonal(op: str, diag, xp):
     the set is "found", not "all"."""
     neg = xp.flatnonzero(diag < 0)
     if neg.size:
-        verts = _b.to_device(neg, "cpu")
+        verts = sr.to_device(neg, "cpu")
         raise sr.NegativeCycleError(
             f"{op}: the graph has a negative cycle: d(v, v) < 0 for vertices {_few(verts)} "
             f"({verts.size} found; each lies on a closed walk of negative weight)",
@@ -519,7 +479,7 @@ def _predecessors(M: Matrix, D, work, xp):
     fu = fi.copy()
     indptr = M.indptr.astype(xp.int64)
     indices = M.indices.astype(xp.int64)
-    wvals, stride = M._values_for(work)
+    wvals, stride = M.values_for(work)
     tol = n * float(np.finfo(work).eps) if work.kind == "f" else 0.0
     chunk = 1 << 22
     while fi.size:
@@ -578,7 +538,7 @@ def reconstruct_path(pred, i: int, j: int):
     [0, 1, 2]
     """
     op = "reconstruct_path"
-    if not (isinstance(pred, np.ndarray) or _b.is_cupy_array(pred)) or pred.ndim != 2 \
+    if not (isinstance(pred, np.ndarray) or sr.is_gpu_array(pred)) or pred.ndim != 2 \
             or pred.shape[0] != pred.shape[1]:
         raise DimensionMismatch(f"{op}: pred must be a square 2-D array, got "
                                 f"{getattr(pred, 'shape', type(pred).__name__)}")
@@ -589,7 +549,7 @@ def reconstruct_path(pred, i: int, j: int):
         if not 0 <= int(v) < n:
             raise InvalidIndex(f"{op}: {name} must lie in [0, {n}), got {int(v)}")
     i, j = int(i), int(j)
-    row = _b.to_device(pred[i], "cpu")  # one row on the host: the walk is sequential
+    row = sr.to_device(pred[i], "cpu")  # one row on the host: the walk is sequential
     path = [j]
     while path[-1] != i:
         p = int(row[path[-1]])
@@ -623,7 +583,7 @@ def _device_budget(device: str, memory_budget):
         return int(memory_budget), "memory_budget"
     if device != "gpu":
         return None, None
-    cp = _b._cupy()
+    cp = sr.array_module("gpu")
     pool = cp.get_default_memory_pool()
     free = cp.cuda.Device().mem_info[0] + pool.free_bytes()
     if pool.get_limit():  # CuPy's own cap (set_limit, CUPY_GPU_MEMORY_LIMIT)
@@ -728,7 +688,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32 else TILE)
     # the products may take the DPX int32 kernel when every finite entry is this small
     bound = _sum_bound(n, bounds) if work.kind == "i" else None
-    xp = _b.xp_of(device)
+    xp = sr.array_module(device)
     srg = _semiring_of(work)
     streamable = method in ("auto", "floyd_warshall")
     if method == "auto":
@@ -745,7 +705,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                     f"{op}: predecessors=True needs D, its workspace and pred on the device "
                     f"({need} bytes for n = {n}) but {what} allows {budget} bytes; a streamed "
                     f"run (without predecessors) needs less", needed=need, free=budget)
-            from . import _apsp_stream  # noqa: PLC0415
+            from . import _apsp_stream  # noqa: PLC0415  (it imports this module's Floyd–Warshall)
 
             return _apsp_stream.floyd_warshall_streamed(G, n, device, work, out_type, srg,
                                                         int(tile), budget, progress, op,

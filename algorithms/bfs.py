@@ -1,7 +1,12 @@
 """Breadth-first search as a frontier product over a boolean or positional semiring.
 
 Each level is one algebra call (Beamer, Asanović & Patterson 2012, "Direction-optimizing
-breadth-first search"; the GraphBLAS form of Yang, Buluç & Owens 2018):
+breadth-first search"; the GraphBLAS form of Yang, Buluç & Owens 2018; LAGraph's
+``LG_BreadthFirstSearch_SSGrB``):
+
+    q⟨¬v.S, replace⟩ = q any.secondi A      (push)   or   Aᵀ any.secondi q   (pull)
+    π⟨q.S⟩ = q ;  v⟨q.S⟩ = depth
+
 
 - push: the sparse frontier times A, masked by the unvisited vertices (SpMSpV over A's rows);
 - pull: Aᵀ times the frontier's bitmap, masked the same way; each unvisited vertex scans its
@@ -16,6 +21,17 @@ sync in all). The loop below is the same search from the host, level by level: t
 path and the GPU's fallback, with ``push_levels_grid`` / ``push_levels`` (many narrow push
 levels in one launch, over the whole device or in one block), ``push_level`` and
 ``pull_level`` (one wide level over the whole device, one host sync each).
+
+The variants of the whole search, picked in one place (:func:`_variant`):
+
+- ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only;
+- ``"levels"``: the host loop of fused level steps (:func:`_bfs_levels`);
+- ``"algebra"``: the same loop written with the plain operations ``vxm`` and ``assign``
+  (:func:`_bfs_algebra`), LAGraph's form line for line: the readable statement of what the
+  others compute (tests check them against it), never picked by ``"auto"``.
+
+Each level's direction is chosen in one place too (:func:`_pull_next`, Beamer's rule with
+``ALPHA`` and ``BETA``, which the device loop takes as arguments).
 """
 
 from __future__ import annotations
@@ -23,12 +39,8 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
-from semiring import _backend as _b
-from semiring import traversal
-from semiring._dense import spmm
-from semiring.errors import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
-                             InvalidValue)
-from semiring.matrix import as_matrix
+from semiring import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
+                      InvalidValue, as_matrix, spmm)
 
 #: Push → pull when the frontier's out-edges exceed the unexplored edges / ALPHA, and pull →
 #: push when the frontier holds fewer than n / BETA vertices (Beamer et al. 2012, §4: α = 14,
@@ -39,16 +51,16 @@ BETA = 24
 #: A push frontier of at most this many vertices and out-edges runs fused levels
 #: (:func:`semiring.traversal.push_levels`) until it grows: on a high-diameter graph one
 #: launch per level would cost more than the level's edges. The edge budget is 4× the
-#: block's default: on an H100 (tools/probe_tune.py) kron-22 took 1.73 ms against 1.91 ms with
+#: block's default: on an H100 (bench/probes/probe_tune.py) kron-22 took 1.73 ms against 1.91 ms with
 #: 64 Ki edges and 2.09 ms with 16 Ki (kron-21 1.18 / 1.22 / 1.78 ms; urand-22 and the 2048²
 #: grid within noise), since a wide level handed to the multi-block push costs a host round
 #: trip that one block's pass over a few hundred thousand edges does not.
-FUSED_FRONTIER = traversal.QUEUE
-FUSED_EDGES = 4 * traversal.MAX_EDGES
+FUSED_FRONTIER = sr.traversal.QUEUE
+FUSED_EDGES = 4 * sr.traversal.MAX_EDGES
 #: Run those fused levels over the whole device (:func:`semiring.traversal.push_levels_grid`:
 #: one persistent cooperative grid, a grid-wide barrier between levels) instead of in one
 #: block (:func:`semiring.traversal.push_levels`), which stays the fallback where the
-#: cooperative launch cannot be made. On an H100 (tools/probe_coop.py) the 2048² grid's BFS
+#: cooperative launch cannot be made. On an H100 (bench/probes/probe_coop.py) the 2048² grid's BFS
 #: took 34 ms this way against 52 ms in one block (3600 levels of ≤ 4096 vertices); Kronecker
 #: 22 and urand 22 (two or three fused levels) were within noise of the block.
 FUSED_GRID = True
@@ -62,6 +74,31 @@ DEVICE_LOOP = True
 _grid_unavailable: str | None = None
 
 DIRECTIONS = ("auto", "push", "pull")
+#: Which variant runs the search: "auto" (:func:`_variant`'s choice) or one of VARIANTS.
+VARIANT = "auto"
+VARIANTS = ("device", "levels", "algebra")
+
+
+def _variant(A) -> str:
+    """The one policy of the whole search: the fused persistent launch where it can run (the
+    GPU, DEVICE_LOOP on, no earlier cooperative-launch failure, n within the kernel's
+    limit), else the host loop of level steps."""
+    if VARIANT != "auto":
+        return VARIANT
+    if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
+            and A.nrows <= sr.traversal.BFS_GRID_MAX_N):
+        return "device"
+    return "levels"
+
+
+def _pull_next(pushing: bool, frontier_size: int, edges_frontier: int, edges_left: int,
+               n: int) -> bool:
+    """The direction of the next level (Beamer et al. 2012, §4): push → pull when the
+    frontier's out-edges exceed the unexplored edges / ALPHA; pull → push when the frontier
+    holds fewer than n / BETA vertices."""
+    if pushing:
+        return edges_frontier > edges_left / ALPHA
+    return not frontier_size < n / BETA
 
 
 def _push_fused(A, level, idx, depth, parent, deterministic):
@@ -70,21 +107,21 @@ def _push_fused(A, level, idx, depth, parent, deterministic):
     global _grid_unavailable
     if FUSED_GRID and _grid_unavailable is None:
         try:
-            status, depth, _ = traversal.push_levels_grid(
+            status, depth, _ = sr.traversal.push_levels_grid(
                 A, level, idx, depth, parent=parent, deterministic=deterministic,
                 max_edges=FUSED_EDGES)
             return status, depth
         except sr.BackendUnavailable as err:  # nothing ran: the block does the same levels
             _grid_unavailable = str(err)
-    status, depth, _ = traversal.push_levels(
+    status, depth, _ = sr.traversal.push_levels(
         A, level, idx, depth, parent=parent, deterministic=deterministic, max_edges=FUSED_EDGES)
     return status, depth
 
 
 def _check_source(source, n: int, device: str) -> int:
-    if _b.is_cupy_array(source) or isinstance(source, np.ndarray):
+    if sr.is_gpu_array(source) or isinstance(source, np.ndarray):
         # a 0-d integer array (``v = level.argmax()``) is a vertex too, on A's device
-        if _b.is_cupy_array(source) and device != "gpu":
+        if sr.is_gpu_array(source) and device != "gpu":
             raise DeviceMismatch("bfs: A is on the CPU but source is a CuPy array on the GPU; "
                                  "pass an int (or move A with .to_gpu())")
         if source.ndim != 0 or source.dtype.kind not in "iu":
@@ -146,6 +183,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     >>> algorithms.bfs(A, sources=[0, 3]).tolist()
     [[0, 1, 2, -1], [1, 2, 3, 0]]
     """
+    if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
+        from .dist import dispatch; return dispatch("bfs", A, source, sources=sources, parents=parents, direction=direction, deterministic=deterministic, symmetric=symmetric)  # noqa: E702
     if sources is not None:
         if source is not None:
             raise InvalidValue("bfs: give source or sources, not both")
@@ -164,18 +203,30 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     if direction not in DIRECTIONS:
         raise InvalidValue(f"bfs: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric:
-        A = A._as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
-    global _grid_unavailable
-    if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
-            and n <= traversal.BFS_GRID_MAX_N):
+        A = A.as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
+    variant = _variant(A)
+    if variant not in VARIANTS:
+        raise InvalidValue(f"bfs: VARIANT must be 'auto' or one of {VARIANTS}, got {variant!r}")
+    if variant == "device":
+        global _grid_unavailable
         # every level below, push or pull, in one launch with the switch made on the device
         try:
-            level, parent, _ = traversal.bfs_grid(
+            level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
                 alpha=ALPHA, beta=BETA, symmetric=symmetric)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)
+    run = _bfs_algebra if variant == "algebra" else _bfs_levels
+    level, parent = run(A, source, parents, direction, deterministic)
+    return (level, parent) if parents else level
+
+
+def _bfs_levels(A, source: int, parents: bool, direction: str, deterministic: bool):
+    """The search level by level from the host, each level one fused step (its product and
+    its assigns in one mechanism of sr.traversal); narrow push frontiers run many levels in
+    one launch. Returns (level, parent or None)."""
+    n = A.nrows
     xp = A.xp
     level = xp.full(n, -1, dtype=xp.int64)
     parent = xp.full(n, -1, dtype=xp.int64) if parents else None
@@ -195,10 +246,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     depth = 0
     while True:
         if direction == "auto":
-            if pushing and edges_frontier > edges_left / ALPHA:
-                pushing = False
-            elif not pushing and frontier_size < n / BETA:
-                pushing = True
+            pushing = not _pull_next(pushing, frontier_size, edges_frontier, edges_left, n)
         if pushing and idx is None:
             idx = xp.flatnonzero(bits)
         if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
@@ -208,7 +256,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                 break
             # on from the frontier the fused levels left: the vertices at level == depth
             bits, unseen, frontier_size, edges_frontier, edges_left = \
-                traversal.frontier_of_level(A, level, depth)
+                sr.traversal.frontier_of_level(A, level, depth)
             idx = None
             continue
         depth += 1
@@ -217,8 +265,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         if pushing:
             # q⟨¬seen⟩ = q any.secondi A ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  seen⟨q⟩ = true
             # (masked SpMSpV over the frontier's out-edges, each unseen head claimed once, and
-            # the assigns, in one launch and one host sync: traversal.push_level)
-            idx, frontier_size, edges_frontier = traversal.push_level(
+            # the assigns, in one launch and one host sync: sr.traversal.push_level)
+            idx, frontier_size, edges_frontier = sr.traversal.push_level(
                 A, idx, unseen, level, depth, parent=parent, deterministic=deterministic)
             bits = None
         else:
@@ -227,20 +275,55 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                 bits[idx] = True
             # q⟨¬seen⟩ = Aᵀ any.secondi q ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  seen⟨q⟩ = true
             # (masked SpMV, each unseen vertex stopping at its first in-neighbour in q, and the
-            # assigns, in two launches and one host sync: traversal.pull_level)
-            bits, frontier_size, edges_frontier = traversal.pull_level(
+            # assigns, in two launches and one host sync: sr.traversal.pull_level)
+            bits, frontier_size, edges_frontier = sr.traversal.pull_level(
                 A, bits, unseen, level, depth, parent=parent, deterministic=deterministic)
             idx = None
         if frontier_size == 0:
             break
         edges_left -= edges_frontier
-    return (level, parent) if parents else level
+    return level, parent
+
+
+def _bfs_algebra(A, source: int, parents: bool, direction: str, deterministic: bool):
+    """LAGraph's LG_BreadthFirstSearch_SSGrB with the plain operations: the statement of the
+    search, level by level, each call under its math. Returns (level, parent or None)."""
+    n, xp, dev = A.nrows, A.xp, A.device
+    # the semiring of the frontier product: any_pair (reached or not), any/min_secondi (the
+    # frontier vertex k an edge k → j came from: j's parent)
+    semiring = "any_pair" if not parents else ("min_secondi" if deterministic else "any_secondi")
+    # v(source) = 0 ;  π(source) = source ;  q(source) = source
+    v = sr.Vector.from_coo([source], [0], size=n, dtype=np.int64, device=dev)
+    pi = sr.Vector.from_coo([source], [source], size=n, dtype=np.int64, device=dev)
+    q = sr.Vector.from_coo([source], [source], size=n, dtype=np.int64, device=dev)
+    edges_frontier = int(A.indptr[source + 1]) - int(A.indptr[source])
+    edges_left = A.nvals - edges_frontier
+    pushing = direction != "pull"
+    for depth in range(1, n + 1):
+        if direction == "auto":
+            pushing = not _pull_next(pushing, q.nvals, edges_frontier, edges_left, n)
+        # q⟨¬v.S, replace⟩ = q any.secondi A   (push: q's out-edges; pull: Aᵀ's rows, the
+        # unvisited vertices scanning their in-neighbours)
+        q = sr.vxm(q, A, semiring, mask=v, structure=True, complement=True,
+                   direction="push" if pushing else "pull")
+        if q.nvals == 0:
+            break
+        # π⟨q.S⟩ = q
+        if parents:
+            sr.assign(pi, q, mask=q, structure=True)
+        # v⟨q.S⟩ = depth
+        sr.assign(v, depth, mask=q, structure=True)
+        edges_frontier = sr.traversal.frontier_edges(A, q.sparse()[0])
+        edges_left -= edges_frontier
+    level = v.to_dense(missing=-1).astype(xp.int64, copy=False)
+    parent = pi.to_dense(missing=-1).astype(xp.int64, copy=False) if parents else None
+    return level, parent
 
 
 def _check_sources(sources, n: int, device: str):
     """The sources as a 1-D int64 array on A's device (validated before any kernel runs)."""
     op = "multi_source_bfs"
-    if _b.is_cupy_array(sources):
+    if sr.is_gpu_array(sources):
         if device != "gpu":
             raise DeviceMismatch(f"{op}: A is on the CPU but sources is on the GPU; pass a "
                                  f"list or a NumPy array (or move A with .to_gpu())")
@@ -261,7 +344,7 @@ def _check_sources(sources, n: int, device: str):
         if lo < 0 or hi >= n:
             bad = lo if lo < 0 else hi
             raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {bad}")
-    return _b.xp_of(device).asarray(src, dtype=np.int64)
+    return sr.array_module(device).asarray(src, dtype=np.int64)
 
 
 def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetric=False):
@@ -334,7 +417,7 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     if A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None:
         # the levels below, 64 sources to a word a vertex, each batch in one launch
         try:
-            level, parent = traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
+            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the loop below does the same
             _grid_unavailable = str(err)

@@ -27,30 +27,27 @@ import weakref
 import numpy as np
 
 import semiring as sr
-from semiring import _backend as _b
-from semiring.errors import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue,
-                             NegativeCycleError, SemiringError)
-from semiring import traversal
-from semiring.matrix import Matrix, as_matrix
+from semiring import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue, Matrix,
+                      NegativeCycleError, SemiringError, as_matrix, spmm)
 
 from .bfs import bfs
 
 #: Push (SpMSpV over the frontier's rows) while the frontier holds fewer than this fraction of
 #: the vertices, else pull (SpMV over Aᵀ). A min-plus pull has no early exit (min's terminal
 #: value is −inf), so it pays for every edge; the push pays for the frontier's edges plus
-#: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24. On an H100 (tools/probe_tune.py,
+#: atomics. Beamer et al. (2012) switch BFS at n/β with β = 24. On an H100 (bench/probes/probe_tune.py,
 #: session 3) 1/4, 1/16 and 1/64 were within run-to-run noise on Kronecker 21 and 22.
 PULL_FRACTION = 1 / 16
 #: ... and pull as well when the frontier's out-edges exceed this fraction of all edges: a
 #: push pays an atomic per edge, the pull one streaming pass. On an H100, Kronecker-22's
 #: third round (40 404 vertices, mostly hubs) took 2.5 ms pushed against 1.45 ms for a
-#: whole pull (tools/profile_sssp.py).
+#: whole pull (bench/probes/profile_sssp.py).
 PULL_EDGE_FRACTION = 1 / 8
 
 #: Automatic Δ = DELTA_SCALE · max w, never below the smallest positive weight.
 #: Meyer & Sanders (2003, §3) take Δ = Θ(1/d) for weights in [0, 1] and degree d, which
 #: minimizes work on a sequential machine; on the GPU every bucket costs device round trips,
-#: so far fewer, wider buckets win. Measured on an H200 (tools/probe_sssp.py, fused rounds on,
+#: so far fewer, wider buckets win. Measured on an H200 (bench/probes/probe_sssp.py, fused rounds on,
 #: weights in [1, 255]): Δ = 8 · max w gave Kronecker-21 12.5 ms, Kronecker-22 20.6 ms and the
 #: 2048² grid 338 ms, against 44 / 52 / 1065 ms for Δ = 4 · max w / d̄ (d̄ the average degree:
 #: 32 and 4), and the grid slowed again past Δ ≈ 8 · max w (2.1 s at 64 · max w).
@@ -59,8 +56,8 @@ DELTA_SCALE = 8.0
 #: Fused relaxation rounds (one GPU block, no host round trip per round) while the frontier
 #: holds at most this many vertices and out-edges, as in algorithms.bfs; road-like graphs
 #: run thousands of narrow rounds.
-FUSED_FRONTIER = traversal.QUEUE
-FUSED_EDGES = traversal.MAX_EDGES
+FUSED_FRONTIER = sr.traversal.QUEUE
+FUSED_EDGES = sr.traversal.MAX_EDGES
 #: Ordinary rounds after a fused call handed back at once (a narrow but edge-heavy frontier).
 FUSED_BACKOFF = 4
 
@@ -74,6 +71,12 @@ class DistanceOverflow(SemiringError, OverflowError):
 
 # Per-matrix facts (weight range, NaN, light/heavy split) computed once: a Matrix is immutable.
 _facts: "weakref.WeakKeyDictionary[Matrix, dict]" = weakref.WeakKeyDictionary()
+
+
+def _semiring_of(work) -> sr.Semiring:
+    """The semiring of shortest paths on a work type: min_plus on floats, min_plus_sat (its
+    add saturates at the type's maximum, the integers' infinity) on integers."""
+    return sr.min_plus if np.dtype(work).kind == "f" else sr.min_plus_sat
 
 
 def _matrix_facts(A: Matrix) -> dict:
@@ -124,7 +127,7 @@ def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
     if direction not in DIRECTIONS:
         raise InvalidValue(f"{op}: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric:
-        A = A._as_symmetric()  # Aᵀ is A itself: the pull reads A's rows
+        A = A.as_symmetric()  # Aᵀ is A itself: the pull reads A's rows
     facts = _matrix_facts(A)
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
@@ -162,7 +165,7 @@ def _finish(op, d, work, out_type):
 
 
 def _xp(a):
-    return _b.xp_of(_b.device_of_array(a))
+    return sr.array_module(sr.device_of(a))
 
 
 class _Fused:
@@ -199,7 +202,7 @@ class _Frontier:
 
     def edges(self, M: Matrix) -> int:
         """The frontier's out-edges in M (a host sync)."""
-        return traversal.frontier_edges(M, self.idx())
+        return sr.traversal.frontier_edges(M, self.idx())
 
     def bits(self):
         if self._bits is None:
@@ -208,20 +211,59 @@ class _Frontier:
         return self._bits
 
 
-def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
+def _round_fused(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
     """One relaxation round from f over M's rows; returns the next frontier (improved below
     hi). With pending/settled, a round of a delta-stepping bucket (f leaves pending for
     settled, the improved vertices become pending)."""
     xp = _xp(d)
     # t = f min.+ M;  d⟨t < d⟩ = t;  f = {v : t(v) < d(v), t(v) < hi}
     if pull:
-        # (masked SpMV over Mᵀ's rows and one pass of bookkeeping: traversal.pull_relax)
-        bits, size = traversal.pull_relax(M, d, f.bits(), hi=hi, pending=pending,
+        # (masked SpMV over Mᵀ's rows and one pass of bookkeeping: sr.traversal.pull_relax)
+        bits, size = sr.traversal.pull_relax(M, d, f.bits(), hi=hi, pending=pending,
                                           settled=settled)
         return _Frontier(xp, f.n, bits=bits, size=size)
-    # (SpMSpV over the frontier's out-edges with an atomic min on d: traversal.push_relax)
-    idx, size = traversal.push_relax(M, d, f.idx(), hi=hi, pending=pending, settled=settled)
+    # (SpMSpV over the frontier's out-edges with an atomic min on d: sr.traversal.push_relax)
+    idx, size = sr.traversal.push_relax(M, d, f.idx(), hi=hi, pending=pending, settled=settled)
     return _Frontier(xp, f.n, idx=idx, size=size)
+
+
+def _round_algebra(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None,
+                   settled=None):
+    """The round of :func:`_round_fused` with the plain operations: the statement of what the
+    fused steps compute (ROUNDS = "algebra"; the tests run it against SciPy)."""
+    xp, n = _xp(d), f.n
+    idx = f.idx()
+    if hi is None:
+        hi = np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).max
+    # x = d restricted to the frontier
+    x = sr.Vector.from_coo(idx, d[idx], size=n, dtype=d.dtype, device=sr.device_of(d))
+    # t = x min.+ M   (push: the frontier's out-edges; pull: Mᵀ's rows)
+    t = sr.vxm(x, M, sr.min_plus, direction="pull" if pull else "push")
+    ti, tv = t.sparse()
+    tv = tv.astype(d.dtype, copy=False)
+    # improved = {v : t(v) < d(v)} ;  d⟨improved⟩ = t
+    imp = tv < d[ti]
+    if pending is not None:
+        # settled⟨f⟩ = true ;  pending⟨f⟩ = false ;  pending⟨improved⟩ = true
+        settled[idx] = True
+        pending[idx] = False
+        pending[ti[imp]] = True
+    d[ti[imp]] = tv[imp]
+    # f = {v improved : t(v) < hi}
+    nxt = ti[imp & (tv < hi)]
+    return _Frontier(xp, n, idx=nxt.astype(xp.int64, copy=False))
+
+
+#: How a relaxation round runs: "fused" (sr.traversal.push_relax / pull_relax: the product
+#: and its bookkeeping in one mechanism, one host sync) or "algebra" (vxm, then the compares
+#: and assigns as array operations: the readable statement, for the tests).
+ROUNDS = "fused"
+
+
+def _round(M: Matrix, d, f: _Frontier, pull: bool, hi=None, pending=None, settled=None):
+    """One relaxation round from f over M (see :func:`_round_fused`), as ROUNDS says."""
+    run = _round_algebra if ROUNDS == "algebra" else _round_fused
+    return run(M, d, f, pull, hi=hi, pending=pending, settled=settled)
 
 
 def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
@@ -275,6 +317,8 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     >>> dist.tolist(), pred.tolist()
     ([0, -1, 1, 2147483647], [-1, 2, 0, -1])
     """
+    if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
+        from .dist import dispatch; return dispatch("bellman_ford", A, source, predecessors=predecessors, direction=direction, symmetric=symmetric)  # noqa: E702
     op = "bellman_ford"
     A, source, facts, out_type = _prepare(A, source, op, direction, symmetric)
     n = A.nrows
@@ -288,7 +332,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     while f.size and rounds < n:
         if fused.ready(f.size, direction):
             # the rounds below, run on the device while the frontier stays narrow
-            status, idx, r = traversal.relax_rounds(A, d, f.idx(), max_rounds=n - rounds,
+            status, idx, r = sr.traversal.relax_rounds(A, d, f.idx(), max_rounds=n - rounds,
                                                     max_edges=FUSED_EDGES)
             f = _Frontier(xp, n, idx=idx)
             rounds += r
@@ -392,9 +436,8 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     n = A.nrows
     work = _work_type(op, out_type, n, facts)
     L, H = _split(A, delta)
-    if A._T is A:  # symmetric: so are its light and heavy parts
-        L._T = L if L._T is None else L._T
-        H._T = H if H._T is None else H._T
+    if A.transpose_is_self:  # symmetric: so are its light and heavy parts
+        L, H = L.as_symmetric(), H.as_symmetric()
     xp = A.xp
     inf_w = _t_max(work)
     d = xp.full(n, inf_w, dtype=work)
@@ -418,7 +461,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         while f.size:
             if fused.ready(f.size, direction):
                 # the light rounds below, on the device while the frontier stays narrow
-                status, idx, r = traversal.relax_rounds(
+                status, idx, r = sr.traversal.relax_rounds(
                     L, d, f.idx(), hi=hi, pending=pending, settled=settled,
                     max_edges=FUSED_EDGES)
                 f = _Frontier(xp, n, idx=idx)
@@ -460,6 +503,8 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
     >>> algorithms.sssp(A, 0).tolist()
     [0.0, 2.0, 1.0]
     """
+    if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
+        from .dist import dispatch; return dispatch("sssp", A, source, method, predecessors=predecessors, delta=delta, direction=direction, limit=limit, symmetric=symmetric)  # noqa: E702
     if method not in METHODS:
         raise InvalidValue(f"sssp: method must be one of {METHODS}, got {method!r}")
     if method == "auto":
@@ -511,9 +556,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
     >>> algorithms.multi_source_sssp(A, [0, 2]).tolist()
     [[0.0, -1.0, 1.0], [inf, -2.0, 0.0]]
     """
-    from semiring._dense import spmm  # noqa: PLC0415
 
-    from .apsp import _semiring_of  # noqa: PLC0415  (apsp imports this module)
 
     op = "multi_source_sssp"
     A = as_matrix(A, op=op, arg="A")
@@ -521,7 +564,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
         raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
     n = A.nrows
     xp = A.xp
-    src = sources.get() if _b.is_cupy_array(sources) else sources
+    src = sources.get() if sr.is_gpu_array(sources) else sources
     if np.isscalar(src):
         raise DomainMismatch(f"{op}: sources must be a sequence of integers, got {type(sources).__name__}")
     src = np.asarray(src)
@@ -533,7 +576,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
         bad = src[(src < 0) | (src >= n)][0]
         raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {int(bad)}")
     if symmetric:
-        A = A._as_symmetric()
+        A = A.as_symmetric()
     facts = _matrix_facts(A)
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
@@ -616,7 +659,7 @@ def _negative_cycle(A: Matrix, source: int, work):
     pred = xp.arange(n, dtype=xp.int64)
     frontier = xp.asarray([source], dtype=xp.int64)
     indptr = A.indptr.astype(xp.int64)
-    wvals, stride = A._values_for(work)
+    wvals, stride = A.values_for(work)
     for _ in range(n):
         starts = indptr[frontier]
         deg = indptr[frontier + 1] - starts
@@ -652,4 +695,4 @@ def _negative_cycle(A: Matrix, source: int, work):
     members = xp.zeros(n, dtype=bool)
     members[jump] = True  # every vertex on some cycle of the predecessor graph
     cycle = xp.flatnonzero(members & (label == label[on_cycle]))
-    return _b.to_device(cycle, "cpu")  # a small host array on the error object
+    return sr.to_device(cycle, "cpu")  # a small host array on the error object

@@ -6,7 +6,9 @@ Run ``python -m bench --help``. The pieces:
   vectorized on NumPy or CuPy, seeded and identical on both, with an on-disk cache;
   MatrixMarket loading; random frontiers and vectors.
 - :mod:`bench.cases` — the registry of algorithms (each: inputs, references, implementations,
-  metrics) and of suites (which graphs and parameters each algorithm runs on).
+  metrics) and of suites (which graphs and parameters each algorithm runs on); one module per
+  algorithm (``bench/cases/bfs.py``, ...; APSP in :mod:`bench.apsp_case`) registers itself.
+- ``bench/probes/`` — device probes that measure one mechanism (see its README).
 - :mod:`bench.runner` — runs a suite: one graph at a time, every implementation on it in this
   process, warm-up then timed runs (CUDA events on the GPU, ``perf_counter`` on the CPU),
   agreement checks on the host.

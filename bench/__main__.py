@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "mtx:PATH) replace them")
     p.add_argument("--impls", help="comma list of implementation names to run (see --list)")
     p.add_argument("--out", default=str(DEFAULT_OUT),
-                   help="folder for the JSON/Markdown/PNG report (default: bench/results)")
+                   help="folder for the JSON/Markdown/PNG report (default: bench/out, not tracked)")
     p.add_argument("--no-write", action="store_true", help="print the table only")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--seed", type=int, default=0, help="graph and input seed (default 0)")
@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds of timed runs per implementation and case (suite default)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--list", action="store_true", help="list suites, algorithms, impls; exit")
+    p.add_argument("--gap", metavar="PATH", help="a gapbs checkout: build GAP's reference code "
+                   "(bench/peers_gap.py) and run it as a peer, on GAP's graphs too (or set "
+                   "SEMIRING_BENCH_GAP)")
     return p
 
 
@@ -87,6 +90,11 @@ def list_registry(out=None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from . import peers_gap  # noqa: PLC0415
+
+    if args.gap:
+        peers_gap.configure(args.gap)
+    print(peers_gap.status(), file=sys.stderr, flush=True)
     if args.list:
         list_registry()
         return 0

@@ -8,7 +8,7 @@ measures the peak with the register-only probes of ``semiring/kernels/apsp_probe
 int32) and every GPU impl reports its relaxations per second as a fraction of it.
 
 Impls: this engine's Floyd–Warshall (``algorithms.apsp``) and one min-plus product
-(``semiring._dense.gemm``, float32 and int32), a naive CuPy broadcast min-plus product
+(``semiring.gemm``, float32 and int32), a naive CuPy broadcast min-plus product
 (chunked), the engine's CPU backend (small n), ``scipy.sparse.csgraph.floyd_warshall`` (n ≤
 ``SCIPY_MAX_N``) and, when python-graphblas is installed, SuiteSparse:GraphBLAS's min-plus
 product of the full D0 (n ≤ ``GRAPHBLAS_MAX_N``). Relaxations: n³ per product and per
@@ -52,15 +52,13 @@ def measure_peaks() -> dict:
     """Peak relaxations/s of the current GPU (once per process): the float32, DPX int32 and
     plain int32 probes, best of 5 launches of about 20-50 ms each."""
     import cupy  # noqa: PLC0415
-    from importlib import resources  # noqa: PLC0415
 
     dev = cupy.cuda.runtime.getDevice()
     if dev in _PEAKS:
         return _PEAKS[dev]
-    from semiring import _gpu  # noqa: PLC0415
+    from semiring import kernels  # noqa: PLC0415
 
-    src = resources.files("semiring.kernels").joinpath("apsp_probe.cu").read_text()
-    mod = cupy.RawModule(code=src, options=_gpu.NVRTC_OPTIONS)
+    mod = kernels.module(("apsp_probe",), kernels.source("apsp_probe.cu"), [], compile=False)
     props = cupy.cuda.runtime.getDeviceProperties(dev)
     sms = props["multiProcessorCount"]
     threads, blocks = 256, sms * 8
@@ -164,7 +162,7 @@ def _engine_fw(device: str, int32: bool = False):
 def _engine_gemm(device: str, int32: bool = False):
     def setup(ctx: C.CaseContext):
         import semiring as sr  # noqa: PLC0415
-        from semiring._dense import gemm  # noqa: PLC0415
+        from semiring import gemm  # noqa: PLC0415
 
         n = ctx.graph.n
         if device == "cpu" and n > ENGINE_CPU_MAX_N:

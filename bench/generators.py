@@ -479,6 +479,11 @@ def random_dense_vector(n: int, *, seed: int = 0, xp=None, dtype=np.float32, low
 # --------------------------------------------------------------------------------------------
 # graph specs and the cache
 
+#: Graph kinds defined in other modules (``bench/peers_gap.py``: GAP's own generators, kinds
+#: ``gap-kron`` / ``gap-urand``): parsers ``(text, seed) -> GraphSpec | None`` tried by
+#: :func:`parse_graph_spec`, and ``kind -> generate(spec, xp=)`` used by :func:`generate`.
+SPEC_PARSERS: list = []
+KIND_GENERATORS: dict = {}
 
 _SPEC_RE = {
     "kron": re.compile(r"^(?:kron|kronecker)-(\d+)(?:-ef(\d+))?$"),
@@ -511,6 +516,9 @@ class GraphSpec:
         if self.kind in ("kron", "urand"):
             ef = "" if self.edge_factor == EDGE_FACTOR else f"-ef{self.edge_factor}"
             return f"{self.kind}-{self.scale}{ef}"
+        if self.kind in KIND_GENERATORS:  # e.g. gap-kron-22 (-kK: GAP's average degree)
+            return f"{self.kind}-{self.scale}" + ("" if self.edge_factor == EDGE_FACTOR
+                                                  else f"-k{self.edge_factor}")
         if self.kind == "grid":
             return f"grid-{self.rows}x{self.cols}"
         return f"mtx:{self.path}"
@@ -523,7 +531,7 @@ class GraphSpec:
         if self.kind == "kron":
             d.update(scale=self.scale, edge_factor=self.edge_factor,
                      abc=list(GRAPH500_ABC), permuted=True)
-        elif self.kind == "urand":
+        elif self.kind == "urand" or self.kind in KIND_GENERATORS:
             d.update(scale=self.scale, edge_factor=self.edge_factor)
         elif self.kind == "grid":
             d.update(rows=self.rows, cols=self.cols)
@@ -534,7 +542,7 @@ class GraphSpec:
         return d
 
     def cache_key(self) -> str | None:
-        if self.kind == "mtx":
+        if self.kind == "mtx" or self.kind in KIND_GENERATORS:  # files of their own
             return None
         p = self.params()
         p.pop("label")
@@ -566,6 +574,10 @@ def parse_graph_spec(text: str, *, seed: int = 0) -> GraphSpec:
     if m:
         r = int(m.group(1))
         return GraphSpec(kind="grid", rows=r, cols=int(m.group(2) or r), seed=seed)
+    for parse in SPEC_PARSERS:
+        spec = parse(t, seed)
+        if spec is not None:
+            return spec
     raise ValueError(f"graph spec {text!r}: expected kron-S[-efE], urand-S[-efE], grid-RxC or "
                      f"mtx:PATH")
 
@@ -582,6 +594,8 @@ def generate(spec: GraphSpec, *, xp=None):
         return urand(spec.scale, spec.edge_factor, **kw)
     if spec.kind == "grid":
         return grid2d(spec.rows, spec.cols, **kw)
+    if spec.kind in KIND_GENERATORS:
+        return KIND_GENERATORS[spec.kind](spec, xp=xp)
     if spec.kind == "mtx":
         return load_matrix_market(spec.path, xp=xp, dtype=dtype, undirected=spec.undirected,
                                   drop_self_loops=True)

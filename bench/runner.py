@@ -30,7 +30,9 @@ EXIT_OK = 0
 EXIT_MISMATCH = 1
 EXIT_ERROR = 2
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+#: Where a run writes its report by default: an ignored folder, so the checkout stays clean.
+#: ``bench/results/`` keeps ``latest.*`` and the runs the README cites (copy one there by hand).
+DEFAULT_OUT = Path(__file__).resolve().parent / "out"
 
 
 class UsageError(Exception):

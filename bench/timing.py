@@ -65,7 +65,11 @@ def timed_call(fn: Callable[[], Any], device: str) -> tuple[float, Any]:
 
 def measure(fn: Callable[[], Any], device: str, policy: TimingPolicy | None = None
             ) -> tuple[Timing, Any]:
-    """Warm-up then timed calls of ``fn``; see the module docstring."""
+    """Warm-up then timed calls of ``fn``; see the module docstring. An ``fn`` with a
+    ``self_timed(policy) -> (Timing, result)`` method times itself (an external program that
+    reports its own trial times: GAP, ``bench/peers_gap.py``)."""
+    if hasattr(fn, "self_timed"):
+        return fn.self_timed(policy)
     policy = policy or TimingPolicy()
     timing = Timing()
     out = None

@@ -8,17 +8,19 @@
 array([inf,  2.])
 """
 
-from . import io, types
-from ._backend import default_device, gpu_available
-from ._backend import device_of_array as device_of
-from ._backend import is_cupy_array as is_gpu_array
-from ._backend import to_device
-from ._backend import xp_of as array_module
+from . import dense, device, io, kernels, ops, traversal, types
+from .ops import _SEMIRING
+from .device import default_device, gpu_available
+from .device import device_of_array as device_of
+from .device import is_cupy_array as is_gpu_array
+from .device import to_device
+from .device import xp_of as array_module
 from .errors import (BackendUnavailable, DeviceMismatch, DimensionMismatch, DomainMismatch,
                      DuplicateIndices, InvalidIndex, InvalidValue, NegativeCycleError,
                      OutOfMemory, SemiringError)
 from .elementwise import (EwiseExpr, apply, assign, ewise_add, ewise_mult, extract,
                           reduce_cols, reduce_rows, reduce_scalar, select, transpose)
+from .dense import gemm, gemm_accumulate, spmm
 from .expr import MatMulExpr
 from .mask import Mask, as_matrix_mask
 from .matrix import Matrix, as_matrix
@@ -39,19 +41,20 @@ __all__ = [
     # element-wise and structural operations (semiring.elementwise)
     "EwiseExpr", "UnaryOp", "apply", "as_matrix_mask", "assign", "ewise_add", "ewise_mult",
     "extract", "reduce_cols", "reduce_rows", "reduce_scalar", "select", "transpose", "unary",
+    # products with dense operands (semiring.dense): multi-source BFS / SSSP, APSP
+    "gemm", "gemm_accumulate", "spmm",
+    # modules: the fused traversal steps, the dense products, devices, the op tables, the
+    # kernel loader
+    "dense", "device", "kernels", "ops", "traversal",
 ]
 
 
 def __getattr__(name):
     # semirings by name at the top level: sr.min_plus, sr.any_secondi, ...
-    from .ops import _SEMIRING  # noqa: PLC0415
-
     if name in _SEMIRING:
         return _SEMIRING[name]
     raise AttributeError(f"module 'semiring' has no attribute {name!r}")
 
 
 def __dir__():
-    from .ops import _SEMIRING  # noqa: PLC0415
-
     return sorted(set(globals()) | set(_SEMIRING))

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .backend import backend_of
 from .errors import DomainMismatch
+from .matrix import Matrix, index_type
+from .vector import Vector
 
 # ---------------------------------------------------------------------- keys <-> containers
 
@@ -38,7 +41,6 @@ def matrix_keys(A):
 def matrix_from_keys(keys, values, shape, dtype, *, iso_value=None):
     """A Matrix from sorted unique int64 keys and their values (None: structure-only, with
     ``iso_value`` or True)."""
-    from .matrix import Matrix, index_type  # noqa: PLC0415
 
     nrows, ncols = int(shape[0]), int(shape[1])
     xp = _xp_of(keys)
@@ -61,8 +63,6 @@ def _xp_of(a):
 
 def entries(x):
     """(keys, values, nrows/size-shape) of a Matrix or Vector; values are full (iso expanded)."""
-    from .matrix import Matrix  # noqa: PLC0415
-
     if isinstance(x, Matrix):
         return matrix_keys(x), x._full_values()
     idx, vals = x.sparse()
@@ -71,8 +71,6 @@ def entries(x):
 
 def positions(x, keys):
     """(i, j) int64 coordinates of keys of a Matrix, or (index, 0) of a Vector."""
-    from .matrix import Matrix  # noqa: PLC0415
-
     if isinstance(x, Matrix):
         w = max(x.ncols, 1)
         i = keys // w
@@ -82,9 +80,6 @@ def positions(x, keys):
 
 def rebuild(like, keys, values, dtype):
     """A container of ``like``'s kind and shape holding sorted unique keys and values."""
-    from .matrix import Matrix  # noqa: PLC0415
-    from .vector import Vector  # noqa: PLC0415
-
     if isinstance(like, Matrix):
         return matrix_from_keys(keys, values.astype(dtype, copy=False), like.shape, dtype)
     return Vector(like.size, dtype, like.device, indices=keys, svalues=values.astype(dtype, copy=False))
@@ -95,28 +90,12 @@ def rebuild(like, keys, values, dtype):
 
 def apply_binary(op, domain, x, y, device, n, pos=None):
     """op(x, y) in ``domain`` on ``n`` entries (arrays or scalars), on ``device``."""
-    domain = np.dtype(domain)
-    if device == "gpu":
-        from . import _elemgpu  # noqa: PLC0415
-
-        return _elemgpu.binary(op, domain, x, y, n, pos)
-    xa = np.broadcast_to(np.asarray(x).astype(domain, copy=False), (n,))
-    ya = np.broadcast_to(np.asarray(y).astype(domain, copy=False), (n,))
-    z = np.asarray(op.apply_numpy(xa, ya, domain, pos=pos))
-    if z.shape != (n,) or not z.flags.writeable:
-        z = np.broadcast_to(z, (n,)).copy()  # a real array, never a read-only view
-    return z.astype(op.result_type(domain), copy=False)
+    return backend_of(device).elementwise.binary(op, np.dtype(domain), x, y, n, pos)
 
 
 def apply_unary(op, domain, x, device, n, pos=None):
-    domain = np.dtype(domain)
-    if device == "gpu":
-        from . import _elemgpu  # noqa: PLC0415
-
-        return _elemgpu.unary(op, domain, x, n, pos)
-    xa = np.broadcast_to(np.asarray(x).astype(domain, copy=False), (n,))
-    z = op.apply_numpy(xa, domain, pos=pos)
-    return z if z.flags.writeable else z.copy()
+    """op(x) in ``domain`` on ``n`` entries (an array or a scalar), on ``device``."""
+    return backend_of(device).elementwise.unary(op, np.dtype(domain), x, n, pos)
 
 
 # ---------------------------------------------------------------------- set operations
@@ -240,8 +219,6 @@ def finalize_matrix(T, out, mask, accum, replace, *, t_masked=False):
 
 def finalize(T, out, mask, accum, replace):
     """out⟨M⟩ ⊙= T for a Matrix or a Vector result (mask of the same kind)."""
-    from .matrix import Matrix  # noqa: PLC0415
-
     if isinstance(T, Matrix):
         return finalize_matrix(T, out, mask, accum, replace)
     tk, tv = T.sparse()

@@ -1,6 +1,15 @@
-"""What Matrix and Vector share as operands of the algebra: masks and expression sugar."""
+"""What Matrix and Vector share as operands of the algebra: masks and expression sugar.
+
+The containers sit below the masks and expressions they build, so the builders are installed
+here by the modules that define them (:mod:`semiring.mask` installs "mask",
+:mod:`semiring.elementwise` "ewise", :mod:`semiring.expr` "matmul"): the containers import
+nothing above them.
+"""
 
 from __future__ import annotations
+
+#: name -> builder: "mask"(container, structure=), "ewise"(kind, a, b), "matmul"(a, b).
+_sugar: dict = {}
 
 
 class Operand:
@@ -13,24 +22,18 @@ class Operand:
     @property
     def S(self):
         """This object as a structural mask (an entry allows, whatever its value)."""
-        from .mask import Mask  # noqa: PLC0415
-
-        return Mask(self, structure=True)
+        return _sugar["mask"](self, structure=True)
 
     @property
     def V(self):
         """This object as a value mask (an entry allows where its value is nonzero)."""
-        from .mask import Mask  # noqa: PLC0415
-
-        return Mask(self, structure=False)
+        return _sugar["mask"](self, structure=False)
 
     def __invert__(self):
         return ~self.V
 
     def _ewise(self, kind, left, right):
-        from .elementwise import EwiseExpr  # noqa: PLC0415
-
-        return EwiseExpr(kind, left, right)
+        return _sugar["ewise"](kind, left, right)
 
     def __or__(self, other):
         return self._ewise("add", self, other)
@@ -45,11 +48,7 @@ class Operand:
         return self._ewise("mult", other, self)
 
     def __matmul__(self, other):
-        from .expr import matmul_expr  # noqa: PLC0415
-
-        return matmul_expr(self, other)
+        return _sugar["matmul"](self, other)
 
     def __rmatmul__(self, other):
-        from .expr import matmul_expr  # noqa: PLC0415
-
-        return matmul_expr(other, self)
+        return _sugar["matmul"](other, self)

@@ -36,15 +36,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _backend as _b
+from . import device as _b
 from . import types as _t
-from ._mfinalize import (apply_binary, apply_unary, entries, finalize, match, positions,
+from ._mfinalize import (matrix_from_keys, apply_binary, apply_unary, entries, finalize, match, positions,
                          rebuild, union)
 from .errors import (DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex,
                      InvalidValue)
 from .mask import as_mask, as_matrix_mask
 from .matrix import Matrix, as_matrix
-from .ops import BinaryOp, Monoid, lookup
+from . import _operand
+from . import ops as _ops
+from .backend.gpu import spmv as _gpu_spmv
+from .operations import _gpu_memory_errors
+from .ops import _BINARY, _UNARY, BinaryOp, Monoid, lookup
 from .vector import Vector, as_vector
 
 # ---------------------------------------------------------------------- argument handling
@@ -104,7 +108,6 @@ def _output(op, like_matrix, shape, out, mask, accum, replace, structure, comple
 
 
 def _finish(op, device, T, out, m, acc, replace):
-    from .operations import _gpu_memory_errors  # noqa: PLC0415
 
     with _gpu_memory_errors(op, device):
         return finalize(T, out, m, acc, replace)
@@ -320,14 +323,10 @@ def apply(a, op, *, left=None, right=None, out=None, mask=None, accum=None, repl
 
 
 def _unary_names():
-    from .ops import _UNARY  # noqa: PLC0415
-
     return _UNARY
 
 
 def _binary_names():
-    from .ops import _BINARY  # noqa: PLC0415
-
     return _BINARY
 
 
@@ -435,13 +434,11 @@ LONG_SEGMENT = 256
 
 def _segment_reduce(mono, values, starts, device):
     if device == "gpu":
-        from . import _gpu  # noqa: PLC0415
-
         xp = _b.xp_of(device)
         lengths = xp.diff(xp.concatenate([starts, xp.asarray([values.size], dtype=xp.int64)]))
         if int(lengths.max()) > LONG_SEGMENT:
             return _segment_tree_reduce(mono.op, values.dtype, values, starts, device)
-        return _gpu.segment_fold(mono.op, values, starts)
+        return _gpu_spmv.segment_fold(mono.op, values, starts)
     return mono.reduce_segments(values, starts)
 
 
@@ -578,7 +575,6 @@ def _reduce_all(name, a, mono):
         return mono.identity_of(dom)
     if device == "cpu":
         return mono.reduce_segments(v, np.zeros(1, dtype=np.int64))[0].astype(dom)[()]
-    from .operations import _gpu_memory_errors  # noqa: PLC0415
 
     with _gpu_memory_errors(name, device):
         return _tree_reduce(mono.op, dom, v, device)
@@ -714,7 +710,6 @@ def extract(a, rows=None, cols=None, *, out=None, mask=None, accum=None, replace
         shape = (int(I.size), int(J.size))
         m, acc, replace, device = _output(name, True, shape, out, mask, accum, replace,
                                           structure, complement, a=a)
-        from ._mfinalize import matrix_from_keys  # noqa: PLC0415
 
         keys, vals = _extract_matrix(a, I, J)
         T = matrix_from_keys(keys, vals, shape, a.dtype)
@@ -833,3 +828,8 @@ def assign(out, value, rows=None, cols=None, *, mask=None, accum=None, replace=F
     srt = xp.argsort(zk)
     Z = rebuild(out, zk[srt], zv[srt], dt)
     return _finish(name, device, Z, out, m, None, replace)
+
+
+# the call sugar above the tables and containers: sr.binary.min(a | b), a | b, a & b
+_ops._sugar["ewise"] = evaluate_ewise
+_operand._sugar["ewise"] = EwiseExpr

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from .errors import DimensionMismatch, DomainMismatch
 from .matrix import Matrix, as_matrix
+from . import _operand, operations
+from . import ops as _ops
 from .operations import _is_dense
 from .ops import Semiring, lookup
 from .vector import Vector, as_vector
@@ -62,8 +64,6 @@ class MatMulExpr:
     def new(self, semiring="plus_times", **kwargs):
         """Evaluate under ``semiring`` (default ``plus_times``) with the keywords of
         :func:`semiring.mxv` / :func:`semiring.vxm` / :func:`semiring.mxm`."""
-        from . import operations  # noqa: PLC0415
-
         return getattr(operations, self.kind)(self.left, self.right, semiring, **kwargs)
 
     def __repr__(self):
@@ -92,3 +92,8 @@ def evaluate(expr, semiring: Semiring, **kwargs):
     if not isinstance(expr, MatMulExpr):
         raise DomainMismatch(f"{semiring.name}(...): expected a product such as x @ A or A @ B, got {type(expr).__name__}")
     return expr.new(lookup("semiring", semiring, op=semiring.name, arg="semiring"), **kwargs)
+
+
+# the call sugar above the tables and containers: sr.min_plus(x @ A), A @ B
+_ops._sugar["matmul"] = evaluate
+_operand._sugar["matmul"] = matmul_expr

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _backend as _b
-from .errors import DimensionMismatch, DomainMismatch
+from . import device as _b
 from .matrix import Matrix, as_matrix
 
 
@@ -37,8 +36,8 @@ def mmread(source, *, dtype=None, device=None) -> Matrix:
     >>> A.nvals, A.to_dense(missing=-1).tolist()
     (2, [[-1.0, 0.0], [2.5, -1.0]])
     """
-    import scipy.io as sio  # noqa: PLC0415
-    import scipy.sparse as sps  # noqa: PLC0415
+    import scipy.io as sio  # noqa: PLC0415  (scipy.io: imported on use)
+    import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
     pattern = False
     if not hasattr(source, "read"):
@@ -63,7 +62,7 @@ def mmwrite(target, A, *, comment: str = "", precision: int | None = None) -> No
     """
     A = as_matrix(A, op="mmwrite", arg="A")
     _require_cpu("mmwrite", A)
-    import scipy.io as sio  # noqa: PLC0415
+    import scipy.io as sio  # noqa: PLC0415  (scipy.io: imported on use)
 
     field = "pattern" if A.is_iso and A.dtype == np.bool_ and bool(A.iso_value) else None
     if field == "pattern" and A.nvals == 0:
@@ -101,54 +100,19 @@ def from_networkx(G, *, nodelist=None, weight="weight", dtype=None, device=None)
     graph gives a symmetric matrix; parallel edges of a multigraph are summed (NetworkX's
     rule); edges of weight 0 stay entries.
     """
-    import networkx as nx  # noqa: PLC0415
-
-    if not isinstance(G, nx.Graph):
-        raise DomainMismatch(f"Matrix.from_networkx: G must be a networkx graph, got {type(G).__name__}")
-    S = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="csr",
-                                 dtype=dtype)
-    return Matrix.from_scipy(S, device=_b.resolve_device(device), iso=weight is None)
+    return Matrix.from_networkx(G, nodelist=nodelist, weight=weight, dtype=dtype, device=device)
 
 
 def to_networkx(A, *, create_using=None, weight="weight"):
     """A NetworkX graph with an edge i → j (attribute ``weight``) per entry of a CPU matrix;
     ``create_using`` defaults to ``networkx.DiGraph``."""
-    import networkx as nx  # noqa: PLC0415
-
     A = as_matrix(A, op="Matrix.to_networkx", arg="A")
-    _require_cpu("Matrix.to_networkx", A)
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"Matrix.to_networkx: A must be square, got shape {A.shape}")
-    return nx.from_scipy_sparse_array(A.to_scipy(), create_using=create_using or nx.DiGraph,
-                                      edge_attribute=weight)
+    return A.to_networkx(create_using=create_using, weight=weight)
 
 
 def from_edgelist(edges, weights=None, *, nvertices=None, undirected=False, dup_op=None,
                   dtype=None, device=None) -> Matrix:
-    """An adjacency matrix from an (m, 2) array of (source, target) pairs.
-
-    ``weights=None`` (or a scalar) gives a structure-only matrix. ``undirected=True`` adds
-    each edge in both directions (a self-loop once). Duplicate pairs raise
-    :class:`DuplicateIndices` unless ``dup_op`` combines them (an undirected edge listed both
-    ways is a duplicate once symmetrized).
-    """
-    op = "Matrix.from_edgelist"
-    xp = _b.xp_of("gpu") if _b.is_cupy_array(edges) else np
-    e = xp.asarray(edges)
-    if e.ndim != 2 or e.shape[1] != 2:
-        raise DimensionMismatch(f"{op}: edges must have shape (m, 2), got {e.shape}")
-    src, dst = e[:, 0], e[:, 1]
-    w = weights
-    if undirected:
-        off = src != dst
-        src, dst = xp.concatenate([src, dst[off]]), xp.concatenate([dst, src[off]])
-        if w is not None and np.ndim(w) > 0:
-            w = xp.asarray(w)
-            if w.shape != (e.shape[0],):
-                raise DimensionMismatch(f"{op}: weights must have one value per edge (={e.shape[0]}), got shape {w.shape}")
-            w = xp.concatenate([w, w[off]])
-    n = nvertices
-    if n is None:
-        n = int(max(int(src.max()), int(dst.max()))) + 1 if src.size else 0
-    return Matrix.from_coo(src, dst, w, nrows=n, ncols=n, dup_op=dup_op, dtype=dtype,
-                           device=device)
+    """An adjacency matrix from an (m, 2) array of (source, target) pairs (see
+    :meth:`semiring.Matrix.from_edgelist`)."""
+    return Matrix.from_edgelist(edges, weights, nvertices=nvertices, undirected=undirected,
+                                dup_op=dup_op, dtype=dtype, device=device)

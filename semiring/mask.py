@@ -10,7 +10,11 @@ complemented mask over a large sparse matrix costs O(nnz), not O(n²).
 
 from __future__ import annotations
 
+from . import _operand
+from ._mfinalize import matrix_from_keys, matrix_keys
 from .errors import DimensionMismatch, DomainMismatch
+from .matrix import Matrix
+from .vector import Vector
 
 
 class Mask:
@@ -29,9 +33,6 @@ class Mask:
     """
 
     def __init__(self, container, *, structure: bool, complement: bool = False):
-        from .matrix import Matrix  # noqa: PLC0415
-        from .vector import Vector  # noqa: PLC0415
-
         if not isinstance(container, (Vector, Matrix)):
             raise DomainMismatch(f"Mask: the mask must be a semiring.Vector or semiring.Matrix, got {type(container).__name__}")
         self.container = container
@@ -88,7 +89,6 @@ class Mask:
         indices, or ``row * ncols + col`` for a matrix."""
         c = self.container
         if self.is_matrix:
-            from ._mfinalize import matrix_keys  # noqa: PLC0415
 
             keys = matrix_keys(c)
             if self.structure:
@@ -104,10 +104,6 @@ class Mask:
         form (matrix masks): what a masked SpGEMM computes (or skips when complemented)."""
         if not self.is_matrix:
             raise DomainMismatch("Mask.pattern: only a matrix mask has a CSR pattern")
-        from ._mfinalize import matrix_from_keys  # noqa: PLC0415
-
-        from .matrix import Matrix  # noqa: PLC0415
-
         c = self.container
         if self.structure:  # the same CSR arrays, values dropped: no copy
             return Matrix(c.indptr, c.indices, None, c.shape, iso_value=True, dtype=bool)
@@ -149,8 +145,6 @@ def _normalize(mask, structure, complement, op, kinds):
 
 def as_mask(mask, *, structure: bool, complement: bool, op: str, size: int):
     """Normalize the ``mask=`` argument of a vector operation: None, a Vector or a Mask."""
-    from .vector import Vector  # noqa: PLC0415
-
     mask = _normalize(mask, structure, complement, op, (Vector,))
     if mask is not None and mask.size != size:
         raise DimensionMismatch(f"{op}: mask.size (={mask.size}) must equal the output size (={size})")
@@ -169,9 +163,11 @@ def as_matrix_mask(mask, *, structure: bool, complement: bool, op: str, shape):
     >>> m.structure, m.complement, m.allowed_at([0, 1]).tolist()
     (True, True, [True, False])
     """
-    from .matrix import Matrix  # noqa: PLC0415
 
     mask = _normalize(mask, structure, complement, op, (Matrix,))
     if mask is not None and tuple(mask.shape) != tuple(shape):
         raise DimensionMismatch(f"{op}: mask.shape (={tuple(mask.shape)}) must equal the output shape (={tuple(shape)})")
     return mask
+
+
+_operand._sugar["mask"] = Mask  # x.S, x.V

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _backend as _b
+from . import device as _b
 from ._operand import Operand
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex, InvalidValue
-from .ops import lookup
+from .ops import Monoid, lookup
 
 INT32_MAX = np.iinfo(np.int32).max
 #: Headroom below 2^31 kept by int32 matrices: kernels step offsets by up to this much past the
@@ -144,11 +144,20 @@ class Matrix(_b.Placed, Operand):
             self._T._T = self
         return self._T
 
-    def _as_symmetric(self) -> "Matrix":
+    def as_symmetric(self) -> "Matrix":
         """This matrix as one whose transpose is itself: for algorithms told that A equals Aᵀ
         (``symmetric=True``), whose pulls then read A's rows. A view over the same arrays
         (no copy), made once and cached here; this matrix's own transpose cache is left
-        alone, so a false promise cannot corrupt a later ``A.T``."""
+        alone, so a false promise cannot corrupt a later ``A.T``.
+
+        Examples
+        --------
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_coo([0, 1], [1, 0], [1.0, 1.0], nrows=2, ncols=2, device="cpu")
+        >>> S = A.as_symmetric()
+        >>> S.T is S, S.transpose_is_self, A.transpose_is_self
+        (True, True, False)
+        """
         if self._T is self:
             return self
         if self._sym is None:
@@ -158,6 +167,13 @@ class Matrix(_b.Placed, Operand):
             M._casts = self._casts  # the same arrays: the same casts
             self._sym = M
         return self._sym
+
+    _as_symmetric = as_symmetric
+
+    @property
+    def transpose_is_self(self) -> bool:
+        """Whether ``A.T is A``: a view made by :meth:`as_symmetric`."""
+        return self._T is self
 
     def _transpose(self) -> "Matrix":
         xp = self.xp
@@ -175,10 +191,18 @@ class Matrix(_b.Placed, Operand):
                       dtype=self._dtype)
 
     # ------------------------------------------------------------------ helpers for kernels
-    def _values_for(self, dtype):
-        """(values as ``dtype``, stride): stride 0 means one iso value for every entry.
+    def values_for(self, dtype):
+        """(values as ``dtype``, stride): stride 0 means one iso value for every entry, so
+        entry p's value is ``values[p * stride]``. A cast of the values is cached on the
+        matrix, so mixed-type products pay for it once.
 
-        A cast of the values is cached on the matrix, so mixed-type products pay for it once.
+        Examples
+        --------
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_coo([0, 1], [1, 0], nrows=2, ncols=2, device="cpu")
+        >>> vals, stride = A.values_for("float32")
+        >>> vals.tolist(), stride
+        ([1.0], 0)
         """
         dtype = np.dtype(dtype)
         if self.is_iso:
@@ -192,13 +216,7 @@ class Matrix(_b.Placed, Operand):
             self._casts[dtype] = self._values.astype(dtype)
         return self._casts[dtype], 1
 
-    def _gpu_schedule(self):
-        """Cached launch plan of the GPU pull kernels (rows binned by degree)."""
-        if self._sched is None:
-            from . import _gpu  # noqa: PLC0415
-
-            self._sched = _gpu.pull_schedule(self._indptr, self.nrows)
-        return self._sched
+    _values_for = values_for
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -354,7 +372,7 @@ class Matrix(_b.Placed, Operand):
         >>> A.nvals == S.nnz and A.values is S.data
         True
         """
-        import scipy.sparse as sps  # noqa: PLC0415
+        import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
         op = "Matrix.from_scipy"
         if not sps.issparse(S):
@@ -376,7 +394,7 @@ class Matrix(_b.Placed, Operand):
         """Wrap a ``cupyx.scipy.sparse`` matrix, without a copy when it is canonical CSR."""
         op = "Matrix.from_cupyx"
         try:
-            import cupyx.scipy.sparse as cps  # noqa: PLC0415
+            import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU only)
         except Exception as e:  # pragma: no cover - only without cupy
             raise DomainMismatch(f"{op}: cupyx is not available") from e
         if not cps.issparse(S):
@@ -426,21 +444,35 @@ class Matrix(_b.Placed, Operand):
         >>> A.nvals, A.is_iso
         (4, True)
         """
-        from .io import from_networkx  # noqa: PLC0415
+        import networkx as nx  # noqa: PLC0415  (networkx: an optional extra)
 
-        return from_networkx(G, nodelist=nodelist, weight=weight, dtype=dtype, device=device)
+        if not isinstance(G, nx.Graph):
+            raise DomainMismatch(f"Matrix.from_networkx: G must be a networkx graph, got {type(G).__name__}")
+        S = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="csr",
+                                     dtype=dtype)
+        return cls.from_scipy(S, device=_b.resolve_device(device), iso=weight is None)
 
     def to_networkx(self, *, create_using=None, weight="weight"):
         """A NetworkX graph of this CPU matrix (see :func:`semiring.io.to_networkx`)."""
-        from .io import to_networkx  # noqa: PLC0415
+        import networkx as nx  # noqa: PLC0415  (networkx: an optional extra)
 
-        return to_networkx(self, create_using=create_using, weight=weight)
+        op = "Matrix.to_networkx"
+        if self.device != "cpu":
+            raise _b.DeviceMismatch(f"{op}: the matrix is on the GPU; call .to_cpu() first")
+        if self.nrows != self.ncols:
+            raise DimensionMismatch(f"{op}: A must be square, got shape {self.shape}")
+        return nx.from_scipy_sparse_array(self.to_scipy(), create_using=create_using or nx.DiGraph,
+                                          edge_attribute=weight)
 
     @classmethod
     def from_edgelist(cls, edges, weights=None, *, nvertices=None, undirected=False,
                       dup_op=None, dtype=None, device=None):
-        """An adjacency matrix from (source, target) pairs (see
-        :func:`semiring.io.from_edgelist`).
+        """An adjacency matrix from an (m, 2) array of (source, target) pairs.
+
+        ``weights=None`` (or a scalar) gives a structure-only matrix. ``undirected=True`` adds
+        each edge in both directions (a self-loop once). Duplicate pairs raise
+        :class:`DuplicateIndices` unless ``dup_op`` combines them (an undirected edge listed
+        both ways is a duplicate once symmetrized).
 
         Examples
         --------
@@ -449,10 +481,26 @@ class Matrix(_b.Placed, Operand):
         >>> A.shape, A.nvals
         ((3, 3), 4)
         """
-        from .io import from_edgelist  # noqa: PLC0415
-
-        return from_edgelist(edges, weights, nvertices=nvertices, undirected=undirected,
-                             dup_op=dup_op, dtype=dtype, device=device)
+        op = "Matrix.from_edgelist"
+        xp = _b.xp_of("gpu") if _b.is_cupy_array(edges) else np
+        e = xp.asarray(edges)
+        if e.ndim != 2 or e.shape[1] != 2:
+            raise DimensionMismatch(f"{op}: edges must have shape (m, 2), got {e.shape}")
+        src, dst = e[:, 0], e[:, 1]
+        w = weights
+        if undirected:
+            off = src != dst
+            src, dst = xp.concatenate([src, dst[off]]), xp.concatenate([dst, src[off]])
+            if w is not None and np.ndim(w) > 0:
+                w = xp.asarray(w)
+                if w.shape != (e.shape[0],):
+                    raise DimensionMismatch(f"{op}: weights must have one value per edge (={e.shape[0]}), got shape {w.shape}")
+                w = xp.concatenate([w, w[off]])
+        n = nvertices
+        if n is None:
+            n = int(max(int(src.max()), int(dst.max()))) + 1 if src.size else 0
+        return cls.from_coo(src, dst, w, nrows=n, ncols=n, dup_op=dup_op, dtype=dtype,
+                            device=device)
 
     # ------------------------------------------------------------------ conversions
     def _moved(self, dev):
@@ -467,7 +515,7 @@ class Matrix(_b.Placed, Operand):
 
     def to_scipy(self):
         """A ``scipy.sparse.csr_matrix`` (on the CPU; raises for a GPU matrix)."""
-        import scipy.sparse as sps  # noqa: PLC0415
+        import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
         if self._device != "cpu":
             raise _b.DeviceMismatch("Matrix.to_scipy: the matrix is on the GPU; call .to_cpu() first or use to_cupyx()")
@@ -475,7 +523,7 @@ class Matrix(_b.Placed, Operand):
 
     def to_cupyx(self):
         """A ``cupyx.scipy.sparse.csr_matrix`` (GPU matrix; float and bool values only)."""
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU only)
 
         if self._device != "gpu":
             raise _b.DeviceMismatch("Matrix.to_cupyx: the matrix is on the CPU; call .to_gpu() first or use to_scipy()")
@@ -616,27 +664,33 @@ def _stable_argsort(xp, key):
 
 def _combine_duplicates(xp, op, values, heads):
     """Fold runs of duplicates with ``op`` in input order (runs start at ``heads``)."""
-    from .ops import Monoid  # noqa: PLC0415
-
     if xp is np:
         mono = Monoid("_dup", op, lambda d: 0, register=False)
         return mono.reduce_segments(values, heads)
-    from . import _gpu  # noqa: PLC0415
+    return _gpu_fold[0](op, values, heads)
 
-    return _gpu.segment_fold(op, values, heads)
+
+#: ``[fold(op, values, heads)]``: the GPU fold of runs of duplicates, installed by
+#: :mod:`semiring.backend.gpu.spmv` at import (containers import no backend: the backend, the
+#: layer above, plugs its kernel in).
+_gpu_fold: list = []
+
+
+def install_gpu_fold(fold) -> None:
+    _gpu_fold[:] = [fold]
 
 
 def as_matrix(A, *, op: str, arg: str) -> Matrix:
     """Accept a Matrix, a scipy.sparse or a cupyx.scipy.sparse matrix (wrapped, not copied)."""
     if isinstance(A, Matrix):
         return A
-    import scipy.sparse as sps  # noqa: PLC0415
+    import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
     if sps.issparse(A):
         return Matrix.from_scipy(A, device="cpu")
     cp = _b._cupy()
     if cp is not None:
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU only)
 
         if cps.issparse(A):
             return Matrix.from_cupyx(A)

@@ -13,28 +13,27 @@ Without ``out`` the output starts empty.
 
 from __future__ import annotations
 
-
 import numpy as np
 
-from . import _backend as _b
+from . import device as _b
 from . import types as _t
 from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory
-from .mask import as_mask
-from .matrix import as_matrix
+from ._mfinalize import finalize_matrix
+from .backend import backend_of
+from .backend.gpu import spmv as _gpu_spmv
+from .dense import gemm, spmm
+from .mask import as_mask, as_matrix_mask
+from .matrix import Matrix, as_matrix
 from .ops import lookup
+from .spgemm import spgemm
 from .vector import Vector, as_vector
 
 DIRECTIONS = ("auto", "push", "pull")
 
 
 def _backend_module(device):
-    if device == "gpu":
-        from . import _gpu  # noqa: PLC0415
-
-        return _gpu
-    from . import _cpu  # noqa: PLC0415
-
-    return _cpu
+    """The mxv / vxm mechanism of a device (pull and push)."""
+    return backend_of(device).spmv
 
 
 def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, complement, direction,
@@ -129,9 +128,7 @@ def _finalize(T: Vector, out, allowed, accum, replace) -> Vector:
     if accum is not None:
         both = wp & tp
         if out.device == "gpu":
-            from . import _gpu  # noqa: PLC0415
-
-            av = _gpu.binary_elementwise(accum, out.dtype, wv, tv)
+            av = _gpu_spmv.binary_elementwise(accum, out.dtype, wv, tv)
         else:
             av = accum.apply_numpy(wv, tv, out.dtype)
         zv = xp.where(both, av.astype(out.dtype, copy=False), xp.where(tp, tv, wv))
@@ -303,11 +300,6 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     if dense_a or dense_b:
         return _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace,
                           structure, complement)
-    from .mask import as_matrix_mask  # noqa: PLC0415
-    from .matrix import Matrix  # noqa: PLC0415
-    from ._mfinalize import finalize_matrix  # noqa: PLC0415
-    from ._spgemm import spgemm  # noqa: PLC0415
-
     if out is not None:
         if not isinstance(out, Matrix):
             raise DomainMismatch(f"{op}: out must be a semiring.Matrix for a sparse product, got {type(out).__name__}")
@@ -324,8 +316,6 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
 
 def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, structure,
                complement):
-    from ._dense import gemm, spmm  # noqa: PLC0415
-
     if replace:
         raise InvalidValue(f"{op}: replace=True needs a sparse result; a product with a dense operand is a full array")
     dense = A if dense_a else B
@@ -351,7 +341,6 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
     elif mask is not None:
         # a Matrix mask (M.S, ~M.V, ...): its allowed set, densified to the result's shape,
         # which is dense anyway
-        from .mask import as_matrix_mask  # noqa: PLC0415
 
         m = as_matrix_mask(mask, structure=structure, complement=complement, op=op, shape=shape)
         if m.device != device:
@@ -369,7 +358,9 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
     dtype = _t.promote(A.dtype, B.dtype)
     with _gpu_memory_errors(op, device):
         if dense_a and dense_b:
-            T, present = gemm(A, B, sr_, dtype), None
+            # every entry of a dense product has products, unless the inner dimension is 0
+            T = gemm(A, B, sr_, dtype)
+            present = None if A.shape[1] else xp.zeros(shape, dtype=bool)
         elif dense_b:
             T, present = spmm(A, B, sr_, dtype, want_present=out is not None)
         else:  # X ⊕.⊗ A = ((Aᵀ) ⊕.⊗ Xᵀ)ᵀ with X's value first in the multiply
@@ -389,9 +380,7 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
             if present is not None:
                 write = present if allowed is None else allowed & present
             if device == "gpu":
-                from . import _gpu  # noqa: PLC0415
-
-                T = _gpu.binary_elementwise(acc, out.dtype, out, T)
+                T = _gpu_spmv.binary_elementwise(acc, out.dtype, out, T)
             else:
                 T = acc.apply_numpy(out, T.astype(out.dtype, copy=False), out.dtype)
         T = T.astype(out.dtype, copy=False)

@@ -46,6 +46,12 @@ _BINARY: dict[str, "BinaryOp"] = {}
 _MONOID: dict[str, "Monoid"] = {}
 _SEMIRING: dict[str, "Semiring"] = {}
 
+#: The evaluators behind the call sugar of the tables (``sr.min_plus(x @ A)``,
+#: ``sr.binary.min(a | b)``): "matmul" and "ewise", installed by :mod:`semiring.expr` and
+#: :mod:`semiring.elementwise`, the layer above. The tables are data and import nothing above
+#: them.
+_sugar: dict = {}
+
 
 def _check_name(kind: str, name: str, table: dict) -> None:
     if not isinstance(name, str) or not _NAME_RE.match(name):
@@ -126,9 +132,7 @@ class BinaryOp:
     def __call__(self, expr, **kwargs):
         """Evaluate ``a | b`` (union) or ``a & b`` (intersection) with this op, e.g.
         ``sr.binary.min(a | b)``; keywords as in :func:`semiring.ewise_add`."""
-        from .elementwise import evaluate_ewise  # noqa: PLC0415
-
-        return evaluate_ewise(expr, self, **kwargs)
+        return _sugar["ewise"](expr, self, **kwargs)
 
     def __repr__(self):
         return f"BinaryOp({self.name!r})"
@@ -210,9 +214,7 @@ class Monoid:
 
     def __call__(self, expr, **kwargs):
         """Evaluate ``a | b`` or ``a & b`` with this monoid's op (``sr.monoid.min(a | b)``)."""
-        from .elementwise import evaluate_ewise  # noqa: PLC0415
-
-        return evaluate_ewise(expr, self.op, **kwargs)
+        return _sugar["ewise"](expr, self.op, **kwargs)
 
     def __repr__(self):
         return f"Monoid({self.name!r})"
@@ -272,9 +274,7 @@ class Semiring:
         return self.mul.result_type(domain)
 
     def __call__(self, expr, **kwargs):
-        from .expr import evaluate  # noqa: PLC0415
-
-        return evaluate(expr, self, **kwargs)
+        return _sugar["matmul"](expr, self, **kwargs)
 
     def __repr__(self):
         return f"Semiring({self.name!r})"
@@ -462,3 +462,45 @@ UnaryOp("colindex", "j", lambda x, i, j: np.asarray(j, dtype=np.int64), result="
 #: The names defined above, before any user's: what CI compiles and the tests sweep.
 _BUILTIN = {"binary": frozenset(_BINARY), "monoid": frozenset(_MONOID),
             "semiring": frozenset(_SEMIRING), "unary": frozenset(_UNARY)}
+
+
+def builtins(kind: str) -> dict:
+    """The built-in entries of one table (``"binary"``, ``"monoid"``, ``"semiring"``,
+    ``"unary"``) by name: those CI compiles and the tests sweep (no user-defined ones).
+
+    >>> import semiring as sr
+    >>> sr.ops.builtins("semiring")["min_plus"] is sr.min_plus
+    True
+    """
+    table = {"binary": _BINARY, "monoid": _MONOID, "semiring": _SEMIRING, "unary": _UNARY}[kind]
+    return {name: table[name] for name in _BUILTIN[kind]}
+
+
+# min-plus with a saturating integer add: the semiring of integer APSP (after _BUILTIN: its
+# kernels are the dense ones on the integer domains only, see semiring.backend.gpu.dense).
+def plus_sat_numpy(x, y):
+    """x + y, saturating for integers: the type's maximum is infinity (max + w = max) and a
+    sum outside the range clamps (to max − 1 above, min below) instead of wrapping."""
+    x, y = np.asarray(x), np.asarray(y)
+    dt = np.result_type(x, y)
+    z = x + y
+    if dt.kind != "i":
+        return z
+    info = np.iinfo(dt)
+    z = np.where((y > 0) & (x > info.max - y), info.max - 1, z)
+    z = np.where((y < 0) & (x < info.min - y), info.min, z)
+    return np.where((x == info.max) | (y == info.max), info.max, z).astype(dt, copy=False)
+
+
+# The integer type's maximum from its size; floating types ((T)0.5 != 0, a constant the
+# compiler folds) add plainly, as the NumPy function does.
+_SAT_MAX = "((T)(~0ULL >> (65 - 8 * sizeof(T))))"
+_SAT_CUDA = (f"((T)0.5 != (T)0) ? (T)(x + y) : "
+             f"(x == {_SAT_MAX} || y == {_SAT_MAX}) ? {_SAT_MAX} : "
+             f"((y > 0) ? ((x > {_SAT_MAX} - y) ? (T)({_SAT_MAX} - 1) : (T)(x + y)) "
+             f": ((x < -{_SAT_MAX} - 1 - y) ? (T)(-{_SAT_MAX} - 1) : (T)(x + y)))")
+
+BinaryOp("plus_sat", _SAT_CUDA, plus_sat_numpy)
+#: min-plus with a saturating integer add (``binary.plus_sat``): shortest paths on integer
+#: weights where the type's maximum is infinity (:func:`algorithms.apsp`).
+min_plus_sat = Semiring("min_plus_sat", monoid.min, binary.plus_sat)

@@ -11,42 +11,32 @@ On the GPU one thread block runs the levels (``kernels/traverse.cu``) and hands 
 frontier outgrows it; :func:`push_levels_grid` runs them over the whole device instead (one
 persistent cooperative grid, a grid-wide barrier between levels). On the CPU a NumPy loop does
 the same with no per-level dispatch.
+
+Each function validates its operands here, then runs the step of its device's backend
+(``backend_of(A.device).traversal``: ``semiring/backend/cpu/traversal.py``, NumPy, and
+``semiring/backend/gpu/traversal.py``, the launches of ``kernels/traverse.cu``);
+:func:`bfs_grid` and :func:`msbfs_grid`, the GPU's whole-search launches, launch from here.
 """
 
 from __future__ import annotations
 
-import functools
-from importlib import resources
-
 import numpy as np
 
-from ._backend import _cupy
-from .errors import DimensionMismatch, DomainMismatch, InvalidValue
+from . import ops
+from .backend import backend_of
+from .backend.csr import frontier_degrees, frontier_edges
+from .backend.gpu import traversal as _gt
+from .backend.gpu.traversal import (  # noqa: F401  (the kernels' constants, documented here)
+    DONE, GRID_QUEUE, LIMIT, MAX_EDGES, OVERFLOW, QUEUE, STATUS, THREADS, WIDE)
+from .device import _cupy
+from .errors import BackendUnavailable, DeviceMismatch, DimensionMismatch, DomainMismatch
+from .errors import InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
-#: Status codes of :func:`push_levels` (SR_TRAVERSE_* in traverse.cu).
-DONE, WIDE, OVERFLOW, LIMIT = 0, 1, 2, 3
-STATUS = ("done", "wide", "overflow", "limit")
-
-#: The GPU block's frontier queue (SR_TRAVERSE_QUEUE in traverse.cu): a frontier of more
-#: vertices hands back to the multi-block path.
-QUEUE = 8192
-#: Threads of the GPU block.
-THREADS = 1024
-#: Default edge budget of one fused level: beyond it a multi-block launch is faster than one
-#: block (64 edges a thread).
-MAX_EDGES = 64 * THREADS
-
-#: The frontier buffers of :func:`push_levels_grid` (vertices): a next frontier of more
-#: vertices hands back as ``'overflow'``. It must stay below 2**24 (the vertex field of the
-#: kernel's packed counter).
-GRID_QUEUE = 64 * QUEUE
-#: Threads per block of the persistent grid (SR_GRID_THREADS in traverse.cu).
-GRID_THREADS = 512
-#: Blocks per multiprocessor of the persistent grid, at most what can be resident at once
-#: (the occupancy of the kernel, read off the device). Fewer blocks make a cheaper grid-wide
-#: barrier, more give a level's edges more threads: tools/probe_coop.py measures it.
-GRID_BLOCKS_PER_SM = 2
+__all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
+           "bfs_grid", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
+           "pull_level", "pull_relax", "push_level", "push_levels", "push_levels_grid",
+           "push_relax", "relax_rounds"]
 
 
 def push_levels(A, level, frontier, depth, *, parent=None, deterministic=False,
@@ -102,11 +92,8 @@ def push_levels(A, level, frontier, depth, *, parent=None, deterministic=False,
                                        QUEUE)
     if frontier.size == 0:
         return "done", int(depth), 0
-    if A.device == "gpu":
-        return _push_levels_gpu(A, level, frontier, int(depth), parent, deterministic,
-                                int(max_edges), max_levels)
-    return _push_levels_cpu(A, level, frontier, int(depth), parent, deterministic,
-                            int(max_edges), max_levels)
+    return backend_of(A.device).traversal.push_levels(
+        A, level, frontier, int(depth), parent, deterministic, int(max_edges), max_levels, QUEUE)
 
 
 def _check_push_levels(op, A, level, frontier, parent, max_edges, max_levels, queue):
@@ -135,136 +122,6 @@ def _check_array(op, arg, a, xp, n):
     if not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.int64:
         got = f"{type(a).__name__} {getattr(a, 'dtype', '')} {getattr(a, 'shape', '')}"
         raise DomainMismatch(f"{op}: {arg} must be an int64 {xp.__name__} array of shape ({n},), got {got}")
-
-
-def frontier_degrees(A, frontier):
-    """The out-degree in A of each vertex of ``frontier``: ``indptr[f + 1] - indptr[f]``.
-
-    ``frontier`` is an integer index array on A's device; the result has A's index type, and
-    the cost is the frontier's size, not A's.
-
-    Examples
-    --------
-    >>> import numpy as np, scipy.sparse as sp, semiring as sr
-    >>> from semiring.traversal import frontier_degrees, frontier_edges
-    >>> A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]])), device="cpu")
-    >>> frontier_degrees(A, np.array([0, 2])).tolist(), frontier_edges(A, np.array([0, 1]))
-    ([2, 0], 3)
-    """
-    indptr = A.indptr
-    return indptr[frontier + 1] - indptr[frontier]
-
-
-def frontier_edges(A, frontier) -> int:
-    """The out-edges in A of the vertices of ``frontier`` (an index array): the sum of
-    :func:`frontier_degrees`, a host sync on the GPU."""
-    return int(frontier_degrees(A, frontier).sum(dtype=np.int64)) if frontier.size else 0
-
-
-def _out_edges(indptr, q, max_edges):
-    """(frontier slot, position in A's arrays) of every out-edge of the frontier ``q``, or
-    None when there are more than ``max_edges`` of them."""
-    starts = indptr[q]
-    deg = indptr[q + 1] - starts
-    total = int(deg.sum())
-    if total > max_edges:
-        return None
-    slot = np.repeat(np.arange(q.size), deg)
-    return slot, starts[slot] + (np.arange(total) - (np.cumsum(deg) - deg)[slot])
-
-
-def _push_levels_cpu(A, level, frontier, depth, parent, deterministic, max_edges, max_levels,
-                     queue=QUEUE):
-    indptr = A.indptr.astype(np.int64, copy=False)
-    q = frontier.astype(np.int64)
-    levels = 0
-    while levels < max_levels:
-        edges = _out_edges(indptr, q, max_edges)
-        if edges is None:
-            return "wide", depth, levels
-        slot, pos = edges
-        v = A.indices[pos].astype(np.int64)
-        fresh = level[v] == -1
-        v, u = v[fresh], q[slot[fresh]]
-        if v.size == 0:
-            return "done", depth, levels
-        if parent is not None and deterministic:
-            order = np.lexsort((u, v))  # by v, then the smallest u first
-            v, u = v[order], u[order]
-        nxt, first = np.unique(v, return_index=True)
-        depth += 1
-        levels += 1
-        level[nxt] = depth
-        if parent is not None:
-            parent[nxt] = u[first]
-        if nxt.size > queue:
-            return "overflow", depth, levels
-        q = nxt
-    return "limit", depth, levels
-
-
-@functools.lru_cache(maxsize=None)
-def _source() -> str:
-    return resources.files("semiring.kernels").joinpath("traverse.cu").read_text()
-
-
-_C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
-            np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
-
-
-def kernel_names():
-    """Every instantiation of the traversal kernels (CI compiles them with NVRTC)."""
-    return ([f"push_levels<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
-            + [f"relax_rounds<{I}, {T}>" for I in ("int", "long long")
-               for T in _C_TYPES.values()]
-            + [f"bfs_commit<{I}, {p}>" for I in ("int", "long long") for p in ("false", "true")]
-            + [f"bfs_frontier_of_level<{I}>" for I in ("int", "long long")]
-            + [f"relax_commit<{T}>" for T in _C_TYPES.values()]
-            + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
-            + [f"relax_push<{I}, {T}>" for I in ("int", "long long") for T in _C_TYPES.values()]
-            + grid_kernel_names())
-
-
-def grid_kernel_names():
-    """The kernels of :func:`push_levels_grid`, compiled in a module of their own: it is
-    launched cooperatively (every block resident at once)."""
-    return ([f"{k}<{I}, {p}>" for k in ("push_levels_grid", "bfs_grid")
-             for I in ("int", "long long") for p in (0, 1, 2)]
-            + [f"msbfs_grid<{I}, {p}>" for I in ("int", "long long") for p in (0, 1)])
-
-
-_modules: dict = {}
-
-
-def _function(name: str):
-    cp = _cupy()
-    key = cp.cuda.runtime.getDevice()
-    mod = _modules.get(key)
-    if mod is None:
-        grid = set(grid_kernel_names())
-        mod = _modules[key] = cp.RawModule(code=_source(), options=("-std=c++17",),
-                                           name_expressions=[k for k in kernel_names()
-                                                             if k not in grid])
-    return mod.get_function(name)
-
-
-def _kernel(itype, mode: int):
-    return _function(f"push_levels<{_C_TYPES[np.dtype(itype)]}, {mode}>")
-
-
-def _push_levels_gpu(A, level, frontier, depth, parent, deterministic, max_edges, max_levels):
-    cp = _cupy()
-    itype = A.itype
-    qa = cp.empty(QUEUE, dtype=itype)
-    qb = cp.empty(QUEUE, dtype=itype)
-    qa[:frontier.size] = frontier
-    state = cp.asarray([frontier.size, depth, -1, 0], dtype=cp.int64)
-    mode = 0 if parent is None else (2 if deterministic else 1)
-    dummy = level if parent is None else parent
-    _kernel(itype, mode)((1,), (THREADS,), (A.indptr, A.indices, level, dummy, qa, qb, state,
-                                             np.int64(max_edges), np.int64(max_levels)))
-    _count, depth, status, levels = (int(s) for s in state.get())  # the one host sync
-    return STATUS[status], depth, levels
 
 
 def push_levels_grid(A, level, frontier, depth, *, parent=None, deterministic=False,
@@ -318,89 +175,14 @@ def push_levels_grid(A, level, frontier, depth, *, parent=None, deterministic=Fa
                                        int(queue))
     if frontier.size == 0:
         return "done", int(depth), 0
-    if A.device == "gpu":
-        return _push_levels_grid_gpu(A, level, frontier, int(depth), parent, deterministic,
-                                     int(max_edges), max_levels, int(queue))
-    return _push_levels_cpu(A, level, frontier, int(depth), parent, deterministic,
-                            int(max_edges), max_levels, int(queue))
-
-
-_grid_modules: dict = {}
-_grid_blocks: dict = {}
-#: NVRTC options of the cooperative kernels' module (a probe may add ``-D`` overrides, then
-#: clear ``_grid_modules`` and ``_grid_blocks``).
-GRID_OPTIONS = ("-std=c++17",)
-
-
-def _grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | None = None):
-    """(kernel, blocks) of a cooperative kernel: the blocks are what the device holds at once
-    (occupancy × multiprocessors, at most ``per_sm_max`` (default GRID_BLOCKS_PER_SM) a
-    multiprocessor); a cooperative launch of more fails. Raises BackendUnavailable (naming
-    ``op``) where the launch cannot be made."""
-    cp = _cupy()
-    from cupy_backends.cuda.api import driver, runtime  # noqa: PLC0415
-
-    from ._gpu import _num_sms  # noqa: PLC0415
-    from .errors import BackendUnavailable  # noqa: PLC0415
-
-    dev = cp.cuda.runtime.getDevice()
-    try:
-        if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
-            raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
-                                     f"cooperatively")
-        mod = _grid_modules.get(dev)
-        if mod is None:
-            mod = _grid_modules[dev] = cp.RawModule(
-                code=_source(), options=GRID_OPTIONS, name_expressions=grid_kernel_names(),
-                enable_cooperative_groups=True)
-        f = mod.get_function(name)
-        per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
-        key = (dev, name, GRID_THREADS, per_sm_max)
-        blocks = _grid_blocks.get(key)
-        if blocks is None:
-            per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, GRID_THREADS, 0)
-            if per_sm < 1:
-                raise BackendUnavailable(f"{op}: no block of {GRID_THREADS} threads "
-                                         f"of {name} fits on a multiprocessor of GPU {dev}")
-            blocks = _grid_blocks[key] = _num_sms(dev) * min(per_sm, max(1, per_sm_max))
-    except (cp.cuda.compiler.CompileException, driver.CUDADriverError,
-            runtime.CUDARuntimeError) as err:
-        raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
-    return f, blocks
-
-
-def _push_levels_grid_gpu(A, level, frontier, depth, parent, deterministic, max_edges,
-                          max_levels, queue):
-    cp = _cupy()
-    from cupy_backends.cuda.api import driver  # noqa: PLC0415
-
-    from .errors import BackendUnavailable  # noqa: PLC0415
-
-    itype = A.itype
-    mode = 0 if parent is None else (2 if deterministic else 1)
-    f, blocks = _grid_function(f"push_levels_grid<{_C_TYPES[np.dtype(itype)]}, {mode}>")
-    # a next frontier never holds more than n vertices (the given one may repeat some)
-    cap = min(queue, max(A.nrows, frontier.size))
-    q = cp.empty((2, cap), dtype=itype)
-    o = cp.empty((2, cap), dtype=cp.int64)
-    q[1, :frontier.size] = frontier  # the kernel appends it (with its edge offsets) to q[0]
-    # SR_GRID_STATE words: size and depth in, then counters, flags and the barrier at zero
-    state = cp.asarray(np.array([frontier.size, depth] + [0] * 10, dtype=np.int64))
-    dummy = level if parent is None else parent
-    try:
-        f((blocks,), (GRID_THREADS,), (A.indptr, A.indices, level, dummy, q[0], q[1], o[0], o[1],
-                                       state, np.int64(cap), np.int64(max_edges),
-                                       np.int64(max_levels)))
-    except driver.CUDADriverError as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
-        raise BackendUnavailable(f"push_levels_grid: cooperative launch of {blocks} blocks of "
-                                 f"{GRID_THREADS} threads failed: {err}") from err
-    _count, depth, status, levels = (int(s) for s in state[:4].get())  # the one host sync
-    return STATUS[status], depth, levels
-
+    # the CPU has no grid: its loop is the same levels with the grid's queue
+    return backend_of(A.device).traversal.push_levels_grid(
+        A, level, frontier, int(depth), parent, deterministic, int(max_edges), max_levels,
+        int(queue))
 
 
 #: Blocks per multiprocessor of :func:`bfs_grid`'s persistent grid (capped by the kernel's
-#: occupancy, 3 on an H100). Measured there (tools/probe_tune.py, 1 / 2 / 3 blocks): kron-22
+#: occupancy, 3 on an H100). Measured there (bench/probes/probe_tune.py, 1 / 2 / 3 blocks): kron-22
 #: 0.63 / 0.53 / 0.58 ms, urand-22 1.20 / 1.17 / 1.23 ms, the 2048² grid 23 / 26 / 29 ms
 #: (4095 levels: a cheaper barrier with fewer blocks).
 BFS_GRID_BLOCKS_PER_SM = 2
@@ -472,7 +254,6 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     ([0, 1, 2, 3], [0, 0, 1, 2], 3)
     """
     op = "bfs_grid"
-    from .errors import DeviceMismatch, InvalidIndex  # noqa: PLC0415
 
     A = as_matrix(A, op=op, arg="A")
     if A.nrows != A.ncols:
@@ -494,10 +275,9 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v < 2**20:
             raise InvalidValue(f"{op}: {arg} must be an integer in [1, 2**20), got {v!r}")
     cp = _cupy()
-    from .errors import BackendUnavailable  # noqa: PLC0415
 
     mode = 0 if not parents else (2 if deterministic else 1)
-    f, blocks = _grid_function(f"bfs_grid<{_C_TYPES[np.dtype(A.itype)]}, {mode}>", op,
+    f, blocks = _gt.grid_function(f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>", op,
                                BFS_GRID_BLOCKS_PER_SM)
     AT = A if symmetric else A.T
     itype = A.itype
@@ -511,14 +291,14 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     state = cp.zeros(12, dtype=cp.int64)
     tr = cp.zeros(1 + 4 * TRACE_LEVELS, dtype=cp.int64) if trace else None
     try:
-        f((blocks,), (GRID_THREADS,), (
+        f((blocks,), (_gt.GRID_THREADS,), (
             A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
             level if parent is None else parent, q[0], q[1], o[0], o[1], bits[0], bits[1],
             bits[2], state, np.int64(alpha), np.int64(beta), np.int32(_DIRECTION_MODES[direction]),
             tr if trace else np.uint64(0), np.int64(TRACE_LEVELS)))
-    except _driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+    except _gt.driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
-                                 f"{GRID_THREADS} threads failed: {err}") from err
+                                 f"{_gt.GRID_THREADS} threads failed: {err}") from err
     depth, levels, push, pull = (int(v) for v in state[:4].get())  # the one host sync
     info = {"levels": levels, "push": push, "pull": pull, "depth": depth}
     if trace:
@@ -579,7 +359,6 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
     ([[0, 1, 2, 3], [-1, -1, 0, 1]], [[0, 0, 1, 2], [-1, -1, 2, 2]])
     """
     op = "msbfs_grid"
-    from .errors import BackendUnavailable, DeviceMismatch  # noqa: PLC0415
 
     A = as_matrix(A, op=op, arg="A")
     if A.nrows != A.ncols:
@@ -596,14 +375,13 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
     if s:
         lo, hi = (int(v) for v in cp.stack([sources.min(), sources.max()]).get())
         if lo < 0 or hi >= n:
-            from .errors import InvalidIndex  # noqa: PLC0415
 
             raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {lo if lo < 0 else hi}")
     level = cp.empty((s, n), dtype=cp.int64)
     parent = cp.empty((s, n), dtype=cp.int64) if parents else None
     if s == 0 or n == 0:
         return level, parent
-    f, blocks = _grid_function(f"msbfs_grid<{_C_TYPES[np.dtype(A.itype)]}, {int(parents)}>",
+    f, blocks = _gt.grid_function(f"msbfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {int(parents)}>",
                                op, BFS_GRID_BLOCKS_PER_SM)
     AT = A if symmetric else A.T
     words = cp.empty((3, n), dtype=cp.uint64)  # F, F', S: the kernel zeroes them
@@ -613,19 +391,14 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
         if j0:
             state.fill(0)
         try:
-            f((blocks,), (GRID_THREADS,), (
+            f((blocks,), (_gt.GRID_THREADS,), (
                 AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0),
                 words[0], words[1], words[2], level[j0:j1],
                 level[j0:j1] if parent is None else parent[j0:j1], state))
-        except _driver_error() as err:
+        except _gt.driver_error() as err:
             raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
-                                     f"{GRID_THREADS} threads failed: {err}") from err
+                                     f"{_gt.GRID_THREADS} threads failed: {err}") from err
     return level, parent
-
-def _driver_error():
-    from cupy_backends.cuda.api import driver  # noqa: PLC0415
-
-    return driver.CUDADriverError
 
 def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edges=MAX_EDGES,
                  max_rounds=None):
@@ -683,11 +456,8 @@ def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edg
     if frontier.size == 0 or max_rounds <= 0:
         return ("done" if frontier.size == 0 else "limit"), frontier, 0
     w, wstride = A._values_for(dt)
-    if A.device == "gpu":
-        return _relax_rounds_gpu(A, d, w, wstride, frontier, hi, pending, settled,
-                                 int(max_edges), max_rounds)
-    return _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, int(max_edges),
-                             max_rounds)
+    return backend_of(A.device).traversal.relax_rounds(
+        A, d, w, wstride, frontier, hi, pending, settled, int(max_edges), max_rounds, QUEUE)
 
 
 def _relax_args(op, A, d, pending, settled, hi):
@@ -698,7 +468,7 @@ def _relax_args(op, A, d, pending, settled, hi):
     if A.nrows != A.ncols:
         raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
     xp, n = A.xp, A.nrows
-    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _C_TYPES:
+    if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _gt.C_TYPES:
         got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
         raise DomainMismatch(f"{op}: d must be an int32, int64, float32 or float64 {xp.__name__} "
                              f"array of shape ({n},), got {got}")
@@ -713,77 +483,10 @@ def _relax_args(op, A, d, pending, settled, hi):
     return A, dt, hi
 
 
-def _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, max_edges, max_rounds):
-    indptr = A.indptr.astype(np.int64, copy=False)
-    q = frontier.astype(np.int64)
-    rounds = 0
-    while rounds < max_rounds:
-        edges = _out_edges(indptr, q, max_edges)
-        if edges is None:
-            return "wide", q, rounds
-        if pending is not None:
-            settled[q] = True
-            pending[q] = False
-        slot, pos = edges
-        v = A.indices[pos].astype(np.int64)
-        nd = d[q[slot]] + (w[pos] if wstride else w[0])
-        # the smallest candidate per target: sort by (v, nd)
-        order = np.lexsort((nd, v))
-        v, nd = v[order], nd[order]
-        first = np.r_[True, v[1:] != v[:-1]] if v.size else np.zeros(0, dtype=bool)
-        v, nd = v[first], nd[first]
-        better = nd < d[v]
-        v, nd = v[better], nd[better]
-        d[v] = nd
-        if pending is not None:
-            pending[v] = True
-        rounds += 1
-        q = v[nd < hi]
-        if q.size == 0:
-            return "done", q, rounds
-        if q.size > QUEUE:
-            return "overflow", q, rounds
-    return "limit", q, rounds
-
-
-def _relax_rounds_gpu(A, d, w, wstride, frontier, hi, pending, settled, max_edges, max_rounds):
-    cp = _cupy()
-    itype = A.itype
-    qa = cp.empty(QUEUE, dtype=itype)
-    qb = cp.empty(QUEUE, dtype=itype)
-    qa[:frontier.size] = frontier
-    flag = cp.zeros(A.nrows + 4, dtype=cp.uint8)  # + 4: the last byte's word is in bounds
-    state = cp.asarray([frontier.size, 0, -1, 0], dtype=cp.int64)
-    f = _function(f"relax_rounds<{_C_TYPES[np.dtype(itype)]}, {_C_TYPES[np.dtype(d.dtype)]}>")
-    pend = 0 if pending is None else pending
-    sett = 0 if settled is None else settled
-    f((1,), (THREADS,), (A.indptr, A.indices, w, np.int64(wstride), d, pend, sett, hi, flag,
-                         qa, qb, state, np.int64(max_edges), np.int64(max_rounds)))
-    count, rounds, status, in_b = (int(s) for s in state.get())  # the one host sync
-    status = STATUS[status]
-    if status == "overflow":
-        q = cp.flatnonzero(flag[:A.nrows])
-    else:
-        q = (qb if in_b else qa)[:count].astype(cp.int64)
-    return status, q, rounds
-
-
 # ------------------------------------------------------------------------------ bitmap levels
 # A wide BFS level runs as one multi-block pull over Aᵀ's rows; these keep its bookkeeping to
 # one launch and one host synchronization each (the frontier's size and edges, which the
 # push/pull switch needs), instead of a whole-vector CuPy call per assign and per count.
-
-#: Blocks per multiprocessor of the grid-stride bookkeeping kernels.
-_BOOK_BLOCKS_PER_SM = 8
-_BOOK_THREADS = 256
-
-
-def _book_grid(n: int) -> int:
-    from ._gpu import _num_sms  # noqa: PLC0415
-
-    cp = _cupy()
-    return max(1, min(-(-n // _BOOK_THREADS), _num_sms(cp.cuda.Device().id) * _BOOK_BLOCKS_PER_SM))
-
 
 def frontier_of_level(A, level, depth):
     """The bitmap form of the frontier ``level == depth``, the unseen set, and their sizes.
@@ -821,21 +524,7 @@ def frontier_of_level(A, level, depth):
     A = as_matrix(A, op=op, arg="A")
     n = A.nrows
     _check_array(op, "level", level, A.xp, n)
-    if A.device != "gpu":
-        frontier, unseen = level == depth, level < 0
-        deg = np.diff(A.indptr.astype(np.int64))
-        return (frontier, unseen, int(np.count_nonzero(frontier)), int(deg[frontier].sum()),
-                int(deg[unseen].sum()))
-    cp = _cupy()
-    frontier = cp.empty(n, dtype=cp.bool_)
-    unseen = cp.empty(n, dtype=cp.bool_)
-    counters = cp.zeros(3, dtype=cp.uint64)
-    if n:
-        f = _function(f"bfs_frontier_of_level<{_C_TYPES[np.dtype(A.itype)]}>")
-        f((_book_grid(n),), (_BOOK_THREADS,), (level, np.int64(n), np.int64(depth), A.indptr,
-                                               frontier, unseen, counters))
-    size, edges, left = (int(c) for c in counters.get())  # the one host sync
-    return frontier, unseen, size, edges, left
+    return backend_of(A.device).traversal.frontier_of_level(A, level, depth, n)
 
 
 def pull_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=False,
@@ -895,35 +584,11 @@ def pull_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=
     _check_array(op, "level", level, xp, n)
     if parent is not None:
         _check_array(op, "parent", parent, xp, n)
-    from . import ops  # noqa: PLC0415
 
     name = "any_pair" if parent is None else ("min_secondi" if deterministic else "any_secondi")
     sr = ops.lookup("semiring", name, op=op, arg="semiring")
     AT = A if symmetric else A.T
-    if A.device != "gpu":
-        from . import _cpu  # noqa: PLC0415
-
-        idx, vals = _cpu.pull(AT, frontier, frontier, unseen, sr, np.bool_, True)
-        q = np.zeros(n, dtype=bool)
-        q[idx] = True
-        level[idx] = depth
-        unseen[idx] = False
-        if parent is not None:
-            parent[idx] = vals
-        return q, int(idx.size), frontier_edges(A, idx)
-    from . import _gpu  # noqa: PLC0415
-
-    cp = _cupy()
-    vals, q = _gpu.pull(AT, frontier, frontier, unseen, sr, np.bool_, True)
-    counters = cp.zeros(3, dtype=cp.uint64)
-    if n:
-        I = _C_TYPES[np.dtype(A.itype)]
-        f = _function(f"bfs_commit<{I}, {'false' if parent is None else 'true'}>")
-        f((_book_grid(n),), (_BOOK_THREADS,), (
-            q, vals if parent is not None else level, np.int64(n), np.int64(depth), level,
-            parent if parent is not None else level, unseen, A.indptr, counters))
-    size, edges, _ = (int(c) for c in counters.get())  # the one host sync
-    return q, size, edges
+    return backend_of(A.device).traversal.pull_level(A, AT, sr, frontier, unseen, level, depth, parent, n)
 
 
 def pull_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
@@ -972,42 +637,10 @@ def pull_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
     xp, n = A.xp, A.nrows
     if not isinstance(frontier, xp.ndarray) or frontier.shape != (n,) or frontier.dtype != np.bool_:
         raise DomainMismatch(f"{op}: frontier must be a bool {xp.__name__} array of shape ({n},)")
-    from . import ops  # noqa: PLC0415
 
     min_plus = ops.lookup("semiring", "min_plus", op=op, arg="semiring")
     AT = A.T
-    if A.device != "gpu":
-        from . import _cpu  # noqa: PLC0415
-
-        idx, t = _cpu.pull(AT, d, frontier, None, min_plus, dt, True)
-        t = t.astype(dt, copy=False)
-        imp = t < d[idx]
-        if pending is not None:
-            settled |= frontier
-            pending &= ~frontier
-            pending[idx[imp]] = True
-        d[idx[imp]] = t[imp]
-        nxt = np.zeros(n, dtype=bool)
-        nxt[idx[imp & (t < hi)]] = True
-        return nxt, int(np.count_nonzero(nxt))
-    from . import _gpu  # noqa: PLC0415
-
-    cp = _cupy()
-    if dt.kind == "f":
-        # off the frontier x is inf, the identity of min and absorbing for +: the pull then
-        # needs no presence bitmap, one random load per edge instead of two dependent ones
-        x = cp.where(frontier, d, dt.type(np.inf))
-        t, tpres = _gpu.pull(AT, x, None, None, min_plus, dt, True)
-    else:  # an integer "infinity" would wrap when added to: the bitmap says who counts
-        t, tpres = _gpu.pull(AT, d, frontier, None, min_plus, dt, True)
-    nxt = cp.empty(n, dtype=cp.bool_)
-    counters = cp.zeros(3, dtype=cp.uint64)
-    if n:
-        f = _function(f"relax_commit<{_C_TYPES[dt]}>")
-        f((_book_grid(n),), (_BOOK_THREADS,), (
-            t, tpres, frontier, np.int64(n), hi, d, nxt,
-            0 if pending is None else pending, 0 if settled is None else settled, counters))
-    return nxt, int(counters[0].get())  # the one host sync
+    return backend_of(A.device).traversal.pull_relax(AT, min_plus, d, dt, frontier, hi, pending, settled, n)
 
 
 def push_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=False):
@@ -1069,31 +702,7 @@ def push_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=
         _check_array(op, "parent", parent, xp, n)
     if frontier.size == 0:
         return frontier, 0, 0
-    if A.device != "gpu":
-        _push_levels_cpu(A, level, frontier, int(depth) - 1, parent, deterministic, 2**62, 1)
-        q = np.flatnonzero(unseen & (level == depth))
-        unseen[q] = False
-        return q, int(q.size), frontier_edges(A, q)
-    offsets, total, nxt, counters = _edge_launch(A, frontier)
-    if total:
-        mode = 0 if parent is None else (2 if deterministic else 1)
-        f = _function(f"bfs_push_level<{_C_TYPES[np.dtype(A.itype)]}, {mode}>")
-        f((_book_grid(total),), (_BOOK_THREADS,), (
-            A.indptr, A.indices, frontier, np.int64(frontier.size), offsets, np.int64(depth),
-            level, level if parent is None else parent, unseen, nxt, counters))
-    size, edges, _ = (int(c) for c in counters.get())  # the one host sync (after the total)
-    return nxt[:size], size, edges
-
-
-def _edge_launch(A, frontier):
-    """What a multi-block launch over the frontier's out-edges needs: the inclusive prefix
-    sum of its degrees, their total (a host sync), a next-frontier buffer (at most one vertex
-    per edge, at most n) and zeroed counters."""
-    cp = _cupy()
-    offsets = cp.cumsum(frontier_degrees(A, frontier), dtype=cp.int64)
-    total = int(offsets[-1])
-    nxt = cp.empty(max(1, min(A.nrows, total)), dtype=cp.int64)
-    return offsets, total, nxt, cp.zeros(3, dtype=cp.uint64)
+    return backend_of(A.device).traversal.push_level(A, frontier, unseen, level, depth, parent, deterministic)
 
 
 def push_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
@@ -1128,19 +737,4 @@ def push_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
     if frontier.size == 0:
         return frontier, 0
     w, wstride = A._values_for(dt)
-    if A.device != "gpu":
-        _, q, _ = _relax_rounds_cpu(A, d, w, wstride, frontier, hi, pending, settled, 2**62, 1)
-        return q, int(q.size)
-    cp = _cupy()
-    if pending is not None:
-        settled[frontier] = True
-        pending[frontier] = False
-    offsets, total, nxt, counters = _edge_launch(A, frontier)
-    if total:
-        flag = cp.zeros(n, dtype=cp.int32)
-        f = _function(f"relax_push<{_C_TYPES[np.dtype(A.itype)]}, {_C_TYPES[dt]}>")
-        f((_book_grid(total),), (_BOOK_THREADS,), (
-            A.indptr, A.indices, w, np.int64(wstride), frontier, np.int64(frontier.size),
-            offsets, hi, d, 0 if pending is None else pending, flag, nxt, counters))
-    size = int(counters[0].get())  # the one host sync (after the total)
-    return nxt[:size], size
+    return backend_of(A.device).traversal.push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _backend as _b
+from . import device as _b
 from ._operand import Operand
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue

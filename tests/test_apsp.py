@@ -1024,7 +1024,7 @@ def test_gemm_on_pitched_views(device, sname, dtype, m, k, n, pad, off):
     and, for the saturating int32 path, its register-prefetch interior loop."""
     from oracle import dense_mxm  # noqa: PLC0415
 
-    from semiring import _dense  # noqa: PLC0415
+    from semiring import dense as _dense
 
     semiring = apsp_mod.min_plus_sat if sname == "min_plus_sat" else getattr(sr, sname)
     dt = np.dtype(dtype)

@@ -166,9 +166,9 @@ def test_a_wrong_graphblas_result_is_a_mismatch(algorithm, setup, fetch, ref, gr
 
 def test_size_limits_make_the_peers_unavailable(monkeypatch, tmp_path):
     """Above each case's CPU limit the peer is reported unavailable, with the reason."""
-    monkeypatch.setattr(C, "MSBFS_ENGINE_CPU_MAX_WORK", 10)
-    monkeypatch.setattr(C, "SSSP_GRAPHBLAS_MAX_NNZ", 10)
-    monkeypatch.setattr(C, "SPGEMM_CPU_MAX_PRODUCTS", 10)
+    monkeypatch.setattr(C.msbfs, "MSBFS_ENGINE_CPU_MAX_WORK", 10)
+    monkeypatch.setattr(C.sssp, "SSSP_GRAPHBLAS_MAX_NNZ", 10)
+    monkeypatch.setattr(C.spgemm, "SPGEMM_CPU_MAX_PRODUCTS", 10)
     monkeypatch.setattr(apsp_case, "GRAPHBLAS_MAX_N", 8)
     res = runner.run("tiny", "cpu", algorithms=["msbfs", "sssp", "spgemm", "apsp"],
                      graphs=["kron-8"], impls=["graphblas-cpu"], out=None,

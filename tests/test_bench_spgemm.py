@@ -126,8 +126,8 @@ def _ctx(S, fail_above=None, seed=0):
 def test_chunked_peer_matches_reference(monkeypatch, fail_above):
     S = gen.make_graph(gen.parse_graph_spec("kron-8"), xp=np, cache_dir=None)
     ctx = _ctx(S, fail_above)
-    monkeypatch.setattr(C, "SPGEMM_BLOCK_PRODUCTS", 20000)
-    monkeypatch.setattr(C, "SPGEMM_BLOCK_PRODUCTS_FLOOR", 1000)
+    monkeypatch.setattr(C.spgemm, "SPGEMM_BLOCK_PRODUCTS", 20000)
+    monkeypatch.setattr(C.spgemm, "SPGEMM_BLOCK_PRODUCTS_FLOOR", 1000)
     run = C._spgemm_cusparse_chunked(ctx)
     nblocks = ctx.case_metrics["cusparse_blocks"]
     limit = ctx.case_metrics["cusparse_block_products"]
@@ -147,8 +147,8 @@ def test_chunked_peer_matches_reference(monkeypatch, fail_above):
 def test_chunked_peer_unavailable_below_floor(monkeypatch):
     S = gen.make_graph(gen.parse_graph_spec("kron-8"), xp=np, cache_dir=None)
     ctx = _ctx(S, fail_above=10)
-    monkeypatch.setattr(C, "SPGEMM_BLOCK_PRODUCTS", 20000)
-    monkeypatch.setattr(C, "SPGEMM_BLOCK_PRODUCTS_FLOOR", 1000)
+    monkeypatch.setattr(C.spgemm, "SPGEMM_BLOCK_PRODUCTS", 20000)
+    monkeypatch.setattr(C.spgemm, "SPGEMM_BLOCK_PRODUCTS_FLOOR", 1000)
     with pytest.raises(C.Unavailable, match="INSUFFICIENT_RESOURCES"):
         C._spgemm_cusparse_chunked(ctx)
 

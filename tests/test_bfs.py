@@ -63,13 +63,16 @@ def check_parents(S, source, level, parent, deterministic):
 #: The whole search on the device (the default on the GPU; on the CPU the host loop), with
 #: the direction flipping nearly every level; the host loop with fused push levels over the
 #: whole device, in one block, off (one algebra call per level), and handing back after every
-#: few edges (so the BFS leaves and re-enters the fused run), in either form.
+#: few edges (so the BFS leaves and re-enters the fused run), in either form; and the search
+#: written with the plain operations (vxm, assign: LAGraph's form), directions flipping too.
 HOST = {"DEVICE_LOOP": False}
 FUSED = {"default": {}, "flip": {"ALPHA": 10**6, "BETA": 2},
          "host": HOST, "host-flip": {**HOST, "ALPHA": 10**6, "BETA": 2},
          "block": {**HOST, "FUSED_GRID": False}, "off": {**HOST, "FUSED_FRONTIER": 0},
          "tiny": {**HOST, "FUSED_EDGES": 6},
-         "tiny-block": {**HOST, "FUSED_EDGES": 6, "FUSED_GRID": False}}
+         "tiny-block": {**HOST, "FUSED_EDGES": 6, "FUSED_GRID": False},
+         "algebra": {"VARIANT": "algebra"},
+         "algebra-flip": {"VARIANT": "algebra", "ALPHA": 10**6, "BETA": 2}}
 
 
 @given(g=graphs(), parents=st.booleans(), deterministic=st.booleans(),
@@ -134,7 +137,7 @@ def test_fused_falls_back_to_one_block_once(device):
         raise sr.BackendUnavailable("push_levels_grid: no cooperative launch here")
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bfs_module.traversal, "push_levels_grid", unavailable)
+        mp.setattr(sr.traversal, "push_levels_grid", unavailable)
         mp.setattr(bfs_module, "DEVICE_LOOP", False)
         mp.setattr(bfs_module, "_grid_unavailable", None)
         for _ in range(2):
@@ -157,7 +160,7 @@ def test_device_loop_falls_back_to_the_host_loop_once(device):
         raise sr.BackendUnavailable("bfs_grid: no cooperative launch here")
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bfs_module.traversal, "bfs_grid", unavailable)
+        mp.setattr(sr.traversal, "bfs_grid", unavailable)
         mp.setattr(bfs_module, "_grid_unavailable", None)
         for _ in range(2):
             lv, par = algorithms.bfs(A, 0, parents=True)
@@ -286,7 +289,7 @@ def test_bfs_source_forms_and_sources_keyword(device):
 
 def test_bfs_cupy_source_with_a_cpu_matrix():
     cp = pytest.importorskip("cupy")
-    if not sr._backend.gpu_available():
+    if not sr.device.gpu_available():
         pytest.skip("needs a GPU")
     A = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=2, device="cpu")
     with pytest.raises(sr.DeviceMismatch, match="A is on the CPU but source is a CuPy array"):

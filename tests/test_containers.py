@@ -110,7 +110,7 @@ def test_index_type_choice():
 
 
 def test_iso_matrix_and_from_csr(device):
-    xp = sr._backend.xp_of(device)
+    xp = sr.device.xp_of(device)
     A = sr.Matrix.from_csr(xp.array([0, 2, 2, 3]), xp.array([0, 2, 1]), None, (3, 3))
     assert A.is_iso and A.iso_value == True and A.dtype == np.bool_  # noqa: E712
     np.testing.assert_array_equal(to_host(A.to_dense()), [[1, 0, 1], [0, 0, 0], [0, 1, 0]])
@@ -142,7 +142,7 @@ def test_vector_forms_round_trip(device, data):
 
 
 def test_vector_from_dense_wraps_and_masks(device):
-    xp = sr._backend.xp_of(device)
+    xp = sr.device.xp_of(device)
     a = xp.asarray([1.0, np.inf, 3.0])
     v = sr.Vector.from_dense(a, device=device)
     assert v.device == device and v.bitmap()[0] is a and v.nvals == 3

@@ -13,8 +13,11 @@ from hypothesis import given, strategies as st
 import semiring as sr
 from conftest import to_host
 from oracle import dense_mxm
-from semiring import _dense
-from semiring._dense import gemm, spmm
+from semiring import dense as _dense
+from semiring import kernels
+from semiring.backend.cpu import dense as _cpu_dense
+from semiring.backend.gpu import dense as _gpu_dense
+from semiring.dense import gemm, spmm
 from strategies import DTYPES, make_matrix
 
 SEMIRINGS = sr.ops.list_names("semiring", builtin=True)
@@ -303,7 +306,7 @@ def test_spmm_user_defined_monoid_without_ufunc(device):
 
 def test_spmm_chunks(device, monkeypatch):
     """The CPU's memory-bounded chunks split rows: partial results combine in k order."""
-    monkeypatch.setattr(_dense, "CHUNK_ELEMS", 64)
+    monkeypatch.setattr(_cpu_dense, "CHUNK_ELEMS", 64)
     rng = np.random.default_rng(9)
     for sname in ("plus_times", "min_secondi", "any_first", "max_plus"):
         semiring = _semiring(sname)
@@ -534,16 +537,16 @@ def test_tuned_minplus_dispatch():
     from algorithms.apsp import min_plus_sat  # noqa: PLC0415
 
     for sname, dt in TUNED:
-        assert _dense.minplus_policy(_semiring(sname), dt) is not None
+        assert _gpu_dense.minplus_policy(_semiring(sname), dt) is not None
     for sname, dt in [("min_plus", np.int64), ("min_plus", np.int16), ("plus_times", np.float32),
                       ("min_times", np.float32), ("max_min", np.int32), ("min_plus", np.bool_)]:
-        assert _dense.minplus_policy(_semiring(sname), dt) is None, (sname, dt)
-    assert _dense.minplus_policy(min_plus_sat, np.int32) is None
-    assert _dense.minplus_policy(min_plus_sat, np.int32, _dense.SAT_BOUND + 1) is None
-    assert _dense.minplus_policy(min_plus_sat, np.int32, _dense.SAT_BOUND) == "mp_imin_plus_sat"
-    assert _dense.minplus_policy(min_plus_sat, np.int64, 10) is None
-    names = next(iter(_dense.minplus_instantiations()))[2]
-    assert len(names) == len(_dense.MINPLUS_POLICIES)
+        assert _gpu_dense.minplus_policy(_semiring(sname), dt) is None, (sname, dt)
+    assert _gpu_dense.minplus_policy(min_plus_sat, np.int32) is None
+    assert _gpu_dense.minplus_policy(min_plus_sat, np.int32, _dense.SAT_BOUND + 1) is None
+    assert _gpu_dense.minplus_policy(min_plus_sat, np.int32, _dense.SAT_BOUND) == "mp_imin_plus_sat"
+    assert _gpu_dense.minplus_policy(min_plus_sat, np.int64, 10) is None
+    names = next(iter(_gpu_dense.minplus_instantiations()))[2]
+    assert len(names) == len(_gpu_dense.MINPLUS_POLICIES)
 
 
 @pytest.mark.parametrize("sname,dtype", TUNED)
@@ -642,8 +645,7 @@ def test_gpu_tuned_kernel_is_used():
     """min-plus float32 on the GPU compiles and runs the tuned kernel (not the generic one)."""
     rng = np.random.default_rng(1)
     Xd = rand_values(rng, np.float32, (300, 200))
-    before = set(_dense._mp_functions)
     zg = to_host(gemm(_to("gpu", Xd), _to("gpu", Xd.T.copy()), "min_plus", np.float32))
     np.testing.assert_array_equal(zg, gemm(Xd, Xd.T.copy(), "min_plus", np.float32))
-    name = _dense.minplus_name("mp_fmin_plus<float>", _dense.MINPLUS_TILING[4])
-    assert any(key[1] == name for key in set(_dense._mp_functions) | before)
+    name = _gpu_dense.minplus_name("mp_fmin_plus<float>", _gpu_dense.MINPLUS_TILING[4])
+    assert any(key[1:4] == ("function", "minplus", name) for key in kernels._cache)

@@ -75,8 +75,8 @@ def test_inputs_not_mutated_by_out(Av):
     before = u.to_dense(missing=-7).copy()
     w = sr.Vector.new(4, np.float32, device=A.device)
     sr.mxv(A, u, sr.min_plus, out=w, accum="min")
-    np.testing.assert_array_equal(sr._backend.to_device(u.to_dense(missing=-7), "cpu"),
-                                  sr._backend.to_device(before, "cpu"))
+    np.testing.assert_array_equal(sr.device.to_device(u.to_dense(missing=-7), "cpu"),
+                                  sr.device.to_device(before, "cpu"))
 
 
 @pytest.mark.skipif(not sr.gpu_available(), reason="needs a GPU")

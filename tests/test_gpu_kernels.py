@@ -19,7 +19,7 @@ CASES = ["min_plus", "max_plus", "plus_times", "lor_land", "any_pair", "plus_pai
 
 def skewed(n=9000, seed=0, dtype=np.float32):
     """Power-law-ish rows plus a few rows and columns longer than the long-row threshold."""
-    from semiring import _gpu
+    from semiring.backend.gpu import spmv as _gpu
 
     rng = np.random.default_rng(seed)
     deg = np.minimum((rng.pareto(1.2, n) * 3).astype(np.int64), n - 1)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import semiring as sr
-from semiring import _dense
+from semiring import dense as _dense
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INT_MAX = np.iinfo(np.int32).max

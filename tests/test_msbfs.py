@@ -211,7 +211,7 @@ def test_msbfs_device_loop_falls_back_once(device):
         raise sr.BackendUnavailable("msbfs_grid: no cooperative launch here")
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bfs_module.traversal, "msbfs_grid", unavailable)
+        mp.setattr(sr.traversal, "msbfs_grid", unavailable)
         mp.setattr(bfs_module, "_grid_unavailable", None)
         for _ in range(2):
             lv = to_host(algorithms.multi_source_bfs(A, [0, 3]))

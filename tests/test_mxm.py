@@ -147,7 +147,7 @@ def test_dense_result_mask_errors(device):
     with pytest.raises(sr.DomainMismatch, match="mask must be a Matrix or a mask"):
         sr.mxm(A, D, "min_plus", mask=[[True, False], [False, True]])
     other = "gpu" if device == "cpu" else "cpu"
-    if other == "gpu" and not sr._backend.gpu_available():
+    if other == "gpu" and not sr.device.gpu_available():
         return
     Mo = sr.Matrix.from_coo([0], [0], None, nrows=2, ncols=2, device=other)
     with pytest.raises(sr.DeviceMismatch, match="mask is on the"):

@@ -108,7 +108,7 @@ def test_cuda_functor_matches_numpy(name, dtype):
     """The CUDA expression of every value op computes its NumPy definition."""
     import cupy as cp
 
-    from semiring import _gpu
+    from semiring.backend.gpu import spmv as _gpu
 
     op = getattr(sr.binary, name)
     rng = np.random.default_rng(1)

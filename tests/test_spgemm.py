@@ -1,4 +1,4 @@
-"""SpGEMM (semiring._spgemm.spgemm) × semiring × dtype × mask, against the dense oracle;
+"""SpGEMM (semiring.spgemm.spgemm) × semiring × dtype × mask, against the dense oracle;
 skewed degrees (long rows: the global-memory bins on the GPU), empty and odd shapes,
 canonical output, errors."""
 
@@ -10,8 +10,9 @@ import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
 import semiring as sr
-from semiring import _spgemm
-from semiring._spgemm import spgemm
+from semiring.backend.cpu import spgemm as _cpu_spgemm
+from semiring.backend.gpu import spgemm as _spgemm
+from semiring.spgemm import spgemm
 from conftest import to_host
 from oracle import dense_mxm_candidates as dense_mxm
 from strategies import DTYPES, make_matrix, values_of
@@ -205,7 +206,7 @@ def test_spgemm_skewed(device, sname, dtype, masked, monkeypatch):
     check_canonical(C)
     # reference: the CPU product with a small chunk size (chunk boundaries inside the rows
     # and between them), itself checked against the dense oracle above
-    monkeypatch.setattr(_spgemm, "CPU_CHUNK_PRODUCTS", 1000)
+    monkeypatch.setattr(_cpu_spgemm, "CPU_CHUNK_PRODUCTS", 1000)
     Ac, Bc = sr.Matrix.from_scipy(S_A, device="cpu"), sr.Matrix.from_scipy(S_B, device="cpu")
     ckw = dict(kwargs)
     if masked:
@@ -515,7 +516,7 @@ def test_gpu_host_logic_emulated(masked, budget, variant, monkeypatch):
     stand-ins."""
     import types
 
-    from semiring import _gpu
+    from semiring import kernels
 
     S_A, S_B = skewed_pair(big=budget != "48K")
     A = sr.Matrix.from_scipy(S_A, device="cpu")
@@ -538,7 +539,7 @@ def test_gpu_host_logic_emulated(masked, budget, variant, monkeypatch):
     fake_cp.cuda = types.SimpleNamespace(Device=lambda *a: types.SimpleNamespace(id=0))
     monkeypatch.setattr(_spgemm._b, "_cupy", lambda: fake_cp)
     monkeypatch.setattr(_spgemm, "_kernels", fake.kernels)
-    monkeypatch.setattr(_gpu, "_num_sms", lambda dev: 132)
+    monkeypatch.setattr(kernels, "num_sms", lambda dev: 132)
     monkeypatch.setattr(_spgemm, "_shared_budget", lambda: BUDGETS[budget])
     load, ratio, bitmap = GLOBAL_VARIANTS[variant]
     monkeypatch.setattr(_spgemm, "BITMAP", bitmap)
@@ -550,7 +551,7 @@ def test_gpu_host_logic_emulated(masked, budget, variant, monkeypatch):
     monkeypatch.setattr(_spgemm, "_sort_rows",
                         lambda cp, rows, *a: (sorted_calls.append(rows), real_sort(cp, rows, *a)))
     dt = np.dtype(np.float64)
-    C = _spgemm._spgemm_gpu(A, B, sr.min_plus, dt, dt, mask, comp)
+    C = _spgemm.spgemm(A, B, sr.min_plus, dt, dt, mask, comp)
     monkeypatch.undo()
     served = np.flatnonzero(bound > 0)
     assert sorted(fake.sym_rows) == served.tolist()  # each row with work once

@@ -13,6 +13,7 @@ from scipy.sparse.csgraph import shortest_path
 import semiring as sr
 from conftest import to_host
 from semiring import traversal
+from semiring.backend.cpu import traversal as _cpu_traversal
 
 #: The two forms of fused push levels: one contract.
 FUSED = {"block": traversal.push_levels, "grid": traversal.push_levels_grid}
@@ -217,7 +218,7 @@ def test_grid_matches_the_cpu_twin(device, case):
     want_level = level0.copy()
     want_parent = None if parent0 is None else parent0.copy()
     Ah = sr.Matrix.from_scipy(S, device="cpu")
-    want = traversal._push_levels_cpu(Ah, want_level, frontier, d0, want_parent, mode == "min",
+    want = _cpu_traversal.push_levels(Ah, want_level, frontier, d0, want_parent, mode == "min",
                                       max_edges, n + 1 if max_levels is None else max_levels,
                                       queue)
     if frontier.size > queue:

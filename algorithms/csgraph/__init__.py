@@ -1,18 +1,72 @@
-"""A ``scipy.sparse.csgraph``-compatible facade: SciPy's names, keywords, outputs and sentinels,
-computed with the semiring algebra on the CPU or the GPU (where the input lives).
+"""A ``scipy.sparse.csgraph``-compatible facade: SciPy's 26 names, signatures, keywords,
+outputs and sentinels, on the CPU or the GPU (where the input lives).
 
-(Work in progress, issue 15: the package layout is in place; every facade function converts
-its input with :mod:`algorithms.csgraph._validation`.)
+Replace ``from scipy.sparse import csgraph`` with ``from algorithms import csgraph``: the same
+calls return the same answers (distances, orders, trees, dtypes, shapes, output kinds); the
+native API (``algorithms.bfs``, ``algorithms.sssp``, ...) is the one to use in new code.
+
+Paths
+-----
+Every function converts its input with :mod:`algorithms.csgraph._validation` (scipy.sparse
+matrices and arrays of every format, non-canonical CSR, dense NumPy with 0/inf/NaN non-edges,
+masked arrays, lists, cupyx sparse, CuPy arrays, ``semiring.Matrix``; every real dtype, as
+float64). Host input then runs SciPy's own compiled routine where SciPy's answer is right (the
+best CPU implementation there is: a small graph costs what SciPy costs plus one copy of its
+edges). GPU input runs the engine's algorithms on the GPU and answers with CuPy arrays and
+``cupyx`` matrices. Each function's docstring names its paths; the README's conformance table
+lists them all.
+
+Deviations from SciPy (where SciPy misbehaves)
+----------------------------------------------
+- An undirected graph with a negative edge: ``dijkstra`` (and ``shortest_path(method='D')``)
+  raises :class:`NegativeCycleError` (SciPy hangs); the other methods raise where SciPy does.
+- ``dijkstra`` with negative weights raises :class:`semiring.InvalidValue` (SciPy warns and
+  returns distances that may be wrong, or hangs on a negative cycle); ``yen`` likewise.
+- ``i_start``, ``source``, ``sink`` outside [0, N) raise :class:`semiring.InvalidIndex`
+  naming the argument (SciPy returns an empty order or reads out of bounds); ``indices``
+  outside [-N, N) raise it too (SciPy's ValueError names no argument); non-integral float
+  indices raise :class:`semiring.DomainMismatch` (SciPy truncates them).
+- Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part).
+- The caller's input is never modified: ``overwrite=True`` and ``laplacian(copy=False)`` have
+  no effect (``csgraph_masked_from_dense(copy=False)`` keeps SciPy's documented sharing).
+- ``laplacian`` of a masked array reads masked entries as zeros (SciPy reads the data under
+  the mask); lists are accepted everywhere (SciPy's ``laplacian`` and
+  ``shortest_path(method='auto')`` fail on them).
+- ``construct_dist_matrix`` accepts any integer predecessors (SciPy demands int32) and raises
+  on predecessors that cycle (SciPy loops forever); ``reconstruct_path`` and it raise
+  :class:`semiring.InvalidIndex` for a predecessor ≥ N (SciPy reads out of bounds).
+- Results too large for the device's free memory (a 2³¹-vertex graph's distance rows) raise
+  :class:`semiring.OutOfMemory` naming the bytes before any work; host graphs beyond SciPy's
+  int32 indices run the engine's path.
+- GPU input: duplicate entries of a sparse input combine by the function's rule (shortest
+  paths: the smallest) whatever the format; SciPy converts a COO input to CSR first, which
+  sums them (a SciPy inconsistency the host path keeps, being SciPy's code).
+
+Examples
+--------
+>>> import numpy as np, scipy.sparse as sp
+>>> from algorithms import csgraph
+>>> G = sp.csr_array(np.array([[0, 1.0, 4.0], [0, 0, 2.0], [0, 0, 0]]))
+>>> csgraph.dijkstra(G, indices=0).tolist()
+[0.0, 1.0, 3.0]
+>>> type(csgraph.breadth_first_tree(G, 0)).__name__
+'csr_array'
 """
 
 from ._graphalg import (connected_components, maximum_bipartite_matching, maximum_flow,
                         min_weight_full_bipartite_matching, minimum_spanning_tree,
                         reverse_cuthill_mckee, structural_rank)
-from ._shortest import (NULL_IDX, NegativeCycleError, bellman_ford, breadth_first_order,
-                        breadth_first_tree, dijkstra, floyd_warshall, johnson, shortest_path)
+from ._shortest import (NULL_IDX, NegativeCycleError, bellman_ford, construct_dist_matrix,
+                        dijkstra, floyd_warshall, johnson, reconstruct_path, shortest_path, yen)
+from ._tools import (csgraph_from_dense, csgraph_from_masked, csgraph_masked_from_dense,
+                     csgraph_to_dense, csgraph_to_masked, laplacian)
+from ._traversal import (breadth_first_order, breadth_first_tree, depth_first_order,
+                         depth_first_tree)
 
 __all__ = ["NULL_IDX", "NegativeCycleError", "bellman_ford", "breadth_first_order",
-           "breadth_first_tree", "dijkstra", "floyd_warshall", "johnson", "shortest_path"]
-__all__ += ["connected_components", "maximum_bipartite_matching", "maximum_flow",
-            "min_weight_full_bipartite_matching", "minimum_spanning_tree",
-            "reverse_cuthill_mckee", "structural_rank"]
+           "breadth_first_tree", "connected_components", "construct_dist_matrix",
+           "csgraph_from_dense", "csgraph_from_masked", "csgraph_masked_from_dense",
+           "csgraph_to_dense", "csgraph_to_masked", "depth_first_order", "depth_first_tree",
+           "dijkstra", "floyd_warshall", "johnson", "laplacian", "maximum_bipartite_matching",
+           "maximum_flow", "min_weight_full_bipartite_matching", "minimum_spanning_tree",
+           "reconstruct_path", "reverse_cuthill_mckee", "shortest_path", "structural_rank", "yen"]

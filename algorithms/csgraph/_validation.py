@@ -65,11 +65,16 @@ import numpy as np
 
 import semiring as sr
 
-__all__ = ["DUP_RULES", "as_graph", "as_scipy_csr", "graph_kind", "is_gpu_input",
-           "normalize_indices", "normalize_vertex", "sparse_output", "to_float64"]
+__all__ = ["DUP_RULES", "FORCE_ENGINE", "as_graph", "as_scipy_csr", "check_output_bytes",
+           "graph_kind", "is_gpu_input", "normalize_count", "normalize_indices",
+           "normalize_vertex", "sparse_output", "to_float64"]
 
 #: The duplicate-combination rules :func:`as_graph` takes.
 DUP_RULES = ("min", "sum", "max", "first")
+
+#: Tests only: run the facade's engine (GPU) path on host input too, with NumPy arrays, so that
+#: the code the GPU runs is checked against SciPy on a machine without a GPU.
+FORCE_ENGINE = False
 
 
 # ------------------------------------------------------------------------------ input kinds
@@ -143,8 +148,10 @@ def _check_square(op: str, arg: str, shape, square: bool):
 
 def _dense_edges(xp, a, null_value, infinity_null, nan_null):
     """Where a dense array holds an edge (SciPy's csgraph_masked_from_dense)."""
-    if null_value is None or (isinstance(null_value, float) and np.isnan(null_value)):
+    if null_value is None:
         edge = xp.ones(a.shape, dtype=bool)
+    elif np.isnan(float(null_value)):  # SciPy: a NaN null value masks the NaNs
+        edge = ~xp.isnan(a) if a.dtype.kind in "fc" else xp.ones(a.shape, dtype=bool)
     else:
         edge = a != null_value
     if a.dtype.kind in "fc":
@@ -179,12 +186,28 @@ def _sparse_csr_float64(S, op, arg, square):
     return indptr, indices, data, S.shape, canonical
 
 
+def _csc_undirected(csgraph, directed: bool):
+    """SciPy reads an undirected CSC graph as its transpose (a free CSR view): the same graph,
+    but its neighbours in the transpose's stored order, which traversal orders show."""
+    if not directed and (_is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph)) \
+            and csgraph.format == "csc":
+        return csgraph.T
+    return csgraph
+
+
 def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
-                 null_value=0, infinity_null: bool = True, nan_null: bool = True):
+                 null_value=0, infinity_null: bool = True, nan_null: bool = True,
+                 directed: bool = True, borrow: bool = False):
     """A fresh float64 ``scipy.sparse.csr_array`` of a host graph, in the caller's stored order
     (unsorted indices and duplicates kept, explicit zeros kept), for CPU paths that run SciPy's
     compiled csgraph routine. Dense and masked input is converted as SciPy converts it.
     GPU input is moved to the host (callers use it only where the CPU path runs by design).
+    ``directed=False`` reads a CSC input as its transpose, as SciPy does.
+
+    ``borrow=True`` returns a ``scipy.sparse`` CSR input itself when SciPy's routines can read
+    it as it is (real dtype, int32 indices): for callers that only hand it to a SciPy routine
+    that does not write into its input and keep nothing from it (no cache can go stale), this
+    saves the copy, the fixed cost that dominates a call on a small graph.
 
     Examples
     --------
@@ -196,13 +219,21 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
     """
     import scipy.sparse as sps  # noqa: PLC0415
 
+    csgraph = _csc_undirected(csgraph, directed)
     if isinstance(csgraph, sr.Matrix):
         A = _cast_matrix(csgraph, op, arg, square)
         A = A.to_cpu() if A.device == "gpu" else A
         return sps.csr_array((A.values.copy(), A.indices.copy(), A.indptr.copy()), shape=A.shape)
+    if borrow and _is_scipy_sparse(csgraph) and csgraph.format == "csr" \
+            and csgraph.dtype.kind in "biuf" and csgraph.indices.dtype == np.int32 \
+            and csgraph.indptr.dtype == np.int32:
+        _check_square(op, arg, csgraph.shape, square)
+        return csgraph
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
         S = csgraph.get() if _is_cupyx_sparse(csgraph) else csgraph
         indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square)
+        if max(shape) < 2**31 - 1 and indices.size < 2**31 - 1:  # SciPy's ITYPE (yen needs it)
+            indptr, indices = indptr.astype(np.int32), indices.astype(np.int32)
         out = sps.csr_array((data, indices, indptr), shape=shape)
         out.has_canonical_format = canonical
         return out
@@ -227,7 +258,8 @@ def _cast_matrix(A: sr.Matrix, op: str, arg: str, square: bool) -> sr.Matrix:
 
 
 def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square: bool = True,
-             null_value=0, infinity_null: bool = True, nan_null: bool = True) -> sr.Matrix:
+             null_value=0, infinity_null: bool = True, nan_null: bool = True,
+             directed: bool = True) -> sr.Matrix:
     """The graph of any input SciPy's csgraph takes, as a canonical float64
     :class:`semiring.Matrix` on the input's device (see the module docstring for the kinds).
 
@@ -246,6 +278,9 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         For dense input, as in ``scipy.sparse.csgraph.csgraph_from_dense``: the entries equal to
         ``null_value`` (None: none), infinite (``infinity_null``) or NaN (``nan_null``) are not
         edges.
+    directed : bool
+        ``False`` reads a CSC input as its transpose, as SciPy does for undirected graphs (the
+        same undirected graph; the stored order of neighbours is the transpose's).
 
     Returns
     -------
@@ -266,6 +301,7 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
     >>> as_graph(np.array([[0, 3], [np.nan, 0]], dtype=np.float16), "dijkstra").to_coo()
     (array([0]), array([1]), array([3.]))
     """
+    csgraph = _csc_undirected(csgraph, directed)
     if isinstance(csgraph, sr.Matrix):
         return _cast_matrix(csgraph, op, arg, square)
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
@@ -382,3 +418,54 @@ def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) ->
     if not lo <= i < n:
         raise sr.InvalidIndex(f"{op}: {arg} must lie in [{lo}, {n}), got {i}")
     return i + n if i < 0 else i
+
+
+def normalize_count(k, op: str, arg: str) -> int:
+    """A non-negative integer count (``K`` of ``yen``).
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import normalize_count
+    >>> normalize_count(3, "yen", "K")
+    3
+    """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(k).__name__}")
+    if int(k) < 0:
+        raise sr.InvalidValue(f"{op}: {arg} must be >= 0, got {int(k)}")
+    return int(k)
+
+
+def _free_bytes(device: str) -> int:
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415
+
+        free, _total = cp.cuda.runtime.memGetInfo()
+        return int(free) + int(cp.get_default_memory_pool().free_bytes())
+    import os  # noqa: PLC0415
+
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 1 << 62
+
+
+def check_output_bytes(op: str, nbytes: int, device: str) -> None:
+    """Raise :class:`semiring.OutOfMemory` naming the bytes when the results alone (e.g. a
+    (len(indices), N) float64 distance matrix) cannot fit in the device's free memory, before
+    any work: a graph of 2³¹ vertices and a few edges answers at once instead of thrashing.
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import check_output_bytes
+    >>> check_output_bytes("dijkstra", 8 * 10, "cpu")  # 80 bytes: fine
+    >>> try:
+    ...     check_output_bytes("dijkstra", 1 << 70, "cpu")
+    ... except MemoryError as e:
+    ...     print(str(e)[:45])
+    dijkstra: the results need 118059162071741130
+    """
+    free = _free_bytes(device)
+    if nbytes > free:
+        raise sr.OutOfMemory(f"{op}: the results need {nbytes} bytes of {device.upper()} memory, "
+                             f"{free} bytes are free", needed=int(nbytes), free=int(free))

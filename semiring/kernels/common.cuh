@@ -10,6 +10,30 @@ template <> __device__ __forceinline__ float sr_max<float>(float x, float y) { r
 template <> __device__ __forceinline__ double sr_min<double>(double x, double y) { return fmin(x, y); }
 template <> __device__ __forceinline__ double sr_max<double>(double x, double y) { return fmax(x, y); }
 
+// Unary helpers that op expressions may call (sr_minv, sr_ainv, sr_abs).
+// Multiplicative inverse with GraphBLAS's integer rules (SuiteSparse GB_IMINV): 1/0 is the
+// type's maximum, 1/-1 is -1, any other |x| > 1 truncates to 0; bool minv is true.
+__device__ __forceinline__ bool sr_minv(bool x) { (void)x; return true; }
+__device__ __forceinline__ int sr_minv(int x) { return x == 0 ? 2147483647 : (x == -1 ? -1 : 1 / x); }
+__device__ __forceinline__ long long sr_minv(long long x) {
+    return x == 0 ? 9223372036854775807LL : (x == -1 ? -1LL : 1LL / x);
+}
+__device__ __forceinline__ float sr_minv(float x) { return 1.0f / x; }
+__device__ __forceinline__ double sr_minv(double x) { return 1.0 / x; }
+
+// Additive inverse; bool is its own (GraphBLAS AINV_BOOL is the identity).
+template <typename T> __device__ __forceinline__ T sr_ainv(T x) { return -x; }
+template <> __device__ __forceinline__ bool sr_ainv<bool>(bool x) { return x; }
+
+template <typename T> __device__ __forceinline__ T sr_abs(T x) { return (x < 0) ? -x : x; }
+template <> __device__ __forceinline__ bool sr_abs<bool>(bool x) { return x; }
+template <> __device__ __forceinline__ float sr_abs<float>(float x) { return fabsf(x); }
+template <> __device__ __forceinline__ double sr_abs<double>(double x) { return fabs(x); }
+
+// The op structs `op_<name>` / `uop_<name>` of the program, generated from the op tables
+// by semiring.kernels.source (an unspliced program does not compile).
+@SR_FUNCTORS@
+
 // Warp shuffles exist for 4- and 8-byte types; bool travels as int.
 template <typename T> __device__ __forceinline__ T sr_shfl_down(unsigned mask, T v, int off, int width) {
     return __shfl_down_sync(mask, v, off, width);

@@ -30,7 +30,7 @@
 #define MP_GROUP_M 8
 #endif
 
-// MP_NO_DPX (tools/gemm_tune.py): int32 relaxes with a plain add and min on sm_90 too.
+// MP_NO_DPX (bench/probes/gemm_tune.py): int32 relaxes with a plain add and min on sm_90 too.
 
 #define MP_INT_MAX 0x7fffffff
 #define MP_INT_MIN (-0x7fffffff - 1)

@@ -768,7 +768,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_LANE 32
-#ifndef SR_PULL_STEP  // tools/probe_tune.py sweeps it through traversal.GRID_OPTIONS
+#ifndef SR_PULL_STEP  // bench/probes/probe_tune.py sweeps it through backend.gpu.traversal.GRID_OPTIONS
 #define SR_PULL_STEP 4
 #endif
 

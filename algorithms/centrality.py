@@ -1,0 +1,248 @@
+"""Betweenness centrality: Brandes' algorithm (Brandes 2001), many sources at once, as in
+LAGraph's LAGr_Betweenness (batched BC: Buluç & Gilbert's Combinatorial BLAS formulation).
+
+For a batch of s sources the path counts σ form a dense n × s matrix, one column per source.
+The forward sweep is a multi-source BFS in which every level is one SpMM over ``plus_second``
+(σ's of the frontier summed over in-edges, masked to the unvisited (vertex, source) pairs):
+
+    F⟨¬visited⟩ = Aᵀ plus.second F,   σ += F,   level⟨F ≠ 0⟩ = depth
+
+The backward sweep walks the levels in reverse, each level one SpMM the other way:
+
+    W⟨level = d⟩ = (1 + δ) ./ σ,   δ⟨level = d − 1⟩ += σ .* (A plus.second W)
+
+(``plus_second`` is computed as ``plus_times`` over A's structure with every entry 1.0: the
+same sums, and the form the CPU backend hands to SciPy.)
+
+which is δ(v) = Σ_{w : v → w, level(w) = level(v) + 1} σ(v)/σ(w) · (1 + δ(w)). Shortest
+paths are unweighted (hop counts); weighted betweenness (Dijkstra's order) is not done yet.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import random
+
+import numpy as np
+
+import semiring as sr
+
+from .triangles import _is_symmetric
+
+__all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "betweenness_centrality"]
+
+# Sources per batch: at most BATCH_ELEMENTS // n, so the n × s workspaces (σ, δ, the frontier,
+# the levels: about 40 bytes an entry) stay near 40 · BATCH_ELEMENTS bytes (2.7 GB); at
+# least 1, at most MAX_BATCH (wider SpMMs stop paying once the graph's rows are long).
+BATCH_ELEMENTS = 2**26
+MAX_BATCH = 512
+
+
+def _sources(op, sources, k, seed, n):
+    """The source list (int64, host) and whether it is a sample (NetworkX's rescaling)."""
+    if sources is not None and k is not None:
+        raise sr.InvalidValue(f"{op}: pass k or sources, not both")
+    if k is not None:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+            raise sr.DomainMismatch(f"{op}: k must be an integer, got {type(k).__name__}")
+        k = int(k)
+        if k == n:  # NetworkX: the same as all sources
+            return np.arange(n, dtype=np.int64), False
+        if not 1 <= k <= n:
+            raise sr.InvalidValue(f"{op}: k must be in [1, n] (n = {n}), got {k}")
+        if seed is None or isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            rng = random.Random(seed)
+        elif isinstance(seed, random.Random):
+            rng = seed
+        else:
+            raise sr.DomainMismatch(f"{op}: seed must be None, an int or a random.Random, got "
+                                    f"{type(seed).__name__}")
+        # NetworkX's sample: seed.sample(list(G), k) over the vertices 0 .. n-1 in order
+        return np.asarray(rng.sample(range(n), k), dtype=np.int64), True
+    if sources is None:
+        return np.arange(n, dtype=np.int64), False
+    src = sr.to_device(sources, "cpu") if sr.is_gpu_array(sources) else np.asarray(sources)
+    if src.ndim != 1:
+        raise sr.DimensionMismatch(f"{op}: sources must be 1-D, got shape {src.shape}")
+    if src.size and src.dtype.kind not in "iu":
+        raise sr.DomainMismatch(f"{op}: sources must be integers, got dtype {src.dtype}")
+    src = src.astype(np.int64)
+    if src.size == 0 and n:
+        raise sr.InvalidValue(f"{op}: sources must not be empty")
+    if src.size and (src.min() < 0 or src.max() >= n):
+        bad = src[(src < 0) | (src >= n)][0]
+        raise sr.InvalidIndex(f"{op}: sources must be vertices in [0, {n}), got {int(bad)}")
+    if np.unique(src).size != src.size:
+        raise sr.InvalidValue(f"{op}: sources must be distinct")
+    return src, True
+
+
+def _rescale(bc, xp, n, normalized, directed, endpoints, sampled):
+    """NetworkX 3.6's ``_rescale`` (betweenness.py), on the whole array at once."""
+    N = n if endpoints else n - 1
+    if N < 2:
+        return bc
+    k = None if sampled is None else int(sampled.size)
+    K = N if k is None else k
+    if k is None or endpoints:
+        if normalized:
+            scale = 1 / (K * (N - 1))
+        else:
+            scale = N / (K * (1 if directed else 2))
+        return bc * scale
+    # sampled sources without endpoints: a source cannot count itself
+    if normalized:
+        s_src = 1 / ((K - 1) * (N - 1)) if K > 1 else math.nan
+        s_non = 1 / (K * (N - 1))
+    else:
+        corr = 1 if directed else 2
+        s_src = N / ((K - 1) * corr) if K > 1 else math.nan
+        s_non = N / (K * corr)
+    scale = xp.full(n, s_non, dtype=np.float64)
+    scale[xp.asarray(sampled)] = s_src
+    return bc * scale
+
+
+def _ones(A):
+    """A's structure with every entry 1.0 (structure-only: no values stored or read)."""
+    return sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=1.0, dtype=np.float64)
+
+
+def _batch(G, GT, src, endpoints, xp):
+    """Σ over the sources in ``src`` of their dependencies δ (plus NetworkX's endpoint
+    terms): a length-n float64 array."""
+    n, s = G.nrows, int(src.size)
+    cols = xp.arange(s)
+    F = xp.zeros((n, s), dtype=np.float64)  # F[v, j]: σ of v on source j's frontier
+    F[src, cols] = 1.0
+    sigma = F.copy()
+    visited = F > 0
+    level = xp.full((n, s), -1, dtype=np.int32)
+    level[src, cols] = 0
+    depth = 0
+    while True:
+        depth += 1
+        # F⟨¬visited⟩ = Aᵀ plus.second F   (σ of the next level: in-neighbours' counts summed)
+        F = sr.mxm(GT, F, sr.plus_times, mask=visited, complement=True)
+        reached = F > 0
+        if not bool(reached.any()):  # the level's host synchronization
+            break
+        # σ += F,  level⟨F⟩ = depth,  visited⟨F⟩ = true
+        sigma += F
+        xp.copyto(level, np.int32(depth), where=reached)
+        visited |= reached
+    deepest = depth - 1
+    inv_sigma = xp.where(visited, 1.0 / xp.where(visited, sigma, 1.0), 0.0)
+    delta = xp.zeros((n, s), dtype=np.float64)
+    for d in range(deepest, 0, -1):
+        # W⟨level = d⟩ = (1 + δ) ./ σ
+        W = xp.where(level == d, (1.0 + delta) * inv_sigma, 0.0)
+        # δ⟨level = d − 1⟩ += σ .* (A plus.second W)
+        Q = sr.mxm(G, W, sr.plus_times, mask=level == d - 1)
+        delta += sigma * Q
+    delta[src, cols] = 0.0  # a source's own dependency is not its betweenness
+    if endpoints:
+        # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)
+        delta += visited
+        delta[src, cols] = 0.0
+        out = delta.sum(axis=1)
+        out[src] += visited.sum(axis=0) - 1
+        return out
+    return delta.sum(axis=1)
+
+
+def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoints=False,
+                           seed=None, directed=True, progress=None):
+    """Shortest-path betweenness centrality of every vertex (NetworkX's
+    ``betweenness_centrality`` with ``weight=None``).
+
+    ``c(v) = Σ_{s ≠ v ≠ t} σ(s, t | v) / σ(s, t)`` over the sources s (all vertices, or a
+    sample) and all targets t, with σ counting shortest (fewest-edge) paths; rescaled exactly
+    as NetworkX 3.6 rescales (``normalized``, ``endpoints``, undirected halving, and the
+    sampling correction for ``k`` / ``sources``). Brandes' algorithm, a batch of sources at
+    once (see the module's docstring).
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j; only the structure is read (explicit zeros are
+        edges, values are not weights: paths are unweighted, NetworkX's ``weight=None``;
+        weighted betweenness may come later). Self-loops and parallel edges never change a
+        shortest-path count. Runs where ``A`` lives (CPU or GPU).
+    k : int, optional
+        Use k sources sampled as NetworkX samples them (``random.Random(seed).sample`` over
+        the vertices 0 .. n−1: the same sources as ``nx.betweenness_centrality(G, k=k,
+        seed=seed)`` for a graph whose nodes are 0 .. n−1 in order); ``k = n`` means all.
+    sources : sequence of int, optional
+        The sampled sources themselves (distinct); rescaled as NetworkX rescales a sample of
+        that size. Not with ``k``.
+    normalized : bool
+        Divide by the number of (s, t) pairs (NetworkX's rule).
+    endpoints : bool
+        Count s and t as lying on their paths.
+    seed : None, int or random.Random
+        The sample's random state (with ``k``).
+    directed : bool
+        True (default): the directed graph of A (a NetworkX DiGraph). False: the undirected
+        graph of A ∪ Aᵀ (a NetworkX Graph): the same paths for a symmetric A, but unnormalized
+        values are halved, as NetworkX counts each unordered pair once.
+    progress : callable, optional
+        Called as ``progress(done, total)`` (sources) after each batch.
+
+    Returns
+    -------
+    array of float64, shape (n,)
+        A NumPy or CuPy array on A's device. With a sample of one source and
+        ``endpoints=False`` that source's value is NaN (NetworkX's 0/0).
+
+    Notes
+    -----
+    Sources run in batches of ``min(MAX_BATCH, BATCH_ELEMENTS // n)`` (at least 1); a batch
+    holds a few dense n × s arrays (σ, δ, the frontier, the levels). Each BFS level costs one
+    SpMM over the whole graph for the batch, forward and backward, so a graph of diameter D
+    costs about 2 D SpMMs a batch: a long path is slow per source, not wrong.
+
+    Examples
+    --------
+    >>> import semiring as sr
+    >>> import algorithms
+    >>> A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 3]], undirected=True, device="cpu")
+    >>> algorithms.betweenness_centrality(A, directed=False)
+    array([0.        , 0.66666667, 0.66666667, 0.        ])
+    >>> algorithms.betweenness_centrality(A, directed=False, normalized=False)
+    array([0., 2., 2., 0.])
+    >>> algorithms.betweenness_centrality(A, sources=[0, 3], normalized=False, directed=False)
+    array([0.  , 2.25, 2.25, 0.  ])
+    """
+    op = "betweenness_centrality"
+    A = sr.as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if progress is not None and not callable(progress):
+        raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    src, sampled = _sources(op, sources, k, seed, n)
+    bc = xp.zeros(n, dtype=np.float64)
+    if n == 0:
+        return bc
+    # only the structure: G(i, j) = 1 for every edge i → j (∪ j → i when undirected), an iso
+    # float64 1 so that plus_times multiplies by exactly 1 (= plus_second: the CPU backend
+    # hands plus_times over floats to SciPy, 20x its generic SpMM)
+    G = _ones(A)
+    if directed:
+        GT = _ones(A.T)  # A.T is cached on A
+    elif _is_symmetric(A):
+        GT = G
+    else:
+        # G = G ∪ Gᵀ, symmetric: its own transpose
+        G = GT = _ones(sr.ewise_add(G, G.T, "any"))
+    batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // n))
+    total = int(src.size)
+    for start in range(0, total, batch):
+        part = xp.asarray(src[start:start + batch])
+        bc += _batch(G, GT, part, endpoints, xp)
+        if progress is not None:
+            progress(min(start + batch, total), total)
+    return _rescale(bc, xp, n, normalized, directed, endpoints, src if sampled else None)

@@ -1,0 +1,48 @@
+"""One partition: the whole one-device algorithm as one task on the worker that holds it.
+
+With a single partition there is nothing to exchange, so the per-partition kernel is the
+whole algorithm: one Dask round trip instead of one per level (on the GPU the one-device
+BFS runs all its levels in one launch). ``WHOLE_ON_ONE_WORKER = False`` sends single-partition
+matrices through the distributed loop too (the tests do, to check it).
+"""
+
+from __future__ import annotations
+
+import semiring as sr
+from semiring import dist
+
+WHOLE_ON_ONE_WORKER = True
+
+
+def _run(name, B, args, kwargs, missing, ntuple):
+    import algorithms  # noqa: PLC0415 (on the worker)
+
+    out = getattr(algorithms, name)(B, *args, **kwargs)
+    outs = out if isinstance(out, tuple) else (out,)
+    vecs = tuple(sr.Vector.from_dense(o, missing=m) for o, m in zip(outs, missing))
+    return vecs if ntuple > 1 else vecs[0]
+
+
+def _pick(t, i):
+    return t[i]
+
+
+def whole(A, name, args, kwargs, missing, dtypes, *, gather):
+    """Run ``algorithms.<name>(block, *args, **kwargs)`` on the worker of A's only partition;
+    its outputs come back as DistVectors (``missing``: the output's value for 'absent') or,
+    with ``gather``, as arrays."""
+    kind = "cols" if A._blocks["cols"] is not None or A._blocks["rows"] is None else "rows"
+    B = A.blocks(kind)[0]
+    L = A.layout(kind)
+    fut = L.submit(0, _run, name, B, args, kwargs, missing, len(missing))
+    futs = [fut] if len(missing) == 1 else [L.submit(0, _pick, fut, i) for i in range(len(missing))]
+    vecs = [dist.DistVector(L, [f], dt) for f, dt in zip(futs, dtypes)]
+    if gather:
+        vecs = [v.to_dense(missing=m) for v, m in zip(vecs, missing)]
+    return tuple(vecs) if len(vecs) > 1 else vecs[0]
+
+
+def applies(A, name) -> bool:
+    import algorithms  # noqa: PLC0415 (the package above this one: a circle at import)
+
+    return WHOLE_ON_ONE_WORKER and A.nparts == 1 and hasattr(algorithms, name)

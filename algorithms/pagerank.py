@@ -1,0 +1,238 @@
+"""PageRank by power iteration: one SpMV over the graph per iteration (LAGraph's LAGr_PageRank
+and LAGr_PageRankGAP).
+
+Two definitions, which differ in what happens to the rank of a *dangling* vertex (one with no
+out-edges, or out-weights summing to 0) and in the stopping rule; both were checked against
+their sources (NetworkX 3.6's ``_pagerank_scipy``, GAP's ``src/pr.cc``, LAGraph's
+``LAGr_PageRankGAP.c``):
+
+- ``variant="networkx"`` (the default; NetworkX, LAGr_PageRank): a dangling vertex's rank is
+  handed out along virtual edges, in proportion to ``dangling`` (the personalization vector
+  unless given), so the ranks always sum to 1. Stops when the L1 change of the ranks in one
+  iteration is below ``n * tol`` (NetworkX's rule; ``tol`` defaults to 1e-6).
+- ``variant="gap"`` (GAP's benchmark kernel, LAGr_PageRankGAP): a dangling vertex's rank is
+  dropped (GAP never reads ``score / out_degree`` of a vertex with no out-edges), so with
+  sinks the ranks sum to less than 1. Stops when the L1 change is below ``tol`` itself
+  (GAP's ``error < epsilon``; ``tol`` defaults to GAP's 1e-4). GAP's ``pr.cc`` updates in
+  place (Gauss-Seidel), LAGraph and this module in sweeps (Jacobi): the same fixed point,
+  different iteration counts.
+
+Each iteration is ``x' = d · (x ./ outdeg) ⊕.⊗ A + teleport``: one ``plus_times`` (weighted)
+or ``plus_first`` (structure only) vector-matrix product, pulled over the cached transpose.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+import semiring as sr
+
+__all__ = ["ConvergenceError", "pagerank"]
+
+VARIANTS = ("networkx", "gap")
+# defaults per variant: NetworkX's pagerank(tol=1e-6, max_iter=100); GAP's pr (-t 1e-4) with
+# LAGraph's itermax (100): Jacobi sweeps take more iterations than GAP's in-place updates
+DEFAULT_TOL = {"networkx": 1e-6, "gap": 1e-4}
+DEFAULT_MAX_ITER = {"networkx": 100, "gap": 100}
+
+
+class ConvergenceError(sr.SemiringError, RuntimeError):
+    """An iterative method reached its iteration limit without meeting its tolerance (as
+    NetworkX's ``PowerIterationFailedConvergence``).
+
+    ``iterations`` is the number of iterations made, ``error`` the last change measured and
+    ``result`` the last iterate (on the input's device).
+    """
+
+    def __init__(self, message: str = "", *, iterations=None, error=None, result=None):
+        super().__init__(message)
+        self.iterations = iterations
+        self.error = error
+        self.result = result
+
+
+def _real(op, arg, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise sr.DomainMismatch(f"{op}: {arg} must be a real number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
+def _distribution(op, arg, value, n, xp):
+    """A length-n float64 array of non-negative weights with a positive sum, normalized to
+    sum 1 (NetworkX normalizes personalization, nstart and dangling the same way). ``value``
+    is a sequence/array of n numbers (NumPy, or CuPy on the GPU) or a dict {vertex: weight}
+    (missing vertices weigh 0, as in NetworkX)."""
+    if isinstance(value, dict):
+        keys = list(value)
+        bad = [k for k in keys if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral)
+               or not 0 <= int(k) < n]
+        if bad:
+            raise sr.InvalidIndex(f"{op}: {arg} keys must be vertices in [0, {n}), got {bad[0]!r}")
+        host = np.zeros(n, dtype=np.float64)
+        host[np.asarray([int(k) for k in keys], dtype=np.int64)] = [float(value[k]) for k in keys]
+        arr = xp.asarray(host)
+    else:
+        if sr.is_gpu_array(value) and xp is np:
+            raise sr.DeviceMismatch(f"{op}: A is on the CPU but {arg} is a CuPy array; move one "
+                                    f"explicitly")
+        arr = xp.asarray(value)
+        if arr.ndim != 1 or arr.shape[0] != n:
+            raise sr.DimensionMismatch(f"{op}: {arg} must have shape ({n},) (one weight per vertex), "
+                                       f"got shape {arr.shape}")
+        if arr.dtype.kind not in "biuf":
+            raise sr.DomainMismatch(f"{op}: {arg} must hold real numbers, got dtype {arr.dtype}")
+        arr = arr.astype(np.float64)  # a copy: the caller's array is never touched
+    if not bool(xp.isfinite(arr).all()) or bool((arr < 0).any()):
+        raise sr.InvalidValue(f"{op}: {arg} must hold finite non-negative weights")
+    total = float(arr.sum())
+    if not total > 0:
+        raise sr.InvalidValue(f"{op}: {arg} must have a positive sum, got {total}")
+    return arr / total
+
+
+def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, nstart=None,
+             dangling=None, weighted=True, variant="networkx", progress=None):
+    """PageRank of every vertex (personalized PageRank with ``personalization``).
+
+    The ranks x solve ``x = d · (x ./ outdeg) ⊕.⊗ A + d · s · u + (1 - d) · p``: a random
+    surfer follows an out-edge of its vertex with probability d (chosen in proportion to the
+    edge weights), else jumps to a vertex drawn from p; s is the rank held by dangling
+    vertices, handed out in proportion to u (``variant="networkx"``) or dropped
+    (``variant="gap"``: GAP's benchmark definition). Power iteration from ``nstart`` until
+    the L1 change of one iteration is below the tolerance (see the module's docstring for
+    the two definitions and their sources).
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j. An undirected graph is a symmetric matrix (both
+        directions, as NetworkX converts a Graph). Runs where ``A`` lives (CPU or GPU).
+    damping : float
+        The probability d of following an edge, in [0, 1); NetworkX's ``alpha``.
+    personalization : array_like of n weights, or dict {vertex: weight}, optional
+        The teleport distribution p (normalized to sum 1; a dict's missing vertices weigh 0).
+        Default: uniform.
+    tol : float, optional
+        ``variant="networkx"``: stop when ``‖x' − x‖₁ < n · tol`` (default 1e-6);
+        ``variant="gap"``: when ``‖x' − x‖₁ < tol`` (default 1e-4).
+    max_iter : int, optional
+        At most this many iterations (default 100); :class:`ConvergenceError` past it.
+    nstart : array_like of n weights, or dict, optional
+        The starting ranks (normalized to sum 1). Default: uniform.
+    dangling : array_like of n weights, or dict, optional
+        ``variant="networkx"`` only: the distribution u that a dangling vertex's rank goes to
+        (normalized). Default: ``personalization`` (NetworkX's rule).
+    weighted : bool
+        Follow edges in proportion to A's values (NetworkX's ``weight="weight"``); they must
+        be finite and non-negative, and a vertex whose out-weights sum to 0 is dangling.
+        ``False``, or a structure-only (iso) matrix: every edge weighs 1 (``weight=None``);
+        explicit zeros are edges then.
+    variant : {'networkx', 'gap'}
+        The definition (dangling vertices and the stopping rule), see above.
+    progress : callable, optional
+        Called as ``progress(iteration, change)`` after each iteration (1-based).
+
+    Returns
+    -------
+    array of float64, shape (n,)
+        The ranks, a NumPy or CuPy array on A's device.
+
+    Raises
+    ------
+    ConvergenceError
+        ``max_iter`` iterations did not meet the tolerance; the error carries the last
+        iterate as ``result``.
+
+    Notes
+    -----
+    Per iteration: ``w = x ./ outdeg`` (0 where the out-degree is 0), one pulled SpMV
+    ``t = w ⊕.⊗ A`` over A's cached transpose, a few O(n) vector operations and one host
+    synchronization (the change, for the stopping test). The out-degrees are computed once.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [1, 0, 0]], dtype=float))
+    >>> np.round(algorithms.pagerank(A), 4)
+    array([0.3878, 0.2148, 0.3974])
+    >>> np.round(algorithms.pagerank(A, personalization=[1, 0, 0]), 4)
+    array([0.4522, 0.1922, 0.3556])
+    >>> B = sp.csr_matrix(np.array([[0, 1], [0, 0]], dtype=float))  # vertex 1 is dangling
+    >>> np.round(algorithms.pagerank(B), 4)
+    array([0.3509, 0.6491])
+    >>> float(algorithms.pagerank(B, variant="gap").sum()) < 1  # GAP drops the dangling rank
+    True
+    """
+    op = "pagerank"
+    A = sr.as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if variant not in VARIANTS:
+        raise sr.InvalidValue(f"{op}: variant must be one of {VARIANTS}, got {variant!r}")
+    damping = _real(op, "damping", damping)
+    if not 0.0 <= damping < 1.0:
+        raise sr.InvalidValue(f"{op}: damping must be in [0, 1), got {damping}")
+    tol = DEFAULT_TOL[variant] if tol is None else _real(op, "tol", tol)
+    if not (tol > 0 and np.isfinite(tol)):
+        raise sr.InvalidValue(f"{op}: tol must be a positive finite number, got {tol}")
+    max_iter = DEFAULT_MAX_ITER[variant] if max_iter is None else max_iter
+    if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
+        raise sr.DomainMismatch(f"{op}: max_iter must be an integer, got {type(max_iter).__name__}")
+    if max_iter < 0:
+        raise sr.InvalidValue(f"{op}: max_iter must be >= 0, got {max_iter}")
+    if variant == "gap" and dangling is not None:
+        raise sr.InvalidValue(f"{op}: dangling= needs variant='networkx'; variant='gap' drops the "
+                              f"rank of dangling vertices")
+    if progress is not None and not callable(progress):
+        raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    if n == 0:
+        return xp.zeros(0, dtype=np.float64)
+    weighted = bool(weighted) and not A.is_iso
+    if weighted:
+        if A.dtype.kind not in "biuf":
+            raise sr.DomainMismatch(f"{op}: weighted=True needs real values, got dtype {A.dtype}")
+        vals = A.values
+        if vals.size and (not bool(xp.isfinite(vals).all()) or bool((vals < 0).any())):
+            raise sr.InvalidValue(f"{op}: edge weights must be finite and non-negative "
+                                  f"(weighted=True); pass weighted=False to ignore them")
+    p = (xp.full(n, 1.0 / n) if personalization is None
+         else _distribution(op, "personalization", personalization, n, xp))
+    x = xp.full(n, 1.0 / n) if nstart is None else _distribution(op, "nstart", nstart, n, xp)
+    u = p if dangling is None else _distribution(op, "dangling", dangling, n, xp)
+
+    # each edge i → j carries weight A(i, j) (weighted) or 1 (structure): plus_times reads the
+    # edge's value, plus_first only the vector's
+    semiring = sr.plus_times if weighted else sr.plus_first
+    ones = xp.ones(n, dtype=np.float64)
+    # outdeg = A ⊕.⊗ 1   (the weighted out-degree: the row sums, in float64)
+    outdeg = sr.mxv(A, ones, sr.plus_times if weighted else sr.plus_pair,
+                    direction="pull").to_dense(missing=0)
+    is_dangling = outdeg == 0
+    dangling_ind = is_dangling.astype(np.float64)
+    inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, outdeg))
+    teleport = (1.0 - damping) * p
+    threshold = n * tol if variant == "networkx" else tol
+    err = float("inf")
+    for it in range(1, max_iter + 1):
+        # w = x ./ outdeg   (0 at dangling vertices)
+        w = x * inv
+        # t = w ⊕.⊗ A       (pull: one dot product per vertex with its in-edges)
+        t = sr.vxm(w, A, semiring, direction="pull").to_dense(missing=0)
+        # x' = d · (t + s · u) + (1 − d) · p,  s = Σ x(dangling)   (GAP: s dropped)
+        if variant == "networkx":
+            t += xp.dot(x, dangling_ind) * u
+        x_new = damping * t + teleport
+        err = float(xp.abs(x_new - x).sum())  # the iteration's host synchronization
+        x = x_new
+        if progress is not None:
+            progress(it, err)
+        if err < threshold:
+            return x
+    raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: the L1 "
+                           f"change {err:.3g} is not below {threshold:.3g}",
+                           iterations=max_iter, error=err, result=x)

@@ -1,0 +1,268 @@
+"""Triangles: the total count, the count through each vertex, and the local clustering
+coefficient, as masked SpGEMM (Azad, Buluç & Gilbert 2015; Wolf et al.'s Sandia variants,
+as in LAGraph's LAGr_TriangleCount).
+
+The undirected graph: only A's structure is read (explicit zeros are edges; values are
+ignored), self-loops are dropped (NetworkX ignores them), and A must be structurally
+symmetric (an undirected graph stored both ways, as ``Matrix.from_networkx`` and the bench
+generators store it). An asymmetric A is refused with :class:`semiring.InvalidValue` unless
+``symmetrize=True``, which takes the undirected graph of A ∪ Aᵀ (an edge {i, j} where either
+direction is present: NetworkX's ``G.to_undirected()``). :func:`clustering` also has
+NetworkX's directed definition (``directed=True``).
+
+Orientation. Each undirected edge is kept once, pointing from the higher-ranked end to the
+lower-ranked one: D(i, j) for rank(j) < rank(i). With ``order="degree"`` the rank is (degree,
+index) ascending (the degree ordering of Cohen 2009 / Schank & Wagner 2005: every vertex keeps
+at most √(2m) out-edges, so hubs are cheap); with ``order="index"`` it is the index and D is
+the strict lower triangle L. A triangle k < j < i (in rank) then appears exactly once in
+
+    C⟨D⟩ = D plus.pair Dᵀ    at (i, j)  (k is the common lower neighbour: Sandia "dot", LUT)
+    C⟨D⟩ = D plus.pair D     at (i, k)  (j is the middle vertex: Sandia_LL)
+
+The first (``method="dot"``) counts the total; the per-vertex counts take both products:
+t(v) = (triangles where v is the top: the row sums of D·D) + (v the bottom: its column sums)
++ (v the middle: the column sums of D·Dᵀ).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+
+__all__ = ["clustering", "triangle_count", "triangles"]
+
+ORDERS = ("degree", "index")
+METHODS = ("dot", "ll")
+# picked by measurement (CPU, kron-16: see the report / docs): degree order, D·Dᵀ
+DEFAULT_ORDER = "degree"
+DEFAULT_METHOD = "dot"
+
+
+def _pattern(A, dtype=np.int64):
+    """A's structure as a structure-only matrix of ones (no values read or copied)."""
+    return sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=1, dtype=dtype)
+
+
+def _is_symmetric(A) -> bool:
+    """Whether A's structure equals Aᵀ's (canonical CSR both: compare the arrays)."""
+    xp = sr.array_module(A.device)
+    AT = A.T
+    return bool(xp.array_equal(A.indptr, AT.indptr)) and bool(xp.array_equal(A.indices, AT.indices))
+
+
+def _undirected(op, A, symmetrize):
+    """The undirected simple graph of A: a symmetric structure-only int64 matrix, no
+    self-loops. Refuses an asymmetric A unless ``symmetrize``."""
+    A = sr.as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    G = _pattern(A)
+    symmetric = _is_symmetric(A)
+    if symmetrize and not symmetric:
+        # G = G ∪ Gᵀ
+        G = _pattern(sr.ewise_add(G, G.T, "any"))
+    elif not symmetric:
+        raise sr.InvalidValue(f"{op}: A must be structurally symmetric (an undirected graph: A(i, j) "
+                              f"present exactly where A(j, i) is); pass symmetrize=True for the "
+                              f"undirected graph of A ∪ Aᵀ")
+    # G = offdiag(G)   (self-loops never close a triangle, and NetworkX ignores them)
+    return _pattern(sr.select(G, "offdiag"))
+
+
+def _oriented(G, order):
+    """D: each edge of the symmetric G once, from the higher-ranked end to the lower one."""
+    if order == "index":
+        # D = tril(G, -1)
+        return _pattern(sr.select(G, "tril", -1))
+    xp = sr.array_module(G.device)
+    n = G.nrows
+    # rank = (degree, index) ascending; keep (i, j) where rank(j) < rank(i)
+    deg = xp.diff(G.indptr).astype(xp.int64)
+    rows = xp.repeat(xp.arange(n, dtype=xp.int64), deg)
+    cols = G.indices.astype(xp.int64)
+    keep = (deg[cols] < deg[rows]) | ((deg[cols] == deg[rows]) & (cols < rows))
+    counts = xp.bincount(rows[keep], minlength=n) if n else xp.zeros(0, dtype=xp.int64)
+    indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(G.indptr.dtype)
+    return sr.Matrix(indptr, G.indices[keep], None, G.shape, iso_value=1, dtype=np.int64)
+
+
+def _check_choice(op, arg, value, choices):
+    if value not in choices:
+        raise sr.InvalidValue(f"{op}: {arg} must be one of {choices}, got {value!r}")
+
+
+def _dense(v):
+    """A Vector's values as a full int64/float64 array (0 where absent)."""
+    return v.to_dense(missing=0)
+
+
+def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_ORDER):
+    """The number of triangles of an undirected graph.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The undirected graph: structurally symmetric, only the structure is read (explicit
+        zeros are edges); self-loops are ignored. Runs where ``A`` lives (CPU or GPU).
+    symmetrize : bool
+        Count the triangles of the undirected graph of A ∪ Aᵀ instead of refusing an
+        asymmetric A.
+    method : {'dot', 'll'}
+        ``'dot'``: ``C⟨D⟩ = D plus.pair Dᵀ`` (Sandia LUT: each triangle once, at its top and
+        middle vertices, found through the bottom one); ``'ll'``: ``C⟨D⟩ = D plus.pair D``
+        (Sandia LL). The count is ``Σ C`` either way.
+    order : {'degree', 'index'}
+        How each edge is oriented (see the module's docstring): by (degree, index) ranks, or
+        by index (D = the strict lower triangle L).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    semiring.InvalidValue
+        A is not structurally symmetric and ``symmetrize`` is False.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> import algorithms
+    >>> K5 = sr.Matrix.from_dense(np.ones((5, 5)) - np.eye(5), missing=0, device="cpu")
+    >>> algorithms.triangle_count(K5)
+    10
+    """
+    op = "triangle_count"
+    _check_choice(op, "method", method, METHODS)
+    _check_choice(op, "order", order, ORDERS)
+    D = _oriented(_undirected(op, A, symmetrize), order)
+    # C⟨D⟩ = D plus.pair Dᵀ   (or D plus.pair D);  count = Σ C
+    C = sr.mxm(D, D.T if method == "dot" else D, sr.plus_pair, mask=D.S)
+    return int(sr.reduce_scalar(C)) if C.nvals else 0
+
+
+def _per_vertex(D, semiring=sr.plus_pair, W=None):
+    """Σ over the triangles through each vertex of 1 (or of the product of W's three edge
+    values, W holding the values of the oriented edges of D): the top, middle and bottom
+    shares of the two oriented products."""
+    n = D.nrows
+    xp = sr.array_module(D.device)
+    X = D if W is None else W
+    # C1⟨D⟩ = D ⊕.⊗ Dᵀ: at (top, middle), summed over the bottom vertex
+    C1 = sr.mxm(X, X.T, semiring, mask=D.S)
+    # C2⟨D⟩ = D ⊕.⊗ D: at (top, bottom), summed over the middle vertex
+    C2 = sr.mxm(X, X, semiring, mask=D.S)
+    if W is not None:
+        # Cᵢ = Cᵢ .* W   (the third edge's weight)
+        C1 = sr.ewise_mult(C1, W, "times")
+        C2 = sr.ewise_mult(C2, W, "times")
+    if not n:
+        return xp.zeros(0, dtype=np.int64 if W is None else np.float64)
+    # t = rowsum(C2) + colsum(C2) + colsum(C1)
+    return _dense(sr.reduce_rows(C2)) + _dense(sr.reduce_cols(C2)) + _dense(sr.reduce_cols(C1))
+
+
+def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER):
+    """The number of triangles through each vertex of an undirected graph (NetworkX's
+    ``triangles``).
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The undirected graph, as in :func:`triangle_count`.
+    symmetrize : bool
+        Use the undirected graph of A ∪ Aᵀ instead of refusing an asymmetric A.
+    order : {'degree', 'index'}
+        The orientation of the edges (see the module's docstring).
+
+    Returns
+    -------
+    array of int64, shape (n,)
+        A NumPy or CuPy array on A's device; its sum is three times :func:`triangle_count`.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]]))
+    >>> algorithms.triangles(A)
+    array([1, 1, 1, 0])
+    """
+    op = "triangles"
+    _check_choice(op, "order", order, ORDERS)
+    D = _oriented(_undirected(op, A, symmetrize), order)
+    return _per_vertex(D).astype(np.int64)
+
+
+def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER):
+    """The local clustering coefficient of each vertex (NetworkX's unweighted
+    ``clustering``).
+
+    Undirected (``directed=False``): ``c(v) = 2 t(v) / (deg(v) (deg(v) − 1))`` with t(v) the
+    triangles through v and deg(v) its neighbours other than itself; 0 where deg(v) < 2 or
+    t(v) = 0. Directed (``directed=True``; Fagiolo 2007, as NetworkX computes it for a
+    DiGraph): with S = A + Aᵀ over the structure without self-loops,
+    ``c(v) = (S³)(v, v) / (2 (dₜ(v) (dₜ(v) − 1) − 2 d↔(v)))``, dₜ the in- plus out-degree and
+    d↔ the number of reciprocated edges; equal to the undirected coefficient on a symmetric A.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        Only the structure is read (explicit zeros are edges); self-loops are ignored.
+        ``directed=False``: structurally symmetric, as in :func:`triangle_count`;
+        ``directed=True``: edges ``A(i, j)``: i → j, any structure.
+    directed : bool
+        NetworkX's directed clustering (a DiGraph) instead of the undirected one (a Graph).
+    symmetrize : bool
+        ``directed=False`` only: use the undirected graph of A ∪ Aᵀ instead of refusing an
+        asymmetric A.
+    order : {'degree', 'index'}
+        The orientation of the edges in the products (see the module's docstring).
+
+    Returns
+    -------
+    array of float64, shape (n,)
+        A NumPy or CuPy array on A's device.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]]))
+    >>> algorithms.clustering(A)
+    array([1.        , 1.        , 0.33333333, 0.        ])
+    >>> B = sp.csr_matrix(np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]]))  # a directed 3-cycle
+    >>> algorithms.clustering(B, directed=True)
+    array([0.5, 0.5, 0.5])
+    """
+    op = "clustering"
+    _check_choice(op, "order", order, ORDERS)
+    if directed and symmetrize:
+        raise sr.InvalidValue(f"{op}: symmetrize=True needs directed=False (the directed "
+                              f"coefficient reads both directions of A itself)")
+    if not directed:
+        G = _undirected(op, A, symmetrize)
+        xp = sr.array_module(G.device)
+        t = _per_vertex(_oriented(G, order)).astype(np.float64)
+        deg = xp.diff(G.indptr).astype(np.float64)
+        # c = 2 t / (deg (deg − 1)), 0 where t = 0
+        denom = deg * (deg - 1)
+        return xp.where(t > 0, 2 * t / xp.where(denom > 0, denom, 1), 0.0)
+    A = sr.as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    xp = sr.array_module(A.device)
+    # P = offdiag(A) as ones;  S = P + Pᵀ  (1: one direction, 2: both)
+    P = _pattern(sr.select(_pattern(A), "offdiag"))
+    S = sr.ewise_add(P, P.T, "plus")
+    # dₜ = rowsum(S),  d↔ = the entries of S equal to 2, per row
+    dtot = _dense(sr.reduce_rows(S)).astype(np.float64)
+    dbi = _dense(sr.reduce_rows(_pattern(sr.select(S, "valueeq", 2)))).astype(np.float64)
+    # (S³)(v, v) = 2 Σ over the triangles through v of the product of S's three edge values
+    G = _pattern(S)
+    D = _oriented(G, order)
+    W = sr.ewise_mult(S, D, "first")  # S's values on D's edges
+    T = 2 * _per_vertex(D, sr.plus_times, W).astype(np.float64)
+    denom = 2 * (dtot * (dtot - 1) - 2 * dbi)
+    return xp.where(T > 0, T / xp.where(denom > 0, denom, 1), 0.0)

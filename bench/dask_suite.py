@@ -1,0 +1,313 @@
+"""The Dask suite: distributed BFS / SSSP / SpMV / connected components on GPU (or CPU)
+workers against the in-process engine, strong and weak scaling over the workers.
+
+    python -m bench.dask_suite --device gpu --workers 2 --out results.json
+
+Each worker generates the Kronecker graph itself on its own device (``DistMatrix.from_function``:
+nothing but the generator's arguments travels) and keeps its column block. The in-process
+baseline runs in this process (on GPU 0 for ``--device gpu``). Prints a Markdown table; the
+JSON has every timing with the worker count and partition count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
+
+
+def kron_graph(scale, device):
+    """The graph on this process's device (a worker's GPU, or the CPU)."""
+    from bench import generators as g  # noqa: PLC0415
+
+    xp = None
+    if device == "gpu":
+        import cupy as xp  # noqa: PLC0415
+    return g.kronecker(scale, xp=xp)
+
+
+def _sync(device):
+    if device == "gpu":
+        import cupy  # noqa: PLC0415
+        cupy.cuda.Device().synchronize()
+
+
+def timed(fn, reps, device):
+    """(median seconds, last result) of ``reps`` runs after one warm-up run."""
+    out = fn()
+    _sync(device)
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        out = fn()
+        _sync(device)
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts)), out
+
+
+def host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+def _nccl_allgather(uid, nranks, rank, sizes, reps):
+    """On a worker: time NCCL all-gathers of ``size`` bytes per rank (the exchange a level
+    of a distributed BFS needs: each rank's slice of the frontier bitmap)."""
+    import cupy  # noqa: PLC0415
+    from cupy.cuda import nccl  # noqa: PLC0415
+
+    comm = nccl.NcclCommunicator(nranks, uid, rank)
+    stream = cupy.cuda.Stream.null
+    out = {}
+    for size in sizes:
+        send = cupy.ones(size, dtype=cupy.uint8)
+        recv = cupy.empty(size * nranks, dtype=cupy.uint8)
+        comm.allGather(send.data.ptr, recv.data.ptr, size, nccl.NCCL_UINT8, stream.ptr)
+        stream.synchronize()
+        ts = []
+        for _ in range(reps):
+            t = time.perf_counter()
+            comm.allGather(send.data.ptr, recv.data.ptr, size, nccl.NCCL_UINT8, stream.ptr)
+            stream.synchronize()
+            ts.append(time.perf_counter() - t)
+        out[size] = float(np.median(ts))
+    comm.destroy()
+    return out
+
+
+def _dask_part(size):
+    import cupy  # noqa: PLC0415
+    return cupy.ones(size, dtype=cupy.uint8)
+
+
+def _dask_touch(parts):
+    return sum(int(p.size) for p in parts)
+
+
+def exchange_probe(client, sizes, reps=5):
+    """Seconds of one all-gather of ``size`` bytes per worker: through Dask (each worker's
+    task receives the other's array) and through NCCL (cupy.cuda.nccl)."""
+    import distributed  # noqa: PLC0415
+
+    workers = sorted(client.nthreads())
+    res = {"dask": {}, "nccl": {}, "workers": len(workers)}
+    for size in sizes:
+        parts = [client.submit(_dask_part, size, workers=[w], pure=False) for w in workers]
+        distributed.wait(parts)
+        ts = []
+        for _ in range(reps + 1):
+            t = time.perf_counter()
+            futs = [client.submit(_dask_touch, parts, workers=[w], pure=False) for w in workers]
+            client.gather(futs)
+            ts.append(time.perf_counter() - t)
+        res["dask"][size] = float(np.median(ts[1:]))
+        del parts
+    import cupy  # noqa: PLC0415
+    if cupy.cuda.runtime.getDeviceCount() < len(workers):
+        res["nccl_error"] = "fewer GPUs than workers: not run"
+        return res
+    try:
+        from cupy.cuda import nccl  # noqa: PLC0415
+        uid = nccl.get_unique_id()
+        futs = [client.submit(_nccl_allgather, uid, len(workers), r, sizes, reps,
+                              workers=[w], pure=False) for r, w in enumerate(workers)]
+        got = client.gather(futs)
+        res["nccl"] = {size: max(g[size] for g in got) for size in sizes}
+    except Exception as err:  # report, do not fail the suite
+        res["nccl_error"] = repr(err)
+    return res
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--device", choices=("cpu", "gpu"), default="gpu")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--check-scale", type=int, default=18)
+    ap.add_argument("--base-scale", type=int, default=22, help="one worker vs in-process")
+    ap.add_argument("--strong-scale", type=int, default=24)
+    ap.add_argument("--weak-scale", type=int, default=23, help="on one worker (x2 on two)")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--skip", default="", help="comma list of: check,base,strong,weak,probe")
+    args = ap.parse_args(argv)
+    skip = set(filter(None, args.skip.split(",")))
+
+    import semiring as sr  # noqa: PLC0415
+    from semiring import dist  # noqa: PLC0415
+    import algorithms  # noqa: PLC0415
+    import algorithms.dist as ad  # noqa: PLC0415
+    import distributed  # noqa: PLC0415
+
+    dev = args.device
+    rows = []
+    info = {"device": dev, "workers": args.workers}
+    if dev == "gpu":
+        import cupy  # noqa: PLC0415
+        info["gpu"] = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+        info["gpus_visible"] = cupy.cuda.runtime.getDeviceCount()
+
+    def save():
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump({"info": info, "rows": rows}, f, indent=1)
+
+    def record(**r):
+        rows.append(r)
+        print("ROW", json.dumps(r), flush=True)
+        save()
+
+    t0 = time.perf_counter()
+    client = dist.local_cluster(args.workers, device=dev)
+    info["cluster_start_s"] = round(time.perf_counter() - t0, 2)
+    print("cluster", info, flush=True)
+
+    def make(scale, nparts):
+        t = time.perf_counter()
+        DA = dist.DistMatrix.from_function(functools.partial(kron_graph, scale, dev),
+                                           (1 << scale, 1 << scale), client, nparts=nparts,
+                                           device=dev, kinds=("cols",))
+        DA.persist(("cols",))
+        return DA, time.perf_counter() - t
+
+    def pick_source(DA):
+        deg = host(DA.degree("cols").to_dense())
+        rng = np.random.default_rng(1)
+        cand = np.flatnonzero(deg > 0)
+        return int(cand[rng.integers(cand.size)]), int(deg.sum())
+
+    def dist_runs(DA, label, scale, nparts, src, nvals):
+        common = dict(graph=f"kron-{scale}", n=DA.nrows, nnz=nvals, workers=nparts, path="dask")
+        t, lv = timed(lambda: distributed.wait(ad.bfs(DA, src, gather=False).parts), args.reps, dev)
+        record(case="bfs", seconds=t, **common)
+        t, _ = timed(lambda: distributed.wait(ad.sssp(DA, src, gather=False).parts), 1, dev)
+        record(case="sssp", seconds=t, **common)
+        x = dist.DistVector.full(DA, 1.0, dtype=np.float32)
+        t, _ = timed(lambda: distributed.wait(dist.vxm(x, DA, sr.plus_first,
+                                                        direction="pull").parts), args.reps, dev)
+        record(case="spmv", seconds=t, **common)
+        t, _ = timed(lambda: distributed.wait(ad.connected_components(
+            DA, symmetric=True, gather=False).parts), 1, dev)
+        record(case="cc", seconds=t, **common)
+
+    # ---- the exchange itself: Dask against NCCL, for a level's frontier slice
+    if "probe" not in skip and dev == "gpu" and args.workers >= 2:
+        # (NCCL needs one GPU per rank: on fewer GPUs than workers only Dask's side runs)
+        sizes = [1 << 10, 1 << 20, 1 << 23, 1 << 26]
+        pr = exchange_probe(client, sizes)
+        info["exchange_probe"] = pr
+        save()
+        print("exchange probe (bytes per worker: seconds)", pr, flush=True)
+
+    # ---- correctness on the workers: kron-check against the in-process engine
+    if "check" not in skip:
+        s = args.check_scale
+        A0 = kron_graph(s, dev)
+        M = sr.Matrix.from_cupyx(A0) if dev == "gpu" else sr.Matrix.from_scipy(A0, device="cpu")
+        S_host = A0.get() if dev == "gpu" else A0
+        for nparts in sorted({1, args.workers}):
+            DA, _ = make(s, nparts)
+            src, _ = pick_source(DA)
+            ok = {}
+            ok["bfs_levels"] = np.array_equal(host(algorithms.bfs(M, src)), host(ad.bfs(DA, src)))
+            l0, p0 = algorithms.bfs(M, src, parents=True, deterministic=True)
+            l1, p1 = ad.bfs(DA, src, parents=True, deterministic=True)
+            ok["bfs_parents_det"] = np.array_equal(host(p0), host(p1))
+            for d in ("push", "pull"):
+                ok[f"bfs_{d}"] = np.array_equal(host(l0), host(ad.bfs(DA, src, direction=d)))
+            ok["sssp_bitwise"] = np.array_equal(host(algorithms.sssp(M, src)),
+                                                host(ad.sssp(DA, src)))
+            from scipy.sparse import csgraph  # noqa: PLC0415
+            _, lab = csgraph.connected_components(S_host, directed=False)
+            ok["cc"] = np.array_equal(lab, host(ad.connected_components(DA)))
+            # PageRank against a SciPy power iteration of the same formula
+            n = S_host.shape[0]
+            deg = np.diff(S_host.indptr).astype(np.float64)
+            inv = np.divide(1.0, deg, out=np.zeros(n), where=deg > 0)
+            P = S_host.copy()
+            P.data[:] = 1.0
+            r = np.full(n, 1.0 / n)
+            for _ in range(100):
+                rn = 0.85 * (P.T @ (r * inv)) + (0.85 * r[deg == 0].sum() + 0.15) / n
+                done = np.abs(rn - r).sum() < n * 1e-6
+                r = rn
+                if done:
+                    break
+            ok["pagerank_maxdiff"] = float(np.abs(host(ad.pagerank(DA)) - r).max())
+            record(case="check", graph=f"kron-{s}", workers=nparts, source=src, **ok)
+            del DA
+        del M, A0
+
+    # ---- one worker against the in-process engine
+    if "base" not in skip:
+        s = args.base_scale
+        A0 = kron_graph(s, dev)
+        M = sr.Matrix.from_cupyx(A0) if dev == "gpu" else sr.Matrix.from_scipy(A0, device="cpu")
+        del A0
+        DA, tgen = make(s, 1)
+        src, nvals = pick_source(DA)
+        common = dict(graph=f"kron-{s}", n=M.nrows, nnz=nvals, workers=0, path="in-process")
+        t, _ = timed(lambda: algorithms.bfs(M, src), args.reps, dev)
+        record(case="bfs", seconds=t, **common)
+        t, _ = timed(lambda: algorithms.sssp(M, src), 1, dev)
+        record(case="sssp", seconds=t, **common)
+        x = sr.Vector.from_dense(sr.array_module(M.device).ones(M.nrows, dtype=np.float32))
+        t, _ = timed(lambda: sr.vxm(x, M, sr.plus_first, direction="pull"), args.reps, dev)
+        record(case="spmv", seconds=t, **common)
+        del M
+        if dev == "gpu":
+            import cupy  # noqa: PLC0415
+            cupy.get_default_memory_pool().free_all_blocks()
+        dist_runs(DA, "base", s, 1, src, nvals)
+        # the same single partition through the distributed loop (one task per operation)
+        from algorithms.dist import _local  # noqa: PLC0415
+        _local.WHOLE_ON_ONE_WORKER = False
+        common = dict(graph=f"kron-{s}", n=DA.nrows, nnz=nvals, workers=1, path="dask-loop")
+        t, _ = timed(lambda: distributed.wait(ad.bfs(DA, src, gather=False).parts), args.reps, dev)
+        record(case="bfs", seconds=t, **common)
+        t, _ = timed(lambda: distributed.wait(ad.sssp(DA, src, gather=False).parts), 1, dev)
+        record(case="sssp", seconds=t, **common)
+        _local.WHOLE_ON_ONE_WORKER = True
+        del DA
+
+    # ---- strong scaling: the same graph on 1 and on all workers
+    if "strong" not in skip:
+        s = args.strong_scale
+        for nparts in (1, args.workers):
+            DA, tgen = make(s, nparts)
+            src, nvals = pick_source(DA)
+            record(case="setup", seconds=tgen, graph=f"kron-{s}", workers=nparts, path="dask")
+            dist_runs(DA, "strong", s, nparts, src, nvals)
+            del DA
+
+    # ---- weak scaling: kron-(weak) on one worker, kron-(weak+1) on two
+    if "weak" not in skip and args.workers == 2:
+        s = args.weak_scale
+        DA, tgen = make(s, 1)
+        src, nvals = pick_source(DA)
+        dist_runs(DA, "weak", s, 1, src, nvals)
+        del DA
+
+    # ---- the table
+    print()
+    print(f"| graph | case | path | workers | seconds |")
+    print("|---|---|---|---:|---:|")
+    for r in rows:
+        if "seconds" in r:
+            print(f"| {r['graph']} | {r['case']} | {r.get('path', '')} | {r['workers']} | "
+                  f"{r['seconds'] * 1e3:.2f} ms |")
+    for r in rows:
+        if r["case"] == "check":
+            print("check", r)
+    client.close()
+    client.cluster.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""NetworkX dispatch backend ``"semiring"``: NetworkX functions run on this engine.
+
+NetworkX (>= 3.4) hands a call to an installed backend when asked, per call or by
+configuration::
+
+    nx.pagerank(G, backend="semiring")                # one call
+    nx.config.backend_priority.algos = ["semiring"]   # every call the backend can run
+    NETWORKX_BACKEND_PRIORITY=semiring python script.py
+
+The graph is converted once to :class:`nx_semiring.SemiringGraph` (CSR matrices of the
+engine, on the GPU when there is one, with NetworkX's node labels mapped to indices and back),
+and NetworkX caches the conversion on the graph (``G.__networkx_cache__``), so later calls
+reuse it. :func:`nx_semiring.interface.BackendInterface.can_run` refuses what the engine does
+not do (callable weights, multigraph edge keys where they matter, ``sort_neighbors=``, ...),
+and NetworkX then runs its own code.
+
+This module is what NetworkX imports to learn about the backend (``get_info``, the
+``networkx.backend_info`` entry point); it imports neither the engine nor NetworkX. The
+dispatched functions are in :mod:`nx_semiring.algorithms`, the backend object in
+:mod:`nx_semiring.interface`.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+# Every function dispatched to this backend (NetworkX's dispatch names). The interface checks
+# that each is implemented; ``get_info`` tells NetworkX about them.
+FUNCTIONS = (
+    # traversal
+    "bfs_edges", "bfs_tree", "bfs_layers", "bfs_predecessors", "bfs_successors",
+    "descendants_at_distance",
+    # unweighted shortest paths
+    "shortest_path", "shortest_path_length", "single_source_shortest_path",
+    "single_source_shortest_path_length", "all_pairs_shortest_path_length", "has_path",
+    # weighted shortest paths
+    "single_source_dijkstra", "single_source_dijkstra_path",
+    "single_source_dijkstra_path_length", "dijkstra_path", "dijkstra_path_length",
+    "bellman_ford_path", "bellman_ford_path_length", "single_source_bellman_ford",
+    "single_source_bellman_ford_path", "single_source_bellman_ford_path_length",
+    "negative_edge_cycle", "floyd_warshall_numpy",
+    # analytics
+    "connected_components", "number_connected_components", "is_connected",
+    "strongly_connected_components", "pagerank", "betweenness_centrality", "triangles",
+    "clustering", "core_number", "louvain_communities", "minimum_spanning_tree",
+)
+
+_DOCS = {
+    "bfs_edges": "Levels from the engine's BFS; edges in NetworkX's order (its adjacency "
+                 "order). ``sort_neighbors`` and ``reverse=True`` on a DiGraph fall back.",
+    "single_source_dijkstra": "Distances from the engine's SSSP (delta-stepping); with "
+                              "negative weights NetworkX runs (it raises or not by its own "
+                              "visiting order). Paths are shortest paths, ties may differ.",
+    "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
+    "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
+}
+
+
+def get_info() -> dict:
+    """What NetworkX shows about this backend (the ``networkx.backend_info`` entry point).
+
+    Examples
+    --------
+    >>> import nx_semiring
+    >>> info = nx_semiring.get_info()
+    >>> info["backend_name"], "bfs_edges" in info["functions"]
+    ('semiring', True)
+    """
+    return {
+        "backend_name": "semiring",
+        "project": "semiring",
+        "package": "nx_semiring",
+        "short_summary": "GraphBLAS-style sparse linear algebra on the GPU (CuPy) or CPU.",
+        "functions": {name: ({"additional_docs": _DOCS[name]} if name in _DOCS else {})
+                      for name in FUNCTIONS},
+    }
+
+
+def __getattr__(name):  # lazy: SemiringGraph and the converters import the engine
+    if name in ("SemiringGraph", "from_networkx", "to_networkx"):
+        from . import graph  # noqa: PLC0415
+
+        return getattr(graph, name)
+    raise AttributeError(f"module 'nx_semiring' has no attribute {name!r}")
+
+
+__all__ = ["FUNCTIONS", "SemiringGraph", "from_networkx", "get_info", "to_networkx"]

@@ -1,0 +1,1162 @@
+"""The dispatched functions: NetworkX's signatures, results and errors, the engine's algorithms.
+
+Each function takes a :class:`~nx_semiring.graph.SemiringGraph` (NetworkX's dispatcher
+converts the caller's graph; a NetworkX graph given directly is converted here) and returns
+what NetworkX returns: dicts keyed by node, lists of nodes, generators where NetworkX yields,
+Python numbers (never NumPy scalars), and NetworkX's exceptions with NetworkX's messages.
+
+Where the answer is unique (levels, distances, layers as sets) it equals NetworkX's. Where
+NetworkX fixes an order that depends on its adjacency order (``bfs_edges``, ``bfs_layers``,
+``bfs_tree``, ``single_source_shortest_path``), the backend reproduces it: the engine computes
+the BFS levels, and one vectorized pass per level over the adjacency in NetworkX's order picks,
+for each vertex of the next level, the first parent NetworkX's queue would reach it from
+(:func:`_ordered_levels`). Weighted paths are shortest paths from the engine's predecessors;
+where several shortest paths tie, the one returned may differ from NetworkX's.
+
+A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
+its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
+cases before conversion (``can_run``).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+import algorithms as alg
+import semiring as sr
+
+from .graph import SemiringGraph, from_networkx
+
+# Out-edges of a BFS level below which the NetworkX-order pass walks it in Python instead of
+# with array operations (whose fixed cost per level dominates on long, thin graphs).
+NARROW_EDGES = 256
+
+# Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
+# the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
+APSP_BFS_BATCH = 64
+
+
+def _nx():
+    import networkx as nx  # noqa: PLC0415
+
+    return nx
+
+
+def _graph(G, weight=None) -> SemiringGraph:
+    if isinstance(G, SemiringGraph):
+        return G
+    attrs = {weight: 1} if isinstance(weight, str) else None
+    return from_networkx(G, edge_attrs=attrs)
+
+
+def _host(a):
+    return sr.to_device(a, "cpu") if sr.is_gpu_array(a) else np.asarray(a)
+
+
+def _labels(g: SemiringGraph, idx):
+    nodes = g.nodes
+    return [nodes[i] for i in idx.tolist()]
+
+
+# --------------------------------------------------------------------------- engine calls
+def _bfs_level(g: SemiringGraph, s: int) -> np.ndarray:
+    """Levels from vertex ``s`` by the engine's BFS (host int64, -1 where unreached)."""
+    M, sym = g.engine_matrix()
+    return _host(alg.bfs(M, s, symmetric=sym))
+
+
+def _unreached(dist):
+    return np.isinf(dist) if dist.dtype.kind == "f" else dist == np.iinfo(dist.dtype).max
+
+
+def _weighted_matrix(g: SemiringGraph, weight):
+    """Edge attribute ``weight``'s matrix; ``None``: every edge weighs 1 (integer)."""
+    return g.matrix(None, unit=1) if weight is None else g.matrix(weight)
+
+
+def _has_negative(g: SemiringGraph, weight) -> bool:
+    if weight is None:
+        return False
+    w = g.weights(weight)
+    return bool(w.size) and bool((w < 0).any())
+
+
+def _sssp(g: SemiringGraph, s: int, weight, method: str):
+    """Distances and predecessors (host arrays) from ``s``; ``method`` 'dijkstra' (refuses
+    negative weights: NetworkX's Dijkstra decides by its own visiting order whether to
+    raise) or 'bellman-ford' (NetworkXUnbounded on a negative cycle)."""
+    nx = _nx()
+    if method == "dijkstra" and _has_negative(g, weight):
+        raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
+                                  "NetworkX (its result depends on its visiting order)")
+    M = _weighted_matrix(g, weight)
+    sym = not g.directed
+    try:
+        if method == "dijkstra":
+            dist, pred = alg.sssp(M, s, predecessors=True, symmetric=sym)
+        else:
+            dist, pred = alg.bellman_ford(M, s, predecessors=True, symmetric=sym)
+    except sr.NegativeCycleError as exc:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+    return _host(dist), _host(pred)
+
+
+def _by_distance(dist, keep):
+    """Indices where ``keep``, ordered by distance, then by index."""
+    idx = np.flatnonzero(keep)
+    return idx[np.argsort(dist[idx], kind="stable")]
+
+
+def _path_dict(g: SemiringGraph, order, pred, s: int) -> dict:
+    """{node: path from s} for the vertices in ``order``, walking the predecessor tree."""
+    nodes = g.nodes
+    paths = {s: [nodes[s]]}
+    pred = pred.tolist()
+    for v in order.tolist():
+        if v in paths:
+            continue
+        stack = []
+        u = v
+        while u not in paths:
+            stack.append(u)
+            u = pred[u]
+        p = paths[u]
+        while stack:
+            w = stack.pop()
+            p = p + [nodes[w]]
+            paths[w] = p
+    return {nodes[v]: paths[v] for v in order.tolist()}
+
+
+def _path_to(g: SemiringGraph, pred, s: int, t: int) -> list:
+    nodes = g.nodes
+    path = [t]
+    while path[-1] != s:
+        path.append(int(pred[path[-1]]))
+    return [nodes[v] for v in reversed(path)]
+
+
+# --------------------------------------------------------------------------- BFS order
+def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
+    """Yield ``(parents, children)`` (lists of vertex numbers) level by level in NetworkX's
+    order.
+
+    ``children`` is the next level in the order NetworkX's queue discovers it (the frontier
+    in order, each vertex's neighbours in adjacency order, first discovery wins), ``parents``
+    the vertex each was discovered from. ``level`` (the engine's BFS levels from a single
+    source) says which vertices belong to the next level; without it a seen-set is kept.
+    Levels are generated while their depth is below ``depth_limit``. A level whose frontier
+    has at most ``NARROW_EDGES`` out-edges is walked in Python (a long path costs O(1) a
+    level), a wider one by array operations over all its out-edges at once.
+    """
+    indptr, adj = g.indptr, g.adj
+    ptr = indptr.tolist()
+    front = [int(v) for v in frontier]
+    lv = None if level is None else level.tolist()
+    seen = None
+    if level is None:
+        seen = bytearray(g.n)
+        for v in front:
+            seen[v] = 1
+    depth = 0
+    while front and depth < depth_limit:
+        narrow = len(front) <= NARROW_EDGES and \
+            sum(ptr[u + 1] - ptr[u] for u in front) <= NARROW_EDGES
+        parents, children = [], []
+        if narrow:
+            target = depth + 1
+            found = set()
+            for u in front:
+                for v in adj[ptr[u]:ptr[u + 1]].tolist():
+                    if seen is None:
+                        if lv[v] != target or v in found:
+                            continue
+                        found.add(v)
+                    elif seen[v]:
+                        continue
+                    else:
+                        seen[v] = 1
+                    parents.append(u)
+                    children.append(v)
+        else:
+            f = np.asarray(front, dtype=np.int64)
+            starts = indptr[f]
+            counts = indptr[f + 1] - starts
+            total = int(counts.sum())
+            seg = np.repeat(np.arange(f.size, dtype=np.int64), counts)
+            offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts,
+                                                                   counts)
+            cand = adj[starts[seg] + offsets]
+            if seen is None:
+                keep = level[cand] == depth + 1
+            else:
+                keep = np.frombuffer(seen, dtype=np.bool_)[cand] == 0
+            cand = cand[keep]
+            if cand.size:
+                seg = seg[keep]
+                _, first = np.unique(cand, return_index=True)
+                first.sort()
+                ch = cand[first]
+                if seen is not None:
+                    np.frombuffer(seen, dtype=np.uint8)[ch] = 1
+                parents, children = f[seg[first]].tolist(), ch.tolist()
+        if not children:
+            return
+        yield parents, children
+        front = children
+        depth += 1
+
+
+def _source(g: SemiringGraph, source, exc) -> int:
+    if source not in g:
+        raise exc
+    return g.index[source]
+
+
+# --------------------------------------------------------------------------- traversal
+def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+    """Edges of NetworkX's breadth-first search from ``source``, in NetworkX's order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.bfs_edges(nx.path_graph(4), 1, backend="semiring"))
+    [(1, 0), (1, 2), (2, 3)]
+    """
+    nx = _nx()
+    g = _graph(G)
+    s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the graph."))
+    if sort_neighbors is not None or (reverse and g.directed):
+        raise NotImplementedError("nx_semiring: bfs_edges with sort_neighbors or reverse=True "
+                                  "on a directed graph")
+    if depth_limit is None:
+        depth_limit = g.n
+    level = _bfs_level(g, s)
+    nodes = g.nodes
+    for parents, children in _ordered_levels(g, [s], depth_limit, level):
+        yield from zip([nodes[u] for u in parents], [nodes[v] for v in children])
+
+
+def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+    """NetworkX's BFS tree from ``source`` (a ``networkx.DiGraph``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(nx.bfs_tree(nx.path_graph(3), 0, backend="semiring").edges())
+    [(0, 1), (1, 2)]
+    """
+    nx = _nx()
+    T = nx.DiGraph()
+    T.add_node(source)
+    T.add_edges_from(bfs_edges(G, source, reverse=reverse, depth_limit=depth_limit,
+                               sort_neighbors=sort_neighbors))
+    return T
+
+
+def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
+    """``(node, predecessor)`` pairs of NetworkX's BFS, in its order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.bfs_predecessors(nx.path_graph(3), 0, backend="semiring"))
+    {1: 0, 2: 1}
+    """
+    for s, t in bfs_edges(G, source, depth_limit=depth_limit, sort_neighbors=sort_neighbors):
+        yield (t, s)
+
+
+def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
+    """``(node, [successors])`` of NetworkX's BFS, in its order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.bfs_successors(nx.star_graph(3), 0, backend="semiring"))
+    {0: [1, 2, 3]}
+    """
+    parent = source
+    children = []
+    for p, c in bfs_edges(G, source, depth_limit=depth_limit, sort_neighbors=sort_neighbors):
+        if p == parent:
+            children.append(c)
+            continue
+        yield (parent, children)
+        children = [c]
+        parent = p
+    yield (parent, children)
+
+
+def bfs_layers(G, sources):
+    """Lists of nodes at each distance from ``sources`` (a node or an iterable of nodes).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.bfs_layers(nx.path_graph(4), 0, backend="semiring"))
+    [[0], [1], [2], [3]]
+    """
+    nx = _nx()
+    g = _graph(G)
+    if sources in g:
+        sources = [sources]
+    visited = set(sources)
+    current = list(visited)
+    for source in current:
+        if source not in g:
+            raise nx.NetworkXError(f"The node {source} is not in the graph.")
+    yield current
+    idx = [g.index[v] for v in current]
+    level = _bfs_level(g, idx[0]) if len(idx) == 1 else None
+    nodes = g.nodes
+    for _, children in _ordered_levels(g, idx, np.inf, level):
+        yield [nodes[v] for v in children]
+
+
+def descendants_at_distance(G, source, distance):
+    """The set of nodes at shortest-path distance ``distance`` from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.descendants_at_distance(nx.path_graph(5), 2, 2, backend="semiring")
+    {0, 4}
+    """
+    nx = _nx()
+    g = _graph(G)
+    s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the graph."))
+    if not isinstance(distance, numbers.Real) or distance < 0:
+        return set()
+    level = _bfs_level(g, s)
+    return set(_labels(g, np.flatnonzero(level == distance)))
+
+
+# --------------------------------------------------------------------------- unweighted paths
+def _cut(level, cutoff):
+    """Keep level k when NetworkX's loop reaches it: k == 0 or cutoff > k - 1."""
+    keep = level >= 0
+    if cutoff is not None:
+        keep &= (level == 0) | (cutoff > level - 1)
+    return keep
+
+
+def single_source_shortest_path_length(G, source, cutoff=None):
+    """{node: number of edges on a shortest path from ``source``} (levels of the engine's BFS).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_shortest_path_length(nx.path_graph(4), 1, backend="semiring")
+    {1: 0, 0: 1, 2: 1, 3: 2}
+    """
+    nx = _nx()
+    g = _graph(G)
+    s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
+    level = _bfs_level(g, s)
+    order = _by_distance(level, _cut(level, cutoff))
+    return dict(zip(_labels(g, order), level[order].tolist()))
+
+
+def single_source_shortest_path(G, source, cutoff=None):
+    """{node: shortest path from ``source``}, the paths NetworkX's BFS finds.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_shortest_path(nx.path_graph(3), 0, backend="semiring")
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    nx = _nx()
+    g = _graph(G)
+    s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
+    nodes = g.nodes
+    paths = {s: [nodes[s]]}
+    level = _bfs_level(g, s)
+    limit = np.inf if cutoff is None else cutoff
+    for parents, children in _ordered_levels(g, [s], limit, level):
+        for u, v in zip(parents, children):
+            paths[v] = paths[u] + [nodes[v]]
+    return {nodes[v]: p for v, p in paths.items()}
+
+
+def all_pairs_shortest_path_length(G, cutoff=None):
+    """``(node, {target: length})`` for every node, by the engine's multi-source BFS.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_shortest_path_length(nx.path_graph(3), backend="semiring"))[0]
+    {0: 0, 1: 1, 2: 2}
+    """
+    g = _graph(G)
+    M, sym = g.engine_matrix()
+    nodes = g.nodes
+    for b in range(0, g.n, APSP_BFS_BATCH):
+        batch = list(range(b, min(g.n, b + APSP_BFS_BATCH)))
+        L = _host(alg.multi_source_bfs(M, batch, symmetric=sym))
+        for r, s in enumerate(batch):
+            level = L[r]
+            order = _by_distance(level, _cut(level, cutoff))
+            yield (nodes[s], dict(zip(_labels(g, order), level[order].tolist())))
+
+
+def _bidirectional_checks(g, source, target):
+    nx = _nx()
+    s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
+    t = _source(g, target, nx.NodeNotFound(f"Target {target} is not in G"))
+    return s, t
+
+
+def _st_unweighted_path(g, source, target):
+    nx = _nx()
+    s, t = _bidirectional_checks(g, source, target)
+    if s == t:
+        return [source]
+    level = _bfs_level(g, s)
+    if level[t] < 0:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    paths = {s: [g.nodes[s]]}
+    for parents, children in _ordered_levels(g, [s], level[t], level):
+        for u, v in zip(parents, children):
+            paths[v] = paths[u] + [g.nodes[v]]
+    return paths[t]
+
+
+def has_path(G, source, target):
+    """Whether ``target`` is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.has_path(nx.DiGraph([(0, 1)]), 1, 0, backend="semiring")
+    False
+    """
+    g = _graph(G)
+    s, t = _bidirectional_checks(g, source, target)
+    return s == t or bool(_bfs_level(g, s)[t] >= 0)
+
+
+def _reverse(g: SemiringGraph) -> SemiringGraph:
+    """The reversed directed graph (rows: in-neighbours, in increasing vertex order)."""
+    if not g.directed:
+        return g
+    r = g.__dict__.get("_reversed")
+    if r is None:
+        rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+        perm = np.argsort(g.adj, kind="stable")
+        indptr = np.zeros(g.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(g.adj, minlength=g.n), out=indptr[1:])
+        r = SemiringGraph(g.nodes, indptr, rows[perm], {k: v[perm] for k, v in g.values.items()},
+                          directed=True, multigraph=g.multigraph, device=g.device)
+        r._index = g.index
+        g._reversed = r
+    return r
+
+
+def _method(method, weight):
+    if method not in ("dijkstra", "bellman-ford"):
+        raise ValueError(f"method not supported: {method}")
+    return "unweighted" if weight is None else method
+
+
+def _single_source_paths(g, source, weight, method):
+    if method == "unweighted":
+        return single_source_shortest_path(g, source)
+    if method == "dijkstra":
+        return single_source_dijkstra_path(g, source, weight=weight)
+    return single_source_bellman_ford_path(g, source, weight=weight)
+
+
+def _single_source_lengths(g, source, weight, method):
+    if method == "unweighted":
+        return single_source_shortest_path_length(g, source)
+    if method == "dijkstra":
+        return single_source_dijkstra_path_length(g, source, weight=weight)
+    return single_source_bellman_ford_path_length(g, source, weight=weight)
+
+
+def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
+    """Shortest paths, as NetworkX's ``shortest_path`` (all four source/target cases).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.shortest_path(nx.path_graph(4), 0, 3, backend="semiring")
+    [0, 1, 2, 3]
+    """
+    nx = _nx()
+    method = _method(method, weight)
+    g = _graph(G, weight)
+    if source is None:
+        if target is None:
+            return ((v, _single_source_paths(g, v, weight, method)) for v in g.nodes)
+        paths = _single_source_paths(_reverse(g), target, weight, method)
+        return {v: list(reversed(p)) for v, p in paths.items()}
+    if target is None:
+        return _single_source_paths(g, source, weight, method)
+    if method == "unweighted":
+        return _st_unweighted_path(g, source, target)
+    if method == "dijkstra":
+        _bidirectional_checks(g, source, target)
+        if source == target:
+            return [source]
+        try:
+            return single_source_dijkstra(g, source, target, weight=weight)[1]
+        except nx.NetworkXNoPath:
+            raise nx.NetworkXNoPath(f"No path between {source} and {target}.") from None
+    return bellman_ford_path(g, source, target, weight=weight)
+
+
+def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
+    """Shortest path lengths, as NetworkX's ``shortest_path_length``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.shortest_path_length(nx.cycle_graph(6), 0, 3, backend="semiring")
+    3
+    """
+    nx = _nx()
+    method = _method(method, weight)
+    g = _graph(G, weight)
+    if source is None:
+        if target is None:
+            if method == "unweighted":
+                return all_pairs_shortest_path_length(g)
+            return ((v, _single_source_lengths(g, v, weight, method)) for v in g.nodes)
+        return _single_source_lengths(_reverse(g), target, weight, method)
+    if target is None:
+        return _single_source_lengths(g, source, weight, method)
+    if method == "unweighted":
+        s, t = _bidirectional_checks(g, source, target)
+        if s == t:
+            return 0
+        d = int(_bfs_level(g, s)[t])
+        if d < 0:
+            raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+        return d
+    if method == "dijkstra":
+        return dijkstra_path_length(g, source, target, weight=weight)
+    return bellman_ford_path_length(g, source, target, weight=weight)
+
+
+# --------------------------------------------------------------------------- weighted paths
+def _dijkstra(g, source, cutoff, weight):
+    nx = _nx()
+    s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
+    dist, pred = _sssp(g, s, weight, "dijkstra")
+    keep = ~_unreached(dist)
+    if cutoff is not None:
+        keep &= dist <= cutoff
+    return s, dist, pred, keep
+
+
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+    """``(distances, paths)`` from ``source`` (or ``(distance, path)`` to ``target``), by the
+    engine's SSSP.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3}), (0, 2, {"weight": 7})])
+    >>> nx.single_source_dijkstra(G, 0, backend="semiring")
+    ({0: 0, 1: 2, 2: 5}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source in g and target == source:
+        return (0, [target])
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
+    if target is None:
+        order = _by_distance(dist, keep)
+        return (dict(zip(_labels(g, order), dist[order].tolist())),
+                _path_dict(g, order, pred, s))
+    if target not in g or not keep[g.index[target]]:
+        raise nx.NetworkXNoPath(f"No path to {target}.")
+    t = g.index[target]
+    return (dist[t].item(), _path_to(g, pred, s, t))
+
+
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    """{node: distance from ``source``} by the engine's SSSP.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 1.5})])
+    >>> nx.single_source_dijkstra_path_length(G, 0, backend="semiring")
+    {0: 0.0, 1: 1.5}
+    """
+    g = _graph(G, weight)
+    _, dist, _, keep = _dijkstra(g, source, cutoff, weight)
+    order = _by_distance(dist, keep)
+    return dict(zip(_labels(g, order), dist[order].tolist()))
+
+
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+    """{node: a shortest path from ``source``} by the engine's SSSP.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_dijkstra_path(nx.path_graph(3), 0, backend="semiring")
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    g = _graph(G, weight)
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
+    return _path_dict(g, _by_distance(dist, keep), pred, s)
+
+
+def dijkstra_path_length(G, source, target, weight="weight"):
+    """The distance from ``source`` to ``target``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.dijkstra_path_length(nx.path_graph(4), 0, 3, backend="semiring")
+    3
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
+    if source == target:
+        return 0
+    dist, _ = _sssp(g, s, weight, "dijkstra")
+    if target not in g or _unreached(dist[g.index[target]]):
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return dist[g.index[target]].item()
+
+
+def dijkstra_path(G, source, target, weight="weight"):
+    """A shortest path from ``source`` to ``target``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.dijkstra_path(nx.path_graph(4), 0, 3, backend="semiring")
+    [0, 1, 2, 3]
+    """
+    return single_source_dijkstra(G, source, target=target, weight=weight)[1]
+
+
+def _bellman_ford(g, source, weight):
+    nx = _nx()
+    s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
+    dist, pred = _sssp(g, s, weight, "bellman-ford")
+    return s, dist, pred, ~_unreached(dist)
+
+
+def single_source_bellman_ford(G, source, target=None, weight="weight"):
+    """``(distances, paths)`` from ``source`` (or ``(distance, path)`` to ``target``),
+    negative weights allowed, by the engine's Bellman–Ford.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> nx.single_source_bellman_ford(G, 0, backend="semiring")
+    ({1: -1, 0: 0, 2: 1}, {1: [0, 2, 1], 0: [0], 2: [0, 2]})
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source == target:
+        if source not in g:
+            raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+        return (0, [source])
+    s, dist, pred, keep = _bellman_ford(g, source, weight)
+    if target is None:
+        order = _by_distance(dist, keep)
+        return (dict(zip(_labels(g, order), dist[order].tolist())),
+                _path_dict(g, order, pred, s))
+    if target not in g or not keep[g.index[target]]:
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    t = g.index[target]
+    return (dist[t].item(), _path_to(g, pred, s, t))
+
+
+def single_source_bellman_ford_path(G, source, weight="weight"):
+    """{node: a shortest path from ``source``}, negative weights allowed.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_bellman_ford_path(nx.path_graph(3), 0, backend="semiring")
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    return single_source_bellman_ford(G, source, weight=weight)[1]
+
+
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    """{node: distance from ``source``}, negative weights allowed.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_bellman_ford_path_length(nx.path_graph(3), 0, backend="semiring")
+    {0: 0, 1: 1, 2: 2}
+    """
+    g = _graph(G, weight)
+    _, dist, _, keep = _bellman_ford(g, source, weight)
+    order = _by_distance(dist, keep)
+    return dict(zip(_labels(g, order), dist[order].tolist()))
+
+
+def bellman_ford_path_length(G, source, target, weight="weight"):
+    """The distance from ``source`` to ``target``, negative weights allowed.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 3}), (1, 2, {"weight": -1})])
+    >>> nx.bellman_ford_path_length(G, 0, 2, backend="semiring")
+    2
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source == target:
+        if source not in g:
+            raise nx.NodeNotFound(f"Node {source} not found in graph")
+        return 0
+    _, dist, _, keep = _bellman_ford(g, source, weight)
+    if target not in g or not keep[g.index[target]]:
+        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
+    return dist[g.index[target]].item()
+
+
+def bellman_ford_path(G, source, target, weight="weight"):
+    """A shortest path from ``source`` to ``target``, negative weights allowed.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bellman_ford_path(nx.path_graph(3), 0, 2, backend="semiring")
+    [0, 1, 2]
+    """
+    return single_source_bellman_ford(G, source, target=target, weight=weight)[1]
+
+
+def negative_edge_cycle(G, weight="weight", heuristic=True):
+    """Whether some cycle has negative total weight (an undirected negative edge is one).
+
+    The engine's Bellman–Ford from a virtual vertex joined to every vertex by a 0-weight
+    edge, as NetworkX does it, without touching the caller's graph.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 1}), (1, 0, {"weight": -2})])
+    >>> nx.negative_edge_cycle(G, backend="semiring")
+    True
+    """
+    g = _graph(G, weight)
+    if g.adj.size == 0:
+        return False
+    if not _has_negative(g, weight):
+        return False
+    n = g.n
+    perm = g.order()
+    w = g.weights(weight)[perm]
+    # A' = [A 0; 1ᵀ 0]: vertex n reaches every vertex by a 0-weight edge
+    indptr = np.concatenate([g.indptr, [g.indptr[-1] + n]])
+    indices = np.concatenate([g.adj[perm], np.arange(n, dtype=np.int64)])
+    values = np.concatenate([w, np.zeros(n, dtype=w.dtype)])
+    dev = g.device
+    A = sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(indices, dev),
+                           sr.to_device(values, dev), (n + 1, n + 1), check=False)
+    try:
+        alg.bellman_ford(A, n)
+    except sr.NegativeCycleError:
+        return True
+    return False
+
+
+def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
+    """The matrix of shortest distances (float64 NumPy array, ``inf`` where unreachable) in
+    ``nodelist`` order, by the engine's APSP. Self-loops do not count (NetworkX sets the
+    diagonal to 0); with a negative cycle NetworkX's own run answers.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.floyd_warshall_numpy(nx.path_graph(3), backend="semiring")
+    array([[0., 1., 2.],
+           [1., 0., 1.],
+           [2., 1., 0.]])
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if nodelist is not None:
+        if not len(nodelist) == len(g) == len(set(nodelist)):
+            raise nx.NetworkXError(
+                "nodelist must contain every node in G with no repeats."
+                "If you wanted a subgraph of G use G.subgraph(nodelist)")
+        missing = set(nodelist) - set(g.nodes)
+        if missing:
+            raise nx.NetworkXError(f"Nodes {missing} in nodelist is not in G")
+    n = g.n
+    if n == 0:
+        return np.zeros((0, 0))
+    perm = g.order()
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(g.indptr))[perm]
+    cols = g.adj[perm]
+    w = (np.ones(cols.size) if weight is None else g.weights(weight)[perm]).astype(np.float64)
+    off = rows != cols
+    A = sr.Matrix.from_coo(sr.to_device(rows[off], g.device), sr.to_device(cols[off], g.device),
+                           sr.to_device(w[off], g.device), nrows=n, ncols=n, device=g.device)
+    try:
+        D = _host(alg.apsp(A))
+    except sr.NegativeCycleError as exc:
+        raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
+                                  "returns its own (negative-diagonal) answer") from exc
+    D = np.asarray(D, dtype=np.float64)
+    if nodelist is not None:
+        p = np.array([g.index[v] for v in nodelist], dtype=np.int64)
+        D = D[np.ix_(p, p)]
+    return D
+
+
+# --------------------------------------------------------------------------- analytics
+def _not_directed(g, name):
+    nx = _nx()
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+
+
+def _groups(g: SemiringGraph, labels):
+    """Node sets by label, in label order (labels 0..k-1)."""
+    labels = _host(labels).astype(np.int64, copy=False)
+    order = np.argsort(labels, kind="stable")
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    nodes = g.nodes
+    if not labels.size:
+        return []
+    return [{nodes[v] for v in part} for part in np.split(order, cuts)]
+
+
+def connected_components(G):
+    """Sets of nodes, one per connected component, in the order of their first node.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.connected_components(nx.Graph([(0, 1), (2, 3)]), backend="semiring"))
+    [{0, 1}, {2, 3}]
+    """
+    g = _graph(G)
+    _not_directed(g, "connected_components")
+    yield from _groups(g, alg.connected_components(g.matrix(), symmetric=True))
+
+
+def number_connected_components(G):
+    """The number of connected components.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_connected_components(nx.Graph([(0, 1), (2, 3)]), backend="semiring")
+    2
+    """
+    g = _graph(G)
+    _not_directed(g, "number_connected_components")
+    if g.n == 0:
+        return 0
+    return int(_host(alg.connected_components(g.matrix(), symmetric=True)).max()) + 1
+
+
+def is_connected(G):
+    """Whether the graph is connected (NetworkXPointlessConcept for the null graph).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_connected(nx.path_graph(3), backend="semiring")
+    True
+    """
+    nx = _nx()
+    g = _graph(G)
+    _not_directed(g, "is_connected")
+    if g.n == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return number_connected_components(g) == 1
+
+
+def strongly_connected_components(G):
+    """Sets of nodes, one per strongly connected component (in the order of their first node;
+    NetworkX's Tarjan yields them in another order).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1), (1, 0), (1, 2)])
+    >>> list(nx.strongly_connected_components(G, backend="semiring"))
+    [{0, 1}, {2}]
+    """
+    nx = _nx()
+    g = _graph(G)
+    if not g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    yield from _groups(g, alg.connected_components(g.matrix(), "strong"))
+
+
+def _node_weights(g, d, name):
+    """A dict {node: weight} as an array over the vertices (missing nodes weigh 0)."""
+    if d is None:
+        return None
+    return np.array([d.get(v, 0) for v in g.nodes], dtype=np.float64)
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
+             weight="weight", dangling=None):
+    """{node: PageRank} by the engine's power iteration (NetworkX's definition and stopping
+    rule; PowerIterationFailedConvergence after ``max_iter``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> pr = nx.pagerank(nx.DiGraph([(0, 1), (1, 2), (2, 0)]), backend="semiring")
+    >>> [round(pr[v], 6) for v in range(3)]
+    [0.333333, 0.333333, 0.333333]
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.n == 0:
+        return {}
+    p = _node_weights(g, personalization, "personalization")
+    if p is not None and p.sum() == 0:
+        raise ZeroDivisionError
+    x0 = _node_weights(g, nstart, "nstart")
+    u = _node_weights(g, dangling, "dangling")
+    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix()
+    try:
+        x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
+                         dangling=u, weighted=weight is not None)
+    except alg.ConvergenceError as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: pagerank: {exc}") from exc
+    return dict(zip(g.nodes, _host(x).tolist()))
+
+
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
+    """{node: betweenness} by the engine's batched Brandes (unweighted; NetworkX's sampling
+    and rescaling, so ``k``/``seed`` pick NetworkX's sources).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.betweenness_centrality(nx.path_graph(3), backend="semiring")
+    {0: 0.0, 1: 1.0, 2: 0.0}
+    """
+    g = _graph(G)
+    if weight is not None:
+        raise NotImplementedError("nx_semiring: weighted betweenness is not supported")
+    if k is not None and k == g.n:
+        k = None
+    if k is not None and not 0 <= k <= g.n:
+        raise ValueError("Sample larger than population or is negative")  # random.sample's
+    if k == 0:
+        raise NotImplementedError("nx_semiring: betweenness_centrality with k=0")
+    try:
+        bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=normalized,
+                                        endpoints=endpoints, seed=seed if k is not None else None,
+                                        directed=g.directed)
+    except sr.DomainMismatch as exc:
+        raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc
+    return dict(zip(g.nodes, _host(bc).tolist()))
+
+
+def _nbunch(g, nodes):
+    nx = _nx()
+    if nodes in g:
+        return [nodes]
+    try:
+        it = iter(nodes)
+    except TypeError:
+        raise nx.NetworkXError(f"nbunch is not a node or a sequence of nodes.") from None
+    return [v for v in it if v in g]
+
+
+def triangles(G, nodes=None):
+    """{node: triangles through it} (or one count when ``nodes`` is a node), by the engine's
+    masked SpGEMM.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.triangles(nx.complete_graph(4), backend="semiring")
+    {0: 3, 1: 3, 2: 3, 3: 3}
+    """
+    g = _graph(G)
+    _not_directed(g, "triangles")
+    t = _host(alg.triangles(g.matrix())).tolist() if g.n else []
+    if nodes is None:
+        return dict(zip(g.nodes, t))
+    if nodes in g:
+        return t[g.index[nodes]]
+    return {v: t[g.index[v]] for v in _nbunch(g, nodes)}
+
+
+def clustering(G, nodes=None, weight=None):
+    """{node: clustering coefficient} (or one value when ``nodes`` is a node), unweighted,
+    directed (Fagiolo) or not, by the engine's masked SpGEMM.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.clustering(nx.complete_graph(3), backend="semiring")
+    {0: 1.0, 1: 1.0, 2: 1.0}
+    """
+    g = _graph(G)
+    if weight is not None:
+        raise NotImplementedError("nx_semiring: weighted clustering is not supported")
+    c = _host(alg.clustering(g.matrix(), directed=g.directed)).tolist() if g.n else []
+    c = [0 if x == 0 else x for x in c]
+    if nodes in g:
+        return c[g.index[nodes]]
+    if nodes is None:
+        return dict(zip(g.nodes, c))
+    return {v: c[g.index[v]] for v in _nbunch(g, nodes)}
+
+
+def _self_loops(g) -> bool:
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    return bool((rows == g.adj).any())
+
+
+def core_number(G):
+    """{node: core number} by the engine's peeling.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.core_number(nx.complete_graph(4), backend="semiring")
+    {0: 3, 1: 3, 2: 3, 3: 3}
+    """
+    nx = _nx()
+    g = _graph(G)
+    if _self_loops(g):
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; Consider using "
+            "G.remove_edges_from(nx.selfloop_edges(G)).")
+    if g.directed and g.adj.size:
+        # NetworkX counts a reciprocated pair u → v, v → u twice; the engine's undirected
+        # view once
+        rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+        if np.isin(rows * g.n + g.adj, g.adj * g.n + rows).any():
+            raise NotImplementedError("nx_semiring: core_number of a DiGraph with reciprocal "
+                                      "edges (NetworkX counts them twice)")
+    core = _host(alg.core_number(g.matrix())).tolist() if g.n else []
+    return dict(zip(g.nodes, core))
+
+
+def _int_seed(seed):
+    import random  # noqa: PLC0415
+
+    if seed is None or isinstance(seed, numbers.Integral):
+        return seed
+    if isinstance(seed, random.Random):
+        return seed.getrandbits(32)
+    raise NotImplementedError(f"nx_semiring: seed of type {type(seed).__name__}")
+
+
+def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_level=None,
+                        seed=None):
+    """A list of node sets, the communities of the engine's Louvain (NetworkX's gain and
+    stopping rules; local moves in parallel, so the partition may differ from NetworkX's,
+    whose result depends on its random visiting order too).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.barbell_graph(4, 0)
+    >>> sorted(map(sorted, nx.community.louvain_communities(G, seed=1, backend="semiring")))
+    [[0, 1, 2, 3], [4, 5, 6, 7]]
+    """
+    g = _graph(G, weight)
+    if max_level is not None and max_level <= 0:
+        raise ValueError("max_level argument must be a positive integer or None")
+    if g.directed:
+        raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
+    if g.n == 0:
+        return []
+    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix(None, unit=1)
+    try:
+        labels = alg.louvain(M, resolution, seed=_int_seed(seed), threshold=threshold,
+                             max_level=max_level)
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: louvain_communities: {exc}") from exc
+    return _groups(g, labels)
+
+
+def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
+    """A minimum spanning forest as a NetworkX graph with G's node, edge and graph attributes,
+    by the engine's Borůvka. Equal to NetworkX's Kruskal tree: the engine runs on the ranks of
+    the edges in Kruskal's order (weight, then NetworkX's edge order), which are distinct, so
+    the forest is unique and is the one Kruskal picks. ``'prim'`` and ``'boruvka'`` run here
+    when no two weights tie (the forest is then unique); with ties NetworkX runs them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> G.add_edge(0, 3, weight=5)
+    >>> sorted(nx.minimum_spanning_tree(G, backend="semiring").edges(data=True))
+    [(0, 1, {}), (1, 2, {}), (2, 3, {})]
+    """
+    nx = _nx()
+    if isinstance(G, SemiringGraph):
+        g = G
+    else:
+        g = from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
+                          preserve_graph_attrs=True)
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if algorithm not in ("kruskal", "prim", "boruvka"):
+        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
+    if g.multigraph or g.edge_data is None:
+        raise NotImplementedError("nx_semiring: minimum_spanning_tree needs a simple graph "
+                                  "converted with its edge attributes")
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    # NetworkX's G.edges(): each edge once, from its earlier node, in adjacency order
+    sel = np.flatnonzero(g.adj >= rows)
+    if weight in g.values:
+        w = g.values[weight][sel]
+    elif any(weight in g.edge_data[e] for e in sel.tolist()):
+        raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} is not numeric")
+    else:
+        w = np.ones(sel.size, dtype=np.int64)
+    if w.dtype.kind == "f" and np.isnan(w).any():
+        if not ignore_nan:
+            raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")
+        sel, w = sel[~np.isnan(w)], w[~np.isnan(w)]
+    if algorithm != "kruskal" and np.unique(w).size < w.size:
+        raise NotImplementedError(f"nx_semiring: {algorithm} with tied weights picks its own "
+                                  f"tree (NetworkX runs it)")
+    loop = g.adj[sel] == rows[sel]
+    kruskal = np.argsort(w, kind="stable")          # Kruskal's order of the edges sel[...]
+    rank = np.empty(sel.size, dtype=np.int64)
+    rank[kruskal] = np.arange(1, sel.size + 1)
+    keep = ~loop
+    u, v, r = rows[sel][keep], g.adj[sel][keep], rank[keep]
+    dev = g.device
+    A = sr.Matrix.from_coo(sr.to_device(np.concatenate([u, v]), dev),
+                           sr.to_device(np.concatenate([v, u]), dev),
+                           sr.to_device(np.concatenate([r, r]), dev), nrows=g.n, ncols=g.n,
+                           device=dev)
+    F = alg.minimum_spanning_forest(A) if g.n else None
+    T = nx.Graph()
+    T.graph.update(g.graph)
+    if g.node_data is not None:
+        T.add_nodes_from(zip(g.nodes, g.node_data))
+    else:
+        T.add_nodes_from(g.nodes)
+    if F is not None and F.nvals:
+        _, _, ranks = F.to_coo()
+        chosen = np.sort(_host(ranks).astype(np.int64)) - 1   # Kruskal's order
+        edges = sel[kruskal[chosen]]
+        nodes, data = g.nodes, g.edge_data
+        T.add_edges_from((nodes[rows[e]], nodes[g.adj[e]], data[e]) for e in edges.tolist())
+    return T

@@ -1,0 +1,311 @@
+"""The backend's graph: NetworkX's graph as the engine's CSR matrices plus the node labels.
+
+A :class:`SemiringGraph` holds
+
+- ``nodes`` (NetworkX's node order) and ``index`` (label → vertex number), so results map
+  back to labels;
+- the structure in NetworkX's *adjacency order* on the host (``indptr``, ``adj``: row u lists
+  u's neighbours in the order ``G[u]`` iterates them), which the traversals need to return
+  NetworkX's own orders;
+- one value array per converted edge attribute (``weight=`` names it; a missing attribute
+  takes the default NetworkX uses, 1), in the same order;
+- the engine's matrices, built on first use and cached per attribute: ``matrix(weight)`` is
+  an ``sr.Matrix`` (rows sorted, on the default device: the GPU when one answers) whose
+  transpose the engine computes on demand and caches on the matrix itself.
+
+An undirected graph is a symmetric matrix (a self-loop once); parallel edges of a multigraph
+are one entry whose value is the smallest of theirs (NetworkX's rule for shortest paths).
+
+The conversion is one pass over ``G._adj`` in Python (NetworkX's own data structure); NetworkX
+caches its result on the graph (``G.__networkx_cache__``), so a graph is converted once per
+set of edge attributes, not once per call.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+import semiring as sr
+
+__all__ = ["SemiringGraph", "from_networkx", "to_networkx"]
+
+
+class SemiringGraph:
+    """A NetworkX graph converted for the ``"semiring"`` backend (see the module docstring).
+
+    Build it with :func:`from_networkx` (or let NetworkX's dispatcher do it); turn it back with
+    :func:`to_networkx`.
+
+    Examples
+    --------
+    >>> import networkx as nx, nx_semiring
+    >>> G = nx.Graph([("a", "b"), ("b", "c")])
+    >>> g = nx_semiring.from_networkx(G)
+    >>> len(g), g.number_of_edges(), g.is_directed(), "b" in g
+    (3, 2, False, True)
+    >>> g.matrix().nvals   # both directions of each undirected edge
+    4
+    """
+
+    __networkx_backend__ = "semiring"
+
+    def __init__(self, nodes, indptr, adj, values, *, directed, multigraph, graph_attrs=None,
+                 device=None):
+        self.nodes = list(nodes)
+        self._index = None
+        self.indptr = indptr  # int64, host, n + 1
+        self.adj = adj        # int64, host, NetworkX's adjacency order
+        self.values = dict(values)  # attribute -> host array aligned with adj
+        self.directed = bool(directed)
+        self.multigraph = bool(multigraph)
+        self.graph = dict(graph_attrs or {})
+        self.device = device or sr.default_device()
+        self._matrices = {}
+        self._order = None
+        self.edge_data = None  # with preserve_edge_attrs: NetworkX's edge dicts, adj order
+        self.node_data = None  # with preserve_node_attrs: NetworkX's node dicts
+        self.__networkx_cache__ = {}
+
+    # ----------------------------------------------------------------- NetworkX-like queries
+    @property
+    def index(self) -> dict:
+        """Label → vertex number (built on first use)."""
+        if self._index is None:
+            self._index = {v: i for i, v in enumerate(self.nodes)}
+        return self._index
+
+    @property
+    def n(self) -> int:
+        return len(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __iter__(self):
+        return iter(self.nodes)
+
+    def __contains__(self, node) -> bool:
+        try:
+            return node in self.index
+        except TypeError:
+            return False
+
+    def is_directed(self) -> bool:
+        return self.directed
+
+    def is_multigraph(self) -> bool:
+        return self.multigraph
+
+    def number_of_nodes(self) -> int:
+        return len(self.nodes)
+
+    def number_of_edges(self) -> int:
+        """Edges as NetworkX counts them (an undirected edge once; parallel edges as one)."""
+        m = int(self.adj.size)
+        if self.directed:
+            return m
+        loops = int(np.count_nonzero(self.adj == np.repeat(np.arange(self.n), np.diff(self.indptr))))
+        return (m - loops) // 2 + loops
+
+    def __repr__(self) -> str:
+        kind = ("Multi" if self.multigraph else "") + ("DiGraph" if self.directed else "Graph")
+        return (f"<SemiringGraph of a {kind}: {self.n} nodes, {self.adj.size} stored entries, "
+                f"attributes {sorted(map(str, self.values))}, on {self.device}>")
+
+    # ----------------------------------------------------------------- the engine's matrices
+    def has_attr(self, weight) -> bool:
+        return weight is None or weight in self.values
+
+    def weights(self, weight):
+        """The host value array of edge attribute ``weight`` (adjacency order)."""
+        if weight not in self.values:
+            raise NotImplementedError(
+                f"nx_semiring: edge attribute {weight!r} was not converted (converted: "
+                f"{sorted(map(str, self.values))})")
+        return self.values[weight]
+
+    def order(self):
+        """The permutation that sorts each row's entries by column (the engine's CSR)."""
+        if self._order is None:
+            rows = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
+            self._order = np.lexsort((self.adj, rows))
+        return self._order
+
+    def matrix(self, weight=None, *, unit=None) -> sr.Matrix:
+        """The engine's adjacency matrix, cached.
+
+        ``weight=None`` gives the structure only: a boolean iso matrix, or with ``unit`` an
+        iso matrix of that value (``unit=1``: every edge weighs 1, integer distances).
+        Otherwise the values of edge attribute ``weight``.
+        """
+        key = (weight, unit)
+        M = self._matrices.get(key)
+        if M is not None:
+            return M
+        perm = self.order()
+        dev = self.device
+        indptr = sr.to_device(self.indptr, dev)
+        indices = sr.to_device(self.adj[perm], dev)
+        if weight is None:
+            if unit is None:
+                M = sr.Matrix.from_csr(indptr, indices, None, (self.n, self.n), check=False)
+            else:
+                M = sr.Matrix.from_csr(indptr, indices, None, (self.n, self.n),
+                                       iso_value=unit, dtype=np.asarray(unit).dtype,
+                                       check=False)
+        else:
+            vals = sr.to_device(self.weights(weight)[perm], dev)
+            M = sr.Matrix.from_csr(indptr, indices, vals, (self.n, self.n), check=False)
+        self._matrices[key] = M
+        return M
+
+    def engine_matrix(self, weight=None, *, unit=None):
+        """``matrix(...)`` and whether it is symmetric (undirected: pulls read its rows)."""
+        M = self.matrix(weight, unit=unit)
+        return M, not self.directed
+
+
+def _values(G, adj_items, attr, default, multigraph, m):
+    if multigraph:
+        vals = [min(d.get(attr, default) for d in keys.values())
+                for nbrs in adj_items for keys in nbrs.values()]
+    else:
+        vals = [d.get(attr, default) for nbrs in adj_items for d in nbrs.values()]
+    try:
+        a = np.asarray(vals) if vals else np.zeros(0, dtype=np.int64)
+    except (ValueError, TypeError) as exc:
+        raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not numeric") from exc
+    if a.shape != (m,):
+        raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not one number per edge")
+    if a.dtype.kind in "bui":
+        if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
+            raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")
+        return a.astype(np.int64)
+    if a.dtype.kind == "f":
+        return a.astype(np.float64)
+    raise NotImplementedError(
+        f"nx_semiring: edge attribute {attr!r} has values of dtype {a.dtype}; numbers only")
+
+
+def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                  preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
+                  graph_name=None, *, device=None) -> SemiringGraph:
+    """Convert a NetworkX graph (NetworkX's ``convert_from_nx`` protocol).
+
+    Parameters
+    ----------
+    G : networkx.Graph, DiGraph, MultiGraph or MultiDiGraph
+    edge_attrs : dict or None
+        ``{attribute: default}`` for each edge attribute to keep (NetworkX passes the
+        ``weight=`` argument here, default 1).
+    preserve_edge_attrs : bool
+        Keep every edge attribute that holds numbers (NetworkX asks for it when an algorithm
+        takes a callable weight; the backend refuses those anyway).
+    device : {'cpu', 'gpu'}, optional
+        Where the engine's matrices live (default: the default device).
+
+    Other parameters are NetworkX's and are accepted for the protocol; node attributes are not
+    kept (no dispatched function reads them).
+
+    Examples
+    --------
+    >>> import networkx as nx, nx_semiring
+    >>> G = nx.DiGraph()
+    >>> G.add_edge(0, 1, weight=2.5); G.add_edge(1, 2)
+    >>> g = nx_semiring.from_networkx(G, edge_attrs={"weight": 1}, device="cpu")
+    >>> g.weights("weight").tolist()
+    [2.5, 1.0]
+    """
+    import networkx as nx  # noqa: PLC0415
+
+    if not isinstance(G, nx.Graph):
+        raise TypeError(f"nx_semiring.from_networkx: G must be a networkx graph, got "
+                        f"{type(G).__name__}")
+    nodes = list(G)
+    n = len(nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    # one pass over NetworkX's adjacency (views may not know their lengths up front)
+    adj_items = [nbrs if type(nbrs) is dict else dict(nbrs.items())
+                 for nbrs in G._adj.values()]
+    deg = np.fromiter((len(nbrs) for nbrs in adj_items), dtype=np.int64, count=n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(deg, out=indptr[1:])
+    m = int(indptr[-1])
+    flat = itertools.chain.from_iterable(adj_items)
+    if all(type(v) is int for v in nodes) and nodes == list(range(n)):
+        adj = np.fromiter(flat, dtype=np.int64, count=m)  # labels 0..n-1 in order: no lookup
+    else:
+        adj = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=m)
+    multigraph = G.is_multigraph()
+    attrs = dict(edge_attrs or {})
+    if preserve_edge_attrs:
+        seen = {}
+        for nbrs in adj_items:
+            for d in nbrs.values():
+                for dd in (d.values() if multigraph else (d,)):
+                    for k in dd:
+                        seen.setdefault(k, 1)
+        for k in seen:
+            attrs.setdefault(k, 1)
+    values = {}
+    for attr, default in attrs.items():
+        try:
+            values[attr] = _values(G, adj_items, attr, default, multigraph, m)
+        except NotImplementedError:
+            if attr in (edge_attrs or {}):
+                raise
+    g = SemiringGraph(nodes, indptr, adj, values, directed=G.is_directed(),
+                      multigraph=multigraph,
+                      graph_attrs=G.graph if preserve_graph_attrs else None, device=device)
+    g._index = index
+    if preserve_edge_attrs:
+        g.edge_data = [d for nbrs in adj_items for d in nbrs.values()]
+    if preserve_node_attrs:
+        g.node_data = [G._node[v] for v in nodes]
+    return g
+
+
+def to_networkx(g: SemiringGraph):
+    """A NetworkX graph of ``g`` (NetworkX's ``convert_to_nx``): its nodes, its edges in
+    adjacency order, each with the converted edge attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx, nx_semiring
+    >>> G = nx.path_graph(3)
+    >>> H = nx_semiring.to_networkx(nx_semiring.from_networkx(G, device="cpu"))
+    >>> sorted(H.edges()), type(H).__name__
+    ([(0, 1), (1, 2)], 'Graph')
+    """
+    import networkx as nx  # noqa: PLC0415
+
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[
+        (g.directed, g.multigraph)]
+    H = cls()
+    H.graph.update(g.graph)
+    if g.node_data is not None:
+        H.add_nodes_from(zip(g.nodes, g.node_data))
+    else:
+        H.add_nodes_from(g.nodes)
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    cols = g.adj
+    keep = np.ones(cols.size, dtype=bool) if g.directed else rows <= cols  # each edge once
+    nodes = g.nodes
+    edges = np.flatnonzero(keep).tolist()
+    if g.edge_data is not None:
+        data = g.edge_data
+        if g.multigraph:
+            H.add_edges_from((nodes[rows[e]], nodes[cols[e]], k, d)
+                             for e in edges for k, d in data[e].items())
+        else:
+            H.add_edges_from((nodes[rows[e]], nodes[cols[e]], data[e]) for e in edges)
+        return H
+    names = list(g.values)
+    vals = [g.values[a].tolist() for a in names]
+    r, c = rows.tolist(), cols.tolist()
+    H.add_edges_from((nodes[r[e]], nodes[c[e]], {a: v[e] for a, v in zip(names, vals)})
+                     for e in edges)
+    return H

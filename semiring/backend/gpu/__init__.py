@@ -1,0 +1,7 @@
+"""The GPU backend: CuPy and the CUDA kernels of :mod:`semiring.kernels`, one launcher module
+per operation family (see :mod:`semiring.backend`); each registers its kernel instantiations
+with :func:`semiring.kernels.register`."""
+
+from . import dense, elementwise, spgemm, spmv, traversal
+
+__all__ = ["dense", "elementwise", "spgemm", "spmv", "traversal"]

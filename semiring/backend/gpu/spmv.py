@@ -1,0 +1,271 @@
+"""GPU mxv / vxm: the pull (row-parallel) and push (frontier) kernels of ``kernels/spmv.cu``
+and ``kernels/spmspv.cu``, templated on (add op, multiply op, domain type, result type, index
+type, operand order), and the duplicate fold of ``common.cuh``. The op structs are generated
+from the op tables (:mod:`semiring.ops`), so a user-defined op compiles the same way as a
+built-in one. Nothing here runs at import: the first launch compiles the module for its
+(semiring, domain, index type) on the current device (:mod:`semiring.kernels`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import kernels
+from ... import types as _t
+from ...device import _cupy
+from ...matrix import install_gpu_fold
+from ...ops import ANY, BinaryOp, Monoid, Semiring, builtins
+
+KERNEL_FILES = ("common.cuh", "spmv.cu", "spmspv.cu")
+
+#: Threads per block of the row-group and edge kernels.
+BLOCK = 256
+#: Rows longer than this many entries get a block of their own in the pull launch.
+LONG_ROW = 4096
+#: Persistent grid of the push kernels: blocks per multiprocessor.
+PUSH_BLOCKS_PER_SM = 8
+
+TERM_NONE, TERM_VALUE, TERM_ANY = 0, 1, 2
+
+
+def module_source(sr: Semiring) -> str:
+    return kernels.source(*KERNEL_FILES, ops=kernels.semiring_ops(sr))
+
+
+def kernel_name(kind: str, sr: Semiring, dtype, itype, xfirst: bool = False) -> str:
+    """The C++ name of one kernel instantiation (as compiled and as looked up)."""
+    T = _t.c_type(dtype)
+    R = _t.c_type(sr.result_type(dtype))
+    I = _t.c_type(itype)
+    a, m = f"op_{sr.add.op.name}", f"op_{sr.mul.name}"
+    if kind == "segment_reduce":
+        return f"segment_reduce<{a}, {R}>"
+    if kind == "gather_reset":
+        return f"gather_reset<{R}>"
+    if kind == "frontier_degrees":
+        return f"frontier_degrees<{I}>"
+    return f"{kind}<{a}, {m}, {T}, {R}, {I}, {'true' if xfirst else 'false'}>"
+
+
+def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
+    """Every kernel instantiation for one (semiring, domain, index type)."""
+    push = "spmspv_atomic" if sr.add.idempotent else "spmspv_emit"
+    names = [kernel_name(kind, sr, dtype, itype, xf)
+             for xf in (False, True) for kind in ("spmv_pull", push)]
+    names.append(kernel_name("gather_reset" if sr.add.idempotent else "segment_reduce",
+                             sr, dtype, itype))
+    names.append(kernel_name("frontier_degrees", sr, dtype, itype))
+    return names
+
+
+@kernels.register("spmv")
+def all_instantiations():
+    """(label, source, name_expressions) of every built-in semiring × domain × index type."""
+    for name, sr in sorted(builtins("semiring").items()):
+        src = module_source(sr)
+        for dt in _t.DTYPES:
+            exprs = name_expressions(sr, dt, _t.INT32) + name_expressions(sr, dt, _t.INT64)
+            yield f"{name}[{dt}]", src, exprs
+
+
+def _kernel(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
+    """The compiled kernel function (a launch pays a dict lookup, not a name lookup)."""
+    return kernels.memo(("spmv", kind, id(sr), dtype, itype, xfirst), lambda: kernels.function(
+        ("spmv", id(sr), np.dtype(dtype), np.dtype(itype)),
+        kernel_name(kind, sr, dtype, itype, xfirst),
+        lambda: module_source(sr), name_expressions(sr, dtype, itype)))
+
+
+_num_sms = kernels.num_sms
+
+
+def _terminal(add: Monoid, rtype):
+    t = add.terminal_of(rtype)
+    if t is None:
+        return TERM_NONE, rtype.type(0)
+    if t is ANY:
+        return TERM_ANY, rtype.type(0)
+    return TERM_VALUE, rtype.type(t)
+
+
+#: Row bins of the pull kernel: bin b holds rows of degree <= PULL_UNROLL * 2**b, served by
+#: 2**b threads that each keep PULL_UNROLL loads in flight (SR_NBINS, SR_UNROLL in spmv.cu).
+NBINS = 6
+PULL_UNROLL = 4
+
+
+def pull_schedule(indptr, nrows: int) -> dict:
+    """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it)."""
+    cp = _cupy()
+    deg = cp.diff(indptr).astype(cp.int64)
+    b = cp.zeros(nrows, dtype=cp.int64)
+    for j in range(1, NBINS):
+        b += deg > PULL_UNROLL * (1 << (j - 1))
+    # long rows first, longest first: the order of their blocks in the launch
+    key = cp.where(deg > LONG_ROW, -deg, b * (nrows + 1) + cp.arange(nrows, dtype=cp.int64))
+    order = cp.argsort(key)
+    b[deg > LONG_ROW] = NBINS
+    counts = cp.bincount(b, minlength=NBINS + 1).get()  # one sync per matrix
+    nlong = int(counts[NBINS])
+    row_start = np.concatenate([[0], np.cumsum(counts[:NBINS])[:-1]])
+    blocks = [-(-int(counts[j]) // (BLOCK >> j)) for j in range(NBINS)]
+    block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
+    bins = np.concatenate([row_start, counts[:NBINS], block_start, [nlong]]).astype(np.int64)
+    itype = indptr.dtype
+    return {"rows": order[nlong:].astype(itype), "long_rows": order[:nlong].astype(itype),
+            "bins": cp.asarray(bins), "nblocks": nlong + int(sum(blocks))}
+
+
+def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
+    """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; returns (values, present) dense arrays."""
+    cp = _cupy()
+    nrows = M.nrows
+    rtype = sr.result_type(dtype)
+    out = cp.empty(nrows, dtype=rtype)
+    opres = cp.empty(nrows, dtype=cp.bool_)
+    if nrows == 0:
+        return out, opres
+    avals, astride = M._values_for(dtype)
+    sched = schedule(M)
+    mode, term = _terminal(sr.add, rtype)
+    _kernel("spmv_pull", sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
+        M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
+        sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
+    return out, opres
+
+
+_workspaces: dict = {}
+
+
+def _workspace(n: int, rtype, identity):
+    """Dense (values at the identity, claimed = 0) scratch of the atomic push, kept per device,
+    size and type and restored after each use, so a push costs O(frontier edges), not O(n)."""
+    cp = _cupy()
+    key = (cp.cuda.Device().id, n, np.dtype(rtype), np.asarray(identity).tobytes())
+    ws = _workspaces.get(key)
+    if ws is None or ws["dirty"]:
+        ws = {"out": cp.full(n, identity, dtype=rtype), "claimed": cp.zeros(n, dtype=cp.int32),
+              "dirty": False}
+        _workspaces[key] = ws
+    return ws
+
+
+def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
+    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); returns sparse (indices, values, sorted?)."""
+    cp = _cupy()
+    nout = M.ncols
+    rtype = sr.result_type(dtype)
+    nx = int(x_indices.size)
+    if nx == 0 or M.nvals == 0:
+        return cp.empty(0, dtype=cp.int64), cp.empty(0, dtype=rtype), True
+    avals, astride = M._values_for(dtype)
+    xidx = x_indices.astype(cp.int64, copy=False)
+    deg = cp.empty(nx, dtype=cp.int64)
+    _kernel("frontier_degrees", sr, dtype, M.itype, xfirst)(
+        ((nx + BLOCK - 1) // BLOCK,), (BLOCK,), (M.indptr, xidx, np.int64(nx), deg))
+    offsets = cp.cumsum(deg)
+    grid = _num_sms(cp.cuda.Device().id) * PUSH_BLOCKS_PER_SM
+    args = (M.indptr, M.indices, avals, np.int64(astride), xidx, x_values, np.int64(nx),
+            offsets, allowed)
+    if sr.add.idempotent:
+        mode, _ = _terminal(sr.add, rtype)
+        identity = sr.add.empty_of(rtype)  # NaN for fmin/fmax: a lone NaN product survives
+        ws = _workspace(nout, rtype, identity)
+        touched = cp.empty(nout, dtype=cp.int64)
+        ntouched = cp.zeros(1, dtype=cp.uint64)
+        ws["dirty"] = True
+        _kernel("spmspv_atomic", sr, dtype, M.itype, xfirst)((grid,), (BLOCK,), args + (
+            ws["out"], ws["claimed"], touched, ntouched, np.int32(mode)))
+        count = int(ntouched.get()[0])  # the one synchronization of a push
+        idx = touched[:count]
+        vals = cp.empty(count, dtype=rtype)
+        if count:
+            _kernel("gather_reset", sr, dtype, M.itype, xfirst)(
+                ((count + BLOCK - 1) // BLOCK,), (BLOCK,),
+                (idx, np.int64(count), ws["out"], ws["claimed"], rtype.type(identity), vals))
+        ws["dirty"] = False
+        if 4 * count < nout:
+            idx = idx.copy()  # do not pin the n-sized buffer to a small result
+        return idx, vals, False  # in order of first touch: the caller sorts when it must
+    total = int(offsets[-1])
+    keys = cp.empty(total, dtype=cp.int64)
+    prods = cp.empty(total, dtype=rtype)
+    _kernel("spmspv_emit", sr, dtype, M.itype, xfirst)((grid,), (BLOCK,), args + (
+        np.int64(nout), keys, prods))
+    # keys made unique by the edge number, so the order within a segment is fixed
+    if total < (2**62) // max(nout + 1, 1):
+        order = cp.argsort(keys * total + cp.arange(total, dtype=cp.int64))
+    else:
+        order = cp.argsort(keys)
+    keys = keys[order]
+    prods = prods[order]
+    nvalid = int(cp.searchsorted(keys, nout))
+    keys = keys[:nvalid]
+    prods = prods[:nvalid]
+    if nvalid == 0:
+        return keys, prods, True
+    heads = cp.flatnonzero(cp.concatenate([cp.ones(1, dtype=cp.bool_), keys[1:] != keys[:-1]]))
+    nseg = int(heads.size)
+    seg = cp.concatenate([heads, cp.array([nvalid], dtype=cp.int64)]).astype(cp.int64)
+    res = cp.empty(nseg, dtype=rtype)
+    _kernel("segment_reduce", sr, dtype, M.itype, xfirst)(
+        ((nseg * 32 + BLOCK - 1) // BLOCK,), (BLOCK,), (seg, np.int64(nseg), prods, res))
+    return keys[heads], res, True
+
+
+def _binary_elementwise(op: BinaryOp, dt):
+    cp = _cupy()
+    rt = op.result_type(dt)
+    # parameter types by NumPy name (CuPy reads C names such as `int` as type placeholders)
+    return cp.ElementwiseKernel(
+        f"{dt.name} x, {dt.name} y", f"{rt.name} z",
+        f"z = op_{op.name}::f<{_t.c_type(rt)}, {_t.c_type(dt)}>(x, y, 0, 0, 0, 0);",
+        f"sr_ew_{op.name}_{dt.name}",
+        preamble=kernels.source("common.cuh", ops=[op]),
+    )
+
+
+def binary_elementwise(op: BinaryOp, dtype, x, y):
+    """z = op(x, y) elementwise on the GPU, both operands taken as ``dtype``."""
+    dt = np.dtype(dtype)
+    f = kernels.memo(("ew_accumulate", id(op), dt), lambda: _binary_elementwise(op, dt))
+    return f(x.astype(dt, copy=False), y.astype(dt, copy=False))
+
+
+def _fold_name(op: BinaryOp, dt) -> str:
+    return f"segment_fold<op_{op.name}, {_t.c_type(dt)}>"
+
+
+def segment_fold(op: BinaryOp, values, heads):
+    """Fold runs of ``values`` starting at ``heads`` left to right with ``op``."""
+    cp = _cupy()
+    dt = np.dtype(values.dtype)
+    name = _fold_name(op, dt)
+    f = kernels.function(("fold", id(op), dt), name,
+                         lambda: kernels.source(*KERNEL_FILES, ops=[op]), [name], compile=False)
+    nseg = int(heads.size)
+    seg = cp.concatenate([heads.astype(cp.int64), cp.array([values.size], dtype=cp.int64)])
+    out = cp.empty(nseg, dtype=dt)
+    if nseg:
+        f(((nseg + BLOCK - 1) // BLOCK,), (BLOCK,), (seg, np.int64(nseg), values, out))
+    return out
+
+
+@kernels.register("fold")
+def extra_instantiations():
+    """Kernels outside the semiring modules: dup folds of the built-in ops."""
+    for name, op in sorted(builtins("binary").items()):
+        if op.positional:
+            continue
+        yield (f"fold_{name}", kernels.source(*KERNEL_FILES, ops=[op]),
+               [_fold_name(op, dt) for dt in _t.DTYPES])
+
+
+def schedule(M) -> dict:
+    """The pull launch plan of ``M`` (:func:`pull_schedule`), made once and kept on the matrix
+    (which drops it when its pattern changes)."""
+    if M._sched is None:
+        M._sched = pull_schedule(M.indptr, M.nrows)
+    return M._sched
+
+
+install_gpu_fold(segment_fold)

@@ -1,0 +1,290 @@
+"""GPU traversal steps (``kernels/traverse.cu``): the kernels' instantiations and loading (one
+module of the single-block and bookkeeping kernels, one of the cooperative grid kernels), the
+launch geometry, and the launches: fused push levels (one block or the persistent grid),
+fused relaxation rounds, and the bookkeeping of one wide level. Called by
+:mod:`semiring.traversal`, which validates the operands and names each step's algebra."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import kernels
+from ...device import _cupy
+from ...errors import BackendUnavailable
+from ..csr import frontier_degrees
+from . import spmv as _spmv
+
+#: Status codes of :func:`push_levels` (SR_TRAVERSE_* in traverse.cu).
+DONE, WIDE, OVERFLOW, LIMIT = 0, 1, 2, 3
+STATUS = ("done", "wide", "overflow", "limit")
+
+#: The GPU block's frontier queue (SR_TRAVERSE_QUEUE in traverse.cu): a frontier of more
+#: vertices hands back to the multi-block path.
+QUEUE = 8192
+#: Threads of the GPU block.
+THREADS = 1024
+#: Default edge budget of one fused level: beyond it a multi-block launch is faster than one
+#: block (64 edges a thread).
+MAX_EDGES = 64 * THREADS
+
+#: The frontier buffers of :func:`push_levels_grid` (vertices): a next frontier of more
+#: vertices hands back as ``'overflow'``. It must stay below 2**24 (the vertex field of the
+#: kernel's packed counter).
+GRID_QUEUE = 64 * QUEUE
+
+#: C types of the index and distance arrays the kernels take.
+C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
+           np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+
+#: Threads per block of the persistent grid (SR_GRID_THREADS in traverse.cu).
+GRID_THREADS = 512
+#: Blocks per multiprocessor of the persistent grid, at most what can be resident at once
+#: (the occupancy of the kernel, read off the device). Fewer blocks make a cheaper grid-wide
+#: barrier, more give a level's edges more threads: bench/probes/probe_coop.py measures it.
+GRID_BLOCKS_PER_SM = 2
+#: NVRTC options of the cooperative kernels' module (a probe may set ``-D`` overrides: the
+#: options are part of the module's cache key).
+GRID_OPTIONS = ("-std=c++17",)
+
+#: Blocks per multiprocessor of the grid-stride bookkeeping kernels.
+BOOK_BLOCKS_PER_SM = 8
+BOOK_THREADS = 256
+
+
+def source() -> str:
+    return kernels.source("traverse.cu")
+
+
+def kernel_names():
+    """Every instantiation of the traversal kernels."""
+    return ([f"push_levels<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
+            + [f"relax_rounds<{I}, {T}>" for I in ("int", "long long")
+               for T in C_TYPES.values()]
+            + [f"bfs_commit<{I}, {p}>" for I in ("int", "long long") for p in ("false", "true")]
+            + [f"bfs_frontier_of_level<{I}>" for I in ("int", "long long")]
+            + [f"relax_commit<{T}>" for T in C_TYPES.values()]
+            + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
+            + [f"relax_push<{I}, {T}>" for I in ("int", "long long") for T in C_TYPES.values()]
+            + grid_kernel_names())
+
+
+def grid_kernel_names():
+    """The kernels launched cooperatively (every block resident at once), compiled in a module
+    of their own."""
+    return ([f"{k}<{I}, {p}>" for k in ("push_levels_grid", "bfs_grid")
+             for I in ("int", "long long") for p in (0, 1, 2)]
+            + [f"msbfs_grid<{I}, {p}>" for I in ("int", "long long") for p in (0, 1)])
+
+
+@kernels.register("traversal")
+def all_instantiations():
+    yield "traversal", source(), kernel_names()
+
+
+def _block_kernel_names():
+    grid = set(grid_kernel_names())
+    return [k for k in kernel_names() if k not in grid]
+
+
+def function(name: str):
+    """A kernel of the (non-cooperative) traversal module."""
+    return kernels.function(("traverse",), name, source, _block_kernel_names, compile=False)
+
+
+def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | None = None):
+    """(kernel, blocks) of a cooperative kernel: the blocks are what the device holds at once
+    (occupancy × multiprocessors, at most ``per_sm_max`` (default GRID_BLOCKS_PER_SM) a
+    multiprocessor); a cooperative launch of more fails. Raises BackendUnavailable (naming
+    ``op``) where the launch cannot be made."""
+    cp = _cupy()
+    from cupy_backends.cuda.api import driver, runtime  # noqa: PLC0415  (CuPy: GPU only)
+
+    dev = cp.cuda.runtime.getDevice()
+    try:
+        if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
+            raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
+                                     f"cooperatively")
+        f = kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
+                             options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
+        per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
+
+        def blocks_of():
+            per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, GRID_THREADS, 0)
+            if per_sm < 1:
+                raise BackendUnavailable(f"{op}: no block of {GRID_THREADS} threads "
+                                         f"of {name} fits on a multiprocessor of GPU {dev}")
+            return kernels.num_sms(dev) * min(per_sm, max(1, per_sm_max))
+        blocks = kernels.memo(("traverse_grid_blocks", GRID_OPTIONS, name, GRID_THREADS,
+                               per_sm_max), blocks_of)
+    except (cp.cuda.compiler.CompileException, driver.CUDADriverError,
+            runtime.CUDARuntimeError) as err:
+        raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
+    return f, blocks
+
+
+def driver_error():
+    """CuPy's driver error class (what a failed cooperative launch raises)."""
+    from cupy_backends.cuda.api import driver  # noqa: PLC0415  (CuPy: GPU only)
+
+    return driver.CUDADriverError
+
+
+def book_grid(n: int) -> int:
+    """Blocks of a grid-stride bookkeeping launch over ``n`` items."""
+    cp = _cupy()
+    return max(1, min(-(-n // BOOK_THREADS), kernels.num_sms(cp.cuda.Device().id) * BOOK_BLOCKS_PER_SM))
+
+
+def _kernel(itype, mode: int):
+    return function(f"push_levels<{C_TYPES[np.dtype(itype)]}, {mode}>")
+
+
+def push_levels(A, level, frontier, depth, parent, deterministic, max_edges, max_levels,
+                queue=QUEUE):
+    # the block's queue is the kernel's QUEUE
+    cp = _cupy()
+    itype = A.itype
+    qa = cp.empty(QUEUE, dtype=itype)
+    qb = cp.empty(QUEUE, dtype=itype)
+    qa[:frontier.size] = frontier
+    state = cp.asarray([frontier.size, depth, -1, 0], dtype=cp.int64)
+    mode = 0 if parent is None else (2 if deterministic else 1)
+    dummy = level if parent is None else parent
+    _kernel(itype, mode)((1,), (THREADS,), (A.indptr, A.indices, level, dummy, qa, qb, state,
+                                             np.int64(max_edges), np.int64(max_levels)))
+    _count, depth, status, levels = (int(s) for s in state.get())  # the one host sync
+    return STATUS[status], depth, levels
+
+
+def push_levels_grid(A, level, frontier, depth, parent, deterministic, max_edges, max_levels,
+                     queue):
+    cp = _cupy()
+    itype = A.itype
+    mode = 0 if parent is None else (2 if deterministic else 1)
+    f, blocks = grid_function(f"push_levels_grid<{C_TYPES[np.dtype(itype)]}, {mode}>")
+    # a next frontier never holds more than n vertices (the given one may repeat some)
+    cap = min(queue, max(A.nrows, frontier.size))
+    q = cp.empty((2, cap), dtype=itype)
+    o = cp.empty((2, cap), dtype=cp.int64)
+    q[1, :frontier.size] = frontier  # the kernel appends it (with its edge offsets) to q[0]
+    # SR_GRID_STATE words: size and depth in, then counters, flags and the barrier at zero
+    state = cp.asarray(np.array([frontier.size, depth] + [0] * 10, dtype=np.int64))
+    dummy = level if parent is None else parent
+    try:
+        f((blocks,), (GRID_THREADS,), (A.indptr, A.indices, level, dummy, q[0], q[1], o[0], o[1],
+                                       state, np.int64(cap), np.int64(max_edges),
+                                       np.int64(max_levels)))
+    except driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        raise BackendUnavailable(f"push_levels_grid: cooperative launch of {blocks} blocks of "
+                                 f"{GRID_THREADS} threads failed: {err}") from err
+    _count, depth, status, levels = (int(s) for s in state[:4].get())  # the one host sync
+    return STATUS[status], depth, levels
+
+
+def relax_rounds(A, d, w, wstride, frontier, hi, pending, settled, max_edges, max_rounds,
+                 queue=QUEUE):
+    # the block's queue is the kernel's QUEUE
+    cp = _cupy()
+    itype = A.itype
+    qa = cp.empty(QUEUE, dtype=itype)
+    qb = cp.empty(QUEUE, dtype=itype)
+    qa[:frontier.size] = frontier
+    flag = cp.zeros(A.nrows + 4, dtype=cp.uint8)  # + 4: the last byte's word is in bounds
+    state = cp.asarray([frontier.size, 0, -1, 0], dtype=cp.int64)
+    f = function(f"relax_rounds<{C_TYPES[np.dtype(itype)]}, {C_TYPES[np.dtype(d.dtype)]}>")
+    pend = 0 if pending is None else pending
+    sett = 0 if settled is None else settled
+    f((1,), (THREADS,), (A.indptr, A.indices, w, np.int64(wstride), d, pend, sett, hi, flag,
+                         qa, qb, state, np.int64(max_edges), np.int64(max_rounds)))
+    count, rounds, status, in_b = (int(s) for s in state.get())  # the one host sync
+    status = STATUS[status]
+    if status == "overflow":
+        q = cp.flatnonzero(flag[:A.nrows])
+    else:
+        q = (qb if in_b else qa)[:count].astype(cp.int64)
+    return status, q, rounds
+
+
+def _edge_launch(A, frontier):
+    """What a multi-block launch over the frontier's out-edges needs: the inclusive prefix
+    sum of its degrees, their total (a host sync), a next-frontier buffer (at most one vertex
+    per edge, at most n) and zeroed counters."""
+    cp = _cupy()
+    offsets = cp.cumsum(frontier_degrees(A, frontier), dtype=cp.int64)
+    total = int(offsets[-1])
+    nxt = cp.empty(max(1, min(A.nrows, total)), dtype=cp.int64)
+    return offsets, total, nxt, cp.zeros(3, dtype=cp.uint64)
+
+
+def frontier_of_level(A, level, depth, n):
+    cp = _cupy()
+    frontier = cp.empty(n, dtype=cp.bool_)
+    unseen = cp.empty(n, dtype=cp.bool_)
+    counters = cp.zeros(3, dtype=cp.uint64)
+    if n:
+        f = function(f"bfs_frontier_of_level<{C_TYPES[np.dtype(A.itype)]}>")
+        f((book_grid(n),), (BOOK_THREADS,), (level, np.int64(n), np.int64(depth), A.indptr,
+                                               frontier, unseen, counters))
+    size, edges, left = (int(c) for c in counters.get())  # the one host sync
+    return frontier, unseen, size, edges, left
+
+
+def pull_level(A, AT, sr, frontier, unseen, level, depth, parent, n):
+    cp = _cupy()
+    vals, q = _spmv.pull(AT, frontier, frontier, unseen, sr, np.bool_, True)
+    counters = cp.zeros(3, dtype=cp.uint64)
+    if n:
+        I = C_TYPES[np.dtype(A.itype)]
+        f = function(f"bfs_commit<{I}, {'false' if parent is None else 'true'}>")
+        f((book_grid(n),), (BOOK_THREADS,), (
+            q, vals if parent is not None else level, np.int64(n), np.int64(depth), level,
+            parent if parent is not None else level, unseen, A.indptr, counters))
+    size, edges, _ = (int(c) for c in counters.get())  # the one host sync
+    return q, size, edges
+
+
+def pull_relax(AT, min_plus, d, dt, frontier, hi, pending, settled, n):
+    cp = _cupy()
+    if dt.kind == "f":
+        # off the frontier x is inf, the identity of min and absorbing for +: the pull then
+        # needs no presence bitmap, one random load per edge instead of two dependent ones
+        x = cp.where(frontier, d, dt.type(np.inf))
+        t, tpres = _spmv.pull(AT, x, None, None, min_plus, dt, True)
+    else:  # an integer "infinity" would wrap when added to: the bitmap says who counts
+        t, tpres = _spmv.pull(AT, d, frontier, None, min_plus, dt, True)
+    nxt = cp.empty(n, dtype=cp.bool_)
+    counters = cp.zeros(3, dtype=cp.uint64)
+    if n:
+        f = function(f"relax_commit<{C_TYPES[dt]}>")
+        f((book_grid(n),), (BOOK_THREADS,), (
+            t, tpres, frontier, np.int64(n), hi, d, nxt,
+            0 if pending is None else pending, 0 if settled is None else settled, counters))
+    return nxt, int(counters[0].get())  # the one host sync
+
+
+def push_level(A, frontier, unseen, level, depth, parent, deterministic):
+    offsets, total, nxt, counters = _edge_launch(A, frontier)
+    if total:
+        mode = 0 if parent is None else (2 if deterministic else 1)
+        f = function(f"bfs_push_level<{C_TYPES[np.dtype(A.itype)]}, {mode}>")
+        f((book_grid(total),), (BOOK_THREADS,), (
+            A.indptr, A.indices, frontier, np.int64(frontier.size), offsets, np.int64(depth),
+            level, level if parent is None else parent, unseen, nxt, counters))
+    size, edges, _ = (int(c) for c in counters.get())  # the one host sync (after the total)
+    return nxt[:size], size, edges
+
+
+def push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n):
+    cp = _cupy()
+    if pending is not None:
+        settled[frontier] = True
+        pending[frontier] = False
+    offsets, total, nxt, counters = _edge_launch(A, frontier)
+    if total:
+        flag = cp.zeros(n, dtype=cp.int32)
+        f = function(f"relax_push<{C_TYPES[np.dtype(A.itype)]}, {C_TYPES[dt]}>")
+        f((book_grid(total),), (BOOK_THREADS,), (
+            A.indptr, A.indices, w, np.int64(wstride), frontier, np.int64(frontier.size),
+            offsets, hi, d, 0 if pending is None else pending, flag, nxt, counters))
+    size = int(counters[0].get())  # the one host sync (after the total)
+    return nxt[:size], size

@@ -1,0 +1,153 @@
+"""Dask clients and clusters: the lazy import of the optional extra, a default client, and
+local clusters of CPU processes or of one process per GPU."""
+
+from __future__ import annotations
+
+import os
+
+import semiring as sr
+
+EXTRA_HINT = ('semiring.dist needs dask.distributed: pip install "semiring[dask]" '
+              '(or pip install "dask[distributed]")')
+
+
+def require_distributed():
+    """The ``distributed`` module, or :class:`semiring.BackendUnavailable` naming the extra."""
+    try:
+        import distributed  # noqa: PLC0415 (optional: the dask extra)
+    except ImportError as err:
+        raise sr.BackendUnavailable(f"{EXTRA_HINT}: {err}") from err
+    return distributed
+
+
+def _package_root() -> str:
+    """The folder that holds the ``semiring`` package (workers must import it from there)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(sr.__file__)))
+
+
+def _worker_environment(extra=None) -> dict:
+    """Environment for worker processes: this package importable, NVLink multicast off."""
+    root = _package_root()
+    path = os.environ.get("PYTHONPATH", "")
+    parts = [p for p in path.split(os.pathsep) if p]
+    if root not in parts:
+        parts.insert(0, root)
+    env = {"PYTHONPATH": os.pathsep.join(parts), "NCCL_NVLS_ENABLE": "0"}
+    if extra:
+        env.update(extra)
+    return env
+
+
+def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, device: str = "cpu",
+                  processes: bool = True, **kwargs):
+    """A local cluster of worker processes and a client connected to it.
+
+    Parameters
+    ----------
+    n_workers : int
+        Worker processes: on the CPU, one process each (``processes=True``); on the GPU, one
+        process per GPU, GPU ``i`` seen alone by worker ``i`` (``CUDA_VISIBLE_DEVICES=i``), as
+        dask-cuda's ``LocalCUDACluster`` does (without needing dask-cuda); more workers than
+        GPUs share them round-robin.
+    threads_per_worker : int
+    device : {'cpu', 'gpu'}
+        Where the workers' partitions live by default.
+    processes : bool
+        ``False``: CPU workers as threads of this process (quick to start: examples, small
+        jobs); GPU workers are always processes.
+    **kwargs
+        Passed to ``distributed.LocalCluster`` (CPU) or ``distributed.SpecCluster`` (GPU).
+
+    In a script, make the cluster under ``if __name__ == "__main__":``: Dask starts its worker
+    processes by spawning, which imports the main module again.
+
+    Returns
+    -------
+    distributed.Client
+        ``client.cluster`` is the cluster; close both with ``client.close(); cluster.close()``
+        (or ``with local_cluster(...) as client:``, which closes the client only).
+
+    Examples
+    --------
+    >>> from semiring import dist
+    >>> client = dist.local_cluster(2, processes=False)
+    >>> len(client.nthreads())
+    2
+    >>> client.close(); client.cluster.close()
+    """
+    distributed = require_distributed()
+    if not isinstance(n_workers, int) or isinstance(n_workers, bool) or n_workers < 1:
+        raise sr.InvalidValue(f"local_cluster: n_workers must be a positive int, got {n_workers!r}")
+    if device not in ("cpu", "gpu"):
+        raise sr.InvalidValue(f"local_cluster: device must be 'cpu' or 'gpu', got {device!r}")
+    if device == "gpu" and not processes:
+        raise sr.InvalidValue("local_cluster: GPU workers are processes (one per GPU); "
+                              "processes=False applies to device='cpu'")
+    env = _worker_environment({"SEMIRING_BACKEND": device})
+    # spawned worker processes inherit os.environ at their start
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        if device == "cpu":
+            if processes:
+                kwargs.setdefault("host", "127.0.0.1")  # a local cluster talks over loopback only
+            kwargs.setdefault("dashboard_address", None)
+            kwargs.setdefault("silence_logs", 40)
+            cluster = distributed.LocalCluster(n_workers=n_workers, processes=bool(processes),
+                                               threads_per_worker=threads_per_worker, **kwargs)
+        else:
+            cluster = _gpu_cluster(distributed, n_workers, threads_per_worker, env, **kwargs)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return distributed.Client(cluster)
+
+
+def _gpu_cluster(distributed, n_workers, threads_per_worker, env, **kwargs):
+    """One worker process per GPU, each seeing its own GPU only (dask-cuda's layout)."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible:
+        gpus = [g for g in visible.split(",") if g]
+    else:
+        try:
+            import cupy  # noqa: PLC0415 (GPU only)
+            count = cupy.cuda.runtime.getDeviceCount()
+        except Exception as err:  # no CUDA here: say so
+            raise sr.BackendUnavailable(f"local_cluster: device='gpu' needs CuPy and a GPU: {err}") from err
+        gpus = [str(i) for i in range(count)]
+    if not gpus:
+        raise sr.BackendUnavailable("local_cluster: device='gpu' but no GPU is visible")
+    # more workers than GPUs share them round-robin (for tests; one per GPU is the layout)
+    gpus = [gpus[i % len(gpus)] for i in range(n_workers)]
+    host = kwargs.pop("host", "127.0.0.1")  # a local cluster talks over loopback only
+    scheduler = {"cls": distributed.Scheduler,
+                 "options": {"dashboard_address": kwargs.pop("dashboard_address", None),
+                             "host": host}}
+    workers = {
+        f"gpu-{i}": {"cls": distributed.Nanny,
+                     "options": {"nthreads": threads_per_worker,
+                                 "env": dict(env, CUDA_VISIBLE_DEVICES=gpus[i]),
+                                 "name": f"gpu-{i}", "host": host,
+                                 "silence_logs": 40}}
+        for i in range(n_workers)}
+    kwargs.setdefault("silence_logs", 40)
+    return distributed.SpecCluster(scheduler=scheduler, workers=workers, **kwargs)
+
+
+def get_client(client=None):
+    """``client`` when given, else the current default ``distributed.Client`` (the last one
+    made in this process); raises :class:`semiring.InvalidValue` when there is none."""
+    distributed = require_distributed()
+    if client is not None:
+        if not isinstance(client, distributed.Client):
+            raise sr.DomainMismatch(f"semiring.dist: client must be a distributed.Client, got "
+                                    f"{type(client).__name__}")
+        return client
+    try:
+        return distributed.get_client()
+    except ValueError as err:
+        raise sr.InvalidValue("semiring.dist: no dask client: pass client=..., make one with "
+                              "distributed.Client(...) or semiring.dist.local_cluster()") from err

@@ -1,0 +1,369 @@
+"""Functions that run on the workers: each takes and returns the engine's own objects (a
+partition is an ``sr.Matrix`` block or an ``sr.Vector`` slice) and calls the engine on them.
+
+Module-level functions, so that Dask pickles them by reference (the workers import this
+module: see ``_client._worker_environment``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+
+#: The positional multiplies whose result is the *output* index of the product (vxm: j, mxv:
+#: i): a local block numbers its outputs from 0, so the partition's offset is added back.
+OUTPUT_INDEX_OPS = {"vxm": ("secondj",), "mxv": ("firsti",)}
+
+
+def _xp(device):
+    return sr.array_module(device)
+
+
+# ------------------------------------------------------------------ matrix blocks
+
+def as_engine_matrix(M, device=None):
+    """An ``sr.Matrix`` from a Matrix, a SciPy or a cupyx sparse matrix."""
+    if isinstance(M, sr.Matrix):
+        if device is None or M.device == device:
+            return M
+        return M.to_gpu() if device == "gpu" else M.to_cpu()
+    if hasattr(M, "tocsr") and type(M).__module__.startswith("cupyx"):
+        A = sr.Matrix.from_cupyx(M.tocsr())
+        return A if device in (None, "gpu") else A.to_cpu()
+    return sr.Matrix.from_scipy(M.tocsr(), device=device)
+
+
+def row_block(M, lo: int, hi: int):
+    """Rows [lo, hi) of M as a (hi - lo) × ncols Matrix (no copy of the column indices'
+    order: CSR rows are contiguous)."""
+    xp = M.xp
+    ip = M.indptr
+    a, b = int(ip[lo]), int(ip[hi])
+    indptr = ip[lo:hi + 1] - ip[lo]
+    indices = M.indices[a:b]
+    if M.is_iso:
+        return sr.Matrix.from_csr(indptr, indices, None, (hi - lo, M.ncols),
+                                  iso_value=M.iso_value, dtype=M.dtype, check=False)
+    return sr.Matrix.from_csr(indptr, indices, xp.asarray(M.values[a:b]), (hi - lo, M.ncols),
+                              check=False)
+
+
+def col_block(M, lo: int, hi: int):
+    """Columns [lo, hi) of M as an nrows × (hi - lo) Matrix, renumbered from 0."""
+    xp = M.xp
+    ip = M.indptr.astype(xp.int64)
+    keep = (M.indices >= lo) & (M.indices < hi)
+    # entries kept per row: a prefix sum of keep read at the row pointers
+    csum = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(keep, dtype=xp.int64)])
+    indptr = csum[ip]
+    indices = (M.indices[keep] - lo)
+    if M.is_iso:
+        return sr.Matrix.from_csr(indptr, indices, None, (M.nrows, hi - lo),
+                                  iso_value=M.iso_value, dtype=M.dtype, check=False)
+    return sr.Matrix.from_csr(indptr, indices, M.values[keep], (M.nrows, hi - lo), check=False)
+
+
+def block_from_source(source, kind: str, lo: int, hi: int, device):
+    """The block of ``source`` (a matrix, or a callable returning one) for partition [lo, hi)."""
+    M = source() if callable(source) else source
+    M = as_engine_matrix(M, device)
+    return row_block(M, lo, hi) if kind == "rows" else col_block(M, lo, hi)
+
+
+def block_meta(B):
+    """(device, dtype, nvals) of a block."""
+    return B.device, np.dtype(B.dtype), int(B.nvals)
+
+
+# ------------------------------------------------------------------ edge lists
+
+def edges_of_frame(df, src, dst, weight):
+    """(src, dst, weights or None) host arrays of one pandas/cudf partition."""
+    def host(col):
+        a = df[col]
+        a = a.to_numpy() if hasattr(a, "to_numpy") else np.asarray(a)
+        return np.asarray(a.get() if hasattr(a, "get") else a)
+    return host(src).astype(np.int64), host(dst).astype(np.int64), \
+        (None if weight is None else host(weight))
+
+
+def edges_of_file(path, fmt):
+    """(src, dst, weights or None) of a Matrix Market file or a NumPy edge file."""
+    if fmt == "mtx":
+        import scipy.io  # noqa: PLC0415 (Matrix Market files only)
+        C = scipy.io.mmread(path)
+        C = C.tocoo() if hasattr(C, "tocoo") else __import__("scipy.sparse").sparse.coo_matrix(C)
+        vals = None if C.dtype == np.bool_ or getattr(C, "_pattern", False) else C.data
+        return C.row.astype(np.int64), C.col.astype(np.int64), vals
+    if fmt == "npz":
+        with np.load(path) as z:
+            return (z["src"].astype(np.int64), z["dst"].astype(np.int64),
+                    z["weight"] if "weight" in z.files else None)
+    a = np.load(path)  # .npy: an m × 2 (or m × 3: weights in the last column) array
+    if a.ndim != 2 or a.shape[1] not in (2, 3):
+        raise sr.DimensionMismatch(f"DistMatrix.from_files: {path}: an edge array must have "
+                                   f"shape (m, 2) or (m, 3), got {a.shape}")
+    return a[:, 0].astype(np.int64), a[:, 1].astype(np.int64), (a[:, 2] if a.shape[1] == 3 else None)
+
+
+def edge_max(edges):
+    s, d, _ = edges
+    return int(max(s.max(initial=-1), d.max(initial=-1)))
+
+
+def edge_check(edges, n, nrows, ncols, op):
+    s, d, _ = edges
+    if s.size:
+        if int(s.min()) < 0 or int(d.min()) < 0 or int(s.max()) >= nrows or int(d.max()) >= ncols:
+            raise sr.InvalidIndex(f"{op}: vertex indices must lie in [0, {nrows}) × [0, {ncols}), "
+                                  f"got rows [{int(s.min())}, {int(s.max())}], "
+                                  f"cols [{int(d.min())}, {int(d.max())}]")
+    return True
+
+
+def split_edges(edges, bounds, kind):
+    """The edges cut by partition: one (src, dst, w) piece per partition of rows or cols."""
+    s, d, w = edges
+    key = s if kind == "rows" else d
+    part = np.searchsorted(np.asarray(bounds), key, side="right") - 1
+    order = np.argsort(part, kind="stable")
+    cuts = np.searchsorted(part[order], np.arange(len(bounds)))
+    s, d = s[order], d[order]
+    w = None if w is None else np.asarray(w)[order]
+    return tuple((s[a:b], d[a:b], None if w is None else w[a:b])
+                 for a, b in zip(cuts[:-1], cuts[1:]))
+
+
+def piece(pieces, q):
+    return pieces[q]
+
+
+def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
+    """One block from the edge pieces of every source: rows (or cols) renumbered from lo."""
+    pieces = [p for p in pieces if p is not None]
+    s = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    d = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    weighted = any(p[2] is not None for p in pieces)
+    if weighted and not all(p[2] is not None for p in pieces):
+        raise sr.InvalidValue("DistMatrix: some edge pieces have weights and others not")
+    if kind == "rows":
+        s = s - lo
+        shape = (hi - lo, ncols)
+    else:
+        d = d - lo
+        shape = (nrows, hi - lo)
+    if weighted:
+        w = np.concatenate([p[2] for p in pieces])
+        if dtype is not None:
+            w = w.astype(dtype)
+    else:
+        w = None
+    xp = _xp(device)
+    s, d = xp.asarray(s), xp.asarray(d)
+    w = None if w is None else xp.asarray(w)
+    return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
+                              dtype=None if weighted else dtype, device=device)
+
+
+def block_pieces_by(B, b_lo, kind_from, bounds):
+    """Split a row block (kind_from='rows', rows numbered from b_lo) into edge pieces cut by
+    column partition (for building column blocks), or a column block into pieces by row."""
+    r, c, v = B.to_coo()
+    r = _host(r)
+    c = _host(c)
+    v = None if B.is_iso else _host(v)
+    if kind_from == "rows":
+        r = r + b_lo
+        return split_edges((r, c, v), bounds, "cols")
+    c = c + b_lo
+    return split_edges((r, c, v), bounds, "rows")
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+def reduce_block(B, kind, monoid):
+    """reduce_rows of a row block / reduce_cols of a column block (a local Vector)."""
+    return sr.reduce_rows(B, monoid) if kind == "rows" else sr.reduce_cols(B, monoid)
+
+
+def degree_block(B, kind):
+    """Entries per row (of a row block) or per column (of a column block), int64, full."""
+    xp = B.xp
+    if kind == "rows":
+        deg = xp.diff(B.indptr.astype(xp.int64))
+    else:
+        deg = xp.bincount(B.indices.astype(xp.int64), minlength=B.ncols).astype(xp.int64)
+    return sr.Vector.from_dense(deg)
+
+
+def counts_cut(B, kind_from, bounds):
+    """Entries per row of a column block (kind_from='cols') or per column of a row block,
+    over the whole dimension, cut by ``bounds``: one int64 array per target partition."""
+    xp = B.xp
+    if kind_from == "cols":
+        c = xp.diff(B.indptr.astype(xp.int64))
+    else:
+        c = xp.bincount(B.indices.astype(xp.int64), minlength=B.ncols).astype(xp.int64)
+    return tuple(c[int(a):int(b)] for a, b in zip(bounds[:-1], bounds[1:]))
+
+
+def sum_pieces(*pieces):
+    total = pieces[0].copy()
+    for p in pieces[1:]:
+        total += p
+    return sr.Vector.from_dense(total)
+
+
+# ------------------------------------------------------------------ vectors
+
+def vec_new(size, dtype, device):
+    return sr.Vector.new(size, dtype, device=device)
+
+
+def vec_full(size, value, dtype, device):
+    xp = _xp(device)
+    return sr.Vector.from_dense(xp.full(size, value, dtype=dtype))
+
+
+def vec_arange(lo, hi, dtype, device):
+    xp = _xp(device)
+    return sr.Vector.from_dense(xp.arange(lo, hi, dtype=dtype))
+
+
+def vec_from_coo(idx, vals, size, dtype, device, dup_op):
+    xp = _xp(device)
+    idx = xp.asarray(idx, dtype=xp.int64)
+    if np.ndim(vals) == 0:
+        vals = xp.full(idx.size, vals, dtype=dtype)
+    else:
+        vals = xp.asarray(vals, dtype=dtype)
+    return sr.Vector.from_coo(idx, vals, size=size, dtype=dtype, dup_op=dup_op, device=device)
+
+
+def vec_from_dense(arr, missing, device):
+    xp = _xp(device)
+    return sr.Vector.from_dense(xp.asarray(arr), missing=missing)
+
+
+def vec_meta(v):
+    return v.device, np.dtype(v.dtype), int(v.size)
+
+
+def vec_nvals(v):
+    return int(v.nvals)
+
+
+def vec_to_dense(v, missing):
+    return v.to_dense(missing=missing)
+
+
+def vec_to_coo(v):
+    return v.to_coo()
+
+
+def vec_reduce(v, monoid):
+    return sr.reduce_scalar(v, monoid)
+
+
+def vec_dot(u, v, semiring):
+    """⊕ of u(i) ⊗ v(i) over the common entries of two slices (one task, no temporary
+    vector left behind)."""
+    S = getattr(sr.semiring, semiring) if isinstance(semiring, str) else semiring
+    return sr.reduce_scalar(sr.ewise_mult(u, v, S.mul), S.add)
+
+
+def vec_dup(v):
+    return v.dup()
+
+
+def _from_bitmap(size, dtype, device, values, present):
+    # needs public API: a Vector from (values, present) bitmap arrays (sr.Vector's own
+    # constructor, documented as internal); from_dense cannot say "absent" without a sentinel
+    return sr.Vector(size, dtype, device, values=values, present=present)
+
+
+def _from_sparse(size, dtype, device, indices, values):
+    # needs public API: a Vector from unique, unsorted (index, value) arrays without the
+    # duplicate check of from_coo (sr.Vector's own constructor, documented as internal)
+    return sr.Vector(size, dtype, device, indices=indices, svalues=values, jumbled=True)
+
+
+def gather_global(parts, bounds, form):
+    """The whole vector from its partitions (the all-gather before a product), in ``form``:
+    'sparse' (the concatenated index lists) or 'bitmap' (the concatenated dense arrays)."""
+    v0 = parts[0]
+    xp, dev, dt = v0.xp, v0.device, v0.dtype
+    size = int(bounds[-1])
+    if len(parts) == 1:
+        return v0.to_form(form)
+    if form == "sparse":
+        idx, vals = [], []
+        for lo, p in zip(bounds[:-1], parts):
+            i, v = p.sparse(sorted=False)
+            idx.append(i + int(lo))
+            vals.append(v.astype(dt, copy=False))
+        return _from_sparse(size, dt, dev, xp.concatenate(idx), xp.concatenate(vals))
+    vals, pres = [], []
+    full = True
+    for p in parts:
+        v, pr = p.bitmap()
+        vals.append(v.astype(dt, copy=False))
+        pres.append(pr)
+        full = full and pr is None
+    present = None if full else xp.concatenate(
+        [xp.ones(p.size, dtype=bool) if pr is None else pr for p, pr in zip(parts, pres)])
+    return _from_bitmap(size, dt, dev, xp.concatenate(vals), present)
+
+
+def _mask_kw(mask, mstruct, mcomp):
+    if mask is None:
+        return {}
+    return {"mask": mask, "structure": mstruct, "complement": mcomp}
+
+
+def local_product(op, B, x_parts, x_bounds, semiring, out, mask, mstruct, mcomp, accum,
+                  replace, direction, offset, form):
+    """One partition's share of a distributed product: the engine's own mxv / vxm on the
+    local block with the whole x, then the partition's output offset, mask, accum, replace."""
+    x = gather_global(x_parts, x_bounds, form)
+    S = getattr(sr.semiring, semiring) if isinstance(semiring, str) else semiring
+    mkw = _mask_kw(mask, mstruct, mcomp)
+    fix = S.mul.positional and S.mul.name in OUTPUT_INDEX_OPS[op] and offset
+    prod = sr.vxm if op == "vxm" else sr.mxv
+    args = (x, B) if op == "vxm" else (B, x)
+    if out is None:
+        T = prod(*args, S, direction=direction, **mkw)
+        return sr.apply(T, "plus", right=offset) if fix else T
+    out = out.dup()
+    if not fix:
+        return prod(*args, S, out=out, accum=accum, replace=replace, direction=direction, **mkw)
+    T = sr.apply(prod(*args, S, direction=direction, **mkw), "plus", right=offset)
+    return sr.assign(out, T, accum=accum, replace=replace, **mkw)
+
+
+def local_call(fname, args, kwargs, out_pos, out_kw):
+    """sr.<fname>(*args, **kwargs) on partitions (``out``, changed in place by the engine, is
+    copied first: a stored partition is never mutated)."""
+    args = list(args)
+    if out_pos is not None:
+        args[out_pos] = args[out_pos].dup()
+    if out_kw and kwargs.get("out") is not None:
+        kwargs = dict(kwargs, out=kwargs["out"].dup())
+    return getattr(sr, fname)(*args, **kwargs)
+
+
+def local_extract(v_parts, v_bounds, index, missing_ok):
+    """w(i) = v(index(i)) for the entries i of ``index`` (a gather from the whole v)."""
+    v = gather_global(v_parts, v_bounds, "bitmap")
+    vals, pres = v.bitmap()
+    idx, where = index.sparse(sorted=True)
+    xp = index.xp
+    where = where.astype(xp.int64)
+    got = vals[where]
+    if pres is not None:
+        keep = pres[where]
+        idx, got = idx[keep], got[keep]
+    return sr.Vector.from_coo(idx, got, size=index.size, dtype=v.dtype, device=index.device)

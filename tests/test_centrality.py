@@ -1,0 +1,122 @@
+"""Betweenness centrality against NetworkX's betweenness_centrality (all sources, sampled k with
+the same seed, explicit sources; normalized or not, endpoints or not, directed or undirected),
+batched and unbatched, on every backend."""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import algorithms
+import semiring as sr
+from analytics1_graphs import as_array, graphs, to_nx
+from conftest import to_host
+
+centrality = importlib.import_module("algorithms.centrality")
+
+
+def check(got, ref, n, xp):
+    assert type(got) is xp.ndarray and got.dtype == np.float64 and got.shape == (n,)
+    np.testing.assert_allclose(to_host(got), as_array(ref, n), rtol=1e-9, atol=1e-12)
+
+
+@given(g=graphs(max_n=14), normalized=st.booleans(), endpoints=st.booleans(),
+       directed=st.booleans(), iso=st.booleans())
+def test_betweenness_all_sources(device, g, normalized, endpoints, directed, iso):
+    S, undirected = g
+    n = S.shape[0]
+    A = sr.Matrix.from_scipy(S, device=device, iso=iso)
+    # directed=False takes A ∪ Aᵀ: NetworkX's Graph of the same edges
+    G = to_nx(S, directed=directed, weighted=False)
+    ref = nx.betweenness_centrality(G, normalized=normalized, endpoints=endpoints)
+    got = algorithms.betweenness_centrality(A, normalized=normalized, endpoints=endpoints,
+                                            directed=directed)
+    check(got, ref, n, sr.array_module(device))
+
+
+@given(g=graphs(max_n=14), normalized=st.booleans(), endpoints=st.booleans(),
+       directed=st.booleans(), data=st.data())
+def test_betweenness_sampled(device, g, normalized, endpoints, directed, data):
+    S, _ = g
+    n = S.shape[0]
+    if n == 0:
+        return
+    A = sr.Matrix.from_scipy(S, device=device)
+    xp = sr.array_module(device)
+    G = to_nx(S, directed=directed, weighted=False)
+    k = data.draw(st.integers(1, n))
+    seed = data.draw(st.integers(0, 2**20))
+    ref = nx.betweenness_centrality(G, k=k, seed=seed, normalized=normalized, endpoints=endpoints)
+    got = algorithms.betweenness_centrality(A, k=k, seed=seed, normalized=normalized,
+                                            endpoints=endpoints, directed=directed)
+    assert type(got) is xp.ndarray
+    np.testing.assert_allclose(to_host(got), as_array(ref, n), rtol=1e-9, atol=1e-12,
+                               equal_nan=True)  # k = 1 without endpoints: NaN at the source
+    if k < n:  # the same sample passed as sources (NetworkX's own sample of that seed)
+        sample = random.Random(seed).sample(list(G), k)
+        got2 = algorithms.betweenness_centrality(A, sources=xp.asarray(sample),
+                                                 normalized=normalized, endpoints=endpoints,
+                                                 directed=directed)
+        np.testing.assert_allclose(to_host(got2), as_array(ref, n), rtol=1e-9, atol=1e-12,
+                                   equal_nan=True)
+
+
+@given(g=graphs(max_n=24), batch=st.integers(1, 5), directed=st.booleans(),
+       endpoints=st.booleans())
+def test_betweenness_batches(device, g, batch, directed, endpoints):
+    S, _ = g
+    n = S.shape[0]
+    A = sr.Matrix.from_scipy(S, device=device)
+    whole = algorithms.betweenness_centrality(A, directed=directed, endpoints=endpoints)
+    old = centrality.MAX_BATCH
+    centrality.MAX_BATCH = batch
+    try:
+        seen = []
+        parts = algorithms.betweenness_centrality(A, directed=directed, endpoints=endpoints,
+                                                  progress=lambda d, t: seen.append((d, t)))
+    finally:
+        centrality.MAX_BATCH = old
+    np.testing.assert_allclose(to_host(parts), to_host(whole), rtol=1e-12, atol=1e-12)
+    if n:
+        assert seen[-1] == (n, n) and len(seen) == -(-n // batch)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_betweenness_long_path(device, directed):
+    n = 120  # 119 levels: one SpMM a level, forward and backward
+    A = sr.Matrix.from_coo(np.arange(n - 1), np.arange(1, n), None, nrows=n, ncols=n,
+                           device=device)
+    G = nx.path_graph(n, create_using=nx.DiGraph if directed else nx.Graph)
+    ref = nx.betweenness_centrality(G, normalized=False)
+    got = algorithms.betweenness_centrality(A, normalized=False, directed=directed)
+    check(got, ref, n, sr.array_module(device))
+
+
+def test_betweenness_errors(device):
+    A = sr.Matrix.from_coo([0, 1], [1, 2], None, nrows=3, ncols=3, device=device)
+    bc = algorithms.betweenness_centrality
+    with pytest.raises(sr.InvalidValue, match="not both"):
+        bc(A, k=1, sources=[0])
+    with pytest.raises(sr.InvalidValue, match=r"k must be in \[1, n\]"):
+        bc(A, k=4)
+    with pytest.raises(sr.InvalidValue, match="k must be"):
+        bc(A, k=0)
+    with pytest.raises(sr.DomainMismatch, match="k must be an integer"):
+        bc(A, k=1.5)
+    with pytest.raises(sr.InvalidIndex, match="sources"):
+        bc(A, sources=[0, 3])
+    with pytest.raises(sr.InvalidValue, match="distinct"):
+        bc(A, sources=[1, 1])
+    with pytest.raises(sr.InvalidValue, match="empty"):
+        bc(A, sources=[])
+    with pytest.raises(sr.DomainMismatch, match="seed"):
+        bc(A, k=2, seed="x")
+    with pytest.raises(sr.DimensionMismatch, match="square"):
+        bc(sr.Matrix.from_coo([0], [1], None, nrows=1, ncols=2, device=device))
+    E = sr.Matrix.from_coo([], [], None, nrows=0, ncols=0, device=device)
+    assert bc(E).shape == (0,) and bc(E, k=0).shape == (0,)

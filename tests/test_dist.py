@@ -1,0 +1,433 @@
+"""The distributed path (semiring.dist, algorithms.dist) on a LocalCluster of 2 worker
+processes against the one-device engine: products over every kind of semiring with masks,
+accumulators and replace; BFS, SSSP, PageRank and connected components on random graphs;
+the constructors; the errors. Each partition's work is the engine's own, so the results are
+compared for equality (PageRank, a float sum, within 1e-10 of NetworkX)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+from scipy.sparse.csgraph import connected_components as scipy_cc
+
+import semiring as sr
+
+distributed = pytest.importorskip(
+    "distributed", reason='the distributed tests need dask: pip install "semiring[dask]"')
+
+import algorithms  # noqa: E402
+import algorithms.dist as adist  # noqa: E402
+from algorithms.dist import _local  # noqa: E402
+from semiring import dist  # noqa: E402
+from conftest import to_host  # noqa: E402
+
+#: Each distributed call costs Dask round trips: fewer examples than the one-device tests.
+EXAMPLES = max(3, int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) // 8)
+few = settings(max_examples=EXAMPLES)
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = dist.local_cluster(2)
+    yield c
+    c.close()
+    c.cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def loop_on_one(monkeypatch):
+    """A single partition runs the distributed loop too (test_whole_on_one_worker checks
+    the one-task shortcut)."""
+    monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", False)
+
+
+@st.composite
+def graphs(draw, max_n=30, weights="int"):
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(0, 4 * n))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
+    if draw(st.booleans()):  # two parts with no edge between them
+        cut = draw(st.integers(0, n))
+        keep = (rows < cut) == (cols < cut)
+        rows, cols = rows[keep], cols[keep]
+    if draw(st.booleans()):  # undirected
+        rows, cols = np.r_[rows, cols], np.r_[cols, rows]
+    if weights == "int":  # duplicates summed by the COO→CSR; explicit zeros stay edges
+        vals = rng.integers(0, 5, rows.size).astype(np.int32)
+    else:
+        vals = rng.random(rows.size)
+    S = sp.coo_matrix((vals, (rows, cols)), shape=(n, n)).tocsr()
+    S.sum_duplicates()
+    return S, draw(st.integers(0, n - 1)), draw(parts(n))
+
+
+@st.composite
+def parts(draw, n):
+    """Partition bounds: one part, even parts, or random cuts (empty parts allowed)."""
+    k = draw(st.integers(1, 3))
+    if draw(st.booleans()):
+        return dict(nparts=k)
+    cuts = sorted(draw(st.lists(st.integers(0, n), min_size=k - 1, max_size=k - 1)))
+    return dict(bounds=[0] + cuts + [n])
+
+
+def dmat(S, client, device, cut):
+    return dist.DistMatrix.from_scipy(S, client, device=device, **cut)
+
+
+# ---------------------------------------------------------------------------------- products
+
+SEMIRINGS = ["plus_times", "min_plus", "max_plus", "any_pair", "lor_land", "min_first",
+             "max_second", "any_secondi", "min_secondi", "min_firsti", "any_firstj",
+             "min_secondj", "plus_pair"]
+
+
+@few
+@given(data=st.data())
+def test_products_match_engine(client, device, data):
+    n = data.draw(st.integers(1, 20))
+    ncols = n
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1)))
+    dens = data.draw(st.sampled_from([0.0, 0.1, 0.4]))
+    S = sp.random(n, ncols, density=dens, format="csr", random_state=rng, dtype=np.float64)
+    S.data = np.round(S.data * 8) - 2  # negatives and explicit zeros
+    A = sr.Matrix.from_scipy(S, device=device)
+    DA = dmat(S, client, device, data.draw(parts(n)))
+    semi = data.draw(st.sampled_from(SEMIRINGS))
+    op = data.draw(st.sampled_from(["mxv", "vxm"]))
+    xp = sr.array_module(device)
+    present = rng.random(n) < data.draw(st.sampled_from([0.2, 0.7, 1.0]))
+    vals = np.round(rng.random(n) * 10)
+    idx = np.flatnonzero(present)
+    u = sr.Vector.from_coo(xp.asarray(idx), xp.asarray(vals[idx]), size=n)
+    du = dist.DistVector.from_coo(DA, idx, vals[idx])
+    kw, dkw = {}, {}
+    if data.draw(st.booleans()):  # a mask
+        mp = rng.random(n) < 0.5
+        midx = np.flatnonzero(mp)
+        mvals = rng.integers(0, 2, midx.size).astype(bool)
+        m = sr.Vector.from_coo(xp.asarray(midx), xp.asarray(mvals), size=n)
+        dm = dist.DistVector.from_coo(DA, midx, mvals)
+        structure, complement = data.draw(st.booleans()), data.draw(st.booleans())
+        kw.update(mask=m, structure=structure, complement=complement)
+        dkw.update(mask=dm, structure=structure, complement=complement)
+    if data.draw(st.booleans()):  # into an existing output, with accum and replace
+        op_acc = data.draw(st.sampled_from([None, "plus", "min"]))
+        replace = data.draw(st.booleans())
+        oidx = np.flatnonzero(rng.random(n) < 0.5)
+        ovals = rng.integers(-3, 3, oidx.size).astype(np.float64)
+        kw.update(out=sr.Vector.from_coo(xp.asarray(oidx), xp.asarray(ovals), size=n),
+                  accum=op_acc, replace=replace)
+        dkw.update(out=dist.DistVector.from_coo(DA, oidx, ovals), accum=op_acc, replace=replace)
+    direction = data.draw(st.sampled_from(["push", "pull"]))
+    if op == "mxv":
+        ref = sr.mxv(A, u, semi, **kw)
+        got = dist.mxv(DA, du, semi, direction=direction, **dkw)
+    else:
+        ref = sr.vxm(u, A, semi, **kw)
+        got = dist.vxm(du, DA, semi, direction=direction, **dkw)
+    ri, rv = ref.to_coo()
+    gi, gv = got.to_coo()
+    np.testing.assert_array_equal(to_host(gi), to_host(ri))
+    np.testing.assert_array_equal(to_host(gv), to_host(rv))
+    assert got.nvals == ref.nvals
+
+
+def test_elementwise_and_reductions(client, device):
+    n = 11
+    S = sp.random(n, n, density=0.3, format="csr", random_state=3)
+    DA = dmat(S, client, device, dict(nparts=3))
+    a = np.arange(n, dtype=np.float64) - 4
+    da = dist.DistVector.from_dense(DA, a)
+    db = dist.DistVector.from_coo(DA, [1, 5, 9], [10.0, 20.0, 30.0])
+    want = a.copy()
+    want[[1, 5, 9]] = np.maximum(a[[1, 5, 9]], [10.0, 20.0, 30.0])
+    np.testing.assert_array_equal(to_host(dist.ewise_add(da, db, "max").to_dense()), want)
+    assert dist.ewise_mult(da, db).nvals == 3
+    assert float(dist.reduce_scalar(da, "min")) == -4.0
+    assert dist.reduce_scalar(db, "plus") == 60.0
+    assert dist.dot(da, db) == (a[1] * 10 + a[5] * 20 + a[9] * 30)
+    assert dist.dot(da, db, "min_plus") == min(a[1] + 10, a[5] + 20, a[9] + 30)
+    assert dist.compute(dist.dot(da, db, "plus_first", lazy=True), db.nvals_lazy()) == \
+        (a[1] + a[5] + a[9], 3)
+    assert to_host(dist.apply(da, "abs").to_dense()).tolist() == np.abs(a).tolist()
+    assert dist.select(da, "valuegt", 2.0).nvals == 4
+    w = dist.assign(dist.DistVector.full(DA, 1.0), 7.0, mask=db.S)
+    assert to_host(w.to_dense()).tolist() == [1, 7, 1, 1, 1, 7, 1, 1, 1, 7, 1]
+    idx = dist.DistVector.from_coo(DA, [0, 2], [9, 10])
+    assert to_host(dist.extract(da, idx).to_dense(missing=-99)).tolist()[:3] == [5.0, -99, 6.0]
+    deg = to_host(DA.degree("rows").to_dense())
+    np.testing.assert_array_equal(deg, np.diff(S.indptr))
+    np.testing.assert_array_equal(to_host(DA.degree("cols").to_dense()),
+                                  np.bincount(S.indices, minlength=n))
+    np.testing.assert_allclose(to_host(dist.reduce_rows(DA).to_dense()),
+                               np.asarray(S.sum(axis=1)).ravel())
+    np.testing.assert_allclose(to_host(dist.reduce_cols(DA).to_dense()),
+                               np.asarray(S.sum(axis=0)).ravel())
+    assert DA.gather().isequal(sr.Matrix.from_scipy(S, device=device))
+
+
+# ---------------------------------------------------------------------------------- algorithms
+
+@few
+@given(g=graphs())
+def test_bfs_matches_engine(client, device, g):
+    S, source, cut = g
+    DA = dmat(S, client, device, cut)
+    A = sr.Matrix.from_scipy(S, device=device)
+    ref = to_host(algorithms.bfs(A, source))
+    for direction in ("auto", "push", "pull"):
+        np.testing.assert_array_equal(to_host(adist.bfs(DA, source, direction=direction)), ref)
+    rl, rp = algorithms.bfs(A, source, parents=True, deterministic=True)
+    gl, gp = adist.bfs(DA, source, parents=True, deterministic=True)
+    np.testing.assert_array_equal(to_host(gp), to_host(rp))
+    # any parent: valid (an in-neighbour on the previous level)
+    gl, gp = (to_host(x) for x in adist.bfs(DA, source, parents=True))
+    np.testing.assert_array_equal(gl, ref)
+    assert gp[source] == source
+    C = S.tocsc()
+    for v in np.flatnonzero(gl > 0):
+        ins = C.indices[C.indptr[v]:C.indptr[v + 1]]
+        assert gp[v] in ins[gl[ins] == gl[v] - 1]
+    np.testing.assert_array_equal(gp == -1, gl == -1)
+
+
+def test_bfs_long_path_and_dispatch(client, device):
+    n = 40
+    perm = np.random.default_rng(0).permutation(n)
+    S = sp.csr_matrix((np.ones(n - 1), (perm[:-1], perm[1:])), shape=(n, n))
+    DA = dmat(S, client, device, dict(nparts=2))
+    ref = to_host(algorithms.bfs(S, int(perm[0])))
+    np.testing.assert_array_equal(to_host(adist.dispatch("bfs", DA, int(perm[0]))), ref)
+    assert sorted(ref.tolist()) == list(range(n))
+    # the hook at the top of the one-device functions: the same calls on a DistMatrix
+    np.testing.assert_array_equal(to_host(algorithms.bfs(DA, int(perm[0]))), ref)
+    np.testing.assert_array_equal(to_host(algorithms.sssp(DA, int(perm[0]))),
+                                  to_host(algorithms.sssp(S, int(perm[0]))))
+    np.testing.assert_array_equal(to_host(algorithms.bellman_ford(DA, int(perm[0]))),
+                                  to_host(algorithms.bellman_ford(S, int(perm[0]))))
+    v = adist.bfs(DA, int(perm[0]), gather=False)
+    assert isinstance(v, dist.DistVector) and v.nvals == n
+
+
+@few
+@given(g=graphs(weights="int"))
+def test_sssp_matches_engine_bitwise(client, device, g):
+    S, source, cut = g
+    DA = dmat(S, client, device, cut)
+    A = sr.Matrix.from_scipy(S, device=device)
+    ref = to_host(algorithms.sssp(A, source))
+    got = to_host(adist.sssp(DA, source))
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_equal(got, ref)
+
+
+@few
+@given(g=graphs(weights="float"))
+def test_sssp_float_and_negative(client, device, g):
+    S, source, cut = g
+    DA = dmat(S, client, device, cut)
+    A = sr.Matrix.from_scipy(S, device=device)
+    np.testing.assert_array_equal(to_host(adist.bellman_ford(DA, source)),
+                                  to_host(algorithms.bellman_ford(A, source)))
+    # negative weights on a DAG (edges i → j with i < j): no cycle, same distances
+    T = sp.triu(S, 1).tocsr()
+    T.data = T.data - 0.5
+    DT = dmat(T, client, device, cut)
+    np.testing.assert_array_equal(to_host(adist.sssp(DT, source)),
+                                  to_host(algorithms.sssp(sr.Matrix.from_scipy(T, device=device), source)))
+
+
+def test_sssp_negative_cycle_and_limit(client, device):
+    S = sp.csr_matrix(np.array([[0, 1.0, 0], [0, 0, -2.0], [0.5, 0, 0]]))
+    DA = dmat(S, client, device, dict(nparts=2))
+    with pytest.raises(sr.NegativeCycleError):
+        adist.sssp(DA, 0)
+    W = sp.csr_matrix(np.array([[0, 2.0, 9.0], [0, 0, 2.0], [0, 0, 0]]))
+    DW = dmat(W, client, device, dict(nparts=2))
+    assert to_host(adist.sssp(DW, 0, limit=3.0)).tolist() == [0.0, 2.0, np.inf]
+    B = sp.csr_matrix(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]], dtype=bool))
+    assert to_host(adist.sssp(dmat(B, client, device, dict(nparts=2)), 0)).tolist() == [0.0, 1.0, 2.0]
+
+
+@few
+@given(g=graphs(max_n=25))
+def test_pagerank_matches_networkx(client, device, g):
+    nx = pytest.importorskip("networkx")
+    S, _, cut = g
+    DA = dmat(S, client, device, cut)
+    G = nx.from_scipy_sparse_array(S, create_using=nx.DiGraph)
+    # the same iteration and stopping test as NetworkX's: equal up to rounding, and within
+    # the tolerance's reach should the last iteration differ
+    ref = nx.pagerank(G, weight=None, tol=1e-7, max_iter=1000)
+    got = to_host(adist.pagerank(DA, tol=1e-7, max_iter=1000))
+    np.testing.assert_allclose(got, [ref[i] for i in range(S.shape[0])], atol=1e-6)
+    assert abs(got.sum() - 1) < 1e-9
+    pers = np.arange(S.shape[0]) + 1.0
+    ref = nx.pagerank(G, weight=None, tol=1e-7, max_iter=1000,
+                      personalization={i: pers[i] for i in range(S.shape[0])})
+    got = to_host(adist.pagerank(DA, personalization=pers, tol=1e-7, max_iter=1000))
+    np.testing.assert_allclose(got, [ref[i] for i in range(S.shape[0])], atol=1e-6)
+
+
+@few
+@given(g=graphs())
+def test_connected_components_match_scipy(client, device, g):
+    S, _, cut = g
+    DA = dmat(S, client, device, cut)
+    _, ref = scipy_cc(S, directed=True, connection="weak")
+    got = to_host(adist.connected_components(DA))
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, ref)
+    U = (S + S.T).tocsr()
+    _, ref = scipy_cc(U, directed=False)
+    got = to_host(adist.connected_components(dmat(U, client, device, cut), symmetric=True))
+    np.testing.assert_array_equal(got, ref)
+
+
+def test_empty_and_edgeless(client, device):
+    E = sp.csr_matrix((0, 0))
+    DE = dmat(E, client, device, dict(nparts=2))
+    assert to_host(adist.connected_components(DE)).size == 0
+    assert to_host(adist.pagerank(DE)).size == 0
+    with pytest.raises(sr.InvalidIndex):
+        adist.bfs(DE, 0)
+    Z = sp.csr_matrix((5, 5))
+    DZ = dmat(Z, client, device, dict(nparts=2))
+    assert to_host(adist.bfs(DZ, 3)).tolist() == [-1, -1, -1, 0, -1]
+    assert to_host(adist.connected_components(DZ)).tolist() == [0, 1, 2, 3, 4]
+    np.testing.assert_allclose(to_host(adist.pagerank(DZ)), 0.2)
+
+
+def test_whole_on_one_worker(client, device, monkeypatch):
+    """One partition: the one-device algorithm as one task on its worker, same results."""
+    monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
+    S = sp.random(30, 30, density=0.1, format="csr", random_state=2)
+    S.data = np.round(S.data * 9) + 1
+    A = sr.Matrix.from_scipy(S, device=device)
+    DA = dmat(S, client, device, dict(nparts=1))
+    for s in (0, 7):
+        rl, rp = algorithms.bfs(A, s, parents=True, deterministic=True)
+        gl, gp = adist.bfs(DA, s, parents=True, deterministic=True)
+        np.testing.assert_array_equal(to_host(gl), to_host(rl))
+        np.testing.assert_array_equal(to_host(gp), to_host(rp))
+        np.testing.assert_array_equal(to_host(adist.sssp(DA, s)), to_host(algorithms.sssp(A, s)))
+        v = adist.bfs(DA, s, gather=False)
+        assert v.nvals == int((to_host(rl) >= 0).sum())
+    with pytest.raises(sr.InvalidIndex):
+        adist.bfs(DA, 30)
+
+
+# ---------------------------------------------------------------------------------- constructors
+
+def _edges():
+    rng = np.random.default_rng(5)
+    n, m = 40, 150
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(1, 9, m).astype(np.float64)
+    S = sp.coo_matrix((w, (src, dst)), shape=(n, n)).tocsr()  # duplicates summed
+    return n, src, dst, w, S, sr.Matrix.from_scipy(S, device="cpu")
+
+
+def test_from_dask_dataframe(client):
+    dd = pytest.importorskip("dask.dataframe", reason="needs dask[dataframe] (pandas)")
+    pd = pytest.importorskip("pandas")
+    n, src, dst, w, S, ref = _edges()
+    df = dd.from_pandas(pd.DataFrame({"s": src, "d": dst, "w": w}), npartitions=3)
+    DA = dist.DistMatrix.from_dask_dataframe(df, client, src="s", dst="d", weight="w",
+                                             shape=(n, n), dup_op="plus", nparts=3)
+    assert DA.gather().isequal(ref)
+    assert DA.nvals == S.nnz
+    # unweighted edge list: a structure-only matrix; n from the largest vertex
+    DU = dist.DistMatrix.from_dask_dataframe(df, client, src="s", dst="d", dup_op="any")
+    assert DU.shape[0] == max(src.max(), dst.max()) + 1
+    with pytest.raises(sr.InvalidValue, match="no column"):
+        dist.DistMatrix.from_dask_dataframe(df, client, src="x")
+
+
+def test_constructors(client, tmp_path):
+    n, src, dst, w, S, ref = _edges()
+    # files read by the workers: Matrix Market, .npy and .npz pieces of the same edge list
+    import scipy.io
+    scipy.io.mmwrite(str(tmp_path / "a.mtx"), sp.coo_matrix((w[:50], (src[:50], dst[:50])), shape=(n, n)))
+    np.save(tmp_path / "b.npy", np.c_[src[50:100], dst[50:100], w[50:100]])
+    np.savez(tmp_path / "c.npz", src=src[100:], dst=dst[100:], weight=w[100:])
+    DF = dist.DistMatrix.from_files([tmp_path / "a.mtx", tmp_path / "b.npy", tmp_path / "c.npz"],
+                                    client, shape=(n, n), dup_op="plus")
+    assert DF.gather().isequal(ref)
+    # the column blocks, made by the all-to-all exchange, give the same products
+    x = dist.DistVector.full(DF, 1.0)
+    np.testing.assert_allclose(to_host(dist.vxm(x, DF).to_dense()),
+                               np.asarray(S.sum(axis=0)).ravel())
+    # from_function: every worker builds the matrix and keeps its block
+    DG = dist.DistMatrix.from_function(S.copy, (n, n), client, kinds=("rows", "cols"))
+    assert DG.gather().isequal(ref)
+    # degrees from the other cut (a reduce-scatter of the blocks' counts)
+    DC = dist.DistMatrix.from_function(S.copy, (n, n), client, nparts=3, kinds=("cols",))
+    np.testing.assert_array_equal(to_host(DC.degree("rows").to_dense()), np.diff(S.indptr))
+    DR = dist.DistMatrix.from_function(S.copy, (n, n), client, nparts=3, kinds=("rows",))
+    np.testing.assert_array_equal(to_host(DR.degree("cols").to_dense()),
+                                  np.bincount(S.indices, minlength=n))
+    # unweighted edge files: n from the largest vertex; duplicates refused without dup_op
+    np.save(tmp_path / "u.npy", np.c_[src, dst])
+    DU = dist.DistMatrix.from_files(tmp_path / "u.npy", client, dup_op="any")
+    assert DU.shape[0] == max(src.max(), dst.max()) + 1
+    assert DU.gather().isequal(sr.Matrix.from_scipy((S != 0).astype(bool), device="cpu"))
+    with pytest.raises(sr.DuplicateIndices):
+        dist.DistMatrix.from_files(tmp_path / "u.npy", client)
+    # bounds, a non-square matrix
+    R = sp.random(7, 4, density=0.5, format="csr", random_state=1)
+    DR = dist.DistMatrix.from_scipy(R, client, bounds=[0, 2, 7])
+    assert DR.gather().isequal(sr.Matrix.from_scipy(R, device="cpu"))
+    y = dist.mxv(DR, dist.DistVector.full(DR.col_layout, 1.0))
+    np.testing.assert_allclose(to_host(y.to_dense()), np.asarray(R.sum(axis=1)).ravel())
+
+
+# ---------------------------------------------------------------------------------- errors
+
+def test_errors(client):
+    S = sp.csr_matrix(np.eye(4))
+    DA = dist.DistMatrix.from_scipy(S, client)
+    with pytest.raises(sr.InvalidIndex, match="bfs: source must lie in"):
+        adist.bfs(DA, 4)
+    with pytest.raises(sr.DomainMismatch, match="bfs: source must be an integer"):
+        adist.bfs(DA, 1.5)
+    with pytest.raises(sr.InvalidValue, match="not distributed"):
+        adist.bfs(DA, sources=[0, 1])
+    with pytest.raises(sr.InvalidValue, match="direction"):
+        adist.bfs(DA, 0, direction="sideways")
+    with pytest.raises(sr.DomainMismatch, match="DistMatrix"):
+        adist.bfs(S, 0)
+    with pytest.raises(sr.DimensionMismatch, match="square"):
+        adist.bfs(dist.DistMatrix.from_scipy(sp.csr_matrix((3, 4)), client), 0)
+    with pytest.raises(sr.InvalidValue, match="predecessors"):
+        adist.sssp(DA, 0, predecessors=True)
+    with pytest.raises(sr.InvalidValue, match="damping must be in"):
+        adist.pagerank(DA, damping=1.5)
+    with pytest.raises(sr.InvalidValue, match="strong"):
+        adist.connected_components(DA, connection="strong")
+    with pytest.raises(sr.InvalidValue, match="no distributed"):
+        adist.dispatch("louvain", DA)
+    with pytest.raises(sr.InvalidValue, match="bounds"):
+        dist.DistMatrix.from_scipy(S, client, bounds=[0, 3])
+    other = dist.DistMatrix.from_scipy(S, client, bounds=[0, 1, 4])
+    with pytest.raises(sr.DimensionMismatch, match="cut differently"):
+        dist.vxm(dist.DistVector.full(other, 1.0), DA)
+    with pytest.raises(sr.DimensionMismatch, match="must equal"):
+        dist.mxv(dist.DistMatrix.from_scipy(sp.csr_matrix((4, 3)), client),
+                 dist.DistVector.full(DA, 1.0))
+    with pytest.raises(sr.InvalidIndex):
+        dist.DistVector.from_coo(DA, [7], 1.0)
+    with pytest.raises(sr.DomainMismatch, match="client"):
+        dist.DistMatrix.from_scipy(S, "not a client")
+    with pytest.raises(sr.InvalidValue, match="format"):
+        dist.DistMatrix.from_files(["x.csv"], client)
+    # the caller's matrix is not changed
+    before = S.copy()
+    adist.bfs(DA, 0)
+    assert (S != before).nnz == 0

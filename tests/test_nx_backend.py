@@ -1,0 +1,534 @@
+"""The NetworkX backend (nx_semiring): results equal NetworkX's on random graphs, conversion
+and its caching, can_run's refusals, NetworkX's errors.
+
+Each test converts a NetworkX graph onto the ``device`` under test and calls the backend's
+function on it directly (as NetworkX's dispatcher does), comparing with NetworkX's own run.
+The tests marked ``dispatch`` go through NetworkX's dispatcher (``backend="semiring"``,
+``nx.config``); they need the package installed (its entry points), as CI installs it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+nx = pytest.importorskip("networkx")
+
+import nx_semiring  # noqa: E402
+from nx_semiring import algorithms as nxa  # noqa: E402
+from nx_semiring.interface import backend_interface as bi  # noqa: E402
+
+INSTALLED = "semiring" in nx.utils.backends.backends
+dispatch = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installed (its entry "
+                                                    "points): pip install '.[nx]'")
+
+
+# --------------------------------------------------------------------------- graphs
+@st.composite
+def graphs(draw, directed=None, multigraph=False, weights="nonneg", max_n=10, max_m=30,
+           selfloops=True):
+    """A NetworkX graph with shuffled, non-contiguous labels (ints or strings) or the labels
+    0..n-1 in order (the conversion's fast path), isolated
+    vertices, self-loops, parallel edges (multigraphs), some edges without the attribute."""
+    n = draw(st.integers(0, max_n))
+    directed = draw(st.booleans()) if directed is None else directed
+    cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+           (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[(directed, multigraph)]
+    G = cls()
+    kind = draw(st.sampled_from(["ints", "strings", "identity"]))
+    order = list(range(n)) if kind == "identity" else draw(st.permutations(range(n)))
+    label = [f"v{3 * i + 1}" if kind == "strings" else 3 * i + 1 if kind == "ints" else i
+             for i in range(n)]
+    G.add_nodes_from(label[i] for i in order)
+    if n:
+        if weights == "nonneg":
+            w = st.one_of(st.integers(0, 9), st.sampled_from([0.5, 2.25, 7.0]))
+        elif weights == "int":
+            w = st.integers(1, 9)
+        else:
+            w = st.integers(-3, 9)
+        edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), w,
+                                        st.booleans()), max_size=max_m))
+        for u, v, wt, has in edges:
+            if u == v and not selfloops:
+                continue
+            if has:
+                G.add_edge(label[u], label[v], weight=wt)
+            else:
+                G.add_edge(label[u], label[v])
+    return G
+
+
+def convert(G, device, weight="weight", **kw):
+    attrs = {weight: 1} if weight is not None else None
+    return nx_semiring.from_networkx(G, edge_attrs=attrs, device=device, **kw)
+
+
+def raises_same(f_nx, f_sr):
+    """Both raise the same NetworkX exception type, or both return; returns both results."""
+    try:
+        expected = f_nx()
+    except nx.NetworkXException as exc:
+        with pytest.raises(type(exc)):
+            r = f_sr()
+            if hasattr(r, "__next__"):
+                list(r)
+        return None, None
+    return expected, f_sr()
+
+
+def check_path(G, path, s, t, length=None, weight="weight"):
+    assert path[0] == s and path[-1] == t
+    total = 0
+    for u, v in zip(path, path[1:]):
+        assert G.has_edge(u, v)
+        if G.is_multigraph():
+            total += min(d.get(weight, 1) for d in G[u][v].values())
+        else:
+            total += G[u][v].get(weight, 1)
+    if length is not None:
+        assert total == pytest.approx(length)
+
+
+# --------------------------------------------------------------------------- traversal
+@given(G=graphs(), data=st.data())
+def test_bfs_family_equals_networkx(device, G, data):
+    if len(G) == 0:
+        return
+    narrow = nxa.NARROW_EDGES
+    try:  # levels walked in Python (narrow) or by array operations (wide), both NetworkX's
+        nxa.NARROW_EDGES = data.draw(st.sampled_from([0, narrow]))
+        _check_bfs_family(device, G, data)
+    finally:
+        nxa.NARROW_EDGES = narrow
+
+
+def test_bfs_wide_levels(device):
+    G = nx.gnm_random_graph(400, 4000, seed=5, directed=True)
+    g = convert(G, device, weight=None)
+    assert list(nxa.bfs_edges(g, 0)) == list(nx.bfs_edges(G, 0))
+    assert list(nxa.bfs_layers(g, [0, 7, 9])) == list(nx.bfs_layers(G, [0, 7, 9]))
+    assert nxa.single_source_shortest_path(g, 3) == nx.single_source_shortest_path(G, 3)
+
+
+def _check_bfs_family(device, G, data):
+    g = convert(G, device, weight=None)
+    s = data.draw(st.sampled_from(list(G)))
+    depth = data.draw(st.one_of(st.none(), st.integers(0, 4)))
+    assert list(nxa.bfs_edges(g, s, depth_limit=depth)) == list(nx.bfs_edges(G, s, depth_limit=depth))
+    T, Tn = nxa.bfs_tree(g, s, depth_limit=depth), nx.bfs_tree(G, s, depth_limit=depth)
+    assert list(T.nodes) == list(Tn.nodes) and list(T.edges) == list(Tn.edges)
+    assert list(nxa.bfs_predecessors(g, s, depth)) == list(nx.bfs_predecessors(G, s, depth))
+    assert list(nxa.bfs_successors(g, s, depth)) == list(nx.bfs_successors(G, s, depth))
+    srcs = data.draw(st.lists(st.sampled_from(list(G)), min_size=1, max_size=3))
+    assert list(nxa.bfs_layers(g, srcs)) == list(nx.bfs_layers(G, srcs))
+    assert list(nxa.bfs_layers(g, s)) == list(nx.bfs_layers(G, s))
+    for dist in (0, 1, 2, 5):
+        assert nxa.descendants_at_distance(g, s, dist) == nx.descendants_at_distance(G, s, dist)
+    cutoff = data.draw(st.one_of(st.none(), st.integers(0, 3), st.just(1.5)))
+    got = nxa.single_source_shortest_path_length(g, s, cutoff)
+    assert got == nx.single_source_shortest_path_length(G, s, cutoff)
+    assert all(type(v) is int for v in got.values())
+    assert nxa.single_source_shortest_path(g, s, cutoff) == nx.single_source_shortest_path(G, s, cutoff)
+
+
+@given(G=graphs(multigraph=True), data=st.data())
+def test_bfs_multigraph(device, G, data):
+    if len(G) == 0:
+        return
+    g = convert(G, device, weight=None)
+    s = data.draw(st.sampled_from(list(G)))
+    assert list(nxa.bfs_edges(g, s)) == list(nx.bfs_edges(G, s))
+    assert nxa.single_source_shortest_path(g, s) == nx.single_source_shortest_path(G, s)
+
+
+def test_long_path(device):
+    """A path of 3000 vertices (3000 BFS levels): orders and lengths still NetworkX's."""
+    G = nx.path_graph(3000)
+    g = convert(G, device, weight=None)
+    assert list(nxa.bfs_edges(g, 0)) == list(nx.bfs_edges(G, 0))
+    assert nxa.single_source_shortest_path_length(g, 1500) == nx.single_source_shortest_path_length(G, 1500)
+    assert nxa.dijkstra_path_length(g, 0, 2999, weight=None) == 2999
+
+
+@given(G=graphs(), data=st.data())
+def test_unweighted_lengths_equal_networkx(device, G, data):
+    g = convert(G, device, weight=None)
+    assert dict(nxa.all_pairs_shortest_path_length(g)) == dict(nx.all_pairs_shortest_path_length(G))
+    assert dict(nxa.all_pairs_shortest_path_length(g, 2)) == dict(nx.all_pairs_shortest_path_length(G, 2))
+    if len(G) == 0:
+        return
+    s, t = data.draw(st.sampled_from(list(G))), data.draw(st.sampled_from(list(G)))
+    exp, got = raises_same(lambda: nx.shortest_path_length(G, s, t),
+                           lambda: nxa.shortest_path_length(g, s, t))
+    assert exp == got
+    assert nxa.has_path(g, s, t) == nx.has_path(G, s, t)
+    exp, got = raises_same(lambda: nx.shortest_path(G, s, t), lambda: nxa.shortest_path(g, s, t))
+    if exp is not None:
+        assert len(got) == len(exp)
+        check_path(G, got, s, t)
+    assert nxa.shortest_path_length(g, target=t) == nx.shortest_path_length(G, target=t)
+    for v, p in nxa.shortest_path(g, target=t).items():
+        check_path(G, p, v, t, nx.shortest_path_length(G, v, t), weight=None)
+
+
+# --------------------------------------------------------------------------- weighted
+@given(G=graphs(), data=st.data())
+def test_dijkstra_equals_networkx(device, G, data):
+    if len(G) == 0:
+        return
+    g = convert(G, device)
+    s = data.draw(st.sampled_from(list(G)))
+    dist, paths = nxa.single_source_dijkstra(g, s)
+    assert dist == pytest.approx(nx.single_source_dijkstra_path_length(G, s))
+    assert set(paths) == set(dist)
+    for v, p in paths.items():
+        check_path(G, p, s, v, dist[v])
+    cutoff = data.draw(st.sampled_from([None, 0, 3, 7.5]))
+    exp = nx.single_source_dijkstra_path_length(G, s, cutoff=cutoff)
+    assert nxa.single_source_dijkstra_path_length(g, s, cutoff=cutoff) == pytest.approx(exp)
+    assert set(nxa.single_source_dijkstra_path(g, s, cutoff=cutoff)) == set(exp)
+    t = data.draw(st.sampled_from(list(G)))
+    exp, got = raises_same(lambda: nx.dijkstra_path_length(G, s, t),
+                           lambda: nxa.dijkstra_path_length(g, s, t))
+    assert got == pytest.approx(exp) if exp is not None else got is None
+    exp, got = raises_same(lambda: nx.single_source_dijkstra(G, s, t),
+                           lambda: nxa.single_source_dijkstra(g, s, t))
+    if exp is not None:
+        assert got[0] == pytest.approx(exp[0])
+        check_path(G, got[1], s, t, exp[0])
+    exp, got = raises_same(lambda: nx.shortest_path_length(G, s, t, weight="weight"),
+                           lambda: nxa.shortest_path_length(g, s, t, weight="weight"))
+    assert got == pytest.approx(exp) if exp is not None else got is None
+
+
+@given(G=graphs(multigraph=True), data=st.data())
+def test_dijkstra_multigraph_takes_the_lightest_parallel_edge(device, G, data):
+    if len(G) == 0:
+        return
+    g = convert(G, device)
+    s = data.draw(st.sampled_from(list(G)))
+    assert nxa.single_source_dijkstra_path_length(g, s) == pytest.approx(
+        nx.single_source_dijkstra_path_length(G, s))
+
+
+@given(G=graphs(weights="any"), data=st.data())
+def test_bellman_ford_equals_networkx(device, G, data):
+    g = convert(G, device)
+    assert nxa.negative_edge_cycle(g) == nx.negative_edge_cycle(G.copy())
+    if len(G) == 0:
+        return
+    s = data.draw(st.sampled_from(list(G)))
+    exp, got = raises_same(lambda: nx.single_source_bellman_ford_path_length(G, s),
+                           lambda: nxa.single_source_bellman_ford_path_length(g, s))
+    if exp is None:
+        return
+    assert got == exp
+    dist, paths = nxa.single_source_bellman_ford(g, s)
+    assert dist == exp
+    for v, p in paths.items():
+        check_path(G, p, s, v, dist[v])
+    t = data.draw(st.sampled_from(list(G)))
+    exp, got = raises_same(lambda: nx.bellman_ford_path_length(G, s, t),
+                           lambda: nxa.bellman_ford_path_length(g, s, t))
+    assert got == exp
+
+
+@given(G=graphs(weights="any", max_n=8))
+def test_floyd_warshall_numpy_equals_networkx(device, G):
+    g = convert(G, device)
+    expected = nx.floyd_warshall_numpy(G)
+    if (np.diag(expected) < 0).any():  # a negative cycle: NetworkX answers itself
+        with pytest.raises(NotImplementedError):
+            nxa.floyd_warshall_numpy(g)
+        return
+    nodelist = list(reversed(list(G)))
+    np.testing.assert_array_equal(nxa.floyd_warshall_numpy(g), expected)
+    np.testing.assert_array_equal(nxa.floyd_warshall_numpy(g, nodelist),
+                                  nx.floyd_warshall_numpy(G, nodelist))
+
+
+def test_dijkstra_negative_weight_falls_back(device):
+    G = nx.DiGraph([(0, 1, {"weight": -1})])
+    with pytest.raises(NotImplementedError):
+        nxa.single_source_dijkstra(convert(G, device), 0)
+
+
+# --------------------------------------------------------------------------- analytics
+def _partition(parts):
+    return {frozenset(p) for p in parts}
+
+
+@given(G=graphs())
+def test_components_equal_networkx(device, G):
+    g = convert(G, device, weight=None)
+    if G.is_directed():
+        got = list(nxa.strongly_connected_components(g))
+        assert _partition(got) == _partition(nx.strongly_connected_components(G))
+        with pytest.raises(nx.NetworkXNotImplemented):
+            list(nxa.connected_components(g))
+        return
+    assert list(nxa.connected_components(g)) == list(nx.connected_components(G))
+    assert nxa.number_connected_components(g) == nx.number_connected_components(G)
+    exp, got = raises_same(lambda: nx.is_connected(G), lambda: nxa.is_connected(g))
+    assert exp == got
+
+
+@given(G=graphs(), data=st.data())
+def test_pagerank_close_to_networkx(device, G, data):
+    g = convert(G, device)
+    weight = data.draw(st.sampled_from(["weight", None]))
+    personalize = data.draw(st.booleans()) and len(G) > 0
+    p = {v: i + 1 for i, v in enumerate(G)} if personalize else None
+    try:
+        exp = nx.pagerank(G, weight=weight, personalization=p, tol=1e-9, max_iter=1000)
+    except nx.PowerIterationFailedConvergence:  # e.g. a periodic chain: no answer to compare
+        return
+    got = nxa.pagerank(g, weight=weight, personalization=p, tol=1e-9, max_iter=1000)
+    assert list(got) == list(exp)
+    assert got == pytest.approx(exp, abs=1e-7)
+
+
+@given(G=graphs(), data=st.data())
+def test_betweenness_equals_networkx(device, G, data):
+    g = convert(G, device, weight=None)
+    normalized, endpoints = data.draw(st.booleans()), data.draw(st.booleans())
+    exp = nx.betweenness_centrality(G, normalized=normalized, endpoints=endpoints)
+    got = nxa.betweenness_centrality(g, normalized=normalized, endpoints=endpoints)
+    assert got == pytest.approx(exp)
+    if len(G) > 1:
+        k = data.draw(st.integers(2, len(G)))
+        exp = nx.betweenness_centrality(G, k=k, seed=7)
+        got = nxa.betweenness_centrality(g, k=k, seed=7)
+        assert got == pytest.approx(exp, nan_ok=True)
+
+
+@given(G=graphs(directed=False), data=st.data())
+def test_triangles_clustering_equal_networkx(device, G, data):
+    g = convert(G, device, weight=None)
+    assert nxa.triangles(g) == nx.triangles(G)
+    assert nxa.clustering(g) == pytest.approx(nx.clustering(G))
+    if len(G):
+        v = data.draw(st.sampled_from(list(G)))
+        assert nxa.triangles(g, v) == nx.triangles(G, v)
+        assert nxa.clustering(g, [v]) == pytest.approx(nx.clustering(G, [v]))
+
+
+@given(G=graphs(directed=True, max_m=20))
+def test_directed_clustering_equal_networkx(device, G):
+    assert nxa.clustering(convert(G, device, weight=None)) == pytest.approx(nx.clustering(G))
+
+
+@given(G=graphs(selfloops=False))
+def test_core_number_equals_networkx(device, G):
+    g = convert(G, device, weight=None)
+    try:
+        got = nxa.core_number(g)
+    except NotImplementedError:  # a DiGraph with reciprocal edges
+        assert G.is_directed() and any(G.has_edge(v, u) for u, v in G.edges)
+        return
+    assert got == nx.core_number(G)
+
+
+def test_core_number_self_loop_raises_as_networkx(device):
+    G = nx.Graph([(0, 0), (0, 1)])
+    with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
+        nxa.core_number(convert(G, device, weight=None))
+
+
+@given(G=graphs(directed=False, weights="int"))
+def test_louvain_is_a_partition(device, G):
+    parts = nxa.louvain_communities(convert(G, device), seed=3)
+    assert sum(len(p) for p in parts) == len(G)
+    assert set().union(*parts) == set(G) if parts else len(G) == 0
+    if G.number_of_edges():
+        ours = nx.community.modularity(G, parts)
+        assert ours >= nx.community.modularity(G, [set(G)]) - 1e-9  # at least one community's
+
+
+def test_louvain_two_cliques(device):
+    G = nx.barbell_graph(5, 0)
+    parts = nxa.louvain_communities(convert(G, device), seed=0)
+    assert _partition(parts) == {frozenset(range(5)), frozenset(range(5, 10))}
+
+
+@given(G=graphs(directed=False, weights="nonneg", max_m=25), data=st.data())
+def test_minimum_spanning_tree_is_networkx_kruskal(device, G, data):
+    """The same tree as NetworkX's Kruskal, ties included, with all attributes."""
+    for i, v in enumerate(G):
+        G.nodes[v]["color"] = i
+    G.graph["name"] = "g"
+    for u, v, d in G.edges(data=True):
+        d["label"] = f"{u}-{v}"
+    g = nx_semiring.from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
+                                  preserve_graph_attrs=True, device=device)
+    T, E = nxa.minimum_spanning_tree(g), nx.minimum_spanning_tree(G)
+    assert T.graph == E.graph and T._node == E._node and T._adj == E._adj
+
+
+# --------------------------------------------------------------------------- protocol
+def test_conversion_labels_weights_and_round_trip(device):
+    G = nx.DiGraph()
+    G.add_nodes_from(["c", "a", "b"])
+    G.add_edge("c", "a", weight=2.5)
+    G.add_edge("a", "b")
+    G.add_edge("b", "b", weight=0)
+    g = convert(G, device)
+    assert g.nodes == ["c", "a", "b"] and g.index == {"c": 0, "a": 1, "b": 2}
+    assert g.weights("weight").tolist() == [2.5, 1.0, 0.0]   # missing: 1; zero: an edge
+    M = g.matrix("weight")
+    assert M.device == device and M.nvals == 3
+    assert g.matrix("weight") is M and M.T is M.T            # cached, and its transpose
+    H = nx_semiring.to_networkx(g)
+    assert list(H.nodes) == ["c", "a", "b"]
+    assert {(u, v): d["weight"] for u, v, d in H.edges(data=True)} == \
+        {("c", "a"): 2.5, ("a", "b"): 1.0, ("b", "b"): 0.0}  # the converted attribute
+    assert bi.convert_to_nx(g).number_of_edges() == 3
+    assert bi.convert_to_nx({"x": 1}) == {"x": 1}
+
+
+def test_conversion_refuses_non_numeric_weights(device):
+    G = nx.Graph([(0, 1, {"weight": "heavy"})])
+    with pytest.raises(NotImplementedError, match="weight"):
+        convert(G, device)
+
+
+def test_empty_graph(device):
+    G = nx.Graph()
+    g = convert(G, device)
+    assert dict(nxa.all_pairs_shortest_path_length(g)) == {}
+    assert list(nxa.connected_components(g)) == []
+    assert nxa.pagerank(g) == {}
+    assert nxa.floyd_warshall_numpy(g).shape == (0, 0)
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nxa.is_connected(g)
+    assert not nxa.negative_edge_cycle(g)
+
+
+def test_errors_are_networkx_errors(device):
+    G = nx.DiGraph([(0, 1), (2, 3)])
+    g = convert(G, device)
+    with pytest.raises(nx.NodeNotFound):
+        nxa.single_source_shortest_path_length(g, 9)
+    with pytest.raises(nx.NodeNotFound):
+        nxa.single_source_dijkstra(g, 9)
+    with pytest.raises(nx.NetworkXError):
+        list(nxa.bfs_edges(g, 9))
+    with pytest.raises(nx.NetworkXNoPath):
+        nxa.dijkstra_path(g, 0, 3)
+    with pytest.raises(nx.NetworkXNoPath):
+        nxa.shortest_path(g, 0, 3)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        list(nxa.connected_components(g))
+    C = nx.DiGraph([(0, 1, {"weight": -2}), (1, 0, {"weight": 1})])
+    with pytest.raises(nx.NetworkXUnbounded):
+        nxa.single_source_bellman_ford(convert(C, device), 0)
+
+
+class Redefined(nx.Graph):
+    """A graph class whose neighbours are not G._adj (as networkx's _AntiGraph)."""
+
+    def neighbors(self, n):
+        return iter(set(self) - set(self._adj[n]) - {n})
+
+
+class Plain(nx.Graph):
+    """A subclass that keeps NetworkX's adjacency: converted as usual."""
+
+
+def test_can_run_refusals():
+    G, D, M = nx.path_graph(3), nx.DiGraph([(0, 1)]), nx.MultiGraph([(0, 1), (0, 1)])
+    ok = [("bfs_edges", (G, 0), {}), ("pagerank", (D,), {}), ("bfs_edges", (M, 0), {}),
+          ("single_source_dijkstra", (M, 0), {}), ("bfs_edges", (G, 0), {"reverse": True}),
+          ("core_number", (Plain([(0, 1)]),), {})]
+    for name, args, kwargs in ok:
+        assert bi.can_run(name, args, kwargs) is True, name
+    refused = [
+        ("single_source_dijkstra", (G, 0), {"weight": lambda u, v, d: 1}),   # callable weight
+        ("bfs_edges", (G, 0), {"sort_neighbors": sorted}),
+        ("bfs_tree", (D, 0), {"reverse": True}),                  # needs the predecessor order
+        ("pagerank", (M,), {}),                                   # NetworkX sums parallel edges
+        ("minimum_spanning_tree", (M,), {}),
+        ("betweenness_centrality", (G,), {"weight": "weight"}),  # weighted
+        ("clustering", (G,), {"weight": "weight"}),
+        ("louvain_communities", (D,), {}),                        # directed modularity
+        ("bfs_edges", (G, 0), {"no_such_keyword": 1}),
+        ("all_simple_paths", (G, 0, 2), {}),                      # not implemented
+        ("bfs_edges", ({0: [1]}, 0), {}),                         # not a graph
+        ("core_number", (Redefined([(0, 1)]),), {}),              # its own adjacency
+    ]
+    for name, args, kwargs in refused:
+        why = bi.can_run(name, args, kwargs)
+        assert isinstance(why, str) and why, (name, kwargs)
+
+
+def test_should_run_small_graphs_stay_with_networkx():
+    assert isinstance(bi.should_run("pagerank", (nx.path_graph(5),), {}), str)
+    assert bi.should_run("pagerank", (nx.gnm_random_graph(600, 2000, seed=1),), {}) is True
+
+
+def test_every_listed_function_is_implemented_with_networkx_signature():
+    import inspect
+
+    registered = nx.utils.backends._registered_algorithms
+    for name in nx_semiring.FUNCTIONS:
+        ours = inspect.signature(getattr(bi, name))
+        theirs = inspect.signature(registered[name].orig_func)
+        assert list(ours.parameters) == list(theirs.parameters), name
+        assert [p.default for p in ours.parameters.values()] == \
+            [p.default for p in theirs.parameters.values()], name
+    assert set(nx_semiring.get_info()["functions"]) == set(nx_semiring.FUNCTIONS)
+
+
+@dispatch
+def test_dispatch_converts_once_and_caches(monkeypatch):
+    calls = []
+    real = bi.convert_from_nx
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("edge_attrs"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(type(bi), "convert_from_nx", staticmethod(counting))
+    nx.config.warnings_to_ignore.add("cache")
+    G = nx.gnm_random_graph(50, 120, seed=2)
+    assert list(nx.bfs_edges(G, 0, backend="semiring")) == list(nx.bfs_edges(G, 0))
+    assert nx.pagerank(G, backend="semiring") == pytest.approx(nx.pagerank(G))
+    nx.single_source_shortest_path_length(G, 3, backend="semiring")
+    assert len(calls) == 2                       # structure once, weight="weight" once
+    cached = G.__networkx_cache__["backends"]["semiring"]
+    assert all(isinstance(v, nx_semiring.SemiringGraph) for v in cached.values())
+    G.add_edge(0, 49)                            # NetworkX clears the cache on mutation
+    assert dict(nx.single_source_shortest_path_length(G, 0, backend="semiring")) == \
+        nx.single_source_shortest_path_length(G, 0)
+    assert len(calls) == 3
+
+
+@dispatch
+def test_dispatch_falls_back_or_refuses():
+    G = nx.path_graph(4)
+    with pytest.raises(NotImplementedError):    # backend= given: no fallback
+        list(nx.bfs_edges(G, 0, sort_neighbors=sorted, backend="semiring"))
+    prio, fallback = list(nx.config.backend_priority.algos), nx.config.fallback_to_nx
+    try:
+        nx.config.backend_priority.algos = ["semiring"]
+        nx.config.fallback_to_nx = True
+        assert list(nx.bfs_edges(G, 0, sort_neighbors=sorted)) == [(0, 1), (1, 2), (2, 3)]
+        assert math.isclose(sum(nx.pagerank(G).values()), 1.0)
+    finally:
+        nx.config.backend_priority.algos = prio
+        nx.config.fallback_to_nx = fallback
+
+
+@dispatch
+def test_backend_graph_input_and_graph_results():
+    G = nx.cycle_graph(5)
+    g = nx_semiring.from_networkx(G)
+    assert sorted(nx.bfs_tree(g, 0).edges) == sorted(nx.bfs_tree(G, 0).edges)
+    assert nx.shortest_path_length(g, 0, 3) == 2
+    T = nx.minimum_spanning_tree(G, backend="semiring")
+    assert isinstance(T, nx.Graph) and T.number_of_edges() == 4
