@@ -43,6 +43,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.sparse as sps
+import scipy.sparse.csgraph as _scg
 
 import semiring as sr
 
@@ -84,7 +86,7 @@ def _scatter_min(xp, a, idx, vals):
     if xp is np:
         np.minimum.at(a, idx, vals)
     else:  # pragma: no cover - GPU
-        import cupyx  # noqa: PLC0415
+        import cupyx  # noqa: PLC0415 (CuPy is optional: GPU input only)
 
         try:
             cupyx.scatter_min(a, idx, vals)
@@ -123,7 +125,6 @@ def _transpose(P):
     # needs public API: an O(n + m) transpose on the CPU backend (Matrix.T sorts)"""
     if P.device == "gpu":
         return P.T
-    import scipy.sparse as sps  # noqa: PLC0415
 
     n = P.nrows
     T = sps.csr_matrix((np.ones(P.nvals, dtype=bool), P.indices, P.indptr),
@@ -317,12 +318,11 @@ def _coloring(A, progress=None):
 
 def _tarjan(A):
     """Strong components by SciPy's depth-first search on the host; rep as with coloring."""
-    from scipy.sparse.csgraph import connected_components as _cc  # noqa: PLC0415
 
     n = A.nrows
     S = sr.Matrix.from_csr(sr.to_device(A.indptr, "cpu"), sr.to_device(A.indices, "cpu"),
                            None, A.shape, check=False).to_scipy()
-    _, lab = _cc(S, directed=True, connection="strong")
+    _, lab = _scg.connected_components(S, directed=True, connection="strong")
     # the least vertex of each component: the first occurrence of each label
     first = np.full(max(int(lab.max()) + 1 if n else 0, 1), n, dtype=np.int64)
     np.minimum.at(first, lab, np.arange(n, dtype=np.int64))
