@@ -144,12 +144,14 @@ def test_label_propagation_errors(device):
 
 
 @given(data=edge_lists(symmetric=True), seed=st.integers(0, 100),
-       resolution=st.sampled_from([1.0, 0.5, 2.0]), prune=st.booleans())
-def test_louvain_valid_and_improves_modularity(device, data, seed, resolution, prune,
+       resolution=st.sampled_from([1.0, 0.5, 2.0]), prune=st.booleans(),
+       batches=st.sampled_from([None, 2, 32]))
+def test_louvain_valid_and_improves_modularity(device, data, seed, resolution, prune, batches,
                                                monkeypatch):
     from algorithms import community
 
     monkeypatch.setattr(community, "PRUNE", prune)
+    monkeypatch.setattr(community, "MAX_BATCHES", batches)
     A = build(data, device)
     n = A.nrows
     labels = alg.louvain(A, resolution, seed=seed)

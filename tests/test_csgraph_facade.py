@@ -743,3 +743,20 @@ def test_every_scipy_name_is_here_with_scipy_signature():
             assert q.kind == p.kind, (name, p.name)
             if p.default is not inspect.Parameter.empty:
                 assert same(q.default, p.default), (name, p.name)
+
+
+@pytest.mark.parametrize("indices", [[0, 0], [1, 0], [0, 1, 1]])
+def test_johnson_repeated_or_reordered_indices_are_rows_of_their_own(device, monkeypatch,
+                                                                     indices):
+    # n sources that are not 0..n-1 in order must not be read as "all pairs" (a GPU run of
+    # tests/test_sssp.py found johnson(indices=[0, 0]) answering rows for sources 0 and 1)
+    monkeypatch.setattr(_validation, "FORCE_ENGINE", True)
+    for w in (1.0, -1.0):  # without and with negative weights (two code paths)
+        S = sp.csr_matrix(np.array([[0, 2.0, 0], [1.0, 0, w], [0, 3.0, 0]]))
+        for nodes in (indices[:2], indices):
+            S2 = S[:len(nodes), :len(nodes)] if len(nodes) == 2 else S
+            G2 = S2 if device == "cpu" else sr.Matrix.from_scipy(S2, device="gpu")
+            want, wp = scg.johnson(S2, indices=nodes, return_predecessors=True)
+            got, gp = csgraph.johnson(G2, indices=nodes, return_predecessors=True)
+            np.testing.assert_array_equal(to_host(got), want)
+            np.testing.assert_array_equal(to_host(gp), wp)

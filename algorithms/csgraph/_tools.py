@@ -278,13 +278,14 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
     elif _v._is_scipy_sparse(csgraph):
         g = csgraph.copy()
     elif isinstance(csgraph, np.ma.MaskedArray):
-        g = np.ma.filled(csgraph, 0)
+        g = np.array(np.ma.filled(csgraph, 0))  # filled() returns the data itself without a mask
     else:
         g = np.array(csgraph)
     if g.ndim != 2 or g.shape[0] != g.shape[1]:
         raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape {g.shape}")
     if np.dtype(g.dtype).kind not in "biuf":
         raise sr.DomainMismatch(f"{op}: csgraph must have a real dtype, got {g.dtype}")
+    # g is the facade's own copy: SciPy may work in it (copy=False), one copy in all as SciPy's
     return _scg().laplacian(g, normed=normed, return_diag=return_diag,
-                            use_out_degree=use_out_degree, copy=True, form=form, dtype=dtype,
+                            use_out_degree=use_out_degree, copy=False, form=form, dtype=dtype,
                             symmetrized=symmetrized)
