@@ -43,6 +43,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.sparse as sps
+import scipy.sparse.csgraph as _scg
 
 import semiring as sr
 
@@ -56,6 +58,15 @@ CONNECTIONS = ("weak", "strong")
 STRONG_METHODS = ("auto", "coloring", "tarjan")
 
 
+def _rows_of(xp, indptr, nnz):
+    """The row of each CSR entry, by a binary search over indptr: ``repeat`` with array counts
+    is NumPy's (CuPy takes it only from v14)."""
+    if nnz == 0:
+        return xp.zeros(0, dtype=xp.int64)
+    return xp.searchsorted(indptr[1:].astype(xp.int64), xp.arange(nnz, dtype=xp.int64),
+                           side="right").astype(xp.int64)
+
+
 def _structure(A):
     """The structure of A as an iso bool Matrix sharing A's index arrays (no copy)."""
     return sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, check=False)
@@ -65,7 +76,7 @@ def _pattern(A):
     """The structure of A without self-loops, as an iso bool Matrix on A's device."""
     P = _structure(A)
     xp = A.xp
-    rows = xp.repeat(xp.arange(A.nrows, dtype=xp.int64), xp.diff(A.indptr).astype(xp.int64))
+    rows = _rows_of(xp, A.indptr, A.nvals)
     loop = A.indices == rows
     return _keep_entries(P, ~loop) if bool(loop.any()) else P
 
@@ -75,7 +86,7 @@ def _scatter_min(xp, a, idx, vals):
     if xp is np:
         np.minimum.at(a, idx, vals)
     else:  # pragma: no cover - GPU
-        import cupyx  # noqa: PLC0415
+        import cupyx  # noqa: PLC0415 (CuPy is optional: GPU input only)
 
         try:
             cupyx.scatter_min(a, idx, vals)
@@ -102,7 +113,7 @@ def _keep_entries(P, keep):
     """The entries of the iso pattern P where ``keep`` (one bool per stored entry) holds."""
     xp = P.xp
     n = P.nrows
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(P.indptr).astype(xp.int64))
+    rows = _rows_of(xp, P.indptr, P.nvals)
     counts = xp.bincount(rows[keep], minlength=n) if n else xp.zeros(0, dtype=xp.int64)
     indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)])
     return sr.Matrix.from_csr(indptr, P.indices[keep], None, P.shape, check=False)
@@ -114,7 +125,6 @@ def _transpose(P):
     # needs public API: an O(n + m) transpose on the CPU backend (Matrix.T sorts)"""
     if P.device == "gpu":
         return P.T
-    import scipy.sparse as sps  # noqa: PLC0415
 
     n = P.nrows
     T = sps.csr_matrix((np.ones(P.nvals, dtype=bool), P.indices, P.indptr),
@@ -207,8 +217,7 @@ class _Pair:
 
 def _coords(M):
     xp = M.xp
-    rows = xp.repeat(xp.arange(M.nrows, dtype=xp.int64), xp.diff(M.indptr).astype(xp.int64))
-    return rows, M.indices.astype(xp.int64)
+    return _rows_of(xp, M.indptr, M.nvals), M.indices.astype(xp.int64)
 
 
 MIN = (sr.min_first, sr.min_second)
@@ -309,12 +318,11 @@ def _coloring(A, progress=None):
 
 def _tarjan(A):
     """Strong components by SciPy's depth-first search on the host; rep as with coloring."""
-    from scipy.sparse.csgraph import connected_components as _cc  # noqa: PLC0415
 
     n = A.nrows
     S = sr.Matrix.from_csr(sr.to_device(A.indptr, "cpu"), sr.to_device(A.indices, "cpu"),
                            None, A.shape, check=False).to_scipy()
-    _, lab = _cc(S, directed=True, connection="strong")
+    _, lab = _scg.connected_components(S, directed=True, connection="strong")
     # the least vertex of each component: the first occurrence of each label
     first = np.full(max(int(lab.max()) + 1 if n else 0, 1), n, dtype=np.int64)
     np.minimum.at(first, lab, np.arange(n, dtype=np.int64))

@@ -17,8 +17,8 @@ simultaneous operations are each a valid push or relabel of the sequential algor
 termination bound they inherit. Now and then (``GLOBAL_RELABEL_FRACTION``) the heights become
 exact residual distances to the sink: a breadth-first search (:func:`algorithms.bfs`) over
 the reversed residual arcs. The excess moves one arc per round, so a round count below the
-longest augmenting path is impossible: high-diameter graphs take many rounds. Phase 1 ends with a maximum preflow (no active vertex below n);
-phase 2 returns the remaining excess to the source the same way (heights n + distance to the
+longest augmenting path is impossible: high-diameter graphs take many rounds. Phase 1 ends
+with a maximum preflow (no active vertex below n); phase 2 returns the remaining excess to the source the same way (heights n + distance to the
 source), leaving a maximum flow.
 
 ``method="dinic"`` / ``"edmonds_karp"`` (the default on the CPU: a compiled sequential code
@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse.csgraph as _scg
 
 import semiring as sr
 
@@ -131,9 +132,8 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     if method == "push_relabel":
         return _push_relabel(M, source, sink, op, progress)
     S, device = host_csr(M, op)
-    from scipy.sparse.csgraph import maximum_flow as _mf  # noqa: PLC0415
 
-    res = _mf(S, source, sink, method=method)
+    res = _scg.maximum_flow(S, source, sink, method=method)
     return FlowResult(int(res.flow_value), sr.Matrix.from_scipy(res.flow, device=device))
 
 

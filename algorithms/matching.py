@@ -10,7 +10,8 @@ host explicitly and the result back to the GPU, and the docstrings say so.
 
 from __future__ import annotations
 
-import numpy as np
+import scipy.sparse as sps
+import scipy.sparse.csgraph as _scg
 
 import semiring as sr
 
@@ -20,7 +21,7 @@ PERM_TYPES = ("row", "column")
 def _is_cupyx_sparse(A) -> bool:
     if not type(A).__module__.startswith("cupyx"):
         return False
-    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415 (CuPy is optional: GPU input only)
 
     return cps.issparse(A)
 
@@ -30,7 +31,6 @@ def host_csr(A, op: str, arg: str = "A", *, square: bool = False):
     semiring.Matrix, scipy.sparse (any format) or cupyx.scipy.sparse input. GPU input is
     copied to the host; host CSR input is passed through (SciPy's routines do not modify it),
     other formats are converted with ``tocsr()``."""
-    import scipy.sparse as sps  # noqa: PLC0415
 
     if isinstance(A, sr.Matrix):
         device = A.device
@@ -82,9 +82,8 @@ def maximum_bipartite_matching(A, perm_type="row"):
     if perm_type not in PERM_TYPES:
         raise sr.InvalidValue(f"{op}: perm_type must be one of {PERM_TYPES}, got {perm_type!r}")
     S, device = host_csr(A, op)
-    from scipy.sparse.csgraph import maximum_bipartite_matching as _mbm  # noqa: PLC0415
 
-    return sr.to_device(_mbm(S, perm_type=perm_type), device)
+    return sr.to_device(_scg.maximum_bipartite_matching(S, perm_type=perm_type), device)
 
 
 def min_weight_full_bipartite_matching(A, maximize=False):
@@ -122,7 +121,6 @@ def min_weight_full_bipartite_matching(A, maximize=False):
     """
     op = "min_weight_full_bipartite_matching"
     S, device = host_csr(A, op)
-    from scipy.sparse.csgraph import min_weight_full_bipartite_matching as _mwf  # noqa: PLC0415
 
-    rows, cols = _mwf(S, maximize=bool(maximize))
+    rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=bool(maximize))
     return sr.to_device(rows, device), sr.to_device(cols, device)

@@ -10,8 +10,10 @@ find. So the forest here is SciPy's, tie for tie.
 Each round (Borůvka 1926; the GraphBLAS form of LAGraph's ``LAGraph_msf``):
 
 - ``R`` holds the rank of each edge between two different components (symmetric: at (u, v)
-  and (v, u)); each vertex's lightest such edge is a row reduction ``m = R min.⊕ 𝟙``
-  (``reduce_rows(R, min)``), each component's lightest a scatter-min ``cmin⟨f⟩ min= m``;
+  and (v, u); built once, and each round keeps its entries whose ends still lie in different
+  components, in CSR order, without a sort); each vertex's lightest such edge is a row
+  reduction ``m = R min.⊕ 𝟙`` (``reduce_rows(R, min)``), each component's lightest a
+  scatter-min ``cmin⟨f⟩ min= m``;
 - each component hooks onto the component at the other end of its lightest edge; two that
   chose each other chose the same edge (the ranks are distinct), and the larger root hooks
   under the smaller one, so the hooks form a forest;
@@ -27,7 +29,7 @@ import numpy as np
 
 import semiring as sr
 
-from .components import _jump, _scatter_min
+from .components import _jump, _rows_of, _scatter_min
 
 
 def _ranks(xp, w):
@@ -49,24 +51,27 @@ def _boruvka(n, u, v, w, device, progress=None):
     u = u.astype(xp.int64, copy=False)
     v = v.astype(xp.int64, copy=False)
     rank, order = _ranks(xp, w)
-    live = xp.flatnonzero(u != v)  # self-loops never join two components
+    e = xp.flatnonzero(u != v)  # self-loops never join two components
+    # R(u, v) = R(v, u) = rank(e), the least over parallel edges: built once (one sort);
+    # each round keeps the entries between two components, in place (no sort)
+    R = sr.Matrix.from_coo(xp.concatenate([u[e], v[e]]), xp.concatenate([v[e], u[e]]),
+                           xp.concatenate([rank[e], rank[e]]), nrows=n, ncols=n,
+                           dup_op=sr.binary.min, device=device)
+    r_rows, r_cols, r_vals = _rows_of(xp, R.indptr, R.nvals), R.indices.astype(xp.int64), R.values
     f = xp.arange(n, dtype=xp.int64)  # each vertex's component (its root vertex)
     NONE = m  # larger than every rank
     rounds = 0
-    while live.size:
-        fu, fv = f[u[live]], f[v[live]]
-        cross = fu != fv
-        live, fu, fv = live[cross], fu[cross], fv[cross]
-        if live.size == 0:
+    while True:
+        cross = f[r_rows] != f[r_cols]
+        r_rows, r_cols, r_vals = r_rows[cross], r_cols[cross], r_vals[cross]
+        if r_rows.size == 0:
             break
         rounds += 1
-        # R(u, v) = R(v, u) = rank(e) over the edges between components (min over parallels)
-        R = sr.Matrix.from_coo(xp.concatenate([u[live], v[live]]),
-                               xp.concatenate([v[live], u[live]]),
-                               xp.concatenate([rank[live], rank[live]]), nrows=n, ncols=n,
-                               dup_op=sr.binary.min, device=device)
+        counts = xp.bincount(r_rows, minlength=n)
+        indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)])
+        Rx = sr.Matrix.from_csr(indptr, r_cols, r_vals, (n, n), check=False)
         # m = R min.⊕ 𝟙            (each vertex's lightest edge leaving its component)
-        vi, vr = sr.reduce_rows(R, "min").to_coo()
+        vi, vr = sr.reduce_rows(Rx, "min").to_coo()
         # cmin⟨f⟩ min= m            (each component's lightest leaving edge)
         cmin = xp.full(n, NONE, dtype=xp.int64)
         _scatter_min(xp, cmin, f[vi], vr)

@@ -10,6 +10,8 @@ copied to the host explicitly and the result back.
 
 from __future__ import annotations
 
+import scipy.sparse.csgraph as _scg
+
 import semiring as sr
 
 from .matching import host_csr
@@ -42,9 +44,8 @@ def reverse_cuthill_mckee(A, symmetric_mode=False):
     """
     op = "reverse_cuthill_mckee"
     S, device = host_csr(A, op, square=True)
-    from scipy.sparse.csgraph import reverse_cuthill_mckee as _rcm  # noqa: PLC0415
 
-    return sr.to_device(_rcm(S, symmetric_mode=bool(symmetric_mode)), device)
+    return sr.to_device(_scg.reverse_cuthill_mckee(S, symmetric_mode=bool(symmetric_mode)), device)
 
 
 def structural_rank(A):
@@ -71,6 +72,5 @@ def structural_rank(A):
     """
     op = "structural_rank"
     S, _device = host_csr(A, op)
-    from scipy.sparse.csgraph import structural_rank as _srank  # noqa: PLC0415
 
-    return int(_srank(S))
+    return int(_scg.structural_rank(S))

@@ -48,6 +48,8 @@ Deviations from SciPy:
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sps
+import scipy.sparse.csgraph as _scg
 
 import semiring as sr
 
@@ -63,7 +65,7 @@ __all__ = ["connected_components", "maximum_bipartite_matching", "maximum_flow",
 def _is_cupyx_sparse(a) -> bool:
     if not type(a).__module__.startswith("cupyx"):
         return False
-    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415 (CuPy is optional: GPU input only)
 
     return cps.issparse(a)
 
@@ -72,7 +74,6 @@ def _host_sparse(graph, op: str, arg: str = "graph"):
     """(a scipy.sparse matrix on the host in its own format, the input's device) for the
     sparse inputs SciPy's CPU routines take, plus their GPU forms (cupyx sparse, a
     semiring.Matrix on either device), copied to the host explicitly."""
-    import scipy.sparse as sps  # noqa: PLC0415
 
     if isinstance(graph, sr.Matrix):
         M = graph.to_cpu() if graph.device == "gpu" else graph
@@ -138,10 +139,9 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         labels = _components.connected_components(A, "weak")
         n_components = int(labels.max()) + 1 if labels.size else 0
     else:
-        from scipy.sparse.csgraph import connected_components as _cc  # noqa: PLC0415
 
         S = _first_of_duplicates(as_scipy_csr(csgraph, op))  # the stored order: SciPy's
-        n_components, labels = _cc(S, directed=True, connection="strong")  # DFS follows it
+        n_components, labels = _scg.connected_components(S, directed=True, connection="strong")  # DFS follows it
         n_components = int(n_components)
         if as_graph_device(csgraph) == "gpu":
             labels = sr.to_device(labels, "gpu")
@@ -157,7 +157,6 @@ def _first_of_duplicates(S):
     visited by then), so dropping it leaves the search, and SciPy's numbering, unchanged."""
     if S.has_canonical_format or S.nnz < 2:
         return S
-    import scipy.sparse as sps  # noqa: PLC0415
 
     n = S.shape[0]
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(S.indptr))
@@ -235,15 +234,14 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     kind = graph_kind(csgraph)
     indptr, indices, data, n, device = _stored_csr(csgraph, op)
     xp = sr.array_module(device)
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(indptr).astype(xp.int64))
+    rows = _components._rows_of(xp, indptr, int(indices.size))
     keep = _mst._boruvka(n, rows, indices, data, device)
     out = xp.where(keep, data, 0.0)
     if kind == "cupyx":
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415 (CuPy is optional: GPU input only)
 
         T = cps.csr_matrix((out, indices, indptr), shape=(n, n))
     else:
-        import scipy.sparse as sps  # noqa: PLC0415
 
         cls = sps.csr_matrix if kind == "spmatrix" else sps.csr_array
         T = cls((out, indices, indptr), shape=(n, n))
@@ -296,8 +294,6 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     (5, [[0, 5], [-5, 0]])
     """
     op = "maximum_flow"
-    import scipy.sparse as sps  # noqa: PLC0415
-    from scipy.sparse.csgraph import maximum_flow as _mf  # noqa: PLC0415
 
     device = "cpu"
     if isinstance(csgraph, sr.Matrix):
@@ -328,7 +324,7 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     sink = _flow_vertex(op, "sink", sink, n)
     if source == sink:
         raise sr.InvalidValue(f"{op}: source and sink vertices must differ, got {source} for both")
-    res = _mf(S, source, sink, method=method)
+    res = _scg.maximum_flow(S, source, sink, method=method)
     if device == "gpu":
         return type(res)(res.flow_value, sr.Matrix.from_scipy(res.flow, device="gpu"))
     return res
@@ -366,12 +362,11 @@ def maximum_bipartite_matching(graph, perm_type="row"):
                                 f"{S.format.upper()}")
     if perm_type not in ("row", "column"):
         raise sr.InvalidValue(f"{op}: perm_type must be 'row' or 'column', got {perm_type!r}")
-    from scipy.sparse.csgraph import maximum_bipartite_matching as _mbm  # noqa: PLC0415
 
-    return sr.to_device(_mbm(S, perm_type=perm_type), device)
+    return sr.to_device(_scg.maximum_bipartite_matching(S, perm_type=perm_type), device)
 
 
-def min_weight_full_bipartite_matching(biadjacency_matrix, maximize=False):
+def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     """A minimum-weight full matching, as
     ``scipy.sparse.csgraph.min_weight_full_bipartite_matching`` (SciPy's LAPJVsp on the
     host, by design: see :mod:`algorithms.matching`; GPU input is copied to the host and the
@@ -379,7 +374,7 @@ def min_weight_full_bipartite_matching(biadjacency_matrix, maximize=False):
 
     Parameters
     ----------
-    biadjacency_matrix : sparse (cupyx sparse or semiring.Matrix for GPU input), (M, N)
+    biadjacency : sparse (cupyx sparse or semiring.Matrix for GPU input), (M, N)
     maximize : bool
 
     Returns
@@ -401,10 +396,9 @@ def min_weight_full_bipartite_matching(biadjacency_matrix, maximize=False):
     ([0, 1, 2], [1, 0, 2])
     """
     op = "min_weight_full_bipartite_matching"
-    S, device = _host_sparse(biadjacency_matrix, op, "biadjacency_matrix")
-    from scipy.sparse.csgraph import min_weight_full_bipartite_matching as _mwf  # noqa: PLC0415
+    S, device = _host_sparse(biadjacency, op, "biadjacency")
 
-    rows, cols = _mwf(S, maximize=maximize)
+    rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=maximize)
     return sr.to_device(rows, device), sr.to_device(cols, device)
 
 
@@ -438,9 +432,8 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
         raise sr.DimensionMismatch(f"{op}: input must be a square matrix, got shape {S.shape}")
     if S.shape[0] == 0:  # SciPy raises from inside numpy ("zero-size array to reduction")
         return sr.to_device(np.zeros(0, dtype=np.int32), device)
-    from scipy.sparse.csgraph import reverse_cuthill_mckee as _rcm  # noqa: PLC0415
 
-    return sr.to_device(_rcm(S, symmetric_mode=symmetric_mode), device)
+    return sr.to_device(_scg.reverse_cuthill_mckee(S, symmetric_mode=symmetric_mode), device)
 
 
 def structural_rank(graph):
@@ -464,7 +457,6 @@ def structural_rank(graph):
     """
     op = "structural_rank"
     S, _device = _host_sparse(graph, op)
-    from scipy.sparse.csgraph import structural_rank as _srank  # noqa: PLC0415
 
-    return _srank(S)
+    return _scg.structural_rank(S)
 
