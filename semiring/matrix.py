@@ -178,6 +178,8 @@ class Matrix(_b.Placed, Operand):
     def _transpose(self) -> "Matrix":
         xp = self.xp
         nrows, ncols = self.shape
+        if xp is np:
+            return self._transpose_host()
         rows = xp.repeat(xp.arange(nrows, dtype=xp.int64), xp.diff(self._indptr).astype(xp.int64))
         # (column, row) keys are unique, so an unstable sort still gives a canonical order
         key = self._indices.astype(xp.int64) * max(nrows, 1) + rows
@@ -189,6 +191,20 @@ class Matrix(_b.Placed, Operand):
         values = None if self.is_iso else self._values[perm]
         return Matrix(new_indptr, new_indices, values, (ncols, nrows), iso_value=self._iso,
                       dtype=self._dtype)
+
+    def _transpose_host(self) -> "Matrix":
+        # SciPy's CSR -> CSC is a counting sort, O(n + nnz), rows in order within each column:
+        # the same canonical order as the GPU's sort of (column, row) keys, where an argsort of
+        # those keys took 7 s at Kronecker 20 (SciPy: about 0.5 s)
+        import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
+
+        nrows, ncols = self.shape
+        pos = sps.csr_matrix((np.arange(self.nvals, dtype=np.int64), self._indices, self._indptr),
+                             shape=self.shape).tocsc()
+        perm = pos.data
+        values = None if self.is_iso else self._values[perm]
+        return Matrix(pos.indptr.astype(self.itype), pos.indices.astype(self.itype), values,
+                      (ncols, nrows), iso_value=self._iso, dtype=self._dtype)
 
     # ------------------------------------------------------------------ helpers for kernels
     def values_for(self, dtype):
