@@ -79,7 +79,9 @@ def _oriented(G, order):
     n = G.nrows
     # rank = (degree, index) ascending; keep (i, j) where rank(j) < rank(i)
     deg = xp.diff(G.indptr).astype(xp.int64)
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), deg)
+    # the row of each entry (searchsorted: CuPy before v14 refuses array-valued repeat counts)
+    rows = xp.searchsorted(G.indptr[1:].astype(xp.int64), xp.arange(G.nvals, dtype=xp.int64),
+                           side="right")
     cols = G.indices.astype(xp.int64)
     keep = (deg[cols] < deg[rows]) | ((deg[cols] == deg[rows]) & (cols < rows))
     counts = xp.bincount(rows[keep], minlength=n) if n else xp.zeros(0, dtype=xp.int64)
