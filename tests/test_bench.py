@@ -671,3 +671,12 @@ def test_msbfs_edges_and_check_catch_errors(tmp_path):
                      extra_impls=[("msbfs", C.Impl("wrong-msbfs", "cpu", "levels", wrong))])
     statuses = [r.status for c in res.cases for r in c.results]
     assert statuses == ["mismatch"]
+
+
+def test_csgraph_case_runs_on_a_tiny_graph():
+    """The csgraph case (not in the tiny suite) prepares and agrees with SciPy on a tiny graph
+    (its prepare once named a helper that the split of bench/cases.py moved)."""
+    res = runner.run("quick", "cpu", algorithms=["csgraph"], graphs=["kron-7"], out=None,
+                     cache_dir=None, progress=False)
+    assert res.exit_code == runner.EXIT_OK, res.failures()
+    assert {r.status for c in res.cases for r in c.results} <= {"ok", "unavailable"}
