@@ -67,20 +67,28 @@ def client_for(device: str, workers: int):
                                     "(scaling not measured)")
         from semiring import dist  # noqa: PLC0415  (optional: distributed)
 
+        if not _CLIENTS:  # registered after distributed's own exit hooks, so it runs first
+            atexit.unregister(close_clusters)
+            atexit.register(close_clusters)
         _CLIENTS[key] = dist.local_cluster(workers, device=device)
     return _CLIENTS[key]
 
 
 def close_clusters() -> None:
-    """Close every cluster this module started."""
+    """Close every cluster this module started (quietly: Dask logs each worker's retirement
+    at INFO)."""
+    if _CLIENTS:
+        import logging  # noqa: PLC0415  (only when there is something to close)
+
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name.startswith("distributed"):
+                logging.getLogger(name).setLevel(logging.WARNING)
     while _CLIENTS:
         _, client = _CLIENTS.popitem()
         cluster = client.cluster
         client.close()
         cluster.close()
 
-
-atexit.register(close_clusters)
 
 
 def _prepare(ctx: C.CaseContext) -> None:
