@@ -72,7 +72,7 @@ def _engine_fn(name: str):
 
 def _networkx():
     try:
-        import networkx as nx  # noqa: PLC0415
+        import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
     except ImportError as e:
         raise C.Unavailable("networkx is not installed") from e
     return nx

@@ -51,7 +51,7 @@ _PEAKS: dict = {}
 def measure_peaks() -> dict:
     """Peak relaxations/s of the current GPU (once per process): the float32, DPX int32 and
     plain int32 probes, best of 5 launches of about 20-50 ms each."""
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     dev = cupy.cuda.runtime.getDevice()
     if dev in _PEAKS:
@@ -182,7 +182,7 @@ def _engine_gemm(device: str, int32: bool = False):
 def _naive_cupy(ctx: C.CaseContext):
     """The min-plus product a CuPy user writes: broadcast D[i, :, None] + D[None] and take the
     minimum over k, a chunk of rows at a time."""
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     n = ctx.graph.n
     if n > NAIVE_MAX_N:

@@ -59,7 +59,7 @@ def client_for(device: str, workers: int):
     key = (device, workers)
     if key not in _CLIENTS:
         if device == "gpu":
-            import cupy  # noqa: PLC0415
+            import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
             have = cupy.cuda.runtime.getDeviceCount()
             if have < workers:

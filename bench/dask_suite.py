@@ -29,7 +29,7 @@ def kron_graph(scale, device):
 
     xp = None
     if device == "gpu":
-        import cupy as xp  # noqa: PLC0415
+        import cupy as xp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
     return g.kronecker(scale, xp=xp)
 
 
@@ -40,7 +40,7 @@ def spec_graph(spec, device):
 
     xp = np
     if device == "gpu":
-        import cupy as xp  # noqa: PLC0415
+        import cupy as xp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
     return g.make_graph(spec, xp=xp, cache_dir=None)
 
 
@@ -111,7 +111,7 @@ def inprocess_op(op, M, src):
 
 def _sync(device):
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
         cupy.cuda.Device().synchronize()
 
 
@@ -135,8 +135,8 @@ def host(a):
 def _nccl_allgather(uid, nranks, rank, sizes, reps):
     """On a worker: time NCCL all-gathers of ``size`` bytes per rank (the exchange a level
     of a distributed BFS needs: each rank's slice of the frontier bitmap)."""
-    import cupy  # noqa: PLC0415
-    from cupy.cuda import nccl  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+    from cupy.cuda import nccl  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     comm = nccl.NcclCommunicator(nranks, uid, rank)
     stream = cupy.cuda.Stream.null
@@ -158,7 +158,7 @@ def _nccl_allgather(uid, nranks, rank, sizes, reps):
 
 
 def _dask_part(size):
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
     return cupy.ones(size, dtype=cupy.uint8)
 
 
@@ -169,7 +169,7 @@ def _dask_touch(parts):
 def exchange_probe(client, sizes, reps=5):
     """Seconds of one all-gather of ``size`` bytes per worker: through Dask (each worker's
     task receives the other's array) and through NCCL (cupy.cuda.nccl)."""
-    import distributed  # noqa: PLC0415
+    import distributed  # noqa: PLC0415  (dask is an optional extra)
 
     workers = sorted(client.nthreads())
     res = {"dask": {}, "nccl": {}, "workers": len(workers)}
@@ -184,12 +184,12 @@ def exchange_probe(client, sizes, reps=5):
             ts.append(time.perf_counter() - t)
         res["dask"][size] = float(np.median(ts[1:]))
         del parts
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
     if cupy.cuda.runtime.getDeviceCount() < len(workers):
         res["nccl_error"] = "fewer GPUs than workers: not run"
         return res
     try:
-        from cupy.cuda import nccl  # noqa: PLC0415
+        from cupy.cuda import nccl  # noqa: PLC0415  (CuPy is optional: GPU runs only)
         uid = nccl.get_unique_id()
         futs = [client.submit(_nccl_allgather, uid, len(workers), r, sizes, reps,
                               workers=[w], pure=False) for r, w in enumerate(workers)]
@@ -223,7 +223,7 @@ def main(argv=None):
     rows = []
     info = {"device": dev, "workers": args.workers}
     if dev == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
         info["gpu"] = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
         info["gpus_visible"] = cupy.cuda.runtime.getDeviceCount()
 
@@ -321,7 +321,7 @@ def main(argv=None):
             record(case=op, seconds=t, **common)
         del M
         if dev == "gpu":
-            import cupy  # noqa: PLC0415
+            import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
             cupy.get_default_memory_pool().free_all_blocks()
         dist_runs(DA, "base", s, 1, src, nvals)
         # the same single partition through the distributed loop (one task per operation)

@@ -84,7 +84,7 @@ def get_xp(xp: Any = None):
         return np
     if isinstance(xp, str):
         if xp in ("gpu", "cupy"):
-            import cupy  # noqa: PLC0415
+            import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
             return cupy
         if xp == "auto":
@@ -97,7 +97,7 @@ def get_xp(xp: Any = None):
 def cupy_if_available():
     """The cupy module when it imports and a CUDA device answers, else None."""
     try:
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         if cupy.cuda.runtime.getDeviceCount() > 0:
             return cupy
@@ -327,7 +327,7 @@ def build_csr(indptr, indices, data, shape, *, xp=None):
     """A canonical CSR matrix (sorted indices, no duplicates: the caller vouches) on xp's device."""
     xp = get_xp(xp)
     if is_cupy(xp):
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         A = cps.csr_matrix((xp.asarray(data), xp.asarray(indices), xp.asarray(indptr)),
                            shape=shape)

@@ -210,7 +210,7 @@ def gpu_info() -> dict:
     """Name, memory, SM count, theoretical bandwidth of GPU 0 and the CuPy/CUDA versions;
     ``{}`` when CuPy does not import or no device answers."""
     try:
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         rt = cupy.cuda.runtime
         dev = cupy.cuda.Device().id

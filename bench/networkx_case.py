@@ -162,7 +162,7 @@ def _networkx(ctx: C.CaseContext):
 
 def _sync(device: str) -> None:
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         cupy.cuda.get_current_stream().synchronize()
 

@@ -342,10 +342,10 @@ def markdown(run: "RunResult", images: dict[str, str] | None = None) -> str:
 
 
 def _pyplot():
-    import matplotlib  # noqa: PLC0415
+    import matplotlib  # noqa: PLC0415  (matplotlib is optional (plots))
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415  (matplotlib is optional (plots))
 
     return plt
 

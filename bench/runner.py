@@ -111,7 +111,7 @@ def resolve_device(device: str) -> tuple[str, str]:
 def _free_gpu_memory() -> None:
     gc.collect()
     try:
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         cupy.get_default_memory_pool().free_all_blocks()
         cupy.get_default_pinned_memory_pool().free_all_blocks()
@@ -134,7 +134,7 @@ class _Progress:
         self.last_case = None
         if enabled and getattr(sys.stderr, "isatty", lambda: False)():
             try:
-                from tqdm import tqdm  # noqa: PLC0415
+                from tqdm import tqdm  # noqa: PLC0415  (tqdm is optional (progress bars))
 
                 self.bar = tqdm(total=total, unit="run", file=sys.stderr, leave=False,
                                 dynamic_ncols=True)
@@ -162,7 +162,7 @@ class _Progress:
 def _load_graph(spec: gen.GraphSpec, device: str, cache_dir) -> C.GraphData:
     info = gen.CacheInfo()
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         Ad = gen.make_graph(spec, xp=cupy, cache_dir=cache_dir, info=info)
         H = gen.build_csr(Ad.indptr.get(), Ad.indices.get(), Ad.data.get(), Ad.shape, xp=np)
@@ -197,7 +197,7 @@ def _run_impl(ctx: C.CaseContext, impl: C.Impl, refs: dict, policy: TimingPolicy
         t0 = time.perf_counter()
         fn = impl.setup(ctx)
         if impl.device == "gpu":
-            import cupy  # noqa: PLC0415
+            import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
             cupy.cuda.get_current_stream().synchronize()
         res.setup_s = time.perf_counter() - t0

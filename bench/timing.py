@@ -40,7 +40,7 @@ class Timing:
 
 
 def _gpu_call(fn: Callable[[], Any]) -> tuple[float, Any]:
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     stream = cupy.cuda.get_current_stream()
     start = cupy.cuda.Event()

@@ -39,7 +39,7 @@ APSP_BFS_BATCH = 64
 
 
 def _nx():
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     return nx
 

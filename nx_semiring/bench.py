@@ -34,7 +34,7 @@ ALGORITHMS = ("bfs", "sssp", "pagerank", "components", "bc", "triangles")
 def kronecker_graph(scale: int, seed: int = 0):
     """An undirected Graph500 Kronecker graph (self-loops and duplicates dropped), its
     vertex labels randomly permuted, with integer weights in [1, 255]."""
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     rng = np.random.default_rng(seed)
     n, m = 1 << scale, EDGE_FACTOR << scale
@@ -58,7 +58,7 @@ def kronecker_graph(scale: int, seed: int = 0):
 
 def grid_graph(side: int, seed: int = 0):
     """A side x side lattice (vertex r * side + c) with integer weights in [1, 255]."""
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     rng = np.random.default_rng(seed)
     v = np.arange(side * side).reshape(side, side)
@@ -75,7 +75,7 @@ def _cases(G, source, bc_sources=None):
     """{algorithm: (edge attribute, NetworkX's call, the backend's call on a converted graph,
     "equal" | "close")}; ``bc_sources``: betweenness's sample k (default ``BC_SOURCES``).
     ``python -m bench``'s ``networkx`` case (bench/networkx_case.py) runs these too."""
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     from . import algorithms as nxa  # noqa: PLC0415
 

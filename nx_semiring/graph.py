@@ -218,7 +218,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     >>> g.weights("weight").tolist()
     [2.5, 1.0]
     """
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     if not isinstance(G, nx.Graph):
         raise TypeError(f"nx_semiring.from_networkx: G must be a networkx graph, got "
@@ -279,7 +279,7 @@ def to_networkx(g: SemiringGraph):
     >>> sorted(H.edges()), type(H).__name__
     ([(0, 1), (1, 2)], 'Graph')
     """
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
            (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[

@@ -71,7 +71,7 @@ _ADJACENCY_API = ("__getitem__", "__iter__", "__contains__", "__len__", "neighbo
 
 
 def _overridden_adjacency(G):
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     cls = type(G)
     base = next(c for c in cls.__mro__
@@ -88,7 +88,7 @@ def _is_graph(G) -> bool:
     if isinstance(G, SemiringGraph):
         return True
     try:
-        import networkx as nx  # noqa: PLC0415
+        import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
     except ImportError:
         return False
     return isinstance(G, nx.Graph)

@@ -79,7 +79,7 @@ def _build(n, rows, cols, w, dtype, device, kind):
     D = np.full((n, n), inf, dtype=dtype)
     D[rows, cols] = w.astype(dtype)
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         D = cupy.asarray(D)
     return D
@@ -509,7 +509,7 @@ def test_apsp_streamed_only_when_needed(device, monkeypatch):
     np.testing.assert_array_equal(d, ref)
     assert _b_device(algorithms.apsp(M, "floyd_warshall")) == device  # no budget: fits
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         free = cupy.cuda.Device().mem_info[0] + cupy.get_default_memory_pool().free_bytes()
         target = (stream_mod.stream_need(n, 3, 4, TILE_TEST) + need) // 2
@@ -1077,7 +1077,7 @@ def test_fw_lookahead_gpu_real_tile(device, monkeypatch):
     variant calls it so), and against SciPy."""
     if device != "gpu":
         pytest.skip("the streams are the GPU's")
-    import cupy as cp  # noqa: PLC0415
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     n = 3 * 256 + 9
     rng = np.random.default_rng(8)

@@ -56,7 +56,7 @@ def rand_values(rng, dtype, shape, *, nan=False):
 def _to(device, a):
     if a is None or device == "cpu":
         return a
-    import cupy as cp  # noqa: PLC0415
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     return cp.asarray(a)
 
@@ -425,7 +425,7 @@ def test_validation_messages(device):
 def test_device_mismatch_names_both():
     if not sr.gpu_available():
         pytest.skip("needs a GPU")
-    import cupy as cp  # noqa: PLC0415
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     A = sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3, device="gpu")
     with pytest.raises(sr.DeviceMismatch, match=r"spmm: A is on the GPU but X is on the CPU"):

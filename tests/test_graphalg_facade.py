@@ -55,8 +55,8 @@ def make_input(kind, n, rows, cols, vals):
         A = sr.Matrix.from_coo(rows, cols, vals, nrows=n, ncols=n, dup_op=sr.binary.min,
                                device="gpu" if kind == "matrix_gpu" else "cpu")
         return A, sp.csr_array(A.to_cpu().to_scipy() if A.device == "gpu" else A.to_scipy())
-    import cupy as cp  # noqa: PLC0415
-    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     if kind == "cupyx_raw":
         G = raw_csr(n, rows, cols, vals, sp.csr_matrix)
@@ -112,8 +112,8 @@ def test_connected_components_strong_with_duplicates_returns(device):
     expect = scg.connected_components(first_of_duplicates(S), connection="strong")
     assert expect[0] == 4
     if device == "gpu":
-        import cupy as cp  # noqa: PLC0415
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         S = cps.csr_matrix((cp.asarray(S.data), cp.asarray(indices), cp.asarray(indptr)),
                            shape=(6, 6))
@@ -142,7 +142,7 @@ def test_minimum_spanning_tree_exact(device, case, data):
     ref = scg.minimum_spanning_tree(ref_in)
     got = csgraph.minimum_spanning_tree(G)
     if device == "gpu":
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         assert isinstance(got, cps.csr_matrix)
         got = got.get()
@@ -246,8 +246,8 @@ def _bipartite(kind, B):
         R = sp.csr_array((B.data[o] if B.has_canonical_format else B[r[o], c[o]], c[o],
                           B.indptr), shape=B.shape)
         return R, R
-    import cupy as cp  # noqa: PLC0415
-    import cupyx.scipy.sparse as cps  # noqa: PLC0415
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     if kind == "cupyx":
         return cps.csr_matrix((cp.asarray(B.data), cp.asarray(B.indices),

@@ -188,7 +188,7 @@ def test_msbfs_device_of_sources():
     """A CuPy array of sources runs with a GPU matrix and is refused with a CPU one."""
     if not sr.gpu_available():
         pytest.skip("needs a GPU")
-    import cupy as cp  # noqa: PLC0415
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     S = sp.csr_matrix(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]]))
     G = sr.Matrix.from_scipy(S, device="gpu")

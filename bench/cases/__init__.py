@@ -67,7 +67,7 @@ class GraphData:
     def gpu(self):
         """The graph as a ``cupyx.scipy.sparse.csr_matrix`` (made once)."""
         if self.device_csr is None:
-            import cupy  # noqa: PLC0415
+            import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
             H = self.host
             self.device_csr = gen.build_csr(cupy.asarray(H.indptr), cupy.asarray(H.indices),
@@ -102,7 +102,7 @@ class CaseContext:
         """A CuPy copy of a host input (made once per case)."""
         key = f"gpu:{name}"
         if key not in self.memo:
-            import cupy  # noqa: PLC0415
+            import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
             self.memo[key] = cupy.asarray(self.inputs[name])
         return self.memo[key]
@@ -261,12 +261,12 @@ def _row_ids(ctx: CaseContext, xp):
 def _scatter_min_fn():
     """``f(y, idx, vals)``: y[idx] = min(y[idx], vals) with repeated indices, on the GPU:
     ``cupy.minimum.at`` (CuPy >= 13), else the older ``cupyx.scatter_min``."""
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     at = getattr(cupy.minimum, "at", None)
     if at is not None:
         return at
-    import cupyx  # noqa: PLC0415
+    import cupyx  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     if hasattr(cupyx, "scatter_min"):
         return cupyx.scatter_min
@@ -315,7 +315,7 @@ def push_min_plus(indptr, indices, data, f_idx, f_vals, n_cols: int) -> np.ndarr
 
 def _graphblas():
     try:
-        import graphblas  # noqa: PLC0415
+        import graphblas  # noqa: PLC0415  (python-graphblas is an optional extra)
     except ImportError as e:
         raise Unavailable("python-graphblas is not installed (pip install '.[graphblas]')") from e
     return graphblas

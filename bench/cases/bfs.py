@@ -62,7 +62,7 @@ def _bfs_scipy(ctx: CaseContext):
 
 def _bfs_cupy_naive(ctx: CaseContext):
     """The level-synchronous BFS a CuPy user writes with cupyx SpMV (plus-times)."""
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     A = ctx.graph.gpu()
     AT = A if ctx.graph.spec.undirected else A.T.tocsr()

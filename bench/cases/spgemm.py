@@ -101,7 +101,7 @@ def _encode_rows(indptr, indices, data, rows, *, sort: bool) -> np.ndarray:
     if isinstance(indices, np.ndarray):
         cols, vals = indices[pos], data[pos]
     else:  # on the GPU: gather the checked rows there, copy only them
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         p = cupy.asarray(pos)
         cols, vals = cupy.asnumpy(indices[p]), cupy.asnumpy(data[p])

@@ -57,7 +57,7 @@ def _spmspv_graphblas(ctx: CaseContext):
 
 
 def _spmspv_cupy_scatter_min(ctx: CaseContext):
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     scatter_min = _scatter_min_fn()
     A = ctx.graph.gpu()

@@ -66,7 +66,7 @@ def _spmv_graphblas(ctx: CaseContext):
 
 
 def _spmv_cupy_scatter_min(ctx: CaseContext):
-    import cupy  # noqa: PLC0415
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
     scatter_min = _scatter_min_fn()
     A = ctx.graph.gpu()

@@ -53,7 +53,7 @@ def graph(n, deg, seed, dtype=np.float32, negative=False):
 
 def sync(device):
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         cupy.cuda.Device().synchronize()
 
@@ -127,7 +127,7 @@ def automatic(device, n, limit, rep):
     S = graph(n, 16, 3)
     M = sr.Matrix.from_scipy(S, device=device)
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         pool = cupy.get_default_memory_pool()
         pool.free_all_blocks()
@@ -159,7 +159,7 @@ def main():
     device = "gpu" if sr.gpu_available() else "cpu"
     rep = {"device": device, "exact": [], "timing": []}
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         rep["gpu"] = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
     if args.small:

@@ -84,7 +84,7 @@ class Gpu:
     """The CuPy pieces of parts 1 and 2."""
 
     def __init__(self):
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         self.cp = cupy
         self.streams = [cupy.cuda.Stream(non_blocking=True) for _ in range(3)]
@@ -104,7 +104,7 @@ class Gpu:
         return a
 
     def is_pinned(self, a):
-        from cupy.cuda import pinned_memory  # noqa: PLC0415
+        from cupy.cuda import pinned_memory  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         return bool(pinned_memory.is_memory_pinned(a.ctypes.data))
 
@@ -268,7 +268,7 @@ def pcie_link():
 
 def sync(device):
     if device == "gpu":
-        import cupy  # noqa: PLC0415
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
         cupy.cuda.Device().synchronize()
 
