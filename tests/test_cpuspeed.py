@@ -1,0 +1,162 @@
+"""The CPU's fast paths against the reference paths they replace (issue 21, item 3): SciPy's
+compiled BFS (``sr.traversal.bfs_csgraph``, the ``"csgraph"`` variant of ``algorithms.bfs``
+and the CPU's ``multi_source_bfs``) against the NumPy level loop and LAGraph's algebra loop,
+on random graphs with the awkward cases: empty graphs, isolated vertices, self-loops,
+duplicates, explicit zeros, int32/int64 indices, iso values, long paths."""
+
+from __future__ import annotations
+
+import importlib
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, strategies as st
+
+import algorithms
+import semiring as sr
+from conftest import to_host
+
+bfs_module = importlib.import_module("algorithms.bfs")
+
+
+@st.composite
+def graphs(draw, max_n=40):
+    """(scipy CSR with duplicates summed, COO parts, n): random directed or undirected
+    graphs, some with a disconnected block, some a long path with extra edges."""
+    n = draw(st.integers(1, max_n))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    if draw(st.booleans()):
+        m = draw(st.integers(0, 4 * n))
+        rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
+    else:  # a path 0 → 1 → ... (high diameter) plus a few random edges
+        k = draw(st.integers(0, 3))
+        rows = np.r_[np.arange(n - 1), rng.integers(0, n, k)]
+        cols = np.r_[np.arange(1, n), rng.integers(0, n, k)]
+    if draw(st.booleans()):  # isolate a block: disconnected parts
+        cut = draw(st.integers(0, n))
+        keep = (rows < cut) == (cols < cut)
+        rows, cols = rows[keep], cols[keep]
+    if draw(st.booleans()):
+        rows, cols = np.r_[rows, cols], np.r_[cols, rows]
+    vals = rng.integers(0, 3, rows.size).astype(np.float64)  # explicit zeros are edges
+    return rows, cols, vals, n
+
+
+def matrix(g, device, form):
+    rows, cols, vals, n = g
+    A = sr.Matrix.from_coo(rows, cols, vals, nrows=n, ncols=n, device=device, dup_op="plus")
+    if form == "iso":
+        A = sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=True, dtype=np.bool_)
+    if form == "int64":
+        A = sr.Matrix(A.indptr.astype(np.int64), A.indices.astype(np.int64), A.values,
+                      A.shape, iso_value=A.iso_value, dtype=A.dtype)
+    return A
+
+
+def run_variant(A, variant, source, **kw):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bfs_module, "VARIANT", variant)
+        return algorithms.bfs(A, source, **kw)
+
+
+def check_tree(A, level, parent, source, deterministic):
+    """parent[v] is an in-neighbour of v one level up (the smallest with deterministic)."""
+    S = sp.csr_matrix((np.ones(A.nvals), to_host(A.indices), to_host(A.indptr)),
+                      shape=A.shape).tocsc()
+    assert parent[source] == source
+    np.testing.assert_array_equal(parent == -1, level == -1)
+    for v in np.flatnonzero(level > 0):
+        ins = S.indices[S.indptr[v]:S.indptr[v + 1]]
+        on_prev = ins[level[ins] == level[v] - 1]
+        assert parent[v] in on_prev
+        if deterministic:
+            assert parent[v] == on_prev.min()
+
+
+@given(g=graphs(), form=st.sampled_from(["values", "iso", "int64"]), parents=st.booleans(),
+       deterministic=st.booleans(), data=st.data())
+def test_csgraph_bfs_equals_the_level_loop(device, g, form, parents, deterministic, data):
+    A = matrix(g, device, form)
+    n = A.nrows
+    source = data.draw(st.integers(0, n - 1))
+    ref = run_variant(A, "levels", source, parents=True, deterministic=True)
+    alg = run_variant(A, "algebra", source, parents=True, deterministic=True)
+    np.testing.assert_array_equal(to_host(ref[0]), to_host(alg[0]))
+    np.testing.assert_array_equal(to_host(ref[1]), to_host(alg[1]))
+    out = algorithms.bfs(A, source, parents=parents, deterministic=deterministic)
+    level = to_host(out[0] if parents else out)
+    np.testing.assert_array_equal(level, to_host(ref[0]))
+    if parents:
+        parent = to_host(out[1])
+        check_tree(A, level, parent, source, deterministic)
+        if deterministic:
+            np.testing.assert_array_equal(parent, to_host(ref[1]))
+    if device == "cpu":
+        assert bfs_module._variant(A) == "csgraph"
+        lv, pa = sr.traversal.bfs_csgraph(A, source, parents=parents,
+                                          deterministic=deterministic)
+        np.testing.assert_array_equal(lv, to_host(ref[0]))
+        assert (pa is None) != parents
+    else:
+        with pytest.raises(sr.DeviceMismatch, match="bfs_csgraph"):
+            sr.traversal.bfs_csgraph(A, source)
+
+
+@given(g=graphs(max_n=25), parents=st.booleans(), deterministic=st.booleans(), data=st.data())
+def test_multi_source_bfs_rows_equal_single_searches(device, g, parents, deterministic, data):
+    A = matrix(g, device, "values")
+    n = A.nrows
+    src = data.draw(st.lists(st.integers(0, n - 1), max_size=6))  # duplicates, or none
+    out = algorithms.multi_source_bfs(A, src, parents=parents, deterministic=deterministic)
+    level = to_host(out[0] if parents else out)
+    assert level.shape == (len(src), n) and level.dtype == np.int64
+    for r, s in enumerate(src):
+        ref_level, ref_parent = run_variant(A, "levels", s, parents=True, deterministic=True)
+        np.testing.assert_array_equal(level[r], to_host(ref_level))
+        if parents:
+            check_tree(A, level[r], to_host(out[1])[r], s, deterministic)
+            if deterministic:
+                np.testing.assert_array_equal(to_host(out[1])[r], to_host(ref_parent))
+    # the NumPy SpMM loop (the reference the fast path replaced) agrees too
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bfs_module, "CPU_CSGRAPH", False)
+        old = algorithms.multi_source_bfs(A, src)
+    np.testing.assert_array_equal(to_host(old), level)
+
+
+def test_edgeless_and_self_loops(device):
+    A = sr.Matrix.from_coo([2, 2], [2, 2], [0.0, 0.0], nrows=5, ncols=5, device=device,
+                           dup_op="plus")
+    level, parent = algorithms.bfs(A, 2, parents=True)
+    assert to_host(level).tolist() == [-1, -1, 0, -1, -1]
+    assert to_host(parent).tolist() == [-1, -1, 2, -1, -1]
+    assert to_host(algorithms.multi_source_bfs(A, [])).shape == (0, 5)
+
+
+def test_a_long_path_takes_milliseconds_not_seconds(device):
+    # issue 15: O(n + m) on every backend; the CPU's NumPy loop paid a dispatch per level
+    n = 100_000
+    S = sp.diags([1.0] * (n - 1), 1, shape=(n, n), format="csr")
+    A = sr.Matrix.from_scipy(S, device=device)
+    algorithms.bfs(A, 0)  # warm (kernel compiles on a GPU)
+    t = time.perf_counter()
+    level = to_host(algorithms.bfs(A, 0))
+    took = time.perf_counter() - t
+    np.testing.assert_array_equal(level, np.arange(n))
+    if device == "cpu":
+        assert took < 1.0, took  # tens of ms here; the level loop took seconds
+
+
+def test_bfs_csgraph_validates():
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=3, ncols=3)
+    with pytest.raises(sr.InvalidIndex, match="bfs_csgraph: source must lie in"):
+        sr.traversal.bfs_csgraph(A, 3)
+    with pytest.raises(sr.DomainMismatch, match="bfs_csgraph"):
+        sr.traversal.bfs_csgraph(A, 1.5)
+    with pytest.raises(sr.DimensionMismatch, match="bfs_csgraph"):
+        sr.traversal.bfs_csgraph(sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3), 0)
+    level, parent = sr.traversal.bfs_csgraph(A, [0, 2])
+    assert level.tolist() == [[0, 1, -1], [-1, -1, 0]] and parent is None
