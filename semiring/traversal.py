@@ -34,7 +34,7 @@ from .errors import InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
-           "bfs_csgraph", "bfs_grid", "csgraph_fits", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
+           "bfs_csgraph", "bfs_grid", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
            "pull_level", "pull_relax", "push_level", "push_levels", "push_levels_grid",
            "push_relax", "relax_rounds"]
 
@@ -813,3 +813,50 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
         level = level[0]
         parent = None if parent is None else parent[0]
     return level, parent
+
+
+def dijkstra_csgraph(A, source):
+    """Shortest distances from ``source`` on the CPU by SciPy's compiled Dijkstra.
+
+    The weights are A's values as float64 (explicit zeros are zero-weight edges; a
+    structure-only matrix weighs every edge its iso value, True: 1) and must be non-negative;
+    the sums run in float64. ``algorithms.sssp`` uses it on the CPU where its result is
+    provably the one of the min-plus relaxation in A's type (see its ``CPU_CSGRAPH``).
+
+    Parameters
+    ----------
+    A : Matrix on the CPU, square, :func:`csgraph_fits`, no negative or NaN weight
+    source : int
+
+    Returns
+    -------
+    dist : numpy.ndarray of float64, ``inf`` where unreached
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> S = sp.csr_matrix([[0, 2.0, 9.0], [0, 0, 3.0], [0, 0, 0]])
+    >>> sr.traversal.dijkstra_csgraph(sr.Matrix.from_scipy(S), 0).tolist()
+    [0.0, 2.0, 5.0]
+    """
+    op = "dijkstra_csgraph"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if A.device != "cpu":
+        raise DeviceMismatch(f"{op}: A must be on the CPU (SciPy's search), got a {A.device} "
+                             f"matrix")
+    cpu = backend_of("cpu").traversal
+    if not cpu.csgraph_fits(A):
+        raise InvalidValue(f"{op}: A must have fewer than {cpu.CSGRAPH_MAX} vertices and "
+                           f"entries (SciPy's int32 indices), got {A.nrows} and {A.nvals}")
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
+        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
+    if not 0 <= int(source) < A.nrows:
+        raise InvalidIndex(f"{op}: source must lie in [0, {A.nrows}), got {int(source)}")
+    if A.nvals:
+        w, _ = A._values_for(np.float64)
+        if bool(np.isnan(w).any()) or bool((w < 0).any()):
+            raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a "
+                               f"{'NaN' if bool(np.isnan(w).any()) else 'negative'} weight")
+    return cpu.dijkstra_csgraph(A, int(source))

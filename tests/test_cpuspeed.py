@@ -160,3 +160,77 @@ def test_bfs_csgraph_validates():
         sr.traversal.bfs_csgraph(sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3), 0)
     level, parent = sr.traversal.bfs_csgraph(A, [0, 2])
     assert level.tolist() == [[0, 1, -1], [-1, -1, 0]] and parent is None
+
+
+# ------------------------------------------------------------------------ SSSP by Dijkstra
+
+sssp_module = importlib.import_module("algorithms.sssp")
+
+
+@st.composite
+def weighted(draw, max_n=30):
+    rows, cols, _, n = draw(graphs(max_n=max_n))
+    dtype = draw(st.sampled_from(["float32", "float32-frac", "float32-big", "float64",
+                                  "int32", "int64", "bool", "iso"]))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    w = rng.integers(0, 6, rows.size).astype(np.float64)  # zeros: zero-weight edges
+    if dtype == "float32-frac":
+        w = w / 3  # not integers: float32 sums round, Dijkstra's float64 ones differ
+    elif dtype == "float32-big":
+        # integers whose float32 path sums pass 2^24 and round (2^24 + 1 + 1 is 2^24)
+        w = rng.choice([1.0, 3.0, 2.0**23 + 1, 2.0**24], rows.size)
+    if draw(st.booleans()) and w.size:
+        w[rng.integers(0, w.size)] = np.inf if dtype.startswith("float") else w[0]
+    if dtype == "iso":
+        A = sr.Matrix.from_coo(rows, cols, 1.0, nrows=n, ncols=n, dup_op="min")
+        A = sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=np.float32(3),
+                      dtype=np.float32)
+    else:
+        dt = {"bool": np.bool_}.get(dtype, np.dtype(dtype.split("-")[0]))
+        A = sr.Matrix.from_coo(rows, cols, w.astype(dt), nrows=n, ncols=n, dup_op="min")
+    return A
+
+
+@given(A=weighted(), method=st.sampled_from(["bellman_ford", "delta_stepping"]),
+       predecessors=st.booleans(), limit=st.sampled_from([None, 0, 4.5, 7]), data=st.data())
+def test_cpu_dijkstra_equals_the_relaxation_rounds(device, A, method, predecessors, limit,
+                                                    data):
+    A = A.to_gpu() if device == "gpu" else A
+    source = data.draw(st.integers(0, A.nrows - 1))
+    kw = {"limit": limit} if method == "delta_stepping" else {}
+    run = getattr(algorithms, method)
+    out = run(A, source, predecessors=predecessors, **kw)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sssp_module, "CPU_CSGRAPH", False)
+        ref = run(A, source, predecessors=True, **kw)
+    dist = to_host(out[0] if predecessors else out)
+    assert dist.dtype == to_host(ref[0]).dtype
+    np.testing.assert_array_equal(dist, to_host(ref[0]))
+    if predecessors:  # a shortest-path tree: each pred's distance plus its edge's weight
+        pred = to_host(out[1])
+        np.testing.assert_array_equal(pred == -1, (to_host(ref[1]) == -1))
+        D = sr.Matrix.to_dense(A.to_cpu() if device == "gpu" else A, missing=-1)
+        for v in np.flatnonzero(pred >= 0):
+            assert D[pred[v], v] != -1 or D.dtype == np.bool_
+            assert dist[pred[v]] + np.asarray(D[pred[v], v], dist.dtype) == dist[v]
+
+
+def test_cpu_dijkstra_is_taken_where_exact():
+    A = sr.Matrix.from_coo([0, 1], [1, 2], np.array([1.0, 2.0], np.float32), nrows=3, ncols=3)
+    facts = sssp_module._matrix_facts(A)
+    assert sssp_module._cpu_dijkstra(A, 0, facts, np.dtype(np.float32), "auto") is not None
+    assert sssp_module._cpu_dijkstra(A, 0, facts, np.dtype(np.float32), "push") is None
+    F = sr.Matrix.from_coo([0, 1], [1, 2], np.array([0.1, 0.2], np.float32), nrows=3, ncols=3)
+    assert sssp_module._cpu_dijkstra(F, 0, sssp_module._matrix_facts(F),
+                                     np.dtype(np.float32), "auto") is None
+    with pytest.raises(sr.InvalidValue, match="dijkstra_csgraph: A's weights must be"):
+        sr.traversal.dijkstra_csgraph(sr.Matrix.from_coo([0], [1], [-1.0], nrows=2, ncols=2), 0)
+
+
+def test_cpu_dijkstra_declines_where_float32_sums_round(device):
+    # float32: 2^24 + 1 + 1 sums to 2^24 in the relaxation, 2^24 + 2 in float64
+    w = np.array([2.0**24, 1, 1], np.float32)
+    A = sr.Matrix.from_coo([0, 1, 2], [1, 2, 3], w, nrows=4, ncols=4, device=device)
+    for method in (algorithms.bellman_ford, algorithms.delta_stepping):
+        assert to_host(method(A, 0)).tolist() == [0, 2.0**24, 2.0**24, 2.0**24]
