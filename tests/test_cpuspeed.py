@@ -278,3 +278,40 @@ def test_ewise_add_of_a_million_keys_is_not_seconds():
                                                          to_host(M.to_coo()[1])), (n, n))
                                    for M in (A, B))).size
     assert took < 1.5, took
+
+
+# ------------------------------------------------------- SpMV: short rows as dense blocks
+
+spmv_cpu = importlib.import_module("semiring.backend.cpu.spmv")
+
+
+@given(nrows=st.integers(0, 30), ncols=st.integers(0, 12), seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(["min_plus", "max_plus", "min_plus_sat", "plus_times",
+                                 "lor_land", "max_times", "any_pair", "min_secondi"]),
+       dtype=st.sampled_from([np.float32, np.float64, np.int32, np.int64, np.bool_]),
+       iso=st.booleans(), int64=st.booleans(), special=st.booleans(), x_sparse=st.booleans())
+def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semiring, dtype,
+                                                iso, int64, special, x_sparse):
+    from strategies import make_matrix  # noqa: PLC0415  (the tests' helper module)
+    rng = np.random.default_rng(seed)
+    # rows of every length 0..ncols: short ones (blocks) and long ones (reduceat) together
+    present = rng.random((nrows, ncols)) < rng.random((nrows, 1))
+    vals = rng.integers(-4, 5, (nrows, ncols)).astype(dtype)
+    if special and np.dtype(dtype).kind == "f" and vals.size:
+        vals.flat[rng.integers(0, vals.size, 3)] = [np.nan, np.inf, -0.0]
+    A = make_matrix(vals, present, device, iso=iso, int64=int64)
+    xd = rng.integers(-4, 5, ncols).astype(dtype)
+    x = sr.Vector.from_dense(xd, device=device) if not x_sparse else sr.Vector.from_coo(
+        np.flatnonzero(xd > 0), xd[xd > 0], size=ncols, dtype=dtype, device=device)
+    S = getattr(sr, semiring)
+    got = sr.mxv(A, x, S)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spmv_cpu, "_order_free", lambda *a: False)
+        ref = sr.mxv(A, x, S)
+    assert got.dtype == ref.dtype
+    gi, gv = (to_host(a) for a in got.sparse()[:2])
+    ri, rv = (to_host(a) for a in ref.sparse()[:2])
+    np.testing.assert_array_equal(gi, ri)
+    if semiring == "any_pair":
+        return
+    np.testing.assert_array_equal(gv, rv)
