@@ -12,16 +12,22 @@ import numpy as np
 
 from ...ops import Semiring
 
-#: Rows of at most this many entries are reduced as a padded dense block (``ufunc.reduce``
-#: along axis 1, vectorized) instead of by ``ufunc.reduceat``, whose cost per segment
-#: dominated short rows: min-plus SpMV on the 256² grid (rows of 2-4 entries) took 4.6 ms,
-#: 1.7 ms of it in ``minimum.reduceat`` alone, against 0.19 ms for SciPy's plus-times.
-SHORT_ROW = 8
+#: Rows of at most this many entries are reduced, one block per row length, elementwise
+#: across the rows (``ufunc.reduce`` along axis 0) instead of by ``ufunc.reduceat``, whose
+#: cost per segment dominated short rows: min-plus SpMV on the 256² grid (rows of 2-4
+#: entries) took 4.6 ms, 1.7 ms of it in ``minimum.reduceat``, against 0.19 ms for SciPy's
+#: plus-times; 0.7 ms this way. Min-plus on this 2-core host, ms for 4 / 8 / 16 / 32 / 64:
+#: urand-16 5.8 / 6.0 / 5.9 / 4.2 / 3.6, kron-16 3.5 / 3.3 / 3.1 / 2.9-3.1 / 3.1, kron-12
+#: 0.25 (8) / 0.29 (32) / 0.43 (64) (one group's fixed cost is a few NumPy calls).
+SHORT_ROW = 32
 #: Reductions whose result does not depend on the order of the fold (so a padded block may
 #: fold its row in any order): min / max (fmin, fmax ignore NaN; minimum, maximum propagate
 #: it, in either fold), logical or / and; plus and times only on integers and bool (exact).
 _ORDER_FREE = (np.fmin, np.fmax, np.minimum, np.maximum, np.logical_or, np.logical_and)
 _ORDER_FREE_INT = (np.add, np.multiply)
+#: The row plan costs about 20 bytes an entry beside the matrix (positions, column indices,
+#: values): matrices with more entries keep the segment fold.
+PLAN_MAX_ENTRIES = 1 << 25
 #: Per-matrix layouts of the short / long rows (a Matrix is immutable), built on first use.
 _plans: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -150,7 +156,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     without one the row segments come straight from ``indptr``.
     """
     if (allowed is None and x_present is None and not sr.mul.positional
-            and _order_free(sr, sr.result_type(dtype))):
+            and M.nvals <= PLAN_MAX_ENTRIES and _order_free(sr, sr.result_type(dtype))):
         return _pull_rows(M, x_values, sr, dtype, xfirst)
     avals, astride = M._values_for(dtype)
     if allowed is not None:
