@@ -169,7 +169,7 @@ def _depths(order, pred, n):
     up[1:] = pos[pred[order[1:]]]
     hops = np.ones(m, dtype=np.int64)  # hops[i]: edges from order[i] up to order[up[i]]
     hops[0] = 0
-    while up.any():
+    while up[-1]:  # the last vertex is the deepest: once it is done, all are
         hops += hops[up]
         up = up[up]
     level[order] = hops
