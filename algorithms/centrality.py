@@ -30,13 +30,15 @@ import semiring as sr
 
 from .triangles import _is_symmetric
 
-__all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "betweenness_centrality"]
+__all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "SPMV_MAX_BATCH", "betweenness_centrality"]
 
 # Sources per batch: at most BATCH_ELEMENTS // n, so the n × s workspaces (σ, δ, the frontier,
 # the levels: about 40 bytes an entry) stay near 40 · BATCH_ELEMENTS bytes (2.7 GB); at
 # least 1, at most MAX_BATCH (wider SpMMs stop paying once the graph's rows are long).
 BATCH_ELEMENTS = 2**26
 MAX_BATCH = 512
+# batches of at most this many sources run column by column as SpMVs (see _product)
+SPMV_MAX_BATCH = 4
 
 
 def _sources(op, sources, k, seed, n):
@@ -109,6 +111,22 @@ def _ones(A):
     return sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=1.0, dtype=np.float64)
 
 
+def _product(M, X, allowed, xp):
+    """Y⟨allowed⟩ = M plus.times X for a dense n × s X (0 outside ``allowed``).
+
+    Narrow batches (s <= SPMV_MAX_BATCH) run one pulled SpMV per column: the SpMM serves a
+    row with one thread when s <= 4, so a hub row of a power-law graph (162,839 entries in
+    GAP's kron-22) becomes a serial chain of that many loads a level; the pull kernel of
+    ``mxv`` bins rows by degree and gives a long row a block. Wider batches take one SpMM.
+    """
+    if X.shape[1] <= SPMV_MAX_BATCH:
+        cols = [sr.mxv(M, xp.ascontiguousarray(X[:, j]), sr.plus_times,
+                       direction="pull").to_dense(missing=0) for j in range(X.shape[1])]
+        Y = xp.stack(cols, axis=1) if cols else xp.zeros_like(X)
+        return xp.where(allowed, Y, 0.0)
+    return sr.mxm(M, X, sr.plus_times, mask=allowed)
+
+
 def _batch(G, GT, src, endpoints, xp):
     """Σ over the sources in ``src`` of their dependencies δ (plus NetworkX's endpoint
     terms): a length-n float64 array."""
@@ -123,8 +141,10 @@ def _batch(G, GT, src, endpoints, xp):
     depth = 0
     while True:
         depth += 1
+        if depth > n:  # a shortest path has at most n − 1 edges: a deeper frontier is a bug
+            raise RuntimeError(f"betweenness_centrality: frontier still non-empty after {n} levels")
         # F⟨¬visited⟩ = Aᵀ plus.second F   (σ of the next level: in-neighbours' counts summed)
-        F = sr.mxm(GT, F, sr.plus_times, mask=visited, complement=True)
+        F = _product(GT, F, ~visited, xp)
         reached = F > 0
         if not bool(reached.any()):  # the level's host synchronization
             break
@@ -139,7 +159,7 @@ def _batch(G, GT, src, endpoints, xp):
         # W⟨level = d⟩ = (1 + δ) ./ σ
         W = xp.where(level == d, (1.0 + delta) * inv_sigma, 0.0)
         # δ⟨level = d − 1⟩ += σ .* (A plus.second W)
-        Q = sr.mxm(G, W, sr.plus_times, mask=level == d - 1)
+        Q = _product(G, W, level == d - 1, xp)
         delta += sigma * Q
     delta[src, cols] = 0.0  # a source's own dependency is not its betweenness
     if endpoints:
@@ -199,7 +219,9 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     Notes
     -----
     Sources run in batches of ``min(MAX_BATCH, BATCH_ELEMENTS // n)`` (at least 1); a batch
-    holds a few dense n × s arrays (σ, δ, the frontier, the levels). Each BFS level costs one
+    holds a few dense n × s arrays (σ, δ, the frontier, the levels). A batch of at most
+    ``SPMV_MAX_BATCH`` sources (one source, as GAP times it) runs each level as one SpMV per
+    source instead of an SpMM. Each BFS level costs one
     SpMM over the whole graph for the batch, forward and backward, so a graph of diameter D
     costs about 2 D SpMMs a batch: a long path is slow per source, not wrong.
 

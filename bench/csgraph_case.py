@@ -2,7 +2,7 @@
 ``scipy.sparse.csgraph`` on the same graph (issue 15, "Measure").
 
 One case per (graph, function): ``fn`` names the call (a source-taking function gets the
-Graph500 source of :func:`bench.cases._bfs_prepare`). Impls: the facade on the host CSR
+Graph500 source of :func:`bench.cases.bfs._bfs_prepare`). Impls: the facade on the host CSR
 (``facade-cpu``: validation, then SciPy's compiled routine), the facade on the cupyx CSR
 (``facade-gpu``: the engine on the GPU), and SciPy itself (``scipy-csgraph``). Every result is
 reduced on the host to a vector checked exactly against SciPy's: distances and orders as they
@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import cases as C
+from .cases.bfs import _bfs_prepare
 
 #: Sources of the batched ``dijkstra`` case (the issue's batched-sources item): the first
 #: ``BATCH`` vertices of nonzero degree after the Graph500 source.
@@ -34,7 +35,7 @@ BF_MAX_NNZ = 1 << 22
 
 
 def _prepare(ctx: C.CaseContext) -> None:
-    C._bfs_prepare(ctx)
+    _bfs_prepare(ctx)
     H = ctx.graph.host
     deg = np.diff(H.indptr)
     cand = np.flatnonzero(deg > 0)

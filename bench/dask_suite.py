@@ -33,6 +33,82 @@ def kron_graph(scale, device):
     return g.kronecker(scale, xp=xp)
 
 
+def spec_graph(spec, device):
+    """The bench's graph ``spec`` (a ``bench.generators.GraphSpec``) made on this process's
+    device, uncached: what each worker of ``python -m bench --suite dask`` builds."""
+    from bench import generators as g  # noqa: PLC0415
+
+    xp = np
+    if device == "gpu":
+        import cupy as xp  # noqa: PLC0415
+    return g.make_graph(spec, xp=xp, cache_dir=None)
+
+
+def make_dist(client, fn, n, nparts, device):
+    """(the DistMatrix of ``fn()``'s n x n graph in ``nparts`` column blocks, each worker
+    calling ``fn`` itself (``DistMatrix.from_function``: nothing but ``fn`` travels), persisted;
+    the seconds it took)."""
+    from semiring import dist  # noqa: PLC0415  (optional: distributed)
+
+    t = time.perf_counter()
+    DA = dist.DistMatrix.from_function(fn, (n, n), client, nparts=nparts, device=device,
+                                       kinds=("cols",))
+    DA.persist(("cols",))
+    return DA, time.perf_counter() - t
+
+
+#: The timed operations; the value read where a result vector has no entry.
+OPS = ("bfs", "sssp", "spmv", "cc")
+MISSING = {"bfs": -1, "sssp": np.inf, "spmv": 0, "cc": -1}
+
+
+def dist_op(op, DA, src):
+    """The zero-argument call of ``op`` on the DistMatrix ``DA`` (its DistVector result, the
+    workers done): BFS levels and SSSP distances from ``src``, y = 1 plus.first A (pull),
+    weak components."""
+    import distributed  # noqa: PLC0415  (optional)
+
+    import semiring as sr  # noqa: PLC0415
+    from semiring import dist  # noqa: PLC0415
+    import algorithms.dist as ad  # noqa: PLC0415
+
+    if op == "bfs":
+        f = lambda: ad.bfs(DA, src, gather=False)  # noqa: E731
+    elif op == "sssp":
+        f = lambda: ad.sssp(DA, src, gather=False)  # noqa: E731
+    elif op == "spmv":
+        x = dist.DistVector.full(DA, 1.0, dtype=np.float32)
+        f = lambda: dist.vxm(x, DA, sr.plus_first, direction="pull")  # noqa: E731
+    elif op == "cc":
+        f = lambda: ad.connected_components(DA, symmetric=True, gather=False)  # noqa: E731
+    else:
+        raise ValueError(f"dist_op: op must be one of {OPS}, got {op!r}")
+
+    def run():
+        v = f()
+        distributed.wait(v.parts)
+        return v
+
+    return run
+
+
+def inprocess_op(op, M, src):
+    """The same operation on the engine Matrix ``M`` in this process."""
+    import semiring as sr  # noqa: PLC0415
+    import algorithms  # noqa: PLC0415
+
+    if op == "bfs":
+        return lambda: algorithms.bfs(M, src)
+    if op == "sssp":
+        return lambda: algorithms.sssp(M, src)
+    if op == "spmv":
+        x = sr.Vector.from_dense(sr.array_module(M.device).ones(M.nrows, dtype=np.float32))
+        return lambda: sr.vxm(x, M, sr.plus_first, direction="pull")
+    if op == "cc":
+        return lambda: algorithms.connected_components(M)
+    raise ValueError(f"inprocess_op: op must be one of {OPS}, got {op!r}")
+
+
 def _sync(device):
     if device == "gpu":
         import cupy  # noqa: PLC0415
@@ -142,7 +218,6 @@ def main(argv=None):
     from semiring import dist  # noqa: PLC0415
     import algorithms  # noqa: PLC0415
     import algorithms.dist as ad  # noqa: PLC0415
-    import distributed  # noqa: PLC0415
 
     dev = args.device
     rows = []
@@ -168,12 +243,8 @@ def main(argv=None):
     print("cluster", info, flush=True)
 
     def make(scale, nparts):
-        t = time.perf_counter()
-        DA = dist.DistMatrix.from_function(functools.partial(kron_graph, scale, dev),
-                                           (1 << scale, 1 << scale), client, nparts=nparts,
-                                           device=dev, kinds=("cols",))
-        DA.persist(("cols",))
-        return DA, time.perf_counter() - t
+        return make_dist(client, functools.partial(kron_graph, scale, dev), 1 << scale, nparts,
+                         dev)
 
     def pick_source(DA):
         deg = host(DA.degree("cols").to_dense())
@@ -183,17 +254,10 @@ def main(argv=None):
 
     def dist_runs(DA, label, scale, nparts, src, nvals):
         common = dict(graph=f"kron-{scale}", n=DA.nrows, nnz=nvals, workers=nparts, path="dask")
-        t, lv = timed(lambda: distributed.wait(ad.bfs(DA, src, gather=False).parts), args.reps, dev)
-        record(case="bfs", seconds=t, **common)
-        t, _ = timed(lambda: distributed.wait(ad.sssp(DA, src, gather=False).parts), 1, dev)
-        record(case="sssp", seconds=t, **common)
-        x = dist.DistVector.full(DA, 1.0, dtype=np.float32)
-        t, _ = timed(lambda: distributed.wait(dist.vxm(x, DA, sr.plus_first,
-                                                        direction="pull").parts), args.reps, dev)
-        record(case="spmv", seconds=t, **common)
-        t, _ = timed(lambda: distributed.wait(ad.connected_components(
-            DA, symmetric=True, gather=False).parts), 1, dev)
-        record(case="cc", seconds=t, **common)
+        for op in OPS:
+            reps = 1 if op in ("sssp", "cc") else args.reps
+            t, _ = timed(dist_op(op, DA, src), reps, dev)
+            record(case=op, seconds=t, **common)
 
     # ---- the exchange itself: Dask against NCCL, for a level's frontier slice
     if "probe" not in skip and dev == "gpu" and args.workers >= 2:
@@ -252,13 +316,9 @@ def main(argv=None):
         DA, tgen = make(s, 1)
         src, nvals = pick_source(DA)
         common = dict(graph=f"kron-{s}", n=M.nrows, nnz=nvals, workers=0, path="in-process")
-        t, _ = timed(lambda: algorithms.bfs(M, src), args.reps, dev)
-        record(case="bfs", seconds=t, **common)
-        t, _ = timed(lambda: algorithms.sssp(M, src), 1, dev)
-        record(case="sssp", seconds=t, **common)
-        x = sr.Vector.from_dense(sr.array_module(M.device).ones(M.nrows, dtype=np.float32))
-        t, _ = timed(lambda: sr.vxm(x, M, sr.plus_first, direction="pull"), args.reps, dev)
-        record(case="spmv", seconds=t, **common)
+        for op in ("bfs", "sssp", "spmv"):
+            t, _ = timed(inprocess_op(op, M, src), 1 if op == "sssp" else args.reps, dev)
+            record(case=op, seconds=t, **common)
         del M
         if dev == "gpu":
             import cupy  # noqa: PLC0415
@@ -268,10 +328,9 @@ def main(argv=None):
         from algorithms.dist import _local  # noqa: PLC0415
         _local.WHOLE_ON_ONE_WORKER = False
         common = dict(graph=f"kron-{s}", n=DA.nrows, nnz=nvals, workers=1, path="dask-loop")
-        t, _ = timed(lambda: distributed.wait(ad.bfs(DA, src, gather=False).parts), args.reps, dev)
-        record(case="bfs", seconds=t, **common)
-        t, _ = timed(lambda: distributed.wait(ad.sssp(DA, src, gather=False).parts), 1, dev)
-        record(case="sssp", seconds=t, **common)
+        for op in ("bfs", "sssp"):
+            t, _ = timed(dist_op(op, DA, src), args.reps if op == "bfs" else 1, dev)
+            record(case=op, seconds=t, **common)
         _local.WHOLE_ON_ONE_WORKER = True
         del DA
 
@@ -295,7 +354,7 @@ def main(argv=None):
 
     # ---- the table
     print()
-    print(f"| graph | case | path | workers | seconds |")
+    print("| graph | case | path | workers | seconds |")
     print("|---|---|---|---:|---:|")
     for r in rows:
         if "seconds" in r:

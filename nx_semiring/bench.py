@@ -71,11 +71,15 @@ def grid_graph(side: int, seed: int = 0):
     return G
 
 
-def _cases(G, source):
+def _cases(G, source, bc_sources=None):
+    """{algorithm: (edge attribute, NetworkX's call, the backend's call on a converted graph,
+    "equal" | "close")}; ``bc_sources``: betweenness's sample k (default ``BC_SOURCES``).
+    ``python -m bench``'s ``networkx`` case (bench/networkx_case.py) runs these too."""
     import networkx as nx  # noqa: PLC0415
 
     from . import algorithms as nxa  # noqa: PLC0415
 
+    k = min(BC_SOURCES if bc_sources is None else bc_sources, len(G))
     return {
         "bfs": (None, lambda: nx.single_source_shortest_path_length(G, source),
                 lambda g: nxa.single_source_shortest_path_length(g, source), "equal"),
@@ -84,9 +88,8 @@ def _cases(G, source):
         "pagerank": ("weight", lambda: nx.pagerank(G), lambda g: nxa.pagerank(g), "close"),
         "components": (None, lambda: list(nx.connected_components(G)),
                        lambda g: list(nxa.connected_components(g)), "equal"),
-        "bc": (None, lambda: nx.betweenness_centrality(G, k=min(BC_SOURCES, len(G)), seed=0),
-               lambda g: nxa.betweenness_centrality(g, k=min(BC_SOURCES, len(G)), seed=0),
-               "close"),
+        "bc": (None, lambda: nx.betweenness_centrality(G, k=k, seed=0),
+               lambda g: nxa.betweenness_centrality(g, k=k, seed=0), "close"),
         "triangles": (None, lambda: nx.triangles(G), lambda g: nxa.triangles(g), "equal"),
     }
 

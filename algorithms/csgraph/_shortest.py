@@ -401,6 +401,20 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
                   limit=limit, min_only=min_only)
 
 
+def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted):
+    """``bellman_ford`` and ``johnson``: the engine for GPU input, else SciPy's routine of the
+    same name on the validated host graph."""
+    if _engine(csgraph):
+        return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
+                             unweighted)
+    S, _rows = _host_graph(csgraph, op, directed)
+    idx, shape = _v.normalize_indices(indices, S.shape[0], op)
+    _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
+    return _scipy(op, op, S, directed=directed,
+                  indices=None if indices is None else _scipy_indices(idx, shape),
+                  return_predecessors=return_predecessors, unweighted=unweighted)
+
+
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
                  unweighted=False):
     """Shortest paths with negative weights, as ``scipy.sparse.csgraph.bellman_ford``: a
@@ -418,16 +432,8 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     >>> csgraph.bellman_ford(G, indices=0).tolist()
     [0.0, 2.0, 1.0]
     """
-    op = "bellman_ford"
-    if _engine(csgraph):
-        return _engine_paths(csgraph, op, "BF", directed, indices, return_predecessors,
-                             unweighted)
-    S, _rows = _host_graph(csgraph, op, directed)
-    idx, shape = _v.normalize_indices(indices, S.shape[0], op)
-    _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
-    return _scipy(op, "bellman_ford", S, directed=directed,
-                  indices=None if indices is None else _scipy_indices(idx, shape),
-                  return_predecessors=return_predecessors, unweighted=unweighted)
+    return _sources_paths(csgraph, "bellman_ford", "BF", directed, indices, return_predecessors,
+                          unweighted)
 
 
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False):
@@ -446,16 +452,8 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     >>> csgraph.johnson(G, indices=0).tolist()
     [0.0, 2.0, 1.0]
     """
-    op = "johnson"
-    if _engine(csgraph):
-        return _engine_paths(csgraph, op, "J", directed, indices, return_predecessors,
-                             unweighted)
-    S, _rows = _host_graph(csgraph, op, directed)
-    idx, shape = _v.normalize_indices(indices, S.shape[0], op)
-    _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
-    return _scipy(op, "johnson", S, directed=directed,
-                  indices=None if indices is None else _scipy_indices(idx, shape),
-                  return_predecessors=return_predecessors, unweighted=unweighted)
+    return _sources_paths(csgraph, "johnson", "J", directed, indices, return_predecessors,
+                          unweighted)
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,

@@ -633,3 +633,5 @@ from .spgemm import SPGEMM, _spgemm_cusparse, _spgemm_cusparse_chunked, _spgemm_
 from .. import apsp_case  # noqa: E402, F401
 from .. import csgraph_case  # noqa: E402, F401
 from .. import analytics_case  # noqa: E402, F401  (cc, pagerank, bc, msbc, tc; GAP peer)
+from .. import networkx_case  # noqa: E402, F401  (NetworkX against nx_semiring)
+from .. import dask_case  # noqa: E402, F401  (--suite dask: semiring.dist on Dask workers)
