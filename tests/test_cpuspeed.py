@@ -304,7 +304,13 @@ def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semi
     x = sr.Vector.from_dense(xd, device=device) if not x_sparse else sr.Vector.from_coo(
         np.flatnonzero(xd > 0), xd[xd > 0], size=ncols, dtype=dtype, device=device)
     S = getattr(sr, semiring)
-    got = sr.mxv(A, x, S)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)  # the plan even when tiny
+        first = sr.mxv(A, x, S)  # the fold (a matrix's first product), then the plan
+        got = sr.mxv(A, x, S)
+    if (device == "cpu" and A.nvals and not x_sparse and semiring != "min_secondi"
+            and spmv_cpu._order_free(S, S.result_type(A.dtype))):
+        assert isinstance(spmv_cpu._plans.get(A), spmv_cpu._RowPlan)  # the plan did run
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(spmv_cpu, "_order_free", lambda *a: False)
         ref = sr.mxv(A, x, S)
@@ -312,6 +318,8 @@ def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semi
     gi, gv = (to_host(a) for a in got.sparse()[:2])
     ri, rv = (to_host(a) for a in ref.sparse()[:2])
     np.testing.assert_array_equal(gi, ri)
+    np.testing.assert_array_equal(to_host(first.sparse()[0]), ri)
     if semiring == "any_pair":
         return
     np.testing.assert_array_equal(gv, rv)
+    np.testing.assert_array_equal(to_host(first.sparse()[1]), rv)
