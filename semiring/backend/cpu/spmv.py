@@ -115,8 +115,9 @@ def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
         return np.broadcast_to(prods, k.shape) if prods.shape != k.shape else prods
 
     for g, (slot, _, k) in enumerate(plan.groups):
-        with np.errstate(all="ignore"):
-            part = sr.add.op.numpy.reduce(products(g, k), axis=0)
+        prods = products(g, k)
+        with np.errstate(all="ignore"):  # in the products' type, as reduce_segments
+            part = sr.add.op.numpy.reduce(prods, axis=0).astype(prods.dtype, copy=False)
         if out is None:
             out = np.empty(plan.out_idx.size, dtype=part.dtype)
         out[slot] = part
