@@ -26,6 +26,10 @@ The variants of the whole search, picked in one place (:func:`_variant`):
 
 - ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only;
 - ``"levels"``: the host loop of fused level steps (:func:`_bfs_levels`);
+- ``"csgraph"``: the CPU's whole search by SciPy's compiled ``breadth_first_order``
+  (``sr.traversal.bfs_csgraph``), O(n + m) with no cost per level, picked on the CPU for
+  ``direction="auto"`` (the CPU's counterpart of the fused launch: NumPy's per-level dispatch
+  made a 10^5-vertex path take seconds);
 - ``"algebra"``: the same loop written with the plain operations ``vxm`` and ``assign``
   (:func:`_bfs_algebra`), LAGraph's form line for line: the readable statement of what the
   others compute (tests check them against it), never picked by ``"auto"``.
@@ -73,21 +77,32 @@ DEVICE_LOOP = True
 #: from there on).
 _grid_unavailable: str | None = None
 
+#: On the CPU, run a search with ``direction="auto"`` (and each search of
+#: :func:`multi_source_bfs`) as one call of SciPy's compiled BFS (``"csgraph"``) instead of
+#: the NumPy level loop. On this repository's 2-core host (``python -m bench --device cpu``)
+#: the loop took 1.4-37x SciPy's ``breadth_first_order`` (37x on the 128² grid: a NumPy
+#: dispatch per level) and the multi-source loop 57-6900x.
+CPU_CSGRAPH = True
+
 DIRECTIONS = ("auto", "push", "pull")
 #: Which variant runs the search: "auto" (:func:`_variant`'s choice) or one of VARIANTS.
 VARIANT = "auto"
-VARIANTS = ("device", "levels", "algebra")
+VARIANTS = ("device", "levels", "csgraph", "algebra")
 
 
-def _variant(A) -> str:
+def _variant(A, direction: str = "auto") -> str:
     """The one policy of the whole search: the fused persistent launch where it can run (the
     GPU, DEVICE_LOOP on, no earlier cooperative-launch failure, n within the kernel's
-    limit), else the host loop of level steps."""
+    limit); on the CPU SciPy's compiled search (CPU_CSGRAPH, ``direction="auto"``, A within
+    its int32 indices); else the host loop of level steps."""
     if VARIANT != "auto":
         return VARIANT
     if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
             and A.nrows <= sr.traversal.BFS_GRID_MAX_N):
         return "device"
+    if (A.device == "cpu" and CPU_CSGRAPH and direction == "auto"
+            and sr.traversal.csgraph_fits(A)):
+        return "csgraph"
     return "levels"
 
 
@@ -204,7 +219,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         raise InvalidValue(f"bfs: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric:
         A = A.as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)
-    variant = _variant(A)
+    variant = _variant(A, direction)
     if variant not in VARIANTS:
         raise InvalidValue(f"bfs: VARIANT must be 'auto' or one of {VARIANTS}, got {variant!r}")
     if variant == "device":
@@ -217,6 +232,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)
+    if variant == "csgraph":
+        # the whole search in SciPy's compiled BFS: the levels and tree of the loop below
+        level, parent = sr.traversal.bfs_csgraph(A, source, parents=parents,
+                                                 deterministic=deterministic)
+        return (level, parent) if parents else level
     run = _bfs_algebra if variant == "algebra" else _bfs_levels
     level, parent = run(A, source, parents, direction, deterministic)
     return (level, parent) if parents else level
@@ -421,6 +441,12 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the loop below does the same
             _grid_unavailable = str(err)
+    if (A.device == "cpu" and CPU_CSGRAPH and VARIANT in ("auto", "csgraph")
+            and sr.traversal.csgraph_fits(A)):
+        # one compiled search a source (O(n + m) each): the rows of the loop below
+        level, parent = sr.traversal.bfs_csgraph(A, src, parents=parents,
+                                                 deterministic=deterministic)
+        return (level, parent) if parents else level
     xp = A.xp
     s = int(src.size)
     # the pull reads Aᵀ's rows (in-neighbours), as structure only: no values are cast or read

@@ -118,7 +118,12 @@ def union(ka, kb):
     where absent)."""
     xp = _xp_of(ka)
     u = xp.concatenate([ka, kb])
-    if kb.size and ka.size:
+    if kb.size and ka.size and xp is np:
+        # two sorted runs: a stable sort merges them in linear time (timsort), then drop the
+        # repeats; np.unique's hash path took 2-3 s on 2·10^6 keys (NumPy 2.4)
+        u.sort(kind="stable")
+        u = u[np.r_[True, u[1:] != u[:-1]]]
+    elif kb.size and ka.size:
         u = xp.unique(u)  # sort of at most nnz(a) + nnz(b)
     elif u.size:
         u = u.copy()

@@ -34,7 +34,7 @@ from .errors import InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
-           "bfs_grid", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
+           "bfs_csgraph", "bfs_grid", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
            "pull_level", "pull_relax", "push_level", "push_levels", "push_levels_grid",
            "push_relax", "relax_rounds"]
 
@@ -738,3 +738,125 @@ def push_relax(A, d, frontier, *, hi=None, pending=None, settled=None):
         return frontier, 0
     w, wstride = A._values_for(dt)
     return backend_of(A.device).traversal.push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n)
+
+
+def csgraph_fits(A) -> bool:
+    """Whether :func:`bfs_csgraph` can take A: a CPU matrix whose vertices and entries fit
+    SciPy's int32 csgraph indices."""
+    A = as_matrix(A, op="csgraph_fits", arg="A")
+    return A.device == "cpu" and backend_of("cpu").traversal.csgraph_fits(A)
+
+
+def bfs_csgraph(A, source, *, parents=False, deterministic=False):
+    """Whole breadth-first searches on the CPU by SciPy's compiled ``breadth_first_order``.
+
+    The same levels (and BFS trees) as the level-synchronous search, in O(n + m) a source with
+    no cost per level: the CPU's counterpart of :func:`bfs_grid` (a high-diameter graph, a
+    path or a grid, would otherwise pay a NumPy dispatch per level). The levels come from
+    SciPy's visit order and tree by pointer doubling (O(n log depth)).
+
+    Parameters
+    ----------
+    A : Matrix on the CPU, square, :func:`csgraph_fits`
+        The graph (edges ``A(i, j)``: i → j); only its structure is read (explicit zeros are
+        edges).
+    source : int or 1-D sequence of int
+        One start vertex, or several (one search each, one row of the results each).
+    parents : bool
+        Also return the BFS tree(s): ``parent[source] = source``, ``-1`` where unreached.
+    deterministic : bool
+        With ``parents``: each parent the smallest-index in-neighbour on the previous level
+        (else the one SciPy's search found it from).
+
+    Returns
+    -------
+    level : numpy.ndarray of int64, shape (n,) or (len(source), n)
+    parent : numpy.ndarray of int64 of the same shape, or None
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")
+    >>> level, parent = sr.traversal.bfs_csgraph(sr.Matrix.from_scipy(S), 1, parents=True)
+    >>> level.tolist(), parent.tolist()
+    ([-1, 0, 1, 2], [-1, 1, 1, 2])
+    """
+    op = "bfs_csgraph"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if A.device != "cpu":
+        raise DeviceMismatch(f"{op}: A must be on the CPU (SciPy's search), got a {A.device} "
+                             f"matrix")
+    cpu = backend_of("cpu").traversal
+    if not cpu.csgraph_fits(A):
+        raise InvalidValue(f"{op}: A must have fewer than {cpu.CSGRAPH_MAX} vertices and "
+                           f"entries (SciPy's int32 indices), got {A.nrows} and {A.nvals}")
+    n = A.nrows
+    many = np.ndim(source) == 1
+    src = np.asarray(source).reshape(-1) if many else np.asarray([source]).reshape(-1)
+    if np.ndim(source) > 1 or (src.size and (src.dtype == np.bool_ or src.dtype.kind not in "iu")):
+        raise DomainMismatch(f"{op}: source must be an integer or a 1-D sequence of integers, "
+                             f"got {source!r}")
+    if src.size and (int(src.min()) < 0 or int(src.max()) >= n):
+        bad = int(src.min()) if int(src.min()) < 0 else int(src.max())
+        raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {bad}")
+    S = cpu._structure(A)
+    level = np.empty((src.size, n), dtype=np.int64)
+    parent = np.empty((src.size, n), dtype=np.int64) if parents else None
+    for r, s in enumerate(src.tolist()):
+        lv, pa = cpu.bfs_csgraph(A, s, parents, deterministic, S)
+        level[r] = lv
+        if parents:
+            parent[r] = pa
+    if not many:
+        level = level[0]
+        parent = None if parent is None else parent[0]
+    return level, parent
+
+
+def dijkstra_csgraph(A, source):
+    """Shortest distances from ``source`` on the CPU by SciPy's compiled Dijkstra.
+
+    The weights are A's values as float64 (explicit zeros are zero-weight edges; a
+    structure-only matrix weighs every edge its iso value, True: 1) and must be non-negative;
+    the sums run in float64. ``algorithms.sssp`` uses it on the CPU where its result is
+    provably the one of the min-plus relaxation in A's type (see its ``CPU_CSGRAPH``).
+
+    Parameters
+    ----------
+    A : Matrix on the CPU, square, :func:`csgraph_fits`, no negative or NaN weight
+    source : int
+
+    Returns
+    -------
+    dist : numpy.ndarray of float64, ``inf`` where unreached
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> S = sp.csr_matrix([[0, 2.0, 9.0], [0, 0, 3.0], [0, 0, 0]])
+    >>> sr.traversal.dijkstra_csgraph(sr.Matrix.from_scipy(S), 0).tolist()
+    [0.0, 2.0, 5.0]
+    """
+    op = "dijkstra_csgraph"
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if A.device != "cpu":
+        raise DeviceMismatch(f"{op}: A must be on the CPU (SciPy's search), got a {A.device} "
+                             f"matrix")
+    cpu = backend_of("cpu").traversal
+    if not cpu.csgraph_fits(A):
+        raise InvalidValue(f"{op}: A must have fewer than {cpu.CSGRAPH_MAX} vertices and "
+                           f"entries (SciPy's int32 indices), got {A.nrows} and {A.nvals}")
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
+        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
+    if not 0 <= int(source) < A.nrows:
+        raise InvalidIndex(f"{op}: source must lie in [0, {A.nrows}), got {int(source)}")
+    if A.nvals:
+        w, _ = A._values_for(np.float64)
+        if bool(np.isnan(w).any()) or bool((w < 0).any()):
+            raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a "
+                               f"{'NaN' if bool(np.isnan(w).any()) else 'negative'} weight")
+    return cpu.dijkstra_csgraph(A, int(source))

@@ -134,3 +134,89 @@ def push_level(A, frontier, unseen, level, depth, parent, deterministic):
 def push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n):
     _, q, _ = relax_rounds(A, d, w, wstride, frontier, hi, pending, settled, 2**62, 1, 2**62)
     return q, int(q.size)
+
+
+# ------------------------------------------------------------------ whole searches, compiled
+
+#: SciPy's csgraph routines take int32 indices: larger graphs keep the NumPy level loop.
+CSGRAPH_MAX = 2**31 - 1
+
+
+def csgraph_fits(A) -> bool:
+    """Whether SciPy's csgraph routines can take A's arrays (int32 positions and vertices)."""
+    return A.nrows < CSGRAPH_MAX and A.nvals < CSGRAPH_MAX
+
+
+def _structure(A, data=None):
+    """A's pattern (or ``data`` on it) as a SciPy CSR, sharing A's index arrays."""
+    import scipy.sparse as sp  # noqa: PLC0415  (scipy.sparse: imported on use)
+
+    if data is None:
+        data = np.ones(A.nvals, dtype=np.float64)
+    return sp.csr_matrix((data, A.indices, A.indptr), shape=A.shape)
+
+
+def _depths(order, pred, n):
+    """BFS levels from SciPy's visit order and BFS tree (``pred[v]`` the vertex that found v,
+    -9999 for the root and the unreached): list ranking by pointer doubling, each vertex's
+    hops to the root in ceil(log2(depth)) vectorized passes (O(n log depth), no loop per
+    level: a path of 10^5 vertices takes 17 passes)."""
+    level = np.full(n, -1, dtype=np.int64)
+    m = order.size
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(m, dtype=np.int64)
+    up = np.zeros(m, dtype=np.int64)   # up[i]: position of an ancestor of order[i]
+    up[1:] = pos[pred[order[1:]]]
+    hops = np.ones(m, dtype=np.int64)  # hops[i]: edges from order[i] up to order[up[i]]
+    hops[0] = 0
+    while up[-1]:  # the last vertex is the deepest: once it is done, all are
+        hops += hops[up]
+        up = up[up]
+    level[order] = hops
+    return level
+
+
+def _smallest_parents(A, level):
+    """Each reached vertex's smallest-index in-neighbour one level up (the source keeps
+    itself): what the deterministic search returns."""
+    n = A.nrows
+    indptr = A.indptr.astype(np.int64, copy=False)
+    u = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    v = A.indices.astype(np.int64, copy=False)
+    lu = level[u]
+    keep = (lu >= 0) & (level[v] == lu + 1)
+    parent = np.full(n, n, dtype=np.int64)
+    np.minimum.at(parent, v[keep], u[keep])
+    parent[parent == n] = -1
+    return parent
+
+
+def bfs_csgraph(A, source, parents, deterministic, S=None):
+    """A whole BFS by SciPy's compiled ``breadth_first_order`` (O(n + m)), its levels by
+    :func:`_depths`; the parents its BFS tree, or with ``deterministic`` the smallest
+    in-neighbour a level up. ``S``: A's pattern as SciPy CSR when the caller has it."""
+    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415  (scipy: on use)
+
+    n = A.nrows
+    S = _structure(A) if S is None else S
+    order, pred = breadth_first_order(S, int(source), directed=True, return_predecessors=True)
+    level = _depths(order.astype(np.int64, copy=False), pred.astype(np.int64, copy=False), n)
+    parent = None
+    if parents:
+        if deterministic:
+            parent = _smallest_parents(A, level)
+        else:
+            parent = np.full(n, -1, dtype=np.int64)
+            parent[order[1:]] = pred[order[1:]]
+        parent[source] = source
+    return level, parent
+
+
+def dijkstra_csgraph(A, source):
+    """Distances from ``source`` by SciPy's compiled Dijkstra over A's values as float64
+    weights (explicit zeros are zero-weight edges; +inf where unreached)."""
+    from scipy.sparse.csgraph import dijkstra  # noqa: PLC0415  (scipy: imported on use)
+
+    w, wstride = A._values_for(np.float64)
+    data = np.array(w if wstride else np.broadcast_to(w[:1], (A.nvals,)), dtype=np.float64)
+    return dijkstra(_structure(A, data), directed=True, indices=int(source))
