@@ -19,7 +19,8 @@ import sys
 
 from . import cases as C
 from . import generators as gen
-from .runner import DEFAULT_OUT, EXIT_ERROR, UsageError, run
+from . import peers_gap
+from .runner import DEFAULT_OUT, EXIT_ERROR, UsageError, resolve_device, run
 from .timing import TimingPolicy
 
 EXIT_USAGE = 3
@@ -90,7 +91,6 @@ def list_registry(out=None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from . import peers_gap  # noqa: PLC0415
 
     if args.gap:
         peers_gap.configure(args.gap)
@@ -101,8 +101,6 @@ def main(argv: list[str] | None = None) -> int:
     suite_timing = None
     if args.min_runs or args.max_runs or args.budget:
         try:
-            from .runner import resolve_device  # noqa: PLC0415
-
             dev, _ = resolve_device(args.device)
             base = C.get_suite(args.suite, dev).timing
         except Exception:

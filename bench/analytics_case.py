@@ -58,7 +58,7 @@ MSBC_SOURCES = [{"sources": 32}]
 
 
 def _algorithms():
-    import algorithms  # noqa: PLC0415
+    import algorithms  # noqa: PLC0415  (lazy: algorithms (and SciPy's csgraph) adds 0.2 s to python -m bench --list's 0.2 s)
 
     return algorithms
 
@@ -164,7 +164,7 @@ def compare_partition(got, ref) -> tuple[bool, str]:
 
 def _cc_ref(ctx: C.CaseContext) -> np.ndarray:
     if "cc" not in ctx.memo:
-        from scipy.sparse.csgraph import connected_components  # noqa: PLC0415
+        from scipy.sparse.csgraph import connected_components  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
         k, labels = connected_components(ctx.graph.host, directed=True, connection="weak")
         ctx.memo["cc"] = canonical_labels(labels)
@@ -182,7 +182,7 @@ def _cc_engine(device: str):
 
 
 def _cc_scipy(ctx: C.CaseContext):
-    from scipy.sparse.csgraph import connected_components  # noqa: PLC0415
+    from scipy.sparse.csgraph import connected_components  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
     H = ctx.graph.host
     return lambda: connected_components(H, directed=True, connection="weak")[1]
@@ -558,7 +558,7 @@ MSBC.prepare = _msbc_prepare
 
 def degree_oriented(H):
     """The graph's upper part by (degree, id) rank: U(u, v) = 1 where rank(u) < rank(v)."""
-    import scipy.sparse as sp  # noqa: PLC0415
+    import scipy.sparse as sp  # noqa: PLC0415  (lazy: scipy.sparse adds 0.1 s to python -m bench --list's 0.2 s)
 
     n = H.shape[0]
     deg, rank = _degree_rank(H)
@@ -630,7 +630,6 @@ def _tc_ref(ctx: C.CaseContext) -> np.ndarray:
     """The count as a one-element int64 array (the form of every impl's fetched result)."""
     if "tc" in ctx.memo:
         return np.array([ctx.memo["tc"]], dtype=np.int64)
-    from . import peers_gap  # noqa: PLC0415
 
     ok, w = _tc_scipy_possible(ctx)
     ctx.case_metrics["oriented_wedges"] = w
@@ -654,7 +653,6 @@ def _tc_check_reference(ctx: C.CaseContext) -> None:
     ok, w = _tc_scipy_possible(ctx)
     if ok:
         return
-    from . import peers_gap  # noqa: PLC0415
 
     try:
         peers_gap.build()

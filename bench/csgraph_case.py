@@ -82,7 +82,7 @@ def _reduce(result) -> np.ndarray:
 
 
 def _ref(ctx: C.CaseContext) -> np.ndarray:
-    import scipy.sparse.csgraph as scg  # noqa: PLC0415
+    import scipy.sparse.csgraph as scg  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
     if "ref" not in ctx.memo:
         fn = ctx.params["fn"]
@@ -95,7 +95,7 @@ def _ref(ctx: C.CaseContext) -> np.ndarray:
 
 def _facade(device: str):
     def setup(ctx: C.CaseContext):
-        from algorithms import csgraph  # noqa: PLC0415
+        from algorithms import csgraph  # noqa: PLC0415  (lazy: algorithms (and SciPy's csgraph) adds 0.2 s to python -m bench --list's 0.2 s)
 
         G = ctx.graph.host if device == "cpu" else ctx.graph.gpu()
         if device == "gpu" and ctx.params["fn"] == "bellman_ford" \
@@ -107,7 +107,7 @@ def _facade(device: str):
 
 
 def _scipy(ctx: C.CaseContext):
-    import scipy.sparse.csgraph as scg  # noqa: PLC0415
+    import scipy.sparse.csgraph as scg  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
     return _call(scg, ctx.params["fn"], ctx.graph.host, ctx)
 

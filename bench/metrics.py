@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import importlib.util
 import math
 import os
 import platform
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
+import scipy
 
 CONVENTIONS = {
     "time": "median of the timed runs after one warm-up run; GPU: CUDA events on the current "
@@ -185,14 +188,12 @@ def _git_commit() -> str | None:
 
 def _semiring_version() -> str | None:
     try:  # importing the engine touches no GPU
-        import semiring  # noqa: PLC0415
+        import semiring  # noqa: PLC0415  (guarded: the record falls back to the installed metadata when the engine fails to import)
 
         return getattr(semiring, "__version__", None)
     except Exception:
         pass
     try:
-        from importlib.metadata import version  # noqa: PLC0415
-
         return version("semiring")
     except Exception:
         return None
@@ -247,8 +248,6 @@ def gpu_info() -> dict:
 
 def environment(gpu: bool) -> dict:
     """The environment stamped on every result record."""
-    import scipy  # noqa: PLC0415
-
     env = {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "python": sys.version.split()[0],
@@ -267,11 +266,7 @@ def environment(gpu: bool) -> dict:
         env.update(gpu_info())
     else:
         try:  # versions are worth recording even on a CPU run, if CuPy happens to import
-            import importlib.util  # noqa: PLC0415
-
             if importlib.util.find_spec("cupy") is not None:
-                from importlib.metadata import version  # noqa: PLC0415
-
                 for dist in ("cupy-cuda13x", "cupy-cuda12x", "cupy"):
                     try:
                         env["cupy_version"] = version(dist)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import metrics as met
+from .cases import ALGORITHMS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .runner import CaseResult, ImplResult, RunResult
@@ -88,8 +89,6 @@ def _status_word(r: "ImplResult") -> str:
 
 
 def impl_record(run: "RunResult", case: "CaseResult", r: "ImplResult") -> dict:
-    from .cases import ALGORITHMS  # noqa: PLC0415
-
     alg = ALGORITHMS[case.case.algorithm]
     env = run.env
     rec = {
@@ -123,8 +122,6 @@ def impl_record(run: "RunResult", case: "CaseResult", r: "ImplResult") -> dict:
 
 
 def to_json_dict(run: "RunResult") -> dict:
-    from .cases import ALGORITHMS  # noqa: PLC0415
-
     cases = []
     for c in run.cases:
         alg = ALGORITHMS[c.case.algorithm]
@@ -173,8 +170,6 @@ def _by_algorithm(run: "RunResult") -> list:
 
 
 def _rows(run: "RunResult"):
-    from .cases import ALGORITHMS  # noqa: PLC0415
-
     for c in _by_algorithm(run):
         alg = ALGORITHMS[c.case.algorithm]
         for r in c.results:
@@ -252,8 +247,6 @@ def _fastest(c: "CaseResult") -> str:
 
 
 def markdown(run: "RunResult", images: dict[str, str] | None = None) -> str:
-    from .cases import ALGORITHMS  # noqa: PLC0415
-
     env = run.env
     dev_name = env.get("gpu_name") if run.device == "gpu" else env.get("cpu_model")
     lines = [f"# semiring benchmarks: suite `{run.suite}` on {run.device.upper()} ({dev_name})",
@@ -359,8 +352,6 @@ def plot_rates(run: "RunResult", algorithm: str, path: Path) -> Path | None:
     """Rate (the algorithm's rate metric) against graph scale (log2 n), one panel per parameter
     set and graph kind, one line per impl (same colour in every panel, legend at the right).
     Returns the path, or None when nothing to plot."""
-    from .cases import ALGORITHMS  # noqa: PLC0415
-
     alg = ALGORITHMS[algorithm]
     panels: dict[str, dict[str, list[tuple[float, float]]]] = {}
     for c in run.cases:
@@ -426,8 +417,6 @@ def _device_label(run: "RunResult") -> str:
 def plot_time_vs_work(run: "RunResult", algorithm: str, path: Path) -> Path | None:
     """Median time against the case's work metric (``Algorithm.work_key``, e.g. frontier
     edges), log-log, one line per impl and graph kind: a slope of 1 means time follows work."""
-    from .cases import ALGORITHMS  # noqa: PLC0415
-
     alg = ALGORITHMS[algorithm]
     if not alg.work_key:
         return None
@@ -522,9 +511,7 @@ def plot_relaxation_rate(points: list[dict], path: Path, *, peak: float | None =
 
 
 def _algorithm(name: str):
-    from . import cases  # noqa: PLC0415
-
-    return cases.ALGORITHMS.get(name)
+    return ALGORITHMS.get(name)
 
 
 def write_all(run: "RunResult", out: Path, *, plots: bool = True) -> dict[str, str]:

@@ -24,6 +24,7 @@ import numpy as np
 from . import cases as C
 from . import generators as gen
 from . import metrics as met
+from . import report
 from .timing import Timing, TimingPolicy, measure
 
 EXIT_OK = 0
@@ -318,8 +319,6 @@ def run(suite: str = "quick", device: str = "auto", *, algorithms: list[str] | N
         run_result.exit_code = EXIT_MISMATCH
     elif fails:
         run_result.exit_code = EXIT_ERROR
-
-    from . import report  # noqa: PLC0415
 
     print(report.console_table(run_result), file=stream)
     for case_id, r in fails:

@@ -78,7 +78,7 @@ def get_info() -> dict:
 
 def __getattr__(name):  # lazy: SemiringGraph and the converters import the engine
     if name in ("SemiringGraph", "from_networkx", "to_networkx"):
-        from . import graph  # noqa: PLC0415
+        from . import graph  # noqa: PLC0415  (lazy: NetworkX imports this package for get_info, which imports neither the engine nor NetworkX)
 
         return getattr(graph, name)
     raise AttributeError(f"module 'nx_semiring' has no attribute {name!r}")

@@ -21,6 +21,7 @@ cases before conversion (``can_run``).
 from __future__ import annotations
 
 import numbers
+import random
 
 import numpy as np
 
@@ -1053,8 +1054,6 @@ def core_number(G):
 
 
 def _int_seed(seed):
-    import random  # noqa: PLC0415
-
     if seed is None or isinstance(seed, numbers.Integral):
         return seed
     if isinstance(seed, random.Random):

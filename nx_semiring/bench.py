@@ -25,6 +25,11 @@ import time
 
 import numpy as np
 
+import semiring as sr
+
+from . import algorithms as nxa
+from .graph import from_networkx
+
 GRAPH500_ABC = (0.57, 0.19, 0.19)
 EDGE_FACTOR = 16
 BC_SOURCES = 64
@@ -77,8 +82,6 @@ def _cases(G, source, bc_sources=None):
     ``python -m bench``'s ``networkx`` case (bench/networkx_case.py) runs these too."""
     import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
-    from . import algorithms as nxa  # noqa: PLC0415
-
     k = min(BC_SOURCES if bc_sources is None else bc_sources, len(G))
     return {
         "bfs": (None, lambda: nx.single_source_shortest_path_length(G, source),
@@ -108,8 +111,6 @@ def _check(kind, expected, got):
 
 
 def run(graphs, algorithms, check=True, out=print):
-    from .graph import from_networkx  # noqa: PLC0415
-
     rows = []
     # compile the kernels (and warm NumPy/CuPy) on a small graph first
     small = kronecker_graph(8)
@@ -156,7 +157,6 @@ def main(argv=None) -> int:
     global BC_SOURCES
     if a.bc_sources is not None:
         BC_SOURCES = a.bc_sources
-    import semiring as sr  # noqa: PLC0415
 
     print(f"engine device: {sr.default_device()}")
     graphs = []

@@ -34,6 +34,7 @@ import inspect
 from . import FUNCTIONS
 from . import algorithms as _alg
 from .graph import SemiringGraph, from_networkx, to_networkx
+from .testing import mark_known_failures
 
 __all__ = ["SHOULD_RUN_MIN_EDGES", "BackendInterface", "backend_interface"]
 
@@ -164,8 +165,6 @@ class BackendInterface:
     def on_start_tests(items):
         """Mark NetworkX's tests that fail through this backend for a documented reason
         (called by NetworkX's conftest when ``NETWORKX_TEST_BACKEND=semiring``)."""
-        from .testing import mark_known_failures  # noqa: PLC0415
-
         mark_known_failures(items)
 
 

@@ -24,6 +24,8 @@ import logging
 import os
 import sys
 
+from . import FUNCTIONS
+
 # NetworkX test modules that exercise the dispatched functions
 TEST_MODULES = (
     "networkx.algorithms.traversal.tests.test_bfs",
@@ -73,7 +75,7 @@ KNOWN_FAILURES = {
 
 def mark_known_failures(items):
     """Add ``pytest.mark.xfail(reason=...)`` to the collected tests in KNOWN_FAILURES."""
-    import pytest  # noqa: PLC0415
+    import pytest  # noqa: PLC0415  (pytest is optional: the test extra)
 
     for item in items:
         parts = item.path.parts
@@ -150,9 +152,7 @@ def main(argv=None) -> int:
         modules = ["networkx"]
     os.environ["NETWORKX_TEST_BACKEND"] = "semiring"
     os.environ["NETWORKX_FALLBACK_TO_NX"] = "True"
-    import pytest  # noqa: PLC0415
-
-    from . import FUNCTIONS  # noqa: PLC0415
+    import pytest  # noqa: PLC0415  (pytest is optional: the test extra)
 
     tally = _Tally(FUNCTIONS)
     log = logging.getLogger("networkx.utils.backends")

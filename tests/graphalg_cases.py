@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 from hypothesis import strategies as st
 
 import semiring as sr
@@ -104,7 +105,6 @@ def check_forest(n, rows, cols, vals, T_rows, T_cols, T_vals):
         assert ru != rv, f"forest edge ({u}, {v}) closes a cycle"
         parent[ru] = rv
     forest_parts = len({find(x) for x in range(n)})
-    from scipy.sparse.csgraph import connected_components  # noqa: PLC0415
 
     keep = rows != cols
     G = sp.csr_matrix((np.ones(int(keep.sum())), (rows[keep], cols[keep])), shape=(n, n))

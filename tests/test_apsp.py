@@ -14,6 +14,7 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csg
 from conftest import to_host
+from oracle import dense_mxm
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -1022,8 +1023,6 @@ def test_gemm_on_pitched_views(device, sname, dtype, m, k, n, pad, off):
     oracle; nothing outside Z changes and the operands are not modified. (130, 64, 256)
     with pad = off = 0 or 4 has 16-byte aligned pitches and bases: the GPU's vector loads
     and, for the saturating int32 path, its register-prefetch interior loop."""
-    from oracle import dense_mxm  # noqa: PLC0415
-
     from semiring import dense as _dense
 
     semiring = apsp_mod.min_plus_sat if sname == "min_plus_sat" else getattr(sr, sname)

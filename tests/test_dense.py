@@ -8,8 +8,11 @@ import os
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, strategies as st
+from scipy.sparse.csgraph import shortest_path
 
+from algorithms.apsp import _plus_sat_numpy, min_plus_sat
 import semiring as sr
 from conftest import to_host
 from oracle import dense_mxm
@@ -380,8 +383,6 @@ def test_gemm_integer_limits_wrap_like_numpy(device, dtype, sname):
 
 def test_gemm_min_plus_squaring_is_apsp(device):
     """Repeated min-plus squaring of a distance matrix gives SciPy's shortest paths."""
-    from scipy.sparse.csgraph import shortest_path  # noqa: PLC0415
-
     rng = np.random.default_rng(5)
     n = 70
     W = np.where(rng.random((n, n)) < 0.05, rng.integers(1, 10, (n, n)), 0).astype(np.float64)
@@ -449,8 +450,6 @@ gpu_only = pytest.mark.skipif(not sr.gpu_available(), reason="needs a GPU")
 @pytest.mark.parametrize("s", [1, 33, 100, 300])
 def test_gpu_spmm_matches_cpu_skewed(sname, s):
     """A power-law graph with rows of thousands of entries, and int64 indices too."""
-    import scipy.sparse as sp  # noqa: PLC0415
-
     rng = np.random.default_rng(s)
     n = 4000
     deg = np.minimum((rng.pareto(1.2, n) * 3).astype(np.int64), n - 1)
@@ -534,8 +533,6 @@ def test_tuned_minplus_against_oracle(device, sname, dtype, m, k, n):
 def test_tuned_minplus_dispatch():
     """The policy table: (min|max)-plus over float32/float64/int32 only, and the saturating
     int32 min-plus only within SAT_BOUND."""
-    from algorithms.apsp import min_plus_sat  # noqa: PLC0415
-
     for sname, dt in TUNED:
         assert _gpu_dense.minplus_policy(_semiring(sname), dt) is not None
     for sname, dt in [("min_plus", np.int64), ("min_plus", np.int16), ("plus_times", np.float32),
@@ -599,8 +596,6 @@ def test_gemm_accumulate_generic_and_empty(device):
 def test_saturating_int32_within_bound(device, m, k, n):
     """APSP's min_plus_sat over int32 with bound <= SAT_BOUND (the DPX path on the GPU)
     against the saturating NumPy oracle, plain and accumulated."""
-    from algorithms.apsp import _plus_sat_numpy, min_plus_sat  # noqa: PLC0415
-
     rng = np.random.default_rng(m + k + n)
     lim, imax = 1 << 27, np.iinfo(np.int32).max
     Xd, Yd, Z0 = (rng.integers(-lim, lim, s).astype(np.int32) for s in ((m, k), (k, n), (m, n)))

@@ -1,7 +1,8 @@
 """The layering of the package, checked from the source (docs/design.md draws it):
 
 * the module-level imports inside ``semiring`` form no circle;
-* a function-local import (``# noqa: PLC0415``) says why it is local, in parentheses;
+* a function-local import (``# noqa: PLC0415  (why)``) says why it is local, in parentheses
+  (in ``semiring``, ``algorithms``, ``bench``, ``nx_semiring`` and ``tests``);
 * no module of ``semiring`` imports ``algorithms``; no container imports a backend;
 * no algorithm imports a private ``semiring._module``;
 * one file loads kernels: only ``semiring/kernels/__init__.py`` reads ``.cu`` text or builds
@@ -77,9 +78,11 @@ def test_no_import_circles_in_semiring():
 
 def test_local_imports_say_why():
     bad = []
-    for path in [*PKG.rglob("*.py"), *(ROOT / "algorithms").rglob("*.py")]:
+    dirs = ("semiring", "algorithms", "bench", "nx_semiring", "tests")
+    for path in [p for d in dirs for p in sorted((ROOT / d).rglob("*.py"))]:
         for i, line in enumerate(path.read_text().splitlines(), 1):
-            if "noqa: PLC0415" in line and not re.search(r"PLC0415\s+\(.+\)", line):
+            # (the pattern is spelled so that this line is no unexplained marker itself)
+            if re.search(r"noqa:\s*PLC0415(?!\s+\(.+\))", line):
                 bad.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
     assert not bad, "local imports without a reason:\n" + "\n".join(bad)
 

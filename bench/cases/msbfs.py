@@ -44,7 +44,7 @@ def _msbfs_reached(ctx: CaseContext, rows=None) -> np.ndarray:
     if ctx.graph.spec.undirected:
         labels = _msbfs_components(ctx)
         return labels[None, :] == labels[sources][:, None]
-    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415
+    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
     out = np.zeros((sources.size, H.shape[0]), dtype=bool)
     for j, src in enumerate(sources):  # directed inputs only (mtx): untimed reference work
@@ -54,7 +54,7 @@ def _msbfs_reached(ctx: CaseContext, rows=None) -> np.ndarray:
 
 def _msbfs_components(ctx: CaseContext) -> np.ndarray:
     def make():
-        from scipy.sparse.csgraph import connected_components  # noqa: PLC0415
+        from scipy.sparse.csgraph import connected_components  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
         return connected_components(ctx.graph.host, directed=False)[1]
 
@@ -85,7 +85,7 @@ def _msbfs_ref_levels(ctx: CaseContext) -> dict:
     """SciPy's levels of the first sources (the reached sets of all are checked on the fly)."""
     if "msbfs_ref" in ctx.memo:  # both references share it
         return ctx.memo["msbfs_ref"]
-    from scipy.sparse.csgraph import shortest_path  # noqa: PLC0415
+    from scipy.sparse.csgraph import shortest_path  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
     k = min(ctx.inputs["sources"].size, MSBFS_SCIPY_SOURCES)
     first = ctx.inputs["sources"][:k]
@@ -126,7 +126,7 @@ def _msbfs_compare(got: np.ndarray, ref: dict) -> tuple[bool, str]:
 
 def _msbfs_semiring(device: str):
     def setup(ctx: CaseContext):
-        import algorithms  # noqa: PLC0415
+        import algorithms  # noqa: PLC0415  (lazy: algorithms (and SciPy's csgraph) adds 0.2 s to python -m bench --list's 0.2 s)
 
         sources = ctx.inputs["sources"]
         if device == "cpu" and ctx.graph.nnz * sources.size > MSBFS_ENGINE_CPU_MAX_WORK:
@@ -144,7 +144,7 @@ def _msbfs_loop(ctx: CaseContext):
     """The single-source engine BFS once per source (GPU), rows stacked."""
     import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 
-    import algorithms  # noqa: PLC0415
+    import algorithms  # noqa: PLC0415  (lazy: algorithms (and SciPy's csgraph) adds 0.2 s to python -m bench --list's 0.2 s)
 
     A = sr_matrix(ctx, "gpu")
     sources = [int(v) for v in ctx.inputs["sources"]]
@@ -197,7 +197,7 @@ def _msbfs_graphblas(ctx: CaseContext):
 
 def _msbfs_scipy(ctx: CaseContext):
     """SciPy's BFS (breadth_first_order) for the first few sources only; reached sets."""
-    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415
+    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415  (lazy: scipy.sparse.csgraph adds 0.2 s to python -m bench --list's 0.2 s)
 
     H = ctx.graph.host
     first = [int(v) for v in ctx.inputs["sources"][:MSBFS_SCIPY_SOURCES]]

@@ -29,6 +29,7 @@ import cupy as cp
 from cupy_backends.cuda.api import driver
 from cupy_backends.cuda.libs import nvrtc
 
+from algorithms.apsp import apsp
 from semiring import kernels
 from semiring.backend.gpu import dense as _dense
 
@@ -147,8 +148,6 @@ def time_floyd_warshall(sizes, peaks):
     """algorithms.apsp(D, "floyd_warshall") with the production tiling: float32 and int32
     (the saturating DPX path) on the same graph; the two must agree exactly (integer weights,
     float32 sums below 2^24)."""
-    from algorithms.apsp import apsp  # noqa: PLC0415
-
     print("\nFloyd–Warshall (algorithms.apsp, MINPLUS_TILING), n³ relaxations:")
     rng = cp.random.RandomState(1)
     for n in sizes:

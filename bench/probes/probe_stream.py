@@ -35,6 +35,7 @@ import argparse
 import importlib
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -45,6 +46,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 import algorithms  # noqa: E402
 import semiring as sr  # noqa: E402
+from semiring import gemm_accumulate  # noqa: E402
 
 apsp_mod = importlib.import_module("algorithms.apsp")
 stream_mod = importlib.import_module("algorithms._apsp_stream")
@@ -226,8 +228,6 @@ def overlap_tests(g, pin, page, dev, block, rows, n, rep):
     case(f"spin + pageable D2H {nb // MIB} MiB", [(1, page, dev, "d2h")], spin, t_spin)
 
     # the streamed run's shapes: one tile's copies beside one tile's product
-    from semiring import gemm_accumulate  # noqa: PLC0415
-
     rng = np.random.default_rng(0)
     Z = cp.asarray(rng.integers(0, 1000, (rows, n)).astype(np.float32))
     X = cp.asarray(rng.integers(0, 1000, (rows, block)).astype(np.float32))
@@ -253,8 +253,6 @@ def overlap_tests(g, pin, page, dev, block, rows, n, rep):
 def pcie_link():
     """The PCIe link nvidia-smi reports (it may train down when idle: read after the copies);
     None without nvidia-smi."""
-    import subprocess  # noqa: PLC0415
-
     q = "pcie.link.gen.current,pcie.link.width.current,pcie.link.gen.max,pcie.link.width.max"
     try:
         res = subprocess.run(["nvidia-smi", f"--query-gpu={q}", "--format=csv,noheader"],
