@@ -782,16 +782,7 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
     ([-1, 0, 1, 2], [-1, 1, 1, 2])
     """
     op = "bfs_csgraph"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
-    if A.device != "cpu":
-        raise DeviceMismatch(f"{op}: A must be on the CPU (SciPy's search), got a {A.device} "
-                             f"matrix")
-    cpu = backend_of("cpu").traversal
-    if not cpu.csgraph_fits(A):
-        raise InvalidValue(f"{op}: A must have fewer than {cpu.CSGRAPH_MAX} vertices and "
-                           f"entries (SciPy's int32 indices), got {A.nrows} and {A.nvals}")
+    A, cpu = _csgraph_operand(A, op)
     n = A.nrows
     many = np.ndim(source) == 1
     src = np.asarray(source).reshape(-1) if many else np.asarray([source]).reshape(-1)
@@ -813,6 +804,21 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
         level = level[0]
         parent = None if parent is None else parent[0]
     return level, parent
+
+
+def _csgraph_operand(A, op: str):
+    """(A as a square CPU Matrix within SciPy's int32 indices, the CPU traversal backend)."""
+    A = as_matrix(A, op=op, arg="A")
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    if A.device != "cpu":
+        raise DeviceMismatch(f"{op}: A must be on the CPU (SciPy's search), got a {A.device} "
+                             f"matrix")
+    cpu = backend_of("cpu").traversal
+    if not cpu.csgraph_fits(A):
+        raise InvalidValue(f"{op}: A must have fewer than {cpu.CSGRAPH_MAX} vertices and "
+                           f"entries (SciPy's int32 indices), got {A.nrows} and {A.nvals}")
+    return A, cpu
 
 
 def dijkstra_csgraph(A, source):
@@ -840,16 +846,7 @@ def dijkstra_csgraph(A, source):
     [0.0, 2.0, 5.0]
     """
     op = "dijkstra_csgraph"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
-    if A.device != "cpu":
-        raise DeviceMismatch(f"{op}: A must be on the CPU (SciPy's search), got a {A.device} "
-                             f"matrix")
-    cpu = backend_of("cpu").traversal
-    if not cpu.csgraph_fits(A):
-        raise InvalidValue(f"{op}: A must have fewer than {cpu.CSGRAPH_MAX} vertices and "
-                           f"entries (SciPy's int32 indices), got {A.nrows} and {A.nvals}")
+    A, cpu = _csgraph_operand(A, op)
     if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
         raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
     if not 0 <= int(source) < A.nrows:
