@@ -151,9 +151,7 @@ def _prepare(A, op: str):
         vals = a[edge]
         lo, hi = ((vals.min().item(), vals.max().item()) if vals.size else (0, 0))
         return A, A.shape[0], dev, out_type, (lo, hi)
-    M = as_matrix(A, op=op, arg="A")
-    if M.nrows != M.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {M.shape}")
+    M = as_matrix(A, op=op, arg="A", square=True)
     out_type = _weight_type(M.dtype)
     if out_type not in VALUE_TYPES:
         raise DomainMismatch(f"{op}: A.dtype must be one of float32, float64, int32, int64 or "

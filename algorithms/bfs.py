@@ -210,9 +210,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                                 symmetric=symmetric)
     if source is None:
         raise InvalidValue("bfs: source (one start vertex) or sources=[...] is required")
-    A = as_matrix(A, op="bfs", arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"bfs: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op="bfs", arg="A", square=True)
     n = A.nrows
     source = _check_source(source, n, A.device)
     if direction not in DIRECTIONS:
@@ -428,9 +426,7 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     [[0, 0, 1, -1], [3, 0, 1, 3], [0, 0, 1, -1]]
     """
     op = "multi_source_bfs"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     n = A.nrows
     src = _check_sources(sources, n, A.device)
     global _grid_unavailable

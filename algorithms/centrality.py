@@ -238,9 +238,7 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     array([0.  , 2.25, 2.25, 0.  ])
     """
     op = "betweenness_centrality"
-    A = sr.as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
     n = A.nrows

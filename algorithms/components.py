@@ -365,9 +365,7 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
     [0, 1, 2, 2]
     """
     op = "connected_components"
-    A = sr.as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
     if connection not in CONNECTIONS:
         raise sr.InvalidValue(f"{op}: connection must be one of {CONNECTIONS}, got {connection!r}")
     if method not in STRONG_METHODS:

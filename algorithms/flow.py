@@ -117,9 +117,7 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
-    M = sr.as_matrix(A, op=op, arg="A")
-    if M.nrows != M.ncols:
-        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {M.shape}")
+    M = sr.as_matrix(A, op=op, arg="A", square=True)
     if np.dtype(M.dtype).kind not in "iu":
         raise sr.DomainMismatch(f"{op}: A's capacities must be integers, got dtype {M.dtype}")
     n = M.nrows

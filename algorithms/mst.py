@@ -129,9 +129,7 @@ def minimum_spanning_forest(A, *, progress=None):
            [0, 0, 0, 0]])
     """
     op = "minimum_spanning_forest"
-    A = sr.as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
     if A.dtype.kind not in "biuf":
         raise sr.DomainMismatch(f"{op}: A's weights must be real numbers, got dtype {A.dtype}")
     if progress is not None and not callable(progress):

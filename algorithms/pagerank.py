@@ -167,9 +167,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     True
     """
     op = "pagerank"
-    A = sr.as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
     if variant not in VARIANTS:
         raise sr.InvalidValue(f"{op}: variant must be one of {VARIANTS}, got {variant!r}")
     damping = _real(op, "damping", damping)

@@ -27,7 +27,7 @@ import weakref
 import numpy as np
 
 import semiring as sr
-from semiring import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue, Matrix,
+from semiring import (DomainMismatch, InvalidIndex, InvalidValue, Matrix,
                       NegativeCycleError, SemiringError, as_matrix, spmm)
 
 from .bfs import bfs
@@ -161,9 +161,7 @@ def _weight_type(dtype) -> np.dtype:
 
 
 def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     n = A.nrows
     if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
         raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
@@ -614,9 +612,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
 
 
     op = "multi_source_sssp"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     n = A.nrows
     xp = A.xp
     src = sources.get() if sr.is_gpu_array(sources) else sources

@@ -54,9 +54,7 @@ def _is_symmetric(A) -> bool:
 def _undirected(op, A, symmetrize):
     """The undirected simple graph of A: a symmetric structure-only int64 matrix, no
     self-loops. Refuses an asymmetric A unless ``symmetrize``."""
-    A = sr.as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
     G = _pattern(A)
     symmetric = _is_symmetric(A)
     if symmetrize and not symmetric:
@@ -259,9 +257,7 @@ def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER):
         # c = 2 t / (deg (deg − 1)), 0 where t = 0
         denom = deg * (deg - 1)
         return xp.where(t > 0, 2 * t / xp.where(denom > 0, denom, 1), 0.0)
-    A = sr.as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
     xp = sr.array_module(A.device)
     # P = offdiag(A) as ones;  S = P + Pᵀ  (1: one direction, 2: both)
     P = _pattern(sr.select(_pattern(A), "offdiag"))

@@ -696,8 +696,26 @@ def install_gpu_fold(fold) -> None:
     _gpu_fold[:] = [fold]
 
 
-def as_matrix(A, *, op: str, arg: str) -> Matrix:
-    """Accept a Matrix, a scipy.sparse or a cupyx.scipy.sparse matrix (wrapped, not copied)."""
+def as_matrix(A, *, op: str, arg: str, square: bool = False) -> Matrix:
+    """Accept a Matrix, a scipy.sparse or a cupyx.scipy.sparse matrix (wrapped, not copied);
+    with ``square=True`` also require nrows == ncols (an adjacency matrix), naming ``op`` and
+    ``arg`` in the error.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> sr.as_matrix(sp.eye(2, 3, format="csr"), op="bfs", arg="A", square=True)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DimensionMismatch: bfs: A must be square, got shape (2, 3)
+    """
+    M = _as_matrix(A, op=op, arg=arg)
+    if square and M.nrows != M.ncols:
+        raise DimensionMismatch(f"{op}: {arg} must be square, got shape {M.shape}")
+    return M
+
+
+def _as_matrix(A, *, op: str, arg: str) -> Matrix:
     if isinstance(A, Matrix):
         return A
     import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)

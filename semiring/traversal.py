@@ -29,7 +29,7 @@ from .backend.gpu import traversal as _gt
 from .backend.gpu.traversal import (  # noqa: F401  (the kernels' constants, documented here)
     DONE, GRID_QUEUE, LIMIT, MAX_EDGES, OVERFLOW, QUEUE, STATUS, THREADS, WIDE)
 from .device import _cupy
-from .errors import BackendUnavailable, DeviceMismatch, DimensionMismatch, DomainMismatch
+from .errors import BackendUnavailable, DeviceMismatch, DomainMismatch
 from .errors import InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
@@ -98,9 +98,7 @@ def push_levels(A, level, frontier, depth, *, parent=None, deterministic=False,
 
 def _check_push_levels(op, A, level, frontier, parent, max_edges, max_levels, queue):
     """The checks of push_levels and push_levels_grid: (A as a Matrix, max_levels as an int)."""
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     xp = A.xp
     n = A.nrows
     _check_array(op, "level", level, xp, n)
@@ -255,9 +253,7 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     """
     op = "bfs_grid"
 
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     if A.device != "gpu":
         raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
                              f"got a {A.device} matrix")
@@ -360,9 +356,7 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
     """
     op = "msbfs_grid"
 
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     if A.device != "gpu":
         raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
                              f"got a {A.device} matrix")
@@ -464,9 +458,7 @@ def _relax_args(op, A, d, pending, settled, hi):
     """The checks every relaxation takes (A square; d a distance array of A's size on A's
     device; pending and settled bool arrays, both or neither); returns (A, d's dtype, hi in
     it, the type's "unreached" when None)."""
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     xp, n = A.xp, A.nrows
     if not isinstance(d, xp.ndarray) or d.shape != (n,) or np.dtype(d.dtype) not in _gt.C_TYPES:
         got = f"{type(d).__name__} {getattr(d, 'dtype', '')} {getattr(d, 'shape', '')}"
@@ -574,9 +566,7 @@ def pull_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=
     ([False, True, True], 2, 1, [0, 1, 1])
     """
     op = "pull_level"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     xp, n = A.xp, A.nrows
     for arg, a in (("frontier", frontier), ("unseen", unseen)):
         if not isinstance(a, xp.ndarray) or a.shape != (n,) or a.dtype != np.bool_:
@@ -689,9 +679,7 @@ def push_level(A, frontier, unseen, level, depth, *, parent=None, deterministic=
     ([1, 2], 2, 1, [0, 1, 1])
     """
     op = "push_level"
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     xp, n = A.xp, A.nrows
     if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
         raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got {frontier!r:.80}")
@@ -808,9 +796,7 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
 
 def _csgraph_operand(A, op: str):
     """(A as a square CPU Matrix within SciPy's int32 indices, the CPU traversal backend)."""
-    A = as_matrix(A, op=op, arg="A")
-    if A.nrows != A.ncols:
-        raise DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    A = as_matrix(A, op=op, arg="A", square=True)
     if A.device != "cpu":
         raise DeviceMismatch(f"{op}: A must be on the CPU (SciPy's search), got a {A.device} "
                              f"matrix")
