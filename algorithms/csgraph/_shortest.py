@@ -489,14 +489,25 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
                   return_predecessors=return_predecessors, unweighted=unweighted, overwrite=True)
 
 
-def _auto_method(csgraph, S, indices) -> str:
-    """SciPy's choice for ``method='auto'``: Dijkstra or Johnson (negative weights) when there
-    are sources or fewer than N²/4 edges, else Floyd–Warshall. Counted on the converted graph
-    (SciPy counts the positive entries of a dense input; the choice changes which tree of
-    equal-length paths the predecessors describe, never the distances or whether it raises)."""
-    n = S.shape[0]
-    if indices is not None or S.nnz < n * n / 4:
-        return "J" if (S.nnz and float(S.data.min()) < 0) else "D"
+def _input_edges(csgraph, converted: int) -> int:
+    """The edge count SciPy's ``method='auto'`` reads: its own CSR of the input, which keeps a
+    CSR or CSC input's duplicate entries (a COO input's are summed in the conversion, and
+    dense and masked inputs have none), so ``converted``, the count of the graph this facade
+    converted, except for CSR/CSC input with duplicates."""
+    if (_v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph)) \
+            and csgraph.format in ("csr", "csc"):
+        return int(csgraph.nnz)
+    return converted
+
+
+def _auto_method(csgraph, n: int, edges: int, negative: bool, indices) -> str:
+    """SciPy's choice for ``method='auto'``: Dijkstra, or Johnson with negative weights, when
+    there are sources or fewer than N²/4 edges as SciPy counts them (:func:`_input_edges`),
+    else Floyd–Warshall. The count must be SciPy's, duplicates included: the methods differ
+    in what they read (Floyd–Warshall drops a stored inf edge that ``unweighted`` makes
+    length 1 for the others), so only the same choice gives the same distances."""
+    if indices is not None or _input_edges(csgraph, edges) < n * n / 4:
+        return "J" if negative else "D"
     return "FW"
 
 
@@ -529,10 +540,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if _engine(csgraph):
         if method == "auto":
             A = _v.as_graph(csgraph, op)
-            n = A.nrows
-            sparse_enough = indices is not None or A.nvals < n * n / 4
-            neg = A.nvals and float(A.values.min()) < 0
-            method = ("J" if neg else "D") if sparse_enough else "FW"
+            neg = bool(A.nvals) and float(A.values.min()) < 0
+            method = _auto_method(csgraph, A.nrows, A.nvals, neg, indices)
             csgraph = A
         if method == "FW":
             return _engine_paths(csgraph, op, "FW", directed, None, return_predecessors,
@@ -541,7 +550,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
                              unweighted)
     S, rows = _host_graph(csgraph, op, directed)
     if method == "auto":
-        method = _auto_method(csgraph, S, indices)
+        method = _auto_method(csgraph, S.shape[0], S.nnz,
+                              bool(S.nnz) and float(S.data.min()) < 0, indices)
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
