@@ -765,7 +765,8 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
     --------
     >>> import scipy.sparse as sp, semiring as sr
     >>> S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")
-    >>> level, parent = sr.traversal.bfs_csgraph(sr.Matrix.from_scipy(S), 1, parents=True)
+    >>> level, parent = sr.traversal.bfs_csgraph(sr.Matrix.from_scipy(S, device="cpu"), 1,
+    ...                                        parents=True)
     >>> level.tolist(), parent.tolist()
     ([-1, 0, 1, 2], [-1, 1, 1, 2])
     """
@@ -828,7 +829,7 @@ def dijkstra_csgraph(A, source):
     --------
     >>> import scipy.sparse as sp, semiring as sr
     >>> S = sp.csr_matrix([[0, 2.0, 9.0], [0, 0, 3.0], [0, 0, 0]])
-    >>> sr.traversal.dijkstra_csgraph(sr.Matrix.from_scipy(S), 0).tolist()
+    >>> sr.traversal.dijkstra_csgraph(sr.Matrix.from_scipy(S, device="cpu"), 0).tolist()
     [0.0, 2.0, 5.0]
     """
     op = "dijkstra_csgraph"

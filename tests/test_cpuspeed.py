@@ -151,13 +151,13 @@ def test_a_long_path_takes_milliseconds_not_seconds(device):
 
 
 def test_bfs_csgraph_validates():
-    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=3, ncols=3)
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=3, ncols=3, device="cpu")
     with pytest.raises(sr.InvalidIndex, match="bfs_csgraph: source must lie in"):
         sr.traversal.bfs_csgraph(A, 3)
     with pytest.raises(sr.DomainMismatch, match="bfs_csgraph"):
         sr.traversal.bfs_csgraph(A, 1.5)
     with pytest.raises(sr.DimensionMismatch, match="bfs_csgraph"):
-        sr.traversal.bfs_csgraph(sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3), 0)
+        sr.traversal.bfs_csgraph(sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3, device="cpu"), 0)
     level, parent = sr.traversal.bfs_csgraph(A, [0, 2])
     assert level.tolist() == [[0, 1, -1], [-1, -1, 0]] and parent is None
 
@@ -183,12 +183,13 @@ def weighted(draw, max_n=30):
     if draw(st.booleans()) and w.size:
         w[rng.integers(0, w.size)] = np.inf if dtype.startswith("float") else w[0]
     if dtype == "iso":
-        A = sr.Matrix.from_coo(rows, cols, 1.0, nrows=n, ncols=n, dup_op="min")
+        A = sr.Matrix.from_coo(rows, cols, 1.0, nrows=n, ncols=n, dup_op="min", device="cpu")
         A = sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=np.float32(3),
                       dtype=np.float32)
     else:
         dt = {"bool": np.bool_}.get(dtype, np.dtype(dtype.split("-")[0]))
-        A = sr.Matrix.from_coo(rows, cols, w.astype(dt), nrows=n, ncols=n, dup_op="min")
+        A = sr.Matrix.from_coo(rows, cols, w.astype(dt), nrows=n, ncols=n, dup_op="min",
+                               device="cpu")
     return A
 
 
@@ -217,15 +218,18 @@ def test_cpu_dijkstra_equals_the_relaxation_rounds(device, A, method, predecesso
 
 
 def test_cpu_dijkstra_is_taken_where_exact():
-    A = sr.Matrix.from_coo([0, 1], [1, 2], np.array([1.0, 2.0], np.float32), nrows=3, ncols=3)
+    A = sr.Matrix.from_coo([0, 1], [1, 2], np.array([1.0, 2.0], np.float32), nrows=3, ncols=3,
+                           device="cpu")
     facts = sssp_module._matrix_facts(A)
     assert sssp_module._cpu_dijkstra(A, 0, facts, np.dtype(np.float32), "auto") is not None
     assert sssp_module._cpu_dijkstra(A, 0, facts, np.dtype(np.float32), "push") is None
-    F = sr.Matrix.from_coo([0, 1], [1, 2], np.array([0.1, 0.2], np.float32), nrows=3, ncols=3)
+    F = sr.Matrix.from_coo([0, 1], [1, 2], np.array([0.1, 0.2], np.float32), nrows=3, ncols=3,
+                           device="cpu")
     assert sssp_module._cpu_dijkstra(F, 0, sssp_module._matrix_facts(F),
                                      np.dtype(np.float32), "auto") is None
     with pytest.raises(sr.InvalidValue, match="dijkstra_csgraph: A's weights must be"):
-        sr.traversal.dijkstra_csgraph(sr.Matrix.from_coo([0], [1], [-1.0], nrows=2, ncols=2), 0)
+        sr.traversal.dijkstra_csgraph(sr.Matrix.from_coo([0], [1], [-1.0], nrows=2, ncols=2,
+                                                                 device="cpu"), 0)
 
 
 def test_cpu_dijkstra_declines_where_float32_sums_round(device):

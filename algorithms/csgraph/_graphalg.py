@@ -55,7 +55,7 @@ import semiring as sr
 
 from .. import components as _components
 from .. import mst as _mst
-from ._validation import as_graph, as_scipy_csr, graph_kind, to_float64
+from ._validation import as_graph, as_scipy_csr, graph_kind, sparse_output, to_float64
 
 __all__ = ["connected_components", "maximum_bipartite_matching", "maximum_flow",
            "min_weight_full_bipartite_matching", "minimum_spanning_tree",
@@ -236,17 +236,11 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     xp = sr.array_module(device)
     rows = _components._rows_of(xp, indptr, int(indices.size))
     keep = _mst._boruvka(n, rows, indices, data, device)
-    out = xp.where(keep, data, 0.0)
-    if kind == "cupyx":
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415 (CuPy is optional: GPU input only)
-
-        T = cps.csr_matrix((out, indices, indptr), shape=(n, n))
-    else:
-
-        cls = sps.csr_matrix if kind == "spmatrix" else sps.csr_array
-        T = cls((out, indices, indptr), shape=(n, n))
-    T.eliminate_zeros()
-    return T
+    # SciPy's eliminate_zeros, done here: cupyx's drops negative weights and fails on n = 0
+    keep &= data != 0
+    counts = xp.bincount(rows[keep], minlength=n)
+    indptr = xp.concatenate([xp.zeros(1, counts.dtype), xp.cumsum(counts)]).astype(indptr.dtype)
+    return sparse_output(kind, data[keep], indices[keep], indptr, (n, n))
 
 
 # ------------------------------------------------------------------------ flow
