@@ -134,7 +134,12 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     connection = connection.lower()
     if connection not in ("weak", "strong"):
         raise sr.InvalidValue(f"{op}: connection must be 'weak' or 'strong', got {connection!r}")
-    if connection == "weak" or not directed:
+    if (connection == "weak" or not directed) and as_graph_device(csgraph) == "cpu":
+        # SciPy's compiled search: the same numbering (by least vertex), no per-call algebra
+        S = _first_of_duplicates(as_scipy_csr(csgraph, op))
+        n_components, labels = _scg.connected_components(S, directed=False)
+        n_components = int(n_components)
+    elif connection == "weak" or not directed:
         A = as_graph(csgraph, op, dup="first")
         labels = _components.connected_components(A, "weak")
         n_components = int(labels.max()) + 1 if labels.size else 0
