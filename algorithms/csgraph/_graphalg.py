@@ -55,7 +55,8 @@ import semiring as sr
 
 from .. import components as _components
 from .. import mst as _mst
-from ._validation import as_graph, as_scipy_csr, graph_kind, sparse_output, to_float64
+from ._validation import (as_graph, as_scipy_csr, graph_kind, on_host_when_small, sparse_output,
+                          to_float64)
 
 __all__ = ["connected_components", "maximum_bipartite_matching", "maximum_flow",
            "min_weight_full_bipartite_matching", "minimum_spanning_tree",
@@ -89,6 +90,7 @@ def _host_sparse(graph, op: str, arg: str = "graph"):
 # ------------------------------------------------------------------------ components
 
 
+@on_host_when_small
 def connected_components(csgraph, directed=True, connection="weak", return_labels=True):
     """Connected components, as ``scipy.sparse.csgraph.connected_components``: the same
     ``n_components`` and the same labels, numbered as SciPy numbers them.
@@ -204,6 +206,7 @@ def _stored_csr(csgraph, op):
     return S.indptr, S.indices, S.data, S.shape[0], "cpu"
 
 
+@on_host_when_small
 def minimum_spanning_tree(csgraph, overwrite=False):
     """A minimum spanning tree (forest) of the undirected graph, as
     ``scipy.sparse.csgraph.minimum_spanning_tree``: the same edges, in the same orientation,
