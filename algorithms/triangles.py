@@ -19,9 +19,13 @@ the strict lower triangle L. A triangle k < j < i (in rank) then appears exactly
     C⟨D⟩ = D plus.pair Dᵀ    at (i, j)  (k is the common lower neighbour: Sandia "dot", LUT)
     C⟨D⟩ = D plus.pair D     at (i, k)  (j is the middle vertex: Sandia_LL)
 
-The first (``method="dot"``) counts the total; the per-vertex counts take both products:
-t(v) = (triangles where v is the top: the row sums of D·D) + (v the bottom: its column sums)
-+ (v the middle: the column sums of D·Dᵀ).
+The first counts the total, by either of mxm's methods: ``method="dot3"`` computes each
+entry of C⟨D⟩ as one dot product, the intersection of the rows D(i, :) and D(j, :) (both at
+most √(2m) long in the degree order: the GPU counting of Green et al. 2014 and LOTUS, and
+SuiteSparse's dot3), ``method="dot"`` by Gustavson's row-wise expansion of D·Dᵀ with the mask
+applied to each product. The per-vertex counts take both products (each by mxm's own choice
+of method): t(v) = (triangles where v is the top: the row sums of D·D) + (v the bottom: its
+column sums) + (v the middle: the column sums of D·Dᵀ).
 """
 
 from __future__ import annotations
@@ -33,10 +37,12 @@ import semiring as sr
 __all__ = ["clustering", "triangle_count", "triangles"]
 
 ORDERS = ("degree", "index")
-METHODS = ("dot", "dot_upper", "ll")
-# picked by measurement (CPU, kron-16: see the report / docs): degree order, D·Dᵀ
+METHODS = ("auto", "dot3", "dot", "dot_upper", "ll")
+# picked by measurement (CPU, kron-16: see the report / docs): degree order
 DEFAULT_ORDER = "degree"
-DEFAULT_METHOD = "dot"
+DEFAULT_METHOD = "auto"
+# method="auto" on each device (see triangle_count; bench/probes/tc_bc_probe.py measures them)
+AUTO_METHOD = {"gpu": "dot3", "cpu": "dot3"}
 
 
 def _pattern(A, dtype=np.int64):
@@ -108,13 +114,16 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
     symmetrize : bool
         Count the triangles of the undirected graph of A ∪ Aᵀ instead of refusing an
         asymmetric A.
-    method : {'dot', 'dot_upper', 'll'}
-        ``'dot'``: ``C⟨D⟩ = D plus.pair Dᵀ`` (Sandia LUT: each triangle once, at its top and
-        middle vertices, found through the bottom one); ``'dot_upper'``: the same symmetric
-        product masked by Dᵀ instead (each triangle at (middle, top): the same products, but
-        a row's mask, and so its table, is its short list of higher-ranked neighbours rather
-        than a hub's long list of lower-ranked ones); ``'ll'``: ``C⟨D⟩ = D plus.pair D``
-        (Sandia LL). The count is ``Σ C`` in each case.
+    method : {'auto', 'dot3', 'dot', 'dot_upper', 'll'}
+        ``'dot3'``: ``C⟨D⟩ = D plus.pair Dᵀ`` as one dot product per entry of D (``mxm``'s
+        ``method='dot'``: rows D(i, :) and D(j, :) intersected); ``'dot'``: the same product
+        by Gustavson's expansion (Sandia LUT: each triangle once, at its top and middle
+        vertices, found through the bottom one); ``'dot_upper'``: the same symmetric product
+        masked by Dᵀ instead (each triangle at (middle, top): the same products, but a row's
+        mask, and so its table, is its short list of higher-ranked neighbours rather than a
+        hub's long list of lower-ranked ones); ``'ll'``: ``C⟨D⟩ = D plus.pair D`` (Sandia LL)
+        by Gustavson. The count is ``Σ C`` in each case. ``'auto'``: ``AUTO_METHOD`` of A's
+        device.
     order : {'degree', 'index'}
         How each edge is oriented (see the module's docstring): by (degree, index) ranks, or
         by index (D = the strict lower triangle L).
@@ -140,12 +149,18 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
     _check_choice(op, "method", method, METHODS)
     _check_choice(op, "order", order, ORDERS)
     D = _oriented(_undirected(op, A, symmetrize), order)
-    if method == "ll":
+    if method == "auto":
+        method = AUTO_METHOD[D.device]
+    if method == "dot3":
+        # C⟨D⟩ = D plus.pair Dᵀ   (C(i, j) = D(i, :) · D(j, :): one dot product an entry)
+        C = sr.mxm(D, D.T, sr.plus_pair, mask=D.S, method="dot")
+    elif method == "ll":
         # C⟨D⟩ = D plus.pair D
-        C = sr.mxm(D, D, sr.plus_pair, mask=D.S)
+        C = sr.mxm(D, D, sr.plus_pair, mask=D.S, method="gustavson")
     else:
         # C⟨D⟩ = D plus.pair Dᵀ   ('dot_upper': C⟨Dᵀ⟩, the same symmetric product)
-        C = sr.mxm(D, D.T, sr.plus_pair, mask=D.S if method == "dot" else D.T.S)
+        C = sr.mxm(D, D.T, sr.plus_pair, mask=D.S if method == "dot" else D.T.S,
+                   method="gustavson")
     # count = Σ C
     return int(sr.reduce_scalar(C)) if C.nvals else 0
 

@@ -32,8 +32,9 @@ DIRECTIONS = ("auto", "push", "pull")
 #: mxm's methods for a sparse × sparse product: row-wise Gustavson (``spgemm``) or one dot
 #: product per mask entry (``dot3``); ``auto`` picks by :func:`_dot_pays`.
 MXM_METHODS = ("auto", "gustavson", "dot")
-#: method="auto" takes the dot products when their estimated work (Σ over the mask's entries
-#: of the shorter row's length, plus the operand's transpose when it is not cached) times this
+#: method="auto" takes the dot products when their estimated work (the mask's entries plus
+#: Σ over them of the shorter row's length, plus the operand's transpose when it is not
+#: cached) times this
 #: factor is below Gustavson's products (flops). SuiteSparse:GraphBLAS makes the same choice
 #: (GB_AxB_meta: dot3 for a sparse, non-complemented mask whose work is less than the
 #: saxpy's). 1 is not tuned: each unit on both sides is a binary search and a fold.
@@ -356,7 +357,8 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
 
 def _dot_pays(A, B, M) -> bool:
     """mxm's method='auto' for a non-complemented mask M: whether the dot products' work
-    (Σ over M's entries of min(|A(i,:)|, |B(:,j)|), plus nnz(B) when Bᵀ is not cached) times
+    (nnz(M) + Σ over M's entries of min(|A(i,:)|, |B(:,j)|), plus nnz(B) when Bᵀ is not
+    cached) times
     DOT_WORK_FACTOR is below Gustavson's products Σ_k |A(:,k)| |B(k,:)|. One host sync."""
     xp = A.xp
     if M.nvals == 0 or A.nvals == 0 or B.nvals == 0:
@@ -376,7 +378,7 @@ def _dot_pays(A, B, M) -> bool:
     work = xp.minimum(alen[mrows], bcol[M.indices.astype(xp.int64)]).sum()
     flops = (acol * brow).sum()
     w, f = (int(v) for v in xp.stack([work, flops]).tolist())
-    return DOT_WORK_FACTOR * (w + extra) < f
+    return DOT_WORK_FACTOR * (M.nvals + w + extra) < f
 
 
 def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, structure,

@@ -44,35 +44,37 @@ def dot3(A, BT, sr, dtype, rtype, mask):
     targets = np.arange(CPU_CHUNK_KEYS, int(cum[-1]), CPU_CHUNK_KEYS, dtype=np.int64)
     bounds = np.unique(np.concatenate([[0], np.searchsorted(cum, targets, side="right") - 1,
                                        [mi.size]]))
+    sides = ((A, a_ptr, BT, bkeys, mi, mj), (BT, b_ptr, A, akeys, mj, mi))
     for e0, e1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-        ln = slen[e0:e1]
-        total = int(ln.sum())
-        if total == 0:
+        if cum[e1] == cum[e0]:
             continue
-        ent = np.repeat(np.arange(e0, e1, dtype=np.int64), ln)    # the mask entry of a key
-        off = np.arange(total, dtype=np.int64) - np.repeat(cum[e0:e1] - cum[e0], ln)
-        sh = a_short[ent]
-        i, j = mi[ent], mj[ent]
-        # p: the position of the shorter row's entry; k its column
-        p = np.where(sh, a_ptr[i], b_ptr[j]) + off
-        # (total > 0: both matrices have entries, so index 0 is valid where unused)
-        k = np.where(sh, A.indices[np.where(sh, p, 0)],
-                     BT.indices[np.where(sh, 0, p)]).astype(np.int64)
-        # look the key (other row, k) up in the other matrix's keys
-        want = np.where(sh, j, i) * inner + k
-        q = np.empty(total, dtype=np.int64)
-        hit = np.zeros(total, dtype=bool)
-        for side, keys in ((True, bkeys), (False, akeys)):
-            sel = sh == side
-            if not sel.any() or keys.size == 0:
+        parts = []
+        for side, (S, s_ptr, L, lkeys, srow, lrow) in enumerate(sides):
+            # the entries of the chunk whose shorter row is S's (A's, else BT's)
+            ents = np.arange(e0, e1, dtype=np.int64)
+            ents = ents[(a_short[e0:e1] if side == 0 else ~a_short[e0:e1]) & (slen[e0:e1] > 0)]
+            if ents.size == 0:
                 continue
-            pos = np.minimum(np.searchsorted(keys, want[sel]), keys.size - 1)
-            q[sel] = pos
-            hit[sel] = keys[pos] == want[sel]
-        if not hit.any():
+            ln = slen[ents]
+            total = int(ln.sum())
+            ent = np.repeat(ents, ln)                              # the mask entry of a key
+            first = np.cumsum(ln) - ln
+            p = np.repeat(s_ptr[srow[ents]] - first, ln) + np.arange(total, dtype=np.int64)
+            k = S.indices[p].astype(np.int64)
+            # look (the other row, k) up in the other matrix's keys
+            want = np.repeat(lrow[ents] * inner, ln) + k
+            q = np.minimum(np.searchsorted(lkeys, want), lkeys.size - 1)
+            hit = lkeys[q] == want
+            if hit.any():
+                pa, pb = (p[hit], q[hit]) if side == 0 else (q[hit], p[hit])
+                parts.append((ent[hit], k[hit], pa, pb))
+        if not parts:
             continue
-        ent, i, j, k, sh, p, q = ent[hit], i[hit], j[hit], k[hit], sh[hit], p[hit], q[hit]
-        pa, pb = np.where(sh, p, q), np.where(sh, q, p)
+        ent, k, pa, pb = (np.concatenate(x) for x in zip(*parts))
+        if len(parts) > 1:  # entries of both sides: back in entry order (k stays increasing)
+            order = np.argsort(ent, kind="stable")
+            ent, k, pa, pb = ent[order], k[order], pa[order], pb[order]
+        i, j = mi[ent], mj[ent]
         a = avals[pa] if astride else avals[:1]
         b = bvals[pb] if bstride else bvals[:1]
         prods = sr.mul.apply_numpy(a, b, dtype, pos=(i, k, k, j))
