@@ -41,8 +41,9 @@ METHODS = ("auto", "dot3", "dot", "dot_upper", "ll")
 # picked by measurement (CPU, kron-16: see the report / docs): degree order
 DEFAULT_ORDER = "degree"
 DEFAULT_METHOD = "auto"
-# method="auto" on each device (see triangle_count; bench/probes/tc_bc_probe.py measures them)
-AUTO_METHOD = {"gpu": "dot3", "cpu": "dot3"}
+# method="auto" on each device (bench/probes/tc_bc_probe.py measures them). CPU, kron-16 on a
+# shared 2-core host: dot (Gustavson) 8.0 s, dot3 11.8 s (an earlier run: 17.5 s and 11.1 s)
+AUTO_METHOD = {"gpu": "dot3", "cpu": "dot"}
 
 
 def _pattern(A, dtype=np.int64):
