@@ -102,7 +102,9 @@ def dot3(A, BT, sr, dtype=None, *, mask) -> Matrix:
     The product ``A ⊕.⊗ B`` masked by M, given ``BT = Bᵀ`` in CSR (``B.T``: cached on B), at a
     cost set by the mask's entries and the shorter row of each pair instead of by the
     expansion of every product (:func:`spgemm`). ``sr.mxm(A, B, semiring, mask=M,
-    method="dot")`` calls it.
+    method="dot")`` calls it with ``B.T``; ``sr.dot3(A, X, ...)`` is ``A ⊕.⊗ Xᵀ`` with no
+    transpose made at all (``sr.dot3(U, U, sr.plus_pair, mask=U)``: U·Uᵀ at U's entries).
+    The mask is read structurally (its entries, whatever their values).
 
     Parameters
     ----------
@@ -124,10 +126,9 @@ def dot3(A, BT, sr, dtype=None, *, mask) -> Matrix:
     Examples
     --------
     >>> import numpy as np, semiring as sr
-    >>> from semiring.spgemm import dot3
     >>> A = sr.Matrix.from_dense(np.array([[1.0, 2.0], [0, 3.0]]), missing=0, device="cpu")
     >>> M = sr.Matrix.from_coo([0, 1], [1, 0], nrows=2, ncols=2, device="cpu")
-    >>> dot3(A, A, "plus_times", mask=M).to_dense(missing=0)   # (A Aᵀ) at (0, 1) and (1, 0)
+    >>> sr.dot3(A, A, "plus_times", mask=M).to_dense(missing=0)   # (A Aᵀ) at (0, 1), (1, 0)
     array([[0., 6.],
            [6., 0.]])
     """

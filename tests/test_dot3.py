@@ -174,8 +174,8 @@ def test_dot3_empty_and_value_mask(device):
     M = sr.Matrix.from_coo([0, 0, 2, 2], [0, 2, 0, 1], [True, False, True, False], nrows=3,
                            ncols=3, device=device)
     C = sr.mxm(A, A.T, sr.plus_times, mask=M, method="dot")
-    np.testing.assert_array_equal(C.to_dense(missing=-1), [[5, -1, -1], [-1, -1, -1],
-                                                            [3, -1, -1]])
+    np.testing.assert_array_equal(to_host(C.to_dense(missing=-1)), [[5, -1, -1], [-1, -1, -1],
+                                                                     [3, -1, -1]])
     Z = sr.Matrix.from_coo([], [], nrows=3, ncols=3, device=device)
     for X, Y in ((Z, A), (A, Z)):
         C = dot3(X, Y, "plus_times", mask=A)

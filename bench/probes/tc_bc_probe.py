@@ -2,7 +2,7 @@
 Kronecker and uniform random graphs (bench.generators, GAP's kinds), in one process:
 
     PYTHONPATH=. python3 bench/probes/tc_bc_probe.py [GRAPH:METHODS ...] [--bc] [--reps N]
-        [--phases] [--budget SECONDS]
+        [--phases] [--budget SECONDS] [--cpu]
 
 GRAPH is kron-S or urand-S; METHODS a comma list of triangle_count methods (auto, dot3, dot,
 dot_upper, ll) or "-" for none. Each method runs ``reps`` times (the first also compiles:
@@ -11,44 +11,56 @@ best of the rest when reps > 1); the counts must agree. ``--bc`` times
 with a fixed seed) by the default path and once by the batch path (SINGLE_MAX_BATCH = 0),
 and compares them. ``--phases`` times the steps of the dot3 count (symmetry check and
 self-loops, orientation, transpose, product, sum). Steps stop when ``--budget`` seconds have
-passed. Results print as they come.
+passed. Results print as they come. ``--cpu`` runs the same steps on the CPU backend (a dry
+run of the probe on a machine without a GPU; small graphs).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import subprocess
 import time
 
-import cupy as cp
 import numpy as np
 
 import algorithms as alg
 import semiring as sr
-from algorithms import centrality, triangles as tri
+from algorithms import centrality
 from bench.generators import kronecker, urand
+
+# the module (algorithms.triangles is also the name of the function)
+tri = importlib.import_module("algorithms.triangles")
+xp = None  # cupy, or numpy with --cpu
+
+
+def _sync():
+    if xp is not np:
+        xp.cuda.runtime.deviceSynchronize()
 
 
 def _sync_time(fn):
-    cp.cuda.runtime.deviceSynchronize()
+    _sync()
     t = time.perf_counter()
     r = fn()
-    cp.cuda.runtime.deviceSynchronize()
+    _sync()
     return r, time.perf_counter() - t
 
 
 def _device_name():
+    if xp is np:
+        return "CPU backend"
     try:
         return subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.strip()
     except OSError:
-        return cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+        return xp.cuda.runtime.getDeviceProperties(0)["name"].decode()
 
 
 def _graph(name):
     kind, scale = name.split("-")
     gen = {"kron": kronecker, "urand": urand}[kind]
-    S, t = _sync_time(lambda: gen(int(scale), weighted=False, dtype=np.float32, xp=cp))
-    A = sr.Matrix.from_cupyx(S)
+    S, t = _sync_time(lambda: gen(int(scale), weighted=False, dtype=np.float32, xp=xp))
+    A = sr.Matrix.from_cupyx(S) if xp is not np else sr.Matrix.from_scipy(S, device="cpu")
     print(f"{name}: n={A.nrows} stored entries={A.nvals} ({t:.1f} s to generate)", flush=True)
     return A
 
@@ -65,18 +77,21 @@ def _best(fn, reps):
 def _phases(A):
     op = "triangle_count"
     G, t1 = _sync_time(lambda: tri._undirected(op, A, False))
-    D, t2 = _sync_time(lambda: tri._oriented(G, "degree"))
-    DT, t3 = _sync_time(lambda: D.T)
-    C, t4 = _sync_time(lambda: sr.mxm(D, DT, sr.plus_pair, mask=D.S, method="dot"))
+    U, t2 = _sync_time(lambda: tri._oriented(G, "degree", upward=True))
+    C, t4 = _sync_time(lambda: sr.dot3(U, U, sr.plus_pair, mask=U))
     s, t5 = _sync_time(lambda: int(sr.reduce_scalar(C)))
-    print(f"  dot3 phases: undirected {t1 * 1e3:.1f} ms, oriented {t2 * 1e3:.1f} ms "
-          f"(D: {D.nvals} entries, longest row {int(cp.diff(D.indptr).max())}), "
-          f"D.T {t3 * 1e3:.1f} ms, mxm dot {t4 * 1e3:.1f} ms (C: {C.nvals} entries), "
-          f"sum {t5 * 1e3:.1f} ms; count {s}", flush=True)
+    D, t6 = _sync_time(lambda: tri._oriented(G, "degree"))
+    C2, t7 = _sync_time(lambda: sr.dot3(D, D, sr.plus_pair, mask=D))
+    s2 = int(sr.reduce_scalar(C2))
+    print(f"  dot3 phases: undirected {t1 * 1e3:.1f} ms, oriented U {t2 * 1e3:.1f} ms "
+          f"(U: {U.nvals} entries, longest row {int(xp.diff(U.indptr).max())}), "
+          f"dot3 {t4 * 1e3:.1f} ms (C: {C.nvals} entries), sum {t5 * 1e3:.1f} ms; count {s}; "
+          f"downward D (longest row {int(xp.diff(D.indptr).max())}): oriented "
+          f"{t6 * 1e3:.1f} ms, dot3 {t7 * 1e3:.1f} ms, count {s2}", flush=True)
 
 
 def _bc(name, A, reps):
-    deg = cp.asnumpy(cp.diff(A.indptr))
+    deg = sr.to_device(xp.diff(A.indptr), "cpu") if xp is not np else np.diff(A.indptr)
     rng = np.random.default_rng(0)
     s = int(rng.choice(np.flatnonzero(deg > 0)))
     fn = lambda: alg.betweenness_centrality(A, sources=[s], normalized=False)  # noqa: E731
@@ -89,8 +104,8 @@ def _bc(name, A, reps):
         r2, t2 = _sync_time(fn)
     finally:
         centrality.SINGLE_MAX_BATCH = old
-    a, b = cp.nan_to_num(r), cp.nan_to_num(r2)
-    err = float(cp.max(cp.abs(a - b) / cp.maximum(cp.abs(b), 1.0)))
+    a, b = xp.nan_to_num(r), xp.nan_to_num(r2)
+    err = float(xp.max(xp.abs(a - b) / xp.maximum(xp.abs(b), 1.0)))
     print(f"  bc {name} batch path (SpMV per level, SPMV_MAX_BATCH={centrality.SPMV_MAX_BATCH}):"
           f" {t2 * 1e3:.2f} ms; largest relative difference {err:.2e}", flush=True)
 
@@ -102,7 +117,14 @@ def main():
     ap.add_argument("--phases", action="store_true")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--budget", type=float, default=80.0)
+    ap.add_argument("--cpu", action="store_true")
     args = ap.parse_args()
+    global xp
+    if args.cpu:
+        xp = np
+    else:
+        import cupy  # noqa: PLC0415  (CuPy: only without --cpu, a GPU machine)
+        xp = cupy
     t0 = time.perf_counter()
     print(f"device: {_device_name()}", flush=True)
     for spec in args.graphs:
@@ -127,7 +149,8 @@ def main():
         if args.bc and time.perf_counter() - t0 <= args.budget:
             _bc(name, A, args.reps)
         del A
-        cp.get_default_memory_pool().free_all_blocks()
+        if xp is not np:
+            xp.get_default_memory_pool().free_all_blocks()
 
 
 if __name__ == "__main__":
