@@ -187,6 +187,7 @@ def test_dot3_empty_and_value_mask(device):
 
 
 def test_dot3_errors(device):
+    assert sr.dot3 is dot3  # the public name
     A = sr.Matrix.from_dense(np.eye(3), missing=0, device=device)
     B = sr.Matrix.from_dense(np.ones((2, 3)), missing=0, device=device)
     with pytest.raises(sr.InvalidValue, match="mxm: method must be one of"):

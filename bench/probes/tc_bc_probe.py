@@ -74,6 +74,12 @@ def _best(fn, reps):
     return r, best, times
 
 
+#: semiring.backend.gpu.dot3.BINS to try (--phases): (largest shorter row, log2 group size)
+BINS_ALTERNATIVES = (((8, 0), (64, 2), (1024, 5)), ((4, 0), (32, 2), (512, 5)),
+                     ((16, 0), (128, 2), (2048, 5)), ((32, 0), (256, 2), (4096, 5)),
+                     ((2, 0), (16, 2), (256, 5)))
+
+
 def _phases(A):
     op = "triangle_count"
     G, t1 = _sync_time(lambda: tri._undirected(op, A, False))
@@ -88,6 +94,17 @@ def _phases(A):
           f"dot3 {t4 * 1e3:.1f} ms (C: {C.nvals} entries), sum {t5 * 1e3:.1f} ms; count {s}; "
           f"downward D (longest row {int(xp.diff(D.indptr).max())}): oriented "
           f"{t6 * 1e3:.1f} ms, dot3 {t7 * 1e3:.1f} ms, count {s2}", flush=True)
+    if xp is np:
+        return
+    from semiring.backend.gpu import dot3 as gdot3  # noqa: PLC0415  (GPU only: after --cpu)
+    default = gdot3.BINS
+    try:
+        for bins in BINS_ALTERNATIVES:
+            gdot3.BINS = bins
+            _, best, _ = _best(lambda: sr.dot3(U, U, sr.plus_pair, mask=U), 2)
+            print(f"  dot3 of U with BINS={bins}: {best * 1e3:.1f} ms", flush=True)
+    finally:
+        gdot3.BINS = default
 
 
 def _bc(name, A, reps):
