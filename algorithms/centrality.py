@@ -55,7 +55,9 @@ MAX_BATCH = 512
 # batches of at most this many sources run column by column as SpMVs (see _product)
 SPMV_MAX_BATCH = 4
 # batches of at most this many sources run one source at a time, levels first (_single: one
-# BFS and about two SpMVs of work a source, against 2 D SpMMs of the batch); 0: never
+# BFS and about two SpMVs of work a source, against 2 D SpMMs of the batch); 0: never.
+# H100, one source, best of 3 (bench/probes/tc_bc_probe.py): kron-22 7.10 ms (the SpMV-per-
+# level batch path 31.3 ms; the SpMM path measured 1022 ms before), urand-22 8.99 ms (27.2 ms)
 SINGLE_MAX_BATCH = 4
 
 

@@ -49,8 +49,11 @@ METHODS = ("auto", "dot3", "dot", "dot_upper", "ll")
 # picked by measurement (CPU, kron-16: see the report / docs): degree order
 DEFAULT_ORDER = "degree"
 DEFAULT_METHOD = "auto"
-# method="auto" on each device (bench/probes/tc_bc_probe.py measures them). CPU, kron-16 on a
-# shared 2-core host: dot (Gustavson) 8.0 s, dot3 11.8 s (an earlier run: 17.5 s and 11.1 s)
+# method="auto" on each device (bench/probes/tc_bc_probe.py measures them). GPU (H100, best of
+# 3): kron-20 dot3 78.0 ms (downward D; the upward U is the faster, below) against dot
+# (Gustavson) 627 ms; kron-22 dot3 169 ms (U: orientation 39 ms, product 127 ms; downward D's
+# product 350 ms) against 13 992 ms for dot before; urand-22 dot3 57.3 ms. CPU, kron-16 on a
+# shared 2-core host: dot 8.0 s, dot3 11.8 s (an earlier run: 17.5 s and 11.1 s)
 AUTO_METHOD = {"gpu": "dot3", "cpu": "dot"}
 
 

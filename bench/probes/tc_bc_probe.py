@@ -7,10 +7,11 @@ Kronecker and uniform random graphs (bench.generators, GAP's kinds), in one proc
 GRAPH is kron-S or urand-S; METHODS a comma list of triangle_count methods (auto, dot3, dot,
 dot_upper, ll) or "-" for none. Each method runs ``reps`` times (the first also compiles:
 best of the rest when reps > 1); the counts must agree. ``--bc`` times
-``betweenness_centrality(A, sources=[s])`` (s: a vertex of the largest degree class drawn
-with a fixed seed) by the default path and once by the batch path (SINGLE_MAX_BATCH = 0),
-and compares them. ``--phases`` times the steps of the dot3 count (symmetry check and
-self-loops, orientation, transpose, product, sum). Steps stop when ``--budget`` seconds have
+``betweenness_centrality(A, sources=[s])`` (s: a vertex of nonzero degree drawn with a fixed
+seed, as GAP's source picker draws them) by the default path and once by the batch path
+(SINGLE_MAX_BATCH = 0), and compares them. ``--phases`` times the steps of the dot3 count (symmetry check and
+self-loops, orientation, product, sum; the downward orientation's product beside it; the
+kernel's bins of ``BINS_ALTERNATIVES``). Steps stop when ``--budget`` seconds have
 passed. Results print as they come. ``--cpu`` runs the same steps on the CPU backend (a dry
 run of the probe on a machine without a GPU; small graphs).
 """

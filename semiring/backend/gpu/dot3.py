@@ -20,6 +20,9 @@ THREADS = 256
 #: Bins of the shorter row's length s: (largest s, log2 of the threads per entry). Beyond the
 #: last limit an entry gets a block (LOG_G 8). A thread alone on a short row walks it as a
 #: merge (galloping searches); wider groups split the shorter row between their lanes.
+#: H100, triangle counting's U·Uᵀ at U (bench/probes/tc_bc_probe.py --phases), kron-22 /
+#: urand-22: these 126.8 / 14.9 ms; limits halved 133.8 / 15.4; doubled 124.9 / 14.1;
+#: quadrupled 134.9 / 14.1; divided by 4 155.8 / 19.4 (within a few per cent but the last).
 BINS = ((8, 0), (64, 2), (1024, 5))
 BLOCK_LOG_G = 8
 #: Blocks per multiprocessor of the plan kernel's grid-stride launch.
