@@ -1,0 +1,85 @@
+"""GPU weak components (``kernels/components.cu``): Afforest's launches, in order, with no host
+sync until the labels are done. Called by :mod:`semiring.connectivity`, which validates."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import kernels
+from ...device import _cupy
+
+#: C types of the index (and parent) arrays.
+C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
+#: Threads per block of the per-vertex and per-edge kernels.
+THREADS = 256
+#: Edges a thread of ``cc_link_rest`` takes (a block's tile: THREADS × ITEMS CSR positions).
+ITEMS = 8
+#: Threads of ``cc_frequent`` (SR_CC_SAMPLE_THREADS): the largest sample it takes.
+SAMPLE_THREADS = 1024
+#: Blocks per multiprocessor of the grid-stride per-vertex kernels.
+BLOCKS_PER_SM = 8
+#: The seed of the frequent-root sample (fixed: the labels do not depend on it, only the work).
+SEED = 0x5EED
+
+
+def source() -> str:
+    return kernels.source("components.cu")
+
+
+def kernel_names():
+    """Every instantiation of the components kernels."""
+    names = []
+    for I in C_TYPES.values():
+        names += [f"cc_init<{I}>", f"cc_sample_link<{I}>", f"cc_compress<{I}>",
+                  f"cc_compress_flag<{I}>", f"cc_frequent<{I}>", f"cc_number<{I}>"]
+        names += [f"cc_link_rest<{I}, {ITEMS}, {s}>" for s in ("false", "true")]
+    return names
+
+
+@kernels.register("components")
+def all_instantiations():
+    yield "components", source(), kernel_names()
+
+
+def function(name: str):
+    return kernels.function(("components",), name, source, kernel_names)
+
+
+def _grid(n: int) -> int:
+    cp = _cupy()
+    return max(1, min(-(-n // THREADS), kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM))
+
+
+def weak_components(A, skip: bool, neighbor_rounds: int, samples: int):
+    """int32 labels of A's weak components, numbered by least vertex (A: n > 0)."""
+    cp = _cupy()
+    n, nnz = A.nrows, A.nvals
+    it = np.dtype(A.itype)
+    I = C_TYPES[it]
+    indptr, indices = A.indptr, A.indices
+    comp = cp.empty(n, dtype=it)
+    g = (_grid(n),)
+    t = (THREADS,)
+    n64 = np.int64(n)
+    function(f"cc_init<{I}>")(g, t, (comp, n64))
+    # the sampled subgraph: each vertex's r-th neighbour, r < k, then stars
+    rounds = int(neighbor_rounds) if nnz else 0
+    for r in range(rounds):
+        function(f"cc_sample_link<{I}>")(g, t, (indptr, indices, comp, n64, np.int64(r)))
+        function(f"cc_compress<{I}>")(g, t, (comp, n64))
+    if nnz:
+        frequent = cp.empty(1, dtype=it)
+        if skip:
+            function(f"cc_frequent<{I}>")((1,), (SAMPLE_THREADS,),
+                                          (comp, n64, np.int32(samples), np.uint64(SEED),
+                                           frequent))
+        tile = THREADS * ITEMS
+        function(f"cc_link_rest<{I}, {ITEMS}, {'true' if skip else 'false'}>")(
+            (-(-nnz // tile),), t, (indptr, indices, comp, n64, np.int64(nnz), np.int64(rounds),
+                                    frequent))
+    flag = cp.empty(n, dtype=cp.int32)
+    function(f"cc_compress_flag<{I}>")(g, t, (comp, flag, n64))
+    csum = cp.cumsum(flag, dtype=cp.int32)
+    labels = flag  # flag is read by the cumsum only: its memory takes the labels
+    function(f"cc_number<{I}>")(g, t, (comp, csum, labels, n64))
+    return labels
