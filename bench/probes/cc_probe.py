@@ -1,7 +1,8 @@
 """Weak connected components: Afforest's kernels (with and without the symmetric promise)
 against FastSV as algebra, on kron-20, kron-22 and urand-22 (bench.generators, made on the
 device), best of 5 after a warm-up; labels checked against each other (and SciPy on the host
-for the smallest graph); then Afforest's kernels one by one (CUDA events around each launch).
+for the smallest graph); Afforest's sampling rounds k = 1 and 3 beside the default 2; then
+Afforest's kernels one by one (CUDA events around each launch).
 
 Usage: PYTHONPATH=. python3 bench/probes/cc_probe.py [GRAPH ...]   (default: kron-20 kron-22
 urand-22)"""
@@ -78,6 +79,10 @@ for spec in graphs:
     runs = [("afforest symmetric=True", lambda: cc(A, method="afforest", symmetric=True)),
             ("afforest (no promise)", lambda: cc(A, method="afforest")),
             ("fastsv symmetric=True", lambda: cc(A, method="fastsv", symmetric=True))]
+    wc = sr.connectivity.weak_components
+    runs += [(f"  weak_components k={k}{' sym' if sym else ''}",
+              lambda k=k, sym=sym: wc(A, symmetric=sym, neighbor_rounds=k))
+             for sym in (True, False) for k in (1, 3)]
     ref = None
     for name, f in runs:
         lab, ms = tm(f)

@@ -10,10 +10,13 @@
 // "comp[u] == c" read at any time means u is in c's tree for good.
 //
 // The launcher (semiring/backend/gpu/components.py) runs:
-//   cc_init; { cc_sample_link(r); cc_compress } for r < k; cc_frequent (the most frequent
-//   root among a sample of vertices, left on the device); cc_link_rest (every edge from
-//   offset k on; SKIP: rows of the frequent root's tree skipped, sound for a symmetric
-//   pattern only); cc_compress_flag; cumsum of the root flags; cc_number.
+//   cc_init; { cc_sample_link(r); cc_compress } for r < k; then the last pass over every
+//   edge from offset k on, either
+//   - with the skip (a symmetric pattern only): cc_frequent (the most frequent root among a
+//     sample of vertices, left on the device), cc_link_rows (vertices outside its tree; the
+//     heavy ones onto a worklist), cc_link_heavy (the worklist, a block a vertex); or
+//   - without: cc_tile_rows, cc_link_rest (every edge, tiles of consecutive positions);
+//   then cc_compress_flag; a cumsum of the root flags; cc_number.
 // Index type I: int or long long, the CSR's (indptr, indices) and the parent array's.
 
 #define SR_CC_SAMPLE_THREADS 1024
@@ -30,18 +33,34 @@ __device__ __forceinline__ long long cc_cas(long long* p, long long cmp, long lo
                                 (unsigned long long)cmp, (unsigned long long)val);
 }
 
-// Place u and v in the same tree, under the lower root (GAP's Link).
+// The root of x's tree, splitting the path on the way up (each vertex passed is pointed at
+// its grandparent: ECL-CC's "intermediate pointer jumping"). A concurrent hook can only make
+// the returned root a non-root: the caller's compare-and-swap notices.
+template <typename I> __device__ __forceinline__ I cc_find(I x, I* comp) {
+    I cur = cc_load(comp + x);
+    if (cur != x) {
+        I prev = x, next;
+        while (cur > (next = cc_load(comp + cur))) {
+            comp[prev] = next;  // an ancestor of prev: the tree is unchanged
+            prev = cur;
+            cur = next;
+        }
+    }
+    return cur;
+}
+
+// Place u and v in the same tree: hook the larger root under the smaller by compare-and-swap
+// (GAP's Link; the finds split paths as ECL-CC's do, which keeps the trees shallow when
+// many hooks land at once, as in the second sampling round of a random graph).
 template <typename I> __device__ __forceinline__ void cc_link(I u, I v, I* comp) {
-    I p1 = cc_load(comp + u);
-    I p2 = cc_load(comp + v);
-    while (p1 != p2) {
-        I high = p1 > p2 ? p1 : p2;
-        I low = p1 > p2 ? p2 : p1;
-        I p_high = cc_load(comp + high);
-        // already 'low', or we wrote 'low' into a root
-        if (p_high == low || (p_high == high && cc_cas(comp + high, high, low) == high)) break;
-        p1 = cc_load(comp + cc_load(comp + high));
-        p2 = cc_load(comp + low);
+    I a = cc_find(u, comp);
+    I b = cc_find(v, comp);
+    while (a != b) {
+        I high = a > b ? a : b;
+        I low = a > b ? b : a;
+        if (cc_cas(comp + high, high, low) == high) break;
+        // high was hooked meanwhile: go on from its new root
+        if (a == high) a = cc_find(high, comp); else b = cc_find(high, comp);
     }
 }
 
@@ -153,35 +172,20 @@ __global__ void cc_frequent(const I* comp, long long n, int samples, unsigned lo
     if (t == 0) *out = cnt[slot[0]] > 0 ? key[slot[0]] : none;
 }
 
-// Link every edge (u, v) at offset >= r in u's row. The edges are cut into tiles of
-// blockDim.x * ITEMS consecutive CSR positions, one tile a block (load balance on any degree
-// distribution); a thread finds its edge's row by a binary search over the tile's rows.
-// SKIP: rows u with comp[u] == *frequent are skipped (their indices never read): for a
-// symmetric pattern each such edge (u, v) with v outside that tree is linked from v's row.
-// Without SKIP every edge is linked (Link returns at once when both ends already share a
-// root), which is right for any pattern: weak components of A ∪ Aᵀ.
-template <typename I, int ITEMS, bool SKIP>
+// Link every edge (u, v) at offset >= r in u's row (the last pass without the skip: right
+// for any pattern, as Link returns at once when both ends already share a root). The edges
+// are cut into tiles of blockDim.x * ITEMS consecutive CSR positions, one tile a block (load
+// balance on any degree distribution); rows[b] (cc_tile_rows) is the row of tile b's first
+// position, and a thread finds its edge's row by a binary search from there.
+template <typename I, int ITEMS>
 __global__ void cc_link_rest(const I* __restrict__ indptr, const I* __restrict__ indices,
-                             I* comp, long long n, long long nnz, long long r,
-                             const I* frequent) {
-    __shared__ long long rows[2];
+                             I* comp, long long nnz, long long r,
+                             const long long* __restrict__ rows) {
     const long long tile = (long long)blockDim.x * ITEMS;
     const long long t0 = blockIdx.x * tile;
     const long long t1 = t0 + tile < nnz ? t0 + tile : nnz;
-    if (threadIdx.x < 2) {
-        // the row holding position p: the last u with indptr[u] <= p
-        long long p = threadIdx.x == 0 ? t0 : t1 - 1;
-        long long lo = 0, hi = n - 1;
-        while (lo < hi) {
-            long long mid = (lo + hi + 1) >> 1;
-            if ((long long)indptr[mid] <= p) lo = mid; else hi = mid - 1;
-        }
-        rows[threadIdx.x] = lo;
-    }
-    __syncthreads();
-    const I c = SKIP ? *frequent : (I)0;
-    long long row = rows[0];
-    const long long last = rows[1];
+    long long row = rows[blockIdx.x];
+    const long long last = rows[blockIdx.x + 1];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         long long e = t0 + (long long)j * blockDim.x + threadIdx.x;
@@ -194,8 +198,60 @@ __global__ void cc_link_rest(const I* __restrict__ indptr, const I* __restrict__
         }
         row = lo;
         if (e - (long long)indptr[row] < r) continue;  // linked by the sampling rounds
-        if (SKIP && cc_load(comp + row) == c) continue;
         cc_link((I)row, indices[e], comp);
+    }
+}
+
+// The row of each tile's first position (tile b: positions [b * tile, (b + 1) * tile)), and
+// rows[tiles] = n - 1: one thread a tile, so that a block of cc_link_rest starts at once.
+template <typename I>
+__global__ void cc_tile_rows(const I* __restrict__ indptr, long long n, long long nnz,
+                             long long tile, long long tiles, long long* rows) {
+    for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b <= tiles;
+         b += (long long)gridDim.x * blockDim.x) {
+        if (b == tiles) { rows[b] = n - 1; continue; }
+        long long p = b * tile;  // the last u with indptr[u] <= p
+        long long lo = 0, hi = n - 1;
+        while (lo < hi) {
+            long long mid = (lo + hi + 1) >> 1;
+            if ((long long)indptr[mid] <= p) lo = mid; else hi = mid - 1;
+        }
+        rows[b] = lo;
+    }
+}
+
+// The last pass with the skip, by vertex: a vertex outside the frequent root's tree links
+// its edges from offset r on itself when it has at most `inline_max` of them, else it goes
+// on the worklist of cc_link_heavy (*count entries). A vertex of that tree costs one load.
+template <typename I>
+__global__ void cc_link_rows(const I* __restrict__ indptr, const I* __restrict__ indices,
+                             I* comp, long long n, long long r, const I* frequent,
+                             long long inline_max, I* work, unsigned long long* count) {
+    const I c = *frequent;
+    for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n;
+         u += (long long)gridDim.x * blockDim.x) {
+        long long b = (long long)indptr[u] + r, e = (long long)indptr[u + 1];
+        if (b >= e || cc_load(comp + u) == c) continue;
+        if (e - b <= inline_max) {
+            for (long long k = b; k < e; ++k) cc_link((I)u, indices[k], comp);
+        } else {
+            work[atomicAdd(count, 1ULL)] = (I)u;
+        }
+    }
+}
+
+// The worklist's vertices, one block each (their edges from offset r on, over the block's
+// threads).
+template <typename I>
+__global__ void cc_link_heavy(const I* __restrict__ indptr, const I* __restrict__ indices,
+                              I* comp, long long r, const I* __restrict__ work,
+                              const unsigned long long* count) {
+    const long long m = (long long)*count;
+    for (long long i = blockIdx.x; i < m; i += gridDim.x) {
+        I u = work[i];
+        long long e = (long long)indptr[u + 1];
+        for (long long k = (long long)indptr[u] + r + threadIdx.x; k < e; k += blockDim.x)
+            cc_link(u, indices[k], comp);
     }
 }
 

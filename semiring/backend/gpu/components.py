@@ -16,8 +16,11 @@ THREADS = 256
 ITEMS = 8
 #: Threads of ``cc_frequent`` (SR_CC_SAMPLE_THREADS): the largest sample it takes.
 SAMPLE_THREADS = 1024
-#: Blocks per multiprocessor of the grid-stride per-vertex kernels.
+#: Blocks per multiprocessor of the grid-stride per-vertex kernels (and of ``cc_link_heavy``).
 BLOCKS_PER_SM = 8
+#: The last pass with the skip: a vertex with at most this many edges left links them in its
+#: own thread, one with more goes on the worklist of ``cc_link_heavy`` (a block a vertex).
+INLINE_MAX = 32
 #: The seed of the frequent-root sample (fixed: the labels do not depend on it, only the work).
 SEED = 0x5EED
 
@@ -31,8 +34,9 @@ def kernel_names():
     names = []
     for I in C_TYPES.values():
         names += [f"cc_init<{I}>", f"cc_sample_link<{I}>", f"cc_compress<{I}>",
-                  f"cc_compress_flag<{I}>", f"cc_frequent<{I}>", f"cc_number<{I}>"]
-        names += [f"cc_link_rest<{I}, {ITEMS}, {s}>" for s in ("false", "true")]
+                  f"cc_compress_flag<{I}>", f"cc_frequent<{I}>", f"cc_link_rows<{I}>",
+                  f"cc_link_heavy<{I}>", f"cc_tile_rows<{I}>", f"cc_link_rest<{I}, {ITEMS}>",
+                  f"cc_number<{I}>"]
     return names
 
 
@@ -67,16 +71,28 @@ def weak_components(A, skip: bool, neighbor_rounds: int, samples: int):
     for r in range(rounds):
         function(f"cc_sample_link<{I}>")(g, t, (indptr, indices, comp, n64, np.int64(r)))
         function(f"cc_compress<{I}>")(g, t, (comp, n64))
-    if nnz:
+    if nnz and skip:
+        # the most frequent root; the vertices outside its tree link their other edges
         frequent = cp.empty(1, dtype=it)
-        if skip:
-            function(f"cc_frequent<{I}>")((1,), (SAMPLE_THREADS,),
-                                          (comp, n64, np.int32(samples), np.uint64(SEED),
-                                           frequent))
+        function(f"cc_frequent<{I}>")((1,), (SAMPLE_THREADS,),
+                                      (comp, n64, np.int32(samples), np.uint64(SEED), frequent))
+        work = cp.empty(n, dtype=it)
+        count = cp.zeros(1, dtype=cp.uint64)
+        function(f"cc_link_rows<{I}>")(g, t, (indptr, indices, comp, n64, np.int64(rounds),
+                                              frequent, np.int64(INLINE_MAX), work, count))
+        function(f"cc_link_heavy<{I}>")((_grid(n * THREADS),), t,
+                                        (indptr, indices, comp, np.int64(rounds), work, count))
+    elif nnz:
+        # every edge, in tiles of consecutive CSR positions
         tile = THREADS * ITEMS
-        function(f"cc_link_rest<{I}, {ITEMS}, {'true' if skip else 'false'}>")(
-            (-(-nnz // tile),), t, (indptr, indices, comp, n64, np.int64(nnz), np.int64(rounds),
-                                    frequent))
+        tiles = -(-nnz // tile)
+        rows = cp.empty(tiles + 1, dtype=cp.int64)
+        function(f"cc_tile_rows<{I}>")((_grid(tiles + 1),), t,
+                                       (indptr, n64, np.int64(nnz), np.int64(tile),
+                                        np.int64(tiles), rows))
+        function(f"cc_link_rest<{I}, {ITEMS}>")((tiles,), t, (indptr, indices, comp,
+                                                              np.int64(nnz), np.int64(rounds),
+                                                              rows))
     flag = cp.empty(n, dtype=cp.int32)
     function(f"cc_compress_flag<{I}>")(g, t, (comp, flag, n64))
     csum = cp.cumsum(flag, dtype=cp.int32)
