@@ -108,6 +108,26 @@ def test_weak_awkward_shapes(device, method):
         to_host(algorithms.connected_components(S, method=method, symmetric=True)), ref)
 
 
+@pytest.mark.parametrize("sample_link", ["gap", "split", "ecl"])
+@pytest.mark.parametrize("rest_link", ["gap", "split", "ecl"])
+def test_weak_components_link_variants(device, sample_link, rest_link, monkeypatch):
+    # every way the GPU's kernels may link (semiring.backend.gpu.components.LINKS), with and
+    # without the skip, int32 and int64 indices (on the CPU: its one search)
+    from semiring.backend.gpu import components as gcc  # noqa: PLC0415  (the GPU launcher's knobs)
+
+    monkeypatch.setattr(gcc, "SAMPLE_LINK", sample_link)
+    monkeypatch.setattr(gcc, "REST_LINK", rest_link)
+    n, rows, cols = _awkward_graph(seed=1)
+    A = sr.Matrix.from_coo(rows, cols, None, nrows=n, ncols=n, dup_op=sr.binary.any,
+                           device=device)
+    ref = _reference(A, "weak")
+    S = _symmetrized(n, rows, cols, np.ones(rows.size), device)
+    for M, sym in ((A, False), (_int64(A), False), (S, True), (_int64(S), True)):
+        for k in (0, 2):
+            got = sr.connectivity.weak_components(M, symmetric=sym, neighbor_rounds=k)
+            np.testing.assert_array_equal(to_host(got), ref)
+
+
 def test_afforest_links_one_way_edges(device):
     # a cycle 0..999 (both ways), each of its vertices with one out-edge u → 1000 + u stored in
     # u's row only, after its cycle neighbours: the sampling rounds link the cycle into the

@@ -2,7 +2,8 @@
 against FastSV as algebra, on kron-20, kron-22 and urand-22 (bench.generators, made on the
 device), best of 5 after a warm-up; labels checked against each other (and SciPy on the host
 for the smallest graph); Afforest's sampling rounds k = 1 and 3 beside the default 2; then
-Afforest's kernels one by one (CUDA events around each launch).
+every pair of link variants (gcc.LINKS: sampling rounds / last pass); then Afforest's
+kernels one by one (CUDA events around each launch).
 
 Usage: PYTHONPATH=. python3 bench/probes/cc_probe.py [GRAPH ...]   (default: kron-20 kron-22
 urand-22)"""
@@ -17,6 +18,7 @@ from bench import generators as gen
 from semiring.backend.gpu import components as gcc
 
 graphs = sys.argv[1:] or ["kron-20", "kron-22", "urand-22"]
+default_links = (gcc.SAMPLE_LINK, gcc.REST_LINK)
 dev = "gpu" if sr.gpu_available() else "cpu"
 xp = sr.array_module(dev)
 sync = (lambda: xp.cuda.Device().synchronize()) if dev == "gpu" else (lambda: None)
@@ -99,6 +101,17 @@ for spec in graphs:
         _, lab = connected_components(H, directed=False)
         print(f"  scipy agrees: {np.array_equal(lab, ref)}", flush=True)
     if dev == "gpu":
+        # every pair of link variants (sampling rounds, last pass), with and without the skip
+        for sym in (True, False):
+            line = []
+            for ls in gcc.LINKS:
+                for lr in gcc.LINKS:
+                    gcc.SAMPLE_LINK, gcc.REST_LINK = ls, lr
+                    lab, ms = tm(lambda: sr.connectivity.weak_components(A, symmetric=sym))
+                    ok = np.array_equal(host(lab), ref)
+                    line.append(f"{ls}/{lr} {ms:.3f}{'' if ok else ' DISAGREES'}")
+            gcc.SAMPLE_LINK, gcc.REST_LINK = default_links
+            print(f"  links sample/rest (symmetric={sym}): " + ", ".join(line), flush=True)
         for sym in (True, False):
             ph = phases(A, sym)
             print(f"  kernels (symmetric={sym}): " + ", ".join(f"{k} {ms:.3f}" for k, ms in ph)

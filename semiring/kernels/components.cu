@@ -33,9 +33,20 @@ __device__ __forceinline__ long long cc_cas(long long* p, long long cmp, long lo
                                 (unsigned long long)cmp, (unsigned long long)val);
 }
 
-// The root of x's tree, splitting the path on the way up (each vertex passed is pointed at
-// its grandparent: ECL-CC's "intermediate pointer jumping"). A concurrent hook can only make
-// the returned root a non-root: the caller's compare-and-swap notices.
+// Three ways to link, a template argument L of every linking kernel (the launcher's
+// SAMPLE_LINK / REST_LINK pick them; bench/probes/cc_probe.py times each):
+//   SR_CC_GAP   GAP's Link: climbs from both parents two steps at a time, reads only;
+//   SR_CC_SPLIT finds both roots splitting the paths on the way (each vertex passed is
+//               pointed at its grandparent: ECL-CC's "intermediate pointer jumping"), hooks,
+//               finds again after a lost compare-and-swap;
+//   SR_CC_ECL   ECL-CC's hooking: finds with splitting, then after a lost compare-and-swap
+//               goes on from the value it returned (no writes while retrying).
+// Every write keeps comp[x] an ancestor of x smaller than x: the trees stay the same.
+#define SR_CC_GAP 0
+#define SR_CC_SPLIT 1
+#define SR_CC_ECL 2
+
+// The root of x's tree, splitting the path on the way up.
 template <typename I> __device__ __forceinline__ I cc_find(I x, I* comp) {
     I cur = cc_load(comp + x);
     if (cur != x) {
@@ -49,18 +60,33 @@ template <typename I> __device__ __forceinline__ I cc_find(I x, I* comp) {
     return cur;
 }
 
-// Place u and v in the same tree: hook the larger root under the smaller by compare-and-swap
-// (GAP's Link; the finds split paths as ECL-CC's do, which keeps the trees shallow when
-// many hooks land at once, as in the second sampling round of a random graph).
-template <typename I> __device__ __forceinline__ void cc_link(I u, I v, I* comp) {
-    I a = cc_find(u, comp);
-    I b = cc_find(v, comp);
-    while (a != b) {
-        I high = a > b ? a : b;
-        I low = a > b ? b : a;
-        if (cc_cas(comp + high, high, low) == high) break;
-        // high was hooked meanwhile: go on from its new root
-        if (a == high) a = cc_find(high, comp); else b = cc_find(high, comp);
+// Place u and v in the same tree: the larger root goes under the smaller one.
+template <int L, typename I> __device__ __forceinline__ void cc_link(I u, I v, I* comp) {
+    if (L == SR_CC_GAP) {
+        I p1 = cc_load(comp + u);
+        I p2 = cc_load(comp + v);
+        while (p1 != p2) {
+            I high = p1 > p2 ? p1 : p2;
+            I low = p1 > p2 ? p2 : p1;
+            I p_high = cc_load(comp + high);
+            // already 'low', or we wrote 'low' into a root
+            if (p_high == low || (p_high == high && cc_cas(comp + high, high, low) == high))
+                break;
+            p1 = cc_load(comp + cc_load(comp + high));
+            p2 = cc_load(comp + low);
+        }
+    } else {
+        I a = cc_find(u, comp);
+        I b = cc_find(v, comp);
+        while (a != b) {
+            I high = a > b ? a : b;
+            I low = a > b ? b : a;
+            I ret = cc_cas(comp + high, high, low);
+            if (ret == high) break;
+            // high was hooked meanwhile: its new parent (ECL), or its new root (SPLIT)
+            I next = L == SR_CC_ECL ? ret : cc_find(high, comp);
+            if (a == high) a = next; else b = next;
+        }
     }
 }
 
@@ -72,13 +98,13 @@ template <typename I> __global__ void cc_init(I* comp, long long n) {
 }
 
 // Link every vertex with its r-th neighbour (when it has one): the sampled subgraph.
-template <typename I>
+template <typename I, int L>
 __global__ void cc_sample_link(const I* __restrict__ indptr, const I* __restrict__ indices,
                                I* comp, long long n, long long r) {
     for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n;
          u += (long long)gridDim.x * blockDim.x) {
         long long e = (long long)indptr[u] + r;
-        if (e < (long long)indptr[u + 1]) cc_link((I)u, indices[e], comp);
+        if (e < (long long)indptr[u + 1]) cc_link<L>((I)u, indices[e], comp);
     }
 }
 
@@ -177,7 +203,7 @@ __global__ void cc_frequent(const I* comp, long long n, int samples, unsigned lo
 // are cut into tiles of blockDim.x * ITEMS consecutive CSR positions, one tile a block (load
 // balance on any degree distribution); rows[b] (cc_tile_rows) is the row of tile b's first
 // position, and a thread finds its edge's row by a binary search from there.
-template <typename I, int ITEMS>
+template <typename I, int ITEMS, int L>
 __global__ void cc_link_rest(const I* __restrict__ indptr, const I* __restrict__ indices,
                              I* comp, long long nnz, long long r,
                              const long long* __restrict__ rows) {
@@ -198,7 +224,7 @@ __global__ void cc_link_rest(const I* __restrict__ indptr, const I* __restrict__
         }
         row = lo;
         if (e - (long long)indptr[row] < r) continue;  // linked by the sampling rounds
-        cc_link((I)row, indices[e], comp);
+        cc_link<L>((I)row, indices[e], comp);
     }
 }
 
@@ -223,7 +249,7 @@ __global__ void cc_tile_rows(const I* __restrict__ indptr, long long n, long lon
 // The last pass with the skip, by vertex: a vertex outside the frequent root's tree links
 // its edges from offset r on itself when it has at most `inline_max` of them, else it goes
 // on the worklist of cc_link_heavy (*count entries). A vertex of that tree costs one load.
-template <typename I>
+template <typename I, int L>
 __global__ void cc_link_rows(const I* __restrict__ indptr, const I* __restrict__ indices,
                              I* comp, long long n, long long r, const I* frequent,
                              long long inline_max, I* work, unsigned long long* count) {
@@ -233,7 +259,7 @@ __global__ void cc_link_rows(const I* __restrict__ indptr, const I* __restrict__
         long long b = (long long)indptr[u] + r, e = (long long)indptr[u + 1];
         if (b >= e || cc_load(comp + u) == c) continue;
         if (e - b <= inline_max) {
-            for (long long k = b; k < e; ++k) cc_link((I)u, indices[k], comp);
+            for (long long k = b; k < e; ++k) cc_link<L>((I)u, indices[k], comp);
         } else {
             work[atomicAdd(count, 1ULL)] = (I)u;
         }
@@ -242,7 +268,7 @@ __global__ void cc_link_rows(const I* __restrict__ indptr, const I* __restrict__
 
 // The worklist's vertices, one block each (their edges from offset r on, over the block's
 // threads).
-template <typename I>
+template <typename I, int L>
 __global__ void cc_link_heavy(const I* __restrict__ indptr, const I* __restrict__ indices,
                               I* comp, long long r, const I* __restrict__ work,
                               const unsigned long long* count) {
@@ -251,7 +277,7 @@ __global__ void cc_link_heavy(const I* __restrict__ indptr, const I* __restrict_
         I u = work[i];
         long long e = (long long)indptr[u + 1];
         for (long long k = (long long)indptr[u] + r + threadIdx.x; k < e; k += blockDim.x)
-            cc_link(u, indices[k], comp);
+            cc_link<L>(u, indices[k], comp);
     }
 }
 

@@ -21,6 +21,14 @@ BLOCKS_PER_SM = 8
 #: The last pass with the skip: a vertex with at most this many edges left links them in its
 #: own thread, one with more goes on the worklist of ``cc_link_heavy`` (a block a vertex).
 INLINE_MAX = 32
+#: How the linking kernels link (SR_CC_* in components.cu): ``"gap"`` (GAP's Link: climbs,
+#: reads only), ``"split"`` (finds that split paths, ECL-CC's intermediate pointer jumping;
+#: find again after a lost compare-and-swap) or ``"ecl"`` (ECL-CC's hooking: after a lost
+#: compare-and-swap go on from its returned value). SAMPLE_LINK for the sampling rounds,
+#: REST_LINK for the last pass; bench/probes/cc_probe.py times every pair.
+LINKS = {"gap": 0, "split": 1, "ecl": 2}
+SAMPLE_LINK = "gap"
+REST_LINK = "gap"
 #: The seed of the frequent-root sample (fixed: the labels do not depend on it, only the work).
 SEED = 0x5EED
 
@@ -33,10 +41,11 @@ def kernel_names():
     """Every instantiation of the components kernels."""
     names = []
     for I in C_TYPES.values():
-        names += [f"cc_init<{I}>", f"cc_sample_link<{I}>", f"cc_compress<{I}>",
-                  f"cc_compress_flag<{I}>", f"cc_frequent<{I}>", f"cc_link_rows<{I}>",
-                  f"cc_link_heavy<{I}>", f"cc_tile_rows<{I}>", f"cc_link_rest<{I}, {ITEMS}>",
-                  f"cc_number<{I}>"]
+        names += [f"cc_init<{I}>", f"cc_compress<{I}>", f"cc_compress_flag<{I}>",
+                  f"cc_frequent<{I}>", f"cc_tile_rows<{I}>", f"cc_number<{I}>"]
+        for L in LINKS.values():
+            names += [f"cc_sample_link<{I}, {L}>", f"cc_link_rows<{I}, {L}>",
+                      f"cc_link_heavy<{I}, {L}>", f"cc_link_rest<{I}, {ITEMS}, {L}>"]
     return names
 
 
@@ -65,11 +74,12 @@ def weak_components(A, skip: bool, neighbor_rounds: int, samples: int):
     g = (_grid(n),)
     t = (THREADS,)
     n64 = np.int64(n)
+    ls, lr = LINKS[SAMPLE_LINK], LINKS[REST_LINK]
     function(f"cc_init<{I}>")(g, t, (comp, n64))
     # the sampled subgraph: each vertex's r-th neighbour, r < k, then stars
     rounds = int(neighbor_rounds) if nnz else 0
     for r in range(rounds):
-        function(f"cc_sample_link<{I}>")(g, t, (indptr, indices, comp, n64, np.int64(r)))
+        function(f"cc_sample_link<{I}, {ls}>")(g, t, (indptr, indices, comp, n64, np.int64(r)))
         function(f"cc_compress<{I}>")(g, t, (comp, n64))
     if nnz and skip:
         # the most frequent root; the vertices outside its tree link their other edges
@@ -78,9 +88,9 @@ def weak_components(A, skip: bool, neighbor_rounds: int, samples: int):
                                       (comp, n64, np.int32(samples), np.uint64(SEED), frequent))
         work = cp.empty(n, dtype=it)
         count = cp.zeros(1, dtype=cp.uint64)
-        function(f"cc_link_rows<{I}>")(g, t, (indptr, indices, comp, n64, np.int64(rounds),
+        function(f"cc_link_rows<{I}, {lr}>")(g, t, (indptr, indices, comp, n64, np.int64(rounds),
                                               frequent, np.int64(INLINE_MAX), work, count))
-        function(f"cc_link_heavy<{I}>")((_grid(n * THREADS),), t,
+        function(f"cc_link_heavy<{I}, {lr}>")((_grid(n * THREADS),), t,
                                         (indptr, indices, comp, np.int64(rounds), work, count))
     elif nnz:
         # every edge, in tiles of consecutive CSR positions
@@ -90,7 +100,7 @@ def weak_components(A, skip: bool, neighbor_rounds: int, samples: int):
         function(f"cc_tile_rows<{I}>")((_grid(tiles + 1),), t,
                                        (indptr, n64, np.int64(nnz), np.int64(tile),
                                         np.int64(tiles), rows))
-        function(f"cc_link_rest<{I}, {ITEMS}>")((tiles,), t, (indptr, indices, comp,
+        function(f"cc_link_rest<{I}, {ITEMS}, {lr}>")((tiles,), t, (indptr, indices, comp,
                                                               np.int64(nnz), np.int64(rounds),
                                                               rows))
     flag = cp.empty(n, dtype=cp.int32)
