@@ -75,9 +75,10 @@ CONNECTIONS = ("weak", "strong")
 STRONG_METHODS = ("auto", "coloring", "tarjan")
 WEAK_METHODS = ("auto", "afforest", "fastsv")
 #: ``method="auto"`` for weak components, per device: Afforest's kernels on the GPU (H100,
-#: kron-22 / urand-22: see bench/probes/cc_probe.py; FastSV took 144 / 151 ms there), SciPy's
-#: compiled search on the CPU (kron-16 on a 2-core host: 41 ms with the symmetric promise,
-#: 80 ms without, against FastSV's 113 / 162 ms).
+#: bench/probes/cc_probe.py, kron-22 / urand-22 of bench.generators, best of 5: 1.8 / 2.0 ms
+#: with the symmetric promise, 3.0 / 3.1 ms without; FastSV 14.7 / 16.2 ms in the same run),
+#: SciPy's compiled search on the CPU (kron-16 on a 2-core host: 41 ms with the symmetric
+#: promise, 80 ms without, against FastSV's 113 / 162 ms).
 WEAK_AUTO = {"gpu": "afforest", "cpu": "afforest"}
 
 

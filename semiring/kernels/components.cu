@@ -34,7 +34,7 @@ __device__ __forceinline__ long long cc_cas(long long* p, long long cmp, long lo
 }
 
 // Three ways to link, a template argument L of every linking kernel (the launcher's
-// SAMPLE_LINK / REST_LINK pick them; bench/probes/cc_probe.py times each):
+// SAMPLE_LINK / REST_LINK pick them, with the measurements; bench/probes/cc_probe.py):
 //   SR_CC_GAP   GAP's Link: climbs from both parents two steps at a time, reads only;
 //   SR_CC_SPLIT finds both roots splitting the paths on the way (each vertex passed is
 //               pointed at its grandparent: ECL-CC's "intermediate pointer jumping"), hooks,

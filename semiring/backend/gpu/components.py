@@ -25,9 +25,17 @@ INLINE_MAX = 32
 #: reads only), ``"split"`` (finds that split paths, ECL-CC's intermediate pointer jumping;
 #: find again after a lost compare-and-swap) or ``"ecl"`` (ECL-CC's hooking: after a lost
 #: compare-and-swap go on from its returned value). SAMPLE_LINK for the sampling rounds,
-#: REST_LINK for the last pass; bench/probes/cc_probe.py times every pair.
+#: REST_LINK for the last pass; bench/probes/cc_probe.py times every pair. Measured (H100,
+#: best of 5, ms, kron-22 / urand-22 of bench.generators; symmetric=True, then without the
+#: promise): gap/gap 1.27 / 4.59, 2.14 / 4.37; ecl/gap 1.81 / 2.04, 2.95 / 3.07; ecl/split
+#: 1.75 / 1.82, 5.45 / 5.84; split/gap 1.69 / 2.52, 2.84 / 3.51. GAP's Link is the fastest
+#: on Kronecker graphs (kron-20: 0.54 against 1.8 ms) but climbs the long chains that the
+#: second sampling round of a uniform random graph builds (5 ms in that one launch);
+#: splitting finds in the sampling rounds bound that, and the full last pass (no skip) wants
+#: GAP's reads-only climb (its finds' writes cost 2-3x there). The pair with the best worst
+#: case on both graphs and both modes: ecl / gap.
 LINKS = {"gap": 0, "split": 1, "ecl": 2}
-SAMPLE_LINK = "gap"
+SAMPLE_LINK = "ecl"
 REST_LINK = "gap"
 #: The seed of the frequent-root sample (fixed: the labels do not depend on it, only the work).
 SEED = 0x5EED
