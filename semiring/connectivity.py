@@ -31,7 +31,7 @@ from .backend import backend_of
 from .errors import DomainMismatch, InvalidValue
 from .matrix import as_matrix
 
-__all__ = ["MAX_SAMPLES", "CSGRAPH_MAX", "weak_components"]
+__all__ = ["CSGRAPH_MAX", "MAX_SAMPLES", "weak_components"]
 
 #: The largest sample of :func:`weak_components` (one thread block sorts it).
 MAX_SAMPLES = 1024

@@ -9,14 +9,14 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import to_host
+from graphalg_cases import by_least_vertex, canonical, edge_lists
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import algorithms
 import semiring as sr
-from conftest import to_host
-from graphalg_cases import by_least_vertex, canonical, edge_lists
 
 
 def _reference(A, connection):
