@@ -6,9 +6,10 @@ Which path runs, and why:
 ======================================  ==========================================================
 function                                path
 ======================================  ==========================================================
-``connected_components`` (weak, or      native FastSV (:func:`algorithms.connected_components`)
-``directed=False``)                     on the input's device; SciPy numbers components in order
-                                        of their least vertex, and so does FastSV: equal labels.
+``connected_components`` (weak, or      native (:func:`algorithms.connected_components`) on the
+``directed=False``)                     input's device: Afforest's kernels on the GPU, SciPy's
+                                        search on the host; SciPy numbers components in order
+                                        of their least vertex, and so does Afforest: equal labels.
 ``connected_components`` (strong)       SciPy's Tarjan on the host (GPU input copied there, the
                                         labels back): SciPy numbers strong components in the
                                         order its depth-first search completes them, which only
@@ -95,9 +96,9 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     """Connected components, as ``scipy.sparse.csgraph.connected_components``: the same
     ``n_components`` and the same labels, numbered as SciPy numbers them.
 
-    Weak components (and all components with ``directed=False``) run FastSV on the input's
-    device (:func:`algorithms.connected_components`); strong components run SciPy's Tarjan
-    on the host, because SciPy's numbering is the completion order of its depth-first
+    Weak components (and all components with ``directed=False``) run on the input's device
+    (:func:`algorithms.connected_components`: Afforest on the GPU; host input runs SciPy's
+    search); strong components run SciPy's Tarjan on the host, because SciPy's numbering is the completion order of its depth-first
     search (see the module docstring).
 
     Parameters
