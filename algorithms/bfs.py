@@ -77,6 +77,13 @@ DEVICE_LOOP = True
 #: from there on).
 _grid_unavailable: str | None = None
 
+#: multi_source_bfs on the GPU: a level whose joint frontier (the vertices on any search's
+#: frontier) holds fewer than n / MSBFS_FILTER_DIV vertices tests each in-neighbour's bit in a
+#: bitmap of that frontier before loading its 64-bit word (the sparse levels of the pull,
+#: where Then et al. 2014 §4 and Beamer et al. 2012 would push); 0: never. Measured on the
+#: H100 with bench/probes/msbfs_probe.py (see docs/perf-notes.md).
+MSBFS_FILTER_DIV = 8
+
 #: On the CPU, run a search with ``direction="auto"`` (and each search of
 #: :func:`multi_source_bfs`) as one call of SciPy's compiled BFS (``"csgraph"``) instead of
 #: the NumPy level loop. On this repository's 2-core host (``python -m bench --device cpu``)
@@ -433,7 +440,8 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     if A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None:
         # the levels below, 64 sources to a word a vertex, each batch in one launch
         try:
-            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
+            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric,
+                                                    filter_div=MSBFS_FILTER_DIV)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the loop below does the same
             _grid_unavailable = str(err)

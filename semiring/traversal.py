@@ -314,9 +314,13 @@ MSBFS_BATCH = 64
 #: (2048 a step) instead of a warp (128 a step): a Kronecker hub (10^5 in-neighbours) scanned
 #: by one warp would hold the grid at the barrier for about a millisecond a level.
 MSBFS_HEAVY = 4096
+#: Levels of :func:`msbfs_grid` that keep a bitmap of their frontier (for ``filter_div``): one
+#: bit a vertex each, never reused within a launch (so read through L1 safely).
+MSBFS_FILTER_LEVELS = 32
 
 
-def msbfs_grid(A, sources, *, parents=False, symmetric=False, info=None):
+def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info=None,
+               trace=False):
     """Many breadth-first searches at once, bit-parallel, each batch of sources in one launch.
 
     Up to :data:`MSBFS_BATCH` searches share one 64-bit word a vertex (Then et al. 2014): bit
@@ -341,9 +345,16 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, info=None):
     parents : bool
     symmetric : bool
         Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
+    filter_div : int
+        A level whose frontier holds fewer than n / ``filter_div`` vertices (of the first
+        :data:`MSBFS_FILTER_LEVELS`) tests each in-neighbour's bit in a bitmap of the frontier
+        before loading its 64-bit word; 0: never.
     info : dict, optional
         Filled with ``levels`` (levels run, a list: one entry a batch) and ``depth`` (the
         deepest level of each batch); reading them synchronizes with the device.
+    trace : bool
+        With ``info``: ``info['trace']``, for each batch one ``(microseconds, new vertices,
+        filtered)`` per level (the first :data:`TRACE_LEVELS`), timed on the device.
 
     Returns
     -------
@@ -379,6 +390,9 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, info=None):
         raise DomainMismatch(f"{op}: sources must be a 1-D int64 CuPy array")
     if info is not None and not isinstance(info, dict):
         raise DomainMismatch(f"{op}: info must be a dict or None, got {type(info).__name__}")
+    if isinstance(filter_div, bool) or not isinstance(filter_div, (int, np.integer)) \
+            or not 0 <= filter_div < 2**20:
+        raise InvalidValue(f"{op}: filter_div must be an integer in [0, 2**20), got {filter_div!r}")
     s = int(sources.size)
     if s:
         lo, hi = (int(v) for v in cp.stack([sources.min(), sources.max()]).get())
@@ -400,16 +414,25 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, info=None):
     heavy = cp.flatnonzero(cp.diff(AT.indptr) > MSBFS_HEAVY).astype(AT.itype)
     nb = max(1, (n - 1).bit_length())  # level slices: enough for a depth of n - 1
     words = cp.empty((3 + nb, n), dtype=cp.uint64)  # F, F', S, the slices: the kernel zeroes them
-    states = cp.zeros((-(-s // MSBFS_BATCH), 12), dtype=cp.int64)
+    batches = -(-s // MSBFS_BATCH)
+    states = cp.zeros((batches, 12), dtype=cp.int64)
+    nfb = MSBFS_FILTER_LEVELS if filter_div else 0
+    fbits = cp.empty((max(nfb, 1), (n + 31) // 32), dtype=cp.uint32)
+    trace = trace and info is not None
+    tr = cp.zeros((batches, 1 + 3 * TRACE_LEVELS), dtype=cp.int64) if trace else None
     wblocks = _gt.book_grid(n)
     for b, j0 in enumerate(range(0, s, MSBFS_BATCH)):
         j1 = min(s, j0 + MSBFS_BATCH)
+        if nfb:
+            fbits.fill(0)
         try:
             f((blocks,), (_gt.GRID_THREADS,), (
                 AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0), heavy,
                 np.int64(heavy.size), np.int64(MSBFS_HEAVY), words[0], words[1], words[2],
                 words[3:], np.int32(nb),
-                level[j0:j1] if parent is None else parent[j0:j1], states[b]))
+                level[j0:j1] if parent is None else parent[j0:j1], states[b], fbits,
+                np.int64(nfb), np.int64(filter_div), tr[b] if trace else np.uint64(0),
+                np.int64(TRACE_LEVELS)))
         except _gt.driver_error() as err:
             raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                      f"{_gt.GRID_THREADS} threads failed: {err}") from err
@@ -420,6 +443,14 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, info=None):
         st = states.get()
         info["depth"] = [int(v) for v in st[:, 0]]
         info["levels"] = [int(v) for v in st[:, 1]]
+        if trace:
+            info["trace"] = []
+            for t, lv in zip(tr.get(), info["levels"]):
+                rows = t[1:].reshape(-1, 3)[:min(lv, TRACE_LEVELS)]
+                ends = rows[:, 0] - t[0]
+                starts = np.r_[0, ends[:-1]]
+                info["trace"].append([((e - a) / 1e3, int(k), bool(fl))
+                                      for a, e, (_, k, fl) in zip(starts, ends, rows)])
     return level, parent
 
 

@@ -283,17 +283,19 @@ def wide_graphs_and_sources(draw):
 
 
 @given(g=wide_graphs_and_sources(), parents=st.booleans(),
-       heavy=st.sampled_from([0, 2, 9, 4096]))
-def test_msbfs_wide_batches_paths_and_hubs(device, g, parents, heavy):
+       heavy=st.sampled_from([0, 2, 9, 4096]), filter_div=st.sampled_from([0, 1, 8, 10**5]))
+def test_msbfs_wide_batches_paths_and_hubs(device, g, parents, heavy, filter_div):
     """Rows equal SciPy's, parents the smallest in-neighbour one level up (the single-source
     BFS's deterministic ones) over several batches; on the GPU with every scan path: rows
-    longer than ``MSBFS_HEAVY`` go to a whole block (0: every vertex with an in-neighbour)."""
+    longer than ``MSBFS_HEAVY`` go to a whole block (0: every vertex with an in-neighbour), and
+    the frontier's bitmap filtering every level (1), none (0) or some (8, 10**5)."""
     from semiring import traversal  # noqa: PLC0415  (its threshold is patched per example)
 
     S, sources, undirected = g
     A = sr.Matrix.from_scipy(S, device=device)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(traversal, "MSBFS_HEAVY", heavy)
+        mp.setattr(bfs_module, "MSBFS_FILTER_DIV", filter_div)
         out = algorithms.multi_source_bfs(A, sources, parents=parents, deterministic=True,
                                           symmetric=undirected)
     level = to_host(out[0] if parents else out)
@@ -337,5 +339,18 @@ def test_msbfs_grid_info(device):
     level, _ = traversal.msbfs_grid(A, src, info=info)
     assert info == {"depth": [9, 5], "levels": [10, 6]}
     np.testing.assert_array_equal(to_host(level)[64], [-1] * 4 + list(range(6)))
+    # the trace: a row a level, each level's new vertices; filtered while the frontier holds
+    # fewer than n / filter_div vertices (one or two a level here: always with 4, never with 10)
+    for div, filtered in ((4, True), (10, False)):
+        info = {}
+        level2, _ = traversal.msbfs_grid(A, src, info=info, trace=True, filter_div=div)
+        np.testing.assert_array_equal(to_host(level2), to_host(level))
+        rows = info["trace"]
+        assert [[k for _, k, _ in r] for r in rows] == [[1] * 9 + [0], [1] * 5 + [0]]
+        assert all(fl == filtered for r in rows for _, _, fl in r)
+        assert all(us >= 0 for r in rows for us, _, _ in r)
     with pytest.raises(sr.DomainMismatch, match="msbfs_grid: info must be a dict or None"):
         traversal.msbfs_grid(A, src, info=[])
+    with pytest.raises(sr.InvalidValue, match=r"msbfs_grid: filter_div must be an integer in "
+                                              r"\[0, 2\*\*20\), got -1"):
+        traversal.msbfs_grid(A, src, filter_div=-1)

@@ -8,12 +8,15 @@ kron-20 and kron-22).
 
 Each graph is generated on the GPU (``bench.generators``); the sources are random vertices of
 nonzero degree (Graph500's rule). Each figure is the best of 5 runs after a warm-up; levels
-alone, then with deterministic parents, each checked equal to the loop's rows.
+alone, then with deterministic parents, each checked equal to the loop's rows. ``--heavy`` and
+``--filter`` sweep ``semiring.traversal.MSBFS_HEAVY`` and ``algorithms.bfs.MSBFS_FILTER_DIV``;
+each level's time, new vertices and filtering (``f``) are printed from the device's trace.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import time
 
 import cupy as cp
@@ -23,6 +26,8 @@ import algorithms
 import semiring as sr
 from bench import generators as gen
 from semiring import traversal
+
+BFS = importlib.import_module("algorithms.bfs")  # the module: algorithms.bfs is the function
 
 
 def best(f, reps=5):
@@ -70,16 +75,25 @@ def run_graph(spec, args):
                                                symmetric=True)
 
         loop_lv, t_loop = best(loop)
-        for h in args.heavy:
-            traversal.MSBFS_HEAVY = h
-            info = {}
-            traversal.msbfs_grid(A, src_d, symmetric=True, info=info)
-            lv, t_ms = best(multi)
-            print(f"  s={s:4d} levels   heavy={h:6d}  multi_source_bfs {t_ms:8.3f} ms   "
-                  f"loop of bfs {t_loop:8.3f} ms   {t_loop / t_ms:6.2f}x   "
-                  f"depth {info['depth']} levels {info['levels']}   "
-                  f"{diff(lv, loop_lv)}", flush=True)
+        for fd in args.filter:
+            BFS.MSBFS_FILTER_DIV = fd
+            for h in args.heavy:
+                traversal.MSBFS_HEAVY = h
+                info = {}
+                traversal.msbfs_grid(A, src_d, symmetric=True, info=info, trace=True,
+                                     filter_div=fd)
+                lv, t_ms = best(multi)
+                print(f"  s={s:4d} levels   heavy={h:6d} filter_div={fd:3d}  multi_source_bfs "
+                      f"{t_ms:8.3f} ms   loop of bfs {t_loop:8.3f} ms   {t_loop / t_ms:6.2f}x   "
+                      f"depth {info['depth']} levels {info['levels']}   "
+                      f"{diff(lv, loop_lv)}", flush=True)
+                if h == args.heavy[0]:
+                    for b, rows in enumerate(info["trace"]):
+                        print(f"    batch {b}: " + ", ".join(
+                            f"{us:.0f} us/{k}{'f' if fl else ''}" for us, k, fl in rows),
+                            flush=True)
         traversal.MSBFS_HEAVY = args.heavy[0]
+        BFS.MSBFS_FILTER_DIV = args.filter[0]
         (llv, lpa), t_lpar = best(lambda: loop(True))
         (mlv, mpa), t_mpar = best(lambda: multi(True))
         print(f"  s={s:4d} parents  heavy={args.heavy[0]:6d}  multi_source_bfs {t_mpar:8.3f} ms   "
@@ -94,18 +108,21 @@ def main():
     ap.add_argument("--heavy", type=int, nargs="+", default=[traversal.MSBFS_HEAVY],
                     help="values of semiring.traversal.MSBFS_HEAVY to time (the first is kept "
                          "for the parents)")
+    ap.add_argument("--filter", type=int, nargs="+", default=[BFS.MSBFS_FILTER_DIV],
+                    help="values of algorithms.bfs.MSBFS_FILTER_DIV to time (the first is kept "
+                         "for the parents)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     dev = cp.cuda.Device()
     name = cp.cuda.runtime.getDeviceProperties(dev.id)["name"].decode()
     print(f"device {name}, {dev.attributes['MultiProcessorCount']} SMs", flush=True)
-    default_heavy = traversal.MSBFS_HEAVY
+    default_heavy, default_filter = traversal.MSBFS_HEAVY, BFS.MSBFS_FILTER_DIV
     try:
         for spec in args.graphs:
             run_graph(spec, args)
             cp.get_default_memory_pool().free_all_blocks()
     finally:
-        traversal.MSBFS_HEAVY = default_heavy
+        traversal.MSBFS_HEAVY, BFS.MSBFS_FILTER_DIV = default_heavy, default_filter
 
 
 if __name__ == "__main__":

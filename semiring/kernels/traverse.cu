@@ -1014,8 +1014,15 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
 // (the kernel zeroes what it reads). heavy: the vertices of in-degree > heavy_deg, nheavy of
 // them.
 // state (int64[12], zero): [0] depth out (the deepest level reached), [1] levels run,
-// [4..6] the rotating ORs of a level's new bits (the searches running next), [10] the
-// barrier word.
+// [4..6] the rotating ORs of a level's new bits (the searches running next), [7..9] the
+// rotating counts of a level's new vertices (the next frontier), [10] the barrier word, [11]
+// the distinct sources.
+// fbits (nullable when nfb = 0): nfb zeroed bitmaps of ceil(n / 32) words, the frontier of the
+// first nfb levels (the sources', then each level's new vertices); a level whose frontier
+// holds fewer than n / filter_div vertices (filter_div > 0) reads an in-neighbour's word only
+// where its bit is set. trace (nullable, a profile): the start time, then for each of the first
+// trace_levels levels its end time (ns, %globaltimer), its new vertices and whether it was
+// filtered.
 #define SR_MSBFS_LANE 32
 #ifndef SR_MSBFS_ITEMS
 #define SR_MSBFS_ITEMS 4
@@ -1053,6 +1060,13 @@ __device__ __forceinline__ void sr_msbfs_own(const I* u, const unsigned long lon
     }
 }
 
+// Whether u may be on the frontier: its bit in the frontier's bitmap fb, when there is one.
+template <typename I>
+__device__ __forceinline__ bool sr_in_frontier(const unsigned int* fb, I u)
+{
+    return fb == nullptr || ((fb[u >> 5] >> (u & 31)) & 1u);
+}
+
 // v's new bits: record them (S, the level slices of d1) and return them.
 __device__ __forceinline__ void sr_msbfs_commit(unsigned long long* S, unsigned long long* L,
                                                 long long n, long long v, long long d1,
@@ -1070,9 +1084,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n,
     const long long* __restrict__ src, int s, const I* __restrict__ heavy, long long nheavy,
     long long heavy_deg, unsigned long long* F0, unsigned long long* F1, unsigned long long* S,
-    unsigned long long* L, int nb, long long* parent, long long* state)
+    unsigned long long* L, int nb, long long* parent, long long* state, unsigned int* fbits,
+    long long nfb, long long filter_div, long long* trace, long long trace_levels)
 {
     unsigned long long* act = reinterpret_cast<unsigned long long*>(state + 4);
+    unsigned long long* cnt = reinterpret_cast<unsigned long long*>(state + 7);
     unsigned int* bar = reinterpret_cast<unsigned int*>(state + 10);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -1081,17 +1097,21 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
     const long long nwords = (n + 31) >> 5;
     __shared__ unsigned long long s_act;
     __shared__ unsigned long long s_wor[SR_GRID_THREADS / 32];
+    __shared__ unsigned long long s_cnt;
     for (long long v = gtid; v < n; v += stride) F0[v] = S[v] = L[v] = 0ull;
     sr_grid_sync(bar);
     for (long long j = gtid; j < s; j += stride) {
         const long long v = src[j];
-        atomicOr(F0 + v, 1ull << j);
+        if (atomicOr(F0 + v, 1ull << j) == 0ull) atomicAdd(reinterpret_cast<unsigned long long*>(state + 11), 1ull);
         atomicOr(S + v, 1ull << j);
+        if (nfb > 0) atomicOr(fbits + (v >> 5), 1u << (v & 31));
         if (PARENTS) parent[j * n + v] = v;
     }
     // the searches still running: those with a non-empty frontier (all of them at first)
     unsigned long long active = s == 64 ? ~0ull : (1ull << s) - 1ull;
     sr_grid_sync(bar);
+    long long count = *reinterpret_cast<volatile long long*>(state + 11);  // the frontier's vertices
+    if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     long long depth = 0, levels = 0;
     int c = 0;
     while (depth < n) {
@@ -1099,9 +1119,16 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
         const unsigned long long* F = (depth & 1) ? F1 : F0;
         unsigned long long* Fn = (depth & 1) ? F0 : F1;
         const int nc = c == 2 ? 0 : c + 1;
-        if (gtid == 0) act[nc] = 0ull;  // read two barriers ago
-        if (threadIdx.x == 0) s_act = 0ull;
+        if (gtid == 0) act[nc] = cnt[nc] = 0ull;  // read two barriers ago
+        if (threadIdx.x == 0) s_act = s_cnt = 0ull;
         __syncthreads();
+        // the frontier's bitmap (one a level, written during the level before, never reused: no
+        // L1 line of it can be stale) filters the in-neighbours before their words are loaded
+        // while the frontier holds fewer than n / filter_div vertices
+        const long long nw = (n + 31) >> 5;
+        const unsigned int* fb = levels < nfb && filter_div > 0 && count * filter_div < n
+                                     ? fbits + levels * nw : nullptr;
+        unsigned int* fbn = levels + 1 < nfb ? fbits + (levels + 1) * nw : nullptr;
         if (((d1 + 1) & d1) == 0) {  // the slice first written at level d1 + 1 (a power of 2)
             const int b = __ffsll(d1 + 1) - 1;
             if (b < nb)
@@ -1126,7 +1153,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
 #pragma unroll
                     for (int k = 0; k < SR_MSBFS_ITEMS; ++k) u[k] = e + k < end ? tindices[e + k] : (I)0;
 #pragma unroll
-                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k) w[k] = e + k < end ? __ldcg(F + u[k]) & want : 0ull;
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k)
+                        w[k] = e + k < end && sr_in_frontier(fb, u[k]) ? __ldcg(F + u[k]) & want : 0ull;
                     unsigned long long mine = 0ull;
 #pragma unroll
                     for (int k = 0; k < SR_MSBFS_ITEMS; ++k) mine |= w[k];
@@ -1150,7 +1178,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
             }
             if (threadIdx.x == 0) {
                 Fn[v] = got;
-                if (got) sr_msbfs_commit(S, L, n, v, d1, seen, got);
+                if (got) {
+                    sr_msbfs_commit(S, L, n, v, d1, seen, got);
+                    if (fbn != nullptr) atomicOr(fbn + (v >> 5), 1u << (v & 31));
+                    atomicAdd(&s_cnt, 1ull);
+                }
                 grew |= got;
             }
         }
@@ -1177,7 +1209,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
 #pragma unroll
                     for (int k = 0; k < SR_PULL_STEP; ++k) u[k] = beg + k < lim ? tindices[beg + k] : (I)0;
 #pragma unroll
-                    for (int k = 0; k < SR_PULL_STEP; ++k) w[k] = beg + k < lim ? __ldcg(F + u[k]) : 0ull;
+                    for (int k = 0; k < SR_PULL_STEP; ++k)
+                        w[k] = beg + k < lim && sr_in_frontier(fb, u[k]) ? __ldcg(F + u[k]) : 0ull;
 #pragma unroll
                     for (int k = 0; k < SR_PULL_STEP; ++k) {
                         const unsigned long long b = w[k] & ~seen & ~acc;
@@ -1211,7 +1244,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
 #pragma unroll
                     for (int k = 0; k < SR_MSBFS_ITEMS; ++k) u[k] = e + k < le ? tindices[e + k] : (I)0;
 #pragma unroll
-                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k) w[k] = e + k < le ? __ldcg(F + u[k]) & want : 0ull;
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k)
+                        w[k] = e + k < le && sr_in_frontier(fb, u[k]) ? __ldcg(F + u[k]) & want : 0ull;
                     unsigned long long mine_w = 0ull;
 #pragma unroll
                     for (int k = 0; k < SR_MSBFS_ITEMS; ++k) mine_w |= w[k];
@@ -1230,13 +1264,27 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
                     grew |= acc;
                 }
             }
+            const unsigned int hit = __ballot_sync(0xffffffffu, light && acc != 0ull);
+            if (lane == 0 && hit) {
+                if (fbn != nullptr) atomicOr(fbn + wd, hit);
+                atomicAdd(&s_cnt, (unsigned long long)__popc(hit));
+            }
         }
         if (grew) atomicOr(&s_act, grew);
         __syncthreads();
-        if (threadIdx.x == 0 && s_act) atomicOr(&act[c], s_act);
+        if (threadIdx.x == 0 && s_act) {
+            atomicOr(&act[c], s_act);
+            atomicAdd(&cnt[c], s_cnt);
+        }
         sr_grid_sync(bar);
-        ++levels;
         active = *reinterpret_cast<volatile unsigned long long*>(&act[c]);
+        count = (long long)*reinterpret_cast<volatile unsigned long long*>(&cnt[c]);
+        if (trace != nullptr && gtid == 0 && levels < trace_levels) {
+            trace[1 + 3 * levels] = sr_clock_ns();
+            trace[2 + 3 * levels] = count;
+            trace[3 + 3 * levels] = fb != nullptr;
+        }
+        ++levels;
         if (active == 0ull) break;
         depth = d1;
         c = nc;
