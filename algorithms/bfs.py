@@ -78,10 +78,12 @@ DEVICE_LOOP = True
 _grid_unavailable: str | None = None
 
 #: multi_source_bfs on the GPU: a level whose joint frontier (the vertices on any search's
-#: frontier) holds fewer than n / MSBFS_FILTER_DIV vertices tests each in-neighbour's bit in a
-#: bitmap of that frontier before loading its 64-bit word (the sparse levels of the pull,
-#: where Then et al. 2014 §4 and Beamer et al. 2012 would push); 0: never. Measured on the
-#: H100 with bench/probes/msbfs_probe.py (see docs/perf-notes.md).
+#: frontier) holds fewer than n / MSBFS_FILTER_DIV vertices is sparse: each in-neighbour's bit
+#: in a bitmap of that frontier is tested before its 64-bit word is loaded and, with
+#: ``symmetric=True``, the frontier first marks its neighbours so that only they scan (where
+#: Then et al. 2014 §4 and Beamer et al. 2012 push); 0: never. On the H100
+#: (bench/probes/msbfs_probe.py, 64 sources, filter only) 8 and 32 were alike, 1 (every
+#: level) slower on the dense levels: kron-22 6.7 / 6.8 / 7.5 ms, none 7.6 ms.
 MSBFS_FILTER_DIV = 8
 
 #: On the CPU, run a search with ``direction="auto"`` (and each search of

@@ -329,7 +329,10 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info
     frontier matrix, 64 columns packed to a word): each vertex ORs its in-neighbours' words and
     stops once every running search has reached it, so one pass over the graph serves 64
     searches. The scan is balanced by in-degree: a lane scans a short row, a warp a longer one
-    (128 in-neighbours a step), a block one of more than :data:`MSBFS_HEAVY`. A persistent
+    (128 in-neighbours a step), a block one of more than :data:`MSBFS_HEAVY`. Sparse levels
+    (``filter_div``) skip the words of in-neighbours off the frontier and, on a symmetric
+    graph, the vertices no frontier vertex points to (Beamer's push for a small frontier, as
+    marks). A persistent
     cooperative grid runs every level of a batch, a grid-wide barrier between them; levels are
     kept as bit slices during the search (a word per bit of the depth, one bit a source) and
     written out as int64 by one coalesced pass after it. Parents are the first in-neighbour
@@ -346,9 +349,10 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info
     symmetric : bool
         Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
     filter_div : int
-        A level whose frontier holds fewer than n / ``filter_div`` vertices (of the first
-        :data:`MSBFS_FILTER_LEVELS`) tests each in-neighbour's bit in a bitmap of the frontier
-        before loading its 64-bit word; 0: never.
+        A sparse level, whose frontier holds fewer than n / ``filter_div`` vertices (of the
+        first :data:`MSBFS_FILTER_LEVELS`), tests each in-neighbour's bit in a bitmap of the
+        frontier before loading its 64-bit word; with ``symmetric``, the frontier first marks
+        its neighbours (a push of one bit a vertex) and only those scan their rows. 0: never.
     info : dict, optional
         Filled with ``levels`` (levels run, a list: one entry a batch) and ``depth`` (the
         deepest level of each batch); reading them synchronizes with the device.
@@ -417,9 +421,11 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info
     batches = -(-s // MSBFS_BATCH)
     states = cp.zeros((batches, 12), dtype=cp.int64)
     nfb = MSBFS_FILTER_LEVELS if filter_div else 0
-    fbits = cp.empty((max(nfb, 1), (n + 31) // 32), dtype=cp.uint32)
+    fbits = cp.empty((2, max(nfb, 1), (n + 31) // 32), dtype=cp.uint32)  # frontiers, marks
     trace = trace and info is not None
     tr = cp.zeros((batches, 1 + 3 * TRACE_LEVELS), dtype=cp.int64) if trace else None
+    # the parents found, vertex-major (n × 64, 32 bits each): msbfs_write makes the rows
+    P = cp.empty((n, MSBFS_BATCH), dtype=cp.uint32) if parents else fbits[0]
     wblocks = _gt.book_grid(n)
     for b, j0 in enumerate(range(0, s, MSBFS_BATCH)):
         j1 = min(s, j0 + MSBFS_BATCH)
@@ -429,15 +435,15 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info
             f((blocks,), (_gt.GRID_THREADS,), (
                 AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0), heavy,
                 np.int64(heavy.size), np.int64(MSBFS_HEAVY), words[0], words[1], words[2],
-                words[3:], np.int32(nb),
-                level[j0:j1] if parent is None else parent[j0:j1], states[b], fbits,
-                np.int64(nfb), np.int64(filter_div), tr[b] if trace else np.uint64(0),
+                words[3:], np.int32(nb), P, states[b], fbits[0], fbits[1],
+                np.int64(nfb), np.int64(filter_div), np.int32(bool(symmetric)),
+                tr[b] if trace else np.uint64(0),
                 np.int64(TRACE_LEVELS)))
         except _gt.driver_error() as err:
             raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                      f"{_gt.GRID_THREADS} threads failed: {err}") from err
         write((wblocks,), (_gt.BOOK_THREADS,), (
-            words[2], words[3:], np.int64(n), np.int32(j1 - j0), states[b], level[j0:j1],
+            words[2], words[3:], np.int64(n), np.int32(j1 - j0), states[b], level[j0:j1], P,
             level[j0:j1] if parent is None else parent[j0:j1]))
     if info is not None:
         st = states.get()

@@ -1007,10 +1007,14 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
 // once when bit j first reaches v (only the slices of the set bits of d1 are written, by v's
 // owner), and written out as int64 by msbfs_write after the search, coalesced, with -1 where
 // bit j of S[v] is clear: the search itself writes no n × s array. Parents are written where
-// found (parent[j, v] = u); msbfs_write sets the unreached ones to -1. Slice b is zeroed one
+// found into a vertex-major scratch, P[v][j] = u (32 bits: n < 2^32), and msbfs_write turns
+// them into the s × n int64 rows (-1 where unreached) with the levels: a parent written
+// straight into its row, 8 bytes in a sector whose other entries come at other levels, cost
+// a DRAM read-modify-write of the sector each (kron-22: 9.4 ms of parents against 6.7 ms of
+// levels), where a vertex's 64 entries share 8 sectors here. Slice b is zeroed one
 // level before its first use (level 2^b - 1; slice 0 at the start).
 //
-// level (unwritten here), parent: s × n, row-major. F0, F1, S: n words each, L: nb × n words
+// P: n × 64 (PARENTS only). F0, F1, S: n words each, L: nb × n words
 // (the kernel zeroes what it reads). heavy: the vertices of in-degree > heavy_deg, nheavy of
 // them.
 // state (int64[12], zero): [0] depth out (the deepest level reached), [1] levels run,
@@ -1020,7 +1024,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
 // fbits (nullable when nfb = 0): nfb zeroed bitmaps of ceil(n / 32) words, the frontier of the
 // first nfb levels (the sources', then each level's new vertices); a level whose frontier
 // holds fewer than n / filter_div vertices (filter_div > 0) reads an in-neighbour's word only
-// where its bit is set. trace (nullable, a profile): the start time, then for each of the first
+// where its bit is set; with marks (A = Aᵀ), such a level first marks the frontier's rows in
+// cbits' bitmap of the level (nfb zeroed ones, never reused) and scans only marked vertices.
+// trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), its new vertices and whether it was
 // filtered.
 #define SR_MSBFS_LANE 32
@@ -1047,7 +1053,7 @@ __device__ __forceinline__ unsigned long long sr_warp_scan_or(unsigned long long
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_msbfs_own(const I* u, const unsigned long long* w,
                                              unsigned long long want, unsigned long long excl,
-                                             long long* parent, long long n, long long v)
+                                             unsigned int* P, long long v)
 {
     if (!PARENTS) return;
     unsigned long long taken = excl;
@@ -1056,7 +1062,7 @@ __device__ __forceinline__ void sr_msbfs_own(const I* u, const unsigned long lon
         const unsigned long long b = w[k] & want & ~taken;
         taken |= b;
         for (unsigned long long r = b; r; r &= r - 1ull)
-            parent[(long long)(__ffsll((long long)r) - 1) * n + v] = (long long)u[k];
+            P[v * 64 + (__ffsll((long long)r) - 1)] = (unsigned int)u[k];
     }
 }
 
@@ -1084,8 +1090,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n,
     const long long* __restrict__ src, int s, const I* __restrict__ heavy, long long nheavy,
     long long heavy_deg, unsigned long long* F0, unsigned long long* F1, unsigned long long* S,
-    unsigned long long* L, int nb, long long* parent, long long* state, unsigned int* fbits,
-    long long nfb, long long filter_div, long long* trace, long long trace_levels)
+    unsigned long long* L, int nb, unsigned int* P, long long* state, unsigned int* fbits,
+    unsigned int* cbits, long long nfb, long long filter_div, int marks, long long* trace,
+    long long trace_levels)
 {
     unsigned long long* act = reinterpret_cast<unsigned long long*>(state + 4);
     unsigned long long* cnt = reinterpret_cast<unsigned long long*>(state + 7);
@@ -1105,7 +1112,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
         if (atomicOr(F0 + v, 1ull << j) == 0ull) atomicAdd(reinterpret_cast<unsigned long long*>(state + 11), 1ull);
         atomicOr(S + v, 1ull << j);
         if (nfb > 0) atomicOr(fbits + (v >> 5), 1u << (v & 31));
-        if (PARENTS) parent[j * n + v] = v;
+        if (PARENTS) P[v * 64 + j] = (unsigned int)v;
     }
     // the searches still running: those with a non-empty frontier (all of them at first)
     unsigned long long active = s == 64 ? ~0ull : (1ull << s) - 1ull;
@@ -1129,6 +1136,35 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
         const unsigned int* fb = levels < nfb && filter_div > 0 && count * filter_div < n
                                      ? fbits + levels * nw : nullptr;
         unsigned int* fbn = levels + 1 < nfb ? fbits + (levels + 1) * nw : nullptr;
+        // on such a level of a symmetric graph, the frontier first marks its out-neighbours
+        // (its rows) in a bitmap of the level's own: only those can gain a bit, the others
+        // skip their scan (a push of marks, then the pull on the marked vertices)
+        unsigned int* cb = fb != nullptr && marks ? cbits + levels * nw : nullptr;
+        if (cb != nullptr) {
+            for (long long h = blockIdx.x; h < nheavy; h += gridDim.x) {  // long rows: a block
+                const long long u = (long long)heavy[h];
+                if (!((fb[u >> 5] >> (u & 31)) & 1u)) continue;
+                const long long end = (long long)tindptr[u + 1];
+                for (long long e = (long long)tindptr[u] + threadIdx.x; e < end; e += blockDim.x) {
+                    const long long v = (long long)tindices[e];
+                    atomicOr(cb + (v >> 5), 1u << (v & 31));
+                }
+            }
+            for (long long wd = gwarp; wd < nw; wd += nwarps) {  // the others: a warp a row
+                unsigned int bits = fb[wd];
+                while (bits) {
+                    const long long u = (wd << 5) + (__ffs(bits) - 1);
+                    bits &= bits - 1u;
+                    const long long beg = (long long)tindptr[u], end = (long long)tindptr[u + 1];
+                    if (end - beg > heavy_deg) continue;
+                    for (long long e = beg + lane; e < end; e += 32) {
+                        const long long v = (long long)tindices[e];
+                        atomicOr(cb + (v >> 5), 1u << (v & 31));
+                    }
+                }
+            }
+            sr_grid_sync(bar);
+        }
         if (((d1 + 1) & d1) == 0) {  // the slice first written at level d1 + 1 (a power of 2)
             const int b = __ffsll(d1 + 1) - 1;
             if (b < nb)
@@ -1144,7 +1180,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
             const unsigned long long seen = __ldcg(S + v);
             const long long beg = (long long)tindptr[v], end = (long long)tindptr[v + 1];
             unsigned long long got = 0ull;  // the same in every thread of the block
-            if ((seen | done) != ~0ull) {
+            if ((seen | done) != ~0ull && sr_in_frontier(cb, v)) {
                 for (long long e0 = beg; e0 < end; e0 += (long long)SR_GRID_THREADS * SR_MSBFS_ITEMS) {
                     const unsigned long long want = ~(seen | done | got);
                     const long long e = e0 + (long long)threadIdx.x * SR_MSBFS_ITEMS;
@@ -1171,7 +1207,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
                     __syncthreads();  // s_wor is written again next step
                     const unsigned long long prev = __shfl_up_sync(0xffffffffu, incl, 1);
                     if (mine) sr_msbfs_own<I, PARENTS>(u, w, want, before | (lane ? prev : 0ull),
-                                                       parent, n, v);
+                                                       P, v);
                     got |= total;
                     if ((got | seen | done) == ~0ull) break;
                 }
@@ -1198,7 +1234,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
                 beg = (long long)tindptr[v];
                 end = (long long)tindptr[v + 1];
                 light = end - beg <= heavy_deg;
-                mine = light && beg < end && (seen | done) != ~0ull;
+                mine = light && beg < end && (seen | done) != ~0ull && sr_in_frontier(cb, v);
             }
             if (mine) {
                 const long long lim = min(end, beg + SR_MSBFS_LANE);
@@ -1218,7 +1254,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
                             acc |= b;
                             if (PARENTS)
                                 for (unsigned long long r = b; r; r &= r - 1ull)
-                                    parent[(long long)(__ffsll((long long)r) - 1) * n + v] = (long long)u[k];
+                                    P[v * 64 + (__ffsll((long long)r) - 1)] = (unsigned int)u[k];
                         }
                     }
                     if ((acc | seen | done) == ~0ull) break;
@@ -1251,7 +1287,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
                     for (int k = 0; k < SR_MSBFS_ITEMS; ++k) mine_w |= w[k];
                     const unsigned long long incl = sr_warp_scan_or(mine_w);
                     const unsigned long long prev = __shfl_up_sync(0xffffffffu, incl, 1);
-                    if (mine_w) sr_msbfs_own<I, PARENTS>(u, w, want, lane ? prev : 0ull, parent, n, lv);
+                    if (mine_w) sr_msbfs_own<I, PARENTS>(u, w, want, lane ? prev : 0ull, P, lv);
                     got |= __shfl_sync(0xffffffffu, incl, 31);
                     if ((got | lseen | done) == ~0ull) break;
                 }
@@ -1300,7 +1336,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
 template <int SL, int PARENTS>
 __device__ __forceinline__ void sr_msbfs_write_vertex(
     const unsigned long long* __restrict__ S, const unsigned long long* __restrict__ L, int bl,
-    long long n, int s, long long v, long long* level, long long* parent)
+    const unsigned int* __restrict__ P, long long n, int s, long long v, long long* level,
+    long long* parent)
 {
     const unsigned long long sv = S[v];
     for (int j0 = 0; j0 < s; j0 += 32) {
@@ -1318,27 +1355,28 @@ __device__ __forceinline__ void sr_msbfs_write_vertex(
                 out = (long long)x;
             }
             level[(long long)(j0 + j) * n + v] = out;
-            if (PARENTS && out < 0) parent[(long long)(j0 + j) * n + v] = -1;
+            if (PARENTS) parent[(long long)(j0 + j) * n + v] = out < 0 ? -1 : (long long)P[v * 64 + j0 + j];
         }
     }
 }
 
 // level (s × n, int64): level(j, v) from the slices L (bit j of L[b][v] is bit b of it), -1
-// where bit j of S[v] is clear; with PARENTS, parent(j, v) = -1 there too (msbfs_grid wrote
-// the others). The slices in use: those of the bits of the deepest level, state[0].
+// where bit j of S[v] is clear; with PARENTS, parent(j, v) = P[v][j] or -1 likewise (a
+// thread's reads of its vertex's 256-byte row of P come from L1 after the first). The slices
+// in use: those of the bits of the deepest level, state[0].
 template <int PARENTS>
 __global__ void msbfs_write(const unsigned long long* __restrict__ S,
                             const unsigned long long* __restrict__ L, long long n, int s,
                             const long long* __restrict__ state, long long* level,
-                            long long* parent)
+                            const unsigned int* __restrict__ P, long long* parent)
 {
     const long long depth = state[0];
     const int bl = depth > 0 ? 64 - __clzll(depth) : 0;
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
-        if (bl <= 4) sr_msbfs_write_vertex<4, PARENTS>(S, L, bl, n, s, v, level, parent);
-        else if (bl <= 8) sr_msbfs_write_vertex<8, PARENTS>(S, L, bl, n, s, v, level, parent);
-        else if (bl <= 16) sr_msbfs_write_vertex<16, PARENTS>(S, L, bl, n, s, v, level, parent);
-        else sr_msbfs_write_vertex<SR_MSBFS_SLICES, PARENTS>(S, L, bl, n, s, v, level, parent);
+        if (bl <= 4) sr_msbfs_write_vertex<4, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+        else if (bl <= 8) sr_msbfs_write_vertex<8, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+        else if (bl <= 16) sr_msbfs_write_vertex<16, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+        else sr_msbfs_write_vertex<SR_MSBFS_SLICES, PARENTS>(S, L, bl, P, n, s, v, level, parent);
     }
 }
