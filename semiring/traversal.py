@@ -421,7 +421,8 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info
     batches = -(-s // MSBFS_BATCH)
     states = cp.zeros((batches, 12), dtype=cp.int64)
     nfb = MSBFS_FILTER_LEVELS if filter_div else 0
-    fbits = cp.empty((2, max(nfb, 1), (n + 31) // 32), dtype=cp.uint32)  # frontiers, marks
+    # frontier and mark bitmaps, one a level, each on whole 128-byte lines (the kernel's nwp)
+    fbits = cp.empty((2, max(nfb, 1), -(-n // 1024) * 32), dtype=cp.uint32)
     trace = trace and info is not None
     tr = cp.zeros((batches, 1 + 3 * TRACE_LEVELS), dtype=cp.int64) if trace else None
     # the parents found, vertex-major (n × 64, 32 bits each): msbfs_write makes the rows

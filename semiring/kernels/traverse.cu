@@ -1021,7 +1021,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
 // [4..6] the rotating ORs of a level's new bits (the searches running next), [7..9] the
 // rotating counts of a level's new vertices (the next frontier), [10] the barrier word, [11]
 // the distinct sources.
-// fbits (nullable when nfb = 0): nfb zeroed bitmaps of ceil(n / 32) words, the frontier of the
+// fbits (nullable when nfb = 0): nfb zeroed bitmaps of ceil(n / 32) words (each at a multiple
+// of 32 words: ceil(n / 1024) * 32 words apart; cbits alike), the frontier of the
 // first nfb levels (the sources', then each level's new vertices); a level whose frontier
 // holds fewer than n / filter_div vertices (filter_div > 0) reads an in-neighbour's word only
 // where its bit is set; with marks (A = Aᵀ), such a level first marks the frontier's rows in
@@ -1132,14 +1133,16 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
         // the frontier's bitmap (one a level, written during the level before, never reused: no
         // L1 line of it can be stale) filters the in-neighbours before their words are loaded
         // while the frontier holds fewer than n / filter_div vertices
-        const long long nw = (n + 31) >> 5;
+        // (nwp: a bitmap's words, rounded up to whole 128-byte lines so that no L1 line holds
+        // the end of one level's bitmap and the start of the next's)
+        const long long nw = (n + 31) >> 5, nwp = (nw + 31) & ~31LL;
         const unsigned int* fb = levels < nfb && filter_div > 0 && count * filter_div < n
-                                     ? fbits + levels * nw : nullptr;
-        unsigned int* fbn = levels + 1 < nfb ? fbits + (levels + 1) * nw : nullptr;
+                                     ? fbits + levels * nwp : nullptr;
+        unsigned int* fbn = levels + 1 < nfb ? fbits + (levels + 1) * nwp : nullptr;
         // on such a level of a symmetric graph, the frontier first marks its out-neighbours
         // (its rows) in a bitmap of the level's own: only those can gain a bit, the others
         // skip their scan (a push of marks, then the pull on the marked vertices)
-        unsigned int* cb = fb != nullptr && marks ? cbits + levels * nw : nullptr;
+        unsigned int* cb = fb != nullptr && marks ? cbits + levels * nwp : nullptr;
         if (cb != nullptr) {
             for (long long h = blockIdx.x; h < nheavy; h += gridDim.x) {  // long rows: a block
                 const long long u = (long long)heavy[h];
