@@ -416,8 +416,9 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     -----
     On the GPU the frontier matrix is packed 64 sources to a word a vertex and each batch of
     64 runs in one launch (:func:`semiring.traversal.msbfs_grid`, bit-parallel: one pass over
-    the graph a level serves 64 searches; parents are then the smallest in-neighbour, as with
-    ``deterministic``). Elsewhere, and where that launch cannot be made, the loop below runs:
+    the graph a level serves 64 searches, rows balanced over lanes, warps and blocks by
+    in-degree, sparse levels filtered by ``MSBFS_FILTER_DIV``; parents are then the smallest
+    in-neighbour, as with ``deterministic``). Elsewhere, and where that launch cannot be made, the loop below runs:
     a few ``n × s`` arrays (the frontier, the visited set and the product as bool, levels as
     int32, and with parents the product and the parents as int64), plus the results. Only the
     pull direction is used: every level reads the graph (or the visited set) in full, so a
