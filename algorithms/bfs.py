@@ -82,8 +82,9 @@ _grid_unavailable: str | None = None
 #: in a bitmap of that frontier is tested before its 64-bit word is loaded and, with
 #: ``symmetric=True``, the frontier first marks its neighbours so that only they scan (where
 #: Then et al. 2014 §4 and Beamer et al. 2012 push); 0: never. On the H100
-#: (bench/probes/msbfs_probe.py, 64 sources, filter only) 8 and 32 were alike, 1 (every
-#: level) slower on the dense levels: kron-22 6.7 / 6.8 / 7.5 ms, none 7.6 ms.
+#: (bench/probes/msbfs_probe.py, 64 sources, bitmap only) 8 and 32 were alike, 1 (every
+#: level) slower on the dense levels: kron-22 6.7 / 6.8 / 7.5 ms, none 7.6 ms; with the marks
+#: (8) kron-22 5.3 ms against 6.8 ms with none, kron-20 2.16 against 2.41 ms.
 MSBFS_FILTER_DIV = 8
 
 #: On the CPU, run a search with ``direction="auto"`` (and each search of
