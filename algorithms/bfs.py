@@ -77,6 +77,16 @@ DEVICE_LOOP = True
 #: from there on).
 _grid_unavailable: str | None = None
 
+#: multi_source_bfs on the GPU: a level whose joint frontier (the vertices on any search's
+#: frontier) holds fewer than n / MSBFS_FILTER_DIV vertices is sparse: each in-neighbour's bit
+#: in a bitmap of that frontier is tested before its 64-bit word is loaded and, with
+#: ``symmetric=True``, the frontier first marks its neighbours so that only they scan (where
+#: Then et al. 2014 §4 and Beamer et al. 2012 push); 0: never. On the H100
+#: (bench/probes/msbfs_probe.py, 64 sources, bitmap only) 8 and 32 were alike, 1 (every
+#: level) slower on the dense levels: kron-22 6.7 / 6.8 / 7.5 ms, none 7.6 ms; with the marks
+#: (8) kron-22 5.3 ms against 6.8 ms with none, kron-20 2.16 against 2.41 ms.
+MSBFS_FILTER_DIV = 8
+
 #: On the CPU, run a search with ``direction="auto"`` (and each search of
 #: :func:`multi_source_bfs`) as one call of SciPy's compiled BFS (``"csgraph"``) instead of
 #: the NumPy level loop. On this repository's 2-core host (``python -m bench --device cpu``)
@@ -407,8 +417,9 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     -----
     On the GPU the frontier matrix is packed 64 sources to a word a vertex and each batch of
     64 runs in one launch (:func:`semiring.traversal.msbfs_grid`, bit-parallel: one pass over
-    the graph a level serves 64 searches; parents are then the smallest in-neighbour, as with
-    ``deterministic``). Elsewhere, and where that launch cannot be made, the loop below runs:
+    the graph a level serves 64 searches, rows balanced over lanes, warps and blocks by
+    in-degree, sparse levels filtered by ``MSBFS_FILTER_DIV``; parents are then the smallest
+    in-neighbour, as with ``deterministic``). Elsewhere, and where that launch cannot be made, the loop below runs:
     a few ``n × s`` arrays (the frontier, the visited set and the product as bool, levels as
     int32, and with parents the product and the parents as int64), plus the results. Only the
     pull direction is used: every level reads the graph (or the visited set) in full, so a
@@ -433,7 +444,8 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     if A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None:
         # the levels below, 64 sources to a word a vertex, each batch in one launch
         try:
-            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
+            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric,
+                                                    filter_div=MSBFS_FILTER_DIV)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the loop below does the same
             _grid_unavailable = str(err)

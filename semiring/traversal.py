@@ -310,29 +310,55 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
 
 #: Sources per launch of :func:`msbfs_grid`: one bit each of a 64-bit word a vertex.
 MSBFS_BATCH = 64
+#: In-degree above which :func:`msbfs_grid` scans a vertex's in-neighbours with a whole block
+#: (2048 a step) instead of a warp (128 a step): a Kronecker hub (10^5 in-neighbours) scanned
+#: by one warp would hold the grid at the barrier for about a millisecond a level.
+MSBFS_HEAVY = 4096
+#: Levels of :func:`msbfs_grid` that keep a bitmap of their frontier (for ``filter_div``): one
+#: bit a vertex each, never reused within a launch (so read through L1 safely).
+MSBFS_FILTER_LEVELS = 32
 
 
-def msbfs_grid(A, sources, *, parents=False, symmetric=False):
+def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info=None,
+               trace=False):
     """Many breadth-first searches at once, bit-parallel, each batch of sources in one launch.
 
     Up to :data:`MSBFS_BATCH` searches share one 64-bit word a vertex (Then et al. 2014): bit
     j of ``F[v]`` says v is on source j's frontier. Each level is the pull step
     ``F'⟨¬S⟩ = Aᵀ bor.second F`` (the SpMM of :func:`algorithms.multi_source_bfs` over the
     frontier matrix, 64 columns packed to a word): each vertex ORs its in-neighbours' words and
-    stops once every search has reached it, so one pass over the graph serves 64 searches. A
-    persistent cooperative grid runs every level of a batch, a grid-wide barrier between them.
-    Parents are the first in-neighbour found, which is the smallest one (A's rows are sorted):
-    ``min_secondi``, the same on every run. GPU only.
+    stops once every running search has reached it, so one pass over the graph serves 64
+    searches. The scan is balanced by in-degree: a lane scans a short row, a warp a longer one
+    (128 in-neighbours a step), a block one of more than :data:`MSBFS_HEAVY`. Sparse levels
+    (``filter_div``) skip the words of in-neighbours off the frontier and, on a symmetric
+    graph, the vertices no frontier vertex points to (Beamer's push for a small frontier, as
+    marks). A persistent
+    cooperative grid runs every level of a batch, a grid-wide barrier between them; levels are
+    kept as bit slices during the search (a word per bit of the depth, one bit a source) and
+    written out as int64 by one coalesced pass after it. Parents are the first in-neighbour
+    found in row order, which is the smallest (A's rows are sorted): ``min_secondi``, the same
+    on every run. GPU only.
 
     Parameters
     ----------
-    A : Matrix, on the GPU, square
+    A : Matrix, on the GPU, square, fewer than 2**32 vertices
         The graph (edges ``A(i, j)``: i → j); only its structure is read.
     sources : cupy.ndarray of int64, 1-D
         The start vertices, in ``[0, n)``; duplicates allowed.
     parents : bool
     symmetric : bool
         Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
+    filter_div : int
+        A sparse level, whose frontier holds fewer than n / ``filter_div`` vertices (of the
+        first :data:`MSBFS_FILTER_LEVELS`), tests each in-neighbour's bit in a bitmap of the
+        frontier before loading its 64-bit word; with ``symmetric``, the frontier first marks
+        its neighbours (a push of one bit a vertex) and only those scan their rows. 0: never.
+    info : dict, optional
+        Filled with ``levels`` (levels run, a list: one entry a batch) and ``depth`` (the
+        deepest level of each batch); reading them synchronizes with the device.
+    trace : bool
+        With ``info``: ``info['trace']``, for each batch one ``(microseconds, new vertices,
+        filtered)`` per level (the first :data:`TRACE_LEVELS`), timed on the device.
 
     Returns
     -------
@@ -342,7 +368,8 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
     Raises
     ------
     BackendUnavailable
-        Where the cooperative launch cannot be made (before any batch has run).
+        Where the cooperative launch cannot be made (before any batch has run), or A has
+        2**32 vertices or more.
 
     Examples
     --------
@@ -365,34 +392,74 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
     if (not isinstance(sources, cp.ndarray) or sources.ndim != 1
             or sources.dtype != cp.int64):
         raise DomainMismatch(f"{op}: sources must be a 1-D int64 CuPy array")
+    if info is not None and not isinstance(info, dict):
+        raise DomainMismatch(f"{op}: info must be a dict or None, got {type(info).__name__}")
+    if isinstance(filter_div, bool) or not isinstance(filter_div, (int, np.integer)) \
+            or not 0 <= filter_div < 2**20:
+        raise InvalidValue(f"{op}: filter_div must be an integer in [0, 2**20), got {filter_div!r}")
     s = int(sources.size)
     if s:
         lo, hi = (int(v) for v in cp.stack([sources.min(), sources.max()]).get())
         if lo < 0 or hi >= n:
 
             raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {lo if lo < 0 else hi}")
+    if n >= 2**32:  # the level slices: a word per bit of the depth, at most 32
+        raise BackendUnavailable(f"{op}: at most 2**32 - 1 vertices, got {n}")
     level = cp.empty((s, n), dtype=cp.int64)
     parent = cp.empty((s, n), dtype=cp.int64) if parents else None
     if s == 0 or n == 0:
         return level, parent
-    f, blocks = _gt.grid_function(f"msbfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {int(parents)}>",
-                               op, BFS_GRID_BLOCKS_PER_SM)
+    tname = _gt.C_TYPES[np.dtype(A.itype)]
+    f, blocks = _gt.grid_function(f"msbfs_grid<{tname}, {int(parents)}>", op,
+                                  BFS_GRID_BLOCKS_PER_SM)
+    write = _gt.function(f"msbfs_write<{int(parents)}>")
     AT = A if symmetric else A.T
-    words = cp.empty((3, n), dtype=cp.uint64)  # F, F', S: the kernel zeroes them
-    state = cp.zeros(12, dtype=cp.int64)
-    for j0 in range(0, s, MSBFS_BATCH):
+    # the rows a block scans (Aᵀ's: in-degrees), in increasing order
+    heavy = cp.flatnonzero(cp.diff(AT.indptr) > MSBFS_HEAVY).astype(AT.itype)
+    nb = max(1, (n - 1).bit_length())  # level slices: enough for a depth of n - 1
+    words = cp.empty((3 + nb, n), dtype=cp.uint64)  # F, F', S, the slices: the kernel zeroes them
+    batches = -(-s // MSBFS_BATCH)
+    states = cp.zeros((batches, 12), dtype=cp.int64)
+    nfb = MSBFS_FILTER_LEVELS if filter_div else 0
+    # frontier and mark bitmaps, one a level, each on whole 128-byte lines (the kernel's nwp)
+    fbits = cp.empty((2, max(nfb, 1), -(-n // 1024) * 32), dtype=cp.uint32)
+    trace = trace and info is not None
+    tr = cp.zeros((batches, 1 + 3 * TRACE_LEVELS), dtype=cp.int64) if trace else None
+    # the parents found, vertex-major (n × 64, 32 bits each): msbfs_write makes the rows
+    P = cp.empty((n, MSBFS_BATCH), dtype=cp.uint32) if parents else fbits[0]
+    wblocks = _gt.book_grid(n)
+    for b, j0 in enumerate(range(0, s, MSBFS_BATCH)):
         j1 = min(s, j0 + MSBFS_BATCH)
-        if j0:
-            state.fill(0)
+        if nfb:
+            fbits.fill(0)
         try:
             f((blocks,), (_gt.GRID_THREADS,), (
-                AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0),
-                words[0], words[1], words[2], level[j0:j1],
-                level[j0:j1] if parent is None else parent[j0:j1], state))
+                AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0), heavy,
+                np.int64(heavy.size), np.int64(MSBFS_HEAVY), words[0], words[1], words[2],
+                words[3:], np.int32(nb), P, states[b], fbits[0], fbits[1],
+                np.int64(nfb), np.int64(filter_div), np.int32(bool(symmetric)),
+                tr[b] if trace else np.uint64(0),
+                np.int64(TRACE_LEVELS)))
         except _gt.driver_error() as err:
             raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                      f"{_gt.GRID_THREADS} threads failed: {err}") from err
+        write((wblocks,), (_gt.BOOK_THREADS,), (
+            words[2], words[3:], np.int64(n), np.int32(j1 - j0), states[b], level[j0:j1], P,
+            level[j0:j1] if parent is None else parent[j0:j1]))
+    if info is not None:
+        st = states.get()
+        info["depth"] = [int(v) for v in st[:, 0]]
+        info["levels"] = [int(v) for v in st[:, 1]]
+        if trace:
+            info["trace"] = []
+            for t, lv in zip(tr.get(), info["levels"]):
+                rows = t[1:].reshape(-1, 3)[:min(lv, TRACE_LEVELS)]
+                ends = rows[:, 0] - t[0]
+                starts = np.r_[0, ends[:-1]]
+                info["trace"].append([((e - a) / 1e3, int(k), bool(fl))
+                                      for a, e, (_, k, fl) in zip(starts, ends, rows)])
     return level, parent
+
 
 def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edges=MAX_EDGES,
                  max_rounds=None):

@@ -65,6 +65,7 @@ def kernel_names():
             + [f"relax_commit<{T}>" for T in C_TYPES.values()]
             + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
             + [f"relax_push<{I}, {T}>" for I in ("int", "long long") for T in C_TYPES.values()]
+            + [f"msbfs_write<{p}>" for p in (0, 1)]
             + grid_kernel_names())
 
 
