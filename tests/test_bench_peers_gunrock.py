@@ -109,34 +109,61 @@ def test_swap_relabelling_gives_the_source_s_answer(n, density, seed, data):
 # the output parser
 
 
-BFS_OUTPUT = """GPU distances[:40] = 0 1 1 2 2 1 2 2 2 2 2 2 2 1 2 2 2 2 2 2 1 2 2 2 2 2 2 2 2 2 2 2
-CPU Distances[:40] = 0 1 1 2 2 1 2 2 2 2 2 2 2 1 2 2 2 2 2 2 1 2 2 2 2 2 2 2 2 2 2 2
-GPU Trial Time : 1.31267 (ms)
-GPU Trial Time : 0.412672 (ms)
-GPU Trial Time : 0.40064 (ms)
-GPU Elapsed Time : 0.40064 (ms)
-CPU Elapsed Time : 2.54492 (ms)
+# captured on the H100 (2026-11-25): the examples built by bench/build_gunrock.sh, kron-10,
+# GUNROCK_BENCH_TRIALS=3 (the distance lines cut at 300 characters)
+BFS_OUTPUT = """GPU Trial Time : 5.53878 (ms)
+GPU Trial Time : 0.495872 (ms)
+GPU Trial Time : 0.530848 (ms)
+GPU distances[:40] = 0 3 3 2147483647 3 2 2147483647 3 2147483647 2 3 2147483647 3 2 2147483647
+CPU Distances[:40] = 0 3 3 2147483647 3 2 2147483647 3 2147483647 2 3 2147483647 3 2 2147483647
+GPU Elapsed Time : 0.530848 (ms)
+CPU Elapsed Time : 0.123 (ms)
 Number of errors : 0
 """
 
-TC_OUTPUT = """Per-vertex triangle count[:40] = 3 0 6 1 1
-Total Graph Traingles : 33
-GPU Elapsed Time : 0.0797 (ms)
-CPU Elapsed Time : 0.00381 (ms)
+TC_OUTPUT = """GPU Trial Time : 6.20374 (ms)
+GPU Trial Time : 1.50947 (ms)
+GPU Trial Time : 1.50381 (ms)
+Per-vertex triangle count[:40] = 51 1 2 0 5 7 0 35 0 208 1 0 3 57 0 0 489 526 0 12 7 374 0 80
+Total Graph Traingles : 232365
+GPU Elapsed Time : 1.50381 (ms)
+CPU Elapsed Time : 9.841 (ms)
+Number of errors : 0
+"""
+
+STOCK_BFS_OUTPUT = """GPU Elapsed Time : 5.06342 (ms)
+CPU Elapsed Time : 0.121 (ms)
 Number of errors : 2
+"""
+
+# the format of the pr.hxx hook (GUNROCK_BENCH_PR_MAX_ITER), values made up
+PR_OUTPUT = """PR Iterations : 21 (largest change 9.7e-09)
+GPU Trial Time : 1.86246 (ms)
+PR Iterations : 100 (largest change 2.1e-08)
+GPU Trial Time : 1.79795 (ms)
+GPU rank[:40] = 0.000773659 0.000237106 0.000359266 0.000165902 0.000386055 0.000404171
+GPU Elapsed Time : 1.79795 (ms)
 """
 
 
 def test_parse_output():
     r = GR.parse_output(BFS_OUTPUT, GR.GunrockRun("bfs", []))
-    assert r.trial_ms == [1.31267, 0.412672, 0.40064]
-    assert r.elapsed_ms == [0.40064] and r.errors == [0] and r.total_triangles is None
+    assert r.trial_ms == [5.53878, 0.495872, 0.530848]
+    assert r.elapsed_ms == [0.530848] and r.errors == [0] and r.total_triangles is None
     r = GR.parse_output(TC_OUTPUT, GR.GunrockRun("tc", []))
-    assert r.trial_ms == [] and r.elapsed_ms == [0.0797] and r.errors == [2]
-    assert r.total_triangles == 33
+    assert r.trial_ms == [6.20374, 1.50947, 1.50381] and r.elapsed_ms == [1.50381]
+    assert r.errors == [0] and r.total_triangles == 232365
     # one process a trial (no hooks): lines accumulate
-    GR.parse_output(TC_OUTPUT.replace("0.0797", "0.07"), r)
-    assert r.elapsed_ms == [0.0797, 0.07] and r.errors == [2, 2]
+    r = GR.parse_output(STOCK_BFS_OUTPUT, GR.GunrockRun("bfs", []))
+    GR.parse_output(STOCK_BFS_OUTPUT.replace("5.06342", "0.5"), r)
+    assert r.trial_ms == [] and r.elapsed_ms == [5.06342, 0.5] and r.errors == [2, 2]
+    r = GR.parse_output(PR_OUTPUT, GR.GunrockRun("pr", []))
+    assert r.pr_iterations == [(21, 9.7e-09), (100, 2.1e-08)]
+    assert r.trial_ms == [1.86246, 1.79795]
+    ok, msg = GR._reference("pagerank").compare(
+        GR.GunrockRun("pr", [], result=np.array([1.0]), pr_iterations=r.pr_iterations),
+        np.array([1.0]))
+    assert ok and "PR iterations 21, 100 (largest change at the end 2.1e-08)" in msg
 
 
 def test_compare_rules():
@@ -241,13 +268,16 @@ elif name == "sssp":
 elif name == "pr":
     tol = float(os.environ.get("GUNROCK_BENCH_PR_TOL", "1e-6"))
     out_w = np.asarray(A.sum(axis=1)).ravel()
+    cap = int(os.environ.get("GUNROCK_BENCH_PR_MAX_ITER", "1000000"))
     p = np.full(n, 1.0 / n)
+    it = 0
     while True:
+        it += 1
         last = p
         dangling = 0.85 * last[out_w == 0].sum()
         share = np.where(out_w > 0, 0.85 * last / np.where(out_w > 0, out_w, 1), 0)
         p = (1 - 0.85 + dangling) / n + A.T @ share
-        if np.abs(p - last).max() < tol:
+        if np.abs(p - last).max() < tol or it >= cap:
             break
     out = p.astype(np.float32)
 else:  # tc: each triangle counted at its three corners
@@ -260,6 +290,8 @@ if WRONG:
     out[-1] += 1
 trials = int(os.environ.get("GUNROCK_BENCH_TRIALS", "1")) if HOOKS else 1
 for t in range(trials):
+    if HOOKS and name == "pr":
+        print(f"PR Iterations : {{it}} (largest change {{np.abs(p - last).max()}})")
     if HOOKS:
         print(f"GPU Trial Time : {{1.5 + t}} (ms)")
 if HOOKS and "GUNROCK_BENCH_DUMP" in os.environ:
@@ -310,6 +342,8 @@ def test_stand_in_examples_end_to_end(gunrock_state, gunrock_cache, alg):
     assert timing.warmup_ms == 1.5 and timing.times_ms == [2.5, 3.5, 4.5]  # 1 + 3 trials
     assert run.hooks and run.processes == 1
     assert "result read back" in msg
+    if alg == "pagerank":
+        assert "PR iterations" in msg and "at most 100 iterations" in msg
     if alg in ("bfs", "sssp"):
         assert f"source {_ctx(alg).inputs['source']} relabelled to 0" in msg
         assert run.cmd[-1].endswith(f"-s{_ctx(alg).inputs['source']}-"
