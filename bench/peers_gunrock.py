@@ -59,7 +59,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import statistics
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
