@@ -637,3 +637,4 @@ from .. import csgraph_case  # noqa: E402, F401
 from .. import analytics_case  # noqa: E402, F401  (cc, pagerank, bc, msbc, tc; GAP peer)
 from .. import networkx_case  # noqa: E402, F401  (NetworkX against nx_semiring)
 from .. import dask_case  # noqa: E402, F401  (--suite dask: semiring.dist on Dask workers)
+from .. import peers_gunrock  # noqa: E402, F401  (the GPU peer 'gunrock' in bfs, sssp, pagerank, tc)
