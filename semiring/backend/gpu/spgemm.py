@@ -111,8 +111,7 @@ def _kernels(kind, sr, dtype, itype):
             names, src = symbolic_names(itype), symbolic_source
         else:
             names, src = numeric_names(sr, dtype, itype), lambda: numeric_source(sr)
-        mod = kernels.module(key, src, names, compile=False)
-        fs = tuple(mod.get_function(n) for n in names)
+        fs = tuple(kernels.function(key, n, src, names) for n in names)  # a program each
         budget = _shared_budget()
         if budget > SHARED_BYTES:  # the shared-table and bitmap kernels may take the opt-in
             fs[0].max_dynamic_shared_size_bytes = budget  # maximum

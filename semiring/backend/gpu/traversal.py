@@ -78,7 +78,14 @@ def grid_kernel_names():
 
 @kernels.register("traversal")
 def all_instantiations():
-    yield "traversal", source(), kernel_names()
+    yield "traversal", source(), _block_kernel_names()
+
+
+@kernels.register("traversal_grid", options=lambda: GRID_OPTIONS,
+                  enable_cooperative_groups=True)
+def grid_instantiations():
+    """The cooperative kernels, compiled as :func:`grid_function` compiles them."""
+    yield "traversal_grid", source(), grid_kernel_names()
 
 
 def _block_kernel_names():
