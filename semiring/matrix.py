@@ -185,8 +185,7 @@ class Matrix(_b.Placed, Operand):
         key = self._indices.astype(xp.int64) * max(nrows, 1) + rows
         perm = xp.argsort(key)
         new_indices = rows[perm].astype(self.itype)
-        counts = xp.bincount(self._indices.astype(xp.int64), minlength=ncols) if self.nvals \
-            else xp.zeros(ncols, dtype=xp.int64)
+        counts = _b.bincount(self._indices, ncols)
         new_indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(self.itype)
         values = None if self.is_iso else self._values[perm]
         return Matrix(new_indptr, new_indices, values, (ncols, nrows), iso_value=self._iso,
@@ -349,12 +348,14 @@ class Matrix(_b.Placed, Operand):
         order = xp.argsort(key, kind="stable") if xp is np else _stable_argsort(xp, key)
         key = key[order]
         dup = key[1:] == key[:-1]
-        has_dup = bool(dup.any()) if key.size > 1 else False
+        # (on the GPU the positions, not dup.any(): a CUB reduction, ~5 s to compile first)
+        dups = xp.flatnonzero(dup) if xp is not np else None
+        has_dup = (bool(dup.any()) if xp is np else dups.size > 0) if key.size > 1 else False
         if not iso:
             values = values[order]
         if has_dup:
             if dup_op is None:
-                first = int(xp.flatnonzero(dup)[0])
+                first = int((xp.flatnonzero(dup) if dups is None else dups)[0])
                 r, c = divmod(int(key[first]), max(ncols, 1))
                 raise DuplicateIndices(f"{op}: duplicate entry at ({r}, {c}); pass dup_op= to combine duplicates")
             heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
@@ -364,7 +365,7 @@ class Matrix(_b.Placed, Operand):
         r = key // max(ncols, 1)
         c = (key - r * max(ncols, 1))
         it = index_type(nrows, ncols, int(key.size))
-        counts = xp.bincount(r, minlength=nrows) if key.size else xp.zeros(nrows, dtype=xp.int64)
+        counts = _b.bincount(r, nrows)
         indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(it)
         if iso:
             isov = True if values is None else values

@@ -275,3 +275,66 @@ def test_warmup_compiles_on_the_gpu(device, executor, capsys):
     # the launcher then finds the kernel in the cache
     f, blocks = _gtrav.grid_function("bfs_grid<int, 0>")
     assert blocks > 0 and f is not None
+
+
+def test_prefetch_overlaps_and_the_launch_waits_for_it(fake):
+    fake.delay = 0.1
+    key = ("function", "fam", "k<int>")
+    assert not kernels.cached(key)
+    fut = kernels.prefetch(kernels.function, ("fam",), "k<int>", "code", NAMES)
+    time.sleep(0.02)  # the background compile is under way
+    f = kernels.function(("fam",), "k<int>", "code", NAMES)  # waits for it, builds nothing
+    assert f == ("kernel", "k<int>") and fut.result() is f
+    assert len(fake.programs) == 1 and kernels.cached(key)
+    assert kernels.compile_log[0][3].startswith("sr-prefetch")
+
+
+def test_prefetch_runs_on_the_callers_device(fake):
+    with fake.cuda.Device(2):
+        fut = kernels.prefetch(lambda: fake.dev)
+    assert fut.result() == 2
+
+
+def test_a_failed_prefetch_raises_at_the_launch(fake):
+    fake.fail = {"k<int>"}
+    fut = kernels.prefetch(kernels.function, ("fam",), "k<int>", "code", NAMES)
+    with pytest.raises(RuntimeError, match="cannot compile"):
+        fut.result()
+    with pytest.raises(RuntimeError, match="cannot compile"):  # tried again, fails again
+        kernels.function(("fam",), "k<int>", "code", NAMES)
+
+
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+def test_bincount_matches_numpy(device, itype):
+    xp = sr.array_module(device)
+    rng = np.random.default_rng(3)
+    for n, m in [(0, 0), (5, 0), (1, 7), (50, 1000)]:
+        x = rng.integers(0, max(n, 1), m).astype(itype) if n else np.zeros(0, dtype=itype)
+        got = sr.device.bincount(xp.asarray(x), n)
+        assert got.dtype == np.int64 and got.shape == (n,)
+        assert np.array_equal(sr.device.bincount(x, n), np.bincount(x, minlength=n))
+        assert np.array_equal(got.get() if device == "gpu" else got, np.bincount(x, minlength=n))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sssp_facts_without_nan_reductions(device, dtype):
+    """algorithms.sssp reads NaN, the extremes and the method from min and max alone."""
+    import scipy.sparse as sp  # noqa: PLC0415  (this test only)
+
+    import algorithms  # noqa: PLC0415  (this test only)
+
+    S = sp.csr_matrix(np.array([[0, 2, 0], [0, 0, 3], [1, 0, 0]], dtype=dtype))
+    A = sr.Matrix.from_scipy(S, device=device)
+    assert to_np(algorithms.sssp(A, 0)).tolist() == [0, 2, 5]
+    for bad in (np.nan, -np.nan):
+        S2 = S.copy()
+        S2.data[1] = bad
+        with pytest.raises(sr.InvalidValue, match="NaN weights"):
+            algorithms.sssp(sr.Matrix.from_scipy(S2, device=device), 0)
+    S3 = S.copy()
+    S3.data[2] = -1  # a negative weight: Bellman-Ford
+    assert to_np(algorithms.sssp(sr.Matrix.from_scipy(S3, device=device), 0)).tolist() == [0, 2, 5]
+
+
+def to_np(a):
+    return a.get() if hasattr(a, "get") else np.asarray(a)

@@ -195,6 +195,37 @@ def function(key: tuple, name: str, code, names, *, options=NVRTC_OPTIONS,
     return memo(("function", *key, name), build)
 
 
+#: Threads of :func:`prefetch` (NVRTC 13 compiles programs of one process at once; NVRTC 12.9
+#: serializes them, where a prefetch still overlaps CuPy's own compiles with ours).
+PREFETCH_THREADS = 4
+_prefetch_pool = None
+
+
+def cached(key: tuple) -> bool:
+    """Whether :func:`memo` holds ``key`` on the current device."""
+    return (device_id(), *key) in _cache
+
+
+def prefetch(lookup, *args, **kw) -> Future:
+    """Run ``lookup(*args, **kw)`` -- a launcher's kernel lookup (:func:`function`, or a
+    function that calls it) -- on a background thread, on the current device, and return its
+    Future: the compile of a kernel a call is about to launch overlaps the call's other work
+    (CuPy's element-wise kernels, compiled on the caller's thread on a fresh cache). The
+    launch's own lookup then finds it built, or waits for it (:func:`memo`); an error is
+    raised there again."""
+    global _prefetch_pool
+    with _lock:
+        if _prefetch_pool is None:
+            _prefetch_pool = ThreadPoolExecutor(PREFETCH_THREADS, thread_name_prefix="sr-prefetch")
+    dev = device_id()
+    cp = _cupy()
+
+    def run():
+        with cp.cuda.Device(dev):
+            return lookup(*args, **kw)
+    return _prefetch_pool.submit(run)
+
+
 def clear(pred=None):
     """Forget compiled modules (all, or those whose key satisfies ``pred``), e.g. after a probe
     changed a launcher's options."""

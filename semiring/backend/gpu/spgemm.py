@@ -144,7 +144,7 @@ def _bin_rows(cp, bound, caps):
     b = cp.searchsorted(cp.asarray(np.asarray(caps, dtype=np.int64)), bound, side="left")
     b = cp.where(bound > 0, b, nb + 1)  # empty rows last, never launched
     order = cp.argsort(b)
-    counts = cp.bincount(b, minlength=nb + 2)
+    counts = _b.bincount(b, nb + 2)
     gmax = cp.max(cp.where(b == nb, bound, 0))
     host = cp.asnumpy(cp.concatenate([counts, gmax[None]]))  # one synchronization
     counts, gmax = host[:nb + 2], int(host[nb + 2])

@@ -111,8 +111,7 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
         if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
             raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
-        f = kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
-                             options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
+        f = _grid_kernel(name)
         per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
 
         def blocks_of():
@@ -127,6 +126,18 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
             runtime.CUDARuntimeError) as err:
         raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
     return f, blocks
+
+
+def _grid_kernel(name: str):
+    return kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
+                            options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
+
+
+def prefetch_grid(name: str):
+    """Start compiling a cooperative kernel on a background thread (:func:`kernels.prefetch`):
+    on a fresh kernel cache its compile then overlaps the caller's other first-call work."""
+    if not kernels.cached(("function", "traverse_grid", GRID_OPTIONS, name)):
+        kernels.prefetch(_grid_kernel, name)
 
 
 def driver_error():
