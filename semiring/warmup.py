@@ -12,7 +12,10 @@ compiles at once, so that no first call compiles:
   every traversal kernel (BFS, multi-source BFS, SSSP rounds);
 * with ``--all`` every registered instantiation (:func:`semiring.kernels.kernel_jobs`: every
   built-in semiring, op and domain; what CI compiles);
-* ``--list`` prints the kernels it would compile and exits (no GPU needed).
+* ``--list`` prints the kernels it would compile and exits (no GPU needed);
+* then (unless ``--no-exercise`` or ``--family``) it runs the engine's first-call steps once
+  on small graphs (:func:`exercise`), which compiles the CuPy kernels those steps use (CuPy's
+  element-wise, scan and reduction kernels are cached the same way).
 
 Each kernel compiles as its launch compiles it (one program per kernel, the launcher's
 options), so the cache key is the one a launch looks up. The cache key holds the source,
@@ -41,9 +44,15 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from . import kernels
-from .device import _cupy
+import numpy as np
+
+from . import kernels, traversal
+from .device import _cupy, xp_of
+from .elementwise import select
+from .matrix import Matrix
+from .operations import mxv, vxm
 from .ops import builtins
+from .vector import Vector
 
 #: Semirings whose kernels the default warm-up compiles: those of the algorithms (BFS:
 #: any_secondi, min_secondi, any_pair; SSSP: min_plus, min_plus_sat on integers; components:
@@ -84,6 +93,67 @@ def jobs(*, everything: bool = False, families=None, semirings=COMMON_SEMIRINGS,
          dtypes=COMMON_DTYPES) -> list:
     """The kernels to compile: ``(family, label, source, name)``, one a kernel."""
     return kernels.kernel_jobs(families, None if everything else selector(semirings, dtypes))
+
+
+# ------------------------------------------------------------------ CuPy's own kernels
+
+#: Semirings of the products :func:`exercise` runs (its element-wise work depends on the
+#: result type: a value, a bool, a positional int64).
+EXERCISE_SEMIRINGS = ("min_plus", "plus_times", "any_secondi", "lor_land")
+
+
+def exercise(dtype, device: str = "gpu") -> int:
+    """Run the engine's first-call steps once on a small graph of ``dtype`` weights (int32
+    indices, as every graph below 2^31 entries has): the transpose, pull and push products (``mxv`` / ``vxm``), ``select``,
+    the BFS launch and the SSSP relaxation steps. Our kernels come from the cache the compile
+    filled; what this adds is CuPy's own element-wise, scan and reduction kernels that those
+    steps use, which CuPy compiles on first use too. Returns the calls made.
+
+    >>> from semiring.warmup import exercise
+    >>> exercise("float32", device="cpu") > 10
+    True
+    """
+    xp = xp_of(device)
+    dt = np.dtype(dtype)
+    n = 48
+    v = np.arange(n)
+    rows = np.r_[v[:-1], v, v]  # a path, and two more out-edges a vertex
+    cols = np.r_[v[1:], (7 * v + 3) % n, (5 * v + 1) % n]
+    key = np.unique(rows * n + cols)
+    rows, cols = key // n, key % n
+    indptr = np.searchsorted(rows, np.arange(n + 1))
+    vals = (1 + key % 5).astype(dt)
+    A = Matrix.from_csr(xp.asarray(indptr), xp.asarray(cols), xp.asarray(vals), (n, n))
+    calls = 0
+    A.T  # noqa: B018  (the transpose, cached on A)
+    x = xp.ones(n, dtype=dt)
+    xs = Vector.from_coo(xp.asarray(np.array([0, 5])), xp.asarray(np.ones(2, dtype=dt)), size=n,
+                         device=device)
+    for name in EXERCISE_SEMIRINGS:
+        s = builtins("semiring")[name]
+        mxv(A, x, s)
+        vxm(xs, A, s, direction="push")
+        vxm(xs, A, s, direction="pull")
+        calls += 3
+    if dt.kind == "f":
+        select(A, "valuele", 2.0)
+        select(A, "valuegt", 2.0)
+        d = xp.full(n, np.inf, dtype=dt)
+        d[0] = 0
+        pending, settled = xp.zeros(n, dtype=bool), xp.zeros(n, dtype=bool)
+        traversal.relax_rounds(A, d, xp.asarray(np.array([0])), hi=dt.type(3), pending=pending,
+                               settled=settled)
+        traversal.push_relax(A, d, xp.asarray(np.array([0, 1])), hi=dt.type(3),
+                             pending=pending, settled=settled)
+        traversal.pull_relax(A, d, xp.asarray(v % 3 == 0), hi=dt.type(3), pending=pending,
+                             settled=settled)
+        traversal.push_relax(A, d, xp.asarray(np.array([2])))
+        calls += 6
+    if device == "gpu":  # (the BFS launch reads the structure only)
+        for parents in (False, True):
+            traversal.bfs_grid(A, 0, parents=parents)
+            calls += 1
+    return calls
 
 
 # ------------------------------------------------------------------ worker processes
@@ -185,6 +255,9 @@ def main(argv=None) -> int:
                     help="worker processes (default) or threads of this process")
     ap.add_argument("--device", type=int, default=None,
                     help="the GPU whose architecture to compile for (default: the current one)")
+    ap.add_argument("--no-exercise", action="store_true",
+                    help="skip the run of the first-call steps on small graphs that compiles "
+                         "CuPy's own kernels (see exercise)")
     ap.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     if args.jobs is not None and args.jobs < 1:
@@ -228,6 +301,28 @@ def main(argv=None) -> int:
     wall = time.perf_counter() - t0
     print(f"semiring.warmup: compiled {len(times)} kernels in {wall:.1f} s "
           f"({sum(times):.1f} s of compiles)", file=sys.stderr)
+    if not args.no_exercise and not args.family:
+        t1 = time.perf_counter()
+        pairs = list(args.dtype or COMMON_DTYPES)
+        failed = []
+
+        def one(pair):
+            with cp.cuda.Device(device):
+                try:
+                    return exercise(pair)
+                except Exception as err:  # a step it cannot run: report it, go on
+                    failed.append(f"{pair}: {type(err).__name__}: {err}")
+                    return 0
+        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  (this step only)
+
+        with ThreadPoolExecutor(len(pairs)) as pool:
+            ncalls = sum(pool.map(one, pairs))
+        cp.cuda.Device(device).synchronize()
+        print(f"semiring.warmup: ran {ncalls} first-call steps on small graphs "
+              f"({', '.join(pairs)}) in {time.perf_counter() - t1:.1f} s "
+              f"(CuPy's own kernels)", file=sys.stderr)
+        for f in failed:
+            print(f"semiring.warmup: could not run {f}", file=sys.stderr)
     return 0
 
 

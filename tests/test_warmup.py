@@ -338,3 +338,9 @@ def test_sssp_facts_without_nan_reductions(device, dtype):
 
 def to_np(a):
     return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float32", "float64", "int64"])
+def test_exercise_runs_the_first_call_steps(device, dtype):
+    steps = 12 + (6 if dtype.startswith("float") else 0) + (2 if device == "gpu" else 0)
+    assert warmup.exercise(dtype, device=device) == steps
