@@ -276,7 +276,7 @@ class Matrix(_b.Placed, Operand):
         indptr = indptr.astype(it, copy=False)
         indices = indices.astype(it, copy=False)
         if check:
-            if int(indptr[0]) != 0 or (nrows and bool((xp.diff(indptr) < 0).any())):
+            if int(indptr[0]) != 0 or (nrows and _b.any_true(xp.diff(indptr) < 0)):
                 raise InvalidValue(f"{op}: indptr must start at 0 and be nondecreasing")
             if nnz:
                 lo, hi = int(indices.min()), int(indices.max())
@@ -284,7 +284,7 @@ class Matrix(_b.Placed, Operand):
                     raise InvalidIndex(f"{op}: column indices must lie in [0, {ncols}), got [{lo}, {hi}]")
                 rows = xp.repeat(xp.arange(nrows), xp.diff(indptr).astype(xp.int64))
                 same_row = rows[1:] == rows[:-1]
-                if bool((same_row & (indices[1:] <= indices[:-1])).any()):
+                if _b.any_true(same_row & (indices[1:] <= indices[:-1])):
                     raise InvalidValue(f"{op}: column indices must be sorted and unique within each row; "
                                        f"use Matrix.from_coo(..., dup_op=...) for unsorted or duplicate entries")
         if values is None:
@@ -348,14 +348,12 @@ class Matrix(_b.Placed, Operand):
         order = xp.argsort(key, kind="stable") if xp is np else _stable_argsort(xp, key)
         key = key[order]
         dup = key[1:] == key[:-1]
-        # (on the GPU the positions, not dup.any(): a CUB reduction, ~5 s to compile first)
-        dups = xp.flatnonzero(dup) if xp is not np else None
-        has_dup = (bool(dup.any()) if xp is np else dups.size > 0) if key.size > 1 else False
+        has_dup = _b.any_true(dup) if key.size > 1 else False
         if not iso:
             values = values[order]
         if has_dup:
             if dup_op is None:
-                first = int((xp.flatnonzero(dup) if dups is None else dups)[0])
+                first = int(xp.flatnonzero(dup)[0])
                 r, c = divmod(int(key[first]), max(ncols, 1))
                 raise DuplicateIndices(f"{op}: duplicate entry at ({r}, {c}); pass dup_op= to combine duplicates")
             heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))

@@ -344,3 +344,11 @@ def to_np(a):
 def test_exercise_runs_the_first_call_steps(device, dtype):
     steps = 12 + (6 if dtype.startswith("float") else 0) + (2 if device == "gpu" else 0)
     assert warmup.exercise(dtype, device=device) == steps
+
+
+def test_any_true_matches_numpy(device):
+    xp = sr.array_module(device)
+    rng = np.random.default_rng(4)
+    for a in (np.zeros(0, dtype=bool), np.zeros(7, dtype=bool), rng.random(1000) < 0.001,
+              np.eye(3, dtype=bool)):
+        assert sr.device.any_true(xp.asarray(a)) is bool(a.any())
