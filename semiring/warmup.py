@@ -197,22 +197,39 @@ def _progress(total: int, quiet: bool):
     return tick, lambda: None
 
 
+def _compile_or_error(job):
+    """The seconds one job took, or the exception it raised (the others go on)."""
+    try:
+        return kernels.compile_job(job)
+    except Exception as err:  # a kernel that does not compile: reported at the end
+        return err
+
+
+def _worker_compile_or_error(fam: str, label: str, name: str):
+    try:
+        return _worker_compile(fam, label, name)
+    except Exception as err:
+        return RuntimeError(f"{type(err).__name__}: {err}")  # picklable
+
+
 def run(job_list, *, workers: int, executor: str = "process", device: int = 0,
         progress=None) -> list:
     """Compile ``job_list`` on GPU ``device`` with ``workers`` processes (each its own NVRTC
-    and CUDA context; NVRTC compiles of one process may not run at once) or threads; returns
-    the seconds each took, in order."""
+    and CUDA context; NVRTC 12 compiles the programs of one process one at a time, NVRTC 13
+    at once) or threads. Returns, in job order, the seconds each took or the exception it
+    raised (a kernel that fails to compile does not stop the others)."""
     if executor == "thread" or workers <= 1:
         cp = _cupy()
         with cp.cuda.Device(device):
-            return kernels.compile_all(job_list, workers=workers, progress=progress)
+            return kernels.compile_all(job_list, workers=workers, progress=progress,
+                                       compile=_compile_or_error)
     import multiprocessing  # noqa: PLC0415  (the process pool only)
 
     ctx = multiprocessing.get_context("spawn")  # CUDA does not survive a fork
     out = [0.0] * len(job_list)
     with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
                              initargs=(device,)) as pool:
-        futs = {pool.submit(_worker_compile, f, lab, n): i
+        futs = {pool.submit(_worker_compile_or_error, f, lab, n): i
                 for i, (f, lab, _, n) in enumerate(job_list)}
         for fut in as_completed(futs):
             i = futs[fut]
@@ -299,8 +316,16 @@ def main(argv=None) -> int:
     finally:
         close()
     wall = time.perf_counter() - t0
-    print(f"semiring.warmup: compiled {len(times)} kernels in {wall:.1f} s "
-          f"({sum(times):.1f} s of compiles)", file=sys.stderr)
+    errors = [(j, t) for j, t in zip(job_list, times) if isinstance(t, BaseException)]
+    secs = sum(t for t in times if not isinstance(t, BaseException))
+    print(f"semiring.warmup: compiled {len(times) - len(errors)} kernels in {wall:.1f} s "
+          f"({secs:.1f} s of compiles)", file=sys.stderr)
+    for (fam, label, _, name), err in errors:
+        print(f"semiring.warmup: {fam} {label} {name}: {str(err).splitlines()[0][:300]}",
+              file=sys.stderr)
+    if errors:
+        print(f"semiring.warmup: {len(errors)} kernels failed to compile", file=sys.stderr)
+        return 1
     if not args.no_exercise and not args.family:
         t1 = time.perf_counter()
         pairs = list(args.dtype or COMMON_DTYPES)
