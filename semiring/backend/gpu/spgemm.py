@@ -111,7 +111,9 @@ def _kernels(kind, sr, dtype, itype):
             names, src = symbolic_names(itype), symbolic_source
         else:
             names, src = numeric_names(sr, dtype, itype), lambda: numeric_source(sr)
-        fs = tuple(kernels.function(key, n, src, names) for n in names)  # a program each
+        for n in names[1:]:  # a program each, compiled at once (NVRTC 13 runs them in parallel)
+            kernels.prefetch(kernels.function, key, n, src, names)
+        fs = tuple(kernels.function(key, n, src, names) for n in names)
         budget = _shared_budget()
         if budget > SHARED_BYTES:  # the shared-table and bitmap kernels may take the opt-in
             fs[0].max_dynamic_shared_size_bytes = budget  # maximum
