@@ -66,7 +66,7 @@ COMMON_DTYPES = ("bool", "float32", "float64")
 
 _C_TYPES = {"bool": "bool", "int32": "int", "int64": "long long", "float32": "float",
             "float64": "double"}
-_LABEL = re.compile(r"^(?:dense_|spgemm_)?(?P<sr>[a-z_]+)\[(?P<dt>\w+)\]$")
+_LABEL = re.compile(r"^(?P<head>.*)\[(?P<dt>\w+)\]$")  # "[<family>_]<semiring>[<dtype>]"
 _OP_DOMAIN = re.compile(r"<u?op_\w+, (?P<t>[a-z ]+?)[,>]")
 
 
@@ -81,12 +81,22 @@ def selector(semirings=COMMON_SEMIRINGS, dtypes=COMMON_DTYPES):
     def select(family: str, label: str, name: str) -> bool:
         m = _LABEL.match(label)
         if m:
-            return m["sr"] in semirings and (m["dt"] in dtypes or m["sr"] == "min_plus_sat")
+            sr = label_semiring(m["head"])
+            if sr is None:  # a family labelled otherwise: by its domain only
+                return m["dt"] in dtypes
+            return sr in semirings and (m["dt"] in dtypes or sr == "min_plus_sat")
         if family in ("elementwise", "fold"):
             t = _OP_DOMAIN.search(name)
             return t is not None and t["t"] in ctypes
         return family != "apsp_probe"
     return select
+
+
+def label_semiring(head: str):
+    """The semiring a registry label names (``min_plus``, ``dense_min_plus``,
+    ``spgemm_min_plus``, ...: the longest built-in name it ends with), or None."""
+    known = sorted(set(builtins("semiring")) | {"min_plus_sat"}, key=len, reverse=True)
+    return next((s for s in known if head == s or head.endswith("_" + s)), None)
 
 
 def jobs(*, everything: bool = False, families=None, semirings=COMMON_SEMIRINGS,

@@ -384,3 +384,15 @@ def test_cli_reports_kernels_that_fail_and_exits_1(fake, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "compiled 15 kernels" in err and "1 kernels failed to compile" in err
     assert "traversal_grid traversal_grid bfs_grid<int, 1>: cannot compile" in err
+
+
+def test_every_family_label_names_a_semiring():
+    """The default set filters the per-semiring families by their labels
+    ("[<family>_]<semiring>[<dtype>]"): each such label must name a built-in semiring."""
+    labels = {lab for _, lab, _, _ in kernels.kernel_jobs() if lab.endswith("]")}
+    assert labels
+    for lab in labels:
+        assert warmup.label_semiring(lab[:lab.index("[")]) is not None, lab
+    assert warmup.label_semiring("spgemm_min_plus") == "min_plus"
+    assert warmup.label_semiring("dense_min_plus_sat") == "min_plus_sat"
+    assert warmup.label_semiring("foo_bar") is None
