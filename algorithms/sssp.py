@@ -100,8 +100,12 @@ def _matrix_facts(A: Matrix) -> dict:
             v = A.values.astype(_weight_type(A.dtype), copy=False)
             big = _t_max(v.dtype)
             if v.dtype.kind == "f":
-                nan = bool(xp.isnan(v).any())
-                lo, hi = (float(xp.nanmin(v)), float(xp.nanmax(v))) if not nan else (0.0, 0.0)
+                # min and max propagate NaN (as NumPy's): no isnan().any(), nanmin, nanmax, CUB
+                # reductions of ~5 s each to compile on a fresh CuPy cache (probe_first_call.py)
+                lo, hi = float(v.min()), float(v.max())
+                nan = math.isnan(lo) or math.isnan(hi)
+                if nan:
+                    lo, hi = 0.0, 0.0
             else:
                 nan = False
                 lo, hi = v.min().item(), v.max().item()

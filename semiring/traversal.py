@@ -273,9 +273,11 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     cp = _cupy()
 
     mode = 0 if not parents else (2 if deterministic else 1)
-    f, blocks = _gt.grid_function(f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>", op,
-                               BFS_GRID_BLOCKS_PER_SM)
+    kname = f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>"
+    if not symmetric and A._T is None:  # the kernel compiles (if it must) while A.T is built
+        _gt.prefetch_grid(kname)
     AT = A if symmetric else A.T
+    f, blocks = _gt.grid_function(kname, op, BFS_GRID_BLOCKS_PER_SM)
     itype = A.itype
     # the kernel sets level and parent to -1 and the bitmaps to zero
     level = cp.empty(n, dtype=cp.int64)

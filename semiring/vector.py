@@ -178,7 +178,7 @@ class Vector(_b.Placed, Operand):
         idx, vals = idx[order], vals[order]
         if idx.size > 1:
             dup = idx[1:] == idx[:-1]
-            if bool(dup.any()):
+            if _b.any_true(dup):
                 if dup_op is None:
                     raise DuplicateIndices(f"{op}: duplicate index {int(idx[1:][dup][0])}; pass dup_op= to combine duplicates")
                 heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))

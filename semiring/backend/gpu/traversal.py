@@ -79,7 +79,14 @@ def grid_kernel_names():
 
 @kernels.register("traversal")
 def all_instantiations():
-    yield "traversal", source(), kernel_names()
+    yield "traversal", source(), _block_kernel_names()
+
+
+@kernels.register("traversal_grid", options=lambda: GRID_OPTIONS,
+                  enable_cooperative_groups=True)
+def grid_instantiations():
+    """The cooperative kernels, compiled as :func:`grid_function` compiles them."""
+    yield "traversal_grid", source(), grid_kernel_names()
 
 
 def _block_kernel_names():
@@ -105,8 +112,7 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
         if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
             raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
-        f = kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
-                             options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
+        f = _grid_kernel(name)
         per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
 
         def blocks_of():
@@ -121,6 +127,18 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
             runtime.CUDARuntimeError) as err:
         raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
     return f, blocks
+
+
+def _grid_kernel(name: str):
+    return kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
+                            options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
+
+
+def prefetch_grid(name: str):
+    """Start compiling a cooperative kernel on a background thread (:func:`kernels.prefetch`):
+    on a fresh kernel cache its compile then overlaps the caller's other first-call work."""
+    if not kernels.cached(("function", "traverse_grid", GRID_OPTIONS, name)):
+        kernels.prefetch(_grid_kernel, name)
 
 
 def driver_error():
