@@ -68,6 +68,24 @@ FUSED_BACKOFF = 4
 #: SciPy's Dijkstra.
 CPU_CSGRAPH = True
 
+#: On the GPU, run the whole search as one persistent launch (``sr.traversal.sssp_grid``: the
+#: near–far pile of Davidson, Baxter, Garland & Owens, IPDPS 2014, with its buckets and rounds
+#: on the device) instead of the host-driven buckets: "auto" where the graph looks road-like
+#: (mean out-degree at most DEVICE_LOOP_MEAN_DEGREE: meshes, grids, road networks, whose
+#: thousands of narrow rounds make the host's per-round and per-bucket round trips the cost),
+#: "always" or "never" (the tests and probes set it). On an H100 the host-driven Δ-stepping took
+#: 289 ms on the 2048² grid (bench/results/20261124-231736_quick_gpu.md); see
+#: bench/probes/road_probe.py for the device loop.
+DEVICE_LOOP = "auto"
+#: The mean out-degree up to which "auto" takes the device loop: grids (4), random geometric
+#: graphs (about 8) and road networks (2-3) are below, GAP's Kronecker and uniform graphs (32)
+#: above.
+DEVICE_LOOP_MEAN_DEGREE = 12
+#: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
+#: positive weight). Davidson et al. (2014, §5) take Δ near (warp width) · (mean weight) /
+#: (mean degree): 32 · 128 / 4 = 1024 ≈ 4 · 255 on a GAP-weighted grid.
+DEVICE_DELTA_SCALE = 4.0
+
 METHODS = ("auto", "bellman_ford", "delta_stepping")
 DIRECTIONS = ("auto", "push", "pull")
 
@@ -316,6 +334,23 @@ def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
     return f.size > f.n * PULL_FRACTION or f.edges(M) > M.nvals * PULL_EDGE_FRACTION
 
 
+def _device_loop(A: Matrix, facts, direction: str) -> bool:
+    """Whether to run the search as one device launch (:data:`DEVICE_LOOP`)."""
+    if DEVICE_LOOP == "never" or A.device != "gpu" or direction != "auto" or facts["min"] < 0 \
+            or not 0 < A.nrows <= sr.traversal.BFS_GRID_MAX_N:
+        return False
+    return DEVICE_LOOP == "always" or A.nvals <= DEVICE_LOOP_MEAN_DEGREE * A.nrows
+
+
+def _run_device_loop(A: Matrix, source: int, delta: float, work, limit=None):
+    """The distances by ``sr.traversal.sssp_grid`` (None where the GPU cannot launch it)."""
+    try:
+        d, _ = sr.traversal.sssp_grid(A, source, delta, dtype=work, limit=limit)
+    except sr.BackendUnavailable:
+        return None
+    return d
+
+
 def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=False):
     """Shortest distances from ``source``; negative weights allowed.
 
@@ -370,6 +405,14 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     if d is not None:  # the CPU: SciPy's compiled Dijkstra, the rounds' exact answer
         dist = _finish(op, d, work, out_type)
         return (dist, _predecessors(A, source, d, work)) if predecessors else dist
+    if _device_loop(A, facts, direction):
+        # the same rounds on the device, in one launch: one bucket wider than any distance
+        # (a near–far search with Δ = ∞ is the frontier Bellman–Ford)
+        wide = float(np.finfo(work).max) if work.kind == "f" else float(np.iinfo(work).max)
+        d = _run_device_loop(A, source, wide, work)
+        if d is not None:
+            dist = _finish(op, d, work, out_type)
+            return (dist, _predecessors(A, source, d, work)) if predecessors else dist
     xp = A.xp
     d = xp.full(n, _t_max(work), dtype=work)
     d[source] = 0
@@ -399,10 +442,11 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     return dist
 
 
-def _auto_delta(A: Matrix, facts) -> float:
+def _auto_delta(A: Matrix, facts, scale: float | None = None) -> float:
     if facts["min_pos"] is None:  # no positive weight: every edge is light
         return 1.0
-    return max(DELTA_SCALE * float(facts["max"]), float(facts["min_pos"]))
+    scale = DELTA_SCALE if scale is None else scale
+    return max(scale * float(facts["max"]), float(facts["min_pos"]))
 
 
 def _split(A: Matrix, delta):
@@ -471,8 +515,10 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     if facts["min"] < 0:
         raise InvalidValue(f"{op}: A has negative weights (min {facts['min']}); "
                            f"delta-stepping needs w >= 0: use bellman_ford")
+    auto_delta = None
     if delta is None:
         delta = _auto_delta(A, facts)
+        auto_delta = _auto_delta(A, facts, DEVICE_DELTA_SCALE)
     elif isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) \
             or not math.isfinite(delta) or delta <= 0:
         raise InvalidValue(f"{op}: delta must be a positive finite number, got {delta!r}")
@@ -488,6 +534,17 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
             d[d > limit] = _t_max(work)
         dist = _finish(op, d, work, out_type)
         return (dist, _predecessors(A, source, d, work)) if predecessors else dist
+    if _device_loop(A, facts, direction):
+        # the buckets and their rounds on the device (near–far), one launch:
+        #   repeat: f = {v : d(v) < S};  until f is empty: t = f min.+ A;  d = min(d, t);
+        #           f = {v : t(v) < d(v), t(v) < S};  then S = min{d(v) : v pending} + Δ
+        d = _run_device_loop(A, source, delta if auto_delta is None else auto_delta, work,
+                             limit)
+        if d is not None:
+            if limit is not None:  # as below: beyond the limit, reported unreached
+                d[d > limit] = _t_max(work)
+            dist = _finish(op, d, work, out_type)
+            return (dist, _predecessors(A, source, d, work)) if predecessors else dist
     L, H = _split(A, delta)
     if A.transpose_is_self:  # symmetric: so are its light and heavy parts
         L, H = L.as_symmetric(), H.as_symmetric()
