@@ -84,7 +84,7 @@ DEVICE_LOOP_MEAN_DEGREE = 12
 #: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
 #: positive weight). Davidson et al. (2014, §5) take Δ near (warp width) · (mean weight) /
 #: (mean degree): 32 · 128 / 4 = 1024 ≈ 4 · 255 on a GAP-weighted grid.
-DEVICE_DELTA_SCALE = 4.0
+DEVICE_DELTA_SCALE = 16.0
 
 METHODS = ("auto", "bellman_ford", "delta_stepping")
 DIRECTIONS = ("auto", "push", "pull")

@@ -83,7 +83,7 @@ def graph(spec):
     return A, H, source
 
 
-def road(spec, scales, reps):
+def road(spec, scales, reps, blocks):
     A, H, source = graph(spec)
     t = time.perf_counter()
     ref = csg.dijkstra(H, directed=True, indices=source)
@@ -104,13 +104,17 @@ def road(spec, scales, reps):
     for name, fn in rows:
         ms, out = best(fn, reps)
         print(f"  sssp {name:22s} {ms:8.2f} ms  {t_dij / ms:6.1f}x scipy  {check(name, out, ref)}")
-    for s in scales:
-        delta = s * wmax
-        ms, (d, info) = best(lambda: sr.traversal.sssp_grid(A, source, delta), reps)
-        r = info["rounds"]
-        print(f"  sssp_grid delta {s:5g}*max w {ms:8.2f} ms  {t_dij / ms:6.1f}x  rounds {r:6d} "
-              f"buckets {info['buckets']:5d} edges {info['edges'] / A.nvals:5.2f} m  "
-              f"{1e3 * ms / max(r, 1):5.2f} us/round  {check('grid', d, ref)}")
+    old_b = sr.traversal.SSSP_GRID_BLOCKS_PER_SM
+    for b in blocks:
+        sr.traversal.SSSP_GRID_BLOCKS_PER_SM = b
+        for s in scales:
+            delta = s * wmax
+            ms, (d, info) = best(lambda: sr.traversal.sssp_grid(A, source, delta), reps)
+            r = info["rounds"]
+            print(f"  sssp_grid {b} block/SM delta {s:4g}*max w {ms:7.2f} ms {t_dij / ms:5.1f}x "
+                  f"rounds {r:5d} buckets {info['buckets']:4d} edges {info['edges'] / A.nvals:5.2f} m "
+                  f"{1e3 * ms / max(r, 1):5.2f} us/round  {check('grid', d, ref)}")
+    sr.traversal.SSSP_GRID_BLOCKS_PER_SM = old_b
     lref = np.where(np.isinf(lv), -1, lv)
     ms, out = best(lambda: algorithms.bfs(A, source, symmetric=sym), reps)
     ok = "ok" if np.array_equal(host(out), lref) else "WRONG"
@@ -124,6 +128,29 @@ def road(spec, scales, reps):
               f"{info['levels']} ({info['push']} push, {info['pull']} pull) "
               f"{1e3 * ms / info['levels']:.2f} us/level  {ok}")
     sr.traversal.BFS_GRID_BLOCKS_PER_SM = old
+    # one block runs the levels (push_levels: __syncthreads between levels, no grid barrier)
+    # until a frontier outgrows its queue (QUEUE vertices)
+    def block_levels():
+        level = cp.full(A.nrows, -1, dtype=cp.int64)
+        level[source] = 0
+        return sr.traversal.push_levels(A, level, cp.asarray([source]), 0, max_edges=2**31 - 1)
+    ms, (status, depth, levels) = best(block_levels, reps)
+    print(f"  bfs push_levels (1 block)  {ms:8.2f} ms  {status} after {levels} levels "
+          f"{1e3 * ms / max(levels, 1):.2f} us/level")
+
+
+def ab(spec, scales, reps, blocks):
+    A, H, source = graph(spec)
+    wmax = float(A.values.max())
+    for b in blocks:
+        sr.traversal.SSSP_GRID_BLOCKS_PER_SM = b
+        for s in scales:
+            ms, (d, info) = best(lambda: sr.traversal.sssp_grid(A, source, s * wmax), reps)
+            print(f"  sssp_grid {b} block/SM delta {s:4g}*max w {ms:7.2f} ms rounds {info['rounds']}")
+    for b in (1, 2):
+        sr.traversal.BFS_GRID_BLOCKS_PER_SM = b
+        ms, (level, _, info) = best(lambda: sr.traversal.bfs_grid(A, source, symmetric=True), reps)
+        print(f"  bfs_grid {b} block/SM      {ms:8.2f} ms  {1e3 * ms / info['levels']:.2f} us/level")
 
 
 def others(spec, reps):
@@ -140,12 +167,22 @@ def main():
     p.add_argument("--scales", nargs="*", type=float, default=[1, 2, 4, 8, 16])
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--others", nargs="*", default=[])
+    p.add_argument("--blocks", nargs="*", type=int, default=[2], help="sssp_grid blocks a multiprocessor")
+    p.add_argument("--ab", action="store_true", help="also time with -DSR_GRID_SAMPLES_ALL=1 "
+                   "(every block loads the frontier's samples every level)")
     a = p.parse_args()
     name = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.strip()
     print(f"device: {name or cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
     t = time.perf_counter()
     for spec in a.graphs:
-        road(spec, a.scales, a.reps)
+        road(spec, a.scales, a.reps, a.blocks)
+        print(f"  (elapsed {time.perf_counter() - t:.0f} s)", flush=True)
+    if a.ab:
+        from semiring.backend.gpu import traversal as gt  # noqa: PLC0415  (the module's options)
+        gt.GRID_OPTIONS = gt.GRID_OPTIONS + ("-DSR_GRID_SAMPLES_ALL=1",)
+        print("with -DSR_GRID_SAMPLES_ALL=1 (every block loads the samples every level):")
+        for spec in a.graphs:
+            ab(spec, a.scales, a.reps, a.blocks)
         print(f"  (elapsed {time.perf_counter() - t:.0f} s)", flush=True)
     for spec in a.others:
         others(spec, a.reps)

@@ -491,6 +491,11 @@ __global__ void relax_push(
 // a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
 // at most this many vertices) of dependent L2 loads instead of log2(frontier) of them.
 #define SR_GRID_SAMPLES 2048
+// 1: every block loads the samples every level, even one without edges to relax (the former
+// behaviour; bench/probes/road_probe.py compares the two through GRID_OPTIONS)
+#ifndef SR_GRID_SAMPLES_ALL
+#define SR_GRID_SAMPLES_ALL 0
+#endif
 
 // Grid-wide barrier of a cooperative launch (the algorithm of cooperative_groups'
 // grid.sync(), which NVRTC cannot include without the CUDA toolkit's headers on its path):
@@ -636,7 +641,9 @@ __device__ __forceinline__ void sr_grid_push(
     const long long stride = (long long)gridDim.x * blockDim.x;
     const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
     const int ns = (int)((count + step - 1) / step);
-    for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+    // only a block with edges this level needs them (a narrow level keeps most blocks idle)
+    if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
+        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
     __syncthreads();
     // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
     for (long long e = gtid; e - lane < total; e += stride) {
@@ -1116,6 +1123,17 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
 // (order keys), [12] the barrier word, [13] an overflow word (never raised: queues hold n).
 #define SR_SSSP_STATE 16
 
+// sr_relax_min for distances and candidates >= 0 (never -0.0 either: d starts at +0 and
+// w >= 0): non-negative IEEE floats order as their bit patterns do as signed integers, so one
+// integer atomicMin replaces the compare-and-swap loop.
+template <typename T> __device__ __forceinline__ bool sr_relax_min_nonneg(T* a, T v) { return sr_relax_min<T>(a, v); }
+template <> __device__ __forceinline__ bool sr_relax_min_nonneg<float>(float* a, float v) {
+    return sr_relax_min<int>(reinterpret_cast<int*>(a), __float_as_int(v));
+}
+template <> __device__ __forceinline__ bool sr_relax_min_nonneg<double>(double* a, double v) {
+    return sr_relax_min<long long>(reinterpret_cast<long long*>(a), __double_as_longlong(v));
+}
+
 // Order-preserving keys of the distances (a min of keys is the key of the min).
 __device__ __forceinline__ unsigned long long sr_key(int x) { return (unsigned long long)((unsigned int)x ^ 0x80000000u); }
 __device__ __forceinline__ unsigned long long sr_key(long long x) { return (unsigned long long)x ^ 0x8000000000000000ull; }
@@ -1224,7 +1242,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_grid(
             int nb = 0;
             const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
             const int ns = (int)((count + step - 1) / step);
-            for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+            if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
+                for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
             __syncthreads();
             for (long long e = gtid; e - lane < total; e += stride) {
                 bool near = false, farq = false;
@@ -1245,7 +1264,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_grid(
                     const long long pe = (long long)indptr[u] + (e - __ldcg(oi + lo));
                     v = indices[pe];
                     const T nd = *reinterpret_cast<volatile T*>(&d[u]) + w[pe * wstride];
-                    if (sr_relax_min<T>(&d[v], nd)) {
+                    if (sr_relax_min_nonneg<T>(&d[v], nd)) {
                         if (nd < S) {
                             near = __ldcg(stamp + v) != r1 && atomicExch(stamp + v, r1) != r1;
                         } else {
