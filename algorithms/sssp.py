@@ -69,21 +69,31 @@ FUSED_BACKOFF = 4
 CPU_CSGRAPH = True
 
 #: On the GPU, run the whole search as one persistent launch (``sr.traversal.sssp_grid``: the
-#: near–far pile of Davidson, Baxter, Garland & Owens, IPDPS 2014, with its buckets and rounds
-#: on the device) instead of the host-driven buckets: "auto" where the graph looks road-like
-#: (mean out-degree at most DEVICE_LOOP_MEAN_DEGREE: meshes, grids, road networks, whose
-#: thousands of narrow rounds make the host's per-round and per-bucket round trips the cost),
-#: "always" or "never" (the tests and probes set it). On an H100 the host-driven Δ-stepping took
-#: 289 ms on the 2048² grid (bench/results/20261124-231736_quick_gpu.md); see
-#: bench/probes/road_probe.py for the device loop.
+#: near–far pile of Davidson, Baxter, Garland & Owens, IPDPS 2014, its buckets and rounds on
+#: the device, a grid-wide barrier a round) instead of the host-driven buckets: "auto" (on the
+#: GPU with w >= 0, ``direction="auto"`` and at most sr.traversal.BFS_GRID_MAX_N vertices),
+#: "always" (the same, whatever the direction) or "never" (the tests and probes set them).
+#: On an H100 (bench/probes/road_probe.py, Δ = 16 · max w) the 2048² grid took 40.5 ms against
+#: 337 ms for the host buckets, rgg-22 20.0 ms against 359 ms, and the device loop won on
+#: Kronecker-20 (3.2 ms against 6.9) and urand-20 (6.3 against 20.9) too: thousands of narrow
+#: rounds (the grid's 4300) cost the host a round trip each, and no graph measured gained from
+#: the host's pull rounds.
 DEVICE_LOOP = "auto"
-#: The mean out-degree up to which "auto" takes the device loop: grids (4), random geometric
-#: graphs (about 8) and road networks (2-3) are below, GAP's Kronecker and uniform graphs (32)
-#: above.
-DEVICE_LOOP_MEAN_DEGREE = 12
+#: Graphs with a mean out-degree up to ROAD_MEAN_DEGREE (meshes, grids, random geometric
+#: graphs, road networks: high diameter, narrow rounds) run the device loop on
+#: ROAD_BLOCKS_PER_SM blocks a multiprocessor, the others on OTHER_BLOCKS_PER_SM: a barrier
+#: among fewer blocks is cheaper, and the road-like graphs' rounds are mostly barrier. On an
+#: H100 one block took 37.9 ms on the 2048² grid and 18.0 ms on rgg-22 against 40.5 / 20.0 ms
+#: for two (road_probe.py, Δ = 16 · max w).
+ROAD_MEAN_DEGREE = 12
+ROAD_BLOCKS_PER_SM = 1
+OTHER_BLOCKS_PER_SM = 2
 #: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
-#: positive weight). Davidson et al. (2014, §5) take Δ near (warp width) · (mean weight) /
-#: (mean degree): 32 · 128 / 4 = 1024 ≈ 4 · 255 on a GAP-weighted grid.
+#: positive weight). On an H100 (road_probe.py, one block a multiprocessor) the 2048² grid took
+#: 39.7 / 37.9 / 38.3 / 43.4 ms at 8 / 16 / 32 / 64 · max w (4708 / 4343 / 4105 / 3968 rounds
+#: of 8.5-11 µs; wider buckets relax more edges again: 2.1 / 3.1 / 5.4 / 10.4 m), rgg-22
+#: 19.2 / 18.0 / 17.3 / 16.9 ms. Davidson et al. (2014, §5) size Δ from (warp width) · (mean
+#: weight) / (mean degree), 1024 ≈ 4 · 255 on a GAP-weighted grid: 50.5 ms there.
 DEVICE_DELTA_SCALE = 16.0
 
 METHODS = ("auto", "bellman_ford", "delta_stepping")
@@ -336,16 +346,23 @@ def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
 
 def _device_loop(A: Matrix, facts, direction: str) -> bool:
     """Whether to run the search as one device launch (:data:`DEVICE_LOOP`)."""
-    if DEVICE_LOOP == "never" or A.device != "gpu" or direction != "auto" or facts["min"] < 0 \
+    if DEVICE_LOOP == "never" or A.device != "gpu" or facts["min"] < 0 \
             or not 0 < A.nrows <= sr.traversal.BFS_GRID_MAX_N:
         return False
-    return DEVICE_LOOP == "always" or A.nvals <= DEVICE_LOOP_MEAN_DEGREE * A.nrows
+    return DEVICE_LOOP == "always" or direction == "auto"
+
+
+def _road_like(A: Matrix) -> bool:
+    """Mean out-degree at most ROAD_MEAN_DEGREE."""
+    return A.nvals <= ROAD_MEAN_DEGREE * A.nrows
 
 
 def _run_device_loop(A: Matrix, source: int, delta: float, work, limit=None):
     """The distances by ``sr.traversal.sssp_grid`` (None where the GPU cannot launch it)."""
+    per_sm = ROAD_BLOCKS_PER_SM if _road_like(A) else OTHER_BLOCKS_PER_SM
     try:
-        d, _ = sr.traversal.sssp_grid(A, source, delta, dtype=work, limit=limit)
+        d, _ = sr.traversal.sssp_grid(A, source, delta, dtype=work, limit=limit,
+                                      blocks_per_sm=per_sm)
     except sr.BackendUnavailable:
         return None
     return d

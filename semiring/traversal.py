@@ -194,7 +194,7 @@ _DIRECTION_MODES = {"auto": 0, "push": 1, "pull": 2}
 
 
 def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
-             beta=24, symmetric=False, trace=False):
+             beta=24, symmetric=False, trace=False, blocks_per_sm=None):
     """A whole breadth-first search in one persistent launch, switching direction on the device.
 
     Every level is the push step of :func:`push_levels_grid` or the pull step of
@@ -224,6 +224,10 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
     trace : bool
         Profile the levels (``info['trace']``); costs a few loads and stores a level.
+    blocks_per_sm : int, optional
+        Blocks of the persistent grid per multiprocessor (capped by the kernel's occupancy);
+        default :data:`BFS_GRID_BLOCKS_PER_SM`. Fewer blocks make a cheaper barrier: a
+        high-diameter graph's thousands of narrow levels run faster on one.
 
     Returns
     -------
@@ -271,11 +275,12 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     for arg, v in (("alpha", alpha), ("beta", beta)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v < 2**20:
             raise InvalidValue(f"{op}: {arg} must be an integer in [1, 2**20), got {v!r}")
+    per_sm = _blocks_per_sm(op, blocks_per_sm, BFS_GRID_BLOCKS_PER_SM)
     cp = _cupy()
 
     mode = 0 if not parents else (2 if deterministic else 1)
     f, blocks = _gt.grid_function(f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>", op,
-                               BFS_GRID_BLOCKS_PER_SM)
+                               per_sm)
     AT = A if symmetric else A.T
     itype = A.itype
     # the kernel sets level and parent to -1 and the bitmaps to zero
@@ -849,15 +854,26 @@ def dijkstra_csgraph(A, source):
 
 #: Blocks per multiprocessor of :func:`sssp_grid`'s persistent grid (at most 2: the kernel
 #: uses 64 registers a thread at 512 threads a block). Fewer blocks make a cheaper grid-wide
-#: barrier, as for :data:`BFS_GRID_BLOCKS_PER_SM`.
-SSSP_GRID_BLOCKS_PER_SM = 2
+#: barrier, as for :data:`BFS_GRID_BLOCKS_PER_SM`: on an H100 (bench/probes/road_probe.py,
+#: Δ = 16 · max w) one block took 37.9 ms on the 2048² grid and 18.0 ms on rgg-22, two 40.5 and
+#: 20.0 ms. ``algorithms.sssp`` picks per graph.
+SSSP_GRID_BLOCKS_PER_SM = 1
 #: A safety net against a hung launch: :func:`sssp_grid` stops (and raises) after this many
 #: rounds per vertex (plus a constant). No correct search comes near it.
 SSSP_GRID_ROUNDS_PER_VERTEX = 64
 _SSSP_TYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.float32, np.float64))
 
 
-def sssp_grid(A, source, delta, *, dtype=None, limit=None):
+def _blocks_per_sm(op, v, default):
+    if v is None:
+        return default
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v <= 32:
+        raise InvalidValue(f"{op}: blocks_per_sm must be an integer in [1, 32] or None, "
+                           f"got {v!r}")
+    return int(v)
+
+
+def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
     """A whole single-source shortest-path search in one persistent launch (near–far pile).
 
     The near–far method of Davidson, Baxter, Garland & Owens (IPDPS 2014) on the device: the
@@ -885,6 +901,9 @@ def sssp_grid(A, source, delta, *, dtype=None, limit=None):
     limit : number, optional
         Stop once every distance up to ``limit`` is final: farther vertices may hold upper
         bounds (the caller reports them unreached).
+    blocks_per_sm : int, optional
+        Blocks of the persistent grid per multiprocessor (capped by the kernel's occupancy);
+        default :data:`SSSP_GRID_BLOCKS_PER_SM`.
 
     Returns
     -------
@@ -948,9 +967,10 @@ def sssp_grid(A, source, delta, *, dtype=None, limit=None):
         if bool((~(w >= 0)).any()):  # a negative or NaN weight
             raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a "
                                f"{'NaN' if bool(A.xp.isnan(w).any()) else 'negative'} weight")
+    per_sm = _blocks_per_sm(op, blocks_per_sm, SSSP_GRID_BLOCKS_PER_SM)
     max_rounds = SSSP_GRID_ROUNDS_PER_VERTEX * n + 4096
     d, rounds, buckets, edges, status = _gt.sssp_grid(
-        A, int(source), delta, dt, limit, SSSP_GRID_BLOCKS_PER_SM, max_rounds)
+        A, int(source), delta, dt, limit, per_sm, max_rounds)
     if status != DONE:
         raise RuntimeError(f"{op}: more than {max_rounds} rounds: a bug")
     return d, {"rounds": rounds, "buckets": buckets, "edges": edges}

@@ -119,21 +119,46 @@ def test_algorithms_take_the_device_loop(device, g, method, predecessors, limit)
         check_tree(S, source, _as_float(dist), pred)
 
 
-def test_policy_picks_road_like_graphs(device):
+def test_policy(device):
+    """The device loop on the GPU for w >= 0 and direction 'auto' (or 'always'); road-like
+    graphs (mean degree <= ROAD_MEAN_DEGREE) on fewer blocks."""
     n, r, c = _grid(30, 30)
     road = sr.Matrix.from_coo(r, c, np.ones(r.size), nrows=n, ncols=n, device=device)
     dense = sr.Matrix.from_scipy(sp.random(200, 200, density=0.2, format="csr", random_state=1),
                                  device=device)
     facts = {"min": 0.0}
-    assert sssp_module._device_loop(road, facts, "auto") == (device == "gpu")
-    assert not sssp_module._device_loop(dense, facts, "auto")
+    gpu = device == "gpu"
+    assert sssp_module._device_loop(road, facts, "auto") == gpu
+    assert sssp_module._device_loop(dense, facts, "auto") == gpu
     assert not sssp_module._device_loop(road, facts, "push")
     assert not sssp_module._device_loop(road, {"min": -1.0}, "auto")
+    assert sssp_module._road_like(road) and not sssp_module._road_like(dense)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sssp_module, "DEVICE_LOOP", "always")
-        assert sssp_module._device_loop(dense, facts, "auto") == (device == "gpu")
+        assert sssp_module._device_loop(dense, facts, "pull") == gpu
         mp.setattr(sssp_module, "DEVICE_LOOP", "never")
         assert not sssp_module._device_loop(road, facts, "auto")
+
+
+@pytest.mark.parametrize("per_sm", [1, 2])
+def test_blocks_per_sm(device, per_sm):
+    """Both grid shapes give the same answers (sssp_grid and bfs_grid)."""
+    n, r, c = _grid(40, 50)
+    w = np.random.default_rng(per_sm).integers(1, 256, r.size).astype(np.float32)
+    S = sp.csr_matrix((w, (r, c)), shape=(n, n))
+    A = sr.Matrix.from_scipy(S, device=device)
+    if device != "gpu":
+        return
+    d, _ = sr.traversal.sssp_grid(A, 7, 300.0, blocks_per_sm=per_sm)
+    np.testing.assert_array_equal(_as_float(d), csg.dijkstra(S.astype(np.float64), indices=7))
+    level, _, _ = sr.traversal.bfs_grid(A, 7, blocks_per_sm=per_sm)
+    ref = csg.shortest_path(S, unweighted=True, indices=7)
+    np.testing.assert_array_equal(to_host(level), np.where(np.isinf(ref), -1, ref))
+    for bad in (0, 33, 1.5, True):
+        with pytest.raises(sr.InvalidValue, match="sssp_grid: blocks_per_sm must be an integer"):
+            sr.traversal.sssp_grid(A, 0, 1.0, blocks_per_sm=bad)
+        with pytest.raises(sr.InvalidValue, match="bfs_grid: blocks_per_sm must be an integer"):
+            sr.traversal.bfs_grid(A, 0, blocks_per_sm=bad)
 
 
 def test_sssp_grid_errors(device):

@@ -153,12 +153,20 @@ def ab(spec, scales, reps, blocks):
         print(f"  bfs_grid {b} block/SM      {ms:8.2f} ms  {1e3 * ms / info['levels']:.2f} us/level")
 
 
-def others(spec, reps):
+def others(spec, reps, scales, blocks):
     A, H, source = graph(spec)
     ref = csg.dijkstra(H, directed=True, indices=source)
     for name, mode in (("host buckets", "never"), ("device loop", "always")):
         ms, out = best(with_loop(mode, lambda: algorithms.delta_stepping(A, source, symmetric=True)), reps)
         print(f"  sssp delta {name:14s} {ms:8.2f} ms  {check(name, out, ref)}")
+    wmax = float(A.values.max())
+    for b in blocks:
+        for s in scales:
+            ms, (d, info) = best(lambda: sr.traversal.sssp_grid(A, source, s * wmax,
+                                                                blocks_per_sm=b), reps)
+            print(f"  sssp_grid {b} block/SM delta {s:4g}*max w {ms:7.2f} ms rounds "
+                  f"{info['rounds']} buckets {info['buckets']} edges {info['edges'] / A.nvals:.2f} m "
+                  f"{check('grid', d, ref)}")
 
 
 def main():
@@ -167,6 +175,8 @@ def main():
     p.add_argument("--scales", nargs="*", type=float, default=[1, 2, 4, 8, 16])
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--others", nargs="*", default=[])
+    p.add_argument("--other-scales", nargs="*", type=float, default=[],
+                   help="sssp_grid's delta scales on the --others graphs")
     p.add_argument("--blocks", nargs="*", type=int, default=[2], help="sssp_grid blocks a multiprocessor")
     p.add_argument("--ab", action="store_true", help="also time with -DSR_GRID_SAMPLES_ALL=1 "
                    "(every block loads the frontier's samples every level)")
@@ -185,7 +195,7 @@ def main():
             ab(spec, a.scales, a.reps, a.blocks)
         print(f"  (elapsed {time.perf_counter() - t:.0f} s)", flush=True)
     for spec in a.others:
-        others(spec, a.reps)
+        others(spec, a.reps, a.other_scales, a.blocks)
         print(f"  (elapsed {time.perf_counter() - t:.0f} s)", flush=True)
 
 
