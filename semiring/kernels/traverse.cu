@@ -1118,7 +1118,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
 // push_levels_grid: the packed counter gives the load balance), far0/far1 (n slots), stamp
 // (n ints), farbits (ceil(n / 32) words); the kernel initializes d, stamp and farbits.
 // state (int64[SR_SSSP_STATE], zero on entry): [0] rounds (out), [1] buckets (out),
-// [2] edges relaxed (out), [3] status (out: 0 done, 3 the round limit), [4..6] the rotating
+// [2] edges relaxed (out), [3] status (out: 0 done, 3 max_rounds rounds or buckets run: a
+// bug, a safety net against a hung launch), [4..6] the rotating
 // packed near counters, [7..8] the far piles' counters, [9..11] the rotating bucket minima
 // (order keys), [12] the barrier word, [13] an overflow word (never raised: queues hold n).
 #define SR_SSSP_STATE 16
@@ -1288,6 +1289,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_grid(
             continue;
         }
         // the near queue is empty: close the bucket. 1. m = min{d(v) : v in far, d(v) >= S}
+        if (buckets >= max_rounds) { status = SR_TRAVERSE_LIMIT; break; }  // (a safety net)
         const long long nf = (long long)*reinterpret_cast<volatile unsigned long long*>(&fcnt[fc]);
         const I* fi = fc ? far1 : far0;
         unsigned long long* mw = &mins[buckets % 3];
