@@ -77,8 +77,9 @@ DEVICE_LOOP = True
 #: diameter, thousands of narrow levels, each mostly a grid-wide barrier) run bfs_grid on
 #: ROAD_BLOCKS_PER_SM blocks a multiprocessor (a cheaper barrier); the others on
 #: sr.traversal.BFS_GRID_BLOCKS_PER_SM. On an H100 (bench/probes/road_probe.py) one block took
-#: 22.9 ms on the 2048² grid (3630 levels, 6.3 µs each) and 11.5 ms on rgg-22 against 25.9 and
-#: 13.4 ms for two; Kronecker-22 was faster on two (probe_tune.py: 0.53 against 0.63 ms). One
+#: 22.0 ms on the 2048² grid (3630 levels, 6.05 µs each) and 11.2 ms on rgg-22 (1772 levels)
+#: against 24.5 and 12.7 ms for two; Kronecker-22 was faster on two (probe_tune.py: 0.53
+#: against 0.63 ms). One
 #: block running the levels alone (push_levels, __syncthreads between levels) took 14.3 µs a
 #: level on the grid: the block-local loop does not cut the per-level cost there.
 ROAD_MEAN_DEGREE = 12

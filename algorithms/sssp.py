@@ -71,29 +71,37 @@ CPU_CSGRAPH = True
 #: On the GPU, run the whole search as one persistent launch (``sr.traversal.sssp_grid``: the
 #: near–far pile of Davidson, Baxter, Garland & Owens, IPDPS 2014, its buckets and rounds on
 #: the device, a grid-wide barrier a round) instead of the host-driven buckets: "auto" (on the
-#: GPU with w >= 0, ``direction="auto"`` and at most sr.traversal.BFS_GRID_MAX_N vertices),
-#: "always" (the same, whatever the direction) or "never" (the tests and probes set them).
-#: On an H100 (bench/probes/road_probe.py, Δ = 16 · max w) the 2048² grid took 40.5 ms against
-#: 337 ms for the host buckets, rgg-22 20.0 ms against 359 ms, and the device loop won on
-#: Kronecker-20 (3.2 ms against 6.9) and urand-20 (6.3 against 20.9) too: thousands of narrow
-#: rounds (the grid's 4300) cost the host a round trip each, and no graph measured gained from
-#: the host's pull rounds.
+#: GPU with w >= 0, ``direction="auto"``, at most sr.traversal.BFS_GRID_MAX_N vertices and a
+#: road-like graph: mean out-degree at most ROAD_MEAN_DEGREE), "always" (any graph and
+#: direction, w >= 0) or "never" (the tests and probes set them). On an H100
+#: (bench/probes/road_probe.py, Δ = 16 · max w, one block a multiprocessor) the 2048² grid took
+#: 36.1 ms against 285 ms for the host buckets and 1169 ms for SciPy's Dijkstra (32x), rgg-22
+#: 17.3 ms against 256 and 1459 ms (84x): thousands of narrow rounds (the grid's 4300) cost the
+#: host a round trip each. On GAP's low-diameter graphs (two blocks) the loop won at scale 20
+#: (Kronecker 3.2 against 6.9 ms, urand 6.3 against 20.9) but not clearly at 22 (Kronecker
+#: 12.8 against 11.1 ms, urand 28.8 against 30.7: the host's pull rounds are cheaper than the
+#: loop's pushes on their wide middle rounds), so "auto" leaves them to the host buckets.
 DEVICE_LOOP = "auto"
-#: Graphs with a mean out-degree up to ROAD_MEAN_DEGREE (meshes, grids, random geometric
-#: graphs, road networks: high diameter, narrow rounds) run the device loop on
-#: ROAD_BLOCKS_PER_SM blocks a multiprocessor, the others on OTHER_BLOCKS_PER_SM: a barrier
-#: among fewer blocks is cheaper, and the road-like graphs' rounds are mostly barrier. On an
-#: H100 one block took 37.9 ms on the 2048² grid and 18.0 ms on rgg-22 against 40.5 / 20.0 ms
-#: for two (road_probe.py, Δ = 16 · max w).
+#: Road-like graphs (mean out-degree up to ROAD_MEAN_DEGREE: meshes, grids, random geometric
+#: graphs, road networks; GAP's Kronecker and uniform graphs have 32) run the device loop on
+#: ROAD_BLOCKS_PER_SM blocks a multiprocessor, the others (DEVICE_LOOP = "always") and the
+#: Bellman–Ford's one wide bucket on OTHER_BLOCKS_PER_SM: a barrier among fewer blocks is
+#: cheaper, and a narrow round is mostly barrier. On an H100 (road_probe.py, Δ = 16 · max w)
+#: one block took 37.9 ms on the 2048² grid against 42.1 for two (a build loading the
+#: frontier's samples in every block; 36.1 ms on one in the final build) and 18.0 ms on rgg-22
+#: against 20.0; Kronecker-22 took 22.1 ms on one against 12.9 on two, urand-22 51.9 against
+#: 29.3, and the grid's Bellman–Ford 149 ms on one against 114 on two.
 ROAD_MEAN_DEGREE = 12
 ROAD_BLOCKS_PER_SM = 1
 OTHER_BLOCKS_PER_SM = 2
 #: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
-#: positive weight). On an H100 (road_probe.py, one block a multiprocessor) the 2048² grid took
-#: 39.7 / 37.9 / 38.3 / 43.4 ms at 8 / 16 / 32 / 64 · max w (4708 / 4343 / 4105 / 3968 rounds
-#: of 8.5-11 µs; wider buckets relax more edges again: 2.1 / 3.1 / 5.4 / 10.4 m), rgg-22
-#: 19.2 / 18.0 / 17.3 / 16.9 ms. Davidson et al. (2014, §5) size Δ from (warp width) · (mean
-#: weight) / (mean degree), 1024 ≈ 4 · 255 on a GAP-weighted grid: 50.5 ms there.
+#: positive weight). On an H100 (road_probe.py) the 2048² grid took 42.2 / 40.5 / 41.2 / 44.7 ms
+#: at 8 / 16 / 32 / 64 · max w on two blocks a multiprocessor (4693 / 4331 / 4110 / 3966 rounds
+#: of 9.0-11.3 µs; wider buckets relax edges again: 2.1 / 3.1 / 5.4 / 10.1 m edges in all) and
+#: 39.7 / 37.9 / 38.3 / 43.4 ms on one (a build loading the frontier's samples in every block);
+#: rgg-22 19.2 / 18.0 / 17.3 / 16.9 ms on one. Davidson et al. (2014, §5) size Δ from (warp
+#: width) · (mean weight) / (mean degree), 1024 ≈ 4 · 255 on a GAP-weighted grid: 50.5 ms there
+#: (the first build, two blocks).
 DEVICE_DELTA_SCALE = 16.0
 
 METHODS = ("auto", "bellman_ford", "delta_stepping")
@@ -349,7 +357,7 @@ def _device_loop(A: Matrix, facts, direction: str) -> bool:
     if DEVICE_LOOP == "never" or A.device != "gpu" or facts["min"] < 0 \
             or not 0 < A.nrows <= sr.traversal.BFS_GRID_MAX_N:
         return False
-    return DEVICE_LOOP == "always" or direction == "auto"
+    return DEVICE_LOOP == "always" or (direction == "auto" and _road_like(A))
 
 
 def _road_like(A: Matrix) -> bool:
@@ -357,9 +365,10 @@ def _road_like(A: Matrix) -> bool:
     return A.nvals <= ROAD_MEAN_DEGREE * A.nrows
 
 
-def _run_device_loop(A: Matrix, source: int, delta: float, work, limit=None):
+def _run_device_loop(A: Matrix, source: int, delta: float, work, limit=None, per_sm=None):
     """The distances by ``sr.traversal.sssp_grid`` (None where the GPU cannot launch it)."""
-    per_sm = ROAD_BLOCKS_PER_SM if _road_like(A) else OTHER_BLOCKS_PER_SM
+    if per_sm is None:
+        per_sm = ROAD_BLOCKS_PER_SM if _road_like(A) else OTHER_BLOCKS_PER_SM
     try:
         d, _ = sr.traversal.sssp_grid(A, source, delta, dtype=work, limit=limit,
                                       blocks_per_sm=per_sm)
@@ -426,7 +435,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
         # the same rounds on the device, in one launch: one bucket wider than any distance
         # (a near–far search with Δ = ∞ is the frontier Bellman–Ford)
         wide = float(np.finfo(work).max) if work.kind == "f" else float(np.iinfo(work).max)
-        d = _run_device_loop(A, source, wide, work)
+        d = _run_device_loop(A, source, wide, work, per_sm=OTHER_BLOCKS_PER_SM)
         if d is not None:
             dist = _finish(op, d, work, out_type)
             return (dist, _predecessors(A, source, d, work)) if predecessors else dist

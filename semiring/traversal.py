@@ -855,8 +855,9 @@ def dijkstra_csgraph(A, source):
 #: Blocks per multiprocessor of :func:`sssp_grid`'s persistent grid (at most 2: the kernel
 #: uses 64 registers a thread at 512 threads a block). Fewer blocks make a cheaper grid-wide
 #: barrier, as for :data:`BFS_GRID_BLOCKS_PER_SM`: on an H100 (bench/probes/road_probe.py,
-#: Δ = 16 · max w) one block took 37.9 ms on the 2048² grid and 18.0 ms on rgg-22, two 40.5 and
-#: 20.0 ms. ``algorithms.sssp`` picks per graph.
+#: Δ = 16 · max w) one block took 37.9 ms on the 2048² grid and 18.0 ms on rgg-22, two 42.1 and
+#: 20.0 ms; but Kronecker-22 22.1 ms on one against 12.9 on two. ``algorithms.sssp`` picks per
+#: graph.
 SSSP_GRID_BLOCKS_PER_SM = 1
 #: A safety net against a hung launch: :func:`sssp_grid` stops (and raises) after this many
 #: rounds per vertex (plus a constant). No correct search comes near it.
