@@ -73,6 +73,17 @@ FUSED_GRID = True
 #: by ALPHA and BETA after each grid-wide barrier, one host sync in all) instead of the loop
 #: below, which stays the CPU path and the fallback where the launch cannot be made.
 DEVICE_LOOP = True
+#: Graphs with a mean out-degree up to ROAD_MEAN_DEGREE (grids, meshes, road networks: high
+#: diameter, thousands of narrow levels, each mostly a grid-wide barrier) run bfs_grid on
+#: ROAD_BLOCKS_PER_SM blocks a multiprocessor (a cheaper barrier); the others on
+#: sr.traversal.BFS_GRID_BLOCKS_PER_SM. On an H100 (bench/probes/road_probe.py) one block took
+#: 22.0 ms on the 2048² grid (3630 levels, 6.05 µs each) and 11.2 ms on rgg-22 (1772 levels)
+#: against 24.5 and 12.7 ms for two; Kronecker-22 was faster on two (probe_tune.py: 0.53
+#: against 0.63 ms). One
+#: block running the levels alone (push_levels, __syncthreads between levels) took 14.3 µs a
+#: level on the grid: the block-local loop does not cut the per-level cost there.
+ROAD_MEAN_DEGREE = 12
+ROAD_BLOCKS_PER_SM = 1
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
 _grid_unavailable: str | None = None
@@ -234,9 +245,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         global _grid_unavailable
         # every level below, push or pull, in one launch with the switch made on the device
         try:
+            road = A.nvals <= ROAD_MEAN_DEGREE * n
             level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
-                alpha=ALPHA, beta=BETA, symmetric=symmetric)
+                alpha=ALPHA, beta=BETA, symmetric=symmetric,
+                blocks_per_sm=ROAD_BLOCKS_PER_SM if road else None)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)

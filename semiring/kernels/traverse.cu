@@ -491,6 +491,11 @@ __global__ void relax_push(
 // a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
 // at most this many vertices) of dependent L2 loads instead of log2(frontier) of them.
 #define SR_GRID_SAMPLES 2048
+// 1: every block loads the samples every level, even one without edges to relax (the former
+// behaviour; bench/probes/road_probe.py compares the two through GRID_OPTIONS)
+#ifndef SR_GRID_SAMPLES_ALL
+#define SR_GRID_SAMPLES_ALL 0
+#endif
 
 // Grid-wide barrier of a cooperative launch (the algorithm of cooperative_groups'
 // grid.sync(), which NVRTC cannot include without the CUDA toolkit's headers on its path):
@@ -636,7 +641,9 @@ __device__ __forceinline__ void sr_grid_push(
     const long long stride = (long long)gridDim.x * blockDim.x;
     const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
     const int ns = (int)((count + step - 1) / step);
-    for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+    // only a block with edges this level needs them (a narrow level keeps most blocks idle)
+    if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
+        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
     __syncthreads();
     // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
     for (long long e = gtid; e - lane < total; e += stride) {
@@ -1381,5 +1388,265 @@ __global__ void msbfs_write(const unsigned long long* __restrict__ S,
         else if (bl <= 8) sr_msbfs_write_vertex<8, PARENTS>(S, L, bl, P, n, s, v, level, parent);
         else if (bl <= 16) sr_msbfs_write_vertex<16, PARENTS>(S, L, bl, P, n, s, v, level, parent);
         else sr_msbfs_write_vertex<SR_MSBFS_SLICES, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A whole single-source shortest-path search in one persistent cooperative launch: the
+// near–far pile of Davidson, Baxter, Garland & Owens (IPDPS 2014, "Work-efficient parallel GPU
+// methods for single-source shortest paths"), run on the device, for high-diameter graphs
+// (road networks, meshes) where the host's per-bucket round trips cost more than the edges.
+// Weights must be non-negative. Each round relaxes the near queue's out-edges
+//     t = f min.+ A ;  d = min(d, t) ;  near' = {v improved : t(v) < S} ;  far ∪= {v improved : t(v) >= S}
+// (the push step of sr_grid_push, with an atomic min on d as in relax_rounds: chaotic, exact),
+// rounds separated by a grid-wide barrier. When the near queue empties the bucket closes:
+// the far pile is scanned twice, once for m, the least distance of its live entries (d >= S),
+// then to split it: entries with d < S were relaxed already (dropped), those with d < m + Δ
+// (or d <= m, should m + Δ round to m) become the near queue, the rest stay; S = m + Δ. The
+// search ends when the pile holds no live entry (or m > limit).
+//
+// Invariant (exactness): when a bucket closes, every vertex with d < S has had its out-edges
+// relaxed with its current d: each improvement below S puts the vertex into the next near
+// queue (a per-vertex stamp, the number of the round that will relax it, dedupes the queue
+// without clearing), each improvement at or above S into the far pile (a bitmap dedupes it).
+// So at the end every reached vertex has been relaxed with its final distance: the fixed
+// point of the min-plus relaxation in T, the rounds' answer whatever Δ.
+//
+// Buffers: q0/q1 (n slots, the near queues) with o0/o1 (their first edge numbers, as in
+// push_levels_grid: the packed counter gives the load balance), far0/far1 (n slots), stamp
+// (n ints), farbits (ceil(n / 32) words); the kernel initializes d, stamp and farbits.
+// state (int64[SR_SSSP_STATE], zero on entry): [0] rounds (out), [1] buckets (out),
+// [2] edges relaxed (out), [3] status (out: 0 done, 3 max_rounds rounds or buckets run: a
+// bug, a safety net against a hung launch), [4..6] the rotating
+// packed near counters, [7..8] the far piles' counters, [9..11] the rotating bucket minima
+// (order keys), [12] the barrier word, [13] an overflow word (never raised: queues hold n).
+#define SR_SSSP_STATE 16
+
+// sr_relax_min for distances and candidates >= 0 (never -0.0 either: d starts at +0 and
+// w >= 0): non-negative IEEE floats order as their bit patterns do as signed integers, so one
+// integer atomicMin replaces the compare-and-swap loop.
+template <typename T> __device__ __forceinline__ bool sr_relax_min_nonneg(T* a, T v) { return sr_relax_min<T>(a, v); }
+template <> __device__ __forceinline__ bool sr_relax_min_nonneg<float>(float* a, float v) {
+    return sr_relax_min<int>(reinterpret_cast<int*>(a), __float_as_int(v));
+}
+template <> __device__ __forceinline__ bool sr_relax_min_nonneg<double>(double* a, double v) {
+    return sr_relax_min<long long>(reinterpret_cast<long long*>(a), __double_as_longlong(v));
+}
+
+// Order-preserving keys of the distances (a min of keys is the key of the min).
+__device__ __forceinline__ unsigned long long sr_key(int x) { return (unsigned long long)((unsigned int)x ^ 0x80000000u); }
+__device__ __forceinline__ unsigned long long sr_key(long long x) { return (unsigned long long)x ^ 0x8000000000000000ull; }
+__device__ __forceinline__ unsigned long long sr_key(float x) {
+    const unsigned int b = (unsigned int)__float_as_int(x);
+    return (unsigned long long)((b & 0x80000000u) ? ~b : (b | 0x80000000u));
+}
+__device__ __forceinline__ unsigned long long sr_key(double x) {
+    const unsigned long long b = (unsigned long long)__double_as_longlong(x);
+    return (b & 0x8000000000000000ull) ? ~b : (b | 0x8000000000000000ull);
+}
+template <typename T> __device__ __forceinline__ T sr_unkey(unsigned long long k);
+template <> __device__ __forceinline__ int sr_unkey<int>(unsigned long long k) { return (int)((unsigned int)k ^ 0x80000000u); }
+template <> __device__ __forceinline__ long long sr_unkey<long long>(unsigned long long k) { return (long long)(k ^ 0x8000000000000000ull); }
+template <> __device__ __forceinline__ float sr_unkey<float>(unsigned long long k) {
+    const unsigned int b = (unsigned int)k;
+    return __int_as_float((int)((b & 0x80000000u) ? (b & 0x7fffffffu) : ~b));
+}
+template <> __device__ __forceinline__ double sr_unkey<double>(unsigned long long k) {
+    return __longlong_as_double((long long)((k & 0x8000000000000000ull) ? (k & 0x7fffffffffffffffull) : ~k));
+}
+template <typename T> __device__ __forceinline__ T sr_inf();
+template <> __device__ __forceinline__ int sr_inf<int>() { return 0x7fffffff; }
+template <> __device__ __forceinline__ long long sr_inf<long long>() { return 0x7fffffffffffffffLL; }
+template <> __device__ __forceinline__ float sr_inf<float>() { return __int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ double sr_inf<double>() { return __longlong_as_double(0x7ff0000000000000LL); }
+// lo + delta without passing the type's "infinity" (integers: its maximum)
+template <typename T> __device__ __forceinline__ T sr_add_sat(T lo, T delta, T inf) {
+    return lo > inf - delta ? inf : lo + delta;
+}
+template <> __device__ __forceinline__ float sr_add_sat<float>(float lo, float delta, float) { return lo + delta; }
+template <> __device__ __forceinline__ double sr_add_sat<double>(double lo, double delta, double) { return lo + delta; }
+
+// Append v (when take) to the pile `out` at a slot from *count, one atomic a warp. Every lane
+// of the warp calls it (full mask).
+template <typename I>
+__device__ __forceinline__ void sr_pile_append(bool take, I v, I* out, unsigned long long* count)
+{
+    const unsigned int want = __ballot_sync(0xffffffffu, take);
+    if (want == 0u) return;
+    const int lane = threadIdx.x & 31;
+    unsigned long long base = 0;
+    if (lane == 0) base = atomicAdd(count, (unsigned long long)__popc(want));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (take) out[base + __popc(want & ((1u << lane) - 1u))] = v;
+}
+
+template <typename I, typename T>
+__global__ void __launch_bounds__(SR_GRID_THREADS) sssp_grid(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, long long n, long long source, T delta, T limit, T* d,
+    I* q0, I* q1, long long* o0, long long* o1, I* far0, I* far1, int* stamp,
+    unsigned int* farbits, long long* state, long long max_rounds)
+{
+    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
+    unsigned long long* fcnt = reinterpret_cast<unsigned long long*>(state + 7);
+    unsigned long long* mins = reinterpret_cast<unsigned long long*>(state + 9);
+    unsigned int* bar = reinterpret_cast<unsigned int*>(state + 12);
+    long long* over = state + 13;
+    const int lane = threadIdx.x & 31;
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    const long long nwords = (n + 31) >> 5;
+    __shared__ long long s_samp[SR_GRID_SAMPLES];
+    __shared__ I s_buf[SR_GRID_THREADS / 32 * SR_WARP_BUF];
+    __shared__ unsigned long long s_min;
+    // d starts "unreached" (sr_inf: +inf for floats, the type's maximum for integers)
+    for (long long i = gtid; i < n; i += stride) { d[i] = sr_inf<T>(); stamp[i] = 0; }
+    for (long long i = gtid; i < nwords; i += stride) farbits[i] = 0u;
+    sr_grid_sync(bar);
+    if (gtid == 0) {
+        d[source] = (T)0;
+        stamp[source] = 1;
+        q0[0] = (I)source;
+        o0[0] = 0;
+        ctr[0] = (1ull << SR_GRID_EDGE_BITS)
+                 + (unsigned long long)((long long)indptr[source + 1] - (long long)indptr[source]);
+        mins[0] = mins[1] = mins[2] = ~0ull;
+    }
+    sr_grid_sync(bar);
+
+    unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
+    T S = sr_add_sat<T>((T)0, delta, sr_inf<T>());  // the near queue: d < S
+    long long rounds = 0, buckets = 0, edges = 0;
+    int status = SR_TRAVERSE_DONE;
+    int rnd = 1;    // the stamp of the near queue's vertices: the round that relaxes them
+    int c = 0;      // its packed counter
+    int p = 0;      // its queue: q0/o0 or q1/o1
+    int fc = 0;     // the far pile appended to: far0 or far1
+    while (true) {
+        const long long count = (long long)(cur >> SR_GRID_EDGE_BITS);
+        if (count > 0) {
+            if (rounds >= max_rounds) { status = SR_TRAVERSE_LIMIT; break; }
+            // one round: t = f min.+ A ;  d = min(d, t) ;  near' / far by t < S
+            const long long total = (long long)(cur & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
+            const int nc = c == 2 ? 0 : c + 1;
+            const int zc = nc == 2 ? 0 : nc + 1;
+            if (gtid == 0) ctr[zc] = 0;  // read two barriers ago
+            const I* qi = p ? q1 : q0;
+            const long long* oi = p ? o1 : o0;
+            I* qo = p ? q0 : q1;
+            long long* oo = p ? o0 : o1;
+            I* fo = fc ? far1 : far0;
+            const int r1 = rnd + 1;
+            I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
+            int nb = 0;
+            const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
+            const int ns = (int)((count + step - 1) / step);
+            if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
+                for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+            __syncthreads();
+            for (long long e = gtid; e - lane < total; e += stride) {
+                bool near = false, farq = false;
+                I v = 0;
+                if (e < total) {
+                    int lo = 0, hi = ns;
+                    while (hi - lo > 1) {
+                        const int mid = (lo + hi) >> 1;
+                        if (s_samp[mid] <= e) lo = mid; else hi = mid;
+                    }
+                    lo *= step;
+                    hi = (int)min((long long)lo + step, count);
+                    while (hi - lo > 1) {
+                        const int mid = (lo + hi) >> 1;
+                        if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
+                    }
+                    const I u = __ldcg(qi + lo);
+                    const long long pe = (long long)indptr[u] + (e - __ldcg(oi + lo));
+                    v = indices[pe];
+                    const T nd = *reinterpret_cast<volatile T*>(&d[u]) + w[pe * wstride];
+                    if (sr_relax_min_nonneg<T>(&d[v], nd)) {
+                        if (nd < S) {
+                            near = __ldcg(stamp + v) != r1 && atomicExch(stamp + v, r1) != r1;
+                        } else {
+                            const unsigned int bit = 1u << (v & 31);
+                            farq = !(__ldcg(farbits + (v >> 5)) & bit)
+                                   && !(atomicOr(farbits + (v >> 5), bit) & bit);
+                        }
+                    }
+                }
+                sr_buf_add<I>(near, v, buf, nb, indptr, qo, oo, &ctr[nc], over, n);
+                sr_pile_append<I>(farq, v, fo, &fcnt[fc]);
+            }
+            sr_buf_flush<I>(buf, nb, indptr, qo, oo, &ctr[nc], over, n);
+            sr_grid_sync(bar);
+            cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
+            edges += total;
+            ++rounds;
+            rnd = r1;
+            c = nc;
+            p ^= 1;
+            continue;
+        }
+        // the near queue is empty: close the bucket. 1. m = min{d(v) : v in far, d(v) >= S}
+        if (buckets >= max_rounds) { status = SR_TRAVERSE_LIMIT; break; }  // (a safety net)
+        const long long nf = (long long)*reinterpret_cast<volatile unsigned long long*>(&fcnt[fc]);
+        const I* fi = fc ? far1 : far0;
+        unsigned long long* mw = &mins[buckets % 3];
+        if (gtid == 0) mins[(buckets + 1) % 3] = ~0ull;  // read three bucket closes ago
+        if (threadIdx.x == 0) s_min = ~0ull;
+        __syncthreads();
+        unsigned long long kmin = ~0ull;
+        for (long long i = gtid; i < nf; i += stride) {
+            const T dv = __ldcg(d + __ldcg(fi + i));
+            if (!(dv < S)) kmin = min(kmin, sr_key(dv));
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) kmin = min(kmin, __shfl_xor_sync(0xffffffffu, kmin, off));
+        if (lane == 0 && kmin != ~0ull) atomicMin(&s_min, kmin);
+        __syncthreads();
+        if (threadIdx.x == 0 && s_min != ~0ull) atomicMin(mw, s_min);
+        sr_grid_sync(bar);
+        const unsigned long long km = *reinterpret_cast<volatile unsigned long long*>(mw);
+        if (km == ~0ull) break;                       // no live entry: every distance is final
+        const T m = sr_unkey<T>(km);
+        if (m == sr_inf<T>()) break;                  // (cannot happen: far entries were reached)
+        if (m > limit) break;                         // the caller wants no farther distances
+        // 2. split the pile: dropped (d < S: relaxed already), near (d < m + Δ, or d <= m), kept
+        const T S0 = S;
+        S = sr_add_sat<T>(m, delta, sr_inf<T>());
+        I* fo = fc ? far0 : far1;
+        I* qo = p ? q1 : q0;       // the (empty) current queue and counter take the near ones
+        long long* oo = p ? o1 : o0;
+        I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
+        int nb = 0;
+        for (long long i = gtid; i - lane < nf; i += stride) {
+            bool near = false, keep = false;
+            I v = 0;
+            if (i < nf) {
+                v = __ldcg(fi + i);
+                const T dv = __ldcg(d + v);
+                if (dv < S0) {
+                    atomicAnd(farbits + (v >> 5), ~(1u << (v & 31)));
+                } else if (dv < S || dv <= m) {
+                    atomicAnd(farbits + (v >> 5), ~(1u << (v & 31)));
+                    near = atomicExch(stamp + v, rnd) != rnd;
+                } else {
+                    keep = true;
+                }
+            }
+            sr_buf_add<I>(near, v, buf, nb, indptr, qo, oo, &ctr[c], over, n);
+            sr_pile_append<I>(keep, v, fo, &fcnt[fc ^ 1]);
+        }
+        sr_buf_flush<I>(buf, nb, indptr, qo, oo, &ctr[c], over, n);
+        sr_grid_sync(bar);
+        if (gtid == 0) fcnt[fc] = 0;  // every block read it before the barrier
+        fc ^= 1;
+        ++buckets;
+        cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[c]);
+    }
+    if (gtid == 0) {
+        state[0] = rounds;
+        state[1] = buckets;
+        state[2] = edges;
+        state[3] = status;
     }
 }
