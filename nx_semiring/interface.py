@@ -106,7 +106,7 @@ class BackendInterface:
                              preserve_edge_attrs=preserve_edge_attrs,
                              preserve_node_attrs=preserve_node_attrs,
                              preserve_graph_attrs=preserve_graph_attrs, name=name,
-                             graph_name=graph_name)
+                             graph_name=graph_name, use_cache="reuse")
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):
