@@ -80,6 +80,7 @@ class SemiringGraph:
         self.device = device or sr.default_device()
         self._matrices = {}
         self._order = None
+        self._base = None  # a conversion on the same device whose structure this one shares
         self.edge_data = None  # with preserve_edge_attrs: NetworkX's edge dicts, adj order
         self.node_data = None  # with preserve_node_attrs: NetworkX's node dicts
         self.__networkx_cache__ = {}
@@ -167,6 +168,10 @@ class SemiringGraph:
         iso matrix of that value (``unit=1``: every edge weighs 1, integer distances).
         Otherwise the values of edge attribute ``weight``.
         """
+        base = self._base
+        if base is not None and (weight is None or self.values.get(weight) is base.values.get(
+                weight, False)):  # the same structure and values: the same matrix
+            return base.matrix(weight, unit=unit)
         key = (weight, unit)
         M = self._matrices.get(key)
         if M is not None:
@@ -349,14 +354,10 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         m = int(indptr[-1])
         adj = _columns(nodes, index, adj_items, m)
     attrs = dict(edge_attrs or {})
-    if preserve_edge_attrs:
-        seen = {}
-        for nbrs in adj_items:
-            for d in nbrs.values():
-                for dd in (d.values() if multigraph else (d,)):
-                    for k in dd:
-                        seen.setdefault(k, 1)
-        for k in seen:
+    if preserve_edge_attrs:  # every attribute name, in order of first appearance
+        chain = itertools.chain.from_iterable
+        data = chain(map(dict.values, adj_items))
+        for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
     values = {}
     for attr, default in attrs.items():
@@ -374,10 +375,9 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     g._index = index
     g.defaults = {a: attrs[a] for a in values}
     if base is not None:
-        g._order = base._order
-        if base.device == dev:  # the structural matrices and those of shared values
-            g._matrices = {k: M for k, M in base._matrices.items()
-                           if k[0] is None or values.get(k[0]) is base.values.get(k[0])}
+        g._order = base.order()
+        if base.device == dev:  # its matrices of the structure and of shared values
+            g._base = base
     if preserve_edge_attrs:
         g.edge_data = [d for nbrs in adj_items for d in nbrs.values()]
     if preserve_node_attrs:
