@@ -327,7 +327,10 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     if cache is not None:
         if use_cache is True:
             from networkx.utils.backends import (  # noqa: PLC0415  (networkx is an optional extra)
-                _get_cache_key, _get_from_cache, _set_to_cache)
+                _get_cache_key,
+                _get_from_cache,
+                _set_to_cache,
+            )
 
             key = _get_cache_key(edge_attrs=edge_attrs, node_attrs=node_attrs,
                                  preserve_edge_attrs=preserve_edge_attrs,

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 nx = pytest.importorskip("networkx")
 
+from conftest import to_host  # noqa: E402
+
 import nx_semiring  # noqa: E402
 import semiring as sr  # noqa: E402
 from nx_semiring import algorithms as nxa  # noqa: E402
 from nx_semiring.interface import backend_interface as bi  # noqa: E402
-
-from conftest import to_host  # noqa: E402
 
 INSTALLED = "semiring" in nx.utils.backends.backends
 dispatch = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installed (its entry "

@@ -17,7 +17,7 @@ Then per family a least-squares fit of ``warm = fixed + per_unit × work`` and o
 ``NX_SECONDS_PER_UNIT``, ``ENGINE_COST`` and ``CONVERT_SECONDS_PER_ENTRY``.
 
 Usage: PYTHONPATH=. python3 bench/probes/nx_should_run.py [--kron 8,10,12] [--grid 20,50,100]
-       [--families bfs,sssp,...] [--reps 2]
+       [--families bfs,sssp,...] [--reps 2] [--all-pairs-max-n 1500]
 """
 
 import argparse
@@ -92,6 +92,8 @@ def main():
     p.add_argument("--grid", default="20,50,100")
     p.add_argument("--families", default=",".join(interface.FAMILIES))
     p.add_argument("--reps", type=int, default=2)
+    p.add_argument("--all-pairs-max-n", type=int, default=1500,
+                   help="largest graph for floyd_warshall_numpy and all-pairs BFS (n³, n·m)")
     p.add_argument("--max-nx-seconds", type=float, default=3.0,
                    help="skip larger graphs of a family once NetworkX took this long")
     a = p.parse_args()
@@ -123,7 +125,7 @@ def main():
             if (kind, fam) in slow:
                 continue
             attr, f_nx, f_sr, name, kw = _calls(G, s)[fam]
-            if fam in ("fw", "apsp_bfs") and len(G) > 1500:  # n³, n·m: minutes in NetworkX
+            if fam in ("fw", "apsp_bfs") and len(G) > a.all_pairs_max_n:  # n³, n·m
                 continue
             t_nx = _clock(f_nx, a.reps)
             holder = {}
