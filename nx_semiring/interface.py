@@ -13,7 +13,8 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    declines where the backend is predicted slower than NetworkX *including the conversion*,
    so that enabling the backend never slows a script down (nx-cugraph's ``should_run``
    declines cheap calls the same way). The rule (:func:`predict`): NetworkX costs
-   ``NX_SECONDS_PER_UNIT[family] × work``; the backend costs the conversion
+   ``NX_SECONDS_PER_UNIT[family] × work`` (× ``NX_LARGE_GRAPH_FACTOR`` beyond
+   ``LARGE_GRAPH_UNITS``, where its dicts outgrow the CPU's caches); the backend costs the conversion
    (``CONVERT_SECONDS_PER_ENTRY × (n + stored entries)``, plus ``WEIGHT_SECONDS_PER_ENTRY ×
    stored entries`` for an edge attribute, ``PRESERVE_SECONDS_PER_ENTRY`` where NetworkX asks
    for all of them; nothing for what ``G.__networkx_cache__`` already holds) plus
@@ -52,7 +53,8 @@ from . import algorithms as _alg
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures
 
-__all__ = ["CONVERT_SECONDS_PER_ENTRY", "ENGINE_COST", "FAMILIES", "NX_SECONDS_PER_UNIT",
+__all__ = ["CONVERT_SECONDS_PER_ENTRY", "ENGINE_COST", "FAMILIES", "LARGE_GRAPH_UNITS",
+           "NX_LARGE_GRAPH_FACTOR", "NX_SECONDS_PER_UNIT",
            "PRESERVE_SECONDS_PER_ENTRY", "WEIGHT_SECONDS_PER_ENTRY", "BackendInterface", "backend_interface", "predict"]
 
 # ---------------------------------------------------------------- should_run's cost model
@@ -96,7 +98,7 @@ _PRESERVED = frozenset({"mst"})
 NX_SECONDS_PER_UNIT = {
     "bfs": 7e-8, "bfs_order": 8e-8, "components": 5e-8, "sssp": 4.5e-7,
     "bellman_ford": 6e-7, "pagerank": 7e-7, "bc": 4e-7, "triangles": 5e-7,
-    "core": 2.5e-7, "louvain": 1.5e-5, "mst": 1.2e-6, "apsp_bfs": 1.3e-7, "fw": 5e-9,
+    "core": 2.5e-7, "louvain": 1.5e-5, "mst": 1.2e-6, "apsp_bfs": 1.3e-7, "fw": 1.7e-9,
 }
 
 # The conversion's seconds per (vertex + stored entry) for the structure, per stored entry
@@ -120,14 +122,27 @@ ENGINE_COST = {
         "louvain": (0.2, 1.3e-5), "mst": (3e-3, 9e-7), "apsp_bfs": (2e-2, 7.5e-8),
         "fw": (5e-2, 1.5e-8),
     },
+    # H100 host (bench/probes/nx_should_run.py on kron-8..12, and nx_semiring.bench on
+    # kron-18 and grid-1000). Per-unit costs are the worst of a skewed graph and a grid (a
+    # grid's 2000 BFS levels): BFS 3e-8, SSSP 9e-8, betweenness 4e-8 per unit on grid-1000.
+    # core_number, louvain_communities and minimum_spanning_tree are slower than NetworkX on
+    # the GPU at every size measured (kron-8..12): the model leaves them to NetworkX.
     "gpu": {
-        "bfs": (3e-3, 5e-8), "bfs_order": (3e-3, 1e-7), "components": (3e-3, 5e-8),
-        "sssp": (5e-3, 5e-8), "bellman_ford": (5e-3, 5e-8), "pagerank": (5e-3, 5e-8),
-        "bc": (5e-3, 2e-9), "triangles": (5e-3, 5e-8), "core": (5e-3, 5e-8),
-        "louvain": (2e-2, 1e-7), "mst": (5e-3, 1e-7), "apsp_bfs": (5e-3, 1e-9),
-        "fw": (5e-3, 1e-11),
+        "bfs": (1e-3, 3e-8), "bfs_order": (1e-3, 5e-8), "components": (5e-3, 1.4e-7),
+        "sssp": (3e-3, 9e-8), "bellman_ford": (2e-3, 9e-8), "pagerank": (6e-3, 3e-8),
+        "bc": (2e-2, 4e-8), "triangles": (1.5e-2, 2.5e-7), "core": (5e-2, 2e-6),
+        "louvain": (1.0, 1e-4), "mst": (1e-2, 1.5e-6), "apsp_bfs": (5e-3, 5e-9),
+        "fw": (5e-2, 1e-10),
     },
 }
+
+# NetworkX slows down per unit once its dicts outgrow the CPU's caches: from kron-12 to
+# kron-18 on the H100 host, BFS went from 9e-8 to 2.4e-7 s per unit and connected components
+# from 7e-8 to 3.6e-7 (grid-1000: 2e-7 both); the conversion, one sequential pass, much less
+# (9e-8 to 1.3e-7). Above LARGE_GRAPH_UNITS (n + stored entries) NetworkX's side is
+# multiplied by NX_LARGE_GRAPH_FACTOR (the low end of those ratios).
+LARGE_GRAPH_UNITS = 1 << 20
+NX_LARGE_GRAPH_FACTOR = 2.5
 
 
 def _family(name, a):
@@ -184,6 +199,8 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
     weighted = weighted and kwargs.get("weight", "weight") is not None
     work = _work(FAMILIES[fam], n, stored, kwargs) * per_source
     t_nx = NX_SECONDS_PER_UNIT[fam] * work
+    if n + stored > LARGE_GRAPH_UNITS:
+        t_nx *= NX_LARGE_GRAPH_FACTOR
     fixed, unit = ENGINE_COST.get(device or "cpu", ENGINE_COST["cpu"])[fam]
     t_sr = fixed * per_source + unit * work
     if not cached:

@@ -511,6 +511,11 @@ def test_should_run_model(dev):
         assert fresh[1] > structure[1] >= full[1], name
     assert predict("shortest_path", 100, 400, {"weight": "w"}, device=dev)[1] < \
         predict("shortest_path", 100, 400, {"weight": "w", "source": 0}, device=dev)[1] * 100
+    # NetworkX per unit is slower on a graph beyond the CPU's caches
+    big = nx_semiring.interface.LARGE_GRAPH_UNITS
+    small_nx = predict("pagerank", 1000, big - 1000, device=dev)[0] / big
+    large_nx = predict("pagerank", 1000, 2 * big - 1000, device=dev)[0] / (2 * big)
+    assert large_nx == pytest.approx(small_nx * nx_semiring.interface.NX_LARGE_GRAPH_FACTOR)
 
 
 # --------------------------------------------------------------------------- conversion
