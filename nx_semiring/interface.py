@@ -14,14 +14,14 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    so that enabling the backend never slows a script down (nx-cugraph's ``should_run``
    declines cheap calls the same way). The rule (:func:`predict`): NetworkX costs
    ``NX_SECONDS_PER_UNIT[family] × work`` (× ``NX_LARGE_GRAPH_FACTOR`` beyond
-   ``LARGE_GRAPH_UNITS``, where its dicts outgrow the CPU's caches); the backend costs the conversion
-   (``CONVERT_SECONDS_PER_ENTRY × (n + stored entries)``, plus ``WEIGHT_SECONDS_PER_ENTRY ×
-   stored entries`` for an edge attribute, ``PRESERVE_SECONDS_PER_ENTRY`` where NetworkX asks
-   for all of them; nothing for what ``G.__networkx_cache__`` already holds) plus
-   ``fixed + per_unit × work`` of ``ENGINE_COST[device][family]``. ``work`` is ``n + stored
-   entries`` for one traversal (BFS, components, SSSP, PageRank, triangles,
-   cores, Louvain, MST), times the sources for betweenness (``k``) and all-pairs BFS (``n``),
-   and ``n³`` for ``floyd_warshall_numpy``. Point-to-point queries (a ``target``, ``has_path``)
+   ``LARGE_GRAPH_UNITS``, where its dicts outgrow the CPU's caches); the backend costs the
+   conversion (``CONVERT_SECONDS_PER_ENTRY × (n + stored entries)``, plus
+   ``WEIGHT_SECONDS_PER_ENTRY × stored entries`` for an edge attribute,
+   ``PRESERVE_SECONDS_PER_ENTRY`` where NetworkX asks for all of them; nothing for what
+   ``G.__networkx_cache__`` already holds) plus ``fixed + per_unit × work`` of
+   ``ENGINE_COST[device][family]``. ``work`` is ``n + stored entries`` for one traversal
+   (BFS, components, SSSP, PageRank, triangles, cores, Louvain, MST), times the sources for
+   betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``. Point-to-point queries (a ``target``, ``has_path``)
    are always left to NetworkX: its bidirectional or early-stopping search usually sees a
    small part of the graph, which no formula in n and m predicts. The constants are measured
    (``bench/probes/nx_should_run.py``) and rounded in NetworkX's favour: where the
