@@ -21,11 +21,11 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    ``G.__networkx_cache__`` already holds) plus ``fixed + per_unit × work`` of
    ``ENGINE_COST[device][family]``. ``work`` is ``n + stored entries`` for one traversal
    (BFS, components, SSSP, PageRank, triangles, cores, Louvain, MST), times the sources for
-   betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``. Point-to-point queries (a ``target``, ``has_path``)
-   are always left to NetworkX: its bidirectional or early-stopping search usually sees a
-   small part of the graph, which no formula in n and m predicts. The constants are measured
-   (``bench/probes/nx_should_run.py``) and rounded in NetworkX's favour: where the
-   model errs, NetworkX runs.
+   betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``.
+   Point-to-point queries (a ``target``, ``has_path``) are always left to NetworkX: its
+   bidirectional or early-stopping search usually sees a small part of the graph, which no
+   formula in n and m predicts. The constants are measured (``bench/probes/nx_should_run.py``)
+   and rounded in NetworkX's favour: where the model errs, NetworkX runs.
 3. ``convert_from_nx(G, edge_attrs=..., ...)`` → :class:`~nx_semiring.graph.SemiringGraph`,
    cached by NetworkX on ``G.__networkx_cache__``; then ``backend.<name>(...)``.
 4. ``convert_to_nx(result)`` for results (only graphs change).
@@ -54,8 +54,8 @@ from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures
 
 __all__ = ["CONVERT_SECONDS_PER_ENTRY", "ENGINE_COST", "FAMILIES", "LARGE_GRAPH_UNITS",
-           "NX_LARGE_GRAPH_FACTOR", "NX_SECONDS_PER_UNIT",
-           "PRESERVE_SECONDS_PER_ENTRY", "WEIGHT_SECONDS_PER_ENTRY", "BackendInterface", "backend_interface", "predict"]
+           "NX_LARGE_GRAPH_FACTOR", "NX_SECONDS_PER_UNIT", "PRESERVE_SECONDS_PER_ENTRY",
+           "WEIGHT_SECONDS_PER_ENTRY", "BackendInterface", "backend_interface", "predict"]
 
 # ---------------------------------------------------------------- should_run's cost model
 # Work of one call, per family: "linear" n + stored entries (one traversal), "sources" that
