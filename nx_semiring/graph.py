@@ -151,6 +151,8 @@ class SemiringGraph:
         neighbour once) and below n² < 2⁶³, and NumPy's integer sort is several times faster
         than the two-key ``lexsort``.
         """
+        if self._order is None and self._base is not None:
+            self._order = self._base.order()  # the same structure: computed once
         if self._order is None:
             n, m = self.n, int(self.adj.size)
             rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
@@ -378,9 +380,8 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     g._index = index
     g.defaults = {a: attrs[a] for a in values}
     if base is not None:
-        g._order = base.order()
-        if base.device == dev:  # its matrices of the structure and of shared values
-            g._base = base
+        g._order = base._order
+        g._base = base if base.device == dev else None  # its structure's matrices, its order
     if preserve_edge_attrs:
         g.edge_data = [d for nbrs in adj_items for d in nbrs.values()]
     if preserve_node_attrs:
