@@ -16,7 +16,12 @@ side x side grid, both with integer weights in [1, 255]) it prints the best of `
 The cache is cleared before every timed conversion but the two that read it, so the probe
 times the same work on a version of ``from_networkx`` that does not cache.
 
+``--old PATH`` also times another version of ``nx_semiring/graph.py`` (e.g. from
+``git show f83499c:nx_semiring/graph.py > /tmp/old_graph.py``) on the same graph, interleaved
+with this one run by run (the first three steps), for before/after figures on a shared machine.
+
 Usage: PYTHONPATH=. python3 bench/probes/nx_convert.py [kron:15] [grid:300] ... [--reps R]
+       [--old /tmp/old_graph.py]
 """
 
 import argparse
@@ -61,18 +66,51 @@ def probe(G, reps):
     }
 
 
+def compare(G, old, reps):
+    """Best of ``reps`` of the old and this ``from_networkx``, interleaved run by run."""
+    W = {"weight": 1}
+    steps = {
+        "structure": (lambda m: m.from_networkx(G, device="cpu")),
+        "weight": (lambda m: m.from_networkx(G, edge_attrs=W, device="cpu")),
+        "weight + matrix": (
+            lambda m: m.from_networkx(G, edge_attrs=W, device="cpu").matrix("weight")),
+    }
+    import nx_semiring.graph as new  # noqa: PLC0415  (this version, beside the old one)
+
+    for name, f in steps.items():
+        best = {"old": float("inf"), "new": float("inf")}
+        for _ in range(reps):
+            for tag, mod in (("old", old), ("new", new)):
+                G.__networkx_cache__.clear()
+                t = time.perf_counter()
+                f(mod)
+                best[tag] = min(best[tag], time.perf_counter() - t)
+        print(f"  {name:28s} old {best['old'] * 1e3:10.1f} ms   new {best['new'] * 1e3:10.1f} ms",
+              flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("graphs", nargs="*", default=["kron:15", "grid:300"])
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--old", default=None, help="another nx_semiring/graph.py to compare")
     a = p.parse_args()
+    old = None
+    if a.old:
+        import importlib.util  # noqa: PLC0415  (only with --old)
+
+        spec = importlib.util.spec_from_file_location("old_graph", a.old)
+        old = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(old)
     for spec in a.graphs:
         kind, size = spec.split(":")
         t = time.perf_counter()
         G = kronecker_graph(int(size)) if kind == "kron" else grid_graph(int(size))
         print(f"{kind}-{size}: {len(G)} nodes, {G.number_of_edges()} edges "
               f"({time.perf_counter() - t:.1f} s to build)", flush=True)
+        if old is not None:
+            compare(G, old, a.reps)
         for name, t in probe(G, a.reps).items():
             print(f"  {name:28s} {t * 1e3:10.1f} ms", flush=True)
         del G
