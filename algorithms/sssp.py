@@ -364,6 +364,11 @@ def _device_loop(A: Matrix, facts, direction: str) -> bool:
     return DEVICE_LOOP == "always" or (direction == "auto" and _road_like(A))
 
 
+def _wide(work) -> float:
+    """A bucket wider than any distance of the work type: the device loop's Δ = ∞."""
+    return float(np.finfo(work).max) if work.kind == "f" else float(np.iinfo(work).max)
+
+
 def _road_like(A: Matrix) -> bool:
     """Mean out-degree at most ROAD_MEAN_DEGREE."""
     return A.nvals <= ROAD_MEAN_DEGREE * A.nrows
@@ -438,8 +443,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     if _device_loop(A, facts, direction):
         # the same rounds on the device, in one launch: one bucket wider than any distance
         # (a near–far search with Δ = ∞ is the frontier Bellman–Ford)
-        wide = float(np.finfo(work).max) if work.kind == "f" else float(np.iinfo(work).max)
-        d = _run_device_loop(A, source, wide, work, per_sm=OTHER_BLOCKS_PER_SM)
+        d = _run_device_loop(A, source, _wide(work), work, per_sm=OTHER_BLOCKS_PER_SM)
         if d is not None:
             dist = _finish(op, d, work, out_type)
             return (dist, _predecessors(A, source, d, work)) if predecessors else dist
@@ -568,7 +572,9 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         # the buckets and their rounds on the device (near–far), one launch:
         #   repeat: f = {v : d(v) < S};  until f is empty: t = f min.+ A;  d = min(d, t);
         #           f = {v : t(v) < d(v), t(v) < S};  then S = min{d(v) : v pending} + Δ
-        d = _run_device_loop(A, source, delta if auto_delta is None else auto_delta, work,
+        # an inf weight makes the automatic Δ infinite: one bucket, as Bellman–Ford's
+        d = _run_device_loop(A, source, min(delta if auto_delta is None else auto_delta,
+                                            _wide(work)), work,
                              limit)
         if d is not None:
             if limit is not None:  # as below: beyond the limit, reported unreached

@@ -57,7 +57,12 @@ def _same(a, b):
         return
     assert type(a) is type(b), (type(a), type(b))
     if hasattr(a, "tocsr") and not isinstance(a, np.ndarray):  # cupyx sparse
+        # the same matrix: entries, values and dtype (the engine's trees store each row's
+        # entries sorted, SciPy's in its search's order)
         a, b = a.get(), b.get()
+        assert a.dtype == b.dtype and a.shape == b.shape and a.nnz == b.nnz
+        a.sort_indices()
+        b.sort_indices()
         np.testing.assert_array_equal(a.indptr, b.indptr)
         np.testing.assert_array_equal(a.indices, b.indices)
         np.testing.assert_array_equal(a.data, b.data)

@@ -271,7 +271,7 @@ def test_warmup_compiles_on_the_gpu(device, executor, capsys):
         pytest.skip("compiles for a GPU")
     assert warmup.main(["--family", "traversal_grid", "--executor", executor, "-j", "2",
                         "-q"]) == 0
-    assert "compiled 16 kernels" in capsys.readouterr().err
+    assert f"compiled {len(_gtrav.grid_kernel_names())} kernels" in capsys.readouterr().err
     # the launcher then finds the kernel in the cache
     f, blocks = _gtrav.grid_function("bfs_grid<int, 0>")
     assert blocks > 0 and f is not None
