@@ -6,6 +6,7 @@ without a GPU. No Python loop runs per vertex or per edge.
 
 from __future__ import annotations
 
+import threading
 import weakref
 
 import numpy as np
@@ -73,6 +74,8 @@ class _RowPlan:
         self.long_k = M.indices[self.long_pos].astype(np.intp)
         self.long_heads = first
         self._values = {}  # dtype -> M's values in the layout above (groups..., long)
+        self._buffers = {}  # dtype -> product buffers in that layout (see buffers)
+        self._lock = threading.Lock()
 
     def values(self, M, dtype):
         """M's values as ``dtype`` laid out as the groups and the long rows (gathered once
@@ -85,6 +88,19 @@ class _RowPlan:
             v = self._values[np.dtype(dtype)] = (
                 [avals[pos] for _, pos, _ in self.groups] + [avals[self.long_pos]])
         return v
+
+
+    def buffers(self, dtype):
+        """Product buffers in the plan's layout for one call, or None while another thread
+        holds them (that call allocates its own). Release with ``_lock.release()``."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        bufs = self._buffers.get(np.dtype(dtype))
+        if bufs is None:
+            bufs = self._buffers[np.dtype(dtype)] = (
+                [np.empty(k.shape, dtype=dtype) for _, _, k in self.groups]
+                + [np.empty(self.long_k.shape, dtype=dtype)])
+        return bufs
 
 
 def _plan(M):
@@ -113,11 +129,24 @@ def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
 
     mul = sr.mul.numpy
     inplace = isinstance(mul, np.ufunc) and sr.mul.result == "same"
+    bufs = plan.buffers(dtype) if inplace else None
+    try:
+        return _pull_blocks(plan, laid, iso, x, sr, dtype, xfirst, bufs)
+    finally:
+        if bufs is not None:
+            plan._lock.release()
+
+
+def _pull_blocks(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
+    mul = sr.mul.numpy
+    inplace = isinstance(mul, np.ufunc) and sr.mul.result == "same"
+    out = None
 
     def products(g, k):
         a = iso if laid is None else laid[g]
-        if inplace:  # x's gather (np.take: 2-3x fancy indexing's speed) is the buffer
-            buf = np.take(x, k)
+        if inplace:  # x's gather is the buffer: np.take, clip mode (k is in range), writes
+            # into a kept buffer (raise mode copies through a temporary), 2x fancy indexing
+            buf = np.take(x, k, mode="clip", out=None if bufs is None else bufs[g])
             with np.errstate(all="ignore"):
                 return mul(buf, a, out=buf) if xfirst else mul(a, buf, out=buf)
         prods = _mult(sr, a, np.take(x, k), None, None, dtype, xfirst)
@@ -137,7 +166,7 @@ def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
             out = np.empty(plan.out_idx.size, dtype=part.dtype)
         out[plan.long_slot] = part
     if out is None:  # no entries
-        out = np.ascontiguousarray(products(len(plan.groups), plan.long_k))[:0]
+        out = np.ascontiguousarray(products(len(plan.groups), plan.long_k))[:0].copy()
     return plan.out_idx.astype(np.int64, copy=False), out
 
 
