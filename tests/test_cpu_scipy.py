@@ -210,3 +210,46 @@ def test_bfs_csgraph_levels_equal_the_level_loop(g, iso, int64):
     np.testing.assert_array_equal(again, level)
     reached = np.flatnonzero(level > 0)
     np.testing.assert_array_equal(level[parent[reached]], level[reached] - 1)
+
+
+# ------------------------------------------------------------- push: scatter / sort / stable
+
+
+@given(nrows=st.integers(0, 12), ncols=st.integers(0, 30), seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(["min_plus", "max_plus", "plus_times", "lor_land", "any_pair",
+                                 "min_secondi", "any_secondi", "plus_pair", "min_first"]),
+       dtype=st.sampled_from(DTYPES), iso=st.booleans(), int64=st.booleans(),
+       special=st.booleans(), fraction=st.sampled_from([0, 16, 2**40]))
+def test_push_reductions_equal_the_oracle(device, nrows, ncols, seed, semiring, dtype, iso,
+                                          int64, special, fraction):
+    # fraction 2^40: always the scatter where the monoid allows it; 0: never (a sort)
+    rng = np.random.default_rng(seed)
+    present = rng.random((nrows, ncols)) < rng.random((nrows, 1))
+    vals = _values(rng, dtype, (nrows, ncols), special)
+    A = make_matrix(vals, present, device, iso=iso, int64=int64)
+    xd = _values(rng, dtype, nrows, special)
+    xp_ = rng.random(nrows) < 0.6
+    idx = np.flatnonzero(xp_)
+    x = sr.Vector.from_coo(idx, xd[idx], size=nrows, dtype=xd.dtype, device=device)
+    S = getattr(sr, semiring)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spmv_cpu, "PUSH_SCATTER_FRACTION", fraction)
+        got = sr.vxm(x, A, S, direction="push")
+    Ad = np.ones(present.shape, dtype=A.dtype) if iso else vals
+    ev, ep, cands = dense_product(Ad, present, xd, xp_, S, vxm=True)
+    gi, gv = (to_host(a) for a in got.sparse()[:2])
+    np.testing.assert_array_equal(gi, np.flatnonzero(ep))
+    assert got.dtype == ev.dtype or not gi.size
+    if semiring.startswith("any"):  # any one of the candidates
+        for i, v in zip(gi, gv):
+            assert any(v == c or (v != v and c != c) for c in cands[i])
+    else:
+        np.testing.assert_array_equal(gv, ev[ep])
+
+
+def test_scatter_start_is_neutral_or_declined():
+    assert np.isnan(spmv_cpu._scatter_start(sr.min_plus, np.float32))  # fmin(NaN, v) = v
+    assert spmv_cpu._scatter_start(sr.min_plus, np.int32) == np.iinfo(np.int32).max
+    assert spmv_cpu._scatter_start(sr.plus_times, np.float64) is None  # float sums: order
+    assert spmv_cpu._scatter_start(sr.plus_times, np.int64) == 0
+    assert spmv_cpu._scatter_start(sr.lor_land, np.bool_) == np.False_

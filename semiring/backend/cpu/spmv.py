@@ -398,18 +398,54 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     return out_idx.astype(np.int64), sr.add.reduce_segments(np.ascontiguousarray(prods), heads)
 
 
+#: The push reduces its products by target: with an order-free monoid (``_order_free``) by
+#: ``ufunc.at`` into a dense output once the products reach 1/PUSH_SCATTER_FRACTION of the
+#: targets (min-plus, 65536 targets, ms: 170k products 0.78 scatter / 4.3 sort / 13 stable
+#: sort; 13k: 0.11 / 0.21 / 0.72; 1000: 0.035 / 0.020 / 0.028), else by NumPy's default
+#: sort (introsort / SIMD: the order of equal targets does not matter there), and by a
+#: stable sort (the reference fold's order) for the others (plus on floats, any, ...).
+PUSH_SCATTER_FRACTION = 16
+
+
+def _scatter_start(sr: Semiring, rtype):
+    """The value a scatter reduction (``ufunc.at``) starts from where it is neutral for
+    every product, else None: fmin / fmax from the monoid's ``empty`` (NaN on floats,
+    so that an all-NaN target stays NaN), integer and bool domains from the identity."""
+    rtype = np.dtype(rtype)
+    f = sr.add.op.numpy
+    if f in (np.fmin, np.fmax) and rtype.kind == "f":
+        start = sr.add.empty_of(rtype)
+        return start if np.isnan(start) else None
+    if rtype.kind in "biu" and f in _ORDER_FREE + _ORDER_FREE_INT:
+        return sr.add.identity_of(rtype)
+    return None
+
+
 def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
     """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); sparse (indices, values, sorted=True)."""
     ks = np.asarray(x_indices, dtype=np.int64)
     p, slot = _expand_rows(M.indptr, ks)
-    o = M.indices[p].astype(np.int64)
+    o = np.take(M.indices, p)  # A's index type: its sort is the cheaper
     if allowed is not None:
         keep = allowed[o]
         p, o, slot = p[keep], o[keep], slot[keep]
     avals, astride = M._values_for(dtype)
-    a = avals[p] if astride else avals[:1]
-    xv = np.asarray(x_values).astype(dtype, copy=False)[slot]
-    prods = _mult(sr, a, xv, o, ks[slot], dtype, xfirst)
+    a = np.take(avals, p) if astride else avals[:1]
+    xv = np.take(np.asarray(x_values).astype(dtype, copy=False), slot)
+    prods = _mult(sr, a, xv, o.astype(np.int64), np.take(ks, slot), dtype, xfirst) \
+        if sr.mul.positional else _mult(sr, a, xv, None, None, dtype, xfirst)
     prods = np.broadcast_to(prods, o.shape) if prods.shape != o.shape else prods
-    order = np.argsort(o, kind="stable")
-    return (*_reduce_sorted(sr, o[order], np.ascontiguousarray(prods[order])), True)
+    order_free = _order_free(sr, prods.dtype)
+    if order_free and o.size * PUSH_SCATTER_FRACTION >= M.ncols:
+        start = _scatter_start(sr, prods.dtype)
+        if start is not None:  # every target's fold in any order: one pass, no sort
+            y = np.full(M.ncols, start, dtype=prods.dtype)
+            with np.errstate(all="ignore"):
+                sr.add.op.numpy.at(y, o, prods)
+            hit = np.zeros(M.ncols, dtype=bool)
+            hit[o] = True
+            idx = np.flatnonzero(hit)
+            return idx.astype(np.int64, copy=False), np.take(y, idx), True
+    order = np.argsort(o) if order_free else np.argsort(o, kind="stable")
+    return (*_reduce_sorted(sr, np.take(o, order).astype(np.int64),
+                            np.take(prods, order)), True)

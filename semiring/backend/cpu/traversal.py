@@ -190,12 +190,14 @@ def _weighted(A):
     return _view(A, True)
 
 
-#: :func:`_depths` follows the level boundaries one Python step a level (about 0.1 µs each)
-#: for at most this many levels plus one per DEPTH_LOOP_PER_VERTEX visited vertices, then
-#: by doubling (O(m log depth), m visited): the grid-128² search (254 levels) took 0.25 ms
-#: by doubling alone, 0.06 ms this way; a path of 10^5 vertices takes 17 doublings.
-DEPTH_LOOP_LEVELS = 256
-DEPTH_LOOP_PER_VERTEX = 16
+#: :func:`_depths` follows the level boundaries one Python step a level (about 0.15 µs
+#: each) for at most this many levels plus one per DEPTH_LOOP_PER_VERTEX visited vertices
+#: (the cost of a couple of NumPy passes over them), then by doubling (a pass over the
+#: visited vertices a doubling, O(m log depth)): the grid-128² search (254 levels) took 0.25
+#: ms by pointer doubling alone, 0.15 ms this way (the loop 0.02 ms of it) on this 2-core
+#: host under load; a path of 10^5 vertices takes 64 + 1562 steps, then 17 doublings.
+DEPTH_LOOP_LEVELS = 64
+DEPTH_LOOP_PER_VERTEX = 64
 
 
 def _depths(order, pred, n):
@@ -207,31 +209,31 @@ def _depths(order, pred, n):
     ``g[b_t]`` with ``g[j] = 1 + (children of positions < j)`` and ``b_0 = 0``: the levels
     are the orbit of 0 under g (strictly increasing until it reaches m), followed a step a
     level while that is cheap and by doubling g (``g[g]``) beyond; no loop per vertex."""
-    level = np.full(n, -1, dtype=np.int64)
     m = order.size
     # children a vertex (pred of the non-source visited ones; np.take: fancy indexing by
-    # int32 was 3x slower), summed in visit order: g[0] = 1 (the source), g[m] = m (all)
+    # int32 was 3x slower), summed in visit order: g[j] - 1 = c[j] = children of positions
+    # < j (c[0] = 0; the source is position 0, so c[m] = m - 1)
     kids = np.take(np.bincount(np.take(pred, order[1:]), minlength=n), order)
-    g = np.empty(m + 1, dtype=np.int64)
-    g[0] = 0
-    np.cumsum(kids, out=g[1:])
-    g += 1
-    step = g.item
+    c = np.empty(m + 1, dtype=np.int64)
+    c[0] = 0
+    np.cumsum(kids, out=c[1:])
+    step = c.item
     bounds = [0]
     b = 0
     for _ in range(DEPTH_LOOP_LEVELS + m // DEPTH_LOOP_PER_VERTEX):
         if b >= m:
             break
-        b = step(b)
+        b = step(b) + 1
         bounds.append(b)
     if b < m:  # deep: the rest of the orbit by doubling, G = g^(2^s), orbit[t] = g^t(b)
-        orbit, G = np.array([b], dtype=np.int64), g
+        orbit, G = np.array([b], dtype=np.int64), c + 1
         while orbit[-1] < m:
             orbit = np.concatenate([orbit, np.take(G, orbit)])
             G = np.take(G, G)
         bounds = np.r_[np.asarray(bounds[:-1], dtype=np.int64), orbit[orbit < m], m]
     else:
         bounds = np.asarray(bounds, dtype=np.int64)
+    level = np.full(n, -1, dtype=np.int64) if m < n else np.empty(n, dtype=np.int64)
     level[order] = np.repeat(np.arange(bounds.size - 1, dtype=np.int64), np.diff(bounds))
     return level
 
