@@ -125,10 +125,7 @@ def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
     laid = plan.values(M, dtype)
     iso = None if laid is not None else M._values_for(dtype)[0][:1]
     x = x_values.astype(dtype, copy=False)
-    out = None
-
-    mul = sr.mul.numpy
-    inplace = isinstance(mul, np.ufunc) and sr.mul.result == "same"
+    inplace = isinstance(sr.mul.numpy, np.ufunc) and sr.mul.result == "same"
     bufs = plan.buffers(dtype) if inplace else None
     try:
         return _pull_blocks(plan, laid, iso, x, sr, dtype, xfirst, bufs)
@@ -138,6 +135,7 @@ def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
 
 
 def _pull_blocks(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
+    """The row plan's products and folds (``bufs``: kept product buffers, or None)."""
     mul = sr.mul.numpy
     inplace = isinstance(mul, np.ufunc) and sr.mul.result == "same"
     out = None
