@@ -200,7 +200,7 @@ DEPTH_LOOP_LEVELS = 64
 DEPTH_LOOP_PER_VERTEX = 64
 
 
-def _depths(order, pred, n):
+def _depths(order, pred, n, out=None):
     """BFS levels from SciPy's visit order and BFS tree (``pred[v]`` the vertex that found v,
     -9999 for the root and the unreached).
 
@@ -208,7 +208,8 @@ def _depths(order, pred, n):
     lie together, after those of positions < j. So the first position of level t + 1 is
     ``g[b_t]`` with ``g[j] = 1 + (children of positions < j)`` and ``b_0 = 0``: the levels
     are the orbit of 0 under g (strictly increasing until it reaches m), followed a step a
-    level while that is cheap and by doubling g (``g[g]``) beyond; no loop per vertex."""
+    level while that is cheap and by doubling g (``g[g]``) beyond; no loop per vertex.
+    ``out``: an int64 array of n to write the levels into (else a new one)."""
     m = order.size
     # children a vertex (pred of the non-source visited ones; np.take: fancy indexing by
     # int32 was 3x slower), summed in visit order: g[j] - 1 = c[j] = children of positions
@@ -233,7 +234,9 @@ def _depths(order, pred, n):
         bounds = np.r_[np.asarray(bounds[:-1], dtype=np.int64), orbit[orbit < m], m]
     else:
         bounds = np.asarray(bounds, dtype=np.int64)
-    level = np.full(n, -1, dtype=np.int64) if m < n else np.empty(n, dtype=np.int64)
+    level = np.empty(n, dtype=np.int64) if out is None else out
+    if m < n:
+        level.fill(-1)
     level[order] = np.repeat(np.arange(bounds.size - 1, dtype=np.int64), np.diff(bounds))
     return level
 
@@ -253,24 +256,31 @@ def _smallest_parents(A, level):
     return parent
 
 
-def bfs_csgraph(A, source, parents, deterministic, S=None):
+def bfs_csgraph(A, source, parents, deterministic, S=None, level=None, parent=None):
     """A whole BFS by SciPy's compiled ``breadth_first_order`` (O(n + m)), its levels by
     :func:`_depths`; the parents its BFS tree, or with ``deterministic`` the smallest
-    in-neighbour a level up. ``S``: A's pattern as SciPy CSR when the caller has it."""
+    in-neighbour a level up. ``S``: A's pattern as SciPy CSR when the caller has it;
+    ``level``, ``parent``: int64 arrays of n to fill (a row of a multi-source result)."""
     from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415  (scipy: on use)
 
     n = A.nrows
     S = _structure(A) if S is None else S
     order, pred = breadth_first_order(S, int(source), directed=True, return_predecessors=True)
-    level = _depths(order, pred, n)
-    parent = None
+    level = _depths(order, pred, n, level)
     if parents:
         if deterministic:
-            parent = _smallest_parents(A, level)
+            found = _smallest_parents(A, level)
+            if parent is None:
+                parent = found
+            else:
+                parent[:] = found
         else:
-            parent = np.full(n, -1, dtype=np.int64)
+            parent = np.empty(n, dtype=np.int64) if parent is None else parent
+            parent.fill(-1)
             parent[order[1:]] = pred[order[1:]]
         parent[source] = source
+    else:
+        parent = None
     return level, parent
 
 
