@@ -20,14 +20,14 @@ import semiring  # noqa: E402, F401  (importing it registers every launcher's ke
 from semiring import kernels  # noqa: E402
 
 
-def compile_one(label, src, exprs, arch):
+def compile_one(label, src, exprs, arch, options=kernels.NVRTC_OPTIONS):
     from cupy_backends.cuda.libs import nvrtc  # noqa: PLC0415  (CI's venv only; --help without)
 
     prog = nvrtc.createProgram(src, f"{label}.cu", [], [])
     try:
         for e in exprs:
             nvrtc.addNameExpression(prog, e)
-        opts = [f"-arch={arch}", *kernels.NVRTC_OPTIONS]
+        opts = [f"-arch={arch}", *options]
         try:
             nvrtc.compileProgram(prog, opts)
         except nvrtc.NVRTCError as err:
@@ -51,7 +51,9 @@ def main():
 
     archs = args.arch or ["sm_80", "sm_90"]
     families = args.family or kernels.families()
-    jobs = [(lab, src, ex, a) for lab, src, ex in kernels.instantiations(families) for a in archs]
+    # each family with the options its launcher compiles with (kernels.register)
+    jobs = [(lab, src, ex, a, kernels.compile_kw(fam).get("options", kernels.NVRTC_OPTIONS))
+            for fam in families for lab, src, ex in kernels.instantiations([fam]) for a in archs]
     t0 = time.time()
     print(f"NVRTC {nvrtc.getVersion()}: compiling {len(jobs)} programs "
           f"({sum(len(j[2]) for j in jobs)} kernel instantiations) for {', '.join(archs)}", flush=True)

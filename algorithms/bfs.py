@@ -73,9 +73,30 @@ FUSED_GRID = True
 #: by ALPHA and BETA after each grid-wide barrier, one host sync in all) instead of the loop
 #: below, which stays the CPU path and the fallback where the launch cannot be made.
 DEVICE_LOOP = True
+#: Graphs with a mean out-degree up to ROAD_MEAN_DEGREE (grids, meshes, road networks: high
+#: diameter, thousands of narrow levels, each mostly a grid-wide barrier) run bfs_grid on
+#: ROAD_BLOCKS_PER_SM blocks a multiprocessor (a cheaper barrier); the others on
+#: sr.traversal.BFS_GRID_BLOCKS_PER_SM. On an H100 (bench/probes/road_probe.py) one block took
+#: 22.0 ms on the 2048² grid (3630 levels, 6.05 µs each) and 11.2 ms on rgg-22 (1772 levels)
+#: against 24.5 and 12.7 ms for two; Kronecker-22 was faster on two (probe_tune.py: 0.53
+#: against 0.63 ms). One
+#: block running the levels alone (push_levels, __syncthreads between levels) took 14.3 µs a
+#: level on the grid: the block-local loop does not cut the per-level cost there.
+ROAD_MEAN_DEGREE = 12
+ROAD_BLOCKS_PER_SM = 1
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
 _grid_unavailable: str | None = None
+
+#: multi_source_bfs on the GPU: a level whose joint frontier (the vertices on any search's
+#: frontier) holds fewer than n / MSBFS_FILTER_DIV vertices is sparse: each in-neighbour's bit
+#: in a bitmap of that frontier is tested before its 64-bit word is loaded and, with
+#: ``symmetric=True``, the frontier first marks its neighbours so that only they scan (where
+#: Then et al. 2014 §4 and Beamer et al. 2012 push); 0: never. On the H100
+#: (bench/probes/msbfs_probe.py, 64 sources, bitmap only) 8 and 32 were alike, 1 (every
+#: level) slower on the dense levels: kron-22 6.7 / 6.8 / 7.5 ms, none 7.6 ms; with the marks
+#: (8) kron-22 5.3 ms against 6.8 ms with none, kron-20 2.16 against 2.41 ms.
+MSBFS_FILTER_DIV = 8
 
 #: On the CPU, run a search with ``direction="auto"`` (and each search of
 #: :func:`multi_source_bfs`) as one call of SciPy's compiled BFS (``"csgraph"``) instead of
@@ -224,9 +245,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         global _grid_unavailable
         # every level below, push or pull, in one launch with the switch made on the device
         try:
+            road = A.nvals <= ROAD_MEAN_DEGREE * n
             level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
-                alpha=ALPHA, beta=BETA, symmetric=symmetric)
+                alpha=ALPHA, beta=BETA, symmetric=symmetric,
+                blocks_per_sm=ROAD_BLOCKS_PER_SM if road else None)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)
@@ -407,8 +430,9 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     -----
     On the GPU the frontier matrix is packed 64 sources to a word a vertex and each batch of
     64 runs in one launch (:func:`semiring.traversal.msbfs_grid`, bit-parallel: one pass over
-    the graph a level serves 64 searches; parents are then the smallest in-neighbour, as with
-    ``deterministic``). Elsewhere, and where that launch cannot be made, the loop below runs:
+    the graph a level serves 64 searches, rows balanced over lanes, warps and blocks by
+    in-degree, sparse levels filtered by ``MSBFS_FILTER_DIV``; parents are then the smallest
+    in-neighbour, as with ``deterministic``). Elsewhere, and where that launch cannot be made, the loop below runs:
     a few ``n × s`` arrays (the frontier, the visited set and the product as bool, levels as
     int32, and with parents the product and the parents as int64), plus the results. Only the
     pull direction is used: every level reads the graph (or the visited set) in full, so a
@@ -433,7 +457,8 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     if A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None:
         # the levels below, 64 sources to a word a vertex, each batch in one launch
         try:
-            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric)
+            level, parent = sr.traversal.msbfs_grid(A, src, parents=parents, symmetric=symmetric,
+                                                    filter_div=MSBFS_FILTER_DIV)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the loop below does the same
             _grid_unavailable = str(err)

@@ -16,6 +16,18 @@ same sums, and the form the CPU backend hands to SciPy.)
 
 which is δ(v) = Σ_{w : v → w, level(w) = level(v) + 1} σ(v)/σ(w) · (1 + δ(w)). Shortest
 paths are unweighted (hop counts); weighted betweenness (Dijkstra's order) is not done yet.
+
+A narrow batch (at most ``SINGLE_MAX_BATCH`` sources: one source, as GAP times it) runs its
+sources one at a time with the levels known first, from the engine's BFS; each level's
+product then pulls only the rows on that level (a vector mask), so each sweep reads every
+row once in all (about one SpMV forward, one backward, instead of one per level):
+
+    level = bfs(A, s)
+    σ⟨level = d⟩ = Aᵀ plus.second σ                                  d = 1, 2, ..., D
+    δ⟨level = d − 1⟩ = σ .* (A plus.second ((1 + δ) ./ σ)⟨level = d⟩)   d = D, ..., 1
+
+(σ is 0 on levels d and beyond when level d is pulled, and no in-neighbour of a vertex on
+level d lies below level d − 1, so the forward pull needs no mask on its input.)
 """
 
 from __future__ import annotations
@@ -23,14 +35,17 @@ from __future__ import annotations
 import math
 import numbers
 import random
+import weakref
 
 import numpy as np
 
 import semiring as sr
 
+from .bfs import bfs
 from .triangles import _is_symmetric
 
-__all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "SPMV_MAX_BATCH", "betweenness_centrality"]
+__all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "SINGLE_MAX_BATCH", "SPMV_MAX_BATCH",
+           "betweenness_centrality"]
 
 # Sources per batch: at most BATCH_ELEMENTS // n, so the n × s workspaces (σ, δ, the frontier,
 # the levels: about 40 bytes an entry) stay near 40 · BATCH_ELEMENTS bytes (2.7 GB); at
@@ -39,6 +54,11 @@ BATCH_ELEMENTS = 2**26
 MAX_BATCH = 512
 # batches of at most this many sources run column by column as SpMVs (see _product)
 SPMV_MAX_BATCH = 4
+# batches of at most this many sources run one source at a time, levels first (_single: one
+# BFS and about two SpMVs of work a source, against 2 D SpMMs of the batch); 0: never.
+# H100, one source, best of 3 (bench/probes/tc_bc_probe.py): kron-22 7.10 ms (the SpMV-per-
+# level batch path 31.3 ms; the SpMM path measured 1022 ms before), urand-22 8.99 ms (27.2 ms)
+SINGLE_MAX_BATCH = 4
 
 
 def _sources(op, sources, k, seed, n):
@@ -111,6 +131,34 @@ def _ones(A):
     return sr.Matrix(A.indptr, A.indices, None, A.shape, iso_value=1.0, dtype=np.float64)
 
 
+#: (G, Gᵀ) of each A and direction, kept while A lives (and holds the same arrays): their
+#: pull schedules (made on a matrix's first product) and BFS state then serve every later
+#: call on the same A
+_GRAPHS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _graphs(A, directed):
+    """(G, Gᵀ): only the structure, G(i, j) = 1 for every edge i → j (∪ j → i when
+    undirected), an iso float64 1 so that plus_times multiplies by exactly 1 (= plus_second:
+    the CPU backend hands plus_times over floats to SciPy, 20x its generic SpMM); Gᵀ is G
+    itself when A is symmetric."""
+    arrays, per_a = _GRAPHS.get(A, (None, {}))
+    if arrays is None or arrays[0] is not A.indptr or arrays[1] is not A.indices:
+        per_a = {}  # new, or A was overwritten (the out= of an operation): made again
+        _GRAPHS[A] = ((A.indptr, A.indices), per_a)
+    if directed not in per_a:
+        G = _ones(A)
+        if _is_symmetric(A):
+            GT = G = G.as_symmetric()
+        elif directed:
+            GT = _ones(A.T)  # A.T is cached on A
+        else:
+            # G = G ∪ Gᵀ, symmetric: its own transpose
+            G = GT = _ones(sr.ewise_add(G, G.T, "any")).as_symmetric()
+        per_a[directed] = (G, GT)
+    return per_a[directed]
+
+
 def _product(M, X, allowed, xp):
     """Y⟨allowed⟩ = M plus.times X for a dense n × s X (0 outside ``allowed``).
 
@@ -125,6 +173,37 @@ def _product(M, X, allowed, xp):
         Y = xp.stack(cols, axis=1) if cols else xp.zeros_like(X)
         return xp.where(allowed, Y, 0.0)
     return sr.mxm(M, X, sr.plus_times, mask=allowed)
+
+
+def _single(G, GT, s, endpoints, xp):
+    """δ of the one source ``s`` (plus NetworkX's endpoint terms): a length-n float64 array.
+    The levels come from the BFS; each level's product pulls only that level's rows."""
+    n = G.nrows
+    # level = bfs(A, s)
+    level = bfs(G, s, symmetric=GT is G)
+    depth = int(level.max())  # the host synchronization of the forward sweep
+    sigma = xp.zeros(n, dtype=np.float64)
+    sigma[s] = 1.0
+    for d in range(1, depth + 1):
+        # σ⟨level = d⟩ = Aᵀ plus.second σ
+        on_d = sr.Vector.from_dense(level == d, device=G.device)
+        y = sr.mxv(GT, sigma, sr.plus_times, mask=on_d, direction="pull")
+        sigma += y.to_dense(missing=0)
+    visited = level >= 0
+    inv_sigma = xp.where(visited, 1.0 / xp.where(visited, sigma, 1.0), 0.0)
+    delta = xp.zeros(n, dtype=np.float64)
+    for d in range(depth, 0, -1):
+        # δ⟨level = d − 1⟩ = σ .* (A plus.second ((1 + δ) ./ σ)⟨level = d⟩)
+        W = xp.where(level == d, (1.0 + delta) * inv_sigma, 0.0)
+        q = sr.mxv(G, W, sr.plus_times, mask=sr.Vector.from_dense(level == d - 1, device=G.device),
+                   direction="pull")
+        delta += sigma * q.to_dense(missing=0)
+    delta[s] = 0.0  # a source's own dependency is not its betweenness
+    if endpoints:
+        # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)
+        delta += visited
+        delta[s] = float(visited.sum()) - 1.0
+    return delta
 
 
 def _batch(G, GT, src, endpoints, xp):
@@ -220,10 +299,12 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     -----
     Sources run in batches of ``min(MAX_BATCH, BATCH_ELEMENTS // n)`` (at least 1); a batch
     holds a few dense n × s arrays (σ, δ, the frontier, the levels). A batch of at most
-    ``SPMV_MAX_BATCH`` sources (one source, as GAP times it) runs each level as one SpMV per
-    source instead of an SpMM. Each BFS level costs one
-    SpMM over the whole graph for the batch, forward and backward, so a graph of diameter D
-    costs about 2 D SpMMs a batch: a long path is slow per source, not wrong.
+    ``SINGLE_MAX_BATCH`` sources (one source, as GAP times it) runs source by source: the
+    engine's BFS gives the levels, then each level pulls only its own rows (about one SpMV of
+    work forward and one backward a source, see the module's docstring). Wider batches cost
+    one SpMM over the whole graph a BFS level, forward and backward (one SpMV per source for
+    at most ``SPMV_MAX_BATCH`` sources), so a graph of diameter D costs about 2 D SpMMs a
+    batch: a long path is slow per source, not wrong.
 
     Examples
     --------
@@ -247,22 +328,16 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     bc = xp.zeros(n, dtype=np.float64)
     if n == 0:
         return bc
-    # only the structure: G(i, j) = 1 for every edge i → j (∪ j → i when undirected), an iso
-    # float64 1 so that plus_times multiplies by exactly 1 (= plus_second: the CPU backend
-    # hands plus_times over floats to SciPy, 20x its generic SpMM)
-    G = _ones(A)
-    if directed:
-        GT = _ones(A.T)  # A.T is cached on A
-    elif _is_symmetric(A):
-        GT = G
-    else:
-        # G = G ∪ Gᵀ, symmetric: its own transpose
-        G = GT = _ones(sr.ewise_add(G, G.T, "any"))
+    G, GT = _graphs(A, directed)
     batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // n))
     total = int(src.size)
     for start in range(0, total, batch):
-        part = xp.asarray(src[start:start + batch])
-        bc += _batch(G, GT, part, endpoints, xp)
+        if min(batch, total - start) <= SINGLE_MAX_BATCH:
+            for s in src[start:start + batch].tolist():
+                bc += _single(G, GT, int(s), endpoints, xp)
+        else:
+            part = xp.asarray(src[start:start + batch])
+            bc += _batch(G, GT, part, endpoints, xp)
         if progress is not None:
             progress(min(start + batch, total), total)
     return _rescale(bc, xp, n, normalized, directed, endpoints, src if sampled else None)

@@ -85,25 +85,6 @@ def _indicator(labels, ncols, dtype, device):
                               (n, ncols), iso_value=1, dtype=dtype, check=False)
 
 
-def _row_block(A, B):
-    """A(B, :) for sorted unique rows B (GrB_extract of whole rows).
-
-    # needs public API: sr.extract(A, rows=B) sorts the full column list and searches every
-    # entry in it (O(n log n) per call for cols=None); this takes the rows' entries only.
-    """
-    xp = sr.array_module(A.device)
-    indptr = A.indptr.astype(xp.int64)
-    start, count = indptr[B], indptr[B + 1] - indptr[B]
-    ptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(count)])
-    total = int(ptr[-1])
-    seg = segment_ids(xp, count)
-    e = start[seg] + xp.arange(total, dtype=xp.int64) - ptr[seg]
-    vals = None if A.is_iso else A.values[e]
-    return sr.Matrix.from_csr(ptr, A.indices[e], vals, (int(B.size), A.ncols),
-                              iso_value=A.iso_value if A.is_iso else None, dtype=A.dtype,
-                              check=False)
-
-
 def _first_max_per_row(G):
     """For each row of G with entries: the entry of the largest value, ties to the smallest
     column. Returns (row, column, value) of the chosen entries, on G's device."""
@@ -439,7 +420,7 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
             active[B] = False
             L = _indicator(label, n, P.dtype, A.device)
             # F = P(B, :) plus.pair L   (F(b, l): neighbours of vertex B[b] labelled l)
-            F = sr.mxm(_row_block(P, B), L, sr.plus_pair)
+            F = sr.mxm(sr.extract(P, B), L, sr.plus_pair)
             r, lab, cnt = _coo(F)
             if r.size == 0:
                 continue
@@ -621,7 +602,7 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
                 active[B] = False
             S = _indicator(c, n, np.float64, Ap.device)
             # W = A'(B, :) plus.times S   (weight from each vertex of B to each community)
-            W = sr.mxm(_row_block(O, B), S, sr.plus_times)
+            W = sr.mxm(sr.extract(O, B), S, sr.plus_times)
             r, com, w = _coo(W)
             if r.size == 0:
                 continue

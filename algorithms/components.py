@@ -1,9 +1,21 @@
-"""Connected components: weak (FastSV) and strong (trimming + coloring), as algebra.
+"""Connected components: weak (Afforest, or FastSV as algebra) and strong (trimming +
+coloring, or Tarjan).
 
-Weak components (the components of the undirected view A ∪ Aᵀ) follow FastSV (Zhang, Azad &
-Hu 2020, "FastSV: a distributed-memory connected component algorithm with fast
-convergence"; LAGraph's ``LG_CC_FastSV``): every vertex keeps a parent ``f`` (initially
-itself) and each round
+Weak components (the components of the undirected view A ∪ Aᵀ) have two named variants
+(``method=``; ``"auto"`` picks by :data:`WEAK_AUTO`):
+
+- ``"afforest"``: Afforest (Sutton, Ben-Nun & Barak, IPDPS 2018, "Optimizing Parallel Graph
+  Connectivity Computation via Subgraph Sampling"; GAP's ``cc.cc``), the fused mechanism
+  :func:`semiring.connectivity.weak_components`: link each vertex's first
+  :data:`NEIGHBOR_ROUNDS` neighbours by min-hooking, compress, find the most frequent
+  component among :data:`SAMPLES` sampled vertices, link every other edge outside it,
+  compress. Its kernels run on the GPU; on the CPU the same labels come from SciPy's compiled
+  search (faster there than FastSV's rounds: ``semiring/backend/cpu/components.py``).
+- ``"fastsv"``: FastSV as algebra, below.
+
+FastSV (Zhang, Azad & Hu 2020, "FastSV: a distributed-memory connected component algorithm
+with fast convergence"; LAGraph's ``LG_CC_FastSV``): every vertex keeps a parent ``f``
+(initially itself) and each round
 
 - takes the least grandparent among its neighbours, ``mngp = S min.second gp`` (one SpMV over
   the pattern when it is symmetric, one over it and one over its transpose otherwise),
@@ -53,8 +65,21 @@ import semiring as sr
 #: Patterson 2012, §4: β = 24; :data:`algorithms.bfs.BETA`).
 BETA = 24
 
+#: Afforest's sampling rounds (k) and sample size: the paper's and GAP's defaults (Sutton,
+#: Ben-Nun & Barak 2018, §IV: two neighbour rounds; GAP's ``SampleFrequentElement``: 1024
+#: samples).
+NEIGHBOR_ROUNDS = 2
+SAMPLES = 1024
+
 CONNECTIONS = ("weak", "strong")
 STRONG_METHODS = ("auto", "coloring", "tarjan")
+WEAK_METHODS = ("auto", "afforest", "fastsv")
+#: ``method="auto"`` for weak components, per device: Afforest's kernels on the GPU (H100,
+#: bench/probes/cc_probe.py, kron-22 / urand-22 of bench.generators, best of 5: 1.8 / 2.0 ms
+#: with the symmetric promise, 3.0 / 3.1 ms without; FastSV 14.7 / 16.2 ms in the same run),
+#: SciPy's compiled search on the CPU (kron-16 on a 2-core host: 41 ms with the symmetric
+#: promise, 80 ms without, against FastSV's 113 / 162 ms).
+WEAK_AUTO = {"gpu": "afforest", "cpu": "afforest"}
 
 
 def _rows_of(xp, indptr, nnz):
@@ -315,6 +340,19 @@ def _tarjan(A):
     return sr.to_device(first[lab], A.device)
 
 
+def _weak(A, method, symmetric, progress):
+    """int32 labels of A's weak components by ``method`` ('auto' resolved here)."""
+    if method == "auto":
+        method = WEAK_AUTO[A.device]
+        if A.device == "cpu" and not sr.traversal.csgraph_fits(A):  # SciPy's int32 bounds
+            method = "fastsv"
+    if method == "afforest":
+        # labels = the components of A ∪ Aᵀ numbered by least vertex (one fused pass)
+        return sr.connectivity.weak_components(A, symmetric=bool(symmetric),
+                                               neighbor_rounds=NEIGHBOR_ROUNDS, samples=SAMPLES)
+    return _number(A.xp, _fastsv(A, progress, bool(symmetric)))
+
+
 def _number(xp, rep):
     """Components numbered 0..k-1 in order of their least vertex, as int32."""
     n = rep.size
@@ -332,21 +370,28 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
         The graph: ``A(i, j)`` stored is an edge i → j (explicit zeros are edges; values are
         not read). Runs where ``A`` lives (CPU or GPU).
     connection : {'weak', 'strong'}
-        ``'weak'``: components of A ∪ Aᵀ, by FastSV (see the module docstring).
+        ``'weak'``: components of A ∪ Aᵀ, by Afforest or FastSV (see ``method`` and the
+        module docstring).
         ``'strong'``: i and j share a component when each reaches the other.
     symmetric : bool
-        Promise that A's pattern equals Aᵀ's (an undirected graph): weak components then skip
-        building the transpose (one SpMV a round over A's rows), and strong components are the
-        weak ones (FastSV). Without the promise both check it (coloring always does: a
-        symmetric pattern goes to FastSV).
-    method : {'auto', 'coloring', 'tarjan'}
-        Strong components only. ``'coloring'``: trimming and coloring as algebra (either
-        device); ``'tarjan'``: SciPy's depth-first search on the host (GPU input is copied to
-        the host and the labels back); ``'auto'``: coloring on the GPU, Tarjan on the CPU,
-        where a sequential O(n + m) search is faster than any number of rounds.
+        Promise that A's pattern equals Aᵀ's (an undirected graph): Afforest then skips the
+        edges of the largest component in its last pass, FastSV skips building the transpose
+        (one SpMV a round over A's rows), and strong components are the weak ones. Without
+        the promise FastSV and coloring check it (a symmetric pattern goes to FastSV);
+        Afforest links every edge instead (right for any pattern).
+    method : {'auto', 'afforest', 'fastsv', 'coloring', 'tarjan'}
+        Weak: ``'afforest'`` (:func:`semiring.connectivity.weak_components`: Afforest's
+        kernels on the GPU, SciPy's compiled search on the CPU), ``'fastsv'`` (FastSV as
+        algebra, either device), ``'auto'``: :data:`WEAK_AUTO` (Afforest on both; FastSV on
+        the CPU beyond SciPy's int32 bounds). Strong: ``'coloring'``: trimming and coloring
+        as algebra (either device); ``'tarjan'``: SciPy's depth-first search on the host
+        (GPU input is copied to the host and the labels back); ``'auto'``: coloring on the
+        GPU, Tarjan on the CPU, where a sequential O(n + m) search is faster than any number
+        of rounds.
     progress : callable, optional
-        Called after each round as ``progress(round, changed)`` (weak: vertices whose parent
-        changed; strong coloring: vertices left).
+        Called after each round as ``progress(round, changed)`` (FastSV: vertices whose
+        parent changed; strong coloring: vertices left). Afforest has no rounds: not
+        called.
 
     Returns
     -------
@@ -363,26 +408,30 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
     [0, 0, 1, 1]
     >>> algorithms.connected_components(A, "strong").tolist()
     [0, 1, 2, 2]
+    >>> algorithms.connected_components(A, method="fastsv").tolist()
+    [0, 0, 1, 1]
     """
     op = "connected_components"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if connection not in CONNECTIONS:
         raise sr.InvalidValue(f"{op}: connection must be one of {CONNECTIONS}, got {connection!r}")
-    if method not in STRONG_METHODS:
-        raise sr.InvalidValue(f"{op}: method must be one of {STRONG_METHODS}, got {method!r}")
+    if method not in STRONG_METHODS + WEAK_METHODS:
+        raise sr.InvalidValue(f"{op}: method must be one of {STRONG_METHODS} (strong) or "
+                              f"{WEAK_METHODS} (weak), got {method!r}")
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
-    xp = A.xp
     if connection == "weak":
-        if method != "auto":
+        if method not in WEAK_METHODS:
             raise sr.InvalidValue(f"{op}: method={method!r} applies to connection='strong'; "
-                                  f"weak components always run FastSV (give method='auto')")
-        rep = _fastsv(A, progress, bool(symmetric))
-    elif symmetric:
-        rep = _fastsv(A, progress, True)
-    else:
-        if method == "auto":
-            method = "coloring" if A.device == "gpu" else "tarjan"
-        rep = _coloring(A, progress) if method == "coloring" else _tarjan(A)
-    return _number(xp, rep)
+                                  f"weak components take one of {WEAK_METHODS}")
+        return _weak(A, method, symmetric, progress)
+    if method not in STRONG_METHODS:
+        raise sr.InvalidValue(f"{op}: method={method!r} applies to connection='weak'; "
+                              f"strong components take one of {STRONG_METHODS}")
+    if symmetric:  # strong components of a symmetric pattern are its weak ones
+        return _weak(A, "auto", True, progress)
+    if method == "auto":
+        method = "coloring" if A.device == "gpu" else "tarjan"
+    rep = _coloring(A, progress) if method == "coloring" else _tarjan(A)
+    return _number(A.xp, rep)

@@ -68,6 +68,42 @@ FUSED_BACKOFF = 4
 #: SciPy's Dijkstra.
 CPU_CSGRAPH = True
 
+#: On the GPU, run the whole search as one persistent launch (``sr.traversal.sssp_grid``: the
+#: near–far pile of Davidson, Baxter, Garland & Owens, IPDPS 2014, its buckets and rounds on
+#: the device, a grid-wide barrier a round) instead of the host-driven buckets: "auto" (on the
+#: GPU with w >= 0, ``direction="auto"``, at most sr.traversal.BFS_GRID_MAX_N vertices and a
+#: road-like graph: mean out-degree at most ROAD_MEAN_DEGREE), "always" (any graph and
+#: direction, w >= 0) or "never" (the tests and probes set them). On an H100
+#: (bench/probes/road_probe.py, Δ = 16 · max w, one block a multiprocessor) the 2048² grid took
+#: 36.1 ms against 285 ms for the host buckets and 1169 ms for SciPy's Dijkstra (32x), rgg-22
+#: 17.3 ms against 256 and 1459 ms (84x): thousands of narrow rounds (the grid's 4300) cost the
+#: host a round trip each. On GAP's low-diameter graphs (two blocks) the loop won at scale 20
+#: (Kronecker 3.2 against 6.9 ms, urand 6.3 against 20.9) but not clearly at 22 (Kronecker
+#: 12.8 against 11.1 ms, urand 28.8 against 30.7: the host's pull rounds are cheaper than the
+#: loop's pushes on their wide middle rounds), so "auto" leaves them to the host buckets.
+DEVICE_LOOP = "auto"
+#: Road-like graphs (mean out-degree up to ROAD_MEAN_DEGREE: meshes, grids, random geometric
+#: graphs, road networks; GAP's Kronecker and uniform graphs have 32) run the device loop on
+#: ROAD_BLOCKS_PER_SM blocks a multiprocessor, the others (DEVICE_LOOP = "always") and the
+#: Bellman–Ford's one wide bucket on OTHER_BLOCKS_PER_SM: a barrier among fewer blocks is
+#: cheaper, and a narrow round is mostly barrier. On an H100 (road_probe.py, Δ = 16 · max w)
+#: one block took 37.9 ms on the 2048² grid against 42.1 for two (a build loading the
+#: frontier's samples in every block; 36.1 ms on one in the final build) and 18.0 ms on rgg-22
+#: against 20.0; Kronecker-22 took 22.1 ms on one against 12.9 on two, urand-22 51.9 against
+#: 29.3, and the grid's Bellman–Ford 149 ms on one against 114 on two.
+ROAD_MEAN_DEGREE = 12
+ROAD_BLOCKS_PER_SM = 1
+OTHER_BLOCKS_PER_SM = 2
+#: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
+#: positive weight). On an H100 (road_probe.py) the 2048² grid took 42.2 / 40.5 / 41.2 / 44.7 ms
+#: at 8 / 16 / 32 / 64 · max w on two blocks a multiprocessor (4693 / 4331 / 4110 / 3966 rounds
+#: of 9.0-11.3 µs; wider buckets relax edges again: 2.1 / 3.1 / 5.4 / 10.1 m edges in all) and
+#: 39.7 / 37.9 / 38.3 / 43.4 ms on one (a build loading the frontier's samples in every block);
+#: rgg-22 19.2 / 18.0 / 17.3 / 16.9 ms on one. Davidson et al. (2014, §5) size Δ from (warp
+#: width) · (mean weight) / (mean degree), 1024 ≈ 4 · 255 on a GAP-weighted grid: 50.5 ms there
+#: (the first build, two blocks).
+DEVICE_DELTA_SCALE = 16.0
+
 METHODS = ("auto", "bellman_ford", "delta_stepping")
 DIRECTIONS = ("auto", "push", "pull")
 
@@ -100,8 +136,12 @@ def _matrix_facts(A: Matrix) -> dict:
             v = A.values.astype(_weight_type(A.dtype), copy=False)
             big = _t_max(v.dtype)
             if v.dtype.kind == "f":
-                nan = bool(xp.isnan(v).any())
-                lo, hi = (float(xp.nanmin(v)), float(xp.nanmax(v))) if not nan else (0.0, 0.0)
+                # min and max propagate NaN (as NumPy's): no isnan().any(), nanmin, nanmax, CUB
+                # reductions of ~5 s each to compile on a fresh CuPy cache (probe_first_call.py)
+                lo, hi = float(v.min()), float(v.max())
+                nan = math.isnan(lo) or math.isnan(hi)
+                if nan:
+                    lo, hi = 0.0, 0.0
             else:
                 nan = False
                 lo, hi = v.min().item(), v.max().item()
@@ -316,6 +356,31 @@ def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
     return f.size > f.n * PULL_FRACTION or f.edges(M) > M.nvals * PULL_EDGE_FRACTION
 
 
+def _device_loop(A: Matrix, facts, direction: str) -> bool:
+    """Whether to run the search as one device launch (:data:`DEVICE_LOOP`)."""
+    if DEVICE_LOOP == "never" or A.device != "gpu" or facts["min"] < 0 \
+            or not 0 < A.nrows <= sr.traversal.BFS_GRID_MAX_N:
+        return False
+    return DEVICE_LOOP == "always" or (direction == "auto" and _road_like(A))
+
+
+def _road_like(A: Matrix) -> bool:
+    """Mean out-degree at most ROAD_MEAN_DEGREE."""
+    return A.nvals <= ROAD_MEAN_DEGREE * A.nrows
+
+
+def _run_device_loop(A: Matrix, source: int, delta: float, work, limit=None, per_sm=None):
+    """The distances by ``sr.traversal.sssp_grid`` (None where the GPU cannot launch it)."""
+    if per_sm is None:
+        per_sm = ROAD_BLOCKS_PER_SM if _road_like(A) else OTHER_BLOCKS_PER_SM
+    try:
+        d, _ = sr.traversal.sssp_grid(A, source, delta, dtype=work, limit=limit,
+                                      blocks_per_sm=per_sm)
+    except sr.BackendUnavailable:
+        return None
+    return d
+
+
 def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=False):
     """Shortest distances from ``source``; negative weights allowed.
 
@@ -370,6 +435,14 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     if d is not None:  # the CPU: SciPy's compiled Dijkstra, the rounds' exact answer
         dist = _finish(op, d, work, out_type)
         return (dist, _predecessors(A, source, d, work)) if predecessors else dist
+    if _device_loop(A, facts, direction):
+        # the same rounds on the device, in one launch: one bucket wider than any distance
+        # (a near–far search with Δ = ∞ is the frontier Bellman–Ford)
+        wide = float(np.finfo(work).max) if work.kind == "f" else float(np.iinfo(work).max)
+        d = _run_device_loop(A, source, wide, work, per_sm=OTHER_BLOCKS_PER_SM)
+        if d is not None:
+            dist = _finish(op, d, work, out_type)
+            return (dist, _predecessors(A, source, d, work)) if predecessors else dist
     xp = A.xp
     d = xp.full(n, _t_max(work), dtype=work)
     d[source] = 0
@@ -399,10 +472,11 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     return dist
 
 
-def _auto_delta(A: Matrix, facts) -> float:
+def _auto_delta(A: Matrix, facts, scale: float | None = None) -> float:
     if facts["min_pos"] is None:  # no positive weight: every edge is light
         return 1.0
-    return max(DELTA_SCALE * float(facts["max"]), float(facts["min_pos"]))
+    scale = DELTA_SCALE if scale is None else scale
+    return max(scale * float(facts["max"]), float(facts["min_pos"]))
 
 
 def _split(A: Matrix, delta):
@@ -471,8 +545,10 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     if facts["min"] < 0:
         raise InvalidValue(f"{op}: A has negative weights (min {facts['min']}); "
                            f"delta-stepping needs w >= 0: use bellman_ford")
+    auto_delta = None
     if delta is None:
         delta = _auto_delta(A, facts)
+        auto_delta = _auto_delta(A, facts, DEVICE_DELTA_SCALE)
     elif isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) \
             or not math.isfinite(delta) or delta <= 0:
         raise InvalidValue(f"{op}: delta must be a positive finite number, got {delta!r}")
@@ -488,6 +564,17 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
             d[d > limit] = _t_max(work)
         dist = _finish(op, d, work, out_type)
         return (dist, _predecessors(A, source, d, work)) if predecessors else dist
+    if _device_loop(A, facts, direction):
+        # the buckets and their rounds on the device (near–far), one launch:
+        #   repeat: f = {v : d(v) < S};  until f is empty: t = f min.+ A;  d = min(d, t);
+        #           f = {v : t(v) < d(v), t(v) < S};  then S = min{d(v) : v pending} + Δ
+        d = _run_device_loop(A, source, delta if auto_delta is None else auto_delta, work,
+                             limit)
+        if d is not None:
+            if limit is not None:  # as below: beyond the limit, reported unreached
+                d[d > limit] = _t_max(work)
+            dist = _finish(op, d, work, out_type)
+            return (dist, _predecessors(A, source, d, work)) if predecessors else dist
     L, H = _split(A, delta)
     if A.transpose_is_self:  # symmetric: so are its light and heavy parts
         L, H = L.as_symmetric(), H.as_symmetric()

@@ -19,7 +19,7 @@ import sys
 
 from . import cases as C
 from . import generators as gen
-from . import peers_gap
+from . import peers_gap, peers_gunrock
 from .runner import DEFAULT_OUT, EXIT_ERROR, UsageError, resolve_device, run
 from .timing import TimingPolicy
 
@@ -70,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gap", metavar="PATH", help="a gapbs checkout: build GAP's reference code "
                    "(bench/peers_gap.py) and run it as a peer, on GAP's graphs too (or set "
                    "SEMIRING_BENCH_GAP)")
+    p.add_argument("--gunrock", metavar="PATH", help="a folder with Gunrock's built examples "
+                   "bfs, sssp, pr, tc (bench/peers_gunrock.py; bench/README.md says how to "
+                   "build them): adds them as the GPU peer 'gunrock' (or set "
+                   "SEMIRING_BENCH_GUNROCK)")
     return p
 
 
@@ -95,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.gap:
         peers_gap.configure(args.gap)
     print(peers_gap.status(), file=sys.stderr, flush=True)
+    if args.gunrock:
+        peers_gunrock.configure(args.gunrock)
+    print(peers_gunrock.status(), file=sys.stderr, flush=True)
     if args.list:
         list_registry()
         return 0

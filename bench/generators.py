@@ -1,4 +1,5 @@
-"""Graph generators for the benchmarks: Graph500 Kronecker, GAP urand, 2-D grid.
+"""Graph generators for the benchmarks: Graph500 Kronecker, GAP urand, 2-D grid, random
+geometric graph.
 
 Everything is vectorized over edges (no Python loop per edge or vertex) and runs on whichever
 array module ``xp`` it is given: NumPy (CPU) or CuPy (GPU). The random numbers come from a
@@ -15,6 +16,8 @@ Conventions (GAP / Graph500):
   vertex labels are randomly permuted.
 - urand: ``n = 2**scale`` vertices, ``edge_factor * n`` edge tuples with uniform endpoints.
 - grid: ``rows x cols`` lattice, 4-neighbour, a high-diameter road-like graph.
+- rgg: ``n = 2**scale`` random points in the unit square joined when closer than ``r`` (about
+  :data:`RGG_DEGREE` neighbours each), Euclidean weights quantized to [1, 255]: road-like.
 - Weights: integers uniform in [1, 255] (GAP), stored as ``dtype`` (float32 by default). For an
   undirected graph the weight is a function of the unordered pair, so ``A`` is symmetric.
 - Self-loops and duplicate edges are removed; ``undirected=True`` (the default) symmetrizes.
@@ -69,6 +72,7 @@ _STREAM_URAND = 0x3000
 _STREAM_WEIGHT = 0x4000
 _STREAM_FRONTIER = 0x5000
 _STREAM_VECTOR = 0x6000
+_STREAM_RGG = 0x7000  # + axis
 
 
 # --------------------------------------------------------------------------------------------
@@ -394,6 +398,102 @@ def grid2d(rows: int, cols: int | None = None, *, seed: int = 0, undirected: boo
                         dtype=dtype, seed=seed, xp=xp)
 
 
+#: Random geometric graph: the default average degree (``rgg-S``; ``rgg-S-dD`` sets it).
+RGG_DEGREE = 8
+
+
+def rgg_points(scale: int, degree: int = RGG_DEGREE, *, seed: int = 0, xp=None):
+    """The ``2**scale`` points ``(x, y)`` of :func:`rgg_edges`, in vertex order (sorted by
+    their grid cell of side ``r``, row-major; uniform in [0, 1)² from the seeded hash)."""
+    xp = get_xp(xp)
+    n = 1 << scale
+    g = max(1, int(np.floor(1.0 / float(np.sqrt(degree / (np.pi * n))))))
+    unit = float(2.0 ** -53)
+    x = (hash_counter(xp, seed, _STREAM_RGG, 0, n) >> _u64(xp, 11)).astype(xp.float64) * unit
+    y = (hash_counter(xp, seed, _STREAM_RGG + 1, 0, n) >> _u64(xp, 11)).astype(xp.float64) * unit
+    cell = xp.minimum((y * g).astype(xp.int64), g - 1) * g + xp.minimum((x * g).astype(xp.int64),
+                                                                        g - 1)
+    order = xp.argsort(cell, kind="stable")
+    return x[order], y[order]
+
+
+def rgg_edges(scale: int, degree: int = RGG_DEGREE, *, seed: int = 0, xp=None):
+    """The edges of a random geometric graph: ``n = 2**scale`` points uniform in the unit
+    square, an edge between every two points closer than ``r = sqrt(degree / (pi n))`` (so
+    about ``degree`` neighbours a point), each pair once as ``(lo, hi, distance / r)``.
+
+    Vertices are numbered in the order of the grid cells of side ``r`` (row-major), as road
+    networks' files number nearby places nearby. Vectorized: the points are sorted into the
+    cells, and each point is compared with the points of its own cell (higher index only) and
+    of four of its eight neighbour cells (the other four see it from their side).
+    """
+    xp = get_xp(xp)
+    n = 1 << scale
+    r = float(np.sqrt(degree / (np.pi * n)))
+    g = max(1, int(np.floor(1.0 / r)))  # cells a side, each at least r wide
+    x, y = rgg_points(scale, degree, seed=seed, xp=xp)
+    cx = xp.minimum((x * g).astype(xp.int64), g - 1)
+    cy = xp.minimum((y * g).astype(xp.int64), g - 1)
+    cell = cy * g + cx
+    start = xp.searchsorted(cell, xp.arange(g * g + 1, dtype=xp.int64))
+    i_all = xp.arange(n, dtype=xp.int64)
+    lo_parts, hi_parts, d_parts = [], [], []
+    for dx, dy in ((0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+        nx_, ny_ = cx + dx, cy + dy
+        ok = (nx_ >= 0) & (nx_ < g) & (ny_ < g)
+        i = i_all[ok]
+        c2 = (ny_ * g + nx_)[ok]
+        s, e = start[c2], start[c2 + 1]
+        if dx == 0 and dy == 0:
+            s = i + 1  # the same cell: each pair once
+        cnt = xp.maximum(e - s, 0)
+        total = int(cnt.sum())
+        if total == 0:
+            continue
+        first = xp.cumsum(cnt) - cnt
+        src = xp.repeat(i, cnt)
+        dst = xp.repeat(s - first, cnt) + xp.arange(total, dtype=xp.int64)
+        d = xp.hypot(x[src] - x[dst], y[src] - y[dst]) / r
+        near = d < 1.0
+        lo_parts.append(src[near])
+        hi_parts.append(dst[near])
+        d_parts.append(d[near])
+        del src, dst, d, near
+    if not lo_parts:
+        z = xp.zeros(0, dtype=xp.int64)
+        return z, z.copy(), xp.zeros(0)
+    return xp.concatenate(lo_parts), xp.concatenate(hi_parts), xp.concatenate(d_parts)
+
+
+def rgg(scale: int, degree: int = RGG_DEGREE, *, seed: int = 0, undirected: bool = True,
+        weighted: bool = True, dtype=np.float32, xp=None):
+    """Random geometric graph (:func:`rgg_edges`): a high-diameter, road-like mesh whose
+    weights are the Euclidean lengths in units of ``r / 255``, rounded up to integers in
+    [1, 255] (GAP's range; integers keep float32 path sums exact, so every backend and SciPy
+    agree). ``undirected=False`` keeps each edge from its lower to its higher vertex only.
+    """
+    xp = get_xp(xp)
+    n = 1 << scale
+    lo, hi, d = rgg_edges(scale, degree, seed=seed, xp=xp)
+    w = xp.clip(xp.ceil(d * WEIGHT_HIGH), WEIGHT_LOW, WEIGHT_HIGH)
+    del d
+    if undirected:
+        lo, hi, w = xp.concatenate([lo, hi]), xp.concatenate([hi, lo]), xp.concatenate([w, w])
+    key = lo * xp.int64(n) + hi
+    del lo, hi
+    order = xp.argsort(key)
+    key, w = key[order], w[order]
+    del order
+    rows = key // n
+    cols = key - rows * n
+    nnz = int(key.size)
+    idt = _index_dtype(n, nnz)
+    counts = xp.bincount(rows, minlength=n) if nnz else xp.zeros(n, dtype=xp.int64)
+    indptr = xp.concatenate([xp.zeros(1, dtype=idt), xp.cumsum(counts).astype(idt)])
+    data = w.astype(dtype) if weighted else xp.ones(nnz, dtype=dtype)
+    return build_csr(indptr, cols.astype(idt), data, (n, n), xp=xp)
+
+
 def load_matrix_market(path, *, xp=None, dtype=None, undirected: bool = False,
                        drop_self_loops: bool = False):
     """Read a MatrixMarket file (``scipy.io.mmread``) into a canonical CSR matrix.
@@ -490,6 +590,7 @@ _SPEC_RE = {
     "kron": re.compile(r"^(?:kron|kronecker)-(\d+)(?:-ef(\d+))?$"),
     "urand": re.compile(r"^urand-(\d+)(?:-ef(\d+))?$"),
     "grid": re.compile(r"^grid-(\d+)(?:x(\d+))?$"),
+    "rgg": re.compile(r"^rgg-(\d+)(?:-d(\d+))?$"),
 }
 
 
@@ -522,6 +623,9 @@ class GraphSpec:
                                                   else f"-k{self.edge_factor}")
         if self.kind == "grid":
             return f"grid-{self.rows}x{self.cols}"
+        if self.kind == "rgg":
+            return f"rgg-{self.scale}" + ("" if self.edge_factor == RGG_DEGREE
+                                          else f"-d{self.edge_factor}")
         return f"mtx:{self.path}"
 
     def params(self) -> dict:
@@ -536,9 +640,14 @@ class GraphSpec:
             d.update(scale=self.scale, edge_factor=self.edge_factor)
         elif self.kind == "grid":
             d.update(rows=self.rows, cols=self.cols)
+        elif self.kind == "rgg":
+            d.update(scale=self.scale, degree=self.edge_factor)
         else:
             d.update(path=self.path)
-        if self.weighted and self.kind != "mtx":
+        if self.weighted and self.kind == "rgg":
+            d["weights"] = (f"Euclidean length in units of r/{WEIGHT_HIGH}, rounded up, "
+                            f"in [{WEIGHT_LOW}, {WEIGHT_HIGH}]")
+        elif self.weighted and self.kind != "mtx":
             d["weights"] = f"integers uniform in [{WEIGHT_LOW}, {WEIGHT_HIGH}]"
         return d
 
@@ -573,12 +682,16 @@ def parse_graph_spec(text: str, *, seed: int = 0) -> GraphSpec:
     if m:
         r = int(m.group(1))
         return GraphSpec(kind="grid", rows=r, cols=int(m.group(2) or r), seed=seed)
+    m = _SPEC_RE["rgg"].match(t)
+    if m:
+        return GraphSpec(kind="rgg", scale=int(m.group(1)),
+                         edge_factor=int(m.group(2) or RGG_DEGREE), seed=seed)
     for parse in SPEC_PARSERS:
         spec = parse(t, seed)
         if spec is not None:
             return spec
-    raise ValueError(f"graph spec {text!r}: expected kron-S[-efE], urand-S[-efE], grid-RxC or "
-                     f"mtx:PATH")
+    raise ValueError(f"graph spec {text!r}: expected kron-S[-efE], urand-S[-efE], grid-RxC, "
+                     f"rgg-S[-dD] or mtx:PATH")
 
 
 def generate(spec: GraphSpec, *, xp=None):
@@ -593,6 +706,8 @@ def generate(spec: GraphSpec, *, xp=None):
         return urand(spec.scale, spec.edge_factor, **kw)
     if spec.kind == "grid":
         return grid2d(spec.rows, spec.cols, **kw)
+    if spec.kind == "rgg":
+        return rgg(spec.scale, spec.edge_factor, **kw)
     if spec.kind in KIND_GENERATORS:
         return KIND_GENERATORS[spec.kind](spec, xp=xp)
     if spec.kind == "mtx":

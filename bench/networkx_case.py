@@ -174,7 +174,8 @@ def _backend(device: str):
         from nx_semiring import from_networkx  # noqa: PLC0415  (optional: networkx)
 
         def convert(G):
-            g = from_networkx(G, edge_attrs=None if attr is None else {attr: 1}, device=device)
+            g = from_networkx(G, edge_attrs=None if attr is None else {attr: 1}, device=device,
+                              use_cache=False)  # afresh: convert_s is the whole conversion
             g.matrix(attr)  # the engine's CSR on its device: part of the conversion
             _sync(device)
             return g

@@ -343,8 +343,8 @@ def _pyplot():
     return plt
 
 
-_KIND_STYLE = {"kron": "-", "urand": "--", "grid": ":", "mtx": "-."}  # time-vs-work plot
-_KIND_MARK = {"kron": "o", "urand": "s", "grid": "^", "mtx": "D"}
+_KIND_STYLE = {"kron": "-", "urand": "--", "grid": ":", "rgg": ":", "mtx": "-."}  # time-vs-work plot
+_KIND_MARK = {"kron": "o", "urand": "s", "grid": "^", "rgg": "v", "mtx": "D"}
 _PEAK_STYLES = ("--", ":", "-.")  # horizontal reference lines (peaks), in order
 
 

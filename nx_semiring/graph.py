@@ -16,14 +16,29 @@ A :class:`SemiringGraph` holds
 An undirected graph is a symmetric matrix (a self-loop once); parallel edges of a multigraph
 are one entry whose value is the smallest of theirs (NetworkX's rule for shortest paths).
 
-The conversion is one pass over ``G._adj`` in Python (NetworkX's own data structure); NetworkX
-caches its result on the graph (``G.__networkx_cache__``), so a graph is converted once per
-set of edge attributes, not once per call.
+The conversion reads ``G._adj`` (NetworkX's own data structure) with as few Python-level
+operations per edge as Python allows: the neighbour labels of all rows through one
+``itertools.chain`` into ``np.fromiter``; integer labels turned into vertex numbers by one
+vectorized lookup (a dict lookup per edge only for other labels); each requested edge
+attribute by one ``map(operator.itemgetter(attr), ...)`` pass. The engine's CSR sorts each
+row by one ``argsort`` of ``row * n + column`` (none when the rows are already sorted).
+
+Conversions are cached where NetworkX's dispatcher caches them, on the graph
+(``G.__networkx_cache__["backends"]["semiring"]``, keyed by NetworkX's own
+``_get_cache_key``: the edge attributes and their defaults), as nx-cugraph does: a call of
+:func:`from_networkx` with a NetworkX graph is served from there, and a conversion for a new
+edge attribute reuses the cached structure (labels, CSR, sort order, structural matrices) and
+reads only that attribute. NetworkX clears the cache whenever the graph is changed through its
+API (``add_edge``, ``remove_node``, ``G.add_edge(u, v, weight=w)``, ...); a change made behind
+its back (``G[u][v]["weight"] = w``) is not seen: clear ``G.__networkx_cache__`` then, as
+NetworkX documents. Graph *views* (``G.subgraph(...)``, ``reverse_view``, ...) are never cached
+here, because NetworkX does not clear a view's cache when the viewed graph changes.
 """
 
 from __future__ import annotations
 
 import itertools
+import operator
 
 import numpy as np
 
@@ -58,12 +73,14 @@ class SemiringGraph:
         self.indptr = indptr  # int64, host, n + 1
         self.adj = adj        # int64, host, NetworkX's adjacency order
         self.values = dict(values)  # attribute -> host array aligned with adj
+        self.defaults = {}  # attribute -> the default of an edge that lacks it
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         self.graph = dict(graph_attrs or {})
         self.device = device or sr.default_device()
         self._matrices = {}
         self._order = None
+        self._base = None  # a conversion on the same device whose structure this one shares
         self.edge_data = None  # with preserve_edge_attrs: NetworkX's edge dicts, adj order
         self.node_data = None  # with preserve_node_attrs: NetworkX's node dicts
         self.__networkx_cache__ = {}
@@ -127,10 +144,23 @@ class SemiringGraph:
         return self.values[weight]
 
     def order(self):
-        """The permutation that sorts each row's entries by column (the engine's CSR)."""
+        """The permutation that sorts each row's entries by column (the engine's CSR), or
+        ``slice(None)`` where NetworkX's adjacency order is sorted already.
+
+        One ``argsort`` of ``row * n + column``: the keys are distinct (a row lists each
+        neighbour once) and below n² < 2⁶³, and NumPy's integer sort is several times faster
+        than the two-key ``lexsort``.
+        """
+        if self._order is None and self._base is not None:
+            self._order = self._base.order()  # the same structure: computed once
         if self._order is None:
-            rows = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
-            self._order = np.lexsort((self.adj, rows))
+            n, m = self.n, int(self.adj.size)
+            rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
+            key = rows * n + self.adj
+            if m < 2 or bool((key[1:] > key[:-1]).all()):
+                self._order = slice(None)
+            else:
+                self._order = np.argsort(key)
         return self._order
 
     def matrix(self, weight=None, *, unit=None) -> sr.Matrix:
@@ -140,6 +170,10 @@ class SemiringGraph:
         iso matrix of that value (``unit=1``: every edge weighs 1, integer distances).
         Otherwise the values of edge attribute ``weight``.
         """
+        base = self._base
+        if base is not None and (weight is None or self.values.get(weight) is base.values.get(
+                weight, False)):  # the same structure and values: the same matrix
+            return base.matrix(weight, unit=unit)
         key = (weight, unit)
         M = self._matrices.get(key)
         if M is not None:
@@ -167,14 +201,50 @@ class SemiringGraph:
         return M, not self.directed
 
 
-def _values(G, adj_items, attr, default, multigraph, m):
+def _neighbour_dicts(G) -> list:
+    """The rows of ``G._adj`` as dicts (a view's filtered rows copied)."""
+    return [nbrs if type(nbrs) is dict else dict(nbrs.items()) for nbrs in G._adj.values()]
+
+
+def _columns(nodes, index, adj_items, m) -> np.ndarray:
+    """The vertex number of every neighbour label, rows in NetworkX's order (int64)."""
+    n = len(nodes)
+    flat = itertools.chain.from_iterable(adj_items)
+    if n and set(map(type, nodes)) == {int}:  # exact ints (not bool, not float): vectorized
+        try:
+            raw = np.fromiter(flat, dtype=np.int64, count=m)
+            labels = np.fromiter(nodes, dtype=np.int64, count=n)
+        except OverflowError:  # a label beyond int64: the dict lookup below
+            flat = itertools.chain.from_iterable(adj_items)
+        else:
+            lo, hi = int(labels.min()), int(labels.max())
+            if lo == 0 and hi == n - 1 and bool((labels == np.arange(n)).all()):
+                return raw  # labels 0..n-1 in order: the label is the vertex number
+            if hi - lo < 4 * n + 1024:  # dense labels: one table lookup
+                table = np.empty(hi - lo + 1, dtype=np.int64)
+                table[labels - lo] = np.arange(n, dtype=np.int64)
+                return table[raw - lo]
+            sorter = np.argsort(labels)
+            return sorter[np.searchsorted(labels, raw, sorter=sorter)]
+    return np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=m)
+
+
+def _values(adj_items, attr, default, multigraph, m):
+    """Edge attribute ``attr`` of every stored entry (adjacency order) in one pass: int64 when
+    every value is an integer (or bool), else float64; ``default`` where an edge lacks it."""
     if multigraph:
         vals = [min(d.get(attr, default) for d in keys.values())
                 for nbrs in adj_items for keys in nbrs.values()]
     else:
-        vals = [d.get(attr, default) for nbrs in adj_items for d in nbrs.values()]
+        def edge_dicts():
+            return itertools.chain.from_iterable(map(dict.values, adj_items))
+
+        try:
+            vals = list(map(operator.itemgetter(attr), edge_dicts()))
+        except KeyError:  # some edge lacks it: the slower lookup with a default
+            vals = list(map(operator.methodcaller("get", attr, default), edge_dicts()))
     try:
-        a = np.asarray(vals) if vals else np.zeros(0, dtype=np.int64)
+        a = np.array(vals) if vals else np.zeros(0, dtype=np.int64)
     except (ValueError, TypeError) as exc:
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not numeric") from exc
     if a.shape != (m,):
@@ -182,16 +252,31 @@ def _values(G, adj_items, attr, default, multigraph, m):
     if a.dtype.kind in "bui":
         if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")
-        return a.astype(np.int64)
+        return a.astype(np.int64, copy=False)
     if a.dtype.kind == "f":
-        return a.astype(np.float64)
+        return a.astype(np.float64, copy=False)
     raise NotImplementedError(
         f"nx_semiring: edge attribute {attr!r} has values of dtype {a.dtype}; numbers only")
 
 
+def _cache_of(G, nx, create):
+    """This backend's part of ``G.__networkx_cache__`` (a dict), or ``None`` where
+    conversions of ``G`` are not cached: caching is off (``nx.config.cache_converted_graphs``,
+    or ``G.__networkx_cache__ = None``), or ``G`` is a view (NetworkX does not clear a view's
+    cache when the graph it views changes)."""
+    if not nx.config.cache_converted_graphs or hasattr(G, "_graph"):
+        return None
+    cache = getattr(G, "__networkx_cache__", None)
+    if cache is None:
+        return None
+    if not create:
+        return cache.get("backends", {}).get("semiring")
+    return cache.setdefault("backends", {}).setdefault("semiring", {})
+
+
 def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
                   preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
-                  graph_name=None, *, device=None) -> SemiringGraph:
+                  graph_name=None, *, device=None, use_cache=True) -> SemiringGraph:
     """Convert a NetworkX graph (NetworkX's ``convert_from_nx`` protocol).
 
     Parameters
@@ -205,6 +290,12 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         takes a callable weight; the backend refuses those anyway).
     device : {'cpu', 'gpu'}, optional
         Where the engine's matrices live (default: the default device).
+    use_cache : bool or "reuse"
+        ``True``: read and fill NetworkX's cache of converted graphs on ``G`` (see the module
+        docstring; filled only for the default device, where NetworkX's dispatcher converts).
+        ``"reuse"``: only reuse the structure of a cached conversion (what NetworkX's
+        dispatcher asks for: it reads and fills the cache itself, and not at all while it runs
+        NetworkX's tests). ``False``: convert afresh, leave the cache alone (benchmarks).
 
     Other parameters are NetworkX's and are accepted for the protocol; node attributes are not
     kept (no dispatched function reads them).
@@ -217,53 +308,89 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     >>> g = nx_semiring.from_networkx(G, edge_attrs={"weight": 1}, device="cpu")
     >>> g.weights("weight").tolist()
     [2.5, 1.0]
+
+    On the default device, a second conversion of the same graph is the cached one (one with
+    more attributes serves too), until the graph changes:
+
+    >>> h = nx_semiring.from_networkx(G, edge_attrs={"weight": 1})
+    >>> h is nx_semiring.from_networkx(G, edge_attrs={"weight": 1})
+    True
+    >>> nx_semiring.from_networkx(G) is h
+    True
+    >>> G.add_edge(2, 0)
+    >>> nx_semiring.from_networkx(G) is h
+    False
     """
     import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     if not isinstance(G, nx.Graph):
         raise TypeError(f"nx_semiring.from_networkx: G must be a networkx graph, got "
                         f"{type(G).__name__}")
-    nodes = list(G)
-    n = len(nodes)
-    index = {v: i for i, v in enumerate(nodes)}
-    # one pass over NetworkX's adjacency (views may not know their lengths up front)
-    adj_items = [nbrs if type(nbrs) is dict else dict(nbrs.items())
-                 for nbrs in G._adj.values()]
-    deg = np.fromiter((len(nbrs) for nbrs in adj_items), dtype=np.int64, count=n)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(deg, out=indptr[1:])
-    m = int(indptr[-1])
-    flat = itertools.chain.from_iterable(adj_items)
-    if all(type(v) is int for v in nodes) and nodes == list(range(n)):
-        adj = np.fromiter(flat, dtype=np.int64, count=m)  # labels 0..n-1 in order: no lookup
-    else:
-        adj = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=m)
+    dev = device or sr.default_device()
+    cache = _cache_of(G, nx, create=use_cache is True) if use_cache else None
+    base = None
+    if cache is not None:
+        if use_cache is True:
+            from networkx.utils.backends import (  # noqa: PLC0415  (networkx is an optional extra)
+                _get_cache_key,
+                _get_from_cache,
+                _set_to_cache,
+            )
+
+            key = _get_cache_key(edge_attrs=edge_attrs, node_attrs=node_attrs,
+                                 preserve_edge_attrs=preserve_edge_attrs,
+                                 preserve_node_attrs=preserve_node_attrs,
+                                 preserve_graph_attrs=preserve_graph_attrs)
+            _, hit = _get_from_cache(cache, key)
+            if isinstance(hit, SemiringGraph) and hit.device == dev and (
+                    not preserve_graph_attrs or hit.graph == G.graph):
+                return hit
+        # another attribute's conversion: reuse its structure, read only what is missing
+        base = next((g for g in cache.values() if isinstance(g, SemiringGraph)), None)
     multigraph = G.is_multigraph()
+    adj_items = _neighbour_dicts(G)
+    if base is not None:
+        nodes, index, indptr, adj = base.nodes, base.index, base.indptr, base.adj
+        m = int(adj.size)
+    else:
+        nodes = list(G)
+        n = len(nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        deg = np.fromiter(map(len, adj_items), dtype=np.int64, count=n)
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(deg, out=indptr[1:])
+        m = int(indptr[-1])
+        adj = _columns(nodes, index, adj_items, m)
     attrs = dict(edge_attrs or {})
-    if preserve_edge_attrs:
-        seen = {}
-        for nbrs in adj_items:
-            for d in nbrs.values():
-                for dd in (d.values() if multigraph else (d,)):
-                    for k in dd:
-                        seen.setdefault(k, 1)
-        for k in seen:
+    if preserve_edge_attrs:  # every attribute name, in order of first appearance
+        chain = itertools.chain.from_iterable
+        data = chain(map(dict.values, adj_items))
+        for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
     values = {}
     for attr, default in attrs.items():
+        if base is not None and attr in base.values and base.defaults.get(attr) == default:
+            values[attr] = base.values[attr]
+            continue
         try:
-            values[attr] = _values(G, adj_items, attr, default, multigraph, m)
+            values[attr] = _values(adj_items, attr, default, multigraph, m)
         except NotImplementedError:
             if attr in (edge_attrs or {}):
                 raise
     g = SemiringGraph(nodes, indptr, adj, values, directed=G.is_directed(),
                       multigraph=multigraph,
-                      graph_attrs=G.graph if preserve_graph_attrs else None, device=device)
+                      graph_attrs=G.graph if preserve_graph_attrs else None, device=dev)
     g._index = index
+    g.defaults = {a: attrs[a] for a in values}
+    if base is not None:
+        g._order = base._order
+        g._base = base if base.device == dev else None  # its structure's matrices, its order
     if preserve_edge_attrs:
         g.edge_data = [d for nbrs in adj_items for d in nbrs.values()]
     if preserve_node_attrs:
         g.node_data = [G._node[v] for v in nodes]
+    if cache is not None and use_cache is True and dev == sr.default_device():
+        _set_to_cache(cache, key, g)
     return g
 
 

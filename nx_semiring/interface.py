@@ -9,8 +9,23 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    (``sort_neighbors=``, ``reverse=True`` on a DiGraph, callable weights, multigraphs where
    parallel edges are not just their minimum).
 2. ``should_run(name, args, kwargs)``: is it worth it? Only consulted when NetworkX picks a
-   backend by itself (``nx.config.backend_priority``), not for ``backend="semiring"``:
-   graphs below ``SHOULD_RUN_MIN_EDGES`` edges stay with NetworkX.
+   backend by itself (``nx.config.backend_priority``), not for ``backend="semiring"``. It
+   declines where the backend is predicted slower than NetworkX *including the conversion*,
+   so that enabling the backend never slows a script down (nx-cugraph's ``should_run``
+   declines cheap calls the same way). The rule (:func:`predict`): NetworkX costs
+   ``NX_SECONDS_PER_UNIT[family] × work`` (× ``NX_LARGE_GRAPH_FACTOR`` beyond
+   ``LARGE_GRAPH_UNITS``, where its dicts outgrow the CPU's caches); the backend costs the
+   conversion (``CONVERT_SECONDS_PER_ENTRY × (n + stored entries)``, plus
+   ``WEIGHT_SECONDS_PER_ENTRY × stored entries`` for an edge attribute,
+   ``PRESERVE_SECONDS_PER_ENTRY`` where NetworkX asks for all of them; nothing for what
+   ``G.__networkx_cache__`` already holds) plus ``fixed + per_unit × work`` of
+   ``ENGINE_COST[device][family]``. ``work`` is ``n + stored entries`` for one traversal
+   (BFS, components, SSSP, PageRank, triangles, cores, Louvain, MST), times the sources for
+   betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``.
+   Point-to-point queries (a ``target``, ``has_path``) are always left to NetworkX: its
+   bidirectional or early-stopping search usually sees a small part of the graph, which no
+   formula in n and m predicts. The constants are measured (``bench/probes/nx_should_run.py``)
+   and rounded in NetworkX's favour: where the model errs, NetworkX runs.
 3. ``convert_from_nx(G, edge_attrs=..., ...)`` → :class:`~nx_semiring.graph.SemiringGraph`,
    cached by NetworkX on ``G.__networkx_cache__``; then ``backend.<name>(...)``.
 4. ``convert_to_nx(result)`` for results (only graphs change).
@@ -31,16 +46,183 @@ from __future__ import annotations
 
 import inspect
 
+import semiring as sr
+
 from . import FUNCTIONS
 from . import algorithms as _alg
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures
 
-__all__ = ["SHOULD_RUN_MIN_EDGES", "BackendInterface", "backend_interface"]
+__all__ = ["CONVERT_SECONDS_PER_ENTRY", "ENGINE_COST", "FAMILIES", "LARGE_GRAPH_UNITS",
+           "NX_LARGE_GRAPH_FACTOR", "NX_SECONDS_PER_UNIT", "PRESERVE_SECONDS_PER_ENTRY",
+           "WEIGHT_SECONDS_PER_ENTRY", "BackendInterface", "backend_interface", "predict"]
 
-# Below this many edges NetworkX's own Python is as fast as converting and launching (only
-# used when NetworkX chooses the backend itself through backend_priority).
-SHOULD_RUN_MIN_EDGES = 1000
+# ---------------------------------------------------------------- should_run's cost model
+# Work of one call, per family: "linear" n + stored entries (one traversal), "sources" that
+# times the sources (betweenness: k, else n), "pairs" n times it (all-pairs BFS), "cubic" n³.
+FAMILIES = {
+    "bfs": "linear", "bfs_order": "linear", "components": "linear", "sssp": "linear",
+    "bellman_ford": "linear", "pagerank": "linear", "bc": "sources", "triangles": "linear",
+    "core": "linear", "louvain": "linear", "mst": "linear", "apsp_bfs": "pairs",
+    "fw": "cubic",
+}
+
+# dispatched function -> family; None: a point-to-point query, left to NetworkX
+_FAMILY_OF = {
+    "bfs_edges": "bfs_order", "bfs_tree": "bfs_order", "bfs_predecessors": "bfs_order",
+    "bfs_successors": "bfs_order", "bfs_layers": "bfs", "descendants_at_distance": "bfs",
+    "single_source_shortest_path": "bfs", "single_source_shortest_path_length": "bfs",
+    "all_pairs_shortest_path_length": "apsp_bfs", "has_path": None,
+    "single_source_dijkstra": "sssp", "single_source_dijkstra_path": "sssp",
+    "single_source_dijkstra_path_length": "sssp", "dijkstra_path": None,
+    "dijkstra_path_length": None, "bellman_ford_path": None, "bellman_ford_path_length": None,
+    "single_source_bellman_ford": "bellman_ford", "single_source_bellman_ford_path":
+    "bellman_ford", "single_source_bellman_ford_path_length": "bellman_ford",
+    "negative_edge_cycle": "bellman_ford", "floyd_warshall_numpy": "fw",
+    "connected_components": "components", "number_connected_components": "components",
+    "is_connected": "components", "strongly_connected_components": "components",
+    "pagerank": "pagerank", "betweenness_centrality": "bc", "triangles": "triangles",
+    "clustering": "triangles", "core_number": "core", "louvain_communities": "louvain",
+    "minimum_spanning_tree": "mst",
+    # shortest_path / shortest_path_length: by their arguments (see _family)
+}
+
+# Functions whose edge attribute the conversion reads (their weight= argument), and those
+# converted with every attribute (NetworkX's preserve_all_attrs: the tree keeps them)
+_WEIGHTED = frozenset({"sssp", "bellman_ford", "pagerank", "louvain", "fw"})
+_PRESERVED = frozenset({"mst"})
+
+# NetworkX's seconds per work unit (pure Python, one core): about the median of what
+# bench/probes/nx_should_run.py measured on Kronecker graphs and grids (kron-8..12,
+# grid-20..100), rounded down
+NX_SECONDS_PER_UNIT = {
+    "bfs": 7e-8, "bfs_order": 8e-8, "components": 5e-8, "sssp": 4.5e-7,
+    "bellman_ford": 6e-7, "pagerank": 7e-7, "bc": 4e-7, "triangles": 5e-7,
+    "core": 2.5e-7, "louvain": 1.5e-5, "mst": 1.2e-6, "apsp_bfs": 1.3e-7, "fw": 1.7e-9,
+}
+
+# The conversion's seconds per (vertex + stored entry) for the structure, per stored entry
+# for one edge attribute, and per stored entry for all of them (preserve_edge_attrs), the
+# probe's medians rounded up (a Kronecker graph, whose dicts lie in random memory order, is
+# the slow case)
+CONVERT_SECONDS_PER_ENTRY = 1.2e-7
+WEIGHT_SECONDS_PER_ENTRY = 1.5e-7
+PRESERVE_SECONDS_PER_ENTRY = 6e-7
+
+# The engine's (fixed seconds, seconds per work unit) of the first call on a converted graph
+# (what it caches on the graph, e.g. transposes, and the results as NetworkX's dicts
+# included), per device and family: the probe's medians, rounded up. On the CPU the engine
+# is NumPy/SciPy: BFS and components cost about what NetworkX's whole call costs, triangles
+# and cores more, so the model leaves them to NetworkX there unless the conversion is cached.
+ENGINE_COST = {
+    "cpu": {
+        "bfs": (5e-4, 7e-8), "bfs_order": (5e-4, 1.5e-7), "components": (5e-4, 1.6e-7),
+        "sssp": (1e-3, 1.1e-7), "bellman_ford": (1e-3, 1.1e-7), "pagerank": (1e-3, 2e-7),
+        "bc": (2e-2, 3.6e-7), "triangles": (5e-3, 3e-6), "core": (3e-3, 7e-7),
+        "louvain": (0.2, 1.3e-5), "mst": (3e-3, 9e-7), "apsp_bfs": (2e-2, 7.5e-8),
+        "fw": (5e-2, 1.5e-8),
+    },
+    # H100 host (bench/probes/nx_should_run.py on kron-8..12, and nx_semiring.bench on
+    # kron-18 and grid-1000). Per-unit costs are the worst of a skewed graph and a grid (a
+    # grid's 2000 BFS levels): BFS 3e-8, SSSP 9e-8, betweenness 4e-8 per unit on grid-1000.
+    # core_number, louvain_communities and minimum_spanning_tree are slower than NetworkX on
+    # the GPU at every size measured (kron-8..12): the model leaves them to NetworkX.
+    "gpu": {
+        "bfs": (1e-3, 3e-8), "bfs_order": (1e-3, 5e-8), "components": (5e-3, 1.4e-7),
+        "sssp": (3e-3, 9e-8), "bellman_ford": (2e-3, 9e-8), "pagerank": (6e-3, 3e-8),
+        "bc": (2e-2, 4e-8), "triangles": (1.5e-2, 2.5e-7), "core": (5e-2, 2e-6),
+        "louvain": (1.0, 1e-4), "mst": (1e-2, 1.5e-6), "apsp_bfs": (5e-3, 5e-9),
+        "fw": (5e-2, 1e-10),
+    },
+}
+
+# NetworkX slows down per unit once its dicts outgrow the CPU's caches: from kron-12 to
+# kron-18 on the H100 host, BFS went from 9e-8 to 2.4e-7 s per unit and connected components
+# from 7e-8 to 3.6e-7 (grid-1000: 2e-7 both); the conversion, one sequential pass, much less
+# (9e-8 to 1.3e-7). Above LARGE_GRAPH_UNITS (n + stored entries) NetworkX's side is
+# multiplied by NX_LARGE_GRAPH_FACTOR (the low end of those ratios).
+LARGE_GRAPH_UNITS = 1 << 20
+NX_LARGE_GRAPH_FACTOR = 2.5
+
+
+def _family(name, a):
+    """The cost family of a call (``a``: its bound arguments), or None for a point query."""
+    if name in ("shortest_path", "shortest_path_length"):
+        if a.get("source") is not None and a.get("target") is not None:
+            return None
+        weighted = a.get("weight") is not None
+        if a.get("source") is None and a.get("target") is None:
+            return "sssp_all" if weighted else "apsp_bfs"
+        return ("bellman_ford" if a.get("method") == "bellman-ford" else "sssp") \
+            if weighted else "bfs"
+    return _FAMILY_OF.get(name, "bfs")
+
+
+def _work(kind, n, stored, kwargs):
+    linear = n + stored
+    if kind == "linear":
+        return float(linear)
+    if kind == "sources":
+        k = kwargs.get("k")
+        return float(linear) * (n if k is None else min(int(k), n))
+    if kind == "pairs":
+        return float(linear) * n
+    return float(n) ** 3
+
+
+def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, device=None):
+    """``(NetworkX's, the backend's)`` predicted seconds for dispatched function ``name`` on
+    a graph of ``n`` vertices and ``stored`` adjacency entries (an undirected edge twice).
+
+    ``cached``: a conversion of the graph is in its cache (only a missing edge attribute is
+    read, unless ``has_weights``). A point-to-point query predicts ``(0, inf)``.
+
+    Examples
+    --------
+    >>> from nx_semiring.interface import predict
+    >>> nx_s, sr_s = predict("pagerank", 10, 30, device="cpu")
+    >>> sr_s > nx_s            # ten vertices: NetworkX is faster than converting
+    True
+    >>> nx_s, sr_s = predict("betweenness_centrality", 10**5, 10**6, device="cpu")
+    >>> sr_s < nx_s
+    True
+    """
+    kwargs = dict(kwargs or {})
+    fam = _family(name, kwargs)
+    if fam is None:
+        return 0.0, float("inf")
+    weighted = fam in _WEIGHTED or fam == "sssp_all"
+    if fam == "sssp_all":  # all-pairs Dijkstra: n single-source runs on both sides
+        fam, per_source = "sssp", n
+    else:
+        per_source = 1
+    weighted = weighted and kwargs.get("weight", "weight") is not None
+    work = _work(FAMILIES[fam], n, stored, kwargs) * per_source
+    t_nx = NX_SECONDS_PER_UNIT[fam] * work
+    if n + stored > LARGE_GRAPH_UNITS:
+        t_nx *= NX_LARGE_GRAPH_FACTOR
+    fixed, unit = ENGINE_COST.get(device or "cpu", ENGINE_COST["cpu"])[fam]
+    t_sr = fixed * per_source + unit * work
+    if not cached:
+        t_sr += CONVERT_SECONDS_PER_ENTRY * (n + stored)
+    if fam in _PRESERVED:  # NetworkX converts with every attribute
+        if not (cached and has_weights):
+            t_sr += PRESERVE_SECONDS_PER_ENTRY * stored
+    elif weighted and not (cached and has_weights):
+        t_sr += WEIGHT_SECONDS_PER_ENTRY * stored
+    return t_nx, t_sr
+
+
+def _cached(G, weight, preserved):
+    """(a conversion of G is cached, one with edge attribute ``weight`` is, or with all of
+    them if ``preserved``)"""
+    cache = getattr(G, "__networkx_cache__", None) or {}
+    graphs = [g for g in cache.get("backends", {}).get("semiring", {}).values()
+              if isinstance(g, SemiringGraph)]
+    if preserved:
+        return bool(graphs), any(g.edge_data is not None for g in graphs)
+    return bool(graphs), any(g.has_attr(weight) for g in graphs)
+
 
 # Functions whose NetworkX answer on a multigraph is not that of the simple graph whose edge
 # weighs the minimum of its parallel edges (how the conversion collapses them): NetworkX sums
@@ -85,6 +267,18 @@ def _overridden_adjacency(G):
     return None
 
 
+def _forget_view(G):
+    """Drop this backend's conversions cached on a graph view (``G.subgraph(...)``,
+    ``reverse_view``, ``to_undirected(as_view=True)``, ...: they have ``_graph``): NetworkX's
+    dispatcher caches on a view too, but does not clear a view's cache when the graph it
+    views changes, so a cached conversion of a view may be stale. Called by ``can_run``,
+    which NetworkX calls before it looks in the cache."""
+    if hasattr(G, "_graph"):
+        cache = getattr(G, "__networkx_cache__", None)
+        if cache:
+            cache.get("backends", {}).pop("semiring", None)
+
+
 def _is_graph(G) -> bool:
     if isinstance(G, SemiringGraph):
         return True
@@ -106,7 +300,7 @@ class BackendInterface:
                              preserve_edge_attrs=preserve_edge_attrs,
                              preserve_node_attrs=preserve_node_attrs,
                              preserve_graph_attrs=preserve_graph_attrs, name=name,
-                             graph_name=graph_name)
+                             graph_name=graph_name, use_cache="reuse")
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):
@@ -129,6 +323,7 @@ class BackendInterface:
         if not _is_graph(G):
             return f"G must be a NetworkX graph, got {type(G).__name__}"
         if not isinstance(G, SemiringGraph):
+            _forget_view(G)
             attr = _overridden_adjacency(G)
             if attr is not None:
                 return (f"{type(G).__name__} redefines {attr}: its adjacency is not the "
@@ -153,12 +348,32 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name, args, kwargs):
-        """``True``, or why NetworkX itself is the better choice for this call."""
-        G = args[0] if args else kwargs.get("G")
-        if G is not None and not isinstance(G, SemiringGraph) and _is_graph(G):
-            if G.number_of_edges() < SHOULD_RUN_MIN_EDGES:
-                return (f"the graph has fewer than {SHOULD_RUN_MIN_EDGES} edges: NetworkX is "
-                        f"faster than converting it")
+        """``True``, or why NetworkX itself is predicted faster for this call, the conversion
+        included (:func:`predict`; see the module docstring)."""
+        try:
+            bound = _signature(name).bind(*args, **kwargs)
+        except TypeError:
+            return True  # can_run reports it
+        bound.apply_defaults()
+        a = bound.arguments
+        G = a.get("G")
+        if G is None or isinstance(G, SemiringGraph) or not _is_graph(G):
+            return True
+        fam = _family(name, a)
+        if fam is None:
+            return ("a point-to-point query: NetworkX's search stops early, usually faster "
+                    "than converting the graph")
+        n = len(G._adj)
+        stored = sum(map(len, G._adj.values()))
+        weight = a.get("weight", None)
+        cached, has_weights = _cached(G, weight if isinstance(weight, str) else None,
+                                      fam in _PRESERVED)
+        t_nx, t_sr = predict(name, n, stored, a, cached=cached, has_weights=has_weights,
+                             device=sr.default_device())
+        if t_sr >= t_nx:
+            return (f"predicted {t_sr * 1e3:.3g} ms on the backend "
+                    f"({'conversion cached' if cached else 'conversion included'}) against "
+                    f"{t_nx * 1e3:.3g} ms in NetworkX ({n} nodes, {stored} stored entries)")
         return True
 
     @staticmethod

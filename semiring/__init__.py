@@ -8,7 +8,7 @@
 array([inf,  2.])
 """
 
-from . import dense, device, io, kernels, ops, traversal, types
+from . import connectivity, dense, device, io, kernels, ops, traversal, types
 from .ops import _SEMIRING
 from .device import default_device, gpu_available
 from .device import device_of_array as device_of
@@ -25,6 +25,7 @@ from .expr import MatMulExpr
 from .mask import Mask, as_matrix_mask
 from .matrix import Matrix, as_matrix
 from .operations import mxm, mxv, vxm
+from .spgemm import dot3
 from .ops import ANY, BinaryOp, Monoid, Semiring, UnaryOp, binary, monoid, semiring, unary
 from .vector import Vector, as_vector
 
@@ -43,9 +44,11 @@ __all__ = [
     "extract", "reduce_cols", "reduce_rows", "reduce_scalar", "select", "transpose", "unary",
     # products with dense operands (semiring.dense): multi-source BFS / SSSP, APSP
     "gemm", "gemm_accumulate", "spmm",
+    # the masked dot-product product C⟨M⟩ = A ⊕.⊗ Bᵀ given Bᵀ's rows (semiring.spgemm)
+    "dot3",
     # modules: the fused traversal steps, the dense products, devices, the op tables, the
-    # kernel loader
-    "dense", "device", "kernels", "ops", "traversal",
+    # kernel loader, weak components (Afforest)
+    "connectivity", "dense", "device", "kernels", "ops", "traversal",
 ]
 
 

@@ -162,3 +162,50 @@ class Placed:
         if self.device == "cpu":
             return self
         return self._moved("cpu")
+
+
+def bincount(x, minlength: int):
+    """How often each value of ``x`` occurs: an int64 array of length ``minlength``, for
+    non-negative integers ``x`` below ``minlength`` (as ``numpy.bincount``; CSR row and column
+    indices, bin numbers).
+
+    On the GPU it is one atomic count (``cupyx.scatter_add``): CuPy's ``bincount`` first checks
+    ``(x < 0).any()`` and takes ``max(x)``, two host syncs, and the check is a CUB reduction
+    whose first compile on a fresh kernel cache costs about 5 s (measured on an H100 host:
+    bench/probes/probe_first_call.py), paid by the first transpose or SpMV of a process.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring.device import bincount
+    >>> bincount(np.array([1, 1, 3]), 5).tolist()
+    [0, 2, 0, 1, 0]
+    """
+    if isinstance(x, np.ndarray):
+        return np.bincount(x, minlength=minlength).astype(np.int64, copy=False)
+    cp = _cupy()
+    import cupyx  # noqa: PLC0415  (CuPy's extras: GPU only)
+
+    out = cp.zeros(minlength, dtype=cp.uint64)  # the atomic add of 64-bit integers is unsigned
+    if x.size:
+        cupyx.scatter_add(out, x, cp.uint64(1))
+    return out.view(cp.int64)
+
+
+def any_true(a) -> bool:
+    """``bool(a.any())`` for a bool array, without a CUB reduction on the GPU: CuPy's ``any``
+    is one, whose first compile on a fresh kernel cache costs about 5 s (two passes of about
+    2.7 s on an H100 host, bench/probes/probe_first_call.py); on the GPU this counts the true
+    entries by CuPy's scan (``flatnonzero``, a few 0.1 s compiles shared with every boolean
+    index). One host sync either way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring.device import any_true
+    >>> any_true(np.array([False, True])), any_true(np.zeros(0, dtype=bool))
+    (True, False)
+    """
+    if isinstance(a, np.ndarray):
+        return bool(a.any())
+    return bool(_cupy().flatnonzero(a).size)

@@ -43,7 +43,7 @@ from ._mfinalize import (matrix_from_keys, apply_binary, apply_unary, entries, f
 from .errors import (DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex,
                      InvalidValue)
 from .mask import as_mask, as_matrix_mask
-from .matrix import Matrix, as_matrix
+from .matrix import Matrix, as_matrix, index_type
 from . import _operand
 from . import ops as _ops
 from .backend.gpu import spmv as _gpu_spmv
@@ -681,6 +681,22 @@ def _extract_matrix(A, I, J):
     return keys[srt], vals[srt]
 
 
+def _extract_rows(A, I):
+    """C = A(I, :) as a Matrix: the rows' entries in their stored (sorted) order, iso kept;
+    O(len(I) + entries taken), where :func:`_extract_matrix` sorts and searches the columns."""
+    xp = A.xp
+    indptr = A.indptr.astype(xp.int64)
+    start = indptr[I]
+    count = indptr[I + 1] - start
+    p, off = _expand(xp, count)
+    e = start[p] + off
+    ptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(count)])
+    it = index_type(int(I.size), A.ncols, int(e.size))
+    vals = None if A.is_iso else A.values[e]
+    return Matrix(ptr.astype(it), A.indices[e].astype(it), vals, (int(I.size), A.ncols),
+                  iso_value=A.iso_value if A.is_iso else None, dtype=A.dtype)
+
+
 def extract(a, rows=None, cols=None, *, out=None, mask=None, accum=None, replace=False,
             structure=False, complement=False):
     """T = A(rows, cols) (a len(rows) × len(cols) Matrix) or v(rows) (a Vector): entry (p, q)
@@ -711,8 +727,11 @@ def extract(a, rows=None, cols=None, *, out=None, mask=None, accum=None, replace
         m, acc, replace, device = _output(name, True, shape, out, mask, accum, replace,
                                           structure, complement, a=a)
 
-        keys, vals = _extract_matrix(a, I, J)
-        T = matrix_from_keys(keys, vals, shape, a.dtype)
+        if cols is None or (isinstance(cols, slice) and cols.indices(a.ncols) == (0, a.ncols, 1)):
+            T = _extract_rows(a, I)  # whole rows: A's own column order, no search
+        else:
+            keys, vals = _extract_matrix(a, I, J)
+            T = matrix_from_keys(keys, vals, shape, a.dtype)
     else:
         if cols is not None:
             raise InvalidValue(f"{name}: a vector takes one index list (rows=), got cols={cols!r}")

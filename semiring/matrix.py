@@ -185,8 +185,7 @@ class Matrix(_b.Placed, Operand):
         key = self._indices.astype(xp.int64) * max(nrows, 1) + rows
         perm = xp.argsort(key)
         new_indices = rows[perm].astype(self.itype)
-        counts = xp.bincount(self._indices.astype(xp.int64), minlength=ncols) if self.nvals \
-            else xp.zeros(ncols, dtype=xp.int64)
+        counts = _b.bincount(self._indices, ncols)
         new_indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(self.itype)
         values = None if self.is_iso else self._values[perm]
         return Matrix(new_indptr, new_indices, values, (ncols, nrows), iso_value=self._iso,
@@ -277,7 +276,7 @@ class Matrix(_b.Placed, Operand):
         indptr = indptr.astype(it, copy=False)
         indices = indices.astype(it, copy=False)
         if check:
-            if int(indptr[0]) != 0 or (nrows and bool((xp.diff(indptr) < 0).any())):
+            if int(indptr[0]) != 0 or (nrows and _b.any_true(xp.diff(indptr) < 0)):
                 raise InvalidValue(f"{op}: indptr must start at 0 and be nondecreasing")
             if nnz:
                 lo, hi = int(indices.min()), int(indices.max())
@@ -285,7 +284,7 @@ class Matrix(_b.Placed, Operand):
                     raise InvalidIndex(f"{op}: column indices must lie in [0, {ncols}), got [{lo}, {hi}]")
                 rows = xp.repeat(xp.arange(nrows), xp.diff(indptr).astype(xp.int64))
                 same_row = rows[1:] == rows[:-1]
-                if bool((same_row & (indices[1:] <= indices[:-1])).any()):
+                if _b.any_true(same_row & (indices[1:] <= indices[:-1])):
                     raise InvalidValue(f"{op}: column indices must be sorted and unique within each row; "
                                        f"use Matrix.from_coo(..., dup_op=...) for unsorted or duplicate entries")
         if values is None:
@@ -349,7 +348,7 @@ class Matrix(_b.Placed, Operand):
         order = xp.argsort(key, kind="stable") if xp is np else _stable_argsort(xp, key)
         key = key[order]
         dup = key[1:] == key[:-1]
-        has_dup = bool(dup.any()) if key.size > 1 else False
+        has_dup = _b.any_true(dup) if key.size > 1 else False
         if not iso:
             values = values[order]
         if has_dup:
@@ -364,7 +363,7 @@ class Matrix(_b.Placed, Operand):
         r = key // max(ncols, 1)
         c = (key - r * max(ncols, 1))
         it = index_type(nrows, ncols, int(key.size))
-        counts = xp.bincount(r, minlength=nrows) if key.size else xp.zeros(nrows, dtype=xp.int64)
+        counts = _b.bincount(r, nrows)
         indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(it)
         if iso:
             isov = True if values is None else values

@@ -25,10 +25,20 @@ from .dense import gemm, spmm
 from .mask import as_mask, as_matrix_mask
 from .matrix import Matrix, as_matrix
 from .ops import lookup
-from .spgemm import spgemm
+from .spgemm import dot3, spgemm
 from .vector import Vector, as_vector
 
 DIRECTIONS = ("auto", "push", "pull")
+#: mxm's methods for a sparse × sparse product: row-wise Gustavson (``spgemm``) or one dot
+#: product per mask entry (``dot3``); ``auto`` picks by :func:`_dot_pays`.
+MXM_METHODS = ("auto", "gustavson", "dot")
+#: method="auto" takes the dot products when their estimated work (the mask's entries plus
+#: Σ over them of the shorter row's length, plus the operand's transpose when it is not
+#: cached) times this
+#: factor is below Gustavson's products (flops). SuiteSparse:GraphBLAS makes the same choice
+#: (GB_AxB_meta: dot3 for a sparse, non-complemented mask whose work is less than the
+#: saxpy's). 1 is not tuned: each unit on both sides is a binary search and a fold.
+DOT_WORK_FACTOR = 1.0
 
 
 def _backend_module(device):
@@ -222,7 +232,7 @@ def _is_dense(x) -> bool:
 
 
 def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace=False,
-        structure=False, complement=False):
+        structure=False, complement=False, method="auto"):
     """Matrix-matrix product C⟨M⟩ ⊙= A ⊕.⊗ B over a semiring.
 
     C(i,j) = ⊕_k A(i,k) ⊗ B(k,j) over the k where both entries are present. The operands pick
@@ -230,7 +240,12 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
 
     - sparse × sparse (``Matrix``, scipy or cupyx sparse): SpGEMM, a sparse ``Matrix``; a mask
       restricts the products that are formed at all (``C⟨L⟩ = L plus_pair L`` counts
-      triangles without forming L·L);
+      triangles without forming L·L). Two methods: ``'gustavson'`` expands every product
+      A(i,k)·B(k,j) row by row (hash tables on the GPU), skipping those outside the mask;
+      ``'dot'`` (SuiteSparse's "dot3", masks that are not complemented only) computes each
+      allowed C(i,j) as one dot product of row i of A and column j of B (a row of the cached
+      ``B.T``: ``mxm(A, B.T, mask=M, method='dot')`` reads B's rows), at a cost set by the
+      mask's entries and the shorter of the two rows;
     - sparse × dense or dense × sparse (a 2-D NumPy/CuPy array, every entry present): SpMM,
       the multi-source building block (a frontier or distance matrix with one column per
       source);
@@ -258,6 +273,11 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
         Sparse results: clear the entries of ``out`` outside the mask.
     structure, complement : bool
         Use ``mask`` structurally / complemented (the keyword form of ``~M.S``).
+    method : {'auto', 'gustavson', 'dot'}
+        Sparse × sparse only: how T is computed (above). ``'auto'``: ``'dot'`` when the mask
+        is present and not complemented and its estimated work is the smaller
+        (``DOT_WORK_FACTOR``), else ``'gustavson'``. Both give the same entries (float sums
+        may differ in their order).
 
     Returns
     -------
@@ -272,6 +292,12 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     >>> L = sr.select(K4, "tril", -1)
     >>> C = sr.mxm(L, L, sr.plus_pair, mask=L.S)
     >>> int(sr.reduce_scalar(C))
+    4
+
+    The same count by dot products, C⟨L⟩ = L plus.pair Lᵀ (each entry a row of L against a row
+    of L):
+
+    >>> int(sr.reduce_scalar(sr.mxm(L, L.T, sr.plus_pair, mask=L.S, method="dot")))
     4
 
     Two Bellman-Ford steps for two sources at once (dense distances, one column per source):
@@ -289,7 +315,12 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     acc = None if accum is None else lookup("binary", accum, op=op, arg="accum")
     if acc is not None and acc.positional:
         raise DomainMismatch(f"{op}: accum must not be a positional op, got {acc.name}")
+    if method not in MXM_METHODS:
+        raise InvalidValue(f"{op}: method must be one of {MXM_METHODS}, got {method!r}")
     dense_a, dense_b = _is_dense(A), _is_dense(B)
+    if method != "auto" and (dense_a or dense_b):
+        raise InvalidValue(f"{op}: method={method!r} is for sparse x sparse products; a "
+                           f"product with a dense operand takes method='auto'")
     if not dense_a:
         A = as_matrix(A, op=op, arg="A")
     if not dense_b:
@@ -308,10 +339,46 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     m = as_matrix_mask(mask, structure=structure, complement=complement, op=op, shape=shape)
     device = _b.check_same_device(op, A=A, B=B, out=out, mask=m)
     dtype = _t.promote(A.dtype, B.dtype)
+    if method == "dot" and (m is None or m.complement):
+        raise InvalidValue(f"{op}: method='dot' needs a mask that is not complemented (the "
+                           f"entries to compute), got "
+                           f"{'no mask' if m is None else 'a complemented mask'}")
     with _gpu_memory_errors(op, device):
-        T = spgemm(A, B, sr_, dtype, mask=None if m is None else m.pattern(),
-                   complement=False if m is None else m.complement)
+        pattern = None if m is None else m.pattern()
+        if method == "dot" or (method == "auto" and m is not None and not m.complement
+                               and _dot_pays(A, B, pattern)):
+            # T⟨M⟩ = A ⊕.⊗ B, C(i,j) = A(i,:) · Bᵀ(j,:)   (Bᵀ cached on B)
+            T = dot3(A, B.T, sr_, dtype, mask=pattern)
+        else:
+            T = spgemm(A, B, sr_, dtype, mask=pattern,
+                       complement=False if m is None else m.complement)
         return finalize_matrix(T, out, m, acc, replace and out is not None, t_masked=True)
+
+
+def _dot_pays(A, B, M) -> bool:
+    """mxm's method='auto' for a non-complemented mask M: whether the dot products' work
+    (nnz(M) + Σ over M's entries of min(|A(i,:)|, |B(:,j)|), plus nnz(B) when Bᵀ is not
+    cached) times
+    DOT_WORK_FACTOR is below Gustavson's products Σ_k |A(:,k)| |B(k,:)|. One host sync."""
+    xp = A.xp
+    if M.nvals == 0 or A.nvals == 0 or B.nvals == 0:
+        return False
+    alen = xp.diff(A.indptr).astype(xp.int64)
+    if B.transpose_is_self or B._T is not None:
+        bcol = xp.diff(B.T.indptr).astype(xp.int64)
+        extra = 0
+    else:
+        bcol = xp.bincount(B.indices.astype(xp.int64), minlength=B.ncols)
+        extra = B.nvals
+    acol = xp.bincount(A.indices.astype(xp.int64), minlength=A.ncols)
+    brow = xp.diff(B.indptr).astype(xp.int64)
+    mrows = xp.repeat(xp.arange(M.nrows, dtype=xp.int64), xp.diff(M.indptr).astype(xp.int64)) \
+        if xp is np else xp.searchsorted(M.indptr[1:].astype(xp.int64),
+                                         xp.arange(M.nvals, dtype=xp.int64), side="right")
+    work = xp.minimum(alen[mrows], bcol[M.indices.astype(xp.int64)]).sum()
+    flops = (acol * brow).sum()
+    w, f = (int(v) for v in xp.stack([work, flops]).tolist())
+    return DOT_WORK_FACTOR * (M.nvals + w + extra) < f
 
 
 def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, structure,

@@ -92,3 +92,64 @@ def spgemm(A, B, sr, dtype=None, *, mask=None, complement: bool = False) -> Matr
         return Matrix(xp.zeros(nrows + 1, dtype=it), xp.zeros(0, dtype=it),
                       xp.zeros(0, dtype=rtype), (nrows, ncols))
     return backend_of(device).spgemm.spgemm(A, B, sr, dtype, rtype, mask, complement)
+
+
+def dot3(A, BT, sr, dtype=None, *, mask) -> Matrix:
+    """T⟨M⟩ = A ⊕.⊗ BTᵀ at the entries of a mask only, each one dot product (SuiteSparse's
+    "dot3"): T(i,j) = ⊕_k A(i,k) ⊗ BT(j,k) over the k where row i of A and row j of BT both
+    have an entry; no entry where they do not meet.
+
+    The product ``A ⊕.⊗ B`` masked by M, given ``BT = Bᵀ`` in CSR (``B.T``: cached on B), at a
+    cost set by the mask's entries and the shorter row of each pair instead of by the
+    expansion of every product (:func:`spgemm`). ``sr.mxm(A, B, semiring, mask=M,
+    method="dot")`` calls it with ``B.T``; ``sr.dot3(A, X, ...)`` is ``A ⊕.⊗ Xᵀ`` with no
+    transpose made at all (``sr.dot3(U, U, sr.plus_pair, mask=U)``: U·Uᵀ at U's entries).
+    The mask is read structurally (its entries, whatever their values).
+
+    Parameters
+    ----------
+    A, BT : Matrix (or scipy / cupyx sparse matrices)
+        ``A.ncols`` must equal ``BT.ncols`` (the inner dimension); both on one device.
+    sr : Semiring or str
+        Any semiring of the tables, positional ones included (``A(i,k) ⊗ B(k,j)`` sees the
+        positions (i, k, k, j), as in :func:`spgemm`).
+    dtype : dtype, optional
+        The domain both operands are taken in (default: their promoted type).
+    mask : Matrix
+        Structure-only mask of shape ``(A.nrows, BT.nrows)``: the entries to compute.
+
+    Returns
+    -------
+    Matrix
+        On A's device, CSR with sorted unique column indices, its pattern within the mask's.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> A = sr.Matrix.from_dense(np.array([[1.0, 2.0], [0, 3.0]]), missing=0, device="cpu")
+    >>> M = sr.Matrix.from_coo([0, 1], [1, 0], nrows=2, ncols=2, device="cpu")
+    >>> sr.dot3(A, A, "plus_times", mask=M).to_dense(missing=0)   # (A Aᵀ) at (0, 1), (1, 0)
+    array([[0., 6.],
+           [6., 0.]])
+    """
+    op = "dot3"
+    A = as_matrix(A, op=op, arg="A")
+    BT = as_matrix(BT, op=op, arg="BT")
+    sr = lookup("semiring", sr, op=op, arg="semiring")
+    if A.ncols != BT.ncols:
+        raise DimensionMismatch(f"{op}: A.ncols (={A.ncols}) must equal BT.ncols (={BT.ncols})")
+    if mask is None:
+        raise DomainMismatch(f"{op}: mask is required (the entries to compute), got None")
+    mask = as_matrix(mask, op=op, arg="mask")
+    if mask.shape != (A.nrows, BT.nrows):
+        raise DimensionMismatch(f"{op}: mask.shape (={mask.shape}) must equal "
+                                f"(A.nrows, BT.nrows) (={(A.nrows, BT.nrows)})")
+    device = _b.check_same_device(op, A=A, BT=BT, mask=mask)
+    dtype = _t.promote(A.dtype, BT.dtype) if dtype is None else _t.lookup_dtype(dtype, op=op)
+    rtype = sr.result_type(dtype)
+    nrows, ncols = A.nrows, BT.nrows
+    if A.nvals == 0 or BT.nvals == 0 or mask.nvals == 0:
+        it = index_type(nrows, ncols, 0)
+        return Matrix(A.xp.zeros(nrows + 1, dtype=it), A.xp.zeros(0, dtype=it),
+                      A.xp.zeros(0, dtype=rtype), (nrows, ncols))
+    return backend_of(device).dot3.dot3(A, BT, sr, dtype, rtype, mask)

@@ -15,7 +15,8 @@ the same with no per-level dispatch.
 Each function validates its operands here, then runs the step of its device's backend
 (``backend_of(A.device).traversal``: ``semiring/backend/cpu/traversal.py``, NumPy, and
 ``semiring/backend/gpu/traversal.py``, the launches of ``kernels/traverse.cu``);
-:func:`bfs_grid` and :func:`msbfs_grid`, the GPU's whole-search launches, launch from here.
+:func:`bfs_grid` and :func:`msbfs_grid`, the GPU's whole-search launches, launch from here;
+:func:`sssp_grid`, the whole near–far shortest-path search, from the GPU backend.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .matrix import as_matrix
 __all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
            "bfs_csgraph", "bfs_grid", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
            "pull_level", "pull_relax", "push_level", "push_levels", "push_levels_grid",
-           "push_relax", "relax_rounds"]
+           "push_relax", "relax_rounds", "sssp_grid"]
 
 
 def push_levels(A, level, frontier, depth, *, parent=None, deterministic=False,
@@ -193,7 +194,7 @@ _DIRECTION_MODES = {"auto": 0, "push": 1, "pull": 2}
 
 
 def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
-             beta=24, symmetric=False, trace=False):
+             beta=24, symmetric=False, trace=False, blocks_per_sm=None):
     """A whole breadth-first search in one persistent launch, switching direction on the device.
 
     Every level is the push step of :func:`push_levels_grid` or the pull step of
@@ -223,6 +224,10 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
     trace : bool
         Profile the levels (``info['trace']``); costs a few loads and stores a level.
+    blocks_per_sm : int, optional
+        Blocks of the persistent grid per multiprocessor (capped by the kernel's occupancy);
+        default :data:`BFS_GRID_BLOCKS_PER_SM`. Fewer blocks make a cheaper barrier: a
+        high-diameter graph's thousands of narrow levels run faster on one.
 
     Returns
     -------
@@ -270,12 +275,15 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     for arg, v in (("alpha", alpha), ("beta", beta)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v < 2**20:
             raise InvalidValue(f"{op}: {arg} must be an integer in [1, 2**20), got {v!r}")
+    per_sm = _blocks_per_sm(op, blocks_per_sm, BFS_GRID_BLOCKS_PER_SM)
     cp = _cupy()
 
     mode = 0 if not parents else (2 if deterministic else 1)
-    f, blocks = _gt.grid_function(f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>", op,
-                               BFS_GRID_BLOCKS_PER_SM)
+    kname = f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>"
+    if not symmetric and A._T is None:  # the kernel compiles (if it must) while A.T is built
+        _gt.prefetch_grid(kname)
     AT = A if symmetric else A.T
+    f, blocks = _gt.grid_function(kname, op, per_sm)
     itype = A.itype
     # the kernel sets level and parent to -1 and the bitmaps to zero
     level = cp.empty(n, dtype=cp.int64)
@@ -310,29 +318,55 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
 
 #: Sources per launch of :func:`msbfs_grid`: one bit each of a 64-bit word a vertex.
 MSBFS_BATCH = 64
+#: In-degree above which :func:`msbfs_grid` scans a vertex's in-neighbours with a whole block
+#: (2048 a step) instead of a warp (128 a step): a Kronecker hub (10^5 in-neighbours) scanned
+#: by one warp would hold the grid at the barrier for about a millisecond a level.
+MSBFS_HEAVY = 4096
+#: Levels of :func:`msbfs_grid` that keep a bitmap of their frontier (for ``filter_div``): one
+#: bit a vertex each, never reused within a launch (so read through L1 safely).
+MSBFS_FILTER_LEVELS = 32
 
 
-def msbfs_grid(A, sources, *, parents=False, symmetric=False):
+def msbfs_grid(A, sources, *, parents=False, symmetric=False, filter_div=0, info=None,
+               trace=False):
     """Many breadth-first searches at once, bit-parallel, each batch of sources in one launch.
 
     Up to :data:`MSBFS_BATCH` searches share one 64-bit word a vertex (Then et al. 2014): bit
     j of ``F[v]`` says v is on source j's frontier. Each level is the pull step
     ``F'⟨¬S⟩ = Aᵀ bor.second F`` (the SpMM of :func:`algorithms.multi_source_bfs` over the
     frontier matrix, 64 columns packed to a word): each vertex ORs its in-neighbours' words and
-    stops once every search has reached it, so one pass over the graph serves 64 searches. A
-    persistent cooperative grid runs every level of a batch, a grid-wide barrier between them.
-    Parents are the first in-neighbour found, which is the smallest one (A's rows are sorted):
-    ``min_secondi``, the same on every run. GPU only.
+    stops once every running search has reached it, so one pass over the graph serves 64
+    searches. The scan is balanced by in-degree: a lane scans a short row, a warp a longer one
+    (128 in-neighbours a step), a block one of more than :data:`MSBFS_HEAVY`. Sparse levels
+    (``filter_div``) skip the words of in-neighbours off the frontier and, on a symmetric
+    graph, the vertices no frontier vertex points to (Beamer's push for a small frontier, as
+    marks). A persistent
+    cooperative grid runs every level of a batch, a grid-wide barrier between them; levels are
+    kept as bit slices during the search (a word per bit of the depth, one bit a source) and
+    written out as int64 by one coalesced pass after it. Parents are the first in-neighbour
+    found in row order, which is the smallest (A's rows are sorted): ``min_secondi``, the same
+    on every run. GPU only.
 
     Parameters
     ----------
-    A : Matrix, on the GPU, square
+    A : Matrix, on the GPU, square, fewer than 2**32 vertices
         The graph (edges ``A(i, j)``: i → j); only its structure is read.
     sources : cupy.ndarray of int64, 1-D
         The start vertices, in ``[0, n)``; duplicates allowed.
     parents : bool
     symmetric : bool
         Promise that A equals Aᵀ: the pull reads A's rows (no transpose is built).
+    filter_div : int
+        A sparse level, whose frontier holds fewer than n / ``filter_div`` vertices (of the
+        first :data:`MSBFS_FILTER_LEVELS`), tests each in-neighbour's bit in a bitmap of the
+        frontier before loading its 64-bit word; with ``symmetric``, the frontier first marks
+        its neighbours (a push of one bit a vertex) and only those scan their rows. 0: never.
+    info : dict, optional
+        Filled with ``levels`` (levels run, a list: one entry a batch) and ``depth`` (the
+        deepest level of each batch); reading them synchronizes with the device.
+    trace : bool
+        With ``info``: ``info['trace']``, for each batch one ``(microseconds, new vertices,
+        filtered)`` per level (the first :data:`TRACE_LEVELS`), timed on the device.
 
     Returns
     -------
@@ -342,7 +376,8 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
     Raises
     ------
     BackendUnavailable
-        Where the cooperative launch cannot be made (before any batch has run).
+        Where the cooperative launch cannot be made (before any batch has run), or A has
+        2**32 vertices or more.
 
     Examples
     --------
@@ -365,34 +400,74 @@ def msbfs_grid(A, sources, *, parents=False, symmetric=False):
     if (not isinstance(sources, cp.ndarray) or sources.ndim != 1
             or sources.dtype != cp.int64):
         raise DomainMismatch(f"{op}: sources must be a 1-D int64 CuPy array")
+    if info is not None and not isinstance(info, dict):
+        raise DomainMismatch(f"{op}: info must be a dict or None, got {type(info).__name__}")
+    if isinstance(filter_div, bool) or not isinstance(filter_div, (int, np.integer)) \
+            or not 0 <= filter_div < 2**20:
+        raise InvalidValue(f"{op}: filter_div must be an integer in [0, 2**20), got {filter_div!r}")
     s = int(sources.size)
     if s:
         lo, hi = (int(v) for v in cp.stack([sources.min(), sources.max()]).get())
         if lo < 0 or hi >= n:
 
             raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {lo if lo < 0 else hi}")
+    if n >= 2**32:  # the level slices: a word per bit of the depth, at most 32
+        raise BackendUnavailable(f"{op}: at most 2**32 - 1 vertices, got {n}")
     level = cp.empty((s, n), dtype=cp.int64)
     parent = cp.empty((s, n), dtype=cp.int64) if parents else None
     if s == 0 or n == 0:
         return level, parent
-    f, blocks = _gt.grid_function(f"msbfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {int(parents)}>",
-                               op, BFS_GRID_BLOCKS_PER_SM)
+    tname = _gt.C_TYPES[np.dtype(A.itype)]
+    f, blocks = _gt.grid_function(f"msbfs_grid<{tname}, {int(parents)}>", op,
+                                  BFS_GRID_BLOCKS_PER_SM)
+    write = _gt.function(f"msbfs_write<{int(parents)}>")
     AT = A if symmetric else A.T
-    words = cp.empty((3, n), dtype=cp.uint64)  # F, F', S: the kernel zeroes them
-    state = cp.zeros(12, dtype=cp.int64)
-    for j0 in range(0, s, MSBFS_BATCH):
+    # the rows a block scans (Aᵀ's: in-degrees), in increasing order
+    heavy = cp.flatnonzero(cp.diff(AT.indptr) > MSBFS_HEAVY).astype(AT.itype)
+    nb = max(1, (n - 1).bit_length())  # level slices: enough for a depth of n - 1
+    words = cp.empty((3 + nb, n), dtype=cp.uint64)  # F, F', S, the slices: the kernel zeroes them
+    batches = -(-s // MSBFS_BATCH)
+    states = cp.zeros((batches, 12), dtype=cp.int64)
+    nfb = MSBFS_FILTER_LEVELS if filter_div else 0
+    # frontier and mark bitmaps, one a level, each on whole 128-byte lines (the kernel's nwp)
+    fbits = cp.empty((2, max(nfb, 1), -(-n // 1024) * 32), dtype=cp.uint32)
+    trace = trace and info is not None
+    tr = cp.zeros((batches, 1 + 3 * TRACE_LEVELS), dtype=cp.int64) if trace else None
+    # the parents found, vertex-major (n × 64, 32 bits each): msbfs_write makes the rows
+    P = cp.empty((n, MSBFS_BATCH), dtype=cp.uint32) if parents else fbits[0]
+    wblocks = _gt.book_grid(n)
+    for b, j0 in enumerate(range(0, s, MSBFS_BATCH)):
         j1 = min(s, j0 + MSBFS_BATCH)
-        if j0:
-            state.fill(0)
+        if nfb:
+            fbits.fill(0)
         try:
             f((blocks,), (_gt.GRID_THREADS,), (
-                AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0),
-                words[0], words[1], words[2], level[j0:j1],
-                level[j0:j1] if parent is None else parent[j0:j1], state))
+                AT.indptr, AT.indices, np.int64(n), sources[j0:j1], np.int32(j1 - j0), heavy,
+                np.int64(heavy.size), np.int64(MSBFS_HEAVY), words[0], words[1], words[2],
+                words[3:], np.int32(nb), P, states[b], fbits[0], fbits[1],
+                np.int64(nfb), np.int64(filter_div), np.int32(bool(symmetric)),
+                tr[b] if trace else np.uint64(0),
+                np.int64(TRACE_LEVELS)))
         except _gt.driver_error() as err:
             raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                      f"{_gt.GRID_THREADS} threads failed: {err}") from err
+        write((wblocks,), (_gt.BOOK_THREADS,), (
+            words[2], words[3:], np.int64(n), np.int32(j1 - j0), states[b], level[j0:j1], P,
+            level[j0:j1] if parent is None else parent[j0:j1]))
+    if info is not None:
+        st = states.get()
+        info["depth"] = [int(v) for v in st[:, 0]]
+        info["levels"] = [int(v) for v in st[:, 1]]
+        if trace:
+            info["trace"] = []
+            for t, lv in zip(tr.get(), info["levels"]):
+                rows = t[1:].reshape(-1, 3)[:min(lv, TRACE_LEVELS)]
+                ends = rows[:, 0] - t[0]
+                starts = np.r_[0, ends[:-1]]
+                info["trace"].append([((e - a) / 1e3, int(k), bool(fl))
+                                      for a, e, (_, k, fl) in zip(starts, ends, rows)])
     return level, parent
+
 
 def relax_rounds(A, d, frontier, *, hi=None, pending=None, settled=None, max_edges=MAX_EDGES,
                  max_rounds=None):
@@ -842,3 +917,128 @@ def dijkstra_csgraph(A, source):
             raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a "
                                f"{'NaN' if bool(np.isnan(w).any()) else 'negative'} weight")
     return cpu.dijkstra_csgraph(A, int(source))
+
+
+#: Blocks per multiprocessor of :func:`sssp_grid`'s persistent grid (at most 2: the kernel
+#: uses 64 registers a thread at 512 threads a block). Fewer blocks make a cheaper grid-wide
+#: barrier, as for :data:`BFS_GRID_BLOCKS_PER_SM`: on an H100 (bench/probes/road_probe.py,
+#: Δ = 16 · max w) one block took 37.9 ms on the 2048² grid and 18.0 ms on rgg-22, two 42.1 and
+#: 20.0 ms; but Kronecker-22 22.1 ms on one against 12.9 on two. ``algorithms.sssp`` picks per
+#: graph.
+SSSP_GRID_BLOCKS_PER_SM = 1
+#: A safety net against a hung launch: :func:`sssp_grid` stops (and raises) after this many
+#: rounds per vertex (plus a constant). No correct search comes near it.
+SSSP_GRID_ROUNDS_PER_VERTEX = 64
+_SSSP_TYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.float32, np.float64))
+
+
+def _blocks_per_sm(op, v, default):
+    if v is None:
+        return default
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v <= 32:
+        raise InvalidValue(f"{op}: blocks_per_sm must be an integer in [1, 32] or None, "
+                           f"got {v!r}")
+    return int(v)
+
+
+def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
+    """A whole single-source shortest-path search in one persistent launch (near–far pile).
+
+    The near–far method of Davidson, Baxter, Garland & Owens (IPDPS 2014) on the device: the
+    vertices with a distance below a bound ``S`` form the near queue, relaxed round after round
+    (each round ``t = f min.+ A ;  d = min(d, t)``, its improvements below ``S`` the next near
+    queue, the others piled as *far*), rounds separated by a grid-wide barrier; when the near
+    queue empties, ``m`` is the least distance in the far pile, ``S = m + delta``, and the pile's
+    vertices below ``S`` become the near queue. The host launches once and synchronizes once:
+    a road network or a mesh, thousands of rounds deep, pays no host round trip per round or
+    bucket. The distances are the min-plus relaxation's fixed point in ``dtype`` (every vertex
+    is relaxed again whenever it improves), whatever ``delta``: it sets only the work. GPU only:
+    ``algorithms.delta_stepping`` picks it (its ``DEVICE_LOOP``) and runs the buckets elsewhere.
+
+    Parameters
+    ----------
+    A : Matrix, on the GPU, square, at most :data:`BFS_GRID_MAX_N` vertices
+        Edge i → j of weight ``A(i, j)`` (explicit zeros are zero-weight edges; an iso matrix
+        weighs every edge its value), every weight non-negative, cast to ``dtype``.
+    source : int
+    delta : positive number
+        The bucket width Δ (rounded up to an integer for integer distances).
+    dtype : {int32, int64, float32, float64}, optional
+        The distances' type (default: A's, float64 for bool). Sums must not overflow it: the
+        caller picks a type wide enough (``algorithms.sssp`` does).
+    limit : number, optional
+        Stop once every distance up to ``limit`` is final: farther vertices may hold upper
+        bounds (the caller reports them unreached).
+    blocks_per_sm : int, optional
+        Blocks of the persistent grid per multiprocessor (capped by the kernel's occupancy);
+        default :data:`SSSP_GRID_BLOCKS_PER_SM`.
+
+    Returns
+    -------
+    dist : cupy.ndarray of ``dtype``
+        ``inf`` (floats) or the type's maximum (integers) where unreached.
+    info : dict
+        ``rounds`` (relaxation rounds), ``buckets`` (far-pile splits) and ``edges`` (edges
+        relaxed, repeats included).
+
+    Raises
+    ------
+    BackendUnavailable
+        Where the cooperative launch cannot be made (nothing has run then).
+
+    Examples
+    --------
+    On the GPU (skipped where there is none):
+
+    >>> import numpy as np, semiring as sr
+    >>> A = sr.Matrix.from_coo([0, 0, 2], [1, 2, 1], [5.0, 1.0, 2.0], nrows=3, ncols=3,
+    ...                        device="gpu")  # doctest: +SKIP
+    >>> dist, info = sr.traversal.sssp_grid(A, 0, 2.0)  # doctest: +SKIP
+    >>> dist.tolist()  # doctest: +SKIP
+    [0.0, 3.0, 1.0]
+    """
+    op = "sssp_grid"
+    A = as_matrix(A, op=op, arg="A", square=True)
+    if A.device != "gpu":
+        raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
+                             f"got a {A.device} matrix")
+    n = A.nrows
+    if n > BFS_GRID_MAX_N:
+        raise InvalidValue(f"{op}: A may have at most {BFS_GRID_MAX_N} vertices, got {n}")
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
+        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
+    if not 0 <= int(source) < n:
+        raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
+    dt = np.dtype(np.float64 if A.dtype == np.bool_ else A.dtype) if dtype is None else None
+    if dt is None:
+        try:
+            dt = np.dtype(dtype)
+        except TypeError:
+            dt = None
+    if dt not in _SSSP_TYPES:
+        raise DomainMismatch(f"{op}: dtype must be one of int32, int64, float32, float64, "
+                             f"got {dtype!r}")
+    number = (int, float, np.integer, np.floating)
+    if isinstance(delta, bool) or not isinstance(delta, number) or not np.isfinite(delta) \
+            or not delta > 0:
+        raise InvalidValue(f"{op}: delta must be a positive finite number, got {delta!r}")
+    big = np.inf if dt.kind == "f" else np.iinfo(dt).max
+    delta = float(delta) if dt.kind == "f" else min(int(np.ceil(delta)), int(big))
+    if limit is None:
+        limit = big
+    elif isinstance(limit, bool) or not isinstance(limit, number) or not limit >= 0:
+        raise InvalidValue(f"{op}: limit must be a number >= 0 or None, got {limit!r}")
+    elif dt.kind != "f":
+        limit = min(int(np.floor(limit)), int(big)) if np.isfinite(limit) else int(big)
+    if A.nvals:
+        w = A.values if not A.is_iso else A.xp.asarray([A.iso_value])
+        if bool((~(w >= 0)).any()):  # a negative or NaN weight
+            raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a "
+                               f"{'NaN' if bool(A.xp.isnan(w).any()) else 'negative'} weight")
+    per_sm = _blocks_per_sm(op, blocks_per_sm, SSSP_GRID_BLOCKS_PER_SM)
+    max_rounds = SSSP_GRID_ROUNDS_PER_VERTEX * n + 4096
+    d, rounds, buckets, edges, status = _gt.sssp_grid(
+        A, int(source), delta, dt, limit, per_sm, max_rounds)
+    if status != DONE:
+        raise RuntimeError(f"{op}: more than {max_rounds} rounds: a bug")
+    return d, {"rounds": rounds, "buckets": buckets, "edges": edges}

@@ -131,10 +131,14 @@ class Vector(_b.Placed, Operand):
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_coo(cls, indices, values=True, *, size=None, dup_op=None, dtype=None, device=None):
+    def from_coo(cls, indices, values=True, *, size=None, dup_op=None, dtype=None, device=None,
+                 sort=True):
         """Build from an index list and values (a scalar value is given to every entry).
 
         Duplicate indices raise :class:`DuplicateIndices` unless ``dup_op`` combines them.
+        ``sort=False`` keeps unique indices in the order given (as a push produces them;
+        sorted only when a consumer needs it): the duplicate check is then one count per
+        index, O(size + len(indices)), instead of a sort; with ``dup_op`` it has no effect.
 
         Examples
         --------
@@ -142,6 +146,8 @@ class Vector(_b.Placed, Operand):
         >>> v = sr.Vector.from_coo([0, 0, 2], [4, 1, 7], size=3, dup_op="min")
         >>> v.to_dense(missing=0)
         array([1, 0, 7])
+        >>> sr.Vector.from_coo([4, 0], [1, 2], size=5, sort=False).to_coo()
+        (array([0, 4]), array([2, 1]))
         """
         op = "Vector.from_coo"
         dev = _coo_device(device, indices, values)
@@ -162,11 +168,17 @@ class Vector(_b.Placed, Operand):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
             raise InvalidValue(f"{op}: size must be a non-negative integer, got {size!r}")
         _check_range(op, "indices", idx, int(size))
+        if not sort and dup_op is None:
+            if idx.size > 1 and bool((xp.bincount(idx, minlength=int(size)) > 1).any()):
+                first = int(xp.flatnonzero(xp.bincount(idx, minlength=int(size)) > 1)[0])
+                raise DuplicateIndices(f"{op}: duplicate index {first}; pass dup_op= to combine "
+                                       f"duplicates")
+            return cls(int(size), dt, dev, indices=idx, svalues=vals, jumbled=True)
         order = xp.argsort(idx, kind="stable") if xp is np else _stable_argsort(xp, idx)
         idx, vals = idx[order], vals[order]
         if idx.size > 1:
             dup = idx[1:] == idx[:-1]
-            if bool(dup.any()):
+            if _b.any_true(dup):
                 if dup_op is None:
                     raise DuplicateIndices(f"{op}: duplicate index {int(idx[1:][dup][0])}; pass dup_op= to combine duplicates")
                 heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
@@ -198,6 +210,40 @@ class Vector(_b.Placed, Operand):
         _t.lookup_dtype(a.dtype, op=op, arg="array.dtype")
         pres = None if missing is None else _present_of_dense(xp, a, missing)
         return cls(a.size, a.dtype, dev, values=a, present=pres)
+
+    @classmethod
+    def from_bitmap(cls, values, present=None, *, device=None):
+        """The vector whose entries are ``values[i]`` where ``present[i]`` (every i when
+        ``present`` is None): GraphBLAS' bitmap form, without a sentinel value.
+
+        Both arrays are 1-D of one length, on one device; they are wrapped without a copy when
+        already on ``device`` (so the caller must not change them afterwards).
+
+        Examples
+        --------
+        >>> import numpy as np, semiring as sr
+        >>> v = sr.Vector.from_bitmap(np.array([1.0, 2.0, 3.0]), np.array([True, False, True]))
+        >>> v.nvals, v.to_dense(missing=0).tolist()
+        (2, [1.0, 0.0, 3.0])
+        """
+        op = "Vector.from_bitmap"
+        dev = _coo_device(device, values, present)
+        xp = _b.xp_of(dev)
+        _check_host_input(op, "values", values, dev)
+        vals = xp.asarray(values)
+        if vals.ndim != 1:
+            raise DimensionMismatch(f"{op}: values must be 1-D, got shape {vals.shape}")
+        _t.lookup_dtype(vals.dtype, op=op, arg="values.dtype")
+        pres = None
+        if present is not None:
+            _check_host_input(op, "present", present, dev)
+            pres = xp.asarray(present)
+            if pres.dtype != np.bool_:
+                raise DomainMismatch(f"{op}: present must be a bool array, got {pres.dtype}")
+            if pres.shape != vals.shape:
+                raise DimensionMismatch(f"{op}: present must have values' shape {vals.shape}, "
+                                        f"got {pres.shape}")
+        return cls(vals.size, vals.dtype, dev, values=vals, present=pres)
 
     @classmethod
     def new(cls, size, dtype=np.float64, *, device=None):

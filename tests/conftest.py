@@ -28,6 +28,17 @@ def device(request):
     return request.param
 
 
+@pytest.fixture(autouse=True)
+def _csgraph_engine_on_gpu_input(request, monkeypatch):
+    """GPU input to the csgraph facade runs its engine path in every test (the tests' graphs
+    are small enough for the host route, ``HOST_MAX_WORK``); tests marked ``host_route``
+    keep the route."""
+    if "host_route" not in request.keywords:
+        from algorithms.csgraph import _validation  # noqa: PLC0415  (only the facade's tests need it)
+
+        monkeypatch.setattr(_validation, "HOST_MAX_WORK", {})
+
+
 def to_host(a):
     """A NumPy copy of a NumPy or CuPy array."""
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)

@@ -144,6 +144,25 @@ def test_grid_structure():
     assert np.all(sp.triu(D, k=1).nnz == D.nnz)
 
 
+@pytest.mark.parametrize("scale,seed", [(0, 0), (3, 1), (8, 2), (9, 5)])
+def test_rgg_is_every_pair_closer_than_r(scale, seed):
+    # against the brute force over all pairs of the same points
+    n = 1 << scale
+    x, y = gen.rgg_points(scale, seed=seed)
+    r = np.sqrt(gen.RGG_DEGREE / (np.pi * n))
+    d = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+    near = (d < r) & ~np.eye(n, dtype=bool)
+    G = gen.rgg(scale, seed=seed, dtype=np.float64)
+    np.testing.assert_array_equal(G.toarray() > 0, near)
+    w = np.clip(np.ceil(d / r * gen.WEIGHT_HIGH), gen.WEIGHT_LOW, gen.WEIGHT_HIGH)
+    np.testing.assert_array_equal(G.toarray()[near], w[near])
+    assert G.has_sorted_indices and (G != G.T).nnz == 0
+    D = gen.rgg(scale, seed=seed, undirected=False)
+    assert D.nnz * 2 == G.nnz and (sp.triu(D, 1) != D).nnz == 0
+    assert gen.parse_graph_spec("rgg-9-d6").label == "rgg-9-d6"
+    assert gen.parse_graph_spec("rgg-9").label == "rgg-9"
+
+
 def test_directed_unweighted_and_dtype_options():
     D = gen.kronecker(9, undirected=False, seed=0)
     _assert_clean_csr(D, 512)

@@ -67,23 +67,25 @@ def test_betweenness_sampled(device, g, normalized, endpoints, directed, data):
 
 
 @given(g=graphs(max_n=24), batch=st.integers(1, 6), directed=st.booleans(),
-       endpoints=st.booleans(), spmv=st.sampled_from([0, 4, 10**6]))
-def test_betweenness_batches(device, g, batch, directed, endpoints, spmv):
-    """Batches of any width, each level as SpMVs (spmv = 10**6) or as SpMMs (spmv = 0),
-    against NetworkX."""
+       endpoints=st.booleans(), spmv=st.sampled_from([0, 4, 10**6]),
+       single=st.sampled_from([0, 4]))
+def test_betweenness_batches(device, g, batch, directed, endpoints, spmv, single):
+    """Batches of any width, each level as SpMVs (spmv = 10**6) or as SpMMs (spmv = 0), or
+    narrow ones source by source with the BFS's levels (single = 4), against NetworkX."""
     S, _ = g
     n = S.shape[0]
     A = sr.Matrix.from_scipy(S, device=device)
     ref = nx.betweenness_centrality(to_nx(S, directed=directed, weighted=False),
                                     endpoints=endpoints)
-    old = centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH
-    centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH = batch, spmv
+    old = centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH, centrality.SINGLE_MAX_BATCH
+    centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH, centrality.SINGLE_MAX_BATCH = \
+        batch, spmv, single
     try:
         seen = []
         parts = algorithms.betweenness_centrality(A, directed=directed, endpoints=endpoints,
                                                   progress=lambda d, t: seen.append((d, t)))
     finally:
-        centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH = old
+        centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH, centrality.SINGLE_MAX_BATCH = old
     check(parts, ref, n, sr.array_module(device))
     if n:
         assert seen[-1] == (n, n) and len(seen) == -(-n // batch)

@@ -1,5 +1,6 @@
-"""algorithms.connected_components: weak (FastSV) and strong (trimming + coloring, Tarjan)
-against SciPy's csgraph and NetworkX, on both backends."""
+"""algorithms.connected_components: weak (Afforest, FastSV) and strong (trimming + coloring,
+Tarjan) against SciPy's csgraph and NetworkX, on both backends; the fused mechanism
+sr.connectivity.weak_components on its own."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import to_host
+from graphalg_cases import by_least_vertex, canonical, edge_lists
 from hypothesis import given
+from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import algorithms
 import semiring as sr
-from conftest import to_host
-from graphalg_cases import by_least_vertex, canonical, edge_lists
 
 
 def _reference(A, connection):
@@ -28,6 +30,121 @@ def test_weak_matches_scipy(device, case):
     got = algorithms.connected_components(A)
     assert sr.device_of(got) == device and got.dtype == np.int32
     np.testing.assert_array_equal(to_host(got), _reference(A, "weak"))
+
+
+def _int64(A):
+    """A with int64 index arrays (the kernels' other instantiation)."""
+    B = sr.Matrix(A.indptr.astype(np.int64), A.indices.astype(np.int64), A.values, A.shape,
+                  iso_value=A.iso_value, dtype=A.dtype)
+    assert B.itype == np.int64
+    return B
+
+
+@pytest.mark.parametrize("method", ["afforest", "fastsv"])
+@given(case=edge_lists(), int64=st.booleans())
+def test_weak_methods_match_scipy(device, method, case, int64):
+    A = canonical(*case, device)
+    A = _int64(A) if int64 else A
+    got = algorithms.connected_components(A, method=method)
+    assert sr.device_of(got) == device and got.dtype == np.int32
+    np.testing.assert_array_equal(to_host(got), _reference(A, "weak"))
+
+
+def _symmetrized(n, rows, cols, vals, device):
+    return canonical(n, np.concatenate([rows, cols]), np.concatenate([cols, rows]),
+                     np.concatenate([vals, vals]), device)
+
+
+@given(case=edge_lists(max_n=60), rounds=st.integers(0, 4), samples=st.integers(1, 1024),
+       int64=st.booleans())
+def test_weak_components_mechanism(device, case, rounds, samples, int64):
+    # the labels do not depend on the sampling (rounds, sample size): only the work does
+    n, rows, cols, vals = case
+    A = canonical(*case, device)
+    A = _int64(A) if int64 else A
+    ref = _reference(A, "weak")
+    got = sr.connectivity.weak_components(A, neighbor_rounds=rounds, samples=samples)
+    assert sr.device_of(got) == device and got.dtype == np.int32
+    np.testing.assert_array_equal(to_host(got), ref)
+    # a symmetric pattern: the last pass skips the most frequent component's rows
+    S = _symmetrized(n, rows, cols, vals, device)
+    S = _int64(S) if int64 else S
+    for M, promise in ((S, True), (S.as_symmetric(), False)):
+        got = sr.connectivity.weak_components(M, symmetric=promise, neighbor_rounds=rounds,
+                                              samples=samples)
+        np.testing.assert_array_equal(to_host(got), ref)
+
+
+def _awkward_graph(seed=0):
+    """One graph of the shapes that stress a union-find: a randomly numbered directed chain of
+    60 000 vertices, a hub with 20 000 out-edges only (a directed star), 10 000 pairs, a
+    symmetric random part, isolated vertices and self-loops; returns (n, rows, cols)."""
+    rng = np.random.default_rng(seed)
+    n = 150_000
+    perm = rng.permutation(n)
+    chain = perm[:60_000]
+    hub, leaves = perm[60_000], perm[60_001:80_001]
+    pairs = perm[80_001:100_001].reshape(-1, 2)
+    part = perm[100_001:140_001]  # then 9 999 isolated vertices
+    ru, rv = rng.choice(part, 30_000), rng.choice(part, 30_000)
+    loops = rng.choice(n, 500)
+    rows = np.concatenate([chain[:-1], np.full(leaves.size, hub), pairs[:, 0], ru, rv, loops])
+    cols = np.concatenate([chain[1:], leaves, pairs[:, 1], rv, ru, loops])
+    return n, rows.astype(np.int64), cols.astype(np.int64)
+
+
+@pytest.mark.parametrize("method", ["auto", "afforest", "fastsv"])
+def test_weak_awkward_shapes(device, method):
+    n, rows, cols = _awkward_graph()
+    A = sr.Matrix.from_coo(rows, cols, None, nrows=n, ncols=n, dup_op=sr.binary.any,
+                           device=device)
+    ref = _reference(A, "weak")
+    assert ref.max() + 1 > 20_000  # many components
+    for M in (A, _int64(A)):
+        np.testing.assert_array_equal(to_host(algorithms.connected_components(M, method=method)),
+                                      ref)
+    S = _symmetrized(n, rows, cols, np.ones(rows.size), device)
+    np.testing.assert_array_equal(
+        to_host(algorithms.connected_components(S, method=method, symmetric=True)), ref)
+
+
+@pytest.mark.parametrize("sample_link", ["gap", "split", "ecl"])
+@pytest.mark.parametrize("rest_link", ["gap", "split", "ecl"])
+def test_weak_components_link_variants(device, sample_link, rest_link, monkeypatch):
+    # every way the GPU's kernels may link (semiring.backend.gpu.components.LINKS), with and
+    # without the skip, int32 and int64 indices (on the CPU: its one search)
+    from semiring.backend.gpu import components as gcc  # noqa: PLC0415  (the GPU launcher's knobs)
+
+    monkeypatch.setattr(gcc, "SAMPLE_LINK", sample_link)
+    monkeypatch.setattr(gcc, "REST_LINK", rest_link)
+    n, rows, cols = _awkward_graph(seed=1)
+    A = sr.Matrix.from_coo(rows, cols, None, nrows=n, ncols=n, dup_op=sr.binary.any,
+                           device=device)
+    ref = _reference(A, "weak")
+    S = _symmetrized(n, rows, cols, np.ones(rows.size), device)
+    for M, sym in ((A, False), (_int64(A), False), (S, True), (_int64(S), True)):
+        for k in (0, 2):
+            got = sr.connectivity.weak_components(M, symmetric=sym, neighbor_rounds=k)
+            np.testing.assert_array_equal(to_host(got), ref)
+
+
+def test_afforest_links_one_way_edges(device):
+    # a cycle 0..999 (both ways), each of its vertices with one out-edge u → 1000 + u stored in
+    # u's row only, after its cycle neighbours: the sampling rounds link the cycle into the
+    # most frequent component, so a last pass that skipped that component's rows would miss
+    # every out-edge. Without the promise every edge is linked: 1000 + 0 components joined.
+    m = 1000
+    u = np.arange(m)
+    rows = np.concatenate([u, u, u])
+    cols = np.concatenate([(u + 1) % m, (u - 1) % m, m + u])
+    A = sr.Matrix.from_coo(rows, cols, None, nrows=2 * m, ncols=2 * m, device=device)
+    for got in (algorithms.connected_components(A),
+                algorithms.connected_components(A, method="afforest"),
+                sr.connectivity.weak_components(A)):
+        np.testing.assert_array_equal(to_host(got), np.zeros(2 * m, np.int32))
+    # the (false) promise is taken: the skip (GPU) or the strong search (CPU) runs
+    got = to_host(sr.connectivity.weak_components(A, symmetric=True))
+    assert got.max() > 0
 
 
 @pytest.mark.parametrize("method", ["coloring", "tarjan", "auto"])
@@ -100,7 +217,8 @@ def test_weak_long_path_takes_log_rounds(device, n):
     # a path with randomly numbered vertices: FastSV's rounds must be O(log n), not O(n)
     A, _ = _path(n, device)
     rounds = []
-    labels = algorithms.connected_components(A, progress=lambda r, c: rounds.append(r))
+    labels = algorithms.connected_components(A, method="fastsv",
+                                             progress=lambda r, c: rounds.append(r))
     assert int(to_host(labels).max()) == 0
     assert len(rounds) <= 2 * math.ceil(math.log2(n)) + 2, len(rounds)
 
@@ -135,6 +253,21 @@ def test_errors(device):
         algorithms.connected_components(B, "strong", method="dfs")
     with pytest.raises(sr.InvalidValue, match="applies to connection='strong'"):
         algorithms.connected_components(B, method="coloring")
+    with pytest.raises(sr.InvalidValue, match="applies to connection='weak'"):
+        algorithms.connected_components(B, "strong", method="afforest")
+    wc = sr.connectivity.weak_components
+    with pytest.raises(sr.DimensionMismatch, match="weak_components: A must be square"):
+        wc(A)
+    with pytest.raises(sr.InvalidValue, match=r"weak_components: samples must lie in \[1, 1024\], got 0"):
+        wc(B, samples=0)
+    with pytest.raises(sr.InvalidValue, match="samples must lie in .* got 1025"):
+        wc(B, samples=1025)
+    with pytest.raises(sr.InvalidValue, match="weak_components: neighbor_rounds must be >= 0, got -1"):
+        wc(B, neighbor_rounds=-1)
+    with pytest.raises(sr.DomainMismatch, match="weak_components: neighbor_rounds must be an int, got float"):
+        wc(B, neighbor_rounds=2.0)
+    with pytest.raises(sr.DomainMismatch, match="weak_components: symmetric must be a bool, got int"):
+        wc(B, symmetric=1)
     with pytest.raises(sr.DomainMismatch, match="progress must be callable"):
         algorithms.connected_components(B, progress=3)
     with pytest.raises(sr.DomainMismatch, match="connected_components: A must be"):

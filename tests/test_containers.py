@@ -179,3 +179,36 @@ def test_gpu_round_trips():
     assert v.to_gpu().device == "gpu" and v.to_gpu().to_cpu().isequal(v)
     with pytest.raises(sr.DomainMismatch, match="cupyx"):
         sr.Matrix.from_dense(np.eye(2, dtype=np.int32), device="gpu").to_cupyx()
+
+
+@given(n=st.integers(0, 40), seed=st.integers(0, 2**31 - 1), all_present=st.booleans(),
+       dtype=st.sampled_from([np.float32, np.int64, np.bool_]))
+def test_vector_from_bitmap_and_unsorted_coo(device, n, seed, all_present, dtype):
+    rng = np.random.default_rng(seed)
+    vals = rng.integers(-3, 4, n).astype(dtype)
+    pres = None if all_present else rng.random(n) < 0.5
+    v = sr.Vector.from_bitmap(vals, pres, device=device)
+    keep = np.ones(n, bool) if pres is None else pres
+    assert v.device == device and v.dtype == dtype and v.size == n
+    assert v.nvals == int(keep.sum())
+    np.testing.assert_array_equal(to_host(v.to_dense(missing=7)),
+                                  np.where(keep, vals, np.asarray(7, v.to_dense(7).dtype)))
+    # the same entries as unique indices in a random order: sort=False keeps that order
+    idx = rng.permutation(np.flatnonzero(keep))
+    u = sr.Vector.from_coo(idx, vals[idx], size=n, device=device, sort=False)
+    ref = sr.Vector.from_coo(idx, vals[idx], size=n, device=device)
+    np.testing.assert_array_equal(to_host(u.sparse(sorted=False)[0]), idx)
+    for a, b in zip(u.to_coo(), ref.to_coo()):
+        np.testing.assert_array_equal(to_host(a), to_host(b))
+    if idx.size > 1:
+        with pytest.raises(sr.DuplicateIndices, match="Vector.from_coo: duplicate index"):
+            sr.Vector.from_coo(np.r_[idx, idx[:1]], 1.0, size=n, device=device, sort=False)
+
+
+def test_vector_from_bitmap_validates(device):
+    with pytest.raises(sr.DimensionMismatch, match=r"Vector.from_bitmap: present must have values' shape \(3,\), got \(2,\)"):
+        sr.Vector.from_bitmap(np.zeros(3), np.zeros(2, bool), device=device)
+    with pytest.raises(sr.DomainMismatch, match="Vector.from_bitmap: present must be a bool array, got int64"):
+        sr.Vector.from_bitmap(np.zeros(3), np.zeros(3, np.int64), device=device)
+    with pytest.raises(sr.DimensionMismatch, match="Vector.from_bitmap: values must be 1-D"):
+        sr.Vector.from_bitmap(np.zeros((2, 2)), device=device)

@@ -240,3 +240,117 @@ def test_msbfs_grid_checks(device):
     level, parent = traversal.msbfs_grid(A, cp.asarray([0, 2, 0]), parents=True)
     np.testing.assert_array_equal(to_host(level), [[0, 1, 2, 3], [-1, -1, 0, 1], [0, 1, 2, 3]])
     np.testing.assert_array_equal(to_host(parent), [[0, 0, 1, 2], [-1, -1, 2, 2], [0, 0, 1, 2]])
+
+
+@st.composite
+def wide_graphs_and_sources(draw):
+    """Graphs the bit-parallel launch finds hard: several 64-source batches, repeated sources
+    (in one batch and across batches), unreachable parts, directed or undirected, a long path
+    (many levels: several level slices) joined to a random part with hubs (long rows for the
+    warp and, with a small heavy threshold, the block scan), int32 or int64 indices."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    path = draw(st.integers(0, 80))
+    blob = draw(st.integers(1, 120))
+    n = path + blob + draw(st.integers(0, 10))  # the last vertices: isolated
+    r = [np.arange(path - 1)] if path > 1 else []
+    c = [np.arange(1, path)] if path > 1 else []
+    m = draw(st.integers(0, 6 * blob))
+    hub = path + rng.integers(0, blob, 3)  # a few hubs: many in- and out-edges
+    rr = path + rng.integers(0, blob, m)
+    cc = path + rng.integers(0, blob, m)
+    if m:
+        k = m // 2
+        rr[:k // 2] = rng.choice(hub, k // 2)
+        cc[k // 2:k] = rng.choice(hub, k - k // 2)
+    r.append(rr)
+    c.append(cc)
+    if path and draw(st.booleans()):  # the path's end leads into the blob
+        r.append(np.array([path - 1]))
+        c.append(np.array([path]))
+    rows, cols = np.concatenate(r), np.concatenate(c)
+    undirected = draw(st.booleans())
+    if undirected:
+        rows, cols = np.r_[rows, cols], np.r_[cols, rows]
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    if draw(st.booleans()):
+        S.indices = S.indices.astype(np.int64)
+        S.indptr = S.indptr.astype(np.int64)
+    s = draw(st.integers(1, 150))
+    sources = rng.integers(0, n, s)
+    if s > 70:
+        sources[65] = sources[3]  # the same source in two batches
+    return S, sources, undirected
+
+
+@given(g=wide_graphs_and_sources(), parents=st.booleans(),
+       heavy=st.sampled_from([0, 2, 9, 4096]), filter_div=st.sampled_from([0, 1, 8, 10**5]))
+def test_msbfs_wide_batches_paths_and_hubs(device, g, parents, heavy, filter_div):
+    """Rows equal SciPy's, parents the smallest in-neighbour one level up (the single-source
+    BFS's deterministic ones) over several batches; on the GPU with every scan path: rows
+    longer than ``MSBFS_HEAVY`` go to a whole block (0: every vertex with an in-neighbour), and
+    the frontier's bitmap filtering every level (1), none (0) or some (8, 10**5)."""
+    from semiring import traversal  # noqa: PLC0415  (its threshold is patched per example)
+
+    S, sources, undirected = g
+    A = sr.Matrix.from_scipy(S, device=device)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(traversal, "MSBFS_HEAVY", heavy)
+        mp.setattr(bfs_module, "MSBFS_FILTER_DIV", filter_div)
+        out = algorithms.multi_source_bfs(A, sources, parents=parents, deterministic=True,
+                                          symmetric=undirected)
+    level = to_host(out[0] if parents else out)
+    np.testing.assert_array_equal(level, reference_levels(S, sources))
+    if parents:
+        parent = to_host(out[1])
+        check_parents(S, sources, level, parent, deterministic=True)
+        for j in (0, len(sources) - 1):
+            one = algorithms.bfs(A, int(sources[j]), parents=True, deterministic=True)
+            np.testing.assert_array_equal(to_host(one[1]), parent[j])
+
+
+def test_msbfs_deep_path_every_slice(device):
+    """A path deeper than 2**16 levels: the level slices of every bit (the widest unpacking of
+    the GPU's bit-sliced levels), sources at both ends and in the middle."""
+    n = 66000
+    S = sp.diags([1.0] * (n - 1), 1, shape=(n, n), format="csr")
+    A = sr.Matrix.from_scipy(S, device=device)
+    sources = [0, 70, n - 1, 0]
+    lv, par = algorithms.multi_source_bfs(A, sources, parents=True, deterministic=True)
+    lv, par = to_host(lv), to_host(par)
+    v = np.arange(n)
+    for j, s in enumerate(sources):
+        np.testing.assert_array_equal(lv[j], np.where(v >= s, v - s, -1))
+        np.testing.assert_array_equal(par[j], np.where(v > s, v - 1, np.where(v == s, s, -1)))
+    assert lv[0, -1] == n - 1 >= 2**16
+
+
+def test_msbfs_grid_info(device):
+    """msbfs_grid reports each batch's depth and levels run (the last one finding nothing)."""
+    if device != "gpu":
+        pytest.skip("msbfs_grid runs on the GPU only")
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+
+    from semiring import traversal  # noqa: PLC0415  (GPU-only entry point)
+
+    S = sp.diags([1.0] * 9, 1, shape=(10, 10), format="csr")
+    A = sr.Matrix.from_scipy(S, device="gpu")
+    info = {}
+    src = cp.asarray(np.r_[np.zeros(64, dtype=np.int64), [4, 9]])
+    level, _ = traversal.msbfs_grid(A, src, info=info)
+    assert info == {"depth": [9, 5], "levels": [10, 6]}
+    np.testing.assert_array_equal(to_host(level)[64], [-1] * 4 + list(range(6)))
+    # the trace: a row a level, each level's new vertices; filtered while the frontier holds
+    # fewer than n / filter_div vertices (one or two a level here: always with 4, never with 10)
+    for div, filtered in ((4, True), (10, False)):
+        info = {}
+        level2, _ = traversal.msbfs_grid(A, src, info=info, trace=True, filter_div=div)
+        np.testing.assert_array_equal(to_host(level2), to_host(level))
+        rows = info["trace"]
+        assert [[k for _, k, _ in r] for r in rows] == [[1] * 9 + [0], [1] * 5 + [0]]
+        assert all(fl == filtered for r in rows for _, _, fl in r)
+        assert all(us >= 0 for r in rows for us, _, _ in r)
+    with pytest.raises(sr.DomainMismatch, match="msbfs_grid: info must be a dict or None"):
+        traversal.msbfs_grid(A, src, info=[])
+    with pytest.raises(sr.InvalidValue, match=r"msbfs_grid: filter_div must be an integer in "
+                                              r"\[0, 2\*\*20\), got -1"):
+        traversal.msbfs_grid(A, src, filter_div=-1)

@@ -18,7 +18,10 @@ from hypothesis import strategies as st
 
 nx = pytest.importorskip("networkx")
 
+from conftest import to_host  # noqa: E402
+
 import nx_semiring  # noqa: E402
+import semiring as sr  # noqa: E402
 from nx_semiring import algorithms as nxa  # noqa: E402
 from nx_semiring.interface import backend_interface as bi  # noqa: E402
 
@@ -467,8 +470,200 @@ def test_can_run_refusals():
 
 
 def test_should_run_small_graphs_stay_with_networkx():
-    assert isinstance(bi.should_run("pagerank", (nx.path_graph(5),), {}), str)
-    assert bi.should_run("pagerank", (nx.gnm_random_graph(600, 2000, seed=1),), {}) is True
+    small = nx.path_graph(5)
+    for name, args in [("pagerank", (small,)), ("bfs_edges", (small, 0)),
+                       ("single_source_dijkstra", (small, 0)), ("triangles", (small,)),
+                       ("betweenness_centrality", (small,)), ("minimum_spanning_tree", (small,))]:
+        assert isinstance(bi.should_run(name, args, {}), str), name
+    # all-pairs BFS of 2000 vertices: predicted seconds in NetworkX, less with the engine
+    G = nx.gnm_random_graph(2000, 20000, seed=1)
+    assert bi.should_run("all_pairs_shortest_path_length", (G,), {}) is True
+
+
+def test_should_run_leaves_point_queries_to_networkx():
+    G = nx.gnm_random_graph(2000, 20000, seed=1)
+    for name, args in [("shortest_path", (G, 0, 5)), ("shortest_path_length", (G, 0, 5)),
+                       ("has_path", (G, 0, 5)), ("dijkstra_path", (G, 0, 5)),
+                       ("bellman_ford_path_length", (G, 0, 5))]:
+        why = bi.should_run(name, args, {})
+        assert isinstance(why, str) and "point-to-point" in why, name
+    assert nx_semiring.interface.predict("dijkstra_path_length", 10**6, 10**7) == \
+        (0.0, math.inf)
+
+
+@pytest.mark.parametrize("dev", ["cpu", "gpu"])
+def test_should_run_model(dev):
+    """The model's shape, on both devices' constants: tiny graphs stay with NetworkX, big
+    all-source work goes to the engine, a cached conversion only lowers the backend's side,
+    and the conversion is part of the prediction."""
+    predict = nx_semiring.interface.predict
+    for name in nx_semiring.FUNCTIONS:
+        t_nx, t_sr = predict(name, 5, 8, device=dev)
+        assert t_sr > t_nx, name
+    t_nx, t_sr = predict("betweenness_centrality", 10**5, 2 * 10**6, {"k": 64}, device=dev)
+    assert t_sr < t_nx
+    for name in ("pagerank", "single_source_dijkstra", "connected_components",
+                 "minimum_spanning_tree"):
+        fresh = predict(name, 10**5, 10**6, device=dev)
+        structure = predict(name, 10**5, 10**6, cached=True, device=dev)
+        full = predict(name, 10**5, 10**6, cached=True, has_weights=True, device=dev)
+        assert fresh[0] == structure[0] == full[0], name           # NetworkX's side
+        assert fresh[1] > structure[1] >= full[1], name
+    assert predict("shortest_path", 100, 400, {"weight": "w"}, device=dev)[1] < \
+        predict("shortest_path", 100, 400, {"weight": "w", "source": 0}, device=dev)[1] * 100
+    # NetworkX per unit is slower on a graph beyond the CPU's caches
+    big = nx_semiring.interface.LARGE_GRAPH_UNITS
+    small_nx = predict("pagerank", 1000, big - 1000, device=dev)[0] / big
+    large_nx = predict("pagerank", 1000, 2 * big - 1000, device=dev)[0] / (2 * big)
+    assert large_nx == pytest.approx(small_nx * nx_semiring.interface.NX_LARGE_GRAPH_FACTOR)
+
+
+# --------------------------------------------------------------------------- conversion
+_LABELS = {  # label of vertex i: each kind takes another path of the conversion
+    "identity": lambda i: i,                  # labels 0..n-1 in order: no lookup
+    "dense ints": lambda i: 3 * i + 1,        # one table lookup
+    "negative ints": lambda i: -5 * i - 2,
+    "sparse ints": lambda i: i * 10**12 - 7,  # sorted search
+    "huge ints": lambda i: i + 2**70,         # beyond int64: a dict lookup per edge
+    "mixed": lambda i: i if i % 2 else f"s{i}",
+    "tuples": lambda i: (i // 3, i % 3),
+}
+
+
+def _expected_coo(H, g, attr="weight"):
+    """(row, column, value) of every stored entry, from NetworkX's adjacency directly."""
+    out = []
+    for u, nbrs in H._adj.items():
+        for v, d in nbrs.items():
+            w = min(dd.get(attr, 1) for dd in d.values()) if H.is_multigraph() else \
+                d.get(attr, 1)
+            out.append((g.index[u], g.index[v], w))
+    return out
+
+
+@given(G=graphs(multigraph=False), kind=st.sampled_from(sorted(_LABELS)), data=st.data())
+def test_conversion_equals_networkx_adjacency(device, G, kind, data):
+    """Labels of every kind in any order, weights with missing attributes, ints and floats:
+    the CSR in adjacency order, the values, and the engine's sorted matrix are NetworkX's."""
+    perm = data.draw(st.permutations(range(len(G)))) if kind != "identity" else range(len(G))
+    H = nx.relabel_nodes(G, {v: _LABELS[kind](p) for v, p in zip(G, perm)})
+    g = convert(H, device, use_cache=False)
+    assert g.nodes == list(H)
+    exp = _expected_coo(H, g)
+    assert g.indptr.tolist() == np.cumsum([0] + [len(H._adj[u]) for u in H]).tolist()
+    assert g.adj.tolist() == [c for _, c, _ in exp]
+    vals = [w for _, _, w in exp]
+    assert g.weights("weight").tolist() == vals
+    assert g.weights("weight").dtype == (
+        np.int64 if all(isinstance(w, int) for w in vals) else np.float64)
+    rows, cols, w = (to_host(a) for a in g.matrix("weight").to_coo())
+    assert sorted(zip(rows.tolist(), cols.tolist(), w.tolist())) == sorted(exp)
+    assert (np.diff(rows * max(g.n, 1) + cols) > 0).all()      # each row sorted
+    assert g.matrix().nvals == len(exp)
+
+
+@pytest.mark.parametrize("kind", sorted(_LABELS))
+def test_conversion_of_every_label_kind(device, kind):
+    """Each label path on a fixed graph whose labels are not in sorted node order."""
+    G = nx.gnm_random_graph(40, 120, seed=5, directed=True)
+    perm = np.random.default_rng(1).permutation(40).tolist()
+    H = nx.relabel_nodes(G, {v: _LABELS[kind](perm[v]) for v in G})
+    g = convert(H, device, weight=None, use_cache=False)
+    assert g.adj.tolist() == [g.index[v] for u in H for v in H._adj[u]]
+    assert g.nodes == list(H) and g.index == {v: i for i, v in enumerate(H)}
+
+
+@given(G=graphs(multigraph=True))
+def test_multigraph_conversion_takes_the_smallest_parallel_edge(device, G):
+    g = convert(G, device, use_cache=False)
+    exp = _expected_coo(G, g)
+    assert g.adj.tolist() == [c for _, c, _ in exp]
+    assert g.weights("weight").tolist() == [w for _, _, w in exp]
+
+
+def _same(g, h):
+    return (g.nodes == h.nodes and g.indptr.tolist() == h.indptr.tolist()
+            and g.adj.tolist() == h.adj.tolist()
+            and {a: v.tolist() for a, v in g.values.items()} ==
+            {a: v.tolist() for a, v in h.values.items()})
+
+
+_MUTATIONS = [
+    lambda G: G.add_edge(0, 7),
+    lambda G: G.add_edge(0, 1, weight=9),               # an attribute, through the API
+    lambda G: G.add_weighted_edges_from([(2, 3, 0.5)]),
+    lambda G: G.remove_edge(1, 2),
+    lambda G: G.add_node("new"),
+    lambda G: G.remove_node(3),
+    lambda G: G.add_edges_from([(5, 6), (6, 7)]),
+    lambda G: G.remove_edges_from([(0, 1)]),
+    lambda G: G.update(edges=[(4, 9)]),
+    lambda G: G.clear_edges(),
+]
+
+
+@pytest.mark.parametrize("mutate", range(len(_MUTATIONS)))
+def test_conversion_cache_is_cleared_by_every_mutation(device, mutate):
+    """from_networkx serves NetworkX's cache on G (where NetworkX's dispatcher converts: the
+    default device) and never a stale one: NetworkX clears it on every change through its API."""
+    G = nx.path_graph(8)
+    nx.set_edge_attributes(G, {e: i + 1 for i, e in enumerate(G.edges)}, "weight")
+    cached = device == sr.default_device()
+    g = convert(G, device)
+    assert (convert(G, device) is g) == cached
+    assert (len(G.__networkx_cache__.get("backends", {}).get("semiring", {})) == 1) == cached
+    _MUTATIONS[mutate](G)
+    h = convert(G, device)
+    assert h is not g and _same(h, convert(G, device, use_cache=False))
+
+
+def test_conversion_reuses_the_cached_structure_for_a_new_attribute(device):
+    G = nx.gnm_random_graph(30, 80, seed=3)
+    for i, (u, v) in enumerate(G.edges):
+        G[u][v]["weight"] = i % 7
+        if i % 3:
+            G[u][v]["cost"] = i / 4
+    s = convert(G, device, weight=None)
+    w = convert(G, device)
+    assert _same(w, convert(G, device, use_cache=False))
+    if device == sr.default_device():
+        assert w.adj is s.adj and w.indptr is s.indptr and w.index is s.index
+        assert w.matrix() is s.matrix()                     # structural matrix shared
+    c = nx_semiring.from_networkx(G, edge_attrs={"cost": 0}, device=device)
+    assert c.weights("cost").tolist() == [d.get("cost", 0) for _, nbrs in G._adj.items()
+                                          for d in nbrs.values()]
+    # the same attribute with another default is another conversion
+    c2 = nx_semiring.from_networkx(G, edge_attrs={"cost": 5}, device=device)
+    assert c2.weights("cost").tolist() == [d.get("cost", 5) for _, nbrs in G._adj.items()
+                                           for d in nbrs.values()]
+
+
+def test_conversion_cache_off(device, monkeypatch):
+    G = nx.path_graph(4)
+    assert convert(G, device, use_cache=False) is not convert(G, device, use_cache=False)
+    assert not G.__networkx_cache__                         # use_cache=False: untouched
+    monkeypatch.setattr(nx.config, "cache_converted_graphs", False)
+    assert convert(G, device) is not convert(G, device)
+    monkeypatch.undo()
+    G.__networkx_cache__ = None                             # NetworkX's per-graph switch
+    assert convert(G, device) is not convert(G, device)
+
+
+def test_views_are_not_cached(device):
+    """NetworkX does not clear a view's cache when the graph it views changes."""
+    G = nx.path_graph(6)
+    for H in (G.subgraph(range(5)), nx.restricted_view(G, [5], []),
+              G.to_directed(as_view=True)):
+        g = convert(H, device)
+        assert not H.__networkx_cache__
+        G.add_edge(0, 4)
+        h = convert(H, device)
+        rows = np.repeat(np.arange(h.n), np.diff(h.indptr)).tolist()
+        assert sorted((h.nodes[r], h.nodes[c]) for r, c in zip(rows, h.adj.tolist())) == \
+            sorted(e for u, nbrs in H.adj.items() for e in ((u, v) for v in nbrs))
+        assert (0, 4) in H.edges
+        assert convert(H, device) is not g
+        G.remove_edge(0, 4)
 
 
 def test_every_listed_function_is_implemented_with_networkx_signature():
@@ -506,6 +701,59 @@ def test_dispatch_converts_once_and_caches(monkeypatch):
     assert dict(nx.single_source_shortest_path_length(G, 0, backend="semiring")) == \
         nx.single_source_shortest_path_length(G, 0)
     assert len(calls) == 3
+
+
+@dispatch
+def test_dispatch_never_serves_a_stale_view():
+    """NetworkX's dispatcher caches a view's conversion but does not clear it when the viewed
+    graph changes; can_run drops it (the engine's answer follows the change)."""
+    nx.config.warnings_to_ignore.add("cache")
+    G = nx.path_graph(6)
+    H = G.subgraph(range(5))
+    f = nx.single_source_shortest_path_length
+    assert f(H, 0, backend="semiring") == {0: 0, 1: 1, 2: 2, 3: 3, 4: 4}
+    G.add_edge(0, 4)
+    assert f(H, 0, backend="semiring") == f(H, 0) == {0: 0, 1: 1, 2: 2, 3: 2, 4: 1}
+    D = G.to_directed(as_view=True)
+    assert nx.pagerank(D, backend="semiring") == pytest.approx(nx.pagerank(D))
+    G.remove_edge(0, 4)
+    assert nx.pagerank(D, backend="semiring") == pytest.approx(nx.pagerank(D))
+
+
+@dispatch
+def test_dispatch_second_attribute_reuses_the_structure(monkeypatch):
+    seen = []
+    real = bi.convert_from_nx
+
+    def keep(*args, **kwargs):
+        seen.append(real(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(type(bi), "convert_from_nx", staticmethod(keep))
+    nx.config.warnings_to_ignore.add("cache")
+    G = nx.gnm_random_graph(40, 100, seed=4)
+    nx.set_edge_attributes(G, {e: i % 5 + 1 for i, e in enumerate(G.edges)}, "weight")
+    nx.single_source_shortest_path_length(G, 0, backend="semiring")
+    assert nx.single_source_dijkstra_path_length(G, 0, backend="semiring") == \
+        nx.single_source_dijkstra_path_length(G, 0)
+    assert len(seen) == 2 and seen[1].adj is seen[0].adj     # read only the weights
+
+
+@dispatch
+def test_dispatch_should_run_keeps_small_graphs_with_networkx(monkeypatch):
+    calls = []
+    real = bi.convert_from_nx
+    monkeypatch.setattr(type(bi), "convert_from_nx",
+                        staticmethod(lambda *a, **k: calls.append(1) or real(*a, **k)))
+    prio = list(nx.config.backend_priority.algos)
+    try:
+        nx.config.backend_priority.algos = ["semiring"]
+        G = nx.path_graph(10)
+        assert nx.pagerank(G) == pytest.approx(nx.pagerank(G, backend="networkx"))
+        assert nx.shortest_path(G, 0, 9) == list(range(10))
+        assert calls == []                                   # NetworkX ran both
+    finally:
+        nx.config.backend_priority.algos = prio
 
 
 @dispatch

@@ -116,9 +116,13 @@ METHODS = ["bellman_ford", "delta_stepping"]
 DIRS = ["push", "pull", "auto"]
 #: Fused relaxation rounds as the algorithms use them, off, and handing back after a few
 #: edges (so the loops leave and re-enter the fused runs).
-FUSED = {"default": {}, "off": {"FUSED_FRONTIER": 0}, "tiny": {"FUSED_EDGES": 3},
+#: "default" leaves DEVICE_LOOP as the algorithms set it, "device" forces the device loop
+#: (GPU, w >= 0), the others turn it off so that the host paths run on the GPU too.
+FUSED = {"default": {}, "off": {"FUSED_FRONTIER": 0, "DEVICE_LOOP": "never"},
+         "tiny": {"FUSED_EDGES": 3, "DEVICE_LOOP": "never"},
          # every round written with the plain operations (vxm, then compares and assigns)
-         "algebra": {"ROUNDS": "algebra", "FUSED_FRONTIER": 0}}
+         "algebra": {"ROUNDS": "algebra", "FUSED_FRONTIER": 0, "DEVICE_LOOP": "never"},
+         "device": {"DEVICE_LOOP": "always"}}
 sssp_module = importlib.import_module("algorithms.sssp")  # algorithms.sssp is the function
 
 

@@ -6,9 +6,10 @@ Which path runs, and why:
 ======================================  ==========================================================
 function                                path
 ======================================  ==========================================================
-``connected_components`` (weak, or      native FastSV (:func:`algorithms.connected_components`)
-``directed=False``)                     on the input's device; SciPy numbers components in order
-                                        of their least vertex, and so does FastSV: equal labels.
+``connected_components`` (weak, or      native (:func:`algorithms.connected_components`) on the
+``directed=False``)                     input's device: Afforest's kernels on the GPU, SciPy's
+                                        search on the host; SciPy numbers components in order
+                                        of their least vertex, and so does Afforest: equal labels.
 ``connected_components`` (strong)       SciPy's Tarjan on the host (GPU input copied there, the
                                         labels back): SciPy numbers strong components in the
                                         order its depth-first search completes them, which only
@@ -55,7 +56,8 @@ import semiring as sr
 
 from .. import components as _components
 from .. import mst as _mst
-from ._validation import as_graph, as_scipy_csr, graph_kind, sparse_output, to_float64
+from ._validation import (as_graph, as_scipy_csr, graph_kind, on_host_when_small, sparse_output,
+                          to_float64)
 
 __all__ = ["connected_components", "maximum_bipartite_matching", "maximum_flow",
            "min_weight_full_bipartite_matching", "minimum_spanning_tree",
@@ -89,13 +91,14 @@ def _host_sparse(graph, op: str, arg: str = "graph"):
 # ------------------------------------------------------------------------ components
 
 
+@on_host_when_small
 def connected_components(csgraph, directed=True, connection="weak", return_labels=True):
     """Connected components, as ``scipy.sparse.csgraph.connected_components``: the same
     ``n_components`` and the same labels, numbered as SciPy numbers them.
 
-    Weak components (and all components with ``directed=False``) run FastSV on the input's
-    device (:func:`algorithms.connected_components`); strong components run SciPy's Tarjan
-    on the host, because SciPy's numbering is the completion order of its depth-first
+    Weak components (and all components with ``directed=False``) run on the input's device
+    (:func:`algorithms.connected_components`: Afforest on the GPU; host input runs SciPy's
+    search); strong components run SciPy's Tarjan on the host, because SciPy's numbering is the completion order of its depth-first
     search (see the module docstring).
 
     Parameters
@@ -134,7 +137,12 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     connection = connection.lower()
     if connection not in ("weak", "strong"):
         raise sr.InvalidValue(f"{op}: connection must be 'weak' or 'strong', got {connection!r}")
-    if connection == "weak" or not directed:
+    if (connection == "weak" or not directed) and as_graph_device(csgraph) == "cpu":
+        # SciPy's compiled search: the same numbering (by least vertex), no per-call algebra
+        S = _first_of_duplicates(as_scipy_csr(csgraph, op))
+        n_components, labels = _scg.connected_components(S, directed=False)
+        n_components = int(n_components)
+    elif connection == "weak" or not directed:
         A = as_graph(csgraph, op, dup="first")
         labels = _components.connected_components(A, "weak")
         n_components = int(labels.max()) + 1 if labels.size else 0
@@ -199,6 +207,7 @@ def _stored_csr(csgraph, op):
     return S.indptr, S.indices, S.data, S.shape[0], "cpu"
 
 
+@on_host_when_small
 def minimum_spanning_tree(csgraph, overwrite=False):
     """A minimum spanning tree (forest) of the undirected graph, as
     ``scipy.sparse.csgraph.minimum_spanning_tree``: the same edges, in the same orientation,

@@ -335,6 +335,7 @@ def _min_only_engine(A, op, idx, return_predecessors, limit):
 # ------------------------------------------------------------------------------ public names
 
 
+@_v.on_host_when_small
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
              limit=np.inf, min_only=False):
     """Shortest paths by Dijkstra's algorithm, as ``scipy.sparse.csgraph.dijkstra``: same
@@ -415,6 +416,7 @@ def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, 
                   return_predecessors=return_predecessors, unweighted=unweighted)
 
 
+@_v.on_host_when_small
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
                  unweighted=False):
     """Shortest paths with negative weights, as ``scipy.sparse.csgraph.bellman_ford``: a
@@ -436,6 +438,7 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
                           unweighted)
 
 
+@_v.on_host_when_small
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False):
     """Shortest paths by Johnson's reweighting, as ``scipy.sparse.csgraph.johnson``: a negative
     cycle anywhere in the graph raises :class:`NegativeCycleError`, as in SciPy.
@@ -511,6 +514,7 @@ def _auto_method(csgraph, n: int, edges: int, negative: bool, indices) -> str:
     return "FW"
 
 
+@_v.on_host_when_small
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
                   unweighted=False, overwrite=False, indices=None):
     """Shortest paths, as ``scipy.sparse.csgraph.shortest_path``.

@@ -151,6 +151,7 @@ def _tree_from_pred(csgraph, A: sr.Matrix, pred, directed: bool, kind: str):
 # ------------------------------------------------------------------------------ public names
 
 
+@_v.on_host_when_small
 def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
     """Breadth-first ordering from ``i_start``, identical to
     ``scipy.sparse.csgraph.breadth_first_order``: the same order and the same predecessors
@@ -161,8 +162,10 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     runs one masked product a level on the GPU (see :func:`_bfs_engine`); a traversal that
     stays thin for :data:`THIN_LEVELS` levels (a path, a grid) finishes on the host instead,
     so every backend is O(N + nnz) plus at most THIN_LEVELS levels' overhead. A level costs
-    1-2 ms of launches and syncs on the GPU (H100, issue 20): for a graph as small as
-    n = 1000 pass host arrays (SciPy's path: 0.03 ms; the GPU path: about 11 ms).
+    1-2 ms of launches and syncs on the GPU (H100, issue 20), so GPU input with at most
+    ``_validation.HOST_MAX_WORK`` stored entries runs SciPy's search on a host copy and
+    answers with CuPy arrays (n = 1000: SciPy's 0.03 ms plus the copies, where the level loop
+    took 12 ms).
 
     Deviation: ``i_start`` outside [0, N) raises :class:`semiring.InvalidIndex` (SciPy returns
     an empty order, or reads out of bounds for a negative one).
@@ -193,6 +196,7 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
                                       return_predecessors=return_predecessors)
 
 
+@_v.on_host_when_small
 def breadth_first_tree(csgraph, i_start, directed=True):
     """The breadth-first tree from ``i_start``, identical to
     ``scipy.sparse.csgraph.breadth_first_tree``: an N × N CSR matrix with an entry

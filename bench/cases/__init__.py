@@ -487,8 +487,9 @@ def get_suite(name: str, device: str) -> Suite:
 
 
 FRACTIONS = [{"fraction": 0.001}, {"fraction": 0.01}, {"fraction": 0.1}]
-#: Multi-source BFS widths (issue "BFS", item 4): a warp's worth of sources and four.
-MSBFS_SOURCES = [{"sources": 32}, {"sources": 128}]
+#: Multi-source BFS widths (issue "BFS", item 4): a warp's worth of sources, one 64-bit word
+#: (one launch of the GPU's bit-parallel search: the issue's target width) and two words.
+MSBFS_SOURCES = [{"sources": 32}, {"sources": 64}, {"sources": 128}]
 
 register_suite(Suite(
     "tiny", "cpu",
@@ -515,9 +516,9 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-12", "kron-14", "kron-16", "urand-12", "urand-14", "urand-16",
                          "grid-64x64", "grid-128x128", "grid-256x256"]),
      SuiteEntry("spmspv", ["kron-12", "kron-14", "kron-16"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"]),
+     SuiteEntry("bfs", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128", "rgg-14"]),
      SuiteEntry("msbfs", ["kron-12", "kron-14", "grid-128x128"], MSBFS_SOURCES),
-     SuiteEntry("sssp", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128"]),
+     SuiteEntry("sssp", ["kron-12", "kron-14", "kron-16", "urand-16", "grid-128x128", "rgg-14"]),
      SuiteEntry("spgemm", ["kron-10", "kron-12"])],
     TimingPolicy(warmup=1, min_runs=3, max_runs=10, budget_s=0.5),
     description="about a minute on 2 cores"))
@@ -526,9 +527,10 @@ register_suite(Suite(
     # each target graph of the algorithm issues once; the CPU peers' runs dominate the time
     [SuiteEntry("spmv", ["kron-20", "kron-22", "urand-22", "grid-2048x2048"]),
      SuiteEntry("spmspv", ["kron-22"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-20", "kron-22", "urand-22", "grid-2048x2048"]),
+     SuiteEntry("bfs", ["kron-20", "kron-22", "urand-22", "grid-2048x2048", "rgg-22"]),
      SuiteEntry("msbfs", ["kron-20"], MSBFS_SOURCES),
-     SuiteEntry("sssp", ["kron-21", "kron-22", "grid-2048x2048"]),
+     # grid-2048x2048 and rgg-22 (4.2 M vertices each): issue 20's road-like graphs
+     SuiteEntry("sssp", ["kron-21", "kron-22", "grid-2048x2048", "rgg-22"]),
      # kron-14: the plain cuSPARSE peer runs there (it runs out of resources from kron-16 on);
      # the issue's kron-18 (9.5·10⁹ products) against the chunked peer is in the full suite
      SuiteEntry("spgemm", ["kron-14"])],
@@ -552,10 +554,10 @@ register_suite(Suite(
     [SuiteEntry("spmv", ["kron-18", "kron-20", "kron-22", "kron-23", "kron-24",
                          "urand-20", "urand-22", "urand-24", "grid-2048x2048", "grid-4096x4096"]),
      SuiteEntry("spmspv", ["kron-20", "kron-22", "kron-24"], FRACTIONS),
-     SuiteEntry("bfs", ["kron-20", "kron-22", "kron-24", "urand-22", "grid-2048x2048"]),
+     SuiteEntry("bfs", ["kron-20", "kron-22", "kron-24", "urand-22", "grid-2048x2048", "rgg-22"]),
      SuiteEntry("msbfs", ["kron-20", "kron-22", "urand-22", "grid-2048x2048"], MSBFS_SOURCES),
      SuiteEntry("sssp", ["kron-20", "kron-21", "kron-22", "kron-24", "urand-22",
-                         "grid-2048x2048"]),
+                         "grid-2048x2048", "rgg-22"]),
      SuiteEntry("spgemm", ["kron-16", "kron-18"])],
     TimingPolicy(warmup=1, min_runs=5, max_runs=20, budget_s=1.0, long_call_s=2.0),
     cpu_impl_max_nnz=1 << 27,
@@ -604,7 +606,7 @@ def expand_suite(suite: Suite, *, algorithms: list[str] | None = None,
         t = tok.strip()
         if not t:
             continue
-        if t in ("kron", "kronecker", "urand", "grid", "mtx"):
+        if t in ("kron", "kronecker", "urand", "grid", "rgg", "mtx"):
             kinds.add("kron" if t == "kronecker" else t)
         else:
             gen.parse_graph_spec(t)  # validate early
@@ -635,3 +637,4 @@ from .. import csgraph_case  # noqa: E402, F401
 from .. import analytics_case  # noqa: E402, F401  (cc, pagerank, bc, msbc, tc; GAP peer)
 from .. import networkx_case  # noqa: E402, F401  (NetworkX against nx_semiring)
 from .. import dask_case  # noqa: E402, F401  (--suite dask: semiring.dist on Dask workers)
+from .. import peers_gunrock  # noqa: E402, F401  (the GPU peer 'gunrock' in bfs, sssp, pagerank, tc)

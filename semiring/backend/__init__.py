@@ -10,6 +10,7 @@ dense       ``spmm``, ``gemm``, ``gemm_accumulate``: products with dense operand
 spgemm      ``spgemm``: sparse × sparse, masked
 traversal   fused steps: ``push_levels``, ``relax_rounds``, one level's step and its commit
 elementwise ``binary``, ``unary``: an op on n entries (operands broadcast from scalars)
+components  ``weak_components``: Afforest's kernels (GPU), SciPy's search (CPU)
 =========== ========================================================================
 
 The operations (:mod:`semiring.operations`, :mod:`semiring.dense`, ...) validate their

@@ -280,15 +280,11 @@ def vec_dup(v):
 
 
 def _from_bitmap(size, dtype, device, values, present):
-    # needs public API: a Vector from (values, present) bitmap arrays (sr.Vector's own
-    # constructor, documented as internal); from_dense cannot say "absent" without a sentinel
-    return sr.Vector(size, dtype, device, values=values, present=present)
+    return sr.Vector.from_bitmap(values.astype(dtype, copy=False), present, device=device)
 
 
 def _from_sparse(size, dtype, device, indices, values):
-    # needs public API: a Vector from unique, unsorted (index, value) arrays without the
-    # duplicate check of from_coo (sr.Vector's own constructor, documented as internal)
-    return sr.Vector(size, dtype, device, indices=indices, svalues=values, jumbled=True)
+    return sr.Vector.from_coo(indices, values, size=size, dtype=dtype, device=device, sort=False)
 
 
 def gather_global(parts, bounds, form):

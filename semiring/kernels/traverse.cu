@@ -491,6 +491,11 @@ __global__ void relax_push(
 // a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
 // at most this many vertices) of dependent L2 loads instead of log2(frontier) of them.
 #define SR_GRID_SAMPLES 2048
+// 1: every block loads the samples every level, even one without edges to relax (the former
+// behaviour; bench/probes/road_probe.py compares the two through GRID_OPTIONS)
+#ifndef SR_GRID_SAMPLES_ALL
+#define SR_GRID_SAMPLES_ALL 0
+#endif
 
 // Grid-wide barrier of a cooperative launch (the algorithm of cooperative_groups'
 // grid.sync(), which NVRTC cannot include without the CUDA toolkit's headers on its path):
@@ -636,7 +641,9 @@ __device__ __forceinline__ void sr_grid_push(
     const long long stride = (long long)gridDim.x * blockDim.x;
     const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
     const int ns = (int)((count + step - 1) / step);
-    for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+    // only a block with edges this level needs them (a narrow level keeps most blocks idle)
+    if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
+        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
     __syncthreads();
     // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
     for (long long e = gtid; e - lane < total; e += stride) {
@@ -988,100 +995,658 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
 // 64-bit word a vertex. Each level is the pull step
 //     F'⟨¬S⟩ = Aᵀ bor.second F ;  level⟨F'⟩ = d1 ;  parent⟨F'⟩ = Aᵀ's first supplier ;  S |= F'
 // (the n × s boolean frontier matrix of the SpMM form, 64 columns packed to a word): each
-// vertex ORs its in-neighbours' frontier words, stopping once every search has reached it.
-// Aᵀ's rows are sorted, so the first in-neighbour to supply bit j is the smallest: the
-// min_secondi parent. One persistent cooperative grid runs every level, a grid-wide barrier
-// between them. The searches whose frontier is empty are done: a vertex stops scanning once it
-// holds the bits of every running search, and the whole ends at a level that adds no bit.
+// vertex ORs its in-neighbours' frontier words, stopping once it holds the bit of every search
+// still running (a search is done when its frontier is empty), so one pass over the graph
+// serves 64 searches and a vertex every search has reached costs one load a level.
 //
-// level, parent: s × n, row-major (the kernel sets -1, and the sources' 0 / themselves).
-// F0, F1, S: n words each (the kernel zeroes them). state (int64[12], zero): [0] depth out,
-// [4..6] the rotating ORs of a level's new bits (the searches running next), [10] the
-// barrier word.
+// The pull is balanced by in-degree (Kronecker graphs have rows of 10^5 in-neighbours, which
+// one thread would scan for milliseconds while the grid waits at the barrier):
+// - rows of more than heavy_deg in-neighbours (the list `heavy`, built by the host) are
+//   scanned by a whole block, SR_GRID_THREADS × SR_MSBFS_ITEMS in-neighbours a step;
+// - every other vertex belongs to a lane of the warp that owns its 32-vertex word: the lane
+//   scans its first SR_MSBFS_LANE in-neighbours alone (SR_PULL_STEP loads in flight), then
+//   the warp scans the longer rows one at a time, 32 × SR_MSBFS_ITEMS in-neighbours a step.
+// Aᵀ's rows are sorted and a scan takes a bit from the first in-neighbour (in row order) that
+// supplies it (across lanes or threads: an exclusive prefix OR), so each parent is the smallest
+// in-neighbour on the previous level: min_secondi, the same on every run.
+//
+// Levels are kept bit-sliced during the search: bit j of L[b][v] is bit b of level(j, v), set
+// once when bit j first reaches v (only the slices of the set bits of d1 are written, by v's
+// owner), and written out as int64 by msbfs_write after the search, coalesced, with -1 where
+// bit j of S[v] is clear: the search itself writes no n × s array. Parents are written where
+// found into a vertex-major scratch, P[v][j] = u (32 bits: n < 2^32), and msbfs_write turns
+// them into the s × n int64 rows (-1 where unreached) with the levels: a parent written
+// straight into its row, 8 bytes in a sector whose other entries come at other levels, cost
+// a DRAM read-modify-write of the sector each (kron-22: 9.4 ms of parents against 6.7 ms of
+// levels), where a vertex's 64 entries share 8 sectors here. Slice b is zeroed one
+// level before its first use (level 2^b - 1; slice 0 at the start).
+//
+// P: n × 64 (PARENTS only). F0, F1, S: n words each, L: nb × n words
+// (the kernel zeroes what it reads). heavy: the vertices of in-degree > heavy_deg, nheavy of
+// them.
+// state (int64[12], zero): [0] depth out (the deepest level reached), [1] levels run,
+// [4..6] the rotating ORs of a level's new bits (the searches running next), [7..9] the
+// rotating counts of a level's new vertices (the next frontier), [10] the barrier word, [11]
+// the distinct sources.
+// fbits (nullable when nfb = 0): nfb zeroed bitmaps of ceil(n / 32) words (each at a multiple
+// of 32 words: ceil(n / 1024) * 32 words apart; cbits alike), the frontier of the
+// first nfb levels (the sources', then each level's new vertices); a level whose frontier
+// holds fewer than n / filter_div vertices (filter_div > 0) reads an in-neighbour's word only
+// where its bit is set; with marks (A = Aᵀ), such a level first marks the frontier's rows in
+// cbits' bitmap of the level (nfb zeroed ones, never reused) and scans only marked vertices.
+// trace (nullable, a profile): the start time, then for each of the first
+// trace_levels levels its end time (ns, %globaltimer), its new vertices and whether it was
+// filtered.
+#define SR_MSBFS_LANE 32
+#ifndef SR_MSBFS_ITEMS
+#define SR_MSBFS_ITEMS 4
+#endif
+#define SR_MSBFS_SLICES 32
+
+// Inclusive prefix OR of x over the lanes of a warp (every lane calls it).
+__device__ __forceinline__ unsigned long long sr_warp_scan_or(unsigned long long x)
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const unsigned long long y = __shfl_up_sync(0xffffffffu, x, off);
+        if (lane >= off) x |= y;
+    }
+    return x;
+}
+
+// One step of a cooperative scan: this thread's SR_MSBFS_ITEMS consecutive in-neighbours u[k]
+// with their frontier words w[k] (0 past the row's end), `excl` the bits that threads before
+// it in row order supply this step. Writes the parents of the bits this thread supplies first.
+template <typename I, int PARENTS>
+__device__ __forceinline__ void sr_msbfs_own(const I* u, const unsigned long long* w,
+                                             unsigned long long want, unsigned long long excl,
+                                             unsigned int* P, long long v)
+{
+    if (!PARENTS) return;
+    unsigned long long taken = excl;
+#pragma unroll
+    for (int k = 0; k < SR_MSBFS_ITEMS; ++k) {
+        const unsigned long long b = w[k] & want & ~taken;
+        taken |= b;
+        for (unsigned long long r = b; r; r &= r - 1ull)
+            P[v * 64 + (__ffsll((long long)r) - 1)] = (unsigned int)u[k];
+    }
+}
+
+// Whether u may be on the frontier: its bit in the frontier's bitmap fb, when there is one.
+template <typename I>
+__device__ __forceinline__ bool sr_in_frontier(const unsigned int* fb, I u)
+{
+    return fb == nullptr || ((fb[u >> 5] >> (u & 31)) & 1u);
+}
+
+// v's new bits: record them (S, the level slices of d1) and return them.
+__device__ __forceinline__ void sr_msbfs_commit(unsigned long long* S, unsigned long long* L,
+                                                long long n, long long v, long long d1,
+                                                unsigned long long seen, unsigned long long acc)
+{
+    S[v] = seen | acc;
+    for (long long r = d1; r; r &= r - 1) {
+        unsigned long long* p = L + (long long)(__ffsll(r) - 1) * n + v;
+        *p = __ldcg(p) | acc;
+    }
+}
+
 template <typename I, int PARENTS>
 __global__ void __launch_bounds__(SR_GRID_THREADS) msbfs_grid(
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n,
-    const long long* __restrict__ src, int s, unsigned long long* F0, unsigned long long* F1,
-    unsigned long long* S, long long* level, long long* parent, long long* state)
+    const long long* __restrict__ src, int s, const I* __restrict__ heavy, long long nheavy,
+    long long heavy_deg, unsigned long long* F0, unsigned long long* F1, unsigned long long* S,
+    unsigned long long* L, int nb, unsigned int* P, long long* state, unsigned int* fbits,
+    unsigned int* cbits, long long nfb, long long filter_div, int marks, long long* trace,
+    long long trace_levels)
 {
     unsigned long long* act = reinterpret_cast<unsigned long long*>(state + 4);
+    unsigned long long* cnt = reinterpret_cast<unsigned long long*>(state + 7);
     unsigned int* bar = reinterpret_cast<unsigned int*>(state + 10);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long stride = (long long)gridDim.x * blockDim.x;
+    const long long gwarp = gtid >> 5, nwarps = stride >> 5;
+    const long long nwords = (n + 31) >> 5;
     __shared__ unsigned long long s_act;
-    for (long long i = gtid; i < (long long)s * n; i += stride) {
-        level[i] = -1;
-        if (PARENTS) parent[i] = -1;
-    }
-    for (long long v = gtid; v < n; v += stride) F0[v] = F1[v] = S[v] = 0ull;
+    __shared__ unsigned long long s_wor[SR_GRID_THREADS / 32];
+    __shared__ unsigned long long s_cnt;
+    for (long long v = gtid; v < n; v += stride) F0[v] = S[v] = L[v] = 0ull;
     sr_grid_sync(bar);
     for (long long j = gtid; j < s; j += stride) {
         const long long v = src[j];
-        atomicOr(F0 + v, 1ull << j);
+        if (atomicOr(F0 + v, 1ull << j) == 0ull) atomicAdd(reinterpret_cast<unsigned long long*>(state + 11), 1ull);
         atomicOr(S + v, 1ull << j);
-        level[j * n + v] = 0;
-        if (PARENTS) parent[j * n + v] = v;
+        if (nfb > 0) atomicOr(fbits + (v >> 5), 1u << (v & 31));
+        if (PARENTS) P[v * 64 + j] = (unsigned int)v;
     }
     // the searches still running: those with a non-empty frontier (all of them at first)
     unsigned long long active = s == 64 ? ~0ull : (1ull << s) - 1ull;
     sr_grid_sync(bar);
-    long long depth = 0;
+    long long count = *reinterpret_cast<volatile long long*>(state + 11);  // the frontier's vertices
+    if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
+    long long depth = 0, levels = 0;
     int c = 0;
     while (depth < n) {
         const long long d1 = depth + 1;
         const unsigned long long* F = (depth & 1) ? F1 : F0;
         unsigned long long* Fn = (depth & 1) ? F0 : F1;
         const int nc = c == 2 ? 0 : c + 1;
-        if (gtid == 0) act[nc] = 0ull;  // read two barriers ago
-        if (threadIdx.x == 0) s_act = 0ull;
+        if (gtid == 0) act[nc] = cnt[nc] = 0ull;  // read two barriers ago
+        if (threadIdx.x == 0) s_act = s_cnt = 0ull;
         __syncthreads();
+        // the frontier's bitmap (one a level, written during the level before, never reused: no
+        // L1 line of it can be stale) filters the in-neighbours before their words are loaded
+        // while the frontier holds fewer than n / filter_div vertices
+        // (nwp: a bitmap's words, rounded up to whole 128-byte lines so that no L1 line holds
+        // the end of one level's bitmap and the start of the next's)
+        const long long nw = (n + 31) >> 5, nwp = (nw + 31) & ~31LL;
+        const unsigned int* fb = levels < nfb && filter_div > 0 && count * filter_div < n
+                                     ? fbits + levels * nwp : nullptr;
+        unsigned int* fbn = levels + 1 < nfb ? fbits + (levels + 1) * nwp : nullptr;
+        // on such a level of a symmetric graph, the frontier first marks its out-neighbours
+        // (its rows) in a bitmap of the level's own: only those can gain a bit, the others
+        // skip their scan (a push of marks, then the pull on the marked vertices)
+        unsigned int* cb = fb != nullptr && marks ? cbits + levels * nwp : nullptr;
+        if (cb != nullptr) {
+            for (long long h = blockIdx.x; h < nheavy; h += gridDim.x) {  // long rows: a block
+                const long long u = (long long)heavy[h];
+                if (!((fb[u >> 5] >> (u & 31)) & 1u)) continue;
+                const long long end = (long long)tindptr[u + 1];
+                for (long long e = (long long)tindptr[u] + threadIdx.x; e < end; e += blockDim.x) {
+                    const long long v = (long long)tindices[e];
+                    atomicOr(cb + (v >> 5), 1u << (v & 31));
+                }
+            }
+            for (long long wd = gwarp; wd < nw; wd += nwarps) {  // the others: a warp a row
+                unsigned int bits = fb[wd];
+                while (bits) {
+                    const long long u = (wd << 5) + (__ffs(bits) - 1);
+                    bits &= bits - 1u;
+                    const long long beg = (long long)tindptr[u], end = (long long)tindptr[u + 1];
+                    if (end - beg > heavy_deg) continue;
+                    for (long long e = beg + lane; e < end; e += 32) {
+                        const long long v = (long long)tindices[e];
+                        atomicOr(cb + (v >> 5), 1u << (v & 31));
+                    }
+                }
+            }
+            sr_grid_sync(bar);
+        }
+        if (((d1 + 1) & d1) == 0) {  // the slice first written at level d1 + 1 (a power of 2)
+            const int b = __ffsll(d1 + 1) - 1;
+            if (b < nb)
+                for (long long v = gtid; v < n; v += stride) L[(long long)b * n + v] = 0ull;
+        }
         // a vertex can only gain the bits of running searches: it is done once it has them
         const unsigned long long done = ~active;
         unsigned long long grew = 0ull;
-        for (long long v = gtid; v < n; v += stride) {
+
+        // the longest rows first, a block each
+        for (long long h = blockIdx.x; h < nheavy; h += gridDim.x) {
+            const long long v = (long long)heavy[h];
             const unsigned long long seen = __ldcg(S + v);
-            unsigned long long acc = 0ull;
-            if ((seen | done) != ~0ull) {
-                const long long end = (long long)tindptr[v + 1];
-                // SR_PULL_STEP in-neighbours a step: their loads, then their words' loads,
-                // independent of each other
-                for (long long e = (long long)tindptr[v]; e < end; e += SR_PULL_STEP) {
+            const long long beg = (long long)tindptr[v], end = (long long)tindptr[v + 1];
+            unsigned long long got = 0ull;  // the same in every thread of the block
+            if ((seen | done) != ~0ull && sr_in_frontier(cb, v)) {
+                for (long long e0 = beg; e0 < end; e0 += (long long)SR_GRID_THREADS * SR_MSBFS_ITEMS) {
+                    const unsigned long long want = ~(seen | done | got);
+                    const long long e = e0 + (long long)threadIdx.x * SR_MSBFS_ITEMS;
+                    I u[SR_MSBFS_ITEMS];
+                    unsigned long long w[SR_MSBFS_ITEMS];
+#pragma unroll
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k) u[k] = e + k < end ? tindices[e + k] : (I)0;
+#pragma unroll
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k)
+                        w[k] = e + k < end && sr_in_frontier(fb, u[k]) ? __ldcg(F + u[k]) & want : 0ull;
+                    unsigned long long mine = 0ull;
+#pragma unroll
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k) mine |= w[k];
+                    const unsigned long long incl = sr_warp_scan_or(mine);
+                    if (lane == 31) s_wor[warp] = incl;
+                    __syncthreads();
+                    unsigned long long before = 0ull, total = 0ull;
+#pragma unroll
+                    for (int i = 0; i < SR_GRID_THREADS / 32; ++i) {
+                        const unsigned long long x = s_wor[i];
+                        if (i < warp) before |= x;
+                        total |= x;
+                    }
+                    __syncthreads();  // s_wor is written again next step
+                    const unsigned long long prev = __shfl_up_sync(0xffffffffu, incl, 1);
+                    if (mine) sr_msbfs_own<I, PARENTS>(u, w, want, before | (lane ? prev : 0ull),
+                                                       P, v);
+                    got |= total;
+                    if ((got | seen | done) == ~0ull) break;
+                }
+            }
+            if (threadIdx.x == 0) {
+                Fn[v] = got;
+                if (got) {
+                    sr_msbfs_commit(S, L, n, v, d1, seen, got);
+                    if (fbn != nullptr) atomicOr(fbn + (v >> 5), 1u << (v & 31));
+                    atomicAdd(&s_cnt, 1ull);
+                }
+                grew |= got;
+            }
+        }
+
+        // every other vertex: a lane of the warp owning its word
+        for (long long wd = gwarp; wd < nwords; wd += nwarps) {
+            const long long v = (wd << 5) + lane;
+            unsigned long long seen = 0ull, acc = 0ull;
+            long long beg = 0, end = 0;
+            bool light = false, mine = false;
+            if (v < n) {
+                seen = __ldcg(S + v);
+                beg = (long long)tindptr[v];
+                end = (long long)tindptr[v + 1];
+                light = end - beg <= heavy_deg;
+                mine = light && beg < end && (seen | done) != ~0ull && sr_in_frontier(cb, v);
+            }
+            if (mine) {
+                const long long lim = min(end, beg + SR_MSBFS_LANE);
+                // SR_PULL_STEP in-neighbours a step: their loads, then their words' loads
+                for (; beg < lim; beg += SR_PULL_STEP) {
                     I u[SR_PULL_STEP];
                     unsigned long long w[SR_PULL_STEP];
 #pragma unroll
-                    for (int k = 0; k < SR_PULL_STEP; ++k) u[k] = e + k < end ? tindices[e + k] : (I)0;
+                    for (int k = 0; k < SR_PULL_STEP; ++k) u[k] = beg + k < lim ? tindices[beg + k] : (I)0;
 #pragma unroll
-                    for (int k = 0; k < SR_PULL_STEP; ++k) w[k] = e + k < end ? __ldcg(F + u[k]) : 0ull;
+                    for (int k = 0; k < SR_PULL_STEP; ++k)
+                        w[k] = beg + k < lim && sr_in_frontier(fb, u[k]) ? __ldcg(F + u[k]) : 0ull;
 #pragma unroll
                     for (int k = 0; k < SR_PULL_STEP; ++k) {
                         const unsigned long long b = w[k] & ~seen & ~acc;
                         if (b) {
                             acc |= b;
-                            // the first in-neighbour to give bit j: the smallest (sorted rows)
                             if (PARENTS)
                                 for (unsigned long long r = b; r; r &= r - 1ull)
-                                    parent[(long long)(__ffsll((long long)r) - 1) * n + v] = (long long)u[k];
+                                    P[v * 64 + (__ffsll((long long)r) - 1)] = (unsigned int)u[k];
                         }
                     }
                     if ((acc | seen | done) == ~0ull) break;
                 }
+                beg = (acc | seen | done) == ~0ull ? end : lim;
             }
-            Fn[v] = acc;
-            if (acc) {
-                S[v] = seen | acc;
-                for (unsigned long long r = acc; r; r &= r - 1ull)
-                    level[(long long)(__ffsll((long long)r) - 1) * n + v] = d1;
-                grew |= acc;
+            // the longer rows, the warp on one at a time
+            unsigned int longer = __ballot_sync(0xffffffffu, mine && beg < end);
+            while (longer) {
+                const int l = __ffs(longer) - 1;
+                longer &= longer - 1u;
+                const long long lb = __shfl_sync(0xffffffffu, beg, l);
+                const long long le = __shfl_sync(0xffffffffu, end, l);
+                const unsigned long long lseen = __shfl_sync(0xffffffffu, seen, l);
+                const long long lv = (wd << 5) + l;
+                unsigned long long got = __shfl_sync(0xffffffffu, acc, l);
+                if ((got | lseen | done) == ~0ull) continue;
+                for (long long e0 = lb; e0 < le; e0 += 32 * SR_MSBFS_ITEMS) {
+                    const unsigned long long want = ~(lseen | done | got);
+                    const long long e = e0 + (long long)lane * SR_MSBFS_ITEMS;
+                    I u[SR_MSBFS_ITEMS];
+                    unsigned long long w[SR_MSBFS_ITEMS];
+#pragma unroll
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k) u[k] = e + k < le ? tindices[e + k] : (I)0;
+#pragma unroll
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k)
+                        w[k] = e + k < le && sr_in_frontier(fb, u[k]) ? __ldcg(F + u[k]) & want : 0ull;
+                    unsigned long long mine_w = 0ull;
+#pragma unroll
+                    for (int k = 0; k < SR_MSBFS_ITEMS; ++k) mine_w |= w[k];
+                    const unsigned long long incl = sr_warp_scan_or(mine_w);
+                    const unsigned long long prev = __shfl_up_sync(0xffffffffu, incl, 1);
+                    if (mine_w) sr_msbfs_own<I, PARENTS>(u, w, want, lane ? prev : 0ull, P, lv);
+                    got |= __shfl_sync(0xffffffffu, incl, 31);
+                    if ((got | lseen | done) == ~0ull) break;
+                }
+                if (lane == l) acc = got;
+            }
+            if (light) {  // a heavy vertex's word is its block's to write
+                Fn[v] = acc;
+                if (acc) {
+                    sr_msbfs_commit(S, L, n, v, d1, seen, acc);
+                    grew |= acc;
+                }
+            }
+            const unsigned int hit = __ballot_sync(0xffffffffu, light && acc != 0ull);
+            if (lane == 0 && hit) {
+                if (fbn != nullptr) atomicOr(fbn + wd, hit);
+                atomicAdd(&s_cnt, (unsigned long long)__popc(hit));
             }
         }
         if (grew) atomicOr(&s_act, grew);
         __syncthreads();
-        if (threadIdx.x == 0 && s_act) atomicOr(&act[c], s_act);
+        if (threadIdx.x == 0 && s_act) {
+            atomicOr(&act[c], s_act);
+            atomicAdd(&cnt[c], s_cnt);
+        }
         sr_grid_sync(bar);
         active = *reinterpret_cast<volatile unsigned long long*>(&act[c]);
+        count = (long long)*reinterpret_cast<volatile unsigned long long*>(&cnt[c]);
+        if (trace != nullptr && gtid == 0 && levels < trace_levels) {
+            trace[1 + 3 * levels] = sr_clock_ns();
+            trace[2 + 3 * levels] = count;
+            trace[3 + 3 * levels] = fb != nullptr;
+        }
+        ++levels;
         if (active == 0ull) break;
         depth = d1;
         c = nc;
     }
-    if (gtid == 0) state[0] = depth;
+    if (gtid == 0) {
+        state[0] = depth;
+        state[1] = levels;
+    }
+}
+
+// The levels of a msbfs_grid batch out of its bit slices, for SL >= the slices in use: the
+// 32 sources of one half-word at a time, bit j of the slices' words gathered into level(j, v).
+template <int SL, int PARENTS>
+__device__ __forceinline__ void sr_msbfs_write_vertex(
+    const unsigned long long* __restrict__ S, const unsigned long long* __restrict__ L, int bl,
+    const unsigned int* __restrict__ P, long long n, int s, long long v, long long* level,
+    long long* parent)
+{
+    const unsigned long long sv = S[v];
+    for (int j0 = 0; j0 < s; j0 += 32) {
+        const unsigned int reach = (unsigned int)(sv >> j0);
+        unsigned int w[SL];
+#pragma unroll
+        for (int b = 0; b < SL; ++b) w[b] = b < bl ? (unsigned int)(L[(long long)b * n + v] >> j0) : 0u;
+        const int jn = min(32, s - j0);
+        for (int j = 0; j < jn; ++j) {
+            long long out = -1;
+            if ((reach >> j) & 1u) {
+                unsigned int x = 0u;
+#pragma unroll
+                for (int b = 0; b < SL; ++b) x |= ((w[b] >> j) & 1u) << b;
+                out = (long long)x;
+            }
+            level[(long long)(j0 + j) * n + v] = out;
+            if (PARENTS) parent[(long long)(j0 + j) * n + v] = out < 0 ? -1 : (long long)P[v * 64 + j0 + j];
+        }
+    }
+}
+
+// level (s × n, int64): level(j, v) from the slices L (bit j of L[b][v] is bit b of it), -1
+// where bit j of S[v] is clear; with PARENTS, parent(j, v) = P[v][j] or -1 likewise (a
+// thread's reads of its vertex's 256-byte row of P come from L1 after the first). The slices
+// in use: those of the bits of the deepest level, state[0].
+template <int PARENTS>
+__global__ void msbfs_write(const unsigned long long* __restrict__ S,
+                            const unsigned long long* __restrict__ L, long long n, int s,
+                            const long long* __restrict__ state, long long* level,
+                            const unsigned int* __restrict__ P, long long* parent)
+{
+    const long long depth = state[0];
+    const int bl = depth > 0 ? 64 - __clzll(depth) : 0;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+        if (bl <= 4) sr_msbfs_write_vertex<4, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+        else if (bl <= 8) sr_msbfs_write_vertex<8, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+        else if (bl <= 16) sr_msbfs_write_vertex<16, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+        else sr_msbfs_write_vertex<SR_MSBFS_SLICES, PARENTS>(S, L, bl, P, n, s, v, level, parent);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A whole single-source shortest-path search in one persistent cooperative launch: the
+// near–far pile of Davidson, Baxter, Garland & Owens (IPDPS 2014, "Work-efficient parallel GPU
+// methods for single-source shortest paths"), run on the device, for high-diameter graphs
+// (road networks, meshes) where the host's per-bucket round trips cost more than the edges.
+// Weights must be non-negative. Each round relaxes the near queue's out-edges
+//     t = f min.+ A ;  d = min(d, t) ;  near' = {v improved : t(v) < S} ;  far ∪= {v improved : t(v) >= S}
+// (the push step of sr_grid_push, with an atomic min on d as in relax_rounds: chaotic, exact),
+// rounds separated by a grid-wide barrier. When the near queue empties the bucket closes:
+// the far pile is scanned twice, once for m, the least distance of its live entries (d >= S),
+// then to split it: entries with d < S were relaxed already (dropped), those with d < m + Δ
+// (or d <= m, should m + Δ round to m) become the near queue, the rest stay; S = m + Δ. The
+// search ends when the pile holds no live entry (or m > limit).
+//
+// Invariant (exactness): when a bucket closes, every vertex with d < S has had its out-edges
+// relaxed with its current d: each improvement below S puts the vertex into the next near
+// queue (a per-vertex stamp, the number of the round that will relax it, dedupes the queue
+// without clearing), each improvement at or above S into the far pile (a bitmap dedupes it).
+// So at the end every reached vertex has been relaxed with its final distance: the fixed
+// point of the min-plus relaxation in T, the rounds' answer whatever Δ.
+//
+// Buffers: q0/q1 (n slots, the near queues) with o0/o1 (their first edge numbers, as in
+// push_levels_grid: the packed counter gives the load balance), far0/far1 (n slots), stamp
+// (n ints), farbits (ceil(n / 32) words); the kernel initializes d, stamp and farbits.
+// state (int64[SR_SSSP_STATE], zero on entry): [0] rounds (out), [1] buckets (out),
+// [2] edges relaxed (out), [3] status (out: 0 done, 3 max_rounds rounds or buckets run: a
+// bug, a safety net against a hung launch), [4..6] the rotating
+// packed near counters, [7..8] the far piles' counters, [9..11] the rotating bucket minima
+// (order keys), [12] the barrier word, [13] an overflow word (never raised: queues hold n).
+#define SR_SSSP_STATE 16
+
+// sr_relax_min for distances and candidates >= 0 (never -0.0 either: d starts at +0 and
+// w >= 0): non-negative IEEE floats order as their bit patterns do as signed integers, so one
+// integer atomicMin replaces the compare-and-swap loop.
+template <typename T> __device__ __forceinline__ bool sr_relax_min_nonneg(T* a, T v) { return sr_relax_min<T>(a, v); }
+template <> __device__ __forceinline__ bool sr_relax_min_nonneg<float>(float* a, float v) {
+    return sr_relax_min<int>(reinterpret_cast<int*>(a), __float_as_int(v));
+}
+template <> __device__ __forceinline__ bool sr_relax_min_nonneg<double>(double* a, double v) {
+    return sr_relax_min<long long>(reinterpret_cast<long long*>(a), __double_as_longlong(v));
+}
+
+// Order-preserving keys of the distances (a min of keys is the key of the min).
+__device__ __forceinline__ unsigned long long sr_key(int x) { return (unsigned long long)((unsigned int)x ^ 0x80000000u); }
+__device__ __forceinline__ unsigned long long sr_key(long long x) { return (unsigned long long)x ^ 0x8000000000000000ull; }
+__device__ __forceinline__ unsigned long long sr_key(float x) {
+    const unsigned int b = (unsigned int)__float_as_int(x);
+    return (unsigned long long)((b & 0x80000000u) ? ~b : (b | 0x80000000u));
+}
+__device__ __forceinline__ unsigned long long sr_key(double x) {
+    const unsigned long long b = (unsigned long long)__double_as_longlong(x);
+    return (b & 0x8000000000000000ull) ? ~b : (b | 0x8000000000000000ull);
+}
+template <typename T> __device__ __forceinline__ T sr_unkey(unsigned long long k);
+template <> __device__ __forceinline__ int sr_unkey<int>(unsigned long long k) { return (int)((unsigned int)k ^ 0x80000000u); }
+template <> __device__ __forceinline__ long long sr_unkey<long long>(unsigned long long k) { return (long long)(k ^ 0x8000000000000000ull); }
+template <> __device__ __forceinline__ float sr_unkey<float>(unsigned long long k) {
+    const unsigned int b = (unsigned int)k;
+    return __int_as_float((int)((b & 0x80000000u) ? (b & 0x7fffffffu) : ~b));
+}
+template <> __device__ __forceinline__ double sr_unkey<double>(unsigned long long k) {
+    return __longlong_as_double((long long)((k & 0x8000000000000000ull) ? (k & 0x7fffffffffffffffull) : ~k));
+}
+template <typename T> __device__ __forceinline__ T sr_inf();
+template <> __device__ __forceinline__ int sr_inf<int>() { return 0x7fffffff; }
+template <> __device__ __forceinline__ long long sr_inf<long long>() { return 0x7fffffffffffffffLL; }
+template <> __device__ __forceinline__ float sr_inf<float>() { return __int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ double sr_inf<double>() { return __longlong_as_double(0x7ff0000000000000LL); }
+// lo + delta without passing the type's "infinity" (integers: its maximum)
+template <typename T> __device__ __forceinline__ T sr_add_sat(T lo, T delta, T inf) {
+    return lo > inf - delta ? inf : lo + delta;
+}
+template <> __device__ __forceinline__ float sr_add_sat<float>(float lo, float delta, float) { return lo + delta; }
+template <> __device__ __forceinline__ double sr_add_sat<double>(double lo, double delta, double) { return lo + delta; }
+
+// Append v (when take) to the pile `out` at a slot from *count, one atomic a warp. Every lane
+// of the warp calls it (full mask).
+template <typename I>
+__device__ __forceinline__ void sr_pile_append(bool take, I v, I* out, unsigned long long* count)
+{
+    const unsigned int want = __ballot_sync(0xffffffffu, take);
+    if (want == 0u) return;
+    const int lane = threadIdx.x & 31;
+    unsigned long long base = 0;
+    if (lane == 0) base = atomicAdd(count, (unsigned long long)__popc(want));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (take) out[base + __popc(want & ((1u << lane) - 1u))] = v;
+}
+
+template <typename I, typename T>
+__global__ void __launch_bounds__(SR_GRID_THREADS) sssp_grid(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, long long n, long long source, T delta, T limit, T* d,
+    I* q0, I* q1, long long* o0, long long* o1, I* far0, I* far1, int* stamp,
+    unsigned int* farbits, long long* state, long long max_rounds)
+{
+    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
+    unsigned long long* fcnt = reinterpret_cast<unsigned long long*>(state + 7);
+    unsigned long long* mins = reinterpret_cast<unsigned long long*>(state + 9);
+    unsigned int* bar = reinterpret_cast<unsigned int*>(state + 12);
+    long long* over = state + 13;
+    const int lane = threadIdx.x & 31;
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    const long long nwords = (n + 31) >> 5;
+    __shared__ long long s_samp[SR_GRID_SAMPLES];
+    __shared__ I s_buf[SR_GRID_THREADS / 32 * SR_WARP_BUF];
+    __shared__ unsigned long long s_min;
+    // d starts "unreached" (sr_inf: +inf for floats, the type's maximum for integers)
+    for (long long i = gtid; i < n; i += stride) { d[i] = sr_inf<T>(); stamp[i] = 0; }
+    for (long long i = gtid; i < nwords; i += stride) farbits[i] = 0u;
+    sr_grid_sync(bar);
+    if (gtid == 0) {
+        d[source] = (T)0;
+        stamp[source] = 1;
+        q0[0] = (I)source;
+        o0[0] = 0;
+        ctr[0] = (1ull << SR_GRID_EDGE_BITS)
+                 + (unsigned long long)((long long)indptr[source + 1] - (long long)indptr[source]);
+        mins[0] = mins[1] = mins[2] = ~0ull;
+    }
+    sr_grid_sync(bar);
+
+    unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
+    T S = sr_add_sat<T>((T)0, delta, sr_inf<T>());  // the near queue: d < S
+    long long rounds = 0, buckets = 0, edges = 0;
+    int status = SR_TRAVERSE_DONE;
+    int rnd = 1;    // the stamp of the near queue's vertices: the round that relaxes them
+    int c = 0;      // its packed counter
+    int p = 0;      // its queue: q0/o0 or q1/o1
+    int fc = 0;     // the far pile appended to: far0 or far1
+    while (true) {
+        const long long count = (long long)(cur >> SR_GRID_EDGE_BITS);
+        if (count > 0) {
+            if (rounds >= max_rounds) { status = SR_TRAVERSE_LIMIT; break; }
+            // one round: t = f min.+ A ;  d = min(d, t) ;  near' / far by t < S
+            const long long total = (long long)(cur & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
+            const int nc = c == 2 ? 0 : c + 1;
+            const int zc = nc == 2 ? 0 : nc + 1;
+            if (gtid == 0) ctr[zc] = 0;  // read two barriers ago
+            const I* qi = p ? q1 : q0;
+            const long long* oi = p ? o1 : o0;
+            I* qo = p ? q0 : q1;
+            long long* oo = p ? o0 : o1;
+            I* fo = fc ? far1 : far0;
+            const int r1 = rnd + 1;
+            I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
+            int nb = 0;
+            const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
+            const int ns = (int)((count + step - 1) / step);
+            if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
+                for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+            __syncthreads();
+            for (long long e = gtid; e - lane < total; e += stride) {
+                bool near = false, farq = false;
+                I v = 0;
+                if (e < total) {
+                    int lo = 0, hi = ns;
+                    while (hi - lo > 1) {
+                        const int mid = (lo + hi) >> 1;
+                        if (s_samp[mid] <= e) lo = mid; else hi = mid;
+                    }
+                    lo *= step;
+                    hi = (int)min((long long)lo + step, count);
+                    while (hi - lo > 1) {
+                        const int mid = (lo + hi) >> 1;
+                        if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
+                    }
+                    const I u = __ldcg(qi + lo);
+                    const long long pe = (long long)indptr[u] + (e - __ldcg(oi + lo));
+                    v = indices[pe];
+                    const T nd = *reinterpret_cast<volatile T*>(&d[u]) + w[pe * wstride];
+                    if (sr_relax_min_nonneg<T>(&d[v], nd)) {
+                        if (nd < S) {
+                            near = __ldcg(stamp + v) != r1 && atomicExch(stamp + v, r1) != r1;
+                        } else {
+                            const unsigned int bit = 1u << (v & 31);
+                            farq = !(__ldcg(farbits + (v >> 5)) & bit)
+                                   && !(atomicOr(farbits + (v >> 5), bit) & bit);
+                        }
+                    }
+                }
+                sr_buf_add<I>(near, v, buf, nb, indptr, qo, oo, &ctr[nc], over, n);
+                sr_pile_append<I>(farq, v, fo, &fcnt[fc]);
+            }
+            sr_buf_flush<I>(buf, nb, indptr, qo, oo, &ctr[nc], over, n);
+            sr_grid_sync(bar);
+            cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
+            edges += total;
+            ++rounds;
+            rnd = r1;
+            c = nc;
+            p ^= 1;
+            continue;
+        }
+        // the near queue is empty: close the bucket. 1. m = min{d(v) : v in far, d(v) >= S}
+        if (buckets >= max_rounds) { status = SR_TRAVERSE_LIMIT; break; }  // (a safety net)
+        const long long nf = (long long)*reinterpret_cast<volatile unsigned long long*>(&fcnt[fc]);
+        const I* fi = fc ? far1 : far0;
+        unsigned long long* mw = &mins[buckets % 3];
+        if (gtid == 0) mins[(buckets + 1) % 3] = ~0ull;  // read three bucket closes ago
+        if (threadIdx.x == 0) s_min = ~0ull;
+        __syncthreads();
+        unsigned long long kmin = ~0ull;
+        for (long long i = gtid; i < nf; i += stride) {
+            const T dv = __ldcg(d + __ldcg(fi + i));
+            if (!(dv < S)) kmin = min(kmin, sr_key(dv));
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) kmin = min(kmin, __shfl_xor_sync(0xffffffffu, kmin, off));
+        if (lane == 0 && kmin != ~0ull) atomicMin(&s_min, kmin);
+        __syncthreads();
+        if (threadIdx.x == 0 && s_min != ~0ull) atomicMin(mw, s_min);
+        sr_grid_sync(bar);
+        const unsigned long long km = *reinterpret_cast<volatile unsigned long long*>(mw);
+        if (km == ~0ull) break;                       // no live entry: every distance is final
+        const T m = sr_unkey<T>(km);
+        if (m == sr_inf<T>()) break;                  // (cannot happen: far entries were reached)
+        if (m > limit) break;                         // the caller wants no farther distances
+        // 2. split the pile: dropped (d < S: relaxed already), near (d < m + Δ, or d <= m), kept
+        const T S0 = S;
+        S = sr_add_sat<T>(m, delta, sr_inf<T>());
+        I* fo = fc ? far0 : far1;
+        I* qo = p ? q1 : q0;       // the (empty) current queue and counter take the near ones
+        long long* oo = p ? o1 : o0;
+        I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
+        int nb = 0;
+        for (long long i = gtid; i - lane < nf; i += stride) {
+            bool near = false, keep = false;
+            I v = 0;
+            if (i < nf) {
+                v = __ldcg(fi + i);
+                const T dv = __ldcg(d + v);
+                if (dv < S0) {
+                    atomicAnd(farbits + (v >> 5), ~(1u << (v & 31)));
+                } else if (dv < S || dv <= m) {
+                    atomicAnd(farbits + (v >> 5), ~(1u << (v & 31)));
+                    near = atomicExch(stamp + v, rnd) != rnd;
+                } else {
+                    keep = true;
+                }
+            }
+            sr_buf_add<I>(near, v, buf, nb, indptr, qo, oo, &ctr[c], over, n);
+            sr_pile_append<I>(keep, v, fo, &fcnt[fc ^ 1]);
+        }
+        sr_buf_flush<I>(buf, nb, indptr, qo, oo, &ctr[c], over, n);
+        sr_grid_sync(bar);
+        if (gtid == 0) fcnt[fc] = 0;  // every block read it before the barrier
+        fc ^= 1;
+        ++buckets;
+        cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[c]);
+    }
+    if (gtid == 0) {
+        state[0] = rounds;
+        state[1] = buckets;
+        state[2] = edges;
+        state[3] = status;
+    }
 }

@@ -36,23 +36,11 @@ def instantiations():
             yield f"{prefix}_{name}", program(op), [kernel_name(op, dt) for dt in _t.DTYPES]
 
 
-def _module(op):
-    names = [kernel_name(op, dt) for dt in _t.DTYPES]
-    return kernels.module(("elementwise", id(op)), lambda: program(op), names)
-
-
 def _function(op, dtype):
-    """The kernel of (op, dtype); one module per op holds every domain, so a session compiles
-    each op once (as CI does)."""
-    def build():
-        name = kernel_name(op, dtype)
-        try:
-            mod = _module(op)
-        except Exception:
-            # a user op may compile in some domains only (``x & y`` is not for floats)
-            mod = kernels.module(("elementwise", id(op), name), lambda: program(op), [name])
-        return mod.get_function(name)
-    return kernels.memo(("elementwise_fn", id(op), np.dtype(dtype)), build)
+    """The kernel of (op, dtype), compiled alone (a user op may compile in some domains
+    only: ``x & y`` is not for floats)."""
+    name = kernel_name(op, dtype)
+    return kernels.function(("elementwise", id(op)), name, lambda: program(op), [name])
 
 
 def _operand(cp, a, dtype, n):

@@ -111,8 +111,9 @@ def _kernels(kind, sr, dtype, itype):
             names, src = symbolic_names(itype), symbolic_source
         else:
             names, src = numeric_names(sr, dtype, itype), lambda: numeric_source(sr)
-        mod = kernels.module(key, src, names, compile=False)
-        fs = tuple(mod.get_function(n) for n in names)
+        for n in names[1:]:  # a program each, compiled at once (NVRTC 13 runs them in parallel)
+            kernels.prefetch(kernels.function, key, n, src, names)
+        fs = tuple(kernels.function(key, n, src, names) for n in names)
         budget = _shared_budget()
         if budget > SHARED_BYTES:  # the shared-table and bitmap kernels may take the opt-in
             fs[0].max_dynamic_shared_size_bytes = budget  # maximum
@@ -145,7 +146,7 @@ def _bin_rows(cp, bound, caps):
     b = cp.searchsorted(cp.asarray(np.asarray(caps, dtype=np.int64)), bound, side="left")
     b = cp.where(bound > 0, b, nb + 1)  # empty rows last, never launched
     order = cp.argsort(b)
-    counts = cp.bincount(b, minlength=nb + 2)
+    counts = _b.bincount(b, nb + 2)
     gmax = cp.max(cp.where(b == nb, bound, 0))
     host = cp.asnumpy(cp.concatenate([counts, gmax[None]]))  # one synchronization
     counts, gmax = host[:nb + 2], int(host[nb + 2])

@@ -11,7 +11,7 @@ import numpy as np
 
 from ... import kernels
 from ... import types as _t
-from ...device import _cupy
+from ...device import _cupy, bincount
 from ...matrix import install_gpu_fold
 from ...ops import ANY, BinaryOp, Monoid, Semiring, builtins
 
@@ -67,9 +67,13 @@ def all_instantiations():
             yield f"{name}[{dt}]", src, exprs
 
 
+def _key(kind: str, sr: Semiring, dtype, itype, xfirst: bool) -> tuple:
+    return ("spmv", kind, id(sr), dtype, itype, xfirst)
+
+
 def _kernel(kind: str, sr: Semiring, dtype, itype, xfirst: bool):
     """The compiled kernel function (a launch pays a dict lookup, not a name lookup)."""
-    return kernels.memo(("spmv", kind, id(sr), dtype, itype, xfirst), lambda: kernels.function(
+    return kernels.memo(_key(kind, sr, dtype, itype, xfirst), lambda: kernels.function(
         ("spmv", id(sr), np.dtype(dtype), np.dtype(itype)),
         kernel_name(kind, sr, dtype, itype, xfirst),
         lambda: module_source(sr), name_expressions(sr, dtype, itype)))
@@ -104,7 +108,7 @@ def pull_schedule(indptr, nrows: int) -> dict:
     key = cp.where(deg > LONG_ROW, -deg, b * (nrows + 1) + cp.arange(nrows, dtype=cp.int64))
     order = cp.argsort(key)
     b[deg > LONG_ROW] = NBINS
-    counts = cp.bincount(b, minlength=NBINS + 1).get()  # one sync per matrix
+    counts = bincount(b, NBINS + 1).get()  # one sync per matrix
     nlong = int(counts[NBINS])
     row_start = np.concatenate([[0], np.cumsum(counts[:NBINS])[:-1]])
     blocks = [-(-int(counts[j]) // (BLOCK >> j)) for j in range(NBINS)]
@@ -124,6 +128,9 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     opres = cp.empty(nrows, dtype=cp.bool_)
     if nrows == 0:
         return out, opres
+    if M._sched is None and not kernels.cached(_key("spmv_pull", sr, dtype, M.itype, xfirst)):
+        # the kernel compiles on another thread while the schedule is made
+        kernels.prefetch(_kernel, "spmv_pull", sr, dtype, M.itype, xfirst)
     avals, astride = M._values_for(dtype)
     sched = schedule(M)
     mode, term = _terminal(sr.add, rtype)

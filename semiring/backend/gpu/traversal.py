@@ -65,6 +65,7 @@ def kernel_names():
             + [f"relax_commit<{T}>" for T in C_TYPES.values()]
             + [f"bfs_push_level<{I}, {p}>" for I in ("int", "long long") for p in (0, 1, 2)]
             + [f"relax_push<{I}, {T}>" for I in ("int", "long long") for T in C_TYPES.values()]
+            + [f"msbfs_write<{p}>" for p in (0, 1)]
             + grid_kernel_names())
 
 
@@ -73,12 +74,25 @@ def grid_kernel_names():
     of their own."""
     return ([f"{k}<{I}, {p}>" for k in ("push_levels_grid", "bfs_grid")
              for I in ("int", "long long") for p in (0, 1, 2)]
-            + [f"msbfs_grid<{I}, {p}>" for I in ("int", "long long") for p in (0, 1)])
+            + [f"msbfs_grid<{I}, {p}>" for I in ("int", "long long") for p in (0, 1)]
+            + sssp_grid_kernel_names())
+
+
+def sssp_grid_kernel_names():
+    """The instantiations of the near–far SSSP grid kernel (index × distance types)."""
+    return [f"sssp_grid<{I}, {T}>" for I in ("int", "long long") for T in C_TYPES.values()]
 
 
 @kernels.register("traversal")
 def all_instantiations():
-    yield "traversal", source(), kernel_names()
+    yield "traversal", source(), _block_kernel_names()
+
+
+@kernels.register("traversal_grid", options=lambda: GRID_OPTIONS,
+                  enable_cooperative_groups=True)
+def grid_instantiations():
+    """The cooperative kernels, compiled as :func:`grid_function` compiles them."""
+    yield "traversal_grid", source(), grid_kernel_names()
 
 
 def _block_kernel_names():
@@ -104,8 +118,7 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
         if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
             raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
-        f = kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
-                             options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
+        f = _grid_kernel(name)
         per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
 
         def blocks_of():
@@ -120,6 +133,18 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
             runtime.CUDARuntimeError) as err:
         raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
     return f, blocks
+
+
+def _grid_kernel(name: str):
+    return kernels.function(("traverse_grid", GRID_OPTIONS), name, source, grid_kernel_names,
+                            options=GRID_OPTIONS, compile=False, enable_cooperative_groups=True)
+
+
+def prefetch_grid(name: str):
+    """Start compiling a cooperative kernel on a background thread (:func:`kernels.prefetch`):
+    on a fresh kernel cache its compile then overlaps the caller's other first-call work."""
+    if not kernels.cached(("function", "traverse_grid", GRID_OPTIONS, name)):
+        kernels.prefetch(_grid_kernel, name)
 
 
 def driver_error():
@@ -288,3 +313,35 @@ def push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n):
             offsets, hi, d, 0 if pending is None else pending, flag, nxt, counters))
     size = int(counters[0].get())  # the one host sync (after the total)
     return nxt[:size], size
+
+
+#: Words of the sssp_grid kernel's state (SR_SSSP_STATE in traverse.cu).
+SSSP_STATE = 16
+
+
+def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds):
+    """One launch of the near–far SSSP kernel: (distances in ``dt``, rounds, buckets, edges
+    relaxed, status). The kernel initializes every buffer; the host allocates them."""
+    cp = _cupy()
+    n = A.nrows
+    itype = A.itype
+    w, wstride = A.values_for(dt)
+    f, blocks = grid_function(f"sssp_grid<{C_TYPES[np.dtype(itype)]}, {C_TYPES[dt]}>",
+                              "sssp_grid", blocks_per_sm)
+    d = cp.empty(n, dtype=dt)
+    q = cp.empty((2, n), dtype=itype)
+    o = cp.empty((2, n), dtype=cp.int64)
+    far = cp.empty((2, n), dtype=itype)
+    stamp = cp.empty(n, dtype=cp.int32)
+    farbits = cp.empty((n + 31) // 32, dtype=cp.uint32)
+    state = cp.zeros(SSSP_STATE, dtype=cp.int64)
+    try:
+        f((blocks,), (GRID_THREADS,), (
+            A.indptr, A.indices, w, np.int64(wstride), np.int64(n), np.int64(source),
+            dt.type(delta), dt.type(limit), d, q[0], q[1], o[0], o[1], far[0], far[1], stamp,
+            farbits, state, np.int64(max_rounds)))
+    except driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        raise BackendUnavailable(f"sssp_grid: cooperative launch of {blocks} blocks of "
+                                 f"{GRID_THREADS} threads failed: {err}") from err
+    rounds, buckets, edges, status = (int(v) for v in state[:4].get())  # the one host sync
+    return d, rounds, buckets, edges, status

@@ -1,0 +1,93 @@
+"""Fixed cost of a warm call on a small graph (issue 21 item 2, issue 15): each public entry
+point on a GPU matrix / GPU input against SciPy's compiled routine on the host, n = 10^3 and
+10^4, best of REPS warm calls; then a cProfile of the slowest GPU call's host side.
+
+Usage: PYTHONPATH=. python3 bench/probes/small_calls.py [REPS=30]"""
+import cProfile
+import io
+import pstats
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+
+import algorithms
+import semiring as sr
+from algorithms import csgraph
+
+reps = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+gpu = sr.gpu_available()
+if gpu:
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+    print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
+    sync = cp.cuda.Device().synchronize
+else:
+    def sync():
+        return None
+
+
+def best(f):
+    f(); sync()
+    t = 1e9
+    for _ in range(reps):
+        sync(); t0 = time.perf_counter(); f(); sync(); t = min(t, time.perf_counter() - t0)
+    return t * 1e3
+
+
+rows = []
+for n in (1000, 10_000):
+    rng = np.random.default_rng(n)
+    m = 8 * n
+    S = sp.csr_matrix((rng.integers(1, 10, m).astype(np.float64),
+                       (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n))
+    S.sum_duplicates()
+    Ac = sr.Matrix.from_scipy(S, device="cpu")
+    x = np.ones(n)
+    cases = {
+        "bfs": (lambda: scg.breadth_first_order(S, 0, return_predecessors=False),
+                lambda A: algorithms.bfs(A, 0)),
+        "sssp": (lambda: scg.dijkstra(S, indices=0), lambda A: algorithms.sssp(A, 0)),
+        "mxv min_plus": (lambda: S @ x, lambda A: sr.mxv(A, sr.Vector.from_dense(
+            A.xp.ones(n), device=A.device), sr.min_plus)),
+    }
+    for name, (ref, ours) in cases.items():
+        r = {"n": n, "call": name, "scipy": best(ref), "cpu": best(lambda: ours(Ac))}
+        if gpu:
+            Ag = Ac.to_gpu()
+            r["gpu"] = best(lambda: ours(Ag))
+        rows.append(r)
+    facade = {
+        "csgraph.breadth_first_order": (lambda G: scg.breadth_first_order(G, 0, return_predecessors=False),
+                                        lambda G: csgraph.breadth_first_order(G, 0, return_predecessors=False)),
+        "csgraph.dijkstra": (lambda G: scg.dijkstra(G, indices=0),
+                             lambda G: csgraph.dijkstra(G, indices=0)),
+        "csgraph.connected_components": (lambda G: scg.connected_components(G),
+                                         lambda G: csgraph.connected_components(G)),
+    }
+    for name, (ref, ours) in facade.items():
+        r = {"n": n, "call": name, "scipy": best(lambda: ref(S)), "cpu": best(lambda: ours(S))}
+        if gpu:
+            G = cps.csr_matrix(S)
+            r["gpu"] = best(lambda: ours(G))
+            r["_gpu_f"] = (lambda G=G, ours=ours: ours(G))
+        rows.append(r)
+
+print(f"{'n':>6} {'call':<32} {'scipy ms':>9} {'cpu ms':>9} {'gpu ms':>9}")
+for r in rows:
+    print(f"{r['n']:>6} {r['call']:<32} {r['scipy']:9.3f} {r['cpu']:9.3f} {r.get('gpu', float('nan')):9.3f}")
+if gpu:
+    for r in rows:
+        if r["n"] == 1000 and "_gpu_f" in r:
+            pr = cProfile.Profile()
+            pr.enable()
+            for _ in range(20):
+                r["_gpu_f"]()
+            sync()
+            pr.disable()
+            s = io.StringIO()
+            pstats.Stats(pr, stream=s).sort_stats("cumulative").print_stats(18)
+            print(f"== cProfile, 20 calls of {r['call']} on GPU input, n = 1000")
+            print(s.getvalue()[:5000])

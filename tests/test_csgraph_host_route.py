@@ -1,0 +1,114 @@
+"""The csgraph facade's route for small GPU input (``_validation.HOST_MAX_WORK``): SciPy's
+routine on a host copy, answered on the GPU, giving exactly what the engine path gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, strategies as st
+
+from algorithms import csgraph
+from algorithms.csgraph import _validation
+from conftest import to_host
+
+pytestmark = pytest.mark.host_route
+
+CALLS = {
+    "breadth_first_order": lambda G: csgraph.breadth_first_order(G, 0),
+    "breadth_first_tree": lambda G: csgraph.breadth_first_tree(G, 0, directed=False),
+    "dijkstra": lambda G: csgraph.dijkstra(G, indices=[0, 1], return_predecessors=True),
+    "bellman_ford": lambda G: csgraph.bellman_ford(G, indices=0),
+    "johnson": lambda G: csgraph.johnson(G, indices=1, return_predecessors=True),
+    "shortest_path": lambda G: csgraph.shortest_path(G, return_predecessors=True),
+    "connected_components": lambda G: csgraph.connected_components(G, connection="strong"),
+    "minimum_spanning_tree": lambda G: csgraph.minimum_spanning_tree(G),
+}
+
+
+def _graph(n, seed, kind):
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(0, 3 * n + 1))
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(0, 6, m).astype(np.float64)  # explicit zeros too
+    if kind == "noncanonical":  # unsorted columns, duplicates: stored order as given
+        o = np.argsort(r, kind="stable")
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))])
+        return sp.csr_matrix((w[o], c[o], ptr), shape=(n, n))
+    S = sp.csr_matrix((w, (r, c)), shape=(n, n))
+    return S.toarray() if kind == "dense" else S
+
+
+def _gpu(S):
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+
+    if isinstance(S, np.ndarray):
+        return cp.asarray(S)
+    return cps.csr_matrix((cp.asarray(S.data), cp.asarray(S.indices), cp.asarray(S.indptr)),
+                          shape=S.shape)
+
+
+def _same(a, b):
+    if isinstance(a, tuple):
+        assert isinstance(b, tuple) and len(a) == len(b)
+        for x, y in zip(a, b):
+            _same(x, y)
+        return
+    assert type(a) is type(b), (type(a), type(b))
+    if hasattr(a, "tocsr") and not isinstance(a, np.ndarray):  # cupyx sparse
+        a, b = a.get(), b.get()
+        np.testing.assert_array_equal(a.indptr, b.indptr)
+        np.testing.assert_array_equal(a.indices, b.indices)
+        np.testing.assert_array_equal(a.data, b.data)
+        return
+    if isinstance(a, (int, np.integer)):
+        assert a == b
+        return
+    a, b = to_host(a), to_host(b)
+    assert a.dtype == b.dtype and a.shape == b.shape
+    np.testing.assert_array_equal(a, b)
+
+
+@given(n=st.integers(2, 30), seed=st.integers(0, 2**32 - 1),
+       kind=st.sampled_from(["csr", "noncanonical", "dense"]), name=st.sampled_from(sorted(CALLS)))
+def test_small_gpu_input_runs_on_the_host_with_the_engine_answer(device, monkeypatch, n, seed,
+                                                                kind, name):
+    if device != "gpu":
+        pytest.skip("the route is for GPU input")
+    S = _graph(n, seed, kind)
+    G = _gpu(S)
+    call = CALLS[name]
+    copies = []
+    real = _validation._to_host
+    monkeypatch.setattr(_validation, "_to_host", lambda a: copies.append(1) or real(a))
+    try:
+        routed = call(G)
+        error = None
+    except Exception as e:  # noqa: BLE001  (the engine must raise the same)
+        routed, error = None, e
+    assert copies, f"{name}: small GPU input did not take the host route"
+    with monkeypatch.context() as mp:
+        mp.setattr(_validation, "HOST_MAX_WORK", {})
+        copies.clear()
+        if error is not None:
+            with pytest.raises(type(error)):
+                call(G)
+            return
+        engine = call(G)
+        assert not copies
+    _same(routed, engine)
+
+
+def test_route_limits(device, monkeypatch):
+    S = _graph(40, 1, "csr")
+    G = S if device == "cpu" else _gpu(S)
+    seen = []
+    real = _validation._to_host
+    monkeypatch.setattr(_validation, "_to_host", lambda a: seen.append(1) or real(a))
+    csgraph.dijkstra(G, indices=0)
+    assert bool(seen) == (device == "gpu")  # host input is never copied
+    seen.clear()
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", S.nnz * 2 - 1)
+    csgraph.dijkstra(G, indices=[0, 1])  # the work of two searches is past the bound
+    assert not seen
