@@ -859,11 +859,9 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
     S = cpu._structure(A)
     level = np.empty((src.size, n), dtype=np.int64)
     parent = np.empty((src.size, n), dtype=np.int64) if parents else None
-    for r, s in enumerate(src.tolist()):
-        lv, pa = cpu.bfs_csgraph(A, s, parents, deterministic, S)
-        level[r] = lv
-        if parents:
-            parent[r] = pa
+    for r, s in enumerate(src.tolist()):  # each search fills its rows
+        cpu.bfs_csgraph(A, s, parents, deterministic, S, level[r],
+                        parent[r] if parents else None)
     if not many:
         level = level[0]
         parent = None if parent is None else parent[0]

@@ -4,6 +4,8 @@ kernels). Called by :mod:`semiring.traversal`, which validates the operands."""
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..csr import frontier_edges
@@ -147,32 +149,95 @@ def csgraph_fits(A) -> bool:
     return A.nrows < CSGRAPH_MAX and A.nvals < CSGRAPH_MAX
 
 
-def _structure(A, data=None):
-    """A's pattern (or ``data`` on it) as a SciPy CSR, sharing A's index arrays."""
+#: SciPy views of a Matrix's pattern (a Matrix is immutable), made on its first search and
+#: kept while the Matrix lives: a view is n + m int32 indices (shared with A where A's are
+#: int32) and m float64 ones, which cost the grid-128² BFS 0.1 ms a call to allocate (pages
+#: faulted in afresh each time), as much as SciPy's search itself.
+_views: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _view(A, weights: bool):
+    """A's pattern with float64 ones (``weights=False``) or A's values as float64 as a SciPy
+    CSR with int32 indices (shared with A's where they are int32): the form SciPy's csgraph
+    routines read without a copy. Made once per Matrix and kind, then reused."""
     import scipy.sparse as sp  # noqa: PLC0415  (scipy.sparse: imported on use)
 
-    if data is None:
-        data = np.ones(A.nvals, dtype=np.float64)
-    return sp.csr_matrix((data, A.indices, A.indptr), shape=A.shape)
+    views = _views.get(A)
+    if views is None:
+        views = _views[A] = {}
+    S = views.get(weights)
+    if S is None:
+        if weights:
+            w, wstride = A._values_for(np.float64)
+            data = np.array(w if wstride else np.broadcast_to(w[:1], (A.nvals,)),
+                            dtype=np.float64)
+        else:
+            data = np.ones(A.nvals, dtype=np.float64)
+        S = views[weights] = sp.csr_matrix(
+            (data, A.indices.astype(np.int32, copy=False), A.indptr.astype(np.int32, copy=False)),
+            shape=A.shape, copy=False)
+    return S
 
 
-def _depths(order, pred, n):
+def _structure(A):
+    """A's pattern as a SciPy CSR of float64 ones (see :func:`_view`)."""
+    return _view(A, False)
+
+
+def _weighted(A):
+    """A's values as float64 weights on its pattern, a SciPy CSR (explicit zeros are
+    zero-weight edges; see :func:`_view`)."""
+    return _view(A, True)
+
+
+#: :func:`_depths` follows the level boundaries one Python step a level (about 0.15 µs
+#: each) for at most this many levels plus one per DEPTH_LOOP_PER_VERTEX visited vertices
+#: (the cost of a couple of NumPy passes over them), then by doubling (a pass over the
+#: visited vertices a doubling, O(m log depth)): the grid-128² search (254 levels) took 0.25
+#: ms by pointer doubling alone, 0.15 ms this way (the loop 0.02 ms of it) on this 2-core
+#: host under load; a path of 10^5 vertices takes 64 + 1562 steps, then 17 doublings.
+DEPTH_LOOP_LEVELS = 64
+DEPTH_LOOP_PER_VERTEX = 64
+
+
+def _depths(order, pred, n, out=None):
     """BFS levels from SciPy's visit order and BFS tree (``pred[v]`` the vertex that found v,
-    -9999 for the root and the unreached): list ranking by pointer doubling, each vertex's
-    hops to the root in ceil(log2(depth)) vectorized passes (O(n log depth), no loop per
-    level: a path of 10^5 vertices takes 17 passes)."""
-    level = np.full(n, -1, dtype=np.int64)
+    -9999 for the root and the unreached).
+
+    SciPy's search is a FIFO queue: the children of the vertex at position j of ``order``
+    lie together, after those of positions < j. So the first position of level t + 1 is
+    ``g[b_t]`` with ``g[j] = 1 + (children of positions < j)`` and ``b_0 = 0``: the levels
+    are the orbit of 0 under g (strictly increasing until it reaches m), followed a step a
+    level while that is cheap and by doubling g (``g[g]``) beyond; no loop per vertex.
+    ``out``: an int64 array of n to write the levels into (else a new one)."""
     m = order.size
-    pos = np.empty(n, dtype=np.int64)
-    pos[order] = np.arange(m, dtype=np.int64)
-    up = np.zeros(m, dtype=np.int64)   # up[i]: position of an ancestor of order[i]
-    up[1:] = pos[pred[order[1:]]]
-    hops = np.ones(m, dtype=np.int64)  # hops[i]: edges from order[i] up to order[up[i]]
-    hops[0] = 0
-    while up[-1]:  # the last vertex is the deepest: once it is done, all are
-        hops += hops[up]
-        up = up[up]
-    level[order] = hops
+    # children a vertex (pred of the non-source visited ones; np.take: fancy indexing by
+    # int32 was 3x slower), summed in visit order: g[j] - 1 = c[j] = children of positions
+    # < j (c[0] = 0; the source is position 0, so c[m] = m - 1)
+    kids = np.take(np.bincount(np.take(pred, order[1:]), minlength=n), order)
+    c = np.empty(m + 1, dtype=np.int64)
+    c[0] = 0
+    np.cumsum(kids, out=c[1:])
+    step = c.item
+    bounds = [0]
+    b = 0
+    for _ in range(DEPTH_LOOP_LEVELS + m // DEPTH_LOOP_PER_VERTEX):
+        if b >= m:
+            break
+        b = step(b) + 1
+        bounds.append(b)
+    if b < m:  # deep: the rest of the orbit by doubling, G = g^(2^s), orbit[t] = g^t(b)
+        orbit, G = np.array([b], dtype=np.int64), c + 1
+        while orbit[-1] < m:
+            orbit = np.concatenate([orbit, np.take(G, orbit)])
+            G = np.take(G, G)
+        bounds = np.r_[np.asarray(bounds[:-1], dtype=np.int64), orbit[orbit < m], m]
+    else:
+        bounds = np.asarray(bounds, dtype=np.int64)
+    level = np.empty(n, dtype=np.int64) if out is None else out
+    if m < n:
+        level.fill(-1)
+    level[order] = np.repeat(np.arange(bounds.size - 1, dtype=np.int64), np.diff(bounds))
     return level
 
 
@@ -191,24 +256,31 @@ def _smallest_parents(A, level):
     return parent
 
 
-def bfs_csgraph(A, source, parents, deterministic, S=None):
+def bfs_csgraph(A, source, parents, deterministic, S=None, level=None, parent=None):
     """A whole BFS by SciPy's compiled ``breadth_first_order`` (O(n + m)), its levels by
     :func:`_depths`; the parents its BFS tree, or with ``deterministic`` the smallest
-    in-neighbour a level up. ``S``: A's pattern as SciPy CSR when the caller has it."""
+    in-neighbour a level up. ``S``: A's pattern as SciPy CSR when the caller has it;
+    ``level``, ``parent``: int64 arrays of n to fill (a row of a multi-source result)."""
     from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415  (scipy: on use)
 
     n = A.nrows
     S = _structure(A) if S is None else S
     order, pred = breadth_first_order(S, int(source), directed=True, return_predecessors=True)
-    level = _depths(order.astype(np.int64, copy=False), pred.astype(np.int64, copy=False), n)
-    parent = None
+    level = _depths(order, pred, n, level)
     if parents:
         if deterministic:
-            parent = _smallest_parents(A, level)
+            found = _smallest_parents(A, level)
+            if parent is None:
+                parent = found
+            else:
+                parent[:] = found
         else:
-            parent = np.full(n, -1, dtype=np.int64)
+            parent = np.empty(n, dtype=np.int64) if parent is None else parent
+            parent.fill(-1)
             parent[order[1:]] = pred[order[1:]]
         parent[source] = source
+    else:
+        parent = None
     return level, parent
 
 
@@ -217,6 +289,4 @@ def dijkstra_csgraph(A, source):
     weights (explicit zeros are zero-weight edges; +inf where unreached)."""
     from scipy.sparse.csgraph import dijkstra  # noqa: PLC0415  (scipy: imported on use)
 
-    w, wstride = A._values_for(np.float64)
-    data = np.array(w if wstride else np.broadcast_to(w[:1], (A.nvals,)), dtype=np.float64)
-    return dijkstra(_structure(A, data), directed=True, indices=int(source))
+    return dijkstra(_weighted(A), directed=True, indices=int(source))
