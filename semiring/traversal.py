@@ -193,6 +193,23 @@ TRACE_LEVELS = 64
 _DIRECTION_MODES = {"auto": 0, "push": 1, "pull": 2}
 
 
+def _grid_operand(A, source, op: str):
+    """(A as a square GPU Matrix of at most BFS_GRID_MAX_N vertices, n), the source checked:
+    the operands of the device-side loops."""
+    A = as_matrix(A, op=op, arg="A", square=True)
+    if A.device != "gpu":
+        raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
+                             f"got a {A.device} matrix")
+    n = A.nrows
+    if n > BFS_GRID_MAX_N:
+        raise InvalidValue(f"{op}: A may have at most {BFS_GRID_MAX_N} vertices, got {n}")
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
+        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
+    if not 0 <= int(source) < n:
+        raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
+    return A, n
+
+
 def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
              beta=24, symmetric=False, trace=False, blocks_per_sm=None):
     """A whole breadth-first search in one persistent launch, switching direction on the device.
@@ -257,18 +274,7 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     ([0, 1, 2, 3], [0, 0, 1, 2], 3)
     """
     op = "bfs_grid"
-
-    A = as_matrix(A, op=op, arg="A", square=True)
-    if A.device != "gpu":
-        raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
-                             f"got a {A.device} matrix")
-    n = A.nrows
-    if n > BFS_GRID_MAX_N:
-        raise InvalidValue(f"{op}: A may have at most {BFS_GRID_MAX_N} vertices, got {n}")
-    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
-        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
-    if not 0 <= int(source) < n:
-        raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
+    A, n = _grid_operand(A, source, op)
     if direction not in _DIRECTION_MODES:
         raise InvalidValue(f"{op}: direction must be one of {tuple(_DIRECTION_MODES)}, "
                            f"got {direction!r}")
@@ -998,17 +1004,7 @@ def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
     [0.0, 3.0, 1.0]
     """
     op = "sssp_grid"
-    A = as_matrix(A, op=op, arg="A", square=True)
-    if A.device != "gpu":
-        raise DeviceMismatch(f"{op}: A must be on the GPU (this is the device-side loop), "
-                             f"got a {A.device} matrix")
-    n = A.nrows
-    if n > BFS_GRID_MAX_N:
-        raise InvalidValue(f"{op}: A may have at most {BFS_GRID_MAX_N} vertices, got {n}")
-    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
-        raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
-    if not 0 <= int(source) < n:
-        raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {int(source)}")
+    A, n = _grid_operand(A, source, op)
     dt = np.dtype(np.float64 if A.dtype == np.bool_ else A.dtype) if dtype is None else None
     if dt is None:
         try:
