@@ -17,8 +17,8 @@ from semiring.backend.gpu import dot3 as _gpu_dot3
 from semiring.spgemm import dot3
 from conftest import to_host
 from oracle import dense_mxm_candidates as dense_mxm
-from strategies import DTYPES, make_matrix
-from test_spgemm import _inexact, assert_matches, check_canonical, operand
+from strategies import make_matrix
+from test_spgemm import _inexact, assert_matches, check_canonical, operand, product_operands
 
 SEMIRINGS = sr.ops.list_names("semiring", builtin=True)
 #: Hypothesis examples per semiring: a third of the profile's (29 semirings x 2 backends).
@@ -30,19 +30,7 @@ EXAMPLES = max(5, settings().max_examples // 3)
 @given(data=st.data())
 def test_dot3_against_oracle(device, semiring_name, data):
     semiring = sr.ops.lookup("semiring", semiring_name, op="test", arg="semiring")
-    m, k, n = (data.draw(st.integers(0, 7), label=lab) for lab in ("m", "k", "n"))
-    adt = data.draw(st.sampled_from(DTYPES), label="A.dtype")
-    bdt = data.draw(st.sampled_from([adt] * 3 + DTYPES), label="B.dtype")
-    Ad, Ap = data.draw(operand(m, k, adt), label="A")
-    Bd, Bp = data.draw(operand(k, n, bdt), label="B")
-    a_iso, b_iso = data.draw(st.booleans(), label="A iso"), data.draw(st.booleans(), label="B iso")
-    if a_iso:
-        Ad = np.ones_like(Ad, dtype=np.bool_)
-    if b_iso:
-        Bd = np.ones_like(Bd, dtype=np.bool_)
-    int64 = data.draw(st.booleans(), label="int64 indices")
-    A = make_matrix(Ad, Ap, device, iso=a_iso, int64=int64)
-    B = make_matrix(Bd, Bp, device, iso=b_iso, int64=int64 and data.draw(st.booleans()))
+    m, n, A, B, (Ad, Ap), (Bd, Bp) = product_operands(data, device)
     _, Mp = data.draw(operand(m, n, np.bool_), label="mask pattern")
     M = make_matrix(np.ones((m, n), bool), Mp, device, iso=data.draw(st.booleans()),
                     int64=data.draw(st.booleans()))

@@ -78,11 +78,9 @@ def operand(draw, nrows, ncols, dtype):
     return vals, present
 
 
-@pytest.mark.parametrize("semiring_name", SEMIRINGS)
-@settings(max_examples=EXAMPLES)
-@given(data=st.data())
-def test_spgemm_against_oracle(device, semiring_name, data):
-    semiring = sr.ops.lookup("semiring", semiring_name, op="test", arg="semiring")
+def product_operands(data, device):
+    """(m, n, A, B, (Ad, Ap), (Bd, Bp)): an m × k and a k × n operand of random dtypes (iso,
+    int32/int64 indices) on ``device``, with their dense values and patterns."""
     m, k, n = (data.draw(st.integers(0, 7), label=lab) for lab in ("m", "k", "n"))
     adt = data.draw(st.sampled_from(DTYPES), label="A.dtype")
     bdt = data.draw(st.sampled_from([adt] * 3 + DTYPES), label="B.dtype")
@@ -96,6 +94,15 @@ def test_spgemm_against_oracle(device, semiring_name, data):
     int64 = data.draw(st.booleans(), label="int64 indices")
     A = make_matrix(Ad, Ap, device, iso=a_iso, int64=int64)
     B = make_matrix(Bd, Bp, device, iso=b_iso, int64=int64 and data.draw(st.booleans()))
+    return m, n, A, B, (Ad, Ap), (Bd, Bp)
+
+
+@pytest.mark.parametrize("semiring_name", SEMIRINGS)
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_spgemm_against_oracle(device, semiring_name, data):
+    semiring = sr.ops.lookup("semiring", semiring_name, op="test", arg="semiring")
+    m, n, A, B, (Ad, Ap), (Bd, Bp) = product_operands(data, device)
     dom = sr.types.promote(A.dtype, B.dtype)
     if data.draw(st.booleans(), label="explicit dtype"):
         dom = np.dtype(data.draw(st.sampled_from(DTYPES), label="dtype"))
