@@ -175,8 +175,9 @@ def edge_support(C):
     ``sr.mxm(C, C, sr.plus_pair, mask=C.S)`` enumerates every wedge Σ_k d_k², which the hubs
     of a power-law graph dominate: on Kronecker 16, 3.3·10⁷ pairs against 1.2·10⁹ wedges.
 
-    # needs public API: a masked dot-product mxm (C⟨M⟩ = A ⊕.⊗ Bᵀ driven by M's entries,
-    # SuiteSparse's dot3) or a triangle-listing primitive; this is vectorized array code.
+    The masked dot product ``sr.dot3(C, C, sr.plus_pair, mask=C)`` computes the same T; which
+    of the two is faster on the GPU has not been measured (triangle_count's dot3 runs over the
+    upward orientation U, whose rows are short; C's hub rows are not).
     """
     xp = sr.array_module(C.device)
     n = C.nrows
