@@ -76,6 +76,18 @@ def test_k_truss_matches_networkx(device, data, k, method, chunk, monkeypatch):
     assert got == want
 
 
+@given(data=edge_lists(max_n=14), chunk=st.sampled_from([1, 7, 1 << 24]))
+def test_edge_support_is_the_masked_dot_product(device, data, chunk, monkeypatch):
+    # T⟨C⟩ = C plus.pair Cᵀ two ways: the triangle listing and sr.dot3 over C's entries
+    monkeypatch.setattr(cores, "SUPPORT_CHUNK", chunk)
+    C = cores.undirected_pattern(build(data, device), "test")
+    sup = to_host(cores.edge_support(C))
+    T = sr.dot3(C, C, sr.plus_pair, mask=C)
+    d = {(i, j): x for i, j, x in zip(*(to_host(a).tolist() for a in T.to_coo()))}
+    r, c, _ = (to_host(a) for a in C.to_coo())
+    np.testing.assert_array_equal(sup, [d.get((i, j), 0) for i, j in zip(r.tolist(), c.tolist())])
+
+
 def test_k_truss_examples(device):
     K5 = sr.Matrix.from_dense(np.ones((5, 5)) - np.eye(5), missing=0, device=device)
     assert alg.k_truss(K5, 5).nvals == 20
