@@ -79,8 +79,10 @@ def dist_op(op, DA, src):
         f = lambda: dist.vxm(x, DA, sr.plus_first, direction="pull")  # noqa: E731
     elif op == "cc":
         f = lambda: ad.connected_components(DA, symmetric=True, gather=False)  # noqa: E731
+    elif op == "pagerank":
+        f = lambda: ad.pagerank(DA, gather=False)  # noqa: E731
     else:
-        raise ValueError(f"dist_op: op must be one of {OPS}, got {op!r}")
+        raise ValueError(f"dist_op: op must be one of {OPS} or 'pagerank', got {op!r}")
 
     def run():
         v = f()
@@ -104,6 +106,8 @@ def inprocess_op(op, M, src):
         return lambda: sr.vxm(x, M, sr.plus_first, direction="pull")
     if op == "cc":
         return lambda: algorithms.connected_components(M)
+    if op == "pagerank":  # the structure's, as algorithms.dist.pagerank
+        return lambda: algorithms.pagerank(M, weighted=False)
     raise ValueError(f"inprocess_op: op must be one of {OPS}, got {op!r}")
 
 

@@ -319,8 +319,68 @@ def test_whole_on_one_worker(client, device, monkeypatch):
         np.testing.assert_array_equal(to_host(adist.sssp(DA, s)), to_host(algorithms.sssp(A, s)))
         v = adist.bfs(DA, s, gather=False)
         assert v.nvals == int((to_host(rl) >= 0).sum())
+        np.testing.assert_array_equal(to_host(v.to_dense(missing=-1)), to_host(rl))
+        lv, pv = adist.bfs(DA, s, parents=True, deterministic=True, gather=False)
+        np.testing.assert_array_equal(to_host(pv.to_dense(missing=-1)), to_host(rp))
+        d = adist.sssp(DA, s, gather=False)
+        np.testing.assert_array_equal(to_host(d.to_dense(missing=np.inf)),
+                                      to_host(algorithms.sssp(A, s)))
+    # PageRank: the one-device power iteration (structure only) as one task, equal to it and
+    # within rounding of the distributed loop on the same single partition
+    pers = np.arange(30) + 1.0
+    for kw in ({}, dict(personalization=pers)):
+        ref = to_host(algorithms.pagerank(A, weighted=False, **kw))
+        got = adist.pagerank(DA, **kw)
+        np.testing.assert_array_equal(to_host(got), ref)
+        v = adist.pagerank(DA, gather=False, **kw)
+        assert v.nvals == 30
+        np.testing.assert_array_equal(to_host(v.to_dense()), ref)
+        monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", False)
+        np.testing.assert_allclose(to_host(adist.pagerank(DA, **kw)), ref, rtol=0, atol=1e-12)
+        monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
+    with pytest.raises(sr.InvalidValue, match="no convergence"):
+        adist.pagerank(DA, max_iter=1, tol=1e-12)
     with pytest.raises(sr.InvalidIndex):
         adist.bfs(DA, 30)
+
+
+def test_reduce_latency(client):
+    """local_cluster sends each message at once (client, scheduler and worker streams), and
+    workers that join later do too (the plugins); reduce_latency checks its interval."""
+    from semiring.dist import _plugins  # noqa: PLC0415  (imports distributed: after the skip)
+
+    assert client.scheduler_comm.interval == 0.0
+    assert client.run_on_scheduler(_intervals) == [0.0] * 3  # 2 workers, 1 client
+    assert set(client.run(_worker_interval).values()) == {0.0}
+    slow = dist.local_cluster(1, processes=False, low_latency=False)
+    try:
+        assert slow.scheduler_comm.interval > 0  # dask's own batching
+        assert set(slow.run(_worker_interval).values()) != {0.0}
+        assert dist.reduce_latency(slow, 0.0005) is slow
+        assert slow.scheduler_comm.interval == 0.0005
+        assert set(slow.run_on_scheduler(_intervals)) == {0.0005}
+        assert set(slow.run(_worker_interval).values()) == {0.0005}
+        # a worker that joins later: both plugins set its streams
+        slow.cluster.scale(2)
+        slow.wait_for_workers(2, timeout=30)
+        assert set(slow.run(_worker_interval).values()) == {0.0005}
+        assert set(slow.run_on_scheduler(_intervals)) == {0.0005}
+        for bad in (-1, "0", True, float("nan")):
+            with pytest.raises(sr.InvalidValue, match="reduce_latency: interval"):
+                dist.reduce_latency(slow, bad)
+    finally:
+        slow.close()
+        slow.cluster.close()
+    assert _plugins.LowLatencyWorker(0.0).name != _plugins.LowLatencyScheduler(0.0).name
+
+
+def _intervals(dask_scheduler=None):
+    return [b.interval for b in (*dask_scheduler.stream_comms.values(),
+                                 *dask_scheduler.client_comms.values())]
+
+
+def _worker_interval(dask_worker=None):
+    return dask_worker.batched_stream.interval
 
 
 # ---------------------------------------------------------------------------------- constructors

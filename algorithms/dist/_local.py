@@ -14,10 +14,16 @@ from semiring import dist
 WHOLE_ON_ONE_WORKER = True
 
 
-def _run(name, B, args, kwargs, missing, ntuple):
+def _run(name, B, args, kwargs, missing, ntuple, gather=False):
     import algorithms  # noqa: PLC0415 (on the worker)
 
-    out = getattr(algorithms, name)(B, *args, **kwargs)
+    try:
+        out = getattr(algorithms, name)(B, *args, **kwargs)
+    except algorithms.ConvergenceError as err:  # the distributed loop's error for the same
+        raise sr.InvalidValue(f"{name}: no convergence in max_iter (={kwargs.get('max_iter')}) "
+                              f"iterations (tol = {kwargs.get('tol')}): {err}") from err
+    if gather:  # the arrays themselves: the one-device result, 'missing' where absent
+        return out
     outs = out if isinstance(out, tuple) else (out,)
     vecs = tuple(sr.Vector.from_dense(o, missing=m) for o, m in zip(outs, missing))
     return vecs if ntuple > 1 else vecs[0]
@@ -30,15 +36,15 @@ def _pick(t, i):
 def whole(A, name, args, kwargs, missing, dtypes, *, gather):
     """Run ``algorithms.<name>(block, *args, **kwargs)`` on the worker of A's only partition;
     its outputs come back as DistVectors (``missing``: the output's value for 'absent') or,
-    with ``gather``, as arrays."""
+    with ``gather``, as arrays: the task's own result, one round trip in all."""
     kind = "cols" if A._blocks["cols"] is not None or A._blocks["rows"] is None else "rows"
     B = A.blocks(kind)[0]
     L = A.layout(kind)
+    if gather:
+        return L.submit(0, _run, name, B, args, kwargs, missing, len(missing), True).result()
     fut = L.submit(0, _run, name, B, args, kwargs, missing, len(missing))
     futs = [fut] if len(missing) == 1 else [L.submit(0, _pick, fut, i) for i in range(len(missing))]
     vecs = [dist.DistVector(L, [f], dt) for f, dt in zip(futs, dtypes)]
-    if gather:
-        vecs = [v.to_dense(missing=m) for v, m in zip(vecs, missing)]
     return tuple(vecs) if len(vecs) > 1 else vecs[0]
 
 
