@@ -86,7 +86,8 @@ def dist_op(op, DA, src):
 
     def run():
         v = f()
-        distributed.wait(v.parts)
+        # computed on the workers (a result held by a direct call already is)
+        v.wait() if hasattr(v, "wait") else distributed.wait(v.parts)
         return v
 
     return run

@@ -304,9 +304,12 @@ def test_empty_and_edgeless(client, device):
     np.testing.assert_allclose(to_host(adist.pagerank(DZ)), 0.2)
 
 
-def test_whole_on_one_worker(client, device, monkeypatch):
-    """One partition: the one-device algorithm as one task on its worker, same results."""
+@pytest.mark.parametrize("direct", [True, False], ids=["direct", "task"])
+def test_whole_on_one_worker(client, device, monkeypatch, direct):
+    """One partition: the one-device algorithm as one call on its worker (an actor's method,
+    or a task through the scheduler), same results."""
     monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
+    monkeypatch.setattr(_local, "DIRECT", direct)
     S = sp.random(30, 30, density=0.1, format="csr", random_state=2)
     S.data = np.round(S.data * 9) + 1
     A = sr.Matrix.from_scipy(S, device=device)
@@ -342,6 +345,46 @@ def test_whole_on_one_worker(client, device, monkeypatch):
         adist.pagerank(DA, max_iter=1, tol=1e-12)
     with pytest.raises(sr.InvalidIndex):
         adist.bfs(DA, 30)
+
+
+def _held_count(DA):
+    return DA.servers("cols")[0].held().result()
+
+
+def test_call_direct_held_parts(client, device, monkeypatch):
+    """A direct call's results stay on the worker: usable as partitions (a task takes each on
+    first use, once), dropped there when the client lets go of them untaken."""
+    import gc  # noqa: PLC0415  (this test only: collect the dropped results' records)
+
+    monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
+    monkeypatch.setattr(_local, "DIRECT", True)
+
+    S = sp.random(40, 40, density=0.1, format="csr", random_state=4)
+    A = sr.Matrix.from_scipy(S, device=device)
+    DA = dmat(S, client, device, dict(nparts=1))
+    DA.blocks("cols")
+    ref_l, ref_p = (to_host(x) for x in algorithms.bfs(A, 3, parents=True, deterministic=True))
+    gc.collect()
+    base = _held_count(DA)
+    lv, pv = adist.bfs(DA, 3, parents=True, deterministic=True, gather=False)
+    assert lv.wait() is lv
+    assert _held_count(DA) == base + 2
+    # the levels taken into Dask's memory (one task), used by the distributed operations
+    lv2 = dist.apply(lv, "plus", right=1)
+    np.testing.assert_array_equal(to_host(lv2.to_dense(missing=-1)),
+                                  np.where(ref_l >= 0, ref_l + 1, -1))
+    assert lv.parts is lv.parts and lv.nvals == int((ref_l >= 0).sum())
+    assert _held_count(DA) == base + 1
+    del lv, lv2, pv  # the parents never taken: dropped on the worker
+    gc.collect()
+    for _ in range(50):
+        if _held_count(DA) == base:
+            break
+        import time  # noqa: PLC0415  (this test only: the drop is sent, not awaited)
+        time.sleep(0.05)
+    assert _held_count(DA) == base
+    got = DA.call_direct("rows", 0, sr.reduce_rows, ("plus",), keep=False)
+    np.testing.assert_allclose(to_host(got.to_dense()), np.asarray(S.sum(axis=1)).ravel())
 
 
 def test_reduce_latency(client):
