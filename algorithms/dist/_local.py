@@ -29,9 +29,14 @@ def _run(name, B, args, kwargs, missing, ntuple, gather=False):
     except algorithms.ConvergenceError as err:  # the distributed loop's error for the same
         raise sr.InvalidValue(f"{name}: no convergence in max_iter (={kwargs.get('max_iter')}) "
                               f"iterations (tol = {kwargs.get('tol')}): {err}") from err
+    outs = out if isinstance(out, tuple) else (out,)
+    if any(sr.is_gpu_array(o) for o in outs):
+        # done when the call returns (the device loop's kernels run on after their launch)
+        import cupy  # noqa: PLC0415 (GPU workers only)
+
+        cupy.cuda.Device().synchronize()
     if gather:  # the arrays themselves: the one-device result, 'missing' where absent
         return out
-    outs = out if isinstance(out, tuple) else (out,)
     vecs = tuple(sr.Vector.from_dense(o, missing=m) for o, m in zip(outs, missing))
     return vecs if ntuple > 1 else vecs[0]
 

@@ -8,7 +8,10 @@ Dask workers, before and after.
     PYTHONPATH=. python3 bench/probes/dask_latency.py [--device cpu|gpu] [--scales 16,17,18]
         [--workers 1,2] [--ops bfs,sssp,pagerank] [--skip floor,count,algos]
 
-Prints one line per figure (milliseconds: median of the runs, after one warm-up).
+Prints one line per figure (milliseconds: median of the runs, after one warm-up). The
+algorithms run on one cluster per (workers, scale) in the order of ``CONFIGS``: the code as
+it was (Dask's batched sends, one task, PageRank's distributed loop on one partition), then
+with :func:`semiring.dist.reduce_latency`, then with direct calls (one partition only).
 """
 
 from __future__ import annotations
@@ -54,6 +57,10 @@ def floor(dist, workers):
     client = dist.local_cluster(workers, low_latency=False)
     w = sorted(client.nthreads())[0]
     actor = client.submit(_Actor, actor=True, workers=[w]).result()
+    import scipy.sparse as sp  # noqa: PLC0415  (a one-partition matrix for call_direct)
+
+    DA = dist.DistMatrix.from_scipy(sp.identity(8, format="csr"), client, nparts=1)
+    DA.servers("rows")
     big = client.submit(_ones, 1 << 20, workers=[w], pure=False)
     big.result()
     for label in ("dask defaults", "reduce_latency"):
@@ -67,6 +74,8 @@ def floor(dist, workers):
                 _same, big, pure=False)), 10),
             "client.run (scheduler broadcast)": med(lambda: client.run(_noop, workers=[w])),
             "actor method (client -> worker)": med(lambda: actor.f().result()),
+            "DistMatrix.call_direct (no-op, keep=False)": med(lambda: DA.call_direct(
+                "rows", 0, _noop, keep=False)),
         }
         for k, v in res.items():
             print(f"floor workers={workers} [{label}] {k}: {v:.2f} ms", flush=True)
@@ -116,32 +125,49 @@ def count_bfs(dist, ad, kron):
     client.cluster.close()
 
 
+#: The configurations timed, in order on one cluster: (label, reduce_latency, direct calls,
+#: PageRank's one-partition task). The first is the code before issue 18's latency work.
+CONFIGS = (("before: dask defaults, tasks, PageRank loop", False, False, False),
+           ("reduce_latency, tasks", True, False, True),
+           ("reduce_latency, direct calls", True, True, True))
+
+
 def algos(args, dist, DS, sr):
+    from algorithms.dist import _local  # noqa: PLC0415  (the switches this probe flips)
+
     dev = args.device
     for workers in args.workers:
-        for low in (False, True):
-            client = dist.local_cluster(workers, device=dev, low_latency=low)
-            for scale in args.scales:
-                n = 1 << scale
-                DA, setup = DS.make_dist(client, functools.partial(DS.kron_graph, scale, dev),
-                                         n, workers, dev)
-                deg = DS.host(DA.degree("cols").to_dense())
-                src = int(np.flatnonzero(deg > 0)[0])
-                M = None
-                if workers == args.workers[0] and low:
-                    A0 = DS.kron_graph(scale, dev)
-                    M = sr.Matrix.from_cupyx(A0) if dev == "gpu" else \
-                        sr.Matrix.from_scipy(A0, device="cpu")
+        for scale in args.scales:
+            client = dist.local_cluster(workers, device=dev, low_latency=False)
+            n = 1 << scale
+            DA, setup = DS.make_dist(client, functools.partial(DS.kron_graph, scale, dev),
+                                     n, workers, dev)
+            deg = DS.host(DA.degree("cols").to_dense())
+            src = int(np.flatnonzero(deg > 0)[0])
+            if workers == args.workers[0]:
+                A0 = DS.kron_graph(scale, dev)
+                M = sr.Matrix.from_cupyx(A0) if dev == "gpu" else \
+                    sr.Matrix.from_scipy(A0, device="cpu")
+                del A0
                 for op in args.ops:
                     reps = args.reps if op == "bfs" else max(1, args.reps // 3)
-                    if M is not None:
-                        t, _ = DS.timed(DS.inprocess_op(op, M, src), reps, dev)
-                        print(f"algo kron-{scale} {op} in-process: {t * 1e3:.2f} ms", flush=True)
+                    t, _ = DS.timed(DS.inprocess_op(op, M, src), reps, dev)
+                    print(f"algo kron-{scale} {op} in-process: {t * 1e3:.2f} ms", flush=True)
+                del M
+            for label, low, direct, pr_whole in CONFIGS:
+                if direct and workers > 1:
+                    continue  # direct calls serve one partition
+                if low:
+                    dist.reduce_latency(client)
+                _local.DIRECT = direct
+                for op in args.ops:
+                    _local.WHOLE_ON_ONE_WORKER = pr_whole or op != "pagerank"
+                    reps = args.reps if op == "bfs" else max(1, args.reps // 3)
                     t, _ = DS.timed(DS.dist_op(op, DA, src), reps, dev)
-                    print(f"algo kron-{scale} {op} dask workers={workers} "
-                          f"{'reduce_latency' if low else 'dask defaults'}: {t * 1e3:.2f} ms",
-                          flush=True)
-                del DA, M
+                    print(f"algo kron-{scale} {op} dask workers={workers} [{label}]: "
+                          f"{t * 1e3:.2f} ms", flush=True)
+            _local.DIRECT, _local.WHOLE_ON_ONE_WORKER = True, True
+            del DA
             client.close()
             client.cluster.close()
 
