@@ -385,6 +385,18 @@ def test_call_direct_held_parts(client, device, monkeypatch):
     assert _held_count(DA) == base
     got = DA.call_direct("rows", 0, sr.reduce_rows, ("plus",), keep=False)
     np.testing.assert_allclose(to_host(got.to_dense()), np.asarray(S.sum(axis=1)).ravel())
+    with pytest.raises(sr.InvalidValue, match="call_direct: kind"):
+        DA.call_direct("diag", 0, sr.reduce_rows)
+    with pytest.raises(sr.InvalidIndex, match="call_direct: p must"):
+        DA.call_direct("rows", 1, sr.reduce_rows)
+    with pytest.raises(sr.DomainMismatch, match="call_direct: fn must"):
+        DA.call_direct("rows", 0, "reduce_rows")
+    with pytest.raises(ZeroDivisionError):  # the worker's error, raised here
+        DA.call_direct("rows", 0, _fail)
+
+
+def _fail(B):
+    return 1 / 0
 
 
 def test_reduce_latency(client):

@@ -227,7 +227,18 @@ class DistVector:
 
     def wait(self) -> "DistVector":
         """Wait until every partition is computed (one held by a direct call already is);
-        raise the first worker error."""
+        raise the first worker error.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> from semiring import dist
+        >>> client = dist.local_cluster(1, processes=False)
+        >>> DA = dist.DistMatrix.from_scipy(sp.identity(4, format="csr"), client)
+        >>> dist.DistVector.full(DA, 1.0).wait().nparts
+        1
+        >>> client.close(); client.cluster.close()
+        """
         futs = [x for x in self._parts if not isinstance(x, Held)]
         if futs:
             distributed = require_distributed()
@@ -520,7 +531,21 @@ class DistMatrix:
 
     def servers(self, kind: str):
         """One :class:`semiring.dist._tasks.PartitionServer` actor per block of ``kind``, on
-        the block's worker (made on first use, one round trip, then kept)."""
+        the block's worker (made on first use, one round trip, then kept).
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> from semiring import dist
+        >>> client = dist.local_cluster(1, processes=False)
+        >>> DA = dist.DistMatrix.from_scipy(sp.identity(4, format="csr"), client)
+        >>> len(DA.servers("rows"))
+        1
+        >>> client.close(); client.cluster.close()
+        """
+        if kind not in KINDS:
+            raise sr.InvalidValue(f"DistMatrix.servers: kind must be one of {KINDS}, got "
+                                  f"{kind!r}")
         if kind not in self._servers:
             blocks = self.blocks(kind)
             L = self.layout(kind)
@@ -551,8 +576,15 @@ class DistMatrix:
         [1.0, 1.0, 1.0]
         >>> client.close(); client.cluster.close()
         """
-        server = self.servers(kind)[p]
+        op = "DistMatrix.call_direct"
+        if kind not in KINDS:
+            raise sr.InvalidValue(f"{op}: kind must be one of {KINDS}, got {kind!r}")
         L = self.layout(kind)
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < L.nparts:
+            raise sr.InvalidIndex(f"{op}: p must be a partition in [0, {L.nparts}), got {p!r}")
+        if not callable(fn):
+            raise sr.DomainMismatch(f"{op}: fn must be callable, got {type(fn).__name__}")
+        server = self.servers(kind)[p]
         token = uuid.uuid4().hex
         got = server.call(fn, tuple(args), dict(kwargs or {}), token, keep).result()
         if not keep:
