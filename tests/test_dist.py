@@ -399,6 +399,24 @@ def _fail(B):
     return 1 / 0
 
 
+def test_call_direct_with_two_clients(client, device):
+    """The actor handles answer through the matrix's own client, not the process's default
+    one (another cluster's, made later: the bench keeps one per worker count)."""
+    S = sp.identity(5, format="csr")
+    DA = dmat(S, client, device, dict(nparts=1))
+    other = dist.local_cluster(1, processes=False)
+    try:
+        assert distributed.get_client() is other  # the default is now the other client
+        assert DA.servers("rows")[0]._client is client  # (without: a call here hangs)
+        got = DA.call_direct("rows", 0, sr.reduce_rows, ("plus",), keep=False)
+        assert to_host(got.to_dense()).tolist() == [1.0] * 5
+    finally:
+        other.close()
+        other.cluster.close()
+    got = DA.call_direct("rows", 0, sr.reduce_rows, ("plus",), keep=False)  # other closed
+    assert to_host(got.to_dense()).tolist() == [1.0] * 5
+
+
 def test_reduce_latency(client):
     """local_cluster sends each message at once (client, scheduler and worker streams), and
     workers that join later do too (the plugins); reduce_latency checks its interval."""

@@ -552,7 +552,10 @@ class DistMatrix:
             futs = [L.client.submit(T.PartitionServer, blocks[p], actor=True,
                                     workers=[L.workers[p]], allow_other_workers=False)
                     for p in range(L.nparts)]
-            self._servers[kind] = [f.result() for f in futs]
+            # an actor handle binds to the current client when it arrives: this one (with
+            # several clients in one process, the default one may be another's)
+            with L.client.as_current():
+                self._servers[kind] = [f.result() for f in futs]
         return self._servers[kind]
 
     def call_direct(self, kind: str, p: int, fn, args=(), kwargs=None, *, keep=True,
