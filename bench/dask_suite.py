@@ -79,12 +79,15 @@ def dist_op(op, DA, src):
         f = lambda: dist.vxm(x, DA, sr.plus_first, direction="pull")  # noqa: E731
     elif op == "cc":
         f = lambda: ad.connected_components(DA, symmetric=True, gather=False)  # noqa: E731
+    elif op == "pagerank":
+        f = lambda: ad.pagerank(DA, gather=False)  # noqa: E731
     else:
-        raise ValueError(f"dist_op: op must be one of {OPS}, got {op!r}")
+        raise ValueError(f"dist_op: op must be one of {OPS} or 'pagerank', got {op!r}")
 
     def run():
         v = f()
-        distributed.wait(v.parts)
+        # computed on the workers (a result held by a direct call already is)
+        v.wait() if hasattr(v, "wait") else distributed.wait(v.parts)
         return v
 
     return run
@@ -104,6 +107,8 @@ def inprocess_op(op, M, src):
         return lambda: sr.vxm(x, M, sr.plus_first, direction="pull")
     if op == "cc":
         return lambda: algorithms.connected_components(M)
+    if op == "pagerank":  # the structure's, as algorithms.dist.pagerank
+        return lambda: algorithms.pagerank(M, weighted=False)
     raise ValueError(f"inprocess_op: op must be one of {OPS}, got {op!r}")
 
 

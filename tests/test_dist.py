@@ -304,9 +304,12 @@ def test_empty_and_edgeless(client, device):
     np.testing.assert_allclose(to_host(adist.pagerank(DZ)), 0.2)
 
 
-def test_whole_on_one_worker(client, device, monkeypatch):
-    """One partition: the one-device algorithm as one task on its worker, same results."""
+@pytest.mark.parametrize("direct", [True, False], ids=["direct", "task"])
+def test_whole_on_one_worker(client, device, monkeypatch, direct):
+    """One partition: the one-device algorithm as one call on its worker (an actor's method,
+    or a task through the scheduler), same results."""
     monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
+    monkeypatch.setattr(_local, "DIRECT", direct)
     S = sp.random(30, 30, density=0.1, format="csr", random_state=2)
     S.data = np.round(S.data * 9) + 1
     A = sr.Matrix.from_scipy(S, device=device)
@@ -319,8 +322,138 @@ def test_whole_on_one_worker(client, device, monkeypatch):
         np.testing.assert_array_equal(to_host(adist.sssp(DA, s)), to_host(algorithms.sssp(A, s)))
         v = adist.bfs(DA, s, gather=False)
         assert v.nvals == int((to_host(rl) >= 0).sum())
+        np.testing.assert_array_equal(to_host(v.to_dense(missing=-1)), to_host(rl))
+        lv, pv = adist.bfs(DA, s, parents=True, deterministic=True, gather=False)
+        np.testing.assert_array_equal(to_host(pv.to_dense(missing=-1)), to_host(rp))
+        d = adist.sssp(DA, s, gather=False)
+        np.testing.assert_array_equal(to_host(d.to_dense(missing=np.inf)),
+                                      to_host(algorithms.sssp(A, s)))
+    # PageRank: the one-device power iteration (structure only) as one task, equal to it and
+    # within rounding of the distributed loop on the same single partition
+    pers = np.arange(30) + 1.0
+    for kw in ({}, dict(personalization=pers)):
+        ref = to_host(algorithms.pagerank(A, weighted=False, **kw))
+        got = adist.pagerank(DA, **kw)
+        np.testing.assert_array_equal(to_host(got), ref)
+        v = adist.pagerank(DA, gather=False, **kw)
+        assert v.nvals == 30
+        np.testing.assert_array_equal(to_host(v.to_dense()), ref)
+        monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", False)
+        np.testing.assert_allclose(to_host(adist.pagerank(DA, **kw)), ref, rtol=0, atol=1e-12)
+        monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
+    with pytest.raises(sr.InvalidValue, match="no convergence"):
+        adist.pagerank(DA, max_iter=1, tol=1e-12)
     with pytest.raises(sr.InvalidIndex):
         adist.bfs(DA, 30)
+
+
+def _held_count(DA):
+    return DA.servers("cols")[0].held().result()
+
+
+def test_call_direct_held_parts(client, device, monkeypatch):
+    """A direct call's results stay on the worker: usable as partitions (a task takes each on
+    first use, once), dropped there when the client lets go of them untaken."""
+    import gc  # noqa: PLC0415  (this test only: collect the dropped results' records)
+
+    monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
+    monkeypatch.setattr(_local, "DIRECT", True)
+
+    S = sp.random(40, 40, density=0.1, format="csr", random_state=4)
+    A = sr.Matrix.from_scipy(S, device=device)
+    DA = dmat(S, client, device, dict(nparts=1))
+    DA.blocks("cols")
+    ref_l, ref_p = (to_host(x) for x in algorithms.bfs(A, 3, parents=True, deterministic=True))
+    gc.collect()
+    base = _held_count(DA)
+    lv, pv = adist.bfs(DA, 3, parents=True, deterministic=True, gather=False)
+    assert lv.wait() is lv
+    assert _held_count(DA) == base + 2
+    # the levels taken into Dask's memory (one task), used by the distributed operations
+    lv2 = dist.apply(lv, "plus", right=1)
+    np.testing.assert_array_equal(to_host(lv2.to_dense(missing=-1)),
+                                  np.where(ref_l >= 0, ref_l + 1, -1))
+    assert lv.parts is lv.parts and lv.nvals == int((ref_l >= 0).sum())
+    assert _held_count(DA) == base + 1
+    del lv, lv2, pv  # the parents never taken: dropped on the worker
+    gc.collect()
+    for _ in range(50):
+        if _held_count(DA) == base:
+            break
+        import time  # noqa: PLC0415  (this test only: the drop is sent, not awaited)
+        time.sleep(0.05)
+    assert _held_count(DA) == base
+    got = DA.call_direct("rows", 0, sr.reduce_rows, ("plus",), keep=False)
+    np.testing.assert_allclose(to_host(got.to_dense()), np.asarray(S.sum(axis=1)).ravel())
+    with pytest.raises(sr.InvalidValue, match="call_direct: kind"):
+        DA.call_direct("diag", 0, sr.reduce_rows)
+    with pytest.raises(sr.InvalidIndex, match="call_direct: p must"):
+        DA.call_direct("rows", 1, sr.reduce_rows)
+    with pytest.raises(sr.DomainMismatch, match="call_direct: fn must"):
+        DA.call_direct("rows", 0, "reduce_rows")
+    with pytest.raises(ZeroDivisionError):  # the worker's error, raised here
+        DA.call_direct("rows", 0, _fail)
+
+
+def _fail(B):
+    return 1 / 0
+
+
+def test_call_direct_with_two_clients(client, device):
+    """The actor handles answer through the matrix's own client, not the process's default
+    one (another cluster's, made later: the bench keeps one per worker count)."""
+    S = sp.identity(5, format="csr")
+    DA = dmat(S, client, device, dict(nparts=1))
+    other = dist.local_cluster(1, processes=False)
+    try:
+        assert distributed.get_client() is other  # the default is now the other client
+        assert DA.servers("rows")[0]._client is client  # (without: a call here hangs)
+        got = DA.call_direct("rows", 0, sr.reduce_rows, ("plus",), keep=False)
+        assert to_host(got.to_dense()).tolist() == [1.0] * 5
+    finally:
+        other.close()
+        other.cluster.close()
+    got = DA.call_direct("rows", 0, sr.reduce_rows, ("plus",), keep=False)  # other closed
+    assert to_host(got.to_dense()).tolist() == [1.0] * 5
+
+
+def test_reduce_latency(client):
+    """local_cluster sends each message at once (client, scheduler and worker streams), and
+    workers that join later do too (the plugins); reduce_latency checks its interval."""
+    from semiring.dist import _plugins  # noqa: PLC0415  (imports distributed: after the skip)
+
+    assert client.scheduler_comm.interval == 0.0
+    assert client.run_on_scheduler(_intervals) == [0.0] * 3  # 2 workers, 1 client
+    assert set(client.run(_worker_interval).values()) == {0.0}
+    slow = dist.local_cluster(1, processes=False, low_latency=False)
+    try:
+        assert slow.scheduler_comm.interval > 0  # dask's own batching
+        assert set(slow.run(_worker_interval).values()) != {0.0}
+        assert dist.reduce_latency(slow, 0.0005) is slow
+        assert slow.scheduler_comm.interval == 0.0005
+        assert set(slow.run_on_scheduler(_intervals)) == {0.0005}
+        assert set(slow.run(_worker_interval).values()) == {0.0005}
+        # a worker that joins later: both plugins set its streams
+        slow.cluster.scale(2)
+        slow.wait_for_workers(2, timeout=30)
+        assert set(slow.run(_worker_interval).values()) == {0.0005}
+        assert set(slow.run_on_scheduler(_intervals)) == {0.0005}
+        for bad in (-1, "0", True, float("nan")):
+            with pytest.raises(sr.InvalidValue, match="reduce_latency: interval"):
+                dist.reduce_latency(slow, bad)
+    finally:
+        slow.close()
+        slow.cluster.close()
+    assert _plugins.LowLatencyWorker(0.0).name != _plugins.LowLatencyScheduler(0.0).name
+
+
+def _intervals(dask_scheduler=None):
+    return [b.interval for b in (*dask_scheduler.stream_comms.values(),
+                                 *dask_scheduler.client_comms.values())]
+
+
+def _worker_interval(dask_worker=None):
+    return dask_worker.batched_stream.interval
 
 
 # ---------------------------------------------------------------------------------- constructors

@@ -13,14 +13,44 @@ from semiring import dist
 
 WHOLE_ON_ONE_WORKER = True
 
+#: Call the partition's worker directly (``DistMatrix.call_direct``: a Dask actor's method,
+#: client -> worker) rather than through the scheduler (a task: client -> scheduler -> worker
+#: -> scheduler -> client). On a 2-core host's LocalCluster, a no-op costs 1.1 ms directly
+#: against 3.5-4 ms as a task (10.6 ms with Dask's batched sends; bench/probes/dask_latency.py);
+#: the result stays on the worker either way.
+DIRECT = True
 
-def _run(name, B, args, kwargs, missing, ntuple):
+
+def _run(name, B, args, kwargs, missing, ntuple, gather=False):
     import algorithms  # noqa: PLC0415 (on the worker)
 
-    out = getattr(algorithms, name)(B, *args, **kwargs)
+    try:
+        out = getattr(algorithms, name)(B, *args, **kwargs)
+    except algorithms.ConvergenceError as err:  # the distributed loop's error for the same
+        raise sr.InvalidValue(f"{name}: no convergence in max_iter (={kwargs.get('max_iter')}) "
+                              f"iterations (tol = {kwargs.get('tol')}): {err}") from err
     outs = out if isinstance(out, tuple) else (out,)
+    if any(sr.is_gpu_array(o) for o in outs):
+        # done when the call returns (the device loop's kernels run on after their launch)
+        import cupy  # noqa: PLC0415 (GPU workers only)
+
+        cupy.cuda.Device().synchronize()
+    if gather:  # the arrays themselves: the one-device result, 'missing' where absent
+        return out
     vecs = tuple(sr.Vector.from_dense(o, missing=m) for o, m in zip(outs, missing))
     return vecs if ntuple > 1 else vecs[0]
+
+
+def _run_block(B, name, args, kwargs, missing, ntuple, gather):
+    """``_run`` with the block first (a direct call's signature), the one-device arrays
+    themselves (each made a Vector by the task that takes it, if one does)."""
+    out = _run(name, B, args, kwargs, missing, ntuple, True)
+    return out if gather or isinstance(out, tuple) else (out,)
+
+
+def _as_vector(a, missing):
+    """The partition of a held dense result: entries equal to ``missing`` absent."""
+    return sr.Vector.from_dense(a, missing=missing)
 
 
 def _pick(t, i):
@@ -30,15 +60,23 @@ def _pick(t, i):
 def whole(A, name, args, kwargs, missing, dtypes, *, gather):
     """Run ``algorithms.<name>(block, *args, **kwargs)`` on the worker of A's only partition;
     its outputs come back as DistVectors (``missing``: the output's value for 'absent') or,
-    with ``gather``, as arrays."""
+    with ``gather``, as arrays: the task's own result, one round trip in all."""
     kind = "cols" if A._blocks["cols"] is not None or A._blocks["rows"] is None else "rows"
     B = A.blocks(kind)[0]
     L = A.layout(kind)
+    if DIRECT:
+        got = A.call_direct(kind, 0, _run_block, (name, args, kwargs, missing, len(missing),
+                                                   gather), keep=not gather,
+                            finish=[(_as_vector, (m,)) for m in missing])
+        if gather:
+            return got
+        vecs = [dist.DistVector(L, [h], dt) for h, dt in zip(got, dtypes)]
+        return tuple(vecs) if len(vecs) > 1 else vecs[0]
+    if gather:
+        return L.submit(0, _run, name, B, args, kwargs, missing, len(missing), True).result()
     fut = L.submit(0, _run, name, B, args, kwargs, missing, len(missing))
     futs = [fut] if len(missing) == 1 else [L.submit(0, _pick, fut, i) for i in range(len(missing))]
     vecs = [dist.DistVector(L, [f], dt) for f, dt in zip(futs, dtypes)]
-    if gather:
-        vecs = [v.to_dense(missing=m) for v, m in zip(vecs, missing)]
     return tuple(vecs) if len(vecs) > 1 else vecs[0]
 
 

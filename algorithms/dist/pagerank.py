@@ -14,6 +14,7 @@ import numpy as np
 import semiring as sr
 from semiring import dist
 
+from . import _local
 from ._common import check_matrix
 
 
@@ -62,9 +63,8 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
     if n == 0:
         z = dist.DistVector.new(A, np.float64)
         return z.to_dense() if gather else z
-    if personalization is None:
-        p = dist.DistVector.full(A, 1.0 / n, dtype=np.float64)
-    else:
+    h = None
+    if personalization is not None:
         h = personalization.get() if sr.is_gpu_array(personalization) else np.asarray(personalization)
         if h.shape != (n,):
             raise sr.DimensionMismatch(f"{op}: personalization must have shape ({n},), got {h.shape}")
@@ -72,7 +72,14 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
         if not np.isfinite(h).all() or (h < 0).any() or h.sum() <= 0:
             raise sr.InvalidValue(f"{op}: personalization must be finite, non-negative and not "
                                   f"all zero")
-        p = dist.DistVector.from_dense(A, h / h.sum())
+        h = h / h.sum()
+    if _local.applies(A, op):
+        # one partition: the one-device power iteration (the same formula) as one task
+        return _local.whole(A, op, (alpha,), dict(personalization=h, tol=float(tol),
+                                                  max_iter=int(max_iter), weighted=False),
+                            (None,), (np.float64,), gather=gather)
+    p = dist.DistVector.full(A, 1.0 / n, dtype=np.float64) if h is None else \
+        dist.DistVector.from_dense(A, h)
     # d = out-degree (float64) ;  dangling = (d == 0)
     d = dist.apply(A.degree("rows"), "identity", out=dist.DistVector.full(A, 0.0))
     dangling = dist.apply(d, "eq", right=0.0)

@@ -10,6 +10,8 @@ of a matrix and the slices of the vectors over it meet without moving.
 
 from __future__ import annotations
 
+import uuid
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -151,6 +153,40 @@ def _monoid_fold(monoid):
 
 # ---------------------------------------------------------------------------------- vectors
 
+class Held:
+    """A partition computed by a direct call (:meth:`DistMatrix.call_direct`) and held on its
+    worker outside Dask's memory: result ``index`` of call ``token`` on worker ``address``.
+    Made into a future (a task that takes it) when first used; dropped on the worker if it
+    never is."""
+
+    __slots__ = ("client", "address", "token", "index", "taken", "call", "finish",
+                 "__weakref__")
+
+    def __init__(self, client, address, token, index, call, finish=None):
+        self.client, self.address, self.token, self.index = client, address, token, index
+        self.taken = None
+        self.call = call  # the call's record of the results taken: shared by its Helds
+        self.finish = finish  # (fn, args): the partition is fn(result, *args)
+
+    def future(self):
+        if self.taken is None:
+            self.taken = self.client.submit(T.take_held, self.token, self.index, self.finish,
+                                            workers=[self.address], allow_other_workers=False,
+                                            pure=False)
+            self.call.taken.add(self.index)
+        return self.taken
+
+
+class _Call:
+    """A direct call's results: which were taken (the rest are dropped on the worker when
+    the client lets go of them all)."""
+
+    __slots__ = ("taken", "__weakref__")
+
+    def __init__(self):
+        self.taken = set()
+
+
 class DistVector:
     """A vector cut into partitions by a :class:`Layout`: partition p is an ``sr.Vector`` of
     size ``bounds[p + 1] - bounds[p]`` on its worker.
@@ -175,6 +211,42 @@ class DistVector:
         self.layout = layout
         self.parts = list(parts)
         self.dtype = np.dtype(dtype)
+
+    @property
+    def parts(self):
+        """The partitions' futures (a partition held by a direct call becomes a future here,
+        on first use)."""
+        ps = self._parts
+        if any(isinstance(x, Held) for x in ps):
+            self._parts = ps = [x.future() if isinstance(x, Held) else x for x in ps]
+        return ps
+
+    @parts.setter
+    def parts(self, value):
+        self._parts = list(value)
+
+    def wait(self) -> "DistVector":
+        """Wait until every partition is computed (one held by a direct call already is);
+        raise the first worker error.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> from semiring import dist
+        >>> client = dist.local_cluster(1, processes=False)
+        >>> DA = dist.DistMatrix.from_scipy(sp.identity(4, format="csr"), client)
+        >>> dist.DistVector.full(DA, 1.0).wait().nparts
+        1
+        >>> client.close(); client.cluster.close()
+        """
+        futs = [x for x in self._parts if not isinstance(x, Held)]
+        if futs:
+            distributed = require_distributed()
+            distributed.wait(futs)
+            for f in futs:
+                if f.status == "error":
+                    f.result()
+        return self
 
     # -------------------------------------------------------------- properties
     @property
@@ -216,7 +288,7 @@ class DistVector:
 
     def _replace(self, parts, dtype=None):
         """Point this vector at new partitions (the result of an operation with out=self)."""
-        self.parts = list(parts)
+        self._parts = list(parts)
         if dtype is not None:
             self.dtype = np.dtype(dtype)
         return self
@@ -372,6 +444,7 @@ class DistMatrix:
         self._source = source  # what block_from_source takes, or None
         self._nvals = nvals
         self._cache = {}
+        self._servers = {}
 
     # -------------------------------------------------------------- properties
     @property
@@ -455,6 +528,76 @@ class DistMatrix:
             out.append(Lt.submit(q, T.block_of_pieces, kind, Lt.bounds[q], Lt.bounds[q + 1],
                                  self.nrows, self.ncols, None, self.dtype, Lt.device, *pieces))
         return out
+
+    def servers(self, kind: str):
+        """One :class:`semiring.dist._tasks.PartitionServer` actor per block of ``kind``, on
+        the block's worker (made on first use, one round trip, then kept).
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> from semiring import dist
+        >>> client = dist.local_cluster(1, processes=False)
+        >>> DA = dist.DistMatrix.from_scipy(sp.identity(4, format="csr"), client)
+        >>> len(DA.servers("rows"))
+        1
+        >>> client.close(); client.cluster.close()
+        """
+        if kind not in KINDS:
+            raise sr.InvalidValue(f"DistMatrix.servers: kind must be one of {KINDS}, got "
+                                  f"{kind!r}")
+        if kind not in self._servers:
+            blocks = self.blocks(kind)
+            L = self.layout(kind)
+            futs = [L.client.submit(T.PartitionServer, blocks[p], actor=True,
+                                    workers=[L.workers[p]], allow_other_workers=False)
+                    for p in range(L.nparts)]
+            # an actor handle binds to the current client when it arrives: this one (with
+            # several clients in one process, the default one may be another's)
+            with L.client.as_current():
+                self._servers[kind] = [f.result() for f in futs]
+        return self._servers[kind]
+
+    def call_direct(self, kind: str, p: int, fn, args=(), kwargs=None, *, keep=True,
+                    finish=None):
+        """``fn(block, *args, **kwargs)`` on block p of ``kind``, called on its worker
+        directly (an actor's method: client -> worker, no scheduler): the one round trip a
+        whole algorithm on one partition needs. ``keep``: the results (an ``sr.Vector`` or
+        a tuple of them) stay on the worker and a list of :class:`Held` partitions comes
+        back (made into futures on first use); else the results themselves. ``finish``: a
+        ``(function, args)`` per result, the partition then being ``function(result, *args)``
+        (made by the task that takes it, not in the call: e.g. a dense array into a Vector).
+
+        Examples
+        --------
+        >>> import numpy as np, scipy.sparse as sp, semiring as sr
+        >>> from semiring import dist
+        >>> client = dist.local_cluster(1, processes=False)
+        >>> DA = dist.DistMatrix.from_scipy(sp.identity(3, format="csr"), client)
+        >>> (h,) = DA.call_direct("rows", 0, sr.reduce_rows)
+        >>> dist.DistVector(DA.row_layout, [h], np.float64).to_dense().tolist()
+        [1.0, 1.0, 1.0]
+        >>> client.close(); client.cluster.close()
+        """
+        op = "DistMatrix.call_direct"
+        if kind not in KINDS:
+            raise sr.InvalidValue(f"{op}: kind must be one of {KINDS}, got {kind!r}")
+        L = self.layout(kind)
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < L.nparts:
+            raise sr.InvalidIndex(f"{op}: p must be a partition in [0, {L.nparts}), got {p!r}")
+        if not callable(fn):
+            raise sr.DomainMismatch(f"{op}: fn must be callable, got {type(fn).__name__}")
+        server = self.servers(kind)[p]
+        token = uuid.uuid4().hex
+        got = server.call(fn, tuple(args), dict(kwargs or {}), token, keep).result()
+        if not keep:
+            return got
+        call = _Call()
+        finish = finish or [None] * got
+        held = [Held(L.client, L.workers[p], token, i, call, finish[i]) for i in range(got)]
+        # the untaken results dropped on the worker once the client lets go of them all
+        weakref.finalize(call, _drop_held, server, token, got, call.taken)
+        return held
 
     def persist(self, kinds=KINDS):
         """Build the blocks of ``kinds`` now and wait for them (for timing the products
@@ -647,6 +790,17 @@ class DistMatrix:
         v = None if iso else np.concatenate(vals).astype(self.dtype)
         return sr.Matrix.from_coo(r, c, v, nrows=self.nrows, ncols=self.ncols, dtype=self.dtype,
                                   device=self.device)
+
+
+def _drop_held(server, token, count, taken):
+    """The results of a direct call that no task took, dropped on their worker."""
+    left = [i for i in range(count) if i not in taken]
+    if not left:
+        return
+    try:
+        server.drop(token, left)
+    except Exception:  # noqa: BLE001 (the client or the worker is gone: so is what was held)
+        pass
 
 
 def _slice_rows(src, kind, lo, hi):
