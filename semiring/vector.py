@@ -169,10 +169,10 @@ class Vector(_b.Placed, Operand):
             raise InvalidValue(f"{op}: size must be a non-negative integer, got {size!r}")
         _check_range(op, "indices", idx, int(size))
         if not sort and dup_op is None:
-            if idx.size > 1 and bool((xp.bincount(idx, minlength=int(size)) > 1).any()):
-                first = int(xp.flatnonzero(xp.bincount(idx, minlength=int(size)) > 1)[0])
-                raise DuplicateIndices(f"{op}: duplicate index {first}; pass dup_op= to combine "
-                                       f"duplicates")
+            repeated = xp.flatnonzero(_b.bincount(idx, int(size)) > 1) if idx.size > 1 else ()
+            if len(repeated):
+                raise DuplicateIndices(f"{op}: duplicate index {int(repeated[0])}; pass dup_op= "
+                                       f"to combine duplicates")
             return cls(int(size), dt, dev, indices=idx, svalues=vals, jumbled=True)
         order = xp.argsort(idx, kind="stable") if xp is np else _stable_argsort(xp, idx)
         idx, vals = idx[order], vals[order]

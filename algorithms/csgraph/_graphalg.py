@@ -247,7 +247,7 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     keep = _mst._boruvka(n, rows, indices, data, device)
     # SciPy's eliminate_zeros, done here: cupyx's drops negative weights and fails on n = 0
     keep &= data != 0
-    counts = xp.bincount(rows[keep], minlength=n)
+    counts = sr.device.bincount(rows[keep], n)
     indptr = xp.concatenate([xp.zeros(1, counts.dtype), xp.cumsum(counts)]).astype(indptr.dtype)
     return sparse_output(kind, data[keep], indices[keep], indptr, (n, n))
 
