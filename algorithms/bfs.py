@@ -84,6 +84,13 @@ DEVICE_LOOP = True
 #: level on the grid: the block-local loop does not cut the per-level cost there.
 ROAD_MEAN_DEGREE = 12
 ROAD_BLOCKS_PER_SM = 1
+#: A graph of at most SMALL_EDGES edges runs bfs_grid on at most SMALL_BLOCKS blocks: its
+#: levels are mostly grid-wide barrier, and a barrier among a few blocks costs a fraction of
+#: one among the whole device's (issue 21 item 2: the fixed cost of a small call).
+#: Measured on an H100 (bench/probes/small_grid.py): see the constants' history in
+#: docs/perf-notes.md.
+SMALL_EDGES = 2**16
+SMALL_BLOCKS = 8
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
 _grid_unavailable: str | None = None
@@ -249,7 +256,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
             level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
                 alpha=ALPHA, beta=BETA, symmetric=symmetric,
-                blocks_per_sm=ROAD_BLOCKS_PER_SM if road else None)
+                blocks_per_sm=ROAD_BLOCKS_PER_SM if road else None,
+                blocks=SMALL_BLOCKS if A.nvals <= SMALL_EDGES else None)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)
