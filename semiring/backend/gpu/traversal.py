@@ -115,7 +115,8 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
 
     dev = cp.cuda.runtime.getDevice()
     try:
-        if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
+        if not kernels.memo(("cooperative_launch",), lambda: runtime.deviceGetAttribute(
+                runtime.cudaDevAttrCooperativeLaunch, dev)):
             raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
         f = _grid_kernel(name)
