@@ -92,7 +92,7 @@ def test_pull_schedule_against_numpy(device, long_row, data):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(spmv, "LONG_ROW", long_row)
         got = spmv.pull_schedule(cp.asarray(indptr), n)
-    order, counts, d = _schedule_reference(indptr, spmv)
+        order, counts, d = _schedule_reference(indptr, spmv)
     nlong = int(counts[spmv.NBINS])
     rows, long_rows = to_host(got["rows"]), to_host(got["long_rows"])
     assert rows.dtype == indptr.dtype and long_rows.dtype == indptr.dtype
