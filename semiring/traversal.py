@@ -29,6 +29,7 @@ from . import ops
 from .backend import backend_of
 from .backend.csr import frontier_degrees, frontier_edges
 from .backend.gpu import prep as _gprep
+from .backend.gpu import small as _gs
 from .backend.gpu import traversal as _gt
 from .backend.gpu.traversal import (  # noqa: F401  (the kernels' constants, documented here)
     DONE, GRID_QUEUE, LIMIT, MAX_EDGES, OVERFLOW, QUEUE, STATUS, THREADS, WIDE)
@@ -38,7 +39,7 @@ from .errors import InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
-           "bfs_csgraph", "bfs_grid", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
+           "BFS_SMALL_MAX_N", "bfs_csgraph", "bfs_grid", "bfs_small", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
            "pull_level", "pull_relax", "push_level", "push_levels", "push_levels_grid",
            "push_relax", "relax_rounds", "sssp_grid"]
 
@@ -360,6 +361,57 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
                          for b, e, (_, c, m, p) in zip(starts, ends, rows)]
     return level, parent, info
 
+
+
+#: The most vertices :func:`bfs_small` takes (its levels, queues and parents in 48 KiB of a
+#: block's shared memory).
+BFS_SMALL_MAX_N = _gs.MAX_N
+
+
+def bfs_small(A, source, *, parents=False, deterministic=False):
+    """A whole breadth-first search of a small graph in one thread block: one launch, no host
+    synchronization.
+
+    The push levels of :func:`bfs_grid` (``q⟨¬visited⟩ = q any.secondi A``, every unvisited
+    head claimed once), run by one block with the levels, the frontier queues and the parents
+    in shared memory and ``__syncthreads`` between levels: a level costs about two dependent
+    loads from global memory, where the cooperative grid pays a grid-wide barrier (on an
+    H100, bench/probes/small_grid.py: ``bfs_grid`` took about 0.11 ms on a 1000-vertex graph
+    whatever its grid, 1 to 264 blocks). GPU only: ``algorithms.bfs`` picks it for small graphs
+    (its ``SMALL_N``).
+
+    Parameters
+    ----------
+    A : Matrix, on the GPU, square, 1 to :data:`BFS_SMALL_MAX_N` vertices
+        The graph (edges ``A(i, j)``: i → j); only its structure is read.
+    source : int
+    parents : bool
+        Also return the BFS tree (``parent[source] = source``, ``-1`` where unreached).
+    deterministic : bool
+        Each parent the smallest-index in-neighbour on the previous level; otherwise the one
+        that claimed the vertex.
+
+    Returns
+    -------
+    level : cupy.ndarray of int64
+    parent : cupy.ndarray of int64, or None
+
+    Examples
+    --------
+    A path 0 → 1 → 2 → 3 on the GPU (skipped where there is none):
+
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")
+    >>> A = sr.Matrix.from_scipy(S, device="gpu")  # doctest: +SKIP
+    >>> level, parent = sr.traversal.bfs_small(A, 0, parents=True)  # doctest: +SKIP
+    >>> level.tolist(), parent.tolist()  # doctest: +SKIP
+    ([0, 1, 2, 3], [0, 0, 1, 2])
+    """
+    op = "bfs_small"
+    A, n = _grid_operand(A, source, op)
+    if n > BFS_SMALL_MAX_N:
+        raise InvalidValue(f"{op}: A may have at most {BFS_SMALL_MAX_N} vertices, got {n}")
+    return _gs.bfs_small(A, int(source), 0 if not parents else (2 if deterministic else 1))
 
 
 #: Sources per launch of :func:`msbfs_grid`: one bit each of a 64-bit word a vertex.

@@ -124,27 +124,74 @@ def test_weight_check(device, dtype):
 
 
 @given(g=graphs(max_n=60), parents=st.booleans(), deterministic=st.booleans(),
-       direction=st.sampled_from(["auto", "push", "pull"]))
-def test_small_bfs_on_few_blocks(device, g, parents, deterministic, direction):
-    """A small graph's search runs bfs_grid on SMALL_BLOCKS blocks (GPU): SciPy's levels."""
+       int64=st.booleans())
+def test_small_bfs_in_one_block(device, g, parents, deterministic, int64):
+    """A small graph's search runs in one thread block on the GPU (bfs_small): SciPy's levels,
+    valid parents (the least in-neighbour one level up with ``deterministic``)."""
     S, source, undirected = g
+    if int64:
+        S.indptr, S.indices = S.indptr.astype(np.int64), S.indices.astype(np.int64)
     A = sr.Matrix.from_scipy(S, device=device)
     calls = []
-    orig = sr.traversal.bfs_grid
+    orig = sr.traversal.bfs_small
 
     def spy(*a, **kw):
-        calls.append(kw.get("blocks"))
+        calls.append(1)
         return orig(*a, **kw)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(sr.traversal, "bfs_grid", spy)
+        mp.setattr(sr.traversal, "bfs_small", spy)
         out = algorithms.bfs(A, source, parents=parents, deterministic=deterministic,
-                             direction=direction, symmetric=undirected)
+                             symmetric=undirected)
     level, parent = out if parents else (out, None)
     exp = reference_levels(S, source)
     np.testing.assert_array_equal(to_host(level), exp)
     if parents:
         check_parents(S, source, exp, to_host(parent), deterministic)
-    assert calls == ([bfs_module.SMALL_BLOCKS] if device == "gpu" else [])
+    assert len(calls) == (1 if device == "gpu" else 0)
+
+
+@pytest.mark.parametrize("kind", ["path", "skewed", "star"])
+def test_bfs_small_at_its_limit(device, kind):
+    """n = BFS_SMALL_MAX_N: a path (n levels), a skewed graph with hubs, a star (one wide
+    level); levels and both kinds of parents against SciPy."""
+    if device != "gpu":
+        pytest.skip("bfs_small is the GPU's one-block search")
+    n = sr.traversal.BFS_SMALL_MAX_N
+    rng = np.random.default_rng(7)
+    if kind == "path":
+        r, c = np.arange(n - 1), np.arange(1, n)
+    elif kind == "star":
+        r, c = np.zeros(n - 1, np.int64), np.arange(1, n)
+    else:
+        deg = np.minimum((rng.pareto(1.0, n) * 3).astype(np.int64), n - 1)
+        r = np.repeat(np.arange(n), deg)
+        c = rng.integers(0, n, r.size)
+    S = sp.coo_matrix((np.ones(r.size), (r, c)), shape=(n, n)).tocsr()
+    A = sr.Matrix.from_scipy(S, device="gpu")
+    exp = reference_levels(S, 0)
+    for parents, det in ((False, False), (True, False), (True, True)):
+        level, parent = sr.traversal.bfs_small(A, 0, parents=parents, deterministic=det)
+        np.testing.assert_array_equal(to_host(level), exp)
+        assert (parent is None) == (not parents)
+        if parents:
+            check_parents(S, 0, exp, to_host(parent), det)
+
+
+def test_bfs_small_errors(device):
+    A = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=2, device=device)
+    if device != "gpu":
+        with pytest.raises(sr.DeviceMismatch, match="bfs_small: A must be on the GPU"):
+            sr.traversal.bfs_small(A, 0)
+        return
+    with pytest.raises(sr.InvalidIndex, match=r"bfs_small: source must lie in \[0, 2\), got 2"):
+        sr.traversal.bfs_small(A, 2)
+    n = sr.traversal.BFS_SMALL_MAX_N + 1
+    big = sr.Matrix.from_coo([0], [1], None, nrows=n, ncols=n, device="gpu")
+    with pytest.raises(sr.InvalidValue, match=f"bfs_small: A may have at most {n - 1} vertices"):
+        sr.traversal.bfs_small(big, 0)
+    # beyond SMALL_N (or with a forced direction) algorithms.bfs runs bfs_grid
+    level = algorithms.bfs(big, 0)
+    assert to_host(level)[:3].tolist() == [0, 1, -1]
 
 
 @given(g=graphs(max_n=60), blocks=st.sampled_from([1, 2, 3, 7, None]))
