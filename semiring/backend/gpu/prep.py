@@ -3,7 +3,9 @@ SpMV pull schedule's bins, the device loops' weight check. Each replaces a chain
 element-wise / scan / reduction kernels, which NVRTC compiles one by one on a fresh kernel
 cache (0.1-0.2 s each, about 2.5 s for a CUB reduction: bench/probes/probe_first_call.py),
 by one or two kernels of ours, compiled on the loader's prefetch threads at once; the sorts
-stay CuPy's ``argsort`` (Thrust, compiled with CuPy: no NVRTC compile at run time).
+are CuPy's in-place ``sort`` of keys that carry their payload (Thrust, compiled with CuPy:
+no NVRTC compile at run time; ``argsort`` would first copy its input with an element-wise
+kernel, a 0.09 s compile).
 
 Installed into :mod:`semiring.matrix` at import (``install_gpu_transpose``: containers import
 no backend) and called by :mod:`semiring.backend.gpu.spmv` and :mod:`semiring.traversal`."""
@@ -14,6 +16,7 @@ import numpy as np
 
 from ... import kernels
 from ...device import _cupy
+from ...errors import InvalidValue
 from ...matrix import install_gpu_transpose
 
 #: C types of the CSR index arrays.
@@ -37,7 +40,7 @@ def kernel_names():
     names = []
     for I in INDEX_TYPES.values():
         names += [f"transpose_keys<{I}>", f"transpose_indptr<{I}>", f"pull_bins<{I}>",
-                  f"index_cast<{I}>"]
+                  f"pull_rows<{I}>"]
         names += [f"transpose_fill<{I}, {V}>" for V in WORDS.values()]
     names += [f"weight_check<{V}>" for V in CHECK_TYPES.values()]
     return names
@@ -66,9 +69,9 @@ def _grid(n: int) -> tuple:
 
 
 def transpose(indptr, indices, values, nrows: int, ncols: int):
-    """(indptr, indices, values) of the transpose of a canonical CSR (sorted, unique columns
-    in each row), the same arrays as a counting sort's: rows ascending within each column.
-    ``values`` may be None (a structure-only matrix)."""
+    """(indptr, indices, values) of the transpose of a CSR with unique columns in each row, the
+    same arrays as a counting sort's: rows ascending within each column. ``values`` may be
+    None (a structure-only matrix). A sort of (column, position) keys, in place (Thrust)."""
     cp = _cupy()
     it = np.dtype(indices.dtype)
     I = INDEX_TYPES[it]
@@ -78,37 +81,38 @@ def transpose(indptr, indices, values, nrows: int, ncols: int):
     t_values = None if values is None else cp.empty(nvals, dtype=values.dtype)
     if nvals == 0:
         return t_indptr, t_indices, t_values
+    if ncols * nvals >= 2**63:
+        raise InvalidValue(f"Matrix.T: ncols (={ncols}) times nvals (={nvals}) must stay below "
+                           f"2**63 (the GPU transpose's sort keys)")
     word = WORDS[values.dtype.itemsize] if values is not None else "unsigned char"
     fill, tip = f"transpose_fill<{I}, {word}>", f"transpose_indptr<{I}>"
     prefetch(fill, tip)
     key = cp.empty(nvals, dtype=cp.int64)
-    function(f"transpose_keys<{I}>")(_grid(nvals), (THREADS,), (
-        indptr, indices, np.int64(nrows), np.int64(nvals), key))
-    perm = cp.argsort(key)
+    function(f"transpose_keys<{I}>")(_grid(nvals), (THREADS,), (indices, np.int64(nvals), key))
+    key.sort()
     function(fill)(_grid(nvals), (THREADS,), (
-        key, perm, np.int64(nrows), np.int64(nvals), t_indices,
-        values, t_values))
+        key, indptr, np.int64(nrows), np.int64(nvals), t_indices, values, t_values))
     function(tip)(_grid(ncols + 1), (THREADS,), (
-        key, perm, np.int64(nrows), np.int64(ncols), np.int64(nvals), t_indptr))
+        key, np.int64(ncols), np.int64(nvals), t_indptr))
     return t_indptr, t_indices, t_values
 
 
 def pull_bins(indptr, nrows: int, nbins: int, unroll: int, long_row: int):
-    """(order, counts): the rows in launch order (long rows first, longest first, then by bin
+    """(rows, counts): the rows in launch order (long rows first, longest first, then by bin
     and row) as the CSR's index type, and the rows of each of the ``nbins + 1`` bins (a host
     array: one sync)."""
     cp = _cupy()
     I = INDEX_TYPES[np.dtype(indptr.dtype)]
-    cast = f"index_cast<{I}>"
-    prefetch(cast)
+    decode = f"pull_rows<{I}>"
+    prefetch(decode)
     key = cp.empty(nrows, dtype=cp.int64)
     counts = cp.zeros(nbins + 1, dtype=cp.uint64)
     function(f"pull_bins<{I}>")(_grid(nrows), (THREADS,), (
         indptr, np.int64(nrows), np.int32(nbins), np.int64(unroll), np.int64(long_row), key,
         counts))
-    order = cp.argsort(key)
+    key.sort()
     rows = cp.empty(nrows, dtype=indptr.dtype)
-    function(cast)(_grid(nrows), (THREADS,), (order, np.int64(nrows), rows))
+    function(decode)(_grid(nrows), (THREADS,), (key, np.int64(nrows), rows))
     return rows, counts.get().astype(np.int64)
 
 
