@@ -510,8 +510,17 @@ def _split(A: Matrix, delta):
     facts = _facts.setdefault(A, {})
     key = ("split", delta)
     if key not in facts:
-        # L = select(A, w ≤ Δ),  H = select(A, w > Δ)
-        facts[key] = (sr.select(A, "valuele", delta), sr.select(A, "valuegt", delta))
+        if "max" in facts and not facts.get("nan") and facts["max"] <= delta:
+            # every edge is light (the automatic Δ is at least max w): L = A, H = ∅, no select
+            # (its boolean compaction compiles CuPy kernels on a first call)
+            xp = A.xp
+            empty = Matrix(xp.zeros(A.nrows + 1, dtype=A.itype), xp.zeros(0, dtype=A.itype),
+                           None if A.is_iso else xp.zeros(0, dtype=A.dtype), A.shape,
+                           iso_value=A.iso_value, dtype=A.dtype)
+            facts[key] = (A, empty)
+        else:
+            # L = select(A, w ≤ Δ),  H = select(A, w > Δ)
+            facts[key] = (sr.select(A, "valuele", delta), sr.select(A, "valuegt", delta))
     return facts[key]
 
 
