@@ -10,8 +10,8 @@
 //
 // PARENTS: 0 none, 1 any in-neighbour on the previous level (the claimer), 2 the least one
 // (an atomicMin over the frontier's edges into the level's new vertices, after the claims).
-// Shared memory (dynamic): int level[n], int queue[2][n] (+ int parent[n]): n is at most
-// 48 KiB / 16 bytes = 3072 (the launcher checks). Index type I: the CSR's (int or long long).
+// Shared memory (dynamic): int level[n], int queue[2][n] (+ int parent[n]), at most 48 KiB with
+// the static counters: n is at most (48 KiB - 256) / 16 = 3056 (the launcher checks). Index type I: the CSR's (int or long long).
 // The launcher is semiring/backend/gpu/small.py; the policy that picks it algorithms/bfs.py.
 
 #define SR_SMALL_THREADS 1024

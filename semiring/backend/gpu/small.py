@@ -13,10 +13,14 @@ from ...device import _cupy
 INDEX_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 #: Threads of the block (SR_SMALL_THREADS in bfs_small.cu).
 THREADS = 1024
-#: Shared memory the kernel may take without an opt-in: 48 KiB.
+#: Shared memory a block may take without an opt-in: 48 KiB, static and dynamic together.
 SHARED_BYTES = 48 * 1024
-#: The most vertices bfs_small takes: 4 int arrays of n (levels, two queues, parents).
-MAX_N = SHARED_BYTES // 16
+#: The kernel's static shared memory (its two counters), with room to spare.
+STATIC_BYTES = 256
+#: The most vertices bfs_small takes: 4 int arrays of n (levels, two queues, parents) in the
+#: dynamic shared memory left (a launch asking for 48 KiB of it fails: CUDA_ERROR_INVALID_VALUE
+#: on an H100 at n = 3072 with parents).
+MAX_N = (SHARED_BYTES - STATIC_BYTES) // 16
 
 
 def source() -> str:
