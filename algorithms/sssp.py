@@ -131,7 +131,6 @@ def _matrix_facts(A: Matrix) -> dict:
     f = _facts.get(A)
     if f is None:
         f = {}
-        xp = A.xp
         if A.nvals == 0:
             f.update(min=0, max=0, min_pos=None, nan=False)
         elif A.is_iso:
@@ -139,7 +138,6 @@ def _matrix_facts(A: Matrix) -> dict:
             f.update(min=w, max=w, min_pos=w if w > 0 else None, nan=bool(np.isnan(w)))
         else:
             v = A.values.astype(_weight_type(A.dtype), copy=False)
-            big = _t_max(v.dtype)
             if v.dtype.kind == "f":
                 # min and max propagate NaN (as NumPy's): no isnan().any(), nanmin, nanmax, CUB
                 # reductions of ~5 s each to compile on a fresh CuPy cache (probe_first_call.py)
