@@ -68,7 +68,8 @@ __global__ void transpose_indptr(const long long* __restrict__ key, long long nc
 // The pull schedule's bins (semiring/backend/gpu/spmv.py, pull_schedule): row r of degree d
 // goes to bin b = #{j in [1, nbins) : d > unroll * 2^(j-1)}, or to bin nbins (a block of its
 // own) when d > long_row; key[r] orders the launch and holds r (m = nrows + 1): long rows
-// first, longest first (-d * m + r, negative), then by bin and row (b * m + r). counts[b] += 1
+// first, longest first (-d * m + r, negative; d capped below 2^62 / m), then by bin and row
+// (b * m + r). counts[b] += 1
 // (nbins + 1 counters, zeroed by the caller).
 template <typename I>
 __global__ void pull_bins(const I* __restrict__ indptr, long long nrows, int nbins, long long unroll,
@@ -82,7 +83,8 @@ __global__ void pull_bins(const I* __restrict__ indptr, long long nrows, int nbi
         for (int j = 1; j < nbins; ++j) b += d > unroll * (1LL << (j - 1));
         if (d > long_row) {
             b = nbins;
-            key[r] = -d * m + r;
+            const long long cap = 0x3fffffffffffffffLL / m;  // -d * m must not overflow: longer
+            key[r] = -(d < cap ? d : cap) * m + r;             // rows than cap tie (any order)
         } else {
             key[r] = (long long)b * m + r;
         }
