@@ -15,9 +15,7 @@
   a time as Grappolo does (Lu, Halappanavar & Kalyanaraman 2015, "Parallel heuristics for
   scalable community detection"): the weights from a class's vertices to every community are
   one SpGEMM ``W = A(B, :) plus.times S`` with S the vertex × community indicator, and every
-  vertex of the class takes its best gain at once (on the GPU every vertex at once, the
-  sweeps alternating moves to larger and to smaller community ids, as cuGraph does).
-  Phase 2 aggregates the graph as the
+  vertex of the class takes its best gain at once. Phase 2 aggregates the graph as the
   product ``Sᵀ A S`` (plus_times SpGEMM).
 - :func:`modularity`: Newman's modularity with NetworkX's conventions
   (``networkx.community.modularity``), ``C = Sᵀ A S`` and its diagonal.
@@ -40,14 +38,18 @@ from .cores import _square, bincount, expand, segment_ids, undirected_pattern
 #: on the gain; NetworkX's sequential sweep stops when nobody moves, which a parallel sweep,
 #: whose simultaneous moves can undo each other's gains, need not reach).
 MAX_SWEEPS = 64
-#: Louvain moves at most this many batches a sweep: colour classes 0 .. MAX_BATCHES - 2 one at
-#: a time, the rest together (None: every colour class alone). Each batch costs a product and
-#: a few host round trips whatever its size, and the colours of a power-law graph's dense core
-#: are many and tiny: on the H100, Kronecker 20's Louvain with every class alone did not end
-#: within 140 s (LPA, which keeps every class alone, took 17 s). On the CPU, Kronecker 16
-#: reached the same modularity with 32 (0.0917, 4.6 s against 5.2 s), and the planted-partition
-#: means did not move; the GPU time with 32 is not measured yet.
-MAX_BATCHES = 32
+#: Louvain moves at most this many batches a sweep, per device: colour classes
+#: 0 .. MAX_BATCHES - 2 one at a time, the rest together (None: every colour class alone).
+#: Each batch costs a product and a few host round trips whatever its size, and the colours of
+#: a power-law graph's dense core are many and tiny: on the H100, Kronecker 20's Louvain with
+#: every class alone did not end within 140 s (LPA, which keeps every class alone, took 17 s),
+#: and with 32 a class Kronecker 12 took 8.8 s (998 products; the CPU 0.98 s). On the CPU,
+#: Kronecker 16 reached the same modularity with 32 (0.0917, 4.6 s against 5.2 s), and the
+#: planted-partition means did not move. With 8 (the GPU's), Kronecker 12 needs 180 products
+#: (modularity 0.133 against 0.137 with 32), and 26 planted-partition graphs gave NetworkX's
+#: modularity, every one (the all-at-once up/down sweeps of cuGraph, tried too, took 82 but
+#: lost 0.027 on one of them).
+MAX_BATCHES = {"cpu": 32, "gpu": 8}
 #: Relative tolerance of the symmetry check of weighted input: duplicate float entries summed
 #: in a different order on each side of the diagonal differ in the last bits.
 SYMMETRY_RTOL = 1e-9
@@ -58,16 +60,6 @@ SYMMETRY_RTOL = 1e-9
 #: seeds 0.558 → 0.550, worst 0.399 → 0.350, NetworkX 0.556 / 0.392). Label propagation's
 #: active set is exact and always on.
 PRUNE = False
-#: How Louvain's local moves batch the vertices, per device: ``"colour"`` moves one colour
-#: class at a time (Grappolo, Lu, Halappanavar & Kalyanaraman 2015: neighbours never move
-#: together); ``"updown"`` moves every vertex at once, each sweep only towards larger
-#: community ids and the next only towards smaller ones (cuGraph's Louvain, whose up/down
-#: alternation stops two vertices from swapping communities forever). A colour-class sweep
-#: costs a product and a few host round trips per class (Kronecker 12: about 1000 products
-#: for the whole run), which the CPU pays in microseconds and the GPU in tens of them: on an
-#: H100 the colour classes took 8.8 s on Kronecker 12 (the CPU 0.98 s) and 13.8 s on
-#: Kronecker 14; an up/down sweep is one product over the whole graph.
-MOVES = {"cpu": "colour", "gpu": "updown"}
 #: The seed of the colouring's random priorities when ``seed=None`` (the results are then
 #: deterministic, unlike NetworkX's ``seed=None``).
 DEFAULT_SEED = 0
@@ -483,10 +475,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     gain formula with ``resolution``; only a positive gain moves; ties to the smallest
     community), with the weights to the communities from one SpGEMM
     ``W = A'(B, :) plus.times S`` (Grappolo's colour-class parallel moves, Lu et al. 2015;
-    the colours from ``MAX_BATCHES - 1`` on move together). On the GPU (``MOVES``) every
-    vertex moves at once instead, one sweep only to larger community ids and the next only
-    to smaller ones (cuGraph's up/down sweeps): one product a sweep rather than one a colour
-    class, whose fixed costs a GPU pays dearly.
+    the colours from ``MAX_BATCHES - 1`` on move together, 32 on the CPU and 8 on the GPU).
     The sweeps stop when one moved nobody or raised the
     modularity by at most ``threshold`` (at most ``MAX_SWEEPS``); the best partition seen
     is kept. (2) aggregation: the
@@ -571,13 +560,16 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     return _renumber(community)
 
 
-def _q_of(Ap, c, two_m, gamma):
+def _q_of(Ap, c, two_m, gamma, k=None):
     """Modularity of labels c on A' (self-loops doubled): Σ over entries inside a community
-    / 2m - γ Σ_c tot_c² / (2m)²; one pass over the entries."""
+    / 2m - γ Σ_c tot_c² / (2m)²; one pass over the entries. k: A's weighted degrees, if
+    known."""
     xp = sr.array_module(Ap.device)
     r, j, w = _coo(Ap)
     inner = float(w[c[r] == c[j]].sum())
-    tot = bincount(xp, c, Ap.nrows, weights=sr.reduce_rows(Ap, "plus").to_dense(missing=0.0))
+    if k is None:
+        k = sr.reduce_rows(Ap, "plus").to_dense(missing=0.0)
+    tot = bincount(xp, c, Ap.nrows, weights=k)
     return inner / two_m - gamma * float((tot * tot).sum()) / (two_m * two_m)
 
 
@@ -589,37 +581,28 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
     k = sr.reduce_rows(Ap, "plus").to_dense(missing=0.0)      # weighted degrees
     # O = offdiag(A'): a vertex's own self-loop never pulls it anywhere (NetworkX's nbrs)
     O = sr.select(Ap, "offdiag")
-    updown = MOVES[Ap.device] == "updown"
-    if updown:
-        classes = [None]            # every vertex, each sweep
-    else:
-        colour = _colouring(undirected_pattern(O, "louvain"), seed)
-        if MAX_BATCHES is not None:
-            # the colours from MAX_BATCHES - 1 on (the few vertices of the dense core) move
-            # as one batch: fewer products a sweep, those vertices no longer independent
-            colour = xp.minimum(colour, MAX_BATCHES - 1)
-        classes = _classes(xp, colour)
+    colour = _colouring(undirected_pattern(O, "louvain"), seed)
+    batches = MAX_BATCHES[Ap.device]
+    if batches is not None:
+        # the colours from batches - 1 on (the few vertices of the dense core) move as one
+        # batch: fewer products a sweep, those vertices no longer independent
+        colour = xp.minimum(colour, batches - 1)
+    classes = _classes(xp, colour)
     c = xp.arange(n, dtype=xp.int64)
     tot = k.copy()
     # active: vertices with a neighbour that moved since they were last evaluated (all at
     # first); the others stay put this sweep (PRUNE)
     active = xp.ones(n, dtype=bool)
-    best_c, best_q = c.copy(), _q_of(Ap, c, two_m, gamma)
+    best_c, best_q = c.copy(), _q_of(Ap, c, two_m, gamma, k)
     q = best_q
 
     def value(w, tot_other, kb):
         # NetworkX: w / m - γ Stot k / (2 m²), Stot without the vertex itself
         return w / m - gamma * tot_other * kb / (2.0 * m * m)
 
-    moved = 0
-    for sweep in range(MAX_SWEEPS):
-        # up/down: even sweeps move to larger ids, odd ones to smaller; a pair is one sweep
-        up = sweep % 2 == 0
-        if not updown or up:
-            moved = 0
+    for _ in range(MAX_SWEEPS):
+        moved = 0
         for B in classes:
-            if B is None:
-                B = xp.arange(n, dtype=xp.int64)
             if PRUNE:
                 B = B[active[B]]
                 if B.size == 0:
@@ -627,7 +610,7 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
                 active[B] = False
             S = _indicator(c, n, np.float64, Ap.device)
             # W = A'(B, :) plus.times S   (weight from each vertex of B to each community)
-            W = sr.mxm(O if B.size == n else sr.extract(O, B), S, sr.plus_times)
+            W = sr.mxm(sr.extract(O, B), S, sr.plus_times)
             r, com, w = _coo(W)
             if r.size == 0:
                 continue
@@ -640,8 +623,6 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
             G = sr.Matrix.from_csr(W.indptr, W.indices, gain, W.shape, check=False)
             rr, to, g = _first_max_per_row(G)
             go = (g > stay[rr]) & (to != a[rr])
-            if updown:
-                go &= (to > a[rr]) if up else (to < a[rr])
             rr, to = rr[go], to[go]
             if rr.size:
                 v = B[rr]
@@ -654,11 +635,9 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
                     # active |= v any.pair O   (the movers' neighbours)
                     vv = sr.Vector.from_coo(v, 1.0, size=n, device=Ap.device)
                     active[sr.vxm(vv, O, sr.any_pair).sparse(sorted=False)[0]] = True
-        if updown and up:
-            continue                # judge the pair after its down sweep
         if not moved:
             break
-        q_new = _q_of(Ap, c, two_m, gamma)
+        q_new = _q_of(Ap, c, two_m, gamma, k)
         if q_new > best_q:
             best_c, best_q = c.copy(), q_new
         if q_new - q <= threshold:
