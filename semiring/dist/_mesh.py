@@ -3,8 +3,8 @@
 A :class:`Mesh` gives every partition of a :class:`~semiring.dist.DistMatrix` a *rank*: an
 endpoint in its worker's process (a listening TCP socket, a thread) that holds the rank's
 blocks, with one TCP connection to each other rank and one to the client. The client sends a
-command to every rank at once (``fn(rank, *args)``, ``fn`` a module-level function, so that
-pickle sends its name); each rank runs ``fn`` in its own thread, and the ranks exchange
+command to every rank at once (``fn(rank, *args)``, pickled by cloudpickle, as Dask does);
+each rank runs ``fn`` in its own thread, and the ranks exchange
 what the algorithm needs among themselves (:meth:`Rank.allgather`, :meth:`Rank.allreduce`),
 without the scheduler and without the client: a BFS is one command, whatever its depth,
 and a level costs one all-gather among the workers.
@@ -29,6 +29,7 @@ import traceback
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+import cloudpickle
 import numpy as np
 
 import semiring as sr
@@ -50,9 +51,9 @@ class PeerError(RuntimeError):
 
 # ------------------------------------------------------------------------------ framing
 
-def _send(sock, obj):
+def _send(sock, obj, dumps=pickle.dumps):
     bufs = []
-    meta = pickle.dumps(obj, protocol=5, buffer_callback=bufs.append)
+    meta = dumps(obj, protocol=5, buffer_callback=bufs.append)
     raws = [b.raw() for b in bufs]
     head = _HEAD.pack(len(meta), len(raws)) + b"".join(struct.pack("<Q", r.nbytes) for r in raws)
     sock.sendall(head + meta)
@@ -422,7 +423,7 @@ class Mesh:
             try:
                 for p, s in enumerate(self.socks):
                     _send(s, ("call", rank_token(token, p), fn, tuple(args), dict(kwargs or {}),
-                              keep, drops[p]))
+                              keep, drops[p]), cloudpickle.dumps)
                 replies = [_recv(s) for s in self.socks]
             except BaseException:
                 self.close()
