@@ -50,7 +50,8 @@ def _result(outs, gather, missing):
     """A rank's results: host arrays (``gather``; ``missing`` where absent) or the slices."""
     if not gather:
         return outs if len(outs) > 1 else outs[0]
-    return tuple(_host(v.to_dense(missing=m)) for v, m in zip(outs, missing))
+    return tuple(_host(v.to_dense() if m is None else v.to_dense(missing=m))
+                 for v, m in zip(outs, missing))
 
 
 # ------------------------------------------------------------------------------ BFS

@@ -1,0 +1,117 @@
+"""The SPMD form on CPU workers (issue 18): BFS, SSSP, PageRank and connected components on
+kron-S with 1, 2 and 3 worker processes (one partition each) against the in-process engine,
+the loop form of one task per operation for comparison, and the mesh's all-gather alone
+(what a level costs beyond the local product).
+
+    PYTHONPATH=. python3 bench/probes/dask_spmd_cpu.py --scales 16,17,18 --workers 1,2,3
+
+Each cluster's workers make the graph themselves (``DistMatrix.from_function``). Medians of
+``--reps`` runs after one warm-up, results kept on the workers (``gather=False``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import time
+
+import numpy as np
+
+
+def _allgather_floor(rank, nbytes, reps):
+    """Seconds of one all-gather of ``nbytes`` per rank (median), measured on rank 0."""
+    x = np.ones(nbytes, dtype=np.uint8)
+    rank.allgather(x)
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        rank.allgather(x)
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scales", default="16,17,18")
+    ap.add_argument("--workers", default="1,2,3")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--loop-scale", type=int, default=16, help="the loop form at this scale only")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+
+    import semiring as sr
+    import algorithms
+    import algorithms.dist as ad
+    from algorithms.dist import _spmd
+    from semiring import dist
+    from bench import dask_suite as DS
+
+    scales = [int(s) for s in args.scales.split(",")]
+    workers = [int(w) for w in args.workers.split(",")]
+    rows = []
+
+    def rec(**r):
+        rows.append(r)
+        print("ROW", json.dumps(r), flush=True)
+
+    OPS = ("bfs", "sssp", "pagerank", "cc")
+
+    def distop(op, DA, src):
+        f = {"bfs": functools.partial(ad.bfs, DA, src, gather=False),
+             "sssp": functools.partial(ad.sssp, DA, src, gather=False),
+             "pagerank": functools.partial(ad.pagerank, DA, gather=False),
+             "cc": functools.partial(ad.connected_components, DA, gather=False)}[op]
+        return lambda: f().wait()
+
+    srcs = {}
+    for s in scales:
+        A0 = DS.kron_graph(s, "cpu")
+        M = sr.Matrix.from_scipy(A0, device="cpu")
+        deg = np.diff(A0.indptr)
+        cand = np.flatnonzero(deg > 0)
+        srcs[s] = int(cand[np.random.default_rng(1).integers(cand.size)])
+        for op in OPS:
+            f = (lambda: algorithms.pagerank(M, weighted=False)) if op == "pagerank" else \
+                DS.inprocess_op(op, M, srcs[s])
+            t, _ = DS.timed(f, args.reps, "cpu")
+            rec(graph=f"kron-{s}", case=op, path="in-process", workers=0, seconds=t)
+    for W in workers:
+        client = dist.local_cluster(W)
+        for s in scales:
+            DA, tgen = DS.make_dist(client, functools.partial(DS.kron_graph, s, "cpu"), 1 << s,
+                                    W, "cpu")
+            DA.mesh(("cols", "rows"))
+            for op in OPS:
+                t, _ = DS.timed(distop(op, DA, srcs[s]), args.reps, "cpu")
+                rec(graph=f"kron-{s}", case=op, path="spmd" if W > 1 else "whole (mesh)",
+                    workers=W, seconds=t)
+            if W > 1 and s == args.loop_scale:
+                _spmd.SPMD = False
+                for op in ("bfs", "sssp"):
+                    t, _ = DS.timed(distop(op, DA, srcs[s]), 2, "cpu")
+                    rec(graph=f"kron-{s}", case=op, path="loop (a task per op)", workers=W,
+                        seconds=t)
+                _spmd.SPMD = True
+            if W > 1 and s == scales[-1]:
+                for nb in (8, 1 << 14, 1 << 17, 1 << 20):
+                    got = DA.call_spmd(_allgather_floor, (nb, 20), keep=False)
+                    rec(graph="-", case=f"allgather {nb} B/rank", path="mesh", workers=W,
+                        seconds=got[0])
+            del DA
+        client.close()
+        client.cluster.close()
+
+    print()
+    print("| graph | case | path | workers | ms |")
+    print("|---|---|---|---:|---:|")
+    for r in rows:
+        print(f"| {r['graph']} | {r['case']} | {r['path']} | {r['workers']} | "
+              f"{r['seconds'] * 1e3:.3f} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
