@@ -38,14 +38,6 @@ def _out_degree(rank, B):
     return rank.allreduce(_host(xp.diff(B.indptr.astype(xp.int64))), "plus")
 
 
-def _slice(rank, xp, indices, value, dtype):
-    """The rank's slice of a vector with ``value`` at the global ``indices`` (those it owns)."""
-    own = [i - rank.lo for i in indices if rank.lo <= i < rank.hi]
-    return sr.Vector.from_coo(xp.asarray(own, dtype=xp.int64),
-                              xp.full(len(own), value, dtype=dtype), size=rank.hi - rank.lo,
-                              dtype=dtype)
-
-
 def _result(outs, gather, missing):
     """A rank's results: host arrays (``gather``; ``missing`` where absent) or the slices."""
     if not gather:
@@ -58,9 +50,12 @@ def _result(outs, gather, missing):
 
 def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gather):
     """Levels (and parents) of this rank's vertices: LAGraph's BFS on the column block, the
-    frontier all-gathered each level; Beamer's push/pull rule on the global counts."""
+    frontier all-gathered each level; Beamer's push/pull rule on the global counts. The
+    rank's visited set v is its dense level array (``-1``: absent), its structure the mask
+    of the product, so that ``v⟨q_p.S⟩ = depth`` is a scatter of the new frontier's entries
+    (as in the one-device ``algorithms.bfs``)."""
     B = rank.block("cols")                                  # A(:, lo:hi)
-    xp, n = B.xp, rank.n
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
     S = (sr.min_secondi if deterministic else sr.any_secondi) if parents else sr.any_pair
     qtype = np.int64 if parents else np.bool_
     deg = _out_degree(rank, B)                              # d(i) = |A(i, :)|
@@ -68,9 +63,13 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
     q = sr.Vector.from_coo(xp.asarray([source], dtype=xp.int64),
                            xp.asarray([source if parents else True], dtype=qtype),
                            size=n, dtype=qtype)
-    # v(source) = 0 ;  p(source) = source            (this rank's slices)
-    v = _slice(rank, xp, [source], 0, np.int64)
-    p = _slice(rank, xp, [source], source, np.int64) if parents else None
+    # v(source) = 0 ;  p(source) = source            (this rank's slices, dense: -1 absent)
+    level = xp.full(hi - lo, -1, dtype=xp.int64)
+    parent = xp.full(hi - lo, -1, dtype=xp.int64) if parents else None
+    if lo <= source < hi:
+        level[source - lo] = 0
+        if parents:
+            parent[source - lo] = source
     frontier_size, edges_frontier = 1, int(deg[source])
     edges_left = int(deg.sum()) - edges_frontier
     pushing = direction != "pull"
@@ -86,21 +85,26 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
             q = G.vector("sparse" if pushing else "bitmap")
         depth += 1
         # q_p⟨¬v.S, replace⟩ = q any.secondi A(:, lo:hi)
+        v = sr.Vector.from_bitmap(level, level >= 0)
         qp = sr.vxm(q, B, S, mask=v, structure=True, complement=True,
                     direction="push" if pushing else "pull")
         # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather
-        i, _ = qp.sparse(sorted=False)
-        G = rank.gather_slices(qp, (int(qp.nvals), int(deg[_host(i) + rank.lo].sum())))
-        frontier_size, edges_frontier = (sum(x) for x in zip(*G.extras))
+        i, x = qp.sparse(sorted=False)
+        G = rank.gather_slices(qp, (int(i.size), int(deg[_host(i) + lo].sum())))
+        frontier_size, edges_frontier = (sum(e) for e in zip(*G.extras))
         if frontier_size == 0:
             break
         # v⟨q_p.S⟩ = depth
-        sr.assign(v, depth, mask=qp, structure=True)
+        level[i] = depth
         if parents:
             # p⟨q_p.S⟩ = q_p
-            sr.assign(p, qp, mask=qp, structure=True)
+            parent[i] = x
         edges_left -= edges_frontier
-    return _result((v, p) if parents else (v,), gather, (-1, -1))
+    outs = (level, parent) if parents else (level,)
+    if gather:
+        return tuple(_host(o) for o in outs)
+    vecs = tuple(sr.Vector.from_dense(o, missing=-1) for o in outs)
+    return vecs if parents else vecs[0]
 
 
 # ------------------------------------------------------------------------------ SSSP
@@ -123,9 +127,10 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
             raise DistanceOverflow(f"sssp: int64 distances may overflow: n (={n}) times the "
                                    f"largest |weight| exceeds the int64 range; use float64 "
                                    f"weights")
-    # d_p = ∞ ;  d(source) = 0
-    d = sr.Vector.from_dense(xp.full(rank.hi - rank.lo, inf, dtype=work))
-    sr.assign(d, _slice(rank, xp, [source], 0, work), accum="min")
+    # d_p = ∞ ;  d(source) = 0                      (dense: every entry present)
+    d = xp.full(rank.hi - rank.lo, inf, dtype=work)
+    if rank.lo <= source < rank.hi:
+        d[source - rank.lo] = 0
     # f = {source: 0}: the changed set, whole, on every rank
     f = sr.Vector.from_coo(xp.asarray([source], dtype=xp.int64), xp.zeros(1, dtype=work),
                            size=n, dtype=work)
@@ -137,30 +142,29 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
             f = G.vector("bitmap" if pull else "sparse")
         # t_p = f min.+ A(:, lo:hi)
         t = sr.vxm(f, B, sr.min_plus, direction="pull" if pull else "push")
-        # better = t_p < d_p
-        better = sr.ewise_mult(t, d, "lt")
-        # f_p⟨better, replace⟩ = t_p
-        fp = sr.apply(t, "identity", mask=better)
-        # d_p⟨better⟩ = t_p
-        sr.assign(d, t, mask=better)
+        # better = t_p < d_p ;  f_p⟨better, replace⟩ = t_p ;  d_p⟨better⟩ = t_p
+        i, x = t.sparse(sorted=False)
+        better = x.astype(work, copy=False) < d[i]
+        i, x = i[better], x[better].astype(work, copy=False)
+        d[i] = x
+        fp = sr.Vector.from_coo(i, x, size=rank.hi - rank.lo, dtype=work, sort=False)
         # f = [f_0 … f_P-1] ;  changed = |f|
-        G = rank.gather_slices(fp, int(fp.nvals))
+        G = rank.gather_slices(fp, int(i.size))
         changed = sum(G.extras)
     if changed:
         raise sr.NegativeCycleError(f"sssp: a negative cycle is reachable from source {source}")
     if limit is not None:
         # d_p⟨d_p > limit⟩ = ∞
-        sr.assign(d, inf, mask=sr.apply(d, "gt", right=limit))
+        d[d > limit] = inf
     if out_type != work:
-        dv, _ = d.bitmap()
-        reached = dv != inf
+        reached = d != inf
         info = np.iinfo(out_type)
-        bad = bool(xp.any(reached & ((dv > info.max) | (dv < info.min))))
+        bad = bool(xp.any(reached & ((d > info.max) | (d < info.min))))
         if rank.allreduce(bad, "lor"):
             raise DistanceOverflow(f"sssp: a shortest distance lies outside the {out_type} "
                                    f"range; use int64 or float64 weights")
-        d = sr.Vector.from_dense(xp.where(reached, dv, info.max).astype(out_type))
-    return _result((d,), gather, (None,))
+        d = xp.where(reached, d, info.max).astype(out_type)
+    return (_host(d),) if gather else sr.Vector.from_dense(d)
 
 
 # ------------------------------------------------------------------------------ PageRank

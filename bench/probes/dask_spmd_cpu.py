@@ -64,43 +64,53 @@ def main():
              "cc": functools.partial(ad.connected_components, DA, gather=False)}[op]
         return lambda: f().wait()
 
-    srcs = {}
+    # every cluster up at once, and the runs interleaved (in-process, 1, 2, 3 workers, then
+    # again): on a shared host the load drifts, and each median meets the same drift
+    clusters = {W: dist.local_cluster(W) for W in workers}
     for s in scales:
         A0 = DS.kron_graph(s, "cpu")
         M = sr.Matrix.from_scipy(A0, device="cpu")
         deg = np.diff(A0.indptr)
         cand = np.flatnonzero(deg > 0)
-        srcs[s] = int(cand[np.random.default_rng(1).integers(cand.size)])
+        src = int(cand[np.random.default_rng(1).integers(cand.size)])
+        DAs = {}
+        for W in workers:
+            DAs[W], _ = DS.make_dist(clusters[W], functools.partial(DS.kron_graph, s, "cpu"),
+                                     1 << s, W, "cpu")
+            DAs[W].mesh(("cols", "rows"))
         for op in OPS:
-            f = (lambda: algorithms.pagerank(M, weighted=False)) if op == "pagerank" else \
-                DS.inprocess_op(op, M, srcs[s])
-            t, _ = DS.timed(f, args.reps, "cpu")
-            rec(graph=f"kron-{s}", case=op, path="in-process", workers=0, seconds=t)
-    for W in workers:
-        client = dist.local_cluster(W)
-        for s in scales:
-            DA, tgen = DS.make_dist(client, functools.partial(DS.kron_graph, s, "cpu"), 1 << s,
-                                    W, "cpu")
-            DA.mesh(("cols", "rows"))
-            for op in OPS:
-                t, _ = DS.timed(distop(op, DA, srcs[s]), args.reps, "cpu")
-                rec(graph=f"kron-{s}", case=op, path="spmd" if W > 1 else "whole (mesh)",
-                    workers=W, seconds=t)
+            fns = {0: (lambda: algorithms.pagerank(M, weighted=False)) if op == "pagerank"
+                   else DS.inprocess_op(op, M, src)}
+            for W in workers:
+                fns[W] = distop(op, DAs[W], src)
+            ts = {k: [] for k in fns}
+            for k, f in fns.items():  # warm-up
+                f()
+            for _ in range(args.reps):
+                for k, f in fns.items():
+                    t = time.perf_counter()
+                    f()
+                    ts[k].append(time.perf_counter() - t)
+            for k in fns:
+                rec(graph=f"kron-{s}", case=op, workers=k, seconds=float(np.median(ts[k])),
+                    path="in-process" if k == 0 else ("whole (mesh)" if k == 1 else "spmd"))
+        for W in workers:
             if W > 1 and s == args.loop_scale:
                 _spmd.SPMD = False
                 for op in ("bfs", "sssp"):
-                    t, _ = DS.timed(distop(op, DA, srcs[s]), 2, "cpu")
+                    t, _ = DS.timed(distop(op, DAs[W], src), 2, "cpu")
                     rec(graph=f"kron-{s}", case=op, path="loop (a task per op)", workers=W,
                         seconds=t)
                 _spmd.SPMD = True
             if W > 1 and s == scales[-1]:
                 for nb in (8, 1 << 14, 1 << 17, 1 << 20):
-                    got = DA.call_spmd(_allgather_floor, (nb, 20), keep=False)
+                    got = DAs[W].call_spmd(_allgather_floor, (nb, 20), keep=False)
                     rec(graph="-", case=f"allgather {nb} B/rank", path="mesh", workers=W,
                         seconds=got[0])
-            del DA
-        client.close()
-        client.cluster.close()
+        del DAs, M, A0
+    for c in clusters.values():
+        c.close()
+        c.cluster.close()
 
     print()
     print("| graph | case | path | workers | ms |")
