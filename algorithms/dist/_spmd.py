@@ -38,14 +38,6 @@ def _out_degree(rank, B):
     return rank.allreduce(_host(xp.diff(B.indptr.astype(xp.int64))), "plus")
 
 
-def _result(outs, gather, missing):
-    """A rank's results: host arrays (``gather``; ``missing`` where absent) or the slices."""
-    if not gather:
-        return outs if len(outs) > 1 else outs[0]
-    return tuple(_host(v.to_dense() if m is None else v.to_dense(missing=m))
-                 for v, m in zip(outs, missing))
-
-
 # ------------------------------------------------------------------------------ BFS
 
 def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gather):
@@ -172,39 +164,32 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
 def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
     """This rank's ranks by the power iteration: each round the rank's shares ``w_p = r_p ./
     d_p`` are all-gathered (with the partial error and dangling rank), and ``t_p = w
-    plus.first A(:, lo:hi)``."""
+    plus.first A(:, lo:hi)``; the rank's slices are dense (every vertex has a rank)."""
     B = rank.block("cols")
     xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
-    d = sr.Vector.from_dense(xp.asarray(_out_degree(rank, B)[lo:hi].astype(np.float64)))
+    d = xp.asarray(_out_degree(rank, B)[lo:hi].astype(np.float64))
     # p_p: the teleport distribution's slice
-    p = sr.Vector.from_dense(xp.full(hi - lo, 1.0 / n) if h is None else xp.asarray(h[lo:hi]))
-    # dangling = (d == 0) ;  s = 1 ./ d
-    dangling = sr.apply(d, "eq", right=0.0)
-    s = sr.apply(d, "minv")
-    r = sr.Vector.from_dense(xp.full(hi - lo, 1.0 / n))
+    p = xp.full(hi - lo, 1.0 / n) if h is None else xp.asarray(h[lo:hi])
+    # dangling = (d == 0) ;  s = 1 ./ d   (∞ where dangling: those have no out-edge to carry it)
+    dangling = d == 0
+    s = sr.apply(sr.Vector.from_dense(d), "minv").to_dense()
+    r = xp.full(hi - lo, 1.0 / n)
     # w = [r_p .* s_p …] and lost = Σ r(dangling): one all-gather
-    G = rank.gather_slices(sr.ewise_mult(r, s, "times"), (0.0, _dangling_rank(r, dangling)))
+    G = rank.gather_slices(sr.Vector.from_dense(r * s), (0.0, float(r[dangling].sum())))
     for _ in range(max_iter):
         lost = sum(e[1] for e in G.extras)
         # t_p = w plus.first A(:, lo:hi)          (each vertex sums its in-neighbours' shares)
-        t = sr.vxm(G.vector("bitmap"), B, sr.plus_first, direction="pull")
-        # r'_p = (α lost + 1 − α) p_p ;  r'_p += α t_p
-        r_new = sr.apply(p, "times", right=alpha * float(lost) + 1.0 - alpha)
-        sr.assign(r_new, sr.apply(t, "times", right=alpha), accum="plus")
+        t = sr.vxm(G.vector("bitmap"), B, sr.plus_first, direction="pull").to_dense()
+        # r'_p = (α lost + 1 − α) p_p + α t_p
+        r_new = p * (alpha * float(lost) + 1.0 - alpha) + t * alpha
         # w' = [r'_p .* s_p …] ;  err = Σ |r' − r| ;  lost = Σ r'(dangling)
-        err_p = float(sr.reduce_scalar(sr.apply(sr.ewise_add(r_new, r, "minus"), "abs")))
-        G = rank.gather_slices(sr.ewise_mult(r_new, s, "times"),
-                               (err_p, _dangling_rank(r_new, dangling)))
+        G = rank.gather_slices(sr.Vector.from_dense(r_new * s),
+                               (float(xp.abs(r_new - r).sum()), float(r_new[dangling].sum())))
         r = r_new
         if sum(e[0] for e in G.extras) < n * tol:
-            return _result((r,), gather, (None,))
+            return (_host(r),) if gather else sr.Vector.from_dense(r)
     raise sr.InvalidValue(f"pagerank: no convergence in max_iter (={max_iter}) iterations "
                           f"(tol = {tol})")
-
-
-def _dangling_rank(r, dangling):
-    # Σ r⟨dangling⟩
-    return float(sr.reduce_scalar(sr.apply(r, "identity", mask=dangling)))
 
 
 # ------------------------------------------------------------------------------ components
@@ -216,25 +201,25 @@ def components_rank(rank, symmetric, gather):
     Br = None if symmetric else rank.block("rows")
     xp, n, lo, hi = Bc.xp, rank.n, rank.lo, rank.hi
     # f(i) = i: whole, on every rank
-    fa = xp.arange(n, dtype=xp.int64)
-    f = sr.Vector.from_dense(fa)
+    f = xp.arange(n, dtype=xp.int64)
     changed = n > 0
     while changed:
+        fv = sr.Vector.from_dense(f)
         # g_p = f min.first A(:, lo:hi)            (least label among the in-neighbours)
-        g = sr.vxm(f, Bc, sr.min_first, direction="pull")
+        g = sr.vxm(fv, Bc, sr.min_first, direction="pull").to_dense(missing=n)
         if not symmetric:
             # g_p min= A(lo:hi, :) min.second f     (… and among the out-neighbours)
-            sr.mxv(Br, f, sr.min_second, out=g, accum="min", direction="pull")
+            g = xp.minimum(g, sr.mxv(Br, fv, sr.min_second, direction="pull").to_dense(missing=n))
         # f'_p = min(f_p, g_p)
-        fp = sr.ewise_add(sr.Vector.from_dense(fa[lo:hi]), g, "min")
+        fp = xp.minimum(f[lo:hi], g.astype(xp.int64, copy=False))
         # f' = [f'_0 … f'_P-1] ;  f' = f'(f')      (pointer jumping)
-        fn = rank.allgather_dense(fp.to_dense().astype(xp.int64, copy=False))
+        fn = rank.allgather_dense(fp)
         fn = fn[fn]
         # changed = ∨ (f' ≠ f)                     (the same on every rank: f is whole)
-        changed = bool(xp.any(fn != fa))
-        fa = fn
-        f = sr.Vector.from_dense(fa)
-    return _result((sr.Vector.from_dense(fa[lo:hi]),), gather, (None,))
+        changed = bool(xp.any(fn != f))
+        f = fn
+    roots = f[lo:hi]
+    return (_host(roots),) if gather else sr.Vector.from_dense(roots)
 
 
 # ------------------------------------------------------------------------------ the client

@@ -122,6 +122,10 @@ def main():
     for op in ("bfs", "sssp"):
         t, _ = DS.timed(distop(op, DA, src, gather=True), args.reps, "cpu")
         rec(graph=f"kron-{s}", case=op, path="mesh gather", workers=1, seconds=t)
+    # the one-device BFS timed on the worker itself (its compute, without the call)
+    got = DA.call_spmd(_timed_on_rank, (src, args.reps), keep=False)
+    rec(graph=f"kron-{s}", case="bfs", path="on the worker, timed there", workers=1,
+        seconds=got[0])
     # the mesh's own floor: a no-op call to the rank, and the actor's
     from semiring.dist import core, _tasks
     for label, f in (("mesh no-op", lambda: DA.call_spmd(core._rank_size, keep=False)),
@@ -179,6 +183,14 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"info": info, "rows": rows}, f, indent=1)
+
+
+def _timed_on_rank(rank, src, reps):
+    """(On the rank.) Median seconds of algorithms.bfs on the rank's block, synchronized."""
+    import algorithms
+    from bench import dask_suite as DS
+    B = rank.block("cols")
+    return DS.timed(lambda: algorithms.bfs(B, src), reps, B.device)[0]
 
 
 def _matrix(sr, A0, dev):
