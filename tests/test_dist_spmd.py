@@ -263,6 +263,25 @@ def test_mesh_calls_errors_and_held(client, device):
         R.mesh()
 
 
+def test_mesh_refuses_strangers(client, device):
+    """A connection without the mesh's key is closed before anything it sends is read."""
+    import socket  # noqa: PLC0415  (this test only)
+
+    DA = dmat(sp.identity(6, format="csr"), client, device, dict(nparts=2))
+    addr = DA.mesh().socks[1].getpeername()
+    s = socket.create_connection(addr, timeout=10)
+    try:
+        s.sendall(_mesh._HELLO.pack(b"c", b"0" * 32, 0))
+        _mesh._send(s, ("call", "t", _rank_info, (1,), {}, False, []))
+        got = s.recv(1)
+    except (ConnectionResetError, BrokenPipeError):
+        got = b""
+    finally:
+        s.close()
+    assert got == b""  # closed by the rank, no reply
+    assert [r[:2] for r in DA.call_spmd(_rank_info, (1,), keep=False)] == [(0, 2), (1, 2)]
+
+
 def test_mesh_frames():
     """The framing alone (over a socket pair): objects with NumPy buffers, the abort."""
     import socket  # noqa: PLC0415  (this test only)

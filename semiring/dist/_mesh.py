@@ -21,7 +21,9 @@ it) and the client, which closes the mesh; the next command builds a new one.
 
 from __future__ import annotations
 
+import hmac
 import pickle
+import secrets
 import socket
 import struct
 import threading
@@ -43,6 +45,9 @@ RECV_TIMEOUT = 600.0
 
 _HEAD = struct.Struct("<QI")   # pickle length, count of out-of-band buffers
 _ABORT = 0xFFFFFFFF            # a buffer count that says: the sender's command failed
+#: A connection's first bytes: 'p' (a peer rank) or 'c' (the client), the mesh's key (32 hex
+#: digits, made by the client and sent to the ranks through Dask), the peer's rank.
+_HELLO = struct.Struct("<c32sI")
 
 
 class PeerError(RuntimeError):
@@ -141,25 +146,32 @@ class Rank:
             except OSError:
                 return
             _nodelay(conn)
-            try:
-                hello = _recv(conn)
-            except Exception:  # noqa: BLE001 (a stray connection: ignore it)
+            try:  # the hello is raw bytes, checked before anything is unpickled
+                conn.settimeout(CONNECT_TIMEOUT)
+                kind, key, peer = _HELLO.unpack(_recv_exact(conn, _HELLO.size))
+                conn.settimeout(None)
+            except (OSError, ConnectionError, struct.error):
                 conn.close()
                 continue
-            if hello[0] == "peer":
+            if not hmac.compare_digest(key, self.key.encode()):
+                conn.close()  # not one of this mesh's: only holders of its key may call
+                continue
+            if kind == b"p":
                 with self._ready:
-                    self.peers[int(hello[1])] = conn
+                    self.peers[int(peer)] = conn
                     self._ready.notify_all()
-            elif hello[0] == "client":
+            elif kind == b"c":
                 threading.Thread(target=self._serve, args=(conn,), daemon=True,
                                  name="semiring-mesh-serve").start()
+            else:
+                conn.close()
 
     def connect(self, addresses):
         """Connect to the ranks above this one (those below connect to this one)."""
         for j in range(self.rank + 1, self.size):
             s = _nodelay(socket.create_connection(tuple(addresses[j]), timeout=CONNECT_TIMEOUT))
             s.settimeout(None)
-            _send(s, ("peer", self.rank))
+            s.sendall(_HELLO.pack(b"p", self.key.encode(), self.rank))
             with self._ready:
                 self.peers[j] = s
 
@@ -373,7 +385,7 @@ class Mesh:
 
     def __init__(self, layout, blocks):
         self.layout = layout
-        self.key = uuid.uuid4().hex
+        self.key = secrets.token_hex(16)  # 32 hex digits: what a connection must show
         self.kinds = set(blocks)
         self.closed = False
         self._lock = threading.Lock()
@@ -390,7 +402,7 @@ class Mesh:
         for a in addresses:
             s = _nodelay(socket.create_connection(tuple(a), timeout=CONNECT_TIMEOUT))
             s.settimeout(None)
-            _send(s, ("client",))
+            s.sendall(_HELLO.pack(b"c", self.key.encode(), 0))
             self.socks.append(s)
 
     @property
