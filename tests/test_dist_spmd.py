@@ -254,6 +254,19 @@ def test_mesh_calls_errors_and_held(client, device):
             break
         time.sleep(0.05)
     assert _held(client) == base
+    # held results outlive their mesh (an error closes it): dropped through Dask then
+    a, b = DA.call_spmd(_rank_slices, dtypes=(np.int64, np.int64))
+    assert _held(client) == base + 6
+    with pytest.raises(ZeroDivisionError):
+        DA.call_spmd(_rank_fail, keep=False)
+    assert to_host(a.to_dense()).tolist() == [0] * 4 + [2] * 6  # taken after the close
+    del a, b
+    gc.collect()
+    for _ in range(50):
+        if _held(client) == base:
+            break
+        time.sleep(0.05)
+    assert _held(client) == base
     with pytest.raises(sr.DomainMismatch, match="call_spmd: fn must"):
         DA.call_spmd("nope")
     with pytest.raises(sr.InvalidValue, match="mesh: kinds"):

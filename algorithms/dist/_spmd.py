@@ -127,10 +127,11 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
     f = sr.Vector.from_coo(xp.asarray([source], dtype=xp.int64), xp.zeros(1, dtype=work),
                            size=n, dtype=work)
     changed, rounds = 1, 0
+    G = None
     while changed and rounds < n:
         rounds += 1
         pull = direction == "pull" or (direction == "auto" and changed > n * pull_fraction)
-        if rounds > 1:
+        if G is not None:
             f = G.vector("bitmap" if pull else "sparse")
         # t_p = f min.+ A(:, lo:hi)
         t = sr.vxm(f, B, sr.min_plus, direction="pull" if pull else "push")

@@ -107,7 +107,7 @@ def main():
                     got = DAs[W].call_spmd(_allgather_floor, (nb, 20), keep=False)
                     rec(graph="-", case=f"allgather {nb} B/rank", path="mesh", workers=W,
                         seconds=got[0])
-        del DAs, M, A0
+        del DAs
     for c in clusters.values():
         c.close()
         c.cluster.close()

@@ -450,8 +450,20 @@ class Mesh:
         return (token, outs) if keep else outs
 
     def drop(self, p, token, indices):
-        """Forget results held by rank p (sent with the next command: no traffic now)."""
-        self._drops[p].extend((token, i) for i in indices)
+        """Forget results held by rank p (sent with the next command: no traffic now; a
+        closed mesh's by a task on the worker, not awaited)."""
+        if not self.closed:
+            self._drops[p].extend((token, i) for i in indices)
+            return
+        L = self.layout
+        try:
+            import distributed  # noqa: PLC0415 (the optional extra: here when a mesh is)
+
+            distributed.fire_and_forget(L.client.submit(
+                _pop_held, [(token, i) for i in indices], workers=[L.workers[p]],
+                allow_other_workers=False, pure=False))
+        except Exception:  # noqa: BLE001 (the client or the worker is gone: so is what was held)
+            pass
 
     def close(self):
         if self.closed:
@@ -468,6 +480,13 @@ class Mesh:
 def rank_token(token, p):
     """The token under which rank p holds the results of call ``token``."""
     return f"{token}.{p}"
+
+
+def _pop_held(keys):
+    """(Task.) Forget results held on this worker."""
+    for k in keys:
+        T.HELD.pop(k, None)
+    return True
 
 
 def _give_blocks(key, rank, blocks):
