@@ -31,6 +31,11 @@ def _allgather_floor(rank, nbytes, reps):
     return float(np.median(ts))
 
 
+def _exchange_stats(rank):
+    """(On a rank.) The all-gathers it made so far and the seconds they took."""
+    return rank.exchanges, rank.exchange_s
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scales", default="16,17,18")
@@ -86,6 +91,7 @@ def main():
             ts = {k: [] for k in fns}
             for k, f in fns.items():  # warm-up
                 f()
+            ex0 = {W: DAs[W].call_spmd(_exchange_stats, keep=False) for W in workers if W > 1}
             for _ in range(args.reps):
                 for k, f in fns.items():
                     t = time.perf_counter()
@@ -94,6 +100,13 @@ def main():
             for k in fns:
                 rec(graph=f"kron-{s}", case=op, workers=k, seconds=float(np.median(ts[k])),
                     path="in-process" if k == 0 else ("whole (mesh)" if k == 1 else "spmd"))
+            for W, before in ex0.items():
+                # per run: all-gathers, and the seconds each rank spent in them (min-max)
+                after = DAs[W].call_spmd(_exchange_stats, keep=False)
+                secs = [(a[1] - b[1]) / args.reps for a, b in zip(after, before)]
+                rec(graph=f"kron-{s}", case=op, workers=W, path="spmd: in all-gathers",
+                    seconds=min(secs), max_s=max(secs),
+                    allgathers=(after[0][0] - before[0][0]) / args.reps)
         for W in workers:
             if W > 1 and s == args.loop_scale:
                 _spmd.SPMD = False
@@ -116,8 +129,10 @@ def main():
     print("| graph | case | path | workers | ms |")
     print("|---|---|---|---:|---:|")
     for r in rows:
+        extra = (f" (max {r['max_s'] * 1e3:.3f}, {r['allgathers']:.0f} all-gathers)"
+                 if "max_s" in r else "")
         print(f"| {r['graph']} | {r['case']} | {r['path']} | {r['workers']} | "
-              f"{r['seconds'] * 1e3:.3f} |")
+              f"{r['seconds'] * 1e3:.3f}{extra} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

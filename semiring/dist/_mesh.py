@@ -27,6 +27,7 @@ import secrets
 import socket
 import struct
 import threading
+import time
 import traceback
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -126,6 +127,9 @@ class Rank:
         self._sender = ThreadPoolExecutor(max(1, self.size - 1),
                                           thread_name_prefix="semiring-mesh-send")
         self._closed = False
+        #: all-gathers made and seconds spent in them (sending, waiting for the slowest peer,
+        #: receiving): what a round costs beyond the rank's own work
+        self.exchanges, self.exchange_s = 0, 0.0
         threading.Thread(target=self._accept, name="semiring-mesh-accept", daemon=True).start()
 
     @property
@@ -191,6 +195,7 @@ class Rank:
         exchange under every collective. NumPy arrays travel as raw bytes; pass host arrays."""
         if self.size == 1:
             return [obj]
+        t = time.perf_counter()
         sends = [self._sender.submit(_send, self.peers[j], obj) for j in sorted(self.peers)]
         out = [None] * self.size
         out[self.rank] = obj
@@ -198,6 +203,8 @@ class Rank:
             out[j] = _recv(self.peers[j])
         for f in sends:
             f.result()
+        self.exchanges += 1
+        self.exchange_s += time.perf_counter() - t
         return out
 
     def allreduce(self, value, op="plus"):
