@@ -17,6 +17,10 @@ task takes them into Dask's memory, as :meth:`DistMatrix.call_direct`'s do).
 
 Errors: a rank whose command raises tells its peers (which raise too, rather than wait for
 it) and the client, which closes the mesh; the next command builds a new one.
+
+Security: a connection must first show the mesh's random key (sent to the ranks through
+Dask), checked before anything it sends is unpickled; the sockets are plain TCP, without
+Dask's TLS where the cluster uses it.
 """
 
 from __future__ import annotations
