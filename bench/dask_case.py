@@ -19,7 +19,10 @@ in its metrics:
   whose W exceeds the GPUs here is *unavailable* with the reason. Timed by the wall clock
   (the work is in other processes).
 - ``dask-gpu-1-loop``: one worker through the distributed loop (one task per operation)
-  rather than the whole one-device algorithm as one task (``algorithms.dist._local``).
+  rather than the whole one-device algorithm as one task (``algorithms.dist._local``);
+  ``dask-cpu-2-loop``: two workers through that loop rather than the SPMD form (each
+  worker's rank runs the loop, one all-gather among the workers a round:
+  ``algorithms.dist._spmd``), which ``dask-*-W`` (W >= 2) runs.
 
 Weak scaling reads across cases: ``entries_per_worker`` in each record; the GPU suite has
 kron-24 on one worker, kron-25 on two and kron-26 on four (a case's ``workers`` parameter
@@ -161,14 +164,16 @@ def _dask(device: str, workers: int, loop: bool = False):
         f = DS.dist_op(op, DA, ctx.inputs["source"])
         if not loop:
             return _Wall(lambda: (op, f()))
-        from algorithms.dist import _local  # noqa: PLC0415  (the switch the script flips too)
+        from algorithms.dist import _local, _spmd  # noqa: PLC0415  (the switches the script flips too)
 
         def run():
             _local.WHOLE_ON_ONE_WORKER = False
+            _spmd.SPMD = False
             try:
                 return op, f()
             finally:
                 _local.WHOLE_ON_ONE_WORKER = True
+                _spmd.SPMD = True
 
         return _Wall(run)
 
@@ -202,6 +207,9 @@ def _summary(ctx: C.CaseContext, results: dict) -> dict:
     r = C._pair_ratio(results, "dask-gpu-1", "dask-gpu-1-loop")
     if r is not None:
         s["dask_gpu_1_loop_over_whole"] = r
+    r = C._pair_ratio(results, "dask-cpu-2", "dask-cpu-2-loop")
+    if r is not None:  # the loop of one task per operation against the SPMD form
+        s["dask_cpu_2_loop_over_spmd"] = r
     return s
 
 
@@ -221,6 +229,9 @@ def _impls():
         out.append(C.Impl(f"dask-cpu-{w}", "cpu", "result", _dask("cpu", w), fetch=_fetch,
                           engine=True, description=f"algorithms.dist on a LocalCluster of {w} "
                                                    "CPU process(es) (wall clock)"))
+    out.append(C.Impl("dask-cpu-2-loop", "cpu", "result", _dask("cpu", 2, loop=True),
+                      fetch=_fetch, engine=True, description="two CPU workers through the "
+                      "distributed loop of one task per operation (SPMD off)"))
     return out
 
 

@@ -19,7 +19,7 @@ from bench import generators as gen  # noqa: E402
 from bench import runner  # noqa: E402
 
 HAS_GPU = gen.cupy_if_available() is not None
-CPU_IMPLS = {"in-process-cpu": 0, "dask-cpu-1": 1, "dask-cpu-2": 2}
+CPU_IMPLS = {"in-process-cpu": 0, "dask-cpu-1": 1, "dask-cpu-2": 2, "dask-cpu-2-loop": 2}
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +51,8 @@ def test_cpu_dask_suite_checks_every_worker_count(dask_run):
             by["dask-cpu-1"].timing.median_ms / by["in-process-cpu"].timing.median_ms)
         assert c.summary["dask_cpu_2_strong_efficiency"] == pytest.approx(
             by["dask-cpu-1"].timing.median_ms / (2 * by["dask-cpu-2"].timing.median_ms))
+        assert c.summary["dask_cpu_2_loop_over_spmd"] == pytest.approx(
+            by["dask-cpu-2-loop"].timing.median_ms / by["dask-cpu-2"].timing.median_ms)
     data = json.loads((out / "latest.json").read_text())
     recs = [r for c in data["cases"] for r in c["results"]]
     assert recs and all("workers" in r["metrics"] for r in recs)  # the worker count, always
@@ -102,7 +104,7 @@ def test_without_distributed_the_dask_impls_are_unavailable(monkeypatch):
     assert res.exit_code == runner.EXIT_OK
     st = {(r.impl, r.status) for c in res.cases for r in c.results}
     assert st == {("in-process-cpu", "ok"), ("dask-cpu-1", "unavailable"),
-                  ("dask-cpu-2", "unavailable")}
+                  ("dask-cpu-2", "unavailable"), ("dask-cpu-2-loop", "unavailable")}
     assert "dask.distributed is not installed" in res.cases[0].results[1].check
 
 

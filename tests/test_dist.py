@@ -21,7 +21,7 @@ distributed = pytest.importorskip(
 
 import algorithms  # noqa: E402
 import algorithms.dist as adist  # noqa: E402
-from algorithms.dist import _local  # noqa: E402
+from algorithms.dist import _local, _spmd  # noqa: E402
 from semiring import dist  # noqa: E402
 from conftest import to_host  # noqa: E402
 
@@ -41,8 +41,9 @@ def client():
 @pytest.fixture(autouse=True)
 def loop_on_one(monkeypatch):
     """A single partition runs the distributed loop too (test_whole_on_one_worker checks
-    the one-task shortcut)."""
+    the one-task shortcut), and so do several (the SPMD form: tests/test_dist_spmd.py)."""
     monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", False)
+    monkeypatch.setattr(_spmd, "SPMD", False)
 
 
 @st.composite
@@ -304,12 +305,13 @@ def test_empty_and_edgeless(client, device):
     np.testing.assert_allclose(to_host(adist.pagerank(DZ)), 0.2)
 
 
-@pytest.mark.parametrize("direct", [True, False], ids=["direct", "task"])
-def test_whole_on_one_worker(client, device, monkeypatch, direct):
-    """One partition: the one-device algorithm as one call on its worker (an actor's method,
-    or a task through the scheduler), same results."""
+@pytest.mark.parametrize("path", ["mesh", "actor", "task"])
+def test_whole_on_one_worker(client, device, monkeypatch, path):
+    """One partition: the one-device algorithm as one call on its worker (through the mesh's
+    socket, an actor's method, or a task through the scheduler), same results."""
     monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
-    monkeypatch.setattr(_local, "DIRECT", direct)
+    monkeypatch.setattr(_local, "DIRECT", path != "task")
+    monkeypatch.setattr(_local, "MESH", path == "mesh")
     S = sp.random(30, 30, density=0.1, format="csr", random_state=2)
     S.data = np.round(S.data * 9) + 1
     A = sr.Matrix.from_scipy(S, device=device)
@@ -358,6 +360,7 @@ def test_call_direct_held_parts(client, device, monkeypatch):
 
     monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", True)
     monkeypatch.setattr(_local, "DIRECT", True)
+    monkeypatch.setattr(_local, "MESH", False)
 
     S = sp.random(40, 40, density=0.1, format="csr", random_state=4)
     A = sr.Matrix.from_scipy(S, device=device)

@@ -17,7 +17,7 @@ import numpy as np
 import semiring as sr
 from semiring import dist
 
-from . import _local
+from . import _local, _spmd
 from ._common import check_choice, check_matrix, check_source
 
 ALPHA = 14
@@ -82,6 +82,12 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         return _local.whole(A, "bfs", (source,), dict(parents=parents, direction=direction,
                                                       deterministic=deterministic),
                             (-1, -1) if parents else (-1,), (np.int64, np.int64), gather=gather)
+    if _spmd.applies(A):
+        # each partition's rank runs the levels, all-gathering the frontier with its peers
+        return _spmd.run(A, _spmd.bfs_rank, (source, parents, direction, deterministic, ALPHA,
+                                             BETA), kinds=("cols",), gather=gather,
+                         missing=(-1, -1) if parents else (-1,),
+                         dtypes=(np.int64, np.int64))
     S = (sr.min_secondi if deterministic else sr.any_secondi) if parents else sr.any_pair
 
     # q(source) = source ;  v(source) = 0 ;  p(source) = source

@@ -15,6 +15,7 @@ import numpy as np
 import semiring as sr
 from semiring import dist
 
+from . import _local, _spmd
 from ._common import check_choice, check_matrix
 
 CONNECTIONS = ("weak", "strong")
@@ -53,6 +54,17 @@ def connected_components(A, connection="weak", *, symmetric=False, gather=True):
         raise sr.InvalidValue(f"{op}: connection='strong' is not distributed; run "
                               f"algorithms.connected_components on one device")
     n = A.nrows
+    if _local.applies(A, op):
+        # one partition: the one-device algorithm on the worker (the same labels)
+        return _local.whole(A, op if gather else "connected_components_roots", (),
+                            dict(connection="weak"), (None,), (np.int32 if gather else np.int64,),
+                            gather=gather)
+    if _spmd.applies(A):
+        # each partition's rank propagates labels, all-gathering them with its peers
+        roots = _spmd.run(A, _spmd.components_rank, (bool(symmetric),),
+                          kinds=("cols",) if symmetric else ("cols", "rows"), gather=gather,
+                          missing=(None,), dtypes=(np.int64,))
+        return _labels(roots) if gather else roots
     # f(i) = i
     f = dist.DistVector.arange(A, dtype=np.int64)
     changed = n > 0
@@ -71,7 +83,11 @@ def connected_components(A, connection="weak", *, symmetric=False, gather=True):
         f = f_new
     if not gather:
         return f
-    roots = f.to_dense()
+    return _labels(f.to_dense())
+
+
+def _labels(roots):
+    # components numbered 0..k-1 in order of their least vertex
     xp = sr.array_module("gpu" if sr.is_gpu_array(roots) else "cpu")
     _, labels = xp.unique(roots, return_inverse=True)
     return labels.astype(xp.int32).reshape(-1)

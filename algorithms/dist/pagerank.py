@@ -14,7 +14,7 @@ import numpy as np
 import semiring as sr
 from semiring import dist
 
-from . import _local
+from . import _local, _spmd
 from ._common import check_matrix
 
 
@@ -78,6 +78,10 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
         return _local.whole(A, op, (alpha,), dict(personalization=h, tol=float(tol),
                                                   max_iter=int(max_iter), weighted=False),
                             (None,), (np.float64,), gather=gather)
+    if _spmd.applies(A):
+        # each partition's rank runs the iteration, all-gathering r ./ d with its peers
+        return _spmd.run(A, _spmd.pagerank_rank, (alpha, h, float(tol), int(max_iter)),
+                         kinds=("cols",), gather=gather, missing=(None,), dtypes=(np.float64,))
     p = dist.DistVector.full(A, 1.0 / n, dtype=np.float64) if h is None else \
         dist.DistVector.from_dense(A, h)
     # d = out-degree (float64) ;  dangling = (d == 0)

@@ -17,7 +17,7 @@ from semiring import dist
 
 from algorithms import DistanceOverflow
 
-from . import _local
+from . import _local, _spmd
 from ._common import check_choice, check_matrix, check_source
 
 #: Push the changed set (SpMSpV) while it holds fewer than this fraction of the vertices, else
@@ -119,6 +119,11 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
         inf_out = np.inf if out_type.kind == "f" else np.iinfo(out_type).max
         return _local.whole(A, "sssp" if limit is not None else op, (source,), kw, (inf_out,),
                             (out_type,), gather=gather)
+    if _spmd.applies(A):
+        # each partition's rank runs the rounds, all-gathering the changed set with its peers
+        return _spmd.run(A, _spmd.bellman_ford_rank, (source, work, direction, PULL_FRACTION,
+                                                      limit, out_type), kinds=("cols",),
+                         gather=gather, missing=(None,), dtypes=(out_type,))
     inf_w = np.inf if work.kind == "f" else np.iinfo(work).max
     if work.kind != "f" and A.nvals:
         lo, hi = (float(dist.reduce_scalar(dist.reduce_rows(A, m), m)) for m in ("min", "max"))

@@ -57,6 +57,8 @@ def col_block(M, lo: int, hi: int):
     # entries kept per row: a prefix sum of keep read at the row pointers
     csum = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(keep, dtype=xp.int64)])
     indptr = csum[ip]
+    if M.indptr.dtype == xp.int32 and int(indptr[-1]) < 2**31:
+        indptr = indptr.astype(xp.int32)  # the matrix's own index type, as its kernels expect
     indices = (M.indices[keep] - lo)
     if M.is_iso:
         return sr.Matrix.from_csr(indptr, indices, None, (M.nrows, hi - lo),
@@ -68,6 +70,8 @@ def block_from_source(source, kind: str, lo: int, hi: int, device):
     """The block of ``source`` (a matrix, or a callable returning one) for partition [lo, hi)."""
     M = source() if callable(source) else source
     M = as_engine_matrix(M, device)
+    if lo == 0 and hi == (M.nrows if kind == "rows" else M.ncols):
+        return M  # the whole matrix (one partition): itself, its index types kept
     return row_block(M, lo, hi) if kind == "rows" else col_block(M, lo, hi)
 
 

@@ -445,6 +445,7 @@ class DistMatrix:
         self._nvals = nvals
         self._cache = {}
         self._servers = {}
+        self._mesh = None
 
     # -------------------------------------------------------------- properties
     @property
@@ -598,6 +599,87 @@ class DistMatrix:
         # the untaken results dropped on the worker once the client lets go of them all
         weakref.finalize(call, _drop_held, server, token, got, call.taken)
         return held
+
+    def mesh(self, kinds=("cols",)):
+        """The SPMD mesh over this matrix's partitions (:class:`semiring.dist._mesh.Mesh`):
+        one rank per partition, in its worker's process, holding its blocks of ``kinds``,
+        connected to every other rank and to the client (made on first use, a few round
+        trips, then kept; blocks of more kinds are added when asked for). Square matrices
+        only (the ranks cut rows and columns alike).
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> from semiring import dist
+        >>> client = dist.local_cluster(2, processes=False)
+        >>> DA = dist.DistMatrix.from_scipy(sp.identity(4, format="csr"), client)
+        >>> DA.mesh().nparts
+        2
+        >>> client.close(); client.cluster.close()
+        """
+        from . import _mesh as MS  # noqa: PLC0415 (sockets and threads: only when used)
+
+        op = "DistMatrix.mesh"
+        if isinstance(kinds, str):
+            kinds = (kinds,)
+        for k in kinds:
+            if k not in KINDS:
+                raise sr.InvalidValue(f"{op}: kinds must be among {KINDS}, got {k!r}")
+        if self.nrows != self.ncols:
+            raise sr.DimensionMismatch(f"{op}: the mesh needs a square matrix, got shape "
+                                       f"{self.shape}")
+        if self._mesh is None or self._mesh.closed:
+            self._mesh = MS.Mesh(self.row_layout, {k: self.blocks(k) for k in kinds})
+            weakref.finalize(self, self._mesh.close)
+        else:
+            self._mesh.add_blocks({k: self.blocks(k) for k in kinds
+                                   if k not in self._mesh.kinds})
+        return self._mesh
+
+    def call_spmd(self, fn, args=(), kwargs=None, *, kinds=("cols",), keep=True, finish=None,
+                  dtypes=None):
+        """``fn(rank, *args, **kwargs)`` on every partition's rank at once (the SPMD form:
+        each rank runs the whole loop over its partition, exchanging with its peers through
+        ``rank.allgather``; :class:`semiring.dist._mesh.Rank`). ``keep``: each rank returns
+        a tuple of k local ``sr.Vector`` slices (or arrays made into them by ``finish``, one
+        ``(function, args)`` per result), kept on its worker: k DistVectors come back
+        (``dtypes``: their types). Else the list of the ranks' results.
+
+        Examples
+        --------
+        >>> import numpy as np, scipy.sparse as sp
+        >>> from semiring import dist
+        >>> client = dist.local_cluster(2, processes=False)
+        >>> DA = dist.DistMatrix.from_scipy(sp.identity(4, format="csr"), client)
+        >>> DA.call_spmd(_rank_size, keep=False)
+        [(0, 2), (1, 2)]
+        >>> client.close(); client.cluster.close()
+        """
+        from . import _mesh as MS  # noqa: PLC0415 (sockets and threads: only when used)
+
+        if not callable(fn):
+            raise sr.DomainMismatch(f"DistMatrix.call_spmd: fn must be callable, got "
+                                    f"{type(fn).__name__}")
+        M = self.mesh(kinds)
+        if not keep:
+            return M.call(fn, args, kwargs, keep=False)
+        token, counts = M.call(fn, args, kwargs, keep=True)
+        k = counts[0]
+        L = self.row_layout
+        finish = finish or [None] * k
+        out = []
+        calls = []
+        for p in range(L.nparts):
+            call = _Call()
+            calls.append(call)
+            weakref.finalize(call, _drop_held, MS.RankDropper(M, p), MS.rank_token(token, p),
+                             counts[p], call.taken)
+        for i in range(k):
+            held = [Held(L.client, L.workers[p], MS.rank_token(token, p), i, calls[p], finish[i])
+                    for p in range(L.nparts)]
+            dt = (dtypes or [np.float64] * k)[i]
+            out.append(DistVector(L, held, dt))
+        return out
 
     def persist(self, kinds=KINDS):
         """Build the blocks of ``kinds`` now and wait for them (for timing the products
@@ -801,6 +883,11 @@ def _drop_held(server, token, count, taken):
         server.drop(token, left)
     except Exception:  # noqa: BLE001 (the client or the worker is gone: so is what was held)
         pass
+
+
+def _rank_size(rank):
+    """(rank, ranks): the simplest SPMD function (the example of call_spmd)."""
+    return rank.rank, rank.size
 
 
 def _slice_rows(src, kind, lo, hi):

@@ -1,0 +1,239 @@
+"""The SPMD form of the distributed algorithms: each partition's rank runs the whole loop over
+its own column block (and row block), and the ranks exchange the frontier (or the vector)
+among themselves once a round, through the mesh (:meth:`semiring.dist.DistMatrix.call_spmd`):
+no scheduler, no client in the loop. A round is the engine's product on the local block
+(``q ⊕.⊗ A(:, lo:hi)``: the rank's slice of the next frontier) and one all-gather of the
+slices, which also carries each rank's share of the global reductions (frontier size and
+out-edges, error and dangling rank), so that every rank takes the same decisions (push or
+pull, stop) from the same numbers, summed in rank order.
+
+Each function here runs on a rank; ``rank`` is a :class:`semiring.dist._mesh.Rank`
+(``rank.block('cols')``, ``rank.lo``, ``rank.hi``, ``rank.n``, ``rank.gather_slices``).
+The policy constants are those of the loop forms (:mod:`algorithms.dist.bfs` ...).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import semiring as sr
+
+#: Run the SPMD form for matrices of several partitions (``False``: the loop of one Dask task
+#: per partition and operation, as before; the tests run both).
+SPMD = True
+
+
+def applies(A) -> bool:
+    return SPMD and A.nparts > 1 and A.nrows == A.ncols
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+def _out_degree(rank, B):
+    """d(i) = |A(i, :)| for every vertex, on every rank: the all-reduce of the column
+    blocks' row counts (host int64)."""
+    xp = B.xp
+    return rank.allreduce(_host(xp.diff(B.indptr.astype(xp.int64))), "plus")
+
+
+# ------------------------------------------------------------------------------ BFS
+
+def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gather):
+    """Levels (and parents) of this rank's vertices: LAGraph's BFS on the column block, the
+    frontier all-gathered each level; Beamer's push/pull rule on the global counts. The
+    rank's visited set v is its dense level array (``-1``: absent), its structure the mask
+    of the product, so that ``v⟨q_p.S⟩ = depth`` is a scatter of the new frontier's entries
+    (as in the one-device ``algorithms.bfs``)."""
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    S = (sr.min_secondi if deterministic else sr.any_secondi) if parents else sr.any_pair
+    qtype = np.int64 if parents else np.bool_
+    deg = _out_degree(rank, B)                              # d(i) = |A(i, :)|
+    # q(source) = source: the whole frontier, on every rank
+    q = sr.Vector.from_coo(xp.asarray([source], dtype=xp.int64),
+                           xp.asarray([source if parents else True], dtype=qtype),
+                           size=n, dtype=qtype)
+    # v(source) = 0 ;  p(source) = source            (this rank's slices, dense: -1 absent)
+    level = xp.full(hi - lo, -1, dtype=xp.int64)
+    parent = xp.full(hi - lo, -1, dtype=xp.int64) if parents else None
+    if lo <= source < hi:
+        level[source - lo] = 0
+        if parents:
+            parent[source - lo] = source
+    frontier_size, edges_frontier = 1, int(deg[source])
+    edges_left = int(deg.sum()) - edges_frontier
+    pushing = direction != "pull"
+    depth = 0
+    G = None
+    while True:
+        if direction == "auto":
+            if pushing and edges_frontier > edges_left / alpha:
+                pushing = False
+            elif not pushing and frontier_size < n / beta:
+                pushing = True
+        if G is not None:
+            q = G.vector("sparse" if pushing else "bitmap")
+        depth += 1
+        # q_p⟨¬v.S, replace⟩ = q any.secondi A(:, lo:hi)
+        v = sr.Vector.from_bitmap(level, level >= 0)
+        qp = sr.vxm(q, B, S, mask=v, structure=True, complement=True,
+                    direction="push" if pushing else "pull")
+        # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather
+        i, x = qp.sparse(sorted=False)
+        G = rank.gather_slices(qp, (int(i.size), int(deg[_host(i) + lo].sum())))
+        frontier_size, edges_frontier = (sum(e) for e in zip(*G.extras))
+        if frontier_size == 0:
+            break
+        # v⟨q_p.S⟩ = depth
+        level[i] = depth
+        if parents:
+            # p⟨q_p.S⟩ = q_p
+            parent[i] = x
+        edges_left -= edges_frontier
+    outs = (level, parent) if parents else (level,)
+    if gather:
+        return tuple(_host(o) for o in outs)
+    vecs = tuple(sr.Vector.from_dense(o, missing=-1) for o in outs)
+    return vecs if parents else vecs[0]
+
+
+# ------------------------------------------------------------------------------ SSSP
+
+def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_type, gather):
+    """Distances of this rank's vertices by frontier Bellman–Ford rounds; the changed set is
+    all-gathered each round. A negative cycle, or distances outside ``out_type``, raise on
+    every rank (the same decision from the same numbers)."""
+    from algorithms import DistanceOverflow  # noqa: PLC0415 (the package above: a circle at import)
+
+    B = rank.block("cols")
+    xp, n = B.xp, rank.n
+    work, out_type = np.dtype(work), np.dtype(out_type)
+    inf = np.inf if work.kind == "f" else np.iinfo(work).max
+    if work.kind != "f":
+        vals = B.values if not B.is_iso else xp.full(min(B.nvals, 1), B.iso_value)
+        lo_hi = (float(vals.min()), float(vals.max())) if B.nvals else (0.0, 0.0)
+        big = rank.allreduce(np.float64(max(abs(lo_hi[0]), abs(lo_hi[1]))), "max")
+        if n * big >= np.iinfo(np.int64).max:
+            raise DistanceOverflow(f"sssp: int64 distances may overflow: n (={n}) times the "
+                                   f"largest |weight| exceeds the int64 range; use float64 "
+                                   f"weights")
+    # d_p = ∞ ;  d(source) = 0                      (dense: every entry present)
+    d = xp.full(rank.hi - rank.lo, inf, dtype=work)
+    if rank.lo <= source < rank.hi:
+        d[source - rank.lo] = 0
+    # f = {source: 0}: the changed set, whole, on every rank
+    f = sr.Vector.from_coo(xp.asarray([source], dtype=xp.int64), xp.zeros(1, dtype=work),
+                           size=n, dtype=work)
+    changed, rounds = 1, 0
+    G = None
+    while changed and rounds < n:
+        rounds += 1
+        pull = direction == "pull" or (direction == "auto" and changed > n * pull_fraction)
+        if G is not None:
+            f = G.vector("bitmap" if pull else "sparse")
+        # t_p = f min.+ A(:, lo:hi)
+        t = sr.vxm(f, B, sr.min_plus, direction="pull" if pull else "push")
+        # better = t_p < d_p ;  f_p⟨better, replace⟩ = t_p ;  d_p⟨better⟩ = t_p
+        i, x = t.sparse(sorted=False)
+        better = x.astype(work, copy=False) < d[i]
+        i, x = i[better], x[better].astype(work, copy=False)
+        d[i] = x
+        fp = sr.Vector.from_coo(i, x, size=rank.hi - rank.lo, dtype=work, sort=False)
+        # f = [f_0 … f_P-1] ;  changed = |f|
+        G = rank.gather_slices(fp, int(i.size))
+        changed = sum(G.extras)
+    if changed:
+        raise sr.NegativeCycleError(f"sssp: a negative cycle is reachable from source {source}")
+    if limit is not None:
+        # d_p⟨d_p > limit⟩ = ∞
+        d[d > limit] = inf
+    if out_type != work:
+        reached = d != inf
+        info = np.iinfo(out_type)
+        bad = bool(xp.any(reached & ((d > info.max) | (d < info.min))))
+        if rank.allreduce(bad, "lor"):
+            raise DistanceOverflow(f"sssp: a shortest distance lies outside the {out_type} "
+                                   f"range; use int64 or float64 weights")
+        d = xp.where(reached, d, info.max).astype(out_type)
+    return (_host(d),) if gather else sr.Vector.from_dense(d)
+
+
+# ------------------------------------------------------------------------------ PageRank
+
+def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
+    """This rank's ranks by the power iteration: each round the rank's shares ``w_p = r_p ./
+    d_p`` are all-gathered (with the partial error and dangling rank), and ``t_p = w
+    plus.first A(:, lo:hi)``; the rank's slices are dense (every vertex has a rank)."""
+    B = rank.block("cols")
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    d = xp.asarray(_out_degree(rank, B)[lo:hi].astype(np.float64))
+    # p_p: the teleport distribution's slice
+    p = xp.full(hi - lo, 1.0 / n) if h is None else xp.asarray(h[lo:hi])
+    # dangling = (d == 0) ;  s = 1 ./ d   (∞ where dangling: those have no out-edge to carry it)
+    dangling = d == 0
+    s = sr.apply(sr.Vector.from_dense(d), "minv").to_dense()
+    r = xp.full(hi - lo, 1.0 / n)
+    # w = [r_p .* s_p …] and lost = Σ r(dangling): one all-gather
+    G = rank.gather_slices(sr.Vector.from_dense(r * s), (0.0, float(r[dangling].sum())))
+    for _ in range(max_iter):
+        lost = sum(e[1] for e in G.extras)
+        # t_p = w plus.first A(:, lo:hi)          (each vertex sums its in-neighbours' shares)
+        t = sr.vxm(G.vector("bitmap"), B, sr.plus_first, direction="pull").to_dense()
+        # r'_p = (α lost + 1 − α) p_p + α t_p
+        r_new = p * (alpha * float(lost) + 1.0 - alpha) + t * alpha
+        # w' = [r'_p .* s_p …] ;  err = Σ |r' − r| ;  lost = Σ r'(dangling)
+        G = rank.gather_slices(sr.Vector.from_dense(r_new * s),
+                               (float(xp.abs(r_new - r).sum()), float(r_new[dangling].sum())))
+        r = r_new
+        if sum(e[0] for e in G.extras) < n * tol:
+            return (_host(r),) if gather else sr.Vector.from_dense(r)
+    raise sr.InvalidValue(f"pagerank: no convergence in max_iter (={max_iter}) iterations "
+                          f"(tol = {tol})")
+
+
+# ------------------------------------------------------------------------------ components
+
+def components_rank(rank, symmetric, gather):
+    """This rank's component roots (each vertex's least vertex) by min-label propagation
+    with pointer jumping; the labels are all-gathered each round."""
+    Bc = rank.block("cols")
+    Br = None if symmetric else rank.block("rows")
+    xp, n, lo, hi = Bc.xp, rank.n, rank.lo, rank.hi
+    # f(i) = i: whole, on every rank
+    f = xp.arange(n, dtype=xp.int64)
+    changed = n > 0
+    while changed:
+        fv = sr.Vector.from_dense(f)
+        # g_p = f min.first A(:, lo:hi)            (least label among the in-neighbours)
+        g = sr.vxm(fv, Bc, sr.min_first, direction="pull").to_dense(missing=n)
+        if not symmetric:
+            # g_p min= A(lo:hi, :) min.second f     (… and among the out-neighbours)
+            g = xp.minimum(g, sr.mxv(Br, fv, sr.min_second, direction="pull").to_dense(missing=n))
+        # f'_p = min(f_p, g_p)
+        fp = xp.minimum(f[lo:hi], g.astype(xp.int64, copy=False))
+        # f' = [f'_0 … f'_P-1] ;  f' = f'(f')      (pointer jumping)
+        fn = rank.allgather_dense(fp)
+        fn = fn[fn]
+        # changed = ∨ (f' ≠ f)                     (the same on every rank: f is whole)
+        changed = bool(xp.any(fn != f))
+        f = fn
+    roots = f[lo:hi]
+    return (_host(roots),) if gather else sr.Vector.from_dense(roots)
+
+
+# ------------------------------------------------------------------------------ the client
+
+def run(A, fn, args, *, kinds, gather, missing, dtypes):
+    """``fn(rank, *args, gather)`` on every rank of A: with ``gather``, the whole arrays
+    (the ranks' slices joined on the client, on the workers' device); else DistVectors."""
+    if not gather:
+        out = A.call_spmd(fn, (*args, False), kinds=kinds, keep=True, dtypes=dtypes)
+        return tuple(out) if len(out) > 1 else out[0]
+    got = A.call_spmd(fn, (*args, True), kinds=kinds, keep=False)
+    outs = [np.concatenate([g[i] for g in got]) for i in range(len(missing))]
+    if A.device == "gpu":
+        xp = sr.array_module("gpu")
+        outs = [xp.asarray(o) for o in outs]
+    return tuple(outs) if len(outs) > 1 else outs[0]

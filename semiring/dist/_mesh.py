@@ -1,0 +1,515 @@
+"""Worker-to-worker channels of :mod:`semiring.dist`: the SPMD mesh.
+
+A :class:`Mesh` gives every partition of a :class:`~semiring.dist.DistMatrix` a *rank*: an
+endpoint in its worker's process (a listening TCP socket, a thread) that holds the rank's
+blocks, with one TCP connection to each other rank and one to the client. The client sends a
+command to every rank at once (``fn(rank, *args)``, pickled by cloudpickle, as Dask does);
+each rank runs ``fn`` in its own thread, and the ranks exchange
+what the algorithm needs among themselves (:meth:`Rank.allgather`, :meth:`Rank.allreduce`),
+without the scheduler and without the client: a BFS is one command, whatever its depth,
+and a level costs one all-gather among the workers.
+
+Messages are pickle protocol 5 with out-of-band buffers (NumPy arrays travel as raw bytes,
+not copied into the pickle); CuPy arrays go through host memory (``cupy.cuda.nccl`` would
+move them GPU to GPU: not done yet). Dask still places the partitions, builds the blocks
+and holds the results (a rank's results stay on its worker, :data:`_tasks.HELD`, until a
+task takes them into Dask's memory, as :meth:`DistMatrix.call_direct`'s do).
+
+Errors: a rank whose command raises tells its peers (which raise too, rather than wait for
+it) and the client, which closes the mesh; the next command builds a new one.
+
+Security: a connection must first show the mesh's random key (sent to the ranks through
+Dask), checked before anything it sends is unpickled; the sockets are plain TCP, without
+Dask's TLS where the cluster uses it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import pickle
+import secrets
+import socket
+import struct
+import threading
+import time
+import traceback
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import cloudpickle
+import numpy as np
+
+import semiring as sr
+
+from . import _tasks as T
+
+#: Seconds a rank waits for its peers to connect, and a receive for a peer's message, before
+#: giving up (a peer that died: the command then fails rather than hangs).
+CONNECT_TIMEOUT = 60.0
+RECV_TIMEOUT = 600.0
+
+_HEAD = struct.Struct("<QI")   # pickle length, count of out-of-band buffers
+_ABORT = 0xFFFFFFFF            # a buffer count that says: the sender's command failed
+#: A connection's first bytes: 'p' (a peer rank) or 'c' (the client), the mesh's key (32 hex
+#: digits, made by the client and sent to the ranks through Dask), the peer's rank.
+_HELLO = struct.Struct("<c32sI")
+
+
+class PeerError(RuntimeError):
+    """A peer rank's command failed (this rank stops waiting for it)."""
+
+
+# ------------------------------------------------------------------------------ framing
+
+def _send(sock, obj, dumps=pickle.dumps):
+    bufs = []
+    meta = dumps(obj, protocol=5, buffer_callback=bufs.append)
+    raws = [b.raw() for b in bufs]
+    head = _HEAD.pack(len(meta), len(raws)) + b"".join(struct.pack("<Q", r.nbytes) for r in raws)
+    sock.sendall(head + meta)
+    for r in raws:
+        sock.sendall(r)
+
+
+def _send_abort(sock):
+    sock.sendall(_HEAD.pack(0, _ABORT))
+
+
+def _recv_exact(sock, n):
+    buf = bytearray(n)
+    view = memoryview(buf)
+    got = 0
+    while got < n:
+        k = sock.recv_into(view[got:])
+        if k == 0:
+            raise ConnectionError("semiring.dist mesh: connection closed")
+        got += k
+    return buf
+
+
+def _recv(sock):
+    size, nbuf = _HEAD.unpack(_recv_exact(sock, _HEAD.size))
+    if nbuf == _ABORT:
+        raise PeerError("semiring.dist mesh: a peer rank's command failed")
+    lens = struct.unpack(f"<{nbuf}Q", _recv_exact(sock, 8 * nbuf)) if nbuf else ()
+    meta = _recv_exact(sock, size)
+    bufs = [_recv_exact(sock, k) for k in lens]
+    return pickle.loads(meta, buffers=bufs)
+
+
+def _nodelay(sock):
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else a
+
+
+# ------------------------------------------------------------------------------ the rank
+
+class Rank:
+    """One partition's side of the mesh, in its worker's process: what an SPMD function
+    ``fn(rank, *args)`` gets.
+
+    Attributes: ``rank`` (the partition), ``size`` (the ranks), ``bounds`` (the cut points:
+    this rank owns ``lo = bounds[rank]`` to ``hi = bounds[rank + 1]``), ``n`` (the whole
+    dimension), ``device`` ('cpu' or 'gpu'); :meth:`block` gives the rank's block of a kind
+    ('rows': rows lo:hi of the matrix, 'cols': its columns lo:hi).
+    """
+
+    def __init__(self, key, rank, size, bounds, host):
+        self.key, self.rank, self.size = key, int(rank), int(size)
+        self.bounds = tuple(int(b) for b in bounds)
+        self.lo, self.hi = self.bounds[self.rank], self.bounds[self.rank + 1]
+        self.n = self.bounds[-1]
+        self.blocks = {}
+        self.peers = {}
+        self._ready = threading.Condition()
+        self._listener = socket.create_server((host, 0))
+        self.address = (host, self._listener.getsockname()[1])
+        self._sender = ThreadPoolExecutor(max(1, self.size - 1),
+                                          thread_name_prefix="semiring-mesh-send")
+        self._closed = False
+        #: all-gathers made and seconds spent in them (sending, waiting for the slowest peer,
+        #: receiving): what a round costs beyond the rank's own work
+        self.exchanges, self.exchange_s = 0, 0.0
+        threading.Thread(target=self._accept, name="semiring-mesh-accept", daemon=True).start()
+
+    @property
+    def device(self):
+        for B in self.blocks.values():
+            return B.device
+        return "cpu"
+
+    def block(self, kind):
+        """This rank's block of ``kind`` ('rows' or 'cols'), an ``sr.Matrix``."""
+        return self.blocks[kind]
+
+    # -------------------------------------------------------------- connections
+    def _accept(self):
+        while not self._closed:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            _nodelay(conn)
+            try:  # the hello is raw bytes, checked before anything is unpickled
+                conn.settimeout(CONNECT_TIMEOUT)
+                kind, key, peer = _HELLO.unpack(_recv_exact(conn, _HELLO.size))
+                conn.settimeout(None)
+            except (OSError, ConnectionError, struct.error):
+                conn.close()
+                continue
+            if not hmac.compare_digest(key, self.key.encode()):
+                conn.close()  # not one of this mesh's: only holders of its key may call
+                continue
+            if kind == b"p":
+                with self._ready:
+                    self.peers[int(peer)] = conn
+                    self._ready.notify_all()
+            elif kind == b"c":
+                threading.Thread(target=self._serve, args=(conn,), daemon=True,
+                                 name="semiring-mesh-serve").start()
+            else:
+                conn.close()
+
+    def connect(self, addresses):
+        """Connect to the ranks above this one (those below connect to this one)."""
+        for j in range(self.rank + 1, self.size):
+            s = _nodelay(socket.create_connection(tuple(addresses[j]), timeout=CONNECT_TIMEOUT))
+            s.settimeout(None)
+            s.sendall(_HELLO.pack(b"p", self.key.encode(), self.rank))
+            with self._ready:
+                self.peers[j] = s
+
+    def _wait_peers(self):
+        with self._ready:
+            ok = self._ready.wait_for(lambda: len(self.peers) == self.size - 1,
+                                      timeout=CONNECT_TIMEOUT)
+        if not ok:
+            raise PeerError(f"semiring.dist mesh: rank {self.rank} has {len(self.peers)} of "
+                            f"{self.size - 1} peers after {CONNECT_TIMEOUT} s")
+        for s in self.peers.values():
+            s.settimeout(RECV_TIMEOUT)
+
+    # -------------------------------------------------------------- collectives
+    def allgather(self, obj):
+        """Every rank's ``obj``, in rank order (this rank's own included, not copied): the
+        exchange under every collective. NumPy arrays travel as raw bytes; pass host arrays."""
+        if self.size == 1:
+            return [obj]
+        t = time.perf_counter()
+        sends = [self._sender.submit(_send, self.peers[j], obj) for j in sorted(self.peers)]
+        out = [None] * self.size
+        out[self.rank] = obj
+        for j in sorted(self.peers):
+            out[j] = _recv(self.peers[j])
+        for f in sends:
+            f.result()
+        self.exchanges += 1
+        self.exchange_s += time.perf_counter() - t
+        return out
+
+    def allreduce(self, value, op="plus"):
+        """``op`` (a monoid's name: plus, min, max, lor, land) of every rank's ``value`` (a
+        scalar or a host array), folded in rank order, so that every rank gets the same
+        bits."""
+        fold = {"plus": lambda a, b: a + b, "min": np.minimum, "max": np.maximum,
+                "lor": np.logical_or, "land": np.logical_and}[op]
+        got = self.allgather(value)
+        acc = got[0]
+        for g in got[1:]:
+            acc = fold(acc, g)
+        return acc
+
+    def gather_slices(self, v, extra=None):
+        """Every rank's slice ``v`` (an ``sr.Vector`` of size ``hi - lo``) and ``extra`` (a
+        small picklable value: the rank's share of a reduction), in one all-gather: a
+        :class:`Gathered` (``.extras`` in rank order; ``.vector(form)`` the whole vector).
+        A slice travels as its index list or as its bitmap, whichever is smaller."""
+        n_p = self.hi - self.lo
+        if self.size == 1:
+            return Gathered(self, v.dtype, v.xp, v.device, [extra], [None], v)
+        if v.nvals * 8 < n_p or (v.form == "sparse" and v.nvals * 8 < 4 * n_p):
+            i, x = v.sparse(sorted=False)
+            msg = ("s", _host(i).astype(np.int32 if self.n < 2**31 else np.int64), _host(x))
+        else:
+            x, pr = v.bitmap()
+            msg = ("b", _host(x), None if pr is None else _host(pr))
+        got = self.allgather((msg, extra))
+        return Gathered(self, v.dtype, v.xp, v.device, [g[1] for g in got],
+                        [g[0] for g in got], None)
+
+    def allgather_vector(self, v, form="sparse"):
+        """The whole vector (size ``n``) from every rank's slice ``v``, in ``form``
+        ('sparse' or 'bitmap')."""
+        return self.gather_slices(v).vector(form)
+
+    def allgather_dense(self, a):
+        """The whole dense array (length ``n``) from every rank's slice ``a`` (length
+        ``hi - lo``; a NumPy or CuPy array, the result on the same device)."""
+        if self.size == 1:
+            return a
+        whole = np.concatenate(self.allgather(_host(a)))
+        return whole if isinstance(a, np.ndarray) else sr.array_module("gpu").asarray(whole)
+
+    # -------------------------------------------------------------- commands
+    def _abort_peers(self):
+        for s in self.peers.values():
+            try:
+                _send_abort(s)
+            except OSError:
+                pass
+
+    def _serve(self, conn):
+        """The client's commands, one at a time: ('call', token, fn, args, kwargs, keep,
+        drops) or ('close',)."""
+        while True:
+            try:
+                cmd = _recv(conn)
+            except (OSError, ConnectionError, EOFError):
+                self.close()
+                return
+            if cmd[0] == "close":
+                self.close()
+                conn.close()
+                return
+            try:
+                _, token, fn, args, kwargs, keep, drops = cmd
+                for t, i in drops:
+                    T.HELD.pop((t, i), None)
+                if self.size > 1:
+                    self._wait_peers()
+                try:
+                    out = fn(self, *args, **kwargs)
+                except BaseException:
+                    self._abort_peers()
+                    raise
+                if keep:
+                    outs = out if isinstance(out, tuple) else (out,)
+                    for i, o in enumerate(outs):
+                        T.HELD[(token, i)] = o
+                    out = len(outs)
+                reply = ("ok", out)
+            except BaseException as err:  # noqa: BLE001 (sent to the client, raised there)
+                try:
+                    pickle.dumps(err)
+                    reply = ("err", err, traceback.format_exc())
+                except Exception:  # noqa: BLE001 (an error that does not pickle: its text)
+                    reply = ("err", RuntimeError(repr(err)), traceback.format_exc())
+            try:
+                _send(conn, reply)
+            except OSError:
+                self.close()
+                return
+
+    def close(self):
+        if self._closed:
+            return
+        self._closed = True
+        RANKS.pop((self.key, self.rank), None)
+        for s in (*self.peers.values(), self._listener):
+            try:
+                s.close()
+            except OSError:
+                pass
+        self._sender.shutdown(wait=False)
+
+
+class Gathered:
+    """The slices of a vector from every rank (:meth:`Rank.gather_slices`)."""
+
+    def __init__(self, rank, dtype, xp, device, extras, msgs, whole):
+        self.rank, self.dtype, self.xp, self.device = rank, dtype, xp, device
+        self.extras, self.msgs, self.whole = extras, msgs, whole
+
+    def vector(self, form="sparse"):
+        """The whole vector, as an ``sr.Vector`` of ``form`` on the rank's device."""
+        if self.whole is not None:
+            return self.whole.to_form(form)
+        R, dt, xp = self.rank, self.dtype, self.xp
+        spans = list(zip(R.bounds[:-1], R.bounds[1:], self.msgs))
+        if form == "sparse":
+            idx, vals = [], []
+            for lo, hi, (f, a, b) in spans:
+                if f == "s":
+                    idx.append(a.astype(np.int64) + lo)
+                    vals.append(b)
+                else:
+                    k = np.arange(hi - lo, dtype=np.int64) if b is None else np.flatnonzero(b)
+                    idx.append(k + lo)
+                    vals.append(a if b is None else a[k])
+            i = xp.asarray(np.concatenate(idx))
+            x = xp.asarray(np.concatenate(vals).astype(dt, copy=False))
+            return sr.Vector.from_coo(i, x, size=R.n, dtype=dt, device=self.device, sort=False)
+        vals = np.zeros(R.n, dtype=dt)
+        pres = np.zeros(R.n, dtype=bool)
+        full = True
+        for lo, hi, (f, a, b) in spans:
+            if f == "s":
+                vals[lo + a] = b
+                pres[lo + a] = True
+                full = full and a.size == hi - lo
+            else:
+                vals[lo:hi] = a
+                pres[lo:hi] = True if b is None else b
+                full = full and b is None
+        return sr.Vector.from_bitmap(xp.asarray(vals), None if full else xp.asarray(pres),
+                                     device=self.device)
+
+
+#: The ranks living in this process: (mesh key, rank) -> Rank.
+RANKS: dict = {}
+
+
+def start_rank(key, rank, size, bounds, blocks):
+    """(Task, on the partition's worker.) Open rank ``rank``'s endpoint holding ``blocks``
+    ({kind: block}); its address."""
+    import distributed  # noqa: PLC0415 (on a worker: the optional extra is there)
+
+    addr = distributed.get_worker().address
+    proto, _, rest = addr.partition("://")
+    # the worker's own host for TCP workers; threads of one process (inproc://): loopback
+    host = rest.rsplit(":", 1)[0].strip("[]") if proto in ("tcp", "tls") else "127.0.0.1"
+    R = Rank(key, rank, size, bounds, host)
+    R.blocks.update(blocks)
+    RANKS[(key, rank)] = R
+    return R.address
+
+
+def connect_rank(key, rank, addresses):
+    """(Task.) Rank ``rank`` connects to the ranks above it."""
+    RANKS[(key, rank)].connect(addresses)
+    return True
+
+
+# ------------------------------------------------------------------------------ the client
+
+class MeshError(RuntimeError):
+    """A rank's command failed; the error itself is the cause."""
+
+
+class Mesh:
+    """The client's handle on the ranks of one layout (one per partition): :meth:`call`
+    runs a function on every rank at once. Made by :meth:`DistMatrix.mesh`."""
+
+    def __init__(self, layout, blocks):
+        self.layout = layout
+        self.key = secrets.token_hex(16)  # 32 hex digits: what a connection must show
+        self.kinds = set(blocks)
+        self.closed = False
+        self._lock = threading.Lock()
+        self._drops = [[] for _ in range(layout.nparts)]
+        L, client, P = layout, layout.client, layout.nparts
+        futs = [client.submit(start_rank, self.key, p, P, L.bounds,
+                              {k: blocks[k][p] for k in blocks}, workers=[L.workers[p]],
+                              allow_other_workers=False, pure=False) for p in range(P)]
+        addresses = client.gather(futs)
+        client.gather([client.submit(connect_rank, self.key, p, addresses,
+                                     workers=[L.workers[p]], allow_other_workers=False,
+                                     pure=False) for p in range(P)])
+        self.socks = []
+        for a in addresses:
+            s = _nodelay(socket.create_connection(tuple(a), timeout=CONNECT_TIMEOUT))
+            s.settimeout(None)
+            s.sendall(_HELLO.pack(b"c", self.key.encode(), 0))
+            self.socks.append(s)
+
+    @property
+    def nparts(self):
+        return self.layout.nparts
+
+    def add_blocks(self, blocks):
+        """Give the ranks more blocks ({kind: [future per partition]}): each rank's block
+        travels from Dask's memory on its worker to the rank (a task per partition)."""
+        new = {k: v for k, v in blocks.items() if k not in self.kinds}
+        if not new:
+            return
+        L = self.layout
+        futs = [L.client.submit(_give_blocks, self.key, p, {k: new[k][p] for k in new},
+                                workers=[L.workers[p]], allow_other_workers=False, pure=False)
+                for p in range(L.nparts)]
+        L.client.gather(futs)
+        self.kinds |= set(new)
+
+    def call(self, fn, args=(), kwargs=None, *, keep=False):
+        """``fn(rank, *args, **kwargs)`` on every rank at once; the list of their results
+        (``keep``: each rank's results stay on its worker, and the list of their counts comes
+        back, under the returned token: ``(token, counts)``, rank p's results held under
+        ``(rank_token(token, p), i)``: two ranks may share a worker)."""
+        if self.closed:
+            raise MeshError("semiring.dist mesh: closed")
+        token = uuid.uuid4().hex
+        with self._lock:
+            drops, self._drops = self._drops, [[] for _ in range(self.nparts)]
+            try:
+                for p, s in enumerate(self.socks):
+                    _send(s, ("call", rank_token(token, p), fn, tuple(args), dict(kwargs or {}),
+                              keep, drops[p]), cloudpickle.dumps)
+                replies = [_recv(s) for s in self.socks]
+            except BaseException:
+                self.close()
+                raise
+        errs = [r for r in replies if r[0] == "err"]
+        if errs:
+            # the first rank's own error (not a peer's 'a peer failed')
+            first = next((r for r in errs if not isinstance(r[1], PeerError)), errs[0])
+            self.close()
+            raise first[1]
+        outs = [r[1] for r in replies]
+        return (token, outs) if keep else outs
+
+    def drop(self, p, token, indices):
+        """Forget results held by rank p (sent with the next command: no traffic now; a
+        closed mesh's by a task on the worker, not awaited)."""
+        if not self.closed:
+            self._drops[p].extend((token, i) for i in indices)
+            return
+        L = self.layout
+        try:
+            import distributed  # noqa: PLC0415 (the optional extra: here when a mesh is)
+
+            distributed.fire_and_forget(L.client.submit(
+                _pop_held, [(token, i) for i in indices], workers=[L.workers[p]],
+                allow_other_workers=False, pure=False))
+        except Exception:  # noqa: BLE001 (the client or the worker is gone: so is what was held)
+            pass
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        for s in self.socks:
+            try:
+                _send(s, ("close",))
+                s.close()
+            except OSError:
+                pass
+
+
+def rank_token(token, p):
+    """The token under which rank p holds the results of call ``token``."""
+    return f"{token}.{p}"
+
+
+def _pop_held(keys):
+    """(Task.) Forget results held on this worker."""
+    for k in keys:
+        T.HELD.pop(k, None)
+    return True
+
+
+def _give_blocks(key, rank, blocks):
+    RANKS[(key, rank)].blocks.update(blocks)
+    return True
+
+
+class RankDropper:
+    """What :class:`core.Held`'s finalizer calls to drop a rank's untaken results."""
+
+    def __init__(self, mesh, p):
+        self.mesh, self.p = mesh, p
+
+    def drop(self, token, indices):
+        self.mesh.drop(self.p, token, indices)
