@@ -135,8 +135,15 @@ def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
 
 
 def _pull_blocks(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
-    """The row plan's products and folds (``bufs``: kept product buffers, or None)."""
+    """The row plan's products and folds (``bufs``: kept product buffers, or None), under
+    one ``errstate`` (about 0.75 µs each: two a group cost kron-12's 30 groups 45 µs)."""
+    with np.errstate(all="ignore"):  # products and folds in the products' type
+        return _pull_blocks_raw(plan, laid, iso, x, sr, dtype, xfirst, bufs)
+
+
+def _pull_blocks_raw(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
     mul = sr.mul.numpy
+    fold = sr.add.op.numpy
     inplace = isinstance(mul, np.ufunc) and sr.mul.result == "same"
     out = None
 
@@ -145,18 +152,16 @@ def _pull_blocks(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
         if inplace:  # x's gather is the buffer: np.take, clip mode (k is in range), writes
             # into a kept buffer (raise mode copies through a temporary), 2x fancy indexing
             buf = np.take(x, k, mode="clip", out=None if bufs is None else bufs[g])
-            with np.errstate(all="ignore"):
-                return mul(buf, a, out=buf) if xfirst else mul(a, buf, out=buf)
+            return mul(buf, a, out=buf) if xfirst else mul(a, buf, out=buf)
         prods = _mult(sr, a, np.take(x, k), None, None, dtype, xfirst)
         return np.broadcast_to(prods, k.shape) if prods.shape != k.shape else prods
 
     for g, (slot, _, k) in enumerate(plan.groups):
         prods = products(g, k)
-        with np.errstate(all="ignore"):  # in the products' type, as reduce_segments
-            part = sr.add.op.numpy.reduce(prods, axis=0).astype(prods.dtype, copy=False)
+        part = fold.reduce(prods, axis=0)
         if out is None:
-            out = np.empty(plan.out_idx.size, dtype=part.dtype)
-        out[slot] = part
+            out = np.empty(plan.out_idx.size, dtype=prods.dtype)
+        out[slot] = part  # (in the products' type, as reduce_segments casts)
     if plan.long_pos.size:
         part = sr.add.reduce_segments(
             np.ascontiguousarray(products(len(plan.groups), plan.long_k)), plan.long_heads)
