@@ -206,11 +206,12 @@ DEPTH_SCAN = 8
 
 
 #: Per-thread scratch arrays of :func:`_depths`, kept between calls for graphs of at most
-#: SCRATCH_MAX vertices: an array made afresh each call comes, from 128 KiB on, as new pages
-#: from the system (glibc's mmap threshold), each faulted in on its first write: the
-#: first-child table of the grid-128² search (n = 16384 int64, exactly 128 KiB) cost 90 µs a
-#: call that way, 10 µs kept and cleared.
-SCRATCH_MAX = 1 << 22
+#: SCRATCH_MAX vertices (about 33 bytes a vertex: 35 MB at most a thread): an array made
+#: afresh each call comes, from 128 KiB on, as new pages from the system (glibc's mmap
+#: threshold), each faulted in on its first write: the first-child table of the grid-128²
+#: search (n = 16384 int64, exactly 128 KiB) cost 90 µs a call that way, 10 µs kept and
+#: cleared.
+SCRATCH_MAX = 1 << 20
 _scratch_local = threading.local()
 
 
