@@ -554,6 +554,8 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
         new[0] = True
         np.not_equal(o[1:], o[:-1], out=new[1:])
         heads = np.flatnonzero(new)
+        if heads.size == o.size:  # no target twice: the products are the result
+            return o.astype(np.int64), np.ascontiguousarray(prods), True
         vals = sr.add.op.numpy.reduceat(prods, heads)
         return o.take(heads).astype(np.int64), vals.astype(prods.dtype, copy=False), True
 
