@@ -914,7 +914,9 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
     The same levels (and BFS trees) as the level-synchronous search, in O(n + m) a source with
     no cost per level: the CPU's counterpart of :func:`bfs_grid` (a high-diameter graph, a
     path or a grid, would otherwise pay a NumPy dispatch per level). The levels come from
-    SciPy's visit order and tree by pointer doubling (O(n log depth)).
+    SciPy's visit order and tree: along its FIFO order each level starts at the first child
+    of the previous level's first parent (a few NumPy passes and a Python step a level,
+    doubling beyond a cap for very deep graphs).
 
     Parameters
     ----------

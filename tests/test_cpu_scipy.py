@@ -175,9 +175,12 @@ def search_graphs(draw):
     return S, int(draw(st.integers(0, n - 1)))
 
 
-@given(g=search_graphs(), loop=st.sampled_from(["default", "none", "short"]))
-def test_depths_equal_the_doubling(g, loop):
-    # the level loop, the doubling beyond it, or the doubling alone: the same levels
+@given(g=search_graphs(), loop=st.sampled_from(["default", "none", "short"]),
+       scratch=st.booleans(), scan=st.sampled_from([8, 1]))
+def test_depths_equal_the_doubling(g, loop, scratch, scan):
+    # the level loop, the doubling beyond it, or the doubling alone: the same levels, in
+    # kept scratch arrays (reused across these examples' sizes) or new ones, a level's
+    # childless first vertices skipped by steps or by the search
     S, source = g
     n = S.shape[0]
     order, pred = breadth_first_order(S, source, directed=True, return_predecessors=True)
@@ -186,6 +189,8 @@ def test_depths_equal_the_doubling(g, loop):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(trav_cpu, "DEPTH_LOOP_LEVELS", levels[0])
         mp.setattr(trav_cpu, "DEPTH_LOOP_PER_VERTEX", levels[1])
+        mp.setattr(trav_cpu, "SCRATCH_MAX", trav_cpu.SCRATCH_MAX if scratch else 0)
+        mp.setattr(trav_cpu, "DEPTH_SCAN", scan)
         got = trav_cpu._depths(order, pred, n)
     np.testing.assert_array_equal(got, _doubling_depths(order.astype(np.int64),
                                                         pred.astype(np.int64), n))

@@ -293,9 +293,10 @@ spmv_cpu = importlib.import_module("semiring.backend.cpu.spmv")
        semiring=st.sampled_from(["min_plus", "max_plus", "min_plus_sat", "plus_times",
                                  "lor_land", "max_times", "any_pair", "min_secondi"]),
        dtype=st.sampled_from([np.float32, np.float64, np.int32, np.int64, np.bool_]),
-       iso=st.booleans(), int64=st.booleans(), special=st.booleans(), x_sparse=st.booleans())
+       iso=st.booleans(), int64=st.booleans(), special=st.booleans(), x_sparse=st.booleans(),
+       pad=st.sampled_from([(4096, 64), (0, 64), (3, 4), (0, 2)]))
 def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semiring, dtype,
-                                                iso, int64, special, x_sparse):
+                                                iso, int64, special, x_sparse, pad):
     from strategies import make_matrix  # noqa: PLC0415  (the tests' helper module)
     rng = np.random.default_rng(seed)
     # rows of every length 0..ncols: short ones (blocks) and long ones (reduceat) together
@@ -310,12 +311,19 @@ def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semi
     S = getattr(sr, semiring)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)  # the plan even when tiny
+        # the padded plan (min / max monoids over plus / times in floats): one block (the
+        # default on rows this short), a block a length, or blocks and rows beyond them
+        mp.setattr(spmv_cpu, "PAD_BLOCK_COST", pad[0])
+        mp.setattr(spmv_cpu, "PAD_ROW", pad[1])
         first = sr.mxv(A, x, S)  # the fold (a matrix's first product), then the plan
         got = sr.mxv(A, x, S)
     if (device == "cpu" and A.nvals and not x_sparse and not iso and semiring != "min_secondi"
             and spmv_cpu._order_free(S, S.result_type(A.dtype))
             and spmv_cpu.scipy_pull(A, to_host(x.bitmap()[0]), None, S, A.dtype, False) is None):
-        assert isinstance(spmv_cpu._plans.get(A), spmv_cpu._RowPlan)  # the plan did run
+        plans = spmv_cpu._plans.get(A)  # the plan did run (padded where it applies)
+        padded = spmv_cpu._paddable(A, S, A.dtype)
+        assert isinstance(plans, dict) and isinstance(plans.get(padded), spmv_cpu._RowPlan)
+        assert plans[padded].padded == padded
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(spmv_cpu, "_order_free", lambda *a: False)
         mp.setattr(spmv_cpu, "SCIPY_PULL", {})  # SciPy's kernels: tests/test_cpu_scipy.py

@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from ...ops import Semiring
+from ...ops import ANY, Semiring
 from ...ops import semiring as _semirings
 
 #: Rows of at most this many entries are reduced, one block per row length, elementwise
@@ -35,7 +35,8 @@ PLAN_MAX_ENTRIES = 1 << 25
 #: urand-10 0.13 / 0.12, kron-12 0.29 / 0.35, urand-12 0.30 / 0.48, 64² grid 0.04 / 0.11).
 PLAN_MIN_ENTRIES_PER_GROUP = 2048
 #: Per-matrix layouts of the short / long rows (a Matrix is immutable), built on the second
-#: product with the matrix (a matrix used once does not pay for the layout); False: seen once.
+#: product with the matrix (a matrix used once does not pay for the layout): {padded: plan}
+#: (see PAD_BLOCK_COST), each built on its first use; False: seen once; "fold": not worth it.
 _plans: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -54,18 +55,28 @@ class _RowPlan:
     segment loop); the longer rows as consecutive segments (``long_*``, ``reduceat``).
     ``out_idx``: the non-empty rows, in order."""
 
-    def __init__(self, M):
+    def __init__(self, M, widths=None):
         indptr = M.indptr.astype(np.int64, copy=False)
         deg = np.diff(indptr)
         self.out_idx = np.flatnonzero(deg)
         slot_of = np.cumsum(deg > 0) - 1  # a non-empty row's place in out_idx
         self.groups = []
-        for d in range(1, SHORT_ROW + 1):
-            rows = np.flatnonzero(deg == d)
+        self.padded = widths is not None
+        lo = 0
+        for w in (range(1, SHORT_ROW + 1) if widths is None else widths):
+            # the rows of lengths lo+1..w (exactly w without widths), padded to w: the pads'
+            # positions are -1, their column 0 (any column: NaN values, see PAD_BLOCK_COST)
+            rows = np.flatnonzero((deg > (w - 1 if widths is None else lo)) & (deg <= w))
+            lo = w
             if rows.size:
-                pos = indptr[rows][None, :] + np.arange(d, dtype=np.int64)[:, None]
-                self.groups.append((slot_of[rows], pos, M.indices[pos].astype(np.intp)))
-        lrows = np.flatnonzero(deg > SHORT_ROW)
+                pos = indptr[rows][None, :] + np.arange(w, dtype=np.int64)[:, None]
+                if widths is not None:
+                    pos[np.arange(w)[:, None] >= deg[rows][None, :]] = -1
+                k = np.where(pos >= 0, M.indices[np.maximum(pos, 0)], 0).astype(np.intp)
+                self.groups.append((slot_of[rows], pos, k))
+        # a group holding every non-empty row, in order: its fold is the output itself
+        self.whole = len(self.groups) == 1 and self.groups[0][0].size == self.out_idx.size
+        lrows = np.flatnonzero(deg > (SHORT_ROW if widths is None else PAD_ROW))
         ldeg = deg[lrows]
         first = np.cumsum(ldeg) - ldeg
         seg = np.repeat(np.arange(lrows.size), ldeg)
@@ -86,7 +97,9 @@ class _RowPlan:
             if not astride:
                 return None
             v = self._values[np.dtype(dtype)] = (
-                [avals[pos] for _, pos, _ in self.groups] + [avals[self.long_pos]])
+                [np.where(pos >= 0, avals[np.maximum(pos, 0)], np.nan).astype(dtype)
+                 if self.padded else avals[pos] for _, pos, _ in self.groups]
+                + [avals[self.long_pos]])
         return v
 
 
@@ -103,9 +116,9 @@ class _RowPlan:
         return bufs
 
 
-def _plan(M):
+def _plan(M, padded: bool = False):
     """M's row plan where it pays (see PLAN_MIN_ENTRIES_PER_GROUP), else None; built on the
-    second call with M."""
+    second call with M. ``padded``: the padded layout (see PAD_BLOCK_COST)."""
     plan = _plans.get(M)
     if plan is None:  # first sight: remember it, fold this time
         _plans[M] = False
@@ -115,8 +128,62 @@ def _plan(M):
         short = np.bincount(np.minimum(deg, SHORT_ROW + 1), minlength=SHORT_ROW + 2)
         lengths = int(np.count_nonzero(short[1:SHORT_ROW + 1]))
         worth = M.nvals >= PLAN_MIN_ENTRIES_PER_GROUP * (lengths + 1)
-        plan = _plans[M] = _RowPlan(M) if worth else "fold"
-    return None if plan == "fold" else plan
+        plan = _plans[M] = {} if worth else "fold"
+    if plan == "fold":
+        return None
+    layout = plan.get(padded)
+    if layout is None:  # each layout built on its first use
+        layout = plan[padded] = _RowPlan(M, _pad_widths(M) if padded else None)
+    return layout
+
+
+#: The padded row plan: the rows of at most PAD_ROW entries in blocks of consecutive
+#: lengths, each row padded to its block's width with NaN values (at column 0), the blocks
+#: chosen per matrix (:func:`_pad_widths`) to minimize PAD_BLOCK_COST (a block's fixed
+#: cost: a few NumPy calls, about 4 µs, as padded entries of gather, product and fold at
+#: about 1 ns) a block plus its padded entries. Taken by the semirings whose product of NaN
+#: is NaN for every x (plus, minus, times) and whose monoid ignores NaN (fmin, fmax: the min
+#: and max monoids) in a float type, where a NaN pad changes no fold (a row of NaN products
+#: stays NaN): min-plus on kron-12 ran 10 blocks for 30 (0.16 ms for 0.21), on a grid (rows
+#: of 2 to 4) one block, which is the output itself (no scatter).
+PAD_BLOCK_COST = 4096
+#: The longest row of a block of the padded plan (the longer ones: ``reduceat``).
+PAD_ROW = 64
+
+
+def _pad_widths(M):
+    """The block widths of M's padded row plan (increasing; a block holds the rows longer
+    than the previous width, up to its own): the cheapest cover of the row lengths 1..PAD_ROW
+    by consecutive ranges (dynamic programming over the lengths)."""
+    deg = np.diff(M.indptr.astype(np.int64, copy=False))
+    count = np.bincount(np.minimum(deg, PAD_ROW + 1), minlength=PAD_ROW + 2).tolist()
+    cost, back = [0] * (PAD_ROW + 1), [0] * (PAD_ROW + 1)
+    for w in range(1, PAD_ROW + 1):
+        best, rows = None, 0
+        for lo in range(w - 1, -1, -1):  # the block (lo, w]
+            rows += count[lo + 1]
+            c = cost[lo] + (PAD_BLOCK_COST + w * rows if rows else 0)
+            if best is None or c < best:
+                best, back[w] = c, lo
+        cost[w] = best
+    widths, w = [], PAD_ROW
+    while w:
+        lo = back[w]
+        if sum(count[lo + 1:w + 1]):
+            widths.append(w)
+        w = lo
+    return widths[::-1]
+
+
+_PAD_FOLDS = (np.fmin, np.fmax)
+_PAD_MULS = (np.add, np.subtract, np.multiply)
+
+
+def _paddable(M, sr: Semiring, dtype) -> bool:
+    """Whether the padded row plan gives this product exactly (see PAD_BLOCK_COST)."""
+    dtype = np.dtype(dtype)
+    return (dtype.kind == "f" and sr.add.op.numpy in _PAD_FOLDS and sr.mul.numpy in _PAD_MULS
+            and sr.mul.result == "same" and M._values_for(dtype)[1])
 
 
 def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
@@ -135,8 +202,15 @@ def _pull_rows(M, plan, x_values, sr: Semiring, dtype, xfirst: bool):
 
 
 def _pull_blocks(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
-    """The row plan's products and folds (``bufs``: kept product buffers, or None)."""
+    """The row plan's products and folds (``bufs``: kept product buffers, or None), under
+    one ``errstate`` (about 0.75 µs each: two a group cost kron-12's 30 groups 45 µs)."""
+    with np.errstate(all="ignore"):  # products and folds in the products' type
+        return _pull_blocks_raw(plan, laid, iso, x, sr, dtype, xfirst, bufs)
+
+
+def _pull_blocks_raw(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
     mul = sr.mul.numpy
+    fold = sr.add.op.numpy
     inplace = isinstance(mul, np.ufunc) and sr.mul.result == "same"
     out = None
 
@@ -145,18 +219,19 @@ def _pull_blocks(plan, laid, iso, x, sr: Semiring, dtype, xfirst: bool, bufs):
         if inplace:  # x's gather is the buffer: np.take, clip mode (k is in range), writes
             # into a kept buffer (raise mode copies through a temporary), 2x fancy indexing
             buf = np.take(x, k, mode="clip", out=None if bufs is None else bufs[g])
-            with np.errstate(all="ignore"):
-                return mul(buf, a, out=buf) if xfirst else mul(a, buf, out=buf)
+            return mul(buf, a, out=buf) if xfirst else mul(a, buf, out=buf)
         prods = _mult(sr, a, np.take(x, k), None, None, dtype, xfirst)
         return np.broadcast_to(prods, k.shape) if prods.shape != k.shape else prods
 
     for g, (slot, _, k) in enumerate(plan.groups):
         prods = products(g, k)
-        with np.errstate(all="ignore"):  # in the products' type, as reduce_segments
-            part = sr.add.op.numpy.reduce(prods, axis=0).astype(prods.dtype, copy=False)
+        part = fold.reduce(prods, axis=0)
+        if plan.whole and part.dtype == prods.dtype:
+            out = part  # every row, in order (the grids: one width)
+            break
         if out is None:
-            out = np.empty(plan.out_idx.size, dtype=part.dtype)
-        out[slot] = part
+            out = np.empty(plan.out_idx.size, dtype=prods.dtype)
+        out[slot] = part  # (in the products' type, as reduce_segments casts)
     if plan.long_pos.size:
         part = sr.add.reduce_segments(
             np.ascontiguousarray(products(len(plan.groups), plan.long_k)), plan.long_heads)
@@ -359,7 +434,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
             return res
     if (allowed is None and x_present is None and not sr.mul.positional
             and M.nvals <= PLAN_MAX_ENTRIES and _order_free(sr, sr.result_type(dtype))):
-        plan = _plan(M)
+        plan = _plan(M, _paddable(M, sr, dtype))
         if plan is not None:
             return _pull_rows(M, plan, x_values, sr, dtype, xfirst)
     avals, astride = M._values_for(dtype)
@@ -423,29 +498,93 @@ def _scatter_start(sr: Semiring, rtype):
 
 
 def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
-    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); sparse (indices, values, sorted=True)."""
+    """out(o) = ⊕_{k in x} x(k) ⊗ M(k,o); sparse (indices, values, sorted=True).
+
+    The frontier's rows are expanded without a slot array (each x value and k repeated by its
+    row's length, the positions as one repeat plus a range), the product made in place and
+    the fold by the monoid's ufunc under one ``errstate``: few NumPy calls, whose fixed cost
+    (0.3-1.5 µs each) is most of a push from a frontier of a few vertices."""
     ks = np.asarray(x_indices, dtype=np.int64)
-    p, slot = _expand_rows(M.indptr, ks)
+    indptr = M.indptr
+    starts = indptr.take(ks)
+    deg = indptr[1:].take(ks)
+    deg -= starts
+    ends = np.add.accumulate(deg, dtype=np.int64)
+    total = int(ends[-1]) if ends.size else 0
+    # p = starts[slot] + (t - first[slot]) for t in 0..total: one repeat plus a range
+    ends -= deg
+    p = np.repeat(starts - ends, deg)
+    p += np.arange(total, dtype=p.dtype)
+    xv = np.repeat(np.asarray(x_values).astype(dtype, copy=False), deg)
+    kk = np.repeat(ks, deg) if sr.mul.positional else None
     o = M.indices.take(p)  # A's index type: its sort is the cheaper
     if allowed is not None:
-        keep = allowed[o]
-        p, o, slot = p[keep], o[keep], slot[keep]
+        keep = np.flatnonzero(allowed.take(o))
+        p, o, xv = p.take(keep), o.take(keep), xv.take(keep)
+        kk = None if kk is None else kk.take(keep)
     avals, astride = M._values_for(dtype)
     a = avals.take(p) if astride else avals[:1]
-    xv = np.asarray(x_values).astype(dtype, copy=False).take(slot)
-    prods = _mult(sr, a, xv, o.astype(np.int64), ks.take(slot), dtype, xfirst) \
-        if sr.mul.positional else _mult(sr, a, xv, None, None, dtype, xfirst)
-    prods = np.broadcast_to(prods, o.shape) if prods.shape != o.shape else prods
-    order_free = _order_free(sr, prods.dtype)
-    if order_free and o.size * PUSH_SCATTER_FRACTION >= M.ncols:
-        start = _scatter_start(sr, prods.dtype)
-        if start is not None:  # every target's fold in any order: one pass, no sort
-            y = np.full(M.ncols, start, dtype=prods.dtype)
-            with np.errstate(all="ignore"):
+    traits = _push_traits(sr, dtype)
+    with np.errstate(all="ignore"):
+        if kk is None and traits.inplace and a.dtype == xv.dtype:
+            # in place into the repeated x values (a fresh array of the product type)
+            mul = sr.mul.numpy
+            prods = mul(xv, a, out=xv) if xfirst else mul(a, xv, out=xv)
+        elif kk is not None:
+            prods = _mult(sr, a, xv, o.astype(np.int64), kk, dtype, xfirst)
+        else:
+            prods = _mult(sr, a, xv, None, None, dtype, xfirst)
+        prods = np.broadcast_to(prods, o.shape) if prods.shape != o.shape else prods
+        order_free = traits.order_free if prods.dtype == traits.rtype else \
+            _order_free(sr, prods.dtype)
+        if order_free and o.size * PUSH_SCATTER_FRACTION >= M.ncols:
+            start = _scatter_start(sr, prods.dtype)
+            if start is not None:  # every target's fold in any order: one pass, no sort
+                y = np.full(M.ncols, start, dtype=prods.dtype)
                 sr.add.op.numpy.at(y, o, prods)
-            hit = np.zeros(M.ncols, dtype=bool)
-            hit[o] = True
-            idx = np.flatnonzero(hit)
-            return idx.astype(np.int64, copy=False), y.take(idx), True
-    order = o.argsort() if order_free else o.argsort(kind="stable")
-    return (*_reduce_sorted(sr, o.take(order), prods.take(order)), True)
+                hit = np.zeros(M.ncols, dtype=bool)
+                hit[o] = True
+                idx = np.flatnonzero(hit)
+                return idx.astype(np.int64, copy=False), y.take(idx), True
+        order = o.argsort() if order_free else o.argsort(kind="stable")
+        o, prods = o.take(order), prods.take(order)
+        if o.size == 0 or not traits.ufunc_fold or prods.dtype != traits.rtype:
+            return (*_reduce_sorted(sr, o, prods), True)
+        new = np.empty(o.size, dtype=bool)
+        new[0] = True
+        np.not_equal(o[1:], o[:-1], out=new[1:])
+        heads = np.flatnonzero(new)
+        if heads.size == o.size:  # no target twice: the products are the result
+            return o.astype(np.int64), np.ascontiguousarray(prods), True
+        vals = sr.add.op.numpy.reduceat(prods, heads)
+        return o.take(heads).astype(np.int64), vals.astype(prods.dtype, copy=False), True
+
+
+class _PushTraits:
+    """What the push reads of a semiring in one product type (see :func:`_push_traits`)."""
+
+    __slots__ = ("rtype", "order_free", "inplace", "ufunc_fold")
+
+    def __init__(self, sr: Semiring, dtype):
+        mul = sr.mul.numpy
+        self.rtype = sr.result_type(dtype)
+        self.order_free = _order_free(sr, self.rtype)
+        # a product in place: a ufunc whose result is its operands' type
+        self.inplace = isinstance(mul, np.ufunc) and sr.mul.result == "same"
+        # the fold by ufunc.reduceat, as Monoid.reduce_segments does it (not for any: ANY)
+        t = sr.add.terminal
+        self.ufunc_fold = isinstance(sr.add.op.numpy, np.ufunc) and \
+            (t is None or t(self.rtype) is not ANY)
+
+
+#: _PushTraits by (semiring, product type): reading them (the monoid's terminal value, the
+#: result type) cost a few µs a push, a third of one from a frontier of a few vertices.
+_push_traits_memo: dict = {}
+
+
+def _push_traits(sr: Semiring, dtype) -> _PushTraits:
+    key = (sr, dtype)
+    traits = _push_traits_memo.get(key)
+    if traits is None:
+        traits = _push_traits_memo[key] = _PushTraits(sr, np.dtype(dtype))
+    return traits

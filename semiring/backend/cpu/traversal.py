@@ -4,6 +4,7 @@ kernels). Called by :mod:`semiring.traversal`, which validates the operands."""
 
 from __future__ import annotations
 
+import threading
 import weakref
 
 import numpy as np
@@ -190,14 +191,41 @@ def _weighted(A):
     return _view(A, True)
 
 
-#: :func:`_depths` follows the level boundaries one Python step a level (about 0.15 µs
+#: :func:`_depths` follows the level boundaries one Python step a level (about 0.07 µs
 #: each) for at most this many levels plus one per DEPTH_LOOP_PER_VERTEX visited vertices
 #: (the cost of a couple of NumPy passes over them), then by doubling (a pass over the
 #: visited vertices a doubling, O(m log depth)): the grid-128² search (254 levels) took 0.25
-#: ms by pointer doubling alone, 0.15 ms this way (the loop 0.02 ms of it) on this 2-core
+#: ms by pointer doubling alone, 0.15 ms with a prefix sum of the children counts and the
+#: loop, 0.09 ms with the first-child positions below (the loop 0.02 ms of it) on this 2-core
 #: host under load; a path of 10^5 vertices takes 64 + 1562 steps, then 17 doublings.
 DEPTH_LOOP_LEVELS = 64
 DEPTH_LOOP_PER_VERTEX = 64
+#: Where a level's first vertex has no children, :func:`_depths` looks this many vertices on
+#: one step each before it searches the vertices that have children (about 1.5 µs).
+DEPTH_SCAN = 8
+
+
+#: Per-thread scratch arrays of :func:`_depths`, kept between calls for graphs of at most
+#: SCRATCH_MAX vertices (about 33 bytes a vertex: 35 MB at most a thread): an array made
+#: afresh each call comes, from 128 KiB on, as new pages from the system (glibc's mmap
+#: threshold), each faulted in on its first write: the first-child table of the grid-128²
+#: search (n = 16384 int64, exactly 128 KiB) cost 90 µs a call that way, 10 µs kept and
+#: cleared.
+SCRATCH_MAX = 1 << 20
+_scratch_local = threading.local()
+
+
+def _scratch(name: str, n: int, dtype=np.int64):
+    """This thread's scratch array ``name`` of n elements of ``dtype`` (contents undefined);
+    a new array beyond SCRATCH_MAX elements."""
+    if n > SCRATCH_MAX:
+        return np.empty(n, dtype=dtype)
+    bufs = _scratch_local.__dict__.setdefault("bufs", {})
+    key = (name, np.dtype(dtype))
+    buf = bufs.get(key)
+    if buf is None or buf.size < n:
+        buf = bufs[key] = np.empty(max(n, 64), dtype=dtype)
+    return buf[:n]
 
 
 def _depths(order, pred, n, out=None):
@@ -205,39 +233,73 @@ def _depths(order, pred, n, out=None):
     -9999 for the root and the unreached).
 
     SciPy's search is a FIFO queue: the children of the vertex at position j of ``order``
-    lie together, after those of positions < j. So the first position of level t + 1 is
-    ``g[b_t]`` with ``g[j] = 1 + (children of positions < j)`` and ``b_0 = 0``: the levels
-    are the orbit of 0 under g (strictly increasing until it reaches m), followed a step a
-    level while that is cheap and by doubling g (``g[g]``) beyond; no loop per vertex.
-    ``out``: an int64 array of n to write the levels into (else a new one)."""
+    lie together, after those of positions < j. So level t + 1 starts at the first child of
+    the first vertex of level t that has children (of the first such vertex after it, where
+    it has none): the levels are the orbit of 0 under that map, followed a step a level while
+    that is cheap and by doubling it beyond; no loop per vertex. The first children come
+    from the runs of equal parents along the order (one scatter a parent) rather than a
+    prefix sum of the children counts (``np.cumsum`` runs at about 2 ns an element, a
+    dependent add each). ``out``: an int64 array of n to write the levels into (else a new
+    one)."""
     m = order.size
-    # children a vertex (pred of the non-source visited ones; np.take: fancy indexing by
-    # int32 was 3x slower), summed in visit order: g[j] - 1 = c[j] = children of positions
-    # < j (c[0] = 0; the source is position 0, so c[m] = m - 1)
-    kids = np.take(np.bincount(np.take(pred, order[1:]), minlength=n), order)
-    c = np.empty(m + 1, dtype=np.int64)
-    c[0] = 0
-    np.cumsum(kids, out=c[1:])
-    step = c.item
+    level = np.empty(n, dtype=np.int64) if out is None else out
+    if m < n:
+        level.fill(-1)
+    if m == 1:
+        level[order[0]] = 0
+        return level
+    o = _scratch("order", m)  # intp: NumPy's take and scatter convert int32 indices first
+    np.copyto(o, order)
+    # q: each visited vertex's parent (the source's excepted), in visit order; a run of equal
+    # parents is one vertex's children, at positions run start + 1 onwards
+    q = np.take(pred, o[1:], mode="clip", out=_scratch("parent", m - 1, pred.dtype))
+    head = _scratch("head", m - 1, np.bool_)
+    head[0] = True
+    np.not_equal(q[1:], q[:-1], out=head[1:])
+    runs = np.flatnonzero(head)
+    u = np.take(q, runs, mode="clip", out=_scratch("runs", runs.size, q.dtype))
+    u = u.astype(np.int64, copy=False)
+    runs += 1
+    first = _scratch("first", n)  # a vertex's first child's position, 0: none
+    first.fill(0)
+    first[u] = runs
+    f = np.take(first, o, mode="clip", out=_scratch("f", m))  # the same by position
+    # (clip: the indices are in range, and take buffers an out= in its default mode)
+    mv = memoryview(f)  # mv[j]: a Python int, half f.item(j)'s cost
     bounds = [0]
-    b = 0
+    b, have = 0, None
     for _ in range(DEPTH_LOOP_LEVELS + m // DEPTH_LOOP_PER_VERTEX):
         if b >= m:
             break
-        b = step(b) + 1
+        nb = mv[b]
+        if nb == 0:  # no children: those of the next vertex that has some (or the end),
+            # a few steps on (a grid's levels often start with a leaf), else a search
+            j = b + 1
+            while j < m and j < b + DEPTH_SCAN:
+                nb = mv[j]
+                if nb:
+                    break
+                j += 1
+            if nb == 0 and j < m:
+                have = np.flatnonzero(f) if have is None else have
+                i = int(have.searchsorted(j))
+                nb = mv[int(have[i])] if i < have.size else m
+            elif nb == 0:
+                nb = m
+        b = nb
         bounds.append(b)
     if b < m:  # deep: the rest of the orbit by doubling, G = g^(2^s), orbit[t] = g^t(b)
-        orbit, G = np.array([b], dtype=np.int64), c + 1
+        G = np.empty(m + 1, dtype=np.int64)
+        np.minimum.accumulate(np.where(f > 0, f, m)[::-1], out=G[-2::-1])  # next with kids
+        G[m] = m
+        orbit = np.array([b], dtype=np.int64)
         while orbit[-1] < m:
             orbit = np.concatenate([orbit, np.take(G, orbit)])
             G = np.take(G, G)
         bounds = np.r_[np.asarray(bounds[:-1], dtype=np.int64), orbit[orbit < m], m]
     else:
         bounds = np.asarray(bounds, dtype=np.int64)
-    level = np.empty(n, dtype=np.int64) if out is None else out
-    if m < n:
-        level.fill(-1)
-    level[order] = np.repeat(np.arange(bounds.size - 1, dtype=np.int64), np.diff(bounds))
+    level[o] = np.repeat(np.arange(bounds.size - 1, dtype=np.int64), np.diff(bounds))
     return level
 
 
