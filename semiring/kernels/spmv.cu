@@ -140,3 +140,103 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
         if (found) out[row] = acc;
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The tiled pull (CSR-Stream, Greathouse & Daga, SC 2014): equal nnz per block instead of
+// rows binned by degree. Rows of at most SR_TILE entries are grouped by where they start:
+// tile t holds the rows whose first entry lies in [t * SR_TILE, (t+1) * SR_TILE), a run of
+// consecutive rows whose entries are contiguous and fewer than 2 * SR_TILE. A block streams
+// its tile's indices and values with aligned, coalesced loads (every sector read once; the
+// binned kernel's narrow groups read a sector once per step), gathers x, keeps the products in
+// shared memory and then reduces each row from there with a group of lanes sized by the
+// tile's mean degree. Rows longer than SR_TILE get a block each, first, longest first (as in
+// spmv_pull). No early exit and no use of the mask while loading (the launcher takes this
+// kernel when there is no mask), and the multiply must not be positional: the row of a
+// product is not known while it is loaded.
+#ifndef SR_TILE
+#define SR_TILE 1024
+#endif
+// Loads in flight per thread while a tile streams in.
+#ifndef SR_TILE_UNROLL
+#define SR_TILE_UNROLL 4
+#endif
+
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed,
+    const I* __restrict__ tiles, long long ntiles,
+    const I* __restrict__ long_rows, long long nlong,
+    R* __restrict__ out, bool* __restrict__ opres)
+{
+    __shared__ R s_prod[2 * SR_TILE];
+    __shared__ bool s_pres[2 * SR_TILE];
+    if ((long long)blockIdx.x < nlong) {
+        sr_pull_long_row<Add, Mul, T, R, I, XFIRST>(indptr, indices, avals, astride, x, xpres,
+            allowed, (long long)long_rows[blockIdx.x], out, opres, SR_TERM_NONE, R());
+        return;
+    }
+    const long long t = (long long)blockIdx.x - nlong;
+    const I rb = tiles[t];
+    I re = tiles[t + 1];
+    const I nb = indptr[rb];
+    // only the tile's last row can be long (it then starts the next tile's range): not ours
+    if (re > rb && indptr[re] - indptr[re - 1] > (I)SR_TILE) --re;
+    const I ne = indptr[re];
+    const I as = (I)astride;
+    // warp loads aligned to 128 bytes, SR_TILE_UNROLL of them in flight per thread
+    for (I base = nb & ~(I)31; base < ne; base += (I)(SR_TILE_UNROLL * SR_PULL_THREADS)) {
+        I k[SR_TILE_UNROLL];
+        T a[SR_TILE_UNROLL];
+        bool ok[SR_TILE_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SR_TILE_UNROLL; ++u) {
+            const I p = base + (I)(u * SR_PULL_THREADS + threadIdx.x);
+            ok[u] = p >= nb && p < ne;
+            k[u] = ok[u] ? indices[p] : (I)0;
+            a[u] = ok[u] ? avals[p * as] : T();
+        }
+        if (xpres != nullptr) {
+#pragma unroll
+            for (int u = 0; u < SR_TILE_UNROLL; ++u) {
+                const I p = base + (I)(u * SR_PULL_THREADS + threadIdx.x);
+                const bool in = ok[u];
+                ok[u] = in && xpres[k[u]];
+                if (in) s_pres[p - nb] = ok[u];
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < SR_TILE_UNROLL; ++u) {
+            if (ok[u]) {
+                const I p = base + (I)(u * SR_PULL_THREADS + threadIdx.x);
+                s_prod[p - nb] = sr_mult<Mul, T, R, XFIRST>(a[u], x[k[u]], -1, (long long)k[u]);
+            }
+        }
+    }
+    __syncthreads();
+    const I nrows = re - rb;
+    const I len = ne - nb;
+    // lanes per row: the power of two at or above the tile's mean degree, at most 32
+    int lanes = 1;
+    while (lanes < 32 && (I)lanes * nrows < len) lanes <<= 1;
+    const int lane = threadIdx.x & (lanes - 1);
+    const unsigned gmask = (lanes == 32) ? 0xffffffffu
+        : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
+    for (I s = (I)(threadIdx.x / lanes); s < nrows; s += (I)(SR_PULL_THREADS / lanes)) {
+        const I row = rb + s;
+        const I qb = indptr[row] - nb, qe = indptr[row + 1] - nb;
+        R acc = R();
+        bool found = false;
+        for (I q = qb + (I)lane; q < qe; q += (I)lanes) {
+            if (xpres == nullptr || s_pres[q]) sr_fold<Add, R>(acc, found, s_prod[q]);
+        }
+        sr_group_reduce<Add, R>(gmask, lanes, acc, found);
+        if (lane == 0) {
+            if (allowed != nullptr && !allowed[row]) found = false;
+            opres[row] = found;
+            if (found) out[row] = acc;
+        }
+    }
+}

@@ -54,6 +54,7 @@ def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
     names.append(kernel_name("gather_reset" if sr.add.idempotent else "segment_reduce",
                              sr, dtype, itype))
     names.append(kernel_name("frontier_degrees", sr, dtype, itype))
+    names += [kernel_name("spmv_tile", sr, dtype, itype, xf) for xf in (False, True)]
     return names
 
 
@@ -119,6 +120,41 @@ def pull_schedule(indptr, nrows: int) -> dict:
             "bins": cp.asarray(bins), "nblocks": nlong + int(sum(blocks))}
 
 
+#: Entries per tile of the tiled pull (SR_TILE in spmv.cu): rows of at most TILE entries are
+#: grouped by the tile their first entry falls in; longer rows get a block each.
+TILE = 1024
+
+
+def tile_schedule(indptr, nrows: int, tile: int = TILE) -> dict:
+    """The launch plan of spmv_tile (computed once per matrix and cached on it): ``tiles`` holds
+    the first row of each tile and then ``nrows``; ``long_rows`` the rows of more than ``tile``
+    entries, longest first."""
+    cp = _cupy()
+    itype = indptr.dtype
+    deg = cp.diff(indptr)
+    bucket = indptr[:-1] // tile
+    heads = cp.flatnonzero(bucket[1:] != bucket[:-1]) + 1
+    tiles = cp.concatenate([cp.zeros(1, dtype=itype), heads.astype(itype),
+                            cp.full(1, nrows, dtype=itype)])
+    long_rows = cp.flatnonzero(deg > tile)
+    long_rows = long_rows[cp.argsort(-deg[long_rows])].astype(itype)
+    ntiles, nlong = int(tiles.size) - 1, int(long_rows.size)  # one sync per matrix
+    return {"tiles": tiles, "ntiles": ntiles, "long_rows": long_rows, "nlong": nlong,
+            "nblocks": nlong + ntiles}
+
+
+def use_tiles(sr: Semiring, allowed, mode: int) -> bool:
+    """Whether a pull takes the tiled kernel: without a mask (the tiled kernel loads every
+    entry; the binned one skips the rows the mask drops), with a multiply that is not
+    positional (a product's row is not known while the tile is loaded), and for a monoid
+    whose terminal is not `any` (the binned kernel stops a row at its first product)."""
+    return TILED and allowed is None and not sr.mul.positional and mode != TERM_ANY
+
+
+#: The tiled pull (:func:`use_tiles`) where it applies; False: always the binned kernel.
+TILED = True
+
+
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; returns (values, present) dense arrays."""
     cp = _cupy()
@@ -128,13 +164,21 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     opres = cp.empty(nrows, dtype=cp.bool_)
     if nrows == 0:
         return out, opres
-    if M._sched is None and not kernels.cached(_key("spmv_pull", sr, dtype, M.itype, xfirst)):
-        # the kernel compiles on another thread while the schedule is made
-        kernels.prefetch(_kernel, "spmv_pull", sr, dtype, M.itype, xfirst)
-    avals, astride = M._values_for(dtype)
-    sched = schedule(M)
     mode, term = _terminal(sr.add, rtype)
-    _kernel("spmv_pull", sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
+    kind = "spmv_tile" if use_tiles(sr, allowed, mode) else "spmv_pull"
+    if not kernels.cached(_key(kind, sr, dtype, M.itype, xfirst)) and (
+            M._sched is None or kind not in M._sched):
+        # the kernel compiles on another thread while the schedule is made
+        kernels.prefetch(_kernel, kind, sr, dtype, M.itype, xfirst)
+    avals, astride = M._values_for(dtype)
+    sched = schedule(M, kind)
+    if kind == "spmv_tile":
+        _kernel(kind, sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
+            M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
+            sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
+            np.int64(sched["nlong"]), out, opres))
+        return out, opres
+    _kernel(kind, sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
         sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
     return out, opres
@@ -267,12 +311,17 @@ def extra_instantiations():
                [_fold_name(op, dt) for dt in _t.DTYPES])
 
 
-def schedule(M) -> dict:
-    """The pull launch plan of ``M`` (:func:`pull_schedule`), made once and kept on the matrix
-    (which drops it when its pattern changes)."""
+def schedule(M, kind: str = "spmv_pull") -> dict:
+    """The launch plan of ``M`` for the pull kernel ``kind`` (:func:`pull_schedule` for
+    spmv_pull, :func:`tile_schedule` for spmv_tile), made once and kept on the matrix (which
+    drops it when its pattern changes)."""
     if M._sched is None:
-        M._sched = pull_schedule(M.indptr, M.nrows)
-    return M._sched
+        M._sched = {}
+    plan = M._sched.get(kind)
+    if plan is None:
+        make = tile_schedule if kind == "spmv_tile" else pull_schedule
+        plan = M._sched[kind] = make(M.indptr, M.nrows)
+    return plan
 
 
 install_gpu_fold(segment_fold)
