@@ -14,6 +14,8 @@ of ``--reps`` calls, CUDA events. Every min-plus result is checked equal to the 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import time
 
@@ -42,9 +44,9 @@ def events(fn, reps, inner=1):
     return min(t), statistics.median(t)
 
 
-def variant_kernel(semi, M, opts):
-    """spmv_tile compiled with extra -D options (float32, M's index type)."""
-    name = gs.kernel_name("spmv_tile", semi, np.float32, M.itype, False)
+def variant_kernel(kind, semi, M, opts):
+    """``kind`` (spmv_tile or spmv_pull) compiled with extra -D options (float32)."""
+    name = gs.kernel_name(kind, semi, np.float32, M.itype, False)
     return kernels.function(("spmv-probe", id(semi), opts, np.dtype(M.itype)), name,
                             lambda: gs.module_source(semi), [name],
                             options=kernels.NVRTC_OPTIONS + opts)
@@ -57,11 +59,11 @@ def launch_tile(f, M, x, sched, out, opres):
         np.int64(sched["ntiles"]), sched["long_rows"], np.int64(sched["nlong"]), out, opres))
 
 
-def launch_bins(M, x, semi, out, opres):
+def launch_bins(f, M, x, semi, out, opres):
     avals, astride = M._values_for(np.float32)
     sched = gs.schedule(M, "spmv_pull")
     mode, term = gs._terminal(semi.add, np.dtype(np.float32))
-    gs._kernel("spmv_pull", semi, np.float32, M.itype, False)((sched["nblocks"],), (gs.BLOCK,), (
+    f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["rows"],
         sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
 
@@ -71,15 +73,43 @@ def same(a, b):
     return bool((ap == bp).all()) and bool((av[ap] == bv[bp]).all())
 
 
+def host_profile(A, M, u, x, calls=300):
+    """Host time per call (no sync inside the loop) and a cProfile of sr.mxv."""
+    for label, fn in (("sr.mxv min_plus", lambda: sr.mxv(M, u, sr.min_plus)),
+                      ("gs.pull min_plus", lambda: gs.pull(M, x, None, None, sr.min_plus,
+                                                           np.dtype(np.float32), False)),
+                      ("cuSPARSE A @ x", lambda: A @ x)):
+        fn()
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        t1 = time.perf_counter()
+        cp.cuda.Device().synchronize()
+        print(f"  host time per call, {label}: {(t1 - t0) / calls * 1e6:.1f} us")
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(calls):
+        sr.mxv(M, u, sr.min_plus)
+    pr.disable()
+    cp.cuda.Device().synchronize()
+    pstats.Stats(pr).sort_stats("tottime").print_stats(14)
+
+
+VARIANTS = [("spmv_pull", 0, 1), ("spmv_pull", 0, 2), ("spmv_tile", 1024, 1),
+            ("spmv_tile", 1024, 2), ("spmv_tile", 2048, 0), ("spmv_tile", 2048, 1)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--graphs", default="kron-20,kron-22,urand-22,grid-2048x2048")
     ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--variants", default="512:4,2048:4,1024:8",
-                    help="tile:unroll pairs of spmv_tile to compile and time")
+    ap.add_argument("--variants", action="store_true",
+                    help="also time the kernels compiled with other tiles / cache hints")
+    ap.add_argument("--profile", default="", help="graph whose host overhead is profiled")
     args = ap.parse_args()
     dev = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
-    print(f"device: {dev}; tile {gs.TILE}, unroll default; reps {args.reps}")
+    print(f"device: {dev}; tile {gs.TILE}; reps {args.reps}")
     for g in args.graphs.split(","):
         probe_graph(g, args)
 
@@ -93,36 +123,42 @@ def probe_graph(g, args):
     M = sr.Matrix.from_cupyx(A)
     u = sr.Vector.from_dense(x, device="gpu")
     n = A.shape[0]
-    print(f"\n{g}: n={n} nnz={A.nnz} itype={np.dtype(M.itype)} max deg="
-          f"{int(cp.diff(A.indptr).max())} (generated in {tgen:.1f} s)")
+    mean, top = gs.degrees(M)
+    tiled = gs.use_tiles(M, sr.min_plus, None, 0)
+    print(f"\n{g}: n={n} nnz={A.nnz} itype={np.dtype(M.itype)} mean deg {mean:.1f} max deg "
+          f"{top}, auto picks {'tiles' if tiled else 'bins'} (generated in {tgen:.1f} s)")
     rows = {}
-    rows["cusparse plus_times (A @ x)"] = events(lambda A=A, x=x: A @ x, args.reps)
+    rows["cuSPARSE plus_times (A @ x)"] = events(lambda: A @ x, args.reps)
+    rows["cuSPARSE plus_times x10"] = events(lambda: A @ x, args.reps, 10)
     res = {}
-    for tiled in (True, False):
-        gs.TILED = tiled
-        tag = "tile" if tiled else "bins"
-        for semi in (sr.min_plus, sr.plus_times):
-            rows[f"mxv {semi.name} {tag}"] = events(
-                lambda M=M, u=u, semi=semi: sr.mxv(M, u, semi), args.reps)
-            res[(semi.name, tag)] = sr.mxv(M, u, semi).bitmap()
-    gs.TILED = True
+    for semi in (sr.min_plus, sr.plus_times):
+        rows[f"mxv {semi.name} auto"] = events(
+            lambda semi=semi: sr.mxv(M, u, semi), args.reps)
+        res[(semi.name, "auto")] = sr.mxv(M, u, semi).bitmap()
+    rows["mxv min_plus auto x10"] = events(lambda: sr.mxv(M, u, sr.min_plus), args.reps, 10)
     out = cp.empty(n, dtype=cp.float32)
     opres = cp.empty(n, dtype=cp.bool_)
-    for semi in (sr.min_plus, sr.plus_times):
-        rows[f"kernel {semi.name} bins x10"] = events(
-            lambda M=M, x=x, semi=semi: launch_bins(M, x, semi, out, opres), args.reps, 10)
-        f = gs._kernel("spmv_tile", semi, np.float32, M.itype, False)
-        sched = gs.schedule(M, "spmv_tile")
-        rows[f"kernel {semi.name} tile x10"] = events(
-            lambda f=f, M=M, x=x, sched=sched: launch_tile(f, M, x, sched, out, opres),
-            args.reps, 10)
-    ok = same(res[("min_plus", "tile")], res[("min_plus", "bins")])
-    print(f"  check min_plus tile == bins: {ok}")
+    fb = gs._kernel("spmv_pull", sr.min_plus, np.float32, M.itype, False)
+    launch_bins(fb, M, x, sr.min_plus, out, opres)
+    res[("min_plus", "bins")] = (out.copy(), opres.copy())
+    rows["kernel min_plus bins x10"] = events(
+        lambda: launch_bins(fb, M, x, sr.min_plus, out, opres), args.reps, 10)
+    ft = gs._kernel("spmv_tile", sr.min_plus, np.float32, M.itype, False)
+    st = gs.schedule(M, "spmv_tile")
+    rows["kernel min_plus tile x10"] = events(
+        lambda: launch_tile(ft, M, x, st, out, opres), args.reps, 10)
+    print(f"  check tile == bins: {same((out, opres), res[('min_plus', 'bins')])}; "
+          f"auto == bins: {same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
+    fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
+    rows["kernel plus_times tile x10"] = events(
+        lambda: launch_tile(fp, M, x, st, out, opres), args.reps, 10)
+    fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
+    rows["kernel plus_times bins x10"] = events(
+        lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
     ref = (A @ x).get()
-    for tag in ("tile", "bins"):
-        v, p = res[("plus_times", tag)]
-        close = np.allclose(cp.where(p, v, 0).get(), ref, rtol=1e-4, atol=1e-3)
-        print(f"  check plus_times {tag} ~ cuSPARSE: {close}")
+    v, p = res[("plus_times", "auto")]
+    close = np.allclose(cp.where(p, v, 0).get(), ref, rtol=1e-4, atol=1e-3)
+    print(f"  check plus_times auto ~ cuSPARSE: {close}")
     if n <= 1 << 20:
         H = A.get()
         xh = x.get()
@@ -131,25 +167,29 @@ def probe_graph(g, args):
         refm = np.full(n, np.inf, dtype=np.float32)
         nz = deg > 0
         refm[nz] = np.minimum.reduceat(prod, H.indptr[:-1][nz])
-        v, p = res[("min_plus", "tile")]
-        print(f"  check min_plus tile == NumPy: "
+        v, p = res[("min_plus", "bins")]
+        print(f"  check min_plus bins == NumPy: "
               f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
-    for spec in filter(None, args.variants.split(",")):
-        tile, unroll = (int(s) for s in spec.split(":"))
-        opts = (f"-DSR_TILE={tile}", f"-DSR_TILE_UNROLL={unroll}")
-        f = variant_kernel(sr.min_plus, M, opts)
-        sched = gs.tile_schedule(M.indptr, n, tile)
+    for kind, tile, hint in VARIANTS if args.variants else ():
+        opts = (f"-DSR_TILE={tile or gs.TILE}", f"-DSR_STREAM_LOADS={hint}")
+        f = variant_kernel(kind, sr.min_plus, M, opts)
         out.fill(0)
-        launch_tile(f, M, x, sched, out, opres)
+        if kind == "spmv_tile":
+            sched = gs.tile_schedule(M.indptr, n, tile)
+            run = lambda f=f, sched=sched: launch_tile(f, M, x, sched, out, opres)
+        else:
+            run = lambda f=f: launch_bins(f, M, x, sr.min_plus, out, opres)
+        run()
         okv = same((out, opres), res[("min_plus", "bins")])
-        rows[f"kernel min_plus tile {tile}/{unroll} x10 (ok={okv})"] = events(
-            lambda f=f, M=M, x=x, sched=sched: launch_tile(f, M, x, sched, out, opres),
-            args.reps, 10)
-    base = rows["cusparse plus_times (A @ x)"]
+        label = f"{kind} tile {tile}" if tile else kind
+        rows[f"kernel min_plus {label} hint {hint} x10 (ok={okv})"] = events(run, args.reps, 10)
+    base = rows["cuSPARSE plus_times (A @ x)"]
     for k, (best, med) in rows.items():
-        print(f"  {k:48s} best {best:7.3f} ms  median {med:7.3f} ms  "
-              f"cuSPARSE/this (best) {base[0] / best:5.3f}  (median) {base[1] / med:5.3f}")
-    cp.get_default_memory_pool().free_all_blocks()
+        b = rows["cuSPARSE plus_times x10"] if "x10" in k else base
+        print(f"  {k:52s} best {best:7.3f} ms  median {med:7.3f} ms  "
+              f"cuSPARSE/this (best) {b[0] / best:5.3f}  (median) {b[1] / med:5.3f}")
+    if g == args.profile:
+        host_profile(A, M, u, x)
 
 
 if __name__ == "__main__":

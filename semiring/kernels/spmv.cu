@@ -15,6 +15,28 @@
 #define SR_UNROLL 4
 #define SR_PULL_THREADS 256
 
+// Cache hint of the pull kernels' loads of the matrix's indices and values (a probe switch,
+// bench/probes/spmv_probe.py): 0 default, 1 evict-first (ld.global.cs: the matrix streaming
+// through L2 does not push x out), 2 L2 only (ld.global.cg: L1 left to x). Plain loads for
+// types other than 4 or 8 bytes.
+#ifndef SR_STREAM_LOADS
+#define SR_STREAM_LOADS 0
+#endif
+template <int BYTES> struct sr_word { typedef unsigned type; };
+template <> struct sr_word<8> { typedef unsigned long long type; };
+template <int MODE, typename T>
+__device__ __forceinline__ T sr_ld(const T* p) {
+    if constexpr (MODE != 0 && (sizeof(T) == 4 || sizeof(T) == 8)) {
+        typedef typename sr_word<(int)sizeof(T)>::type U;
+        const U* q = reinterpret_cast<const U*>(p);
+        const U v = MODE == 1 ? __ldcs(q) : __ldcg(q);
+        T r;
+        __builtin_memcpy(&r, &v, sizeof(T));
+        return r;
+    }
+    return *p;
+}
+
 // One step of a row's reduction: this thread's entries base + u*width + lane, u < SR_UNROLL.
 // Offsets and indices use the index type I: 32-bit arithmetic whenever the matrix allows it
 // (index_type() keeps int32 only with headroom, so base + width * SR_UNROLL cannot overflow).
@@ -31,8 +53,8 @@ __device__ __forceinline__ void sr_row_step(
     for (int u = 0; u < SR_UNROLL; ++u) {
         const I p = base + (I)(u * width + lane);
         ok[u] = p < end;
-        k[u] = ok[u] ? indices[p] : (I)0;
-        a[u] = ok[u] ? avals[p * astride] : T();
+        k[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(indices + p) : (I)0;
+        a[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(avals + p * astride) : T();
     }
     if (xpres != nullptr) {
 #pragma unroll
@@ -173,6 +195,7 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
 {
     __shared__ R s_prod[2 * SR_TILE];
     __shared__ bool s_pres[2 * SR_TILE];
+    __shared__ I s_ptr[2 * SR_PULL_THREADS];  // the tile's row offsets, when it has few rows
     if ((long long)blockIdx.x < nlong) {
         sr_pull_long_row<Add, Mul, T, R, I, XFIRST>(indptr, indices, avals, astride, x, xpres,
             allowed, (long long)long_rows[blockIdx.x], out, opres, SR_TERM_NONE, R());
@@ -186,6 +209,13 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
     if (re > rb && indptr[re] - indptr[re - 1] > (I)SR_TILE) --re;
     const I ne = indptr[re];
     const I as = (I)astride;
+    const I nrows = re - rb;
+    const I len = ne - nb;
+    // row offsets loaded now, stored after the stream (a load stalls only where it is used)
+    const bool stage = nrows < (I)(2 * SR_PULL_THREADS);
+    const I r0 = (I)threadIdx.x, r1 = (I)(threadIdx.x + SR_PULL_THREADS);
+    const I ptr0 = (stage && r0 <= nrows) ? indptr[rb + r0] : (I)0;
+    const I ptr1 = (stage && r1 <= nrows) ? indptr[rb + r1] : (I)0;
     // warp loads aligned to 128 bytes, SR_TILE_UNROLL of them in flight per thread
     for (I base = nb & ~(I)31; base < ne; base += (I)(SR_TILE_UNROLL * SR_PULL_THREADS)) {
         I k[SR_TILE_UNROLL];
@@ -195,8 +225,8 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
         for (int u = 0; u < SR_TILE_UNROLL; ++u) {
             const I p = base + (I)(u * SR_PULL_THREADS + threadIdx.x);
             ok[u] = p >= nb && p < ne;
-            k[u] = ok[u] ? indices[p] : (I)0;
-            a[u] = ok[u] ? avals[p * as] : T();
+            k[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(indices + p) : (I)0;
+            a[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(avals + p * as) : T();
         }
         if (xpres != nullptr) {
 #pragma unroll
@@ -215,9 +245,11 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
             }
         }
     }
+    if (stage) {
+        if (r0 <= nrows) s_ptr[r0] = ptr0;
+        if (r1 <= nrows && r1 < (I)(2 * SR_PULL_THREADS)) s_ptr[r1] = ptr1;
+    }
     __syncthreads();
-    const I nrows = re - rb;
-    const I len = ne - nb;
     // lanes per row: the power of two at or above the tile's mean degree, at most 32
     int lanes = 1;
     while (lanes < 32 && (I)lanes * nrows < len) lanes <<= 1;
@@ -226,7 +258,8 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
     for (I s = (I)(threadIdx.x / lanes); s < nrows; s += (I)(SR_PULL_THREADS / lanes)) {
         const I row = rb + s;
-        const I qb = indptr[row] - nb, qe = indptr[row + 1] - nb;
+        const I qb = (stage ? s_ptr[s] : indptr[row]) - nb;
+        const I qe = (stage ? s_ptr[s + 1] : indptr[row + 1]) - nb;
         R acc = R();
         bool found = false;
         for (I q = qb + (I)lane; q < qe; q += (I)lanes) {

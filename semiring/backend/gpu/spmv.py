@@ -143,16 +143,46 @@ def tile_schedule(indptr, nrows: int, tile: int = TILE) -> dict:
             "nblocks": nlong + ntiles}
 
 
-def use_tiles(sr: Semiring, allowed, mode: int) -> bool:
-    """Whether a pull takes the tiled kernel: without a mask (the tiled kernel loads every
-    entry; the binned one skips the rows the mask drops), with a multiply that is not
-    positional (a product's row is not known while the tile is loaded), and for a monoid
-    whose terminal is not `any` (the binned kernel stops a row at its first product)."""
-    return TILED and allowed is None and not sr.mul.positional and mode != TERM_ANY
+#: Which pull kernel: "auto" (:func:`use_tiles`), "always" (the tiled one wherever it
+#: applies) or "never" (always the binned one): a switch for probes and tests.
+TILED = "auto"
+#: The tiled pull is taken for even degrees: a mean degree of at least TILE_MIN_MEAN_DEGREE
+#: and no row longer than TILE_MAX_SKEW times the mean (bench/probes/spmv_probe.py, H100:
+#: urand-22 (mean 32, max 65) 5 % faster tiled; kron-20 8 % slower (its many rows of a few
+#: hundred entries and the shared memory the tiles take from L1), the 2048² grid (degree 4)
+#: 1.6x slower: one lane per row of the binned kernel is exact there).
+TILE_MIN_MEAN_DEGREE = 16
+TILE_MAX_SKEW = 8
 
 
-#: The tiled pull (:func:`use_tiles`) where it applies; False: always the binned kernel.
-TILED = True
+def degrees(M) -> tuple:
+    """(mean, max) row degree of ``M`` (one sync, once per matrix, kept with its schedules)."""
+    if M._sched is None:
+        M._sched = {}
+    d = M._sched.get("degrees")
+    if d is None:
+        nnz = M.nvals
+        top = int(_cupy().diff(M.indptr).max()) if M.nrows else 0
+        d = M._sched["degrees"] = (nnz / max(M.nrows, 1), top)
+    return d
+
+
+def use_tiles(M, sr: Semiring, allowed, mode: int) -> bool:
+    """Whether a pull over ``M`` takes the tiled kernel (spmv_tile) rather than the binned one
+    (spmv_pull). The tiled kernel applies without a mask (it loads every entry; the binned one
+    skips the rows the mask drops), with a multiply that is not positional (a product's row is
+    not known while the tile is loaded) and a monoid whose terminal is not `any` (the binned
+    kernel stops a row at its first product); it is taken where the degrees are even
+    (:data:`TILED`, :data:`TILE_MIN_MEAN_DEGREE`, :data:`TILE_MAX_SKEW`)."""
+    if TILED == "never" or allowed is not None or sr.mul.positional or mode == TERM_ANY:
+        return False
+    if TILED == "always":
+        return True
+    mean, top = degrees(M)
+    return mean >= TILE_MIN_MEAN_DEGREE and top <= TILE_MAX_SKEW * mean
+
+
+_terminals: dict = {}
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
@@ -164,23 +194,29 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     opres = cp.empty(nrows, dtype=cp.bool_)
     if nrows == 0:
         return out, opres
-    mode, term = _terminal(sr.add, rtype)
-    kind = "spmv_tile" if use_tiles(sr, allowed, mode) else "spmv_pull"
-    if not kernels.cached(_key(kind, sr, dtype, M.itype, xfirst)) and (
-            M._sched is None or kind not in M._sched):
+    tkey = (id(sr.add), rtype)
+    mt = _terminals.get(tkey)
+    if mt is None:
+        mt = _terminals[tkey] = (sr.add, _terminal(sr.add, rtype))  # add kept: id stays valid
+    mode, term = mt[1]
+    kind = "spmv_tile" if use_tiles(M, sr, allowed, mode) else "spmv_pull"
+    if (M._sched is None or kind not in M._sched) and not kernels.cached(
+            _key(kind, sr, dtype, M.itype, xfirst)):
         # the kernel compiles on another thread while the schedule is made
         kernels.prefetch(_kernel, kind, sr, dtype, M.itype, xfirst)
     avals, astride = M._values_for(dtype)
     sched = schedule(M, kind)
+    f = _kernel(kind, sr, dtype, M.itype, xfirst)
     if kind == "spmv_tile":
-        _kernel(kind, sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
+        f((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
             np.int64(sched["nlong"]), out, opres))
-        return out, opres
-    _kernel(kind, sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
-        M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
-        sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
+    else:
+        f((sched["nblocks"],), (BLOCK,), (
+            M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
+            sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode),
+            term))
     return out, opres
 
 
