@@ -29,12 +29,23 @@ __device__ __forceinline__ T sr_ld(const T* p) {
     if constexpr (MODE != 0 && (sizeof(T) == 4 || sizeof(T) == 8)) {
         typedef typename sr_word<(int)sizeof(T)>::type U;
         const U* q = reinterpret_cast<const U*>(p);
-        const U v = MODE == 1 ? __ldcs(q) : __ldcg(q);
-        T r;
-        __builtin_memcpy(&r, &v, sizeof(T));
-        return r;
+        union { U u; T t; } w;
+        w.u = MODE == 1 ? __ldcs(q) : __ldcg(q);
+        return w.t;
     }
     return *p;
+}
+
+// With SR_ALIGN (a probe switch), a group of w lanes starts its row's loads at the multiple of
+// min(w, 32) entries at or below the row's first: every load of 8 or more lanes then covers
+// whole 32-byte sectors, none of them read by two steps (at the cost of a partial first step).
+#ifndef SR_ALIGN
+#define SR_ALIGN 0
+#endif
+template <typename I>
+__device__ __forceinline__ I sr_align_down(I begin, int width) {
+    if (!SR_ALIGN || width < 8) return begin;
+    return begin & ~(I)((width < 32 ? width : 32) - 1);
 }
 
 // One step of a row's reduction: this thread's entries base + u*width + lane, u < SR_UNROLL.
@@ -44,7 +55,7 @@ template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
 __device__ __forceinline__ void sr_row_step(
     const I* __restrict__ indices, const T* __restrict__ avals, I astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
-    long long row, I base, I end, int lane, int width, R& acc, bool& found)
+    long long row, I base, I begin, I end, int lane, int width, R& acc, bool& found)
 {
     I k[SR_UNROLL];
     T a[SR_UNROLL];
@@ -52,7 +63,7 @@ __device__ __forceinline__ void sr_row_step(
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
         const I p = base + (I)(u * width + lane);
-        ok[u] = p < end;
+        ok[u] = p >= begin && p < end;
         k[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(indices + p) : (I)0;
         a[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(avals + p * astride) : T();
     }
@@ -68,6 +79,66 @@ __device__ __forceinline__ void sr_row_step(
         if (ok[u]) {
             sr_fold<Add, R>(acc, found, sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]));
         }
+    }
+}
+
+// A group's row with the next step's indices and values loaded while this step's gathers of
+// x are in flight (software pipelining; a probe switch: SR_PIPELINE = w pipelines the groups
+// of at least w lanes, 0 none).
+#ifndef SR_PIPELINE
+#define SR_PIPELINE 0
+#endif
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+__device__ __forceinline__ void sr_row_pipelined(
+    const I* __restrict__ indices, const T* __restrict__ avals, I astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    long long row, I begin, I end, int lane, int width, unsigned gmask, int term_mode,
+    R terminal, R& acc, bool& found)
+{
+    I base = sr_align_down(begin, width);
+    I k[SR_UNROLL];
+    T a[SR_UNROLL];
+    bool ok[SR_UNROLL];
+#pragma unroll
+    for (int u = 0; u < SR_UNROLL; ++u) {
+        const I p = base + (I)(u * width + lane);
+        ok[u] = p >= begin && p < end;
+        k[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(indices + p) : (I)0;
+        a[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(avals + p * astride) : T();
+    }
+    while (true) {
+        if (xpres != nullptr) {
+#pragma unroll
+            for (int u = 0; u < SR_UNROLL; ++u) ok[u] = ok[u] && xpres[k[u]];
+        }
+        T xv[SR_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? x[k[u]] : T();
+        const I next = base + (I)(width * SR_UNROLL);
+        I k2[SR_UNROLL];
+        T a2[SR_UNROLL];
+        bool ok2[SR_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SR_UNROLL; ++u) {
+            const I p = next + (I)(u * width + lane);
+            ok2[u] = p < end;
+            k2[u] = ok2[u] ? sr_ld<SR_STREAM_LOADS>(indices + p) : (I)0;
+            a2[u] = ok2[u] ? sr_ld<SR_STREAM_LOADS>(avals + p * astride) : T();
+        }
+#pragma unroll
+        for (int u = 0; u < SR_UNROLL; ++u) {
+            if (ok[u]) {
+                sr_fold<Add, R>(acc, found,
+                                sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]));
+            }
+        }
+        if (term_mode != SR_TERM_NONE) {
+            if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
+        }
+        if (next >= end) break;  // the same for the whole group
+#pragma unroll
+        for (int u = 0; u < SR_UNROLL; ++u) { k[u] = k2[u]; a[u] = a2[u]; ok[u] = ok2[u]; }
+        base = next;
     }
 }
 
@@ -89,9 +160,11 @@ __device__ __forceinline__ void sr_pull_long_row(
     const I begin = indptr[row], end = indptr[row + 1];
     R acc = R();
     bool found = false;
-    for (I base = begin; base < end; base += SR_PULL_THREADS * SR_UNROLL) {
+    for (I base = sr_align_down(begin, SR_PULL_THREADS); base < end;
+         base += SR_PULL_THREADS * SR_UNROLL) {
         sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row, base,
-                                                end, threadIdx.x, SR_PULL_THREADS, acc, found);
+                                                begin, end, threadIdx.x, SR_PULL_THREADS, acc,
+                                                found);
         if (term_mode != SR_TERM_NONE) {
             if (__syncthreads_or(found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
         }
@@ -149,9 +222,15 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
 
     R acc = R();
     bool found = false;
-    for (I base = begin; base < end; base += (I)(lanes * SR_UNROLL)) {
+#if SR_PIPELINE
+    if (lanes >= SR_PIPELINE)
+        sr_row_pipelined<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row,
+            begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    else
+#endif
+    for (I base = sr_align_down(begin, lanes); base < end; base += (I)(lanes * SR_UNROLL)) {
         sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row, base,
-                                                end, lane, lanes, acc, found);
+                                                begin, end, lane, lanes, acc, found);
         if (term_mode != SR_TERM_NONE) {
             if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
         }
@@ -176,7 +255,7 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
 // kernel when there is no mask), and the multiply must not be positional: the row of a
 // product is not known while it is loaded.
 #ifndef SR_TILE
-#define SR_TILE 1024
+#define SR_TILE 2048
 #endif
 // Loads in flight per thread while a tile streams in.
 #ifndef SR_TILE_UNROLL

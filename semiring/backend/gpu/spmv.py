@@ -122,14 +122,14 @@ def pull_schedule(indptr, nrows: int) -> dict:
 
 #: Entries per tile of the tiled pull (SR_TILE in spmv.cu): rows of at most TILE entries are
 #: grouped by the tile their first entry falls in; longer rows get a block each.
-TILE = 1024
+TILE = 2048
 
 
 def tile_schedule(indptr, nrows: int, tile: int = TILE) -> dict:
     """The launch plan of spmv_tile (computed once per matrix and cached on it): ``tiles`` holds
     the first row of each tile and then ``nrows``; ``long_rows`` the rows of more than ``tile``
-    entries, longest first."""
-    cp = _cupy()
+    entries, longest first. ``indptr`` may be a NumPy array (tests)."""
+    cp = np if isinstance(indptr, np.ndarray) else _cupy()
     itype = indptr.dtype
     deg = cp.diff(indptr)
     bucket = indptr[:-1] // tile
