@@ -141,7 +141,7 @@ def tile_edges(seed=0):
     deg = np.concatenate([
         rng.integers(0, 5, 700), [t - 1, t, t + 1, 0, 0, 2 * t], rng.integers(20, 45, 300),
         np.zeros(500, np.int64), [t - 3, 7, t, 1], rng.integers(0, 3, 2000), [t + 1] * 3,
-        rng.integers(60, 300, 40)])
+        rng.integers(60, 300, 40), rng.integers(0, 4, 2 * t)])  # n > 2 * TILE: distinct columns
     n = deg.size
     rows = np.repeat(np.arange(n), deg)
     cols = np.concatenate([rng.choice(n, d, replace=False) for d in deg])

@@ -2,13 +2,14 @@
 
 For each graph: cuSPARSE's plus-times SpMV (``cupyx`` ``A @ x``), ``sr.mxv`` min-plus and
 plus-times through the tiled kernel (``spmv_tile``) and the binned one (``spmv_pull``), and the
-kernels alone (launches back to back between two events: device time, no host overhead),
-variants of the tiled kernel compiled with other ``-D`` values (``--variants``). Best and median
-of ``--reps`` calls, CUDA events. Every min-plus result is checked equal to the binned kernel's
-(and, on graphs of at most 2**20 rows, to a NumPy reference); plus-times against cuSPARSE
-(rtol 1e-4).
+kernels alone (ten launches back to back between two events: device time without host
+overhead; cuSPARSE likewise), and with ``--variants`` the kernels compiled with other ``-D``
+values (:data:`VARIANTS`); ``--profile GRAPH`` adds the host time per call of ``sr.mxv``,
+the launcher and cuSPARSE, and a cProfile of ``sr.mxv``. Best and median of ``--reps`` calls,
+CUDA events. Every min-plus result is checked equal to the binned kernel's (and, on graphs of
+at most 2**20 rows, to a NumPy reference); plus-times against cuSPARSE (rtol 1e-4).
 
-    PYTHONPATH=. python3 bench/probes/spmv_probe.py --graphs kron-20,urand-22
+    PYTHONPATH=. python3 bench/probes/spmv_probe.py --variants --graphs kron-20,urand-22
 """
 
 from __future__ import annotations
@@ -96,13 +97,12 @@ def host_profile(A, M, u, x, calls=300):
     pstats.Stats(pr).sort_stats("tottime").print_stats(14)
 
 
-#: (kernel, tile, -D options) of the variants timed with --variants.
-VARIANTS = [("spmv_pull", 0, ("-DSR_STREAM_LOADS=1",)), ("spmv_pull", 0, ("-DSR_STREAM_LOADS=2",)),
-            ("spmv_pull", 0, ("-DSR_ALIGN=1",)), ("spmv_pull", 0, ("-DSR_PIPELINE=32",)),
-            ("spmv_pull", 0, ("-DSR_PIPELINE=8",)),
-            ("spmv_pull", 0, ("-DSR_ALIGN=1", "-DSR_PIPELINE=8")),
-            ("spmv_tile", 1024, ()), ("spmv_tile", 2048, ("-DSR_STREAM_LOADS=1",)),
-            ("spmv_tile", 2048, ("-DSR_STREAM_LOADS=2",))]
+#: (kernel, tile, -D options) of the variants timed with --variants (the defaults are
+#: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE): the cache hint off / L2-only, sector-aligned
+#: group loads, the other tile size.
+VARIANTS = [("spmv_pull", 0, ("-DSR_STREAM_LOADS=0",)), ("spmv_pull", 0, ("-DSR_STREAM_LOADS=2",)),
+            ("spmv_pull", 0, ("-DSR_ALIGN=1",)), ("spmv_tile", 1024, ()),
+            ("spmv_tile", 2048, ("-DSR_STREAM_LOADS=0",))]
 
 
 def report(rows):

@@ -15,12 +15,14 @@
 #define SR_UNROLL 4
 #define SR_PULL_THREADS 256
 
-// Cache hint of the pull kernels' loads of the matrix's indices and values (a probe switch,
-// bench/probes/spmv_probe.py): 0 default, 1 evict-first (ld.global.cs: the matrix streaming
-// through L2 does not push x out), 2 L2 only (ld.global.cg: L1 left to x). Plain loads for
-// types other than 4 or 8 bytes.
+// Cache hint of the pull kernels' loads of the matrix's indices and values: 1 (the default)
+// evict-first, ld.global.cs, so that the matrix streaming through L2 does not push x out of it
+// (binned kernel, H100, bench/probes/spmv_probe.py: kron-22 1.274 -> 1.224 ms, urand-22
+// 1.429 -> 1.359, kron-20 0.300 -> 0.288, grid 2048² 0.090 -> 0.091); 0 plain loads; 2 L2 only
+// (ld.global.cg, L1 left to x): slower on every graph. Plain loads for types other than 4 or
+// 8 bytes.
 #ifndef SR_STREAM_LOADS
-#define SR_STREAM_LOADS 0
+#define SR_STREAM_LOADS 1
 #endif
 template <int BYTES> struct sr_word { typedef unsigned type; };
 template <> struct sr_word<8> { typedef unsigned long long type; };
@@ -36,9 +38,11 @@ __device__ __forceinline__ T sr_ld(const T* p) {
     return *p;
 }
 
-// With SR_ALIGN (a probe switch), a group of w lanes starts its row's loads at the multiple of
-// min(w, 32) entries at or below the row's first: every load of 8 or more lanes then covers
-// whole 32-byte sectors, none of them read by two steps (at the cost of a partial first step).
+// With SR_ALIGN (a probe switch, off), a group of w lanes starts its row's loads at the
+// multiple of min(w, 32) entries at or below the row's first: every load of 8 or more lanes
+// then covers whole 32-byte sectors, none of them read by two steps (at the cost of a partial
+// first step). Measured without the cache hint only: kron-22 1.274 -> 1.214 ms, kron-20
+// 0.300 -> 0.286, urand-22 1.429 -> 1.450 (H100); with the hint, not yet.
 #ifndef SR_ALIGN
 #define SR_ALIGN 0
 #endif
@@ -79,66 +83,6 @@ __device__ __forceinline__ void sr_row_step(
         if (ok[u]) {
             sr_fold<Add, R>(acc, found, sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]));
         }
-    }
-}
-
-// A group's row with the next step's indices and values loaded while this step's gathers of
-// x are in flight (software pipelining; a probe switch: SR_PIPELINE = w pipelines the groups
-// of at least w lanes, 0 none).
-#ifndef SR_PIPELINE
-#define SR_PIPELINE 0
-#endif
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
-__device__ __forceinline__ void sr_row_pipelined(
-    const I* __restrict__ indices, const T* __restrict__ avals, I astride,
-    const T* __restrict__ x, const bool* __restrict__ xpres,
-    long long row, I begin, I end, int lane, int width, unsigned gmask, int term_mode,
-    R terminal, R& acc, bool& found)
-{
-    I base = sr_align_down(begin, width);
-    I k[SR_UNROLL];
-    T a[SR_UNROLL];
-    bool ok[SR_UNROLL];
-#pragma unroll
-    for (int u = 0; u < SR_UNROLL; ++u) {
-        const I p = base + (I)(u * width + lane);
-        ok[u] = p >= begin && p < end;
-        k[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(indices + p) : (I)0;
-        a[u] = ok[u] ? sr_ld<SR_STREAM_LOADS>(avals + p * astride) : T();
-    }
-    while (true) {
-        if (xpres != nullptr) {
-#pragma unroll
-            for (int u = 0; u < SR_UNROLL; ++u) ok[u] = ok[u] && xpres[k[u]];
-        }
-        T xv[SR_UNROLL];
-#pragma unroll
-        for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? x[k[u]] : T();
-        const I next = base + (I)(width * SR_UNROLL);
-        I k2[SR_UNROLL];
-        T a2[SR_UNROLL];
-        bool ok2[SR_UNROLL];
-#pragma unroll
-        for (int u = 0; u < SR_UNROLL; ++u) {
-            const I p = next + (I)(u * width + lane);
-            ok2[u] = p < end;
-            k2[u] = ok2[u] ? sr_ld<SR_STREAM_LOADS>(indices + p) : (I)0;
-            a2[u] = ok2[u] ? sr_ld<SR_STREAM_LOADS>(avals + p * astride) : T();
-        }
-#pragma unroll
-        for (int u = 0; u < SR_UNROLL; ++u) {
-            if (ok[u]) {
-                sr_fold<Add, R>(acc, found,
-                                sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]));
-            }
-        }
-        if (term_mode != SR_TERM_NONE) {
-            if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
-        }
-        if (next >= end) break;  // the same for the whole group
-#pragma unroll
-        for (int u = 0; u < SR_UNROLL; ++u) { k[u] = k2[u]; a[u] = a2[u]; ok[u] = ok2[u]; }
-        base = next;
     }
 }
 
@@ -222,12 +166,6 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
 
     R acc = R();
     bool found = false;
-#if SR_PIPELINE
-    if (lanes >= SR_PIPELINE)
-        sr_row_pipelined<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row,
-            begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
-    else
-#endif
     for (I base = sr_align_down(begin, lanes); base < end; base += (I)(lanes * SR_UNROLL)) {
         sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row, base,
                                                 begin, end, lane, lanes, acc, found);
@@ -247,15 +185,16 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
 // rows binned by degree. Rows of at most SR_TILE entries are grouped by where they start:
 // tile t holds the rows whose first entry lies in [t * SR_TILE, (t+1) * SR_TILE), a run of
 // consecutive rows whose entries are contiguous and fewer than 2 * SR_TILE. A block streams
-// its tile's indices and values with aligned, coalesced loads (every sector read once; the
-// binned kernel's narrow groups read a sector once per step), gathers x, keeps the products in
-// shared memory and then reduces each row from there with a group of lanes sized by the
-// tile's mean degree. Rows longer than SR_TILE get a block each, first, longest first (as in
+// its tile's indices and values with aligned, coalesced loads (each 32-byte sector by one load;
+// a narrow group of the binned kernel may ask for a sector once per step), gathers x, keeps
+// the products in shared memory and then reduces each row from there with a group of lanes
+// sized by the tile's mean degree (the row offsets staged in shared memory when the tile has
+// fewer than 512 rows). Rows longer than SR_TILE get a block each, first, longest first (as in
 // spmv_pull). No early exit and no use of the mask while loading (the launcher takes this
 // kernel when there is no mask), and the multiply must not be positional: the row of a
 // product is not known while it is loaded.
 #ifndef SR_TILE
-#define SR_TILE 2048
+#define SR_TILE 2048  // = TILE of backend/gpu/spmv.py (tests/test_spmv_schedule.py checks)
 #endif
 // Loads in flight per thread while a tile streams in.
 #ifndef SR_TILE_UNROLL

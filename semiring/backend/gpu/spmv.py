@@ -121,7 +121,8 @@ def pull_schedule(indptr, nrows: int) -> dict:
 
 
 #: Entries per tile of the tiled pull (SR_TILE in spmv.cu): rows of at most TILE entries are
-#: grouped by the tile their first entry falls in; longer rows get a block each.
+#: grouped by the tile their first entry falls in; longer rows get a block each. 2048 rather
+#: than 1024: urand-22 1.287 against 1.343 ms (H100, bench/probes/spmv_probe.py).
 TILE = 2048
 
 
@@ -147,10 +148,12 @@ def tile_schedule(indptr, nrows: int, tile: int = TILE) -> dict:
 #: applies) or "never" (always the binned one): a switch for probes and tests.
 TILED = "auto"
 #: The tiled pull is taken for even degrees: a mean degree of at least TILE_MIN_MEAN_DEGREE
-#: and no row longer than TILE_MAX_SKEW times the mean (bench/probes/spmv_probe.py, H100:
-#: urand-22 (mean 32, max 65) 5 % faster tiled; kron-20 8 % slower (its many rows of a few
-#: hundred entries and the shared memory the tiles take from L1), the 2048² grid (degree 4)
-#: 1.6x slower: one lane per row of the binned kernel is exact there).
+#: and no row longer than TILE_MAX_SKEW times the mean. Device times of the two kernels
+#: (bench/probes/spmv_probe.py --variants, H100, min-plus float32, evict-first streams):
+#: urand-22 (mean 32, max 65) tiled 1.274 ms, binned 1.359 ms; urand-22-ef8 (mean 16) 0.748 /
+#: 0.739 ms; kron-22 1.219 / 1.224 ms; kron-20 0.300 / 0.288 ms (its many rows of 128 to 4096
+#: entries suit the warp per row); the 2048² grid (degree 4) 0.142 / 0.091 ms (one lane per
+#: row of the binned kernel is exact there).
 TILE_MIN_MEAN_DEGREE = 16
 TILE_MAX_SKEW = 8
 
