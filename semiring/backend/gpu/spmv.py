@@ -126,15 +126,26 @@ def pull_schedule(indptr, nrows: int) -> dict:
 TILE = 2048
 
 
-def tile_schedule(indptr, nrows: int, tile: int = TILE) -> dict:
+#: Rows per tile at most (a run of empty rows is split): the kernel stages a tile's row
+#: offsets in shared memory (2 * 256 of them) and a block's row loop stays short.
+TILE_ROWS = 2 * BLOCK - 1
+
+
+def tile_schedule(indptr, nrows: int, tile: int = TILE, max_rows: int = TILE_ROWS) -> dict:
     """The launch plan of spmv_tile (computed once per matrix and cached on it): ``tiles`` holds
     the first row of each tile and then ``nrows``; ``long_rows`` the rows of more than ``tile``
-    entries, longest first. ``indptr`` may be a NumPy array (tests)."""
+    entries, longest first. A tile holds the rows whose first entry falls in one ``tile``-sized
+    range of entries, cut into runs of at most ``max_rows`` rows. ``indptr`` may be a NumPy
+    array (tests)."""
     cp = np if isinstance(indptr, np.ndarray) else _cupy()
     itype = indptr.dtype
     deg = cp.diff(indptr)
     bucket = indptr[:-1] // tile
-    heads = cp.flatnonzero(bucket[1:] != bucket[:-1]) + 1
+    change = cp.concatenate([cp.ones(1, dtype=cp.bool_), bucket[1:] != bucket[:-1]])
+    first = cp.flatnonzero(change)  # each bucket's first row
+    r = cp.arange(nrows, dtype=cp.int64)
+    sub = (r - first[cp.cumsum(change) - 1]) % max_rows == 0  # every max_rows-th row of a bucket
+    heads = cp.flatnonzero(sub[1:]) + 1
     tiles = cp.concatenate([cp.zeros(1, dtype=itype), heads.astype(itype),
                             cp.full(1, nrows, dtype=itype)])
     long_rows = cp.flatnonzero(deg > tile)
