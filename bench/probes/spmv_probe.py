@@ -136,7 +136,7 @@ def probe_graph(g, args):
     M = sr.Matrix.from_cupyx(A)
     u = sr.Vector.from_dense(x, device="gpu")
     n = A.shape[0]
-    mean, top = gs.degrees(M)
+    mean, top = M.nvals / n, gs.max_degree(M)
     tiled = gs.use_tiles(M, sr.min_plus, None, 0)
     print(f"\n{g}: n={n} nnz={A.nnz} itype={np.dtype(M.itype)} mean deg {mean:.1f} max deg "
           f"{top}, auto picks {'tiles' if tiled else 'bins'} (generated in {tgen:.1f} s)")

@@ -163,15 +163,13 @@ TILE_MIN_MEAN_DEGREE = 16
 TILE_MAX_SKEW = 8
 
 
-def degrees(M) -> tuple:
-    """(mean, max) row degree of ``M`` (one sync, once per matrix, kept with its schedules)."""
+def max_degree(M) -> int:
+    """The longest row of ``M`` (one sync, once per matrix, kept with its schedules)."""
     if M._sched is None:
         M._sched = {}
-    d = M._sched.get("degrees")
+    d = M._sched.get("max_degree")
     if d is None:
-        nnz = M.nvals
-        top = int(_cupy().diff(M.indptr).max()) if M.nrows else 0
-        d = M._sched["degrees"] = (nnz / max(M.nrows, 1), top)
+        d = M._sched["max_degree"] = int(_cupy().diff(M.indptr).max()) if M.nrows else 0
     return d
 
 
@@ -186,8 +184,8 @@ def use_tiles(M, sr: Semiring, allowed, mode: int) -> bool:
         return False
     if TILED == "always":
         return True
-    mean, top = degrees(M)
-    return mean >= TILE_MIN_MEAN_DEGREE and top <= TILE_MAX_SKEW * mean
+    mean = M.nvals / max(M.nrows, 1)  # known on the host: no device work below the threshold
+    return mean >= TILE_MIN_MEAN_DEGREE and max_degree(M) <= TILE_MAX_SKEW * mean
 
 
 _terminals: dict = {}
