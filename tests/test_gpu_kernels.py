@@ -4,6 +4,8 @@ sort-based push for non-idempotent monoids, int64 indices."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -126,3 +128,83 @@ def test_gpu_plus_push_long_segments():
     i, v = (to_host(a) for a in got.sparse())
     np.testing.assert_array_equal(i, np.arange(20))
     np.testing.assert_array_equal(v, np.full(20, 2 * n))
+
+
+def tile_edges(seed=0):
+    """Rows around the tiled pull's boundaries: degrees TILE - 1, TILE, TILE + 1 (the first
+    row a block of its own) and 2 * TILE, runs of empty rows, rows that start just before a
+    tile boundary and end after it, long runs of short rows (one tile holds hundreds of rows)."""
+    from semiring.backend.gpu import spmv as _gpu
+
+    t = _gpu.TILE
+    rng = np.random.default_rng(seed)
+    deg = np.concatenate([
+        rng.integers(0, 5, 700), [t - 1, t, t + 1, 0, 0, 2 * t], rng.integers(20, 45, 300),
+        np.zeros(500, np.int64), [t - 3, 7, t, 1], rng.integers(0, 3, 2000), [t + 1] * 3,
+        rng.integers(60, 300, 40), rng.integers(0, 4, 2 * t)])  # n > 2 * TILE: distinct columns
+    n = deg.size
+    rows = np.repeat(np.arange(n), deg)
+    cols = np.concatenate([rng.choice(n, d, replace=False) for d in deg])
+    vals = rng.integers(-50, 100, rows.size).astype(np.float32)
+    S = sp.csr_matrix((vals, (rows, cols)), shape=(n, n))
+    S.data[::53] = 0  # explicit zeros are entries
+    return S
+
+
+@pytest.mark.parametrize("sname", ["min_plus", "max_plus", "plus_times", "lor_land", "max_min",
+                                   "plus_pair", "any_pair", "min_first", "min_secondi"])
+@pytest.mark.parametrize("int64", [False, True])
+def test_gpu_tiled_pull_boundaries(sname, int64, monkeypatch):
+    """The tiled pull (spmv_tile) and the binned one (spmv_pull) against the CPU backend, dense
+    and sparse x, with and without a mask (the launcher then takes the binned kernel)."""
+    from semiring.backend.gpu import spmv as _gpu
+
+    S = tile_edges()
+    n = S.shape[0]
+    Ac = sr.Matrix.from_scipy(S, device="cpu")
+    Ag = Ac.to_gpu()
+    if int64:
+        Ag = sr.Matrix(Ag.indptr.astype(np.int64), Ag.indices.astype(np.int64), Ag.values,
+                       Ag.shape)
+        assert Ag.itype == np.int64
+    rng = np.random.default_rng(1)
+    dense = sr.Vector.from_dense(rng.integers(-20, 20, n).astype(np.float32), device="cpu")
+    idx = np.sort(rng.choice(n, n // 3, replace=False))
+    sparse = sr.Vector.from_coo(idx, rng.integers(-20, 20, idx.size).astype(np.float32), size=n,
+                                device="cpu")
+    m = sr.Vector.from_coo(np.flatnonzero(rng.random(n) < 0.5), True, size=n, device="cpu")
+    for uc in (dense, sparse):
+        for mask in (None, m):
+            kw_c = {} if mask is None else {"mask": mask.S}
+            kw_g = {} if mask is None else {"mask": mask.to_gpu().S}
+            exp = sr.mxv(Ac, uc, sname, direction="pull", **kw_c)
+            for tiled in ("always", "never", "auto"):
+                monkeypatch.setattr(_gpu, "TILED", tiled)
+                got = sr.mxv(Ag, uc.to_gpu(), sname, direction="pull", **kw_g)
+                _compare(sname, got, exp, Ac, uc, "mxv")
+
+
+def test_gpu_tile_schedule():
+    """Every row of at most TILE entries lies in exactly one tile, a tile's entries are fewer
+    than 2 * TILE, and the long rows come longest first."""
+    import cupy as cp
+
+    from semiring.backend.gpu import spmv as _gpu
+
+    S = tile_edges(seed=2)
+    indptr = cp.asarray(S.indptr.astype(np.int32))
+    n = S.shape[0]
+    plan = _gpu.tile_schedule(indptr, n)
+    tiles, longs = plan["tiles"].get(), plan["long_rows"].get()
+    ip, deg = S.indptr, np.diff(S.indptr)
+    t = _gpu.TILE
+    assert tiles[0] == 0 and tiles[-1] == n and (np.diff(tiles) > 0).all()
+    assert plan["ntiles"] == tiles.size - 1 and plan["nlong"] == longs.size
+    np.testing.assert_array_equal(np.sort(longs), np.flatnonzero(deg > t))
+    assert (np.diff(deg[longs]) <= 0).all()
+    for a, b in itertools.pairwise(tiles):
+        short = np.arange(a, b)[deg[a:b] <= t]
+        assert (deg[a:b - 1] <= t).all()  # only a tile's last row may be long
+        if short.size:
+            assert ip[short[-1] + 1] - ip[a] < 2 * t
+            assert len(set(ip[short] // t)) == 1

@@ -55,6 +55,7 @@ def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
     names.append(kernel_name("gather_reset" if sr.add.idempotent else "segment_reduce",
                              sr, dtype, itype))
     names.append(kernel_name("frontier_degrees", sr, dtype, itype))
+    names += [kernel_name("spmv_tile", sr, dtype, itype, xf) for xf in (False, True)]
     return names
 
 
@@ -113,6 +114,83 @@ def pull_schedule(indptr, nrows: int) -> dict:
             "bins": cp.asarray(bins), "nblocks": nlong + int(sum(blocks))}
 
 
+#: Entries per tile of the tiled pull (SR_TILE in spmv.cu): rows of at most TILE entries are
+#: grouped by the tile their first entry falls in; longer rows get a block each. 2048 rather
+#: than 1024: urand-22 1.287 against 1.343 ms (H100, bench/probes/spmv_probe.py).
+TILE = 2048
+
+
+#: Rows per tile at most (a run of empty rows is split): the kernel stages a tile's row
+#: offsets in shared memory (2 * 256 of them) and a block's row loop stays short.
+TILE_ROWS = 2 * BLOCK - 1
+
+
+def tile_schedule(indptr, nrows: int, tile: int = TILE, max_rows: int = TILE_ROWS) -> dict:
+    """The launch plan of spmv_tile (computed once per matrix and cached on it): ``tiles`` holds
+    the first row of each tile and then ``nrows``; ``long_rows`` the rows of more than ``tile``
+    entries, longest first. A tile holds the rows whose first entry falls in one ``tile``-sized
+    range of entries, cut into runs of at most ``max_rows`` rows. ``indptr`` may be a NumPy
+    array (tests)."""
+    cp = np if isinstance(indptr, np.ndarray) else _cupy()
+    itype = indptr.dtype
+    deg = cp.diff(indptr)
+    bucket = indptr[:-1] // tile
+    change = cp.concatenate([cp.ones(1, dtype=cp.bool_), bucket[1:] != bucket[:-1]])
+    first = cp.flatnonzero(change)  # each bucket's first row
+    r = cp.arange(nrows, dtype=cp.int64)
+    sub = (r - first[cp.cumsum(change) - 1]) % max_rows == 0  # every max_rows-th row of a bucket
+    heads = cp.flatnonzero(sub[1:]) + 1
+    tiles = cp.concatenate([cp.zeros(1, dtype=itype), heads.astype(itype),
+                            cp.full(1, nrows, dtype=itype)])
+    long_rows = cp.flatnonzero(deg > tile)
+    long_rows = long_rows[cp.argsort(-deg[long_rows])].astype(itype)
+    ntiles, nlong = int(tiles.size) - 1, int(long_rows.size)  # one sync per matrix
+    return {"tiles": tiles, "ntiles": ntiles, "long_rows": long_rows, "nlong": nlong,
+            "nblocks": nlong + ntiles}
+
+
+#: Which pull kernel: "auto" (:func:`use_tiles`), "always" (the tiled one wherever it
+#: applies) or "never" (always the binned one): a switch for probes and tests.
+TILED = "auto"
+#: The tiled pull is taken for even degrees: a mean degree of at least TILE_MIN_MEAN_DEGREE
+#: and no row longer than TILE_MAX_SKEW times the mean. Device times of the two kernels
+#: (bench/probes/spmv_probe.py --variants, H100, min-plus float32, evict-first streams):
+#: urand-22 (mean 32, max 65) tiled 1.274 ms, binned 1.359 ms; urand-22-ef8 (mean 16) 0.748 /
+#: 0.739 ms; kron-22 1.219 / 1.224 ms; kron-20 0.300 / 0.288 ms (its many rows of 128 to 4096
+#: entries suit the warp per row); the 2048² grid (degree 4) 0.142 / 0.091 ms (one lane per
+#: row of the binned kernel is exact there).
+TILE_MIN_MEAN_DEGREE = 16
+TILE_MAX_SKEW = 8
+
+
+def max_degree(M) -> int:
+    """The longest row of ``M`` (one sync, once per matrix, kept with its schedules)."""
+    if M._sched is None:
+        M._sched = {}
+    d = M._sched.get("max_degree")
+    if d is None:
+        d = M._sched["max_degree"] = int(_cupy().diff(M.indptr).max()) if M.nrows else 0
+    return d
+
+
+def use_tiles(M, sr: Semiring, allowed, mode: int) -> bool:
+    """Whether a pull over ``M`` takes the tiled kernel (spmv_tile) rather than the binned one
+    (spmv_pull). The tiled kernel applies without a mask (it loads every entry; the binned one
+    skips the rows the mask drops), with a multiply that is not positional (a product's row is
+    not known while the tile is loaded) and a monoid whose terminal is not `any` (the binned
+    kernel stops a row at its first product); it is taken where the degrees are even
+    (:data:`TILED`, :data:`TILE_MIN_MEAN_DEGREE`, :data:`TILE_MAX_SKEW`)."""
+    if TILED == "never" or allowed is not None or sr.mul.positional or mode == TERM_ANY:
+        return False
+    if TILED == "always":
+        return True
+    mean = M.nvals / max(M.nrows, 1)  # known on the host: no device work below the threshold
+    return mean >= TILE_MIN_MEAN_DEGREE and max_degree(M) <= TILE_MAX_SKEW * mean
+
+
+_terminals: dict = {}
+
+
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; returns (values, present) dense arrays."""
     cp = _cupy()
@@ -122,15 +200,29 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     opres = cp.empty(nrows, dtype=cp.bool_)
     if nrows == 0:
         return out, opres
-    if M._sched is None and not kernels.cached(_key("spmv_pull", sr, dtype, M.itype, xfirst)):
+    tkey = (id(sr.add), rtype)
+    mt = _terminals.get(tkey)
+    if mt is None:
+        mt = _terminals[tkey] = (sr.add, _terminal(sr.add, rtype))  # add kept: id stays valid
+    mode, term = mt[1]
+    kind = "spmv_tile" if use_tiles(M, sr, allowed, mode) else "spmv_pull"
+    if (M._sched is None or kind not in M._sched) and not kernels.cached(
+            _key(kind, sr, dtype, M.itype, xfirst)):
         # the kernel compiles on another thread while the schedule is made
-        kernels.prefetch(_kernel, "spmv_pull", sr, dtype, M.itype, xfirst)
+        kernels.prefetch(_kernel, kind, sr, dtype, M.itype, xfirst)
     avals, astride = M._values_for(dtype)
-    sched = schedule(M)
-    mode, term = _terminal(sr.add, rtype)
-    _kernel("spmv_pull", sr, dtype, M.itype, xfirst)((sched["nblocks"],), (BLOCK,), (
-        M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
-        sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
+    sched = schedule(M, kind)
+    f = _kernel(kind, sr, dtype, M.itype, xfirst)
+    if kind == "spmv_tile":
+        f((sched["nblocks"],), (BLOCK,), (
+            M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
+            sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
+            np.int64(sched["nlong"]), out, opres))
+    else:
+        f((sched["nblocks"],), (BLOCK,), (
+            M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
+            sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode),
+            term))
     return out, opres
 
 
@@ -261,12 +353,17 @@ def extra_instantiations():
                [_fold_name(op, dt) for dt in _t.DTYPES])
 
 
-def schedule(M) -> dict:
-    """The pull launch plan of ``M`` (:func:`pull_schedule`), made once and kept on the matrix
-    (which drops it when its pattern changes)."""
+def schedule(M, kind: str = "spmv_pull") -> dict:
+    """The launch plan of ``M`` for the pull kernel ``kind`` (:func:`pull_schedule` for
+    spmv_pull, :func:`tile_schedule` for spmv_tile), made once and kept on the matrix (which
+    drops it when its pattern changes)."""
     if M._sched is None:
-        M._sched = pull_schedule(M.indptr, M.nrows)
-    return M._sched
+        M._sched = {}
+    plan = M._sched.get(kind)
+    if plan is None:
+        make = tile_schedule if kind == "spmv_tile" else pull_schedule
+        plan = M._sched[kind] = make(M.indptr, M.nrows)
+    return plan
 
 
 install_gpu_fold(segment_fold)

@@ -1,0 +1,212 @@
+"""SpMV pull kernels against cuSPARSE, in one process (issue 20 item 5).
+
+For each graph: cuSPARSE's plus-times SpMV (``cupyx`` ``A @ x``), ``sr.mxv`` min-plus and
+plus-times through the tiled kernel (``spmv_tile``) and the binned one (``spmv_pull``), and the
+kernels alone (ten launches back to back between two events: device time without host
+overhead; cuSPARSE likewise), and with ``--variants`` the kernels compiled with other ``-D``
+values (:data:`VARIANTS`); ``--profile GRAPH`` adds the host time per call of ``sr.mxv``,
+the launcher and cuSPARSE, and a cProfile of ``sr.mxv``. Best and median of ``--reps`` calls,
+CUDA events. Every min-plus result is checked equal to the binned kernel's (and, on graphs of
+at most 2**20 rows, to a NumPy reference); plus-times against cuSPARSE (rtol 1e-4).
+
+    PYTHONPATH=. python3 bench/probes/spmv_probe.py --variants --graphs kron-20,urand-22
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import time
+
+import cupy as cp
+import numpy as np
+
+import semiring as sr
+from bench import generators as gen
+from semiring import kernels
+from semiring.backend.gpu import spmv as gs
+
+
+def events(fn, reps, inner=1):
+    """(best, median) ms of ``fn`` (``inner`` calls between two events, per call)."""
+    fn()
+    cp.cuda.Device().synchronize()
+    t = []
+    for _ in range(reps):
+        a, b = cp.cuda.Event(), cp.cuda.Event()
+        a.record()
+        for _ in range(inner):
+            fn()
+        b.record()
+        b.synchronize()
+        t.append(cp.cuda.get_elapsed_time(a, b) / inner)
+    return min(t), statistics.median(t)
+
+
+def variant_kernel(kind, semi, M, opts):
+    """``kind`` (spmv_tile or spmv_pull) compiled with extra -D options (float32)."""
+    name = gs.kernel_name(kind, semi, np.float32, M.itype, False)
+    return kernels.function(("spmv-probe", id(semi), opts, np.dtype(M.itype)), name,
+                            lambda: gs.module_source(semi), [name],
+                            options=kernels.NVRTC_OPTIONS + opts)
+
+
+def launch_tile(f, M, x, sched, out, opres):
+    avals, astride = M._values_for(np.float32)
+    f((sched["nblocks"],), (gs.BLOCK,), (
+        M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["tiles"],
+        np.int64(sched["ntiles"]), sched["long_rows"], np.int64(sched["nlong"]), out, opres))
+
+
+def launch_bins(f, M, x, semi, out, opres):
+    avals, astride = M._values_for(np.float32)
+    sched = gs.schedule(M, "spmv_pull")
+    mode, term = gs._terminal(semi.add, np.dtype(np.float32))
+    f((sched["nblocks"],), (gs.BLOCK,), (
+        M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["rows"],
+        sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
+
+
+def same(a, b):
+    (av, ap), (bv, bp) = a, b
+    return bool((ap == bp).all()) and bool((av[ap] == bv[bp]).all())
+
+
+def host_profile(A, M, u, x, calls=300):
+    """Host time per call (no sync inside the loop) and a cProfile of sr.mxv."""
+    for label, fn in (("sr.mxv min_plus", lambda: sr.mxv(M, u, sr.min_plus)),
+                      ("gs.pull min_plus", lambda: gs.pull(M, x, None, None, sr.min_plus,
+                                                           np.dtype(np.float32), False)),
+                      ("cuSPARSE A @ x", lambda: A @ x)):
+        fn()
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        t1 = time.perf_counter()
+        cp.cuda.Device().synchronize()
+        print(f"  host time per call, {label}: {(t1 - t0) / calls * 1e6:.1f} us")
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(calls):
+        sr.mxv(M, u, sr.min_plus)
+    pr.disable()
+    cp.cuda.Device().synchronize()
+    pstats.Stats(pr).sort_stats("tottime").print_stats(14)
+
+
+#: (kernel, tile, -D options) of the variants timed with --variants (the defaults are
+#: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE): the cache hint off / L2-only, sector-aligned
+#: group loads, the other tile size.
+VARIANTS = [("spmv_pull", 0, ("-DSR_STREAM_LOADS=0",)), ("spmv_pull", 0, ("-DSR_STREAM_LOADS=2",)),
+            ("spmv_pull", 0, ("-DSR_ALIGN=1",)), ("spmv_tile", 1024, ()),
+            ("spmv_tile", 2048, ("-DSR_STREAM_LOADS=0",))]
+
+
+def report(rows):
+    base = rows.get("cuSPARSE plus_times (A @ x)")
+    for k, (best, med) in rows.items():
+        b = rows["cuSPARSE plus_times x10"] if "x10" in k else base
+        print(f"  {k:60s} best {best:7.3f} ms  median {med:7.3f} ms  "
+              f"cuSPARSE/this (best) {b[0] / best:5.3f}  (median) {b[1] / med:5.3f}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--graphs", default="kron-20,kron-22,urand-22,grid-2048x2048")
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--variants", action="store_true",
+                    help="also time the kernels compiled with other tiles / cache hints")
+    ap.add_argument("--profile", default="", help="graph whose host overhead is profiled")
+    args = ap.parse_args()
+    dev = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    print(f"device: {dev}; tile {gs.TILE}; reps {args.reps}")
+    for g in args.graphs.split(","):
+        probe_graph(g, args)
+
+
+def probe_graph(g, args):
+    t0 = time.perf_counter()
+    A = gen.make_graph(gen.parse_graph_spec(g), xp=cp, cache_dir=None)
+    x = gen.random_dense_vector(A.shape[0], seed=0, xp=cp)
+    cp.cuda.Device().synchronize()
+    tgen = time.perf_counter() - t0
+    M = sr.Matrix.from_cupyx(A)
+    u = sr.Vector.from_dense(x, device="gpu")
+    n = A.shape[0]
+    mean, top = M.nvals / n, gs.max_degree(M)
+    tiled = gs.use_tiles(M, sr.min_plus, None, 0)
+    print(f"\n{g}: n={n} nnz={A.nnz} itype={np.dtype(M.itype)} mean deg {mean:.1f} max deg "
+          f"{top}, auto picks {'tiles' if tiled else 'bins'} (generated in {tgen:.1f} s)")
+    rows = {}
+    rows["cuSPARSE plus_times (A @ x)"] = events(lambda: A @ x, args.reps)
+    rows["cuSPARSE plus_times x10"] = events(lambda: A @ x, args.reps, 10)
+    res = {}
+    for semi in (sr.min_plus, sr.plus_times):
+        rows[f"mxv {semi.name} auto"] = events(
+            lambda semi=semi: sr.mxv(M, u, semi), args.reps)
+        res[(semi.name, "auto")] = sr.mxv(M, u, semi).bitmap()
+    rows["mxv min_plus auto x10"] = events(lambda: sr.mxv(M, u, sr.min_plus), args.reps, 10)
+    out = cp.empty(n, dtype=cp.float32)
+    opres = cp.empty(n, dtype=cp.bool_)
+    fb = gs._kernel("spmv_pull", sr.min_plus, np.float32, M.itype, False)
+    launch_bins(fb, M, x, sr.min_plus, out, opres)
+    res[("min_plus", "bins")] = (out.copy(), opres.copy())
+    rows["kernel min_plus bins x10"] = events(
+        lambda: launch_bins(fb, M, x, sr.min_plus, out, opres), args.reps, 10)
+    ft = gs._kernel("spmv_tile", sr.min_plus, np.float32, M.itype, False)
+    st = gs.schedule(M, "spmv_tile")
+    rows["kernel min_plus tile x10"] = events(
+        lambda: launch_tile(ft, M, x, st, out, opres), args.reps, 10)
+    print(f"  check tile == bins: {same((out, opres), res[('min_plus', 'bins')])}; "
+          f"auto == bins: {same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
+    fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
+    rows["kernel plus_times tile x10"] = events(
+        lambda: launch_tile(fp, M, x, st, out, opres), args.reps, 10)
+    fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
+    rows["kernel plus_times bins x10"] = events(
+        lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
+    ref = (A @ x).get()
+    v, p = res[("plus_times", "auto")]
+    close = np.allclose(cp.where(p, v, 0).get(), ref, rtol=1e-4, atol=1e-3)
+    print(f"  check plus_times auto ~ cuSPARSE: {close}")
+    if n <= 1 << 20:
+        H = A.get()
+        xh = x.get()
+        prod = H.data + xh[H.indices]
+        deg = np.diff(H.indptr)
+        refm = np.full(n, np.inf, dtype=np.float32)
+        nz = deg > 0
+        refm[nz] = np.minimum.reduceat(prod, H.indptr[:-1][nz])
+        v, p = res[("min_plus", "bins")]
+        print(f"  check min_plus bins == NumPy: "
+              f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
+    report(rows)
+    rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
+    for kind, tile, defs in VARIANTS if args.variants else ():
+        opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
+        label = f"{kind} {' '.join(opts)}"
+        try:
+            f = variant_kernel(kind, sr.min_plus, M, opts)
+        except cp.cuda.compiler.CompileException as err:  # say so, go on
+            print(f"  {label}: {type(err).__name__}: {str(err)[:300]}")
+            continue
+        out.fill(0)
+        if kind == "spmv_tile":
+            sched = gs.tile_schedule(M.indptr, n, tile)
+            run = lambda f=f, sched=sched: launch_tile(f, M, x, sched, out, opres)
+        else:
+            run = lambda f=f: launch_bins(f, M, x, sr.min_plus, out, opres)
+        run()
+        okv = same((out, opres), res[("min_plus", "bins")])
+        rows[f"{label} x10 (ok={okv})"] = events(run, args.reps, 10)
+    if len(rows) > 1:
+        report(rows)
+    if g == args.profile:
+        host_profile(A, M, u, x)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""The tiled pull's launch plan (semiring/backend/gpu/spmv.py ``tile_schedule``), checked on
+host arrays, so that it runs without a GPU: every row of at most TILE entries lies in exactly
+one tile, a tile's rows are consecutive with fewer than 2 * TILE entries (the kernel's shared
+memory) and at most TILE_ROWS of them, only a tile's last row may be long, and the long rows
+come longest first."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from semiring import kernels
+from semiring.backend.gpu import spmv as gs
+
+
+def check_plan(indptr, tile, max_rows=gs.TILE_ROWS):
+    n = indptr.size - 1
+    plan = gs.tile_schedule(indptr, n, tile, max_rows)
+    tiles, longs = plan["tiles"], plan["long_rows"]
+    deg = np.diff(indptr)
+    assert tiles.dtype == indptr.dtype and longs.dtype == indptr.dtype
+    assert tiles[0] == 0 and tiles[-1] == n and (np.diff(tiles) > 0).all()
+    assert plan["ntiles"] == tiles.size - 1 and plan["nlong"] == longs.size
+    assert plan["nblocks"] == plan["ntiles"] + plan["nlong"]
+    np.testing.assert_array_equal(np.sort(longs), np.flatnonzero(deg > tile))
+    assert (np.diff(deg[longs]) <= 0).all()
+    covered = np.zeros(n, np.int64)
+    for a, b in itertools.pairwise(tiles):
+        assert b - a <= max_rows
+        assert (deg[a:b - 1] <= tile).all()  # only a tile's last row may be long
+        short = np.arange(a, b)[deg[a:b] <= tile]
+        covered[short] += 1
+        if short.size:
+            assert indptr[short[-1] + 1] - indptr[a] < 2 * tile
+    np.testing.assert_array_equal(covered, deg <= tile)
+
+
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+@given(degs=st.lists(st.one_of(st.integers(0, 6), st.integers(0, 80), st.integers(60, 300)),
+                     min_size=1, max_size=200),
+       tile=st.sampled_from([1, 7, 16, 64, 100]), max_rows=st.sampled_from([1, 3, 511]))
+def test_tile_schedule_invariants(itype, degs, tile, max_rows):
+    indptr = np.concatenate([[0], np.cumsum(degs)]).astype(itype)
+    check_plan(indptr, tile, max_rows)
+
+
+def test_tile_schedule_awkward():
+    """Empty rows only, one row, rows of exactly TILE and TILE + 1 entries."""
+    t = gs.TILE
+    for degs in ([0] * 5, [3], [t], [t + 1], [t - 1, t, t + 1, 0, 0, 2 * t, 1, t + 1, t + 1],
+                 [0, 0, t + 1, 0], [0] * 3000 + [5] * 1000 + [0] * 1100):
+        check_plan(np.concatenate([[0], np.cumsum(degs)]).astype(np.int64), t)
+
+
+def test_tile_constant_matches_kernel():
+    """The launcher's TILE is the kernel's SR_TILE (its shared memory holds 2 * SR_TILE)."""
+    m = re.search(r"#define SR_TILE (\d+)", kernels.text("spmv.cu"))
+    assert m and int(m.group(1)) == gs.TILE
