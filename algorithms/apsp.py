@@ -87,6 +87,25 @@ TILE_CPU = 64
 #: the same steps in order.
 FW_LOOKAHEAD = True
 
+#: Packed 16-bit Floyd–Warshall (``semiring.dense.gemm_u16``: two relaxations per sm_90 DPX
+#: instruction, ``__viaddmin_u16x2``): taken automatically for integer weights, none negative,
+#: when every finite distance provably stays below the packed infinity, i.e.
+#: ``(n − 1) · max weight ≤ U16_MAX_DISTANCE`` (a shortest path has at most n − 1 edges; every
+#: value Floyd–Warshall holds is a shortest path over some vertex subset, so no larger).
+#: Exact: the result is the same as the int32 path's, returned in the caller's type. Negative
+#: weights keep the int32 path (the packed lanes are unsigned).
+FW_U16 = True
+U16_MAX_DISTANCE = sr.dense.U16_INF - 1
+#: Pivot vertices per round on the packed path (even: whole 32-bit words; a multiple of 256
+#: puts the lookahead's bands on the kernel's tile boundaries).
+TILE_U16 = 512
+#: The packed path's D is padded to a multiple of this many vertices (isolated ones): rows
+#: of whole 16-byte vectors of words.
+U16_PAD = 8
+#: One launch for phase 3 outside the next round's cross (``skip_rows`` / ``skip_cols`` of
+#: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
+FW_ONE_LAUNCH = True
+
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
 AUTO_SPARSE_DENSITY = 1 / 256
 #: ... and more than this many vertices (below, Floyd–Warshall is a handful of launches).
@@ -183,6 +202,18 @@ def _work_type(op: str, out_type, n: int, bounds) -> np.dtype:
         f"exceeds a quarter of the int64 range; use float64 weights")
 
 
+def _dense_of_u16(G, n: int, out_type, xp):
+    """The packed path's D0 (uint16, infinity ``sr.dense.U16_INF``), padded with isolated
+    vertices to a multiple of ``U16_PAD``; the weights are non-negative and below it."""
+    npad = -(-n // U16_PAD) * U16_PAD
+    D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
+    W = _dense_of(G, n, out_type, xp)
+    D[:n, :n] = xp.where(W == _t_max(out_type), sr.dense.U16_INF, W).astype(np.uint16)
+    d = xp.arange(npad)
+    D[d, d] = 0
+    return D
+
+
 def _dense_of(G, n: int, work, xp):
     """D0: the edge weights in ``work`` (infinity where no edge), diagonal min(0, self-loop)."""
     inf = _t_max(work)
@@ -252,6 +283,17 @@ def _steps(b: int) -> int:
     return math.ceil(math.log2(b)) if b > 1 else 0
 
 
+def _packed(work) -> bool:
+    return np.dtype(work) == np.uint16
+
+
+def _product(X, Y, srg, work, bound):
+    """X min.+ Y in the work type (uint16: the packed path's truncated min-plus)."""
+    if _packed(work):
+        return sr.dense.gemm_u16(X, Y)
+    return _gemm(X, Y, srg, work, bound=bound)
+
+
 def _squaring(D, srg, work, bar, bound=None):
     for _ in range(_steps(D.shape[0])):
         # D ← D min.+ D        (walks of up to twice as many edges)
@@ -268,7 +310,7 @@ def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
     squaring), written back into D; returns it (contiguous)."""
     Dkk = sr.array_module(sr.device_of(D)).ascontiguousarray(D[k0:k1, k0:k1])
     for _ in range(_steps(k1 - k0)):
-        Dkk = _gemm(Dkk, Dkk, srg, work, bound=bound)
+        Dkk = _product(Dkk, Dkk, srg, work, bound)
     D[k0:k1, k0:k1] = Dkk
     return Dkk
 
@@ -276,10 +318,10 @@ def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
 def _pivot_panels(D, Dkk, k0: int, k1: int, srg, work, bound):
     """Phase 2: D_k* ← D_kk min.+ D_k*, then D_*k ← D_*k min.+ D_kk, written into D; returns
     (R, C), their own copies, which phase 3 reads while it rewrites D."""
-    R = _gemm(Dkk, D[k0:k1, :], srg, work, bound=bound)
+    R = _product(Dkk, D[k0:k1, :], srg, work, bound)
     D[k0:k1, :] = R
     # the column strip goes to the kernel as a view with D's row pitch: no gather copy
-    C = _gemm(D[:, k0:k1], Dkk, srg, work, bound=bound)
+    C = _product(D[:, k0:k1], Dkk, srg, work, bound)
     D[:, k0:k1] = C
     return R, C
 
@@ -290,12 +332,18 @@ def _pivot(D, k0: int, k1: int, srg, work, bound):
                          bound)
 
 
-def _relax(D, C, R, rows, cols, srg, work, bound):
+def _relax(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_cols=None):
     """Phase 3 on one rectangle of D: D_IJ ← min(D_IJ, C_I min.+ R_J), in place (the kernel
-    reads and writes D's rows with its pitch: the rectangle is not copied)."""
+    reads and writes D's rows with its pitch: the rectangle is not copied), leaving out the
+    bands ``skip_rows`` / ``skip_cols`` (relative to the rectangle)."""
     (i0, i1), (j0, j1) = rows, cols
     if i1 > i0 and j1 > j0:
-        _gemm_accumulate(D[i0:i1, j0:j1], C[i0:i1], R[:, j0:j1], srg, work, bound=bound)
+        if _packed(work):
+            sr.dense.gemm_u16_accumulate(D[i0:i1, j0:j1], C[i0:i1], R[:, j0:j1],
+                                         skip_rows=skip_rows, skip_cols=skip_cols)
+        else:
+            _gemm_accumulate(D[i0:i1, j0:j1], C[i0:i1], R[:, j0:j1], srg, work, bound=bound,
+                             skip_rows=skip_rows, skip_cols=skip_cols)
 
 
 def _outside(n: int, a: int, b: int):
@@ -383,17 +431,24 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
             bar.update()
             break
         a, b = rounds[r + 1]
-        # phase 3 of round r on the cross of round r + 1 (D[a:b, a:b] twice: same stream,
-        # and min is idempotent)
+        # phase 3 of round r on the cross of round r + 1: its rows, then its columns outside
+        # them (FW_ONE_LAUNCH; else D[a:b, a:b] twice: same stream, and min is idempotent)
         _relax(D, C, R, (a, b), everything, srg, work, bound)
-        _relax(D, C, R, everything, (a, b), srg, work, bound)
+        if FW_ONE_LAUNCH:
+            _relax(D, C, R, everything, (a, b), srg, work, bound, skip_rows=(a, b))
+        else:
+            _relax(D, C, R, everything, (a, b), srg, work, bound)
         # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
         lanes.fork()
         with lanes.on_side():
             R_next, C_next = _pivot(D, a, b, srg, work, bound)
         # ... while phase 3 of round r relaxes the rest of D on the main stream
-        for rows, cols in _outside(n, a, b):
-            _relax(D, C, R, rows, cols, srg, work, bound)
+        if FW_ONE_LAUNCH:
+            _relax(D, C, R, everything, everything, srg, work, bound, skip_rows=(a, b),
+                   skip_cols=(a, b))
+        else:
+            for rows, cols in _outside(n, a, b):
+                _relax(D, C, R, rows, cols, srg, work, bound)
         lanes.join()
         # Round r's panels are dropped only now: their memory (from the side's arena of
         # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
@@ -682,6 +737,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                                f"method={method!r}")
     G, n, device, out_type, bounds = _prepare(A, op)
     work = _work_type(op, out_type, n, bounds)
+    tile_given = tile
     if tile is None:
         tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32 else TILE)
     # the products may take the DPX int32 kernel when every finite entry is this small
@@ -727,23 +783,38 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             finally:
                 bar.close()
         else:
+            if _u16_fits(out_type, n, bounds):
+                work = np.dtype(np.uint16)
+                tile = tile_given or TILE_U16
+                D = _dense_of_u16(G, n, out_type, xp)
             expected = float(n) ** 3 / _rate(device, work)
             bar = _bar(progress, expected, -(-n // tile), op)
             try:
-                D = _floyd_warshall(D, srg, work, int(tile), bar, bound)
+                D = _floyd_warshall(D, srg, work, int(tile), bar, bound)[:n, :n]
             finally:
                 bar.close()
         _check_diagonal(op, D[xp.arange(n), xp.arange(n)], xp)
     dist = _finish(op, D, work, out_type, xp)
     if predecessors:
+        if _packed(work):  # the tight edges from the distances in the caller's type
+            D, work = dist, np.dtype(out_type)
         return dist, _predecessors(_edges_of(G, n, work, xp), D, work, xp)
     return dist
+
+
+def _u16_fits(out_type, n: int, bounds) -> bool:
+    """The packed 16-bit path is exact (FW_U16): integer weights, none negative, and every
+    finite distance at most (n − 1) · max weight ≤ U16_MAX_DISTANCE."""
+    return (FW_U16 and np.dtype(out_type).kind == "i" and int(bounds[0]) >= 0
+            and max(n - 1, 0) * int(bounds[1]) <= U16_MAX_DISTANCE)
 
 
 def _finish(op, D, work, out_type, xp):
     """Distances in the output type; unreachable = inf / the type's maximum."""
     if work == out_type:
         return D
+    if _packed(work):
+        return xp.where(D < sr.dense.U16_INF, D.astype(out_type), _t_max(out_type))
     inf = _t_max(work)
     reached = D != inf
     info = np.iinfo(out_type)
@@ -753,4 +824,4 @@ def _finish(op, D, work, out_type, xp):
     return xp.where(reached, D, info.max).astype(out_type)
 
 
-__all__ = ["apsp", "reconstruct_path", "min_plus_sat", "TILE", "TILE_INT"]
+__all__ = ["apsp", "reconstruct_path", "min_plus_sat", "TILE", "TILE_INT", "TILE_U16"]

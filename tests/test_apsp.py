@@ -36,6 +36,7 @@ def small_tile(monkeypatch):
     monkeypatch.setattr(apsp_mod, "TILE", TILE_TEST)
     monkeypatch.setattr(apsp_mod, "TILE_INT", TILE_TEST)
     monkeypatch.setattr(apsp_mod, "TILE_CPU", TILE_TEST)
+    monkeypatch.setattr(apsp_mod, "TILE_U16", 2 * TILE_TEST)  # even: whole words
     monkeypatch.setattr(apsp_mod, "AUTO_MIN_N", 4)  # let 'auto' pick batched SSSP too
 
 
@@ -915,11 +916,13 @@ def test_fw_lookahead_int32_limits(device, monkeypatch):
         np.testing.assert_array_equal(_as_float(d, np.int32), ref)
 
 
-def test_fw_lookahead_schedule(monkeypatch):
+@pytest.mark.parametrize("one_launch", [True, False])
+def test_fw_lookahead_schedule(monkeypatch, one_launch):
     """The lookahead's schedule (CPU, recorded with vector clocks on the two lanes): every
     round's relaxations cover D; round r + 1's pivot work (its cross, read and written)
     follows round r's relaxations of that cross and precedes every relaxation of round r + 1;
     and no two operations left unordered by the events touch a common entry of D."""
+    monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one_launch)
     n, tile = 4 * TILE_TEST + 3, TILE_TEST
     rng = np.random.default_rng(2)
     rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
@@ -966,10 +969,14 @@ def test_fw_lookahead_schedule(monkeypatch):
         ops.append(("pivot", k0 // tile, lanes[0].lane, lanes[0]._tick(), foot))
         return R, C
 
-    def relax(D, C, R, rws, cls, *args):
-        real_relax(D, C, R, rws, cls, *args)
+    def relax(D, C, R, rws, cls, *args, skip_rows=None, skip_cols=None):
+        real_relax(D, C, R, rws, cls, *args, skip_rows=skip_rows, skip_cols=skip_cols)
         foot = np.zeros((n, n), bool)
         foot[rws[0]:rws[1], cls[0]:cls[1]] = True
+        if skip_rows is not None:  # bands relative to the rectangle
+            foot[rws[0] + skip_rows[0]:rws[0] + skip_rows[1], :] = False
+        if skip_cols is not None:
+            foot[:, cls[0] + skip_cols[0]:cls[0] + skip_cols[1]] = False
         ops.append(("relax", panels[id(C)], lanes[0].lane, lanes[0]._tick(), foot))
 
     def make_lanes(device):
