@@ -28,7 +28,7 @@ POLICIES = {0: ("min_plus", np.float32), 1: ("max_plus", np.float32),
             4: ("min_plus", np.int32), 5: ("max_plus", np.int32), 6: ("min_plus_sat", np.int32),
             7: ("min_plus_u16x2", np.uint32)}
 U16_INF = 0x7FFF
-ACC, XVEC, YVEC, ZVEC = 1, 2, 4, 8
+ACC, XVEC, YVEC, ZVEC, ZLATE = 1, 2, 4, 8, 16
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def oracle(policy, X, Y, Z0, accumulate):
 
 
 def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), vec=True,
-                 gap=(0, 0, 0, 0)):
+                 gap=(0, 0, 0, 0), late=False):
     """Z after one launch; X, Y, Z stored with leading dimensions padded by ``pads`` (the
     padding holds junk that must be neither read into the result nor overwritten). ``gap``:
     the kernel's (gap_m, gap_mlen, gap_n, gap_nlen); X, Y and Z0 hold the gaps' rows and
@@ -97,7 +97,7 @@ def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), v
     Zs = np.full((m, ldz), junk, dt)
     Zs[:, :n] = Z0
     v = 16 // dt.itemsize
-    flags = ACC if accumulate else 0
+    flags = (ACC | (ZLATE if late else 0)) if accumulate else 0
     if vec:
         shift_ok = gap[3] % v == 0  # a column gap keeps 16-byte vectors aligned
         flags |= ((XVEC if ldx % v == 0 and K % v == 0 else 0)
@@ -154,8 +154,11 @@ def rand_operands(rng, policy, m, k, n):
 def check(emu, policy, tiling, m, k, n, seed, *, accumulate, pads=(0, 0, 0), vec=True):
     rng = np.random.default_rng(seed)
     X, Y, Z0 = rand_operands(rng, policy, m, k, n)
-    got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=accumulate, pads=pads, vec=vec)
-    np.testing.assert_array_equal(got, oracle(policy, X, Y, Z0, accumulate))
+    want = oracle(policy, X, Y, Z0, accumulate)
+    for late in ((False, True) if accumulate else (False,)):  # Z first, or folded in at the end
+        got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=accumulate, pads=pads,
+                           vec=vec, late=late)
+        np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
@@ -215,7 +218,7 @@ def test_gaps(emu, policy, tiling, m, k, n, gap):
     X, Y, Z0 = rand_operands(rng, policy, m, k, n)
     for pads, vec in (((0, 0, 0), True), ((4, 8, 4), True), ((1, 3, 1), False)):
         got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=True, pads=pads, vec=vec,
-                           gap=gap)
+                           gap=gap, late=vec)
         want = oracle(policy, X, Y, Z0, True)
         rows = np.r_[gap[0]:gap[0] + gap[1]]
         cols = np.r_[gap[2]:gap[2] + gap[3]]

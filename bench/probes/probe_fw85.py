@@ -25,17 +25,19 @@ import cupy as cp
 import numpy as np
 
 from gemm_tune import measure_peaks  # bench/probes/ is the script's directory
-from probe_fw_phases import phases
 
 import semiring as sr
+from semiring.backend.gpu import dense as _gpu_dense
 
 apsp_mod = importlib.import_module("algorithms.apsp")
 INT_MAX = np.iinfo(np.int32).max
 REPS = 2
-#: (label, FW_LOOKAHEAD, FW_ONE_LAUNCH, tile)
-SCHEDULES = [("lookahead, 4 rectangles, tile 256", True, False, 256),
-             ("lookahead, one launch,  tile 256", True, True, 256),
-             ("lookahead, one launch,  tile 512", True, True, 512)]
+#: (label, FW_LOOKAHEAD, FW_ONE_LAUNCH, tile, Z_LATE); the first is the schedule before
+#: session 8
+SCHEDULES = [("lookahead, 4 rectangles, tile 256, Z first", True, False, 256, False),
+             ("lookahead, one launch, tile 256, Z first", True, True, 256, False),
+             ("lookahead, one launch, tile 256, Z late", True, True, 256, True),
+             ("lookahead, one launch, tile 512, Z late", True, True, 512, True)]
 
 
 def timed(fn, reps=REPS):
@@ -64,6 +66,51 @@ def line(label, secs, work, peak):
           f" of peak", flush=True)
 
 
+def trace_lookahead(A, tile, attr="TILE"):
+    """One lookahead Floyd–Warshall with CUDA events around each _pivot (on the side stream)
+    and each _relax (main): sums over rounds of the main stream's relaxations, of the side's
+    pivot work (phases 1-2), and of the main stream's waits (from the end of a round's last
+    relaxation to the start of the next round's first: the join on the side's pivot), ms."""
+    events = []  # (kind, start event, end event)
+
+    def wrap(fn, kind):
+        def inner(*a, **k):
+            s, e = cp.cuda.Event(), cp.cuda.Event()
+            s.record()  # on the current stream: the side inside lanes.on_side()
+            out = fn(*a, **k)
+            e.record()
+            events.append((kind, s, e))
+            return out
+        return inner
+
+    real = apsp_mod._pivot, apsp_mod._relax
+    apsp_mod._pivot, apsp_mod._relax = wrap(real[0], "pivot"), wrap(real[1], "relax")
+    old_tile = getattr(apsp_mod, attr)
+    setattr(apsp_mod, attr, tile)
+    try:
+        t0, t1 = cp.cuda.Event(), cp.cuda.Event()
+        t0.record()
+        apsp_mod.apsp(A, "floyd_warshall", progress=False)
+        t1.record()
+        t1.synchronize()
+    finally:
+        apsp_mod._pivot, apsp_mod._relax = real
+        setattr(apsp_mod, attr, old_tile)
+    el = cp.cuda.get_elapsed_time
+    relax = sum(el(s, e) for k, s, e in events if k == "relax")
+    pivot = sum(el(s, e) for k, s, e in events if k == "pivot")
+    first = next(s for k, s, e in events if k == "pivot")
+    pivots = [(s, e) for k, s, e in events if k == "pivot"][1:]  # the side's
+    relaxes = [(s, e) for k, s, e in events if k == "relax"]
+    # main-stream gaps between consecutive relaxations (the join waits for the side)
+    gaps = sum(max(0.0, el(relaxes[i][1], relaxes[i + 1][0])) for i in range(len(relaxes) - 1))
+    total = el(t0, t1)
+    print(f"  trace tile {tile}: total {total:7.1f} ms | main relaxations {relax:7.1f} ms | "
+          f"side pivots {sum(el(s, e) for s, e in pivots):6.1f} ms (round 0 on main: "
+          f"{el(first, relaxes[0][0]):5.1f} ms) | main gaps between relaxations {gaps:6.1f} ms"
+          f" | all pivots {pivot:6.1f} ms", flush=True)
+
+
 def main(n):
     dev = cp.cuda.Device()
     print(f"device: {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}", flush=True)
@@ -71,6 +118,7 @@ def main(n):
     print("peaks (T relax/s): " + ", ".join(f"{k} {v / 1e12:.2f}" for k, v in peaks.items()),
           flush=True)
     pf, pu = peaks["f32"], peaks["u16x2_dpx"]
+    late0 = _gpu_dense.Z_LATE
 
     print(f"single launches, n = {n}:")
     W = graph(n, 999)
@@ -79,20 +127,29 @@ def main(n):
     secs, _ = timed(lambda: sr.gemm(Df, Df, sr.min_plus, np.float32))
     line("f32 product Z = D ⊗ D (K = n)", secs, float(n) ** 3, pf)
     Z = Df.copy()
-    for K in (256, 512):
-        C, R = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :])
-        secs, _ = timed(lambda: sr.gemm_accumulate(Z, C, R, sr.min_plus, np.float32))
-        line(f"f32 phase 3 shape Z ⊕= C ⊗ R (K = {K})", secs, float(n) * n * K, pf)
-    del Z, C, R, Df
-    U = cp.minimum(W, 999).astype(cp.uint16)
-    sr.dense.gemm_u16(U[:256, :256], U[:256, :256])
-    secs, _ = timed(lambda: sr.dense.gemm_u16(U, U))
-    line("u16x2 product Z = D ⊗ D (K = n)", secs, float(n) ** 3, pu)
-    Z = U.copy()
-    for K in (256, 512):
-        C, R = cp.ascontiguousarray(U[:, :K]), cp.ascontiguousarray(U[:K, :])
-        secs, _ = timed(lambda: sr.dense.gemm_u16_accumulate(Z, C, R))
-        line(f"u16x2 phase 3 shape Z ⊕= C ⊗ R (K = {K})", secs, float(n) * n * K, pu)
+    try:
+        for late in (False, True):
+            _gpu_dense.Z_LATE = late
+            for K in (256, 512):
+                C, R = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :])
+                secs, _ = timed(lambda: sr.gemm_accumulate(Z, C, R, sr.min_plus, np.float32))
+                line(f"f32 Z ⊕= C ⊗ R (K = {K}), Z {'late' if late else 'first'}", secs,
+                     float(n) * n * K, pf)
+        del Z, C, R, Df
+        U = cp.minimum(W, 999).astype(cp.uint16)
+        sr.dense.gemm_u16(U[:256, :256], U[:256, :256])
+        secs, _ = timed(lambda: sr.dense.gemm_u16(U, U))
+        line("u16x2 product Z = D ⊗ D (K = n)", secs, float(n) ** 3, pu)
+        Z = U.copy()
+        for late in (False, True):
+            _gpu_dense.Z_LATE = late
+            for K in (256, 512):
+                C, R = cp.ascontiguousarray(U[:, :K]), cp.ascontiguousarray(U[:K, :])
+                secs, _ = timed(lambda: sr.dense.gemm_u16_accumulate(Z, C, R))
+                line(f"u16x2 Z ⊕= C ⊗ R (K = {K}), Z {'late' if late else 'first'}", secs,
+                     float(n) * n * K, pu)
+    finally:
+        _gpu_dense.Z_LATE = late0
     del Z, C, R, U, W
     cp.get_default_memory_pool().free_all_blocks()
 
@@ -103,8 +160,9 @@ def main(n):
     defaults = (apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE)
     ref = None
     try:
-        for label, look, one, tile in SCHEDULES:
+        for label, look, one, tile, late in SCHEDULES:
             apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = look, one, tile
+            _gpu_dense.Z_LATE = late
             apsp_mod.apsp(Af[:1024, :1024], "floyd_warshall", progress=False)  # warm up
             secs, D = timed(lambda: apsp_mod.apsp(Af, "floyd_warshall", progress=False))
             line(label, secs, float(n) ** 3, pf)
@@ -114,15 +172,11 @@ def main(n):
                 print(f"    same distances as the first: {bool((D == ref).all())}", flush=True)
             del D
         apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = defaults
-        ph = phases(Af, 256)
-        tot = ph["total"]
-        print("  phases without lookahead, tile 256: "
-              + " | ".join(f"{k} {ph[k]:7.1f} ms {ph[k] / tot * 100:5.1f}%"
-                           for k in ("phase 1", "phase 2", "phase 3", "gaps"))
-              + f" | total {tot:7.1f} ms; phase 3 alone {float(n) ** 3 / ph['phase 3'] / 1e9:.2f}"
-              " T/s", flush=True)
+        _gpu_dense.Z_LATE = late0
+        trace_lookahead(Af, 256)
     finally:
         apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = defaults
+        _gpu_dense.Z_LATE = late0
     del Af, ref
     cp.get_default_memory_pool().free_all_blocks()
 
@@ -140,6 +194,7 @@ def main(n):
             line(f"packed u16x2, lookahead, one launch, tile {tile}", secs, float(n) ** 3, pu)
     finally:
         apsp_mod.TILE_U16 = default_tile
+    trace_lookahead(W, 512, "TILE_U16")
     apsp_mod.FW_U16 = False
     try:
         apsp_mod.apsp(W[:1024, :1024], "floyd_warshall", progress=False)

@@ -48,6 +48,12 @@
 #define MP_X_VEC 2
 #define MP_Y_VEC 4
 #define MP_Z_VEC 8
+// With MP_ACCUMULATE: Z's old values join at the end instead of starting the accumulators.
+// The block asks L2 for its Z tile first (prefetch.global.L2), relaxes its k range from the
+// start value, then folds Z in from L2 (combine) and stores. Phase 3 of Floyd–Warshall has a
+// short k (one pivot block): Z's DRAM reads at the start of every block, in step across the
+// blocks of a wave, otherwise stall the SMs for a sizeable share of each block's time.
+#define MP_Z_LATE 16
 
 __device__ __forceinline__ float mp_fmin(float a, float b) { return fminf(a, b); }
 // float min/max are one FMNMX; double ones have no instruction and fmin()'s full emulation
@@ -77,6 +83,7 @@ template <typename T> struct mp_fmin_plus {
     static __device__ __forceinline__ T load(T x) { return x; }
     static __device__ __forceinline__ T store(T x) { return x; }
     static __device__ __forceinline__ T relax(T acc, T a, T b) { return mp_fmin(acc, a + b); }
+    static __device__ __forceinline__ T combine(T acc, T z) { return mp_fmin(acc, z); }
 };
 
 template <typename T> struct mp_fmax_plus {
@@ -89,6 +96,7 @@ template <typename T> struct mp_fmax_plus {
     static __device__ __forceinline__ T load(T x) { return x; }
     static __device__ __forceinline__ T store(T x) { return x; }
     static __device__ __forceinline__ T relax(T acc, T a, T b) { return mp_fmax(acc, a + b); }
+    static __device__ __forceinline__ T combine(T acc, T z) { return mp_fmax(acc, z); }
 };
 
 struct mp_imin_plus {
@@ -100,6 +108,7 @@ struct mp_imin_plus {
     static __device__ __forceinline__ int pad_y() { return 0; }
     static __device__ __forceinline__ int load(int x) { return x; }
     static __device__ __forceinline__ int store(int x) { return x; }
+    static __device__ __forceinline__ int combine(int acc, int z) { return min(acc, z); }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(MP_NO_DPX)
         return __viaddmin_s32(a, b, acc);  // one VIADDMNMX: min(a + b, acc), the add wrapping
@@ -118,6 +127,7 @@ struct mp_imax_plus {
     static __device__ __forceinline__ int pad_y() { return 0; }
     static __device__ __forceinline__ int load(int x) { return x; }
     static __device__ __forceinline__ int store(int x) { return x; }
+    static __device__ __forceinline__ int combine(int acc, int z) { return max(acc, z); }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(MP_NO_DPX)
         return __viaddmax_s32(a, b, acc);
@@ -138,6 +148,7 @@ struct mp_imin_plus_sat {
     static __device__ __forceinline__ int store(int r) {
         return r >= MP_SAT_INF ? MP_INT_MAX : max(r, -MP_SAT_LOW);
     }
+    static __device__ __forceinline__ int combine(int acc, int z) { return min(acc, z); }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
         return mp_imin_plus::relax(acc, a, b);  // no sum of loaded values wraps
     }
@@ -182,6 +193,7 @@ struct mp_u16x2_min_plus {
     static __device__ __forceinline__ unsigned pad_y() { return MP_U16X2_INF; }
     static __device__ __forceinline__ unsigned load(unsigned x) { return mp_vminu2(x, MP_U16X2_INF); }
     static __device__ __forceinline__ unsigned store(unsigned x) { return x; }
+    static __device__ __forceinline__ unsigned combine(unsigned acc, unsigned z) { return mp_vminu2(acc, z); }
     static __device__ __forceinline__ unsigned relax(unsigned acc, unsigned a, unsigned b) {
         return mp_vaddmin_u16x2(a, b, acc);
     }
@@ -200,6 +212,13 @@ template <int BYTES> __device__ __forceinline__ void mp_cp_async(void* smem, con
 #else
     typedef typename mp_bytes<BYTES>::type B;
     *reinterpret_cast<B*>(smem) = *reinterpret_cast<const B*>(gmem);
+#endif
+}
+__device__ __forceinline__ void mp_prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L2 [%0];\n" :: "l"(p));
+#else
+    (void)p;
 #endif
 }
 __device__ __forceinline__ void mp_cp_async_commit() {
@@ -372,7 +391,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     for (int r = 0; r < TM; ++r)
 #pragma unroll
         for (int c = 0; c < TN; ++c) acc[r][c] = P::start();
-    if (flags & MP_ACCUMULATE) {
+    const bool zlate = (flags & MP_ACCUMULATE) && (flags & MP_Z_LATE);
+    if (zlate) {  // the 128-byte lines of this block's Z tile, into L2
+        constexpr int LINE = 128 / (int)sizeof(T), LPR = (BN + LINE - 1) / LINE;
+        for (int l = tid; l < BM * LPR; l += NT) {
+            const int i = m0 + l / LPR, j = n0 + (l % LPR) * LINE;
+            if (i < Me && j < Ne) mp_prefetch_l2(Z + (long long)i * ldz + j);
+        }
+    } else if (flags & MP_ACCUMULATE) {
         const bool zvec = flags & MP_Z_VEC;
 #pragma unroll
         for (int r = 0; r < TM; ++r) {
@@ -460,6 +486,29 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     }
 
     const bool zvec = flags & MP_Z_VEC;
+    if (zlate) {  // Z ⊕ the fold: every load first, then the stores below
+#pragma unroll
+        for (int r = 0; r < TM; ++r) {
+            const int i = m0 + (r / HM) * (BM / 2) + ty * HM + r % HM;
+            if (i >= Me) continue;
+            const T* zrow = Z + (long long)i * ldz;
+#pragma unroll
+            for (int c0 = 0; c0 < TN; c0 += VEC) {
+                const int j = n0 + (c0 / HN) * (BN / 2) + tx * HN + c0 % HN;
+                if (zvec && j + VEC <= Ne) {
+                    const V v = *reinterpret_cast<const V*>(zrow + j);
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        acc[r][c0 + e] = P::combine(acc[r][c0 + e], P::load(v.e[e]));
+                } else {
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        if (j + e < Ne)
+                            acc[r][c0 + e] = P::combine(acc[r][c0 + e], P::load(zrow[j + e]));
+                }
+            }
+        }
+    }
 #pragma unroll
     for (int r = 0; r < TM; ++r) {
         const int i = m0 + (r / HM) * (BM / 2) + ty * HM + r % HM;

@@ -58,7 +58,11 @@ MINPLUS_CANDIDATES = {4: [(128, 128, 8, 8, 8), (128, 128, 16, 8, 8), (64, 128, 8
 U16_POLICY = "mp_u16x2_min_plus"
 U16_INF = 0x7FFF
 #: The kernel's flags (MP_* in minplus_gemm.cu).
-_MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC = 1, 2, 4, 8
+_MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC, _MP_Z_LATE = 1, 2, 4, 8, 16
+#: Accumulate with Z joining at the end (MP_Z_LATE: its tile prefetched into L2 first) rather
+#: than starting the accumulators: the products of Floyd–Warshall's phase 3 (k = one pivot
+#: block) otherwise wait on Z's DRAM reads at the start of every block (bench/probes/probe_fw85.py).
+Z_LATE = True
 
 #: CUDA's limit on gridDim.y: column tiles of SpMM, column tiles of GEMM.
 GRID_Y_MAX = 65535
@@ -250,7 +254,7 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
     def aligned(a, ld):
         return ld % vec == 0 and a.data.ptr % 16 == 0 and gnl % vec == 0
 
-    flags = ((_MP_ACCUMULATE if accumulate else 0)
+    flags = ((_MP_ACCUMULATE | (_MP_Z_LATE if Z_LATE else 0) if accumulate else 0)
              | (_MP_X_VEC if aligned(X, ldx) and K % vec == 0 else 0)
              | (_MP_Y_VEC if aligned(Y, ldy) else 0)
              | (_MP_Z_VEC if aligned(Z, ldz) else 0))
@@ -323,11 +327,10 @@ def _u16_words(a):
 
 
 def _u16_dup(X):
-    """X (m × K uint16) as words whose two lanes both hold min(X, U16_INF)."""
+    """X (m × K uint16) as words whose two lanes both hold X, in one elementwise kernel
+    (x · 0x10001 in uint32; the kernel clamps every lane to U16_INF as it reads a tile)."""
     cp = _cupy()
-    w = cp.minimum(X, np.uint16(U16_INF)).astype(cp.uint32)
-    w *= np.uint32(0x10001)
-    return w
+    return cp.multiply(X, np.uint32(0x10001), dtype=cp.uint32)
 
 
 def _u16_padded(Y):
