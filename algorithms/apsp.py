@@ -164,11 +164,14 @@ def _prepare(A, op: str):
         if out_type.kind == "f":
             if bool(xp.isnan(a).any()):
                 raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
-            edge = xp.isfinite(a)
-        else:
-            edge = a != _t_max(out_type)
-        vals = a[edge]
-        lo, hi = ((vals.min().item(), vals.max().item()) if vals.size else (0, 0))
+            # float weights need no bounds (only integer work types are sized by them)
+            return A, A.shape[0], dev, out_type, (0, 0)
+        # the edges' (lo, hi) by masked reductions: no compaction of the n² entries
+        big = _t_max(out_type)
+        lo = xp.where(a != big, a, big).min().item() if a.size else big
+        if lo == big:
+            return A, A.shape[0], dev, out_type, (0, 0)
+        hi = xp.where(a != big, a, lo).max().item()
         return A, A.shape[0], dev, out_type, (lo, hi)
     M = as_matrix(A, op=op, arg="A", square=True)
     out_type = _weight_type(M.dtype)
@@ -204,11 +207,13 @@ def _work_type(op: str, out_type, n: int, bounds) -> np.dtype:
 
 def _dense_of_u16(G, n: int, out_type, xp):
     """The packed path's D0 (uint16, infinity ``sr.dense.U16_INF``), padded with isolated
-    vertices to a multiple of ``U16_PAD``; the weights are non-negative and below it."""
+    vertices to a multiple of ``U16_PAD``, diagonal 0. The weights are non-negative and
+    below U16_INF (``_u16_fits``), so min(w, U16_INF) maps "no edge" (the type's maximum) to
+    the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
     D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
-    W = _dense_of(G, n, out_type, xp)
-    D[:n, :n] = xp.where(W == _t_max(out_type), sr.dense.U16_INF, W).astype(np.uint16)
+    W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
+    D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
     d = xp.arange(npad)
     D[d, d] = 0
     return D
@@ -813,8 +818,9 @@ def _finish(op, D, work, out_type, xp):
     """Distances in the output type; unreachable = inf / the type's maximum."""
     if work == out_type:
         return D
-    if _packed(work):
-        return xp.where(D < sr.dense.U16_INF, D.astype(out_type), _t_max(out_type))
+    if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
+        return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
+                        D).astype(out_type, copy=False)
     inf = _t_max(work)
     reached = D != inf
     info = np.iinfo(out_type)

@@ -63,6 +63,12 @@ _MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC, _MP_Z_LATE = 1, 2, 4, 8, 16
 #: than starting the accumulators: the products of Floyd–Warshall's phase 3 (k = one pivot
 #: block) otherwise wait on Z's DRAM reads at the start of every block (bench/probes/probe_fw85.py).
 Z_LATE = True
+#: Tiles each block of the tuned kernel computes in turn (its grid loops over the tiles,
+#: copying the next tile's first k tile during the current one's last): 1 is a block per
+#: tile; 0 a grid of RESIDENT_BLOCKS per SM, each looping over a share of the tiles.
+TILES_PER_BLOCK = 1
+#: Blocks of the 256-thread tuned kernel resident per SM (its __launch_bounds__).
+RESIDENT_BLOCKS = 2
 
 #: CUDA's limit on gridDim.y: column tiles of SpMM, column tiles of GEMM.
 GRID_Y_MAX = 65535
@@ -259,6 +265,10 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
              | (_MP_Y_VEC if aligned(Y, ldy) else 0)
              | (_MP_Z_VEC if aligned(Z, ldz) else 0))
     blocks = -(-m // BM) * -(-n // BN)
+    if TILES_PER_BLOCK > 1:
+        blocks = -(-blocks // TILES_PER_BLOCK)
+    elif TILES_PER_BLOCK == 0:
+        blocks = min(blocks, RESIDENT_BLOCKS * kernels.num_sms(kernels.device_id()))
     (kernel or _minplus_kernel(minplus_name(policy, tiling)))(
         (blocks,), ((BM // TM) * (BN // TN),),
         (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
