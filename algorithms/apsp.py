@@ -46,6 +46,14 @@ GPU; phase 3 accumulates into D inside it (``semiring.gemm_accumulate``). int32 
 with ``n · max|w| ≤ 2^28`` (``sr.dense.SAT_BOUND``) takes its saturating DPX path (infinity
 loaded as 2^30 − 1, which no sum of real distances reaches), larger int32 bounds the generic
 saturating kernel.
+
+Packed 16-bit Floyd–Warshall (``FW_U16``): integer weights (int32 or int64), none negative,
+with ``(n − 1) · max w ≤ U16_MAX_DISTANCE`` (32766), run on uint16 distances whose infinity
+is 0x7FFF (``semiring.dense.gemm_u16``: two adjacent columns per 32-bit word, two
+relaxations per sm_90 ``__viaddmin_u16x2``). Every value Floyd–Warshall holds is the length
+of a shortest path over some vertex subset, at most (n − 1) · max w, so nothing finite
+reaches 0x7FFF and the result is exact; it is returned in the caller's type. Negative
+weights and larger bounds take the int32 path above.
 """
 
 from __future__ import annotations
@@ -677,7 +685,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         shortest path from i, −1 for j == i and unreachable j. See :func:`reconstruct_path`.
     tile : int, optional
         Pivot vertices per Floyd–Warshall round (default on the GPU ``TILE``, ``TILE_INT``
-        where the work type is int32; ``TILE_CPU`` on the CPU).
+        where the work type is int32, ``TILE_U16`` on the packed 16-bit path; ``TILE_CPU``
+        on the CPU).
     progress : bool or None
         Show a tqdm progress bar: always, never, or (None) when the run is expected to take
         more than ``PROGRESS_SECONDS``.
@@ -790,7 +799,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         else:
             if _u16_fits(out_type, n, bounds):
                 work = np.dtype(np.uint16)
-                tile = tile_given or TILE_U16
+                tile = tile_given or (TILE_U16 if device == "gpu" else TILE_CPU)
                 D = _dense_of_u16(G, n, out_type, xp)
             expected = float(n) ** 3 / _rate(device, work)
             bar = _bar(progress, expected, -(-n // tile), op)

@@ -738,35 +738,3 @@ def test_u16_and_band_errors(device):
                                _to(device, np.zeros((3, 2), np.float32)),
                                _to(device, np.zeros((2, 4), np.float32)), sr.min_plus,
                                np.float32, skip_cols=(-1, 2))
-
-
-@pytest.mark.parametrize("tiles_per_block", [1, 2, 3, 0])
-def test_tuned_grid_loops_over_tiles(device, tiles_per_block, monkeypatch):
-    """The tuned kernel with blocks looping over several tiles (TILES_PER_BLOCK; 0: a grid
-    of the resident blocks): products, accumulates outside a cross, partial tiles and a
-    partial k tile, float32, saturating int32 and packed u16, against the oracles."""
-    monkeypatch.setattr(_gpu_dense, "TILES_PER_BLOCK", tiles_per_block)
-    rng = np.random.default_rng(3 + tiles_per_block)
-    for m, k, n in ((640, 48, 520), (300, 37, 700)):
-        X = rng.integers(0, 1000, (m, k)).astype(np.float32)
-        Y = rng.integers(0, 1000, (k, n)).astype(np.float32)
-        Z0 = rng.integers(0, 3000, (m, n)).astype(np.float32)
-        T = (X[:, :, None] + Y[None]).min(axis=1)
-        np.testing.assert_array_equal(to_host(gemm(_to(device, X), _to(device, Y), sr.min_plus,
-                                                   np.float32)), T)
-        keep = np.zeros((m, n), bool)
-        keep[128:256, :] = keep[:, 256:384] = True
-        for semiring, dt, bound in ((sr.min_plus, np.float32, None),
-                                    (min_plus_sat, np.int32, 1 << 20)):
-            Z = _to(device, Z0.astype(dt))
-            _dense.gemm_accumulate(Z, _to(device, X.astype(dt)), _to(device, Y.astype(dt)),
-                                   semiring, dt, bound=bound, skip_rows=(128, 256),
-                                   skip_cols=(256, 384))
-            np.testing.assert_array_equal(to_host(Z), np.where(keep, Z0, np.minimum(Z0, T)))
-        U, V, W0 = _u16_values(rng, (m, k)), _u16_values(rng, (k, n)), _u16_values(rng, (m, n))
-        np.testing.assert_array_equal(
-            to_host(_dense.gemm_u16(_to(device, U), _to(device, V))), _u16_oracle(U, V))
-        W = _to(device, W0.copy())
-        _dense.gemm_u16_accumulate(W, _to(device, U), _to(device, V), skip_rows=(128, 256),
-                                   skip_cols=(256, 384))
-        np.testing.assert_array_equal(to_host(W), np.where(keep, W0, _u16_oracle(U, V, W0)))

@@ -79,7 +79,7 @@ def oracle(policy, X, Y, Z0, accumulate):
 
 
 def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), vec=True,
-                 gap=(0, 0, 0, 0), late=False, grid=0):
+                 gap=(0, 0, 0, 0), late=False):
     """Z after one launch; X, Y, Z stored with leading dimensions padded by ``pads`` (the
     padding holds junk that must be neither read into the result nor overwritten). ``gap``:
     the kernel's (gap_m, gap_mlen, gap_n, gap_nlen); X, Y and Z0 hold the gaps' rows and
@@ -108,8 +108,7 @@ def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), v
         for a in (Xs, Ys, Zs):
             f.write(np.ascontiguousarray(a).tobytes())
     r = subprocess.run([exe, str(policy), str(tiling), str(m - gap[1]), str(n - gap[3]), str(K),
-                        str(ldx), str(ldy), str(ldz), str(flags), *map(str, gap), str(grid),
-                        fin, fout],
+                        str(ldx), str(ldy), str(ldz), str(flags), *map(str, gap), fin, fout],
                        capture_output=True)
     assert r.returncode == 0, r.stderr
     out = np.fromfile(fout, dtype=dt).reshape(m, ldz)
@@ -240,31 +239,3 @@ def test_u16x2_lanes_are_independent_and_never_wrap(emu):
         got = run_emulated(emu, 7, 0, X, Y, Z0, accumulate=acc)
         assert got[0, 0] == (U16_INF | (7 << 16)), hex(got[0, 0])
         np.testing.assert_array_equal(got, u16x2_oracle(X, Y, Z0, acc))
-
-
-@pytest.mark.parametrize("policy", [0, 4, 6, 7])
-@pytest.mark.parametrize("tiling,m,k,n,grid", [
-    (1, 96, 32, 96, 2),    # whole tiles, K a multiple of BK: the next tile's first k tile
-    (1, 100, 16, 70, 3),   # edge tiles among them: no prefetch across an edge tile
-    (1, 64, 20, 64, 1),    # one block, K % BK != 0 (a partial first k tile)
-    (1, 96, 8, 96, 4),     # one k tile per tile
-    (0, 256, 32, 384, 2),  # the production tiling
-])
-def test_persistent_grid(emu, policy, tiling, m, k, n, grid):
-    """A grid smaller than the tiles: each block loops over tiles, copies the next one's
-    first k tile during its last one and alternates the shared buffers across tiles."""
-    rng = np.random.default_rng(m + 3 * n + k + grid)
-    X, Y, Z0 = rand_operands(rng, policy, m, k, n)
-    for acc in (False, True):
-        want = oracle(policy, X, Y, Z0, acc)
-        for late in ((False, True) if acc else (False,)):
-            got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=acc, late=late,
-                               grid=grid)
-            np.testing.assert_array_equal(got, want)
-    got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=True, grid=grid,
-                       gap=(32, 32, 32, 32) if tiling == 1 else (128, 128, 128, 128))
-    want = oracle(policy, X, Y, Z0, True)
-    g = 32 if tiling == 1 else 128
-    want[g:2 * g, :] = Z0[g:2 * g, :]
-    want[:, g:2 * g] = Z0[:, g:2 * g]
-    np.testing.assert_array_equal(got, want)

@@ -2,18 +2,21 @@
 probe, not a test): float32 and the packed 16-bit (int16x2 DPX) path, with the peaks of
 bench/probes/gemm_tune.measure_peaks measured in the same process.
 
-    PYTHONPATH=. python3 bench/probes/probe_fw85.py [n]        (default 16384)
+    PYTHONPATH=. python3 bench/probes/probe_fw85.py [n]        (default 16384; ~35 s on an H100)
 
 Prints, for n × n weights (integers in [1, W], half the pairs without an edge; W = 999 for
-float32 and int32, W = 32766 // (n − 1) for the packed path, which it then takes):
+float32, W = 32766 // (n − 1) for the packed path, which the int32 input then takes):
 
 1. the peaks (T relax/s): fminf, __viaddmin_s32, IADD+IMNMX, __viaddmin_u16x2 (2 per op);
-2. single launches of the tuned kernel (n³ or n²·K relaxations): the float32 product with
-   K = n, phase 3's shape (Z ⊕= C ⊗ R, K = 256 and 512), and the packed u16 ones;
-3. Floyd–Warshall (``algorithms.apsp``, best of REPS, CUDA events) under each schedule of
-   SCHEDULES (lookahead, one launch outside the cross, tile), with % of the matching peak;
-4. the phases without lookahead (bench/probes/probe_fw_phases.phases);
-5. the packed path's distances against the int32 path's (equal, in the caller's type).
+2. single launches of the tuned kernel (n³ or n²·K relaxations): the products with K = n,
+   and phase 3's shape (Z ⊕= C ⊗ R, K = 256 and 512) with Z first or late
+   (``semiring.backend.gpu.dense.Z_LATE``);
+3. Floyd–Warshall float32 (``algorithms.apsp``, best of REPS, CUDA events) under each
+   schedule of SCHEDULES, with % of the fminf peak, and a trace of one lookahead run (CUDA
+   events around every pivot and relaxation: the main stream's relaxations, the side's
+   pivots, the main stream's waits);
+4. the packed path (tiles 512 and 256, and its trace) and the int32 path it replaces, whose
+   distances it must equal (in the caller's type).
 """
 
 from __future__ import annotations
@@ -111,11 +114,6 @@ def trace_lookahead(A, tile, attr="TILE"):
           f" | all pivots {pivot:6.1f} ms", flush=True)
 
 
-def knobs(tpb, late):
-    _gpu_dense.TILES_PER_BLOCK, _gpu_dense.Z_LATE = tpb, late
-    return f"tiles/block {tpb if tpb else 'grid'}, Z {'late' if late else 'first'}"
-
-
 def main(n):
     dev = cp.cuda.Device()
     print(f"device: {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}", flush=True)
@@ -123,63 +121,66 @@ def main(n):
     print("peaks (T relax/s): " + ", ".join(f"{k} {v / 1e12:.2f}" for k, v in peaks.items()),
           flush=True)
     pf, pu = peaks["f32"], peaks["u16x2_dpx"]
-    saved = (_gpu_dense.TILES_PER_BLOCK, _gpu_dense.Z_LATE, apsp_mod.TILE, apsp_mod.TILE_U16)
-
-    def restore():
-        (_gpu_dense.TILES_PER_BLOCK, _gpu_dense.Z_LATE, apsp_mod.TILE,
-         apsp_mod.TILE_U16) = saved
+    late0 = _gpu_dense.Z_LATE
+    every = frozenset([_gpu_dense.U16_POLICY] + [p for p, _ in _gpu_dense.MINPLUS_POLICIES.values()])
 
     print(f"single launches, n = {n}:")
     W = graph(n, 999)
     Df = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
-    U = cp.minimum(W, 999).astype(cp.uint16)
-    del W
+    sr.gemm(Df[:256, :256], Df[:256, :256], sr.min_plus, np.float32)  # compile
+    secs, _ = timed(lambda: sr.gemm(Df, Df, sr.min_plus, np.float32))
+    line("f32 product Z = D ⊗ D (K = n)", secs, float(n) ** 3, pf)
+    Z = Df.copy()
     try:
-        for tpb in (1, 0):
-            label = knobs(tpb, False)
-            sr.gemm(Df[:256, :256], Df[:256, :256], sr.min_plus, np.float32)  # compile
-            secs, _ = timed(lambda: sr.gemm(Df, Df, sr.min_plus, np.float32))
-            line(f"f32 D ⊗ D (K = n), {label}", secs, float(n) ** 3, pf)
-            sr.dense.gemm_u16(U[:256, :256], U[:256, :256])
-            secs, _ = timed(lambda: sr.dense.gemm_u16(U, U))
-            line(f"u16x2 D ⊗ D (K = n), {label}", secs, float(n) ** 3, pu)
-        for K in (256, 512):
-            C, R, Z = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :]), Df.copy()
-            Cu, Ru, Zu = cp.ascontiguousarray(U[:, :K]), cp.ascontiguousarray(U[:K, :]), U.copy()
-            for tpb in (1, 2, 4, 0):
-                for late in (False, True):
-                    label = knobs(tpb, late)
-                    secs, _ = timed(lambda: sr.gemm_accumulate(Z, C, R, sr.min_plus, np.float32))
-                    line(f"f32 Z ⊕= C ⊗ R, K = {K}, {label}", secs, float(n) * n * K, pf)
-                    secs, _ = timed(lambda: sr.dense.gemm_u16_accumulate(Zu, Cu, Ru))
-                    line(f"u16 Z ⊕= C ⊗ R, K = {K}, {label}", secs, float(n) * n * K, pu)
-            del C, R, Z, Cu, Ru, Zu
+        for late in (False, True):
+            _gpu_dense.Z_LATE = every if late else frozenset()
+            for K in (256, 512):
+                C, R = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :])
+                secs, _ = timed(lambda: sr.gemm_accumulate(Z, C, R, sr.min_plus, np.float32))
+                line(f"f32 Z ⊕= C ⊗ R (K = {K}), Z {'late' if late else 'first'}", secs,
+                     float(n) * n * K, pf)
+        del Z, C, R, Df
+        U = cp.minimum(W, 999).astype(cp.uint16)
+        sr.dense.gemm_u16(U[:256, :256], U[:256, :256])
+        secs, _ = timed(lambda: sr.dense.gemm_u16(U, U))
+        line("u16x2 product Z = D ⊗ D (K = n)", secs, float(n) ** 3, pu)
+        Z = U.copy()
+        for late in (False, True):
+            _gpu_dense.Z_LATE = every if late else frozenset()
+            for K in (256, 512):
+                C, R = cp.ascontiguousarray(U[:, :K]), cp.ascontiguousarray(U[:K, :])
+                secs, _ = timed(lambda: sr.dense.gemm_u16_accumulate(Z, C, R))
+                line(f"u16x2 Z ⊕= C ⊗ R (K = {K}), Z {'late' if late else 'first'}", secs,
+                     float(n) * n * K, pu)
     finally:
-        restore()
-    del Df, U
+        _gpu_dense.Z_LATE = late0
+    del Z, C, R, U, W
     cp.get_default_memory_pool().free_all_blocks()
 
-    print(f"Floyd–Warshall float32, n = {n} (lookahead, one launch outside the cross):")
+    print(f"Floyd–Warshall float32, n = {n}:")
     W = graph(n, 999)
     Af = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
     del W
+    defaults = (apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE)
     ref = None
     try:
-        for tile, tpb, late in ((256, 1, False), (256, 2, False), (256, 4, False),
-                                (256, 0, False), (256, 2, True), (512, 1, False),
-                                (512, 2, False), (512, 4, False)):
-            apsp_mod.TILE = tile
-            label = f"tile {tile}, " + knobs(tpb, late)
+        for label, look, one, tile, late in SCHEDULES:
+            apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = look, one, tile
+            _gpu_dense.Z_LATE = every if late else frozenset()
             apsp_mod.apsp(Af[:1024, :1024], "floyd_warshall", progress=False)  # warm up
             secs, D = timed(lambda: apsp_mod.apsp(Af, "floyd_warshall", progress=False))
             line(label, secs, float(n) ** 3, pf)
             if ref is None:
                 ref = D
-            elif not bool((D == ref).all()):
-                print("    DIFFERENT distances", flush=True)
+            else:
+                print(f"    same distances as the first: {bool((D == ref).all())}", flush=True)
             del D
+        apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = defaults
+        _gpu_dense.Z_LATE = late0
+        trace_lookahead(Af, 256)
     finally:
-        restore()
+        apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = defaults
+        _gpu_dense.Z_LATE = late0
     del Af, ref
     cp.get_default_memory_pool().free_all_blocks()
 
@@ -187,22 +188,17 @@ def main(n):
     print(f"Floyd–Warshall int32 weights in [1, {wmax}] (packed path: (n − 1) · {wmax} <= "
           f"{apsp_mod.U16_MAX_DISTANCE}), n = {n}:")
     W = graph(n, wmax, seed=2)
-    ref = None
+    got = {}
+    default_tile = apsp_mod.TILE_U16
     try:
-        for tile, tpb, late in ((512, 1, False), (512, 1, True), (512, 2, False), (512, 2, True),
-                                (512, 4, True), (512, 0, True), (256, 2, True), (1024, 2, True)):
+        for tile in (512, 256):
             apsp_mod.TILE_U16 = tile
-            label = f"packed u16x2, tile {tile}, " + knobs(tpb, late)
             apsp_mod.apsp(W[:1024, :1024], "floyd_warshall", progress=False)
-            secs, D = timed(lambda: apsp_mod.apsp(W, "floyd_warshall", progress=False))
-            line(label, secs, float(n) ** 3, pu)
-            if ref is None:
-                ref = D
-            elif not bool((D == ref).all()):
-                print("    DIFFERENT distances", flush=True)
-            del D
+            secs, got[tile] = timed(lambda: apsp_mod.apsp(W, "floyd_warshall", progress=False))
+            line(f"packed u16x2, lookahead, one launch, tile {tile}", secs, float(n) ** 3, pu)
     finally:
-        restore()
+        apsp_mod.TILE_U16 = default_tile
+    trace_lookahead(W, 512, "TILE_U16")
     apsp_mod.FW_U16 = False
     try:
         apsp_mod.apsp(W[:1024, :1024], "floyd_warshall", progress=False)
@@ -210,8 +206,9 @@ def main(n):
         line("int32 saturating DPX path (FW_U16 off)", secs, float(n) ** 3, peaks["i32_dpx"])
     finally:
         apsp_mod.FW_U16 = True
-    print(f"    packed equals the int32 path: {bool((ref == D32).all())}; dtype {ref.dtype}; "
-          f"unreachable pairs {int((ref == INT_MAX).sum())}", flush=True)
+    for tile, D in got.items():
+        print(f"    packed tile {tile} equals the int32 path: {bool((D == D32).all())}; "
+              f"dtype {D.dtype}; unreachable pairs {int((D == INT_MAX).sum())}", flush=True)
 
 
 if __name__ == "__main__":

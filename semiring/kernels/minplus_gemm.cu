@@ -263,43 +263,28 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
     // grouped block order (MP_GROUP_M row tiles per sweep of the column tiles)
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int per_group = MP_GROUP_M * tiles_n, total = tiles_m * tiles_n;
-    // Tile b's first row and column in X, Y, Z and the ends Me, Ne of its side of the gaps.
+    const int per_group = MP_GROUP_M * tiles_n, bid = blockIdx.x;
+    const int first_m = (bid / per_group) * MP_GROUP_M;
+    const int gsize = min(tiles_m - first_m, MP_GROUP_M);
+    const int cm0 = (first_m + (bid % per_group) % gsize) * BM;
+    const int cn0 = ((bid % per_group) / gsize) * BN;
     // Gaps (Floyd–Warshall's lookahead: everything outside the next pivots' cross in one
     // launch): M × N index a compacted Z whose rows from gap_m on lie gap_mlen rows further
     // in X and Z, and whose columns from gap_n on lie gap_nlen columns further in Y and Z.
-    // The caller puts gap_m (gap_n) on a multiple of BM (BN): a tile lies on one side.
-    auto place = [&](int b, int& m0, int& n0, int& Me, int& Ne) {
-        const int first_m = (b / per_group) * MP_GROUP_M;
-        const int gsize = min(tiles_m - first_m, MP_GROUP_M);
-        const int cm0 = (first_m + (b % per_group) % gsize) * BM;
-        const int cn0 = ((b % per_group) / gsize) * BN;
-        m0 = cm0 + (gap_mlen && cm0 >= gap_m ? gap_mlen : 0);
-        n0 = cn0 + (gap_nlen && cn0 >= gap_n ? gap_nlen : 0);
-        Me = M + (m0 - cm0);
-        Ne = N + (n0 - cn0);
-    };
-    const int ntiles = (K + BK - 1) / BK, kstart = K - ntiles * BK;
-    constexpr bool ASYNC = P::raw;
-    // A grid smaller than the tiles (MP_PERSIST) loops over them; the first k tile of the
-    // next one is then copied during the last k tile of this one (when both are whole
-    // interior tiles, K a multiple of BK) and its Z lines asked into L2 at this one's start.
-    int buf0 = 0;        // the shared buffer of this tile's first k tile
-    bool ready = false;  // ... already there
-    for (int bid = blockIdx.x; bid < total; bid += gridDim.x) {
-    int m0, n0, Me, Ne;
-    place(bid, m0, n0, Me, Ne);
-    const int nbid = bid + gridDim.x;
-    int pm0 = 0, pn0 = 0, pMe = 0, pNe = 0;
-    if (nbid < total) place(nbid, pm0, pn0, pMe, pNe);
+    // The caller puts gap_m (gap_n) on a multiple of BM (BN): a tile lies on one side. From
+    // here on m0, n0 are the tile's rows and columns in X, Y, Z and Me, Ne their ends there.
+    const int m0 = cm0 + (gap_mlen && cm0 >= gap_m ? gap_mlen : 0);
+    const int n0 = cn0 + (gap_nlen && cn0 >= gap_n ? gap_nlen : 0);
+    const int Me = M + (m0 - cm0), Ne = N + (n0 - cn0);
+
     const bool xvec = flags & MP_X_VEC, yvec = flags & MP_Y_VEC;
     // A block inside Me × Ne takes the fast fetch for its full k tiles (with async copies any
     // alignment; through registers, vector-aligned operands only); edge blocks take the
     // checked one. The partial k tile (K % BK) comes first (tiles start at
     // kstart = K - ntiles·BK <= 0), so every later tile is full.
+    constexpr bool ASYNC = P::raw;
     const bool interior = (ASYNC || (xvec && yvec)) && m0 + BM <= Me && n0 + BN <= Ne;
-    const bool pre = ASYNC && interior && nbid < total && kstart == 0 && pm0 + BM <= pMe
-                     && pn0 + BN <= pNe;
+    const int ntiles = (K + BK - 1) / BK, kstart = K - ntiles * BK;
 
     V xr[LX], yr[LY];  // a tile fetched into registers
     // checked fetch: pads outside X and Y (rows >= Me, columns >= Ne, k < 0)
@@ -359,7 +344,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     };
     // fast fetch straight into shared memory (cp.async: no registers held across the
     // compute; X's elements one by one, transposed, Y's as 16-byte vectors)
-    auto fetch_async = [&](int buf, int k0, int m0, int n0) {
+    auto fetch_async = [&](int buf, int k0) {
 #pragma unroll
         for (int i = 0; i < LX; ++i) {
             const int v = tid + i * NT, xm = v / KV, xk = (v % KV) * VEC;
@@ -407,17 +392,12 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
 #pragma unroll
         for (int c = 0; c < TN; ++c) acc[r][c] = P::start();
     const bool zlate = (flags & MP_ACCUMULATE) && (flags & MP_Z_LATE);
-    // the 128-byte lines of a Z tile, into L2
-    auto z_to_l2 = [&](int m0, int n0, int Me, int Ne) {
+    if (zlate) {  // the 128-byte lines of this block's Z tile, into L2
         constexpr int LINE = 128 / (int)sizeof(T), LPR = (BN + LINE - 1) / LINE;
         for (int l = tid; l < BM * LPR; l += NT) {
             const int i = m0 + l / LPR, j = n0 + (l % LPR) * LINE;
             if (i < Me && j < Ne) mp_prefetch_l2(Z + (long long)i * ldz + j);
         }
-    };
-    if ((flags & MP_ACCUMULATE) && nbid < total) z_to_l2(pm0, pn0, pMe, pNe);  // the next tile's
-    if (zlate) {
-        if (bid == (int)blockIdx.x) z_to_l2(m0, n0, Me, Ne);  // later tiles: asked a tile ago
     } else if (flags & MP_ACCUMULATE) {
         const bool zvec = flags & MP_Z_VEC;
 #pragma unroll
@@ -468,25 +448,21 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
         }
     };
 
-    if (!ready) {
-        fetch_checked(kstart);
-        stash(buf0);
-    }
+    fetch_checked(kstart);
+    stash(0);
     __syncthreads();
     if (interior) {
         // the next tile is in flight while this one is computed: async copies straight to
         // the other buffer, or registers stored there after the compute
         for (int t = 0; t < ntiles; ++t) {
-            const int cur = buf0 ^ (t & 1), knext = kstart + (t + 1) * BK;
+            const int cur = t & 1, knext = kstart + (t + 1) * BK;
             const bool more = t + 1 < ntiles;
             if (more) {
-                if (ASYNC) fetch_async(cur ^ 1, knext, m0, n0);
+                if (ASYNC) fetch_async(cur ^ 1, knext);
                 else fetch_fast(knext);
-            } else if (pre) {
-                fetch_async(cur ^ 1, 0, pm0, pn0);  // the next tile's first
             }
             compute(cur);
-            if (more || pre) {
+            if (more) {
                 if (ASYNC) {
                     mp_cp_async_wait_all();
                     if (P::clamp) clamp_own(cur ^ 1);
@@ -499,7 +475,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
         // edge blocks (or unaligned operands): the next tile after the compute, so that no
         // fetched registers live across it (no overlap; these blocks are few)
         for (int t = 0; t < ntiles; ++t) {
-            const int cur = buf0 ^ (t & 1);
+            const int cur = t & 1;
             compute(cur);
             if (t + 1 < ntiles) {
                 fetch_checked(kstart + (t + 1) * BK);
@@ -508,8 +484,6 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
             __syncthreads();
         }
     }
-    buf0 ^= ntiles & 1 ? 1 : 0;  // the buffer after the last computed one
-    ready = pre;
 
     const bool zvec = flags & MP_Z_VEC;
     if (zlate) {  // Z ⊕ the fold: every load first, then the stores below
@@ -555,5 +529,4 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
             }
         }
     }
-    }  // the tiles of this block
 }

@@ -14,7 +14,6 @@
 
 struct emu_dim3 { unsigned x = 0, y = 0, z = 0; };
 inline thread_local emu_dim3 threadIdx, blockIdx;
-inline emu_dim3 gridDim;  // set by emu_launch: x = blocks
 inline std::barrier<>* emu_barrier = nullptr;
 
 #define __global__
@@ -33,7 +32,6 @@ using std::min;
 // Run kernel(args...) over `blocks` blocks of `threads` threads.
 template <class F>
 void emu_launch(unsigned blocks, unsigned threads, F kernel) {
-    gridDim.x = blocks;
     for (unsigned b = 0; b < blocks; ++b) {
         std::barrier<> bar((std::ptrdiff_t)threads);
         emu_barrier = &bar;

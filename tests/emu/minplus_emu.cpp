@@ -1,6 +1,5 @@
 // Host-side emulation driver of kernels/minplus_gemm.cu (see cuda_emu.h):
-//   minplus_emu POLICY TILING M N K LDX LDY LDZ FLAGS GAP_M GAP_MLEN GAP_N GAP_NLEN GRID IN OUT
-// GRID: blocks launched (0: one per tile; fewer: each loops over tiles, MP_PERSIST).
+//   minplus_emu POLICY TILING M N K LDX LDY LDZ FLAGS GAP_M GAP_MLEN GAP_N GAP_NLEN IN OUT
 // IN holds X (M·LDX), Y (K·LDY) and Z (M·LDZ) of the policy's type; OUT gets Z after the launch.
 #include <cstdio>
 #include <cstdlib>
@@ -21,8 +20,7 @@ int run(int M, int N, int K, long long ldx, long long ldy, long long ldz, int fl
         || std::fread(Y.data(), sizeof(T), Y.size(), f) != Y.size()
         || std::fread(Z.data(), sizeof(T), Z.size(), f) != Z.size()) return 2;
     std::fclose(f);
-    const unsigned tiles = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
-    const unsigned blocks = gap[4] > 0 && (unsigned)gap[4] < tiles ? (unsigned)gap[4] : tiles;
+    const unsigned blocks = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
     emu_launch(blocks, (BM / TM) * (BN / TN), [&] {
         minplus_gemm<P, BM, BN, BK, TM, TN>(X.data(), Y.data(), Z.data(), M, N, K, ldx, ldy, ldz,
                                              flags, gap[0], gap[1], gap[2], gap[3]);
@@ -47,14 +45,14 @@ int tiled(int tiling, int M, int N, int K, long long ldx, long long ldy, long lo
 }
 
 int main(int argc, char** argv) {
-    if (argc != 17) return 1;
+    if (argc != 16) return 1;
     const int policy = std::atoi(argv[1]), tiling = std::atoi(argv[2]);
     const int M = std::atoi(argv[3]), N = std::atoi(argv[4]), K = std::atoi(argv[5]);
     const long long ldx = std::atoll(argv[6]), ldy = std::atoll(argv[7]), ldz = std::atoll(argv[8]);
     const int flags = std::atoi(argv[9]);
-    int gap[5];  // the kernel's gaps, then GRID
-    for (int i = 0; i < 5; ++i) gap[i] = std::atoi(argv[10 + i]);
-    const char *in = argv[15], *out = argv[16];
+    int gap[4];
+    for (int i = 0; i < 4; ++i) gap[i] = std::atoi(argv[10 + i]);
+    const char *in = argv[14], *out = argv[15];
     switch (policy) {
         case 0: return tiled<mp_fmin_plus<float>>(tiling, M, N, K, ldx, ldy, ldz, flags, gap, in, out);
         case 1: return tiled<mp_fmax_plus<float>>(tiling, M, N, K, ldx, ldy, ldz, flags, gap, in, out);

@@ -59,16 +59,12 @@ U16_POLICY = "mp_u16x2_min_plus"
 U16_INF = 0x7FFF
 #: The kernel's flags (MP_* in minplus_gemm.cu).
 _MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC, _MP_Z_LATE = 1, 2, 4, 8, 16
-#: Accumulate with Z joining at the end (MP_Z_LATE: its tile prefetched into L2 first) rather
-#: than starting the accumulators: the products of Floyd–Warshall's phase 3 (k = one pivot
-#: block) otherwise wait on Z's DRAM reads at the start of every block (bench/probes/probe_fw85.py).
-Z_LATE = True
-#: Tiles each block of the tuned kernel computes in turn (its grid loops over the tiles,
-#: copying the next tile's first k tile during the current one's last): 1 is a block per
-#: tile; 0 a grid of RESIDENT_BLOCKS per SM, each looping over a share of the tiles.
-TILES_PER_BLOCK = 1
-#: Blocks of the 256-thread tuned kernel resident per SM (its __launch_bounds__).
-RESIDENT_BLOCKS = 2
+#: Policies whose accumulate has Z join at the end (MP_Z_LATE: the block's Z tile prefetched
+#: into L2 first, folded in after the k loop) rather than start the accumulators. Measured
+#: on an H100 at n = 16384 (bench/probes/probe_fw85.py, phase 3's shape Z ⊕= C ⊗ R): packed
+#: u16 K = 256 77.5 % of its peak against 74.1 % (K = 512 even), float32 80.9 against 81.3 %
+#: (Floyd–Warshall float32 77.7 against 78.5 %): on for the packed path only.
+Z_LATE = frozenset({U16_POLICY})
 
 #: CUDA's limit on gridDim.y: column tiles of SpMM, column tiles of GEMM.
 GRID_Y_MAX = 65535
@@ -260,15 +256,11 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
     def aligned(a, ld):
         return ld % vec == 0 and a.data.ptr % 16 == 0 and gnl % vec == 0
 
-    flags = ((_MP_ACCUMULATE | (_MP_Z_LATE if Z_LATE else 0) if accumulate else 0)
+    flags = ((_MP_ACCUMULATE | (_MP_Z_LATE if policy in Z_LATE else 0) if accumulate else 0)
              | (_MP_X_VEC if aligned(X, ldx) and K % vec == 0 else 0)
              | (_MP_Y_VEC if aligned(Y, ldy) else 0)
              | (_MP_Z_VEC if aligned(Z, ldz) else 0))
     blocks = -(-m // BM) * -(-n // BN)
-    if TILES_PER_BLOCK > 1:
-        blocks = -(-blocks // TILES_PER_BLOCK)
-    elif TILES_PER_BLOCK == 0:
-        blocks = min(blocks, RESIDENT_BLOCKS * kernels.num_sms(kernels.device_id()))
     (kernel or _minplus_kernel(minplus_name(policy, tiling)))(
         (blocks,), ((BM // TM) * (BN // TN),),
         (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
