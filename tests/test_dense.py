@@ -691,6 +691,7 @@ def test_gemm_u16_vs_oracle(device, m, k, n, seed, pitch):
     (300, 9, 290, (130, 140), (3, 5)),        # off the boundaries: rectangles
     (64, 8, 64, (0, 64), (0, 64)),            # everything skipped
     (260, 16, 520, (256, 260), (512, 520)),   # bands at the end
+    (40, 0, 50, (8, 16), (0, 8)),             # k = 0: nothing changes (the packed Z clamps)
 ])
 def test_gemm_accumulate_skip_bands(device, m, k, n, rows, cols):
     """Z outside the bands gets Z ⊕ X ⊗ Y, the bands keep their values: float32 min-plus
@@ -706,7 +707,9 @@ def test_gemm_accumulate_skip_bands(device, m, k, n, rows, cols):
         X = rng.integers(0, 1000, (m, k)).astype(dt)
         Y = rng.integers(0, 1000, (k, n)).astype(dt)
         Z0 = rng.integers(0, 3000, (m, n)).astype(dt)
-        want = np.where(keep, Z0, np.minimum(Z0, (X[:, :, None] + Y[None]).min(axis=1)))
+        big = np.inf if dt == np.float32 else np.iinfo(np.int32).max
+        want = np.where(keep, Z0, np.minimum(Z0, (X[:, :, None] + Y[None]).min(axis=1,
+                                                                           initial=big)))
         Z = _to(device, Z0.copy())
         _dense.gemm_accumulate(Z, _to(device, X), _to(device, Y), semiring, dt, bound=bound,
                                skip_rows=rows, skip_cols=cols)

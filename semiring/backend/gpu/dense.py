@@ -354,11 +354,12 @@ def gemm_u16(Z, X, Y, accumulate: bool, skip_rows=None, skip_cols=None):
     n = Y.shape[1]
     if m == 0 or n == 0:
         return Z
-    if K == 0:
+    if K == 0:  # no products: the identity, or Z clamped (outside the bands)
         if not accumulate:
             Z.fill(U16_INF)
         else:
-            cp.minimum(Z, np.uint16(U16_INF), out=Z)
+            for (i0, i1), (j0, j1) in _rectangles(m, n, skip_rows, skip_cols):
+                cp.minimum(Z[i0:i1, j0:j1], np.uint16(U16_INF), out=Z[i0:i1, j0:j1])
         return Z
     Zw, Yw = _u16_words(Z), _u16_words(Y)
     if Zw is None or not _minplus_fits(m, n, K):
