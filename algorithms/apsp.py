@@ -47,7 +47,8 @@ with ``n · max|w| ≤ 2^28`` (``sr.dense.SAT_BOUND``) takes its saturating DPX 
 loaded as 2^30 − 1, which no sum of real distances reaches), larger int32 bounds the generic
 saturating kernel.
 
-Packed 16-bit Floyd–Warshall (``FW_U16``): integer weights (int32 or int64), none negative,
+Packed 16-bit Floyd–Warshall (``FW_U16``): integer weights (int32 or int64, or a bool
+adjacency matrix: hop counts, returned in float64), none negative,
 with ``(n − 1) · max w ≤ U16_MAX_DISTANCE`` (32766), run on uint16 distances whose infinity
 is 0x7FFF (``semiring.dense.gemm_u16``: two adjacent columns per 32-bit word, two
 relaxations per sm_90 ``__viaddmin_u16x2``). Every value Floyd–Warshall holds is the length
@@ -167,7 +168,7 @@ def _prepare(A, op: str):
                                  f"or bool, got {A.dtype}")
         xp = sr.array_module(dev)
         if A.dtype == np.bool_:  # an adjacency matrix: True is an edge of weight 1
-            A = xp.where(A, 1.0, xp.inf)
+            return xp.where(A, 1.0, xp.inf), A.shape[0], dev, out_type, (0, 1)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
             if bool(xp.isnan(a).any()):
@@ -749,6 +750,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             raise InvalidValue(f"{op}: memory_budget applies to method 'floyd_warshall' or "
                                f"'auto' (the streamed variant is Floyd–Warshall), got "
                                f"method={method!r}")
+    # bool input: an adjacency matrix (or explicit False entries as zero-weight edges)
+    unweighted = getattr(A, "dtype", None) == np.bool_
     G, n, device, out_type, bounds = _prepare(A, op)
     work = _work_type(op, out_type, n, bounds)
     tile_given = tile
@@ -797,7 +800,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             finally:
                 bar.close()
         else:
-            if _u16_fits(out_type, n, bounds):
+            if _u16_fits(out_type, n, bounds, unweighted):
                 work = np.dtype(np.uint16)
                 tile = tile_given or (TILE_U16 if device == "gpu" else TILE_CPU)
                 D = _dense_of_u16(G, n, out_type, xp)
@@ -816,11 +819,12 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
     return dist
 
 
-def _u16_fits(out_type, n: int, bounds) -> bool:
-    """The packed 16-bit path is exact (FW_U16): integer weights, none negative, and every
-    finite distance at most (n − 1) · max weight ≤ U16_MAX_DISTANCE."""
-    return (FW_U16 and np.dtype(out_type).kind == "i" and int(bounds[0]) >= 0
-            and max(n - 1, 0) * int(bounds[1]) <= U16_MAX_DISTANCE)
+def _u16_fits(out_type, n: int, bounds, unweighted: bool = False) -> bool:
+    """The packed 16-bit path is exact (FW_U16): integer weights (an integer type, or bool
+    input: weights 0 and 1 in float64), none negative, and every finite distance at most
+    (n − 1) · max weight ≤ U16_MAX_DISTANCE."""
+    return (FW_U16 and (np.dtype(out_type).kind == "i" or unweighted)
+            and int(bounds[0]) >= 0 and max(n - 1, 0) * int(bounds[1]) <= U16_MAX_DISTANCE)
 
 
 def _finish(op, D, work, out_type, xp):

@@ -1184,3 +1184,26 @@ def test_fw_u16_refuses_negative_and_large(device, monkeypatch):
     assert not calls
     monkeypatch.setattr(apsp_mod, "FW_U16", False)
     assert not apsp_mod._u16_fits(np.dtype(np.int32), 3, (0, 1))
+
+
+@pytest.mark.parametrize("kind", ["dense", "matrix"])
+def test_fw_u16_bool_input(device, kind, monkeypatch):
+    """A bool adjacency matrix (unweighted: hop counts; a Matrix's explicit False entries
+    are zero-weight edges) takes the packed path, several rounds, and returns float64."""
+    rng = np.random.default_rng(8)
+    n = 3 * TILE_TEST + 3
+    B = rng.random((n, n)) < 0.15
+    calls = _spy_u16(monkeypatch)
+    if kind == "dense":
+        A = B if device == "cpu" else __import__("cupy").asarray(B)
+        r, c = np.nonzero(B)
+        w = np.ones(r.size)
+    else:
+        r, c = np.nonzero(B | (rng.random((n, n)) < 0.05))
+        w = B[r, c].astype(float)  # False: a zero-weight edge
+        A = sr.Matrix.from_coo(r, c, B[r, c], nrows=n, ncols=n, dtype=bool, device=device)
+    dist, pred = algorithms.apsp(A, "floyd_warshall", predecessors=True)
+    assert calls and to_host(dist).dtype == np.float64
+    ref = _scipy(n, r, c, w)[1]
+    np.testing.assert_array_equal(to_host(dist), ref)
+    _check_pred(pred, ref, n, r, c, w)
