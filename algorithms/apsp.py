@@ -791,7 +791,13 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         finally:
             bar.close()
     else:
-        D = _dense_of(G, n, work, xp)
+        packed = method == "floyd_warshall" and _u16_fits(out_type, n, bounds, unweighted)
+        if packed:  # D0 straight in uint16 (no n² copy in the work type first)
+            work = np.dtype(np.uint16)
+            tile = tile_given or (TILE_U16 if device == "gpu" else TILE_CPU)
+            D = _dense_of_u16(G, n, out_type, xp)
+        else:
+            D = _dense_of(G, n, work, xp)
         if method == "squaring":
             expected = float(n) ** 3 * _steps(n) / _rate(device, work)
             bar = _bar(progress, expected, _steps(n), op)
@@ -800,10 +806,6 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             finally:
                 bar.close()
         else:
-            if _u16_fits(out_type, n, bounds, unweighted):
-                work = np.dtype(np.uint16)
-                tile = tile_given or (TILE_U16 if device == "gpu" else TILE_CPU)
-                D = _dense_of_u16(G, n, out_type, xp)
             expected = float(n) ** 3 / _rate(device, work)
             bar = _bar(progress, expected, -(-n // tile), op)
             try:
