@@ -1207,3 +1207,21 @@ def test_fw_u16_bool_input(device, kind, monkeypatch):
     ref = _scipy(n, r, c, w)[1]
     np.testing.assert_array_equal(to_host(dist), ref)
     _check_pred(pred, ref, n, r, c, w)
+
+
+@pytest.mark.parametrize("look", [False, True])
+def test_fw_u16_production_tile(device, look, monkeypatch):
+    """The packed path with the production tile on the GPU (512: the one-launch bands on
+    the kernel's tile boundaries, several rounds, a ragged last round, n padded to a
+    multiple of U16_PAD) and TILE_CPU's on the CPU: equal to SciPy in int32."""
+    monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    tile = 512 if device == "gpu" else 64
+    n = 2 * tile + 13
+    rng = np.random.default_rng(12)
+    rows, cols = np.nonzero(rng.random((n, n)) < 6 / n)
+    w = rng.integers(0, 30, rows.size).astype(np.float64)  # (n − 1) · 29 <= 32766
+    A = _build(n, rows, cols, w, np.int32, device, "dense")
+    calls = _spy_u16(monkeypatch)
+    d = algorithms.apsp(A, "floyd_warshall", tile=tile)
+    assert calls and d.dtype == np.int32
+    np.testing.assert_array_equal(_as_float(d, np.int32), _scipy(n, rows, cols, w)[1])
