@@ -46,6 +46,15 @@ GPU; phase 3 accumulates into D inside it (``semiring.gemm_accumulate``). int32 
 with ``n · max|w| ≤ 2^28`` (``sr.dense.SAT_BOUND``) takes its saturating DPX path (infinity
 loaded as 2^30 − 1, which no sum of real distances reaches), larger int32 bounds the generic
 saturating kernel.
+
+Packed 16-bit Floyd–Warshall (``FW_U16``): integer weights (int32 or int64, or a bool
+adjacency matrix: hop counts, returned in float64), none negative,
+with ``(n − 1) · max w ≤ U16_MAX_DISTANCE`` (32766), run on uint16 distances whose infinity
+is 0x7FFF (``semiring.dense.gemm_u16``: two adjacent columns per 32-bit word, two
+relaxations per sm_90 ``__viaddmin_u16x2``). Every value Floyd–Warshall holds is the length
+of a shortest path over some vertex subset, at most (n − 1) · max w, so nothing finite
+reaches 0x7FFF and the result is exact; it is returned in the caller's type. Negative
+weights and larger bounds take the int32 path above.
 """
 
 from __future__ import annotations
@@ -86,6 +95,25 @@ TILE_CPU = 64
 #: issue #7's target is ≥ 70 %); bench/probes/probe_fw_phases.py times it off and on. The CPU runs
 #: the same steps in order.
 FW_LOOKAHEAD = True
+
+#: Packed 16-bit Floyd–Warshall (``semiring.dense.gemm_u16``: two relaxations per sm_90 DPX
+#: instruction, ``__viaddmin_u16x2``): taken automatically for integer weights, none negative,
+#: when every finite distance provably stays below the packed infinity, i.e.
+#: ``(n − 1) · max weight ≤ U16_MAX_DISTANCE`` (a shortest path has at most n − 1 edges; every
+#: value Floyd–Warshall holds is a shortest path over some vertex subset, so no larger).
+#: Exact: the result is the same as the int32 path's, returned in the caller's type. Negative
+#: weights keep the int32 path (the packed lanes are unsigned).
+FW_U16 = True
+U16_MAX_DISTANCE = sr.dense.U16_INF - 1
+#: Pivot vertices per round on the packed path (even: whole 32-bit words; a multiple of 256
+#: puts the lookahead's bands on the kernel's tile boundaries).
+TILE_U16 = 512
+#: The packed path's D is padded to a multiple of this many vertices (isolated ones): rows
+#: of whole 16-byte vectors of words.
+U16_PAD = 8
+#: One launch for phase 3 outside the next round's cross (``skip_rows`` / ``skip_cols`` of
+#: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
+FW_ONE_LAUNCH = True
 
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
 AUTO_SPARSE_DENSITY = 1 / 256
@@ -140,16 +168,19 @@ def _prepare(A, op: str):
                                  f"or bool, got {A.dtype}")
         xp = sr.array_module(dev)
         if A.dtype == np.bool_:  # an adjacency matrix: True is an edge of weight 1
-            A = xp.where(A, 1.0, xp.inf)
+            return xp.where(A, 1.0, xp.inf), A.shape[0], dev, out_type, (0, 1)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
             if bool(xp.isnan(a).any()):
                 raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
-            edge = xp.isfinite(a)
-        else:
-            edge = a != _t_max(out_type)
-        vals = a[edge]
-        lo, hi = ((vals.min().item(), vals.max().item()) if vals.size else (0, 0))
+            # float weights need no bounds (only integer work types are sized by them)
+            return A, A.shape[0], dev, out_type, (0, 0)
+        # the edges' (lo, hi) by masked reductions: no compaction of the n² entries
+        big = _t_max(out_type)
+        lo = xp.where(a != big, a, big).min().item() if a.size else big
+        if lo == big:
+            return A, A.shape[0], dev, out_type, (0, 0)
+        hi = xp.where(a != big, a, lo).max().item()
         return A, A.shape[0], dev, out_type, (lo, hi)
     M = as_matrix(A, op=op, arg="A", square=True)
     out_type = _weight_type(M.dtype)
@@ -181,6 +212,20 @@ def _work_type(op: str, out_type, n: int, bounds) -> np.dtype:
     raise DistanceOverflow(
         f"{op}: int64 distances may overflow: n (={n}) times the largest |weight| (={big}) "
         f"exceeds a quarter of the int64 range; use float64 weights")
+
+
+def _dense_of_u16(G, n: int, out_type, xp):
+    """The packed path's D0 (uint16, infinity ``sr.dense.U16_INF``), padded with isolated
+    vertices to a multiple of ``U16_PAD``, diagonal 0. The weights are non-negative and
+    below U16_INF (``_u16_fits``), so min(w, U16_INF) maps "no edge" (the type's maximum) to
+    the packed infinity and keeps every weight."""
+    npad = -(-n // U16_PAD) * U16_PAD
+    D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
+    W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
+    D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
+    d = xp.arange(npad)
+    D[d, d] = 0
+    return D
 
 
 def _dense_of(G, n: int, work, xp):
@@ -252,6 +297,17 @@ def _steps(b: int) -> int:
     return math.ceil(math.log2(b)) if b > 1 else 0
 
 
+def _packed(work) -> bool:
+    return np.dtype(work) == np.uint16
+
+
+def _product(X, Y, srg, work, bound):
+    """X min.+ Y in the work type (uint16: the packed path's truncated min-plus)."""
+    if _packed(work):
+        return sr.dense.gemm_u16(X, Y)
+    return _gemm(X, Y, srg, work, bound=bound)
+
+
 def _squaring(D, srg, work, bar, bound=None):
     for _ in range(_steps(D.shape[0])):
         # D ← D min.+ D        (walks of up to twice as many edges)
@@ -268,7 +324,7 @@ def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
     squaring), written back into D; returns it (contiguous)."""
     Dkk = sr.array_module(sr.device_of(D)).ascontiguousarray(D[k0:k1, k0:k1])
     for _ in range(_steps(k1 - k0)):
-        Dkk = _gemm(Dkk, Dkk, srg, work, bound=bound)
+        Dkk = _product(Dkk, Dkk, srg, work, bound)
     D[k0:k1, k0:k1] = Dkk
     return Dkk
 
@@ -276,10 +332,10 @@ def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
 def _pivot_panels(D, Dkk, k0: int, k1: int, srg, work, bound):
     """Phase 2: D_k* ← D_kk min.+ D_k*, then D_*k ← D_*k min.+ D_kk, written into D; returns
     (R, C), their own copies, which phase 3 reads while it rewrites D."""
-    R = _gemm(Dkk, D[k0:k1, :], srg, work, bound=bound)
+    R = _product(Dkk, D[k0:k1, :], srg, work, bound)
     D[k0:k1, :] = R
     # the column strip goes to the kernel as a view with D's row pitch: no gather copy
-    C = _gemm(D[:, k0:k1], Dkk, srg, work, bound=bound)
+    C = _product(D[:, k0:k1], Dkk, srg, work, bound)
     D[:, k0:k1] = C
     return R, C
 
@@ -290,12 +346,18 @@ def _pivot(D, k0: int, k1: int, srg, work, bound):
                          bound)
 
 
-def _relax(D, C, R, rows, cols, srg, work, bound):
+def _relax(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_cols=None):
     """Phase 3 on one rectangle of D: D_IJ ← min(D_IJ, C_I min.+ R_J), in place (the kernel
-    reads and writes D's rows with its pitch: the rectangle is not copied)."""
+    reads and writes D's rows with its pitch: the rectangle is not copied), leaving out the
+    bands ``skip_rows`` / ``skip_cols`` (relative to the rectangle)."""
     (i0, i1), (j0, j1) = rows, cols
     if i1 > i0 and j1 > j0:
-        _gemm_accumulate(D[i0:i1, j0:j1], C[i0:i1], R[:, j0:j1], srg, work, bound=bound)
+        if _packed(work):
+            sr.dense.gemm_u16_accumulate(D[i0:i1, j0:j1], C[i0:i1], R[:, j0:j1],
+                                         skip_rows=skip_rows, skip_cols=skip_cols)
+        else:
+            _gemm_accumulate(D[i0:i1, j0:j1], C[i0:i1], R[:, j0:j1], srg, work, bound=bound,
+                             skip_rows=skip_rows, skip_cols=skip_cols)
 
 
 def _outside(n: int, a: int, b: int):
@@ -383,17 +445,24 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
             bar.update()
             break
         a, b = rounds[r + 1]
-        # phase 3 of round r on the cross of round r + 1 (D[a:b, a:b] twice: same stream,
-        # and min is idempotent)
+        # phase 3 of round r on the cross of round r + 1: its rows, then its columns outside
+        # them (FW_ONE_LAUNCH; else D[a:b, a:b] twice: same stream, and min is idempotent)
         _relax(D, C, R, (a, b), everything, srg, work, bound)
-        _relax(D, C, R, everything, (a, b), srg, work, bound)
+        if FW_ONE_LAUNCH:
+            _relax(D, C, R, everything, (a, b), srg, work, bound, skip_rows=(a, b))
+        else:
+            _relax(D, C, R, everything, (a, b), srg, work, bound)
         # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
         lanes.fork()
         with lanes.on_side():
             R_next, C_next = _pivot(D, a, b, srg, work, bound)
         # ... while phase 3 of round r relaxes the rest of D on the main stream
-        for rows, cols in _outside(n, a, b):
-            _relax(D, C, R, rows, cols, srg, work, bound)
+        if FW_ONE_LAUNCH:
+            _relax(D, C, R, everything, everything, srg, work, bound, skip_rows=(a, b),
+                   skip_cols=(a, b))
+        else:
+            for rows, cols in _outside(n, a, b):
+                _relax(D, C, R, rows, cols, srg, work, bound)
         lanes.join()
         # Round r's panels are dropped only now: their memory (from the side's arena of
         # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
@@ -617,7 +686,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         shortest path from i, −1 for j == i and unreachable j. See :func:`reconstruct_path`.
     tile : int, optional
         Pivot vertices per Floyd–Warshall round (default on the GPU ``TILE``, ``TILE_INT``
-        where the work type is int32; ``TILE_CPU`` on the CPU).
+        where the work type is int32, ``TILE_U16`` on the packed 16-bit path; ``TILE_CPU``
+        on the CPU).
     progress : bool or None
         Show a tqdm progress bar: always, never, or (None) when the run is expected to take
         more than ``PROGRESS_SECONDS``.
@@ -680,8 +750,11 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             raise InvalidValue(f"{op}: memory_budget applies to method 'floyd_warshall' or "
                                f"'auto' (the streamed variant is Floyd–Warshall), got "
                                f"method={method!r}")
+    # bool input: an adjacency matrix (or explicit False entries as zero-weight edges)
+    unweighted = getattr(A, "dtype", None) == np.bool_
     G, n, device, out_type, bounds = _prepare(A, op)
     work = _work_type(op, out_type, n, bounds)
+    tile_given = tile
     if tile is None:
         tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32 else TILE)
     # the products may take the DPX int32 kernel when every finite entry is this small
@@ -718,7 +791,13 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         finally:
             bar.close()
     else:
-        D = _dense_of(G, n, work, xp)
+        packed = method == "floyd_warshall" and _u16_fits(out_type, n, bounds, unweighted)
+        if packed:  # D0 straight in uint16 (no n² copy in the work type first)
+            work = np.dtype(np.uint16)
+            tile = tile_given or (TILE_U16 if device == "gpu" else TILE_CPU)
+            D = _dense_of_u16(G, n, out_type, xp)
+        else:
+            D = _dense_of(G, n, work, xp)
         if method == "squaring":
             expected = float(n) ** 3 * _steps(n) / _rate(device, work)
             bar = _bar(progress, expected, _steps(n), op)
@@ -730,20 +809,33 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             expected = float(n) ** 3 / _rate(device, work)
             bar = _bar(progress, expected, -(-n // tile), op)
             try:
-                D = _floyd_warshall(D, srg, work, int(tile), bar, bound)
+                D = _floyd_warshall(D, srg, work, int(tile), bar, bound)[:n, :n]
             finally:
                 bar.close()
         _check_diagonal(op, D[xp.arange(n), xp.arange(n)], xp)
     dist = _finish(op, D, work, out_type, xp)
     if predecessors:
+        if _packed(work):  # the tight edges from the distances in the caller's type
+            D, work = dist, np.dtype(out_type)
         return dist, _predecessors(_edges_of(G, n, work, xp), D, work, xp)
     return dist
+
+
+def _u16_fits(out_type, n: int, bounds, unweighted: bool = False) -> bool:
+    """The packed 16-bit path is exact (FW_U16): integer weights (an integer type, or bool
+    input: weights 0 and 1 in float64), none negative, and every finite distance at most
+    (n − 1) · max weight ≤ U16_MAX_DISTANCE."""
+    return (FW_U16 and (np.dtype(out_type).kind == "i" or unweighted)
+            and int(bounds[0]) >= 0 and max(n - 1, 0) * int(bounds[1]) <= U16_MAX_DISTANCE)
 
 
 def _finish(op, D, work, out_type, xp):
     """Distances in the output type; unreachable = inf / the type's maximum."""
     if work == out_type:
         return D
+    if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
+        return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
+                        D).astype(out_type, copy=False)
     inf = _t_max(work)
     reached = D != inf
     info = np.iinfo(out_type)
@@ -753,4 +845,4 @@ def _finish(op, D, work, out_type, xp):
     return xp.where(reached, D, info.max).astype(out_type)
 
 
-__all__ = ["apsp", "reconstruct_path", "min_plus_sat", "TILE", "TILE_INT"]
+__all__ = ["apsp", "reconstruct_path", "min_plus_sat", "TILE", "TILE_INT", "TILE_U16"]

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import device as _b
 from . import types as _t
-from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue
+from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from .backend import backend_of
 from .backend.gpu.dense import GRID_Y_MAX, SAT_BOUND  # noqa: F401  (documented limits)
 from .matrix import Matrix
@@ -202,7 +202,7 @@ def gemm(X, Y, sr, dtype, *, bound=None):
     return backend_of(device).dense.gemm(Xd, Yd, sr, dtype, bound)
 
 
-def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
+def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None, skip_rows=None, skip_cols=None):
     """In place: Z ← Z ⊕ (X ⊕.⊗ Y), ⊕ being the semiring's add monoid (APSP's
     ``D ← min(D, D_*k min.+ D_k*)``).
 
@@ -219,6 +219,12 @@ def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
         (a writeable view works).
     X, Y, sr, dtype, bound
         As in :func:`gemm`.
+    skip_rows, skip_cols : (start, stop), optional
+        Bands of rows and of columns of Z left as they are: only Z(i, j) with i outside
+        ``skip_rows`` and j outside ``skip_cols`` are updated (blocked Floyd–Warshall's
+        lookahead relaxes everything outside the next pivots' cross this way). On the GPU's
+        tuned kernel one launch covers the rest when each band starts on a multiple of the
+        tile (128), else one product per rectangle.
 
     Returns
     -------
@@ -235,6 +241,15 @@ def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
     array([[ 0.,  1.,  3.],
            [inf,  0.,  2.],
            [inf, inf,  0.]])
+
+    The same update outside the cross of row and column 1 (which it leaves as it is):
+
+    >>> E = np.array([[0.0, 1.0, 9.0], [5.0, 0.0, 2.0], [1.0, 7.0, 0.0]])
+    >>> gemm_accumulate(E, E[:, 1:2].copy(), E[1:2, :].copy(), sr.min_plus, np.float64,
+    ...                 skip_rows=(1, 2), skip_cols=(1, 2))
+    array([[0., 1., 3.],
+           [5., 0., 2.],
+           [1., 7., 0.]])
     """
     op = "gemm_accumulate"
     sr = lookup("semiring", sr, op=op, arg="semiring")
@@ -252,8 +267,132 @@ def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None):
         raise DomainMismatch(f"{op}: Z.dtype must be the result type {rtype}, got {Z.dtype}")
     if not getattr(Z.flags, "writeable", True):  # CuPy arrays have no read-only flag
         raise InvalidValue(f"{op}: Z must be writeable")
+    skip_rows = _check_band(op, "skip_rows", skip_rows, Z.shape[0])
+    skip_cols = _check_band(op, "skip_cols", skip_cols, Z.shape[1])
     Xd, Yd = X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
-    return backend_of(device).dense.gemm_accumulate(Z, Xd, Yd, sr, dtype, bound)
+    return backend_of(device).dense.gemm_accumulate(Z, Xd, Yd, sr, dtype, bound, skip_rows,
+                                                    skip_cols)
+
+
+def _check_band(op: str, arg: str, band, size: int):
+    """(start, stop) with 0 <= start <= stop <= size, as ints, or None."""
+    if band is None:
+        return None
+    ok = (isinstance(band, (tuple, list)) and len(band) == 2
+          and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in band))
+    if not ok:
+        raise InvalidValue(f"{op}: {arg} must be None or a pair (start, stop) of integers, "
+                           f"got {band!r}")
+    a, b = int(band[0]), int(band[1])
+    if not 0 <= a <= b <= size:
+        raise InvalidIndex(f"{op}: {arg} must satisfy 0 <= start <= stop <= {size}, got "
+                           f"{(a, b)}")
+    return (a, b)
+
+
+# ------------------------------------------------------------------------------ packed 16-bit
+
+#: Infinity of :func:`gemm_u16`: 0x7FFF; every value at or above it is infinite.
+U16_INF = 0x7FFF
+
+
+def _check_u16(op: str, arg: str, a) -> str:
+    dev = _array_device(op, arg, a)
+    if a.ndim != 2:
+        raise DimensionMismatch(f"{op}: {arg} must be a 2-D array, got {a.ndim}-D shape {a.shape}")
+    if a.dtype != np.uint16:
+        raise DomainMismatch(f"{op}: {arg}.dtype must be uint16, got {a.dtype}")
+    return dev
+
+
+def gemm_u16(X, Y):
+    """Min-plus product of uint16 matrices truncated at ``U16_INF`` (0x7FFF):
+    Z(i,j) = min(U16_INF, min_k X'(i,k) + Y'(k,j)), where X' and Y' are X and Y with every
+    value above U16_INF read as U16_INF (infinity: infinity plus anything stays infinite).
+
+    The integers 0 … 0x7FFF under (min, +) with every sum from 0x7FFF on taken as infinity
+    form a semiring, exact for every input: non-negative integer shortest paths whose finite
+    distances stay below 0x7FFF (``algorithms.apsp`` takes it when
+    ``(n − 1) · max weight ≤ 32766``). On the GPU it runs the tuned min-plus kernel on packed
+    words: two adjacent columns per 32-bit word, two relaxations per sm_90 DPX instruction
+    (``__viaddmin_u16x2``; its add wraps modulo 2¹⁶, which the clamping at 0x7FFF keeps from
+    ever happening: a sum of two lanes is at most 0xFFFE).
+
+    Parameters
+    ----------
+    X, Y : numpy.ndarray or cupy.ndarray of uint16
+        ``m × k`` and ``k × n`` on one device (any row pitch; odd widths are padded in a copy).
+
+    Returns
+    -------
+    Z : uint16 array, ``m × n``, C-contiguous, on the operands' device; U16_INF where no
+        finite sum exists (or every sum is at least U16_INF), and everywhere when k = 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring.dense import gemm_u16, U16_INF
+    >>> D = np.array([[0, 1, U16_INF], [U16_INF, 0, 2], [30000, U16_INF, 0]], np.uint16)
+    >>> gemm_u16(D, D)
+    array([[    0,     1,     3],
+           [30002,     0,     2],
+           [30000, 30001,     0]], dtype=uint16)
+    >>> gemm_u16(D[:, 2:], D[2:, :])  # 30000 + 30000 is past U16_INF: infinite
+    array([[32767, 32767, 32767],
+           [30002, 32767,     2],
+           [30000, 32767,     0]], dtype=uint16)
+    """
+    op = "gemm_u16"
+    device = _check_devices(op, {"X": _check_u16(op, "X", X), "Y": _check_u16(op, "Y", Y)})
+    if X.shape[1] != Y.shape[0]:
+        raise DimensionMismatch(f"{op}: X.shape[1] (={X.shape[1]}) must equal Y.shape[0] (={Y.shape[0]})")
+    xp = _b.xp_of(device)
+    Z = xp.empty((X.shape[0], Y.shape[1]), dtype=np.uint16)
+    return backend_of(device).dense.gemm_u16(Z, X, Y, False)
+
+
+def gemm_u16_accumulate(Z, X, Y, *, skip_rows=None, skip_cols=None):
+    """In place: Z ← min(Z, X ⊗ Y) over :func:`gemm_u16`'s truncated min-plus (Z's values
+    above U16_INF read as U16_INF too), optionally outside bands of rows and columns as
+    :func:`gemm_accumulate`'s ``skip_rows`` / ``skip_cols``: Floyd–Warshall's phase 3 on
+    packed 16-bit distances.
+
+    Parameters
+    ----------
+    Z : uint16 array ``m × n`` (a writeable view works), sharing no memory with X or Y
+    X, Y : uint16 arrays ``m × k``, ``k × n``, on Z's device
+    skip_rows, skip_cols : (start, stop), optional
+
+    Returns
+    -------
+    Z
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring.dense import gemm_u16_accumulate
+    >>> D = np.array([[0, 1, 9], [5, 0, 2], [1, 7, 0]], np.uint16)
+    >>> gemm_u16_accumulate(D, D[:, 1:2].copy(), D[1:2, :].copy())
+    array([[0, 1, 3],
+           [5, 0, 2],
+           [1, 7, 0]], dtype=uint16)
+    """
+    op = "gemm_u16_accumulate"
+    device = _check_devices(op, {"Z": _check_u16(op, "Z", Z), "X": _check_u16(op, "X", X),
+                                 "Y": _check_u16(op, "Y", Y)})
+    if X.shape[1] != Y.shape[0]:
+        raise DimensionMismatch(f"{op}: X.shape[1] (={X.shape[1]}) must equal Y.shape[0] (={Y.shape[0]})")
+    if Z.shape != (X.shape[0], Y.shape[1]):
+        raise DimensionMismatch(f"{op}: Z.shape {Z.shape} must equal (X.shape[0], Y.shape[1]) "
+                                f"= {(X.shape[0], Y.shape[1])}")
+    if not getattr(Z.flags, "writeable", True):
+        raise InvalidValue(f"{op}: Z must be writeable")
+    xp = _b.xp_of(device)
+    if xp.may_share_memory(Z, X) or xp.may_share_memory(Z, Y):
+        raise InvalidValue(f"{op}: Z must not share memory with X or Y")
+    skip_rows = _check_band(op, "skip_rows", skip_rows, Z.shape[0])
+    skip_cols = _check_band(op, "skip_cols", skip_cols, Z.shape[1])
+    return backend_of(device).dense.gemm_u16(Z, X, Y, True, skip_rows, skip_cols)
 
 
 def _check_bound(op: str, bound):

@@ -36,6 +36,7 @@ def small_tile(monkeypatch):
     monkeypatch.setattr(apsp_mod, "TILE", TILE_TEST)
     monkeypatch.setattr(apsp_mod, "TILE_INT", TILE_TEST)
     monkeypatch.setattr(apsp_mod, "TILE_CPU", TILE_TEST)
+    monkeypatch.setattr(apsp_mod, "TILE_U16", 2 * TILE_TEST)  # even: whole words
     monkeypatch.setattr(apsp_mod, "AUTO_MIN_N", 4)  # let 'auto' pick batched SSSP too
 
 
@@ -915,11 +916,13 @@ def test_fw_lookahead_int32_limits(device, monkeypatch):
         np.testing.assert_array_equal(_as_float(d, np.int32), ref)
 
 
-def test_fw_lookahead_schedule(monkeypatch):
+@pytest.mark.parametrize("one_launch", [True, False])
+def test_fw_lookahead_schedule(monkeypatch, one_launch):
     """The lookahead's schedule (CPU, recorded with vector clocks on the two lanes): every
     round's relaxations cover D; round r + 1's pivot work (its cross, read and written)
     follows round r's relaxations of that cross and precedes every relaxation of round r + 1;
     and no two operations left unordered by the events touch a common entry of D."""
+    monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one_launch)
     n, tile = 4 * TILE_TEST + 3, TILE_TEST
     rng = np.random.default_rng(2)
     rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
@@ -966,10 +969,14 @@ def test_fw_lookahead_schedule(monkeypatch):
         ops.append(("pivot", k0 // tile, lanes[0].lane, lanes[0]._tick(), foot))
         return R, C
 
-    def relax(D, C, R, rws, cls, *args):
-        real_relax(D, C, R, rws, cls, *args)
+    def relax(D, C, R, rws, cls, *args, skip_rows=None, skip_cols=None):
+        real_relax(D, C, R, rws, cls, *args, skip_rows=skip_rows, skip_cols=skip_cols)
         foot = np.zeros((n, n), bool)
         foot[rws[0]:rws[1], cls[0]:cls[1]] = True
+        if skip_rows is not None:  # bands relative to the rectangle
+            foot[rws[0] + skip_rows[0]:rws[0] + skip_rows[1], :] = False
+        if skip_cols is not None:
+            foot[:, cls[0] + skip_cols[0]:cls[0] + skip_cols[1]] = False
         ops.append(("relax", panels[id(C)], lanes[0].lane, lanes[0]._tick(), foot))
 
     def make_lanes(device):
@@ -1096,3 +1103,125 @@ def test_fw_lookahead_gpu_real_tile(device, monkeypatch):
                                 "floyd_warshall", tile=256)
             s.synchronize()
         np.testing.assert_array_equal(to_host(d), res[True])
+
+
+# ------------------------------------------------------------------------------ packed u16 path
+
+def _spy_u16(monkeypatch):
+    """Count the packed path's products (semiring.dense.gemm_u16 / gemm_u16_accumulate)."""
+    calls = []
+    for name in ("gemm_u16", "gemm_u16_accumulate"):
+        real = getattr(sr.dense, name)
+
+        def spy(*a, _real=real, **k):
+            calls.append(1)
+            return _real(*a, **k)
+
+        monkeypatch.setattr(sr.dense, name, spy)
+    return calls
+
+
+@given(n=st.sampled_from(SIZES) | st.integers(2, 4 * TILE_TEST + 3),
+       dtype=st.sampled_from([np.int32, np.int64]), kind=st.sampled_from(["matrix", "dense"]),
+       density=st.sampled_from([0.0, 0.1, 0.3, 1.0]), wmax=st.sampled_from([0, 1, 7, 300]),
+       look=st.booleans(), one=st.booleans(), want_pred=st.booleans(),
+       seed=st.integers(0, 2**32 - 1))
+def test_fw_u16_vs_scipy(device, n, dtype, kind, density, wmax, look, one, want_pred, seed,
+                         monkeypatch):
+    """Small non-negative integer weights (zero weights, unreachable pairs, self-loops,
+    explicit zeros in a Matrix) take the packed 16-bit path, several rounds, lookahead and
+    the one-launch phase 3 on and off: the distances equal SciPy's in the caller's type."""
+    monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one)
+    rng = np.random.default_rng(seed)
+    mask = rng.random((n, n)) < density
+    rows, cols = np.nonzero(mask)
+    w = rng.integers(0, wmax + 1, rows.size).astype(np.float64)
+    A = _build(n, rows, cols, w, dtype, device, kind)
+    calls = _spy_u16(monkeypatch)
+    out = algorithms.apsp(A, "floyd_warshall", predecessors=want_pred)
+    dist = out[0] if want_pred else out
+    assert dist.dtype == np.dtype(dtype) and sr.device_of(dist) == device
+    _, ref = _scipy(n, rows, cols, w)
+    np.testing.assert_array_equal(_as_float(dist, dtype), ref)
+    assert bool(calls) == (n > 0 and apsp_mod._u16_fits(np.dtype(dtype), n, (0, wmax)))
+    if want_pred:
+        _check_pred(out[1], ref, n, rows, cols, w)
+
+
+@pytest.mark.parametrize("total,edges,packed", [(32766, 6, True), (32767, 7, False)])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_fw_u16_boundary(device, total, edges, packed, dtype, monkeypatch):
+    """A directed path of n − 1 edges of weight w, (n − 1) · w = total: 32766 is the largest
+    bound the packed path takes (its infinity is 32767) and the end-to-end distance comes out
+    exact; at 32767 the int32 path runs. A zero-weight back edge 1 → 0; the pairs against
+    the path's direction beyond it are unreachable."""
+    n, w = edges + 1, total // edges
+    assert w * edges == total
+    rows, cols = np.r_[np.arange(n - 1), 1], np.r_[np.arange(1, n), 0]
+    wts = np.r_[np.full(n - 1, w, np.float64), 0.0]
+    A = _build(n, rows, cols, wts, dtype, device, "matrix")
+    calls = _spy_u16(monkeypatch)
+    dist = to_host(algorithms.apsp(A, "floyd_warshall"))
+    assert bool(calls) == packed
+    assert dist[0, n - 1] == total and dist[1, 0] == 0
+    assert dist[n - 1, 0] == np.iinfo(dtype).max
+    np.testing.assert_array_equal(_as_float(dist, dtype), _scipy(n, rows, cols, wts)[1])
+
+
+def test_fw_u16_refuses_negative_and_large(device, monkeypatch):
+    """Negative weights (no negative cycle) or a bound past 32766 keep the int32 path, and
+    the results stay exact; a float graph never takes it."""
+    calls = _spy_u16(monkeypatch)
+    rng = np.random.default_rng(5)
+    n = 3 * TILE_TEST + 1
+    rows, cols, w = _weights(rng, n, 0.4, np.int32, True)
+    assert w.min() < 0
+    for dtype, ww in ((np.int32, w), (np.int32, np.abs(w) * 1000), (np.float32, np.abs(w))):
+        A = _build(n, rows, cols, ww, dtype, device, "matrix")
+        dist = algorithms.apsp(A, "floyd_warshall")
+        np.testing.assert_array_equal(_as_float(dist, dtype), _scipy(n, rows, cols, ww)[1])
+    assert not calls
+    monkeypatch.setattr(apsp_mod, "FW_U16", False)
+    assert not apsp_mod._u16_fits(np.dtype(np.int32), 3, (0, 1))
+
+
+@pytest.mark.parametrize("kind", ["dense", "matrix"])
+def test_fw_u16_bool_input(device, kind, monkeypatch):
+    """A bool adjacency matrix (unweighted: hop counts; a Matrix's explicit False entries
+    are zero-weight edges) takes the packed path, several rounds, and returns float64."""
+    rng = np.random.default_rng(8)
+    n = 3 * TILE_TEST + 3
+    B = rng.random((n, n)) < 0.15
+    calls = _spy_u16(monkeypatch)
+    if kind == "dense":
+        A = B if device == "cpu" else __import__("cupy").asarray(B)
+        r, c = np.nonzero(B)
+        w = np.ones(r.size)
+    else:
+        r, c = np.nonzero(B | (rng.random((n, n)) < 0.05))
+        w = B[r, c].astype(float)  # False: a zero-weight edge
+        A = sr.Matrix.from_coo(r, c, B[r, c], nrows=n, ncols=n, dtype=bool, device=device)
+    dist, pred = algorithms.apsp(A, "floyd_warshall", predecessors=True)
+    assert calls and to_host(dist).dtype == np.float64
+    ref = _scipy(n, r, c, w)[1]
+    np.testing.assert_array_equal(to_host(dist), ref)
+    _check_pred(pred, ref, n, r, c, w)
+
+
+@pytest.mark.parametrize("look", [False, True])
+def test_fw_u16_production_tile(device, look, monkeypatch):
+    """The packed path with the production tile on the GPU (512: the one-launch bands on
+    the kernel's tile boundaries, several rounds, a ragged last round, n padded to a
+    multiple of U16_PAD) and TILE_CPU's on the CPU: equal to SciPy in int32."""
+    monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    tile = 512 if device == "gpu" else 64
+    n = 2 * tile + 13
+    rng = np.random.default_rng(12)
+    rows, cols = np.nonzero(rng.random((n, n)) < 6 / n)
+    w = rng.integers(0, 30, rows.size).astype(np.float64)  # (n − 1) · 29 <= 32766
+    A = _build(n, rows, cols, w, np.int32, device, "dense")
+    calls = _spy_u16(monkeypatch)
+    d = algorithms.apsp(A, "floyd_warshall", tile=tile)
+    assert calls and d.dtype == np.int32
+    np.testing.assert_array_equal(_as_float(d, np.int32), _scipy(n, rows, cols, w)[1])

@@ -543,7 +543,7 @@ def test_tuned_minplus_dispatch():
     assert _gpu_dense.minplus_policy(min_plus_sat, np.int32, _dense.SAT_BOUND) == "mp_imin_plus_sat"
     assert _gpu_dense.minplus_policy(min_plus_sat, np.int64, 10) is None
     names = next(iter(_gpu_dense.minplus_instantiations()))[2]
-    assert len(names) == len(_gpu_dense.MINPLUS_POLICIES)
+    assert len(names) == len(_gpu_dense.MINPLUS_POLICIES) + 1  # and the packed u16 one
 
 
 @pytest.mark.parametrize("sname,dtype", TUNED)
@@ -644,3 +644,100 @@ def test_gpu_tuned_kernel_is_used():
     np.testing.assert_array_equal(zg, gemm(Xd, Xd.T.copy(), "min_plus", np.float32))
     name = _gpu_dense.minplus_name("mp_fmin_plus<float>", _gpu_dense.MINPLUS_TILING[4])
     assert any(key[1:4] == ("function", "minplus", name) for key in kernels._cache)
+
+
+# ---------------------------------------------------------------------------------- bands, packed u16
+
+def _u16_oracle(X, Y, Z0=None):
+    """min(0x7FFF, [Z0,] min_k X' + Y'), X', Y', Z0 clamped to 0x7FFF, in int64."""
+    inf = _dense.U16_INF
+    Xi = np.minimum(X, inf).astype(np.int64)
+    Yi = np.minimum(Y, inf).astype(np.int64)
+    T = (Xi[:, :, None] + Yi[None, :, :]).min(axis=1, initial=inf)
+    if Z0 is not None:
+        T = np.minimum(T, np.minimum(Z0, inf))
+    return T.astype(np.uint16)
+
+
+def _u16_values(rng, shape):
+    """Small values, 0, the infinity, values above it (read as infinity) and 0xFFFF."""
+    inf = _dense.U16_INF
+    ext = np.array([0, 1, inf - 1, inf, inf + 1, 0xFFFF], np.uint16)
+    return np.where(rng.random(shape) < 0.25, rng.choice(ext, shape),
+                    rng.integers(0, 20000, shape)).astype(np.uint16)
+
+
+@given(m=st.integers(0, 140), k=st.integers(0, 40), n=st.integers(0, 140),
+       seed=st.integers(0, 2**32 - 1), pitch=st.booleans())
+def test_gemm_u16_vs_oracle(device, m, k, n, seed, pitch):
+    """The packed 16-bit min-plus: odd and even widths (padded copies), views with a row pitch
+    (in place when even), the infinity and values above it, k = 0."""
+    rng = np.random.default_rng(seed)
+    X, Y, Z0 = _u16_values(rng, (m, k)), _u16_values(rng, (k, n)), _u16_values(rng, (m, n))
+    want = _u16_oracle(X, Y)
+    np.testing.assert_array_equal(to_host(_dense.gemm_u16(_to(device, X), _to(device, Y))), want)
+    big = _to(device, np.zeros((m, n + 2 * pitch + 1), np.uint16))
+    Z = big[:, 1:n + 1] if pitch else big[:, :n]  # an odd offset: not a word view
+    Z[...] = _to(device, Z0)
+    out = _dense.gemm_u16_accumulate(Z, _to(device, X), _to(device, Y))
+    np.testing.assert_array_equal(to_host(out), _u16_oracle(X, Y, Z0))
+    np.testing.assert_array_equal(to_host(big)[:, n + 1:] if pitch else to_host(big)[:, n:],
+                                  0)  # outside Z untouched
+
+
+@pytest.mark.parametrize("m,k,n,rows,cols", [
+    (300, 24, 300, (128, 256), (128, 256)),   # on tile boundaries: one launch on the GPU
+    (300, 24, 300, (0, 256), None),           # a band from the start
+    (300, 9, 290, (130, 140), (3, 5)),        # off the boundaries: rectangles
+    (64, 8, 64, (0, 64), (0, 64)),            # everything skipped
+    (260, 16, 520, (256, 260), (512, 520)),   # bands at the end
+    (40, 0, 50, (8, 16), (0, 8)),             # k = 0: nothing changes (the packed Z clamps)
+])
+def test_gemm_accumulate_skip_bands(device, m, k, n, rows, cols):
+    """Z outside the bands gets Z ⊕ X ⊗ Y, the bands keep their values: float32 min-plus
+    (the tuned kernel's gaps), saturating int32 (its DPX path) and the packed u16."""
+    rng = np.random.default_rng(m + n + k)
+    keep = np.zeros((m, n), bool)
+    if rows:
+        keep[rows[0]:rows[1], :] = True
+    if cols:
+        keep[:, cols[0]:cols[1]] = True
+    for semiring, dt, bound in ((sr.min_plus, np.float32, None),
+                                (min_plus_sat, np.int32, 1 << 20)):
+        X = rng.integers(0, 1000, (m, k)).astype(dt)
+        Y = rng.integers(0, 1000, (k, n)).astype(dt)
+        Z0 = rng.integers(0, 3000, (m, n)).astype(dt)
+        big = np.inf if dt == np.float32 else np.iinfo(np.int32).max
+        want = np.where(keep, Z0, np.minimum(Z0, (X[:, :, None] + Y[None]).min(axis=1,
+                                                                           initial=big)))
+        Z = _to(device, Z0.copy())
+        _dense.gemm_accumulate(Z, _to(device, X), _to(device, Y), semiring, dt, bound=bound,
+                               skip_rows=rows, skip_cols=cols)
+        np.testing.assert_array_equal(to_host(Z), want)
+    X, Y, Z0 = _u16_values(rng, (m, k)), _u16_values(rng, (k, n)), _u16_values(rng, (m, n))
+    want = np.where(keep, Z0, _u16_oracle(X, Y, Z0))
+    Z = _to(device, Z0.copy())
+    _dense.gemm_u16_accumulate(Z, _to(device, X), _to(device, Y), skip_rows=rows, skip_cols=cols)
+    np.testing.assert_array_equal(to_host(Z), want)
+
+
+def test_u16_and_band_errors(device):
+    X = _to(device, np.zeros((3, 2), np.uint16))
+    Y = _to(device, np.zeros((2, 4), np.uint16))
+    with pytest.raises(sr.DomainMismatch, match=r"gemm_u16: X.dtype must be uint16, got int32"):
+        _dense.gemm_u16(_to(device, np.zeros((3, 2), np.int32)), Y)
+    with pytest.raises(sr.DimensionMismatch, match=r"gemm_u16: X.shape\[1\] \(=2\) must equal"):
+        _dense.gemm_u16(X, _to(device, np.zeros((3, 4), np.uint16)))
+    Z = _to(device, np.zeros((3, 4), np.uint16))
+    with pytest.raises(sr.InvalidIndex, match=r"gemm_u16_accumulate: skip_rows must satisfy "
+                                              r"0 <= start <= stop <= 3, got \(2, 5\)"):
+        _dense.gemm_u16_accumulate(Z, X, Y, skip_rows=(2, 5))
+    with pytest.raises(sr.InvalidValue, match="skip_cols must be None or a pair"):
+        _dense.gemm_u16_accumulate(Z, X, Y, skip_cols=3)
+    with pytest.raises(sr.InvalidValue, match="must not share memory"):
+        _dense.gemm_u16_accumulate(X[:, :1], X[:, 1:], _to(device, np.zeros((1, 1), np.uint16)))
+    with pytest.raises(sr.InvalidIndex, match="gemm_accumulate: skip_cols"):
+        _dense.gemm_accumulate(_to(device, np.zeros((3, 4), np.float32)),
+                               _to(device, np.zeros((3, 2), np.float32)),
+                               _to(device, np.zeros((2, 4), np.float32)), sr.min_plus,
+                               np.float32, skip_cols=(-1, 2))

@@ -25,8 +25,10 @@ INT_MAX = np.iinfo(np.int32).max
 #: policy index of tests/emu/minplus_emu.cpp: (semiring, dtype)
 POLICIES = {0: ("min_plus", np.float32), 1: ("max_plus", np.float32),
             2: ("min_plus", np.float64), 3: ("max_plus", np.float64),
-            4: ("min_plus", np.int32), 5: ("max_plus", np.int32), 6: ("min_plus_sat", np.int32)}
-ACC, XVEC, YVEC, ZVEC = 1, 2, 4, 8
+            4: ("min_plus", np.int32), 5: ("max_plus", np.int32), 6: ("min_plus_sat", np.int32),
+            7: ("min_plus_u16x2", np.uint32)}
+U16_INF = 0x7FFF
+ACC, XVEC, YVEC, ZVEC, ZLATE = 1, 2, 4, 8, 16
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +51,22 @@ def emu(tmp_path_factory):
     return exe, tmp_path_factory.mktemp("io")
 
 
+def u16x2_oracle(X, Y, Z0, accumulate):
+    """Per 16-bit lane: min(0x7FFF, [Z,] min_k X + Y), every operand clamped to 0x7FFF."""
+    out = np.zeros((X.shape[0], Y.shape[1]), np.uint32)
+    for shift in (0, 16):
+        lane = lambda a: np.minimum((a >> shift) & 0xFFFF, U16_INF).astype(np.int64)  # noqa: E731
+        T = (lane(X)[:, :, None] + lane(Y)[None, :, :]).min(axis=1, initial=U16_INF)
+        if accumulate:
+            T = np.minimum(T, lane(Z0))
+        out |= T.astype(np.uint32) << shift
+    return out
+
+
 def oracle(policy, X, Y, Z0, accumulate):
     name, dt = POLICIES[policy]
+    if name == "min_plus_u16x2":
+        return u16x2_oracle(X, Y, Z0, accumulate)
     if name == "min_plus_sat":
         T = _plus_sat_numpy(X[:, :, None], Y[None, :, :]).min(axis=1)
     else:
@@ -62,15 +78,18 @@ def oracle(policy, X, Y, Z0, accumulate):
     return srg.add.op.apply_numpy(Z0, T, np.dtype(dt))
 
 
-def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), vec=True):
+def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), vec=True,
+                 gap=(0, 0, 0, 0), late=False):
     """Z after one launch; X, Y, Z stored with leading dimensions padded by ``pads`` (the
-    padding holds junk that must be neither read into the result nor overwritten)."""
+    padding holds junk that must be neither read into the result nor overwritten). ``gap``:
+    the kernel's (gap_m, gap_mlen, gap_n, gap_nlen); X, Y and Z0 hold the gaps' rows and
+    columns (the launch covers the rest)."""
     exe, io = emu
     dt = np.dtype(POLICIES[policy][1])
     m, K = X.shape
     n = Y.shape[1]
     ldx, ldy, ldz = K + pads[0], n + pads[1], n + pads[2]
-    junk = dt.type(7) if dt.kind == "i" else dt.type(-12345.0)
+    junk = dt.type(7) if dt.kind in "iu" else dt.type(-12345.0)
     Xs = np.full((m, ldx), junk, dt)
     Xs[:, :K] = X
     Ys = np.full((K, ldy), junk, dt)
@@ -78,16 +97,19 @@ def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), v
     Zs = np.full((m, ldz), junk, dt)
     Zs[:, :n] = Z0
     v = 16 // dt.itemsize
-    flags = ACC if accumulate else 0
+    flags = (ACC | (ZLATE if late else 0)) if accumulate else 0
     if vec:
-        flags |= ((XVEC if ldx % v == 0 and K % v == 0 else 0) | (YVEC if ldy % v == 0 else 0)
-                  | (ZVEC if ldz % v == 0 else 0))
+        shift_ok = gap[3] % v == 0  # a column gap keeps 16-byte vectors aligned
+        flags |= ((XVEC if ldx % v == 0 and K % v == 0 else 0)
+                  | (YVEC if ldy % v == 0 and shift_ok else 0)
+                  | (ZVEC if ldz % v == 0 and shift_ok else 0))
     fin, fout = str(io / "in.bin"), str(io / "out.bin")
     with open(fin, "wb") as f:
         for a in (Xs, Ys, Zs):
             f.write(np.ascontiguousarray(a).tobytes())
-    r = subprocess.run([exe, str(policy), str(tiling), str(m), str(n), str(K), str(ldx),
-                        str(ldy), str(ldz), str(flags), fin, fout], capture_output=True)
+    r = subprocess.run([exe, str(policy), str(tiling), str(m - gap[1]), str(n - gap[3]), str(K),
+                        str(ldx), str(ldy), str(ldz), str(flags), *map(str, gap), fin, fout],
+                       capture_output=True)
     assert r.returncode == 0, r.stderr
     out = np.fromfile(fout, dtype=dt).reshape(m, ldz)
     np.testing.assert_array_equal(out[:, n:], Zs[:, n:])  # the padding is untouched
@@ -97,6 +119,15 @@ def run_emulated(emu, policy, tiling, X, Y, Z0, *, accumulate, pads=(0, 0, 0), v
 def rand_operands(rng, policy, m, k, n):
     name, dt = POLICIES[policy]
     dt = np.dtype(dt)
+    if name == "min_plus_u16x2":  # lanes: small values, the infinity, values above it
+        ext = np.array([0, 1, U16_INF - 1, U16_INF, U16_INF + 1, 0xFFFF], np.uint32)
+
+        def pick(s):
+            lanes = [np.where(rng.random(s) < 0.3, rng.choice(ext, s),
+                              rng.integers(0, 3000, s)).astype(np.uint32) for _ in range(2)]
+            return lanes[0] | (lanes[1] << 16)
+
+        return pick((m, k)), pick((k, n)), pick((m, n))
     if name == "min_plus_sat":  # finite values and results within the bound, some infinities
         lim = 1 << 27
         X, Y, Z = (rng.integers(-lim, lim, s).astype(dt) for s in ((m, k), (k, n), (m, n)))
@@ -123,8 +154,11 @@ def rand_operands(rng, policy, m, k, n):
 def check(emu, policy, tiling, m, k, n, seed, *, accumulate, pads=(0, 0, 0), vec=True):
     rng = np.random.default_rng(seed)
     X, Y, Z0 = rand_operands(rng, policy, m, k, n)
-    got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=accumulate, pads=pads, vec=vec)
-    np.testing.assert_array_equal(got, oracle(policy, X, Y, Z0, accumulate))
+    want = oracle(policy, X, Y, Z0, accumulate)
+    for late in ((False, True) if accumulate else (False,)):  # Z first, or folded in at the end
+        got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=accumulate, pads=pads,
+                           vec=vec, late=late)
+        np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
@@ -167,3 +201,41 @@ def test_all_nan_products_stay_nan(emu):
         got = run_emulated(emu, policy, 0, X, Y, np.zeros((1, 1), np.float32), accumulate=False)
         assert np.isnan(got).all()
         np.testing.assert_array_equal(got, oracle(policy, X, Y, None, False))
+
+
+@pytest.mark.parametrize("policy", [0, 4, 7])
+@pytest.mark.parametrize("tiling,m,k,n,gap", [
+    (1, 96, 20, 96, (32, 32, 32, 32)),     # a cross in the middle, one tile wide
+    (1, 100, 9, 70, (64, 5, 0, 0)),        # rows only, an odd gap, partial tiles after it
+    (1, 70, 8, 101, (0, 0, 32, 7)),        # columns only
+    (1, 64, 8, 64, (32, 32, 32, 32)),      # the gap reaches the end: no tile after it
+    (0, 300, 24, 260, (128, 40, 128, 4)),  # the production tiling
+])
+def test_gaps(emu, policy, tiling, m, k, n, gap):
+    """One launch relaxes everything outside a band of rows and a band of columns (the
+    Floyd–Warshall lookahead's cross); the band keeps its old values."""
+    rng = np.random.default_rng(m * n + k)
+    X, Y, Z0 = rand_operands(rng, policy, m, k, n)
+    for pads, vec in (((0, 0, 0), True), ((4, 8, 4), True), ((1, 3, 1), False)):
+        got = run_emulated(emu, policy, tiling, X, Y, Z0, accumulate=True, pads=pads, vec=vec,
+                           gap=gap, late=vec)
+        want = oracle(policy, X, Y, Z0, True)
+        rows = np.r_[gap[0]:gap[0] + gap[1]]
+        cols = np.r_[gap[2]:gap[2] + gap[3]]
+        want[rows, :] = Z0[rows, :]
+        want[:, cols] = Z0[:, cols]
+        np.testing.assert_array_equal(got, want)
+
+
+def test_u16x2_lanes_are_independent_and_never_wrap(emu):
+    """0x7FFF + 0x7FFF stays infinite (no lane wraps, no carry into the other lane); values
+    above 0x7FFF read as 0x7FFF; the accumulate form clamps Z too."""
+    big = np.uint32(0xFFFF)
+    X = np.array([[big | (np.uint32(3) << 16), np.uint32(U16_INF) | (big << 16)]], np.uint32)
+    Y = np.array([[np.uint32(U16_INF) | (np.uint32(4) << 16)], [np.uint32(2) | (big << 16)]],
+                 np.uint32)
+    Z0 = np.array([[0xFFFFFFFF]], np.uint32)
+    for acc in (False, True):
+        got = run_emulated(emu, 7, 0, X, Y, Z0, accumulate=acc)
+        assert got[0, 0] == (U16_INF | (7 << 16)), hex(got[0, 0])
+        np.testing.assert_array_equal(got, u16x2_oracle(X, Y, Z0, acc))

@@ -76,3 +76,17 @@ extern "C" __global__ void probe_min_s32(const int* __restrict__ init, int step,
 {
     sr_probe<int>(init, step, iters, out, 0x3fffffff, SrProbeMin());
 }
+
+// Packed unsigned 16-bit lanes with the DPX instruction (sm_90: one VIADDMNMX.U16x2 per
+// word, two relaxations: the probe's rate counts both). Lanes start below 0x4000 and
+// the accumulators at 0x7fff: no lane sum wraps (the kernels' MP_U16_INF scheme).
+struct SrProbeDpxU16x2 {
+    __device__ unsigned operator()(unsigned acc, unsigned a, unsigned b) const {
+        return __viaddmin_u16x2(a, b, acc);
+    }
+};
+extern "C" __global__ void probe_viaddmin_u16x2(const unsigned* __restrict__ init, unsigned step,
+                                                int iters, unsigned* __restrict__ out)
+{
+    sr_probe<unsigned>(init, step, iters, out, 0x7fff7fffu, SrProbeDpxU16x2());
+}

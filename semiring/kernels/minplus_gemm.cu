@@ -48,6 +48,12 @@
 #define MP_X_VEC 2
 #define MP_Y_VEC 4
 #define MP_Z_VEC 8
+// With MP_ACCUMULATE: Z's old values join at the end instead of starting the accumulators.
+// The block asks L2 for its Z tile first (prefetch.global.L2), relaxes its k range from the
+// start value, then folds Z in from L2 (combine) and stores. Phase 3 of Floyd–Warshall has a
+// short k (one pivot block): Z's DRAM reads at the start of every block, in step across the
+// blocks of a wave, otherwise stall the SMs for a sizeable share of each block's time.
+#define MP_Z_LATE 16
 
 __device__ __forceinline__ float mp_fmin(float a, float b) { return fminf(a, b); }
 // float min/max are one FMNMX; double ones have no instruction and fmin()'s full emulation
@@ -70,33 +76,39 @@ __device__ __forceinline__ int mp_wrap_add(int a, int b) { return (int)((unsigne
 template <typename T> struct mp_fmin_plus {
     typedef T value;
     static constexpr bool raw = true;  // load() is the identity: tiles may be copied as they are
+    static constexpr bool clamp = false;
     static __device__ __forceinline__ T start() { return mp_nan<T>(); }
     static __device__ __forceinline__ T pad_x() { return mp_nan<T>(); }
     static __device__ __forceinline__ T pad_y() { return mp_nan<T>(); }
     static __device__ __forceinline__ T load(T x) { return x; }
     static __device__ __forceinline__ T store(T x) { return x; }
     static __device__ __forceinline__ T relax(T acc, T a, T b) { return mp_fmin(acc, a + b); }
+    static __device__ __forceinline__ T combine(T acc, T z) { return mp_fmin(acc, z); }
 };
 
 template <typename T> struct mp_fmax_plus {
     typedef T value;
     static constexpr bool raw = true;  // load() is the identity: tiles may be copied as they are
+    static constexpr bool clamp = false;
     static __device__ __forceinline__ T start() { return mp_nan<T>(); }
     static __device__ __forceinline__ T pad_x() { return mp_nan<T>(); }
     static __device__ __forceinline__ T pad_y() { return mp_nan<T>(); }
     static __device__ __forceinline__ T load(T x) { return x; }
     static __device__ __forceinline__ T store(T x) { return x; }
     static __device__ __forceinline__ T relax(T acc, T a, T b) { return mp_fmax(acc, a + b); }
+    static __device__ __forceinline__ T combine(T acc, T z) { return mp_fmax(acc, z); }
 };
 
 struct mp_imin_plus {
     typedef int value;
     static constexpr bool raw = true;  // load() is the identity: tiles may be copied as they are
+    static constexpr bool clamp = false;
     static __device__ __forceinline__ int start() { return MP_INT_MAX; }
     static __device__ __forceinline__ int pad_x() { return MP_INT_MAX; }
     static __device__ __forceinline__ int pad_y() { return 0; }
     static __device__ __forceinline__ int load(int x) { return x; }
     static __device__ __forceinline__ int store(int x) { return x; }
+    static __device__ __forceinline__ int combine(int acc, int z) { return min(acc, z); }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(MP_NO_DPX)
         return __viaddmin_s32(a, b, acc);  // one VIADDMNMX: min(a + b, acc), the add wrapping
@@ -109,11 +121,13 @@ struct mp_imin_plus {
 struct mp_imax_plus {
     typedef int value;
     static constexpr bool raw = true;  // load() is the identity: tiles may be copied as they are
+    static constexpr bool clamp = false;
     static __device__ __forceinline__ int start() { return MP_INT_MIN; }
     static __device__ __forceinline__ int pad_x() { return MP_INT_MIN; }
     static __device__ __forceinline__ int pad_y() { return 0; }
     static __device__ __forceinline__ int load(int x) { return x; }
     static __device__ __forceinline__ int store(int x) { return x; }
+    static __device__ __forceinline__ int combine(int acc, int z) { return max(acc, z); }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(MP_NO_DPX)
         return __viaddmax_s32(a, b, acc);
@@ -126,6 +140,7 @@ struct mp_imax_plus {
 struct mp_imin_plus_sat {
     typedef int value;
     static constexpr bool raw = false;  // load() maps INT_MAX: tiles go through registers
+    static constexpr bool clamp = false;
     static __device__ __forceinline__ int start() { return MP_INT_MAX; }
     static __device__ __forceinline__ int pad_x() { return MP_SAT_BIG; }
     static __device__ __forceinline__ int pad_y() { return MP_SAT_BIG; }
@@ -133,8 +148,54 @@ struct mp_imin_plus_sat {
     static __device__ __forceinline__ int store(int r) {
         return r >= MP_SAT_INF ? MP_INT_MAX : max(r, -MP_SAT_LOW);
     }
+    static __device__ __forceinline__ int combine(int acc, int z) { return min(acc, z); }
     static __device__ __forceinline__ int relax(int acc, int a, int b) {
         return mp_imin_plus::relax(acc, a, b);  // no sum of loaded values wraps
+    }
+};
+
+// Packed 16-bit min-plus (APSP's int16x2 DPX path): every 32-bit word holds two unsigned
+// 16-bit lanes, relaxed independently, acc = min(acc, a + b) per lane, two relaxations per
+// instruction (sm_90: one VIADDMNMX.U16x2, __viaddmin_u16x2, whose add WRAPS modulo 2^16:
+// PTX add.u16x2, no saturation). Values are in [0, MP_U16_INF]; MP_U16_INF = 0x7FFF is
+// infinity: every loaded value is clamped to it first (load: min per lane, one VIMNMX), so
+// a sum of two loaded values is at most 0xFFFE and never wraps, and the accumulators start
+// at it, so every result is min(MP_U16_INF, Z, min_k X + Y): the min-plus semiring over the
+// integers truncated at 0x7FFF, exact for every input. X(i, k) is usually the same value in
+// both lanes (semiring/backend/gpu/dense.py duplicates it), Y and Z two adjacent columns.
+// Tiles are copied raw (cp.async) and clamped in shared memory by the thread that copied
+// them (``clamp``).
+#define MP_U16_INF 0x7fffu
+#define MP_U16X2_INF 0x7fff7fffu
+__device__ __forceinline__ unsigned mp_vminu2(unsigned a, unsigned b) {
+#if defined(__CUDA_ARCH__)
+    return __vminu2(a, b);
+#else
+    const unsigned lo = min(a & 0xffffu, b & 0xffffu), hi = min(a >> 16, b >> 16);
+    return lo | (hi << 16);
+#endif
+}
+__device__ __forceinline__ unsigned mp_vaddmin_u16x2(unsigned a, unsigned b, unsigned c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    return __viaddmin_u16x2(a, b, c);
+#else
+    const unsigned lo = (a + b) & 0xffffu, hi = ((a >> 16) + (b >> 16)) & 0xffffu;  // wrapping
+    return mp_vminu2(lo | (hi << 16), c);
+#endif
+}
+
+struct mp_u16x2_min_plus {
+    typedef unsigned int value;
+    static constexpr bool raw = true;   // copied as they are (cp.async) ...
+    static constexpr bool clamp = true; // ... then clamped in shared memory
+    static __device__ __forceinline__ unsigned start() { return MP_U16X2_INF; }
+    static __device__ __forceinline__ unsigned pad_x() { return MP_U16X2_INF; }
+    static __device__ __forceinline__ unsigned pad_y() { return MP_U16X2_INF; }
+    static __device__ __forceinline__ unsigned load(unsigned x) { return mp_vminu2(x, MP_U16X2_INF); }
+    static __device__ __forceinline__ unsigned store(unsigned x) { return x; }
+    static __device__ __forceinline__ unsigned combine(unsigned acc, unsigned z) { return mp_vminu2(acc, z); }
+    static __device__ __forceinline__ unsigned relax(unsigned acc, unsigned a, unsigned b) {
+        return mp_vaddmin_u16x2(a, b, acc);
     }
 };
 
@@ -151,6 +212,13 @@ template <int BYTES> __device__ __forceinline__ void mp_cp_async(void* smem, con
 #else
     typedef typename mp_bytes<BYTES>::type B;
     *reinterpret_cast<B*>(smem) = *reinterpret_cast<const B*>(gmem);
+#endif
+}
+__device__ __forceinline__ void mp_prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L2 [%0];\n" :: "l"(p));
+#else
+    (void)p;
 #endif
 }
 __device__ __forceinline__ void mp_cp_async_commit() {
@@ -174,7 +242,7 @@ template <class P, int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     const typename P::value* __restrict__ X, const typename P::value* __restrict__ Y,
     typename P::value* __restrict__ Z, int M, int N, int K, long long ldx, long long ldy,
-    long long ldz, int flags)
+    long long ldz, int flags, int gap_m, int gap_mlen, int gap_n, int gap_nlen)
 {
     typedef typename P::value T;
     typedef typename mp_vec<T>::type V;
@@ -198,43 +266,51 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     const int per_group = MP_GROUP_M * tiles_n, bid = blockIdx.x;
     const int first_m = (bid / per_group) * MP_GROUP_M;
     const int gsize = min(tiles_m - first_m, MP_GROUP_M);
-    const int m0 = (first_m + (bid % per_group) % gsize) * BM;
-    const int n0 = ((bid % per_group) / gsize) * BN;
+    const int cm0 = (first_m + (bid % per_group) % gsize) * BM;
+    const int cn0 = ((bid % per_group) / gsize) * BN;
+    // Gaps (Floyd–Warshall's lookahead: everything outside the next pivots' cross in one
+    // launch): M × N index a compacted Z whose rows from gap_m on lie gap_mlen rows further
+    // in X and Z, and whose columns from gap_n on lie gap_nlen columns further in Y and Z.
+    // The caller puts gap_m (gap_n) on a multiple of BM (BN): a tile lies on one side. From
+    // here on m0, n0 are the tile's rows and columns in X, Y, Z and Me, Ne their ends there.
+    const int m0 = cm0 + (gap_mlen && cm0 >= gap_m ? gap_mlen : 0);
+    const int n0 = cn0 + (gap_nlen && cn0 >= gap_n ? gap_nlen : 0);
+    const int Me = M + (m0 - cm0), Ne = N + (n0 - cn0);
 
     const bool xvec = flags & MP_X_VEC, yvec = flags & MP_Y_VEC;
-    // A block inside M × N takes the fast fetch for its full k tiles (with async copies any
+    // A block inside Me × Ne takes the fast fetch for its full k tiles (with async copies any
     // alignment; through registers, vector-aligned operands only); edge blocks take the
     // checked one. The partial k tile (K % BK) comes first (tiles start at
     // kstart = K - ntiles·BK <= 0), so every later tile is full.
     constexpr bool ASYNC = P::raw;
-    const bool interior = (ASYNC || (xvec && yvec)) && m0 + BM <= M && n0 + BN <= N;
+    const bool interior = (ASYNC || (xvec && yvec)) && m0 + BM <= Me && n0 + BN <= Ne;
     const int ntiles = (K + BK - 1) / BK, kstart = K - ntiles * BK;
 
     V xr[LX], yr[LY];  // a tile fetched into registers
-    // checked fetch: pads outside X and Y (rows >= M, columns >= N, k < 0)
+    // checked fetch: pads outside X and Y (rows >= Me, columns >= Ne, k < 0)
     auto fetch_checked = [&](int k0) {
 #pragma unroll
         for (int i = 0; i < LX; ++i) {
             const int v = tid + i * NT, gm = m0 + v / KV, gk = k0 + (v % KV) * VEC;
-            const T* src = X + (long long)min(gm, M - 1) * ldx + gk;
-            if (xvec && gm < M && gk >= 0) {  // K % VEC == 0 here: the vector is inside
+            const T* src = X + (long long)min(gm, Me - 1) * ldx + gk;
+            if (xvec && gm < Me && gk >= 0) {  // K % VEC == 0 here: the vector is inside
                 xr[i] = *reinterpret_cast<const V*>(src);
             } else {
 #pragma unroll
                 for (int e = 0; e < VEC; ++e)
-                    xr[i].e[e] = (gm < M && gk + e >= 0) ? src[e] : P::pad_x();
+                    xr[i].e[e] = (gm < Me && gk + e >= 0) ? src[e] : P::pad_x();
             }
         }
 #pragma unroll
         for (int i = 0; i < LY; ++i) {
             const int v = tid + i * NT, gk = k0 + v / NV, gn = n0 + (v % NV) * VEC;
             const T* src = Y + (long long)max(gk, 0) * ldy + gn;
-            if (yvec && gk >= 0 && gn + VEC <= N) {
+            if (yvec && gk >= 0 && gn + VEC <= Ne) {
                 yr[i] = *reinterpret_cast<const V*>(src);
             } else {
 #pragma unroll
                 for (int e = 0; e < VEC; ++e)
-                    yr[i].e[e] = (gk >= 0 && gn + e < N) ? src[e] : P::pad_y();
+                    yr[i].e[e] = (gk >= 0 && gn + e < Ne) ? src[e] : P::pad_y();
             }
         }
     };
@@ -290,30 +366,56 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
         mp_cp_async_commit();
     };
 
+    // P::clamp: the tile just copied raw by this thread (fetch_async's elements) through
+    // load() in place; its own async copies are visible to it after the wait
+    auto clamp_own = [&](int buf) {
+#pragma unroll
+        for (int i = 0; i < LX; ++i) {
+            const int v = tid + i * NT, xm = v / KV, xk = (v % KV) * VEC;
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) As[buf][xk + e][xm] = P::load(As[buf][xk + e][xm]);
+        }
+#pragma unroll
+        for (int i = 0; i < LY; ++i) {
+            const int v = tid + i * NT, yk = v / NV, yn = (v % NV) * VEC;
+            V w = *reinterpret_cast<const V*>(&Bs[buf][yk][yn]);
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) w.e[e] = P::load(w.e[e]);
+            *reinterpret_cast<V*>(&Bs[buf][yk][yn]) = w;
+        }
+    };
+
     // accumulators: Z's old values (accumulate) or the start value
     T acc[TM][TN];
 #pragma unroll
     for (int r = 0; r < TM; ++r)
 #pragma unroll
         for (int c = 0; c < TN; ++c) acc[r][c] = P::start();
-    if (flags & MP_ACCUMULATE) {
+    const bool zlate = (flags & MP_ACCUMULATE) && (flags & MP_Z_LATE);
+    if (zlate) {  // the 128-byte lines of this block's Z tile, into L2
+        constexpr int LINE = 128 / (int)sizeof(T), LPR = (BN + LINE - 1) / LINE;
+        for (int l = tid; l < BM * LPR; l += NT) {
+            const int i = m0 + l / LPR, j = n0 + (l % LPR) * LINE;
+            if (i < Me && j < Ne) mp_prefetch_l2(Z + (long long)i * ldz + j);
+        }
+    } else if (flags & MP_ACCUMULATE) {
         const bool zvec = flags & MP_Z_VEC;
 #pragma unroll
         for (int r = 0; r < TM; ++r) {
             const int i = m0 + (r / HM) * (BM / 2) + ty * HM + r % HM;
-            if (i >= M) continue;
+            if (i >= Me) continue;
             const T* zrow = Z + (long long)i * ldz;
 #pragma unroll
             for (int c0 = 0; c0 < TN; c0 += VEC) {
                 const int j = n0 + (c0 / HN) * (BN / 2) + tx * HN + c0 % HN;
-                if (zvec && j + VEC <= N) {
+                if (zvec && j + VEC <= Ne) {
                     const V v = *reinterpret_cast<const V*>(zrow + j);
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) acc[r][c0 + e] = P::load(v.e[e]);
                 } else {
 #pragma unroll
                     for (int e = 0; e < VEC; ++e)
-                        if (j + e < N) acc[r][c0 + e] = P::load(zrow[j + e]);
+                        if (j + e < Ne) acc[r][c0 + e] = P::load(zrow[j + e]);
                 }
             }
         }
@@ -361,7 +463,10 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
             }
             compute(cur);
             if (more) {
-                if (ASYNC) mp_cp_async_wait_all();
+                if (ASYNC) {
+                    mp_cp_async_wait_all();
+                    if (P::clamp) clamp_own(cur ^ 1);
+                }
                 if (!ASYNC) stash(cur ^ 1);  // the other buffer: last read before the last barrier
             }
             __syncthreads();
@@ -381,10 +486,33 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     }
 
     const bool zvec = flags & MP_Z_VEC;
+    if (zlate) {  // Z ⊕ the fold: every load first, then the stores below
+#pragma unroll
+        for (int r = 0; r < TM; ++r) {
+            const int i = m0 + (r / HM) * (BM / 2) + ty * HM + r % HM;
+            if (i >= Me) continue;
+            const T* zrow = Z + (long long)i * ldz;
+#pragma unroll
+            for (int c0 = 0; c0 < TN; c0 += VEC) {
+                const int j = n0 + (c0 / HN) * (BN / 2) + tx * HN + c0 % HN;
+                if (zvec && j + VEC <= Ne) {
+                    const V v = *reinterpret_cast<const V*>(zrow + j);
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        acc[r][c0 + e] = P::combine(acc[r][c0 + e], P::load(v.e[e]));
+                } else {
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        if (j + e < Ne)
+                            acc[r][c0 + e] = P::combine(acc[r][c0 + e], P::load(zrow[j + e]));
+                }
+            }
+        }
+    }
 #pragma unroll
     for (int r = 0; r < TM; ++r) {
         const int i = m0 + (r / HM) * (BM / 2) + ty * HM + r % HM;
-        if (i >= M) continue;
+        if (i >= Me) continue;
         T* zrow = Z + (long long)i * ldz;
 #pragma unroll
         for (int c0 = 0; c0 < TN; c0 += VEC) {
@@ -392,12 +520,12 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
             V v;
 #pragma unroll
             for (int e = 0; e < VEC; ++e) v.e[e] = P::store(acc[r][c0 + e]);
-            if (zvec && j + VEC <= N) {
+            if (zvec && j + VEC <= Ne) {
                 *reinterpret_cast<V*>(zrow + j) = v;
             } else {
 #pragma unroll
                 for (int e = 0; e < VEC; ++e)
-                    if (j + e < N) zrow[j + e] = v.e[e];
+                    if (j + e < Ne) zrow[j + e] = v.e[e];
             }
         }
     }

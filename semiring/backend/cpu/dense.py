@@ -157,7 +157,51 @@ def gemm(X, Y, sr: Semiring, dtype, bound=None):
     return Z
 
 
-def gemm_accumulate(Z, X, Y, sr: Semiring, dtype, bound=None):
+def gemm_accumulate(Z, X, Y, sr: Semiring, dtype, bound=None, skip_rows=None, skip_cols=None):
+    if skip_rows is not None or skip_cols is not None:
+        for (i0, i1), (j0, j1) in _rectangles(Z.shape[0], Z.shape[1], skip_rows, skip_cols):
+            gemm_accumulate(Z[i0:i1, j0:j1], X[i0:i1], Y[:, j0:j1], sr, dtype, bound)
+        return Z
     T = gemm(X, Y, sr, dtype)
     Z[...] = sr.add.op.apply_numpy(Z, T, Z.dtype)
+    return Z
+
+
+def _rectangles(m: int, n: int, skip_rows, skip_cols):
+    """The rectangles ((i0, i1), (j0, j1)) of an m × n matrix outside the bands."""
+    def spans(size, band):
+        if band is None or band[1] <= band[0]:
+            return [(0, size)]
+        return [s for s in ((0, band[0]), (band[1], size)) if s[1] > s[0]]
+    return [(r, c) for r in spans(m, skip_rows) for c in spans(n, skip_cols)]
+
+
+#: Infinity of the packed 16-bit min-plus (semiring.dense.gemm_u16).
+U16_INF = 0x7FFF
+
+
+def gemm_u16(Z, X, Y, accumulate: bool, skip_rows=None, skip_cols=None):
+    """Z = min(U16_INF, [Z,] min_k X + Y), every operand clamped to U16_INF (uint16), in
+    int32 chunks."""
+    if skip_rows is not None or skip_cols is not None:
+        for (i0, i1), (j0, j1) in _rectangles(Z.shape[0], Z.shape[1], skip_rows, skip_cols):
+            gemm_u16(Z[i0:i1, j0:j1], X[i0:i1], Y[:, j0:j1], accumulate)
+        return Z
+    m, K = X.shape
+    n = Y.shape[1]
+    if m == 0 or n == 0:
+        return Z
+    Xi = np.minimum(X, U16_INF).astype(np.int32)
+    Yi = np.minimum(Y, U16_INF).astype(np.int32)
+    acc = (np.minimum(Z, U16_INF).astype(np.int32) if accumulate
+           else np.full((m, n), U16_INF, dtype=np.int32))
+    kc = max(1, min(K, CHUNK_ELEMS // max(n, 1), 64))
+    bi = max(1, min(m, CHUNK_ELEMS // (kc * n)))
+    for i0 in range(0, m, bi):
+        i1 = min(m, i0 + bi)
+        for k0 in range(0, K, kc):
+            k1 = min(K, k0 + kc)
+            part = (Xi[i0:i1, k0:k1, None] + Yi[None, k0:k1, :]).min(axis=1)
+            np.minimum(acc[i0:i1], part, out=acc[i0:i1])
+    Z[...] = acc
     return Z

@@ -53,8 +53,18 @@ MINPLUS_TILING = {4: (128, 128, 16, 8, 8), 8: (64, 64, 16, 4, 4)}
 MINPLUS_CANDIDATES = {4: [(128, 128, 8, 8, 8), (128, 128, 16, 8, 8), (64, 128, 8, 8, 8),
                           (128, 64, 8, 8, 8)],
                       8: [(64, 64, 8, 4, 4), (64, 64, 16, 4, 4), (128, 64, 8, 8, 4)]}
+#: The packed 16-bit min-plus of the same kernel (``gemm_u16``): two unsigned 16-bit lanes per
+#: 32-bit word, infinity ``U16_INF``, one ``__viaddmin_u16x2`` per two relaxations on sm_90.
+U16_POLICY = "mp_u16x2_min_plus"
+U16_INF = 0x7FFF
 #: The kernel's flags (MP_* in minplus_gemm.cu).
-_MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC = 1, 2, 4, 8
+_MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC, _MP_Z_LATE = 1, 2, 4, 8, 16
+#: Policies whose accumulate has Z join at the end (MP_Z_LATE: the block's Z tile prefetched
+#: into L2 first, folded in after the k loop) rather than start the accumulators. Measured
+#: on an H100 at n = 16384 (bench/probes/probe_fw85.py, phase 3's shape Z ⊕= C ⊗ R): packed
+#: u16 K = 256 77.5 % of its peak against 74.1 % (K = 512 even), float32 80.9 against 81.3 %
+#: (Floyd–Warshall float32 77.7 against 78.5 %): on for the packed path only.
+Z_LATE = frozenset({U16_POLICY})
 
 #: CUDA's limit on gridDim.y: column tiles of SpMM, column tiles of GEMM.
 GRID_Y_MAX = 65535
@@ -217,6 +227,7 @@ def minplus_instantiations():
     names = []
     for (_, _, dt), (policy, _) in MINPLUS_POLICIES.items():
         names.append(minplus_name(policy, minplus_tiling(dt)))
+    names.append(minplus_name(U16_POLICY, MINPLUS_TILING[4]))
     yield "minplus_gemm", minplus_source(), names
 
 
@@ -225,12 +236,17 @@ def _minplus_kernel(name: str):
     return kernels.function(("minplus", name), name, minplus_source, [name])
 
 
-def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kernel=None):
+def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kernel=None,
+                    gap=(0, 0, 0, 0)):
     """Z = X ⊗ Y (or Z ⊕= X ⊗ Y) with the tuned kernel: X, Y and Z with contiguous rows (any
     row pitch), Z overlapping neither, every dimension > 0. ``kernel``: a compiled instantiation of
-    ``tiling`` to launch instead (bench/probes/gemm_tune.py)."""
+    ``tiling`` to launch instead (bench/probes/gemm_tune.py). ``gap``: (row, rows, column,
+    columns) of Z (and X's rows, Y's columns) left out, the row on a multiple of BM and the
+    column on a multiple of BN (:func:`_gaps_fit`)."""
+    gm, gml, gn, gnl = gap
     m, K = X.shape
     n = Y.shape[1]
+    m, n = m - gml, n - gnl  # the launch covers the compacted Z
     tiling = tuple(tiling or minplus_tiling(X.dtype))
     BM, BN, _, TM, TN = tiling
     item = X.dtype.itemsize
@@ -238,9 +254,9 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
     ldx, ldy, ldz = X.strides[0] // item, Y.strides[0] // item, Z.strides[0] // item
 
     def aligned(a, ld):
-        return ld % vec == 0 and a.data.ptr % 16 == 0
+        return ld % vec == 0 and a.data.ptr % 16 == 0 and gnl % vec == 0
 
-    flags = ((_MP_ACCUMULATE if accumulate else 0)
+    flags = ((_MP_ACCUMULATE | (_MP_Z_LATE if policy in Z_LATE else 0) if accumulate else 0)
              | (_MP_X_VEC if aligned(X, ldx) and K % vec == 0 else 0)
              | (_MP_Y_VEC if aligned(Y, ldy) else 0)
              | (_MP_Z_VEC if aligned(Z, ldz) else 0))
@@ -248,10 +264,31 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
     (kernel or _minplus_kernel(minplus_name(policy, tiling)))(
         (blocks,), ((BM // TM) * (BN // TN),),
         (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
-         np.int64(ldz), np.int32(flags)))
+         np.int64(ldz), np.int32(flags), np.int32(gm), np.int32(gml), np.int32(gn),
+         np.int32(gnl)))
 
 
-def gemm_accumulate(Z, X, Y, sr: Semiring, dtype, bound):
+def _gaps_fit(tiling, skip_rows, skip_cols, m: int, n: int):
+    """The kernel's gap for skipping rows [a, b) and columns [c, d) of an m × n Z in one
+    launch, or None when a band does not start on a tile boundary (BM rows, BN columns)."""
+    BM, BN = tiling[0], tiling[1]
+    a, b = skip_rows or (0, 0)
+    c, d = skip_cols or (0, 0)
+    if (b > a and a % BM) or (d > c and c % BN):
+        return None
+    return (a, b - a, c, d - c) if b > a or d > c else (0, 0, 0, 0)
+
+
+def _rectangles(m: int, n: int, skip_rows, skip_cols):
+    """The rectangles ((i0, i1), (j0, j1)) of an m × n matrix outside the bands."""
+    def spans(size, band):
+        if band is None or band[1] <= band[0]:
+            return [(0, size)]
+        return [s for s in ((0, band[0]), (band[1], size)) if s[1] > s[0]]
+    return [(r, c) for r in spans(m, skip_rows) for c in spans(n, skip_cols)]
+
+
+def gemm_accumulate(Z, X, Y, sr: Semiring, dtype, bound, skip_rows=None, skip_cols=None):
     cp = _cupy()
     m, K = X.shape
     n = Y.shape[1]
@@ -262,10 +299,88 @@ def gemm_accumulate(Z, X, Y, sr: Semiring, dtype, bound):
     in_place = (policy is not None and K > 0 and _minplus_fits(m, n, K)
                 and Z.strides[1] == item and Z.strides[0] % item == 0 and Z.strides[0] > 0
                 and not cp.may_share_memory(Z, X) and not cp.may_share_memory(Z, Y))
+    gap = (0, 0, 0, 0)
+    if skip_rows is not None or skip_cols is not None:
+        gap = _gaps_fit(minplus_tiling(dtype), skip_rows, skip_cols, m, n) if in_place else None
+        if gap is None:  # one product per rectangle outside the bands
+            for (i0, i1), (j0, j1) in _rectangles(m, n, skip_rows, skip_cols):
+                gemm_accumulate(Z[i0:i1, j0:j1], X[i0:i1], Y[:, j0:j1], sr, dtype, bound)
+            return Z
     if in_place:
-        _minplus_launch(policy, _pitched(X), _pitched(Y), Z, accumulate=True)
+        _minplus_launch(policy, _pitched(X), _pitched(Y), Z, accumulate=True, gap=gap)
         return Z
     rtype = Z.dtype
     T = gemm(X, Y, sr, dtype, bound)
     Z[...] = _ew_binary(sr.add.op, rtype, Z, T, m * n).reshape(m, n)
+    return Z
+
+
+# ------------------------------------------------------------------------------ packed u16 min-plus
+
+def _u16_words(a):
+    """``a`` (uint16, rows contiguous) as uint32 words of two adjacent columns, or None when
+    its width, row pitch or base is odd."""
+    if (a.shape[1] % 2 or a.strides[1] != 2 or a.strides[0] % 4 or a.strides[0] <= 0
+            or a.data.ptr % 4):
+        return None
+    cp = _cupy()
+    return cp.ndarray((a.shape[0], a.shape[1] // 2), dtype=cp.uint32, memptr=a.data,
+                      strides=(a.strides[0], 4))
+
+
+def _u16_dup(X):
+    """X (m × K uint16) as words whose two lanes both hold X, in one elementwise kernel
+    (x · 0x10001 in uint32; the kernel clamps every lane to U16_INF as it reads a tile)."""
+    cp = _cupy()
+    return cp.multiply(X, np.uint32(0x10001), dtype=cp.uint32)
+
+
+def _u16_padded(Y):
+    """A copy of Y with an even number of columns (the last one infinite when added)."""
+    cp = _cupy()
+    k, n = Y.shape
+    P = cp.full((k, n + n % 2), U16_INF, dtype=cp.uint16)
+    P[:, :n] = Y
+    return P
+
+
+def gemm_u16(Z, X, Y, accumulate: bool, skip_rows=None, skip_cols=None):
+    """Z = X ⊗ Y or Z ⊕= X ⊗ Y over the truncated min-plus of semiring.dense.gemm_u16 (Z,
+    X, Y uint16, Z overlapping neither; the bands only with ``accumulate``): X's values
+    duplicated into both lanes of a word, Y and Z read as words (two adjacent columns) in
+    place when their layout allows."""
+    cp = _cupy()
+    m, K = X.shape
+    n = Y.shape[1]
+    if m == 0 or n == 0:
+        return Z
+    if K == 0:  # no products: the identity, or Z clamped (outside the bands)
+        if not accumulate:
+            Z.fill(U16_INF)
+        else:
+            for (i0, i1), (j0, j1) in _rectangles(m, n, skip_rows, skip_cols):
+                cp.minimum(Z[i0:i1, j0:j1], np.uint16(U16_INF), out=Z[i0:i1, j0:j1])
+        return Z
+    Zw, Yw = _u16_words(Z), _u16_words(Y)
+    if Zw is None or not _minplus_fits(m, n, K):
+        # a word view of a padded copy of Z, written back
+        T = _u16_padded(Z) if accumulate else cp.empty((m, n + n % 2), dtype=cp.uint16)
+        gemm_u16(T, X, Y if Y.shape[1] == T.shape[1] else _u16_padded(Y), accumulate,
+                 skip_rows, skip_cols)
+        Z[...] = T[:, :n]
+        return Z
+    if Yw is None:
+        Yw = _u16_words(_u16_padded(Y) if n % 2 else cp.ascontiguousarray(Y))
+    Xw = _u16_dup(X)
+    tiling = MINPLUS_TILING[4]
+    gap = (0, 0, 0, 0)
+    if skip_rows is not None or skip_cols is not None:
+        c, d = skip_cols or (0, 0)
+        words = None if (c % 2 or d % 2) else (c // 2, d // 2)
+        gap = None if words is None else _gaps_fit(tiling, skip_rows, words, m, n // 2)
+        if gap is None:
+            for (i0, i1), (j0, j1) in _rectangles(m, n, skip_rows, skip_cols):
+                gemm_u16(Z[i0:i1, j0:j1], X[i0:i1], Y[:, j0:j1], True)
+            return Z
+    _minplus_launch(U16_POLICY, Xw, Yw, Zw, accumulate=accumulate, tiling=tiling, gap=gap)
     return Z
