@@ -2,16 +2,19 @@
 goes and which Δ / variant wins (a device probe, not a test).
 
     PYTHONPATH=. python3 bench/probes/sssp_dense_probe.py [--graphs kron-22 urand-22]
-        [--scales 0.03125 0.0625 0.125 0.25 0.5 1 16] [--blocks 1 2] [--host-scales 8 1 0.25]
-        [--reps 5] [--check scipy|engine]
+        [--scales 0.5 1 2 4] [--road-scales 16] [--schedules ranges search] [--blocks 1 2]
+        [--bf] [--host-scales 8 1 0.25] [--reps 5] [--check scipy|engine]
 
 For each graph (bench.generators on the GPU, a random source of nonzero degree as in
 road_probe.py): the reference distances once (SciPy's Dijkstra, or the engine's host buckets),
 one min-plus SpMV over A (a whole pass: the bandwidth floor of a round), then best-of-reps of
-``algorithms.sssp`` as the policy runs it, the host-driven buckets at each host Δ scale (calls
-and time of each kind of round), and ``sr.traversal.sssp_grid`` (the device loop) at each Δ
-scale (of max w) and blocks a multiprocessor: rounds, buckets, edges relaxed / m, µs a round.
-Every answer is checked against the reference.
+``algorithms.sssp`` as the policy runs it and as session 7's policy ran it (host buckets off
+road-like graphs, the "search" schedule on them), ``bellman_ford`` on the device and the host
+(``--bf``), the host-driven buckets at each host Δ scale (calls and time of each kind of
+round), and ``sr.traversal.sssp_grid`` (the device loop) for each schedule, blocks a
+multiprocessor and Δ (``--scales`` in units of max w / mean degree, ``--road-scales`` of max w
+on road-like graphs): rounds, buckets, edges relaxed / m, µs a round. Every answer is checked
+against the reference.
 """
 
 from __future__ import annotations
@@ -117,8 +120,10 @@ def run_graph(spec, a):
     deg = cp.diff(A.indptr).get()
     source = int(np.random.default_rng(0).choice(np.flatnonzero(deg > 0)))
     wmax = float(A.values.max())
-    print(f"{spec}: n {A.nrows}, m {A.nvals}, source {source}, max w {wmax:g}, made in "
-          f"{time.perf_counter() - t:.1f} s", flush=True)
+    road = S_MOD._road_like(A)
+    dbar = A.nvals / A.nrows
+    print(f"{spec}: n {A.nrows}, m {A.nvals}, mean degree {dbar:.1f} ({'road-like' if road else 'not road-like'}), "
+          f"source {source}, max w {wmax:g}, made in {time.perf_counter() - t:.1f} s", flush=True)
     t = time.perf_counter()
     if a.check == "scipy":
         ref = csg.dijkstra(S.get(), directed=True, indices=source)
@@ -134,27 +139,44 @@ def run_graph(spec, a):
     print(f"  one min-plus SpMV over A (a whole pass)       {ms:7.2f} ms")
     ms, out = best(lambda: algorithms.sssp(A, source, symmetric=True), a.reps)
     print(f"  algorithms.sssp (policy)                      {ms:7.2f} ms  {check(out, ref)}")
+    old = dict(DEVICE_LOOP="never") if not road else dict(ROAD_SCHEDULE="search")
+    with Setting(**old):
+        ms, out = best(lambda: algorithms.sssp(A, source, symmetric=True), a.reps)
+    print(f"  algorithms.sssp (session 7 policy: {old})  {ms:7.2f} ms  {check(out, ref)}")
+    if not road and a.bf:
+        for dense in (False, True):
+            with Setting(BELLMAN_DEVICE_DENSE=dense):
+                ms, out = best(lambda: algorithms.bellman_ford(A, source, symmetric=True), a.reps)
+            print(f"  bellman_ford BELLMAN_DEVICE_DENSE={dense!s:5s}          {ms:7.2f} ms  "
+                  f"{check(out, ref)}")
     for s in a.host_scales:
         with Setting(DEVICE_LOOP="never", DELTA_SCALE=s):
             ms, out = best(lambda: algorithms.delta_stepping(A, source, symmetric=True), a.reps)
             print(f"  host buckets delta {s:7g}*max w              {ms:7.2f} ms  {check(out, ref)}"
                   f"  {traced_host(A, source, 1)}", flush=True)
-    for b in a.blocks:
-        for s in a.scales:
-            ms, (d, info) = best(lambda: sr.traversal.sssp_grid(A, source, s * wmax,
-                                                                blocks_per_sm=b), a.reps)
-            r = info["rounds"]
-            print(f"  sssp_grid {b} blk/SM delta {s:8g}*max w {ms:7.2f} ms rounds {r:5d} "
-                  f"buckets {info['buckets']:4d} edges {info['edges'] / A.nvals:5.2f} m "
-                  f"{1e3 * ms / max(r, 1):6.1f} us/round  {check(d, ref)}", flush=True)
+    unit, uname = (wmax, "max w") if road else (wmax / dbar, "max w/d")
+    for sched in a.schedules:
+        for b in a.blocks:
+            for s in (a.road_scales if road else a.scales):
+                ms, (d, info) = best(lambda: sr.traversal.sssp_grid(
+                    A, source, s * unit, blocks_per_sm=b, schedule=sched), a.reps)
+                r = info["rounds"]
+                print(f"  sssp_grid {sched:6s} {b} blk/SM delta {s:6g}*{uname} ({s * unit:7.1f}) "
+                      f"{ms:7.2f} ms rounds {r:5d} buckets {info['buckets']:4d} edges "
+                      f"{info['edges'] / A.nvals:5.2f} m {1e3 * ms / max(r, 1):6.1f} us/round  "
+                      f"{check(d, ref)}", flush=True)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--graphs", nargs="*", default=["kron-22", "urand-22"])
-    p.add_argument("--scales", nargs="*", type=float,
-                   default=[1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 16])
-    p.add_argument("--host-scales", nargs="*", type=float, default=[8, 1, 0.25])
+    p.add_argument("--scales", nargs="*", type=float, default=[0.5, 1, 2, 4],
+                   help="sssp_grid's delta in units of max w / mean degree (not road-like)")
+    p.add_argument("--road-scales", nargs="*", type=float, default=[16],
+                   help="sssp_grid's delta in units of max w (road-like graphs)")
+    p.add_argument("--schedules", nargs="*", default=["ranges", "search"])
+    p.add_argument("--bf", action="store_true", help="bellman_ford on the device and the host")
+    p.add_argument("--host-scales", nargs="*", type=float, default=[])
     p.add_argument("--blocks", nargs="*", type=int, default=[1, 2])
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--check", default="engine", choices=("scipy", "engine"))
