@@ -90,7 +90,7 @@ DEVICE_LOOP = "auto"
 #: urand-22 (d̄ 32) 11.0 / 9.5 / 9.6 / 9.9 ms at Δ = 1 / 2 / 4 / 8 · max w / 32 (1.01 / 1.06 /
 #: 1.17 / 1.30 m edges relaxed), Kronecker-22 (d̄ 30.6) 10.1 / 11.0 / 12.2 / 12.3 ms (1.21 /
 #: 1.80 / 2.06 / 2.26 m: its hubs are relaxed again as Δ grows).
-DENSE_DELTA_SCALE = 1.0
+DENSE_DELTA_SCALE = 2.0
 #: Road-like graphs (mean out-degree up to ROAD_MEAN_DEGREE: meshes, grids, random geometric
 #: graphs, road networks; GAP's Kronecker and uniform graphs have 32) run the device loop on
 #: ROAD_BLOCKS_PER_SM blocks a multiprocessor, the others (DEVICE_LOOP = "always") and the
@@ -104,14 +104,20 @@ ROAD_MEAN_DEGREE = 12
 ROAD_BLOCKS_PER_SM = 1
 OTHER_BLOCKS_PER_SM = 2
 #: The device loop's edge schedule (``sr.traversal.sssp_grid``'s ``schedule``) on road-like
-#: graphs and on the others: "ranges" (a contiguous range of a round's edges a warp) or
-#: "search" (each edge searches its frontier slot).
-ROAD_SCHEDULE = "ranges"
+#: graphs and on the others: "ranges" (a contiguous range of a round's edges a warp, its
+#: frontier slots found once: kernels/sssp.cu) or "search" (each edge searches its frontier
+#: slot: shared-memory samples, then dependent L2 loads). On an H100 (sssp_dense_probe.py, a
+#: first build of "ranges") the two were even on the road-like graphs (grid-2048x2048 35.7 /
+#: 36.3 ms, rgg-22 18.0 / 17.6 ms on one block a multiprocessor: narrow rounds, a few thousand
+#: edges); on urand-22 at Δ = 2 · max w / d̄ "search" took 9.7 ms (two blocks), Kronecker-22
+#: 11.0 ms at max w / d̄ against 10.1.
+ROAD_SCHEDULE = "search"
 OTHER_SCHEDULE = "ranges"
 #: Bellman–Ford (a near–far search with Δ = ∞: one bucket) takes the device loop on graphs
-#: that are not road-like as well. On an H100 (sssp_dense_probe.py, the "search" schedule) Δ =
-#: 16 · max w took 13.0 ms on Kronecker-22 against 11.7 for the host's rounds.
-BELLMAN_DEVICE_DENSE = False
+#: that are not road-like as well (direction "auto"). On an H100 (sssp_dense_probe.py, the
+#: first "search" schedule) Δ = 16 · max w took 13.0 ms on Kronecker-22 against 11.7 for the
+#: host's rounds; the "ranges" schedule makes the loop's wide rounds cheaper.
+BELLMAN_DEVICE_DENSE = True
 #: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
 #: positive weight). On an H100 (road_probe.py) the 2048² grid took 42.2 / 40.5 / 41.2 / 44.7 ms
 #: at 8 / 16 / 32 / 64 · max w on two blocks a multiprocessor (4693 / 4331 / 4110 / 3966 rounds

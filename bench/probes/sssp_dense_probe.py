@@ -3,7 +3,8 @@ goes and which Δ / variant wins (a device probe, not a test).
 
     PYTHONPATH=. python3 bench/probes/sssp_dense_probe.py [--graphs kron-22 urand-22]
         [--scales 0.5 1 2 4] [--road-scales 16] [--schedules ranges search] [--blocks 1 2]
-        [--bf] [--host-scales 8 1 0.25] [--reps 5] [--check scipy|engine]
+        [--bf] [--host-scales 8 1 0.25] [--variants '-DSR_SSSP_ONE_SCAN=0' ...]
+        [--variant-scales 2] [--variant-blocks 2] [--reps 5] [--check scipy|engine]
 
 For each graph (bench.generators on the GPU, a random source of nonzero degree as in
 road_probe.py): the reference distances once (SciPy's Dijkstra, or the engine's host buckets),
@@ -13,8 +14,9 @@ road-like graphs, the "search" schedule on them), ``bellman_ford`` on the device
 (``--bf``), the host-driven buckets at each host Δ scale (calls and time of each kind of
 round), and ``sr.traversal.sssp_grid`` (the device loop) for each schedule, blocks a
 multiprocessor and Δ (``--scales`` in units of max w / mean degree, ``--road-scales`` of max w
-on road-like graphs): rounds, buckets, edges relaxed / m, µs a round. Every answer is checked
-against the reference.
+on road-like graphs): rounds, buckets, edges relaxed / m, µs a round; and the "ranges" kernel
+built with other ``SR_SSSP_*`` switches of kernels/sssp.cu (``--variants``). Every answer is
+checked against the reference.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import algorithms
 import semiring as sr
 from bench import generators as gen
 from semiring import traversal
+from semiring.backend.gpu import traversal as GT
 
 S_MOD = importlib.import_module("algorithms.sssp")
 
@@ -165,6 +168,19 @@ def run_graph(spec, a):
                       f"{ms:7.2f} ms rounds {r:5d} buckets {info['buckets']:4d} edges "
                       f"{info['edges'] / A.nvals:5.2f} m {1e3 * ms / max(r, 1):6.1f} us/round  "
                       f"{check(d, ref)}", flush=True)
+    base = GT.SSSP_OPTIONS
+    for var in a.variants:  # the "ranges" kernel built with other SR_SSSP_* switches
+        GT.SSSP_OPTIONS = base + tuple(var.split())
+        try:
+            for b in a.variant_blocks:
+                for s in (a.road_scales if road else a.variant_scales):
+                    ms, (d, info) = best(lambda: sr.traversal.sssp_grid(
+                        A, source, s * unit, blocks_per_sm=b, schedule="ranges"), a.reps)
+                    print(f"  sssp_grid ranges {var} {b} blk/SM delta {s:6g}*{uname} {ms:7.2f} ms "
+                          f"rounds {info['rounds']:5d} buckets {info['buckets']:4d} edges "
+                          f"{info['edges'] / A.nvals:5.2f} m  {check(d, ref)}", flush=True)
+        finally:
+            GT.SSSP_OPTIONS = base
 
 
 def main():
@@ -177,6 +193,11 @@ def main():
     p.add_argument("--schedules", nargs="*", default=["ranges", "search"])
     p.add_argument("--bf", action="store_true", help="bellman_ford on the device and the host")
     p.add_argument("--host-scales", nargs="*", type=float, default=[])
+    p.add_argument("--variants", nargs="*", default=[],
+                   help="NVRTC -D switches of the ranges kernel to compare, e.g. "
+                        "'-DSR_SSSP_ONE_SCAN=0' '-DSR_SSSP_FAR_BUF=0 -DSR_SSSP_ONE_SCAN=0'")
+    p.add_argument("--variant-scales", nargs="*", type=float, default=[2])
+    p.add_argument("--variant-blocks", nargs="*", type=int, default=[2])
     p.add_argument("--blocks", nargs="*", type=int, default=[1, 2])
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--check", default="engine", choices=("scipy", "engine"))

@@ -17,11 +17,72 @@
 // on urand-22 against 90 G/s for a whole min-plus SpMV). A slot's distance is read once a
 // window: should it drop during the round, the vertex is queued again and relaxed again.
 //
-// Buffers, state and the bucket close are sssp_grid's (the far pile scanned for its least live
-// distance m, then split with S = m + Δ); the exactness argument is the same.
+// A round's far-pile appends go through a per-warp buffer (SR_SSSP_FAR_BUF), as the near
+// queue's do. A bucket closes with one scan of the far pile (SR_SSSP_ONE_SCAN): its least live
+// distance m is known ahead, as the least of the kept entries' distances (taken by the last
+// split) and of the bucket's far improvements (taken by the rounds), where sssp_grid scans the
+// pile once for m and once to split it. Buffers and state are sssp_grid's (plus three words);
+// the exactness argument is the same: the split moves every pile entry below S = m + Δ near,
+// whatever m is, and m never exceeds the least live distance (a kept entry lowered since only
+// makes it smaller: then the split may move nothing, and the next close, with no round
+// between, has the exact m).
+
+// 1: a round's far-pile appends go through a per-warp buffer in shared memory (SR_FAR_BUF
+// vertices), one atomic on the pile's counter a flush; 0: one atomic a warp step with an
+// append (sr_pile_append), on that one counter from every warp of the grid.
+#ifndef SR_SSSP_FAR_BUF
+#define SR_SSSP_FAR_BUF 1
+#endif
+#define SR_FAR_BUF 64
+// 1: a bucket closes with one scan of the far pile: its least live distance m is known ahead,
+// the least of the kept entries' distances (from the last split) and of the far improvements
+// of the bucket's rounds (each round reduces them, one atomic a block). Stale values (a kept
+// entry lowered below S since) make m a lower bound only: then S = m + Δ may move no vertex
+// near, and the next close (no round between) has the exact m. 0: two scans (sssp_grid's:
+// one for m, one to split).
+#ifndef SR_SSSP_ONE_SCAN
+#define SR_SSSP_ONE_SCAN 1
+#endif
+// Words of the state (int64): sssp_grid's SR_SSSP_STATE, then [16..18] the rotating minima
+// of the kept entries (order keys; SR_SSSP_ONE_SCAN).
+#define SR_SSSP_RANGES_STATE 20
+
+template <typename I>
+__device__ __forceinline__ void sr_far_flush(I* fbuf, int& fnb, I* pile,
+                                             unsigned long long* count)
+{
+    if (fnb == 0) return;  // warp-uniform
+    const int lane = threadIdx.x & 31;
+    __syncwarp();
+    unsigned long long base = 0;
+    if (lane == 0) base = atomicAdd(count, (unsigned long long)fnb);
+    base = __shfl_sync(0xffffffffu, base, 0);
+    for (int i = lane; i < fnb; i += 32) pile[base + i] = fbuf[i];
+    __syncwarp();
+    fnb = 0;
+}
+
+// Append v (when take) to the warp's buffer, flushing it to the pile first when it would
+// overflow. Every lane of the warp calls it (full mask); fnb is warp-uniform.
+template <typename I>
+__device__ __forceinline__ void sr_far_add(bool take, I v, I* fbuf, int& fnb, I* pile,
+                                           unsigned long long* count)
+{
+    const unsigned int want = __ballot_sync(0xffffffffu, take);
+    if (want == 0u) return;
+    if (fnb + __popc(want) > SR_FAR_BUF) sr_far_flush<I>(fbuf, fnb, pile, count);
+    if (take) fbuf[fnb + __popc(want & ((1u << (threadIdx.x & 31)) - 1u))] = v;
+    fnb += __popc(want);
+}
+
+// Blocks a multiprocessor the registers must allow (64 a thread for 2 blocks of 512): on
+// GAP's graphs two blocks a multiprocessor beat one (sssp_dense_probe.py)
+#ifndef SR_SSSP_MIN_BLOCKS
+#define SR_SSSP_MIN_BLOCKS 2
+#endif
 
 template <typename I, typename T>
-__global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
+__global__ void __launch_bounds__(SR_GRID_THREADS, SR_SSSP_MIN_BLOCKS) sssp_ranges(
     const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
     long long wstride, long long n, long long source, T delta, T limit, T* d,
     I* q0, I* q1, long long* o0, long long* o1, I* far0, I* far1, int* stamp,
@@ -40,7 +101,16 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
     const long long nwords = (n + 31) >> 5;
     __shared__ I s_buf[SR_GRID_THREADS / 32 * SR_WARP_BUF];
     __shared__ unsigned long long s_min;
+#if SR_SSSP_ONE_SCAN
+    unsigned long long* kept = reinterpret_cast<unsigned long long*>(state + 16);
+    __shared__ unsigned long long s_rmin;
+    if (threadIdx.x == 0) s_rmin = ~0ull;
+#endif
     I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
+#if SR_SSSP_FAR_BUF
+    __shared__ I s_far[SR_GRID_THREADS / 32 * SR_FAR_BUF];
+    I* fbuf = s_far + (threadIdx.x >> 5) * SR_FAR_BUF;
+#endif
     // d starts "unreached" (sr_inf: +inf for floats, the type's maximum for integers)
     for (long long i = gtid; i < n; i += stride) { d[i] = sr_inf<T>(); stamp[i] = 0; }
     for (long long i = gtid; i < nwords; i += stride) farbits[i] = 0u;
@@ -53,6 +123,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
         ctr[0] = (1ull << SR_GRID_EDGE_BITS)
                  + (unsigned long long)((long long)indptr[source + 1] - (long long)indptr[source]);
         mins[0] = mins[1] = mins[2] = ~0ull;
+#if SR_SSSP_ONE_SCAN
+        kept[0] = kept[1] = kept[2] = ~0ull;
+#endif
     }
     sr_grid_sync(bar);
 
@@ -79,6 +152,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
             I* fo = fc ? far1 : far0;
             const int r1 = rnd + 1;
             int nb = 0;
+            int fnb = 0;
+            unsigned long long fmin = ~0ull;  // the least far improvement (ONE_SCAN)
             // this warp's edges [e0, e1): the total split evenly, in multiples of 32
             const long long per = (((total + warps - 1) / warps) + 31) & ~31LL;
             const long long e0 = wid * per;
@@ -135,16 +210,38 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
                                     const unsigned int bit = 1u << (v & 31);
                                     farq = !(__ldcg(farbits + (v >> 5)) & bit)
                                            && !(atomicOr(farbits + (v >> 5), bit) & bit);
+                                    fmin = min(fmin, sr_key(nd));
                                 }
                             }
                         }
                         sr_buf_add<I>(near, v, buf, nb, indptr, qo, oo, &ctr[nc], over, n);
+#if SR_SSSP_FAR_BUF
+                        sr_far_add<I>(farq, v, fbuf, fnb, fo, &fcnt[fc]);
+#else
                         sr_pile_append<I>(farq, v, fo, &fcnt[fc]);
+#endif
                     }
+                    e = wend;  // the last step may pass it: the next window starts there
                     s += 32;
                 }
             }
             sr_buf_flush<I>(buf, nb, indptr, qo, oo, &ctr[nc], over, n);
+#if SR_SSSP_FAR_BUF
+            sr_far_flush<I>(fbuf, fnb, fo, &fcnt[fc]);
+#endif
+            (void)fnb;
+#if SR_SSSP_ONE_SCAN
+            // the bucket's least far improvement: warp, block, then one atomic a block
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) fmin = min(fmin, __shfl_xor_sync(0xffffffffu, fmin, off));
+            if (lane == 0 && fmin != ~0ull) atomicMin(&s_rmin, fmin);
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                if (s_rmin != ~0ull) atomicMin(&mins[buckets % 3], s_rmin);
+                s_rmin = ~0ull;  // (the barrier below orders it before the next round's minima)
+            }
+#endif
+            (void)fmin;
             sr_grid_sync(bar);
             cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
             edges += total;
@@ -158,6 +255,16 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
         if (buckets >= max_rounds) { status = SR_TRAVERSE_LIMIT; break; }  // (a safety net)
         const long long nf = (long long)*reinterpret_cast<volatile unsigned long long*>(&fcnt[fc]);
         const I* fi = fc ? far1 : far0;
+#if SR_SSSP_ONE_SCAN
+        // m ahead (a lower bound): the kept entries' least (last split) and the rounds' least
+        const unsigned long long km = min(
+            *reinterpret_cast<volatile unsigned long long*>(&mins[buckets % 3]),
+            *reinterpret_cast<volatile unsigned long long*>(&kept[buckets % 3]));
+        if (gtid == 0) {  // read at the last close; written next after the next close
+            mins[(buckets + 2) % 3] = ~0ull;
+            kept[(buckets + 2) % 3] = ~0ull;
+        }
+#else
         unsigned long long* mw = &mins[buckets % 3];
         if (gtid == 0) mins[(buckets + 1) % 3] = ~0ull;  // read three bucket closes ago
         if (threadIdx.x == 0) s_min = ~0ull;
@@ -174,6 +281,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
         if (threadIdx.x == 0 && s_min != ~0ull) atomicMin(mw, s_min);
         sr_grid_sync(bar);
         const unsigned long long km = *reinterpret_cast<volatile unsigned long long*>(mw);
+#endif
         if (km == ~0ull) break;                       // no live entry: every distance is final
         const T m = sr_unkey<T>(km);
         if (m == sr_inf<T>()) break;                  // (cannot happen: far entries were reached)
@@ -185,6 +293,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
         I* qo = p ? q1 : q0;       // the (empty) current queue and counter take the near ones
         long long* oo = p ? o1 : o0;
         int nb = 0;
+#if SR_SSSP_ONE_SCAN
+        unsigned long long kmin = ~0ull;  // the least kept distance: the next close's m
+        if (threadIdx.x == 0) s_min = ~0ull;
+        __syncthreads();
+#endif
         for (long long i = gtid; i - lane < nf; i += stride) {
             bool near = false, keep = false;
             I v = 0;
@@ -198,12 +311,22 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_ranges(
                     near = atomicExch(stamp + v, rnd) != rnd;
                 } else {
                     keep = true;
+#if SR_SSSP_ONE_SCAN
+                    kmin = min(kmin, sr_key(dv));
+#endif
                 }
             }
             sr_buf_add<I>(near, v, buf, nb, indptr, qo, oo, &ctr[c], over, n);
             sr_pile_append<I>(keep, v, fo, &fcnt[fc ^ 1]);
         }
         sr_buf_flush<I>(buf, nb, indptr, qo, oo, &ctr[c], over, n);
+#if SR_SSSP_ONE_SCAN
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) kmin = min(kmin, __shfl_xor_sync(0xffffffffu, kmin, off));
+        if (lane == 0 && kmin != ~0ull) atomicMin(&s_min, kmin);
+        __syncthreads();
+        if (threadIdx.x == 0 && s_min != ~0ull) atomicMin(&kept[(buckets + 1) % 3], s_min);
+#endif
         sr_grid_sync(bar);
         if (gtid == 0) fcnt[fc] = 0;  // every block read it before the barrier
         fc ^= 1;

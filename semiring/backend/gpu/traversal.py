@@ -317,15 +317,18 @@ def push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n):
     return nxt[:size], size
 
 
-#: Words of the sssp_grid kernel's state (SR_SSSP_STATE in traverse.cu).
+#: Words of the sssp_grid kernel's state (SR_SSSP_STATE in traverse.cu) and of sssp_ranges'
+#: (SR_SSSP_RANGES_STATE in sssp.cu).
 SSSP_STATE = 16
+SSSP_RANGES_STATE = 20
 
 #: The near–far kernels by edge schedule of a round (``sr.traversal.sssp_grid``'s
 #: ``schedule``): "search" (sssp_grid in traverse.cu: each edge searches its frontier slot,
 #: shared-memory samples then L2) or "ranges" (sssp_ranges in sssp.cu: a contiguous range of
 #: edges a warp, slots found once a warp and read in windows of 32).
 SSSP_KERNELS = {"search": "sssp_grid", "ranges": "sssp_ranges"}
-#: NVRTC options of the sssp.cu module (a probe may add ``-D`` overrides: part of the key).
+#: NVRTC options of the sssp.cu module (a probe may add ``-D`` overrides of its SR_SSSP_*
+#: switches: the options are part of the cache key).
 SSSP_OPTIONS = ("-std=c++17",)
 
 
@@ -370,7 +373,7 @@ def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds, schedule="
     far = cp.empty((2, n), dtype=itype)
     stamp = cp.empty(n, dtype=cp.int32)
     farbits = cp.empty((n + 31) // 32, dtype=cp.uint32)
-    state = cp.zeros(SSSP_STATE, dtype=cp.int64)
+    state = cp.zeros(SSSP_STATE if schedule == "search" else SSSP_RANGES_STATE, dtype=cp.int64)
     try:
         f((blocks,), (GRID_THREADS,), (
             A.indptr, A.indices, w, np.int64(wstride), np.int64(n), np.int64(source),
