@@ -936,11 +936,12 @@ SSSP_GRID_BLOCKS_PER_SM = 1
 #: rounds per vertex (plus a constant). No correct search comes near it.
 SSSP_GRID_ROUNDS_PER_VERTEX = 64
 _SSSP_TYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.float32, np.float64))
-#: How :func:`sssp_grid` spreads a round's edges over the grid: "ranges" (a contiguous range
-#: a warp, its frontier slots found once and read 32 at a time: kernels/sssp.cu) or "search"
-#: (each edge searches its slot: shared-memory samples, then dependent L2 loads; the first
-#: build, traverse.cu). bench/probes/sssp_dense_probe.py compares them.
-SSSP_GRID_SCHEDULE = "ranges"
+#: How :func:`sssp_grid` spreads a round's edges over the grid: "search" (each edge searches
+#: its slot: shared-memory samples, then dependent L2 loads; traverse.cu) or "ranges" (a
+#: contiguous range a warp, its frontier slots found once and read 32 at a time:
+#: kernels/sssp.cu; not yet the default: see algorithms.sssp.OTHER_SCHEDULE).
+#: bench/probes/sssp_dense_probe.py compares them.
+SSSP_GRID_SCHEDULE = "search"
 SSSP_GRID_SCHEDULES = ("ranges", "search")
 
 

@@ -18,14 +18,14 @@
 // window: should it drop during the round, the vertex is queued again and relaxed again.
 //
 // A round's far-pile appends go through a per-warp buffer (SR_SSSP_FAR_BUF), as the near
-// queue's do. A bucket closes with one scan of the far pile (SR_SSSP_ONE_SCAN): its least live
-// distance m is known ahead, as the least of the kept entries' distances (taken by the last
-// split) and of the bucket's far improvements (taken by the rounds), where sssp_grid scans the
-// pile once for m and once to split it. Buffers and state are sssp_grid's (plus three words);
-// the exactness argument is the same: the split moves every pile entry below S = m + Δ near,
-// whatever m is, and m never exceeds the least live distance (a kept entry lowered since only
-// makes it smaller: then the split may move nothing, and the next close, with no round
-// between, has the exact m).
+// queue's do. With SR_SSSP_ONE_SCAN a bucket closes with one scan of the far pile: its least
+// live distance m is known ahead, as the least of the kept entries' distances (taken by the
+// last split) and of the bucket's far improvements (taken by the rounds), where sssp_grid scans
+// the pile once for m and once to split it. Buffers and state are sssp_grid's (plus three
+// words); the exactness argument is the same: the split moves every pile entry below
+// S = m + Δ near, whatever m is, and m never exceeds the least live distance (a kept entry
+// lowered since only makes it smaller: then the split may move nothing, and the next close,
+// with no round between, has the exact m).
 
 // 1: a round's far-pile appends go through a per-warp buffer in shared memory (SR_FAR_BUF
 // vertices), one atomic on the pile's counter a flush; 0: one atomic a warp step with an
@@ -38,10 +38,11 @@
 // the least of the kept entries' distances (from the last split) and of the far improvements
 // of the bucket's rounds (each round reduces them, one atomic a block). Stale values (a kept
 // entry lowered below S since) make m a lower bound only: then S = m + Δ may move no vertex
-// near, and the next close (no round between) has the exact m. 0: two scans (sssp_grid's:
-// one for m, one to split).
+// near, and the next close (no round between) has the exact m. 0 (the default until 1 has run
+// on a GPU: a build of 1 without the barrier of two closes in a row failed a test there): two
+// scans (sssp_grid's: one for m, one to split).
 #ifndef SR_SSSP_ONE_SCAN
-#define SR_SSSP_ONE_SCAN 1
+#define SR_SSSP_ONE_SCAN 0
 #endif
 // Words of the state (int64): sssp_grid's SR_SSSP_STATE, then [16..18] the rotating minima
 // of the kept entries (order keys; SR_SSSP_ONE_SCAN).
@@ -132,6 +133,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_SSSP_MIN_BLOCKS) sssp_rang
     unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
     T S = sr_add_sat<T>((T)0, delta, sr_inf<T>());  // the near queue: d < S
     long long rounds = 0, buckets = 0, edges = 0;
+    long long rounds_at_close = -1;  // rounds run when the last bucket closed
     int status = SR_TRAVERSE_DONE;
     int rnd = 1;    // the stamp of the near queue's vertices: the round that relaxes them
     int c = 0;      // its packed counter
@@ -286,6 +288,12 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_SSSP_MIN_BLOCKS) sssp_rang
         const T m = sr_unkey<T>(km);
         if (m == sr_inf<T>()) break;                  // (cannot happen: far entries were reached)
         if (m > limit) break;                         // the caller wants no farther distances
+#if SR_SSSP_ONE_SCAN
+        // the split appends to the pile counter zeroed after the last close's barrier: a round
+        // since (its barrier) orders that store first; right after a close (a stale m moved
+        // nothing near) only a barrier here does
+        if (rounds == rounds_at_close) sr_grid_sync(bar);
+#endif
         // 2. split the pile: dropped (d < S: relaxed already), near (d < m + Δ, or d <= m), kept
         const T S0 = S;
         S = sr_add_sat<T>(m, delta, sr_inf<T>());
@@ -331,6 +339,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_SSSP_MIN_BLOCKS) sssp_rang
         if (gtid == 0) fcnt[fc] = 0;  // every block read it before the barrier
         fc ^= 1;
         ++buckets;
+        rounds_at_close = rounds;
         cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[c]);
     }
     if (gtid == 0) {
