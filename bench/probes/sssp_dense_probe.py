@@ -3,7 +3,7 @@ goes and which Δ / variant wins (a device probe, not a test).
 
     PYTHONPATH=. python3 bench/probes/sssp_dense_probe.py [--graphs kron-22 urand-22]
         [--scales 0.5 1 2 4] [--road-scales 16] [--schedules ranges search] [--blocks 1 2]
-        [--bf] [--host-scales 8 1 0.25] [--variants '-DSR_SSSP_ONE_SCAN=0' ...]
+        [--bf] [--host-scales 8 1 0.25] [--variants SR_SSSP_ONE_SCAN=1 ...]
         [--variant-scales 2] [--variant-blocks 2] [--reps 5] [--check scipy|engine]
 
 For each graph (bench.generators on the GPU, a random source of nonzero degree as in
@@ -170,7 +170,7 @@ def run_graph(spec, a):
                       f"{check(d, ref)}", flush=True)
     base = GT.SSSP_OPTIONS
     for var in a.variants:  # the "ranges" kernel built with other SR_SSSP_* switches
-        GT.SSSP_OPTIONS = base + tuple(var.split())
+        GT.SSSP_OPTIONS = base + tuple(f"-D{x}" for x in var.split(","))
         try:
             for b in a.variant_blocks:
                 for s in (a.road_scales if road else a.variant_scales):
@@ -194,8 +194,9 @@ def main():
     p.add_argument("--bf", action="store_true", help="bellman_ford on the device and the host")
     p.add_argument("--host-scales", nargs="*", type=float, default=[])
     p.add_argument("--variants", nargs="*", default=[],
-                   help="NVRTC -D switches of the ranges kernel to compare, e.g. "
-                        "'-DSR_SSSP_ONE_SCAN=0' '-DSR_SSSP_FAR_BUF=0 -DSR_SSSP_ONE_SCAN=0'")
+                   help="NVRTC -D switches of the ranges kernel to compare, one variant an "
+                        "argument, its defines joined by commas, e.g. SR_SSSP_ONE_SCAN=1 "
+                        "SR_SSSP_FAR_BUF=0,SR_SSSP_MIN_BLOCKS=1")
     p.add_argument("--variant-scales", nargs="*", type=float, default=[2])
     p.add_argument("--variant-blocks", nargs="*", type=int, default=[2])
     p.add_argument("--blocks", nargs="*", type=int, default=[1, 2])
