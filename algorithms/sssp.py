@@ -71,17 +71,27 @@ CPU_CSGRAPH = True
 #: On the GPU, run the whole search as one persistent launch (``sr.traversal.sssp_grid``: the
 #: near–far pile of Davidson, Baxter, Garland & Owens, IPDPS 2014, its buckets and rounds on
 #: the device, a grid-wide barrier a round) instead of the host-driven buckets: "auto" (on the
-#: GPU with w >= 0, ``direction="auto"``, at most sr.traversal.BFS_GRID_MAX_N vertices and a
-#: road-like graph: mean out-degree at most ROAD_MEAN_DEGREE), "always" (any graph and
-#: direction, w >= 0) or "never" (the tests and probes set them). On an H100
+#: GPU with w >= 0, ``direction="auto"``, at most sr.traversal.BFS_GRID_MAX_N vertices),
+#: "always" (any direction, w >= 0) or "never" (the tests and probes set them). On an H100
 #: (bench/probes/road_probe.py, Δ = 16 · max w, one block a multiprocessor) the 2048² grid took
 #: 36.1 ms against 285 ms for the host buckets and 1169 ms for SciPy's Dijkstra (32x), rgg-22
 #: 17.3 ms against 256 and 1459 ms (84x): thousands of narrow rounds (the grid's 4300) cost the
-#: host a round trip each. On GAP's low-diameter graphs (two blocks) the loop won at scale 20
-#: (Kronecker 3.2 against 6.9 ms, urand 6.3 against 20.9) but not clearly at 22 (Kronecker
-#: 12.8 against 11.1 ms, urand 28.8 against 30.7: the host's pull rounds are cheaper than the
-#: loop's pushes on their wide middle rounds), so "auto" leaves them to the host buckets.
+#: host a round trip each. On GAP's low-diameter graphs the loop at that Δ was no faster than
+#: the host (Kronecker-22 12.8 against 11.1 ms, urand-22 28.8 against 30.7): one bucket there,
+#: a Bellman–Ford relaxing 2.6 m (Kronecker) and 5.2 m (urand) edges. At Δ = max w / 16 it
+#: relaxed 1.06 m on urand-22 (9.5 ms) and at max w / 32 1.2 m on Kronecker-22 (10.1 ms)
+#: (bench/probes/sssp_dense_probe.py, session 8): those graphs take the loop too, with the
+#: bucket width DENSE_DELTA_SCALE · max w / d̄.
 DEVICE_LOOP = "auto"
+#: The device loop's Δ on graphs that are not road-like: DENSE_DELTA_SCALE · max w / d̄ (d̄ the
+#: mean out-degree, nvals / n), Meyer & Sanders' Δ = Θ(1/d) (2003, §3: for random weights in
+#: [0, 1] and degree d, O(1) re-relaxations of an edge and few rounds a bucket). On an H100
+#: (sssp_dense_probe.py, the "search" schedule, two blocks a multiprocessor, best of 3):
+#: urand-22 (d̄ 32) 12.4 / 10.6 / 9.7 / 9.8 ms at Δ = 0.5 / 1 / 2 / 4 · max w / d̄ (1.00 / 1.01 /
+#: 1.06 / 1.17 m edges relaxed), Kronecker-22 (d̄ 30.6) 11.3 / 10.1 / 11.0 / 12.2 ms (1.14 /
+#: 1.33 / 1.84 / 2.16 m: its hubs are relaxed again as Δ grows); at Δ = 16 · max w (one
+#: bucket; best of 4, an earlier run) 29.3 and 13.0 ms.
+DENSE_DELTA_SCALE = 1.0
 #: Road-like graphs (mean out-degree up to ROAD_MEAN_DEGREE: meshes, grids, random geometric
 #: graphs, road networks; GAP's Kronecker and uniform graphs have 32) run the device loop on
 #: ROAD_BLOCKS_PER_SM blocks a multiprocessor, the others (DEVICE_LOOP = "always") and the
@@ -99,6 +109,24 @@ OTHER_BLOCKS_PER_SM = 2
 #: and CuPy kernels that compile on a first call; the loop won on GAP's graphs up to scale 20
 #: (road_probe.py above: Kronecker 3.2 against 6.9 ms, urand 6.3 against 20.9), far beyond.
 SMALL_EDGES = 2**16
+#: The device loop's edge schedule (``sr.traversal.sssp_grid``'s ``schedule``) on road-like
+#: graphs and on the others: "search" (each edge searches its frontier slot: shared-memory
+#: samples, then dependent L2 loads) or "ranges" (a contiguous range of a round's edges a
+#: warp, its frontier slots found once: kernels/sssp.cu). On an H100 (sssp_dense_probe.py) a
+#: build of "ranges" with a bug (edges past a warp's partial last step skipped: wrong answers
+#: on GAP's graphs, not on the road-like ones) took 7.5 ms on urand-22 at Δ = 2 · max w / d̄
+#: (search 9.7) and 8.9 ms on Kronecker-22 at max w / d̄ (search 10.1), and was even with
+#: "search" on the road-like graphs (grid-2048x2048 35.7 / 36.3 ms, rgg-22 18.0 / 17.6 ms on
+#: one block a multiprocessor). The fixed build passed the GPU tests but one (a hub of 200 000
+#: edges, tests/test_sssp_ranges.py) and has not been timed: "search" stays until it does.
+ROAD_SCHEDULE = "search"
+OTHER_SCHEDULE = "search"
+#: Bellman–Ford (a near–far search with Δ = ∞: one bucket) takes the device loop on graphs
+#: that are not road-like as well (direction "auto"). On an H100 (sssp_dense_probe.py, the
+#: "search" schedule, two blocks) the loop at Δ = 16 · max w (one bucket, as Bellman–Ford's)
+#: took 13.0 ms on Kronecker-22 and 29.3 on urand-22, the host's Bellman–Ford rounds 12.4 and
+#: 32.2 (another run): not clearly better, so no.
+BELLMAN_DEVICE_DENSE = False
 #: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
 #: positive weight). On an H100 (road_probe.py) the 2048² grid took 42.2 / 40.5 / 41.2 / 44.7 ms
 #: at 8 / 16 / 32 / 64 · max w on two blocks a multiprocessor (4693 / 4331 / 4110 / 3966 rounds
@@ -360,13 +388,16 @@ def _pull(direction: str, f: _Frontier, M: Matrix) -> bool:
     return f.size > f.n * PULL_FRACTION or f.edges(M) > M.nvals * PULL_EDGE_FRACTION
 
 
-def _device_loop(A: Matrix, facts, direction: str) -> bool:
-    """Whether to run the search as one device launch (:data:`DEVICE_LOOP`)."""
+def _device_loop(A: Matrix, facts, direction: str, bellman: bool = False) -> bool:
+    """Whether to run the search as one device launch (:data:`DEVICE_LOOP`; Bellman–Ford's
+    one wide bucket on road-like graphs only, unless BELLMAN_DEVICE_DENSE)."""
     if DEVICE_LOOP == "never" or A.device != "gpu" or facts["min"] < 0 \
             or not 0 < A.nrows <= sr.traversal.BFS_GRID_MAX_N:
         return False
-    return DEVICE_LOOP == "always" or (direction == "auto" and (
-        _road_like(A) or A.nvals <= SMALL_EDGES))
+    if DEVICE_LOOP == "always":
+        return True
+    return direction == "auto" and (not bellman or BELLMAN_DEVICE_DENSE or _road_like(A)
+                                    or A.nvals <= SMALL_EDGES)
 
 
 def _wide(work) -> float:
@@ -381,11 +412,13 @@ def _road_like(A: Matrix) -> bool:
 
 def _run_device_loop(A: Matrix, source: int, delta: float, work, limit=None, per_sm=None):
     """The distances by ``sr.traversal.sssp_grid`` (None where the GPU cannot launch it)."""
+    road = _road_like(A)
     if per_sm is None:
-        per_sm = ROAD_BLOCKS_PER_SM if _road_like(A) else OTHER_BLOCKS_PER_SM
+        per_sm = ROAD_BLOCKS_PER_SM if road else OTHER_BLOCKS_PER_SM
     try:
         d, _ = sr.traversal.sssp_grid(A, source, delta, dtype=work, limit=limit,
-                                      blocks_per_sm=per_sm)
+                                      blocks_per_sm=per_sm,
+                                      schedule=ROAD_SCHEDULE if road else OTHER_SCHEDULE)
     except sr.BackendUnavailable:
         return None
     return d
@@ -445,7 +478,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     if d is not None:  # the CPU: SciPy's compiled Dijkstra, the rounds' exact answer
         dist = _finish(op, d, work, out_type)
         return (dist, _predecessors(A, source, d, work)) if predecessors else dist
-    if _device_loop(A, facts, direction):
+    if _device_loop(A, facts, direction, bellman=True):
         # the same rounds on the device, in one launch: one bucket wider than any distance
         # (a near–far search with Δ = ∞ is the frontier Bellman–Ford)
         d = _run_device_loop(A, source, _wide(work), work, per_sm=OTHER_BLOCKS_PER_SM)
@@ -501,6 +534,14 @@ def _auto_delta(A: Matrix, facts, scale: float | None = None) -> float:
     if delta >= float(facts["max"]):  # scale >= 1: the least positive weight is below it
         return delta
     return max(delta, float(_min_pos(A, facts)))
+
+
+def _device_delta(A: Matrix, facts) -> float:
+    """The device loop's automatic Δ: DEVICE_DELTA_SCALE · max w on road-like graphs, else
+    DENSE_DELTA_SCALE · max w / d̄ (at least the smallest positive weight)."""
+    if _road_like(A):
+        return _auto_delta(A, facts, DEVICE_DELTA_SCALE)
+    return _auto_delta(A, facts, DENSE_DELTA_SCALE * A.nrows / max(A.nvals, 1))
 
 
 def _split(A: Matrix, delta):
@@ -581,7 +622,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     auto_delta = None
     if delta is None:
         delta = _auto_delta(A, facts)
-        auto_delta = _auto_delta(A, facts, DEVICE_DELTA_SCALE)
+        auto_delta = _device_delta(A, facts)
     elif isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) \
             or not math.isfinite(delta) or delta <= 0:
         raise InvalidValue(f"{op}: delta must be a positive finite number, got {delta!r}")

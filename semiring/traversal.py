@@ -1030,6 +1030,13 @@ SSSP_GRID_BLOCKS_PER_SM = 1
 #: rounds per vertex (plus a constant). No correct search comes near it.
 SSSP_GRID_ROUNDS_PER_VERTEX = 64
 _SSSP_TYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.float32, np.float64))
+#: How :func:`sssp_grid` spreads a round's edges over the grid: "search" (each edge searches
+#: its slot: shared-memory samples, then dependent L2 loads; traverse.cu) or "ranges" (a
+#: contiguous range a warp, its frontier slots found once and read 32 at a time:
+#: kernels/sssp.cu; not yet the default: see algorithms.sssp.OTHER_SCHEDULE).
+#: bench/probes/sssp_dense_probe.py compares them.
+SSSP_GRID_SCHEDULE = "search"
+SSSP_GRID_SCHEDULES = ("ranges", "search")
 
 
 def _blocks_per_sm(op, v, default):
@@ -1055,7 +1062,7 @@ def _weight_check(A) -> tuple:
     return A._casts[key]
 
 
-def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
+def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None, schedule=None):
     """A whole single-source shortest-path search in one persistent launch (near–far pile).
 
     The near–far method of Davidson, Baxter, Garland & Owens (IPDPS 2014) on the device: the
@@ -1086,6 +1093,10 @@ def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
     blocks_per_sm : int, optional
         Blocks of the persistent grid per multiprocessor (capped by the kernel's occupancy);
         default :data:`SSSP_GRID_BLOCKS_PER_SM`.
+    schedule : {'ranges', 'search'}, optional
+        How a round's edges are spread over the grid (default :data:`SSSP_GRID_SCHEDULE`):
+        ``'ranges'`` gives each warp a contiguous range of them, its frontier slots found once
+        and read 32 at a time; ``'search'`` has every edge search its slot. Same answers.
 
     Returns
     -------
@@ -1113,6 +1124,10 @@ def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
     """
     op = "sssp_grid"
     A, n = _grid_operand(A, source, op)
+    schedule = SSSP_GRID_SCHEDULE if schedule is None else schedule
+    if schedule not in SSSP_GRID_SCHEDULES:
+        raise InvalidValue(f"{op}: schedule must be one of {SSSP_GRID_SCHEDULES}, "
+                           f"got {schedule!r}")
     dt = np.dtype(np.float64 if A.dtype == np.bool_ else A.dtype) if dtype is None else None
     if dt is None:
         try:
@@ -1144,7 +1159,7 @@ def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
                                f"{'NaN' if nan else 'negative'} weight")
     max_rounds = SSSP_GRID_ROUNDS_PER_VERTEX * n + 4096
     d, rounds, buckets, edges, status = _gt.sssp_grid(
-        A, int(source), delta, dt, limit, per_sm, max_rounds)
+        A, int(source), delta, dt, limit, per_sm, max_rounds, schedule)
     if status != DONE:
         raise RuntimeError(f"{op}: more than {max_rounds} rounds: a bug")
     return d, {"rounds": rounds, "buckets": buckets, "edges": edges}

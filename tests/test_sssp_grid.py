@@ -77,15 +77,16 @@ def _as_float(d):
 
 @settings(max_examples=40)
 @given(g=road_graphs(), int64=st.booleans(), delta=st.sampled_from([0.5, 1, 3, 40, 1000, 1e12]),
-       limit=st.sampled_from([None, None, 0, 30, 500]))
-def test_sssp_grid_matches_dijkstra(device, g, int64, delta, limit):
+       limit=st.sampled_from([None, None, 0, 30, 500]),
+       schedule=st.sampled_from(["ranges", "search"]))
+def test_sssp_grid_matches_dijkstra(device, g, int64, delta, limit, schedule):
     S, dtype, source = g
     A = _matrix(S, device, int64)
     if device != "gpu":
         with pytest.raises(sr.DeviceMismatch, match="sssp_grid: A must be on the GPU"):
             sr.traversal.sssp_grid(A, source, delta)
         return
-    dist, info = sr.traversal.sssp_grid(A, source, delta, limit=limit)
+    dist, info = sr.traversal.sssp_grid(A, source, delta, limit=limit, schedule=schedule)
     assert dist.dtype == dtype and dist.shape == (S.shape[0],)
     ref = csg.dijkstra(S.astype(np.float64), indices=source)
     got = _as_float(dist)
@@ -120,9 +121,9 @@ def test_algorithms_take_the_device_loop(device, g, method, predecessors, limit)
 
 
 def test_policy(device):
-    """The device loop on the GPU for w >= 0, direction 'auto' and road-like graphs (mean
-    degree <= ROAD_MEAN_DEGREE) or small ones (at most SMALL_EDGES edges), or any graph and
-    direction with DEVICE_LOOP = 'always'."""
+    """The device loop on the GPU for w >= 0 and direction 'auto' (Bellman–Ford on road-like
+    graphs or small ones only: mean degree <= ROAD_MEAN_DEGREE, at most SMALL_EDGES edges),
+    or any graph and direction with DEVICE_LOOP = 'always'."""
     n, r, c = _grid(30, 30)
     road = sr.Matrix.from_coo(r, c, np.ones(r.size), nrows=n, ncols=n, device=device)
     dense = sr.Matrix.from_scipy(sp.random(200, 200, density=0.2, format="csr", random_state=1),
@@ -130,12 +131,15 @@ def test_policy(device):
     facts = {"min": 0.0}
     gpu = device == "gpu"
     assert sssp_module._device_loop(road, facts, "auto") == gpu
-    assert dense.nvals <= sssp_module.SMALL_EDGES  # small: the loop, whatever its degree
     assert sssp_module._device_loop(dense, facts, "auto") == gpu
+    assert sssp_module._device_loop(road, facts, "auto", bellman=True) == gpu
+    assert dense.nvals <= sssp_module.SMALL_EDGES  # small: Bellman–Ford's loop too
+    assert sssp_module._device_loop(dense, facts, "auto", bellman=True) == gpu
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sssp_module, "BELLMAN_DEVICE_DENSE", False)
         mp.setattr(sssp_module, "SMALL_EDGES", dense.nvals - 1)
-        assert not sssp_module._device_loop(dense, facts, "auto")
-        assert sssp_module._device_loop(road, facts, "auto") == gpu
+        assert not sssp_module._device_loop(dense, facts, "auto", bellman=True)
+        assert sssp_module._device_loop(dense, facts, "auto") == gpu
     assert not sssp_module._device_loop(road, facts, "push")
     assert not sssp_module._device_loop(road, {"min": -1.0}, "auto")
     assert sssp_module._road_like(road) and not sssp_module._road_like(dense)

@@ -105,11 +105,13 @@ def function(name: str):
     return kernels.function(("traverse",), name, source, _block_kernel_names, compile=False)
 
 
-def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | None = None):
+def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | None = None,
+                  lookup=None):
     """(kernel, blocks) of a cooperative kernel: the blocks are what the device holds at once
     (occupancy × multiprocessors, at most ``per_sm_max`` (default GRID_BLOCKS_PER_SM) a
     multiprocessor); a cooperative launch of more fails. Raises BackendUnavailable (naming
-    ``op``) where the launch cannot be made."""
+    ``op``) where the launch cannot be made. ``lookup(name)`` finds the kernel (default: the
+    traversal module's cooperative kernels)."""
     cp = _cupy()
     from cupy_backends.cuda.api import driver, runtime  # noqa: PLC0415  (CuPy: GPU only)
 
@@ -119,7 +121,7 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
                 runtime.cudaDevAttrCooperativeLaunch, dev)):
             raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
-        f = _grid_kernel(name)
+        f = (_grid_kernel if lookup is None else lookup)(name)
         per_sm_max = GRID_BLOCKS_PER_SM if per_sm_max is None else per_sm_max
 
         def blocks_of():
@@ -128,8 +130,8 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
                 raise BackendUnavailable(f"{op}: no block of {GRID_THREADS} threads "
                                          f"of {name} fits on a multiprocessor of GPU {dev}")
             return kernels.num_sms(dev) * min(per_sm, max(1, per_sm_max))
-        blocks = kernels.memo(("traverse_grid_blocks", GRID_OPTIONS, name, GRID_THREADS,
-                               per_sm_max), blocks_of)
+        blocks = kernels.memo(("traverse_grid_blocks", GRID_OPTIONS, SSSP_OPTIONS, name,
+                               GRID_THREADS, per_sm_max), blocks_of)
     except (cp.cuda.compiler.CompileException, driver.CUDADriverError,
             runtime.CUDARuntimeError) as err:
         raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
@@ -316,30 +318,69 @@ def push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n):
     return nxt[:size], size
 
 
-#: Words of the sssp_grid kernel's state (SR_SSSP_STATE in traverse.cu).
+#: Words of the sssp_grid kernel's state (SR_SSSP_STATE in traverse.cu) and of sssp_ranges'
+#: (SR_SSSP_RANGES_STATE in sssp.cu).
 SSSP_STATE = 16
+SSSP_RANGES_STATE = 20
+
+#: The near–far kernels by edge schedule of a round (``sr.traversal.sssp_grid``'s
+#: ``schedule``): "search" (sssp_grid in traverse.cu: each edge searches its frontier slot,
+#: shared-memory samples then L2) or "ranges" (sssp_ranges in sssp.cu: a contiguous range of
+#: edges a warp, slots found once a warp and read in windows of 32).
+SSSP_KERNELS = {"search": "sssp_grid", "ranges": "sssp_ranges"}
+#: NVRTC options of the sssp.cu module (a probe may add ``-D`` overrides of its SR_SSSP_*
+#: switches: the options are part of the cache key).
+SSSP_OPTIONS = ("-std=c++17",)
 
 
 def sssp_grid_name(itype, dt) -> str:
-    """The instantiation of the near–far kernel for an index and a distance type."""
+    """The instantiation of the near–far kernel ("search" schedule) for an index and a
+    distance type."""
     return f"sssp_grid<{C_TYPES[np.dtype(itype)]}, {C_TYPES[np.dtype(dt)]}>"
 
 
-def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds):
-    """One launch of the near–far SSSP kernel: (distances in ``dt``, rounds, buckets, edges
-    relaxed, status). The kernel initializes every buffer; the host allocates them."""
+def sssp_source() -> str:
+    """The program of sssp_ranges: traverse.cu's helpers, then sssp.cu."""
+    return kernels.source("traverse.cu", "sssp.cu")
+
+
+def sssp_ranges_kernel_names():
+    """The instantiations of the warp-range near–far kernel (index × distance types)."""
+    return [f"sssp_ranges<{I}, {T}>" for I in ("int", "long long") for T in C_TYPES.values()]
+
+
+@kernels.register("traversal_sssp", options=lambda: SSSP_OPTIONS,
+                  enable_cooperative_groups=True)
+def sssp_instantiations():
+    """The cooperative kernels of sssp.cu, compiled as :func:`sssp_grid` compiles them."""
+    yield "traversal_sssp", sssp_source(), sssp_ranges_kernel_names()
+
+
+def _sssp_kernel(name: str):
+    return kernels.function(("traverse_sssp", SSSP_OPTIONS), name, sssp_source,
+                            sssp_ranges_kernel_names, options=SSSP_OPTIONS, compile=False,
+                            enable_cooperative_groups=True)
+
+
+def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds, schedule="search"):
+    """One launch of the near–far SSSP kernel of ``schedule`` (SSSP_KERNELS): (distances in
+    ``dt``, rounds, buckets, edges relaxed, status). The kernel initializes every buffer; the
+    host allocates them."""
     cp = _cupy()
     n = A.nrows
     itype = A.itype
     w, wstride = A.values_for(dt)
-    f, blocks = grid_function(sssp_grid_name(itype, dt), "sssp_grid", blocks_per_sm)
+    kname = SSSP_KERNELS[schedule]
+    f, blocks = grid_function(f"{kname}<{C_TYPES[np.dtype(itype)]}, {C_TYPES[dt]}>",
+                              "sssp_grid", blocks_per_sm,
+                              None if schedule == "search" else _sssp_kernel)
     d = cp.empty(n, dtype=dt)
     q = cp.empty((2, n), dtype=itype)
     o = cp.empty((2, n), dtype=cp.int64)
     far = cp.empty((2, n), dtype=itype)
     stamp = cp.empty(n, dtype=cp.int32)
     farbits = cp.empty((n + 31) // 32, dtype=cp.uint32)
-    state = cp.zeros(SSSP_STATE, dtype=cp.int64)
+    state = cp.zeros(SSSP_STATE if schedule == "search" else SSSP_RANGES_STATE, dtype=cp.int64)
     try:
         f((blocks,), (GRID_THREADS,), (
             A.indptr, A.indices, w, np.int64(wstride), np.int64(n), np.int64(source),
