@@ -84,6 +84,12 @@ DEVICE_LOOP = True
 #: level on the grid: the block-local loop does not cut the per-level cost there.
 ROAD_MEAN_DEGREE = 12
 ROAD_BLOCKS_PER_SM = 1
+#: On those road-like graphs (``direction="auto"``), run the barrier-free search instead
+#: (:func:`semiring.traversal.bfs_async`: blocks owning vertex ranges run their own levels and
+#: exchange boundary vertices by messages, Groute's asynchronous model, Ben-Nun et al. 2017;
+#: no grid-wide barrier per level). Its cost is the chain of local levels, each a few
+#: dependent loads and block barriers, where bfs_grid pays a grid-wide barrier a level.
+ROAD_ASYNC = True
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
 _grid_unavailable: str | None = None
@@ -246,6 +252,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         # every level below, push or pull, in one launch with the switch made on the device
         try:
             road = A.nvals <= ROAD_MEAN_DEGREE * n
+            if road and ROAD_ASYNC and direction == "auto":
+                # the same levels with no barrier a level; parents from a pass over them
+                level, parent, _ = sr.traversal.bfs_async(A, source, parents=parents,
+                                                          symmetric=symmetric)
+                return (level, parent) if parents else level
             level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
                 alpha=ALPHA, beta=BETA, symmetric=symmetric,
