@@ -61,6 +61,9 @@
 #ifndef SR_ASYNC_PAUSE
 #define SR_ASYNC_PAUSE() __nanosleep(64)
 #endif
+#ifndef SR_ASYNC_PREFETCH
+#define SR_ASYNC_PREFETCH(p) asm volatile("prefetch.global.L1 [%0];" :: "l"(p))
+#endif
 #ifndef SR_ASYNC_CLOCK
 __device__ __forceinline__ long long sr_async_clock()
 {
@@ -88,13 +91,18 @@ __device__ __forceinline__ void sr_async_grid_sync(unsigned int* bar)
     __syncthreads();
 }
 
+// A block's shared state. The level loop has one block barrier a level: what thread 0
+// decides for the next level (messages to take, go on or not) is double-buffered by the
+// level's parity, and the queues' fill counters rotate over three (level L reads cnt[L % 3],
+// appends to cnt[(L + 1) % 3] and clears cnt[(L + 2) % 3], last read in level L - 1), so no
+// word is rewritten before every thread has read it.
 struct SrAsyncBlock {
-    int q[2][SR_ASYNC_QUEUE];  // the local frontier queues (owner-local vertices)
-    int cnt[2];                // their fill
-    int go;                    // 1 while the search runs (thread 0's decision, broadcast)
-    int idle_go;               // the same, decided when idle (a flag of its own: no race)
-    long long take;            // messages to take this round
-    unsigned long long head;   // from inbox position head
+    int q[2][SR_ASYNC_QUEUE];      // the local frontier queues (owner-local vertices)
+    int cnt[3];                    // the fill counters
+    int go[2];                     // 1 while the search runs (thread 0's decision)
+    int idle_go;                   // the same, decided when idle
+    long long take[2];             // messages to take before the level
+    unsigned long long head[2];    // from this inbox position
 };
 
 __device__ __forceinline__ int sr_async_qget(const SrAsyncBlock& s, const int* sp, long long cap,
@@ -103,13 +111,13 @@ __device__ __forceinline__ int sr_async_qget(const SrAsyncBlock& s, const int* s
     return i < SR_ASYNC_QUEUE ? s.q[c][i] : sp[c * cap + i - SR_ASYNC_QUEUE];
 }
 
-// Put owner-local vertex v on queue c unless it is queued already (its bit).
+// Put owner-local vertex v on queue c (fill counter k) unless it is queued already (its bit).
 __device__ __forceinline__ void sr_async_push(SrAsyncBlock& s, int* sp, long long cap,
-                                              unsigned int* bits, int c, int v)
+                                              unsigned int* bits, int c, int k, int v)
 {
     const unsigned int bit = 1u << (v & 31);
     if (atomicOr(&bits[v >> 5], bit) & bit) return;
-    const int pos = atomicAdd(&s.cnt[c], 1);
+    const int pos = atomicAdd(&s.cnt[k], 1);
     if (pos < SR_ASYNC_QUEUE) s.q[c][pos] = v;
     else sp[c * cap + pos - SR_ASYNC_QUEUE] = v;
 }
@@ -119,7 +127,8 @@ __device__ __forceinline__ void sr_async_push(SrAsyncBlock& s, int* sp, long lon
 // and no message for v is outstanding, is sent to its owner.
 template <typename I>
 __device__ __forceinline__ void sr_async_relax(
-    SrAsyncBlock& s, int* sp, long long cap, unsigned int* bits, int c, int* ld, int use_smem,
+    SrAsyncBlock& s, int* sp, long long cap, unsigned int* bits, int c, int k, int* ld,
+    const I* __restrict__ indptr, int use_smem,
     long long lo, long long span, long long n, I v, int nd, int* dist, int* inq,
     unsigned long long* box, unsigned long long* tails, unsigned long long* work,
     long long* sent)
@@ -129,7 +138,8 @@ __device__ __forceinline__ void sr_async_relax(
         const int old = atomicMin(&ld[vl], nd);
         if (nd < old) {
             if (use_smem) atomicMin(&dist[v], nd);  // for other blocks' filters; result unused
-            sr_async_push(s, sp, cap, bits, c, (int)vl);
+            SR_ASYNC_PREFETCH(indptr + v);  // its row's bounds, for the next level
+            sr_async_push(s, sp, cap, bits, c, k, (int)vl);
         }
         return;
     }
@@ -193,34 +203,29 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 
     long long taken = 0;  // thread 0: messages taken and not yet released (the seed included)
     unsigned long long head = 0;  // thread 0: the inbox position taken up to
-    long long levels = 0, sent = 0, visits = 0;
-    if (source >= lo && source < lo + cap && tid == 0) {
-        ld[source - lo] = 0;
-        if (use_smem) atomicMin(&dist[source], 0);
-        sr_async_push(s, sp, cap, bits, 0, (int)(source - lo));
-        taken = 1;
+    long long sent = 0, visits = 0;
+    long long L = 0;  // local levels run (the same in every thread of the block)
+    if (tid == 0) {
+        s.cnt[0] = s.cnt[1] = s.cnt[2] = 0;
+        s.take[0] = 0;
+        s.head[0] = 0ull;
+        s.go[0] = 1;
+        if (source >= lo && source < lo + cap) {
+            ld[source - lo] = 0;
+            if (use_smem) atomicMin(&dist[source], 0);
+            sr_async_push(s, sp, cap, bits, 0, 0, (int)(source - lo));
+            taken = 1;
+        }
     }
-    int c = 0;
-    unsigned long long tail = 0;  // thread 0: the inbox's tail, read a round ahead
-    if (tid == 0) s.go = 1;
     __syncthreads();
     while (true) {
-        // take the inbox's messages (at most cap: one round of the ring) onto queue c; the
-        // tail was read during the last local level (its latency hidden there)
-        if (tid == 0) {
-            s.take = (long long)min(tail - head, (unsigned long long)cap);
-            s.head = head;
-            if ((levels & 255) == 255) {  // now and then: the time limit, another's abort
-                if (SR_ASYNC_CLOCK() - t0 > timeout_ns)
-                    *reinterpret_cast<volatile long long*>(&ctl[2]) = SR_ASYNC_TIMEOUT;
-                if (*reinterpret_cast<volatile long long*>(&ctl[2]) != 0) s.go = 0;
-            }
-        }
-        __syncthreads();
-        if (!s.go) break;
-        const long long k = s.take;
+        const int par = (int)(L & 1);
+        const int ci = (int)(L % 3), cn = ci == 2 ? 0 : ci + 1, cz = cn == 2 ? 0 : cn + 1;
+        if (!s.go[par]) break;
+        // take the inbox's messages (at most cap: one round of the ring) onto queue par
+        const long long k = s.take[par];
         if (k > 0) {
-            const unsigned long long base = s.head;
+            const unsigned long long base = s.head[par];
             for (long long j = tid; j < k; j += blockDim.x) {
                 const unsigned long long p = base + (unsigned long long)j;
                 const unsigned long long r = p / (unsigned long long)cap;
@@ -237,7 +242,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
                 const int g = *reinterpret_cast<volatile int*>(&dist[lo + vl]);
                 bool take = true;
                 if (use_smem) take = g < atomicMin(&ld[vl], g);
-                if (take) sr_async_push(s, sp, cap, bits, c, vl);
+                if (take) sr_async_push(s, sp, cap, bits, par, ci, vl);
             }
             if (tid == 0) {
                 head += (unsigned long long)k;
@@ -245,15 +250,16 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
             }
             __syncthreads();
         }
-        const int cnt = s.cnt[c];
+        const int cnt = s.cnt[ci];
         if (cnt == 0) {  // idle: release what was taken, then wait for mail or the end
+            __syncthreads();  // every thread has read this round's words
             if (tid == 0) {
                 if (taken) {
                     atomicAdd(work, (unsigned long long)(-taken));
                     taken = 0;
                 }
                 int go = 1;
-                tail = *reinterpret_cast<volatile unsigned long long*>(&tails[blockIdx.x]);
+                const unsigned long long tail = *reinterpret_cast<volatile unsigned long long*>(&tails[blockIdx.x]);
                 if (tail == head) {
                     if (*reinterpret_cast<volatile unsigned long long*>(work) == 0ull) go = 0;
                     else if (*reinterpret_cast<volatile long long*>(&ctl[2]) != 0) go = 0;
@@ -265,34 +271,37 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
                     }
                 }
                 s.idle_go = go;
+                s.take[par] = (long long)min(tail - head, (unsigned long long)cap);
+                s.head[par] = head;
             }
             __syncthreads();
             if (!s.idle_go) break;
             continue;
         }
-        // one local level: take queue c (clear its bits), relax its out-edges onto queue c ^ 1
-        for (int i = tid; i < cnt; i += blockDim.x) {
-            const int u = sr_async_qget(s, sp, cap, c, i);
-            atomicAnd(&bits[u >> 5], ~(1u << (u & 31)));
+        // one local level: relax the out-edges of queue par onto queue par ^ 1
+        unsigned long long tail = 0;
+        if (tid == 0) {
+            s.cnt[cz] = 0;  // last read in level L - 1; appended to in level L + 1
+            // the next level's tail, loaded now and used after this level's work
+            tail = *reinterpret_cast<volatile unsigned long long*>(&tails[blockIdx.x]);
         }
-        __syncthreads();
-        const int nc = c ^ 1;
-        // the next round's tail, loaded now and used after this level (no wait for it here)
-        if (tid == 0) tail = *reinterpret_cast<volatile unsigned long long*>(&tails[blockIdx.x]);
         for (int i0 = 0; i0 < cnt; i0 += blockDim.x) {
             const int i = i0 + tid;
             long long beg = 0, end = 0;
             int nd = 0;
             if (i < cnt) {
-                const int u = sr_async_qget(s, sp, cap, c, i);
+                const int u = sr_async_qget(s, sp, cap, par, i);
+                // unqueued before its depth is read: a later improvement queues it again
+                atomicAnd(&bits[u >> 5], ~(1u << (u & 31)));
+                __threadfence_block();
                 nd = *reinterpret_cast<volatile int*>(&ld[u]) + 1;
                 beg = (long long)indptr[lo + u];
                 end = (long long)indptr[lo + u + 1];
                 ++visits;
                 const long long lim = end - beg > SR_ASYNC_LANE ? beg : end;
                 for (long long e = beg; e < lim; ++e)
-                    sr_async_relax<I>(s, sp, cap, bits, nc, ld, use_smem, lo, span, n, indices[e],
-                                      nd, dist, inq, box, tails, work, &sent);
+                    sr_async_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, use_smem, lo,
+                                      span, n, indices[e], nd, dist, inq, box, tails, work, &sent);
             }
             // rows of more than SR_ASYNC_LANE edges: the warp relaxes them one at a time
             unsigned int longer = __ballot_sync(0xffffffffu, end - beg > SR_ASYNC_LANE);
@@ -303,17 +312,27 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
                 const long long le = __shfl_sync(0xffffffffu, end, l);
                 const int ln = __shfl_sync(0xffffffffu, nd, l);
                 for (long long e = lb + lane; e < le; e += 32)
-                    sr_async_relax<I>(s, sp, cap, bits, nc, ld, use_smem, lo, span, n, indices[e],
-                                      ln, dist, inq, box, tails, work, &sent);
+                    sr_async_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, use_smem, lo,
+                                      span, n, indices[e], ln, dist, inq, box, tails, work, &sent);
                 __syncwarp();
             }
         }
-        ++levels;
+        if (tid == 0) {  // the next level's words (its parity's, read after the barrier)
+            const int np = par ^ 1;
+            s.take[np] = (long long)min(tail - head, (unsigned long long)cap);
+            s.head[np] = head;
+            int go = 1;
+            if ((L & 255) == 255) {  // now and then: the time limit, another block's abort
+                if (SR_ASYNC_CLOCK() - t0 > timeout_ns)
+                    *reinterpret_cast<volatile long long*>(&ctl[2]) = SR_ASYNC_TIMEOUT;
+                if (*reinterpret_cast<volatile long long*>(&ctl[2]) != 0) go = 0;
+            }
+            s.go[np] = go;
+        }
+        ++L;
         __syncthreads();
-        if (tid == 0) s.cnt[c] = 0;
-        c = nc;
-        // (the next round's first __syncthreads publishes the reset)
     }
+    const long long levels = L;
 
     // the levels of the owned vertices
     for (long long i = tid; i < cap; i += blockDim.x) {

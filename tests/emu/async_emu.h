@@ -30,9 +30,11 @@ inline EmuBlock& my_block() { return *emu_blocks[blockIdx.x]; }
 #define SR_ASYNC_SHARED(T, name) T& name = *reinterpret_cast<T*>(my_block().stat.data())
 #define SR_ASYNC_DYNAMIC(name) int* name = reinterpret_cast<int*>(my_block().dyn.data())
 #define SR_ASYNC_PAUSE() std::this_thread::yield()
+#define SR_ASYNC_PREFETCH(p) ((void)(p))
 #define SR_ASYNC_CLOCK() ((long long)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count())
 inline void __syncthreads() { my_block().bar->arrive_and_wait(); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 using std::max; using std::min;
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(unsigned x) { return __builtin_ffs(x); }
