@@ -24,7 +24,12 @@ levels in one launch, over the whole device or in one block), ``push_level`` and
 
 The variants of the whole search, picked in one place (:func:`_variant`):
 
-- ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only;
+- ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only; on
+  road-like graphs (``ROAD_MEAN_DEGREE``, ``ROAD_ASYNC``) the barrier-free one
+  (``sr.traversal.bfs_async``: the same levels as the fixed point of
+  ``level(v) = min(level(v), level(u) + 1)``, reached by blocks that own vertex ranges and
+  exchange boundary vertices, with no grid-wide barrier a level; parents by a pass over the
+  final levels);
 - ``"levels"``: the host loop of fused level steps (:func:`_bfs_levels`);
 - ``"csgraph"``: the CPU's whole search by SciPy's compiled ``breadth_first_order``
   (``sr.traversal.bfs_csgraph``), O(n + m) with no cost per level, picked on the CPU for
@@ -90,6 +95,12 @@ ROAD_BLOCKS_PER_SM = 1
 #: no grid-wide barrier per level). Its cost is the chain of local levels, each a few
 #: dependent loads and block barriers, where bfs_grid pays a grid-wide barrier a level.
 ROAD_ASYNC = True
+#: ... and only up to this mean out-degree: on an H100 (bench/probes/bfs_async_probe.py) the
+#: 2048² grid (degree 4) took 15.0 ms with bfs_async's first form against 22.2 ms with
+#: bfs_grid, but rgg-22 (degree 8) 63 ms against 11.4 ms: there a block's own levels run ahead
+#: of the shortest paths through its neighbours' ranges (a thin range's paths are longer) and
+#: every vertex was expanded 24 times over.
+ASYNC_MEAN_DEGREE = 5
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
 _grid_unavailable: str | None = None
@@ -252,7 +263,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         # every level below, push or pull, in one launch with the switch made on the device
         try:
             road = A.nvals <= ROAD_MEAN_DEGREE * n
-            if road and ROAD_ASYNC and direction == "auto":
+            if ROAD_ASYNC and direction == "auto" and A.nvals <= ASYNC_MEAN_DEGREE * n:
                 # the same levels with no barrier a level; parents from a pass over them
                 level, parent, _ = sr.traversal.bfs_async(A, source, parents=parents,
                                                           symmetric=symmetric)

@@ -109,12 +109,13 @@ def emu(tmp_path_factory):
     return exe
 
 
-def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None):
+def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None, variant=0):
     n = S.shape[0]
     span = span or max(1, -(-n // blocks))
     T = S.T.tocsr()
     T.sort_indices()
-    head = f"{n} {S.nnz} {source} {blocks} {threads} {span} {int(smem)} {int(index64)}\n"
+    head = (f"{n} {S.nnz} {source} {blocks} {threads} {span} {int(smem)} {int(index64)} "
+            f"{int(variant)}\n")
     body = "\n".join(" ".join(map(str, a.tolist()))
                      for a in (S.indptr, S.indices, T.indptr, T.indices))
     out = subprocess.run([exe], input=head + body + "\n", capture_output=True, text=True,
@@ -127,14 +128,17 @@ def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None):
 @settings(max_examples=20)
 @given(g=bfs_graphs(paths=(1, 2, 17, 300, 3000), grid_side=40), index64=st.booleans(),
        blocks=st.sampled_from([1, 2, 3, 5]), threads=st.sampled_from([32, 64]),
-       smem=st.booleans(), wide=st.booleans())
-def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, wide):
+       smem=st.booleans(), wide=st.booleans(), variant=st.sampled_from([0, 1]))
+def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, wide, variant):
+    """bfs_async (variant 0) and bfs_async_cw (1: a communication warp; threads = 64 or 96)."""
     S, source = g
+    if variant:
+        threads += 32
     n = S.shape[0]
     # wide: spans longer than needed (trailing blocks own nothing)
     span = max(1, -(-n // max(1, blocks - 1))) if wide else None
     (status, levels, sent, visits), level, parent = run_emulated(
-        emu, S, source, blocks, threads, smem, index64, span)
+        emu, S, source, blocks, threads, smem, index64, span, variant)
     assert status == 0
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(level, ref)
@@ -144,10 +148,11 @@ def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, w
 
 # ---------------------------------------------------------------- the launch (GPU) / refusal
 
-@settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) // 2 or 1)
+@settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", "40")) // 2 or 1)
 @given(g=bfs_graphs(), index64=st.booleans(), shared=st.booleans(),
-       per_sm=st.sampled_from([1, 2]), parents=st.booleans(), symmetric=st.booleans())
-def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, symmetric):
+       per_sm=st.sampled_from([1, 2]), parents=st.booleans(), symmetric=st.booleans(),
+       kernel=st.sampled_from(["cw", "inline"]))
+def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, symmetric, kernel):
     S, source = g
     if symmetric:
         S = (S + S.T).tocsr()
@@ -161,13 +166,13 @@ def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, sy
             sr.traversal.bfs_async(A, source)
         return
     from semiring.backend.gpu import traversal as gt  # noqa: PLC0415  (GPU only: the test's switch)
-    old = gt.ASYNC_SHARED
-    gt.ASYNC_SHARED = shared
+    old = gt.ASYNC_SHARED, gt.ASYNC_KERNEL
+    gt.ASYNC_SHARED, gt.ASYNC_KERNEL = shared, kernel
     try:
         level, parent, info = sr.traversal.bfs_async(A, source, parents=parents,
                                                      symmetric=symmetric, blocks_per_sm=per_sm)
     finally:
-        gt.ASYNC_SHARED = old
+        gt.ASYNC_SHARED, gt.ASYNC_KERNEL = old
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(to_host(level), ref)
     assert info["visits"] >= np.count_nonzero(ref >= 0)
@@ -177,7 +182,7 @@ def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, sy
         assert parent is None
 
 
-@settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) // 2 or 1)
+@settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", "40")) // 2 or 1)
 @given(g=bfs_graphs(), road_async=st.booleans(), parents=st.booleans())
 def test_algorithms_bfs_road_policy(device, g, road_async, parents, monkeypatch):
     """algorithms.bfs with ROAD_ASYNC on or off: the same levels as SciPy, valid parents."""

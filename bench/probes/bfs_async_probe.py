@@ -25,6 +25,7 @@ import scipy.sparse.csgraph as csg
 import algorithms
 import semiring as sr
 from bench import generators as gen
+from semiring.backend.gpu import traversal as gt
 
 
 def best(fn, reps):
@@ -46,6 +47,8 @@ def main():
     p.add_argument("--per-sm", nargs="*", type=int, default=[1])
     p.add_argument("--parents", action="store_true", help="also time parents=True")
     p.add_argument("--timeout", type=float, default=10.0, help="bfs_async's time limit (s)")
+    p.add_argument("--kernels", nargs="*", default=["cw", "inline"],
+                   help="bfs_async's kernels to time (backend.gpu.traversal.ASYNC_KERNEL)")
     a = p.parse_args()
     sr.traversal.BFS_ASYNC_TIMEOUT_S = a.timeout
     name = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.strip()
@@ -76,15 +79,17 @@ def main():
             A, source, symmetric=True, blocks_per_sm=1 if road else None), a.reps)
         print(f"  bfs_grid                {ms:8.2f} ms  {t_bfs / ms:6.1f}x scipy  levels "
               f"{info['levels']} {1e3 * ms / info['levels']:.2f} us/level  {ok(level)}")
-        for per_sm in a.per_sm:
+        for kern, per_sm in [(k, b) for k in a.kernels for b in a.per_sm]:
+            gt.ASYNC_KERNEL = kern
             ms, (level, _, info) = best(lambda: sr.traversal.bfs_async(
                 A, source, symmetric=True, blocks_per_sm=per_sm), a.reps)
-            print(f"  bfs_async {per_sm}/SM         {ms:8.2f} ms  {t_bfs / ms:6.1f}x scipy  "
+            print(f"  bfs_async {kern:6s} {per_sm}/SM {ms:8.2f} ms  {t_bfs / ms:6.1f}x scipy  "
                   f"local levels {info['levels']} ({info['levels'] / info['blocks']:.0f} a block, "
                   f"{1e3 * ms / max(1, ref.max()):.2f} us/depth), messages {info['messages']}, "
                   f"visits {info['visits'] / max(1, np.count_nonzero(ref >= 0)):.3f} n, "
                   f"{info['blocks']} blocks of {info['span']}, shared {info['shared']}  {ok(level)}",
                   flush=True)
+        gt.ASYNC_KERNEL = a.kernels[0]
         if a.parents:
             ms, (level, parent, _) = best(lambda: sr.traversal.bfs_async(
                 A, source, symmetric=True, parents=True), a.reps)

@@ -19,7 +19,7 @@ struct emu_dim3 { unsigned x = 1, y = 1, z = 1; };
 inline thread_local emu_dim3 threadIdx, blockIdx;
 inline emu_dim3 blockDim, gridDim;
 struct Warp { std::barrier<>* b; unsigned long long slot[32]; };
-struct EmuBlock { std::barrier<>* bar; std::vector<Warp*> warps; std::vector<long long> stat, dyn; };
+struct EmuBlock { std::barrier<>* bar; std::barrier<>* cbar; std::vector<Warp*> warps; std::vector<long long> stat, dyn; };
 inline std::vector<EmuBlock*> emu_blocks;
 inline EmuBlock& my_block() { return *emu_blocks[blockIdx.x]; }
 #define __global__
@@ -31,6 +31,7 @@ inline EmuBlock& my_block() { return *emu_blocks[blockIdx.x]; }
 #define SR_ASYNC_DYNAMIC(name) int* name = reinterpret_cast<int*>(my_block().dyn.data())
 #define SR_ASYNC_PAUSE() std::this_thread::yield()
 #define SR_ASYNC_PREFETCH(p) ((void)(p))
+#define SR_ASYNC_COMPUTE_SYNC(nthreads) my_block().cbar->arrive_and_wait()
 #define SR_ASYNC_CLOCK() ((long long)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count())
 inline void __syncthreads() { my_block().bar->arrive_and_wait(); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
@@ -59,12 +60,13 @@ template <class T> T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __
 template <class T> T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 template <class T> T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
 template <class T> T atomicMin(T* p, T v) { T old = __atomic_load_n(p, __ATOMIC_SEQ_CST); while (old > v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {} return old; }
-// blocks × threads host threads; each block gets `dyn_ints` ints of dynamic shared memory
+// blocks × threads host threads (the compute barrier: all but the last warp); each block gets `dyn_ints` ints of dynamic shared memory
 template <class F> void emu_launch(unsigned blocks, unsigned threads, size_t dyn_ints, F kernel) {
     blockDim.x = threads; gridDim.x = blocks;
     emu_blocks.clear();
     for (unsigned b = 0; b < blocks; ++b) {
-        auto* blk = new EmuBlock{new std::barrier<>((std::ptrdiff_t)threads), {}, {}, {}};
+        auto* blk = new EmuBlock{new std::barrier<>((std::ptrdiff_t)threads),
+                                 new std::barrier<>((std::ptrdiff_t)(threads > 32 ? threads - 32 : 1)), {}, {}, {}};
         for (unsigned w = 0; w < threads / 32; ++w) blk->warps.push_back(new Warp{new std::barrier<>(32), {}});
         blk->stat.assign(1 << 15, 0);  // 256 KiB: any static shared struct
         blk->dyn.assign(dyn_ints / 2 + 1, 0);

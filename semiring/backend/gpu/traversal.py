@@ -364,6 +364,11 @@ ASYNC_CTL = 8
 #: Hold each block's depths in shared memory where they fit (False: always in global memory,
 #: the path of larger graphs; tests and probes switch it).
 ASYNC_SHARED = True
+#: Which kernel of bfs_async.cu runs the search: "cw" (bfs_async_cw: the block's last warp
+#: sends and receives the messages, the others run the local levels) or "inline"
+#: (bfs_async: every thread sends its own messages during the level).
+ASYNC_KERNEL = "cw"
+ASYNC_KERNELS = {"cw": "bfs_async_cw", "inline": "bfs_async"}
 
 
 def async_source() -> str:
@@ -373,7 +378,7 @@ def async_source() -> str:
 def async_kernel_names():
     """The search of kernels/bfs_async.cu, launched cooperatively (every block resident: its
     blocks wait for each other's messages)."""
-    return [f"bfs_async<{I}>" for I in ("int", "long long")]
+    return [f"{k}<{I}>" for k in ("bfs_async", "bfs_async_cw") for I in ("int", "long long")]
 
 
 def async_plain_kernel_names():
@@ -425,7 +430,7 @@ def async_geometry(name: str, n: int, per_sm_max: int, op: str):
         sms = kernels.num_sms(dev)
         optin = kernels.memo(("async_optin",), lambda: runtime.deviceGetAttribute(
             runtime.cudaDevAttrMaxSharedMemoryPerBlockOptin, dev))
-        static = int(getattr(f, "shared_size_bytes", 0) or (2 * ASYNC_QUEUE * 4 + 64))
+        static = int(getattr(f, "shared_size_bytes", 0) or 48 * 1024)
         budget = optin - static - 1024
 
         def geometry(per_sm):
@@ -459,7 +464,8 @@ def bfs_async(A, source, blocks_per_sm, timeout_s):
     cp = _cupy()
     n = A.nrows
     I = C_TYPES[np.dtype(A.itype)]
-    f, blocks, span, smem, dyn = async_geometry(f"bfs_async<{I}>", n, blocks_per_sm, "bfs_async")
+    f, blocks, span, smem, dyn = async_geometry(f"{ASYNC_KERNELS[ASYNC_KERNEL]}<{I}>", n,
+                                                blocks_per_sm, "bfs_async")
     level = cp.empty(n, dtype=cp.int64)
     dist = cp.empty(n, dtype=cp.int32)
     inq = cp.empty(n, dtype=cp.int32)
