@@ -47,6 +47,8 @@ def main():
     p.add_argument("--per-sm", nargs="*", type=int, default=[1])
     p.add_argument("--parents", action="store_true", help="also time parents=True")
     p.add_argument("--timeout", type=float, default=10.0, help="bfs_async's time limit (s)")
+    p.add_argument("--ab", action="store_true",
+                   help="also time the cw kernel with -DSR_ASYNC_PUBLISH=1 and with 256 threads")
     p.add_argument("--kernels", nargs="*", default=["cw", "inline"],
                    help="bfs_async's kernels to time (backend.gpu.traversal.ASYNC_KERNEL)")
     a = p.parse_args()
@@ -90,6 +92,20 @@ def main():
                   f"{info['blocks']} blocks of {info['span']}, shared {info['shared']}  {ok(level)}",
                   flush=True)
         gt.ASYNC_KERNEL = a.kernels[0]
+        base = (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS)
+        variants = [("publish", ("-DSR_ASYNC_PUBLISH=1",), 512),
+                    ("256 threads", ("-DSR_ASYNC_THREADS=256",), 256)] if a.ab else []
+        for label, opts, threads in variants:
+            gt.ASYNC_OPTIONS, gt.ASYNC_THREADS = base[0] + opts, threads
+            try:
+                ms, (level, _, info) = best(lambda: sr.traversal.bfs_async(
+                    A, source, symmetric=True), a.reps)
+            finally:
+                gt.ASYNC_OPTIONS, gt.ASYNC_THREADS = base
+            print(f"  bfs_async {gt.ASYNC_KERNEL} {label:12s} {ms:8.2f} ms  {t_bfs / ms:6.1f}x scipy  "
+                  f"messages {info['messages']}, visits "
+                  f"{info['visits'] / max(1, np.count_nonzero(ref >= 0)):.3f} n  {ok(level)}",
+                  flush=True)
         if a.parents:
             ms, (level, parent, _) = best(lambda: sr.traversal.bfs_async(
                 A, source, symmetric=True, parents=True), a.reps)

@@ -64,6 +64,9 @@
 #ifndef SR_ASYNC_PREFETCH
 #define SR_ASYNC_PREFETCH(p) asm volatile("prefetch.global.L1 [%0];" :: "l"(p))
 #endif
+#ifndef SR_ASYNC_PREFETCH_L2
+#define SR_ASYNC_PREFETCH_L2(p) asm volatile("prefetch.global.L2 [%0];" :: "l"(p))
+#endif
 #ifndef SR_ASYNC_CLOCK
 __device__ __forceinline__ long long sr_async_clock()
 {
@@ -376,6 +379,9 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 // communication warp reads mb_head before compute_idle and compute_idle before ob_res, the
 // compute thread 0 writes compute_idle = 0 (on mail) before advancing mb_head: a drain in
 // flight or an unsent entry is always seen.
+#ifndef SR_ASYNC_PUBLISH  // 1: the compute warps publish owned depths to dist (a probe's A/B)
+#define SR_ASYNC_PUBLISH 0
+#endif
 #ifndef SR_ASYNC_OUTBOX
 #define SR_ASYNC_OUTBOX 1024
 #endif
@@ -417,7 +423,10 @@ __device__ __forceinline__ void sr_cw_relax(
     if (vl >= 0 && vl < cap) {
         const int old = atomicMin(&ld[vl], nd);
         if (nd < old) {
-            if (use_smem) atomicMin(&dist[v], nd);  // for other blocks' filters; result unused
+            // publishing the depth for other blocks' filters costs a global atomic (and the
+            // next block fence waits for it); without it a neighbour sends a message that the
+            // communication warp drops
+            if (SR_ASYNC_PUBLISH && use_smem) atomicMin(&dist[v], nd);
             SR_ASYNC_PREFETCH(indptr + v);
             sr_async_push(s, sp, cap, bits, c, k, (int)vl);
         }
@@ -466,6 +475,9 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
     }
     for (long long w = tid; w < words; w += blockDim.x) bits[w] = 0u;
     for (int i = tid; i < SR_ASYNC_OUTBOX; i += blockDim.x) s.ob_seq[i] = 0u;
+    // the range's row bounds into L2 (a line a thread): each level's first load then hits
+    for (long long i = (long long)tid * (128 / sizeof(I)); i <= cap; i += (long long)blockDim.x * (128 / sizeof(I)))
+        SR_ASYNC_PREFETCH_L2(indptr + lo + i);
     if (tid == 0) {
         tails[blockIdx.x] = 0ull;
         s.cnt[0] = s.cnt[1] = s.cnt[2] = 0;

@@ -31,6 +31,7 @@ inline EmuBlock& my_block() { return *emu_blocks[blockIdx.x]; }
 #define SR_ASYNC_DYNAMIC(name) int* name = reinterpret_cast<int*>(my_block().dyn.data())
 #define SR_ASYNC_PAUSE() std::this_thread::yield()
 #define SR_ASYNC_PREFETCH(p) ((void)(p))
+#define SR_ASYNC_PREFETCH_L2(p) ((void)(p))
 #define SR_ASYNC_COMPUTE_SYNC(nthreads) my_block().cbar->arrive_and_wait()
 #define SR_ASYNC_CLOCK() ((long long)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count())
 inline void __syncthreads() { my_block().bar->arrive_and_wait(); }
