@@ -92,14 +92,16 @@ ROAD_BLOCKS_PER_SM = 1
 #: On those road-like graphs (``direction="auto"``), run the barrier-free search instead
 #: (:func:`semiring.traversal.bfs_async`: blocks owning vertex ranges run their own levels and
 #: exchange boundary vertices by messages, Groute's asynchronous model, Ben-Nun et al. 2017;
-#: no grid-wide barrier per level). Its cost is the chain of local levels, each a few
-#: dependent loads and block barriers, where bfs_grid pays a grid-wide barrier a level.
+#: no grid-wide barrier per level). Its cost is the chain of local levels (about 2.7 µs a
+#: depth on the grid, messages between ranges included), where bfs_grid pays a grid-wide
+#: barrier and a longer chain of loads a level (6.1 µs).
 ROAD_ASYNC = True
-#: ... and only up to this mean out-degree: on an H100 (bench/probes/bfs_async_probe.py) the
-#: 2048² grid (degree 4) took 15.0 ms with bfs_async's first form against 22.2 ms with
-#: bfs_grid, but rgg-22 (degree 8) 63 ms against 11.4 ms: there a block's own levels run ahead
-#: of the shortest paths through its neighbours' ranges (a thin range's paths are longer) and
-#: every vertex was expanded 24 times over.
+#: ... and only up to this mean out-degree. On an H100 (bench/probes/bfs_async_probe.py, best
+#: of 5) the 2048² grid (degree 4) took 9.8-9.9 ms with bfs_async against 22.3 ms with
+#: bfs_grid (3630 levels), but rgg-22 (degree 8) 83-122 ms against 11.5 ms: there a block's
+#: own levels run ahead of the shortest paths through its neighbours' ranges (paths kept in a
+#: thin range are longer), the labels are corrected again and again, each vertex expanded
+#: 23-39 times; Kronecker-20 17 ms against 0.24 ms (most edges cross ranges).
 ASYNC_MEAN_DEGREE = 5
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
