@@ -24,6 +24,9 @@ levels in one launch, over the whole device or in one block), ``push_level`` and
 
 The variants of the whole search, picked in one place (:func:`_variant`):
 
+- ``"small"``: a small graph's whole search in one thread block (``sr.traversal.bfs_small``,
+  levels and queues in shared memory), GPU only, ``direction="auto"``, up to ``SMALL_N``
+  vertices;
 - ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only; on
   road-like graphs (``ROAD_MEAN_DEGREE``, ``ROAD_ASYNC``) the barrier-free one
   (``sr.traversal.bfs_async``: the same levels as the fixed point of
@@ -103,6 +106,14 @@ ROAD_ASYNC = True
 #: thin range are longer), the labels are corrected again and again, each vertex expanded
 #: 23-39 times; Kronecker-20 17 ms against 0.24 ms (most edges cross ranges).
 ASYNC_MEAN_DEGREE = 5
+#: A graph of at most SMALL_N vertices (and direction="auto") runs the whole search in one
+#: thread block (``"small"``: sr.traversal.bfs_small, levels and queues in shared memory, one
+#: launch, no host sync): issue 21 item 2, a warm call on a small graph as fast as SciPy's.
+#: On an H100 (bench/probes/small_grid.py) bfs_grid took 0.11 ms on a 1000-vertex graph of
+#: mean degree 8 whatever its grid (1 to 264 blocks: 0.129 / 0.115 / 0.113 / 0.117 ms for
+#: 1 / 8 / 32 / 264), a per-level cost of grid-wide atomics and barriers, not of their
+#: number; SciPy's breadth_first_order took 0.03 ms. At most sr.traversal.BFS_SMALL_MAX_N.
+SMALL_N = sr.traversal.BFS_SMALL_MAX_N
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
 _grid_unavailable: str | None = None
@@ -127,16 +138,19 @@ CPU_CSGRAPH = True
 DIRECTIONS = ("auto", "push", "pull")
 #: Which variant runs the search: "auto" (:func:`_variant`'s choice) or one of VARIANTS.
 VARIANT = "auto"
-VARIANTS = ("device", "levels", "csgraph", "algebra")
+VARIANTS = ("small", "device", "levels", "csgraph", "algebra")
 
 
 def _variant(A, direction: str = "auto") -> str:
-    """The one policy of the whole search: the fused persistent launch where it can run (the
+    """The one policy of the whole search: on the GPU (DEVICE_LOOP on) a small graph's search
+    in one block (SMALL_N, ``direction="auto"``), else the fused persistent launch where it can run (the
     GPU, DEVICE_LOOP on, no earlier cooperative-launch failure, n within the kernel's
     limit); on the CPU SciPy's compiled search (CPU_CSGRAPH, ``direction="auto"``, A within
     its int32 indices); else the host loop of level steps."""
     if VARIANT != "auto":
         return VARIANT
+    if A.device == "gpu" and DEVICE_LOOP and direction == "auto" and 0 < A.nrows <= SMALL_N:
+        return "small"
     if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
             and A.nrows <= sr.traversal.BFS_GRID_MAX_N):
         return "device"
@@ -260,6 +274,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     variant = _variant(A, direction)
     if variant not in VARIANTS:
         raise InvalidValue(f"bfs: VARIANT must be 'auto' or one of {VARIANTS}, got {variant!r}")
+    if variant == "small":
+        # every level in one thread block, its state in shared memory: one launch, no sync
+        level, parent = sr.traversal.bfs_small(A, source, parents=parents,
+                                               deterministic=deterministic)
+        return (level, parent) if parents else level
     if variant == "device":
         global _grid_unavailable
         # every level below, push or pull, in one launch with the switch made on the device

@@ -38,14 +38,18 @@ from .cores import _square, bincount, expand, segment_ids, undirected_pattern
 #: on the gain; NetworkX's sequential sweep stops when nobody moves, which a parallel sweep,
 #: whose simultaneous moves can undo each other's gains, need not reach).
 MAX_SWEEPS = 64
-#: Louvain moves at most this many batches a sweep: colour classes 0 .. MAX_BATCHES - 2 one at
-#: a time, the rest together (None: every colour class alone). Each batch costs a product and
-#: a few host round trips whatever its size, and the colours of a power-law graph's dense core
-#: are many and tiny: on the H100, Kronecker 20's Louvain with every class alone did not end
-#: within 140 s (LPA, which keeps every class alone, took 17 s). On the CPU, Kronecker 16
-#: reached the same modularity with 32 (0.0917, 4.6 s against 5.2 s), and the planted-partition
-#: means did not move; the GPU time with 32 is not measured yet.
-MAX_BATCHES = 32
+#: Louvain moves at most this many batches a sweep, per device: colour classes
+#: 0 .. MAX_BATCHES - 2 one at a time, the rest together (None: every colour class alone).
+#: Each batch costs a product and a few host round trips whatever its size, and the colours of
+#: a power-law graph's dense core are many and tiny: on the H100, Kronecker 20's Louvain with
+#: every class alone did not end within 140 s (LPA, which keeps every class alone, took 17 s),
+#: and with 32 a class Kronecker 12 took 8.8 s (998 products; the CPU 0.98 s). On the CPU,
+#: Kronecker 16 reached the same modularity with 32 (0.0917, 4.6 s against 5.2 s), and the
+#: planted-partition means did not move. With 8 (the GPU's), Kronecker 12 needs 180 products
+#: (modularity 0.133 against 0.137 with 32), and 26 planted-partition graphs gave NetworkX's
+#: modularity, every one (the all-at-once up/down sweeps of cuGraph, tried too, took 82 but
+#: lost 0.027 on one of them).
+MAX_BATCHES = {"cpu": 32, "gpu": 8}
 #: Relative tolerance of the symmetry check of weighted input: duplicate float entries summed
 #: in a different order on each side of the diagonal differ in the last bits.
 SYMMETRY_RTOL = 1e-9
@@ -471,7 +475,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     gain formula with ``resolution``; only a positive gain moves; ties to the smallest
     community), with the weights to the communities from one SpGEMM
     ``W = A'(B, :) plus.times S`` (Grappolo's colour-class parallel moves, Lu et al. 2015;
-    the colours from ``MAX_BATCHES - 1`` on move together).
+    the colours from ``MAX_BATCHES - 1`` on move together, 32 on the CPU and 8 on the GPU).
     The sweeps stop when one moved nobody or raised the
     modularity by at most ``threshold`` (at most ``MAX_SWEEPS``); the best partition seen
     is kept. (2) aggregation: the
@@ -556,13 +560,16 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     return _renumber(community)
 
 
-def _q_of(Ap, c, two_m, gamma):
+def _q_of(Ap, c, two_m, gamma, k=None):
     """Modularity of labels c on A' (self-loops doubled): Σ over entries inside a community
-    / 2m - γ Σ_c tot_c² / (2m)²; one pass over the entries."""
+    / 2m - γ Σ_c tot_c² / (2m)²; one pass over the entries. k: A's weighted degrees, if
+    known."""
     xp = sr.array_module(Ap.device)
     r, j, w = _coo(Ap)
     inner = float(w[c[r] == c[j]].sum())
-    tot = bincount(xp, c, Ap.nrows, weights=sr.reduce_rows(Ap, "plus").to_dense(missing=0.0))
+    if k is None:
+        k = sr.reduce_rows(Ap, "plus").to_dense(missing=0.0)
+    tot = bincount(xp, c, Ap.nrows, weights=k)
     return inner / two_m - gamma * float((tot * tot).sum()) / (two_m * two_m)
 
 
@@ -575,17 +582,18 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
     # O = offdiag(A'): a vertex's own self-loop never pulls it anywhere (NetworkX's nbrs)
     O = sr.select(Ap, "offdiag")
     colour = _colouring(undirected_pattern(O, "louvain"), seed)
-    if MAX_BATCHES is not None:
-        # the colours from MAX_BATCHES - 1 on (the few vertices of the dense core) move as
-        # one batch: fewer products a sweep, those vertices no longer independent
-        colour = xp.minimum(colour, MAX_BATCHES - 1)
+    batches = MAX_BATCHES[Ap.device]
+    if batches is not None:
+        # the colours from batches - 1 on (the few vertices of the dense core) move as one
+        # batch: fewer products a sweep, those vertices no longer independent
+        colour = xp.minimum(colour, batches - 1)
     classes = _classes(xp, colour)
     c = xp.arange(n, dtype=xp.int64)
     tot = k.copy()
     # active: vertices with a neighbour that moved since they were last evaluated (all at
     # first); the others stay put this sweep (PRUNE)
     active = xp.ones(n, dtype=bool)
-    best_c, best_q = c.copy(), _q_of(Ap, c, two_m, gamma)
+    best_c, best_q = c.copy(), _q_of(Ap, c, two_m, gamma, k)
     q = best_q
 
     def value(w, tot_other, kb):
@@ -629,7 +637,7 @@ def _local_moves(Ap, two_m, gamma, threshold, seed):
                     active[sr.vxm(vv, O, sr.any_pair).sparse(sorted=False)[0]] = True
         if not moved:
             break
-        q_new = _q_of(Ap, c, two_m, gamma)
+        q_new = _q_of(Ap, c, two_m, gamma, k)
         if q_new > best_q:
             best_c, best_q = c.copy(), q_new
         if q_new - q <= threshold:

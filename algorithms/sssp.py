@@ -94,6 +94,11 @@ DEVICE_LOOP = "auto"
 ROAD_MEAN_DEGREE = 12
 ROAD_BLOCKS_PER_SM = 1
 OTHER_BLOCKS_PER_SM = 2
+#: A graph of at most SMALL_EDGES edges runs the device loop under "auto" whatever its degree
+#: (issue 21: the first and the small calls). The host buckets pay a host round trip a bucket
+#: and CuPy kernels that compile on a first call; the loop won on GAP's graphs up to scale 20
+#: (road_probe.py above: Kronecker 3.2 against 6.9 ms, urand 6.3 against 20.9), far beyond.
+SMALL_EDGES = 2**16
 #: The device loop's bucket width: Δ = DEVICE_DELTA_SCALE · max w (at least the smallest
 #: positive weight). On an H100 (road_probe.py) the 2048² grid took 42.2 / 40.5 / 41.2 / 44.7 ms
 #: at 8 / 16 / 32 / 64 · max w on two blocks a multiprocessor (4693 / 4331 / 4110 / 3966 rounds
@@ -126,7 +131,6 @@ def _matrix_facts(A: Matrix) -> dict:
     f = _facts.get(A)
     if f is None:
         f = {}
-        xp = A.xp
         if A.nvals == 0:
             f.update(min=0, max=0, min_pos=None, nan=False)
         elif A.is_iso:
@@ -134,7 +138,6 @@ def _matrix_facts(A: Matrix) -> dict:
             f.update(min=w, max=w, min_pos=w if w > 0 else None, nan=bool(np.isnan(w)))
         else:
             v = A.values.astype(_weight_type(A.dtype), copy=False)
-            big = _t_max(v.dtype)
             if v.dtype.kind == "f":
                 # min and max propagate NaN (as NumPy's): no isnan().any(), nanmin, nanmax, CUB
                 # reductions of ~5 s each to compile on a fresh CuPy cache (probe_first_call.py)
@@ -145,8 +148,9 @@ def _matrix_facts(A: Matrix) -> dict:
             else:
                 nan = False
                 lo, hi = v.min().item(), v.max().item()
-            pos = xp.where(v > 0, v, big).min().item()
-            f.update(min=lo, max=hi, min_pos=pos if pos < big else None, nan=nan)
+            # the least positive weight only where _auto_delta needs it (_min_pos): its
+            # where() and compare are CuPy kernels that compile on a first call
+            f.update(min=lo, max=hi, nan=nan)
         _facts[A] = f
     return f
 
@@ -361,7 +365,8 @@ def _device_loop(A: Matrix, facts, direction: str) -> bool:
     if DEVICE_LOOP == "never" or A.device != "gpu" or facts["min"] < 0 \
             or not 0 < A.nrows <= sr.traversal.BFS_GRID_MAX_N:
         return False
-    return DEVICE_LOOP == "always" or (direction == "auto" and _road_like(A))
+    return DEVICE_LOOP == "always" or (direction == "auto" and (
+        _road_like(A) or A.nvals <= SMALL_EDGES))
 
 
 def _wide(work) -> float:
@@ -476,11 +481,26 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     return dist
 
 
+def _min_pos(A: Matrix, facts):
+    """The least positive weight (None if there is none), computed once per matrix."""
+    if "min_pos" not in facts:
+        v = A.values.astype(_weight_type(A.dtype), copy=False)
+        big = _t_max(v.dtype)
+        pos = A.xp.where(v > 0, v, big).min().item()
+        facts["min_pos"] = pos if pos < big else None
+    return facts["min_pos"]
+
+
 def _auto_delta(A: Matrix, facts, scale: float | None = None) -> float:
-    if facts["min_pos"] is None:  # no positive weight: every edge is light
+    """scale · max w, at least the least positive weight; 1 without a positive weight
+    (w >= 0 here)."""
+    if not facts["max"] > 0:  # no positive weight: every edge is light
         return 1.0
     scale = DELTA_SCALE if scale is None else scale
-    return max(scale * float(facts["max"]), float(facts["min_pos"]))
+    delta = scale * float(facts["max"])
+    if delta >= float(facts["max"]):  # scale >= 1: the least positive weight is below it
+        return delta
+    return max(delta, float(_min_pos(A, facts)))
 
 
 def _split(A: Matrix, delta):
@@ -488,8 +508,17 @@ def _split(A: Matrix, delta):
     facts = _facts.setdefault(A, {})
     key = ("split", delta)
     if key not in facts:
-        # L = select(A, w ≤ Δ),  H = select(A, w > Δ)
-        facts[key] = (sr.select(A, "valuele", delta), sr.select(A, "valuegt", delta))
+        if "max" in facts and not facts.get("nan") and facts["max"] <= delta:
+            # every edge is light (the automatic Δ is at least max w): L = A, H = ∅, no select
+            # (its boolean compaction compiles CuPy kernels on a first call)
+            xp = A.xp
+            empty = Matrix(xp.zeros(A.nrows + 1, dtype=A.itype), xp.zeros(0, dtype=A.itype),
+                           None if A.is_iso else xp.zeros(0, dtype=A.dtype), A.shape,
+                           iso_value=A.iso_value, dtype=A.dtype)
+            facts[key] = (A, empty)
+        else:
+            # L = select(A, w ≤ Δ),  H = select(A, w > Δ)
+            facts[key] = (sr.select(A, "valuele", delta), sr.select(A, "valuegt", delta))
     return facts[key]
 
 

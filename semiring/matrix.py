@@ -180,14 +180,10 @@ class Matrix(_b.Placed, Operand):
         nrows, ncols = self.shape
         if xp is np:
             return self._transpose_host()
-        rows = xp.repeat(xp.arange(nrows, dtype=xp.int64), xp.diff(self._indptr).astype(xp.int64))
-        # (column, row) keys are unique, so an unstable sort still gives a canonical order
-        key = self._indices.astype(xp.int64) * max(nrows, 1) + rows
-        perm = xp.argsort(key)
-        new_indices = rows[perm].astype(self.itype)
-        counts = _b.bincount(self._indices, ncols)
-        new_indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(self.itype)
-        values = None if self.is_iso else self._values[perm]
+        # the GPU's counting sort by (column, row) keys: kernels of the backend (installed at
+        # its import: containers import no backend), no CuPy element-wise kernel to compile
+        new_indptr, new_indices, values = _gpu_transpose[0](
+            self._indptr, self._indices, self._values, nrows, ncols)
         return Matrix(new_indptr, new_indices, values, (ncols, nrows), iso_value=self._iso,
                       dtype=self._dtype)
 
@@ -693,6 +689,15 @@ _gpu_fold: list = []
 
 def install_gpu_fold(fold) -> None:
     _gpu_fold[:] = [fold]
+
+
+#: ``[transpose(indptr, indices, values, nrows, ncols)]``: the GPU transpose of a canonical
+#: CSR, installed by :mod:`semiring.backend.gpu.prep` at import (as ``_gpu_fold``).
+_gpu_transpose: list = []
+
+
+def install_gpu_transpose(transpose) -> None:
+    _gpu_transpose[:] = [transpose]
 
 
 def as_matrix(A, *, op: str, arg: str, square: bool = False) -> Matrix:

@@ -21,11 +21,15 @@ Each function validates its operands here, then runs the step of its device's ba
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from . import ops
 from .backend import backend_of
 from .backend.csr import frontier_degrees, frontier_edges
+from .backend.gpu import prep as _gprep
+from .backend.gpu import small as _gs
 from .backend.gpu import traversal as _gt
 from .backend.gpu.traversal import (  # noqa: F401  (the kernels' constants, documented here)
     DONE, GRID_QUEUE, LIMIT, MAX_EDGES, OVERFLOW, QUEUE, STATUS, THREADS, WIDE)
@@ -35,7 +39,7 @@ from .errors import InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
-           "bfs_async", "bfs_csgraph", "bfs_grid", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
+           "BFS_SMALL_MAX_N", "bfs_async", "bfs_csgraph", "bfs_grid", "bfs_small", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
            "pull_level", "pull_relax", "push_level", "push_levels", "push_levels_grid",
            "push_relax", "relax_rounds", "sssp_grid"]
 
@@ -210,8 +214,35 @@ def _grid_operand(A, source, op: str):
     return A, n
 
 
+class _DeviceInfo(Mapping):
+    """A launch's counters (a dict of ints), read from the device on first access: a caller
+    that never reads them pays no host synchronization."""
+
+    def __init__(self, state, keys):
+        self._state, self._keys, self._d = state, keys, None
+
+    def _dict(self):
+        if self._d is None:
+            vals = self._state[:len(self._keys)].get()  # the host sync, on first access
+            self._d = {k: int(v) for k, v in zip(self._keys, vals)}
+            self._state = None
+        return self._d
+
+    def __getitem__(self, k):
+        return self._dict()[k]
+
+    def __iter__(self):
+        return iter(self._dict())
+
+    def __len__(self):
+        return len(self._dict())
+
+    def __repr__(self):
+        return repr(self._dict())
+
+
 def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
-             beta=24, symmetric=False, trace=False, blocks_per_sm=None):
+             beta=24, symmetric=False, trace=False, blocks_per_sm=None, blocks=None):
     """A whole breadth-first search in one persistent launch, switching direction on the device.
 
     Every level is the push step of :func:`push_levels_grid` or the pull step of
@@ -245,16 +276,21 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         Blocks of the persistent grid per multiprocessor (capped by the kernel's occupancy);
         default :data:`BFS_GRID_BLOCKS_PER_SM`. Fewer blocks make a cheaper barrier: a
         high-diameter graph's thousands of narrow levels run faster on one.
+    blocks : int, optional
+        At most this many blocks in all (a small graph's levels are mostly barrier: a few
+        blocks sync faster than the whole device); default: no cap beyond ``blocks_per_sm``.
 
     Returns
     -------
     level : cupy.ndarray of int64
     parent : cupy.ndarray of int64, or None
-    info : dict
+    info : mapping
         ``levels`` (levels run, the last one finding nothing), ``push`` and ``pull`` (levels
         in each direction), ``depth`` (the deepest level reached); with ``trace``, ``trace``:
         one ``(microseconds, frontier vertices, frontier out-edges, 'push' | 'pull')`` per
-        level (the first :data:`TRACE_LEVELS`), timed on the device.
+        level (the first :data:`TRACE_LEVELS`), timed on the device. Read from the device on
+        first access (without ``trace``): the search itself makes no host synchronization,
+        the results are device arrays that a later read (or the caller's sync) waits for.
 
     Raises
     ------
@@ -282,6 +318,9 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v < 2**20:
             raise InvalidValue(f"{op}: {arg} must be an integer in [1, 2**20), got {v!r}")
     per_sm = _blocks_per_sm(op, blocks_per_sm, BFS_GRID_BLOCKS_PER_SM)
+    if blocks is not None and (isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer))
+                               or blocks < 1):
+        raise InvalidValue(f"{op}: blocks must be a positive integer or None, got {blocks!r}")
     cp = _cupy()
 
     mode = 0 if not parents else (2 if deterministic else 1)
@@ -289,7 +328,8 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     if not symmetric and A._T is None:  # the kernel compiles (if it must) while A.T is built
         _gt.prefetch_grid(kname)
     AT = A if symmetric else A.T
-    f, blocks = _gt.grid_function(kname, op, per_sm)
+    f, most = _gt.grid_function(kname, op, per_sm)
+    blocks = most if blocks is None else min(int(blocks), most)
     itype = A.itype
     # the kernel sets level and parent to -1 and the bitmaps to zero
     level = cp.empty(n, dtype=cp.int64)
@@ -309,17 +349,69 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     except _gt.driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                  f"{_gt.GRID_THREADS} threads failed: {err}") from err
-    depth, levels, push, pull = (int(v) for v in state[:4].get())  # the one host sync
-    info = {"levels": levels, "push": push, "pull": pull, "depth": depth}
+    # no host sync here: the counters are read if and when info is
+    info = _DeviceInfo(state, ("depth", "levels", "push", "pull"))
     if trace:
+        info = dict(info)
         t = tr.get()
-        rows = t[1:].reshape(-1, 4)[:min(levels, TRACE_LEVELS)]
+        rows = t[1:].reshape(-1, 4)[:min(info["levels"], TRACE_LEVELS)]
         ends = rows[:, 0] - t[0]
         starts = np.r_[0, ends[:-1]]
         info["trace"] = [((e - b) / 1e3, int(c), int(m), "push" if p else "pull")
                          for b, e, (_, c, m, p) in zip(starts, ends, rows)]
     return level, parent, info
 
+
+
+#: The most vertices :func:`bfs_small` takes (its levels, queues and parents in 48 KiB of a
+#: block's shared memory).
+BFS_SMALL_MAX_N = _gs.MAX_N
+
+
+def bfs_small(A, source, *, parents=False, deterministic=False):
+    """A whole breadth-first search of a small graph in one thread block: one launch, no host
+    synchronization.
+
+    The push levels of :func:`bfs_grid` (``q⟨¬visited⟩ = q any.secondi A``, every unvisited
+    head claimed once), run by one block with the levels, the frontier queues and the parents
+    in shared memory and ``__syncthreads`` between levels: a level costs about two dependent
+    loads from global memory, where the cooperative grid pays a grid-wide barrier (on an
+    H100, bench/probes/small_grid.py: ``bfs_grid`` took about 0.11 ms on a 1000-vertex graph
+    whatever its grid, 1 to 264 blocks). GPU only: ``algorithms.bfs`` picks it for small graphs
+    (its ``SMALL_N``).
+
+    Parameters
+    ----------
+    A : Matrix, on the GPU, square, 1 to :data:`BFS_SMALL_MAX_N` vertices
+        The graph (edges ``A(i, j)``: i → j); only its structure is read.
+    source : int
+    parents : bool
+        Also return the BFS tree (``parent[source] = source``, ``-1`` where unreached).
+    deterministic : bool
+        Each parent the smallest-index in-neighbour on the previous level; otherwise the one
+        that claimed the vertex.
+
+    Returns
+    -------
+    level : cupy.ndarray of int64
+    parent : cupy.ndarray of int64, or None
+
+    Examples
+    --------
+    A path 0 → 1 → 2 → 3 on the GPU (skipped where there is none):
+
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")
+    >>> A = sr.Matrix.from_scipy(S, device="gpu")  # doctest: +SKIP
+    >>> level, parent = sr.traversal.bfs_small(A, 0, parents=True)  # doctest: +SKIP
+    >>> level.tolist(), parent.tolist()  # doctest: +SKIP
+    ([0, 1, 2, 3], [0, 0, 1, 2])
+    """
+    op = "bfs_small"
+    A, n = _grid_operand(A, source, op)
+    if n > BFS_SMALL_MAX_N:
+        raise InvalidValue(f"{op}: A may have at most {BFS_SMALL_MAX_N} vertices, got {n}")
+    return _gs.bfs_small(A, int(source), 0 if not parents else (2 if deterministic else 1))
 
 
 #: Blocks per multiprocessor of :func:`bfs_async` (each owns a range of vertices; fewer
@@ -400,6 +492,7 @@ def bfs_async(A, source, *, parents=False, symmetric=False, blocks_per_sm=None):
         AT = A if symmetric else A.T
         parent = _gt.bfs_parents_of_levels(AT, level)
     return level, parent, info
+
 
 #: Sources per launch of :func:`msbfs_grid`: one bit each of a 64-bit word a vertex.
 MSBFS_BATCH = 64
@@ -1026,6 +1119,20 @@ def _blocks_per_sm(op, v, default):
     return int(v)
 
 
+def _weight_check(A) -> tuple:
+    """(negative or NaN weights, NaN weights) of a GPU matrix, counted once per matrix (its
+    arrays do not change) by one kernel of ours: no CuPy reduction (``any`` is a CUB one,
+    about 2.5 s a pass to compile on a fresh kernel cache)."""
+    key = ("weight_check",)
+    if key not in A._casts:
+        if A.is_iso:
+            w = np.asarray(A.iso_value)
+            A._casts[key] = (int(not w >= 0), int(w != w))
+        else:
+            A._casts[key] = _gprep.weight_check(A.values)
+    return A._casts[key]
+
+
 def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
     """A whole single-source shortest-path search in one persistent launch (near–far pile).
 
@@ -1105,12 +1212,14 @@ def sssp_grid(A, source, delta, *, dtype=None, limit=None, blocks_per_sm=None):
         raise InvalidValue(f"{op}: limit must be a number >= 0 or None, got {limit!r}")
     elif dt.kind != "f":
         limit = min(int(np.floor(limit)), int(big)) if np.isfinite(limit) else int(big)
-    if A.nvals:
-        w = A.values if not A.is_iso else A.xp.asarray([A.iso_value])
-        if bool((~(w >= 0)).any()):  # a negative or NaN weight
-            raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a "
-                               f"{'NaN' if bool(A.xp.isnan(w).any()) else 'negative'} weight")
     per_sm = _blocks_per_sm(op, blocks_per_sm, SSSP_GRID_BLOCKS_PER_SM)
+    # the kernel compiles (if it must) on another thread while the weights are checked
+    _gt.prefetch_grid(_gt.sssp_grid_name(A.itype, dt))
+    if A.nvals:
+        bad, nan = _weight_check(A)
+        if bad:  # a negative or NaN weight
+            raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a "
+                               f"{'NaN' if nan else 'negative'} weight")
     max_rounds = SSSP_GRID_ROUNDS_PER_VERTEX * n + 4096
     d, rounds, buckets, edges, status = _gt.sssp_grid(
         A, int(source), delta, dt, limit, per_sm, max_rounds)

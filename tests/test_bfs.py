@@ -60,13 +60,15 @@ def check_parents(S, source, level, parent, deterministic):
     assert n == level.size
 
 
-#: The whole search on the device (the default on the GPU; on the CPU the host loop), with
-#: the direction flipping nearly every level; the host loop with fused push levels over the
+#: The whole search on the device (the default on the GPU: in one block for these small
+#: graphs, "grid" the cooperative launch; on the CPU the host loop), with the direction
+#: flipping nearly every level; the host loop with fused push levels over the
 #: whole device, in one block, off (one algebra call per level), and handing back after every
 #: few edges (so the BFS leaves and re-enters the fused run), in either form; and the search
 #: written with the plain operations (vxm, assign: LAGraph's form), directions flipping too.
 HOST = {"DEVICE_LOOP": False}
-FUSED = {"default": {}, "flip": {"ALPHA": 10**6, "BETA": 2},
+FUSED = {"default": {}, "flip": {"ALPHA": 10**6, "BETA": 2, "SMALL_N": 0},
+         "grid": {"SMALL_N": 0},
          "host": HOST, "host-flip": {**HOST, "ALPHA": 10**6, "BETA": 2},
          "block": {**HOST, "FUSED_GRID": False}, "off": {**HOST, "FUSED_FRONTIER": 0},
          "tiny": {**HOST, "FUSED_EDGES": 6},
@@ -162,6 +164,7 @@ def test_device_loop_falls_back_to_the_host_loop_once(device):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sr.traversal, "bfs_grid", unavailable)
         mp.setattr(bfs_module, "_grid_unavailable", None)
+        mp.setattr(bfs_module, "SMALL_N", 0)  # not the one-block search of small graphs
         for _ in range(2):
             lv, par = algorithms.bfs(A, 0, parents=True)
             np.testing.assert_array_equal(to_host(lv), np.arange(10))

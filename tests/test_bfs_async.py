@@ -188,6 +188,7 @@ def test_algorithms_bfs_road_policy(device, g, road_async, parents, monkeypatch)
     """algorithms.bfs with ROAD_ASYNC on or off: the same levels as SciPy, valid parents."""
     S, source = g
     monkeypatch.setattr(bfs_module, "ROAD_ASYNC", road_async)
+    monkeypatch.setattr(bfs_module, "SMALL_N", 0)  # small graphs too (not bfs_small's block)
     A = sr.Matrix.from_scipy(S, device=device)
     out = algorithms.bfs(A, source, parents=parents)
     level = to_host(out[0] if parents else out)

@@ -151,7 +151,7 @@ def test_louvain_valid_and_improves_modularity(device, data, seed, resolution, p
     from algorithms import community
 
     monkeypatch.setattr(community, "PRUNE", prune)
-    monkeypatch.setattr(community, "MAX_BATCHES", batches)
+    monkeypatch.setitem(community.MAX_BATCHES, device, batches)
     A = build(data, device)
     n = A.nrows
     labels = alg.louvain(A, resolution, seed=seed)
@@ -183,8 +183,12 @@ def planted(groups, size, p_in, p_out, seed, weighted):
 @given(seed=st.integers(0, 10**6), groups=st.integers(3, 10), size=st.integers(15, 40),
        p_in=st.sampled_from([0.3, 0.5, 0.8]), p_out=st.sampled_from([0.005, 0.02, 0.05]),
        weighted=st.booleans())
-def test_louvain_planted_partition_close_to_networkx(device, seed, groups, size, p_in, p_out,
-                                                     weighted):
+@pytest.mark.parametrize("batches", [8, 32])     # the GPU's and the CPU's MAX_BATCHES
+def test_louvain_planted_partition_close_to_networkx(device, batches, seed, groups, size, p_in,
+                                                     p_out, weighted, monkeypatch):
+    from algorithms import community
+
+    monkeypatch.setitem(community.MAX_BATCHES, device, batches)
     G = planted(groups, size, p_in, p_out, seed, weighted)
     A = sr.Matrix.from_networkx(G, nodelist=range(G.number_of_nodes()), device=device)
     # both are randomized: compare the means over five seeds, and every run with the worst

@@ -664,13 +664,25 @@ def test_segment_tree_reduce_matches_fold(monoid):
                 np.testing.assert_array_equal(got, want, err_msg=f"{monoid} {dt}")
 
 
-def test_reduce_long_rows(device):
-    """Rows longer than LONG_SEGMENT (the GPU switches to pairwise halving)."""
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64])
+def test_reduce_long_rows(device, dtype):
+    """Rows longer than LONG_SEGMENT (the GPU reduces them by the SpMV pull kernel with
+    <monoid>_first where the table has it, else by pairwise halving), beside short and
+    empty rows."""
     rng = np.random.default_rng(6)
-    D = rng.integers(-9, 9, (3, 2000)).astype(np.int64)
-    P = rng.random((3, 2000)) < np.array([[0.9], [0.001], [0.5]])
+    D = rng.integers(-9, 9, (5, 2000)).astype(dtype)
+    P = rng.random((5, 2000)) < np.array([[0.9], [0.001], [0.5], [0.0], [0.05]])
     A = make_matrix(D, P, device)
-    for mono, f in (("plus", np.sum), ("min", np.min), ("max", np.max)):
+    monoids = [("plus", np.sum), ("min", np.min), ("max", np.max)]
+    if dtype == np.int64:       # a float product of ~1800 values overflows: order-dependent
+        monoids.append(("times", np.prod))
+    for mono, f in monoids:
         got = to_host(sr.reduce_rows(A, mono).to_dense(missing=0))
-        want = [f(D[r][P[r]]) if P[r].any() else 0 for r in range(3)]
-        np.testing.assert_array_equal(got, want)
+        want = [f(D[r][P[r]]) if P[r].any() else 0 for r in range(5)]
+        np.testing.assert_array_equal(got, np.array(want, dtype=dtype), err_msg=mono)
+    got = to_host(sr.reduce_rows(A, "any").to_dense(missing=0))
+    assert all(got[r] in D[r][P[r]] if P[r].any() else got[r] == 0 for r in range(5))
+    # iso: every stored value the iso value
+    I = sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, iso_value=3, dtype=dtype)
+    got = to_host(sr.reduce_rows(I, "max").to_dense(missing=0))
+    np.testing.assert_array_equal(got, [3 if P[r].any() else 0 for r in range(5)])

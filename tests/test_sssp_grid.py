@@ -121,7 +121,8 @@ def test_algorithms_take_the_device_loop(device, g, method, predecessors, limit)
 
 def test_policy(device):
     """The device loop on the GPU for w >= 0, direction 'auto' and road-like graphs (mean
-    degree <= ROAD_MEAN_DEGREE), or any graph and direction with DEVICE_LOOP = 'always'."""
+    degree <= ROAD_MEAN_DEGREE) or small ones (at most SMALL_EDGES edges), or any graph and
+    direction with DEVICE_LOOP = 'always'."""
     n, r, c = _grid(30, 30)
     road = sr.Matrix.from_coo(r, c, np.ones(r.size), nrows=n, ncols=n, device=device)
     dense = sr.Matrix.from_scipy(sp.random(200, 200, density=0.2, format="csr", random_state=1),
@@ -129,7 +130,12 @@ def test_policy(device):
     facts = {"min": 0.0}
     gpu = device == "gpu"
     assert sssp_module._device_loop(road, facts, "auto") == gpu
-    assert not sssp_module._device_loop(dense, facts, "auto")
+    assert dense.nvals <= sssp_module.SMALL_EDGES  # small: the loop, whatever its degree
+    assert sssp_module._device_loop(dense, facts, "auto") == gpu
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sssp_module, "SMALL_EDGES", dense.nvals - 1)
+        assert not sssp_module._device_loop(dense, facts, "auto")
+        assert sssp_module._device_loop(road, facts, "auto") == gpu
     assert not sssp_module._device_loop(road, facts, "push")
     assert not sssp_module._device_loop(road, {"min": -1.0}, "auto")
     assert sssp_module._road_like(road) and not sssp_module._road_like(dense)

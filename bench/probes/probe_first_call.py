@@ -8,7 +8,8 @@ imports, the graph's upload, the first call and a second one (CUDA-synchronized)
 every NVRTC compile of the process (CuPy's ``_NVRTCProgram.compile``: our programs, told by
 their op structs or traversal kernels, and CuPy's own element-wise and reduction kernels),
 then prints one JSON line: ``{"what", "first_s", "second_s", "compiles": [[seconds, who,
-what], ...], ...}``. ``--tree DIR`` imports semiring and algorithms from another checkout (a
+what, where], ...], ...}`` (``where``: the innermost frame of semiring/ or algorithms/ on the
+stack of the compile: the step that asked for it). ``--tree DIR`` imports semiring and algorithms from another checkout (a
 before/after comparison in the same process layout).
 """
 
@@ -16,9 +17,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
+import traceback
+
+
+def _where() -> str:
+    """The innermost frame of this repository's packages on the stack: who asked for a compile."""
+    for fr in reversed(traceback.extract_stack()[:-2]):
+        parts = fr.filename.replace(os.sep, "/").split("/")
+        if "semiring" in parts[:-1] or "algorithms" in parts[:-1]:
+            if parts[-1] != "__init__.py" or parts[-2] != "kernels":
+                return f"{'/'.join(parts[-2:])}:{fr.lineno} {fr.name}"
+    return "?"
 
 
 def main():
@@ -49,7 +62,7 @@ def main():
             else:
                 what = ",".join(re.findall(r"__global__\s+void\s+(\w+)", src)) or "(empty)"
             log.append([round(time.perf_counter() - t, 4), "semiring" if ours else "cupy",
-                        what[:160]])
+                        what[:160], _where()])
     cc._NVRTCProgram.compile = compile
 
     import numpy as np  # noqa: PLC0415  (after the patch, as the rest)

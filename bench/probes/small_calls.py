@@ -37,6 +37,15 @@ def best(f):
     return t * 1e3
 
 
+_xs = {}
+
+
+def _x_of(A):
+    if A.device not in _xs or _xs[A.device].size != A.nrows:
+        _xs[A.device] = sr.Vector.from_dense(A.xp.ones(A.nrows), device=A.device)
+    return _xs[A.device]
+
+
 rows = []
 for n in (1000, 10_000):
     rng = np.random.default_rng(n)
@@ -52,6 +61,8 @@ for n in (1000, 10_000):
         "sssp": (lambda: scg.dijkstra(S, indices=0), lambda A: algorithms.sssp(A, 0)),
         "mxv min_plus": (lambda: S @ x, lambda A: sr.mxv(A, sr.Vector.from_dense(
             A.xp.ones(n), device=A.device), sr.min_plus)),
+        # x made before the timing, as SciPy's (the row above times its ones() too)
+        "mxv min_plus, x prebuilt": (lambda: S @ x, lambda A: sr.mxv(A, _x_of(A), sr.min_plus)),
     }
     for name, (ref, ours) in cases.items():
         r = {"n": n, "call": name, "scipy": best(ref), "cpu": best(lambda: ours(Ac))}
@@ -79,6 +90,31 @@ print(f"{'n':>6} {'call':<32} {'scipy ms':>9} {'cpu ms':>9} {'gpu ms':>9}")
 for r in rows:
     print(f"{r['n']:>6} {r['call']:<32} {r['scipy']:9.3f} {r['cpu']:9.3f} {r.get('gpu', float('nan')):9.3f}")
 if gpu:
+    # the floor: an empty kernel's launch and a synchronization, a bare synchronization
+    empty = cp.RawKernel(r'extern "C" __global__ void sr_empty() {}', "sr_empty")
+    print(f"floor: launch + sync {best(lambda: empty((1,), (1,), ())):.4f} ms, "
+          f"sync alone {best(lambda: None):.4f} ms, "
+          f"one 8-byte copy to the host {best(lambda: cp.zeros(1).get()):.4f} ms")
+    S = sp.csr_matrix((np.random.default_rng(1000).integers(1, 10, 8000).astype(np.float64),
+                       (np.random.default_rng(1).integers(0, 1000, 8000),
+                        np.random.default_rng(2).integers(0, 1000, 8000))), shape=(1000, 1000))
+    S.sum_duplicates()
+    Ag = sr.Matrix.from_scipy(S, device="gpu")
+    xg = sr.Vector.from_dense(cp.ones(1000), device="gpu")
+    native = {"bfs": lambda: algorithms.bfs(Ag, 0), "sssp": lambda: algorithms.sssp(Ag, 0),
+              "mxv min_plus": lambda: sr.mxv(Ag, xg, sr.min_plus)}
+    for name, f in native.items():
+        f(); sync()
+        pr = cProfile.Profile()
+        pr.enable()
+        for _ in range(20):
+            f()
+        sync()
+        pr.disable()
+        s = io.StringIO()
+        pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(14)
+        print(f"== cProfile, 20 calls of native {name} on the GPU, n = 1000 (by own time)")
+        print(s.getvalue()[:3500])
     for r in rows:
         if r["n"] == 1000 and "_gpu_f" in r:
             pr = cProfile.Profile()

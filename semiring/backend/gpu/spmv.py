@@ -11,9 +11,10 @@ import numpy as np
 
 from ... import kernels
 from ... import types as _t
-from ...device import _cupy, bincount
+from ...device import _cupy
 from ...matrix import install_gpu_fold
 from ...ops import ANY, BinaryOp, Monoid, Semiring, builtins
+from . import prep as _prep
 
 KERNEL_FILES = ("common.cuh", "spmv.cu", "spmspv.cu")
 
@@ -100,22 +101,15 @@ PULL_UNROLL = 4
 def pull_schedule(indptr, nrows: int) -> dict:
     """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it)."""
     cp = _cupy()
-    deg = cp.diff(indptr).astype(cp.int64)
-    b = cp.zeros(nrows, dtype=cp.int64)
-    for j in range(1, NBINS):
-        b += deg > PULL_UNROLL * (1 << (j - 1))
-    # long rows first, longest first: the order of their blocks in the launch
-    key = cp.where(deg > LONG_ROW, -deg, b * (nrows + 1) + cp.arange(nrows, dtype=cp.int64))
-    order = cp.argsort(key)
-    b[deg > LONG_ROW] = NBINS
-    counts = bincount(b, NBINS + 1).get()  # one sync per matrix
+    # each row's bin and launch key, and the rows of each bin, by kernels of ours (prep.cu: no
+    # CuPy element-wise kernel to compile on a first call); long rows first, longest first
+    order, counts = _prep.pull_bins(indptr, nrows, NBINS, PULL_UNROLL, LONG_ROW)  # one sync
     nlong = int(counts[NBINS])
     row_start = np.concatenate([[0], np.cumsum(counts[:NBINS])[:-1]])
     blocks = [-(-int(counts[j]) // (BLOCK >> j)) for j in range(NBINS)]
     block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
     bins = np.concatenate([row_start, counts[:NBINS], block_start, [nlong]]).astype(np.int64)
-    itype = indptr.dtype
-    return {"rows": order[nlong:].astype(itype), "long_rows": order[:nlong].astype(itype),
+    return {"rows": order[nlong:], "long_rows": order[:nlong],
             "bins": cp.asarray(bins), "nblocks": nlong + int(sum(blocks))}
 
 

@@ -115,7 +115,8 @@ def grid_function(name: str, op: str = "push_levels_grid", per_sm_max: int | Non
 
     dev = cp.cuda.runtime.getDevice()
     try:
-        if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
+        if not kernels.memo(("cooperative_launch",), lambda: runtime.deviceGetAttribute(
+                runtime.cudaDevAttrCooperativeLaunch, dev)):
             raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels "
                                      f"cooperatively")
         f = _grid_kernel(name)
@@ -319,6 +320,11 @@ def push_relax(A, d, dt, w, wstride, frontier, hi, pending, settled, n):
 SSSP_STATE = 16
 
 
+def sssp_grid_name(itype, dt) -> str:
+    """The instantiation of the near–far kernel for an index and a distance type."""
+    return f"sssp_grid<{C_TYPES[np.dtype(itype)]}, {C_TYPES[np.dtype(dt)]}>"
+
+
 def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds):
     """One launch of the near–far SSSP kernel: (distances in ``dt``, rounds, buckets, edges
     relaxed, status). The kernel initializes every buffer; the host allocates them."""
@@ -326,8 +332,7 @@ def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds):
     n = A.nrows
     itype = A.itype
     w, wstride = A.values_for(dt)
-    f, blocks = grid_function(f"sssp_grid<{C_TYPES[np.dtype(itype)]}, {C_TYPES[dt]}>",
-                              "sssp_grid", blocks_per_sm)
+    f, blocks = grid_function(sssp_grid_name(itype, dt), "sssp_grid", blocks_per_sm)
     d = cp.empty(n, dtype=dt)
     q = cp.empty((2, n), dtype=itype)
     o = cp.empty((2, n), dtype=cp.int64)

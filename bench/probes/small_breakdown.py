@@ -1,0 +1,96 @@
+"""Where the fixed cost of a small warm call goes (issue 21 item 2): each layer of
+``sr.mxv`` (min_plus, float64) and ``algorithms.bfs`` on a 1000-vertex random graph of mean
+degree 8, timed alone, best of REPS (each + a device synchronization, as small_calls.py), and
+the host cost of a launch (many launches, one sync, divided). GPU only.
+
+Usage: PYTHONPATH=. python3 bench/probes/small_breakdown.py [REPS=50]"""
+import sys
+import time
+
+import cupy as cp
+import numpy as np
+import scipy.sparse as sp
+
+import algorithms
+import semiring as sr
+from semiring.backend.gpu import small as gsmall
+from semiring.backend.gpu import spmv as gspmv
+
+reps = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
+sync = cp.cuda.Device().synchronize
+
+
+def best(f, k=1):
+    f(); sync()
+    t = 1e9
+    for _ in range(reps):
+        sync(); t0 = time.perf_counter()
+        for _ in range(k):
+            f()
+        sync(); t = min(t, (time.perf_counter() - t0) / k)
+    return t * 1e3
+
+
+n = 1000
+rng = np.random.default_rng(n)
+S = sp.csr_matrix((rng.integers(1, 10, 8 * n).astype(np.float64),
+                   (rng.integers(0, n, 8 * n), rng.integers(0, n, 8 * n))), shape=(n, n))
+S.sum_duplicates()
+A = sr.Matrix.from_scipy(S, device="gpu")
+xv = cp.ones(n)
+x = sr.Vector.from_dense(xv)
+empty = cp.RawKernel(r'extern "C" __global__ void sr_empty() {}', "sr_empty")
+rows = [("empty launch + sync", lambda: empty((1,), (1,), ())),
+        ("empty launch, host only (100 a sync)", (lambda: empty((1,), (1,), ()), 100)),
+        ("cp.empty x2", lambda: (cp.empty(n), cp.empty(n, dtype=bool))),
+        ("scipy S @ x (host)", None)]
+sched = gspmv.schedule(A)
+avals, astride = A.values_for(np.float64)
+mode, term = gspmv._terminal(sr.min_plus.add, np.dtype(np.float64))
+kern = gspmv._kernel("spmv_pull", sr.min_plus, np.dtype(np.float64), A.itype, False)
+out, pres = cp.empty(n), cp.empty(n, dtype=bool)
+
+
+def raw():
+    kern((sched["nblocks"],), (gspmv.BLOCK,), (
+        A.indptr, A.indices, avals, np.int64(astride), xv, None, None, sched["rows"],
+        sched["long_rows"], sched["bins"], out, pres, np.int32(mode), term))
+
+
+rows += [("spmv_pull raw launch + sync", raw),
+         ("spmv_pull raw launch, host only (100 a sync)", (raw, 100)),
+         ("backend pull() + sync", lambda: gspmv.pull(A, xv, None, None, sr.min_plus,
+                                                      np.dtype(np.float64), False)),
+         ("sr.mxv(A, x, min_plus) + sync", lambda: sr.mxv(A, x, sr.min_plus)),
+         ("sr.mxv, host only (100 a sync)", (lambda: sr.mxv(A, x, sr.min_plus), 100))]
+lv = cp.empty(n, dtype=cp.int64)
+fb = gsmall.function("bfs_small<int, 0>")
+
+
+def raw_bfs():
+    fb((1,), (gsmall.THREADS,), (A.indptr, A.indices, np.int32(n), np.int32(0), lv, lv),
+       shared_mem=12 * n)
+
+
+rows += [("bfs_small raw launch + sync", raw_bfs),
+         ("bfs_small raw launch, host only (100 a sync)", (raw_bfs, 100)),
+         ("sr.traversal.bfs_small + sync", lambda: sr.traversal.bfs_small(A, 0)),
+         ("algorithms.bfs(A, 0) + sync", lambda: algorithms.bfs(A, 0)),
+         ("algorithms.bfs, host only (100 a sync)", (lambda: algorithms.bfs(A, 0), 100)),
+         ("sr.traversal.bfs_grid + sync", lambda: sr.traversal.bfs_grid(A, 0))]
+xh = np.ones(n)
+for name, f in rows:
+    if f is None:
+        t0 = 1e9
+        for _ in range(reps):
+            t = time.perf_counter(); S @ xh; t0 = min(t0, time.perf_counter() - t)
+        print(f"{name:48s} {t0 * 1e3:8.4f} ms")
+        continue
+    k = 1
+    if isinstance(f, tuple):
+        f, k = f
+    print(f"{name:48s} {best(f, k):8.4f} ms")
+ref = np.where(S.toarray() != 0, S.toarray(), np.inf).min(axis=1) + 1
+got = sr.mxv(A, x, sr.min_plus).to_dense(missing=np.inf).get()
+print("mxv equal:", np.array_equal(got, ref))
