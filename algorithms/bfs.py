@@ -27,7 +27,12 @@ The variants of the whole search, picked in one place (:func:`_variant`):
 - ``"small"``: a small graph's whole search in one thread block (``sr.traversal.bfs_small``,
   levels and queues in shared memory), GPU only, ``direction="auto"``, up to ``SMALL_N``
   vertices;
-- ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only;
+- ``"device"``: the fused persistent launch (``sr.traversal.bfs_grid``), GPU only; on
+  road-like graphs (``ROAD_MEAN_DEGREE``, ``ROAD_ASYNC``) the barrier-free one
+  (``sr.traversal.bfs_async``: the same levels as the fixed point of
+  ``level(v) = min(level(v), level(u) + 1)``, reached by blocks that own vertex ranges and
+  exchange boundary vertices, with no grid-wide barrier a level; parents by a pass over the
+  final levels);
 - ``"levels"``: the host loop of fused level steps (:func:`_bfs_levels`);
 - ``"csgraph"``: the CPU's whole search by SciPy's compiled ``breadth_first_order``
   (``sr.traversal.bfs_csgraph``), O(n + m) with no cost per level, picked on the CPU for
@@ -87,6 +92,20 @@ DEVICE_LOOP = True
 #: level on the grid: the block-local loop does not cut the per-level cost there.
 ROAD_MEAN_DEGREE = 12
 ROAD_BLOCKS_PER_SM = 1
+#: On those road-like graphs (``direction="auto"``), run the barrier-free search instead
+#: (:func:`semiring.traversal.bfs_async`: blocks owning vertex ranges run their own levels and
+#: exchange boundary vertices by messages, Groute's asynchronous model, Ben-Nun et al. 2017;
+#: no grid-wide barrier per level). Its cost is the chain of local levels (about 2.7 µs a
+#: depth on the grid, messages between ranges included), where bfs_grid pays a grid-wide
+#: barrier and a longer chain of loads a level (6.1 µs).
+ROAD_ASYNC = True
+#: ... and only up to this mean out-degree. On an H100 (bench/probes/bfs_async_probe.py, best
+#: of 5) the 2048² grid (degree 4) took 9.8-9.9 ms with bfs_async against 22.3 ms with
+#: bfs_grid (3630 levels), but rgg-22 (degree 8) 83-122 ms against 11.5 ms: there a block's
+#: own levels run ahead of the shortest paths through its neighbours' ranges (paths kept in a
+#: thin range are longer), the labels are corrected again and again, each vertex expanded
+#: 23-39 times; Kronecker-20 17 ms against 0.24 ms (most edges cross ranges).
+ASYNC_MEAN_DEGREE = 5
 #: A graph of at most SMALL_N vertices (and direction="auto") runs the whole search in one
 #: thread block (``"small"``: sr.traversal.bfs_small, levels and queues in shared memory, one
 #: launch, no host sync): issue 21 item 2, a warm call on a small graph as fast as SciPy's.
@@ -265,6 +284,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         # every level below, push or pull, in one launch with the switch made on the device
         try:
             road = A.nvals <= ROAD_MEAN_DEGREE * n
+            if ROAD_ASYNC and direction == "auto" and A.nvals <= ASYNC_MEAN_DEGREE * n:
+                # the same levels with no barrier a level; parents from a pass over them
+                level, parent, _ = sr.traversal.bfs_async(A, source, parents=parents,
+                                                          symmetric=symmetric)
+                return (level, parent) if parents else level
             level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
                 alpha=ALPHA, beta=BETA, symmetric=symmetric,

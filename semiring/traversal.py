@@ -39,7 +39,7 @@ from .errors import InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
-           "BFS_SMALL_MAX_N", "bfs_csgraph", "bfs_grid", "bfs_small", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
+           "BFS_SMALL_MAX_N", "bfs_async", "bfs_csgraph", "bfs_grid", "bfs_small", "csgraph_fits", "dijkstra_csgraph", "frontier_degrees", "frontier_edges", "frontier_of_level", "msbfs_grid",
            "pull_level", "pull_relax", "push_level", "push_levels", "push_levels_grid",
            "push_relax", "relax_rounds", "sssp_grid"]
 
@@ -412,6 +412,86 @@ def bfs_small(A, source, *, parents=False, deterministic=False):
     if n > BFS_SMALL_MAX_N:
         raise InvalidValue(f"{op}: A may have at most {BFS_SMALL_MAX_N} vertices, got {n}")
     return _gs.bfs_small(A, int(source), 0 if not parents else (2 if deterministic else 1))
+
+
+#: Blocks per multiprocessor of :func:`bfs_async` (each owns a range of vertices; fewer
+#: blocks, longer ranges: fewer edges between blocks). Its shared memory (the range's depths)
+#: allows one on an H100 for a 4M-vertex graph.
+BFS_ASYNC_BLOCKS_PER_SM = 1
+#: A safety net: :func:`bfs_async` stops (and raises) after this many seconds on the device.
+#: No correct search comes near it (the 2048² grid takes milliseconds).
+BFS_ASYNC_TIMEOUT_S = 30.0
+
+
+def bfs_async(A, source, *, parents=False, symmetric=False, blocks_per_sm=None):
+    """A whole breadth-first search in one persistent launch with no grid-wide barrier.
+
+    The levels are the fixed point of ``level(v) = min(level(v), level(u) + 1)`` over the
+    edges u → v (the relaxation of Bellman–Ford with unit weights), reached asynchronously:
+    each block owns a range of consecutive vertices and runs its own levels on them (its
+    frontier and its vertices' levels in shared memory, block barriers only); an edge into
+    another block's range lowers the level there with an atomic min and, where it improved,
+    sends the vertex to its owner's inbox (Groute's asynchronous model, Ben-Nun et al. 2017,
+    with the work split by vertex range). The search ends when no message is in flight and
+    every block is idle (a counter of messages sent and not yet released). The result is the
+    level-synchronous search's, exactly; the time is that of the longest chain of local levels
+    plus the messages along it, not of a grid-wide barrier per level: for graphs numbered with
+    locality (a grid row by row, a road network by area) and thousands of narrow levels.
+    Parents come from a second pass over the final levels. GPU only.
+
+    Parameters
+    ----------
+    A : Matrix, on the GPU, square, at most :data:`BFS_GRID_MAX_N` vertices
+        The graph (edges ``A(i, j)``: i → j); only its structure is read.
+    source : int
+    parents : bool
+        Also return a BFS tree: ``parent[v]`` is v's smallest in-neighbour one level up (the
+        ``min_secondi`` parent, the same on every run), ``parent[source] = source``, ``-1``
+        where unreached.
+    symmetric : bool
+        Promise that A equals Aᵀ: the parents' pass reads A's rows (no transpose is built).
+    blocks_per_sm : int, optional
+        Blocks a multiprocessor (default :data:`BFS_ASYNC_BLOCKS_PER_SM`; fewer where the
+        shared memory does not allow them).
+
+    Returns
+    -------
+    level : cupy.ndarray of int64
+    parent : cupy.ndarray of int64, or None
+    info : dict
+        ``levels`` (local levels run, summed over the blocks), ``messages`` (vertices sent
+        between blocks), ``visits`` (frontier vertices expanded: n when no vertex is expanded
+        twice), ``blocks``, ``span`` (vertices a block) and ``shared`` (the levels held in
+        shared memory).
+
+    Raises
+    ------
+    BackendUnavailable
+        Where the cooperative launch cannot be made (nothing has run then).
+
+    Examples
+    --------
+    A path 0 → 1 → 2 → 3 on the GPU (skipped where there is none):
+
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> S = sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr")
+    >>> A = sr.Matrix.from_scipy(S, device="gpu")  # doctest: +SKIP
+    >>> level, parent, info = sr.traversal.bfs_async(A, 0, parents=True)  # doctest: +SKIP
+    >>> level.tolist(), parent.tolist()  # doctest: +SKIP
+    ([0, 1, 2, 3], [0, 0, 1, 2])
+    """
+    op = "bfs_async"
+    A, n = _grid_operand(A, source, op)
+    per_sm = _blocks_per_sm(op, blocks_per_sm, BFS_ASYNC_BLOCKS_PER_SM)
+    level, info = _gt.bfs_async(A, int(source), per_sm, BFS_ASYNC_TIMEOUT_S)
+    if info["status"] != _gt.ASYNC_DONE:
+        raise RuntimeError(f"{op}: the search did not end within {BFS_ASYNC_TIMEOUT_S} s "
+                           f"(n = {n}): a bug")
+    parent = None
+    if parents:
+        AT = A if symmetric else A.T
+        parent = _gt.bfs_parents_of_levels(AT, level)
+    return level, parent, info
 
 
 #: Sources per launch of :func:`msbfs_grid`: one bit each of a 64-bit word a vertex.

@@ -391,3 +391,161 @@ def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds, schedule="
                                  f"{GRID_THREADS} threads failed: {err}") from err
     rounds, buckets, edges, status = (int(v) for v in state[:4].get())  # the one host sync
     return d, rounds, buckets, edges, status
+
+
+# --------------------------------------------------------------------------------------------
+# The barrier-free BFS (kernels/bfs_async.cu): blocks owning vertex ranges, messages between
+# them, no grid-wide barrier per level.
+
+#: Threads per block of bfs_async (SR_ASYNC_THREADS in bfs_async.cu; a probe sets both). On
+#: an H100 the grid took 9.44 ms with 256 (and SR_ASYNC_PUBLISH=0) against 9.84 ms with 512:
+#: not yet measured with the publishing kept, so 512 stays.
+ASYNC_THREADS = 512
+#: Shared slots of each of a block's two local queues (SR_ASYNC_QUEUE): 2 × 4 bytes each.
+ASYNC_QUEUE = 2048
+#: Status codes of bfs_async (SR_ASYNC_* in bfs_async.cu).
+ASYNC_DONE, ASYNC_TIMEOUT = 0, 1
+#: NVRTC options of bfs_async's module (a probe may add ``-D`` overrides).
+ASYNC_OPTIONS = ("-std=c++17",)
+#: Words of bfs_async's control block (SR_ASYNC_CTL).
+ASYNC_CTL = 8
+#: Hold each block's depths in shared memory where they fit (False: always in global memory,
+#: the path of larger graphs; tests and probes switch it).
+ASYNC_SHARED = True
+#: Which kernel of bfs_async.cu runs the search: "cw" (bfs_async_cw: the block's last warp
+#: sends and receives the messages, the others run the local levels) or "inline"
+#: (bfs_async: every thread sends its own messages during the level). On an H100
+#: (bench/probes/bfs_async_probe.py, the 2048² grid, best of 5) 9.8 ms against 14.7 ms: a
+#: message costs a chain of global atomics that "inline" pays inside the level.
+ASYNC_KERNEL = "cw"
+ASYNC_KERNELS = {"cw": "bfs_async_cw", "inline": "bfs_async"}
+
+
+def async_source() -> str:
+    return kernels.source("bfs_async.cu")
+
+
+def async_kernel_names():
+    """The search of kernels/bfs_async.cu, launched cooperatively (every block resident: its
+    blocks wait for each other's messages)."""
+    return [f"{k}<{I}>" for k in ("bfs_async", "bfs_async_cw") for I in ("int", "long long")]
+
+
+def async_plain_kernel_names():
+    """The parents' pass of kernels/bfs_async.cu (an ordinary launch)."""
+    return [f"bfs_parents_of_levels<{I}>" for I in ("int", "long long")]
+
+
+@kernels.register("traversal_async", options=lambda: ASYNC_OPTIONS,
+                  enable_cooperative_groups=True)
+def async_instantiations():
+    yield "traversal_async", async_source(), async_kernel_names()
+
+
+@kernels.register("traversal_async_plain", options=lambda: ASYNC_OPTIONS)
+def async_plain_instantiations():
+    yield "traversal_async_plain", async_source(), async_plain_kernel_names()
+
+
+def _async_function(name: str):
+    return kernels.function(("bfs_async", ASYNC_OPTIONS), name, async_source,
+                            async_kernel_names, options=ASYNC_OPTIONS, compile=False,
+                            enable_cooperative_groups=True)
+
+
+def _async_plain_function(name: str):
+    return kernels.function(("bfs_async_plain", ASYNC_OPTIONS), name, async_source,
+                            async_plain_kernel_names, options=ASYNC_OPTIONS, compile=False)
+
+
+def prefetch_async(name: str):
+    """Start compiling a bfs_async kernel on a background thread (see :func:`prefetch_grid`)."""
+    if not kernels.cached(("function", "bfs_async", ASYNC_OPTIONS, name)):
+        kernels.prefetch(_async_function, name)
+
+
+def async_geometry(name: str, n: int, per_sm_max: int, op: str):
+    """(kernel, blocks, span, use_smem, dynamic shared bytes) of a bfs_async launch over n
+    vertices: as many blocks as the device holds at once (at most ``per_sm_max`` a
+    multiprocessor), each owning ``span`` consecutive vertices, their depths and queued-bits
+    in shared memory where they fit. Raises BackendUnavailable where it cannot launch."""
+    cp = _cupy()
+    from cupy_backends.cuda.api import driver, runtime  # noqa: PLC0415  (CuPy: GPU only)
+
+    dev = cp.cuda.runtime.getDevice()
+    try:
+        if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, dev):
+            raise BackendUnavailable(f"{op}: GPU {dev} cannot launch kernels cooperatively")
+        f = _async_function(name)
+        sms = kernels.num_sms(dev)
+        optin = kernels.memo(("async_optin",), lambda: runtime.deviceGetAttribute(
+            runtime.cudaDevAttrMaxSharedMemoryPerBlockOptin, dev))
+        static = int(getattr(f, "shared_size_bytes", 0) or 48 * 1024)
+        budget = optin - static - 1024
+
+        def geometry(per_sm):
+            blocks = max(1, sms * per_sm)
+            span = max(1, -(-n // blocks))
+            dyn = 4 * (span + (span + 31) // 32)
+            smem = ASYNC_SHARED and dyn <= budget
+            return blocks, span, smem, dyn if smem else 0
+
+        per_sm = max(1, per_sm_max)
+        while True:
+            blocks, span, smem, dyn = geometry(per_sm)
+            if dyn:
+                f.max_dynamic_shared_size_bytes = max(dyn, int(getattr(f, "max_dynamic_shared_size_bytes", 0) or 0))
+            fit = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, ASYNC_THREADS, dyn)
+            if fit >= per_sm:
+                break
+            if per_sm == 1:
+                raise BackendUnavailable(f"{op}: no block of {ASYNC_THREADS} threads with "
+                                         f"{dyn} bytes of shared memory fits on a "
+                                         f"multiprocessor of GPU {dev}")
+            per_sm = max(1, min(per_sm - 1, fit))
+    except (cp.cuda.compiler.CompileException, driver.CUDADriverError,
+            runtime.CUDARuntimeError) as err:
+        raise BackendUnavailable(f"{op}: {type(err).__name__}: {err}") from err
+    return f, blocks, span, smem, dyn
+
+
+def bfs_async(A, source, blocks_per_sm, timeout_s):
+    """One launch of bfs_async: (level int64, info). The kernel initializes its buffers."""
+    cp = _cupy()
+    n = A.nrows
+    I = C_TYPES[np.dtype(A.itype)]
+    f, blocks, span, smem, dyn = async_geometry(f"{ASYNC_KERNELS[ASYNC_KERNEL]}<{I}>", n,
+                                                blocks_per_sm, "bfs_async")
+    level = cp.empty(n, dtype=cp.int64)
+    dist = cp.empty(n, dtype=cp.int32)
+    inq = cp.empty(n, dtype=cp.int32)
+    box = cp.empty(n, dtype=cp.uint64)
+    spill = cp.empty(2 * n, dtype=cp.int32)
+    words = (span + 31) // 32
+    gbits = cp.empty(1 if smem else blocks * words, dtype=cp.uint32)
+    tails = cp.zeros(blocks, dtype=cp.uint64)
+    ctl = cp.zeros(ASYNC_CTL, dtype=cp.int64)
+    try:
+        f((blocks,), (ASYNC_THREADS,), (
+            A.indptr, A.indices, np.int64(n), np.int64(source), np.int64(span), dist, inq, box,
+            spill, gbits, tails, ctl, level, np.int32(smem), np.int64(int(timeout_s * 1e9))),
+          shared_mem=dyn)
+    except driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        raise BackendUnavailable(f"bfs_async: cooperative launch of {blocks} blocks of "
+                                 f"{ASYNC_THREADS} threads failed: {err}") from err
+    status, levels, sent, visits = (int(v) for v in ctl[2:6].get())  # the one host sync
+    info = {"status": status, "levels": levels, "messages": sent, "visits": visits,
+            "blocks": blocks, "span": span, "shared": bool(smem)}
+    return level, info
+
+
+def bfs_parents_of_levels(AT, level):
+    """parent[v]: the first in-neighbour u of v in Aᵀ's row (sorted: the smallest) with
+    level[u] = level[v] - 1; the source (level 0) its own, -1 where unreached."""
+    cp = _cupy()
+    n = level.size
+    parent = cp.empty(n, dtype=cp.int64)
+    if n:
+        f = _async_plain_function(f"bfs_parents_of_levels<{C_TYPES[np.dtype(AT.itype)]}>")
+        f((book_grid(n),), (BOOK_THREADS,), (AT.indptr, AT.indices, level, np.int64(n), parent))
+    return parent
