@@ -56,8 +56,9 @@ import semiring as sr
 
 from .. import components as _components
 from .. import mst as _mst
-from ._validation import (as_graph, as_scipy_csr, graph_kind, on_host_when_small, sparse_output,
-                          to_float64)
+from . import _validation
+from ._validation import (as_graph, as_scipy_csr, graph_kind, on_host_when_small, scipy_csr,
+                          sparse_output, to_float64)
 
 __all__ = ["connected_components", "maximum_bipartite_matching", "maximum_flow",
            "min_weight_full_bipartite_matching", "minimum_spanning_tree",
@@ -131,6 +132,10 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     (5, [2, 1, 0, 4, 3])
     """
     op = "connected_components"
+    S = scipy_csr(csgraph)
+    if S is not None and (connection == "weak" or (connection == "strong" and not directed)):
+        # SciPy's compiled search on the input as it is: its numbering (by least vertex)
+        return _scg.connected_components(S, directed=False, return_labels=return_labels)
     if not isinstance(connection, str):
         raise sr.DomainMismatch(f"{op}: connection must be 'weak' or 'strong', got "
                                 f"{type(connection).__name__}")
@@ -240,7 +245,15 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     ('csr_matrix', [[0, 0, 0, 3], [0, 0, 2, 5], [0, 0, 0, 0], [0, 0, 0, 0]])
     """
     op = "minimum_spanning_tree"
+    S = scipy_csr(csgraph)
+    if S is not None:  # the common case: SciPy's Kruskal on the input (it copies it first)
+        return _scg.minimum_spanning_tree(S, overwrite=False)
     kind = graph_kind(csgraph)
+    if as_graph_device(csgraph) == "cpu" and not _validation.FORCE_ENGINE:
+        # host input: SciPy's compiled Kruskal on the facade's own copy (the tree is SciPy's
+        # by construction; Borůvka on NumPy cost 2.5 ms against SciPy's 0.3 ms at n = 1000)
+        T = _scg.minimum_spanning_tree(as_scipy_csr(csgraph, op), overwrite=True)
+        return sparse_output(kind, T.data, T.indices, T.indptr, T.shape)
     indptr, indices, data, n, device = _stored_csr(csgraph, op)
     xp = sr.array_module(device)
     rows = _components._rows_of(xp, indptr, int(indices.size))

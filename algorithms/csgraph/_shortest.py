@@ -108,6 +108,26 @@ def _check_negative(op: str, method: str, rows, cols, data, directed: bool, unwe
                           f"shortest_path(method='auto'))")
 
 
+def _fast(csgraph, indices, signed: bool):
+    """The fast path's test for the shortest-path functions: the input itself (see
+    :func:`._validation.scipy_csr`) when ``indices`` is None or one in-range ``int``, its
+    results fit :data:`._validation.CHECK_BYTES_FROM` and, where ``signed`` (the Dijkstra
+    methods, where negative weights are the facade's deviation), no weight is negative; else
+    None (the full validation runs)."""
+    S = _v.scipy_csr(csgraph)
+    if S is None:
+        return None
+    n = S.shape[0]
+    if indices is None:
+        if n * n * 12 >= _v.CHECK_BYTES_FROM:
+            return None
+    elif not _v.fast_vertex(indices, n):
+        return None
+    if signed and S.data.size and S.data.dtype.kind in "if" and np.minimum.reduce(S.data) < 0:
+        return None
+    return S
+
+
 def _scipy_indices(idx, shape):
     if shape == ():
         return int(idx[0])
@@ -385,6 +405,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     limit = float(limit)
     if not limit >= 0:
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
+    S = _fast(csgraph, indices, not unweighted)
+    if S is not None:  # the common case, at SciPy's cost
+        return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
+                            min_only)
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "D", directed, indices, return_predecessors,
                              unweighted, None if limit == np.inf else limit, min_only)
@@ -405,6 +429,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
 def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted):
     """``bellman_ford`` and ``johnson``: the engine for GPU input, else SciPy's routine of the
     same name on the validated host graph."""
+    S = _fast(csgraph, indices, False)
+    if S is not None:  # the common case, at SciPy's cost
+        return _scipy(op, op, S, directed=directed, indices=indices,
+                      return_predecessors=return_predecessors, unweighted=unweighted)
     if _engine(csgraph):
         return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
                              unweighted)
@@ -483,6 +511,11 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     [[-9999, 0, 1], [2, -9999, 1], [2, 0, -9999]]
     """
     op = "floyd_warshall"
+    S = _fast(csgraph, None, False)
+    if S is not None:  # the common case, at SciPy's cost (SciPy densifies: a fresh array)
+        return _scipy(op, "floyd_warshall", S, directed=directed,
+                      return_predecessors=return_predecessors, unweighted=unweighted,
+                      overwrite=False)
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "FW", directed, None, return_predecessors,
                              unweighted)
@@ -541,6 +574,10 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if method == "FW" and indices is not None:
         raise sr.InvalidValue(f"{op}: indices is not supported with method='FW' (as in SciPy)")
     kw = dict(directed=directed, return_predecessors=return_predecessors, unweighted=unweighted)
+    S = _fast(csgraph, indices, method == "D" and not unweighted)
+    if S is not None:  # the common case, at SciPy's cost ('auto' as SciPy chooses it)
+        return _scipy(op, "shortest_path", S, method=method, indices=indices, overwrite=False,
+                      **kw)
     if _engine(csgraph):
         if method == "auto":
             A = _v.as_graph(csgraph, op)

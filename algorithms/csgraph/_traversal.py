@@ -10,6 +10,7 @@ the host by design (the graph is copied to the host, the results back to the GPU
 
 from __future__ import annotations
 
+import scipy.sparse.csgraph as scg
 
 import semiring as sr
 
@@ -179,6 +180,9 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     >>> order.tolist(), pred.tolist()
     ([0, 1, 2, 3], [-9999, 0, 0, 1])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):  # the common case, at SciPy's cost
+        return scg.breadth_first_order(S, i_start, directed, return_predecessors)
     op = "breadth_first_order"
     if _engine(csgraph):
         A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
@@ -218,6 +222,9 @@ def breadth_first_tree(csgraph, i_start, directed=True):
            [0., 0., 0., 0.],
            [0., 0., 0., 0.]])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):  # SciPy answers S's own kind
+        return scg.breadth_first_tree(S, i_start, directed)
     op = "breadth_first_tree"
     kind = _v.graph_kind(csgraph)
     if _engine(csgraph):
@@ -255,6 +262,9 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
     >>> order.tolist(), pred.tolist()
     ([0, 1, 3, 2], [-9999, 0, 0, 1])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):
+        return scg.depth_first_order(S, i_start, directed, return_predecessors)
     op = "depth_first_order"
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
@@ -279,6 +289,9 @@ def depth_first_tree(csgraph, i_start, directed=True):
            [0., 0., 0., 0.],
            [0., 0., 0., 0.]])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):  # SciPy answers S's own kind
+        return scg.depth_first_tree(S, i_start, directed)
     op = "depth_first_tree"
     kind = _v.graph_kind(csgraph)
     S, n = _host(csgraph, op, directed)
