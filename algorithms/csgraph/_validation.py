@@ -175,26 +175,96 @@ def _work(csgraph, indices) -> int:
     return _entries(csgraph) * searches
 
 
+def _align8(k: int) -> int:
+    return (k + 7) & ~7
+
+
+def _gather_to_host(arrays):
+    """Host copies of several GPU arrays in one device-to-host transfer (one sync instead of
+    one per array): each is copied, without a kernel, into one device byte buffer at an
+    8-byte-aligned offset, the buffer comes back in one ``get``, and the host arrays are views
+    of it (fresh memory: nothing is shared with the caller's arrays)."""
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+    arrays = [cp.ascontiguousarray(a) for a in arrays]
+    offsets, total = [], 0
+    for a in arrays:
+        offsets.append(total)
+        total += _align8(a.nbytes)
+    buf = cp.empty(max(total, 8), dtype=cp.uint8)
+    stream = cp.cuda.get_current_stream()
+    for a, o in zip(arrays, offsets):
+        if a.nbytes:
+            cp.cuda.runtime.memcpyAsync(buf.data.ptr + o, a.data.ptr, a.nbytes,
+                                        cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr)
+    host = buf.get()
+    return [host[o:o + a.nbytes].view(a.dtype).reshape(a.shape)
+            for a, o in zip(arrays, offsets)]
+
+
+def _scatter_to_gpu(arrays):
+    """GPU copies of several host arrays in one host-to-device transfer: packed into one host
+    byte buffer (8-byte-aligned offsets), uploaded once, and answered as views of that device
+    buffer."""
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+    offsets, total = [], 0
+    for a in arrays:
+        offsets.append(total)
+        total += _align8(a.nbytes)
+    host = np.empty(max(total, 8), dtype=np.uint8)
+    for a, o in zip(arrays, offsets):
+        host[o:o + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+    dev = cp.asarray(host)
+    return [dev[o:o + a.nbytes].view(a.dtype).reshape(a.shape)
+            for a, o in zip(arrays, offsets)]
+
+
 def _to_host(a):
     if isinstance(a, sr.Matrix):
         return a.to_cpu()
-    if _is_cupyx_sparse(a):
-        return a.get()
-    if sr.is_gpu_array(a):
+    if _is_cupyx_sparse(a) and a.format == "csr":
+        indptr, indices, data = _gather_to_host([a.indptr, a.indices, a.data])
+        return sps.csr_matrix((data, indices, indptr), shape=a.shape)
+    if _is_cupyx_sparse(a) or sr.is_gpu_array(a):
         return a.get()
     return a
 
 
 def _to_gpu_result(res):
-    if isinstance(res, tuple):
-        return tuple(_to_gpu_result(r) for r in res)
-    if sps.issparse(res):
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+    """A host result (arrays, scipy CSR, ints, tuples of them) on the GPU, every array of it in
+    one upload."""
+    flat = []
 
-        return cps.csr_matrix(res.tocsr())
-    if isinstance(res, np.ndarray):
-        return sr.to_device(res, "gpu")
-    return res
+    def plan(r):
+        if isinstance(r, tuple):
+            return ("tuple", [plan(x) for x in r])
+        if sps.issparse(r):
+            r = r.tocsr()
+            k = len(flat)
+            flat.extend([r.data, r.indices, r.indptr])
+            return ("csr", k, r.shape)
+        if isinstance(r, np.ndarray):
+            flat.append(r)
+            return ("array", len(flat) - 1)
+        return ("value", r)
+
+    tree = plan(res)
+    dev = _scatter_to_gpu(flat) if flat else []
+
+    def build(t):
+        if t[0] == "tuple":
+            return tuple(build(x) for x in t[1])
+        if t[0] == "csr":
+            import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+            k = t[1]
+            return cps.csr_matrix((dev[k], dev[k + 1], dev[k + 2]), shape=t[2])
+        if t[0] == "array":
+            return dev[t[1]]
+        return t[1]
+
+    return build(tree)
 
 
 def on_host_when_small(fn):
