@@ -779,3 +779,22 @@ def test_auto_counts_edges_as_scipy_does(backend):
     want = scg.shortest_path(S, directed=False, unweighted=True)
     got = csgraph.shortest_path(G, directed=False, unweighted=True)
     np.testing.assert_array_equal(to_host(got), want)
+
+
+def test_floyd_warshall_reads_a_masked_array_as_scipy_does():
+    """SciPy's Floyd–Warshall reads a masked array densely: an unmasked zero is no edge (its
+    other methods read it as a zero-weight edge); with ``unweighted=True`` the facade read it
+    as an edge of length 1 (found by bench/probes/csgraph_conformance.py)."""
+    M = np.ma.masked_array([[0, 0, 2.0], [0, 0, 0], [1, 0, 0]],
+                           mask=[[0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    for unweighted in (False, True):
+        for directed in (True, False):
+            kw = dict(directed=directed, unweighted=unweighted, return_predecessors=True)
+            for got, ref in ((csgraph.floyd_warshall(M, **kw), scg.floyd_warshall(M, **kw)),
+                             (csgraph.shortest_path(M, method="FW", **kw),
+                              scg.shortest_path(M, method="FW", **kw)),
+                             (csgraph.shortest_path(M, **kw), scg.shortest_path(M, **kw))):
+                np.testing.assert_array_equal(got[0], ref[0])
+                np.testing.assert_array_equal(got[1], ref[1])
+    assert csgraph.floyd_warshall(M, unweighted=True)[0, 1] == np.inf  # no edge 0 → 1
+    assert csgraph.dijkstra(M, indices=0)[1] == 0.0  # Dijkstra: a zero-weight edge

@@ -69,7 +69,7 @@ import scipy.sparse as sps
 
 import semiring as sr
 
-__all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "as_graph", "as_scipy_csr", "check_output_bytes",
+__all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
            "fast_vertex", "graph_kind", "scipy_csr", "is_gpu_input", "normalize_count", "normalize_indices",
            "normalize_vertex", "on_host_when_small", "sparse_output", "to_float64"]
 
@@ -82,21 +82,44 @@ FORCE_ENGINE = False
 
 
 #: Small GPU input runs the host path (SciPy's compiled routine) on a copy and answers on the
-#: GPU: a function's engine path pays a fixed cost of launches and host syncs (an H100 host,
-#: ``bench/probes/small_calls.py``, n = 10³ / 10⁴: ``breadth_first_order`` 12 / 17 ms against
-#: SciPy's 0.03 / 0.6 ms, ``dijkstra`` 6.7 / 7.2 ms against 0.4 / 4.7 ms, weak
-#: ``connected_components`` 7.5 / 8.0 ms against 0.2 / 1.9 ms) that SciPy beats below a size.
+#: GPU, where that is faster than the engine path's fixed cost of launches and host syncs.
 #: The bound is on the work estimate of :func:`_work`: stored entries (dense input: N²) times
-#: the searches asked for (``indices``; all N when None). 0 switches a function's rule off.
+#: the searches asked for (``indices``; all N when None); 0 switches a function's rule off.
+#: Measured per function on an H100 host (``bench/probes/csgraph_route.py``: random graphs of
+#: 8N entries, best of 5; route / engine ms):
+#:
+#: - ``breadth_first_order``: the route wins up to N = 10⁵ (8·10⁵ entries: 14.6 / 19.9 ms; the
+#:   engine's level loop costs 9 ms even at N = 1000): 2²⁰.
+#: - ``breadth_first_tree``: route to N = 3·10⁴ (8.1 / 19.4 ms), engine at 10⁵ (27.6 / 16.7):
+#:   2¹⁹.
+#: - ``dijkstra``, ``shortest_path`` (one source): route to N = 3000 (1.9 / 4.5 ms), engine
+#:   from 10⁴ (4.4 / 2.7 ms): 2¹⁵; several sources: :data:`HOST_MAX_WORK_BATCH`.
+#: - ``bellman_ford``, ``johnson``: SciPy's are O(N·nnz): the engine wins already at N = 1000
+#:   (23.7 / 2.3 ms, 33.4 / 3.7 ms); SciPy's cost falls below the engine's 2 ms near 2000
+#:   entries: 2¹¹.
+#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) wins
+#:   from N = 1000 on (route 0.66 ms): off.
+#: - ``minimum_spanning_tree``: route to N = 10⁴ (7.6 / 26 ms), engine from 3·10⁴ (23.6 /
+#:   20.6 ms): 2¹⁷.
 HOST_MAX_WORK = {
     "breadth_first_order": 1 << 20,
-    "breadth_first_tree": 1 << 20,
-    "dijkstra": 1 << 17,
-    "bellman_ford": 1 << 15,
-    "johnson": 1 << 17,
-    "shortest_path": 1 << 17,
-    "connected_components": 1 << 14,
-    "minimum_spanning_tree": 1 << 16,
+    "breadth_first_tree": 1 << 19,
+    "dijkstra": 1 << 15,
+    "bellman_ford": 1 << 11,
+    "johnson": 1 << 11,
+    "shortest_path": 1 << 15,
+    "connected_components": 0,
+    "minimum_spanning_tree": 1 << 17,
+}
+
+#: The bound for calls with several sources, where the engine runs them all in one batched
+#: search (:func:`algorithms.multi_source_sssp`) whose fixed cost is higher than one
+#: Δ-stepping's: 8 sources on the H100 host, route / engine: N = 3000 12.7 / 21.2 ms, N = 10⁴
+#: 34.2 / 18.6 ms: 2¹⁸ (entries × sources). Functions not named here use
+#: :data:`HOST_MAX_WORK`.
+HOST_MAX_WORK_BATCH = {
+    "dijkstra": 1 << 18,
+    "shortest_path": 1 << 18,
 }
 
 
@@ -166,13 +189,14 @@ def _entries(csgraph) -> int:
     return int(csgraph.size)
 
 
-def _work(csgraph, indices) -> int:
-    n = int(csgraph.shape[0]) if len(getattr(csgraph, "shape", ())) == 2 else 0
+def _searches(csgraph, indices) -> int:
     if indices is None:
-        searches = n
-    else:
-        searches = max(1, int(np.size(indices)))  # a CuPy array's size: no copy
-    return _entries(csgraph) * searches
+        return int(csgraph.shape[0]) if len(getattr(csgraph, "shape", ())) == 2 else 0
+    return max(1, int(np.size(indices)))  # a CuPy array's size: no copy
+
+
+def _work(csgraph, indices) -> int:
+    return _entries(csgraph) * _searches(csgraph, indices)
 
 
 def _align8(k: int) -> int:
@@ -290,6 +314,8 @@ def on_host_when_small(fn):
             indices = args[pos - 1]
         elif not takes_indices:
             indices = ()  # one search
+        if _searches(csgraph, indices) > 1:
+            limit = HOST_MAX_WORK_BATCH.get(limit_name, limit)
         if _work(csgraph, indices) > limit:
             return fn(csgraph, *args, **kw)
         args = tuple(_to_host(a) for a in args)
