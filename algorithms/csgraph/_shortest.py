@@ -681,6 +681,13 @@ def _yen_paths(A: sr.Matrix, source: int, sink: int, K: int):
 
     while len(found) < K:
         prev = found[-1][1]
+        # the root's length as SciPy computes it (to the last bit): the previous path's length
+        # minus its edges, walking back from the sink
+        roots = [0.0] * len(prev)
+        root = found[-1][0]
+        for j in range(len(prev) - 1, 0, -1):
+            root -= weight(prev[j - 1], prev[j])
+            roots[j - 1] = root
         for i in range(len(prev) - 1):
             spur, root = prev[i], prev[:i + 1]
             gone_edges = {(p[i], p[i + 1]) for _, p in found
@@ -697,7 +704,7 @@ def _yen_paths(A: sr.Matrix, source: int, sink: int, K: int):
             if tuple(path) in seen:
                 continue
             seen.add(tuple(path))
-            cost = sum(weight(path[j], path[j + 1]) for j in range(i)) + res[0]
+            cost = res[0] + roots[i]
             heapq.heappush(heap, (cost, path))
         if not heap:
             break
