@@ -452,6 +452,7 @@ def test_deviations():
 
 def test_results_larger_than_memory_raise_out_of_memory(monkeypatch):
     monkeypatch.setattr(_validation, "_free_bytes", lambda device: 1000)
+    monkeypatch.setattr(_validation, "CHECK_BYTES_FROM", 0)  # the query runs for any size
     G = sp.csr_array(np.eye(100))
     with pytest.raises(sr.OutOfMemory, match=r"dijkstra: the results need 120000 bytes") as info:
         csgraph.dijkstra(G)
@@ -778,3 +779,41 @@ def test_auto_counts_edges_as_scipy_does(backend):
     want = scg.shortest_path(S, directed=False, unweighted=True)
     got = csgraph.shortest_path(G, directed=False, unweighted=True)
     np.testing.assert_array_equal(to_host(got), want)
+
+
+def test_floyd_warshall_reads_a_masked_array_as_scipy_does():
+    """SciPy's Floyd–Warshall reads a masked array densely: an unmasked zero is no edge (its
+    other methods read it as a zero-weight edge); with ``unweighted=True`` the facade read it
+    as an edge of length 1 (found by bench/probes/csgraph_conformance.py)."""
+    M = np.ma.masked_array([[0, 0, 2.0], [0, 0, 0], [1, 0, 0]],
+                           mask=[[0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    for unweighted in (False, True):
+        for directed in (True, False):
+            kw = dict(directed=directed, unweighted=unweighted, return_predecessors=True)
+            for got, ref in ((csgraph.floyd_warshall(M, **kw), scg.floyd_warshall(M, **kw)),
+                             (csgraph.shortest_path(M, method="FW", **kw),
+                              scg.shortest_path(M, method="FW", **kw)),
+                             (csgraph.shortest_path(M, **kw), scg.shortest_path(M, **kw))):
+                np.testing.assert_array_equal(got[0], ref[0])
+                np.testing.assert_array_equal(got[1], ref[1])
+    assert csgraph.floyd_warshall(M, unweighted=True)[0, 1] == np.inf  # no edge 0 → 1
+    assert csgraph.dijkstra(M, indices=0)[1] == 0.0  # Dijkstra: a zero-weight edge
+
+
+def test_yen_lengths_are_scipys_to_the_last_bit():
+    """SciPy's yen computes a candidate's root length as the previous path's length minus its
+    edges from the sink back; summing the root forwards differed in the last bit
+    (11.2 against 11.199999999999998; found by bench/probes/csgraph_conformance.py)."""
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(3, 9))
+        m = int(rng.integers(n, 3 * n + 1))
+        r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+        w = np.round(rng.random(m) * 5, 2) + 0.01
+        G = sp.csr_array((w, (r, c)), shape=(n, n))
+        G.indices, G.indptr = G.indices.astype(np.int32), G.indptr.astype(np.int32)
+        s, t = int(rng.integers(0, n)), int(rng.integers(0, n))
+        for directed in (True, False):
+            got = csgraph.yen(G, s, t, 4, directed=directed)
+            ref = scg.yen(G, s, t, 4, directed=directed)
+            assert got.tolist() == ref.tolist()

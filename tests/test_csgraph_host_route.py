@@ -92,7 +92,9 @@ def test_small_gpu_input_runs_on_the_host_with_the_engine_answer(device, monkeyp
         error = None
     except Exception as e:  # noqa: BLE001  (the engine must raise the same)
         routed, error = None, e
-    assert copies, f"{name}: small GPU input did not take the host route"
+    # a function whose rule is off (0: the engine is faster at every size) never routes
+    routes = bool(_validation.HOST_MAX_WORK.get(name))
+    assert bool(copies) == routes, f"{name}: small GPU input took the wrong path"
     with monkeypatch.context() as mp:
         mp.setattr(_validation, "HOST_MAX_WORK", {})
         copies.clear()
@@ -115,5 +117,13 @@ def test_route_limits(device, monkeypatch):
     assert bool(seen) == (device == "gpu")  # host input is never copied
     seen.clear()
     monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", S.nnz * 2 - 1)
+    monkeypatch.setitem(_validation.HOST_MAX_WORK_BATCH, "dijkstra", S.nnz * 2 - 1)
     csgraph.dijkstra(G, indices=[0, 1])  # the work of two searches is past the bound
+    assert not seen
+    monkeypatch.setitem(_validation.HOST_MAX_WORK_BATCH, "dijkstra", S.nnz * 2)
+    csgraph.dijkstra(G, indices=[0, 1])  # several sources: the batch bound applies
+    assert bool(seen) == (device == "gpu")
+    seen.clear()
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", S.nnz - 1)
+    csgraph.dijkstra(G, indices=0)  # one source: HOST_MAX_WORK's
     assert not seen

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import semiring as sr
 from algorithms import csgraph
+from algorithms.csgraph import _validation
 from conftest import to_host
 from graphalg_cases import edge_lists, raw_csr
 
@@ -134,13 +135,20 @@ def test_connected_components_strong_numbering_is_scipys(device):
 # ------------------------------------------------------------------------ spanning tree
 
 
-@given(case=edge_lists(), data=st.data())
-def test_minimum_spanning_tree_exact(device, case, data):
+@given(case=edge_lists(), data=st.data(), engine=st.booleans())
+def test_minimum_spanning_tree_exact(device, case, data, engine):
+    """Host input runs SciPy's Kruskal; ``engine`` (FORCE_ENGINE) runs the GPU path's Borůvka
+    on NumPy, which must give SciPy's tree too."""
     kind = data.draw(st.sampled_from(kinds(device)))
     n = case[0]
     G, ref_in = make_input(kind, *case)
     ref = scg.minimum_spanning_tree(ref_in)
-    got = csgraph.minimum_spanning_tree(G)
+    saved = _validation.FORCE_ENGINE
+    _validation.FORCE_ENGINE = engine
+    try:
+        got = csgraph.minimum_spanning_tree(G)
+    finally:
+        _validation.FORCE_ENGINE = saved
     if device == "gpu":
         import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU runs only)
 

@@ -38,6 +38,12 @@ Deviations from SciPy (where SciPy misbehaves)
 - Results too large for the device's free memory (a 2³¹-vertex graph's distance rows) raise
   :class:`semiring.OutOfMemory` naming the bytes before any work; host graphs beyond SciPy's
   int32 indices run the engine's path.
+- SciPy fails where the facade answers (found by ``bench/probes/csgraph_conformance.py``):
+  ``floyd_warshall`` / ``shortest_path(method='FW')`` and ``construct_dist_matrix`` on COO,
+  DOK, BSR and DIA input (SciPy: "csgraph must be lil, csr, or csc format"),
+  ``construct_dist_matrix`` on masked arrays and lists, ``connected_components`` on lists,
+  ``csgraph_from_dense`` where no entry is null (SciPy's AxisError), ``yen`` on a CSR with
+  int64 indices (SciPy's buffer dtype mismatch).
 - GPU input: duplicate entries of a sparse input combine by the function's rule (shortest
   paths: the smallest) whatever the format; SciPy converts a COO input to CSR first, which
   sums them (a SciPy inconsistency the host path keeps, being SciPy's code).

@@ -108,6 +108,26 @@ def _check_negative(op: str, method: str, rows, cols, data, directed: bool, unwe
                           f"shortest_path(method='auto'))")
 
 
+def _fast(csgraph, indices, signed: bool):
+    """The fast path's test for the shortest-path functions: the input itself (see
+    :func:`._validation.scipy_csr`) when ``indices`` is None or one in-range ``int``, its
+    results fit :data:`._validation.CHECK_BYTES_FROM` and, where ``signed`` (the Dijkstra
+    methods, where negative weights are the facade's deviation), no weight is negative; else
+    None (the full validation runs)."""
+    S = _v.scipy_csr(csgraph)
+    if S is None:
+        return None
+    n = S.shape[0]
+    if indices is None:
+        if n * n * 12 >= _v.CHECK_BYTES_FROM:
+            return None
+    elif not _v.fast_vertex(indices, n):
+        return None
+    if signed and S.data.size and S.data.dtype.kind in "if" and np.minimum.reduce(S.data) < 0:
+        return None
+    return S
+
+
 def _scipy_indices(idx, shape):
     if shape == ():
         return int(idx[0])
@@ -341,14 +361,16 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     """Shortest paths by Dijkstra's algorithm, as ``scipy.sparse.csgraph.dijkstra``: same
     signature, float64 distances (``inf`` unreached), int32 predecessors (-9999).
 
-    Host input runs SciPy's own ``dijkstra`` on the validated graph (the fastest CPU code, and
-    for a small graph cheaper than any GPU launch). GPU input runs
+    Host input runs SciPy's own ``dijkstra``: a ``scipy.sparse`` CSR with int32 indices and one
+    ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
+    cost plus a few µs); other inputs after conversion. GPU input runs
     :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round) for several; ``min_only`` runs one SSSP from a
-    virtual vertex joined to every source. Measured on an H100 host: n = 1000 (1 %), one
-    source: SciPy 0.34 ms, the host path 0.37 ms, the GPU path 5.5 ms (launches and syncs:
-    pass host arrays for graphs that small); 200 sources on n = 2000: SciPy 196 ms, the GPU
-    path 159 ms.
+    virtual vertex joined to every source. Small GPU input (stored entries × sources at most
+    ``_validation.HOST_MAX_WORK['dijkstra']`` = 2¹⁵ for one source, ``HOST_MAX_WORK_BATCH``'s
+    2¹⁸ for several) runs SciPy on a host copy instead, answered on the GPU: there SciPy
+    beats the engine's fixed cost (H100 host, 8N entries, one source: N = 3000 route 1.9 ms,
+    engine 4.5 ms; N = 10⁴ route 4.4 ms, engine 2.7 ms).
 
     Deviations from SciPy: negative weights raise :class:`semiring.InvalidValue` (SciPy warns
     and may answer wrongly); an undirected negative edge raises :class:`NegativeCycleError`
@@ -385,6 +407,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     limit = float(limit)
     if not limit >= 0:
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
+    S = _fast(csgraph, indices, not unweighted)
+    if S is not None:  # the common case, at SciPy's cost
+        return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
+                            min_only)
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "D", directed, indices, return_predecessors,
                              unweighted, None if limit == np.inf else limit, min_only)
@@ -405,6 +431,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
 def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted):
     """``bellman_ford`` and ``johnson``: the engine for GPU input, else SciPy's routine of the
     same name on the validated host graph."""
+    S = _fast(csgraph, indices, False)
+    if S is not None:  # the common case, at SciPy's cost
+        return _scipy(op, op, S, directed=directed, indices=indices,
+                      return_predecessors=return_predecessors, unweighted=unweighted)
     if _engine(csgraph):
         return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
                              unweighted)
@@ -424,7 +454,10 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     undirected negative edge is one).
 
     Host input runs SciPy's own ``bellman_ford`` on the validated graph; GPU input runs
-    :func:`algorithms.multi_source_sssp` (every source at once, one min-plus SpMM a round).
+    :func:`algorithms.multi_source_sssp` (every source at once, one min-plus SpMM a round),
+    except below ``_validation.HOST_MAX_WORK['bellman_ford']`` = 2¹¹ stored entries × sources,
+    where SciPy on a host copy is faster (SciPy's is O(N · nnz): N = 1000, 8000 entries, H100
+    host: SciPy 23.7 ms, the engine 2.3 ms).
 
     Examples
     --------
@@ -445,7 +478,9 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
 
     Host input runs SciPy's own ``johnson``. GPU input: one Bellman–Ford from a virtual vertex
     joined to every vertex gives potentials h; the weights w + h(u) − h(v) are non-negative and
-    every source runs at once (:func:`algorithms.multi_source_sssp`).
+    every source runs at once (:func:`algorithms.multi_source_sssp`); below
+    ``_validation.HOST_MAX_WORK['johnson']`` = 2¹¹ stored entries × sources SciPy runs on a
+    host copy (its Bellman–Ford is O(N · nnz): N = 1000, H100 host, 33 ms against 3.7 ms).
 
     Examples
     --------
@@ -483,13 +518,29 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     [[-9999, 0, 1], [2, -9999, 1], [2, 0, -9999]]
     """
     op = "floyd_warshall"
+    S = _fast(csgraph, None, False)
+    if S is not None:  # the common case, at SciPy's cost (SciPy densifies: a fresh array)
+        return _scipy(op, "floyd_warshall", S, directed=directed,
+                      return_predecessors=return_predecessors, unweighted=unweighted,
+                      overwrite=False)
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "FW", directed, None, return_predecessors,
                              unweighted)
     S, _rows = _host_graph(csgraph, op, directed)
     _v.check_output_bytes(op, S.shape[0] ** 2 * 12, "cpu")
-    return _scipy(op, "floyd_warshall", S, directed=directed,
+    return _scipy(op, "floyd_warshall", _fw_input(csgraph, S), directed=directed,
                   return_predecessors=return_predecessors, unweighted=unweighted, overwrite=True)
+
+
+def _fw_input(csgraph, S):
+    """What SciPy's Floyd–Warshall reads: the validated CSR ``S``, except for a masked array,
+    which SciPy's ``floyd_warshall`` reads densely, an unmasked zero as no edge (its other
+    methods read every unmasked entry as an edge, zeros included): a float64 copy of the
+    masked array then, so that SciPy reads it exactly so (``unweighted=True`` shows the
+    difference: an unmasked zero is no edge, not an edge of length 1)."""
+    if isinstance(csgraph, np.ma.MaskedArray):
+        return np.ma.array(csgraph, dtype=np.float64, copy=True)
+    return S
 
 
 def _input_edges(csgraph, converted: int) -> int:
@@ -526,6 +577,11 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     ``'D'`` as :func:`dijkstra`. Like SciPy, ``indices`` is refused with ``'FW'``.
     ``overwrite`` has no effect (the input is never modified).
 
+    Paths: host input runs SciPy's ``shortest_path`` (a ``scipy.sparse`` CSR as it is, see
+    :func:`dijkstra`); GPU input the engine's method, or SciPy on a host copy within
+    ``_validation.HOST_MAX_WORK['shortest_path']`` (the bounds and reasons of
+    :func:`dijkstra`).
+
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
@@ -541,6 +597,10 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if method == "FW" and indices is not None:
         raise sr.InvalidValue(f"{op}: indices is not supported with method='FW' (as in SciPy)")
     kw = dict(directed=directed, return_predecessors=return_predecessors, unweighted=unweighted)
+    S = _fast(csgraph, indices, method == "D" and not unweighted)
+    if S is not None:  # the common case, at SciPy's cost ('auto' as SciPy chooses it)
+        return _scipy(op, "shortest_path", S, method=method, indices=indices, overwrite=False,
+                      **kw)
     if _engine(csgraph):
         if method == "auto":
             A = _v.as_graph(csgraph, op)
@@ -560,6 +620,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     ind = None if indices is None else _scipy_indices(idx, shape)
+    if method == "FW":
+        S = _fw_input(csgraph, S)
     return _scipy(op, "shortest_path", S, method=method, indices=ind, overwrite=True, **kw)
 
 
@@ -619,6 +681,13 @@ def _yen_paths(A: sr.Matrix, source: int, sink: int, K: int):
 
     while len(found) < K:
         prev = found[-1][1]
+        # the root's length as SciPy computes it (to the last bit): the previous path's length
+        # minus its edges, walking back from the sink
+        roots = [0.0] * len(prev)
+        root = found[-1][0]
+        for j in range(len(prev) - 1, 0, -1):
+            root -= weight(prev[j - 1], prev[j])
+            roots[j - 1] = root
         for i in range(len(prev) - 1):
             spur, root = prev[i], prev[:i + 1]
             gone_edges = {(p[i], p[i + 1]) for _, p in found
@@ -635,7 +704,7 @@ def _yen_paths(A: sr.Matrix, source: int, sink: int, K: int):
             if tuple(path) in seen:
                 continue
             seen.add(tuple(path))
-            cost = sum(weight(path[j], path[j + 1]) for j in range(i)) + res[0]
+            cost = res[0] + roots[i]
             heapq.heappush(heap, (cost, path))
         if not heap:
             break

@@ -267,6 +267,10 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
     op = "laplacian"
     if form not in ("array", "function", "lo"):
         raise sr.InvalidValue(f"{op}: form must be 'array', 'function' or 'lo', got {form!r}")
+    if _v.scipy_csr(csgraph) is not None:  # the common case: SciPy works on its own copy
+        return _scg().laplacian(csgraph, normed=normed, return_diag=return_diag,
+                                use_out_degree=use_out_degree, copy=True, form=form,
+                                dtype=dtype, symmetrized=symmetrized)
     if _v.is_gpu_input(csgraph) or (
             _v.FORCE_ENGINE and not isinstance(csgraph, (list, np.ma.MaskedArray))):
         return _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dtype,

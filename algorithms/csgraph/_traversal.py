@@ -10,6 +10,7 @@ the host by design (the graph is copied to the host, the results back to the GPU
 
 from __future__ import annotations
 
+import scipy.sparse.csgraph as scg
 
 import semiring as sr
 
@@ -161,11 +162,11 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     vertices in about a millisecond, and at n = 1000 cheaper than any GPU launch. GPU input
     runs one masked product a level on the GPU (see :func:`_bfs_engine`); a traversal that
     stays thin for :data:`THIN_LEVELS` levels (a path, a grid) finishes on the host instead,
-    so every backend is O(N + nnz) plus at most THIN_LEVELS levels' overhead. A level costs
-    1-2 ms of launches and syncs on the GPU (H100, issue 20), so GPU input with at most
-    ``_validation.HOST_MAX_WORK`` stored entries runs SciPy's search on a host copy and
-    answers with CuPy arrays (n = 1000: SciPy's 0.03 ms plus the copies, where the level loop
-    took 12 ms).
+    so every backend is O(N + nnz) plus at most THIN_LEVELS levels' overhead. The level loop
+    costs 9 ms at N = 1000 and 20 ms at N = 10⁵ on an H100, where SciPy's search on a host
+    copy costs 0.23 ms and 14.6 ms (``bench/probes/csgraph_route.py``, 8N entries), so GPU
+    input with at most ``_validation.HOST_MAX_WORK['breadth_first_order']`` = 2²⁰ stored
+    entries runs SciPy on a host copy and answers with CuPy arrays.
 
     Deviation: ``i_start`` outside [0, N) raises :class:`semiring.InvalidIndex` (SciPy returns
     an empty order, or reads out of bounds for a negative one).
@@ -179,6 +180,9 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     >>> order.tolist(), pred.tolist()
     ([0, 1, 2, 3], [-9999, 0, 0, 1])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):  # the common case, at SciPy's cost
+        return scg.breadth_first_order(S, i_start, directed, return_predecessors)
     op = "breadth_first_order"
     if _engine(csgraph):
         A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
@@ -205,7 +209,9 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     SciPy: ``csr_matrix`` for a ``scipy.sparse`` matrix input, ``csr_array`` for other host
     input, a ``cupyx.scipy.sparse.csr_matrix`` for GPU input.
 
-    Paths as :func:`breadth_first_order`.
+    Paths as :func:`breadth_first_order`; the GPU route's bound is
+    ``_validation.HOST_MAX_WORK['breadth_first_tree']`` = 2¹⁹ stored entries (H100, 8N
+    entries: N = 3·10⁴ route 8.1 ms, engine 19.4 ms; N = 10⁵ route 27.6 ms, engine 16.7 ms).
 
     Examples
     --------
@@ -218,6 +224,9 @@ def breadth_first_tree(csgraph, i_start, directed=True):
            [0., 0., 0., 0.],
            [0., 0., 0., 0.]])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):  # SciPy answers S's own kind
+        return scg.breadth_first_tree(S, i_start, directed)
     op = "breadth_first_tree"
     kind = _v.graph_kind(csgraph)
     if _engine(csgraph):
@@ -255,6 +264,9 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
     >>> order.tolist(), pred.tolist()
     ([0, 1, 3, 2], [-9999, 0, 0, 1])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):
+        return scg.depth_first_order(S, i_start, directed, return_predecessors)
     op = "depth_first_order"
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
@@ -279,6 +291,9 @@ def depth_first_tree(csgraph, i_start, directed=True):
            [0., 0., 0., 0.],
            [0., 0., 0., 0.]])
     """
+    S = _v.scipy_csr(csgraph)
+    if S is not None and _v.fast_vertex(i_start, S.shape[0]):  # SciPy answers S's own kind
+        return scg.depth_first_tree(S, i_start, directed)
     op = "depth_first_tree"
     kind = _v.graph_kind(csgraph)
     S, n = _host(csgraph, op, directed)

@@ -69,8 +69,8 @@ import scipy.sparse as sps
 
 import semiring as sr
 
-__all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "graph_kind", "is_gpu_input", "normalize_count", "normalize_indices",
+__all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
+           "fast_vertex", "graph_kind", "scipy_csr", "is_gpu_input", "normalize_count", "normalize_indices",
            "normalize_vertex", "on_host_when_small", "sparse_output", "to_float64"]
 
 #: The duplicate-combination rules :func:`as_graph` takes.
@@ -82,22 +82,95 @@ FORCE_ENGINE = False
 
 
 #: Small GPU input runs the host path (SciPy's compiled routine) on a copy and answers on the
-#: GPU: a function's engine path pays a fixed cost of launches and host syncs (an H100 host,
-#: ``bench/probes/small_calls.py``, n = 10³ / 10⁴: ``breadth_first_order`` 12 / 17 ms against
-#: SciPy's 0.03 / 0.6 ms, ``dijkstra`` 6.7 / 7.2 ms against 0.4 / 4.7 ms, weak
-#: ``connected_components`` 7.5 / 8.0 ms against 0.2 / 1.9 ms) that SciPy beats below a size.
+#: GPU, where that is faster than the engine path's fixed cost of launches and host syncs.
 #: The bound is on the work estimate of :func:`_work`: stored entries (dense input: N²) times
-#: the searches asked for (``indices``; all N when None). 0 switches a function's rule off.
+#: the searches asked for (``indices``; all N when None); 0 switches a function's rule off.
+#: Measured per function on an H100 host (``bench/probes/csgraph_route.py``: random graphs of
+#: 8N entries, best of 5; route / engine ms):
+#:
+#: - ``breadth_first_order``: the route wins up to N = 10⁵ (8·10⁵ entries: 14.6 / 19.9 ms; the
+#:   engine's level loop costs 9 ms even at N = 1000): 2²⁰.
+#: - ``breadth_first_tree``: route to N = 3·10⁴ (8.1 / 19.4 ms), engine at 10⁵ (27.6 / 16.7):
+#:   2¹⁹.
+#: - ``dijkstra``, ``shortest_path`` (one source): route to N = 3000 (1.9 / 4.5 ms), engine
+#:   from 10⁴ (4.4 / 2.7 ms): 2¹⁵; several sources: :data:`HOST_MAX_WORK_BATCH`.
+#: - ``bellman_ford``, ``johnson``: SciPy's are O(N·nnz): the engine wins already at N = 1000
+#:   (23.7 / 2.3 ms, 33.4 / 3.7 ms); SciPy's cost falls below the engine's 2 ms near 2000
+#:   entries: 2¹¹.
+#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) wins
+#:   from N = 1000 on (route 0.66 ms): off.
+#: - ``minimum_spanning_tree``: route to N = 10⁴ (7.6 / 26 ms), engine from 3·10⁴ (23.6 /
+#:   20.6 ms): 2¹⁷.
 HOST_MAX_WORK = {
     "breadth_first_order": 1 << 20,
-    "breadth_first_tree": 1 << 20,
-    "dijkstra": 1 << 17,
-    "bellman_ford": 1 << 15,
-    "johnson": 1 << 17,
-    "shortest_path": 1 << 17,
-    "connected_components": 1 << 14,
-    "minimum_spanning_tree": 1 << 16,
+    "breadth_first_tree": 1 << 19,
+    "dijkstra": 1 << 15,
+    "bellman_ford": 1 << 11,
+    "johnson": 1 << 11,
+    "shortest_path": 1 << 15,
+    "connected_components": 0,
+    "minimum_spanning_tree": 1 << 17,
 }
+
+#: The bound for calls with several sources, where the engine runs them all in one batched
+#: search (:func:`algorithms.multi_source_sssp`) whose fixed cost is higher than one
+#: Δ-stepping's: 8 sources on the H100 host, route / engine: N = 3000 12.7 / 21.2 ms, N = 10⁴
+#: 34.2 / 18.6 ms: 2¹⁸ (entries × sources). Functions not named here use
+#: :data:`HOST_MAX_WORK`.
+HOST_MAX_WORK_BATCH = {
+    "dijkstra": 1 << 18,
+    "shortest_path": 1 << 18,
+}
+
+
+#: Results below this many bytes skip the free-memory query of :func:`check_output_bytes` (a
+#: system call: 2 µs of a 30 µs call on a small graph); far below any machine's free memory.
+CHECK_BYTES_FROM = 1 << 28
+
+_CSR_TYPES = (sps.csr_matrix, sps.csr_array)
+_INT32 = np.dtype(np.int32)
+
+
+def scipy_csr(csgraph):
+    """The fast path's test: ``csgraph`` itself when it is a square ``scipy.sparse.csr_matrix``
+    or ``csr_array`` (exactly those classes) of a real dtype with int32 index arrays, else None.
+
+    Such an input is what SciPy's routines read as it is (its ``validate_graph`` converts it to
+    float64 CSR, copying only when the dtype differs), so a host call hands it straight to
+    SciPy's compiled routine: a few attribute reads instead of a conversion, no copy, and the
+    answer SciPy's by construction (stored order, duplicates, explicit zeros and stored inf
+    edges read exactly as SciPy reads them). Callers use it only with SciPy routines that
+    neither write into their input nor keep it (no result can go stale). None also when the
+    tests' :data:`FORCE_ENGINE` is set.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms.csgraph._validation import scipy_csr
+    >>> S = sp.csr_array(np.eye(2))
+    >>> scipy_csr(S) is S, scipy_csr(S.tocsc()), scipy_csr(np.eye(2))
+    (True, None, None)
+    """
+    t = type(csgraph)
+    if (t is sps.csr_matrix or t is sps.csr_array) and not FORCE_ENGINE:
+        shape = csgraph.shape
+        if len(shape) == 2 and shape[0] == shape[1] and csgraph.indices.dtype == _INT32 \
+                and csgraph.indptr.dtype == _INT32 and csgraph.data.dtype.kind in "biuf":
+            return csgraph
+    return None
+
+
+def fast_vertex(i, n: int) -> bool:
+    """Whether ``i`` is a plain ``int`` in [0, n) (the fast path's vertex test; anything else
+    goes through :func:`normalize_vertex` / :func:`normalize_indices`).
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import fast_vertex
+    >>> fast_vertex(0, 3), fast_vertex(-1, 3), fast_vertex(True, 3)
+    (True, False, False)
+    """
+    return type(i) is int and 0 <= i < n
 
 
 def _routable(csgraph) -> bool:
@@ -116,35 +189,106 @@ def _entries(csgraph) -> int:
     return int(csgraph.size)
 
 
-def _work(csgraph, indices) -> int:
-    n = int(csgraph.shape[0]) if len(getattr(csgraph, "shape", ())) == 2 else 0
+def _searches(csgraph, indices) -> int:
     if indices is None:
-        searches = n
-    else:
-        searches = max(1, int(np.size(indices)))  # a CuPy array's size: no copy
-    return _entries(csgraph) * searches
+        return int(csgraph.shape[0]) if len(getattr(csgraph, "shape", ())) == 2 else 0
+    return max(1, int(np.size(indices)))  # a CuPy array's size: no copy
+
+
+def _work(csgraph, indices) -> int:
+    return _entries(csgraph) * _searches(csgraph, indices)
+
+
+def _align8(k: int) -> int:
+    return (k + 7) & ~7
+
+
+def _gather_to_host(arrays):
+    """Host copies of several GPU arrays in one device-to-host transfer (one sync instead of
+    one per array): each is copied, without a kernel, into one device byte buffer at an
+    8-byte-aligned offset, the buffer comes back in one ``get``, and the host arrays are views
+    of it (fresh memory: nothing is shared with the caller's arrays)."""
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+    arrays = [cp.ascontiguousarray(a) for a in arrays]
+    offsets, total = [], 0
+    for a in arrays:
+        offsets.append(total)
+        total += _align8(a.nbytes)
+    buf = cp.empty(max(total, 8), dtype=cp.uint8)
+    stream = cp.cuda.get_current_stream()
+    for a, o in zip(arrays, offsets):
+        if a.nbytes:
+            cp.cuda.runtime.memcpyAsync(buf.data.ptr + o, a.data.ptr, a.nbytes,
+                                        cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr)
+    host = buf.get()
+    return [host[o:o + a.nbytes].view(a.dtype).reshape(a.shape)
+            for a, o in zip(arrays, offsets)]
+
+
+def _scatter_to_gpu(arrays):
+    """GPU copies of several host arrays in one host-to-device transfer: packed into one host
+    byte buffer (8-byte-aligned offsets), uploaded once, and answered as views of that device
+    buffer."""
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+    offsets, total = [], 0
+    for a in arrays:
+        offsets.append(total)
+        total += _align8(a.nbytes)
+    host = np.empty(max(total, 8), dtype=np.uint8)
+    for a, o in zip(arrays, offsets):
+        host[o:o + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+    dev = cp.asarray(host)
+    return [dev[o:o + a.nbytes].view(a.dtype).reshape(a.shape)
+            for a, o in zip(arrays, offsets)]
 
 
 def _to_host(a):
     if isinstance(a, sr.Matrix):
         return a.to_cpu()
-    if _is_cupyx_sparse(a):
-        return a.get()
-    if sr.is_gpu_array(a):
+    if _is_cupyx_sparse(a) and a.format == "csr":
+        indptr, indices, data = _gather_to_host([a.indptr, a.indices, a.data])
+        return sps.csr_matrix((data, indices, indptr), shape=a.shape)
+    if _is_cupyx_sparse(a) or sr.is_gpu_array(a):
         return a.get()
     return a
 
 
 def _to_gpu_result(res):
-    if isinstance(res, tuple):
-        return tuple(_to_gpu_result(r) for r in res)
-    if sps.issparse(res):
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+    """A host result (arrays, scipy CSR, ints, tuples of them) on the GPU, every array of it in
+    one upload."""
+    flat = []
 
-        return cps.csr_matrix(res.tocsr())
-    if isinstance(res, np.ndarray):
-        return sr.to_device(res, "gpu")
-    return res
+    def plan(r):
+        if isinstance(r, tuple):
+            return ("tuple", [plan(x) for x in r])
+        if sps.issparse(r):
+            r = r.tocsr()
+            k = len(flat)
+            flat.extend([r.data, r.indices, r.indptr])
+            return ("csr", k, r.shape)
+        if isinstance(r, np.ndarray):
+            flat.append(r)
+            return ("array", len(flat) - 1)
+        return ("value", r)
+
+    tree = plan(res)
+    dev = _scatter_to_gpu(flat) if flat else []
+
+    def build(t):
+        if t[0] == "tuple":
+            return tuple(build(x) for x in t[1])
+        if t[0] == "csr":
+            import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+            k = t[1]
+            return cps.csr_matrix((dev[k], dev[k + 1], dev[k + 2]), shape=t[2])
+        if t[0] == "array":
+            return dev[t[1]]
+        return t[1]
+
+    return build(tree)
 
 
 def on_host_when_small(fn):
@@ -158,6 +302,9 @@ def on_host_when_small(fn):
 
     @functools.wraps(fn)
     def run(csgraph, *args, **kw):
+        t = type(csgraph)
+        if t is sps.csr_matrix or t is sps.csr_array or t is np.ndarray:  # host input
+            return fn(csgraph, *args, **kw)
         limit = HOST_MAX_WORK.get(limit_name, 0)
         if (not limit or not is_gpu_input(csgraph) or not _routable(csgraph)
                 or len(getattr(csgraph, "shape", ())) != 2):
@@ -167,6 +314,8 @@ def on_host_when_small(fn):
             indices = args[pos - 1]
         elif not takes_indices:
             indices = ()  # one search
+        if _searches(csgraph, indices) > 1:
+            limit = HOST_MAX_WORK_BATCH.get(limit_name, limit)
         if _work(csgraph, indices) > limit:
             return fn(csgraph, *args, **kw)
         args = tuple(_to_host(a) for a in args)
@@ -554,6 +703,8 @@ def check_output_bytes(op: str, nbytes: int, device: str) -> None:
     ...     print(str(e)[:45])
     dijkstra: the results need 118059162071741130
     """
+    if nbytes < CHECK_BYTES_FROM:
+        return
     free = _free_bytes(device)
     if nbytes > free:
         raise sr.OutOfMemory(f"{op}: the results need {nbytes} bytes of {device.upper()} memory, "

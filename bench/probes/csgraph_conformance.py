@@ -1,0 +1,525 @@
+"""An outside-in conformance sweep of ``algorithms.csgraph`` against ``scipy.sparse.csgraph``
+(issue 15): every one of SciPy's 26 names called with random graphs in every input kind SciPy
+accepts (every sparse format as matrix and array, non-canonical CSR, dense with 0/inf/NaN,
+masked, lists, every real dtype, empty and one-vertex graphs) and random keyword
+combinations, on the CPU. Each call's outcome (the value, or the exception's class) is
+compared with SciPy's exactly: types and output kinds, dtypes, shapes, values (NaN equal).
+
+Host input runs SciPy's own routines behind the facade, so any difference is a facade bug or
+a documented deviation (module docstring of ``algorithms.csgraph``): calls that hit a
+documented deviation are classified as such, not counted as failures. SciPy's own hazards are
+avoided (its ``dijkstra`` hangs on an undirected negative edge, its strong components on a
+CSR with duplicates, ``construct_dist_matrix`` on cycling predecessors; ``yen`` is compared
+only on graphs with edges and in a child process: SciPy 1.17.1's can abort the process).
+
+``--engine`` runs the facade's GPU-path code on NumPy (``_validation.FORCE_ENGINE``) and
+compares what the engine must match exactly (distances, labels, orders, trees' weights;
+predecessors only where shortest paths are unique is not checked: skipped).
+
+Usage: PYTHONPATH=. python3 bench/probes/csgraph_conformance.py [N_GRAPHS=200] [SEED=0]
+       [--engine] [--only NAME[,NAME]] [-v]
+Prints one line per discrepancy (``DIFF``) and a summary per function; exit status 1 if any
+``DIFF``."""
+from __future__ import annotations
+
+import inspect
+import multiprocessing as mp
+import sys
+import warnings
+from collections import Counter
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+
+import semiring as sr
+from algorithms import csgraph
+from algorithms.csgraph import _validation
+
+SPARSE = ["csr_matrix", "csr_array", "csc_matrix", "csc_array", "coo_matrix", "coo_array",
+          "lil_matrix", "lil_array", "dok_matrix", "dok_array", "bsr_matrix", "bsr_array",
+          "dia_matrix", "dia_array"]
+KINDS = SPARSE + ["csr_noncanonical", "csr_array_noncanonical", "dense", "dense_inf",
+                  "dense_nan", "masked", "list", "csr_int64_idx"]
+TRACE = False
+DTYPES = [np.float64, np.float32, np.float16, np.int8, np.uint8, np.int16, np.uint16,
+          np.int32, np.uint32, np.int64, np.uint64, bool]
+
+
+# ------------------------------------------------------------------------------ inputs
+
+
+def random_graph(rng):
+    """(n, rows, cols, weights): a random edge list (self-loops, duplicates, zeros possible)."""
+    n = int(rng.choice([0, 1, 1, 2, 3, 4, 5, 6, 8, 10]))
+    m = int(rng.integers(0, 3 * n + 1)) if n else 0
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        w = rng.integers(1, 10, m).astype(np.float64)
+    elif kind == 1:
+        w = rng.integers(0, 4, m).astype(np.float64)  # explicit zeros
+    elif kind == 2:
+        w = np.round(rng.random(m) * 5, 2)
+    else:
+        w = rng.integers(-2, 8, m).astype(np.float64)  # negative weights
+    return n, r, c, w
+
+
+def make_input(kind, dtype, n, r, c, w, rng):
+    """An input of that kind and dtype, or None where the combination does not exist."""
+    dt = np.dtype(dtype)
+    if dt.kind in "ub" and (w < 0).any():
+        w = np.abs(w)
+    if dt == bool:
+        wv = w != 0
+    else:
+        wv = w.astype(dt)
+    if dt == np.float16 and kind not in ("dense", "dense_inf", "dense_nan", "masked", "list"):
+        return None  # scipy.sparse has no float16
+    if kind in SPARSE:
+        fmt, cls = kind.split("_")
+        ctor = getattr(sp, f"coo_{cls}")
+        if fmt == "dok" and dt == np.float16:
+            return None
+        try:
+            return ctor((wv, (r, c)), shape=(n, n)).asformat(fmt)
+        except Exception:  # noqa: BLE001  (a format that refuses the dtype: not an input)
+            return None
+    if kind in ("csr_noncanonical", "csr_array_noncanonical"):
+        cls = sp.csr_matrix if kind == "csr_noncanonical" else sp.csr_array
+        o = np.argsort(r, kind="stable")
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))]).astype(np.int32)
+        S = cls((wv[o], c[o].astype(np.int32), ptr), shape=(n, n))
+        return S
+    if kind == "csr_int64_idx":
+        S = sp.csr_array((wv, (r, c)), shape=(n, n))
+        S.indices = S.indices.astype(np.int64)
+        S.indptr = S.indptr.astype(np.int64)
+        return S
+    D = sp.coo_array((w, (r, c)), shape=(n, n)).toarray()  # duplicates summed
+    if kind == "dense_inf" and n:
+        D[rng.random((n, n)) < 0.2] = np.inf
+    if kind == "dense_nan" and n:
+        D[rng.random((n, n)) < 0.2] = np.nan
+    if kind in ("dense_inf", "dense_nan") and dt.kind != "f":
+        return None
+    if kind == "masked":
+        return np.ma.masked_array(D.astype(dt), mask=rng.random((n, n)) < 0.3)
+    D = D.astype(dt)
+    if kind == "list":
+        return D.tolist()
+    return D
+
+
+def copy_input(G):
+    if sp.issparse(G):
+        return G.copy()
+    if isinstance(G, np.ma.MaskedArray):
+        return G.copy()
+    if isinstance(G, np.ndarray):
+        return G.copy()
+    return [list(row) for row in G]
+
+
+# ------------------------------------------------------------------------------ compare
+
+
+def outcome(f, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return ("ok", f(*args, **kw))
+        except Exception as e:  # noqa: BLE001  (the outcome compared is the class)
+            return ("err", e)
+
+
+def same(a, b, path="") -> str | None:
+    """None when a (facade) equals b (SciPy) exactly, else what differs."""
+    if isinstance(b, tuple) or type(b).__name__.endswith("Result"):
+        if type(a) is not type(b) and not (isinstance(a, tuple) and isinstance(b, tuple)):
+            return f"{path}type {type(a).__name__} != {type(b).__name__}"
+        if hasattr(b, "flow_value"):
+            return (same(a.flow_value, b.flow_value, path + "flow_value.")
+                    or same(a.flow, b.flow, path + "flow."))
+        if len(a) != len(b):
+            return f"{path}len {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = same(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    if sp.issparse(b):
+        if type(a) is not type(b):
+            return f"{path}type {type(a).__name__} != {type(b).__name__}"
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return f"{path}dtype/shape {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+        if a.format != b.format:
+            return f"{path}format {a.format} != {b.format}"
+        A, B = a.toarray(), b.toarray()
+        if not np.array_equal(A, B, equal_nan=A.dtype.kind in "fc"):
+            return f"{path}values differ: {A.tolist()} != {B.tolist()}"
+        if a.nnz != b.nnz:
+            return f"{path}nnz {a.nnz} != {b.nnz}"
+        return None
+    if isinstance(b, np.ma.MaskedArray):
+        if not isinstance(a, np.ma.MaskedArray):
+            return f"{path}type {type(a).__name__} != MaskedArray"
+        if not np.array_equal(np.ma.getmaskarray(a), np.ma.getmaskarray(b)):
+            return f"{path}mask differs"
+        return same(np.ma.getdata(a)[~np.ma.getmaskarray(a)],
+                    np.ma.getdata(b)[~np.ma.getmaskarray(b)], path + "data.") or (
+            None if a.dtype == b.dtype else f"{path}dtype {a.dtype} != {b.dtype}")
+    if isinstance(b, np.ndarray):
+        if type(a) is not type(b):
+            return f"{path}type {type(a).__name__} != ndarray"
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return f"{path}dtype/shape {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+        if not np.array_equal(a, b, equal_nan=b.dtype.kind in "fc"):
+            return f"{path}values differ: {a.tolist()} != {b.tolist()}"
+        return None
+    if callable(b) or type(b).__name__.endswith("LinearOperator"):
+        n = b.shape[0] if hasattr(b, "shape") else None
+        if type(a).__name__ != type(b).__name__ and not (callable(a) and callable(b)):
+            return f"{path}type {type(a).__name__} != {type(b).__name__}"
+        if hasattr(b, "dtype") and getattr(a, "dtype", None) != b.dtype:
+            return f"{path}dtype {getattr(a, 'dtype', None)} != {b.dtype}"
+        if n is None:
+            return None
+        X = np.arange(2 * n, dtype=float).reshape(n, 2)
+        ra = outcome(lambda: np.asarray(a @ X if hasattr(a, "matvec") else a(X)))
+        rb = outcome(lambda: np.asarray(b @ X if hasattr(b, "matvec") else b(X)))
+        if ra[0] != rb[0]:
+            return f"{path}applied: {ra[0]} {ra[1]!r:.80} != {rb[0]} {rb[1]!r:.80}"
+        return same(ra[1], rb[1], path + "applied.") if ra[0] == "ok" else None
+    if type(a) is not type(b):
+        if isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer)) and a == b:
+            return f"{path}type {type(a).__name__} != {type(b).__name__} (equal value)"
+        return f"{path}{a!r} ({type(a).__name__}) != {b!r} ({type(b).__name__})"
+    if a != b and not (a != a and b != b):
+        return f"{path}{a!r} != {b!r}"
+    return None
+
+
+# ------------------------------------------------------------------------------ calls
+
+
+def _indices(rng, n):
+    c = int(rng.integers(0, 7))
+    if c == 0 or not n:
+        return None if c == 0 else []
+    if c == 1:
+        return int(rng.integers(0, n))
+    if c == 2:
+        return [int(x) for x in rng.integers(0, n, int(rng.integers(0, 4)))]
+    if c == 3:
+        return rng.integers(0, n, int(rng.integers(1, 4)))
+    if c == 4:
+        return -int(rng.integers(1, n + 1))
+    if c == 5:
+        return np.array(int(rng.integers(0, n)), dtype=np.int32)
+    return []
+
+
+def calls(rng, n, G, has_neg, has_dup, directed, kind):
+    """(name, args, kwargs, hazard) of calls on G; hazard: a reason SciPy must not be called
+    (a documented deviation or a SciPy hang), or None."""
+    out = []
+    und_neg = has_neg and not directed
+    for method in ("auto", "FW", "D", "BF", "J"):
+        kw = dict(method=method, directed=directed, return_predecessors=bool(rng.integers(2)),
+                  unweighted=bool(rng.integers(2)))
+        if method != "FW":
+            kw["indices"] = _indices(rng, n)
+        haz = None
+        if method == "D" and has_neg and not kw["unweighted"]:
+            haz = "deviation: dijkstra refuses negative weights"
+        out.append(("shortest_path", (G,), kw, haz))
+    kw = dict(directed=directed, indices=_indices(rng, n),
+              return_predecessors=bool(rng.integers(2)), unweighted=bool(rng.integers(2)),
+              limit=float(rng.choice([np.inf, 2.0, 0.0, 5.5])), min_only=bool(rng.integers(2)))
+    out.append(("dijkstra", (G,), kw, "deviation: dijkstra refuses negative weights"
+                if has_neg and not kw["unweighted"] else None))
+    for name in ("bellman_ford", "johnson"):
+        kw = dict(directed=directed, indices=_indices(rng, n),
+                  return_predecessors=bool(rng.integers(2)), unweighted=bool(rng.integers(2)))
+        out.append((name, (G,), kw, None))
+    out.append(("floyd_warshall", (G,), dict(directed=directed,
+                                              return_predecessors=bool(rng.integers(2)),
+                                              unweighted=bool(rng.integers(2))), None))
+    if n:
+        i = int(rng.integers(0, n))
+        for name in ("breadth_first_order", "depth_first_order"):
+            out.append((name, (G, i), dict(directed=directed,
+                                           return_predecessors=bool(rng.integers(2))), None))
+        for name in ("breadth_first_tree", "depth_first_tree"):
+            out.append((name, (G, i), dict(directed=directed), None))
+    conn = str(rng.choice(["weak", "strong", "WEAK", "Strong"]))
+    out.append(("connected_components", (G,), dict(directed=directed, connection=conn,
+                                                    return_labels=bool(rng.integers(2))),
+                "SciPy hang: strong components of a CSR with duplicates"
+                if has_dup and directed and conn.lower() == "strong" else None))
+    out.append(("minimum_spanning_tree", (G,), dict(overwrite=bool(rng.integers(2))), None))
+    lap = dict(normed=bool(rng.integers(2)), return_diag=bool(rng.integers(2)),
+               use_out_degree=bool(rng.integers(2)), form=str(rng.choice(["array", "function",
+                                                                          "lo"])),
+               symmetrized=bool(rng.integers(2)))
+    if rng.integers(3) == 0:
+        lap["dtype"] = rng.choice([np.float32, np.float64, None])
+    haz = None
+    if isinstance(G, np.ma.MaskedArray):
+        haz = "deviation: laplacian reads masked entries as zeros"
+    elif isinstance(G, list):
+        haz = "deviation: laplacian accepts lists"
+    out.append(("laplacian", (G,), lap, haz))
+    if kind in ("csr_matrix", "csr_array", "csc_matrix", "csc_array", "coo_matrix", "coo_array"):
+        out.append(("reverse_cuthill_mckee", (G,), dict(symmetric_mode=bool(rng.integers(2))),
+                    "deviation: 0 x 0 answers []" if n == 0 else None))
+        out.append(("structural_rank", (G,), {}, None))
+        out.append(("maximum_bipartite_matching", (G,), dict(
+            perm_type=str(rng.choice(["row", "column"]))), None))
+        out.append(("min_weight_full_bipartite_matching", (G,),
+                    dict(maximize=bool(rng.integers(2))), None))
+    return out
+
+
+def path_calls(rng, n, G, directed, has_neg):
+    """reconstruct_path / construct_dist_matrix from SciPy's own predecessors."""
+    out = []
+    if not n:
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            # (never SciPy's Dijkstra with a negative weight: it hangs, allocating, on an
+            # undirected negative edge until the process dies of std::bad_alloc)
+            _, P = scg.shortest_path(G, directed=directed, return_predecessors=True,
+                                     method="D" if rng.integers(2) and not has_neg else "BF")
+        except Exception:  # noqa: BLE001  (negative cycles: no predecessors to test with)
+            return out
+    i = int(rng.integers(0, n))
+    out.append(("reconstruct_path", (G, P[i]), dict(directed=directed), None))
+    out.append(("construct_dist_matrix", (G, P), dict(
+        directed=directed, null_value=float(rng.choice([np.inf, -1.0, 0.0]))), None))
+    return out
+
+
+def converter_calls(rng, n, D):
+    out = []
+    nv = float(rng.choice([0.0, 1.0, np.nan, np.inf]))
+    kw = dict(null_value=nv, nan_null=bool(rng.integers(2)), infinity_null=bool(rng.integers(2)))
+    out.append(("csgraph_from_dense", (D,), kw, None))
+    out.append(("csgraph_masked_from_dense", (D,), dict(kw, copy=True), None))
+    M = np.ma.masked_array(D, mask=rng.random(D.shape) < 0.3)
+    out.append(("csgraph_from_masked", (M,), {}, None))
+    S = sp.csr_array(np.nan_to_num(D, posinf=0, nan=0)) if rng.integers(2) else \
+        sp.csr_matrix(np.nan_to_num(D, posinf=0, nan=0))
+    out.append(("csgraph_to_dense", (S,), dict(null_value=float(rng.choice([0.0, np.inf,
+                                                                              -1.0]))), None))
+    out.append(("csgraph_to_masked", (S,), {}, None))
+    return out
+
+
+def flow_calls(rng, n, r, c):
+    out = []
+    if n < 2:
+        return out
+    cap = rng.integers(0, 6, r.size).astype(rng.choice([np.int32, np.int64]))
+    cls = sp.csr_matrix if rng.integers(2) else sp.csr_array
+    S = cls((cap, (r, c)), shape=(n, n))
+    s, t = (int(x) for x in rng.choice(n, 2, replace=False))
+    out.append(("maximum_flow", (S, s, t), dict(method=str(rng.choice(["dinic",
+                                                                       "edmonds_karp"]))),
+                None))
+    return out
+
+
+# ------------------------------------------------------------------------------ driver
+
+
+def _unchanged(a0, a1) -> bool:
+    if sp.issparse(a1):
+        if a1.format in ("csr", "csc", "bsr"):
+            return (np.array_equal(a0.indptr, a1.indptr) and np.array_equal(a0.indices,
+                                                                               a1.indices)
+                    and np.array_equal(a0.data, a1.data, equal_nan=a1.dtype.kind == "f"))
+        return np.array_equal(a0.toarray(), a1.toarray(), equal_nan=a1.dtype.kind == "f")
+    if isinstance(a1, np.ma.MaskedArray):
+        return (np.array_equal(np.ma.getdata(a0), np.ma.getdata(a1), equal_nan=True)
+                and np.array_equal(np.ma.getmaskarray(a0), np.ma.getmaskarray(a1)))
+    if isinstance(a1, np.ndarray):
+        return np.array_equal(a0, a1, equal_nan=a1.dtype.kind == "f")
+    return a0 == a1 or np.array_equal(np.asarray(a0, dtype=float), np.asarray(a1, dtype=float),
+                                      equal_nan=True)
+
+
+def check_one(name, args, kw, hazard, stats, verbose, label):
+    if hazard is not None:
+        stats[name]["skipped (" + hazard.split(":")[0] + ")"] += 1
+        return 0
+    def copies():
+        return [copy_input(a) if isinstance(a, (np.ndarray, list)) or sp.issparse(a) else a
+                for a in args]
+
+    if TRACE:
+        extra = [(type(a).__name__, a.dtype, a.indptr.tolist(), a.indices.tolist(),
+                  a.data.tolist()) if sp.issparse(a) else a for a in args] \
+            if name == "maximum_flow" else ""
+        print(f"call {name}{label} {kw} {extra}", flush=True)
+    snapshot = copies()
+    ref = outcome(getattr(scg, name), *copies(), **kw)
+    got = outcome(getattr(csgraph, name), *args, **kw)
+    for a0, a1 in zip(snapshot, args):  # the facade never modifies its input
+        if a0 is not a1 and not _unchanged(a0, a1):
+            stats[name]["DIFF input modified"] += 1
+            print(f"DIFF {name}{label} {kw}: the facade modified its input", flush=True)
+            return 1
+    if ref[0] == "ok" and got[0] == "ok":
+        d = same(got[1], ref[1])
+        if d is None:
+            stats[name]["equal"] += 1
+            return 0
+        stats[name]["DIFF value"] += 1
+        print(f"DIFF {name}{label} {kw}: {d}", flush=True)
+        return 1
+    if ref[0] == "err" and got[0] == "err":
+        # the facade's errors are the engine's (TypeError/ValueError/IndexError subclasses)
+        base = [t for t in (IndexError, TypeError, ValueError, MemoryError)
+                if isinstance(ref[1], t)]
+        if isinstance(ref[1], scg.NegativeCycleError):
+            ok = isinstance(got[1], scg.NegativeCycleError)
+        else:
+            ok = not base or isinstance(got[1], tuple(base)) or isinstance(
+                got[1], (sr.DomainMismatch, sr.InvalidValue, sr.InvalidIndex,
+                         sr.DimensionMismatch))
+        stats[name]["both raise" if ok else "DIFF error class"] += 1
+        if not ok or verbose:
+            print(f"{'DIFF' if not ok else 'both'} {name}{label} {kw}: SciPy "
+                  f"{type(ref[1]).__name__}: {str(ref[1])[:80]} / facade "
+                  f"{type(got[1]).__name__}: {str(got[1])[:80]}", flush=True)
+        return 0 if ok else 1
+    if ref[0] == "err":
+        stats[name]["facade answers, SciPy raises"] += 1
+        if verbose:
+            print(f"note {name}{label} {kw}: SciPy {type(ref[1]).__name__}: "
+                  f"{str(ref[1])[:100]}; the facade answers", flush=True)
+        return 0
+    stats[name]["DIFF facade raises"] += 1
+    print(f"DIFF {name}{label} {kw}: facade {type(got[1]).__name__}: {str(got[1])[:120]} "
+          f"(SciPy answers)", flush=True)
+    return 1
+
+
+def sweep(n_graphs, seed, only, verbose):
+    rng = np.random.default_rng(seed)
+    stats = {name: Counter() for name in scg.__all__}
+    diffs = 0
+    for g in range(n_graphs):
+        n, r, c, w = random_graph(rng)
+        kind = str(rng.choice(KINDS))
+        dtype = DTYPES[int(rng.integers(len(DTYPES)))]
+        G = make_input(kind, dtype, n, r, c, w, rng)
+        if G is None:
+            continue
+        wv = w if np.dtype(dtype).kind == "f" or np.dtype(dtype) == np.int64 else w
+        has_neg = bool((wv < 0).any()) and np.dtype(dtype).kind in "if"
+        has_dup = kind.endswith("noncanonical") or (r.size and np.unique(
+            r * max(n, 1) + c).size < r.size and kind.split("_")[0] in ("csr", "csc", "bsr"))
+        directed = bool(rng.integers(2))
+        label = f"[graph {g}: {kind} {np.dtype(dtype).name} n={n} m={r.size}]"
+        todo = calls(rng, n, G, has_neg, has_dup, directed, kind)
+        if not has_dup:
+            todo += path_calls(rng, n, G, directed, has_neg)
+        D = np.asarray(sp.coo_array((w, (r, c)), shape=(n, n)).toarray())
+        if n:
+            D[rng.random((n, n)) < 0.1] = rng.choice([np.inf, np.nan])
+        todo += converter_calls(rng, n, D) + flow_calls(rng, n, r, c)
+        for name, args, kw, hazard in todo:
+            if only and name not in only:
+                continue
+            diffs += check_one(name, args, kw, hazard, stats, verbose, label)
+    return stats, diffs
+
+
+def _yen_child(n_graphs, seed, q):
+    rng = np.random.default_rng(seed + 1)
+    st = Counter()
+    diffs = 0
+    for _ in range(n_graphs):
+        n, r, c, w = random_graph(rng)
+        w = np.abs(w) + (w == 0)  # positive: SciPy's yen and ours agree on ties? lengths only
+        if n < 2 or r.size == 0:
+            continue
+        G = sp.csr_array((w, (r, c)), shape=(n, n))
+        G.indices, G.indptr = G.indices.astype(np.int32), G.indptr.astype(np.int32)  # SciPy's
+        s, t = int(rng.integers(0, n)), int(rng.integers(0, n))
+        K = int(rng.integers(1, 5))
+        kw = dict(directed=bool(rng.integers(2)), unweighted=bool(rng.integers(2)))
+        ref = outcome(scg.yen, G, s, t, K, **kw)
+        got = outcome(csgraph.yen, G, s, t, K, **kw)
+        if ref[0] == got[0] == "ok":
+            d = same(got[1], ref[1])  # the lengths (ties may pick other paths, same lengths)
+            st["equal" if d is None else "DIFF value"] += 1
+            if d:
+                diffs += 1
+                q.put(f"DIFF yen n={n} {s}->{t} K={K} {kw}: {d}")
+        else:
+            st[f"{ref[0]}/{got[0]}"] += 1
+    q.put(("stats", dict(st), diffs))
+
+
+def main(argv):
+    args = [a for a in argv if not a.startswith("-")]
+    n_graphs = int(args[0]) if args else 200
+    seed = int(args[1]) if len(args) > 1 else 0
+    verbose = "-v" in argv
+    global TRACE
+    TRACE = "--trace" in argv
+    only = None
+    if "--only" in argv:
+        only = set(argv[argv.index("--only") + 1].split(","))
+    if "--engine" in argv:
+        _validation.FORCE_ENGINE = True
+    print(f"facade vs scipy.sparse.csgraph: {n_graphs} random graphs, seed {seed}, "
+          f"{'engine path (FORCE_ENGINE)' if _validation.FORCE_ENGINE else 'host path'}")
+    missing = [x for x in scg.__all__ if not hasattr(csgraph, x)]
+    print(f"names: {len(scg.__all__)} in SciPy, missing here: {missing or 'none'}")
+    for name in scg.__all__:
+        f, g = getattr(scg, name), getattr(csgraph, name, None)
+        if inspect.isfunction(g) or callable(f) and not isinstance(f, type):
+            try:
+                sf, sg = inspect.signature(f), inspect.signature(g)
+            except (TypeError, ValueError):
+                continue
+            if list(sf.parameters) != list(sg.parameters) or any(
+                    sf.parameters[k].default != sg.parameters[k].default
+                    and not (sf.parameters[k].default is not sf.parameters[k].empty
+                             and np.all(sf.parameters[k].default != sf.parameters[k].default))
+                    for k in sf.parameters if k in sg.parameters):
+                print(f"DIFF signature {name}: SciPy {sf} / facade {sg}")
+    stats, diffs = sweep(n_graphs, seed, only, verbose)
+    if not only or "yen" in only:
+        q = mp.get_context("fork").Queue()
+        p = mp.get_context("fork").Process(target=_yen_child, args=(n_graphs, seed, q))
+        p.start()
+        p.join(300)
+        yst = Counter()
+        while not q.empty():
+            item = q.get()
+            if isinstance(item, tuple):
+                yst.update(item[1])
+                diffs += item[2]
+            else:
+                print(item)
+        if p.exitcode != 0:
+            yst[f"child exit code {p.exitcode} (SciPy's yen aborted?)"] += 1
+        stats["yen"] = yst
+    for name in sorted(stats):
+        if stats[name]:
+            print(f"{name:<36} " + ", ".join(f"{k}: {v}" for k, v in sorted(stats[name].items())))
+    print(f"{diffs} discrepancies")
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
