@@ -165,6 +165,7 @@ def test_device_loop_falls_back_to_the_host_loop_once(device):
         mp.setattr(sr.traversal, "bfs_grid", unavailable)
         mp.setattr(bfs_module, "_grid_unavailable", None)
         mp.setattr(bfs_module, "SMALL_N", 0)  # not the one-block search of small graphs
+        mp.setattr(bfs_module, "ROAD_ASYNC", False)  # nor the barrier-free one of paths
         for _ in range(2):
             lv, par = algorithms.bfs(A, 0, parents=True)
             np.testing.assert_array_equal(to_host(lv), np.arange(10))

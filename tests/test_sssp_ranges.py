@@ -177,6 +177,7 @@ def test_policy_takes_the_device_loop_off_road_graphs(device):
     assert sssp_module._device_loop(A, facts, "auto") == gpu
     assert not sssp_module._device_loop(A, facts, "push")
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sssp_module, "SMALL_EDGES", 0)  # not the small graphs' rule
         mp.setattr(sssp_module, "BELLMAN_DEVICE_DENSE", False)
         assert not sssp_module._device_loop(A, facts, "auto", bellman=True)
         mp.setattr(sssp_module, "BELLMAN_DEVICE_DENSE", True)
