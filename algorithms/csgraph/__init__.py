@@ -47,6 +47,9 @@ Deviations from SciPy (where SciPy misbehaves)
 - GPU input: duplicate entries of a sparse input combine by the function's rule (shortest
   paths: the smallest) whatever the format; SciPy converts a COO input to CSR first, which
   sums them (a SciPy inconsistency the host path keeps, being SciPy's code).
+- GPU input: where shortest paths tie, a predecessor may be another vertex on a shortest path
+  than the one SciPy's Dijkstra names (the device search relaxes in parallel); distances,
+  unreached vertices (-9999) and every predecessor's validity are SciPy's.
 
 Examples
 --------
