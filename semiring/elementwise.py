@@ -432,9 +432,9 @@ def _reduce_domain(mono, dtype):
 LONG_SEGMENT = 256
 
 
-def _segment_reduce(mono, values, starts, device, matrix=None):
-    """⊕ of each segment of ``values`` from ``starts`` (non-empty segments). ``matrix``: the
-    Matrix whose stored rows these segments are, if any (its values in ``values``' type)."""
+def _segment_reduce(mono, values, starts, device, matrix=None, rows=None):
+    """⊕ of each segment of ``values`` from ``starts`` (non-empty segments). ``matrix``, with
+    ``rows``: the Matrix whose non-empty rows ``rows`` these segments are, if they are."""
     if device == "gpu":
         xp = _b.xp_of(device)
         lengths = xp.diff(xp.concatenate([starts, xp.asarray([values.size], dtype=xp.int64)]))
@@ -442,7 +442,7 @@ def _segment_reduce(mono, values, starts, device, matrix=None):
             if matrix is not None:
                 red = _rows_by_pull(mono, matrix, values.dtype)
                 if red is not None:
-                    return red
+                    return red[rows]
             return _segment_tree_reduce(mono.op, values.dtype, values, starts, device)
         return _gpu_spmv.segment_fold(mono.op, values, starts)
     return mono.reduce_segments(values, starts)
@@ -451,15 +451,15 @@ def _segment_reduce(mono, values, starts, device, matrix=None):
 def _rows_by_pull(mono, A, dom):
     """w(i) = ⊕_j A(i, j) ⊗ x(j) with ⊗ = first: the rows' reductions by the SpMV pull kernel
     (rows binned by length, a long row by a whole block), where the table has the semiring
-    ``<monoid>_first``; for the stored rows only. None where it does not apply."""
+    ``<monoid>_first``; dense over A's rows (an empty row's slot undefined). None where it
+    does not apply."""
     s = _ops._SEMIRING.get(f"{mono.name}_first")
     if s is None or s.add is not mono or np.dtype(A.dtype) != np.dtype(dom):
         return None
     xp = _b.xp_of("gpu")
     x = xp.zeros(A.ncols, dtype=dom)          # first ignores x: any values, all present
-    out, present = _gpu_spmv.pull(A, x, None, None, s, dom, False)
-    indptr = A.indptr
-    return out[xp.flatnonzero(indptr[1:] > indptr[:-1])]
+    out, _ = _gpu_spmv.pull(A, x, None, None, s, dom, False)
+    return out
 
 
 def _segment_tree_reduce(op, dom, values, starts, device):
@@ -496,7 +496,7 @@ def _reduce_rows_of(name, A, mono, out, mask, accum, replace, structure, complem
     indptr = A.indptr.astype(xp.int64)
     rows = xp.flatnonzero(indptr[1:] > indptr[:-1]).astype(xp.int64)
     vals = A._full_values().astype(dom, copy=False)
-    red = (_segment_reduce(mono, vals, indptr[rows], device, matrix=A) if rows.size
+    red = (_segment_reduce(mono, vals, indptr[rows], device, matrix=A, rows=rows) if rows.size
            else vals[:0])
     T = Vector(A.nrows, dom, device, indices=rows, svalues=red.astype(dom, copy=False))
     return _finish(name, device, T, out, m, acc, replace)

@@ -127,7 +127,7 @@ PREDECESSORS = {"dijkstra", "johnson", "shortest_path"}
 def _edge_weights(S):
     """{(u, v): the least weight of the edges u → v} of a host graph as csgraph reads it
     (sparse: every stored entry an edge, explicit zeros too; dense: zeros are no edges)."""
-    C = sp.coo_matrix(S) if not isinstance(S, np.ndarray) else sp.coo_matrix(S)
+    C = sp.coo_matrix(S)
     if isinstance(S, np.ndarray):
         keep = C.data != 0
         C = sp.coo_matrix((C.data[keep], (C.row[keep], C.col[keep])), shape=C.shape)
