@@ -112,15 +112,12 @@ SMALL_EDGES = 2**16
 #: The device loop's edge schedule (``sr.traversal.sssp_grid``'s ``schedule``) on road-like
 #: graphs and on the others: "search" (each edge searches its frontier slot: shared-memory
 #: samples, then dependent L2 loads) or "ranges" (a contiguous range of a round's edges a
-#: warp, its frontier slots found once: kernels/sssp.cu). On an H100 (sssp_dense_probe.py) a
-#: build of "ranges" with a bug (edges past a warp's partial last step skipped: wrong answers
-#: on GAP's graphs, not on the road-like ones) took 7.5 ms on urand-22 at Δ = 2 · max w / d̄
-#: (search 9.7) and 8.9 ms on Kronecker-22 at max w / d̄ (search 10.1), and was even with
-#: "search" on the road-like graphs (grid-2048x2048 35.7 / 36.3 ms, rgg-22 18.0 / 17.6 ms on
-#: one block a multiprocessor). The fixed build passed the GPU tests but one (a hub of 200 000
-#: edges, tests/test_sssp_ranges.py) and has not been timed: "search" stays until it does.
+#: warp, its frontier slots found once: kernels/sssp.cu). On an H100 (sssp_dense_probe.py,
+#: session 8's merged tree) "ranges" took 6.17 / 6.28 ms on Kronecker-22 / urand-22 against
+#: 8.63 / 8.55 for "search"; on the road-like graphs the two were even (grid-2048x2048 35.7 /
+#: 36.3 ms, rgg-22 18.0 / 17.6 ms, an earlier build), so road-like graphs keep "search".
 ROAD_SCHEDULE = "search"
-OTHER_SCHEDULE = "search"
+OTHER_SCHEDULE = "ranges"
 #: Bellman–Ford (a near–far search with Δ = ∞: one bucket) takes the device loop on graphs
 #: that are not road-like as well (direction "auto"). On an H100 (sssp_dense_probe.py, the
 #: "search" schedule, two blocks) the loop at Δ = 16 · max w (one bucket, as Bellman–Ford's)

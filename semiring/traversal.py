@@ -1113,7 +1113,7 @@ _SSSP_TYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.float32, np.flo
 #: How :func:`sssp_grid` spreads a round's edges over the grid: "search" (each edge searches
 #: its slot: shared-memory samples, then dependent L2 loads; traverse.cu) or "ranges" (a
 #: contiguous range a warp, its frontier slots found once and read 32 at a time:
-#: kernels/sssp.cu; not yet the default: see algorithms.sssp.OTHER_SCHEDULE).
+#: kernels/sssp.cu; ``algorithms.sssp`` picks it off road-like graphs: OTHER_SCHEDULE).
 #: bench/probes/sssp_dense_probe.py compares them.
 SSSP_GRID_SCHEDULE = "search"
 SSSP_GRID_SCHEDULES = ("ranges", "search")

@@ -114,14 +114,9 @@ def test_ranges_match_dijkstra(device, g, int64, delta, limit, per_sm):
 
 
 @pytest.mark.parametrize("schedule", ["ranges", "search"])
-def test_schedules_agree_on_a_hub(device, schedule, request):
+def test_schedules_agree_on_a_hub(device, schedule):
     """One hub of 200 000 out-edges (its row spans thousands of warps' ranges), each leaf on
     to a chain: both schedules give SciPy's distances."""
-    if device == "gpu" and schedule == "ranges":
-        request.applymarker(pytest.mark.xfail(
-            reason="failed on an H100 in session 8 with SR_SSSP_ONE_SCAN=1 before the fix of its "
-                   "pile-counter race; not run on a GPU since: 'ranges' is not the default",
-            strict=False))
     rng = np.random.default_rng(5)
     k = 200_000
     rows = np.r_[np.zeros(k, dtype=np.int64), np.arange(1, k)]
