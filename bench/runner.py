@@ -125,7 +125,9 @@ def _free_gpu_memory() -> None:
 
 
 class _Progress:
-    """A tqdm bar on an interactive stderr; one line per case otherwise (logs); or nothing."""
+    """A tqdm bar on an interactive stderr; otherwise (logs) one line per implementation run,
+    with its median time and status, so that a run cut off by a time limit still leaves the
+    figures of the runs it finished; or nothing."""
 
     def __init__(self, total: int, enabled: bool, stream):
         self.bar = None
@@ -142,13 +144,19 @@ class _Progress:
             except Exception:  # tqdm is optional (the bench extra)
                 self.bar = None
 
-    def step(self, case_id: str, impl: str) -> None:
+    def step(self, case_id: str, impl: str, result: ImplResult | None = None) -> None:
         self.done += 1
         if self.bar is not None:
             self.bar.set_description_str(f"{case_id} {impl}"[:60])
             self.bar.update(1)
-        elif self.enabled and case_id != self.last_case:
-            print(f"[{self.done}/{self.total}] {case_id}", file=sys.stderr, flush=True)
+        elif self.enabled:
+            what = ""
+            if result is not None:
+                what = f": {result.status}"
+                if result.timing is not None and result.timing.times_ms:
+                    what = f": {result.timing.median_ms:.4g} ms {result.status}"
+            print(f"[{self.done}/{self.total}] {case_id} {impl}{what}", file=sys.stderr,
+                  flush=True)
         self.last_case = case_id
 
     def close(self) -> None:
@@ -371,7 +379,7 @@ def _run_case(case: C.Case, graph: C.GraphData, env: dict, impls: list[C.Impl],
         if impl.device == "gpu":
             _free_gpu_memory()
         out.append(r)
-        prog.step(case.case_id, impl.name)
+        prog.step(case.case_id, impl.name, r)
         if r.status == "mismatch":
             print(f"\n!!! DISAGREEMENT {case.case_id}: {impl.name} {r.check}", file=sys.stderr,
                   flush=True)
