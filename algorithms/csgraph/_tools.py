@@ -123,11 +123,12 @@ def csgraph_to_dense(csgraph, null_value=0):
     """
     op = "csgraph_to_dense"
     if _v.is_gpu_input(csgraph):
-        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False), null_value)
+        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False,
+                                            cast_sums=False), null_value)
     if isinstance(csgraph, sr.Matrix) or not _v._is_scipy_sparse(csgraph):
-        A = _v.as_graph(csgraph, op, dup="min", square=False)
+        A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
         return _to_dense_engine(A, null_value)
-    S = _v.as_scipy_csr(csgraph, op, square=False)
+    S = _v.as_scipy_csr(csgraph, op, square=False, cast_sums=False)
     return _scg().csgraph_to_dense(S, null_value=null_value)
 
 
@@ -145,7 +146,7 @@ def csgraph_to_masked(csgraph):
     1
     """
     op = "csgraph_to_masked"
-    A = _v.as_graph(csgraph, op, dup="min", square=False)
+    A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
     if A.device == "gpu":
         A = A.to_cpu()
     # as SciPy: the dense graph with NaN for "no edge", then every NaN and inf masked (a stored

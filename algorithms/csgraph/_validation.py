@@ -412,20 +412,55 @@ def _from_coo(rows, cols, vals, shape, dup: str, device: str) -> sr.Matrix:
                               device=device)
 
 
-def _sparse_csr_float64(S, op, arg, square):
+def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
+    """The CSR that SciPy's ``validate_graph`` makes of a scipy or cupyx sparse input (its
+    ``tocsr().astype(float64)``), in that CSR's stored order; the caller's arrays are never
+    written (a new matrix where anything changes, else ``S`` itself).
+
+    SciPy's conversion decides which duplicate entries remain parallel edges, so every path
+    must read the same CSR to give SciPy's answers:
+
+    - a format other than CSR goes through ``tocsr()``: a COO input's duplicates are summed
+      (and its rows sorted); CSC, BSR (explicit zeros of its blocks included), DIA, LIL and DOK
+      keep their entries;
+    - with ``cast_sums`` (every function that calls ``validate_graph`` with CSR output), a
+      dtype other than float64 is cast by ``astype``, which sums duplicates and sorts each row
+      of a non-canonical CSR; float64 input keeps them as stored, parallel edges that the
+      functions read by their own rule (shortest paths: the smallest). ``floyd_warshall``,
+      ``construct_dist_matrix``, ``csgraph_to_dense`` read the data through a plain cast
+      (``cast_sums=False``): parallel edges whatever the dtype.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms.csgraph._validation import scipy_view
+    >>> S = sp.csr_matrix((np.array([5, 1], dtype=np.int8), [1, 1], [0, 2, 2]), shape=(2, 2))
+    >>> scipy_view(S, "dijkstra").data.tolist(), scipy_view(S, "x", cast_sums=False).data.tolist()
+    ([6.0], [5, 1])
+    """
+    dt = np.dtype(S.dtype)
+    if dt.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: {arg} must have a real dtype (bool, integer or float), "
+                                f"got {dt}")
+    if S.format != "csr":
+        S = S.tocsr()
+    if cast_sums and dt != np.float64 and not S.has_canonical_format:
+        if _is_cupyx_sparse(S):
+            S = S.copy()
+            S.sum_duplicates()
+        else:
+            S = S.astype(np.float64)  # SciPy's own cast: duplicates summed, rows sorted
+    return S
+
+
+def _sparse_csr_float64(S, op, arg, square, cast_sums=True):
     """(indptr, indices, float64 data, shape, canonical) of a scipy or cupyx sparse input, as
-    fresh arrays in the stored order."""
+    fresh arrays in the stored order of SciPy's conversion (:func:`scipy_view`)."""
     _check_square(op, arg, S.shape, square)
-    fmt = S.format
-    if fmt == "csr":
-        indptr, indices = S.indptr.copy(), S.indices.copy()
-        data = to_float64(S.data, op, arg)
-        canonical = bool(S.has_canonical_format)
-    else:
-        C = S.tocsr(copy=True)
-        indptr, indices, data = C.indptr, C.indices, to_float64(C.data, op, arg)
-        canonical = bool(C.has_canonical_format)
-    return indptr, indices, data, S.shape, canonical
+    C = scipy_view(S, op, arg, cast_sums=cast_sums)
+    indptr, indices = C.indptr.copy(), C.indices.copy()
+    data = to_float64(C.data, op, arg)
+    return indptr, indices, data, S.shape, bool(C.has_canonical_format)
 
 
 def _csc_undirected(csgraph, directed: bool):
@@ -439,12 +474,13 @@ def _csc_undirected(csgraph, directed: bool):
 
 def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
                  null_value=0, infinity_null: bool = True, nan_null: bool = True,
-                 directed: bool = True, borrow: bool = False):
+                 directed: bool = True, borrow: bool = False, cast_sums: bool = True):
     """A fresh float64 ``scipy.sparse.csr_array`` of a host graph, in the caller's stored order
     (unsorted indices and duplicates kept, explicit zeros kept), for CPU paths that run SciPy's
     compiled csgraph routine. Dense and masked input is converted as SciPy converts it.
     GPU input is moved to the host (callers use it only where the CPU path runs by design).
-    ``directed=False`` reads a CSC input as its transpose, as SciPy does.
+    ``directed=False`` reads a CSC input as its transpose, as SciPy does; ``cast_sums`` as in
+    :func:`as_graph`.
 
     ``borrow=True`` returns a ``scipy.sparse`` CSR input itself when SciPy's routines can read
     it as it is (real dtype, int32 indices): for callers that only hand it to a SciPy routine
@@ -471,7 +507,8 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
         return csgraph
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
         S = csgraph.get() if _is_cupyx_sparse(csgraph) else csgraph
-        indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square)
+        indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square,
+                                                                      cast_sums)
         if max(shape) < 2**31 - 1 and indices.size < 2**31 - 1:  # SciPy's ITYPE (yen needs it)
             indptr, indices = indptr.astype(np.int32), indices.astype(np.int32)
         out = sps.csr_array((data, indices, indptr), shape=shape)
@@ -499,7 +536,7 @@ def _cast_matrix(A: sr.Matrix, op: str, arg: str, square: bool) -> sr.Matrix:
 
 def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square: bool = True,
              null_value=0, infinity_null: bool = True, nan_null: bool = True,
-             directed: bool = True) -> sr.Matrix:
+             directed: bool = True, cast_sums: bool = True) -> sr.Matrix:
     """The graph of any input SciPy's csgraph takes, as a canonical float64
     :class:`semiring.Matrix` on the input's device (see the module docstring for the kinds).
 
@@ -521,6 +558,10 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
     directed : bool
         ``False`` reads a CSC input as its transpose, as SciPy does for undirected graphs (the
         same undirected graph; the stored order of neighbours is the transpose's).
+    cast_sums : bool
+        Read a sparse input as SciPy's ``validate_graph`` converts it (:func:`scipy_view`:
+        a non-float64 dtype's duplicates summed); ``False`` for the functions that read
+        SciPy's dense conversion instead (``floyd_warshall``, ``construct_dist_matrix``).
 
     Returns
     -------
@@ -548,11 +589,12 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         gpu = _is_cupyx_sparse(csgraph)
         device = "gpu" if gpu else "cpu"
         _check_square(op, arg, csgraph.shape, square)
-        if csgraph.format == "csr" and csgraph.has_canonical_format:
-            data = to_float64(csgraph.data, op, arg)
-            return sr.Matrix.from_csr(csgraph.indptr.copy(), csgraph.indices.copy(), data,
-                                      csgraph.shape, check=False)
-        C = csgraph.tocoo(copy=True)
+        S = scipy_view(csgraph, op, arg, cast_sums=cast_sums)
+        if S.has_canonical_format:
+            data = to_float64(S.data, op, arg)
+            return sr.Matrix.from_csr(S.indptr.copy(), S.indices.copy(), data, S.shape,
+                                      check=False)
+        C = S.tocoo(copy=True)
         rows, cols = C.row, C.col
         # tocoo of a CSR keeps the stored order, so 'first' is the first stored entry
         return _from_coo(rows, cols, to_float64(C.data, op, arg), csgraph.shape, dup, device)
