@@ -577,9 +577,14 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     cycle anywhere raises :class:`NegativeCycleError`. ``overwrite`` is accepted and has no
     effect: the caller's input is never modified.
 
-    Host input runs SciPy's own ``floyd_warshall``; GPU input runs :func:`algorithms.apsp`
-    (blocked Floyd–Warshall or min-plus squaring on the GPU), after a Bellman–Ford from a
-    virtual vertex where there are negative weights (to raise on a negative cycle as SciPy does).
+    Host input runs SciPy's own ``floyd_warshall``. GPU input reads the graph as SciPy's does
+    (its dense conversion: a masked array's unmasked zeros are no edges, parallel edges keep
+    the smallest whatever the dtype) and, with integer weights (whose float64 sums are exact in
+    any order, :data:`EXACT_SUM_BOUND`), runs :func:`algorithms.apsp` (blocked Floyd–Warshall
+    or min-plus squaring on the GPU) after a Bellman–Ford from a virtual vertex where there are
+    negative weights (to raise on a negative cycle as SciPy does); other weights run SciPy's
+    own k order as N rank-1 min-plus updates on the GPU (:func:`_fw_rank1`: N launches of N²
+    work), since any other order of the additions can differ from SciPy in the last bit.
 
     Examples
     --------

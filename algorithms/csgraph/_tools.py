@@ -172,6 +172,9 @@ def _lap_modules(csgraph):
         vals = A.values if not A.is_iso else xp.full(A.nvals, A.iso_value, dtype=A.dtype)
         cls = sps.csr_matrix if gpu else sps.csr_array
         csgraph = cls((vals.copy(), A.indices.copy(), A.indptr.copy()), shape=A.shape)
+    elif _v._is_cupyx_sparse(csgraph):
+        # a private CSR: cupyx's sum and addition sum duplicates in place (never the caller's)
+        csgraph = csgraph.tocsr(copy=True) if csgraph.format != "csr" else csgraph.copy()
     return csgraph, xp, sps, LinearOperator
 
 
@@ -198,10 +201,15 @@ def _lap_operator(xp, m, gsum, nd, symmetrized):
     """v ↦ L v without forming L: d ⊙ v − A v (− (vᴴ A)ᴴ when symmetrized), normed
     nd ⊙ L (nd ⊙ v), in SciPy's order of operations (so SciPy's bits on the CPU)."""
 
+    gpu_sparse = _v._is_cupyx_sparse(m)
+
     def lap(v):
         out = v * gsum[:, None] - m @ v
         if symmetrized:
-            out = out - xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ m))
+            # (vᴴ A)ᴴ = Aᴴ v; cupyx has no dense @ sparse, SciPy computes it through the same
+            # transpose (the same sums)
+            out = out - (m.T.conj() @ v if gpu_sparse else
+                         xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ m)))
         return out
 
     if nd is None:
