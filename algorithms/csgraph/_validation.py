@@ -446,7 +446,8 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
         S = S.tocsr()
     if cast_sums and dt != np.float64 and not S.has_canonical_format:
         if _is_cupyx_sparse(S):
-            S = S.copy()
+            S = S.astype(np.float64)  # a copy (bool too: the sum of two True is 2.0)
+            S.has_canonical_format = False
             S.sum_duplicates()
         else:
             S = S.astype(np.float64)  # SciPy's own cast: duplicates summed, rows sorted
