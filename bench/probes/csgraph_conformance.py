@@ -54,8 +54,11 @@ def random_graph(rng):
     n = int(rng.choice([0, 1, 1, 2, 3, 4, 5, 6, 8, 10]))
     m = int(rng.integers(0, 3 * n + 1)) if n else 0
     r, c = rng.integers(0, n, m), rng.integers(0, n, m)
-    kind = rng.integers(0, 4)
-    if kind == 0:
+    kind = rng.integers(0, 5)
+    if kind == 4:  # stored inf edges (a vertex reached only through one is unreached)
+        w = rng.integers(1, 10, m).astype(np.float64)
+        w[rng.random(m) < 0.3] = np.inf
+    elif kind == 0:
         w = rng.integers(1, 10, m).astype(np.float64)
     elif kind == 1:
         w = rng.integers(0, 4, m).astype(np.float64)  # explicit zeros
@@ -71,6 +74,8 @@ def make_input(kind, dtype, n, r, c, w, rng):
     dt = np.dtype(dtype)
     if dt.kind in "ub" and (w < 0).any():
         w = np.abs(w)
+    if dt.kind != "f":  # an integer dtype stores no inf
+        w = np.where(np.isinf(w), 9.0, w)
     if dt == bool:
         wv = w != 0
     else:
