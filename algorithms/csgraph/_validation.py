@@ -442,6 +442,9 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
     if dt.kind not in "biuf":
         raise sr.DomainMismatch(f"{op}: {arg} must have a real dtype (bool, integer or float), "
                                 f"got {dt}")
+    if S.format == "coo" and _is_cupyx_sparse(S):
+        S = S.copy()  # explicit, as SciPy's tocsr (and never in the caller's arrays)
+        S.sum_duplicates()
     if S.format != "csr":
         S = S.tocsr()
     if cast_sums and dt != np.float64 and not S.has_canonical_format:
