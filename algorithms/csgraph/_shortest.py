@@ -309,6 +309,16 @@ def _fw_graph(csgraph, op: str, directed: bool) -> sr.Matrix:
         rows, cols = np.nonzero(~np.ma.getmaskarray(csgraph) & (vals != 0) & ~np.isinf(vals))
         return sr.Matrix.from_coo(rows, cols, vals[rows, cols], nrows=a.shape[0],
                                   ncols=a.shape[1])
+    if _v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph):
+        # SciPy's csgraph_to_dense keeps the smallest stored weight, never a NaN one
+        S = _v._csc_undirected(csgraph, directed)
+        _v._check_square(op, "csgraph", S.shape, True)
+        C = _v.scipy_view(S, op, cast_sums=False).tocoo()
+        vals = _v.to_float64(C.data, op)
+        keep = ~(vals != vals)  # NaN
+        return sr.Matrix.from_coo(C.row[keep], C.col[keep], vals[keep], nrows=S.shape[0],
+                                  ncols=S.shape[1], dup_op=sr.binary.min,
+                                  device="gpu" if _v._is_cupyx_sparse(S) else "cpu")
     return _v.as_graph(csgraph, op, dup="min", directed=directed, cast_sums=False)
 
 
@@ -362,9 +372,12 @@ def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
         return _johnson_engine(A, op, None, (n,), return_predecessors, has_neg, "FW")
     D = xp.full((n, n), xp.inf)
     D[r, c] = w
-    if not directed:
-        D = xp.minimum(D, D.T)
     ar = xp.arange(n)
+    if not directed:
+        # both directions take D(j, i) where D(j, i) <= D(i, j), else D(i, j), for i < j
+        # (SciPy's rule: with a NaN weight it differs from the minimum)
+        pick = xp.where(D.T <= D, D.T, D)
+        D = xp.where(ar[None, :] > ar[:, None], pick, pick.T)
     D[ar, ar] = 0.0
     D, P = _fw_rank1(D, return_predecessors, xp)
     neg = xp.flatnonzero(xp.diagonal(D) < 0)
