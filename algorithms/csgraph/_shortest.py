@@ -278,8 +278,10 @@ def _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method):
     if not has_neg:
         # every vertex in order (indices=None or its spelling out) is one all-pairs product;
         # repeated or reordered sources (indices=[0, 0]) are rows of their own
-        if method == "FW" or (shape == (A.nrows,)
-                              and np.array_equal(idx, np.arange(A.nrows))):
+        # (only where the sums are exact: a min-plus product adds path segments in another
+        # order than Dijkstra's one edge at a time, which can differ in the last bit)
+        if method == "FW" or (shape == (A.nrows,) and np.array_equal(idx, np.arange(A.nrows))
+                              and _exact_sums(A.values, A.nrows, xp)):
             return _all_pairs(A, op, return_predecessors, shape)
         dist, pred = _batched(A, idx, op, "delta_stepping")
         return _finish(dist, pred, shape, return_predecessors, xp)
@@ -292,7 +294,8 @@ def _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method):
                            check=False)
     dist, pred = _batched(R, idx, op, "delta_stepping")
     hs = h[xp.asarray(idx)]
-    dist = dist - hs[:, None] + h[None, :]
+    # d(s, v) = (d'(s, v) + h(v)) − h(s): SciPy's order of the two corrections
+    dist = (dist + h[None, :]) - hs[:, None]
     return _finish(dist, pred, shape, return_predecessors, xp)
 
 
@@ -330,6 +333,15 @@ def _fw_graph(csgraph, op: str, directed: bool) -> sr.Matrix:
 EXACT_SUM_BOUND = 2.0**52
 
 
+def _exact_sums(w, n: int, xp) -> bool:
+    """Whether every path length over weights ``w`` (n vertices) is an exact float64 sum in
+    any order: integer weights with n · max |w| below :data:`EXACT_SUM_BOUND`."""
+    if not w.size:
+        return True
+    return bool(xp.all(w == xp.floor(w))) and float(xp.abs(w).max()) * max(n, 1) < \
+        EXACT_SUM_BOUND
+
+
 def _fw_rank1(D, return_predecessors: bool, xp):
     """SciPy's Floyd–Warshall on a dense float64 D (diagonal 0, inf for no edge), in its k
     order: N rank-1 updates, each the same additions SciPy makes (bit-identical distances and
@@ -363,9 +375,7 @@ def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
     keep = (r != c) & ~xp.isinf(w)
     r, c, w = r[keep], c[keep], w[keep]
     _check_memory(op, n * n * (12 if return_predecessors else 8), A0.device)
-    exact = not w.size or bool(xp.all(w == xp.floor(w))) and \
-        float(xp.abs(w).max()) * max(n, 1) < EXACT_SUM_BOUND
-    if exact:
+    if _exact_sums(w, n, xp):
         A = _prepared(sr.Matrix.from_coo(r, c, w, nrows=n, ncols=n, dup_op=sr.binary.min,
                                          device=A0.device), directed, False)
         has_neg = bool(A.nvals) and float(A.values.min()) < 0
