@@ -32,8 +32,10 @@ returned graph never shares a writable buffer with them: a later change to the c
 cannot reach a result computed from it (the conversion copies; its cost is one pass over the
 edges, which every function pays anyway).
 
-Duplicate rule (``dup``): what SciPy does for that function when a row stores the same column
-twice: ``'min'`` for shortest paths, traversal trees' path lengths and spanning trees (SciPy's
+Duplicate entries: first SciPy's own conversion (:func:`scipy_view`: a COO's duplicates and a
+non-float64 CSR's are summed, as ``tocsr`` and ``astype`` sum them); the duplicates that remain
+(a float64 CSR's) are parallel edges, combined by the function's rule (``dup``), what SciPy does
+for that function when a row stores the same column twice: ``'min'`` for shortest paths, traversal trees' path lengths and spanning trees (SciPy's
 dense conversion keeps the smallest), ``'sum'`` where SciPy does arithmetic on the matrix
 (``laplacian``, ``breadth_first_tree``'s weights, ``maximum_flow``'s capacities), ``'first'``
 to keep the first stored entry (structure-only uses).
@@ -70,8 +72,9 @@ import scipy.sparse as sps
 import semiring as sr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "fast_vertex", "graph_kind", "scipy_csr", "is_gpu_input", "normalize_count", "normalize_indices",
-           "normalize_vertex", "on_host_when_small", "sparse_output", "to_float64"]
+           "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
+           "to_float64"]
 
 #: The duplicate-combination rules :func:`as_graph` takes.
 DUP_RULES = ("min", "sum", "max", "first")
