@@ -256,6 +256,12 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         if form == "lo":
             f = LinearOperator(matvec=f, matmat=f, shape=shape, dtype=dtype)
         return (f, ret.astype(dtype, copy=False)) if return_diag else f
+    if np.dtype(g.dtype).kind in "ub":
+        # SciPy negates (and, normed, divides) the entries in the input's own dtype, which an
+        # unsigned or bool dtype cannot hold: NumPy refuses, CuPy would wrap around
+        raise sr.DomainMismatch(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
+                                f"has entries its dtype cannot hold (SciPy fails too); pass a "
+                                f"signed or float graph")
     if dtype is None:
         dtype = g.dtype
     if sparse:
@@ -288,10 +294,11 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         m = _sparse_astype(m, dtype)
         return (m, w.astype(dtype)) if return_diag else m
     m = xp.array(g)
+    diag = xp.arange(shape[0])
     if symmetrized:
         m += m.T.conj()
     # the diagonal ignored: d = A +.reduce(axis)
-    xp.fill_diagonal(m, 0)
+    m[diag, diag] = 0
     w = m.sum(axis=axis)
     if normed:
         isolated = w == 0
@@ -299,10 +306,10 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         m /= w
         m /= w[:, None]
         m *= -1
-        xp.fill_diagonal(m, 1 - isolated)
+        m[diag, diag] = 1 - isolated
     else:
         m *= -1
-        xp.fill_diagonal(m, w)
+        m[diag, diag] = w
     m, w = m.astype(dtype, copy=False), w.astype(dtype, copy=False)
     return (m, w) if return_diag else m
 
