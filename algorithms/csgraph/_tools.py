@@ -204,12 +204,18 @@ def _lap_operator(xp, m, gsum, nd, symmetrized):
     gpu_sparse = _v._is_cupyx_sparse(m)
 
     def lap(v):
-        out = v * gsum[:, None] - m @ v
+        a = m
+        if gpu_sparse:
+            # cuSPARSE multiplies in one dtype: both in the promoted one, as SciPy computes
+            dt = xp.result_type(m.dtype, v.dtype)
+            a = m if m.dtype == dt else m.astype(dt)
+            v = v if v.dtype == dt else v.astype(dt)
+        out = v * gsum[:, None] - a @ v
         if symmetrized:
             # (vᴴ A)ᴴ = Aᴴ v; cupyx has no dense @ sparse, SciPy computes it through the same
             # transpose (the same sums)
-            out = out - (m.T.conj() @ v if gpu_sparse else
-                         xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ m)))
+            out = out - (a.T.conj() @ v if gpu_sparse else
+                         xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ a)))
         return out
 
     if nd is None:
@@ -236,6 +242,11 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         raise sr.DomainMismatch(f"{op}: csgraph must have a real dtype, got {dt}")
     if normed and (np.issubdtype(dt, np.signedinteger) or np.issubdtype(dt, np.uint)):
         g = g.astype(np.float64)  # SciPy's rule (np.uint is uint64 only: uint8..32 stay)
+    elif sparse and dt == bool and form != "array" and _v._is_cupyx_sparse(g):
+        # cupyx sums a bool matrix as bools: count in float64 (SciPy's sums count too), the
+        # results cast back to bool as SciPy's are
+        dtype = dt if dtype is None else dtype
+        g = g.astype(np.float64)
     axis = 1 if use_out_degree else 0
     if form != "array":
         m = g if sparse else xp.array(g)
