@@ -446,8 +446,12 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
         raise sr.DomainMismatch(f"{op}: {arg} must have a real dtype (bool, integer or float), "
                                 f"got {dt}")
     if S.format == "coo" and _is_cupyx_sparse(S):
-        S = S.copy()  # explicit, as SciPy's tocsr (and never in the caller's arrays)
+        # explicit, as SciPy's tocsr sums (and never in the caller's arrays); SciPy sums
+        # bools as bools (True + True is True): in float64 here, then clipped to 1
+        S = S.astype(np.float64) if dt == bool else S.copy()
         S.sum_duplicates()
+        if dt == bool:
+            S.data = S.data.clip(0.0, 1.0)
     if S.format != "csr":
         S = S.tocsr()
     if cast_sums and dt != np.float64 and not S.has_canonical_format:
