@@ -12,10 +12,10 @@ engine path is checked on machines without a GPU too.
 
 SciPy's own inconsistencies, excluded here (each a documented deviation or a SciPy quirk):
 
-1. Duplicate entries in a non-CSR sparse input: SciPy converts the input to CSR, which *sums*
-   duplicates, while duplicates inside a CSR input are reduced to the *smallest* by its
-   shortest-path routines. The facade's host path keeps SciPy's behaviour (it is SciPy's code);
-   the engine path takes the smallest for every format. Duplicates are drawn only in CSR form.
+1. Duplicate entries: SciPy's conversion *sums* a COO's duplicates and a non-float64 CSR's
+   (its cast), while a float64 CSR's are parallel edges (the *smallest* for shortest paths).
+   Both facade paths follow SciPy (``tests/test_csgraph_engine_exact.py`` checks every dtype
+   and format); here duplicates are drawn only in float64 CSR form.
 2. ``dijkstra`` with negative weights (SciPy warns and may answer wrongly, or hangs on a
    negative cycle, an undirected negative edge included): the facade raises; never compared.
 3. ``laplacian`` of a masked array (SciPy reads the data under the mask) and of a list (SciPy

@@ -44,9 +44,13 @@ Deviations from SciPy (where SciPy misbehaves)
   ``construct_dist_matrix`` on masked arrays and lists, ``connected_components`` on lists,
   ``csgraph_from_dense`` where no entry is null (SciPy's AxisError), ``yen`` on a CSR with
   int64 indices (SciPy's buffer dtype mismatch).
-- GPU input: duplicate entries of a sparse input combine by the function's rule (shortest
-  paths: the smallest) whatever the format; SciPy converts a COO input to CSR first, which
-  sums them (a SciPy inconsistency the host path keeps, being SciPy's code).
+- Duplicate entries of a sparse input (not a deviation: every path follows SciPy, whose rule
+  depends on the format and the dtype): SciPy's conversion sums a COO's duplicates and, when
+  it casts a non-float64 CSR, that CSR's duplicates too (sorting its rows, which traversal
+  orders show); a float64 CSR keeps them as parallel edges (shortest paths and spanning trees
+  take the smallest, tree weights their sum). ``floyd_warshall``, ``construct_dist_matrix``
+  and ``csgraph_to_dense`` read them through SciPy's dense conversion: the smallest, whatever
+  the dtype. GPU input follows the same rule (``_validation.scipy_view``).
 - GPU input: where shortest paths tie, a predecessor may be another vertex on a shortest path
   than the one SciPy's Dijkstra names (the device search relaxes in parallel); distances,
   unreached vertices (-9999) and every predecessor's validity are SciPy's.

@@ -218,21 +218,17 @@ def _batched(A: sr.Matrix, sources, op: str, method: str, limit=None):
 
 def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted,
                   limit=None, min_only=False):
+    if method == "FW":
+        return _fw_engine(csgraph, op, directed, return_predecessors, unweighted)
     A0 = _v.as_graph(csgraph, op, dup="min", directed=directed)
     n = A0.nrows
     idx, shape = _v.normalize_indices(indices, n, op)
     r, c, w = A0.to_coo()
     _check_negative(op, method, r, c, w, directed, unweighted)
-    if method == "FW" and unweighted:
-        # SciPy's Floyd–Warshall reads the graph densely: a stored inf stays "no edge" even
-        # with unweighted=True (its other methods count it as an edge of length 1)
-        fin = A0.xp.isfinite(w)
-        if not bool(fin.all()):
-            A0 = sr.Matrix.from_coo(r[fin], c[fin], w[fin], nrows=n, ncols=n, device=A0.device)
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
     has_neg = bool(A.nvals) and float(A.values.min()) < 0
-    if method == "J" or (method == "FW"):
+    if method == "J":
         return _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method)
     if min_only:
         return _min_only_engine(A, op, idx, return_predecessors, limit)
@@ -282,8 +278,10 @@ def _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method):
     if not has_neg:
         # every vertex in order (indices=None or its spelling out) is one all-pairs product;
         # repeated or reordered sources (indices=[0, 0]) are rows of their own
-        if method == "FW" or (shape == (A.nrows,)
-                              and np.array_equal(idx, np.arange(A.nrows))):
+        # (only where the sums are exact: a min-plus product adds path segments in another
+        # order than Dijkstra's one edge at a time, which can differ in the last bit)
+        if method == "FW" or (shape == (A.nrows,) and np.array_equal(idx, np.arange(A.nrows))
+                              and _exact_sums(A.values, A.nrows, xp)):
             return _all_pairs(A, op, return_predecessors, shape)
         dist, pred = _batched(A, idx, op, "delta_stepping")
         return _finish(dist, pred, shape, return_predecessors, xp)
@@ -296,8 +294,108 @@ def _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method):
                            check=False)
     dist, pred = _batched(R, idx, op, "delta_stepping")
     hs = h[xp.asarray(idx)]
-    dist = dist - hs[:, None] + h[None, :]
+    # d(s, v) = (d'(s, v) + h(v)) − h(s): SciPy's order of the two corrections
+    dist = (dist + h[None, :]) - hs[:, None]
     return _finish(dist, pred, shape, return_predecessors, xp)
+
+
+def _fw_graph(csgraph, op: str, directed: bool) -> sr.Matrix:
+    """The graph SciPy's Floyd–Warshall reads: its dense conversion, where a dense or masked
+    input's zeros are no edges (a masked array's unmasked zero too, unlike every other method,
+    which reads it as an edge of length 0), a sparse input's explicit zeros are edges, a stored
+    inf is no edge, and parallel edges of a sparse input keep the smallest whatever the dtype
+    (SciPy's dense conversion casts without summing them)."""
+    if isinstance(csgraph, np.ma.MaskedArray):
+        a = np.ma.getdata(csgraph)
+        _v._check_square(op, "csgraph", a.shape, True)
+        vals = _v.to_float64(a, op)
+        rows, cols = np.nonzero(~np.ma.getmaskarray(csgraph) & (vals != 0) & ~np.isinf(vals))
+        return sr.Matrix.from_coo(rows, cols, vals[rows, cols], nrows=a.shape[0],
+                                  ncols=a.shape[1])
+    if _v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph):
+        # SciPy's csgraph_to_dense keeps the smallest stored weight, never a NaN one
+        S = _v._csc_undirected(csgraph, directed)
+        _v._check_square(op, "csgraph", S.shape, True)
+        C = _v.scipy_view(S, op, cast_sums=False).tocoo()
+        vals = _v.to_float64(C.data, op)
+        keep = ~(vals != vals)  # NaN
+        return sr.Matrix.from_coo(C.row[keep], C.col[keep], vals[keep], nrows=S.shape[0],
+                                  ncols=S.shape[1], dup_op=sr.binary.min,
+                                  device="gpu" if _v._is_cupyx_sparse(S) else "cpu")
+    return _v.as_graph(csgraph, op, dup="min", directed=directed, cast_sums=False)
+
+
+#: Integer weights below this bound (|w| · N) add up exactly in float64, in any order: then
+#: any all-pairs method gives SciPy's Floyd–Warshall distances to the last bit and the fastest
+#: (:func:`algorithms.apsp`) runs. Other weights run Floyd–Warshall's own k order
+#: (:func:`_fw_rank1`), since a blocked or squaring schedule sums path segments in another
+#: order and may differ from SciPy in the last bit.
+EXACT_SUM_BOUND = 2.0**52
+
+
+def _exact_sums(w, n: int, xp) -> bool:
+    """Whether every path length over weights ``w`` (n vertices) is an exact float64 sum in
+    any order: integer weights with n · max |w| below :data:`EXACT_SUM_BOUND`."""
+    if not w.size:
+        return True
+    return bool(xp.all(w == xp.floor(w))) and float(xp.abs(w).max()) * max(n, 1) < \
+        EXACT_SUM_BOUND
+
+
+def _fw_rank1(D, return_predecessors: bool, xp):
+    """SciPy's Floyd–Warshall on a dense float64 D (diagonal 0, inf for no edge), in its k
+    order: N rank-1 updates, each the same additions SciPy makes (bit-identical distances and
+    predecessors)."""
+    n = D.shape[0]
+    ar = xp.arange(n)
+    P = None
+    if return_predecessors:
+        P = xp.where(xp.isinf(D), NULL_IDX, ar[:, None]).astype(xp.int32)
+        P[ar, ar] = NULL_IDX
+    for k in range(n):
+        # D ← D min (D(:, k) + D(k, :)): one min-plus rank-1 update, pivot k
+        cand = D[:, k:k + 1] + D[k:k + 1, :]
+        better = cand < D
+        D = xp.where(better, cand, D)
+        if P is not None:
+            P = xp.where(better, P[k:k + 1, :], P)
+    return D, P
+
+
+def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
+    """``floyd_warshall`` on the engine: the graph as SciPy's FW reads it (:func:`_fw_graph`),
+    self-loops ignored (SciPy zeroes the diagonal), ``unweighted`` every finite weight 1; a
+    negative cycle anywhere raises."""
+    A0 = _fw_graph(csgraph, op, directed)
+    xp = A0.xp
+    n = A0.nrows
+    r, c, w = A0.to_coo()
+    if unweighted:
+        w = xp.where(xp.isinf(w), w, 1.0)
+    keep = (r != c) & ~xp.isinf(w)
+    r, c, w = r[keep], c[keep], w[keep]
+    _check_memory(op, n * n * (12 if return_predecessors else 8), A0.device)
+    if _exact_sums(w, n, xp):
+        A = _prepared(sr.Matrix.from_coo(r, c, w, nrows=n, ncols=n, dup_op=sr.binary.min,
+                                         device=A0.device), directed, False)
+        has_neg = bool(A.nvals) and float(A.values.min()) < 0
+        return _johnson_engine(A, op, None, (n,), return_predecessors, has_neg, "FW")
+    D = xp.full((n, n), xp.inf)
+    D[r, c] = w
+    ar = xp.arange(n)
+    if not directed:
+        # both directions take D(j, i) where D(j, i) <= D(i, j), else D(i, j), for i < j
+        # (SciPy's rule: with a NaN weight it differs from the minimum)
+        pick = xp.where(D.T <= D, D.T, D)
+        D = xp.where(ar[None, :] > ar[:, None], pick, pick.T)
+    D[ar, ar] = 0.0
+    D, P = _fw_rank1(D, return_predecessors, xp)
+    neg = xp.flatnonzero(xp.diagonal(D) < 0)
+    if neg.size:
+        raise NegativeCycleError(f"{op}: negative cycle in nodes "
+                                 f"{np.asarray(sr.to_device(neg, 'cpu')).tolist()}",
+                                 vertices=neg)
+    return (D, P) if return_predecessors else D
 
 
 def _all_pairs(A, op, return_predecessors, shape):
@@ -502,9 +600,14 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     cycle anywhere raises :class:`NegativeCycleError`. ``overwrite`` is accepted and has no
     effect: the caller's input is never modified.
 
-    Host input runs SciPy's own ``floyd_warshall``; GPU input runs :func:`algorithms.apsp`
-    (blocked Floyd–Warshall or min-plus squaring on the GPU), after a Bellman–Ford from a
-    virtual vertex where there are negative weights (to raise on a negative cycle as SciPy does).
+    Host input runs SciPy's own ``floyd_warshall``. GPU input reads the graph as SciPy's does
+    (its dense conversion: a masked array's unmasked zeros are no edges, parallel edges keep
+    the smallest whatever the dtype) and, with integer weights (whose float64 sums are exact in
+    any order, :data:`EXACT_SUM_BOUND`), runs :func:`algorithms.apsp` (blocked Floyd–Warshall
+    or min-plus squaring on the GPU) after a Bellman–Ford from a virtual vertex where there are
+    negative weights (to raise on a negative cycle as SciPy does); other weights run SciPy's
+    own k order as N rank-1 min-plus updates on the GPU (:func:`_fw_rank1`: N launches of N²
+    work), since any other order of the additions can differ from SciPy in the last bit.
 
     Examples
     --------
@@ -543,24 +646,38 @@ def _fw_input(csgraph, S):
     return S
 
 
-def _input_edges(csgraph, converted: int) -> int:
-    """The edge count SciPy's ``method='auto'`` reads: its own CSR of the input, which keeps a
-    CSR or CSC input's duplicate entries (a COO input's are summed in the conversion, and
-    dense and masked inputs have none), so ``converted``, the count of the graph this facade
-    converted, except for CSR/CSC input with duplicates."""
-    if (_v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph)) \
-            and csgraph.format in ("csr", "csc"):
-        return int(csgraph.nnz)
-    return converted
-
-
-def _auto_method(csgraph, n: int, edges: int, negative: bool, indices) -> str:
-    """SciPy's choice for ``method='auto'``: Dijkstra, or Johnson with negative weights, when
-    there are sources or fewer than N²/4 edges as SciPy counts them (:func:`_input_edges`),
-    else Floyd–Warshall. The count must be SciPy's, duplicates included: the methods differ
-    in what they read (Floyd–Warshall drops a stored inf edge that ``unweighted`` makes
-    length 1 for the others), so only the same choice gives the same distances."""
-    if indices is not None or _input_edges(csgraph, edges) < n * n / 4:
+def _auto_method(csgraph, indices) -> str:
+    """SciPy's choice for ``method='auto'``, read from the input as SciPy reads it (before
+    any conversion): Dijkstra, or Johnson where a stored weight is negative, when there are
+    sources or fewer than N²/4 edges, else Floyd–Warshall. The count and the sign are those of
+    the input's own entries (a CSR's duplicates each count; a COO's too, though the conversion
+    sums them; a dense array's finite non-zero entries; a masked array's unmasked ones): the
+    methods differ in what they read (Floyd–Warshall drops a masked array's zeros, a stored
+    inf that ``unweighted`` makes length 1 for the others, and keeps parallel edges a cast
+    sums), so only SciPy's choice gives SciPy's answers."""
+    if isinstance(csgraph, sr.Matrix):
+        n, count = csgraph.nrows, int(csgraph.nvals)
+        edges = csgraph.values if not csgraph.is_iso else np.asarray([csgraph.iso_value])
+    elif _v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph):
+        n, count = csgraph.shape[0], int(csgraph.nnz)
+        edges = csgraph.data if csgraph.format in ("csr", "csc", "coo") else csgraph.tocoo().data
+    elif isinstance(csgraph, np.ma.MaskedArray):
+        n, count = csgraph.shape[0], int(csgraph.count())
+        edges = csgraph.compressed()
+    else:
+        try:
+            a = csgraph if sr.is_gpu_array(csgraph) else np.asarray(csgraph)
+        except Exception:  # noqa: BLE001  (not a graph: the method's validation says why)
+            return "D"
+        if a.ndim != 2 or a.dtype.kind not in "biuf":
+            return "D"
+        xp = sr.array_module("gpu") if sr.is_gpu_array(a) else np
+        n = a.shape[0]
+        edges = a[xp.isfinite(a)] if a.dtype.kind in "fc" else a.ravel()
+        edges = edges[edges != 0]
+        count = int(edges.size)
+    negative = bool(edges.size) and np.dtype(edges.dtype).kind in "if" and bool((edges < 0).any())
+    if indices is not None or count < n * n / 4:
         return "J" if negative else "D"
     return "FW"
 
@@ -601,21 +718,12 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if S is not None:  # the common case, at SciPy's cost ('auto' as SciPy chooses it)
         return _scipy(op, "shortest_path", S, method=method, indices=indices, overwrite=False,
                       **kw)
+    if method == "auto":
+        method = _auto_method(csgraph, indices)
     if _engine(csgraph):
-        if method == "auto":
-            A = _v.as_graph(csgraph, op)
-            neg = bool(A.nvals) and float(A.values.min()) < 0
-            method = _auto_method(csgraph, A.nrows, A.nvals, neg, indices)
-            csgraph = A
-        if method == "FW":
-            return _engine_paths(csgraph, op, "FW", directed, None, return_predecessors,
-                                 unweighted)
         return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
                              unweighted)
     S, rows = _host_graph(csgraph, op, directed)
-    if method == "auto":
-        method = _auto_method(csgraph, S.shape[0], S.nnz,
-                              bool(S.nnz) and float(S.data.min()) < 0, indices)
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
@@ -858,8 +966,10 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
     the smaller of parallel edges, inf where there is no edge, and for ``directed=False`` the
     smaller of the two directions with a zero weight read as inf.
 
-    On the input's device by pointer doubling: ⌈log₂ N⌉ + 1 rounds, each a gather over the
-    N × N matrix (SciPy walks each path, O(N² · depth) on the CPU). Deviations: any integer
+    On the input's device, every walk at once, one edge a round (as many rounds as the longest
+    walk, each a gather over the walks still going: SciPy's O(N² · depth) work). The sums are
+    SciPy's to the last bit: each walk adds its edges from the j end, one at a time, as SciPy
+    does (a pointer-doubling sum would add them in another order). Deviations: any integer
     dtype is accepted (SciPy demands int32); a predecessor of N or more raises
     :class:`semiring.InvalidIndex` (SciPy reads out of bounds), and predecessors that cycle
     without reaching i raise :class:`semiring.InvalidValue` (SciPy loops forever).
@@ -874,7 +984,8 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
     [[0.0, 1.0, 3.0], [inf, 0.0, 2.0], [inf, inf, 0.0]]
     """
     op = "construct_dist_matrix"
-    A = _v.as_graph(graph, op, dup="min", arg="graph")
+    # SciPy reads the graph through its dense conversion: parallel edges keep the smallest
+    A = _v.as_graph(graph, op, dup="min", arg="graph", directed=directed, cast_sums=False)
     xp = A.xp
     n = A.nrows
     P = _pred_array(sr.to_device(predecessors, A.device), n, op, xp)
@@ -887,26 +998,34 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
         raise sr.InvalidIndex(f"{op}: predecessors[{i}, {j}] must be negative (none) or lie in "
                               f"[0, {n}), got {int(P[i, j])}")
     ar = xp.arange(n)
-    rows = xp.broadcast_to(ar[:, None], (n, n))
-    up = xp.where(P >= 0, P, -1)
-    up[ar, ar] = -1  # every walk of row i stops at i
-    has = up >= 0
-    # step(i, j) = w(P[i, j] → j), the first edge of j's walk in row i
-    acc = xp.zeros((n, n))
-    if bool(has.any()):
-        acc[has] = _tree_weight(A, up[has], xp.broadcast_to(ar[None, :], (n, n))[has],
-                                directed, xp.inf)
-    # pointer doubling: up = the 2^k-th vertex of each walk (-1 past its end), acc its length
-    for _ in range(int(np.ceil(np.log2(max(n, 2)))) + 2):
-        live = up >= 0
-        if not bool(live.any()):
+    out = xp.full((n, n), xp.float64(null_value), dtype=xp.float64)
+    # the walks: every (i, j), j ≠ i, whose j has a predecessor in row i; each walks back
+    # from j one edge a round, summing as SciPy sums (from the j end, one edge at a time: the
+    # same additions in the same order, so the same bits)
+    first = P.copy()
+    first[ar, ar] = -1
+    i, cur = (t.astype(xp.int64) for t in xp.nonzero(first >= 0))
+    start_j = cur.copy()
+    acc = xp.zeros(i.size)
+    for _ in range(n + 1):
+        if not i.size:
             break
-        at = xp.where(live, up, 0)
-        acc = acc + xp.where(live, acc[rows, at], 0.0)
-        up = xp.where(live, up[rows, at], -1)
-    if bool((up >= 0).any()):
+        k1 = P[i, cur]
+        stop = k1 < 0  # the chain breaks before reaching i: SciPy keeps the partial sum
+        if bool(stop.any()):
+            out[i[stop], start_j[stop]] = acc[stop]
+        go = ~stop
+        i, cur, acc, start_j, k1 = i[go], cur[go], acc[go], start_j[go], k1[go]
+        # acc ← acc + w(k1 → cur)
+        acc = acc + _tree_weight(A, k1, cur, directed, xp.inf)
+        cur = k1
+        home = cur == i
+        if bool(home.any()):
+            out[i[home], start_j[home]] = acc[home]
+            keep = ~home
+            i, cur, acc, start_j = i[keep], cur[keep], acc[keep], start_j[keep]
+    if i.size:
         raise sr.InvalidValue(f"{op}: the predecessors of some row form a cycle that does not "
                               f"reach the row's vertex")
-    out = xp.where(has, acc, xp.float64(null_value)).astype(xp.float64)
     out[ar, ar] = 0.0
     return out

@@ -123,11 +123,12 @@ def csgraph_to_dense(csgraph, null_value=0):
     """
     op = "csgraph_to_dense"
     if _v.is_gpu_input(csgraph):
-        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False), null_value)
+        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False,
+                                            cast_sums=False), null_value)
     if isinstance(csgraph, sr.Matrix) or not _v._is_scipy_sparse(csgraph):
-        A = _v.as_graph(csgraph, op, dup="min", square=False)
+        A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
         return _to_dense_engine(A, null_value)
-    S = _v.as_scipy_csr(csgraph, op, square=False)
+    S = _v.as_scipy_csr(csgraph, op, square=False, cast_sums=False)
     return _scg().csgraph_to_dense(S, null_value=null_value)
 
 
@@ -145,7 +146,7 @@ def csgraph_to_masked(csgraph):
     1
     """
     op = "csgraph_to_masked"
-    A = _v.as_graph(csgraph, op, dup="min", square=False)
+    A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
     if A.device == "gpu":
         A = A.to_cpu()
     # as SciPy: the dense graph with NaN for "no edge", then every NaN and inf masked (a stored
@@ -156,89 +157,172 @@ def csgraph_to_masked(csgraph):
 # ------------------------------------------------------------------------------ laplacian
 
 
+def _lap_modules(csgraph):
+    """(graph, xp, sparse module, LinearOperator) for the engine's Laplacian: the input itself
+    on its device (a ``semiring.Matrix`` as a CSR of its kind)."""
+    gpu = _v.is_gpu_input(csgraph)
+    if gpu:
+        import cupy as xp  # noqa: PLC0415  (CuPy is optional: GPU input only)
+        import cupyx.scipy.sparse as sps  # noqa: PLC0415
+        from cupyx.scipy.sparse.linalg import LinearOperator  # noqa: PLC0415
+    else:  # the tests' FORCE_ENGINE switch: the same code on NumPy
+        xp, sps, LinearOperator = np, scipy.sparse, scipy.sparse.linalg.LinearOperator
+    if isinstance(csgraph, sr.Matrix):
+        A = csgraph
+        vals = A.values if not A.is_iso else xp.full(A.nvals, A.iso_value, dtype=A.dtype)
+        cls = sps.csr_matrix if gpu else sps.csr_array
+        csgraph = cls((vals.copy(), A.indices.copy(), A.indptr.copy()), shape=A.shape)
+    elif _v._is_cupyx_sparse(csgraph):
+        # a private CSR: cupyx's sum and addition sum duplicates in place (never the caller's)
+        csgraph = csgraph.tocsr(copy=True) if csgraph.format != "csr" else csgraph.copy()
+    return csgraph, xp, sps, LinearOperator
+
+
+def _coo_setdiag(xp, m, values):
+    """``m.setdiag(values)`` of a COO, as scipy.sparse does it: the stored diagonal entries
+    dropped, the N new ones appended (dtype: the promotion of both)."""
+    keep = m.row != m.col
+    n = values.shape[0]
+    ar = xp.arange(n, dtype=m.row.dtype)
+    row = xp.concatenate((m.row[keep], ar))
+    col = xp.concatenate((m.col[keep], ar))
+    data = xp.concatenate((m.data[keep], values))
+    return type(m)((data, (row, col)), shape=m.shape)
+
+
+def _sparse_astype(m, dtype):
+    """``m.astype(dtype, copy=False)`` (SciPy's cast; cupyx's ``astype`` takes no ``copy``)."""
+    if not _v._is_cupyx_sparse(m):
+        return m.astype(dtype, copy=False)
+    return m if np.dtype(m.dtype) == np.dtype(dtype) else m.astype(dtype)
+
+
+def _lap_operator(xp, m, gsum, nd, symmetrized):
+    """v ↦ L v without forming L: d ⊙ v − A v (− (vᴴ A)ᴴ when symmetrized), normed
+    nd ⊙ L (nd ⊙ v), in SciPy's order of operations (so SciPy's bits on the CPU)."""
+
+    gpu_sparse = _v._is_cupyx_sparse(m)
+
+    def lap(v):
+        a = m
+        if gpu_sparse:
+            # cuSPARSE multiplies in one dtype: both in the promoted one, as SciPy computes
+            dt = xp.result_type(m.dtype, v.dtype)
+            a = m if m.dtype == dt else m.astype(dt)
+            v = v if v.dtype == dt else v.astype(dt)
+        out = v * gsum[:, None] - a @ v
+        if symmetrized:
+            # (vᴴ A)ᴴ = Aᴴ v; cupyx has no dense @ sparse, SciPy computes it through the same
+            # transpose (the same sums)
+            out = out - (a.T.conj() @ v if gpu_sparse else
+                         xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ a)))
+        return out
+
+    if nd is None:
+        return lap
+    return lambda v: nd[:, None] * lap(v * nd[:, None])
+
+
 def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dtype,
                       symmetrized):
-    """L = D − A on the GPU, as SciPy builds it: the diagonal of A ignored, degrees the
-    column (in-degree) or row sums, ``normed``: D^-½ (D − A) D^-½ with isolated vertices'
-    degree read as 1."""
-    device = "gpu" if _v.is_gpu_input(csgraph) else "cpu"
-    xp = sr.array_module(device)
-    if isinstance(csgraph, sr.Matrix):
-        in_dtype = np.dtype(csgraph.dtype)
-        r, c, v = csgraph.to_coo()
-        dense = False
-    elif sr.is_gpu_array(csgraph) or isinstance(csgraph, np.ndarray):
-        a = csgraph
-        in_dtype = a.dtype
-        r, c = xp.nonzero(a)
-        v = a[r, c]
-        dense = True
-    else:  # sparse: the stored entries, duplicates kept (they add up)
-        C = csgraph.tocoo()
-        r, c, v = C.row, C.col, C.data
-        in_dtype = C.dtype
-        dense = False
-    n = csgraph.shape[0]
-    if csgraph.shape[0] != csgraph.shape[1]:
-        raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape "
-                                   f"{tuple(csgraph.shape)}")
-    if np.dtype(in_dtype).kind not in "biuf":
-        raise sr.DomainMismatch(f"{op}: csgraph must have a real dtype, got {in_dtype}")
-    out_dtype = np.dtype(dtype) if dtype is not None else (
-        np.dtype(np.float64) if normed and np.dtype(in_dtype).kind in "iu" else np.dtype(in_dtype))
-    r = r.astype(xp.int64)
-    c = c.astype(xp.int64)
-    v = v.astype(xp.float64)
+    """L = D − A on the input's device, with SciPy's arithmetic, step for step (the same
+    element-wise operations in the same order and dtypes, so that the CPU run of this code is
+    SciPy's answer to the bit and the GPU's differs only where a GPU reduction sums in another
+    order): the degrees d = A's column (in-degree) or row sums without the diagonal, ``normed``
+    D^-½ (D − A) D^-½ with an isolated vertex's degree read as 1; a COO of A's entries and the
+    new diagonal for sparse input, a dense array for dense input, or an operator (``form``)
+    that applies L without forming it."""
+    g, xp, sps, LinearOperator = _lap_modules(csgraph)
+    sparse = sps.issparse(g)
+    shape = tuple(g.shape)
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape {shape}")
+    dt = np.dtype(g.dtype)
+    if dt.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: csgraph must have a real dtype, got {dt}")
+    if normed and (np.issubdtype(dt, np.signedinteger) or np.issubdtype(dt, np.uint)):
+        g = g.astype(np.float64)  # SciPy's rule (np.uint is uint64 only: uint8..32 stay)
+    elif sparse and dt == bool and form != "array" and _v._is_cupyx_sparse(g):
+        # cupyx sums a bool matrix as bools: count in float64 (SciPy's sums count too), the
+        # results cast back to bool as SciPy's are
+        dtype = dt if dtype is None else dtype
+        g = g.astype(np.float64)
+    axis = 1 if use_out_degree else 0
+    if form != "array":
+        m = g if sparse else xp.array(g)
+        dtype = m.dtype if dtype is None else dtype
+        # d = A +.reduce(axis) − diag(A)   (symmetrized: both directions, the diagonal twice)
+        gsum = xp.asarray(m.sum(axis=axis)).ravel()
+        gdiag = m.diagonal()
+        d = gsum - gdiag
+        if symmetrized:
+            gsum += xp.asarray(m.sum(axis=1 - axis)).ravel()
+            d = gsum - gdiag - gdiag
+        if normed:
+            isolated = d == 0
+            w = xp.where(isolated, 1, xp.sqrt(d))
+            f, ret = _lap_operator(xp, m, gsum, 1.0 / w, symmetrized), w
+        else:
+            f, ret = _lap_operator(xp, m, gsum, None, symmetrized), d
+        if form == "lo":
+            f = LinearOperator(matvec=f, matmat=f, shape=shape, dtype=dtype)
+        return (f, ret.astype(dtype, copy=False)) if return_diag else f
+    if np.dtype(g.dtype).kind in "ub":
+        # SciPy negates (and, normed, divides) the entries in the input's own dtype, which an
+        # unsigned or bool dtype cannot hold: NumPy refuses, CuPy would wrap around
+        raise sr.DomainMismatch(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
+                                f"has entries its dtype cannot hold (SciPy fails too); pass a "
+                                f"signed or float graph")
+    if dtype is None:
+        dtype = g.dtype
+    if sparse:
+        m = g.tocoo() if g.format in ("lil", "dok") else g
+        if symmetrized:
+            # A ← A + Aᴴ (a sparse sum: entries that cancel are not stored)
+            m = m + m.T.conj()
+            if _v._is_cupyx_sparse(m):
+                m.eliminate_zeros()
+        dia = m.format == "dia"  # SciPy keeps a DIA input's format (its sum too)
+        # d = A +.reduce(axis) − diag(A)
+        w = xp.asarray(m.sum(axis=axis)).ravel() - m.diagonal()
+        if normed:
+            m = m.tocoo(copy=True)
+            isolated = w == 0
+            w = xp.where(isolated, 1, xp.sqrt(w))
+            # L(i, j) = −A(i, j) / w(i) / w(j), L(i, i) = 1 (0 where isolated)
+            m.data /= w[m.row]
+            m.data /= w[m.col]
+            m.data *= -1
+            m = _coo_setdiag(xp, m, 1 - isolated)
+        elif dia and not _v._is_cupyx_sparse(m):
+            m = m.copy()
+            m.data *= -1
+            m.setdiag(w)
+        else:
+            m = m.tocoo(copy=True)
+            m.data *= -1
+            m = _coo_setdiag(xp, m, w)
+        m = _sparse_astype(m, dtype)
+        return (m, w.astype(dtype)) if return_diag else m
+    m = xp.array(g)
+    diag = xp.arange(shape[0])
     if symmetrized:
-        # A ← A + Aᵀ
-        r, c, v = xp.concatenate([r, c]), xp.concatenate([c, r]), xp.concatenate([v, v])
-    off = r != c
-    r, c, v = r[off], c[off], v[off]
-    # w = A +.reduce over the degree axis (the diagonal ignored)
-    w = xp.bincount(r if use_out_degree else c, weights=v, minlength=n)[:n].astype(xp.float64)
+        m += m.T.conj()
+    # the diagonal ignored: d = A +.reduce(axis)
+    m[diag, diag] = 0
+    w = m.sum(axis=axis)
     if normed:
         isolated = w == 0
-        s = xp.where(isolated, 1.0, xp.sqrt(w))
-        v = -v / s[r] / s[c]
-        diag = 1.0 - isolated
-        wret = s
+        w = xp.where(isolated, 1, xp.sqrt(w))
+        m /= w
+        m /= w[:, None]
+        m *= -1
+        m[diag, diag] = 1 - isolated
     else:
-        v = -v
-        diag = w
-        wret = w
-    ar = xp.arange(n, dtype=xp.int64)
-    if device == "gpu":
-        import cupyx  # noqa: PLC0415  (CuPy is optional: GPU input only)
-        import cupyx.scipy.sparse as sps  # noqa: PLC0415  (CuPy is optional: GPU input only)
-        from cupyx.scipy.sparse.linalg import LinearOperator  # noqa: PLC0415  (CuPy is optional: GPU input only)
-
-        scatter_add = cupyx.scatter_add
-        coo = sps.coo_matrix
-    else:  # the tests' FORCE_ENGINE switch: the same code on NumPy
-        sps, LinearOperator = scipy.sparse, scipy.sparse.linalg.LinearOperator
-
-        scatter_add = np.add.at
-        coo = sps.coo_matrix if _v.graph_kind(csgraph) == "spmatrix" else sps.coo_array
-    rr, cc = xp.concatenate([r, ar]), xp.concatenate([c, ar])
-    vv = xp.concatenate([v, diag.astype(xp.float64)])
-    if form == "array":
-        if dense:
-            # L = −A off the diagonal, d on it
-            L = xp.zeros((n, n), dtype=xp.float64)
-            scatter_add(L, (rr, cc), vv)
-            L = L.astype(out_dtype)
-        else:
-            L = coo((vv.astype(out_dtype), (rr, cc)), shape=(n, n))
-        return (L, wret.astype(out_dtype)) if return_diag else L
-    M = coo((vv, (rr, cc)), shape=(n, n)).tocsr()
-
-    def matvec(x):
-        return M @ x
-
-    if form == "function":
-        return (matvec, wret.astype(out_dtype)) if return_diag else matvec
-    lo = LinearOperator((n, n), matvec=matvec, matmat=matvec, dtype=out_dtype)
-    return (lo, wret.astype(out_dtype)) if return_diag else lo
+        m *= -1
+        m[diag, diag] = w
+    m, w = m.astype(dtype, copy=False), w.astype(dtype, copy=False)
+    return (m, w) if return_diag else m
 
 
 def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *, copy=True,

@@ -59,8 +59,12 @@ def _slots(csgraph, directed: bool):
     each edge (u, v) in u's stored row (its first occurrence): SciPy visits neighbours in stored
     order. None for canonical input (the rank is then the column order)."""
     csgraph = _v._csc_undirected(csgraph, directed)
-    if not (hasattr(csgraph, "has_canonical_format") and getattr(csgraph, "format", "") == "csr"
-            and not csgraph.has_canonical_format):
+    if not (_v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph)):
+        return None
+    # the stored order SciPy traverses: that of its own conversion (a COO's or a cast's
+    # duplicates summed and rows sorted), not the caller's
+    csgraph = _v.scipy_view(csgraph, "breadth_first_order")
+    if csgraph.has_canonical_format:
         return None
     device = "gpu" if _v.is_gpu_input(csgraph) else "cpu"
     xp = sr.array_module(device)

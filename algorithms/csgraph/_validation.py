@@ -32,8 +32,10 @@ returned graph never shares a writable buffer with them: a later change to the c
 cannot reach a result computed from it (the conversion copies; its cost is one pass over the
 edges, which every function pays anyway).
 
-Duplicate rule (``dup``): what SciPy does for that function when a row stores the same column
-twice: ``'min'`` for shortest paths, traversal trees' path lengths and spanning trees (SciPy's
+Duplicate entries: first SciPy's own conversion (:func:`scipy_view`: a COO's duplicates and a
+non-float64 CSR's are summed, as ``tocsr`` and ``astype`` sum them); the duplicates that remain
+(a float64 CSR's) are parallel edges, combined by the function's rule (``dup``), what SciPy does
+for that function when a row stores the same column twice: ``'min'`` for shortest paths, traversal trees' path lengths and spanning trees (SciPy's
 dense conversion keeps the smallest), ``'sum'`` where SciPy does arithmetic on the matrix
 (``laplacian``, ``breadth_first_tree``'s weights, ``maximum_flow``'s capacities), ``'first'``
 to keep the first stored entry (structure-only uses).
@@ -70,8 +72,9 @@ import scipy.sparse as sps
 import semiring as sr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "fast_vertex", "graph_kind", "scipy_csr", "is_gpu_input", "normalize_count", "normalize_indices",
-           "normalize_vertex", "on_host_when_small", "sparse_output", "to_float64"]
+           "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
+           "to_float64"]
 
 #: The duplicate-combination rules :func:`as_graph` takes.
 DUP_RULES = ("min", "sum", "max", "first")
@@ -412,20 +415,63 @@ def _from_coo(rows, cols, vals, shape, dup: str, device: str) -> sr.Matrix:
                               device=device)
 
 
-def _sparse_csr_float64(S, op, arg, square):
+def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
+    """The CSR that SciPy's ``validate_graph`` makes of a scipy or cupyx sparse input (its
+    ``tocsr().astype(float64)``), in that CSR's stored order; the caller's arrays are never
+    written (a new matrix where anything changes, else ``S`` itself).
+
+    SciPy's conversion decides which duplicate entries remain parallel edges, so every path
+    must read the same CSR to give SciPy's answers:
+
+    - a format other than CSR goes through ``tocsr()``: a COO input's duplicates are summed
+      (and its rows sorted); CSC, BSR (explicit zeros of its blocks included), DIA, LIL and DOK
+      keep their entries;
+    - with ``cast_sums`` (every function that calls ``validate_graph`` with CSR output), a
+      dtype other than float64 is cast by ``astype``, which sums duplicates and sorts each row
+      of a non-canonical CSR; float64 input keeps them as stored, parallel edges that the
+      functions read by their own rule (shortest paths: the smallest). ``floyd_warshall``,
+      ``construct_dist_matrix``, ``csgraph_to_dense`` read the data through a plain cast
+      (``cast_sums=False``): parallel edges whatever the dtype.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms.csgraph._validation import scipy_view
+    >>> S = sp.csr_matrix((np.array([5, 1], dtype=np.int8), [1, 1], [0, 2, 2]), shape=(2, 2))
+    >>> scipy_view(S, "dijkstra").data.tolist(), scipy_view(S, "x", cast_sums=False).data.tolist()
+    ([6.0], [5, 1])
+    """
+    dt = np.dtype(S.dtype)
+    if dt.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: {arg} must have a real dtype (bool, integer or float), "
+                                f"got {dt}")
+    if S.format == "coo" and _is_cupyx_sparse(S):
+        # explicit, as SciPy's tocsr sums (and never in the caller's arrays); SciPy sums
+        # bools as bools (True + True is True): in float64 here, then clipped to 1
+        S = S.astype(np.float64) if dt == bool else S.copy()
+        S.sum_duplicates()
+        if dt == bool:
+            S.data = S.data.clip(0.0, 1.0)
+    if S.format != "csr":
+        S = S.tocsr()
+    if cast_sums and dt != np.float64 and not S.has_canonical_format:
+        if _is_cupyx_sparse(S):
+            S = S.astype(np.float64)  # a copy (bool too: the sum of two True is 2.0)
+            S.has_canonical_format = False
+            S.sum_duplicates()
+        else:
+            S = S.astype(np.float64)  # SciPy's own cast: duplicates summed, rows sorted
+    return S
+
+
+def _sparse_csr_float64(S, op, arg, square, cast_sums=True):
     """(indptr, indices, float64 data, shape, canonical) of a scipy or cupyx sparse input, as
-    fresh arrays in the stored order."""
+    fresh arrays in the stored order of SciPy's conversion (:func:`scipy_view`)."""
     _check_square(op, arg, S.shape, square)
-    fmt = S.format
-    if fmt == "csr":
-        indptr, indices = S.indptr.copy(), S.indices.copy()
-        data = to_float64(S.data, op, arg)
-        canonical = bool(S.has_canonical_format)
-    else:
-        C = S.tocsr(copy=True)
-        indptr, indices, data = C.indptr, C.indices, to_float64(C.data, op, arg)
-        canonical = bool(C.has_canonical_format)
-    return indptr, indices, data, S.shape, canonical
+    C = scipy_view(S, op, arg, cast_sums=cast_sums)
+    indptr, indices = C.indptr.copy(), C.indices.copy()
+    data = to_float64(C.data, op, arg)
+    return indptr, indices, data, S.shape, bool(C.has_canonical_format)
 
 
 def _csc_undirected(csgraph, directed: bool):
@@ -439,12 +485,13 @@ def _csc_undirected(csgraph, directed: bool):
 
 def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
                  null_value=0, infinity_null: bool = True, nan_null: bool = True,
-                 directed: bool = True, borrow: bool = False):
+                 directed: bool = True, borrow: bool = False, cast_sums: bool = True):
     """A fresh float64 ``scipy.sparse.csr_array`` of a host graph, in the caller's stored order
     (unsorted indices and duplicates kept, explicit zeros kept), for CPU paths that run SciPy's
     compiled csgraph routine. Dense and masked input is converted as SciPy converts it.
     GPU input is moved to the host (callers use it only where the CPU path runs by design).
-    ``directed=False`` reads a CSC input as its transpose, as SciPy does.
+    ``directed=False`` reads a CSC input as its transpose, as SciPy does; ``cast_sums`` as in
+    :func:`as_graph`.
 
     ``borrow=True`` returns a ``scipy.sparse`` CSR input itself when SciPy's routines can read
     it as it is (real dtype, int32 indices): for callers that only hand it to a SciPy routine
@@ -471,7 +518,8 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
         return csgraph
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
         S = csgraph.get() if _is_cupyx_sparse(csgraph) else csgraph
-        indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square)
+        indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square,
+                                                                      cast_sums)
         if max(shape) < 2**31 - 1 and indices.size < 2**31 - 1:  # SciPy's ITYPE (yen needs it)
             indptr, indices = indptr.astype(np.int32), indices.astype(np.int32)
         out = sps.csr_array((data, indices, indptr), shape=shape)
@@ -499,7 +547,7 @@ def _cast_matrix(A: sr.Matrix, op: str, arg: str, square: bool) -> sr.Matrix:
 
 def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square: bool = True,
              null_value=0, infinity_null: bool = True, nan_null: bool = True,
-             directed: bool = True) -> sr.Matrix:
+             directed: bool = True, cast_sums: bool = True) -> sr.Matrix:
     """The graph of any input SciPy's csgraph takes, as a canonical float64
     :class:`semiring.Matrix` on the input's device (see the module docstring for the kinds).
 
@@ -521,6 +569,10 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
     directed : bool
         ``False`` reads a CSC input as its transpose, as SciPy does for undirected graphs (the
         same undirected graph; the stored order of neighbours is the transpose's).
+    cast_sums : bool
+        Read a sparse input as SciPy's ``validate_graph`` converts it (:func:`scipy_view`:
+        a non-float64 dtype's duplicates summed); ``False`` for the functions that read
+        SciPy's dense conversion instead (``floyd_warshall``, ``construct_dist_matrix``).
 
     Returns
     -------
@@ -548,11 +600,12 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         gpu = _is_cupyx_sparse(csgraph)
         device = "gpu" if gpu else "cpu"
         _check_square(op, arg, csgraph.shape, square)
-        if csgraph.format == "csr" and csgraph.has_canonical_format:
-            data = to_float64(csgraph.data, op, arg)
-            return sr.Matrix.from_csr(csgraph.indptr.copy(), csgraph.indices.copy(), data,
-                                      csgraph.shape, check=False)
-        C = csgraph.tocoo(copy=True)
+        S = scipy_view(csgraph, op, arg, cast_sums=cast_sums)
+        if S.has_canonical_format:
+            data = to_float64(S.data, op, arg)
+            return sr.Matrix.from_csr(S.indptr.copy(), S.indices.copy(), data, S.shape,
+                                      check=False)
+        C = S.tocoo(copy=True)
         rows, cols = C.row, C.col
         # tocoo of a CSR keeps the stored order, so 'first' is the first stored entry
         return _from_coo(rows, cols, to_float64(C.data, op, arg), csgraph.shape, dup, device)

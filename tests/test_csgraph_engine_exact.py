@@ -1,0 +1,387 @@
+"""The csgraph facade's engine path (the code GPU input runs) against SciPy, one test per class
+of wrong answer the conformance sweep (``bench/probes/csgraph_conformance.py --engine``) found:
+
+1. SciPy's conversion decides which duplicates stay parallel edges: ``tocsr()`` sums a COO's,
+   ``astype(float64)`` sums (and sorts the rows of) a non-canonical CSR of any other dtype;
+   a float64 CSR keeps them (shortest paths take the smallest). Distances, spanning trees,
+   traversal orders and tree weights follow.
+2. ``floyd_warshall`` reads its own dense conversion: a masked array's unmasked zeros are no
+   edges, parallel edges keep the smallest whatever the dtype, and its float sums are those of
+   its k order (bit for bit); ``method='auto'`` picks FW or not by SciPy's rule on the raw
+   input.
+3. ``construct_dist_matrix`` sums each walk from its far end, as SciPy does (to the bit).
+4. ``laplacian``: SciPy's dtypes (normed integer input, uint8..uint32 kept), stored entries
+   (a symmetrized sum drops cancelled entries; DIA stays DIA), operators applied as SciPy
+   applies them (NaN and inf where SciPy has them).
+5. Where shortest paths tie, predecessors are checked for validity, and the check fails on a
+   wrong one.
+
+Each test body runs on every device (``device`` fixture): on the CPU with
+``_validation.FORCE_ENGINE`` (the engine's code on NumPy: exact), on the GPU with CuPy / cupyx
+input (the engine on the device: exact where the sums are exact, integer weights; float
+reductions of the Laplacian to 1e-12).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+from hypothesis import assume, given, strategies as st
+
+import semiring as sr
+from algorithms import csgraph
+from algorithms.csgraph import _validation
+from conftest import to_host
+from test_csgraph_facade import check_predecessors
+
+DTYPES = [np.float64, np.float32, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+          bool]
+
+
+@pytest.fixture
+def engine(device, monkeypatch):
+    """The device, with the engine path forced on host input (GPU input always runs it)."""
+    monkeypatch.setattr(_validation, "FORCE_ENGINE", device == "cpu")
+    return device
+
+
+def on(device, S):
+    """``S`` (a scipy sparse matrix, stored order kept, or a dense/masked array) as the
+    device's input kind: itself on the CPU, cupyx (same format, same stored arrays) or CuPy on
+    the GPU."""
+    if device == "cpu":
+        return S
+    import cupy as cp
+    import cupyx.scipy.sparse as cps
+
+    if isinstance(S, np.ndarray):
+        return cp.asarray(S)
+    if S.format == "coo":
+        return cps.coo_matrix((cp.asarray(S.data), (cp.asarray(S.row), cp.asarray(S.col))),
+                              shape=S.shape)
+    cls = {"csr": cps.csr_matrix, "csc": cps.csc_matrix}[S.format]
+    out = cls((cp.asarray(S.data), cp.asarray(S.indices), cp.asarray(S.indptr)), shape=S.shape)
+    out.has_canonical_format = bool(S.has_canonical_format)
+    return out
+
+
+#: The dtypes cupyx sparse matrices hold (the others exist only as host input).
+CUPYX_DTYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(bool))
+
+
+def small_int(engine):
+    """A non-float64 dtype whose cast SciPy's conversion makes (int8; cupyx: float32)."""
+    return np.int8 if engine == "cpu" else np.float32
+
+
+def raw_csr(n, r, c, w, dtype, cls=sp.csr_matrix):
+    """A CSR in exactly this stored order (rows grouped, columns as given: unsorted and
+    duplicated where the lists are)."""
+    o = np.argsort(r, kind="stable")
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))]).astype(np.int32)
+    S = cls((np.asarray(w)[o].astype(dtype), np.asarray(c)[o].astype(np.int32), ptr),
+            shape=(n, n))
+    return S
+
+
+def host(x):
+    if isinstance(x, tuple):
+        return tuple(host(t) for t in x)
+    if hasattr(x, "get") and not isinstance(x, np.ndarray):
+        return x.get()
+    return x
+
+
+def scipy_quiet(fn, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+# ------------------------------------------------------------------------------ 1. duplicates
+
+
+def test_duplicates_combine_as_scipys_conversion(engine):
+    """The sweep's graph 38 (int8 non-canonical CSR) and graph 7 (COO): SciPy sums."""
+    S = raw_csr(2, [0, 0], [1, 1], [5, 1], small_int(engine))
+    assert scg.dijkstra(S, indices=0).tolist() == [0.0, 6.0]  # SciPy: the cast sums them
+    assert host(csgraph.dijkstra(on(engine, S), indices=0)).tolist() == [0.0, 6.0]
+    assert host(csgraph.bellman_ford(on(engine, S), directed=False, indices=1)).tolist() == \
+        [6.0, 0.0]
+    F = raw_csr(2, [0, 0], [1, 1], [5, 1], np.float64)  # float64: parallel edges, the smaller
+    assert host(csgraph.dijkstra(on(engine, F), indices=0)).tolist() == [0.0, 1.0]
+    C = sp.coo_matrix((np.array([5.0, 1.0]), ([0, 0], [1, 1])), shape=(2, 2))
+    assert host(csgraph.johnson(on(engine, C), indices=0)).tolist() == [0.0, 6.0]
+    T = host(csgraph.minimum_spanning_tree(on(engine, S)))
+    assert T.toarray().tolist() == scg.minimum_spanning_tree(S).toarray().tolist()
+
+
+def test_a_cast_sorts_the_rows_traversals_see(engine):
+    """The sweep's graph 56: SciPy's cast sorts an int16 CSR's rows, so breadth-first order
+    visits neighbours in column order; a float64 CSR keeps its stored order."""
+    for dtype in (np.int16 if engine == "cpu" else np.float32, np.float64):
+        S = raw_csr(4, [0, 0, 0], [3, 1, 2], [1, 1, 1], dtype)
+        exp = scg.breadth_first_order(S, 0, return_predecessors=False)
+        got = host(csgraph.breadth_first_order(on(engine, S), 0, return_predecessors=False))
+        assert got.tolist() == exp.tolist(), dtype
+    assert exp.tolist() == [0, 3, 1, 2]  # float64: the stored order
+
+
+@given(data=st.data(), n=st.integers(1, 7), directed=st.booleans(),
+       dtype=st.sampled_from(DTYPES), fmt=st.sampled_from(["csr", "coo", "csc"]))
+def test_duplicates_every_dtype_and_format(engine, data, n, directed, dtype, fmt):
+    assume(engine == "cpu" or np.dtype(dtype) in CUPYX_DTYPES)
+    m = data.draw(st.integers(0, 3 * n))
+    r = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), dtype=int)
+    c = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), dtype=int)
+    w = np.array(data.draw(st.lists(st.integers(0, 6), min_size=m, max_size=m)), dtype=float)
+    if fmt == "csr":
+        S = raw_csr(n, r, c, w, dtype)
+    else:
+        S = sp.coo_matrix((w.astype(dtype), (r, c)), shape=(n, n))
+        S = S if fmt == "coo" else S.tocsc()
+    x = on(engine, S)
+    i = data.draw(st.integers(0, n - 1))
+    for fn in (scg.dijkstra, scg.bellman_ford, scg.johnson):
+        exp = fn(S.copy(), directed=directed, indices=i)
+        got = host(getattr(csgraph, fn.__name__)(x, directed=directed, indices=i))
+        np.testing.assert_array_equal(got, exp, err_msg=fn.__name__)
+    exp = scg.breadth_first_order(S.copy(), i, directed=directed)
+    got = host(csgraph.breadth_first_order(x, i, directed=directed))
+    np.testing.assert_array_equal(got[0], exp[0])
+    np.testing.assert_array_equal(got[1], exp[1])
+    got = host(csgraph.breadth_first_tree(x, i, directed=directed))
+    np.testing.assert_array_equal(got.toarray(),
+                                  scg.breadth_first_tree(S.copy(), i, directed).toarray())
+    got = host(csgraph.minimum_spanning_tree(x))
+    np.testing.assert_array_equal(got.toarray(), scg.minimum_spanning_tree(S.copy()).toarray())
+
+
+# ------------------------------------------------------------------------------ 2. Floyd–Warshall
+
+
+def test_floyd_warshall_reads_masked_zeros_as_no_edge(engine):
+    """The sweep's graph 106: masked int16, every unmasked entry 0."""
+    if engine == "gpu":
+        pytest.skip("masked arrays are host input")
+    M = np.ma.masked_array(np.zeros((3, 3), dtype=np.int16), mask=np.eye(3, dtype=bool))
+    M[0, 1] = 4
+    for kw in (dict(), dict(unweighted=True)):
+        exp = scg.floyd_warshall(M.copy(), **kw)
+        np.testing.assert_array_equal(csgraph.floyd_warshall(M, **kw), exp)
+        np.testing.assert_array_equal(csgraph.shortest_path(M, **kw), scg.shortest_path(M, **kw))
+    assert exp[1, 0] == np.inf
+    # every other method reads the unmasked zero as an edge of length 0
+    np.testing.assert_array_equal(csgraph.dijkstra(M, indices=1), [0.0, 0.0, 0.0])
+
+
+def test_floyd_warshall_keeps_parallel_edges_whatever_the_dtype(engine):
+    S = raw_csr(2, [0, 0], [1, 1], [5, 1], small_int(engine))
+    assert scg.floyd_warshall(S)[0, 1] == 1.0  # its dense conversion: the smaller
+    assert host(csgraph.floyd_warshall(on(engine, S)))[0, 1] == 1.0
+
+
+@given(n=st.integers(2, 9), seed=st.integers(0, 2**31 - 1), directed=st.booleans(),
+       preds=st.booleans())
+def test_floyd_warshall_float_sums_are_scipys_to_the_bit(engine, n, seed, directed, preds):
+    """The sweep's graph 123: 6.529999999999999 where SciPy has 6.53 (another order of the
+    same additions). Two-decimal weights make the orders differ in the last bit."""
+    rng = np.random.default_rng(seed)
+    D = np.round(rng.random((n, n)) * 5, 2) * (rng.random((n, n)) < 0.6)
+    exp = scg.floyd_warshall(sp.csr_matrix(D), directed=directed, return_predecessors=preds)
+    got = host(csgraph.floyd_warshall(on(engine, sp.csr_matrix(D)), directed=directed,
+                                      return_predecessors=preds))
+    if preds:
+        np.testing.assert_array_equal(got[0], exp[0])
+        if np.array_equal(D, np.floor(D)):  # exact sums: the all-pairs product, ties differ
+            check_predecessors(got[0], got[1], np.arange(n),
+                               scg.csgraph_to_dense(sp.csr_matrix(D), null_value=np.inf),
+                               directed, False)
+        else:  # the k order: SciPy's predecessors too
+            np.testing.assert_array_equal(got[1], exp[1])
+    else:
+        np.testing.assert_array_equal(got, exp)
+
+
+@given(n=st.integers(2, 9), seed=st.integers(0, 2**31 - 1), directed=st.booleans(),
+       negative=st.booleans(), every=st.booleans())
+def test_sssp_float_sums_are_scipys_to_the_bit(engine, n, seed, directed, negative, every):
+    """The sweep's seed 7 graph 7: johnson over every source ran an all-pairs product (path
+    segments added in another order: 4.1499999999999995 against SciPy's 4.15); Johnson's
+    correction is (d' + h(v)) − h(s), SciPy's order. Relaxation one edge at a time gives
+    SciPy's bits for Dijkstra, Bellman–Ford and Johnson alike."""
+    rng = np.random.default_rng(seed)
+    D = np.round(rng.random((n, n)) * 5 - (1.2 if negative and directed else 0), 2)
+    D *= rng.random((n, n)) < 0.5
+    S = sp.csr_matrix(D)
+    ind = None if every else int(rng.integers(0, n))
+    for fn in ("bellman_ford", "johnson") + (() if negative and directed else ("dijkstra",)):
+        try:
+            exp = scipy_quiet(getattr(scg, fn), S.copy(), directed=directed, indices=ind)
+        except scg.NegativeCycleError:
+            with pytest.raises(scg.NegativeCycleError):
+                getattr(csgraph, fn)(on(engine, S), directed=directed, indices=ind)
+            continue
+        got = host(getattr(csgraph, fn)(on(engine, S), directed=directed, indices=ind))
+        np.testing.assert_array_equal(got, exp, err_msg=fn)
+
+
+def test_auto_chooses_by_scipys_rule_on_the_raw_input(engine):
+    """The sweep's graph 115: a negative duplicate that the cast sums away. SciPy picks
+    Johnson from the raw data (a negative entry) and answers; so must the engine."""
+    S = raw_csr(3, [0, 0, 1, 2], [1, 1, 2, 0], [-2, 5, 1, 1],
+                np.int64 if engine == "cpu" else np.float32)
+    exp = scg.shortest_path(S.copy(), indices=0, return_predecessors=True)
+    got = host(csgraph.shortest_path(on(engine, S), indices=0, return_predecessors=True))
+    np.testing.assert_array_equal(got[0], exp[0])
+    np.testing.assert_array_equal(got[1], exp[1])
+
+
+# ------------------------------------------------------------------------------ 3. dist matrix
+
+
+@given(n=st.integers(2, 9), seed=st.integers(0, 2**31 - 1), directed=st.booleans(),
+       null=st.sampled_from([np.inf, -1.0, 0.0]))
+def test_construct_dist_matrix_sums_as_scipy_does(engine, n, seed, directed, null):
+    """The sweep's graph 190: 11.700000000000001 where SciPy has 11.7."""
+    rng = np.random.default_rng(seed)
+    D = np.round(rng.random((n, n)) * 5, 2) * (rng.random((n, n)) < 0.5)
+    _, P = scg.shortest_path(D, directed=directed, return_predecessors=True)
+    exp = scg.construct_dist_matrix(D, P, directed=directed, null_value=null)
+    got = host(csgraph.construct_dist_matrix(on(engine, D), on(engine, P) if engine == "gpu"
+                                             else P, directed=directed, null_value=null))
+    np.testing.assert_array_equal(got, exp)
+
+
+# ------------------------------------------------------------------------------ 4. laplacian
+
+
+def _apply(L, X):
+    return L @ X if hasattr(L, "matvec") else L(X)
+
+
+@given(n=st.integers(0, 7), seed=st.integers(0, 2**31 - 1),
+       dtype=st.sampled_from([np.float64, np.float32, np.int8, np.int32, np.uint8, np.uint32,
+                              np.int64]),
+       fmt=st.sampled_from(["csr", "coo", "dense"]), normed=st.booleans(),
+       out_degree=st.booleans(), symmetrized=st.booleans(),
+       form=st.sampled_from(["array", "function", "lo"]), special=st.booleans())
+def test_laplacian_exactly_as_scipy(engine, n, seed, dtype, fmt, normed, out_degree,
+                                    symmetrized, form, special):
+    """The sweep's laplacian classes: dtype float64 != uint8 (normed operators of unsigned
+    input), nnz 24 != 12 (symmetrized), last-bit operator values, NaN rows."""
+    assume(engine == "cpu" or fmt == "dense" or np.dtype(dtype) in CUPYX_DTYPES)
+    rng = np.random.default_rng(seed)
+    W = (np.round(rng.random((n, n)) * 5, 2) if np.dtype(dtype).kind == "f"
+         else rng.integers(-2 if np.dtype(dtype).kind == "i" else 0, 6, (n, n)))
+    W = (W * (rng.random((n, n)) < 0.5)).astype(dtype)
+    if special and n and np.dtype(dtype).kind == "f":
+        W[rng.integers(0, n), rng.integers(0, n)] = rng.choice([np.inf, np.nan])
+    G = W if fmt == "dense" else sp.coo_matrix(W) if fmt == "coo" else sp.csr_matrix(W)
+    kw = dict(normed=normed, use_out_degree=out_degree, symmetrized=symmetrized, form=form,
+              return_diag=True)
+
+    def run(f, x):
+        try:
+            return scipy_quiet(f, x, **kw), None
+        except Exception as e:  # noqa: BLE001  (SciPy refuses some dtypes: so must we)
+            return None, e
+
+    exp, e1 = run(scg.laplacian, G.copy())
+    got, e2 = run(csgraph.laplacian, on(engine, G))
+    assert (e1 is None) == (e2 is None), (e1, e2)
+    if e1 is not None:
+        return
+    (L1, d1), (L2, d2) = exp, got
+    d2 = host(d2)
+    assert d2.dtype == d1.dtype
+    # the GPU's sums are exact for integer weights, except the normed operators' products
+    exact = engine == "cpu" or (np.dtype(dtype).kind != "f" and not (normed and form != "array"))
+    def close(a, b):  # a GPU reduction's order: a few ulps of the result's dtype
+        tol = 1e-5 if np.asarray(b).dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+    check = np.testing.assert_array_equal if exact else close
+    check(d2, d1)
+    if form == "array":
+        if sp.issparse(L1):
+            L2 = host(L2)
+            assert L2.format == L1.format and L2.dtype == L1.dtype
+            if engine == "cpu":
+                assert type(L2) is type(L1) and L2.nnz == L1.nnz
+            L1, L2 = L1.toarray(), L2.toarray()
+        L2 = host(L2)
+        assert L2.dtype == L1.dtype
+        check(L2, L1)
+        return
+    if form == "lo":
+        assert L2.dtype == L1.dtype
+    X = np.arange(2 * n, dtype=float).reshape(n, 2)
+    r1 = scipy_quiet(_apply, L1, X)
+    r2 = host(scipy_quiet(_apply, L2, on(engine, X) if engine == "gpu" else X))
+    check(np.asarray(r2), np.asarray(r1))
+
+
+def test_laplacian_keeps_dia_and_unsigned_dtypes(engine):
+    if engine == "gpu":
+        pytest.skip("cupyx has no DIA Laplacian path; uint8 operators covered above")
+    D = sp.dia_matrix(np.array([[0, 2, 0], [2, 0, 1], [0, 1, 0]], dtype=np.int64))
+    for sym in (False, True):
+        L = csgraph.laplacian(D, symmetrized=sym)
+        assert L.format == scg.laplacian(D.copy(), symmetrized=sym).format == "dia"
+    U = sp.csr_matrix(np.array([[0, 2], [2, 0]], dtype=np.uint8))
+    lo, d = csgraph.laplacian(U, normed=True, form="lo", return_diag=True)
+    lo1, d1 = scg.laplacian(U.copy(), normed=True, form="lo", return_diag=True)
+    assert lo.dtype == lo1.dtype == np.uint8 and d.dtype == d1.dtype
+
+
+# ------------------------------------------------------------------------------ 5. ties
+
+
+def test_tied_predecessors_are_valid_and_a_wrong_one_is_caught(engine):
+    """A 4-cycle 0-1-3, 0-2-3 of unit weights: vertex 3 has two right predecessors."""
+    S = sp.csr_matrix(np.array([[0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0, 0.]]))
+    W = scg.csgraph_to_dense(S, null_value=np.inf)
+    for fn in ("dijkstra", "bellman_ford", "johnson"):
+        d, p = host(getattr(csgraph, fn)(on(engine, S), indices=0, return_predecessors=True))
+        np.testing.assert_array_equal(d, scg.dijkstra(S, indices=0))
+        check_predecessors(d, p, [0], W, True, False)
+        assert p[3] in (1, 2)
+        bad = p.copy()
+        bad[3] = 0  # an edge 0 → 3 does not exist
+        with pytest.raises(AssertionError):
+            check_predecessors(d, bad, [0], W, True, False)
+
+
+def test_sweep_checker_rejects_invalid_predecessors():
+    """The conformance sweep's own tie check (bench/probes/csgraph_conformance.py) can fail."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "bench" / "probes" / \
+        "csgraph_conformance.py"
+    spec = importlib.util.spec_from_file_location("csgraph_conformance", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    S = sp.csr_matrix(np.array([[0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0, 0.]]))
+    kw = dict(indices=0, return_predecessors=True)
+    ref = scg.dijkstra(S, **kw)
+    other = (ref[0], np.array([-9999, 0, 0, 2 if ref[1][3] == 1 else 1], dtype=np.int32))
+    assert mod.tied_predecessors("dijkstra", S, kw, other, ref) is None
+    for p3 in (0, 3, -9999):
+        wrong = (ref[0], np.array([-9999, 0, 0, p3], dtype=np.int32))
+        assert mod.tied_predecessors("dijkstra", S, kw, wrong, ref) is not None
+    wrong = (ref[0] + 1, ref[1])
+    assert mod.tied_predecessors("dijkstra", S, kw, wrong, ref) == "distances differ"
+
+
+def test_engine_answers_on_the_device(engine):
+    S = raw_csr(3, [0, 1], [1, 2], [1, 1], np.float64)
+    d = csgraph.floyd_warshall(on(engine, S))
+    if engine == "gpu":
+        assert sr.is_gpu_array(d)
+    assert to_host(d)[0, 2] == 2.0
