@@ -214,14 +214,15 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
 
 
 def _cached(G, weight, preserved):
-    """(a conversion of G is cached, one with edge attribute ``weight`` is, or with all of
-    them if ``preserved``)"""
+    """(a conversion of G in its cache or None, whether one with edge attribute ``weight``
+    is, or with all of them if ``preserved``)"""
     cache = getattr(G, "__networkx_cache__", None) or {}
     graphs = [g for g in cache.get("backends", {}).get("semiring", {}).values()
               if isinstance(g, SemiringGraph)]
+    first = graphs[0] if graphs else None
     if preserved:
-        return bool(graphs), any(g.edge_data is not None for g in graphs)
-    return bool(graphs), any(g.has_attr(weight) for g in graphs)
+        return first, any(g.edge_data is not None for g in graphs)
+    return first, any(g.has_attr(weight) for g in graphs)
 
 
 # Functions whose NetworkX answer on a multigraph is not that of the simple graph whose edge
@@ -363,11 +364,15 @@ class BackendInterface:
         if fam is None:
             return ("a point-to-point query: NetworkX's search stops early, usually faster "
                     "than converting the graph")
-        n = len(G._adj)
-        stored = sum(map(len, G._adj.values()))
         weight = a.get("weight", None)
         cached, has_weights = _cached(G, weight if isinstance(weight, str) else None,
                                       fam in _PRESERVED)
+        if cached is not None:  # its sizes: no pass over G._adj (8 ms at kron-18)
+            n, stored = cached.n, int(cached.adj.size)
+        else:
+            n = len(G._adj)
+            stored = sum(map(len, G._adj.values()))
+        cached = cached is not None
         t_nx, t_sr = predict(name, n, stored, a, cached=cached, has_weights=has_weights,
                              device=sr.default_device())
         if t_sr >= t_nx:

@@ -573,6 +573,45 @@ def test_conversion_of_every_label_kind(device, kind):
     assert g.nodes == list(H) and g.index == {v: i for i, v in enumerate(H)}
 
 
+@pytest.mark.parametrize("kind", sorted(_LABELS) + ["bools"])
+def test_results_keep_every_label_kind(device, kind):
+    """Results are keyed by the graph's own label objects (tuples, huge ints, bools are not
+    the vertex numbers), in NetworkX's orders: the fast result paths (labels as vertex
+    numbers, the object-array lookup, singleton components) against NetworkX."""
+    G = nx.gnm_random_graph(40, 30, seed=3)  # several components, isolated vertices
+    G.add_edges_from([(38, 39), (39, 38)])
+    if kind == "bools":
+        G = nx.Graph([(False, True)])
+    else:
+        perm = np.random.default_rng(2).permutation(40).tolist()
+        G = nx.relabel_nodes(G, {v: _LABELS[kind](perm[v]) for v in G})
+    g = convert(G, device, use_cache=False)
+    s = next(iter(G))
+    for f in ("single_source_shortest_path_length", "single_source_dijkstra_path_length",
+              "single_source_bellman_ford_path_length"):
+        got, exp = getattr(nxa, f)(g, s), getattr(nx, f)(G, s)
+        assert got == exp and sorted(map(repr, got)) == sorted(map(repr, exp))  # True is not 1
+        assert list(got.values()) == sorted(got.values())  # NetworkX's order: by distance
+    got = list(nxa.connected_components(g))
+    assert got == list(nx.connected_components(G))
+    assert [sorted(map(repr, c)) for c in got] == \
+        [sorted(map(repr, c)) for c in nx.connected_components(G)]
+    assert list(nxa.pagerank(g)) == list(G)
+
+
+def test_groups_of_arbitrary_labels(device):
+    """_groups (components, Louvain): sets in label order whatever the numbers (gaps,
+    negatives, one-vertex groups anywhere), each set the vertices of its label."""
+    G = nx.empty_graph(["a", "b", "c", "d", "e", "f"])
+    g = convert(G, device, use_cache=False)
+    groups = nxa._groups
+    assert groups(g, np.array([7, 2, 7, 9, 2, 0])) == [{"f"}, {"b", "e"}, {"a", "c"}, {"d"}]
+    assert groups(g, np.array([-1, 3, 3, -1, 5, 3])) == [{"a", "d"}, {"b", "c", "f"}, {"e"}]
+    assert groups(g, np.zeros(6, dtype=np.int32)) == [set("abcdef")]
+    assert groups(g, np.arange(6)[::-1].copy()) == [{v} for v in "fedcba"]
+    assert groups(convert(nx.Graph(), device, use_cache=False), np.zeros(0)) == []
+
+
 @given(G=graphs(multigraph=True))
 def test_multigraph_conversion_takes_the_smallest_parallel_edge(device, G):
     g = convert(G, device, use_cache=False)
