@@ -359,6 +359,35 @@ def test_louvain_two_cliques(device):
     assert _partition(parts) == {frozenset(range(5)), frozenset(range(5, 10))}
 
 
+@given(G=graphs(max_n=14, max_m=50), seed=st.integers(0, 50), k=st.sampled_from([1, 2, 3, 8]))
+def test_louvain_batches_are_the_colourings_first_classes(device, G, seed, k):
+    """Louvain's batches (the backend's louvain_communities) from k - 1 maximal independent
+    sets equal the Jones–Plassmann colouring's classes 0..k-2, the rest one batch: the same
+    partition as before whichever way they are found."""
+    from algorithms import community
+    from algorithms.cores import undirected_pattern
+
+    S = undirected_pattern(convert(G, device, weight=None).matrix(), "test")
+    want = np.minimum(to_host(community._colouring(S, seed)), k - 1)
+    got = to_host(community._first_classes(S, seed, k))
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("spec", ["kron-9", "grid-12x12", "urand-9"])
+def test_louvain_batches_on_generated_graphs(device, spec):
+    from algorithms import community
+    from algorithms.cores import undirected_pattern
+    from bench import generators as gen
+
+    H = gen.make_graph(gen.parse_graph_spec(spec), xp=np, cache_dir=None)
+    S = undirected_pattern(sr.Matrix.from_scipy(H, device=device), "test")
+    colour = to_host(community._colouring(S, 3))
+    assert colour.max() >= 3  # classes beyond the batches exist: the cut is exercised
+    for k in (4, 8):
+        np.testing.assert_array_equal(to_host(community._first_classes(S, 3, k)),
+                                      np.minimum(colour, k - 1))
+
+
 @given(G=graphs(directed=False, weights="nonneg", max_m=25), data=st.data())
 def test_minimum_spanning_tree_is_networkx_kruskal(device, G, data):
     """The same tree as NetworkX's Kruskal, ties included, with all attributes."""
