@@ -839,10 +839,10 @@ def _not_directed(g, name):
 def _groups(g: SemiringGraph, labels):
     """Node sets by label, in label order, each set filled in vertex order.
 
-    One-vertex groups (a Kronecker graph's isolated vertices: a third of kron-15's) are made
-    directly as one-element sets; the others from one stable sort of their vertices by group
-    (16-bit keys where there are at most 2^16 such groups: NumPy's radix sort), each set from
-    a slice of the sorted labels. Building the sets is then most of the time (NetworkX's own
+    One group of every vertex is ``set(nodes)``. One-vertex groups (a Kronecker graph's
+    isolated vertices: a third of kron-15's) are made directly as one-element sets; the
+    others from one stable sort of their vertices by group (16-bit keys where there are at
+    most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels. Building the sets is then most of the time (NetworkX's own
     ``connected_components`` builds the same sets).
     """
     labels = _host(labels).astype(np.int64, copy=False)
@@ -854,6 +854,8 @@ def _groups(g: SemiringGraph, labels):
     if not sizes.all():  # unused numbers: renumber 0..k-1 in the same order
         labels = (np.cumsum(sizes > 0) - 1)[labels]
         sizes = sizes[sizes > 0]
+    if sizes.size == 1:  # one group (a connected graph): the node list's own objects, in
+        return [set(g.nodes)]  # order (2.4x faster than from new ints at 10^6 vertices)
     single = sizes == 1
     alone = single[labels]
     out = np.empty(sizes.size, dtype=object)
