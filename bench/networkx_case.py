@@ -24,9 +24,11 @@ Impls:
 Every backend result is checked against NetworkX's (equal; PageRank and betweenness within
 1e-6, as :func:`nx_semiring.bench._check`). Where NetworkX would run too long the case is
 skipped, every impl reported *unavailable* with the reason: the work estimate of each
-algorithm (stored entries, times ``k`` for betweenness, Σ min(deg u, deg v) over the stored
-entries for triangles: its set intersections) is bounded by :data:`NX_MAX_WORK`; betweenness
-lowers its sample ``k`` (at most ``nx_semiring.bench.BC_SOURCES``) to fit that bound first.
+algorithm (stored entries; times ``k`` for betweenness; Σ min(deg u, deg v) over the stored
+entries for triangles: its set intersections) is bounded by :data:`NX_MAX_WORK`,
+:data:`NX_BC_WORK` and :data:`NX_TRIANGLE_WORK`; betweenness lowers its sample ``k`` (at most
+``nx_semiring.bench.BC_SOURCES``) to fit its bound first. The case's summary repeats each
+backend's phases (``..._phases``: NetworkX, conversion, first call, warm call).
 Rate: stored entries per second (G/s).
 """
 
@@ -44,6 +46,17 @@ from .cases.bfs import _bfs_prepare
 #: core at 2^26): above it NetworkX is not run and the case is skipped with the reason.
 NX_MAX_WORK = 1 << 26
 
+#: Betweenness: NetworkX's k sampled sources cost k Brandes passes (a BFS and its dependency
+#: sweep in Python dicts, ~0.5 µs a stored entry each), so the sample is cut to
+#: k ≤ NX_BC_WORK / stored entries: 2 sources on kron-18, 4 on the 1000² grid, ~10 s of
+#: NetworkX each; the backend's per-source time is what the case compares.
+NX_BC_WORK = 1 << 24
+
+#: Triangles: NetworkX's set intersections, Σ min(deg u, deg v) over the stored entries, cost
+#: 3.2e-8 s a unit (kron-16 on the 2-core helper: 10.4 s for 3.3e8 units), so kron-18's 2.1e9
+#: (the issue's graph) is about a minute of NetworkX, run once.
+NX_TRIANGLE_WORK = 1 << 32
+
 _WARM: set = set()  # (device, alg) pairs whose kernels were compiled on a small graph
 
 
@@ -59,9 +72,15 @@ def _nxbench():
 
 def _bc_sources(ctx: C.CaseContext) -> int:
     """Betweenness's sample k: nx_semiring.bench.BC_SOURCES, fewer where k × nnz exceeds
-    NX_MAX_WORK (0: not even one source fits)."""
+    NX_BC_WORK (0: not even one source fits)."""
     k = min(_nxbench().BC_SOURCES, ctx.graph.n)
-    return min(k, NX_MAX_WORK // max(ctx.graph.nnz, 1))
+    return min(k, NX_BC_WORK // max(ctx.graph.nnz, 1))
+
+
+def _limit(alg: str) -> tuple[str, int]:
+    """(name, value) of the work bound of algorithm ``alg``."""
+    name = {"bc": "NX_BC_WORK", "triangles": "NX_TRIANGLE_WORK"}.get(alg, "NX_MAX_WORK")
+    return name, globals()[name]
 
 
 def nx_work(ctx: C.CaseContext) -> int:
@@ -89,10 +108,11 @@ def _prepare(ctx: C.CaseContext) -> None:
     ctx.case_metrics.update(nx_work=work, entries=ctx.graph.nnz)
     if ctx.params["alg"] == "bc":
         ctx.case_metrics["bc_sources"] = ctx.inputs["bc_sources"]
-    if work > NX_MAX_WORK or (ctx.params["alg"] == "bc" and ctx.inputs["bc_sources"] < 1):
+    name, limit = _limit(ctx.params["alg"])
+    if work > limit or (ctx.params["alg"] == "bc" and ctx.inputs["bc_sources"] < 1):
         ctx.case_metrics["skipped"] = (
             f"NetworkX {ctx.params['alg']} would visit about {work:.3g} stored entries "
-            f"> NX_MAX_WORK = {NX_MAX_WORK} (bench/networkx_case.py): not run, so no "
+            f"> {name} = {limit} (bench/networkx_case.py): not run, so no "
             "reference to check the backend against")
 
 
@@ -101,7 +121,7 @@ def _calls(ctx: C.CaseContext):
     if "skipped" in ctx.case_metrics:
         raise C.Unavailable(ctx.case_metrics["skipped"])
     nxb = _nxbench()
-    G = analytics_case._nx_graph(ctx, limit=NX_MAX_WORK)
+    G = analytics_case._nx_graph(ctx, limit=NX_MAX_WORK)  # the graph itself: stored entries
     return nxb._cases(G, ctx.inputs["source"], bc_sources=ctx.inputs["bc_sources"])[
         ctx.params["alg"]]
 
@@ -220,6 +240,11 @@ def _summary(ctx: C.CaseContext, results: dict) -> dict:
             for m in ("speedup_once", "speedup_warm"):
                 if r.metrics.get(m) is not None:
                     s[f"{key}_{m}"] = r.metrics[m]
+            m = r.metrics
+            if "networkx_s" in m:
+                s[f"{key}_phases"] = (
+                    f"NetworkX {m['networkx_s']:.4g} s, convert {m['convert_s']:.4g} s, first "
+                    f"{m['first_s'] * 1e3:.4g} ms, warm {r.timing.median_ms:.4g} ms")
     return s
 
 

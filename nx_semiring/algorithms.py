@@ -57,8 +57,7 @@ def _host(a):
 
 
 def _labels(g: SemiringGraph, idx):
-    nodes = g.nodes
-    return [nodes[i] for i in idx.tolist()]
+    return g.labels(idx)
 
 
 # --------------------------------------------------------------------------- engine calls
@@ -78,36 +77,51 @@ def _weighted_matrix(g: SemiringGraph, weight):
 
 
 def _has_negative(g: SemiringGraph, weight) -> bool:
-    if weight is None:
-        return False
-    w = g.weights(weight)
-    return bool(w.size) and bool((w < 0).any())
+    return g.has_negative(weight)
 
 
-def _sssp(g: SemiringGraph, s: int, weight, method: str):
-    """Distances and predecessors (host arrays) from ``s``; ``method`` 'dijkstra' (refuses
-    negative weights: NetworkX's Dijkstra decides by its own visiting order whether to
-    raise) or 'bellman-ford' (NetworkXUnbounded on a negative cycle)."""
+def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True):
+    """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
+    ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
+    own visiting order whether to raise) or 'bellman-ford' (NetworkXUnbounded on a negative
+    cycle)."""
     nx = _nx()
     if method == "dijkstra" and _has_negative(g, weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
     M = _weighted_matrix(g, weight)
     sym = not g.directed
+    run = alg.sssp if method == "dijkstra" else alg.bellman_ford
     try:
-        if method == "dijkstra":
-            dist, pred = alg.sssp(M, s, predecessors=True, symmetric=sym)
-        else:
-            dist, pred = alg.bellman_ford(M, s, predecessors=True, symmetric=sym)
+        out = run(M, s, predecessors=predecessors, symmetric=sym)
     except sr.NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
-    return _host(dist), _host(pred)
+    if not predecessors:
+        return _host(out), None
+    return _host(out[0]), _host(out[1])
 
 
 def _by_distance(dist, keep):
-    """Indices where ``keep``, ordered by distance, then by index."""
+    """Indices where ``keep``, ordered by distance, then by index.
+
+    Integer distances spanning fewer than 2^16 values (BFS levels, most integer-weighted
+    SSSP) are sorted as 16-bit keys: NumPy's stable sort of 16-bit integers is a radix sort,
+    3-4x faster than its merge sort of 64-bit ones (2^18 keys: 3.3 against 12 ms).
+    """
     idx = np.flatnonzero(keep)
-    return idx[np.argsort(dist[idx], kind="stable")]
+    d = dist[idx]
+    if d.dtype.kind in "iu" and d.size:
+        lo = int(d.min())
+        if int(d.max()) - lo < 1 << 16:
+            d = (d - lo).astype(np.uint16)
+    return idx[np.argsort(d, kind="stable")]
+
+
+def _length_dict(g: SemiringGraph, dist, keep) -> dict:
+    """{node: dist} over the vertices where ``keep``, by distance (NetworkX's order up to
+    ties)."""
+    order = _by_distance(dist, keep)
+    return dict(zip(g.labels(order), dist[order].tolist()))
 
 
 def _path_dict(g: SemiringGraph, order, pred, s: int) -> dict:
@@ -357,8 +371,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
     level = _bfs_level(g, s)
-    order = _by_distance(level, _cut(level, cutoff))
-    return dict(zip(_labels(g, order), level[order].tolist()))
+    return _length_dict(g, level, _cut(level, cutoff))
 
 
 def single_source_shortest_path(G, source, cutoff=None):
@@ -400,8 +413,7 @@ def all_pairs_shortest_path_length(G, cutoff=None):
         L = _host(alg.multi_source_bfs(M, batch, symmetric=sym))
         for r, s in enumerate(batch):
             level = L[r]
-            order = _by_distance(level, _cut(level, cutoff))
-            yield (nodes[s], dict(zip(_labels(g, order), level[order].tolist())))
+            yield (nodes[s], _length_dict(g, level, _cut(level, cutoff)))
 
 
 def _bidirectional_checks(g, source, target):
@@ -545,10 +557,10 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
 
 # --------------------------------------------------------------------------- weighted paths
-def _dijkstra(g, source, cutoff, weight):
+def _dijkstra(g, source, cutoff, weight, predecessors=True):
     nx = _nx()
     s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
-    dist, pred = _sssp(g, s, weight, "dijkstra")
+    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors)
     keep = ~_unreached(dist)
     if cutoff is not None:
         keep &= dist <= cutoff
@@ -592,9 +604,8 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     {0: 0.0, 1: 1.5}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _dijkstra(g, source, cutoff, weight)
-    order = _by_distance(dist, keep)
-    return dict(zip(_labels(g, order), dist[order].tolist()))
+    _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+    return _length_dict(g, dist, keep)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -625,7 +636,7 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
     if source == target:
         return 0
-    dist, _ = _sssp(g, s, weight, "dijkstra")
+    dist, _ = _sssp(g, s, weight, "dijkstra", predecessors=False)
     if target not in g or _unreached(dist[g.index[target]]):
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     return dist[g.index[target]].item()
@@ -643,10 +654,10 @@ def dijkstra_path(G, source, target, weight="weight"):
     return single_source_dijkstra(G, source, target=target, weight=weight)[1]
 
 
-def _bellman_ford(g, source, weight):
+def _bellman_ford(g, source, weight, predecessors=True):
     nx = _nx()
     s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
-    dist, pred = _sssp(g, s, weight, "bellman-ford")
+    dist, pred = _sssp(g, s, weight, "bellman-ford", predecessors)
     return s, dist, pred, ~_unreached(dist)
 
 
@@ -700,9 +711,8 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     {0: 0, 1: 1, 2: 2}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _bellman_ford(g, source, weight)
-    order = _by_distance(dist, keep)
-    return dict(zip(_labels(g, order), dist[order].tolist()))
+    _, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
+    return _length_dict(g, dist, keep)
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):
@@ -721,7 +731,7 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
         if source not in g:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         return 0
-    _, dist, _, keep = _bellman_ford(g, source, weight)
+    _, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
     if target not in g or not keep[g.index[target]]:
         raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
     return dist[g.index[target]].item()
@@ -827,14 +837,47 @@ def _not_directed(g, name):
 
 
 def _groups(g: SemiringGraph, labels):
-    """Node sets by label, in label order (labels 0..k-1)."""
+    """Node sets by label, in label order, each set filled in vertex order.
+
+    One group of every vertex is ``set(nodes)``. One-vertex groups (a Kronecker graph's
+    isolated vertices: a third of kron-15's) are made directly as one-element sets; the
+    others from one stable sort of their vertices by group (16-bit keys where there are at
+    most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels. Building the sets is then most of the time (NetworkX's own
+    ``connected_components`` builds the same sets).
+    """
     labels = _host(labels).astype(np.int64, copy=False)
-    order = np.argsort(labels, kind="stable")
-    cuts = np.flatnonzero(np.diff(labels[order])) + 1
-    nodes = g.nodes
     if not labels.size:
         return []
-    return [{nodes[v] for v in part} for part in np.split(order, cuts)]
+    if int(labels.min()) < 0:
+        labels = np.unique(labels, return_inverse=True)[1].reshape(-1)
+    sizes = np.bincount(labels)
+    if not sizes.all():  # unused numbers: renumber 0..k-1 in the same order
+        labels = (np.cumsum(sizes > 0) - 1)[labels]
+        sizes = sizes[sizes > 0]
+    if sizes.size == 1:  # one group (a connected graph): the node list's own objects, in
+        return [set(g.nodes)]  # order (2.4x faster than from new ints at 10^6 vertices)
+    single = sizes == 1
+    alone = single[labels]
+    out = np.empty(sizes.size, dtype=object)
+    if alone.any():
+        sv = np.flatnonzero(alone)
+        out[labels[sv]] = np.fromiter([{v} for v in g.labels(sv)], dtype=object,
+                                      count=sv.size)
+    many = np.flatnonzero(~alone)
+    if many.size:
+        multi = np.flatnonzero(~single)  # the groups of several vertices, in label order
+        if multi.size == 1:
+            order = many
+        else:
+            key = (np.cumsum(~single) - 1)[labels[many]]
+            if multi.size <= 1 << 16:
+                key = key.astype(np.uint16)
+            order = many[np.argsort(key, kind="stable")]
+        ordered = g.labels(order)
+        ends = np.cumsum(sizes[multi]).tolist()
+        out[multi] = np.fromiter((set(ordered[a:b]) for a, b in zip([0] + ends[:-1], ends)),
+                                 dtype=object, count=multi.size)
+    return out.tolist()
 
 
 def connected_components(G):

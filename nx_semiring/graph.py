@@ -70,6 +70,9 @@ class SemiringGraph:
                  device=None):
         self.nodes = list(nodes)
         self._index = None
+        self._identity = None     # labels are the vertex numbers 0..n-1 (exact ints)
+        self._node_array = None   # nodes as a NumPy object array
+        self._negative = {}       # attribute -> whether some edge weighs < 0
         self.indptr = indptr  # int64, host, n + 1
         self.adj = adj        # int64, host, NetworkX's adjacency order
         self.values = dict(values)  # attribute -> host array aligned with adj
@@ -92,6 +95,40 @@ class SemiringGraph:
         if self._index is None:
             self._index = {v: i for i, v in enumerate(self.nodes)}
         return self._index
+
+    @property
+    def identity(self) -> bool:
+        """Whether the labels are the vertex numbers: exactly the ints 0..n-1 in order (a
+        result's keys are then ``idx.tolist()``, no lookup)."""
+        if self._identity is None:
+            nodes = self.nodes
+            self._identity = set(map(type, nodes)) <= {int} and \
+                nodes == list(range(len(nodes)))
+        return self._identity
+
+    def labels(self, idx) -> list:
+        """The node labels of vertex numbers ``idx`` (a host integer array), as a list.
+
+        One fancy index of the nodes as an object array and one ``tolist`` (2× a list
+        comprehension over ``nodes``); where the labels are the vertex numbers, ``tolist``
+        alone.
+        """
+        if self.identity:
+            return idx.tolist()
+        if self._node_array is None:
+            self._node_array = np.fromiter(self.nodes, dtype=object, count=len(self.nodes))
+        return self._node_array[idx].tolist()
+
+    def has_negative(self, weight) -> bool:
+        """Whether some edge's attribute ``weight`` is negative (``None``: unit weights),
+        cached: one pass over the values per graph, not per call."""
+        if weight is None:
+            return False
+        neg = self._negative.get(weight)
+        if neg is None:
+            w = self.weights(weight)
+            neg = self._negative[weight] = bool(w.size) and bool((w < 0).any())
+        return neg
 
     @property
     def n(self) -> int:

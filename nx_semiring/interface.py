@@ -112,11 +112,14 @@ PRESERVE_SECONDS_PER_ENTRY = 6e-7
 # The engine's (fixed seconds, seconds per work unit) of the first call on a converted graph
 # (what it caches on the graph, e.g. transposes, and the results as NetworkX's dicts
 # included), per device and family: the probe's medians, rounded up. On the CPU the engine
-# is NumPy/SciPy: BFS and components cost about what NetworkX's whole call costs, triangles
-# and cores more, so the model leaves them to NetworkX there unless the conversion is cached.
+# is NumPy/SciPy: triangles and cores cost more than NetworkX's whole call, so the model
+# leaves them to NetworkX there. BFS and components per unit re-measured after their results
+# were built without per-node Python work (session 9, nx_should_run.py on kron-10..14 and
+# grid-50..200, a loaded 2-core host: warm 6.9e-9 and 3.7e-8 s per unit, rounded up): with
+# the conversion cached they now run on the engine.
 ENGINE_COST = {
     "cpu": {
-        "bfs": (5e-4, 7e-8), "bfs_order": (5e-4, 1.5e-7), "components": (5e-4, 1.6e-7),
+        "bfs": (5e-4, 1e-8), "bfs_order": (5e-4, 1.5e-7), "components": (5e-4, 5e-8),
         "sssp": (1e-3, 1.1e-7), "bellman_ford": (1e-3, 1.1e-7), "pagerank": (1e-3, 2e-7),
         "bc": (2e-2, 3.6e-7), "triangles": (5e-3, 3e-6), "core": (3e-3, 7e-7),
         "louvain": (0.2, 1.3e-5), "mst": (3e-3, 9e-7), "apsp_bfs": (2e-2, 7.5e-8),
@@ -214,14 +217,15 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
 
 
 def _cached(G, weight, preserved):
-    """(a conversion of G is cached, one with edge attribute ``weight`` is, or with all of
-    them if ``preserved``)"""
+    """(a conversion of G in its cache or None, whether one with edge attribute ``weight``
+    is, or with all of them if ``preserved``)"""
     cache = getattr(G, "__networkx_cache__", None) or {}
     graphs = [g for g in cache.get("backends", {}).get("semiring", {}).values()
               if isinstance(g, SemiringGraph)]
+    first = graphs[0] if graphs else None
     if preserved:
-        return bool(graphs), any(g.edge_data is not None for g in graphs)
-    return bool(graphs), any(g.has_attr(weight) for g in graphs)
+        return first, any(g.edge_data is not None for g in graphs)
+    return first, any(g.has_attr(weight) for g in graphs)
 
 
 # Functions whose NetworkX answer on a multigraph is not that of the simple graph whose edge
@@ -363,11 +367,15 @@ class BackendInterface:
         if fam is None:
             return ("a point-to-point query: NetworkX's search stops early, usually faster "
                     "than converting the graph")
-        n = len(G._adj)
-        stored = sum(map(len, G._adj.values()))
         weight = a.get("weight", None)
         cached, has_weights = _cached(G, weight if isinstance(weight, str) else None,
                                       fam in _PRESERVED)
+        if cached is not None:  # its sizes: no pass over G._adj (8 ms at kron-18)
+            n, stored = cached.n, int(cached.adj.size)
+        else:
+            n = len(G._adj)
+            stored = sum(map(len, G._adj.values()))
+        cached = cached is not None
         t_nx, t_sr = predict(name, n, stored, a, cached=cached, has_weights=has_weights,
                              device=sr.default_device())
         if t_sr >= t_nx:

@@ -51,7 +51,9 @@ def test_every_algorithm_checked_with_phases(nx_run):
         assert m["networkx_s"] * 1e3 == pytest.approx(by["networkx"].timing.median_ms)
         assert m["speedup_warm"] == pytest.approx(
             by["networkx"].timing.median_ms / by["nx-semiring-cpu"].timing.median_ms)
-        assert set(c.summary) == {"nx_semiring_cpu_speedup_once", "nx_semiring_cpu_speedup_warm"}
+        assert set(c.summary) == {"nx_semiring_cpu_speedup_once", "nx_semiring_cpu_speedup_warm",
+                                  "nx_semiring_cpu_phases"}
+        assert c.summary["nx_semiring_cpu_phases"].startswith(f"NetworkX {m['networkx_s']:.4g} s")
         assert c.case_metrics["nx_work"] > 0 and c.case_metrics["entries"] > 0
     bc = [c for c in res.cases if c.params["alg"] == "bc"]
     assert bc and all(c.case_metrics["bc_sources"] == min(64, c.graph["n"]) for c in bc)
@@ -104,24 +106,27 @@ def test_compare_messages():
 
 
 def test_over_the_work_limit_every_impl_is_skipped_with_the_reason(monkeypatch):
-    monkeypatch.setattr(NXC, "NX_MAX_WORK", 100)
+    for name in ("NX_MAX_WORK", "NX_BC_WORK", "NX_TRIANGLE_WORK"):
+        monkeypatch.setattr(NXC, name, 100)
     res = _run(graphs=["kron-6"])
     assert res.exit_code == runner.EXIT_OK
     for c in res.cases:
-        assert "NX_MAX_WORK = 100" in c.case_metrics["skipped"]
+        name = NXC._limit(c.params["alg"])[0]
+        assert f"{name} = 100" in c.case_metrics["skipped"]
         assert [r.status for r in c.results] == ["unavailable", "unavailable"]
         assert all("would visit about" in r.check for r in c.results)
 
 
 def test_bc_sample_shrinks_to_the_work_limit(monkeypatch):
     g = runner._load_graph(gen.parse_graph_spec("kron-7"), "cpu", None)
-    monkeypatch.setattr(NXC, "NX_MAX_WORK", 5 * g.nnz + 3)
+    monkeypatch.setattr(NXC, "NX_BC_WORK", 5 * g.nnz + 3)
+    monkeypatch.setattr(NXC, "NX_TRIANGLE_WORK", 5 * g.nnz)
     res = _run(graphs=["kron-7"])
     bc = [c for c in res.cases if c.params["alg"] == "bc"][0]
     assert bc.case_metrics["bc_sources"] == 5 and bc.case_metrics["nx_work"] == 5 * g.nnz
     assert [r.status for r in bc.results] == ["ok", "ok"], [r.check for r in bc.results]
     tri = [c for c in res.cases if c.params["alg"] == "triangles"][0]
-    assert tri.case_metrics["nx_work"] > NXC.NX_MAX_WORK  # a dense core: skipped
+    assert tri.case_metrics["nx_work"] > NXC.NX_TRIANGLE_WORK  # a dense core: skipped
     assert {r.status for r in tri.results} == {"unavailable"}
 
 

@@ -359,6 +359,35 @@ def test_louvain_two_cliques(device):
     assert _partition(parts) == {frozenset(range(5)), frozenset(range(5, 10))}
 
 
+@given(G=graphs(max_n=14, max_m=50), seed=st.integers(0, 50), k=st.sampled_from([1, 2, 3, 8]))
+def test_louvain_batches_are_the_colourings_first_classes(device, G, seed, k):
+    """Louvain's batches (the backend's louvain_communities) from k - 1 maximal independent
+    sets equal the Jones–Plassmann colouring's classes 0..k-2, the rest one batch: the same
+    partition as before whichever way they are found."""
+    from algorithms import community
+    from algorithms.cores import undirected_pattern
+
+    S = undirected_pattern(convert(G, device, weight=None).matrix(), "test")
+    want = np.minimum(to_host(community._colouring(S, seed)), k - 1)
+    got = to_host(community._first_classes(S, seed, k))
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("spec", ["kron-9", "grid-12x12", "urand-9"])
+def test_louvain_batches_on_generated_graphs(device, spec):
+    from algorithms import community
+    from algorithms.cores import undirected_pattern
+    from bench import generators as gen
+
+    H = gen.make_graph(gen.parse_graph_spec(spec), xp=np, cache_dir=None)
+    S = undirected_pattern(sr.Matrix.from_scipy(H, device=device), "test")
+    colour = to_host(community._colouring(S, 3))
+    assert colour.max() >= 3  # classes beyond the batches exist: the cut is exercised
+    for k in (4, 8):
+        np.testing.assert_array_equal(to_host(community._first_classes(S, 3, k)),
+                                      np.minimum(colour, k - 1))
+
+
 @given(G=graphs(directed=False, weights="nonneg", max_m=25), data=st.data())
 def test_minimum_spanning_tree_is_networkx_kruskal(device, G, data):
     """The same tree as NetworkX's Kruskal, ties included, with all attributes."""
@@ -571,6 +600,45 @@ def test_conversion_of_every_label_kind(device, kind):
     g = convert(H, device, weight=None, use_cache=False)
     assert g.adj.tolist() == [g.index[v] for u in H for v in H._adj[u]]
     assert g.nodes == list(H) and g.index == {v: i for i, v in enumerate(H)}
+
+
+@pytest.mark.parametrize("kind", sorted(_LABELS) + ["bools"])
+def test_results_keep_every_label_kind(device, kind):
+    """Results are keyed by the graph's own label objects (tuples, huge ints, bools are not
+    the vertex numbers), in NetworkX's orders: the fast result paths (labels as vertex
+    numbers, the object-array lookup, singleton components) against NetworkX."""
+    G = nx.gnm_random_graph(40, 30, seed=3)  # several components, isolated vertices
+    G.add_edges_from([(38, 39), (39, 38)])
+    if kind == "bools":
+        G = nx.Graph([(False, True)])
+    else:
+        perm = np.random.default_rng(2).permutation(40).tolist()
+        G = nx.relabel_nodes(G, {v: _LABELS[kind](perm[v]) for v in G})
+    g = convert(G, device, use_cache=False)
+    s = next(iter(G))
+    for f in ("single_source_shortest_path_length", "single_source_dijkstra_path_length",
+              "single_source_bellman_ford_path_length"):
+        got, exp = getattr(nxa, f)(g, s), getattr(nx, f)(G, s)
+        assert got == exp and sorted(map(repr, got)) == sorted(map(repr, exp))  # True is not 1
+        assert list(got.values()) == sorted(got.values())  # NetworkX's order: by distance
+    got = list(nxa.connected_components(g))
+    assert got == list(nx.connected_components(G))
+    assert [sorted(map(repr, c)) for c in got] == \
+        [sorted(map(repr, c)) for c in nx.connected_components(G)]
+    assert list(nxa.pagerank(g)) == list(G)
+
+
+def test_groups_of_arbitrary_labels(device):
+    """_groups (components, Louvain): sets in label order whatever the numbers (gaps,
+    negatives, one-vertex groups anywhere), each set the vertices of its label."""
+    G = nx.empty_graph(["a", "b", "c", "d", "e", "f"])
+    g = convert(G, device, use_cache=False)
+    groups = nxa._groups
+    assert groups(g, np.array([7, 2, 7, 9, 2, 0])) == [{"f"}, {"b", "e"}, {"a", "c"}, {"d"}]
+    assert groups(g, np.array([-1, 3, 3, -1, 5, 3])) == [{"a", "d"}, {"b", "c", "f"}, {"e"}]
+    assert groups(g, np.zeros(6, dtype=np.int32)) == [set("abcdef")]
+    assert groups(g, np.arange(6)[::-1].copy()) == [{v} for v in "fedcba"]
+    assert groups(convert(nx.Graph(), device, use_cache=False), np.zeros(0)) == []
 
 
 @given(G=graphs(multigraph=True))
