@@ -33,9 +33,13 @@ def _host(a):
 
 def _out_degree(rank, B):
     """d(i) = |A(i, :)| for every vertex, on every rank: the all-reduce of the column
-    blocks' row counts (host int64)."""
-    xp = B.xp
-    return rank.allreduce(_host(xp.diff(B.indptr.astype(xp.int64))), "plus")
+    blocks' row counts (int64, on the rank's device); made once per mesh (the blocks do not
+    change) and kept in ``rank.memo``."""
+    d = rank.memo.get("out_degree")
+    if d is None:
+        xp = B.xp
+        d = rank.memo["out_degree"] = rank.allreduce(xp.diff(B.indptr.astype(xp.int64)), "plus")
+    return d
 
 
 # ------------------------------------------------------------------------------ BFS
@@ -82,7 +86,7 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
                     direction="push" if pushing else "pull")
         # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather
         i, x = qp.sparse(sorted=False)
-        G = rank.gather_slices(qp, (int(i.size), int(deg[_host(i) + lo].sum())))
+        G = rank.gather_slices(qp, (int(i.size), int(deg[i + lo].sum())))
         frontier_size, edges_frontier = (sum(e) for e in zip(*G.extras))
         if frontier_size == 0:
             break
