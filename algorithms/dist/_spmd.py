@@ -22,9 +22,14 @@ import semiring as sr
 #: per partition and operation, as before; the tests run both).
 SPMD = True
 
+#: Run the SPMD form on a matrix of one partition too, when ``_local.WHOLE_ON_ONE_WORKER`` is
+#: off (a measurement's switch: the same loop on one GPU, the base of its strong scaling;
+#: the one-device algorithm on the worker is faster there).
+ONE_PARTITION = False
+
 
 def applies(A) -> bool:
-    return SPMD and A.nparts > 1 and A.nrows == A.ncols
+    return SPMD and (A.nparts > 1 or ONE_PARTITION) and A.nrows == A.ncols
 
 
 def _host(a):
