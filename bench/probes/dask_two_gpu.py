@@ -32,6 +32,7 @@ import gc
 import json
 import os
 import time
+import traceback
 
 import numpy as np
 
@@ -219,7 +220,7 @@ def main():
             client.run(_free_pool)
 
     # ---- check: a small graph on 2 workers, NCCL and TCP, against the in-process answer
-    if "check" not in skip and budget_left("check"):
+    def section_check():
         cs = args.check_scale
         M, src, ref = in_process(cs)
         DA = make(cs, 2)
@@ -241,7 +242,7 @@ def main():
         release()
 
     # ---- strong: kron-(strong) on 1 and on 2 workers (first: the multi-GPU figures)
-    if "strong" not in skip and budget_left("strong"):
+    def section_strong():
         M, src, ref = in_process(strong_s)
         time_inproc(M, src, strong_s)
         del M
@@ -271,7 +272,7 @@ def main():
         release()
 
     # ---- weak: kron-(weak) on 2 workers
-    if "weak" not in skip and budget_left("weak"):
+    def section_weak():
         M, src, ref = in_process(weak_s)
         time_inproc(M, src, weak_s)
         del M
@@ -283,7 +284,7 @@ def main():
         release()
 
     # ---- base: one worker against the in-process engine (measured before on an H100)
-    if "base" not in skip and budget_left("base"):
+    def section_base():
         M, src, ref = in_process(base_s)
         time_inproc(M, src, base_s)
         del M
@@ -293,6 +294,28 @@ def main():
         time_dist(DA, src, base_s, "one worker (mesh)")
         del DA
         release()
+
+    def run_section(name, fn):
+        """A section, unless skipped or out of budget; its error recorded, not raised (the
+        next sections still run)."""
+        if name in skip or not budget_left(name):
+            return
+        try:
+            fn()
+        except Exception:  # noqa: BLE001 (recorded in the JSON and printed)
+            err = traceback.format_exc()
+            info.setdefault("errors", []).append({"section": name, "error": err})
+            print("ERROR in", name, err, flush=True)
+            save()
+        finally:
+            _mesh.EXCHANGE = "auto"
+            _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = True, False
+            release()
+
+    run_section("check", section_check)
+    run_section("strong", section_strong)
+    run_section("weak", section_weak)
+    run_section("base", section_base)
 
     info["total_s"] = round(elapsed(), 1)
     client.close()
