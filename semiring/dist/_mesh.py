@@ -597,7 +597,10 @@ class Gathered:
                     vals.append(a if b is None else a[k])
             i = xp.asarray(am.concatenate(idx))
             x = xp.asarray(am.concatenate(vals).astype(dt, copy=False))
-            return sr.Vector.from_coo(i, x, size=R.n, dtype=dt, device=self.device, sort=False)
+            # unique by construction (each slice a Vector's own indices, the slices' ranges
+            # disjoint): the Vector as from_coo(sort=False) makes it, without its range and
+            # duplicate checks (a count over all n, two host reads: every round)
+            return sr.Vector(R.n, dt, self.device, indices=i, svalues=x, jumbled=True)
         vals = am.zeros(R.n, dtype=dt)
         pres = am.zeros(R.n, dtype=bool)
         full = True
