@@ -1,7 +1,8 @@
 """The SPMD form of the distributed algorithms (algorithms.dist._spmd over the mesh of
 semiring.dist._mesh) on a LocalCluster of 2 worker processes, with 2 or 3 partitions (two on
 one worker, empty ones too), against the one-device engine: BFS levels and parents, SSSP,
-PageRank, connected components; the mesh itself: its calls, held results, a rank's error."""
+PageRank, connected components; the mesh itself: its calls, held results, a rank's error.
+Each test runs over the TCP exchange and over the NCCL path's framing (``EXCHANGE='framed'``)."""
 
 from __future__ import annotations
 
@@ -39,9 +40,14 @@ def client():
     c.cluster.close()
 
 
-@pytest.fixture(autouse=True)
-def spmd_on(monkeypatch):
+@pytest.fixture(autouse=True, params=["tcp", "framed"])
+def spmd_on(monkeypatch, request):
+    """Every test over both exchanges: 'tcp' (the host path) and 'framed' (the NCCL path's
+    padded buffers, headers and sparse-or-bitmap choice, over TCP: the GPU-to-GPU path's
+    framing, tested without GPUs; tests/test_dist_nccl.py runs NCCL itself on 2 GPUs)."""
     monkeypatch.setattr(_spmd, "SPMD", True)
+    monkeypatch.setattr(_mesh, "EXCHANGE", request.param)
+    return request.param
 
 
 @st.composite
@@ -285,7 +291,7 @@ def test_mesh_refuses_strangers(client, device):
     s = socket.create_connection(addr, timeout=10)
     try:
         s.sendall(_mesh._HELLO.pack(b"c", b"0" * 32, 0))
-        _mesh._send(s, ("call", "t", _rank_info, (1,), {}, False, []))
+        _mesh._send(s, ("call", "t", _rank_info, (1,), {}, False, [], "auto"))
         got = s.recv(1)
     except (ConnectionResetError, BrokenPipeError):
         got = b""
@@ -293,6 +299,46 @@ def test_mesh_refuses_strangers(client, device):
         s.close()
     assert got == b""  # closed by the rank, no reply
     assert [r[:2] for r in DA.call_spmd(_rank_info, (1,), keep=False)] == [(0, 2), (1, 2)]
+
+
+def test_exchange_choice_on_cpu_ranks(client, device):
+    """CPU ranks: 'auto' falls back to TCP, 'nccl' raises naming why, a bad mode is refused;
+    the mesh works after each (a failed command closes it, the next builds another)."""
+    DA = dmat(sp.identity(6, format="csr"), client, device, dict(nparts=2))
+    for mode, want in (("auto", "tcp"), ("tcp", "tcp"), ("framed", "framed")):
+        _mesh.EXCHANGE = mode
+        assert DA.call_spmd(_rank_exchange, keep=False) == [want, want]
+    _mesh.EXCHANGE = "nccl"
+    with pytest.raises(sr.BackendUnavailable, match="exchange='nccl'.*CPU"):
+        DA.call_spmd(_rank_exchange, keep=False)
+    _mesh.EXCHANGE = "udp"
+    with pytest.raises(sr.InvalidValue, match="exchange must be one of"):
+        DA.call_spmd(_rank_exchange, keep=False)
+    _mesh.EXCHANGE = "tcp"
+    assert DA.call_spmd(_rank_exchange, keep=False) == ["tcp", "tcp"]
+
+
+def _rank_exchange(rank):
+    return rank.exchange
+
+
+@pytest.mark.parametrize("extra", [None, 3, 2**62 + 1, -7, 0.1, -0.0, np.inf, True,
+                                   (1, 2.5), (np.int64(5), np.float64(1e-300), False)])
+def test_extra_packing_exact(extra):
+    """A gather's extra travels through NCCL as int64 bit patterns: back exactly, same
+    types (an int stays an int, a float's bits are kept)."""
+    packed = _mesh._pack_extra(extra)
+    got = _mesh._unpack_extra(np.array(packed[0], dtype=np.int64), packed[1])
+    items = extra if isinstance(extra, tuple) else (extra,)
+    back = got if isinstance(extra, tuple) else (got,)
+    assert type(got) is type(extra) or not isinstance(extra, tuple)
+    for a, b in zip(items, back):
+        if a is None:
+            assert b is None
+            continue
+        assert np.array(a).tobytes() == np.array(b, dtype=np.array(a).dtype).tobytes()
+        assert isinstance(b, bool) == isinstance(a, (bool, np.bool_))
+    assert _mesh._pack_extra(("text",)) is None and _mesh._pack_extra(2**64) is None
 
 
 def test_mesh_frames():

@@ -22,9 +22,14 @@ import semiring as sr
 #: per partition and operation, as before; the tests run both).
 SPMD = True
 
+#: Run the SPMD form on a matrix of one partition too, when ``_local.WHOLE_ON_ONE_WORKER`` is
+#: off (a measurement's switch: the same loop on one GPU, the base of its strong scaling;
+#: the one-device algorithm on the worker is faster there).
+ONE_PARTITION = False
+
 
 def applies(A) -> bool:
-    return SPMD and A.nparts > 1 and A.nrows == A.ncols
+    return SPMD and (A.nparts > 1 or ONE_PARTITION) and A.nrows == A.ncols
 
 
 def _host(a):
@@ -33,9 +38,13 @@ def _host(a):
 
 def _out_degree(rank, B):
     """d(i) = |A(i, :)| for every vertex, on every rank: the all-reduce of the column
-    blocks' row counts (host int64)."""
-    xp = B.xp
-    return rank.allreduce(_host(xp.diff(B.indptr.astype(xp.int64))), "plus")
+    blocks' row counts (int64, on the rank's device); made once per mesh (the blocks do not
+    change) and kept in ``rank.memo``."""
+    d = rank.memo.get("out_degree")
+    if d is None:
+        xp = B.xp
+        d = rank.memo["out_degree"] = rank.allreduce(xp.diff(B.indptr.astype(xp.int64)), "plus")
+    return d
 
 
 # ------------------------------------------------------------------------------ BFS
@@ -82,7 +91,7 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
                     direction="push" if pushing else "pull")
         # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather
         i, x = qp.sparse(sorted=False)
-        G = rank.gather_slices(qp, (int(i.size), int(deg[_host(i) + lo].sum())))
+        G = rank.gather_slices(qp, (int(i.size), int(deg[i + lo].sum())))
         frontier_size, edges_frontier = (sum(e) for e in zip(*G.extras))
         if frontier_size == 0:
             break

@@ -10,8 +10,11 @@ without the scheduler and without the client: a BFS is one command, whatever its
 and a level costs one all-gather among the workers.
 
 Messages are pickle protocol 5 with out-of-band buffers (NumPy arrays travel as raw bytes,
-not copied into the pickle); CuPy arrays go through host memory (``cupy.cuda.nccl`` would
-move them GPU to GPU: not done yet). Dask still places the partitions, builds the blocks
+not copied into the pickle). Ranks whose blocks are all on GPUs, one GPU each, exchange the
+per-round vectors through NCCL instead (``cupy.cuda.nccl``: GPU to GPU, over NVLink where the
+GPUs have it; the communicator's unique id travels over the mesh's TCP): see
+:data:`EXCHANGE`. The rest (commands, results, the set-up's small all-reduces) stays on TCP.
+Dask still places the partitions, builds the blocks
 and holds the results (a rank's results stay on its worker, :data:`_tasks.HELD`, until a
 task takes them into Dask's memory, as :meth:`DistMatrix.call_direct`'s do).
 
@@ -47,6 +50,16 @@ from . import _tasks as T
 #: giving up (a peer that died: the command then fails rather than hangs).
 CONNECT_TIMEOUT = 60.0
 RECV_TIMEOUT = 600.0
+
+#: How the ranks exchange the vectors of a round (read on the client at each command, sent
+#: with it): 'auto' -- NCCL when every rank holds its blocks on a GPU of its own and
+#: ``cupy.cuda.nccl`` loads on every rank, else host memory and TCP; 'tcp' -- always host
+#: memory and TCP (the fallback, and the CPU ranks' only way); 'nccl' -- NCCL or an error.
+#: The results are the same bits either way (the same slices, summed in the same order).
+#: 'framed' sends the NCCL path's padded buffers over TCP instead (any ranks, CPU ones
+#: too): how CI, without GPUs, tests that path's framing.
+EXCHANGE = "auto"
+EXCHANGES = ("auto", "tcp", "nccl", "framed")
 
 _HEAD = struct.Struct("<QI")   # pickle length, count of out-of-band buffers
 _ABORT = 0xFFFFFFFF            # a buffer count that says: the sender's command failed
@@ -106,6 +119,54 @@ def _host(a):
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else a
 
 
+def _padded(xp, a, m):
+    """``a`` (1-D) in a contiguous buffer of length ``m >= a.size`` (the tail unset: NCCL's
+    all-gather takes one count from every rank)."""
+    buf = xp.empty(m, dtype=a.dtype)
+    buf[:a.size] = a
+    return buf
+
+
+def _pack_extra(extra):
+    """A gather's ``extra`` (None, a number, or a tuple of numbers) as int64 bit patterns
+    (floats' bits as they are: exact) and its shape, to travel through NCCL with the counts;
+    None for anything else (that gather then goes over TCP, on every rank alike)."""
+    items = () if extra is None else extra if isinstance(extra, tuple) else (extra,)
+    bits, kinds = [], []
+    for x in items:
+        if isinstance(x, (bool, np.bool_)):
+            bits.append(int(bool(x)))
+            kinds.append("b")
+        elif isinstance(x, (int, np.integer)):
+            if not -2**63 <= int(x) < 2**63:
+                return None
+            bits.append(int(x))
+            kinds.append("i")
+        elif isinstance(x, (float, np.floating)):
+            bits.append(int(np.array(float(x), dtype=np.float64).view(np.int64)))
+            kinds.append("f")
+        else:
+            return None
+    shape = None if extra is None else ("t" if isinstance(extra, tuple) else "s", kinds)
+    return bits, shape
+
+
+def _unpack_extra(bits, shape):
+    """The ``extra`` of :func:`_pack_extra`'s ``bits`` (an int64 row) and ``shape``."""
+    if shape is None:
+        return None
+    form, kinds = shape
+    vals = []
+    for b, k in zip(bits, kinds):
+        if k == "b":
+            vals.append(bool(b))
+        elif k == "i":
+            vals.append(int(b))
+        else:
+            vals.append(float(np.array(b, dtype=np.int64).view(np.float64)))
+    return tuple(vals) if form == "t" else vals[0]
+
+
 # ------------------------------------------------------------------------------ the rank
 
 class Rank:
@@ -131,6 +192,13 @@ class Rank:
         self._sender = ThreadPoolExecutor(max(1, self.size - 1),
                                           thread_name_prefix="semiring-mesh-send")
         self._closed = False
+        #: the NCCL communicator among the ranks (made at the first command that asks for it;
+        #: None: not made, or not possible, ``_nccl_why`` says why) and the exchange of the
+        #: current command ('nccl' or 'tcp')
+        self._nccl, self._nccl_why, self.exchange = None, None, "tcp"
+        #: values derived from the blocks alone, kept for the mesh's life (the blocks do not
+        #: change): e.g. the out-degrees, an all-reduce over every rank
+        self.memo = {}
         #: all-gathers made and seconds spent in them (sending, waiting for the slowest peer,
         #: receiving): what a round costs beyond the rank's own work
         self.exchanges, self.exchange_s = 0, 0.0
@@ -213,15 +281,22 @@ class Rank:
 
     def allreduce(self, value, op="plus"):
         """``op`` (a monoid's name: plus, min, max, lor, land) of every rank's ``value`` (a
-        scalar or a host array), folded in rank order, so that every rank gets the same
-        bits."""
+        scalar, or an array of one shape on every rank: NumPy, or CuPy and the result then on
+        the GPU), folded in rank order, so that every rank gets the same bits."""
         fold = {"plus": lambda a, b: a + b, "min": np.minimum, "max": np.maximum,
                 "lor": np.logical_or, "land": np.logical_and}[op]
-        got = self.allgather(value)
+        on_gpu = sr.is_gpu_array(value)
+        if self.exchange != "tcp" and (on_gpu or isinstance(value, np.ndarray)) and value.ndim:
+            got = self._nccl_gather_equal(value)          # (P, ...) on the rank's device
+            acc = got[0]
+            for p in range(1, self.size):
+                acc = fold(acc, got[p])
+            return acc
+        got = self.allgather(_host(value))
         acc = got[0]
         for g in got[1:]:
             acc = fold(acc, g)
-        return acc
+        return sr.array_module("gpu").asarray(acc) if on_gpu else acc
 
     def gather_slices(self, v, extra=None):
         """Every rank's slice ``v`` (an ``sr.Vector`` of size ``hi - lo``) and ``extra`` (a
@@ -231,6 +306,10 @@ class Rank:
         n_p = self.hi - self.lo
         if self.size == 1:
             return Gathered(self, v.dtype, v.xp, v.device, [extra], [None], v)
+        if self.exchange != "tcp":
+            packed = _pack_extra(extra)
+            if packed is not None:
+                return self._nccl_gather_slices(v, extra, packed)
         if v.nvals * 8 < n_p or (v.form == "sparse" and v.nvals * 8 < 4 * n_p):
             i, x = v.sparse(sorted=False)
             msg = ("s", _host(i).astype(np.int32 if self.n < 2**31 else np.int64), _host(x))
@@ -251,8 +330,175 @@ class Rank:
         ``hi - lo``; a NumPy or CuPy array, the result on the same device)."""
         if self.size == 1:
             return a
+        if self.exchange != "tcp":
+            return self._nccl_concat(a)
         whole = np.concatenate(self.allgather(_host(a)))
         return whole if isinstance(a, np.ndarray) else sr.array_module("gpu").asarray(whole)
+
+    # -------------------------------------------------------------- NCCL
+    def _use_exchange(self, mode):
+        """(Collective: every rank, the same ``mode``, at the start of a command.) Set
+        :attr:`exchange` for this command, making the NCCL communicator the first time."""
+        if mode not in EXCHANGES:
+            raise sr.InvalidValue(f"semiring.dist mesh: exchange must be one of {EXCHANGES}, "
+                                  f"got {mode!r}")
+        self.exchange = "tcp"
+        if mode == "tcp" or self.size == 1:
+            return
+        if mode == "framed":
+            self.exchange = "framed"
+            return
+        if self._nccl is None and self._nccl_why is None:
+            self._nccl_why = self._make_nccl()
+        if self._nccl is not None:
+            self.exchange = "nccl"
+        elif mode == "nccl":
+            raise sr.BackendUnavailable(f"semiring.dist mesh: exchange='nccl' but NCCL cannot "
+                                        f"join the ranks: {self._nccl_why}")
+
+    def _make_nccl(self):
+        """The NCCL communicator of the ranks, when every rank is on a GPU of its own and
+        NCCL loads everywhere (the same decision on every rank: each one's answer is
+        all-gathered over TCP); None when made, else the reason it was not."""
+        why, bus, uid = None, None, None
+        if self.device != "gpu":
+            why = f"rank {self.rank} holds its blocks on the CPU"
+        else:
+            try:
+                import cupy  # noqa: PLC0415 (GPU ranks only)
+                from cupy.cuda import nccl  # noqa: PLC0415 (GPU ranks only)
+
+                if not nccl.available:
+                    why = f"rank {self.rank}: cupy.cuda.nccl did not load libnccl"
+                else:
+                    bus = cupy.cuda.Device().pci_bus_id
+                    if self.rank == 0:
+                        uid = nccl.get_unique_id()
+            except Exception as err:  # noqa: BLE001 (any failure: the TCP exchange stays)
+                why = f"rank {self.rank}: {err!r}"
+        got = self.allgather((why, bus, uid))
+        whys = [g[0] for g in got if g[0] is not None]
+        if whys:
+            return whys[0]
+        buses = [g[1] for g in got]
+        if len(set(buses)) < self.size:
+            # NCCL takes one rank per GPU (two workers sharing a GPU: the tests' layout)
+            return f"ranks share a GPU (PCI bus ids {buses})"
+        err = None
+        try:
+            comm = nccl.NcclCommunicator(self.size, got[0][2], self.rank)
+        except Exception as e:  # noqa: BLE001 (said to every rank below)
+            comm, err = None, f"rank {self.rank}: {e!r}"
+        errs = [e for e in self.allgather(err) if e is not None]
+        if errs:
+            if comm is not None:
+                comm.abort()
+            return errs[0]
+        self._nccl, self._nccl_mod = comm, nccl
+        return None
+
+    def _xp(self):
+        return sr.array_module(self.device)
+
+    def _nccl_allgather_bytes(self, sends):
+        """One NCCL all-gather per array of ``sends`` (contiguous uint8 arrays on the rank's
+        device, each of one size on every rank), in one NCCL group; the received arrays (P
+        times the bytes, rank order), uint8. ('framed': the same buffers over TCP.)"""
+        if self.exchange == "framed":
+            got = self.allgather([_host(a) for a in sends])
+            return [self._xp().asarray(np.concatenate([g[k] for g in got]))
+                    for k in range(len(sends))]
+        import cupy  # noqa: PLC0415 (GPU ranks only)
+
+        nccl = self._nccl_mod
+        stream = cupy.cuda.get_current_stream().ptr
+        recvs = [cupy.empty(self.size * a.nbytes, dtype=cupy.uint8) for a in sends]
+        live = [(a, r) for a, r in zip(sends, recvs) if a.nbytes]
+        if live:
+            nccl.groupStart()
+            for a, r in live:
+                self._nccl.allGather(a.data.ptr, r.data.ptr, a.nbytes, nccl.NCCL_UINT8, stream)
+            nccl.groupEnd()
+        return recvs
+
+    def _nccl_gather_equal(self, a):
+        """Every rank's array ``a`` (one shape and type on every rank, on the rank's
+        device), stacked in rank order: shape (P, *a.shape), on this rank's device."""
+        xp = self._xp()
+        t = time.perf_counter()
+        a = xp.ascontiguousarray(xp.asarray(a))
+        (r,) = self._nccl_allgather_bytes([a.reshape(-1).view(np.uint8)])
+        out = r.view(a.dtype).reshape((self.size, *a.shape))
+        self.exchanges += 1
+        self.exchange_s += time.perf_counter() - t
+        return out
+
+    def _nccl_concat(self, a):
+        """The whole array from every rank's slice (length ``hi - lo``, on the rank's
+        device), on the device: the slices padded to the longest, all-gathered, cut out
+        again."""
+        xp = self._xp()
+        t = time.perf_counter()
+        a = xp.asarray(a)
+        sizes = np.diff(self.bounds)
+        m = int(sizes.max())
+        buf = _padded(xp, a, m)
+        (r,) = self._nccl_allgather_bytes([buf.view(np.uint8)])
+        r = r.view(a.dtype)
+        whole = r if (sizes == m).all() else xp.concatenate(
+            [r[p * m:p * m + int(sizes[p])] for p in range(self.size)])
+        self.exchanges += 1
+        self.exchange_s += time.perf_counter() - t
+        return whole
+
+    def _nccl_gather_slices(self, v, extra, packed):
+        """:meth:`gather_slices` through NCCL: first the counts and extras (one small
+        all-gather, read on the host: it sets the sizes of the next), then the slices, all
+        padded to the largest, as index lists or as bitmaps, whichever moves fewer bytes."""
+        xp = self._xp()
+        t = time.perf_counter()
+        bits, shape = packed
+        P = self.size
+        head = xp.asarray(np.array([v.nvals, *bits], dtype=np.int64))
+        (r,) = self._nccl_allgather_bytes([head.view(np.uint8)])
+        heads = _host(r.view(np.int64).reshape(P, -1))
+        counts = heads[:, 0]
+        extras = [_unpack_extra(h[1:], shape) for h in heads]
+        sizes = np.diff(self.bounds)
+        full = counts == sizes
+        dt = np.dtype(v.dtype)
+        ityp = np.dtype(np.int32 if self.n < 2**31 else np.int64)
+        kmax, nmax = int(counts.max()), int(sizes.max())
+        pres_bytes = 0 if full.all() else nmax
+        if kmax * (ityp.itemsize + dt.itemsize) < nmax * dt.itemsize + pres_bytes:
+            i, x = v.sparse(sorted=False)
+            ri, rx = self._nccl_allgather_bytes([
+                _padded(xp, i.astype(ityp, copy=False), kmax).view(np.uint8),
+                _padded(xp, x.astype(dt, copy=False), kmax).view(np.uint8)])
+            ri, rx = ri.view(ityp), rx.view(dt)
+            msgs = [("s", ri[p * kmax:p * kmax + int(counts[p])],
+                     rx[p * kmax:p * kmax + int(counts[p])]) for p in range(P)]
+        else:
+            x, pr = v.bitmap()
+            sends = [_padded(xp, x.astype(dt, copy=False), nmax).view(np.uint8)]
+            if pres_bytes:
+                pr = xp.ones(x.size, dtype=bool) if pr is None else pr
+                sends.append(_padded(xp, pr, nmax).view(np.uint8))
+            got = self._nccl_allgather_bytes(sends)
+            rx = got[0].view(dt)
+            rp = got[1].view(bool) if pres_bytes else None
+            if (sizes == nmax).all():
+                # slices of one length (even cuts): the received buffers are the whole vector
+                self.exchanges += 1
+                self.exchange_s += time.perf_counter() - t
+                whole = sr.Vector.from_bitmap(rx, rp, device=v.device)
+                return Gathered(self, v.dtype, v.xp, v.device, extras, None, whole, module=xp)
+            msgs = [("b", rx[p * nmax:p * nmax + int(sizes[p])],
+                     None if full[p] else rp[p * nmax:p * nmax + int(sizes[p])])
+                    for p in range(P)]
+        self.exchanges += 1
+        self.exchange_s += time.perf_counter() - t
+        return Gathered(self, v.dtype, v.xp, v.device, extras, msgs, None, module=xp)
 
     # -------------------------------------------------------------- commands
     def _abort_peers(self):
@@ -264,7 +510,7 @@ class Rank:
 
     def _serve(self, conn):
         """The client's commands, one at a time: ('call', token, fn, args, kwargs, keep,
-        drops) or ('close',)."""
+        drops, exchange) or ('close',)."""
         while True:
             try:
                 cmd = _recv(conn)
@@ -276,12 +522,13 @@ class Rank:
                 conn.close()
                 return
             try:
-                _, token, fn, args, kwargs, keep, drops = cmd
+                _, token, fn, args, kwargs, keep, drops, exchange = cmd
                 for t, i in drops:
                     T.HELD.pop((t, i), None)
                 if self.size > 1:
                     self._wait_peers()
                 try:
+                    self._use_exchange(exchange)
                     out = fn(self, *args, **kwargs)
                 except BaseException:
                     self._abort_peers()
@@ -309,6 +556,12 @@ class Rank:
             return
         self._closed = True
         RANKS.pop((self.key, self.rank), None)
+        if self._nccl is not None:
+            try:  # abort: local to this rank (a destroy may wait for its peers)
+                self._nccl.abort()
+            except Exception:  # noqa: BLE001 (closing: nothing left to tell)
+                pass
+            self._nccl = None
         for s in (*self.peers.values(), self._listener):
             try:
                 s.close()
@@ -320,15 +573,17 @@ class Rank:
 class Gathered:
     """The slices of a vector from every rank (:meth:`Rank.gather_slices`)."""
 
-    def __init__(self, rank, dtype, xp, device, extras, msgs, whole):
+    def __init__(self, rank, dtype, xp, device, extras, msgs, whole, module=np):
         self.rank, self.dtype, self.xp, self.device = rank, dtype, xp, device
         self.extras, self.msgs, self.whole = extras, msgs, whole
+        #: where the slices are: NumPy (received over TCP) or CuPy (through NCCL)
+        self.am = module
 
     def vector(self, form="sparse"):
         """The whole vector, as an ``sr.Vector`` of ``form`` on the rank's device."""
         if self.whole is not None:
             return self.whole.to_form(form)
-        R, dt, xp = self.rank, self.dtype, self.xp
+        R, dt, xp, am = self.rank, self.dtype, self.xp, self.am
         spans = list(zip(R.bounds[:-1], R.bounds[1:], self.msgs))
         if form == "sparse":
             idx, vals = [], []
@@ -337,14 +592,17 @@ class Gathered:
                     idx.append(a.astype(np.int64) + lo)
                     vals.append(b)
                 else:
-                    k = np.arange(hi - lo, dtype=np.int64) if b is None else np.flatnonzero(b)
+                    k = am.arange(hi - lo, dtype=np.int64) if b is None else am.flatnonzero(b)
                     idx.append(k + lo)
                     vals.append(a if b is None else a[k])
-            i = xp.asarray(np.concatenate(idx))
-            x = xp.asarray(np.concatenate(vals).astype(dt, copy=False))
-            return sr.Vector.from_coo(i, x, size=R.n, dtype=dt, device=self.device, sort=False)
-        vals = np.zeros(R.n, dtype=dt)
-        pres = np.zeros(R.n, dtype=bool)
+            i = xp.asarray(am.concatenate(idx))
+            x = xp.asarray(am.concatenate(vals).astype(dt, copy=False))
+            # unique by construction (each slice a Vector's own indices, the slices' ranges
+            # disjoint): the Vector as from_coo(sort=False) makes it, without its range and
+            # duplicate checks (a count over all n, two host reads: every round)
+            return sr.Vector(R.n, dt, self.device, indices=i, svalues=x, jumbled=True)
+        vals = am.zeros(R.n, dtype=dt)
+        pres = am.zeros(R.n, dtype=bool)
         full = True
         for lo, hi, (f, a, b) in spans:
             if f == "s":
@@ -446,7 +704,7 @@ class Mesh:
             try:
                 for p, s in enumerate(self.socks):
                     _send(s, ("call", rank_token(token, p), fn, tuple(args), dict(kwargs or {}),
-                              keep, drops[p]), cloudpickle.dumps)
+                              keep, drops[p], EXCHANGE), cloudpickle.dumps)
                 replies = [_recv(s) for s in self.socks]
             except BaseException:
                 self.close()
