@@ -13,6 +13,7 @@ import numpy as np
 
 from ...ops import ANY, Semiring
 from ...ops import semiring as _semirings
+from . import compiled
 
 #: Rows of at most this many entries are reduced, one block per row length, elementwise
 #: across the rows (``ufunc.reduce`` along axis 0) instead of by ``ufunc.reduceat``, whose
@@ -432,6 +433,11 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
         if res is not None:
             return res
+    if allowed is None and x_present is None and compiled.ENABLED:
+        res = compiled.pull(M, x_values, sr, dtype, xfirst,  # where sr has a compiled form
+                            _order_free(sr, sr.result_type(dtype)))
+        if res is not None:
+            return res
     if (allowed is None and x_present is None and not sr.mul.positional
             and M.nvals <= PLAN_MAX_ENTRIES and _order_free(sr, sr.result_type(dtype))):
         plan = _plan(M, _paddable(M, sr, dtype))
@@ -503,7 +509,12 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
     The frontier's rows are expanded without a slot array (each x value and k repeated by its
     row's length, the positions as one repeat plus a range), the product made in place and
     the fold by the monoid's ufunc under one ``errstate``: few NumPy calls, whose fixed cost
-    (0.3-1.5 µs each) is most of a push from a frontier of a few vertices."""
+    (0.3-1.5 µs each) is most of a push from a frontier of a few vertices. Where the
+    semiring has a compiled form (:mod:`.compiled`, Numba installed) that runs instead."""
+    if compiled.ENABLED:
+        res = compiled.push(M, x_indices, x_values, allowed, sr, dtype, xfirst)
+        if res is not None:
+            return res
     ks = np.asarray(x_indices, dtype=np.int64)
     indptr = M.indptr
     starts = indptr.take(ks)

@@ -1,0 +1,464 @@
+"""CPU mechanism: compiled loops by Numba, where it is installed (the ``cpu`` extra).
+
+One kernel per operation family, generic over the semiring: the kernel's loop is written
+once and the semiring's scalar ops come from the op tables (:mod:`semiring.ops`) as data:
+an op whose NumPy twin is a ``numpy.ufunc`` is called as that ufunc on scalars inside the
+compiled loop (Numba compiles NumPy's ufuncs on scalars with NumPy's type rules), its
+result cast to the op's result type. The kernel is a closure over those ufuncs and types,
+built and compiled once per (semiring, domain) on its first use, and cached on disk
+(``cache=True``: the closure's cells are the ufuncs and scalar types, which pickle by name,
+so a later process finds the compiled code under the same key). An op whose NumPy twin is
+a Python function (``first``, ``second``, ``pair``, ``minus``, the positional ops), or
+whose compile fails, has no compiled form: the caller falls back to the NumPy paths
+(:mod:`.spmv`, :mod:`.traversal`), which stay the reference the tests compare against.
+
+Why: a min-plus SpMV in NumPy gathers x into a temporary (about SciPy's whole compiled
+plus-times product), then adds and folds in further passes; the compiled row loop does it
+in one pass, over two threads (``prange`` over row ranges of equal entry counts), and a BFS's
+levels from SciPy's visit order are one loop (``level[v] = level[pred[v]] + 1``) instead of
+seven NumPy passes. Measurements: ``docs/perf-notes.md``,
+``bench/results/20261128-cpu-numba-before-after.md``.
+
+``SEMIRING_NUMBA=0`` in the environment turns the compiled paths off (the NumPy paths run);
+:data:`ENABLED` is the switch the backend reads.
+
+Examples
+--------
+>>> import numpy as np, semiring as sr
+>>> A = sr.Matrix.from_coo([0, 0, 2], [0, 1, 1], [2.0, -3.0, 4.0], nrows=3, ncols=2)
+>>> x = sr.Vector.from_dense(np.array([1.0, 5.0]))
+>>> sr.mxv(A, x, sr.min_plus).to_dense(missing=np.inf)   # compiled where Numba is installed
+array([ 2., inf,  9.])
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+import time
+import weakref
+
+import numpy as np
+
+from ...ops import ANY, Semiring
+
+#: Whether the compiled kernels run: Numba is installed (the ``cpu`` extra) and
+#: ``SEMIRING_NUMBA`` is not "0". Numba itself is imported on the first kernel a process
+#: needs (about 0.2 s), not with :mod:`semiring`.
+ENABLED = importlib.util.find_spec("numba") is not None and \
+    os.environ.get("SEMIRING_NUMBA", "1") != "0"
+_nb = None
+
+
+def _numba():
+    global _nb
+    if _nb is None:
+        import numba  # noqa: PLC0415  (optional, imported on the first compiled call)
+
+        _nb = numba
+    return _nb
+
+#: A pull of fewer stored entries than this runs the serial kernel: starting the two
+#: threads of the parallel one costs more than it saves below it (min-plus, float32, this
+#: 2-core host, µs serial / parallel: see docs/perf-notes.md, "Numba").
+PARALLEL_MIN_ENTRIES = 1 << 13
+#: The parallel pull runs while the host's 1-minute load average plus its threads is at
+#: most the core count plus this (see :func:`_threads`); re-read every LOAD_CHECK_S.
+PARALLEL_LOAD_SLACK = 1.0
+LOAD_CHECK_S = 1.0
+#: Row ranges a thread of the parallel pull: a few, of equal entry counts, so that a thread
+#: whose rows are long (a power-law graph's hubs) does not hold the others up.
+CHUNKS_PER_THREAD = 4
+#: A push's output is collected by a scan of the target marks when at least 1/PUSH_SCAN of
+#: the targets were hit, else by sorting the hit targets (O(hits log hits)).
+PUSH_SCAN = 8
+#: Scratch arrays of the push (a target's value and mark) are kept per thread for up to
+#: this many targets; beyond it each call allocates its own (zeroed pages).
+SCRATCH_MAX = 1 << 22
+
+
+# --------------------------------------------------------------------- scalar ops as data
+
+def _scalar(op, domain):
+    """(ufunc, result scalar type) of a non-positional op whose NumPy twin is a ufunc, in
+    ``domain``; None where the op has no compiled form."""
+    if op.positional or not isinstance(op.numpy, np.ufunc):
+        return None
+    return op.numpy, op.result_type(domain).type
+
+
+class Ops:
+    """What a compiled kernel reads of a semiring in one domain: the multiply (ufunc and
+    result type), the monoid's fold (ufunc, or keep the first product where the monoid's
+    terminal is :data:`~semiring.ops.ANY`)."""
+
+    __slots__ = ("mul", "ptype", "add", "first_only")
+
+    def __init__(self, mul, ptype, add, first_only):
+        self.mul, self.ptype, self.add, self.first_only = mul, ptype, add, first_only
+
+
+def ops_of(sr: Semiring, domain):
+    """The compiled form of ``sr`` in ``domain`` (:class:`Ops`), or None."""
+    m = _scalar(sr.mul, domain)
+    if m is None:
+        return None
+    ptype = np.dtype(m[1])
+    first_only = sr.add.terminal is not None and sr.add.terminal(ptype) is ANY
+    a = None if first_only else _scalar(sr.add.op, ptype)
+    if not first_only and (a is None or np.dtype(a[1]) != ptype):
+        return None  # a fold that changes the products' type: the NumPy path
+    return Ops(m[0], m[1], None if first_only else a[0], first_only)
+
+
+# ------------------------------------------------------------------------- kernel factories
+
+def _make_pull(mul, ptype, add, first_only, lanes, parallel):
+    """The pull ``out[i] = ⊕_j A(rows[i], j) ⊗ x(j)``, the rows ``bounds[c]..bounds[c+1]``
+    of ``rows`` an iteration of the outer loop. Indices arrive as unsigned views (no
+    negative-index wrap-around test a load: grid-256² 0.29 → 0.22 ms). ``lanes == 4``
+    (monoids whose fold does not depend on the order): rows of at least 8 entries fold
+    into four accumulators, combined at the row's end, four independent dependency chains
+    (the min fold's compare-and-select chain bound the loop: kron-12 177 → 82 µs)."""
+    nb = _numba()
+    prange = nb.prange  # (a module's attribute in the loop is not taken for prange)
+    one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+
+    def pull(indptr, indices, a, x, rows, bounds, xfirst, out):
+        def prod(j):
+            if xfirst:
+                return ptype(mul(x[indices[j]], a[j]))
+            return ptype(mul(a[j], x[indices[j]]))
+
+        # ``parallel`` read here puts it in the closure: Numba's on-disk cache keys an entry
+        # by the code and the closure's cells, not by the compile flags
+        nchunks = bounds.size - 1 if parallel else bounds.size - 1
+        for c in prange(nchunks):
+            for i in range(bounds[c], bounds[c + 1]):
+                r = rows[i]
+                j0 = np.uint64(indptr[r])
+                j1 = np.uint64(indptr[r + one])
+                acc = prod(j0)
+                j = j0 + one
+                if not first_only:
+                    if lanes == 4 and j1 - j0 >= 8:
+                        acc1, acc2, acc3 = prod(j), prod(j + one), prod(j + two)
+                        j += three
+                        while j + three < j1:
+                            acc = ptype(add(acc, prod(j)))
+                            acc1 = ptype(add(acc1, prod(j + one)))
+                            acc2 = ptype(add(acc2, prod(j + two)))
+                            acc3 = ptype(add(acc3, prod(j + three)))
+                            j += four
+                        acc = ptype(add(ptype(add(acc, acc1)), ptype(add(acc2, acc3))))
+                    while j < j1:
+                        acc = ptype(add(acc, prod(j)))
+                        j += one
+                out[i] = acc
+
+    return nb.njit(cache=True, parallel=parallel, nogil=True)(pull)
+
+
+def _make_push(mul, ptype, add, first_only):
+    """The push ``out(o) = ⊕_{t} x_t ⊗ A(k_t, o)``: each target's products folded in the
+    order of the expansion (the frontier's order, then the row's), which is the order of
+    the reference's stable sort; sorted (indices, values)."""
+
+    def push(indptr, indices, a, ks, xv, allowed, masked, xfirst, acc, mark, hits):
+        ncols = mark.size
+        nhit = 0
+        for t in range(ks.size):
+            k = ks[t]
+            xk = xv[t]
+            j = indptr[k]
+            while j < indptr[k + 1]:
+                o = indices[j]
+                jj = j
+                j += one
+                if masked and not allowed[o]:
+                    continue
+                if xfirst:
+                    p = ptype(mul(xk, a[jj]))
+                else:
+                    p = ptype(mul(a[jj], xk))
+                if mark[o] == 0:
+                    mark[o] = 1
+                    acc[o] = p
+                    hits[nhit] = o
+                    nhit += 1
+                elif not first_only:
+                    acc[o] = ptype(add(acc[o], p))
+        if nhit * PUSH_SCAN >= ncols:
+            idx = np.empty(nhit, dtype=np.int64)
+            h = 0
+            for o in range(ncols):
+                if mark[o]:
+                    idx[h] = o
+                    h += 1
+        else:
+            idx = hits[:nhit]
+            _heapsort_jit(idx)
+        vals = np.empty(nhit, dtype=acc.dtype)
+        for h in range(nhit):
+            o = idx[h]
+            vals[h] = acc[o]
+            mark[o] = 0  # the marks are all clear between calls
+        return idx, vals
+
+    nb = _numba()
+    one = np.uint64(1)
+    _sort_kernels()  # the global _heapsort_jit the push calls
+    return nb.njit(cache=True, nogil=True)(push)
+
+
+def _heapsort(a):
+    # in place, O(k log k); short lists by insertion. (np.sort compiled into the push cost
+    # it 2 s of compile on a fresh cache, this 0.1 s)
+    n = a.size
+    if n <= 16:
+        for i in range(1, n):
+            v = a[i]
+            j = i - 1
+            while j >= 0 and a[j] > v:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = v
+        return
+    for start in range(n // 2 - 1, -1, -1):
+        _sift_jit(a, start, n)
+    for end in range(n - 1, 0, -1):
+        a[0], a[end] = a[end], a[0]
+        _sift_jit(a, 0, end)
+
+
+def _sift(a, root, end):
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        if child + 1 < end and a[child] < a[child + 1]:
+            child += 1
+        if a[root] >= a[child]:
+            return
+        a[root], a[child] = a[child], a[root]
+        root = child
+
+
+_sift_jit = _heapsort_jit = None  # compiled on first use; globals of the kernels above
+
+
+def _sort_kernels():
+    global _sift_jit, _heapsort_jit
+    if _heapsort_jit is None:
+        nb = _numba()
+        _sift_jit = nb.njit(cache=True, nogil=True)(_sift)
+        _heapsort_jit = nb.njit(cache=True, nogil=True)(_heapsort)
+
+
+def _bfs_levels(order, pred, level):
+    # SciPy's search visits a vertex after the vertex that found it: one pass in visit order
+    level[order[0]] = 0
+    for i in range(1, order.size):
+        v = order[i]
+        level[v] = level[pred[v]] + 1
+
+
+# ----------------------------------------------------------------------------- the caches
+
+_lock = threading.Lock()
+_kernels: dict = {}  # (family, semiring, domain[, parallel]) -> dispatcher, or None
+_failed: set = set()  # (kernel, argument types): did not compile
+
+
+def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
+    """The compiled kernel of ``family`` ("pull", "push") for ``sr`` in ``domain``, built
+    on first use; None where ``sr`` has no compiled form there."""
+    key = (family, sr, np.dtype(domain), lanes, parallel)
+    k = _kernels.get(key, False)
+    if k is False:
+        with _lock:
+            k = _kernels.get(key, False)
+            if k is False:
+                ops = ops_of(sr, domain)
+                if ops is None:
+                    k = None
+                elif family == "pull":
+                    k = _make_pull(ops.mul, ops.ptype, ops.add, ops.first_only, lanes,
+                                   parallel)
+                else:
+                    k = _make_push(ops.mul, ops.ptype, ops.add, ops.first_only)
+                _kernels[key] = k
+    return k
+
+
+def _call(kernel, key, *args):
+    """Run a compiled kernel: (its result,), or None where it does not compile for these
+    argument types (the caller falls back to NumPy, and at once the next time: ``key``
+    names the kernel and the argument types that vary)."""
+    if key in _failed:
+        return None
+    try:
+        return (kernel(*args),)
+    except (_nb.core.errors.TypingError, _nb.core.errors.UnsupportedError,
+            _nb.core.errors.LoweringError, NotImplementedError):
+        _failed.add(key)
+        return None
+
+
+_levels = None
+
+
+def levels_kernel():
+    """The compiled BFS levels loop (see :func:`bfs_levels`)."""
+    global _levels
+    if _levels is None:
+        _levels = _numba().njit(cache=True, nogil=True)(_bfs_levels)
+    return _levels
+
+
+# ------------------------------------------------------------------------ the entry points
+
+#: Per-matrix row lists of the pull (a Matrix is immutable): (non-empty rows, the parallel
+#: row ranges) by thread count.
+_rows: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _layout(M, threads):
+    """M's arrays as the kernels read them, kept per matrix: ``indptr`` as uint64, the
+    column indices as their unsigned view (one compiled variant a width, no wrap-around
+    test a load), and for ``threads`` the non-empty rows (uint64) split into ``threads`` ×
+    :data:`CHUNKS_PER_THREAD` ranges of about equal entry counts (``threads=0``: none)."""
+    per = _rows.get(M)
+    if per is None:
+        per = _rows[M] = {}
+        per["indptr"] = M.indptr.astype(np.int64, copy=False).view(np.uint64)
+        per["indices"] = M.indices.view(np.uint32 if M.indices.dtype.itemsize == 4
+                                        else np.uint64)
+    if threads and threads not in per:
+        indptr = per["indptr"].view(np.int64)
+        rows = np.flatnonzero(np.diff(indptr))
+        chunks = max(1, min(rows.size, threads * CHUNKS_PER_THREAD))
+        # range c begins at the first row whose entries start at or after c/chunks of them
+        marks = (np.arange(1, chunks, dtype=np.int64) * int(M.nvals)) // chunks
+        bounds = np.unique(np.concatenate(
+            [[0], np.searchsorted(indptr[rows + 1], marks, side="right"), [rows.size]]))
+        per[threads] = (rows.astype(np.uint64), bounds.astype(np.int64))
+    return per
+
+
+def _values(M, dtype):
+    """M's values in ``dtype``, one a stored entry: an iso matrix's one value spread once
+    (kept with the layout) rather than a stride-0 view, which would compile every kernel a
+    second time."""
+    avals, astride = M._values_for(dtype)
+    if astride:
+        return avals
+    lay = _layout(M, 0)
+    key = ("iso", np.dtype(dtype))
+    v = lay.get(key)
+    if v is None:
+        v = lay[key] = np.full(M.nvals, avals[0], dtype=avals.dtype)
+    return v
+
+
+def _threads() -> int:
+    """Threads for a large pull: Numba's count while the host's load average leaves a core
+    a thread idle, else 1. A parallel loop waits at its end for every thread; on a host
+    whose cores are busy with other processes a thread waits for a time slice: on this
+    2-core host at load 4 the parallel min-plus SpMV took 4-12 ms a call against 0.1-2.4 ms
+    serial (OpenMP's spinning workers; passive waiting and Numba's workqueue layer were
+    slow too). The load is read at most every LOAD_CHECK_S seconds."""
+    now = time.monotonic()
+    if now - _load[0] > LOAD_CHECK_S:
+        threads = _numba().get_num_threads()
+        try:
+            busy = os.getloadavg()[0]
+        except OSError:  # pragma: no cover - no load average on this platform
+            busy = 0.0
+        _load[0], _load[1] = now, threads if busy + threads <= os.cpu_count() + PARALLEL_LOAD_SLACK \
+            else 1
+    return _load[1]
+
+
+_load = [-1e9, 1]
+
+
+def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
+    """The unmasked pull with every x present, compiled: sparse (indices, values) over the
+    non-empty rows, or None where ``sr`` has no compiled form in ``dtype``.
+    ``order_free``: the monoid's fold may run in any order (four accumulators a row)."""
+    if not ENABLED or M.nvals == 0:
+        return None
+    nb = _numba()
+    threads = _threads() if M.nvals >= PARALLEL_MIN_ENTRIES else 1
+    lanes = 4 if order_free else 1
+    kernel = _kernel("pull", sr, dtype, lanes, threads > 1)
+    if kernel is None:
+        return None
+    lay = _layout(M, threads)
+    rows, bounds = lay[threads]
+    x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
+    out = np.empty(rows.size, dtype=sr.result_type(dtype))
+    indices = lay["indices"]
+    done = _call(kernel, (kernel, indices.dtype), lay["indptr"], indices, _values(M, dtype),
+                 x, rows, bounds, bool(xfirst), out)
+    return None if done is None else (rows.view(np.int64), out)
+
+
+_scratch_local = threading.local()
+
+
+def _scratch(ncols: int, ptype):
+    """This thread's push scratch: a value a target (contents undefined), a mark a target
+    (all 0 between calls), the hit list."""
+    if ncols > SCRATCH_MAX:
+        return (np.empty(ncols, dtype=ptype), np.zeros(ncols, dtype=np.uint8),
+                np.empty(ncols, dtype=np.int64))
+    bufs = _scratch_local.__dict__.setdefault("bufs", {})
+    mark = bufs.get("mark")
+    if mark is None or mark.size < ncols:
+        mark = bufs["mark"] = np.zeros(max(ncols, 64), dtype=np.uint8)
+        bufs["hits"] = np.empty(max(ncols, 64), dtype=np.int64)
+    acc = bufs.get(np.dtype(ptype))
+    if acc is None or acc.size < ncols:
+        acc = bufs[np.dtype(ptype)] = np.empty(max(ncols, 64), dtype=ptype)
+    return acc[:ncols], mark[:ncols], bufs["hits"][:ncols]
+
+
+_NO_MASK = np.zeros(0, dtype=np.bool_)
+
+
+def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
+    """The push from a sparse x (optionally onto the ``allowed`` targets), compiled: sorted
+    (indices, values, True), or None where ``sr`` has no compiled form in ``dtype``."""
+    if not ENABLED:
+        return None
+    kernel = _kernel("push", sr, dtype)
+    if kernel is None:
+        return None
+    ks = np.ascontiguousarray(np.asarray(x_indices), dtype=np.int64)
+    xv = np.ascontiguousarray(np.asarray(x_values).astype(dtype, copy=False))
+    acc, mark, hits = _scratch(M.ncols, sr.result_type(dtype))
+    mask = _NO_MASK if allowed is None else allowed
+    lay = _layout(M, 0)
+    indices = lay["indices"]
+    res = _call(kernel, (kernel, indices.dtype, mask.dtype), lay["indptr"], indices,
+                _values(M, dtype), ks, xv, mask, allowed is not None, bool(xfirst), acc, mark,
+                hits)
+    if res is None:
+        return None
+    return res[0][0], res[0][1], True
+
+
+def bfs_levels(order, pred, n, out=None):
+    """BFS levels from SciPy's visit order and BFS tree (``pred[v]`` the vertex that found
+    v): :func:`semiring.backend.cpu.traversal._depths` compiled; None where Numba is off."""
+    if not ENABLED:
+        return None
+    level = np.empty(n, dtype=np.int64) if out is None else out
+    if order.size < n:
+        level.fill(-1)
+    if order.size:
+        levels_kernel()(order, pred, level)
+    return level
