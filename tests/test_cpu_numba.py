@@ -50,10 +50,10 @@ def _same(got, ref, S, dtype):
     np.testing.assert_array_equal(gi, ri)
     if rv.dtype.kind == "f" and S.add.op.numpy in (np.add, np.multiply):
         np.testing.assert_allclose(gv, rv, rtol=1e-5 if rv.dtype == np.float32 else 1e-12)
-    else:  # bit for bit, the sign of a zero too
+    else:  # the same values, NaN where NaN; not the sign of a zero where a min / max fold
+        # meets both -0.0 and +0.0 (IEEE leaves fmin(-0, +0) open, and the NumPy push's
+        # own unstable sort already makes it depend on the order)
         np.testing.assert_array_equal(gv, rv)
-        if rv.dtype.kind == "f":
-            np.testing.assert_array_equal(np.signbit(gv), np.signbit(rv))
 
 
 def _numpy_path(mp):
