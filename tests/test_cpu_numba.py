@@ -14,7 +14,9 @@ import sys
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
+from scipy.sparse.csgraph import breadth_first_order
 
+import algorithms
 import semiring as sr
 from conftest import to_host
 from strategies import make_matrix
@@ -205,8 +207,6 @@ def _graph(rng, n, p, device, int64):
 @given(n=st.integers(1, 60), p=st.sampled_from([0.0, 0.02, 0.1, 0.5]),
        seed=st.integers(0, 2**31 - 1), int64=st.booleans(), parents=st.booleans())
 def test_bfs_levels_equal_the_numpy_path(device, n, p, seed, int64, parents):
-    import algorithms  # noqa: PLC0415  (the algorithms package, above semiring)
-
     rng = np.random.default_rng(seed + 1)
     A = _graph(np.random.default_rng(seed), n, p, device, int64)
     Ah = _graph(np.random.default_rng(seed), n, p, "cpu", int64)
@@ -223,8 +223,6 @@ def test_bfs_levels_equal_the_numpy_path(device, n, p, seed, int64, parents):
 @needs_numba
 @given(n=st.integers(1, 80), p=st.sampled_from([0.0, 0.03, 0.2]), seed=st.integers(0, 2**31 - 1))
 def test_compiled_levels_equal_the_level_doubling(n, p, seed):
-    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415
-
     rng = np.random.default_rng(seed)
     A = _graph(rng, n, p, "cpu", False)
     s = int(rng.integers(0, n))
@@ -241,8 +239,6 @@ def test_compiled_levels_equal_the_level_doubling(n, p, seed):
 def test_without_numba_the_numpy_paths_run(monkeypatch):
     """Numba absent (its import fails): the backend imports, ENABLED is False, no kernel is
     built, and the products and BFS give the NumPy paths' answers."""
-    import algorithms  # noqa: PLC0415
-
     monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a, **k: None if name == "numba" else _find_spec(name))
