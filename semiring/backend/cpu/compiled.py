@@ -462,3 +462,37 @@ def bfs_levels(order, pred, n, out=None):
     if order.size:
         levels_kernel()(order, pred, level)
     return level
+
+
+def warm(sr: Semiring, dtype, order_free: bool) -> int:
+    """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
+    ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, the
+    push unmasked and masked, with 32- and 64-bit column indices; and the BFS levels loop.
+    Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
+    ``python -m semiring.warmup --cpu`` runs."""
+    if not ENABLED or ops_of(sr, dtype) is None:
+        return 0
+    dtype = np.dtype(dtype)
+    ptype = sr.result_type(dtype)
+    lanes = 4 if order_free else 1
+    indptr = np.array([0, 2, 3, 3], dtype=np.uint64)
+    a = np.ones(3, dtype=dtype)
+    x = np.ones(3, dtype=dtype)
+    rows = np.array([0, 1], dtype=np.uint64)
+    bounds = np.array([0, 1, 2], dtype=np.int64)
+    count = 0
+    for itype in (np.uint32, np.uint64):
+        indices = np.array([0, 2, 1], dtype=itype)
+        for parallel in (False, True):
+            _kernel("pull", sr, dtype, lanes, parallel)(
+                indptr, indices, a, x, rows, bounds, False, np.empty(2, dtype=ptype))
+            count += 1
+        for mask in (_NO_MASK, np.ones(3, dtype=np.bool_)):
+            _kernel("push", sr, dtype)(
+                indptr, indices, a, np.array([0, 1], dtype=np.int64), x[:2], mask,
+                mask.size > 0, True, np.empty(3, dtype=ptype), np.zeros(3, dtype=np.uint8),
+                np.empty(3, dtype=np.int64))
+            count += 1
+    levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
+                    np.zeros(2, dtype=np.int64))
+    return count + 1

@@ -180,6 +180,12 @@ _PAD_FOLDS = (np.fmin, np.fmax)
 _PAD_MULS = (np.add, np.subtract, np.multiply)
 
 
+def warm(sr: Semiring, dtype) -> int:
+    """Compile the compiled kernels of ``sr`` in ``dtype`` ahead of a first call (see
+    :func:`.compiled.warm`); the kernels run, 0 without Numba or a compiled form."""
+    return compiled.warm(sr, dtype, _order_free(sr, sr.result_type(dtype)))
+
+
 def _paddable(M, sr: Semiring, dtype) -> bool:
     """Whether the padded row plan gives this product exactly (see PAD_BLOCK_COST)."""
     dtype = np.dtype(dtype)
