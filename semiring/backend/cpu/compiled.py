@@ -63,9 +63,9 @@ def _numba():
 #: threads of the parallel one costs more than it saves below it (min-plus, float32, this
 #: 2-core host, µs serial / parallel: see docs/perf-notes.md, "Numba").
 PARALLEL_MIN_ENTRIES = 1 << 13
-#: The parallel pull runs while the host's 1-minute load average plus its threads is at
-#: most the core count plus this (see :func:`_threads`); re-read every LOAD_CHECK_S.
-PARALLEL_LOAD_SLACK = 1.0
+#: The parallel pull runs while the host's 1-minute load average is at most this times
+#: its core count (see :func:`_threads`); re-read every LOAD_CHECK_S seconds.
+PARALLEL_MAX_LOAD = 1.0
 LOAD_CHECK_S = 1.0
 #: Row ranges a thread of the parallel pull: a few, of equal entry counts, so that a thread
 #: whose rows are long (a power-law graph's hubs) does not hold the others up.
@@ -93,10 +93,20 @@ class Ops:
     result type), the monoid's fold (ufunc, or keep the first product where the monoid's
     terminal is :data:`~semiring.ops.ANY`)."""
 
-    __slots__ = ("mul", "ptype", "add", "first_only")
+    __slots__ = ("mul", "ptype", "add", "first_only", "form")
 
     def __init__(self, mul, ptype, add, first_only):
         self.mul, self.ptype, self.add, self.first_only = mul, ptype, add, first_only
+        self.form = _FOLD_FORMS.get(add, 0)
+
+
+#: Folds compiled as an inline select instead of Numba's scalar ufunc, by the monoid's
+#: NumPy twin: 1 ``fmin``, 2 ``fmax`` (NaN-ignoring: ``p if p < acc or acc != acc else
+#: acc``). Numba's ``np.fmin`` on scalars tests both operands for NaN, seven instructions on
+#: the fold's dependency chain against four: min-plus SpMV, serial, µs, kron-14 398 → 202,
+#: urand-14 576 → 326, grid-256² 238 → 174 (SciPy's plus-times 333, 297, 141). The same
+#: values; of two equal values (-0.0 and +0.0) it keeps the first, as IEEE leaves open.
+_FOLD_FORMS = {np.fmin: 1, np.fmax: 2}
 
 
 def ops_of(sr: Semiring, domain):
@@ -114,7 +124,7 @@ def ops_of(sr: Semiring, domain):
 
 # ------------------------------------------------------------------------- kernel factories
 
-def _make_pull(mul, ptype, add, first_only, lanes, parallel):
+def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
     """The pull ``out[i] = ⊕_j A(rows[i], j) ⊗ x(j)``, the rows ``bounds[c]..bounds[c+1]``
     of ``rows`` an iteration of the outer loop. Indices arrive as unsigned views (no
     negative-index wrap-around test a load: grid-256² 0.29 → 0.22 ms). ``lanes == 4``
@@ -131,6 +141,13 @@ def _make_pull(mul, ptype, add, first_only, lanes, parallel):
                 return ptype(mul(x[indices[j]], a[j]))
             return ptype(mul(a[j], x[indices[j]]))
 
+        def fold(acc, p):  # the monoid's op (form: a compile-time constant, see _FOLD_FORMS)
+            if form == 1:
+                return p if (p < acc or acc != acc) else acc
+            if form == 2:
+                return p if (p > acc or acc != acc) else acc
+            return ptype(add(acc, p))
+
         # ``parallel`` read here puts it in the closure: Numba's on-disk cache keys an entry
         # by the code and the closure's cells, not by the compile flags
         nchunks = bounds.size - 1 if parallel else bounds.size - 1
@@ -146,26 +163,33 @@ def _make_pull(mul, ptype, add, first_only, lanes, parallel):
                         acc1, acc2, acc3 = prod(j), prod(j + one), prod(j + two)
                         j += three
                         while j + three < j1:
-                            acc = ptype(add(acc, prod(j)))
-                            acc1 = ptype(add(acc1, prod(j + one)))
-                            acc2 = ptype(add(acc2, prod(j + two)))
-                            acc3 = ptype(add(acc3, prod(j + three)))
+                            acc = fold(acc, prod(j))
+                            acc1 = fold(acc1, prod(j + one))
+                            acc2 = fold(acc2, prod(j + two))
+                            acc3 = fold(acc3, prod(j + three))
                             j += four
-                        acc = ptype(add(ptype(add(acc, acc1)), ptype(add(acc2, acc3))))
+                        acc = fold(fold(acc, acc1), fold(acc2, acc3))
                     while j < j1:
-                        acc = ptype(add(acc, prod(j)))
+                        acc = fold(acc, prod(j))
                         j += one
                 out[i] = acc
 
     return nb.njit(cache=True, parallel=parallel, nogil=True)(pull)
 
 
-def _make_push(mul, ptype, add, first_only):
+def _make_push(mul, ptype, add, form, first_only):
     """The push ``out(o) = ⊕_{t} x_t ⊗ A(k_t, o)``: each target's products folded in the
     order of the expansion (the frontier's order, then the row's), which is the order of
     the reference's stable sort; sorted (indices, values)."""
 
     def push(indptr, indices, a, ks, xv, allowed, masked, xfirst, acc, mark, hits):
+        def fold(s, p):  # as in the pull
+            if form == 1:
+                return p if (p < s or s != s) else s
+            if form == 2:
+                return p if (p > s or s != s) else s
+            return ptype(add(s, p))
+
         ncols = mark.size
         nhit = 0
         for t in range(ks.size):
@@ -188,7 +212,7 @@ def _make_push(mul, ptype, add, first_only):
                     hits[nhit] = o
                     nhit += 1
                 elif not first_only:
-                    acc[o] = ptype(add(acc[o], p))
+                    acc[o] = fold(acc[o], p)
         if nhit * PUSH_SCAN >= ncols:
             idx = np.empty(nhit, dtype=np.int64)
             h = 0
@@ -284,10 +308,10 @@ def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
                 if ops is None:
                     k = None
                 elif family == "pull":
-                    k = _make_pull(ops.mul, ops.ptype, ops.add, ops.first_only, lanes,
-                                   parallel)
+                    k = _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only,
+                                   lanes, parallel)
                 else:
-                    k = _make_push(ops.mul, ops.ptype, ops.add, ops.first_only)
+                    k = _make_push(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
                 _kernels[key] = k
     return k
 
@@ -363,12 +387,13 @@ def _values(M, dtype):
 
 
 def _threads() -> int:
-    """Threads for a large pull: Numba's count while the host's load average leaves a core
-    a thread idle, else 1. A parallel loop waits at its end for every thread; on a host
-    whose cores are busy with other processes a thread waits for a time slice: on this
-    2-core host at load 4 the parallel min-plus SpMV took 4-12 ms a call against 0.1-2.4 ms
-    serial (OpenMP's spinning workers; passive waiting and Numba's workqueue layer were
-    slow too). The load is read at most every LOAD_CHECK_S seconds."""
+    """Threads for a large pull: Numba's count while the host's 1-minute load average (this
+    process's own work included) is at most its core count times PARALLEL_MAX_LOAD, else 1.
+    A parallel loop waits at its end for every thread, and on a host whose cores are busy
+    with other processes a thread waits for a time slice: on this 2-core host at load 4 the
+    parallel min-plus SpMV took 4-12 ms a call (medians) against 0.02-2.4 ms serial
+    (OpenMP's spinning workers; passive waiting and Numba's workqueue layer were slow
+    too). Read at most every LOAD_CHECK_S seconds."""
     now = time.monotonic()
     if now - _load[0] > LOAD_CHECK_S:
         threads = _numba().get_num_threads()
@@ -376,8 +401,8 @@ def _threads() -> int:
             busy = os.getloadavg()[0]
         except OSError:  # pragma: no cover - no load average on this platform
             busy = 0.0
-        _load[0], _load[1] = now, threads if busy + threads <= os.cpu_count() + PARALLEL_LOAD_SLACK \
-            else 1
+        idle = busy <= (os.cpu_count() or 1) * PARALLEL_MAX_LOAD
+        _load[0], _load[1] = now, threads if idle else 1
     return _load[1]
 
 
