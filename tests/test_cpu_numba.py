@@ -79,7 +79,9 @@ def test_pull_equals_the_numpy_path(device, nrows, ncols, seed, semiring, dtype,
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(compiled, "PARALLEL_MIN_ENTRIES", 0 if parallel else 1 << 30)
         mp.setattr(compiled, "_threads", lambda: 2)  # two ranges or more, whatever the load
-        got = sr.mxv(A, x, S)
+        mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)  # the padded plan when tiny
+        first = sr.mxv(A, x, S)  # the row loop; then, where the padded plan applies and is
+        got = sr.mxv(A, x, S)  # one block (rows of at most PAD_ROW entries), the block fold
         if device == "cpu":  # the compiled kernel ran where the semiring has a form
             direct = compiled.pull(A, to_host(x.bitmap()[0]), S, A.dtype, False,
                                    spmv_cpu._order_free(S, S.result_type(A.dtype)))
@@ -90,6 +92,7 @@ def test_pull_equals_the_numpy_path(device, nrows, ncols, seed, semiring, dtype,
         Ah = make_matrix(vals, present, "cpu", iso=iso, int64=int64)
         ref = sr.mxv(Ah, sr.Vector.from_dense(xd, device="cpu"), S)
     _same(got, ref, S, dtype)
+    _same(first, ref, S, dtype)
 
 
 @given(n=st.integers(0, 40), seed=st.integers(0, 2**31 - 1),
@@ -165,6 +168,31 @@ def test_the_compiled_forms_are_the_ufunc_ops():
     assert {"min_plus", "max_plus", "plus_times", "min_times", "max_min", "lor_land",
             "lxor_land"} <= forms
     assert not forms & {"min_plus_sat", "plus_first", "any_pair", "min_secondi", "any_secondi"}
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_block_fold_runs_on_a_grid(dtype):
+    """A grid's padded row plan is one block: its fold is compiled (the vectorized loop over
+    rows), NaN pads ignored, stored NaN / inf kept."""
+    n = 12
+    v = np.arange(n * n).reshape(n, n)
+    rows = np.r_[v[:, :-1].ravel(), v[:, 1:].ravel(), v[:-1].ravel(), v[1:].ravel()]
+    cols = np.r_[v[:, 1:].ravel(), v[:, :-1].ravel(), v[1:].ravel(), v[:-1].ravel()]
+    w = np.random.default_rng(3).integers(1, 9, rows.size).astype(dtype)
+    w[:3] = [np.nan, np.inf, -np.inf]
+    A = sr.Matrix.from_coo(rows, cols, w, nrows=n * n, ncols=n * n, device="cpu")
+    x = sr.Vector.from_dense(np.arange(n * n, dtype=dtype), device="cpu")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)
+        sr.mxv(A, x, sr.min_plus)
+        got = sr.mxv(A, x, sr.min_plus)
+        plan = spmv_cpu._plans[A][True]
+        assert plan.whole and hasattr(plan, "_k_unsigned")  # the block fold ran
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.mxv(A, x, sr.min_plus)
+    _same(got, ref, sr.min_plus, dtype)
 
 
 @needs_numba

@@ -67,6 +67,16 @@ PARALLEL_MIN_ENTRIES = 1 << 13
 #: its core count (see :func:`_threads`); re-read every LOAD_CHECK_S seconds.
 PARALLEL_MAX_LOAD = 1.0
 LOAD_CHECK_S = 1.0
+#: A parallel pull that took longer than PARALLEL_TRIP times the serial kernel's expected
+#: time (SERIAL_NS_PER_ENTRY a stored entry, plus PARALLEL_TRIP_US) turns the threads off
+#: for PARALLEL_BACKOFF_S seconds: a thread of the loop waited for a core held by another
+#: process. (On this host at load 1.7, which the load gate let through, the parallel pull
+#: took 8 ms a call where the serial one takes 0.06-2 ms; the serial kernel runs at 0.6-1.5
+#: ns an entry here.)
+PARALLEL_TRIP = 2.0
+SERIAL_NS_PER_ENTRY = 2.0
+PARALLEL_TRIP_US = 50.0
+PARALLEL_BACKOFF_S = 5.0
 #: Row ranges a thread of the parallel pull: a few, of equal entry counts, so that a thread
 #: whose rows are long (a power-law graph's hubs) does not hold the others up.
 CHUNKS_PER_THREAD = 4
@@ -175,6 +185,35 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                 out[i] = acc
 
     return nb.njit(cache=True, parallel=parallel, nogil=True)(pull)
+
+
+def _make_block(mul, ptype, add, form):
+    """A block of the padded row plan (:func:`.spmv._pull_rows`: w × R tables of values and
+    column indices, a row a column, pads whose product the fold ignores): ``out[r] =
+    ⊕_t a[t, r] ⊗ x[k[t, r]]``, the loop over r innermost, which LLVM vectorizes with
+    gathers (grid-256², min-plus: 139 µs, the row loop 220, SciPy's plus-times 140)."""
+
+    def block(a, k, x, xfirst, out):
+        def prod(t, r):
+            if xfirst:
+                return ptype(mul(x[k[t, r]], a[t, r]))
+            return ptype(mul(a[t, r], x[k[t, r]]))
+
+        w, nr = a.shape
+        for r in range(nr):
+            out[r] = prod(0, r)
+        for t in range(1, w):
+            for r in range(nr):
+                p = prod(t, r)
+                acc = out[r]
+                if form == 1:  # (a select the loop vectorizes: | not `or`)
+                    out[r] = p if ((p < acc) | (acc != acc)) else acc
+                elif form == 2:
+                    out[r] = p if ((p > acc) | (acc != acc)) else acc
+                else:
+                    out[r] = ptype(add(acc, p))
+
+    return _numba().njit(cache=True, nogil=True)(block)
 
 
 def _make_push(mul, ptype, add, form, first_only):
@@ -307,6 +346,8 @@ def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
                 ops = ops_of(sr, domain)
                 if ops is None:
                     k = None
+                elif family == "block":
+                    k = _make_block(ops.mul, ops.ptype, ops.add, ops.form)
                 elif family == "pull":
                     k = _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only,
                                    lanes, parallel)
@@ -371,6 +412,27 @@ def _layout(M, threads):
     return per
 
 
+def block_pull(plan, laid, x_values, sr: Semiring, dtype, xfirst: bool):
+    """The pull by a padded row plan of one block holding every non-empty row in order
+    (``plan.whole``, no longer rows: a grid's), compiled: the values over the plan's rows,
+    or None. ``laid``: the block's padded values (``plan.values``)."""
+    if not ENABLED or len(plan.groups) != 1 or not plan.whole or plan.long_pos.size:
+        return None
+    kernel = _kernel("block", sr, dtype)
+    if kernel is None:
+        return None
+    k = getattr(plan, "_k_unsigned", None)
+    if k is None:  # the column table as uint32 where it fits (gathers of 4-byte indices)
+        k0 = plan.groups[0][2]
+        k = k0.astype(np.uint32) if k0.size and int(k0.max()) < 2**32 else k0.view(np.uint64)
+        plan._k_unsigned = k = np.ascontiguousarray(k)
+    x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
+    out = np.empty(k.shape[1], dtype=sr.result_type(dtype))
+    done = _call(kernel, (kernel, k.dtype), np.ascontiguousarray(laid[0]), k, x, bool(xfirst),
+                 out)
+    return None if done is None else out
+
+
 def _values(M, dtype):
     """M's values in ``dtype``, one a stored entry: an iso matrix's one value spread once
     (kept with the layout) rather than a stride-0 view, which would compile every kernel a
@@ -395,6 +457,8 @@ def _threads() -> int:
     (OpenMP's spinning workers; passive waiting and Numba's workqueue layer were slow
     too). Read at most every LOAD_CHECK_S seconds."""
     now = time.monotonic()
+    if now < _load[2]:  # backing off after a slow parallel call
+        return 1
     if now - _load[0] > LOAD_CHECK_S:
         threads = _numba().get_num_threads()
         try:
@@ -406,7 +470,7 @@ def _threads() -> int:
     return _load[1]
 
 
-_load = [-1e9, 1]
+_load = [-1e9, 1, -1e9]  # last check, threads then, threads off until
 
 
 def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
@@ -426,8 +490,14 @@ def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
     out = np.empty(rows.size, dtype=sr.result_type(dtype))
     indices = lay["indices"]
+    t0 = time.perf_counter()
     done = _call(kernel, (kernel, indices.dtype), lay["indptr"], indices, _values(M, dtype),
                  x, rows, bounds, bool(xfirst), out)
+    if threads > 1:
+        took = time.perf_counter() - t0
+        if took > PARALLEL_TRIP * (M.nvals * SERIAL_NS_PER_ENTRY * 1e-9
+                                   + PARALLEL_TRIP_US * 1e-6):
+            _load[2] = time.monotonic() + PARALLEL_BACKOFF_S
     return None if done is None else (rows.view(np.int64), out)
 
 

@@ -439,8 +439,17 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
         if res is not None:
             return res
-    if allowed is None and x_present is None and compiled.ENABLED:
-        res = compiled.pull(M, x_values, sr, dtype, xfirst,  # where sr has a compiled form
+    if allowed is None and x_present is None and compiled.ENABLED:  # compiled, where sr has
+        # a form: a grid's one padded block (the plan, from a matrix's second product on),
+        # else the row loop
+        if _paddable(M, sr, dtype) and M.nvals <= PLAN_MAX_ENTRIES:
+            plan = _plan(M, True)
+            if plan is not None and plan.whole and not plan.long_pos.size:
+                laid = plan.values(M, dtype)
+                out = compiled.block_pull(plan, laid, x_values, sr, dtype, xfirst)
+                if out is not None:
+                    return plan.out_idx.astype(np.int64, copy=False), out
+        res = compiled.pull(M, x_values, sr, dtype, xfirst,
                             _order_free(sr, sr.result_type(dtype)))
         if res is not None:
             return res
