@@ -9,6 +9,7 @@ values, int32 and int64 indices; and the fallback when Numba is absent."""
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import numpy as np
@@ -300,3 +301,49 @@ def test_validation_comes_before_the_kernels(monkeypatch):
         sr.mxv(A, sr.Vector.from_dense(np.ones(3), device="cpu"), sr.min_plus)
     with pytest.raises(sr.DimensionMismatch):
         sr.vxm(sr.Vector.from_coo([0], [1.0], size=3, device="cpu"), A, sr.min_plus)
+
+
+@needs_numba
+def test_threads_follow_the_load_and_back_off(monkeypatch):
+    """The parallel pull runs while the load average leaves the cores idle, and a parallel
+    call slower than its serial estimate turns the threads off for PARALLEL_BACKOFF_S."""
+    nb = compiled._numba()
+    if nb.get_num_threads() < 2:
+        pytest.skip("one thread")
+    monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, os.getpid()])
+    monkeypatch.setattr(compiled.os, "getloadavg", lambda: (1e6, 1e6, 1e6))
+    assert compiled._threads() == 1  # busy host
+    monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, os.getpid()])
+    monkeypatch.setattr(compiled.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert compiled._threads() == nb.get_num_threads()
+    # every parallel call counts as slow: the next pull runs serial
+    monkeypatch.setattr(compiled, "SERIAL_NS_PER_ENTRY", 0.0)
+    monkeypatch.setattr(compiled, "PARALLEL_TRIP_US", -1e9)
+    monkeypatch.setattr(compiled, "PARALLEL_MIN_ENTRIES", 0)
+    A = sr.Matrix.from_coo([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0], nrows=3, ncols=3,
+                           device="cpu")
+    assert sr.mxv(A, sr.Vector.from_dense(np.zeros(3)), sr.min_plus).to_dense().tolist() == \
+        [1.0, 2.0, 3.0]
+    assert compiled._threads() == 1
+    # in a forked child (another pid) the threads stay off
+    monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, -1])
+    assert compiled._threads() == 1
+
+
+@needs_numba
+def test_warmup_cpu_compiles_the_kernels(capsys):
+    from semiring import warmup  # noqa: PLC0415  (the tool module, imported by this test only)
+
+    assert warmup.main(["--cpu", "-q", "--semiring", "min_plus", "--dtype", "float32"]) == 0
+    assert "CPU kernels compiled or loaded for 1 (semiring, domain) pairs" in \
+        capsys.readouterr().err
+    assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), 4, True)] is not None
+    assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
+
+
+def test_warmup_cpu_without_numba(monkeypatch, capsys):
+    from semiring import warmup  # noqa: PLC0415  (the tool module, imported by this test only)
+
+    monkeypatch.setattr(compiled, "ENABLED", False)
+    assert warmup.main(["--cpu", "-q"]) == 1
+    assert "Numba is not installed" in capsys.readouterr().err

@@ -461,6 +461,8 @@ def _threads() -> int:
     now = time.monotonic()
     if now < _load[2]:  # backing off after a slow parallel call
         return 1
+    if _load[3] != os.getpid():  # a forked child of a process whose OpenMP threads ran: GNU
+        return 1  # OpenMP's threads do not survive a fork (Numba aborts such a launch)
     if now - _load[0] > LOAD_CHECK_S:
         threads = _numba().get_num_threads()
         try:
@@ -472,7 +474,7 @@ def _threads() -> int:
     return _load[1]
 
 
-_load = [-1e9, 1, -1e9]  # last check, threads then, threads off until
+_load = [-1e9, 1, -1e9, os.getpid()]  # last check, threads then, threads off until, pid
 
 
 def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
