@@ -347,3 +347,19 @@ def test_warmup_cpu_without_numba(monkeypatch, capsys):
     monkeypatch.setattr(compiled, "ENABLED", False)
     assert warmup.main(["--cpu", "-q"]) == 1
     assert "Numba is not installed" in capsys.readouterr().err
+
+
+def test_a_ufunc_numba_cannot_compile_falls_back(device):
+    """A user's op whose NumPy twin is a ufunc Numba does not compile on scalars
+    (``np.heaviside``): the kernel's compile fails once, the NumPy paths answer."""
+    op = sr.BinaryOp("heaviside_test",
+                     "(x < (T)0) ? (T)0 : ((x > (T)0) ? (T)1 : ((x == (T)0) ? y : x))",
+                     np.heaviside, register=False)
+    S = sr.Semiring("min_heaviside_test", sr.monoid.min, op, register=False)
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 1, 1], [2.0, -3.0, 4.0], nrows=2, ncols=2,
+                           device=device)
+    x = sr.Vector.from_dense(np.array([1.0, 0.0]), device=device)
+    xs = sr.Vector.from_coo([0], [1.0], size=2, device=device)
+    for _ in range(2):  # the second time without a compile attempt
+        assert to_host(sr.mxv(A, x, S).to_dense()).tolist() == [0.0, 1.0]
+        assert to_host(sr.vxm(xs, A, S).to_dense()).tolist() == [1.0, 1.0]
