@@ -322,8 +322,10 @@ def test_threads_follow_the_load_and_back_off(monkeypatch):
     monkeypatch.setattr(compiled, "PARALLEL_MIN_ENTRIES", 0)
     A = sr.Matrix.from_coo([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0], nrows=3, ncols=3,
                            device="cpu")
-    assert sr.mxv(A, sr.Vector.from_dense(np.zeros(3)), sr.min_plus).to_dense().tolist() == \
-        [1.0, 2.0, 3.0]
+    for _ in range(2):  # (a kernel's first call, its compile or load, is not timed)
+        assert compiled._threads() == nb.get_num_threads()
+        assert sr.mxv(A, sr.Vector.from_dense(np.zeros(3)),
+                      sr.min_plus).to_dense().tolist() == [1.0, 2.0, 3.0]
     assert compiled._threads() == 1
     # in a forked child (another pid) the threads stay off
     monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, -1])
