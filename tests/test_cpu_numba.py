@@ -196,6 +196,23 @@ def test_the_block_fold_runs_on_a_grid(dtype):
     _same(got, ref, sr.min_plus, dtype)
 
 
+def test_a_push_result_outlives_the_next_push(device):
+    """The push's scratch (marks, hit list) is the thread's: a result keeps its values
+    after later pushes (sorted hits and scanned marks alike)."""
+    rng = np.random.default_rng(5)
+    n = 2000  # (few hits of many targets: the sorted hit list)
+    rows, cols = np.nonzero(rng.random((n, n)) < 0.002)
+    A = sr.Matrix.from_coo(rows, cols, np.ones(rows.size), nrows=n, ncols=n, device=device)
+    first = sr.vxm(sr.Vector.from_coo([0, 1], [0.0, 0.0], size=n, device=device), A,
+                   sr.min_plus)
+    kept = [to_host(a).copy() for a in first.sparse()[:2]]
+    for size in (3, n, 1):
+        idx = np.sort(rng.choice(n, size, replace=False))
+        sr.vxm(sr.Vector.from_coo(idx, np.ones(size), size=n, device=device), A, sr.min_plus)
+    for a, b in zip(first.sparse()[:2], kept):
+        np.testing.assert_array_equal(to_host(a), b)
+
+
 @needs_numba
 def test_push_scratch_marks_stay_clear():
     """The push keeps a mark a target between calls, all clear: a frontier that hits few

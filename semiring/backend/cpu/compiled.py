@@ -261,8 +261,8 @@ def _make_push(mul, ptype, add, form, first_only):
                 if mark[o]:
                     idx[h] = o
                     h += 1
-        else:
-            idx = hits[:nhit]
+        else:  # (a copy: hits is this thread's scratch, the result outlives the call)
+            idx = hits[:nhit].copy()
             _heapsort_jit(idx)
         vals = np.empty(nhit, dtype=acc.dtype)
         for h in range(nhit):
