@@ -13,6 +13,9 @@ compiles at once, so that no first call compiles:
 * with ``--all`` every registered instantiation (:func:`semiring.kernels.kernel_jobs`: every
   built-in semiring, op and domain; what CI compiles);
 * ``--list`` prints the kernels it would compile and exits (no GPU needed);
+* ``--cpu`` compiles the CPU backend's kernels instead (Numba, the ``cpu`` extra; no GPU
+  needed): those of the common semirings that have a compiled form in the common domains
+  (:func:`warm_cpu`), into Numba's on-disk cache, so that a first CPU call loads them;
 * then (unless ``--no-exercise`` or ``--family``) it runs the engine's first-call steps once
   on small graphs (:func:`exercise`), which compiles the CuPy kernels those steps use (CuPy's
   element-wise, scan and reduction kernels are cached the same way).
@@ -47,6 +50,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 import numpy as np
 
 from . import kernels, traversal
+from .backend.cpu import compiled as _cpu_compiled
+from .backend.cpu import spmv as _cpu_spmv
 from .device import _cupy, xp_of
 from .elementwise import select
 from .matrix import Matrix
@@ -164,6 +169,29 @@ def exercise(dtype, device: str = "gpu") -> int:
             traversal.bfs_grid(A, 0, parents=parents)
             calls += 1
     return calls
+
+
+# ------------------------------------------------------------------ the CPU backend's kernels
+
+def warm_cpu(semirings=COMMON_SEMIRINGS, dtypes=COMMON_DTYPES, progress=None) -> int:
+    """Compile the CPU backend's Numba kernels (:mod:`semiring.backend.cpu.compiled`) of
+    ``semirings`` in ``dtypes`` into Numba's on-disk cache; the kernels run (0 without
+    Numba). ``progress(pair, seconds)`` is called after each (semiring, domain).
+
+    >>> from semiring import warmup
+    >>> warmup.warm_cpu(["plus_first"], ["float64"])  # no compiled form: nothing to do
+    0
+    """
+    table = builtins("semiring")
+    count = 0
+    for name in semirings:
+        for dt in dtypes:
+            t = time.perf_counter()
+            sr = table.get(name)
+            count += 0 if sr is None else _cpu_spmv.warm(sr, np.dtype(dt))
+            if progress is not None:
+                progress((name, dt), time.perf_counter() - t)
+    return count
 
 
 # ------------------------------------------------------------------ worker processes
@@ -285,6 +313,9 @@ def main(argv=None) -> int:
     ap.add_argument("--no-exercise", action="store_true",
                     help="skip the run of the first-call steps on small graphs that compiles "
                          "CuPy's own kernels (see exercise)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="compile the CPU backend's Numba kernels instead (the cpu extra; no "
+                         "GPU needed)")
     ap.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     if args.jobs is not None and args.jobs < 1:
@@ -298,6 +329,8 @@ def main(argv=None) -> int:
     job_list = jobs(everything=args.all, families=args.family,
                     semirings=args.semiring or COMMON_SEMIRINGS,
                     dtypes=args.dtype or COMMON_DTYPES)
+    if args.cpu:
+        return _main_cpu(args)
     if args.list:
         for fam, label, _, name in job_list:
             print(f"{fam}\t{label}\t{name}")
@@ -358,6 +391,27 @@ def main(argv=None) -> int:
               f"(CuPy's own kernels)", file=sys.stderr)
         for f in failed:
             print(f"semiring.warmup: could not run {f}", file=sys.stderr)
+    return 0
+
+
+def _main_cpu(args) -> int:
+    semirings = args.semiring or COMMON_SEMIRINGS
+    dtypes = args.dtype or COMMON_DTYPES
+    if not _cpu_compiled.ENABLED:
+        print("semiring.warmup --cpu: nothing compiled: Numba is not installed (pip install "
+              "'semiring[cpu]') or SEMIRING_NUMBA=0; the CPU backend runs its NumPy paths",
+              file=sys.stderr)
+        return 1
+    pairs = len(semirings) * len(dtypes)
+    tick, close = _progress(pairs, args.quiet)
+    t0 = time.perf_counter()
+    try:
+        count = warm_cpu(semirings, dtypes, tick)
+    finally:
+        close()
+    print(f"semiring.warmup --cpu: {count} CPU kernels compiled or loaded for {pairs} "
+          f"(semiring, domain) pairs in {time.perf_counter() - t0:.1f} s (Numba's cache)",
+          file=sys.stderr)
     return 0
 
 

@@ -191,9 +191,12 @@ def test_depths_equal_the_doubling(g, loop, scratch, scan):
         mp.setattr(trav_cpu, "DEPTH_LOOP_PER_VERTEX", levels[1])
         mp.setattr(trav_cpu, "SCRATCH_MAX", trav_cpu.SCRATCH_MAX if scratch else 0)
         mp.setattr(trav_cpu, "DEPTH_SCAN", scan)
+        compiled = trav_cpu._depths(order, pred, n)  # Numba's loop where installed
+        mp.setattr(trav_cpu.compiled, "ENABLED", False)  # the NumPy loop and doubling
         got = trav_cpu._depths(order, pred, n)
-    np.testing.assert_array_equal(got, _doubling_depths(order.astype(np.int64),
-                                                        pred.astype(np.int64), n))
+    ref = _doubling_depths(order.astype(np.int64), pred.astype(np.int64), n)
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(compiled, ref)
 
 
 @given(g=search_graphs(), iso=st.booleans(), int64=st.booleans())

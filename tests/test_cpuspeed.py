@@ -310,6 +310,9 @@ def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semi
         np.flatnonzero(xd > 0), xd[xd > 0], size=ncols, dtype=dtype, device=device)
     S = getattr(sr, semiring)
     with pytest.MonkeyPatch.context() as mp:
+        # the NumPy row plan (the compiled pull, where Numba is installed, would run first:
+        # tests/test_cpu_numba.py checks it against this path)
+        mp.setattr(spmv_cpu.compiled, "ENABLED", False)
         mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)  # the plan even when tiny
         # the padded plan (min / max monoids over plus / times in floats): one block (the
         # default on rows this short), a block a length, or blocks and rows beyond them
@@ -325,6 +328,7 @@ def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semi
         assert isinstance(plans, dict) and isinstance(plans.get(padded), spmv_cpu._RowPlan)
         assert plans[padded].padded == padded
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spmv_cpu.compiled, "ENABLED", False)
         mp.setattr(spmv_cpu, "_order_free", lambda *a: False)
         mp.setattr(spmv_cpu, "SCIPY_PULL", {})  # SciPy's kernels: tests/test_cpu_scipy.py
         ref = sr.mxv(A, x, S)

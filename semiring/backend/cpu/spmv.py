@@ -13,6 +13,7 @@ import numpy as np
 
 from ...ops import ANY, Semiring
 from ...ops import semiring as _semirings
+from . import compiled
 
 #: Rows of at most this many entries are reduced, one block per row length, elementwise
 #: across the rows (``ufunc.reduce`` along axis 0) instead of by ``ufunc.reduceat``, whose
@@ -177,6 +178,12 @@ def _pad_widths(M):
 
 _PAD_FOLDS = (np.fmin, np.fmax)
 _PAD_MULS = (np.add, np.subtract, np.multiply)
+
+
+def warm(sr: Semiring, dtype) -> int:
+    """Compile the compiled kernels of ``sr`` in ``dtype`` ahead of a first call (see
+    :func:`.compiled.warm`); the kernels run, 0 without Numba or a compiled form."""
+    return compiled.warm(sr, dtype, _order_free(sr, sr.result_type(dtype)))
 
 
 def _paddable(M, sr: Semiring, dtype) -> bool:
@@ -432,6 +439,20 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
         if res is not None:
             return res
+    if allowed is None and x_present is None and compiled.ENABLED:  # compiled, where sr has
+        # a form: a grid's one padded block (the plan, from a matrix's second product on),
+        # else the row loop
+        if _paddable(M, sr, dtype) and M.nvals <= PLAN_MAX_ENTRIES:
+            plan = _plan(M, True)
+            if plan is not None and plan.whole and not plan.long_pos.size:
+                laid = plan.values(M, dtype)
+                out = compiled.block_pull(plan, laid, x_values, sr, dtype, xfirst)
+                if out is not None:
+                    return plan.out_idx.astype(np.int64, copy=False), out
+        res = compiled.pull(M, x_values, sr, dtype, xfirst,
+                            _order_free(sr, sr.result_type(dtype)))
+        if res is not None:
+            return res
     if (allowed is None and x_present is None and not sr.mul.positional
             and M.nvals <= PLAN_MAX_ENTRIES and _order_free(sr, sr.result_type(dtype))):
         plan = _plan(M, _paddable(M, sr, dtype))
@@ -503,7 +524,12 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
     The frontier's rows are expanded without a slot array (each x value and k repeated by its
     row's length, the positions as one repeat plus a range), the product made in place and
     the fold by the monoid's ufunc under one ``errstate``: few NumPy calls, whose fixed cost
-    (0.3-1.5 µs each) is most of a push from a frontier of a few vertices."""
+    (0.3-1.5 µs each) is most of a push from a frontier of a few vertices. Where the
+    semiring has a compiled form (:mod:`.compiled`, Numba installed) that runs instead."""
+    if compiled.ENABLED:
+        res = compiled.push(M, x_indices, x_values, allowed, sr, dtype, xfirst)
+        if res is not None:
+            return res
     ks = np.asarray(x_indices, dtype=np.int64)
     indptr = M.indptr
     starts = indptr.take(ks)

@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from ..csr import frontier_edges
+from . import compiled
 from . import spmv as _spmv
 
 
@@ -240,7 +241,10 @@ def _depths(order, pred, n, out=None):
     from the runs of equal parents along the order (one scatter a parent) rather than a
     prefix sum of the children counts (``np.cumsum`` runs at about 2 ns an element, a
     dependent add each). ``out``: an int64 array of n to write the levels into (else a new
-    one)."""
+    one). With Numba installed the compiled loop (:func:`.compiled.bfs_levels`) runs
+    instead."""
+    if compiled.ENABLED:
+        return compiled.bfs_levels(order, pred, n, out)
     m = order.size
     level = np.empty(n, dtype=np.int64) if out is None else out
     if m < n:

@@ -1,0 +1,601 @@
+"""CPU mechanism: compiled loops by Numba, where it is installed (the ``cpu`` extra).
+
+One kernel per operation family, generic over the semiring: the kernel's loop is written
+once and the semiring's scalar ops come from the op tables (:mod:`semiring.ops`) as data:
+an op whose NumPy twin is a ``numpy.ufunc`` is called as that ufunc on scalars inside the
+compiled loop (Numba compiles NumPy's ufuncs on scalars with NumPy's type rules), its
+result cast to the op's result type. The kernel is a closure over those ufuncs and types,
+built and compiled once per (semiring, domain) on its first use, and cached on disk
+(``cache=True``: the closure's cells are the ufuncs and scalar types, which pickle by name,
+so a later process finds the compiled code under the same key). An op whose NumPy twin is
+a Python function (``first``, ``second``, ``pair``, ``minus``, the positional ops), or
+whose compile fails, has no compiled form: the caller falls back to the NumPy paths
+(:mod:`.spmv`, :mod:`.traversal`), which stay the reference the tests compare against.
+
+Why: a min-plus SpMV in NumPy gathers x into a temporary (about SciPy's whole compiled
+plus-times product), then adds and folds in further passes; the compiled row loop does it
+in one pass, over two threads (``prange`` over row ranges of equal entry counts), and a BFS's
+levels from SciPy's visit order are one loop (``level[v] = level[pred[v]] + 1``) instead of
+seven NumPy passes. Measurements: ``docs/perf-notes.md``,
+``bench/results/20261128-cpu-numba-before-after.md``.
+
+``SEMIRING_NUMBA=0`` in the environment turns the compiled paths off (the NumPy paths run);
+:data:`ENABLED` is the switch the backend reads.
+
+Examples
+--------
+>>> import numpy as np, semiring as sr
+>>> A = sr.Matrix.from_coo([0, 0, 2], [0, 1, 1], [2.0, -3.0, 4.0], nrows=3, ncols=2)
+>>> x = sr.Vector.from_dense(np.array([1.0, 5.0]))
+>>> sr.mxv(A, x, sr.min_plus).to_dense(missing=np.inf)   # compiled where Numba is installed
+array([ 2., inf,  9.])
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+import time
+import weakref
+
+import numpy as np
+
+from ...ops import ANY, Semiring
+
+#: Whether the compiled kernels run: Numba is installed (the ``cpu`` extra) and
+#: ``SEMIRING_NUMBA`` is not "0". Numba itself is imported on the first kernel a process
+#: needs (about 0.2 s), not with :mod:`semiring`.
+ENABLED = importlib.util.find_spec("numba") is not None and \
+    os.environ.get("SEMIRING_NUMBA", "1") != "0"
+_nb = None
+
+
+def _numba():
+    global _nb
+    if _nb is None:
+        import numba  # noqa: PLC0415  (optional, imported on the first compiled call)
+
+        _nb = numba
+    return _nb
+
+#: A pull of fewer stored entries than this runs the serial kernel: the threads' start (a
+#: few µs) would be most of its work. (grid-64², 16 128 entries, min-plus, the kernel call:
+#: 10.9 µs on two threads, 21 serial, at load 2.4 on this 2-core host.)
+PARALLEL_MIN_ENTRIES = 1 << 13
+#: The parallel pull runs while the host's 1-minute load average is at most this times
+#: its core count (see :func:`_threads`); re-read every LOAD_CHECK_S seconds.
+PARALLEL_MAX_LOAD = 1.0
+LOAD_CHECK_S = 1.0
+#: A parallel pull that took longer than PARALLEL_TRIP times the serial kernel's expected
+#: time (SERIAL_NS_PER_ENTRY a stored entry, plus PARALLEL_TRIP_US) turns the threads off
+#: for PARALLEL_BACKOFF_S seconds: a thread of the loop waited for a core held by another
+#: process. (On this host at load 1.7, which the load gate let through, the parallel pull
+#: took 8 ms a call where the serial one takes 0.06-2 ms; the serial kernel runs at 0.6-1.5
+#: ns an entry here.)
+PARALLEL_TRIP = 2.0
+SERIAL_NS_PER_ENTRY = 2.0
+PARALLEL_TRIP_US = 50.0
+PARALLEL_BACKOFF_S = 5.0
+#: Row ranges a thread of the parallel pull: a few, of equal entry counts, so that a thread
+#: whose rows are long (a power-law graph's hubs) does not hold the others up.
+CHUNKS_PER_THREAD = 4
+#: A push's output is collected by a scan of the target marks when at least 1/PUSH_SCAN of
+#: the targets were hit (about 0.5 ns a target), else by sorting the hit targets (a heap
+#: sort, about 4 ns × log2(hits) a hit): with 1/8, kron-16's 1 % frontier (about 6000 hits
+#: of 65536) took 0.46 ms, 0.24 by NumPy's push.
+PUSH_SCAN = 64
+#: Scratch arrays of the push (a target's value and mark) are kept per thread for up to
+#: this many targets; beyond it each call allocates its own (zeroed pages).
+SCRATCH_MAX = 1 << 22
+
+
+# --------------------------------------------------------------------- scalar ops as data
+
+def _scalar(op, domain):
+    """(ufunc, result scalar type) of a non-positional op whose NumPy twin is a ufunc, in
+    ``domain``; None where the op has no compiled form."""
+    if op.positional or not isinstance(op.numpy, np.ufunc):
+        return None
+    return op.numpy, op.result_type(domain).type
+
+
+class Ops:
+    """What a compiled kernel reads of a semiring in one domain: the multiply (ufunc and
+    result type), the monoid's fold (ufunc, or keep the first product where the monoid's
+    terminal is :data:`~semiring.ops.ANY`)."""
+
+    __slots__ = ("mul", "ptype", "add", "first_only", "form")
+
+    def __init__(self, mul, ptype, add, first_only):
+        self.mul, self.ptype, self.add, self.first_only = mul, ptype, add, first_only
+        self.form = _FOLD_FORMS.get(add, 0)
+
+
+#: Folds compiled as an inline select instead of Numba's scalar ufunc, by the monoid's
+#: NumPy twin: 1 ``fmin``, 2 ``fmax`` (NaN-ignoring: ``p if p < acc or acc != acc else
+#: acc``). Numba's ``np.fmin`` on scalars tests both operands for NaN, seven instructions on
+#: the fold's dependency chain against four: min-plus SpMV, serial, µs, kron-14 398 → 202,
+#: urand-14 576 → 326, grid-256² 238 → 174 (SciPy's plus-times 333, 297, 141). The same
+#: values; of two equal values (-0.0 and +0.0) it keeps the first, as IEEE leaves open.
+_FOLD_FORMS = {np.fmin: 1, np.fmax: 2}
+
+
+def ops_of(sr: Semiring, domain):
+    """The compiled form of ``sr`` in ``domain`` (:class:`Ops`), or None."""
+    m = _scalar(sr.mul, domain)
+    if m is None:
+        return None
+    ptype = np.dtype(m[1])
+    first_only = sr.add.terminal is not None and sr.add.terminal(ptype) is ANY
+    a = None if first_only else _scalar(sr.add.op, ptype)
+    if not first_only and (a is None or np.dtype(a[1]) != ptype):
+        return None  # a fold that changes the products' type: the NumPy path
+    return Ops(m[0], m[1], None if first_only else a[0], first_only)
+
+
+# ------------------------------------------------------------------------- kernel factories
+
+def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
+    """The pull ``out[i] = ⊕_j A(rows[i], j) ⊗ x(j)``, the rows ``bounds[c]..bounds[c+1]``
+    of ``rows`` an iteration of the outer loop. Indices arrive as unsigned views (no
+    negative-index wrap-around test a load: grid-256² 0.29 → 0.22 ms). ``lanes == 4``
+    (monoids whose fold does not depend on the order): rows of at least 8 entries fold
+    into four accumulators, combined at the row's end, four independent dependency chains
+    (the min fold's compare-and-select chain bound the loop: kron-12 177 → 82 µs)."""
+    nb = _numba()
+    prange = nb.prange  # (a module's attribute in the loop is not taken for prange)
+    one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+
+    def pull(indptr, indices, a, x, rows, bounds, xfirst, out):
+        def prod(j):
+            if xfirst:
+                return ptype(mul(x[indices[j]], a[j]))
+            return ptype(mul(a[j], x[indices[j]]))
+
+        def fold(acc, p):  # the monoid's op (form: a compile-time constant, see _FOLD_FORMS)
+            if form == 1:
+                return p if (p < acc or acc != acc) else acc
+            if form == 2:
+                return p if (p > acc or acc != acc) else acc
+            return ptype(add(acc, p))
+
+        # ``parallel`` read here puts it in the closure: Numba's on-disk cache keys an entry
+        # by the code and the closure's cells, not by the compile flags
+        nchunks = bounds.size - 1 if parallel else bounds.size - 1
+        for c in prange(nchunks):
+            for i in range(bounds[c], bounds[c + 1]):
+                r = rows[i]
+                j0 = np.uint64(indptr[r])
+                j1 = np.uint64(indptr[r + one])
+                acc = prod(j0)
+                j = j0 + one
+                if not first_only:
+                    if lanes == 4 and j1 - j0 >= 8:
+                        acc1, acc2, acc3 = prod(j), prod(j + one), prod(j + two)
+                        j += three
+                        while j + three < j1:
+                            acc = fold(acc, prod(j))
+                            acc1 = fold(acc1, prod(j + one))
+                            acc2 = fold(acc2, prod(j + two))
+                            acc3 = fold(acc3, prod(j + three))
+                            j += four
+                        acc = fold(fold(acc, acc1), fold(acc2, acc3))
+                    while j < j1:
+                        acc = fold(acc, prod(j))
+                        j += one
+                out[i] = acc
+
+    return nb.njit(cache=True, parallel=parallel, nogil=True)(pull)
+
+
+def _make_block(mul, ptype, add, form):
+    """A block of the padded row plan (:func:`.spmv._pull_rows`: w × R tables of values and
+    column indices, a row a column, pads whose product the fold ignores): ``out[r] =
+    ⊕_t a[t, r] ⊗ x[k[t, r]]``, the loop over r innermost, which LLVM vectorizes with
+    gathers (grid-256², min-plus: 139 µs, the row loop 220, SciPy's plus-times 140)."""
+
+    def block(a, k, x, xfirst, out):
+        def prod(t, r):
+            if xfirst:
+                return ptype(mul(x[k[t, r]], a[t, r]))
+            return ptype(mul(a[t, r], x[k[t, r]]))
+
+        w, nr = a.shape
+        for r in range(nr):
+            out[r] = prod(0, r)
+        for t in range(1, w):
+            for r in range(nr):
+                p = prod(t, r)
+                acc = out[r]
+                if form == 1:  # (a select the loop vectorizes: | not `or`)
+                    out[r] = p if ((p < acc) | (acc != acc)) else acc
+                elif form == 2:
+                    out[r] = p if ((p > acc) | (acc != acc)) else acc
+                else:
+                    out[r] = ptype(add(acc, p))
+
+    return _numba().njit(cache=True, nogil=True)(block)
+
+
+def _make_push(mul, ptype, add, form, first_only):
+    """The push ``out(o) = ⊕_{t} x_t ⊗ A(k_t, o)``: each target's products folded in the
+    order of the expansion (the frontier's order, then the row's), which is the order of
+    the reference's stable sort; sorted (indices, values)."""
+
+    def push(indptr, indices, a, ks, xv, allowed, masked, xfirst, acc, mark, hits):
+        def fold(s, p):  # as in the pull
+            if form == 1:
+                return p if (p < s or s != s) else s
+            if form == 2:
+                return p if (p > s or s != s) else s
+            return ptype(add(s, p))
+
+        ncols = mark.size
+        nhit = 0
+        for t in range(ks.size):
+            k = ks[t]
+            xk = xv[t]
+            j = indptr[k]
+            while j < indptr[k + 1]:
+                o = indices[j]
+                jj = j
+                j += one
+                if masked and not allowed[o]:
+                    continue
+                if xfirst:
+                    p = ptype(mul(xk, a[jj]))
+                else:
+                    p = ptype(mul(a[jj], xk))
+                if mark[o] == 0:
+                    mark[o] = 1
+                    acc[o] = p
+                    hits[nhit] = o
+                    nhit += 1
+                elif not first_only:
+                    acc[o] = fold(acc[o], p)
+        if nhit * PUSH_SCAN >= ncols:
+            idx = np.empty(nhit, dtype=np.int64)
+            h = 0
+            for o in range(ncols):
+                if mark[o]:
+                    idx[h] = o
+                    h += 1
+        else:  # (a copy: hits is this thread's scratch, the result outlives the call)
+            idx = hits[:nhit].copy()
+            _heapsort_jit(idx)
+        vals = np.empty(nhit, dtype=acc.dtype)
+        for h in range(nhit):
+            o = idx[h]
+            vals[h] = acc[o]
+            mark[o] = 0  # the marks are all clear between calls
+        return idx, vals
+
+    nb = _numba()
+    one = np.uint64(1)
+    _sort_kernels()  # the global _heapsort_jit the push calls
+    return nb.njit(cache=True, nogil=True)(push)
+
+
+def _heapsort(a):
+    # in place, O(k log k); short lists by insertion. (np.sort compiled into the push cost
+    # it 2 s of compile on a fresh cache, this 0.1 s)
+    n = a.size
+    if n <= 16:
+        for i in range(1, n):
+            v = a[i]
+            j = i - 1
+            while j >= 0 and a[j] > v:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = v
+        return
+    for start in range(n // 2 - 1, -1, -1):
+        _sift_jit(a, start, n)
+    for end in range(n - 1, 0, -1):
+        a[0], a[end] = a[end], a[0]
+        _sift_jit(a, 0, end)
+
+
+def _sift(a, root, end):
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        if child + 1 < end and a[child] < a[child + 1]:
+            child += 1
+        if a[root] >= a[child]:
+            return
+        a[root], a[child] = a[child], a[root]
+        root = child
+
+
+_sift_jit = _heapsort_jit = None  # compiled on first use; globals of the kernels above
+
+
+def _sort_kernels():
+    global _sift_jit, _heapsort_jit
+    if _heapsort_jit is None:
+        nb = _numba()
+        _sift_jit = nb.njit(cache=True, nogil=True)(_sift)
+        _heapsort_jit = nb.njit(cache=True, nogil=True)(_heapsort)
+
+
+def _bfs_levels(order, pred, level):
+    # SciPy's search visits a vertex after the vertex that found it: one pass in visit order
+    level[order[0]] = 0
+    for i in range(1, order.size):
+        v = order[i]
+        level[v] = level[pred[v]] + 1
+
+
+# ----------------------------------------------------------------------------- the caches
+
+_lock = threading.Lock()
+_kernels: dict = {}  # (family, semiring, domain[, parallel]) -> dispatcher, or None
+_failed: set = set()  # (kernel, argument types): did not compile
+_ran: set = set()  # (kernel, argument types) of the pull: compiled or loaded, run once
+
+
+def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
+    """The compiled kernel of ``family`` ("pull", "push") for ``sr`` in ``domain``, built
+    on first use; None where ``sr`` has no compiled form there."""
+    key = (family, sr, np.dtype(domain), lanes, parallel)
+    k = _kernels.get(key, False)
+    if k is False:
+        with _lock:
+            k = _kernels.get(key, False)
+            if k is False:
+                ops = ops_of(sr, domain)
+                if ops is None:
+                    k = None
+                elif family == "block":
+                    k = _make_block(ops.mul, ops.ptype, ops.add, ops.form)
+                elif family == "pull":
+                    k = _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only,
+                                   lanes, parallel)
+                else:
+                    k = _make_push(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
+                _kernels[key] = k
+    return k
+
+
+def _call(kernel, key, *args):
+    """Run a compiled kernel: (its result,), or None where it does not compile for these
+    argument types (the caller falls back to NumPy, and at once the next time: ``key``
+    names the kernel and the argument types that vary)."""
+    if key in _failed:
+        return None
+    try:
+        return (kernel(*args),)
+    except (_nb.core.errors.TypingError, _nb.core.errors.UnsupportedError,
+            _nb.core.errors.LoweringError, NotImplementedError):
+        _failed.add(key)
+        return None
+
+
+_levels = None
+
+
+def levels_kernel():
+    """The compiled BFS levels loop (see :func:`bfs_levels`)."""
+    global _levels
+    if _levels is None:
+        _levels = _numba().njit(cache=True, nogil=True)(_bfs_levels)
+    return _levels
+
+
+# ------------------------------------------------------------------------ the entry points
+
+#: Per-matrix row lists of the pull (a Matrix is immutable): (non-empty rows, the parallel
+#: row ranges) by thread count.
+_rows: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _layout(M, threads):
+    """M's arrays as the kernels read them, kept per matrix: ``indptr`` as uint64, the
+    column indices as their unsigned view (one compiled variant a width, no wrap-around
+    test a load), and for ``threads`` the non-empty rows (uint64) split into ``threads`` ×
+    :data:`CHUNKS_PER_THREAD` ranges of about equal entry counts (``threads=0``: none)."""
+    per = _rows.get(M)
+    if per is None:
+        per = _rows[M] = {}
+        per["indptr"] = M.indptr.astype(np.int64, copy=False).view(np.uint64)
+        per["indices"] = M.indices.view(np.uint32 if M.indices.dtype.itemsize == 4
+                                        else np.uint64)
+    if threads and threads not in per:
+        indptr = per["indptr"].view(np.int64)
+        rows = np.flatnonzero(np.diff(indptr))
+        chunks = max(1, min(rows.size, threads * CHUNKS_PER_THREAD))
+        # range c begins at the first row whose entries start at or after c/chunks of them
+        marks = (np.arange(1, chunks, dtype=np.int64) * int(M.nvals)) // chunks
+        bounds = np.unique(np.concatenate(
+            [[0], np.searchsorted(indptr[rows + 1], marks, side="right"), [rows.size]]))
+        per[threads] = (rows.astype(np.uint64), bounds.astype(np.int64))
+    return per
+
+
+def block_pull(plan, laid, x_values, sr: Semiring, dtype, xfirst: bool):
+    """The pull by a padded row plan of one block holding every non-empty row in order
+    (``plan.whole``, no longer rows: a grid's), compiled: the values over the plan's rows,
+    or None. ``laid``: the block's padded values (``plan.values``)."""
+    if not ENABLED or len(plan.groups) != 1 or not plan.whole or plan.long_pos.size:
+        return None
+    kernel = _kernel("block", sr, dtype)
+    if kernel is None:
+        return None
+    k = getattr(plan, "_k_unsigned", None)
+    if k is None:  # the column table as uint32 where it fits (gathers of 4-byte indices)
+        k0 = plan.groups[0][2]
+        k = k0.astype(np.uint32) if k0.size and int(k0.max()) < 2**32 else k0.view(np.uint64)
+        plan._k_unsigned = k = np.ascontiguousarray(k)
+    x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
+    out = np.empty(k.shape[1], dtype=sr.result_type(dtype))
+    done = _call(kernel, (kernel, k.dtype), np.ascontiguousarray(laid[0]), k, x, bool(xfirst),
+                 out)
+    return None if done is None else out
+
+
+def _values(M, dtype):
+    """M's values in ``dtype``, one a stored entry: an iso matrix's one value spread once
+    (kept with the layout) rather than a stride-0 view, which would compile every kernel a
+    second time."""
+    avals, astride = M._values_for(dtype)
+    if astride:
+        return avals
+    lay = _layout(M, 0)
+    key = ("iso", np.dtype(dtype))
+    v = lay.get(key)
+    if v is None:
+        v = lay[key] = np.full(M.nvals, avals[0], dtype=avals.dtype)
+    return v
+
+
+def _threads() -> int:
+    """Threads for a large pull: Numba's count while the host's 1-minute load average (this
+    process's own work included) is at most its core count times PARALLEL_MAX_LOAD, else 1.
+    A parallel loop waits at its end for every thread, and on a host whose cores are busy
+    with other processes a thread waits for a time slice: on this 2-core host at load 4 the
+    parallel min-plus SpMV took 4-12 ms a call (medians) against 0.02-2.4 ms serial
+    (OpenMP's spinning workers; passive waiting and Numba's workqueue layer were slow
+    too). Read at most every LOAD_CHECK_S seconds."""
+    now = time.monotonic()
+    if now < _load[2]:  # backing off after a slow parallel call
+        return 1
+    if _load[3] != os.getpid():  # a forked child of a process whose OpenMP threads ran: GNU
+        return 1  # OpenMP's threads do not survive a fork (Numba aborts such a launch)
+    if now - _load[0] > LOAD_CHECK_S:
+        threads = _numba().get_num_threads()
+        try:
+            busy = os.getloadavg()[0]
+        except OSError:  # pragma: no cover - no load average on this platform
+            busy = 0.0
+        idle = busy <= (os.cpu_count() or 1) * PARALLEL_MAX_LOAD
+        _load[0], _load[1] = now, threads if idle else 1
+    return _load[1]
+
+
+_load = [-1e9, 1, -1e9, os.getpid()]  # last check, threads then, threads off until, pid
+
+
+def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
+    """The unmasked pull with every x present, compiled: sparse (indices, values) over the
+    non-empty rows, or None where ``sr`` has no compiled form in ``dtype``.
+    ``order_free``: the monoid's fold may run in any order (four accumulators a row)."""
+    if not ENABLED or M.nvals == 0:
+        return None
+    nb = _numba()
+    threads = _threads() if M.nvals >= PARALLEL_MIN_ENTRIES else 1
+    lanes = 4 if order_free else 1
+    kernel = _kernel("pull", sr, dtype, lanes, threads > 1)
+    if kernel is None:
+        return None
+    lay = _layout(M, threads)
+    rows, bounds = lay[threads]
+    x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
+    out = np.empty(rows.size, dtype=sr.result_type(dtype))
+    indices = lay["indices"]
+    key = (kernel, indices.dtype)
+    ran = key in _ran  # (a first call compiles or loads the kernel: not timed)
+    t0 = time.perf_counter()
+    done = _call(kernel, key, lay["indptr"], indices, _values(M, dtype), x, rows, bounds,
+                 bool(xfirst), out)
+    if threads > 1 and ran:
+        took = time.perf_counter() - t0
+        if took > PARALLEL_TRIP * (M.nvals * SERIAL_NS_PER_ENTRY * 1e-9
+                                   + PARALLEL_TRIP_US * 1e-6):
+            _load[2] = time.monotonic() + PARALLEL_BACKOFF_S
+    _ran.add(key)
+    return None if done is None else (rows.view(np.int64), out)
+
+
+_scratch_local = threading.local()
+
+
+def _scratch(ncols: int, ptype):
+    """This thread's push scratch: a value a target (contents undefined), a mark a target
+    (all 0 between calls), the hit list."""
+    if ncols > SCRATCH_MAX:
+        return (np.empty(ncols, dtype=ptype), np.zeros(ncols, dtype=np.uint8),
+                np.empty(ncols, dtype=np.int64))
+    bufs = _scratch_local.__dict__.setdefault("bufs", {})
+    mark = bufs.get("mark")
+    if mark is None or mark.size < ncols:
+        mark = bufs["mark"] = np.zeros(max(ncols, 64), dtype=np.uint8)
+        bufs["hits"] = np.empty(max(ncols, 64), dtype=np.int64)
+    acc = bufs.get(np.dtype(ptype))
+    if acc is None or acc.size < ncols:
+        acc = bufs[np.dtype(ptype)] = np.empty(max(ncols, 64), dtype=ptype)
+    return acc[:ncols], mark[:ncols], bufs["hits"][:ncols]
+
+
+_NO_MASK = np.zeros(0, dtype=np.bool_)
+
+
+def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
+    """The push from a sparse x (optionally onto the ``allowed`` targets), compiled: sorted
+    (indices, values, True), or None where ``sr`` has no compiled form in ``dtype``."""
+    if not ENABLED:
+        return None
+    kernel = _kernel("push", sr, dtype)
+    if kernel is None:
+        return None
+    ks = np.ascontiguousarray(np.asarray(x_indices), dtype=np.int64)
+    xv = np.ascontiguousarray(np.asarray(x_values).astype(dtype, copy=False))
+    acc, mark, hits = _scratch(M.ncols, sr.result_type(dtype))
+    mask = _NO_MASK if allowed is None else allowed
+    lay = _layout(M, 0)
+    indices = lay["indices"]
+    res = _call(kernel, (kernel, indices.dtype, mask.dtype), lay["indptr"], indices,
+                _values(M, dtype), ks, xv, mask, allowed is not None, bool(xfirst), acc, mark,
+                hits)
+    if res is None:
+        return None
+    return res[0][0], res[0][1], True
+
+
+def bfs_levels(order, pred, n, out=None):
+    """BFS levels from SciPy's visit order and BFS tree (``pred[v]`` the vertex that found
+    v): :func:`semiring.backend.cpu.traversal._depths` compiled; None where Numba is off."""
+    if not ENABLED:
+        return None
+    level = np.empty(n, dtype=np.int64) if out is None else out
+    if order.size < n:
+        level.fill(-1)
+    if order.size:
+        levels_kernel()(order, pred, level)
+    return level
+
+
+def warm(sr: Semiring, dtype, order_free: bool) -> int:
+    """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
+    ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, the
+    push unmasked and masked, with 32- and 64-bit column indices; and the BFS levels loop.
+    Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
+    ``python -m semiring.warmup --cpu`` runs."""
+    if not ENABLED or ops_of(sr, dtype) is None:
+        return 0
+    dtype = np.dtype(dtype)
+    ptype = sr.result_type(dtype)
+    lanes = 4 if order_free else 1
+    indptr = np.array([0, 2, 3, 3], dtype=np.uint64)
+    a = np.ones(3, dtype=dtype)
+    x = np.ones(3, dtype=dtype)
+    rows = np.array([0, 1], dtype=np.uint64)
+    bounds = np.array([0, 1, 2], dtype=np.int64)
+    count = 0
+    for itype in (np.uint32, np.uint64):
+        indices = np.array([0, 2, 1], dtype=itype)
+        for parallel in (False, True):
+            _kernel("pull", sr, dtype, lanes, parallel)(
+                indptr, indices, a, x, rows, bounds, False, np.empty(2, dtype=ptype))
+            count += 1
+        for mask in (_NO_MASK, np.ones(3, dtype=np.bool_)):
+            _kernel("push", sr, dtype)(
+                indptr, indices, a, np.array([0, 1], dtype=np.int64), x[:2], mask,
+                mask.size > 0, True, np.empty(3, dtype=ptype), np.zeros(3, dtype=np.uint8),
+                np.empty(3, dtype=np.int64))
+            count += 1
+    levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
+                    np.zeros(2, dtype=np.int64))
+    return count + 1

@@ -1,0 +1,384 @@
+"""The CPU backend's compiled kernels (Numba, the optional ``cpu`` extra; issue 21, item 3)
+against its NumPy paths, which stay the reference: the pull (mxv, dense x), the push (vxm,
+sparse x, with and without a mask) and BFS levels from SciPy's visit order. Every semiring of
+the table in every domain (those without a compiled form must fall back, and the test
+checks which ran), random inputs with empty rows and matrices, isolated vertices,
+self-loops, duplicate edges (folded by ``dup_op``), explicit zeros, -0.0 / NaN / ±inf, iso
+values, int32 and int64 indices; and the fallback when Numba is absent."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from scipy.sparse.csgraph import breadth_first_order
+
+import algorithms
+import semiring as sr
+from conftest import to_host
+from strategies import make_matrix
+
+compiled = importlib.import_module("semiring.backend.cpu.compiled")
+spmv_cpu = importlib.import_module("semiring.backend.cpu.spmv")
+trav_cpu = importlib.import_module("semiring.backend.cpu.traversal")
+
+needs_numba = pytest.mark.skipif(not compiled.ENABLED, reason="Numba not installed (the "
+                                 "`cpu` extra) or SEMIRING_NUMBA=0")
+SEMIRINGS = sorted(sr.ops.builtins("semiring")) + ["min_plus_sat"]
+DTYPES = [np.bool_, np.int32, np.int64, np.float32, np.float64]
+#: The random tests draw from these (each fold kind: min / max, plus / times, the logical
+#: ones, a fallback); every semiring of the table runs in the sweep below. (A semiring's
+#: first use in a domain compiles its kernel, about 1.5 s on a fresh cache.)
+DRAWN = ["min_plus", "max_times", "plus_times", "max_min", "lxor_land", "land_lor",
+         "plus_first", "min_secondi"]
+
+
+def _values(rng, dtype, shape, special):
+    vals = rng.integers(-4, 5, shape).astype(dtype)
+    if special and np.dtype(dtype).kind == "f" and vals.size:
+        vals.flat[rng.integers(0, vals.size, 5)] = [np.nan, np.inf, -0.0, -np.inf, 0.0]
+    return vals
+
+
+def _same(got, ref, S, dtype):
+    """Exact for every fold but plus / times on floats (their fold order may differ from
+    NumPy's pairwise ``reduceat``: within rounding, the same NaN and inf positions)."""
+    gi, gv = (to_host(a) for a in got.sparse()[:2])
+    ri, rv = (to_host(a) for a in ref.sparse()[:2])
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_equal(gi, ri)
+    if rv.dtype.kind == "f" and S.add.op.numpy in (np.add, np.multiply):
+        np.testing.assert_allclose(gv, rv, rtol=1e-5 if rv.dtype == np.float32 else 1e-12)
+    else:  # the same values, NaN where NaN; not the sign of a zero where a min / max fold
+        # meets both -0.0 and +0.0 (IEEE leaves fmin(-0, +0) open, and the NumPy push's
+        # own unstable sort already makes it depend on the order)
+        np.testing.assert_array_equal(gv, rv)
+
+
+def _numpy_path(mp):
+    mp.setattr(compiled, "ENABLED", False)
+
+
+@given(nrows=st.integers(0, 40), ncols=st.integers(0, 40), seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(DRAWN), dtype=st.sampled_from(DTYPES), iso=st.booleans(),
+       int64=st.booleans(), special=st.booleans(), parallel=st.booleans())
+def test_pull_equals_the_numpy_path(device, nrows, ncols, seed, semiring, dtype, iso, int64,
+                                    special, parallel):
+    rng = np.random.default_rng(seed)
+    # empty rows, full rows, and rows of every length between (the four-lane fold from 8)
+    present = rng.random((nrows, ncols)) < rng.random((nrows, 1))
+    vals = _values(rng, dtype, (nrows, ncols), special)
+    A = make_matrix(vals, present, device, iso=iso, int64=int64)
+    xd = _values(rng, dtype, ncols, special)
+    x = sr.Vector.from_dense(xd, device=device)
+    S = getattr(sr, semiring)
+    parallel = parallel and semiring == "min_plus"  # (a parallel kernel compiles in ~3 s)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(compiled, "PARALLEL_MIN_ENTRIES", 0 if parallel else 1 << 30)
+        mp.setattr(compiled, "_threads", lambda: 2)  # two ranges or more, whatever the load
+        mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)  # the padded plan when tiny
+        first = sr.mxv(A, x, S)  # the row loop; then, where the padded plan applies and is
+        got = sr.mxv(A, x, S)  # one block (rows of at most PAD_ROW entries), the block fold
+        if device == "cpu":  # the compiled kernel ran where the semiring has a form
+            direct = compiled.pull(A, to_host(x.bitmap()[0]), S, A.dtype, False,
+                                   spmv_cpu._order_free(S, S.result_type(A.dtype)))
+            has_form = compiled.ENABLED and compiled.ops_of(S, A.dtype) is not None
+            assert (direct is not None) == (has_form and A.nvals > 0)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        Ah = make_matrix(vals, present, "cpu", iso=iso, int64=int64)
+        ref = sr.mxv(Ah, sr.Vector.from_dense(xd, device="cpu"), S)
+    _same(got, ref, S, dtype)
+    _same(first, ref, S, dtype)
+
+
+@given(n=st.integers(0, 40), seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(DRAWN), dtype=st.sampled_from(DTYPES), iso=st.booleans(),
+       int64=st.booleans(), special=st.booleans(), masked=st.booleans(),
+       frontier=st.sampled_from([0.0, 0.05, 0.3, 1.0]))
+def test_push_equals_the_numpy_path(device, n, seed, semiring, dtype, iso, int64, special,
+                                    masked, frontier):
+    rng = np.random.default_rng(seed)
+    present = rng.random((n, n)) < rng.random((n, 1))  # self-loops on the diagonal too
+    vals = _values(rng, dtype, (n, n), special)
+    A = make_matrix(vals, present, device, iso=iso, int64=int64)
+    idx = np.flatnonzero(rng.random(n) < frontier)
+    xv = _values(rng, dtype, idx.size, special)
+    S = getattr(sr, semiring)
+    mask_vals = rng.random(n) < 0.5
+    kw = {}
+    if masked:
+        kw["mask"] = sr.Vector.from_dense(mask_vals, device=device).S
+    x = sr.Vector.from_coo(idx, xv, size=n, dtype=dtype, device=device)
+    got = sr.vxm(x, A, S, direction="push", **kw)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        Ah = make_matrix(vals, present, "cpu", iso=iso, int64=int64)
+        if masked:
+            kw["mask"] = sr.Vector.from_dense(mask_vals, device="cpu").S
+        xh = sr.Vector.from_coo(idx, xv, size=n, dtype=dtype, device="cpu")
+        ref = sr.vxm(xh, Ah, S, direction="push", **kw)
+    _same(got, ref, S, dtype)
+    if device == "cpu" and compiled.ENABLED and compiled.ops_of(S, A.dtype) is not None:
+        assert compiled.push(A, idx, xv, None, S, A.dtype, True) is not None
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_every_semiring_of_the_table(device, dtype):
+    """Every semiring in every domain, pull and push, against the NumPy path: rows of every
+    length 0..40 (the four-lane fold from 8), -0.0 / NaN / ±inf, explicit zeros; the
+    compiled kernel runs exactly where the semiring has a compiled form."""
+    rng = np.random.default_rng(7)
+    nrows, ncols = 30, 40
+    present = rng.random((nrows, ncols)) < np.linspace(0, 1, nrows)[:, None]
+    vals = _values(rng, dtype, (nrows, ncols), True)
+    xd = _values(rng, dtype, ncols, True)
+    idx = np.flatnonzero(rng.random(nrows) < 0.4)
+    for name in SEMIRINGS:
+        S = getattr(sr, name)
+        A = make_matrix(vals, present, device)
+        Ah = make_matrix(vals, present, "cpu")
+        xs = sr.Vector.from_coo(idx, vals[idx, 0], size=nrows, dtype=dtype, device=device)
+        xsh = sr.Vector.from_coo(idx, vals[idx, 0], size=nrows, dtype=dtype, device="cpu")
+        got = (sr.mxv(A, sr.Vector.from_dense(xd, device=device), S),
+               sr.vxm(xs, A, S, direction="push"))
+        if device == "cpu":
+            form = compiled.ENABLED and compiled.ops_of(S, Ah.dtype) is not None
+            ran = compiled.pull(Ah, xd, S, Ah.dtype, False,
+                                spmv_cpu._order_free(S, S.result_type(Ah.dtype)))
+            assert (ran is not None) == form, name
+            ran = compiled.push(Ah, idx, vals[idx, 0], None, S, Ah.dtype, True)
+            assert (ran is not None) == form, name
+        with pytest.MonkeyPatch.context() as mp:
+            _numpy_path(mp)
+            ref = (sr.mxv(Ah, sr.Vector.from_dense(xd, device="cpu"), S),
+                   sr.vxm(xsh, Ah, S, direction="push"))
+        for g, r in zip(got, ref):
+            _same(g, r, S, dtype)
+
+
+@needs_numba
+def test_the_compiled_forms_are_the_ufunc_ops():
+    """Which semirings compile: those whose multiply and monoid have a ufunc as their NumPy
+    twin (read from the table, no list of names in the backend)."""
+    forms = {n for n in SEMIRINGS if compiled.ops_of(getattr(sr, n), np.float64) is not None}
+    assert {"min_plus", "max_plus", "plus_times", "min_times", "max_min", "lor_land",
+            "lxor_land"} <= forms
+    assert not forms & {"min_plus_sat", "plus_first", "any_pair", "min_secondi", "any_secondi"}
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_block_fold_runs_on_a_grid(dtype):
+    """A grid's padded row plan is one block: its fold is compiled (the vectorized loop over
+    rows), NaN pads ignored, stored NaN / inf kept."""
+    n = 12
+    v = np.arange(n * n).reshape(n, n)
+    rows = np.r_[v[:, :-1].ravel(), v[:, 1:].ravel(), v[:-1].ravel(), v[1:].ravel()]
+    cols = np.r_[v[:, 1:].ravel(), v[:, :-1].ravel(), v[1:].ravel(), v[:-1].ravel()]
+    w = np.random.default_rng(3).integers(1, 9, rows.size).astype(dtype)
+    w[:3] = [np.nan, np.inf, -np.inf]
+    A = sr.Matrix.from_coo(rows, cols, w, nrows=n * n, ncols=n * n, device="cpu")
+    x = sr.Vector.from_dense(np.arange(n * n, dtype=dtype), device="cpu")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)
+        sr.mxv(A, x, sr.min_plus)
+        got = sr.mxv(A, x, sr.min_plus)
+        plan = spmv_cpu._plans[A][True]
+        assert plan.whole and hasattr(plan, "_k_unsigned")  # the block fold ran
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.mxv(A, x, sr.min_plus)
+    _same(got, ref, sr.min_plus, dtype)
+
+
+def test_a_push_result_outlives_the_next_push(device):
+    """The push's scratch (marks, hit list) is the thread's: a result keeps its values
+    after later pushes (sorted hits and scanned marks alike)."""
+    rng = np.random.default_rng(5)
+    n = 2000  # (few hits of many targets: the sorted hit list)
+    rows, cols = np.nonzero(rng.random((n, n)) < 0.002)
+    A = sr.Matrix.from_coo(rows, cols, np.ones(rows.size), nrows=n, ncols=n, device=device)
+    first = sr.vxm(sr.Vector.from_coo([0, 1], [0.0, 0.0], size=n, device=device), A,
+                   sr.min_plus)
+    kept = [to_host(a).copy() for a in first.sparse()[:2]]
+    for size in (3, n, 1):
+        idx = np.sort(rng.choice(n, size, replace=False))
+        sr.vxm(sr.Vector.from_coo(idx, np.ones(size), size=n, device=device), A, sr.min_plus)
+    for a, b in zip(first.sparse()[:2], kept):
+        np.testing.assert_array_equal(to_host(a), b)
+
+
+@needs_numba
+def test_push_scratch_marks_stay_clear():
+    """The push keeps a mark a target between calls, all clear: a frontier that hits few
+    targets (collected by a sort) then many (by a scan), and a masked one."""
+    rng = np.random.default_rng(1)
+    n = 500
+    rows, cols = np.nonzero(rng.random((n, n)) < 0.02)
+    A = sr.Matrix.from_coo(rows, cols, rng.integers(1, 9, rows.size).astype(np.float64),
+                           nrows=n, ncols=n, device="cpu")
+    for size in (1, 3, 200, 2, n, 1):
+        idx = np.sort(rng.choice(n, size, replace=False))
+        x = sr.Vector.from_coo(idx, np.zeros(size), size=n, device="cpu")
+        got = sr.vxm(x, A, sr.min_plus)
+        with pytest.MonkeyPatch.context() as mp:
+            _numpy_path(mp)
+            ref = sr.vxm(x, A, sr.min_plus)
+        _same(got, ref, sr.min_plus, np.float64)
+        marks = compiled._scratch_local.bufs["mark"]
+        assert not marks.any()
+
+
+def _graph(rng, n, p, device, int64):
+    """A directed graph with isolated vertices, self-loops and duplicate edges (folded)."""
+    m = int(p * n * n)
+    rows = rng.integers(0, n, m) if n else np.zeros(0, np.int64)
+    cols = rng.integers(0, n, m) if n else np.zeros(0, np.int64)
+    if n:
+        rows = np.r_[rows, rows[: m // 4], np.arange(0, n, 3)]  # duplicates, self-loops
+        cols = np.r_[cols, cols[: m // 4], np.arange(0, n, 3)]
+    A = sr.Matrix.from_coo(rows, cols, np.ones(rows.size), nrows=n, ncols=n,
+                           dup_op=sr.binary.min, device=device)
+    if int64:
+        A = sr.Matrix(A.indptr.astype(np.int64), A.indices.astype(np.int64), A.values,
+                      A.shape, dtype=A.dtype)
+    return A
+
+
+@given(n=st.integers(1, 60), p=st.sampled_from([0.0, 0.02, 0.1, 0.5]),
+       seed=st.integers(0, 2**31 - 1), int64=st.booleans(), parents=st.booleans())
+def test_bfs_levels_equal_the_numpy_path(device, n, p, seed, int64, parents):
+    rng = np.random.default_rng(seed + 1)
+    A = _graph(np.random.default_rng(seed), n, p, device, int64)
+    Ah = _graph(np.random.default_rng(seed), n, p, "cpu", int64)
+    s = int(rng.integers(0, n))
+    got = algorithms.bfs(A, s, parents=parents)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = algorithms.bfs(Ah, s, parents=parents)
+    got, ref = (got if parents else (got,)), (ref if parents else (ref,))
+    for g, r in zip(got, ref):  # levels, and the parents (SciPy's tree on both paths)
+        np.testing.assert_array_equal(to_host(g), to_host(r))
+
+
+@needs_numba
+@given(n=st.integers(1, 80), p=st.sampled_from([0.0, 0.03, 0.2]), seed=st.integers(0, 2**31 - 1))
+def test_compiled_levels_equal_the_level_doubling(n, p, seed):
+    rng = np.random.default_rng(seed)
+    A = _graph(rng, n, p, "cpu", False)
+    s = int(rng.integers(0, n))
+    order, pred = breadth_first_order(trav_cpu._structure(A), s, directed=True,
+                                      return_predecessors=True)
+    got = compiled.bfs_levels(order, pred, n)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = trav_cpu._depths(order, pred, n)
+    np.testing.assert_array_equal(got, ref)
+    assert got[s] == 0 and (got >= -1).all()
+
+
+def test_without_numba_the_numpy_paths_run(monkeypatch):
+    """Numba absent (its import fails): the backend imports, ENABLED is False, no kernel is
+    built, and the products and BFS give the NumPy paths' answers."""
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a, **k: None if name == "numba" else _find_spec(name))
+    try:
+        importlib.reload(compiled)
+        assert compiled.ENABLED is False
+        A = sr.Matrix.from_coo([0, 0, 2, 1], [0, 1, 1, 2], [2.0, -3.0, 4.0, 1.0], nrows=3,
+                               ncols=3, device="cpu")
+        x = sr.Vector.from_dense(np.array([1.0, 5.0, 0.0]), device="cpu")
+        assert sr.mxv(A, x, sr.min_plus).to_dense(missing=-1).tolist() == [2.0, 1.0, 9.0]
+        xs = sr.Vector.from_coo([0], [0.0], size=3, device="cpu")
+        assert sr.vxm(xs, A, sr.min_plus).to_dense(missing=-1).tolist() == [2.0, -3.0, -1]
+        assert to_host(algorithms.bfs(A, 0)).tolist() == [0, 1, 2]
+        assert compiled._kernels == {} and compiled._nb is None
+    finally:
+        monkeypatch.undo()
+        importlib.reload(compiled)
+
+
+_find_spec = importlib.util.find_spec
+
+
+def test_validation_comes_before_the_kernels(monkeypatch):
+    def boom(*a, **k):
+        raise AssertionError("a kernel ran before validation")
+
+    monkeypatch.setattr(compiled, "pull", boom)
+    monkeypatch.setattr(compiled, "push", boom)
+    A = sr.Matrix.from_coo([0, 1], [1, 0], [1.0, 2.0], nrows=2, ncols=2, device="cpu")
+    with pytest.raises(sr.DimensionMismatch, match="x"):
+        sr.mxv(A, sr.Vector.from_dense(np.ones(3), device="cpu"), sr.min_plus)
+    with pytest.raises(sr.DimensionMismatch):
+        sr.vxm(sr.Vector.from_coo([0], [1.0], size=3, device="cpu"), A, sr.min_plus)
+
+
+@needs_numba
+def test_threads_follow_the_load_and_back_off(monkeypatch):
+    """The parallel pull runs while the load average leaves the cores idle, and a parallel
+    call slower than its serial estimate turns the threads off for PARALLEL_BACKOFF_S."""
+    nb = compiled._numba()
+    if nb.get_num_threads() < 2:
+        pytest.skip("one thread")
+    monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, os.getpid()])
+    monkeypatch.setattr(compiled.os, "getloadavg", lambda: (1e6, 1e6, 1e6))
+    assert compiled._threads() == 1  # busy host
+    monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, os.getpid()])
+    monkeypatch.setattr(compiled.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert compiled._threads() == nb.get_num_threads()
+    # every parallel call counts as slow: the next pull runs serial
+    monkeypatch.setattr(compiled, "SERIAL_NS_PER_ENTRY", 0.0)
+    monkeypatch.setattr(compiled, "PARALLEL_TRIP_US", -1e9)
+    monkeypatch.setattr(compiled, "PARALLEL_MIN_ENTRIES", 0)
+    A = sr.Matrix.from_coo([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0], nrows=3, ncols=3,
+                           device="cpu")
+    for _ in range(2):  # (a kernel's first call, its compile or load, is not timed)
+        assert compiled._threads() == nb.get_num_threads()
+        assert sr.mxv(A, sr.Vector.from_dense(np.zeros(3)),
+                      sr.min_plus).to_dense().tolist() == [1.0, 2.0, 3.0]
+    assert compiled._threads() == 1
+    # in a forked child (another pid) the threads stay off
+    monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, -1])
+    assert compiled._threads() == 1
+
+
+@needs_numba
+def test_warmup_cpu_compiles_the_kernels(capsys):
+    from semiring import warmup  # noqa: PLC0415  (the tool module, imported by this test only)
+
+    assert warmup.main(["--cpu", "-q", "--semiring", "min_plus", "--dtype", "float32"]) == 0
+    assert "CPU kernels compiled or loaded for 1 (semiring, domain) pairs" in \
+        capsys.readouterr().err
+    assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), 4, True)] is not None
+    assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
+
+
+def test_warmup_cpu_without_numba(monkeypatch, capsys):
+    from semiring import warmup  # noqa: PLC0415  (the tool module, imported by this test only)
+
+    monkeypatch.setattr(compiled, "ENABLED", False)
+    assert warmup.main(["--cpu", "-q"]) == 1
+    assert "Numba is not installed" in capsys.readouterr().err
+
+
+def test_a_ufunc_numba_cannot_compile_falls_back(device):
+    """A user's op whose NumPy twin is a ufunc Numba does not compile on scalars
+    (``np.heaviside``): the kernel's compile fails once, the NumPy paths answer."""
+    op = sr.BinaryOp("heaviside_test",
+                     "(x < (T)0) ? (T)0 : ((x > (T)0) ? (T)1 : ((x == (T)0) ? y : x))",
+                     np.heaviside, register=False)
+    S = sr.Semiring("min_heaviside_test", sr.monoid.min, op, register=False)
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 1, 1], [2.0, -3.0, 4.0], nrows=2, ncols=2,
+                           device=device)
+    x = sr.Vector.from_dense(np.array([1.0, 0.0]), device=device)
+    xs = sr.Vector.from_coo([0], [1.0], size=2, device=device)
+    for _ in range(2):  # the second time without a compile attempt
+        assert to_host(sr.mxv(A, x, S).to_dense()).tolist() == [0.0, 1.0]
+        assert to_host(sr.vxm(xs, A, S).to_dense()).tolist() == [1.0, 1.0]
