@@ -163,8 +163,8 @@ def _lap_modules(csgraph):
     gpu = _v.is_gpu_input(csgraph)
     if gpu:
         import cupy as xp  # noqa: PLC0415  (CuPy is optional: GPU input only)
-        import cupyx.scipy.sparse as sps  # noqa: PLC0415
-        from cupyx.scipy.sparse.linalg import LinearOperator  # noqa: PLC0415
+        import cupyx.scipy.sparse as sps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+        from cupyx.scipy.sparse.linalg import LinearOperator  # noqa: PLC0415  (CuPy is optional: GPU input only)
     else:  # the tests' FORCE_ENGINE switch: the same code on NumPy
         xp, sps, LinearOperator = np, scipy.sparse, scipy.sparse.linalg.LinearOperator
     if isinstance(csgraph, sr.Matrix):
