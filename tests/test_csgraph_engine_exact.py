@@ -36,7 +36,7 @@ import semiring as sr
 from algorithms import csgraph
 from algorithms.csgraph import _validation
 from conftest import to_host
-from test_csgraph_facade import check_predecessors
+from test_csgraph_facade import check_predecessors, host_only_default_device
 
 DTYPES = [np.float64, np.float32, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
           bool]
@@ -46,7 +46,10 @@ DTYPES = [np.float64, np.float32, np.int8, np.int16, np.int32, np.int64, np.uint
 def engine(device, monkeypatch):
     """The device, with the engine path forced on host input (GPU input always runs it)."""
     monkeypatch.setattr(_validation, "FORCE_ENGINE", device == "cpu")
+    if device == "cpu":
+        host_only_default_device(monkeypatch)
     return device
+
 
 
 def on(device, S):
