@@ -18,8 +18,8 @@ of wrong answer the conformance sweep (``bench/probes/csgraph_conformance.py --e
 
 Each test body runs on every device (``device`` fixture): on the CPU with
 ``_validation.FORCE_ENGINE`` (the engine's code on NumPy: exact), on the GPU with CuPy / cupyx
-input (the engine on the device: exact where the sums are exact, integer weights; float
-reductions of the Laplacian to 1e-12).
+input (the engine on the device: exact where the sums are exact, integer weights; the
+Laplacian's float sums, in another order on the GPU, to a bound in the input dtype's eps).
 """
 
 from __future__ import annotations
