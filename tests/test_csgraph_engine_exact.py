@@ -355,9 +355,9 @@ def test_laplacian_of_cupyx_input_by_array_operations(device, data, n, fmt, dtyp
                                                        out_degree, symmetrized, form):
     """The GPU's Laplacian of cupyx input (``_tools._laplacian_own_sparse``: segment sums and
     a sort for A + Aᵀ instead of cuSPARSE, whose A + Aᵀ gave zeros on the H200 host), run
-    on the device (on the CPU with NumPy and scipy.sparse containers) against SciPy: raw CSR/CSC with unsorted
-    columns and duplicates, COO with duplicates, entries that cancel in A + Aᵀ, explicit
-    zeros, n = 0. Integer weights: every sum exact, so equal to the bit except the normed
+    on the device (on the CPU with NumPy and scipy.sparse containers) against SciPy: raw
+    CSR/CSC with unsorted columns and duplicates, COO with duplicates, entries that cancel
+    in A + Aᵀ, explicit zeros, n = 0. Integer weights: every sum exact, so equal to the bit except the normed
     operator's products (another association: 1e-12)."""
     from algorithms.csgraph import _tools
 
