@@ -212,10 +212,9 @@ def _lap_operator(xp, m, gsum, nd, symmetrized):
             v = v if v.dtype == dt else v.astype(dt)
         out = v * gsum[:, None] - a @ v
         if symmetrized:
-            # (vᴴ A)ᴴ = Aᴴ v; cupyx has no dense @ sparse, SciPy computes it through the same
-            # transpose (the same sums)
-            out = out - (a.T.conj() @ v if gpu_sparse else
-                         xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ a)))
+            # (vᴴ A)ᴴ = Aᴴ v, through the transposes SciPy takes (the same sums); cupyx input
+            # never comes here (:func:`_laplacian_own_sparse` applies A ⊕ Aᴴ itself)
+            out = out - xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ a))
         return out
 
     if nd is None:
