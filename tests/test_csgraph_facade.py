@@ -75,7 +75,23 @@ def backend(device, request, monkeypatch):
     if device == "gpu" and request.param:
         pytest.skip("GPU input always runs the engine path")
     monkeypatch.setattr(_validation, "FORCE_ENGINE", request.param)
+    if device == "cpu":
+        host_only_default_device(monkeypatch)
     return device, request.param
+
+
+
+def host_only_default_device(monkeypatch):
+    """Make the engine path's host run fail where it builds an object without naming its
+    device: there the default device decides, the GPU on a machine that has one, and host
+    input would answer with CuPy arrays (an H200 run: ``floyd_warshall`` of a masked array).
+    On a machine without a GPU the default is the CPU and such a call would pass unseen."""
+    from semiring import device as _device
+
+    def no_default():
+        raise AssertionError("host input built an object on the default device")
+
+    monkeypatch.setattr(_device, "default_device", no_default)
 
 
 # ------------------------------------------------------------------------------ graphs

@@ -203,12 +203,13 @@ def _stored_csr(csgraph, op):
     device = as_graph_device(csgraph)
     if device == "gpu":
         if _is_cupyx_sparse(csgraph):
-            S = csgraph.tocsr()
-            if len(S.shape) != 2 or S.shape[0] != S.shape[1]:
-                raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape "
-                                           f"{tuple(S.shape)}")
-            return (S.indptr.copy(), S.indices.copy(), to_float64(S.data, op), S.shape[0],
-                    "gpu")
+            # SciPy's conversion, as the host path reads it (a COO's duplicates and a
+            # non-float64 CSR's summed): a plain tocsr() kept a float32 CSR's duplicates as
+            # parallel edges where SciPy's astype sums them (an H200 run: an edge of weight 0
+            # where SciPy's tree has weight 1)
+            indptr, indices, data, shape, _ = _validation._sparse_csr_float64(
+                csgraph, op, "csgraph", True)
+            return indptr, indices, data, shape[0], "gpu"
         A = as_graph(csgraph, op, dup="min")
         return A.indptr, A.indices, A.values, A.nrows, "gpu"
     S = as_scipy_csr(csgraph, op)

@@ -310,8 +310,10 @@ def _fw_graph(csgraph, op: str, directed: bool) -> sr.Matrix:
         _v._check_square(op, "csgraph", a.shape, True)
         vals = _v.to_float64(a, op)
         rows, cols = np.nonzero(~np.ma.getmaskarray(csgraph) & (vals != 0) & ~np.isinf(vals))
+        # host input stays on the host (without device= the default device, the GPU where
+        # one answers, took it: CuPy results for a masked array on an H200 host)
         return sr.Matrix.from_coo(rows, cols, vals[rows, cols], nrows=a.shape[0],
-                                  ncols=a.shape[1])
+                                  ncols=a.shape[1], device="cpu")
     if _v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph):
         # SciPy's csgraph_to_dense keeps the smallest stored weight, never a NaN one
         S = _v._csc_undirected(csgraph, directed)

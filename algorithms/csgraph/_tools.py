@@ -172,9 +172,9 @@ def _lap_modules(csgraph):
         vals = A.values if not A.is_iso else xp.full(A.nvals, A.iso_value, dtype=A.dtype)
         cls = sps.csr_matrix if gpu else sps.csr_array
         csgraph = cls((vals.copy(), A.indices.copy(), A.indptr.copy()), shape=A.shape)
-    elif _v._is_cupyx_sparse(csgraph):
-        # a private CSR: cupyx's sum and addition sum duplicates in place (never the caller's)
-        csgraph = csgraph.tocsr(copy=True) if csgraph.format != "csr" else csgraph.copy()
+    elif _v._is_cupyx_sparse(csgraph) and csgraph.format not in ("csr", "csc", "coo"):
+        # :func:`_laplacian_own_sparse` reads these three formats' arrays (never writing them)
+        csgraph = csgraph.tocsr()
     return csgraph, xp, sps, LinearOperator
 
 
@@ -212,15 +212,120 @@ def _lap_operator(xp, m, gsum, nd, symmetrized):
             v = v if v.dtype == dt else v.astype(dt)
         out = v * gsum[:, None] - a @ v
         if symmetrized:
-            # (vᴴ A)ᴴ = Aᴴ v; cupyx has no dense @ sparse, SciPy computes it through the same
-            # transpose (the same sums)
-            out = out - (a.T.conj() @ v if gpu_sparse else
-                         xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ a)))
+            # (vᴴ A)ᴴ = Aᴴ v, through the transposes SciPy takes (the same sums); cupyx input
+            # never comes here (:func:`_laplacian_own_sparse` applies A ⊕ Aᴴ itself)
+            out = out - xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ a))
         return out
 
     if nd is None:
         return lap
     return lambda v: nd[:, None] * lap(v * nd[:, None])
+
+
+def _lap_triplets(xp, m):
+    """(row, col, data) of a CSR, CSC or COO matrix read from its own arrays (int64 indices,
+    the stored order, duplicates kept): no conversion of the sparse library's."""
+    if m.format == "coo":
+        return m.row.astype(xp.int64), m.col.astype(xp.int64), m.data
+    ptr = m.indptr.astype(xp.int64)
+    major = xp.searchsorted(ptr, xp.arange(m.indices.size, dtype=xp.int64), side="right") - 1
+    minor = m.indices.astype(xp.int64)
+    return (major, minor, m.data) if m.format == "csr" else (minor, major, m.data)
+
+
+def _segment_sum(xp, idx, w, n: int, dtype):
+    """s(i) = +.reduce of w over idx == i, in float64 (one atomic add per entry on the GPU),
+    then cast to ``dtype``: within a rounding of the dtype of SciPy's sums in stored order."""
+    if idx.size == 0:
+        return xp.zeros(n, dtype=dtype)
+    return xp.bincount(idx, weights=w.astype(xp.float64), minlength=n).astype(dtype)
+
+
+def _lap_canonical(xp, r, c, v, n: int):
+    """(row, col, data) row-major sorted with duplicates summed (SciPy's sum_duplicates)."""
+    nn = max(n, 1)
+    key, inv = xp.unique(r * nn + c, return_inverse=True)
+    return key // nn, key % nn, _segment_sum(xp, inv.ravel(), v, int(key.size), v.dtype)
+
+
+def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, return_diag,
+                          use_out_degree, form, dtype, symmetrized):
+    """The Laplacian of a sparse ``g`` (CSR, CSC or COO) by array operations of ``xp`` alone,
+    ``coo_cls`` / ``csr_cls`` only holding the results: the GPU's path for cupyx input.
+
+    cupyx's sparse sum and ``A + Aᵀ`` run cuSPARSE (SpMV, csrgeam2/spgeam), which on the H200
+    host answered all zeros for ``A + Aᵀ`` of a 2 × 2 ``semiring.Matrix`` and of a
+    non-canonical CSR, and an invalid nnz for a 0 × 0 one; here the degrees are segment sums
+    and A + Aᵀ a sort of both triplet lists (the operator's products run cuSPARSE on the
+    canonical int32 CSR this builds, the one case that gave SciPy's values there). The
+    operator (``form`` 'function' / 'lo') applies S = A (+ Aᵀ when symmetrized): the same
+    L v as SciPy's v ⊙ d − A v (− Aᵀ v). NumPy runs the same code in the tests."""
+    n = int(g.shape[0])
+    if form == "array" and np.dtype(g.dtype).kind in "ub":
+        raise sr.DomainMismatch(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
+                                f"has entries its dtype cannot hold (SciPy fails too); pass a "
+                                f"signed or float graph")
+    r, c, v = _lap_triplets(xp, g)
+
+    def degrees(r, c, v, both):
+        # d = A +.reduce(axis) − diag(A)   (both: the two directions, the diagonal twice)
+        gsum = _segment_sum(xp, r if use_out_degree else c, v, n, v.dtype)
+        on = r == c
+        gdiag = _segment_sum(xp, r[on], v[on], n, v.dtype)
+        if not both:
+            return gsum, gsum - gdiag
+        gsum += _segment_sum(xp, c if use_out_degree else r, v, n, v.dtype)
+        return gsum, gsum - gdiag - gdiag
+
+    if form != "array" or symmetrized:
+        # SciPy's operator sums the stored entries (both directions when symmetrized); its
+        # array form sums the entries of A ⊕ Aᴴ
+        gsum, d = degrees(r, c, v, symmetrized and form != "array")
+        # S = A with duplicates summed; symmetrized S = A ⊕ Aᴴ, the entries that cancel not
+        # stored (as SciPy's sparse sum drops them)
+        r, c, v = _lap_canonical(xp, r, c, v, n)
+        if symmetrized:
+            r, c, v = _lap_canonical(xp, xp.concatenate([r, c]), xp.concatenate([c, r]),
+                                     xp.concatenate([v, xp.conjugate(v)]), n)
+            keep = v != 0
+            r, c, v = r[keep], c[keep], v[keep]
+            if form == "array":
+                gsum, d = degrees(r, c, v, False)
+    else:  # the stored entries as they are (SciPy's tocoo keeps duplicates)
+        gsum, d = degrees(r, c, v, False)
+    if form != "array":
+        dtype = v.dtype if dtype is None else dtype
+        it = xp.int32 if max(n, int(v.size)) < 2**31 - 1 else xp.int64
+        indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64),
+                                 xp.cumsum(_segment_sum(xp, r, xp.ones(r.size), n, xp.int64))])
+        a = csr_cls((v, c.astype(it), indptr.astype(it)), shape=(n, n))
+        a.has_canonical_format = True
+        if normed:
+            isolated = d == 0
+            w = xp.where(isolated, 1, xp.sqrt(d))
+            f, ret = _lap_operator(xp, a, gsum, 1.0 / w, False), w
+        else:
+            f, ret = _lap_operator(xp, a, gsum, None, False), d
+        if form == "lo":
+            f = LinearOperator(matvec=f, matmat=f, shape=(n, n), dtype=dtype)
+        return (f, ret.astype(dtype, copy=False)) if return_diag else f
+    dtype = v.dtype if dtype is None else dtype
+    w = d
+    if normed:
+        isolated = w == 0
+        w = xp.where(isolated, 1, xp.sqrt(w))
+        # L(i, j) = −S(i, j) / w(i) / w(j) in S's dtype, step by step as SciPy's in-place ops
+        data = (v / w[r]).astype(v.dtype)
+        data = (data / w[c]).astype(v.dtype)
+        diag = 1 - isolated
+    else:
+        data = v.copy()  # never the caller's array
+        diag = w
+    data *= -1
+    it = xp.int32 if max(n, int(v.size) + n) < 2**31 - 1 else xp.int64
+    m = _coo_setdiag(xp, coo_cls((data, (r.astype(it), c.astype(it))), shape=(n, n)), diag)
+    m = _sparse_astype(m, dtype)
+    return (m, w.astype(dtype)) if return_diag else m
 
 
 def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dtype,
@@ -247,6 +352,10 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         # results cast back to bool as SciPy's are
         dtype = dt if dtype is None else dtype
         g = g.astype(np.float64)
+    if sparse and _v._is_cupyx_sparse(g):
+        return _laplacian_own_sparse(xp, sps.coo_matrix, sps.csr_matrix, LinearOperator, g, op,
+                                     normed, return_diag, use_out_degree, form, dtype,
+                                     symmetrized)
     axis = 1 if use_out_degree else 0
     if form != "array":
         m = g if sparse else xp.array(g)
@@ -280,8 +389,6 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         if symmetrized:
             # A ← A + Aᴴ (a sparse sum: entries that cancel are not stored)
             m = m + m.T.conj()
-            if _v._is_cupyx_sparse(m):
-                m.eliminate_zeros()
         dia = m.format == "dia"  # SciPy keeps a DIA input's format (its sum too)
         # d = A +.reduce(axis) − diag(A)
         w = xp.asarray(m.sum(axis=axis)).ravel() - m.diagonal()
@@ -294,7 +401,7 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
             m.data /= w[m.col]
             m.data *= -1
             m = _coo_setdiag(xp, m, 1 - isolated)
-        elif dia and not _v._is_cupyx_sparse(m):
+        elif dia:
             m = m.copy()
             m.data *= -1
             m.setdiag(w)
