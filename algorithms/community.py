@@ -128,6 +128,19 @@ def _renumber(labels):
     return rank[inv]
 
 
+def _priorities(S, seed):
+    """(xp, indptr, degrees, priorities, row of each entry, column of each entry) of S: the
+    Jones–Plassmann priorities the colouring and its first classes share (higher degree
+    class first, a seeded random rank within it)."""
+    n = S.nrows
+    xp = sr.array_module(S.device)
+    indptr = S.indptr.astype(xp.int64)
+    deg = xp.diff(indptr)
+    rank = sr.to_device(np.random.default_rng(seed).permutation(n).astype(np.int64), S.device)
+    prio = xp.floor(xp.log2(deg + 1.0)).astype(xp.int64) * max(n, 1) + rank
+    return xp, indptr, deg, prio, segment_ids(xp, deg), S.indices.astype(xp.int64)
+
+
 def _colouring(S, seed):
     """A proper colouring of the simple undirected graph S (int64 colours 0..c-1).
 
@@ -142,13 +155,7 @@ def _colouring(S, seed):
     the parallel sweeps in label propagation and Louvain: fewer colours, fewer products.
     """
     n = S.nrows
-    xp = sr.array_module(S.device)
-    indptr = S.indptr.astype(xp.int64)
-    deg = xp.diff(indptr)
-    rank = sr.to_device(np.random.default_rng(seed).permutation(n).astype(np.int64), S.device)
-    prio = xp.floor(xp.log2(deg + 1.0)).astype(xp.int64) * max(n, 1) + rank
-    rows = segment_ids(xp, deg)
-    cols = S.indices.astype(xp.int64)
+    xp, indptr, deg, prio, rows, cols = _priorities(S, seed)
     # wait(v) = how many neighbours of v come before it (a higher priority): one pass over S
     wait = bincount(xp, rows[prio[cols] > prio[rows]], n)
     colour = xp.full(n, -1, dtype=xp.int64)
@@ -184,13 +191,7 @@ def _first_classes(S, seed, k):
     order, which the hubs of a power-law graph make long (see ``MIS_MAX_BATCHES``).
     """
     n = S.nrows
-    xp = sr.array_module(S.device)
-    indptr = S.indptr.astype(xp.int64)
-    deg = xp.diff(indptr)
-    rank = sr.to_device(np.random.default_rng(seed).permutation(n).astype(np.int64), S.device)
-    prio = xp.floor(xp.log2(deg + 1.0)).astype(xp.int64) * max(n, 1) + rank
-    rows = segment_ids(xp, deg)
-    cols = S.indices.astype(xp.int64)
+    xp, indptr, deg, prio, rows, cols = _priorities(S, seed)
     # D(u, x) = 1 where u comes before x (an edge of S oriented by priority)
     first = prio[rows] > prio[cols]
     du, dx = rows[first], cols[first]

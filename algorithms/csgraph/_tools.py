@@ -197,6 +197,22 @@ def _sparse_astype(m, dtype):
     return m if np.dtype(m.dtype) == np.dtype(dtype) else m.astype(dtype)
 
 
+def _lap_operator_form(xp, LinearOperator, m, gsum, d, normed, symmetrized, form, shape,
+                       dtype, return_diag):
+    """The operator forms ('function', 'lo') of the Laplacian of m from its degree sums:
+    normed, v ↦ D^-½ (d⊙v − Av) D^-½ with isolated vertices' scale 1 (SciPy's); the diagonal
+    returned is d, or its square root when normed."""
+    if normed:
+        isolated = d == 0
+        w = xp.where(isolated, 1, xp.sqrt(d))
+        f, ret = _lap_operator(xp, m, gsum, 1.0 / w, symmetrized), w
+    else:
+        f, ret = _lap_operator(xp, m, gsum, None, symmetrized), d
+    if form == "lo":
+        f = LinearOperator(matvec=f, matmat=f, shape=shape, dtype=dtype)
+    return (f, ret.astype(dtype, copy=False)) if return_diag else f
+
+
 def _lap_operator(xp, m, gsum, nd, symmetrized):
     """v ↦ L v without forming L: d ⊙ v − A v (− (vᴴ A)ᴴ when symmetrized), normed
     nd ⊙ L (nd ⊙ v), in SciPy's order of operations (so SciPy's bits on the CPU)."""
@@ -300,15 +316,8 @@ def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, r
                                  xp.cumsum(_segment_sum(xp, r, xp.ones(r.size), n, xp.int64))])
         a = csr_cls((v, c.astype(it), indptr.astype(it)), shape=(n, n))
         a.has_canonical_format = True
-        if normed:
-            isolated = d == 0
-            w = xp.where(isolated, 1, xp.sqrt(d))
-            f, ret = _lap_operator(xp, a, gsum, 1.0 / w, False), w
-        else:
-            f, ret = _lap_operator(xp, a, gsum, None, False), d
-        if form == "lo":
-            f = LinearOperator(matvec=f, matmat=f, shape=(n, n), dtype=dtype)
-        return (f, ret.astype(dtype, copy=False)) if return_diag else f
+        return _lap_operator_form(xp, LinearOperator, a, gsum, d, normed, False, form,
+                                  (n, n), dtype, return_diag)
     dtype = v.dtype if dtype is None else dtype
     w = d
     if normed:
@@ -367,15 +376,8 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         if symmetrized:
             gsum += xp.asarray(m.sum(axis=1 - axis)).ravel()
             d = gsum - gdiag - gdiag
-        if normed:
-            isolated = d == 0
-            w = xp.where(isolated, 1, xp.sqrt(d))
-            f, ret = _lap_operator(xp, m, gsum, 1.0 / w, symmetrized), w
-        else:
-            f, ret = _lap_operator(xp, m, gsum, None, symmetrized), d
-        if form == "lo":
-            f = LinearOperator(matvec=f, matmat=f, shape=shape, dtype=dtype)
-        return (f, ret.astype(dtype, copy=False)) if return_diag else f
+        return _lap_operator_form(xp, LinearOperator, m, gsum, d, normed, symmetrized, form,
+                                  shape, dtype, return_diag)
     if np.dtype(g.dtype).kind in "ub":
         # SciPy negates (and, normed, divides) the entries in the input's own dtype, which an
         # unsigned or bool dtype cannot hold: NumPy refuses, CuPy would wrap around
