@@ -865,8 +865,9 @@ def _groups(g: SemiringGraph, labels):
     One group of every vertex is ``set(nodes)``. One-vertex groups (a Kronecker graph's
     isolated vertices: a third of kron-15's) are made directly as one-element sets; the
     others from one stable sort of their vertices by group (16-bit keys where there are at
-    most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels. Building the sets is then most of the time (NetworkX's own
-    ``connected_components`` builds the same sets).
+    most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels.
+    Building the sets is then most of the time (NetworkX's own ``connected_components``
+    builds the same sets).
     """
     labels = _host(labels).astype(np.int64, copy=False)
     if not labels.size:

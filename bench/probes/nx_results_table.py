@@ -26,8 +26,8 @@ def main(paths):
                     continue
                 m = r["metrics"]
                 if "networkx_s" not in m:
-                    rows.append(f"| {graph} | {alg} | {r['status']}: {r.get('check') or r.get('error')} "
-                                "| | | | | | |")
+                    why = r.get("check") or r.get("error")
+                    rows.append(f"| {graph} | {alg} | {r['status']}: {why} | | | | | | |")
                     continue
                 rows.append(f"| {graph} | {alg} | {m['networkx_s']:.3f} | {m['convert_s']:.3f} | "
                             f"{m['first_s'] * 1e3:.1f} | {r['ms_median']:.2f} | "
