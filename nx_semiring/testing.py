@@ -67,6 +67,12 @@ KNOWN_FAILURES = {
        "paths the backend's differs from NetworkX's bidirectional Dijkstra's"
        for t in ("test_unweighted_diamond", "test_weighted_diamond",
                  "test_gh6787_and_edge_attribute_names")},
+    # doctests, in the whole suite (--all): the same two reasons
+    "algorithms/community/louvain.py::networkx.algorithms.community.louvain.louvain_communities":
+        _LOUVAIN + " (the docstring's example prints NetworkX's partition for seed=123)",
+    "algorithms/cycles.py::networkx.algorithms.cycles.minimum_cycle_basis":
+        "the docstring prints the cycles NetworkX's s-t shortest paths give; among equally "
+        "short paths the backend's differ",
     "algorithms/community/tests/test_louvain.py::test_max_level":
         "compares against nx.community.louvain_partitions (NetworkX's levels, not "
         "dispatched); " + _LOUVAIN,
@@ -81,7 +87,10 @@ def mark_known_failures(items):
         parts = item.path.parts
         top = max((i for i, p in enumerate(parts) if p == "networkx"), default=None)
         base = item.path.name if top is None else "/".join(parts[top + 1:])
-        nodeid = base + "::" + item.getmodpath().replace(".", "::")
+        # a doctest (NetworkX's --doctest-modules) is named by its object's dotted name
+        name = item.getmodpath().replace(".", "::") if hasattr(item, "getmodpath") \
+            else item.name
+        nodeid = base + "::" + name
         for key, reason in KNOWN_FAILURES.items():
             if nodeid == key or nodeid.startswith(key + "["):
                 item.add_marker(pytest.mark.xfail(reason=reason, strict=False))

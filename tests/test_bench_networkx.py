@@ -99,6 +99,10 @@ def test_compare_messages():
     assert not ok and "1 missing" in msg
     ok, _ = NXC._compare({0: 0.25 + 5e-7}, {0: 0.25})
     assert ok  # floats: within 1e-6, as nx_semiring.bench._check
+    nan = float("nan")
+    assert NXC._compare({0: nan, 1: 0.5}, {0: nan, 1: 0.5})[0]  # NaN where NetworkX has NaN
+    ok, msg = NXC._compare({0: nan, 1: 0.5}, {0: 0.0, 1: 0.5})
+    assert not ok and "1 of 2 entries differ" in msg
     comps = NXC._normalize([{0, 1}, {2}])
     assert NXC._compare(NXC._normalize([{2}, {1, 0}]), comps)[0]
     ok, msg = NXC._compare(NXC._normalize([{0, 1, 2}]), comps)
