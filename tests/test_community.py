@@ -205,6 +205,25 @@ def test_louvain_planted_partition_close_to_networkx(device, batches, seed, grou
     assert q > 0.2
 
 
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="Louvain with 32 batches on the CPU: one of five runs ends at "
+                          "modularity 0.326, NetworkX's worst is 0.380 (a known defect)")
+def test_louvain_planted_partition_known_weak_run(monkeypatch):
+    """The case Hypothesis found in session 9 for the test above (present since before it:
+    e33c84f gives the same values): pinned here, strict, so that its fix shows."""
+    from algorithms import community
+
+    monkeypatch.setitem(community.MAX_BATCHES, "cpu", 32)
+    seed = 259
+    G = planted(3, 16, 0.3, 0.05, seed, False)
+    A = sr.Matrix.from_networkx(G, nodelist=range(G.number_of_nodes()), device="cpu")
+    qs = [nx.community.modularity(G, partition(to_host(alg.louvain(A, seed=seed + s))))
+          for s in range(5)]
+    q_nx = [nx.community.modularity(G, nx.community.louvain_communities(G, seed=seed + s))
+            for s in range(5)]
+    assert min(qs) >= min(q_nx) - 0.04, (qs, q_nx)
+
+
 def test_louvain_examples(device):
     empty = sr.Matrix.from_coo([], [], None, nrows=0, ncols=0, device=device)
     assert to_host(alg.louvain(empty)).shape == (0,)
