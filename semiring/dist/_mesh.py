@@ -29,6 +29,7 @@ Dask's TLS where the cluster uses it.
 from __future__ import annotations
 
 import hmac
+import os
 import pickle
 import secrets
 import socket
@@ -385,6 +386,10 @@ class Rank:
             # NCCL takes one rank per GPU (two workers sharing a GPU: the tests' layout)
             return f"ranks share a GPU (PCI bus ids {buses})"
         err = None
+        # NVLink multicast (NVLS) off unless the caller chose: on shared multi-GPU hosts a
+        # program using it can take the host's GPUs out of service (local_cluster's workers
+        # set it too; this covers a cluster started elsewhere)
+        os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
         try:
             comm = nccl.NcclCommunicator(self.size, got[0][2], self.rank)
         except Exception as e:  # noqa: BLE001 (said to every rank below)
