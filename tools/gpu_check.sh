@@ -4,7 +4,7 @@
 # Runs the whole test suite on every backend present (pytest-xdist across WORKERS processes
 # when it is installed: the device image has it), then `python -m bench` with the given
 # arguments (BENCH=0 skips it), and leaves under $OUT (or ./gpu-check when $OUT is unset):
-# all.log (tests + bench output), results.tgz (bench/results of this run) and cupy-cache.tgz,
+# all.log (tests + bench output), pytest.log (the tests' whole output), results.tgz (bench/results of this run) and cupy-cache.tgz,
 # CuPy's compiled kernels. Untar that one into the repo root and carry `.cupy-cache` on the
 # next call: a fresh machine then skips the NVRTC compiles (minutes of device time).
 set -u
@@ -19,8 +19,10 @@ if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
   python3 -c "import cupy; print('cupy', cupy.__version__, 'cuda runtime', cupy.cuda.runtime.runtimeGetVersion())"
   echo "== tests ($(ls "$CUPY_CACHE_DIR" | wc -l) cached kernels)"
   t0=$(date +%s)
+  # the whole log (tracebacks, Hypothesis' falsifying examples) in $out/pytest.log; its tail here
   timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=20 \
-    "${xdist[@]}" ${TESTS:-} 2>&1 | grep -v "^  /" | tail -80
+    "${xdist[@]}" ${TESTS:-} > "$out/pytest.log" 2>&1
+  grep -v "^  /" "$out/pytest.log" | tail -80
   echo "== tests took $(( $(date +%s) - t0 )) s"
   if [ "${BENCH:-1}" != 0 ]; then
     echo "== bench"
