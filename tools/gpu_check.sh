@@ -5,8 +5,9 @@
 # when it is installed: the device image has it), then `python -m bench` with the given
 # arguments (BENCH=0 skips it), and leaves under $OUT (or ./gpu-check when $OUT is unset):
 # all.log (tests + bench output), pytest.log (the tests' whole output), results.tgz
-# (bench/results of this run) and cupy-cache.tgz, CuPy's compiled kernels. Untar that one into the repo root and carry `.cupy-cache` on the
-# next call: a fresh machine then skips the NVRTC compiles (minutes of device time).
+# (bench/results of this run) and cupy-cache.tgz, CuPy's compiled kernels. Untar that one
+# into the repo root and carry `.cupy-cache` on the next call: a fresh machine then skips the
+# NVRTC compiles (minutes of device time).
 set -u
 export PYTHONPATH=. PYTHONUNBUFFERED=1 SEMIRING_HYPOTHESIS_PROFILE=noshrink
 export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/.cupy-cache}
