@@ -75,10 +75,6 @@ def _host(a):
     return sr.to_device(a, "cpu") if sr.is_gpu_array(a) else np.asarray(a)
 
 
-def _labels(g: SemiringGraph, idx):
-    return g.labels(idx)
-
-
 # --------------------------------------------------------------------------- engine calls
 def _bfs_level(g: SemiringGraph, s: int) -> np.ndarray:
     """Levels from vertex ``s`` by the engine's BFS (host int64, -1 where unreached)."""
@@ -95,17 +91,13 @@ def _weighted_matrix(g: SemiringGraph, weight):
     return g.matrix(None, unit=1) if weight is None else g.matrix(weight)
 
 
-def _has_negative(g: SemiringGraph, weight) -> bool:
-    return g.has_negative(weight)
-
-
 def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True):
     """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
     ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
     own visiting order whether to raise) or 'bellman-ford' (NetworkXUnbounded on a negative
     cycle)."""
     nx = _nx()
-    if method == "dijkstra" and _has_negative(g, weight):
+    if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
     M = _weighted_matrix(g, weight)
@@ -369,7 +361,7 @@ def descendants_at_distance(G, source, distance):
     if not isinstance(distance, numbers.Real) or distance < 0:
         return set()
     level = _bfs_level(g, s)
-    return set(_labels(g, np.flatnonzero(level == distance)))
+    return set(g.labels(np.flatnonzero(level == distance)))
 
 
 # --------------------------------------------------------------------------- unweighted paths
@@ -608,7 +600,7 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(_labels(g, order), dist[order].tolist())),
+        return (dict(zip(g.labels(order), dist[order].tolist())),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.index[target]]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
@@ -704,7 +696,7 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(_labels(g, order), dist[order].tolist())),
+        return (dict(zip(g.labels(order), dist[order].tolist())),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.index[target]]:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
@@ -788,7 +780,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     g = _graph(G, weight)
     if g.adj.size == 0:
         return False
-    if not _has_negative(g, weight):
+    if not g.has_negative(weight):
         return False
     n = g.n
     perm = g.order()

@@ -355,12 +355,14 @@ def _fw_rank1(D, return_predecessors: bool, xp):
         P = xp.where(xp.isinf(D), NULL_IDX, ar[:, None]).astype(xp.int32)
         P[ar, ar] = NULL_IDX
     for k in range(n):
-        # D ← D min (D(:, k) + D(k, :)): one min-plus rank-1 update, pivot k
+        # D ← D min (D(:, k) + D(k, :)): one min-plus rank-1 update, pivot k, in place (cand
+        # is made before D changes, as SciPy's row k and column k stay put without a negative
+        # cycle)
         cand = D[:, k:k + 1] + D[k:k + 1, :]
         better = cand < D
-        D = xp.where(better, cand, D)
+        xp.copyto(D, cand, where=better)
         if P is not None:
-            P = xp.where(better, P[k:k + 1, :], P)
+            xp.copyto(P, P[k:k + 1, :].copy(), where=better)
     return D, P
 
 
