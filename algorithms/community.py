@@ -65,14 +65,19 @@ MIS_MAX_BATCHES = 16
 #: (the test's strategy, 3-10 groups of 15-40 vertices, five seeds each, CPU, 32 batches),
 #: our worst run minus NetworkX's worst: -0.054 with whole classes, -0.016 with 16
 #: (-0.016 to -0.020 with 32 or 64); Kronecker 12-16 kept their modularity (0.137 / 0.119 /
-#: 0.104 against 0.135 / 0.118 / 0.105).
+#: 0.104 against 0.135 / 0.118 / 0.105). Only graphs (and coarse levels) of at most
+#: ``SPLIT_MAX_N`` vertices are cut: on the H200, Kronecker 16's first level cut so took
+#: 7.0 s against 4.7 s (each batch pays its launches and host round trips), for the same
+#: modularity.
 MIN_BATCHES = 16
+SPLIT_MAX_N = 1 << 14
 #: After the last level, the partition goes back to the input graph for one more phase of
 #: local moves from it (multilevel refinement, Rotta & Noack 2011, "Multilevel local search
 #: algorithms for modularity clustering"): a vertex whose community was fixed at a coarse
 #: level may still gain by moving alone. On the same 41 graphs, with MIN_BATCHES, our worst
 #: run is then at or above NetworkX's worst on every graph, and Kronecker 12-16 gain 0.008 to
-#: 0.010 (0.144 / 0.126 / 0.114), for about one more first level of time.
+#: 0.010 (0.144 / 0.126 / 0.114); on the H200 it cost Kronecker 14 / 16 another 1.1 / 3.2 s
+#: (5.4 / 10.1 s in all, with every level cut by MIN_BATCHES).
 REFINE = True
 #: Relative tolerance of the symmetry check of weighted input: duplicate float entries summed
 #: in a different order on each side of the diagonal differ in the last bits.
@@ -556,7 +561,8 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     community), with the weights to the communities from one SpGEMM
     ``W = A'(B, :) plus.times S`` (Grappolo's colour-class parallel moves, Lu et al. 2015;
     the colours from ``MAX_BATCHES - 1`` on move together, 32 on the CPU and 8 on the GPU;
-    no batch holds more than n / ``MIN_BATCHES`` vertices).
+    on graphs of at most ``SPLIT_MAX_N`` vertices no batch holds more than
+    n / ``MIN_BATCHES``).
     The sweeps stop when one moved nobody or raised the
     modularity by at most ``threshold`` (at most ``MAX_SWEEPS``); the best partition seen
     is kept. (2) aggregation: the
@@ -679,7 +685,7 @@ def _local_moves(Ap, two_m, gamma, threshold, seed, start=None):
         # the colours from batches - 1 on (the few vertices of the dense core) move as one
         # batch: fewer products a sweep, those vertices no longer independent
         colour = xp.minimum(colour, batches - 1)
-    size = -(-n // MIN_BATCHES)
+    size = -(-n // MIN_BATCHES) if n <= SPLIT_MAX_N else max(n, 1)
     classes = [B[i:i + size] for B in _classes(xp, colour) for i in range(0, B.size, size)]
     c = xp.arange(n, dtype=xp.int64) if start is None else start.copy()
     tot = k.copy() if start is None else bincount(xp, c, n, weights=k)
