@@ -613,3 +613,20 @@ def test_thin_tail_after_a_wide_start_goes_to_the_host(engine, monkeypatch):
     # at level L >= 2 the search has reached 199 + L vertices: at level 4 (the old rule's one
     # check) 203 >= 16 · 4; from level 14 on 199 + L < 16 · L: the host finishes the search
     assert calls, "the thin tail ran level by level on the engine"
+
+
+def test_spanning_tree_where_composite_sort_keys_overflowed(engine):
+    """minimum_spanning_tree on 2²² vertices and 2²⁰ random edges with tied integer weights,
+    exact against SciPy (ties broken by stored position, as SciPy's stable sort breaks them).
+    Borůvka's candidate matrix is a ``from_coo`` of 2²¹ entries over 2⁴⁴ positions: the GPU's
+    sort keys once overflowed int64 there (kron-20 and grid-2048² ran past 12 s on an H200)."""
+    n, m = 1 << 22, 1 << 20
+    rng = np.random.default_rng(21)
+    r = rng.integers(0, n, m)
+    c = rng.integers(0, n, m)
+    w = rng.integers(1, 50, m).astype(np.float64)
+    S = sp.csr_matrix((w, (r, c)), shape=(n, n))  # duplicates summed, as SciPy converts them
+    got = host(csgraph.minimum_spanning_tree(on(engine, S)))
+    exp = scg.minimum_spanning_tree(S)
+    got, exp = sp.csr_matrix(got), sp.csr_matrix(exp)
+    assert got.nnz == exp.nnz and (got != exp).nnz == 0
