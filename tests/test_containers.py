@@ -97,7 +97,7 @@ def test_from_coo_beyond_int64_composite_keys(device):
     c = rng.integers(0, n, m)
     r[-5:], c[-5:] = r[:5], c[:5]  # five duplicates, after the entries they repeat
     v = np.arange(m, dtype=np.float64)
-    xp = np if device == "cpu" else __import__("cupy")
+    xp = sr.array_module(device)
     for op, pick in (("first", np.minimum), ("min", np.minimum), ("second", np.maximum)):
         A = sr.Matrix.from_coo(xp.asarray(r), xp.asarray(c), xp.asarray(v), nrows=n, ncols=n,
                                dup_op=op, device=device)
