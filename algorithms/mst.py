@@ -67,6 +67,8 @@ def _boruvka(n, u, v, w, device, progress=None):
         if r_rows.size == 0:
             break
         rounds += 1
+        if rounds > max(n, 1).bit_length() + 1:  # the components at least halve a round
+            raise RuntimeError(f"Borůvka: more than {rounds - 1} rounds on {n} vertices: a bug")
         counts = xp.bincount(r_rows, minlength=n)
         indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)])
         Rx = sr.Matrix.from_csr(indptr, r_cols, r_vals, (n, n), check=False)

@@ -53,6 +53,17 @@ PULL_EDGE_FRACTION = 1 / 8
 #: 32 and 4), and the grid slowed again past Δ ≈ 8 · max w (2.1 s at 64 · max w).
 DELTA_SCALE = 8.0
 
+#: :func:`multi_source_sssp` with w >= 0 stops its batched rounds after this many and
+#: finishes each source still changing by its own :func:`delta_stepping` (on the CPU, SciPy's
+#: Dijkstra a source from the start, where exact: :func:`_cpu_dijkstra`). A batched round
+#: relaxes every edge for every source, and the rounds number the shortest paths' hops: on
+#: GAP's low-diameter graphs about 13-21 (Kronecker-12/14, urand-14, 8 sources), where the
+#: batch stays; on a grid the side length, so the rounds cost O(m · s · diameter) (2 cores,
+#: csgraph's engine path, 8 sources: grid-256² 14.4 s against SciPy's 0.09 s; the GPU bench
+#: on grid-2048², 4094 hops, did not finish). The cap bounds the batch's waste to 64 rounds
+#: (about 8 single searches' edge work for 8 sources) before the O(n + m) searches take over.
+BATCH_ROUNDS = 64
+
 #: Fused relaxation rounds (one GPU block, no host round trip per round) while the frontier
 #: holds at most this many vertices and out-edges, as in algorithms.bfs; road-like graphs
 #: run thousands of narrow rounds.
@@ -743,6 +754,12 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
     :class:`semiring.NegativeCycleError` names a vertex on it. This is the building block of
     APSP on sparse graphs (``algorithms.apsp(A, 'batched_sssp')``).
 
+    The rounds number the shortest paths' hops, so on a high-diameter graph (a path, a grid,
+    a road network) they would cost O(m · sources · diameter): with w ≥ 0 the batch stops
+    after :data:`BATCH_ROUNDS` rounds and each source still changing finishes by its own
+    :func:`delta_stepping`. On the CPU, where SciPy's Dijkstra gives the relaxation's exact
+    answer (:func:`_cpu_dijkstra`), every source runs it instead of the rounds.
+
     Parameters
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
@@ -794,12 +811,25 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
     out_type = _weight_type(A.dtype)
     work = _work_type(op, out_type, n, facts)
     s = int(src.size)
+    nonneg = facts["min"] >= 0
+    if nonneg and s and A.device == "cpu":
+        # SciPy's compiled Dijkstra a source, where exact in the work type (_cpu_dijkstra):
+        # O(s · (n + m) log n) whatever the diameter (see BATCH_ROUNDS)
+        rows = []
+        for v in src:
+            d = _cpu_dijkstra(A, int(v), facts, work, "auto")
+            if d is None:
+                break
+            rows.append(d)
+        else:
+            return _per_source_result(op, A, src, rows, work, out_type, predecessors)
     inf_w = _t_max(work)
     D = xp.full((n, s), inf_w, dtype=work)
     cols = xp.arange(s)
     D[xp.asarray(src), cols] = 0
     srg = _semiring_of(work)
-    for _ in range(n):
+    still = None  # the columns still changing after BATCH_ROUNDS rounds (w >= 0)
+    for r in range(n):
         if s == 0:
             break
         # Y = Aᵀ min.+ D ;  D = min(D, Y)      (every source's column relaxed at once)
@@ -808,6 +838,11 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
         if not bool(better.any()):
             break
         D = xp.minimum(D, Y)
+        if nonneg and r + 1 == BATCH_ROUNDS:
+            # a column unchanged in a round is a fixed point, final; the others finish by
+            # one search a source, O(n + m) each, not a round per hop of the diameter
+            still = better.any(axis=0)
+            break
     else:
         if s:  # still lowering in round n
             first = int(src[int(xp.flatnonzero(better.any(axis=0))[0])])
@@ -815,12 +850,39 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
             where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
             raise NegativeCycleError(
                 f"{op}: a negative cycle is reachable from source {first}{where_}", vertices=cycle)
+    if still is not None:
+        for r in np.flatnonzero(np.asarray(sr.to_device(still, "cpu"))).tolist():
+            # d_r = the least fixed point of d = min(e_r, d min.+ A), by Δ-stepping
+            D[:, r] = _work_dist(delta_stepping(A, int(src[r])), work)
     dist = _finish(op, xp.ascontiguousarray(D.T), work, out_type)
     if not predecessors:
         return dist
     pred = xp.full((s, n), -1, dtype=xp.int64)
     for r in range(s):  # one tree per source: a pass over the edges each
         pred[r] = _predecessors(A, int(src[r]), xp.ascontiguousarray(D[:, r]), work)
+    return dist, pred
+
+
+def _work_dist(dist, work):
+    """Distances of the output type (:func:`_finish`'s) back in the work type: unreached (the
+    output type's maximum, or inf) as the work type's."""
+    if dist.dtype == work:
+        return dist
+    xp = _xp(dist)
+    unreached = dist == _t_max(dist.dtype)
+    return xp.where(unreached, _t_max(work), dist.astype(work))
+
+
+def _per_source_result(op, A: Matrix, src, rows, work, out_type, predecessors):
+    """:func:`multi_source_sssp`'s answer from one distance row (work type) a source."""
+    xp = A.xp
+    D = xp.stack(rows) if rows else xp.zeros((0, A.nrows), dtype=work)
+    dist = _finish(op, D, work, out_type)
+    if not predecessors:
+        return dist
+    pred = xp.full(D.shape, -1, dtype=xp.int64)
+    for r in range(D.shape[0]):
+        pred[r] = _predecessors(A, int(src[r]), D[r], work)
     return dist, pred
 
 

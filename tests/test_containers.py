@@ -85,6 +85,35 @@ def test_from_coo_duplicates(device):
     assert S.nvals == 1 and S.is_iso
 
 
+def test_from_coo_beyond_int64_composite_keys(device):
+    """Many entries over a huge key space (n² · entries ≥ 2⁶³, with duplicates): the GPU once
+    sorted the keys made unique as key · entries + position, which wraps around int64 there
+    and built a corrupt CSR (Borůvka on kron-20 never finished). The first of each run of
+    duplicates, the least, and the CSR against SciPy's."""
+    n = 1 << 22
+    m = (1 << 20) + 5
+    rng = np.random.default_rng(7)
+    r = rng.integers(0, n, m)
+    c = rng.integers(0, n, m)
+    r[-5:], c[-5:] = r[:5], c[:5]  # five duplicates, after the entries they repeat
+    v = np.arange(m, dtype=np.float64)
+    xp = sr.array_module(device)
+    for op, pick in (("first", np.minimum), ("min", np.minimum), ("second", np.maximum)):
+        A = sr.Matrix.from_coo(xp.asarray(r), xp.asarray(c), xp.asarray(v), nrows=n, ncols=n,
+                               dup_op=op, device=device)
+        S = sp.coo_matrix((v, (r, c)), shape=(n, n)).tocsr()  # sums: only the structure used
+        S.sort_indices()
+        ip, ix, vals = _host_csr(A)
+        np.testing.assert_array_equal(ip, S.indptr)
+        np.testing.assert_array_equal(ix, S.indices)
+        # the value of each (row, col): its entries' positions folded by the op, in order
+        key = r * n + c
+        order = np.argsort(key, kind="stable")
+        heads = np.flatnonzero(np.r_[True, np.diff(key[order]) != 0])
+        want = pick.reduceat(v[order], heads)
+        np.testing.assert_array_equal(vals, want)
+
+
 @given(data=st.data())
 def test_transpose(device, data):
     vals, pres = data.draw(dense_matrix(), label="A")

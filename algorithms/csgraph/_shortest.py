@@ -197,8 +197,9 @@ def _raise_cycle(op: str, e):
 def _batched(A: sr.Matrix, sources, op: str, method: str, limit=None):
     """Distances (float64) and int64 predecessors (-1), one row per source: one
     :func:`algorithms.delta_stepping` for a single non-negative source, else every source at
-    once by :func:`algorithms.multi_source_sssp` (one min-plus SpMM a round; a reachable
-    negative cycle raises)."""
+    once by :func:`algorithms.multi_source_sssp` (one min-plus SpMM a round, at most
+    ``BATCH_ROUNDS`` of them with w ≥ 0 before each unfinished source runs its own search, so a
+    high-diameter graph stays O(sources · (N + nnz)); a reachable negative cycle raises)."""
     xp = A.xp
     n = A.nrows
     k = int(sources.size)
@@ -467,8 +468,9 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
     cost plus a few µs); other inputs after conversion. GPU input runs
     :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
-    (every source in one min-plus SpMM a round) for several; ``min_only`` runs one SSSP from a
-    virtual vertex joined to every source. Small GPU input (stored entries × sources at most
+    (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
+    as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
+    one SSSP from a virtual vertex joined to every source. Small GPU input (stored entries × sources at most
     ``_validation.HOST_MAX_WORK['dijkstra']`` = 2¹⁵ for one source, ``HOST_MAX_WORK_BATCH``'s
     2¹⁸ for several) runs SciPy on a host copy instead, answered on the GPU: there SciPy
     beats the engine's fixed cost (H100 host, 8N entries, one source: N = 3000 route 1.9 ms,

@@ -464,12 +464,16 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
     return S
 
 
-def _sparse_csr_float64(S, op, arg, square, cast_sums=True):
+def _sparse_csr_float64(S, op, arg, square, cast_sums=True, owned=False):
     """(indptr, indices, float64 data, shape, canonical) of a scipy or cupyx sparse input, as
-    fresh arrays in the stored order of SciPy's conversion (:func:`scipy_view`)."""
+    fresh arrays in the stored order of SciPy's conversion (:func:`scipy_view`). ``owned``: S
+    is already a private copy (a GPU input's host copy), whose index arrays need no copy."""
     _check_square(op, arg, S.shape, square)
     C = scipy_view(S, op, arg, cast_sums=cast_sums)
-    indptr, indices = C.indptr.copy(), C.indices.copy()
+    if owned or C is not S:  # a private matrix: its arrays are nobody else's
+        indptr, indices = C.indptr, C.indices
+    else:
+        indptr, indices = C.indptr.copy(), C.indices.copy()
     data = to_float64(C.data, op, arg)
     return indptr, indices, data, S.shape, bool(C.has_canonical_format)
 
@@ -517,11 +521,13 @@ def as_scipy_csr(csgraph, op: str, *, arg: str = "csgraph", square: bool = True,
         _check_square(op, arg, csgraph.shape, square)
         return csgraph
     if _is_scipy_sparse(csgraph) or _is_cupyx_sparse(csgraph):
-        S = csgraph.get() if _is_cupyx_sparse(csgraph) else csgraph
+        owned = _is_cupyx_sparse(csgraph)
+        S = csgraph.get() if owned else csgraph  # GPU input: a fresh host copy, ours
         indptr, indices, data, shape, canonical = _sparse_csr_float64(S, op, arg, square,
-                                                                      cast_sums)
+                                                                      cast_sums, owned)
         if max(shape) < 2**31 - 1 and indices.size < 2**31 - 1:  # SciPy's ITYPE (yen needs it)
-            indptr, indices = indptr.astype(np.int32), indices.astype(np.int32)
+            indptr = indptr.astype(np.int32, copy=False)  # already fresh: no second copy
+            indices = indices.astype(np.int32, copy=False)
         out = sps.csr_array((data, indices, indptr), shape=shape)
         out.has_canonical_format = canonical
         return out
