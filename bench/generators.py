@@ -821,6 +821,24 @@ def generate(spec: GraphSpec, *, xp=None):
     raise ValueError(f"unknown graph kind {spec.kind!r}")
 
 
+#: Graph kinds :func:`graph_chunk` makes in chunks (each chunk draws only its share of the
+#: edge tuples; the others are made whole: ``DistMatrix.from_function``).
+CHUNKED_KINDS = ("kron", "urand")
+
+
+def graph_chunk(spec: GraphSpec, i: int, nchunks: int, *, xp=None):
+    """Chunk ``i`` of ``nchunks`` of the graph of ``spec`` (:data:`CHUNKED_KINDS` only), as
+    ``(rows, cols, data)``: :func:`kronecker_chunk` or :func:`urand_chunk` with the spec's
+    parameters. Pooled with duplicates merged, the chunks are :func:`generate`'s graph."""
+    if spec.kind not in CHUNKED_KINDS:
+        raise ValueError(f"graph_chunk: spec.kind must be one of {CHUNKED_KINDS}, got "
+                         f"{spec.kind!r}")
+    kw = dict(seed=spec.seed, undirected=spec.undirected, weighted=spec.weighted,
+              dtype=np.dtype(spec.dtype), xp=xp)
+    make = kronecker_chunk if spec.kind == "kron" else urand_chunk
+    return make(i, nchunks, spec.scale, spec.edge_factor, **kw)
+
+
 @dataclass
 class CacheInfo:
     hit: bool = False
