@@ -15,21 +15,20 @@ import pytest
 
 import semiring as sr
 
-distributed = pytest.importorskip(
-    "distributed", reason='the distributed tests need dask: pip install "semiring[dask]"')
-
-import algorithms  # noqa: E402
-import algorithms.dist as adist  # noqa: E402
-from bench import generators as g  # noqa: E402
-from semiring import dist  # noqa: E402
-from semiring.dist import _tasks as T  # noqa: E402
-from conftest import to_host  # noqa: E402
+import algorithms
+import algorithms.dist as adist
+from bench import generators as g
+from semiring import dist
+from semiring.dist import _tasks as T
+from conftest import to_host
 
 WORKERS = 3
 
 
 @pytest.fixture(scope="module")
 def client():
+    pytest.importorskip("distributed",
+                        reason='the distributed tests need dask: pip install "semiring[dask]"')
     c = dist.local_cluster(WORKERS)
     yield c
     c.close()
@@ -87,6 +86,35 @@ def test_chunked_urand_and_graph_chunk(client, device):
 
 def _spec_chunk(spec, i, nchunks):
     return g.graph_chunk(spec, i, nchunks)
+
+
+@pytest.mark.parametrize("host_build", [False, True])
+def test_chunk_tasks_on_the_device(device, monkeypatch, host_build):
+    """The workers' tasks themselves, in this process (no Dask: they run where it is not
+    installed, e.g. on the GPU machine): chunks drawn on ``device``, checked, cut by row and
+    by column partition, each block assembled from its pieces, equal to the one-device
+    matrix's cut. ``host_build``: a GPU block assembled on the host then moved (what a block
+    past ``Matrix.from_coo``'s int64 key limit gets)."""
+    if host_build:
+        monkeypatch.setattr(T, "_GPU_COO_KEY_LIMIT", 0)
+    xp = sr.array_module(device)
+    scale, nchunks, n = 10, 3, 1 << 10
+    ref = sr.Matrix.from_scipy(g.kronecker(scale, seed=6), device=device)
+    cuts = {"rows": (0, 300, 300, n), "cols": (0, 511, n)}
+    fn = functools.partial(g.kronecker_chunk, scale=scale, seed=6, xp=xp)
+    chunks = [T.edge_chunk_pieces(fn, i, nchunks, n, n, cuts, "test") for i in range(nchunks)]
+    for kind, b in cuts.items():
+        for q in range(len(b) - 1):
+            pieces = [T.kind_piece(c, kind, q) for c in chunks]
+            assert all(isinstance(a, np.ndarray) for p in pieces for a in p)  # host pieces
+            B = T.block_of_pieces(kind, b[q], b[q + 1], n, n, "min", None, device, *pieces)
+            assert B.device == device
+            cut_of = T.row_block if kind == "rows" else T.col_block
+            assert B.isequal(cut_of(ref, b[q], b[q + 1]))
+    # a chunk of device arrays out of range: the check reads them where they are
+    bad = functools.partial(_chunk_of, (xp.array([0, n]), xp.array([1, 2])))
+    with pytest.raises(sr.InvalidIndex, match=rf"fn\(0, 1\): src must lie in \[0, {n}\)"):
+        T.edge_chunk_pieces(bad, 0, 1, n, n, cuts, "test")
 
 
 # ---------------------------------------------------------------------------------- algorithms
