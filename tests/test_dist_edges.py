@@ -88,18 +88,11 @@ def _spec_chunk(spec, i, nchunks):
     return g.graph_chunk(spec, i, nchunks)
 
 
-@pytest.mark.parametrize("build", ["direct", "unique-keys", "host"])
-def test_chunk_tasks_on_the_device(device, monkeypatch, build):
+def test_chunk_tasks_on_the_device(device):
     """The workers' tasks themselves, in this process (no Dask: they run where it is not
     installed, e.g. on the GPU machine): chunks drawn on ``device``, checked, cut by row and
     by column partition, each block assembled from its pieces, equal to the one-device
-    matrix's cut. On the GPU, ``build`` picks how a block past ``Matrix.from_coo``'s int64
-    key limit is assembled: distinct keys first (``unique-keys``) or on the host then moved
-    (``host``, past 2**31.5 entries)."""
-    if build != "direct":
-        monkeypatch.setattr(T, "_GPU_COO_KEY_LIMIT", 0)
-    if build == "host":
-        monkeypatch.setattr(T, "_GPU_COO_IDS_LIMIT", 0)
+    matrix's cut."""
     xp = sr.array_module(device)
     scale, nchunks, n = 10, 3, 1 << 10
     ref = sr.Matrix.from_scipy(g.kronecker(scale, seed=6), device=device)
@@ -118,41 +111,6 @@ def test_chunk_tasks_on_the_device(device, monkeypatch, build):
     bad = functools.partial(_chunk_of, (xp.array([0, n]), xp.array([1, 2])))
     with pytest.raises(sr.InvalidIndex, match=rf"fn\(0, 1\): src must lie in \[0, {n}\)"):
         T.edge_chunk_pieces(bad, 0, 1, n, n, cuts, "test")
-
-
-@pytest.mark.parametrize("dup_op", [None, "min", "plus", "first"])
-@pytest.mark.parametrize("weights", ["float", "int", None])
-def test_from_coo_unique_keys_is_from_coo(device, dup_op, weights):
-    """The GPU blocks' way past ``from_coo``'s key limit (distinct keys first, duplicates
-    folded by ``from_coo`` over their ids) gives ``from_coo``'s matrix: values folded in
-    input order (float sums bit for bit), index types, structure-only blocks, the error."""
-    xp = sr.array_module(device)
-    rng = np.random.default_rng(11)
-    shape = (37, 53)
-    for m, dups in ((0, False), (60, False), (400, True)):
-        if dups:
-            s, d = rng.integers(0, 6, m), rng.integers(0, 9, m)   # many duplicates
-        else:
-            flat = rng.choice(shape[0] * shape[1], m, replace=False)
-            s, d = flat // shape[1], flat % shape[1]
-        w = (None if weights is None else rng.random(m) * 1e3 if weights == "float"
-             else rng.integers(-5, 5, m).astype(np.int32))
-        s, d = xp.asarray(s), xp.asarray(d)
-        w = None if w is None else xp.asarray(w)
-        args = dict(nrows=shape[0], ncols=shape[1], dup_op=dup_op, device=device,
-                    dtype=np.float32 if w is None else None)
-        if dups and dup_op is None:
-            with pytest.raises(sr.DuplicateIndices, match="duplicate entry at"):
-                sr.Matrix.from_coo(s, d, w, **args)
-            with pytest.raises(sr.DuplicateIndices, match="duplicate entry at"):
-                T._from_coo_unique_keys(xp, s, d, w, shape, None, args["dtype"], device)
-            continue
-        want = sr.Matrix.from_coo(s, d, w, **args)
-        got = T._from_coo_unique_keys(xp, s, d, w, shape, dup_op, args["dtype"], device)
-        assert got.isequal(want) and got.dtype == want.dtype and got.is_iso == want.is_iso
-        assert got.indptr.dtype == want.indptr.dtype and got.indices.dtype == want.indices.dtype
-        if w is not None:
-            np.testing.assert_array_equal(to_host(got.values), to_host(want.values))
 
 
 # ---------------------------------------------------------------------------------- algorithms

@@ -12,7 +12,6 @@ import collections
 import numpy as np
 
 import semiring as sr
-from semiring.matrix import index_type
 
 #: The positional multiplies whose result is the *output* index of the product (vxm: j, mxv:
 #: i): a local block numbers its outputs from 0, so the partition's offset is added back.
@@ -229,69 +228,11 @@ def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
             w = w.astype(dtype)
     else:
         w = None
-    device = device or sr.default_device()
     xp = _xp(device)
     s, d = xp.asarray(s), xp.asarray(d)
     w = None if w is None else xp.asarray(w)
-    vdt = None if weighted else dtype
-    if device != "gpu" or shape[0] * shape[1] * max(s.size, 1) < _GPU_COO_KEY_LIMIT:
-        return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
-                                  dtype=vdt, device=device)
-    if s.size * s.size >= _GPU_COO_IDS_LIMIT:  # even the unique ids' keys would wrap
-        B = sr.Matrix.from_coo(_host(s), _host(d), None if w is None else _host(w),
-                               nrows=shape[0], ncols=shape[1], dup_op=dup_op, dtype=vdt,
-                               device="cpu")
-        return as_engine_matrix(B, device)
-    return _from_coo_unique_keys(xp, s, d, w, shape, dup_op, vdt, device)
-
-
-#: ``Matrix.from_coo`` on the GPU orders the entries by ``key * entries + position`` in int64
-#: (``key = row * ncols + col``): at ``nrows * ncols * entries >= 2**63`` that wraps and the
-#: order is wrong (a kron-24 block on 2 GPUs: 2**23 * 2**24 * 2**28 = 2**75). Such a block is
-#: built by :func:`_from_coo_unique_keys` (or, past 2**31.5 entries, on the host).
-_GPU_COO_KEY_LIMIT = 2**63
-#: ... and ``entries**2`` that of :func:`_from_coo_unique_keys`' own ``from_coo`` call.
-_GPU_COO_IDS_LIMIT = 2**63
-
-
-def _from_coo_unique_keys(xp, s, d, w, shape, dup_op, dtype, device):
-    """``Matrix.from_coo(s, d, w, ...)`` with its keys made small first: the distinct
-    ``row * ncols + col`` by one sort here, then duplicates folded by ``from_coo`` itself
-    over (unique id, 0) coordinates (ids < entries: its order key fits int64), in input
-    order, as it folds them; the CSR made from the sorted distinct keys."""
-    nrows, ncols = shape
-    key = s.astype(xp.int64) * ncols + d.astype(xp.int64)
-    uniq, inv = xp.unique(key, return_inverse=True)
-    inv = inv.reshape(-1)
-    del key
-    u = int(uniq.size)
-    if u < s.size and dup_op is None:
-        k = int(xp.flatnonzero(xp.bincount(inv, minlength=u) > 1)[0])
-        r, c = divmod(int(uniq[k]), max(ncols, 1))
-        raise sr.DuplicateIndices(f"Matrix.from_coo: duplicate entry at ({r}, {c}); pass "
-                                  f"dup_op= to combine duplicates")
-    if w is None:
-        values = None
-    elif u == s.size:
-        values = xp.empty(u, dtype=w.dtype)
-        values[inv] = w
-    else:
-        F = sr.Matrix.from_coo(inv, xp.zeros(inv.size, dtype=xp.int64), w, nrows=u, ncols=1,
-                               dup_op=dup_op, dtype=dtype, device=device)
-        values = F.values  # one entry a row, rows = the distinct keys in order
-    del inv
-    rows = uniq // max(ncols, 1)
-    cols = uniq - rows * max(ncols, 1)
-    it = index_type(nrows, ncols, u)
-    counts = xp.bincount(rows, minlength=nrows) if u else xp.zeros(nrows, dtype=xp.int64)
-    indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(it)
-    if values is None:
-        dt = np.dtype(dtype) if dtype is not None else np.dtype(np.bool_)
-        return sr.Matrix.from_csr(indptr, cols.astype(it), None, shape, iso_value=True,
-                                  dtype=dt, check=False)
-    if dtype is not None:
-        values = values.astype(dtype, copy=False)
-    return sr.Matrix.from_csr(indptr, cols.astype(it), values, shape, check=False)
+    return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
+                              dtype=None if weighted else dtype, device=device)
 
 
 def block_pieces_by(B, b_lo, kind_from, bounds):
