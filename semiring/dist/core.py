@@ -781,7 +781,8 @@ class DistMatrix:
         """Each worker calls ``fn()`` (a SciPy/cupyx matrix or an ``sr.Matrix``; e.g. a graph
         generator run on the worker's GPU, or a loader of a file every worker sees) and keeps
         its own block; nothing travels but ``fn``. ``kinds`` says which cuts to make now
-        (the others are made from ``fn`` again on first use)."""
+        (the others are made from ``fn`` again on first use). Every worker holds the whole
+        matrix while it cuts: for a graph larger than one worker, :meth:`from_edge_function`."""
         if not callable(fn):
             raise sr.DomainMismatch(f"DistMatrix.from_function: fn must be callable, got "
                                     f"{type(fn).__name__}")
@@ -800,8 +801,9 @@ class DistMatrix:
         blocks' workers; no worker makes, and the client never holds, the whole list.
 
         What a graph larger than one worker's memory needs (``from_function`` has every
-        worker make the whole matrix): each worker holds its chunks' edges and its blocks,
-        about ``edges / W`` plus its blocks, at any time.
+        worker make the whole matrix): each worker holds its chunks' edges, their pieces and
+        its blocks, O(edges / W) at any time (measured: 1.7-1.9 times a one-process build's
+        peak, divided by W; ``docs/perf-notes.md``).
 
         Parameters
         ----------
