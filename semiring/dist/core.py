@@ -899,6 +899,9 @@ class DistMatrix:
                   for e in edge_futs]
         client.gather(checks)  # a bad index raises here, before any block is built
         cuts = [client.submit(T.split_edges, e, rl.bounds, "rows", pure=False) for e in edge_futs]
+        # the list is the caller's, consumed: the raw edges are released once cut, before the
+        # blocks are assembled (each worker then holds its pieces, not the edges as well)
+        edge_futs.clear()
         rows = []
         for q in range(rl.nparts):
             pieces = [client.submit(T.piece, c, q, pure=False) for c in cuts]
