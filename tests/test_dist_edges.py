@@ -111,6 +111,10 @@ def test_chunk_tasks_on_the_device(device):
     bad = functools.partial(_chunk_of, (xp.array([0, n]), xp.array([1, 2])))
     with pytest.raises(sr.InvalidIndex, match=rf"fn\(0, 1\): src must lie in \[0, {n}\)"):
         T.edge_chunk_pieces(bad, 0, 1, n, n, cuts, "test")
+    if device == "gpu":  # src on the GPU, dst on the host
+        mixed = functools.partial(_chunk_of, (xp.array([0, 1]), np.array([1, 2])))
+        with pytest.raises(sr.DomainMismatch, match="must be on one device"):
+            T.edge_chunk_pieces(mixed, 0, 1, n, n, cuts, "test")
 
 
 # ---------------------------------------------------------------------------------- algorithms
@@ -242,6 +246,8 @@ def test_from_edge_function_errors(client):
          r"fn\(0, 1\): weight must have the length of src \(=2\), got 3"),
         ((np.array([0, 1]), np.array([1, 2]), np.array(["a", "b"])), sr.DomainMismatch,
          r"fn\(0, 1\): weight must be numbers, got <U1"),
+        ((np.ma.array([0, 1], mask=[0, 1]), np.array([1, 2])), sr.DomainMismatch,
+         r"fn\(0, 1\): src must be a plain array, got a masked array"),
         ((np.array([0, 4]), np.array([1, 2])), sr.InvalidIndex,
          r"fn\(0, 1\): src must lie in \[0, 4\), got values in \[0, 4\]"),
         ((np.array([0, 1]), np.array([-1, 2])), sr.InvalidIndex,

@@ -163,6 +163,9 @@ def _check_chunk(out, i, nchunks, nrows, ncols, op):
         if a is None and name == "weight":
             arrs.append(None)
             continue
+        if isinstance(a, np.ma.MaskedArray):  # its mask would be dropped silently
+            raise sr.DomainMismatch(f"{call}: {name} must be a plain array, got a masked "
+                                    f"array (fill or compress it first)")
         if not (isinstance(a, np.ndarray) or sr.is_gpu_array(a)):
             a = np.asarray(a)
         if a.ndim != 1:
@@ -174,6 +177,10 @@ def _check_chunk(out, i, nchunks, nrows, ncols, op):
         arrs.append(a)
     s, d = arrs[0], arrs[1]
     w = arrs[2] if len(arrs) == 3 else None
+    on_gpu = [sr.is_gpu_array(a) for a in (s, d, w) if a is not None]
+    if any(on_gpu) and not all(on_gpu):
+        raise sr.DomainMismatch(f"{call}: src, dst and weight must be on one device, got "
+                                f"GPU arrays: {on_gpu}")
     for name, a in (("dst", d), ("weight", w)):
         if a is not None and a.shape != s.shape:
             raise sr.DimensionMismatch(f"{call}: {name} must have the length of src "
