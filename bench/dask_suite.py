@@ -3,10 +3,14 @@ workers against the in-process engine, strong and weak scaling over the workers.
 
     python -m bench.dask_suite --device gpu --workers 2 --out results.json
 
-Each worker generates the Kronecker graph itself on its own device (``DistMatrix.from_function``:
-nothing but the generator's arguments travels) and keeps its column block. The in-process
-baseline runs in this process (on GPU 0 for ``--device gpu``). Prints a Markdown table; the
-JSON has every timing with the worker count and partition count.
+Each worker generates its share of the Kronecker graph's edges on its own device
+(``DistMatrix.from_edge_function`` with :func:`kron_chunk`: nothing but the generator's
+arguments travels, and no worker makes the whole edge list, so the graph may exceed one
+worker's memory); the edges are cut by column block and each block gathered by its worker.
+``--build whole`` has every worker make the whole graph and keep its block
+(``DistMatrix.from_function``: the former path, for comparison). The in-process baseline runs
+in this process (on GPU 0 for ``--device gpu``). Prints a Markdown table; the JSON has every
+timing with the worker count and partition count.
 """
 
 from __future__ import annotations
@@ -33,6 +37,31 @@ def kron_graph(scale, device):
     return g.kronecker(scale, xp=xp)
 
 
+def _xp(device):
+    if device == "gpu":
+        import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+
+        return cupy
+    return np
+
+
+def kron_chunk(scale, device, i, nchunks):
+    """Chunk ``i`` of ``nchunks`` of :func:`kron_graph`'s entries, made on this process's
+    device (``bench.generators.kronecker_chunk``): pooled, exactly kron_graph's matrix."""
+    return g.kronecker_chunk(i, nchunks, scale, xp=_xp(device))
+
+
+def spec_chunk(spec, device, i, nchunks):
+    """Chunk ``i`` of ``nchunks`` of the graph ``spec`` (a kind in
+    ``bench.generators.CHUNKED_KINDS``), made on this process's device."""
+    return g.graph_chunk(spec, i, nchunks, xp=_xp(device))
+
+
+#: How the suites build a DistMatrix: 'chunks' (each worker makes its share of the edges:
+#: ``from_edge_function``) or 'whole' (each worker makes the whole graph: ``from_function``).
+BUILDS = ("chunks", "whole")
+
+
 def spec_graph(spec, device):
     """The bench's graph ``spec`` (a ``bench.generators.GraphSpec``) made on this process's
     device, uncached: what each worker of ``python -m bench --suite dask`` builds."""
@@ -42,15 +71,23 @@ def spec_graph(spec, device):
     return g.make_graph(spec, xp=xp, cache_dir=None)
 
 
-def make_dist(client, fn, n, nparts, device):
-    """(the DistMatrix of ``fn()``'s n x n graph in ``nparts`` column blocks, each worker
-    calling ``fn`` itself (``DistMatrix.from_function``: nothing but ``fn`` travels), persisted;
-    the seconds it took)."""
+def make_dist(client, fn, n, nparts, device, *, chunks=False, nchunks=None):
+    """(the DistMatrix of an n x n graph in ``nparts`` column blocks, persisted; the seconds
+    it took). ``chunks=False``: ``fn()`` is the whole graph, made by each worker itself
+    (``DistMatrix.from_function``); ``chunks=True``: ``fn(i, nchunks)`` is chunk i of its
+    entries (:func:`kron_chunk`), made on worker i mod W (``DistMatrix.from_edge_function``,
+    ``nchunks`` default one per worker; an edge drawn in two chunks has one weight, so
+    duplicates merge by ``min``). Nothing but ``fn`` travels either way."""
     from semiring import dist  # noqa: PLC0415  (optional: distributed)
 
     t = time.perf_counter()
-    DA = dist.DistMatrix.from_function(fn, (n, n), client, nparts=nparts, device=device,
-                                       kinds=("cols",))
+    if chunks:
+        DA = dist.DistMatrix.from_edge_function(fn, (n, n), client, nchunks=nchunks,
+                                                nparts=nparts, device=device, dup_op="min",
+                                                kinds=("cols",))
+    else:
+        DA = dist.DistMatrix.from_function(fn, (n, n), client, nparts=nparts, device=device,
+                                           kinds=("cols",))
     DA.persist(("cols",))
     return DA, time.perf_counter() - t
 
@@ -210,10 +247,14 @@ def main(argv=None):
     ap.add_argument("--check-scale", type=int, default=18)
     ap.add_argument("--base-scale", type=int, default=22, help="one worker vs in-process")
     ap.add_argument("--strong-scale", type=int, default=24)
-    ap.add_argument("--weak-scale", type=int, default=23, help="on one worker (x2 on two)")
+    ap.add_argument("--weak-scale", type=int, default=23,
+                    help="on one worker (+ log2 W on W: e.g. 24 on 1, 26 on 4)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--out", default=None)
     ap.add_argument("--skip", default="", help="comma list of: check,base,strong,weak,probe")
+    ap.add_argument("--build", choices=BUILDS, default="chunks",
+                    help="chunks: each worker makes its share of the edges (a graph larger "
+                         "than one worker); whole: each makes the whole graph (the old path)")
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
 
@@ -224,7 +265,7 @@ def main(argv=None):
 
     dev = args.device
     rows = []
-    info = {"device": dev, "workers": args.workers}
+    info = {"device": dev, "workers": args.workers, "build": args.build}
     if dev == "gpu":
         import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
         info["gpu"] = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
@@ -246,6 +287,9 @@ def main(argv=None):
     print("cluster", info, flush=True)
 
     def make(scale, nparts):
+        if args.build == "chunks":
+            return make_dist(client, functools.partial(kron_chunk, scale, dev), 1 << scale,
+                             nparts, dev, chunks=True)
         return make_dist(client, functools.partial(kron_graph, scale, dev), 1 << scale, nparts,
                          dev)
 
@@ -256,7 +300,8 @@ def main(argv=None):
         return int(cand[rng.integers(cand.size)]), int(deg.sum())
 
     def dist_runs(DA, label, scale, nparts, src, nvals):
-        common = dict(graph=f"kron-{scale}", n=DA.nrows, nnz=nvals, workers=nparts, path="dask")
+        common = dict(graph=f"kron-{scale}", n=DA.nrows, nnz=nvals, workers=nparts, path="dask",
+                      build=args.build)
         for op in OPS:
             reps = 1 if op in ("sssp", "cc") else args.reps
             t, _ = timed(dist_op(op, DA, src), reps, dev)
@@ -343,17 +388,25 @@ def main(argv=None):
         for nparts in (1, args.workers):
             DA, tgen = make(s, nparts)
             src, nvals = pick_source(DA)
-            record(case="setup", seconds=tgen, graph=f"kron-{s}", workers=nparts, path="dask")
+            record(case="setup", seconds=tgen, graph=f"kron-{s}", workers=nparts, path="dask",
+                   build=args.build)
             dist_runs(DA, "strong", s, nparts, src, nvals)
             del DA
 
-    # ---- weak scaling: kron-(weak) on one worker, kron-(weak+1) on two
-    if "weak" not in skip and args.workers == 2:
+    # ---- weak scaling: kron-(weak) on one worker, kron-(weak + log2 W) on W (W a power of
+    # two: the same edges per worker), the latter skipped where strong scaling ran it
+    W = args.workers
+    if "weak" not in skip and W >= 2 and W & (W - 1) == 0:
         s = args.weak_scale
-        DA, tgen = make(s, 1)
-        src, nvals = pick_source(DA)
-        dist_runs(DA, "weak", s, 1, src, nvals)
-        del DA
+        for nparts, sc in ((1, s), (W, s + W.bit_length() - 1)):
+            if nparts == W and sc == args.strong_scale and "strong" not in skip:
+                continue
+            DA, tgen = make(sc, nparts)
+            src, nvals = pick_source(DA)
+            record(case="setup", seconds=tgen, graph=f"kron-{sc}", workers=nparts,
+                   path="dask", build=args.build)
+            dist_runs(DA, "weak", sc, nparts, src, nvals)
+            del DA
 
     # ---- the table
     print()

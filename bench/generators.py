@@ -181,13 +181,18 @@ def _index_dtype(n: int, nnz: int):
 
 
 def kronecker_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0,
-                    abc: tuple[float, float, float] = GRAPH500_ABC, permute: bool = True, xp=None):
+                    abc: tuple[float, float, float] = GRAPH500_ABC, permute: bool = True, xp=None,
+                    start: int = 0, stop: int | None = None):
     """Raw Graph500 Kronecker edge tuples ``(src, dst)`` (with self-loops and duplicates).
 
     Mirrors the Graph500 reference generator (``kronecker_generator.m``): for each of the
     ``scale`` bit levels, every edge draws its quadrant at once: the row bit is 1 with
     probability C + D, the column bit with probability B/(A+B) or D/(C+D) given the row bit.
     Vertex labels are then permuted with a random permutation.
+
+    ``start``, ``stop``: only the tuples ``start:stop`` of the ``edge_factor * 2**scale``
+    (default: all). Tuple k's random numbers are a function of (seed, k) alone, so any split
+    into ranges, concatenated, is the whole list (:func:`kronecker_chunk`).
     """
     xp = get_xp(xp)
     if scale < 1 or scale > 40:
@@ -196,7 +201,9 @@ def kronecker_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0
     if not (0 < a and 0 <= b and 0 <= c and a + b + c < 1):
         raise ValueError(f"kronecker: bad initiator probabilities A,B,C = {abc}")
     n = 1 << scale
-    m = int(edge_factor) * n
+    m_all = int(edge_factor) * n
+    first, last = _edge_range(m_all, start, stop, "kronecker_edges")
+    m = last - first
     idt = xp.int32 if n - 1 <= _INT32_MAX else xp.int64
     src = xp.zeros(m, dtype=idt)
     dst = xp.zeros(m, dtype=idt)
@@ -213,7 +220,7 @@ def kronecker_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0
         s_acc = xp.zeros(stop - start, dtype=idt)
         d_acc = xp.zeros(stop - start, dtype=idt)
         for level in range(scale):
-            h = hash_counter(xp, seed, _STREAM_KRON_LEVEL + level, start, stop - start)
+            h = hash_counter(xp, seed, _STREAM_KRON_LEVEL + level, first + start, stop - start)
             u_row = (h >> _u64(xp, 32)).astype(xp.uint32)
             u_col = (h & low32).astype(xp.uint32)
             del h
@@ -230,24 +237,55 @@ def kronecker_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0
     return src, dst
 
 
-def urand_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0, xp=None):
-    """Raw GAP "urand" edge tuples: ``edge_factor * 2**scale`` pairs of uniform endpoints."""
+def urand_edges(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0, xp=None,
+                start: int = 0, stop: int | None = None):
+    """Raw GAP "urand" edge tuples: ``edge_factor * 2**scale`` pairs of uniform endpoints
+    (only the tuples ``start:stop`` when given, as :func:`kronecker_edges`)."""
     xp = get_xp(xp)
     if scale < 1 or scale > 40:
         raise ValueError(f"urand: scale must be in [1, 40], got {scale}")
     n = 1 << scale
-    m = int(edge_factor) * n
+    first, last = _edge_range(int(edge_factor) * n, start, stop, "urand_edges")
+    m = last - first
     idt = xp.int32 if n - 1 <= _INT32_MAX else xp.int64
     src = xp.empty(m, dtype=idt)
     dst = xp.empty(m, dtype=idt)
     mask = _u64(xp, n - 1)  # n is a power of two: the low bits are uniform
     for start in range(0, m, _CHUNK):
         stop = min(m, start + _CHUNK)
-        h = hash_counter(xp, seed, _STREAM_URAND, start, stop - start)
+        h = hash_counter(xp, seed, _STREAM_URAND, first + start, stop - start)
         src[start:stop] = (h & mask).astype(idt)
-        h = hash_counter(xp, seed, _STREAM_URAND + 1, start, stop - start)
+        h = hash_counter(xp, seed, _STREAM_URAND + 1, first + start, stop - start)
         dst[start:stop] = (h & mask).astype(idt)
     return src, dst
+
+
+def _edge_range(m: int, start, stop, op: str) -> tuple[int, int]:
+    """``[start, stop)`` checked against the ``m`` edge tuples (``stop=None``: m)."""
+    stop = m if stop is None else stop
+    for name, v in (("start", start), ("stop", stop)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{op}: {name} must be an int, got {type(v).__name__}")
+    if not 0 <= start <= stop <= m:
+        raise ValueError(f"{op}: need 0 <= start <= stop <= {m} (the edge tuples), got "
+                         f"start={start}, stop={stop}")
+    return int(start), int(stop)
+
+
+def chunk_range(m: int, i: int, nchunks: int) -> tuple[int, int]:
+    """``[start, stop)`` of chunk ``i`` of ``nchunks`` near-equal chunks of ``range(m)``
+    (sizes differ by at most one; their concatenation is ``range(m)``).
+
+    Examples
+    --------
+    >>> [chunk_range(10, i, 3) for i in range(3)]
+    [(0, 3), (3, 6), (6, 10)]
+    """
+    if isinstance(nchunks, bool) or not isinstance(nchunks, (int, np.integer)) or nchunks < 1:
+        raise ValueError(f"chunk_range: nchunks must be a positive int, got {nchunks!r}")
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < nchunks:
+        raise ValueError(f"chunk_range: i must be an int in [0, {nchunks}), got {i!r}")
+    return int(m) * int(i) // int(nchunks), int(m) * (int(i) + 1) // int(nchunks)
 
 
 def grid_edges(rows: int, cols: int, *, xp=None):
@@ -275,11 +313,16 @@ def random_permutation(n: int, *, seed: int = 0, stream: int = _STREAM_PERM, xp=
 # cleaning: drop self-loops and duplicates, symmetrize, weights, CSR
 
 
-def edges_to_csr(src, dst, n: int, *, undirected: bool = True, weighted: bool = True,
-                 dtype=np.float32, seed: int = 0, xp=None):
-    """Clean raw edge tuples into a CSR matrix: self-loops and duplicates removed,
-    symmetrized when ``undirected``, GAP weights in [1, 255] (or all ones when not
-    ``weighted``) as ``dtype``, sorted indices, int32 indices when they fit."""
+def clean_edges(src, dst, n: int, *, undirected: bool = True, weighted: bool = True,
+                dtype=np.float32, seed: int = 0, xp=None):
+    """Raw edge tuples cleaned into matrix entries ``(rows, cols, data)``, int64 indices
+    sorted by (row, col): self-loops and duplicates removed, both directions of each edge when
+    ``undirected``, GAP weights in [1, 255] (or all ones when not ``weighted``) as ``dtype``.
+
+    An entry's weight is a hash of its (unordered, when ``undirected``) pair and ``seed``
+    alone, so the entries of a graph cleaned in pieces (:func:`kronecker_chunk`), pooled and
+    deduplicated, are those of the whole list cleaned at once, weights included.
+    """
     xp = get_xp(xp)
     src = src.astype(xp.int64, copy=False)
     dst = dst.astype(xp.int64, copy=False)
@@ -307,7 +350,6 @@ def edges_to_csr(src, dst, n: int, *, undirected: bool = True, weighted: bool = 
     rows = key // n64
     cols = key - rows * n64
     nnz = int(key.size)
-    idt = _index_dtype(n, nnz)
     if weighted:
         if undirected:
             canon = xp.minimum(rows, cols) * n64 + xp.maximum(rows, cols)
@@ -320,7 +362,20 @@ def edges_to_csr(src, dst, n: int, *, undirected: bool = True, weighted: bool = 
         del h, w
     else:
         data = xp.ones(nnz, dtype=dtype)
-    del key
+    return rows, cols, data
+
+
+def edges_to_csr(src, dst, n: int, *, undirected: bool = True, weighted: bool = True,
+                 dtype=np.float32, seed: int = 0, xp=None):
+    """Clean raw edge tuples into a CSR matrix (:func:`clean_edges`: self-loops and
+    duplicates removed, symmetrized when ``undirected``, GAP weights in [1, 255] or all ones,
+    as ``dtype``), sorted indices, int32 indices when they fit."""
+    xp = get_xp(xp)
+    rows, cols, data = clean_edges(src, dst, n, undirected=undirected, weighted=weighted,
+                                   dtype=dtype, seed=seed, xp=xp)
+    del src, dst
+    nnz = int(rows.size)
+    idt = _index_dtype(n, nnz)
     counts = xp.bincount(rows, minlength=n) if nnz else xp.zeros(n, dtype=xp.int64)
     del rows
     indptr = xp.concatenate([xp.zeros(1, dtype=idt), xp.cumsum(counts).astype(idt)])
@@ -381,6 +436,56 @@ def urand(scale: int, edge_factor: int = EDGE_FACTOR, *, seed: int = 0, undirect
     src, dst = urand_edges(scale, edge_factor, seed=seed, xp=xp)
     return edges_to_csr(src, dst, 1 << scale, undirected=undirected, weighted=weighted,
                         dtype=dtype, seed=seed, xp=xp)
+
+
+def _chunk_entries(rows, cols, data, n, xp):
+    """A chunk's entries with int32 indices when they fit (half the bytes to cut and send)."""
+    idt = xp.int32 if n - 1 <= _INT32_MAX else xp.int64
+    return rows.astype(idt), cols.astype(idt), data
+
+
+def kronecker_chunk(i: int, nchunks: int, scale: int, edge_factor: int = EDGE_FACTOR, *,
+                    seed: int = 0, abc: tuple[float, float, float] = GRAPH500_ABC,
+                    undirected: bool = True, weighted: bool = True, dtype=np.float32,
+                    permute: bool = True, xp=None):
+    """Chunk ``i`` of ``nchunks`` of :func:`kronecker`'s graph: ``(rows, cols, data)``.
+
+    The edge tuples :func:`chunk_range` ``(edge_factor * 2**scale, i, nchunks)`` alone are
+    drawn (:func:`kronecker_edges` with ``start``, ``stop``) and cleaned (:func:`clean_edges`).
+    The chunks' entries, pooled with duplicates merged (an edge may be drawn in two chunks,
+    with the same weight), are exactly those of ``kronecker(scale, ...)`` with the same
+    arguments: what a distributed build needs so that each worker draws its share of the
+    edges only (``semiring.dist.DistMatrix.from_edge_function``). Memory: the chunk's
+    ``m / nchunks`` tuples and the ``2**scale`` permutation (``m = edge_factor * 2**scale``).
+
+    Examples
+    --------
+    >>> parts = [kronecker_chunk(i, 3, 8, seed=1) for i in range(3)]
+    >>> r, c, w = (np.concatenate(x) for x in zip(*parts))
+    >>> key, first = np.unique(r.astype(np.int64) * 256 + c, return_index=True)
+    >>> A = kronecker(8, seed=1).tocoo()
+    >>> np.array_equal(key, A.row * 256 + A.col), np.array_equal(w[first], A.data)
+    (True, True)
+    """
+    xp = get_xp(xp)
+    n = 1 << scale
+    start, stop = chunk_range(int(edge_factor) * n, i, nchunks)
+    src, dst = kronecker_edges(scale, edge_factor, seed=seed, abc=abc, permute=permute, xp=xp,
+                               start=start, stop=stop)
+    return _chunk_entries(*clean_edges(src, dst, n, undirected=undirected, weighted=weighted,
+                                       dtype=dtype, seed=seed, xp=xp), n, xp)
+
+
+def urand_chunk(i: int, nchunks: int, scale: int, edge_factor: int = EDGE_FACTOR, *,
+                seed: int = 0, undirected: bool = True, weighted: bool = True,
+                dtype=np.float32, xp=None):
+    """Chunk ``i`` of ``nchunks`` of :func:`urand`'s graph (as :func:`kronecker_chunk`)."""
+    xp = get_xp(xp)
+    n = 1 << scale
+    start, stop = chunk_range(int(edge_factor) * n, i, nchunks)
+    src, dst = urand_edges(scale, edge_factor, seed=seed, xp=xp, start=start, stop=stop)
+    return _chunk_entries(*clean_edges(src, dst, n, undirected=undirected, weighted=weighted,
+                                       dtype=dtype, seed=seed, xp=xp), n, xp)
 
 
 def grid2d(rows: int, cols: int | None = None, *, seed: int = 0, undirected: bool = True,
@@ -714,6 +819,24 @@ def generate(spec: GraphSpec, *, xp=None):
         return load_matrix_market(spec.path, xp=xp, dtype=dtype, undirected=spec.undirected,
                                   drop_self_loops=True)
     raise ValueError(f"unknown graph kind {spec.kind!r}")
+
+
+#: Graph kinds :func:`graph_chunk` makes in chunks (each chunk draws only its share of the
+#: edge tuples; the others are made whole: ``DistMatrix.from_function``).
+CHUNKED_KINDS = ("kron", "urand")
+
+
+def graph_chunk(spec: GraphSpec, i: int, nchunks: int, *, xp=None):
+    """Chunk ``i`` of ``nchunks`` of the graph of ``spec`` (:data:`CHUNKED_KINDS` only), as
+    ``(rows, cols, data)``: :func:`kronecker_chunk` or :func:`urand_chunk` with the spec's
+    parameters. Pooled with duplicates merged, the chunks are :func:`generate`'s graph."""
+    if spec.kind not in CHUNKED_KINDS:
+        raise ValueError(f"graph_chunk: spec.kind must be one of {CHUNKED_KINDS}, got "
+                         f"{spec.kind!r}")
+    kw = dict(seed=spec.seed, undirected=spec.undirected, weighted=spec.weighted,
+              dtype=np.dtype(spec.dtype), xp=xp)
+    make = kronecker_chunk if spec.kind == "kron" else urand_chunk
+    return make(i, nchunks, spec.scale, spec.edge_factor, **kw)
 
 
 @dataclass

@@ -4,6 +4,7 @@ GPU variants run where GPUs answer."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 
@@ -146,3 +147,18 @@ def test_gpu_dask_suite_small(tmp_path):
                     assert w is not None
     finally:
         DC.close_clusters()
+
+
+def test_chunked_build_is_the_whole_build(dask_run, monkeypatch):
+    """The suites' default build (each worker draws its share of the edges) gives the matrix
+    the old one does (each worker makes the whole graph), for the script and the case."""
+    client = DC.client_for("cpu", 2)
+    A, _ = DS.make_dist(client, functools.partial(DS.kron_chunk, 9, "cpu"), 512, 2, "cpu",
+                        chunks=True)
+    B, _ = DS.make_dist(client, functools.partial(DS.kron_graph, 9, "cpu"), 512, 2, "cpu")
+    assert A.gather().isequal(B.gather()) and A.nvals == B.nvals > 0
+    spec = gen.parse_graph_spec("urand-8", seed=2)
+    C, _ = DC.make_dist(client, spec, 256, 2, "cpu")
+    monkeypatch.setattr(DC, "BUILD", "whole")
+    D, _ = DC.make_dist(client, spec, 256, 2, "cpu")
+    assert C.gather().isequal(D.gather()) and C.nvals == D.nvals > 0

@@ -341,6 +341,27 @@ def test_extra_packing_exact(extra):
     assert _mesh._pack_extra(("text",)) is None and _mesh._pack_extra(2**64) is None
 
 
+def test_extra_scalar_arrays_exact(device):
+    """0-d arrays in an extra (a reduction left on the rank's device) travel as their bit
+    patterns, placed in the head row on the device: back as Python numbers, exactly; over
+    TCP they are read on the host first."""
+    xp = sr.array_module(device)
+    vals = (xp.asarray(2**62 + 3), xp.asarray(0.1) * 3, xp.asarray(-0.0), xp.asarray(True),
+            xp.asarray(np.uint32(7)), xp.asarray(np.float32(1.5)), 4, 0.25)
+    bits, shape = _mesh._pack_extra(vals)
+    row = _mesh._head_row(xp, [9, *bits])
+    assert sr.is_gpu_array(row) == (device == "gpu") and row.dtype == np.int64
+    got = _mesh._unpack_extra(to_host(row)[1:], shape)
+    assert got[0] == 2**62 + 3 and isinstance(got[0], int)
+    assert np.float64(got[1]).tobytes() == np.float64(0.1 * 3).tobytes()
+    assert np.signbit(got[2]) and got[3] is True and got[4] == 7 and got[5] == 1.5
+    assert got[6:] == (4, 0.25)
+    host = _mesh._host_extra(vals)
+    assert host[0] == 2**62 + 3 and type(host[0]) is int and host[1] == 0.1 * 3
+    assert not any(isinstance(h, np.ndarray) or sr.is_gpu_array(h) for h in host)
+    assert _mesh._pack_extra((xp.zeros(2),)) is None  # an array, not a scalar: over TCP
+
+
 def test_mesh_frames():
     """The framing alone (over a socket pair): objects with NumPy buffers, the abort."""
     import socket  # noqa: PLC0415  (this test only)

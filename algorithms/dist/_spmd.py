@@ -67,8 +67,10 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
     # v(source) = 0 ;  p(source) = source            (this rank's slices, dense: -1 absent)
     level = xp.full(hi - lo, -1, dtype=xp.int64)
     parent = xp.full(hi - lo, -1, dtype=xp.int64) if parents else None
+    seen = xp.zeros(hi - lo, dtype=bool)                    # v.S, kept as v grows
     if lo <= source < hi:
         level[source - lo] = 0
+        seen[source - lo] = True
         if parents:
             parent[source - lo] = source
     frontier_size, edges_frontier = 1, int(deg[source])
@@ -86,17 +88,20 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
             q = G.vector("sparse" if pushing else "bitmap")
         depth += 1
         # q_p⟨¬v.S, replace⟩ = q any.secondi A(:, lo:hi)
-        v = sr.Vector.from_bitmap(level, level >= 0)
+        # (v wraps level and seen as they are now: read by this product only)
+        v = sr.Vector.from_bitmap(level, seen)
         qp = sr.vxm(q, B, S, mask=v, structure=True, complement=True,
                     direction="push" if pushing else "pull")
-        # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather
+        # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather (the sum left on the rank's
+        # device until the exchange reads it with the counts: no host read of its own)
         i, x = qp.sparse(sorted=False)
-        G = rank.gather_slices(qp, (int(i.size), int(deg[i + lo].sum())))
-        frontier_size, edges_frontier = (sum(e) for e in zip(*G.extras))
+        G = rank.gather_slices(qp, (int(i.size), deg[i + lo].sum()))
+        frontier_size, edges_frontier = (int(sum(e)) for e in zip(*G.extras))
         if frontier_size == 0:
             break
         # v⟨q_p.S⟩ = depth
         level[i] = depth
+        seen[i] = True
         if parents:
             # p⟨q_p.S⟩ = q_p
             parent[i] = x
@@ -185,7 +190,7 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
     s = sr.apply(sr.Vector.from_dense(d), "minv").to_dense()
     r = xp.full(hi - lo, 1.0 / n)
     # w = [r_p .* s_p …] and lost = Σ r(dangling): one all-gather
-    G = rank.gather_slices(sr.Vector.from_dense(r * s), (0.0, float(r[dangling].sum())))
+    G = rank.gather_slices(sr.Vector.from_dense(r * s), (0.0, r[dangling].sum()))
     for _ in range(max_iter):
         lost = sum(e[1] for e in G.extras)
         # t_p = w plus.first A(:, lo:hi)          (each vertex sums its in-neighbours' shares)
@@ -193,8 +198,10 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
         # r'_p = (α lost + 1 − α) p_p + α t_p
         r_new = p * (alpha * float(lost) + 1.0 - alpha) + t * alpha
         # w' = [r'_p .* s_p …] ;  err = Σ |r' − r| ;  lost = Σ r'(dangling)
+        # (the two sums stay on the rank's device until the exchange reads them with the
+        # counts: no host read of their own)
         G = rank.gather_slices(sr.Vector.from_dense(r_new * s),
-                               (float(xp.abs(r_new - r).sum()), float(r_new[dangling].sum())))
+                               (xp.abs(r_new - r).sum(), r_new[dangling].sum()))
         r = r_new
         if sum(e[0] for e in G.extras) < n * tol:
             return (_host(r),) if gather else sr.Vector.from_dense(r)

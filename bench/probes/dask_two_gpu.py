@@ -16,8 +16,10 @@ Sections, in this order, the several-GPU ones first (each skipped, and said so, 
 - ``base``: kron-(base) on one worker (the one-device algorithm through the mesh) against
   the in-process engine: issue 18's 1.5x target.
 
-Each worker generates the graph itself on its GPU (``DistMatrix.from_function``: the same
-generator and seed as the in-process copy, which is the reference). Times: medians after one
+Each worker generates its share of the graph's edges on its GPU
+(``DistMatrix.from_edge_function`` with ``bench.dask_suite.kron_chunk``: the same generator and
+seed as the in-process copy, which is the reference; ``--build whole``: each worker makes the
+whole graph, ``DistMatrix.from_function``). Times: medians after one
 warm-up (fewer repetitions for calls over a second), results kept on the workers
 (``gather=False``) as the in-process ones stay on the GPU. Writes ``DIR/dask_two_gpu.json``
 (every row, the checks, the set-up times) and ``DIR/dask_two_gpu.txt`` (the table).
@@ -51,6 +53,9 @@ def main():
                     help="seconds: sections not begun by then are skipped")
     ap.add_argument("--device", choices=("gpu", "cpu"), default="gpu")
     ap.add_argument("--skip", default="", help="comma list of: check,base,strong,weak")
+    ap.add_argument("--build", choices=("chunks", "whole"), default="chunks",
+                    help="chunks: each worker makes its share of the edges "
+                         "(DistMatrix.from_edge_function); whole: each makes the whole graph")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
     T0 = time.perf_counter()
@@ -159,9 +164,14 @@ def main():
                 seconds=t, reps=reps)
 
     def make(scale, nparts):
-        DA, tgen = DS.make_dist(client, functools.partial(DS.kron_graph, scale, dev),
-                                1 << scale, nparts, dev)
-        rec(graph=f"kron-{scale}", case="setup", path="generate+cut on the workers",
+        if args.build == "chunks":
+            DA, tgen = DS.make_dist(client, functools.partial(DS.kron_chunk, scale, dev),
+                                    1 << scale, nparts, dev, chunks=True)
+        else:
+            DA, tgen = DS.make_dist(client, functools.partial(DS.kron_graph, scale, dev),
+                                    1 << scale, nparts, dev)
+        rec(graph=f"kron-{scale}", case="setup",
+            path=f"generate+cut on the workers ({args.build})",
             workers=nparts, exchange="-", seconds=tgen, reps=1)
         return DA
 

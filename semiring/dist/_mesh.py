@@ -128,14 +128,35 @@ def _padded(xp, a, m):
     return buf
 
 
+def _is_scalar_array(x) -> bool:
+    """A 0-d NumPy or CuPy array (a reduction's result left where it was computed)."""
+    return (isinstance(x, np.ndarray) or sr.is_gpu_array(x)) and x.ndim == 0
+
+
+def _host_extra(extra):
+    """``extra`` with its 0-d arrays read into Python numbers (a CuPy one: a host sync)."""
+    if isinstance(extra, tuple):
+        return tuple(_host_extra(x) for x in extra)
+    return extra.item() if _is_scalar_array(extra) else extra
+
+
 def _pack_extra(extra):
     """A gather's ``extra`` (None, a number, or a tuple of numbers) as int64 bit patterns
     (floats' bits as they are: exact) and its shape, to travel through NCCL with the counts;
-    None for anything else (that gather then goes over TCP, on every rank alike)."""
+    None for anything else (that gather then goes over TCP, on every rank alike). A number
+    may be a 0-d array of bools, integers (read as int64) or floats: its bit pattern stays
+    a 0-d array on its device (:func:`_head_row` places it without a host read)."""
     items = () if extra is None else extra if isinstance(extra, tuple) else (extra,)
     bits, kinds = [], []
     for x in items:
-        if isinstance(x, (bool, np.bool_)):
+        if _is_scalar_array(x) and x.dtype.kind in "biuf":
+            k = x.dtype.kind
+            if k == "f":
+                bits.append(x.astype(np.float64).reshape(1).view(np.int64).reshape(()))
+            else:
+                bits.append(x.astype(np.int64))
+            kinds.append("b" if k == "b" else "f" if k == "f" else "i")
+        elif isinstance(x, (bool, np.bool_)):
             bits.append(int(bool(x)))
             kinds.append("b")
         elif isinstance(x, (int, np.integer)):
@@ -150,6 +171,17 @@ def _pack_extra(extra):
             return None
     shape = None if extra is None else ("t" if isinstance(extra, tuple) else "s", kinds)
     return bits, shape
+
+
+def _head_row(xp, values):
+    """The int64 row ``values`` (Python ints and 0-d int64 arrays) on ``xp``'s device: the
+    ints in one copy, the arrays placed there on the device (no read back to the host)."""
+    row = xp.asarray(np.array([0 if _is_scalar_array(b) else b for b in values],
+                              dtype=np.int64))
+    for k, b in enumerate(values):
+        if _is_scalar_array(b):
+            row[k] = _host(b) if xp is np else b
+    return row
 
 
 def _unpack_extra(bits, shape):
@@ -306,11 +338,12 @@ class Rank:
         A slice travels as its index list or as its bitmap, whichever is smaller."""
         n_p = self.hi - self.lo
         if self.size == 1:
-            return Gathered(self, v.dtype, v.xp, v.device, [extra], [None], v)
+            return Gathered(self, v.dtype, v.xp, v.device, [_host_extra(extra)], [None], v)
         if self.exchange != "tcp":
             packed = _pack_extra(extra)
             if packed is not None:
                 return self._nccl_gather_slices(v, extra, packed)
+        extra = _host_extra(extra)
         if v.nvals * 8 < n_p or (v.form == "sparse" and v.nvals * 8 < 4 * n_p):
             i, x = v.sparse(sorted=False)
             msg = ("s", _host(i).astype(np.int32 if self.n < 2**31 else np.int64), _host(x))
@@ -464,7 +497,7 @@ class Rank:
         t = time.perf_counter()
         bits, shape = packed
         P = self.size
-        head = xp.asarray(np.array([v.nvals, *bits], dtype=np.int64))
+        head = _head_row(xp, [v.nvals, *bits])
         (r,) = self._nccl_allgather_bytes([head.view(np.uint8)])
         heads = _host(r.view(np.int64).reshape(P, -1))
         counts = heads[:, 0]

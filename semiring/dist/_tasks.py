@@ -7,6 +7,8 @@ module: see ``_client._worker_environment``).
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 import semiring as sr
@@ -127,16 +129,86 @@ def edge_check(edges, n, nrows, ncols, op):
 
 
 def split_edges(edges, bounds, kind):
-    """The edges cut by partition: one (src, dst, w) piece per partition of rows or cols."""
+    """The edges cut by partition: one (src, dst, w) piece per partition of rows or cols,
+    each in the edges' order, on the edges' device (NumPy or CuPy arrays). One pass of
+    comparisons per partition (few: one per worker) rather than a sort of the whole list;
+    together the pieces are one copy of the edges."""
     s, d, w = edges
     key = s if kind == "rows" else d
-    part = np.searchsorted(np.asarray(bounds), key, side="right") - 1
-    order = np.argsort(part, kind="stable")
-    cuts = np.searchsorted(part[order], np.arange(len(bounds)))
-    s, d = s[order], d[order]
-    w = None if w is None else np.asarray(w)[order]
-    return tuple((s[a:b], d[a:b], None if w is None else w[a:b])
-                 for a, b in zip(cuts[:-1], cuts[1:]))
+    out = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        sel = (key >= int(lo)) & (key < int(hi))
+        out.append((s[sel], d[sel], None if w is None else w[sel]))
+        del sel
+    return tuple(out)
+
+
+#: Edge chunks made on this worker by :func:`edge_chunk_pieces`: (chunk, nchunks, entries),
+#: the last few thousand (tests and the bench read it with ``client.run``: each chunk made
+#: once, on the worker it was placed on, and no larger than its share).
+CHUNK_LOG: collections.deque = collections.deque(maxlen=4096)
+
+
+def _check_chunk(out, i, nchunks, nrows, ncols, op):
+    """fn(i, nchunks)'s result checked: (src, dst[, weight]) 1-D arrays of one length, integer
+    indices inside the shape; returned as such (NumPy or CuPy, as fn made them)."""
+    call = f"{op}: fn({i}, {nchunks})"
+    if not isinstance(out, (tuple, list)) or len(out) not in (2, 3):
+        got = f"a {type(out).__name__}" + (f" of {len(out)}" if isinstance(out, (tuple, list))
+                                            else "")
+        raise sr.DomainMismatch(f"{call} must return (src, dst) or (src, dst, weight) arrays, "
+                                f"got {got}")
+    arrs = []
+    for name, a in zip(("src", "dst", "weight"), out):
+        if a is None and name == "weight":
+            arrs.append(None)
+            continue
+        if isinstance(a, np.ma.MaskedArray):  # its mask would be dropped silently
+            raise sr.DomainMismatch(f"{call}: {name} must be a plain array, got a masked "
+                                    f"array (fill or compress it first)")
+        if not (isinstance(a, np.ndarray) or sr.is_gpu_array(a)):
+            a = np.asarray(a)
+        if a.ndim != 1:
+            raise sr.DimensionMismatch(f"{call}: {name} must be 1-D, got shape {a.shape}")
+        if name != "weight" and a.size and a.dtype.kind not in "iu":
+            raise sr.DomainMismatch(f"{call}: {name} must hold integers, got {a.dtype}")
+        if name == "weight" and a.dtype.kind not in "biuf":
+            raise sr.DomainMismatch(f"{call}: weight must be numbers, got {a.dtype}")
+        arrs.append(a)
+    s, d = arrs[0], arrs[1]
+    w = arrs[2] if len(arrs) == 3 else None
+    on_gpu = [sr.is_gpu_array(a) for a in (s, d, w) if a is not None]
+    if any(on_gpu) and not all(on_gpu):
+        raise sr.DomainMismatch(f"{call}: src, dst and weight must be on one device, got "
+                                f"GPU arrays: {on_gpu}")
+    for name, a in (("dst", d), ("weight", w)):
+        if a is not None and a.shape != s.shape:
+            raise sr.DimensionMismatch(f"{call}: {name} must have the length of src "
+                                       f"(={s.size}), got {a.size}")
+    for name, a, n in (("src", s, nrows), ("dst", d, ncols)):
+        if a.size:
+            lo, hi = int(a.min()), int(a.max())
+            if lo < 0 or hi >= n:
+                raise sr.InvalidIndex(f"{call}: {name} must lie in [0, {n}), got values in "
+                                      f"[{lo}, {hi}]")
+    return s, d, w
+
+
+def edge_chunk_pieces(fn, i, nchunks, nrows, ncols, cuts, op):
+    """Chunk i of an edge list made here by ``fn(i, nchunks)``, checked and cut by the
+    partitions of each kind in ``cuts`` ({kind: bounds}): ``{kind: (piece per partition)}``,
+    host arrays. The chunk itself is not kept: only its pieces, one copy per kind."""
+    s, d, w = _check_chunk(fn(i, nchunks), i, nchunks, nrows, ncols, op)
+    CHUNK_LOG.append((int(i), int(nchunks), int(s.size)))
+    out = {}
+    for kind, bounds in cuts.items():
+        out[kind] = tuple(tuple(None if a is None else _host(a) for a in p)
+                          for p in split_edges((s, d, w), bounds, kind))
+    return out
+
+
+def kind_piece(pieces, kind, q):
+    return pieces[kind][q]
 
 
 def piece(pieces, q):
