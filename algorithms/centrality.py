@@ -175,7 +175,13 @@ def _product(M, X, allowed, xp):
     return sr.mxm(M, X, sr.plus_times, mask=allowed)
 
 
-def _dependency(sigma, q, succ, xp):
+def _overflow_levels(sigma, level, xp):
+    """The levels holding a vertex whose σ passed float64's range (usually none; one host
+    synchronization): only their backward step needs ``_dependency``'s successor count."""
+    return set(xp.unique(level[xp.isinf(sigma)]).tolist())
+
+
+def _dependency(sigma, finite, q, succ, xp):
     """One level's dependency increments σ .* q, with NetworkX's arithmetic where σ overflows.
 
     NetworkX adds σ(v) · ((1 + δ(w)) / σ(w)) for each successor w of v on the shortest-path
@@ -183,16 +189,16 @@ def _dependency(sigma, q, succ, xp):
     paths through 1024 diamonds) σ(v) is inf, every successor's σ(w) is inf too, so each
     term is inf · 0 or inf · NaN: NaN if v has a successor, and δ(v) stays 0 if it has none.
     The product ``σ .* Σ_w (...)`` would give inf · 0 = NaN for the latter, and for every
-    vertex off the level; ``succ`` (successors on the level, counted by the same product
-    over the level's indicator, computed only when some σ is inf) tells the two apart. A
-    finite σ(v) needs nothing: x / inf = 0 and NaN propagate through the sum as through
-    NetworkX's terms, and δ itself never overflows (δ(v) is at most n).
+    vertex off the level. Hence ``finite``: σ with inf replaced by 0 (σ itself where none
+    is inf), so those get 0; ``succ`` (successors on the level, counted by the same product
+    over the level's indicator; only for a level below which some σ is inf, else None)
+    gives the former their NaN. A finite σ(v) needs nothing: x / inf = 0 and NaN propagate
+    through the sum as through NetworkX's terms, and δ itself never overflows (δ(v) <= n).
     """
+    inc = finite * q
     if succ is None:
-        return sigma * q
-    with np.errstate(invalid="ignore"):
-        inc = sigma * q
-    return xp.where(xp.isinf(sigma), xp.where(succ > 0, np.nan, 0.0), inc)
+        return inc
+    return xp.where((succ > 0) & xp.isinf(sigma), np.nan, inc)
 
 
 def _single(G, GT, s, endpoints, xp):
@@ -211,7 +217,8 @@ def _single(G, GT, s, endpoints, xp):
         sigma += y.to_dense(missing=0)
     visited = level >= 0
     divisor = xp.where(visited, sigma, 1.0)
-    overflow = bool(xp.isinf(sigma).any())  # σ past float64's range (see _dependency)
+    overflow = _overflow_levels(sigma, level, xp)
+    finite = xp.where(xp.isinf(sigma), 0.0, sigma) if overflow else sigma  # see _dependency
     delta = xp.zeros(n, dtype=np.float64)
     for d in range(depth, 0, -1):
         # δ⟨level = d − 1⟩ = σ .* (A plus.second ((1 + δ) ./ σ)⟨level = d⟩)
@@ -220,10 +227,10 @@ def _single(G, GT, s, endpoints, xp):
         W = xp.where(on_d, (1.0 + delta) / divisor, 0.0)
         q = sr.mxv(G, W, sr.plus_times, mask=below, direction="pull").to_dense(missing=0)
         succ = None
-        if overflow:
+        if d - 1 in overflow:
             succ = sr.mxv(G, on_d.astype(np.float64), sr.plus_times, mask=below,
                           direction="pull").to_dense(missing=0)
-        delta += _dependency(sigma, q, succ, xp)
+        delta += _dependency(sigma, finite, q, succ, xp)
     delta[s] = 0.0  # a source's own dependency is not its betweenness
     if endpoints:
         # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)
@@ -259,7 +266,8 @@ def _batch(G, GT, src, endpoints, xp):
         visited |= reached
     deepest = depth - 1
     divisor = xp.where(visited, sigma, 1.0)
-    overflow = bool(xp.isinf(sigma).any())  # σ past float64's range (see _dependency)
+    overflow = _overflow_levels(sigma, level, xp)
+    finite = xp.where(xp.isinf(sigma), 0.0, sigma) if overflow else sigma  # see _dependency
     delta = xp.zeros((n, s), dtype=np.float64)
     for d in range(deepest, 0, -1):
         # W⟨level = d⟩ = (1 + δ) ./ σ
@@ -267,8 +275,10 @@ def _batch(G, GT, src, endpoints, xp):
         W = xp.where(on_d, (1.0 + delta) / divisor, 0.0)
         # δ⟨level = d − 1⟩ += σ .* (A plus.second W)
         Q = _product(G, W, level == d - 1, xp)
-        succ = _product(G, on_d.astype(np.float64), level == d - 1, xp) if overflow else None
-        delta += _dependency(sigma, Q, succ, xp)
+        succ = None
+        if d - 1 in overflow:
+            succ = _product(G, on_d.astype(np.float64), level == d - 1, xp)
+        delta += _dependency(sigma, finite, Q, succ, xp)
     delta[src, cols] = 0.0  # a source's own dependency is not its betweenness
     if endpoints:
         # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)
