@@ -175,6 +175,32 @@ def _product(M, X, allowed, xp):
     return sr.mxm(M, X, sr.plus_times, mask=allowed)
 
 
+def _overflow_levels(sigma, level, xp):
+    """The levels holding a vertex whose σ passed float64's range (usually none; one host
+    synchronization): only their backward step needs ``_dependency``'s successor count."""
+    return set(xp.unique(level[xp.isinf(sigma)]).tolist())
+
+
+def _dependency(sigma, finite, q, succ, xp):
+    """One level's dependency increments σ .* q, with NetworkX's arithmetic where σ overflows.
+
+    NetworkX adds σ(v) · ((1 + δ(w)) / σ(w)) for each successor w of v on the shortest-path
+    DAG, one term at a time. When path counts pass float64's range (a 1000² grid, 2^1024
+    paths through 1024 diamonds) σ(v) is inf, every successor's σ(w) is inf too, so each
+    term is inf · 0 or inf · NaN: NaN if v has a successor, and δ(v) stays 0 if it has none.
+    The product ``σ .* Σ_w (...)`` would give inf · 0 = NaN for the latter, and for every
+    vertex off the level. Hence ``finite``: σ with inf replaced by 0 (σ itself where none
+    is inf), so those get 0; ``succ`` (successors on the level, counted by the same product
+    over the level's indicator; only for a level below which some σ is inf, else None)
+    gives the former their NaN. A finite σ(v) needs nothing: x / inf = 0 and NaN propagate
+    through the sum as through NetworkX's terms, and δ itself never overflows (δ(v) <= n).
+    """
+    inc = finite * q
+    if succ is None:
+        return inc
+    return xp.where((succ > 0) & xp.isinf(sigma), np.nan, inc)
+
+
 def _single(G, GT, s, endpoints, xp):
     """δ of the one source ``s`` (plus NetworkX's endpoint terms): a length-n float64 array.
     The levels come from the BFS; each level's product pulls only that level's rows."""
@@ -190,14 +216,21 @@ def _single(G, GT, s, endpoints, xp):
         y = sr.mxv(GT, sigma, sr.plus_times, mask=on_d, direction="pull")
         sigma += y.to_dense(missing=0)
     visited = level >= 0
-    inv_sigma = xp.where(visited, 1.0 / xp.where(visited, sigma, 1.0), 0.0)
+    divisor = xp.where(visited, sigma, 1.0)
+    overflow = _overflow_levels(sigma, level, xp)
+    finite = xp.where(xp.isinf(sigma), 0.0, sigma) if overflow else sigma  # see _dependency
     delta = xp.zeros(n, dtype=np.float64)
     for d in range(depth, 0, -1):
         # δ⟨level = d − 1⟩ = σ .* (A plus.second ((1 + δ) ./ σ)⟨level = d⟩)
-        W = xp.where(level == d, (1.0 + delta) * inv_sigma, 0.0)
-        q = sr.mxv(G, W, sr.plus_times, mask=sr.Vector.from_dense(level == d - 1, device=G.device),
-                   direction="pull")
-        delta += sigma * q.to_dense(missing=0)
+        on_d = level == d
+        below = sr.Vector.from_dense(level == d - 1, device=G.device)
+        W = xp.where(on_d, (1.0 + delta) / divisor, 0.0)
+        q = sr.mxv(G, W, sr.plus_times, mask=below, direction="pull").to_dense(missing=0)
+        succ = None
+        if d - 1 in overflow:
+            succ = sr.mxv(G, on_d.astype(np.float64), sr.plus_times, mask=below,
+                          direction="pull").to_dense(missing=0)
+        delta += _dependency(sigma, finite, q, succ, xp)
     delta[s] = 0.0  # a source's own dependency is not its betweenness
     if endpoints:
         # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)
@@ -232,14 +265,20 @@ def _batch(G, GT, src, endpoints, xp):
         xp.copyto(level, np.int32(depth), where=reached)
         visited |= reached
     deepest = depth - 1
-    inv_sigma = xp.where(visited, 1.0 / xp.where(visited, sigma, 1.0), 0.0)
+    divisor = xp.where(visited, sigma, 1.0)
+    overflow = _overflow_levels(sigma, level, xp)
+    finite = xp.where(xp.isinf(sigma), 0.0, sigma) if overflow else sigma  # see _dependency
     delta = xp.zeros((n, s), dtype=np.float64)
     for d in range(deepest, 0, -1):
         # W⟨level = d⟩ = (1 + δ) ./ σ
-        W = xp.where(level == d, (1.0 + delta) * inv_sigma, 0.0)
+        on_d = level == d
+        W = xp.where(on_d, (1.0 + delta) / divisor, 0.0)
         # δ⟨level = d − 1⟩ += σ .* (A plus.second W)
         Q = _product(G, W, level == d - 1, xp)
-        delta += sigma * Q
+        succ = None
+        if d - 1 in overflow:
+            succ = _product(G, on_d.astype(np.float64), level == d - 1, xp)
+        delta += _dependency(sigma, finite, Q, succ, xp)
     delta[src, cols] = 0.0  # a source's own dependency is not its betweenness
     if endpoints:
         # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)
@@ -293,7 +332,10 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     -------
     array of float64, shape (n,)
         A NumPy or CuPy array on A's device. With a sample of one source and
-        ``endpoints=False`` that source's value is NaN (NetworkX's 0/0).
+        ``endpoints=False`` that source's value is NaN (NetworkX's 0/0). Where
+        shortest-path counts pass float64's range (σ = inf: a 1000² grid, 2^1024 paths),
+        NetworkX's own values are NaN at most vertices; these are NaN, 0 and finite exactly
+        where NetworkX's are (its term-by-term arithmetic, see ``_dependency``).
 
     Notes
     -----

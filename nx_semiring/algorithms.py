@@ -877,16 +877,17 @@ def _groups(g: SemiringGraph, labels):
 
 
 def _sets_by_label(g, labels, sizes):
+    # every group's set made from its first vertex in one comprehension (most groups of a
+    # Kronecker graph are one vertex), then the groups of several vertices replaced, each
+    # from a slice of their vertices sorted by group: no object arrays, one list
     single = sizes == 1
     alone = single[labels]
-    out = np.empty(sizes.size, dtype=object)
-    if alone.any():
-        sv = np.flatnonzero(alone)
-        out[labels[sv]] = np.fromiter([{v} for v in g.labels(sv)], dtype=object,
-                                      count=sv.size)
+    first = np.empty(sizes.size, dtype=np.int64)
+    sv = np.flatnonzero(alone)
+    first[labels[sv]] = sv
     many = np.flatnonzero(~alone)
+    multi = np.flatnonzero(~single)  # the groups of several vertices, in label order
     if many.size:
-        multi = np.flatnonzero(~single)  # the groups of several vertices, in label order
         if multi.size == 1:
             order = many
         else:
@@ -894,11 +895,15 @@ def _sets_by_label(g, labels, sizes):
             if multi.size <= 1 << 16:
                 key = key.astype(np.uint16)
             order = many[np.argsort(key, kind="stable")]
+        ends = np.cumsum(sizes[multi])
+        starts = ends - sizes[multi]
+        first[multi] = order[starts]
+    out = [{v} for v in g.labels(first)]
+    if many.size:
         ordered = g.labels(order)
-        ends = np.cumsum(sizes[multi]).tolist()
-        out[multi] = np.fromiter((set(ordered[a:b]) for a, b in zip([0] + ends[:-1], ends)),
-                                 dtype=object, count=multi.size)
-    return out.tolist()
+        for i, a, b in zip(multi.tolist(), starts.tolist(), ends.tolist()):
+            out[i] = set(ordered[a:b])
+    return out
 
 
 def connected_components(G):

@@ -41,6 +41,7 @@ import itertools
 import operator
 
 import numpy as np
+import scipy.sparse as sp
 
 import semiring as sr
 
@@ -93,7 +94,9 @@ class SemiringGraph:
     def index(self) -> dict:
         """Label → vertex number (built on first use)."""
         if self._index is None:
-            self._index = {v: i for i, v in enumerate(self.nodes)}
+            # a conversion sharing another's structure shares its labels' dict too
+            self._index = self._base.index if self._base is not None else \
+                {v: i for i, v in enumerate(self.nodes)}
         return self._index
 
     @property
@@ -184,20 +187,29 @@ class SemiringGraph:
         """The permutation that sorts each row's entries by column (the engine's CSR), or
         ``slice(None)`` where NetworkX's adjacency order is sorted already.
 
-        One ``argsort`` of ``row * n + column``: the keys are distinct (a row lists each
-        neighbour once) and below n² < 2⁶³, and NumPy's integer sort is several times faster
-        than the two-key ``lexsort``.
+        SciPy's per-row sort of (column, position) pairs (``sort_indices`` with the
+        positions as the data): the columns of a row are distinct (a row lists each
+        neighbour once), so the permutation is unique. One global ``argsort`` of
+        ``row * n + column`` gives the same permutation 2.4x slower on kron-16 (1.8M
+        entries, rows of a few entries: 236 ms against 100 ms) and 15x on a 300² grid.
         """
         if self._order is None and self._base is not None:
             self._order = self._base.order()  # the same structure: computed once
         if self._order is None:
             n, m = self.n, int(self.adj.size)
-            rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
-            key = rows * n + self.adj
-            if m < 2 or bool((key[1:] > key[:-1]).all()):
+            adj, indptr = self.adj, self.indptr
+            # sorted rows: each entry above its predecessor unless it starts a row
+            up = adj[1:] > adj[:-1]
+            up[indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < m)] - 1] = True
+            if m < 2 or bool(up.all()):
                 self._order = slice(None)
             else:
-                self._order = np.argsort(key)
+                # copies of the arrays: sort_indices sorts in place
+                A = sp.csr_array((np.arange(m, dtype=np.int64), adj.copy(), indptr.copy()),
+                                 shape=(n, n))
+                A.has_sorted_indices = False
+                A.sort_indices()
+                self._order = A.data
         return self._order
 
     def matrix(self, weight=None, *, unit=None) -> sr.Matrix:
@@ -243,8 +255,10 @@ def _neighbour_dicts(G) -> list:
     return [nbrs if type(nbrs) is dict else dict(nbrs.items()) for nbrs in G._adj.values()]
 
 
-def _columns(nodes, index, adj_items, m) -> np.ndarray:
-    """The vertex number of every neighbour label, rows in NetworkX's order (int64)."""
+def _columns(nodes, adj_items, m):
+    """The vertex number of every neighbour label, rows in NetworkX's order (int64), and the
+    label → vertex dict where it was needed (``None`` for integer labels: built on first use,
+    ``SemiringGraph.index``; 70 ns a node, 18 ms of kron-16's conversion)."""
     n = len(nodes)
     flat = itertools.chain.from_iterable(adj_items)
     if n and set(map(type, nodes)) == {int}:  # exact ints (not bool, not float): vectorized
@@ -256,14 +270,15 @@ def _columns(nodes, index, adj_items, m) -> np.ndarray:
         else:
             lo, hi = int(labels.min()), int(labels.max())
             if lo == 0 and hi == n - 1 and bool((labels == np.arange(n)).all()):
-                return raw  # labels 0..n-1 in order: the label is the vertex number
+                return raw, None  # labels 0..n-1 in order: the label is the vertex number
             if hi - lo < 4 * n + 1024:  # dense labels: one table lookup
                 table = np.empty(hi - lo + 1, dtype=np.int64)
                 table[labels - lo] = np.arange(n, dtype=np.int64)
-                return table[raw - lo]
+                return table[raw - lo], None
             sorter = np.argsort(labels)
-            return sorter[np.searchsorted(labels, raw, sorter=sorter)]
-    return np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=m)
+            return sorter[np.searchsorted(labels, raw, sorter=sorter)], None
+    index = {v: i for i, v in enumerate(nodes)}
+    return np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=m), index
 
 
 def _values(adj_items, attr, default, multigraph, m):
@@ -387,17 +402,16 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     multigraph = G.is_multigraph()
     adj_items = _neighbour_dicts(G)
     if base is not None:
-        nodes, index, indptr, adj = base.nodes, base.index, base.indptr, base.adj
+        nodes, index, indptr, adj = base.nodes, base._index, base.indptr, base.adj
         m = int(adj.size)
     else:
         nodes = list(G)
         n = len(nodes)
-        index = {v: i for i, v in enumerate(nodes)}
         deg = np.fromiter(map(len, adj_items), dtype=np.int64, count=n)
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(deg, out=indptr[1:])
         m = int(indptr[-1])
-        adj = _columns(nodes, index, adj_items, m)
+        adj, index = _columns(nodes, adj_items, m)
     attrs = dict(edge_attrs or {})
     if preserve_edge_attrs:  # every attribute name, in order of first appearance
         chain = itertools.chain.from_iterable

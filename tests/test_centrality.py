@@ -14,7 +14,8 @@ from hypothesis import given, strategies as st
 
 import algorithms
 import semiring as sr
-from analytics1_graphs import as_array, graphs, to_nx
+from analytics1_graphs import (as_array, assert_same_overflow, graphs, kinds, overflow_graph,
+                               to_nx)
 from conftest import to_host
 
 centrality = importlib.import_module("algorithms.centrality")
@@ -100,6 +101,45 @@ def test_betweenness_long_path(device, directed):
     ref = nx.betweenness_centrality(G, normalized=False)
     got = algorithms.betweenness_centrality(A, normalized=False, directed=directed)
     check(got, ref, n, sr.array_module(device))
+
+
+class FixedSample(random.Random):
+    """A random state whose ``sample`` returns the given nodes: NetworkX's betweenness with
+    ``k`` sources and this seed uses exactly those sources."""
+
+    def __init__(self, nodes):
+        super().__init__(0)
+        self.nodes = list(nodes)
+
+    def sample(self, population, k):
+        assert k == len(self.nodes)
+        return list(self.nodes)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("sources, path", [
+    ([0, 1954], "single"),  # one source at a time, levels first
+    ([0, 1954], "spmv"),  # the batch, one SpMV a column
+    ([0, 4, 1000, 1954, 1955, 1949], "spmm"),  # the batch, one SpMM a level
+])
+def test_betweenness_overflowing_path_counts(device, monkeypatch, directed, sources, path):
+    """Path counts past float64 (σ = inf): NetworkX's values, NaN for NaN and 0 for 0 (the
+    batched formula σ .* Σ((1 + δ) ./ σ) gave inf · 0 = NaN where NetworkX has no term)."""
+    monkeypatch.setattr(centrality, "SINGLE_MAX_BATCH", 4 if path == "single" else 0)
+    G = overflow_graph(directed)
+    n = len(G)
+    A = sr.Matrix.from_scipy(nx.to_scipy_sparse_array(G, nodelist=range(n), weight=None),
+                             device=device)
+    for normalized, endpoints in [(True, False), (False, True)]:
+        ref = nx.betweenness_centrality(G, k=len(sources), seed=FixedSample(sources),
+                                        normalized=normalized, endpoints=endpoints)
+        ref = as_array(ref, n)
+        # the case is the overflow: NaN at most vertices, yet 0 and finite values elsewhere
+        assert {"nan", "finite"} <= set(kinds(ref)) and (endpoints or "zero" in set(kinds(ref)))
+        got = algorithms.betweenness_centrality(A, sources=sources, normalized=normalized,
+                                                endpoints=endpoints, directed=directed)
+        assert type(got) is sr.array_module(device).ndarray
+        assert_same_overflow(to_host(got), ref)
 
 
 def test_betweenness_errors(device):

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 nx = pytest.importorskip("networkx")
 
+from analytics1_graphs import assert_same_overflow, kinds, overflow_graph  # noqa: E402
 from conftest import to_host  # noqa: E402
 
 import nx_semiring  # noqa: E402
@@ -308,6 +309,31 @@ def test_betweenness_equals_networkx(device, G, data):
         exp = nx.betweenness_centrality(G, k=k, seed=7)
         got = nxa.betweenness_centrality(g, k=k, seed=7)
         assert got == pytest.approx(exp, nan_ok=True)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_betweenness_overflow_equals_networkx(device, directed):
+    """Shortest-path counts past float64 (a 1000² grid's; here 1957 vertices): NetworkX's NaN,
+    0 and finite values vertex by vertex, sampled (seed 139 draws a source whose counts
+    overflow, for both directions), normalized or not."""
+    G = overflow_graph(directed)
+    g = convert(G, device, weight=None)
+    for kw in [{"k": 6, "seed": 139}, {"k": 6, "seed": 139, "normalized": False,
+                                        "endpoints": True}]:
+        exp = nx.betweenness_centrality(G, **kw)
+        assert "nan" in set(kinds(list(exp.values())))  # the sample meets the overflow
+        got = nxa.betweenness_centrality(g, **kw)
+        assert list(got) == list(exp)
+        assert_same_overflow(list(got.values()), list(exp.values()))
+
+
+@dispatch
+def test_dispatch_betweenness_overflow_equals_networkx():
+    G = overflow_graph(directed=False)
+    exp = nx.betweenness_centrality(G, k=6, seed=139)
+    got = nx.betweenness_centrality(G, k=6, seed=139, backend="semiring")
+    assert list(got) == list(exp)
+    assert_same_overflow(list(got.values()), list(exp.values()))
 
 
 @given(G=graphs(directed=False), data=st.data())
