@@ -122,9 +122,9 @@ def test_scipy_views_are_made_once_per_matrix():
     A = sr.Matrix.from_coo([0, 1], [1, 0], [1.5, 2.5], nrows=2, ncols=2, device="cpu")
     x = sr.Vector.from_dense(np.array([1.0, 1.0]), device="cpu")
     sr.mxv(A, x, sr.plus_times)
-    S = spmv_cpu._scipy_views[A][("values", np.dtype(np.float64))]
+    S = A._memo[("cpu.scipy", "values", np.dtype(np.float64))]
     sr.mxv(A, x, sr.plus_times)
-    assert spmv_cpu._scipy_views[A][("values", np.dtype(np.float64))] is S
+    assert A._memo[("cpu.scipy", "values", np.dtype(np.float64))] is S
     assert np.shares_memory(S.data, A.values_for(np.float64)[0])  # shared, not copied
     B = trav_cpu._structure(A)
     assert trav_cpu._structure(A) is B and B.indices.dtype == np.int32
