@@ -441,7 +441,7 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
     nrows, xf, key = k.shape[1], bool(xfirst), (kernel, k.dtype)
 
     def run(M, x_values):  # (M an argument: the route, kept on M, holds no reference to it)
-        x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
+        x = np.ascontiguousarray(x_values, dtype=dtype)
         out = np.empty(nrows, dtype=rtype)
         if _call(kernel, key, a, k, x, xf, out) is None:
             return pull(M, x_values, sr, dtype, xfirst, order_free)
@@ -535,7 +535,7 @@ def pull_route(sr: Semiring, dtype, xfirst: bool, order_free: bool):
         vals = lay.get(dtype)
         if vals is None:
             vals = lay[dtype] = _values(M, dtype)
-        x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
+        x = np.ascontiguousarray(x_values, dtype=dtype)
         out = np.empty(rows.size, dtype=rtype)
         indices = lay["indices"]
         key = (kernel, indices.dtype)
@@ -617,7 +617,7 @@ def _push_route(sr: Semiring, dtype: np.dtype):
 
     def run(M, x_indices, x_values, allowed, xfirst):
         ks = np.ascontiguousarray(x_indices, dtype=np.int64)
-        xv = np.ascontiguousarray(np.asarray(x_values).astype(dtype, copy=False))
+        xv = np.ascontiguousarray(x_values, dtype=dtype)
         acc, mark, hits = _scratch(M.ncols, rtype)
         mask = _NO_MASK if allowed is None else allowed
         lay = _layout(M, 0)

@@ -459,19 +459,27 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     without one the row segments come straight from ``indptr``. Semirings that SciPy's
     compiled kernels give exactly (:data:`SCIPY_PULL`) run there when no mask is given.
     """
+    # compiled, where sr has a form: a grid's one padded block (the plan, from a matrix's
+    # second product on), else the row loop; the choice kept on M once it is settled
+    # (ROUTE_KEY), for the semirings SciPy's kernels do not run (so a kept route comes first)
+    compiled_ok = allowed is None and x_present is None and compiled.ENABLED
+    route = None
+    if compiled_ok:
+        key = (ROUTE_KEY, sr, dtype, xfirst)
+        route = M._memo.get(key)
+        if route is not None:
+            res = route(M, x_values)
+            if res is not None:
+                return res
+            compiled_ok = False  # (no kernel runs for these types: the NumPy paths)
     if allowed is None and not sr.mul.positional:
         res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
         if res is not None:
             return res
-    if allowed is None and x_present is None and compiled.ENABLED:  # compiled, where sr has
-        # a form: a grid's one padded block (the plan, from a matrix's second product on),
-        # else the row loop; the choice kept on M once it is settled (ROUTE_KEY)
-        key = (ROUTE_KEY, sr, dtype, xfirst)
-        route = M._memo.get(key)
-        if route is None:
-            route, settled = _compiled_route(M, sr, dtype, xfirst)
-            if settled:
-                M._memo[key] = route
+    if compiled_ok:
+        route, settled = _compiled_route(M, sr, dtype, xfirst)
+        if settled and sr not in SCIPY_PULL:
+            M._memo[key] = route
         res = route(M, x_values)
         if res is not None:
             return res
