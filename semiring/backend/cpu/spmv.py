@@ -295,6 +295,12 @@ def _expand_rows(indptr, rows):
 #:   so the sums are the same but for the sign of a zero sum (0 + -0.0 is +0.0): rows that
 #:   sum to zero are redone by the fold. Only on :data:`MATVEC_TYPES`, and only where the
 #:   probe :func:`_matvec_exact` finds no fused multiply-add in SciPy's build.
+#: - ``"first"`` / ``"second"``: plus_first with x the first operand of the multiply (vxm's
+#:   pull), plus_second with x the second (mxv's): every product is x(k) itself, the row's
+#:   fold is ``P @ x`` over A's pattern P (ones in the product type), exact as ``"matvec"``
+#:   (1 · x is x) and under the same conditions. PageRank's unweighted step t = w plus.first
+#:   A ran the segment fold there: 2.9 ms on grid-128², SciPy's product 0.11 ms. (Where the
+#:   product is A's value instead, the NumPy paths run.)
 #: - ``"count"``: the present x's a row, ``S @ present`` over A's pattern (the row lengths
 #:   when every x is present): plus_pair's value, where the type holds the counts exactly;
 #:   ``"any"``: 1 on the rows with a count (any_pair).
@@ -302,6 +308,8 @@ def _expand_rows(indptr, rows):
 #:   lor_land's value.
 SCIPY_PULL = {
     _semirings.plus_times: "matvec",
+    _semirings.plus_first: "first",
+    _semirings.plus_second: "second",
     _semirings.plus_pair: "count",
     _semirings.any_pair: "any",
     _semirings.lor_land: "lor",
@@ -380,11 +388,14 @@ def scipy_pull(M, x_values, x_present, sr: Semiring, dtype, xfirst: bool):
         return None
     dtype = np.dtype(dtype)
     indptr = M.indptr
-    if how == "matvec":
+    if how in ("matvec", "first", "second"):
         if x_present is not None or dtype not in MATVEC_TYPES or not _matvec_exact(dtype):
             return None
+        if how != "matvec" and (how == "first") != bool(xfirst):
+            return None  # every product is A's value, not x's
+        S = _scipy_view(M, "values" if how == "matvec" else "pattern", dtype)
         rows = np.flatnonzero(np.diff(indptr))
-        y = (_scipy_view(M, "values", dtype) @ x_values.astype(dtype, copy=False))[rows]
+        y = (S @ x_values.astype(dtype, copy=False))[rows]
         if dtype.kind == "f":  # a zero sum's sign: the fold's (see SCIPY_PULL)
             z = np.flatnonzero(y == 0)
             if z.size:
