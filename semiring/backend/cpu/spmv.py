@@ -367,6 +367,15 @@ def _scipy_view(M, kind: str, dtype):
     return S
 
 
+def _nonempty_rows(M):
+    """M's non-empty rows (int64), kept in its ``_memo``: a product's result indices (shared by
+    the results, which never write them), 2 of a PageRank iteration's passes over n."""
+    rows = M._memo.get("cpu.rows")
+    if rows is None:
+        rows = M._memo["cpu.rows"] = np.flatnonzero(np.diff(M.indptr)).astype(np.int64)
+    return rows
+
+
 def _count_type(M):
     return np.dtype(np.int32) if M.nvals < 2**31 else np.dtype(np.int64)
 
@@ -394,8 +403,10 @@ def scipy_pull(M, x_values, x_present, sr: Semiring, dtype, xfirst: bool):
         if how != "matvec" and (how == "first") != bool(xfirst):
             return None  # every product is A's value, not x's
         S = _scipy_view(M, "values" if how == "matvec" else "pattern", dtype)
-        rows = np.flatnonzero(np.diff(indptr))
-        y = (S @ x_values.astype(dtype, copy=False))[rows]
+        rows = _nonempty_rows(M)
+        y = S @ x_values.astype(dtype, copy=False)
+        if rows.size != y.size:  # (no empty row: y is the result as it is)
+            y = y[rows]
         if dtype.kind == "f":  # a zero sum's sign: the fold's (see SCIPY_PULL)
             z = np.flatnonzero(y == 0)
             if z.size:
