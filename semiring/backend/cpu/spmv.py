@@ -368,11 +368,14 @@ def _scipy_view(M, kind: str, dtype):
 
 
 def _nonempty_rows(M):
-    """M's non-empty rows (int64), kept in its ``_memo``: a product's result indices (shared by
-    the results, which never write them), 2 of a PageRank iteration's passes over n."""
+    """M's non-empty rows (int64), kept in its ``_memo``: a product's result indices (2 of a
+    PageRank iteration's passes over n), shared by the results, hence read-only (a caller
+    writing into a result's indices gets NumPy's error, not a corrupted cache)."""
     rows = M._memo.get("cpu.rows")
     if rows is None:
-        rows = M._memo["cpu.rows"] = np.flatnonzero(np.diff(M.indptr)).astype(np.int64)
+        rows = np.flatnonzero(np.diff(M.indptr)).astype(np.int64)
+        rows.flags.writeable = False
+        M._memo["cpu.rows"] = rows
     return rows
 
 
