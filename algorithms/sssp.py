@@ -22,7 +22,6 @@ conservative bound check: such weights are beyond any practical graph; convert t
 from __future__ import annotations
 
 import math
-import weakref
 
 import numpy as np
 
@@ -153,8 +152,11 @@ class DistanceOverflow(SemiringError, OverflowError):
     """An integer distance does not fit in the value type."""
 
 
-# Per-matrix facts (weight range, NaN, light/heavy split) computed once: a Matrix is immutable.
-_facts: "weakref.WeakKeyDictionary[Matrix, dict]" = weakref.WeakKeyDictionary()
+#: Per-matrix facts (weight range, NaN, light/heavy split) computed once and kept in the
+#: matrix's ``_memo`` under this key, which drops them when its content changes (an ``out=``
+#: of an operation): a weak-keyed table by the Matrix object kept a replaced content's
+#: weight range, and a negative weight written later would have met Dijkstra.
+FACTS_KEY = "sssp.facts"
 
 
 def _semiring_of(work) -> sr.Semiring:
@@ -164,7 +166,7 @@ def _semiring_of(work) -> sr.Semiring:
 
 
 def _matrix_facts(A: Matrix) -> dict:
-    f = _facts.get(A)
+    f = A._memo.get(FACTS_KEY)
     if f is None:
         f = {}
         if A.nvals == 0:
@@ -187,7 +189,7 @@ def _matrix_facts(A: Matrix) -> dict:
             # the least positive weight only where _auto_delta needs it (_min_pos): its
             # where() and compare are CuPy kernels that compile on a first call
             f.update(min=lo, max=hi, nan=nan)
-        _facts[A] = f
+        A._memo[FACTS_KEY] = f
     return f
 
 
@@ -219,10 +221,12 @@ def _cpu_dijkstra(A: Matrix, source: int, facts, work, direction: str):
     else:
         return None
     d = sr.traversal.dijkstra_csgraph(A, source)
-    reached = ~np.isinf(d)
-    if bound < np.inf and bool((d[reached] >= bound).any()):
-        return None
+    if bound < np.inf:  # a finite distance at or beyond the bound (inf: unreached)
+        big = d >= bound
+        if bool(big.any()) and bool((d[big] != np.inf).any()):
+            return None
     if work.kind in "iu":
+        reached = d != np.inf
         out = np.full(d.size, np.iinfo(work).max, dtype=work)  # unreached: the type's maximum
         out[reached] = d[reached].astype(work)
         return out
@@ -554,7 +558,7 @@ def _device_delta(A: Matrix, facts) -> float:
 
 def _split(A: Matrix, delta):
     """Light (w ≤ Δ) and heavy (w > Δ) edges of A, cached per (A, Δ)."""
-    facts = _facts.setdefault(A, {})
+    facts = A._memo.setdefault(FACTS_KEY, {})
     key = ("split", delta)
     if key not in facts:
         if "max" in facts and not facts.get("nan") and facts["max"] <= delta:

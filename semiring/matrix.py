@@ -73,6 +73,10 @@ class Matrix(_b.Placed, Operand):
         self._casts = {}
         self._sched = None
         self._sym = None  # the view of _as_symmetric
+        # facts derived from this content, kept by the layers that use them (the CPU
+        # backend's row plans, kernel layouts and SciPy views; an algorithm's weight range):
+        # a Matrix changes only through _assign, which drops them all
+        self._memo = {}
 
     # ------------------------------------------------------------------ properties
     @property
@@ -595,6 +599,7 @@ class Matrix(_b.Placed, Operand):
         self._casts = {}
         self._sched = None
         self._sym = None
+        self._memo = {}
 
     def _cast(self, dtype) -> "Matrix":
         dtype = np.dtype(dtype)

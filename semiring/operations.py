@@ -24,7 +24,7 @@ from .backend.gpu import spmv as _gpu_spmv
 from .dense import gemm, spmm
 from .mask import as_mask, as_matrix_mask
 from .matrix import Matrix, as_matrix
-from .ops import lookup
+from .ops import Semiring, lookup
 from .spgemm import dot3, spgemm
 from .vector import Vector, as_vector
 
@@ -48,9 +48,14 @@ def _backend_module(device):
 
 def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, complement, direction,
               transpose_a):
-    A = as_matrix(A, op=op, arg="A")
-    u = as_vector(u, op=op, arg="u")
-    sr = lookup("semiring", semiring, op=op, arg="semiring")
+    # (each check as cheap as it can be: a small product's whole work is ~10 µs, and these
+    # steps cost a CPU call 8 µs before, see bench/results/20261128-cpu-small-calls.md)
+    if type(A) is not Matrix:
+        A = as_matrix(A, op=op, arg="A")
+    if type(u) is not Vector:
+        u = as_vector(u, op=op, arg="u")
+    sr = semiring if type(semiring) is Semiring else \
+        lookup("semiring", semiring, op=op, arg="semiring")
     acc = None if accum is None else lookup("binary", accum, op=op, arg="accum")
     if acc is not None and acc.positional:
         raise DomainMismatch(f"{op}: accum must not be a positional op, got {acc.name}")
@@ -67,15 +72,21 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
         raise DimensionMismatch(f"{op}: {names[0]} (={inner}) must equal {names[1]} (={u.size})")
     if out is not None and out.size != nout:
         raise DimensionMismatch(f"{op}: out.size (={out.size}) must equal {'A.ncols' if transpose_a else 'A.nrows'} (={nout})")
-    m = as_mask(mask, structure=structure, complement=complement, op=op, size=nout)
+    m = None if mask is None and not complement else \
+        as_mask(mask, structure=structure, complement=complement, op=op, size=nout)
     if replace and out is None:
         replace = False  # nothing to replace in an empty output
-    device = _b.check_same_device(op, A=A, u=u, out=out, mask=m)
+    device = A.device
+    if u.device != device or out is not None or m is not None:
+        device = _b.check_same_device(op, A=A, u=u, out=out, mask=m)
 
     dtype = _t.promote(A.dtype, u.dtype)
     rtype = sr.result_type(dtype)
     allowed = None if m is None else m.allowed()
     be = _backend_module(device)
+    if device != "gpu":  # (no CuPy error to translate)
+        return _finalize(_product(be, A, u, sr, dtype, rtype, allowed, direction, transpose_a,
+                                  nout, device), out, allowed, acc, replace)
     with _gpu_memory_errors(op, device):
         return _finalize(_product(be, A, u, sr, dtype, rtype, allowed, direction, transpose_a,
                                   nout, device), out, allowed, acc, replace)
@@ -93,11 +104,11 @@ def _product(be, A, u, sr, dtype, rtype, allowed, direction, transpose_a, nout, 
         idx, vals = u.sparse(sorted=False)
         res = be.push(M, idx, vals.astype(dtype, copy=False), allowed, sr, dtype, transpose_a)
     if direction == "push":
-        T = Vector(nout, rtype, device, indices=res[0], svalues=res[1], jumbled=not res[2])
+        T = Vector._result(nout, rtype, device, res[0], res[1], jumbled=not res[2])
     elif device == "gpu":
         T = Vector(nout, rtype, device, values=res[0], present=res[1])
     else:
-        T = Vector(nout, rtype, device, indices=res[0], svalues=res[1])
+        T = Vector._result(nout, rtype, device, res[0], res[1])
     return T
 
 

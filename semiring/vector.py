@@ -48,6 +48,20 @@ class Vector(_b.Placed, Operand):
         self._sparse = None if indices is None else (indices, svalues)
         self._form = "bitmap" if values is not None else "sparse"
 
+    @classmethod
+    def _result(cls, size: int, dtype: np.dtype, device: str, indices, values,
+                jumbled: bool = False) -> "Vector":
+        # An operation's sparse result, its arguments already canonical (an int size, a
+        # np.dtype, unique int64 indices): __init__ without its conversions, 0.5 µs of a
+        # 10 µs product
+        v = cls.__new__(cls)
+        v._size, v._dtype, v._device = size, dtype, device
+        v._jumbled = jumbled
+        v._bitmap = None
+        v._sparse = (indices, values)
+        v._form = "sparse"
+        return v
+
     # ------------------------------------------------------------------ properties
     @property
     def size(self) -> int:

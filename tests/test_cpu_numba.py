@@ -192,7 +192,7 @@ def test_the_block_fold_runs_on_a_grid(dtype):
         mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)
         sr.mxv(A, x, sr.min_plus)
         got = sr.mxv(A, x, sr.min_plus)
-        plan = spmv_cpu._plans[A][True]
+        plan = A._memo[spmv_cpu.PLAN_KEY][True]
         assert plan.whole and hasattr(plan, "_k_unsigned")  # the block fold ran
     with pytest.MonkeyPatch.context() as mp:
         _numpy_path(mp)

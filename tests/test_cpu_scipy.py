@@ -23,7 +23,8 @@ from strategies import make_matrix
 spmv_cpu = importlib.import_module("semiring.backend.cpu.spmv")
 trav_cpu = importlib.import_module("semiring.backend.cpu.traversal")
 
-SCIPY_SEMIRINGS = ["plus_times", "plus_pair", "any_pair", "lor_land"]
+SCIPY_SEMIRINGS = ["plus_times", "plus_pair", "any_pair", "lor_land", "plus_first",
+                   "plus_second"]
 DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
 
 
@@ -38,25 +39,30 @@ def _values(rng, dtype, shape, special):
        semiring=st.sampled_from(SCIPY_SEMIRINGS), dtype=st.sampled_from(DTYPES),
        xdtype=st.sampled_from([None, np.float32, np.int64]), iso=st.booleans(),
        int64=st.booleans(), special=st.booleans(), x_form=st.sampled_from(["full", "bitmap",
-                                                                           "sparse"]))
+                                                                           "sparse"]),
+       vxm=st.booleans())
 def test_scipy_pull_equals_the_oracle_and_the_fold(device, nrows, ncols, seed, semiring, dtype,
-                                                   xdtype, iso, int64, special, x_form):
+                                                   xdtype, iso, int64, special, x_form, vxm):
+    """mxv, and vxm's pull (x the multiply's first operand: plus_first takes x there)."""
     rng = np.random.default_rng(seed)
     present = rng.random((nrows, ncols)) < rng.random((nrows, 1))  # empty and full rows
     vals = _values(rng, dtype, (nrows, ncols), special)
     A = make_matrix(vals, present, device, iso=iso, int64=int64)
-    xd = _values(rng, xdtype or dtype, ncols, special)
-    xp_ = np.ones(ncols, bool) if x_form == "full" else rng.random(ncols) < 0.6
+    size = nrows if vxm else ncols
+    xd = _values(rng, xdtype or dtype, size, special)
+    xp_ = np.ones(size, bool) if x_form == "full" else rng.random(size) < 0.6
     idx = np.flatnonzero(xp_)
-    x = sr.Vector.from_coo(idx, xd[idx], size=ncols, dtype=xd.dtype, device=device)
+    x = sr.Vector.from_coo(idx, xd[idx], size=size, dtype=xd.dtype, device=device)
     x = x.to_form("bitmap" if x_form != "sparse" else "sparse")
     S = getattr(sr, semiring)
-    got = sr.mxv(A, x, S, direction="pull")
+    product = (lambda: sr.vxm(x, A, S, direction="pull")) if vxm else \
+        (lambda: sr.mxv(A, x, S, direction="pull"))
+    got = product()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(spmv_cpu, "SCIPY_PULL", {})
-        fold = sr.mxv(A, x, S, direction="pull")
+        fold = product()
     Ad = np.ones(present.shape, dtype=A.dtype) if iso else vals
-    ev, ep, _ = dense_product(Ad, present, xd, xp_, S, vxm=False)
+    ev, ep, _ = dense_product(Ad, present, xd, xp_, S, vxm=vxm)
     gi, gv = (to_host(a) for a in got.sparse()[:2])
     fi, fv = (to_host(a) for a in fold.sparse()[:2])
     assert got.dtype == fold.dtype == ev.dtype
@@ -80,6 +86,12 @@ def test_scipy_pull_runs_where_the_table_says(monkeypatch):
     assert sr.mxv(A, x, sr.min_plus).to_dense(missing=-1).tolist() == [2.0, -1, 9.0]
     assert sr.mxv(A, x, sr.plus_pair).to_dense(missing=-1).tolist() == [2.0, -1, 1.0]
     assert ran == [True, False, True]  # min_plus is not SciPy's: the row plan / the fold
+    # plus_second in mxv sums x over a row's pattern; plus_first there sums A's values (no
+    # matvec of x: the fold)
+    ran.clear()
+    assert sr.mxv(A, x, sr.plus_second).to_dense(missing=-1).tolist() == [6.0, -1, 5.0]
+    assert sr.mxv(A, x, sr.plus_first).to_dense(missing=-1).tolist() == [-1.0, -1, 4.0]
+    assert ran == [True, False]
     # a mask: the masked pull (only the allowed rows) does not ask SciPy
     ran.clear()
     m = sr.Vector.from_dense(np.array([True, False, False]), device="cpu")
@@ -122,9 +134,9 @@ def test_scipy_views_are_made_once_per_matrix():
     A = sr.Matrix.from_coo([0, 1], [1, 0], [1.5, 2.5], nrows=2, ncols=2, device="cpu")
     x = sr.Vector.from_dense(np.array([1.0, 1.0]), device="cpu")
     sr.mxv(A, x, sr.plus_times)
-    S = spmv_cpu._scipy_views[A][("values", np.dtype(np.float64))]
+    S = A._memo[("cpu.scipy", "values", np.dtype(np.float64))]
     sr.mxv(A, x, sr.plus_times)
-    assert spmv_cpu._scipy_views[A][("values", np.dtype(np.float64))] is S
+    assert A._memo[("cpu.scipy", "values", np.dtype(np.float64))] is S
     assert np.shares_memory(S.data, A.values_for(np.float64)[0])  # shared, not copied
     B = trav_cpu._structure(A)
     assert trav_cpu._structure(A) is B and B.indices.dtype == np.int32

@@ -323,7 +323,7 @@ def test_spmv_row_blocks_equal_the_segment_fold(device, nrows, ncols, seed, semi
     if (device == "cpu" and A.nvals and not x_sparse and not iso and semiring != "min_secondi"
             and spmv_cpu._order_free(S, S.result_type(A.dtype))
             and spmv_cpu.scipy_pull(A, to_host(x.bitmap()[0]), None, S, A.dtype, False) is None):
-        plans = spmv_cpu._plans.get(A)  # the plan did run (padded where it applies)
+        plans = A._memo.get(spmv_cpu.PLAN_KEY)  # the plan did run (padded where it applies)
         padded = spmv_cpu._paddable(A, S, A.dtype)
         assert isinstance(plans, dict) and isinstance(plans.get(padded), spmv_cpu._RowPlan)
         assert plans[padded].padded == padded

@@ -37,7 +37,6 @@ import importlib.util
 import os
 import threading
 import time
-import weakref
 
 import numpy as np
 
@@ -387,9 +386,9 @@ def levels_kernel():
 
 # ------------------------------------------------------------------------ the entry points
 
-#: Per-matrix row lists of the pull (a Matrix is immutable): (non-empty rows, the parallel
-#: row ranges) by thread count.
-_rows: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: The kernels' view of a matrix, kept in its ``_memo`` under this key (dropped when its
+#: content changes): see :func:`_layout`.
+LAYOUT_KEY = "cpu.compiled"
 
 
 def _layout(M, threads):
@@ -397,9 +396,9 @@ def _layout(M, threads):
     column indices as their unsigned view (one compiled variant a width, no wrap-around
     test a load), and for ``threads`` the non-empty rows (uint64) split into ``threads`` ×
     :data:`CHUNKS_PER_THREAD` ranges of about equal entry counts (``threads=0``: none)."""
-    per = _rows.get(M)
+    per = M._memo.get(LAYOUT_KEY)
     if per is None:
-        per = _rows[M] = {}
+        per = M._memo[LAYOUT_KEY] = {}
         per["indptr"] = M.indptr.astype(np.int64, copy=False).view(np.uint64)
         per["indices"] = M.indices.view(np.uint32 if M.indices.dtype.itemsize == 4
                                         else np.uint64)
@@ -415,10 +414,16 @@ def _layout(M, threads):
     return per
 
 
-def block_pull(plan, laid, x_values, sr: Semiring, dtype, xfirst: bool):
+def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     """The pull by a padded row plan of one block holding every non-empty row in order
-    (``plan.whole``, no longer rows: a grid's), compiled: the values over the plan's rows,
-    or None. ``laid``: the block's padded values (``plan.values``)."""
+    (``plan.whole``, no longer rows: a grid's), compiled, as a function ``run(M, x_values)``
+    of the vector alone: (the plan's rows as int64, their values); where the kernel does not
+    compile for these types, :func:`pull`'s (``order_free`` as there). Everything read of the matrix, the semiring and the
+    types is resolved here once (the kernel, the column table as uint32, the padded values
+    contiguous): a call is the kernel and two NumPy calls (grid-64², 16 128 entries: the
+    kernel 8-9 µs, the Python around it 4 µs before). None where ``plan`` is not such a
+    block or ``sr`` has no compiled form in ``dtype``. ``laid``: the block's padded values
+    (``plan.values``)."""
     if not ENABLED or len(plan.groups) != 1 or not plan.whole or plan.long_pos.size:
         return None
     kernel = _kernel("block", sr, dtype)
@@ -429,11 +434,20 @@ def block_pull(plan, laid, x_values, sr: Semiring, dtype, xfirst: bool):
         k0 = plan.groups[0][2]
         k = k0.astype(np.uint32) if k0.size and int(k0.max()) < 2**32 else k0.view(np.uint64)
         plan._k_unsigned = k = np.ascontiguousarray(k)
-    x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
-    out = np.empty(k.shape[1], dtype=sr.result_type(dtype))
-    done = _call(kernel, (kernel, k.dtype), np.ascontiguousarray(laid[0]), k, x, bool(xfirst),
-                 out)
-    return None if done is None else out
+    a = np.ascontiguousarray(laid[0])
+    dtype = np.dtype(dtype)
+    rtype = sr.result_type(dtype)
+    rows = plan.out_idx.astype(np.int64, copy=False)
+    nrows, xf, key = k.shape[1], bool(xfirst), (kernel, k.dtype)
+
+    def run(M, x_values):  # (M an argument: the route, kept on M, holds no reference to it)
+        x = np.ascontiguousarray(x_values, dtype=dtype)
+        out = np.empty(nrows, dtype=rtype)
+        if _call(kernel, key, a, k, x, xf, out) is None:
+            return pull(M, x_values, sr, dtype, xfirst, order_free)
+        return rows, out
+
+    return run
 
 
 def _values(M, dtype):
@@ -484,29 +498,61 @@ def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     ``order_free``: the monoid's fold may run in any order (four accumulators a row)."""
     if not ENABLED or M.nvals == 0:
         return None
-    nb = _numba()
-    threads = _threads() if M.nvals >= PARALLEL_MIN_ENTRIES else 1
+    key = (sr, np.dtype(dtype), bool(xfirst), bool(order_free))
+    run = _pull_routes.get(key)
+    if run is None:
+        run = _pull_routes[key] = pull_route(*key)
+    return run(M, x_values)
+
+
+_pull_routes: dict = {}  # (semiring, type, xfirst, order_free) -> pull_route's function
+
+
+def pull_route(sr: Semiring, dtype, xfirst: bool, order_free: bool):
+    """:func:`pull` for one (semiring, type, operand order) as a function ``run(M,
+    x_values)``: what it reads of the semiring (the kernels, the result type) resolved once,
+    what it reads of M (the layout, the values in ``dtype``) kept in M's layout; a call
+    picks the thread count and runs the kernel."""
+    dtype = np.dtype(dtype)
+    rtype = sr.result_type(dtype)
     lanes = 4 if order_free else 1
-    kernel = _kernel("pull", sr, dtype, lanes, threads > 1)
-    if kernel is None:
-        return None
-    lay = _layout(M, threads)
-    rows, bounds = lay[threads]
-    x = np.ascontiguousarray(x_values.astype(dtype, copy=False))
-    out = np.empty(rows.size, dtype=sr.result_type(dtype))
-    indices = lay["indices"]
-    key = (kernel, indices.dtype)
-    ran = key in _ran  # (a first call compiles or loads the kernel: not timed)
-    t0 = time.perf_counter()
-    done = _call(kernel, key, lay["indptr"], indices, _values(M, dtype), x, rows, bounds,
-                 bool(xfirst), out)
-    if threads > 1 and ran:
-        took = time.perf_counter() - t0
-        if took > PARALLEL_TRIP * (M.nvals * SERIAL_NS_PER_ENTRY * 1e-9
-                                   + PARALLEL_TRIP_US * 1e-6):
-            _load[2] = time.monotonic() + PARALLEL_BACKOFF_S
-    _ran.add(key)
-    return None if done is None else (rows.view(np.int64), out)
+    xf = bool(xfirst)
+    kernels = [False, False]  # serial, parallel: False until looked up, None: no form
+
+    def run(M, x_values):
+        nvals = M.nvals
+        if not nvals:
+            return None
+        threads = _threads() if nvals >= PARALLEL_MIN_ENTRIES else 1
+        par = threads > 1
+        kernel = kernels[par]
+        if kernel is False:
+            kernel = kernels[par] = _kernel("pull", sr, dtype, lanes, par)
+        if kernel is None:
+            return None
+        lay = _layout(M, threads)
+        rows, bounds = lay[threads]
+        vals = lay.get(dtype)
+        if vals is None:
+            vals = lay[dtype] = _values(M, dtype)
+        x = np.ascontiguousarray(x_values, dtype=dtype)
+        out = np.empty(rows.size, dtype=rtype)
+        indices = lay["indices"]
+        key = (kernel, indices.dtype)
+        if not par:
+            done = _call(kernel, key, lay["indptr"], indices, vals, x, rows, bounds, xf, out)
+        else:
+            ran = key in _ran  # (a first call compiles or loads the kernel: not timed)
+            t0 = time.perf_counter()
+            done = _call(kernel, key, lay["indptr"], indices, vals, x, rows, bounds, xf, out)
+            took = time.perf_counter() - t0
+            if ran and took > PARALLEL_TRIP * (nvals * SERIAL_NS_PER_ENTRY * 1e-9
+                                               + PARALLEL_TRIP_US * 1e-6):
+                _load[2] = time.monotonic() + PARALLEL_BACKOFF_S
+            _ran.add(key)
+        return None if done is None else (rows.view(np.int64), out)
+
+    return run
 
 
 _scratch_local = threading.local()
@@ -514,21 +560,35 @@ _scratch_local = threading.local()
 
 def _scratch(ncols: int, ptype):
     """This thread's push scratch: a value a target (contents undefined), a mark a target
-    (all 0 between calls), the hit list."""
+    (all 0 between calls), the hit list; its slices to ``ncols`` kept by (ncols, type), up
+    to SCRATCH_VIEWS of them (slicing afresh cost a small push 1 µs)."""
     if ncols > SCRATCH_MAX:
         return (np.empty(ncols, dtype=ptype), np.zeros(ncols, dtype=np.uint8),
                 np.empty(ncols, dtype=np.int64))
-    bufs = _scratch_local.__dict__.setdefault("bufs", {})
+    local = _scratch_local.__dict__
+    views = local.get("views")
+    if views is not None:
+        v = views.get((ncols, ptype))
+        if v is not None:
+            return v
+    bufs = local.setdefault("bufs", {})
+    views = local.setdefault("views", {})
     mark = bufs.get("mark")
     if mark is None or mark.size < ncols:
         mark = bufs["mark"] = np.zeros(max(ncols, 64), dtype=np.uint8)
         bufs["hits"] = np.empty(max(ncols, 64), dtype=np.int64)
+        views.clear()  # (slices of the buffers replaced)
     acc = bufs.get(np.dtype(ptype))
     if acc is None or acc.size < ncols:
         acc = bufs[np.dtype(ptype)] = np.empty(max(ncols, 64), dtype=ptype)
-    return acc[:ncols], mark[:ncols], bufs["hits"][:ncols]
+        views.clear()
+    if len(views) >= SCRATCH_VIEWS:
+        views.clear()
+    v = views[(ncols, ptype)] = (acc[:ncols], mark[:ncols], bufs["hits"][:ncols])
+    return v
 
 
+SCRATCH_VIEWS = 64
 _NO_MASK = np.zeros(0, dtype=np.bool_)
 
 
@@ -537,21 +597,41 @@ def push(M, x_indices, x_values, allowed, sr: Semiring, dtype, xfirst: bool):
     (indices, values, True), or None where ``sr`` has no compiled form in ``dtype``."""
     if not ENABLED:
         return None
+    key = (sr, dtype)
+    run = _push_routes.get(key)
+    if run is None:
+        run = _push_routes[key] = _push_route(sr, np.dtype(dtype))
+    return run(M, x_indices, x_values, allowed, xfirst)
+
+
+_push_routes: dict = {}  # (semiring, type) -> _push_route's function
+
+
+def _push_route(sr: Semiring, dtype: np.dtype):
+    """:func:`push` for one (semiring, type) as a function of the rest, the kernel and the
+    result type resolved once (as :func:`pull_route`)."""
     kernel = _kernel("push", sr, dtype)
     if kernel is None:
-        return None
-    ks = np.ascontiguousarray(np.asarray(x_indices), dtype=np.int64)
-    xv = np.ascontiguousarray(np.asarray(x_values).astype(dtype, copy=False))
-    acc, mark, hits = _scratch(M.ncols, sr.result_type(dtype))
-    mask = _NO_MASK if allowed is None else allowed
-    lay = _layout(M, 0)
-    indices = lay["indices"]
-    res = _call(kernel, (kernel, indices.dtype, mask.dtype), lay["indptr"], indices,
-                _values(M, dtype), ks, xv, mask, allowed is not None, bool(xfirst), acc, mark,
-                hits)
-    if res is None:
-        return None
-    return res[0][0], res[0][1], True
+        return lambda *args: None
+    rtype = sr.result_type(dtype)
+
+    def run(M, x_indices, x_values, allowed, xfirst):
+        ks = np.ascontiguousarray(x_indices, dtype=np.int64)
+        xv = np.ascontiguousarray(x_values, dtype=dtype)
+        acc, mark, hits = _scratch(M.ncols, rtype)
+        mask = _NO_MASK if allowed is None else allowed
+        lay = _layout(M, 0)
+        vals = lay.get(dtype)
+        if vals is None:
+            vals = lay[dtype] = _values(M, dtype)
+        indices = lay["indices"]
+        res = _call(kernel, (kernel, indices.dtype, mask.dtype), lay["indptr"], indices, vals,
+                    ks, xv, mask, allowed is not None, bool(xfirst), acc, mark, hits)
+        if res is None:
+            return None
+        return res[0][0], res[0][1], True
+
+    return run
 
 
 def bfs_levels(order, pred, n, out=None):

@@ -7,7 +7,6 @@ without a GPU. No Python loop runs per vertex or per edge.
 from __future__ import annotations
 
 import threading
-import weakref
 
 import numpy as np
 
@@ -35,10 +34,11 @@ PLAN_MAX_ENTRIES = 1 << 25
 #: (and one), the segment fold is as fast (min-plus, ms, plan / fold: kron-10 0.16 / 0.09,
 #: urand-10 0.13 / 0.12, kron-12 0.29 / 0.35, urand-12 0.30 / 0.48, 64² grid 0.04 / 0.11).
 PLAN_MIN_ENTRIES_PER_GROUP = 2048
-#: Per-matrix layouts of the short / long rows (a Matrix is immutable), built on the second
-#: product with the matrix (a matrix used once does not pay for the layout): {padded: plan}
-#: (see PAD_BLOCK_COST), each built on its first use; False: seen once; "fold": not worth it.
-_plans: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: Per-matrix layouts of the short / long rows, kept in the matrix's ``_memo`` under this
+#: key (dropped when its content changes), built on the second product with the matrix (a
+#: matrix used once does not pay for the layout): {padded: plan} (see PAD_BLOCK_COST), each
+#: built on its first use; False: seen once; "fold": not worth it.
+PLAN_KEY = "cpu.plan"
 
 
 def _order_free(sr: Semiring, rtype) -> bool:
@@ -120,16 +120,17 @@ class _RowPlan:
 def _plan(M, padded: bool = False):
     """M's row plan where it pays (see PLAN_MIN_ENTRIES_PER_GROUP), else None; built on the
     second call with M. ``padded``: the padded layout (see PAD_BLOCK_COST)."""
-    plan = _plans.get(M)
+    memo = M._memo
+    plan = memo.get(PLAN_KEY)
     if plan is None:  # first sight: remember it, fold this time
-        _plans[M] = False
+        memo[PLAN_KEY] = False
         return None
     if plan is False:
         deg = np.diff(M.indptr.astype(np.int64, copy=False))
         short = np.bincount(np.minimum(deg, SHORT_ROW + 1), minlength=SHORT_ROW + 2)
         lengths = int(np.count_nonzero(short[1:SHORT_ROW + 1]))
         worth = M.nvals >= PLAN_MIN_ENTRIES_PER_GROUP * (lengths + 1)
-        plan = _plans[M] = {} if worth else "fold"
+        plan = memo[PLAN_KEY] = {} if worth else "fold"
     if plan == "fold":
         return None
     layout = plan.get(padded)
@@ -294,6 +295,12 @@ def _expand_rows(indptr, rows):
 #:   so the sums are the same but for the sign of a zero sum (0 + -0.0 is +0.0): rows that
 #:   sum to zero are redone by the fold. Only on :data:`MATVEC_TYPES`, and only where the
 #:   probe :func:`_matvec_exact` finds no fused multiply-add in SciPy's build.
+#: - ``"first"`` / ``"second"``: plus_first with x the first operand of the multiply (vxm's
+#:   pull), plus_second with x the second (mxv's): every product is x(k) itself, the row's
+#:   fold is ``P @ x`` over A's pattern P (ones in the product type), exact as ``"matvec"``
+#:   (1 · x is x) and under the same conditions. PageRank's unweighted step t = w plus.first
+#:   A ran the segment fold there: 2.9 ms on grid-128², SciPy's product 0.11 ms. (Where the
+#:   product is A's value instead, the NumPy paths run.)
 #: - ``"count"``: the present x's a row, ``S @ present`` over A's pattern (the row lengths
 #:   when every x is present): plus_pair's value, where the type holds the counts exactly;
 #:   ``"any"``: 1 on the rows with a count (any_pair).
@@ -301,6 +308,8 @@ def _expand_rows(indptr, rows):
 #:   lor_land's value.
 SCIPY_PULL = {
     _semirings.plus_times: "matvec",
+    _semirings.plus_first: "first",
+    _semirings.plus_second: "second",
     _semirings.plus_pair: "count",
     _semirings.any_pair: "any",
     _semirings.lor_land: "lor",
@@ -309,10 +318,9 @@ SCIPY_PULL = {
 #: integers).
 MATVEC_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32),
                 np.dtype(np.int64))
-#: Per-matrix SciPy views (a Matrix is immutable), by (kind, type): ("pattern", int type):
-#: ones; ("values", dtype): A's values in dtype; ("nonzero", dtype): A's values in dtype
-#: ≠ 0, as the count type (:func:`_count_type`).
-_scipy_views: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: Per-matrix SciPy views, in the matrix's ``_memo`` by ("cpu.scipy", kind, type):
+#: ("pattern", int type): ones; ("values", dtype): A's values in dtype; ("nonzero", dtype):
+#: A's values in dtype ≠ 0, as the count type (:func:`_count_type`).
 _matvec_probe: dict = {}
 
 
@@ -341,13 +349,11 @@ def _matvec_exact(dtype) -> bool:
 
 
 def _scipy_view(M, kind: str, dtype):
-    """M as a SciPy CSR (made once per matrix and kind, see :data:`_scipy_views`)."""
+    """M as a SciPy CSR (made once per matrix and kind, kept in its ``_memo``)."""
     import scipy.sparse as sp  # noqa: PLC0415  (scipy.sparse: imported on use)
 
-    views = _scipy_views.get(M)
-    if views is None:
-        views = _scipy_views[M] = {}
-    key = (kind, np.dtype(dtype))
+    views = M._memo
+    key = ("cpu.scipy", kind, np.dtype(dtype))
     S = views.get(key)
     if S is None:
         if kind == "pattern":
@@ -359,6 +365,18 @@ def _scipy_view(M, kind: str, dtype):
                 data = np.full(M.nvals, data[0], dtype=data.dtype)
         S = views[key] = sp.csr_matrix((data, M.indices, M.indptr), shape=M.shape, copy=False)
     return S
+
+
+def _nonempty_rows(M):
+    """M's non-empty rows (int64), kept in its ``_memo``: a product's result indices (2 of a
+    PageRank iteration's passes over n), shared by the results, hence read-only (a caller
+    writing into a result's indices gets NumPy's error, not a corrupted cache)."""
+    rows = M._memo.get("cpu.rows")
+    if rows is None:
+        rows = np.flatnonzero(np.diff(M.indptr)).astype(np.int64)
+        rows.flags.writeable = False
+        M._memo["cpu.rows"] = rows
+    return rows
 
 
 def _count_type(M):
@@ -378,15 +396,20 @@ def scipy_pull(M, x_values, x_present, sr: Semiring, dtype, xfirst: bool):
     """The whole pull (no mask) by SciPy's compiled kernels where :data:`SCIPY_PULL` maps
     ``sr`` onto them exactly: sparse (indices, values), or None where it does not apply."""
     how = SCIPY_PULL.get(sr)
-    dtype = np.dtype(dtype)
     if how is None or M.nvals == 0:
         return None
+    dtype = np.dtype(dtype)
     indptr = M.indptr
-    if how == "matvec":
+    if how in ("matvec", "first", "second"):
         if x_present is not None or dtype not in MATVEC_TYPES or not _matvec_exact(dtype):
             return None
-        rows = np.flatnonzero(np.diff(indptr))
-        y = (_scipy_view(M, "values", dtype) @ x_values.astype(dtype, copy=False))[rows]
+        if how != "matvec" and (how == "first") != bool(xfirst):
+            return None  # every product is A's value, not x's
+        S = _scipy_view(M, "values" if how == "matvec" else "pattern", dtype)
+        rows = _nonempty_rows(M)
+        y = S @ x_values.astype(dtype, copy=False)
+        if rows.size != y.size:  # (no empty row: y is the result as it is)
+            y = y[rows]
         if dtype.kind == "f":  # a zero sum's sign: the fold's (see SCIPY_PULL)
             z = np.flatnonzero(y == 0)
             if z.size:
@@ -428,6 +451,32 @@ def _fold_rows(M, x_values, rows, sr: Semiring, dtype, xfirst: bool):
 
 
 
+#: The compiled pull's path for (semiring, type, operand order), kept in a matrix's
+#: ``_memo`` under (ROUTE_KEY, ...) once settled (:func:`_compiled_route`): choosing it
+#: afresh (the plan's state, the semiring's traits, the kernel's key) cost 4-5 µs a call,
+#: half of SciPy's whole product on the 64² grid.
+ROUTE_KEY = "cpu.route"
+
+
+def _compiled_route(M, sr: Semiring, dtype, xfirst: bool):
+    """(run, settled): the compiled pull of M for ``sr`` in ``dtype`` as ``run(M, x_values)``
+    (None where no kernel runs: the NumPy paths follow), and whether the choice is final: a
+    grid's one padded block (:func:`compiled.block_route`) once M's plan is built (its second
+    product), else the row loop (:func:`compiled.pull`). ``settled`` is False while the plan
+    is not yet decided (the first product with M runs the row loop)."""
+    order_free = _order_free(sr, sr.result_type(dtype))
+    settled = True
+    if _paddable(M, sr, dtype) and M.nvals <= PLAN_MAX_ENTRIES:
+        plan = _plan(M, True)
+        if plan is not None and plan.whole and not plan.long_pos.size:
+            run = compiled.block_route(plan, plan.values(M, dtype), sr, dtype, xfirst,
+                                       order_free)
+            if run is not None:
+                return run, True
+        settled = plan is not None or M._memo.get(PLAN_KEY) == "fold"
+    return compiled.pull_route(sr, dtype, xfirst, order_free), settled
+
+
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; sparse (indices, values) result.
 
@@ -435,22 +484,28 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     without one the row segments come straight from ``indptr``. Semirings that SciPy's
     compiled kernels give exactly (:data:`SCIPY_PULL`) run there when no mask is given.
     """
+    # compiled, where sr has a form: a grid's one padded block (the plan, from a matrix's
+    # second product on), else the row loop; the choice kept on M once it is settled
+    # (ROUTE_KEY), for the semirings SciPy's kernels do not run (so a kept route comes first)
+    compiled_ok = allowed is None and x_present is None and compiled.ENABLED
+    route = None
+    if compiled_ok:
+        key = (ROUTE_KEY, sr, dtype, xfirst)
+        route = M._memo.get(key)
+        if route is not None:
+            res = route(M, x_values)
+            if res is not None:
+                return res
+            compiled_ok = False  # (no kernel runs for these types: the NumPy paths)
     if allowed is None and not sr.mul.positional:
         res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
         if res is not None:
             return res
-    if allowed is None and x_present is None and compiled.ENABLED:  # compiled, where sr has
-        # a form: a grid's one padded block (the plan, from a matrix's second product on),
-        # else the row loop
-        if _paddable(M, sr, dtype) and M.nvals <= PLAN_MAX_ENTRIES:
-            plan = _plan(M, True)
-            if plan is not None and plan.whole and not plan.long_pos.size:
-                laid = plan.values(M, dtype)
-                out = compiled.block_pull(plan, laid, x_values, sr, dtype, xfirst)
-                if out is not None:
-                    return plan.out_idx.astype(np.int64, copy=False), out
-        res = compiled.pull(M, x_values, sr, dtype, xfirst,
-                            _order_free(sr, sr.result_type(dtype)))
+    if compiled_ok:
+        route, settled = _compiled_route(M, sr, dtype, xfirst)
+        if settled and sr not in SCIPY_PULL:
+            M._memo[key] = route
+        res = route(M, x_values)
         if res is not None:
             return res
     if (allowed is None and x_present is None and not sr.mul.positional

@@ -5,7 +5,6 @@ kernels). Called by :mod:`semiring.traversal`, which validates the operands."""
 from __future__ import annotations
 
 import threading
-import weakref
 
 import numpy as np
 
@@ -151,11 +150,12 @@ def csgraph_fits(A) -> bool:
     return A.nrows < CSGRAPH_MAX and A.nvals < CSGRAPH_MAX
 
 
-#: SciPy views of a Matrix's pattern (a Matrix is immutable), made on its first search and
-#: kept while the Matrix lives: a view is n + m int32 indices (shared with A where A's are
-#: int32) and m float64 ones, which cost the grid-128² BFS 0.1 ms a call to allocate (pages
-#: faulted in afresh each time), as much as SciPy's search itself.
-_views: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: SciPy views of a Matrix's pattern, made on its first search and kept in its ``_memo``
+#: under (VIEW_KEY, weights) until its content changes: a view is n + m int32 indices
+#: (shared with A where A's are int32) and m float64 ones, which cost the grid-128² BFS 0.1
+#: ms a call to allocate (pages faulted in afresh each time), as much as SciPy's search
+#: itself.
+VIEW_KEY = "cpu.csgraph"
 
 
 def _view(A, weights: bool):
@@ -164,10 +164,8 @@ def _view(A, weights: bool):
     routines read without a copy. Made once per Matrix and kind, then reused."""
     import scipy.sparse as sp  # noqa: PLC0415  (scipy.sparse: imported on use)
 
-    views = _views.get(A)
-    if views is None:
-        views = _views[A] = {}
-    S = views.get(weights)
+    views = A._memo
+    S = views.get((VIEW_KEY, weights))
     if S is None:
         if weights:
             w, wstride = A._values_for(np.float64)
@@ -175,7 +173,7 @@ def _view(A, weights: bool):
                             dtype=np.float64)
         else:
             data = np.ones(A.nvals, dtype=np.float64)
-        S = views[weights] = sp.csr_matrix(
+        S = views[(VIEW_KEY, weights)] = sp.csr_matrix(
             (data, A.indices.astype(np.int32, copy=False), A.indptr.astype(np.int32, copy=False)),
             shape=A.shape, copy=False)
     return S
