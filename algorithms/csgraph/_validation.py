@@ -164,16 +164,18 @@ def scipy_csr(csgraph):
 
 
 def fast_vertex(i, n: int) -> bool:
-    """Whether ``i`` is a plain ``int`` in [0, n) (the fast path's vertex test; anything else
-    goes through :func:`normalize_vertex` / :func:`normalize_indices`).
+    """Whether ``i`` is a plain ``int`` or a NumPy integer scalar in [0, n) (the fast path's
+    vertex test; anything else, ``bool`` included, goes through :func:`normalize_vertex` /
+    :func:`normalize_indices`). NumPy scalars are what indexing an array of sources gives.
 
     Examples
     --------
+    >>> import numpy as np
     >>> from algorithms.csgraph._validation import fast_vertex
-    >>> fast_vertex(0, 3), fast_vertex(-1, 3), fast_vertex(True, 3)
-    (True, False, False)
+    >>> fast_vertex(0, 3), fast_vertex(np.int64(2), 3), fast_vertex(-1, 3), fast_vertex(True, 3)
+    (True, True, False, False)
     """
-    return type(i) is int and 0 <= i < n
+    return (type(i) is int or isinstance(i, np.integer)) and bool(0 <= i < n)
 
 
 def _routable(csgraph) -> bool:
