@@ -127,6 +127,45 @@ def test_push_equals_the_numpy_path(device, n, seed, semiring, dtype, iso, int64
         assert compiled.push(A, idx, xv, None, S, A.dtype, True) is not None
 
 
+@needs_numba
+@given(n=st.integers(0, 30), k=st.integers(0, 30), m=st.integers(0, 30),
+       seed=st.integers(0, 2**31 - 1), semiring=st.sampled_from(DRAWN),
+       dtype=st.sampled_from(DTYPES), iso=st.booleans(), int64=st.booleans(),
+       special=st.booleans(), scan=st.booleans())
+def test_spgemm_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64, special,
+                                      scan):
+    rng = np.random.default_rng(seed)
+    pa = rng.random((n, k)) < rng.random((n, 1))    # empty, sparse and full rows
+    pb = rng.random((k, m)) < rng.random((k, 1))
+    va, vb = _values(rng, dtype, (n, k), special), _values(rng, dtype, (k, m), special)
+    A = make_matrix(va, pa, "cpu", iso=iso, int64=int64)
+    B = make_matrix(vb, pb, "cpu", iso=False, int64=int64)
+    S = getattr(sr, semiring)
+    with pytest.MonkeyPatch.context() as mp:
+        # the row's columns ordered by the scan of the marks, or by a sort
+        mp.setattr(compiled, "SPGEMM_SCAN", 1 << 30 if scan else 1)
+        got = sr.mxm(A, B, S)
+        direct = compiled.spgemm(A, B, S, A.dtype)
+    has_form = compiled.ops_of(S, A.dtype) is not None
+    plus_times_float = (S.add, S.mul) in \
+        importlib.import_module("semiring.backend.cpu.spgemm").SCIPY_SEMIRINGS and \
+        np.dtype(dtype).kind == "f"
+    assert (direct is not None) == has_form
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.mxm(make_matrix(va, pa, "cpu", iso=iso, int64=int64),
+                     make_matrix(vb, pb, "cpu", iso=False, int64=int64), S)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    gr, gc, gv = got.to_coo()
+    rr, rc, rv = ref.to_coo()
+    np.testing.assert_array_equal(gr, rr)
+    np.testing.assert_array_equal(gc, rc)
+    if plus_times_float:  # SciPy's route, not the compiled one: within rounding
+        np.testing.assert_allclose(gv, rv, rtol=1e-5 if rv.dtype == np.float32 else 1e-12)
+    else:  # the same fold order as the NumPy path: the same values, NaN where NaN
+        np.testing.assert_array_equal(gv, rv)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_every_semiring_of_the_table(dtype):
     """Every semiring in every domain, pull and push, against the NumPy path: rows of every

@@ -217,6 +217,110 @@ def _make_block(mul, ptype, add, form):
     return _numba().njit(cache=True, nogil=True)(block)
 
 
+#: The compiled SpGEMM orders a row's columns by a scan of all the column marks when the row
+#: holds at least 1/SPGEMM_SCAN of the columns, else by sorting them.
+SPGEMM_SCAN = 16
+
+
+def _make_spgemm(mul, ptype, add, form, first_only):
+    """Gustavson's product ``C = A ⊕.⊗ B`` without a mask, row by row, serial (SciPy's own
+    ``csr_matmat`` is serial too): a symbolic pass counts each row's distinct columns with a
+    mark array; the numeric pass folds each output entry's products in A's stored order
+    (increasing k, as the NumPy path and the dense oracle fold them), then sorts the row's
+    columns. Returns (symbolic, numeric)."""
+    nb = _numba()
+
+    def symbolic(a_ptr, a_idx, b_ptr, b_idx, mark, counts):
+        for i in range(a_ptr.size - 1):
+            c = 0
+            for p in range(a_ptr[i], a_ptr[i + 1]):
+                k = a_idx[p]
+                for q in range(b_ptr[k], b_ptr[k + 1]):
+                    j = b_idx[q]
+                    if mark[j] != i:
+                        mark[j] = i
+                        c += 1
+            counts[i] = c
+
+    def numeric(a_ptr, a_idx, a, b_ptr, b_idx, b, slot, c_ptr, c_idx, c_val, tmp, scan):
+        def fold(acc, p):  # the monoid's op (form: a compile-time constant, see _FOLD_FORMS)
+            if form == 1:
+                return p if (p < acc or acc != acc) else acc
+            if form == 2:
+                return p if (p > acc or acc != acc) else acc
+            return ptype(add(acc, p))
+
+        for i in range(a_ptr.size - 1):
+            s = c_ptr[i]
+            e = s
+            for p in range(a_ptr[i], a_ptr[i + 1]):
+                k = a_idx[p]
+                av = a[p]
+                for q in range(b_ptr[k], b_ptr[k + 1]):
+                    j = b_idx[q]
+                    prod = ptype(mul(av, b[q]))
+                    t = slot[j]
+                    if t < 0:
+                        slot[j] = e
+                        c_idx[e] = j
+                        c_val[e] = prod
+                        e += 1
+                    elif not first_only:
+                        c_val[t] = fold(c_val[t], prod)
+            # the row's columns in order, each with its value (found by its slot): a scan
+            # of the marks for a dense row, a sort of the columns otherwise
+            if (e - s) * scan >= slot.size:
+                w = 0
+                for j in range(slot.size):
+                    t = slot[j]
+                    if t >= 0:
+                        tmp[w] = c_val[t]
+                        c_idx[s + w] = j
+                        slot[j] = -1
+                        w += 1
+            else:
+                cols = np.sort(c_idx[s:e])
+                for w in range(e - s):
+                    j = cols[w]
+                    tmp[w] = c_val[slot[j]]
+                    c_idx[s + w] = j
+                    slot[j] = -1
+            for w in range(e - s):
+                c_val[s + w] = tmp[w]
+
+    return (nb.njit(cache=True, nogil=True)(symbolic), nb.njit(cache=True, nogil=True)(numeric))
+
+
+def spgemm(A, B, sr: Semiring, dtype):
+    """The unmasked product ``A ⊕.⊗ B`` by :func:`_make_spgemm`'s kernels: (indptr, indices,
+    values of the products' type), or None where ``sr`` has no compiled form in ``dtype``
+    (the caller runs the NumPy path)."""
+    k = _kernel("spgemm", sr, dtype)
+    if k is None:
+        return None
+    symbolic, numeric = k
+    ptype = ops_of(sr, dtype).ptype
+    nrows, ncols = A.nrows, B.ncols
+    a_ptr = A.indptr.astype(np.int64, copy=False)
+    b_ptr = B.indptr.astype(np.int64, copy=False)
+    counts = np.empty(nrows, dtype=np.int64)
+    mark = np.full(ncols, -1, dtype=np.int64)
+    key = ("spgemm", sr, np.dtype(dtype), A.indices.dtype, B.indices.dtype)
+    if _call(symbolic, key, a_ptr, A.indices, b_ptr, B.indices, mark, counts) is None:
+        return None
+    c_ptr = np.zeros(nrows + 1, dtype=np.int64)
+    np.cumsum(counts, out=c_ptr[1:])
+    nnz = int(c_ptr[-1])
+    c_idx = np.empty(nnz, dtype=np.int64)
+    c_val = np.empty(nnz, dtype=ptype)
+    mark.fill(-1)  # now each column's slot in the row being built
+    tmp = np.empty(ncols, dtype=ptype)
+    if _call(numeric, key, a_ptr, A.indices, _values(A, dtype), b_ptr, B.indices,
+             _values(B, dtype), mark, c_ptr, c_idx, c_val, tmp, SPGEMM_SCAN) is None:
+        return None
+    return c_ptr, c_idx, c_val
+
+
 def _make_push(mul, ptype, add, form, first_only):
     """The push ``out(o) = ⊕_{t} x_t ⊗ A(k_t, o)``: each target's products folded in the
     order of the expansion (the frontier's order, then the row's), which is the order of
@@ -337,7 +441,8 @@ _ran: set = set()  # (kernel, argument types) of the pull: compiled or loaded, r
 
 
 def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
-    """The compiled kernel of ``family`` ("pull", "push") for ``sr`` in ``domain``, built
+    """The compiled kernel of ``family`` ("pull", "push", "block", "spgemm") for ``sr`` in
+    ``domain``, built
     on first use; None where ``sr`` has no compiled form there."""
     key = (family, sr, np.dtype(domain), lanes, parallel)
     k = _kernels.get(key, False)
@@ -350,6 +455,8 @@ def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
                     k = None
                 elif family == "block":
                     k = _make_block(ops.mul, ops.ptype, ops.add, ops.form)
+                elif family == "spgemm":
+                    k = _make_spgemm(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
                 elif family == "pull":
                     k = _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only,
                                    lanes, parallel)
