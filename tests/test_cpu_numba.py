@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy.sparse.csgraph import breadth_first_order
 
 import algorithms
@@ -128,6 +128,7 @@ def test_push_equals_the_numpy_path(device, n, seed, semiring, dtype, iso, int64
 
 
 @needs_numba
+@settings(max_examples=15)  # each new (semiring, dtype, index types) compiles two kernels
 @given(n=st.integers(0, 30), k=st.integers(0, 30), m=st.integers(0, 30),
        seed=st.integers(0, 2**31 - 1), semiring=st.sampled_from(DRAWN),
        dtype=st.sampled_from(DTYPES), iso=st.booleans(), int64=st.booleans(),
