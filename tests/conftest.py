@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-import pytest
-from hypothesis import HealthCheck, Phase, settings
+# On a machine of several GPUs (tools/gpu_check.sh with GPUS=n) pytest-xdist's worker gwK sees
+# GPU K mod n alone: set before CuPy first touches the driver (tests that need several GPUs
+# at once, tests/test_dist_nccl.py, run in a separate call there).
+_GPUS = int(os.environ.get("SEMIRING_TEST_GPUS") or 0)
+if _GPUS > 1 and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+    os.environ["CUDA_VISIBLE_DEVICES"] = str(int(os.environ["PYTEST_XDIST_WORKER"][2:]) % _GPUS)
 
-import semiring as sr
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, Phase, settings  # noqa: E402
+
+import semiring as sr  # noqa: E402
 
 DEVICES = ["cpu"] + (["gpu"] if sr.gpu_available() else [])
 

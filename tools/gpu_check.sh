@@ -7,9 +7,12 @@
 # all.log (tests + bench output), pytest.log (the tests' whole output), results.tgz
 # (bench/results of this run) and cupy-cache.tgz, CuPy's compiled kernels. Untar that one
 # into the repo root and carry `.cupy-cache` on the next call: a fresh machine then skips the
-# NVRTC compiles (minutes of device time).
+# NVRTC compiles (minutes of device time). GPUS=n on a machine of n GPUs spreads the xdist
+# workers over them (worker k on GPU k mod n; tests/conftest.py) and then runs the tests that
+# need several GPUs at once.
 set -u
 export PYTHONPATH=. PYTHONUNBUFFERED=1 SEMIRING_HYPOTHESIS_PROFILE=noshrink
+export SEMIRING_TEST_GPUS=${GPUS:-0}
 export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/.cupy-cache}
 out=${OUT:-gpu-check}
 mkdir -p "$out" "$CUPY_CACHE_DIR"
@@ -25,6 +28,11 @@ if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
     "${xdist[@]}" ${TESTS:-} > "$out/pytest.log" 2>&1
   grep -v "^  /" "$out/pytest.log" | tail -80
   echo "== tests took $(( $(date +%s) - t0 )) s"
+  if [ "${GPUS:-0}" -gt 1 ]; then
+    echo "== tests that need several GPUs at once (skipped above and without dask)"
+    SEMIRING_TEST_GPUS=0 timeout 120 python3 -m pytest -q -p no:cacheprovider --tb=short \
+      tests/test_dist_nccl.py 2>&1 | tail -5
+  fi
   if [ "${BENCH:-1}" != 0 ]; then
     echo "== bench"
     timeout "${BENCH_TIMEOUT:-200}" python3 -m bench --out "$out/r" "$@" 2>&1 | tail -60
