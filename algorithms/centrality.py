@@ -61,6 +61,19 @@ SPMV_MAX_BATCH = 4
 SINGLE_MAX_BATCH = 4
 
 
+#: Graphs of many narrow levels (grids, road networks, long paths) run a source a pass
+#: (:func:`semiring.centrality.brandes`: a level costs two thread-block barriers on the GPU and
+#: a few NumPy passes over its own rows on the CPU, against a masked SpMV and O(n) masks a
+#: level in the algebra's form): taken when the first source's BFS has at least
+#: DEEP_MIN_LEVELS levels of at most DEEP_MAX_WIDTH vertices on average (a level of that many
+#: is four steps of a 1024-thread block). The 1000² grid (1 999 levels of ~500): 2 858 ms for 4
+#: sources in the algebra's form on an H200.
+DEEP_MIN_LEVELS = 64
+DEEP_MAX_WIDTH = 4096
+#: Workspace of a batch of that form (about 28 bytes a vertex a source).
+DEEP_BATCH_BYTES = 2**31
+
+
 def _sources(op, sources, k, seed, n):
     """The source list (int64, host) and whether it is a sample (NetworkX's rescaling)."""
     if sources is not None and k is not None:
@@ -290,6 +303,31 @@ def _batch(G, GT, src, endpoints, xp):
     return delta.sum(axis=1)
 
 
+def _deep(G, GT, s):
+    """Whether the graph has many narrow levels, judged by the BFS from ``s``."""
+    if G.device == "cpu" and max(G.nvals, GT.nvals) >= sr.centrality.MAX_VERTICES:
+        return False
+    level = bfs(G, s, symmetric=GT is G)
+    depth = int(level.max())  # one host synchronization
+    return depth >= DEEP_MIN_LEVELS and int((level >= 0).sum()) <= DEEP_MAX_WIDTH * (depth + 1)
+
+
+def _deep_batch(G, GT, src, endpoints, xp):
+    """Σ over the sources in ``src`` (host int64) of their dependencies, a source a pass."""
+    # δ_s(v) = Σ_{v → w, level(w) = level(v) + 1} σ_s(v) / σ_s(w) · (1 + δ_s(w))
+    delta, level, _ = sr.centrality.brandes(G, src, GT=None if GT is G else GT)
+    rows, cols = xp.arange(src.size), xp.asarray(src)
+    if endpoints:
+        # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)
+        visited = level >= 0
+        delta += visited
+    delta[rows, cols] = 0.0  # a source's own dependency is not its betweenness
+    out = delta.sum(axis=0)
+    if endpoints:
+        out[cols] += visited.sum(axis=1) - 1
+    return out
+
+
 def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoints=False,
                            seed=None, directed=True, progress=None):
     """Shortest-path betweenness centrality of every vertex (NetworkX's
@@ -346,7 +384,10 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     work forward and one backward a source, see the module's docstring). Wider batches cost
     one SpMM over the whole graph a BFS level, forward and backward (one SpMV per source for
     at most ``SPMV_MAX_BATCH`` sources), so a graph of diameter D costs about 2 D SpMMs a
-    batch: a long path is slow per source, not wrong.
+    batch. Graphs of many narrow levels (the first source's BFS: at least
+    ``DEEP_MIN_LEVELS`` levels of at most ``DEEP_MAX_WIDTH`` vertices on average) run a source
+    a pass instead (:func:`semiring.centrality.brandes`: on the GPU a thread block a source,
+    its levels separated by block barriers), O(n + m) a source.
 
     Examples
     --------
@@ -371,8 +412,15 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     if n == 0:
         return bc
     G, GT = _graphs(A, directed)
-    batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // n))
     total = int(src.size)
+    if total and _deep(G, GT, int(src[0])):
+        batch = max(1, DEEP_BATCH_BYTES // (sr.centrality.WORKSPACE_BYTES * n))
+        for start in range(0, total, batch):
+            bc += _deep_batch(G, GT, src[start:start + batch], endpoints, xp)
+            if progress is not None:
+                progress(min(start + batch, total), total)
+        return _rescale(bc, xp, n, normalized, directed, endpoints, src if sampled else None)
+    batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // n))
     for start in range(0, total, batch):
         if min(batch, total - start) <= SINGLE_MAX_BATCH:
             for s in src[start:start + batch].tolist():

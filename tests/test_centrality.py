@@ -92,15 +92,24 @@ def test_betweenness_batches(device, g, batch, directed, endpoints, spmv, single
         assert seen[-1] == (n, n) and len(seen) == -(-n // batch)
 
 
+@pytest.mark.parametrize("deep", [True, False])
 @pytest.mark.parametrize("directed", [True, False])
-def test_betweenness_long_path(device, directed):
-    n = 120  # 119 levels: one SpMM a level, forward and backward
+def test_betweenness_long_path(device, monkeypatch, directed, deep):
+    """119 levels: a source a pass (semiring.centrality.brandes), or the algebra's form (one
+    SpMV a level, forward and backward)."""
+    if not deep:
+        monkeypatch.setattr(centrality, "DEEP_MIN_LEVELS", 10**9)
+    passes = []
+    monkeypatch.setattr(sr.centrality, "brandes",
+                        lambda *a, _f=sr.centrality.brandes, **kw: passes.append(1) or _f(*a, **kw))
+    n = 120
     A = sr.Matrix.from_coo(np.arange(n - 1), np.arange(1, n), None, nrows=n, ncols=n,
                            device=device)
     G = nx.path_graph(n, create_using=nx.DiGraph if directed else nx.Graph)
     ref = nx.betweenness_centrality(G, normalized=False)
     got = algorithms.betweenness_centrality(A, normalized=False, directed=directed)
     check(got, ref, n, sr.array_module(device))
+    assert bool(passes) == deep
 
 
 class FixedSample(random.Random):
@@ -121,11 +130,14 @@ class FixedSample(random.Random):
     ([0, 1954], "single"),  # one source at a time, levels first
     ([0, 1954], "spmv"),  # the batch, one SpMV a column
     ([0, 4, 1000, 1954, 1955, 1949], "spmm"),  # the batch, one SpMM a level
+    ([0, 4, 1000, 1954, 1955, 1949], "deep"),  # a source a pass (650 layers)
 ])
 def test_betweenness_overflowing_path_counts(device, monkeypatch, directed, sources, path):
     """Path counts past float64 (σ = inf): NetworkX's values, NaN for NaN and 0 for 0 (the
     batched formula σ .* Σ((1 + δ) ./ σ) gave inf · 0 = NaN where NetworkX has no term)."""
     monkeypatch.setattr(centrality, "SINGLE_MAX_BATCH", 4 if path == "single" else 0)
+    if path != "deep":
+        monkeypatch.setattr(centrality, "DEEP_MIN_LEVELS", 10**9)
     G = overflow_graph(directed)
     n = len(G)
     A = sr.Matrix.from_scipy(nx.to_scipy_sparse_array(G, nodelist=range(n), weight=None),

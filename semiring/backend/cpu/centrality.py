@@ -1,0 +1,75 @@
+"""CPU Brandes dependencies: the GPU kernel's passes (``kernels/brandes.cu``) a level at a time,
+each level a few NumPy passes over its own vertices' rows, so a source costs O(n + m) plus a
+few NumPy calls a level (not O(n) a level). Called by :mod:`semiring.centrality`, which
+validates. The sums run in stored order with 0 where the GPU kernel skips an entry (NumPy sums
+a row of more than 8 entries pairwise: the GPU's bits up to that rounding)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .traversal import _depths, _structure
+
+
+def _rows(indptr, indices, idx):
+    """(the column of every entry of the rows ``idx``, in stored order; each row's first
+    position in that list; which rows are not empty)."""
+    first = indptr[idx].astype(np.int64)
+    lens = indptr[idx + 1].astype(np.int64) - first
+    seg = np.zeros(idx.size, dtype=np.int64)
+    np.cumsum(lens[:-1], out=seg[1:])
+    pos = np.repeat(first - seg, lens) + np.arange(int(lens.sum()), dtype=np.int64)
+    return indices[pos], seg, lens > 0
+
+
+def _one(G, GT, s, S, delta, level_out):
+    from scipy.sparse.csgraph import breadth_first_order  # noqa: PLC0415  (scipy: on use)
+
+    n = G.nrows
+    order, pred = breadth_first_order(S, int(s), directed=True, return_predecessors=True)
+    level = _depths(order, pred, n)  # order is by level: FIFO
+    level_out[:] = level
+    depth = int(level[order[-1]])
+    start = np.searchsorted(level[order], np.arange(depth + 2))
+    sigma = np.zeros(n, dtype=np.float64)
+    sigma[s] = 1.0
+    np_err = np.seterr(over="ignore", invalid="ignore")  # σ past float64: inf, as on the GPU
+    try:
+        _sweeps(G, GT, order, level, start, depth, sigma, delta)
+    finally:
+        np.seterr(**np_err)
+    return depth
+
+
+def _sweeps(G, GT, order, level, start, depth, sigma, delta):
+    for d in range(1, depth + 1):
+        # σ(w) = Σ σ(u) over w's in-neighbours u on level d − 1
+        w = order[start[d]:start[d + 1]]
+        u, seg, _ = _rows(GT.indptr, GT.indices, w)  # every w on level d has one
+        sigma[w] = np.add.reduceat(np.where(level[u] == d - 1, sigma[u], 0.0), seg)
+    for d in range(depth, 0, -1):
+        # δ(v) = σ(v) · Σ (1 + δ(w)) / σ(w) over v's out-neighbours w on level d
+        v = order[start[d - 1]:start[d]]
+        w, seg, full = _rows(G.indptr, G.indices, v)
+        on = level[w] == d
+        term = np.zeros(w.size, dtype=np.float64)
+        np.divide(1.0 + delta[w], sigma[w], out=term, where=on)
+        q = np.zeros(v.size, dtype=np.float64)
+        has = np.zeros(v.size, dtype=bool)
+        if w.size:
+            q[full] = np.add.reduceat(term, seg[full])
+            has[full] = np.add.reduceat(on.astype(np.int64), seg[full]) > 0
+        sv = sigma[v]
+        delta[v] = np.where(np.isinf(sv), np.where(has, np.nan, 0.0), sv * q)
+
+
+def dependencies(G, GT, sources):
+    """(delta (s × n float64), level (s × n int32), depth (s,) int32): one pass a source."""
+    n, s = G.nrows, int(sources.size)
+    delta = np.zeros((s, n), dtype=np.float64)
+    level = np.empty((s, n), dtype=np.int32)
+    depth = np.empty(s, dtype=np.int32)
+    S = _structure(G)
+    for j, src in enumerate(sources.tolist()):
+        depth[j] = _one(G, GT, src, S, delta[j], level[j])
+    return delta, level, depth

@@ -1,0 +1,123 @@
+"""Brandes' dependencies, a source a pass: the fused form of betweenness centrality's sweeps for
+graphs of many narrow levels.
+
+:func:`algorithms.betweenness_centrality` states Brandes' algorithm in the algebra: one masked
+SpMV (or SpMM) a BFS level forward, one a level backward. On a grid, a road network or a long
+path, thousands of levels of a few hundred vertices each, that is a few launches and an O(n)
+mask a level: the 1000² grid's 2 000 levels cost 0.7 s a source on an H200. Here one pass does
+a source's whole search and both sweeps (Brandes 2001):
+
+1. forward, level by level: the BFS (push over A's rows), then each vertex w of the new level
+   pulls σ(w) = Σ σ(u) over its in-neighbours u one level up (Aᵀ's rows);
+2. backward, deepest level first: each vertex v pulls δ(v) = σ(v) · Σ (1 + δ(w)) / σ(w) over
+   its out-neighbours w one level down.
+
+On the GPU a thread block runs a source (``kernels/brandes.cu``; a level costs two block
+barriers, the blocks of a batch run side by side); on the CPU each level is a few NumPy passes
+over its own vertices' rows (``backend/cpu/centrality.py``), O(n + m) a source. Where σ passes
+float64's range the dependencies follow NetworkX's term-by-term arithmetic, as the algebra's
+form does (``algorithms.centrality._dependency``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .backend import backend_of
+from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
+from .matrix import as_matrix
+
+__all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes"]
+
+#: Vertices are 32-bit in the passes (the GPU kernel's queue and levels).
+MAX_VERTICES = 2**31 - 1
+#: Workspace bytes a vertex a source (levels, queue, level starts, σ, δ).
+WORKSPACE_BYTES = 28
+
+
+def brandes(G, sources, *, GT=None):
+    """Brandes' dependencies δ_s(v) of each source s, with the searches' levels.
+
+    ``δ_s(v) = Σ_{w : v → w on a shortest path from s} σ_s(v) / σ_s(w) · (1 + δ_s(w))``, σ_s
+    counting the shortest (fewest-edge) paths from s; the betweenness of v is the sum of
+    δ_s(v) over the sources s ≠ v (rescaled as the caller's convention wants).
+
+    Parameters
+    ----------
+    G : Matrix, square
+        The graph, edges ``G(i, j)``: i → j; only its structure is read (explicit zeros are
+        edges). Runs where G lives; vertices fewer than :data:`MAX_VERTICES`.
+    sources : 1-D sequence of int
+        The sources, each in ``[0, n)``; a batch of s sources holds s × n ×
+        :data:`WORKSPACE_BYTES` bytes of workspace (the caller batches).
+    GT : Matrix, optional
+        Gᵀ, on G's device with G's index type (default: G itself, the promise that G is
+        symmetric). On the CPU, G and GT have fewer than :data:`MAX_VERTICES` entries.
+
+    Returns
+    -------
+    delta : float64 array, shape (s, n)
+        ``delta[j, v] = δ_{sources[j]}(v)``; ``delta[j, sources[j]]`` is the source's own sum
+        (not a betweenness: the caller drops it).
+    level : int32 array, shape (s, n)
+        The BFS levels from each source, -1 where unreached.
+    depth : int32 array, shape (s,)
+        Each search's deepest level.
+
+    Raises
+    ------
+    DomainMismatch
+        ``sources`` not integers, or ``GT`` not a Matrix.
+    DimensionMismatch
+        ``GT``'s shape is not G's transposed shape.
+    DeviceMismatch
+        ``GT`` on another device, or with another index type.
+    InvalidIndex
+        A source outside ``[0, n)``.
+    InvalidValue
+        G has :data:`MAX_VERTICES` vertices or more (on the CPU: or entries).
+
+    Examples
+    --------
+    The path 0 - 1 - 2 - 3 from vertex 0: vertex 1 lies on the paths to 2 and 3, vertex 2 on
+    the path to 3.
+
+    >>> import semiring as sr
+    >>> G = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 3]], undirected=True, device="cpu")
+    >>> delta, level, depth = sr.centrality.brandes(G, [0])
+    >>> delta.tolist(), level.tolist(), depth.tolist()
+    ([[3.0, 2.0, 1.0, 0.0]], [[0, 1, 2, 3]], [3])
+    """
+    op = "brandes"
+    G = as_matrix(G, op=op, arg="G", square=True)
+    n = G.nrows
+    if GT is None:
+        GT = G
+    else:
+        if not hasattr(GT, "indptr") or not hasattr(GT, "nrows"):
+            raise DomainMismatch(f"{op}: GT must be a Matrix, got {type(GT).__name__}")
+        if GT.shape != (G.ncols, G.nrows):
+            raise DimensionMismatch(f"{op}: GT must have shape {(G.ncols, G.nrows)} (G's "
+                                    f"transposed), got {GT.shape}")
+        if GT.device != G.device or np.dtype(GT.itype) != np.dtype(G.itype):
+            raise DeviceMismatch(f"{op}: GT must be on G's device ({G.device}) with G's index "
+                                 f"type ({np.dtype(G.itype)}), got {GT.device} and "
+                                 f"{np.dtype(GT.itype)}")
+    src = np.asarray(sources)
+    if src.ndim != 1 or (src.size and (src.dtype == np.bool_ or src.dtype.kind not in "iu")):
+        raise DomainMismatch(f"{op}: sources must be a 1-D sequence of integers, got "
+                             f"{sources!r}")
+    src = src.astype(np.int64)
+    if src.size and (int(src.min()) < 0 or int(src.max()) >= n):
+        bad = int(src.min()) if int(src.min()) < 0 else int(src.max())
+        raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {bad}")
+    if n >= MAX_VERTICES:
+        raise InvalidValue(f"{op}: G must have fewer than {MAX_VERTICES} vertices, got {n}")
+    if G.device == "cpu" and max(G.nvals, GT.nvals) >= MAX_VERTICES:
+        raise InvalidValue(f"{op}: on the CPU G must have fewer than {MAX_VERTICES} entries "
+                           f"(SciPy's int32 search), got {max(G.nvals, GT.nvals)}")
+    xp = G.xp
+    if src.size == 0:
+        return (xp.zeros((0, n), dtype=np.float64), xp.zeros((0, n), dtype=np.int32),
+                xp.zeros(0, dtype=np.int32))
+    return backend_of(G.device).centrality.dependencies(G, GT, src)
