@@ -305,8 +305,9 @@ def _batch(G, GT, src, endpoints, xp):
 
 def _deep(G, GT, s):
     """Whether the graph has many narrow levels, judged by the BFS from ``s``."""
-    if G.device == "cpu" and max(G.nvals, GT.nvals) >= sr.centrality.MAX_VERTICES:
-        return False
+    if (np.dtype(G.itype) != np.dtype(GT.itype) or G.nrows >= sr.centrality.MAX_VERTICES
+            or (G.device == "cpu" and max(G.nvals, GT.nvals) >= sr.centrality.MAX_VERTICES)):
+        return False  # beyond the passes' 32-bit vertices (or SciPy's int32 search)
     level = bfs(G, s, symmetric=GT is G)
     depth = int(level.max())  # one host synchronization
     return depth >= DEEP_MIN_LEVELS and int((level >= 0).sum()) <= DEEP_MAX_WIDTH * (depth + 1)
