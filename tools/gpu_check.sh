@@ -24,9 +24,9 @@ if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
   echo "== tests ($(ls "$CUPY_CACHE_DIR" | wc -l) cached kernels)"
   t0=$(date +%s)
   # the whole log (tracebacks, Hypothesis' falsifying examples) in $out/pytest.log; its tail here
-  timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=20 \
+  timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=20 --durations=15 \
     "${xdist[@]}" ${TESTS:-} > "$out/pytest.log" 2>&1
-  grep -v "^  /" "$out/pytest.log" | tail -80
+  grep -v "^  /" "$out/pytest.log" | tail -100
   echo "== tests took $(( $(date +%s) - t0 )) s"
   if [ "${GPUS:-0}" -gt 1 ]; then
     echo "== tests that need several GPUs at once (skipped above and without dask)"
