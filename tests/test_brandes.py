@@ -78,3 +78,21 @@ def test_brandes_errors(device):
         sr.centrality.brandes(G, [0], GT=np.eye(3))
     delta, level, depth = sr.centrality.brandes(G, [])
     assert delta.shape == level.shape == (0, 3) and depth.shape == (0,)
+
+
+@given(g=graphs(max_n=40), directed=st.booleans(), data=st.data())
+def test_brandes_cpu_compiled_equals_numpy(monkeypatch, g, directed, data):
+    """The CPU's two forms (the compiled loop where Numba is installed, the NumPy passes)."""
+    cpu_centrality = importlib.import_module("semiring.backend.cpu.centrality")
+    if not cpu_centrality.compiled.ENABLED:
+        pytest.skip("Numba is not installed (the cpu extra)")
+    S, _ = g
+    n = S.shape[0]
+    G, GT = _pair(S, "cpu", directed)
+    src = data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=4 if n else 0))
+    a = sr.centrality.brandes(G, src, GT=None if GT is G else GT)
+    with monkeypatch.context() as m:
+        m.setattr(cpu_centrality.compiled, "ENABLED", False)
+        b = sr.centrality.brandes(G, src, GT=None if GT is G else GT)
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(x, y, rtol=1e-13, atol=0)

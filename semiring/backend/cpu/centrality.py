@@ -1,14 +1,83 @@
-"""CPU Brandes dependencies: the GPU kernel's passes (``kernels/brandes.cu``) a level at a time,
-each level a few NumPy passes over its own vertices' rows, so a source costs O(n + m) plus a
-few NumPy calls a level (not O(n) a level). Called by :mod:`semiring.centrality`, which
-validates. The sums run in stored order with 0 where the GPU kernel skips an entry (NumPy sums
-a row of more than 8 entries pairwise: the GPU's bits up to that rounding)."""
+"""CPU Brandes dependencies: the GPU kernel's passes (``kernels/brandes.cu``) as one compiled
+loop a source (Numba, the ``cpu`` extra: the sources spread over the cores, the GPU's sums in
+the GPU's order, so the same bits), else a level at a time, each level a few NumPy passes over
+its own vertices' rows: O(n + m) a source plus a few NumPy calls a level (not O(n) a level;
+NumPy sums a row of more than 8 entries pairwise: the GPU's bits up to that rounding). Called
+by :mod:`semiring.centrality`, which validates."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import compiled
 from .traversal import _depths, _structure
+
+
+def _brandes_sources(ap, ai, tp, ti, n, sources, delta, level, depth):
+    """The compiled form: kernels/brandes.cu's block loop, a source a thread of ``prange``."""
+    for j in _prange(sources.size):
+        lev, dl = level[j], delta[j]
+        queue = np.empty(n, dtype=np.int64)
+        start = np.empty(n + 2, dtype=np.int64)
+        sigma = np.zeros(n, dtype=np.float64)
+        lev[:] = -1
+        dl[:] = 0.0
+        s = sources[j]
+        lev[s] = 0
+        sigma[s] = 1.0
+        queue[0] = s
+        start[0] = 0
+        start[1] = 1
+        tail = 1
+        d = 0
+        while start[d] < start[d + 1]:
+            for i in range(start[d], start[d + 1]):
+                v = queue[i]
+                for e in range(ap[v], ap[v + 1]):
+                    w = ai[e]
+                    if lev[w] == -1:
+                        lev[w] = d + 1
+                        queue[tail] = w
+                        tail += 1
+            start[d + 2] = tail
+            for i in range(start[d + 1], tail):
+                w = queue[i]
+                acc = 0.0
+                for e in range(tp[w], tp[w + 1]):
+                    u = ti[e]
+                    if lev[u] == d:
+                        acc += sigma[u]
+                sigma[w] = acc
+            d += 1
+        for dd in range(d - 1, 0, -1):
+            for i in range(start[dd - 1], start[dd]):
+                v = queue[i]
+                q = 0.0
+                successor = False
+                for e in range(ap[v], ap[v + 1]):
+                    w = ai[e]
+                    if lev[w] == dd:
+                        q += (1.0 + dl[w]) / sigma[w]
+                        successor = True
+                sv = sigma[v]
+                if np.isinf(sv):
+                    dl[v] = np.nan if successor else 0.0
+                else:
+                    dl[v] = sv * q
+        depth[j] = d - 1
+
+
+_prange = range
+_kernel = None
+
+
+def _compiled():
+    global _kernel, _prange
+    if _kernel is None:
+        nb = compiled._numba()
+        _prange = nb.prange
+        _kernel = nb.njit(cache=True, nogil=True, parallel=True)(_brandes_sources)
+    return _kernel
 
 
 def _rows(indptr, indices, idx):
@@ -69,6 +138,9 @@ def dependencies(G, GT, sources):
     delta = np.zeros((s, n), dtype=np.float64)
     level = np.empty((s, n), dtype=np.int32)
     depth = np.empty(s, dtype=np.int32)
+    if compiled.ENABLED:
+        _compiled()(G.indptr, G.indices, GT.indptr, GT.indices, n, sources, delta, level, depth)
+        return delta, level, depth
     S = _structure(G)
     for j, src in enumerate(sources.tolist()):
         depth[j] = _one(G, GT, src, S, delta[j], level[j])
