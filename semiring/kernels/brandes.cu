@@ -28,9 +28,11 @@ template <typename I>
 __global__ void __launch_bounds__(SR_BRANDES_THREADS) brandes_block(
     const I* __restrict__ ap, const I* __restrict__ ai,  // A: row v holds v's out-neighbours
     const I* __restrict__ tp, const I* __restrict__ ti,  // Aᵀ: row w holds w's in-neighbours
-    long long n, const long long* __restrict__ sources, int* __restrict__ level_ws,
-    int* __restrict__ queue_ws, int* __restrict__ start_ws, double* __restrict__ sigma_ws,
-    double* __restrict__ delta_ws, int* __restrict__ depth_out) {
+    long long n, const long long* __restrict__ sources, int* level_ws, int* queue_ws,
+    int* start_ws, double* sigma_ws, double* delta_ws, int* __restrict__ depth_out) {
+    // No __restrict__ on the workspaces: the block's threads share them through the barriers,
+    // and with it NVCC hoists their loads above a barrier (start[] read before thread 0 wrote
+    // it: garbage levels, illegal addresses on the GPU run of 2026-11-28).
     const long long b = blockIdx.x;
     int* level = level_ws + b * n;
     int* queue = queue_ws + b * n;
