@@ -7,7 +7,8 @@ compiled loop (Numba compiles NumPy's ufuncs on scalars with NumPy's type rules)
 result cast to the op's result type. The kernel is a closure over those ufuncs and types,
 built and compiled once per (semiring, domain) on its first use, and cached on disk
 (``cache=True``: the closure's cells are the ufuncs and scalar types, which pickle by name,
-so a later process finds the compiled code under the same key). An op whose NumPy twin is
+so a later process finds the compiled code under the same key; each kernel under its own
+name, behind an inter-process lock: see :func:`_jit`). An op whose NumPy twin is
 a Python function (``first``, ``second``, ``pair``, ``minus``, the positional ops), or
 whose compile fails, has no compiled form: the caller falls back to the NumPy paths
 (:mod:`.spmv`, :mod:`.traversal`), which stay the reference the tests compare against.
@@ -57,6 +58,106 @@ def _numba():
 
         _nb = numba
     return _nb
+
+# ------------------------------------------------------------------------- the disk cache
+#
+# Numba's on-disk cache keeps one index file a function (its module, qualified name and
+# line), which maps (signature, target, hash of the code and closure cells) to a numbered
+# data file holding the machine code. Saving an entry reads the index, numbers the new data
+# file one past the entries it read, writes the index, then the data, with no lock: two
+# processes saving at once (pytest-xdist's workers, Dask's, a multiprocessing pool) can
+# take the same number, and the index then names one key with the other's machine code,
+# which a later process loads: a crash (``'descr' is NULL``: the suite on 32 xdist workers,
+# session 11) or a silently wrong result (numba issues #4807, #10128, #10486). Every
+# closure of a kernel factory shared one such index (one qualified name), so any two
+# kernels compiled at once could collide. Hence each kernel's own qualified name
+# (:func:`_tag`), and an inter-process lock (``flock`` on ``<cache>/<name>.lock``) held while
+# a signature is loaded from the cache or compiled and saved, so that one process at a time
+# reads or writes a kernel's index, and the others load what it saved rather than compile
+# it again. The lock wraps the dispatcher's ``compile``, which runs only for a signature
+# the process has not yet met: a warm call does not see it. Where ``fcntl`` is missing (not
+# POSIX) the kernels are compiled without the disk cache.
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None
+
+_held: dict = {}  # lock file path -> (fd, depth) held by this process
+
+
+def _tag(family, mul, ptype, add, form, *flags):
+    """A kernel's name from what its closure holds: its own cache index and lock."""
+    parts = [family, mul.__name__, np.dtype(ptype).name,
+             add.__name__ if add is not None else "first", str(form)]
+    parts += [str(int(f)) for f in flags]
+    return "".join(c if c.isalnum() else "_" for c in "_".join(parts))
+
+
+def _jit(func, tag=None, parallel=False):
+    """``numba.njit`` of ``func`` (nogil), cached on disk under the name ``func``'s
+    qualified name + ``tag`` with the inter-process lock described above."""
+    nb = _numba()
+    if tag:
+        func.__qualname__ = f"{func.__qualname__}_{tag}"
+    if fcntl is None:  # pragma: no cover - not POSIX
+        return nb.njit(cache=False, nogil=True, parallel=parallel)(func)
+    disp = nb.njit(cache=True, nogil=True, parallel=parallel)(func)
+    from numba.core.compiler_lock import global_compiler_lock  # noqa: PLC0415
+
+    name = "".join(c if c.isalnum() or c in "._-" else "_" for c in
+                   f"{func.__module__}.{func.__qualname__}.lock")
+    path = os.path.join(disp._cache.cache_path, name)
+    compile_ = disp.compile
+
+    def compile(sig):
+        # (Numba's compiler lock first, as its compile takes it: one order for both locks)
+        with global_compiler_lock, _file_lock(path):
+            return compile_(sig)
+
+    disp.compile = compile  # (the dispatcher calls self.compile for a new signature)
+    return disp
+
+
+class _file_lock:
+    """``flock`` on ``path`` (created) while held, re-entrant within the process (callers
+    hold Numba's compiler lock, so one thread at a time); no lock where the file cannot be
+    created (then Numba cannot save there either)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        held = _held.get(self.path)
+        if held is not None:
+            _held[self.path] = (held[0], held[1] + 1)
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError:
+                os.close(fd)
+                fd = -1
+        _held[self.path] = (fd, 1)
+
+    def __exit__(self, *exc):
+        fd, depth = _held[self.path]
+        if depth > 1:
+            _held[self.path] = (fd, depth - 1)
+            return
+        del _held[self.path]
+        if fd >= 0:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+
 
 #: A pull of fewer stored entries than this runs the serial kernel: the threads' start (a
 #: few µs) would be most of its work. (grid-64², 16 128 entries, min-plus, the kernel call:
@@ -185,7 +286,8 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                         j += one
                 out[i] = acc
 
-    return nb.njit(cache=True, parallel=parallel, nogil=True)(pull)
+    return _jit(pull, _tag("pull", mul, ptype, add, form, first_only, lanes, parallel),
+                parallel=parallel)
 
 
 def _make_block(mul, ptype, add, form):
@@ -214,7 +316,7 @@ def _make_block(mul, ptype, add, form):
                 else:
                     out[r] = ptype(add(acc, p))
 
-    return _numba().njit(cache=True, nogil=True)(block)
+    return _jit(block, _tag("block", mul, ptype, add, form))
 
 
 #: The compiled SpGEMM orders a row's columns by a scan of all the column marks when the row
@@ -228,7 +330,6 @@ def _make_spgemm(mul, ptype, add, form, first_only):
     mark array; the numeric pass folds each output entry's products in A's stored order
     (increasing k, as the NumPy path and the dense oracle fold them), then sorts the row's
     columns. Returns (symbolic, numeric)."""
-    nb = _numba()
 
     def symbolic(a_ptr, a_idx, b_ptr, b_idx, mark, counts):
         for i in range(a_ptr.size - 1):
@@ -288,7 +389,8 @@ def _make_spgemm(mul, ptype, add, form, first_only):
             for w in range(e - s):
                 c_val[s + w] = tmp[w]
 
-    return (nb.njit(cache=True, nogil=True)(symbolic), nb.njit(cache=True, nogil=True)(numeric))
+    tag = _tag("spgemm", mul, ptype, add, form, first_only)
+    return _jit(symbolic, tag), _jit(numeric, tag)
 
 
 def spgemm(A, B, sr: Semiring, dtype):
@@ -374,10 +476,9 @@ def _make_push(mul, ptype, add, form, first_only):
             mark[o] = 0  # the marks are all clear between calls
         return idx, vals
 
-    nb = _numba()
     one = np.uint64(1)
     _sort_kernels()  # the global _heapsort_jit the push calls
-    return nb.njit(cache=True, nogil=True)(push)
+    return _jit(push, _tag("push", mul, ptype, add, form, first_only))
 
 
 def _heapsort(a):
@@ -419,9 +520,8 @@ _sift_jit = _heapsort_jit = None  # compiled on first use; globals of the kernel
 def _sort_kernels():
     global _sift_jit, _heapsort_jit
     if _heapsort_jit is None:
-        nb = _numba()
-        _sift_jit = nb.njit(cache=True, nogil=True)(_sift)
-        _heapsort_jit = nb.njit(cache=True, nogil=True)(_heapsort)
+        _sift_jit = _jit(_sift)
+        _heapsort_jit = _jit(_heapsort)
 
 
 def _bfs_levels(order, pred, level):
@@ -487,7 +587,7 @@ def levels_kernel():
     """The compiled BFS levels loop (see :func:`bfs_levels`)."""
     global _levels
     if _levels is None:
-        _levels = _numba().njit(cache=True, nogil=True)(_bfs_levels)
+        _levels = _jit(_bfs_levels)
     return _levels
 
 
