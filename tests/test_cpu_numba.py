@@ -167,6 +167,57 @@ def test_spgemm_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64
         np.testing.assert_array_equal(gv, rv)
 
 
+@settings(max_examples=40)  # each new (semiring, dtype, index types) compiles a kernel
+@given(n=st.integers(0, 25), k=st.integers(0, 45), m=st.integers(0, 25),
+       seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(DRAWN + ["plus_pair", "any_pair", "plus_second", "min_first"]),
+       dtype=st.sampled_from(DTYPES), iso=st.booleans(), int64=st.booleans(),
+       special=st.booleans(), skew=st.booleans())
+def test_dot3_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64, special, skew):
+    """The masked dot product C⟨M⟩ = A ⊕.⊗ BTᵀ (``sr.dot3``, mxm's ``method="dot"``),
+    compiled, against the NumPy path: empty rows and masks, mask entries whose rows do not
+    meet, duplicates folded, -0.0 / NaN / ±inf, iso values, int64 indices; ``skew``: rows of
+    A with one or two entries against full rows of BT (the binary-search branch)."""
+    rng = np.random.default_rng(seed)
+    pa = rng.random((n, k)) < rng.random((n, 1))
+    pb = rng.random((m, k)) < rng.random((m, 1))
+    if skew and k:
+        pa[::2] = False
+        pa[::2, rng.integers(0, k, 2)] = True
+        pb[::3] = True
+    pm = rng.random((n, m)) < rng.random((n, 1))
+    va, vb = _values(rng, dtype, (n, k), special), _values(rng, dtype, (m, k), special)
+    S = getattr(sr, semiring)
+
+    def run():
+        A = make_matrix(va, pa, "cpu", iso=iso, int64=int64)
+        BT = make_matrix(vb, pb, "cpu", int64=int64)
+        M = make_matrix(np.ones((n, m), bool), pm, "cpu", int64=int64)
+        return (sr.dot3(A, BT, S, mask=M),
+                sr.mxm(A, BT.T, S, mask=M.S, method="dot"))
+
+    got = run()
+    A = make_matrix(va, pa, "cpu", iso=iso, int64=int64)
+    Mp = make_matrix(np.ones((n, m), bool), pm, "cpu", int64=int64)
+    pattern = sr.Matrix(Mp.indptr, Mp.indices, None, Mp.shape, iso_value=True, dtype=np.bool_)
+    direct = compiled.dot3(A, make_matrix(vb, pb, "cpu", int64=int64), S, A.dtype, pattern)
+    assert (direct is not None) == (compiled.ENABLED and
+                                    compiled.dot_ops(S, A.dtype) is not None)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = run()
+    for g, r in zip(got, ref):
+        assert g.dtype == r.dtype and g.shape == r.shape
+        gr, gc, gv = g.to_coo()
+        rr, rc, rv = r.to_coo()
+        np.testing.assert_array_equal(gr, rr)
+        np.testing.assert_array_equal(gc, rc)
+        if rv.dtype.kind == "f" and S.add.op.numpy in (np.add, np.multiply):
+            np.testing.assert_allclose(gv, rv, rtol=1e-5 if rv.dtype == np.float32 else 1e-12)
+        else:  # folded in increasing k as the NumPy path: the same values, NaN where NaN
+            np.testing.assert_array_equal(gv, rv)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_every_semiring_of_the_table(dtype):
     """Every semiring in every domain, pull and push, against the NumPy path: rows of every
