@@ -167,6 +167,35 @@ def test_spgemm_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64
         np.testing.assert_array_equal(gv, rv)
 
 
+@needs_numba
+@pytest.mark.parametrize("ncols", [40, 3000, 100_000])
+@pytest.mark.parametrize("semiring,dtype", [("min_plus", np.int64), ("max_times", np.float64)])
+def test_spgemm_orders_wide_rows(ncols, semiring, dtype):
+    """The compiled SpGEMM's ways of ordering a row's columns, each against the NumPy path:
+    rows of up to SPGEMM_INSERTION columns by insertion, longer ones by a bitmap of one word
+    (40 columns) or many (3000), or by a heap sort where they spread over more words than
+    SPGEMM_BITMAP_SPAN an entry (100 000), and dense rows by the scan."""
+    rng = np.random.default_rng(ncols)
+    n, k = 40, 30
+    pa = rng.random((n, k)) < np.linspace(0, 0.6, n)[:, None]
+    rows_b = [np.sort(rng.choice(ncols, int(rng.integers(0, min(ncols, 60))), replace=False))
+              for _ in range(k)]
+    rb = np.repeat(np.arange(k), [r.size for r in rows_b])
+    cb = np.concatenate(rows_b).astype(np.int64)
+    A = make_matrix(_values(rng, dtype, (n, k), True), pa, "cpu")
+    B = sr.Matrix.from_coo(rb, cb, _values(rng, dtype, rb.size, True), nrows=k, ncols=ncols)
+    S = getattr(sr, semiring)
+    got = sr.mxm(A, B, S)
+    assert compiled.spgemm(A, B, S, A.dtype) is not None
+    lengths = np.diff(got.indptr)
+    assert lengths.max() > compiled.SPGEMM_INSERTION  # (not every row by insertion)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.mxm(A, B, S)
+    for g, r in zip(got.to_coo(), ref.to_coo()):
+        np.testing.assert_array_equal(g, r)
+
+
 @settings(max_examples=40)  # each new (semiring, dtype, index types) compiles a kernel
 @given(n=st.integers(0, 25), k=st.integers(0, 45), m=st.integers(0, 25),
        seed=st.integers(0, 2**31 - 1),
