@@ -196,6 +196,41 @@ def test_spgemm_orders_wide_rows(ncols, semiring, dtype):
         np.testing.assert_array_equal(g, r)
 
 
+@settings(max_examples=30)
+@given(m=st.integers(1, 40), k=st.integers(1, 70), n=st.integers(1, 300),
+       seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(["min_plus", "max_plus", "min_times", "max_min", "plus_times"]),
+       dtype=st.sampled_from(DTYPES), special=st.booleans(), skip=st.booleans())
+def test_dense_gemm_equals_the_numpy_path(m, k, n, seed, semiring, dtype, special, skip):
+    """The dense min / max GEMM, compiled (``sr.dense.gemm`` and Floyd–Warshall's
+    ``gemm_accumulate`` on a view with bands left out), against the NumPy path: -0.0 /
+    NaN / ±inf, every domain; plus_times stays NumPy's matmul (not compiled)."""
+    from semiring.dense import gemm, gemm_accumulate  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    X, Y = _values(rng, dtype, (m, k), special), _values(rng, dtype, (k, n), special)
+    S = getattr(sr, semiring)
+    rtype = S.result_type(np.dtype(dtype))
+    Zbig = _values(rng, rtype, (m + 3, n + 5), special)
+    bands = dict(skip_rows=(m // 3, m // 2), skip_cols=(n // 4, n // 2)) if skip else {}
+
+    def run():
+        Z = Zbig.copy()
+        gemm_accumulate(Z[1:m + 1, 2:n + 2], X, Y, S, dtype, **bands)
+        return gemm(X, Y, S, dtype), Z
+
+    got = run()
+    ran = compiled.gemm(np.empty((m, n), rtype), X, Y, S, dtype, True)
+    assert (ran is not None) == (compiled.ENABLED and semiring != "plus_times" and
+                                 compiled.ops_of(S, np.dtype(dtype)) is not None)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = run()
+    for g, r in zip(got, ref):
+        assert g.dtype == r.dtype
+        np.testing.assert_array_equal(g, r)  # (min / max: the same values, NaN where NaN)
+
+
 @settings(max_examples=40)  # each new (semiring, dtype, index types) compiles a kernel
 @given(n=st.integers(0, 25), k=st.integers(0, 45), m=st.integers(0, 25),
        seed=st.integers(0, 2**31 - 1),
