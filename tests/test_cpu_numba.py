@@ -183,7 +183,8 @@ def test_spgemm_orders_wide_rows(ncols, semiring, dtype):
     rb = np.repeat(np.arange(k), [r.size for r in rows_b])
     cb = np.concatenate(rows_b).astype(np.int64)
     A = make_matrix(_values(rng, dtype, (n, k), True), pa, "cpu")
-    B = sr.Matrix.from_coo(rb, cb, _values(rng, dtype, rb.size, True), nrows=k, ncols=ncols)
+    B = sr.Matrix.from_coo(rb, cb, _values(rng, dtype, rb.size, True), nrows=k, ncols=ncols,
+                           device="cpu")
     S = getattr(sr, semiring)
     got = sr.mxm(A, B, S)
     assert compiled.spgemm(A, B, S, A.dtype) is not None

@@ -92,12 +92,13 @@ for name, dtype, int64 in combos:
     present = rng.random((n, n)) < 0.1
     r, c = np.nonzero(present)
     vals = rng.integers(-4, 5, r.size).astype(dtype)
-    A = sr.Matrix.from_coo(r, c, vals, nrows=n, ncols=n)
+    A = sr.Matrix.from_coo(r, c, vals, nrows=n, ncols=n, device="cpu")  # (GPU hosts too)
     if int64:
         A = sr.Matrix(A.indptr.astype(np.int64), A.indices.astype(np.int64), A.values,
                       A.shape, dtype=A.dtype)
     idx = np.flatnonzero(rng.random(n) < 0.3)
-    x = sr.Vector.from_coo(idx, rng.integers(-4, 5, idx.size).astype(dtype), size=n)
+    x = sr.Vector.from_coo(idx, rng.integers(-4, 5, idx.size).astype(dtype), size=n,
+                           device="cpu")
     got = sr.vxm(x, A, S, direction="push")
     kernel = compiled._kernel("push", S, dtype)
     hits += sum(kernel.stats.cache_hits.values())
