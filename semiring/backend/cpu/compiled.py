@@ -104,6 +104,8 @@ def _jit(func, tag=None, parallel=False):
     if fcntl is None:  # pragma: no cover - not POSIX
         return nb.njit(cache=False, nogil=True, parallel=parallel)(func)
     disp = nb.njit(cache=True, nogil=True, parallel=parallel)(func)
+    if not hasattr(disp, "_cache"):  # NUMBA_DISABLE_JIT: the Python function itself
+        return disp
     from numba.core.compiler_lock import global_compiler_lock  # noqa: PLC0415
 
     name = "".join(c if c.isalnum() or c in "._-" else "_" for c in
