@@ -38,9 +38,12 @@ column sums) + (v the middle: the column sums of D·Dᵀ).
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 import semiring as sr
+from semiring._mfinalize import row_of_entries
 
 __all__ = ["clustering", "triangle_count", "triangles"]
 
@@ -53,8 +56,12 @@ DEFAULT_METHOD = "auto"
 # 3): kron-20 dot3 78.0 ms (downward D; the upward U is the faster, below) against dot
 # (Gustavson) 627 ms; kron-22 dot3 169 ms (U: orientation 39 ms, product 127 ms; downward D's
 # product 350 ms) against 13 992 ms for dot before; urand-22 dot3 57.3 ms. CPU, kron-16 on a
-# shared 2-core host: dot 8.0 s, dot3 11.8 s (an earlier run: 17.5 s and 11.1 s)
+# shared 2-core host: dot 8.0 s, dot3 11.8 s (an earlier run: 17.5 s and 11.1 s) by the NumPy
+# paths; with the compiled dot3 (Numba, the `cpu` extra; session 11, loaded 2-core host, best
+# of 3, the whole count): kron-14 dot 762 ms, dot3 42 ms, SciPy's masked U @ U 140 ms;
+# urand-14 280 / 34 / 69 ms. AUTO_METHOD_CPU_COMPILED where the compiled kernels run.
 AUTO_METHOD = {"gpu": "dot3", "cpu": "dot"}
+AUTO_METHOD_CPU_COMPILED = "dot3"
 
 
 def _pattern(A, dtype=np.int64):
@@ -96,9 +103,8 @@ def _oriented(G, order, upward=False):
     n = G.nrows
     # rank = (degree, index) ascending; keep (i, j) where rank(j) < rank(i)
     deg = xp.diff(G.indptr).astype(xp.int64)
-    # the row of each entry (searchsorted: CuPy before v14 refuses array-valued repeat counts)
-    rows = xp.searchsorted(G.indptr[1:].astype(xp.int64), xp.arange(G.nvals, dtype=xp.int64),
-                           side="right")
+    # the row of each entry
+    rows = row_of_entries(xp, G.indptr, G.nvals)
     cols = G.indices.astype(xp.int64)
     keep = (deg[cols] < deg[rows]) | ((deg[cols] == deg[rows]) & (cols < rows))
     if upward:
@@ -106,6 +112,10 @@ def _oriented(G, order, upward=False):
     counts = xp.bincount(rows[keep], minlength=n) if n else xp.zeros(0, dtype=xp.int64)
     indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(G.indptr.dtype)
     return sr.Matrix(indptr, G.indices[keep], None, G.shape, iso_value=1, dtype=np.int64)
+
+
+def _compiled():
+    return importlib.import_module("semiring.backend.cpu.compiled")
 
 
 def _check_choice(op, arg, value, choices):
@@ -168,6 +178,8 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
     G = _undirected(op, A, symmetrize)
     if method == "auto":
         method = AUTO_METHOD[G.device]
+        if G.device == "cpu" and _compiled().ENABLED:
+            method = AUTO_METHOD_CPU_COMPILED
     if method == "dot3":
         # U = Dᵀ: each vertex's higher-ranked neighbours (rows of at most √(2m) in the degree
         # order, where D's rows hold a hub's whole neighbourhood)

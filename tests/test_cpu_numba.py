@@ -167,6 +167,122 @@ def test_spgemm_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64
         np.testing.assert_array_equal(gv, rv)
 
 
+@needs_numba
+@pytest.mark.parametrize("ncols", [40, 3000, 100_000])
+@pytest.mark.parametrize("semiring,dtype", [("min_plus", np.int64), ("max_times", np.float64)])
+def test_spgemm_orders_wide_rows(ncols, semiring, dtype):
+    """The compiled SpGEMM's ways of ordering a row's columns, each against the NumPy path:
+    rows of up to SPGEMM_INSERTION columns by insertion, longer ones by a bitmap of one word
+    (40 columns) or many (3000), or by a heap sort where they spread over more words than
+    SPGEMM_BITMAP_SPAN an entry (100 000), and dense rows by the scan."""
+    rng = np.random.default_rng(ncols)
+    n, k = 40, 30
+    pa = rng.random((n, k)) < np.linspace(0, 0.6, n)[:, None]
+    rows_b = [np.sort(rng.choice(ncols, int(rng.integers(0, min(ncols, 60))), replace=False))
+              for _ in range(k)]
+    rb = np.repeat(np.arange(k), [r.size for r in rows_b])
+    cb = np.concatenate(rows_b).astype(np.int64)
+    A = make_matrix(_values(rng, dtype, (n, k), True), pa, "cpu")
+    B = sr.Matrix.from_coo(rb, cb, _values(rng, dtype, rb.size, True), nrows=k, ncols=ncols,
+                           device="cpu")
+    S = getattr(sr, semiring)
+    got = sr.mxm(A, B, S)
+    assert compiled.spgemm(A, B, S, A.dtype) is not None
+    lengths = np.diff(got.indptr)
+    assert lengths.max() > compiled.SPGEMM_INSERTION  # (not every row by insertion)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.mxm(A, B, S)
+    for g, r in zip(got.to_coo(), ref.to_coo()):
+        np.testing.assert_array_equal(g, r)
+
+
+@settings(max_examples=30)
+@given(m=st.integers(1, 40), k=st.integers(1, 70), n=st.integers(1, 300),
+       seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(["min_plus", "max_plus", "min_times", "max_min", "plus_times"]),
+       dtype=st.sampled_from(DTYPES), special=st.booleans(), skip=st.booleans())
+def test_dense_gemm_equals_the_numpy_path(m, k, n, seed, semiring, dtype, special, skip):
+    """The dense min / max GEMM, compiled (``sr.dense.gemm`` and Floyd–Warshall's
+    ``gemm_accumulate`` on a view with bands left out), against the NumPy path: -0.0 /
+    NaN / ±inf, every domain; plus_times stays NumPy's matmul (not compiled)."""
+    from semiring.dense import gemm, gemm_accumulate  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    X, Y = _values(rng, dtype, (m, k), special), _values(rng, dtype, (k, n), special)
+    S = getattr(sr, semiring)
+    rtype = S.result_type(np.dtype(dtype))
+    Zbig = _values(rng, rtype, (m + 3, n + 5), special)
+    bands = dict(skip_rows=(m // 3, m // 2), skip_cols=(n // 4, n // 2)) if skip else {}
+
+    def run():
+        Z = Zbig.copy()
+        gemm_accumulate(Z[1:m + 1, 2:n + 2], X, Y, S, dtype, **bands)
+        return gemm(X, Y, S, dtype), Z
+
+    got = run()
+    ran = compiled.gemm(np.empty((m, n), rtype), X, Y, S, dtype, True)
+    assert (ran is not None) == (compiled.ENABLED and semiring != "plus_times" and
+                                 compiled.ops_of(S, np.dtype(dtype)) is not None)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = run()
+    for g, r in zip(got, ref):
+        assert g.dtype == r.dtype
+        np.testing.assert_array_equal(g, r)  # (min / max: the same values, NaN where NaN)
+
+
+@settings(max_examples=40)  # each new (semiring, dtype, index types) compiles a kernel
+@given(n=st.integers(0, 25), k=st.integers(0, 45), m=st.integers(0, 25),
+       seed=st.integers(0, 2**31 - 1),
+       semiring=st.sampled_from(DRAWN + ["plus_pair", "any_pair", "plus_second", "min_first"]),
+       dtype=st.sampled_from(DTYPES), iso=st.booleans(), int64=st.booleans(),
+       special=st.booleans(), skew=st.booleans())
+def test_dot3_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64, special, skew):
+    """The masked dot product C⟨M⟩ = A ⊕.⊗ BTᵀ (``sr.dot3``, mxm's ``method="dot"``),
+    compiled, against the NumPy path: empty rows and masks, mask entries whose rows do not
+    meet, duplicates folded, -0.0 / NaN / ±inf, iso values, int64 indices; ``skew``: rows of
+    A with one or two entries against full rows of BT (the binary-search branch)."""
+    rng = np.random.default_rng(seed)
+    pa = rng.random((n, k)) < rng.random((n, 1))
+    pb = rng.random((m, k)) < rng.random((m, 1))
+    if skew and k:
+        pa[::2] = False
+        pa[::2, rng.integers(0, k, 2)] = True
+        pb[::3] = True
+    pm = rng.random((n, m)) < rng.random((n, 1))
+    va, vb = _values(rng, dtype, (n, k), special), _values(rng, dtype, (m, k), special)
+    S = getattr(sr, semiring)
+
+    def run():
+        A = make_matrix(va, pa, "cpu", iso=iso, int64=int64)
+        BT = make_matrix(vb, pb, "cpu", int64=int64)
+        M = make_matrix(np.ones((n, m), bool), pm, "cpu", int64=int64)
+        return (sr.dot3(A, BT, S, mask=M),
+                sr.mxm(A, BT.T, S, mask=M.S, method="dot"))
+
+    got = run()
+    A = make_matrix(va, pa, "cpu", iso=iso, int64=int64)
+    Mp = make_matrix(np.ones((n, m), bool), pm, "cpu", int64=int64)
+    pattern = sr.Matrix(Mp.indptr, Mp.indices, None, Mp.shape, iso_value=True, dtype=np.bool_)
+    direct = compiled.dot3(A, make_matrix(vb, pb, "cpu", int64=int64), S, A.dtype, pattern)
+    assert (direct is not None) == (compiled.ENABLED and
+                                    compiled.dot_ops(S, A.dtype) is not None)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = run()
+    for g, r in zip(got, ref):
+        assert g.dtype == r.dtype and g.shape == r.shape
+        gr, gc, gv = g.to_coo()
+        rr, rc, rv = r.to_coo()
+        np.testing.assert_array_equal(gr, rr)
+        np.testing.assert_array_equal(gc, rc)
+        if rv.dtype.kind == "f" and S.add.op.numpy in (np.add, np.multiply):
+            np.testing.assert_allclose(gv, rv, rtol=1e-5 if rv.dtype == np.float32 else 1e-12)
+        else:  # folded in increasing k as the NumPy path: the same values, NaN where NaN
+            np.testing.assert_array_equal(gv, rv)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_every_semiring_of_the_table(dtype):
     """Every semiring in every domain, pull and push, against the NumPy path: rows of every

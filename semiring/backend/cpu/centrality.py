@@ -72,11 +72,12 @@ _kernel = None
 
 
 def _compiled():
+    """The compiled loop, through :func:`compiled._jit` (its own cache name, the inter-process
+    lock around a compile)."""
     global _kernel, _prange
     if _kernel is None:
-        nb = compiled._numba()
-        _prange = nb.prange
-        _kernel = nb.njit(cache=True, nogil=True, parallel=True)(_brandes_sources)
+        _prange = compiled._numba().prange
+        _kernel = compiled._jit(_brandes_sources, parallel=True)
     return _kernel
 
 

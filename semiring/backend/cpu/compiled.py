@@ -7,7 +7,8 @@ compiled loop (Numba compiles NumPy's ufuncs on scalars with NumPy's type rules)
 result cast to the op's result type. The kernel is a closure over those ufuncs and types,
 built and compiled once per (semiring, domain) on its first use, and cached on disk
 (``cache=True``: the closure's cells are the ufuncs and scalar types, which pickle by name,
-so a later process finds the compiled code under the same key). An op whose NumPy twin is
+so a later process finds the compiled code under the same key; each kernel under its own
+name, behind an inter-process lock: see :func:`_jit`). An op whose NumPy twin is
 a Python function (``first``, ``second``, ``pair``, ``minus``, the positional ops), or
 whose compile fails, has no compiled form: the caller falls back to the NumPy paths
 (:mod:`.spmv`, :mod:`.traversal`), which stay the reference the tests compare against.
@@ -40,6 +41,7 @@ import time
 
 import numpy as np
 
+from ...matrix import index_type
 from ...ops import ANY, Semiring
 
 #: Whether the compiled kernels run: Numba is installed (the ``cpu`` extra) and
@@ -57,6 +59,108 @@ def _numba():
 
         _nb = numba
     return _nb
+
+# ------------------------------------------------------------------------- the disk cache
+#
+# Numba's on-disk cache keeps one index file a function (its module, qualified name and
+# line), which maps (signature, target, hash of the code and closure cells) to a numbered
+# data file holding the machine code. Saving an entry reads the index, numbers the new data
+# file one past the entries it read, writes the index, then the data, with no lock: two
+# processes saving at once (pytest-xdist's workers, Dask's, a multiprocessing pool) can
+# take the same number, and the index then names one key with the other's machine code,
+# which a later process loads: a crash (``'descr' is NULL``: the suite on 32 xdist workers,
+# session 11) or a silently wrong result (numba issues #4807, #10128, #10486). Every
+# closure of a kernel factory shared one such index (one qualified name), so any two
+# kernels compiled at once could collide. Hence each kernel's own qualified name
+# (:func:`_tag`), and an inter-process lock (``flock`` on ``<cache>/<name>.lock``) held while
+# a signature is loaded from the cache or compiled and saved, so that one process at a time
+# reads or writes a kernel's index, and the others load what it saved rather than compile
+# it again. The lock wraps the dispatcher's ``compile``, which runs only for a signature
+# the process has not yet met: a warm call does not see it. Where ``fcntl`` is missing (not
+# POSIX) the kernels are compiled without the disk cache.
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None
+
+_held: dict = {}  # lock file path -> (fd, depth) held by this process
+
+
+def _tag(family, mul, ptype, add, form, *flags):
+    """A kernel's name from what its closure holds: its own cache index and lock."""
+    parts = [family, mul.__name__, np.dtype(ptype).name,
+             add.__name__ if add is not None else "first", str(form)]
+    parts += [str(int(f)) for f in flags]
+    return "".join(c if c.isalnum() else "_" for c in "_".join(parts))
+
+
+def _jit(func, tag=None, parallel=False):
+    """``numba.njit`` of ``func`` (nogil), cached on disk under the name ``func``'s
+    qualified name + ``tag`` with the inter-process lock described above."""
+    nb = _numba()
+    if tag:
+        func.__qualname__ = f"{func.__qualname__}_{tag}"
+    if fcntl is None:  # pragma: no cover - not POSIX
+        return nb.njit(cache=False, nogil=True, parallel=parallel)(func)
+    disp = nb.njit(cache=True, nogil=True, parallel=parallel)(func)
+    if not hasattr(disp, "_cache"):  # NUMBA_DISABLE_JIT: the Python function itself
+        return disp
+    from numba.core.compiler_lock import global_compiler_lock  # noqa: PLC0415
+
+    name = "".join(c if c.isalnum() or c in "._-" else "_" for c in
+                   f"{func.__module__}.{func.__qualname__}.lock")
+    path = os.path.join(disp._cache.cache_path, name)
+    compile_ = disp.compile
+
+    def compile(sig):
+        # (Numba's compiler lock first, as its compile takes it: one order for both locks)
+        with global_compiler_lock, _file_lock(path):
+            return compile_(sig)
+
+    disp.compile = compile  # (the dispatcher calls self.compile for a new signature)
+    return disp
+
+
+class _file_lock:
+    """``flock`` on ``path`` (created) while held, re-entrant within the process (callers
+    hold Numba's compiler lock, so one thread at a time); no lock where the file cannot be
+    created (then Numba cannot save there either)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        held = _held.get(self.path)
+        if held is not None:
+            _held[self.path] = (held[0], held[1] + 1)
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError:
+                os.close(fd)
+                fd = -1
+        _held[self.path] = (fd, 1)
+
+    def __exit__(self, *exc):
+        fd, depth = _held[self.path]
+        if depth > 1:
+            _held[self.path] = (fd, depth - 1)
+            return
+        del _held[self.path]
+        if fd >= 0:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+
 
 #: A pull of fewer stored entries than this runs the serial kernel: the threads' start (a
 #: few µs) would be most of its work. (grid-64², 16 128 entries, min-plus, the kernel call:
@@ -185,7 +289,8 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                         j += one
                 out[i] = acc
 
-    return nb.njit(cache=True, parallel=parallel, nogil=True)(pull)
+    return _jit(pull, _tag("pull", mul, ptype, add, form, first_only, lanes, parallel),
+                parallel=parallel)
 
 
 def _make_block(mul, ptype, add, form):
@@ -214,12 +319,27 @@ def _make_block(mul, ptype, add, form):
                 else:
                     out[r] = ptype(add(acc, p))
 
-    return _numba().njit(cache=True, nogil=True)(block)
+    return _jit(block, _tag("block", mul, ptype, add, form))
 
 
-#: The compiled SpGEMM orders a row's columns by a scan of all the column marks when the row
-#: holds at least 1/SPGEMM_SCAN of the columns, else by sorting them.
+#: The compiled SpGEMM orders a row's columns (gathered unordered, as they are first met) by
+#: a scan of all the column marks when the row holds at least 1/SPGEMM_SCAN of the columns;
+#: by insertion where it has at most SPGEMM_INSERTION entries; else by a bitmap of the
+#: row's columns (a bit a column, read back word by word over the words the row spans, a set
+#: bit at a time), or by a heap sort where that span is more than SPGEMM_BITMAP_SPAN words
+#: an entry. urand-14 A·A min-plus (rows of ~990 of 16 384 columns), the numeric pass, ms:
+#: unordered 150-190, np.sort a row 850, a scan of the marks 420-570; the whole `sr.mxm`
+#: 586-726 ms before (np.sort, int64 columns cast after), 342-377 with the bitmap and the
+#: columns in the result's index type (SciPy's plus-times, unsorted rows: 192-260).
 SPGEMM_SCAN = 16
+SPGEMM_INSERTION = 16
+SPGEMM_BITMAP_SPAN = 8
+#: De Bruijn's sequence for the index of a word's lowest set bit: table[(b * DEBRUIJN) >> 58]
+#: for b the bit isolated (Leiserson, Prokop & Randall 1998).
+DEBRUIJN = 0x03F79D71B4CB0A89
+_DEBRUIJN_TABLE = np.zeros(64, dtype=np.int64)
+_DEBRUIJN_TABLE[((np.uint64(1) << np.arange(64, dtype=np.uint64)) * np.uint64(DEBRUIJN))
+                >> np.uint64(58)] = np.arange(64)
 
 
 def _make_spgemm(mul, ptype, add, form, first_only):
@@ -228,7 +348,6 @@ def _make_spgemm(mul, ptype, add, form, first_only):
     mark array; the numeric pass folds each output entry's products in A's stored order
     (increasing k, as the NumPy path and the dense oracle fold them), then sorts the row's
     columns. Returns (symbolic, numeric)."""
-    nb = _numba()
 
     def symbolic(a_ptr, a_idx, b_ptr, b_idx, mark, counts):
         for i in range(a_ptr.size - 1):
@@ -242,7 +361,8 @@ def _make_spgemm(mul, ptype, add, form, first_only):
                         c += 1
             counts[i] = c
 
-    def numeric(a_ptr, a_idx, a, b_ptr, b_idx, b, slot, c_ptr, c_idx, c_val, tmp, scan):
+    def numeric(a_ptr, a_idx, a, b_ptr, b_idx, b, slot, c_ptr, c_idx, c_val, tmp, scan,
+                bits, debruijn):
         def fold(acc, p):  # the monoid's op (form: a compile-time constant, see _FOLD_FORMS)
             if form == 1:
                 return p if (p < acc or acc != acc) else acc
@@ -267,28 +387,55 @@ def _make_spgemm(mul, ptype, add, form, first_only):
                         e += 1
                     elif not first_only:
                         c_val[t] = fold(c_val[t], prod)
-            # the row's columns in order, each with its value (found by its slot): a scan
-            # of the marks for a dense row, a sort of the columns otherwise
-            if (e - s) * scan >= slot.size:
+            # the row's columns in order, each with its value (found by its slot)
+            ne = e - s
+            if ne * scan >= slot.size:  # a dense row: a scan of the marks
                 w = 0
                 for j in range(slot.size):
                     t = slot[j]
                     if t >= 0:
                         tmp[w] = c_val[t]
                         c_idx[s + w] = j
-                        slot[j] = -1
                         w += 1
             else:
-                cols = np.sort(c_idx[s:e])
-                for w in range(e - s):
-                    j = cols[w]
-                    tmp[w] = c_val[slot[j]]
-                    c_idx[s + w] = j
-                    slot[j] = -1
-            for w in range(e - s):
+                if ne <= SPGEMM_INSERTION:
+                    for w in range(s + 1, e):
+                        v = c_idx[w]
+                        q = w - 1
+                        while q >= s and c_idx[q] > v:
+                            c_idx[q + 1] = c_idx[q]
+                            q -= 1
+                        c_idx[q + 1] = v
+                else:
+                    w0, w1 = c_idx[s] >> 6, c_idx[s] >> 6
+                    for w in range(s + 1, e):
+                        wd = c_idx[w] >> 6
+                        w0, w1 = min(w0, wd), max(w1, wd)
+                    if w1 - w0 > SPGEMM_BITMAP_SPAN * ne:
+                        _heapsort_jit(c_idx[s:e])
+                    else:
+                        for w in range(s, e):
+                            j = c_idx[w]
+                            bits[j >> 6] |= one << np.uint64(j & 63)
+                        q = s
+                        for wd in range(w0, w1 + 1):
+                            word = bits[wd]
+                            bits[wd] = 0
+                            while word:
+                                low = word & (~word + one)  # the lowest set bit
+                                c_idx[q] = (wd << 6) + debruijn[(low * magic) >> shift]
+                                q += 1
+                                word ^= low
+                for w in range(ne):
+                    tmp[w] = c_val[slot[c_idx[s + w]]]
+            for w in range(ne):
                 c_val[s + w] = tmp[w]
+                slot[c_idx[s + w]] = -1
 
-    return (nb.njit(cache=True, nogil=True)(symbolic), nb.njit(cache=True, nogil=True)(numeric))
+    one, magic, shift = np.uint64(1), np.uint64(DEBRUIJN), np.uint64(58)
+    _sort_kernels()  # the global _heapsort_jit the numeric pass calls
+    tag = _tag("spgemm", mul, ptype, add, form, first_only)
+    return _jit(symbolic, tag), _jit(numeric, tag)
 
 
 def spgemm(A, B, sr: Semiring, dtype):
@@ -311,14 +458,254 @@ def spgemm(A, B, sr: Semiring, dtype):
     c_ptr = np.zeros(nrows + 1, dtype=np.int64)
     np.cumsum(counts, out=c_ptr[1:])
     nnz = int(c_ptr[-1])
-    c_idx = np.empty(nnz, dtype=np.int64)
+    # the column indices in the result's own index type (int32 where it fits: no cast
+    # after, half the stores)
+    c_idx = np.empty(nnz, dtype=index_type(nrows, ncols, nnz))
     c_val = np.empty(nnz, dtype=ptype)
     mark.fill(-1)  # now each column's slot in the row being built
     tmp = np.empty(ncols, dtype=ptype)
-    if _call(numeric, key, a_ptr, A.indices, _values(A, dtype), b_ptr, B.indices,
-             _values(B, dtype), mark, c_ptr, c_idx, c_val, tmp, SPGEMM_SCAN) is None:
+    if _call(numeric, key + (c_idx.dtype,), a_ptr, A.indices, _values(A, dtype), b_ptr, B.indices,
+             _values(B, dtype), mark, c_ptr, c_idx, c_val, tmp, SPGEMM_SCAN,
+             np.zeros(ncols // 64 + 1, dtype=np.uint64), _DEBRUIJN_TABLE) is None:
         return None
     return c_ptr, c_idx, c_val
+
+
+#: The masked dot product scans row j of Bᵀ against row i of A scattered, or, where row j
+#: is more than DOT_GALLOP times longer than row i, searches it for row i's entries (a
+#: hub's row against a leaf's).
+DOT_GALLOP = 16
+#: The multiplies the masked dot product compiles besides the ufunc ops (by the op's name):
+#: the product is the left value, the right value, or 1 (``pair``: triangle counting).
+_DOT_MUL_KINDS = {"first": 1, "second": 2, "pair": 3}
+
+
+def dot_ops(sr: Semiring, domain):
+    """The masked dot product's compiled form of ``sr`` in ``domain``: (mul ufunc, kind, ptype,
+    add ufunc or None, form, first_only), or None (positional ops, a Python fold)."""
+    mul = sr.mul
+    if mul.positional:
+        return None
+    kind = 0 if isinstance(mul.numpy, np.ufunc) else _DOT_MUL_KINDS.get(mul.name)
+    if kind is None:
+        return None
+    ptype = mul.result_type(domain)
+    first_only = sr.add.terminal is not None and sr.add.terminal(ptype) is ANY
+    a = None if first_only else _scalar(sr.add.op, ptype)
+    if not first_only and (a is None or np.dtype(a[1]) != ptype):
+        return None
+    add = None if first_only else a[0]
+    return (mul.numpy if kind == 0 else np.add, kind, ptype.type, add,
+            _FOLD_FORMS.get(add, 0), first_only)
+
+
+def _make_dot(mul, kind, ptype, add, form, first_only):
+    """The masked dot product ``C⟨M⟩ = A ⊕.⊗ Bᵀ`` (SuiteSparse's dot3): for each mask entry
+    (i, j) the products of the k where rows i of A and j of BT meet, folded in increasing k
+    (the NumPy path's order). Row i of A is scattered into ``stamp`` / ``pos`` (one slot a
+    k), and each row j of BT masked in is scanned against it: one load and a compare a k,
+    no merge's unpredictable branches (triangle counting, kron-14: a merge of the two rows
+    took 190-210 ms); a row j more than DOT_GALLOP times longer than row i is searched for
+    row i's entries instead. ``hit[e]``: whether mask entry e met any k; ``counts[i]``: row
+    i's hits; ``stamp`` zeros on entry."""
+    count = kind == 3 and add is np.add  # plus_pair: the count of the k, as ptype
+
+    def dot(a_ptr, a_idx, a, b_ptr, b_idx, b, m_ptr, m_idx, out, hit, counts, stamp, pos):
+        def prod(pa, pb):
+            if kind == 1:
+                return ptype(a[pa])
+            if kind == 2:
+                return ptype(b[pb])
+            if kind == 3:
+                return ptype(1)
+            return ptype(mul(a[pa], b[pb]))
+
+        def fold(acc, p):  # (as in the pull)
+            if form == 1:
+                return p if (p < acc or acc != acc) else acc
+            if form == 2:
+                return p if (p > acc or acc != acc) else acc
+            return ptype(add(acc, p))
+
+        for i in range(m_ptr.size - 1):
+            a0, a1 = a_ptr[i], a_ptr[i + 1]
+            m0, m1 = m_ptr[i], m_ptr[i + 1]
+            if a0 == a1:
+                for e in range(m0, m1):
+                    hit[e] = False
+                counts[i] = 0
+                continue
+            tag = i + 1
+            for pa in range(a0, a1):
+                k = a_idx[pa]
+                stamp[k] = tag
+                pos[k] = pa
+            c = 0
+            for e in range(m0, m1):
+                j = m_idx[e]
+                b0, b1 = b_ptr[j], b_ptr[j + 1]
+                found = False
+                acc = ptype(0)
+                if b1 - b0 > DOT_GALLOP * (a1 - a0):
+                    # row i's entries searched for in the long row j (both in k order)
+                    lo = b0
+                    for pa in range(a0, a1):
+                        k = a_idx[pa]
+                        hi = b1
+                        while lo < hi:
+                            mid = (lo + hi) >> 1
+                            if b_idx[mid] < k:
+                                lo = mid + 1
+                            else:
+                                hi = mid
+                        if lo == b1:
+                            break
+                        if b_idx[lo] == k:
+                            p = prod(pa, lo)
+                            if not found:
+                                acc, found = p, True
+                                if first_only:
+                                    break
+                            else:
+                                acc = fold(acc, p)
+                            lo += 1
+                elif count:
+                    n = 0
+                    for pb in range(b0, b1):
+                        n += stamp[b_idx[pb]] == tag
+                    found = n > 0
+                    acc = ptype(n)
+                else:
+                    for pb in range(b0, b1):
+                        k = b_idx[pb]
+                        if stamp[k] == tag:
+                            p = prod(pos[k], pb)
+                            if not found:
+                                acc, found = p, True
+                                if first_only:
+                                    break
+                            else:
+                                acc = fold(acc, p)
+                hit[e] = found
+                if found:
+                    out[e] = acc
+                    c += 1
+            counts[i] = c
+
+    return _jit(dot, _tag("dot", mul, ptype, add, form, kind, first_only))
+
+
+def dot3(A, BT, sr: Semiring, dtype, mask):
+    """The masked dot product by :func:`_make_dot`'s kernel: (indptr int64, column indices
+    int64, values of the products' type), or None where ``sr`` has no compiled form there
+    (the caller runs the NumPy path). ``mask``: a structure-only Matrix."""
+    if not ENABLED:
+        return None
+    dtype = np.dtype(dtype)
+    key = ("dot", sr, dtype)
+    k = _kernels.get(key, False)
+    if k is False:
+        with _lock:
+            f = dot_ops(sr, dtype)
+            k = _kernels[key] = None if f is None else (_make_dot(*f), np.dtype(f[2]))
+    if k is None:
+        return None
+    kernel, ptype = k
+    ne = mask.nvals
+    out = np.empty(ne, dtype=ptype)
+    hit = np.empty(ne, dtype=np.bool_)
+    counts = np.empty(mask.nrows, dtype=np.int64)
+    stamp = np.zeros(A.ncols, dtype=np.int64)
+    pos = np.empty(A.ncols, dtype=np.int64)
+    la, lb, lm = _layout(A, 0), _layout(BT, 0), _layout(mask, 0)
+    ckey = (kernel, A.indices.dtype, BT.indices.dtype, mask.indices.dtype)
+    i64 = np.int64  # (signed positions: no unsigned + signed mixes, which Numba makes float)
+    if _call(kernel, ckey, la["indptr"].view(i64), la["indices"], _values(A, dtype),
+             lb["indptr"].view(i64), lb["indices"], _values(BT, dtype),
+             lm["indptr"].view(i64), lm["indices"], out, hit, counts, stamp, pos) is None:
+        return None
+    indptr = np.zeros(mask.nrows + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    if int(indptr[-1]) == ne:
+        return indptr, mask.indices, out
+    e = np.flatnonzero(hit)
+    return indptr, mask.indices[e], out[e]
+
+
+#: The dense min/max GEMM relaxes Z's columns in blocks whose rows of Y (K of them) fill
+#: about GEMM_BLOCK_BYTES (kept in the core's L2 cache while every row of Z passes).
+GEMM_BLOCK_BYTES = 1 << 17
+
+
+def _make_gemm(mul, ptype, form):
+    """The dense product ``Z = Z ⊕ X ⊗ Y`` (``init``: Z starts from the k = 0 products) for
+    a min or max monoid (``form`` 1 / 2: fmin / fmax, order-free), a row of Z at a time,
+    every k of X's row folded into it across a block of columns: the innermost loop a
+    branch-free select over contiguous columns, which LLVM vectorizes."""
+
+    def gemm(Z, X, Y, init, jb):
+        m, K = X.shape
+        n = Y.shape[1]
+        for j0 in range(0, n, jb):
+            j1 = min(n, j0 + jb)
+            for i in range(m):
+                # (1-D rows indexed from 0: no negative-index test a load; the loop over a
+                # 2-D index ran scalar, 0.94 ns a relaxation against 0.11)
+                zr = Z[i, j0:j1]
+                k0 = 0
+                if init:
+                    a = X[i, 0]
+                    yr = Y[0, j0:j1]
+                    for j in range(zr.size):
+                        zr[j] = ptype(mul(a, yr[j]))
+                    k0 = 1
+                for k in range(k0, K):
+                    a = X[i, k]
+                    yr = Y[k, j0:j1]
+                    for j in range(zr.size):
+                        p = ptype(mul(a, yr[j]))
+                        acc = zr[j]
+                        if form == 1:
+                            zr[j] = p if ((p < acc) | (acc != acc)) else acc
+                        else:
+                            zr[j] = p if ((p > acc) | (acc != acc)) else acc
+
+    return _jit(gemm, _tag("gemm", mul, ptype, None, form))
+
+
+def gemm(Z, X, Y, sr: Semiring, dtype, init: bool):
+    """``Z = [Z ⊕] X ⊕.⊗ Y`` in place by :func:`_make_gemm`'s kernel, for a min or max
+    monoid over a non-positional ufunc multiply whose products have Z's type: True, or None
+    (the caller runs the NumPy path). X and Y are read in ``dtype``."""
+    if not ENABLED:
+        return None
+    dtype = np.dtype(dtype)
+    key = ("gemm", sr, dtype)
+    k = _kernels.get(key, False)
+    if k is False:
+        with _lock:
+            f = ops_of(sr, dtype)
+            k = _kernels[key] = None if f is None or f.form not in (1, 2) else \
+                (_make_gemm(f.mul, f.ptype, f.form), np.dtype(f.ptype))
+    if k is None or Z.dtype != k[1] or X.shape[1] == 0:
+        return None
+    kernel = k[0]
+    X = np.ascontiguousarray(X, dtype=dtype)
+    Y = np.ascontiguousarray(Y, dtype=dtype)
+    # operands that overlap Z are read from copies (the kernel writes Z as it goes; the
+    # product is the operands' before the call)
+    X = X.copy() if np.may_share_memory(X, Z) else X
+    Y = Y.copy() if np.may_share_memory(Y, Z) else Y
+    jb = max(64, GEMM_BLOCK_BYTES // max(1, X.shape[1] * dtype.itemsize)) // 16 * 16
+    # a view of rows with a pitch (Floyd–Warshall's rectangles) relaxed in a contiguous copy:
+    # the kernel on the strided layout ran 0.47 ns a relaxation against 0.11, and the copy
+    # in and out is two passes against K relaxations an element
+    W = Z if Z.flags.c_contiguous else np.ascontiguousarray(Z)
+    if _call(kernel, (kernel,), W, X, Y, bool(init), jb) is None:
+        return None
+    if W is not Z:
+        Z[...] = W
+    return True
 
 
 def _make_push(mul, ptype, add, form, first_only):
@@ -374,10 +761,9 @@ def _make_push(mul, ptype, add, form, first_only):
             mark[o] = 0  # the marks are all clear between calls
         return idx, vals
 
-    nb = _numba()
     one = np.uint64(1)
     _sort_kernels()  # the global _heapsort_jit the push calls
-    return nb.njit(cache=True, nogil=True)(push)
+    return _jit(push, _tag("push", mul, ptype, add, form, first_only))
 
 
 def _heapsort(a):
@@ -419,9 +805,8 @@ _sift_jit = _heapsort_jit = None  # compiled on first use; globals of the kernel
 def _sort_kernels():
     global _sift_jit, _heapsort_jit
     if _heapsort_jit is None:
-        nb = _numba()
-        _sift_jit = nb.njit(cache=True, nogil=True)(_sift)
-        _heapsort_jit = nb.njit(cache=True, nogil=True)(_heapsort)
+        _sift_jit = _jit(_sift)
+        _heapsort_jit = _jit(_heapsort)
 
 
 def _bfs_levels(order, pred, level):
@@ -487,7 +872,7 @@ def levels_kernel():
     """The compiled BFS levels loop (see :func:`bfs_levels`)."""
     global _levels
     if _levels is None:
-        _levels = _numba().njit(cache=True, nogil=True)(_bfs_levels)
+        _levels = _jit(_bfs_levels)
     return _levels
 
 

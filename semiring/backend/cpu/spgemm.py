@@ -1,10 +1,10 @@
 """CPU SpGEMM: Gustavson's product vectorized with NumPy, in chunks of rows of bounded work:
 every product A(i,k)·B(k,j) of the chunk is expanded, disallowed ones dropped, the rest stably
 sorted by (i, j), so each output entry folds its products in increasing k, as the dense oracle
-does, then reduced with the monoid. Unmasked ``plus_times`` over floats goes through SciPy (see
-:func:`_scipy_plus_times`); other unmasked products with a compiled form (Numba, the ``cpu``
-extra) through :func:`.compiled.spgemm`, the same fold order; this NumPy path is their
-oracle. Called by :mod:`semiring.spgemm`, which validates the operands."""
+does, then reduced with the monoid. Unmasked products with a compiled form (Numba, the ``cpu``
+extra) go through :func:`.compiled.spgemm`, the same fold order; without it, unmasked
+``plus_times`` over floats goes through SciPy (see :func:`_scipy_plus_times`); this NumPy
+path is their oracle. Called by :mod:`semiring.spgemm`, which validates the operands."""
 
 from __future__ import annotations
 
@@ -42,15 +42,19 @@ def _chunks(cum, limit):
 
 def spgemm(A, B, sr, dtype, rtype, mask, complement):
     nrows, ncols = A.nrows, B.ncols
-    if mask is None and (sr.add, sr.mul) in SCIPY_SEMIRINGS and np.dtype(dtype).kind == "f":
-        return _scipy_plus_times(A, B, dtype)
     if mask is None and compiled.ENABLED:
         # Gustavson's rows compiled: min-plus A·A on 2 cores, kron-12 / kron-14 / urand-14
         # 1640 / 12590 / 1529 ms by the NumPy path, 161 / 1743 / 586 ms compiled (SciPy's
-        # plus-times 98 / 1097 / 197 ms, its columns left unsorted)
+        # plus-times 98 / 1097 / 197 ms, its columns left unsorted); session 11, rows
+        # ordered by a bitmap: kron-12 154 ms, urand-14 342-377 (SciPy 98 / 192-201)
         C = compiled.spgemm(A, B, sr, dtype)
         if C is not None:
             return _build_csr(np, C[0], C[1], C[2].astype(rtype, copy=False), (nrows, ncols))
+    if mask is None and (sr.add, sr.mul) in SCIPY_SEMIRINGS and np.dtype(dtype).kind == "f":
+        # (after the compiled product, which sums in the same order and keeps the zero sums
+        # itself: plus_times A·A, kron-12 149-155 ms compiled against this route's 202,
+        # urand-14 351-395 against 684-688: SciPy's product leaves its rows to sort)
+        return _scipy_plus_times(A, B, dtype)
     cum, degB = _row_flops_cum(A, B)
     a_ptr = A.indptr.astype(np.int64)
     b_ptr = B.indptr.astype(np.int64)
