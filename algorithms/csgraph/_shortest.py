@@ -26,6 +26,7 @@ import semiring as sr
 from ..apsp import apsp as _apsp_native
 from ..sssp import multi_source_sssp as _multi_source_sssp
 from ..sssp import sssp as _sssp_native
+from . import _thin
 from . import _validation as _v
 
 #: SciPy's "no predecessor" value.
@@ -79,7 +80,7 @@ def _scipy(op: str, name: str, *args, **kw):
 def _engine(csgraph, n: int | None = None) -> bool:
     """Whether the engine path runs: GPU input, a graph beyond SciPy's int32 indices, or the
     tests' switch ``_validation.FORCE_ENGINE`` (which runs the GPU code on NumPy)."""
-    return _v.is_gpu_input(csgraph) or _v.FORCE_ENGINE or (n is not None and n > SCIPY_MAX_N)
+    return _v.is_gpu_input(csgraph) or _v.engine_forced() or (n is not None and n > SCIPY_MAX_N)
 
 
 def _negative_edge(data):
@@ -228,6 +229,10 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     _check_negative(op, method, r, c, w, directed, unweighted)
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
+    if idx.size and _thin.sssp_is_thin(A, int(idx[0])):
+        # a long, thin graph: the device loop would pay a barrier a round (a path of 10⁵
+        # vertices: 3 s); SciPy's routine on a host copy is O(N + nnz) a source
+        raise _v.ThinGraph(op)
     has_neg = bool(A.nvals) and float(A.values.min()) < 0
     if method == "J":
         return _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method)
@@ -863,6 +868,12 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
             raise sr.InvalidValue(f"{op}: Yen's algorithm needs non-negative weights, got "
                                   f"{float(w[k])} on edge ({int(r[k])}, {int(c[k])})")
     A = _prepared(A, directed, unweighted)
+    if A.device == "gpu" and _thin.sssp_is_thin(A, source):
+        # a long, thin graph: each spur search would run the device loop's barrier-bound
+        # rounds; SciPy's Dijkstra on a host copy runs them instead (results on the GPU)
+        return _v.host_route(yen, csgraph, (source, sink, K),
+                             dict(directed=directed, return_predecessors=return_predecessors,
+                                  unweighted=unweighted))
     paths = _yen_paths(A, source, sink, K)
     dist = np.array([p[0] for p in paths], dtype=np.float64)
     if not return_predecessors:

@@ -14,6 +14,7 @@ import scipy.sparse.csgraph as scg
 
 import semiring as sr
 
+from . import _thin
 from . import _validation as _v
 from ._shortest import NULL_IDX, _engine, _lookup, _scg, _tree_weight
 
@@ -158,6 +159,58 @@ def _tree_from_pred(csgraph, A: sr.Matrix, pred, directed: bool, kind: str):
     return _v.sparse_output(kind, w, child.astype(xp.int32), indptr, (n, n))
 
 
+def _bfs_device(csgraph, i_start, directed: bool, op: str):
+    """SciPy's breadth-first order and predecessors for the engine path (GPU input):
+    ``(order, pred, A or None)``, on the input's device.
+
+    A probe (:func:`._thin.probe`: :data:`._thin.PROBE_LEVELS` levels in one launch) decides:
+    a traversal that widens early (a Kronecker graph) runs the level loop of
+    :func:`_bfs_engine` on the GPU; a narrow one (a path, a grid, a road network) runs
+    SciPy's O(N + nnz) search on a host copy of the structure (no weights), renumbered in
+    level order where that makes the host search cache-friendly (:func:`._thin.host_traversal`);
+    a level loop that turns thin later (a lollipop) hands over to the same host search."""
+    indptr, indices, n = _thin.traversal_structure(csgraph, op, directed)
+    i = _start(i_start, n, op)
+    status = "wide"
+    if _thin.applies("gpu" if sr.is_gpu_array(indptr) else "cpu"):
+        status, level = _thin.probe(indptr, indices, n, i, _thin.PROBE_LEVELS)
+    if status in ("wide", "overflow"):
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        res = _bfs_engine(csgraph, A, i, directed)
+        if res is not None:
+            return res[0], res[1], A
+        res = _thin.host_traversal("bfs", indptr, indices, n, i)
+        return res[0], res[1], A
+    if _thin.worth_renumbering(status, level, int(indices.size)):
+        if status == "limit":  # every level, by the engine's own (barrier-free) search
+            level = _thin.full_levels(indptr, indices, n, i)
+        res = _thin.host_traversal("bfs", indptr, indices, n, i, level)
+        if res is not None:
+            return res[0], res[1], None
+    res = _thin.host_traversal("bfs", indptr, indices, n, i)
+    if res is None:  # beyond SciPy's int32 indices: the level loop
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        res = _bfs_engine(csgraph, A, i, directed)
+        if res is None:
+            raise sr.InvalidValue(f"{op}: a thin traversal of more than 2**31 - 1 entries "
+                                  f"is not supported")
+        return res[0], res[1], A
+    return res[0], res[1], None
+
+
+def _dfs_device(csgraph, i_start, directed: bool, op: str):
+    """SciPy's depth-first order and predecessors for GPU input: SciPy's search on a host copy
+    of the structure only (indptr and indices, one transfer; the undirected rows built on the
+    GPU), answered on the GPU. Depth-first order is sequential by nature: no GPU path."""
+    indptr, indices, n = _thin.traversal_structure(csgraph, op, directed)
+    i = _start(i_start, n, op)
+    res = _thin.host_traversal("dfs", indptr, indices, n, i)
+    if res is None:
+        raise sr.InvalidValue(f"{op}: SciPy's depth-first search takes at most 2**31 - 1 "
+                              f"entries, got {int(indices.size)}")
+    return res
+
+
 # ------------------------------------------------------------------------------ public names
 
 
@@ -195,15 +248,8 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
         return scg.breadth_first_order(S, i_start, directed, return_predecessors)
     op = "breadth_first_order"
     if _engine(csgraph):
-        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
-        res = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
-        if res is not None:
-            order, pred = res
-            return (order, pred) if return_predecessors else order
-        S, n = _host(csgraph, op, directed)
-        return _to_gpu(_scg().breadth_first_order(S, _start(i_start, n, op), directed=directed,
-                                                  return_predecessors=return_predecessors),
-                       A.device)
+        order, pred, _A = _bfs_device(csgraph, i_start, directed, op)
+        return (order, pred) if return_predecessors else order
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
     return _scg().breadth_first_order(S, i, directed=directed,
@@ -240,14 +286,9 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     op = "breadth_first_tree"
     kind = _v.graph_kind(csgraph)
     if _engine(csgraph):
-        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
-        res = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
-        if res is None:  # long and thin: the host BFS (see THIN_LEVELS), the tree on the GPU
-            S, n = _host(csgraph, op, directed)
-            _, pred = _scg().breadth_first_order(S, _start(i_start, n, op), directed=directed)
-            pred = sr.to_device(pred, A.device)
-        else:
-            pred = res[1]
+        _, pred, A = _bfs_device(csgraph, i_start, directed, op)
+        if A is None:
+            A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
         return _tree_from_pred(csgraph, A, pred, directed, kind)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
@@ -278,11 +319,13 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
     if S is not None and _v.fast_vertex(i_start, S.shape[0]):
         return scg.depth_first_order(S, i_start, directed, return_predecessors)
     op = "depth_first_order"
+    if _engine(csgraph):
+        order, pred = _dfs_device(csgraph, i_start, directed, op)
+        return (order, pred) if return_predecessors else order
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
-    res = _scg().depth_first_order(S, i, directed=directed,
-                                   return_predecessors=return_predecessors)
-    return _to_gpu(res) if _v.is_gpu_input(csgraph) else res
+    return _scg().depth_first_order(S, i, directed=directed,
+                                    return_predecessors=return_predecessors)
 
 
 def depth_first_tree(csgraph, i_start, directed=True):
@@ -306,11 +349,10 @@ def depth_first_tree(csgraph, i_start, directed=True):
         return scg.depth_first_tree(S, i_start, directed)
     op = "depth_first_tree"
     kind = _v.graph_kind(csgraph)
+    if _engine(csgraph):
+        _, pred = _dfs_device(csgraph, i_start, directed, op)
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        return _tree_from_pred(csgraph, A, pred, directed, kind)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
-    T = _scg().depth_first_tree(S, i, directed=directed)
-    if kind == "cupyx":
-        xp = sr.array_module("gpu")
-        return _v.sparse_output(kind, xp.asarray(T.data), xp.asarray(T.indices),
-                                xp.asarray(T.indptr), T.shape)
-    return _as_kind(T, kind)
+    return _as_kind(_scg().depth_first_tree(S, i, directed=directed), kind)
