@@ -88,7 +88,8 @@ def _with_transpose(indptr, indices, n: int):
     nnz = int(indices.size)
     cols = indices.astype(xp.int64)
     deg_out = indptr[1:] - indptr[:-1]
-    rows = xp.repeat(xp.arange(n, dtype=xp.int64), deg_out)
+    # the row of each entry (cupy.repeat takes no array of counts)
+    rows = xp.searchsorted(indptr, xp.arange(nnz, dtype=xp.int64), side="right") - 1
     # Aᵀ's rows: the entries sorted by column, ties by stored position (row-major: by row)
     perm = xp.argsort(cols * max(nnz, 1) + xp.arange(nnz, dtype=xp.int64))
     deg_in = xp.bincount(cols, minlength=n)[:n] if nnz else xp.zeros(n, dtype=xp.int64)
@@ -106,11 +107,12 @@ def _with_transpose(indptr, indices, n: int):
     return (out_ptr.astype(xp.int32) if 2 * nnz < 2**31 - 1 else out_ptr), out
 
 
-def traversal_structure(csgraph, op: str, directed: bool):
+def traversal_structure(csgraph, op: str, directed: bool, combine: bool | None = None):
     """``(indptr, indices, n)`` on the input's device: the rows SciPy's traversals read, in its
     stored order (SciPy's own conversion, ``_validation.scipy_view``), for ``directed=False``
-    each row followed by its transposed row (:func:`_with_transpose`). The structure only:
-    weights are never read (nor copied)."""
+    each row followed by its transposed row (:func:`_with_transpose`; ``combine=False``
+    leaves that to SciPy's host search, cheaper for a small graph than the launches). The
+    structure only: weights are never read (nor copied)."""
     G = _v._csc_undirected(csgraph, directed)
     if isinstance(G, sr.Matrix):
         _v._check_square(op, "csgraph", G.shape, True)
@@ -124,7 +126,7 @@ def traversal_structure(csgraph, op: str, directed: bool):
     else:  # dense, masked, lists: SciPy's dense conversion sorts each row
         A = _v.as_graph(G, op, dup="first")
         indptr, indices, n = A.indptr, A.indices, A.nrows
-    if not directed:
+    if (not directed) if combine is None else combine:
         indptr, indices = _with_transpose(indptr, indices, n)
     return indptr, indices, n
 
@@ -188,10 +190,13 @@ def _to_device(arrays, device: str):
     return _v._scatter_to_gpu(arrays)
 
 
-def host_traversal(kind: str, indptr, indices, n: int, source: int, level=None):
+def host_traversal(kind: str, indptr, indices, n: int, source: int, level=None, *,
+                   directed: bool = True):
     """SciPy's directed ``breadth_first_order`` (``kind='bfs'``) or ``depth_first_order``
     (``'dfs'``) on a host copy of the structure ``(indptr, indices)`` (from
     :func:`traversal_structure`): ``(order, predecessors)``, int32, on the structure's device.
+    ``directed=False`` runs SciPy's undirected search on the rows as given (for a structure
+    built with ``combine=False``).
 
     With ``level`` (every reachable vertex's BFS level, ``-1`` elsewhere), the reachable
     vertices are renumbered by (level, vertex) on the device first, each row keeping its
@@ -215,7 +220,9 @@ def host_traversal(kind: str, indptr, indices, n: int, source: int, level=None):
         if nr >= 2**31 - 1 or m >= 2**31 - 1:
             return None
         # each new row gathers its old row's entries in stored order
-        e = xp.repeat(ip64[perm] - new_ptr[:-1], deg) + xp.arange(m, dtype=xp.int64)
+        pos = xp.arange(m, dtype=xp.int64)
+        row = xp.searchsorted(new_ptr, pos, side="right") - 1  # each new entry's new row
+        e = ip64[perm[row]] + (pos - new_ptr[row])
         ptr = new_ptr.astype(xp.int32)
         ind = inv[indices[e]].astype(xp.int32)
         start = 0
@@ -223,13 +230,14 @@ def host_traversal(kind: str, indptr, indices, n: int, source: int, level=None):
         nr, m = n, int(indices.size)
         if n >= 2**31 - 1 or m >= 2**31 - 1:
             return None
-        ptr, ind, start = indptr.astype(xp.int32), indices.astype(xp.int32), int(source)
+        ptr, ind = indptr.astype(xp.int32, copy=False), indices.astype(xp.int32, copy=False)
+        start = int(source)
     ptr_h, ind_h = _to_host([ptr, ind])
     # SciPy's traversals read indptr and indices only: a read-only zero-stride data array
     # satisfies its validation without allocating nnz floats
     R = sps.csr_matrix((np.broadcast_to(np.float64(1.0), (m,)), ind_h, ptr_h), shape=(nr, nr))
     run = scg.breadth_first_order if kind == "bfs" else scg.depth_first_order
-    order_h, pred_h = run(R, start, directed=True, return_predecessors=True)
+    order_h, pred_h = run(R, start, directed=directed, return_predecessors=True)
     order, pred = _to_device([order_h, pred_h], device)
     if level is None:
         return order, pred

@@ -464,6 +464,15 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
         return _scg().laplacian(csgraph, normed=normed, return_diag=return_diag,
                                 use_out_degree=use_out_degree, copy=True, form=form,
                                 dtype=dtype, symmetrized=symmetrized)
+    if (form == "array" and _v.is_gpu_input(csgraph) and _v._routable(csgraph)
+            and len(getattr(csgraph, "shape", ())) == 2
+            and np.dtype(csgraph.dtype).kind in "if"
+            and _v._entries(csgraph) <= _v.HOST_MAX_WORK.get(op, 0)):
+        # small GPU input: SciPy's Laplacian on a host copy, the result uploaded at once (the
+        # engine's element-wise path costs about 2 ms of launches whatever the size)
+        return _v.host_route(laplacian, csgraph, (), dict(
+            normed=normed, return_diag=return_diag, use_out_degree=use_out_degree,
+            form=form, dtype=dtype, symmetrized=symmetrized))
     if _v.is_gpu_input(csgraph) or (
             _v.FORCE_ENGINE and not isinstance(csgraph, (list, np.ma.MaskedArray))):
         return _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dtype,

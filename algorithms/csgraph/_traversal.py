@@ -159,6 +159,13 @@ def _tree_from_pred(csgraph, A: sr.Matrix, pred, directed: bool, kind: str):
     return _v.sparse_output(kind, w, child.astype(xp.int32), indptr, (n, n))
 
 
+def _small(csgraph, op: str) -> bool:
+    """GPU input within ``_validation.HOST_MAX_WORK[op]`` stored entries."""
+    limit = _v.HOST_MAX_WORK.get(op, 0)
+    return bool(limit) and _v.is_gpu_input(csgraph) and \
+        len(getattr(csgraph, "shape", ())) == 2 and _v._entries(csgraph) <= limit
+
+
 def _bfs_device(csgraph, i_start, directed: bool, op: str):
     """SciPy's breadth-first order and predecessors for the engine path (GPU input):
     ``(order, pred, A or None)``, on the input's device.
@@ -169,6 +176,13 @@ def _bfs_device(csgraph, i_start, directed: bool, op: str):
     SciPy's O(N + nnz) search on a host copy of the structure (no weights), renumbered in
     level order where that makes the host search cache-friendly (:func:`._thin.host_traversal`);
     a level loop that turns thin later (a lollipop) hands over to the same host search."""
+    if _small(csgraph, op):
+        # SciPy's search on a host copy of the structure: one transfer each way (a level
+        # loop's launches cost more than the whole search at this size)
+        indptr, indices, n = _thin.traversal_structure(csgraph, op, directed, combine=False)
+        order, pred = _thin.host_traversal("bfs", indptr, indices, n, _start(i_start, n, op),
+                                           directed=directed)
+        return order, pred, None
     indptr, indices, n = _thin.traversal_structure(csgraph, op, directed)
     i = _start(i_start, n, op)
     status = "wide"
@@ -202,9 +216,11 @@ def _dfs_device(csgraph, i_start, directed: bool, op: str):
     """SciPy's depth-first order and predecessors for GPU input: SciPy's search on a host copy
     of the structure only (indptr and indices, one transfer; the undirected rows built on the
     GPU), answered on the GPU. Depth-first order is sequential by nature: no GPU path."""
-    indptr, indices, n = _thin.traversal_structure(csgraph, op, directed)
+    small = _small(csgraph, op)  # SciPy's host search builds the undirected rows
+    indptr, indices, n = _thin.traversal_structure(csgraph, op, directed,
+                                                   combine=not directed and not small)
     i = _start(i_start, n, op)
-    res = _thin.host_traversal("dfs", indptr, indices, n, i)
+    res = _thin.host_traversal("dfs", indptr, indices, n, i, directed=directed or not small)
     if res is None:
         raise sr.InvalidValue(f"{op}: SciPy's depth-first search takes at most 2**31 - 1 "
                               f"entries, got {int(indices.size)}")
@@ -214,7 +230,6 @@ def _dfs_device(csgraph, i_start, directed: bool, op: str):
 # ------------------------------------------------------------------------------ public names
 
 
-@_v.on_host_when_small
 def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
     """Breadth-first ordering from ``i_start``, identical to
     ``scipy.sparse.csgraph.breadth_first_order``: the same order and the same predecessors

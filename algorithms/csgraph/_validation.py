@@ -107,12 +107,14 @@ FORCE_ENGINE = False
 #:   20.6 ms): 2¹⁷.
 HOST_MAX_WORK = {
     "breadth_first_order": 1 << 20,
+    "depth_first_order": 1 << 20,
+    "laplacian": 1 << 16,
     "breadth_first_tree": 1 << 19,
     "dijkstra": 1 << 15,
     "bellman_ford": 1 << 11,
     "johnson": 1 << 11,
     "shortest_path": 1 << 15,
-    "connected_components": 0,
+    "connected_components": 1 << 14,
     "minimum_spanning_tree": 1 << 17,
 }
 
@@ -278,6 +280,10 @@ def _to_gpu_result(res):
         if isinstance(r, tuple):
             return ("tuple", [plan(x) for x in r])
         if sps.issparse(r):
+            if r.format == "coo":  # a Laplacian: COO as SciPy (and the engine) answer it
+                k = len(flat)
+                flat.extend([r.data, r.row, r.col])
+                return ("coo", k, r.shape)
             r = r.tocsr()
             k = len(flat)
             flat.extend([r.data, r.indices, r.indptr])
@@ -298,6 +304,11 @@ def _to_gpu_result(res):
 
             k = t[1]
             return cps.csr_matrix((dev[k], dev[k + 1], dev[k + 2]), shape=t[2])
+        if t[0] == "coo":
+            import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+            k = t[1]
+            return cps.coo_matrix((dev[k], (dev[k + 1], dev[k + 2])), shape=t[2])
         if t[0] == "array":
             return dev[t[1]]
         return t[1]
