@@ -46,10 +46,16 @@ def engine(device, monkeypatch):
     return device
 
 
-@pytest.fixture(params=["renumbered", "plain"])
+@pytest.fixture(params=["renumbered", "plain", "small"])
 def thin_traversal(engine, request, monkeypatch):
     """Every traversal thin after one level; ``renumbered``: always renumbered (the full levels
-    by the engine's BFS), ``plain``: never (the structure as stored)."""
+    by the engine's BFS), ``plain``: never (the structure as stored); ``small``: the small-input
+    path (every graph within ``HOST_MAX_WORK``: SciPy's search on the structure's host copy,
+    SciPy building the undirected rows)."""
+    from algorithms.csgraph import _traversal
+
+    if request.param == "small":
+        monkeypatch.setattr(_traversal, "_small", lambda csgraph, op: True)
     monkeypatch.setattr(_thin, "PROBE_LEVELS", 1)
     if request.param == "renumbered":
         monkeypatch.setattr(_thin, "RENUMBER_NNZ", 0)

@@ -159,13 +159,14 @@ def sssp_is_thin(A: sr.Matrix, source: int) -> bool:
     return int(xp.count_nonzero(level >= 0)) < SSSP_PROBE_LEVELS * SSSP_THIN_FRONTIER
 
 
-def full_levels(indptr, indices, n: int, source: int):
+def full_levels(indptr, indices, n: int, source: int, symmetric: bool = False):
     """Every vertex's BFS level by the engine's own search (``algorithms.bfs``: on a road-like
-    GPU graph the barrier-free ``bfs_async``), on the traversal structure."""
+    GPU graph the barrier-free ``bfs_async``), on the traversal structure (``symmetric``: an
+    undirected one, each row with its transposed row: no transpose to build)."""
     from ..bfs import bfs  # noqa: PLC0415  (algorithms.bfs imports nothing of the facade)
 
     M = sr.Matrix.from_csr(indptr, indices, None, (n, n), check=False)
-    return bfs(M, int(source))
+    return bfs(M, int(source), symmetric=symmetric)
 
 
 def worth_renumbering(status: str, level, nnz: int) -> bool:
@@ -191,12 +192,13 @@ def _to_device(arrays, device: str):
 
 
 def host_traversal(kind: str, indptr, indices, n: int, source: int, level=None, *,
-                   directed: bool = True):
+                   directed: bool = True, need_pred: bool = True):
     """SciPy's directed ``breadth_first_order`` (``kind='bfs'``) or ``depth_first_order``
     (``'dfs'``) on a host copy of the structure ``(indptr, indices)`` (from
     :func:`traversal_structure`): ``(order, predecessors)``, int32, on the structure's device.
     ``directed=False`` runs SciPy's undirected search on the rows as given (for a structure
-    built with ``combine=False``).
+    built with ``combine=False``). ``need_pred=False`` leaves the predecessors on the host
+    (None in their place): one array less to upload.
 
     With ``level`` (every reachable vertex's BFS level, ``-1`` elsewhere), the reachable
     vertices are renumbered by (level, vertex) on the device first, each row keeping its
@@ -238,6 +240,9 @@ def host_traversal(kind: str, indptr, indices, n: int, source: int, level=None, 
     R = sps.csr_matrix((np.broadcast_to(np.float64(1.0), (m,)), ind_h, ptr_h), shape=(nr, nr))
     run = scg.breadth_first_order if kind == "bfs" else scg.depth_first_order
     order_h, pred_h = run(R, start, directed=directed, return_predecessors=True)
+    if not need_pred:
+        (order,) = _to_device([order_h], device)
+        return (order if level is None else perm[order].astype(xp.int32)), None
     order, pred = _to_device([order_h, pred_h], device)
     if level is None:
         return order, pred

@@ -166,7 +166,7 @@ def _small(csgraph, op: str) -> bool:
         len(getattr(csgraph, "shape", ())) == 2 and _v._entries(csgraph) <= limit
 
 
-def _bfs_device(csgraph, i_start, directed: bool, op: str):
+def _bfs_device(csgraph, i_start, directed: bool, op: str, need_pred: bool = True):
     """SciPy's breadth-first order and predecessors for the engine path (GPU input):
     ``(order, pred, A or None)``, on the input's device.
 
@@ -181,7 +181,7 @@ def _bfs_device(csgraph, i_start, directed: bool, op: str):
         # loop's launches cost more than the whole search at this size)
         indptr, indices, n = _thin.traversal_structure(csgraph, op, directed, combine=False)
         order, pred = _thin.host_traversal("bfs", indptr, indices, n, _start(i_start, n, op),
-                                           directed=directed)
+                                           directed=directed, need_pred=need_pred)
         return order, pred, None
     indptr, indices, n = _thin.traversal_structure(csgraph, op, directed)
     i = _start(i_start, n, op)
@@ -193,15 +193,18 @@ def _bfs_device(csgraph, i_start, directed: bool, op: str):
         res = _bfs_engine(csgraph, A, i, directed)
         if res is not None:
             return res[0], res[1], A
-        res = _thin.host_traversal("bfs", indptr, indices, n, i)
+        res = _thin.host_traversal("bfs", indptr, indices, n, i, need_pred=need_pred)
+        if res is None:
+            raise sr.InvalidValue(f"{op}: a thin traversal of more than 2**31 - 1 entries "
+                                  f"is not supported")
         return res[0], res[1], A
     if _thin.worth_renumbering(status, level, int(indices.size)):
         if status == "limit":  # every level, by the engine's own (barrier-free) search
-            level = _thin.full_levels(indptr, indices, n, i)
-        res = _thin.host_traversal("bfs", indptr, indices, n, i, level)
+            level = _thin.full_levels(indptr, indices, n, i, symmetric=not directed)
+        res = _thin.host_traversal("bfs", indptr, indices, n, i, level, need_pred=need_pred)
         if res is not None:
             return res[0], res[1], None
-    res = _thin.host_traversal("bfs", indptr, indices, n, i)
+    res = _thin.host_traversal("bfs", indptr, indices, n, i, need_pred=need_pred)
     if res is None:  # beyond SciPy's int32 indices: the level loop
         A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
         res = _bfs_engine(csgraph, A, i, directed)
@@ -212,7 +215,7 @@ def _bfs_device(csgraph, i_start, directed: bool, op: str):
     return res[0], res[1], None
 
 
-def _dfs_device(csgraph, i_start, directed: bool, op: str):
+def _dfs_device(csgraph, i_start, directed: bool, op: str, need_pred: bool = True):
     """SciPy's depth-first order and predecessors for GPU input: SciPy's search on a host copy
     of the structure only (indptr and indices, one transfer; the undirected rows built on the
     GPU), answered on the GPU. Depth-first order is sequential by nature: no GPU path."""
@@ -220,7 +223,8 @@ def _dfs_device(csgraph, i_start, directed: bool, op: str):
     indptr, indices, n = _thin.traversal_structure(csgraph, op, directed,
                                                    combine=not directed and not small)
     i = _start(i_start, n, op)
-    res = _thin.host_traversal("dfs", indptr, indices, n, i, directed=directed or not small)
+    res = _thin.host_traversal("dfs", indptr, indices, n, i, directed=directed or not small,
+                               need_pred=need_pred)
     if res is None:
         raise sr.InvalidValue(f"{op}: SciPy's depth-first search takes at most 2**31 - 1 "
                               f"entries, got {int(indices.size)}")
@@ -263,7 +267,8 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
         return scg.breadth_first_order(S, i_start, directed, return_predecessors)
     op = "breadth_first_order"
     if _engine(csgraph):
-        order, pred, _A = _bfs_device(csgraph, i_start, directed, op)
+        order, pred, _A = _bfs_device(csgraph, i_start, directed, op,
+                                      need_pred=bool(return_predecessors))
         return (order, pred) if return_predecessors else order
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
@@ -335,7 +340,8 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
         return scg.depth_first_order(S, i_start, directed, return_predecessors)
     op = "depth_first_order"
     if _engine(csgraph):
-        order, pred = _dfs_device(csgraph, i_start, directed, op)
+        order, pred = _dfs_device(csgraph, i_start, directed, op,
+                                  need_pred=bool(return_predecessors))
         return (order, pred) if return_predecessors else order
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
