@@ -99,9 +99,11 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     ``n_components`` and the same labels, numbered as SciPy numbers them.
 
     Weak components (and all components with ``directed=False``) run on the input's device
-    (:func:`algorithms.connected_components`: Afforest on the GPU, whatever the size: 0.5 ms
-    on an H100 from N = 1000 to 10⁵, where SciPy on a host copy costs 0.66 ms at N = 1000;
-    host input runs SciPy's search, a ``scipy.sparse`` CSR as it is); strong components run
+    (:func:`algorithms.connected_components`: Afforest on the GPU, whatever the size: 0.45-0.5
+    ms on an H100/H200 from N = 1000 to 10⁵; host input runs SciPy's search, a
+    ``scipy.sparse`` CSR as it is), except GPU input of at most
+    ``_validation.HOST_MAX_WORK['connected_components']`` = 2¹⁴ stored entries, which runs
+    SciPy on a host copy (SciPy's search on 10⁴ entries: 0.2 ms on the H200 host); strong components run
     SciPy's Tarjan on the host, because SciPy's numbering is the completion order of its
     depth-first search (see the module docstring).
 

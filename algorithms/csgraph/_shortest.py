@@ -479,7 +479,12 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ``_validation.HOST_MAX_WORK['dijkstra']`` = 2¹⁵ for one source, ``HOST_MAX_WORK_BATCH``'s
     2¹⁸ for several) runs SciPy on a host copy instead, answered on the GPU: there SciPy
     beats the engine's fixed cost (H100 host, 8N entries, one source: N = 3000 route 1.9 ms,
-    engine 4.5 ms; N = 10⁴ route 4.4 ms, engine 2.7 ms).
+    engine 4.5 ms; N = 10⁴ route 4.4 ms, engine 2.7 ms). A long, thin GPU graph (a path, a
+    ladder: the first ``_thin.SSSP_PROBE_LEVELS`` = 256 BFS levels from the first source,
+    one launch, reach fewer than ``_thin.SSSP_THIN_FRONTIER`` = 64 vertices a level) runs
+    SciPy on a host copy too: the device loop pays a grid barrier a round (a path of 10⁵
+    vertices: 3 s on an H200), SciPy's search is O((N + nnz) log N). 2-D grids and road
+    networks stay on the GPU.
 
     Deviations from SciPy: negative weights raise :class:`semiring.InvalidValue` (SciPy warns
     and may answer wrongly); an undirected negative edge raises :class:`NegativeCycleError`
@@ -566,7 +571,9 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     :func:`algorithms.multi_source_sssp` (every source at once, one min-plus SpMM a round),
     except below ``_validation.HOST_MAX_WORK['bellman_ford']`` = 2¹¹ stored entries × sources,
     where SciPy on a host copy is faster (SciPy's is O(N · nnz): N = 1000, 8000 entries, H100
-    host: SciPy 23.7 ms, the engine 2.3 ms).
+    host: SciPy 23.7 ms, the engine 2.3 ms), and for long, thin graphs (the probe of
+    :func:`dijkstra`: one round a hop on the GPU, where SciPy's passes over the edges stop
+    when nothing changes).
 
     Examples
     --------
@@ -589,7 +596,8 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     joined to every vertex gives potentials h; the weights w + h(u) − h(v) are non-negative and
     every source runs at once (:func:`algorithms.multi_source_sssp`); below
     ``_validation.HOST_MAX_WORK['johnson']`` = 2¹¹ stored entries × sources SciPy runs on a
-    host copy (its Bellman–Ford is O(N · nnz): N = 1000, H100 host, 33 ms against 3.7 ms).
+    host copy (its Bellman–Ford is O(N · nnz): N = 1000, H100 host, 33 ms against 3.7 ms), as
+    it does for long, thin graphs (the probe of :func:`dijkstra`).
 
     Examples
     --------
@@ -707,8 +715,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
     Paths: host input runs SciPy's ``shortest_path`` (a ``scipy.sparse`` CSR as it is, see
     :func:`dijkstra`); GPU input the engine's method, or SciPy on a host copy within
-    ``_validation.HOST_MAX_WORK['shortest_path']`` (the bounds and reasons of
-    :func:`dijkstra`).
+    ``_validation.HOST_MAX_WORK['shortest_path']`` or on a long, thin graph (the bounds,
+    probe and reasons of :func:`dijkstra`).
 
     Examples
     --------
@@ -841,7 +849,9 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
 
     Yen's loop runs here in Python, each spur path one SSSP over the graph with the root's
     vertices and used edges removed: SciPy's compiled Dijkstra for host input, the engine's
-    :func:`algorithms.delta_stepping` for GPU input (results copied back to the GPU).
+    :func:`algorithms.delta_stepping` for GPU input (results copied back to the GPU), except
+    on a long, thin GPU graph (the probe of :func:`dijkstra`), where every spur would run the
+    device loop's barrier-bound rounds: the whole search then runs on a host copy.
     SciPy's own ``yen`` is not called: in SciPy 1.17.1 it corrupts the heap on ordinary
     inputs (``free(): invalid pointer``, the process aborts) and fails on graphs without
     edges. Deviations: ``source``/``sink`` out of range raise :class:`semiring.InvalidIndex`;

@@ -442,7 +442,12 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
 
     Host input runs SciPy's own ``laplacian`` on a copy; GPU input is computed on the GPU
     element-wise: degrees as one segmented sum over the edges (the diagonal ignored), the
-    entries −a_ij (normed: −a_ij / √(d_i d_j)), the diagonal d (normed: 1, 0 where isolated).
+    entries −a_ij (normed: −a_ij / √(d_i d_j)), the diagonal d (normed: 1, 0 where isolated),
+    except small GPU input (``form='array'``, a signed or float CSR, dense array or
+    ``semiring.Matrix`` of at most ``_validation.HOST_MAX_WORK['laplacian']`` = 2¹⁶ stored
+    entries): SciPy's ``laplacian`` on a host copy, the result uploaded (COO for sparse input,
+    as the GPU path answers), since the element-wise path's launches cost about 2 ms whatever
+    the size (n = 1024, 10⁴ entries, H200: 2.35 ms against SciPy's 0.32 ms).
 
     Deviations: the caller's input is never modified (SciPy writes into it with ``copy=False``;
     here ``copy`` has no effect); a masked array's masked entries are zeros (SciPy reads the

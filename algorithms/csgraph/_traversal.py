@@ -3,9 +3,14 @@ depth_first_tree.
 
 Host input runs SciPy's compiled traversal on the validated graph (a fresh float64 CSR in the
 caller's stored order, so neighbours are visited in stored order exactly as SciPy visits
-them): O(N + nnz) whatever the diameter. GPU input runs the breadth-first ones as a loop of
-masked products (one level a round); depth-first order is inherently sequential and runs on
-the host by design (the graph is copied to the host, the results back to the GPU).
+them): O(N + nnz) whatever the diameter. GPU input (:func:`_bfs_device`, :func:`_dfs_device`):
+a small graph, or a long and thin one (a path, a grid, a road network: ``_thin``'s probe),
+runs SciPy's search on a host copy of the *structure* (indptr and indices; no weights), the
+large thin ones renumbered in BFS level order first so that the host search walks memory
+nearly in order; a traversal that widens early (a Kronecker graph) runs the breadth-first
+ones as a loop of masked products on the GPU (one level a round). Depth-first order is
+inherently sequential and runs on the host by design (the structure copied to the host, the
+undirected rows built on the GPU, the results back to the GPU).
 """
 
 from __future__ import annotations
@@ -240,15 +245,24 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     (int32, -9999 for ``i_start`` and unreached vertices), neighbours visited in stored order.
 
     Host input runs SciPy's compiled BFS on the validated graph: O(N + nnz), a path of 10⁵
-    vertices in about a millisecond, and at n = 1000 cheaper than any GPU launch. GPU input
-    runs one masked product a level on the GPU (see :func:`_bfs_engine`); a traversal whose
-    levels averaged fewer than :data:`THIN_FRONTIER` vertices, checked from level
-    :data:`THIN_LEVELS` on (a path, a grid), finishes on the host instead, so every backend is
-    O(N + nnz) plus at most max(THIN_LEVELS, N / THIN_FRONTIER) levels' overhead. The level loop
-    costs 9 ms at N = 1000 and 20 ms at N = 10⁵ on an H100, where SciPy's search on a host
-    copy costs 0.23 ms and 14.6 ms (``bench/probes/csgraph_route.py``, 8N entries), so GPU
-    input with at most ``_validation.HOST_MAX_WORK['breadth_first_order']`` = 2²⁰ stored
-    entries runs SciPy on a host copy and answers with CuPy arrays.
+    vertices in about a millisecond. GPU input (:func:`_bfs_device`):
+
+    - up to ``_validation.HOST_MAX_WORK['breadth_first_order']`` = 2²⁰ stored entries, SciPy's
+      search on a host copy of the structure only (one transfer each way; no weights, so no
+      float64 cast either), answered with CuPy arrays: a level loop's launches cost more than
+      the whole search there (9 ms at N = 1000 on an H100, SciPy 0.23 ms on a copy);
+    - larger graphs: a probe runs :data:`._thin.PROBE_LEVELS` = 64 BFS levels in one launch.
+      A traversal that widens early (a frontier beyond one block: Kronecker graphs at level
+      1 or 2) runs one masked product a level on the GPU (:func:`_bfs_engine`); one that stays
+      narrow (a path, a grid, a road network) runs SciPy's O(N + nnz) search on a host copy of
+      the structure, renumbered in BFS level order first where the graph is large and grows
+      like a 2-D one (the levels by the engine's barrier-free BFS; the renumbered host search
+      walks memory almost in order: the 2048² grid's search 103-121 -> 21-25 ms on the dev
+      host), its order mapped back on the GPU. A level loop whose levels average fewer than
+      :data:`THIN_FRONTIER` vertices from level :data:`THIN_LEVELS` on (a thin tail after a
+      wide start) hands over to the same host search.
+
+    Every path gives SciPy's order and predecessors exactly.
 
     Deviation: ``i_start`` outside [0, N) raises :class:`semiring.InvalidIndex` (SciPy returns
     an empty order, or reads out of bounds for a negative one).
@@ -285,9 +299,11 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     SciPy: ``csr_matrix`` for a ``scipy.sparse`` matrix input, ``csr_array`` for other host
     input, a ``cupyx.scipy.sparse.csr_matrix`` for GPU input.
 
-    Paths as :func:`breadth_first_order`; the GPU route's bound is
-    ``_validation.HOST_MAX_WORK['breadth_first_tree']`` = 2¹⁹ stored entries (H100, 8N
-    entries: N = 3·10⁴ route 8.1 ms, engine 19.4 ms; N = 10⁵ route 27.6 ms, engine 16.7 ms).
+    Paths as :func:`breadth_first_order` (the tree's weights then gathered on the GPU), except
+    that small GPU input, up to ``_validation.HOST_MAX_WORK['breadth_first_tree']`` = 2¹⁹
+    stored entries, runs SciPy's ``breadth_first_tree`` on a host copy of the whole graph
+    (H100, 8N entries: N = 3·10⁴ route 8.1 ms, engine 19.4 ms; N = 10⁵ route 27.6 ms, engine
+    16.7 ms).
 
     Examples
     --------
@@ -322,9 +338,12 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
 
     Runs on the CPU by design, on every input: depth-first order is inherently sequential
     (each step depends on the last; no parallel algorithm reproduces it in less than its
-    length), so SciPy's compiled O(N + nnz) routine runs on a host copy and GPU input gets its
-    results back on the GPU. Deviation: ``i_start`` outside [0, N) raises
-    :class:`semiring.InvalidIndex`.
+    length), so SciPy's compiled O(N + nnz) routine runs on the host. GPU input copies only
+    the structure (indptr and indices, one transfer; for ``directed=False`` beyond
+    ``_validation.HOST_MAX_WORK['depth_first_order']`` = 2²⁰ entries each row joined to its
+    transposed row on the GPU first, which SciPy would build on the host) and gets its
+    results back on the GPU (the predecessors only when asked for). Deviation: ``i_start``
+    outside [0, N) raises :class:`semiring.InvalidIndex`.
 
     Examples
     --------
@@ -352,7 +371,9 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
 def depth_first_tree(csgraph, i_start, directed=True):
     """The depth-first tree from ``i_start``, identical to
     ``scipy.sparse.csgraph.depth_first_tree`` (weights and output kind as in
-    :func:`breadth_first_tree`). Runs on the CPU by design, as :func:`depth_first_order`.
+    :func:`breadth_first_tree`). The search runs on the CPU by design, as
+    :func:`depth_first_order` (for GPU input on a copy of the structure; the tree's weights
+    are gathered on the GPU).
 
     Examples
     --------

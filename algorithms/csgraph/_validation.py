@@ -101,8 +101,15 @@ FORCE_ENGINE = False
 #: - ``bellman_ford``, ``johnson``: SciPy's are O(N·nnz): the engine wins already at N = 1000
 #:   (23.7 / 2.3 ms, 33.4 / 3.7 ms); SciPy's cost falls below the engine's 2 ms near 2000
 #:   entries: 2¹¹.
-#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) wins
-#:   from N = 1000 on (route 0.66 ms): off.
+#: - ``depth_first_order``: the search runs on the host whatever the size; below 2²⁰
+#:   entries the undirected rows are SciPy's to build on the host (the GPU's transpose costs
+#:   more launches than SciPy's whole transpose there).
+#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) against
+#:   SciPy's 0.21 ms at n = 1024 with 10⁴ entries (H200 host, session 10's bench), which grows
+#:   with the entries: the route's two transfers (about 0.1 ms) win up to about 2¹⁴ entries.
+#: - ``laplacian`` (``form='array'``): the element-wise GPU path costs 2.35 ms at n = 1024 with
+#:   10⁴ entries, SciPy's 0.32 ms (H200 host, session 10's bench); SciPy's cost reaches the
+#:   engine's near 2¹⁶ entries.
 #: - ``minimum_spanning_tree``: route to N = 10⁴ (7.6 / 26 ms), engine from 3·10⁴ (23.6 /
 #:   20.6 ms): 2¹⁷.
 HOST_MAX_WORK = {
