@@ -236,6 +236,19 @@ o, p = scg.breadth_first_order(Rm, s)
 if not DRY:
     stage("upload", lambda: _validation._scatter_to_gpu([o, p]))
 stage("whole facade call", lambda: csgraph.breadth_first_order(G, s))
+# the generic route (dijkstra, 1 and 8 sources): copy in, SciPy, upload
+if not DRY:
+    stage("route: _to_host(G)", lambda: _validation._to_host(G))
+    Hc = _validation._to_host(G)
+    stage("route: dijkstra on the copy", lambda: csgraph.dijkstra(Hc, indices=s))
+    d1 = csgraph.dijkstra(Hc, indices=s)
+    stage("route: upload 1 row", lambda: _validation._to_gpu_result(d1))
+    stage("route: whole dijkstra", lambda: csgraph.dijkstra(G, indices=s))
+    stage("route: dijkstra x8 on the copy", lambda: csgraph.dijkstra(Hc, indices=batch))
+    d8 = csgraph.dijkstra(Hc, indices=batch)
+    stage("route: upload 8 rows", lambda: _validation._to_gpu_result(d8))
+    stage("route: whole dijkstra x8", lambda: csgraph.dijkstra(G, indices=batch))
+    stage("scipy dijkstra x8 (float32 CSR)", lambda: scg.dijkstra(H, indices=batch))
 stage("scipy on the float32 host CSR", lambda: scg.breadth_first_order(H, s))
 print("stages (µs):", json.dumps(stages), flush=True)
 
