@@ -94,9 +94,9 @@ def _with_transpose(indptr, indices, n: int):
     perm = xp.argsort(cols * max(nnz, 1) + xp.arange(nnz, dtype=xp.int64))
     deg_in = xp.bincount(cols, minlength=n)[:n] if nnz else xp.zeros(n, dtype=xp.int64)
     tptr = xp.zeros(n + 1, dtype=xp.int64)
-    xp.cumsum(deg_in, out=tptr[1:])
+    tptr[1:] = xp.cumsum(deg_in)
     out_ptr = xp.zeros(n + 1, dtype=xp.int64)
-    xp.cumsum(deg_out + deg_in, out=out_ptr[1:])
+    out_ptr[1:] = xp.cumsum(deg_out + deg_in)
     itype = xp.int32 if n < 2**31 - 1 else xp.int64
     out = xp.empty(2 * nnz, dtype=itype)
     # an out-entry e of row r lands at out_ptr[r] + (e − indptr[r])
@@ -217,7 +217,7 @@ def host_traversal(kind: str, indptr, indices, n: int, source: int, level=None, 
         ip64 = indptr.astype(xp.int64)
         deg = (ip64[1:] - ip64[:-1])[perm]
         new_ptr = xp.zeros(nr + 1, dtype=xp.int64)
-        xp.cumsum(deg, out=new_ptr[1:])
+        new_ptr[1:] = xp.cumsum(deg)
         m = int(new_ptr[-1])
         if nr >= 2**31 - 1 or m >= 2**31 - 1:
             return None
