@@ -229,11 +229,16 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     _check_negative(op, method, r, c, w, directed, unweighted)
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
-    if idx.size and _thin.sssp_is_thin(A, int(idx[0])):
-        # a long, thin graph: the device loop would pay a barrier a round (a path of 10⁵
-        # vertices: 3 s); SciPy's routine on a host copy is O(N + nnz) a source
-        raise _v.ThinGraph(op)
     has_neg = bool(A.nvals) and float(A.values.min()) < 0
+    if not has_neg and idx.size and _thin.sssp_is_thin(A, int(idx[0])):
+        # a long, thin graph: the device loop would pay a barrier a round (a path of 10⁵
+        # vertices: 3 s); SciPy's Dijkstra on a host copy is O((N + nnz) log N) a source.
+        # Without negative weights Bellman–Ford's and Johnson's distances are Dijkstra's
+        # (SciPy's own run N passes over every edge: the path, 111 s). With negative weights
+        # the engine stays (its rounds number the hops; SciPy's are O(N · nnz) anyway).
+        if op in ("bellman_ford", "johnson"):
+            raise _v.ThinGraph(op, use=dijkstra.__wrapped__)
+        raise _v.ThinGraph(op, method="D" if op == "shortest_path" else None)
     if method == "J":
         return _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method)
     if min_only:

@@ -327,7 +327,26 @@ class ThinGraph(Exception):
     """Internal: an engine path found its graph long and thin (``_thin``: the device loop
     would pay a barrier per level, SciPy is O(N + nnz)); the decorator
     :func:`on_host_when_small` answers by :func:`host_route` instead. Never escapes the
-    facade."""
+    facade. ``use``: another (undecorated) facade function with the same leading parameters
+    to run on the host copy (``dijkstra`` for a ``bellman_ford`` without negative weights:
+    the same distances, where SciPy's Bellman–Ford makes N passes over every edge);
+    ``method``: the ``method`` argument to run ``shortest_path`` with instead."""
+
+    def __init__(self, op: str, *, use=None, method: str | None = None):
+        super().__init__(op)
+        self.use = use
+        self.method = method
+
+    def redirect(self, fn, args, kw):
+        """(function, args, kw) the host route runs."""
+        if self.use is not None:
+            fn = self.use
+        if self.method is not None:
+            if args:
+                args = (self.method,) + tuple(args[1:])
+            else:
+                kw = {**kw, "method": self.method}
+        return fn, args, kw
 
 
 #: Set while :func:`host_route` runs a function on a host copy: the engine path is off then,
@@ -386,8 +405,9 @@ def on_host_when_small(fn):
                     return host_route(fn, csgraph, args, kw)
         try:
             return fn(csgraph, *args, **kw)
-        except ThinGraph:
-            return host_route(fn, csgraph, args, kw)
+        except ThinGraph as thin:
+            use, args, kw = thin.redirect(fn, args, kw)
+            return host_route(use, csgraph, args, kw)
 
     return run
 
