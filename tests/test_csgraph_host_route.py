@@ -18,6 +18,7 @@ CALLS = {
     "breadth_first_order": lambda G: csgraph.breadth_first_order(G, 0),
     "breadth_first_tree": lambda G: csgraph.breadth_first_tree(G, 0, directed=False),
     "depth_first_order": lambda G: csgraph.depth_first_order(G, 1, directed=False),
+    "depth_first_tree": lambda G: csgraph.depth_first_tree(G, 0),
     "laplacian": lambda G: csgraph.laplacian(G, normed=False, return_diag=True),
     "dijkstra": lambda G: csgraph.dijkstra(G, indices=[0, 1], return_predecessors=True),
     "bellman_ford": lambda G: csgraph.bellman_ford(G, indices=0),
@@ -111,7 +112,8 @@ def test_small_gpu_input_runs_on_the_host_with_the_engine_answer(device, monkeyp
         engine = call(G)
         # the engine path of a traversal may still finish on the host (a thin graph: all
         # of these small ones), through the structure's copy, never the route's full one
-        if name in ("breadth_first_order", "breadth_first_tree", "depth_first_order"):
+        if name in ("breadth_first_order", "breadth_first_tree", "depth_first_order",
+                    "depth_first_tree"):
             assert "full" not in copies
         else:
             assert not copies

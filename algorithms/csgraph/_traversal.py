@@ -368,12 +368,16 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
                                     return_predecessors=return_predecessors)
 
 
+@_v.on_host_when_small
 def depth_first_tree(csgraph, i_start, directed=True):
     """The depth-first tree from ``i_start``, identical to
     ``scipy.sparse.csgraph.depth_first_tree`` (weights and output kind as in
     :func:`breadth_first_tree`). The search runs on the CPU by design, as
     :func:`depth_first_order` (for GPU input on a copy of the structure; the tree's weights
-    are gathered on the GPU).
+    are gathered on the GPU), except that GPU input of at most
+    ``_validation.HOST_MAX_WORK['depth_first_tree']`` = 2¹⁹ stored entries runs SciPy's
+    ``depth_first_tree`` on a host copy of the whole graph, as :func:`breadth_first_tree`
+    does (the GPU gathers' launches cost more there).
 
     Examples
     --------

@@ -104,6 +104,8 @@ FORCE_ENGINE = False
 #: - ``depth_first_order``: the search runs on the host whatever the size; below 2²⁰
 #:   entries the undirected rows are SciPy's to build on the host (the GPU's transpose costs
 #:   more launches than SciPy's whole transpose there).
+#: - ``depth_first_tree``: as ``breadth_first_tree`` (the search on the host either way; the
+#:   GPU's tree gathers are launches a small graph does not repay): 2¹⁹.
 #: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) against
 #:   SciPy's 0.21 ms at n = 1024 with 10⁴ entries (H200 host, session 10's bench), which grows
 #:   with the entries: the route's two transfers (about 0.1 ms) win up to about 2¹⁴ entries.
@@ -115,6 +117,7 @@ FORCE_ENGINE = False
 HOST_MAX_WORK = {
     "breadth_first_order": 1 << 20,
     "depth_first_order": 1 << 20,
+    "depth_first_tree": 1 << 19,
     "laplacian": 1 << 16,
     "breadth_first_tree": 1 << 19,
     "dijkstra": 1 << 15,
