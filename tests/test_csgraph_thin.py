@@ -263,10 +263,22 @@ def test_a_path_takes_the_host_route_and_a_grid_does_not(engine, monkeypatch):
     G = sp.csr_matrix((np.ones(2 * u.size), (np.r_[u, v], np.r_[v, u])), shape=(k * k, k * k))
     g = _on(engine, G)
     del calls[:]
+    # from a corner the first 64 levels reach 2080 vertices: the verdict needs the second
+    # launch (256 levels: 32 896 vertices, not thin)
     for s in (0, k * k // 2 + k // 2):
         d = csgraph.dijkstra(g, indices=s)
         np.testing.assert_array_equal(_host(d), scg.dijkstra(G, indices=s))
     assert calls == []
+    # a strip 20 wide: 64 levels reach about 1300 vertices (open), 256 levels about 5100
+    # (< 256 · 64): thin
+    w, L = 20, 1500
+    idx = np.arange(w * L).reshape(L, w)
+    u = np.r_[idx[:, :-1].ravel(), idx[:-1, :].ravel()]
+    v = np.r_[idx[:, 1:].ravel(), idx[1:, :].ravel()]
+    T = sp.csr_matrix((np.ones(2 * u.size), (np.r_[u, v], np.r_[v, u])), shape=(w * L, w * L))
+    d = csgraph.dijkstra(_on(engine, T), indices=0)
+    np.testing.assert_array_equal(_host(d), scg.dijkstra(T, indices=0))
+    assert calls == ["dijkstra"]
 
 
 def test_probe_verdicts():

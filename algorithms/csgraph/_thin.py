@@ -60,6 +60,13 @@ RENUMBER_WIDTH = 8
 #: the GPU, 42 ms against SciPy's 1.1 s on the 2048² grid); a path reaches 257.
 SSSP_PROBE_LEVELS = 256
 SSSP_THIN_FRONTIER = 64
+#: The probe runs in two launches: :data:`SSSP_FIRST_LEVELS` levels first (a level of the
+#: one-block kernel costs a few µs: 256 of them about 1-2 ms, a third of a path's whole host
+#: answer on the H200), and the rest only where the first ones leave the verdict open: fewer
+#: than :data:`SSSP_FIRST_THIN` vertices a level is thin at once (a path, a ladder), at least
+#: :data:`SSSP_THIN_FRONTIER` is wide at once (any 2-D grid away from a corner).
+SSSP_FIRST_LEVELS = 64
+SSSP_FIRST_THIN = 16
 #: Host copies of at least this many bytes go through page-locked memory (CuPy's pinned
 #: pool, reused call after call): a device-to-host copy runs at the link's rate instead of
 #: through the driver's pageable staging buffers.
@@ -152,10 +159,26 @@ def sssp_is_thin(A: sr.Matrix, source: int) -> bool:
     :data:`SSSP_THIN_FRONTIER` vertices a level (see the module docstring)."""
     if not applies(A.device) or A.nrows == 0:
         return False
-    status, level = probe(A.indptr, A.indices, A.nrows, int(source), SSSP_PROBE_LEVELS)
+    xp = A.xp
+    first = min(SSSP_FIRST_LEVELS, SSSP_PROBE_LEVELS)
+    status, level = probe(A.indptr, A.indices, A.nrows, int(source), first)
     if status != "limit":
         return False
-    xp = A.xp
+    reached = int(xp.count_nonzero(level >= 0))
+    if reached < first * SSSP_FIRST_THIN:
+        return True
+    if reached >= first * SSSP_THIN_FRONTIER:
+        return False
+    if first >= SSSP_PROBE_LEVELS:
+        return reached < SSSP_PROBE_LEVELS * SSSP_THIN_FRONTIER
+    # the open case: the remaining levels, from the last level's vertices
+    frontier = xp.flatnonzero(level == first).astype(xp.int64)
+    M = sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, check=False)
+    status, _depth, _levels = sr.traversal.push_levels(
+        M, level, frontier, first, max_edges=PROBE_EDGES,
+        max_levels=SSSP_PROBE_LEVELS - first)
+    if status != "limit":
+        return False
     return int(xp.count_nonzero(level >= 0)) < SSSP_PROBE_LEVELS * SSSP_THIN_FRONTIER
 
 
