@@ -162,11 +162,15 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         # the weights (nor cast them to float64 on the host, as SciPy's validation would)
         from . import _thin  # noqa: PLC0415  (_thin imports this package's validation only)
 
-        indptr, indices, n = _thin.traversal_structure(csgraph, op, True, combine=False)
+        indptr, indices, n, canonical = _thin.traversal_structure(csgraph, op, True,
+                                                                  combine=False,
+                                                                  with_canonical=True)
         xp = sr.array_module(as_graph_device(csgraph))
         ip, ind = _thin._to_host([indptr.astype(xp.int32, copy=False),
                                   indices.astype(xp.int32, copy=False)])
         S = sps.csr_array((np.broadcast_to(np.float64(1.0), (ind.size,)), ind, ip), shape=(n, n))
+        if canonical:  # known on the device: spare the host its scan of every row
+            S.has_canonical_format = True
         # the stored order: SciPy's DFS follows it
         n_components, labels = _scg.connected_components(_first_of_duplicates(S),
                                                          directed=True, connection="strong")

@@ -114,13 +114,16 @@ def _with_transpose(indptr, indices, n: int):
     return (out_ptr.astype(xp.int32) if 2 * nnz < 2**31 - 1 else out_ptr), out
 
 
-def traversal_structure(csgraph, op: str, directed: bool, combine: bool | None = None):
+def traversal_structure(csgraph, op: str, directed: bool, combine: bool | None = None,
+                        with_canonical: bool = False):
     """``(indptr, indices, n)`` on the input's device: the rows SciPy's traversals read, in its
     stored order (SciPy's own conversion, ``_validation.scipy_view``), for ``directed=False``
     each row followed by its transposed row (:func:`_with_transpose`; ``combine=False``
     leaves that to SciPy's host search, cheaper for a small graph than the launches). The
-    structure only: weights are never read (nor copied)."""
+    structure only: weights are never read (nor copied). ``with_canonical`` appends whether
+    the rows are sorted without duplicates (known on the device: the host need not scan)."""
     G = _v._csc_undirected(csgraph, directed)
+    canonical = True
     if isinstance(G, sr.Matrix):
         _v._check_square(op, "csgraph", G.shape, True)
         if np.dtype(G.dtype).kind not in "biuf":
@@ -130,12 +133,14 @@ def traversal_structure(csgraph, op: str, directed: bool, combine: bool | None =
         _v._check_square(op, "csgraph", G.shape, True)
         S = _v.scipy_view(G, op)
         indptr, indices, n = S.indptr, S.indices, S.shape[0]
+        canonical = bool(S.has_canonical_format) if with_canonical else False
     else:  # dense, masked, lists: SciPy's dense conversion sorts each row
         A = _v.as_graph(G, op, dup="first")
         indptr, indices, n = A.indptr, A.indices, A.nrows
     if (not directed) if combine is None else combine:
         indptr, indices = _with_transpose(indptr, indices, n)
-    return indptr, indices, n
+        canonical = False
+    return (indptr, indices, n, canonical) if with_canonical else (indptr, indices, n)
 
 
 def probe(indptr, indices, n: int, source: int, max_levels: int):
