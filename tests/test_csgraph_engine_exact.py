@@ -588,10 +588,12 @@ def test_thin_tail_after_a_wide_start_goes_to_the_host(engine, monkeypatch):
     that level: a star (one wide level) with a long path hanging off it is handed to SciPy's
     BFS once the levels average fewer than THIN_FRONTIER vertices (else the tail would cost a
     level loop a hop), with SciPy's answer either way."""
-    from algorithms.csgraph import _traversal
+    from algorithms.csgraph import _thin, _traversal
 
     monkeypatch.setattr(_traversal, "THIN_LEVELS", 4)
     monkeypatch.setattr(_traversal, "THIN_FRONTIER", 16)
+    # the probe sees the star's 200 edges as a wide first level: the level loop runs
+    monkeypatch.setattr(_thin, "PROBE_EDGES", 100)
     monkeypatch.setitem(_validation.HOST_MAX_WORK, "breadth_first_order", 0)
     leaves, tail = 200, 400
     n = 1 + leaves + tail
@@ -599,13 +601,13 @@ def test_thin_tail_after_a_wide_start_goes_to_the_host(engine, monkeypatch):
     v = np.r_[np.arange(1, leaves + 1), leaves + 1, np.arange(leaves + 2, n)]
     S = sp.csr_matrix((np.ones(u.size), (u, v)), shape=(n, n))
     calls = []
-    real = _traversal._scg
+    real = _thin.host_traversal
 
-    def spy():
+    def spy(*a, **k):
         calls.append(1)
-        return real()
+        return real(*a, **k)
 
-    monkeypatch.setattr(_traversal, "_scg", spy)
+    monkeypatch.setattr(_thin, "host_traversal", spy)
     order, pred = csgraph.breadth_first_order(on(engine, S), 0)
     o_exp, p_exp = scg.breadth_first_order(S, 0)
     np.testing.assert_array_equal(host(order), o_exp)

@@ -550,9 +550,10 @@ def test_long_path_is_linear_on_the_host():
 def test_long_path_engine(backend, thin, monkeypatch):
     """A path on the engine path: level by level, or (``thin``) handed to the host BFS after
     a few thin levels, as the GPU does after THIN_LEVELS (the same answer either way)."""
-    from algorithms.csgraph import _traversal
+    from algorithms.csgraph import _thin, _traversal
 
     monkeypatch.setattr(_traversal, "THIN_ON_CPU", thin)
+    monkeypatch.setattr(_thin, "THIN_ON_CPU", thin)
     monkeypatch.setattr(_traversal, "THIN_LEVELS", 4 if thin else _traversal.THIN_LEVELS)
     n = 300
     P = sp.csr_array((np.ones(n - 1), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))

@@ -99,11 +99,14 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     ``n_components`` and the same labels, numbered as SciPy numbers them.
 
     Weak components (and all components with ``directed=False``) run on the input's device
-    (:func:`algorithms.connected_components`: Afforest on the GPU, whatever the size: 0.5 ms
-    on an H100 from N = 1000 to 10⁵, where SciPy on a host copy costs 0.66 ms at N = 1000;
-    host input runs SciPy's search, a ``scipy.sparse`` CSR as it is); strong components run
+    (:func:`algorithms.connected_components`: Afforest on the GPU, whatever the size: 0.45-0.5
+    ms on an H100/H200 from N = 1000 to 10⁵; host input runs SciPy's search, a
+    ``scipy.sparse`` CSR as it is), except GPU input of at most
+    ``_validation.HOST_MAX_WORK['connected_components']`` = 2¹⁴ stored entries, which runs
+    SciPy on a host copy (SciPy's search on 10⁴ entries: 0.2 ms on the H200 host); strong components run
     SciPy's Tarjan on the host, because SciPy's numbering is the completion order of its
-    depth-first search (see the module docstring).
+    depth-first search (see the module docstring); for GPU input it reads a host copy of
+    the structure only (indptr and indices, one transfer), the labels uploaded back.
 
     Parameters
     ----------
@@ -154,13 +157,30 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         A = as_graph(csgraph, op, dup="first")
         labels = _components.connected_components(A, "weak")
         n_components = int(labels.max()) + 1 if labels.size else 0
-    else:
+    elif as_graph_device(csgraph) == "gpu" or _validation.engine_forced():
+        # SciPy's Tarjan reads the structure only: copy indptr and indices (one transfer), not
+        # the weights (nor cast them to float64 on the host, as SciPy's validation would)
+        from . import _thin  # noqa: PLC0415  (_thin imports this package's validation only)
 
-        S = _first_of_duplicates(as_scipy_csr(csgraph, op))  # the stored order: SciPy's
-        n_components, labels = _scg.connected_components(S, directed=True, connection="strong")  # DFS follows it
+        indptr, indices, n, canonical = _thin.traversal_structure(csgraph, op, True,
+                                                                  combine=False,
+                                                                  with_canonical=True)
+        xp = sr.array_module(as_graph_device(csgraph))
+        ip, ind = _thin._to_host([indptr.astype(xp.int32, copy=False),
+                                  indices.astype(xp.int32, copy=False)])
+        S = sps.csr_array((np.broadcast_to(np.float64(1.0), (ind.size,)), ind, ip), shape=(n, n))
+        if canonical:  # known on the device: spare the host its scan of every row
+            S.has_canonical_format = True
+        # the stored order: SciPy's DFS follows it
+        n_components, labels = _scg.connected_components(_first_of_duplicates(S),
+                                                         directed=True, connection="strong")
         n_components = int(n_components)
         if as_graph_device(csgraph) == "gpu":
             labels = sr.to_device(labels, "gpu")
+    else:
+        S = _first_of_duplicates(as_scipy_csr(csgraph, op))  # the stored order: SciPy's
+        n_components, labels = _scg.connected_components(S, directed=True, connection="strong")  # DFS follows it
+        n_components = int(n_components)
     return (n_components, labels) if return_labels else n_components
 
 

@@ -26,6 +26,7 @@ import semiring as sr
 from ..apsp import apsp as _apsp_native
 from ..sssp import multi_source_sssp as _multi_source_sssp
 from ..sssp import sssp as _sssp_native
+from . import _thin
 from . import _validation as _v
 
 #: SciPy's "no predecessor" value.
@@ -79,7 +80,7 @@ def _scipy(op: str, name: str, *args, **kw):
 def _engine(csgraph, n: int | None = None) -> bool:
     """Whether the engine path runs: GPU input, a graph beyond SciPy's int32 indices, or the
     tests' switch ``_validation.FORCE_ENGINE`` (which runs the GPU code on NumPy)."""
-    return _v.is_gpu_input(csgraph) or _v.FORCE_ENGINE or (n is not None and n > SCIPY_MAX_N)
+    return _v.is_gpu_input(csgraph) or _v.engine_forced() or (n is not None and n > SCIPY_MAX_N)
 
 
 def _negative_edge(data):
@@ -229,6 +230,15 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
     has_neg = bool(A.nvals) and float(A.values.min()) < 0
+    if not has_neg and idx.size and _thin.sssp_is_thin(A, int(idx[0])):
+        # a long, thin graph: the device loop would pay a barrier a round (a path of 10⁵
+        # vertices: 3 s); SciPy's Dijkstra on a host copy is O((N + nnz) log N) a source.
+        # Without negative weights Bellman–Ford's and Johnson's distances are Dijkstra's
+        # (SciPy's own run N passes over every edge: the path, 111 s). With negative weights
+        # the engine stays (its rounds number the hops; SciPy's are O(N · nnz) anyway).
+        if op in ("bellman_ford", "johnson"):
+            raise _v.ThinGraph(op, use=dijkstra.__wrapped__)
+        raise _v.ThinGraph(op, method="D" if op == "shortest_path" else None)
     if method == "J":
         return _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method)
     if min_only:
@@ -474,7 +484,12 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ``_validation.HOST_MAX_WORK['dijkstra']`` = 2¹⁵ for one source, ``HOST_MAX_WORK_BATCH``'s
     2¹⁸ for several) runs SciPy on a host copy instead, answered on the GPU: there SciPy
     beats the engine's fixed cost (H100 host, 8N entries, one source: N = 3000 route 1.9 ms,
-    engine 4.5 ms; N = 10⁴ route 4.4 ms, engine 2.7 ms).
+    engine 4.5 ms; N = 10⁴ route 4.4 ms, engine 2.7 ms). A long, thin GPU graph (a path, a
+    ladder: the first ``_thin.SSSP_PROBE_LEVELS`` = 256 BFS levels from the first source,
+    one launch, reach fewer than ``_thin.SSSP_THIN_FRONTIER`` = 64 vertices a level) runs
+    SciPy on a host copy too: the device loop pays a grid barrier a round (a path of 10⁵
+    vertices: 3 s on an H200), SciPy's search is O((N + nnz) log N). 2-D grids and road
+    networks stay on the GPU.
 
     Deviations from SciPy: negative weights raise :class:`semiring.InvalidValue` (SciPy warns
     and may answer wrongly); an undirected negative edge raises :class:`NegativeCycleError`
@@ -561,7 +576,9 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     :func:`algorithms.multi_source_sssp` (every source at once, one min-plus SpMM a round),
     except below ``_validation.HOST_MAX_WORK['bellman_ford']`` = 2¹¹ stored entries × sources,
     where SciPy on a host copy is faster (SciPy's is O(N · nnz): N = 1000, 8000 entries, H100
-    host: SciPy 23.7 ms, the engine 2.3 ms).
+    host: SciPy 23.7 ms, the engine 2.3 ms), and for long, thin graphs (the probe of
+    :func:`dijkstra`: one round a hop on the GPU, where SciPy's passes over the edges stop
+    when nothing changes).
 
     Examples
     --------
@@ -584,7 +601,8 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     joined to every vertex gives potentials h; the weights w + h(u) − h(v) are non-negative and
     every source runs at once (:func:`algorithms.multi_source_sssp`); below
     ``_validation.HOST_MAX_WORK['johnson']`` = 2¹¹ stored entries × sources SciPy runs on a
-    host copy (its Bellman–Ford is O(N · nnz): N = 1000, H100 host, 33 ms against 3.7 ms).
+    host copy (its Bellman–Ford is O(N · nnz): N = 1000, H100 host, 33 ms against 3.7 ms), as
+    it does for long, thin graphs (the probe of :func:`dijkstra`).
 
     Examples
     --------
@@ -702,8 +720,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
     Paths: host input runs SciPy's ``shortest_path`` (a ``scipy.sparse`` CSR as it is, see
     :func:`dijkstra`); GPU input the engine's method, or SciPy on a host copy within
-    ``_validation.HOST_MAX_WORK['shortest_path']`` (the bounds and reasons of
-    :func:`dijkstra`).
+    ``_validation.HOST_MAX_WORK['shortest_path']`` or on a long, thin graph (the bounds,
+    probe and reasons of :func:`dijkstra`).
 
     Examples
     --------
@@ -836,7 +854,9 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
 
     Yen's loop runs here in Python, each spur path one SSSP over the graph with the root's
     vertices and used edges removed: SciPy's compiled Dijkstra for host input, the engine's
-    :func:`algorithms.delta_stepping` for GPU input (results copied back to the GPU).
+    :func:`algorithms.delta_stepping` for GPU input (results copied back to the GPU), except
+    on a long, thin GPU graph (the probe of :func:`dijkstra`), where every spur would run the
+    device loop's barrier-bound rounds: the whole search then runs on a host copy.
     SciPy's own ``yen`` is not called: in SciPy 1.17.1 it corrupts the heap on ordinary
     inputs (``free(): invalid pointer``, the process aborts) and fails on graphs without
     edges. Deviations: ``source``/``sink`` out of range raise :class:`semiring.InvalidIndex`;
@@ -863,6 +883,12 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
             raise sr.InvalidValue(f"{op}: Yen's algorithm needs non-negative weights, got "
                                   f"{float(w[k])} on edge ({int(r[k])}, {int(c[k])})")
     A = _prepared(A, directed, unweighted)
+    if A.device == "gpu" and _thin.sssp_is_thin(A, source):
+        # a long, thin graph: each spur search would run the device loop's barrier-bound
+        # rounds; SciPy's Dijkstra on a host copy runs them instead (results on the GPU)
+        return _v.host_route(yen, csgraph, (source, sink, K),
+                             dict(directed=directed, return_predecessors=return_predecessors,
+                                  unweighted=unweighted))
     paths = _yen_paths(A, source, sink, K)
     dist = np.array([p[0] for p in paths], dtype=np.float64)
     if not return_predecessors:

@@ -3,9 +3,14 @@ depth_first_tree.
 
 Host input runs SciPy's compiled traversal on the validated graph (a fresh float64 CSR in the
 caller's stored order, so neighbours are visited in stored order exactly as SciPy visits
-them): O(N + nnz) whatever the diameter. GPU input runs the breadth-first ones as a loop of
-masked products (one level a round); depth-first order is inherently sequential and runs on
-the host by design (the graph is copied to the host, the results back to the GPU).
+them): O(N + nnz) whatever the diameter. GPU input (:func:`_bfs_device`, :func:`_dfs_device`):
+a small graph, or a long and thin one (a path, a grid, a road network: ``_thin``'s probe),
+runs SciPy's search on a host copy of the *structure* (indptr and indices; no weights), the
+large thin ones renumbered in BFS level order first so that the host search walks memory
+nearly in order; a traversal that widens early (a Kronecker graph) runs the breadth-first
+ones as a loop of masked products on the GPU (one level a round). Depth-first order is
+inherently sequential and runs on the host by design (the structure copied to the host, the
+undirected rows built on the GPU, the results back to the GPU).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import scipy.sparse.csgraph as scg
 
 import semiring as sr
 
+from . import _thin
 from . import _validation as _v
 from ._shortest import NULL_IDX, _engine, _lookup, _scg, _tree_weight
 
@@ -158,25 +164,105 @@ def _tree_from_pred(csgraph, A: sr.Matrix, pred, directed: bool, kind: str):
     return _v.sparse_output(kind, w, child.astype(xp.int32), indptr, (n, n))
 
 
+def _small(csgraph, op: str) -> bool:
+    """GPU input within ``_validation.HOST_MAX_WORK[op]`` stored entries."""
+    limit = _v.HOST_MAX_WORK.get(op, 0)
+    return bool(limit) and _v.is_gpu_input(csgraph) and \
+        len(getattr(csgraph, "shape", ())) == 2 and _v._entries(csgraph) <= limit
+
+
+def _bfs_device(csgraph, i_start, directed: bool, op: str, need_pred: bool = True):
+    """SciPy's breadth-first order and predecessors for the engine path (GPU input):
+    ``(order, pred, A or None)``, on the input's device.
+
+    A probe (:func:`._thin.probe`: :data:`._thin.PROBE_LEVELS` levels in one launch) decides:
+    a traversal that widens early (a Kronecker graph) runs the level loop of
+    :func:`_bfs_engine` on the GPU; a narrow one (a path, a grid, a road network) runs
+    SciPy's O(N + nnz) search on a host copy of the structure (no weights), renumbered in
+    level order where that makes the host search cache-friendly (:func:`._thin.host_traversal`);
+    a level loop that turns thin later (a lollipop) hands over to the same host search."""
+    if _small(csgraph, op):
+        # SciPy's search on a host copy of the structure: one transfer each way (a level
+        # loop's launches cost more than the whole search at this size)
+        indptr, indices, n = _thin.traversal_structure(csgraph, op, directed, combine=False)
+        order, pred = _thin.host_traversal("bfs", indptr, indices, n, _start(i_start, n, op),
+                                           directed=directed, need_pred=need_pred)
+        return order, pred, None
+    indptr, indices, n = _thin.traversal_structure(csgraph, op, directed)
+    i = _start(i_start, n, op)
+    status = "wide"
+    if _thin.applies("gpu" if sr.is_gpu_array(indptr) else "cpu"):
+        status, level = _thin.probe(indptr, indices, n, i, _thin.PROBE_LEVELS)
+    if status in ("wide", "overflow"):
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        res = _bfs_engine(csgraph, A, i, directed)
+        if res is not None:
+            return res[0], res[1], A
+        res = _thin.host_traversal("bfs", indptr, indices, n, i, need_pred=need_pred)
+        if res is None:
+            raise sr.InvalidValue(f"{op}: a thin traversal of more than 2**31 - 1 entries "
+                                  f"is not supported")
+        return res[0], res[1], A
+    if _thin.worth_renumbering(status, level, int(indices.size)):
+        if status == "limit":  # every level, by the engine's own (barrier-free) search
+            level = _thin.full_levels(indptr, indices, n, i, symmetric=not directed)
+        res = _thin.host_traversal("bfs", indptr, indices, n, i, level, need_pred=need_pred)
+        if res is not None:
+            return res[0], res[1], None
+    res = _thin.host_traversal("bfs", indptr, indices, n, i, need_pred=need_pred)
+    if res is None:  # beyond SciPy's int32 indices: the level loop
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        res = _bfs_engine(csgraph, A, i, directed)
+        if res is None:
+            raise sr.InvalidValue(f"{op}: a thin traversal of more than 2**31 - 1 entries "
+                                  f"is not supported")
+        return res[0], res[1], A
+    return res[0], res[1], None
+
+
+def _dfs_device(csgraph, i_start, directed: bool, op: str, need_pred: bool = True):
+    """SciPy's depth-first order and predecessors for GPU input: SciPy's search on a host copy
+    of the structure only (indptr and indices, one transfer; the undirected rows built on the
+    GPU), answered on the GPU. Depth-first order is sequential by nature: no GPU path."""
+    small = _small(csgraph, op)  # SciPy's host search builds the undirected rows
+    indptr, indices, n = _thin.traversal_structure(csgraph, op, directed,
+                                                   combine=not directed and not small)
+    i = _start(i_start, n, op)
+    res = _thin.host_traversal("dfs", indptr, indices, n, i, directed=directed or not small,
+                               need_pred=need_pred)
+    if res is None:
+        raise sr.InvalidValue(f"{op}: SciPy's depth-first search takes at most 2**31 - 1 "
+                              f"entries, got {int(indices.size)}")
+    return res
+
+
 # ------------------------------------------------------------------------------ public names
 
 
-@_v.on_host_when_small
 def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
     """Breadth-first ordering from ``i_start``, identical to
     ``scipy.sparse.csgraph.breadth_first_order``: the same order and the same predecessors
     (int32, -9999 for ``i_start`` and unreached vertices), neighbours visited in stored order.
 
     Host input runs SciPy's compiled BFS on the validated graph: O(N + nnz), a path of 10⁵
-    vertices in about a millisecond, and at n = 1000 cheaper than any GPU launch. GPU input
-    runs one masked product a level on the GPU (see :func:`_bfs_engine`); a traversal whose
-    levels averaged fewer than :data:`THIN_FRONTIER` vertices, checked from level
-    :data:`THIN_LEVELS` on (a path, a grid), finishes on the host instead, so every backend is
-    O(N + nnz) plus at most max(THIN_LEVELS, N / THIN_FRONTIER) levels' overhead. The level loop
-    costs 9 ms at N = 1000 and 20 ms at N = 10⁵ on an H100, where SciPy's search on a host
-    copy costs 0.23 ms and 14.6 ms (``bench/probes/csgraph_route.py``, 8N entries), so GPU
-    input with at most ``_validation.HOST_MAX_WORK['breadth_first_order']`` = 2²⁰ stored
-    entries runs SciPy on a host copy and answers with CuPy arrays.
+    vertices in about a millisecond. GPU input (:func:`_bfs_device`):
+
+    - up to ``_validation.HOST_MAX_WORK['breadth_first_order']`` = 2²⁰ stored entries, SciPy's
+      search on a host copy of the structure only (one transfer each way; no weights, so no
+      float64 cast either), answered with CuPy arrays: a level loop's launches cost more than
+      the whole search there (9 ms at N = 1000 on an H100, SciPy 0.23 ms on a copy);
+    - larger graphs: a probe runs :data:`._thin.PROBE_LEVELS` = 64 BFS levels in one launch.
+      A traversal that widens early (a frontier beyond one block: Kronecker graphs at level
+      1 or 2) runs one masked product a level on the GPU (:func:`_bfs_engine`); one that stays
+      narrow (a path, a grid, a road network) runs SciPy's O(N + nnz) search on a host copy of
+      the structure, renumbered in BFS level order first where the graph is large and grows
+      like a 2-D one (the levels by the engine's barrier-free BFS; the renumbered host search
+      walks memory almost in order: the 2048² grid's search 103-121 -> 21-25 ms on the dev
+      host), its order mapped back on the GPU. A level loop whose levels average fewer than
+      :data:`THIN_FRONTIER` vertices from level :data:`THIN_LEVELS` on (a thin tail after a
+      wide start) hands over to the same host search.
+
+    Every path gives SciPy's order and predecessors exactly.
 
     Deviation: ``i_start`` outside [0, N) raises :class:`semiring.InvalidIndex` (SciPy returns
     an empty order, or reads out of bounds for a negative one).
@@ -195,15 +281,9 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
         return scg.breadth_first_order(S, i_start, directed, return_predecessors)
     op = "breadth_first_order"
     if _engine(csgraph):
-        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
-        res = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
-        if res is not None:
-            order, pred = res
-            return (order, pred) if return_predecessors else order
-        S, n = _host(csgraph, op, directed)
-        return _to_gpu(_scg().breadth_first_order(S, _start(i_start, n, op), directed=directed,
-                                                  return_predecessors=return_predecessors),
-                       A.device)
+        order, pred, _A = _bfs_device(csgraph, i_start, directed, op,
+                                      need_pred=bool(return_predecessors))
+        return (order, pred) if return_predecessors else order
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
     return _scg().breadth_first_order(S, i, directed=directed,
@@ -219,9 +299,11 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     SciPy: ``csr_matrix`` for a ``scipy.sparse`` matrix input, ``csr_array`` for other host
     input, a ``cupyx.scipy.sparse.csr_matrix`` for GPU input.
 
-    Paths as :func:`breadth_first_order`; the GPU route's bound is
-    ``_validation.HOST_MAX_WORK['breadth_first_tree']`` = 2¹⁹ stored entries (H100, 8N
-    entries: N = 3·10⁴ route 8.1 ms, engine 19.4 ms; N = 10⁵ route 27.6 ms, engine 16.7 ms).
+    Paths as :func:`breadth_first_order` (the tree's weights then gathered on the GPU), except
+    that small GPU input, up to ``_validation.HOST_MAX_WORK['breadth_first_tree']`` = 2¹⁹
+    stored entries, runs SciPy's ``breadth_first_tree`` on a host copy of the whole graph
+    (H100, 8N entries: N = 3·10⁴ route 8.1 ms, engine 19.4 ms; N = 10⁵ route 27.6 ms, engine
+    16.7 ms).
 
     Examples
     --------
@@ -240,14 +322,9 @@ def breadth_first_tree(csgraph, i_start, directed=True):
     op = "breadth_first_tree"
     kind = _v.graph_kind(csgraph)
     if _engine(csgraph):
-        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
-        res = _bfs_engine(csgraph, A, _start(i_start, A.nrows, op), directed)
-        if res is None:  # long and thin: the host BFS (see THIN_LEVELS), the tree on the GPU
-            S, n = _host(csgraph, op, directed)
-            _, pred = _scg().breadth_first_order(S, _start(i_start, n, op), directed=directed)
-            pred = sr.to_device(pred, A.device)
-        else:
-            pred = res[1]
+        _, pred, A = _bfs_device(csgraph, i_start, directed, op)
+        if A is None:
+            A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
         return _tree_from_pred(csgraph, A, pred, directed, kind)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
@@ -261,9 +338,12 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
 
     Runs on the CPU by design, on every input: depth-first order is inherently sequential
     (each step depends on the last; no parallel algorithm reproduces it in less than its
-    length), so SciPy's compiled O(N + nnz) routine runs on a host copy and GPU input gets its
-    results back on the GPU. Deviation: ``i_start`` outside [0, N) raises
-    :class:`semiring.InvalidIndex`.
+    length), so SciPy's compiled O(N + nnz) routine runs on the host. GPU input copies only
+    the structure (indptr and indices, one transfer; for ``directed=False`` beyond
+    ``_validation.HOST_MAX_WORK['depth_first_order']`` = 2²⁰ entries each row joined to its
+    transposed row on the GPU first, which SciPy would build on the host) and gets its
+    results back on the GPU (the predecessors only when asked for). Deviation: ``i_start``
+    outside [0, N) raises :class:`semiring.InvalidIndex`.
 
     Examples
     --------
@@ -278,17 +358,26 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
     if S is not None and _v.fast_vertex(i_start, S.shape[0]):
         return scg.depth_first_order(S, i_start, directed, return_predecessors)
     op = "depth_first_order"
+    if _engine(csgraph):
+        order, pred = _dfs_device(csgraph, i_start, directed, op,
+                                  need_pred=bool(return_predecessors))
+        return (order, pred) if return_predecessors else order
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
-    res = _scg().depth_first_order(S, i, directed=directed,
-                                   return_predecessors=return_predecessors)
-    return _to_gpu(res) if _v.is_gpu_input(csgraph) else res
+    return _scg().depth_first_order(S, i, directed=directed,
+                                    return_predecessors=return_predecessors)
 
 
+@_v.on_host_when_small
 def depth_first_tree(csgraph, i_start, directed=True):
     """The depth-first tree from ``i_start``, identical to
     ``scipy.sparse.csgraph.depth_first_tree`` (weights and output kind as in
-    :func:`breadth_first_tree`). Runs on the CPU by design, as :func:`depth_first_order`.
+    :func:`breadth_first_tree`). The search runs on the CPU by design, as
+    :func:`depth_first_order` (for GPU input on a copy of the structure; the tree's weights
+    are gathered on the GPU), except that GPU input of at most
+    ``_validation.HOST_MAX_WORK['depth_first_tree']`` = 2¹⁹ stored entries runs SciPy's
+    ``depth_first_tree`` on a host copy of the whole graph, as :func:`breadth_first_tree`
+    does (the GPU gathers' launches cost more there).
 
     Examples
     --------
@@ -306,11 +395,10 @@ def depth_first_tree(csgraph, i_start, directed=True):
         return scg.depth_first_tree(S, i_start, directed)
     op = "depth_first_tree"
     kind = _v.graph_kind(csgraph)
+    if _engine(csgraph):
+        _, pred = _dfs_device(csgraph, i_start, directed, op)
+        A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        return _tree_from_pred(csgraph, A, pred, directed, kind)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
-    T = _scg().depth_first_tree(S, i, directed=directed)
-    if kind == "cupyx":
-        xp = sr.array_module("gpu")
-        return _v.sparse_output(kind, xp.asarray(T.data), xp.asarray(T.indices),
-                                xp.asarray(T.indptr), T.shape)
-    return _as_kind(T, kind)
+    return _as_kind(_scg().depth_first_tree(S, i, directed=directed), kind)

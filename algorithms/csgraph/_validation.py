@@ -63,6 +63,7 @@ Examples
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import os
 
@@ -100,18 +101,30 @@ FORCE_ENGINE = False
 #: - ``bellman_ford``, ``johnson``: SciPy's are O(N·nnz): the engine wins already at N = 1000
 #:   (23.7 / 2.3 ms, 33.4 / 3.7 ms); SciPy's cost falls below the engine's 2 ms near 2000
 #:   entries: 2¹¹.
-#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) wins
-#:   from N = 1000 on (route 0.66 ms): off.
+#: - ``depth_first_order``: the search runs on the host whatever the size; below 2²⁰
+#:   entries the undirected rows are SciPy's to build on the host (the GPU's transpose costs
+#:   more launches than SciPy's whole transpose there).
+#: - ``depth_first_tree``: as ``breadth_first_tree`` (the search on the host either way; the
+#:   GPU's tree gathers are launches a small graph does not repay): 2¹⁹.
+#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) against
+#:   SciPy's 0.21 ms at n = 1024 with 10⁴ entries (H200 host, session 10's bench), which grows
+#:   with the entries: the route's two transfers (about 0.1 ms) win up to about 2¹⁴ entries.
+#: - ``laplacian`` (``form='array'``): the element-wise GPU path costs 2.35 ms at n = 1024 with
+#:   10⁴ entries, SciPy's 0.32 ms (H200 host, session 10's bench); SciPy's cost reaches the
+#:   engine's near 2¹⁶ entries.
 #: - ``minimum_spanning_tree``: route to N = 10⁴ (7.6 / 26 ms), engine from 3·10⁴ (23.6 /
 #:   20.6 ms): 2¹⁷.
 HOST_MAX_WORK = {
     "breadth_first_order": 1 << 20,
+    "depth_first_order": 1 << 20,
+    "depth_first_tree": 1 << 19,
+    "laplacian": 1 << 16,
     "breadth_first_tree": 1 << 19,
     "dijkstra": 1 << 15,
     "bellman_ford": 1 << 11,
     "johnson": 1 << 11,
     "shortest_path": 1 << 15,
-    "connected_components": 0,
+    "connected_components": 1 << 14,
     "minimum_spanning_tree": 1 << 17,
 }
 
@@ -208,11 +221,13 @@ def _align8(k: int) -> int:
     return (k + 7) & ~7
 
 
-def _gather_to_host(arrays):
+def _gather_to_host(arrays, pinned_from=None):
     """Host copies of several GPU arrays in one device-to-host transfer (one sync instead of
     one per array): each is copied, without a kernel, into one device byte buffer at an
     8-byte-aligned offset, the buffer comes back in one ``get``, and the host arrays are views
-    of it (fresh memory: nothing is shared with the caller's arrays)."""
+    of it (fresh memory: nothing is shared with the caller's arrays). With ``pinned_from``, a
+    transfer of at least that many bytes lands in page-locked memory from CuPy's pinned pool
+    (the link's full rate; the views keep the block until they are released)."""
     import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU input only)
 
     arrays = [cp.ascontiguousarray(a) for a in arrays]
@@ -226,15 +241,21 @@ def _gather_to_host(arrays):
         if a.nbytes:
             cp.cuda.runtime.memcpyAsync(buf.data.ptr + o, a.data.ptr, a.nbytes,
                                         cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr)
-    host = buf.get()
+    if pinned_from is not None and total >= pinned_from:
+        import cupyx  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+        host = cupyx.empty_pinned(buf.shape, dtype=np.uint8)
+        buf.get(out=host)  # synchronous on the current stream
+    else:
+        host = buf.get()
     return [host[o:o + a.nbytes].view(a.dtype).reshape(a.shape)
             for a, o in zip(arrays, offsets)]
 
 
 def _scatter_to_gpu(arrays):
     """GPU copies of several host arrays in one host-to-device transfer: packed into one host
-    byte buffer (8-byte-aligned offsets), uploaded once, and answered as views of that device
-    buffer."""
+    byte buffer (8-byte-aligned offsets), uploaded once (``cupy.asarray`` stages a host array
+    through its pinned pool itself), and answered as views of that device buffer."""
     import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU input only)
 
     offsets, total = [], 0
@@ -269,6 +290,10 @@ def _to_gpu_result(res):
         if isinstance(r, tuple):
             return ("tuple", [plan(x) for x in r])
         if sps.issparse(r):
+            if r.format == "coo":  # a Laplacian: COO as SciPy (and the engine) answer it
+                k = len(flat)
+                flat.extend([r.data, r.row, r.col])
+                return ("coo", k, r.shape)
             r = r.tocsr()
             k = len(flat)
             flat.extend([r.data, r.indices, r.indptr])
@@ -289,6 +314,11 @@ def _to_gpu_result(res):
 
             k = t[1]
             return cps.csr_matrix((dev[k], dev[k + 1], dev[k + 2]), shape=t[2])
+        if t[0] == "coo":
+            import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
+
+            k = t[1]
+            return cps.coo_matrix((dev[k], (dev[k + 1], dev[k + 2])), shape=t[2])
         if t[0] == "array":
             return dev[t[1]]
         return t[1]
@@ -296,11 +326,63 @@ def _to_gpu_result(res):
     return build(tree)
 
 
+class ThinGraph(Exception):
+    """Internal: an engine path found its graph long and thin (``_thin``: the device loop
+    would pay a barrier per level, SciPy is O(N + nnz)); the decorator
+    :func:`on_host_when_small` answers by :func:`host_route` instead. Never escapes the
+    facade. ``use``: another (undecorated) facade function with the same leading parameters
+    to run on the host copy (``dijkstra`` for a ``bellman_ford`` without negative weights:
+    the same distances, where SciPy's Bellman–Ford makes N passes over every edge);
+    ``method``: the ``method`` argument to run ``shortest_path`` with instead."""
+
+    def __init__(self, op: str, *, use=None, method: str | None = None):
+        super().__init__(op)
+        self.use = use
+        self.method = method
+
+    def redirect(self, fn, args, kw):
+        """(function, args, kw) the host route runs."""
+        if self.use is not None:
+            fn = self.use
+        if self.method is not None:
+            if args:
+                args = (self.method,) + tuple(args[1:])
+            else:
+                kw = {**kw, "method": self.method}
+        return fn, args, kw
+
+
+#: Set while :func:`host_route` runs a function on a host copy: the engine path is off then,
+#: even under the tests' :data:`FORCE_ENGINE` (the host route is SciPy's, by definition).
+_HOSTING = contextvars.ContextVar("csgraph_hosting", default=False)
+
+
+def engine_forced() -> bool:
+    """Whether the tests' :data:`FORCE_ENGINE` applies now (not inside :func:`host_route`)."""
+    return FORCE_ENGINE and not _HOSTING.get()
+
+
+def host_route(fn, csgraph, args, kw):
+    """``fn`` (a facade function, undecorated) on a host copy of GPU input, its arrays answered
+    on the GPU (CuPy arrays, cupyx CSR) in one upload; host input runs ``fn`` itself with the
+    engine path off. The same answers as the engine path: both are SciPy's."""
+    token = _HOSTING.set(True)
+    try:
+        if not is_gpu_input(csgraph):
+            return fn(csgraph, *args, **kw)
+        args = tuple(_to_host(a) for a in args)
+        kw = {k: _to_host(v) for k, v in kw.items()}
+        return _to_gpu_result(fn(_to_host(csgraph), *args, **kw))
+    finally:
+        _HOSTING.reset(token)
+
+
 def on_host_when_small(fn):
     """Run ``fn`` (a facade function whose first argument is the graph and whose ``indices``
     argument, if any, selects the searches) on a host copy of GPU input whose work is at most
     ``HOST_MAX_WORK[fn.__name__]``, with its arrays answered on the GPU (CuPy arrays, cupyx
-    CSR). The same answers as the engine path: both are SciPy's, by construction and test."""
+    CSR); and wherever the engine path raises :class:`ThinGraph` (a long, thin graph). The
+    same answers as the engine path: both are SciPy's, by construction and test."""
     limit_name = fn.__name__
     takes_indices = "indices" in fn.__code__.co_varnames[:fn.__code__.co_argcount]
     pos = fn.__code__.co_varnames.index("indices") if takes_indices else None
@@ -309,23 +391,26 @@ def on_host_when_small(fn):
     def run(csgraph, *args, **kw):
         t = type(csgraph)
         if t is sps.csr_matrix or t is sps.csr_array or t is np.ndarray:  # host input
+            if not FORCE_ENGINE:
+                return fn(csgraph, *args, **kw)
+        else:
+            limit = HOST_MAX_WORK.get(limit_name, 0)
+            if (limit and is_gpu_input(csgraph) and _routable(csgraph)
+                    and len(getattr(csgraph, "shape", ())) == 2):
+                indices = kw.get("indices")
+                if takes_indices and "indices" not in kw and len(args) >= pos:
+                    indices = args[pos - 1]
+                elif not takes_indices:
+                    indices = ()  # one search
+                if _searches(csgraph, indices) > 1:
+                    limit = HOST_MAX_WORK_BATCH.get(limit_name, limit)
+                if _work(csgraph, indices) <= limit:
+                    return host_route(fn, csgraph, args, kw)
+        try:
             return fn(csgraph, *args, **kw)
-        limit = HOST_MAX_WORK.get(limit_name, 0)
-        if (not limit or not is_gpu_input(csgraph) or not _routable(csgraph)
-                or len(getattr(csgraph, "shape", ())) != 2):
-            return fn(csgraph, *args, **kw)
-        indices = kw.get("indices")
-        if takes_indices and "indices" not in kw and len(args) >= pos:
-            indices = args[pos - 1]
-        elif not takes_indices:
-            indices = ()  # one search
-        if _searches(csgraph, indices) > 1:
-            limit = HOST_MAX_WORK_BATCH.get(limit_name, limit)
-        if _work(csgraph, indices) > limit:
-            return fn(csgraph, *args, **kw)
-        args = tuple(_to_host(a) for a in args)
-        kw = {k: _to_host(v) for k, v in kw.items()}
-        return _to_gpu_result(fn(_to_host(csgraph), *args, **kw))
+        except ThinGraph as thin:
+            use, args, kw = thin.redirect(fn, args, kw)
+            return host_route(use, csgraph, args, kw)
 
     return run
 
