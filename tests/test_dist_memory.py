@@ -173,3 +173,49 @@ def test_pieces_past_int32_offsets(device):
     assert R.shape == (3, n)
     assert (to_host(r).tolist(), to_host(c).tolist(), to_host(v).tolist()) == \
         ([1, 2], [big + 3, big + 1], [5.0, 6.0])
+
+
+def _wide_past(limit):
+    """An index_type that goes int64 past ``limit`` entries (as past 2**31 - 2**16), so that
+    small matrices take the wide path: stripes int32, the whole block int64."""
+    def index_type(nrows, ncols, nvals):
+        return np.dtype(np.int64) if max(nrows, ncols, nvals) > limit else np.dtype(np.int32)
+    return index_type
+
+
+@pytest.mark.parametrize("kind", ["rows", "cols"])
+@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize("wide", [False, True])
+def test_striped_assembly_is_from_coo(device, monkeypatch, kind, weighted, wide):
+    """A block past ASSEMBLY_STRIPE entries is assembled in stripes of rows: the same
+    matrix as one from_coo of its entries (duplicates folded by dup_op in input order, a row
+    heavier than a stripe, empty rows at both ends, pieces of both index types), its index
+    type that of the whole."""
+    import semiring.matrix as SM  # noqa: PLC0415
+
+    monkeypatch.setattr(T, "ASSEMBLY_STRIPE", 64)
+    if wide:
+        monkeypatch.setattr(SM, "index_type", _wide_past(300))
+    rng = np.random.default_rng(11 + weighted + 2 * wide)
+    lo, hi, n = 40, 90, 120
+    key = np.concatenate([rng.integers(lo + 3, hi - 4, 500), np.full(100, lo + 20)])
+    other = np.concatenate([rng.integers(0, 30, 500), rng.integers(0, n, 100)])
+    r, c = (key, other) if kind == "rows" else (other, key)
+    w = rng.integers(1, 5, r.size).astype(np.float64) if weighted else None
+    cut = [0, 150, 151, 420, r.size]
+    pieces = [(r[a:b].astype(np.int32 if q % 2 else np.int64),
+               c[a:b].astype(np.int32 if q % 2 else np.int64),
+               None if w is None else w[a:b])
+              for q, (a, b) in enumerate(zip(cut[:-1], cut[1:]))]
+    dt = None if weighted else np.float32
+    B = T.block_of_pieces(kind, lo, hi, n, n, "plus", dt, device, *pieces)
+    if kind == "rows":
+        rr, cc, shape = r - lo, c, (hi - lo, n)
+    else:
+        rr, cc, shape = r, c - lo, (n, hi - lo)
+    ref = sr.Matrix.from_coo(rr, cc, w, nrows=shape[0], ncols=shape[1], dup_op="plus",
+                             dtype=dt, device=device)
+    assert B.shape == ref.shape and B.nvals == ref.nvals
+    assert B.isequal(ref) and B.dtype == ref.dtype and B.is_iso == ref.is_iso
+    assert B.itype == (np.int64 if wide else np.int32)
+    np.testing.assert_array_equal(to_host(B.indptr), to_host(ref.indptr))

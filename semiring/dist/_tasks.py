@@ -247,9 +247,20 @@ def _concat_on(xp, arrays, dtype=None):
     return out
 
 
+#: The most entries one ``Matrix.from_coo`` call assembles when a block is made from its
+#: pieces; a larger block is made in stripes of rows of about this many entries each (the
+#: stripes' CSRs joined: the same matrix, duplicates folded in the same order, as they share
+#: their row). from_coo's peak is estimated at ~70 bytes an entry on the GPU (int64 copies of
+#: both index lists, the composite key, its argsort and the sort's buffers, the sorted
+#: copies): 2**28 entries ~ 19 GB, against ~150 GB for the 2.1e9 entries of a kron-28 column
+#: block on four GPUs in one call (an H200 holds 139 GiB).
+ASSEMBLY_STRIPE = 1 << 28
+
+
 def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
     """One block from the edge pieces of every source: rows (or cols) renumbered from lo,
-    assembled on the block's device."""
+    assembled on the block's device (in stripes of rows past :data:`ASSEMBLY_STRIPE`
+    entries)."""
     pieces = [p for p in pieces if p is not None]
     weighted = any(p[2] is not None for p in pieces)
     if weighted and not all(p[2] is not None for p in pieces):
@@ -267,8 +278,55 @@ def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
             d -= d.dtype.type(lo)
         shape = (nrows, hi - lo)
     w = _concat_on(xp, [p[2] for p in pieces], dtype) if weighted else None
-    return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
-                              dtype=None if weighted else dtype, device=device)
+    vtype = None if weighted else dtype
+    if s.size <= ASSEMBLY_STRIPE:
+        return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
+                                  dtype=vtype, device=device)
+    return _striped_from_coo(xp, s, d, w, shape, dup_op, vtype, device)
+
+
+def _striped_from_coo(xp, s, d, w, shape, dup_op, dtype, device):
+    """``Matrix.from_coo(s, d, w, ...)`` made in stripes of rows of about
+    :data:`ASSEMBLY_STRIPE` entries (cut where the running count of entries by row crosses
+    each multiple of total / stripes), the stripes' CSR arrays joined."""
+    total = int(s.size)
+    k = -(-total // ASSEMBLY_STRIPE)
+    counts = xp.bincount(s, minlength=shape[0]) if shape[0] else xp.zeros(0, xp.int64)
+    running = xp.cumsum(counts)
+    del counts
+    targets = xp.asarray([total * j // k for j in range(1, k)], dtype=running.dtype)
+    cuts = [0, *sorted({int(c) for c in _host(xp.searchsorted(running, targets, side="left"))
+                        if 0 < int(c) < shape[0]}), shape[0]]
+    del running
+    indptrs, indices, values, at = [], [], [], 0
+    iso = None
+    for r0, r1 in zip(cuts[:-1], cuts[1:]):
+        keep = (s >= r0) & (s < r1)
+        S = sr.Matrix.from_coo(s[keep] - r0, d[keep], None if w is None else w[keep],
+                               nrows=r1 - r0, ncols=shape[1], dup_op=dup_op, dtype=dtype,
+                               device=device)
+        del keep
+        indptrs.append(S.indptr[:-1].astype(xp.int64) + at)
+        indices.append(S.indices)
+        at += int(S.nvals)
+        if S.is_iso:
+            iso = S.iso_value
+        else:
+            values.append(S.values)
+        del S
+    del s, d, w
+    indptrs.append(xp.asarray([at], dtype=xp.int64))
+    indptr = xp.concatenate(indptrs)
+    del indptrs
+    idx = xp.concatenate([a.astype(xp.int64, copy=False) for a in indices]) \
+        if any(a.dtype != indices[0].dtype for a in indices) else xp.concatenate(indices)
+    del indices
+    vals = xp.concatenate(values) if values else None
+    del values
+    if vals is None:
+        return sr.Matrix.from_csr(indptr, idx, None, shape, iso_value=iso, dtype=dtype,
+                                  check=False)
+    return sr.Matrix.from_csr(indptr, idx, vals, shape, check=False)
 
 
 def block_pieces_by(B, b_lo, kind_from, bounds):
