@@ -301,11 +301,12 @@ def _striped_from_coo(xp, s, d, w, shape, dup_op, dtype, device):
     indptrs, indices, values, at = [], [], [], 0
     iso = None
     for r0, r1 in zip(cuts[:-1], cuts[1:]):
-        keep = (s >= r0) & (s < r1)
-        S = sr.Matrix.from_coo(s[keep] - r0, d[keep], None if w is None else w[keep],
+        # the stripe's positions, once (a boolean index scans its whole mask each time)
+        at_ = xp.flatnonzero((s >= r0) & (s < r1))
+        S = sr.Matrix.from_coo(s[at_] - r0, d[at_], None if w is None else w[at_],
                                nrows=r1 - r0, ncols=shape[1], dup_op=dup_op, dtype=dtype,
                                device=device)
-        del keep
+        del at_
         indptrs.append(S.indptr[:-1].astype(xp.int64) + at)
         indices.append(S.indices)
         at += int(S.nvals)
