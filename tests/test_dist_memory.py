@@ -219,3 +219,40 @@ def test_striped_assembly_is_from_coo(device, monkeypatch, kind, weighted, wide)
     assert B.isequal(ref) and B.dtype == ref.dtype and B.is_iso == ref.is_iso
     assert B.itype == (np.int64 if wide else np.int32)
     np.testing.assert_array_equal(to_host(B.indptr), to_host(ref.indptr))
+
+
+def test_replicated_build_is_the_exchanged_build(client, device):
+    """from_edge_function(replicate=True): every block's worker makes every chunk and keeps
+    its own entries; the same blocks as the build through pieces (and the one-device graph),
+    each chunk made once per block."""
+    scale, n, nchunks = 11, 1 << 11, 5
+    fn = functools.partial(g.kronecker_chunk, scale=scale, seed=8)
+    ref = sr.Matrix.from_scipy(g.kronecker(scale, seed=8), device=device)
+    client.run(_clear_chunk_log)
+    R = dist.DistMatrix.from_edge_function(fn, (n, n), client, nchunks=nchunks, dup_op="min",
+                                           bounds=[0, 700, 1500, n], device=device,
+                                           kinds=("cols", "rows"), replicate=True)
+    made = sorted(i for log in client.run(_chunk_log).values() for i, _, _ in log)
+    assert made == sorted(list(range(nchunks)) * 6)  # 3 column and 3 row blocks
+    X = dist.DistMatrix.from_edge_function(fn, (n, n), client, nchunks=nchunks, dup_op="min",
+                                           bounds=[0, 700, 1500, n], device=device,
+                                           kinds=("cols", "rows"))
+    for k in ("cols", "rows"):
+        for a, b in zip(client.gather(R.blocks(k)), client.gather(X.blocks(k))):
+            assert a.device == device and a.isequal(b)
+    assert R.gather().isequal(ref)
+    with pytest.raises(sr.InvalidIndex, match=r"fn\(1, 2\): src must lie in \[0, 8\)"):
+        dist.DistMatrix.from_edge_function(_bad_chunk, (8, 8), client, nchunks=2,
+                                           replicate=True)
+
+
+def _clear_chunk_log():
+    T.CHUNK_LOG.clear()
+
+
+def _chunk_log():
+    return list(T.CHUNK_LOG)
+
+
+def _bad_chunk(i, nchunks):
+    return (np.array([0, 9 if i == 1 else 1]), np.array([1, 2]))

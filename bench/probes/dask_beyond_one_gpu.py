@@ -5,8 +5,10 @@ searched there, every result checked by properties that need no one-GPU referenc
 
 The graph is Kronecker kron-(scale) (Graph500 generator, edge factor 16, symmetric, GAP
 weights in [1, 255] as float32), made by ``DistMatrix.from_edge_function`` in ``--nchunks``
-chunks (``bench.dask_suite.kron_chunk``: each worker draws its share of the edge tuples on its
-GPU; no process ever holds the whole list), cut into W column blocks. Then BFS (levels), SSSP,
+chunks (``bench.dask_suite.kron_chunk``), cut into W column blocks: by default every worker
+draws every chunk on its GPU and keeps its block's entries (``replicate=True``: nothing
+crosses between workers); ``--build pieces``: worker i mod W draws chunk i and sends its
+pieces through the host. No process ever holds the whole list. Then BFS (levels), SSSP,
 PageRank and connected components (the SPMD loops over NCCL), each timed on its first call
 (which makes the blocks' transposes) and on a second, and checked on the workers, each rank
 over its own block's entries against the whole result vector (all-gathered among the ranks):
@@ -55,6 +57,10 @@ def main(argv=None):
     ap.add_argument("--nchunks", type=int, default=16,
                     help="edge chunks (a chunk's generation on the GPU peaks near 100 bytes "
                          "a tuple: 2**scale * 16 / nchunks tuples)")
+    ap.add_argument("--build", choices=("replicate", "pieces"), default="replicate",
+                    help="replicate: each block's worker makes every chunk and keeps its "
+                         "entries (no exchange); pieces: chunk i on worker i mod W, its "
+                         "pieces sent through the host to the blocks' workers")
     ap.add_argument("--device", choices=("gpu", "cpu"), default="gpu")
     ap.add_argument("--stripe", type=int, default=0,
                     help="semiring.dist._tasks.ASSEMBLY_STRIPE on the workers (0: its own)")
@@ -98,7 +104,7 @@ def main(argv=None):
         t = time.perf_counter()
         DA = dist.DistMatrix.from_edge_function(
             functools.partial(DS.kron_chunk, scale, dev), (n, n), client, nchunks=args.nchunks,
-            device=dev, dup_op="min", kinds=("cols",))
+            device=dev, dup_op="min", kinds=("cols",), replicate=args.build == "replicate")
         DA.persist(("cols",))
         build_s = time.perf_counter() - t
         blocks = DA.call_spmd(_block_stats, keep=False)

@@ -208,6 +208,22 @@ def edge_chunk_pieces(fn, i, nchunks, nrows, ncols, cuts, op):
     return out
 
 
+def block_of_chunks(fn, nchunks, kind, lo, hi, nrows, ncols, dup_op, dtype, device, op):
+    """A block made by its own worker from every chunk of an edge list: chunk i by
+    ``fn(i, nchunks)``, checked, the entries of this block kept (on the chunk's device) and
+    the rest dropped; then assembled as :func:`block_of_pieces` assembles pieces (no edge
+    crosses between workers: ``DistMatrix.from_edge_function(..., replicate=True)``)."""
+    pieces = []
+    for i in range(nchunks):
+        s, d, w = _check_chunk(fn(i, nchunks), i, nchunks, nrows, ncols, op)
+        CHUNK_LOG.append((int(i), int(nchunks), int(s.size)))
+        ((ps, pd, pw),) = split_edges((s, d, w), (lo, hi), kind)
+        del s, d, w
+        pieces.append((_narrow_index(ps, nrows), _narrow_index(pd, ncols), pw))
+        del ps, pd, pw
+    return block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces)
+
+
 def kind_piece(pieces, kind, q):
     return pieces[kind][q]
 
@@ -233,6 +249,7 @@ def _concat_on(xp, arrays, dtype=None):
     whole (the host then holds the pieces alone, which Dask keeps until the task ends)."""
     dtype = np.result_type(*[a.dtype for a in arrays]) if dtype is None else np.dtype(dtype)
     if xp is np:
+        arrays = [_host(a) for a in arrays]
         return np.concatenate(arrays).astype(dtype, copy=False) if arrays else \
             np.zeros(0, dtype)
     out = xp.empty(sum(int(a.size) for a in arrays), dtype=dtype)
