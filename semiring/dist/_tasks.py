@@ -213,15 +213,17 @@ def block_of_chunks(fn, nchunks, kind, lo, hi, nrows, ncols, dup_op, dtype, devi
     ``fn(i, nchunks)``, checked, the entries of this block kept (on the chunk's device) and
     the rest dropped; then assembled as :func:`block_of_pieces` assembles pieces (no edge
     crosses between workers: ``DistMatrix.from_edge_function(..., replicate=True)``)."""
-    pieces = []
+    ss, dd, ww = [], [], []
     for i in range(nchunks):
         s, d, w = _check_chunk(fn(i, nchunks), i, nchunks, nrows, ncols, op)
         CHUNK_LOG.append((int(i), int(nchunks), int(s.size)))
         ((ps, pd, pw),) = split_edges((s, d, w), (lo, hi), kind)
         del s, d, w
-        pieces.append((_narrow_index(ps, nrows), _narrow_index(pd, ncols), pw))
+        ss.append(_narrow_index(ps, nrows))
+        dd.append(_narrow_index(pd, ncols))
+        ww.append(pw)
         del ps, pd, pw
-    return block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces)
+    return _assemble(kind, lo, hi, nrows, ncols, dup_op, dtype, device, ss, dd, ww)
 
 
 def kind_piece(pieces, kind, q):
@@ -279,13 +281,22 @@ def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
     assembled on the block's device (in stripes of rows past :data:`ASSEMBLY_STRIPE`
     entries)."""
     pieces = [p for p in pieces if p is not None]
-    weighted = any(p[2] is not None for p in pieces)
-    if weighted and not all(p[2] is not None for p in pieces):
+    return _assemble(kind, lo, hi, nrows, ncols, dup_op, dtype, device,
+                     [p[0] for p in pieces], [p[1] for p in pieces], [p[2] for p in pieces])
+
+
+def _assemble(kind, lo, hi, nrows, ncols, dup_op, dtype, device, ss, dd, ww):
+    """The block of the pieces' (src, dst, weight) lists ``ss``, ``dd``, ``ww`` (emptied as
+    they are joined: pieces that only this task holds are freed on the way)."""
+    weighted = any(w is not None for w in ww)
+    if weighted and not all(w is not None for w in ww):
         raise sr.InvalidValue("DistMatrix: some edge pieces have weights and others not")
     xp = _xp(device)
-    idt = np.int64 if not pieces else None
-    s = _concat_on(xp, [p[0] for p in pieces], idt)
-    d = _concat_on(xp, [p[1] for p in pieces], idt)
+    idt = np.int64 if not ss else None
+    s = _concat_on(xp, ss, idt)
+    ss.clear()
+    d = _concat_on(xp, dd, idt)
+    dd.clear()
     if kind == "rows":
         if s.size:
             s -= s.dtype.type(lo)  # in place: s is this task's own array
@@ -294,7 +305,8 @@ def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
         if d.size:
             d -= d.dtype.type(lo)
         shape = (nrows, hi - lo)
-    w = _concat_on(xp, [p[2] for p in pieces], dtype) if weighted else None
+    w = _concat_on(xp, ww, dtype) if weighted else None
+    ww.clear()
     vtype = None if weighted else dtype
     if s.size <= ASSEMBLY_STRIPE:
         return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
