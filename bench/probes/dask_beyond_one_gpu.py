@@ -183,9 +183,7 @@ def _memory():
     the pool's, host RSS and its peak (GB)."""
     import resource
 
-    import psutil
-    out = {"rss_gb": round(psutil.Process().memory_info().rss / 1e9, 2),
-           "rss_peak_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6, 2)}
+    out = {"rss_peak_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6, 2)}
     try:
         import cupy
         free, total = cupy.cuda.runtime.memGetInfo()
@@ -283,17 +281,18 @@ def _check_rank(rank, keys, src):
             w = None if vals is None else vals[a:b]
             yield u, j, w
 
-    big = np.iinfo(np.int64).max
+    # least level among in-neighbours: int32 (cupyx.scatter_min takes no int64 values)
+    big = np.iinfo(np.int32).max
     if "bfs" in keys:
         Lp, L = whole("bfs", -1)
-        low = xp.full(hi - lo, big, dtype=xp.int64)     # least level among in-neighbours
+        low = xp.full(hi - lo, big, dtype=xp.int32)
         bad_reach = bad_span = 0
         for u, j, _ in entries():
             lu, lv = L[u], Lp[j]
             ru, rv = lu >= 0, lv >= 0
             bad_reach += int((ru != rv).sum())
             bad_span += int((ru & rv & (xp.abs(lu - lv) > 1)).sum())
-            _scatter(xp, "min", low, j, xp.where(ru, lu, big))
+            _scatter(xp, "min", low, j, xp.where(ru, lu, big).astype(xp.int32))
         reached = Lp >= 0
         is_src = xp.zeros(hi - lo, dtype=bool)
         if lo <= src < hi:
