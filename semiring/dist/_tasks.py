@@ -202,9 +202,28 @@ def edge_chunk_pieces(fn, i, nchunks, nrows, ncols, cuts, op):
     CHUNK_LOG.append((int(i), int(nchunks), int(s.size)))
     out = {}
     for kind, bounds in cuts.items():
-        out[kind] = tuple(tuple(None if a is None else _host(a) for a in p)
-                          for p in split_edges((s, d, w), bounds, kind))
+        out[kind] = tuple((_host(_narrow_index(ps, nrows)), _host(_narrow_index(pd, ncols)),
+                           None if pw is None else _host(pw))
+                          for ps, pd, pw in split_edges((s, d, w), bounds, kind))
     return out
+
+
+def block_of_chunks(fn, nchunks, kind, lo, hi, nrows, ncols, dup_op, dtype, device, op):
+    """A block made by its own worker from every chunk of an edge list: chunk i by
+    ``fn(i, nchunks)``, checked, the entries of this block kept (on the chunk's device) and
+    the rest dropped; then assembled as :func:`block_of_pieces` assembles pieces (no edge
+    crosses between workers: ``DistMatrix.from_edge_function(..., replicate=True)``)."""
+    ss, dd, ww = [], [], []
+    for i in range(nchunks):
+        s, d, w = _check_chunk(fn(i, nchunks), i, nchunks, nrows, ncols, op)
+        CHUNK_LOG.append((int(i), int(nchunks), int(s.size)))
+        ((ps, pd, pw),) = split_edges((s, d, w), (lo, hi), kind)
+        del s, d, w
+        ss.append(_narrow_index(ps, nrows))
+        dd.append(_narrow_index(pd, ncols))
+        ww.append(pw)
+        del ps, pd, pw
+    return _assemble(kind, lo, hi, nrows, ncols, dup_op, dtype, device, ss, dd, ww)
 
 
 def kind_piece(pieces, kind, q):
@@ -215,45 +234,150 @@ def piece(pieces, q):
     return pieces[q]
 
 
+def _narrow_index(a, n):
+    """Indices below ``n`` as int32 when n fits it (half the bytes to hold and send)."""
+    return a.astype(np.int32) if n <= np.iinfo(np.int32).max and a.dtype.itemsize > 4 else a
+
+
+def _widen(xp, a, n):
+    """``a`` as int64 when indices up to ``n`` do not fit its type (a block's local indices
+    are int32 while its offset may take them past 2**31)."""
+    return a.astype(xp.int64) if n > np.iinfo(a.dtype).max else a
+
+
+def _concat_on(xp, arrays, dtype=None):
+    """One array on ``xp``'s device of the host (or device) arrays, each copied into its
+    place: a GPU block's pieces go to the device one at a time, with no host copy of the
+    whole (the host then holds the pieces alone, which Dask keeps until the task ends)."""
+    dtype = np.result_type(*[a.dtype for a in arrays]) if dtype is None else np.dtype(dtype)
+    if xp is np:
+        arrays = [_host(a) for a in arrays]
+        return np.concatenate(arrays).astype(dtype, copy=False) if arrays else \
+            np.zeros(0, dtype)
+    out = xp.empty(sum(int(a.size) for a in arrays), dtype=dtype)
+    at = 0
+    for a in arrays:
+        if a.size:
+            if isinstance(a, np.ndarray):
+                out[at:at + a.size].set(np.ascontiguousarray(a, dtype=dtype))
+            else:
+                out[at:at + a.size] = a
+        at += int(a.size)
+    return out
+
+
+#: The most entries one ``Matrix.from_coo`` call assembles when a block is made from its
+#: pieces; a larger block is made in stripes of rows of about this many entries each (the
+#: stripes' CSRs joined: the same matrix, duplicates folded in the same order, as they share
+#: their row). from_coo's peak is estimated at ~70 bytes an entry on the GPU (int64 copies of
+#: both index lists, the composite key, its argsort and the sort's buffers, the sorted
+#: copies): 2**28 entries ~ 19 GB, against ~150 GB for the 2.1e9 entries of a kron-28 column
+#: block on four GPUs in one call (an H200 holds 139 GiB).
+ASSEMBLY_STRIPE = 1 << 28
+
+
 def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
-    """One block from the edge pieces of every source: rows (or cols) renumbered from lo."""
+    """One block from the edge pieces of every source: rows (or cols) renumbered from lo,
+    assembled on the block's device (in stripes of rows past :data:`ASSEMBLY_STRIPE`
+    entries)."""
     pieces = [p for p in pieces if p is not None]
-    s = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
-    d = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
-    weighted = any(p[2] is not None for p in pieces)
-    if weighted and not all(p[2] is not None for p in pieces):
+    return _assemble(kind, lo, hi, nrows, ncols, dup_op, dtype, device,
+                     [p[0] for p in pieces], [p[1] for p in pieces], [p[2] for p in pieces])
+
+
+def _assemble(kind, lo, hi, nrows, ncols, dup_op, dtype, device, ss, dd, ww):
+    """The block of the pieces' (src, dst, weight) lists ``ss``, ``dd``, ``ww`` (emptied as
+    they are joined: pieces that only this task holds are freed on the way)."""
+    weighted = any(w is not None for w in ww)
+    if weighted and not all(w is not None for w in ww):
         raise sr.InvalidValue("DistMatrix: some edge pieces have weights and others not")
+    xp = _xp(device)
+    idt = np.int64 if not ss else None
+    s = _concat_on(xp, ss, idt)
+    ss.clear()
+    d = _concat_on(xp, dd, idt)
+    dd.clear()
     if kind == "rows":
-        s = s - lo
+        if s.size:
+            s -= s.dtype.type(lo)  # in place: s is this task's own array
         shape = (hi - lo, ncols)
     else:
-        d = d - lo
+        if d.size:
+            d -= d.dtype.type(lo)
         shape = (nrows, hi - lo)
-    if weighted:
-        w = np.concatenate([p[2] for p in pieces])
-        if dtype is not None:
-            w = w.astype(dtype)
-    else:
-        w = None
-    xp = _xp(device)
-    s, d = xp.asarray(s), xp.asarray(d)
-    w = None if w is None else xp.asarray(w)
-    return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
-                              dtype=None if weighted else dtype, device=device)
+    w = _concat_on(xp, ww, dtype) if weighted else None
+    ww.clear()
+    vtype = None if weighted else dtype
+    if s.size <= ASSEMBLY_STRIPE:
+        return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
+                                  dtype=vtype, device=device)
+    return _striped_from_coo(xp, s, d, w, shape, dup_op, vtype, device)
+
+
+def _striped_from_coo(xp, s, d, w, shape, dup_op, dtype, device):
+    """``Matrix.from_coo(s, d, w, ...)`` made in stripes of rows of about
+    :data:`ASSEMBLY_STRIPE` entries (cut where the running count of entries by row crosses
+    each multiple of total / stripes), the stripes' CSR arrays joined."""
+    total = int(s.size)
+    k = -(-total // ASSEMBLY_STRIPE)
+    counts = xp.bincount(s, minlength=shape[0]) if shape[0] else xp.zeros(0, xp.int64)
+    running = xp.cumsum(counts)
+    del counts
+    targets = xp.asarray([total * j // k for j in range(1, k)], dtype=running.dtype)
+    cuts = [0, *sorted({int(c) for c in _host(xp.searchsorted(running, targets, side="left"))
+                        if 0 < int(c) < shape[0]}), shape[0]]
+    del running
+    indptrs, indices, values, at = [], [], [], 0
+    iso = None
+    for r0, r1 in zip(cuts[:-1], cuts[1:]):
+        # the stripe's positions, once (a boolean index scans its whole mask each time)
+        at_ = xp.flatnonzero((s >= r0) & (s < r1))
+        S = sr.Matrix.from_coo(s[at_] - r0, d[at_], None if w is None else w[at_],
+                               nrows=r1 - r0, ncols=shape[1], dup_op=dup_op, dtype=dtype,
+                               device=device)
+        del at_
+        indptrs.append(S.indptr[:-1].astype(xp.int64) + at)
+        indices.append(S.indices)
+        at += int(S.nvals)
+        if S.is_iso:
+            iso = S.iso_value
+        else:
+            values.append(S.values)
+        del S
+    del s, d, w
+    indptrs.append(xp.asarray([at], dtype=xp.int64))
+    indptr = xp.concatenate(indptrs)
+    del indptrs
+    idx = xp.concatenate([a.astype(xp.int64, copy=False) for a in indices]) \
+        if any(a.dtype != indices[0].dtype for a in indices) else xp.concatenate(indices)
+    del indices
+    vals = xp.concatenate(values) if values else None
+    del values
+    if vals is None:
+        return sr.Matrix.from_csr(indptr, idx, None, shape, iso_value=iso, dtype=dtype,
+                                  check=False)
+    return sr.Matrix.from_csr(indptr, idx, vals, shape, check=False)
 
 
 def block_pieces_by(B, b_lo, kind_from, bounds):
     """Split a row block (kind_from='rows', rows numbered from b_lo) into edge pieces cut by
-    column partition (for building column blocks), or a column block into pieces by row."""
+    column partition (for building column blocks), or a column block into pieces by row:
+    cut on the block's device, each piece then a host array (int32 indices where they fit)."""
     r, c, v = B.to_coo()
-    r = _host(r)
-    c = _host(c)
-    v = None if B.is_iso else _host(v)
+    v = None if B.is_iso else v
+    n = int(bounds[-1])
+    xp = B.xp
     if kind_from == "rows":
-        r = r + b_lo
-        return split_edges((r, c, v), bounds, "cols")
-    c = c + b_lo
-    return split_edges((r, c, v), bounds, "rows")
+        m = (B.nrows + b_lo, n)
+        r = _widen(xp, r, m[0]) + b_lo
+        pieces = split_edges((r, c, v), bounds, "cols")
+    else:
+        m = (n, B.ncols + b_lo)
+        c = _widen(xp, c, m[1]) + b_lo
+        pieces = split_edges((r, c, v), bounds, "rows")
+    del r, c, v
+    return tuple((_host(_narrow_index(s, m[0])), _host(_narrow_index(d, m[1])),
+                  None if w is None else _host(w)) for s, d, w in pieces)
 
 
 def _host(a):

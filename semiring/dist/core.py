@@ -523,6 +523,11 @@ class DistMatrix:
         other = "cols" if kind == "rows" else "rows"
         src_blocks = self.blocks(other)
         Ls, Lt = self.layout(other), self.layout(kind)
+        if Ls.nparts == 1 and Lt.nparts == 1:
+            # one partition each way: the row block and the column block are both the whole
+            # matrix (no copy, no pieces: the whole graph through the host was what killed
+            # the workers of 2026-11-28's 4-GPU run, semiring.dist._client.GPU_WORKER_MEMORY)
+            return list(src_blocks)
         cuts = [Ls.submit(p, T.block_pieces_by, src_blocks[p], Ls.bounds[p], other, Lt.bounds)
                 for p in range(Ls.nparts)]
         out = []
@@ -795,10 +800,12 @@ class DistMatrix:
     @classmethod
     def from_edge_function(cls, fn, shape, client=None, *, nchunks=None, nparts=None,
                            bounds=None, device=None, dtype=None, dup_op=None,
-                           kinds=("rows",)):
+                           kinds=("rows",), replicate=False):
         """A matrix whose edge list is made in chunks on the workers: chunk ``i`` by
         ``fn(i, nchunks)`` on worker ``i mod W``, cut there by partition and sent to the
-        blocks' workers; no worker makes, and the client never holds, the whole list.
+        blocks' workers; no worker makes, and the client never holds, the whole list
+        (``replicate=True``: every block's worker makes every chunk and keeps its own
+        entries, nothing sent).
 
         What a graph larger than one worker's memory needs (``from_function`` has every
         worker make the whole matrix): each worker holds its chunks' edges, their pieces and
@@ -828,6 +835,13 @@ class DistMatrix:
         kinds : tuple of {'rows', 'cols'}
             The cuts made from the edges now (each chunk is cut once per kind); another is
             made from these on first use (an all-to-all of blocks).
+        replicate : bool
+            Each block's worker calls ``fn`` for every chunk itself and keeps the block's
+            entries, one chunk at a time: no edge crosses between workers, for W times the
+            generation. For a generator cheaper than moving its output: on 4 H200 kron-26's
+            2.1e9 entries took 26.5 s to build through the pieces (device, host, Dask's TCP,
+            host, device), where one GPU generates the whole of kron-26 in 4.8 s
+            (``bench/results/20261128-dask_four_gpu_h200.md``).
 
         Examples
         --------
@@ -865,12 +879,25 @@ class DistMatrix:
             raise sr.InvalidValue(f"{op}: nchunks must be a positive int, got {nchunks!r}")
         nchunks = int(nchunks)
         layouts = {"rows": rl, "cols": cl}
+        distributed = require_distributed()
+        if replicate:
+            made = {k: [layouts[k].submit(q, T.block_of_chunks, fn, nchunks, k,
+                                          layouts[k].bounds[q], layouts[k].bounds[q + 1],
+                                          shape[0], shape[1], dup_op, dtype,
+                                          layouts[k].device, op)
+                        for q in range(layouts[k].nparts)] for k in kinds}
+            futs = [f for k in kinds for f in made[k]]
+            distributed.wait(futs)
+            bad = next((f for f in futs if f.status == "error"), None)
+            if bad is not None:  # a bad chunk raises here, with its own error
+                bad.result()
+            M = cls(shape, np.float64, rl, cl, rows=made.get("rows"), cols=made.get("cols"))
+            return cls._finish(M, kinds[0])
         cuts = {k: layouts[k].bounds for k in kinds}
         chunks = [client.submit(T.edge_chunk_pieces, fn, i, nchunks, shape[0], shape[1], cuts,
                                 op, workers=[workers[i % len(workers)]],
                                 allow_other_workers=True, pure=False)
                   for i in range(nchunks)]
-        distributed = require_distributed()
         distributed.wait(chunks)
         bad = next((f for f in chunks if f.status == "error"), None)
         if bad is not None:  # a bad chunk raises here (its own error), before any block is built
