@@ -8,7 +8,7 @@
 array([inf,  2.])
 """
 
-from . import connectivity, dense, device, io, kernels, ops, traversal, types
+from . import blocks, connectivity, dense, device, io, kernels, ops, traversal, types
 from .ops import _SEMIRING
 from .device import default_device, gpu_available
 from .device import device_of_array as device_of
@@ -47,8 +47,8 @@ __all__ = [
     # the masked dot-product product C⟨M⟩ = A ⊕.⊗ Bᵀ given Bᵀ's rows (semiring.spgemm)
     "dot3",
     # modules: the fused traversal steps, the dense products, devices, the op tables, the
-    # kernel loader, weak components (Afforest)
-    "connectivity", "dense", "device", "kernels", "ops", "traversal",
+    # kernel loader, weak components (Afforest), BFS levels on a distributed graph's block
+    "blocks", "connectivity", "dense", "device", "kernels", "ops", "traversal",
 ]
 
 

@@ -47,7 +47,104 @@ def _out_degree(rank, B):
     return d
 
 
+def _gather_equal(rank, a):
+    """Every rank's array ``a`` (one shape and type on every rank), stacked in rank order:
+    (P, *a.shape) on this rank's device, in one all-gather (NCCL on GPU ranks)."""
+    if rank.size == 1:
+        return a[None]
+    if rank.exchange != "tcp":
+        return rank._nccl_gather_equal(a)
+    got = np.stack(rank.allgather(_host(a)))
+    return got if isinstance(a, np.ndarray) else sr.array_module("gpu").asarray(got)
+
+
 # ------------------------------------------------------------------------------ BFS
+
+#: How a rank runs its BFS levels: "fused" (:func:`bfs_rank_fused`: each level one launch of
+#: :mod:`semiring.blocks` on the rank's block, pull over the block's in-edges from the global
+#: frontier bitmap or push along the frontier's rows, the new frontier written as bits of a
+#: send buffer whose header carries the level's counts: one all-gather and one host read a
+#: level) or "algebra" (:func:`bfs_rank`: LAGraph's loop of ``vxm`` on the block and a
+#: scatter, a sparse-or-bitmap gather of the slices; the statement the fused levels are
+#: tested against). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the algebra
+#: loop took 9.8 ms on one rank for kron-24, where the one-device BFS takes 1.5-1.8 ms:
+#: each level's generic product, its Vector bookkeeping and two host reads.
+BFS_LEVELS = "fused"
+BFS_LEVELS_CHOICES = ("fused", "algebra")
+
+
+def bfs_level_loop():
+    """The rank function of the policy's loop (:data:`BFS_LEVELS`; read on the client, whose
+    choice the ranks run)."""
+    if BFS_LEVELS not in BFS_LEVELS_CHOICES:
+        raise sr.InvalidValue(f"algorithms.dist._spmd.BFS_LEVELS must be one of "
+                              f"{BFS_LEVELS_CHOICES}, got {BFS_LEVELS!r}")
+    return bfs_rank_fused if BFS_LEVELS == "fused" else bfs_rank
+
+
+def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta, gather):
+    """Levels (and parents) of this rank's vertices, each level one fused step on the rank's
+    block (:func:`semiring.blocks.bfs_push` / :func:`~semiring.blocks.bfs_pull`) and one
+    all-gather of the ranks' send buffers: the new frontier as a bitmap, with its size and
+    out-edges in each buffer's header (Beamer's rule reads their sums, the same numbers on
+    every rank). Levels and deterministic parents equal :func:`bfs_rank`'s."""
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    BT = None                                               # A(:, lo:hi)ᵀ: made at the first pull
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    deg = _out_degree(rank, B)                              # d(i) = |A(i, :)|
+    deg_p = deg[lo:hi]
+    b = rank.bounds
+    words = max(sr.blocks.word_range(b[p], b[p + 1])[1] for p in range(rank.size))
+    # v(source) = 0 ;  p(source) = source            (this rank's slices, dense: -1 absent)
+    level = xp.full(hi - lo, -1, dtype=xp.int64)
+    parent = xp.full(hi - lo, -1, dtype=xp.int64) if parents else None
+    if lo <= source < hi:
+        level[source - lo] = 0
+        if parents:
+            parent[source - lo] = source
+    # q = {source}: as a vertex list (push) or a bitmap (pull), each made when needed
+    flist, lens, fbits = xp.asarray([source], dtype=xp.int64), None, None
+    frontier_size, edges_frontier = 1, int(deg[source])
+    edges_left = int(deg.sum()) - edges_frontier
+    pushing = direction != "pull"
+    depth = 0
+    while True:
+        if direction == "auto":
+            if pushing and edges_frontier > edges_left / alpha:
+                pushing = False
+            elif not pushing and frontier_size < n / beta:
+                pushing = True
+        depth += 1
+        out = sr.blocks.send_buffer(lo, hi, B.device, words)
+        if pushing:
+            if flist is None:
+                flist, lens = sr.blocks.bits_list(B, fbits, frontier_size)
+            # q_p⟨¬v_p⟩ = q any.secondi A(:, lo:hi) ;  v_p⟨q_p⟩ = depth ;  p_p⟨q_p⟩ = q_p
+            sr.blocks.bfs_push(B, flist, level, depth, deg=deg_p, out=out, lo=lo, lens=lens,
+                               parent=parent, deterministic=deterministic)
+        else:
+            if fbits is None:
+                fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
+                fbits[source >> 5] = np.uint32(1 << (source & 31))
+            if BT is None:
+                BT = B.T
+            # the same, pulled: each unreached vertex of lo:hi scans its in-edges
+            sr.blocks.bfs_pull(BT, fbits, level, depth, deg=deg_p, out=out, lo=lo,
+                               parent=parent, deterministic=deterministic)
+        # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather, one host read
+        got = _gather_equal(rank, out)
+        h = sr.blocks.heads(got)
+        frontier_size, edges_frontier = int(h[:, 0].sum()), int(h[:, 1].sum())
+        if frontier_size == 0:
+            break
+        fbits, flist, lens = sr.blocks.join_bits(got, b, n), None, None
+        edges_left -= edges_frontier
+    outs = (level, parent) if parents else (level,)
+    if gather:
+        return tuple(_host(o) for o in outs)
+    vecs = tuple(sr.Vector.from_dense(o, missing=-1) for o in outs)
+    return vecs if parents else vecs[0]
+
 
 def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gather):
     """Levels (and parents) of this rank's vertices: LAGraph's BFS on the column block, the

@@ -1,5 +1,5 @@
 """The CPU backend: NumPy/SciPy, one module per operation family (see :mod:`semiring.backend`)."""
 
-from . import components, dense, dot3, elementwise, spgemm, spmv, traversal
+from . import blocks, components, dense, dot3, elementwise, spgemm, spmv, traversal
 
-__all__ = ["components", "dense", "dot3", "elementwise", "spgemm", "spmv", "traversal"]
+__all__ = ["blocks", "components", "dense", "dot3", "elementwise", "spgemm", "spmv", "traversal"]

@@ -1,0 +1,80 @@
+"""CPU BFS levels on a rank's vertex block: NumPy twins of ``kernels/blocks.cu`` (the same
+send buffer, bitmap words and results), the reference the GPU's kernels are tested against.
+Called by :mod:`semiring.blocks`, which validates the operands."""
+
+from __future__ import annotations
+
+import numpy as np
+
+HEAD = 4
+
+
+def _bits_of(fbits, u):
+    return ((fbits[u >> 5] >> (u & 31).astype(np.uint32)) & np.uint32(1)).astype(bool)
+
+
+def _commit(js, src, level, depth, deg, out, shift, parent):
+    """level⟨q⟩ = depth ; parent⟨q⟩ = src ; the bits and counts of q = js (distinct)."""
+    level[js] = depth
+    if parent is not None:
+        parent[js] = src
+    bit = js + shift
+    words = out[HEAD:]
+    np.bitwise_or.at(words, bit >> 5, (np.uint32(1) << (bit & 31).astype(np.uint32)))
+    head = out[:HEAD].view(np.uint64)
+    head[0] += np.uint64(js.size)
+    head[1] += np.uint64(int(deg[js].sum()) if js.size else 0)
+
+
+def bfs_pull(BT, fbits, level, depth, deg, out, shift, parent, mode):
+    indptr, indices = BT.indptr.astype(np.int64), BT.indices.astype(np.int64)
+    cand = np.flatnonzero((level < 0) & (np.diff(indptr) > 0))
+    if cand.size == 0:
+        return
+    starts, ends = indptr[cand], indptr[cand + 1]
+    lens = ends - starts
+    rows = np.repeat(np.arange(cand.size), lens)
+    pos = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(starts, lens)
+    u = indices[pos]
+    hit = _bits_of(fbits, u)
+    # each row's first hit (rows ascending: its smallest in-neighbour on the frontier)
+    big = np.iinfo(np.int64).max
+    first = np.full(cand.size, big, dtype=np.int64)
+    np.minimum.at(first, rows[hit], u[hit])
+    got = first != big
+    _commit(cand[got], first[got], level, depth, deg, out, shift, parent)
+
+
+def bfs_push(B, frontier, lens, level, depth, deg, out, shift, parent, mode):
+    if frontier.size == 0 or B.ncols == 0:
+        return
+    indptr, indices = B.indptr.astype(np.int64), B.indices.astype(np.int64)
+    starts = indptr[frontier]
+    lens = indptr[frontier + 1] - starts
+    src = np.repeat(frontier, lens)
+    pos = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(starts, lens)
+    v = indices[pos]
+    new = level[v] < 0
+    v, src = v[new], src[new]
+    if v.size == 0:
+        return
+    # the smallest frontier in-neighbour of each new vertex (any in-neighbour: this one too)
+    order = np.lexsort((src, v))
+    v, src = v[order], src[order]
+    keep = np.r_[True, v[1:] != v[:-1]]
+    _commit(v[keep], src[keep], level, depth, deg, out, shift, parent)
+
+
+def join_bits(got, wlo, wn, nwords):
+    fbits = np.zeros(nwords, dtype=np.uint32)
+    for p in range(got.shape[0]):
+        a, k = int(wlo[p]), int(wn[p])
+        fbits[a:a + k] |= got[p, HEAD:HEAD + k]
+    return fbits
+
+
+def bits_list(B, fbits, size):
+    bits = np.unpackbits(fbits.view(np.uint8), bitorder="little")
+    lst = np.flatnonzero(bits).astype(np.int64)
+    indptr = B.indptr.astype(np.int64)
+    return lst, indptr[lst + 1] - indptr[lst]

@@ -1,0 +1,195 @@
+"""BFS levels on one rank's vertex block of a distributed graph, fused as the one-device
+levels are (:mod:`semiring.traversal`), and the frontier's bitmap that the ranks exchange.
+
+A rank owns the vertices ``lo:hi`` of an n-vertex graph and holds the column block
+``B = A(:, lo:hi)`` (n × (hi − lo), local column ids) and its transpose ``Bᵀ`` (the rank's
+vertices' in-edges, global source ids). A level is
+
+    q_p⟨¬v_p⟩ = q any.secondi B ;  v_p⟨q_p⟩ = depth ;  π_p⟨q_p⟩ = q_p
+
+in one launch: a pull (:func:`bfs_pull`: each unreached vertex of the block scans its
+in-edges for one in the frontier bitmap, stopping at the first) or a push (:func:`bfs_push`:
+the frontier's vertices scatter along their rows of B), writing the new frontier ``q_p`` as
+bits of the rank's **send buffer** (:func:`send_buffer`) with its size and out-edges in the
+buffer's header, so that one all-gather of the buffers carries the frontier and the counts
+Beamer's push/pull rule needs. :func:`join_bits` makes the all-gathered buffers the global
+frontier bitmap (the pull's input), :func:`bits_list` its vertex list (the push's), and
+:func:`heads` reads the counts (the level's one host read).
+
+On the GPU the kernels of ``kernels/blocks.cu``; on the CPU their NumPy twins.
+
+Examples
+--------
+>>> import numpy as np, scipy.sparse as sp, semiring as sr
+>>> from semiring import blocks
+>>> S = sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
+>>> B = sr.Matrix.from_scipy(S[:, 1:3], device="cpu")        # the rank of vertices 1, 2
+>>> level = np.full(2, -1, dtype=np.int64)
+>>> deg = np.array([1, 0], dtype=np.int64)                   # out-degrees of 1, 2
+>>> out = blocks.send_buffer(1, 3, "cpu")
+>>> blocks.bfs_push(B, np.array([0]), level, 1, deg=deg, out=out, lo=1)
+>>> level.tolist(), blocks.heads(out[None]).tolist()
+([1, 1], [[2, 1]])
+>>> fbits = blocks.join_bits(out[None], (1, 3), 3)
+>>> blocks.bits_list(B, fbits, 2)[0].tolist()
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .backend import backend_of
+from .device import is_cupy_array, xp_of as array_module
+from .errors import DomainMismatch, InvalidValue
+from .matrix import as_matrix
+
+__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "heads", "join_bits", "send_buffer",
+           "word_range"]
+
+#: uint32 words of a send buffer's header: the new frontier's size and out-edges (two u64).
+HEAD = 4
+
+
+def word_range(lo: int, hi: int) -> tuple:
+    """(first, count): the global bitmap words that vertices ``lo:hi`` fall in."""
+    if hi <= lo:
+        return lo >> 5, 0
+    return lo >> 5, ((hi - 1) >> 5) - (lo >> 5) + 1
+
+
+def send_buffer(lo: int, hi: int, device: str, words: int | None = None):
+    """A zeroed send buffer (uint32) of the block ``lo:hi``: the header, then its bitmap
+    words, padded to ``words`` (every rank's buffer the same length for the all-gather)."""
+    k = word_range(lo, hi)[1]
+    words = k if words is None else words
+    if words < k:
+        raise InvalidValue(f"send_buffer: words (={words}) must be at least the block's "
+                           f"{k} words")
+    return array_module(device).zeros(HEAD + words, dtype=np.uint32)
+
+
+def heads(got):
+    """The counts of all-gathered send buffers ``got`` (P × words): an int64 array (P, 2) of
+    (size, out-edges) per rank, on the host (a host read of P × 16 bytes)."""
+    h = got[:, :HEAD]
+    h = h.get() if hasattr(h, "get") else np.asarray(h)
+    return np.ascontiguousarray(h).view(np.uint64).astype(np.int64)
+
+
+def _mode(parent, deterministic):
+    return 0 if parent is None else (2 if deterministic else 1)
+
+
+def _check_block(op, level, deg, out, parent, xp, np_, lo):
+    for arg, a in (("level", level), ("deg", deg)) + ((("parent", parent),) if parent is not None else ()):
+        if not isinstance(a, xp.ndarray) or a.shape != (np_,) or a.dtype != np.int64:
+            raise DomainMismatch(f"{op}: {arg} must be an int64 {xp.__name__} array of shape "
+                                 f"({np_},), got {getattr(a, 'dtype', type(a))} "
+                                 f"{getattr(a, 'shape', '')}")
+    if lo < 0:
+        raise InvalidValue(f"{op}: lo must be >= 0, got {lo}")
+    k = word_range(lo, lo + np_)[1]
+    if (not isinstance(out, xp.ndarray) or out.dtype != np.uint32 or out.ndim != 1
+            or out.size < HEAD + k):
+        raise DomainMismatch(f"{op}: out must be a uint32 {xp.__name__} send buffer of at least "
+                             f"{HEAD + k} words (send_buffer), got {out!r:.80}")
+
+
+def bfs_pull(BT, fbits, level, depth, *, deg, out, lo, parent=None, deterministic=False):
+    """One pull level on the block: every unreached vertex j of ``lo:hi`` (``level[j] < 0``)
+    scans its in-edges (row j of ``BT``) for a vertex of the frontier bitmap ``fbits``:
+
+        q_p⟨¬v_p⟩ = Bᵀ any.secondi f ;  level⟨q_p⟩ = depth ;  parent⟨q_p⟩ = q_p
+
+    and adds q_p's bits, size and out-edges (``deg``) to the send buffer ``out``.
+
+    Parameters
+    ----------
+    BT : Matrix
+        (hi − lo) × n: the block's vertices' in-edges, each row's sources in ascending order
+        (as a Matrix's transpose has them: the first hit is the smallest).
+    fbits : uint32 array of ⌈n / 32⌉ words
+        The frontier (vertex u is bit u % 32 of word u // 32).
+    level, deg : int64 arrays of hi − lo
+        The block's levels (−1 where unreached; updated) and global out-degrees.
+    depth : int
+    out : uint32 array
+        The block's send buffer (:func:`send_buffer`; updated).
+    lo : int
+        The block's first vertex.
+    parent : int64 array of hi − lo, optional
+        Updated with each reached vertex's in-neighbour on the frontier (the smallest: the
+        first in its row, whether or not ``deterministic``).
+    deterministic : bool
+    """
+    op = "bfs_pull"
+    BT = as_matrix(BT, op=op, arg="BT")
+    xp, np_, n = BT.xp, BT.nrows, BT.ncols
+    _check_block(op, level, deg, out, parent, xp, np_, lo)
+    if not isinstance(fbits, xp.ndarray) or fbits.dtype != np.uint32 or fbits.shape != ((n + 31) // 32,):
+        raise DomainMismatch(f"{op}: fbits must be a uint32 {xp.__name__} array of "
+                             f"{(n + 31) // 32} words, got {fbits!r:.80}")
+    backend_of(BT.device).blocks.bfs_pull(BT, fbits, level, int(depth), deg, out, lo & 31,
+                                          parent, _mode(parent, deterministic))
+
+
+def bfs_push(B, frontier, level, depth, *, deg, out, lo, lens=None, parent=None,
+             deterministic=False):
+    """One push level on the block: the frontier's vertices (global ids) scatter along their
+    rows of ``B`` (their out-edges into ``lo:hi``):
+
+        q_p⟨¬v_p⟩ = f any.secondi B ;  level⟨q_p⟩ = depth ;  parent⟨q_p⟩ = q_p
+
+    and adds q_p's bits, size and out-edges to ``out``, as :func:`bfs_pull` does.
+
+    Parameters
+    ----------
+    B : Matrix
+        n × (hi − lo): the column block, local column ids.
+    frontier : int64 array
+        Distinct vertices, any order.
+    lens : int64 array, optional
+        Their rows' lengths in B (:func:`bits_list` gives them; computed when absent).
+    parent : int64 array, optional
+        Any in-neighbour on the frontier, the smallest with ``deterministic``.
+
+    The other arguments are :func:`bfs_pull`'s.
+    """
+    op = "bfs_push"
+    B = as_matrix(B, op=op, arg="B")
+    xp, np_ = B.xp, B.ncols
+    _check_block(op, level, deg, out, parent, xp, np_, lo)
+    if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
+        raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got "
+                             f"{frontier!r:.80}")
+    if lens is None:
+        ip = B.indptr
+        lens = (ip[frontier + 1] - ip[frontier]).astype(np.int64)
+    elif not isinstance(lens, xp.ndarray) or lens.shape != frontier.shape:
+        raise DomainMismatch(f"{op}: lens must be a {xp.__name__} array of the frontier's "
+                             f"shape {frontier.shape}")
+    backend_of(B.device).blocks.bfs_push(B, frontier, lens, level, int(depth), deg, out,
+                                         lo & 31, parent, _mode(parent, deterministic))
+
+
+def join_bits(got, bounds, n: int):
+    """The global frontier bitmap (uint32, ⌈n / 32⌉ words) from the ranks' all-gathered send
+    buffers ``got`` (P × words, rank order; rank p owns ``bounds[p]:bounds[p + 1]``)."""
+    dev = "gpu" if is_cupy_array(got) else "cpu"
+    xp = array_module(dev)
+    b = [int(x) for x in bounds]
+    if got.ndim != 2 or got.shape[0] != len(b) - 1 or b[-1] != n:
+        raise DomainMismatch(f"join_bits: got must be (P, words) for P = len(bounds) - 1 "
+                             f"(= {len(b) - 1}) ranks, got shape {got.shape}")
+    rng = [word_range(b[p], b[p + 1]) for p in range(len(b) - 1)]
+    wlo = xp.asarray([r[0] for r in rng], dtype=np.int64)
+    wn = xp.asarray([r[1] for r in rng], dtype=np.int64)
+    return backend_of(dev).blocks.join_bits(got, wlo, wn, (n + 31) // 32)
+
+
+def bits_list(B, fbits, size: int):
+    """(vertices, lens): the ``size`` vertices of the bitmap ``fbits`` (int64, any order) and
+    their rows' lengths in ``B``: :func:`bfs_push`'s frontier."""
+    B = as_matrix(B, op="bits_list", arg="B")
+    return backend_of(B.device).blocks.bits_list(B, fbits, int(size))
