@@ -44,8 +44,8 @@ from .device import is_cupy_array, xp_of as array_module
 from .errors import DomainMismatch, InvalidValue
 from .matrix import as_matrix
 
-__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "heads", "join_bits", "send_buffer",
-           "word_range"]
+__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads", "join_bits",
+           "send_buffer", "word_range"]
 
 #: uint32 words of a send buffer's header: the new frontier's size and out-edges (two u64).
 HEAD = 4
@@ -193,3 +193,24 @@ def bits_list(B, fbits, size: int):
     their rows' lengths in ``B``: :func:`bfs_push`'s frontier."""
     B = as_matrix(B, op="bits_list", arg="B")
     return backend_of(B.device).blocks.bits_list(B, fbits, int(size))
+
+
+def component_roots(labels):
+    """Each vertex's component's least vertex (int64), from component labels: ``labels[v]``
+    any id in ``[0, n)`` shared by exactly the vertices of v's component (as
+    :func:`semiring.connectivity.weak_components` numbers them).
+
+    >>> import numpy as np
+    >>> from semiring import blocks
+    >>> blocks.component_roots(np.array([1, 0, 1, 2], dtype=np.int32)).tolist()
+    [0, 1, 0, 3]
+    """
+    xp = array_module("gpu" if is_cupy_array(labels) else "cpu")
+    n = labels.size if hasattr(labels, "size") else 0
+    if (not isinstance(labels, xp.ndarray) or labels.ndim != 1
+            or labels.dtype not in (np.dtype(np.int32), np.dtype(np.int64))):
+        raise DomainMismatch(f"component_roots: labels must be a 1-D int32 or int64 array, got "
+                             f"{labels!r:.80}")
+    if n and (int(labels.min()) < 0 or int(labels.max()) >= n):
+        raise InvalidValue(f"component_roots: labels must lie in [0, n) (n = {n})")
+    return backend_of("gpu" if xp is not np else "cpu").blocks.component_roots(labels)

@@ -220,3 +220,24 @@ __global__ void bb_list(const unsigned* __restrict__ fbits, long long nwords,
         }
     }
 }
+
+// Each vertex's component's least vertex from component labels (any ids < n): first[c] =
+// the least v with labels[v] == c (first: n entries, each n before), then roots[v] =
+// first[labels[v]].
+template <typename L>
+__global__ void bb_first(const L* __restrict__ labels, long long n,
+                         unsigned long long* __restrict__ first)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step)
+        atomicMin(&first[(long long)labels[v]], (unsigned long long)v);
+}
+
+template <typename L>
+__global__ void bb_roots(const L* __restrict__ labels, long long n,
+                         const long long* __restrict__ first, long long* __restrict__ roots)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step)
+        roots[v] = first[(long long)labels[v]];
+}

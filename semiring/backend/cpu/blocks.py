@@ -78,3 +78,10 @@ def bits_list(B, fbits, size):
     lst = np.flatnonzero(bits).astype(np.int64)
     indptr = B.indptr.astype(np.int64)
     return lst, indptr[lst + 1] - indptr[lst]
+
+
+def component_roots(labels):
+    n = labels.size
+    first = np.full(n, n, dtype=np.int64)
+    np.minimum.at(first, labels.astype(np.int64), np.arange(n, dtype=np.int64))
+    return first[labels]

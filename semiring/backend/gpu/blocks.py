@@ -26,7 +26,7 @@ def kernel_names():
     """Every instantiation of the block kernels."""
     names = ["bb_join"]
     for I in C_TYPES.values():
-        names += [f"bb_list<{I}>"]
+        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>"]
         names += [f"bb_{k}<{I}, {p}>" for k in ("pull", "push") for p in (0, 1, 2)]
     return names
 
@@ -91,3 +91,15 @@ def bits_list(B, fbits, size):
         f((_grid(fbits.size),), (THREADS,), (fbits, np.int64(fbits.size), B.indptr, lst, lens,
                                              count))
     return lst, lens
+
+
+def component_roots(labels):
+    cp = _cupy()
+    n = int(labels.size)
+    first = cp.full(n, n, dtype=cp.int64)
+    roots = cp.empty(n, dtype=cp.int64)
+    if n:
+        L = C_TYPES[np.dtype(labels.dtype)]
+        function(f"bb_first<{L}>")((_grid(n),), (THREADS,), (labels, np.int64(n), first))
+        function(f"bb_roots<{L}>")((_grid(n),), (THREADS,), (labels, np.int64(n), first, roots))
+    return roots
