@@ -45,7 +45,11 @@ from .errors import DomainMismatch, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads", "join_bits",
-           "send_buffer", "word_range"]
+           "pack_changed", "relax_pull", "relax_push", "send_buffer", "unpack_changed",
+           "word_range"]
+
+#: Distance types of the relaxation rounds.
+DISTANCE_TYPES = tuple(np.dtype(t) for t in (np.int64, np.float32, np.float64))
 
 #: uint32 words of a send buffer's header: the new frontier's size and out-edges (two u64).
 HEAD = 4
@@ -214,3 +218,109 @@ def component_roots(labels):
     if n and (int(labels.min()) < 0 or int(labels.max()) >= n):
         raise InvalidValue(f"component_roots: labels must lie in [0, n) (n = {n})")
     return backend_of("gpu" if xp is not np else "cpu").blocks.component_roots(labels)
+
+
+def _check_d(op, d, xp, n):
+    if (not isinstance(d, xp.ndarray) or d.shape != (n,)
+            or np.dtype(d.dtype) not in DISTANCE_TYPES):
+        raise DomainMismatch(f"{op}: d must be a {xp.__name__} array of shape ({n},) and one "
+                             f"of the types {[str(t) for t in DISTANCE_TYPES]}, got "
+                             f"{getattr(d, 'dtype', type(d))} {getattr(d, 'shape', '')}")
+
+
+def relax_pull(BT, fbits, d, *, lo, out):
+    """One Bellman–Ford round on the block, pulled: every vertex j of ``lo:hi`` takes the
+    least ``d(u) + w(u, j)`` over its in-edges from the frontier bitmap ``fbits``:
+
+        t_p = f min.+ B ;  improved = t_p < d_p ;  d_p⟨improved⟩ = t_p
+
+    and the improved vertices' bits and count go to the send buffer ``out``.
+
+    Parameters
+    ----------
+    BT : Matrix
+        (hi − lo) × n: the block's vertices' in-edges, values the weights (cast to d's type).
+    fbits : uint32 array of ⌈n / 32⌉ words
+    d : int64, float32 or float64 array of n
+        The distances, whole (every rank holds them); only ``d[lo:hi]`` is written. The
+        type's maximum or inf is "unreached"; sums must not overflow (the caller checks).
+    lo : int
+    out : uint32 array
+        The block's send buffer (:func:`send_buffer`).
+    """
+    op = "relax_pull"
+    BT = as_matrix(BT, op=op, arg="BT")
+    xp, np_, n = BT.xp, BT.nrows, BT.ncols
+    _check_d(op, d, xp, n)
+    _check_out(op, out, xp, np_, lo, n)
+    if not isinstance(fbits, xp.ndarray) or fbits.dtype != np.uint32 or fbits.shape != ((n + 31) // 32,):
+        raise DomainMismatch(f"{op}: fbits must be a uint32 {xp.__name__} array of "
+                             f"{(n + 31) // 32} words, got {fbits!r:.80}")
+    w, ws = BT.values_for(d.dtype)
+    backend_of(BT.device).blocks.relax_pull(BT, w, ws, fbits, d, lo, out, lo & 31)
+
+
+def relax_push(B, frontier, d, *, lo, out, lens=None):
+    """One Bellman–Ford round on the block, pushed: the frontier's vertices (global ids)
+    relax their rows of ``B`` (an atomic min on ``d[lo:hi]``); the lowered vertices' bits and
+    count go to ``out``. ``B``: n × (hi − lo), values the weights; the rest as
+    :func:`relax_pull` and :func:`bfs_push`.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> from semiring import blocks
+    >>> B = sr.Matrix.from_coo([0, 0, 2], [0, 1, 0], [4.0, 1.0, 2.0], nrows=3, ncols=2, device="cpu")
+    >>> d = np.array([0.0, np.inf, np.inf])                      # the block: vertices 1, 2
+    >>> out = blocks.send_buffer(1, 3, "cpu")
+    >>> blocks.relax_push(B, np.array([0]), d, lo=1, out=out)
+    >>> d.tolist(), blocks.heads(out[None])[:, 0].tolist()
+    ([0.0, 4.0, 1.0], [2])
+    """
+    op = "relax_push"
+    B = as_matrix(B, op=op, arg="B")
+    xp, np_, n = B.xp, B.ncols, B.nrows
+    _check_d(op, d, xp, n)
+    _check_out(op, out, xp, np_, lo, n)
+    if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
+        raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got "
+                             f"{frontier!r:.80}")
+    if lens is None:
+        ip = B.indptr
+        lens = (ip[frontier + 1] - ip[frontier]).astype(np.int64)
+    w, ws = B.values_for(d.dtype)
+    backend_of(B.device).blocks.relax_push(B, w, ws, frontier, lens, d, lo, out, lo & 31)
+
+
+def _check_out(op, out, xp, np_, lo, n):
+    if not 0 <= lo <= n - np_:
+        raise InvalidValue(f"{op}: the block lo:hi = {lo}:{lo + np_} must lie in 0:{n}")
+    k = word_range(lo, lo + np_)[1]
+    if (not isinstance(out, xp.ndarray) or out.dtype != np.uint32 or out.ndim != 1
+            or out.size < HEAD + k):
+        raise DomainMismatch(f"{op}: out must be a uint32 {xp.__name__} send buffer of at least "
+                             f"{HEAD + k} words (send_buffer), got {out!r:.80}")
+
+
+def pack_changed(out, d, lo: int, hi: int, kmax: int):
+    """The distances ``d[lo + j]`` of the vertices whose bits ``out`` holds, in bitmap order,
+    padded with zeros to ``kmax`` (every rank's the same length: the all-gather's)."""
+    xp = array_module("gpu" if is_cupy_array(out) else "cpu")
+    nw = word_range(lo, hi)[1]
+    _check_out("pack_changed", out, xp, hi - lo, lo, d.size)
+    return backend_of("gpu" if xp is not np else "cpu").blocks.pack(out, nw, d, lo, lo & 31,
+                                                                    int(kmax))
+
+
+def unpack_changed(got, vals, bounds, d):
+    """``d`` at every rank's changed vertices (the bits of its buffer, row p of ``got``) from
+    its packed distances (row p of ``vals``): the inverse of :func:`pack_changed` on every
+    rank's buffer. ``bounds``: the P + 1 cut points."""
+    b = [int(x) for x in bounds]
+    P = len(b) - 1
+    if got.ndim != 2 or got.shape[0] != P or vals.ndim != 2 or vals.shape[0] != P:
+        raise DomainMismatch(f"unpack_changed: got and vals must have P = {P} rows, got "
+                             f"{got.shape} and {vals.shape}")
+    nw = max(word_range(b[p], b[p + 1])[1] for p in range(P))
+    dev = "gpu" if is_cupy_array(got) else "cpu"
+    backend_of(dev).blocks.unpack(got, nw, vals, b, d)

@@ -1,5 +1,5 @@
 """Each named variant of the SPMD rank loops (algorithms.dist._spmd: BFS_LEVELS 'fused' /
-'algebra', COMPONENTS 'forests' / 'labels') against the one-device engine, on a LocalCluster
+'algebra', COMPONENTS 'forests' / 'labels', ROUNDS 'fused' / 'algebra') against the one-device engine, on a LocalCluster
 of 2 worker processes with 1 to 4 partitions of any cut (empty ones too), over the TCP
 exchange and the NCCL path's framing."""
 
@@ -114,6 +114,45 @@ def test_components_loops_match_engine(client, device, loop, g, monkeypatch):
     np.testing.assert_array_equal(roots, [first[lab] for lab in ref])
 
 
+@few
+@given(g=graphs(), kind=st.sampled_from(["int", "negative", "float32", "float64"]),
+       seed=st.integers(0, 2**31 - 1))
+@pytest.mark.parametrize("loop", _spmd.ROUNDS_CHOICES)
+def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatch):
+    monkeypatch.setattr(_spmd, "ROUNDS", loop)
+    S, source, cut = g
+    S = S.copy()
+    rng = np.random.default_rng(seed)
+    if kind == "int":
+        S.data = rng.integers(0, 9, S.nnz).astype(np.int32)
+    elif kind == "negative":                 # a DAG's edges may be negative: no cycle
+        S = sp.triu(S, k=1, format="csr")
+        S.data = rng.integers(-5, 9, S.nnz).astype(np.int64)
+    else:
+        S.data = rng.random(S.nnz).astype(kind)
+    DA = dist.DistMatrix.from_scipy(S, client, device=device, **cut)
+    A = sr.Matrix.from_scipy(S, device=device)
+    ref = to_host(algorithms.bellman_ford(A, source))
+    for direction in ("auto", "push", "pull"):
+        got = to_host(adist.sssp(DA, source, direction=direction))
+        assert got.dtype == ref.dtype
+        np.testing.assert_array_equal(got, ref)
+    if kind != "negative":
+        lim = float(np.median(ref[np.isfinite(ref.astype(float))])) if S.nnz else 1.0
+        np.testing.assert_array_equal(to_host(adist.sssp(DA, source, limit=lim)),
+                                      to_host(algorithms.sssp(A, source, limit=lim)))
+
+
+def test_sssp_negative_cycle_raises(client, device, monkeypatch):
+    S = sp.csr_matrix((np.array([1, -3, 1], dtype=np.int64), ([0, 1, 2], [1, 2, 1])),
+                      shape=(40, 40))
+    DA = dist.DistMatrix.from_scipy(S, client, device=device, bounds=[0, 2, 40])
+    for loop in _spmd.ROUNDS_CHOICES:
+        monkeypatch.setattr(_spmd, "ROUNDS", loop)
+        with pytest.raises(sr.NegativeCycleError):
+            adist.sssp(DA, 0)
+
+
 def test_variant_names_checked(client, monkeypatch):
     S = sp.csr_matrix(np.ones((4, 4)))
     DA = dist.DistMatrix.from_scipy(S, client, nparts=2)
@@ -123,3 +162,6 @@ def test_variant_names_checked(client, monkeypatch):
     monkeypatch.setattr(_spmd, "COMPONENTS", "nope")
     with pytest.raises(sr.InvalidValue, match="COMPONENTS"):
         adist.connected_components(DA)
+    monkeypatch.setattr(_spmd, "ROUNDS", "nope")
+    with pytest.raises(sr.InvalidValue, match="ROUNDS"):
+        adist.sssp(DA, 0)

@@ -212,17 +212,31 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
 
 # ------------------------------------------------------------------------------ SSSP
 
-def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_type, gather):
-    """Distances of this rank's vertices by frontier Bellman–Ford rounds; the changed set is
-    all-gathered each round. A negative cycle, or distances outside ``out_type``, raise on
-    every rank (the same decision from the same numbers)."""
+#: How a rank runs its Bellman–Ford rounds: "fused" (:func:`bellman_ford_rank_fused`: each
+#: round one launch of :mod:`semiring.blocks` on the rank's block over the whole distance
+#: array every rank holds, the changed set exchanged as a bitmap with its count, then the
+#: changed distances packed in bitmap order: two all-gathers and one host read a round) or
+#: "algebra" (:func:`bellman_ford_rank`: ``vxm`` on the block, compares and a sparse gather
+#: of the changed slice). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the
+#: algebra rounds took 77.8 ms on one rank for kron-24 (14 rounds) against 36.4 ms for the
+#: one-device near–far search on one worker.
+ROUNDS = "fused"
+ROUNDS_CHOICES = ("fused", "algebra")
+
+
+def bellman_ford_loop():
+    """The rank function of the policy's choice (:data:`ROUNDS`, read on the client)."""
+    if ROUNDS not in ROUNDS_CHOICES:
+        raise sr.InvalidValue(f"algorithms.dist._spmd.ROUNDS must be one of {ROUNDS_CHOICES}, "
+                              f"got {ROUNDS!r}")
+    return bellman_ford_rank_fused if ROUNDS == "fused" else bellman_ford_rank
+
+
+def _check_int_range(rank, B, n, work):
     from algorithms import DistanceOverflow  # noqa: PLC0415 (the package above: a circle at import)
 
-    B = rank.block("cols")
-    xp, n = B.xp, rank.n
-    work, out_type = np.dtype(work), np.dtype(out_type)
-    inf = np.inf if work.kind == "f" else np.iinfo(work).max
     if work.kind != "f":
+        xp = B.xp
         vals = B.values if not B.is_iso else xp.full(min(B.nvals, 1), B.iso_value)
         lo_hi = (float(vals.min()), float(vals.max())) if B.nvals else (0.0, 0.0)
         big = rank.allreduce(np.float64(max(abs(lo_hi[0]), abs(lo_hi[1]))), "max")
@@ -230,6 +244,89 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
             raise DistanceOverflow(f"sssp: int64 distances may overflow: n (={n}) times the "
                                    f"largest |weight| exceeds the int64 range; use float64 "
                                    f"weights")
+
+
+def _finish_distances(rank, d, inf, limit, out_type, work, gather):
+    """The rank's distances after the rounds: ``limit`` applied, narrowed to ``out_type``."""
+    from algorithms import DistanceOverflow  # noqa: PLC0415 (the package above: a circle at import)
+
+    xp = sr.array_module(rank.device) if not isinstance(d, np.ndarray) else np
+    if limit is not None:
+        # d_p⟨d_p > limit⟩ = ∞
+        d[d > limit] = inf
+    if out_type != work:
+        reached = d != inf
+        info = np.iinfo(out_type)
+        bad = bool(xp.any(reached & ((d > info.max) | (d < info.min))))
+        if rank.allreduce(bad, "lor"):
+            raise DistanceOverflow(f"sssp: a shortest distance lies outside the {out_type} "
+                                   f"range; use int64 or float64 weights")
+        d = xp.where(reached, d, info.max).astype(out_type)
+    return (_host(d),) if gather else sr.Vector.from_dense(d)
+
+
+def bellman_ford_rank_fused(rank, source, work, direction, pull_fraction, limit, out_type,
+                            gather):
+    """Distances of this rank's vertices by frontier Bellman–Ford rounds, each one fused
+    step on the rank's block (:func:`semiring.blocks.relax_push` / ``relax_pull``) over the
+    distances of every vertex, which every rank keeps: the changed set goes out as a bitmap
+    with its count (one all-gather, one host read: the stop and the direction), then the
+    changed distances, packed in bitmap order (a second all-gather). The same distances as
+    :func:`bellman_ford_rank`: the least path sums, whatever order the relaxations take."""
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    BT = None
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    work, out_type = np.dtype(work), np.dtype(out_type)
+    inf = np.inf if work.kind == "f" else np.iinfo(work).max
+    _check_int_range(rank, B, n, work)
+    b = rank.bounds
+    words = max(sr.blocks.word_range(b[p], b[p + 1])[1] for p in range(rank.size))
+    # d = ∞ ;  d(source) = 0                         (whole, on every rank)
+    d = xp.full(n, inf, dtype=work)
+    d[source] = 0
+    # f = {source}: as a vertex list (push) or a bitmap (pull), each made when needed
+    flist, lens, fbits = xp.asarray([source], dtype=xp.int64), None, None
+    changed, rounds = 1, 0
+    while changed and rounds < n:
+        rounds += 1
+        pull = direction == "pull" or (direction == "auto" and changed > n * pull_fraction)
+        out = sr.blocks.send_buffer(lo, hi, B.device, words)
+        if pull:
+            if fbits is None:
+                fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
+                fbits[source >> 5] = np.uint32(1 << (source & 31))
+            if BT is None:
+                BT = B.T
+            # t_p = f min.+ A(:, lo:hi) ;  f_p = t_p < d_p ;  d_p⟨f_p⟩ = t_p     (pulled)
+            sr.blocks.relax_pull(BT, fbits, d, lo=lo, out=out)
+        else:
+            if flist is None:
+                flist, lens = sr.blocks.bits_list(B, fbits, changed)
+            # the same, pushed
+            sr.blocks.relax_push(B, flist, d, lo=lo, out=out, lens=lens)
+        # f = [f_0 … f_P-1] ;  changed = |f|: one all-gather, one host read
+        got = _gather_equal(rank, out)
+        counts = sr.blocks.heads(got)[:, 0]
+        changed = int(counts.sum())
+        if changed and rank.size > 1:
+            # d⟨f⟩ = [d_0⟨f_0⟩ … ]: the changed distances, packed, all-gathered
+            vals = sr.blocks.pack_changed(out, d, lo, hi, int(counts.max()))
+            sr.blocks.unpack_changed(got, _gather_equal(rank, vals), b, d)
+        fbits, flist, lens = sr.blocks.join_bits(got, b, n), None, None
+    if changed:
+        raise sr.NegativeCycleError(f"sssp: a negative cycle is reachable from source {source}")
+    return _finish_distances(rank, d[lo:hi].copy(), inf, limit, out_type, work, gather)
+
+
+def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_type, gather):
+    """Distances of this rank's vertices by frontier Bellman–Ford rounds; the changed set is
+    all-gathered each round. A negative cycle, or distances outside ``out_type``, raise on
+    every rank (the same decision from the same numbers)."""
+    B = rank.block("cols")
+    xp, n = B.xp, rank.n
+    work, out_type = np.dtype(work), np.dtype(out_type)
+    inf = np.inf if work.kind == "f" else np.iinfo(work).max
+    _check_int_range(rank, B, n, work)
     # d_p = ∞ ;  d(source) = 0                      (dense: every entry present)
     d = xp.full(rank.hi - rank.lo, inf, dtype=work)
     if rank.lo <= source < rank.hi:
@@ -257,18 +354,7 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
         changed = sum(G.extras)
     if changed:
         raise sr.NegativeCycleError(f"sssp: a negative cycle is reachable from source {source}")
-    if limit is not None:
-        # d_p⟨d_p > limit⟩ = ∞
-        d[d > limit] = inf
-    if out_type != work:
-        reached = d != inf
-        info = np.iinfo(out_type)
-        bad = bool(xp.any(reached & ((d > info.max) | (d < info.min))))
-        if rank.allreduce(bad, "lor"):
-            raise DistanceOverflow(f"sssp: a shortest distance lies outside the {out_type} "
-                                   f"range; use int64 or float64 weights")
-        d = xp.where(reached, d, info.max).astype(out_type)
-    return (_host(d),) if gather else sr.Vector.from_dense(d)
+    return _finish_distances(rank, d, inf, limit, out_type, work, gather)
 
 
 # ------------------------------------------------------------------------------ PageRank

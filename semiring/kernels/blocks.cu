@@ -241,3 +241,192 @@ __global__ void bb_roots(const L* __restrict__ labels, long long n,
     for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step)
         roots[v] = first[(long long)labels[v]];
 }
+
+// ---------------------------------------------------------------- Bellman–Ford rounds
+// A rank's relaxation round on its block, the distances d replicated on every rank (global,
+// n entries; the rank writes only its own d[lo:hi]); the changed vertices go out as bits of
+// the send buffer (as the BFS levels' new frontier), their count in the header, and their
+// new distances packed in bitmap order (bb_pack) for a second all-gather (bb_unpack).
+
+template <typename T> struct sr_bb_word;
+template <> struct sr_bb_word<int> { typedef unsigned type; };
+template <> struct sr_bb_word<float> { typedef unsigned type; };
+template <> struct sr_bb_word<long long> { typedef unsigned long long type; };
+template <> struct sr_bb_word<double> { typedef unsigned long long type; };
+
+// a = min(a, v) by compare-and-swap on the bits; whether this call lowered it.
+template <typename T>
+__device__ __forceinline__ bool sr_bb_atomic_min(T* a, T v)
+{
+    typedef typename sr_bb_word<T>::type W;
+    union U { T t; W w; };
+    U o, nv;
+    o.t = *reinterpret_cast<volatile T*>(a);
+    nv.t = v;
+    while (v < o.t) {
+        const W prev = atomicCAS(reinterpret_cast<W*>(a), o.w, nv.w);
+        if (prev == o.w) return true;
+        o.w = prev;
+    }
+    return false;
+}
+
+// Pull: every vertex j of the block takes the least d(u) + w(u, j) over its in-edges from
+// the frontier bitmap (row j of Bᵀ, weights w[k * wstride]):
+//     t = f min.+ B ;  improved = t < d_p ;  d_p⟨improved⟩ = t ;  out ∪= improved ; count
+template <typename I, typename T>
+__global__ void bb_relax_pull(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, long long np, const unsigned* __restrict__ fbits, T* d, long long lo,
+    unsigned* __restrict__ out, int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const int lane = threadIdx.x & 31;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0;
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < np;
+         base += step) {
+        const long long j = base + lane;
+        long long b = 0, e = 0;
+        T t = T(0);
+        bool got = false;
+        if (j < np) {
+            b = (long long)indptr[j];
+            e = (long long)indptr[j + 1];
+        }
+        const bool light = e - b <= SR_BB_LIGHT;
+        if (light) {
+            for (long long k = b; k < e; ++k) {
+                const long long u = (long long)indices[k];
+                if (sr_bb_bit(fbits, u)) {
+                    const T c = d[u] + w[k * wstride];
+                    if (!got || c < t) { t = c; got = true; }
+                }
+            }
+        }
+        unsigned heavy = __ballot_sync(0xffffffffu, !light);
+        while (heavy) {
+            const int src = __ffs(heavy) - 1;
+            heavy &= heavy - 1u;
+            const long long hb = __shfl_sync(0xffffffffu, b, src);
+            const long long he = __shfl_sync(0xffffffffu, e, src);
+            T ht = T(0);
+            bool hg = false;
+            for (long long k = hb + lane; k < he; k += 32) {
+                const long long u = (long long)indices[k];
+                if (sr_bb_bit(fbits, u)) {
+                    const T c = d[u] + w[k * wstride];
+                    if (!hg || c < ht) { ht = c; hg = true; }
+                }
+            }
+            for (int off = 16; off > 0; off >>= 1) {  // the warp's least
+                const T ot = __shfl_down_sync(0xffffffffu, ht, off);
+                const int og = __shfl_down_sync(0xffffffffu, (int)hg, off);
+                if (og && (!hg || ot < ht)) { ht = ot; hg = true; }
+            }
+            ht = __shfl_sync(0xffffffffu, ht, 0);
+            hg = __shfl_sync(0xffffffffu, (int)hg, 0);
+            if (lane == src) { t = ht; got = hg; }
+        }
+        const bool take = got && t < d[lo + j];
+        if (take) {
+            d[lo + j] = t;
+            ++count;
+        }
+        sr_bb_set_warp(words, base, shift, __ballot_sync(0xffffffffu, take));
+    }
+    sr_bb_count(out, count, 0);
+}
+
+// Push: the frontier's vertices relax their rows of B (one thread an edge, as bb_push), an
+// atomic min on d_p; a vertex lowered joins the changed set once (its bit's first setter
+// counts it).
+template <typename I, typename T>
+__global__ void bb_relax_push(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, const long long* __restrict__ frontier, long long nf,
+    const long long* __restrict__ offsets, T* d, long long lo, unsigned* __restrict__ out,
+    int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const long long total = nf ? offsets[nf - 1] : 0;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
+        long long a = 0, z = nf - 1;
+        while (a < z) {
+            const long long mid = (a + z) >> 1;
+            if (offsets[mid] > e) z = mid; else a = mid + 1;
+        }
+        const long long first = a ? offsets[a - 1] : 0;
+        const long long u = frontier[a];
+        const long long k = (long long)indptr[u] + (e - first);
+        const long long v = (long long)indices[k];
+        const T c = *reinterpret_cast<volatile T*>(&d[u]) + w[k * wstride];
+        if (sr_bb_atomic_min(&d[lo + v], c)) {
+            const long long bit = v + shift;
+            const unsigned m = 1u << (bit & 31);
+            if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+        }
+    }
+    sr_bb_count(out, count, 0);
+}
+
+// Set bits per word: counts[i] = popc(words[i]) for `nw` words at stride... (rows of P
+// buffers: word i of row p at got[p * stride + HEAD + i], i < nw; counts (P, nw)).
+__global__ void bb_popc(const unsigned* __restrict__ got, int P, long long stride, long long nw,
+                        long long* __restrict__ counts)
+{
+    const long long total = (long long)P * nw;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / nw, k = i - p * nw;
+        counts[i] = __popc(got[p * stride + SR_BB_HEAD + k]);
+    }
+}
+
+// The changed vertices' distances in bitmap order: vals[excl[k] + r] = d[lo + j] for the
+// r-th set bit of local word k (vertex j = 32 k + bit - shift); excl: exclusive prefix sums
+// of the words' counts.
+template <typename T>
+__global__ void bb_pack(const unsigned* __restrict__ out, long long nw,
+                        const long long* __restrict__ incl, const T* __restrict__ d,
+                        long long lo, int shift, T* __restrict__ vals)
+{
+    const unsigned* words = out + SR_BB_HEAD;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nw; k += step) {
+        unsigned m = words[k];
+        long long at = k ? incl[k - 1] : 0;
+        while (m) {
+            const long long j = k * 32 + (__ffs(m) - 1) - shift;
+            m &= m - 1u;
+            vals[at++] = d[lo + j];
+        }
+    }
+}
+
+// The inverse on every rank: rank p's packed values (vals[p * kmax ...]) into d at its
+// changed vertices (bits of its buffer in got), incl: (P, nw) inclusive sums of the words'
+// counts, each row its own; bounds: P + 1 cut points.
+template <typename T>
+__global__ void bb_unpack(const unsigned* __restrict__ got, int P, long long stride,
+                          long long nw, const long long* __restrict__ incl,
+                          const long long* __restrict__ bounds, const T* __restrict__ vals,
+                          long long kmax, T* __restrict__ d)
+{
+    const long long total = (long long)P * nw;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / nw, k = i - p * nw;
+        unsigned m = got[p * stride + SR_BB_HEAD + k];
+        long long at = p * kmax + (k ? incl[i - 1] : 0);
+        const long long lo = bounds[p];
+        const int shift = (int)(lo & 31);
+        while (m) {
+            const long long j = k * 32 + (__ffs(m) - 1) - shift;
+            m &= m - 1u;
+            d[lo + j] = vals[at++];
+        }
+    }
+}

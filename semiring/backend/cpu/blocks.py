@@ -85,3 +85,67 @@ def component_roots(labels):
     first = np.full(n, n, dtype=np.int64)
     np.minimum.at(first, labels.astype(np.int64), np.arange(n, dtype=np.int64))
     return first[labels]
+
+
+def _edges(indptr, rows):
+    starts = indptr[rows]
+    lens = indptr[rows + 1] - starts
+    pos = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(starts, lens)
+    return np.repeat(np.arange(rows.size), lens), pos
+
+
+def _weights(w, wstride, pos):
+    return w[pos * wstride] if wstride else np.broadcast_to(w[0], pos.shape)
+
+
+def _lower(d, lo, js, cand, out, shift, count_new):
+    """d[lo + js] = min(d[lo + js], cand) per vertex; the lowered ones' bits and count."""
+    if js.size == 0:
+        return
+    best = np.full(d.size, np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).max, d.dtype)
+    np.minimum.at(best, lo + js, cand.astype(d.dtype, copy=False))
+    tgt = np.unique(lo + js)
+    low = tgt[best[tgt] < d[tgt]]
+    d[low] = best[low]
+    bit = low - lo + shift
+    words = out[HEAD:]
+    m = np.uint32(1) << (bit & 31).astype(np.uint32)
+    fresh = (words[bit >> 5] & m) == 0
+    np.bitwise_or.at(words, bit >> 5, m)
+    out[:HEAD].view(np.uint64)[0] += np.uint64(int(fresh.sum()) if count_new else low.size)
+
+
+def relax_pull(BT, w, wstride, fbits, d, lo, out, shift):
+    indptr, indices = BT.indptr.astype(np.int64), BT.indices.astype(np.int64)
+    rows, pos = _edges(indptr, np.arange(BT.nrows))
+    u = indices[pos]
+    hit = _bits_of(fbits, u)
+    rows, pos, u = rows[hit], pos[hit], u[hit]
+    _lower(d, lo, rows, d[u] + _weights(w, wstride, pos), out, shift, False)
+
+
+def relax_push(B, w, wstride, frontier, lens, d, lo, out, shift):
+    if frontier.size == 0 or B.ncols == 0:
+        return
+    indptr, indices = B.indptr.astype(np.int64), B.indices.astype(np.int64)
+    slot, pos = _edges(indptr, frontier)
+    _lower(d, lo, indices[pos], d[frontier[slot]] + _weights(w, wstride, pos), out, shift, True)
+
+
+def _set_bits(words, shift, np_):
+    bits = np.unpackbits(words.view(np.uint8), bitorder="little").astype(bool)
+    return np.flatnonzero(bits) - shift
+
+
+def pack(out, nw, d, lo, shift, kmax):
+    vals = np.zeros(kmax, dtype=d.dtype)
+    js = _set_bits(out[HEAD:HEAD + nw].copy(), shift, None)
+    vals[:js.size] = d[lo + js]
+    return vals
+
+
+def unpack(got, nw, vals, bounds, d):
+    for p in range(got.shape[0]):
+        lo = int(bounds[p])
+        js = _set_bits(got[p, HEAD:HEAD + nw].copy(), lo & 31, None)
+        d[lo + js] = vals[p, :js.size]

@@ -11,6 +11,9 @@ from ...device import _cupy
 
 #: C types of the index arrays.
 C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
+#: C types of the distances.
+D_TYPES = {np.dtype(np.int64): "long long", np.dtype(np.float32): "float",
+           np.dtype(np.float64): "double"}
 #: Threads per block, and blocks per multiprocessor, of the grid-stride launches. The push
 #: launches a full grid whatever its frontier: its edge count is on the device, and reading
 #: it first would cost a host sync a level.
@@ -24,7 +27,10 @@ def source() -> str:
 
 def kernel_names():
     """Every instantiation of the block kernels."""
-    names = ["bb_join"]
+    names = ["bb_join", "bb_popc"]
+    for T in D_TYPES.values():
+        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>"]
+        names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push") for I in C_TYPES.values()]
     for I in C_TYPES.values():
         names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>"]
         names += [f"bb_{k}<{I}, {p}>" for k in ("pull", "push") for p in (0, 1, 2)]
@@ -103,3 +109,56 @@ def component_roots(labels):
         function(f"bb_first<{L}>")((_grid(n),), (THREADS,), (labels, np.int64(n), first))
         function(f"bb_roots<{L}>")((_grid(n),), (THREADS,), (labels, np.int64(n), first, roots))
     return roots
+
+
+def relax_pull(BT, w, wstride, fbits, d, lo, out, shift):
+    np_ = BT.nrows
+    if np_ == 0:
+        return
+    f = function(f"bb_relax_pull<{C_TYPES[np.dtype(BT.itype)]}, {D_TYPES[np.dtype(d.dtype)]}>")
+    f((_grid(np_),), (THREADS,), (BT.indptr, BT.indices, w, np.int64(wstride), np.int64(np_),
+                                  fbits, d, np.int64(lo), out, np.int32(shift)))
+
+
+def relax_push(B, w, wstride, frontier, lens, d, lo, out, shift):
+    cp = _cupy()
+    nf = int(frontier.size)
+    if nf == 0 or B.ncols == 0:
+        return
+    offsets = cp.cumsum(lens, dtype=cp.int64)
+    f = function(f"bb_relax_push<{C_TYPES[np.dtype(B.itype)]}, {D_TYPES[np.dtype(d.dtype)]}>")
+    f((_full_grid(),), (THREADS,), (B.indptr, B.indices, w, np.int64(wstride), frontier,
+                                    np.int64(nf), offsets, d, np.int64(lo), out, np.int32(shift)))
+
+
+def _word_sums(got, nw):
+    """(P, nw) inclusive sums, row by row, of the set bits of each buffer's words."""
+    cp = _cupy()
+    P, stride = got.shape
+    counts = cp.empty((P, nw), dtype=cp.int64)
+    if P * nw:
+        function("bb_popc")((_grid(P * nw),), (THREADS,), (got, np.int32(P), np.int64(stride),
+                                                           np.int64(nw), counts))
+    return cp.cumsum(counts, axis=1)
+
+
+def pack(out, nw, d, lo, shift, kmax):
+    cp = _cupy()
+    vals = cp.zeros(kmax, dtype=d.dtype)
+    if nw:
+        incl = _word_sums(out[None], nw)
+        function(f"bb_pack<{D_TYPES[np.dtype(d.dtype)]}>")((_grid(nw),), (THREADS,), (
+            out, np.int64(nw), incl, d, np.int64(lo), np.int32(shift), vals))
+    return vals
+
+
+def unpack(got, nw, vals, bounds, d):
+    cp = _cupy()
+    P, stride = got.shape
+    if P * nw == 0:
+        return
+    incl = _word_sums(got, nw)
+    b = cp.asarray(np.asarray(bounds, dtype=np.int64))
+    function(f"bb_unpack<{D_TYPES[np.dtype(d.dtype)]}>")((_grid(P * nw),), (THREADS,), (
+        got, np.int32(P), np.int64(stride), np.int64(nw), incl, b, vals,
+        np.int64(vals.shape[1]), d))
