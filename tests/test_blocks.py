@@ -6,6 +6,8 @@ bitmap's exchange (send buffers joined) and the component roots."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -15,7 +17,8 @@ import semiring as sr
 from semiring import blocks
 from conftest import to_host
 
-few = settings(max_examples=25, deadline=None)
+few = settings(max_examples=max(5, int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) * 5 // 8),
+               deadline=None)
 
 
 @st.composite

@@ -5,6 +5,8 @@ exchange and the NCCL path's framing."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -22,7 +24,8 @@ from semiring import dist  # noqa: E402
 from semiring.dist import _mesh  # noqa: E402
 from conftest import to_host  # noqa: E402
 
-few = settings(max_examples=6, deadline=None)
+EXAMPLES = max(2, int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) // 7)
+few = settings(max_examples=EXAMPLES, deadline=None)
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,8 @@ def main():
     ap.add_argument("--workers", default="1,2,4")
     ap.add_argument("--ops", default="bfs,cc,sssp,pagerank")
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--budget", type=float, default=150.0)
+    ap.add_argument("--budget", type=float, default=150.0,
+                    help="seconds: later worker counts and the algebra loops are skipped after")
     ap.add_argument("--device", choices=("gpu", "cpu"), default="gpu")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
@@ -152,22 +153,29 @@ def main():
                 for op in ops:
                     measure(DA, W, op, "one worker, one-device algorithm")
                 _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = False, True
-            for loop in ("fused", "algebra"):
-                _spmd.BFS_LEVELS = loop
-                if "bfs" in ops:
-                    measure(DA, W, "bfs", f"spmd bfs {loop}")
-                    measure(DA, W, "bfs", f"spmd bfs {loop}", parents=True, deterministic=True)
-            _spmd.BFS_LEVELS = "fused"
-            for op in ops:
-                if op != "bfs":
-                    measure(DA, W, op, "spmd")
+            # the fused loops first, then the algebra ones (skipped once over budget)
+            for variant in ("fused", "algebra"):
+                _spmd.BFS_LEVELS = variant
+                _spmd.ROUNDS = variant
+                _spmd.COMPONENTS = "forests" if variant == "fused" else "labels"
+                for op in ops:
+                    if variant == "algebra" and time.perf_counter() - T0 > args.budget:
+                        info.setdefault("skipped", []).append(f"W={W} {op} algebra: budget")
+                        continue
+                    if op == "pagerank" and variant == "algebra":
+                        continue
+                    path = "spmd" if op == "pagerank" else f"spmd {variant}"
+                    measure(DA, W, op, path)
+                    if op == "bfs":
+                        measure(DA, W, op, path, parents=True, deterministic=True)
         except Exception:  # noqa: BLE001 (recorded; the next W still runs)
             info.setdefault("errors", []).append({"W": W, "error": traceback.format_exc()})
             print("ERROR", W, traceback.format_exc(), flush=True)
             save()
         finally:
             _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = True, False
-            _spmd.BFS_LEVELS = "fused"
+            _spmd.BFS_LEVELS = _spmd.ROUNDS = "fused"
+            _spmd.COMPONENTS = "forests"
             DA = None
             gc.collect()
             if dev == "gpu":
@@ -177,7 +185,7 @@ def main():
     for op in ops:
         base = get.get((op, "one worker, one-device algorithm", 1))
         for W in Ws:
-            for path in ([f"spmd bfs fused", "spmd bfs algebra"] if op == "bfs" else ["spmd"]):
+            for path in (["spmd"] if op == "pagerank" else ["spmd fused", "spmd algebra"]):
                 t = get.get((op, path, W))
                 if base and t:
                     eff[f"{op} {path} W={W}"] = round(base / (W * t), 3)
