@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import kernels
 from .backend import backend_of
 from .device import is_cupy_array, xp_of as array_module
 from .errors import DomainMismatch, InvalidValue
@@ -186,10 +187,21 @@ def join_bits(got, bounds, n: int):
     if got.ndim != 2 or got.shape[0] != len(b) - 1 or b[-1] != n:
         raise DomainMismatch(f"join_bits: got must be (P, words) for P = len(bounds) - 1 "
                              f"(= {len(b) - 1}) ranks, got shape {got.shape}")
-    rng = [word_range(b[p], b[p + 1]) for p in range(len(b) - 1)]
-    wlo = xp.asarray([r[0] for r in rng], dtype=np.int64)
-    wn = xp.asarray([r[1] for r in rng], dtype=np.int64)
+    wlo, wn = _word_ranges(tuple(b), dev)
     return backend_of(dev).blocks.join_bits(got, wlo, wn, (n + 31) // 32)
+
+
+def _word_ranges(bounds: tuple, device: str):
+    """(first words, word counts) of the ranks' blocks, on ``device``: made once per cut and
+    device (a level would otherwise copy them to the GPU every time)."""
+    def build():
+        rng = [word_range(bounds[p], bounds[p + 1]) for p in range(len(bounds) - 1)]
+        xp = array_module(device)
+        return (xp.asarray([r[0] for r in rng], dtype=np.int64),
+                xp.asarray([r[1] for r in rng], dtype=np.int64))
+    if device == "cpu":
+        return build()
+    return kernels.memo(("blocks.word_ranges", bounds), build)
 
 
 def bits_list(B, fbits, size: int):

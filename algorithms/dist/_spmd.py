@@ -58,6 +58,14 @@ def _gather_equal(rank, a):
     return got if isinstance(a, np.ndarray) else sr.array_module("gpu").asarray(got)
 
 
+def _edges_total(rank, deg):
+    """Σ d: the graph's entries (a host read, once per mesh)."""
+    m = rank.memo.get("edges_total")
+    if m is None:
+        m = rank.memo["edges_total"] = int(deg.sum())
+    return m
+
+
 # ------------------------------------------------------------------------------ BFS
 
 #: How a rank runs its BFS levels: "fused" (:func:`bfs_rank_fused`: each level one launch of
@@ -105,7 +113,7 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
     # q = {source}: as a vertex list (push) or a bitmap (pull), each made when needed
     flist, lens, fbits = xp.asarray([source], dtype=xp.int64), None, None
     frontier_size, edges_frontier = 1, int(deg[source])
-    edges_left = int(deg.sum()) - edges_frontier
+    edges_left = _edges_total(rank, deg) - edges_frontier
     pushing = direction != "pull"
     depth = 0
     while True:
