@@ -32,6 +32,11 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--budget", type=float, default=150.0,
                     help="seconds: later worker counts and the algebra loops are skipped after")
+    ap.add_argument("--variants", default="fused,algebra",
+                    help="the loops to time: fused (BFS_LEVELS / ROUNDS 'fused', COMPONENTS "
+                         "'forests') and algebra (the 'algebra' / 'labels' loops)")
+    ap.add_argument("--weak", default="",
+                    help="scale:workers pairs (e.g. 25:2,26:4): weak scaling, the fused loops")
     ap.add_argument("--device", choices=("gpu", "cpu"), default="gpu")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
@@ -46,6 +51,8 @@ def main():
     dev, scale = args.device, args.scale
     Ws = [int(w) for w in args.workers.split(",")]
     ops = args.ops.split(",")
+    variants = args.variants.split(",")
+    weak = [tuple(int(x) for x in p.split(":")) for p in args.weak.split(",") if p]
     rows, info = [], {"argv": vars(args)}
     os.makedirs(args.out, exist_ok=True)
     host = DS.host
@@ -93,31 +100,38 @@ def main():
             o.wait()
         return out
 
-    client = dist.local_cluster(max(Ws), device=dev)
+    client = dist.local_cluster(max(Ws + [w for _, w in weak]), device=dev)
     print("cluster up", round(time.perf_counter() - T0, 1), flush=True)
-    A0 = DS.kron_graph(scale, dev)
-    M = sr.Matrix.from_cupyx(A0) if dev == "gpu" else sr.Matrix.from_scipy(A0, device="cpu")
-    deg = np.diff(host(A0.indptr))
-    del A0
-    src = int(np.flatnonzero(deg > 0)[np.random.default_rng(1).integers((deg > 0).sum())])
-    ref = {"bfs": host(algorithms.bfs(M, src))}
-    rl, rp = algorithms.bfs(M, src, parents=True, deterministic=True)
-    ref["bfs_parents"] = host(rp)
-    for op in ops:
-        if op != "bfs":
-            ref[op] = host({"sssp": lambda: algorithms.sssp(M, src),
-                            "cc": lambda: algorithms.connected_components(M),
-                            "pagerank": lambda: algorithms.pagerank(M, weighted=False)}[op]())
-    for op in ops:
-        fn = DS.inprocess_op(op, M, src) if op != "pagerank" else (
-            lambda: algorithms.pagerank(M, weighted=False))
-        t, reps = timed(fn, sync_here=True)
-        rec(case=op, path="in-process", workers=0, seconds=t, reps=reps)
-    info.update(n=int(M.nrows), nnz=int(M.nvals), source=src)
-    del M, rl, rp
-    gc.collect()
-    if dev == "gpu":
-        cupy.get_default_memory_pool().free_all_blocks()
+    graph = f"kron-{scale}"
+
+    def reference(scale):
+        """(source, answers) of the in-process engine on kron-(scale); its times recorded."""
+        A0 = DS.kron_graph(scale, dev)
+        M = sr.Matrix.from_cupyx(A0) if dev == "gpu" else sr.Matrix.from_scipy(A0, device="cpu")
+        deg = np.diff(host(A0.indptr))
+        del A0
+        src = int(np.flatnonzero(deg > 0)[np.random.default_rng(1).integers((deg > 0).sum())])
+        ref = {"bfs": host(algorithms.bfs(M, src))}
+        rl, rp = algorithms.bfs(M, src, parents=True, deterministic=True)
+        ref["bfs_parents"] = host(rp)
+        for op in ops:
+            if op != "bfs":
+                ref[op] = host({"sssp": lambda: algorithms.sssp(M, src),
+                                "cc": lambda: algorithms.connected_components(M),
+                                "pagerank": lambda: algorithms.pagerank(M, weighted=False)}[op]())
+        for op in ops:
+            fn = DS.inprocess_op(op, M, src) if op != "pagerank" else (
+                lambda: algorithms.pagerank(M, weighted=False))
+            t, reps = timed(fn, sync_here=True)
+            rec(graph=f"kron-{scale}", case=op, path="in-process", workers=0, seconds=t, reps=reps)
+        info[f"kron-{scale}"] = dict(n=int(M.nrows), nnz=int(M.nvals), source=src)
+        del M, rl, rp
+        gc.collect()
+        if dev == "gpu":
+            cupy.get_default_memory_pool().free_all_blocks()
+        return src, ref
+
+    src, ref = reference(scale)
 
     def stats(DA):
         return DA.call_spmd(_rank_stats, (True,), keep=False)
@@ -135,60 +149,76 @@ def main():
         stats(DA)
         t, reps = timed(lambda: call(op, DA, src, **kw))
         st = stats(DA)
-        rec(case=op + ("+parents" if kw.get("parents") else ""), path=path, workers=W,
+        rec(graph=graph, case=op + ("+parents" if kw.get("parents") else ""), path=path, workers=W,
             seconds=t, reps=reps, equal=ok, exchange=st[0][0],
             allgathers=st[0][1] // (reps + 1), exchange_s=max(s[2] for s in st) / (reps + 1))
 
-    for W in Ws:
+    def run_workers(scale, Ws, variants):
+        for W in Ws:
+            if time.perf_counter() - T0 > args.budget:
+                info.setdefault("skipped", []).append(f"W={W}: budget")
+                save()
+                break
+            try:
+                t = time.perf_counter()
+                DA, tgen = DS.make_dist(client, functools.partial(DS.kron_chunk, scale, dev),
+                                        1 << scale, W, dev, chunks=True)
+                rec(graph=graph, case="setup", path="generate+cut", workers=W, seconds=tgen, reps=1)
+                if W == 1:
+                    for op in ops:
+                        measure(DA, W, op, "one worker, one-device algorithm")
+                    _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = False, True
+                # the fused loops first, then the algebra ones (skipped once over budget)
+                for variant in variants:
+                    _spmd.BFS_LEVELS = variant
+                    _spmd.ROUNDS = variant
+                    _spmd.COMPONENTS = "forests" if variant == "fused" else "labels"
+                    for op in ops:
+                        if variant == "algebra" and time.perf_counter() - T0 > args.budget:
+                            info.setdefault("skipped", []).append(f"W={W} {op} algebra: budget")
+                            continue
+                        if op == "pagerank" and variant == "algebra":
+                            continue
+                        path = "spmd" if op == "pagerank" else f"spmd {variant}"
+                        measure(DA, W, op, path)
+                        if op == "bfs":
+                            measure(DA, W, op, path, parents=True, deterministic=True)
+            except Exception:  # noqa: BLE001 (recorded; the next W still runs)
+                info.setdefault("errors", []).append({"W": W, "error": traceback.format_exc()})
+                print("ERROR", W, traceback.format_exc(), flush=True)
+                save()
+            finally:
+                _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = True, False
+                _spmd.BFS_LEVELS = _spmd.ROUNDS = "fused"
+                _spmd.COMPONENTS = "forests"
+                DA = None
+                gc.collect()
+                if dev == "gpu":
+                    client.run(_free_pool)
+
+    run_workers(scale, Ws, variants)
+    for sc, W in weak:
         if time.perf_counter() - T0 > args.budget:
-            info.setdefault("skipped", []).append(f"W={W}: budget")
+            info.setdefault("skipped", []).append(f"weak kron-{sc} W={W}: budget")
             save()
-            break
-        try:
-            t = time.perf_counter()
-            DA, tgen = DS.make_dist(client, functools.partial(DS.kron_chunk, scale, dev),
-                                    1 << scale, W, dev, chunks=True)
-            rec(case="setup", path="generate+cut", workers=W, seconds=tgen, reps=1)
-            if W == 1:
-                for op in ops:
-                    measure(DA, W, op, "one worker, one-device algorithm")
-                _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = False, True
-            # the fused loops first, then the algebra ones (skipped once over budget)
-            for variant in ("fused", "algebra"):
-                _spmd.BFS_LEVELS = variant
-                _spmd.ROUNDS = variant
-                _spmd.COMPONENTS = "forests" if variant == "fused" else "labels"
-                for op in ops:
-                    if variant == "algebra" and time.perf_counter() - T0 > args.budget:
-                        info.setdefault("skipped", []).append(f"W={W} {op} algebra: budget")
-                        continue
-                    if op == "pagerank" and variant == "algebra":
-                        continue
-                    path = "spmd" if op == "pagerank" else f"spmd {variant}"
-                    measure(DA, W, op, path)
-                    if op == "bfs":
-                        measure(DA, W, op, path, parents=True, deterministic=True)
-        except Exception:  # noqa: BLE001 (recorded; the next W still runs)
-            info.setdefault("errors", []).append({"W": W, "error": traceback.format_exc()})
-            print("ERROR", W, traceback.format_exc(), flush=True)
-            save()
-        finally:
-            _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = True, False
-            _spmd.BFS_LEVELS = _spmd.ROUNDS = "fused"
-            _spmd.COMPONENTS = "forests"
-            DA = None
-            gc.collect()
-            if dev == "gpu":
-                client.run(_free_pool)
-    get = {(r["case"], r["path"], r["workers"]): r["seconds"] for r in rows}
+            continue
+        graph = f"kron-{sc}"
+        src, ref = reference(sc)
+        run_workers(sc, [W], ["fused"])
+    get = {(r["graph"], r["case"], r["path"], r["workers"]): r["seconds"] for r in rows}
+    g0 = f"kron-{scale}"
     eff = {}
     for op in ops:
-        base = get.get((op, "one worker, one-device algorithm", 1))
+        base = get.get((g0, op, "one worker, one-device algorithm", 1))
         for W in Ws:
             for path in (["spmd"] if op == "pagerank" else ["spmd fused", "spmd algebra"]):
-                t = get.get((op, path, W))
+                t = get.get((g0, op, path, W))
                 if base and t:
-                    eff[f"{op} {path} W={W}"] = round(base / (W * t), 3)
+                    eff[f"strong {op} {path} W={W}"] = round(base / (W * t), 3)
+        for sc, W in weak:
+            t = get.get((f"kron-{sc}", op, "spmd" if op == "pagerank" else "spmd fused", W))
+            if base and t:
+                eff[f"weak {op} kron-{sc} W={W}"] = round(base / t, 3)
     info["efficiency_vs_one_device_one_worker"] = eff
     info["total_s"] = round(time.perf_counter() - T0, 1)
     save()
