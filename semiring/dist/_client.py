@@ -60,7 +60,10 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, device: st
         dask.distributed's fixed intervals: a task's round trip falls from about 10 ms to
         the scheduler's own cost.
     **kwargs
-        Passed to ``distributed.LocalCluster`` (CPU) or ``distributed.SpecCluster`` (GPU).
+        Passed to ``distributed.LocalCluster`` (CPU) or ``distributed.SpecCluster`` (GPU);
+        ``memory_limit`` (each worker's host memory, e.g. ``"64GiB"``, 0 for none) to the
+        workers, by default the host's memory divided among them
+        (:data:`GPU_WORKER_MEMORY`).
 
     In a script, make the cluster under ``if __name__ == "__main__":``: Dask starts its worker
     processes by spawning, which imports the main module again.
@@ -173,6 +176,36 @@ def reduce_latency(client, interval: float = LOW_LATENCY_INTERVAL):
     return client
 
 
+#: Each GPU worker's host-memory limit (its nanny restarts it at 95 %): "auto" is the host's
+#: memory divided among the workers, as ``distributed.LocalCluster`` (and dask-cuda's
+#: ``LocalCUDACluster``) set it: ``parse_memory_limit("auto", 1, n_workers)``. A Nanny left
+#: to its own default divides by the host's *cores* instead (``nthreads / cpu_count``): 8 GiB
+#: for a one-thread GPU worker on the 64-core, 512 GiB 4 x H200 host, where assembling kron-22
+#: (128 M entries) through host pieces was killed on all four workers in turn (KilledWorker,
+#: 2026-11-28, /work/gpuq/dask4_base_18000.log; the nanny's warning is below the silenced
+#: log level). ``local_cluster(..., memory_limit=...)`` sets another (0: none).
+GPU_WORKER_MEMORY = "auto"
+
+
+def _gpu_worker_specs(distributed, gpus, threads_per_worker, env, host, memory_limit):
+    """The SpecCluster worker specs: one Nanny per entry of ``gpus`` (the GPU it sees alone),
+    each with its share of the host's memory (:data:`GPU_WORKER_MEMORY`)."""
+    import logging  # noqa: PLC0415 (parse_memory_limit's warnings go to a logger)
+
+    from distributed.worker_memory import parse_memory_limit  # noqa: PLC0415 (optional extra)
+
+    limit = parse_memory_limit(memory_limit, 1, len(gpus),
+                               logger=logging.getLogger("semiring.dist"))
+    return {
+        f"gpu-{i}": {"cls": distributed.Nanny,
+                     "options": {"nthreads": threads_per_worker,
+                                 "env": dict(env, CUDA_VISIBLE_DEVICES=g),
+                                 "name": f"gpu-{i}", "host": host,
+                                 "memory_limit": 0 if limit is None else limit,
+                                 "silence_logs": 40}}
+        for i, g in enumerate(gpus)}
+
+
 def _gpu_cluster(distributed, n_workers, threads_per_worker, env, **kwargs):
     """One worker process per GPU, each seeing its own GPU only (dask-cuda's layout)."""
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
@@ -193,13 +226,8 @@ def _gpu_cluster(distributed, n_workers, threads_per_worker, env, **kwargs):
     scheduler = {"cls": distributed.Scheduler,
                  "options": {"dashboard_address": kwargs.pop("dashboard_address", None),
                              "host": host}}
-    workers = {
-        f"gpu-{i}": {"cls": distributed.Nanny,
-                     "options": {"nthreads": threads_per_worker,
-                                 "env": dict(env, CUDA_VISIBLE_DEVICES=gpus[i]),
-                                 "name": f"gpu-{i}", "host": host,
-                                 "silence_logs": 40}}
-        for i in range(n_workers)}
+    workers = _gpu_worker_specs(distributed, gpus, threads_per_worker, env, host,
+                                kwargs.pop("memory_limit", GPU_WORKER_MEMORY))
     kwargs.setdefault("silence_logs", 40)
     return distributed.SpecCluster(scheduler=scheduler, workers=workers, **kwargs)
 

@@ -202,8 +202,9 @@ def edge_chunk_pieces(fn, i, nchunks, nrows, ncols, cuts, op):
     CHUNK_LOG.append((int(i), int(nchunks), int(s.size)))
     out = {}
     for kind, bounds in cuts.items():
-        out[kind] = tuple(tuple(None if a is None else _host(a) for a in p)
-                          for p in split_edges((s, d, w), bounds, kind))
+        out[kind] = tuple((_host(_narrow_index(ps, nrows)), _host(_narrow_index(pd, ncols)),
+                           None if pw is None else _host(pw))
+                          for ps, pd, pw in split_edges((s, d, w), bounds, kind))
     return out
 
 
@@ -215,45 +216,80 @@ def piece(pieces, q):
     return pieces[q]
 
 
+def _narrow_index(a, n):
+    """Indices below ``n`` as int32 when n fits it (half the bytes to hold and send)."""
+    return a.astype(np.int32) if n <= np.iinfo(np.int32).max and a.dtype.itemsize > 4 else a
+
+
+def _widen(xp, a, n):
+    """``a`` as int64 when indices up to ``n`` do not fit its type (a block's local indices
+    are int32 while its offset may take them past 2**31)."""
+    return a.astype(xp.int64) if n > np.iinfo(a.dtype).max else a
+
+
+def _concat_on(xp, arrays, dtype=None):
+    """One array on ``xp``'s device of the host (or device) arrays, each copied into its
+    place: a GPU block's pieces go to the device one at a time, with no host copy of the
+    whole (the host then holds the pieces alone, which Dask keeps until the task ends)."""
+    dtype = np.result_type(*[a.dtype for a in arrays]) if dtype is None else np.dtype(dtype)
+    if xp is np:
+        return np.concatenate(arrays).astype(dtype, copy=False) if arrays else \
+            np.zeros(0, dtype)
+    out = xp.empty(sum(int(a.size) for a in arrays), dtype=dtype)
+    at = 0
+    for a in arrays:
+        if a.size:
+            if isinstance(a, np.ndarray):
+                out[at:at + a.size].set(np.ascontiguousarray(a, dtype=dtype))
+            else:
+                out[at:at + a.size] = a
+        at += int(a.size)
+    return out
+
+
 def block_of_pieces(kind, lo, hi, nrows, ncols, dup_op, dtype, device, *pieces):
-    """One block from the edge pieces of every source: rows (or cols) renumbered from lo."""
+    """One block from the edge pieces of every source: rows (or cols) renumbered from lo,
+    assembled on the block's device."""
     pieces = [p for p in pieces if p is not None]
-    s = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
-    d = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
     weighted = any(p[2] is not None for p in pieces)
     if weighted and not all(p[2] is not None for p in pieces):
         raise sr.InvalidValue("DistMatrix: some edge pieces have weights and others not")
+    xp = _xp(device)
+    idt = np.int64 if not pieces else None
+    s = _concat_on(xp, [p[0] for p in pieces], idt)
+    d = _concat_on(xp, [p[1] for p in pieces], idt)
     if kind == "rows":
-        s = s - lo
+        if s.size:
+            s -= s.dtype.type(lo)  # in place: s is this task's own array
         shape = (hi - lo, ncols)
     else:
-        d = d - lo
+        if d.size:
+            d -= d.dtype.type(lo)
         shape = (nrows, hi - lo)
-    if weighted:
-        w = np.concatenate([p[2] for p in pieces])
-        if dtype is not None:
-            w = w.astype(dtype)
-    else:
-        w = None
-    xp = _xp(device)
-    s, d = xp.asarray(s), xp.asarray(d)
-    w = None if w is None else xp.asarray(w)
+    w = _concat_on(xp, [p[2] for p in pieces], dtype) if weighted else None
     return sr.Matrix.from_coo(s, d, w, nrows=shape[0], ncols=shape[1], dup_op=dup_op,
                               dtype=None if weighted else dtype, device=device)
 
 
 def block_pieces_by(B, b_lo, kind_from, bounds):
     """Split a row block (kind_from='rows', rows numbered from b_lo) into edge pieces cut by
-    column partition (for building column blocks), or a column block into pieces by row."""
+    column partition (for building column blocks), or a column block into pieces by row:
+    cut on the block's device, each piece then a host array (int32 indices where they fit)."""
     r, c, v = B.to_coo()
-    r = _host(r)
-    c = _host(c)
-    v = None if B.is_iso else _host(v)
+    v = None if B.is_iso else v
+    n = int(bounds[-1])
+    xp = B.xp
     if kind_from == "rows":
-        r = r + b_lo
-        return split_edges((r, c, v), bounds, "cols")
-    c = c + b_lo
-    return split_edges((r, c, v), bounds, "rows")
+        m = (B.nrows + b_lo, n)
+        r = _widen(xp, r, m[0]) + b_lo
+        pieces = split_edges((r, c, v), bounds, "cols")
+    else:
+        m = (n, B.ncols + b_lo)
+        c = _widen(xp, c, m[1]) + b_lo
+        pieces = split_edges((r, c, v), bounds, "rows")
+    del r, c, v
+    return tuple((_host(_narrow_index(s, m[0])), _host(_narrow_index(d, m[1])),
+                  None if w is None else _host(w)) for s, d, w in pieces)
 
 
 def _host(a):

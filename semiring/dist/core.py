@@ -523,6 +523,11 @@ class DistMatrix:
         other = "cols" if kind == "rows" else "rows"
         src_blocks = self.blocks(other)
         Ls, Lt = self.layout(other), self.layout(kind)
+        if Ls.nparts == 1 and Lt.nparts == 1:
+            # one partition each way: the row block and the column block are both the whole
+            # matrix (no copy, no pieces: the whole graph through the host was what killed
+            # the workers of 2026-11-28's 4-GPU run, semiring.dist._client.GPU_WORKER_MEMORY)
+            return list(src_blocks)
         cuts = [Ls.submit(p, T.block_pieces_by, src_blocks[p], Ls.bounds[p], other, Lt.bounds)
                 for p in range(Ls.nparts)]
         out = []
