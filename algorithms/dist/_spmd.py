@@ -7,6 +7,14 @@ slices, which also carries each rank's share of the global reductions (frontier 
 out-edges, error and dangling rank), so that every rank takes the same decisions (push or
 pull, stop) from the same numbers, summed in rank order.
 
+Each loop has two named variants, picked on the client (``BFS_LEVELS``, ``ROUNDS``,
+``COMPONENTS``): the fused one, whose level or round is one launch of :mod:`semiring.blocks`
+on the rank's block (the one-device traversal's work on 1/P of the edges, the frontier
+exchanged as a bitmap with the counts in the same buffer; components by Afforest on the
+rank's own edges and once more on the union of the ranks' forests), and the algebra one,
+the generic ``vxm`` on the block, kept as the readable statement the fused ones are tested
+against.
+
 Each function here runs on a rank; ``rank`` is a :class:`semiring.dist._mesh.Rank`
 (``rank.block('cols')``, ``rank.lo``, ``rank.hi``, ``rank.n``, ``rank.gather_slices``).
 The policy constants are those of the loop forms (:mod:`algorithms.dist.bfs` ...).
