@@ -149,9 +149,22 @@ def main():
         stats(DA)
         t, reps = timed(lambda: call(op, DA, src, **kw))
         st = stats(DA)
+        extra = {}
+        if path.startswith("spmd") and op in RANK_ARGS and not kw:
+            # the loop alone, timed on the ranks (no mesh call, no client): the rest of a
+            # call's time is the call itself
+            fn = {"bfs": _spmd.bfs_level_loop, "sssp": _spmd.bellman_ford_loop,
+                  "cc": _spmd.components_loop}[op]()
+            args_ = RANK_ARGS[op](src, DA)
+            try:
+                extra["rank_loop_s"] = max(DA.call_spmd(_timed_rank, (fn, args_, reps),
+                                                        keep=False))
+            except Exception as err:  # noqa: BLE001 (recorded: the call's time stands)
+                extra["rank_loop_error"] = repr(err)
         rec(graph=graph, case=op + ("+parents" if kw.get("parents") else ""), path=path, workers=W,
             seconds=t, reps=reps, equal=ok, exchange=st[0][0],
-            allgathers=st[0][1] // (reps + 1), exchange_s=max(s[2] for s in st) / (reps + 1))
+            allgathers=st[0][1] // (reps + 1), exchange_s=max(s[2] for s in st) / (reps + 1),
+            **extra)
 
     def run_workers(scale, Ws, variants):
         for W in Ws:
@@ -225,6 +238,37 @@ def main():
     print(json.dumps(eff, indent=1), flush=True)
     client.close()
     client.cluster.close()
+
+
+def _bfs_args(src, DA):
+    from algorithms.dist.bfs import ALPHA, BETA
+    return (src, False, "auto", False, ALPHA, BETA, False)
+
+
+def _sssp_args(src, DA):
+    from algorithms.dist.sssp import PULL_FRACTION, _types
+    out, work = _types(DA, "sssp")
+    return (src, work, "auto", PULL_FRACTION, None, out, False)
+
+
+#: The rank functions' arguments as algorithms.dist passes them (gather=False).
+RANK_ARGS = {"bfs": _bfs_args, "sssp": _sssp_args, "cc": lambda src, DA: (False, False)}
+
+
+def _timed_rank(rank, fn, args, reps):
+    """(On a rank.) The median seconds of ``fn(rank, *args)``, the device synchronized."""
+    sync = (lambda: None)
+    if rank.device == "gpu":
+        import cupy
+        sync = cupy.cuda.Device().synchronize
+    ts = []
+    for _ in range(max(1, reps)):
+        sync()
+        t = time.perf_counter()
+        fn(rank, *args)
+        sync()
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts))
 
 
 def _free_pool():
