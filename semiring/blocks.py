@@ -127,6 +127,19 @@ def bfs_pull(BT, fbits, level, depth, *, deg, out, lo, parent=None, deterministi
         Updated with each reached vertex's in-neighbour on the frontier (the smallest: the
         first in its row, whether or not ``deterministic``).
     deterministic : bool
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring import blocks
+    >>> S = sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
+    >>> BT = sr.Matrix.from_scipy(S[:, 1:3].T.tocsr(), device="cpu")  # in-edges of 1, 2
+    >>> level, parent = np.full(2, -1), np.full(2, -1)
+    >>> out = blocks.send_buffer(1, 3, "cpu")
+    >>> f = np.array([0b011], dtype=np.uint32)                  # the frontier {0, 1}
+    >>> blocks.bfs_pull(BT, f, level, 1, deg=np.array([1, 0]), out=out, lo=1, parent=parent)
+    >>> level.tolist(), parent.tolist(), blocks.heads(out[None]).tolist()
+    ([1, 1], [0, 0], [[2, 1]])
     """
     op = "bfs_pull"
     BT = as_matrix(BT, op=op, arg="BT")
