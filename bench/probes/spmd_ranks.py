@@ -235,6 +235,12 @@ def main():
     info["efficiency_vs_one_device_one_worker"] = eff
     info["total_s"] = round(time.perf_counter() - T0, 1)
     save()
+    for r in rows:  # the table: graph, case, path, workers, ms, the loop on the ranks, equal
+        loop = r.get("rank_loop_s")
+        print(f"T {r['graph']} {r['case']} | {r['path']} | W={r['workers']} | "
+              f"{r['seconds'] * 1e3:.3f} ms | loop {'' if loop is None else f'{loop * 1e3:.3f}'}"
+              f" | {r.get('exchange', '')} ag={r.get('allgathers', '')} "
+              f"ex={r.get('exchange_s', 0) * 1e3:.2f} | {r.get('equal', '')}", flush=True)
     print(json.dumps(eff, indent=1), flush=True)
     client.close()
     client.cluster.close()
