@@ -8,7 +8,7 @@
 array([inf,  2.])
 """
 
-from . import centrality, connectivity, dense, device, io, kernels, ops, traversal, types
+from . import blocks, centrality, connectivity, dense, device, io, kernels, ops, traversal, types
 from .ops import _SEMIRING
 from .device import default_device, gpu_available
 from .device import device_of_array as device_of
@@ -47,8 +47,9 @@ __all__ = [
     # the masked dot-product product C⟨M⟩ = A ⊕.⊗ Bᵀ given Bᵀ's rows (semiring.spgemm)
     "dot3",
     # modules: the fused traversal steps, the dense products, devices, the op tables, the
-    # kernel loader, weak components (Afforest), Brandes' dependencies a source a pass
-    "centrality", "connectivity", "dense", "device", "kernels", "ops", "traversal",
+    # kernel loader, weak components (Afforest), Brandes' dependencies a source a pass, BFS
+    # levels on a distributed graph's block
+    "blocks", "centrality", "connectivity", "dense", "device", "kernels", "ops", "traversal",
 ]
 
 

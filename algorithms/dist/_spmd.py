@@ -7,6 +7,14 @@ slices, which also carries each rank's share of the global reductions (frontier 
 out-edges, error and dangling rank), so that every rank takes the same decisions (push or
 pull, stop) from the same numbers, summed in rank order.
 
+Each loop has two named variants, picked on the client (``BFS_LEVELS``, ``ROUNDS``,
+``COMPONENTS``): the fused one, whose level or round is one launch of :mod:`semiring.blocks`
+on the rank's block (the one-device traversal's work on 1/P of the edges, the frontier
+exchanged as a bitmap with the counts in the same buffer; components by Afforest on the
+rank's own edges and once more on the union of the ranks' forests), and the algebra one,
+the generic ``vxm`` on the block, kept as the readable statement the fused ones are tested
+against.
+
 Each function here runs on a rank; ``rank`` is a :class:`semiring.dist._mesh.Rank`
 (``rank.block('cols')``, ``rank.lo``, ``rank.hi``, ``rank.n``, ``rank.gather_slices``).
 The policy constants are those of the loop forms (:mod:`algorithms.dist.bfs` ...).
@@ -47,7 +55,112 @@ def _out_degree(rank, B):
     return d
 
 
+def _gather_equal(rank, a):
+    """Every rank's array ``a`` (one shape and type on every rank), stacked in rank order:
+    (P, *a.shape) on this rank's device, in one all-gather (NCCL on GPU ranks)."""
+    if rank.size == 1:
+        return a[None]
+    if rank.exchange != "tcp":
+        return rank._nccl_gather_equal(a)
+    got = np.stack(rank.allgather(_host(a)))
+    return got if isinstance(a, np.ndarray) else sr.array_module("gpu").asarray(got)
+
+
+def _edges_total(rank, deg):
+    """Σ d: the graph's entries (a host read, once per mesh)."""
+    m = rank.memo.get("edges_total")
+    if m is None:
+        m = rank.memo["edges_total"] = int(deg.sum())
+    return m
+
+
 # ------------------------------------------------------------------------------ BFS
+
+#: How a rank runs its BFS levels: "fused" (:func:`bfs_rank_fused`: each level one launch of
+#: :mod:`semiring.blocks` on the rank's block, pull over the block's in-edges from the global
+#: frontier bitmap or push along the frontier's rows, the new frontier written as bits of a
+#: send buffer whose header carries the level's counts: one all-gather and one host read a
+#: level) or "algebra" (:func:`bfs_rank`: LAGraph's loop of ``vxm`` on the block and a
+#: scatter, a sparse-or-bitmap gather of the slices; the statement the fused levels are
+#: tested against). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the algebra
+#: loop took 9.8 ms on one rank for kron-24, where the one-device BFS takes 1.5-1.8 ms:
+#: each level's generic product, its Vector bookkeeping and two host reads.
+BFS_LEVELS = "fused"
+BFS_LEVELS_CHOICES = ("fused", "algebra")
+
+
+def bfs_level_loop():
+    """The rank function of the policy's loop (:data:`BFS_LEVELS`; read on the client, whose
+    choice the ranks run)."""
+    if BFS_LEVELS not in BFS_LEVELS_CHOICES:
+        raise sr.InvalidValue(f"algorithms.dist._spmd.BFS_LEVELS must be one of "
+                              f"{BFS_LEVELS_CHOICES}, got {BFS_LEVELS!r}")
+    return bfs_rank_fused if BFS_LEVELS == "fused" else bfs_rank
+
+
+def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta, gather):
+    """Levels (and parents) of this rank's vertices, each level one fused step on the rank's
+    block (:func:`semiring.blocks.bfs_push` / :func:`~semiring.blocks.bfs_pull`) and one
+    all-gather of the ranks' send buffers: the new frontier as a bitmap, with its size and
+    out-edges in each buffer's header (Beamer's rule reads their sums, the same numbers on
+    every rank). Levels and deterministic parents equal :func:`bfs_rank`'s."""
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    BT = None                                               # A(:, lo:hi)ᵀ: made at the first pull
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    deg = _out_degree(rank, B)                              # d(i) = |A(i, :)|
+    deg_p = deg[lo:hi]
+    b = rank.bounds
+    words = max(sr.blocks.word_range(b[p], b[p + 1])[1] for p in range(rank.size))
+    # v(source) = 0 ;  p(source) = source            (this rank's slices, dense: -1 absent)
+    level = xp.full(hi - lo, -1, dtype=xp.int64)
+    parent = xp.full(hi - lo, -1, dtype=xp.int64) if parents else None
+    if lo <= source < hi:
+        level[source - lo] = 0
+        if parents:
+            parent[source - lo] = source
+    # q = {source}: as a vertex list (push) or a bitmap (pull), each made when needed
+    flist, lens, fbits = xp.asarray([source], dtype=xp.int64), None, None
+    frontier_size, edges_frontier = 1, int(deg[source])
+    edges_left = _edges_total(rank, deg) - edges_frontier
+    pushing = direction != "pull"
+    depth = 0
+    while True:
+        if direction == "auto":
+            if pushing and edges_frontier > edges_left / alpha:
+                pushing = False
+            elif not pushing and frontier_size < n / beta:
+                pushing = True
+        depth += 1
+        out = sr.blocks.send_buffer(lo, hi, B.device, words)
+        if pushing:
+            if flist is None:
+                flist, lens = sr.blocks.bits_list(B, fbits, frontier_size)
+            # q_p⟨¬v_p⟩ = q any.secondi A(:, lo:hi) ;  v_p⟨q_p⟩ = depth ;  p_p⟨q_p⟩ = q_p
+            sr.blocks.bfs_push(B, flist, level, depth, deg=deg_p, out=out, lo=lo, lens=lens,
+                               parent=parent, deterministic=deterministic)
+        else:
+            if fbits is None:
+                fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
+                fbits[source >> 5] = np.uint32(1 << (source & 31))
+            if BT is None:
+                BT = B.T
+            # the same, pulled: each unreached vertex of lo:hi scans its in-edges
+            sr.blocks.bfs_pull(BT, fbits, level, depth, deg=deg_p, out=out, lo=lo,
+                               parent=parent, deterministic=deterministic)
+        # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather, one host read
+        got = _gather_equal(rank, out)
+        h = sr.blocks.heads(got)
+        frontier_size, edges_frontier = int(h[:, 0].sum()), int(h[:, 1].sum())
+        if frontier_size == 0:
+            break
+        fbits, flist, lens = sr.blocks.join_bits(got, b, n), None, None
+        edges_left -= edges_frontier
+    outs = (level, parent) if parents else (level,)
+    if gather:
+        return tuple(_host(o) for o in outs)
+    vecs = tuple(sr.Vector.from_dense(o, missing=-1) for o in outs)
+    return vecs if parents else vecs[0]
+
 
 def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gather):
     """Levels (and parents) of this rank's vertices: LAGraph's BFS on the column block, the
@@ -115,17 +228,31 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
 
 # ------------------------------------------------------------------------------ SSSP
 
-def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_type, gather):
-    """Distances of this rank's vertices by frontier Bellman–Ford rounds; the changed set is
-    all-gathered each round. A negative cycle, or distances outside ``out_type``, raise on
-    every rank (the same decision from the same numbers)."""
+#: How a rank runs its Bellman–Ford rounds: "fused" (:func:`bellman_ford_rank_fused`: each
+#: round one launch of :mod:`semiring.blocks` on the rank's block over the whole distance
+#: array every rank holds, the changed set exchanged as a bitmap with its count, then the
+#: changed distances packed in bitmap order: two all-gathers and one host read a round) or
+#: "algebra" (:func:`bellman_ford_rank`: ``vxm`` on the block, compares and a sparse gather
+#: of the changed slice). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the
+#: algebra rounds took 77.8 ms on one rank for kron-24 (14 rounds) against 36.4 ms for the
+#: one-device near–far search on one worker.
+ROUNDS = "fused"
+ROUNDS_CHOICES = ("fused", "algebra")
+
+
+def bellman_ford_loop():
+    """The rank function of the policy's choice (:data:`ROUNDS`, read on the client)."""
+    if ROUNDS not in ROUNDS_CHOICES:
+        raise sr.InvalidValue(f"algorithms.dist._spmd.ROUNDS must be one of {ROUNDS_CHOICES}, "
+                              f"got {ROUNDS!r}")
+    return bellman_ford_rank_fused if ROUNDS == "fused" else bellman_ford_rank
+
+
+def _check_int_range(rank, B, n, work):
     from algorithms import DistanceOverflow  # noqa: PLC0415 (the package above: a circle at import)
 
-    B = rank.block("cols")
-    xp, n = B.xp, rank.n
-    work, out_type = np.dtype(work), np.dtype(out_type)
-    inf = np.inf if work.kind == "f" else np.iinfo(work).max
     if work.kind != "f":
+        xp = B.xp
         vals = B.values if not B.is_iso else xp.full(min(B.nvals, 1), B.iso_value)
         lo_hi = (float(vals.min()), float(vals.max())) if B.nvals else (0.0, 0.0)
         big = rank.allreduce(np.float64(max(abs(lo_hi[0]), abs(lo_hi[1]))), "max")
@@ -133,6 +260,89 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
             raise DistanceOverflow(f"sssp: int64 distances may overflow: n (={n}) times the "
                                    f"largest |weight| exceeds the int64 range; use float64 "
                                    f"weights")
+
+
+def _finish_distances(rank, d, inf, limit, out_type, work, gather):
+    """The rank's distances after the rounds: ``limit`` applied, narrowed to ``out_type``."""
+    from algorithms import DistanceOverflow  # noqa: PLC0415 (the package above: a circle at import)
+
+    xp = sr.array_module(rank.device) if not isinstance(d, np.ndarray) else np
+    if limit is not None:
+        # d_p⟨d_p > limit⟩ = ∞
+        d[d > limit] = inf
+    if out_type != work:
+        reached = d != inf
+        info = np.iinfo(out_type)
+        bad = bool(xp.any(reached & ((d > info.max) | (d < info.min))))
+        if rank.allreduce(bad, "lor"):
+            raise DistanceOverflow(f"sssp: a shortest distance lies outside the {out_type} "
+                                   f"range; use int64 or float64 weights")
+        d = xp.where(reached, d, info.max).astype(out_type)
+    return (_host(d),) if gather else sr.Vector.from_dense(d)
+
+
+def bellman_ford_rank_fused(rank, source, work, direction, pull_fraction, limit, out_type,
+                            gather):
+    """Distances of this rank's vertices by frontier Bellman–Ford rounds, each one fused
+    step on the rank's block (:func:`semiring.blocks.relax_push` / ``relax_pull``) over the
+    distances of every vertex, which every rank keeps: the changed set goes out as a bitmap
+    with its count (one all-gather, one host read: the stop and the direction), then the
+    changed distances, packed in bitmap order (a second all-gather). The same distances as
+    :func:`bellman_ford_rank`: the least path sums, whatever order the relaxations take."""
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    BT = None
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    work, out_type = np.dtype(work), np.dtype(out_type)
+    inf = np.inf if work.kind == "f" else np.iinfo(work).max
+    _check_int_range(rank, B, n, work)
+    b = rank.bounds
+    words = max(sr.blocks.word_range(b[p], b[p + 1])[1] for p in range(rank.size))
+    # d = ∞ ;  d(source) = 0                         (whole, on every rank)
+    d = xp.full(n, inf, dtype=work)
+    d[source] = 0
+    # f = {source}: as a vertex list (push) or a bitmap (pull), each made when needed
+    flist, lens, fbits = xp.asarray([source], dtype=xp.int64), None, None
+    changed, rounds = 1, 0
+    while changed and rounds < n:
+        rounds += 1
+        pull = direction == "pull" or (direction == "auto" and changed > n * pull_fraction)
+        out = sr.blocks.send_buffer(lo, hi, B.device, words)
+        if pull:
+            if fbits is None:
+                fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
+                fbits[source >> 5] = np.uint32(1 << (source & 31))
+            if BT is None:
+                BT = B.T
+            # t_p = f min.+ A(:, lo:hi) ;  f_p = t_p < d_p ;  d_p⟨f_p⟩ = t_p     (pulled)
+            sr.blocks.relax_pull(BT, fbits, d, lo=lo, out=out)
+        else:
+            if flist is None:
+                flist, lens = sr.blocks.bits_list(B, fbits, changed)
+            # the same, pushed
+            sr.blocks.relax_push(B, flist, d, lo=lo, out=out, lens=lens)
+        # f = [f_0 … f_P-1] ;  changed = |f|: one all-gather, one host read
+        got = _gather_equal(rank, out)
+        counts = sr.blocks.heads(got)[:, 0]
+        changed = int(counts.sum())
+        if changed and rank.size > 1:
+            # d⟨f⟩ = [d_0⟨f_0⟩ … ]: the changed distances, packed, all-gathered
+            vals = sr.blocks.pack_changed(out, d, lo, hi, int(counts.max()))
+            sr.blocks.unpack_changed(got, _gather_equal(rank, vals), b, d)
+        fbits, flist, lens = sr.blocks.join_bits(got, b, n), None, None
+    if changed:
+        raise sr.NegativeCycleError(f"sssp: a negative cycle is reachable from source {source}")
+    return _finish_distances(rank, d[lo:hi].copy(), inf, limit, out_type, work, gather)
+
+
+def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_type, gather):
+    """Distances of this rank's vertices by frontier Bellman–Ford rounds; the changed set is
+    all-gathered each round. A negative cycle, or distances outside ``out_type``, raise on
+    every rank (the same decision from the same numbers)."""
+    B = rank.block("cols")
+    xp, n = B.xp, rank.n
+    work, out_type = np.dtype(work), np.dtype(out_type)
+    inf = np.inf if work.kind == "f" else np.iinfo(work).max
+    _check_int_range(rank, B, n, work)
     # d_p = ∞ ;  d(source) = 0                      (dense: every entry present)
     d = xp.full(rank.hi - rank.lo, inf, dtype=work)
     if rank.lo <= source < rank.hi:
@@ -160,18 +370,7 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
         changed = sum(G.extras)
     if changed:
         raise sr.NegativeCycleError(f"sssp: a negative cycle is reachable from source {source}")
-    if limit is not None:
-        # d_p⟨d_p > limit⟩ = ∞
-        d[d > limit] = inf
-    if out_type != work:
-        reached = d != inf
-        info = np.iinfo(out_type)
-        bad = bool(xp.any(reached & ((d > info.max) | (d < info.min))))
-        if rank.allreduce(bad, "lor"):
-            raise DistanceOverflow(f"sssp: a shortest distance lies outside the {out_type} "
-                                   f"range; use int64 or float64 weights")
-        d = xp.where(reached, d, info.max).astype(out_type)
-    return (_host(d),) if gather else sr.Vector.from_dense(d)
+    return _finish_distances(rank, d, inf, limit, out_type, work, gather)
 
 
 # ------------------------------------------------------------------------------ PageRank
@@ -210,6 +409,55 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
 
 
 # ------------------------------------------------------------------------------ components
+
+#: How a rank finds components: "forests" (:func:`components_rank_forests`: Afforest on the
+#: rank's own edges, one all-gather of the ranks' roots, Afforest again on their union: two
+#: fused launches sequences and one exchange in all) or "labels" (:func:`components_rank`:
+#: min-label propagation rounds, a product over the block and an all-gather of n labels a
+#: round). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the label rounds took
+#: 63 ms on one rank for kron-24 against 9.9 ms for the one-device Afforest: 5 rounds, each
+#: a min.first pull over every edge.
+COMPONENTS = "forests"
+COMPONENTS_CHOICES = ("forests", "labels")
+
+
+def components_loop():
+    """The rank function of the policy's choice (:data:`COMPONENTS`, read on the client)."""
+    if COMPONENTS not in COMPONENTS_CHOICES:
+        raise sr.InvalidValue(f"algorithms.dist._spmd.COMPONENTS must be one of "
+                              f"{COMPONENTS_CHOICES}, got {COMPONENTS!r}")
+    return components_rank_forests if COMPONENTS == "forests" else components_rank
+
+
+def components_rank_forests(rank, symmetric, gather):
+    """This rank's component roots (each vertex's least vertex): the components of the
+    graph's edges into ``lo:hi`` (every edge lies in exactly one rank's column block), then
+    those of the union of every rank's: v and r_p(v) are joined for every rank p, which is
+    the whole graph's connectivity (two vertices are connected iff a chain of the ranks'
+    components joins them). The roots are the least vertices: the same bits whatever the
+    cut. ``symmetric`` is not needed (a rank's edges are not a symmetric pattern anyway)."""
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    G = rank.memo.get("cc_edges")
+    if G is None:
+        # E_p = {i — j : A(i, j), lo <= j < hi}: the block with global column ids, n × n
+        G = rank.memo["cc_edges"] = sr.Matrix.from_csr(
+            B.indptr, B.indices + B.indices.dtype.type(lo), None, (n, n), check=False)
+    # r_p(v) = the least vertex of v's component in (V, E_p)      (Afforest, fused)
+    r = sr.blocks.component_roots(sr.connectivity.weak_components(G))
+    if rank.size > 1:
+        # R = [r_0 … r_P-1]: one all-gather (int32 ids while they fit)
+        it = np.int32 if rank.size * n < 2**31 else np.int64
+        R = _gather_equal(rank, r.astype(it))
+        P = rank.size
+        # J = ∪_p {v — r_p(v)}: row v holds r_0(v) … r_P-1(v)
+        J = sr.Matrix.from_csr(xp.arange(0, P * n + 1, P, dtype=it), R.T.reshape(-1),
+                               None, (n, n), check=False)
+        # r(v) = the least vertex of v's component in J, the whole graph's
+        r = sr.blocks.component_roots(sr.connectivity.weak_components(J))
+    roots = r[lo:hi]
+    return (_host(roots),) if gather else sr.Vector.from_dense(roots)
+
 
 def components_rank(rank, symmetric, gather):
     """This rank's component roots (each vertex's least vertex) by min-label propagation

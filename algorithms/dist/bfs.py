@@ -84,8 +84,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                             (-1, -1) if parents else (-1,), (np.int64, np.int64), gather=gather)
     if _spmd.applies(A):
         # each partition's rank runs the levels, all-gathering the frontier with its peers
-        return _spmd.run(A, _spmd.bfs_rank, (source, parents, direction, deterministic, ALPHA,
-                                             BETA), kinds=("cols",), gather=gather,
+        return _spmd.run(A, _spmd.bfs_level_loop(), (source, parents, direction, deterministic,
+                                                      ALPHA, BETA), kinds=("cols",), gather=gather,
                          missing=(-1, -1) if parents else (-1,),
                          dtypes=(np.int64, np.int64))
     S = (sr.min_secondi if deterministic else sr.any_secondi) if parents else sr.any_pair

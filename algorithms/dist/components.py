@@ -61,8 +61,10 @@ def connected_components(A, connection="weak", *, symmetric=False, gather=True):
                             gather=gather)
     if _spmd.applies(A):
         # each partition's rank propagates labels, all-gathering them with its peers
-        roots = _spmd.run(A, _spmd.components_rank, (bool(symmetric),),
-                          kinds=("cols",) if symmetric else ("cols", "rows"), gather=gather,
+        loop = _spmd.components_loop()
+        one_block = symmetric or loop is _spmd.components_rank_forests
+        roots = _spmd.run(A, loop, (bool(symmetric),),
+                          kinds=("cols",) if one_block else ("cols", "rows"), gather=gather,
                           missing=(None,), dtypes=(np.int64,))
         return _labels(roots) if gather else roots
     # f(i) = i

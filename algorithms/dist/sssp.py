@@ -121,7 +121,7 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
                             (out_type,), gather=gather)
     if _spmd.applies(A):
         # each partition's rank runs the rounds, all-gathering the changed set with its peers
-        return _spmd.run(A, _spmd.bellman_ford_rank, (source, work, direction, PULL_FRACTION,
+        return _spmd.run(A, _spmd.bellman_ford_loop(), (source, work, direction, PULL_FRACTION,
                                                       limit, out_type), kinds=("cols",),
                          gather=gather, missing=(None,), dtypes=(out_type,))
     inf_w = np.inf if work.kind == "f" else np.iinfo(work).max

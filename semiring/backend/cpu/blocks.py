@@ -1,0 +1,151 @@
+"""CPU BFS levels on a rank's vertex block: NumPy twins of ``kernels/blocks.cu`` (the same
+send buffer, bitmap words and results), the reference the GPU's kernels are tested against.
+Called by :mod:`semiring.blocks`, which validates the operands."""
+
+from __future__ import annotations
+
+import numpy as np
+
+HEAD = 4
+
+
+def _bits_of(fbits, u):
+    return ((fbits[u >> 5] >> (u & 31).astype(np.uint32)) & np.uint32(1)).astype(bool)
+
+
+def _commit(js, src, level, depth, deg, out, shift, parent):
+    """level⟨q⟩ = depth ; parent⟨q⟩ = src ; the bits and counts of q = js (distinct)."""
+    level[js] = depth
+    if parent is not None:
+        parent[js] = src
+    bit = js + shift
+    words = out[HEAD:]
+    np.bitwise_or.at(words, bit >> 5, (np.uint32(1) << (bit & 31).astype(np.uint32)))
+    head = out[:HEAD].view(np.uint64)
+    head[0] += np.uint64(js.size)
+    head[1] += np.uint64(int(deg[js].sum()) if js.size else 0)
+
+
+def bfs_pull(BT, fbits, level, depth, deg, out, shift, parent, mode):
+    indptr, indices = BT.indptr.astype(np.int64), BT.indices.astype(np.int64)
+    cand = np.flatnonzero((level < 0) & (np.diff(indptr) > 0))
+    if cand.size == 0:
+        return
+    starts, ends = indptr[cand], indptr[cand + 1]
+    lens = ends - starts
+    rows = np.repeat(np.arange(cand.size), lens)
+    pos = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(starts, lens)
+    u = indices[pos]
+    hit = _bits_of(fbits, u)
+    # each row's first hit (rows ascending: its smallest in-neighbour on the frontier)
+    big = np.iinfo(np.int64).max
+    first = np.full(cand.size, big, dtype=np.int64)
+    np.minimum.at(first, rows[hit], u[hit])
+    got = first != big
+    _commit(cand[got], first[got], level, depth, deg, out, shift, parent)
+
+
+def bfs_push(B, frontier, lens, level, depth, deg, out, shift, parent, mode):
+    if frontier.size == 0 or B.ncols == 0:
+        return
+    indptr, indices = B.indptr.astype(np.int64), B.indices.astype(np.int64)
+    starts = indptr[frontier]
+    lens = indptr[frontier + 1] - starts
+    src = np.repeat(frontier, lens)
+    pos = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(starts, lens)
+    v = indices[pos]
+    new = level[v] < 0
+    v, src = v[new], src[new]
+    if v.size == 0:
+        return
+    # the smallest frontier in-neighbour of each new vertex (any in-neighbour: this one too)
+    order = np.lexsort((src, v))
+    v, src = v[order], src[order]
+    keep = np.r_[True, v[1:] != v[:-1]]
+    _commit(v[keep], src[keep], level, depth, deg, out, shift, parent)
+
+
+def join_bits(got, wlo, wn, nwords):
+    fbits = np.zeros(nwords, dtype=np.uint32)
+    for p in range(got.shape[0]):
+        a, k = int(wlo[p]), int(wn[p])
+        fbits[a:a + k] |= got[p, HEAD:HEAD + k]
+    return fbits
+
+
+def bits_list(B, fbits, size):
+    bits = np.unpackbits(fbits.view(np.uint8), bitorder="little")
+    lst = np.flatnonzero(bits).astype(np.int64)
+    indptr = B.indptr.astype(np.int64)
+    return lst, indptr[lst + 1] - indptr[lst]
+
+
+def component_roots(labels):
+    n = labels.size
+    first = np.full(n, n, dtype=np.int64)
+    np.minimum.at(first, labels.astype(np.int64), np.arange(n, dtype=np.int64))
+    return first[labels]
+
+
+def _edges(indptr, rows):
+    starts = indptr[rows]
+    lens = indptr[rows + 1] - starts
+    pos = np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens) + np.repeat(starts, lens)
+    return np.repeat(np.arange(rows.size), lens), pos
+
+
+def _weights(w, wstride, pos):
+    return w[pos * wstride] if wstride else np.broadcast_to(w[0], pos.shape)
+
+
+def _lower(d, lo, js, cand, out, shift, count_new):
+    """d[lo + js] = min(d[lo + js], cand) per vertex; the lowered ones' bits and count."""
+    if js.size == 0:
+        return
+    best = np.full(d.size, np.inf if d.dtype.kind == "f" else np.iinfo(d.dtype).max, d.dtype)
+    np.minimum.at(best, lo + js, cand.astype(d.dtype, copy=False))
+    tgt = np.unique(lo + js)
+    low = tgt[best[tgt] < d[tgt]]
+    d[low] = best[low]
+    bit = low - lo + shift
+    words = out[HEAD:]
+    m = np.uint32(1) << (bit & 31).astype(np.uint32)
+    fresh = (words[bit >> 5] & m) == 0
+    np.bitwise_or.at(words, bit >> 5, m)
+    out[:HEAD].view(np.uint64)[0] += np.uint64(int(fresh.sum()) if count_new else low.size)
+
+
+def relax_pull(BT, w, wstride, fbits, d, lo, out, shift):
+    indptr, indices = BT.indptr.astype(np.int64), BT.indices.astype(np.int64)
+    rows, pos = _edges(indptr, np.arange(BT.nrows))
+    u = indices[pos]
+    hit = _bits_of(fbits, u)
+    rows, pos, u = rows[hit], pos[hit], u[hit]
+    _lower(d, lo, rows, d[u] + _weights(w, wstride, pos), out, shift, False)
+
+
+def relax_push(B, w, wstride, frontier, lens, d, lo, out, shift):
+    if frontier.size == 0 or B.ncols == 0:
+        return
+    indptr, indices = B.indptr.astype(np.int64), B.indices.astype(np.int64)
+    slot, pos = _edges(indptr, frontier)
+    _lower(d, lo, indices[pos], d[frontier[slot]] + _weights(w, wstride, pos), out, shift, True)
+
+
+def _set_bits(words, shift, np_):
+    bits = np.unpackbits(words.view(np.uint8), bitorder="little").astype(bool)
+    return np.flatnonzero(bits) - shift
+
+
+def pack(out, nw, d, lo, shift, kmax):
+    vals = np.zeros(kmax, dtype=d.dtype)
+    js = _set_bits(out[HEAD:HEAD + nw].copy(), shift, None)
+    vals[:js.size] = d[lo + js]
+    return vals
+
+
+def unpack(got, nw, vals, bounds, d):
+    for p in range(got.shape[0]):
+        lo = int(bounds[p])
+        js = _set_bits(got[p, HEAD:HEAD + nw].copy(), lo & 31, None)
+        d[lo + js] = vals[p, :js.size]

@@ -1,0 +1,164 @@
+"""GPU BFS levels on a rank's vertex block (``kernels/blocks.cu``): the launches of
+:mod:`semiring.blocks`, which validates the operands. No host sync here: a level's counts
+stay in the send buffer's header until the all-gather reads them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import kernels
+from ...device import _cupy
+
+#: C types of the index arrays.
+C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
+#: C types of the distances.
+D_TYPES = {np.dtype(np.int64): "long long", np.dtype(np.float32): "float",
+           np.dtype(np.float64): "double"}
+#: Threads per block, and blocks per multiprocessor, of the grid-stride launches. The push
+#: launches a full grid whatever its frontier: its edge count is on the device, and reading
+#: it first would cost a host sync a level.
+THREADS = 256
+BLOCKS_PER_SM = 8
+
+
+def source() -> str:
+    return kernels.source("blocks.cu")
+
+
+def kernel_names():
+    """Every instantiation of the block kernels."""
+    names = ["bb_join", "bb_popc"]
+    for T in D_TYPES.values():
+        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>"]
+        names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push") for I in C_TYPES.values()]
+    for I in C_TYPES.values():
+        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>"]
+        names += [f"bb_{k}<{I}, {p}>" for k in ("pull", "push") for p in (0, 1, 2)]
+    return names
+
+
+@kernels.register("blocks")
+def all_instantiations():
+    yield "blocks", source(), kernel_names()
+
+
+def function(name: str):
+    return kernels.function(("blocks",), name, source, kernel_names)
+
+
+def _full_grid() -> int:
+    cp = _cupy()
+    return kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM
+
+
+def _grid(items: int) -> int:
+    return max(1, min(_full_grid(), -(-items // THREADS)))
+
+
+def bfs_pull(BT, fbits, level, depth, deg, out, shift, parent, mode):
+    np_ = BT.nrows
+    if np_ == 0:
+        return
+    f = function(f"bb_pull<{C_TYPES[np.dtype(BT.itype)]}, {mode}>")
+    f((_grid(np_),), (THREADS,), (BT.indptr, BT.indices, np.int64(np_), fbits, np.int64(depth),
+                                  level, level if parent is None else parent, deg, out,
+                                  np.int32(shift)))
+
+
+def bfs_push(B, frontier, lens, level, depth, deg, out, shift, parent, mode):
+    cp = _cupy()
+    nf = int(frontier.size)
+    if nf == 0 or B.ncols == 0:
+        return
+    offsets = cp.cumsum(lens, dtype=cp.int64)
+    f = function(f"bb_push<{C_TYPES[np.dtype(B.itype)]}, {mode}>")
+    f((_full_grid(),), (THREADS,), (B.indptr, B.indices, frontier, np.int64(nf), offsets,
+                                    np.int64(depth), level, level if parent is None else parent,
+                                    deg, out, np.int32(shift)))
+
+
+def join_bits(got, wlo, wn, nwords):
+    cp = _cupy()
+    fbits = cp.empty(nwords, dtype=cp.uint32)
+    if nwords:
+        P, stride = got.shape
+        function("bb_join")((_grid(nwords),), (THREADS,), (
+            got, np.int32(P), np.int64(stride), wlo, wn, np.int64(nwords), fbits))
+    return fbits
+
+
+def bits_list(B, fbits, size):
+    cp = _cupy()
+    lst = cp.empty(size, dtype=cp.int64)
+    lens = cp.empty(size, dtype=cp.int64)
+    if size:
+        count = cp.zeros(1, dtype=cp.uint64)
+        f = function(f"bb_list<{C_TYPES[np.dtype(B.itype)]}>")
+        f((_grid(fbits.size),), (THREADS,), (fbits, np.int64(fbits.size), B.indptr, lst, lens,
+                                             count))
+    return lst, lens
+
+
+def component_roots(labels):
+    cp = _cupy()
+    n = int(labels.size)
+    first = cp.full(n, n, dtype=cp.int64)
+    roots = cp.empty(n, dtype=cp.int64)
+    if n:
+        L = C_TYPES[np.dtype(labels.dtype)]
+        function(f"bb_first<{L}>")((_grid(n),), (THREADS,), (labels, np.int64(n), first))
+        function(f"bb_roots<{L}>")((_grid(n),), (THREADS,), (labels, np.int64(n), first, roots))
+    return roots
+
+
+def relax_pull(BT, w, wstride, fbits, d, lo, out, shift):
+    np_ = BT.nrows
+    if np_ == 0:
+        return
+    f = function(f"bb_relax_pull<{C_TYPES[np.dtype(BT.itype)]}, {D_TYPES[np.dtype(d.dtype)]}>")
+    f((_grid(np_),), (THREADS,), (BT.indptr, BT.indices, w, np.int64(wstride), np.int64(np_),
+                                  fbits, d, np.int64(lo), out, np.int32(shift)))
+
+
+def relax_push(B, w, wstride, frontier, lens, d, lo, out, shift):
+    cp = _cupy()
+    nf = int(frontier.size)
+    if nf == 0 or B.ncols == 0:
+        return
+    offsets = cp.cumsum(lens, dtype=cp.int64)
+    f = function(f"bb_relax_push<{C_TYPES[np.dtype(B.itype)]}, {D_TYPES[np.dtype(d.dtype)]}>")
+    f((_full_grid(),), (THREADS,), (B.indptr, B.indices, w, np.int64(wstride), frontier,
+                                    np.int64(nf), offsets, d, np.int64(lo), out, np.int32(shift)))
+
+
+def _word_sums(got, nw):
+    """(P, nw) inclusive sums, row by row, of the set bits of each buffer's words."""
+    cp = _cupy()
+    P, stride = got.shape
+    counts = cp.empty((P, nw), dtype=cp.int64)
+    if P * nw:
+        function("bb_popc")((_grid(P * nw),), (THREADS,), (got, np.int32(P), np.int64(stride),
+                                                           np.int64(nw), counts))
+    return cp.cumsum(counts, axis=1)
+
+
+def pack(out, nw, d, lo, shift, kmax):
+    cp = _cupy()
+    vals = cp.zeros(kmax, dtype=d.dtype)
+    if nw:
+        incl = _word_sums(out[None], nw)
+        function(f"bb_pack<{D_TYPES[np.dtype(d.dtype)]}>")((_grid(nw),), (THREADS,), (
+            out, np.int64(nw), incl, d, np.int64(lo), np.int32(shift), vals))
+    return vals
+
+
+def unpack(got, nw, vals, bounds, d):
+    cp = _cupy()
+    P, stride = got.shape
+    if P * nw == 0:
+        return
+    incl = _word_sums(got, nw)
+    b = cp.asarray(np.asarray(bounds, dtype=np.int64))
+    function(f"bb_unpack<{D_TYPES[np.dtype(d.dtype)]}>")((_grid(P * nw),), (THREADS,), (
+        got, np.int32(P), np.int64(stride), np.int64(nw), incl, b, vals,
+        np.int64(vals.shape[1]), d))

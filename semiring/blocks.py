@@ -1,0 +1,351 @@
+"""BFS levels on one rank's vertex block of a distributed graph, fused as the one-device
+levels are (:mod:`semiring.traversal`), and the frontier's bitmap that the ranks exchange.
+
+A rank owns the vertices ``lo:hi`` of an n-vertex graph and holds the column block
+``B = A(:, lo:hi)`` (n × (hi − lo), local column ids) and its transpose ``Bᵀ`` (the rank's
+vertices' in-edges, global source ids). A level is
+
+    q_p⟨¬v_p⟩ = q any.secondi B ;  v_p⟨q_p⟩ = depth ;  π_p⟨q_p⟩ = q_p
+
+in one launch: a pull (:func:`bfs_pull`: each unreached vertex of the block scans its
+in-edges for one in the frontier bitmap, stopping at the first) or a push (:func:`bfs_push`:
+the frontier's vertices scatter along their rows of B), writing the new frontier ``q_p`` as
+bits of the rank's **send buffer** (:func:`send_buffer`) with its size and out-edges in the
+buffer's header, so that one all-gather of the buffers carries the frontier and the counts
+Beamer's push/pull rule needs. :func:`join_bits` makes the all-gathered buffers the global
+frontier bitmap (the pull's input), :func:`bits_list` its vertex list (the push's), and
+:func:`heads` reads the counts (the level's one host read).
+
+On the GPU the kernels of ``kernels/blocks.cu``; on the CPU their NumPy twins.
+
+Examples
+--------
+>>> import numpy as np, scipy.sparse as sp, semiring as sr
+>>> from semiring import blocks
+>>> S = sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
+>>> B = sr.Matrix.from_scipy(S[:, 1:3], device="cpu")        # the rank of vertices 1, 2
+>>> level = np.full(2, -1, dtype=np.int64)
+>>> deg = np.array([1, 0], dtype=np.int64)                   # out-degrees of 1, 2
+>>> out = blocks.send_buffer(1, 3, "cpu")
+>>> blocks.bfs_push(B, np.array([0]), level, 1, deg=deg, out=out, lo=1)
+>>> level.tolist(), blocks.heads(out[None]).tolist()
+([1, 1], [[2, 1]])
+>>> fbits = blocks.join_bits(out[None], (1, 3), 3)
+>>> blocks.bits_list(B, fbits, 2)[0].tolist()
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernels
+from .backend import backend_of
+from .device import is_cupy_array, xp_of as array_module
+from .errors import DomainMismatch, InvalidValue
+from .matrix import as_matrix
+
+__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads", "join_bits",
+           "pack_changed", "relax_pull", "relax_push", "send_buffer", "unpack_changed",
+           "word_range"]
+
+#: Distance types of the relaxation rounds.
+DISTANCE_TYPES = tuple(np.dtype(t) for t in (np.int64, np.float32, np.float64))
+
+#: uint32 words of a send buffer's header: the new frontier's size and out-edges (two u64).
+HEAD = 4
+
+
+def word_range(lo: int, hi: int) -> tuple:
+    """(first, count): the global bitmap words that vertices ``lo:hi`` fall in."""
+    if hi <= lo:
+        return lo >> 5, 0
+    return lo >> 5, ((hi - 1) >> 5) - (lo >> 5) + 1
+
+
+def send_buffer(lo: int, hi: int, device: str, words: int | None = None):
+    """A zeroed send buffer (uint32) of the block ``lo:hi``: the header, then its bitmap
+    words, padded to ``words`` (every rank's buffer the same length for the all-gather)."""
+    k = word_range(lo, hi)[1]
+    words = k if words is None else words
+    if words < k:
+        raise InvalidValue(f"send_buffer: words (={words}) must be at least the block's "
+                           f"{k} words")
+    return array_module(device).zeros(HEAD + words, dtype=np.uint32)
+
+
+def heads(got):
+    """The counts of all-gathered send buffers ``got`` (P × words): an int64 array (P, 2) of
+    (size, out-edges) per rank, on the host (a host read of P × 16 bytes)."""
+    h = got[:, :HEAD]
+    h = h.get() if hasattr(h, "get") else np.asarray(h)
+    return np.ascontiguousarray(h).view(np.uint64).astype(np.int64)
+
+
+def _mode(parent, deterministic):
+    return 0 if parent is None else (2 if deterministic else 1)
+
+
+def _check_block(op, level, deg, out, parent, xp, np_, lo):
+    for arg, a in (("level", level), ("deg", deg)) + ((("parent", parent),) if parent is not None else ()):
+        if not isinstance(a, xp.ndarray) or a.shape != (np_,) or a.dtype != np.int64:
+            raise DomainMismatch(f"{op}: {arg} must be an int64 {xp.__name__} array of shape "
+                                 f"({np_},), got {getattr(a, 'dtype', type(a))} "
+                                 f"{getattr(a, 'shape', '')}")
+    if lo < 0:
+        raise InvalidValue(f"{op}: lo must be >= 0, got {lo}")
+    k = word_range(lo, lo + np_)[1]
+    if (not isinstance(out, xp.ndarray) or out.dtype != np.uint32 or out.ndim != 1
+            or out.size < HEAD + k):
+        raise DomainMismatch(f"{op}: out must be a uint32 {xp.__name__} send buffer of at least "
+                             f"{HEAD + k} words (send_buffer), got {out!r:.80}")
+
+
+def bfs_pull(BT, fbits, level, depth, *, deg, out, lo, parent=None, deterministic=False):
+    """One pull level on the block: every unreached vertex j of ``lo:hi`` (``level[j] < 0``)
+    scans its in-edges (row j of ``BT``) for a vertex of the frontier bitmap ``fbits``:
+
+        q_p⟨¬v_p⟩ = Bᵀ any.secondi f ;  level⟨q_p⟩ = depth ;  parent⟨q_p⟩ = q_p
+
+    and adds q_p's bits, size and out-edges (``deg``) to the send buffer ``out``.
+
+    Parameters
+    ----------
+    BT : Matrix
+        (hi − lo) × n: the block's vertices' in-edges, each row's sources in ascending order
+        (as a Matrix's transpose has them: the first hit is the smallest).
+    fbits : uint32 array of ⌈n / 32⌉ words
+        The frontier (vertex u is bit u % 32 of word u // 32).
+    level, deg : int64 arrays of hi − lo
+        The block's levels (−1 where unreached; updated) and global out-degrees.
+    depth : int
+    out : uint32 array
+        The block's send buffer (:func:`send_buffer`; updated).
+    lo : int
+        The block's first vertex.
+    parent : int64 array of hi − lo, optional
+        Updated with each reached vertex's in-neighbour on the frontier (the smallest: the
+        first in its row, whether or not ``deterministic``).
+    deterministic : bool
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, semiring as sr
+    >>> from semiring import blocks
+    >>> S = sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]]))
+    >>> BT = sr.Matrix.from_scipy(S[:, 1:3].T.tocsr(), device="cpu")  # in-edges of 1, 2
+    >>> level, parent = np.full(2, -1), np.full(2, -1)
+    >>> out = blocks.send_buffer(1, 3, "cpu")
+    >>> f = np.array([0b011], dtype=np.uint32)                  # the frontier {0, 1}
+    >>> blocks.bfs_pull(BT, f, level, 1, deg=np.array([1, 0]), out=out, lo=1, parent=parent)
+    >>> level.tolist(), parent.tolist(), blocks.heads(out[None]).tolist()
+    ([1, 1], [0, 0], [[2, 1]])
+    """
+    op = "bfs_pull"
+    BT = as_matrix(BT, op=op, arg="BT")
+    xp, np_, n = BT.xp, BT.nrows, BT.ncols
+    _check_block(op, level, deg, out, parent, xp, np_, lo)
+    if not isinstance(fbits, xp.ndarray) or fbits.dtype != np.uint32 or fbits.shape != ((n + 31) // 32,):
+        raise DomainMismatch(f"{op}: fbits must be a uint32 {xp.__name__} array of "
+                             f"{(n + 31) // 32} words, got {fbits!r:.80}")
+    backend_of(BT.device).blocks.bfs_pull(BT, fbits, level, int(depth), deg, out, lo & 31,
+                                          parent, _mode(parent, deterministic))
+
+
+def bfs_push(B, frontier, level, depth, *, deg, out, lo, lens=None, parent=None,
+             deterministic=False):
+    """One push level on the block: the frontier's vertices (global ids) scatter along their
+    rows of ``B`` (their out-edges into ``lo:hi``):
+
+        q_p⟨¬v_p⟩ = f any.secondi B ;  level⟨q_p⟩ = depth ;  parent⟨q_p⟩ = q_p
+
+    and adds q_p's bits, size and out-edges to ``out``, as :func:`bfs_pull` does.
+
+    Parameters
+    ----------
+    B : Matrix
+        n × (hi − lo): the column block, local column ids.
+    frontier : int64 array
+        Distinct vertices, any order.
+    lens : int64 array, optional
+        Their rows' lengths in B (:func:`bits_list` gives them; computed when absent).
+    parent : int64 array, optional
+        Any in-neighbour on the frontier, the smallest with ``deterministic``.
+
+    The other arguments are :func:`bfs_pull`'s.
+    """
+    op = "bfs_push"
+    B = as_matrix(B, op=op, arg="B")
+    xp, np_ = B.xp, B.ncols
+    _check_block(op, level, deg, out, parent, xp, np_, lo)
+    if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
+        raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got "
+                             f"{frontier!r:.80}")
+    if lens is None:
+        ip = B.indptr
+        lens = (ip[frontier + 1] - ip[frontier]).astype(np.int64)
+    elif not isinstance(lens, xp.ndarray) or lens.shape != frontier.shape:
+        raise DomainMismatch(f"{op}: lens must be a {xp.__name__} array of the frontier's "
+                             f"shape {frontier.shape}")
+    backend_of(B.device).blocks.bfs_push(B, frontier, lens, level, int(depth), deg, out,
+                                         lo & 31, parent, _mode(parent, deterministic))
+
+
+def join_bits(got, bounds, n: int):
+    """The global frontier bitmap (uint32, ⌈n / 32⌉ words) from the ranks' all-gathered send
+    buffers ``got`` (P × words, rank order; rank p owns ``bounds[p]:bounds[p + 1]``)."""
+    dev = "gpu" if is_cupy_array(got) else "cpu"
+    xp = array_module(dev)
+    b = [int(x) for x in bounds]
+    if got.ndim != 2 or got.shape[0] != len(b) - 1 or b[-1] != n:
+        raise DomainMismatch(f"join_bits: got must be (P, words) for P = len(bounds) - 1 "
+                             f"(= {len(b) - 1}) ranks, got shape {got.shape}")
+    wlo, wn = _word_ranges(tuple(b), dev)
+    return backend_of(dev).blocks.join_bits(got, wlo, wn, (n + 31) // 32)
+
+
+def _word_ranges(bounds: tuple, device: str):
+    """(first words, word counts) of the ranks' blocks, on ``device``: made once per cut and
+    device (a level would otherwise copy them to the GPU every time)."""
+    def build():
+        rng = [word_range(bounds[p], bounds[p + 1]) for p in range(len(bounds) - 1)]
+        xp = array_module(device)
+        return (xp.asarray([r[0] for r in rng], dtype=np.int64),
+                xp.asarray([r[1] for r in rng], dtype=np.int64))
+    if device == "cpu":
+        return build()
+    return kernels.memo(("blocks.word_ranges", bounds), build)
+
+
+def bits_list(B, fbits, size: int):
+    """(vertices, lens): the ``size`` vertices of the bitmap ``fbits`` (int64, any order) and
+    their rows' lengths in ``B``: :func:`bfs_push`'s frontier."""
+    B = as_matrix(B, op="bits_list", arg="B")
+    return backend_of(B.device).blocks.bits_list(B, fbits, int(size))
+
+
+def component_roots(labels):
+    """Each vertex's component's least vertex (int64), from component labels: ``labels[v]``
+    any id in ``[0, n)`` shared by exactly the vertices of v's component (as
+    :func:`semiring.connectivity.weak_components` numbers them).
+
+    >>> import numpy as np
+    >>> from semiring import blocks
+    >>> blocks.component_roots(np.array([1, 0, 1, 2], dtype=np.int32)).tolist()
+    [0, 1, 0, 3]
+    """
+    xp = array_module("gpu" if is_cupy_array(labels) else "cpu")
+    n = labels.size if hasattr(labels, "size") else 0
+    if (not isinstance(labels, xp.ndarray) or labels.ndim != 1
+            or labels.dtype not in (np.dtype(np.int32), np.dtype(np.int64))):
+        raise DomainMismatch(f"component_roots: labels must be a 1-D int32 or int64 array, got "
+                             f"{labels!r:.80}")
+    if n and (int(labels.min()) < 0 or int(labels.max()) >= n):
+        raise InvalidValue(f"component_roots: labels must lie in [0, n) (n = {n})")
+    return backend_of("gpu" if xp is not np else "cpu").blocks.component_roots(labels)
+
+
+def _check_d(op, d, xp, n):
+    if (not isinstance(d, xp.ndarray) or d.shape != (n,)
+            or np.dtype(d.dtype) not in DISTANCE_TYPES):
+        raise DomainMismatch(f"{op}: d must be a {xp.__name__} array of shape ({n},) and one "
+                             f"of the types {[str(t) for t in DISTANCE_TYPES]}, got "
+                             f"{getattr(d, 'dtype', type(d))} {getattr(d, 'shape', '')}")
+
+
+def relax_pull(BT, fbits, d, *, lo, out):
+    """One Bellman–Ford round on the block, pulled: every vertex j of ``lo:hi`` takes the
+    least ``d(u) + w(u, j)`` over its in-edges from the frontier bitmap ``fbits``:
+
+        t_p = f min.+ B ;  improved = t_p < d_p ;  d_p⟨improved⟩ = t_p
+
+    and the improved vertices' bits and count go to the send buffer ``out``.
+
+    Parameters
+    ----------
+    BT : Matrix
+        (hi − lo) × n: the block's vertices' in-edges, values the weights (cast to d's type).
+    fbits : uint32 array of ⌈n / 32⌉ words
+    d : int64, float32 or float64 array of n
+        The distances, whole (every rank holds them); only ``d[lo:hi]`` is written. The
+        type's maximum or inf is "unreached"; sums must not overflow (the caller checks).
+    lo : int
+    out : uint32 array
+        The block's send buffer (:func:`send_buffer`).
+    """
+    op = "relax_pull"
+    BT = as_matrix(BT, op=op, arg="BT")
+    xp, np_, n = BT.xp, BT.nrows, BT.ncols
+    _check_d(op, d, xp, n)
+    _check_out(op, out, xp, np_, lo, n)
+    if not isinstance(fbits, xp.ndarray) or fbits.dtype != np.uint32 or fbits.shape != ((n + 31) // 32,):
+        raise DomainMismatch(f"{op}: fbits must be a uint32 {xp.__name__} array of "
+                             f"{(n + 31) // 32} words, got {fbits!r:.80}")
+    w, ws = BT.values_for(d.dtype)
+    backend_of(BT.device).blocks.relax_pull(BT, w, ws, fbits, d, lo, out, lo & 31)
+
+
+def relax_push(B, frontier, d, *, lo, out, lens=None):
+    """One Bellman–Ford round on the block, pushed: the frontier's vertices (global ids)
+    relax their rows of ``B`` (an atomic min on ``d[lo:hi]``); the lowered vertices' bits and
+    count go to ``out``. ``B``: n × (hi − lo), values the weights; the rest as
+    :func:`relax_pull` and :func:`bfs_push`.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> from semiring import blocks
+    >>> B = sr.Matrix.from_coo([0, 0, 2], [0, 1, 0], [4.0, 1.0, 2.0], nrows=3, ncols=2, device="cpu")
+    >>> d = np.array([0.0, np.inf, np.inf])                      # the block: vertices 1, 2
+    >>> out = blocks.send_buffer(1, 3, "cpu")
+    >>> blocks.relax_push(B, np.array([0]), d, lo=1, out=out)
+    >>> d.tolist(), blocks.heads(out[None])[:, 0].tolist()
+    ([0.0, 4.0, 1.0], [2])
+    """
+    op = "relax_push"
+    B = as_matrix(B, op=op, arg="B")
+    xp, np_, n = B.xp, B.ncols, B.nrows
+    _check_d(op, d, xp, n)
+    _check_out(op, out, xp, np_, lo, n)
+    if not isinstance(frontier, xp.ndarray) or frontier.ndim != 1 or frontier.dtype != np.int64:
+        raise DomainMismatch(f"{op}: frontier must be a 1-D int64 {xp.__name__} array, got "
+                             f"{frontier!r:.80}")
+    if lens is None:
+        ip = B.indptr
+        lens = (ip[frontier + 1] - ip[frontier]).astype(np.int64)
+    w, ws = B.values_for(d.dtype)
+    backend_of(B.device).blocks.relax_push(B, w, ws, frontier, lens, d, lo, out, lo & 31)
+
+
+def _check_out(op, out, xp, np_, lo, n):
+    if not 0 <= lo <= n - np_:
+        raise InvalidValue(f"{op}: the block lo:hi = {lo}:{lo + np_} must lie in 0:{n}")
+    k = word_range(lo, lo + np_)[1]
+    if (not isinstance(out, xp.ndarray) or out.dtype != np.uint32 or out.ndim != 1
+            or out.size < HEAD + k):
+        raise DomainMismatch(f"{op}: out must be a uint32 {xp.__name__} send buffer of at least "
+                             f"{HEAD + k} words (send_buffer), got {out!r:.80}")
+
+
+def pack_changed(out, d, lo: int, hi: int, kmax: int):
+    """The distances ``d[lo + j]`` of the vertices whose bits ``out`` holds, in bitmap order,
+    padded with zeros to ``kmax`` (every rank's the same length: the all-gather's)."""
+    xp = array_module("gpu" if is_cupy_array(out) else "cpu")
+    nw = word_range(lo, hi)[1]
+    _check_out("pack_changed", out, xp, hi - lo, lo, d.size)
+    return backend_of("gpu" if xp is not np else "cpu").blocks.pack(out, nw, d, lo, lo & 31,
+                                                                    int(kmax))
+
+
+def unpack_changed(got, vals, bounds, d):
+    """``d`` at every rank's changed vertices (the bits of its buffer, row p of ``got``) from
+    its packed distances (row p of ``vals``): the inverse of :func:`pack_changed` on every
+    rank's buffer. ``bounds``: the P + 1 cut points."""
+    b = [int(x) for x in bounds]
+    P = len(b) - 1
+    if got.ndim != 2 or got.shape[0] != P or vals.ndim != 2 or vals.shape[0] != P:
+        raise DomainMismatch(f"unpack_changed: got and vals must have P = {P} rows, got "
+                             f"{got.shape} and {vals.shape}")
+    nw = max(word_range(b[p], b[p + 1])[1] for p in range(P))
+    dev = "gpu" if is_cupy_array(got) else "cpu"
+    backend_of(dev).blocks.unpack(got, nw, vals, b, d)

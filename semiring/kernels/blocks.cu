@@ -1,0 +1,432 @@
+// BFS levels on one rank's vertex block of a distributed graph (semiring/blocks.py): the rank
+// owns vertices lo..hi-1, holds the column block B = A(:, lo:hi) (n rows, local column ids)
+// and its transpose Bᵀ (the rank's vertices' in-edges, global source ids, each row in
+// ascending order), and exchanges the frontier with its peers as a bitmap.
+//
+// The rank's send buffer `out` (uint32): [0..1] the new frontier's size (u64), [2..3] its
+// out-edges (u64, the global out-degrees `deg` of the rank's vertices), then the words of the
+// bitmap of the new frontier over the global words lo/32 .. (hi-1)/32: local vertex j is bit
+// (j + shift) with shift = lo % 32. The ranks' buffers all-gathered and OR-ed (bb_join) are the
+// global frontier bitmap, each rank having set only its own vertices' bits.
+//
+// level, parent: the rank's slices (int64, -1 where unreached). PARENTS: 0 none, 1 any
+// in-neighbour on the previous level, 2 the smallest (min_secondi; the pull's first hit in a
+// sorted row is the smallest, the push takes an atomic min).
+
+#define SR_BB_HEAD 4     // uint32 words of the send buffer's header
+// A pull row of at most this many in-edges is scanned by its own lane; longer rows by the
+// whole warp, 32 edges a step (a Kronecker hub's thousands of in-edges would otherwise hold a
+// lane, and its warp, for the whole scan).
+#define SR_BB_LIGHT 32
+
+__device__ __forceinline__ void sr_bb_count(unsigned* out, long long count, long long edges)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        count += __shfl_down_sync(0xffffffffu, count, off);
+        edges += __shfl_down_sync(0xffffffffu, edges, off);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        unsigned long long* head = reinterpret_cast<unsigned long long*>(out);
+        if (count) atomicAdd(&head[0], (unsigned long long)count);
+        if (edges) atomicAdd(&head[1], (unsigned long long)edges);
+    }
+}
+
+// Set the bits of a warp's 32 consecutive local vertices base .. base+31 (base a multiple of
+// 32) where `mask` says so: two words at most (shift > 0 straddles).
+__device__ __forceinline__ void sr_bb_set_warp(unsigned* words, long long base, int shift,
+                                               unsigned mask)
+{
+    if (mask == 0u || (threadIdx.x & 31) != 0) return;
+    const long long w = (base + shift) >> 5;
+    atomicOr(&words[w], mask << shift);
+    if (shift && (mask >> (32 - shift))) atomicOr(&words[w + 1], mask >> (32 - shift));
+}
+
+__device__ __forceinline__ bool sr_bb_bit(const unsigned* __restrict__ bits, long long u)
+{
+    return (bits[u >> 5] >> (u & 31)) & 1u;
+}
+
+// Pull: every unreached local vertex j scans its in-edges (row j of Bᵀ) for a vertex of the
+// frontier bitmap `fbits` (global), stopping at the first:
+//     q⟨¬v⟩ = Bᵀ any.secondi f ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  out ∪= q ; counts
+// Each warp takes 32 consecutive vertices (grid-stride, the same trip count in every lane).
+template <typename I, int PARENTS>
+__global__ void bb_pull(
+    const I* __restrict__ indptr, const I* __restrict__ indices, long long np,
+    const unsigned* __restrict__ fbits, long long depth, long long* __restrict__ level,
+    long long* __restrict__ parent, const long long* __restrict__ deg,
+    unsigned* __restrict__ out, int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const int lane = threadIdx.x & 31;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0, edges = 0;
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < np;
+         base += step) {
+        const long long j = base + lane;
+        long long b = 0, e = 0;
+        if (j < np && level[j] < 0) {
+            b = (long long)indptr[j];
+            e = (long long)indptr[j + 1];
+        }
+        long long found = -1;
+        const bool light = e - b <= SR_BB_LIGHT;
+        if (light) {
+            for (long long k = b; k < e; ++k) {
+                const long long u = (long long)indices[k];
+                if (sr_bb_bit(fbits, u)) { found = u; break; }
+            }
+        }
+        unsigned heavy = __ballot_sync(0xffffffffu, !light);
+        while (heavy) {
+            const int src = __ffs(heavy) - 1;
+            heavy &= heavy - 1u;
+            const long long hb = __shfl_sync(0xffffffffu, b, src);
+            const long long he = __shfl_sync(0xffffffffu, e, src);
+            long long hit = -1;
+            for (long long k = hb; k < he; k += 32) {
+                long long u = -1;
+                bool h = false;
+                if (k + lane < he) {
+                    u = (long long)indices[k + lane];
+                    h = sr_bb_bit(fbits, u);
+                }
+                const unsigned m = __ballot_sync(0xffffffffu, h);
+                if (m) {  // the lowest lane's: the row's first hit, its smallest
+                    hit = __shfl_sync(0xffffffffu, u, __ffs(m) - 1);
+                    break;
+                }
+            }
+            if (lane == src) found = hit;
+        }
+        const bool take = found >= 0;
+        if (take) {
+            level[j] = depth;
+            if (PARENTS) parent[j] = found;
+            ++count;
+            edges += deg[j];
+        }
+        sr_bb_set_warp(words, base, shift, __ballot_sync(0xffffffffu, take));
+    }
+    sr_bb_count(out, count, edges);
+}
+
+// Claim local v for level d1 from u (as sr_claim in traverse.cu): a CAS of level[v] from -1,
+// exactly one winner; PARENTS == 1 the winner writes parent[v] = u, PARENTS == 2 every u
+// reaching v at d1 offers itself by an atomic min (-1 is the largest unsigned).
+template <int PARENTS>
+__device__ __forceinline__ bool sr_bb_claim(long long* level, long long* parent, long long v,
+                                            long long u, long long d1)
+{
+    const long long lv = *reinterpret_cast<volatile long long*>(&level[v]);
+    bool claimed = false;
+    if (lv == -1) {
+        const unsigned long long old = atomicCAS(
+            reinterpret_cast<unsigned long long*>(&level[v]), ~0ull, (unsigned long long)d1);
+        claimed = old == ~0ull;
+        if (PARENTS == 2 && (claimed || (long long)old == d1))
+            atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+    } else if (PARENTS == 2 && lv == d1) {
+        atomicMin(reinterpret_cast<unsigned long long*>(&parent[v]), (unsigned long long)u);
+    }
+    if (PARENTS == 1 && claimed) parent[v] = u;
+    return claimed;
+}
+
+// Push: the frontier's vertices (global ids, frontier[0, nf)) scatter along their rows of B
+// (their out-edges into lo:hi), one thread an edge; edge e belongs to the slot f with
+// offsets[f-1] <= e < offsets[f] (offsets: the inclusive prefix sum of the rows' lengths;
+// the total is read here, so the host needs no sync for it):
+//     q⟨¬v⟩ = f any.secondi B ;  level⟨q⟩ = depth ;  parent⟨q⟩ = q ;  out ∪= q ; counts
+template <typename I, int PARENTS>
+__global__ void bb_push(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const long long* __restrict__ frontier, long long nf, const long long* __restrict__ offsets,
+    long long depth, long long* __restrict__ level, long long* __restrict__ parent,
+    const long long* __restrict__ deg, unsigned* __restrict__ out, int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const long long total = nf ? offsets[nf - 1] : 0;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0, edges = 0;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
+        long long lo = 0, hi = nf - 1;
+        while (lo < hi) {  // the first slot whose inclusive end exceeds e
+            const long long mid = (lo + hi) >> 1;
+            if (offsets[mid] > e) hi = mid; else lo = mid + 1;
+        }
+        const long long first = lo ? offsets[lo - 1] : 0;
+        const long long u = frontier[lo];
+        const long long v = (long long)indices[(long long)indptr[u] + (e - first)];
+        if (sr_bb_claim<PARENTS>(level, parent, v, u, depth)) {
+            const long long bit = v + shift;
+            atomicOr(&words[bit >> 5], 1u << (bit & 31));
+            ++count;
+            edges += deg[v];
+        }
+    }
+    sr_bb_count(out, count, edges);
+}
+
+// The global frontier bitmap from the all-gathered send buffers (P buffers of `stride`
+// words each, rank p's words starting at global word wlo[p], wn[p] of them): word g is the
+// OR of the ranks' words covering it (each rank set only its own vertices' bits).
+__global__ void bb_join(const unsigned* __restrict__ got, int P, long long stride,
+                        const long long* __restrict__ wlo, const long long* __restrict__ wn,
+                        long long nwords, unsigned* __restrict__ fbits)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x; g < nwords; g += step) {
+        unsigned acc = 0u;
+        for (int p = 0; p < P; ++p) {
+            const long long k = g - wlo[p];
+            if (k >= 0 && k < wn[p]) acc |= got[(long long)p * stride + SR_BB_HEAD + k];
+        }
+        fbits[g] = acc;
+    }
+}
+
+// The frontier's vertices from its bitmap, in no particular order (a warp's words appended
+// at one atomic), with each one's row length in B: list[0, count), lens[0, count).
+template <typename I>
+__global__ void bb_list(const unsigned* __restrict__ fbits, long long nwords,
+                        const I* __restrict__ indptr, long long* __restrict__ list,
+                        long long* __restrict__ lens, unsigned long long* __restrict__ count)
+{
+    const int lane = threadIdx.x & 31;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < nwords;
+         base += step) {
+        const long long g = base + lane;
+        unsigned w = g < nwords ? fbits[g] : 0u;
+        const int c = __popc(w);
+        int incl = c;
+        for (int off = 1; off < 32; off <<= 1) {
+            const int o = __shfl_up_sync(0xffffffffu, incl, off);
+            if (lane >= off) incl += o;
+        }
+        unsigned long long at = 0;
+        if (lane == 31 && incl) at = atomicAdd(count, (unsigned long long)incl);
+        at = __shfl_sync(0xffffffffu, at, 31) + (unsigned long long)(incl - c);
+        while (w) {
+            const long long u = g * 32 + (__ffs(w) - 1);
+            w &= w - 1u;
+            list[at] = u;
+            lens[at] = (long long)indptr[u + 1] - (long long)indptr[u];
+            ++at;
+        }
+    }
+}
+
+// Each vertex's component's least vertex from component labels (any ids < n): first[c] =
+// the least v with labels[v] == c (first: n entries, each n before), then roots[v] =
+// first[labels[v]].
+template <typename L>
+__global__ void bb_first(const L* __restrict__ labels, long long n,
+                         unsigned long long* __restrict__ first)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step)
+        atomicMin(&first[(long long)labels[v]], (unsigned long long)v);
+}
+
+template <typename L>
+__global__ void bb_roots(const L* __restrict__ labels, long long n,
+                         const long long* __restrict__ first, long long* __restrict__ roots)
+{
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step)
+        roots[v] = first[(long long)labels[v]];
+}
+
+// ---------------------------------------------------------------- Bellman–Ford rounds
+// A rank's relaxation round on its block, the distances d replicated on every rank (global,
+// n entries; the rank writes only its own d[lo:hi]); the changed vertices go out as bits of
+// the send buffer (as the BFS levels' new frontier), their count in the header, and their
+// new distances packed in bitmap order (bb_pack) for a second all-gather (bb_unpack).
+
+template <typename T> struct sr_bb_word;
+template <> struct sr_bb_word<int> { typedef unsigned type; };
+template <> struct sr_bb_word<float> { typedef unsigned type; };
+template <> struct sr_bb_word<long long> { typedef unsigned long long type; };
+template <> struct sr_bb_word<double> { typedef unsigned long long type; };
+
+// a = min(a, v) by compare-and-swap on the bits; whether this call lowered it.
+template <typename T>
+__device__ __forceinline__ bool sr_bb_atomic_min(T* a, T v)
+{
+    typedef typename sr_bb_word<T>::type W;
+    union U { T t; W w; };
+    U o, nv;
+    o.t = *reinterpret_cast<volatile T*>(a);
+    nv.t = v;
+    while (v < o.t) {
+        const W prev = atomicCAS(reinterpret_cast<W*>(a), o.w, nv.w);
+        if (prev == o.w) return true;
+        o.w = prev;
+    }
+    return false;
+}
+
+// Pull: every vertex j of the block takes the least d(u) + w(u, j) over its in-edges from
+// the frontier bitmap (row j of Bᵀ, weights w[k * wstride]):
+//     t = f min.+ B ;  improved = t < d_p ;  d_p⟨improved⟩ = t ;  out ∪= improved ; count
+template <typename I, typename T>
+__global__ void bb_relax_pull(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, long long np, const unsigned* __restrict__ fbits, T* d, long long lo,
+    unsigned* __restrict__ out, int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const int lane = threadIdx.x & 31;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0;
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < np;
+         base += step) {
+        const long long j = base + lane;
+        long long b = 0, e = 0;
+        T t = T(0);
+        bool got = false;
+        if (j < np) {
+            b = (long long)indptr[j];
+            e = (long long)indptr[j + 1];
+        }
+        const bool light = e - b <= SR_BB_LIGHT;
+        if (light) {
+            for (long long k = b; k < e; ++k) {
+                const long long u = (long long)indices[k];
+                if (sr_bb_bit(fbits, u)) {
+                    const T c = d[u] + w[k * wstride];
+                    if (!got || c < t) { t = c; got = true; }
+                }
+            }
+        }
+        unsigned heavy = __ballot_sync(0xffffffffu, !light);
+        while (heavy) {
+            const int src = __ffs(heavy) - 1;
+            heavy &= heavy - 1u;
+            const long long hb = __shfl_sync(0xffffffffu, b, src);
+            const long long he = __shfl_sync(0xffffffffu, e, src);
+            T ht = T(0);
+            bool hg = false;
+            for (long long k = hb + lane; k < he; k += 32) {
+                const long long u = (long long)indices[k];
+                if (sr_bb_bit(fbits, u)) {
+                    const T c = d[u] + w[k * wstride];
+                    if (!hg || c < ht) { ht = c; hg = true; }
+                }
+            }
+            for (int off = 16; off > 0; off >>= 1) {  // the warp's least
+                const T ot = __shfl_down_sync(0xffffffffu, ht, off);
+                const int og = __shfl_down_sync(0xffffffffu, (int)hg, off);
+                if (og && (!hg || ot < ht)) { ht = ot; hg = true; }
+            }
+            ht = __shfl_sync(0xffffffffu, ht, 0);
+            hg = __shfl_sync(0xffffffffu, (int)hg, 0);
+            if (lane == src) { t = ht; got = hg; }
+        }
+        const bool take = got && t < d[lo + j];
+        if (take) {
+            d[lo + j] = t;
+            ++count;
+        }
+        sr_bb_set_warp(words, base, shift, __ballot_sync(0xffffffffu, take));
+    }
+    sr_bb_count(out, count, 0);
+}
+
+// Push: the frontier's vertices relax their rows of B (one thread an edge, as bb_push), an
+// atomic min on d_p; a vertex lowered joins the changed set once (its bit's first setter
+// counts it).
+template <typename I, typename T>
+__global__ void bb_relax_push(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, const long long* __restrict__ frontier, long long nf,
+    const long long* __restrict__ offsets, T* d, long long lo, unsigned* __restrict__ out,
+    int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const long long total = nf ? offsets[nf - 1] : 0;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
+        long long a = 0, z = nf - 1;
+        while (a < z) {
+            const long long mid = (a + z) >> 1;
+            if (offsets[mid] > e) z = mid; else a = mid + 1;
+        }
+        const long long first = a ? offsets[a - 1] : 0;
+        const long long u = frontier[a];
+        const long long k = (long long)indptr[u] + (e - first);
+        const long long v = (long long)indices[k];
+        const T c = *reinterpret_cast<volatile T*>(&d[u]) + w[k * wstride];
+        if (sr_bb_atomic_min(&d[lo + v], c)) {
+            const long long bit = v + shift;
+            const unsigned m = 1u << (bit & 31);
+            if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+        }
+    }
+    sr_bb_count(out, count, 0);
+}
+
+// Set bits per word: counts[i] = popc(words[i]) for `nw` words at stride... (rows of P
+// buffers: word i of row p at got[p * stride + HEAD + i], i < nw; counts (P, nw)).
+__global__ void bb_popc(const unsigned* __restrict__ got, int P, long long stride, long long nw,
+                        long long* __restrict__ counts)
+{
+    const long long total = (long long)P * nw;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / nw, k = i - p * nw;
+        counts[i] = __popc(got[p * stride + SR_BB_HEAD + k]);
+    }
+}
+
+// The changed vertices' distances in bitmap order: vals[excl[k] + r] = d[lo + j] for the
+// r-th set bit of local word k (vertex j = 32 k + bit - shift); excl: exclusive prefix sums
+// of the words' counts.
+template <typename T>
+__global__ void bb_pack(const unsigned* __restrict__ out, long long nw,
+                        const long long* __restrict__ incl, const T* __restrict__ d,
+                        long long lo, int shift, T* __restrict__ vals)
+{
+    const unsigned* words = out + SR_BB_HEAD;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nw; k += step) {
+        unsigned m = words[k];
+        long long at = k ? incl[k - 1] : 0;
+        while (m) {
+            const long long j = k * 32 + (__ffs(m) - 1) - shift;
+            m &= m - 1u;
+            vals[at++] = d[lo + j];
+        }
+    }
+}
+
+// The inverse on every rank: rank p's packed values (vals[p * kmax ...]) into d at its
+// changed vertices (bits of its buffer in got), incl: (P, nw) inclusive sums of the words'
+// counts, each row its own; bounds: P + 1 cut points.
+template <typename T>
+__global__ void bb_unpack(const unsigned* __restrict__ got, int P, long long stride,
+                          long long nw, const long long* __restrict__ incl,
+                          const long long* __restrict__ bounds, const T* __restrict__ vals,
+                          long long kmax, T* __restrict__ d)
+{
+    const long long total = (long long)P * nw;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / nw, k = i - p * nw;
+        unsigned m = got[p * stride + SR_BB_HEAD + k];
+        long long at = p * kmax + (k ? incl[i - 1] : 0);
+        const long long lo = bounds[p];
+        const int shift = (int)(lo & 31);
+        while (m) {
+            const long long j = k * 32 + (__ffs(m) - 1) - shift;
+            m &= m - 1u;
+            d[lo + j] = vals[at++];
+        }
+    }
+}

@@ -1,0 +1,276 @@
+"""semiring.blocks: BFS levels on a rank's vertex block (kernels/blocks.cu on the GPU, the
+NumPy twins on the CPU) against a plain reference of the level, on random digraphs with
+isolated vertices, self-loops, heavy rows (a warp's scan), blocks of any cut (empty blocks,
+blocks of a few vertices straddling bitmap words, a block owning no edge); the frontier
+bitmap's exchange (send buffers joined) and the component roots."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+
+import semiring as sr
+from semiring import blocks
+from conftest import to_host
+
+few = settings(max_examples=max(5, int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) * 5 // 8),
+               deadline=None)
+
+
+@st.composite
+def cases(draw, max_n=300):
+    """(S, lo, hi, frontier, level, depth): a random digraph (self-loops, isolated vertices,
+    a few heavy columns: more than a warp's 32 in-edges), a block lo:hi (possibly empty), a
+    frontier (any vertex set) and the block's levels (some reached before)."""
+    n = draw(st.integers(1, max_n))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    m = draw(st.integers(0, 6 * n))
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    if draw(st.booleans()):  # heavy columns: vertices with many in-edges
+        hub = rng.integers(0, n, 3)
+        k = draw(st.integers(0, 200))
+        r = np.r_[r, rng.integers(0, n, 3 * k)]
+        c = np.r_[c, np.repeat(hub, k)]
+    if draw(st.booleans()):  # self-loops
+        s = rng.integers(0, n, max(1, n // 5))
+        r, c = np.r_[r, s], np.r_[c, s]
+    if draw(st.booleans()):  # the upper half isolated
+        keep = (r < n // 2) & (c < n // 2)
+        r, c = r[keep], c[keep]
+    S = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n, n))
+    S.sum_duplicates()
+    lo = draw(st.integers(0, n))
+    hi = draw(st.integers(lo, min(n, lo + draw(st.sampled_from([3, 40, n])))))
+    F = np.flatnonzero(rng.random(n) < draw(st.sampled_from([0.0, 0.02, 0.3, 1.0])))
+    level = np.where(rng.random(hi - lo) < draw(st.sampled_from([0.0, 0.3])),
+                     rng.integers(0, 3, hi - lo), -1).astype(np.int64)
+    return S, lo, hi, F, level, int(draw(st.integers(1, 5)))
+
+
+def reference(S, lo, hi, F, level, depth):
+    """(new vertices of lo:hi (local ids), their smallest in-neighbour on F)."""
+    C = S.tocsc()
+    inF = np.zeros(S.shape[0], dtype=bool)
+    inF[F] = True
+    new, par = [], []
+    for j in range(lo, hi):
+        if level[j - lo] >= 0:
+            continue
+        ins = C.indices[C.indptr[j]:C.indptr[j + 1]]
+        ins = ins[inF[ins]]
+        if ins.size:
+            new.append(j - lo)
+            par.append(int(ins.min()))
+    return np.array(new, dtype=np.int64), np.array(par, dtype=np.int64)
+
+
+def _bits(S, lo, hi, words, out):
+    """The block's local vertices whose bits are set in a send buffer."""
+    w = to_host(out)[blocks.HEAD:blocks.HEAD + words]
+    b = np.unpackbits(w.view(np.uint8), bitorder="little").astype(bool)
+    shift = lo & 31
+    idx = np.flatnonzero(b) - shift
+    return idx
+
+
+def _fbits(n, F, xp):
+    f = np.zeros((n + 31) // 32 * 32, dtype=np.uint8)
+    f[F] = 1
+    return xp.asarray(np.packbits(f, bitorder="little").view(np.uint32))
+
+
+@few
+@given(c=cases())
+@pytest.mark.parametrize("how", ["pull", "push"])
+@pytest.mark.parametrize("parents", [None, "any", "min"])
+def test_level_matches_reference(device, how, parents, c):
+    S, lo, hi, F, level0, depth = c
+    n = S.shape[0]
+    xp = sr.array_module(device)
+    B = sr.Matrix.from_scipy(S[:, lo:hi].tocsr(), device=device)
+    deg = np.diff(S.indptr).astype(np.int64)
+    new, par = reference(S, lo, hi, F, level0, depth)
+    level = xp.asarray(level0.copy())
+    parent = xp.full(hi - lo, -1, dtype=xp.int64) if parents else None
+    out = blocks.send_buffer(lo, hi, device, blocks.word_range(lo, hi)[1] + 2)  # padded
+    kw = dict(deg=xp.asarray(deg[lo:hi]), out=out, lo=lo, parent=parent,
+              deterministic=parents == "min")
+    if how == "pull":
+        blocks.bfs_pull(B.T, _fbits(n, F, xp), level, depth, **kw)
+    else:
+        blocks.bfs_push(B, xp.asarray(F.astype(np.int64)), level, depth, **kw)
+    want = level0.copy()
+    want[new] = depth
+    np.testing.assert_array_equal(to_host(level), want)
+    words = blocks.word_range(lo, hi)[1]
+    np.testing.assert_array_equal(_bits(S, lo, hi, words, out), new)
+    assert not to_host(out)[blocks.HEAD + words:].any()      # the padding untouched
+    h = blocks.heads(out[None])
+    assert h.tolist() == [[new.size, int(deg[lo + new].sum())]]
+    if parents:
+        got = to_host(parent)
+        if parents == "min" or how == "pull":
+            np.testing.assert_array_equal(got[new], par)
+        else:  # any in-neighbour on the frontier
+            C = S.tocsc()
+            for j in new:
+                ins = C.indices[C.indptr[lo + j]:C.indptr[lo + j + 1]]
+                assert got[j] in set(ins) & set(F.tolist())
+        rest = np.setdiff1d(np.arange(hi - lo), new)
+        assert (got[rest] == -1).all()
+
+
+@few
+@given(n=st.integers(0, 200), data=st.data())
+def test_join_bits_and_list(device, n, data):
+    """Send buffers of any cut (empty ranks, ranks of a few vertices inside one word) joined
+    into the global bitmap; its vertex list and their rows' lengths."""
+    xp = sr.array_module(device)
+    P = data.draw(st.integers(1, 5))
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), min_size=P - 1, max_size=P - 1)))
+    b = [0] + cuts + [n]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1)))
+    on = rng.random(n) < data.draw(st.sampled_from([0.0, 0.1, 0.9]))
+    words = max(blocks.word_range(b[p], b[p + 1])[1] for p in range(P))
+    bufs = []
+    for p in range(P):
+        lo, hi = b[p], b[p + 1]
+        out = np.zeros(blocks.HEAD + words, dtype=np.uint32)
+        for j in np.flatnonzero(on[lo:hi]):
+            bit = j + (lo & 31)
+            out[blocks.HEAD + (bit >> 5)] |= np.uint32(1 << (bit & 31))
+        bufs.append(out)
+    got = xp.asarray(np.stack(bufs))
+    fbits = blocks.join_bits(got, b, n)
+    np.testing.assert_array_equal(to_host(fbits), to_host(_fbits(n, np.flatnonzero(on), np)))
+    S = sp.random(n, n, density=0.1, format="csr", random_state=1) if n else sp.csr_matrix((0, 0))
+    A = sr.Matrix.from_scipy(S, device=device)
+    lst, lens = blocks.bits_list(A, fbits, int(on.sum()))
+    order = np.argsort(to_host(lst))
+    np.testing.assert_array_equal(to_host(lst)[order], np.flatnonzero(on))
+    np.testing.assert_array_equal(to_host(lens)[order], np.diff(S.indptr)[np.flatnonzero(on)])
+
+
+@few
+@given(n=st.integers(1, 300), k=st.integers(1, 300), seed=st.integers(0, 2**31 - 1))
+def test_component_roots(device, n, k, seed):
+    xp = sr.array_module(device)
+    labels = np.random.default_rng(seed).integers(0, min(n, k), n)
+    for dt in (np.int32, np.int64):
+        got = to_host(blocks.component_roots(xp.asarray(labels.astype(dt))))
+        want = np.array([np.flatnonzero(labels == labels[v])[0] for v in range(n)])
+        np.testing.assert_array_equal(got, want)
+
+
+def test_a_level_whose_block_owns_no_edge(device):
+    xp = sr.array_module(device)
+    S = sp.csr_matrix((np.ones(2), ([0, 1], [1, 0])), shape=(70, 70))
+    B = sr.Matrix.from_scipy(S[:, 40:70].tocsr(), device=device)
+    level = xp.full(30, -1, dtype=xp.int64)
+    out = blocks.send_buffer(40, 70, device)
+    kw = dict(deg=xp.ones(30, dtype=xp.int64), out=out, lo=40)
+    blocks.bfs_push(B, xp.asarray([0, 1], dtype=xp.int64), level, 1, **kw)
+    blocks.bfs_pull(B.T, _fbits(70, np.arange(70), xp), level, 1, **kw)
+    assert (to_host(level) == -1).all() and not to_host(out).any()
+
+
+def test_validation(device):
+    xp = sr.array_module(device)
+    B = sr.Matrix.from_scipy(sp.csr_matrix((4, 2)), device=device)
+    level = xp.full(2, -1, dtype=xp.int64)
+    ok = dict(deg=xp.zeros(2, dtype=xp.int64), out=blocks.send_buffer(2, 4, device), lo=2)
+    f = xp.zeros(1, dtype=xp.int64)
+    with pytest.raises(sr.DomainMismatch, match="level"):
+        blocks.bfs_push(B, f, level.astype(xp.int32), 1, **ok)
+    with pytest.raises(sr.DomainMismatch, match="out"):
+        blocks.bfs_push(B, f, level, 1, **{**ok, "out": xp.zeros(2, dtype=xp.uint32)})
+    with pytest.raises(sr.DomainMismatch, match="frontier"):
+        blocks.bfs_push(B, f.astype(xp.int32), level, 1, **ok)
+    with pytest.raises(sr.DomainMismatch, match="fbits"):
+        blocks.bfs_pull(B.T, xp.zeros(3, dtype=xp.uint32), level, 1, **ok)
+    with pytest.raises(sr.InvalidValue, match="words"):
+        blocks.send_buffer(0, 100, device, 1)
+    with pytest.raises(sr.InvalidValue, match="labels"):
+        blocks.component_roots(xp.asarray([0, 5], dtype=xp.int32))
+
+
+def _relax_ref(S, F, d, lo, hi):
+    """One Jacobi round over F's out-edges into lo:hi (reads d as it was)."""
+    C = S.tocsc()
+    inF = np.zeros(S.shape[0], dtype=bool)
+    inF[F] = True
+    new = d.copy()
+    for j in range(lo, hi):
+        a, b = C.indptr[j], C.indptr[j + 1]
+        u, w = C.indices[a:b], C.data[a:b].astype(d.dtype)
+        k = inF[u]
+        if k.any():
+            t = (d[u[k]] + w[k]).min()
+            if t < new[j]:
+                new[j] = t
+    return new
+
+
+@few
+@given(c=cases(max_n=120), data=st.data())
+@pytest.mark.parametrize("how", ["pull", "push"])
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+def test_relax_round_against_reference(device, how, dt, c, data):
+    """A round's distances lie between one Jacobi round over the frontier's edges (what it
+    is when no frontier vertex is lowered in the same round: exactly that) and the fixed point
+    of relaxing the frontier's edges; the bits and count are the vertices lowered."""
+    S, lo, hi, F, _, _ = c
+    n = S.shape[0]
+    xp = sr.array_module(device)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1)))
+    S = S.copy()
+    disjoint = data.draw(st.booleans())
+    if disjoint:
+        F = F[(F < lo) | (F >= hi)]      # no frontier vertex in the block: exactly Jacobi
+    # negative weights where the round is one Jacobi round (else the bound below is a fixed
+    # point, which a negative cycle through the block's frontier vertices would not have)
+    low = -2 if disjoint else 0
+    S.data = (rng.integers(low, 9, S.nnz).astype(dt) if dt == np.int64
+              else (rng.random(S.nnz) + low / 4).astype(dt))
+    inf = np.inf if dt != np.int64 else np.iinfo(np.int64).max
+    d0 = np.where(rng.random(n) < 0.5, rng.integers(0, 20, n), inf).astype(dt)
+    d0[F] = rng.integers(0, 10, F.size).astype(dt)  # the frontier is reached
+    d = xp.asarray(d0.copy())
+    cuts = [0, lo, hi, n]
+    wmax = max(blocks.word_range(cuts[p], cuts[p + 1])[1] for p in range(3))
+    out = blocks.send_buffer(lo, hi, device, wmax)
+    B = sr.Matrix.from_scipy(S[:, lo:hi].tocsr(), device=device)
+    if how == "pull":
+        blocks.relax_pull(B.T, _fbits(n, F, xp), d, lo=lo, out=out)
+    else:
+        blocks.relax_push(B, xp.asarray(F.astype(np.int64)), d, lo=lo, out=out)
+    got = to_host(d)
+    upper = _relax_ref(S, F, d0, lo, hi)
+    lower = upper
+    while True:   # the fixed point, the frontier's lowered values read again
+        nxt = _relax_ref(S, F, lower, lo, hi)
+        if np.array_equal(nxt, lower):
+            break
+        lower = nxt
+    np.testing.assert_array_equal(np.r_[got[:lo], got[hi:]], np.r_[d0[:lo], d0[hi:]])
+    assert (got <= upper).all() and (got >= lower).all()
+    if not np.isin(F, np.arange(lo, hi)).any():
+        np.testing.assert_array_equal(got, upper)
+    lowered = np.flatnonzero(got[lo:hi] < d0[lo:hi])
+    words = blocks.word_range(lo, hi)[1]
+    np.testing.assert_array_equal(_bits(S, lo, hi, words, out), lowered)
+    assert blocks.heads(out[None])[0, 0] == lowered.size
+    # the changed distances packed in bitmap order, and unpacked into another copy of d
+    vals = blocks.pack_changed(out, d, lo, hi, lowered.size + 3)
+    np.testing.assert_array_equal(to_host(vals)[:lowered.size], got[lo + lowered])
+    # the block as rank 1 of 3 (either of the others possibly empty), they changing nothing
+    other = xp.asarray(d0.copy())
+    got_b = xp.stack([blocks.send_buffer(0, lo, device, wmax), out,
+                      blocks.send_buffer(hi, n, device, wmax)])
+    V = xp.stack([xp.zeros_like(vals), vals, xp.zeros_like(vals)])
+    blocks.unpack_changed(got_b, V, cuts, other)
+    np.testing.assert_array_equal(to_host(other), got)
