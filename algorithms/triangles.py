@@ -43,7 +43,6 @@ import importlib
 import numpy as np
 
 import semiring as sr
-from semiring._mfinalize import row_of_entries
 
 __all__ = ["clustering", "triangle_count", "triangles"]
 
@@ -104,7 +103,7 @@ def _oriented(G, order, upward=False):
     # rank = (degree, index) ascending; keep (i, j) where rank(j) < rank(i)
     deg = xp.diff(G.indptr).astype(xp.int64)
     # the row of each entry
-    rows = row_of_entries(xp, G.indptr, G.nvals)
+    rows = G.entry_rows()
     cols = G.indices.astype(xp.int64)
     keep = (deg[cols] < deg[rows]) | ((deg[cols] == deg[rows]) & (cols < rows))
     if upward:

@@ -29,6 +29,20 @@ def _check_dims(op: str, nrows, ncols):
     return int(nrows), int(ncols)
 
 
+
+def row_of_entries(xp, indptr, nnz):
+    """The row of each CSR entry: on the host ``np.repeat`` (one pass: urand-14's 524 k
+    entries 0.3 ms against searchsorted's 14), on the GPU a searchsorted over indptr (CuPy
+    before v14 refuses array-valued repeat counts)."""
+    if nnz == 0:
+        return xp.zeros(0, dtype=xp.int64)
+    if xp is np:
+        n = indptr.size - 1
+        return np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr.astype(np.int64)))
+    return xp.searchsorted(indptr[1:].astype(xp.int64), xp.arange(nnz, dtype=xp.int64),
+                           side="right").astype(xp.int64)
+
+
 class Matrix(_b.Placed, Operand):
     """A sparse matrix: CSR arrays (``indptr``, ``indices``, ``values``) and a shape.
 
@@ -545,6 +559,15 @@ class Matrix(_b.Placed, Operand):
         if self._dtype.kind not in "fb":
             raise DomainMismatch(f"Matrix.to_cupyx: cupyx sparse matrices hold bool, float32 or float64, got {self._dtype}")
         return cps.csr_matrix((self._full_values(), self._indices, self._indptr), shape=self._shape)
+
+    def entry_rows(self):
+        """The row of each stored entry, in storage order (int64, on the matrix's device).
+
+        >>> import semiring as sr
+        >>> sr.Matrix.from_coo([0, 2, 2], [1, 0, 1], None, nrows=3, ncols=2).entry_rows().tolist()
+        [0, 2, 2]
+        """
+        return row_of_entries(self.xp, self._indptr, self.nvals)
 
     def to_coo(self):
         """(rows, cols, values) arrays on the matrix's device."""

@@ -206,7 +206,7 @@ def test_dense_gemm_equals_the_numpy_path(m, k, n, seed, semiring, dtype, specia
     """The dense min / max GEMM, compiled (``sr.dense.gemm`` and Floyd–Warshall's
     ``gemm_accumulate`` on a view with bands left out), against the NumPy path: -0.0 /
     NaN / ±inf, every domain; plus_times stays NumPy's matmul (not compiled)."""
-    from semiring.dense import gemm, gemm_accumulate  # noqa: PLC0415
+    from semiring.dense import gemm, gemm_accumulate  # noqa: PLC0415  (this test only)
 
     rng = np.random.default_rng(seed)
     X, Y = _values(rng, dtype, (m, k), special), _values(rng, dtype, (k, n), special)

@@ -47,9 +47,9 @@ def client():
 
 @pytest.fixture
 def wide(monkeypatch):
-    import semiring._mfinalize as MF  # noqa: PLC0415
-    import semiring.backend.csr as BC  # noqa: PLC0415
-    import semiring.matrix as SM  # noqa: PLC0415
+    import semiring._mfinalize as MF  # noqa: PLC0415  (this test only)
+    import semiring.backend.csr as BC  # noqa: PLC0415  (this test only)
+    import semiring.matrix as SM  # noqa: PLC0415  (this test only)
 
     for mod in (SM, BC, MF):
         monkeypatch.setattr(mod, "index_type", _index_type)

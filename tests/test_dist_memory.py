@@ -56,7 +56,7 @@ def test_gpu_workers_share_the_host_memory(monkeypatch, workers):
 
 def test_gpu_worker_memory_limit_passed_through():
     from distributed.system import MEMORY_LIMIT  # noqa: PLC0415 (optional extra)
-    from semiring.dist import _client as C  # noqa: PLC0415
+    from semiring.dist import _client as C  # noqa: PLC0415  (this test only)
 
     specs = C._gpu_worker_specs(distributed, ["0", "1", "0"], 1, {}, "127.0.0.1", "1GiB")
     assert [s["options"]["memory_limit"] for s in specs.values()] == [1 << 30] * 3
@@ -191,7 +191,7 @@ def test_striped_assembly_is_from_coo(device, monkeypatch, kind, weighted, wide)
     matrix as one from_coo of its entries (duplicates folded by dup_op in input order, a row
     heavier than a stripe, empty rows at both ends, pieces of both index types), its index
     type that of the whole."""
-    import semiring.matrix as SM  # noqa: PLC0415
+    import semiring.matrix as SM  # noqa: PLC0415  (this test only)
 
     monkeypatch.setattr(T, "ASSEMBLY_STRIPE", 64)
     if wide:

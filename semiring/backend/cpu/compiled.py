@@ -106,7 +106,7 @@ def _jit(func, tag=None, parallel=False):
     disp = nb.njit(cache=True, nogil=True, parallel=parallel)(func)
     if not hasattr(disp, "_cache"):  # NUMBA_DISABLE_JIT: the Python function itself
         return disp
-    from numba.core.compiler_lock import global_compiler_lock  # noqa: PLC0415
+    from numba.core.compiler_lock import global_compiler_lock  # noqa: PLC0415  (numba: optional, imported on the first compile)
 
     name = "".join(c if c.isalnum() or c in "._-" else "_" for c in
                    f"{func.__module__}.{func.__qualname__}.lock")
