@@ -46,9 +46,12 @@ def cases(draw, max_n=300):
     lo = draw(st.integers(0, n))
     hi = draw(st.integers(lo, min(n, lo + draw(st.sampled_from([3, 40, n])))))
     F = np.flatnonzero(rng.random(n) < draw(st.sampled_from([0.0, 0.02, 0.3, 1.0])))
+    depth = int(draw(st.integers(1, 5)))
+    # vertices reached before lie on levels < depth, as in a search (a vertex already on
+    # level `depth` would take a parent from the push's same-level atomic min)
     level = np.where(rng.random(hi - lo) < draw(st.sampled_from([0.0, 0.3])),
-                     rng.integers(0, 3, hi - lo), -1).astype(np.int64)
-    return S, lo, hi, F, level, int(draw(st.integers(1, 5)))
+                     rng.integers(0, depth, hi - lo), -1).astype(np.int64)
+    return S, lo, hi, F, level, depth
 
 
 def reference(S, lo, hi, F, level, depth):
