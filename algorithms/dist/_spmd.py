@@ -235,8 +235,12 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
 #: "algebra" (:func:`bellman_ford_rank`: ``vxm`` on the block, compares and a sparse gather
 #: of the changed slice). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the
 #: algebra rounds took 77.8 ms on one rank for kron-24 (14 rounds) against 36.4 ms for the
-#: one-device near–far search on one worker.
-ROUNDS = "fused"
+#: one-device near–far search on one worker. On 4 H200 (bench/results/20261128-spmd_fused_h200x4.md,
+#: 20261128-dask_four_gpu_h200.md) the fused rounds are the slower ones, kron-24 on 2 / 4
+#: GPUs 73.9 / 69.5 ms against the algebra's 48.6 / 46.3: each round's pull gives a row of
+#: more than 32 in-edges to one warp, and a Kronecker hub's ~7·10⁵ in-edges hold it for the
+#: whole round (the fix: long rows over a block, as ``spmv_pull`` bins them). Hence "algebra".
+ROUNDS = "algebra"
 ROUNDS_CHOICES = ("fused", "algebra")
 
 
