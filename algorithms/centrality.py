@@ -62,12 +62,12 @@ SINGLE_MAX_BATCH = 4
 
 
 #: Graphs of many narrow levels (grids, road networks, long paths) run a source a pass
-#: (:func:`semiring.centrality.brandes`: a level costs two thread-block barriers on the GPU and
-#: a few NumPy passes over its own rows on the CPU, against a masked SpMV and O(n) masks a
-#: level in the algebra's form): taken when the first source's BFS has at least
-#: DEEP_MIN_LEVELS levels of at most DEEP_MAX_WIDTH vertices on average (a level of that many
-#: is four steps of a 1024-thread block). The 1000² grid (1 999 levels of ~500): 2 858 ms for 4
-#: sources in the algebra's form on an H200.
+#: (:func:`semiring.centrality.brandes`: a level costs two thread-block barriers on the GPU, a
+#: compiled loop on the CPU, against a masked SpMV and O(n) masks a level in the algebra's
+#: form): taken when the first source's BFS has at least DEEP_MIN_LEVELS levels of at most
+#: DEEP_MAX_WIDTH vertices on average (a level of that many is four steps of a 1024-thread
+#: block). On an H200 (bench/results/20261128-brandes_h200.md), 4 sources: the 1000² grid
+#: (1 999 levels of ~500) 29.5 against 1 954 ms, the 2048² grid 102 against 6 716 ms.
 DEEP_MIN_LEVELS = 64
 DEEP_MAX_WIDTH = 4096
 #: Workspace of a batch of that form (about 28 bytes a vertex a source).
