@@ -72,6 +72,12 @@ DEEP_MIN_LEVELS = 64
 DEEP_MAX_WIDTH = 4096
 #: Workspace of a batch of that form (about 28 bytes a vertex a source).
 DEEP_BATCH_BYTES = 2**31
+#: Which form runs: "auto" (a source a pass on graphs of many narrow levels, as above, and on
+#: the CPU wherever that pass is compiled: there it beats the algebra's form on every graph,
+#: 4 / 64 sources on a 2-core host: kron-14 72 / 210 ms against 6.0 / 82, urand-14 72 / 207
+#: against 8.6 / 134), "algebra" (the batched sweeps of the module docstring) or "per_source".
+FORM = "auto"
+FORMS = ("auto", "algebra", "per_source")
 
 
 def _sources(op, sources, k, seed, n):
@@ -303,11 +309,18 @@ def _batch(G, GT, src, endpoints, xp):
     return delta.sum(axis=1)
 
 
-def _deep(G, GT, s):
-    """Whether the graph has many narrow levels, judged by the BFS from ``s``."""
-    if (np.dtype(G.itype) != np.dtype(GT.itype) or G.nrows >= sr.centrality.MAX_VERTICES
+def _per_source(G, GT, s):
+    """Whether to run a source a pass (see :data:`FORM`); "auto" judges a graph's levels by
+    the BFS from ``s``."""
+    if FORM not in FORMS:
+        raise sr.InvalidValue(f"betweenness_centrality: centrality.FORM must be one of {FORMS}, "
+                              f"got {FORM!r}")
+    if (FORM == "algebra" or np.dtype(G.itype) != np.dtype(GT.itype)
+            or G.nrows >= sr.centrality.MAX_VERTICES
             or (G.device == "cpu" and max(G.nvals, GT.nvals) >= sr.centrality.MAX_VERTICES)):
         return False  # beyond the passes' 32-bit vertices (or SciPy's int32 search)
+    if FORM == "per_source" or (G.device == "cpu" and sr.centrality.compiled("cpu")):
+        return True
     level = bfs(G, s, symmetric=GT is G)
     depth = int(level.max())  # one host synchronization
     return depth >= DEEP_MIN_LEVELS and int((level >= 0).sum()) <= DEEP_MAX_WIDTH * (depth + 1)
@@ -386,9 +399,11 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     one SpMM over the whole graph a BFS level, forward and backward (one SpMV per source for
     at most ``SPMV_MAX_BATCH`` sources), so a graph of diameter D costs about 2 D SpMMs a
     batch. Graphs of many narrow levels (the first source's BFS: at least
-    ``DEEP_MIN_LEVELS`` levels of at most ``DEEP_MAX_WIDTH`` vertices on average) run a source
-    a pass instead (:func:`semiring.centrality.brandes`: on the GPU a thread block a source,
-    its levels separated by block barriers), O(n + m) a source.
+    ``DEEP_MIN_LEVELS`` levels of at most ``DEEP_MAX_WIDTH`` vertices on average), and every
+    graph on the CPU where Numba is installed, run a source a pass instead
+    (:func:`semiring.centrality.brandes`: on the GPU a thread block a source, its levels
+    separated by block barriers; on the CPU a compiled loop a source), O(n + m) a source
+    (``FORM`` chooses).
 
     Examples
     --------
@@ -414,7 +429,7 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
         return bc
     G, GT = _graphs(A, directed)
     total = int(src.size)
-    if total and _deep(G, GT, int(src[0])):
+    if total and _per_source(G, GT, int(src[0])):
         batch = max(1, DEEP_BATCH_BYTES // (sr.centrality.WORKSPACE_BYTES * n))
         for start in range(0, total, batch):
             bc += _deep_batch(G, GT, src[start:start + batch], endpoints, xp)

@@ -27,12 +27,24 @@ from .backend import backend_of
 from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
-__all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes"]
+__all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes", "compiled"]
 
 #: Vertices are 32-bit in the passes (the GPU kernel's queue and levels).
 MAX_VERTICES = 2**31 - 1
 #: Workspace bytes a vertex a source (levels, queue, level starts, σ, δ).
 WORKSPACE_BYTES = 28
+
+
+def compiled(device) -> bool:
+    """Whether :func:`brandes` runs as one compiled pass a source on ``device``: on the GPU
+    always (the kernel), on the CPU where Numba is installed (the ``cpu`` extra; else the
+    level-by-level NumPy passes).
+
+    >>> import semiring as sr
+    >>> sr.centrality.compiled("gpu")
+    True
+    """
+    return device == "gpu" or bool(backend_of("cpu").centrality.compiled.ENABLED)
 
 
 def brandes(G, sources, *, GT=None):

@@ -81,12 +81,14 @@ def test_betweenness_batches(device, g, batch, directed, endpoints, spmv, single
     old = centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH, centrality.SINGLE_MAX_BATCH
     centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH, centrality.SINGLE_MAX_BATCH = \
         batch, spmv, single
+    centrality.FORM = "algebra"  # the batches' mechanics (a source a pass: test_brandes.py)
     try:
         seen = []
         parts = algorithms.betweenness_centrality(A, directed=directed, endpoints=endpoints,
                                                   progress=lambda d, t: seen.append((d, t)))
     finally:
         centrality.MAX_BATCH, centrality.SPMV_MAX_BATCH, centrality.SINGLE_MAX_BATCH = old
+        centrality.FORM = "auto"
     check(parts, ref, n, sr.array_module(device))
     if n:
         assert seen[-1] == (n, n) and len(seen) == -(-n // batch)
@@ -98,7 +100,7 @@ def test_betweenness_long_path(device, monkeypatch, directed, deep):
     """119 levels: a source a pass (semiring.centrality.brandes), or the algebra's form (one
     SpMV a level, forward and backward)."""
     if not deep:
-        monkeypatch.setattr(centrality, "DEEP_MIN_LEVELS", 10**9)
+        monkeypatch.setattr(centrality, "FORM", "algebra")
     passes = []
     monkeypatch.setattr(sr.centrality, "brandes",
                         lambda *a, _f=sr.centrality.brandes, **kw: passes.append(1) or _f(*a, **kw))
@@ -137,7 +139,7 @@ def test_betweenness_overflowing_path_counts(device, monkeypatch, directed, sour
     batched formula σ .* Σ((1 + δ) ./ σ) gave inf · 0 = NaN where NetworkX has no term)."""
     monkeypatch.setattr(centrality, "SINGLE_MAX_BATCH", 4 if path == "single" else 0)
     if path != "deep":
-        monkeypatch.setattr(centrality, "DEEP_MIN_LEVELS", 10**9)
+        monkeypatch.setattr(centrality, "FORM", "algebra")
     G = overflow_graph(directed)
     n = len(G)
     A = sr.Matrix.from_scipy(nx.to_scipy_sparse_array(G, nodelist=range(n), weight=None),

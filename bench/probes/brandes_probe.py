@@ -1,5 +1,5 @@
 """Betweenness on graphs of many narrow levels: a source a pass (semiring.centrality.brandes)
-against the algebra's form (algorithms.centrality with DEEP_MIN_LEVELS out of reach), the
+against the algebra's form (algorithms.centrality.FORM = "algebra"), the
 results compared; and which form the policy picks on a Kronecker graph.
 
     PYTHONPATH=. python3 bench/probes/brandes_probe.py [--device gpu] [--sides 1000,2048]
@@ -60,16 +60,16 @@ def main():
         def bc():
             return algorithms.betweenness_centrality(A, sources=src, directed=False)
 
-        deep = C._deep(*C._graphs(A, False), src[0])
+        deep = C._per_source(*C._graphs(A, False), src[0])
         t, x = timed(bc, sync)
-        print(f"{name}: n={n} policy={'deep' if deep else 'algebra'} {a.sources} sources "
+        print(f"{name}: n={n} policy={'per source' if deep else 'algebra'} {a.sources} sources "
               f"{t * 1e3:.1f} ms", flush=True)
         if a.algebra and deep:
-            C.DEEP_MIN_LEVELS, keep = 10**9, C.DEEP_MIN_LEVELS
+            C.FORM = "algebra"
             try:
                 t2, y = timed(bc, sync, reps=1)
             finally:
-                C.DEEP_MIN_LEVELS = keep
+                C.FORM = "auto"
             xh, yh = (sr.to_device(v, "cpu") for v in (x, y))
             same = np.allclose(xh, yh, rtol=1e-9, atol=1e-12, equal_nan=True)
             print(f"{name}: algebra's form {t2 * 1e3:.1f} ms ({t2 / t:.1f}x), equal {same}",
