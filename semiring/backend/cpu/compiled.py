@@ -602,12 +602,12 @@ def dot3(A, BT, sr: Semiring, dtype, mask):
     if not ENABLED:
         return None
     dtype = np.dtype(dtype)
-    key = ("dot", sr, dtype)
-    k = _kernels.get(key, False)
-    if k is False:
-        with _lock:
-            f = dot_ops(sr, dtype)
-            k = _kernels[key] = None if f is None else (_make_dot(*f), np.dtype(f[2]))
+
+    def build():
+        f = dot_ops(sr, dtype)
+        return None if f is None else (_make_dot(*f), np.dtype(f[2]))
+
+    k = _memo(("dot", sr, dtype), build)
     if k is None:
         return None
     kernel, ptype = k
@@ -680,13 +680,13 @@ def gemm(Z, X, Y, sr: Semiring, dtype, init: bool):
     if not ENABLED:
         return None
     dtype = np.dtype(dtype)
-    key = ("gemm", sr, dtype)
-    k = _kernels.get(key, False)
-    if k is False:
-        with _lock:
-            f = ops_of(sr, dtype)
-            k = _kernels[key] = None if f is None or f.form not in (1, 2) else \
-                (_make_gemm(f.mul, f.ptype, f.form), np.dtype(f.ptype))
+
+    def build():
+        f = ops_of(sr, dtype)
+        return None if f is None or f.form not in (1, 2) else \
+            (_make_gemm(f.mul, f.ptype, f.form), np.dtype(f.ptype))
+
+    k = _memo(("gemm", sr, dtype), build)
     if k is None or Z.dtype != k[1] or X.shape[1] == 0:
         return None
     kernel = k[0]
@@ -829,25 +829,31 @@ def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
     """The compiled kernel of ``family`` ("pull", "push", "block", "spgemm") for ``sr`` in
     ``domain``, built
     on first use; None where ``sr`` has no compiled form there."""
-    key = (family, sr, np.dtype(domain), lanes, parallel)
+    def build():
+        ops = ops_of(sr, domain)
+        if ops is None:
+            return None
+        if family == "block":
+            return _make_block(ops.mul, ops.ptype, ops.add, ops.form)
+        if family == "spgemm":
+            return _make_spgemm(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
+        if family == "pull":
+            return _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only, lanes,
+                              parallel)
+        return _make_push(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
+
+    return _memo((family, sr, np.dtype(domain), lanes, parallel), build)
+
+
+def _memo(key, build):
+    """``_kernels[key]``, made by ``build()`` (a kernel, or None: no compiled form) on the
+    first call, once whatever the threads."""
     k = _kernels.get(key, False)
     if k is False:
         with _lock:
             k = _kernels.get(key, False)
             if k is False:
-                ops = ops_of(sr, domain)
-                if ops is None:
-                    k = None
-                elif family == "block":
-                    k = _make_block(ops.mul, ops.ptype, ops.add, ops.form)
-                elif family == "spgemm":
-                    k = _make_spgemm(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
-                elif family == "pull":
-                    k = _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only,
-                                   lanes, parallel)
-                else:
-                    k = _make_push(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
-                _kernels[key] = k
+                k = _kernels[key] = build()
     return k
 
 
