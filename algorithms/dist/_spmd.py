@@ -92,10 +92,17 @@ BFS_LEVELS_CHOICES = ("fused", "algebra")
 def bfs_level_loop():
     """The rank function of the policy's loop (:data:`BFS_LEVELS`; read on the client, whose
     choice the ranks run)."""
-    if BFS_LEVELS not in BFS_LEVELS_CHOICES:
-        raise sr.InvalidValue(f"algorithms.dist._spmd.BFS_LEVELS must be one of "
-                              f"{BFS_LEVELS_CHOICES}, got {BFS_LEVELS!r}")
-    return bfs_rank_fused if BFS_LEVELS == "fused" else bfs_rank
+    return _variant("BFS_LEVELS", BFS_LEVELS_CHOICES, (bfs_rank_fused, bfs_rank))
+
+
+def _variant(policy, choices, functions):
+    """The function of ``functions`` (one a choice, in order) that the policy constant
+    ``policy`` of this module names."""
+    choice = globals()[policy]
+    if choice not in choices:
+        raise sr.InvalidValue(f"algorithms.dist._spmd.{policy} must be one of {choices}, got "
+                              f"{choice!r}")
+    return functions[choices.index(choice)]
 
 
 def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta, gather):
@@ -246,10 +253,7 @@ ROUNDS_CHOICES = ("fused", "algebra")
 
 def bellman_ford_loop():
     """The rank function of the policy's choice (:data:`ROUNDS`, read on the client)."""
-    if ROUNDS not in ROUNDS_CHOICES:
-        raise sr.InvalidValue(f"algorithms.dist._spmd.ROUNDS must be one of {ROUNDS_CHOICES}, "
-                              f"got {ROUNDS!r}")
-    return bellman_ford_rank_fused if ROUNDS == "fused" else bellman_ford_rank
+    return _variant("ROUNDS", ROUNDS_CHOICES, (bellman_ford_rank_fused, bellman_ford_rank))
 
 
 def _check_int_range(rank, B, n, work):
@@ -427,10 +431,7 @@ COMPONENTS_CHOICES = ("forests", "labels")
 
 def components_loop():
     """The rank function of the policy's choice (:data:`COMPONENTS`, read on the client)."""
-    if COMPONENTS not in COMPONENTS_CHOICES:
-        raise sr.InvalidValue(f"algorithms.dist._spmd.COMPONENTS must be one of "
-                              f"{COMPONENTS_CHOICES}, got {COMPONENTS!r}")
-    return components_rank_forests if COMPONENTS == "forests" else components_rank
+    return _variant("COMPONENTS", COMPONENTS_CHOICES, (components_rank_forests, components_rank))
 
 
 def components_rank_forests(rank, symmetric, gather):
