@@ -20,6 +20,7 @@ xfail by :func:`mark_known_failures` (NetworkX calls it through the backend's
 from __future__ import annotations
 
 import collections
+import importlib.util
 import logging
 import os
 import sys
@@ -169,6 +170,10 @@ def main(argv=None) -> int:
     log.propagate = False  # keep pytest's log capture from formatting every record
     log.addHandler(tally)
     args = ["-p", "no:cacheprovider", "--pyargs", *modules, *argv]
+    if importlib.util.find_spec("xdist") is not None:
+        # one process: the tally is this process's log handler (the project's pytest
+        # options, read from pyproject.toml when run from the checkout, ask for -n auto)
+        args[:0] = ["-n", "0"]
     print("+ NETWORKX_TEST_BACKEND=semiring NETWORKX_FALLBACK_TO_NX=True pytest "
           + " ".join(args), flush=True)
     return int(pytest.main(args, plugins=[_Report(tally)]))
