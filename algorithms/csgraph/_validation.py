@@ -106,9 +106,10 @@ FORCE_ENGINE = False
 #:   more launches than SciPy's whole transpose there).
 #: - ``depth_first_tree``: as ``breadth_first_tree`` (the search on the host either way; the
 #:   GPU's tree gathers are launches a small graph does not repay): 2¹⁹.
-#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) against
-#:   SciPy's 0.21 ms at n = 1024 with 10⁴ entries (H200 host, session 10's bench), which grows
-#:   with the entries: the route's two transfers (about 0.1 ms) win up to about 2¹⁴ entries.
+#: - ``connected_components``: 0, the engine at every size: at n = 1024 with 10⁴ entries
+#:   the route took 0.38 ms and the engine (Afforest for weak components; strong ones read a
+#:   host copy of the structure only) 0.28 ms (H200 host, session 11's final probe,
+#:   ``bench/results/session11-fac2``).
 #: - ``laplacian`` (``form='array'``): the element-wise GPU path costs 2.35 ms at n = 1024 with
 #:   10⁴ entries, SciPy's 0.32 ms (H200 host, session 10's bench); SciPy's cost reaches the
 #:   engine's near 2¹⁶ entries.
@@ -124,7 +125,7 @@ HOST_MAX_WORK = {
     "bellman_ford": 1 << 11,
     "johnson": 1 << 11,
     "shortest_path": 1 << 15,
-    "connected_components": 1 << 14,
+    "connected_components": 0,
     "minimum_spanning_tree": 1 << 17,
 }
 
