@@ -513,6 +513,16 @@ def to_gpu(a):
     return a
 
 
+def gpu_arrays(a):
+    """Copies of the device arrays of a GPU input (to check it is left unchanged)."""
+    if type(a).__module__.startswith("cupyx"):
+        names = ("data", "row", "col") if a.format == "coo" else ("data", "indices", "indptr")
+        return [getattr(a, k).copy() for k in names]
+    if type(a).__module__.startswith("cupy"):
+        return [a.copy()]
+    return []
+
+
 def on_gpu_everywhere(x) -> bool:
     """Whether every array of an answer lives on the GPU (ints and floats aside)."""
     if isinstance(x, tuple):
@@ -587,7 +597,14 @@ def check_one(name, args, kw, hazard, stats, verbose, label):
         except NoGpuForm as e:
             stats[name][f"no GPU form ({str(e).split()[0]})"] += 1
             return 0
+        before = [gpu_arrays(a) for a in gargs]
         got = outcome(getattr(csgraph, name), *gargs, **kw)
+        if any(not all(bool((x == y).all()) or (x.dtype.kind == "f" and bool(
+                ((x == y) | (x != x) & (y != y)).all())) for x, y in zip(b, gpu_arrays(a)))
+               for b, a in zip(before, gargs)):
+            stats[name]["DIFF input modified"] += 1
+            print(f"DIFF {name}{label} {kw}: the facade modified its GPU input", flush=True)
+            return 1
         if got[0] == "ok":
             if not on_gpu_everywhere(got[1]):
                 stats[name]["DIFF answer not on the GPU"] += 1
