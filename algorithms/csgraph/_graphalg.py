@@ -151,6 +151,11 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     if S is not None and (connection == "weak" or (connection == "strong" and not directed)):
         # SciPy's compiled search on the input as it is: its numbering (by least vertex)
         return _scg.connected_components(S, directed=False, return_labels=return_labels)
+    if S is not None and connection == "strong" and S.has_canonical_format:
+        # SciPy's Tarjan on the input as it is (no duplicate entries: its search returns;
+        # SciPy's own flag, a scan of the rows on a CSR that does not know it yet)
+        return _scg.connected_components(S, directed=True, connection="strong",
+                                         return_labels=return_labels)
     if not isinstance(connection, str):
         raise sr.DomainMismatch(f"{op}: connection must be 'weak' or 'strong', got "
                                 f"{type(connection).__name__}")

@@ -122,6 +122,9 @@ def csgraph_to_dense(csgraph, null_value=0):
     [[0.0, 1.0], [-1.0, -1.0]]
     """
     op = "csgraph_to_dense"
+    S = _v.scipy_csr(csgraph)
+    if S is not None:  # SciPy reads a CSR as it is (parallel edges: the smallest) and never
+        return _scg().csgraph_to_dense(S, null_value=null_value)  # writes into it
     if _v.is_gpu_input(csgraph):
         return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False,
                                             cast_sums=False), null_value)
