@@ -481,6 +481,8 @@ def _unchanged(a0, a1) -> bool:
 
 #: --gpu: call the facade with GPU forms of the inputs (see the module docstring).
 GPU = False
+#: Functions that answer a masked array, which exists on the host only (CuPy has none).
+MASKED_OUT = ("csgraph_to_masked", "csgraph_masked_from_dense")
 #: The dtypes a cupyx sparse matrix holds.
 CUPYX_DTYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(bool))
 
@@ -606,7 +608,7 @@ def check_one(name, args, kw, hazard, stats, verbose, label):
             print(f"DIFF {name}{label} {kw}: the facade modified its GPU input", flush=True)
             return 1
         if got[0] == "ok":
-            if not on_gpu_everywhere(got[1]):
+            if not on_gpu_everywhere(got[1]) and name not in MASKED_OUT:
                 stats[name]["DIFF answer not on the GPU"] += 1
                 print(f"DIFF {name}{label} {kw}: a GPU input answered on the host", flush=True)
                 return 1
