@@ -206,8 +206,11 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
 
 
 #: Strong components of GPU input test the pattern for symmetry first from this many stored
-#: entries (below it SciPy's Tarjan on a host copy of the structure costs less than the
-#: test's launches: n = 1024 with 10⁴ entries, strong components 0.38 ms all told).
+#: entries: below it SciPy's Tarjan on a host copy of the structure costs less than the
+#: test's launches and Afforest. H200 host, symmetric path / host path, ms
+#: (``bench/probes/csgraph_strong_gpu.py``, session 12): grid-128² (65 k entries) 1.32 /
+#: 0.70, grid-256² (261 k) 1.29 / 1.44, urand-14-ef8 (262 k) 0.71 / 2.00, grid-1024² 1.32 /
+#: 20.4, grid-2048² 2.98 / 68.1 (SciPy's own call on the host CSR: 44.0).
 SYMMETRIC_TEST_NNZ = 1 << 18
 
 
@@ -221,8 +224,8 @@ def _symmetric_pattern(xp, indptr, indices, n: int) -> bool:
     vertex order) is the order of their least vertices: the search from the least vertex not
     yet visited reaches its whole component, which completes before the next root starts.
     So Afforest's labels (by least vertex) are SciPy's; a grid-2048² CSR then costs the
-    GPU a few searches and Afforest instead of a host copy and SciPy's Tarjan (40.7 of the
-    63.6 ms the host path took on the H200 host, session 11)."""
+    GPU a few searches and Afforest, 2.98 ms on the H200 host (the test 2.1 of them), instead
+    of a host copy and SciPy's Tarjan (68.1 ms; SciPy's own call on the host CSR 44.0)."""
     nnz = int(indices.size)
     if nnz < SYMMETRIC_TEST_NNZ or n == 0:
         return False
