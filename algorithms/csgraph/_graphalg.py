@@ -109,7 +109,7 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     (``directed=True``) are numbered by SciPy in the order its depth-first search completes
     them (see the module docstring), which only that sequential search yields in general:
     host input runs SciPy's Tarjan; GPU input first tests its pattern for symmetry on the
-    device (from ``_graphalg.SYMMETRIC_TEST_NNZ`` = 2¹⁸ stored entries): a symmetric
+    device (from ``_graphalg.SYMMETRIC_TEST_NNZ`` = 2¹⁷ stored entries): a symmetric
     pattern (an undirected graph stored both ways, a grid) has the weak components as its
     strong ones, numbered by least vertex as SciPy's search numbers them, and runs Afforest
     on the GPU; any other pattern (or a smaller graph) runs SciPy's Tarjan on a host copy of
@@ -210,8 +210,10 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
 #: test's launches and Afforest. H200 host, symmetric path / host path, ms
 #: (``bench/probes/csgraph_strong_gpu.py``, session 12): grid-128² (65 k entries) 1.32 /
 #: 0.70, grid-256² (261 k) 1.29 / 1.44, urand-14-ef8 (262 k) 0.71 / 2.00, grid-1024² 1.32 /
-#: 20.4, grid-2048² 2.98 / 68.1 (SciPy's own call on the host CSR: 44.0).
-SYMMETRIC_TEST_NNZ = 1 << 18
+#: 20.4, grid-2048² 2.98 / 68.1 (SciPy's own call on the host CSR: 44.0): the host path grows
+#: with the entries (faster on a grid's local rows than on random ones), the symmetric path
+#: stays near 1 ms to 4 M entries; 2¹⁷ sits between the two grids.
+SYMMETRIC_TEST_NNZ = 1 << 17
 
 
 def _symmetric_pattern(xp, indptr, indices, n: int) -> bool:
