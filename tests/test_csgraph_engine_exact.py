@@ -404,6 +404,48 @@ def test_laplacian_of_cupyx_input_by_array_operations(device, data, n, fmt, dtyp
         np.testing.assert_array_equal(r2, r1)
 
 
+
+#: Normed operators whose vertex 0 has a NaN degree (a NaN or inf weight in its row or on its
+#: diagonal), from ``bench/probes/csgraph_laplacian_bound.py`` on the H200 (session 12): cupyx's
+#: product (cuSPARSE SpMM) answered NaN in every row without an entry in column 0, SciPy
+#: only in the rows that read vertex 0.
+NAN_ROW0 = [
+    (np.array([[np.nan, 0], [0, 0.53]]), "coo", np.float32,
+     dict(use_out_degree=True, symmetrized=True, form="function")),
+    (np.array([[np.nan, .32, 1.52, 0, .16], [.56, 3.8, 4.92, 1.52, .97],
+               [.84, 1.08, 0, 0, 3.84], [4.26, 3.38, 0, 0, 3.28], [0, 2.21, 1.26, 0, 0]]),
+     "csr", np.float32, dict(use_out_degree=True, symmetrized=False, form="function")),
+    (np.array([[np.inf, 0, 0], [4.39, 1.31, 3.67], [0, 3.78, 0]]), "csr", np.float64,
+     dict(use_out_degree=False, symmetrized=True, form="lo")),
+]
+
+
+@pytest.mark.parametrize("case", range(len(NAN_ROW0)))
+def test_laplacian_operator_keeps_nan_in_the_rows_that_read_it(device, case):
+    """Rows of L v that read no entry of a NaN vertex stay finite, as in SciPy: the GPU's
+    operator multiplies over the stored entries only (``_tools._stored_product``)."""
+    from algorithms.csgraph import _tools
+
+    W, fmt, dtype, kw = NAN_ROW0[case]
+    W = W.astype(dtype)
+    S = sp.coo_matrix(W) if fmt == "coo" else sp.csr_matrix(W)
+    L1, d1 = scipy_quiet(scg.laplacian, S.copy(), normed=True, return_diag=True, **kw)
+    if device == "cpu":  # the cupyx path's code on NumPy
+        L2, d2 = _tools._laplacian_own_sparse(
+            np, sp.coo_matrix, sp.csr_matrix, sp.linalg.LinearOperator, S, "laplacian", True,
+            True, kw["use_out_degree"], kw["form"], None, kw["symmetrized"])
+    else:
+        L2, d2 = csgraph.laplacian(on(device, S), normed=True, return_diag=True, **kw)
+    n = W.shape[0]
+    X = np.arange(2 * n, dtype=float).reshape(n, 2)
+    r1 = np.asarray(scipy_quiet(_apply, L1, X))
+    r2 = host(scipy_quiet(_apply, L2, X if device == "cpu" else on(device, X)))
+    assert np.isnan(r1).any() and np.isfinite(r1).any()  # the case this test is about
+    np.testing.assert_array_equal(np.isnan(r2), np.isnan(r1))
+    np.testing.assert_allclose(r2, r1, rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(np.isnan(host(d2)), np.isnan(d1))
+
+
 def test_laplacian_drops_what_cancels_in_a_plus_a_transposed(device):
     """A(0, 1) = 2, A(1, 0) = −2: A + Aᵀ stores nothing there (SciPy's sparse sum); the
     array-operations Laplacian of GPU input does the same (the random test draws this

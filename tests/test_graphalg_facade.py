@@ -132,6 +132,46 @@ def test_connected_components_strong_numbering_is_scipys(device):
         .tolist() == [2, 1, 0, 3, 3]
 
 
+
+@given(case=edge_lists(), symmetric=st.booleans(), sort_rows=st.booleans())
+def test_strong_components_of_a_symmetric_pattern_on_the_device(device, monkeypatch, case,
+                                                               symmetric, sort_rows):
+    """The engine path's symmetric test (``_graphalg._symmetric_pattern``, on for every size
+    here): a symmetric pattern answers Afforest's labels, which must be SciPy's strong
+    numbering; any other pattern goes on to SciPy's Tarjan. Stored orders raw (unsorted rows,
+    duplicates) or sorted."""
+    from algorithms.csgraph import _graphalg
+
+    monkeypatch.setattr(_graphalg, "SYMMETRIC_TEST_NNZ", 0)
+    monkeypatch.setattr(_validation, "FORCE_ENGINE", device == "cpu")
+    n, rows, cols, vals = case
+    if symmetric:
+        rows, cols, vals = np.r_[rows, cols], np.r_[cols, rows], np.r_[vals, vals]
+    S = raw_csr(n, rows, cols, vals)
+    if sort_rows:
+        S = S.copy()
+        S.has_canonical_format = False
+        S.sum_duplicates()
+    pattern = S.copy()
+    pattern.data[:] = 1
+    truly = (pattern != pattern.T).nnz == 0
+    xp = np if device == "cpu" else __import__("cupy")
+    assert _graphalg._symmetric_pattern(xp, xp.asarray(S.indptr), xp.asarray(S.indices),
+                                        n) == (truly and n > 0)
+    G = S if device == "cpu" else make_input("cupyx_raw", n, *_coo_of(S))[0]
+    expect = scg.connected_components(first_of_duplicates(S), connection="strong")
+    got = csgraph.connected_components(G, connection="strong")
+    assert got[0] == expect[0]
+    assert sr.device_of(got[1]) == device and got[1].dtype == np.int32
+    np.testing.assert_array_equal(to_host(got[1]), expect[1])
+
+
+def _coo_of(S):
+    """(rows, cols, vals) of a CSR in its stored order (raw_csr rebuilds the same CSR)."""
+    rows = np.repeat(np.arange(S.shape[0]), np.diff(S.indptr))
+    return rows, S.indices.astype(np.int64), S.data
+
+
 # ------------------------------------------------------------------------ spanning tree
 
 

@@ -16,6 +16,27 @@ edges). GPU input runs the engine's algorithms on the GPU and answers with CuPy 
 ``cupyx`` matrices. Each function's docstring names its paths; the README's conformance table
 lists them all.
 
+Where GPU input cannot beat SciPy
+--------------------------------
+GPU input answers on the GPU (CuPy arrays, cupyx matrices), so a call that SciPy answers in
+microseconds on a host CSR cannot be faster on a device: the least it costs is SciPy's own
+search plus a copy of the graph down and of the answer up. Two kinds of input are there by
+nature, and take the host paths named in each function's docstring:
+
+- small graphs (n ≈ 1000, 10⁴ entries): every launch and host sync costs more than SciPy's
+  whole search (18 µs for ``breadth_first_order``), so these run SciPy on a host copy
+  (``_validation.HOST_MAX_WORK``) or of the structure only: 0.34-0.87× SciPy's speed on the
+  H200 host (``breadth_first_order`` 0.19 ms: copies 69 µs, host CSR 16, SciPy 18);
+- long, thin graphs (a path of 10⁵ vertices): a device search pays a barrier per level, one
+  per vertex there, so SciPy runs on a host copy (``_thin``): 0.47-0.59× SciPy's speed
+  (``dijkstra`` 4.7 ms against SciPy's 2.2, ``breadth_first_order`` 1.2 against 0.67),
+  where the device loop took 3 s.
+
+Strong components (SciPy numbers them by its depth-first search's completion order) run that
+search on a host copy of the structure unless the pattern is symmetric (see
+``connected_components``). Everything else on large graphs runs on the GPU (the README's
+table gives the ratios).
+
 Deviations from SciPy (where SciPy misbehaves)
 ----------------------------------------------
 - An undirected graph with a negative edge: ``dijkstra`` (and ``shortest_path(method='D')``)

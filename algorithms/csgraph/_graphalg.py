@@ -10,11 +10,15 @@ function                                path
 ``directed=False``)                     input's device: Afforest's kernels on the GPU, SciPy's
                                         search on the host; SciPy numbers components in order
                                         of their least vertex, and so does Afforest: equal labels.
-``connected_components`` (strong)       SciPy's Tarjan on the host (GPU input copied there, the
-                                        labels back): SciPy numbers strong components in the
-                                        order its depth-first search completes them, which only
-                                        that sequential search yields; the O(n + m) host pass
-                                        *is* the relabel. (The native GPU algorithm,
+``connected_components`` (strong)       SciPy's Tarjan on the host (GPU input: a copy of its
+                                        structure, the labels back): SciPy numbers strong
+                                        components in the order its depth-first search
+                                        completes them, which only that sequential search
+                                        yields in general; the O(n + m) host pass *is* the
+                                        relabel. GPU input with a symmetric pattern (tested on
+                                        the device) runs Afforest: its strong components are
+                                        the weak ones, and SciPy's numbering is then by least
+                                        vertex. (The native GPU algorithm,
                                         ``algorithms.connected_components(A, "strong")``,
                                         numbers them by least vertex.)
 ``minimum_spanning_tree``               host input: SciPy's Kruskal; GPU input: native Borůvka
@@ -99,14 +103,19 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     ``n_components`` and the same labels, numbered as SciPy numbers them.
 
     Weak components (and all components with ``directed=False``) run on the input's device
-    (:func:`algorithms.connected_components`: Afforest on the GPU, whatever the size: 0.45-0.5
-    ms on an H100/H200 from N = 1000 to 10⁵; host input runs SciPy's search, a
-    ``scipy.sparse`` CSR as it is), except GPU input of at most
-    ``_validation.HOST_MAX_WORK['connected_components']`` = 2¹⁴ stored entries, which runs
-    SciPy on a host copy (SciPy's search on 10⁴ entries: 0.2 ms on the H200 host); strong components run
-    SciPy's Tarjan on the host, because SciPy's numbering is the completion order of its
-    depth-first search (see the module docstring); for GPU input it reads a host copy of
-    the structure only (indptr and indices, one transfer), the labels uploaded back.
+    (:func:`algorithms.connected_components`: Afforest on the GPU, whatever the size: 0.28 ms
+    at n = 1024 with 10⁴ entries on the H200 host, where a host copy and SciPy took 0.38 ms;
+    host input runs SciPy's search, a ``scipy.sparse`` CSR as it is). Strong components
+    (``directed=True``) are numbered by SciPy in the order its depth-first search completes
+    them (see the module docstring), which only that sequential search yields in general:
+    host input runs SciPy's Tarjan; GPU input first tests its pattern for symmetry on the
+    device (from ``_graphalg.SYMMETRIC_TEST_NNZ`` = 2¹⁷ stored entries): a symmetric
+    pattern (an undirected graph stored both ways, a grid) has the weak components as its
+    strong ones, numbered by least vertex as SciPy's search numbers them, and runs Afforest
+    on the GPU; any other pattern (or a smaller graph) runs SciPy's Tarjan on a host copy of
+    the structure only (indptr and indices, one transfer), the labels uploaded back: a
+    directed path of 10⁵ vertices costs that copy and upload over SciPy's 1 ms (1.4 ms on
+    the H200 host), the price of answering on the GPU.
 
     Parameters
     ----------
@@ -142,6 +151,11 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     if S is not None and (connection == "weak" or (connection == "strong" and not directed)):
         # SciPy's compiled search on the input as it is: its numbering (by least vertex)
         return _scg.connected_components(S, directed=False, return_labels=return_labels)
+    if S is not None and connection == "strong" and S.has_canonical_format:
+        # SciPy's Tarjan on the input as it is (no duplicate entries: its search returns;
+        # SciPy's own flag, a scan of the rows on a CSR that does not know it yet)
+        return _scg.connected_components(S, directed=True, connection="strong",
+                                         return_labels=return_labels)
     if not isinstance(connection, str):
         raise sr.DomainMismatch(f"{op}: connection must be 'weak' or 'strong', got "
                                 f"{type(connection).__name__}")
@@ -166,6 +180,13 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
                                                                   combine=False,
                                                                   with_canonical=True)
         xp = sr.array_module(as_graph_device(csgraph))
+        if _symmetric_pattern(xp, indptr, indices, n):
+            # strong components of a symmetric pattern are its weak ones, and SciPy's
+            # numbering is then theirs too (see _symmetric_pattern): Afforest on the device
+            M = sr.Matrix.from_csr(indptr, indices, None, (n, n), check=False)
+            labels = _components.connected_components(M, "weak", symmetric=True)
+            n_components = int(labels.max()) + 1 if n else 0
+            return (n_components, labels) if return_labels else n_components
         ip, ind = _thin._to_host([indptr.astype(xp.int32, copy=False),
                                   indices.astype(xp.int32, copy=False)])
         S = sps.csr_array((np.broadcast_to(np.float64(1.0), (ind.size,)), ind, ip), shape=(n, n))
@@ -182,6 +203,48 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         n_components, labels = _scg.connected_components(S, directed=True, connection="strong")  # DFS follows it
         n_components = int(n_components)
     return (n_components, labels) if return_labels else n_components
+
+
+#: Strong components of GPU input test the pattern for symmetry first from this many stored
+#: entries: below it SciPy's Tarjan on a host copy of the structure costs less than the
+#: test's launches and Afforest. H200 host, symmetric path / host path, ms
+#: (``bench/probes/csgraph_strong_gpu.py``, session 12): grid-128² (65 k entries) 1.32 /
+#: 0.70, grid-256² (261 k) 1.29 / 1.44, urand-14-ef8 (262 k) 0.71 / 2.00, grid-1024² 1.32 /
+#: 20.4, grid-2048² 2.98 / 68.1 (SciPy's own call on the host CSR: 44.0): the host path grows
+#: with the entries (faster on a grid's local rows than on random ones), the symmetric path
+#: stays near 1 ms to 4 M entries; 2¹⁷ sits between the two grids.
+SYMMETRIC_TEST_NNZ = 1 << 17
+
+
+def _symmetric_pattern(xp, indptr, indices, n: int) -> bool:
+    """Whether every stored (i, j) has a stored (j, i) (a symmetric pattern: an undirected
+    graph, a grid), tested on the structure's device by one search of the transposed keys
+    among the sorted keys i·n + j (sorted already for a CSR with sorted rows).
+
+    Where it holds, the strong components are the weak ones, and SciPy's numbering of strong
+    components (the order in which its depth-first search completes them, roots taken in
+    vertex order) is the order of their least vertices: the search from the least vertex not
+    yet visited reaches its whole component, which completes before the next root starts.
+    So Afforest's labels (by least vertex) are SciPy's; a grid-2048² CSR then costs the
+    GPU a few searches and Afforest, 2.98 ms on the H200 host (the test 2.1 of them), instead
+    of a host copy and SciPy's Tarjan (68.1 ms; SciPy's own call on the host CSR 44.0)."""
+    nnz = int(indices.size)
+    if nnz < SYMMETRIC_TEST_NNZ or n == 0 or n > 3 * 10**9:  # keys < n² < 2⁶³
+        return False
+    try:
+        ptr = indptr.astype(xp.int64)
+        rows = xp.searchsorted(ptr, xp.arange(nnz, dtype=xp.int64), side="right") - 1
+        del ptr
+        cols = indices.astype(xp.int64)
+        keys = rows * n + cols
+        tkeys = cols * n + rows
+        del rows, cols
+        if not bool((keys[1:] >= keys[:-1]).all()):  # unsorted rows: sort the keys
+            keys = xp.sort(keys)
+        pos = xp.minimum(xp.searchsorted(keys, tkeys), nnz - 1)
+        return bool((keys[pos] == tkeys).all())
+    except MemoryError:  # the host path needs no device memory beyond the input
+        return False
 
 
 def _first_of_duplicates(S):

@@ -70,7 +70,7 @@ SSSP_FIRST_THIN = 16
 #: Host copies of at least this many bytes go through page-locked memory (CuPy's pinned
 #: pool, reused call after call): a device-to-host copy runs at the link's rate instead of
 #: through the driver's pageable staging buffers.
-PINNED_BYTES = 1 << 20
+PINNED_BYTES = _v.PINNED_BYTES
 #: Apply the probes on the CPU too (the tests' engine path on NumPy, ``FORCE_ENGINE``); the
 #: tests set it False to run the engine on long graphs.
 THIN_ON_CPU = True

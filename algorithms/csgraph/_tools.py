@@ -122,6 +122,9 @@ def csgraph_to_dense(csgraph, null_value=0):
     [[0.0, 1.0], [-1.0, -1.0]]
     """
     op = "csgraph_to_dense"
+    S = _v.scipy_csr(csgraph)
+    if S is not None:  # SciPy reads a CSR as it is (parallel edges: the smallest) and never
+        return _scg().csgraph_to_dense(S, null_value=null_value)  # writes into it
     if _v.is_gpu_input(csgraph):
         return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False,
                                             cast_sums=False), null_value)
@@ -198,44 +201,71 @@ def _sparse_astype(m, dtype):
 
 
 def _lap_operator_form(xp, LinearOperator, m, gsum, d, normed, symmetrized, form, shape,
-                       dtype, return_diag):
+                       dtype, return_diag, stored=False):
     """The operator forms ('function', 'lo') of the Laplacian of m from its degree sums:
     normed, v ↦ D^-½ (d⊙v − Av) D^-½ with isolated vertices' scale 1 (SciPy's); the diagonal
-    returned is d, or its square root when normed."""
+    returned is d, or its square root when normed. ``stored``: A v by
+    :func:`_stored_product` (a CSR m)."""
     if normed:
         isolated = d == 0
         w = xp.where(isolated, 1, xp.sqrt(d))
-        f, ret = _lap_operator(xp, m, gsum, 1.0 / w, symmetrized), w
+        f, ret = _lap_operator(xp, m, gsum, 1.0 / w, symmetrized, stored), w
     else:
-        f, ret = _lap_operator(xp, m, gsum, None, symmetrized), d
+        f, ret = _lap_operator(xp, m, gsum, None, symmetrized, stored), d
     if form == "lo":
         f = LinearOperator(matvec=f, matmat=f, shape=shape, dtype=dtype)
     return (f, ret.astype(dtype, copy=False)) if return_diag else f
 
 
-def _lap_operator(xp, m, gsum, nd, symmetrized):
+def _lap_operator(xp, m, gsum, nd, symmetrized, stored=False):
     """v ↦ L v without forming L: d ⊙ v − A v (− (vᴴ A)ᴴ when symmetrized), normed
-    nd ⊙ L (nd ⊙ v), in SciPy's order of operations (so SciPy's bits on the CPU)."""
-
-    gpu_sparse = _v._is_cupyx_sparse(m)
+    nd ⊙ L (nd ⊙ v), in SciPy's order of operations (so SciPy's bits on the CPU). ``stored``:
+    A v over m's stored entries by :func:`_stored_product` (cupyx input's path, whatever the
+    device: the tests run it on NumPy)."""
+    product = _stored_product(xp, m) if stored else (lambda v: m @ v)
 
     def lap(v):
-        a = m
-        if gpu_sparse:
-            # cuSPARSE multiplies in one dtype: both in the promoted one, as SciPy computes
-            dt = xp.result_type(m.dtype, v.dtype)
-            a = m if m.dtype == dt else m.astype(dt)
-            v = v if v.dtype == dt else v.astype(dt)
-        out = v * gsum[:, None] - a @ v
+        out = v * gsum[:, None] - product(v)
         if symmetrized:
             # (vᴴ A)ᴴ = Aᴴ v, through the transposes SciPy takes (the same sums); cupyx input
             # never comes here (:func:`_laplacian_own_sparse` applies A ⊕ Aᴴ itself)
-            out = out - xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ a))
+            out = out - xp.conjugate(xp.transpose(xp.transpose(xp.conjugate(v)) @ m))
         return out
 
     if nd is None:
         return lap
     return lambda v: nd[:, None] * lap(v * nd[:, None])
+
+
+def _stored_product(xp, m):
+    """v ↦ m v over m's stored entries only, as SciPy's CSR product reads them: each output
+    row sums m(i, j)·v(j) over the entries stored in row i, in the dtype SciPy promotes to.
+
+    The GPU's operator forms use it instead of cupyx's ``m @ v`` (cuSPARSE SpMM), which on the
+    H200 host answered NaN in rows without an entry in column 0 whenever v's row 0 held a
+    NaN (a padded entry (0, 0.0) times v(0)): the normed operator of a graph whose vertex 0 has
+    a NaN degree gave NaN rows where SciPy's are finite (48 of 11110 random Laplacians,
+    ``bench/probes/csgraph_laplacian_bound.py``, session 12; session 11's one failure of
+    ``test_laplacian_exactly_as_scipy[gpu]``). Each entry's product is gathered and the rows
+    summed by scatter-adds (float64 atomics on the GPU: another order than SciPy's, within
+    the rounding the tests allow)."""
+    n = int(m.shape[0])
+    nnz = int(m.indices.size)
+    ptr = m.indptr.astype(xp.int64)
+    rows = xp.searchsorted(ptr, xp.arange(nnz, dtype=xp.int64), side="right") - 1
+    cols = m.indices.astype(xp.int64)
+    vals = m.data
+
+    def product(v):
+        dt = xp.result_type(vals.dtype, v.dtype)
+        out = xp.zeros((n,) + tuple(v.shape[1:]), dtype=dt)
+        if nnz:
+            w = vals.astype(dt, copy=False)
+            contrib = v[cols].astype(dt, copy=False) * (w[:, None] if v.ndim == 2 else w)
+            xp.add.at(out, rows, contrib)
+        return out
+
+    return product
 
 
 def _lap_triplets(xp, m):
@@ -272,10 +302,10 @@ def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, r
     cupyx's sparse sum and ``A + Aᵀ`` run cuSPARSE (SpMV, csrgeam2/spgeam), which on the H200
     host answered all zeros for ``A + Aᵀ`` of a 2 × 2 ``semiring.Matrix`` and of a
     non-canonical CSR, and an invalid nnz for a 0 × 0 one; here the degrees are segment sums
-    and A + Aᵀ a sort of both triplet lists (the operator's products run cuSPARSE on the
-    canonical int32 CSR this builds, the one case that gave SciPy's values there). The
-    operator (``form`` 'function' / 'lo') applies S = A (+ Aᵀ when symmetrized): the same
-    L v as SciPy's v ⊙ d − A v (− Aᵀ v). NumPy runs the same code in the tests."""
+    and A + Aᵀ a sort of both triplet lists. The operator (``form`` 'function' / 'lo')
+    applies S = A (+ Aᵀ when symmetrized), canonical, over its stored entries
+    (:func:`_stored_product`: cuSPARSE's SpMM spread a NaN of v's row 0 to other rows): the
+    same L v as SciPy's v ⊙ d − A v (− Aᵀ v). NumPy runs the same code in the tests."""
     n = int(g.shape[0])
     if form == "array" and np.dtype(g.dtype).kind in "ub":
         raise sr.DomainMismatch(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
@@ -317,7 +347,7 @@ def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, r
         a = csr_cls((v, c.astype(it), indptr.astype(it)), shape=(n, n))
         a.has_canonical_format = True
         return _lap_operator_form(xp, LinearOperator, a, gsum, d, normed, False, form,
-                                  (n, n), dtype, return_diag)
+                                  (n, n), dtype, return_diag, stored=True)
     dtype = v.dtype if dtype is None else dtype
     w = d
     if normed:

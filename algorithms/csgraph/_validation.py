@@ -106,9 +106,10 @@ FORCE_ENGINE = False
 #:   more launches than SciPy's whole transpose there).
 #: - ``depth_first_tree``: as ``breadth_first_tree`` (the search on the host either way; the
 #:   GPU's tree gathers are launches a small graph does not repay): 2¹⁹.
-#: - ``connected_components``: the engine (Afforest, 0.45-0.53 ms whatever the size) against
-#:   SciPy's 0.21 ms at n = 1024 with 10⁴ entries (H200 host, session 10's bench), which grows
-#:   with the entries: the route's two transfers (about 0.1 ms) win up to about 2¹⁴ entries.
+#: - ``connected_components``: 0, the engine at every size: at n = 1024 with 10⁴ entries
+#:   the route took 0.38 ms and the engine (Afforest for weak components; strong ones read a
+#:   host copy of the structure only) 0.28 ms (H200 host, session 11's final probe,
+#:   ``bench/results/session11-fac2``).
 #: - ``laplacian`` (``form='array'``): the element-wise GPU path costs 2.35 ms at n = 1024 with
 #:   10⁴ entries, SciPy's 0.32 ms (H200 host, session 10's bench); SciPy's cost reaches the
 #:   engine's near 2¹⁶ entries.
@@ -124,7 +125,7 @@ HOST_MAX_WORK = {
     "bellman_ford": 1 << 11,
     "johnson": 1 << 11,
     "shortest_path": 1 << 15,
-    "connected_components": 1 << 14,
+    "connected_components": 0,
     "minimum_spanning_tree": 1 << 17,
 }
 
@@ -270,11 +271,20 @@ def _scatter_to_gpu(arrays):
             for a, o in zip(arrays, offsets)]
 
 
+#: The host route's copy of a GPU graph goes through page-locked memory (CuPy's pinned pool,
+#: reused call after call) from this many bytes: the link's rate instead of the driver's
+#: pageable staging (the 2048² grid's structure, 84 MB: 1.6 ms pinned, 25.5 ms pageable on
+#: the H200 host, session 11); the thin traversals' copies use the same bound
+#: (``_thin.PINNED_BYTES``).
+PINNED_BYTES = 1 << 20
+
+
 def _to_host(a):
     if isinstance(a, sr.Matrix):
         return a.to_cpu()
     if _is_cupyx_sparse(a) and a.format == "csr":
-        indptr, indices, data = _gather_to_host([a.indptr, a.indices, a.data])
+        indptr, indices, data = _gather_to_host([a.indptr, a.indices, a.data],
+                                                pinned_from=PINNED_BYTES)
         return sps.csr_matrix((data, indices, indptr), shape=a.shape)
     if _is_cupyx_sparse(a) or sr.is_gpu_array(a):
         return a.get()

@@ -16,8 +16,17 @@ only on graphs with edges and in a child process: SciPy 1.17.1's can abort the p
 compares what the engine must match exactly (distances, labels, orders, trees' weights;
 predecessors only where shortest paths are unique is not checked: skipped).
 
+``--gpu`` (a machine with a GPU) calls the facade with the GPU form of each input that has
+one (a scipy CSR/CSC/COO of float32/float64/bool as the cupyx matrix of the same format and
+stored arrays, a dense array as a CuPy array of the same dtype, predecessor arrays as CuPy
+arrays; masked arrays, lists and the other sparse formats or dtypes have none: counted as
+``no GPU form``) and compares its answer, moved to the host, with SciPy's on the host input:
+values, dtypes and shapes exactly (a cupyx sparse answer as the SciPy class SciPy returned),
+every result on the GPU; Laplacians, whose float sums the GPU adds in another order, to
+1e-5 (float32) / 1e-12 relative.
+
 Usage: PYTHONPATH=. python3 bench/probes/csgraph_conformance.py [N_GRAPHS=200] [SEED=0]
-       [--engine] [--only NAME[,NAME]] [-v]
+       [--engine | --gpu] [--only NAME[,NAME]] [-v]
 Prints one line per discrepancy (``DIFF``) and a summary per function; exit status 1 if any
 ``DIFF``."""
 from __future__ import annotations
@@ -470,6 +479,105 @@ def _unchanged(a0, a1) -> bool:
                                       equal_nan=True)
 
 
+#: --gpu: call the facade with GPU forms of the inputs (see the module docstring).
+GPU = False
+#: Functions that answer a masked array, which exists on the host only (CuPy has none).
+MASKED_OUT = ("csgraph_to_masked", "csgraph_masked_from_dense")
+#: The dtypes a cupyx sparse matrix holds.
+CUPYX_DTYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(bool))
+
+
+class NoGpuForm(Exception):
+    """An argument without a GPU form (masked array, list, a sparse format or dtype cupyx
+    lacks): the call is skipped in --gpu mode."""
+
+
+def to_gpu(a):
+    import cupy as cp  # noqa: PLC0415  (--gpu only)
+    import cupyx.scipy.sparse as cps  # noqa: PLC0415  (--gpu only)
+
+    if sp.issparse(a):
+        if a.format not in ("csr", "csc", "coo") or np.dtype(a.dtype) not in CUPYX_DTYPES or (
+                a.format != "coo" and a.indices.dtype != np.int32):
+            raise NoGpuForm(f"{a.format} {a.dtype}")
+        if a.format == "coo":
+            return cps.coo_matrix((cp.asarray(a.data), (cp.asarray(a.row), cp.asarray(a.col))),
+                                  shape=a.shape)
+        cls = cps.csr_matrix if a.format == "csr" else cps.csc_matrix
+        out = cls((cp.asarray(a.data), cp.asarray(a.indices), cp.asarray(a.indptr)),
+                  shape=a.shape)
+        out.has_canonical_format = bool(a.has_canonical_format)
+        return out
+    if isinstance(a, np.ma.MaskedArray) or isinstance(a, list):
+        raise NoGpuForm(type(a).__name__)
+    if isinstance(a, np.ndarray):
+        return cp.asarray(a)
+    return a
+
+
+def gpu_arrays(a):
+    """Copies of the device arrays of a GPU input (to check it is left unchanged)."""
+    if type(a).__module__.startswith("cupyx"):
+        names = ("data", "row", "col") if a.format == "coo" else ("data", "indices", "indptr")
+        return [getattr(a, k).copy() for k in names]
+    if type(a).__module__.startswith("cupy"):
+        return [a.copy()]
+    return []
+
+
+def on_gpu_everywhere(x) -> bool:
+    """Whether every array of an answer lives on the GPU (ints and floats aside)."""
+    if isinstance(x, tuple):
+        return all(on_gpu_everywhere(y) for y in x)
+    if isinstance(x, (np.ndarray, np.ma.MaskedArray)) or sp.issparse(x):
+        return False
+    return True
+
+
+def to_host_like(a, b):
+    """The facade's GPU answer ``a`` on the host, in the kind of SciPy's answer ``b``."""
+    import cupy as cp  # noqa: PLC0415  (--gpu only)
+
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return tuple(to_host_like(x, y) for x, y in zip(a, b))
+    if type(a).__module__.startswith("cupyx") and hasattr(a, "tocsr"):
+        S = a.get()
+        return type(b)(S) if sp.issparse(b) else S
+    if isinstance(a, cp.ndarray):
+        return a.get()
+    if type(a).__name__.endswith("LinearOperator"):
+        f = a
+        return sp.linalg.LinearOperator(f.shape, matvec=lambda x: f.matvec(cp.asarray(x)).get(),
+                                        matmat=lambda x: f.matmat(cp.asarray(x)).get(),
+                                        dtype=f.dtype)
+    if callable(a) and callable(b):
+        return lambda X: a(cp.asarray(X)).get()
+    return a
+
+
+def laplacian_close(a, b) -> bool:
+    """--gpu: a Laplacian (or its (L, d) pair) equal to SciPy's to the GPU's summation order."""
+    if isinstance(b, tuple):
+        return len(a) == len(b) and all(laplacian_close(x, y) for x, y in zip(a, b))
+    if sp.issparse(b) and sp.issparse(a):
+        if type(a) is not type(b) or a.dtype != b.dtype or a.format != b.format:
+            return False
+        a, b = a.toarray(), b.toarray()
+    elif callable(b) and callable(a):
+        n = b.shape[0] if hasattr(b, "shape") else None
+        if n is None:
+            return True
+        if getattr(a, "dtype", None) != getattr(b, "dtype", None):
+            return False
+        X = np.arange(2 * n, dtype=float).reshape(n, 2)
+        a, b = (np.asarray(f @ X if hasattr(f, "matvec") else f(X)) for f in (a, b))
+    if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.dtype != b.dtype \
+            or a.shape != b.shape:
+        return False
+    tol = 1e-5 if b.dtype == np.float32 else 1e-12
+    return bool(np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True))
+
+
 def check_one(name, args, kw, hazard, stats, verbose, label):
     if hazard is not None:
         stats[name]["skipped (" + hazard.split(":")[0] + ")"] += 1
@@ -485,7 +593,38 @@ def check_one(name, args, kw, hazard, stats, verbose, label):
         print(f"call {name}{label} {kw} {extra}", flush=True)
     snapshot = copies()
     ref = outcome(getattr(scg, name), *copies(), **kw)
-    got = outcome(getattr(csgraph, name), *args, **kw)
+    if GPU:
+        try:
+            gargs = [to_gpu(a) for a in args]
+        except NoGpuForm as e:
+            stats[name][f"no GPU form ({str(e).split()[0]})"] += 1
+            return 0
+        before = [gpu_arrays(a) for a in gargs]
+        got = outcome(getattr(csgraph, name), *gargs, **kw)
+        if any(not all(bool((x == y).all()) or (x.dtype.kind == "f" and bool(
+                ((x == y) | (x != x) & (y != y)).all())) for x, y in zip(b, gpu_arrays(a)))
+               for b, a in zip(before, gargs)):
+            stats[name]["DIFF input modified"] += 1
+            print(f"DIFF {name}{label} {kw}: the facade modified its GPU input", flush=True)
+            return 1
+        if got[0] == "ok":
+            if not on_gpu_everywhere(got[1]) and name not in MASKED_OUT:
+                stats[name]["DIFF answer not on the GPU"] += 1
+                print(f"DIFF {name}{label} {kw}: a GPU input answered on the host", flush=True)
+                return 1
+            try:
+                got = ("ok", to_host_like(got[1], ref[1]) if ref[0] == "ok" else got[1])
+            except Exception as e:  # noqa: BLE001  (a probe: report and go on)
+                stats[name]["DIFF answer unreadable"] += 1
+                print(f"DIFF {name}{label} {kw}: the GPU answer could not be read: {e!r}",
+                      flush=True)
+                return 1
+        if name == "laplacian" and ref[0] == "ok" and got[0] == "ok" \
+                and same(got[1], ref[1]) is not None and laplacian_close(got[1], ref[1]):
+            stats[name]["equal (to the GPU's summation order)"] += 1
+            return 0
+    else:
+        got = outcome(getattr(csgraph, name), *args, **kw)
     for a0, a1 in zip(snapshot, args):  # the facade never modifies its input
         if a0 is not a1 and not _unchanged(a0, a1):
             stats[name]["DIFF input modified"] += 1
@@ -527,6 +666,8 @@ def check_one(name, args, kw, hazard, stats, verbose, label):
         # the CSR of the input (SciPy's own conversion of it)
         alt = outcome(getattr(scg, name), args[0].tocsr(), *copies()[1:], **kw)
         if alt[0] == "ok":
+            if GPU:  # the GPU answer, on the host, in the kind of SciPy's on the CSR
+                got = ("ok", to_host_like(got[1], alt[1]))
             d = same(got[1], alt[1])
             if d is not None and name in PRED_FUNCS and kw.get("return_predecessors"):
                 d = None if tied_predecessors(name, args[0].tocsr(), kw, got[1], alt[1]) \
@@ -607,6 +748,33 @@ def _yen_child(n_graphs, seed, q):
     q.put(("stats", dict(st), diffs))
 
 
+def _yen_gpu(n_graphs, seed):
+    rng = np.random.default_rng(seed + 1)
+    st = Counter()
+    for _ in range(n_graphs):
+        n, r, c, w = random_graph(rng)
+        w = np.abs(w) + (w == 0)
+        if n < 2 or r.size == 0:
+            continue
+        G = sp.csr_array((w, (r, c)), shape=(n, n))
+        s, t = int(rng.integers(0, n)), int(rng.integers(0, n))
+        K = int(rng.integers(1, 5))
+        kw = dict(directed=bool(rng.integers(2)), unweighted=bool(rng.integers(2)))
+        ref = outcome(csgraph.yen, G, s, t, K, **kw)
+        H = sp.csr_matrix(G)
+        H.indices, H.indptr = H.indices.astype(np.int32), H.indptr.astype(np.int32)
+        got = outcome(csgraph.yen, to_gpu(H), s, t, K, **kw)
+        if ref[0] == got[0] == "ok":
+            ok = on_gpu_everywhere(got[1])
+            d = same(to_host_like(got[1], ref[1]), ref[1]) if ok else "answered on the host"
+            st["equal (facade on the host input)" if d is None else "DIFF value"] += 1
+            if d:
+                print(f"DIFF yen n={n} {s}->{t} K={K} {kw}: {d}", flush=True)
+        else:
+            st[f"{ref[0]}/{got[0]}"] += 1
+    return st
+
+
 def main(argv):
     args = [a for a in argv if not a.startswith("-")]
     n_graphs = int(args[0]) if args else 200
@@ -619,8 +787,11 @@ def main(argv):
         only = set(argv[argv.index("--only") + 1].split(","))
     if "--engine" in argv:
         _validation.FORCE_ENGINE = True
-    print(f"facade vs scipy.sparse.csgraph: {n_graphs} random graphs, seed {seed}, "
-          f"{'engine path (FORCE_ENGINE)' if _validation.FORCE_ENGINE else 'host path'}")
+    global GPU
+    GPU = "--gpu" in argv
+    mode = "GPU input" if GPU else "engine path (FORCE_ENGINE)" if _validation.FORCE_ENGINE \
+        else "host path"
+    print(f"facade vs scipy.sparse.csgraph: {n_graphs} random graphs, seed {seed}, {mode}")
     missing = [x for x in scg.__all__ if not hasattr(csgraph, x)]
     print(f"names: {len(scg.__all__)} in SciPy, missing here: {missing or 'none'}")
     for name in scg.__all__:
@@ -637,7 +808,12 @@ def main(argv):
                     for k in sf.parameters if k in sg.parameters):
                 print(f"DIFF signature {name}: SciPy {sf} / facade {sg}")
     stats, diffs = sweep(n_graphs, seed, only, verbose)
-    if not only or "yen" in only:
+    if GPU and (not only or "yen" in only):
+        # SciPy's yen may abort the process and CUDA does not survive a fork: the facade's
+        # yen on GPU input against its own on the host input (path lengths)
+        stats["yen"] = _yen_gpu(n_graphs, seed)
+        diffs += sum(v for k, v in stats["yen"].items() if k.startswith("DIFF"))
+    elif not only or "yen" in only:
         q = mp.get_context("fork").Queue()
         p = mp.get_context("fork").Process(target=_yen_child, args=(n_graphs, seed, q))
         p.start()

@@ -164,6 +164,18 @@ if not DRY:
     print("grid strong stages (ms):", json.dumps(grid_stages), flush=True)
 del G
 
+# ---------------------------------------------------------------- 1b. kron-20, strong components
+# (session 12: a symmetric pattern runs Afforest on the GPU; the bench's Kronecker graphs are
+# undirected). Generated on the GPU where there is one.
+KS = 10 if DRY else 20
+K = gen.kronecker(KS) if DRY else gen.kronecker(KS, xp=cp)
+K = sp.csr_matrix(K.get() if hasattr(K, "get") else K)
+GK = on_gpu(K)
+case(f"kron-{KS}", "connected_components strong",
+     lambda: csgraph.connected_components(GK, connection="strong")[1],
+     lambda: scg.connected_components(K, connection="strong")[1], reps=3)
+del GK, K
+
 # ---------------------------------------------------------------- 2. a path of 10⁵ vertices
 n = PATH
 P = sp.csr_matrix((np.ones(n - 1), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
