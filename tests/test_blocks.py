@@ -226,6 +226,26 @@ def test_relax_round_against_reference(device, how, dt, c, data):
     """A round's distances lie between one Jacobi round over the frontier's edges (what it
     is when no frontier vertex is lowered in the same round: exactly that) and the fixed point
     of relaxing the frontier's edges; the bits and count are the vertices lowered."""
+    _relax_round(device, how, dt, c, data)
+
+
+@few
+@given(c=cases(max_n=120), data=st.data())
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+def test_relax_pull_heavy_rows(device, dt, c, data, monkeypatch):
+    """The GPU pull's rows past HEAVY_ROW in-edges (a block a tile, min-combined): made
+    short here so that the cases' hubs (up to 600 in-edges) cross it, in tiles of 16 edges
+    (rows of many tiles, rows of one, a tile's last edges). GPU only: the CPU has one path."""
+    if device != "gpu":
+        pytest.skip("the heavy rows' kernels are the GPU's")
+    from semiring.backend.gpu import blocks as gpu_blocks  # noqa: PLC0415 (GPU only)
+
+    monkeypatch.setattr(gpu_blocks, "HEAVY_ROW", 20)
+    monkeypatch.setattr(gpu_blocks, "HEAVY_TILE", 16)
+    _relax_round(device, "pull", dt, c, data)
+
+
+def _relax_round(device, how, dt, c, data):
     S, lo, hi, F, _, _ = c
     n = S.shape[0]
     xp = sr.array_module(device)
