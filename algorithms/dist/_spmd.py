@@ -22,6 +22,8 @@ The policy constants are those of the loop forms (:mod:`algorithms.dist.bfs` ...
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 import semiring as sr
@@ -80,19 +82,23 @@ def _edges_total(rank, deg):
 #: :mod:`semiring.blocks` on the rank's block, pull over the block's in-edges from the global
 #: frontier bitmap or push along the frontier's rows, the new frontier written as bits of a
 #: send buffer whose header carries the level's counts: one all-gather and one host read a
-#: level) or "algebra" (:func:`bfs_rank`: LAGraph's loop of ``vxm`` on the block and a
-#: scatter, a sparse-or-bitmap gather of the slices; the statement the fused levels are
-#: tested against). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the algebra
-#: loop took 9.8 ms on one rank for kron-24, where the one-device BFS takes 1.5-1.8 ms:
-#: each level's generic product, its Vector bookkeeping and two host reads.
+#: level), "ahead" (the same levels, a run of pull levels queued one level ahead of the
+#: counts: the next pull is launched before the host waits for this level's counts, so that
+#: the host's launches overlap the device's level instead of following it; a push waits,
+#: as it lists the frontier) or "algebra" (:func:`bfs_rank`: LAGraph's loop of ``vxm`` on
+#: the block and a scatter, a sparse-or-bitmap gather of the slices; the statement the fused
+#: levels are tested against). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the
+#: algebra loop took 9.8 ms on one rank for kron-24, where the one-device BFS takes 1.5-1.8
+#: ms: each level's generic product, its Vector bookkeeping and two host reads.
 BFS_LEVELS = "fused"
-BFS_LEVELS_CHOICES = ("fused", "algebra")
+BFS_LEVELS_CHOICES = ("fused", "ahead", "algebra")
 
 
 def bfs_level_loop():
     """The rank function of the policy's loop (:data:`BFS_LEVELS`; read on the client, whose
     choice the ranks run)."""
-    return _variant("BFS_LEVELS", BFS_LEVELS_CHOICES, (bfs_rank_fused, bfs_rank))
+    return _variant("BFS_LEVELS", BFS_LEVELS_CHOICES,
+                    (bfs_rank_fused, functools.partial(bfs_rank_fused, ahead=True), bfs_rank))
 
 
 def _variant(policy, choices, functions):
@@ -105,12 +111,20 @@ def _variant(policy, choices, functions):
     return functions[choices.index(choice)]
 
 
-def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta, gather):
+def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta, gather,
+                   ahead=False):
     """Levels (and parents) of this rank's vertices, each level one fused step on the rank's
     block (:func:`semiring.blocks.bfs_push` / :func:`~semiring.blocks.bfs_pull`) and one
     all-gather of the ranks' send buffers: the new frontier as a bitmap, with its size and
     out-edges in each buffer's header (Beamer's rule reads their sums, the same numbers on
-    every rank). Levels and deterministic parents equal :func:`bfs_rank`'s."""
+    every rank). Levels and deterministic parents equal :func:`bfs_rank`'s.
+
+    ``ahead``: while pulling, the next level is queued before this level's counts are read
+    (its frontier bitmap is on the device already), so Beamer's rule reads counts one level
+    old and a search that ends pulling runs one more pull, of an empty frontier (it finds
+    nothing). Levels and parents are those of the search without it: a level's vertices
+    are the same whichever direction finds them, the deterministic parent the least either
+    way."""
     B = rank.block("cols")                                  # A(:, lo:hi)
     BT = None                                               # A(:, lo:hi)ᵀ: made at the first pull
     xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
@@ -131,12 +145,29 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
     edges_left = _edges_total(rank, deg) - edges_frontier
     pushing = direction != "pull"
     depth = 0
+    pending = []    # the counts of levels queued, not read yet (oldest first): their readers
     while True:
-        if direction == "auto":
-            if pushing and edges_frontier > edges_left / alpha:
-                pushing = False
-            elif not pushing and frontier_size < n / beta:
-                pushing = True
+        was = pushing
+        if not pending or (ahead and len(pending) == 1):
+            if direction == "auto":
+                if pushing and edges_frontier > edges_left / alpha:
+                    pushing = False
+                elif not pushing and frontier_size < n / beta:
+                    pushing = True
+            # ahead: a pull goes on one level ahead of the counts; a push lists the
+            # frontier, so it waits for the last level's counts (and decides again on them)
+            read = pending and pushing
+        else:
+            read = True
+        if read:
+            pushing = was
+            # |q| and Σ d(q) of the oldest level queued; the search ends at an empty level
+            h = pending.pop(0)()
+            frontier_size, edges_frontier = int(h[:, 0].sum()), int(h[:, 1].sum())
+            if frontier_size == 0:
+                break
+            edges_left -= edges_frontier
+            continue
         depth += 1
         out = sr.blocks.send_buffer(lo, hi, B.device, words)
         if pushing:
@@ -154,14 +185,11 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
             # the same, pulled: each unreached vertex of lo:hi scans its in-edges
             sr.blocks.bfs_pull(BT, fbits, level, depth, deg=deg_p, out=out, lo=lo,
                                parent=parent, deterministic=deterministic)
-        # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather, one host read
+        # q = [q_0 … q_P-1]: one all-gather; its counts read on the host (now, or after the
+        # next pull is queued)
         got = _gather_equal(rank, out)
-        h = sr.blocks.heads(got)
-        frontier_size, edges_frontier = int(h[:, 0].sum()), int(h[:, 1].sum())
-        if frontier_size == 0:
-            break
         fbits, flist, lens = sr.blocks.join_bits(got, b, n), None, None
-        edges_left -= edges_frontier
+        pending.append(sr.blocks.heads_later(got))
     outs = (level, parent) if parents else (level,)
     if gather:
         return tuple(_host(o) for o in outs)

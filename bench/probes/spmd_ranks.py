@@ -34,7 +34,8 @@ def main():
                     help="seconds: later worker counts and the algebra loops are skipped after")
     ap.add_argument("--variants", default="fused,algebra",
                     help="the loops to time: fused (BFS_LEVELS / ROUNDS 'fused', COMPONENTS "
-                         "'forests') and algebra (the 'algebra' / 'labels' loops)")
+                         "'forests'), ahead (BFS_LEVELS 'ahead': BFS only) and algebra (the "
+                         "'algebra' / 'labels' loops)")
     ap.add_argument("--weak", default="",
                     help="scale:workers pairs (e.g. 25:2,26:4): weak scaling, the fused loops")
     ap.add_argument("--device", choices=("gpu", "cpu"), default="gpu")
@@ -183,10 +184,14 @@ def main():
                     _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = False, True
                 # the fused loops first, then the algebra ones (skipped once over budget)
                 for variant in variants:
+                    # "ahead": the fused loops, BFS queued one level ahead of its counts
+                    fused = variant in ("fused", "ahead")
                     _spmd.BFS_LEVELS = variant
-                    _spmd.ROUNDS = variant
-                    _spmd.COMPONENTS = "forests" if variant == "fused" else "labels"
+                    _spmd.ROUNDS = "fused" if fused else variant
+                    _spmd.COMPONENTS = "forests" if fused else "labels"
                     for op in ops:
+                        if variant == "ahead" and op != "bfs":
+                            continue   # the same loops as "fused"
                         if variant == "algebra" and time.perf_counter() - T0 > args.budget:
                             info.setdefault("skipped", []).append(f"W={W} {op} algebra: budget")
                             continue
@@ -217,21 +222,23 @@ def main():
             continue
         graph = f"kron-{sc}"
         src, ref = reference(sc)
-        run_workers(sc, [W], ["fused"])
+        run_workers(sc, [W], [v for v in variants if v in ("fused", "ahead")] or ["fused"])
     get = {(r["graph"], r["case"], r["path"], r["workers"]): r["seconds"] for r in rows}
     g0 = f"kron-{scale}"
     eff = {}
     for op in ops:
         base = get.get((g0, op, "one worker, one-device algorithm", 1))
         for W in Ws:
-            for path in (["spmd"] if op == "pagerank" else ["spmd fused", "spmd algebra"]):
+            for path in (["spmd"] if op == "pagerank" else
+                         ["spmd fused", "spmd ahead", "spmd algebra"]):
                 t = get.get((g0, op, path, W))
                 if base and t:
                     eff[f"strong {op} {path} W={W}"] = round(base / (W * t), 3)
         for sc, W in weak:
-            t = get.get((f"kron-{sc}", op, "spmd" if op == "pagerank" else "spmd fused", W))
-            if base and t:
-                eff[f"weak {op} kron-{sc} W={W}"] = round(base / t, 3)
+            for path in (["spmd"] if op == "pagerank" else ["spmd fused", "spmd ahead"]):
+                t = get.get((f"kron-{sc}", op, path, W))
+                if base and t:
+                    eff[f"weak {op} {path} kron-{sc} W={W}"] = round(base / t, 3)
     info["efficiency_vs_one_device_one_worker"] = eff
     info["total_s"] = round(time.perf_counter() - T0, 1)
     save()

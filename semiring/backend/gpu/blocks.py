@@ -87,6 +87,30 @@ def bfs_push(B, frontier, lens, level, depth, deg, out, shift, parent, mode):
                                     deg, out, np.int32(shift)))
 
 
+def heads_later(got, head):
+    cp = _cupy()
+    import cupyx  # noqa: PLC0415 (with CuPy: the GPU backend's)
+
+    hd = cp.ascontiguousarray(got[:, :head])
+    h = cupyx.empty_pinned(hd.shape, dtype=np.uint32)
+    hd.data.copy_to_host_async(h.ctypes.data, hd.nbytes)
+    ev = cp.cuda.Event(disable_timing=True)
+    ev.record()
+    return _HeadsLater(hd, h, ev)
+
+
+class _HeadsLater:
+    """The counts being copied: calling it waits for the copy (the device copy ``hd`` kept
+    alive until then)."""
+
+    def __init__(self, hd, h, ev):
+        self.hd, self.h, self.ev = hd, h, ev
+
+    def __call__(self):
+        self.ev.synchronize()
+        return np.ascontiguousarray(self.h).view(np.uint64).astype(np.int64)
+
+
 def join_bits(got, wlo, wn, nwords):
     cp = _cupy()
     fbits = cp.empty(nwords, dtype=cp.uint32)
