@@ -38,6 +38,11 @@ def main():
                          "'algebra' / 'labels' loops)")
     ap.add_argument("--weak", default="",
                     help="scale:workers pairs (e.g. 25:2,26:4): weak scaling, the fused loops")
+    ap.add_argument("--algebra-ops", default="bfs,cc,sssp",
+                    help="the ops whose algebra loops are timed (with --variants algebra)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also time the fused loops' steps on the ranks "
+                         "(bench/probes/dask_rank_profile.py), once each")
     ap.add_argument("--device", choices=("gpu", "cpu"), default="gpu")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
@@ -162,6 +167,20 @@ def main():
                                                         keep=False))
             except Exception as err:  # noqa: BLE001 (recorded: the call's time stands)
                 extra["rank_loop_error"] = repr(err)
+            if args.profile and path == "spmd fused":
+                from bench.probes.dask_rank_profile import _profile_rank
+                try:
+                    prof = DA.call_spmd(_profile_rank, (fn, args_, 1), keep=False)
+                    extra["profile"] = prof
+                    for k, rk in enumerate(prof):
+                        steps = " ".join(f"{s}={v[0] * 1e3:.3f}/{v[1]}" for s, v in sorted(
+                            rk["steps"].items(), key=lambda x: -x[1][0]))
+                        print(f"P {graph} {op} W={W} rank {k}: loop {rk['loop_s'] * 1e3:.3f} "
+                              f"timed {rk['timed_s'] * 1e3:.3f} ms | {steps} | num_sms "
+                              f"{rk['num_sms_us']:.1f} us grid {rk['grid_us']:.2f} us",
+                              flush=True)
+                except Exception as err:  # noqa: BLE001 (recorded)
+                    extra["profile_error"] = repr(err)
         rec(graph=graph, case=op + ("+parents" if kw.get("parents") else ""), path=path, workers=W,
             seconds=t, reps=reps, equal=ok, exchange=st[0][0],
             allgathers=st[0][1] // (reps + 1), exchange_s=max(s[2] for s in st) / (reps + 1),
@@ -192,6 +211,8 @@ def main():
                     for op in ops:
                         if variant == "ahead" and op != "bfs":
                             continue   # the same loops as "fused"
+                        if variant == "algebra" and op not in args.algebra_ops.split(","):
+                            continue
                         if variant == "algebra" and time.perf_counter() - T0 > args.budget:
                             info.setdefault("skipped", []).append(f"W={W} {op} algebra: budget")
                             continue
