@@ -169,6 +169,28 @@ def test_component_roots(device, n, k, seed):
         np.testing.assert_array_equal(got, want)
 
 
+@few
+@given(c=cases(max_n=80))
+def test_mirrored_edges(device, c):
+    """A rank's edges both ways: the pattern E_p ∪ E_pᵀ of the column block lo:hi (every
+    entry of a row from B's row or from Bᵀ's; repeats allowed)."""
+    S, lo, hi, _, _, _ = c
+    n = S.shape[0]
+    B = sr.Matrix.from_scipy(S[:, lo:hi].tocsr(), device=device)
+    G = blocks.mirrored_edges(B, lo)
+    E = sp.csr_matrix((np.ones(S.nnz), S.nonzero()), shape=(n, n))
+    E = E[:, lo:hi]
+    E = sp.hstack([sp.csr_matrix((n, lo)), E, sp.csr_matrix((n, n - hi))]).tocsr()
+    want = ((E + E.T) > 0).toarray()
+    ip, ix = to_host(G.indptr), to_host(G.indices)
+    assert G.shape == (n, n) and ip[-1] == 2 * B.nvals
+    got = np.zeros((n, n), dtype=bool)
+    got[np.repeat(np.arange(n), np.diff(ip)), ix] = True
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(sr.InvalidValue, match="lo:hi"):
+        blocks.mirrored_edges(B, n - hi + lo + 1)
+
+
 def test_a_level_whose_block_owns_no_edge(device):
     xp = sr.array_module(device)
     S = sp.csr_matrix((np.ones(2), ([0, 1], [1, 0])), shape=(70, 70))

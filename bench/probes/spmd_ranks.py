@@ -34,8 +34,9 @@ def main():
                     help="seconds: later worker counts and the algebra loops are skipped after")
     ap.add_argument("--variants", default="fused,algebra",
                     help="the loops to time: fused (BFS_LEVELS / ROUNDS 'fused', COMPONENTS "
-                         "'forests'), ahead (BFS_LEVELS 'ahead': BFS only) and algebra (the "
-                         "'algebra' / 'labels' loops)")
+                         "'forests'), ahead (BFS_LEVELS 'ahead': BFS only), mirrored "
+                         "(COMPONENTS 'mirrored': CC only) and algebra (the 'algebra' / "
+                         "'labels' loops)")
     ap.add_argument("--weak", default="",
                     help="scale:workers pairs (e.g. 25:2,26:4): weak scaling, the fused loops")
     ap.add_argument("--algebra-ops", default="bfs,cc,sssp",
@@ -203,13 +204,18 @@ def main():
                     _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = False, True
                 # the fused loops first, then the algebra ones (skipped once over budget)
                 for variant in variants:
-                    # "ahead": the fused loops, BFS queued one level ahead of its counts
-                    fused = variant in ("fused", "ahead")
-                    _spmd.BFS_LEVELS = variant
-                    _spmd.ROUNDS = "fused" if fused else variant
-                    _spmd.COMPONENTS = "forests" if fused else "labels"
+                    # "ahead": the fused loops, BFS queued one level ahead of its counts;
+                    # "mirrored": the forests on each rank's edges stored both ways
+                    fused = variant != "algebra"
+                    _spmd.BFS_LEVELS = "ahead" if variant == "ahead" else (
+                        "fused" if fused else "algebra")
+                    _spmd.ROUNDS = "fused" if fused else "algebra"
+                    _spmd.COMPONENTS = "mirrored" if variant == "mirrored" else (
+                        "forests" if fused else "labels")
                     for op in ops:
-                        if variant == "ahead" and op != "bfs":
+                        if (variant, op) in (("ahead", "cc"), ("ahead", "sssp"),
+                                             ("ahead", "pagerank")) or (
+                                variant == "mirrored" and op != "cc"):
                             continue   # the same loops as "fused"
                         if variant == "algebra" and op not in args.algebra_ops.split(","):
                             continue
@@ -243,7 +249,7 @@ def main():
             continue
         graph = f"kron-{sc}"
         src, ref = reference(sc)
-        run_workers(sc, [W], [v for v in variants if v in ("fused", "ahead")] or ["fused"])
+        run_workers(sc, [W], [v for v in variants if v != "algebra"] or ["fused"])
     get = {(r["graph"], r["case"], r["path"], r["workers"]): r["seconds"] for r in rows}
     g0 = f"kron-{scale}"
     eff = {}
@@ -251,12 +257,13 @@ def main():
         base = get.get((g0, op, "one worker, one-device algorithm", 1))
         for W in Ws:
             for path in (["spmd"] if op == "pagerank" else
-                         ["spmd fused", "spmd ahead", "spmd algebra"]):
+                         ["spmd fused", "spmd ahead", "spmd mirrored", "spmd algebra"]):
                 t = get.get((g0, op, path, W))
                 if base and t:
                     eff[f"strong {op} {path} W={W}"] = round(base / (W * t), 3)
         for sc, W in weak:
-            for path in (["spmd"] if op == "pagerank" else ["spmd fused", "spmd ahead"]):
+            for path in (["spmd"] if op == "pagerank" else
+                         ["spmd fused", "spmd ahead", "spmd mirrored"]):
                 t = get.get((f"kron-{sc}", op, path, W))
                 if base and t:
                     eff[f"weak {op} {path} kron-{sc} W={W}"] = round(base / t, 3)

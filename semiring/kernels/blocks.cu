@@ -241,6 +241,30 @@ __global__ void bb_first(const L* __restrict__ labels, long long n,
     }
 }
 
+// A rank's edges stored both ways (E_p ∪ E_pᵀ, n × n, for Afforest's symmetric skip): row i
+// is B's row i (columns lo + local id) followed, for lo <= i < hi, by Bᵀ's row i - lo (global
+// source ids); ptr: the rows' offsets (made by the caller). A warp a row, its lanes copying.
+template <typename I>
+__global__ void bb_mirror(const I* __restrict__ bptr, const I* __restrict__ bidx,
+                          const I* __restrict__ tptr, const I* __restrict__ tidx, long long n,
+                          long long lo, long long hi, const long long* __restrict__ ptr,
+                          I* __restrict__ idx)
+{
+    const int lane = threadIdx.x & 31;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < n;
+         i += warps) {
+        const long long b = (long long)bptr[i], e = (long long)bptr[i + 1];
+        long long at = ptr[i];
+        for (long long k = b + lane; k < e; k += 32) idx[at + k - b] = (I)((long long)bidx[k] + lo);
+        if (i >= lo && i < hi) {
+            at += e - b;
+            const long long tb = (long long)tptr[i - lo], te = (long long)tptr[i - lo + 1];
+            for (long long k = tb + lane; k < te; k += 32) idx[at + k - tb] = tidx[k];
+        }
+    }
+}
+
 template <typename L>
 __global__ void bb_roots(const L* __restrict__ labels, long long n,
                          const long long* __restrict__ first, long long* __restrict__ roots)

@@ -40,7 +40,7 @@ def kernel_names():
         names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push", "heavy")
                   for I in C_TYPES.values()]
     for I in C_TYPES.values():
-        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>"]
+        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>", f"bb_mirror<{I}>"]
         names += [f"bb_{k}<{I}, {p}>" for k in ("pull", "push") for p in (0, 1, 2)]
     return names
 
@@ -172,6 +172,22 @@ def _heavy_plan(BT, dtype):
 def _none(dtype):
     dtype = np.dtype(dtype)
     return dtype.type(np.inf if dtype.kind == "f" else np.iinfo(dtype).max)
+
+
+def mirrored(B, BT, lo, hi):
+    cp = _cupy()
+    n = B.nrows
+    it = np.dtype(B.itype)
+    lens = cp.diff(B.indptr.astype(cp.int64))
+    lens[lo:hi] += cp.diff(BT.indptr.astype(cp.int64))
+    ptr = cp.zeros(n + 1, dtype=cp.int64)
+    cp.cumsum(lens, out=ptr[1:])
+    idx = cp.empty(B.nvals + BT.nvals, dtype=it)
+    if n:
+        function(f"bb_mirror<{C_TYPES[it]}>")((_grid(32 * n),), (THREADS,), (
+            B.indptr, B.indices, BT.indptr, BT.indices, np.int64(n), np.int64(lo),
+            np.int64(hi), ptr, idx))
+    return ptr, idx
 
 
 def relax_pull(BT, w, wstride, fbits, d, lo, out, shift):
