@@ -14,8 +14,7 @@ bits of the rank's **send buffer** (:func:`send_buffer`) with its size and out-e
 buffer's header, so that one all-gather of the buffers carries the frontier and the counts
 Beamer's push/pull rule needs. :func:`join_bits` makes the all-gathered buffers the global
 frontier bitmap (the pull's input), :func:`bits_list` its vertex list (the push's), and
-:func:`heads` reads the counts (the level's one host read; :func:`heads_later` starts the read
-and waits for it when asked).
+:func:`heads` reads the counts (the level's one host read).
 
 On the GPU the kernels of ``kernels/blocks.cu``; on the CPU their NumPy twins.
 
@@ -46,7 +45,7 @@ from .device import is_cupy_array, xp_of as array_module
 from .errors import DomainMismatch, InvalidValue
 from .matrix import as_matrix
 
-__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads", "heads_later",
+__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads",
            "join_bits", "mirrored_edges", "pack_changed", "relax_pull", "relax_push", "send_buffer",
            "unpack_changed", "word_range"]
 
@@ -81,25 +80,6 @@ def heads(got):
     h = got[:, :HEAD]
     h = h.get() if hasattr(h, "get") else np.asarray(h)
     return np.ascontiguousarray(h).view(np.uint64).astype(np.int64)
-
-
-def heads_later(got):
-    """:func:`heads` without waiting for them: the copy of the counts to the host starts
-    behind the work queued so far (on the GPU: into pinned memory, an event recorded), and
-    the function returned waits for it and gives them. What is queued meanwhile runs on: a
-    rank queues its next level before it reads this one's counts.
-
-    >>> import numpy as np
-    >>> from semiring import blocks
-    >>> out = blocks.send_buffer(0, 40, "cpu")
-    >>> out[0] = 3
-    >>> blocks.heads_later(out[None])().tolist()
-    [[3, 0]]
-    """
-    if not is_cupy_array(got):
-        h = heads(got)
-        return lambda: h
-    return backend_of("gpu").blocks.heads_later(got, HEAD)
 
 
 def _mode(parent, deterministic):

@@ -82,23 +82,24 @@ def _edges_total(rank, deg):
 #: :mod:`semiring.blocks` on the rank's block, pull over the block's in-edges from the global
 #: frontier bitmap or push along the frontier's rows, the new frontier written as bits of a
 #: send buffer whose header carries the level's counts: one all-gather and one host read a
-#: level), "ahead" (the same levels, a run of pull levels queued one level ahead of the
-#: counts: the next pull is launched before the host waits for this level's counts, so that
-#: the host's launches overlap the device's level instead of following it; a push waits,
-#: as it lists the frontier) or "algebra" (:func:`bfs_rank`: LAGraph's loop of ``vxm`` on
-#: the block and a scatter, a sparse-or-bitmap gather of the slices; the statement the fused
-#: levels are tested against). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the
-#: algebra loop took 9.8 ms on one rank for kron-24, where the one-device BFS takes 1.5-1.8
-#: ms: each level's generic product, its Vector bookkeeping and two host reads.
+#: level) or "algebra" (:func:`bfs_rank`: LAGraph's loop of ``vxm`` on the block and a
+#: scatter, a sparse-or-bitmap gather of the slices; the statement the fused levels are
+#: tested against). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the algebra
+#: loop took 9.8 ms on one rank for kron-24, where the one-device BFS takes 1.5-1.8 ms:
+#: each level's generic product, its Vector bookkeeping and two host reads.
+#: A variant that queued a run of pull levels one level ahead of their counts (the host's
+#: launches overlapping the device's level, the counts read from pinned memory later) was
+#: slower on 4 H200 (kron-24, bench/results/20261128-dask_scaling_h200x4.md: 3.76 / 4.73
+#: ms on 1 / 4 GPUs against 2.55 / 3.69): the search runs a level more (the late switch to
+#: push, the pull of an empty frontier at the end), and it was removed.
 BFS_LEVELS = "fused"
-BFS_LEVELS_CHOICES = ("fused", "ahead", "algebra")
+BFS_LEVELS_CHOICES = ("fused", "algebra")
 
 
 def bfs_level_loop():
     """The rank function of the policy's loop (:data:`BFS_LEVELS`; read on the client, whose
     choice the ranks run)."""
-    return _variant("BFS_LEVELS", BFS_LEVELS_CHOICES,
-                    (bfs_rank_fused, functools.partial(bfs_rank_fused, ahead=True), bfs_rank))
+    return _variant("BFS_LEVELS", BFS_LEVELS_CHOICES, (bfs_rank_fused, bfs_rank))
 
 
 def _variant(policy, choices, functions):
@@ -111,20 +112,12 @@ def _variant(policy, choices, functions):
     return functions[choices.index(choice)]
 
 
-def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta, gather,
-                   ahead=False):
+def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta, gather):
     """Levels (and parents) of this rank's vertices, each level one fused step on the rank's
     block (:func:`semiring.blocks.bfs_push` / :func:`~semiring.blocks.bfs_pull`) and one
     all-gather of the ranks' send buffers: the new frontier as a bitmap, with its size and
     out-edges in each buffer's header (Beamer's rule reads their sums, the same numbers on
-    every rank). Levels and deterministic parents equal :func:`bfs_rank`'s.
-
-    ``ahead``: while pulling, the next level is queued before this level's counts are read
-    (its frontier bitmap is on the device already), so Beamer's rule reads counts one level
-    old and a search that ends pulling runs one more pull, of an empty frontier (it finds
-    nothing). Levels and parents are those of the search without it: a level's vertices
-    are the same whichever direction finds them, the deterministic parent the least either
-    way."""
+    every rank). Levels and deterministic parents equal :func:`bfs_rank`'s."""
     B = rank.block("cols")                                  # A(:, lo:hi)
     BT = None                                               # A(:, lo:hi)ᵀ: made at the first pull
     xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
@@ -145,29 +138,12 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
     edges_left = _edges_total(rank, deg) - edges_frontier
     pushing = direction != "pull"
     depth = 0
-    pending = []    # the counts of levels queued, not read yet (oldest first): their readers
     while True:
-        was = pushing
-        if not pending or (ahead and len(pending) == 1):
-            if direction == "auto":
-                if pushing and edges_frontier > edges_left / alpha:
-                    pushing = False
-                elif not pushing and frontier_size < n / beta:
-                    pushing = True
-            # ahead: a pull goes on one level ahead of the counts; a push lists the
-            # frontier, so it waits for the last level's counts (and decides again on them)
-            read = pending and pushing
-        else:
-            read = True
-        if read:
-            pushing = was
-            # |q| and Σ d(q) of the oldest level queued; the search ends at an empty level
-            h = pending.pop(0)()
-            frontier_size, edges_frontier = int(h[:, 0].sum()), int(h[:, 1].sum())
-            if frontier_size == 0:
-                break
-            edges_left -= edges_frontier
-            continue
+        if direction == "auto":
+            if pushing and edges_frontier > edges_left / alpha:
+                pushing = False
+            elif not pushing and frontier_size < n / beta:
+                pushing = True
         depth += 1
         out = sr.blocks.send_buffer(lo, hi, B.device, words)
         if pushing:
@@ -185,11 +161,14 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
             # the same, pulled: each unreached vertex of lo:hi scans its in-edges
             sr.blocks.bfs_pull(BT, fbits, level, depth, deg=deg_p, out=out, lo=lo,
                                parent=parent, deterministic=deterministic)
-        # q = [q_0 … q_P-1]: one all-gather; its counts read on the host (now, or after the
-        # next pull is queued)
+        # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather, one host read
         got = _gather_equal(rank, out)
+        h = sr.blocks.heads(got)
+        frontier_size, edges_frontier = int(h[:, 0].sum()), int(h[:, 1].sum())
+        if frontier_size == 0:
+            break
         fbits, flist, lens = sr.blocks.join_bits(got, b, n), None, None
-        pending.append(sr.blocks.heads_later(got))
+        edges_left -= edges_frontier
     outs = (level, parent) if parents else (level,)
     if gather:
         return tuple(_host(o) for o in outs)
@@ -274,8 +253,10 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
 #: 20261128-dask_four_gpu_h200.md) the fused rounds are the slower ones, kron-24 on 2 / 4
 #: GPUs 73.9 / 69.5 ms against the algebra's 48.6 / 46.3: each round's pull gives a row of
 #: more than 32 in-edges to one warp, and a Kronecker hub's ~7·10⁵ in-edges hold it for the
-#: whole round (the fix: long rows over a block, as ``spmv_pull`` bins them). Hence "algebra".
-ROUNDS = "algebra"
+#: whole round. With those rows split in tiles of a block each (``bb_relax_heavy``) the fused
+#: rounds are the faster (bench/results/20261128-dask_scaling_h200x4.md, kron-24, rank loops:
+#: 49.8 / 30.3 ms on 1 / 4 H200 against the algebra's 73.1 / 52.1). Hence "fused".
+ROUNDS = "fused"
 ROUNDS_CHOICES = ("fused", "algebra")
 
 
@@ -456,8 +437,11 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
 #: a min.first pull over every edge.
 #: "mirrored": the forests' first pass on the rank's edges stored both ways
 #: (:func:`semiring.blocks.mirrored_edges`, made once per mesh), a symmetric pattern on which
-#: Afforest skips the rows of the largest component instead of linking every edge.
-COMPONENTS = "forests"
+#: Afforest skips the rows of the largest component instead of linking every edge: on 4 H200
+#: (bench/results/20261128-dask_scaling_h200x4.md, kron-24, rank loops) 5.2 / 11.7 ms on 1 /
+#: 4 GPUs against the forests' 10.0 / 12.9 (and the one-device CC on one worker's 12.3, which
+#: links every edge too: it is not told the graph is symmetric). Hence "mirrored".
+COMPONENTS = "mirrored"
 COMPONENTS_CHOICES = ("forests", "mirrored", "labels")
 
 
@@ -496,10 +480,16 @@ def components_rank_forests(rank, symmetric, gather, mirrored=False):
         # R = [r_0 … r_P-1]: one all-gather (int32 ids while they fit)
         it = np.int32 if rank.size * n < 2**31 else np.int64
         R = _gather_equal(rank, r.astype(it))
-        P = rank.size
-        # J = ∪_p {v — r_p(v)}: row v holds r_0(v) … r_P-1(v)
-        J = sr.Matrix.from_csr(xp.arange(0, P * n + 1, P, dtype=it), R.T.reshape(-1),
-                               None, (n, n), check=False)
+        # J = ∪_p {v — r_p(v)}, without its loops and repeats: v — m(v) for m = min_p r_p
+        # (most ranks' roots agree: one link a vertex instead of P), and v — r_p(v) where
+        # r_p(v) is neither m(v) nor v; row v holds them, m(v) first
+        m = R.min(axis=0)
+        v = xp.arange(n, dtype=it)
+        keep = xp.concatenate([(m != v)[None], (R != m) & (R != v)])    # (P + 1, n)
+        ptr = xp.zeros(n + 1, dtype=xp.int64)
+        xp.cumsum(keep.sum(axis=0), out=ptr[1:])
+        J = sr.Matrix.from_csr(ptr, xp.concatenate([m[None], R]).T[keep.T], None, (n, n),
+                               check=False)
         # r(v) = the least vertex of v's component in J, the whole graph's
         r = sr.blocks.component_roots(sr.connectivity.weak_components(J))
     roots = r[lo:hi]

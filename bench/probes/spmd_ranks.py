@@ -34,7 +34,7 @@ def main():
                     help="seconds: later worker counts and the algebra loops are skipped after")
     ap.add_argument("--variants", default="fused,algebra",
                     help="the loops to time: fused (BFS_LEVELS / ROUNDS 'fused', COMPONENTS "
-                         "'forests'), ahead (BFS_LEVELS 'ahead': BFS only), mirrored "
+                         "'forests'), mirrored "
                          "(COMPONENTS 'mirrored': CC only) and algebra (the 'algebra' / "
                          "'labels' loops)")
     ap.add_argument("--weak", default="",
@@ -204,18 +204,14 @@ def main():
                     _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = False, True
                 # the fused loops first, then the algebra ones (skipped once over budget)
                 for variant in variants:
-                    # "ahead": the fused loops, BFS queued one level ahead of its counts;
                     # "mirrored": the forests on each rank's edges stored both ways
                     fused = variant != "algebra"
-                    _spmd.BFS_LEVELS = "ahead" if variant == "ahead" else (
-                        "fused" if fused else "algebra")
+                    _spmd.BFS_LEVELS = "fused" if fused else "algebra"
                     _spmd.ROUNDS = "fused" if fused else "algebra"
                     _spmd.COMPONENTS = "mirrored" if variant == "mirrored" else (
                         "forests" if fused else "labels")
                     for op in ops:
-                        if (variant, op) in (("ahead", "cc"), ("ahead", "sssp"),
-                                             ("ahead", "pagerank")) or (
-                                variant == "mirrored" and op != "cc"):
+                        if variant == "mirrored" and op != "cc":
                             continue   # the same loops as "fused"
                         if variant == "algebra" and op not in args.algebra_ops.split(","):
                             continue
@@ -257,13 +253,13 @@ def main():
         base = get.get((g0, op, "one worker, one-device algorithm", 1))
         for W in Ws:
             for path in (["spmd"] if op == "pagerank" else
-                         ["spmd fused", "spmd ahead", "spmd mirrored", "spmd algebra"]):
+                         ["spmd fused", "spmd mirrored", "spmd algebra"]):
                 t = get.get((g0, op, path, W))
                 if base and t:
                     eff[f"strong {op} {path} W={W}"] = round(base / (W * t), 3)
         for sc, W in weak:
             for path in (["spmd"] if op == "pagerank" else
-                         ["spmd fused", "spmd ahead", "spmd mirrored"]):
+                         ["spmd fused", "spmd mirrored"]):
                 t = get.get((f"kron-{sc}", op, path, W))
                 if base and t:
                     eff[f"weak {op} {path} kron-{sc} W={W}"] = round(base / t, 3)

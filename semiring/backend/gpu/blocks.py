@@ -87,30 +87,6 @@ def bfs_push(B, frontier, lens, level, depth, deg, out, shift, parent, mode):
                                     deg, out, np.int32(shift)))
 
 
-def heads_later(got, head):
-    cp = _cupy()
-    import cupyx  # noqa: PLC0415 (with CuPy: the GPU backend's)
-
-    hd = cp.ascontiguousarray(got[:, :head])
-    h = cupyx.empty_pinned(hd.shape, dtype=np.uint32)
-    hd.data.copy_to_host_async(h.ctypes.data, hd.nbytes)
-    ev = cp.cuda.Event(disable_timing=True)
-    ev.record()
-    return _HeadsLater(hd, h, ev)
-
-
-class _HeadsLater:
-    """The counts being copied: calling it waits for the copy (the device copy ``hd`` kept
-    alive until then)."""
-
-    def __init__(self, hd, h, ev):
-        self.hd, self.h, self.ev = hd, h, ev
-
-    def __call__(self):
-        self.ev.synchronize()
-        return np.ascontiguousarray(self.h).view(np.uint64).astype(np.int64)
-
-
 def join_bits(got, wlo, wn, nwords):
     cp = _cupy()
     fbits = cp.empty(nwords, dtype=cp.uint32)
@@ -231,7 +207,14 @@ def _word_sums(got, nw):
     if P * nw:
         function("bb_popc")((_grid(P * nw),), (THREADS,), (got, np.int32(P), np.int64(stride),
                                                            np.int64(nw), counts))
-    return cp.cumsum(counts, axis=1)
+    # the rows' sums from one flat scan (one CUB launch), each row less the total before it,
+    # rather than CuPy's scan along an axis: pack and unpack took 0.25 and 0.38 ms a round
+    # (kron-24 over 4 H200, 4 × 131 072 words, bench/results/20261128-dask_scaling_h200x4.md),
+    # a fifth of a fused Bellman–Ford round
+    flat = cp.cumsum(counts.reshape(-1)).reshape(P, nw)
+    if P > 1 and nw:
+        flat[1:] -= flat[:-1, -1].copy()[:, None]
+    return flat
 
 
 def pack(out, nw, d, lo, shift, kmax):
