@@ -195,7 +195,6 @@ def join_bits(got, bounds, n: int):
     """The global frontier bitmap (uint32, ⌈n / 32⌉ words) from the ranks' all-gathered send
     buffers ``got`` (P × words, rank order; rank p owns ``bounds[p]:bounds[p + 1]``)."""
     dev = "gpu" if is_cupy_array(got) else "cpu"
-    xp = array_module(dev)
     b = [int(x) for x in bounds]
     if got.ndim != 2 or got.shape[0] != len(b) - 1 or b[-1] != n:
         raise DomainMismatch(f"join_bits: got must be (P, words) for P = len(bounds) - 1 "
