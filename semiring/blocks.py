@@ -45,9 +45,9 @@ from .device import is_cupy_array, xp_of as array_module
 from .errors import DomainMismatch, InvalidValue
 from .matrix import as_matrix
 
-__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads", "join_bits",
-           "pack_changed", "relax_pull", "relax_push", "send_buffer", "unpack_changed",
-           "word_range"]
+__all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads",
+           "join_bits", "mirrored_edges", "pack_changed", "relax_pull", "relax_push", "send_buffer",
+           "unpack_changed", "word_range"]
 
 #: Distance types of the relaxation rounds.
 DISTANCE_TYPES = tuple(np.dtype(t) for t in (np.int64, np.float32, np.float64))
@@ -195,7 +195,6 @@ def join_bits(got, bounds, n: int):
     """The global frontier bitmap (uint32, ⌈n / 32⌉ words) from the ranks' all-gathered send
     buffers ``got`` (P × words, rank order; rank p owns ``bounds[p]:bounds[p + 1]``)."""
     dev = "gpu" if is_cupy_array(got) else "cpu"
-    xp = array_module(dev)
     b = [int(x) for x in bounds]
     if got.ndim != 2 or got.shape[0] != len(b) - 1 or b[-1] != n:
         raise DomainMismatch(f"join_bits: got must be (P, words) for P = len(bounds) - 1 "
@@ -243,6 +242,32 @@ def component_roots(labels):
     if n and (int(labels.min()) < 0 or int(labels.max()) >= n):
         raise InvalidValue(f"component_roots: labels must lie in [0, n) (n = {n})")
     return backend_of("gpu" if xp is not np else "cpu").blocks.component_roots(labels)
+
+
+def mirrored_edges(B, lo: int):
+    """A rank's edges stored both ways: the n × n pattern ``E_p ∪ E_pᵀ`` of the column block
+    ``B = A(:, lo:hi)`` (row i: B's row i with global column ids, then, for ``lo <= i < hi``,
+    the sources of i's in-edges), a symmetric pattern on which Afforest may skip the rows of
+    the largest component (:func:`semiring.connectivity.weak_components`, ``symmetric=True``).
+    Rows are not sorted and may repeat an entry (an edge with both ends in ``lo:hi``, stored
+    both ways in A): a pattern for the components only.
+
+    >>> import numpy as np, semiring as sr
+    >>> from semiring import blocks
+    >>> B = sr.Matrix.from_coo([0, 2], [0, 0], None, nrows=3, ncols=1, device="cpu")  # 0→1, 2→1
+    >>> G = blocks.mirrored_edges(B, 1)
+    >>> G.to_scipy().toarray().astype(int).tolist()
+    [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+    """
+    op = "mirrored_edges"
+    B = as_matrix(B, op=op, arg="B")
+    n, np_ = B.nrows, B.ncols
+    if not 0 <= lo <= n - np_:
+        raise InvalidValue(f"{op}: the block lo:hi = {lo}:{lo + np_} must lie in 0:{n}")
+    ptr, idx = backend_of(B.device).blocks.mirrored(B, B.T, int(lo), int(lo) + np_)
+    from .matrix import Matrix  # noqa: PLC0415 (the class, beside as_matrix)
+
+    return Matrix.from_csr(ptr, idx, None, (n, n), check=False)
 
 
 def _check_d(op, d, xp, n):

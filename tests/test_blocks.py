@@ -169,6 +169,28 @@ def test_component_roots(device, n, k, seed):
         np.testing.assert_array_equal(got, want)
 
 
+@few
+@given(c=cases(max_n=80))
+def test_mirrored_edges(device, c):
+    """A rank's edges both ways: the pattern E_p ∪ E_pᵀ of the column block lo:hi (every
+    entry of a row from B's row or from Bᵀ's; repeats allowed)."""
+    S, lo, hi, _, _, _ = c
+    n = S.shape[0]
+    B = sr.Matrix.from_scipy(S[:, lo:hi].tocsr(), device=device)
+    G = blocks.mirrored_edges(B, lo)
+    E = sp.csr_matrix((np.ones(S.nnz), S.nonzero()), shape=(n, n))
+    E = E[:, lo:hi]
+    E = sp.hstack([sp.csr_matrix((n, lo)), E, sp.csr_matrix((n, n - hi))]).tocsr()
+    want = ((E + E.T) > 0).toarray()
+    ip, ix = to_host(G.indptr), to_host(G.indices)
+    assert G.shape == (n, n) and ip[-1] == 2 * B.nvals
+    got = np.zeros((n, n), dtype=bool)
+    got[np.repeat(np.arange(n), np.diff(ip)), ix] = True
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(sr.InvalidValue, match="lo:hi"):
+        blocks.mirrored_edges(B, n - hi + lo + 1)
+
+
 def test_a_level_whose_block_owns_no_edge(device):
     xp = sr.array_module(device)
     S = sp.csr_matrix((np.ones(2), ([0, 1], [1, 0])), shape=(70, 70))
@@ -226,6 +248,26 @@ def test_relax_round_against_reference(device, how, dt, c, data):
     """A round's distances lie between one Jacobi round over the frontier's edges (what it
     is when no frontier vertex is lowered in the same round: exactly that) and the fixed point
     of relaxing the frontier's edges; the bits and count are the vertices lowered."""
+    _relax_round(device, how, dt, c, data)
+
+
+@few
+@given(c=cases(max_n=120), data=st.data())
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+def test_relax_pull_heavy_rows(device, dt, c, data, monkeypatch):
+    """The GPU pull's rows past HEAVY_ROW in-edges (a block a tile, min-combined): made
+    short here so that the cases' hubs (up to 600 in-edges) cross it, in tiles of 16 edges
+    (rows of many tiles, rows of one, a tile's last edges). GPU only: the CPU has one path."""
+    if device != "gpu":
+        pytest.skip("the heavy rows' kernels are the GPU's")
+    from semiring.backend.gpu import blocks as gpu_blocks  # noqa: PLC0415 (GPU only)
+
+    monkeypatch.setattr(gpu_blocks, "HEAVY_ROW", 20)
+    monkeypatch.setattr(gpu_blocks, "HEAVY_TILE", 16)
+    _relax_round(device, "pull", dt, c, data)
+
+
+def _relax_round(device, how, dt, c, data):
     S, lo, hi, F, _, _ = c
     n = S.shape[0]
     xp = sr.array_module(device)

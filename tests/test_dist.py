@@ -105,14 +105,14 @@ def test_products_match_engine(client, device, data):
     present = rng.random(n) < data.draw(st.sampled_from([0.2, 0.7, 1.0]))
     vals = np.round(rng.random(n) * 10)
     idx = np.flatnonzero(present)
-    u = sr.Vector.from_coo(xp.asarray(idx), xp.asarray(vals[idx]), size=n)
+    u = sr.Vector.from_coo(xp.asarray(idx), xp.asarray(vals[idx]), size=n, device=device)
     du = dist.DistVector.from_coo(DA, idx, vals[idx])
     kw, dkw = {}, {}
     if data.draw(st.booleans()):  # a mask
         mp = rng.random(n) < 0.5
         midx = np.flatnonzero(mp)
         mvals = rng.integers(0, 2, midx.size).astype(bool)
-        m = sr.Vector.from_coo(xp.asarray(midx), xp.asarray(mvals), size=n)
+        m = sr.Vector.from_coo(xp.asarray(midx), xp.asarray(mvals), size=n, device=device)
         dm = dist.DistVector.from_coo(DA, midx, mvals)
         structure, complement = data.draw(st.booleans()), data.draw(st.booleans())
         kw.update(mask=m, structure=structure, complement=complement)
@@ -122,7 +122,8 @@ def test_products_match_engine(client, device, data):
         replace = data.draw(st.booleans())
         oidx = np.flatnonzero(rng.random(n) < 0.5)
         ovals = rng.integers(-3, 3, oidx.size).astype(np.float64)
-        kw.update(out=sr.Vector.from_coo(xp.asarray(oidx), xp.asarray(ovals), size=n),
+        kw.update(out=sr.Vector.from_coo(xp.asarray(oidx), xp.asarray(ovals), size=n,
+                                         device=device),
                   accum=op_acc, replace=replace)
         dkw.update(out=dist.DistVector.from_coo(DA, oidx, ovals), accum=op_acc, replace=replace)
     direction = data.draw(st.sampled_from(["push", "pull"]))

@@ -54,7 +54,7 @@ def _spoil(key, change):
     if v.dtype == np.float64 and v.nvals == v.size:  # PageRank: dense, nothing missing
         miss = None
     a = v.to_dense(missing=-1 if miss is None else miss)
-    T.HELD[key] = sr.Vector.from_dense(change(a.copy()), missing=miss)
+    T.HELD[key] = sr.Vector.from_dense(change(a.copy()), missing=miss, device=v.device)
 
 
 @pytest.mark.parametrize("op", ["bfs", "sssp", "cc", "pagerank"])

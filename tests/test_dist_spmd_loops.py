@@ -1,5 +1,6 @@
 """Each named variant of the SPMD rank loops (algorithms.dist._spmd: BFS_LEVELS 'fused' /
-'algebra', COMPONENTS 'forests' / 'labels', ROUNDS 'fused' / 'algebra') against the one-device engine, on a LocalCluster
+'algebra', COMPONENTS 'forests' / 'mirrored' / 'labels', ROUNDS 'fused' /
+'algebra') against the one-device engine, on a LocalCluster
 of 2 worker processes with 1 to 4 partitions of any cut (empty ones too), over the TCP
 exchange and the NCCL path's framing."""
 

@@ -43,7 +43,8 @@ def _run(name, B, args, kwargs, missing, ntuple, gather=False):
         cupy.cuda.Device().synchronize()
     if gather:  # the arrays themselves: the one-device result, 'missing' where absent
         return out
-    vecs = tuple(sr.Vector.from_dense(o, missing=m) for o, m in zip(outs, missing))
+    vecs = tuple(sr.Vector.from_dense(o, missing=m, device=sr.device_of(o))
+                 for o, m in zip(outs, missing))
     return vecs if ntuple > 1 else vecs[0]
 
 
@@ -80,7 +81,7 @@ _FUNCTIONS = {"connected_components_roots": _component_roots}
 
 def _as_vector(a, missing):
     """The partition of a held dense result: entries equal to ``missing`` absent."""
-    return sr.Vector.from_dense(a, missing=missing)
+    return sr.Vector.from_dense(a, missing=missing, device=sr.device_of(a))
 
 
 def _pick(t, i):

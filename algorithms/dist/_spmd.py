@@ -22,6 +22,8 @@ The policy constants are those of the loop forms (:mod:`algorithms.dist.bfs` ...
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 import semiring as sr
@@ -85,6 +87,11 @@ def _edges_total(rank, deg):
 #: tested against). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the algebra
 #: loop took 9.8 ms on one rank for kron-24, where the one-device BFS takes 1.5-1.8 ms:
 #: each level's generic product, its Vector bookkeeping and two host reads.
+#: A variant that queued a run of pull levels one level ahead of their counts (the host's
+#: launches overlapping the device's level, the counts read from pinned memory later) was
+#: slower on 4 H200 (kron-24, bench/results/20261128-dask_scaling_h200x4.md: 3.76 / 4.73
+#: ms on 1 / 4 GPUs against 2.55 / 3.69): the search runs a level more (the late switch to
+#: push, the pull of an empty frontier at the end), and it was removed.
 BFS_LEVELS = "fused"
 BFS_LEVELS_CHOICES = ("fused", "algebra")
 
@@ -165,7 +172,7 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
     outs = (level, parent) if parents else (level,)
     if gather:
         return tuple(_host(o) for o in outs)
-    vecs = tuple(sr.Vector.from_dense(o, missing=-1) for o in outs)
+    vecs = tuple(sr.Vector.from_dense(o, missing=-1, device=rank.device) for o in outs)
     return vecs if parents else vecs[0]
 
 
@@ -183,7 +190,7 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
     # q(source) = source: the whole frontier, on every rank
     q = sr.Vector.from_coo(xp.asarray([source], dtype=xp.int64),
                            xp.asarray([source if parents else True], dtype=qtype),
-                           size=n, dtype=qtype)
+                           size=n, dtype=qtype, device=rank.device)
     # v(source) = 0 ;  p(source) = source            (this rank's slices, dense: -1 absent)
     level = xp.full(hi - lo, -1, dtype=xp.int64)
     parent = xp.full(hi - lo, -1, dtype=xp.int64) if parents else None
@@ -209,7 +216,7 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
         depth += 1
         # q_p⟨¬v.S, replace⟩ = q any.secondi A(:, lo:hi)
         # (v wraps level and seen as they are now: read by this product only)
-        v = sr.Vector.from_bitmap(level, seen)
+        v = sr.Vector.from_bitmap(level, seen, device=rank.device)
         qp = sr.vxm(q, B, S, mask=v, structure=True, complement=True,
                     direction="push" if pushing else "pull")
         # q = [q_0 … q_P-1] ;  |q| and Σ d(q): one all-gather (the sum left on the rank's
@@ -229,7 +236,7 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
     outs = (level, parent) if parents else (level,)
     if gather:
         return tuple(_host(o) for o in outs)
-    vecs = tuple(sr.Vector.from_dense(o, missing=-1) for o in outs)
+    vecs = tuple(sr.Vector.from_dense(o, missing=-1, device=rank.device) for o in outs)
     return vecs if parents else vecs[0]
 
 
@@ -246,8 +253,10 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
 #: 20261128-dask_four_gpu_h200.md) the fused rounds are the slower ones, kron-24 on 2 / 4
 #: GPUs 73.9 / 69.5 ms against the algebra's 48.6 / 46.3: each round's pull gives a row of
 #: more than 32 in-edges to one warp, and a Kronecker hub's ~7·10⁵ in-edges hold it for the
-#: whole round (the fix: long rows over a block, as ``spmv_pull`` bins them). Hence "algebra".
-ROUNDS = "algebra"
+#: whole round. With those rows split in tiles of a block each (``bb_relax_heavy``) the fused
+#: rounds are the faster (bench/results/20261128-dask_scaling_h200x4.md, kron-24, rank loops:
+#: 49.8 / 30.3 ms on 1 / 4 H200 against the algebra's 73.1 / 52.1). Hence "fused".
+ROUNDS = "fused"
 ROUNDS_CHOICES = ("fused", "algebra")
 
 
@@ -286,7 +295,7 @@ def _finish_distances(rank, d, inf, limit, out_type, work, gather):
             raise DistanceOverflow(f"sssp: a shortest distance lies outside the {out_type} "
                                    f"range; use int64 or float64 weights")
         d = xp.where(reached, d, info.max).astype(out_type)
-    return (_host(d),) if gather else sr.Vector.from_dense(d)
+    return (_host(d),) if gather else sr.Vector.from_dense(d, device=rank.device)
 
 
 def bellman_ford_rank_fused(rank, source, work, direction, pull_fraction, limit, out_type,
@@ -357,7 +366,7 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
         d[source - rank.lo] = 0
     # f = {source: 0}: the changed set, whole, on every rank
     f = sr.Vector.from_coo(xp.asarray([source], dtype=xp.int64), xp.zeros(1, dtype=work),
-                           size=n, dtype=work)
+                           size=n, dtype=work, device=rank.device)
     changed, rounds = 1, 0
     G = None
     while changed and rounds < n:
@@ -372,7 +381,8 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
         better = x.astype(work, copy=False) < d[i]
         i, x = i[better], x[better].astype(work, copy=False)
         d[i] = x
-        fp = sr.Vector.from_coo(i, x, size=rank.hi - rank.lo, dtype=work, sort=False)
+        fp = sr.Vector.from_coo(i, x, size=rank.hi - rank.lo, dtype=work, sort=False,
+                                device=rank.device)
         # f = [f_0 … f_P-1] ;  changed = |f|
         G = rank.gather_slices(fp, int(i.size))
         changed = sum(G.extras)
@@ -388,16 +398,16 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
     d_p`` are all-gathered (with the partial error and dangling rank), and ``t_p = w
     plus.first A(:, lo:hi)``; the rank's slices are dense (every vertex has a rank)."""
     B = rank.block("cols")
-    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    xp, n, lo, hi, dev = B.xp, rank.n, rank.lo, rank.hi, B.device
     d = xp.asarray(_out_degree(rank, B)[lo:hi].astype(np.float64))
     # p_p: the teleport distribution's slice
     p = xp.full(hi - lo, 1.0 / n) if h is None else xp.asarray(h[lo:hi])
     # dangling = (d == 0) ;  s = 1 ./ d   (∞ where dangling: those have no out-edge to carry it)
     dangling = d == 0
-    s = sr.apply(sr.Vector.from_dense(d), "minv").to_dense()
+    s = sr.apply(sr.Vector.from_dense(d, device=dev), "minv").to_dense()
     r = xp.full(hi - lo, 1.0 / n)
     # w = [r_p .* s_p …] and lost = Σ r(dangling): one all-gather
-    G = rank.gather_slices(sr.Vector.from_dense(r * s), (0.0, r[dangling].sum()))
+    G = rank.gather_slices(sr.Vector.from_dense(r * s, device=dev), (0.0, r[dangling].sum()))
     for _ in range(max_iter):
         lost = sum(e[1] for e in G.extras)
         # t_p = w plus.first A(:, lo:hi)          (each vertex sums its in-neighbours' shares)
@@ -407,11 +417,11 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
         # w' = [r'_p .* s_p …] ;  err = Σ |r' − r| ;  lost = Σ r'(dangling)
         # (the two sums stay on the rank's device until the exchange reads them with the
         # counts: no host read of their own)
-        G = rank.gather_slices(sr.Vector.from_dense(r_new * s),
+        G = rank.gather_slices(sr.Vector.from_dense(r_new * s, device=dev),
                                (xp.abs(r_new - r).sum(), r_new[dangling].sum()))
         r = r_new
         if sum(e[0] for e in G.extras) < n * tol:
-            return (_host(r),) if gather else sr.Vector.from_dense(r)
+            return (_host(r),) if gather else sr.Vector.from_dense(r, device=dev)
     raise sr.InvalidValue(f"pagerank: no convergence in max_iter (={max_iter}) iterations "
                           f"(tol = {tol})")
 
@@ -425,43 +435,62 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
 #: round). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the label rounds took
 #: 63 ms on one rank for kron-24 against 9.9 ms for the one-device Afforest: 5 rounds, each
 #: a min.first pull over every edge.
-COMPONENTS = "forests"
-COMPONENTS_CHOICES = ("forests", "labels")
+#: "mirrored": the forests' first pass on the rank's edges stored both ways
+#: (:func:`semiring.blocks.mirrored_edges`, made once per mesh), a symmetric pattern on which
+#: Afforest skips the rows of the largest component instead of linking every edge: on 4 H200
+#: (bench/results/20261128-dask_scaling_h200x4.md, kron-24, rank loops) 5.2 / 11.7 ms on 1 /
+#: 4 GPUs against the forests' 10.0 / 12.9 (and the one-device CC on one worker's 12.3, which
+#: links every edge too: it is not told the graph is symmetric). Hence "mirrored".
+COMPONENTS = "mirrored"
+COMPONENTS_CHOICES = ("forests", "mirrored", "labels")
 
 
 def components_loop():
     """The rank function of the policy's choice (:data:`COMPONENTS`, read on the client)."""
-    return _variant("COMPONENTS", COMPONENTS_CHOICES, (components_rank_forests, components_rank))
+    return _variant("COMPONENTS", COMPONENTS_CHOICES,
+                    (components_rank_forests,
+                     functools.partial(components_rank_forests, mirrored=True), components_rank))
 
 
-def components_rank_forests(rank, symmetric, gather):
+def components_rank_forests(rank, symmetric, gather, mirrored=False):
     """This rank's component roots (each vertex's least vertex): the components of the
     graph's edges into ``lo:hi`` (every edge lies in exactly one rank's column block), then
     those of the union of every rank's: v and r_p(v) are joined for every rank p, which is
     the whole graph's connectivity (two vertices are connected iff a chain of the ranks'
     components joins them). The roots are the least vertices: the same bits whatever the
-    cut. ``symmetric`` is not needed (a rank's edges are not a symmetric pattern anyway)."""
+    cut. ``symmetric`` is not needed (a rank's edges are not a symmetric pattern anyway);
+    ``mirrored``: the first pass on the rank's edges stored both ways, a symmetric pattern
+    (Afforest then skips the largest component's rows)."""
     B = rank.block("cols")                                  # A(:, lo:hi)
     xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
-    G = rank.memo.get("cc_edges")
+    key = "cc_mirrored" if mirrored else "cc_edges"
+    G = rank.memo.get(key)
     if G is None:
-        # E_p = {i — j : A(i, j), lo <= j < hi}: the block with global column ids, n × n
-        G = rank.memo["cc_edges"] = sr.Matrix.from_csr(
-            B.indptr, B.indices + B.indices.dtype.type(lo), None, (n, n), check=False)
+        if mirrored:
+            # E_p ∪ E_pᵀ: the rank's edges, both ways (row j of lo:hi also lists its sources)
+            G = sr.blocks.mirrored_edges(B, lo)
+        else:
+            # E_p = {i — j : A(i, j), lo <= j < hi}: the block with global column ids, n × n
+            G = sr.Matrix.from_csr(B.indptr, B.indices + B.indices.dtype.type(lo), None,
+                                   (n, n), check=False)
+        rank.memo[key] = G
     # r_p(v) = the least vertex of v's component in (V, E_p)      (Afforest, fused)
-    r = sr.blocks.component_roots(sr.connectivity.weak_components(G))
+    r = sr.blocks.component_roots(sr.connectivity.weak_components(G, symmetric=mirrored))
     if rank.size > 1:
         # R = [r_0 … r_P-1]: one all-gather (int32 ids while they fit)
         it = np.int32 if rank.size * n < 2**31 else np.int64
         R = _gather_equal(rank, r.astype(it))
         P = rank.size
-        # J = ∪_p {v — r_p(v)}: row v holds r_0(v) … r_P-1(v)
+        # J = ∪_p {v — r_p(v)}: row v holds r_0(v) … r_P-1(v). (J without its loops and
+        # repeats, v — min_p r_p(v) and the roots that differ from it, was tried: the bench's
+        # CC on 4 H200 took 15.1 ms with it against 12.3 without, bench/results/
+        # 20261128-dask_scaling_h200x4.md, two harnesses: not established, not kept.)
         J = sr.Matrix.from_csr(xp.arange(0, P * n + 1, P, dtype=it), R.T.reshape(-1),
                                None, (n, n), check=False)
         # r(v) = the least vertex of v's component in J, the whole graph's
         r = sr.blocks.component_roots(sr.connectivity.weak_components(J))
     roots = r[lo:hi]
-    return (_host(roots),) if gather else sr.Vector.from_dense(roots)
+    return (_host(roots),) if gather else sr.Vector.from_dense(roots, device=rank.device)
 
 
 def components_rank(rank, symmetric, gather):
@@ -474,7 +503,7 @@ def components_rank(rank, symmetric, gather):
     f = xp.arange(n, dtype=xp.int64)
     changed = n > 0
     while changed:
-        fv = sr.Vector.from_dense(f)
+        fv = sr.Vector.from_dense(f, device=rank.device)
         # g_p = f min.first A(:, lo:hi)            (least label among the in-neighbours)
         g = sr.vxm(fv, Bc, sr.min_first, direction="pull").to_dense(missing=n)
         if not symmetric:
@@ -489,7 +518,7 @@ def components_rank(rank, symmetric, gather):
         changed = bool(xp.any(fn != f))
         f = fn
     roots = f[lo:hi]
-    return (_host(roots),) if gather else sr.Vector.from_dense(roots)
+    return (_host(roots),) if gather else sr.Vector.from_dense(roots, device=rank.device)
 
 
 # ------------------------------------------------------------------------------ the client

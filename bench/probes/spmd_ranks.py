@@ -34,9 +34,16 @@ def main():
                     help="seconds: later worker counts and the algebra loops are skipped after")
     ap.add_argument("--variants", default="fused,algebra",
                     help="the loops to time: fused (BFS_LEVELS / ROUNDS 'fused', COMPONENTS "
-                         "'forests') and algebra (the 'algebra' / 'labels' loops)")
+                         "'forests'), mirrored "
+                         "(COMPONENTS 'mirrored': CC only) and algebra (the 'algebra' / "
+                         "'labels' loops)")
     ap.add_argument("--weak", default="",
                     help="scale:workers pairs (e.g. 25:2,26:4): weak scaling, the fused loops")
+    ap.add_argument("--algebra-ops", default="bfs,cc,sssp",
+                    help="the ops whose algebra loops are timed (with --variants algebra)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also time the fused loops' steps on the ranks "
+                         "(bench/probes/dask_rank_profile.py), once each")
     ap.add_argument("--device", choices=("gpu", "cpu"), default="gpu")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
@@ -161,6 +168,20 @@ def main():
                                                         keep=False))
             except Exception as err:  # noqa: BLE001 (recorded: the call's time stands)
                 extra["rank_loop_error"] = repr(err)
+            if args.profile and path == "spmd fused":
+                from bench.probes.dask_rank_profile import _profile_rank
+                try:
+                    prof = DA.call_spmd(_profile_rank, (fn, args_, 1), keep=False)
+                    extra["profile"] = prof
+                    for k, rk in enumerate(prof):
+                        steps = " ".join(f"{s}={v[0] * 1e3:.3f}/{v[1]}" for s, v in sorted(
+                            rk["steps"].items(), key=lambda x: -x[1][0]))
+                        print(f"P {graph} {op} W={W} rank {k}: loop {rk['loop_s'] * 1e3:.3f} "
+                              f"timed {rk['timed_s'] * 1e3:.3f} ms | {steps} | num_sms "
+                              f"{rk['num_sms_us']:.1f} us grid {rk['grid_us']:.2f} us",
+                              flush=True)
+                except Exception as err:  # noqa: BLE001 (recorded)
+                    extra["profile_error"] = repr(err)
         rec(graph=graph, case=op + ("+parents" if kw.get("parents") else ""), path=path, workers=W,
             seconds=t, reps=reps, equal=ok, exchange=st[0][0],
             allgathers=st[0][1] // (reps + 1), exchange_s=max(s[2] for s in st) / (reps + 1),
@@ -183,10 +204,17 @@ def main():
                     _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = False, True
                 # the fused loops first, then the algebra ones (skipped once over budget)
                 for variant in variants:
-                    _spmd.BFS_LEVELS = variant
-                    _spmd.ROUNDS = variant
-                    _spmd.COMPONENTS = "forests" if variant == "fused" else "labels"
+                    # "mirrored": the forests on each rank's edges stored both ways
+                    fused = variant != "algebra"
+                    _spmd.BFS_LEVELS = "fused" if fused else "algebra"
+                    _spmd.ROUNDS = "fused" if fused else "algebra"
+                    _spmd.COMPONENTS = "mirrored" if variant == "mirrored" else (
+                        "forests" if fused else "labels")
                     for op in ops:
+                        if variant == "mirrored" and op != "cc":
+                            continue   # the same loops as "fused"
+                        if variant == "algebra" and op not in args.algebra_ops.split(","):
+                            continue
                         if variant == "algebra" and time.perf_counter() - T0 > args.budget:
                             info.setdefault("skipped", []).append(f"W={W} {op} algebra: budget")
                             continue
@@ -217,21 +245,24 @@ def main():
             continue
         graph = f"kron-{sc}"
         src, ref = reference(sc)
-        run_workers(sc, [W], ["fused"])
+        run_workers(sc, [W], [v for v in variants if v != "algebra"] or ["fused"])
     get = {(r["graph"], r["case"], r["path"], r["workers"]): r["seconds"] for r in rows}
     g0 = f"kron-{scale}"
     eff = {}
     for op in ops:
         base = get.get((g0, op, "one worker, one-device algorithm", 1))
         for W in Ws:
-            for path in (["spmd"] if op == "pagerank" else ["spmd fused", "spmd algebra"]):
+            for path in (["spmd"] if op == "pagerank" else
+                         ["spmd fused", "spmd mirrored", "spmd algebra"]):
                 t = get.get((g0, op, path, W))
                 if base and t:
                     eff[f"strong {op} {path} W={W}"] = round(base / (W * t), 3)
         for sc, W in weak:
-            t = get.get((f"kron-{sc}", op, "spmd" if op == "pagerank" else "spmd fused", W))
-            if base and t:
-                eff[f"weak {op} kron-{sc} W={W}"] = round(base / t, 3)
+            for path in (["spmd"] if op == "pagerank" else
+                         ["spmd fused", "spmd mirrored"]):
+                t = get.get((f"kron-{sc}", op, path, W))
+                if base and t:
+                    eff[f"weak {op} {path} kron-{sc} W={W}"] = round(base / t, 3)
     info["efficiency_vs_one_device_one_worker"] = eff
     info["total_s"] = round(time.perf_counter() - T0, 1)
     save()

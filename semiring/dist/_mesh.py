@@ -120,11 +120,17 @@ def _host(a):
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else a
 
 
+def _on(xp, a):
+    """``a`` on ``xp``'s device (a copy when it is elsewhere): a rank's exchange buffers live
+    on the rank's device whatever device the caller's vector is on."""
+    return _host(a) if xp is np else xp.asarray(a)
+
+
 def _padded(xp, a, m):
-    """``a`` (1-D) in a contiguous buffer of length ``m >= a.size`` (the tail unset: NCCL's
-    all-gather takes one count from every rank)."""
+    """``a`` (1-D) in a contiguous buffer of length ``m >= a.size`` on ``xp``'s device (the
+    tail unset: NCCL's all-gather takes one count from every rank)."""
     buf = xp.empty(m, dtype=a.dtype)
-    buf[:a.size] = a
+    buf[:a.size] = _on(xp, a)
     return buf
 
 
@@ -324,7 +330,7 @@ class Rank:
             acc = got[0]
             for p in range(1, self.size):
                 acc = fold(acc, got[p])
-            return acc
+            return sr.to_device(acc, "gpu" if on_gpu else "cpu")  # where the value was
         got = self.allgather(_host(value))
         acc = got[0]
         for g in got[1:]:
@@ -365,7 +371,7 @@ class Rank:
         if self.size == 1:
             return a
         if self.exchange != "tcp":
-            return self._nccl_concat(a)
+            return sr.to_device(self._nccl_concat(a), sr.device_of(a))
         whole = np.concatenate(self.allgather(_host(a)))
         return whole if isinstance(a, np.ndarray) else sr.array_module("gpu").asarray(whole)
 
@@ -529,7 +535,8 @@ class Rank:
                 # slices of one length (even cuts): the received buffers are the whole vector
                 self.exchanges += 1
                 self.exchange_s += time.perf_counter() - t
-                whole = sr.Vector.from_bitmap(rx, rp, device=v.device)
+                whole = sr.Vector.from_bitmap(sr.to_device(rx, v.device),
+                                              sr.to_device(rp, v.device), device=v.device)
                 return Gathered(self, v.dtype, v.xp, v.device, extras, None, whole, module=xp)
             msgs = [("b", rx[p * nmax:p * nmax + int(sizes[p])],
                      None if full[p] else rp[p * nmax:p * nmax + int(sizes[p])])
@@ -618,10 +625,11 @@ class Gathered:
         self.am = module
 
     def vector(self, form="sparse"):
-        """The whole vector, as an ``sr.Vector`` of ``form`` on the rank's device."""
+        """The whole vector, as an ``sr.Vector`` of ``form`` on the device of the slices
+        gathered (the rank's device, or the host for host slices)."""
         if self.whole is not None:
             return self.whole.to_form(form)
-        R, dt, xp, am = self.rank, self.dtype, self.xp, self.am
+        R, dt, am = self.rank, self.dtype, self.am
         spans = list(zip(R.bounds[:-1], R.bounds[1:], self.msgs))
         if form == "sparse":
             idx, vals = [], []
@@ -633,8 +641,10 @@ class Gathered:
                     k = am.arange(hi - lo, dtype=np.int64) if b is None else am.flatnonzero(b)
                     idx.append(k + lo)
                     vals.append(a if b is None else a[k])
-            i = xp.asarray(am.concatenate(idx))
-            x = xp.asarray(am.concatenate(vals).astype(dt, copy=False))
+            # on the vector's device (received on the rank's: they differ for a host vector
+            # gathered by GPU ranks through NCCL)
+            i = sr.to_device(am.concatenate(idx), self.device)
+            x = sr.to_device(am.concatenate(vals).astype(dt, copy=False), self.device)
             # unique by construction (each slice a Vector's own indices, the slices' ranges
             # disjoint): the Vector as from_coo(sort=False) makes it, without its range and
             # duplicate checks (a count over all n, two host reads: every round)
@@ -651,7 +661,8 @@ class Gathered:
                 vals[lo:hi] = a
                 pres[lo:hi] = True if b is None else b
                 full = full and b is None
-        return sr.Vector.from_bitmap(xp.asarray(vals), None if full else xp.asarray(pres),
+        return sr.Vector.from_bitmap(sr.to_device(vals, self.device),
+                                     None if full else sr.to_device(pres, self.device),
                                      device=self.device)
 
 

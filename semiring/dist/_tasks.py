@@ -396,7 +396,7 @@ def degree_block(B, kind):
         deg = xp.diff(B.indptr.astype(xp.int64))
     else:
         deg = xp.bincount(B.indices.astype(xp.int64), minlength=B.ncols).astype(xp.int64)
-    return sr.Vector.from_dense(deg)
+    return sr.Vector.from_dense(deg, device=B.device)
 
 
 def counts_cut(B, kind_from, bounds):
@@ -414,7 +414,7 @@ def sum_pieces(*pieces):
     total = pieces[0].copy()
     for p in pieces[1:]:
         total += p
-    return sr.Vector.from_dense(total)
+    return sr.Vector.from_dense(total, device=sr.device_of(total))
 
 
 # ------------------------------------------------------------------ vectors
@@ -425,12 +425,12 @@ def vec_new(size, dtype, device):
 
 def vec_full(size, value, dtype, device):
     xp = _xp(device)
-    return sr.Vector.from_dense(xp.full(size, value, dtype=dtype))
+    return sr.Vector.from_dense(xp.full(size, value, dtype=dtype), device=device)
 
 
 def vec_arange(lo, hi, dtype, device):
     xp = _xp(device)
-    return sr.Vector.from_dense(xp.arange(lo, hi, dtype=dtype))
+    return sr.Vector.from_dense(xp.arange(lo, hi, dtype=dtype), device=device)
 
 
 def vec_from_coo(idx, vals, size, dtype, device, dup_op):
@@ -445,7 +445,7 @@ def vec_from_coo(idx, vals, size, dtype, device, dup_op):
 
 def vec_from_dense(arr, missing, device):
     xp = _xp(device)
-    return sr.Vector.from_dense(xp.asarray(arr), missing=missing)
+    return sr.Vector.from_dense(xp.asarray(arr), missing=missing, device=device)
 
 
 def vec_meta(v):

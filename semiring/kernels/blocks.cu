@@ -223,14 +223,46 @@ __global__ void bb_list(const unsigned* __restrict__ fbits, long long nwords,
 
 // Each vertex's component's least vertex from component labels (any ids < n): first[c] =
 // the least v with labels[v] == c (first: n entries, each n before), then roots[v] =
-// first[labels[v]].
+// first[labels[v]]. A giant component's millions of vertices share one label: an atomic
+// each would queue on one address, so a warp's lanes of one label send only their least
+// (the lowest lane: vertices ascend with the lane), and only when first[c] is still larger
+// (after the first waves it rarely is).
 template <typename L>
 __global__ void bb_first(const L* __restrict__ labels, long long n,
                          unsigned long long* __restrict__ first)
 {
     const long long step = (long long)gridDim.x * blockDim.x;
-    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step)
-        atomicMin(&first[(long long)labels[v]], (unsigned long long)v);
+    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step) {
+        const unsigned long long c = (unsigned long long)labels[v];
+        const unsigned same = __match_any_sync(__activemask(), c);
+        if ((int)(threadIdx.x & 31) == __ffs(same) - 1
+            && (unsigned long long)v < *reinterpret_cast<volatile unsigned long long*>(&first[c]))
+            atomicMin(&first[c], (unsigned long long)v);
+    }
+}
+
+// A rank's edges stored both ways (E_p ∪ E_pᵀ, n × n, for Afforest's symmetric skip): row i
+// is B's row i (columns lo + local id) followed, for lo <= i < hi, by Bᵀ's row i - lo (global
+// source ids); ptr: the rows' offsets (made by the caller). A warp a row, its lanes copying.
+template <typename I>
+__global__ void bb_mirror(const I* __restrict__ bptr, const I* __restrict__ bidx,
+                          const I* __restrict__ tptr, const I* __restrict__ tidx, long long n,
+                          long long lo, long long hi, const long long* __restrict__ ptr,
+                          I* __restrict__ idx)
+{
+    const int lane = threadIdx.x & 31;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < n;
+         i += warps) {
+        const long long b = (long long)bptr[i], e = (long long)bptr[i + 1];
+        long long at = ptr[i];
+        for (long long k = b + lane; k < e; k += 32) idx[at + k - b] = (I)((long long)bidx[k] + lo);
+        if (i >= lo && i < hi) {
+            at += e - b;
+            const long long tb = (long long)tptr[i - lo], te = (long long)tptr[i - lo + 1];
+            for (long long k = tb + lane; k < te; k += 32) idx[at + k - tb] = tidx[k];
+        }
+    }
 }
 
 template <typename L>
@@ -274,11 +306,13 @@ __device__ __forceinline__ bool sr_bb_atomic_min(T* a, T v)
 // Pull: every vertex j of the block takes the least d(u) + w(u, j) over its in-edges from
 // the frontier bitmap (row j of Bᵀ, weights w[k * wstride]):
 //     t = f min.+ B ;  improved = t < d_p ;  d_p⟨improved⟩ = t ;  out ∪= improved ; count
+// Rows of more than `heavy` in-edges are left to bb_relax_heavy (a Kronecker hub's ~10⁵-10⁶
+// in-edges would hold one warp for the whole round).
 template <typename I, typename T>
 __global__ void bb_relax_pull(
     const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
     long long wstride, long long np, const unsigned* __restrict__ fbits, T* d, long long lo,
-    unsigned* __restrict__ out, int shift)
+    unsigned* __restrict__ out, int shift, long long heavy)
 {
     unsigned* words = out + SR_BB_HEAD;
     const int lane = threadIdx.x & 31;
@@ -293,6 +327,7 @@ __global__ void bb_relax_pull(
         if (j < np) {
             b = (long long)indptr[j];
             e = (long long)indptr[j + 1];
+            if (e - b > heavy) e = b;   // bb_relax_heavy's
         }
         const bool light = e - b <= SR_BB_LIGHT;
         if (light) {
@@ -334,6 +369,77 @@ __global__ void bb_relax_pull(
             ++count;
         }
         sr_bb_set_warp(words, base, shift, __ballot_sync(0xffffffffu, take));
+    }
+    sr_bb_count(out, count, 0);
+}
+
+// The heavy rows of a pull round (more than `heavy` in-edges, rows[0, H) ascending), cut in
+// tiles of at most `tile` edges (tile t: row index tile_row[t] into rows, edges from
+// tile_start[t]): a block a tile (grid-stride), its least d(u) + w(u, j) over the tile's
+// frontier sources min-combined into tmin[h] (none: the type's max, inf for floats) by one
+// atomic a block:
+//     t(j) = min over tiles of (f min.+ B)(tile)
+template <typename I, typename T>
+__global__ void bb_relax_heavy(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, const long long* __restrict__ rows, const long long* __restrict__ tile_row,
+    const long long* __restrict__ tile_start, long long ntiles, long long tile,
+    const unsigned* __restrict__ fbits, const T* d, T* __restrict__ tmin)
+{
+    __shared__ T best_w[32];
+    __shared__ int got_w[32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int nwarps = (blockDim.x + 31) >> 5;
+    for (long long t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        const long long h = tile_row[t];
+        const long long kb = tile_start[t];
+        const long long rend = (long long)indptr[rows[h] + 1];
+        const long long ke = kb + tile < rend ? kb + tile : rend;
+        T bt = T(0);
+        bool bg = false;
+        for (long long k = kb + threadIdx.x; k < ke; k += blockDim.x) {
+            const long long u = (long long)indices[k];
+            if (sr_bb_bit(fbits, u)) {
+                const T c = d[u] + w[k * wstride];
+                if (!bg || c < bt) { bt = c; bg = true; }
+            }
+        }
+        for (int off = 16; off > 0; off >>= 1) {
+            const T ot = __shfl_down_sync(0xffffffffu, bt, off);
+            const int og = __shfl_down_sync(0xffffffffu, (int)bg, off);
+            if (og && (!bg || ot < bt)) { bt = ot; bg = true; }
+        }
+        if (lane == 0) { best_w[warp] = bt; got_w[warp] = bg; }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int k = 1; k < nwarps; ++k)
+                if (got_w[k] && (!bg || best_w[k] < bt)) { bt = best_w[k]; bg = true; }
+            if (bg) sr_bb_atomic_min(&tmin[h], bt);
+        }
+        __syncthreads();
+    }
+}
+
+// The heavy rows' round: t = tmin[h] (then reset to `none` for the next round) lowers
+// d(lo + rows[h]) where smaller, its bit and count going to the send buffer as the pull's.
+template <typename T>
+__global__ void bb_relax_heavy_done(const long long* __restrict__ rows, long long H,
+                                    T* __restrict__ tmin, T none, T* d, long long lo,
+                                    unsigned* __restrict__ out, int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0;
+    for (long long h = (long long)blockIdx.x * blockDim.x + threadIdx.x; h < H; h += step) {
+        const T t = tmin[h];
+        tmin[h] = none;
+        const long long j = rows[h];
+        if (t < d[lo + j]) {
+            d[lo + j] = t;
+            const long long bit = j + shift;
+            atomicOr(&words[bit >> 5], 1u << (bit & 31));
+            ++count;
+        }
     }
     sr_bb_count(out, count, 0);
 }

@@ -115,6 +115,24 @@ def _lower(d, lo, js, cand, out, shift, count_new):
     out[:HEAD].view(np.uint64)[0] += np.uint64(int(fresh.sum()) if count_new else low.size)
 
 
+def mirrored(B, BT, lo, hi):
+    n = B.nrows
+    bl = np.diff(B.indptr.astype(np.int64))
+    tl = np.zeros(n, dtype=np.int64)
+    tl[lo:hi] = np.diff(BT.indptr.astype(np.int64))
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(bl + tl, out=ptr[1:])
+    idx = np.empty(B.nvals + BT.nvals, dtype=B.itype)
+    # B's entries first in each row, then Bᵀ's
+    pb = np.arange(B.nvals) - np.repeat(B.indptr[:-1].astype(np.int64), bl) + np.repeat(ptr[:-1], bl)
+    idx[pb] = B.indices.astype(np.int64) + lo
+    tlen = tl[lo:hi]
+    pt = (np.arange(BT.nvals) - np.repeat(BT.indptr[:-1].astype(np.int64), tlen)
+          + np.repeat(ptr[lo:hi] + bl[lo:hi], tlen))
+    idx[pt] = BT.indices
+    return ptr, idx
+
+
 def relax_pull(BT, w, wstride, fbits, d, lo, out, shift):
     indptr, indices = BT.indptr.astype(np.int64), BT.indices.astype(np.int64)
     rows, pos = _edges(indptr, np.arange(BT.nrows))

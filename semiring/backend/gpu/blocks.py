@@ -19,6 +19,13 @@ D_TYPES = {np.dtype(np.int64): "long long", np.dtype(np.float32): "float",
 #: it first would cost a host sync a level.
 THREADS = 256
 BLOCKS_PER_SM = 8
+#: A pull round's rows of more than HEAVY_ROW in-edges go to ``bb_relax_heavy``, cut in tiles of
+#: HEAVY_TILE edges, a block a tile, min-combined by one atomic a tile: on 4 H200 a kron-24
+#: round took ~5.5 ms on 1, 2 and 4 GPUs alike (bench/results/20261128-spmd_fused_h200x4.md),
+#: a hub's ~7·10⁵ in-edges scanned by one warp whatever the cut. Below HEAVY_ROW a warp's scan
+#: of a row is at most HEAVY_ROW / 32 = 64 steps.
+HEAVY_ROW = 2048
+HEAVY_TILE = 2048
 
 
 def source() -> str:
@@ -29,10 +36,11 @@ def kernel_names():
     """Every instantiation of the block kernels."""
     names = ["bb_join", "bb_popc"]
     for T in D_TYPES.values():
-        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>"]
-        names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push") for I in C_TYPES.values()]
+        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>", f"bb_relax_heavy_done<{T}>"]
+        names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push", "heavy")
+                  for I in C_TYPES.values()]
     for I in C_TYPES.values():
-        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>"]
+        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>", f"bb_mirror<{I}>"]
         names += [f"bb_{k}<{I}, {p}>" for k in ("pull", "push") for p in (0, 1, 2)]
     return names
 
@@ -47,8 +55,10 @@ def function(name: str):
 
 
 def _full_grid() -> int:
-    cp = _cupy()
-    return kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM
+    # kept per device: kernels.num_sms reads every attribute of the device (CuPy's
+    # Device.attributes), a cost paid at each launch of a BFS level otherwise
+    return kernels.memo(("blocks.full_grid", BLOCKS_PER_SM), lambda: kernels.num_sms(
+        _cupy().cuda.Device().id) * BLOCKS_PER_SM)
 
 
 def _grid(items: int) -> int:
@@ -111,13 +121,71 @@ def component_roots(labels):
     return roots
 
 
+def _heavy_plan(BT, dtype):
+    """(rows, tile_row, tile_start, tmin) of BT's rows past HEAVY_ROW in-edges: the rows,
+    each tile's row (an index into rows) and first edge, and the rounds' scratch minima
+    (each the type's none, reset by every round); None when no row is that long. Kept in
+    the matrix's memo (the blocks do not change; made with one host read)."""
+    key = ("blocks.heavy", HEAVY_ROW, HEAVY_TILE, np.dtype(dtype).str)
+    if key in BT._memo:
+        return BT._memo[key]
+    cp = _cupy()
+    lens = cp.diff(BT.indptr.astype(cp.int64))
+    rows = cp.flatnonzero(lens > HEAVY_ROW)
+    plan = None
+    if rows.size:
+        starts = BT.indptr[rows].astype(cp.int64).get()
+        nt = -(-lens[rows].get() // HEAVY_TILE)
+        tile_row = np.repeat(np.arange(rows.size, dtype=np.int64), nt)
+        first = np.repeat(np.cumsum(nt) - nt, nt)
+        tile_start = np.repeat(starts, nt) + (np.arange(tile_row.size) - first) * HEAVY_TILE
+        tmin = cp.full(rows.size, _none(dtype), dtype=dtype)
+        plan = (rows.astype(cp.int64), cp.asarray(tile_row), cp.asarray(tile_start), tmin)
+    BT._memo[key] = plan
+    return plan
+
+
+def _none(dtype):
+    dtype = np.dtype(dtype)
+    return dtype.type(np.inf if dtype.kind == "f" else np.iinfo(dtype).max)
+
+
+def mirrored(B, BT, lo, hi):
+    cp = _cupy()
+    n = B.nrows
+    it = np.dtype(B.itype)
+    lens = cp.diff(B.indptr.astype(cp.int64))
+    lens[lo:hi] += cp.diff(BT.indptr.astype(cp.int64))
+    ptr = cp.zeros(n + 1, dtype=cp.int64)
+    cp.cumsum(lens, out=ptr[1:])
+    idx = cp.empty(B.nvals + BT.nvals, dtype=it)
+    if n:
+        function(f"bb_mirror<{C_TYPES[it]}>")((_grid(32 * n),), (THREADS,), (
+            B.indptr, B.indices, BT.indptr, BT.indices, np.int64(n), np.int64(lo),
+            np.int64(hi), ptr, idx))
+    return ptr, idx
+
+
 def relax_pull(BT, w, wstride, fbits, d, lo, out, shift):
     np_ = BT.nrows
     if np_ == 0:
         return
-    f = function(f"bb_relax_pull<{C_TYPES[np.dtype(BT.itype)]}, {D_TYPES[np.dtype(d.dtype)]}>")
+    I, T = C_TYPES[np.dtype(BT.itype)], D_TYPES[np.dtype(d.dtype)]
+    plan = _heavy_plan(BT, d.dtype)
+    f = function(f"bb_relax_pull<{I}, {T}>")
     f((_grid(np_),), (THREADS,), (BT.indptr, BT.indices, w, np.int64(wstride), np.int64(np_),
-                                  fbits, d, np.int64(lo), out, np.int32(shift)))
+                                  fbits, d, np.int64(lo), out, np.int32(shift),
+                                  np.int64(HEAVY_ROW if plan is not None else 2**62)))
+    if plan is not None:
+        # t(j) = min over j's tiles of (f min.+ B)(tile) ;  d⟨t < d⟩ = t   (the heavy rows)
+        rows, tile_row, tile_start, tmin = plan
+        function(f"bb_relax_heavy<{I}, {T}>")(
+            (min(int(tile_row.size), _full_grid()),), (THREADS,),
+            (BT.indptr, BT.indices, w, np.int64(wstride), rows, tile_row, tile_start,
+             np.int64(tile_row.size), np.int64(HEAVY_TILE), fbits, d, tmin))
+        function(f"bb_relax_heavy_done<{T}>")((_grid(int(rows.size)),), (THREADS,), (
+            rows, np.int64(rows.size), tmin, _none(d.dtype), d, np.int64(lo), out,
+            np.int32(shift)))
 
 
 def relax_push(B, w, wstride, frontier, lens, d, lo, out, shift):
@@ -139,7 +207,14 @@ def _word_sums(got, nw):
     if P * nw:
         function("bb_popc")((_grid(P * nw),), (THREADS,), (got, np.int32(P), np.int64(stride),
                                                            np.int64(nw), counts))
-    return cp.cumsum(counts, axis=1)
+    # the rows' sums from one flat scan (one CUB launch), each row less the total before it,
+    # rather than CuPy's scan along an axis: pack and unpack took 0.25 and 0.38 ms a round
+    # (kron-24 over 4 H200, 4 × 131 072 words, bench/results/20261128-dask_scaling_h200x4.md),
+    # a fifth of a fused Bellman–Ford round
+    flat = cp.cumsum(counts.reshape(-1)).reshape(P, nw)
+    if P > 1 and nw:
+        flat[1:] -= flat[:-1, -1].copy()[:, None]
+    return flat
 
 
 def pack(out, nw, d, lo, shift, kmax):
