@@ -214,6 +214,32 @@ def _grid_operand(A, source, op: str):
     return A, n
 
 
+def _bfs_workspace(cp, n: int, isize: int):
+    """bfs_grid's scratch as one device allocation: (the array, the addresses of q0, q1, o0,
+    o1, vis, fb0, fb1, state as np.uint64, in the kernel's argument order). The state words
+    come first (:class:`_WorkspaceWords` reads them there)."""
+    words = (n + 31) // 32
+    sizes = (12 * 8, n * isize, n * isize, n * 8, n * 8, words * 4, words * 4, words * 4)
+    offs, at = [], 0
+    for sz in sizes:
+        offs.append(at)
+        at += -(-sz // 256) * 256  # each part 256-byte aligned
+    ws = cp.empty(at, dtype=cp.uint8)
+    base = ws.data.ptr
+    state, q0, q1, o0, o1, vis, fb0, fb1 = (np.uint64(base + o) for o in offs)
+    return ws, (q0, q1, o0, o1, vis, fb0, fb1, state)
+
+
+class _WorkspaceWords:
+    """The first ``k`` int64 words of a workspace (its state), viewed only when read."""
+
+    def __init__(self, ws, k):
+        self._ws, self._k = ws, k
+
+    def __getitem__(self, sl):
+        return self._ws[:8 * self._k].view(np.int64)[sl]
+
+
 class _DeviceInfo(Mapping):
     """A launch's counters (a dict of ints), read from the device on first access: a caller
     that never reads them pays no host synchronization."""
@@ -330,25 +356,23 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     AT = A if symmetric else A.T
     f, most = _gt.grid_function(kname, op, per_sm)
     blocks = most if blocks is None else min(int(blocks), most)
-    itype = A.itype
-    # the kernel sets level and parent to -1 and the bitmaps to zero
+    # the kernel sets level and parent to -1, the bitmaps and counters to zero; its scratch
+    # (state, bitmaps, queues) is one allocation passed as addresses (one pool request and
+    # no views: each cost microseconds of the call, on the host, before the launch)
     level = cp.empty(n, dtype=cp.int64)
     parent = cp.empty(n, dtype=cp.int64) if parents else None
-    q = cp.empty((2, n), dtype=itype)
-    o = cp.empty((2, n), dtype=cp.int64)
-    words = (n + 31) // 32
-    bits = cp.empty((3, words), dtype=cp.uint32)  # visited, and the frontier's two bitmaps
-    state = cp.zeros(12, dtype=cp.int64)
+    ws, ptr = _bfs_workspace(cp, n, np.dtype(A.itype).itemsize)
     tr = cp.zeros(1 + 4 * TRACE_LEVELS, dtype=cp.int64) if trace else None
     try:
         f((blocks,), (_gt.GRID_THREADS,), (
             A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
-            level if parent is None else parent, q[0], q[1], o[0], o[1], bits[0], bits[1],
-            bits[2], state, np.int64(alpha), np.int64(beta), np.int32(_DIRECTION_MODES[direction]),
-            tr if trace else np.uint64(0), np.int64(TRACE_LEVELS)))
+            level if parent is None else parent, *ptr, np.int64(alpha), np.int64(beta),
+            np.int32(_DIRECTION_MODES[direction]), tr if trace else np.uint64(0),
+            np.int64(TRACE_LEVELS)))
     except _gt.driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                  f"{_gt.GRID_THREADS} threads failed: {err}") from err
+    state = _WorkspaceWords(ws, 12)
     # no host sync here: the counters are read if and when info is
     info = _DeviceInfo(state, ("depth", "levels", "push", "pull"))
     if trace:

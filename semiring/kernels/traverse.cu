@@ -625,8 +625,21 @@ __device__ __forceinline__ void sr_buf_add(bool take, I v, I* buf, int& nb,
 // a CAS of its level from -1 or, given the visited bitmap vis (nullable) and no smallest
 // parent to find, by an atomicOr of its bit there; it is appended to qo/oo through the warp's
 // buffer s_buf (sr_buf_add).
-// qi, oi and vis were written before the last barrier by other blocks: read through L2
-// (__ldcg), never a stale L1 line.
+// qi, oi and vis were written before the last barrier by other blocks. The barrier's
+// fences invalidate each multiprocessor's L1 (__threadfence is MEMBAR.SC.GPU + CCTL.IVALL in
+// the sm_90 SASS), so what is read through L1 after it is what was written before it: with
+// SR_PUSH_L1 the binary search over oi and the queue's vertices go through L1 (the top steps
+// of every thread's search hit the same words), else through L2 alone (__ldcg). vis changes
+// during the level: its pre-check may read a stale word, which only sends the claim to the
+// atomicOr that decides.
+#ifndef SR_PUSH_L1
+#define SR_PUSH_L1 1
+#endif
+#if SR_PUSH_L1
+#define SR_LD_PUSH(p) __ldca(p)
+#else
+#define SR_LD_PUSH(p) __ldcg(p)
+#endif
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
@@ -643,7 +656,7 @@ __device__ __forceinline__ void sr_grid_push(
     const int ns = (int)((count + step - 1) / step);
     // only a block with edges this level needs them (a narrow level keeps most blocks idle)
     if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
-        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
     __syncthreads();
     // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
     for (long long e = gtid; e - lane < total; e += stride) {
@@ -659,15 +672,15 @@ __device__ __forceinline__ void sr_grid_push(
             hi = (int)min((long long)lo + step, count);
             while (hi - lo > 1) {
                 const int mid = (lo + hi) >> 1;
-                if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
+                if (SR_LD_PUSH(oi + mid) <= e) lo = mid; else hi = mid;
             }
-            const I u = __ldcg(qi + lo);
-            v = indices[(long long)indptr[u] + (e - __ldcg(oi + lo))];
+            const I u = SR_LD_PUSH(qi + lo);
+            v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + lo))];
             if (vis != nullptr && PARENTS != 2) {
                 // claimed by setting its visited bit: the bitmap stays in L2, the level array
                 // (8 bytes a vertex, random) would not
                 const unsigned int bit = 1u << (v & 31);
-                if (!(__ldcg(vis + (v >> 5)) & bit))
+                if (!(SR_LD_PUSH(vis + (v >> 5)) & bit))
                     claimed = !(atomicOr(vis + (v >> 5), bit) & bit);
                 if (claimed) level[v] = d1;
                 if (claimed && PARENTS == 1) parent[v] = (long long)u;
@@ -767,8 +780,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // clears a bitmap and sets the queue's bits.
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
-// ceil(n / 32) words); the kernel sets level and parent to -1 and the bitmaps to zero. state (int64[12],
-// zero on entry): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
+// ceil(n / 32) words); the kernel sets level and parent to -1 and the bitmaps to zero. state
+// (int64[12], any values on entry: the kernel sets what it reads): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
 // [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
 // the queues hold n), [10] the barrier word, [11] the counter of the bitmap → queue appends.
 // The queue counter's vertex field is 24 bits:
@@ -786,14 +799,37 @@ __device__ __forceinline__ long long sr_clock_ns()
     return (long long)t;
 }
 
+// The pull's frontier bitmap is read-only during the level and was written before the last
+// barrier, whose fences invalidate L1 (see sr_grid_push): with SR_PULL_L1 its words are read
+// through L1, where the bits of the in-neighbours many rows share (a Kronecker graph's hubs)
+// stay, instead of an L2 round trip each.
+#ifndef SR_PULL_L1
+#define SR_PULL_L1 1
+#endif
 template <typename I>
 __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 {
+#if SR_PULL_L1
+    return (__ldca(bits + (u >> 5)) >> (u & 31)) & 1u;
+#else
     return (__ldcg(bits + (u >> 5)) >> (u & 31)) & 1u;
+#endif
 }
 
+// Blocks a multiprocessor the compiler plans bfs_grid's registers for (__launch_bounds__'s
+// second argument). With none, nvcc 13.0 gave it 40 registers and 78 bytes of spills (room for
+// 3 blocks of 512 threads); with 2 (BFS_GRID_BLOCKS_PER_SM), 62 registers and no spills.
+// 1: each warp of a pull loads its next word's visited bits and row bounds before scanning
+// this one (bench/probes/bfs_levels_probe.py measures it)
+#ifndef SR_PULL_PREFETCH
+#define SR_PULL_PREFETCH 0
+#endif
+#ifndef SR_BFS_MINB
+#define SR_BFS_MINB 2
+#endif
+
 template <typename I, int PARENTS>
-__global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
+__global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n, long long source,
     long long* level, long long* parent, I* q0, I* q1, long long* o0, long long* o1,
@@ -812,20 +848,24 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
     __shared__ I s_buf[SR_GRID_THREADS / 32 * SR_WARP_BUF];
     const long long m = (long long)indptr[n];
     const long long deg0 = (long long)indptr[source + 1] - (long long)indptr[source];
-    // the outputs and bitmaps start here, not in fills before the launch (a launch each)
+    // the outputs, bitmaps and counters start here, not in fills before the launch (a launch
+    // each), the source's entries with the rest: one barrier. The barrier word needs no
+    // zero (sr_grid_sync flips its top bit from whatever it holds).
     for (long long i = gtid; i < n; i += stride) {
-        level[i] = -1;
-        if (PARENTS) parent[i] = -1;
+        level[i] = i == source ? 0 : -1;
+        if (PARENTS) parent[i] = i == source ? source : -1;
     }
-    for (long long w = gtid; w < nwords; w += stride) vis[w] = fb0[w] = fb1[w] = 0u;
-    sr_grid_sync(bar);
+    for (long long w = gtid; w < nwords; w += stride) {
+        vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
+        fb0[w] = fb1[w] = 0u;
+    }
     if (gtid == 0) {
-        level[source] = 0;
-        if (PARENTS) parent[source] = source;
-        vis[source >> 5] = 1u << (source & 31);
         q0[0] = (I)source;
         o0[0] = 0;
         ctr[0] = (1ull << SR_GRID_EDGE_BITS) + (unsigned long long)deg0;
+        ctr[1] = ctr[2] = 0ull;
+        over[0] = over[1] = over[2] = 0;
+        state[11] = 0;  // the bitmap → queue appends' counter
     }
     sr_grid_sync(bar);
 
@@ -888,16 +928,42 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
             }
             if (threadIdx.x == 0) s_found = 0ull;
             __syncthreads();
+#if SR_PULL_PREFETCH
+            // the next word's visited bits and row bounds are loaded before this word's scan,
+            // so its scan starts without their two dependent latencies (the bounds are read
+            // for visited lanes too: n index pairs a pull level, coalesced)
+            unsigned int seen_n = 0u;
+            long long beg_n = 0, end_n = 0;
+            if (gwarp < nwords) {
+                const long long v0 = (gwarp << 5) + lane;
+                seen_n = __ldcg(vis + gwarp);
+                if (v0 < n) { beg_n = (long long)tindptr[v0]; end_n = (long long)tindptr[v0 + 1]; }
+            }
+#endif
             for (long long w = gwarp; w < nwords; w += nwarps) {
+#if SR_PULL_PREFETCH
+                const unsigned int seen = seen_n;
+                long long beg = beg_n, end = end_n;
+                {
+                    const long long wn = w + nwarps, vn = (wn << 5) + lane;
+                    if (wn < nwords) {
+                        seen_n = __ldcg(vis + wn);
+                        if (vn < n) { beg_n = (long long)tindptr[vn]; end_n = (long long)tindptr[vn + 1]; }
+                    }
+                }
+#else
                 const unsigned int seen = __ldcg(vis + w);
+                long long beg = 0, end = 0;
+#endif
                 const long long v = (w << 5) + lane;
                 const bool mine = v < n && !((seen >> lane) & 1u);
                 bool found = false;
                 I par = 0;
-                long long beg = 0, end = 0;
                 if (mine) {
+#if !SR_PULL_PREFETCH
                     beg = (long long)tindptr[v];
                     end = (long long)tindptr[v + 1];
+#endif
                     const long long lim = min(end, beg + SR_PULL_LANE);
                     // SR_PULL_STEP in-neighbours at a time: their loads, then their bits'
                     // loads, independent of each other (one load a step would chain a DRAM
@@ -1542,7 +1608,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_grid(
             const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
             const int ns = (int)((count + step - 1) / step);
             if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
-                for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+                for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
             __syncthreads();
             for (long long e = gtid; e - lane < total; e += stride) {
                 bool near = false, farq = false;
