@@ -490,7 +490,9 @@ __global__ void relax_push(
 // Evenly spaced samples of the frontier's edge offsets that each block keeps in shared memory
 // a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
 // at most this many vertices) of dependent L2 loads instead of log2(frontier) of them.
+#ifndef SR_GRID_SAMPLES
 #define SR_GRID_SAMPLES 2048
+#endif
 // 1: every block loads the samples every level, even one without edges to relax (the former
 // behaviour; bench/probes/road_probe.py compares the two through GRID_OPTIONS)
 #ifndef SR_GRID_SAMPLES_ALL
@@ -640,6 +642,57 @@ __device__ __forceinline__ void sr_buf_add(bool take, I v, I* buf, int& nb,
 #else
 #define SR_LD_PUSH(p) __ldcg(p)
 #endif
+// Claim head v (reached from u) for level d1: by an atomicOr of its bit in vis where there is
+// one and no smallest parent is sought (the bitmap stays in L2, the level array, 8 bytes a
+// vertex at random, would not), else by sr_claim's CAS on level. Returns whether this call
+// claimed v.
+template <typename I, int PARENTS>
+__device__ __forceinline__ bool sr_push_claim(long long* level, long long* parent,
+                                              unsigned int* vis, I u, I v, long long d1)
+{
+    bool claimed = false;
+    if (vis != nullptr && PARENTS != 2) {
+        const unsigned int bit = 1u << (v & 31);
+        if (!(SR_LD_PUSH(vis + (v >> 5)) & bit))
+            claimed = !(atomicOr(vis + (v >> 5), bit) & bit);
+        if (claimed) level[v] = d1;
+        if (claimed && PARENTS == 1) parent[v] = (long long)u;
+    } else {
+        claimed = sr_claim<PARENTS>(level, parent, v, u, d1);
+        if (claimed && vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
+    }
+    return claimed;
+}
+
+// The slot of edge e (< total): the last f with oi[f] <= e, among the ns samples s_samp[j] =
+// oi[j * step] first, then in oi itself (at most log2(step) dependent loads).
+__device__ __forceinline__ long long sr_push_slot(const long long* oi, long long count,
+                                                  const long long* s_samp, int ns, int step,
+                                                  long long e)
+{
+    int lo = 0, hi = ns;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (s_samp[mid] <= e) lo = mid; else hi = mid;
+    }
+    long long l = (long long)lo * step, h = min(l + step, count);
+    while (h - l > 1) {
+        const long long mid = (l + h) >> 1;
+        if (SR_LD_PUSH(oi + mid) <= e) l = mid; else h = mid;
+    }
+    return l;
+}
+
+// 1: each block of a push takes a contiguous run of the level's edges and walks it a block's
+// width at a time with a window of the queue in shared memory (the window's offsets, vertices
+// and row starts, loaded coalesced once an iteration from the slot where the last iteration
+// ended), so a thread finds its edge's slot by a search in shared memory: one round trip an
+// iteration for the window instead of log2(step) dependent loads a thread. 0: every thread
+// searches the samples and oi for each of its edges (grid-strided).
+#ifndef SR_PUSH_WINDOW
+#define SR_PUSH_WINDOW 1
+#endif
+
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
@@ -650,10 +703,73 @@ __device__ __forceinline__ void sr_grid_push(
     I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
     int nb = 0;
     const int lane = threadIdx.x & 31;
-    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long long stride = (long long)gridDim.x * blockDim.x;
     const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
     const int ns = (int)((count + step - 1) / step);
+#if SR_PUSH_WINDOW
+    // this block's edges [eb, ee): an equal share, at least a block's width (a narrow level
+    // keeps the other blocks idle, as the grid stride did)
+    const long long T = blockDim.x;
+    long long chunk = max((total + gridDim.x - 1) / gridDim.x, T);
+    chunk = (chunk + T - 1) / T * T;
+    const long long eb = (long long)blockIdx.x * chunk;
+    const long long ee = min(eb + chunk, total);
+    if (eb >= total) return;  // block-uniform: no edges for this block
+    __shared__ long long s_wo[SR_GRID_THREADS + 2];  // oi[c .. c + W], the window's edges' end
+    __shared__ long long s_wr[SR_GRID_THREADS + 1];  // the window's row starts indptr[qi[c + j]]
+    __shared__ I s_wq[SR_GRID_THREADS + 1];          // the window's vertices qi[c + j]
+    __shared__ long long s_cur;                      // the slot of the iteration's first edge
+    for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
+    __syncthreads();
+    if (threadIdx.x == 0) s_cur = sr_push_slot(oi, count, s_samp, ns, step, eb);
+    __syncthreads();
+    // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
+    for (long long e0 = eb; e0 < ee; e0 += T) {
+        // W = T + 1 slots cover the iteration's T edges when every slot has an edge (the
+        // first slot holds e0 - 1 or e0, each later one starts at least an edge further);
+        // an edge past the window (heads of out-degree 0 in it) is searched for in oi
+        const long long c = s_cur;
+        const int W = (int)min(T + 1, count - c);
+        for (int j = threadIdx.x; j <= W; j += blockDim.x) {
+            if (j < W) {
+                const I u = SR_LD_PUSH(qi + c + j);
+                s_wq[j] = u;
+                s_wo[j] = SR_LD_PUSH(oi + c + j);
+                s_wr[j] = (long long)indptr[u];
+            } else {
+                s_wo[W] = c + W < count ? SR_LD_PUSH(oi + c + W) : total;
+            }
+        }
+        __syncthreads();
+        const long long e = e0 + threadIdx.x;
+        bool claimed = false;
+        I v = 0;
+        long long f = 0;
+        if (e < ee) {
+            I u;
+            if (e < s_wo[W]) {
+                int lo = 0, hi = W;
+                while (hi - lo > 1) {
+                    const int mid = (lo + hi) >> 1;
+                    if (s_wo[mid] <= e) lo = mid; else hi = mid;
+                }
+                f = c + lo;
+                u = s_wq[lo];
+                v = indices[s_wr[lo] + (e - s_wo[lo])];
+            } else {
+                f = sr_push_slot(oi, count, s_samp, ns, step, e);
+                u = SR_LD_PUSH(qi + f);
+                v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + f))];
+            }
+            claimed = sr_push_claim<I, PARENTS>(level, parent, vis, u, v, d1);
+        }
+        // the next iteration's window starts at the slot of this one's last edge
+        if (threadIdx.x == blockDim.x - 1 && e < ee) s_cur = f;
+        sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
+        __syncthreads();  // s_cur written, the window read
+    }
+#else
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
     // only a block with edges this level needs them (a narrow level keeps most blocks idle)
     if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
         for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
@@ -663,34 +779,14 @@ __device__ __forceinline__ void sr_grid_push(
         bool claimed = false;
         I v = 0;
         if (e < total) {
-            int lo = 0, hi = ns;  // the last sample <= e, then the slot f with oi[f] <= e < oi[f + 1]
-            while (hi - lo > 1) {
-                const int mid = (lo + hi) >> 1;
-                if (s_samp[mid] <= e) lo = mid; else hi = mid;
-            }
-            lo *= step;
-            hi = (int)min((long long)lo + step, count);
-            while (hi - lo > 1) {
-                const int mid = (lo + hi) >> 1;
-                if (SR_LD_PUSH(oi + mid) <= e) lo = mid; else hi = mid;
-            }
-            const I u = SR_LD_PUSH(qi + lo);
-            v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + lo))];
-            if (vis != nullptr && PARENTS != 2) {
-                // claimed by setting its visited bit: the bitmap stays in L2, the level array
-                // (8 bytes a vertex, random) would not
-                const unsigned int bit = 1u << (v & 31);
-                if (!(SR_LD_PUSH(vis + (v >> 5)) & bit))
-                    claimed = !(atomicOr(vis + (v >> 5), bit) & bit);
-                if (claimed) level[v] = d1;
-                if (claimed && PARENTS == 1) parent[v] = (long long)u;
-            } else {
-                claimed = sr_claim<PARENTS>(level, parent, v, u, d1);
-                if (claimed && vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
-            }
+            const long long f = sr_push_slot(oi, count, s_samp, ns, step, e);
+            const I u = SR_LD_PUSH(qi + f);
+            v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + f))];
+            claimed = sr_push_claim<I, PARENTS>(level, parent, vis, u, v, d1);
         }
         sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
     }
+#endif
     sr_buf_flush<I>(buf, nb, indptr, qo, oo, ctr, over, cap);
 }
 
