@@ -27,7 +27,8 @@ KERNELS = os.path.join(HERE, "..", "semiring", "kernels", "traverse.cu")
 #: The builds: kernel options (-D) that change bfs_grid's code.
 BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "prefetch": ["-DSR_PULL_PREFETCH=1"], "step2": ["-DSR_PULL_STEP=2"],
-          "nowindow": ["-DSR_PUSH_WINDOW=0"], "samples4": ["-DSR_GRID_SAMPLES=4"]}
+          "nowindow": ["-DSR_PUSH_WINDOW=0"], "samples4": ["-DSR_GRID_SAMPLES=4"],
+          "b2q_word": ["-DSR_B2Q_BATCH=0"]}
 
 
 @pytest.fixture(scope="module")

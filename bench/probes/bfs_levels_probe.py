@@ -43,15 +43,18 @@ BFS = sys.modules["algorithms.bfs"]
 #: The kernel variants, by name: extra NVRTC options of the cooperative module.
 VARIANTS = {
     # the former kernel: 40 registers with spills, loads through L2, the grid-strided push
-    "old": ("-DSR_BFS_MINB=3", "-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0"),
-    "minb2": ("-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0"),  # 62 registers
-    "l1": ("-DSR_PUSH_WINDOW=0",),                 # + frontier bits and search through L1
+    "old": ("-DSR_BFS_MINB=3", "-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0",
+            "-DSR_B2Q_BATCH=0"),
+    "minb2": ("-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0",
+              "-DSR_B2Q_BATCH=0"),  # 62 registers
+    "l1": ("-DSR_PUSH_WINDOW=0", "-DSR_B2Q_BATCH=0"),  # + bits and search through L1
     "base": (),                                    # this tree's defaults (+ the push window)
     "pushL2": ("-DSR_PUSH_L1=0",),
     "s2": ("-DSR_PULL_STEP=2",),
     "s8": ("-DSR_PULL_STEP=8",),
     "pf": ("-DSR_PULL_PREFETCH=1",),
     "smp1k": ("-DSR_GRID_SAMPLES=1024",),
+    "b2qw": ("-DSR_B2Q_BATCH=0",),                 # the bitmap → queue step a word a step
 }
 
 
