@@ -217,7 +217,7 @@ def _grid_operand(A, source, op: str):
 def _bfs_workspace(cp, n: int, isize: int):
     """bfs_grid's scratch as one device allocation: (the array, the addresses of q0, q1, o0,
     o1, vis, fb0, fb1, state as np.uint64, in the kernel's argument order). The state words
-    come first (:class:`_WorkspaceWords` reads them there)."""
+    come first (:class:`_WorkspaceWords` reads them there), zeroed."""
     words = (n + 31) // 32
     sizes = (12 * 8, n * isize, n * isize, n * 8, n * 8, words * 4, words * 4, words * 4)
     offs, at = [], 0
@@ -225,6 +225,9 @@ def _bfs_workspace(cp, n: int, isize: int):
         offs.append(at)
         at += -(-sz // 256) * 256  # each part 256-byte aligned
     ws = cp.empty(at, dtype=cp.uint8)
+    # the state words zeroed (the grid barrier's word must start at zero; the kernel sets the
+    # rest): one memset of 96 bytes on the current stream, where cp.zeros is an allocation too
+    ws.data.memset_async(0, 12 * 8)
     base = ws.data.ptr
     state, q0, q1, o0, o1, vis, fb0, fb1 = (np.uint64(base + o) for o in offs)
     return ws, (q0, q1, o0, o1, vis, fb0, fb1, state)

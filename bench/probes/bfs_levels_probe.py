@@ -126,9 +126,9 @@ def fmt_trace(steps):
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("graphs", nargs="+")
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--alphas", default="14,28,56")
-    ap.add_argument("--betas", default="8,24,72")
+    ap.add_argument("--variants", default="old,minb2,l1,base,pf,s2")
+    ap.add_argument("--alphas", default="14,40")
+    ap.add_argument("--betas", default="8,24")
     ap.add_argument("--per-sm", default="2")
     ap.add_argument("--sweep-variant", default="base")
     ap.add_argument("--sources", type=int, default=2)
@@ -153,7 +153,7 @@ def main(argv):
               f"(made in {time.perf_counter() - t0:.1f} s)", flush=True)
         g = out["graphs"][spec] = {"n": A.nrows, "nnz": A.nvals, "sources": srcs,
                                    "variants": {}, "alpha": {}}
-        ref = {}
+        ref, te = {}, {}
         last = None
         for name in args.variants.split(","):
             set_variant(VARIANTS[name])
@@ -169,11 +169,16 @@ def main(argv):
                 if s not in ref:
                     ref[s] = L
                     ok = check_levels(A, L, s)
+                    # Graph500: undirected edges in the component, each once (a symmetric
+                    # graph without self-loops: half its reached vertices' degrees)
+                    te[s] = int(deg[L >= 0].sum()) // 2
                 else:
                     ok = bool((L == ref[s]).all())
                 steps = trace_of(A, s, alpha=BFS.ALPHA, beta=BFS.BETA)
-                row[s] = {"ms": med, "all": ts, "ok": ok, "trace": steps}
-                print(f"  {name:7s} src {s:9d} {med:7.3f} ms  {'ok' if ok else 'MISMATCH'}  "
+                row[s] = {"ms": med, "all": ts, "ok": ok, "trace": steps,
+                          "gteps": te[s] / med / 1e6}
+                print(f"  {name:7s} src {s:9d} {med:7.3f} ms {te[s] / med / 1e6:6.1f} GTEPS "
+                      f"{'ok' if ok else 'MISMATCH'}  "
                       f"device {sum(x[0] for x in steps):6.0f} us: {fmt_trace(steps)}", flush=True)
             g["variants"][name] = row
             table.append((spec, name, statistics.mean(r["ms"] for r in row.values()),

@@ -503,6 +503,9 @@ __global__ void relax_push(
 // grid.sync(), which NVRTC cannot include without the CUDA toolkit's headers on its path):
 // block 0 adds 2^31 - (blocks - 1), every other block 1, so the top bit of the word flips
 // exactly when the last block arrives; each block waits for the flip from the value it saw.
+// The word's low 31 bits must be zero before the first barrier (a partial sum would otherwise
+// cross the top bit before the last block arrives: an early release, then a hang); each whole
+// barrier adds 2^31, leaving them zero for the next.
 // The fences make every write before the barrier visible to every read after it.
 __device__ __forceinline__ void sr_grid_sync(unsigned int* bar)
 {
@@ -877,7 +880,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
 // ceil(n / 32) words); the kernel sets level and parent to -1 and the bitmaps to zero. state
-// (int64[12], any values on entry: the kernel sets what it reads): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
+// (int64[12], any values on entry but [10], the barrier word, zero: the kernel sets what it reads): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
 // [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
 // the queues hold n), [10] the barrier word, [11] the counter of the bitmap → queue appends.
 // The queue counter's vertex field is 24 bits:
@@ -949,8 +952,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     const long long m = (long long)indptr[n];
     const long long deg0 = (long long)indptr[source + 1] - (long long)indptr[source];
     // the outputs, bitmaps and counters start here, not in fills before the launch (a launch
-    // each), the source's entries with the rest: one barrier. The barrier word needs no
-    // zero (sr_grid_sync flips its top bit from whatever it holds).
+    // each), the source's entries with the rest: one barrier. The barrier word alone must
+    // come in zeroed (sr_grid_sync's partial sums must not cross its top bit before the last
+    // block arrives; a whole barrier adds 2^31 and leaves its low bits zero again).
     for (long long i = gtid; i < n; i += stride) {
         level[i] = i == source ? 0 : -1;
         if (PARENTS) parent[i] = i == source ? source : -1;
