@@ -44,10 +44,13 @@ BFS = sys.modules["algorithms.bfs"]
 VARIANTS = {
     # the former kernel: 40 registers with spills, loads through L2, the grid-strided push
     "old": ("-DSR_BFS_MINB=3", "-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0",
-            "-DSR_B2Q_BATCH=0"),
+            "-DSR_B2Q_BATCH=0", "-DSR_PULL_DEG_EARLY=0"),
     "minb2": ("-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0",
-              "-DSR_B2Q_BATCH=0"),  # 62 registers
-    "l1": ("-DSR_PUSH_WINDOW=0", "-DSR_B2Q_BATCH=0"),  # + bits and search through L1
+              "-DSR_B2Q_BATCH=0", "-DSR_PULL_DEG_EARLY=0"),  # 62 registers
+    # + bits and search through L1
+    "l1": ("-DSR_PUSH_WINDOW=0", "-DSR_B2Q_BATCH=0", "-DSR_PULL_DEG_EARLY=0"),
+    # + the push window and the batched bitmap → queue step
+    "late": ("-DSR_PULL_DEG_EARLY=0",),
     "base": (),                                    # this tree's defaults (+ the push window)
     "pushL2": ("-DSR_PUSH_L1=0",),
     "s2": ("-DSR_PULL_STEP=2",),
@@ -126,7 +129,7 @@ def fmt_trace(steps):
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("graphs", nargs="+")
-    ap.add_argument("--variants", default="old,minb2,l1,base,pf,s2")
+    ap.add_argument("--variants", default="old,minb2,l1,late,base,pf")
     ap.add_argument("--alphas", default="14,40")
     ap.add_argument("--betas", default="8,24")
     ap.add_argument("--per-sm", default="2")

@@ -923,6 +923,11 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PULL_PREFETCH
 #define SR_PULL_PREFETCH 0
 #endif
+// 1: a pulling lane loads its vertex's out-row bounds with its in-row bounds (0: after the
+// scan, for the vertices found)
+#ifndef SR_PULL_DEG_EARLY
+#define SR_PULL_DEG_EARLY 1
+#endif
 // 1: the bitmap → queue step before a push loads 32 words a warp at once (0: a word a step)
 #ifndef SR_B2Q_BATCH
 #define SR_B2Q_BATCH 1
@@ -1052,27 +1057,35 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             // so its scan starts without their two dependent latencies (the bounds are read
             // for visited lanes too: n index pairs a pull level, coalesced)
             unsigned int seen_n = 0u;
-            long long beg_n = 0, end_n = 0;
+            I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
             if (gwarp < nwords) {
                 const long long v0 = (gwarp << 5) + lane;
                 seen_n = __ldcg(vis + gwarp);
-                if (v0 < n) { beg_n = (long long)tindptr[v0]; end_n = (long long)tindptr[v0 + 1]; }
+                if (v0 < n) {
+                    beg_n = tindptr[v0]; end_n = tindptr[v0 + 1];
+                    if (SR_PULL_DEG_EARLY) { ob_n = indptr[v0]; oe_n = indptr[v0 + 1]; }
+                }
             }
 #endif
             for (long long w = gwarp; w < nwords; w += nwarps) {
 #if SR_PULL_PREFETCH
                 const unsigned int seen = seen_n;
                 long long beg = beg_n, end = end_n;
+                const I ob = ob_n, oe = oe_n;
                 {
                     const long long wn = w + nwarps, vn = (wn << 5) + lane;
                     if (wn < nwords) {
                         seen_n = __ldcg(vis + wn);
-                        if (vn < n) { beg_n = (long long)tindptr[vn]; end_n = (long long)tindptr[vn + 1]; }
+                        if (vn < n) {
+                            beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
+                            if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
+                        }
                     }
                 }
 #else
                 const unsigned int seen = __ldcg(vis + w);
                 long long beg = 0, end = 0;
+                I ob = 0, oe = 0;
 #endif
                 const long long v = (w << 5) + lane;
                 const bool mine = v < n && !((seen >> lane) & 1u);
@@ -1082,6 +1095,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
 #if !SR_PULL_PREFETCH
                     beg = (long long)tindptr[v];
                     end = (long long)tindptr[v + 1];
+                    // the out-degree a found vertex adds to the next frontier's edges, loaded
+                    // with the row bounds rather than after the scan (a DRAM latency off the
+                    // chain of each word)
+                    if (SR_PULL_DEG_EARLY) { ob = indptr[v]; oe = indptr[v + 1]; }
 #endif
                     const long long lim = min(end, beg + SR_PULL_LANE);
                     // SR_PULL_STEP in-neighbours at a time: their loads, then their bits'
@@ -1128,7 +1145,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 if (found) {
                     level[v] = d1;
                     if (PARENTS) parent[v] = (long long)par;
-                    deg = (long long)indptr[v + 1] - (long long)indptr[v];
+                    deg = SR_PULL_DEG_EARLY ? (long long)oe - (long long)ob
+                                            : (long long)indptr[v + 1] - (long long)indptr[v];
                 }
                 // the next frontier's size and out-edges, summed in the block: one atomic on
                 // the grid's counter a block and level (the queue is built only if a push
