@@ -23,6 +23,7 @@ Prints a table at the end; ``--json`` keeps every figure.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import statistics
 import sys
@@ -38,7 +39,7 @@ from bench import generators as gen
 from semiring import traversal
 from semiring.backend.gpu import traversal as gpu_traversal
 
-BFS = sys.modules["algorithms.bfs"]
+BFS = importlib.import_module("algorithms.bfs")
 
 #: The kernel variants, by name: extra NVRTC options of the cooperative module.
 VARIANTS = {
