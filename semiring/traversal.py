@@ -279,9 +279,10 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     in the frontier's bitmap), run by one cooperative grid with a grid-wide barrier between
     levels. After each barrier every block reads the same counters (the frontier's vertices
     and out-edges) and takes the same decision (Beamer, Asanović & Patterson 2012): push →
-    pull when the frontier's out-edges exceed the unexplored edges / ``alpha``, pull → push
-    when it holds fewer than n / ``beta`` vertices. The host launches once and synchronizes
-    once. GPU only: on the CPU, ``algorithms.bfs`` runs the same levels from Python.
+    pull when the frontier's out-edges exceed the edges not yet checked top-down / ``alpha``
+    (as GAP counts them: the graph's edges less those of the frontiers pushed, so that a
+    search's sparse tail stays in push), pull → push when it holds fewer than n / ``beta``
+    vertices. The host launches once and synchronizes once. GPU only: on the CPU, ``algorithms.bfs`` runs the same levels from Python.
 
     Parameters
     ----------

@@ -2,8 +2,8 @@
 the host-side CUDA stand-in (tests/emu/grid_emu.h: one block of 32 to 96 threads), against
 SciPy's levels: push, pull and the switch between them at thresholds that force it every few
 levels, every parent mode, int32 and int64 indices, each kernel option that changes its code
-(the L1 loads, the pull's prefetch of the next word, the push's window; few samples, so
-that the push searches the queue itself), on graphs with isolated vertices,
+(the L1 loads, the pull's prefetch of the next word and early out-degrees, the batched
+bitmap → queue step; few samples, so that the push searches the queue itself), on graphs with isolated vertices,
 self-loops, duplicate edges and unreachable parts. Its scratch and outputs start poisoned: the
 kernel must set what it reads. This checks the kernel's logic without a GPU;
 tests/test_bfs.py runs the real launch on one. Needs a C++20 compiler (g++); skipped
@@ -26,8 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = os.path.join(HERE, "..", "semiring", "kernels", "traverse.cu")
 #: The builds: kernel options (-D) that change bfs_grid's code.
 BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
-          "prefetch": ["-DSR_PULL_PREFETCH=1"], "step2": ["-DSR_PULL_STEP=2"],
-          "nowindow": ["-DSR_PUSH_WINDOW=0"], "samples4": ["-DSR_GRID_SAMPLES=4"],
+          "noprefetch": ["-DSR_PULL_PREFETCH=0"], "step2": ["-DSR_PULL_STEP=2"],
+          "samples4": ["-DSR_GRID_SAMPLES=4"],
           "b2q_word": ["-DSR_B2Q_BATCH=0"], "deg_late": ["-DSR_PULL_DEG_EARLY=0"]}
 
 
@@ -145,7 +145,7 @@ def _clustered(n, m, seed, symmetric):
 @pytest.mark.parametrize("build", sorted(BUILDS))
 @pytest.mark.parametrize("way", [(1, 14, 24), (2, 14, 24), (0, 2, 3)])
 def test_emulated_bfs_grid_every_build_and_direction(emu, build, way):
-    # graphs whose push levels span many of the block's windows (hubs of ~60 edges, frontiers
+    # graphs whose push levels take several passes of the block (hubs of ~60 edges, frontiers
     # of hundreds of edges against 32 / 96 threads), directed ones with heads of out-degree 0
     mode, alpha, beta = way
     for seed, symmetric, threads in ((1, True, 32), (2, False, 96), (3, False, 32)):

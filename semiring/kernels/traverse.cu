@@ -669,7 +669,7 @@ __device__ __forceinline__ bool sr_push_claim(long long* level, long long* paren
 
 // The slot of edge e (< total): the last f with oi[f] <= e, among the ns samples s_samp[j] =
 // oi[j * step] first, then in oi itself (at most log2(step) dependent loads).
-__device__ __forceinline__ long long sr_push_slot(const long long* oi, long long count,
+__device__ __forceinline__ int sr_push_slot(const long long* oi, long long count,
                                                   const long long* s_samp, int ns, int step,
                                                   long long e)
 {
@@ -678,23 +678,14 @@ __device__ __forceinline__ long long sr_push_slot(const long long* oi, long long
         const int mid = (lo + hi) >> 1;
         if (s_samp[mid] <= e) lo = mid; else hi = mid;
     }
-    long long l = (long long)lo * step, h = min(l + step, count);
-    while (h - l > 1) {
-        const long long mid = (l + h) >> 1;
-        if (SR_LD_PUSH(oi + mid) <= e) l = mid; else h = mid;
+    lo *= step;  // count < 2^24 (the queue counter's vertex field): slots fit an int
+    hi = (int)min((long long)lo + step, count);
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (SR_LD_PUSH(oi + mid) <= e) lo = mid; else hi = mid;
     }
-    return l;
+    return lo;
 }
-
-// 1: each block of a push takes a contiguous run of the level's edges and walks it a block's
-// width at a time with a window of the queue in shared memory (the window's offsets, vertices
-// and row starts, loaded coalesced once an iteration from the slot where the last iteration
-// ended), so a thread finds its edge's slot by a search in shared memory: one round trip an
-// iteration for the window instead of log2(step) dependent loads a thread. 0: every thread
-// searches the samples and oi for each of its edges (grid-strided).
-#ifndef SR_PUSH_WINDOW
-#define SR_PUSH_WINDOW 1
-#endif
 
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_grid_push(
@@ -708,69 +699,6 @@ __device__ __forceinline__ void sr_grid_push(
     const int lane = threadIdx.x & 31;
     const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
     const int ns = (int)((count + step - 1) / step);
-#if SR_PUSH_WINDOW
-    // this block's edges [eb, ee): an equal share, at least a block's width (a narrow level
-    // keeps the other blocks idle, as the grid stride did)
-    const long long T = blockDim.x;
-    long long chunk = max((total + gridDim.x - 1) / gridDim.x, T);
-    chunk = (chunk + T - 1) / T * T;
-    const long long eb = (long long)blockIdx.x * chunk;
-    const long long ee = min(eb + chunk, total);
-    if (eb >= total) return;  // block-uniform: no edges for this block
-    __shared__ long long s_wo[SR_GRID_THREADS + 2];  // oi[c .. c + W], the window's edges' end
-    __shared__ long long s_wr[SR_GRID_THREADS + 1];  // the window's row starts indptr[qi[c + j]]
-    __shared__ I s_wq[SR_GRID_THREADS + 1];          // the window's vertices qi[c + j]
-    __shared__ long long s_cur;                      // the slot of the iteration's first edge
-    for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
-    __syncthreads();
-    if (threadIdx.x == 0) s_cur = sr_push_slot(oi, count, s_samp, ns, step, eb);
-    __syncthreads();
-    // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
-    for (long long e0 = eb; e0 < ee; e0 += T) {
-        // W = T + 1 slots cover the iteration's T edges when every slot has an edge (the
-        // first slot holds e0 - 1 or e0, each later one starts at least an edge further);
-        // an edge past the window (heads of out-degree 0 in it) is searched for in oi
-        const long long c = s_cur;
-        const int W = (int)min(T + 1, count - c);
-        for (int j = threadIdx.x; j <= W; j += blockDim.x) {
-            if (j < W) {
-                const I u = SR_LD_PUSH(qi + c + j);
-                s_wq[j] = u;
-                s_wo[j] = SR_LD_PUSH(oi + c + j);
-                s_wr[j] = (long long)indptr[u];
-            } else {
-                s_wo[W] = c + W < count ? SR_LD_PUSH(oi + c + W) : total;
-            }
-        }
-        __syncthreads();
-        const long long e = e0 + threadIdx.x;
-        bool claimed = false;
-        I v = 0;
-        long long f = 0;
-        if (e < ee) {
-            I u;
-            if (e < s_wo[W]) {
-                int lo = 0, hi = W;
-                while (hi - lo > 1) {
-                    const int mid = (lo + hi) >> 1;
-                    if (s_wo[mid] <= e) lo = mid; else hi = mid;
-                }
-                f = c + lo;
-                u = s_wq[lo];
-                v = indices[s_wr[lo] + (e - s_wo[lo])];
-            } else {
-                f = sr_push_slot(oi, count, s_samp, ns, step, e);
-                u = SR_LD_PUSH(qi + f);
-                v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + f))];
-            }
-            claimed = sr_push_claim<I, PARENTS>(level, parent, vis, u, v, d1);
-        }
-        // the next iteration's window starts at the slot of this one's last edge
-        if (threadIdx.x == blockDim.x - 1 && e < ee) s_cur = f;
-        sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
-        __syncthreads();  // s_cur written, the window read
-    }
-#else
     const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long stride = (long long)gridDim.x * blockDim.x;
     // only a block with edges this level needs them (a narrow level keeps most blocks idle)
@@ -782,14 +710,13 @@ __device__ __forceinline__ void sr_grid_push(
         bool claimed = false;
         I v = 0;
         if (e < total) {
-            const long long f = sr_push_slot(oi, count, s_samp, ns, step, e);
+            const int f = sr_push_slot(oi, count, s_samp, ns, step, e);
             const I u = SR_LD_PUSH(qi + f);
             v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + f))];
             claimed = sr_push_claim<I, PARENTS>(level, parent, vis, u, v, d1);
         }
         sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
     }
-#endif
     sr_buf_flush<I>(buf, nb, indptr, qo, oo, ctr, over, cap);
 }
 
@@ -864,8 +791,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // (sr_grid_push) or the pull step
 //     q⟨¬vis⟩ = Aᵀ any.secondi f ;  level⟨q⟩ = d1 ;  parent⟨q⟩ = q ;  vis⟨q⟩ = true
 // over f's bitmap, and every block takes the same decision after each barrier from the same
-// words: push → pull when f's out-edges exceed the unexplored edges / alpha, pull → push when
-// f holds fewer than n / beta vertices (mode 1: push only, 2: pull only).
+// words: push → pull when f's out-edges exceed the edges not yet checked top-down / alpha
+// (GAP's rule: the graph's edges less those of the frontiers pushed), pull → push when f
+// holds fewer than n / beta vertices (mode 1: push only, 2: pull only).
 //
 // The pull gives each warp one 32-vertex word of the visited bitmap: each unvisited lane scans
 // its first SR_PULL_LANE in-neighbours alone, SR_PULL_STEP at a time, then the warp scans the
@@ -900,8 +828,11 @@ __device__ __forceinline__ long long sr_clock_ns()
 
 // The pull's frontier bitmap is read-only during the level and was written before the last
 // barrier, whose fences invalidate L1 (see sr_grid_push): with SR_PULL_L1 its words are read
-// through L1, where the bits of the in-neighbours many rows share (a Kronecker graph's hubs)
-// stay, instead of an L2 round trip each.
+// through L1, where the bits of the in-neighbours many rows share stay, instead of an L2
+// round trip each. On an H200 (bench/probes/bfs_levels_probe.py, session 12, with
+// SR_PUSH_L1; device time of the whole search, mean of two sources) it was mixed: urand-22
+// 455 -> 433 us, kron-22 282 -> 281, kron-24 1085 -> 1103; kept for urand's (wide pull, few
+// hubs) sake, where the 40x-GAP target is tightest.
 #ifndef SR_PULL_L1
 #define SR_PULL_L1 1
 #endif
@@ -915,23 +846,34 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #endif
 }
 
-// Blocks a multiprocessor the compiler plans bfs_grid's registers for (__launch_bounds__'s
-// second argument). With none, nvcc 13.0 gave it 40 registers and 78 bytes of spills (room for
-// 3 blocks of 512 threads); with 2 (BFS_GRID_BLOCKS_PER_SM), 62 registers and no spills.
-// 1: each warp of a pull loads its next word's visited bits and row bounds before scanning
-// this one (bench/probes/bfs_levels_probe.py measures it)
+// A pull is a chain of dependent loads a word (visited bits, row bounds, the first
+// in-neighbours, their bits, the found vertex's out-degree), 31 words a warp on kron-22: its
+// time is that chain's latency, not bandwidth. Two switches shorten the chain (H200,
+// bench/probes/bfs_levels_probe.py, session 12, the pull levels' device time):
+// SR_PULL_DEG_EARLY 1: a lane loads its vertex's out-row bounds with its in-row bounds, not
+// after the scan (0): kron-24 475 / 331 -> 410 / 295 us, urand-22 284 -> 266 us, kron-22
+// 107 / 65 -> 98 / 63 us.
+// SR_PULL_PREFETCH 1: a warp loads its next word's visited bits and row bounds before scanning
+// this one (bounds of visited lanes too: 4n bytes a level, coalesced): on top of the above,
+// kron-24 410 / 295 / 133 -> 327 / 230 / 94 us, urand-22 266 -> 250 us, kron-22 98 / 63 ->
+// 79 / 50 us; the whole search kron-24 1.109 -> 0.911 ms.
 #ifndef SR_PULL_PREFETCH
-#define SR_PULL_PREFETCH 0
+#define SR_PULL_PREFETCH 1
 #endif
-// 1: a pulling lane loads its vertex's out-row bounds with its in-row bounds (0: after the
-// scan, for the vertices found)
 #ifndef SR_PULL_DEG_EARLY
 #define SR_PULL_DEG_EARLY 1
 #endif
-// 1: the bitmap → queue step before a push loads 32 words a warp at once (0: a word a step)
+// SR_B2Q_BATCH 1: the bitmap -> queue step before a push (after pulls) loads 32 words a warp
+// at once, where 0 chained a word a step: the level after kron-24's pulls 56 / 58 -> 18 / 19
+// us, kron-22's last 12 -> 6 us (H200, same probe).
 #ifndef SR_B2Q_BATCH
 #define SR_B2Q_BATCH 1
 #endif
+// Blocks a multiprocessor the compiler plans bfs_grid's registers for (__launch_bounds__'s
+// second argument). With none, nvcc 13.0 gave it 40 registers and 78 bytes of spills (room for
+// 3 blocks of 512 threads); with 2 (BFS_GRID_BLOCKS_PER_SM), 62-64 registers and no spills:
+// whole-search device time on an H200 (same probe) kron-22 292 -> 282 us, urand-22 465 ->
+// 455, kron-24 1094 -> 1085.
 #ifndef SR_BFS_MINB
 #define SR_BFS_MINB 2
 #endif
@@ -981,7 +923,13 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
     long long depth = 0, levels = 0, pushes = 0, pulls = 0;
-    long long left = m;        // out-edges of the vertices not yet visited
+    // the edges not yet checked top-down: m less the out-edges of each frontier pushed, as
+    // GAP's edges_to_check (Beamer's own code: a pull's frontier is not taken off). Taking
+    // every level's off sent a search's tail, whose unvisited vertices are mostly unreachable
+    // and hold few edges, back to a pull over all n vertices: on an H200 kron-22 from one
+    // source pulled a 409-vertex frontier in 28-33 us where a push takes ~6 (session 12,
+    // bench/probes/bfs_levels_probe.py; the other traces' decisions are the same either way)
+    long long left = m;
     bool pushing = mode != 2;
     bool bitmap = false;       // the frontier is in fb[b] (after a pull)
     bool queued = true;        // the frontier is in the queue qi/oi (after a push)
@@ -991,11 +939,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     while (depth < n) {
         const long long count = (long long)(cur >> SR_GRID_EDGE_BITS);
         const long long total = (long long)(cur & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
-        left -= total;
         if (mode == 0) {
             if (pushing && total * alpha > left) pushing = false;
             else if (!pushing && count * beta < n) pushing = true;
         }
+        if (pushing) left -= total;
         const int nc = c == 2 ? 0 : c + 1;
         const int zc = nc == 2 ? 0 : nc + 1;
         if (gtid == 0) { ctr[zc] = 0; over[zc] = 0; }
