@@ -807,7 +807,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // clears a bitmap and sets the queue's bits.
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
-// ceil(n / 32) words); the kernel sets level and parent to -1 and the bitmaps to zero. state
+// ceil(n / 32) words); the kernel writes every entry of level and parent (see SR_LAZY_FILL)
+// and sets the bitmaps to zero. state
 // (int64[12], any values on entry but [10], the barrier word, zero: the kernel sets what it reads): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
 // [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
 // the queues hold n), [10] the barrier word, [11] the counter of the bitmap → queue appends.
@@ -877,6 +878,14 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_BFS_MINB
 #define SR_BFS_MINB 2
 #endif
+// 1: level / parent get their -1 from the first pull or a pass at the end (see bfs_grid's
+// start), not from a fill before the first level (0): one write of the n int64 instead of up
+// to two. Not measured on a GPU yet (session 12 ended first); the fill it replaces was most of
+// the ~24 us between the kernel's launch and its first level on kron-22 (32 MB) and ~35 us
+// on kron-24 (134 MB), by the H200's write bandwidth.
+#ifndef SR_LAZY_FILL
+#define SR_LAZY_FILL 1
+#endif
 
 template <typename I, int PARENTS>
 __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
@@ -902,9 +911,19 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // each), the source's entries with the rest: one barrier. The barrier word alone must
     // come in zeroed (sr_grid_sync's partial sums must not cross its top bit before the last
     // block arrives; a whole barrier adds 2^31 and leaves its low bits zero again).
-    for (long long i = gtid; i < n; i += stride) {
-        level[i] = i == source ? 0 : -1;
-        if (PARENTS) parent[i] = i == source ? source : -1;
+    // With SR_LAZY_FILL the -1 of an unreached vertex is written by the first pull (which
+    // writes every unvisited vertex's entry: its level or -1, whole sectors) or, in a search
+    // without pulls, by a pass at the end: n int64 written once, not once here and again when
+    // found. The deterministic push (PARENTS 2) claims by a CAS of level from -1: filled here.
+    constexpr bool lazy = SR_LAZY_FILL && PARENTS != 2;
+    if (!lazy) {
+        for (long long i = gtid; i < n; i += stride) {
+            level[i] = i == source ? 0 : -1;
+            if (PARENTS) parent[i] = i == source ? source : -1;
+        }
+    } else if (gtid == 0) {
+        level[source] = 0;
+        if (PARENTS) parent[source] = source;
     }
     for (long long w = gtid; w < nwords; w += stride) {
         vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
@@ -933,6 +952,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     bool pushing = mode != 2;
     bool bitmap = false;       // the frontier is in fb[b] (after a pull)
     bool queued = true;        // the frontier is in the queue qi/oi (after a push)
+    bool filled = !lazy;       // every unvisited vertex's level (and parent) holds -1
     int c = 0, p = 0, b = 0;   // the frontier's counter, queue and bitmap
     unsigned long long* scratch = reinterpret_cast<unsigned long long*>(state + 11);
     __shared__ unsigned long long s_found;
@@ -1095,6 +1115,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                     if (PARENTS) parent[v] = (long long)par;
                     deg = SR_PULL_DEG_EARLY ? (long long)oe - (long long)ob
                                             : (long long)indptr[v + 1] - (long long)indptr[v];
+                } else if (!filled && mine) {
+                    level[v] = -1;
+                    if (PARENTS) parent[v] = -1;
                 }
                 // the next frontier's size and out-edges, summed in the block: one atomic on
                 // the grid's counter a block and level (the queue is built only if a push
@@ -1114,6 +1137,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             if (threadIdx.x == 0 && s_found) atomicAdd(&ctr[nc], s_found);
             bitmap = true;
             queued = false;
+            filled = true;
             b ^= 1;
             ++pulls;
         }
@@ -1132,6 +1156,13 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
         cur = next;
         c = nc;
         p ^= 1;
+    }
+    if (!filled) {  // no pull ran: the unreached vertices' -1 (vis is final after the barrier)
+        for (long long i = gtid; i < n; i += stride)
+            if (!((__ldcg(vis + (i >> 5)) >> (i & 31)) & 1u)) {
+                level[i] = -1;
+                if (PARENTS) parent[i] = -1;
+            }
     }
     if (gtid == 0) {
         state[0] = depth;
