@@ -3,7 +3,8 @@ time goes and which kernel options, thresholds and grids cut it (a device-tool p
 test; issue 20 item 3).
 
     PYTHONPATH=. python3 bench/probes/bfs_levels_probe.py kron-22 urand-22 kron-24 \\
-        [--variants base,l1,...] [--alphas 14,28,56] [--reps 9] [--json out.json]
+        [--variants old,base,...] [--alphas 14,40] [--betas 24] [--reps 9] [--quick]
+        [--json out.json]
 
 For each graph (made on the GPU by ``bench.generators``; sources of nonzero degree drawn as the
 bench draws them):
@@ -41,24 +42,21 @@ from semiring.backend.gpu import traversal as gpu_traversal
 
 BFS = importlib.import_module("algorithms.bfs")
 
-#: The kernel variants, by name: extra NVRTC options of the cooperative module.
+#: The kernel variants, by name: extra NVRTC options of the cooperative module (the switches
+#: of bfs_grid in kernels/traverse.cu; session 12's figures in bench/results/session12-bfs5/).
 VARIANTS = {
-    # the former kernel: 40 registers with spills, loads through L2, the grid-strided push
-    "old": ("-DSR_BFS_MINB=3", "-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0",
-            "-DSR_B2Q_BATCH=0", "-DSR_PULL_DEG_EARLY=0"),
-    "minb2": ("-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_PUSH_WINDOW=0",
-              "-DSR_B2Q_BATCH=0", "-DSR_PULL_DEG_EARLY=0"),  # 62 registers
-    # + bits and search through L1
-    "l1": ("-DSR_PUSH_WINDOW=0", "-DSR_B2Q_BATCH=0", "-DSR_PULL_DEG_EARLY=0"),
-    # + the push window and the batched bitmap → queue step
-    "late": ("-DSR_PULL_DEG_EARLY=0",),
-    "base": (),                                    # this tree's defaults (+ the push window)
-    "pushL2": ("-DSR_PUSH_L1=0",),
+    # the former kernel: 40 registers with spills, loads through L2, a word a step in the
+    # bitmap -> queue step, out-degrees after the scan, no prefetch, the fill at the start
+    "old": ("-DSR_BFS_MINB=3", "-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_B2Q_BATCH=0",
+            "-DSR_PULL_DEG_EARLY=0", "-DSR_PULL_PREFETCH=0", "-DSR_LAZY_FILL=0"),
+    "base": (),                                    # this tree's defaults
+    "fill": ("-DSR_LAZY_FILL=0",),                 # level / parent filled before the first level
+    "nopf": ("-DSR_PULL_PREFETCH=0",),             # no prefetch of the pull's next word
+    "late": ("-DSR_PULL_DEG_EARLY=0",),            # out-degrees loaded after the scan
+    "l2": ("-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"),    # frontier bits and the push's search via L2
+    "b2qw": ("-DSR_B2Q_BATCH=0",),                 # the bitmap -> queue step a word a step
     "s2": ("-DSR_PULL_STEP=2",),
     "s8": ("-DSR_PULL_STEP=8",),
-    "pf": ("-DSR_PULL_PREFETCH=1",),
-    "smp1k": ("-DSR_GRID_SAMPLES=1024",),
-    "b2qw": ("-DSR_B2Q_BATCH=0",),                 # the bitmap → queue step a word a step
 }
 
 
@@ -130,7 +128,7 @@ def fmt_trace(steps):
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("graphs", nargs="+")
-    ap.add_argument("--variants", default="old,minb2,l1,late,base,pf")
+    ap.add_argument("--variants", default="old,base,fill,nopf,l2")
     ap.add_argument("--alphas", default="14,40,100")
     ap.add_argument("--betas", default="8,24,64")
     ap.add_argument("--per-sm", default="2")
@@ -138,6 +136,8 @@ def main(argv):
     ap.add_argument("--sources", type=int, default=2)
     ap.add_argument("--reps", type=int, default=9)
     ap.add_argument("--json", default=None)
+    ap.add_argument("--quick", action="store_true",
+                    help="the variants only (no host breakdown, no threshold sweep)")
     args = ap.parse_args(argv)
     dev = cp.cuda.Device()
     print(f"device {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}, "
@@ -187,7 +187,10 @@ def main(argv):
             g["variants"][name] = row
             table.append((spec, name, statistics.mean(r["ms"] for r in row.values()),
                           all(r["ok"] for r in row.values())))
-        if last is None:
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(out, fh, default=str)
+        if last is None or args.quick:
             continue
         if args.sweep_variant in g["variants"]:
             last = args.sweep_variant
