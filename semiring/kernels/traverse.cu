@@ -670,8 +670,8 @@ __device__ __forceinline__ bool sr_push_claim(long long* level, long long* paren
 // The slot of edge e (< total): the last f with oi[f] <= e, among the ns samples s_samp[j] =
 // oi[j * step] first, then in oi itself (at most log2(step) dependent loads).
 __device__ __forceinline__ int sr_push_slot(const long long* oi, long long count,
-                                                  const long long* s_samp, int ns, int step,
-                                                  long long e)
+                                            const long long* s_samp, int ns, int step,
+                                            long long e)
 {
     int lo = 0, hi = ns;
     while (hi - lo > 1) {
@@ -808,12 +808,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
 // ceil(n / 32) words); the kernel writes every entry of level and parent (see SR_LAZY_FILL)
-// and sets the bitmaps to zero. state
-// (int64[12], any values on entry but [10], the barrier word, zero: the kernel sets what it reads): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
-// [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
-// the queues hold n), [10] the barrier word, [11] the counter of the bitmap → queue appends.
-// The queue counter's vertex field is 24 bits:
-// n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
+// and sets the bitmaps to zero. state (int64[12], any values on entry but [10], the barrier
+// word, zero: the kernel sets what it reads): [0] depth out (the last non-empty level), [1]
+// levels run, [2] push levels, [3] pull levels, [4..6] the rotating packed counters, [7..9]
+// overflow flags (never raised: the queues hold n), [10] the barrier word, [11] the counter of
+// the bitmap → queue appends. The queue counter's vertex field is 24 bits: n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_LANE 32
 #ifndef SR_PULL_STEP  // bench/probes/probe_tune.py sweeps it through backend.gpu.traversal.GRID_OPTIONS
