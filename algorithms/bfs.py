@@ -56,7 +56,12 @@ from semiring import (DeviceMismatch, DimensionMismatch, DomainMismatch, Invalid
 
 #: Push → pull when the frontier's out-edges exceed the unexplored edges / ALPHA, and pull →
 #: push when the frontier holds fewer than n / BETA vertices (Beamer et al. 2012, §4: α = 14,
-#: β = 24 were best on their graphs).
+#: β = 24 were best on their graphs). The device loop (bfs_grid) counts the unexplored edges
+#: as GAP does (only pushed frontiers are taken off, so a search's tail stays in push). On an
+#: H200 (bench/probes/bfs_levels_probe.py, session 12, bfs_grid, two sources each) α = 40 or
+#: 100 cost kron-22 0.36 -> 0.40 ms (a 1393-vertex hub frontier pulled in 258 us where its
+#: 5 M-edge push took 165) and left urand-22 and kron-24 within noise; β = 8 / 64 moved
+#: urand-22 and kron-24 by less than the two sources' spread.
 ALPHA = 14
 BETA = 24
 

@@ -214,6 +214,35 @@ def _grid_operand(A, source, op: str):
     return A, n
 
 
+def _bfs_workspace(cp, n: int, isize: int):
+    """bfs_grid's scratch as one device allocation: (the array, the addresses of q0, q1, o0,
+    o1, vis, fb0, fb1, state as np.uint64, in the kernel's argument order). The state words
+    come first (:class:`_WorkspaceWords` reads them there), zeroed."""
+    words = (n + 31) // 32
+    sizes = (12 * 8, n * isize, n * isize, n * 8, n * 8, words * 4, words * 4, words * 4)
+    offs, at = [], 0
+    for sz in sizes:
+        offs.append(at)
+        at += -(-sz // 256) * 256  # each part 256-byte aligned
+    ws = cp.empty(at, dtype=cp.uint8)
+    # the state words zeroed (the grid barrier's word must start at zero; the kernel sets the
+    # rest): one memset of 96 bytes on the current stream, where cp.zeros is an allocation too
+    ws.data.memset_async(0, 12 * 8)
+    base = ws.data.ptr
+    state, q0, q1, o0, o1, vis, fb0, fb1 = (np.uint64(base + o) for o in offs)
+    return ws, (q0, q1, o0, o1, vis, fb0, fb1, state)
+
+
+class _WorkspaceWords:
+    """The first ``k`` int64 words of a workspace (its state), viewed only when read."""
+
+    def __init__(self, ws, k):
+        self._ws, self._k = ws, k
+
+    def __getitem__(self, sl):
+        return self._ws[:8 * self._k].view(np.int64)[sl]
+
+
 class _DeviceInfo(Mapping):
     """A launch's counters (a dict of ints), read from the device on first access: a caller
     that never reads them pays no host synchronization."""
@@ -250,9 +279,11 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     in the frontier's bitmap), run by one cooperative grid with a grid-wide barrier between
     levels. After each barrier every block reads the same counters (the frontier's vertices
     and out-edges) and takes the same decision (Beamer, Asanović & Patterson 2012): push →
-    pull when the frontier's out-edges exceed the unexplored edges / ``alpha``, pull → push
-    when it holds fewer than n / ``beta`` vertices. The host launches once and synchronizes
-    once. GPU only: on the CPU, ``algorithms.bfs`` runs the same levels from Python.
+    pull when the frontier's out-edges exceed the edges not yet checked top-down / ``alpha``
+    (as GAP counts them: the graph's edges less those of the frontiers pushed, so that a
+    search's sparse tail stays in push), pull → push when it holds fewer than n / ``beta``
+    vertices. The host launches once and synchronizes once. GPU only: on the CPU,
+    ``algorithms.bfs`` runs the same levels from Python.
 
     Parameters
     ----------
@@ -330,25 +361,24 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     AT = A if symmetric else A.T
     f, most = _gt.grid_function(kname, op, per_sm)
     blocks = most if blocks is None else min(int(blocks), most)
-    itype = A.itype
-    # the kernel sets level and parent to -1 and the bitmaps to zero
+    # the kernel writes every entry of level and parent and zeroes its bitmaps and counters;
+    # its scratch (state, bitmaps, queues) is one allocation passed as addresses (one pool
+    # request and no views: on an H200's host 11 us against 26 for five arrays, a zero fill
+    # and seven views, spent before the launch; bench/results/session12-bfs5)
     level = cp.empty(n, dtype=cp.int64)
     parent = cp.empty(n, dtype=cp.int64) if parents else None
-    q = cp.empty((2, n), dtype=itype)
-    o = cp.empty((2, n), dtype=cp.int64)
-    words = (n + 31) // 32
-    bits = cp.empty((3, words), dtype=cp.uint32)  # visited, and the frontier's two bitmaps
-    state = cp.zeros(12, dtype=cp.int64)
+    ws, ptr = _bfs_workspace(cp, n, np.dtype(A.itype).itemsize)
     tr = cp.zeros(1 + 4 * TRACE_LEVELS, dtype=cp.int64) if trace else None
     try:
         f((blocks,), (_gt.GRID_THREADS,), (
             A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
-            level if parent is None else parent, q[0], q[1], o[0], o[1], bits[0], bits[1],
-            bits[2], state, np.int64(alpha), np.int64(beta), np.int32(_DIRECTION_MODES[direction]),
-            tr if trace else np.uint64(0), np.int64(TRACE_LEVELS)))
+            level if parent is None else parent, *ptr, np.int64(alpha), np.int64(beta),
+            np.int32(_DIRECTION_MODES[direction]), tr if trace else np.uint64(0),
+            np.int64(TRACE_LEVELS)))
     except _gt.driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                  f"{_gt.GRID_THREADS} threads failed: {err}") from err
+    state = _WorkspaceWords(ws, 12)
     # no host sync here: the counters are read if and when info is
     info = _DeviceInfo(state, ("depth", "levels", "push", "pull"))
     if trace:

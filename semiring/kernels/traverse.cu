@@ -490,7 +490,9 @@ __global__ void relax_push(
 // Evenly spaced samples of the frontier's edge offsets that each block keeps in shared memory
 // a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
 // at most this many vertices) of dependent L2 loads instead of log2(frontier) of them.
+#ifndef SR_GRID_SAMPLES
 #define SR_GRID_SAMPLES 2048
+#endif
 // 1: every block loads the samples every level, even one without edges to relax (the former
 // behaviour; bench/probes/road_probe.py compares the two through GRID_OPTIONS)
 #ifndef SR_GRID_SAMPLES_ALL
@@ -501,6 +503,9 @@ __global__ void relax_push(
 // grid.sync(), which NVRTC cannot include without the CUDA toolkit's headers on its path):
 // block 0 adds 2^31 - (blocks - 1), every other block 1, so the top bit of the word flips
 // exactly when the last block arrives; each block waits for the flip from the value it saw.
+// The word's low 31 bits must be zero before the first barrier (a partial sum would otherwise
+// cross the top bit before the last block arrives: an early release, then a hang); each whole
+// barrier adds 2^31, leaving them zero for the next.
 // The fences make every write before the barrier visible to every read after it.
 __device__ __forceinline__ void sr_grid_sync(unsigned int* bar)
 {
@@ -625,8 +630,63 @@ __device__ __forceinline__ void sr_buf_add(bool take, I v, I* buf, int& nb,
 // a CAS of its level from -1 or, given the visited bitmap vis (nullable) and no smallest
 // parent to find, by an atomicOr of its bit there; it is appended to qo/oo through the warp's
 // buffer s_buf (sr_buf_add).
-// qi, oi and vis were written before the last barrier by other blocks: read through L2
-// (__ldcg), never a stale L1 line.
+// qi, oi and vis were written before the last barrier by other blocks. The barrier's
+// fences invalidate each multiprocessor's L1 (__threadfence is MEMBAR.SC.GPU + CCTL.IVALL in
+// the sm_90 SASS), so what is read through L1 after it is what was written before it: with
+// SR_PUSH_L1 the binary search over oi and the queue's vertices go through L1 (the top steps
+// of every thread's search hit the same words), else through L2 alone (__ldcg). vis changes
+// during the level: its pre-check may read a stale word, which only sends the claim to the
+// atomicOr that decides.
+#ifndef SR_PUSH_L1
+#define SR_PUSH_L1 1
+#endif
+#if SR_PUSH_L1
+#define SR_LD_PUSH(p) __ldca(p)
+#else
+#define SR_LD_PUSH(p) __ldcg(p)
+#endif
+// Claim head v (reached from u) for level d1: by an atomicOr of its bit in vis where there is
+// one and no smallest parent is sought (the bitmap stays in L2, the level array, 8 bytes a
+// vertex at random, would not), else by sr_claim's CAS on level. Returns whether this call
+// claimed v.
+template <typename I, int PARENTS>
+__device__ __forceinline__ bool sr_push_claim(long long* level, long long* parent,
+                                              unsigned int* vis, I u, I v, long long d1)
+{
+    bool claimed = false;
+    if (vis != nullptr && PARENTS != 2) {
+        const unsigned int bit = 1u << (v & 31);
+        if (!(SR_LD_PUSH(vis + (v >> 5)) & bit))
+            claimed = !(atomicOr(vis + (v >> 5), bit) & bit);
+        if (claimed) level[v] = d1;
+        if (claimed && PARENTS == 1) parent[v] = (long long)u;
+    } else {
+        claimed = sr_claim<PARENTS>(level, parent, v, u, d1);
+        if (claimed && vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
+    }
+    return claimed;
+}
+
+// The slot of edge e (< total): the last f with oi[f] <= e, among the ns samples s_samp[j] =
+// oi[j * step] first, then in oi itself (at most log2(step) dependent loads).
+__device__ __forceinline__ int sr_push_slot(const long long* oi, long long count,
+                                            const long long* s_samp, int ns, int step,
+                                            long long e)
+{
+    int lo = 0, hi = ns;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (s_samp[mid] <= e) lo = mid; else hi = mid;
+    }
+    lo *= step;  // count < 2^24 (the queue counter's vertex field): slots fit an int
+    hi = (int)min((long long)lo + step, count);
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (SR_LD_PUSH(oi + mid) <= e) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
@@ -637,44 +697,23 @@ __device__ __forceinline__ void sr_grid_push(
     I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
     int nb = 0;
     const int lane = threadIdx.x & 31;
-    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long long stride = (long long)gridDim.x * blockDim.x;
     const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
     const int ns = (int)((count + step - 1) / step);
+    const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
     // only a block with edges this level needs them (a narrow level keeps most blocks idle)
     if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
-        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+        for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
     __syncthreads();
     // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
     for (long long e = gtid; e - lane < total; e += stride) {
         bool claimed = false;
         I v = 0;
         if (e < total) {
-            int lo = 0, hi = ns;  // the last sample <= e, then the slot f with oi[f] <= e < oi[f + 1]
-            while (hi - lo > 1) {
-                const int mid = (lo + hi) >> 1;
-                if (s_samp[mid] <= e) lo = mid; else hi = mid;
-            }
-            lo *= step;
-            hi = (int)min((long long)lo + step, count);
-            while (hi - lo > 1) {
-                const int mid = (lo + hi) >> 1;
-                if (__ldcg(oi + mid) <= e) lo = mid; else hi = mid;
-            }
-            const I u = __ldcg(qi + lo);
-            v = indices[(long long)indptr[u] + (e - __ldcg(oi + lo))];
-            if (vis != nullptr && PARENTS != 2) {
-                // claimed by setting its visited bit: the bitmap stays in L2, the level array
-                // (8 bytes a vertex, random) would not
-                const unsigned int bit = 1u << (v & 31);
-                if (!(__ldcg(vis + (v >> 5)) & bit))
-                    claimed = !(atomicOr(vis + (v >> 5), bit) & bit);
-                if (claimed) level[v] = d1;
-                if (claimed && PARENTS == 1) parent[v] = (long long)u;
-            } else {
-                claimed = sr_claim<PARENTS>(level, parent, v, u, d1);
-                if (claimed && vis != nullptr) atomicOr(vis + (v >> 5), 1u << (v & 31));
-            }
+            const int f = sr_push_slot(oi, count, s_samp, ns, step, e);
+            const I u = SR_LD_PUSH(qi + f);
+            v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + f))];
+            claimed = sr_push_claim<I, PARENTS>(level, parent, vis, u, v, d1);
         }
         sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
     }
@@ -752,8 +791,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // (sr_grid_push) or the pull step
 //     q⟨¬vis⟩ = Aᵀ any.secondi f ;  level⟨q⟩ = d1 ;  parent⟨q⟩ = q ;  vis⟨q⟩ = true
 // over f's bitmap, and every block takes the same decision after each barrier from the same
-// words: push → pull when f's out-edges exceed the unexplored edges / alpha, pull → push when
-// f holds fewer than n / beta vertices (mode 1: push only, 2: pull only).
+// words: push → pull when f's out-edges exceed the edges not yet checked top-down / alpha
+// (GAP's rule: the graph's edges less those of the frontiers pushed), pull → push when f
+// holds fewer than n / beta vertices (mode 1: push only, 2: pull only).
 //
 // The pull gives each warp one 32-vertex word of the visited bitmap: each unvisited lane scans
 // its first SR_PULL_LANE in-neighbours alone, SR_PULL_STEP at a time, then the warp scans the
@@ -767,12 +807,12 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // clears a bitmap and sets the queue's bits.
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
-// ceil(n / 32) words); the kernel sets level and parent to -1 and the bitmaps to zero. state (int64[12],
-// zero on entry): [0] depth out (the last non-empty level), [1] levels run, [2] push levels,
-// [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags (never raised:
-// the queues hold n), [10] the barrier word, [11] the counter of the bitmap → queue appends.
-// The queue counter's vertex field is 24 bits:
-// n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
+// ceil(n / 32) words); the kernel writes every entry of level and parent (see SR_LAZY_FILL)
+// and sets the bitmaps to zero. state (int64[12], any values on entry but [10], the barrier
+// word, zero: the kernel sets what it reads): [0] depth out (the last non-empty level), [1]
+// levels run, [2] push levels, [3] pull levels, [4..6] the rotating packed counters, [7..9]
+// overflow flags (never raised: the queues hold n), [10] the barrier word, [11] the counter of
+// the bitmap → queue appends. The queue counter's vertex field is 24 bits: n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_LANE 32
 #ifndef SR_PULL_STEP  // bench/probes/probe_tune.py sweeps it through backend.gpu.traversal.GRID_OPTIONS
@@ -786,14 +826,68 @@ __device__ __forceinline__ long long sr_clock_ns()
     return (long long)t;
 }
 
+// The pull's frontier bitmap is read-only during the level and was written before the last
+// barrier, whose fences invalidate L1 (see sr_grid_push): with SR_PULL_L1 its words are read
+// through L1, where the bits of the in-neighbours many rows share stay, instead of an L2
+// round trip each. On an H200 (bench/probes/bfs_levels_probe.py, session 12, with
+// SR_PUSH_L1; device time of the whole search, mean of two sources) it was mixed: urand-22
+// 455 -> 433 us, kron-22 282 -> 281, kron-24 1085 -> 1103; kept for urand's (wide pull, few
+// hubs) sake, where the 40x-GAP target is tightest.
+#ifndef SR_PULL_L1
+#define SR_PULL_L1 1
+#endif
 template <typename I>
 __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 {
+#if SR_PULL_L1
+    return (__ldca(bits + (u >> 5)) >> (u & 31)) & 1u;
+#else
     return (__ldcg(bits + (u >> 5)) >> (u & 31)) & 1u;
+#endif
 }
 
+// A pull is a chain of dependent loads a word (visited bits, row bounds, the first
+// in-neighbours, their bits, the found vertex's out-degree), 31 words a warp on kron-22: its
+// time is that chain's latency, not bandwidth. Two switches shorten the chain (H200,
+// bench/probes/bfs_levels_probe.py, session 12, the pull levels' device time):
+// SR_PULL_DEG_EARLY 1: a lane loads its vertex's out-row bounds with its in-row bounds, not
+// after the scan (0): kron-24 475 / 331 -> 410 / 295 us, urand-22 284 -> 266 us, kron-22
+// 107 / 65 -> 98 / 63 us.
+// SR_PULL_PREFETCH 1: a warp loads its next word's visited bits and row bounds before scanning
+// this one (bounds of visited lanes too: 4n bytes a level, coalesced): on top of the above,
+// kron-24 410 / 295 / 133 -> 327 / 230 / 94 us, urand-22 266 -> 250 us, kron-22 98 / 63 ->
+// 79 / 50 us; the whole search kron-24 1.109 -> 0.911 ms.
+#ifndef SR_PULL_PREFETCH
+#define SR_PULL_PREFETCH 1
+#endif
+#ifndef SR_PULL_DEG_EARLY
+#define SR_PULL_DEG_EARLY 1
+#endif
+// SR_B2Q_BATCH 1: the bitmap -> queue step before a push (after pulls) loads 32 words a warp
+// at once, where 0 chained a word a step: the level after kron-24's pulls 56 / 58 -> 18 / 19
+// us, kron-22's last 12 -> 6 us (H200, same probe).
+#ifndef SR_B2Q_BATCH
+#define SR_B2Q_BATCH 1
+#endif
+// Blocks a multiprocessor the compiler plans bfs_grid's registers for (__launch_bounds__'s
+// second argument). With none, nvcc 13.0 gave it 40 registers and 78 bytes of spills (room for
+// 3 blocks of 512 threads); with 2 (BFS_GRID_BLOCKS_PER_SM), 62-64 registers and no spills:
+// whole-search device time on an H200 (same probe) kron-22 292 -> 282 us, urand-22 465 ->
+// 455, kron-24 1094 -> 1085.
+#ifndef SR_BFS_MINB
+#define SR_BFS_MINB 2
+#endif
+// 1: level / parent get their -1 from the first pull or a pass at the end (see bfs_grid's
+// start), not from a fill before the first level (0): one write of the n int64 instead of up
+// to two. Not measured on a GPU yet (session 12 ended first); the fill it replaces was most of
+// the ~24 us between the kernel's launch and its first level on kron-22 (32 MB) and ~35 us
+// on kron-24 (134 MB), by the H200's write bandwidth.
+#ifndef SR_LAZY_FILL
+#define SR_LAZY_FILL 1
+#endif
+
 template <typename I, int PARENTS>
-__global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
+__global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n, long long source,
     long long* level, long long* parent, I* q0, I* q1, long long* o0, long long* o1,
@@ -812,41 +906,63 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
     __shared__ I s_buf[SR_GRID_THREADS / 32 * SR_WARP_BUF];
     const long long m = (long long)indptr[n];
     const long long deg0 = (long long)indptr[source + 1] - (long long)indptr[source];
-    // the outputs and bitmaps start here, not in fills before the launch (a launch each)
-    for (long long i = gtid; i < n; i += stride) {
-        level[i] = -1;
-        if (PARENTS) parent[i] = -1;
-    }
-    for (long long w = gtid; w < nwords; w += stride) vis[w] = fb0[w] = fb1[w] = 0u;
-    sr_grid_sync(bar);
-    if (gtid == 0) {
+    // the outputs, bitmaps and counters start here, not in fills before the launch (a launch
+    // each), the source's entries with the rest: one barrier. The barrier word alone must
+    // come in zeroed (sr_grid_sync's partial sums must not cross its top bit before the last
+    // block arrives; a whole barrier adds 2^31 and leaves its low bits zero again).
+    // With SR_LAZY_FILL the -1 of an unreached vertex is written by the first pull (which
+    // writes every unvisited vertex's entry: its level or -1, whole sectors) or, in a search
+    // without pulls, by a pass at the end: n int64 written once, not once here and again when
+    // found. The deterministic push (PARENTS 2) claims by a CAS of level from -1: filled here.
+    constexpr bool lazy = SR_LAZY_FILL && PARENTS != 2;
+    if (!lazy) {
+        for (long long i = gtid; i < n; i += stride) {
+            level[i] = i == source ? 0 : -1;
+            if (PARENTS) parent[i] = i == source ? source : -1;
+        }
+    } else if (gtid == 0) {
         level[source] = 0;
         if (PARENTS) parent[source] = source;
-        vis[source >> 5] = 1u << (source & 31);
+    }
+    for (long long w = gtid; w < nwords; w += stride) {
+        vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
+        fb0[w] = fb1[w] = 0u;
+    }
+    if (gtid == 0) {
         q0[0] = (I)source;
         o0[0] = 0;
         ctr[0] = (1ull << SR_GRID_EDGE_BITS) + (unsigned long long)deg0;
+        ctr[1] = ctr[2] = 0ull;
+        over[0] = over[1] = over[2] = 0;
+        state[11] = 0;  // the bitmap → queue appends' counter
     }
     sr_grid_sync(bar);
 
     if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
     long long depth = 0, levels = 0, pushes = 0, pulls = 0;
-    long long left = m;        // out-edges of the vertices not yet visited
+    // the edges not yet checked top-down: m less the out-edges of each frontier pushed, as
+    // GAP's edges_to_check (Beamer's own code: a pull's frontier is not taken off). Taking
+    // every level's off sent a search's tail, whose unvisited vertices are mostly unreachable
+    // and hold few edges, back to a pull over all n vertices: on an H200 kron-22 from one
+    // source pulled a 409-vertex frontier in 28-33 us where a push takes ~6 (session 12,
+    // bench/probes/bfs_levels_probe.py; the other traces' decisions are the same either way)
+    long long left = m;
     bool pushing = mode != 2;
     bool bitmap = false;       // the frontier is in fb[b] (after a pull)
     bool queued = true;        // the frontier is in the queue qi/oi (after a push)
+    bool filled = !lazy;       // every unvisited vertex's level (and parent) holds -1
     int c = 0, p = 0, b = 0;   // the frontier's counter, queue and bitmap
     unsigned long long* scratch = reinterpret_cast<unsigned long long*>(state + 11);
     __shared__ unsigned long long s_found;
     while (depth < n) {
         const long long count = (long long)(cur >> SR_GRID_EDGE_BITS);
         const long long total = (long long)(cur & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
-        left -= total;
         if (mode == 0) {
             if (pushing && total * alpha > left) pushing = false;
             else if (!pushing && count * beta < n) pushing = true;
         }
+        if (pushing) left -= total;
         const int nc = c == 2 ? 0 : c + 1;
         const int zc = nc == 2 ? 0 : nc + 1;
         if (gtid == 0) { ctr[zc] = 0; over[zc] = 0; }
@@ -860,11 +976,26 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
                 const unsigned int* fb = b ? fb1 : fb0;
                 I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
                 int nb = 0;
+#if SR_B2Q_BATCH
+                // a warp loads 32 words at once (a lane each) and appends the set bits of the
+                // nonzero ones: one round trip per 32 words where a word a step chained one a
+                // word (kron-24: 124 words a warp, most of a 68 us level on an H100)
+                for (long long w0 = gwarp << 5; w0 < nwords; w0 += nwarps << 5) {
+                    const unsigned int mine = w0 + lane < nwords ? __ldcg(fb + w0 + lane) : 0u;
+                    for (unsigned int nz = __ballot_sync(0xffffffffu, mine != 0u); nz; nz &= nz - 1u) {
+                        const int j = __ffs(nz) - 1;
+                        const unsigned int word = __shfl_sync(0xffffffffu, mine, j);
+                        sr_buf_add<I>((word >> lane) & 1u, (I)(((w0 + j) << 5) + lane), buf, nb,
+                                      indptr, (I*)qi, (long long*)oi, scratch, over, n);
+                    }
+                }
+#else
                 for (long long w = gwarp; w < nwords; w += nwarps) {
                     const bool take = (__ldcg(fb + w) >> lane) & 1u;
                     sr_buf_add<I>(take, (I)((w << 5) + lane), buf, nb, indptr, (I*)qi,
                                   (long long*)oi, scratch, over, n);
                 }
+#endif
                 sr_buf_flush<I>(buf, nb, indptr, (I*)qi, (long long*)oi, scratch, over, n);
                 sr_grid_sync(bar);
                 if (gtid == 0) *scratch = 0ull;  // its next use is after another barrier
@@ -888,16 +1019,54 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
             }
             if (threadIdx.x == 0) s_found = 0ull;
             __syncthreads();
+#if SR_PULL_PREFETCH
+            // the next word's visited bits and row bounds are loaded before this word's scan,
+            // so its scan starts without their two dependent latencies (the bounds are read
+            // for visited lanes too: n index pairs a pull level, coalesced)
+            unsigned int seen_n = 0u;
+            I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
+            if (gwarp < nwords) {
+                const long long v0 = (gwarp << 5) + lane;
+                seen_n = __ldcg(vis + gwarp);
+                if (v0 < n) {
+                    beg_n = tindptr[v0]; end_n = tindptr[v0 + 1];
+                    if (SR_PULL_DEG_EARLY) { ob_n = indptr[v0]; oe_n = indptr[v0 + 1]; }
+                }
+            }
+#endif
             for (long long w = gwarp; w < nwords; w += nwarps) {
+#if SR_PULL_PREFETCH
+                const unsigned int seen = seen_n;
+                long long beg = beg_n, end = end_n;
+                const I ob = ob_n, oe = oe_n;
+                {
+                    const long long wn = w + nwarps, vn = (wn << 5) + lane;
+                    if (wn < nwords) {
+                        seen_n = __ldcg(vis + wn);
+                        if (vn < n) {
+                            beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
+                            if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
+                        }
+                    }
+                }
+#else
                 const unsigned int seen = __ldcg(vis + w);
+                long long beg = 0, end = 0;
+                I ob = 0, oe = 0;
+#endif
                 const long long v = (w << 5) + lane;
                 const bool mine = v < n && !((seen >> lane) & 1u);
                 bool found = false;
                 I par = 0;
-                long long beg = 0, end = 0;
                 if (mine) {
+#if !SR_PULL_PREFETCH
                     beg = (long long)tindptr[v];
                     end = (long long)tindptr[v + 1];
+                    // the out-degree a found vertex adds to the next frontier's edges, loaded
+                    // with the row bounds rather than after the scan (a DRAM latency off the
+                    // chain of each word)
+                    if (SR_PULL_DEG_EARLY) { ob = indptr[v]; oe = indptr[v + 1]; }
+#endif
                     const long long lim = min(end, beg + SR_PULL_LANE);
                     // SR_PULL_STEP in-neighbours at a time: their loads, then their bits'
                     // loads, independent of each other (one load a step would chain a DRAM
@@ -943,7 +1112,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
                 if (found) {
                     level[v] = d1;
                     if (PARENTS) parent[v] = (long long)par;
-                    deg = (long long)indptr[v + 1] - (long long)indptr[v];
+                    deg = SR_PULL_DEG_EARLY ? (long long)oe - (long long)ob
+                                            : (long long)indptr[v + 1] - (long long)indptr[v];
+                } else if (!filled && mine) {
+                    level[v] = -1;
+                    if (PARENTS) parent[v] = -1;
                 }
                 // the next frontier's size and out-edges, summed in the block: one atomic on
                 // the grid's counter a block and level (the queue is built only if a push
@@ -963,6 +1136,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
             if (threadIdx.x == 0 && s_found) atomicAdd(&ctr[nc], s_found);
             bitmap = true;
             queued = false;
+            filled = true;
             b ^= 1;
             ++pulls;
         }
@@ -981,6 +1155,13 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) bfs_grid(
         cur = next;
         c = nc;
         p ^= 1;
+    }
+    if (!filled) {  // no pull ran: the unreached vertices' -1 (vis is final after the barrier)
+        for (long long i = gtid; i < n; i += stride)
+            if (!((__ldcg(vis + (i >> 5)) >> (i & 31)) & 1u)) {
+                level[i] = -1;
+                if (PARENTS) parent[i] = -1;
+            }
     }
     if (gtid == 0) {
         state[0] = depth;
@@ -1542,7 +1723,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) sssp_grid(
             const int step = (int)max(1LL, (count + SR_GRID_SAMPLES - 1) / SR_GRID_SAMPLES);
             const int ns = (int)((count + step - 1) / step);
             if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
-                for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = __ldcg(oi + (long long)j * step);
+                for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
             __syncthreads();
             for (long long e = gtid; e - lane < total; e += stride) {
                 bool near = false, farq = false;

@@ -40,6 +40,7 @@ inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 template <class T> T __ldcg(const T* p) { T r; __atomic_load(p, &r, __ATOMIC_SEQ_CST); return r; }
+template <class T> T __ldca(const T* p) { return __ldcg(p); }
 inline Warp& my_warp() { return *emu_warps[threadIdx.x / 32]; }
 inline void __syncwarp(unsigned = 0xffffffffu) { my_warp().b->arrive_and_wait(); }
 template <class T> T emu_exchange(T v, int src) {

@@ -1,0 +1,269 @@
+"""BFS (``algorithms.bfs``: one ``bfs_grid`` launch) on Kronecker / uniform graphs: where the
+time goes and which kernel options, thresholds and grids cut it (a device-tool probe, not a
+test; issue 20 item 3).
+
+    PYTHONPATH=. python3 bench/probes/bfs_levels_probe.py kron-22 urand-22 kron-24 \\
+        [--variants old,base,...] [--alphas 14,40] [--betas 24] [--reps 9] [--quick]
+        [--json out.json]
+
+For each graph (made on the GPU by ``bench.generators``; sources of nonzero degree drawn as the
+bench draws them):
+
+- the host's share of a warm call: ``algorithms.bfs`` timed by CUDA events around it (as
+  ``python -m bench`` times it), its host time alone (``perf_counter`` before and after the
+  call, no sync), the same for ``bfs_grid`` and for the bare launch, and the kernel's own
+  levels (``trace=True``, device clock);
+- each kernel variant (NVRTC ``-D`` options of ``kernels/traverse.cu``, the module's cache key):
+  median of ``--reps`` calls of ``algorithms.bfs`` (events), the traced levels, the levels
+  checked equal to the first variant's and valid (``check_levels``);
+- thresholds (``alpha``, ``beta``) and blocks a multiprocessor on the last variant.
+
+Prints a table at the end; ``--json`` keeps every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+import time
+
+import cupy as cp
+import cupyx
+import numpy as np
+
+import algorithms
+import semiring as sr
+from bench import generators as gen
+from semiring import traversal
+from semiring.backend.gpu import traversal as gpu_traversal
+
+BFS = importlib.import_module("algorithms.bfs")
+
+#: The kernel variants, by name: extra NVRTC options of the cooperative module (the switches
+#: of bfs_grid in kernels/traverse.cu; session 12's figures in bench/results/session12-bfs5/).
+VARIANTS = {
+    # the former kernel: 40 registers with spills, loads through L2, a word a step in the
+    # bitmap -> queue step, out-degrees after the scan, no prefetch, the fill at the start
+    "old": ("-DSR_BFS_MINB=3", "-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_B2Q_BATCH=0",
+            "-DSR_PULL_DEG_EARLY=0", "-DSR_PULL_PREFETCH=0", "-DSR_LAZY_FILL=0"),
+    "base": (),                                    # this tree's defaults
+    "fill": ("-DSR_LAZY_FILL=0",),                 # level / parent filled before the first level
+    "nopf": ("-DSR_PULL_PREFETCH=0",),             # no prefetch of the pull's next word
+    "late": ("-DSR_PULL_DEG_EARLY=0",),            # out-degrees loaded after the scan
+    "l2": ("-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"),    # frontier bits and the push's search via L2
+    "b2qw": ("-DSR_B2Q_BATCH=0",),                 # the bitmap -> queue step a word a step
+    "s2": ("-DSR_PULL_STEP=2",),
+    "s8": ("-DSR_PULL_STEP=8",),
+}
+
+
+def events_ms(f, reps):
+    """Median and all of ``reps`` calls of f, each timed by CUDA events around it (the
+    bench's way: the host's work before the launch is inside)."""
+    s = cp.cuda.get_current_stream()
+    ts = []
+    for _ in range(reps):
+        s.synchronize()
+        a, b = cp.cuda.Event(), cp.cuda.Event()
+        a.record(s)
+        out = f()
+        b.record(s)
+        b.synchronize()
+        ts.append(cp.cuda.get_elapsed_time(a, b))
+    return statistics.median(ts), ts, out
+
+
+def host_us(f, reps):
+    """Median host time of a call (no sync inside the timed span), device idle at its start."""
+    ts = []
+    for _ in range(reps):
+        cp.cuda.get_current_stream().synchronize()
+        t0 = time.perf_counter()
+        f()
+        ts.append((time.perf_counter() - t0) * 1e6)
+    cp.cuda.get_current_stream().synchronize()
+    return statistics.median(ts)
+
+
+def check_levels(A, L, s):
+    """Whether L is the BFS level array of A from s: L[s] = 0, no edge from a reached u skips
+    a level (L[v] <= L[u] + 1, v reached), every reached v != s has an in-neighbour one level
+    up. Vectorized over the edges on the GPU."""
+    n = A.nrows
+    if int(L[s]) != 0:
+        return False
+    nnz = A.nvals
+    cnt = cp.zeros(nnz + 1, dtype=cp.int32)  # rows ending at each entry, summed: its row
+    cupyx.scatter_add(cnt, A.indptr[1:n], 1)
+    rows = cp.cumsum(cnt[:nnz], dtype=cp.int32)
+    del cnt
+    Lu = L[rows]
+    Lv = L[A.indices]
+    del rows
+    if bool(((Lu >= 0) & ((Lv < 0) | (Lv > Lu + 1))).any()):
+        return False
+    tree = (Lu >= 0) & (Lv == Lu + 1)
+    mark = cp.zeros(n, dtype=cp.int8)
+    mark[A.indices[tree]] = 1
+    reached = L > 0
+    return bool((mark[reached] == 1).all()) and int((L == 0).sum()) == 1
+
+
+def set_variant(opts):
+    gpu_traversal.GRID_OPTIONS = ("-std=c++17", *opts)
+
+
+def trace_of(A, s, **kw):
+    _, _, info = traversal.bfs_grid(A, s, symmetric=True, trace=True, **kw)
+    return info["trace"]
+
+
+def fmt_trace(steps):
+    return " / ".join(f"{us:.0f}{'p' if way == 'pull' else ''}" for us, _, _, way in steps)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("graphs", nargs="+")
+    ap.add_argument("--variants", default="old,base,fill,nopf,l2")
+    ap.add_argument("--alphas", default="14,40,100")
+    ap.add_argument("--betas", default="8,24,64")
+    ap.add_argument("--per-sm", default="2")
+    ap.add_argument("--sweep-variant", default="base")
+    ap.add_argument("--sources", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=9)
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--quick", action="store_true",
+                    help="the variants only (no host breakdown, no threshold sweep)")
+    args = ap.parse_args(argv)
+    dev = cp.cuda.Device()
+    print(f"device {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}, "
+          f"{dev.attributes['MultiProcessorCount']} SMs", flush=True)
+    out = {"graphs": {}}
+    table = []
+    for spec in args.graphs:
+        t0 = time.perf_counter()
+        S = gen.make_graph(gen.parse_graph_spec(spec), xp=cp)
+        A = sr.Matrix.from_cupyx(S)
+        del S
+        deg = cp.diff(A.indptr)
+        cand = cp.flatnonzero(deg > 0).get()
+        rng = np.random.default_rng(0)
+        srcs = [int(x) for x in rng.choice(cand, args.sources, replace=False)]
+        print(f"{spec}: n={A.nrows} nnz={A.nvals} itype={A.itype} sources={srcs} "
+              f"(made in {time.perf_counter() - t0:.1f} s)", flush=True)
+        g = out["graphs"][spec] = {"n": A.nrows, "nnz": A.nvals, "sources": srcs,
+                                   "variants": {}, "alpha": {}}
+        ref, te = {}, {}
+        last = None
+        for name in args.variants.split(","):
+            set_variant(VARIANTS[name])
+            try:
+                algorithms.bfs(A, srcs[0], symmetric=True)  # compile, warm
+            except Exception as err:  # noqa: BLE001  (a probe: report and go on)
+                print(f"  {name}: {type(err).__name__}: {err}", flush=True)
+                continue
+            last = name
+            row = {}
+            for s in srcs:
+                med, ts, L = events_ms(lambda: algorithms.bfs(A, s, symmetric=True), args.reps)
+                if s not in ref:
+                    ref[s] = L
+                    ok = check_levels(A, L, s)
+                    # Graph500: undirected edges in the component, each once (a symmetric
+                    # graph without self-loops: half its reached vertices' degrees)
+                    te[s] = int(deg[L >= 0].sum()) // 2
+                else:
+                    ok = bool((L == ref[s]).all())
+                steps = trace_of(A, s, alpha=BFS.ALPHA, beta=BFS.BETA)
+                row[s] = {"ms": med, "all": ts, "ok": ok, "trace": steps,
+                          "gteps": te[s] / med / 1e6}
+                print(f"  {name:7s} src {s:9d} {med:7.3f} ms {te[s] / med / 1e6:6.1f} GTEPS "
+                      f"{'ok' if ok else 'MISMATCH'}  "
+                      f"device {sum(x[0] for x in steps):6.0f} us: {fmt_trace(steps)}", flush=True)
+            g["variants"][name] = row
+            table.append((spec, name, statistics.mean(r["ms"] for r in row.values()),
+                          all(r["ok"] for r in row.values())))
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(out, fh, default=str)
+        if last is None or args.quick:
+            continue
+        if args.sweep_variant in g["variants"]:
+            last = args.sweep_variant
+        set_variant(VARIANTS[last])
+        s = srcs[0]
+        # the host's share of one warm call
+        A_sym = A.as_symmetric()
+        f, blocks = gpu_traversal.grid_function(f"bfs_grid<{gpu_traversal.C_TYPES[np.dtype(A.itype)]}, 0>",
+                                                "bfs_grid", traversal.BFS_GRID_BLOCKS_PER_SM)
+        n = A.nrows
+        ws, ptr = traversal._bfs_workspace(cp, n, np.dtype(A.itype).itemsize)
+        lvl = cp.empty(n, dtype=cp.int64)
+        kargs = (A.indptr, A.indices, A.indptr, A.indices, np.int64(n), np.int64(s), lvl, lvl,
+                 *ptr, np.int64(BFS.ALPHA), np.int64(BFS.BETA), np.int32(0), np.uint64(0),
+                 np.int64(traversal.TRACE_LEVELS))
+
+        def raw():
+            f((blocks,), (gpu_traversal.GRID_THREADS,), kargs)
+
+        def old_alloc():  # the former allocations: five arrays, a zero fill, seven views
+            q = cp.empty((2, n), dtype=A.itype)
+            o = cp.empty((2, n), dtype=cp.int64)
+            bits = cp.empty((3, (n + 31) // 32), dtype=cp.uint32)
+            st = cp.zeros(12, dtype=cp.int64)
+            return q[0], q[1], o[0], o[1], bits[0], bits[1], bits[2], st, cp.empty(n, dtype=cp.int64)
+
+        def new_alloc():
+            return traversal._bfs_workspace(cp, n, np.dtype(A.itype).itemsize), cp.empty(n, dtype=cp.int64)
+
+        h = {
+            "bfs_events_ms": events_ms(lambda: algorithms.bfs(A, s, symmetric=True), args.reps)[0],
+            "bfs_grid_events_ms": events_ms(lambda: traversal.bfs_grid(A_sym, s, symmetric=True, alpha=BFS.ALPHA, beta=BFS.BETA), args.reps)[0],
+            "raw_events_ms": events_ms(raw, args.reps)[0],
+            "bfs_host_us": host_us(lambda: algorithms.bfs(A, s, symmetric=True), args.reps),
+            "bfs_grid_host_us": host_us(lambda: traversal.bfs_grid(A_sym, s, symmetric=True, alpha=BFS.ALPHA, beta=BFS.BETA), args.reps),
+            "raw_host_us": host_us(raw, args.reps),
+            "old_alloc_host_us": host_us(old_alloc, args.reps),
+            "new_alloc_host_us": host_us(new_alloc, args.reps),
+            "grid_function_host_us": host_us(lambda: gpu_traversal.grid_function(
+                f"bfs_grid<{gpu_traversal.C_TYPES[np.dtype(A.itype)]}, 0>", "bfs_grid",
+                traversal.BFS_GRID_BLOCKS_PER_SM), args.reps),
+            "device_levels_us": sum(x[0] for x in trace_of(A, s, alpha=BFS.ALPHA, beta=BFS.BETA)),
+        }
+        g["host"] = h
+        print("  host: " + ", ".join(f"{k} {v:.3f}" for k, v in h.items()), flush=True)
+        # thresholds and grids on the last variant
+        for per_sm in [int(x) for x in args.per_sm.split(",")]:
+            for alpha in [int(x) for x in args.alphas.split(",")]:
+                for beta in [int(x) for x in args.betas.split(",")]:
+                    row = []
+                    for s in srcs:
+                        med, _, (L, _, _) = events_ms(lambda: traversal.bfs_grid(
+                            A_sym, s, symmetric=True, alpha=alpha, beta=beta,
+                            blocks_per_sm=per_sm), args.reps)
+                        ok = bool((L == ref[s]).all())
+                        steps = trace_of(A_sym, s, alpha=alpha, beta=beta, blocks_per_sm=per_sm)
+                        row.append((med, ok, steps))
+                        print(f"  {last} per_sm={per_sm} alpha={alpha:3d} beta={beta:3d} src {s:9d} "
+                              f"{med:7.3f} ms {'ok' if ok else 'MISMATCH'} device "
+                              f"{sum(x[0] for x in steps):6.0f} us: {fmt_trace(steps)}", flush=True)
+                    g["alpha"][f"{per_sm}/{alpha}/{beta}"] = row
+                    table.append((spec, f"{last} sm{per_sm} a{alpha} b{beta}",
+                                  statistics.mean(r[0] for r in row), all(r[1] for r in row)))
+        del A, A_sym, ref, ws, lvl
+        cp.get_default_memory_pool().free_all_blocks()
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(out, fh, default=str)
+    print("\n| graph | variant | ms (mean of the sources' medians) | levels |")
+    print("|---|---|---:|---|")
+    for spec, name, ms, ok in table:
+        print(f"| {spec} | {name} | {ms:.3f} | {'ok' if ok else 'MISMATCH'} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
