@@ -53,20 +53,30 @@ def variant_kernel(kind, semi, M, opts):
                             options=kernels.NVRTC_OPTIONS + opts)
 
 
-def launch_tile(f, M, x, sched, out, opres):
+def launch_tile(f, M, x, sched, out, opres, semi=sr.min_plus, empty=None):
+    """``empty``: None the launcher's choice (gs._empty), False the (acc, found) folds."""
     avals, astride = M._values_for(np.float32)
+    use, val = gs._empty(semi.add, np.dtype(np.float32))
+    if empty is False:
+        use = np.int32(0)
     f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["tiles"],
-        np.int64(sched["ntiles"]), sched["long_rows"], np.int64(sched["nlong"]), out, opres))
+        np.int64(sched["ntiles"]), sched["long_rows"], np.int64(sched["nlong"]), out, opres,
+        use, val))
 
 
-def launch_bins(f, M, x, semi, out, opres):
+def launch_bins(f, M, x, semi, out, opres, empty=None, mode=None):
+    """``mode``: None the monoid's terminal mode, else that mode (0: no early exit)."""
     avals, astride = M._values_for(np.float32)
     sched = gs.schedule(M, "spmv_pull")
-    mode, term = gs._terminal(semi.add, np.dtype(np.float32))
+    m, term = gs._terminal(semi.add, np.dtype(np.float32))
+    use, val = gs._empty(semi.add, np.dtype(np.float32))
+    if empty is False:
+        use = np.int32(0)
     f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["rows"],
-        sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
+        sched["long_rows"], sched["bins"], out, opres, np.int32(m if mode is None else mode),
+        term, use, val))
 
 
 def same(a, b):
@@ -97,12 +107,27 @@ def host_profile(A, M, u, x, calls=300):
     pstats.Stats(pr).sort_stats("tottime").print_stats(14)
 
 
-#: (kernel, tile, -D options) of the variants timed with --variants (the defaults are
-#: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE): the cache hint off / L2-only, sector-aligned
-#: group loads, the other tile size.
-VARIANTS = [("spmv_pull", 0, ("-DSR_STREAM_LOADS=0",)), ("spmv_pull", 0, ("-DSR_STREAM_LOADS=2",)),
-            ("spmv_pull", 0, ("-DSR_ALIGN=1",)), ("spmv_tile", 1024, ()),
-            ("spmv_tile", 2048, ("-DSR_STREAM_LOADS=0",))]
+#: (kernel, tile, -D options, launch keywords) of the variants timed with --variants (the
+#: defaults: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE, SR_VEC=1 for groups of 32 lanes
+#: and the long rows, one 16-byte load each; folds from Monoid.empty; the monoid's early exit).
+#: Session 12 (issue 20 item 5): the session-8 kernels (SR_VEC=0, empty=False), and each
+#: change alone and together; the early exit off (mode 0); wider vector loads.
+VARIANTS = [
+    ("spmv_pull", 0, ("-DSR_VEC=0",), {"empty": False}),  # session 8's binned kernel
+    ("spmv_pull", 0, ("-DSR_VEC=0",), {}),
+    ("spmv_pull", 0, ("-DSR_VEC=0",), {"mode": 0}),
+    ("spmv_pull", 0, (), {"empty": False}),
+    ("spmv_pull", 0, (), {}),  # the default
+    ("spmv_pull", 0, (), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_VEC_UNROLL=2",), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_VEC_MIN_LANES=8", "-DSR_VEC_UNROLL=2"), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_VEC_MIN_LANES=16",), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_ALIGN=1",), {"mode": 0}),
+    ("spmv_tile", 0, (), {"empty": False}),  # session 8's tiled kernel
+    ("spmv_tile", 0, (), {}),  # the default
+    ("spmv_tile", 0, ("-DSR_TILE_UNROLL=8",), {}),
+    ("spmv_tile", 1024, (), {}),
+]
 
 
 def report(rows):
@@ -164,7 +189,7 @@ def probe_graph(g, args):
           f"auto == bins: {same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
     fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
     rows["kernel plus_times tile x10"] = events(
-        lambda: launch_tile(fp, M, x, st, out, opres), args.reps, 10)
+        lambda: launch_tile(fp, M, x, st, out, opres, sr.plus_times), args.reps, 10)
     fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
     rows["kernel plus_times bins x10"] = events(
         lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
@@ -185,20 +210,21 @@ def probe_graph(g, args):
               f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
     report(rows)
     rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
-    for kind, tile, defs in VARIANTS if args.variants else ():
+    for kind, tile, defs, kw in VARIANTS if args.variants else ():
         opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
-        label = f"{kind} {' '.join(opts)}"
+        label = f"{kind} {' '.join(opts)} {kw}"
         try:
             f = variant_kernel(kind, sr.min_plus, M, opts)
         except cp.cuda.compiler.CompileException as err:  # say so, go on
             print(f"  {label}: {type(err).__name__}: {str(err)[:300]}")
             continue
         out.fill(0)
+        opres.fill(False)
         if kind == "spmv_tile":
-            sched = gs.tile_schedule(M.indptr, n, tile)
-            run = lambda f=f, sched=sched: launch_tile(f, M, x, sched, out, opres)
+            sched = gs.tile_schedule(M.indptr, n, tile or gs.TILE)
+            run = lambda f=f, sched=sched, kw=kw: launch_tile(f, M, x, sched, out, opres, **kw)
         else:
-            run = lambda f=f: launch_bins(f, M, x, sr.min_plus, out, opres)
+            run = lambda f=f, kw=kw: launch_bins(f, M, x, sr.min_plus, out, opres, **kw)
         run()
         okv = same((out, opres), res[("min_plus", "bins")])
         rows[f"{label} x10 (ok={okv})"] = events(run, args.reps, 10)

@@ -188,6 +188,16 @@ def use_tiles(M, sr: Semiring, allowed, mode: int) -> bool:
     return mean >= TILE_MIN_MEAN_DEGREE and max_degree(M) <= TILE_MAX_SKEW * mean
 
 
+def _empty(add: Monoid, rtype):
+    """(use_empty, empty) of the pull kernels: an idempotent monoid's ``empty`` is neutral for
+    every value (:class:`semiring.ops.Monoid`; the atomic push starts from it too), so a row's
+    reduction starts there and folds with one op a product instead of tracking whether it has
+    a value yet; the `any` monoid has no such value."""
+    if add.idempotent and add.terminal_of(rtype) is not ANY:
+        return np.int32(1), rtype.type(add.empty_of(rtype))
+    return np.int32(0), rtype.type(0)
+
+
 _terminals: dict = {}
 
 
@@ -202,9 +212,10 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         return out, opres
     tkey = (id(sr.add), rtype)
     mt = _terminals.get(tkey)
-    if mt is None:
-        mt = _terminals[tkey] = (sr.add, _terminal(sr.add, rtype))  # add kept: id stays valid
+    if mt is None:  # add kept: its id stays valid
+        mt = _terminals[tkey] = (sr.add, _terminal(sr.add, rtype), _empty(sr.add, rtype))
     mode, term = mt[1]
+    use_empty, empty = mt[2]
     kind = "spmv_tile" if use_tiles(M, sr, allowed, mode) else "spmv_pull"
     if (M._sched is None or kind not in M._sched) and not kernels.cached(
             _key(kind, sr, dtype, M.itype, xfirst)):
@@ -217,12 +228,12 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         f((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
-            np.int64(sched["nlong"]), out, opres))
+            np.int64(sched["nlong"]), out, opres, use_empty, empty))
     else:
         f((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode),
-            term))
+            term, use_empty, empty))
     return out, opres
 
 
