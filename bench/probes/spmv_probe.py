@@ -45,24 +45,23 @@ def events(fn, reps, inner=1):
     return min(t), statistics.median(t)
 
 
-def variant_kernel(kind, semi, M, opts):
-    """``kind`` (spmv_tile or spmv_pull) compiled with extra -D options (float32)."""
+def variant_kernel(kind, semi, M, opts, empty=None):
+    """``kind`` (spmv_tile or spmv_pull) compiled with extra -D options (float32);
+    ``empty=False``: the instantiation with the (acc, found) folds (EMPTY false)."""
     name = gs.kernel_name(kind, semi, np.float32, M.itype, False)
-    return kernels.function(("spmv-probe", id(semi), opts, np.dtype(M.itype)), name,
+    if empty is False:
+        name = name.replace(", true>", ", false>")
+    return kernels.function(("spmv-probe", id(semi), opts, np.dtype(M.itype), empty), name,
                             lambda: gs.module_source(semi), [name],
                             options=kernels.NVRTC_OPTIONS + opts)
 
 
 def launch_tile(f, M, x, sched, out, opres, semi=sr.min_plus, empty=None):
-    """``empty``: None the launcher's choice (gs._empty), False the (acc, found) folds."""
     avals, astride = M._values_for(np.float32)
-    use, val = gs._empty(semi.add, np.dtype(np.float32))
-    if empty is False:
-        use = np.int32(0)
     f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["tiles"],
         np.int64(sched["ntiles"]), sched["long_rows"], np.int64(sched["nlong"]), out, opres,
-        use, val))
+        gs._empty(semi.add, np.dtype(np.float32))))
 
 
 def launch_bins(f, M, x, semi, out, opres, empty=None, mode=None):
@@ -70,13 +69,10 @@ def launch_bins(f, M, x, semi, out, opres, empty=None, mode=None):
     avals, astride = M._values_for(np.float32)
     sched = gs.schedule(M, "spmv_pull")
     m, term = gs._terminal(semi.add, np.dtype(np.float32))
-    use, val = gs._empty(semi.add, np.dtype(np.float32))
-    if empty is False:
-        use = np.int32(0)
     f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["rows"],
         sched["long_rows"], sched["bins"], out, opres, np.int32(m if mode is None else mode),
-        term, use, val))
+        term, gs._empty(semi.add, np.dtype(np.float32))))
 
 
 def same(a, b):
@@ -214,7 +210,7 @@ def probe_graph(g, args):
         opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
         label = f"{kind} {' '.join(opts)} {kw}"
         try:
-            f = variant_kernel(kind, sr.min_plus, M, opts)
+            f = variant_kernel(kind, sr.min_plus, M, opts, kw.get("empty"))
         except cp.cuda.compiler.CompileException as err:  # say so, go on
             print(f"  {label}: {type(err).__name__}: {str(err)[:300]}")
             continue

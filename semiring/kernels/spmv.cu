@@ -328,9 +328,9 @@ __device__ __forceinline__ void sr_pull_binned(
     }
 }
 
-// `use_empty` (uniform): fold from `empty` (sr_fold_e); the launcher passes it for idempotent
-// monoids, whose Monoid.empty is neutral for every value.
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+// EMPTY: fold from `empty` (sr_fold_e); the launcher instantiates it for idempotent monoids,
+// whose Monoid.empty is neutral for every value (kernel_name in backend/gpu/spmv.py).
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
@@ -339,15 +339,10 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
     const I* __restrict__ rows, const I* __restrict__ long_rows,
     const long long* __restrict__ bins,
     R* __restrict__ out, bool* __restrict__ opres,
-    int term_mode, R terminal, int use_empty, R empty)
+    int term_mode, R terminal, R empty)
 {
-    if (use_empty) {
-        sr_pull_binned<Add, Mul, T, R, I, XFIRST, true>(indptr, indices, avals, astride, x,
-            xpres, allowed, rows, long_rows, bins, out, opres, term_mode, terminal, empty);
-    } else {
-        sr_pull_binned<Add, Mul, T, R, I, XFIRST, false>(indptr, indices, avals, astride, x,
-            xpres, allowed, rows, long_rows, bins, out, opres, term_mode, terminal, empty);
-    }
+    sr_pull_binned<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
+        allowed, rows, long_rows, bins, out, opres, term_mode, terminal, empty);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -461,7 +456,7 @@ __device__ __forceinline__ void sr_pull_tile(
     }
 }
 
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
@@ -469,17 +464,11 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
     const bool* __restrict__ allowed,
     const I* __restrict__ tiles, long long ntiles,
     const I* __restrict__ long_rows, long long nlong,
-    R* __restrict__ out, bool* __restrict__ opres, int use_empty, R empty)
+    R* __restrict__ out, bool* __restrict__ opres, R empty)
 {
     __shared__ R s_prod[2 * SR_TILE];
     __shared__ bool s_pres[2 * SR_TILE];
     __shared__ I s_ptr[2 * SR_PULL_THREADS];  // the tile's row offsets, when it has few rows
-    if (use_empty) {
-        sr_pull_tile<Add, Mul, T, R, I, XFIRST, true>(indptr, indices, avals, astride, x, xpres,
-            allowed, tiles, ntiles, long_rows, nlong, out, opres, empty, s_prod, s_pres, s_ptr);
-    } else {
-        sr_pull_tile<Add, Mul, T, R, I, XFIRST, false>(indptr, indices, avals, astride, x,
-            xpres, allowed, tiles, ntiles, long_rows, nlong, out, opres, empty, s_prod, s_pres,
-            s_ptr);
-    }
+    sr_pull_tile<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
+        allowed, tiles, ntiles, long_rows, nlong, out, opres, empty, s_prod, s_pres, s_ptr);
 }

@@ -44,7 +44,11 @@ def kernel_name(kind: str, sr: Semiring, dtype, itype, xfirst: bool = False) -> 
         return f"gather_reset<{R}>"
     if kind == "frontier_degrees":
         return f"frontier_degrees<{I}>"
-    return f"{kind}<{a}, {m}, {T}, {R}, {I}, {'true' if xfirst else 'false'}>"
+    tf = {True: "true", False: "false"}
+    if kind in ("spmv_pull", "spmv_tile"):
+        empty = folds_from_empty(sr.add, sr.result_type(dtype))
+        return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}, {tf[empty]}>"
+    return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}>"
 
 
 def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
@@ -188,14 +192,18 @@ def use_tiles(M, sr: Semiring, allowed, mode: int) -> bool:
     return mean >= TILE_MIN_MEAN_DEGREE and max_degree(M) <= TILE_MAX_SKEW * mean
 
 
+def folds_from_empty(add: Monoid, rtype) -> bool:
+    """Whether the pull kernels fold ``add`` from its ``empty`` value (template EMPTY of
+    spmv_pull / spmv_tile): an idempotent monoid's ``empty`` is neutral for every value
+    (:class:`semiring.ops.Monoid`; the atomic push starts from it too), so a row's reduction
+    starts there and folds a product with one op instead of tracking whether it has a value
+    yet. The `any` monoid has no such value (its terminal is :data:`ANY` in every domain)."""
+    return add.idempotent and add.terminal_of(rtype) is not ANY
+
+
 def _empty(add: Monoid, rtype):
-    """(use_empty, empty) of the pull kernels: an idempotent monoid's ``empty`` is neutral for
-    every value (:class:`semiring.ops.Monoid`; the atomic push starts from it too), so a row's
-    reduction starts there and folds with one op a product instead of tracking whether it has
-    a value yet; the `any` monoid has no such value."""
-    if add.idempotent and add.terminal_of(rtype) is not ANY:
-        return np.int32(1), rtype.type(add.empty_of(rtype))
-    return np.int32(0), rtype.type(0)
+    """The ``empty`` argument of the pull kernels (ignored unless :func:`folds_from_empty`)."""
+    return rtype.type(add.empty_of(rtype)) if folds_from_empty(add, rtype) else rtype.type(0)
 
 
 _terminals: dict = {}
@@ -215,7 +223,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     if mt is None:  # add kept: its id stays valid
         mt = _terminals[tkey] = (sr.add, _terminal(sr.add, rtype), _empty(sr.add, rtype))
     mode, term = mt[1]
-    use_empty, empty = mt[2]
+    empty = mt[2]
     kind = "spmv_tile" if use_tiles(M, sr, allowed, mode) else "spmv_pull"
     if (M._sched is None or kind not in M._sched) and not kernels.cached(
             _key(kind, sr, dtype, M.itype, xfirst)):
@@ -228,12 +236,12 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         f((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
-            np.int64(sched["nlong"]), out, opres, use_empty, empty))
+            np.int64(sched["nlong"]), out, opres, empty))
     else:
         f((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode),
-            term, use_empty, empty))
+            term, empty))
     return out, opres
 
 
