@@ -110,8 +110,10 @@ __device__ __forceinline__ void sr_row_step(
     for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? x[k[u]] : T();
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
-        sr_fold_e<Add, R, EMPTY>(acc, found,
-            sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]), ok[u]);
+        if (EMPTY || ok[u]) {  // without EMPTY, no product of an entry that is not there
+            sr_fold_e<Add, R, EMPTY>(acc, found,
+                sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]), ok[u]);
+        }
     }
 }
 
@@ -183,9 +185,10 @@ __device__ __forceinline__ void sr_row_step_vec(
             for (int j = 0; j < 4; ++j) {
                 union { unsigned w; T t; } a;
                 a.w = sr_lane4(aq[u], j);
-                sr_fold_e<Add, R, EMPTY>(acc, found,
-                    sr_mult<Mul, T, R, XFIRST>(a.t, xv[4 * u + j], row, (long long)k[4 * u + j]),
-                    ok[4 * u + j]);
+                if (EMPTY || ok[4 * u + j]) {
+                    sr_fold_e<Add, R, EMPTY>(acc, found, sr_mult<Mul, T, R, XFIRST>(
+                        a.t, xv[4 * u + j], row, (long long)k[4 * u + j]), ok[4 * u + j]);
+                }
             }
         }
     }
