@@ -369,6 +369,75 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
 #define SR_TILE_UNROLL 4
 #endif
 
+// With SR_TILE_VEC (4-byte indices, values and results, sr_vec_ok): the tile streams in with
+// 16-byte loads, a thread's 4 consecutive entries at a time (SR_TILE_VEC_UNROLL quads in
+// flight), their products stored with one 16-byte shared store where all 4 are in the tile.
+#ifndef SR_TILE_VEC
+#define SR_TILE_VEC 0
+#endif
+#ifndef SR_TILE_VEC_UNROLL
+#define SR_TILE_VEC_UNROLL 1
+#endif
+template <class Mul, typename T, typename R, typename I, bool XFIRST>
+__device__ __forceinline__ void sr_tile_stream_vec(
+    const I* __restrict__ indices, const T* __restrict__ avals,
+    const T* __restrict__ x, const bool* __restrict__ xpres, I nb, I ne, I sh,
+    R* __restrict__ s_prod, bool* __restrict__ s_pres)
+{
+    if constexpr (sizeof(I) == 4 && sizeof(T) == 4 && sizeof(R) == 4) {
+        const I off = sh - nb;  // entry p's slot: p + off
+        for (I base = nb & ~(I)127; base < ne;
+             base += (I)(4 * SR_TILE_VEC_UNROLL * SR_PULL_THREADS)) {
+            uint4 kq[SR_TILE_VEC_UNROLL], aq[SR_TILE_VEC_UNROLL];
+#pragma unroll
+            for (int u = 0; u < SR_TILE_VEC_UNROLL; ++u) {
+                const I p = base + (I)(4 * (u * SR_PULL_THREADS + threadIdx.x));
+                if (p < ne && p + 4 > nb) {
+                    kq[u] = sr_ld4(indices + p);
+                    aq[u] = sr_ld4(avals + p);
+                } else {
+                    kq[u] = make_uint4(0u, 0u, 0u, 0u);
+                    aq[u] = kq[u];
+                }
+            }
+            bool ok[4 * SR_TILE_VEC_UNROLL];
+            T xv[4 * SR_TILE_VEC_UNROLL];
+#pragma unroll
+            for (int u = 0; u < SR_TILE_VEC_UNROLL; ++u) {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const I p = base + (I)(4 * (u * SR_PULL_THREADS + threadIdx.x) + j);
+                    const I k = (I)sr_lane4(kq[u], j);
+                    const bool in = p >= nb && p < ne;
+                    ok[4 * u + j] = in && (xpres == nullptr || xpres[k]);
+                    if (xpres != nullptr && in) s_pres[p + off] = ok[4 * u + j];
+                    xv[4 * u + j] = ok[4 * u + j] ? x[k] : T();
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < SR_TILE_VEC_UNROLL; ++u) {
+                const I p = base + (I)(4 * (u * SR_PULL_THREADS + threadIdx.x));
+                union { R r[4]; uint4 v; } pr;
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    union { unsigned w; T t; } a;
+                    a.w = sr_lane4(aq[u], j);
+                    pr.r[j] = sr_mult<Mul, T, R, XFIRST>(a.t, xv[4 * u + j], -1,
+                                                         (long long)sr_lane4(kq[u], j));
+                }
+                if (p >= nb && p + 4 <= ne) {  // p + off is a multiple of 4
+                    *reinterpret_cast<uint4*>(s_prod + (p + off)) = pr.v;
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        if (p + j >= nb && p + j < ne) s_prod[p + j + off] = pr.r[j];
+                    }
+                }
+            }
+        }
+    }
+}
+
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __device__ __forceinline__ void sr_pull_tile(
     const I* __restrict__ indptr, const I* __restrict__ indices,
@@ -401,6 +470,16 @@ __device__ __forceinline__ void sr_pull_tile(
     const I r0 = (I)threadIdx.x, r1 = (I)(threadIdx.x + SR_PULL_THREADS);
     const I ptr0 = (stage && r0 <= nrows) ? indptr[rb + r0] : (I)0;
     const I ptr1 = (stage && r1 <= nrows) ? indptr[rb + r1] : (I)0;
+    // s_prod[p - nb + sh] (and s_pres) hold entry p's product: sh = nb mod 4 with the 16-byte
+    // loads, so that a thread's 4 consecutive products are one aligned 16-byte store
+    I sh = 0;
+    bool vec = false;
+    if constexpr (SR_TILE_VEC && sizeof(R) == 4) vec = sr_vec_ok<T, I>(indices, avals, astride);
+    if (vec) {
+        sh = nb & (I)3;
+        sr_tile_stream_vec<Mul, T, R, I, XFIRST>(indices, avals, x, xpres, nb, ne, sh, s_prod,
+                                                  s_pres);
+    } else
     // warp loads aligned to 128 bytes, SR_TILE_UNROLL of them in flight per thread
     for (I base = nb & ~(I)31; base < ne; base += (I)(SR_TILE_UNROLL * SR_PULL_THREADS)) {
         I k[SR_TILE_UNROLL];
@@ -443,8 +522,8 @@ __device__ __forceinline__ void sr_pull_tile(
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
     for (I s = (I)(threadIdx.x / lanes); s < nrows; s += (I)(SR_PULL_THREADS / lanes)) {
         const I row = rb + s;
-        const I qb = (stage ? s_ptr[s] : indptr[row]) - nb;
-        const I qe = (stage ? s_ptr[s + 1] : indptr[row + 1]) - nb;
+        const I qb = (stage ? s_ptr[s] : indptr[row]) - nb + sh;
+        const I qe = (stage ? s_ptr[s + 1] : indptr[row + 1]) - nb + sh;
         R acc = EMPTY ? empty : R();
         bool found = false;
         for (I q = qb + (I)lane; q < qe; q += (I)lanes) {
@@ -459,8 +538,12 @@ __device__ __forceinline__ void sr_pull_tile(
     }
 }
 
+// Blocks of the tiled pull a multiprocessor must hold (the register cap): 1 leaves ptxas free.
+#ifndef SR_TILE_MIN_BLOCKS
+#define SR_TILE_MIN_BLOCKS 1
+#endif
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
-__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
+__global__ void __launch_bounds__(SR_PULL_THREADS, SR_TILE_MIN_BLOCKS) spmv_tile(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
@@ -469,8 +552,8 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
     const I* __restrict__ long_rows, long long nlong,
     R* __restrict__ out, bool* __restrict__ opres, R empty)
 {
-    __shared__ R s_prod[2 * SR_TILE];
-    __shared__ bool s_pres[2 * SR_TILE];
+    __shared__ __align__(16) R s_prod[2 * SR_TILE + 4];
+    __shared__ bool s_pres[2 * SR_TILE + 4];
     __shared__ I s_ptr[2 * SR_PULL_THREADS];  // the tile's row offsets, when it has few rows
     sr_pull_tile<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
         allowed, tiles, ntiles, long_rows, nlong, out, opres, empty, s_prod, s_pres, s_ptr);
