@@ -56,7 +56,9 @@ __device__ __forceinline__ I sr_align_down(I begin, int width) {
 // (Monoid.empty: NaN for fmin / fmax, the extremes for integer min / max, false / true for lor
 // / land), acc starts there and every fold is one op, without the (acc, found) select and its
 // branches; `found` then only records presence (the row had a product). Bit-identical to
-// sr_fold: Add(empty, v) == v for every v, and the products meet in the same order.
+// sr_fold: Add(empty, v) == v for every v, and the products meet in the same order. H200,
+// min-plus float32, binned kernel with scalar loads, ten launches (bench/probes/spmv_probe.py
+// --variants): kron-22 1.039 -> 1.023 ms, urand-22 1.164 -> 1.127, kron-20 0.247 -> 0.242.
 template <class Add, typename R, bool EMPTY>
 __device__ __forceinline__ void sr_fold_e(R& acc, bool& found, R v, bool ok) {
     if constexpr (EMPTY) {
@@ -126,8 +128,13 @@ __device__ __forceinline__ void sr_row_step(
 #ifndef SR_VEC
 #define SR_VEC 1
 #endif
+// 16 rather than 32 or 8 (H200, bench/probes/spmv_probe.py --variants, min-plus float32, ten
+// launches; 32 / 16 / 8 with two quads in flight): urand-22 (its rows of 33 to 64 entries in
+// groups of 16) 1.125 / 1.103 / 1.103 ms, kron-22 1.001 / 0.996 / 0.994, kron-20 0.237 /
+// 0.236 / 0.232, grid 2048² 0.064 / 0.064 / 0.072 (two quads: more registers); the scalar
+// kernel of session 8 1.164, 1.039, 0.247, 0.080.
 #ifndef SR_VEC_MIN_LANES
-#define SR_VEC_MIN_LANES 32
+#define SR_VEC_MIN_LANES 16
 #endif
 #ifndef SR_VEC_UNROLL
 #define SR_VEC_UNROLL 1
