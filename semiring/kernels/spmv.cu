@@ -545,12 +545,16 @@ __device__ __forceinline__ void sr_pull_tile(
     }
 }
 
-// Blocks of the tiled pull a multiprocessor must hold (the register cap): 1 leaves ptxas free.
-#ifndef SR_TILE_MIN_BLOCKS
-#define SR_TILE_MIN_BLOCKS 1
+// SR_TILE_MIN_BLOCKS (a probe switch): blocks of the tiled pull a multiprocessor must hold
+// (the register cap). Unset, the bounds name the threads only: ptxas then keeps the kernel
+// at 32 registers (int32 indices); an explicit minimum of 1 gave it 40 (int64: 56).
+#ifdef SR_TILE_MIN_BLOCKS
+#define SR_TILE_BOUNDS __launch_bounds__(SR_PULL_THREADS, SR_TILE_MIN_BLOCKS)
+#else
+#define SR_TILE_BOUNDS __launch_bounds__(SR_PULL_THREADS)
 #endif
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
-__global__ void __launch_bounds__(SR_PULL_THREADS, SR_TILE_MIN_BLOCKS) spmv_tile(
+__global__ void SR_TILE_BOUNDS spmv_tile(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
