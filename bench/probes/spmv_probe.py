@@ -64,11 +64,41 @@ def launch_tile(f, M, x, sched, out, opres, semi=sr.min_plus, empty=None):
         gs._empty(semi.add, np.dtype(np.float32))))
 
 
-def launch_bins(f, M, x, semi, out, opres, empty=None, mode=None):
-    """``mode``: None the monoid's terminal mode, else that mode (0: no early exit)."""
+def seg_schedule(M, chunk):
+    """The binned pull's plan with rows binned within chunks of ``chunk`` consecutive rows,
+    blocks in (chunk, bin) order (for the kernel compiled with -DSR_SEGS=1)."""
+    base = gs.schedule(M, "spmv_pull")
+    n = M.nrows
+    deg = cp.diff(M.indptr).astype(cp.int64)
+    b = cp.zeros(n, dtype=cp.int64)
+    for j in range(1, gs.NBINS):
+        b += deg > gs.PULL_UNROLL * (1 << (j - 1))
+    short = cp.flatnonzero(deg <= gs.LONG_ROW)
+    nchunks = -(-n // chunk)
+    seg = (short // chunk) * gs.NBINS + b[short]
+    rows = short[cp.argsort(seg * (n + 1) + short)].astype(M.itype)
+    nseg = nchunks * gs.NBINS
+    counts = cp.asnumpy(cp.bincount(seg, minlength=nseg))
+    lanes_of = np.tile(np.arange(gs.NBINS), nchunks)
+    blocks = -(-counts // (gs.BLOCK >> lanes_of))
+    row_start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
+    blockseg = np.repeat(np.arange(nseg), blocks)
+    nlong = int(base["long_rows"].size)
+    bins = np.concatenate([[nlong, nseg], row_start, counts, block_start, blockseg])
+    return {"rows": rows, "long_rows": base["long_rows"], "bins": cp.asarray(bins, cp.int64),
+            "nblocks": nlong + int(blocks.sum())}
+
+
+def launch_bins(f, M, x, semi, out, opres, empty=None, mode=None, sched=None):
+    """``mode``: None the launcher's (gs._pull_terminal), else that mode (0: no early exit,
+    1: stop at the monoid's terminal value); ``sched``: another plan than the matrix's
+    (:func:`seg_schedule`)."""
     avals, astride = M._values_for(np.float32)
-    sched = gs.schedule(M, "spmv_pull")
-    m, term = gs._terminal(semi.add, np.dtype(np.float32))
+    sched = sched or gs.schedule(M, "spmv_pull")
+    m, term = gs._pull_terminal(semi.add, np.dtype(np.float32))
+    if mode == gs.TERM_VALUE:
+        term = gs._terminal(semi.add, np.dtype(np.float32))[1]
     f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["rows"],
         sched["long_rows"], sched["bins"], out, opres, np.int32(m if mode is None else mode),
@@ -104,25 +134,19 @@ def host_profile(A, M, u, x, calls=300):
 
 
 #: (kernel, tile, -D options, launch keywords) of the variants timed with --variants (the
-#: defaults: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE, SR_VEC=1 for groups of 32 lanes
-#: and the long rows, one 16-byte load each; folds from Monoid.empty; the monoid's early exit).
-#: Session 12 (issue 20 item 5): the session-8 kernels (SR_VEC=0, empty=False), and each
-#: change alone and together; the early exit off (mode 0); wider vector loads.
+#: defaults: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE, SR_VEC=1 with
+#: SR_VEC_MIN_LANES=16: one 16-byte load a thread for groups of 16 or 32 lanes and the long
+#: rows; folds from Monoid.empty; no early exit for numbers). Session 12 (issue 20 item 5):
+#: the session-8 binned kernel (SR_VEC=0, empty=False, the monoid's early exit), the
+#: (chunk, bin) block order (SR_SEGS, "segs": rows a chunk), the tiled kernel's 16-byte
+#: stream (SR_TILE_VEC).
 VARIANTS = [
-    ("spmv_pull", 0, ("-DSR_VEC=0",), {"empty": False}),  # session 8's binned kernel
-    ("spmv_pull", 0, ("-DSR_VEC=0",), {}),
-    ("spmv_pull", 0, ("-DSR_VEC=0",), {"mode": 0}),
-    ("spmv_pull", 0, (), {"empty": False}),
-    ("spmv_pull", 0, (), {}),  # the default
-    ("spmv_pull", 0, (), {"mode": 0}),
-    ("spmv_pull", 0, ("-DSR_VEC_UNROLL=2",), {"mode": 0}),
-    ("spmv_pull", 0, ("-DSR_VEC_MIN_LANES=8", "-DSR_VEC_UNROLL=2"), {"mode": 0}),
-    ("spmv_pull", 0, ("-DSR_VEC_MIN_LANES=16",), {"mode": 0}),
-    ("spmv_pull", 0, ("-DSR_ALIGN=1",), {"mode": 0}),
-    ("spmv_tile", 0, (), {"empty": False}),  # session 8's tiled kernel
-    ("spmv_tile", 0, (), {}),  # the default
-    ("spmv_tile", 0, ("-DSR_TILE_UNROLL=8",), {}),
-    ("spmv_tile", 1024, (), {}),
+    ("spmv_pull", 0, ("-DSR_VEC=0",), {"empty": False, "mode": 1}),  # session 8's kernel
+    ("spmv_pull", 0, (), {"mode": 0}),  # the default
+    ("spmv_pull", 0, ("-DSR_SEGS=1",), {"mode": 0, "segs": 1 << 15}),
+    ("spmv_pull", 0, ("-DSR_SEGS=1",), {"mode": 0, "segs": 1 << 17}),
+    ("spmv_tile", 0, (), {}),
+    ("spmv_tile", 0, ("-DSR_TILE_VEC=1",), {}),
 ]
 
 
@@ -220,6 +244,9 @@ def probe_graph(g, args):
             sched = gs.tile_schedule(M.indptr, n, tile or gs.TILE)
             run = lambda f=f, sched=sched, kw=kw: launch_tile(f, M, x, sched, out, opres, **kw)
         else:
+            kw = dict(kw)
+            if "segs" in kw:
+                kw["sched"] = seg_schedule(M, kw.pop("segs"))
             run = lambda f=f, kw=kw: launch_bins(f, M, x, sr.min_plus, out, opres, **kw)
         run()
         okv = same((out, opres), res[("min_plus", "bins")])

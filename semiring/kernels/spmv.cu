@@ -10,6 +10,12 @@
 // the number of long rows. A row stops early once its partial result reaches the monoid's
 // terminal value (lor at true, any at its first value).
 #define SR_NBINS 6
+// SR_SEGS (a probe switch, off): the rows binned within chunks of consecutive rows, the
+// blocks in (chunk, bin) order, so that rows of different bins that share a sector of the
+// matrix are read close together in time (bench/probes/spmv_probe.py builds that schedule).
+#ifndef SR_SEGS
+#define SR_SEGS 0
+#endif
 // Chunks of a row each thread loads before it uses any: independent loads in flight hide the
 // latency of the index -> x gather chain (one chunk at a time left SpMV latency-bound).
 #define SR_UNROLL 4
@@ -296,7 +302,12 @@ __device__ __forceinline__ void sr_pull_binned(
     R* __restrict__ out, bool* __restrict__ opres,
     int term_mode, R terminal, R empty)
 {
+#if SR_SEGS
+    // bins = [nlong, nseg, row_start[nseg], count[nseg], block_start[nseg], seg of each block]
+    const long long nlong = bins[0];
+#else
     const long long nlong = bins[3 * SR_NBINS];
+#endif
     if ((long long)blockIdx.x < nlong) {
         sr_pull_long_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
             xpres, allowed, (long long)long_rows[blockIdx.x], out, opres, term_mode, terminal,
@@ -304,6 +315,17 @@ __device__ __forceinline__ void sr_pull_binned(
         return;
     }
     const long long block = (long long)blockIdx.x - nlong;
+#if SR_SEGS
+    const long long nseg = bins[1];
+    const long long seg = bins[2 + 3 * nseg + block];
+    const int b = (int)(seg % SR_NBINS);
+    const long long slot = (block - bins[2 + 2 * nseg + seg]) * (SR_PULL_THREADS >> b)
+                           + (threadIdx.x >> b);
+    const int lanes = 1 << b;
+    const int lane = threadIdx.x & (lanes - 1);
+    if (slot >= bins[2 + nseg + seg]) return;
+    const long long row = rows[bins[2 + seg] + slot];
+#else
     int b = 0;
 #pragma unroll
     for (int j = 1; j < SR_NBINS; ++j) if (block >= bins[2 * SR_NBINS + j]) b = j;
@@ -314,6 +336,7 @@ __device__ __forceinline__ void sr_pull_binned(
     // Every lane of a group shares `slot`, so groups leave (or stay) together.
     if (slot >= bins[SR_NBINS + b]) return;
     const long long row = rows[bins[b] + slot];
+#endif
     const unsigned gmask = (lanes == 32) ? 0xffffffffu
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
     if (allowed != nullptr && !allowed[row]) {
