@@ -189,7 +189,7 @@ def mxv(A, u, semiring="plus_times", *, out=None, mask=None, accum=None, replace
         Use ``mask`` structurally / complemented (the keyword form of ``~v.S``).
     direction : {'auto', 'push', 'pull'}
         ``'pull'``: one dot product per output row (SpMV over A's rows, with early exit at the
-        monoid's terminal value); ``'push'``: scatter the columns of A selected by u's entries
+        monoid's terminal value for boolean results and ``any``); ``'push'``: scatter the columns of A selected by u's entries
         (SpMSpV over the cached transpose). ``'auto'`` pushes when u is in sparse form.
 
     Returns

@@ -208,3 +208,67 @@ def test_gpu_tile_schedule():
         if short.size:
             assert ip[short[-1] + 1] - ip[a] < 2 * t
             assert len(set(ip[short] // t)) == 1
+
+
+def nan_rows(seed=0):
+    """Rows in every bin of the binned pull and of the tiled one (degrees 0 to 5000: groups of
+    1 to 32 lanes, the 16-byte loads of the 32-lane groups and of a long row's block), starting
+    at every offset mod 4, with NaN, inf and -inf weights: rows all NaN, one NaN among numbers,
+    -inf (min's terminal) early and late."""
+    from semiring.backend.gpu import spmv as _gpu
+
+    rng = np.random.default_rng(seed)
+    deg = np.concatenate([rng.integers(0, 70, 400), rng.integers(60, 300, 60),
+                          [_gpu.LONG_ROW + 3, 129, 130, 131, 132, 5, 6, 7]])
+    n = max(int(deg.max()) + 1, deg.size)
+    rows = np.repeat(np.arange(deg.size), deg)
+    cols = np.concatenate([rng.choice(n, d, replace=False) for d in deg])
+    vals = rng.integers(-50, 100, rows.size).astype(np.float32)
+    starts = np.r_[0, np.cumsum(deg)[:-1]]
+    special = rng.random(deg.size)
+    for r in np.flatnonzero(deg):
+        s, d = starts[r], deg[r]
+        if special[r] < 0.1:
+            vals[s:s + d] = np.nan
+        elif special[r] < 0.25:
+            vals[s + rng.integers(d)] = np.nan
+        elif special[r] < 0.35:
+            vals[s + rng.integers(d)] = -np.inf
+        elif special[r] < 0.45:
+            vals[s + rng.integers(d)] = np.inf
+    return sp.csr_matrix((vals, (rows, cols)), shape=(n, n))
+
+
+@pytest.mark.parametrize("sname", ["min_plus", "max_plus", "min_first", "max_min", "plus_times"])
+@pytest.mark.parametrize("tiled", ["always", "never"])
+def test_gpu_pull_nan_inf(sname, tiled, monkeypatch):
+    """NaN, inf and -inf products through both pull kernels, from the monoid's `empty` (fmin /
+    fmax ignore a NaN, a row of NaN gives NaN) and through the (acc, found) folds, dense and
+    sparse x (x holding NaN too), against the CPU backend; then the same matrix with its
+    indices and values 4 bytes off a 16-byte boundary, where the 16-byte loads do not apply."""
+    import cupy as cp
+
+    from semiring.backend.gpu import spmv as _gpu
+
+    S = nan_rows()
+    n = S.shape[0]
+    Ac = sr.Matrix.from_scipy(S, device="cpu")
+    Ag = Ac.to_gpu()
+    ind = cp.empty(S.nnz + 1, dtype=Ag.indices.dtype)
+    val = cp.empty(S.nnz + 1, dtype=np.float32)
+    ind[1:] = Ag.indices
+    val[1:] = Ag.values
+    Aoff = sr.Matrix(Ag.indptr, ind[1:], val[1:], Ag.shape)
+    assert Aoff.indices.data.ptr % 16 != 0
+    rng = np.random.default_rng(1)
+    xd = rng.integers(-20, 20, n).astype(np.float32)
+    xd[rng.random(n) < 0.02] = np.nan
+    dense = sr.Vector.from_dense(xd, device="cpu")
+    idx = np.sort(rng.choice(n, n // 2, replace=False))
+    sparse = sr.Vector.from_coo(idx, xd[idx], size=n, device="cpu")
+    monkeypatch.setattr(_gpu, "TILED", tiled)
+    for uc in (dense, sparse):
+        exp = sr.mxv(Ac, uc, sname, direction="pull")
+        for A in (Ag, Aoff):
+            got = sr.mxv(A, uc.to_gpu(), sname, direction="pull")
+            _compare(sname, got, exp, Ac, uc, "mxv")

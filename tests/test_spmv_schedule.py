@@ -61,3 +61,25 @@ def test_tile_constant_matches_kernel():
     """The launcher's TILE is the kernel's SR_TILE (its shared memory holds 2 * SR_TILE)."""
     m = re.search(r"#define SR_TILE (\d+)", kernels.text("spmv.cu"))
     assert m and int(m.group(1)) == gs.TILE
+
+
+def test_pull_policy_tables():
+    """The pull kernels' per-semiring choices, on the host: folds from `empty` (the EMPTY
+    instantiation) for idempotent monoids other than `any`, with an `empty` that is neutral;
+    the early exit kept for boolean results and `any` only (EARLY_EXIT_NUMERIC)."""
+    import semiring as sr
+
+    f32, b = np.dtype(np.float32), np.dtype(np.bool_)
+    assert gs.folds_from_empty(sr.min_plus.add, f32) and gs.folds_from_empty(sr.lor_land.add, b)
+    assert not gs.folds_from_empty(sr.plus_times.add, f32)
+    assert not gs.folds_from_empty(sr.any_pair.add, f32)
+    assert np.isnan(gs._empty(sr.min_plus.add, f32))
+    assert gs._empty(sr.min_plus.add, np.dtype(np.int64)) == np.iinfo(np.int64).max
+    assert gs._empty(sr.max_min.add, np.dtype(np.int32)) == np.iinfo(np.int32).min
+    assert gs.kernel_name("spmv_pull", sr.min_plus, np.float32, np.int32).endswith(", true>")
+    assert gs.kernel_name("spmv_tile", sr.plus_times, np.float32, np.int64).endswith(", false>")
+    assert gs._pull_terminal(sr.min_plus.add, f32)[0] == (
+        gs.TERM_VALUE if gs.EARLY_EXIT_NUMERIC else gs.TERM_NONE)
+    assert gs._pull_terminal(sr.lor_land.add, b)[0] == gs.TERM_VALUE
+    assert gs._pull_terminal(sr.any_pair.add, f32)[0] == gs.TERM_ANY
+    assert gs._pull_terminal(sr.plus_times.add, f32)[0] == gs.TERM_NONE

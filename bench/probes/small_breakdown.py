@@ -48,6 +48,7 @@ rows = [("empty launch + sync", lambda: empty((1,), (1,), ())),
 sched = gspmv.schedule(A)
 avals, astride = A.values_for(np.float64)
 mode, term = gspmv._terminal(sr.min_plus.add, np.dtype(np.float64))
+empty_val = gspmv._empty(sr.min_plus.add, np.dtype(np.float64))
 kern = gspmv._kernel("spmv_pull", sr.min_plus, np.dtype(np.float64), A.itype, False)
 out, pres = cp.empty(n), cp.empty(n, dtype=bool)
 
@@ -55,7 +56,7 @@ out, pres = cp.empty(n), cp.empty(n, dtype=bool)
 def raw():
     kern((sched["nblocks"],), (gspmv.BLOCK,), (
         A.indptr, A.indices, avals, np.int64(astride), xv, None, None, sched["rows"],
-        sched["long_rows"], sched["bins"], out, pres, np.int32(mode), term))
+        sched["long_rows"], sched["bins"], out, pres, np.int32(mode), term, empty_val))
 
 
 rows += [("spmv_pull raw launch + sync", raw),

@@ -45,28 +45,64 @@ def events(fn, reps, inner=1):
     return min(t), statistics.median(t)
 
 
-def variant_kernel(kind, semi, M, opts):
-    """``kind`` (spmv_tile or spmv_pull) compiled with extra -D options (float32)."""
+def variant_kernel(kind, semi, M, opts, empty=None):
+    """``kind`` (spmv_tile or spmv_pull) compiled with extra -D options (float32);
+    ``empty=False``: the instantiation with the (acc, found) folds (EMPTY false)."""
     name = gs.kernel_name(kind, semi, np.float32, M.itype, False)
-    return kernels.function(("spmv-probe", id(semi), opts, np.dtype(M.itype)), name,
+    if empty is False:
+        name = name.replace(", true>", ", false>")
+    return kernels.function(("spmv-probe", id(semi), opts, np.dtype(M.itype), empty), name,
                             lambda: gs.module_source(semi), [name],
                             options=kernels.NVRTC_OPTIONS + opts)
 
 
-def launch_tile(f, M, x, sched, out, opres):
+def launch_tile(f, M, x, sched, out, opres, semi=sr.min_plus, empty=None):
     avals, astride = M._values_for(np.float32)
     f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["tiles"],
-        np.int64(sched["ntiles"]), sched["long_rows"], np.int64(sched["nlong"]), out, opres))
+        np.int64(sched["ntiles"]), sched["long_rows"], np.int64(sched["nlong"]), out, opres,
+        gs._empty(semi.add, np.dtype(np.float32))))
 
 
-def launch_bins(f, M, x, semi, out, opres):
+def seg_schedule(M, chunk):
+    """The binned pull's plan with rows binned within chunks of ``chunk`` consecutive rows,
+    blocks in (chunk, bin) order (for the kernel compiled with -DSR_SEGS=1)."""
+    base = gs.schedule(M, "spmv_pull")
+    n = M.nrows
+    deg = cp.diff(M.indptr).astype(cp.int64)
+    b = cp.zeros(n, dtype=cp.int64)
+    for j in range(1, gs.NBINS):
+        b += deg > gs.PULL_UNROLL * (1 << (j - 1))
+    short = cp.flatnonzero(deg <= gs.LONG_ROW)
+    nchunks = -(-n // chunk)
+    seg = (short // chunk) * gs.NBINS + b[short]
+    rows = short[cp.argsort(seg * (n + 1) + short)].astype(M.itype)
+    nseg = nchunks * gs.NBINS
+    counts = cp.asnumpy(cp.bincount(seg, minlength=nseg))
+    lanes_of = np.tile(np.arange(gs.NBINS), nchunks)
+    blocks = -(-counts // (gs.BLOCK >> lanes_of))
+    row_start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
+    blockseg = np.repeat(np.arange(nseg), blocks)
+    nlong = int(base["long_rows"].size)
+    bins = np.concatenate([[nlong, nseg], row_start, counts, block_start, blockseg])
+    return {"rows": rows, "long_rows": base["long_rows"], "bins": cp.asarray(bins, cp.int64),
+            "nblocks": nlong + int(blocks.sum())}
+
+
+def launch_bins(f, M, x, semi, out, opres, empty=None, mode=None, sched=None):
+    """``mode``: None the launcher's (gs._pull_terminal), else that mode (0: no early exit,
+    1: stop at the monoid's terminal value); ``sched``: another plan than the matrix's
+    (:func:`seg_schedule`)."""
     avals, astride = M._values_for(np.float32)
-    sched = gs.schedule(M, "spmv_pull")
-    mode, term = gs._terminal(semi.add, np.dtype(np.float32))
+    sched = sched or gs.schedule(M, "spmv_pull")
+    m, term = gs._pull_terminal(semi.add, np.dtype(np.float32))
+    if mode == gs.TERM_VALUE:
+        term = gs._terminal(semi.add, np.dtype(np.float32))[1]
     f((sched["nblocks"],), (gs.BLOCK,), (
         M.indptr, M.indices, avals, np.int64(astride), x, None, None, sched["rows"],
-        sched["long_rows"], sched["bins"], out, opres, np.int32(mode), term))
+        sched["long_rows"], sched["bins"], out, opres, np.int32(m if mode is None else mode),
+        term, gs._empty(semi.add, np.dtype(np.float32))))
 
 
 def same(a, b):
@@ -97,12 +133,21 @@ def host_profile(A, M, u, x, calls=300):
     pstats.Stats(pr).sort_stats("tottime").print_stats(14)
 
 
-#: (kernel, tile, -D options) of the variants timed with --variants (the defaults are
-#: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE): the cache hint off / L2-only, sector-aligned
-#: group loads, the other tile size.
-VARIANTS = [("spmv_pull", 0, ("-DSR_STREAM_LOADS=0",)), ("spmv_pull", 0, ("-DSR_STREAM_LOADS=2",)),
-            ("spmv_pull", 0, ("-DSR_ALIGN=1",)), ("spmv_tile", 1024, ()),
-            ("spmv_tile", 2048, ("-DSR_STREAM_LOADS=0",))]
+#: (kernel, tile, -D options, launch keywords) of the variants timed with --variants (the
+#: defaults: SR_STREAM_LOADS=1, SR_ALIGN=0, SR_TILE=gs.TILE, SR_VEC=1 with
+#: SR_VEC_MIN_LANES=16: one 16-byte load a thread for groups of 16 or 32 lanes and the long
+#: rows; folds from Monoid.empty; no early exit for numbers). Session 12 (issue 20 item 5):
+#: the session-8 binned kernel (SR_VEC=0, empty=False, the monoid's early exit), the
+#: (chunk, bin) block order (SR_SEGS, "segs": rows a chunk), the tiled kernel's 16-byte
+#: stream (SR_TILE_VEC).
+VARIANTS = [
+    ("spmv_pull", 0, ("-DSR_VEC=0",), {"empty": False, "mode": 1}),  # session 8's kernel
+    ("spmv_pull", 0, (), {"mode": 0}),  # the default
+    ("spmv_pull", 0, ("-DSR_SEGS=1",), {"mode": 0, "segs": 1 << 15}),
+    ("spmv_pull", 0, ("-DSR_SEGS=1",), {"mode": 0, "segs": 1 << 17}),
+    ("spmv_tile", 0, (), {}),
+    ("spmv_tile", 0, ("-DSR_TILE_VEC=1",), {}),
+]
 
 
 def report(rows):
@@ -164,7 +209,7 @@ def probe_graph(g, args):
           f"auto == bins: {same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
     fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
     rows["kernel plus_times tile x10"] = events(
-        lambda: launch_tile(fp, M, x, st, out, opres), args.reps, 10)
+        lambda: launch_tile(fp, M, x, st, out, opres, sr.plus_times), args.reps, 10)
     fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
     rows["kernel plus_times bins x10"] = events(
         lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
@@ -185,20 +230,24 @@ def probe_graph(g, args):
               f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
     report(rows)
     rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
-    for kind, tile, defs in VARIANTS if args.variants else ():
+    for kind, tile, defs, kw in VARIANTS if args.variants else ():
         opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
-        label = f"{kind} {' '.join(opts)}"
+        label = f"{kind} {' '.join(opts)} {kw}"
         try:
-            f = variant_kernel(kind, sr.min_plus, M, opts)
+            f = variant_kernel(kind, sr.min_plus, M, opts, kw.get("empty"))
         except cp.cuda.compiler.CompileException as err:  # say so, go on
             print(f"  {label}: {type(err).__name__}: {str(err)[:300]}")
             continue
         out.fill(0)
+        opres.fill(False)
         if kind == "spmv_tile":
-            sched = gs.tile_schedule(M.indptr, n, tile)
-            run = lambda f=f, sched=sched: launch_tile(f, M, x, sched, out, opres)
+            sched = gs.tile_schedule(M.indptr, n, tile or gs.TILE)
+            run = lambda f=f, sched=sched, kw=kw: launch_tile(f, M, x, sched, out, opres, **kw)
         else:
-            run = lambda f=f: launch_bins(f, M, x, sr.min_plus, out, opres)
+            kw = dict(kw)
+            if "segs" in kw:
+                kw["sched"] = seg_schedule(M, kw.pop("segs"))
+            run = lambda f=f, kw=kw: launch_bins(f, M, x, sr.min_plus, out, opres, **kw)
         run()
         okv = same((out, opres), res[("min_plus", "bins")])
         rows[f"{label} x10 (ok={okv})"] = events(run, args.reps, 10)

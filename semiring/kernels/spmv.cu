@@ -10,6 +10,12 @@
 // the number of long rows. A row stops early once its partial result reaches the monoid's
 // terminal value (lor at true, any at its first value).
 #define SR_NBINS 6
+// SR_SEGS (a probe switch, off): the rows binned within chunks of consecutive rows, the
+// blocks in (chunk, bin) order, so that rows of different bins that share a sector of the
+// matrix are read close together in time (bench/probes/spmv_probe.py builds that schedule).
+#ifndef SR_SEGS
+#define SR_SEGS 0
+#endif
 // Chunks of a row each thread loads before it uses any: independent loads in flight hide the
 // latency of the index -> x gather chain (one chunk at a time left SpMV latency-bound).
 #define SR_UNROLL 4
@@ -52,10 +58,42 @@ __device__ __forceinline__ I sr_align_down(I begin, int width) {
     return begin & ~(I)((width < 32 ? width : 32) - 1);
 }
 
+// Folds of a partial result. With EMPTY the monoid has a value `empty` neutral for every value
+// (Monoid.empty: NaN for fmin / fmax, the extremes for integer min / max, false / true for lor
+// / land), acc starts there and every fold is one op, without the (acc, found) select and its
+// branches; `found` then only records presence (the row had a product). Bit-identical to
+// sr_fold: Add(empty, v) == v for every v, and the products meet in the same order. H200,
+// min-plus float32, binned kernel with scalar loads, ten launches (bench/probes/spmv_probe.py
+// --variants): kron-22 1.039 -> 1.023 ms, urand-22 1.164 -> 1.127, kron-20 0.247 -> 0.242.
+template <class Add, typename R, bool EMPTY>
+__device__ __forceinline__ void sr_fold_e(R& acc, bool& found, R v, bool ok) {
+    if constexpr (EMPTY) {
+        const R c = Add::template f<R, R>(acc, v, 0, 0, 0, 0);
+        acc = ok ? c : acc;
+        found = found || ok;
+    } else {
+        if (ok) sr_fold<Add, R>(acc, found, v);
+    }
+}
+
+template <class Add, typename R, bool EMPTY>
+__device__ __forceinline__ void sr_group_reduce_e(unsigned mask, int width, R& acc, bool& found) {
+    if constexpr (EMPTY) {
+        for (int off = width >> 1; off > 0; off >>= 1) {
+            const R oacc = sr_shfl_down<R>(mask, acc, off, width);
+            const bool ofound = sr_shfl_down<bool>(mask, found, off, width);
+            acc = Add::template f<R, R>(acc, oacc, 0, 0, 0, 0);
+            found = found || ofound;
+        }
+    } else {
+        sr_group_reduce<Add, R>(mask, width, acc, found);
+    }
+}
+
 // One step of a row's reduction: this thread's entries base + u*width + lane, u < SR_UNROLL.
 // Offsets and indices use the index type I: 32-bit arithmetic whenever the matrix allows it
 // (index_type() keeps int32 only with headroom, so base + width * SR_UNROLL cannot overflow).
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __device__ __forceinline__ void sr_row_step(
     const I* __restrict__ indices, const T* __restrict__ avals, I astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
@@ -80,20 +118,145 @@ __device__ __forceinline__ void sr_row_step(
     for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? x[k[u]] : T();
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
-        if (ok[u]) {
-            sr_fold<Add, R>(acc, found, sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]));
+        if (EMPTY || ok[u]) {  // without EMPTY, no product of an entry that is not there
+            sr_fold_e<Add, R, EMPTY>(acc, found,
+                sr_mult<Mul, T, R, XFIRST>(a[u], xv[u], row, (long long)k[u]), ok[u]);
+        }
+    }
+}
+
+// 16-byte loads (SR_VEC): for 4-byte indices and values stored contiguously (astride 1) at
+// 16-byte aligned addresses, a thread loads 4 consecutive entries of the indices and of the
+// values at once, base + 4 * (u * width + lane) + j (j < 4, u < SR_VEC_UNROLL, base a multiple
+// of 4): a quarter of the load instructions, and every load of a group covers whole sectors.
+// Taken by groups of at least SR_VEC_MIN_LANES lanes and by the long rows' blocks; 0 leaves
+// the scalar loads everywhere.
+#ifndef SR_VEC
+#define SR_VEC 1
+#endif
+// 16 rather than 32 or 8 (H200, bench/probes/spmv_probe.py --variants, min-plus float32, ten
+// launches; 32 / 16 / 8 with two quads in flight): urand-22 (its rows of 33 to 64 entries in
+// groups of 16) 1.125 / 1.103 / 1.103 ms, kron-22 1.001 / 0.996 / 0.994, kron-20 0.237 /
+// 0.236 / 0.232, grid 2048² 0.064 / 0.064 / 0.072 (two quads: more registers); the scalar
+// kernel of session 8 1.164, 1.039, 0.247, 0.080.
+#ifndef SR_VEC_MIN_LANES
+#define SR_VEC_MIN_LANES 16
+#endif
+#ifndef SR_VEC_UNROLL
+#define SR_VEC_UNROLL 1
+#endif
+template <typename U>
+__device__ __forceinline__ uint4 sr_ld4(const U* p) {
+    const uint4* q = reinterpret_cast<const uint4*>(p);
+    if constexpr (SR_STREAM_LOADS == 1) return __ldcs(q);
+    else if constexpr (SR_STREAM_LOADS == 2) return __ldcg(q);
+    else return __ldg(q);
+}
+__device__ __forceinline__ unsigned sr_lane4(const uint4& v, int j) {
+    return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w;
+}
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__device__ __forceinline__ void sr_row_step_vec(
+    const I* __restrict__ indices, const T* __restrict__ avals,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    long long row, I base, I begin, I end, int lane, int width, R& acc, bool& found)
+{
+    if constexpr (sizeof(I) == 4 && sizeof(T) == 4) {
+        uint4 kq[SR_VEC_UNROLL], aq[SR_VEC_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SR_VEC_UNROLL; ++u) {
+            const I p = base + (I)(4 * (u * width + lane));
+            if (p < end && p + 4 > begin) {
+                kq[u] = sr_ld4(indices + p);
+                aq[u] = sr_ld4(avals + p);
+            } else {
+                kq[u] = make_uint4(0u, 0u, 0u, 0u);
+                aq[u] = kq[u];
+            }
+        }
+        bool ok[4 * SR_VEC_UNROLL];
+        I k[4 * SR_VEC_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SR_VEC_UNROLL; ++u) {
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const I p = base + (I)(4 * (u * width + lane) + j);
+                ok[4 * u + j] = p >= begin && p < end;
+                k[4 * u + j] = (I)sr_lane4(kq[u], j);
+            }
+        }
+        if (xpres != nullptr) {
+#pragma unroll
+            for (int e = 0; e < 4 * SR_VEC_UNROLL; ++e) ok[e] = ok[e] && xpres[k[e]];
+        }
+        T xv[4 * SR_VEC_UNROLL];
+#pragma unroll
+        for (int e = 0; e < 4 * SR_VEC_UNROLL; ++e) xv[e] = ok[e] ? x[k[e]] : T();
+#pragma unroll
+        for (int u = 0; u < SR_VEC_UNROLL; ++u) {
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                union { unsigned w; T t; } a;
+                a.w = sr_lane4(aq[u], j);
+                if (EMPTY || ok[4 * u + j]) {
+                    sr_fold_e<Add, R, EMPTY>(acc, found, sr_mult<Mul, T, R, XFIRST>(
+                        a.t, xv[4 * u + j], row, (long long)k[4 * u + j]), ok[4 * u + j]);
+                }
+            }
+        }
+    }
+}
+
+// Whether the 16-byte loads apply (uniform across the launch).
+template <typename T, typename I>
+__device__ __forceinline__ bool sr_vec_ok(const I* indices, const T* avals, long long astride) {
+    if constexpr (SR_VEC && sizeof(I) == 4 && sizeof(T) == 4) {
+        return astride == 1 &&
+               ((reinterpret_cast<unsigned long long>(indices) |
+                 reinterpret_cast<unsigned long long>(avals)) & 15ull) == 0;
+    }
+    return false;
+}
+
+// A row reduced by a group of `width` lanes (all of a warp's lanes in `gmask`, or the whole
+// block when BLOCK), stopping early at the terminal (a group vote, or a block-wide one).
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY,
+          bool VEC, bool BLOCK>
+__device__ __forceinline__ void sr_row_loop(
+    const I* __restrict__ indices, const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres, long long row,
+    I begin, I end, int lane, int width, unsigned gmask, int term_mode, R terminal,
+    R& acc, bool& found)
+{
+    if constexpr (VEC) {
+        for (I base = begin & ~(I)3; base < end; base += (I)(4 * width * SR_VEC_UNROLL)) {
+            sr_row_step_vec<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, x, xpres, row,
+                base, begin, end, lane, width, acc, found);
+            if (term_mode != SR_TERM_NONE) {
+                const bool t = found && sr_is_terminal<R>(term_mode, acc, terminal);
+                if (BLOCK ? __syncthreads_or(t) : __any_sync(gmask, t)) break;
+            }
+        }
+    } else {
+        for (I base = sr_align_down(begin, width); base < end; base += (I)(width * SR_UNROLL)) {
+            sr_row_step<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, (I)astride, x, xpres,
+                row, base, begin, end, lane, width, acc, found);
+            if (term_mode != SR_TERM_NONE) {
+                const bool t = found && sr_is_terminal<R>(term_mode, acc, terminal);
+                if (BLOCK ? __syncthreads_or(t) : __any_sync(gmask, t)) break;
+            }
         }
     }
 }
 
 // A long row reduced by the whole block (a block-wide vote for the early exit).
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __device__ __forceinline__ void sr_pull_long_row(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
     const bool* __restrict__ allowed, long long row,
-    R* __restrict__ out, bool* __restrict__ opres, int term_mode, R terminal)
+    R* __restrict__ out, bool* __restrict__ opres, int term_mode, R terminal, R empty)
 {
     __shared__ R s_acc[SR_PULL_THREADS / 32];
     __shared__ bool s_found[SR_PULL_THREADS / 32];
@@ -102,34 +265,34 @@ __device__ __forceinline__ void sr_pull_long_row(
         return;
     }
     const I begin = indptr[row], end = indptr[row + 1];
-    R acc = R();
+    R acc = EMPTY ? empty : R();
     bool found = false;
-    for (I base = sr_align_down(begin, SR_PULL_THREADS); base < end;
-         base += SR_PULL_THREADS * SR_UNROLL) {
-        sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row, base,
-                                                begin, end, threadIdx.x, SR_PULL_THREADS, acc,
-                                                found);
-        if (term_mode != SR_TERM_NONE) {
-            if (__syncthreads_or(found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
-        }
+    if (sr_vec_ok<T, I>(indices, avals, astride)) {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, true, true>(indices, avals, astride, x,
+            xpres, row, begin, end, threadIdx.x, SR_PULL_THREADS, 0xffffffffu, term_mode,
+            terminal, acc, found);
+    } else {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, false, true>(indices, avals, astride, x,
+            xpres, row, begin, end, threadIdx.x, SR_PULL_THREADS, 0xffffffffu, term_mode,
+            terminal, acc, found);
     }
-    sr_group_reduce<Add, R>(0xffffffffu, 32, acc, found);
+    sr_group_reduce_e<Add, R, EMPTY>(0xffffffffu, 32, acc, found);
     const int warp = threadIdx.x >> 5;
     if ((threadIdx.x & 31) == 0) { s_acc[warp] = acc; s_found[warp] = found; }
     __syncthreads();
     if (threadIdx.x == 0) {
-        acc = R();
+        acc = EMPTY ? empty : R();
         found = false;
         for (int w = 0; w < SR_PULL_THREADS / 32; ++w) {
-            if (s_found[w]) sr_fold<Add, R>(acc, found, s_acc[w]);
+            sr_fold_e<Add, R, EMPTY>(acc, found, s_acc[w], s_found[w]);
         }
         opres[row] = found;
         if (found) out[row] = acc;
     }
 }
 
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
-__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__device__ __forceinline__ void sr_pull_binned(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
@@ -137,15 +300,32 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
     const I* __restrict__ rows, const I* __restrict__ long_rows,
     const long long* __restrict__ bins,
     R* __restrict__ out, bool* __restrict__ opres,
-    int term_mode, R terminal)
+    int term_mode, R terminal, R empty)
 {
+#if SR_SEGS
+    // bins = [nlong, nseg, row_start[nseg], count[nseg], block_start[nseg], seg of each block]
+    const long long nlong = bins[0];
+#else
     const long long nlong = bins[3 * SR_NBINS];
+#endif
     if ((long long)blockIdx.x < nlong) {
-        sr_pull_long_row<Add, Mul, T, R, I, XFIRST>(indptr, indices, avals, astride, x, xpres,
-            allowed, (long long)long_rows[blockIdx.x], out, opres, term_mode, terminal);
+        sr_pull_long_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
+            xpres, allowed, (long long)long_rows[blockIdx.x], out, opres, term_mode, terminal,
+            empty);
         return;
     }
     const long long block = (long long)blockIdx.x - nlong;
+#if SR_SEGS
+    const long long nseg = bins[1];
+    const long long seg = bins[2 + 3 * nseg + block];
+    const int b = (int)(seg % SR_NBINS);
+    const long long slot = (block - bins[2 + 2 * nseg + seg]) * (SR_PULL_THREADS >> b)
+                           + (threadIdx.x >> b);
+    const int lanes = 1 << b;
+    const int lane = threadIdx.x & (lanes - 1);
+    if (slot >= bins[2 + nseg + seg]) return;
+    const long long row = rows[bins[2 + seg] + slot];
+#else
     int b = 0;
 #pragma unroll
     for (int j = 1; j < SR_NBINS; ++j) if (block >= bins[2 * SR_NBINS + j]) b = j;
@@ -156,6 +336,7 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
     // Every lane of a group shares `slot`, so groups leave (or stay) together.
     if (slot >= bins[SR_NBINS + b]) return;
     const long long row = rows[bins[b] + slot];
+#endif
     const unsigned gmask = (lanes == 32) ? 0xffffffffu
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
     if (allowed != nullptr && !allowed[row]) {
@@ -164,20 +345,37 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
     }
     const I begin = indptr[row], end = indptr[row + 1];
 
-    R acc = R();
+    R acc = EMPTY ? empty : R();
     bool found = false;
-    for (I base = sr_align_down(begin, lanes); base < end; base += (I)(lanes * SR_UNROLL)) {
-        sr_row_step<Add, Mul, T, R, I, XFIRST>(indices, avals, (I)astride, x, xpres, row, base,
-                                                begin, end, lane, lanes, acc, found);
-        if (term_mode != SR_TERM_NONE) {
-            if (__any_sync(gmask, found && sr_is_terminal<R>(term_mode, acc, terminal))) break;
-        }
+    if (lanes >= SR_VEC_MIN_LANES && sr_vec_ok<T, I>(indices, avals, astride)) {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, true, false>(indices, avals, astride, x,
+            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    } else {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, false, false>(indices, avals, astride, x,
+            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
     }
-    sr_group_reduce<Add, R>(gmask, lanes, acc, found);
+    sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc, found);
     if (lane == 0) {
         opres[row] = found;
         if (found) out[row] = acc;
     }
+}
+
+// EMPTY: fold from `empty` (sr_fold_e); the launcher instantiates it for idempotent monoids,
+// whose Monoid.empty is neutral for every value (kernel_name in backend/gpu/spmv.py).
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed,
+    const I* __restrict__ rows, const I* __restrict__ long_rows,
+    const long long* __restrict__ bins,
+    R* __restrict__ out, bool* __restrict__ opres,
+    int term_mode, R terminal, R empty)
+{
+    sr_pull_binned<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
+        allowed, rows, long_rows, bins, out, opres, term_mode, terminal, empty);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,22 +399,90 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_pull(
 #define SR_TILE_UNROLL 4
 #endif
 
-template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST>
-__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
+// With SR_TILE_VEC (4-byte indices, values and results, sr_vec_ok): the tile streams in with
+// 16-byte loads, a thread's 4 consecutive entries at a time (SR_TILE_VEC_UNROLL quads in
+// flight), their products stored with one 16-byte shared store where all 4 are in the tile.
+#ifndef SR_TILE_VEC
+#define SR_TILE_VEC 0
+#endif
+#ifndef SR_TILE_VEC_UNROLL
+#define SR_TILE_VEC_UNROLL 1
+#endif
+template <class Mul, typename T, typename R, typename I, bool XFIRST>
+__device__ __forceinline__ void sr_tile_stream_vec(
+    const I* __restrict__ indices, const T* __restrict__ avals,
+    const T* __restrict__ x, const bool* __restrict__ xpres, I nb, I ne, I sh,
+    R* __restrict__ s_prod, bool* __restrict__ s_pres)
+{
+    if constexpr (sizeof(I) == 4 && sizeof(T) == 4 && sizeof(R) == 4) {
+        const I off = sh - nb;  // entry p's slot: p + off
+        for (I base = nb & ~(I)127; base < ne;
+             base += (I)(4 * SR_TILE_VEC_UNROLL * SR_PULL_THREADS)) {
+            uint4 kq[SR_TILE_VEC_UNROLL], aq[SR_TILE_VEC_UNROLL];
+#pragma unroll
+            for (int u = 0; u < SR_TILE_VEC_UNROLL; ++u) {
+                const I p = base + (I)(4 * (u * SR_PULL_THREADS + threadIdx.x));
+                if (p < ne && p + 4 > nb) {
+                    kq[u] = sr_ld4(indices + p);
+                    aq[u] = sr_ld4(avals + p);
+                } else {
+                    kq[u] = make_uint4(0u, 0u, 0u, 0u);
+                    aq[u] = kq[u];
+                }
+            }
+            bool ok[4 * SR_TILE_VEC_UNROLL];
+            T xv[4 * SR_TILE_VEC_UNROLL];
+#pragma unroll
+            for (int u = 0; u < SR_TILE_VEC_UNROLL; ++u) {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const I p = base + (I)(4 * (u * SR_PULL_THREADS + threadIdx.x) + j);
+                    const I k = (I)sr_lane4(kq[u], j);
+                    const bool in = p >= nb && p < ne;
+                    ok[4 * u + j] = in && (xpres == nullptr || xpres[k]);
+                    if (xpres != nullptr && in) s_pres[p + off] = ok[4 * u + j];
+                    xv[4 * u + j] = ok[4 * u + j] ? x[k] : T();
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < SR_TILE_VEC_UNROLL; ++u) {
+                const I p = base + (I)(4 * (u * SR_PULL_THREADS + threadIdx.x));
+                union { R r[4]; uint4 v; } pr;
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    union { unsigned w; T t; } a;
+                    a.w = sr_lane4(aq[u], j);
+                    pr.r[j] = sr_mult<Mul, T, R, XFIRST>(a.t, xv[4 * u + j], -1,
+                                                         (long long)sr_lane4(kq[u], j));
+                }
+                if (p >= nb && p + 4 <= ne) {  // p + off is a multiple of 4
+                    *reinterpret_cast<uint4*>(s_prod + (p + off)) = pr.v;
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        if (p + j >= nb && p + j < ne) s_prod[p + j + off] = pr.r[j];
+                    }
+                }
+            }
+        }
+    }
+}
+
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__device__ __forceinline__ void sr_pull_tile(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride,
     const T* __restrict__ x, const bool* __restrict__ xpres,
     const bool* __restrict__ allowed,
     const I* __restrict__ tiles, long long ntiles,
     const I* __restrict__ long_rows, long long nlong,
-    R* __restrict__ out, bool* __restrict__ opres)
+    R* __restrict__ out, bool* __restrict__ opres, R empty,
+    R* __restrict__ s_prod, bool* __restrict__ s_pres, I* __restrict__ s_ptr)
 {
-    __shared__ R s_prod[2 * SR_TILE];
-    __shared__ bool s_pres[2 * SR_TILE];
-    __shared__ I s_ptr[2 * SR_PULL_THREADS];  // the tile's row offsets, when it has few rows
     if ((long long)blockIdx.x < nlong) {
-        sr_pull_long_row<Add, Mul, T, R, I, XFIRST>(indptr, indices, avals, astride, x, xpres,
-            allowed, (long long)long_rows[blockIdx.x], out, opres, SR_TERM_NONE, R());
+        sr_pull_long_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
+            xpres, allowed, (long long)long_rows[blockIdx.x], out, opres, SR_TERM_NONE, R(),
+            empty);
         return;
     }
     const long long t = (long long)blockIdx.x - nlong;
@@ -234,6 +500,16 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
     const I r0 = (I)threadIdx.x, r1 = (I)(threadIdx.x + SR_PULL_THREADS);
     const I ptr0 = (stage && r0 <= nrows) ? indptr[rb + r0] : (I)0;
     const I ptr1 = (stage && r1 <= nrows) ? indptr[rb + r1] : (I)0;
+    // s_prod[p - nb + sh] (and s_pres) hold entry p's product: sh = nb mod 4 with the 16-byte
+    // loads, so that a thread's 4 consecutive products are one aligned 16-byte store
+    I sh = 0;
+    bool vec = false;
+    if constexpr (SR_TILE_VEC && sizeof(R) == 4) vec = sr_vec_ok<T, I>(indices, avals, astride);
+    if (vec) {
+        sh = nb & (I)3;
+        sr_tile_stream_vec<Mul, T, R, I, XFIRST>(indices, avals, x, xpres, nb, ne, sh, s_prod,
+                                                  s_pres);
+    } else
     // warp loads aligned to 128 bytes, SR_TILE_UNROLL of them in flight per thread
     for (I base = nb & ~(I)31; base < ne; base += (I)(SR_TILE_UNROLL * SR_PULL_THREADS)) {
         I k[SR_TILE_UNROLL];
@@ -276,18 +552,43 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_tile(
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
     for (I s = (I)(threadIdx.x / lanes); s < nrows; s += (I)(SR_PULL_THREADS / lanes)) {
         const I row = rb + s;
-        const I qb = (stage ? s_ptr[s] : indptr[row]) - nb;
-        const I qe = (stage ? s_ptr[s + 1] : indptr[row + 1]) - nb;
-        R acc = R();
+        const I qb = (stage ? s_ptr[s] : indptr[row]) - nb + sh;
+        const I qe = (stage ? s_ptr[s + 1] : indptr[row + 1]) - nb + sh;
+        R acc = EMPTY ? empty : R();
         bool found = false;
         for (I q = qb + (I)lane; q < qe; q += (I)lanes) {
-            if (xpres == nullptr || s_pres[q]) sr_fold<Add, R>(acc, found, s_prod[q]);
+            sr_fold_e<Add, R, EMPTY>(acc, found, s_prod[q], xpres == nullptr || s_pres[q]);
         }
-        sr_group_reduce<Add, R>(gmask, lanes, acc, found);
+        sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc, found);
         if (lane == 0) {
             if (allowed != nullptr && !allowed[row]) found = false;
             opres[row] = found;
             if (found) out[row] = acc;
         }
     }
+}
+
+// SR_TILE_MIN_BLOCKS (a probe switch): blocks of the tiled pull a multiprocessor must hold
+// (the register cap). Unset, the bounds name the threads only: ptxas then keeps the kernel
+// at 32 registers (int32 indices); an explicit minimum of 1 gave it 40 (int64: 56).
+#ifdef SR_TILE_MIN_BLOCKS
+#define SR_TILE_BOUNDS __launch_bounds__(SR_PULL_THREADS, SR_TILE_MIN_BLOCKS)
+#else
+#define SR_TILE_BOUNDS __launch_bounds__(SR_PULL_THREADS)
+#endif
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__global__ void SR_TILE_BOUNDS spmv_tile(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed,
+    const I* __restrict__ tiles, long long ntiles,
+    const I* __restrict__ long_rows, long long nlong,
+    R* __restrict__ out, bool* __restrict__ opres, R empty)
+{
+    __shared__ __align__(16) R s_prod[2 * SR_TILE + 4];
+    __shared__ bool s_pres[2 * SR_TILE + 4];
+    __shared__ I s_ptr[2 * SR_PULL_THREADS];  // the tile's row offsets, when it has few rows
+    sr_pull_tile<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
+        allowed, tiles, ntiles, long_rows, nlong, out, opres, empty, s_prod, s_pres, s_ptr);
 }

@@ -44,7 +44,11 @@ def kernel_name(kind: str, sr: Semiring, dtype, itype, xfirst: bool = False) -> 
         return f"gather_reset<{R}>"
     if kind == "frontier_degrees":
         return f"frontier_degrees<{I}>"
-    return f"{kind}<{a}, {m}, {T}, {R}, {I}, {'true' if xfirst else 'false'}>"
+    tf = {True: "true", False: "false"}
+    if kind in ("spmv_pull", "spmv_tile"):
+        empty = folds_from_empty(sr.add, sr.result_type(dtype))
+        return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}, {tf[empty]}>"
+    return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}>"
 
 
 def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
@@ -149,12 +153,20 @@ def tile_schedule(indptr, nrows: int, tile: int = TILE, max_rows: int = TILE_ROW
             "nblocks": nlong + ntiles}
 
 
-#: Which pull kernel: "auto" (:func:`use_tiles`), "always" (the tiled one wherever it
-#: applies) or "never" (always the binned one): a switch for probes and tests.
-TILED = "auto"
-#: The tiled pull is taken for even degrees: a mean degree of at least TILE_MIN_MEAN_DEGREE
-#: and no row longer than TILE_MAX_SKEW times the mean. Device times of the two kernels
-#: (bench/probes/spmv_probe.py --variants, H100, min-plus float32, evict-first streams):
+#: Which pull kernel: "auto" (:func:`use_tiles`' rule by degrees), "always" (the tiled one
+#: wherever it applies) or "never" (always the binned one). "never" since session 12: on the
+#: H200 the binned kernel (16-byte loads, folds from `empty`) beats the tiled one on all four
+#: bench graphs, ten launches of min-plus float32 (bench/probes/spmv_probe.py --variants):
+#: urand-22 1.103 against 1.171 ms (the rule below picked the tiled one there), kron-22 0.996
+#: / 1.154, kron-20 0.236 / 0.288, grid 2048² 0.064 / 0.141. The tiled kernel reads the
+#: matrix once in order (Nsight Compute, kron-22: 1.09 GB from DRAM against the binned
+#: kernel's 1.49 GB, whose bins revisit the sectors shared by rows of different bins) but
+#: spends its time in shared memory and instructions (SM throughput 55 % against 20 %).
+TILED = "never"
+#: The "auto" rule (session 8, H100): the tiled pull for even degrees, a mean degree of at
+#: least TILE_MIN_MEAN_DEGREE and no row longer than TILE_MAX_SKEW times the mean. Device
+#: times of the two kernels then (bench/probes/spmv_probe.py --variants, H100, min-plus
+#: float32, evict-first streams, the binned kernel before session 12's changes):
 #: urand-22 (mean 32, max 65) tiled 1.274 ms, binned 1.359 ms; urand-22-ef8 (mean 16) 0.748 /
 #: 0.739 ms; kron-22 1.219 / 1.224 ms; kron-20 0.300 / 0.288 ms (its many rows of 128 to 4096
 #: entries suit the warp per row); the 2048² grid (degree 4) 0.142 / 0.091 ms (one lane per
@@ -188,6 +200,37 @@ def use_tiles(M, sr: Semiring, allowed, mode: int) -> bool:
     return mean >= TILE_MIN_MEAN_DEGREE and max_degree(M) <= TILE_MAX_SKEW * mean
 
 
+def folds_from_empty(add: Monoid, rtype) -> bool:
+    """Whether the pull kernels fold ``add`` from its ``empty`` value (template EMPTY of
+    spmv_pull / spmv_tile): an idempotent monoid's ``empty`` is neutral for every value
+    (:class:`semiring.ops.Monoid`; the atomic push starts from it too), so a row's reduction
+    starts there and folds a product with one op instead of tracking whether it has a value
+    yet. The `any` monoid has no such value (its terminal is :data:`ANY` in every domain)."""
+    return add.idempotent and add.terminal_of(rtype) is not ANY
+
+
+def _empty(add: Monoid, rtype):
+    """The ``empty`` argument of the pull kernels (ignored unless :func:`folds_from_empty`)."""
+    return rtype.type(add.empty_of(rtype)) if folds_from_empty(add, rtype) else rtype.type(0)
+
+
+#: Whether the pull kernels stop a row at a terminal value that is a number (min's -inf,
+#: max's +inf, the integer extremes, times' 0): a vote a step that costs more than it saves
+#: where the terminal is practically never reached. Boolean results (lor, land; BFS-like
+#: pulls) and `any` keep it. H200, bench/probes/spmv_probe.py (session 12), min-plus float32,
+#: binned kernel, ten launches: grid 2048² 0.083 -> 0.064 ms without the vote; kron-20 0.238
+#: -> 0.237, kron-22 1.002 -> 1.001, urand-22 1.126 -> 1.125 (within noise).
+EARLY_EXIT_NUMERIC = False
+
+
+def _pull_terminal(add: Monoid, rtype):
+    """(mode, terminal) that the pull kernels get (:data:`EARLY_EXIT_NUMERIC`)."""
+    mode, term = _terminal(add, rtype)
+    if mode == TERM_VALUE and rtype != np.bool_ and not EARLY_EXIT_NUMERIC:
+        return TERM_NONE, term
+    return mode, term
+
+
 _terminals: dict = {}
 
 
@@ -202,10 +245,12 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         return out, opres
     tkey = (id(sr.add), rtype)
     mt = _terminals.get(tkey)
-    if mt is None:
-        mt = _terminals[tkey] = (sr.add, _terminal(sr.add, rtype))  # add kept: id stays valid
+    if mt is None:  # add kept: its id stays valid
+        mt = _terminals[tkey] = (sr.add, _pull_terminal(sr.add, rtype), _empty(sr.add, rtype),
+                                 _terminal(sr.add, rtype)[0])
     mode, term = mt[1]
-    kind = "spmv_tile" if use_tiles(M, sr, allowed, mode) else "spmv_pull"
+    empty = mt[2]
+    kind = "spmv_tile" if use_tiles(M, sr, allowed, mt[3]) else "spmv_pull"
     if (M._sched is None or kind not in M._sched) and not kernels.cached(
             _key(kind, sr, dtype, M.itype, xfirst)):
         # the kernel compiles on another thread while the schedule is made
@@ -217,12 +262,12 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
         f((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
-            np.int64(sched["nlong"]), out, opres))
+            np.int64(sched["nlong"]), out, opres, empty))
     else:
         f((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode),
-            term))
+            term, empty))
     return out, opres
 
 
