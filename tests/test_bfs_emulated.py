@@ -11,9 +11,6 @@ without one."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
 import subprocess
 
 import numpy as np
@@ -22,8 +19,8 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csg
 from hypothesis import given, settings, strategies as st
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-KERNELS = os.path.join(HERE, "..", "semiring", "kernels", "traverse.cu")
+from tests.emu_build import build_traverse_emu
+
 #: The builds: kernel options (-D) that change bfs_grid's code.
 BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "noprefetch": ["-DSR_PULL_PREFETCH=0"], "step2": ["-DSR_PULL_STEP=2"],
@@ -34,33 +31,7 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
 
 @pytest.fixture(scope="module")
 def emu(tmp_path_factory):
-    cxx = shutil.which("g++") or shutil.which("clang++")
-    if cxx is None:
-        pytest.skip("no C++ compiler for the kernel emulation")
-    tmp = tmp_path_factory.mktemp("bfs_emu")
-    probe = tmp / "probe.cpp"  # a compiler without C++20's <barrier> cannot host the stand-in
-    probe.write_text("#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n")
-    if subprocess.run([cxx, "-std=c++20", "-pthread", "-o", str(tmp / "probe"), str(probe)],
-                      capture_output=True).returncode:
-        pytest.skip(f"{cxx} lacks C++20 <barrier>")
-    with open(KERNELS) as f:
-        src = f.read()
-    # the one inline PTX statement (bfs_grid's %globaltimer read for its trace) has no host form
-    src, k = re.subn(r"asm volatile\(.*?\);", "t = 0;", src)
-    assert k == 1, "expected exactly one inline-PTX statement in traverse.cu"
-    (tmp / "traverse_emu.cu").write_text(src)
-    shutil.copy(os.path.join(HERE, "emu", "grid_emu.h"), tmp / "grid_emu.h")
-    shutil.copy(os.path.join(HERE, "emu", "bfs_grid_emu.cpp"), tmp / "bfs_grid_emu.cpp")
-    exes = {}
-    for name, opts in BUILDS.items():
-        exe = str(tmp / f"bfs_emu_{name}")
-        r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", *opts, "-x", "c++",
-                            "-o", exe, str(tmp / "bfs_grid_emu.cpp")], capture_output=True,
-                           text=True)
-        if r.returncode:
-            pytest.fail(f"emulation build {name} failed:\n{r.stderr[-3000:]}")
-        exes[name] = exe
-    return exes
+    return build_traverse_emu(tmp_path_factory, "bfs_grid_emu.cpp", BUILDS)
 
 
 def run_emulated(exe, S, source, threads, parents, index64, alpha, beta, mode):

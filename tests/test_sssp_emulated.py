@@ -8,9 +8,6 @@ without a GPU; tests/test_sssp_grid.py runs the real launch on one. Needs a C++2
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
 import subprocess
 
 import numpy as np
@@ -18,39 +15,17 @@ import pytest
 import scipy.sparse.csgraph as csg
 from hypothesis import given, settings, strategies as st
 
+from tests.emu_build import build_traverse_emu
+
 from tests.test_sssp_grid import road_graphs
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-KERNELS = os.path.join(HERE, "..", "semiring", "kernels", "traverse.cu")
 TYPE_CODES = {np.dtype(np.int32): 0, np.dtype(np.int64): 1, np.dtype(np.float32): 2,
               np.dtype(np.float64): 3}
 
 
 @pytest.fixture(scope="module")
 def emu(tmp_path_factory):
-    cxx = shutil.which("g++") or shutil.which("clang++")
-    if cxx is None:
-        pytest.skip("no C++ compiler for the kernel emulation")
-    tmp = tmp_path_factory.mktemp("sssp_emu")
-    probe = tmp / "probe.cpp"  # a compiler without C++20's <barrier> cannot host the stand-in
-    probe.write_text("#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n")
-    if subprocess.run([cxx, "-std=c++20", "-pthread", "-o", str(tmp / "probe"), str(probe)],
-                      capture_output=True).returncode:
-        pytest.skip(f"{cxx} lacks C++20 <barrier>")
-    with open(KERNELS) as f:
-        src = f.read()
-    # the one inline PTX statement (bfs_grid's %globaltimer read for its trace) has no host form
-    src, k = re.subn(r"asm volatile\(.*?\);", "t = 0;", src)
-    assert k == 1, "expected exactly one inline-PTX statement in traverse.cu"
-    (tmp / "traverse_emu.cu").write_text(src)
-    shutil.copy(os.path.join(HERE, "emu", "grid_emu.h"), tmp / "grid_emu.h")
-    shutil.copy(os.path.join(HERE, "emu", "sssp_emu.cpp"), tmp / "sssp_emu.cpp")
-    exe = str(tmp / "sssp_emu")
-    r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", "-x", "c++", "-o", exe,
-                        str(tmp / "sssp_emu.cpp")], capture_output=True, text=True)
-    if r.returncode:
-        pytest.fail(f"emulation build failed:\n{r.stderr[-3000:]}")
-    return exe
+    return build_traverse_emu(tmp_path_factory, "sssp_emu.cpp", {"default": []})["default"]
 
 
 def run_emulated(exe, S, dtype, source, delta, limit, threads, index64):
