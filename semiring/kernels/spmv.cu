@@ -155,6 +155,25 @@ __device__ __forceinline__ uint4 sr_ld4(const U* p) {
 __device__ __forceinline__ unsigned sr_lane4(const uint4& v, int j) {
     return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w;
 }
+// A thread's U quads of indices and values, quad u at entries p = base + 4 * (u * width +
+// lane) .. p + 3; a quad with no entry in [begin, end) is not loaded (zeros).
+template <int U, typename I, typename T>
+__device__ __forceinline__ void sr_ld_quads(
+    const I* __restrict__ indices, const T* __restrict__ avals, I base, int width, int lane,
+    I begin, I end, uint4 (&kq)[U], uint4 (&aq)[U])
+{
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        const I p = base + (I)(4 * (u * width + lane));
+        if (p < end && p + 4 > begin) {
+            kq[u] = sr_ld4(indices + p);
+            aq[u] = sr_ld4(avals + p);
+        } else {
+            kq[u] = make_uint4(0u, 0u, 0u, 0u);
+            aq[u] = kq[u];
+        }
+    }
+}
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __device__ __forceinline__ void sr_row_step_vec(
     const I* __restrict__ indices, const T* __restrict__ avals,
@@ -163,17 +182,7 @@ __device__ __forceinline__ void sr_row_step_vec(
 {
     if constexpr (sizeof(I) == 4 && sizeof(T) == 4) {
         uint4 kq[SR_VEC_UNROLL], aq[SR_VEC_UNROLL];
-#pragma unroll
-        for (int u = 0; u < SR_VEC_UNROLL; ++u) {
-            const I p = base + (I)(4 * (u * width + lane));
-            if (p < end && p + 4 > begin) {
-                kq[u] = sr_ld4(indices + p);
-                aq[u] = sr_ld4(avals + p);
-            } else {
-                kq[u] = make_uint4(0u, 0u, 0u, 0u);
-                aq[u] = kq[u];
-            }
-        }
+        sr_ld_quads(indices, avals, base, width, lane, begin, end, kq, aq);
         bool ok[4 * SR_VEC_UNROLL];
         I k[4 * SR_VEC_UNROLL];
 #pragma unroll
@@ -419,17 +428,7 @@ __device__ __forceinline__ void sr_tile_stream_vec(
         for (I base = nb & ~(I)127; base < ne;
              base += (I)(4 * SR_TILE_VEC_UNROLL * SR_PULL_THREADS)) {
             uint4 kq[SR_TILE_VEC_UNROLL], aq[SR_TILE_VEC_UNROLL];
-#pragma unroll
-            for (int u = 0; u < SR_TILE_VEC_UNROLL; ++u) {
-                const I p = base + (I)(4 * (u * SR_PULL_THREADS + threadIdx.x));
-                if (p < ne && p + 4 > nb) {
-                    kq[u] = sr_ld4(indices + p);
-                    aq[u] = sr_ld4(avals + p);
-                } else {
-                    kq[u] = make_uint4(0u, 0u, 0u, 0u);
-                    aq[u] = kq[u];
-                }
-            }
+            sr_ld_quads(indices, avals, base, SR_PULL_THREADS, (int)threadIdx.x, nb, ne, kq, aq);
             bool ok[4 * SR_TILE_VEC_UNROLL];
             T xv[4 * SR_TILE_VEC_UNROLL];
 #pragma unroll
