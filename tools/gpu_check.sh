@@ -31,7 +31,7 @@ if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
   if [ "${GPUS:-0}" -gt 1 ]; then
     echo "== tests that need several GPUs at once (skipped above and without dask)"
     SEMIRING_TEST_GPUS=0 timeout 120 python3 -m pytest -q -p no:cacheprovider --tb=short \
-      tests/test_dist_nccl.py 2>&1 | tail -5
+      ${xdist:+-n 0} tests/test_dist_nccl.py 2>&1 | tail -5
   fi
   if [ "${BENCH:-1}" != 0 ]; then
     echo "== bench"
