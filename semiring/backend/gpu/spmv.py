@@ -190,9 +190,26 @@ def use_tiles(M, sr: Semiring, allowed, mode: int) -> bool:
 
 _terminals: dict = {}
 
+#: Key of a matrix's launch plans in ``M._sched`` (see :func:`pull`).
+PLAN_KEY = "full_pull"
+
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
-    """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; returns (values, present) dense arrays."""
+    """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; returns (values, present) dense arrays.
+
+    The common call (no mask, every x(k) present) runs from a launch plan kept on ``M`` after
+    its first such call: the kernel and its fixed arguments, and the presence array, which
+    then depends on M's pattern only (row o has an entry iff it stores one) and is shared
+    by every such result (the kernel rewrites the same bytes). A warm call then pays one
+    allocation and one launch (two allocations, a schedule lookup, a kernel lookup and the
+    scalar arguments' boxing before: bench/probes/small_breakdown.py)."""
+    if allowed is None and x_present is None and M._sched is not None:
+        plan = M._sched.get((PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED))
+        if plan is not None:
+            f, grid, head, mid, tail, rtype, opres = plan
+            out = _cupy().empty(M.nrows, dtype=rtype)
+            f(grid, (BLOCK,), head + (x_values, None, None) + mid + (out, opres) + tail)
+            return out, opres
     cp = _cupy()
     nrows = M.nrows
     rtype = sr.result_type(dtype)
@@ -213,16 +230,20 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     avals, astride = M._values_for(dtype)
     sched = schedule(M, kind)
     f = _kernel(kind, sr, dtype, M.itype, xfirst)
+    grid = (sched["nblocks"],)
+    head = (M.indptr, M.indices, avals, np.int64(astride))
     if kind == "spmv_tile":
-        f((sched["nblocks"],), (BLOCK,), (
-            M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
-            sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
-            np.int64(sched["nlong"]), out, opres))
+        mid = (sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
+               np.int64(sched["nlong"]))
+        tail = ()
     else:
-        f((sched["nblocks"],), (BLOCK,), (
-            M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
-            sched["rows"], sched["long_rows"], sched["bins"], out, opres, np.int32(mode),
-            term))
+        mid = (sched["rows"], sched["long_rows"], sched["bins"])
+        tail = (np.int32(mode), term)
+    f(grid, (BLOCK,), head + (x_values, x_present, allowed) + mid + (out, opres) + tail)
+    if allowed is None and x_present is None:  # the plan of the next such call
+        # (M's schedules, casts and this plan are dropped together when M changes)
+        M._sched[(PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED)] = (
+            f, grid, head, mid, tail, rtype, opres)
     return out, opres
 
 
