@@ -331,6 +331,31 @@ def test_the_compiled_forms_are_the_ufunc_ops():
     assert not forms & {"min_plus_sat", "plus_first", "any_pair", "min_secondi", "any_secondi"}
 
 
+@pytest.mark.parametrize("sname", ["min_plus", "max_plus"])
+def test_the_row_fold_past_leading_nans(device, sname):
+    """The row loop's min / max fold drops its NaN test once the accumulator is a number:
+    rows whose first products are NaN (stored NaN, NaN in x), all NaN, NaN in the middle,
+    ±inf, of 1 to 40 entries, against the NumPy path."""
+    rng = np.random.default_rng(5)
+    n = 40
+    present = np.tri(n, n, dtype=bool)[:, ::-1]  # row i holds n - i entries
+    vals = rng.integers(-9, 9, (n, n)).astype(np.float64)
+    vals[:, :6] = np.nan  # each row's leading products NaN
+    vals[3] = np.nan  # a row of NaN only
+    vals[::5, 20] = np.inf
+    vals[::7, 25] = -np.inf
+    xd = rng.integers(-9, 9, n).astype(np.float64)
+    xd[[8, 30]] = np.nan
+    S = getattr(sr, sname)
+    A = make_matrix(vals, present, device)
+    got = sr.mxv(A, sr.Vector.from_dense(xd, device=device), S)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.mxv(make_matrix(vals, present, "cpu"), sr.Vector.from_dense(xd, device="cpu"), S)
+    assert np.isnan(to_host(ref.sparse()[1])).sum() == 1  # the all-NaN row, and only it
+    _same(got, ref, S, np.float64)
+
+
 @needs_numba
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_block_fold_runs_on_a_grid(dtype):

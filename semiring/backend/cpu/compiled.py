@@ -221,6 +221,14 @@ class Ops:
 #: the fold's dependency chain against four: min-plus SpMV, serial, µs, kron-14 398 → 202,
 #: urand-14 576 → 326, grid-256² 238 → 174 (SciPy's plus-times 333, 297, 141). The same
 #: values; of two equal values (-0.0 and +0.0) it keeps the first, as IEEE leaves open.
+#: Session 12 (branch cpu5): past a row's leading NaN products the accumulator is a
+#: number, so the fold drops the NaN test of acc (`p if p < acc else acc`: one minss), one
+#: chain a row. The serial kernel alone (min-plus, float32; best of 30, interleaved with
+#: SciPy's plus-times `H @ x` on the shared 2-core host at load 4-8), µs, four lanes of the
+#: NaN-testing select → one chain of the plain one (SciPy): urand-14 341-344 → 324-326
+#: (319-377), urand-16-ef4 815 → 675-680 (739-774), urand-12 74-99 → 71-87 (78-137), kron-14
+#: 349-352 → 363-365 (396-431), kron-16 1965-2294 → 1961-2161 (2101-2301), grid-256² 189-192 →
+#: 145-146 (153-164). Four lanes of the plain select ran 447-500 on urand-14.
 _FOLD_FORMS = {np.fmin: 1, np.fmax: 2}
 
 
@@ -263,6 +271,11 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                 return p if (p > acc or acc != acc) else acc
             return ptype(add(acc, p))
 
+        def sel(acc, p):  # fold where acc is not NaN (forms 1 and 2)
+            if form == 1:
+                return p if p < acc else acc
+            return p if p > acc else acc
+
         # ``parallel`` read here puts it in the closure: Numba's on-disk cache keys an entry
         # by the code and the closure's cells, not by the compile flags
         nchunks = bounds.size - 1 if parallel else bounds.size - 1
@@ -273,7 +286,18 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                 j1 = np.uint64(indptr[r + one])
                 acc = prod(j0)
                 j = j0 + one
-                if not first_only:
+                if not first_only and form != 0:
+                    # fmin / fmax skip NaN: past the leading NaN products acc is a number
+                    # and stays one, so the fold is `p < acc ? p : acc`, one minss on the
+                    # dependency chain (with the NaN test of acc, four instructions: hence
+                    # the lanes before). One chain a row then beats four (_FOLD_FORMS)
+                    while acc != acc and j < j1:
+                        acc = prod(j)
+                        j += one
+                    while j < j1:
+                        acc = sel(acc, prod(j))
+                        j += one
+                elif not first_only:
                     if lanes == 4 and j1 - j0 >= 8:
                         acc1, acc2, acc3 = prod(j), prod(j + one), prod(j + two)
                         j += three
