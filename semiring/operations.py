@@ -114,6 +114,8 @@ def _product(be, A, u, sr, dtype, rtype, allowed, direction, transpose_a, nout, 
         T = Vector._bitmap_result(nout, rtype, device, res[0], res[1])
     else:
         T = Vector._result(nout, rtype, device, res[0], res[1])
+        if res[0].size == nout:  # every row has an entry (the indices are 0..nout-1): the
+            T._bitmap = (res[1], None)  # bitmap form too, no scatter for to_dense / bitmap
     return T
 
 
