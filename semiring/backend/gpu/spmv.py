@@ -206,8 +206,10 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     if allowed is None and x_present is None and M._sched is not None:
         plan = M._sched.get((PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED))
         if plan is not None:
-            f, grid, head, mid, tail, rtype, opres = plan
-            out = _cupy().empty(M.nrows, dtype=rtype)
+            f, grid, head, mid, tail, shape, rtype, nbytes, opres = plan
+            cp = _cupy()
+            # (cp.empty 4.3 µs; the pool's block and the array made on it 3.0, H200 host)
+            out = cp.ndarray(shape, rtype, cp.cuda.alloc(nbytes))
             f(grid, (BLOCK,), head + (x_values, None, None) + mid + (out, opres) + tail)
             return out, opres
     cp = _cupy()
@@ -243,7 +245,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     if allowed is None and x_present is None:  # the plan of the next such call
         # (M's schedules, casts and this plan are dropped together when M changes)
         M._sched[(PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED)] = (
-            f, grid, head, mid, tail, rtype, opres)
+            f, grid, head, mid, tail, (nrows,), rtype, nrows * rtype.itemsize, opres)
     return out, opres
 
 
