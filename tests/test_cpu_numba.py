@@ -335,16 +335,17 @@ def test_the_compiled_forms_are_the_ufunc_ops():
 def test_the_row_fold_past_leading_nans(device, sname):
     """The row loop's min / max fold drops its NaN test once the accumulator is a number:
     rows whose first products are NaN (stored NaN, NaN in x), all NaN, NaN in the middle,
-    ±inf, of 1 to 40 entries, against the NumPy path."""
+    ±inf, of 44 to 200 entries (four accumulators from 128), against the NumPy path."""
     rng = np.random.default_rng(5)
-    n = 40
-    present = np.tri(n, n, dtype=bool)[:, ::-1]  # row i holds n - i entries
-    vals = rng.integers(-9, 9, (n, n)).astype(np.float64)
+    n, m = 40, 200
+    present = np.arange(m)[None, :] < (m - 4 * np.arange(n))[:, None]  # row i: m - 4i entries
+    vals = rng.integers(-9, 9, (n, m)).astype(np.float64)
     vals[:, :6] = np.nan  # each row's leading products NaN
     vals[3] = np.nan  # a row of NaN only
     vals[::5, 20] = np.inf
     vals[::7, 25] = -np.inf
-    xd = rng.integers(-9, 9, n).astype(np.float64)
+    vals[1, 150] = -99.0  # a long row's least, in its third lane
+    xd = rng.integers(-9, 9, m).astype(np.float64)
     xd[[8, 30]] = np.nan
     S = getattr(sr, sname)
     A = make_matrix(vals, present, device)

@@ -228,7 +228,11 @@ class Ops:
 #: NaN-testing select → one chain of the plain one (SciPy): urand-14 341-344 → 324-326
 #: (319-377), urand-16-ef4 815 → 675-680 (739-774), urand-12 74-99 → 71-87 (78-137), kron-14
 #: 349-352 → 363-365 (396-431), kron-16 1965-2294 → 1961-2161 (2101-2301), grid-256² 189-192 →
-#: 145-146 (153-164). Four lanes of the plain select ran 447-500 on urand-14.
+#: 145-146 (153-164). Four lanes of the plain select ran 447-500 on urand-14 (and so did a
+#: kernel with them for rows of 64 or more only: LLVM's code for the short rows changed). In
+#: the engine's kernel (rows by a row list), `sr.mxv` best of 2000: one chain lost on kron-12
+#: (50 → 58.5 µs: its hubs); four lanes from 128 entries: kron-12 51, urand-14 353-357 →
+#: 321-326 (SciPy 297-299), kron-14 219 → 223 (SciPy 332).
 _FOLD_FORMS = {np.fmin: 1, np.fmax: 2}
 
 
@@ -290,10 +294,21 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                     # fmin / fmax skip NaN: past the leading NaN products acc is a number
                     # and stays one, so the fold is `p < acc ? p : acc`, one minss on the
                     # dependency chain (with the NaN test of acc, four instructions: hence
-                    # the lanes before). One chain a row then beats four (_FOLD_FORMS)
+                    # the lanes before). One chain a row then beats four, but on rows of
+                    # 128 or more (hubs), where four chains from acc (min and max are
+                    # idempotent) still pay (_FOLD_FORMS)
                     while acc != acc and j < j1:
                         acc = prod(j)
                         j += one
+                    if lanes == 4 and j1 - j >= 128:
+                        acc1, acc2, acc3 = acc, acc, acc
+                        while j + three < j1:
+                            acc = sel(acc, prod(j))
+                            acc1 = sel(acc1, prod(j + one))
+                            acc2 = sel(acc2, prod(j + two))
+                            acc3 = sel(acc3, prod(j + three))
+                            j += four
+                        acc = sel(sel(acc, acc1), sel(acc2, acc3))
                     while j < j1:
                         acc = sel(acc, prod(j))
                         j += one
