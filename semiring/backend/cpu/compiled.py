@@ -283,9 +283,10 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
         # ``parallel`` read here puts it in the closure: Numba's on-disk cache keys an entry
         # by the code and the closure's cells, not by the compile flags
         nchunks = bounds.size - 1 if parallel else bounds.size - 1
+        every = rows.size == indptr.size - 1  # (no empty row: row i is rows[i] = i)
         for c in prange(nchunks):
-            for i in range(bounds[c], bounds[c + 1]):
-                r = rows[i]
+            for i in range(np.uint64(bounds[c]), np.uint64(bounds[c + 1])):  # (unsigned)
+                r = i if every else rows[i]
                 j0 = np.uint64(indptr[r])
                 j1 = np.uint64(indptr[r + one])
                 acc = prod(j0)
