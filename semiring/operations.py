@@ -46,8 +46,10 @@ def _backend_module(device):
     return backend_of(device).spmv
 
 
-#: (semiring, A's dtype, u's dtype) -> (domain, result type) of the plain call below
+#: (semiring, A's dtype, u's dtype) -> (domain, result type) of the plain call below, at
+#: most MXV_TYPES_KEPT of them (the keys hold their semirings)
 _mxv_types: dict = {}
+MXV_TYPES_KEPT = 4096
 
 
 def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, complement, direction,
@@ -69,6 +71,8 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
             key = (semiring, A._dtype, u._dtype)
             types = _mxv_types.get(key)
             if types is None:
+                if len(_mxv_types) >= MXV_TYPES_KEPT:  # (semirings made on the fly)
+                    _mxv_types.clear()
                 dtype = _t.promote(A._dtype, u._dtype)
                 types = _mxv_types[key] = (dtype, semiring.result_type(dtype))
             be = _backend_module(device)
