@@ -226,7 +226,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
         # t = w ⊕.⊗ A       (pull: one dot product per vertex with its in-edges)
         t = sr.vxm(w, A, semiring, direction="pull").to_dense(missing=0)
         # x' = d · (t + s · u) + (1 − d) · p,  s = Σ x(dangling)   (GAP: s dropped)
-        if variant == "networkx":
+        if variant == "networkx" and (xp is not np or dangling_idx.size):
             t += (x[dangling_idx].sum() if xp is np else xp.dot(x, dangling_ind)) * u
         x_new = damping * t + teleport
         err = float(xp.abs(x_new - x).sum())  # the iteration's host synchronization

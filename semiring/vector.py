@@ -62,6 +62,18 @@ class Vector(_b.Placed, Operand):
         v._form = "sparse"
         return v
 
+    @classmethod
+    def _bitmap_result(cls, size: int, dtype: np.dtype, device: str, values, present
+                       ) -> "Vector":
+        # An operation's bitmap result, its arguments canonical (as _result)
+        v = cls.__new__(cls)
+        v._size, v._dtype, v._device = size, dtype, device
+        v._jumbled = False
+        v._bitmap = (values, present)
+        v._sparse = None
+        v._form = "bitmap"
+        return v
+
     # ------------------------------------------------------------------ properties
     @property
     def size(self) -> int:

@@ -81,11 +81,18 @@ def test_repeated_pulls_equal_the_numpy_path(device, nrows, ncols, seed, semirin
     S = getattr(sr, semiring)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)  # the plan on tiny matrices
+        kept = []
         for _ in range(5):
             xd = _values(rng, xtype or dtype, ncols, awkward)
             got = sr.mxv(A, sr.Vector.from_dense(xd, device=device), S)
             ref = _numpy_reference(lambda: sr.mxv(Ah, sr.Vector.from_dense(xd, device="cpu"), S))
             _same(got, ref, S)
+            kept.append((got, ref))
+    for got, ref in kept:  # a later call (the GPU's launch plan) left earlier results alone
+        _same(got, ref, S)
+    if device == "gpu" and A.nrows and A.ncols:  # the calls after the first ran from a plan
+        plans = importlib.import_module("semiring.backend.gpu.spmv").PLAN_KEY
+        assert any(isinstance(k, tuple) and k[0] == plans for k in A._sched)
     if device == "cpu" and compiled.ENABLED and A.nvals and \
             compiled.ops_of(S, sr.types.promote(A.dtype, np.dtype(xtype or dtype))) is not None \
             and S not in spmv_cpu.SCIPY_PULL:  # the compiled route was kept on A

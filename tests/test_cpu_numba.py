@@ -132,9 +132,9 @@ def test_push_equals_the_numpy_path(device, n, seed, semiring, dtype, iso, int64
 @given(n=st.integers(0, 30), k=st.integers(0, 30), m=st.integers(0, 30),
        seed=st.integers(0, 2**31 - 1), semiring=st.sampled_from(DRAWN),
        dtype=st.sampled_from(DTYPES), iso=st.booleans(), int64=st.booleans(),
-       special=st.booleans(), scan=st.booleans())
+       special=st.booleans(), bitmap=st.booleans())
 def test_spgemm_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64, special,
-                                      scan):
+                                      bitmap):
     rng = np.random.default_rng(seed)
     pa = rng.random((n, k)) < rng.random((n, 1))    # empty, sparse and full rows
     pb = rng.random((k, m)) < rng.random((k, 1))
@@ -143,8 +143,8 @@ def test_spgemm_equals_the_numpy_path(n, k, m, seed, semiring, dtype, iso, int64
     B = make_matrix(vb, pb, "cpu", iso=False, int64=int64)
     S = getattr(sr, semiring)
     with pytest.MonkeyPatch.context() as mp:
-        # the row's columns ordered by the scan of the marks, or by a sort
-        mp.setattr(compiled, "SPGEMM_SCAN", 1 << 30 if scan else 1)
+        # the row's columns ordered by the bitmap, or by a heap sort (beyond 16 entries)
+        mp.setattr(compiled, "SPGEMM_BITMAP_SPAN", 1 << 30 if bitmap else 0)
         got = sr.mxm(A, B, S)
         direct = compiled.spgemm(A, B, S, A.dtype)
     has_form = compiled.ops_of(S, A.dtype) is not None
@@ -174,7 +174,7 @@ def test_spgemm_orders_wide_rows(ncols, semiring, dtype):
     """The compiled SpGEMM's ways of ordering a row's columns, each against the NumPy path:
     rows of up to SPGEMM_INSERTION columns by insertion, longer ones by a bitmap of one word
     (40 columns) or many (3000), or by a heap sort where they spread over more words than
-    SPGEMM_BITMAP_SPAN an entry (100 000), and dense rows by the scan."""
+    SPGEMM_BITMAP_SPAN an entry (100 000)."""
     rng = np.random.default_rng(ncols)
     n, k = 40, 30
     pa = rng.random((n, k)) < np.linspace(0, 0.6, n)[:, None]
@@ -329,6 +329,32 @@ def test_the_compiled_forms_are_the_ufunc_ops():
     assert {"min_plus", "max_plus", "plus_times", "min_times", "max_min", "lor_land",
             "lxor_land"} <= forms
     assert not forms & {"min_plus_sat", "plus_first", "any_pair", "min_secondi", "any_secondi"}
+
+
+@pytest.mark.parametrize("sname", ["min_plus", "max_plus"])
+def test_the_row_fold_past_leading_nans(device, sname):
+    """The row loop's min / max fold drops its NaN test once the accumulator is a number:
+    rows whose first products are NaN (stored NaN, NaN in x), all NaN, NaN in the middle,
+    ±inf, of 44 to 200 entries (four accumulators from 128), against the NumPy path."""
+    rng = np.random.default_rng(5)
+    n, m = 40, 200
+    present = np.arange(m)[None, :] < (m - 4 * np.arange(n))[:, None]  # row i: m - 4i entries
+    vals = rng.integers(-9, 9, (n, m)).astype(np.float64)
+    vals[:, :6] = np.nan  # each row's leading products NaN
+    vals[3] = np.nan  # a row of NaN only
+    vals[::5, 20] = np.inf
+    vals[::7, 25] = -np.inf
+    vals[1, 150] = -99.0  # a long row's least, in its third lane
+    xd = rng.integers(-9, 9, m).astype(np.float64)
+    xd[[8, 30]] = np.nan
+    S = getattr(sr, sname)
+    A = make_matrix(vals, present, device)
+    got = sr.mxv(A, sr.Vector.from_dense(xd, device=device), S)
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.mxv(make_matrix(vals, present, "cpu"), sr.Vector.from_dense(xd, device="cpu"), S)
+    assert np.isnan(to_host(ref.sparse()[1])).sum() == 1  # the all-NaN row, and only it
+    _same(got, ref, S, np.float64)
 
 
 @needs_numba

@@ -221,6 +221,18 @@ class Ops:
 #: the fold's dependency chain against four: min-plus SpMV, serial, µs, kron-14 398 → 202,
 #: urand-14 576 → 326, grid-256² 238 → 174 (SciPy's plus-times 333, 297, 141). The same
 #: values; of two equal values (-0.0 and +0.0) it keeps the first, as IEEE leaves open.
+#: Session 12 (branch cpu5): past a row's leading NaN products the accumulator is a
+#: number, so the fold drops the NaN test of acc (`p if p < acc else acc`: one minss), one
+#: chain a row. The serial kernel alone (min-plus, float32; best of 30, interleaved with
+#: SciPy's plus-times `H @ x` on the shared 2-core host at load 4-8), µs, four lanes of the
+#: NaN-testing select → one chain of the plain one (SciPy): urand-14 341-344 → 324-326
+#: (319-377), urand-16-ef4 815 → 675-680 (739-774), urand-12 74-99 → 71-87 (78-137), kron-14
+#: 349-352 → 363-365 (396-431), kron-16 1965-2294 → 1961-2161 (2101-2301), grid-256² 189-192 →
+#: 145-146 (153-164). Four lanes of the plain select ran 447-500 on urand-14 (and so did a
+#: kernel with them for rows of 64 or more only: LLVM's code for the short rows changed). In
+#: the engine's kernel (rows by a row list), `sr.mxv` best of 2000: one chain lost on kron-12
+#: (50 → 58.5 µs: its hubs); four lanes from 128 entries: kron-12 51, urand-14 353-357 →
+#: 321-326 (SciPy 297-299), kron-14 219 → 223 (SciPy 332).
 _FOLD_FORMS = {np.fmin: 1, np.fmax: 2}
 
 
@@ -263,17 +275,45 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                 return p if (p > acc or acc != acc) else acc
             return ptype(add(acc, p))
 
+        def sel(acc, p):  # fold where acc is not NaN (forms 1 and 2)
+            if form == 1:
+                return p if p < acc else acc
+            return p if p > acc else acc
+
         # ``parallel`` read here puts it in the closure: Numba's on-disk cache keys an entry
         # by the code and the closure's cells, not by the compile flags
         nchunks = bounds.size - 1 if parallel else bounds.size - 1
+        every = rows.size == indptr.size - 1  # (no empty row: row i is rows[i] = i)
         for c in prange(nchunks):
-            for i in range(bounds[c], bounds[c + 1]):
-                r = rows[i]
+            for i in range(np.uint64(bounds[c]), np.uint64(bounds[c + 1])):  # (unsigned)
+                r = i if every else rows[i]
                 j0 = np.uint64(indptr[r])
                 j1 = np.uint64(indptr[r + one])
                 acc = prod(j0)
                 j = j0 + one
-                if not first_only:
+                if not first_only and form != 0:
+                    # fmin / fmax skip NaN: past the leading NaN products acc is a number
+                    # and stays one, so the fold is `p < acc ? p : acc`, one minss on the
+                    # dependency chain (with the NaN test of acc, four instructions: hence
+                    # the lanes before). One chain a row then beats four, but on rows of
+                    # 128 or more (hubs), where four chains from acc (min and max are
+                    # idempotent) still pay (_FOLD_FORMS)
+                    while acc != acc and j < j1:
+                        acc = prod(j)
+                        j += one
+                    if lanes == 4 and j1 - j >= 128:
+                        acc1, acc2, acc3 = acc, acc, acc
+                        while j + three < j1:
+                            acc = sel(acc, prod(j))
+                            acc1 = sel(acc1, prod(j + one))
+                            acc2 = sel(acc2, prod(j + two))
+                            acc3 = sel(acc3, prod(j + three))
+                            j += four
+                        acc = sel(sel(acc, acc1), sel(acc2, acc3))
+                    while j < j1:
+                        acc = sel(acc, prod(j))
+                        j += one
+                elif not first_only:
                     if lanes == 4 and j1 - j0 >= 8:
                         acc1, acc2, acc3 = prod(j), prod(j + one), prod(j + two)
                         j += three
@@ -322,16 +362,17 @@ def _make_block(mul, ptype, add, form):
     return _jit(block, _tag("block", mul, ptype, add, form))
 
 
-#: The compiled SpGEMM orders a row's columns (gathered unordered, as they are first met) by
-#: a scan of all the column marks when the row holds at least 1/SPGEMM_SCAN of the columns;
-#: by insertion where it has at most SPGEMM_INSERTION entries; else by a bitmap of the
-#: row's columns (a bit a column, read back word by word over the words the row spans, a set
-#: bit at a time), or by a heap sort where that span is more than SPGEMM_BITMAP_SPAN words
-#: an entry. urand-14 A·A min-plus (rows of ~990 of 16 384 columns), the numeric pass, ms:
-#: unordered 150-190, np.sort a row 850, a scan of the marks 420-570; the whole `sr.mxm`
-#: 586-726 ms before (np.sort, int64 columns cast after), 342-377 with the bitmap and the
-#: columns in the result's index type (SciPy's plus-times, unsorted rows: 192-260).
-SPGEMM_SCAN = 16
+#: The compiled SpGEMM orders a row's columns (listed as they are first met) by insertion
+#: where it has at most SPGEMM_INSERTION entries; else by its bitmap (a bit a column, read
+#: back word by word over the words the row spans, a set bit at a time), or by a heap sort
+#: where that span is more than SPGEMM_BITMAP_SPAN words an entry. Session 11: urand-14 A·A
+#: min-plus (rows of ~990 of 16 384 columns), the numeric pass, ms: unordered 150-190,
+#: np.sort a row 850, a scan of the marks 420-570; the whole `sr.mxm` 586-726 ms before
+#: (np.sort, int64 columns cast after), 342-377 with the bitmap (SciPy's plus-times,
+#: unsorted rows: 192-260). Session 12 (cpu5): the bitmap for dense rows too (the scan of
+#: every mark, taken from 1/16 of the columns, read 4096 marks a row of kron-12) and the
+#: values in a dense accumulator row (no slot a column, no copy of the row) with unsigned
+#: indices: see :func:`spgemm`.
 SPGEMM_INSERTION = 16
 SPGEMM_BITMAP_SPAN = 8
 #: De Bruijn's sequence for the index of a word's lowest set bit: table[(b * DEBRUIJN) >> 58]
@@ -346,23 +387,25 @@ def _make_spgemm(mul, ptype, add, form, first_only):
     """Gustavson's product ``C = A ⊕.⊗ B`` without a mask, row by row, serial (SciPy's own
     ``csr_matmat`` is serial too): a symbolic pass counts each row's distinct columns with a
     mark array; the numeric pass folds each output entry's products in A's stored order
-    (increasing k, as the NumPy path and the dense oracle fold them), then sorts the row's
-    columns. Returns (symbolic, numeric)."""
+    (increasing k, as the NumPy path and the dense oracle fold them) into a dense
+    accumulator row, a bit a column marking the columns met (and listing them as met), then
+    writes the row in column order (see :data:`SPGEMM_INSERTION`). Indices arrive as
+    unsigned views (no wrap-around test a load). Returns (symbolic, numeric)."""
 
     def symbolic(a_ptr, a_idx, b_ptr, b_idx, mark, counts):
         for i in range(a_ptr.size - 1):
             c = 0
-            for p in range(a_ptr[i], a_ptr[i + 1]):
+            for p in range(a_ptr[i], a_ptr[i + one]):
                 k = a_idx[p]
-                for q in range(b_ptr[k], b_ptr[k + 1]):
+                for q in range(b_ptr[k], b_ptr[k + one]):
                     j = b_idx[q]
                     if mark[j] != i:
                         mark[j] = i
                         c += 1
             counts[i] = c
 
-    def numeric(a_ptr, a_idx, a, b_ptr, b_idx, b, slot, c_ptr, c_idx, c_val, tmp, scan,
-                bits, debruijn):
+    def numeric(a_ptr, a_idx, a, b_ptr, b_idx, b, c_ptr, c_idx, c_val, acc, bits, debruijn,
+                span):
         def fold(acc, p):  # the monoid's op (form: a compile-time constant, see _FOLD_FORMS)
             if form == 1:
                 return p if (p < acc or acc != acc) else acc
@@ -373,68 +416,61 @@ def _make_spgemm(mul, ptype, add, form, first_only):
         for i in range(a_ptr.size - 1):
             s = c_ptr[i]
             e = s
-            for p in range(a_ptr[i], a_ptr[i + 1]):
+            w0, w1 = nwords, zero  # the words the row's columns span
+            for p in range(a_ptr[i], a_ptr[i + one]):
                 k = a_idx[p]
                 av = a[p]
-                for q in range(b_ptr[k], b_ptr[k + 1]):
-                    j = b_idx[q]
+                for q in range(b_ptr[k], b_ptr[k + one]):
+                    j = np.uint64(b_idx[q])
                     prod = ptype(mul(av, b[q]))
-                    t = slot[j]
-                    if t < 0:
-                        slot[j] = e
-                        c_idx[e] = j
-                        c_val[e] = prod
-                        e += 1
-                    elif not first_only:
-                        c_val[t] = fold(c_val[t], prod)
-            # the row's columns in order, each with its value (found by its slot)
-            ne = e - s
-            if ne * scan >= slot.size:  # a dense row: a scan of the marks
-                w = 0
-                for j in range(slot.size):
-                    t = slot[j]
-                    if t >= 0:
-                        tmp[w] = c_val[t]
-                        c_idx[s + w] = j
-                        w += 1
-            else:
-                if ne <= SPGEMM_INSERTION:
-                    for w in range(s + 1, e):
-                        v = c_idx[w]
-                        q = w - 1
-                        while q >= s and c_idx[q] > v:
-                            c_idx[q + 1] = c_idx[q]
-                            q -= 1
-                        c_idx[q + 1] = v
-                else:
-                    w0, w1 = c_idx[s] >> 6, c_idx[s] >> 6
-                    for w in range(s + 1, e):
-                        wd = c_idx[w] >> 6
-                        w0, w1 = min(w0, wd), max(w1, wd)
-                    if w1 - w0 > SPGEMM_BITMAP_SPAN * ne:
-                        _heapsort_jit(c_idx[s:e])
+                    wd = j >> six
+                    bit = one << (j & sixty3)
+                    if bits[wd] & bit:
+                        if not first_only:
+                            acc[j] = fold(acc[j], prod)
                     else:
-                        for w in range(s, e):
-                            j = c_idx[w]
-                            bits[j >> 6] |= one << np.uint64(j & 63)
-                        q = s
-                        for wd in range(w0, w1 + 1):
-                            word = bits[wd]
-                            bits[wd] = 0
-                            while word:
-                                low = word & (~word + one)  # the lowest set bit
-                                c_idx[q] = (wd << 6) + debruijn[(low * magic) >> shift]
-                                q += 1
-                                word ^= low
-                for w in range(ne):
-                    tmp[w] = c_val[slot[c_idx[s + w]]]
-            for w in range(ne):
-                c_val[s + w] = tmp[w]
-                slot[c_idx[s + w]] = -1
+                        bits[wd] |= bit
+                        acc[j] = prod
+                        c_idx[e] = j
+                        e += one
+                        w0 = min(w0, wd)
+                        w1 = max(w1, wd)
+            ne = e - s
+            if ne <= SPGEMM_INSERTION or w1 - w0 > span * ne:
+                # a short row by insertion, a sparse one (its columns far apart) by a heap
+                # sort of the columns listed; then each column's value and bit
+                if ne <= SPGEMM_INSERTION:
+                    for w in range(s + one, e):
+                        v = c_idx[w]
+                        q = w  # (unsigned: never below s, which may be 0)
+                        while q > s and c_idx[q - one] > v:
+                            c_idx[q] = c_idx[q - one]
+                            q -= one
+                        c_idx[q] = v
+                else:
+                    _heapsort_jit(c_idx[s:e])
+                for w in range(s, e):
+                    j = np.uint64(c_idx[w])
+                    c_val[w] = acc[j]
+                    bits[j >> six] = 0
+            else:  # the bitmap read back word by word, a set bit at a time
+                q = s
+                for wd in range(w0, w1 + one):
+                    word = bits[wd]
+                    bits[wd] = 0
+                    while word:
+                        low = word & (~word + one)  # the lowest set bit
+                        j = (wd << six) + debruijn[(low * magic) >> shift]
+                        c_idx[q] = j
+                        c_val[q] = acc[j]
+                        q += one
+                        word ^= low
 
-    one, magic, shift = np.uint64(1), np.uint64(DEBRUIJN), np.uint64(58)
+    one, zero, six, sixty3 = np.uint64(1), np.uint64(0), np.uint64(6), np.uint64(63)
+    magic, shift = np.uint64(DEBRUIJN), np.uint64(58)
+    nwords = np.uint64(1 << 58)  # (more than any row spans: the min's start)
     _sort_kernels()  # the global _heapsort_jit the numeric pass calls
-    tag = _tag("spgemm", mul, ptype, add, form, first_only)
+    tag = _tag("spgemm2", mul, ptype, add, form, first_only)
     return _jit(symbolic, tag), _jit(numeric, tag)
 
 
@@ -448,27 +484,35 @@ def spgemm(A, B, sr: Semiring, dtype):
     symbolic, numeric = k
     ptype = ops_of(sr, dtype).ptype
     nrows, ncols = A.nrows, B.ncols
-    a_ptr = A.indptr.astype(np.int64, copy=False)
-    b_ptr = B.indptr.astype(np.int64, copy=False)
+    # unsigned views: (a signed index costs a wrap-around test a load)
+    a_ptr = A.indptr.astype(np.int64, copy=False).view(np.uint64)
+    b_ptr = B.indptr.astype(np.int64, copy=False).view(np.uint64)
+    a_idx, b_idx = _unsigned(A.indices), _unsigned(B.indices)
     counts = np.empty(nrows, dtype=np.int64)
     mark = np.full(ncols, -1, dtype=np.int64)
     key = ("spgemm", sr, np.dtype(dtype), A.indices.dtype, B.indices.dtype)
-    if _call(symbolic, key, a_ptr, A.indices, b_ptr, B.indices, mark, counts) is None:
+    if _call(symbolic, key, a_ptr, a_idx, b_ptr, b_idx, mark, counts) is None:
         return None
     c_ptr = np.zeros(nrows + 1, dtype=np.int64)
     np.cumsum(counts, out=c_ptr[1:])
     nnz = int(c_ptr[-1])
     # the column indices in the result's own index type (int32 where it fits: no cast
-    # after, half the stores)
+    # after, half the stores), written through an unsigned view
     c_idx = np.empty(nnz, dtype=index_type(nrows, ncols, nnz))
     c_val = np.empty(nnz, dtype=ptype)
-    mark.fill(-1)  # now each column's slot in the row being built
-    tmp = np.empty(ncols, dtype=ptype)
-    if _call(numeric, key + (c_idx.dtype,), a_ptr, A.indices, _values(A, dtype), b_ptr, B.indices,
-             _values(B, dtype), mark, c_ptr, c_idx, c_val, tmp, SPGEMM_SCAN,
-             np.zeros(ncols // 64 + 1, dtype=np.uint64), _DEBRUIJN_TABLE) is None:
+    acc = np.empty(ncols, dtype=ptype)  # the dense accumulator row
+    if _call(numeric, key + (c_idx.dtype,), a_ptr, a_idx, _values(A, dtype), b_ptr, b_idx,
+             _values(B, dtype), c_ptr.view(np.uint64), _unsigned(c_idx), c_val, acc,
+             np.zeros(ncols // 64 + 1, dtype=np.uint64), _DEBRUIJN_TABLE,
+             np.uint64(SPGEMM_BITMAP_SPAN)) is None:
         return None
     return c_ptr, c_idx, c_val
+
+
+def _unsigned(a):
+    """An int32 / int64 array as its unsigned view (other types as they are)."""
+    return a.view(np.uint32) if a.dtype == np.int32 else \
+        a.view(np.uint64) if a.dtype == np.int64 else a
 
 
 #: The masked dot product scans row j of Bᵀ against row i of A scattered, or, where row j
@@ -937,12 +981,17 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
     rtype = sr.result_type(dtype)
     rows = plan.out_idx.astype(np.int64, copy=False)
     nrows, xf, key = k.shape[1], bool(xfirst), (kernel, k.dtype)
+    ran = []  # (the kernel ran once: called directly from then on, not through _call)
 
     def run(M, x_values):  # (M an argument: the route, kept on M, holds no reference to it)
         x = np.ascontiguousarray(x_values, dtype=dtype)
         out = np.empty(nrows, dtype=rtype)
+        if ran:
+            kernel(a, k, x, xf, out)
+            return rows, out
         if _call(kernel, key, a, k, x, xf, out) is None:
             return pull(M, x_values, sr, dtype, xfirst, order_free)
+        ran.append(True)
         return rows, out
 
     return run
@@ -1037,8 +1086,13 @@ def pull_route(sr: Semiring, dtype, xfirst: bool, order_free: bool):
         out = np.empty(rows.size, dtype=rtype)
         indices = lay["indices"]
         key = (kernel, indices.dtype)
+        if not par and key in _ran:  # (it ran for these types: no _call around it)
+            kernel(lay["indptr"], indices, vals, x, rows, bounds, xf, out)
+            return rows.view(np.int64), out
         if not par:
             done = _call(kernel, key, lay["indptr"], indices, vals, x, rows, bounds, xf, out)
+            if done is not None:
+                _ran.add(key)
         else:
             ran = key in _ran  # (a first call compiles or loads the kernel: not timed)
             t0 = time.perf_counter()
