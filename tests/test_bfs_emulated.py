@@ -26,7 +26,7 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "noprefetch": ["-DSR_PULL_PREFETCH=0"], "step2": ["-DSR_PULL_STEP=2"],
           "samples4": ["-DSR_GRID_SAMPLES=4"],
           "b2q_word": ["-DSR_B2Q_BATCH=0"], "deg_late": ["-DSR_PULL_DEG_EARLY=0"],
-          "fill": ["-DSR_LAZY_FILL=0"]}
+          "lazy": ["-DSR_LAZY_FILL=1"]}
 
 
 @pytest.fixture(scope="module")

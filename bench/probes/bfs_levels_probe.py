@@ -50,7 +50,8 @@ VARIANTS = {
     "old": ("-DSR_BFS_MINB=3", "-DSR_PULL_L1=0", "-DSR_PUSH_L1=0", "-DSR_B2Q_BATCH=0",
             "-DSR_PULL_DEG_EARLY=0", "-DSR_PULL_PREFETCH=0", "-DSR_LAZY_FILL=0"),
     "base": (),                                    # this tree's defaults
-    "fill": ("-DSR_LAZY_FILL=0",),                 # level / parent filled before the first level
+    "fill": ("-DSR_LAZY_FILL=0",),                 # level / parent filled before the first level (the default)
+    "lazy": ("-DSR_LAZY_FILL=1",),                 # their -1 written by the first pull
     "nopf": ("-DSR_PULL_PREFETCH=0",),             # no prefetch of the pull's next word
     "late": ("-DSR_PULL_DEG_EARLY=0",),            # out-degrees loaded after the scan
     "l2": ("-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"),    # frontier bits and the push's search via L2

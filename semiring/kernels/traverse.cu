@@ -879,11 +879,12 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #endif
 // 1: level / parent get their -1 from the first pull or a pass at the end (see bfs_grid's
 // start), not from a fill before the first level (0): one write of the n int64 instead of up
-// to two. Not measured on a GPU yet (session 12 ended first); the fill it replaces was most of
-// the ~24 us between the kernel's launch and its first level on kron-22 (32 MB) and ~35 us
-// on kron-24 (134 MB), by the H200's write bandwidth.
+// to two. Measured slower, so 0 (H200, bench/probes/bfs_levels_probe.py kron-24 --variants
+// base,fill, two sources, whole-search device time): lazy 830 / 995 us, the fill 692 / 776 us;
+// the first pulls, which write the unvisited vertices' -1 as they go, lost more (416 / 555 us
+// against 329 / 401) than the fill costs.
 #ifndef SR_LAZY_FILL
-#define SR_LAZY_FILL 1
+#define SR_LAZY_FILL 0
 #endif
 
 template <typename I, int PARENTS>
