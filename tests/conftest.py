@@ -49,3 +49,15 @@ def _csgraph_engine_on_gpu_input(request, monkeypatch):
 def to_host(a):
     """A NumPy copy of a NumPy or CuPy array."""
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Tests that run a CUDA kernel on the host stand-ins of tests/emu (their ``emu`` fixture
+    builds it) start one host thread per CUDA thread, up to a few hundred waiting at barriers.
+    Two at once on a small host starve each other (CI's 2 cores: load 40, an emulated search
+    past its clock), so under pytest-xdist they share one worker (the project's options ask
+    for ``--dist loadgroup``)."""
+    for item in items:
+        if "emu" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("emulated"))

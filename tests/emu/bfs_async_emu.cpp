@@ -24,7 +24,7 @@ static int run(long long n, long long m, long long src, unsigned blocks, unsigne
         auto k = variant ? bfs_async_cw<I> : bfs_async<I>;
         k(indptr.data(), indices.data(), n, src, span, dist.data(), inq.data(), box.data(),
           spill.data(), gbits.data(), tails.data(), ctl.data(), level.data(), use_smem,
-          20000000000LL);
+          200000000000LL);  // 200 s of host clock: threads wait for cores on a busy host
     });
     emu_launch(2, 64, 0, [&] {
         bfs_parents_of_levels<I>(tindptr.data(), tindices.data(), level.data(), n, parent.data());
