@@ -42,7 +42,7 @@ The variants of the whole search, picked in one place (:func:`_variant`):
   (:func:`_bfs_algebra`), LAGraph's form line for line: the readable statement of what the
   others compute (tests check them against it), never picked by ``"auto"``.
 
-Each level's direction is chosen in one place too (:func:`_pull_next`, Beamer's rule with
+Each level's direction is chosen in one place too (:func:`pull_next`, Beamer's rule with
 ``ALPHA`` and ``BETA``, which the device loop takes as arguments).
 """
 
@@ -165,14 +165,15 @@ def _variant(A, direction: str = "auto") -> str:
     return "levels"
 
 
-def _pull_next(pushing: bool, frontier_size: int, edges_frontier: int, edges_left: int,
-               n: int) -> bool:
+def pull_next(pushing: bool, frontier_size: int, edges_frontier: int, edges_left: int,
+              n: int, alpha=ALPHA, beta=BETA) -> bool:
     """The direction of the next level (Beamer et al. 2012, §4): push → pull when the
-    frontier's out-edges exceed the unexplored edges / ALPHA; pull → push when the frontier
-    holds fewer than n / BETA vertices."""
+    frontier's out-edges exceed the unexplored edges / ``alpha``; pull → push when the
+    frontier holds fewer than n / ``beta`` vertices. The one rule of every host-driven BFS
+    loop (this module's and the distributed ones of ``algorithms.dist``)."""
     if pushing:
-        return edges_frontier > edges_left / ALPHA
-    return not frontier_size < n / BETA
+        return edges_frontier > edges_left / alpha
+    return not frontier_size < n / beta
 
 
 def _push_fused(A, level, idx, depth, parent, deterministic):
@@ -335,7 +336,7 @@ def _bfs_levels(A, source: int, parents: bool, direction: str, deterministic: bo
     depth = 0
     while True:
         if direction == "auto":
-            pushing = not _pull_next(pushing, frontier_size, edges_frontier, edges_left, n)
+            pushing = not pull_next(pushing, frontier_size, edges_frontier, edges_left, n)
         if pushing and idx is None:
             idx = xp.flatnonzero(bits)
         if pushing and frontier_size <= FUSED_FRONTIER and edges_frontier <= FUSED_EDGES:
@@ -390,7 +391,7 @@ def _bfs_algebra(A, source: int, parents: bool, direction: str, deterministic: b
     pushing = direction != "pull"
     for depth in range(1, n + 1):
         if direction == "auto":
-            pushing = not _pull_next(pushing, q.nvals, edges_frontier, edges_left, n)
+            pushing = not pull_next(pushing, q.nvals, edges_frontier, edges_left, n)
         # q⟨¬v.S, replace⟩ = q any.secondi A   (push: q's out-edges; pull: Aᵀ's rows, the
         # unvisited vertices scanning their in-neighbours)
         q = sr.vxm(q, A, semiring, mask=v, structure=True, complement=True,

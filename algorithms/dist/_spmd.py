@@ -27,6 +27,7 @@ import functools
 import numpy as np
 
 import semiring as sr
+from algorithms.bfs import pull_next
 
 #: Run the SPMD form for matrices of several partitions (``False``: the loop of one Dask task
 #: per partition and operation, as before; the tests run both).
@@ -140,10 +141,8 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
     depth = 0
     while True:
         if direction == "auto":
-            if pushing and edges_frontier > edges_left / alpha:
-                pushing = False
-            elif not pushing and frontier_size < n / beta:
-                pushing = True
+            pushing = not pull_next(pushing, frontier_size, edges_frontier, edges_left, n,
+                                    alpha, beta)
         depth += 1
         out = sr.blocks.send_buffer(lo, hi, B.device, words)
         if pushing:
@@ -207,10 +206,8 @@ def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gathe
     G = None
     while True:
         if direction == "auto":
-            if pushing and edges_frontier > edges_left / alpha:
-                pushing = False
-            elif not pushing and frontier_size < n / beta:
-                pushing = True
+            pushing = not pull_next(pushing, frontier_size, edges_frontier, edges_left, n,
+                                    alpha, beta)
         if G is not None:
             q = G.vector("sparse" if pushing else "bitmap")
         depth += 1

@@ -16,12 +16,11 @@ import numpy as np
 
 import semiring as sr
 from semiring import dist
+from algorithms.bfs import ALPHA, BETA, pull_next
 
 from . import _local, _spmd
 from ._common import check_choice, check_matrix, check_source
 
-ALPHA = 14
-BETA = 24
 DIRECTIONS = ("auto", "push", "pull")
 
 
@@ -104,10 +103,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     depth = 0
     while True:
         if direction == "auto":
-            if pushing and edges_frontier > edges_left / ALPHA:
-                pushing = False
-            elif not pushing and frontier_size < n / BETA:
-                pushing = True
+            pushing = not pull_next(pushing, frontier_size, edges_frontier, edges_left, n)
         depth += 1
         # q⟨¬v.S, replace⟩ = q any.secondi A        (push: SpMSpV; pull: masked SpMV over Aᵀ)
         q = dist.vxm(q, A, S, mask=~v.S, direction="push" if pushing else "pull")
