@@ -94,11 +94,7 @@ def _check_block(op, level, deg, out, parent, xp, np_, lo):
                                  f"{getattr(a, 'shape', '')}")
     if lo < 0:
         raise InvalidValue(f"{op}: lo must be >= 0, got {lo}")
-    k = word_range(lo, lo + np_)[1]
-    if (not isinstance(out, xp.ndarray) or out.dtype != np.uint32 or out.ndim != 1
-            or out.size < HEAD + k):
-        raise DomainMismatch(f"{op}: out must be a uint32 {xp.__name__} send buffer of at least "
-                             f"{HEAD + k} words (send_buffer), got {out!r:.80}")
+    _check_send_buffer(op, out, xp, np_, lo)
 
 
 def bfs_pull(BT, fbits, level, depth, *, deg, out, lo, parent=None, deterministic=False):
@@ -345,6 +341,11 @@ def relax_push(B, frontier, d, *, lo, out, lens=None):
 def _check_out(op, out, xp, np_, lo, n):
     if not 0 <= lo <= n - np_:
         raise InvalidValue(f"{op}: the block lo:hi = {lo}:{lo + np_} must lie in 0:{n}")
+    _check_send_buffer(op, out, xp, np_, lo)
+
+
+def _check_send_buffer(op, out, xp, np_, lo):
+    """``out``: a send buffer (:func:`send_buffer`) for the block lo:lo + np_."""
     k = word_range(lo, lo + np_)[1]
     if (not isinstance(out, xp.ndarray) or out.dtype != np.uint32 or out.ndim != 1
             or out.size < HEAD + k):
