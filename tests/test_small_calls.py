@@ -124,10 +124,13 @@ def test_weight_check(device, dtype):
 
 
 @given(g=graphs(max_n=60), parents=st.booleans(), deterministic=st.booleans(),
-       int64=st.booleans())
-def test_small_bfs_in_one_block(device, g, parents, deterministic, int64):
+       int64=st.booleans(), stage=st.booleans())
+def test_small_bfs_in_one_block(device, g, parents, deterministic, int64, stage):
     """A small graph's search runs in one thread block on the GPU (bfs_small): SciPy's levels,
-    valid parents (the least in-neighbour one level up with ``deterministic``)."""
+    valid parents (the least in-neighbour one level up with ``deterministic``); the CSR read
+    from global memory or from the block's shared copy (``stage``)."""
+    from semiring.backend.gpu import small as gsmall  # noqa: PLC0415 (imports without CuPy)
+
     S, source, undirected = g
     if int64:
         S.indptr, S.indices = S.indptr.astype(np.int64), S.indices.astype(np.int64)
@@ -140,6 +143,7 @@ def test_small_bfs_in_one_block(device, g, parents, deterministic, int64):
         return orig(*a, **kw)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sr.traversal, "bfs_small", spy)
+        mp.setattr(gsmall, "STAGE", stage)
         out = algorithms.bfs(A, source, parents=parents, deterministic=deterministic,
                              symmetric=undirected)
     level, parent = out if parents else (out, None)
@@ -150,18 +154,26 @@ def test_small_bfs_in_one_block(device, g, parents, deterministic, int64):
     assert len(calls) == (1 if device == "gpu" else 0)
 
 
-@pytest.mark.parametrize("kind", ["path", "skewed", "star"])
-def test_bfs_small_at_its_limit(device, kind):
+@pytest.mark.parametrize("stage", [True, False])
+@pytest.mark.parametrize("kind", ["path", "skewed", "star", "dense"])
+def test_bfs_small_at_its_limit(device, kind, stage, monkeypatch):
     """n = BFS_SMALL_MAX_N: a path (n levels), a skewed graph with hubs, a star (one wide
-    level); levels and both kinds of parents against SciPy."""
+    level), a dense graph (its CSR too large to copy into shared memory); levels and both
+    kinds of parents against SciPy, the CSR staged in shared memory where it fits or not."""
     if device != "gpu":
         pytest.skip("bfs_small is the GPU's one-block search")
+    from semiring.backend.gpu import small as gsmall  # noqa: PLC0415 (imports without CuPy)
+
+    monkeypatch.setattr(gsmall, "STAGE", stage)
     n = sr.traversal.BFS_SMALL_MAX_N
     rng = np.random.default_rng(7)
     if kind == "path":
         r, c = np.arange(n - 1), np.arange(1, n)
     elif kind == "star":
         r, c = np.zeros(n - 1, np.int64), np.arange(1, n)
+    elif kind == "dense":  # 4 (n + 1 + nnz) bytes past the 227 KiB a block may take
+        r = np.repeat(np.arange(n), 24)
+        c = rng.integers(0, n, r.size)
     else:
         deg = np.minimum((rng.pareto(1.0, n) * 3).astype(np.int64), n - 1)
         r = np.repeat(np.arange(n), deg)

@@ -66,15 +66,19 @@ rows += [("spmv_pull raw launch + sync", raw),
          ("sr.mxv(A, x, min_plus) + sync", lambda: sr.mxv(A, x, sr.min_plus)),
          ("sr.mxv, host only (100 a sync)", (lambda: sr.mxv(A, x, sr.min_plus), 100))]
 lv = cp.empty(n, dtype=cp.int64)
-fb = gsmall.function("bfs_small<int, 0>")
+fb = {s: gsmall.function(f"bfs_small<int, 0, {s}>") for s in (0, 1)}
 
 
-def raw_bfs():
-    fb((1,), (gsmall.THREADS,), (A.indptr, A.indices, np.int32(n), np.int32(0), lv, lv),
-       shared_mem=12 * n)
+def raw_bfs(stage=1, glog=3):
+    fb[stage]((1,), (gsmall.THREADS,), (A.indptr, A.indices, np.int32(n), np.int32(0),
+                                        np.int32(glog), lv, lv),
+              shared_mem=12 * n + stage * 4 * (n + 1 + A.nvals))
 
 
 rows += [("bfs_small raw launch + sync", raw_bfs),
+         ("bfs_small raw, CSR not staged + sync", lambda: raw_bfs(0)),
+         ("bfs_small raw, a warp a vertex + sync", lambda: raw_bfs(1, 5)),
+         ("bfs_small raw, not staged, a warp a vertex + sync", lambda: raw_bfs(0, 5)),
          ("bfs_small raw launch, host only (100 a sync)", (raw_bfs, 100)),
          ("sr.traversal.bfs_small + sync", lambda: sr.traversal.bfs_small(A, 0)),
          ("algorithms.bfs(A, 0) + sync", lambda: algorithms.bfs(A, 0)),

@@ -21,6 +21,11 @@ STATIC_BYTES = 256
 #: dynamic shared memory left (a launch asking for 48 KiB of it fails: CUDA_ERROR_INVALID_VALUE
 #: on an H100 at n = 3072 with parents).
 MAX_N = (SHARED_BYTES - STATIC_BYTES) // 16
+#: Copy the CSR into shared memory first (STAGE 1) when it fits beside the levels and queues:
+#: every load of the graph in flight at once instead of two dependent L2 loads a level.
+STAGE = True
+#: Lanes a frontier vertex: the mean out-degree rounded up to a power of two, in this range.
+MIN_LANES, MAX_LANES = 4, 32
 
 
 def source() -> str:
@@ -28,7 +33,8 @@ def source() -> str:
 
 
 def kernel_names():
-    return [f"bfs_small<{I}, {p}>" for I in INDEX_TYPES.values() for p in (0, 1, 2)]
+    return [f"bfs_small<{I}, {p}, {s}>" for I in INDEX_TYPES.values() for p in (0, 1, 2)
+            for s in (0, 1)]
 
 
 @kernels.register("bfs_small")
@@ -40,15 +46,38 @@ def function(name: str):
     return kernels.function(("bfs_small",), name, source, kernel_names)
 
 
+def _optin_bytes() -> int:
+    """Dynamic shared memory a block of this device may opt into."""
+    cp = _cupy()
+    dev = cp.cuda.Device()
+    key = dev.id
+    got = _OPTIN.get(key)
+    if got is None:
+        got = _OPTIN[key] = int(cp.cuda.runtime.deviceGetAttribute(
+            cp.cuda.runtime.cudaDevAttrMaxSharedMemoryPerBlockOptin, key))
+    return got
+
+
+_OPTIN: dict = {}
+
+
 def bfs_small(A, source: int, mode: int):
     """(level, parent or None) as int64 device arrays; ``mode`` 0: no parents, 1: any, 2: the
     least in-neighbour. A: a GPU Matrix of 1 <= n <= MAX_N vertices."""
     cp = _cupy()
-    n = A.nrows
+    n, nnz = A.nrows, A.nvals
     level = cp.empty(n, dtype=cp.int64)
     parent = cp.empty(n, dtype=cp.int64) if mode else None
-    f = function(f"bfs_small<{INDEX_TYPES[np.dtype(A.indices.dtype)]}, {mode}>")
-    f((1,), (THREADS,), (A.indptr, A.indices, np.int32(n), np.int32(source), level,
+    base = (4 if mode else 3) * 4 * n
+    staged = base + 4 * (n + 1 + nnz)
+    stage = int(STAGE and staged + STATIC_BYTES <= _optin_bytes())
+    lanes = min(MAX_LANES, max(MIN_LANES, 1 << max(0, -(-nnz // max(n, 1)) - 1).bit_length()))
+    f = function(f"bfs_small<{INDEX_TYPES[np.dtype(A.indices.dtype)]}, {mode}, {stage}>")
+    shared = staged if stage else base
+    if shared + STATIC_BYTES > SHARED_BYTES and f.max_dynamic_shared_size_bytes < shared:
+        f.max_dynamic_shared_size_bytes = shared
+    f((1,), (THREADS,), (A.indptr, A.indices, np.int32(n), np.int32(source),
+                         np.int32(lanes.bit_length() - 1), level,
                          level if parent is None else parent),
-      shared_mem=(4 if mode else 3) * 4 * n)
+      shared_mem=shared)
     return level, parent
