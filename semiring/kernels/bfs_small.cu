@@ -51,8 +51,8 @@ __global__ void __launch_bounds__(SR_SMALL_THREADS) bfs_small(
         const int nnz = (int)indptr[n];
         for (int i = threadIdx.x; i <= n; i += blockDim.x) sp[i] = (int)indptr[i];
         for (int i = threadIdx.x; i < nnz; i += blockDim.x) si[i] = (int)indices[i];
-        g.indptr = sp;
-        g.indices = si;
+        g.indptr = (decltype(g.indptr))sp;  // (both branches compile for every STAGE)
+        g.indices = (decltype(g.indices))si;
     } else {
         g.indptr = (decltype(g.indptr))indptr;
         g.indices = (decltype(g.indices))indices;
