@@ -687,6 +687,16 @@ __device__ __forceinline__ int sr_push_slot(const long long* oi, long long count
     return lo;
 }
 
+// SR_PUSH_BATCH > 1: a thread of a push with the visited bitmap (bfs_grid's, parents any or
+// none) takes that many of its edges at once, each step's loads issued for the whole batch
+// before any is used. A thread's edges are e, e + stride, ... (a wide level gives each
+// several: kron-22's 4.5 M-edge push of a 1071-vertex hub frontier, 33 a thread on an H200's
+// 135 168), and each edge is a chain of dependent loads (its slot's search, the tail, its row
+// start, the head, its visited word, the atomic): one edge at a time pays the whole chain
+// per edge.
+#ifndef SR_PUSH_BATCH
+#define SR_PUSH_BATCH 4
+#endif
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
@@ -705,6 +715,75 @@ __device__ __forceinline__ void sr_grid_push(
     if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
         for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
     __syncthreads();
+#if SR_PUSH_BATCH > 1
+    if (vis != nullptr && PARENTS != 2) {
+        // SR_PUSH_BATCH edges a thread at once (e, e + stride, ...), each step's loads issued
+        // for all of them before any is used: the chain of an edge (its slot, the tail's row
+        // start, the head, its visited word, the claim's atomic) is paid once a batch, not
+        // once an edge (see SR_PUSH_BATCH)
+        const int top_s = ns > 1 ? 1 << (31 - __clz(ns - 1)) : 0;      // < ns
+        const int top_o = step > 1 ? 1 << (31 - __clz(step - 1)) : 0;  // < step
+        for (long long e0 = gtid; e0 - lane < total; e0 += SR_PUSH_BATCH * stride) {
+            long long e[SR_PUSH_BATCH];
+            int f[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                e[k] = min(e0 + k * stride, total - 1);  // past the end: a repeat, not claimed
+                f[k] = 0;
+            }
+            // the last sample <= e, then the last slot <= e after it (fixed steps, so the
+            // batch's searches advance together)
+            for (int s = top_s; s > 0; s >>= 1) {
+#pragma unroll
+                for (int k = 0; k < SR_PUSH_BATCH; ++k)
+                    if (f[k] + s < ns && s_samp[f[k] + s] <= e[k]) f[k] += s;
+            }
+            if (top_o) {
+                int hi[SR_PUSH_BATCH];
+#pragma unroll
+                for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                    f[k] *= step;
+                    hi[k] = (int)min((long long)f[k] + step, count);
+                }
+                for (int s = top_o; s > 0; s >>= 1) {
+#pragma unroll
+                    for (int k = 0; k < SR_PUSH_BATCH; ++k)
+                        if (f[k] + s < hi[k] && SR_LD_PUSH(oi + f[k] + s) <= e[k]) f[k] += s;
+                }
+            }
+            I u[SR_PUSH_BATCH], v[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                u[k] = SR_LD_PUSH(qi + f[k]);
+                e[k] -= SR_LD_PUSH(oi + f[k]);  // the edge's place in its tail's row
+            }
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) e[k] += (long long)indptr[u[k]];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) v[k] = indices[e[k]];
+            unsigned int w[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) w[k] = SR_LD_PUSH(vis + (v[k] >> 5));
+            bool claimed[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                const unsigned int bit = 1u << (v[k] & 31);
+                claimed[k] = e0 + k * stride < total && !(w[k] & bit)
+                             && !(atomicOr(vis + (v[k] >> 5), bit) & bit);
+            }
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                if (claimed[k]) {
+                    level[v[k]] = d1;
+                    if (PARENTS == 1) parent[v[k]] = (long long)u[k];
+                }
+                sr_buf_add<I>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
+            }
+        }
+        sr_buf_flush<I>(buf, nb, indptr, qo, oo, ctr, over, cap);
+        return;
+    }
+#endif
     // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
     for (long long e = gtid; e - lane < total; e += stride) {
         bool claimed = false;
