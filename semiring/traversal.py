@@ -233,6 +233,20 @@ def _bfs_workspace(cp, n: int, isize: int):
     return ws, (q0, q1, o0, o1, vis, fb0, fb1, state)
 
 
+def _no_in_edges(AT, cp):
+    """The vertices no edge enters (AT's empty rows) as a bitmap of ceil(n / 32) uint32 words,
+    bit v % 32 of word v // 32; made once and kept in AT's memo (dropped if AT changes).
+    bfs_grid marks them visited from the start: no level can find them, so a pull skips the
+    words they fill (kron-22: 1.8 M of its 4.2 M vertices)."""
+    bits = AT._memo.get("bfs_no_in_edges")
+    if bits is None:
+        n = AT.nrows
+        empty = cp.zeros(-(-n // 32) * 32, dtype=cp.bool_)
+        empty[:n] = AT.indptr[1:] == AT.indptr[:-1]
+        bits = AT._memo["bfs_no_in_edges"] = cp.packbits(empty, bitorder="little").view(cp.uint32)
+    return bits
+
+
 class _WorkspaceWords:
     """The first ``k`` int64 words of a workspace (its state), viewed only when read."""
 
@@ -374,7 +388,7 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
             A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
             level if parent is None else parent, *ptr, np.int64(alpha), np.int64(beta),
             np.int32(_DIRECTION_MODES[direction]), tr if trace else np.uint64(0),
-            np.int64(TRACE_LEVELS)))
+            np.int64(TRACE_LEVELS), _no_in_edges(AT, cp)))
     except _gt.driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                  f"{_gt.GRID_THREADS} threads failed: {err}") from err

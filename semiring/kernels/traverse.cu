@@ -942,6 +942,15 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PULL_DEG_EARLY
 #define SR_PULL_DEG_EARLY 1
 #endif
+// SR_PULL_SKIP 1 (with the prefetch): a warp takes 32 words of the visited bitmap at once
+// (one load, a lane a word) and scans only those with an unvisited vertex, where the word
+// loop above paid a word's chain of loads for every word. With the vertices no edge enters
+// marked visited from the start (noin: 43 % of kron-22's vertices, isolated), the pulls after
+// the widest level find most words done: kron-22's second pull has ~27 k vertices left to
+// find besides 1.8 M isolated ones.
+#ifndef SR_PULL_SKIP
+#define SR_PULL_SKIP 1
+#endif
 // SR_B2Q_BATCH 1: the bitmap -> queue step before a push (after pulls) loads 32 words a warp
 // at once, where 0 chained a word a step: the level after kron-24's pulls 56 / 58 -> 18 / 19
 // us, kron-22's last 12 -> 6 us (H200, same probe).
@@ -972,7 +981,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n, long long source,
     long long* level, long long* parent, I* q0, I* q1, long long* o0, long long* o1,
     unsigned int* vis, unsigned int* fb0, unsigned int* fb1, long long* state,
-    long long alpha, long long beta, int mode, long long* trace, long long trace_levels)
+    long long alpha, long long beta, int mode, long long* trace, long long trace_levels,
+    const unsigned int* noin)
 {
     unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
     long long* over = state + 7;
@@ -1004,8 +1014,15 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
         level[source] = 0;
         if (PARENTS) parent[source] = source;
     }
+    // vis starts with the source, the bits past n and (without the lazy fill, which writes
+    // the -1 of the vertices a pull scans) the vertices that no edge enters (noin, nullable):
+    // none of them is ever found, so a pull need not scan them (SR_PULL_SKIP)
+    const unsigned int* skip = lazy ? nullptr : noin;
     for (long long w = gtid; w < nwords; w += stride) {
-        vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
+        unsigned int x = skip != nullptr ? __ldcg(skip + w) : 0u;
+        if (w == (source >> 5)) x |= 1u << (source & 31);
+        if (w == nwords - 1 && (n & 31)) x |= ~0u << (n & 31);
+        vis[w] = x;
         fb0[w] = fb1[w] = 0u;
     }
     if (gtid == 0) {
@@ -1099,41 +1116,12 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             }
             if (threadIdx.x == 0) s_found = 0ull;
             __syncthreads();
-#if SR_PULL_PREFETCH
-            // the next word's visited bits and row bounds are loaded before this word's scan,
-            // so its scan starts without their two dependent latencies (the bounds are read
-            // for visited lanes too: n index pairs a pull level, coalesced)
-            unsigned int seen_n = 0u;
-            I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
-            if (gwarp < nwords) {
-                const long long v0 = (gwarp << 5) + lane;
-                seen_n = __ldcg(vis + gwarp);
-                if (v0 < n) {
-                    beg_n = tindptr[v0]; end_n = tindptr[v0 + 1];
-                    if (SR_PULL_DEG_EARLY) { ob_n = indptr[v0]; oe_n = indptr[v0 + 1]; }
-                }
-            }
-#endif
-            for (long long w = gwarp; w < nwords; w += nwarps) {
-#if SR_PULL_PREFETCH
-                const unsigned int seen = seen_n;
-                long long beg = beg_n, end = end_n;
-                const I ob = ob_n, oe = oe_n;
-                {
-                    const long long wn = w + nwarps, vn = (wn << 5) + lane;
-                    if (wn < nwords) {
-                        seen_n = __ldcg(vis + wn);
-                        if (vn < n) {
-                            beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
-                            if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
-                        }
-                    }
-                }
-#else
-                const unsigned int seen = __ldcg(vis + w);
-                long long beg = 0, end = 0;
-                I ob = 0, oe = 0;
-#endif
+            // one word of the visited bitmap (w, its bits `seen`, each lane's in-row bounds
+            // beg / end and out-row bounds ob / oe, loaded for an unvisited lane): its
+            // unvisited vertices scan their in-neighbours; the word of the next frontier and
+            // of vis written, the found vertices' count and out-edges added to s_found
+            auto pull_word = [&](long long w, unsigned int seen, long long beg, long long end,
+                                 I ob, I oe) {
                 const long long v = (w << 5) + lane;
                 const bool mine = v < n && !((seen >> lane) & 1u);
                 bool found = false;
@@ -1211,7 +1199,76 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                                                 + (unsigned long long)deg);
                     }
                 }
+            };
+#if SR_PULL_SKIP && SR_PULL_PREFETCH
+            // 32 words a warp at once: one load of their visited words (a lane each), the
+            // next frontier's word 0 for those whose every vertex is visited (or never
+            // found: see noin), and only the others scanned, the next one's bits and bounds
+            // loaded before this one's scan (see SR_PULL_SKIP)
+            for (long long g0 = gwarp << 5; g0 < nwords; g0 += nwarps << 5) {
+                const unsigned int mine = g0 + lane < nwords ? __ldcg(vis + g0 + lane) : ~0u;
+                if (mine == ~0u && g0 + lane < nwords) fn[g0 + lane] = 0u;
+                unsigned int todo = __ballot_sync(0xffffffffu, mine != ~0u);
+                unsigned int seen_n = 0u;
+                I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
+                auto bounds = [&](int j) {  // word g0 + j's bits and its unvisited lanes' bounds
+                    seen_n = __shfl_sync(0xffffffffu, mine, j);
+                    const long long vn = ((g0 + j) << 5) + lane;
+                    if (vn < n && !((seen_n >> lane) & 1u)) {
+                        beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
+                        if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
+                    }
+                };
+                if (todo) bounds(__ffs(todo) - 1);
+                while (todo) {
+                    const int j = __ffs(todo) - 1;
+                    todo &= todo - 1u;
+                    const unsigned int seen = seen_n;
+                    const long long beg = beg_n, end = end_n;
+                    const I ob = ob_n, oe = oe_n;
+                    if (todo) bounds(__ffs(todo) - 1);
+                    pull_word(g0 + j, seen, beg, end, ob, oe);
+                }
             }
+#else
+#if SR_PULL_PREFETCH
+            // the next word's visited bits and row bounds are loaded before this word's scan,
+            // so its scan starts without their two dependent latencies (the bounds are read
+            // for visited lanes too: n index pairs a pull level, coalesced)
+            unsigned int seen_n = 0u;
+            I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
+            if (gwarp < nwords) {
+                const long long v0 = (gwarp << 5) + lane;
+                seen_n = __ldcg(vis + gwarp);
+                if (v0 < n) {
+                    beg_n = tindptr[v0]; end_n = tindptr[v0 + 1];
+                    if (SR_PULL_DEG_EARLY) { ob_n = indptr[v0]; oe_n = indptr[v0 + 1]; }
+                }
+            }
+#endif
+            for (long long w = gwarp; w < nwords; w += nwarps) {
+#if SR_PULL_PREFETCH
+                const unsigned int seen = seen_n;
+                const long long beg = beg_n, end = end_n;
+                const I ob = ob_n, oe = oe_n;
+                {
+                    const long long wn = w + nwarps, vn = (wn << 5) + lane;
+                    if (wn < nwords) {
+                        seen_n = __ldcg(vis + wn);
+                        if (vn < n) {
+                            beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
+                            if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
+                        }
+                    }
+                }
+#else
+                const unsigned int seen = __ldcg(vis + w);
+                const long long beg = 0, end = 0;
+                const I ob = 0, oe = 0;
+#endif
+                pull_word(w, seen, beg, end, ob, oe);
+            }
+#endif
             __syncthreads();
             if (threadIdx.x == 0 && s_found) atomicAdd(&ctr[nc], s_found);
             bitmap = true;
