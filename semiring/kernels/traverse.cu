@@ -951,6 +951,10 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PULL_SKIP
 #define SR_PULL_SKIP 1
 #endif
+// SR_NOIN 0: noin ignored (every vertex left for the pulls to scan)
+#ifndef SR_NOIN
+#define SR_NOIN 1
+#endif
 // SR_B2Q_BATCH 1: the bitmap -> queue step before a push (after pulls) loads 32 words a warp
 // at once, where 0 chained a word a step: the level after kron-24's pulls 56 / 58 -> 18 / 19
 // us, kron-22's last 12 -> 6 us (H200, same probe).
@@ -1017,7 +1021,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // vis starts with the source, the bits past n and (without the lazy fill, which writes
     // the -1 of the vertices a pull scans) the vertices that no edge enters (noin, nullable):
     // none of them is ever found, so a pull need not scan them (SR_PULL_SKIP)
-    const unsigned int* skip = lazy ? nullptr : noin;
+    const unsigned int* skip = lazy || !SR_NOIN ? nullptr : noin;
     for (long long w = gtid; w < nwords; w += stride) {
         unsigned int x = skip != nullptr ? __ldcg(skip + w) : 0u;
         if (w == (source >> 5)) x |= 1u << (source & 31);
