@@ -159,6 +159,17 @@ def host_breakdown(A, s, reps):
         "get_device_us": host_us(lambda: cp.cuda.runtime.getDevice(), reps),
         "as_matrix_us": host_us(lambda: sr.as_matrix(A, op="bfs", arg="A", square=True), reps),
     }
+    # the kept scratch and kernel lookup (traversal.BFS_GRID_KEEP) on and off, call by call
+    ab = {}
+    for _ in range(reps):
+        for keep in (True, False):
+            traversal.BFS_GRID_KEEP = keep
+            ab.setdefault(f"keep{int(keep)}_events_ms", []).extend(
+                events_ms(lambda: algorithms.bfs(A, s, symmetric=True), 1)[1])
+            ab.setdefault(f"keep{int(keep)}_host_us", []).append(
+                host_us(lambda: algorithms.bfs(A, s, symmetric=True), 1))
+    traversal.BFS_GRID_KEEP = True
+    h.update({k: statistics.median(v) for k, v in ab.items()})
     f, blocks = gpu_traversal.grid_function(kname, "bfs_grid", traversal.BFS_GRID_BLOCKS_PER_SM)
     ws, ptr = traversal._bfs_workspace(cp, n, isz)
     lvl = cp.empty(n, dtype=cp.int64)
