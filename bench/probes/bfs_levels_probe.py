@@ -67,6 +67,7 @@ VARIANTS = {
     "pb8": ("-DSR_PUSH_BATCH=8",),
     "noskip": ("-DSR_PULL_SKIP=0",),
     "nonoin": ("-DSR_NOIN=0",),
+    "ahead": ("-DSR_PULL_AHEAD=1",),
 }
 
 
@@ -312,6 +313,9 @@ def main(argv):
             print("  host (" + names[0] + "): " + ", ".join(
                 f"{k} {v:.3f}" for k, v in h.items() if k != "cprofile"), flush=True)
             print(h["cprofile"], flush=True)
+            if args.json:
+                with open(args.json, "w") as fh:
+                    json.dump(out, fh, default=str)
         if last is None or args.quick:
             continue
         if args.sweep_variant in g["variants"]:

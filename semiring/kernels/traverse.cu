@@ -951,6 +951,12 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PULL_SKIP
 #define SR_PULL_SKIP 1
 #endif
+// SR_PULL_AHEAD 1 (with SR_PULL_SKIP): the next word's first SR_PULL_STEP in-neighbours are
+// loaded with its bounds, before this word's scan: a word's first step then starts at its
+// bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it).
+#ifndef SR_PULL_AHEAD
+#define SR_PULL_AHEAD 0
+#endif
 // SR_NOIN 0: noin ignored (every vertex left for the pulls to scan)
 #ifndef SR_NOIN
 #define SR_NOIN 1
@@ -1125,7 +1131,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             // unvisited vertices scan their in-neighbours; the word of the next frontier and
             // of vis written, the found vertices' count and out-edges added to s_found
             auto pull_word = [&](long long w, unsigned int seen, long long beg, long long end,
-                                 I ob, I oe) {
+                                 I ob, I oe, bool ahead, const I (&pre)[SR_PULL_STEP]) {
                 const long long v = (w << 5) + lane;
                 const bool mine = v < n && !((seen >> lane) & 1u);
                 bool found = false;
@@ -1148,7 +1154,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                         bool hit[SR_PULL_STEP];
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
-                            u[k] = beg + k < lim ? tindices[beg + k] : (I)0;
+                            u[k] = ahead ? pre[k] : beg + k < lim ? tindices[beg + k] : (I)0;
+                        ahead = false;  // the first step's in-neighbours came loaded (SR_PULL_AHEAD)
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
                             hit[k] = beg + k < lim && sr_bit(fb, u[k]);
@@ -1215,12 +1222,17 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 unsigned int todo = __ballot_sync(0xffffffffu, mine != ~0u);
                 unsigned int seen_n = 0u;
                 I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
+                I pre_n[SR_PULL_STEP];
                 auto bounds = [&](int j) {  // word g0 + j's bits and its unvisited lanes' bounds
                     seen_n = __shfl_sync(0xffffffffu, mine, j);
                     const long long vn = ((g0 + j) << 5) + lane;
                     if (vn < n && !((seen_n >> lane) & 1u)) {
                         beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
                         if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
+                        // and its first in-neighbours (SR_PULL_AHEAD)
+#pragma unroll
+                        for (int k = 0; k < SR_PULL_STEP; ++k)
+                            if (SR_PULL_AHEAD) pre_n[k] = beg_n + k < end_n ? tindices[beg_n + k] : (I)0;
                     }
                 };
                 if (todo) bounds(__ffs(todo) - 1);
@@ -1230,8 +1242,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                     const unsigned int seen = seen_n;
                     const long long beg = beg_n, end = end_n;
                     const I ob = ob_n, oe = oe_n;
+                    I pre[SR_PULL_STEP];
+#pragma unroll
+                    for (int k = 0; k < SR_PULL_STEP; ++k) pre[k] = SR_PULL_AHEAD ? pre_n[k] : (I)0;
                     if (todo) bounds(__ffs(todo) - 1);
-                    pull_word(g0 + j, seen, beg, end, ob, oe);
+                    pull_word(g0 + j, seen, beg, end, ob, oe, SR_PULL_AHEAD, pre);
                 }
             }
 #else
@@ -1270,7 +1285,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 const long long beg = 0, end = 0;
                 const I ob = 0, oe = 0;
 #endif
-                pull_word(w, seen, beg, end, ob, oe);
+                const I none[SR_PULL_STEP] = {};
+                pull_word(w, seen, beg, end, ob, oe, false, none);
             }
 #endif
             __syncthreads();
