@@ -1025,9 +1025,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
         if (PARENTS) parent[source] = source;
     }
     // vis starts with the source, the bits past n and (without the lazy fill, which writes
-    // the -1 of the vertices a pull scans) the vertices that no edge enters (noin, nullable):
-    // none of them is ever found, so a pull need not scan them (SR_PULL_SKIP)
-    const unsigned int* skip = lazy || !SR_NOIN ? nullptr : noin;
+    // the -1 of the vertices a pull scans, and where a pull may run) the vertices that no
+    // edge enters (noin, nullable: Aᵀ's empty rows): none of them is ever found, so a pull
+    // need not scan them (SR_PULL_SKIP)
+    const unsigned int* skip = lazy || !SR_NOIN || mode == 1 ? nullptr : noin;
     for (long long w = gtid; w < nwords; w += stride) {
         unsigned int x = skip != nullptr ? __ldcg(skip + w) : 0u;
         if (w == (source >> 5)) x |= 1u << (source & 31);
