@@ -68,6 +68,7 @@ VARIANTS = {
     "noskip": ("-DSR_PULL_SKIP=0",),
     "nonoin": ("-DSR_NOIN=0",),
     "ahead": ("-DSR_PULL_AHEAD=1",),
+    "clr0": ("-DSR_PUSH_CLEARS=0",),
 }
 
 

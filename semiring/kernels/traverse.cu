@@ -951,6 +951,13 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PULL_SKIP
 #define SR_PULL_SKIP 1
 #endif
+// SR_PUSH_CLEARS 1: a push level zeroes the bitmap that a pull after it would fill with its
+// frontier (unused during a push: the frontier is the queue), so that the pull's conversion of
+// the queue into bits needs no zeroing pass and grid barrier of its own (0: it zeroes, then
+// waits at a barrier). The bitmaps start zeroed, for a search that starts with a pull.
+#ifndef SR_PUSH_CLEARS
+#define SR_PUSH_CLEARS 1
+#endif
 // SR_PULL_AHEAD 1 (with SR_PULL_SKIP): the next word's first SR_PULL_STEP in-neighbours are
 // loaded with its bounds, before this word's scan: a word's first step then starts at its
 // bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it).
@@ -1110,6 +1117,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             }
             sr_grid_push<I, PARENTS>(indptr, indices, level, parent, vis, qi, oi, count, total,
                                      qo, oo, &ctr[nc], &over[nc], n, d1, s_samp, s_buf);
+            if (SR_PUSH_CLEARS) {  // the bitmap a pull after this level fills (SR_PUSH_CLEARS)
+                unsigned int* fb = b ? fb1 : fb0;
+                for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
+            }
             bitmap = false;
             queued = true;
             ++pushes;
@@ -1117,8 +1128,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             unsigned int* fb = b ? fb1 : fb0;
             unsigned int* fn = b ? fb0 : fb1;
             if (!bitmap) {  // the queue's bits into a cleared bitmap
-                for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
-                sr_grid_sync(bar);
+                if (!SR_PUSH_CLEARS) {
+                    for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
+                    sr_grid_sync(bar);
+                }
                 for (long long i = gtid; i < count; i += stride) {
                     const I u = __ldcg(qi + i);
                     atomicOr(fb + (u >> 5), 1u << (u & 31));
