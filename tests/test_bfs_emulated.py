@@ -4,12 +4,12 @@ SciPy's levels: push, pull and the switch between them at thresholds that force 
 levels, every parent mode, int32 and int64 indices, each kernel option that changes its code
 (the L1 loads, the pull's prefetch of the next word and early out-degrees, the batched
 bitmap → queue step, the push's edges one or several a thread at once, the pull's skip of
-words without an unvisited vertex and its loads a word ahead, the bitmap zeroed by a push;
-few samples, so that the push searches the queue itself), on graphs with isolated vertices,
-self-loops, duplicate edges and unreachable parts. Its scratch and outputs start poisoned:
-the kernel must set what it reads. This checks the kernel's logic without a GPU;
-tests/test_bfs.py runs the real launch on one. Needs a C++20 compiler (g++); skipped without
-one."""
+words without an unvisited vertex and its loads a word ahead, the bitmap zeroed by a push, the
+flush's loads at once; few samples, so that the push searches the queue itself), on graphs
+with isolated vertices, self-loops, duplicate edges and unreachable parts. Its scratch and
+outputs start poisoned: the kernel must set what it reads. This checks the kernel's logic
+without a GPU; tests/test_bfs.py runs the real launch on one. Needs a C++20 compiler (g++);
+skipped without one."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "b2q_word": ["-DSR_B2Q_BATCH=0"], "deg_late": ["-DSR_PULL_DEG_EARLY=0"],
           "lazy": ["-DSR_LAZY_FILL=1"], "push1": ["-DSR_PUSH_BATCH=1"],
           "noskip": ["-DSR_PULL_SKIP=0"], "ahead": ["-DSR_PULL_AHEAD=1"],
-          "clears0": ["-DSR_PUSH_CLEARS=0"],
+          "clears0": ["-DSR_PUSH_CLEARS=0"], "flush_loop": ["-DSR_FLUSH_UNROLL=0"],
           "push3_samples4": ["-DSR_PUSH_BATCH=3", "-DSR_GRID_SAMPLES=4"]}
 
 

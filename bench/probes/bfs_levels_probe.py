@@ -61,7 +61,8 @@ VARIANTS = {
     # session 13: the push's edges a batch a thread (SR_PUSH_BATCH, default 4), the pull's
     # 32-word groups skipping done words (SR_PULL_SKIP) over a visited bitmap that starts with
     # the vertices no edge enters (SR_NOIN)
-    "s12": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_NOIN=0"),  # session 12's kernel
+    "s12": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_NOIN=0", "-DSR_PUSH_CLEARS=0",
+            "-DSR_FLUSH_UNROLL=0"),  # session 12's kernel
     "pb1": ("-DSR_PUSH_BATCH=1",),
     "pb2": ("-DSR_PUSH_BATCH=2",),
     "pb8": ("-DSR_PUSH_BATCH=8",),
@@ -69,6 +70,10 @@ VARIANTS = {
     "nonoin": ("-DSR_NOIN=0",),
     "ahead": ("-DSR_PULL_AHEAD=1",),
     "clr0": ("-DSR_PUSH_CLEARS=0",),
+    "fl0": ("-DSR_FLUSH_UNROLL=0",),
+    # all five switches of session 13 off, but the scratch kept and the vertices without
+    # in-edges marked (SR_NOIN) as in base
+    "s12n": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_PUSH_CLEARS=0", "-DSR_FLUSH_UNROLL=0"),
 }
 
 

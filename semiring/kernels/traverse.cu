@@ -562,8 +562,14 @@ __device__ __forceinline__ void sr_grid_append(bool take, I v, long long deg, I*
 // warp steps (a wide push level: 450 000 warp steps on Kronecker 24, each ~1 ns at L2).
 // Both calls are warp-uniform (nb, the buffer's fill, is the same in every lane).
 #define SR_WARP_BUF 128
+// SR_FLUSH_UNROLL 1: bfs_grid's flushes (UNROLL below) load the buffered vertices' row bounds
+// for the whole buffer at once (a fixed, unrolled loop), where a loop over the fill chains a
+// DRAM latency per 32 vertices (up to 4 on the critical path of a warp's flush)
+#ifndef SR_FLUSH_UNROLL
+#define SR_FLUSH_UNROLL 1
+#endif
 
-template <typename I>
+template <typename I, bool UNROLL = false>
 __device__ __forceinline__ void sr_buf_flush(I* buf, int& nb, const I* __restrict__ indptr,
                                              I* q, long long* o, unsigned long long* ctr,
                                              long long* over, long long cap)
@@ -572,9 +578,20 @@ __device__ __forceinline__ void sr_buf_flush(I* buf, int& nb, const I* __restric
     const int lane = threadIdx.x & 31;
     __syncwarp();
     long long sum = 0;
-    for (int i = lane; i < nb; i += 32) {
-        const I v = buf[i];
-        sum += (long long)indptr[v + 1] - (long long)indptr[v];
+    if constexpr (UNROLL && SR_FLUSH_UNROLL) {
+#pragma unroll
+        for (int j = 0; j < SR_WARP_BUF / 32; ++j) {
+            const int i = lane + 32 * j;
+            if (i < nb) {
+                const I v = buf[i];
+                sum += (long long)indptr[v + 1] - (long long)indptr[v];
+            }
+        }
+    } else {
+        for (int i = lane; i < nb; i += 32) {
+            const I v = buf[i];
+            sum += (long long)indptr[v + 1] - (long long)indptr[v];
+        }
     }
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
@@ -610,14 +627,14 @@ __device__ __forceinline__ void sr_buf_flush(I* buf, int& nb, const I* __restric
     nb = 0;
 }
 
-template <typename I>
+template <typename I, bool UNROLL = false>
 __device__ __forceinline__ void sr_buf_add(bool take, I v, I* buf, int& nb,
                                            const I* __restrict__ indptr, I* q, long long* o,
                                            unsigned long long* ctr, long long* over, long long cap)
 {
     const unsigned int want = __ballot_sync(0xffffffffu, take);
     if (want == 0u) return;
-    if (nb + __popc(want) > SR_WARP_BUF) sr_buf_flush<I>(buf, nb, indptr, q, o, ctr, over, cap);
+    if (nb + __popc(want) > SR_WARP_BUF) sr_buf_flush<I, UNROLL>(buf, nb, indptr, q, o, ctr, over, cap);
     if (take) buf[nb + __popc(want & ((1u << (threadIdx.x & 31)) - 1u))] = v;
     nb += __popc(want);
 }
@@ -777,10 +794,10 @@ __device__ __forceinline__ void sr_grid_push(
                     level[v[k]] = d1;
                     if (PARENTS == 1) parent[v[k]] = (long long)u[k];
                 }
-                sr_buf_add<I>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
+                sr_buf_add<I, true>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
             }
         }
-        sr_buf_flush<I>(buf, nb, indptr, qo, oo, ctr, over, cap);
+        sr_buf_flush<I, true>(buf, nb, indptr, qo, oo, ctr, over, cap);
         return;
     }
 #endif
@@ -1100,8 +1117,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                     for (unsigned int nz = __ballot_sync(0xffffffffu, mine != 0u); nz; nz &= nz - 1u) {
                         const int j = __ffs(nz) - 1;
                         const unsigned int word = __shfl_sync(0xffffffffu, mine, j);
-                        sr_buf_add<I>((word >> lane) & 1u, (I)(((w0 + j) << 5) + lane), buf, nb,
-                                      indptr, (I*)qi, (long long*)oi, scratch, over, n);
+                        sr_buf_add<I, true>((word >> lane) & 1u, (I)(((w0 + j) << 5) + lane),
+                                            buf, nb, indptr, (I*)qi, (long long*)oi, scratch,
+                                            over, n);
                     }
                 }
 #else
@@ -1111,7 +1129,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                                   (long long*)oi, scratch, over, n);
                 }
 #endif
-                sr_buf_flush<I>(buf, nb, indptr, (I*)qi, (long long*)oi, scratch, over, n);
+                sr_buf_flush<I, true>(buf, nb, indptr, (I*)qi, (long long*)oi, scratch, over, n);
                 sr_grid_sync(bar);
                 if (gtid == 0) *scratch = 0ull;  // its next use is after another barrier
             }
