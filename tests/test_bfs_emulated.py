@@ -29,7 +29,7 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "samples4": ["-DSR_GRID_SAMPLES=4"],
           "b2q_word": ["-DSR_B2Q_BATCH=0"], "deg_late": ["-DSR_PULL_DEG_EARLY=0"],
           "lazy": ["-DSR_LAZY_FILL=1"], "push1": ["-DSR_PUSH_BATCH=1"],
-          "noskip": ["-DSR_PULL_SKIP=0"], "ahead": ["-DSR_PULL_AHEAD=1"],
+          "noskip": ["-DSR_PULL_SKIP=0"], "not_ahead": ["-DSR_PULL_AHEAD=0"],
           "clears0": ["-DSR_PUSH_CLEARS=0"], "flush_loop": ["-DSR_FLUSH_UNROLL=0"],
           "push3_samples4": ["-DSR_PUSH_BATCH=3", "-DSR_GRID_SAMPLES=4"]}
 

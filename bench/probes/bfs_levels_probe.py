@@ -62,18 +62,20 @@ VARIANTS = {
     # 32-word groups skipping done words (SR_PULL_SKIP) over a visited bitmap that starts with
     # the vertices no edge enters (SR_NOIN)
     "s12": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_NOIN=0", "-DSR_PUSH_CLEARS=0",
-            "-DSR_FLUSH_UNROLL=0"),  # session 12's kernel
+            "-DSR_FLUSH_UNROLL=0", "-DSR_PULL_AHEAD=0"),  # session 12's kernel
     "pb1": ("-DSR_PUSH_BATCH=1",),
     "pb2": ("-DSR_PUSH_BATCH=2",),
     "pb8": ("-DSR_PUSH_BATCH=8",),
     "noskip": ("-DSR_PULL_SKIP=0",),
     "nonoin": ("-DSR_NOIN=0",),
     "ahead": ("-DSR_PULL_AHEAD=1",),
+    "noahead": ("-DSR_PULL_AHEAD=0",),
     "clr0": ("-DSR_PUSH_CLEARS=0",),
     "fl0": ("-DSR_FLUSH_UNROLL=0",),
     # all five switches of session 13 off, but the scratch kept and the vertices without
     # in-edges marked (SR_NOIN) as in base
-    "s12n": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_PUSH_CLEARS=0", "-DSR_FLUSH_UNROLL=0"),
+    "s12n": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_PUSH_CLEARS=0", "-DSR_FLUSH_UNROLL=0",
+             "-DSR_PULL_AHEAD=0"),
 }
 
 

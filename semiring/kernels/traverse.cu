@@ -979,7 +979,7 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 // loaded with its bounds, before this word's scan: a word's first step then starts at its
 // bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it).
 #ifndef SR_PULL_AHEAD
-#define SR_PULL_AHEAD 0
+#define SR_PULL_AHEAD 1
 #endif
 // SR_NOIN 0: noin ignored (every vertex left for the pulls to scan)
 #ifndef SR_NOIN
@@ -1244,20 +1244,23 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 }
             };
 #if SR_PULL_SKIP && SR_PULL_PREFETCH
-            // 32 words a warp at once: one load of their visited words (a lane each), the
-            // next frontier's word 0 for those whose every vertex is visited (or never
-            // found: see noin), and only the others scanned, the next one's bits and bounds
-            // loaded before this one's scan (see SR_PULL_SKIP)
-            for (long long g0 = gwarp << 5; g0 < nwords; g0 += nwarps << 5) {
-                const unsigned int mine = g0 + lane < nwords ? __ldcg(vis + g0 + lane) : ~0u;
-                if (mine == ~0u && g0 + lane < nwords) fn[g0 + lane] = 0u;
+            // the warp's words are gwarp + i * nwarps as in the loop below (the grid's warps
+            // on neighbouring words at once: what they read lies together), taken 32 at a
+            // time: one load of their visited words (a lane each), the next frontier's word 0
+            // for those whose every vertex is visited (or never found: see noin), and only the
+            // others scanned, the next one's bits and bounds loaded before this one's scan
+            // (see SR_PULL_SKIP)
+            for (long long i0 = 0; gwarp + i0 * nwarps < nwords; i0 += 32) {
+                const long long wl = gwarp + (i0 + lane) * nwarps;  // this lane's word
+                const unsigned int mine = wl < nwords ? __ldcg(vis + wl) : ~0u;
+                if (mine == ~0u && wl < nwords) fn[wl] = 0u;
                 unsigned int todo = __ballot_sync(0xffffffffu, mine != ~0u);
                 unsigned int seen_n = 0u;
                 I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
                 I pre_n[SR_PULL_STEP];
-                auto bounds = [&](int j) {  // word g0 + j's bits and its unvisited lanes' bounds
+                auto bounds = [&](int j) {  // word j's bits and its unvisited lanes' bounds
                     seen_n = __shfl_sync(0xffffffffu, mine, j);
-                    const long long vn = ((g0 + j) << 5) + lane;
+                    const long long vn = ((gwarp + (i0 + j) * nwarps) << 5) + lane;
                     if (vn < n && !((seen_n >> lane) & 1u)) {
                         beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
                         if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
@@ -1278,7 +1281,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
 #pragma unroll
                     for (int k = 0; k < SR_PULL_STEP; ++k) pre[k] = SR_PULL_AHEAD ? pre_n[k] : (I)0;
                     if (todo) bounds(__ffs(todo) - 1);
-                    pull_word(g0 + j, seen, beg, end, ob, oe, SR_PULL_AHEAD, pre);
+                    pull_word(gwarp + (i0 + j) * nwarps, seen, beg, end, ob, oe, SR_PULL_AHEAD,
+                              pre);
                 }
             }
 #else
