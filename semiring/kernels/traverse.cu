@@ -710,7 +710,8 @@ __device__ __forceinline__ int sr_push_slot(const long long* oi, long long count
 // several: kron-22's 4.5 M-edge push of a 1071-vertex hub frontier, 33 a thread on an H200's
 // 135 168), and each edge is a chain of dependent loads (its slot's search, the tail, its row
 // start, the head, its visited word, the atomic): one edge at a time pays the whole chain
-// per edge.
+// per edge. That push on an H200 (bench/probes/bfs_levels_probe.py, session 13): 88 us one
+// at a time, 79 two, 73 four, 84 eight.
 #ifndef SR_PUSH_BATCH
 #define SR_PUSH_BATCH 4
 #endif
@@ -964,7 +965,10 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 // loop above paid a word's chain of loads for every word. With the vertices no edge enters
 // marked visited from the start (noin: 43 % of kron-22's vertices, isolated), the pulls after
 // the widest level find most words done: kron-22's second pull has ~27 k vertices left to
-// find besides 1.8 M isolated ones.
+// find besides 1.8 M isolated ones (H200, session 13: 34 -> 23 us; urand-22's last pull
+// 24 -> 8, kron-24's 92 / 96 -> 22 / 32). The warp's words stay interleaved with the other
+// warps' (w = warp + i * warps): 32 consecutive words a warp scattered the grid's reads over
+// the whole graph and cost the wide pulls 30-125 us (kron-24 329 -> 397 us).
 #ifndef SR_PULL_SKIP
 #define SR_PULL_SKIP 1
 #endif
@@ -977,7 +981,8 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #endif
 // SR_PULL_AHEAD 1 (with SR_PULL_SKIP): the next word's first SR_PULL_STEP in-neighbours are
 // loaded with its bounds, before this word's scan: a word's first step then starts at its
-// bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it).
+// bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it):
+// H200, session 13, kron-22's first pull 91 -> 77 us, urand-22's 243 -> 221 us.
 #ifndef SR_PULL_AHEAD
 #define SR_PULL_AHEAD 1
 #endif
