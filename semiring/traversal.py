@@ -215,8 +215,9 @@ def _grid_operand(A, source, op: str):
 
 
 #: algorithms.bfs's launches of bfs_grid (``info=False``) keep their scratch with Aᵀ (one
-#: workspace a matrix, for the device and stream of its last call; its barrier word is left
-#: zero by every whole search, so it is zeroed once) instead of a pool request and a memset
+#: workspace a matrix, ~24 bytes a vertex, held while Aᵀ lives, for the device and stream of
+#: its last call; its barrier word is left zero by every whole search, so it is zeroed
+#: once) instead of a pool request and a memset
 #: a call, and bfs_grid keeps (kernel, blocks) by (name, options, blocks a multiprocessor,
 #: device) instead of asking grid_function (four cache lookups and the device's
 #: attributes). On an H200 (bench/probes/bfs_levels_probe.py --host, session 13, gap-kron-22,
