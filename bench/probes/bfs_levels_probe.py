@@ -4,7 +4,11 @@ test; issue 20 item 3).
 
     PYTHONPATH=. python3 bench/probes/bfs_levels_probe.py kron-22 urand-22 kron-24 \\
         [--variants old,base,...] [--alphas 14,40] [--betas 24] [--reps 9] [--quick]
-        [--json out.json]
+        [--json out.json] [--gap GAPBS --bench-source] [--interleave] [--host]
+
+(``--gap``: GAP's own graphs, ``gap-kron-22`` ..., as ``python -m bench --gap`` makes them;
+``--bench-source``: the bench's source first; ``--interleave``: the variants timed call by
+call in turn; ``--host``: with ``--quick``, the host breakdown too.)
 
 For each graph (made on the GPU by ``bench.generators``; sources of nonzero degree drawn as the
 bench draws them):
@@ -58,9 +62,10 @@ VARIANTS = {
     "b2qw": ("-DSR_B2Q_BATCH=0",),                 # the bitmap -> queue step a word a step
     "s2": ("-DSR_PULL_STEP=2",),
     "s8": ("-DSR_PULL_STEP=8",),
-    # session 13: the push's edges a batch a thread (SR_PUSH_BATCH, default 4), the pull's
-    # 32-word groups skipping done words (SR_PULL_SKIP) over a visited bitmap that starts with
-    # the vertices no edge enters (SR_NOIN)
+    # session 13 (bench/results/session13-bfs6): the push's edges a batch a thread
+    # (SR_PUSH_BATCH, default 4), the pull's 32-word groups skipping done words (SR_PULL_SKIP)
+    # over a visited bitmap that starts with the vertices no edge enters (SR_NOIN), their first
+    # in-neighbours loaded a word ahead (SR_PULL_AHEAD, default on: "ahead" is base now)
     "s12": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_NOIN=0", "-DSR_PUSH_CLEARS=0",
             "-DSR_FLUSH_UNROLL=0", "-DSR_PULL_AHEAD=0"),  # session 12's kernel
     "pb1": ("-DSR_PUSH_BATCH=1",),
