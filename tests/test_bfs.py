@@ -260,6 +260,26 @@ def test_bfs_grid_kept_scratch_across_calls_and_streams(device):
         traversal.bfs_grid(A, 0, info=None)
 
 
+def test_bfs_grid_no_in_edges_bitmap(device):
+    # the vertices bfs_grid marks visited from the start: Aᵀ's empty rows, bit v % 32 of word
+    # v // 32 (n not a multiple of 32: the last word's bits past n are clear), kept in the memo
+    if device != "gpu":
+        pytest.skip("bfs_grid's scratch is GPU-only")
+    import cupy as cp
+
+    rng = np.random.default_rng(11)
+    n = 1000
+    rows, cols = rng.integers(0, n, 3000), rng.integers(0, n, 3000) // 3
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    AT = sr.Matrix.from_scipy(S.T.tocsr(), device="gpu")
+    bits = traversal._no_in_edges(AT, cp)
+    assert bits.dtype == cp.uint32 and bits.size == -(-n // 32)
+    got = np.unpackbits(to_host(bits).view(np.uint8), bitorder="little")[:n].astype(bool)
+    np.testing.assert_array_equal(got, np.diff(S.T.tocsr().indptr) == 0)
+    assert not np.unpackbits(to_host(bits).view(np.uint8), bitorder="little")[n:].any()
+    assert traversal._no_in_edges(AT, cp) is bits
+
+
 def test_bfs_grid_errors(device):
     if device != "gpu":
         pytest.skip("bfs_grid is the GPU's device loop (its CPU refusal: test_bfs_grid_levels_and_counts)")
