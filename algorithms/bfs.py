@@ -298,7 +298,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
             level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
                 alpha=ALPHA, beta=BETA, symmetric=symmetric,
-                blocks_per_sm=ROAD_BLOCKS_PER_SM if road else None)
+                blocks_per_sm=ROAD_BLOCKS_PER_SM if road else None, info=False)
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)

@@ -214,6 +214,34 @@ def _grid_operand(A, source, op: str):
     return A, n
 
 
+#: algorithms.bfs's launches of bfs_grid (``info=False``) keep their scratch with Aᵀ (one
+#: workspace a matrix, ~24 bytes a vertex, held while Aᵀ lives, for the device and stream of
+#: its last call; its barrier word is left zero by every whole search, so it is zeroed
+#: once) instead of a pool request and a memset
+#: a call, and bfs_grid keeps (kernel, blocks) by (name, options, blocks a multiprocessor,
+#: device) instead of asking grid_function (four cache lookups and the device's
+#: attributes). On an H200 (bench/probes/bfs_levels_probe.py --host, session 13, gap-kron-22,
+#: on and off call by call): a warm algorithms.bfs 52 -> 33 us on the host, 0.283 -> 0.265 ms
+#: in events (the workspace and its memset took 9.5 us, grid_function 3.7).
+BFS_GRID_KEEP = True
+_BFS_GRID_FN: dict = {}
+
+
+def _kept_workspace(cp, n: int, isize: int, AT, dev: int):
+    """:func:`_bfs_workspace`'s (array, addresses), kept in AT's memo for the next call on the
+    same device and stream: calls on one stream run one after another, so one workspace
+    serves them all. The per-thread default stream (one address, a stream a thread) gets a
+    workspace a call."""
+    stream = cp.cuda.get_current_stream().ptr
+    kept = AT._memo.get("bfs_grid_workspace")
+    if kept is not None and kept[0] == (dev, stream, n, isize):
+        return kept[1]
+    ws = _bfs_workspace(cp, n, isize)
+    if stream != getattr(cp.cuda.runtime, "streamPerThread", 2):
+        AT._memo["bfs_grid_workspace"] = ((dev, stream, n, isize), ws)
+    return ws
+
+
 def _bfs_workspace(cp, n: int, isize: int):
     """bfs_grid's scratch as one device allocation: (the array, the addresses of q0, q1, o0,
     o1, vis, fb0, fb1, state as np.uint64, in the kernel's argument order). The state words
@@ -231,6 +259,20 @@ def _bfs_workspace(cp, n: int, isize: int):
     base = ws.data.ptr
     state, q0, q1, o0, o1, vis, fb0, fb1 = (np.uint64(base + o) for o in offs)
     return ws, (q0, q1, o0, o1, vis, fb0, fb1, state)
+
+
+def _no_in_edges(AT, cp):
+    """The vertices no edge enters (AT's empty rows) as a bitmap of ceil(n / 32) uint32 words,
+    bit v % 32 of word v // 32; made once and kept in AT's memo (dropped if AT changes).
+    bfs_grid marks them visited from the start: no level can find them, so a pull skips the
+    words they fill (kron-22: 1.8 M of its 4.2 M vertices)."""
+    bits = AT._memo.get("bfs_no_in_edges")
+    if bits is None:
+        n = AT.nrows
+        empty = cp.zeros(-(-n // 32) * 32, dtype=cp.bool_)
+        empty[:n] = AT.indptr[1:] == AT.indptr[:-1]
+        bits = AT._memo["bfs_no_in_edges"] = cp.packbits(empty, bitorder="little").view(cp.uint32)
+    return bits
 
 
 class _WorkspaceWords:
@@ -271,7 +313,8 @@ class _DeviceInfo(Mapping):
 
 
 def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
-             beta=24, symmetric=False, trace=False, blocks_per_sm=None, blocks=None):
+             beta=24, symmetric=False, trace=False, blocks_per_sm=None, blocks=None,
+             info=True):
     """A whole breadth-first search in one persistent launch, switching direction on the device.
 
     Every level is the push step of :func:`push_levels_grid` or the pull step of
@@ -310,12 +353,16 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     blocks : int, optional
         At most this many blocks in all (a small graph's levels are mostly barrier: a few
         blocks sync faster than the whole device); default: no cap beyond ``blocks_per_sm``.
+    info : bool
+        Return the counters (below). With False (and no ``trace``) ``info`` is None and the
+        search's scratch is kept with Aᵀ for the next call on the same stream
+        (:data:`BFS_GRID_KEEP`): ``level`` (and ``parent``) are then its only allocations.
 
     Returns
     -------
     level : cupy.ndarray of int64
     parent : cupy.ndarray of int64, or None
-    info : mapping
+    info : mapping or None
         ``levels`` (levels run, the last one finding nothing), ``push`` and ``pull`` (levels
         in each direction), ``depth`` (the deepest level reached); with ``trace``, ``trace``:
         one ``(microseconds, frontier vertices, frontier out-edges, 'push' | 'pull')`` per
@@ -352,6 +399,8 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     if blocks is not None and (isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer))
                                or blocks < 1):
         raise InvalidValue(f"{op}: blocks must be a positive integer or None, got {blocks!r}")
+    if not isinstance(info, (bool, np.bool_)):
+        raise InvalidValue(f"{op}: info must be True or False, got {info!r}")
     cp = _cupy()
 
     mode = 0 if not parents else (2 if deterministic else 1)
@@ -359,7 +408,14 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     if not symmetric and A._T is None:  # the kernel compiles (if it must) while A.T is built
         _gt.prefetch_grid(kname)
     AT = A if symmetric else A.T
-    f, most = _gt.grid_function(kname, op, per_sm)
+    dev = cp.cuda.runtime.getDevice()
+    fkey = (kname, _gt.GRID_OPTIONS, per_sm, dev)
+    hit = _BFS_GRID_FN.get(fkey) if BFS_GRID_KEEP else None
+    if hit is None:
+        hit = _gt.grid_function(kname, op, per_sm)
+        if BFS_GRID_KEEP:
+            _BFS_GRID_FN[fkey] = hit
+    f, most = hit
     blocks = most if blocks is None else min(int(blocks), most)
     # the kernel writes every entry of level and parent and zeroes its bitmaps and counters;
     # its scratch (state, bitmaps, queues) is one allocation passed as addresses (one pool
@@ -367,17 +423,21 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     # and seven views, spent before the launch; bench/results/session12-bfs5)
     level = cp.empty(n, dtype=cp.int64)
     parent = cp.empty(n, dtype=cp.int64) if parents else None
-    ws, ptr = _bfs_workspace(cp, n, np.dtype(A.itype).itemsize)
+    keep = BFS_GRID_KEEP and not info and not trace
+    isize = np.dtype(A.itype).itemsize
+    ws, ptr = _kept_workspace(cp, n, isize, AT, dev) if keep else _bfs_workspace(cp, n, isize)
     tr = cp.zeros(1 + 4 * TRACE_LEVELS, dtype=cp.int64) if trace else None
     try:
         f((blocks,), (_gt.GRID_THREADS,), (
             A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
             level if parent is None else parent, *ptr, np.int64(alpha), np.int64(beta),
             np.int32(_DIRECTION_MODES[direction]), tr if trace else np.uint64(0),
-            np.int64(TRACE_LEVELS)))
+            np.int64(TRACE_LEVELS), _no_in_edges(AT, cp)))
     except _gt.driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "
                                  f"{_gt.GRID_THREADS} threads failed: {err}") from err
+    if keep:  # the kept scratch's counters belong to whichever call ran last
+        return level, parent, None
     state = _WorkspaceWords(ws, 12)
     # no host sync here: the counters are read if and when info is
     info = _DeviceInfo(state, ("depth", "levels", "push", "pull"))

@@ -226,6 +226,60 @@ def test_bfs_grid_levels_and_counts(device):
     np.testing.assert_array_equal(seen["push"], seen["auto"])
 
 
+def test_bfs_grid_kept_scratch_across_calls_and_streams(device):
+    # info=False (algorithms.bfs's launch) keeps the scratch with Aᵀ for the next call on the
+    # same stream: calls one after another (no sync between them), from other sources, with
+    # parents, on another stream (a workspace of its own) and on another graph all stay exact
+    if device != "gpu":
+        pytest.skip("bfs_grid is the GPU's device loop")
+    import cupy as cp
+
+    rng = np.random.default_rng(7)
+    n = 3000
+    rows, cols = rng.integers(0, n, 12000), rng.integers(0, n // 2, 12000)  # half: no in-edges
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    A = sr.Matrix.from_scipy(S, device="gpu")
+    srcs = [0, 5, int(rows[0]), n - 1]
+    outs = []
+    for s in srcs * 2:
+        lv, par, info = traversal.bfs_grid(A, s, parents=True, info=False)
+        assert info is None
+        outs.append((s, lv, par))
+    with cp.cuda.Stream(non_blocking=True) as side:
+        for s in srcs:
+            outs.append((s, *traversal.bfs_grid(A, s, parents=True, info=False)[:2]))
+    side.synchronize()
+    B = sr.Matrix.from_scipy((S + S.T).tocsr(), device="gpu")
+    lvB, _, _ = traversal.bfs_grid(B, 1, symmetric=True, info=False)
+    np.testing.assert_array_equal(to_host(lvB), reference_levels((S + S.T).tocsr(), 1))
+    for s, lv, par in outs:
+        exp = reference_levels(S, s)
+        np.testing.assert_array_equal(to_host(lv), exp)
+        check_parents(S, s, exp, to_host(par), False)
+    with pytest.raises(sr.InvalidValue, match="bfs_grid: info must be True or False"):
+        traversal.bfs_grid(A, 0, info=None)
+
+
+def test_bfs_grid_no_in_edges_bitmap(device):
+    # the vertices bfs_grid marks visited from the start: Aᵀ's empty rows, bit v % 32 of word
+    # v // 32 (n not a multiple of 32: the last word's bits past n are clear), kept in the memo
+    if device != "gpu":
+        pytest.skip("bfs_grid's scratch is GPU-only")
+    import cupy as cp
+
+    rng = np.random.default_rng(11)
+    n = 1000
+    rows, cols = rng.integers(0, n, 3000), rng.integers(0, n, 3000) // 3
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    AT = sr.Matrix.from_scipy(S.T.tocsr(), device="gpu")
+    bits = traversal._no_in_edges(AT, cp)
+    assert bits.dtype == cp.uint32 and bits.size == -(-n // 32)
+    got = np.unpackbits(to_host(bits).view(np.uint8), bitorder="little")[:n].astype(bool)
+    np.testing.assert_array_equal(got, np.diff(S.T.tocsr().indptr) == 0)
+    assert not np.unpackbits(to_host(bits).view(np.uint8), bitorder="little")[n:].any()
+    assert traversal._no_in_edges(AT, cp) is bits
+
+
 def test_bfs_grid_errors(device):
     if device != "gpu":
         pytest.skip("bfs_grid is the GPU's device loop (its CPU refusal: test_bfs_grid_levels_and_counts)")

@@ -3,11 +3,13 @@ the host-side CUDA stand-in (tests/emu/grid_emu.h: one block of 32 to 96 threads
 SciPy's levels: push, pull and the switch between them at thresholds that force it every few
 levels, every parent mode, int32 and int64 indices, each kernel option that changes its code
 (the L1 loads, the pull's prefetch of the next word and early out-degrees, the batched
-bitmap → queue step; few samples, so that the push searches the queue itself), on graphs with isolated vertices,
-self-loops, duplicate edges and unreachable parts. Its scratch and outputs start poisoned: the
-kernel must set what it reads. This checks the kernel's logic without a GPU;
-tests/test_bfs.py runs the real launch on one. Needs a C++20 compiler (g++); skipped
-without one."""
+bitmap → queue step, the push's edges one or several a thread at once, the pull's skip of
+words without an unvisited vertex and its loads a word ahead, the bitmap zeroed by a push, the
+flush's loads at once; few samples, so that the push searches the queue itself), on graphs
+with isolated vertices, self-loops, duplicate edges and unreachable parts. Its scratch and
+outputs start poisoned: the kernel must set what it reads. This checks the kernel's logic
+without a GPU; tests/test_bfs.py runs the real launch on one. Needs a C++20 compiler (g++);
+skipped without one."""
 
 from __future__ import annotations
 
@@ -26,7 +28,10 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "noprefetch": ["-DSR_PULL_PREFETCH=0"], "step2": ["-DSR_PULL_STEP=2"],
           "samples4": ["-DSR_GRID_SAMPLES=4"],
           "b2q_word": ["-DSR_B2Q_BATCH=0"], "deg_late": ["-DSR_PULL_DEG_EARLY=0"],
-          "lazy": ["-DSR_LAZY_FILL=1"]}
+          "lazy": ["-DSR_LAZY_FILL=1"], "push1": ["-DSR_PUSH_BATCH=1"],
+          "noskip": ["-DSR_PULL_SKIP=0"], "not_ahead": ["-DSR_PULL_AHEAD=0"],
+          "clears0": ["-DSR_PUSH_CLEARS=0"], "flush_loop": ["-DSR_FLUSH_UNROLL=0"],
+          "push3_samples4": ["-DSR_PUSH_BATCH=3", "-DSR_GRID_SAMPLES=4"]}
 
 
 @pytest.fixture(scope="module")
@@ -120,8 +125,10 @@ def test_emulated_bfs_grid_every_build_and_direction(emu, build, way):
     # graphs whose push levels take several passes of the block (hubs of ~60 edges, frontiers
     # of hundreds of edges against 32 / 96 threads), directed ones with heads of out-degree 0
     mode, alpha, beta = way
-    for seed, symmetric, threads in ((1, True, 32), (2, False, 96), (3, False, 32)):
-        S = _clustered(260, 1500, seed, symmetric)
+    # (and one of 3000 vertices: 94 words, several 32-word groups of the pull for one warp)
+    for seed, symmetric, threads, n in ((1, True, 32, 260), (2, False, 96, 260),
+                                        (3, False, 32, 260), (4, True, 32, 3000)):
+        S = _clustered(n, 6 * n, seed, symmetric)
         d = csg.shortest_path(S, unweighted=True, indices=0)
         ref = np.where(np.isinf(d), -1, d).astype(np.int64)
         level, parent, depth, levels, pushes, pulls = run_emulated(

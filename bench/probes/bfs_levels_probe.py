@@ -4,7 +4,11 @@ test; issue 20 item 3).
 
     PYTHONPATH=. python3 bench/probes/bfs_levels_probe.py kron-22 urand-22 kron-24 \\
         [--variants old,base,...] [--alphas 14,40] [--betas 24] [--reps 9] [--quick]
-        [--json out.json]
+        [--json out.json] [--gap GAPBS --bench-source] [--interleave] [--host]
+
+(``--gap``: GAP's own graphs, ``gap-kron-22`` ..., as ``python -m bench --gap`` makes them;
+``--bench-source``: the bench's source first; ``--interleave``: the variants timed call by
+call in turn; ``--host``: with ``--quick``, the host breakdown too.)
 
 For each graph (made on the GPU by ``bench.generators``; sources of nonzero degree drawn as the
 bench draws them):
@@ -58,6 +62,25 @@ VARIANTS = {
     "b2qw": ("-DSR_B2Q_BATCH=0",),                 # the bitmap -> queue step a word a step
     "s2": ("-DSR_PULL_STEP=2",),
     "s8": ("-DSR_PULL_STEP=8",),
+    # session 13 (bench/results/session13-bfs6): the push's edges a batch a thread
+    # (SR_PUSH_BATCH, default 4), the pull's 32-word groups skipping done words (SR_PULL_SKIP)
+    # over a visited bitmap that starts with the vertices no edge enters (SR_NOIN), their first
+    # in-neighbours loaded a word ahead (SR_PULL_AHEAD, default on: "ahead" is base now)
+    "s12": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_NOIN=0", "-DSR_PUSH_CLEARS=0",
+            "-DSR_FLUSH_UNROLL=0", "-DSR_PULL_AHEAD=0"),  # session 12's kernel
+    "pb1": ("-DSR_PUSH_BATCH=1",),
+    "pb2": ("-DSR_PUSH_BATCH=2",),
+    "pb8": ("-DSR_PUSH_BATCH=8",),
+    "noskip": ("-DSR_PULL_SKIP=0",),
+    "nonoin": ("-DSR_NOIN=0",),
+    "ahead": ("-DSR_PULL_AHEAD=1",),
+    "noahead": ("-DSR_PULL_AHEAD=0",),
+    "clr0": ("-DSR_PUSH_CLEARS=0",),
+    "fl0": ("-DSR_FLUSH_UNROLL=0",),
+    # all five switches of session 13 off, but the scratch kept and the vertices without
+    # in-edges marked (SR_NOIN) as in base
+    "s12n": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_PUSH_CLEARS=0", "-DSR_FLUSH_UNROLL=0",
+             "-DSR_PULL_AHEAD=0"),
 }
 
 
@@ -117,6 +140,76 @@ def set_variant(opts):
     gpu_traversal.GRID_OPTIONS = ("-std=c++17", *opts)
 
 
+def kernel_attrs(A):
+    """Registers and local (spill) bytes of this variant's bfs_grid<I, 0>."""
+    f, _ = gpu_traversal.grid_function(f"bfs_grid<{gpu_traversal.C_TYPES[np.dtype(A.itype)]}, 0>",
+                                       "bfs_grid", traversal.BFS_GRID_BLOCKS_PER_SM)
+    a = f.attributes
+    return f"{a.get('num_regs')} registers, {a.get('local_size_bytes')} B local"
+
+
+def host_breakdown(A, s, reps):
+    """Where a warm call's host time goes (µs, medians; no sync inside the timed spans), and
+    the top of a cProfile of a few hundred calls."""
+    import cProfile  # noqa: PLC0415
+    import pstats  # noqa: PLC0415
+
+    A_sym = A.as_symmetric()
+    n = A.nrows
+    isz = np.dtype(A.itype).itemsize
+    kname = f"bfs_grid<{gpu_traversal.C_TYPES[np.dtype(A.itype)]}, 0>"
+    scratch = cp.empty(256, dtype=cp.uint8)
+    h = {
+        "bfs_events_ms": events_ms(lambda: algorithms.bfs(A, s, symmetric=True), reps)[0],
+        "bfs_host_us": host_us(lambda: algorithms.bfs(A, s, symmetric=True), reps),
+        "bfs_grid_host_us": host_us(lambda: traversal.bfs_grid(
+            A_sym, s, symmetric=True, alpha=BFS.ALPHA, beta=BFS.BETA), reps),
+        "grid_function_us": host_us(lambda: gpu_traversal.grid_function(
+            kname, "bfs_grid", traversal.BFS_GRID_BLOCKS_PER_SM), reps),
+        "empty_n_us": host_us(lambda: cp.empty(n, dtype=cp.int64), reps),
+        "workspace_us": host_us(lambda: traversal._bfs_workspace(cp, n, isz), reps),
+        "memset_us": host_us(lambda: scratch.data.memset_async(0, 96), reps),
+        "no_in_edges_us": host_us(lambda: traversal._no_in_edges(A_sym, cp), reps),
+        "get_device_us": host_us(lambda: cp.cuda.runtime.getDevice(), reps),
+        "as_matrix_us": host_us(lambda: sr.as_matrix(A, op="bfs", arg="A", square=True), reps),
+    }
+    # the kept scratch and kernel lookup (traversal.BFS_GRID_KEEP) on and off, call by call
+    ab = {}
+    for _ in range(reps):
+        for keep in (True, False):
+            traversal.BFS_GRID_KEEP = keep
+            ab.setdefault(f"keep{int(keep)}_events_ms", []).extend(
+                events_ms(lambda: algorithms.bfs(A, s, symmetric=True), 1)[1])
+            ab.setdefault(f"keep{int(keep)}_host_us", []).append(
+                host_us(lambda: algorithms.bfs(A, s, symmetric=True), 1))
+    traversal.BFS_GRID_KEEP = True
+    h.update({k: statistics.median(v) for k, v in ab.items()})
+    f, blocks = gpu_traversal.grid_function(kname, "bfs_grid", traversal.BFS_GRID_BLOCKS_PER_SM)
+    ws, ptr = traversal._bfs_workspace(cp, n, isz)
+    lvl = cp.empty(n, dtype=cp.int64)
+    noin = traversal._no_in_edges(A_sym, cp)
+    kargs = (A.indptr, A.indices, A.indptr, A.indices, np.int64(n), np.int64(s), lvl, lvl,
+             *ptr, np.int64(BFS.ALPHA), np.int64(BFS.BETA), np.int32(0), np.uint64(0),
+             np.int64(traversal.TRACE_LEVELS), noin)
+    h["raw_launch_us"] = host_us(lambda: f((blocks,), (gpu_traversal.GRID_THREADS,), kargs), reps)
+    h["raw_events_ms"] = events_ms(lambda: f((blocks,), (gpu_traversal.GRID_THREADS,), kargs), reps)[0]
+    kint = tuple(int(x.data.ptr) if isinstance(x, cp.ndarray) else x for x in kargs)
+    kint = tuple(np.uint64(x) if isinstance(x, int) else x for x in kint)
+    h["raw_launch_ptrs_us"] = host_us(lambda: f((blocks,), (gpu_traversal.GRID_THREADS,), kint), reps)
+    cp.cuda.get_current_stream().synchronize()
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(300):
+        algorithms.bfs(A, s, symmetric=True)
+        cp.cuda.get_current_stream().synchronize()
+    pr.disable()
+    import io  # noqa: PLC0415
+    buf = io.StringIO()
+    pstats.Stats(pr, stream=buf).sort_stats("tottime").print_stats(22)
+    h["cprofile"] = buf.getvalue()
+    return h
+
+
 def trace_of(A, s, **kw):
     _, _, info = traversal.bfs_grid(A, s, symmetric=True, trace=True, **kw)
     return info["trace"]
@@ -139,7 +232,19 @@ def main(argv):
     ap.add_argument("--json", default=None)
     ap.add_argument("--quick", action="store_true",
                     help="the variants only (no host breakdown, no threshold sweep)")
+    ap.add_argument("--gap", default=None,
+                    help="a gapbs checkout: GAP's own graphs (gap-kron-22, ...) as graphs")
+    ap.add_argument("--bench-source", action="store_true",
+                    help="the first source is python -m bench's (its seed-0 draw)")
+    ap.add_argument("--interleave", action="store_true",
+                    help="time the variants call by call in turn (one warm-up each first)")
+    ap.add_argument("--host", action="store_true",
+                    help="with --quick: the host breakdown of the first variant too")
     args = ap.parse_args(argv)
+    if args.gap:
+        from bench import peers_gap  # noqa: PLC0415  (registers the gap-* graph kinds)
+
+        peers_gap.configure(args.gap, suites=False)
     dev = cp.cuda.Device()
     print(f"device {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}, "
           f"{dev.attributes['MultiProcessorCount']} SMs", flush=True)
@@ -154,13 +259,36 @@ def main(argv):
         cand = cp.flatnonzero(deg > 0).get()
         rng = np.random.default_rng(0)
         srcs = [int(x) for x in rng.choice(cand, args.sources, replace=False)]
+        if args.bench_source:  # bench.cases.bfs: default_rng(0).choice of the nonzero degrees
+            b = int(np.random.default_rng(0).choice(cand))
+            srcs = [b] + [x for x in srcs if x != b][:args.sources - 1]
         print(f"{spec}: n={A.nrows} nnz={A.nvals} itype={A.itype} sources={srcs} "
               f"(made in {time.perf_counter() - t0:.1f} s)", flush=True)
         g = out["graphs"][spec] = {"n": A.nrows, "nnz": A.nvals, "sources": srcs,
                                    "variants": {}, "alpha": {}}
         ref, te = {}, {}
         last = None
-        for name in args.variants.split(","):
+        names = args.variants.split(",")
+        if args.interleave:
+            inter = {}
+            for name in names:
+                set_variant(VARIANTS[name])
+                algorithms.bfs(A, srcs[0], symmetric=True)  # compile, warm
+                print(f"  {name}: {kernel_attrs(A)}", flush=True)
+            for s in srcs:
+                for name in names:  # a warm-up each, then the calls in turn
+                    set_variant(VARIANTS[name])
+                    algorithms.bfs(A, s, symmetric=True)
+                for _ in range(args.reps):
+                    for name in names:
+                        set_variant(VARIANTS[name])
+                        _, ts, _ = events_ms(lambda: algorithms.bfs(A, s, symmetric=True), 1)
+                        inter.setdefault((name, s), []).extend(ts)
+            for (name, s), ts in inter.items():
+                print(f"  interleaved {name:7s} src {s:9d} median {statistics.median(ts):7.3f} ms "
+                      f"min {min(ts):7.3f}", flush=True)
+            g["interleaved"] = {f"{k[0]}/{k[1]}": v for k, v in inter.items()}
+        for name in names:
             set_variant(VARIANTS[name])
             try:
                 algorithms.bfs(A, srcs[0], symmetric=True)  # compile, warm
@@ -191,6 +319,16 @@ def main(argv):
         if args.json:
             with open(args.json, "w") as fh:
                 json.dump(out, fh, default=str)
+        if args.host and last is not None:
+            set_variant(VARIANTS[names[0]])
+            h = host_breakdown(A, srcs[0], max(args.reps, 30))
+            g["host_breakdown"] = h
+            print("  host (" + names[0] + "): " + ", ".join(
+                f"{k} {v:.3f}" for k, v in h.items() if k != "cprofile"), flush=True)
+            print(h["cprofile"], flush=True)
+            if args.json:
+                with open(args.json, "w") as fh:
+                    json.dump(out, fh, default=str)
         if last is None or args.quick:
             continue
         if args.sweep_variant in g["variants"]:
@@ -206,7 +344,7 @@ def main(argv):
         lvl = cp.empty(n, dtype=cp.int64)
         kargs = (A.indptr, A.indices, A.indptr, A.indices, np.int64(n), np.int64(s), lvl, lvl,
                  *ptr, np.int64(BFS.ALPHA), np.int64(BFS.BETA), np.int32(0), np.uint64(0),
-                 np.int64(traversal.TRACE_LEVELS))
+                 np.int64(traversal.TRACE_LEVELS), traversal._no_in_edges(A_sym, cp))
 
         def raw():
             f((blocks,), (gpu_traversal.GRID_THREADS,), kargs)

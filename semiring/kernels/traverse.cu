@@ -562,8 +562,14 @@ __device__ __forceinline__ void sr_grid_append(bool take, I v, long long deg, I*
 // warp steps (a wide push level: 450 000 warp steps on Kronecker 24, each ~1 ns at L2).
 // Both calls are warp-uniform (nb, the buffer's fill, is the same in every lane).
 #define SR_WARP_BUF 128
+// SR_FLUSH_UNROLL 1: bfs_grid's flushes (UNROLL below) load the buffered vertices' row bounds
+// for the whole buffer at once (a fixed, unrolled loop), where a loop over the fill chains a
+// DRAM latency per 32 vertices (up to 4 on the critical path of a warp's flush)
+#ifndef SR_FLUSH_UNROLL
+#define SR_FLUSH_UNROLL 1
+#endif
 
-template <typename I>
+template <typename I, bool UNROLL = false>
 __device__ __forceinline__ void sr_buf_flush(I* buf, int& nb, const I* __restrict__ indptr,
                                              I* q, long long* o, unsigned long long* ctr,
                                              long long* over, long long cap)
@@ -572,9 +578,20 @@ __device__ __forceinline__ void sr_buf_flush(I* buf, int& nb, const I* __restric
     const int lane = threadIdx.x & 31;
     __syncwarp();
     long long sum = 0;
-    for (int i = lane; i < nb; i += 32) {
-        const I v = buf[i];
-        sum += (long long)indptr[v + 1] - (long long)indptr[v];
+    if constexpr (UNROLL && SR_FLUSH_UNROLL) {
+#pragma unroll
+        for (int j = 0; j < SR_WARP_BUF / 32; ++j) {
+            const int i = lane + 32 * j;
+            if (i < nb) {
+                const I v = buf[i];
+                sum += (long long)indptr[v + 1] - (long long)indptr[v];
+            }
+        }
+    } else {
+        for (int i = lane; i < nb; i += 32) {
+            const I v = buf[i];
+            sum += (long long)indptr[v + 1] - (long long)indptr[v];
+        }
     }
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
@@ -610,14 +627,14 @@ __device__ __forceinline__ void sr_buf_flush(I* buf, int& nb, const I* __restric
     nb = 0;
 }
 
-template <typename I>
+template <typename I, bool UNROLL = false>
 __device__ __forceinline__ void sr_buf_add(bool take, I v, I* buf, int& nb,
                                            const I* __restrict__ indptr, I* q, long long* o,
                                            unsigned long long* ctr, long long* over, long long cap)
 {
     const unsigned int want = __ballot_sync(0xffffffffu, take);
     if (want == 0u) return;
-    if (nb + __popc(want) > SR_WARP_BUF) sr_buf_flush<I>(buf, nb, indptr, q, o, ctr, over, cap);
+    if (nb + __popc(want) > SR_WARP_BUF) sr_buf_flush<I, UNROLL>(buf, nb, indptr, q, o, ctr, over, cap);
     if (take) buf[nb + __popc(want & ((1u << (threadIdx.x & 31)) - 1u))] = v;
     nb += __popc(want);
 }
@@ -687,6 +704,17 @@ __device__ __forceinline__ int sr_push_slot(const long long* oi, long long count
     return lo;
 }
 
+// SR_PUSH_BATCH > 1: a thread of a push with the visited bitmap (bfs_grid's, parents any or
+// none) takes that many of its edges at once, each step's loads issued for the whole batch
+// before any is used. A thread's edges are e, e + stride, ... (a wide level gives each
+// several: kron-22's 4.5 M-edge push of a 1071-vertex hub frontier, 33 a thread on an H200's
+// 135 168), and each edge is a chain of dependent loads (its slot's search, the tail, its row
+// start, the head, its visited word, the atomic): one edge at a time pays the whole chain
+// per edge. That push on an H200 (bench/probes/bfs_levels_probe.py, session 13): 88 us one
+// at a time, 79 two, 73 four, 84 eight.
+#ifndef SR_PUSH_BATCH
+#define SR_PUSH_BATCH 4
+#endif
 template <typename I, int PARENTS>
 __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
@@ -705,6 +733,75 @@ __device__ __forceinline__ void sr_grid_push(
     if (SR_GRID_SAMPLES_ALL || (long long)blockIdx.x * blockDim.x < total)
         for (int j = threadIdx.x; j < ns; j += blockDim.x) s_samp[j] = SR_LD_PUSH(oi + (long long)j * step);
     __syncthreads();
+#if SR_PUSH_BATCH > 1
+    if (vis != nullptr && PARENTS != 2) {
+        // SR_PUSH_BATCH edges a thread at once (e, e + stride, ...), each step's loads issued
+        // for all of them before any is used: the chain of an edge (its slot, the tail's row
+        // start, the head, its visited word, the claim's atomic) is paid once a batch, not
+        // once an edge (see SR_PUSH_BATCH)
+        const int top_s = ns > 1 ? 1 << (31 - __clz(ns - 1)) : 0;      // < ns
+        const int top_o = step > 1 ? 1 << (31 - __clz(step - 1)) : 0;  // < step
+        for (long long e0 = gtid; e0 - lane < total; e0 += SR_PUSH_BATCH * stride) {
+            long long e[SR_PUSH_BATCH];
+            int f[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                e[k] = min(e0 + k * stride, total - 1);  // past the end: a repeat, not claimed
+                f[k] = 0;
+            }
+            // the last sample <= e, then the last slot <= e after it (fixed steps, so the
+            // batch's searches advance together)
+            for (int s = top_s; s > 0; s >>= 1) {
+#pragma unroll
+                for (int k = 0; k < SR_PUSH_BATCH; ++k)
+                    if (f[k] + s < ns && s_samp[f[k] + s] <= e[k]) f[k] += s;
+            }
+            if (top_o) {
+                int hi[SR_PUSH_BATCH];
+#pragma unroll
+                for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                    f[k] *= step;
+                    hi[k] = (int)min((long long)f[k] + step, count);
+                }
+                for (int s = top_o; s > 0; s >>= 1) {
+#pragma unroll
+                    for (int k = 0; k < SR_PUSH_BATCH; ++k)
+                        if (f[k] + s < hi[k] && SR_LD_PUSH(oi + f[k] + s) <= e[k]) f[k] += s;
+                }
+            }
+            I u[SR_PUSH_BATCH], v[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                u[k] = SR_LD_PUSH(qi + f[k]);
+                e[k] -= SR_LD_PUSH(oi + f[k]);  // the edge's place in its tail's row
+            }
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) e[k] += (long long)indptr[u[k]];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) v[k] = indices[e[k]];
+            unsigned int w[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) w[k] = SR_LD_PUSH(vis + (v[k] >> 5));
+            bool claimed[SR_PUSH_BATCH];
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                const unsigned int bit = 1u << (v[k] & 31);
+                claimed[k] = e0 + k * stride < total && !(w[k] & bit)
+                             && !(atomicOr(vis + (v[k] >> 5), bit) & bit);
+            }
+#pragma unroll
+            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+                if (claimed[k]) {
+                    level[v[k]] = d1;
+                    if (PARENTS == 1) parent[v[k]] = (long long)u[k];
+                }
+                sr_buf_add<I, true>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
+            }
+        }
+        sr_buf_flush<I, true>(buf, nb, indptr, qo, oo, ctr, over, cap);
+        return;
+    }
+#endif
     // warp-uniform (bounded by the warp's first lane): the append's shuffles see all lanes
     for (long long e = gtid; e - lane < total; e += stride) {
         bool claimed = false;
@@ -863,6 +960,36 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PULL_DEG_EARLY
 #define SR_PULL_DEG_EARLY 1
 #endif
+// SR_PULL_SKIP 1 (with the prefetch): a warp takes 32 words of the visited bitmap at once
+// (one load, a lane a word) and scans only those with an unvisited vertex, where the word
+// loop above paid a word's chain of loads for every word. With the vertices no edge enters
+// marked visited from the start (noin: 43 % of kron-22's vertices, isolated), the pulls after
+// the widest level find most words done: kron-22's second pull has ~27 k vertices left to
+// find besides 1.8 M isolated ones (H200, session 13: 34 -> 23 us; urand-22's last pull
+// 24 -> 8, kron-24's 92 / 96 -> 22 / 32). The warp's words stay interleaved with the other
+// warps' (w = warp + i * warps): 32 consecutive words a warp scattered the grid's reads over
+// the whole graph and cost the wide pulls 30-125 us (kron-24 329 -> 397 us).
+#ifndef SR_PULL_SKIP
+#define SR_PULL_SKIP 1
+#endif
+// SR_PUSH_CLEARS 1: a push level zeroes the bitmap that a pull after it would fill with its
+// frontier (unused during a push: the frontier is the queue), so that the pull's conversion of
+// the queue into bits needs no zeroing pass and grid barrier of its own (0: it zeroes, then
+// waits at a barrier). The bitmaps start zeroed, for a search that starts with a pull.
+#ifndef SR_PUSH_CLEARS
+#define SR_PUSH_CLEARS 1
+#endif
+// SR_PULL_AHEAD 1 (with SR_PULL_SKIP): the next word's first SR_PULL_STEP in-neighbours are
+// loaded with its bounds, before this word's scan: a word's first step then starts at its
+// bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it):
+// H200, session 13, kron-22's first pull 91 -> 77 us, urand-22's 243 -> 221 us.
+#ifndef SR_PULL_AHEAD
+#define SR_PULL_AHEAD 1
+#endif
+// SR_NOIN 0: noin ignored (every vertex left for the pulls to scan)
+#ifndef SR_NOIN
+#define SR_NOIN 1
+#endif
 // SR_B2Q_BATCH 1: the bitmap -> queue step before a push (after pulls) loads 32 words a warp
 // at once, where 0 chained a word a step: the level after kron-24's pulls 56 / 58 -> 18 / 19
 // us, kron-22's last 12 -> 6 us (H200, same probe).
@@ -893,7 +1020,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     const I* __restrict__ tindptr, const I* __restrict__ tindices, long long n, long long source,
     long long* level, long long* parent, I* q0, I* q1, long long* o0, long long* o1,
     unsigned int* vis, unsigned int* fb0, unsigned int* fb1, long long* state,
-    long long alpha, long long beta, int mode, long long* trace, long long trace_levels)
+    long long alpha, long long beta, int mode, long long* trace, long long trace_levels,
+    const unsigned int* noin)
 {
     unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + 4);
     long long* over = state + 7;
@@ -925,8 +1053,16 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
         level[source] = 0;
         if (PARENTS) parent[source] = source;
     }
+    // vis starts with the source, the bits past n and (without the lazy fill, which writes
+    // the -1 of the vertices a pull scans, and where a pull may run) the vertices that no
+    // edge enters (noin, nullable: Aᵀ's empty rows): none of them is ever found, so a pull
+    // need not scan them (SR_PULL_SKIP)
+    const unsigned int* skip = lazy || !SR_NOIN || mode == 1 ? nullptr : noin;
     for (long long w = gtid; w < nwords; w += stride) {
-        vis[w] = w == (source >> 5) ? 1u << (source & 31) : 0u;
+        unsigned int x = skip != nullptr ? __ldcg(skip + w) : 0u;
+        if (w == (source >> 5)) x |= 1u << (source & 31);
+        if (w == nwords - 1 && (n & 31)) x |= ~0u << (n & 31);
+        vis[w] = x;
         fb0[w] = fb1[w] = 0u;
     }
     if (gtid == 0) {
@@ -986,8 +1122,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                     for (unsigned int nz = __ballot_sync(0xffffffffu, mine != 0u); nz; nz &= nz - 1u) {
                         const int j = __ffs(nz) - 1;
                         const unsigned int word = __shfl_sync(0xffffffffu, mine, j);
-                        sr_buf_add<I>((word >> lane) & 1u, (I)(((w0 + j) << 5) + lane), buf, nb,
-                                      indptr, (I*)qi, (long long*)oi, scratch, over, n);
+                        sr_buf_add<I, true>((word >> lane) & 1u, (I)(((w0 + j) << 5) + lane),
+                                            buf, nb, indptr, (I*)qi, (long long*)oi, scratch,
+                                            over, n);
                     }
                 }
 #else
@@ -997,12 +1134,16 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                                   (long long*)oi, scratch, over, n);
                 }
 #endif
-                sr_buf_flush<I>(buf, nb, indptr, (I*)qi, (long long*)oi, scratch, over, n);
+                sr_buf_flush<I, true>(buf, nb, indptr, (I*)qi, (long long*)oi, scratch, over, n);
                 sr_grid_sync(bar);
                 if (gtid == 0) *scratch = 0ull;  // its next use is after another barrier
             }
             sr_grid_push<I, PARENTS>(indptr, indices, level, parent, vis, qi, oi, count, total,
                                      qo, oo, &ctr[nc], &over[nc], n, d1, s_samp, s_buf);
+            if (SR_PUSH_CLEARS) {  // the bitmap a pull after this level fills (SR_PUSH_CLEARS)
+                unsigned int* fb = b ? fb1 : fb0;
+                for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
+            }
             bitmap = false;
             queued = true;
             ++pushes;
@@ -1010,8 +1151,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             unsigned int* fb = b ? fb1 : fb0;
             unsigned int* fn = b ? fb0 : fb1;
             if (!bitmap) {  // the queue's bits into a cleared bitmap
-                for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
-                sr_grid_sync(bar);
+                if (!SR_PUSH_CLEARS) {
+                    for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
+                    sr_grid_sync(bar);
+                }
                 for (long long i = gtid; i < count; i += stride) {
                     const I u = __ldcg(qi + i);
                     atomicOr(fb + (u >> 5), 1u << (u & 31));
@@ -1020,41 +1163,12 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             }
             if (threadIdx.x == 0) s_found = 0ull;
             __syncthreads();
-#if SR_PULL_PREFETCH
-            // the next word's visited bits and row bounds are loaded before this word's scan,
-            // so its scan starts without their two dependent latencies (the bounds are read
-            // for visited lanes too: n index pairs a pull level, coalesced)
-            unsigned int seen_n = 0u;
-            I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
-            if (gwarp < nwords) {
-                const long long v0 = (gwarp << 5) + lane;
-                seen_n = __ldcg(vis + gwarp);
-                if (v0 < n) {
-                    beg_n = tindptr[v0]; end_n = tindptr[v0 + 1];
-                    if (SR_PULL_DEG_EARLY) { ob_n = indptr[v0]; oe_n = indptr[v0 + 1]; }
-                }
-            }
-#endif
-            for (long long w = gwarp; w < nwords; w += nwarps) {
-#if SR_PULL_PREFETCH
-                const unsigned int seen = seen_n;
-                long long beg = beg_n, end = end_n;
-                const I ob = ob_n, oe = oe_n;
-                {
-                    const long long wn = w + nwarps, vn = (wn << 5) + lane;
-                    if (wn < nwords) {
-                        seen_n = __ldcg(vis + wn);
-                        if (vn < n) {
-                            beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
-                            if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
-                        }
-                    }
-                }
-#else
-                const unsigned int seen = __ldcg(vis + w);
-                long long beg = 0, end = 0;
-                I ob = 0, oe = 0;
-#endif
+            // one word of the visited bitmap (w, its bits `seen`, each lane's in-row bounds
+            // beg / end and out-row bounds ob / oe, loaded for an unvisited lane): its
+            // unvisited vertices scan their in-neighbours; the word of the next frontier and
+            // of vis written, the found vertices' count and out-edges added to s_found
+            auto pull_word = [&](long long w, unsigned int seen, long long beg, long long end,
+                                 I ob, I oe, bool ahead, const I (&pre)[SR_PULL_STEP]) {
                 const long long v = (w << 5) + lane;
                 const bool mine = v < n && !((seen >> lane) & 1u);
                 bool found = false;
@@ -1077,7 +1191,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                         bool hit[SR_PULL_STEP];
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
-                            u[k] = beg + k < lim ? tindices[beg + k] : (I)0;
+                            u[k] = ahead ? pre[k] : beg + k < lim ? tindices[beg + k] : (I)0;
+                        ahead = false;  // the first step's in-neighbours came loaded (SR_PULL_AHEAD)
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
                             hit[k] = beg + k < lim && sr_bit(fb, u[k]);
@@ -1132,7 +1247,89 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                                                 + (unsigned long long)deg);
                     }
                 }
+            };
+#if SR_PULL_SKIP && SR_PULL_PREFETCH
+            // the warp's words are gwarp + i * nwarps as in the loop below (the grid's warps
+            // on neighbouring words at once: what they read lies together), taken 32 at a
+            // time: one load of their visited words (a lane each), the next frontier's word 0
+            // for those whose every vertex is visited (or never found: see noin), and only the
+            // others scanned, the next one's bits and bounds loaded before this one's scan
+            // (see SR_PULL_SKIP)
+            for (long long i0 = 0; gwarp + i0 * nwarps < nwords; i0 += 32) {
+                const long long wl = gwarp + (i0 + lane) * nwarps;  // this lane's word
+                const unsigned int mine = wl < nwords ? __ldcg(vis + wl) : ~0u;
+                if (mine == ~0u && wl < nwords) fn[wl] = 0u;
+                unsigned int todo = __ballot_sync(0xffffffffu, mine != ~0u);
+                unsigned int seen_n = 0u;
+                I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
+                I pre_n[SR_PULL_STEP];
+                auto bounds = [&](int j) {  // word j's bits and its unvisited lanes' bounds
+                    seen_n = __shfl_sync(0xffffffffu, mine, j);
+                    const long long vn = ((gwarp + (i0 + j) * nwarps) << 5) + lane;
+                    if (vn < n && !((seen_n >> lane) & 1u)) {
+                        beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
+                        if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
+                        // and its first in-neighbours (SR_PULL_AHEAD)
+#pragma unroll
+                        for (int k = 0; k < SR_PULL_STEP; ++k)
+                            if (SR_PULL_AHEAD) pre_n[k] = beg_n + k < end_n ? tindices[beg_n + k] : (I)0;
+                    }
+                };
+                if (todo) bounds(__ffs(todo) - 1);
+                while (todo) {
+                    const int j = __ffs(todo) - 1;
+                    todo &= todo - 1u;
+                    const unsigned int seen = seen_n;
+                    const long long beg = beg_n, end = end_n;
+                    const I ob = ob_n, oe = oe_n;
+                    I pre[SR_PULL_STEP];
+#pragma unroll
+                    for (int k = 0; k < SR_PULL_STEP; ++k) pre[k] = SR_PULL_AHEAD ? pre_n[k] : (I)0;
+                    if (todo) bounds(__ffs(todo) - 1);
+                    pull_word(gwarp + (i0 + j) * nwarps, seen, beg, end, ob, oe, SR_PULL_AHEAD,
+                              pre);
+                }
             }
+#else
+#if SR_PULL_PREFETCH
+            // the next word's visited bits and row bounds are loaded before this word's scan,
+            // so its scan starts without their two dependent latencies (the bounds are read
+            // for visited lanes too: n index pairs a pull level, coalesced)
+            unsigned int seen_n = 0u;
+            I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
+            if (gwarp < nwords) {
+                const long long v0 = (gwarp << 5) + lane;
+                seen_n = __ldcg(vis + gwarp);
+                if (v0 < n) {
+                    beg_n = tindptr[v0]; end_n = tindptr[v0 + 1];
+                    if (SR_PULL_DEG_EARLY) { ob_n = indptr[v0]; oe_n = indptr[v0 + 1]; }
+                }
+            }
+#endif
+            for (long long w = gwarp; w < nwords; w += nwarps) {
+#if SR_PULL_PREFETCH
+                const unsigned int seen = seen_n;
+                const long long beg = beg_n, end = end_n;
+                const I ob = ob_n, oe = oe_n;
+                {
+                    const long long wn = w + nwarps, vn = (wn << 5) + lane;
+                    if (wn < nwords) {
+                        seen_n = __ldcg(vis + wn);
+                        if (vn < n) {
+                            beg_n = tindptr[vn]; end_n = tindptr[vn + 1];
+                            if (SR_PULL_DEG_EARLY) { ob_n = indptr[vn]; oe_n = indptr[vn + 1]; }
+                        }
+                    }
+                }
+#else
+                const unsigned int seen = __ldcg(vis + w);
+                const long long beg = 0, end = 0;
+                const I ob = 0, oe = 0;
+#endif
+                const I none[SR_PULL_STEP] = {};
+                pull_word(w, seen, beg, end, ob, oe, false, none);
+            }
+#endif
             __syncthreads();
             if (threadIdx.x == 0 && s_found) atomicAdd(&ctr[nc], s_found);
             bitmap = true;

@@ -31,10 +31,15 @@ static void run(long long n, long long m, long long src, unsigned threads, long 
     const long long words = (n + 31) / 32;
     std::vector<unsigned> vis(words, 0xffu), fb0(words, 0xf0u), fb1(words, 0x0fu);
     state[10] = 0;  // the barrier word starts at zero (the launcher's memset)
+    // the vertices no edge enters (Aᵀ's empty rows), as the launcher's _no_in_edges
+    std::vector<unsigned> noin(words, 0u);
+    for (long long v = 0; v < n; ++v)
+        if (tp[v + 1] == tp[v]) noin[v >> 5] |= 1u << (v & 31);
     emu_launch(threads, [&] {
         bfs_grid<I, P>(ip.data(), ix.data(), tp.data(), tx.data(), n, src, level.data(),
                        parent.data(), q0.data(), q1.data(), o0.data(), o1.data(), vis.data(),
-                       fb0.data(), fb1.data(), state.data(), alpha, beta, mode, nullptr, 0);
+                       fb0.data(), fb1.data(), state.data(), alpha, beta, mode, nullptr, 0,
+                       noin.data());
     });
     printf("%lld %lld %lld %lld\n", state[0], state[1], state[2], state[3]);
     for (long long i = 0; i < n; ++i) printf("%lld %lld\n", level[i], P ? parent[i] : -1LL);

@@ -37,6 +37,7 @@ using std::max; using std::min;
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(unsigned x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
 inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 template <class T> T __ldcg(const T* p) { T r; __atomic_load(p, &r, __ATOMIC_SEQ_CST); return r; }
