@@ -101,12 +101,21 @@ def emu(tmp_path_factory):
     for f in ("async_emu.h", "bfs_async_emu.cpp"):
         shutil.copy(os.path.join(HERE, "emu", f), tmp / f)
     shutil.copy(KERNEL, tmp / "bfs_async.cu")
-    exe = str(tmp / "bfs_async_emu")
-    r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", "-o", exe,
-                        str(tmp / "bfs_async_emu.cpp")], capture_output=True, text=True)
-    if r.returncode:
-        pytest.fail(f"emulation build failed:\n{r.stderr[-3000:]}")
-    return exe
+    exes = {}
+    for name, opts in EMU_BUILDS.items():
+        exe = str(tmp / f"bfs_async_emu_{name}")
+        r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", *opts, "-o", exe,
+                            str(tmp / "bfs_async_emu.cpp")], capture_output=True, text=True)
+        if r.returncode:
+            pytest.fail(f"emulation build {name} failed:\n{r.stderr[-3000:]}")
+        exes[name] = exe
+    return exes
+
+
+#: The kernel's builds emulated: the default and the cw kernel's switches (a vertex's edges
+#: split over a group of threads; its columns prefetched when it is queued).
+EMU_BUILDS = {"default": (), "group4": ("-DSR_ASYNC_GROUP=4",),
+              "group2_cols": ("-DSR_ASYNC_GROUP=2", "-DSR_ASYNC_COLS=1")}
 
 
 def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None, variant=0):
@@ -125,20 +134,25 @@ def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None, vari
     return v[:4], v[4:4 + n], v[4 + n:4 + 2 * n]
 
 
-@settings(max_examples=20)
+@settings(max_examples=30)
 @given(g=bfs_graphs(paths=(1, 2, 17, 300, 3000), grid_side=40), index64=st.booleans(),
        blocks=st.sampled_from([1, 2, 3, 5]), threads=st.sampled_from([32, 64]),
-       smem=st.booleans(), wide=st.booleans(), variant=st.sampled_from([0, 1]))
-def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, wide, variant):
-    """bfs_async (variant 0) and bfs_async_cw (1: a communication warp; threads = 64 or 96)."""
+       smem=st.booleans(), wide=st.booleans(), variant=st.sampled_from([0, 1]),
+       build=st.sampled_from(sorted(EMU_BUILDS)))
+def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, wide, variant,
+                                       build):
+    """bfs_async (variant 0) and bfs_async_cw (1: a communication warp; threads = 64 or 96),
+    each build of EMU_BUILDS (its switches change the cw kernel only)."""
     S, source = g
     if variant:
         threads += 32
+    else:
+        build = "default"
     n = S.shape[0]
     # wide: spans longer than needed (trailing blocks own nothing)
     span = max(1, -(-n // max(1, blocks - 1))) if wide else None
     (status, levels, sent, visits), level, parent = run_emulated(
-        emu, S, source, blocks, threads, smem, index64, span, variant)
+        emu[build], S, source, blocks, threads, smem, index64, span, variant)
     assert status == 0
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(level, ref)

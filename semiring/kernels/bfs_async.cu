@@ -393,6 +393,52 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #ifndef SR_ASYNC_MAILBOX
 #define SR_ASYNC_MAILBOX 2048
 #endif
+// Threads of the compute warps that expand one queued vertex together (1, 2, 4, 8, ... 32):
+// its leader unqueues it and reads its depth and row bounds, then each thread relaxes every
+// G-th edge of the row, so a level's chain holds one edge's shared-memory atomics instead of
+// a row's (a grid's rows have 4 edges).
+#ifndef SR_ASYNC_GROUP
+#define SR_ASYNC_GROUP 1
+#endif
+// 0: a vertex queued for the next level has its row bounds prefetched into L1; 1 (2): its
+// row bounds are loaded at once and its columns prefetched into L1 (L2).
+#ifndef SR_ASYNC_COLS
+#define SR_ASYNC_COLS 0
+#endif
+// 1: the compute warps' thread 0 records where a block's time goes (a probe's build): words
+// ctl[SR_ASYNC_CTL + SR_ASYNC_TRACE_WORDS * block + j], see the kernel's trace points.
+#ifndef SR_ASYNC_TRACE
+#define SR_ASYNC_TRACE 0
+#endif
+#define SR_ASYNC_TRACE_WORDS 16
+#if SR_ASYNC_TRACE
+// Per block (compute thread 0, summed over its non-empty local levels; cycles of its SM's
+// clock, times of %globaltimer): [0] first level's start (ns), [1] last level's end (ns),
+// [2] levels, [3] mailbox drains' cycles, [4] drains, [5] head cycles (queue slot to row
+// bounds), [6] edge cycles (its row's relaxations), [7] barrier cycles (waiting for the
+// level's slowest thread), [8] level cycles in all, [9] clock at [0], [10] clock at [1],
+// [11] the rest (long rows, further passes, the next level's words), [12] queue items.
+#define SR_ASYNC_TRACE_DECL long long tr[SR_ASYNC_TRACE_WORDS] = {0}, tr_top = 0, tr_h0 = 0, tr_h = 0, tr_e = 0, tr_t = 0, tr_sink = 0
+#define SR_ASYNC_TRACE_TOP() do { if (tid == 0) tr_top = clock64(); } while (0)
+#define SR_ASYNC_TRACE_DRAIN() do { if (tid == 0) { tr[3] += clock64() - tr_top; ++tr[4]; } } while (0)
+#define SR_ASYNC_TRACE_POINT(x) do { if (tid == 0) { tr_h0 = clock64(); if (tr[2] == 0) { tr[0] = SR_ASYNC_CLOCK(); tr[9] = tr_h0; } tr[12] += cnt; } } while (0)
+#define SR_ASYNC_TRACE_HEAD(b, e) do { if (tid == 0 && i0 == 0) { asm volatile("add.s64 %0, %1, %2;" : "=l"(tr_sink) : "l"(b), "l"(e)); tr_h = clock64(); } } while (0)
+#define SR_ASYNC_TRACE_EDGES() do { if (tid == 0 && i0 == 0) tr_e = clock64(); } while (0)
+#define SR_ASYNC_TRACE_TAIL() do { if (tid == 0) tr_t = clock64(); } while (0)
+#define SR_ASYNC_TRACE_BAR() do { if (tid == 0) { const long long c = clock64(); tr[5] += tr_h - tr_h0; tr[6] += tr_e - tr_h; tr[7] += c - tr_t; tr[8] += c - tr_top; tr[11] += tr_t - tr_e; ++tr[2]; tr[1] = SR_ASYNC_CLOCK(); tr[10] = c; } } while (0)
+#define SR_ASYNC_TRACE_STORE() do { if (tid == 0) for (int j = 0; j < SR_ASYNC_TRACE_WORDS; ++j) ctl[SR_ASYNC_CTL + SR_ASYNC_TRACE_WORDS * (long long)blockIdx.x + j] = tr[j]; } while (0)
+#else
+#define SR_ASYNC_TRACE_DECL
+#define SR_ASYNC_TRACE_TOP() ((void)0)
+#define SR_ASYNC_TRACE_DRAIN() ((void)0)
+#define SR_ASYNC_TRACE_POINT(x) ((void)0)
+#define SR_ASYNC_TRACE_HEAD(b, e) ((void)0)
+#define SR_ASYNC_TRACE_EDGES() ((void)0)
+#define SR_ASYNC_TRACE_TAIL() ((void)0)
+#define SR_ASYNC_TRACE_BAR() ((void)0)
+#define SR_ASYNC_TRACE_STORE() ((void)0)
+#endif
+
 #ifndef SR_ASYNC_COMPUTE_SYNC
 #define SR_ASYNC_COMPUTE_SYNC(nthreads) asm volatile("bar.sync 1, %0;" :: "r"(nthreads) : "memory")
 #endif
@@ -422,15 +468,26 @@ struct SrAsyncCw {
 template <typename I>
 __device__ __forceinline__ void sr_cw_relax(
     SrAsyncCw& s, int* sp, long long cap, unsigned int* bits, int c, int k, int* ld,
-    const I* __restrict__ indptr, int use_smem, long long lo, I v, int nd, int* dist)
+    const I* __restrict__ indptr, const I* __restrict__ indices, int use_smem, long long lo,
+    I v, int nd, int* dist)
 {
     const long long vl = (long long)v - lo;
     if (vl >= 0 && vl < cap) {
         const int old = atomicMin(&ld[vl], nd);
         if (nd < old) {
             if (SR_ASYNC_PUBLISH && use_smem) atomicMin(&dist[v], nd);  // for the filters
-            SR_ASYNC_PREFETCH(indptr + v);
+#if SR_ASYNC_COLS == 0
+            SR_ASYNC_PREFETCH(indptr + v);  // its row's bounds, for the next level
             sr_async_push(s, sp, cap, bits, c, k, (int)vl);
+#else
+            // its row's bounds now (an L2 hit: the range's row pointers were prefetched; the
+            // push runs while it travels) and its columns into L1 (1) or L2 (2), so that the
+            // next level's loads hit
+            const I b = indptr[v];
+            sr_async_push(s, sp, cap, bits, c, k, (int)vl);
+            if (SR_ASYNC_COLS == 1) SR_ASYNC_PREFETCH(indices + b);
+            else SR_ASYNC_PREFETCH_L2(indices + b);
+#endif
         }
         return;
     }
@@ -612,10 +669,12 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
     } else {
         // ---- the compute warps: local levels, a named barrier between them
         unsigned int mhl = 0u;  // thread 0: the mailbox position drained up to
+        SR_ASYNC_TRACE_DECL;
         while (true) {
             const int par = (int)(L & 1);
             const int ci = (int)(L % 3), cn = ci == 2 ? 0 : ci + 1, cz = cn == 2 ? 0 : cn + 1;
             if (!s.go[par]) break;
+            SR_ASYNC_TRACE_TOP();
             const int k = s.take[par];
             if (k > 0) {  // the mailbox onto queue par
                 const unsigned int base = s.mhead[par];
@@ -628,6 +687,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                     __threadfence_block();
                     *reinterpret_cast<volatile unsigned int*>(&s.mb_head) = mhl;
                 }
+                SR_ASYNC_TRACE_DRAIN();
             }
             const int cnt = s.cnt[ci];
             if (cnt == 0) {  // idle: say so, then wait for mail or the end
@@ -652,11 +712,14 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                 continue;
             }
             if (tid == 0) s.cnt[cz] = 0;  // last read in level L - 1
-            for (int i0 = 0; i0 < cnt; i0 += nc) {
-                const int i = i0 + tid;
+            constexpr int G = SR_ASYNC_GROUP;
+            const int g = tid & (G - 1), leader = lane & ~(G - 1);
+            SR_ASYNC_TRACE_POINT(head0);
+            for (int i0 = 0; i0 < cnt; i0 += nc / G) {
+                const int i = i0 + tid / G;
                 long long beg = 0, end = 0;
                 int nd = 0;
-                if (i < cnt) {
+                if (g == 0 && i < cnt) {
                     const int u = sr_async_qget(s, sp, cap, par, i);
                     atomicAnd(&bits[u >> 5], ~(1u << (u & 31)));
                     __threadfence_block();
@@ -665,12 +728,19 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                     end = (long long)indptr[lo + u + 1];
                     ++visits;
                 }
+                if (G > 1) {  // the leader's vertex to its group
+                    beg = __shfl_sync(0xffffffffu, beg, leader);
+                    end = __shfl_sync(0xffffffffu, end, leader);
+                    nd = __shfl_sync(0xffffffffu, nd, leader);
+                }
+                SR_ASYNC_TRACE_HEAD(beg, end);
                 const long long lim = end - beg > SR_ASYNC_LANE ? beg : end;
-                // rows up to SR_ASYNC_LANE edges by their thread, longer ones by the warp
-                unsigned int longer = __ballot_sync(0xffffffffu, end - beg > SR_ASYNC_LANE);
-                for (long long e = beg; e < lim; ++e)
-                    sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, use_smem, lo,
-                                   indices[e], nd, dist);
+                // rows up to SR_ASYNC_LANE edges by their group, longer ones by the warp
+                unsigned int longer = __ballot_sync(0xffffffffu, g == 0 && end - beg > SR_ASYNC_LANE);
+                for (long long e = beg + g; e < lim; e += G)
+                    sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices, use_smem,
+                                   lo, indices[e], nd, dist);
+                SR_ASYNC_TRACE_EDGES();
                 while (longer) {
                     const int l = __ffs(longer) - 1;
                     longer &= longer - 1u;
@@ -678,8 +748,8 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                     const long long le = __shfl_sync(0xffffffffu, end, l);
                     const int ln = __shfl_sync(0xffffffffu, nd, l);
                     for (long long e = lb + lane; e < le; e += 32)
-                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, use_smem, lo,
-                                       indices[e], ln, dist);
+                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices,
+                                       use_smem, lo, indices[e], ln, dist);
                     __syncwarp();
                 }
             }
@@ -690,9 +760,12 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                 s.mhead[np] = mhl;
                 s.go[np] = *reinterpret_cast<volatile int*>(&s.stop) == 0;
             }
+            SR_ASYNC_TRACE_TAIL();
             ++L;
             SR_ASYNC_COMPUTE_SYNC(nc);
+            SR_ASYNC_TRACE_BAR();
         }
+        SR_ASYNC_TRACE_STORE();
     }
     __syncthreads();
     for (long long i = tid; i < cap; i += blockDim.x) {

@@ -407,7 +407,8 @@ ASYNC_QUEUE = 2048
 ASYNC_DONE, ASYNC_TIMEOUT = 0, 1
 #: NVRTC options of bfs_async's module (a probe may add ``-D`` overrides).
 ASYNC_OPTIONS = ("-std=c++17",)
-#: Words of bfs_async's control block (SR_ASYNC_CTL).
+#: Words of bfs_async's control block (SR_ASYNC_CTL; a probe of the -DSR_ASYNC_TRACE=1 build
+#: adds SR_ASYNC_TRACE_WORDS a block and reads them as ``info["trace"]``).
 ASYNC_CTL = 8
 #: Hold each block's depths in shared memory where they fit (False: always in global memory,
 #: the path of larger graphs; tests and probes switch it).
@@ -536,6 +537,8 @@ def bfs_async(A, source, blocks_per_sm, timeout_s):
     status, levels, sent, visits = (int(v) for v in ctl[2:6].get())  # the one host sync
     info = {"status": status, "levels": levels, "messages": sent, "visits": visits,
             "blocks": blocks, "span": span, "shared": bool(smem)}
+    if ASYNC_CTL > 8:  # a probe's trace build (SR_ASYNC_TRACE): the words past the counters
+        info["trace"] = ctl[8:].get()
     return level, info
 
 
