@@ -12,7 +12,8 @@ Reported: min and median of each, and the ratios of SciPy's median to ours (same
 engine's calls are warmed once (compiles) before the rounds.
 
 A --variant is ``name=opt,opt``: opts ``-DSR_ASYNC_...=v`` (bfs_async.cu's switches),
-``threads=T`` (ASYNC_THREADS, with -DSR_ASYNC_THREADS=T), ``per_sm=B``, ``kernel=cw|inline``.
+``threads=T`` (ASYNC_THREADS, with -DSR_ASYNC_THREADS=T), ``per_sm=B``, ``kernel=cw|inline``,
+``ell=W`` (ASYNC_ELL_WIDTH: padded rows of W columns; built on the warm call, kept after).
 A variant with -DSR_ASYNC_TRACE=1 also prints where the blocks' time went (the kernel's trace
 words): first and last block entries, µs a local level split into head (queue slot to row
 bounds), edges, barrier wait and drains, and the entry time against the range's index (the
@@ -54,13 +55,16 @@ def host(a):
 
 def parse_variant(text):
     name, _, opts = text.partition("=")
-    v = {"name": name, "opts": (), "threads": gt.ASYNC_THREADS, "per_sm": None, "kernel": "cw"}
+    v = {"name": name, "opts": (), "threads": gt.ASYNC_THREADS, "per_sm": None, "kernel": "cw",
+         "ell": gt.ASYNC_ELL_WIDTH}
     for o in filter(None, opts.split(",")):
         if o.startswith("threads="):
             v["threads"] = int(o.split("=")[1])
             v["opts"] += (f"-DSR_ASYNC_THREADS={v['threads']}",)
         elif o.startswith("per_sm="):
             v["per_sm"] = int(o.split("=")[1])
+        elif o.startswith("ell="):
+            v["ell"] = int(o.split("=")[1])
         elif o.startswith("kernel="):
             v["kernel"] = o.split("=")[1]
         else:
@@ -69,18 +73,20 @@ def parse_variant(text):
 
 
 def run_variant(v, A, source):
-    base = (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL)
+    base = (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH)
     trace = any(o.startswith("-DSR_ASYNC_TRACE=1") for o in v["opts"])
     gt.ASYNC_OPTIONS = base[0] + v["opts"]
     gt.ASYNC_THREADS = v["threads"]
     gt.ASYNC_KERNEL = v["kernel"]
+    gt.ASYNC_ELL_WIDTH = v["ell"]
     if trace:
         gt.ASYNC_CTL = 8 + 16 * 4096
     try:
         level, _, info = sr.traversal.bfs_async(A, source, symmetric=True,
                                                 blocks_per_sm=v["per_sm"])
     finally:
-        gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL = base
+        (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL,
+         gt.ASYNC_ELL_WIDTH) = base
     return level, info
 
 
@@ -147,6 +153,11 @@ def main():
         times = {k: [] for k, _ in bfs_rows}
         times["scipy bfs"] = []
         ok, infos = {}, {}
+        for w in sorted({v["ell"] for v in variants if v["ell"]} if grid_like else []):
+            gt.async_ell(A, w)  # compiles
+            A._memo.pop(("bfs_async_ell", w), None)
+            ms, _ = timed(lambda w=w: gt.async_ell(A, w))
+            print(f"  padded rows of width {w} built in {ms:.2f} ms (once per matrix, kept)")
         for k, fn in bfs_rows:  # warm: compiles, caches; the answer checked
             _, out = timed(fn)
             if isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], dict):

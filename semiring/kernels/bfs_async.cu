@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long n, long long source,
     long long span, int* dist, int* inq, unsigned long long* box, int* spill,
     unsigned int* gbits, unsigned long long* tails, long long* ctl, long long* level,
-    int use_smem, long long timeout_ns)
+    int use_smem, long long timeout_ns, const int* __restrict__ ell, int ellw)
 {
     SR_ASYNC_SHARED(SrAsyncBlock, s);
     SR_ASYNC_DYNAMIC(sr_async_smem);
@@ -407,6 +407,11 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #endif
 // 1: the compute warps' thread 0 records where a block's time goes (a probe's build): words
 // ctl[SR_ASYNC_CTL + SR_ASYNC_TRACE_WORDS * block + j], see the kernel's trace points.
+// With padded rows (ellw > 0), a vertex queued for the next level also has the rows this
+// many vertices on either side prefetched into L2 (0: none).
+#ifndef SR_ASYNC_AHEAD
+#define SR_ASYNC_AHEAD 0
+#endif
 #ifndef SR_ASYNC_TRACE
 #define SR_ASYNC_TRACE 0
 #endif
@@ -468,14 +473,27 @@ struct SrAsyncCw {
 template <typename I>
 __device__ __forceinline__ void sr_cw_relax(
     SrAsyncCw& s, int* sp, long long cap, unsigned int* bits, int c, int k, int* ld,
-    const I* __restrict__ indptr, const I* __restrict__ indices, int use_smem, long long lo,
-    I v, int nd, int* dist)
+    const I* __restrict__ indptr, const I* __restrict__ indices, const int* __restrict__ ell,
+    int ellw, int use_smem, long long lo, I v, int nd, int* dist)
 {
     const long long vl = (long long)v - lo;
     if (vl >= 0 && vl < cap) {
         const int old = atomicMin(&ld[vl], nd);
         if (nd < old) {
             if (SR_ASYNC_PUBLISH && use_smem) atomicMin(&dist[v], nd);  // for the filters
+            if (ellw) {
+                // its padded row (no row pointer to wait for) for the next level, and the
+                // lines SR_ASYNC_AHEAD rows on either side into L2 for the levels after
+                // (numbered with locality, a vertex's neighbours come soon after it)
+                const int* row = ell + (long long)v * ellw;
+                SR_ASYNC_PREFETCH(row);
+                if (SR_ASYNC_AHEAD) {
+                    if (vl + SR_ASYNC_AHEAD < cap) SR_ASYNC_PREFETCH_L2(row + SR_ASYNC_AHEAD * ellw);
+                    if (vl >= SR_ASYNC_AHEAD) SR_ASYNC_PREFETCH_L2(row - SR_ASYNC_AHEAD * ellw);
+                }
+                sr_async_push(s, sp, cap, bits, c, k, (int)vl);
+                return;
+            }
 #if SR_ASYNC_COLS == 0
             SR_ASYNC_PREFETCH(indptr + v);  // its row's bounds, for the next level
             sr_async_push(s, sp, cap, bits, c, k, (int)vl);
@@ -508,7 +526,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long n, long long source,
     long long span, int* dist, int* inq, unsigned long long* box, int* spill,
     unsigned int* gbits, unsigned long long* tails, long long* ctl, long long* level,
-    int use_smem, long long timeout_ns)
+    int use_smem, long long timeout_ns, const int* __restrict__ ell, int ellw)
 {
     SR_ASYNC_SHARED(SrAsyncCw, s);
     SR_ASYNC_DYNAMIC(sr_async_smem);
@@ -718,28 +736,52 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
             for (int i0 = 0; i0 < cnt; i0 += nc / G) {
                 const int i = i0 + tid / G;
                 long long beg = 0, end = 0;
-                int nd = 0;
+                int nd = 0, u = 0;
                 if (g == 0 && i < cnt) {
-                    const int u = sr_async_qget(s, sp, cap, par, i);
+                    u = sr_async_qget(s, sp, cap, par, i);
                     atomicAnd(&bits[u >> 5], ~(1u << (u & 31)));
                     __threadfence_block();
                     nd = *reinterpret_cast<volatile int*>(&ld[u]) + 1;
-                    beg = (long long)indptr[lo + u];
-                    end = (long long)indptr[lo + u + 1];
+                    if (!ellw) {
+                        beg = (long long)indptr[lo + u];
+                        end = (long long)indptr[lo + u + 1];
+                    }
                     ++visits;
                 }
                 if (G > 1) {  // the leader's vertex to its group
+                    u = __shfl_sync(0xffffffffu, u, leader);
                     beg = __shfl_sync(0xffffffffu, beg, leader);
                     end = __shfl_sync(0xffffffffu, end, leader);
                     nd = __shfl_sync(0xffffffffu, nd, leader);
                 }
-                SR_ASYNC_TRACE_HEAD(beg, end);
-                const long long lim = end - beg > SR_ASYNC_LANE ? beg : end;
-                // rows up to SR_ASYNC_LANE edges by their group, longer ones by the warp
-                unsigned int longer = __ballot_sync(0xffffffffu, g == 0 && end - beg > SR_ASYNC_LANE);
-                for (long long e = beg + g; e < lim; e += G)
-                    sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices, use_smem,
-                                   lo, indices[e], nd, dist);
+                unsigned int longer;
+                if (ellw) {
+                    // the padded row: its columns, -1 past its end, -2 in its last slot where
+                    // the row goes on (the rest from its CSR row, by the warp below)
+                    if (i < cnt) {
+                        const int* row = ell + (lo + u) * (long long)ellw;
+                        for (int j = g; j < ellw; j += G) {
+                            const int c = row[j];
+                            if (c >= 0) {
+                                sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices,
+                                               ell, ellw, use_smem, lo, (I)c, nd, dist);
+                            } else if (c == -2) {
+                                beg = (long long)indptr[lo + u] + ellw - 1;
+                                end = (long long)indptr[lo + u + 1];
+                            }
+                        }
+                    }
+                    SR_ASYNC_TRACE_HEAD(beg, end);
+                    longer = __ballot_sync(0xffffffffu, end > beg);  // the lane that met -2
+                } else {
+                    SR_ASYNC_TRACE_HEAD(beg, end);
+                    const long long lim = end - beg > SR_ASYNC_LANE ? beg : end;
+                    // rows up to SR_ASYNC_LANE edges by their group, longer ones by the warp
+                    longer = __ballot_sync(0xffffffffu, g == 0 && end - beg > SR_ASYNC_LANE);
+                    for (long long e = beg + g; e < lim; e += G)
+                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices, ell,
+                                       ellw, use_smem, lo, indices[e], nd, dist);
+                }
                 SR_ASYNC_TRACE_EDGES();
                 while (longer) {
                     const int l = __ffs(longer) - 1;
@@ -748,8 +790,8 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                     const long long le = __shfl_sync(0xffffffffu, end, l);
                     const int ln = __shfl_sync(0xffffffffu, nd, l);
                     for (long long e = lb + lane; e < le; e += 32)
-                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices,
-                                       use_smem, lo, indices[e], ln, dist);
+                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices, ell,
+                                       ellw, use_smem, lo, indices[e], ln, dist);
                     __syncwarp();
                 }
             }
@@ -775,6 +817,26 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
     if (tid == 0) atomicAdd(reinterpret_cast<unsigned long long*>(&ctl[3]), (unsigned long long)L);
     if (sent) atomicAdd(reinterpret_cast<unsigned long long*>(&ctl[4]), (unsigned long long)sent);
     if (visits) atomicAdd(reinterpret_cast<unsigned long long*>(&ctl[5]), (unsigned long long)visits);
+}
+
+// The padded rows of bfs_async_cw (its ellw > 0): ell[v * w + j] is v's j-th column for j
+// below its out-degree, -1 past it; a row of more than w columns keeps its first w - 1 and -2
+// in its last slot (the kernel reads the rest from the CSR row). A level then loads a row
+// without waiting for its row pointer, and a queued vertex's row can be prefetched at once.
+// Column ids fit an int (the launcher's condition).
+template <typename I>
+__global__ void bfs_async_ell(const I* __restrict__ indptr, const I* __restrict__ indices,
+                              long long n, int w, int* ell)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n * w; t += stride) {
+        const long long v = t / w;
+        const int j = (int)(t - v * w);
+        const long long beg = (long long)indptr[v], deg = (long long)indptr[v + 1] - beg;
+        int c = -1;
+        if (j < deg) c = deg > w && j == w - 1 ? -2 : (int)indices[beg + j];
+        ell[t] = c;
+    }
 }
 
 // A BFS tree from final levels (a second pass): parent[v] = the first in-neighbour u of v (in

@@ -420,6 +420,12 @@ ASYNC_SHARED = True
 #: message costs a chain of global atomics that "inline" pays inside the level.
 ASYNC_KERNEL = "cw"
 ASYNC_KERNELS = {"cw": "bfs_async_cw", "inline": "bfs_async"}
+#: Columns of a padded row (bfs_async_ell) the "cw" kernel reads in place of the CSR row
+#: (0: the CSR rows). A padded row needs no row pointer first, so a level's chain holds one
+#: global load (prefetched into L1 when the vertex was queued) instead of two dependent ones.
+#: The rows are built once per matrix (a pass over its columns, n × width ints of device
+#: memory) and kept with it; rows longer than the width read their rest from the CSR row.
+ASYNC_ELL_WIDTH = 0
 
 
 def async_source() -> str:
@@ -433,8 +439,10 @@ def async_kernel_names():
 
 
 def async_plain_kernel_names():
-    """The parents' pass of kernels/bfs_async.cu (an ordinary launch)."""
-    return [f"bfs_parents_of_levels<{I}>" for I in ("int", "long long")]
+    """The parents' pass and the padded rows' build of kernels/bfs_async.cu (ordinary
+    launches)."""
+    return [f"{k}<{I}>" for k in ("bfs_parents_of_levels", "bfs_async_ell")
+            for I in ("int", "long long")]
 
 
 @kernels.register("traversal_async", options=lambda: ASYNC_OPTIONS,
@@ -510,11 +518,30 @@ def async_geometry(name: str, n: int, per_sm_max: int, op: str):
     return f, blocks, span, smem, dyn
 
 
+def async_ell(A, width: int):
+    """The padded rows of A (bfs_async_ell: ``width`` columns a row, -1 past a row's end, -2
+    in the last slot of a longer row), built on first use and kept in A's memo."""
+    cp = _cupy()
+    key = ("bfs_async_ell", width)
+    ell = A._memo.get(key)
+    if ell is None:
+        n = A.nrows
+        ell = cp.empty(max(1, n * width), dtype=cp.int32)
+        if n:
+            f = _async_plain_function(f"bfs_async_ell<{C_TYPES[np.dtype(A.itype)]}>")
+            f((book_grid(n * width),), (BOOK_THREADS,),
+              (A.indptr, A.indices, np.int64(n), np.int32(width), ell))
+        A._memo[key] = ell
+    return ell
+
+
 def bfs_async(A, source, blocks_per_sm, timeout_s):
     """One launch of bfs_async: (level int64, info). The kernel initializes its buffers."""
     cp = _cupy()
     n = A.nrows
     I = C_TYPES[np.dtype(A.itype)]
+    width = ASYNC_ELL_WIDTH if ASYNC_KERNEL == "cw" and n * max(1, ASYNC_ELL_WIDTH) < 2**31 else 0
+    ell = async_ell(A, width) if width else cp.empty(1, dtype=cp.int32)
     f, blocks, span, smem, dyn = async_geometry(f"{ASYNC_KERNELS[ASYNC_KERNEL]}<{I}>", n,
                                                 blocks_per_sm, "bfs_async")
     level = cp.empty(n, dtype=cp.int64)
@@ -529,14 +556,15 @@ def bfs_async(A, source, blocks_per_sm, timeout_s):
     try:
         f((blocks,), (ASYNC_THREADS,), (
             A.indptr, A.indices, np.int64(n), np.int64(source), np.int64(span), dist, inq, box,
-            spill, gbits, tails, ctl, level, np.int32(smem), np.int64(int(timeout_s * 1e9))),
+            spill, gbits, tails, ctl, level, np.int32(smem), np.int64(int(timeout_s * 1e9)),
+            ell, np.int32(width)),
           shared_mem=dyn)
     except driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"bfs_async: cooperative launch of {blocks} blocks of "
                                  f"{ASYNC_THREADS} threads failed: {err}") from err
     status, levels, sent, visits = (int(v) for v in ctl[2:6].get())  # the one host sync
     info = {"status": status, "levels": levels, "messages": sent, "visits": visits,
-            "blocks": blocks, "span": span, "shared": bool(smem)}
+            "blocks": blocks, "span": span, "shared": bool(smem), "ell_width": width}
     if ASYNC_CTL > 8:  # a probe's trace build (SR_ASYNC_TRACE): the words past the counters
         info["trace"] = ctl[8:].get()
     return level, info
