@@ -120,12 +120,68 @@ def trace_summary(info, depth):
               f"(a range = {info['span']} vertices)")
 
 
+def hilbert_index(x, y, order):
+    """The distance along the Hilbert curve of side 2**order of the integer points (x, y)."""
+    side = 1 << order
+    x, y = x.astype(cp.int64), y.astype(cp.int64)
+    d = cp.zeros(x.size, dtype=cp.int64)
+    s = side >> 1
+    while s > 0:
+        rx = (x & s) > 0
+        ry = (y & s) > 0
+        d += s * s * ((3 * rx.astype(cp.int64)) ^ ry.astype(cp.int64))
+        flip = ~ry & rx
+        x = cp.where(flip, side - 1 - x, x)
+        y = cp.where(flip, side - 1 - y, y)
+        swap = ~ry
+        x, y = cp.where(swap, y, x), cp.where(swap, x, y)
+        s >>= 1
+    return d
+
+
+def hilbert_order(spec, n):
+    """rank[v]: v's place when the graph's points are sorted along a Hilbert curve (the grid's
+    lattice points, rgg's points), so that a block's range of ids is a compact 2-D region;
+    None for other graphs. An experiment with the generator's coordinates: a library would
+    need coordinates of its own (e.g., BFS distances from a few far-apart vertices)."""
+    g = gen.parse_graph_spec(spec)
+    if g.kind == "grid":
+        v = cp.arange(n, dtype=cp.int64)
+        x, y = v % g.cols, v // g.cols
+        order = int(np.ceil(np.log2(max(g.rows, g.cols, 2))))
+    elif g.kind == "rgg":
+        px, py = gen.rgg_points(g.scale, g.edge_factor, seed=g.seed, xp=cp)
+        order = 11
+        x = cp.minimum((px * (1 << order)).astype(cp.int64), (1 << order) - 1)
+        y = cp.minimum((py * (1 << order)).astype(cp.int64), (1 << order) - 1)
+    else:
+        return None
+    h = hilbert_index(x, y, order)
+    perm = cp.argsort(h * n + cp.arange(n, dtype=cp.int64))  # perm[new] = old (ties by id)
+    rank = cp.empty(n, dtype=cp.int64)
+    rank[perm] = cp.arange(n, dtype=cp.int64)
+    return rank
+
+
+def permuted(S, rank):
+    """rank-relabelled copy of the cupyx CSR matrix S (rows and columns), canonical."""
+    import cupyx.scipy.sparse as csp  # noqa: PLC0415
+    C = S.tocoo()
+    B = csp.coo_matrix((C.data, (rank[C.row], rank[C.col])), shape=S.shape).tocsr()
+    B.sum_duplicates()
+    B.sort_indices()
+    return B
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--graphs", nargs="*", default=["grid-2048x2048", "rgg-22"])
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--sssp-rounds", type=int, default=3)
     p.add_argument("--no-sssp", action="store_true")
+    p.add_argument("--hilbert", nargs="*", default=[],
+                   help="names of --variant to run also on the graph relabelled along a "
+                        "Hilbert curve of its coordinates (grid, rgg; any mean degree)")
     p.add_argument("--variant", action="append", default=[],
                    help="name=opt,opt (see the module's docstring); async variants: grid-like "
                         "graphs only (mean degree <= algorithms.bfs.ASYNC_MEAN_DEGREE)")
@@ -183,6 +239,24 @@ def main():
                   f"{sc / med:6.1f}x scipy (medians)  {ok[k]}{extra}", flush=True)
             if k in infos and "trace" in infos[k]:
                 trace_summary(infos[k], depth)
+        rank = hilbert_order(spec, A.nrows) if a.hilbert else None
+        if rank is not None:
+            t = time.perf_counter()
+            B = sr.Matrix.from_cupyx(permuted(S, rank))
+            hs = int(rank[source])
+            print(f"  hilbert order: relabelled in {time.perf_counter() - t:.2f} s (host-timed, once)")
+            for v in [v for v in variants if v["name"] in a.hilbert]:
+                fn = lambda v=v: run_variant(v, B, hs)  # noqa: E731
+                _, (lvl, info) = timed(fn)
+                good = "ok" if np.array_equal(lvl[rank].get(), lref) else "WRONG"
+                ts = [timed(fn)[0] for _ in range(a.rounds)]
+                print(f"  bfs hilbert {v['name']:18s} min {min(ts):8.2f}  median "
+                      f"{statistics.median(ts):8.2f} ms  {good}  messages {info['messages']}, "
+                      f"visits {info['visits'] / (lref >= 0).sum():.3f} n, "
+                      f"{1e3 * min(ts) / max(depth, 1):.2f} us/depth", flush=True)
+                if "trace" in info:
+                    trace_summary(info, depth)
+            del B
         if not a.no_sssp:
             ref = csg.dijkstra(H, directed=True, indices=source)
             fn = lambda: algorithms.delta_stepping(A, source, symmetric=True)  # noqa: E731
