@@ -167,7 +167,8 @@ def permuted(S, rank):
     """rank-relabelled copy of the cupyx CSR matrix S (rows and columns), canonical."""
     import cupyx.scipy.sparse as csp  # noqa: PLC0415
     C = S.tocoo()
-    B = csp.coo_matrix((C.data, (rank[C.row], rank[C.col])), shape=S.shape).tocsr()
+    r = rank.astype(C.row.dtype)
+    B = csp.coo_matrix((C.data, (r[C.row], r[C.col])), shape=S.shape).tocsr()
     B.sum_duplicates()
     B.sort_indices()
     return B
