@@ -167,9 +167,10 @@ def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, w
 @settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", "40")) // 2 or 1)
 @given(g=bfs_graphs(), index64=st.booleans(), shared=st.booleans(),
        per_sm=st.sampled_from([1, 2]), parents=st.booleans(), symmetric=st.booleans(),
-       kernel=st.sampled_from(["cw", "inline"]), ell=st.sampled_from([0, 1, 4]))
+       kernel=st.sampled_from(["cw", "inline"]), ell=st.sampled_from([0, 1, 4]),
+       order=st.sampled_from(["native", "hilbert"]))
 def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, symmetric, kernel,
-                                 ell):
+                                 ell, order):
     S, source = g
     if symmetric:
         S = (S + S.T).tocsr()
@@ -183,13 +184,18 @@ def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, sy
             sr.traversal.bfs_async(A, source)
         return
     from semiring.backend.gpu import traversal as gt  # noqa: PLC0415  (GPU only: the test's switch)
-    old = gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH
-    gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH = shared, kernel, ell
+    old = gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER
+    gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER = shared, kernel, ell, order
     try:
         level, parent, info = sr.traversal.bfs_async(A, source, parents=parents,
                                                      symmetric=symmetric, blocks_per_sm=per_sm)
+        if order == "hilbert":  # a second source: the relabelled copy kept with A, reused
+            source2 = (source * 7 + 3) % S.shape[0]
+            level2, _, _ = sr.traversal.bfs_async(A, source2, symmetric=symmetric,
+                                                  blocks_per_sm=per_sm)
+            np.testing.assert_array_equal(to_host(level2), scipy_levels(S, source2))
     finally:
-        gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH = old
+        gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER = old
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(to_host(level), ref)
     assert info["visits"] >= np.count_nonzero(ref >= 0)

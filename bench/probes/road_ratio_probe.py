@@ -13,7 +13,8 @@ engine's calls are warmed once (compiles) before the rounds.
 
 A --variant is ``name=opt,opt``: opts ``-DSR_ASYNC_...=v`` (bfs_async.cu's switches),
 ``threads=T`` (ASYNC_THREADS, with -DSR_ASYNC_THREADS=T), ``per_sm=B``, ``kernel=cw|inline``,
-``ell=W`` (ASYNC_ELL_WIDTH: padded rows of W columns; built on the warm call, kept after).
+``ell=W`` (ASYNC_ELL_WIDTH: padded rows of W columns; built on the warm call, kept after),
+``order=hilbert`` (ASYNC_ORDER), ``all`` (run it on every graph, not only mean degree <= 5).
 A variant with -DSR_ASYNC_TRACE=1 also prints where the blocks' time went (the kernel's trace
 words): first and last block entries, µs a local level split into head (queue slot to row
 bounds), edges, barrier wait and drains, and the entry time against the range's index (the
@@ -56,7 +57,7 @@ def host(a):
 def parse_variant(text):
     name, _, opts = text.partition("=")
     v = {"name": name, "opts": (), "threads": gt.ASYNC_THREADS, "per_sm": None, "kernel": "cw",
-         "ell": gt.ASYNC_ELL_WIDTH}
+         "ell": gt.ASYNC_ELL_WIDTH, "order": gt.ASYNC_ORDER, "all": False}
     for o in filter(None, opts.split(",")):
         if o.startswith("threads="):
             v["threads"] = int(o.split("=")[1])
@@ -65,6 +66,10 @@ def parse_variant(text):
             v["per_sm"] = int(o.split("=")[1])
         elif o.startswith("ell="):
             v["ell"] = int(o.split("=")[1])
+        elif o.startswith("order="):
+            v["order"] = o.split("=")[1]
+        elif o == "all":
+            v["all"] = True
         elif o.startswith("kernel="):
             v["kernel"] = o.split("=")[1]
         else:
@@ -73,12 +78,14 @@ def parse_variant(text):
 
 
 def run_variant(v, A, source):
-    base = (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH)
+    base = (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH,
+            gt.ASYNC_ORDER)
     trace = any(o.startswith("-DSR_ASYNC_TRACE=1") for o in v["opts"])
     gt.ASYNC_OPTIONS = base[0] + v["opts"]
     gt.ASYNC_THREADS = v["threads"]
     gt.ASYNC_KERNEL = v["kernel"]
     gt.ASYNC_ELL_WIDTH = v["ell"]
+    gt.ASYNC_ORDER = v["order"]
     if trace:
         gt.ASYNC_CTL = 8 + 16 * 4096
     try:
@@ -86,7 +93,7 @@ def run_variant(v, A, source):
                                                 blocks_per_sm=v["per_sm"])
     finally:
         (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL,
-         gt.ASYNC_ELL_WIDTH) = base
+         gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER) = base
     return level, info
 
 
@@ -163,35 +170,6 @@ def hilbert_order(spec, n):
     return rank
 
 
-def bfs_coordinates_order(A, order=11):
-    """rank[v] along a Hilbert curve of coordinates made from BFS depths alone (no geometry):
-    a = the farthest vertex from vertex 0's farthest, b = the farthest from a, c = the vertex
-    farthest from both; x = depth(a) - depth(b), y = 2 depth(c) (on a grid, its two diagonals).
-    Unreached vertices go last. What a library could do once per matrix (4 searches, a sort)."""
-    n = A.nrows
-    lv = lambda s: algorithms.bfs(A, int(s), symmetric=True).astype(cp.int64)  # noqa: E731
-    l0 = lv(0)
-    a = int(cp.argmax(l0))
-    la = lv(a)
-    b = int(cp.argmax(la))
-    lb = lv(b)
-    far = cp.where((la >= 0) & (lb >= 0), cp.minimum(la, lb), -1)
-    c = int(cp.argmax(far))
-    lc = lv(c)
-    reached = (la >= 0) & (lb >= 0) & (lc >= 0)
-    x = cp.where(reached, la - lb, 0)
-    y = cp.where(reached, 2 * lc, 0)  # x moves 2 a step (a nearer, b farther)
-    x, y = x - x.min(), y - y.min()
-    scale = max(int(x.max()), int(y.max()), 1)
-    q = (1 << order) - 1
-    h = hilbert_index(x * q // scale, y * q // scale, order)
-    h = cp.where(reached, h, cp.int64(1) << (2 * order))
-    perm = cp.argsort(h * n + cp.arange(n, dtype=cp.int64))
-    rank = cp.empty(n, dtype=cp.int64)
-    rank[perm] = cp.arange(n, dtype=cp.int64)
-    return rank
-
-
 def permuted(S, rank):
     """rank-relabelled copy of the cupyx CSR matrix S (rows and columns), canonical."""
     import cupyx.scipy.sparse as csp  # noqa: PLC0415
@@ -234,12 +212,21 @@ def main():
               f"{time.perf_counter() - t:.1f} s", flush=True)
         bfs_rows = [("algorithms.bfs", lambda: algorithms.bfs(A, source, symmetric=True))]
         grid_like = A.nvals <= bfs_module.ASYNC_MEAN_DEGREE * A.nrows
-        for v in variants if grid_like else []:
+        for v in [v for v in variants if grid_like or v["all"]]:
             bfs_rows.append((f"async {v['name']}", (lambda v=v: run_variant(v, A, source))))
+        if any(v["order"] == "hilbert" and (grid_like or v["all"]) for v in variants):
+            gt.ASYNC_ORDER = "hilbert"
+            try:  # compiles, then the relabelling timed alone (once per matrix, kept after)
+                gt.async_order(A, 1, 10.0)
+                A._memo.pop(("bfs_async_order", gt.ASYNC_ORDER_BITS), None)
+                ms, _ = timed(lambda: gt.async_order(A, 1, 10.0))
+            finally:
+                gt.ASYNC_ORDER = "native"
+            print(f"  hilbert order of BFS depths (library): built in {ms:.1f} ms (once per matrix, kept)")
         times = {k: [] for k, _ in bfs_rows}
         times["scipy bfs"] = []
         ok, infos = {}, {}
-        for w in sorted({v["ell"] for v in variants if v["ell"]} if grid_like else []):
+        for w in sorted({v["ell"] for v in variants if v["ell"] and (grid_like or v["all"])}):
             gt.async_ell(A, w)  # compiles
             A._memo.pop(("bfs_async_ell", w), None)
             ms, _ = timed(lambda w=w: gt.async_ell(A, w))
@@ -272,7 +259,6 @@ def main():
         orders = []
         if a.hilbert:
             orders.append(("hilbert", lambda: hilbert_order(spec, A.nrows)))
-            orders.append(("bfs-xy", lambda: bfs_coordinates_order(A)))
         for oname, make in orders:
             t = time.perf_counter()
             rank = make()
