@@ -400,6 +400,9 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #ifndef SR_ASYNC_GROUP
 #define SR_ASYNC_GROUP 1
 #endif
+#ifndef SR_ASYNC_GROUP_ADAPT
+#define SR_ASYNC_GROUP_ADAPT 0
+#endif
 // 0: a vertex queued for the next level has its row bounds prefetched into L1; 1 (2): its
 // row bounds are loaded at once and its columns prefetched into L1 (L2).
 #ifndef SR_ASYNC_COLS
@@ -730,11 +733,16 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                 continue;
             }
             if (tid == 0) s.cnt[cz] = 0;  // last read in level L - 1
-            constexpr int G = SR_ASYNC_GROUP;
-            const int g = tid & (G - 1), leader = lane & ~(G - 1);
+            // the level's group size: SR_ASYNC_GROUP, or with SR_ASYNC_GROUP_ADAPT the largest
+            // power of two up to it whose groups cover the queue in one pass (a wide level
+            // is better served a thread a vertex than in several passes)
+            int G = SR_ASYNC_GROUP;
+            if (SR_ASYNC_GROUP_ADAPT)
+                while (G > 1 && (long long)cnt * G > nc) G >>= 1;
+            const int g = tid & (G - 1), leader = lane & ~(G - 1), gs = __ffs(G) - 1;
             SR_ASYNC_TRACE_POINT(head0);
-            for (int i0 = 0; i0 < cnt; i0 += nc / G) {
-                const int i = i0 + tid / G;
+            for (int i0 = 0; i0 < cnt; i0 += nc >> gs) {
+                const int i = i0 + (tid >> gs);
                 long long beg = 0, end = 0;
                 int nd = 0, u = 0;
                 if (g == 0 && i < cnt) {
