@@ -114,10 +114,12 @@ def emu(tmp_path_factory):
 
 #: The kernel's builds emulated: the default and the cw kernel's switches (a vertex's edges
 #: split over a group of threads, fixed or as wide as a level allows; its columns prefetched
-#: when it is queued; rows around a queued one prefetched).
+#: when it is queued; rows around a queued one prefetched; mail put on the next level's queue
+#: at a level's end).
 EMU_BUILDS = {"default": (), "group4": ("-DSR_ASYNC_GROUP=4", "-DSR_ASYNC_AHEAD=8"),
               "group2_cols": ("-DSR_ASYNC_GROUP=2", "-DSR_ASYNC_COLS=1"),
-              "group8_adapt": ("-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1")}
+              "group8_adapt_mail": ("-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1",
+                                    "-DSR_ASYNC_MAIL_AT_END=1")}
 
 
 def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None, variant=0, ellw=0):

@@ -400,6 +400,12 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #ifndef SR_ASYNC_GROUP
 #define SR_ASYNC_GROUP 1
 #endif
+// 1: the mail that arrived during a local level is put on the next level's queue at the
+// level's end (by the first compute warp) instead of by every compute thread before the next
+// level (a second barrier).
+#ifndef SR_ASYNC_MAIL_AT_END
+#define SR_ASYNC_MAIL_AT_END 0
+#endif
 #ifndef SR_ASYNC_GROUP_ADAPT
 #define SR_ASYNC_GROUP_ADAPT 0
 #endif
@@ -801,6 +807,25 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                         sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices, ell,
                                        ellw, use_smem, lo, indices[e], ln, dist);
                     __syncwarp();
+                }
+            }
+            if (SR_ASYNC_MAIL_AT_END && tid < 32) {
+                // the mail that came during the level straight onto the next level's queue
+                // (the first warp, after its own relaxations; the others push there too, by
+                // the same atomics), so the next level needs no drain of its own and no
+                // second barrier; the block is busy (compute_idle 0) while it does
+                unsigned int t = 0u;
+                if (lane == 0) t = *reinterpret_cast<volatile unsigned int*>(&s.mb_tail);
+                t = __shfl_sync(0xffffffffu, t, 0);
+                const unsigned int h = __shfl_sync(0xffffffffu, mhl, 0);
+                for (unsigned int j = h + (unsigned int)lane; j < t; j += 32u)
+                    sr_async_push(s, sp, cap, bits, par ^ 1, cn,
+                                  *reinterpret_cast<volatile int*>(&s.mb[j % SR_ASYNC_MAILBOX]));
+                __syncwarp();
+                if (lane == 0 && t != h) {
+                    mhl = t;
+                    __threadfence_block();  // the entries read before their slots are freed
+                    *reinterpret_cast<volatile unsigned int*>(&s.mb_head) = mhl;
                 }
             }
             if (tid == 0) {  // the next level's words (its parity's, read after the barrier)
