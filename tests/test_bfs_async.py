@@ -116,7 +116,8 @@ def emu(tmp_path_factory):
 #: split over a group of threads, fixed or as wide as a level allows; its columns prefetched
 #: when it is queued; rows around a queued one prefetched; mail put on the next level's queue
 #: at a level's end).
-EMU_BUILDS = {"default": (), "group4": ("-DSR_ASYNC_GROUP=4", "-DSR_ASYNC_AHEAD=8"),
+EMU_BUILDS = {"default": (), "group1": ("-DSR_ASYNC_GROUP=1", "-DSR_ASYNC_EARLY_ROW=0"),
+              "group4_ahead": ("-DSR_ASYNC_AHEAD=8", "-DSR_ASYNC_EARLY_ROW=0"),
               "group2_cols": ("-DSR_ASYNC_GROUP=2", "-DSR_ASYNC_COLS=1"),
               "group8_adapt_mail": ("-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1",
                                     "-DSR_ASYNC_MAIL_AT_END=1")}
@@ -167,13 +168,19 @@ def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, w
 
 # ---------------------------------------------------------------- the launch (GPU) / refusal
 
+#: Kernel builds the GPU test draws (each compiles once): the default and the switches a probe
+#: compares (a thread a vertex; the row after the unqueue; mail at a level's end; groups as
+#: wide as a level allows).
+GPU_OPTIONS = [(), ("-DSR_ASYNC_GROUP=1", "-DSR_ASYNC_EARLY_ROW=0"),
+               ("-DSR_ASYNC_MAIL_AT_END=1", "-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1")]
+
 @settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", "40")) // 2 or 1)
 @given(g=bfs_graphs(), index64=st.booleans(), shared=st.booleans(),
        per_sm=st.sampled_from([1, 2]), parents=st.booleans(), symmetric=st.booleans(),
        kernel=st.sampled_from(["cw", "inline"]), ell=st.sampled_from([0, 1, 4]),
-       order=st.sampled_from(["native", "hilbert"]))
+       options=st.sampled_from(GPU_OPTIONS))
 def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, symmetric, kernel,
-                                 ell, order):
+                                 ell, options):
     S, source = g
     if symmetric:
         S = (S + S.T).tocsr()
@@ -187,18 +194,19 @@ def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, sy
             sr.traversal.bfs_async(A, source)
         return
     from semiring.backend.gpu import traversal as gt  # noqa: PLC0415  (GPU only: the test's switch)
-    old = gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER
-    gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER = shared, kernel, ell, order
+    old = gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_OPTIONS
+    gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH = shared, kernel, ell
+    gt.ASYNC_OPTIONS = old[3] + options
     try:
         level, parent, info = sr.traversal.bfs_async(A, source, parents=parents,
                                                      symmetric=symmetric, blocks_per_sm=per_sm)
-        if order == "hilbert":  # a second source: the relabelled copy kept with A, reused
+        if ell:  # a second source: the padded rows kept with A, reused
             source2 = (source * 7 + 3) % S.shape[0]
             level2, _, _ = sr.traversal.bfs_async(A, source2, symmetric=symmetric,
                                                   blocks_per_sm=per_sm)
             np.testing.assert_array_equal(to_host(level2), scipy_levels(S, source2))
     finally:
-        gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER = old
+        gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_OPTIONS = old
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(to_host(level), ref)
     assert info["visits"] >= np.count_nonzero(ref >= 0)

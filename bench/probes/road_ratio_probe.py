@@ -14,7 +14,7 @@ engine's calls are warmed once (compiles) before the rounds.
 A --variant is ``name=opt,opt``: opts ``-DSR_ASYNC_...=v`` (bfs_async.cu's switches),
 ``threads=T`` (ASYNC_THREADS, with -DSR_ASYNC_THREADS=T), ``per_sm=B``, ``kernel=cw|inline``,
 ``ell=W`` (ASYNC_ELL_WIDTH: padded rows of W columns; built on the warm call, kept after),
-``order=hilbert`` (ASYNC_ORDER), ``all`` (run it on every graph, not only mean degree <= 5).
+``all`` (run it on every graph, not only mean degree <= 5).
 A variant with -DSR_ASYNC_TRACE=1 also prints where the blocks' time went (the kernel's trace
 words): first and last block entries, µs a local level split into head (queue slot to row
 bounds), edges, barrier wait and drains, and the entry time against the range's index (the
@@ -57,7 +57,7 @@ def host(a):
 def parse_variant(text):
     name, _, opts = text.partition("=")
     v = {"name": name, "opts": (), "threads": gt.ASYNC_THREADS, "per_sm": None, "kernel": "cw",
-         "ell": gt.ASYNC_ELL_WIDTH, "order": gt.ASYNC_ORDER, "all": False}
+         "ell": gt.ASYNC_ELL_WIDTH, "all": False}
     for o in filter(None, opts.split(",")):
         if o.startswith("threads="):
             v["threads"] = int(o.split("=")[1])
@@ -66,8 +66,6 @@ def parse_variant(text):
             v["per_sm"] = int(o.split("=")[1])
         elif o.startswith("ell="):
             v["ell"] = int(o.split("=")[1])
-        elif o.startswith("order="):
-            v["order"] = o.split("=")[1]
         elif o == "all":
             v["all"] = True
         elif o.startswith("kernel="):
@@ -78,14 +76,12 @@ def parse_variant(text):
 
 
 def run_variant(v, A, source):
-    base = (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH,
-            gt.ASYNC_ORDER)
+    base = (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH)
     trace = any(o.startswith("-DSR_ASYNC_TRACE=1") for o in v["opts"])
     gt.ASYNC_OPTIONS = base[0] + v["opts"]
     gt.ASYNC_THREADS = v["threads"]
     gt.ASYNC_KERNEL = v["kernel"]
     gt.ASYNC_ELL_WIDTH = v["ell"]
-    gt.ASYNC_ORDER = v["order"]
     if trace:
         gt.ASYNC_CTL = 8 + 16 * 4096
     try:
@@ -93,7 +89,7 @@ def run_variant(v, A, source):
                                                 blocks_per_sm=v["per_sm"])
     finally:
         (gt.ASYNC_OPTIONS, gt.ASYNC_THREADS, gt.ASYNC_CTL, gt.ASYNC_KERNEL,
-         gt.ASYNC_ELL_WIDTH, gt.ASYNC_ORDER) = base
+         gt.ASYNC_ELL_WIDTH) = base
     return level, info
 
 
@@ -214,15 +210,6 @@ def main():
         grid_like = A.nvals <= bfs_module.ASYNC_MEAN_DEGREE * A.nrows
         for v in [v for v in variants if grid_like or v["all"]]:
             bfs_rows.append((f"async {v['name']}", (lambda v=v: run_variant(v, A, source))))
-        if any(v["order"] == "hilbert" and (grid_like or v["all"]) for v in variants):
-            gt.ASYNC_ORDER = "hilbert"
-            try:  # compiles, then the relabelling timed alone (once per matrix, kept after)
-                gt.async_order(A, 1, 10.0)
-                A._memo.pop(("bfs_async_order", gt.ASYNC_ORDER_BITS), None)
-                ms, _ = timed(lambda: gt.async_order(A, 1, 10.0))
-            finally:
-                gt.ASYNC_ORDER = "native"
-            print(f"  hilbert order of BFS depths (library): built in {ms:.1f} ms (once per matrix, kept)")
         times = {k: [] for k, _ in bfs_rows}
         times["scipy bfs"] = []
         ok, infos = {}, {}

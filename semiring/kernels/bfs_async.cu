@@ -394,17 +394,24 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #define SR_ASYNC_MAILBOX 2048
 #endif
 // Threads of the compute warps that expand one queued vertex together (1, 2, 4, 8, ... 32):
-// its leader unqueues it and reads its depth and row bounds, then each thread relaxes every
+// its leader unqueues it and reads its depth (and row bounds), then each thread relaxes every
 // G-th edge of the row, so a level's chain holds one edge's shared-memory atomics instead of
-// a row's (a grid's rows have 4 edges).
+// a row's (a grid's rows have 4 edges). On an H200 (bench/probes/road_ratio_probe.py, the
+// 2048² grid, CSR rows) 6.17 ms with 4 against 10.03 ms with 1; with padded rows of width 4,
+// 4.83 against 6.92 ms.
 #ifndef SR_ASYNC_GROUP
-#define SR_ASYNC_GROUP 1
+#define SR_ASYNC_GROUP 4
 #endif
 // 1: the mail that arrived during a local level is put on the next level's queue at the
 // level's end (by the first compute warp) instead of by every compute thread before the next
 // level (a second barrier).
 #ifndef SR_ASYNC_MAIL_AT_END
 #define SR_ASYNC_MAIL_AT_END 0
+#endif
+// 1: with padded rows, each thread of a group loads its slot of the row as soon as it reads
+// the queue, while the leader unqueues the vertex and reads its depth.
+#ifndef SR_ASYNC_EARLY_ROW
+#define SR_ASYNC_EARLY_ROW 1
 #endif
 #ifndef SR_ASYNC_GROUP_ADAPT
 #define SR_ASYNC_GROUP_ADAPT 0
@@ -436,7 +443,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #define SR_ASYNC_TRACE_TOP() do { if (tid == 0) tr_top = clock64(); } while (0)
 #define SR_ASYNC_TRACE_DRAIN() do { if (tid == 0) { tr[3] += clock64() - tr_top; ++tr[4]; } } while (0)
 #define SR_ASYNC_TRACE_POINT(x) do { if (tid == 0) { tr_h0 = clock64(); if (tr[2] == 0) { tr[0] = SR_ASYNC_CLOCK(); tr[9] = tr_h0; } tr[12] += cnt; } } while (0)
-#define SR_ASYNC_TRACE_HEAD(b, e) do { if (tid == 0 && i0 == 0) { asm volatile("add.s64 %0, %1, %2;" : "=l"(tr_sink) : "l"(b), "l"(e)); tr_h = clock64(); } } while (0)
+#define SR_ASYNC_TRACE_HEAD(b, e) do { if (tid == 0 && i0 == 0) { asm volatile("add.s64 %0, %1, %2;" : "=l"(tr_sink) : "l"((long long)(b)), "l"((long long)(e))); tr_h = clock64(); } } while (0)
 #define SR_ASYNC_TRACE_EDGES() do { if (tid == 0 && i0 == 0) tr_e = clock64(); } while (0)
 #define SR_ASYNC_TRACE_TAIL() do { if (tid == 0) tr_t = clock64(); } while (0)
 #define SR_ASYNC_TRACE_BAR() do { if (tid == 0) { const long long c = clock64(); tr[5] += tr_h - tr_h0; tr[6] += tr_e - tr_h; tr[7] += c - tr_t; tr[8] += c - tr_top; tr[11] += tr_t - tr_e; ++tr[2]; tr[1] = SR_ASYNC_CLOCK(); tr[10] = c; } } while (0)
@@ -750,7 +757,13 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
             for (int i0 = 0; i0 < cnt; i0 += nc >> gs) {
                 const int i = i0 + (tid >> gs);
                 long long beg = 0, end = 0;
-                int nd = 0, u = 0;
+                int nd = 0, u = 0, c0 = -1;
+                if (SR_ASYNC_EARLY_ROW && ellw && i < cnt) {
+                    // every lane its own slot of the padded row, loaded before the leader's
+                    // unqueue and depth read (the row does not change; the two overlap)
+                    u = sr_async_qget(s, sp, cap, par, i);
+                    if (g < ellw) c0 = ell[(lo + u) * (long long)ellw + g];
+                }
                 if (g == 0 && i < cnt) {
                     u = sr_async_qget(s, sp, cap, par, i);
                     atomicAnd(&bits[u >> 5], ~(1u << (u & 31)));
@@ -772,10 +785,11 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                 if (ellw) {
                     // the padded row: its columns, -1 past its end, -2 in its last slot where
                     // the row goes on (the rest from its CSR row, by the warp below)
+                    SR_ASYNC_TRACE_HEAD(c0, nd);
                     if (i < cnt) {
                         const int* row = ell + (lo + u) * (long long)ellw;
                         for (int j = g; j < ellw; j += G) {
-                            const int c = row[j];
+                            const int c = SR_ASYNC_EARLY_ROW && j == g ? c0 : row[j];
                             if (c >= 0) {
                                 sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices,
                                                ell, ellw, use_smem, lo, (I)c, nd, dist);
@@ -785,7 +799,6 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                             }
                         }
                     }
-                    SR_ASYNC_TRACE_HEAD(beg, end);
                     longer = __ballot_sync(0xffffffffu, end > beg);  // the lane that met -2
                 } else {
                     SR_ASYNC_TRACE_HEAD(beg, end);
