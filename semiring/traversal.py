@@ -467,7 +467,10 @@ def bfs_async(A, source, *, parents=False, symmetric=False, blocks_per_sm=None):
     level-synchronous search's, exactly; the time is that of the longest chain of local levels
     plus the messages along it, not of a grid-wide barrier per level: for graphs numbered with
     locality (a grid row by row, a road network by area) and thousands of narrow levels.
-    Parents come from a second pass over the final levels. GPU only.
+    A level reads its rows from a padded copy of A's columns (4 a row, the GPU backend's
+    ``ASYNC_ELL_WIDTH``; built on the first call and kept with A: n × 4 ints), 4 threads a
+    vertex, so that its chain holds one global load and one edge's relaxation. Parents come
+    from a second pass over the final levels. GPU only.
 
     Parameters
     ----------
