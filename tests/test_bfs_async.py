@@ -113,12 +113,10 @@ def emu(tmp_path_factory):
 
 
 #: The kernel's builds emulated: the default and the cw kernel's switches (a vertex's edges
-#: split over a group of threads, fixed or as wide as a level allows; its columns prefetched
-#: when it is queued; rows around a queued one prefetched; mail put on the next level's queue
-#: at a level's end).
-EMU_BUILDS = {"default": (), "group1": ("-DSR_ASYNC_GROUP=1", "-DSR_ASYNC_EARLY_ROW=0"),
-              "group4_ahead": ("-DSR_ASYNC_AHEAD=8", "-DSR_ASYNC_EARLY_ROW=0"),
-              "group2_cols": ("-DSR_ASYNC_GROUP=2", "-DSR_ASYNC_COLS=1"),
+#: split over a group of threads of another size, fixed or as wide as a level allows; owned
+#: depths not published; mail put on the next level's queue at a level's end).
+EMU_BUILDS = {"default": (), "group1": ("-DSR_ASYNC_GROUP=1",),
+              "group2_unpublished": ("-DSR_ASYNC_GROUP=2", "-DSR_ASYNC_PUBLISH=0"),
               "group8_adapt_mail": ("-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1",
                                     "-DSR_ASYNC_MAIL_AT_END=1")}
 
@@ -169,10 +167,11 @@ def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, w
 # ---------------------------------------------------------------- the launch (GPU) / refusal
 
 #: Kernel builds the GPU test draws (each compiles once): the default and the switches a probe
-#: compares (a thread a vertex; the row after the unqueue; mail at a level's end; groups as
-#: wide as a level allows).
-GPU_OPTIONS = [(), ("-DSR_ASYNC_GROUP=1", "-DSR_ASYNC_EARLY_ROW=0"),
-               ("-DSR_ASYNC_MAIL_AT_END=1", "-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1")]
+#: compares (a thread a vertex; mail at a level's end; groups as wide as a level allows; no
+#: publishing of owned depths).
+GPU_OPTIONS = [(), ("-DSR_ASYNC_GROUP=1",),
+               ("-DSR_ASYNC_MAIL_AT_END=1", "-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1",
+                "-DSR_ASYNC_PUBLISH=0")]
 
 @settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", "40")) // 2 or 1)
 @given(g=bfs_graphs(), index64=st.booleans(), shared=st.booleans(),

@@ -383,7 +383,9 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 // result is unused), so that a neighbour's filter drops a relaxation that would not improve;
 // 0: they do not, and the communication warp drops such messages on arrival. On an H100
 // (bench/probes/bfs_async_probe.py --ab, the 2048² grid) 9.89 ms with against 9.84 ms
-// without, but 188 000 messages and 1.05 n vertex visits against 704 000 and 1.32 n.
+// without, but 188 000 messages and 1.05 n vertex visits against 704 000 and 1.32 n; on an
+// H200 with padded rows and groups (road_ratio_probe.py) 5.46 against 5.33 ms (254 000 and
+// 543 000 messages), in a build since changed: not clearly faster, so 1 stays.
 #ifndef SR_ASYNC_PUBLISH
 #define SR_ASYNC_PUBLISH 1
 #endif
@@ -404,30 +406,19 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #endif
 // 1: the mail that arrived during a local level is put on the next level's queue at the
 // level's end (by the first compute warp) instead of by every compute thread before the next
-// level (a second barrier).
+// level (a second barrier). On an H200 (the 2048² grid, 0.14 drains a level) 5.49 against
+// 5.46 ms: no gain there, so 0.
 #ifndef SR_ASYNC_MAIL_AT_END
 #define SR_ASYNC_MAIL_AT_END 0
 #endif
-// 1: with padded rows, each thread of a group loads its slot of the row as soon as it reads
-// the queue, while the leader unqueues the vertex and reads its depth.
-#ifndef SR_ASYNC_EARLY_ROW
-#define SR_ASYNC_EARLY_ROW 1
-#endif
+// 1: a level's group is the largest power of two up to SR_ASYNC_GROUP whose groups cover its
+// queue in one pass (for wide fronts; the grid's, 18 vertices a level, never narrow it).
+// Not measured on a GPU; 0.
 #ifndef SR_ASYNC_GROUP_ADAPT
 #define SR_ASYNC_GROUP_ADAPT 0
 #endif
-// 0: a vertex queued for the next level has its row bounds prefetched into L1; 1 (2): its
-// row bounds are loaded at once and its columns prefetched into L1 (L2).
-#ifndef SR_ASYNC_COLS
-#define SR_ASYNC_COLS 0
-#endif
 // 1: the compute warps' thread 0 records where a block's time goes (a probe's build): words
 // ctl[SR_ASYNC_CTL + SR_ASYNC_TRACE_WORDS * block + j], see the kernel's trace points.
-// With padded rows (ellw > 0), a vertex queued for the next level also has the rows this
-// many vertices on either side prefetched into L2 (0: none).
-#ifndef SR_ASYNC_AHEAD
-#define SR_ASYNC_AHEAD 0
-#endif
 #ifndef SR_ASYNC_TRACE
 #define SR_ASYNC_TRACE 0
 #endif
@@ -497,31 +488,12 @@ __device__ __forceinline__ void sr_cw_relax(
         const int old = atomicMin(&ld[vl], nd);
         if (nd < old) {
             if (SR_ASYNC_PUBLISH && use_smem) atomicMin(&dist[v], nd);  // for the filters
-            if (ellw) {
-                // its padded row (no row pointer to wait for) for the next level, and the
-                // lines SR_ASYNC_AHEAD rows on either side into L2 for the levels after
-                // (numbered with locality, a vertex's neighbours come soon after it)
-                const int* row = ell + (long long)v * ellw;
-                SR_ASYNC_PREFETCH(row);
-                if (SR_ASYNC_AHEAD) {
-                    if (vl + SR_ASYNC_AHEAD < cap) SR_ASYNC_PREFETCH_L2(row + SR_ASYNC_AHEAD * ellw);
-                    if (vl >= SR_ASYNC_AHEAD) SR_ASYNC_PREFETCH_L2(row - SR_ASYNC_AHEAD * ellw);
-                }
-                sr_async_push(s, sp, cap, bits, c, k, (int)vl);
-                return;
-            }
-#if SR_ASYNC_COLS == 0
-            SR_ASYNC_PREFETCH(indptr + v);  // its row's bounds, for the next level
+            // its row (padded: no row pointer to wait for; else its bounds) for the next level.
+            // Prefetching the padded rows 8 or 16 vertices on either side into L2 as well did
+            // not help on an H200 (the 2048² grid: 4.92 / 4.90 against 4.83 ms).
+            SR_ASYNC_PREFETCH(ellw ? static_cast<const void*>(ell + (long long)v * ellw)
+                                   : static_cast<const void*>(indptr + v));
             sr_async_push(s, sp, cap, bits, c, k, (int)vl);
-#else
-            // its row's bounds now (an L2 hit: the range's row pointers were prefetched; the
-            // push runs while it travels) and its columns into L1 (1) or L2 (2), so that the
-            // next level's loads hit
-            const I b = indptr[v];
-            sr_async_push(s, sp, cap, bits, c, k, (int)vl);
-            if (SR_ASYNC_COLS == 1) SR_ASYNC_PREFETCH(indices + b);
-            else SR_ASYNC_PREFETCH_L2(indices + b);
-#endif
         }
         return;
     }
@@ -757,13 +729,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
             for (int i0 = 0; i0 < cnt; i0 += nc >> gs) {
                 const int i = i0 + (tid >> gs);
                 long long beg = 0, end = 0;
-                int nd = 0, u = 0, c0 = -1;
-                if (SR_ASYNC_EARLY_ROW && ellw && i < cnt) {
-                    // every lane its own slot of the padded row, loaded before the leader's
-                    // unqueue and depth read (the row does not change; the two overlap)
-                    u = sr_async_qget(s, sp, cap, par, i);
-                    if (g < ellw) c0 = ell[(lo + u) * (long long)ellw + g];
-                }
+                int nd = 0, u = 0;
                 if (g == 0 && i < cnt) {
                     u = sr_async_qget(s, sp, cap, par, i);
                     atomicAnd(&bits[u >> 5], ~(1u << (u & 31)));
@@ -785,11 +751,11 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                 if (ellw) {
                     // the padded row: its columns, -1 past its end, -2 in its last slot where
                     // the row goes on (the rest from its CSR row, by the warp below)
-                    SR_ASYNC_TRACE_HEAD(c0, nd);
+                    SR_ASYNC_TRACE_HEAD(nd, u);
                     if (i < cnt) {
                         const int* row = ell + (lo + u) * (long long)ellw;
                         for (int j = g; j < ellw; j += G) {
-                            const int c = SR_ASYNC_EARLY_ROW && j == g ? c0 : row[j];
+                            const int c = row[j];
                             if (c >= 0) {
                                 sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices,
                                                ell, ellw, use_smem, lo, (I)c, nd, dist);

@@ -398,8 +398,11 @@ def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds, schedule="
 # them, no grid-wide barrier per level.
 
 #: Threads per block of bfs_async (SR_ASYNC_THREADS in bfs_async.cu; a probe sets both). On
-#: an H100 the grid took 9.44 ms with 256 (and SR_ASYNC_PUBLISH=0) against 9.84 ms with 512:
-#: not yet measured with the publishing kept, so 512 stays.
+#: an H100 the grid took 9.44 ms with 256 (and SR_ASYNC_PUBLISH=0) against 9.84 ms with 512;
+#: on an H200 (road_ratio_probe.py, padded rows, 4 threads a vertex, same run) 4.94 ms with
+#: 256 against 5.46 ms with 512 in a build that loaded a group's row before the unqueue,
+#: whose 512 without that load (the default since) took 4.98 ms: 256 with the default not yet
+#: measured, so 512 stays.
 ASYNC_THREADS = 512
 #: Shared slots of each of a block's two local queues (SR_ASYNC_QUEUE): 2 × 4 bytes each.
 ASYNC_QUEUE = 2048
