@@ -31,6 +31,8 @@
 // the queued-bits when not in shared memory), tails (one word a block). ctl (int64[8], zero on
 // entry): [0] work, [1] grid barrier, [2] status out (0 done, 1 timed out), [3] local levels
 // run (summed over blocks), [4] messages sent, [5] vertex visits (queue items expanded).
+// ell, ellw: bfs_async_cw's padded rows (bfs_async_ell, ellw columns a vertex) where ellw > 0,
+// else its CSR rows (bfs_async ignores them).
 // Dynamic shared memory, when use_smem: span ints (depths) then ceil(span / 32) words (bits).
 //
 // A ring slot is one 64-bit word: high half a tag, low half the message (the owner-local
