@@ -553,7 +553,14 @@ def _async_launch(A, source, blocks_per_sm, timeout_s, ell_width=None):
     I = C_TYPES[np.dtype(A.itype)]
     width = ASYNC_ELL_WIDTH if ell_width is None else ell_width
     width = width if ASYNC_KERNEL == "cw" and n * max(1, width) < 2**31 else 0
-    ell = async_ell(A, width) if width else cp.empty(1, dtype=cp.int32)
+    ell = None
+    if width:
+        try:
+            ell = async_ell(A, width)
+        except cp.cuda.memory.OutOfMemoryError:  # a speed-up only: the CSR rows then
+            width = 0
+    if ell is None:
+        ell = cp.empty(1, dtype=cp.int32)
     f, blocks, span, smem, dyn = async_geometry(f"{ASYNC_KERNELS[ASYNC_KERNEL]}<{I}>", n,
                                                 blocks_per_sm, "bfs_async")
     level = cp.empty(n, dtype=cp.int64)
