@@ -494,8 +494,8 @@ def bfs_async(A, source, *, parents=False, symmetric=False, blocks_per_sm=None):
     info : dict
         ``levels`` (local levels run, summed over the blocks), ``messages`` (vertices sent
         between blocks), ``visits`` (frontier vertices expanded: n when no vertex is expanded
-        twice), ``blocks``, ``span`` (vertices a block) and ``shared`` (the levels held in
-        shared memory).
+        twice), ``blocks``, ``span`` (vertices a block), ``shared`` (the levels held in
+        shared memory) and ``ell_width`` (the padded rows' width; 0: the CSR rows).
 
     Raises
     ------
