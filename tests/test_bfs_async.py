@@ -209,6 +209,7 @@ def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, sy
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(to_host(level), ref)
     assert info["visits"] >= np.count_nonzero(ref >= 0)
+    assert info["ell_width"] == (ell if kernel == "cw" else 0)  # "inline" reads CSR rows
     if parents:
         check_parents(S, to_host(level), to_host(parent), source)
     else:
