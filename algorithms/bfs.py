@@ -100,9 +100,10 @@ ROAD_BLOCKS_PER_SM = 1
 #: On those road-like graphs (``direction="auto"``), run the barrier-free search instead
 #: (:func:`semiring.traversal.bfs_async`: blocks owning vertex ranges run their own levels and
 #: exchange boundary vertices by messages, Groute's asynchronous model, Ben-Nun et al. 2017;
-#: no grid-wide barrier per level). Its cost is the chain of local levels (about 2.7 µs a
-#: depth on the grid, messages between ranges included), where bfs_grid pays a grid-wide
-#: barrier and a longer chain of loads a level (6.1 µs).
+#: no grid-wide barrier per level). Its cost is the chain of local levels (about 1.3 µs a
+#: depth on the grid on an H200 with padded rows and 4 threads a vertex, messages between
+#: ranges included; 2.7 µs before), where bfs_grid pays a grid-wide barrier and a longer
+#: chain of loads a level (6.1 µs).
 ROAD_ASYNC = True
 #: ... and only up to this mean out-degree. On an H100 (bench/probes/bfs_async_probe.py, best
 #: of 5) the 2048² grid (degree 4) took 9.8-9.9 ms with bfs_async against 22.3 ms with

@@ -527,7 +527,10 @@ def bfs_async(A, source, *, parents=False, symmetric=False, blocks_per_sm=None):
     level-synchronous search's, exactly; the time is that of the longest chain of local levels
     plus the messages along it, not of a grid-wide barrier per level: for graphs numbered with
     locality (a grid row by row, a road network by area) and thousands of narrow levels.
-    Parents come from a second pass over the final levels. GPU only.
+    A level reads its rows from a padded copy of A's columns (4 a row, the GPU backend's
+    ``ASYNC_ELL_WIDTH``; built on the first call and kept with A: n × 4 ints), 4 threads a
+    vertex, so that its chain holds one global load and one edge's relaxation. Parents come
+    from a second pass over the final levels. GPU only.
 
     Parameters
     ----------
@@ -551,8 +554,8 @@ def bfs_async(A, source, *, parents=False, symmetric=False, blocks_per_sm=None):
     info : dict
         ``levels`` (local levels run, summed over the blocks), ``messages`` (vertices sent
         between blocks), ``visits`` (frontier vertices expanded: n when no vertex is expanded
-        twice), ``blocks``, ``span`` (vertices a block) and ``shared`` (the levels held in
-        shared memory).
+        twice), ``blocks``, ``span`` (vertices a block), ``shared`` (the levels held in
+        shared memory) and ``ell_width`` (the padded rows' width; 0: the CSR rows).
 
     Raises
     ------

@@ -101,21 +101,33 @@ def emu(tmp_path_factory):
     for f in ("async_emu.h", "bfs_async_emu.cpp"):
         shutil.copy(os.path.join(HERE, "emu", f), tmp / f)
     shutil.copy(KERNEL, tmp / "bfs_async.cu")
-    exe = str(tmp / "bfs_async_emu")
-    r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", "-o", exe,
-                        str(tmp / "bfs_async_emu.cpp")], capture_output=True, text=True)
-    if r.returncode:
-        pytest.fail(f"emulation build failed:\n{r.stderr[-3000:]}")
-    return exe
+    exes = {}
+    for name, opts in EMU_BUILDS.items():
+        exe = str(tmp / f"bfs_async_emu_{name}")
+        r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", *opts, "-o", exe,
+                            str(tmp / "bfs_async_emu.cpp")], capture_output=True, text=True)
+        if r.returncode:
+            pytest.fail(f"emulation build {name} failed:\n{r.stderr[-3000:]}")
+        exes[name] = exe
+    return exes
 
 
-def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None, variant=0):
+#: The kernel's builds emulated: the default and the cw kernel's switches (a vertex's edges
+#: split over a group of threads of another size, fixed or as wide as a level allows; owned
+#: depths not published; mail put on the next level's queue at a level's end).
+EMU_BUILDS = {"default": (), "group1": ("-DSR_ASYNC_GROUP=1",),
+              "group2_unpublished": ("-DSR_ASYNC_GROUP=2", "-DSR_ASYNC_PUBLISH=0"),
+              "group8_adapt_mail": ("-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1",
+                                    "-DSR_ASYNC_MAIL_AT_END=1")}
+
+
+def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None, variant=0, ellw=0):
     n = S.shape[0]
     span = span or max(1, -(-n // blocks))
     T = S.T.tocsr()
     T.sort_indices()
     head = (f"{n} {S.nnz} {source} {blocks} {threads} {span} {int(smem)} {int(index64)} "
-            f"{int(variant)}\n")
+            f"{int(variant)} {int(ellw)}\n")
     body = "\n".join(" ".join(map(str, a.tolist()))
                      for a in (S.indptr, S.indices, T.indptr, T.indices))
     out = subprocess.run([exe], input=head + body + "\n", capture_output=True, text=True,
@@ -125,20 +137,26 @@ def run_emulated(exe, S, source, blocks, threads, smem, index64, span=None, vari
     return v[:4], v[4:4 + n], v[4 + n:4 + 2 * n]
 
 
-@settings(max_examples=20)
+@settings(max_examples=int(os.environ.get("SEMIRING_EMU_EXAMPLES", "30")))
 @given(g=bfs_graphs(paths=(1, 2, 17, 300, 3000), grid_side=40), index64=st.booleans(),
        blocks=st.sampled_from([1, 2, 3, 5]), threads=st.sampled_from([32, 64]),
-       smem=st.booleans(), wide=st.booleans(), variant=st.sampled_from([0, 1]))
-def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, wide, variant):
-    """bfs_async (variant 0) and bfs_async_cw (1: a communication warp; threads = 64 or 96)."""
+       smem=st.booleans(), wide=st.booleans(), variant=st.sampled_from([0, 1]),
+       build=st.sampled_from(sorted(EMU_BUILDS)), ellw=st.sampled_from([0, 0, 1, 2, 4]))
+def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, wide, variant,
+                                       build, ellw):
+    """bfs_async (variant 0) and bfs_async_cw (1: a communication warp; threads = 64 or 96),
+    each build of EMU_BUILDS (its switches change the cw kernel only), with CSR rows or padded
+    rows of width ellw (short ones: rows longer than the width go on in their CSR rows)."""
     S, source = g
     if variant:
         threads += 32
+    else:
+        build, ellw = "default", 0
     n = S.shape[0]
     # wide: spans longer than needed (trailing blocks own nothing)
     span = max(1, -(-n // max(1, blocks - 1))) if wide else None
     (status, levels, sent, visits), level, parent = run_emulated(
-        emu, S, source, blocks, threads, smem, index64, span, variant)
+        emu[build], S, source, blocks, threads, smem, index64, span, variant, ellw)
     assert status == 0
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(level, ref)
@@ -148,11 +166,20 @@ def test_emulated_kernel_matches_scipy(emu, g, index64, blocks, threads, smem, w
 
 # ---------------------------------------------------------------- the launch (GPU) / refusal
 
+#: Kernel builds the GPU test draws (each compiles once): the default and the switches a probe
+#: compares (a thread a vertex; mail at a level's end; groups as wide as a level allows; no
+#: publishing of owned depths).
+GPU_OPTIONS = [(), ("-DSR_ASYNC_GROUP=1",),
+               ("-DSR_ASYNC_MAIL_AT_END=1", "-DSR_ASYNC_GROUP=8", "-DSR_ASYNC_GROUP_ADAPT=1",
+                "-DSR_ASYNC_PUBLISH=0")]
+
 @settings(max_examples=int(os.environ.get("SEMIRING_TEST_EXAMPLES", "40")) // 2 or 1)
 @given(g=bfs_graphs(), index64=st.booleans(), shared=st.booleans(),
        per_sm=st.sampled_from([1, 2]), parents=st.booleans(), symmetric=st.booleans(),
-       kernel=st.sampled_from(["cw", "inline"]))
-def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, symmetric, kernel):
+       kernel=st.sampled_from(["cw", "inline"]), ell=st.sampled_from([0, 1, 4]),
+       options=st.sampled_from(GPU_OPTIONS))
+def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, symmetric, kernel,
+                                 ell, options):
     S, source = g
     if symmetric:
         S = (S + S.T).tocsr()
@@ -166,16 +193,23 @@ def test_bfs_async_matches_scipy(device, g, index64, shared, per_sm, parents, sy
             sr.traversal.bfs_async(A, source)
         return
     from semiring.backend.gpu import traversal as gt  # noqa: PLC0415  (GPU only: the test's switch)
-    old = gt.ASYNC_SHARED, gt.ASYNC_KERNEL
-    gt.ASYNC_SHARED, gt.ASYNC_KERNEL = shared, kernel
+    old = gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_OPTIONS
+    gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH = shared, kernel, ell
+    gt.ASYNC_OPTIONS = old[3] + options
     try:
         level, parent, info = sr.traversal.bfs_async(A, source, parents=parents,
                                                      symmetric=symmetric, blocks_per_sm=per_sm)
+        if ell:  # a second source: the padded rows kept with A, reused
+            source2 = (source * 7 + 3) % S.shape[0]
+            level2, _, _ = sr.traversal.bfs_async(A, source2, symmetric=symmetric,
+                                                  blocks_per_sm=per_sm)
+            np.testing.assert_array_equal(to_host(level2), scipy_levels(S, source2))
     finally:
-        gt.ASYNC_SHARED, gt.ASYNC_KERNEL = old
+        gt.ASYNC_SHARED, gt.ASYNC_KERNEL, gt.ASYNC_ELL_WIDTH, gt.ASYNC_OPTIONS = old
     ref = scipy_levels(S, source)
     np.testing.assert_array_equal(to_host(level), ref)
     assert info["visits"] >= np.count_nonzero(ref >= 0)
+    assert info["ell_width"] == (ell if kernel == "cw" else 0)  # "inline" reads CSR rows
     if parents:
         check_parents(S, to_host(level), to_host(parent), source)
     else:

@@ -31,6 +31,8 @@
 // the queued-bits when not in shared memory), tails (one word a block). ctl (int64[8], zero on
 // entry): [0] work, [1] grid barrier, [2] status out (0 done, 1 timed out), [3] local levels
 // run (summed over blocks), [4] messages sent, [5] vertex visits (queue items expanded).
+// ell, ellw: bfs_async_cw's padded rows (bfs_async_ell, ellw columns a vertex) where ellw > 0,
+// else its CSR rows (bfs_async ignores them).
 // Dynamic shared memory, when use_smem: span ints (depths) then ceil(span / 32) words (bits).
 //
 // A ring slot is one 64-bit word: high half a tag, low half the message (the owner-local
@@ -186,7 +188,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long n, long long source,
     long long span, int* dist, int* inq, unsigned long long* box, int* spill,
     unsigned int* gbits, unsigned long long* tails, long long* ctl, long long* level,
-    int use_smem, long long timeout_ns)
+    int use_smem, long long timeout_ns, const int* __restrict__ ell, int ellw)
 {
     SR_ASYNC_SHARED(SrAsyncBlock, s);
     SR_ASYNC_DYNAMIC(sr_async_smem);
@@ -383,7 +385,9 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 // result is unused), so that a neighbour's filter drops a relaxation that would not improve;
 // 0: they do not, and the communication warp drops such messages on arrival. On an H100
 // (bench/probes/bfs_async_probe.py --ab, the 2048² grid) 9.89 ms with against 9.84 ms
-// without, but 188 000 messages and 1.05 n vertex visits against 704 000 and 1.32 n.
+// without, but 188 000 messages and 1.05 n vertex visits against 704 000 and 1.32 n; on an
+// H200 with padded rows and groups (road_ratio_probe.py) 5.46 against 5.33 ms (254 000 and
+// 543 000 messages), in a build since changed: not clearly faster, so 1 stays.
 #ifndef SR_ASYNC_PUBLISH
 #define SR_ASYNC_PUBLISH 1
 #endif
@@ -393,6 +397,62 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async(
 #ifndef SR_ASYNC_MAILBOX
 #define SR_ASYNC_MAILBOX 2048
 #endif
+// Threads of the compute warps that expand one queued vertex together (1, 2, 4, 8, ... 32):
+// its leader unqueues it and reads its depth (and row bounds), then each thread relaxes every
+// G-th edge of the row, so a level's chain holds one edge's shared-memory atomics instead of
+// a row's (a grid's rows have 4 edges). On an H200 (bench/probes/road_ratio_probe.py, the
+// 2048² grid, CSR rows) 6.17 ms with 4 against 10.03 ms with 1; with padded rows of width 4,
+// 4.83 against 6.92 ms.
+#ifndef SR_ASYNC_GROUP
+#define SR_ASYNC_GROUP 4
+#endif
+// 1: the mail that arrived during a local level is put on the next level's queue at the
+// level's end (by the first compute warp) instead of by every compute thread before the next
+// level (a second barrier). On an H200 (the 2048² grid, 0.14 drains a level) 5.49 against
+// 5.46 ms: no gain there, so 0.
+#ifndef SR_ASYNC_MAIL_AT_END
+#define SR_ASYNC_MAIL_AT_END 0
+#endif
+// 1: a level's group is the largest power of two up to SR_ASYNC_GROUP whose groups cover its
+// queue in one pass (for wide fronts; the grid's, 18 vertices a level, never narrow it).
+// Not measured on a GPU; 0.
+#ifndef SR_ASYNC_GROUP_ADAPT
+#define SR_ASYNC_GROUP_ADAPT 0
+#endif
+// 1: the compute warps' thread 0 records where a block's time goes (a probe's build): words
+// ctl[SR_ASYNC_CTL + SR_ASYNC_TRACE_WORDS * block + j], see the kernel's trace points.
+#ifndef SR_ASYNC_TRACE
+#define SR_ASYNC_TRACE 0
+#endif
+#define SR_ASYNC_TRACE_WORDS 16
+#if SR_ASYNC_TRACE
+// Per block (compute thread 0, summed over its non-empty local levels; cycles of its SM's
+// clock, times of %globaltimer): [0] first level's start (ns), [1] last level's end (ns),
+// [2] levels, [3] mailbox drains' cycles, [4] drains, [5] head cycles (queue slot to row
+// bounds), [6] edge cycles (its row's relaxations), [7] barrier cycles (waiting for the
+// level's slowest thread), [8] level cycles in all, [9] clock at [0], [10] clock at [1],
+// [11] the rest (long rows, further passes, the next level's words), [12] queue items.
+#define SR_ASYNC_TRACE_DECL long long tr[SR_ASYNC_TRACE_WORDS] = {0}, tr_top = 0, tr_h0 = 0, tr_h = 0, tr_e = 0, tr_t = 0, tr_sink = 0
+#define SR_ASYNC_TRACE_TOP() do { if (tid == 0) tr_top = clock64(); } while (0)
+#define SR_ASYNC_TRACE_DRAIN() do { if (tid == 0) { tr[3] += clock64() - tr_top; ++tr[4]; } } while (0)
+#define SR_ASYNC_TRACE_POINT(x) do { if (tid == 0) { tr_h0 = clock64(); if (tr[2] == 0) { tr[0] = SR_ASYNC_CLOCK(); tr[9] = tr_h0; } tr[12] += cnt; } } while (0)
+#define SR_ASYNC_TRACE_HEAD(b, e) do { if (tid == 0 && i0 == 0) { asm volatile("add.s64 %0, %1, %2;" : "=l"(tr_sink) : "l"((long long)(b)), "l"((long long)(e))); tr_h = clock64(); } } while (0)
+#define SR_ASYNC_TRACE_EDGES() do { if (tid == 0 && i0 == 0) tr_e = clock64(); } while (0)
+#define SR_ASYNC_TRACE_TAIL() do { if (tid == 0) tr_t = clock64(); } while (0)
+#define SR_ASYNC_TRACE_BAR() do { if (tid == 0) { const long long c = clock64(); tr[5] += tr_h - tr_h0; tr[6] += tr_e - tr_h; tr[7] += c - tr_t; tr[8] += c - tr_top; tr[11] += tr_t - tr_e; ++tr[2]; tr[1] = SR_ASYNC_CLOCK(); tr[10] = c; } } while (0)
+#define SR_ASYNC_TRACE_STORE() do { if (tid == 0) for (int j = 0; j < SR_ASYNC_TRACE_WORDS; ++j) ctl[SR_ASYNC_CTL + SR_ASYNC_TRACE_WORDS * (long long)blockIdx.x + j] = tr[j]; } while (0)
+#else
+#define SR_ASYNC_TRACE_DECL
+#define SR_ASYNC_TRACE_TOP() ((void)0)
+#define SR_ASYNC_TRACE_DRAIN() ((void)0)
+#define SR_ASYNC_TRACE_POINT(x) ((void)0)
+#define SR_ASYNC_TRACE_HEAD(b, e) ((void)0)
+#define SR_ASYNC_TRACE_EDGES() ((void)0)
+#define SR_ASYNC_TRACE_TAIL() ((void)0)
+#define SR_ASYNC_TRACE_BAR() ((void)0)
+#define SR_ASYNC_TRACE_STORE() ((void)0)
+#endif
+
 #ifndef SR_ASYNC_COMPUTE_SYNC
 #define SR_ASYNC_COMPUTE_SYNC(nthreads) asm volatile("bar.sync 1, %0;" :: "r"(nthreads) : "memory")
 #endif
@@ -422,14 +482,19 @@ struct SrAsyncCw {
 template <typename I>
 __device__ __forceinline__ void sr_cw_relax(
     SrAsyncCw& s, int* sp, long long cap, unsigned int* bits, int c, int k, int* ld,
-    const I* __restrict__ indptr, int use_smem, long long lo, I v, int nd, int* dist)
+    const I* __restrict__ indptr, const I* __restrict__ indices, const int* __restrict__ ell,
+    int ellw, int use_smem, long long lo, I v, int nd, int* dist)
 {
     const long long vl = (long long)v - lo;
     if (vl >= 0 && vl < cap) {
         const int old = atomicMin(&ld[vl], nd);
         if (nd < old) {
             if (SR_ASYNC_PUBLISH && use_smem) atomicMin(&dist[v], nd);  // for the filters
-            SR_ASYNC_PREFETCH(indptr + v);
+            // its row (padded: no row pointer to wait for; else its bounds) for the next level.
+            // Prefetching the padded rows 8 or 16 vertices on either side into L2 as well did
+            // not help on an H200 (the 2048² grid: 4.92 / 4.90 against 4.83 ms).
+            SR_ASYNC_PREFETCH(ellw ? static_cast<const void*>(ell + (long long)v * ellw)
+                                   : static_cast<const void*>(indptr + v));
             sr_async_push(s, sp, cap, bits, c, k, (int)vl);
         }
         return;
@@ -451,7 +516,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long n, long long source,
     long long span, int* dist, int* inq, unsigned long long* box, int* spill,
     unsigned int* gbits, unsigned long long* tails, long long* ctl, long long* level,
-    int use_smem, long long timeout_ns)
+    int use_smem, long long timeout_ns, const int* __restrict__ ell, int ellw)
 {
     SR_ASYNC_SHARED(SrAsyncCw, s);
     SR_ASYNC_DYNAMIC(sr_async_smem);
@@ -612,10 +677,12 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
     } else {
         // ---- the compute warps: local levels, a named barrier between them
         unsigned int mhl = 0u;  // thread 0: the mailbox position drained up to
+        SR_ASYNC_TRACE_DECL;
         while (true) {
             const int par = (int)(L & 1);
             const int ci = (int)(L % 3), cn = ci == 2 ? 0 : ci + 1, cz = cn == 2 ? 0 : cn + 1;
             if (!s.go[par]) break;
+            SR_ASYNC_TRACE_TOP();
             const int k = s.take[par];
             if (k > 0) {  // the mailbox onto queue par
                 const unsigned int base = s.mhead[par];
@@ -628,6 +695,7 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                     __threadfence_block();
                     *reinterpret_cast<volatile unsigned int*>(&s.mb_head) = mhl;
                 }
+                SR_ASYNC_TRACE_DRAIN();
             }
             const int cnt = s.cnt[ci];
             if (cnt == 0) {  // idle: say so, then wait for mail or the end
@@ -652,25 +720,64 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                 continue;
             }
             if (tid == 0) s.cnt[cz] = 0;  // last read in level L - 1
-            for (int i0 = 0; i0 < cnt; i0 += nc) {
-                const int i = i0 + tid;
+            // the level's group size: SR_ASYNC_GROUP, or with SR_ASYNC_GROUP_ADAPT the largest
+            // power of two up to it whose groups cover the queue in one pass (a wide level
+            // is better served a thread a vertex than in several passes)
+            int G = SR_ASYNC_GROUP;
+            if (SR_ASYNC_GROUP_ADAPT)
+                while (G > 1 && (long long)cnt * G > nc) G >>= 1;
+            const int g = tid & (G - 1), leader = lane & ~(G - 1), gs = __ffs(G) - 1;
+            SR_ASYNC_TRACE_POINT(head0);
+            for (int i0 = 0; i0 < cnt; i0 += nc >> gs) {
+                const int i = i0 + (tid >> gs);
                 long long beg = 0, end = 0;
-                int nd = 0;
-                if (i < cnt) {
-                    const int u = sr_async_qget(s, sp, cap, par, i);
+                int nd = 0, u = 0;
+                if (g == 0 && i < cnt) {
+                    u = sr_async_qget(s, sp, cap, par, i);
                     atomicAnd(&bits[u >> 5], ~(1u << (u & 31)));
                     __threadfence_block();
                     nd = *reinterpret_cast<volatile int*>(&ld[u]) + 1;
-                    beg = (long long)indptr[lo + u];
-                    end = (long long)indptr[lo + u + 1];
+                    if (!ellw) {
+                        beg = (long long)indptr[lo + u];
+                        end = (long long)indptr[lo + u + 1];
+                    }
                     ++visits;
                 }
-                const long long lim = end - beg > SR_ASYNC_LANE ? beg : end;
-                // rows up to SR_ASYNC_LANE edges by their thread, longer ones by the warp
-                unsigned int longer = __ballot_sync(0xffffffffu, end - beg > SR_ASYNC_LANE);
-                for (long long e = beg; e < lim; ++e)
-                    sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, use_smem, lo,
-                                   indices[e], nd, dist);
+                if (G > 1) {  // the leader's vertex to its group
+                    u = __shfl_sync(0xffffffffu, u, leader);
+                    beg = __shfl_sync(0xffffffffu, beg, leader);
+                    end = __shfl_sync(0xffffffffu, end, leader);
+                    nd = __shfl_sync(0xffffffffu, nd, leader);
+                }
+                unsigned int longer;
+                if (ellw) {
+                    // the padded row: its columns, -1 past its end, -2 in its last slot where
+                    // the row goes on (the rest from its CSR row, by the warp below)
+                    SR_ASYNC_TRACE_HEAD(nd, u);
+                    if (i < cnt) {
+                        const int* row = ell + (lo + u) * (long long)ellw;
+                        for (int j = g; j < ellw; j += G) {
+                            const int c = row[j];
+                            if (c >= 0) {
+                                sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices,
+                                               ell, ellw, use_smem, lo, (I)c, nd, dist);
+                            } else if (c == -2) {
+                                beg = (long long)indptr[lo + u] + ellw - 1;
+                                end = (long long)indptr[lo + u + 1];
+                            }
+                        }
+                    }
+                    longer = __ballot_sync(0xffffffffu, end > beg);  // the lane that met -2
+                } else {
+                    SR_ASYNC_TRACE_HEAD(beg, end);
+                    const long long lim = end - beg > SR_ASYNC_LANE ? beg : end;
+                    // rows up to SR_ASYNC_LANE edges by their group, longer ones by the warp
+                    longer = __ballot_sync(0xffffffffu, g == 0 && end - beg > SR_ASYNC_LANE);
+                    for (long long e = beg + g; e < lim; e += G)
+                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices, ell,
+                                       ellw, use_smem, lo, indices[e], nd, dist);
+                }
+                SR_ASYNC_TRACE_EDGES();
                 while (longer) {
                     const int l = __ffs(longer) - 1;
                     longer &= longer - 1u;
@@ -678,9 +785,28 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                     const long long le = __shfl_sync(0xffffffffu, end, l);
                     const int ln = __shfl_sync(0xffffffffu, nd, l);
                     for (long long e = lb + lane; e < le; e += 32)
-                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, use_smem, lo,
-                                       indices[e], ln, dist);
+                        sr_cw_relax<I>(s, sp, cap, bits, par ^ 1, cn, ld, indptr, indices, ell,
+                                       ellw, use_smem, lo, indices[e], ln, dist);
                     __syncwarp();
+                }
+            }
+            if (SR_ASYNC_MAIL_AT_END && tid < 32) {
+                // the mail that came during the level straight onto the next level's queue
+                // (the first warp, after its own relaxations; the others push there too, by
+                // the same atomics), so the next level needs no drain of its own and no
+                // second barrier; the block is busy (compute_idle 0) while it does
+                unsigned int t = 0u;
+                if (lane == 0) t = *reinterpret_cast<volatile unsigned int*>(&s.mb_tail);
+                t = __shfl_sync(0xffffffffu, t, 0);
+                const unsigned int h = __shfl_sync(0xffffffffu, mhl, 0);
+                for (unsigned int j = h + (unsigned int)lane; j < t; j += 32u)
+                    sr_async_push(s, sp, cap, bits, par ^ 1, cn,
+                                  *reinterpret_cast<volatile int*>(&s.mb[j % SR_ASYNC_MAILBOX]));
+                __syncwarp();
+                if (lane == 0 && t != h) {
+                    mhl = t;
+                    __threadfence_block();  // the entries read before their slots are freed
+                    *reinterpret_cast<volatile unsigned int*>(&s.mb_head) = mhl;
                 }
             }
             if (tid == 0) {  // the next level's words (its parity's, read after the barrier)
@@ -690,9 +816,12 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
                 s.mhead[np] = mhl;
                 s.go[np] = *reinterpret_cast<volatile int*>(&s.stop) == 0;
             }
+            SR_ASYNC_TRACE_TAIL();
             ++L;
             SR_ASYNC_COMPUTE_SYNC(nc);
+            SR_ASYNC_TRACE_BAR();
         }
+        SR_ASYNC_TRACE_STORE();
     }
     __syncthreads();
     for (long long i = tid; i < cap; i += blockDim.x) {
@@ -702,6 +831,26 @@ __global__ void __launch_bounds__(SR_ASYNC_THREADS) bfs_async_cw(
     if (tid == 0) atomicAdd(reinterpret_cast<unsigned long long*>(&ctl[3]), (unsigned long long)L);
     if (sent) atomicAdd(reinterpret_cast<unsigned long long*>(&ctl[4]), (unsigned long long)sent);
     if (visits) atomicAdd(reinterpret_cast<unsigned long long*>(&ctl[5]), (unsigned long long)visits);
+}
+
+// The padded rows of bfs_async_cw (its ellw > 0): ell[v * w + j] is v's j-th column for j
+// below its out-degree, -1 past it; a row of more than w columns keeps its first w - 1 and -2
+// in its last slot (the kernel reads the rest from the CSR row). A level then loads a row
+// without waiting for its row pointer, and a queued vertex's row can be prefetched at once.
+// Column ids fit an int (the launcher's condition).
+template <typename I>
+__global__ void bfs_async_ell(const I* __restrict__ indptr, const I* __restrict__ indices,
+                              long long n, int w, int* ell)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n * w; t += stride) {
+        const long long v = t / w;
+        const int j = (int)(t - v * w);
+        const long long beg = (long long)indptr[v], deg = (long long)indptr[v + 1] - beg;
+        int c = -1;
+        if (j < deg) c = deg > w && j == w - 1 ? -2 : (int)indices[beg + j];
+        ell[t] = c;
+    }
 }
 
 // A BFS tree from final levels (a second pass): parent[v] = the first in-neighbour u of v (in

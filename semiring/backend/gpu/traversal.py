@@ -398,8 +398,11 @@ def sssp_grid(A, source, delta, dt, limit, blocks_per_sm, max_rounds, schedule="
 # them, no grid-wide barrier per level.
 
 #: Threads per block of bfs_async (SR_ASYNC_THREADS in bfs_async.cu; a probe sets both). On
-#: an H100 the grid took 9.44 ms with 256 (and SR_ASYNC_PUBLISH=0) against 9.84 ms with 512:
-#: not yet measured with the publishing kept, so 512 stays.
+#: an H100 the grid took 9.44 ms with 256 (and SR_ASYNC_PUBLISH=0) against 9.84 ms with 512;
+#: on an H200 (road_ratio_probe.py, padded rows, 4 threads a vertex, same run) 4.94 ms with
+#: 256 against 5.46 ms with 512 in a build that loaded a group's row before the unqueue,
+#: whose 512 without that load (the default since) took 4.98 ms: 256 with the default not yet
+#: measured, so 512 stays.
 ASYNC_THREADS = 512
 #: Shared slots of each of a block's two local queues (SR_ASYNC_QUEUE): 2 × 4 bytes each.
 ASYNC_QUEUE = 2048
@@ -407,7 +410,8 @@ ASYNC_QUEUE = 2048
 ASYNC_DONE, ASYNC_TIMEOUT = 0, 1
 #: NVRTC options of bfs_async's module (a probe may add ``-D`` overrides).
 ASYNC_OPTIONS = ("-std=c++17",)
-#: Words of bfs_async's control block (SR_ASYNC_CTL).
+#: Words of bfs_async's control block (SR_ASYNC_CTL; a probe of the -DSR_ASYNC_TRACE=1 build
+#: adds SR_ASYNC_TRACE_WORDS a block and reads them as ``info["trace"]``).
 ASYNC_CTL = 8
 #: Hold each block's depths in shared memory where they fit (False: always in global memory,
 #: the path of larger graphs; tests and probes switch it).
@@ -419,6 +423,14 @@ ASYNC_SHARED = True
 #: message costs a chain of global atomics that "inline" pays inside the level.
 ASYNC_KERNEL = "cw"
 ASYNC_KERNELS = {"cw": "bfs_async_cw", "inline": "bfs_async"}
+#: Columns of a padded row (bfs_async_ell) the "cw" kernel reads in place of the CSR row
+#: (0: the CSR rows). A padded row needs no row pointer first, so a level's chain holds one
+#: global load (prefetched into L1 when the vertex was queued) instead of two dependent ones.
+#: The rows are built once per matrix (a pass over its columns, n × width ints of device
+#: memory) and kept with it; rows longer than the width read their rest from the CSR row.
+#: On an H200 (bench/probes/road_ratio_probe.py, the 2048² grid, same run) 4.83 ms with width
+#: 4 against 6.17 ms with the CSR rows (4 threads a vertex both); built in 0.16 ms.
+ASYNC_ELL_WIDTH = 4
 
 
 def async_source() -> str:
@@ -432,8 +444,10 @@ def async_kernel_names():
 
 
 def async_plain_kernel_names():
-    """The parents' pass of kernels/bfs_async.cu (an ordinary launch)."""
-    return [f"bfs_parents_of_levels<{I}>" for I in ("int", "long long")]
+    """The parents' pass and the padded rows' build of kernels/bfs_async.cu (ordinary
+    launches)."""
+    return [f"{k}<{I}>" for k in ("bfs_parents_of_levels", "bfs_async_ell")
+            for I in ("int", "long long")]
 
 
 @kernels.register("traversal_async", options=lambda: ASYNC_OPTIONS,
@@ -509,11 +523,44 @@ def async_geometry(name: str, n: int, per_sm_max: int, op: str):
     return f, blocks, span, smem, dyn
 
 
+def async_ell(A, width: int):
+    """The padded rows of A (bfs_async_ell: ``width`` columns a row, -1 past a row's end, -2
+    in the last slot of a longer row), built on first use and kept in A's memo."""
+    cp = _cupy()
+    key = ("bfs_async_ell", width)
+    ell = A._memo.get(key)
+    if ell is None:
+        n = A.nrows
+        ell = cp.empty(max(1, n * width), dtype=cp.int32)
+        if n:
+            f = _async_plain_function(f"bfs_async_ell<{C_TYPES[np.dtype(A.itype)]}>")
+            f((book_grid(n * width),), (BOOK_THREADS,),
+              (A.indptr, A.indices, np.int64(n), np.int32(width), ell))
+        A._memo[key] = ell
+    return ell
+
+
 def bfs_async(A, source, blocks_per_sm, timeout_s):
     """One launch of bfs_async: (level int64, info). The kernel initializes its buffers."""
+    return _async_launch(A, source, blocks_per_sm, timeout_s)
+
+
+def _async_launch(A, source, blocks_per_sm, timeout_s, ell_width=None):
+    """One launch of bfs_async: (level int64, info). The kernel initializes its buffers.
+    ``ell_width``: padded rows of that width (default ASYNC_ELL_WIDTH; 0: the CSR rows)."""
     cp = _cupy()
     n = A.nrows
     I = C_TYPES[np.dtype(A.itype)]
+    width = ASYNC_ELL_WIDTH if ell_width is None else ell_width
+    width = width if ASYNC_KERNEL == "cw" and n * max(1, width) < 2**31 else 0
+    ell = None
+    if width:
+        try:
+            ell = async_ell(A, width)
+        except cp.cuda.memory.OutOfMemoryError:  # a speed-up only: the CSR rows then
+            width = 0
+    if ell is None:
+        ell = cp.empty(1, dtype=cp.int32)
     f, blocks, span, smem, dyn = async_geometry(f"{ASYNC_KERNELS[ASYNC_KERNEL]}<{I}>", n,
                                                 blocks_per_sm, "bfs_async")
     level = cp.empty(n, dtype=cp.int64)
@@ -528,14 +575,17 @@ def bfs_async(A, source, blocks_per_sm, timeout_s):
     try:
         f((blocks,), (ASYNC_THREADS,), (
             A.indptr, A.indices, np.int64(n), np.int64(source), np.int64(span), dist, inq, box,
-            spill, gbits, tails, ctl, level, np.int32(smem), np.int64(int(timeout_s * 1e9))),
+            spill, gbits, tails, ctl, level, np.int32(smem), np.int64(int(timeout_s * 1e9)),
+            ell, np.int32(width)),
           shared_mem=dyn)
     except driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"bfs_async: cooperative launch of {blocks} blocks of "
                                  f"{ASYNC_THREADS} threads failed: {err}") from err
     status, levels, sent, visits = (int(v) for v in ctl[2:6].get())  # the one host sync
     info = {"status": status, "levels": levels, "messages": sent, "visits": visits,
-            "blocks": blocks, "span": span, "shared": bool(smem)}
+            "blocks": blocks, "span": span, "shared": bool(smem), "ell_width": width}
+    if ASYNC_CTL > 8:  # a probe's trace build (SR_ASYNC_TRACE): the words past the counters
+        info["trace"] = ctl[8:].get()
     return level, info
 
 
