@@ -150,6 +150,23 @@ VARIANTS = [
 ]
 
 
+#: Session 13 (issue 20 item 5): several rows a group (SR_ROWS, "rows": the schedule's
+#: rows_per_group), their first steps together (SR_FUSE), streams that skip L1 with an
+#: evict-first L2 policy (SR_STREAM_LOADS=3), x's gathers with an evict-last one (SR_X_HINT).
+VARIANTS13 = [
+    ("spmv_pull", 0, (), {"mode": 0}),  # the default
+    ("spmv_pull", 0, ("-DSR_ROWS=2",), {"mode": 0, "rows": 2}),
+    ("spmv_pull", 0, ("-DSR_ROWS=4",), {"mode": 0, "rows": 4}),
+    ("spmv_pull", 0, ("-DSR_ROWS=2", "-DSR_FUSE=1"), {"mode": 0, "rows": 2}),
+    ("spmv_pull", 0, ("-DSR_ROWS=4", "-DSR_FUSE=1"), {"mode": 0, "rows": 4}),
+    ("spmv_pull", 0, ("-DSR_STREAM_LOADS=3",), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_STREAM_LOADS=3", "-DSR_X_HINT=1"), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_ROWS=2", "-DSR_FUSE=1", "-DSR_STREAM_LOADS=3"),
+     {"mode": 0, "rows": 2}),
+    ("spmv_pull", 0, ("-DSR_SEGS=1",), {"mode": 0, "segs": 1 << 12}),
+]
+
+
 def report(rows):
     base = rows.get("cuSPARSE plus_times (A @ x)")
     for k, (best, med) in rows.items():
@@ -165,6 +182,10 @@ def main():
     ap.add_argument("--variants", action="store_true",
                     help="also time the kernels compiled with other tiles / cache hints")
     ap.add_argument("--profile", default="", help="graph whose host overhead is profiled")
+    ap.add_argument("--set", default="12", choices=("12", "13"),
+                    help="which variants: session 12's (VARIANTS) or 13's (VARIANTS13)")
+    ap.add_argument("--lean", action="store_true",
+                    help="skip the tiled kernel and the plus-times kernel timings")
     args = ap.parse_args()
     dev = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     print(f"device: {dev}; tile {gs.TILE}; reps {args.reps}")
@@ -201,18 +222,20 @@ def probe_graph(g, args):
     res[("min_plus", "bins")] = (out.copy(), opres.copy())
     rows["kernel min_plus bins x10"] = events(
         lambda: launch_bins(fb, M, x, sr.min_plus, out, opres), args.reps, 10)
-    ft = gs._kernel("spmv_tile", sr.min_plus, np.float32, M.itype, False)
-    st = gs.schedule(M, "spmv_tile")
-    rows["kernel min_plus tile x10"] = events(
-        lambda: launch_tile(ft, M, x, st, out, opres), args.reps, 10)
-    print(f"  check tile == bins: {same((out, opres), res[('min_plus', 'bins')])}; "
-          f"auto == bins: {same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
-    fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
-    rows["kernel plus_times tile x10"] = events(
-        lambda: launch_tile(fp, M, x, st, out, opres, sr.plus_times), args.reps, 10)
-    fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
-    rows["kernel plus_times bins x10"] = events(
-        lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
+    print(f"  check auto == bins: "
+          f"{same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
+    if not args.lean:
+        ft = gs._kernel("spmv_tile", sr.min_plus, np.float32, M.itype, False)
+        st = gs.schedule(M, "spmv_tile")
+        rows["kernel min_plus tile x10"] = events(
+            lambda: launch_tile(ft, M, x, st, out, opres), args.reps, 10)
+        print(f"  check tile == bins: {same((out, opres), res[('min_plus', 'bins')])}")
+        fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
+        rows["kernel plus_times tile x10"] = events(
+            lambda: launch_tile(fp, M, x, st, out, opres, sr.plus_times), args.reps, 10)
+        fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
+        rows["kernel plus_times bins x10"] = events(
+            lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
     ref = (A @ x).get()
     v, p = res[("plus_times", "auto")]
     close = np.allclose(cp.where(p, v, 0).get(), ref, rtol=1e-4, atol=1e-3)
@@ -230,7 +253,8 @@ def probe_graph(g, args):
               f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
     report(rows)
     rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
-    for kind, tile, defs, kw in VARIANTS if args.variants else ():
+    variants = VARIANTS13 if args.set == "13" else VARIANTS
+    for kind, tile, defs, kw in variants if args.variants else ():
         opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
         label = f"{kind} {' '.join(opts)} {kw}"
         try:
@@ -247,11 +271,15 @@ def probe_graph(g, args):
             kw = dict(kw)
             if "segs" in kw:
                 kw["sched"] = seg_schedule(M, kw.pop("segs"))
+            if "rows" in kw:
+                kw["sched"] = gs.pull_schedule(M.indptr, n, kw.pop("rows"))
             run = lambda f=f, kw=kw: launch_bins(f, M, x, sr.min_plus, out, opres, **kw)
         run()
         okv = same((out, opres), res[("min_plus", "bins")])
         rows[f"{label} x10 (ok={okv})"] = events(run, args.reps, 10)
     if len(rows) > 1:
+        rows["cuSPARSE plus_times x10 (again, after the variants)"] = events(
+            lambda: A @ x, args.reps, 10)
         report(rows)
     if g == args.profile:
         host_profile(A, M, u, x)

@@ -30,6 +30,48 @@
 #ifndef SR_STREAM_LOADS
 #define SR_STREAM_LOADS 1
 #endif
+// 3 (a probe switch): read-only loads that skip L1 and are first to leave L2
+// (ld.global.nc.L1::no_allocate.L2::evict_first), so that L1 holds x's values only.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && SR_STREAM_LOADS == 3
+#undef SR_STREAM_LOADS
+#define SR_STREAM_LOADS 1
+#endif
+// (the L2 hint as a policy: .L2::evict_first alone is for 32-byte loads)
+#define SR_NA_LD(T) "{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t" \
+    "ld.global.nc.L1::no_allocate.L2::cache_hint." T
+__device__ __forceinline__ unsigned sr_ld_na(const unsigned* p) {
+    unsigned v;
+    asm(SR_NA_LD("u32") " %0, [%1], pol;\n}" : "=r"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ unsigned long long sr_ld_na(const unsigned long long* p) {
+    unsigned long long v;
+    asm(SR_NA_LD("u64") " %0, [%1], pol;\n}" : "=l"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ uint4 sr_ld_na(const uint4* p) {
+    uint4 v;
+    asm(SR_NA_LD("v4.u32") " {%0, %1, %2, %3}, [%4], pol;\n}"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+// SR_X_HINT (a probe switch, off): the gathers of x with an evict-last L2 policy, so that the
+// matrix streaming through L2 does not push x out of it.
+#ifndef SR_X_HINT
+#define SR_X_HINT 0
+#endif
+template <typename T>
+__device__ __forceinline__ T sr_ldx(const T* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (SR_X_HINT && sizeof(T) == 4) {
+        union { unsigned u; T t; } w;
+        asm("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t"
+            "ld.global.nc.L2::cache_hint.u32 %0, [%1], pol;\n}" : "=r"(w.u) : "l"(p));
+        return w.t;
+    }
+#endif
+    return *p;
+}
 template <int BYTES> struct sr_word { typedef unsigned type; };
 template <> struct sr_word<8> { typedef unsigned long long type; };
 template <int MODE, typename T>
@@ -38,7 +80,11 @@ __device__ __forceinline__ T sr_ld(const T* p) {
         typedef typename sr_word<(int)sizeof(T)>::type U;
         const U* q = reinterpret_cast<const U*>(p);
         union { U u; T t; } w;
-        w.u = MODE == 1 ? __ldcs(q) : __ldcg(q);
+        if constexpr (MODE == 3) {
+            w.u = sr_ld_na(q);
+        } else {
+            w.u = MODE == 1 ? __ldcs(q) : __ldcg(q);
+        }
         return w.t;
     }
     return *p;
@@ -115,7 +161,7 @@ __device__ __forceinline__ void sr_row_step(
     }
     T xv[SR_UNROLL];
 #pragma unroll
-    for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? x[k[u]] : T();
+    for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? sr_ldx(x + k[u]) : T();
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
         if (EMPTY || ok[u]) {  // without EMPTY, no product of an entry that is not there
@@ -150,6 +196,7 @@ __device__ __forceinline__ uint4 sr_ld4(const U* p) {
     const uint4* q = reinterpret_cast<const uint4*>(p);
     if constexpr (SR_STREAM_LOADS == 1) return __ldcs(q);
     else if constexpr (SR_STREAM_LOADS == 2) return __ldcg(q);
+    else if constexpr (SR_STREAM_LOADS == 3) return sr_ld_na(q);
     else return __ldg(q);
 }
 __device__ __forceinline__ unsigned sr_lane4(const uint4& v, int j) {
@@ -200,7 +247,7 @@ __device__ __forceinline__ void sr_row_step_vec(
         }
         T xv[4 * SR_VEC_UNROLL];
 #pragma unroll
-        for (int e = 0; e < 4 * SR_VEC_UNROLL; ++e) xv[e] = ok[e] ? x[k[e]] : T();
+        for (int e = 0; e < 4 * SR_VEC_UNROLL; ++e) xv[e] = ok[e] ? sr_ldx(x + k[e]) : T();
 #pragma unroll
         for (int u = 0; u < SR_VEC_UNROLL; ++u) {
 #pragma unroll
@@ -300,6 +347,95 @@ __device__ __forceinline__ void sr_pull_long_row(
     }
 }
 
+// One row reduced by a group of `lanes` lanes (gmask), its result stored by the first.
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__device__ __forceinline__ void sr_pull_row(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed, long long row, int lane, int lanes, unsigned gmask,
+    R* __restrict__ out, bool* __restrict__ opres, int term_mode, R terminal, R empty)
+{
+    if (allowed != nullptr && !allowed[row]) {
+        if (lane == 0) opres[row] = false;
+        return;
+    }
+    const I begin = indptr[row], end = indptr[row + 1];
+    R acc = EMPTY ? empty : R();
+    bool found = false;
+    if (lanes >= SR_VEC_MIN_LANES && sr_vec_ok<T, I>(indices, avals, astride)) {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, true, false>(indices, avals, astride, x,
+            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    } else {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, false, false>(indices, avals, astride, x,
+            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    }
+    sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc, found);
+    if (lane == 0) {
+        opres[row] = found;
+        if (found) out[row] = acc;
+    }
+}
+
+// SR_ROWS rows a group (a probe switch; 1, one row a group, is the launcher's PULL_ROWS): a
+// block serves SR_ROWS * (threads >> b) rows of bin b, a group rows slot, slot + groups, ...
+// Their row numbers and offsets are loaded at once (one latency for all instead of one a
+// row), and with SR_FUSE the first step of every row is taken together (SR_ROWS rows' loads
+// and gathers in flight at once), the rest row by row.
+#ifndef SR_ROWS
+#define SR_ROWS 1
+#endif
+#ifndef SR_FUSE
+#define SR_FUSE 0
+#endif
+#if SR_SEGS && SR_ROWS != 1
+#error "SR_SEGS takes one row a group"
+#endif
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY,
+          bool VEC>
+__device__ __forceinline__ void sr_rows_steps(
+    const I* __restrict__ indices, const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres, const long long (&row)[SR_ROWS],
+    const I (&begin)[SR_ROWS], const I (&end)[SR_ROWS], int lane, int lanes, unsigned gmask,
+    int term_mode, R terminal, R (&acc)[SR_ROWS], bool (&found)[SR_ROWS])
+{
+    const I step = (I)(lanes * (VEC ? 4 * SR_VEC_UNROLL : SR_UNROLL));
+    I base[SR_ROWS];
+#pragma unroll
+    for (int j = 0; j < SR_ROWS; ++j) {
+        base[j] = VEC ? (begin[j] & ~(I)3) : sr_align_down(begin[j], lanes);
+    }
+    if (SR_FUSE) {
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            if constexpr (VEC) {
+                sr_row_step_vec<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, x, xpres,
+                    row[j], base[j], begin[j], end[j], lane, lanes, acc[j], found[j]);
+            } else {
+                sr_row_step<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, (I)astride, x,
+                    xpres, row[j], base[j], begin[j], end[j], lane, lanes, acc[j], found[j]);
+            }
+            base[j] += step;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < SR_ROWS; ++j) {
+        for (I bs = base[j]; bs < end[j]; bs += step) {
+            if (term_mode != SR_TERM_NONE && (SR_FUSE || bs != base[j])) {
+                const bool t = found[j] && sr_is_terminal<R>(term_mode, acc[j], terminal);
+                if (__any_sync(gmask, t)) break;
+            }
+            if constexpr (VEC) {
+                sr_row_step_vec<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, x, xpres,
+                    row[j], bs, begin[j], end[j], lane, lanes, acc[j], found[j]);
+            } else {
+                sr_row_step<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, (I)astride, x,
+                    xpres, row[j], bs, begin[j], end[j], lane, lanes, acc[j], found[j]);
+            }
+        }
+    }
+}
+
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __device__ __forceinline__ void sr_pull_binned(
     const I* __restrict__ indptr, const I* __restrict__ indices,
@@ -333,41 +469,73 @@ __device__ __forceinline__ void sr_pull_binned(
     const int lanes = 1 << b;
     const int lane = threadIdx.x & (lanes - 1);
     if (slot >= bins[2 + nseg + seg]) return;
-    const long long row = rows[bins[2 + seg] + slot];
+    const unsigned gmask = (lanes == 32) ? 0xffffffffu
+        : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
+    sr_pull_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
+        allowed, (long long)rows[bins[2 + seg] + slot], lane, lanes, gmask, out, opres,
+        term_mode, terminal, empty);
 #else
     int b = 0;
 #pragma unroll
     for (int j = 1; j < SR_NBINS; ++j) if (block >= bins[2 * SR_NBINS + j]) b = j;
     const int lanes = 1 << b;
-    const long long slot = (block - bins[2 * SR_NBINS + b]) * (SR_PULL_THREADS >> b)
+    const long long groups = SR_PULL_THREADS >> b;  // row groups of a block
+    const long long slot = (block - bins[2 * SR_NBINS + b]) * groups * SR_ROWS
                            + (threadIdx.x >> b);
+    const long long count = bins[SR_NBINS + b];
+    const I* __restrict__ brows = rows + bins[b];
     const int lane = threadIdx.x & (lanes - 1);
     // Every lane of a group shares `slot`, so groups leave (or stay) together.
-    if (slot >= bins[SR_NBINS + b]) return;
-    const long long row = rows[bins[b] + slot];
-#endif
+    if (slot >= count) return;
     const unsigned gmask = (lanes == 32) ? 0xffffffffu
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
-    if (allowed != nullptr && !allowed[row]) {
-        if (lane == 0) opres[row] = false;
-        return;
-    }
-    const I begin = indptr[row], end = indptr[row + 1];
-
-    R acc = EMPTY ? empty : R();
-    bool found = false;
-    if (lanes >= SR_VEC_MIN_LANES && sr_vec_ok<T, I>(indices, avals, astride)) {
-        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, true, false>(indices, avals, astride, x,
-            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    if constexpr (SR_ROWS == 1) {
+        sr_pull_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
+            xpres, allowed, (long long)brows[slot], lane, lanes, gmask, out, opres, term_mode,
+            terminal, empty);
     } else {
-        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, false, false>(indices, avals, astride, x,
-            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+        long long row[SR_ROWS];
+        I begin[SR_ROWS], end[SR_ROWS];
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            const long long s = slot + j * groups;
+            row[j] = s < count ? (long long)brows[s] : -1;
+        }
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            begin[j] = row[j] >= 0 ? indptr[row[j]] : (I)0;
+            end[j] = row[j] >= 0 ? indptr[row[j] + 1] : (I)0;
+        }
+        if (allowed != nullptr) {  // a row the mask drops: no entries (its result absent)
+#pragma unroll
+            for (int j = 0; j < SR_ROWS; ++j) {
+                if (row[j] >= 0 && !allowed[row[j]]) end[j] = begin[j];
+            }
+        }
+        R acc[SR_ROWS];
+        bool found[SR_ROWS];
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            acc[j] = EMPTY ? empty : R();
+            found[j] = false;
+        }
+        if (lanes >= SR_VEC_MIN_LANES && sr_vec_ok<T, I>(indices, avals, astride)) {
+            sr_rows_steps<Add, Mul, T, R, I, XFIRST, EMPTY, true>(indices, avals, astride, x,
+                xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+        } else {
+            sr_rows_steps<Add, Mul, T, R, I, XFIRST, EMPTY, false>(indices, avals, astride, x,
+                xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+        }
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc[j], found[j]);
+            if (lane == 0 && row[j] >= 0) {
+                opres[row[j]] = found[j];
+                if (found[j]) out[row[j]] = acc[j];
+            }
+        }
     }
-    sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc, found);
-    if (lane == 0) {
-        opres[row] = found;
-        if (found) out[row] = acc;
-    }
+#endif
 }
 
 // EMPTY: fold from `empty` (sr_fold_e); the launcher instantiates it for idempotent monoids,

@@ -101,17 +101,21 @@ def _terminal(add: Monoid, rtype):
 #: 2**b threads that each keep PULL_UNROLL loads in flight (SR_NBINS, SR_UNROLL in spmv.cu).
 NBINS = 6
 PULL_UNROLL = 4
+#: Rows a group of the pull kernel serves (SR_ROWS in spmv.cu; a block serves PULL_ROWS *
+#: (BLOCK >> b) rows of bin b).
+PULL_ROWS = 1
 
 
-def pull_schedule(indptr, nrows: int) -> dict:
-    """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it)."""
+def pull_schedule(indptr, nrows: int, rows_per_group: int = PULL_ROWS) -> dict:
+    """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it);
+    ``rows_per_group`` is the kernel's SR_ROWS."""
     cp = _cupy()
     # each row's bin and launch key, and the rows of each bin, by kernels of ours (prep.cu: no
     # CuPy element-wise kernel to compile on a first call); long rows first, longest first
     order, counts = _prep.pull_bins(indptr, nrows, NBINS, PULL_UNROLL, LONG_ROW)  # one sync
     nlong = int(counts[NBINS])
     row_start = np.concatenate([[0], np.cumsum(counts[:NBINS])[:-1]])
-    blocks = [-(-int(counts[j]) // (BLOCK >> j)) for j in range(NBINS)]
+    blocks = [-(-int(counts[j]) // ((BLOCK >> j) * rows_per_group)) for j in range(NBINS)]
     block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
     bins = np.concatenate([row_start, counts[:NBINS], block_start, [nlong]]).astype(np.int64)
     return {"rows": order[nlong:], "long_rows": order[:nlong],
