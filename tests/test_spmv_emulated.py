@@ -35,8 +35,16 @@ BUILDS = {
                              ["-DSR_ROWS=2", "-DSR_FUSE=1"], 2),
     "lorland_rows2_fuse": ("lor_land", np.bool_, np.int32, ["-DSR_ROWS=2", "-DSR_FUSE=1"], 2),
     "lorland_i32": ("lor_land", np.bool_, np.int32, [], 1),
+    # the warp-streamed pull (rows a group 0: spmv_warp's plan; no mask)
+    "warp_minplus_i32": ("min_plus", np.float32, np.int32, ["-DKWARP=1"], 0),
+    "warp_minplus_i64": ("min_plus", np.float32, np.int64, ["-DKWARP=1"], 0),
+    "warp_minplus_unroll2": ("min_plus", np.float32, np.int32,
+                             ["-DKWARP=1", "-DSR_WARP_UNROLL=2"], 0),
+    "warp_lorland_i32": ("lor_land", np.bool_, np.int32, ["-DKWARP=1"], 0),
+    "warp_maxmin_f64": ("max_min", np.float64, np.int32, ["-DKWARP=1"], 0),
 }
-CTYPES = {np.float32: "float", np.bool_: "bool", np.int32: "int", np.int64: "long long"}
+CTYPES = {np.float32: "float", np.float64: "double", np.bool_: "bool", np.int32: "int",
+          np.int64: "long long"}
 
 
 @pytest.fixture(scope="module")
@@ -98,15 +106,22 @@ def schedule(indptr, rows_per_group, long_row):
     return order[nlong:], order[:nlong], bins, nlong + sum(blocks)
 
 
-def run(emu, name, indptr, indices, vals, x, allowed, mode, terminal, empty, long_row):
+def run(emu, name, indptr, indices, vals, x, allowed, mode, terminal, empty, long_row,
+        tile=64):
     semi, dt, it, opts, rows_per_group = BUILDS[name]
     exe = build(emu, name)
     n, ncols = indptr.size - 1, x.size
-    rows, long_rows, bins, nblocks = schedule(indptr, rows_per_group, long_row)
+    ntasks = 0
+    if rows_per_group:
+        rows, long_rows, bins, nblocks = schedule(indptr, rows_per_group, long_row)
+    else:  # spmv_warp's plan (tiles of 64 or 256 entries: one window a task, or several)
+        plan = gs.warp_schedule(indptr, n, tile=tile, max_rows=40, long_row=long_row)
+        rows, long_rows, bins = plan["tasks"], plan["long_rows"], np.zeros(1, np.int64)
+        nblocks, ntasks = plan["nblocks"], plan["ntasks"]
     tmp = emu[1]
     rt = vals.dtype
     head = np.array([n, ncols, indices.size, rows.size, long_rows.size, bins.size, nblocks, mode,
-                     allowed is not None, gs.BLOCK], np.int64)
+                     allowed is not None, gs.BLOCK, ntasks, long_row], np.int64)
     parts = [head, indptr.astype(it), indices.astype(it), vals, x, rows.astype(it),
              long_rows.astype(it), bins,
              (allowed if allowed is not None else np.zeros(n, bool)).astype(np.uint8),
@@ -151,6 +166,8 @@ def reference(semi, indptr, indices, vals, x, allowed):
         red, start = np.fmin, np.nan
     elif semi == "plus_times":
         prod, red, start = vals * x[indices], np.add, 0
+    elif semi == "max_min":
+        prod, red, start = np.fmin(vals, x[indices]), np.fmax, np.nan
     else:
         prod, red, start = vals & x[indices], np.logical_or, False
     out = np.full(n, start, dtype=vals.dtype)
@@ -182,12 +199,20 @@ def test_pull_emulated(emu, name, case, masked):
         x = rng.normal(size=ncols).astype(dt)
         x[rng.integers(0, ncols, 20)] = np.inf
         x[rng.integers(0, ncols, 20)] = np.nan
+    if masked and not BUILDS[name][4]:
+        pytest.skip("spmv_warp: no mask (the launcher takes the binned kernel with one)")
     allowed = rng.random(n) < 0.6 if masked else None
     rt = np.dtype(s.result_type(np.dtype(dt)))
     mode, term = gs._pull_terminal(s.add, rt)
     empty = gs._empty(s.add, rt)
-    out, opres = run(emu, name, indptr, indices, vals, x, allowed, mode, term, empty, 300)
     ref, present = reference(semi, indptr, indices, vals, x, allowed)
+    for tile in (64, 256) if not BUILDS[name][4] else (None,):
+        out, opres = run(emu, name, indptr, indices, vals, x, allowed, mode, term, empty, 300,
+                         tile)
+        check(semi, out, opres, ref, present)
+
+
+def check(semi, out, opres, ref, present):
     assert set(np.unique(opres).tolist()) <= {0, 1}  # every row's presence written
     np.testing.assert_array_equal(opres.astype(bool), present)
     if semi == "plus_times":

@@ -64,6 +64,14 @@ def launch_tile(f, M, x, sched, out, opres, semi=sr.min_plus, empty=None):
         gs._empty(semi.add, np.dtype(np.float32))))
 
 
+def launch_warp(f, M, x, sched, out, opres, semi=sr.min_plus):
+    avals, astride = M._values_for(np.float32)
+    f((sched["nblocks"],), (gs.BLOCK,), (
+        M.indptr, M.indices, avals, np.int64(astride), x, sched["tasks"],
+        np.int64(sched["ntasks"]), sched["long_rows"], np.int64(sched["nlong"]),
+        np.int64(sched["long_row"]), out, opres, gs._empty(semi.add, np.dtype(np.float32))))
+
+
 def seg_schedule(M, chunk):
     """The binned pull's plan with rows binned within chunks of ``chunk`` consecutive rows,
     blocks in (chunk, bin) order (for the kernel compiled with -DSR_SEGS=1)."""
@@ -152,18 +160,24 @@ VARIANTS = [
 
 #: Session 13 (issue 20 item 5): several rows a group (SR_ROWS, "rows": the schedule's
 #: rows_per_group), their first steps together (SR_FUSE), streams that skip L1 with an
-#: evict-first L2 policy (SR_STREAM_LOADS=3), x's gathers with an evict-last one (SR_X_HINT).
+#: evict-first L2 policy (SR_STREAM_LOADS=3), x's gathers with an evict-last one (SR_X_HINT);
+#: the warp-streamed pull (spmv_warp: rows in order, every sector of the matrix read once).
 VARIANTS13 = [
     ("spmv_pull", 0, (), {"mode": 0}),  # the default
     ("spmv_pull", 0, ("-DSR_ROWS=2",), {"mode": 0, "rows": 2}),
-    ("spmv_pull", 0, ("-DSR_ROWS=4",), {"mode": 0, "rows": 4}),
     ("spmv_pull", 0, ("-DSR_ROWS=2", "-DSR_FUSE=1"), {"mode": 0, "rows": 2}),
     ("spmv_pull", 0, ("-DSR_ROWS=4", "-DSR_FUSE=1"), {"mode": 0, "rows": 4}),
     ("spmv_pull", 0, ("-DSR_STREAM_LOADS=3",), {"mode": 0}),
     ("spmv_pull", 0, ("-DSR_STREAM_LOADS=3", "-DSR_X_HINT=1"), {"mode": 0}),
     ("spmv_pull", 0, ("-DSR_ROWS=2", "-DSR_FUSE=1", "-DSR_STREAM_LOADS=3"),
      {"mode": 0, "rows": 2}),
-    ("spmv_pull", 0, ("-DSR_SEGS=1",), {"mode": 0, "segs": 1 << 12}),
+    # the warp-streamed pull: rows in order, tasks of `tile` entries (spmv_warp)
+    ("spmv_warp", 512, (), {}),
+    ("spmv_warp", 256, (), {}),
+    ("spmv_warp", 1024, (), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {}),
+    ("spmv_warp", 1024, ("-DSR_WARP_UNROLL=2",), {}),
+    ("spmv_warp", 512, ("-DSR_STREAM_LOADS=3",), {}),
 ]
 
 
@@ -255,8 +269,11 @@ def probe_graph(g, args):
     rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
     variants = VARIANTS13 if args.set == "13" else VARIANTS
     for kind, tile, defs, kw in variants if args.variants else ():
-        opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
-        label = f"{kind} {' '.join(opts)} {kw}"
+        if kind == "spmv_warp":  # (its tile is the schedule's)
+            opts, label = tuple(defs), f"{kind} tile {tile} {' '.join(defs)}"
+        else:
+            opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
+            label = f"{kind} {' '.join(opts)} {kw}"
         try:
             f = variant_kernel(kind, sr.min_plus, M, opts, kw.get("empty"))
         except cp.cuda.compiler.CompileException as err:  # say so, go on
@@ -267,6 +284,9 @@ def probe_graph(g, args):
         if kind == "spmv_tile":
             sched = gs.tile_schedule(M.indptr, n, tile or gs.TILE)
             run = lambda f=f, sched=sched, kw=kw: launch_tile(f, M, x, sched, out, opres, **kw)
+        elif kind == "spmv_warp":
+            sched = gs.warp_schedule(M.indptr, n, tile)
+            run = lambda f=f, sched=sched: launch_warp(f, M, x, sched, out, opres)
         else:
             kw = dict(kw)
             if "segs" in kw:

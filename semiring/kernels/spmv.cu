@@ -759,3 +759,182 @@ __global__ void SR_TILE_BOUNDS spmv_tile(
     sr_pull_tile<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
         allowed, tiles, ntiles, long_rows, nlong, out, opres, empty, s_prod, s_pres, s_ptr);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The warp-streamed pull (spmv_warp): rows in their natural order, a warp a run of consecutive
+// rows, its entries streamed 128 at a time (a lane's 4 consecutive entries, one 16-byte load of
+// indices and one of values: every sector of the matrix read once, by one warp, in order),
+// the rows' results by a segmented reduction in registers: heads of rows as bits in a 128-bit
+// mask (shared memory, a warp's own), each lane folding its entries up to and after its first
+// head, a segmented scan across the lanes (shuffles), the open row's partial carried to the
+// next 128 entries. Tasks: the rows whose first entry falls in one SR_WARP_TILE-sized range of
+// entries (rows longer than `long_row` a block each, first, as in spmv_pull). Only for monoids
+// that fold from `empty` (EMPTY: an identity for the scan), without a mask, every x(k) present
+// and a multiply that is not positional (the launcher checks); a nonempty row is present.
+template <typename T> __device__ __forceinline__ T sr_shfl_up_w(T v, int off) {
+    return __shfl_up_sync(0xffffffffu, v, off);
+}
+template <> __device__ __forceinline__ bool sr_shfl_up_w<bool>(bool v, int off) {
+    return __shfl_up_sync(0xffffffffu, (int)v, off) != 0;
+}
+template <typename T> __device__ __forceinline__ T sr_shfl_w(T v, int src) {
+    return __shfl_sync(0xffffffffu, v, src);
+}
+template <> __device__ __forceinline__ bool sr_shfl_w<bool>(bool v, int src) {
+    return __shfl_sync(0xffffffffu, (int)v, src) != 0;
+}
+#ifndef SR_WARP_UNROLL
+#define SR_WARP_UNROLL 1  // 128-entry windows a step (their loads and gathers in flight at once)
+#endif
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride, const T* __restrict__ x,
+    const I* __restrict__ tasks, long long ntasks,
+    const I* __restrict__ long_rows, long long nlong, long long long_row,
+    R* __restrict__ out, bool* __restrict__ opres, R empty)
+{
+    if constexpr (EMPTY) {
+    __shared__ unsigned s_mask[SR_PULL_THREADS / 32][4];
+    __shared__ I s_row[SR_PULL_THREADS / 32][128];
+    if ((long long)blockIdx.x < nlong) {
+        sr_pull_long_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
+            nullptr, nullptr, (long long)long_rows[blockIdx.x], out, opres, SR_TERM_NONE, R(),
+            empty);
+        return;
+    }
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const unsigned FULL = 0xffffffffu;
+    const long long t = ((long long)blockIdx.x - nlong) * (SR_PULL_THREADS / 32) + warp;
+    if (t >= ntasks) return;  // (uniform across the warp)
+    const I rb = tasks[t];
+    I re = tasks[t + 1];
+    // a long row is the last of its task (the next row starts in a later range): not ours
+    if (re > rb && (long long)(indptr[re] - indptr[re - 1]) > long_row) --re;
+    const I nb = indptr[rb], ne = indptr[re];
+    unsigned* mask = s_mask[warp];
+    I* srow = s_row[warp];
+    const bool vec = sr_vec_ok<T, I>(indices, avals, astride);
+    const I as = (I)astride;
+    R carry = empty;         // the open row's partial (every lane)
+    long long orow = -1;     // the open row: its head seen, its end not yet
+    I nxt = rb;              // the first row whose head is not yet placed
+    for (I base = nb & ~(I)3; base < ne; base += (I)(128 * SR_WARP_UNROLL)) {
+        R v[SR_WARP_UNROLL][4];
+#pragma unroll
+        for (int u = 0; u < SR_WARP_UNROLL; ++u) {
+            const I q = base + (I)(128 * u + 4 * lane);
+            I k[4];
+            T a[4];
+            bool ok[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) ok[j] = q + (I)j >= nb && q + (I)j < ne;
+            if constexpr (sizeof(I) == 4 && sizeof(T) == 4) {
+                if (vec) {
+                    uint4 kq = make_uint4(0u, 0u, 0u, 0u), aq = kq;
+                    if (q < ne && q + 4 > nb) {
+                        kq = sr_ld4(indices + q);
+                        aq = sr_ld4(avals + q);
+                    }
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        k[j] = (I)sr_lane4(kq, j);
+                        union { unsigned w; T t; } c;
+                        c.w = sr_lane4(aq, j);
+                        a[j] = c.t;
+                    }
+                }
+            }
+            if (!vec) {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    k[j] = ok[j] ? sr_ld<SR_STREAM_LOADS>(indices + q + j) : (I)0;
+                    a[j] = ok[j] ? sr_ld<SR_STREAM_LOADS>(avals + (q + j) * as) : T();
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const T xv = ok[j] ? sr_ldx(x + k[j]) : T();
+                v[u][j] = ok[j] ? sr_mult<Mul, T, R, XFIRST>(a[j], xv, -1, (long long)k[j])
+                                : empty;
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < SR_WARP_UNROLL; ++u) {
+            const I w0 = base + (I)(128 * u);
+            if (w0 >= ne) break;
+            // the heads of the rows that start in [w0, w0 + 128), 32 rows at a time
+            if (lane < 4) mask[lane] = 0u;
+            __syncwarp();
+            int nh = 0;
+            for (;;) {
+                const I r = nxt + (I)lane;
+                const bool in = r < re;
+                const I b = in ? indptr[r] : (I)0;
+                const I e = in ? indptr[r + 1] : (I)0;
+                const bool take = in && b < w0 + (I)128;
+                const bool head = take && e > b;
+                const unsigned tk = __ballot_sync(FULL, take);
+                const unsigned hb = __ballot_sync(FULL, head);
+                if (take) opres[r] = e > b;
+                if (head) {
+                    const int pos = (int)(b - w0);
+                    atomicOr(&mask[pos >> 5], 1u << (pos & 31));
+                    srow[nh + __popc(hb & ((1u << lane) - 1u))] = r;
+                }
+                nh += __popc(hb);
+                nxt += (I)__popc(tk);
+                if (tk != FULL) break;
+            }
+            __syncwarp();
+            const unsigned mw = mask[lane >> 3];
+            const int sh = (lane & 7) * 4;
+            const unsigned h = (mw >> sh) & 15u;
+            int before = __popc(mw & ((1u << sh) - 1u));
+#pragma unroll
+            for (int w = 0; w < 3; ++w) before += (w < (lane >> 3)) ? __popc(mask[w]) : 0;
+            // this lane's entries: `lead` up to its first head, `seg` from its last head on;
+            // a row that starts and ends within them is stored here
+            R lead = empty, seg = empty;
+            int rank = before - 1;  // the head of `seg`'s row (its rank in the window)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                if (h >> j & 1u) {
+                    if (rank >= before) out[srow[rank]] = seg;
+                    ++rank;
+                    seg = v[u][j];
+                } else if (rank >= before) {
+                    seg = Add::template f<R, R>(seg, v[u][j], 0, 0, 0, 0);
+                } else {
+                    lead = Add::template f<R, R>(lead, v[u][j], 0, 0, 0, 0);
+                }
+            }
+            // segmented inclusive scan of (has a head, seg or lead) across the lanes
+            bool f = h != 0u;
+            R s = f ? seg : lead;
+#pragma unroll
+            for (int off = 1; off < 32; off <<= 1) {
+                const R so = sr_shfl_up_w<R>(s, off);
+                const bool fo = sr_shfl_up_w<bool>(f, off);
+                if (lane >= off) {
+                    if (!f) s = Add::template f<R, R>(so, s, 0, 0, 0, 0);
+                    f = f || fo;
+                }
+            }
+            if (!f) s = Add::template f<R, R>(carry, s, 0, 0, 0, 0);  // no head up to here
+            R xs = sr_shfl_up_w<R>(s, 1);
+            if (lane == 0) xs = carry;
+            if (h != 0u) {  // the row before this lane's first head ends here
+                const long long prev = before > 0 ? (long long)srow[before - 1] : orow;
+                if (prev >= 0) out[prev] = Add::template f<R, R>(xs, lead, 0, 0, 0, 0);
+            }
+            carry = sr_shfl_w<R>(s, 31);
+            if (nh > 0) orow = (long long)srow[nh - 1];
+            __syncwarp();  // (srow and mask are rewritten by the next window)
+        }
+    }
+    if (orow >= 0 && lane == 0) out[orow] = carry;
+    // rows after the last entry (empty): absent
+    for (I r = nxt + (I)lane; r < re; r += 32) opres[r] = false;
+    }
+}

@@ -28,8 +28,9 @@ template <class V> Arr<V> get(FILE* f, long long n) {
 
 int main(int argc, char** argv) {
     FILE* f = fopen(argv[1], "rb");
-    // n, ncols, nnz, len(rows), len(long_rows), len(bins), nblocks, term_mode, has_allowed, threads
-    auto h = get<long long>(f, 10);
+    // n, ncols, nnz, len(rows), len(long_rows), len(bins), nblocks, term_mode, has_allowed,
+    // threads, ntasks, long_row (spmv_warp: `rows` holds its tasks)
+    auto h = get<long long>(f, 12);
     auto indptr = get<KI>(f, h[0] + 1);
     auto indices = get<KI>(f, h[2]);
     auto vals = get<KT>(f, h[2]);
@@ -45,9 +46,15 @@ int main(int argc, char** argv) {
     memset(opres.data(), 7, h[0]);  // every row's presence must be written
     const bool* al = h[8] ? reinterpret_cast<const bool*>(allowed.data()) : nullptr;
     emu_launch((unsigned)h[6], (unsigned)h[9], [&] {
+#ifdef KWARP
+        spmv_warp<KADD, KMUL, KT, KR, KI, false, KEMPTY>(indptr.data(), indices.data(),
+            vals.data(), 1LL, x.data(), rows.data(), h[10], long_rows.data(), h[4], h[11],
+            out.data(), reinterpret_cast<bool*>(opres.data()), tv[1]);
+#else
         spmv_pull<KADD, KMUL, KT, KR, KI, false, KEMPTY>(indptr.data(), indices.data(),
             vals.data(), 1LL, x.data(), nullptr, al, rows.data(), long_rows.data(), bins.data(),
             out.data(), reinterpret_cast<bool*>(opres.data()), (int)h[7], tv[0], tv[1]);
+#endif
     });
     FILE* g = fopen(argv[2], "wb");
     fwrite(out.data(), sizeof(KR), h[0], g);

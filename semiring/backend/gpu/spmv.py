@@ -45,7 +45,7 @@ def kernel_name(kind: str, sr: Semiring, dtype, itype, xfirst: bool = False) -> 
     if kind == "frontier_degrees":
         return f"frontier_degrees<{I}>"
     tf = {True: "true", False: "false"}
-    if kind in ("spmv_pull", "spmv_tile"):
+    if kind in ("spmv_pull", "spmv_tile", "spmv_warp"):
         empty = folds_from_empty(sr.add, sr.result_type(dtype))
         return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}, {tf[empty]}>"
     return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}>"
@@ -60,6 +60,7 @@ def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
                              sr, dtype, itype))
     names.append(kernel_name("frontier_degrees", sr, dtype, itype))
     names += [kernel_name("spmv_tile", sr, dtype, itype, xf) for xf in (False, True)]
+    names += [kernel_name("spmv_warp", sr, dtype, itype, xf) for xf in (False, True)]
     return names
 
 
@@ -155,6 +156,32 @@ def tile_schedule(indptr, nrows: int, tile: int = TILE, max_rows: int = TILE_ROW
     ntiles, nlong = int(tiles.size) - 1, int(long_rows.size)  # one sync per matrix
     return {"tiles": tiles, "ntiles": ntiles, "long_rows": long_rows, "nlong": nlong,
             "nblocks": nlong + ntiles}
+
+
+#: Entries a task of the warp-streamed pull (spmv_warp) starts in: its rows are those whose
+#: first entry falls in one WARP_TILE-sized range (a warp streams them 128 entries at a time).
+WARP_TILE = 512
+#: Rows a task at most (a long run of empty or short rows is split).
+WARP_ROWS = 1024
+
+
+def warp_schedule(indptr, nrows: int, tile: int = WARP_TILE, max_rows: int = WARP_ROWS,
+                  long_row: int = LONG_ROW) -> dict:
+    """The launch plan of spmv_warp (computed once per matrix and cached on it): ``tasks``
+    holds the first row of each warp's task and then ``nrows``; ``long_rows`` the rows of
+    more than ``long_row`` entries (a block each, first), longest first. A task holds the rows
+    whose first entry falls in one ``tile``-sized range of entries, cut into runs of at most
+    ``max_rows`` rows; a long row is the last of its task (``long_row >= tile``: the next row
+    starts in a later range). ``indptr`` may be a NumPy array (tests)."""
+    assert long_row >= tile
+    plan = tile_schedule(indptr, nrows, tile, max_rows)
+    cp = np if isinstance(indptr, np.ndarray) else _cupy()
+    deg = cp.diff(indptr)
+    long_rows = cp.flatnonzero(deg > long_row)
+    long_rows = long_rows[cp.argsort(-deg[long_rows])].astype(indptr.dtype)
+    nlong, ntasks = int(long_rows.size), plan["ntiles"]
+    return {"tasks": plan["tiles"], "ntasks": ntasks, "long_rows": long_rows, "nlong": nlong,
+            "long_row": long_row, "nblocks": nlong + -(-ntasks // (BLOCK // 32))}
 
 
 #: Which pull kernel: "auto" (:func:`use_tiles`' rule by degrees), "always" (the tiled one
@@ -456,7 +483,8 @@ def schedule(M, kind: str = "spmv_pull") -> dict:
         M._sched = {}
     plan = M._sched.get(kind)
     if plan is None:
-        make = tile_schedule if kind == "spmv_tile" else pull_schedule
+        make = {"spmv_tile": tile_schedule, "spmv_warp": warp_schedule}.get(kind,
+                                                                         pull_schedule)
         plan = M._sched[kind] = make(M.indptr, M.nrows)
     return plan
 
