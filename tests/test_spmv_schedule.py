@@ -83,3 +83,42 @@ def test_pull_policy_tables():
     assert gs._pull_terminal(sr.lor_land.add, b)[0] == gs.TERM_VALUE
     assert gs._pull_terminal(sr.any_pair.add, f32)[0] == gs.TERM_ANY
     assert gs._pull_terminal(sr.plus_times.add, f32)[0] == gs.TERM_NONE
+
+
+def check_warp_plan(indptr, tile, max_rows, long_row):
+    """spmv_warp's plan: consecutive tasks covering every row once; a long row (more than
+    ``long_row`` entries) only as a task's last row (the kernel leaves it to its block), listed
+    in ``long_rows`` longest first; a block holds BLOCK / 32 tasks after the long rows'."""
+    n = indptr.size - 1
+    plan = gs.warp_schedule(indptr, n, tile, max_rows, long_row)
+    tasks, longs = plan["tasks"], plan["long_rows"]
+    deg = np.diff(indptr)
+    assert tasks.dtype == indptr.dtype and longs.dtype == indptr.dtype
+    assert tasks[0] == 0 and tasks[-1] == n and (np.diff(tasks) > 0).all()
+    assert plan["ntasks"] == tasks.size - 1 and plan["nlong"] == longs.size
+    assert plan["long_row"] == long_row
+    assert plan["nblocks"] == plan["nlong"] + -(-plan["ntasks"] // (gs.BLOCK // 32))
+    np.testing.assert_array_equal(np.sort(longs), np.flatnonzero(deg > long_row))
+    assert (np.diff(deg[longs]) <= 0).all()
+    for a, b in itertools.pairwise(tasks):
+        assert b - a <= max_rows
+        assert (deg[a:b - 1] <= long_row).all()
+
+
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+@given(degs=st.lists(st.one_of(st.integers(0, 6), st.integers(0, 80), st.integers(60, 300)),
+                     min_size=1, max_size=200),
+       tile=st.sampled_from([1, 7, 16, 64]), max_rows=st.sampled_from([1, 3, 40]),
+       long_row=st.sampled_from([64, 100, 250]))
+def test_warp_schedule_invariants(itype, degs, tile, max_rows, long_row):
+    indptr = np.concatenate([[0], np.cumsum(degs)]).astype(itype)
+    check_warp_plan(indptr, tile, max_rows, long_row)
+
+
+def test_warp_schedule_awkward():
+    """Empty rows only, one row, rows of exactly LONG_ROW and LONG_ROW + 1 entries."""
+    t, r = gs.WARP_TILE, gs.LONG_ROW
+    for degs in ([0] * 5, [3], [r], [r + 1], [t - 1, t, t + 1, 0, 0, r, r + 1, 1, 2 * r, 0],
+                 [0, 0, r + 1, 0], [0] * 3000 + [5] * 1000 + [0] * 1100):
+        check_warp_plan(np.concatenate([[0], np.cumsum(degs)]).astype(np.int64), t,
+                        gs.WARP_ROWS, r)

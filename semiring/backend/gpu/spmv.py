@@ -206,6 +206,23 @@ TILE_MIN_MEAN_DEGREE = 16
 TILE_MAX_SKEW = 8
 
 
+#: Whether the pull takes the warp-streamed kernel (spmv_warp) where it applies
+#: (:func:`use_warp`): "never" (the binned or tiled one) or "always".
+WARP = "never"
+
+
+def use_warp(M, sr: Semiring, allowed, x_present, rtype) -> bool:
+    """Whether a pull over ``M`` takes the warp-streamed kernel (spmv_warp): rows in their
+    natural order, each sector of the matrix read once (:data:`WARP`). It applies without a
+    mask and with every x(k) present (it loads every entry and has no presence to fold), with
+    a multiply that is not positional (a product's row is not known while it is loaded), a
+    monoid that folds from ``empty`` (the identity of its segmented scan) and no early exit
+    (boolean pulls keep the binned kernel's)."""
+    if WARP == "never" or allowed is not None or x_present is not None or sr.mul.positional:
+        return False
+    return folds_from_empty(sr.add, rtype) and _pull_terminal(sr.add, rtype)[0] == TERM_NONE
+
+
 def max_degree(M) -> int:
     """The longest row of ``M`` (one sync, once per matrix, kept with its schedules)."""
     if M._sched is None:
@@ -303,7 +320,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     allocation and one launch (two allocations, a schedule lookup, a kernel lookup and the
     scalar arguments' boxing before: bench/probes/small_breakdown.py)."""
     if allowed is None and x_present is None and M._sched is not None:
-        plan = M._sched.get((PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED))
+        plan = M._sched.get((PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED, WARP))
         if plan is not None:
             f, grid, block, head, mid, tail, shape, rtype, nbytes, opres = plan
             cp = _cupy()
@@ -325,7 +342,10 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
                                  _terminal(sr.add, rtype)[0])
     mode, term = mt[1]
     empty = mt[2]
-    kind = "spmv_tile" if use_tiles(M, sr, allowed, mt[3]) else "spmv_pull"
+    if use_warp(M, sr, allowed, x_present, rtype):
+        kind = "spmv_warp"
+    else:
+        kind = "spmv_tile" if use_tiles(M, sr, allowed, mt[3]) else "spmv_pull"
     if (M._sched is None or kind not in M._sched) and not kernels.cached(
             _key(kind, sr, dtype, M.itype, xfirst)):
         # the kernel compiles on another thread while the schedule is made
@@ -334,8 +354,14 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     sched = schedule(M, kind)
     f = _kernel(kind, sr, dtype, M.itype, xfirst)
     launch = f if allowed is not None or x_present is not None else _Planner(
-        M, (PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED), f, x_values, out, opres)
-    if kind == "spmv_tile":
+        M, (PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED, WARP), f, x_values, out,
+        opres)
+    if kind == "spmv_warp":
+        launch((sched["nblocks"],), (BLOCK,), (
+            M.indptr, M.indices, avals, np.int64(astride), x_values, sched["tasks"],
+            np.int64(sched["ntasks"]), sched["long_rows"], np.int64(sched["nlong"]),
+            np.int64(sched["long_row"]), out, opres, empty))
+    elif kind == "spmv_tile":
         launch((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
