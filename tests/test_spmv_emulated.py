@@ -173,7 +173,8 @@ def reference(semi, indptr, indices, vals, x, allowed):
     out = np.full(n, start, dtype=vals.dtype)
     nz = deg > 0
     if prod.size:
-        out[nz] = red.reduceat(prod, indptr[:-1][nz])
+        with np.errstate(invalid="ignore"):  # inf + -inf in plus: NaN, as on the device
+            out[nz] = red.reduceat(prod, indptr[:-1][nz])
     return out, present
 
 
@@ -184,9 +185,9 @@ CASES = {  # degrees drawn per row; rows of every bin, empty rows and long rows 
 }
 
 
-@pytest.mark.parametrize("name", sorted(BUILDS))
-@pytest.mark.parametrize("case", sorted(CASES))
-@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("name, case, masked", [
+    (name, case, masked) for name in sorted(BUILDS) for case in sorted(CASES)
+    for masked in ((False, True) if BUILDS[name][4] else (False,))])  # spmv_warp: no mask
 def test_pull_emulated(emu, name, case, masked):
     semi, dt, it, opts, _ = BUILDS[name]
     s = getattr(sr, semi)
@@ -199,8 +200,6 @@ def test_pull_emulated(emu, name, case, masked):
         x = rng.normal(size=ncols).astype(dt)
         x[rng.integers(0, ncols, 20)] = np.inf
         x[rng.integers(0, ncols, 20)] = np.nan
-    if masked and not BUILDS[name][4]:
-        pytest.skip("spmv_warp: no mask (the launcher takes the binned kernel with one)")
     allowed = rng.random(n) < 0.6 if masked else None
     rt = np.dtype(s.result_type(np.dtype(dt)))
     mode, term = gs._pull_terminal(s.add, rt)
