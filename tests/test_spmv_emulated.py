@@ -40,6 +40,10 @@ BUILDS = {
     "warp_minplus_i64": ("min_plus", np.float32, np.int64, ["-DKWARP=1"], 0),
     "warp_minplus_unroll2": ("min_plus", np.float32, np.int32,
                              ["-DKWARP=1", "-DSR_WARP_UNROLL=2"], 0),
+    "warp_minplus_quads2": ("min_plus", np.float32, np.int32,
+                            ["-DKWARP=1", "-DSR_WARP_QUADS=2"], 0),
+    "warp_minplus_quads2_i64": ("min_plus", np.float32, np.int64,
+                                ["-DKWARP=1", "-DSR_WARP_QUADS=2", "-DSR_WARP_UNROLL=2"], 0),
     "warp_lorland_i32": ("lor_land", np.bool_, np.int32, ["-DKWARP=1"], 0),
     "warp_maxmin_f64": ("max_min", np.float64, np.int32, ["-DKWARP=1"], 0),
 }
@@ -114,7 +118,7 @@ def run(emu, name, indptr, indices, vals, x, allowed, mode, terminal, empty, lon
     ntasks = 0
     if rows_per_group:
         rows, long_rows, bins, nblocks = schedule(indptr, rows_per_group, long_row)
-    else:  # spmv_warp's plan (tiles of 64 or 256 entries: one window a task, or several)
+    else:  # spmv_warp's plan (tiles of 64 or 512 entries: one window a task, or several)
         plan = gs.warp_schedule(indptr, n, tile=tile, max_rows=40, long_row=long_row)
         rows, long_rows, bins = plan["tasks"], plan["long_rows"], np.zeros(1, np.int64)
         nblocks, ntasks = plan["nblocks"], plan["ntasks"]
@@ -205,7 +209,7 @@ def test_pull_emulated(emu, name, case, masked):
     mode, term = gs._pull_terminal(s.add, rt)
     empty = gs._empty(s.add, rt)
     ref, present = reference(semi, indptr, indices, vals, x, allowed)
-    for tile in (64, 256) if not BUILDS[name][4] else (None,):
+    for tile in (64, 512) if not BUILDS[name][4] else (None,):
         out, opres = run(emu, name, indptr, indices, vals, x, allowed, mode, term, empty, 300,
                          tile)
         check(semi, out, opres, ref, present)

@@ -173,8 +173,9 @@ VARIANTS13 = [
      {"mode": 0, "rows": 2}),
     # the warp-streamed pull: rows in order, tasks of `tile` entries (spmv_warp)
     ("spmv_warp", 512, (), {}),
-    ("spmv_warp", 256, (), {}),
     ("spmv_warp", 1024, (), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2",), {}),
+    ("spmv_warp", 1024, ("-DSR_WARP_QUADS=2",), {}),
     ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {}),
     ("spmv_warp", 1024, ("-DSR_WARP_UNROLL=2",), {}),
     ("spmv_warp", 512, ("-DSR_STREAM_LOADS=3",), {}),

@@ -762,12 +762,12 @@ __global__ void SR_TILE_BOUNDS spmv_tile(
 
 // ---------------------------------------------------------------------------------------------
 // The warp-streamed pull (spmv_warp): rows in their natural order, a warp a run of consecutive
-// rows, its entries streamed 128 at a time (a lane's 4 consecutive entries, one 16-byte load of
-// indices and one of values: every sector of the matrix read once, by one warp, in order),
-// the rows' results by a segmented reduction in registers: heads of rows as bits in a 128-bit
-// mask (shared memory, a warp's own), each lane folding its entries up to and after its first
-// head, a segmented scan across the lanes (shuffles), the open row's partial carried to the
-// next 128 entries. Tasks: the rows whose first entry falls in one SR_WARP_TILE-sized range of
+// rows, its entries streamed a window of 128 * SR_WARP_QUADS at a time (a lane's quads of 4
+// consecutive entries, 16-byte loads of indices and values: every sector of the matrix read
+// once, by one warp, in order), the rows' results by a segmented reduction in registers:
+// heads of rows as bits of a mask over the window (shared memory, a warp's own), each lane
+// folding its entries up to and after its first head, a segmented scan across the lanes
+// (shuffles), the open row's partial carried to the next window. Tasks: the rows whose first entry falls in one SR_WARP_TILE-sized range of
 // entries (rows longer than `long_row` a block each, first, as in spmv_pull). Only for monoids
 // that fold from `empty` (EMPTY: an identity for the scan), without a mask, every x(k) present
 // and a multiply that is not positional (the launcher checks); a nonempty row is present.
@@ -784,8 +784,14 @@ template <> __device__ __forceinline__ bool sr_shfl_w<bool>(bool v, int src) {
     return __shfl_sync(0xffffffffu, (int)v, src) != 0;
 }
 #ifndef SR_WARP_UNROLL
-#define SR_WARP_UNROLL 1  // 128-entry windows a step (their loads and gathers in flight at once)
+#define SR_WARP_UNROLL 1  // windows a step (their loads and gathers in flight at once)
 #endif
+// Quads (4 consecutive entries) a lane holds in a window: SR_WARP_QUADS * 128 entries a
+// window, fewer heads' passes and scans an entry with more.
+#ifndef SR_WARP_QUADS
+#define SR_WARP_QUADS 1
+#endif
+#define SR_WARP_WIN (128 * SR_WARP_QUADS)
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
     const I* __restrict__ indptr, const I* __restrict__ indices,
@@ -795,8 +801,10 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
     R* __restrict__ out, bool* __restrict__ opres, R empty)
 {
     if constexpr (EMPTY) {
-    __shared__ unsigned s_mask[SR_PULL_THREADS / 32][4];
-    __shared__ I s_row[SR_PULL_THREADS / 32][128];
+    constexpr int Q = SR_WARP_QUADS, W = SR_WARP_WIN, E = 4 * SR_WARP_QUADS;
+    static_assert(E <= 32, "a lane's entries are bits of one mask word");
+    __shared__ unsigned s_mask[SR_PULL_THREADS / 32][W / 32];
+    __shared__ I s_row[SR_PULL_THREADS / 32][W];
     if ((long long)blockIdx.x < nlong) {
         sr_pull_long_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
             nullptr, nullptr, (long long)long_rows[blockIdx.x], out, opres, SR_TERM_NONE, R(),
@@ -819,41 +827,45 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
     R carry = empty;         // the open row's partial (every lane)
     long long orow = -1;     // the open row: its head seen, its end not yet
     I nxt = rb;              // the first row whose head is not yet placed
-    for (I base = nb & ~(I)3; base < ne; base += (I)(128 * SR_WARP_UNROLL)) {
-        R v[SR_WARP_UNROLL][4];
+    for (I base = nb & ~(I)3; base < ne; base += (I)(W * SR_WARP_UNROLL)) {
+        R v[SR_WARP_UNROLL][E];
 #pragma unroll
         for (int u = 0; u < SR_WARP_UNROLL; ++u) {
-            const I q = base + (I)(128 * u + 4 * lane);
-            I k[4];
-            T a[4];
-            bool ok[4];
+            const I q = base + (I)(W * u + E * lane);
+            I k[E];
+            T a[E];
+            bool ok[E];
 #pragma unroll
-            for (int j = 0; j < 4; ++j) ok[j] = q + (I)j >= nb && q + (I)j < ne;
+            for (int j = 0; j < E; ++j) ok[j] = q + (I)j >= nb && q + (I)j < ne;
             if constexpr (sizeof(I) == 4 && sizeof(T) == 4) {
                 if (vec) {
-                    uint4 kq = make_uint4(0u, 0u, 0u, 0u), aq = kq;
-                    if (q < ne && q + 4 > nb) {
-                        kq = sr_ld4(indices + q);
-                        aq = sr_ld4(avals + q);
-                    }
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) {
-                        k[j] = (I)sr_lane4(kq, j);
-                        union { unsigned w; T t; } c;
-                        c.w = sr_lane4(aq, j);
-                        a[j] = c.t;
+                    for (int c = 0; c < Q; ++c) {
+                        const I qc = q + (I)(4 * c);
+                        uint4 kq = make_uint4(0u, 0u, 0u, 0u), aq = kq;
+                        if (qc < ne && qc + 4 > nb) {
+                            kq = sr_ld4(indices + qc);
+                            aq = sr_ld4(avals + qc);
+                        }
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) {
+                            k[4 * c + j] = (I)sr_lane4(kq, j);
+                            union { unsigned w; T t; } cv;
+                            cv.w = sr_lane4(aq, j);
+                            a[4 * c + j] = cv.t;
+                        }
                     }
                 }
             }
             if (!vec) {
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {
+                for (int j = 0; j < E; ++j) {
                     k[j] = ok[j] ? sr_ld<SR_STREAM_LOADS>(indices + q + j) : (I)0;
                     a[j] = ok[j] ? sr_ld<SR_STREAM_LOADS>(avals + (q + j) * as) : T();
                 }
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
+            for (int j = 0; j < E; ++j) {
                 const T xv = ok[j] ? sr_ldx(x + k[j]) : T();
                 v[u][j] = ok[j] ? sr_mult<Mul, T, R, XFIRST>(a[j], xv, -1, (long long)k[j])
                                 : empty;
@@ -861,10 +873,10 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
         }
 #pragma unroll
         for (int u = 0; u < SR_WARP_UNROLL; ++u) {
-            const I w0 = base + (I)(128 * u);
+            const I w0 = base + (I)(W * u);
             if (w0 >= ne) break;
-            // the heads of the rows that start in [w0, w0 + 128), 32 rows at a time
-            if (lane < 4) mask[lane] = 0u;
+            // the heads of the rows that start in [w0, w0 + W), 32 rows at a time
+            if (lane < W / 32) mask[lane] = 0u;
             __syncwarp();
             int nh = 0;
             for (;;) {
@@ -872,7 +884,7 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
                 const bool in = r < re;
                 const I b = in ? indptr[r] : (I)0;
                 const I e = in ? indptr[r + 1] : (I)0;
-                const bool take = in && b < w0 + (I)128;
+                const bool take = in && b < w0 + (I)W;
                 const bool head = take && e > b;
                 const unsigned tk = __ballot_sync(FULL, take);
                 const unsigned hb = __ballot_sync(FULL, head);
@@ -887,18 +899,18 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
                 if (tk != FULL) break;
             }
             __syncwarp();
-            const unsigned mw = mask[lane >> 3];
-            const int sh = (lane & 7) * 4;
-            const unsigned h = (mw >> sh) & 15u;
+            const int word = (E * lane) >> 5, sh = (E * lane) & 31;
+            const unsigned mw = mask[word];
+            const unsigned h = (mw >> sh) & (E == 32 ? 0xffffffffu : (1u << E) - 1u);
             int before = __popc(mw & ((1u << sh) - 1u));
 #pragma unroll
-            for (int w = 0; w < 3; ++w) before += (w < (lane >> 3)) ? __popc(mask[w]) : 0;
+            for (int w = 0; w < W / 32 - 1; ++w) before += (w < word) ? __popc(mask[w]) : 0;
             // this lane's entries: `lead` up to its first head, `seg` from its last head on;
             // a row that starts and ends within them is stored here
             R lead = empty, seg = empty;
             int rank = before - 1;  // the head of `seg`'s row (its rank in the window)
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
+            for (int j = 0; j < E; ++j) {
                 if (h >> j & 1u) {
                     if (rank >= before) out[srow[rank]] = seg;
                     ++rank;
