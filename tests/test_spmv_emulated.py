@@ -210,8 +210,8 @@ def test_pull_emulated(emu, name, case, masked):
     empty = gs._empty(s.add, rt)
     ref, present = reference(semi, indptr, indices, vals, x, allowed)
     for tile in (64, 512) if not BUILDS[name][4] else (None,):
-        out, opres = run(emu, name, indptr, indices, vals, x, allowed, mode, term, empty, 300,
-                         tile)
+        out, opres = run(emu, name, indptr, indices, vals, x, allowed, mode, term, empty,
+                         max(300, tile or 0), tile)
         check(semi, out, opres, ref, present)
 
 
