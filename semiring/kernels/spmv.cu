@@ -37,7 +37,8 @@
 #define SR_STREAM_LOADS 1
 #endif
 // (the L2 hint as a policy: .L2::evict_first alone is for 32-byte loads)
-#define SR_NA_LD(T) "{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t" \
+#define SR_NA_LD(T) "{\n\t.reg .b64 pol;\n\t" \
+    "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t" \
     "ld.global.nc.L1::no_allocate.L2::cache_hint." T
 __device__ __forceinline__ unsigned sr_ld_na(const unsigned* p) {
     unsigned v;
@@ -767,10 +768,11 @@ __global__ void SR_TILE_BOUNDS spmv_tile(
 // once, by one warp, in order), the rows' results by a segmented reduction in registers:
 // heads of rows as bits of a mask over the window (shared memory, a warp's own), each lane
 // folding its entries up to and after its first head, a segmented scan across the lanes
-// (shuffles), the open row's partial carried to the next window. Tasks: the rows whose first entry falls in one SR_WARP_TILE-sized range of
-// entries (rows longer than `long_row` a block each, first, as in spmv_pull). Only for monoids
-// that fold from `empty` (EMPTY: an identity for the scan), without a mask, every x(k) present
-// and a multiply that is not positional (the launcher checks); a nonempty row is present.
+// (shuffles), the open row's partial carried to the next window. Tasks: the rows whose first
+// entry falls in one WARP_TILE-sized range of entries (warp_schedule in backend/gpu/spmv.py;
+// rows longer than `long_row` a block each, first, as in spmv_pull). Only for monoids that
+// fold from `empty` (EMPTY: an identity for the scan), without a mask, every x(k) present and
+// a multiply that is not positional (the launcher checks); a nonempty row is present.
 template <typename T> __device__ __forceinline__ T sr_shfl_up_w(T v, int off) {
     return __shfl_up_sync(0xffffffffu, v, off);
 }

@@ -22,7 +22,10 @@ template <class V> Arr<V> alloc(long long n) {
 }
 template <class V> Arr<V> get(FILE* f, long long n) {
     Arr<V> v = alloc<V>(n);
-    if (n > 0 && fread(v.data(), sizeof(V), n, f) != (size_t)n) { fprintf(stderr, "short\n"); exit(2); }
+    if (n > 0 && fread(v.data(), sizeof(V), n, f) != (size_t)n) {
+        fprintf(stderr, "short input\n");
+        exit(2);
+    }
     return v;
 }
 

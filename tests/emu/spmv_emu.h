@@ -37,7 +37,11 @@ template <class T> T __ldg(const T* p) { return *p; }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 
 // per (warp, mask): a barrier of the mask's lanes and the lanes' exchange slots
-struct EmuGroup { std::barrier<> bar; unsigned long long slot[32]; explicit EmuGroup(int n) : bar(n) {} };
+struct EmuGroup {
+    std::barrier<> bar;
+    unsigned long long slot[32];
+    explicit EmuGroup(int n) : bar(n) {}
+};
 inline std::mutex emu_mu;
 inline std::map<std::pair<unsigned, unsigned>, std::unique_ptr<EmuGroup>> emu_groups;
 inline EmuGroup& emu_group(unsigned mask) {
