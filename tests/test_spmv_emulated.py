@@ -44,6 +44,8 @@ BUILDS = {
                             ["-DKWARP=1", "-DSR_WARP_QUADS=2"], 0),
     "warp_minplus_quads2_i64": ("min_plus", np.float32, np.int64,
                                 ["-DKWARP=1", "-DSR_WARP_QUADS=2", "-DSR_WARP_UNROLL=2"], 0),
+    "warp_minplus_reload": ("min_plus", np.float32, np.int32,
+                            ["-DKWARP=1", "-DSR_WARP_BATCH=0"], 0),
     "warp_lorland_i32": ("lor_land", np.bool_, np.int32, ["-DKWARP=1"], 0),
     "warp_maxmin_f64": ("max_min", np.float64, np.int32, ["-DKWARP=1"], 0),
 }

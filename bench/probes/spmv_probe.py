@@ -182,6 +182,19 @@ VARIANTS13 = [
 ]
 
 
+#: Session 13, second run: the warp-streamed pull with the rows' offsets kept in registers
+#: (SR_WARP_BATCH, the default) against the first run's best (offsets loaded every window).
+VARIANTS13B = [
+    ("spmv_pull", 0, (), {"mode": 0}),  # the binned default
+    ("spmv_warp", 512, ("-DSR_WARP_BATCH=0", "-DSR_WARP_UNROLL=2"), {}),  # first run's best
+    ("spmv_warp", 512, (), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {}),
+    ("spmv_warp", 1024, ("-DSR_WARP_UNROLL=2",), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2",), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_MIN_BLOCKS=8",), {}),
+]
+
+
 def report(rows):
     base = rows.get("cuSPARSE plus_times (A @ x)")
     for k, (best, med) in rows.items():
@@ -197,8 +210,8 @@ def main():
     ap.add_argument("--variants", action="store_true",
                     help="also time the kernels compiled with other tiles / cache hints")
     ap.add_argument("--profile", default="", help="graph whose host overhead is profiled")
-    ap.add_argument("--set", default="12", choices=("12", "13"),
-                    help="which variants: session 12's (VARIANTS) or 13's (VARIANTS13)")
+    ap.add_argument("--set", default="12", choices=("12", "13", "13b"),
+                    help="which variants: session 12's (VARIANTS) or 13's (VARIANTS13, 13B)")
     ap.add_argument("--lean", action="store_true",
                     help="skip the tiled kernel and the plus-times kernel timings")
     args = ap.parse_args()
@@ -219,8 +232,10 @@ def probe_graph(g, args):
     n = A.shape[0]
     mean, top = M.nvals / n, gs.max_degree(M)
     tiled = gs.use_tiles(M, sr.min_plus, None, 0)
+    warp = gs.use_warp(M, sr.min_plus, None, None, np.dtype(np.float32))
+    pick = "warp" if warp else "tiles" if tiled else "bins"
     print(f"\n{g}: n={n} nnz={A.nnz} itype={np.dtype(M.itype)} mean deg {mean:.1f} max deg "
-          f"{top}, auto picks {'tiles' if tiled else 'bins'} (generated in {tgen:.1f} s)")
+          f"{top}, auto picks {pick} (generated in {tgen:.1f} s)")
     rows = {}
     rows["cuSPARSE plus_times (A @ x)"] = events(lambda: A @ x, args.reps)
     rows["cuSPARSE plus_times x10"] = events(lambda: A @ x, args.reps, 10)
@@ -268,7 +283,7 @@ def probe_graph(g, args):
               f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
     report(rows)
     rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
-    variants = VARIANTS13 if args.set == "13" else VARIANTS
+    variants = {"12": VARIANTS, "13": VARIANTS13, "13b": VARIANTS13B}[args.set]
     for kind, tile, defs, kw in variants if args.variants else ():
         if kind == "spmv_warp":  # (its tile is the schedule's)
             opts, label = tuple(defs), f"{kind} tile {tile} {' '.join(defs)}"

@@ -794,8 +794,19 @@ template <> __device__ __forceinline__ bool sr_shfl_w<bool>(bool v, int src) {
 #define SR_WARP_QUADS 1
 #endif
 #define SR_WARP_WIN (128 * SR_WARP_QUADS)
+// The offsets of 32 rows kept in registers across windows (one load a row), rather than
+// loaded again for every window (0: two loads a lane a window).
+#ifndef SR_WARP_BATCH
+#define SR_WARP_BATCH 1
+#endif
+// SR_WARP_MIN_BLOCKS (a probe switch): blocks a multiprocessor must hold (a register cap).
+#ifdef SR_WARP_MIN_BLOCKS
+#define SR_WARP_BOUNDS __launch_bounds__(SR_PULL_THREADS, SR_WARP_MIN_BLOCKS)
+#else
+#define SR_WARP_BOUNDS __launch_bounds__(SR_PULL_THREADS)
+#endif
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
-__global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
+__global__ void SR_WARP_BOUNDS spmv_warp(
     const I* __restrict__ indptr, const I* __restrict__ indices,
     const T* __restrict__ avals, long long astride, const T* __restrict__ x,
     const I* __restrict__ tasks, long long ntasks,
@@ -827,8 +838,15 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
     const bool vec = sr_vec_ok<T, I>(indices, avals, astride);
     const I as = (I)astride;
     R carry = empty;         // the open row's partial (every lane)
-    long long orow = -1;     // the open row: its head seen, its end not yet
+    I orow = (I)-1;          // the open row: its head seen, its end not yet
     I nxt = rb;              // the first row whose head is not yet placed
+#if SR_WARP_BATCH
+    // rows bat .. bat + 31 in registers: lane l holds row bat + l's offsets
+    I bat = rb;
+    I rend = rb + (I)lane < re ? indptr[rb + (I)lane + 1] : ne;
+    I rbeg = sr_shfl_up_w<I>(rend, 1);
+    if (lane == 0) rbeg = nb;
+#endif
     for (I base = nb & ~(I)3; base < ne; base += (I)(W * SR_WARP_UNROLL)) {
         R v[SR_WARP_UNROLL][E];
 #pragma unroll
@@ -882,10 +900,16 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
             __syncwarp();
             int nh = 0;
             for (;;) {
+#if SR_WARP_BATCH
+                const I r = bat + (I)lane;
+                const bool in = r >= nxt && r < re;
+                const I b = rbeg, e = rend;
+#else
                 const I r = nxt + (I)lane;
                 const bool in = r < re;
                 const I b = in ? indptr[r] : (I)0;
                 const I e = in ? indptr[r + 1] : (I)0;
+#endif
                 const bool take = in && b < w0 + (I)W;
                 const bool head = take && e > b;
                 const unsigned tk = __ballot_sync(FULL, take);
@@ -898,7 +922,18 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
                 }
                 nh += __popc(hb);
                 nxt += (I)__popc(tk);
+#if SR_WARP_BATCH
+                // a row of the batch starts past the window, or no rows are left: done; else
+                // the batch is used up: the next 32 rows
+                if (nxt < bat + (I)32 || nxt >= re) break;
+                const I last = sr_shfl_w<I>(rend, 31);
+                bat += (I)32;
+                rend = bat + (I)lane < re ? indptr[bat + (I)lane + 1] : ne;
+                rbeg = sr_shfl_up_w<I>(rend, 1);
+                if (lane == 0) rbeg = last;
+#else
                 if (tk != FULL) break;
+#endif
             }
             __syncwarp();
             const int word = (E * lane) >> 5, sh = (E * lane) & 31;
@@ -939,11 +974,11 @@ __global__ void __launch_bounds__(SR_PULL_THREADS) spmv_warp(
             R xs = sr_shfl_up_w<R>(s, 1);
             if (lane == 0) xs = carry;
             if (h != 0u) {  // the row before this lane's first head ends here
-                const long long prev = before > 0 ? (long long)srow[before - 1] : orow;
+                const I prev = before > 0 ? srow[before - 1] : orow;
                 if (prev >= 0) out[prev] = Add::template f<R, R>(xs, lead, 0, 0, 0, 0);
             }
             carry = sr_shfl_w<R>(s, 31);
-            if (nh > 0) orow = (long long)srow[nh - 1];
+            if (nh > 0) orow = srow[nh - 1];
             __syncwarp();  // (srow and mask are rewritten by the next window)
         }
     }

@@ -207,8 +207,19 @@ TILE_MAX_SKEW = 8
 
 
 #: Whether the pull takes the warp-streamed kernel (spmv_warp) where it applies
-#: (:func:`use_warp`): "never" (the binned or tiled one) or "always".
-WARP = "never"
+#: (:func:`use_warp`): "auto" (by size and mean degree, below), "always" or "never" (the
+#: binned or tiled one).
+WARP = "auto"
+#: The "auto" rule: the warp-streamed kernel for matrices of at least WARP_MIN_NNZ entries
+#: and a mean degree of at least WARP_MIN_MEAN_DEGREE. H200, min-plus float32, ten launches
+#: (bench/probes/spmv_probe.py --variants --set 13, session 13), binned against warp-streamed
+#: (tasks of 512 entries, two windows a step): urand-22 (134 M entries, mean 32) 1.105 against
+#: 1.009 ms, kron-22 (128 M, mean 31) 1.002 / 0.941, where the binned kernel's passes over
+#: the bins read the matrix's shared sectors twice; kron-20 (31 M, mean 30) 0.238 / 0.249 and
+#: the 2048² grid (17 M, mean 4) 0.063 / 0.082, where they do not cost it that much. The
+#: threshold lies between the two sizes measured (not placed more finely yet).
+WARP_MIN_NNZ = 1 << 26
+WARP_MIN_MEAN_DEGREE = 8
 
 
 def use_warp(M, sr: Semiring, allowed, x_present, rtype) -> bool:
@@ -220,7 +231,10 @@ def use_warp(M, sr: Semiring, allowed, x_present, rtype) -> bool:
     (boolean pulls keep the binned kernel's)."""
     if WARP == "never" or allowed is not None or x_present is not None or sr.mul.positional:
         return False
-    return folds_from_empty(sr.add, rtype) and _pull_terminal(sr.add, rtype)[0] == TERM_NONE
+    if not folds_from_empty(sr.add, rtype) or _pull_terminal(sr.add, rtype)[0] != TERM_NONE:
+        return False
+    return WARP == "always" or (M.nvals >= WARP_MIN_NNZ
+                                and M.nvals >= WARP_MIN_MEAN_DEGREE * M.nrows)
 
 
 def max_degree(M) -> int:
