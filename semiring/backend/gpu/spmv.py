@@ -222,19 +222,23 @@ WARP_MIN_NNZ = 1 << 26
 WARP_MIN_MEAN_DEGREE = 8
 
 
-def use_warp(M, sr: Semiring, allowed, x_present, rtype) -> bool:
+def use_warp(M, sr: Semiring, allowed, x_present, dtype) -> bool:
     """Whether a pull over ``M`` takes the warp-streamed kernel (spmv_warp): rows in their
     natural order, each sector of the matrix read once (:data:`WARP`). It applies without a
     mask and with every x(k) present (it loads every entry and has no presence to fold), with
     a multiply that is not positional (a product's row is not known while it is loaded), a
     monoid that folds from ``empty`` (the identity of its segmented scan) and no early exit
-    (boolean pulls keep the binned kernel's)."""
+    (boolean pulls keep the binned kernel's). "auto" takes it where it was measured: 4-byte
+    indices and values (its 16-byte loads), :data:`WARP_MIN_NNZ`, :data:`WARP_MIN_MEAN_DEGREE`."""
     if WARP == "never" or allowed is not None or x_present is not None or sr.mul.positional:
         return False
+    rtype = sr.result_type(dtype)
     if not folds_from_empty(sr.add, rtype) or _pull_terminal(sr.add, rtype)[0] != TERM_NONE:
         return False
-    return WARP == "always" or (M.nvals >= WARP_MIN_NNZ
-                                and M.nvals >= WARP_MIN_MEAN_DEGREE * M.nrows)
+    if WARP == "always":
+        return True
+    return (np.dtype(M.itype).itemsize == 4 and np.dtype(dtype).itemsize == 4
+            and M.nvals >= WARP_MIN_NNZ and M.nvals >= WARP_MIN_MEAN_DEGREE * M.nrows)
 
 
 def max_degree(M) -> int:
@@ -356,7 +360,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
                                  _terminal(sr.add, rtype)[0])
     mode, term = mt[1]
     empty = mt[2]
-    if use_warp(M, sr, allowed, x_present, rtype):
+    if use_warp(M, sr, allowed, x_present, dtype):
         kind = "spmv_warp"
     else:
         kind = "spmv_tile" if use_tiles(M, sr, allowed, mt[3]) else "spmv_pull"
