@@ -189,9 +189,11 @@ VARIANTS13B = [
     ("spmv_warp", 512, ("-DSR_WARP_BATCH=0", "-DSR_WARP_UNROLL=2"), {}),  # first run's best
     ("spmv_warp", 512, (), {}),
     ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {}),
-    ("spmv_warp", 1024, ("-DSR_WARP_UNROLL=2",), {}),
     ("spmv_warp", 512, ("-DSR_WARP_QUADS=2",), {}),
     ("spmv_warp", 512, ("-DSR_WARP_MIN_BLOCKS=8",), {}),
+    # rows over 1024 entries a block each (not a warp's 8 windows or more in a row)
+    ("spmv_warp", 512, (), {"long_row": 1024}),
+    ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {"long_row": 1024}),
 ]
 
 
@@ -286,7 +288,7 @@ def probe_graph(g, args):
     variants = {"12": VARIANTS, "13": VARIANTS13, "13b": VARIANTS13B}[args.set]
     for kind, tile, defs, kw in variants if args.variants else ():
         if kind == "spmv_warp":  # (its tile is the schedule's)
-            opts, label = tuple(defs), f"{kind} tile {tile} {' '.join(defs)}"
+            opts, label = tuple(defs), f"{kind} tile {tile} {' '.join(defs)} {kw}"
         else:
             opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
             label = f"{kind} {' '.join(opts)} {kw}"
@@ -301,7 +303,7 @@ def probe_graph(g, args):
             sched = gs.tile_schedule(M.indptr, n, tile or gs.TILE)
             run = lambda f=f, sched=sched, kw=kw: launch_tile(f, M, x, sched, out, opres, **kw)
         elif kind == "spmv_warp":
-            sched = gs.warp_schedule(M.indptr, n, tile)
+            sched = gs.warp_schedule(M.indptr, n, tile, long_row=kw.get("long_row", gs.LONG_ROW))
             run = lambda f=f, sched=sched: launch_warp(f, M, x, sched, out, opres)
         else:
             kw = dict(kw)

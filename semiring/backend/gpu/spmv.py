@@ -163,10 +163,12 @@ def tile_schedule(indptr, nrows: int, tile: int = TILE, max_rows: int = TILE_ROW
 WARP_TILE = 512
 #: Rows a task at most (a long run of empty or short rows is split).
 WARP_ROWS = 1024
+#: Rows longer than this get a block each in the warp-streamed pull (at least WARP_TILE).
+WARP_LONG_ROW = LONG_ROW
 
 
 def warp_schedule(indptr, nrows: int, tile: int = WARP_TILE, max_rows: int = WARP_ROWS,
-                  long_row: int = LONG_ROW) -> dict:
+                  long_row: int = WARP_LONG_ROW) -> dict:
     """The launch plan of spmv_warp (computed once per matrix and cached on it): ``tasks``
     holds the first row of each warp's task and then ``nrows``; ``long_rows`` the rows of
     more than ``long_row`` entries (a block each, first), longest first. A task holds the rows
