@@ -38,8 +38,8 @@ BUILDS = {
     # the warp-streamed pull (rows a group 0: spmv_warp's plan; no mask)
     "warp_minplus_i32": ("min_plus", np.float32, np.int32, ["-DKWARP=1"], 0),
     "warp_minplus_i64": ("min_plus", np.float32, np.int64, ["-DKWARP=1"], 0),
-    "warp_minplus_unroll2": ("min_plus", np.float32, np.int32,
-                             ["-DKWARP=1", "-DSR_WARP_UNROLL=2"], 0),
+    "warp_minplus_unroll1": ("min_plus", np.float32, np.int32,
+                             ["-DKWARP=1", "-DSR_WARP_UNROLL=1"], 0),
     "warp_minplus_quads2": ("min_plus", np.float32, np.int32,
                             ["-DKWARP=1", "-DSR_WARP_QUADS=2"], 0),
     "warp_minplus_quads2_i64": ("min_plus", np.float32, np.int64,

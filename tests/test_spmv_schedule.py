@@ -116,8 +116,8 @@ def test_warp_schedule_invariants(itype, degs, tile, max_rows, long_row):
 
 
 def test_warp_schedule_awkward():
-    """Empty rows only, one row, rows of exactly LONG_ROW and LONG_ROW + 1 entries."""
-    t, r = gs.WARP_TILE, gs.LONG_ROW
+    """Empty rows only, one row, rows of exactly WARP_LONG_ROW and WARP_LONG_ROW + 1 entries."""
+    t, r = gs.WARP_TILE, gs.WARP_LONG_ROW
     for degs in ([0] * 5, [3], [r], [r + 1], [t - 1, t, t + 1, 0, 0, r, r + 1, 1, 2 * r, 0],
                  [0, 0, r + 1, 0], [0] * 3000 + [5] * 1000 + [0] * 1100):
         check_warp_plan(np.concatenate([[0], np.cumsum(degs)]).astype(np.int64), t,
@@ -126,33 +126,31 @@ def test_warp_schedule_awkward():
 
 def test_warp_policy(monkeypatch):
     """Where the launcher takes the warp-streamed pull (use_warp, on the host): "auto" for
-    large matrices of 4-byte indices and values with a mean degree of at least
-    WARP_MIN_MEAN_DEGREE, idempotent monoids with an `empty` and no early exit, no mask, every
-    x(k) present, a multiply that is not positional; "always" / "never" as named."""
+    4-byte indices and values with a mean degree of at least WARP_MIN_MEAN_DEGREE,
+    idempotent monoids with an `empty` and no early exit, no mask, every x(k) present, a
+    multiply that is not positional; "always" / "never" as named."""
     import types
 
     import semiring as sr
 
     f32 = np.dtype(np.float32)
-    big = types.SimpleNamespace(itype=np.dtype(np.int32), nvals=gs.WARP_MIN_NNZ,
-                                nrows=gs.WARP_MIN_NNZ // gs.WARP_MIN_MEAN_DEGREE)
+    dense = types.SimpleNamespace(itype=np.dtype(np.int32), nvals=8000,
+                                  nrows=8000 // gs.WARP_MIN_MEAN_DEGREE)
     monkeypatch.setattr(gs, "WARP", "auto")
-    assert gs.use_warp(big, sr.min_plus, None, None, f32)
-    assert gs.use_warp(big, sr.max_min, None, None, f32)
-    assert not gs.use_warp(big, sr.plus_times, None, None, f32)  # no `empty`
-    assert not gs.use_warp(big, sr.lor_land, None, None, np.dtype(np.bool_))  # early exit
-    assert not gs.use_warp(big, sr.min_plus, object(), None, f32)  # a mask
-    assert not gs.use_warp(big, sr.min_plus, None, object(), f32)  # x not all present
-    assert not gs.use_warp(big, sr.min_secondi, None, None, f32)  # positional
-    assert not gs.use_warp(big, sr.min_plus, None, None, np.dtype(np.float64))
-    sparse = types.SimpleNamespace(itype=big.itype, nvals=big.nvals, nrows=big.nrows * 2)
+    assert gs.use_warp(dense, sr.min_plus, None, None, f32)
+    assert gs.use_warp(dense, sr.max_min, None, None, f32)
+    assert not gs.use_warp(dense, sr.plus_times, None, None, f32)  # no `empty`
+    assert not gs.use_warp(dense, sr.lor_land, None, None, np.dtype(np.bool_))  # early exit
+    assert not gs.use_warp(dense, sr.min_plus, object(), None, f32)  # a mask
+    assert not gs.use_warp(dense, sr.min_plus, None, object(), f32)  # x not all present
+    assert not gs.use_warp(dense, sr.min_secondi, None, None, f32)  # positional
+    assert not gs.use_warp(dense, sr.min_plus, None, None, np.dtype(np.float64))
+    sparse = types.SimpleNamespace(itype=dense.itype, nvals=dense.nvals - 1, nrows=dense.nrows)
     assert not gs.use_warp(sparse, sr.min_plus, None, None, f32)
-    small = types.SimpleNamespace(itype=big.itype, nvals=big.nvals - 1, nrows=1000)
-    assert not gs.use_warp(small, sr.min_plus, None, None, f32)
-    wide = types.SimpleNamespace(itype=np.dtype(np.int64), nvals=big.nvals, nrows=big.nrows)
+    wide = types.SimpleNamespace(itype=np.dtype(np.int64), nvals=dense.nvals, nrows=dense.nrows)
     assert not gs.use_warp(wide, sr.min_plus, None, None, f32)
     monkeypatch.setattr(gs, "WARP", "always")
-    assert gs.use_warp(small, sr.min_plus, None, None, f32)
-    assert not gs.use_warp(small, sr.plus_times, None, None, f32)
+    assert gs.use_warp(sparse, sr.min_plus, None, None, f32)
+    assert not gs.use_warp(sparse, sr.plus_times, None, None, f32)
     monkeypatch.setattr(gs, "WARP", "never")
-    assert not gs.use_warp(big, sr.min_plus, None, None, f32)
+    assert not gs.use_warp(dense, sr.min_plus, None, None, f32)

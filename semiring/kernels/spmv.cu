@@ -785,8 +785,12 @@ template <typename T> __device__ __forceinline__ T sr_shfl_w(T v, int src) {
 template <> __device__ __forceinline__ bool sr_shfl_w<bool>(bool v, int src) {
     return __shfl_sync(0xffffffffu, (int)v, src) != 0;
 }
+// Windows a step, their loads and gathers in flight at once: 2 (H200, min-plus float32, ten
+// launches, bench/probes/spmv_probe.py --set 13b, rows over 1024 entries a block each; 1 / 2
+// windows): kron-22 0.926 / 0.915 ms, kron-21 0.454 / 0.447, kron-20 0.223 / 0.219,
+// urand-22 1.007 / 1.006, urand-20 0.259 / 0.260.
 #ifndef SR_WARP_UNROLL
-#define SR_WARP_UNROLL 1  // windows a step (their loads and gathers in flight at once)
+#define SR_WARP_UNROLL 2
 #endif
 // Quads (4 consecutive entries) a lane holds in a window: SR_WARP_QUADS * 128 entries a
 // window, fewer heads' passes and scans an entry with more.

@@ -163,8 +163,12 @@ def tile_schedule(indptr, nrows: int, tile: int = TILE, max_rows: int = TILE_ROW
 WARP_TILE = 512
 #: Rows a task at most (a long run of empty or short rows is split).
 WARP_ROWS = 1024
-#: Rows longer than this get a block each in the warp-streamed pull (at least WARP_TILE).
-WARP_LONG_ROW = LONG_ROW
+#: Rows longer than this get a block each in the warp-streamed pull (at least WARP_TILE):
+#: a warp that streams one 4096-entry row alone forms a tail. H200, min-plus float32, ten
+#: launches (bench/probes/spmv_probe.py --set 13b; 4096 / 1024): kron-20 0.247 / 0.219 ms
+#: (two windows a step), kron-21 0.455 / 0.447, kron-22 0.929 / 0.915, urand-22 (no row over
+#: 65) 1.014 / 1.006.
+WARP_LONG_ROW = 1024
 
 
 def warp_schedule(indptr, nrows: int, tile: int = WARP_TILE, max_rows: int = WARP_ROWS,
@@ -209,18 +213,17 @@ TILE_MAX_SKEW = 8
 
 
 #: Whether the pull takes the warp-streamed kernel (spmv_warp) where it applies
-#: (:func:`use_warp`): "auto" (by size and mean degree, below), "always" or "never" (the
-#: binned or tiled one).
+#: (:func:`use_warp`): "auto" (by mean degree, below), "always" or "never" (the binned or
+#: tiled one).
 WARP = "auto"
-#: The "auto" rule: the warp-streamed kernel for matrices of at least WARP_MIN_NNZ entries
-#: and a mean degree of at least WARP_MIN_MEAN_DEGREE. H200, min-plus float32, ten launches
-#: (bench/probes/spmv_probe.py --variants --set 13, session 13), binned against warp-streamed
-#: (tasks of 512 entries, two windows a step): urand-22 (134 M entries, mean 32) 1.105 against
-#: 1.009 ms, kron-22 (128 M, mean 31) 1.002 / 0.941, where the binned kernel's passes over
-#: the bins read the matrix's shared sectors twice; kron-20 (31 M, mean 30) 0.238 / 0.249 and
-#: the 2048² grid (17 M, mean 4) 0.063 / 0.082, where they do not cost it that much. The
-#: threshold lies between the two sizes measured (not placed more finely yet).
-WARP_MIN_NNZ = 1 << 26
+#: The "auto" rule: the warp-streamed kernel for a mean degree of at least
+#: WARP_MIN_MEAN_DEGREE. H200, min-plus float32, ten launches (bench/probes/spmv_probe.py
+#: --variants --set 13b, session 13), binned against warp-streamed (tasks of 512 entries, two
+#: windows a step, rows over 1024 entries a block each), ms: urand-22 1.114 / 1.006, kron-22
+#: 0.988 / 0.915, kron-21 0.469 / 0.447, kron-20 0.238 / 0.219, urand-20 0.277 / 0.260 (mean
+#: degrees 30 to 32); the 2048² grid (mean 4) 0.063 / 0.088, where one lane a row of the
+#: binned kernel is exact and the warp's heads and scans cost more than the sectors they save.
+#: The threshold lies between the degrees measured (not placed more finely yet).
 WARP_MIN_MEAN_DEGREE = 8
 
 
@@ -231,7 +234,7 @@ def use_warp(M, sr: Semiring, allowed, x_present, dtype) -> bool:
     a multiply that is not positional (a product's row is not known while it is loaded), a
     monoid that folds from ``empty`` (the identity of its segmented scan) and no early exit
     (boolean pulls keep the binned kernel's). "auto" takes it where it was measured: 4-byte
-    indices and values (its 16-byte loads), :data:`WARP_MIN_NNZ`, :data:`WARP_MIN_MEAN_DEGREE`."""
+    indices and values (its 16-byte loads) and :data:`WARP_MIN_MEAN_DEGREE`."""
     if WARP == "never" or allowed is not None or x_present is not None or sr.mul.positional:
         return False
     rtype = sr.result_type(dtype)
@@ -240,7 +243,7 @@ def use_warp(M, sr: Semiring, allowed, x_present, dtype) -> bool:
     if WARP == "always":
         return True
     return (np.dtype(M.itype).itemsize == 4 and np.dtype(dtype).itemsize == 4
-            and M.nvals >= WARP_MIN_NNZ and M.nvals >= WARP_MIN_MEAN_DEGREE * M.nrows)
+            and M.nvals >= WARP_MIN_MEAN_DEGREE * M.nrows)
 
 
 def max_degree(M) -> int:
