@@ -197,6 +197,15 @@ VARIANTS13B = [
 ]
 
 
+#: Session 13, final: the defaults (two windows a step, long rows from 1024) against 2 quads
+#: a lane with the same long rows (measured only with long rows from 4096 before).
+VARIANTS13C = [
+    ("spmv_warp", 512, (), {"long_row": 1024}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2",), {"long_row": 1024}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2", "-DSR_WARP_UNROLL=1"), {"long_row": 1024}),
+]
+
+
 def report(rows):
     base = rows.get("cuSPARSE plus_times (A @ x)")
     for k, (best, med) in rows.items():
@@ -212,8 +221,8 @@ def main():
     ap.add_argument("--variants", action="store_true",
                     help="also time the kernels compiled with other tiles / cache hints")
     ap.add_argument("--profile", default="", help="graph whose host overhead is profiled")
-    ap.add_argument("--set", default="12", choices=("12", "13", "13b"),
-                    help="which variants: session 12's (VARIANTS) or 13's (VARIANTS13, 13B)")
+    ap.add_argument("--set", default="12", choices=("12", "13", "13b", "13c"),
+                    help="which variants: session 12's (VARIANTS) or 13's (VARIANTS13, 13B, 13C)")
     ap.add_argument("--lean", action="store_true",
                     help="skip the tiled kernel and the plus-times kernel timings")
     args = ap.parse_args()
@@ -285,7 +294,8 @@ def probe_graph(g, args):
               f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
     report(rows)
     rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
-    variants = {"12": VARIANTS, "13": VARIANTS13, "13b": VARIANTS13B}[args.set]
+    variants = {"12": VARIANTS, "13": VARIANTS13, "13b": VARIANTS13B,
+                "13c": VARIANTS13C}[args.set]
     for kind, tile, defs, kw in variants if args.variants else ():
         if kind == "spmv_warp":  # (its tile is the schedule's)
             opts, label = tuple(defs), f"{kind} tile {tile} {' '.join(defs)} {kw}"
