@@ -198,7 +198,7 @@ def test_pull_emulated(emu, name, case, masked):
     semi, dt, it, opts, _ = BUILDS[name]
     s = getattr(sr, semi)
     rng = np.random.default_rng(zlib.crc32(f"{name} {case} {masked}".encode()))
-    n, ncols = 700, 900
+    n, ncols = 500, 720
     indptr, indices, vals = random_csr(rng, n, ncols, CASES[case], dt)
     if dt == np.bool_:
         x = rng.random(ncols) < 0.5
