@@ -155,8 +155,10 @@ def tile_edges(seed=0):
                                    "plus_pair", "any_pair", "min_first", "min_secondi"])
 @pytest.mark.parametrize("int64", [False, True])
 def test_gpu_tiled_pull_boundaries(sname, int64, monkeypatch):
-    """The tiled pull (spmv_tile) and the binned one (spmv_pull) against the CPU backend, dense
-    and sparse x, with and without a mask (the launcher then takes the binned kernel)."""
+    """The tiled pull (spmv_tile), the binned one (spmv_pull) and the warp-streamed one
+    (spmv_warp, where it applies: dense x, no mask, a monoid folding from `empty`) against the
+    CPU backend, dense and sparse x, with and without a mask (the launcher then takes the
+    binned kernel)."""
     from semiring.backend.gpu import spmv as _gpu
 
     S = tile_edges()
@@ -178,8 +180,10 @@ def test_gpu_tiled_pull_boundaries(sname, int64, monkeypatch):
             kw_c = {} if mask is None else {"mask": mask.S}
             kw_g = {} if mask is None else {"mask": mask.to_gpu().S}
             exp = sr.mxv(Ac, uc, sname, direction="pull", **kw_c)
-            for tiled in ("always", "never", "auto"):
+            for tiled, warp in (("always", "never"), ("never", "never"), ("auto", "never"),
+                                ("never", "always")):
                 monkeypatch.setattr(_gpu, "TILED", tiled)
+                monkeypatch.setattr(_gpu, "WARP", warp)
                 got = sr.mxv(Ag, uc.to_gpu(), sname, direction="pull", **kw_g)
                 _compare(sname, got, exp, Ac, uc, "mxv")
 
@@ -240,9 +244,9 @@ def nan_rows(seed=0):
 
 
 @pytest.mark.parametrize("sname", ["min_plus", "max_plus", "min_first", "max_min", "plus_times"])
-@pytest.mark.parametrize("tiled", ["always", "never"])
+@pytest.mark.parametrize("tiled", ["always", "never", "warp"])
 def test_gpu_pull_nan_inf(sname, tiled, monkeypatch):
-    """NaN, inf and -inf products through both pull kernels, from the monoid's `empty` (fmin /
+    """NaN, inf and -inf products through the pull kernels (binned, tiled, warp-streamed), from the monoid's `empty` (fmin /
     fmax ignore a NaN, a row of NaN gives NaN) and through the (acc, found) folds, dense and
     sparse x (x holding NaN too), against the CPU backend; then the same matrix with its
     indices and values 4 bytes off a 16-byte boundary, where the 16-byte loads do not apply."""
@@ -266,7 +270,8 @@ def test_gpu_pull_nan_inf(sname, tiled, monkeypatch):
     dense = sr.Vector.from_dense(xd, device="cpu")
     idx = np.sort(rng.choice(n, n // 2, replace=False))
     sparse = sr.Vector.from_coo(idx, xd[idx], size=n, device="cpu")
-    monkeypatch.setattr(_gpu, "TILED", tiled)
+    monkeypatch.setattr(_gpu, "TILED", "never" if tiled == "warp" else tiled)
+    monkeypatch.setattr(_gpu, "WARP", "always" if tiled == "warp" else "never")
     for uc in (dense, sparse):
         exp = sr.mxv(Ac, uc, sname, direction="pull")
         for A in (Ag, Aoff):

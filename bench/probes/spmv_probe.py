@@ -64,6 +64,14 @@ def launch_tile(f, M, x, sched, out, opres, semi=sr.min_plus, empty=None):
         gs._empty(semi.add, np.dtype(np.float32))))
 
 
+def launch_warp(f, M, x, sched, out, opres, semi=sr.min_plus):
+    avals, astride = M._values_for(np.float32)
+    f((sched["nblocks"],), (gs.BLOCK,), (
+        M.indptr, M.indices, avals, np.int64(astride), x, sched["tasks"],
+        np.int64(sched["ntasks"]), sched["long_rows"], np.int64(sched["nlong"]),
+        np.int64(sched["long_row"]), out, opres, gs._empty(semi.add, np.dtype(np.float32))))
+
+
 def seg_schedule(M, chunk):
     """The binned pull's plan with rows binned within chunks of ``chunk`` consecutive rows,
     blocks in (chunk, bin) order (for the kernel compiled with -DSR_SEGS=1)."""
@@ -150,6 +158,54 @@ VARIANTS = [
 ]
 
 
+#: Session 13 (issue 20 item 5): several rows a group (SR_ROWS, "rows": the schedule's
+#: rows_per_group), their first steps together (SR_FUSE), streams that skip L1 with an
+#: evict-first L2 policy (SR_STREAM_LOADS=3), x's gathers with an evict-last one (SR_X_HINT);
+#: the warp-streamed pull (spmv_warp: rows in order, every sector of the matrix read once).
+VARIANTS13 = [
+    ("spmv_pull", 0, (), {"mode": 0}),  # the default
+    ("spmv_pull", 0, ("-DSR_ROWS=2",), {"mode": 0, "rows": 2}),
+    ("spmv_pull", 0, ("-DSR_ROWS=2", "-DSR_FUSE=1"), {"mode": 0, "rows": 2}),
+    ("spmv_pull", 0, ("-DSR_ROWS=4", "-DSR_FUSE=1"), {"mode": 0, "rows": 4}),
+    ("spmv_pull", 0, ("-DSR_STREAM_LOADS=3",), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_STREAM_LOADS=3", "-DSR_X_HINT=1"), {"mode": 0}),
+    ("spmv_pull", 0, ("-DSR_ROWS=2", "-DSR_FUSE=1", "-DSR_STREAM_LOADS=3"),
+     {"mode": 0, "rows": 2}),
+    # the warp-streamed pull: rows in order, tasks of `tile` entries (spmv_warp)
+    ("spmv_warp", 512, (), {}),
+    ("spmv_warp", 1024, (), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2",), {}),
+    ("spmv_warp", 1024, ("-DSR_WARP_QUADS=2",), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {}),
+    ("spmv_warp", 1024, ("-DSR_WARP_UNROLL=2",), {}),
+    ("spmv_warp", 512, ("-DSR_STREAM_LOADS=3",), {}),
+]
+
+
+#: Session 13, second run: the warp-streamed pull with the rows' offsets kept in registers
+#: (SR_WARP_BATCH, the default) against the first run's best (offsets loaded every window).
+VARIANTS13B = [
+    ("spmv_pull", 0, (), {"mode": 0}),  # the binned default
+    ("spmv_warp", 512, ("-DSR_WARP_BATCH=0", "-DSR_WARP_UNROLL=2"), {}),  # first run's best
+    ("spmv_warp", 512, (), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2",), {}),
+    ("spmv_warp", 512, ("-DSR_WARP_MIN_BLOCKS=8",), {}),
+    # rows over 1024 entries a block each (not a warp's 8 windows or more in a row)
+    ("spmv_warp", 512, (), {"long_row": 1024}),
+    ("spmv_warp", 512, ("-DSR_WARP_UNROLL=2",), {"long_row": 1024}),
+]
+
+
+#: Session 13, final: the defaults (two windows a step, long rows from 1024) against 2 quads
+#: a lane with the same long rows (measured only with long rows from 4096 before).
+VARIANTS13C = [
+    ("spmv_warp", 512, (), {"long_row": 1024}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2",), {"long_row": 1024}),
+    ("spmv_warp", 512, ("-DSR_WARP_QUADS=2", "-DSR_WARP_UNROLL=1"), {"long_row": 1024}),
+]
+
+
 def report(rows):
     base = rows.get("cuSPARSE plus_times (A @ x)")
     for k, (best, med) in rows.items():
@@ -165,6 +221,10 @@ def main():
     ap.add_argument("--variants", action="store_true",
                     help="also time the kernels compiled with other tiles / cache hints")
     ap.add_argument("--profile", default="", help="graph whose host overhead is profiled")
+    ap.add_argument("--set", default="12", choices=("12", "13", "13b", "13c"),
+                    help="which variants: session 12's (VARIANTS) or 13's (VARIANTS13, 13B, 13C)")
+    ap.add_argument("--lean", action="store_true",
+                    help="skip the tiled kernel and the plus-times kernel timings")
     args = ap.parse_args()
     dev = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     print(f"device: {dev}; tile {gs.TILE}; reps {args.reps}")
@@ -183,8 +243,10 @@ def probe_graph(g, args):
     n = A.shape[0]
     mean, top = M.nvals / n, gs.max_degree(M)
     tiled = gs.use_tiles(M, sr.min_plus, None, 0)
+    warp = gs.use_warp(M, sr.min_plus, None, None, np.dtype(np.float32))
+    pick = "warp" if warp else "tiles" if tiled else "bins"
     print(f"\n{g}: n={n} nnz={A.nnz} itype={np.dtype(M.itype)} mean deg {mean:.1f} max deg "
-          f"{top}, auto picks {'tiles' if tiled else 'bins'} (generated in {tgen:.1f} s)")
+          f"{top}, auto picks {pick} (generated in {tgen:.1f} s)")
     rows = {}
     rows["cuSPARSE plus_times (A @ x)"] = events(lambda: A @ x, args.reps)
     rows["cuSPARSE plus_times x10"] = events(lambda: A @ x, args.reps, 10)
@@ -201,18 +263,20 @@ def probe_graph(g, args):
     res[("min_plus", "bins")] = (out.copy(), opres.copy())
     rows["kernel min_plus bins x10"] = events(
         lambda: launch_bins(fb, M, x, sr.min_plus, out, opres), args.reps, 10)
-    ft = gs._kernel("spmv_tile", sr.min_plus, np.float32, M.itype, False)
-    st = gs.schedule(M, "spmv_tile")
-    rows["kernel min_plus tile x10"] = events(
-        lambda: launch_tile(ft, M, x, st, out, opres), args.reps, 10)
-    print(f"  check tile == bins: {same((out, opres), res[('min_plus', 'bins')])}; "
-          f"auto == bins: {same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
-    fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
-    rows["kernel plus_times tile x10"] = events(
-        lambda: launch_tile(fp, M, x, st, out, opres, sr.plus_times), args.reps, 10)
-    fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
-    rows["kernel plus_times bins x10"] = events(
-        lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
+    print(f"  check auto == bins: "
+          f"{same(res[('min_plus', 'auto')], res[('min_plus', 'bins')])}")
+    if not args.lean:
+        ft = gs._kernel("spmv_tile", sr.min_plus, np.float32, M.itype, False)
+        st = gs.schedule(M, "spmv_tile")
+        rows["kernel min_plus tile x10"] = events(
+            lambda: launch_tile(ft, M, x, st, out, opres), args.reps, 10)
+        print(f"  check tile == bins: {same((out, opres), res[('min_plus', 'bins')])}")
+        fp = gs._kernel("spmv_tile", sr.plus_times, np.float32, M.itype, False)
+        rows["kernel plus_times tile x10"] = events(
+            lambda: launch_tile(fp, M, x, st, out, opres, sr.plus_times), args.reps, 10)
+        fp = gs._kernel("spmv_pull", sr.plus_times, np.float32, M.itype, False)
+        rows["kernel plus_times bins x10"] = events(
+            lambda: launch_bins(fp, M, x, sr.plus_times, out, opres), args.reps, 10)
     ref = (A @ x).get()
     v, p = res[("plus_times", "auto")]
     close = np.allclose(cp.where(p, v, 0).get(), ref, rtol=1e-4, atol=1e-3)
@@ -230,9 +294,14 @@ def probe_graph(g, args):
               f"{bool((p.get() == nz).all() and (v.get()[nz] == refm[nz]).all())}")
     report(rows)
     rows = {"cuSPARSE plus_times x10": rows["cuSPARSE plus_times x10"]}
-    for kind, tile, defs, kw in VARIANTS if args.variants else ():
-        opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
-        label = f"{kind} {' '.join(opts)} {kw}"
+    variants = {"12": VARIANTS, "13": VARIANTS13, "13b": VARIANTS13B,
+                "13c": VARIANTS13C}[args.set]
+    for kind, tile, defs, kw in variants if args.variants else ():
+        if kind == "spmv_warp":  # (its tile is the schedule's)
+            opts, label = tuple(defs), f"{kind} tile {tile} {' '.join(defs)} {kw}"
+        else:
+            opts = (f"-DSR_TILE={tile or gs.TILE}", *defs)
+            label = f"{kind} {' '.join(opts)} {kw}"
         try:
             f = variant_kernel(kind, sr.min_plus, M, opts, kw.get("empty"))
         except cp.cuda.compiler.CompileException as err:  # say so, go on
@@ -243,15 +312,22 @@ def probe_graph(g, args):
         if kind == "spmv_tile":
             sched = gs.tile_schedule(M.indptr, n, tile or gs.TILE)
             run = lambda f=f, sched=sched, kw=kw: launch_tile(f, M, x, sched, out, opres, **kw)
+        elif kind == "spmv_warp":
+            sched = gs.warp_schedule(M.indptr, n, tile, long_row=kw.get("long_row", gs.LONG_ROW))
+            run = lambda f=f, sched=sched: launch_warp(f, M, x, sched, out, opres)
         else:
             kw = dict(kw)
             if "segs" in kw:
                 kw["sched"] = seg_schedule(M, kw.pop("segs"))
+            if "rows" in kw:
+                kw["sched"] = gs.pull_schedule(M.indptr, n, kw.pop("rows"))
             run = lambda f=f, kw=kw: launch_bins(f, M, x, sr.min_plus, out, opres, **kw)
         run()
         okv = same((out, opres), res[("min_plus", "bins")])
         rows[f"{label} x10 (ok={okv})"] = events(run, args.reps, 10)
     if len(rows) > 1:
+        rows["cuSPARSE plus_times x10 (again, after the variants)"] = events(
+            lambda: A @ x, args.reps, 10)
         report(rows)
     if g == args.profile:
         host_profile(A, M, u, x)

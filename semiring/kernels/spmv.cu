@@ -30,6 +30,49 @@
 #ifndef SR_STREAM_LOADS
 #define SR_STREAM_LOADS 1
 #endif
+// 3 (a probe switch): read-only loads that skip L1 and are first to leave L2
+// (ld.global.nc.L1::no_allocate.L2::evict_first), so that L1 holds x's values only.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && SR_STREAM_LOADS == 3
+#undef SR_STREAM_LOADS
+#define SR_STREAM_LOADS 1
+#endif
+// (the L2 hint as a policy: .L2::evict_first alone is for 32-byte loads)
+#define SR_NA_LD(T) "{\n\t.reg .b64 pol;\n\t" \
+    "createpolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t" \
+    "ld.global.nc.L1::no_allocate.L2::cache_hint." T
+__device__ __forceinline__ unsigned sr_ld_na(const unsigned* p) {
+    unsigned v;
+    asm(SR_NA_LD("u32") " %0, [%1], pol;\n}" : "=r"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ unsigned long long sr_ld_na(const unsigned long long* p) {
+    unsigned long long v;
+    asm(SR_NA_LD("u64") " %0, [%1], pol;\n}" : "=l"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ uint4 sr_ld_na(const uint4* p) {
+    uint4 v;
+    asm(SR_NA_LD("v4.u32") " {%0, %1, %2, %3}, [%4], pol;\n}"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+// SR_X_HINT (a probe switch, off): the gathers of x with an evict-last L2 policy, so that the
+// matrix streaming through L2 does not push x out of it.
+#ifndef SR_X_HINT
+#define SR_X_HINT 0
+#endif
+template <typename T>
+__device__ __forceinline__ T sr_ldx(const T* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (SR_X_HINT && sizeof(T) == 4) {
+        union { unsigned u; T t; } w;
+        asm("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t"
+            "ld.global.nc.L2::cache_hint.u32 %0, [%1], pol;\n}" : "=r"(w.u) : "l"(p));
+        return w.t;
+    }
+#endif
+    return *p;
+}
 template <int BYTES> struct sr_word { typedef unsigned type; };
 template <> struct sr_word<8> { typedef unsigned long long type; };
 template <int MODE, typename T>
@@ -38,7 +81,11 @@ __device__ __forceinline__ T sr_ld(const T* p) {
         typedef typename sr_word<(int)sizeof(T)>::type U;
         const U* q = reinterpret_cast<const U*>(p);
         union { U u; T t; } w;
-        w.u = MODE == 1 ? __ldcs(q) : __ldcg(q);
+        if constexpr (MODE == 3) {
+            w.u = sr_ld_na(q);
+        } else {
+            w.u = MODE == 1 ? __ldcs(q) : __ldcg(q);
+        }
         return w.t;
     }
     return *p;
@@ -115,7 +162,7 @@ __device__ __forceinline__ void sr_row_step(
     }
     T xv[SR_UNROLL];
 #pragma unroll
-    for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? x[k[u]] : T();
+    for (int u = 0; u < SR_UNROLL; ++u) xv[u] = ok[u] ? sr_ldx(x + k[u]) : T();
 #pragma unroll
     for (int u = 0; u < SR_UNROLL; ++u) {
         if (EMPTY || ok[u]) {  // without EMPTY, no product of an entry that is not there
@@ -150,6 +197,7 @@ __device__ __forceinline__ uint4 sr_ld4(const U* p) {
     const uint4* q = reinterpret_cast<const uint4*>(p);
     if constexpr (SR_STREAM_LOADS == 1) return __ldcs(q);
     else if constexpr (SR_STREAM_LOADS == 2) return __ldcg(q);
+    else if constexpr (SR_STREAM_LOADS == 3) return sr_ld_na(q);
     else return __ldg(q);
 }
 __device__ __forceinline__ unsigned sr_lane4(const uint4& v, int j) {
@@ -200,7 +248,7 @@ __device__ __forceinline__ void sr_row_step_vec(
         }
         T xv[4 * SR_VEC_UNROLL];
 #pragma unroll
-        for (int e = 0; e < 4 * SR_VEC_UNROLL; ++e) xv[e] = ok[e] ? x[k[e]] : T();
+        for (int e = 0; e < 4 * SR_VEC_UNROLL; ++e) xv[e] = ok[e] ? sr_ldx(x + k[e]) : T();
 #pragma unroll
         for (int u = 0; u < SR_VEC_UNROLL; ++u) {
 #pragma unroll
@@ -300,6 +348,95 @@ __device__ __forceinline__ void sr_pull_long_row(
     }
 }
 
+// One row reduced by a group of `lanes` lanes (gmask), its result stored by the first.
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__device__ __forceinline__ void sr_pull_row(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres,
+    const bool* __restrict__ allowed, long long row, int lane, int lanes, unsigned gmask,
+    R* __restrict__ out, bool* __restrict__ opres, int term_mode, R terminal, R empty)
+{
+    if (allowed != nullptr && !allowed[row]) {
+        if (lane == 0) opres[row] = false;
+        return;
+    }
+    const I begin = indptr[row], end = indptr[row + 1];
+    R acc = EMPTY ? empty : R();
+    bool found = false;
+    if (lanes >= SR_VEC_MIN_LANES && sr_vec_ok<T, I>(indices, avals, astride)) {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, true, false>(indices, avals, astride, x,
+            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    } else {
+        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, false, false>(indices, avals, astride, x,
+            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    }
+    sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc, found);
+    if (lane == 0) {
+        opres[row] = found;
+        if (found) out[row] = acc;
+    }
+}
+
+// SR_ROWS rows a group (a probe switch; 1, one row a group, is the launcher's PULL_ROWS): a
+// block serves SR_ROWS * (threads >> b) rows of bin b, a group rows slot, slot + groups, ...
+// Their row numbers and offsets are loaded at once (one latency for all instead of one a
+// row), and with SR_FUSE the first step of every row is taken together (SR_ROWS rows' loads
+// and gathers in flight at once), the rest row by row.
+#ifndef SR_ROWS
+#define SR_ROWS 1
+#endif
+#ifndef SR_FUSE
+#define SR_FUSE 0
+#endif
+#if SR_SEGS && SR_ROWS != 1
+#error "SR_SEGS takes one row a group"
+#endif
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY,
+          bool VEC>
+__device__ __forceinline__ void sr_rows_steps(
+    const I* __restrict__ indices, const T* __restrict__ avals, long long astride,
+    const T* __restrict__ x, const bool* __restrict__ xpres, const long long (&row)[SR_ROWS],
+    const I (&begin)[SR_ROWS], const I (&end)[SR_ROWS], int lane, int lanes, unsigned gmask,
+    int term_mode, R terminal, R (&acc)[SR_ROWS], bool (&found)[SR_ROWS])
+{
+    const I step = (I)(lanes * (VEC ? 4 * SR_VEC_UNROLL : SR_UNROLL));
+    I base[SR_ROWS];
+#pragma unroll
+    for (int j = 0; j < SR_ROWS; ++j) {
+        base[j] = VEC ? (begin[j] & ~(I)3) : sr_align_down(begin[j], lanes);
+    }
+    if (SR_FUSE) {
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            if constexpr (VEC) {
+                sr_row_step_vec<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, x, xpres,
+                    row[j], base[j], begin[j], end[j], lane, lanes, acc[j], found[j]);
+            } else {
+                sr_row_step<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, (I)astride, x,
+                    xpres, row[j], base[j], begin[j], end[j], lane, lanes, acc[j], found[j]);
+            }
+            base[j] += step;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < SR_ROWS; ++j) {
+        for (I bs = base[j]; bs < end[j]; bs += step) {
+            if (term_mode != SR_TERM_NONE && (SR_FUSE || bs != base[j])) {
+                const bool t = found[j] && sr_is_terminal<R>(term_mode, acc[j], terminal);
+                if (__any_sync(gmask, t)) break;
+            }
+            if constexpr (VEC) {
+                sr_row_step_vec<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, x, xpres,
+                    row[j], bs, begin[j], end[j], lane, lanes, acc[j], found[j]);
+            } else {
+                sr_row_step<Add, Mul, T, R, I, XFIRST, EMPTY>(indices, avals, (I)astride, x,
+                    xpres, row[j], bs, begin[j], end[j], lane, lanes, acc[j], found[j]);
+            }
+        }
+    }
+}
+
 template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
 __device__ __forceinline__ void sr_pull_binned(
     const I* __restrict__ indptr, const I* __restrict__ indices,
@@ -333,41 +470,73 @@ __device__ __forceinline__ void sr_pull_binned(
     const int lanes = 1 << b;
     const int lane = threadIdx.x & (lanes - 1);
     if (slot >= bins[2 + nseg + seg]) return;
-    const long long row = rows[bins[2 + seg] + slot];
+    const unsigned gmask = (lanes == 32) ? 0xffffffffu
+        : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
+    sr_pull_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
+        allowed, (long long)rows[bins[2 + seg] + slot], lane, lanes, gmask, out, opres,
+        term_mode, terminal, empty);
 #else
     int b = 0;
 #pragma unroll
     for (int j = 1; j < SR_NBINS; ++j) if (block >= bins[2 * SR_NBINS + j]) b = j;
     const int lanes = 1 << b;
-    const long long slot = (block - bins[2 * SR_NBINS + b]) * (SR_PULL_THREADS >> b)
+    const long long groups = SR_PULL_THREADS >> b;  // row groups of a block
+    const long long slot = (block - bins[2 * SR_NBINS + b]) * groups * SR_ROWS
                            + (threadIdx.x >> b);
+    const long long count = bins[SR_NBINS + b];
+    const I* __restrict__ brows = rows + bins[b];
     const int lane = threadIdx.x & (lanes - 1);
     // Every lane of a group shares `slot`, so groups leave (or stay) together.
-    if (slot >= bins[SR_NBINS + b]) return;
-    const long long row = rows[bins[b] + slot];
-#endif
+    if (slot >= count) return;
     const unsigned gmask = (lanes == 32) ? 0xffffffffu
         : (((1u << lanes) - 1u) << ((threadIdx.x & 31) & ~(lanes - 1)));
-    if (allowed != nullptr && !allowed[row]) {
-        if (lane == 0) opres[row] = false;
-        return;
-    }
-    const I begin = indptr[row], end = indptr[row + 1];
-
-    R acc = EMPTY ? empty : R();
-    bool found = false;
-    if (lanes >= SR_VEC_MIN_LANES && sr_vec_ok<T, I>(indices, avals, astride)) {
-        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, true, false>(indices, avals, astride, x,
-            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+    if constexpr (SR_ROWS == 1) {
+        sr_pull_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
+            xpres, allowed, (long long)brows[slot], lane, lanes, gmask, out, opres, term_mode,
+            terminal, empty);
     } else {
-        sr_row_loop<Add, Mul, T, R, I, XFIRST, EMPTY, false, false>(indices, avals, astride, x,
-            xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+        long long row[SR_ROWS];
+        I begin[SR_ROWS], end[SR_ROWS];
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            const long long s = slot + j * groups;
+            row[j] = s < count ? (long long)brows[s] : -1;
+        }
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            begin[j] = row[j] >= 0 ? indptr[row[j]] : (I)0;
+            end[j] = row[j] >= 0 ? indptr[row[j] + 1] : (I)0;
+        }
+        if (allowed != nullptr) {  // a row the mask drops: no entries (its result absent)
+#pragma unroll
+            for (int j = 0; j < SR_ROWS; ++j) {
+                if (row[j] >= 0 && !allowed[row[j]]) end[j] = begin[j];
+            }
+        }
+        R acc[SR_ROWS];
+        bool found[SR_ROWS];
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            acc[j] = EMPTY ? empty : R();
+            found[j] = false;
+        }
+        if (lanes >= SR_VEC_MIN_LANES && sr_vec_ok<T, I>(indices, avals, astride)) {
+            sr_rows_steps<Add, Mul, T, R, I, XFIRST, EMPTY, true>(indices, avals, astride, x,
+                xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+        } else {
+            sr_rows_steps<Add, Mul, T, R, I, XFIRST, EMPTY, false>(indices, avals, astride, x,
+                xpres, row, begin, end, lane, lanes, gmask, term_mode, terminal, acc, found);
+        }
+#pragma unroll
+        for (int j = 0; j < SR_ROWS; ++j) {
+            sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc[j], found[j]);
+            if (lane == 0 && row[j] >= 0) {
+                opres[row[j]] = found[j];
+                if (found[j]) out[row[j]] = acc[j];
+            }
+        }
     }
-    sr_group_reduce_e<Add, R, EMPTY>(gmask, lanes, acc, found);
-    if (lane == 0) {
-        opres[row] = found;
-        if (found) out[row] = acc;
-    }
+#endif
 }
 
 // EMPTY: fold from `empty` (sr_fold_e); the launcher instantiates it for idempotent monoids,
@@ -590,4 +759,235 @@ __global__ void SR_TILE_BOUNDS spmv_tile(
     __shared__ I s_ptr[2 * SR_PULL_THREADS];  // the tile's row offsets, when it has few rows
     sr_pull_tile<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x, xpres,
         allowed, tiles, ntiles, long_rows, nlong, out, opres, empty, s_prod, s_pres, s_ptr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The warp-streamed pull (spmv_warp): rows in their natural order, a warp a run of consecutive
+// rows, its entries streamed a window of 128 * SR_WARP_QUADS at a time (a lane's quads of 4
+// consecutive entries, 16-byte loads of indices and values: every sector of the matrix read
+// once, by one warp, in order), the rows' results by a segmented reduction in registers:
+// heads of rows as bits of a mask over the window (shared memory, a warp's own), each lane
+// folding its entries up to and after its first head, a segmented scan across the lanes
+// (shuffles), the open row's partial carried to the next window. Tasks: the rows whose first
+// entry falls in one WARP_TILE-sized range of entries (warp_schedule in backend/gpu/spmv.py;
+// rows longer than `long_row` a block each, first, as in spmv_pull). Only for monoids that
+// fold from `empty` (EMPTY: an identity for the scan), without a mask, every x(k) present and
+// a multiply that is not positional (the launcher checks); a nonempty row is present.
+template <typename T> __device__ __forceinline__ T sr_shfl_up_w(T v, int off) {
+    return __shfl_up_sync(0xffffffffu, v, off);
+}
+template <> __device__ __forceinline__ bool sr_shfl_up_w<bool>(bool v, int off) {
+    return __shfl_up_sync(0xffffffffu, (int)v, off) != 0;
+}
+template <typename T> __device__ __forceinline__ T sr_shfl_w(T v, int src) {
+    return __shfl_sync(0xffffffffu, v, src);
+}
+template <> __device__ __forceinline__ bool sr_shfl_w<bool>(bool v, int src) {
+    return __shfl_sync(0xffffffffu, (int)v, src) != 0;
+}
+// Windows a step, their loads and gathers in flight at once: 2 (H200, min-plus float32, ten
+// launches, bench/probes/spmv_probe.py --set 13b, rows over 1024 entries a block each; 1 / 2
+// windows): kron-22 0.926 / 0.915 ms, kron-21 0.454 / 0.447, kron-20 0.223 / 0.219,
+// urand-22 1.007 / 1.006, urand-20 0.259 / 0.260.
+#ifndef SR_WARP_UNROLL
+#define SR_WARP_UNROLL 2
+#endif
+// Quads (4 consecutive entries) a lane holds in a window: SR_WARP_QUADS * 128 entries a
+// window, fewer heads' passes and scans an entry with more.
+#ifndef SR_WARP_QUADS
+#define SR_WARP_QUADS 1
+#endif
+#define SR_WARP_WIN (128 * SR_WARP_QUADS)
+// The offsets of 32 rows kept in registers across windows (one load a row), rather than
+// loaded again for every window (0: two loads a lane a window).
+#ifndef SR_WARP_BATCH
+#define SR_WARP_BATCH 1
+#endif
+// SR_WARP_MIN_BLOCKS (a probe switch): blocks a multiprocessor must hold (a register cap).
+#ifdef SR_WARP_MIN_BLOCKS
+#define SR_WARP_BOUNDS __launch_bounds__(SR_PULL_THREADS, SR_WARP_MIN_BLOCKS)
+#else
+#define SR_WARP_BOUNDS __launch_bounds__(SR_PULL_THREADS)
+#endif
+template <class Add, class Mul, typename T, typename R, typename I, bool XFIRST, bool EMPTY>
+__global__ void SR_WARP_BOUNDS spmv_warp(
+    const I* __restrict__ indptr, const I* __restrict__ indices,
+    const T* __restrict__ avals, long long astride, const T* __restrict__ x,
+    const I* __restrict__ tasks, long long ntasks,
+    const I* __restrict__ long_rows, long long nlong, long long long_row,
+    R* __restrict__ out, bool* __restrict__ opres, R empty)
+{
+    if constexpr (EMPTY) {
+    constexpr int Q = SR_WARP_QUADS, W = SR_WARP_WIN, E = 4 * SR_WARP_QUADS;
+    static_assert(E <= 32, "a lane's entries are bits of one mask word");
+    __shared__ unsigned s_mask[SR_PULL_THREADS / 32][W / 32];
+    __shared__ I s_row[SR_PULL_THREADS / 32][W];
+    if ((long long)blockIdx.x < nlong) {
+        sr_pull_long_row<Add, Mul, T, R, I, XFIRST, EMPTY>(indptr, indices, avals, astride, x,
+            nullptr, nullptr, (long long)long_rows[blockIdx.x], out, opres, SR_TERM_NONE, R(),
+            empty);
+        return;
+    }
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const unsigned FULL = 0xffffffffu;
+    const long long t = ((long long)blockIdx.x - nlong) * (SR_PULL_THREADS / 32) + warp;
+    if (t >= ntasks) return;  // (uniform across the warp)
+    const I rb = tasks[t];
+    I re = tasks[t + 1];
+    // a long row is the last of its task (the next row starts in a later range): not ours
+    if (re > rb && (long long)(indptr[re] - indptr[re - 1]) > long_row) --re;
+    const I nb = indptr[rb], ne = indptr[re];
+    unsigned* mask = s_mask[warp];
+    I* srow = s_row[warp];
+    const bool vec = sr_vec_ok<T, I>(indices, avals, astride);
+    const I as = (I)astride;
+    R carry = empty;         // the open row's partial (every lane)
+    I orow = (I)-1;          // the open row: its head seen, its end not yet
+    I nxt = rb;              // the first row whose head is not yet placed
+#if SR_WARP_BATCH
+    // rows bat .. bat + 31 in registers: lane l holds row bat + l's offsets
+    I bat = rb;
+    I rend = rb + (I)lane < re ? indptr[rb + (I)lane + 1] : ne;
+    I rbeg = sr_shfl_up_w<I>(rend, 1);
+    if (lane == 0) rbeg = nb;
+#endif
+    for (I base = nb & ~(I)3; base < ne; base += (I)(W * SR_WARP_UNROLL)) {
+        R v[SR_WARP_UNROLL][E];
+#pragma unroll
+        for (int u = 0; u < SR_WARP_UNROLL; ++u) {
+            const I q = base + (I)(W * u + E * lane);
+            I k[E];
+            T a[E];
+            bool ok[E];
+#pragma unroll
+            for (int j = 0; j < E; ++j) ok[j] = q + (I)j >= nb && q + (I)j < ne;
+            if constexpr (sizeof(I) == 4 && sizeof(T) == 4) {
+                if (vec) {
+#pragma unroll
+                    for (int c = 0; c < Q; ++c) {
+                        const I qc = q + (I)(4 * c);
+                        uint4 kq = make_uint4(0u, 0u, 0u, 0u), aq = kq;
+                        if (qc < ne && qc + 4 > nb) {
+                            kq = sr_ld4(indices + qc);
+                            aq = sr_ld4(avals + qc);
+                        }
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) {
+                            k[4 * c + j] = (I)sr_lane4(kq, j);
+                            union { unsigned w; T t; } cv;
+                            cv.w = sr_lane4(aq, j);
+                            a[4 * c + j] = cv.t;
+                        }
+                    }
+                }
+            }
+            if (!vec) {
+#pragma unroll
+                for (int j = 0; j < E; ++j) {
+                    k[j] = ok[j] ? sr_ld<SR_STREAM_LOADS>(indices + q + j) : (I)0;
+                    a[j] = ok[j] ? sr_ld<SR_STREAM_LOADS>(avals + (q + j) * as) : T();
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < E; ++j) {
+                const T xv = ok[j] ? sr_ldx(x + k[j]) : T();
+                v[u][j] = ok[j] ? sr_mult<Mul, T, R, XFIRST>(a[j], xv, -1, (long long)k[j])
+                                : empty;
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < SR_WARP_UNROLL; ++u) {
+            const I w0 = base + (I)(W * u);
+            if (w0 >= ne) break;
+            // the heads of the rows that start in [w0, w0 + W), 32 rows at a time
+            if (lane < W / 32) mask[lane] = 0u;
+            __syncwarp();
+            int nh = 0;
+            for (;;) {
+#if SR_WARP_BATCH
+                const I r = bat + (I)lane;
+                const bool in = r >= nxt && r < re;
+                const I b = rbeg, e = rend;
+#else
+                const I r = nxt + (I)lane;
+                const bool in = r < re;
+                const I b = in ? indptr[r] : (I)0;
+                const I e = in ? indptr[r + 1] : (I)0;
+#endif
+                const bool take = in && b < w0 + (I)W;
+                const bool head = take && e > b;
+                const unsigned tk = __ballot_sync(FULL, take);
+                const unsigned hb = __ballot_sync(FULL, head);
+                if (take) opres[r] = e > b;
+                if (head) {
+                    const int pos = (int)(b - w0);
+                    atomicOr(&mask[pos >> 5], 1u << (pos & 31));
+                    srow[nh + __popc(hb & ((1u << lane) - 1u))] = r;
+                }
+                nh += __popc(hb);
+                nxt += (I)__popc(tk);
+#if SR_WARP_BATCH
+                // a row of the batch starts past the window, or no rows are left: done; else
+                // the batch is used up: the next 32 rows
+                if (nxt < bat + (I)32 || nxt >= re) break;
+                const I last = sr_shfl_w<I>(rend, 31);
+                bat += (I)32;
+                rend = bat + (I)lane < re ? indptr[bat + (I)lane + 1] : ne;
+                rbeg = sr_shfl_up_w<I>(rend, 1);
+                if (lane == 0) rbeg = last;
+#else
+                if (tk != FULL) break;
+#endif
+            }
+            __syncwarp();
+            const int word = (E * lane) >> 5, sh = (E * lane) & 31;
+            const unsigned mw = mask[word];
+            const unsigned h = (mw >> sh) & (E == 32 ? 0xffffffffu : (1u << E) - 1u);
+            int before = __popc(mw & ((1u << sh) - 1u));
+#pragma unroll
+            for (int w = 0; w < W / 32 - 1; ++w) before += (w < word) ? __popc(mask[w]) : 0;
+            // this lane's entries: `lead` up to its first head, `seg` from its last head on;
+            // a row that starts and ends within them is stored here
+            R lead = empty, seg = empty;
+            int rank = before - 1;  // the head of `seg`'s row (its rank in the window)
+#pragma unroll
+            for (int j = 0; j < E; ++j) {
+                if (h >> j & 1u) {
+                    if (rank >= before) out[srow[rank]] = seg;
+                    ++rank;
+                    seg = v[u][j];
+                } else if (rank >= before) {
+                    seg = Add::template f<R, R>(seg, v[u][j], 0, 0, 0, 0);
+                } else {
+                    lead = Add::template f<R, R>(lead, v[u][j], 0, 0, 0, 0);
+                }
+            }
+            // segmented inclusive scan of (has a head, seg or lead) across the lanes
+            bool f = h != 0u;
+            R s = f ? seg : lead;
+#pragma unroll
+            for (int off = 1; off < 32; off <<= 1) {
+                const R so = sr_shfl_up_w<R>(s, off);
+                const bool fo = sr_shfl_up_w<bool>(f, off);
+                if (lane >= off) {
+                    if (!f) s = Add::template f<R, R>(so, s, 0, 0, 0, 0);
+                    f = f || fo;
+                }
+            }
+            if (!f) s = Add::template f<R, R>(carry, s, 0, 0, 0, 0);  // no head up to here
+            R xs = sr_shfl_up_w<R>(s, 1);
+            if (lane == 0) xs = carry;
+            if (h != 0u) {  // the row before this lane's first head ends here
+                const I prev = before > 0 ? srow[before - 1] : orow;
+                if (prev >= 0) out[prev] = Add::template f<R, R>(xs, lead, 0, 0, 0, 0);
+            }
+            carry = sr_shfl_w<R>(s, 31);
+            if (nh > 0) orow = srow[nh - 1];
+            __syncwarp();  // (srow and mask are rewritten by the next window)
+        }
+    }
+    if (orow >= 0 && lane == 0) out[orow] = carry;
+    // rows after the last entry (empty): absent
+    for (I r = nxt + (I)lane; r < re; r += 32) opres[r] = false;
+    }
 }

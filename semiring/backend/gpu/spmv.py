@@ -45,7 +45,7 @@ def kernel_name(kind: str, sr: Semiring, dtype, itype, xfirst: bool = False) -> 
     if kind == "frontier_degrees":
         return f"frontier_degrees<{I}>"
     tf = {True: "true", False: "false"}
-    if kind in ("spmv_pull", "spmv_tile"):
+    if kind in ("spmv_pull", "spmv_tile", "spmv_warp"):
         empty = folds_from_empty(sr.add, sr.result_type(dtype))
         return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}, {tf[empty]}>"
     return f"{kind}<{a}, {m}, {T}, {R}, {I}, {tf[xfirst]}>"
@@ -60,6 +60,7 @@ def name_expressions(sr: Semiring, dtype, itype) -> list[str]:
                              sr, dtype, itype))
     names.append(kernel_name("frontier_degrees", sr, dtype, itype))
     names += [kernel_name("spmv_tile", sr, dtype, itype, xf) for xf in (False, True)]
+    names += [kernel_name("spmv_warp", sr, dtype, itype, xf) for xf in (False, True)]
     return names
 
 
@@ -101,17 +102,21 @@ def _terminal(add: Monoid, rtype):
 #: 2**b threads that each keep PULL_UNROLL loads in flight (SR_NBINS, SR_UNROLL in spmv.cu).
 NBINS = 6
 PULL_UNROLL = 4
+#: Rows a group of the pull kernel serves (SR_ROWS in spmv.cu; a block serves PULL_ROWS *
+#: (BLOCK >> b) rows of bin b).
+PULL_ROWS = 1
 
 
-def pull_schedule(indptr, nrows: int) -> dict:
-    """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it)."""
+def pull_schedule(indptr, nrows: int, rows_per_group: int = PULL_ROWS) -> dict:
+    """Bin the rows by degree for spmv_pull (computed once per matrix and cached on it);
+    ``rows_per_group`` is the kernel's SR_ROWS."""
     cp = _cupy()
     # each row's bin and launch key, and the rows of each bin, by kernels of ours (prep.cu: no
     # CuPy element-wise kernel to compile on a first call); long rows first, longest first
     order, counts = _prep.pull_bins(indptr, nrows, NBINS, PULL_UNROLL, LONG_ROW)  # one sync
     nlong = int(counts[NBINS])
     row_start = np.concatenate([[0], np.cumsum(counts[:NBINS])[:-1]])
-    blocks = [-(-int(counts[j]) // (BLOCK >> j)) for j in range(NBINS)]
+    blocks = [-(-int(counts[j]) // ((BLOCK >> j) * rows_per_group)) for j in range(NBINS)]
     block_start = np.concatenate([[0], np.cumsum(blocks)[:-1]])
     bins = np.concatenate([row_start, counts[:NBINS], block_start, [nlong]]).astype(np.int64)
     return {"rows": order[nlong:], "long_rows": order[:nlong],
@@ -153,6 +158,38 @@ def tile_schedule(indptr, nrows: int, tile: int = TILE, max_rows: int = TILE_ROW
             "nblocks": nlong + ntiles}
 
 
+#: Entries a task of the warp-streamed pull (spmv_warp) starts in: its rows are those whose
+#: first entry falls in one WARP_TILE-sized range (a warp streams them 128 entries at a time).
+WARP_TILE = 512
+#: Rows a task at most (a long run of empty or short rows is split).
+WARP_ROWS = 1024
+#: Rows longer than this get a block each in the warp-streamed pull (at least WARP_TILE):
+#: a warp that streams one 4096-entry row alone forms a tail. H200, min-plus float32, ten
+#: launches (bench/probes/spmv_probe.py --set 13b; 4096 / 1024): kron-20 0.247 / 0.219 ms
+#: (two windows a step), kron-21 0.455 / 0.447, kron-22 0.929 / 0.915, urand-22 (no row over
+#: 65) 1.014 / 1.006.
+WARP_LONG_ROW = 1024
+
+
+def warp_schedule(indptr, nrows: int, tile: int = WARP_TILE, max_rows: int = WARP_ROWS,
+                  long_row: int = WARP_LONG_ROW) -> dict:
+    """The launch plan of spmv_warp (computed once per matrix and cached on it): ``tasks``
+    holds the first row of each warp's task and then ``nrows``; ``long_rows`` the rows of
+    more than ``long_row`` entries (a block each, first), longest first. A task holds the rows
+    whose first entry falls in one ``tile``-sized range of entries, cut into runs of at most
+    ``max_rows`` rows; a long row is the last of its task (``long_row >= tile``: the next row
+    starts in a later range). ``indptr`` may be a NumPy array (tests)."""
+    assert long_row >= tile
+    plan = tile_schedule(indptr, nrows, tile, max_rows)
+    cp = np if isinstance(indptr, np.ndarray) else _cupy()
+    deg = cp.diff(indptr)
+    long_rows = cp.flatnonzero(deg > long_row)
+    long_rows = long_rows[cp.argsort(-deg[long_rows])].astype(indptr.dtype)
+    nlong, ntasks = int(long_rows.size), plan["ntiles"]
+    return {"tasks": plan["tiles"], "ntasks": ntasks, "long_rows": long_rows, "nlong": nlong,
+            "long_row": long_row, "nblocks": nlong + -(-ntasks // (BLOCK // 32))}
+
+
 #: Which pull kernel: "auto" (:func:`use_tiles`' rule by degrees), "always" (the tiled one
 #: wherever it applies) or "never" (always the binned one). "never" since session 12: on the
 #: H200 the binned kernel (16-byte loads, folds from `empty`) beats the tiled one on all four
@@ -173,6 +210,40 @@ TILED = "never"
 #: row of the binned kernel is exact there).
 TILE_MIN_MEAN_DEGREE = 16
 TILE_MAX_SKEW = 8
+
+
+#: Whether the pull takes the warp-streamed kernel (spmv_warp) where it applies
+#: (:func:`use_warp`): "auto" (by mean degree, below), "always" or "never" (the binned or
+#: tiled one).
+WARP = "auto"
+#: The "auto" rule: the warp-streamed kernel for a mean degree of at least
+#: WARP_MIN_MEAN_DEGREE. H200, min-plus float32, ten launches (bench/probes/spmv_probe.py
+#: --variants --set 13b, session 13), binned against warp-streamed (tasks of 512 entries, two
+#: windows a step, rows over 1024 entries a block each), ms: urand-22 1.114 / 1.006, kron-22
+#: 0.988 / 0.915, kron-21 0.469 / 0.447, kron-20 0.238 / 0.219, urand-20 0.277 / 0.260 (mean
+#: degrees 30 to 32); the 2048² grid (mean 4) 0.063 / 0.088, where one lane a row of the
+#: binned kernel is exact and the warp's heads and scans cost more than the sectors they save.
+#: The threshold lies between the degrees measured (not placed more finely yet).
+WARP_MIN_MEAN_DEGREE = 8
+
+
+def use_warp(M, sr: Semiring, allowed, x_present, dtype) -> bool:
+    """Whether a pull over ``M`` takes the warp-streamed kernel (spmv_warp): rows in their
+    natural order, each sector of the matrix read once (:data:`WARP`). It applies without a
+    mask and with every x(k) present (it loads every entry and has no presence to fold), with
+    a multiply that is not positional (a product's row is not known while it is loaded), a
+    monoid that folds from ``empty`` (the identity of its segmented scan) and no early exit
+    (boolean pulls keep the binned kernel's). "auto" takes it where it was measured: 4-byte
+    indices and values (its 16-byte loads) and :data:`WARP_MIN_MEAN_DEGREE`."""
+    if WARP == "never" or allowed is not None or x_present is not None or sr.mul.positional:
+        return False
+    rtype = sr.result_type(dtype)
+    if not folds_from_empty(sr.add, rtype) or _pull_terminal(sr.add, rtype)[0] != TERM_NONE:
+        return False
+    if WARP == "always":
+        return True
+    return (np.dtype(M.itype).itemsize == 4 and np.dtype(dtype).itemsize == 4
+            and M.nvals >= WARP_MIN_MEAN_DEGREE * M.nrows)
 
 
 def max_degree(M) -> int:
@@ -272,7 +343,7 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     allocation and one launch (two allocations, a schedule lookup, a kernel lookup and the
     scalar arguments' boxing before: bench/probes/small_breakdown.py)."""
     if allowed is None and x_present is None and M._sched is not None:
-        plan = M._sched.get((PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED))
+        plan = M._sched.get((PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED, WARP))
         if plan is not None:
             f, grid, block, head, mid, tail, shape, rtype, nbytes, opres = plan
             cp = _cupy()
@@ -294,7 +365,10 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
                                  _terminal(sr.add, rtype)[0])
     mode, term = mt[1]
     empty = mt[2]
-    kind = "spmv_tile" if use_tiles(M, sr, allowed, mt[3]) else "spmv_pull"
+    if use_warp(M, sr, allowed, x_present, dtype):
+        kind = "spmv_warp"
+    else:
+        kind = "spmv_tile" if use_tiles(M, sr, allowed, mt[3]) else "spmv_pull"
     if (M._sched is None or kind not in M._sched) and not kernels.cached(
             _key(kind, sr, dtype, M.itype, xfirst)):
         # the kernel compiles on another thread while the schedule is made
@@ -303,8 +377,14 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     sched = schedule(M, kind)
     f = _kernel(kind, sr, dtype, M.itype, xfirst)
     launch = f if allowed is not None or x_present is not None else _Planner(
-        M, (PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED), f, x_values, out, opres)
-    if kind == "spmv_tile":
+        M, (PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED, WARP), f, x_values, out,
+        opres)
+    if kind == "spmv_warp":
+        launch((sched["nblocks"],), (BLOCK,), (
+            M.indptr, M.indices, avals, np.int64(astride), x_values, sched["tasks"],
+            np.int64(sched["ntasks"]), sched["long_rows"], np.int64(sched["nlong"]),
+            np.int64(sched["long_row"]), out, opres, empty))
+    elif kind == "spmv_tile":
         launch((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, x_present, allowed,
             sched["tiles"], np.int64(sched["ntiles"]), sched["long_rows"],
@@ -452,7 +532,8 @@ def schedule(M, kind: str = "spmv_pull") -> dict:
         M._sched = {}
     plan = M._sched.get(kind)
     if plan is None:
-        make = tile_schedule if kind == "spmv_tile" else pull_schedule
+        make = {"spmv_tile": tile_schedule, "spmv_warp": warp_schedule}.get(kind,
+                                                                         pull_schedule)
         plan = M._sched[kind] = make(M.indptr, M.nrows)
     return plan
 
