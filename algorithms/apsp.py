@@ -114,6 +114,12 @@ U16_PAD = 8
 #: One launch for phase 3 outside the next round's cross (``skip_rows`` / ``skip_cols`` of
 #: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
 FW_ONE_LAUNCH = True
+#: Phase 3 leaves out the round's own cross, final after phase 2 (``_floyd_warshall``):
+#: 2 · TILE / n of the relaxations saved.
+FW_SKIP_CROSS = True
+#: Phase 1 closes a pivot tile larger than this by blocked Floyd–Warshall over sub-tiles of
+#: this size instead of ⌈log₂ b⌉ squarings (0: always squaring).
+CLOSURE_SUB = 256
 
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
 AUTO_SPARSE_DENSITY = 1 / 256
@@ -320,11 +326,18 @@ def _squaring(D, srg, work, bar, bound=None):
 
 
 def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
-    """Phase 1: D_kk ← D_kk⁺, the closure of the pivot tile over its own vertices (by
-    squaring), written back into D; returns it (contiguous)."""
+    """Phase 1: D_kk ← D_kk⁺, the closure of the pivot tile over its own vertices, written
+    back into D; returns it (contiguous). Up to ``CLOSURE_SUB`` pivots by squaring; a larger
+    tile by blocked Floyd–Warshall over sub-tiles of ``CLOSURE_SUB`` (b³ relaxations instead
+    of b³ · ⌈log₂ b⌉; the same closure)."""
     Dkk = sr.array_module(sr.device_of(D)).ascontiguousarray(D[k0:k1, k0:k1])
-    for _ in range(_steps(k1 - k0)):
-        Dkk = _product(Dkk, Dkk, srg, work, bound)
+    b = k1 - k0
+    if CLOSURE_SUB and b > CLOSURE_SUB:
+        # D_kk ← D_kk⁺      (Floyd–Warshall on the tile alone, in its caller's stream)
+        Dkk = _floyd_warshall(Dkk, srg, work, CLOSURE_SUB, _NoBar(), bound, lookahead=False)
+    else:
+        for _ in range(_steps(b)):
+            Dkk = _product(Dkk, Dkk, srg, work, bound)
     D[k0:k1, k0:k1] = Dkk
     return Dkk
 
@@ -360,11 +373,27 @@ def _relax(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_cols=None
                              skip_rows=skip_rows, skip_cols=skip_cols)
 
 
-def _outside(n: int, a: int, b: int):
-    """The rectangles (rows, cols) of an n × n matrix outside the cross of rows and columns
-    [a, b), largest first."""
-    spans = ((b, n), (0, a))
-    return [(r, c) for r in spans for c in spans]
+def _spans(span, band):
+    """The pieces of [lo, hi) outside ``band`` (None: the whole span)."""
+    lo, hi = span
+    if band is None or band[1] <= band[0]:
+        return [span]
+    return [p for p in ((lo, band[0]), (band[1], hi)) if p[1] > p[0]]
+
+
+def _relax_outside(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_cols=None):
+    """Phase 3 on rows × cols of D less the bands ``skip_rows`` / ``skip_cols`` (absolute
+    indices of D, inside the rectangle): one launch (FW_ONE_LAUNCH), else one per
+    rectangle outside the bands."""
+    if FW_ONE_LAUNCH:
+        def rel(band, base):
+            return None if band is None else (band[0] - base, band[1] - base)
+        _relax(D, C, R, rows, cols, srg, work, bound, skip_rows=rel(skip_rows, rows[0]),
+               skip_cols=rel(skip_cols, cols[0]))
+        return
+    for rr in _spans(rows, skip_rows):
+        for cc in _spans(cols, skip_cols):
+            _relax(D, C, R, rr, cc, srg, work, bound)
 
 
 class _Lanes:
@@ -415,54 +444,61 @@ def _side_stream(cp):
     return s
 
 
-def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
+def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     """Blocked Floyd–Warshall on D in place (module docstring); returns D.
 
-    With ``FW_LOOKAHEAD``, phase 3 of round r relaxes round r + 1's cross (its pivot rows
-    D[a:b, :] and columns D[:, a:b], all that phases 1–2 of round r + 1 read and write)
-    first; then phases 1–2 of round r + 1 run on the side stream while the main stream
-    relaxes the four rectangles outside the cross (disjoint memory: no race, and the cross
-    is never written by both, so no stale phase-3 minimum overwrites a newer phase-2 value).
-    Round r + 1's phase 3 waits for both. Every entry ends with the same minimum of the same
-    sums as without lookahead (the cross's corner D[a:b, a:b] is relaxed twice by the same
-    products, and min is idempotent): the results are identical.
+    Phase 3 of the round of pivots [k0, k1) leaves out the round's own cross (rows and
+    columns [k0, k1)) with ``FW_SKIP_CROSS``: phase 2 left it final (with D_kk closed and
+    a zero diagonal, D_kk min.+ R = R), so relaxing it again is 2 · b · n · b wasted
+    relaxations a round, 2b/n of all the work (the textbook blocked algorithm skips it).
+
+    With lookahead (``FW_LOOKAHEAD`` unless ``lookahead`` says), phase 3 of round r relaxes
+    round r + 1's cross (its pivot rows D[a:b, :] and columns D[:, a:b], all that phases
+    1–2 of round r + 1 read and write) first; then phases 1–2 of round r + 1 run on the
+    side stream while the main stream relaxes the rest of D outside both crosses (disjoint
+    memory: no race, and the cross is never written by both, so no stale phase-3 minimum
+    overwrites a newer phase-2 value). Round r + 1's phase 3 waits for both. Every entry
+    ends with the same minimum of the same sums as without lookahead: the results are
+    identical.
     """
     n = D.shape[0]
     rounds = [(k0, min(n, k0 + tile)) for k0 in range(0, n, tile)]
     everything = (0, n)
-    if not FW_LOOKAHEAD or len(rounds) < 2:
+    if lookahead is None:
+        lookahead = FW_LOOKAHEAD
+
+    def own(k0, k1):  # the band phase 3 of round [k0, k1) leaves out
+        return (k0, k1) if FW_SKIP_CROSS else None
+
+    if not lookahead or len(rounds) < 2:
         for k0, k1 in rounds:
             R, C = _pivot(D, k0, k1, srg, work, bound)
             # phase 3: D ← min(D, D_*k min.+ D_k*)      (in place: the GEMM starts from D)
-            _relax(D, C, R, everything, everything, srg, work, bound)
+            _relax_outside(D, C, R, everything, everything, srg, work, bound,
+                           own(k0, k1), own(k0, k1))
             bar.update()
         return D
     lanes = _Lanes(sr.device_of(D))
     R, C = _pivot(D, *rounds[0], srg, work, bound)
     for r in range(len(rounds)):
+        k0, k1 = rounds[r]
         if r + 1 == len(rounds):  # the last round: nothing to look ahead to
-            _relax(D, C, R, everything, everything, srg, work, bound)
+            _relax_outside(D, C, R, everything, everything, srg, work, bound,
+                           own(k0, k1), own(k0, k1))
             bar.update()
             break
-        a, b = rounds[r + 1]
+        a, b = rounds[r + 1]  # a == k1: both crosses together are the band [lo, b)
+        lo = k0 if FW_SKIP_CROSS else a
         # phase 3 of round r on the cross of round r + 1: its rows, then its columns outside
-        # them (FW_ONE_LAUNCH; else D[a:b, a:b] twice: same stream, and min is idempotent)
-        _relax(D, C, R, (a, b), everything, srg, work, bound)
-        if FW_ONE_LAUNCH:
-            _relax(D, C, R, everything, (a, b), srg, work, bound, skip_rows=(a, b))
-        else:
-            _relax(D, C, R, everything, (a, b), srg, work, bound)
+        # the rows of both crosses
+        _relax_outside(D, C, R, (a, b), everything, srg, work, bound, None, own(k0, k1))
+        _relax_outside(D, C, R, everything, (a, b), srg, work, bound, (lo, b), None)
         # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
         lanes.fork()
         with lanes.on_side():
             R_next, C_next = _pivot(D, a, b, srg, work, bound)
         # ... while phase 3 of round r relaxes the rest of D on the main stream
-        if FW_ONE_LAUNCH:
-            _relax(D, C, R, everything, everything, srg, work, bound, skip_rows=(a, b),
-                   skip_cols=(a, b))
-        else:
-            for rows, cols in _outside(n, a, b):
-                _relax(D, C, R, rows, cols, srg, work, bound)
+        _relax_outside(D, C, R, everything, everything, srg, work, bound, (lo, b), (lo, b))
         lanes.join()
         # Round r's panels are dropped only now: their memory (from the side's arena of
         # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
