@@ -1,0 +1,250 @@
+"""Floyd–Warshall schedules and kernel tilings against the relaxation peak, in one process
+(issue 20 item 6; a device-tool probe, not a test). Session 13's candidates beside the
+session-8 defaults:
+
+    PYTHONPATH=. python3 bench/probes/probe_fw_variants.py [n] [--json FILE] [--quick]
+
+(n defaults to 16384.) Prints, with the peaks of bench/probes/gemm_tune.measure_peaks
+measured first in the same process:
+
+1. single launches of phase 3's shape Z ⊕= C ⊗ R (K = 256, 512) for float32 and the
+   packed u16x2 path, with each tiling of TILINGS (BK = 16 static shared memory, BK = 32
+   dynamic);
+2. Floyd–Warshall float32 (weights 1–999, half the pairs without an edge) under each
+   variant of F32_VARIANTS: ``FW_SKIP_CROSS`` (phase 3 leaves out the round's own cross),
+   the tile, ``CLOSURE_SUB`` (phase 1 of a larger tile by sub-tiles), the tiling; best of
+   REPS by CUDA events, the whole call and its ``_floyd_warshall`` loop alone, % of the
+   fminf peak, and whether the distances equal the first variant's;
+3. the same for the packed path (integer weights 1 – 32766 // (n − 1)) under U16_VARIANTS,
+   % of the ``__viaddmin_u16x2`` peak (two lanes per instruction).
+
+``--quick`` keeps the first, the default and the best-guess variants only (the 60-second
+final probe). ``--json`` writes every line's figures as they come.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import sys
+
+import cupy as cp
+import numpy as np
+
+from gemm_tune import measure_peaks  # bench/probes/ is the script's directory
+
+import semiring as sr
+from semiring.backend.gpu import dense as _gpu_dense
+
+apsp_mod = importlib.import_module("algorithms.apsp")
+INT_MAX = np.iinfo(np.int32).max
+REPS = 2
+BK16 = (128, 128, 16, 8, 8)
+BK32 = (128, 128, 32, 8, 8)
+TILINGS = {"BK16": BK16, "BK32": BK32}
+#: (label, apsp module settings, 4-byte tiling); the first is session 8's default schedule
+F32_VARIANTS = [
+    ("s8: full phase 3, tile 256, squaring", dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE=256),
+     BK16),
+    ("skip cross, tile 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=256), BK16),
+    ("skip cross, tile 512, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512), BK16),
+    ("skip cross, tile 512, squaring", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=0, TILE=512), BK16),
+    ("skip cross, tile 1024, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=1024),
+     BK16),
+    ("skip cross, tile 512, sub 256, BK32", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512),
+     BK32),
+    ("skip cross, tile 256, BK32", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=256), BK32),
+]
+U16_VARIANTS = [
+    ("s8: full phase 3, tile 512, squaring",
+     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE_U16=512), BK16),
+    ("skip cross, tile 512, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=512),
+     BK16),
+    ("skip cross, tile 1024, sub 256",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024), BK16),
+    ("skip cross, tile 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=256), BK16),
+    ("skip cross, tile 512, sub 256, BK32",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=512), BK32),
+    ("skip cross, tile 1024, sub 256, BK32",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024), BK32),
+]
+QUICK = {0, 1, 2}  # variants --quick keeps (indices)
+
+RESULTS = []
+JSON_PATH = None
+
+
+def record(**fields):
+    RESULTS.append(fields)
+    if JSON_PATH:
+        with open(JSON_PATH, "w") as f:
+            json.dump(RESULTS, f, indent=1)
+
+
+@contextlib.contextmanager
+def configured(settings: dict, tiling):
+    """apsp module settings and the 4-byte tiling for the block, restored after."""
+    old = {k: getattr(apsp_mod, k) for k in settings}
+    old_tiling = _gpu_dense.MINPLUS_TILING
+    try:
+        for k, v in settings.items():
+            setattr(apsp_mod, k, v)
+        _gpu_dense.MINPLUS_TILING = {**old_tiling, 4: tuple(tiling)}
+        yield
+    finally:
+        for k, v in old.items():
+            setattr(apsp_mod, k, v)
+        _gpu_dense.MINPLUS_TILING = old_tiling
+
+
+def timed(fn, reps=REPS):
+    best, out = float("inf"), None
+    for _ in range(reps):
+        out = None
+        s, e = cp.cuda.Event(), cp.cuda.Event()
+        s.record()
+        out = fn()
+        e.record()
+        e.synchronize()
+        best = min(best, cp.cuda.get_elapsed_time(s, e) / 1e3)
+    return best, out
+
+
+def graph(n, wmax, seed=1):
+    rng = cp.random.RandomState(seed)
+    W = rng.randint(1, wmax + 1, (n, n), dtype=np.int32)
+    W[rng.random_sample((n, n), dtype=np.float32) < 0.5] = INT_MAX
+    return W
+
+
+def line(kind, label, secs, work, peak, **extra):
+    rate = work / secs
+    more = " ".join(f"{k} {v}" for k, v in extra.items())
+    print(f"  {label:<44} {secs * 1e3:8.1f} ms {rate / 1e12:6.2f} T/s {rate / peak * 100:6.1f}%"
+          f" of peak {more}", flush=True)
+    record(kind=kind, label=label, ms=secs * 1e3, t_relax_s=rate / 1e12,
+           pct_peak=rate / peak * 100, **extra)
+
+
+class LoopTimer:
+    """CUDA events around the outermost apsp._floyd_warshall call (phase 1 by sub-tiles
+    calls it again inside): the loop's time without the call's setup and conversions."""
+
+    def __init__(self):
+        self.real, self.depth, self.spans = apsp_mod._floyd_warshall, 0, []
+
+    def __enter__(self):
+        def wrapped(*a, **k):
+            self.depth += 1
+            try:
+                if self.depth > 1:
+                    return self.real(*a, **k)
+                s, e = cp.cuda.Event(), cp.cuda.Event()
+                s.record()
+                out = self.real(*a, **k)
+                e.record()
+                self.spans.append((s, e))
+                return out
+            finally:
+                self.depth -= 1
+        apsp_mod._floyd_warshall = wrapped
+        return self
+
+    def __exit__(self, *exc):
+        apsp_mod._floyd_warshall = self.real
+
+    def best_ms(self):
+        return min(cp.cuda.get_elapsed_time(s, e) for s, e in self.spans)
+
+
+def fw(kind, label, A, n, peak, ref):
+    """Time apsp(A) under the current settings; returns the distances."""
+    apsp_mod.apsp(A[:1024, :1024], "floyd_warshall", progress=False)  # compile, warm
+    with LoopTimer() as lt:
+        secs, D = timed(lambda: apsp_mod.apsp(A, "floyd_warshall", progress=False))
+    same = None if ref is None else bool((D == ref).all())
+    line(kind, label, secs, float(n) ** 3, peak, loop_ms=round(lt.best_ms(), 1),
+         loop_pct=round(float(n) ** 3 / (lt.best_ms() / 1e3) / peak * 100, 1),
+         same_as_first=same)
+    return D
+
+
+def main(n, quick=False):
+    dev = cp.cuda.Device()
+    name = cp.cuda.runtime.getDeviceProperties(dev.id)["name"].decode()
+    print(f"device: {name}", flush=True)
+    record(kind="device", name=name, n=n)
+    peaks = measure_peaks()
+    print("peaks (T relax/s): " + ", ".join(f"{k} {v / 1e12:.2f}" for k, v in peaks.items()),
+          flush=True)
+    record(kind="peaks", **{k: v / 1e12 for k, v in peaks.items()})
+    pf, pu = peaks["f32"], peaks["u16x2_dpx"]
+
+    if not quick:
+        print(f"single launches Z ⊕= C ⊗ R, n = {n}:")
+        W = graph(n, 999)
+        Df = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
+        U = cp.minimum(W, 999).astype(cp.uint16)
+        del W
+        for tname, tiling in TILINGS.items():
+            with configured({}, tiling):
+                Z = Df.copy()
+                for K in (256, 512):
+                    C, R = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :])
+                    sr.gemm_accumulate(Z[:256, :256], C[:256], R[:, :256], sr.min_plus,
+                                       np.float32)
+                    secs, _ = timed(lambda: sr.gemm_accumulate(Z, C, R, sr.min_plus, np.float32))
+                    line("launch", f"f32 K = {K}, {tname}", secs, float(n) * n * K, pf)
+                del Z
+                Z = U.copy()
+                for K in (256, 512):
+                    C, R = cp.ascontiguousarray(U[:, :K]), cp.ascontiguousarray(U[:K, :])
+                    sr.dense.gemm_u16_accumulate(Z[:256, :256], C[:256], R[:, :256])
+                    secs, _ = timed(lambda: sr.dense.gemm_u16_accumulate(Z, C, R))
+                    line("launch", f"u16x2 K = {K}, {tname}", secs, float(n) * n * K, pu)
+                del Z, C, R
+        del Df, U
+        cp.get_default_memory_pool().free_all_blocks()
+
+    print(f"Floyd–Warshall float32, n = {n} (whole call; loop_* = _floyd_warshall alone):")
+    W = graph(n, 999)
+    Af = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
+    del W
+    ref = None
+    for i, (label, settings, tiling) in enumerate(F32_VARIANTS):
+        if quick and i not in QUICK:
+            continue
+        with configured(settings, tiling):
+            D = fw("fw_f32", label, Af, n, pf, ref)
+        if ref is None:
+            ref = D
+        del D
+    del Af, ref
+    cp.get_default_memory_pool().free_all_blocks()
+
+    wmax = max(1, apsp_mod.U16_MAX_DISTANCE // (n - 1))
+    print(f"Floyd–Warshall packed u16x2, int32 weights in [1, {wmax}], n = {n}:")
+    W = graph(n, wmax, seed=2)
+    ref = None
+    for i, (label, settings, tiling) in enumerate(U16_VARIANTS):
+        if quick and i not in QUICK:
+            continue
+        with configured(settings, tiling):
+            D = fw("fw_u16", label, W, n, pu, ref)
+        if ref is None:
+            ref = D
+            print(f"    dtype {D.dtype}; unreachable pairs {int((D == INT_MAX).sum())}",
+                  flush=True)
+        del D
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if "--json" in args:
+        i = args.index("--json")
+        JSON_PATH = args[i + 1]
+        del args[i:i + 2]
+    quick = "--quick" in args
+    args = [a for a in args if a != "--quick"]
+    main(int(args[0]) if args else 16384, quick)
