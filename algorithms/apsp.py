@@ -111,6 +111,10 @@ TILE_U16 = 512
 #: The packed path's D is padded to a multiple of this many vertices (isolated ones): rows
 #: of whole 16-byte vectors of words.
 U16_PAD = 8
+#: The packed path's setup on the GPU (integer weights' bounds, D0 in uint16, the result in
+#: the caller's type) as one-pass kernels instead of CuPy expressions of 2–4 passes and
+#: temporaries over the n² entries each.
+ONE_PASS_SETUP = True
 #: One launch for phase 3 outside the next round's cross (``skip_rows`` / ``skip_cols`` of
 #: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
 FW_ONE_LAUNCH = True
@@ -183,10 +187,13 @@ def _prepare(A, op: str):
             return A, A.shape[0], dev, out_type, (0, 0)
         # the edges' (lo, hi) by masked reductions: no compaction of the n² entries
         big = _t_max(out_type)
-        lo = xp.where(a != big, a, big).min().item() if a.size else big
+        if dev == "gpu" and a.size and ONE_PASS_SETUP:
+            lo, hi = _masked_bounds_gpu(a, big)
+        else:
+            lo = xp.where(a != big, a, big).min().item() if a.size else big
+            hi = xp.where(a != big, a, lo).max().item() if lo != big else big
         if lo == big:
             return A, A.shape[0], dev, out_type, (0, 0)
-        hi = xp.where(a != big, a, lo).max().item()
         return A, A.shape[0], dev, out_type, (lo, hi)
     M = as_matrix(A, op=op, arg="A", square=True)
     out_type = _weight_type(M.dtype)
@@ -226,12 +233,65 @@ def _dense_of_u16(G, n: int, out_type, xp):
     below U16_INF (``_u16_fits``), so min(w, U16_INF) maps "no edge" (the type's maximum) to
     the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
-    D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
+    if xp is not np and W.dtype.kind == "i" and ONE_PASS_SETUP:  # one pass on the GPU
+        W = xp.ascontiguousarray(W)
+        D = xp.empty((npad, npad), dtype=np.uint16)
+        _gpu_pass("u16_d0", _u16_d0_kernel)(W, np.int64(n), np.int64(npad), D)
+        return D
+    D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
     d = xp.arange(npad)
     D[d, d] = 0
     return D
+
+
+# One-pass GPU kernels of the packed path's setup and result (CuPy's elementwise and
+# reduction kernels; the NumPy expressions beside them are the CPU's). Each replaces two to
+# four passes over n² entries and their temporaries.
+
+def _gpu_pass(name: str, build):
+    """A CuPy kernel made once per device."""
+    return sr.kernels.memo(("apsp", name), build)
+
+
+def _u16_d0_kernel():
+    cp = sr.array_module("gpu")
+    return cp.ElementwiseKernel(
+        "raw T w, int64 n, int64 npad", "uint16 d",
+        """const long long r = i / npad, c = i - r * npad;
+        if (r == c) d = 0;
+        else if (r < n && c < n) d = w[r * n + c] < (T)0x7fff ? (unsigned short)w[r * n + c]
+                                                               : (unsigned short)0x7fff;
+        else d = 0x7fff;""",
+        "sr_apsp_u16_d0")
+
+
+def _u16_out_kernel():
+    cp = sr.array_module("gpu")
+    return cp.ElementwiseKernel("uint16 d, T big", "T out", "out = d == 0x7fff ? big : (T)d",
+                                "sr_apsp_u16_out")
+
+
+def _masked_bounds_gpu(a, big):
+    """(min, max) of the entries of ``a`` other than ``big`` (``big`` when there are none),
+    each in one pass without temporaries."""
+    t = np.dtype(a.dtype)
+    lowest, top = int(np.iinfo(t).min), int(np.iinfo(t).max)
+    suffix = "LL" if t.itemsize == 8 else ""
+    # the type's lowest value as a literal that is not a negated overflow
+    low_lit = f"({lowest + 1}{suffix} - 1)"
+
+    def build():
+        cp = sr.array_module("gpu")
+        lo = cp.ReductionKernel("T x, T big", "T y", "x != big ? x : big", "min(a, b)", "y = a",
+                                f"{top}{suffix}", f"sr_apsp_masked_min_{t.name}")
+        hi = cp.ReductionKernel("T x, T big", "T y", f"x != big ? x : (T){low_lit}",
+                                "max(a, b)", "y = a", low_lit, f"sr_apsp_masked_max_{t.name}")
+        return lo, hi
+    k_lo, k_hi = _gpu_pass(f"bounds_{t.name}", build)
+    lo = k_lo(a, t.type(big)).item()
+    return (lo, k_hi(a, t.type(big)).item() if lo != big else big)
 
 
 def _dense_of(G, n: int, work, xp):
@@ -870,8 +930,10 @@ def _finish(op, D, work, out_type, xp):
     if work == out_type:
         return D
     if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
-        return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
-                        D).astype(out_type, copy=False)
+        big = out_type.type(_t_max(out_type))
+        if xp is not np and out_type.kind == "i" and ONE_PASS_SETUP:
+            return _gpu_pass("u16_out", _u16_out_kernel)(D, big)
+        return xp.where(D == sr.dense.U16_INF, big, D).astype(out_type, copy=False)
     inf = _t_max(work)
     reached = D != inf
     info = np.iinfo(out_type)

@@ -16,7 +16,8 @@ measured first in the same process:
    REPS by CUDA events, the whole call and its ``_floyd_warshall`` loop alone, % of the
    fminf peak, and whether the distances equal the first variant's;
 3. the same for the packed path (integer weights 1 – 32766 // (n − 1)) under U16_VARIANTS,
-   % of the ``__viaddmin_u16x2`` peak (two lanes per instruction).
+   % of the ``__viaddmin_u16x2`` peak (two lanes per instruction); the first with session
+   8's setup (``ONE_PASS_SETUP`` off: whole call − loop is the setup's cost).
 
 ``--quick`` keeps the first, the default and the best-guess variants only (the 60-second
 final probe). ``--json`` writes every line's figures as they come.
@@ -55,10 +56,14 @@ F32_VARIANTS = [
     ("skip cross, tile 512, sub 256, BK32", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512),
      BK32),
     ("skip cross, tile 256, BK32", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=256), BK32),
+    ("skip cross, tile 512, sub 256, Z late",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512, Z_LATE=True), BK16),
+    ("skip cross, tile 1024, sub 256, BK32",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=1024), BK32),
 ]
 U16_VARIANTS = [
     ("s8: full phase 3, tile 512, squaring",
-     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE_U16=512), BK16),
+     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE_U16=512, ONE_PASS_SETUP=False), BK16),
     ("skip cross, tile 512, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=512),
      BK16),
     ("skip cross, tile 1024, sub 256",
@@ -68,6 +73,8 @@ U16_VARIANTS = [
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=512), BK32),
     ("skip cross, tile 1024, sub 256, BK32",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024), BK32),
+    ("skip cross, tile 1024, sub 256, Z first",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024, Z_LATE=False), BK16),
 ]
 QUICK = {0, 1, 2}  # variants --quick keeps (indices)
 
@@ -84,18 +91,25 @@ def record(**fields):
 
 @contextlib.contextmanager
 def configured(settings: dict, tiling):
-    """apsp module settings and the 4-byte tiling for the block, restored after."""
+    """apsp module settings (``Z_LATE``: True / False for every policy of the tuned kernel,
+    else the default) and the 4-byte tiling for the block, restored after."""
+    settings = dict(settings)
+    z_late = settings.pop("Z_LATE", None)
     old = {k: getattr(apsp_mod, k) for k in settings}
-    old_tiling = _gpu_dense.MINPLUS_TILING
+    old_tiling, old_late = _gpu_dense.MINPLUS_TILING, _gpu_dense.Z_LATE
+    every = frozenset([_gpu_dense.U16_POLICY]
+                      + [p for p, _ in _gpu_dense.MINPLUS_POLICIES.values()])
     try:
         for k, v in settings.items():
             setattr(apsp_mod, k, v)
         _gpu_dense.MINPLUS_TILING = {**old_tiling, 4: tuple(tiling)}
+        if z_late is not None:
+            _gpu_dense.Z_LATE = every if z_late else frozenset()
         yield
     finally:
         for k, v in old.items():
             setattr(apsp_mod, k, v)
-        _gpu_dense.MINPLUS_TILING = old_tiling
+        _gpu_dense.MINPLUS_TILING, _gpu_dense.Z_LATE = old_tiling, old_late
 
 
 def timed(fn, reps=REPS):
@@ -187,8 +201,9 @@ def main(n, quick=False):
         Df = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
         U = cp.minimum(W, 999).astype(cp.uint16)
         del W
-        for tname, tiling in TILINGS.items():
-            with configured({}, tiling):
+        for (tname, tiling), late in [(t, False) for t in TILINGS.items()] + [
+                (("BK16 Z late", BK16), True)]:
+            with configured({"Z_LATE": late}, tiling):
                 Z = Df.copy()
                 for K in (256, 512):
                     C, R = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :])
@@ -215,8 +230,13 @@ def main(n, quick=False):
     for i, (label, settings, tiling) in enumerate(F32_VARIANTS):
         if quick and i not in QUICK:
             continue
-        with configured(settings, tiling):
-            D = fw("fw_f32", label, Af, n, pf, ref)
+        try:
+            with configured(settings, tiling):
+                D = fw("fw_f32", label, Af, n, pf, ref)
+        except Exception as e:  # a failed variant is reported; the others still run
+            print(f"  {label}: FAILED {type(e).__name__}: {e}", flush=True)
+            record(kind="fw_f32", label=label, error=f"{type(e).__name__}: {e}")
+            continue
         if ref is None:
             ref = D
         del D
@@ -230,8 +250,13 @@ def main(n, quick=False):
     for i, (label, settings, tiling) in enumerate(U16_VARIANTS):
         if quick and i not in QUICK:
             continue
-        with configured(settings, tiling):
-            D = fw("fw_u16", label, W, n, pu, ref)
+        try:
+            with configured(settings, tiling):
+                D = fw("fw_u16", label, W, n, pu, ref)
+        except Exception as e:  # a failed variant is reported; the others still run
+            print(f"  {label}: FAILED {type(e).__name__}: {e}", flush=True)
+            record(kind="fw_u16", label=label, error=f"{type(e).__name__}: {e}")
+            continue
         if ref is None:
             ref = D
             print(f"    dtype {D.dtype}; unreachable pairs {int((D == INT_MAX).sum())}",
