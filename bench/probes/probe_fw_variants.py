@@ -19,8 +19,9 @@ measured first in the same process:
    % of the ``__viaddmin_u16x2`` peak (two lanes per instruction); the first with session
    8's setup (``ONE_PASS_SETUP`` off: whole call − loop is the setup's cost).
 
-``--quick`` keeps the first, the default and the best-guess variants only (the 60-second
-final probe). ``--json`` writes every line's figures as they come.
+Every variant's distances are compared with the first's (session 8's schedule). ``--quick``
+keeps session 8's schedule and the committed defaults, without the single launches (the
+60-second final probe). ``--json`` writes every line's figures as they come.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ TILINGS = {"BK16": BK16, "BK32": BK32}
 F32_VARIANTS = [
     ("s8: full phase 3, tile 256, squaring", dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE=256),
      BK16),
-    ("skip cross, tile 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=256), BK16),
+    ("defaults (as committed)", {}, None),
     ("skip cross, tile 512, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512), BK16),
     ("skip cross, tile 512, squaring", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=0, TILE=512), BK16),
     ("skip cross, tile 1024, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=1024),
@@ -64,8 +65,7 @@ F32_VARIANTS = [
 U16_VARIANTS = [
     ("s8: full phase 3, tile 512, squaring",
      dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE_U16=512, ONE_PASS_SETUP=False), BK16),
-    ("skip cross, tile 512, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=512),
-     BK16),
+    ("defaults (as committed)", {}, None),
     ("skip cross, tile 1024, sub 256",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024), BK16),
     ("skip cross, tile 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=256), BK16),
@@ -76,7 +76,7 @@ U16_VARIANTS = [
     ("skip cross, tile 1024, sub 256, Z first",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024, Z_LATE=False), BK16),
 ]
-QUICK = {0, 1, 2}  # variants --quick keeps (indices)
+QUICK = {0, 1}  # variants --quick keeps (indices): session 8's schedule and the defaults
 
 RESULTS = []
 JSON_PATH = None
@@ -102,7 +102,8 @@ def configured(settings: dict, tiling):
     try:
         for k, v in settings.items():
             setattr(apsp_mod, k, v)
-        _gpu_dense.MINPLUS_TILING = {**old_tiling, 4: tuple(tiling)}
+        if tiling is not None:  # None: the committed tiling
+            _gpu_dense.MINPLUS_TILING = {**old_tiling, 4: tuple(tiling)}
         if z_late is not None:
             _gpu_dense.Z_LATE = every if z_late else frozenset()
         yield
@@ -189,6 +190,12 @@ def main(n, quick=False):
     name = cp.cuda.runtime.getDeviceProperties(dev.id)["name"].decode()
     print(f"device: {name}", flush=True)
     record(kind="device", name=name, n=n)
+    defaults = dict(TILE=apsp_mod.TILE, TILE_U16=apsp_mod.TILE_U16,
+                    FW_SKIP_CROSS=apsp_mod.FW_SKIP_CROSS, CLOSURE_SUB=apsp_mod.CLOSURE_SUB,
+                    ONE_PASS_SETUP=apsp_mod.ONE_PASS_SETUP,
+                    tiling=_gpu_dense.MINPLUS_TILING[4], Z_LATE=sorted(_gpu_dense.Z_LATE))
+    print(f"defaults: {defaults}", flush=True)
+    record(kind="defaults", **{k: str(v) for k, v in defaults.items()})
     peaks = measure_peaks()
     print("peaks (T relax/s): " + ", ".join(f"{k} {v / 1e12:.2f}" for k, v in peaks.items()),
           flush=True)
