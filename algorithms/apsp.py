@@ -8,9 +8,11 @@
   seed 004), three phases per round of ``TILE`` pivot vertices k:
 
   1. the diagonal tile D_kk closed over its own vertices (repeated squaring of the tile:
-     ⌈log₂ b⌉ small products, the same closure as b steps of Floyd–Warshall);
+     ⌈log₂ b⌉ small products, the same closure as b steps of Floyd–Warshall; a tile larger
+     than ``CLOSURE_SUB`` by blocked Floyd–Warshall over sub-tiles of that size);
   2. its row panel D_k* ← D_kk min.+ D_k* and its column panel D_*k ← D_*k min.+ D_kk;
-  3. every tile, D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
+  3. every tile outside that cross (``FW_SKIP_CROSS``: phase 2 left the cross final),
+     D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
 
   Any n: the last round takes the remaining ``n mod TILE`` vertices. Phases 2 and 3 are the
   dense semiring GEMM (``semiring.gemm``) on copies of the panels, phase 3 accumulating
