@@ -113,6 +113,10 @@ TILE_U16 = 512
 #: The packed path's D is padded to a multiple of this many vertices (isolated ones): rows
 #: of whole 16-byte vectors of words.
 U16_PAD = 8
+#: The lookahead's relaxation of the next round's cross on the side stream, ahead of the
+#: pivot work there, instead of on the main stream before the rest: it then runs beside the
+#: rest of the round (whose blocks fill the cross launches' tails) rather than alone.
+FW_CROSS_SIDE = False
 #: The packed path's setup on the GPU (integer weights' bounds, D0 in uint16, the result in
 #: the caller's type) as one-pass kernels instead of CuPy expressions of 2–4 passes and
 #: temporaries over the n² entries each.
@@ -551,13 +555,19 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
             break
         a, b = rounds[r + 1]  # a == k1: both crosses together are the band [lo, b)
         lo = k0 if FW_SKIP_CROSS else a
-        # phase 3 of round r on the cross of round r + 1: its rows, then its columns outside
-        # the rows of both crosses
-        _relax_outside(D, C, R, (a, b), everything, srg, work, bound, None, own(k0, k1))
-        _relax_outside(D, C, R, everything, (a, b), srg, work, bound, (lo, b), None)
+
+        def cross():
+            # phase 3 of round r on the cross of round r + 1: its rows, then its columns
+            # outside the rows of both crosses
+            _relax_outside(D, C, R, (a, b), everything, srg, work, bound, None, own(k0, k1))
+            _relax_outside(D, C, R, everything, (a, b), srg, work, bound, (lo, b), None)
+        if not FW_CROSS_SIDE:
+            cross()
         # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
         lanes.fork()
         with lanes.on_side():
+            if FW_CROSS_SIDE:  # after round r − 1's rest (the fork), beside round r's
+                cross()
             R_next, C_next = _pivot(D, a, b, srg, work, bound)
         # ... while phase 3 of round r relaxes the rest of D on the main stream
         _relax_outside(D, C, R, everything, everything, srg, work, bound, (lo, b), (lo, b))

@@ -916,13 +916,17 @@ def test_fw_lookahead_int32_limits(device, monkeypatch):
         np.testing.assert_array_equal(_as_float(d, np.int32), ref)
 
 
+@pytest.mark.parametrize("cross_side", [False, True])
 @pytest.mark.parametrize("one_launch", [True, False])
-def test_fw_lookahead_schedule(monkeypatch, one_launch):
+def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
     """The lookahead's schedule (CPU, recorded with vector clocks on the two lanes): every
-    round's relaxations cover D; round r + 1's pivot work (its cross, read and written)
-    follows round r's relaxations of that cross and precedes every relaxation of round r + 1;
-    and no two operations left unordered by the events touch a common entry of D."""
+    round's relaxations cover D but the round's own cross; round r + 1's pivot work (its
+    cross, read and written) follows round r's relaxations of that cross and precedes every
+    relaxation of round r + 1; and no two operations left unordered by the events touch a
+    common entry of D. The next cross relaxed on the main lane or on the side
+    (FW_CROSS_SIDE)."""
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one_launch)
+    monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", cross_side)
     n, tile = 4 * TILE_TEST + 3, TILE_TEST
     rng = np.random.default_rng(2)
     rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
@@ -1144,6 +1148,13 @@ def test_fw_lookahead_gpu_real_tile(device, monkeypatch):
         np.testing.assert_array_equal(to_host(algorithms.apsp(
             sr.Matrix.from_scipy(S.astype(dtype), device="gpu"), "floyd_warshall", tile=512)),
             res[True])
+        # the next cross relaxed on the side stream (FW_CROSS_SIDE)
+        side = apsp_mod.FW_CROSS_SIDE
+        monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", not side)
+        np.testing.assert_array_equal(to_host(algorithms.apsp(
+            sr.Matrix.from_scipy(S.astype(dtype), device="gpu"), "floyd_warshall", tile=256)),
+            res[True])
+        monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", side)
         with cp.cuda.Stream(non_blocking=True) as s:
             d = algorithms.apsp(sr.Matrix.from_scipy(S.astype(dtype), device="gpu"),
                                 "floyd_warshall", tile=256)

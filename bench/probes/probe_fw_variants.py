@@ -61,6 +61,10 @@ F32_VARIANTS = [
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512, Z_LATE=True), BK16),
     ("skip cross, tile 1024, sub 256, BK32",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=1024), BK32),
+    ("skip cross, tile 512, sub 256, cross on side",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512, FW_CROSS_SIDE=True), BK16),
+    ("skip cross, tile 1024, sub 256, cross on side",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=1024, FW_CROSS_SIDE=True), BK16),
 ]
 U16_VARIANTS = [
     ("s8: full phase 3, tile 512, squaring",
@@ -75,6 +79,10 @@ U16_VARIANTS = [
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024), BK32),
     ("skip cross, tile 1024, sub 256, Z first",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024, Z_LATE=False), BK16),
+    ("skip cross, tile 1024, sub 256, cross on side",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024, FW_CROSS_SIDE=True), BK16),
+    ("skip cross, tile 512, sub 256, cross on side",
+     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=512, FW_CROSS_SIDE=True), BK16),
 ]
 QUICK = {0, 1}  # variants --quick keeps (indices): session 8's schedule and the defaults
 
@@ -192,6 +200,7 @@ def main(n, quick=False):
     record(kind="device", name=name, n=n)
     defaults = dict(TILE=apsp_mod.TILE, TILE_U16=apsp_mod.TILE_U16,
                     FW_SKIP_CROSS=apsp_mod.FW_SKIP_CROSS, CLOSURE_SUB=apsp_mod.CLOSURE_SUB,
+                    FW_CROSS_SIDE=apsp_mod.FW_CROSS_SIDE,
                     ONE_PASS_SETUP=apsp_mod.ONE_PASS_SETUP,
                     tiling=_gpu_dense.MINPLUS_TILING[4], Z_LATE=sorted(_gpu_dense.Z_LATE))
     print(f"defaults: {defaults}", flush=True)
