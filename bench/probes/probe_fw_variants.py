@@ -7,17 +7,17 @@ session-8 defaults:
 (n defaults to 16384.) Prints, with the peaks of bench/probes/gemm_tune.measure_peaks
 measured first in the same process:
 
-1. single launches of phase 3's shape Z ⊕= C ⊗ R (K = 256, 512) for float32 and the
-   packed u16x2 path, with each tiling of TILINGS (BK = 16 static shared memory, BK = 32
-   dynamic);
-2. Floyd–Warshall float32 (weights 1–999, half the pairs without an edge) under each
+1. Floyd–Warshall float32 (weights 1–999, half the pairs without an edge) under each
    variant of F32_VARIANTS: ``FW_SKIP_CROSS`` (phase 3 leaves out the round's own cross),
    the tile, ``CLOSURE_SUB`` (phase 1 of a larger tile by sub-tiles), the tiling; best of
    REPS by CUDA events, the whole call and its ``_floyd_warshall`` loop alone, % of the
    fminf peak, and whether the distances equal the first variant's;
-3. the same for the packed path (integer weights 1 – 32766 // (n − 1)) under U16_VARIANTS,
+2. the same for the packed path (integer weights 1 – 32766 // (n − 1)) under U16_VARIANTS,
    % of the ``__viaddmin_u16x2`` peak (two lanes per instruction); the first with session
-   8's setup (``ONE_PASS_SETUP`` off: whole call − loop is the setup's cost).
+   8's setup (``ONE_PASS_SETUP`` off: whole call − loop is the setup's cost);
+3. single launches of phase 3's shape Z ⊕= C ⊗ R (K = 256, 512, 1024) for float32 and the
+   packed u16x2 path, with each tiling of TILINGS (BK = 16 static shared memory, BK = 32
+   dynamic) and BK = 16 with Z late.
 
 Every variant's distances are compared with the first's (session 8's schedule). ``--quick``
 keeps session 8's schedule and the committed defaults, without the single launches (the
@@ -211,33 +211,6 @@ def main(n, quick=False):
     record(kind="peaks", **{k: v / 1e12 for k, v in peaks.items()})
     pf, pu = peaks["f32"], peaks["u16x2_dpx"]
 
-    if not quick:
-        print(f"single launches Z ⊕= C ⊗ R, n = {n}:")
-        W = graph(n, 999)
-        Df = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
-        U = cp.minimum(W, 999).astype(cp.uint16)
-        del W
-        for (tname, tiling), late in [(t, False) for t in TILINGS.items()] + [
-                (("BK16 Z late", BK16), True)]:
-            with configured({"Z_LATE": late}, tiling):
-                Z = Df.copy()
-                for K in (256, 512):
-                    C, R = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :])
-                    sr.gemm_accumulate(Z[:256, :256], C[:256], R[:, :256], sr.min_plus,
-                                       np.float32)
-                    secs, _ = timed(lambda: sr.gemm_accumulate(Z, C, R, sr.min_plus, np.float32))
-                    line("launch", f"f32 K = {K}, {tname}", secs, float(n) * n * K, pf)
-                del Z
-                Z = U.copy()
-                for K in (256, 512):
-                    C, R = cp.ascontiguousarray(U[:, :K]), cp.ascontiguousarray(U[:K, :])
-                    sr.dense.gemm_u16_accumulate(Z[:256, :256], C[:256], R[:, :256])
-                    secs, _ = timed(lambda: sr.dense.gemm_u16_accumulate(Z, C, R))
-                    line("launch", f"u16x2 K = {K}, {tname}", secs, float(n) * n * K, pu)
-                del Z, C, R
-        del Df, U
-        cp.get_default_memory_pool().free_all_blocks()
-
     print(f"Floyd–Warshall float32, n = {n} (whole call; loop_* = _floyd_warshall alone):")
     W = graph(n, 999)
     Af = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
@@ -278,6 +251,35 @@ def main(n, quick=False):
             print(f"    dtype {D.dtype}; unreachable pairs {int((D == INT_MAX).sum())}",
                   flush=True)
         del D
+    del W, ref
+
+    cp.get_default_memory_pool().free_all_blocks()
+    if not quick:
+        print(f"single launches Z ⊕= C ⊗ R, n = {n}:")
+        W = graph(n, 999)
+        Df = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
+        U = cp.minimum(W, 999).astype(cp.uint16)
+        del W
+        for (tname, tiling), late in [(t, False) for t in TILINGS.items()] + [
+                (("BK16 Z late", BK16), True)]:
+            with configured({"Z_LATE": late}, tiling):
+                Z = Df.copy()
+                for K in (256, 512, 1024):
+                    C, R = cp.ascontiguousarray(Df[:, :K]), cp.ascontiguousarray(Df[:K, :])
+                    sr.gemm_accumulate(Z[:256, :256], C[:256], R[:, :256], sr.min_plus,
+                                       np.float32)
+                    secs, _ = timed(lambda: sr.gemm_accumulate(Z, C, R, sr.min_plus, np.float32))
+                    line("launch", f"f32 K = {K}, {tname}", secs, float(n) * n * K, pf)
+                del Z
+                Z = U.copy()
+                for K in (256, 512, 1024):
+                    C, R = cp.ascontiguousarray(U[:, :K]), cp.ascontiguousarray(U[:K, :])
+                    sr.dense.gemm_u16_accumulate(Z[:256, :256], C[:256], R[:, :256])
+                    secs, _ = timed(lambda: sr.dense.gemm_u16_accumulate(Z, C, R))
+                    line("launch", f"u16x2 K = {K}, {tname}", secs, float(n) * n * K, pu)
+                del Z, C, R
+        del Df, U
+        cp.get_default_memory_pool().free_all_blocks()
 
 
 if __name__ == "__main__":
