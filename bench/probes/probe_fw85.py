@@ -77,13 +77,20 @@ def trace_lookahead(A, tile, attr="TILE"):
     pivot work (phases 1-2), and of the main stream's waits (from the end of a round's last
     relaxation to the start of the next round's first: the join on the side's pivot), ms."""
     events = []  # (kind, start event, end event)
+    depth = [0]  # phase 1 by sub-tiles calls _pivot / _relax inside a _pivot: not traced
 
     def wrap(fn, kind):
         def inner(*a, **k):
-            s, e = cp.cuda.Event(), cp.cuda.Event()
-            s.record()  # on the current stream: the side inside lanes.on_side()
-            out = fn(*a, **k)
-            e.record()
+            if depth[0]:
+                return fn(*a, **k)
+            depth[0] += 1
+            try:
+                s, e = cp.cuda.Event(), cp.cuda.Event()
+                s.record()  # on the current stream: the side inside lanes.on_side()
+                out = fn(*a, **k)
+                e.record()
+            finally:
+                depth[0] -= 1
             events.append((kind, s, e))
             return out
         return inner
