@@ -2,9 +2,10 @@
 (issue 20 item 6; a device-tool probe, not a test). Session 13's candidates beside the
 session-8 defaults:
 
-    PYTHONPATH=. python3 bench/probes/probe_fw_variants.py [n] [--json FILE] [--quick]
+    PYTHONPATH=. python3 bench/probes/probe_fw_variants.py [n ...] [--json FILE] [--quick]
+        [--no-launches] [--f32 "label:TILE=1024,CLOSURE_SUB=256,tiling=BK32" ...] [--u16 ...]
 
-(n defaults to 16384.) Prints, with the peaks of bench/probes/gemm_tune.measure_peaks
+(n defaults to 16384; --f32 / --u16 replace the built-in variants after session 8's.) Prints, with the peaks of bench/probes/gemm_tune.measure_peaks
 measured first in the same process:
 
 1. Floyd–Warshall float32 (weights 1–999, half the pairs without an edge) under each
@@ -97,6 +98,7 @@ QUICK = {0, 1}  # variants --quick keeps (indices): session 8's schedule and the
 
 RESULTS = []
 JSON_PATH = None
+LAUNCHES = True
 
 
 def record(**fields):
@@ -268,7 +270,7 @@ def main(n, quick=False):
     del W, ref
 
     cp.get_default_memory_pool().free_all_blocks()
-    if not quick:
+    if not quick and LAUNCHES:
         print(f"single launches Z ⊕= C ⊗ R, n = {n}:")
         W = graph(n, 999)
         Df = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
@@ -297,12 +299,40 @@ def main(n, quick=False):
         cp.get_default_memory_pool().free_all_blocks()
 
 
+def parse_spec(spec: str):
+    """A variant from the command line: "label:KEY=VALUE,..." (KEY an apsp setting, Z_LATE,
+    STAGGER or tiling=BK16|BK32; values int or 0/1 for the switches)."""
+    label, _, body = spec.partition(":")
+    settings, tiling = {}, BK16
+    for item in filter(None, body.split(",")):
+        k, _, v = item.partition("=")
+        if k == "tiling":
+            tiling = TILINGS[v]
+        elif k in ("FW_SKIP_CROSS", "FW_CROSS_SIDE", "ONE_PASS_SETUP", "Z_LATE", "STAGGER"):
+            settings[k] = bool(int(v))
+        else:
+            settings[k] = int(v)
+    return label, settings, tiling
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if "--json" in args:
-        i = args.index("--json")
-        JSON_PATH = args[i + 1]
-        del args[i:i + 2]
+
+    def take(flag):
+        out = []
+        while flag in args:
+            i = args.index(flag)
+            out.append(args[i + 1])
+            del args[i:i + 2]
+        return out
+    JSON_PATH = (take("--json") or [None])[-1]
+    f32, u16 = take("--f32"), take("--u16")
+    if f32:  # session 8's schedule first, then the given ones
+        F32_VARIANTS[:] = F32_VARIANTS[:1] + [parse_spec(x) for x in f32]
+    if u16:
+        U16_VARIANTS[:] = U16_VARIANTS[:1] + [parse_spec(x) for x in u16]
+    LAUNCHES = "--no-launches" not in args
     quick = "--quick" in args
-    args = [a for a in args if a != "--quick"]
-    main(int(args[0]) if args else 16384, quick)
+    args = [a for a in args if a not in ("--quick", "--no-launches")]
+    for size in (args or ["16384"]):
+        main(int(size), quick)
