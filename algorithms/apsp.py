@@ -240,10 +240,12 @@ def _dense_of_u16(G, n: int, out_type, xp):
     the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
     W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
-    if xp is not np and W.dtype.kind == "i" and ONE_PASS_SETUP:  # one pass on the GPU
+    if xp is not np and W.dtype.name in _C_INT and ONE_PASS_SETUP:  # one pass on the GPU
         W = xp.ascontiguousarray(W)
         D = xp.empty((npad, npad), dtype=np.uint16)
-        _gpu_pass("u16_d0", _u16_d0_kernel)(W, np.int64(n), np.int64(npad), D)
+        t = np.dtype(W.dtype)
+        _gpu_pass(f"u16_d0_{t.name}", lambda: _u16_d0_kernel(t))(W, np.int64(n),
+                                                                  np.int64(npad), D)
         return D
     D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
@@ -261,39 +263,51 @@ def _gpu_pass(name: str, build):
     return sr.kernels.memo(("apsp", name), build)
 
 
-def _u16_d0_kernel():
-    cp = sr.array_module("gpu")
+def _u16_d0_kernel(t):
+    """D0 of the packed path from n × n weights of integer type ``t`` (contiguous), padded
+    to npad × npad: 0 on the diagonal, min(w, U16_INF) inside, U16_INF in the padding."""
+    cp, c = sr.array_module("gpu"), _C_INT[t.name]
     return cp.ElementwiseKernel(
-        "raw T w, int64 n, int64 npad", "uint16 d",
-        """const long long r = i / npad, c = i - r * npad;
-        if (r == c) d = 0;
-        else if (r < n && c < n) d = w[r * n + c] < (T)0x7fff ? (unsigned short)w[r * n + c]
-                                                               : (unsigned short)0x7fff;
-        else d = 0x7fff;""",
-        "sr_apsp_u16_d0")
+        f"raw {t.name} w, int64 n, int64 npad", "uint16 d",
+        f"""const long long row = i / npad, col = i - row * npad;
+        if (row == col) d = 0;
+        else if (row < n && col < n) {{
+            const {c} x = w[row * n + col];
+            d = x < ({c})0x7fff ? (unsigned short)x : (unsigned short)0x7fff;
+        }} else d = 0x7fff;""",
+        f"sr_apsp_u16_d0_{t.name}")
 
 
-def _u16_out_kernel():
-    cp = sr.array_module("gpu")
-    return cp.ElementwiseKernel("uint16 d, T big", "T out", "out = d == 0x7fff ? big : (T)d",
-                                "sr_apsp_u16_out")
+def _u16_out_kernel(t):
+    """Packed distances (uint16) in the caller's integer type ``t``: U16_INF is its maximum."""
+    cp, c = sr.array_module("gpu"), _C_INT[t.name]
+    return cp.ElementwiseKernel(f"uint16 d, {t.name} big", f"{t.name} out",
+                                f"out = d == 0x7fff ? big : ({c})d", f"sr_apsp_u16_out_{t.name}")
+
+
+#: C types of the integer weights the one-pass kernels take (CuPy's parameter strings take
+#: NumPy names, the code C names).
+_C_INT = {"int32": "int", "int64": "long long"}
 
 
 def _masked_bounds_gpu(a, big):
     """(min, max) of the entries of ``a`` other than ``big`` (``big`` when there are none),
     each in one pass without temporaries."""
     t = np.dtype(a.dtype)
+    c = _C_INT[t.name]
     lowest, top = int(np.iinfo(t).min), int(np.iinfo(t).max)
     suffix = "LL" if t.itemsize == 8 else ""
-    # the type's lowest value as a literal that is not a negated overflow
-    low_lit = f"({lowest + 1}{suffix} - 1)"
+    # the type's extremes as literals (the lowest not as a negated overflow)
+    low_lit, top_lit = f"(({c})({lowest + 1}{suffix} - 1))", f"(({c}){top}{suffix})"
 
     def build():
         cp = sr.array_module("gpu")
-        lo = cp.ReductionKernel("T x, T big", "T y", "x != big ? x : big", "min(a, b)", "y = a",
-                                f"{top}{suffix}", f"sr_apsp_masked_min_{t.name}")
-        hi = cp.ReductionKernel("T x, T big", "T y", f"x != big ? x : (T){low_lit}",
-                                "max(a, b)", "y = a", low_lit, f"sr_apsp_masked_max_{t.name}")
+        lo = cp.ReductionKernel(f"{t.name} x, {t.name} big", f"{t.name} y",
+                                f"x != big ? x : {top_lit}", "min(a, b)", "y = a", top_lit,
+                                f"sr_apsp_masked_min_{t.name}")
+        hi = cp.ReductionKernel(f"{t.name} x, {t.name} big", f"{t.name} y",
+                                f"x != big ? x : {low_lit}", "max(a, b)", "y = a", low_lit,
+                                f"sr_apsp_masked_max_{t.name}")
         return lo, hi
     k_lo, k_hi = _gpu_pass(f"bounds_{t.name}", build)
     lo = k_lo(a, t.type(big)).item()
@@ -944,7 +958,8 @@ def _finish(op, D, work, out_type, xp):
     if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
         big = out_type.type(_t_max(out_type))
         if xp is not np and out_type.kind == "i" and ONE_PASS_SETUP:
-            return _gpu_pass("u16_out", _u16_out_kernel)(D, big)
+            return _gpu_pass(f"u16_out_{out_type.name}", lambda: _u16_out_kernel(out_type))(
+                D, big)
         return xp.where(D == sr.dense.U16_INF, big, D).astype(out_type, copy=False)
     inf = _t_max(work)
     reached = D != inf
