@@ -78,9 +78,12 @@ from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_o
                    _weight_type)
 
 #: Pivot vertices per blocked Floyd–Warshall round on the GPU (the inner size of the phase-3
-#: GEMM). Phase 1 costs ⌈log₂ TILE⌉ products of TILE³ per round (n · TILE² · log₂ TILE in
-#: all, under 1% of n³ at n = 16384), phase 3 wants a deep k; tests shrink it.
-TILE = 256
+#: GEMM). Phase 1 closes the pivot block (by sub-tiles of CLOSURE_SUB), phase 3 wants a deep
+#: k; tests shrink it. Measured on an H200 at n = 16384 (bench/probes/probe_fw_variants.py,
+#: session 13, float32, % of the fminf peak in the same run): own cross skipped, tile 256
+#: 82.4 %, 512 83.3 %, 1024 83.3 %; with the next cross on the side (FW_CROSS_SIDE) 512
+#: 84.2 %, 1024 84.0 % (session 8's schedule, tile 256: 79.9 %).
+TILE = 512
 #: The same for int32 work (the DPX kernel): a deeper phase 3 pays more there. With
 #: lookahead at n = 16384 on an H100 (bench/probes/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
 #: 11.60 / 11.94 / 12.02 T relax/s (71 / 73 / 73 % of the DPX peak), float32 10.76 / 10.68 /
@@ -113,10 +116,14 @@ TILE_U16 = 512
 #: The packed path's D is padded to a multiple of this many vertices (isolated ones): rows
 #: of whole 16-byte vectors of words.
 U16_PAD = 8
+#: With lookahead, the first pivot block's size when smaller than the tile (0: the tile):
+#: round 0's phases 1–2 run alone, nothing to hide them behind.
+FW_FIRST_TILE = 0
 #: The lookahead's relaxation of the next round's cross on the side stream, ahead of the
 #: pivot work there, instead of on the main stream before the rest: it then runs beside the
-#: rest of the round (whose blocks fill the cross launches' tails) rather than alone.
-FW_CROSS_SIDE = False
+#: rest of the round (whose blocks fill the cross launches' tails) rather than alone. H200,
+#: n = 16384, float32 (see TILE): tile 512 84.2 % of the peak against 83.3 % off.
+FW_CROSS_SIDE = True
 #: The packed path's setup on the GPU (integer weights' bounds, D0 in uint16, the result in
 #: the caller's type) as one-pass kernels instead of CuPy expressions of 2–4 passes and
 #: temporaries over the n² entries each.
@@ -125,10 +132,13 @@ ONE_PASS_SETUP = True
 #: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
 FW_ONE_LAUNCH = True
 #: Phase 3 leaves out the round's own cross, final after phase 2 (``_floyd_warshall``):
-#: 2 · TILE / n of the relaxations saved.
+#: 2 · TILE / n of the relaxations saved. H200, n = 16384, float32, tile 256: 82.4 % of the
+#: fminf peak against 79.9 % (session 8's schedule).
 FW_SKIP_CROSS = True
 #: Phase 1 closes a pivot tile larger than this by blocked Floyd–Warshall over sub-tiles of
-#: this size instead of ⌈log₂ b⌉ squarings (0: always squaring).
+#: this size instead of ⌈log₂ b⌉ squarings (0: always squaring): b³ relaxations instead of
+#: b³ · ⌈log₂ b⌉, what lets a 1024 tile pay (H200, n = 16384, float32, tile 512: 83.3 %
+#: either way; 1024 by sub-tiles 83.3 %).
 CLOSURE_SUB = 256
 
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
@@ -524,6 +534,15 @@ def _side_stream(cp):
     return s
 
 
+def _rounds(n: int, tile: int, lookahead: bool):
+    """The pivot blocks [k0, k1): ``tile`` vertices each, the last one the rest; with
+    lookahead the first only FW_FIRST_TILE (when smaller), since nothing hides its pivot
+    work (phases 1–2 of round 0 run alone, and their chain grows with the tile)."""
+    first = min(tile, FW_FIRST_TILE) if lookahead and FW_FIRST_TILE else tile
+    starts = [0] + list(range(first, n, tile))
+    return [(k0, min(n, k1)) for k0, k1 in zip(starts, starts[1:] + [n]) if k0 < n]
+
+
 def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     """Blocked Floyd–Warshall on D in place (module docstring); returns D.
 
@@ -542,10 +561,10 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     identical.
     """
     n = D.shape[0]
-    rounds = [(k0, min(n, k0 + tile)) for k0 in range(0, n, tile)]
-    everything = (0, n)
     if lookahead is None:
         lookahead = FW_LOOKAHEAD
+    rounds = _rounds(n, tile, lookahead)
+    everything = (0, n)
 
     def own(k0, k1):  # the band phase 3 of round [k0, k1) leaves out
         return (k0, k1) if FW_SKIP_CROSS else None
@@ -929,7 +948,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                 bar.close()
         else:
             expected = float(n) ** 3 / _rate(device, work)
-            bar = _bar(progress, expected, -(-n // tile), op)
+            bar = _bar(progress, expected, len(_rounds(n, int(tile), FW_LOOKAHEAD)), op)
             try:
                 D = _floyd_warshall(D, srg, work, int(tile), bar, bound)[:n, :n]
             finally:

@@ -317,7 +317,7 @@ def test_progress_bar(capsys):
 
 def test_default_tiles_several_rounds(device):
     """The real tile sizes (not the shrunk one): several rounds and a ragged last tile."""
-    tile = 256 if device == "gpu" else 64  # TILE and TILE_CPU (the fixture shrank them; float32)
+    tile = 512 if device == "gpu" else 64  # TILE and TILE_CPU (the fixture shrank them; float32)
     n = 2 * tile + 3
     rng = np.random.default_rng(11)
     W = np.where(rng.random((n, n)) < 4 / n, rng.integers(1, 256, (n, n)), 0).astype(np.float32)
@@ -1022,18 +1022,23 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
 
 
 @given(g=graphs(negative=True), look=st.booleans(), tile=st.sampled_from([3, 5, 8]),
-       sub=st.sampled_from([1, 2, 3]), skip=st.booleans())
-def test_fw_closure_by_sub_tiles_and_own_cross(device, g, look, tile, sub, skip, monkeypatch):
-    """Phase 1 by blocked Floyd–Warshall over sub-tiles (CLOSURE_SUB below the tile) and
-    phase 3 with or without the round's own cross (FW_SKIP_CROSS): SciPy's distances, and
-    the work matrix bit for bit equal to squaring with the whole phase 3 (negative weights,
-    no negative cycle; exact sums)."""
+       sub=st.sampled_from([1, 2, 3]), skip=st.booleans(), first=st.sampled_from([0, 1, 2]),
+       side=st.booleans())
+def test_fw_closure_by_sub_tiles_and_own_cross(device, g, look, tile, sub, skip, first, side,
+                                               monkeypatch):
+    """Phase 1 by blocked Floyd–Warshall over sub-tiles (CLOSURE_SUB below the tile), phase
+    3 with or without the round's own cross (FW_SKIP_CROSS), a smaller first round
+    (FW_FIRST_TILE), the next cross on the side (FW_CROSS_SIDE): SciPy's distances, and the
+    work matrix bit for bit equal to squaring with the whole phase 3 and equal rounds without
+    lookahead (negative weights, no negative cycle; exact sums)."""
     n, rows, cols, w, dtype = g
     _, ref = _scipy(n, rows, cols, w)
     A = _build(n, rows, cols, w, dtype, device, "dense")
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
     monkeypatch.setattr(apsp_mod, "FW_SKIP_CROSS", skip)
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    monkeypatch.setattr(apsp_mod, "FW_FIRST_TILE", first)
+    monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", side)
     np.testing.assert_array_equal(_as_float(algorithms.apsp(A, "floyd_warshall", tile=tile),
                                             dtype), ref)
     if n:
