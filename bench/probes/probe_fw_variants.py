@@ -3,9 +3,12 @@
 session-8 defaults:
 
     PYTHONPATH=. python3 bench/probes/probe_fw_variants.py [n ...] [--json FILE] [--quick]
-        [--no-launches] [--f32 "label:TILE=1024,CLOSURE_SUB=256,tiling=BK32" ...] [--u16 ...]
+        [--no-launches] [--product] [--int32-check]
+        [--f32 "label:TILE=1024,CLOSURE_SUB=256,tiling=BK32" ...] [--u16 ...]
 
-(n defaults to 16384; --f32 / --u16 replace the built-in variants after session 8's.) Prints, with the peaks of bench/probes/gemm_tune.measure_peaks
+(n defaults to 16384; --f32 / --u16 replace the built-in variants after session 8's;
+--product adds the square products D ⊗ D (K = n), --int32-check the int32 path on the
+packed path's graph, which must give the same distances.) Prints, with the peaks of bench/probes/gemm_tune.measure_peaks
 measured first in the same process:
 
 1. Floyd–Warshall float32 (weights 1–999, half the pairs without an edge) under each
@@ -99,6 +102,8 @@ QUICK = {0, 1}  # variants --quick keeps (indices): session 8's schedule and the
 RESULTS = []
 JSON_PATH = None
 LAUNCHES = True
+PRODUCT = False
+INT32_CHECK = False
 
 
 def record(**fields):
@@ -216,7 +221,7 @@ def main(n, quick=False):
     record(kind="device", name=name, n=n)
     defaults = dict(TILE=apsp_mod.TILE, TILE_U16=apsp_mod.TILE_U16,
                     FW_SKIP_CROSS=apsp_mod.FW_SKIP_CROSS, CLOSURE_SUB=apsp_mod.CLOSURE_SUB,
-                    FW_CROSS_SIDE=apsp_mod.FW_CROSS_SIDE,
+                    FW_CROSS_SIDE=apsp_mod.FW_CROSS_SIDE, FW_FIRST_TILE=apsp_mod.FW_FIRST_TILE,
                     ONE_PASS_SETUP=apsp_mod.ONE_PASS_SETUP,
                     tiling=_gpu_dense.MINPLUS_TILING[4], Z_LATE=sorted(_gpu_dense.Z_LATE))
     print(f"defaults: {defaults}", flush=True)
@@ -230,6 +235,15 @@ def main(n, quick=False):
     print(f"Floyd–Warshall float32, n = {n} (whole call; loop_* = _floyd_warshall alone):")
     W = graph(n, 999)
     Af = cp.where(W == INT_MAX, cp.float32(np.inf), W.astype(cp.float32))
+    if PRODUCT:  # the square product's rate: the kernel's k loop without Floyd–Warshall
+        U = cp.minimum(W, 999).astype(cp.uint16)
+        sr.gemm(Af[:256, :256], Af[:256, :256], sr.min_plus, np.float32)
+        secs, _ = timed(lambda: sr.gemm(Af, Af, sr.min_plus, np.float32))
+        line("product", "f32 product Z = D ⊗ D (K = n)", secs, float(n) ** 3, pf)
+        sr.dense.gemm_u16(U[:256, :256], U[:256, :256])
+        secs, _ = timed(lambda: sr.dense.gemm_u16(U, U))
+        line("product", "u16x2 product Z = D ⊗ D (K = n)", secs, float(n) ** 3, pu)
+        del U
     del W
     ref = None
     for i, (label, settings, tiling) in enumerate(F32_VARIANTS):
@@ -267,6 +281,17 @@ def main(n, quick=False):
             print(f"    dtype {D.dtype}; unreachable pairs {int((D == INT_MAX).sum())}",
                   flush=True)
         del D
+    if INT32_CHECK:  # the int32 path (saturating DPX kernel) on the same graph: equal?
+        old_u16 = apsp_mod.FW_U16
+        try:
+            apsp_mod.FW_U16 = False
+            apsp_mod.apsp(W[:1024, :1024], "floyd_warshall", progress=False)
+            secs, D32 = timed(lambda: apsp_mod.apsp(W, "floyd_warshall", progress=False), 1)
+            line("fw_i32", "int32 path (FW_U16 off)", secs, float(n) ** 3, peaks["i32_dpx"],
+                 equals_packed=bool((D32 == ref).all()))
+            del D32
+        finally:
+            apsp_mod.FW_U16 = old_u16
     del W, ref
 
     cp.get_default_memory_pool().free_all_blocks()
@@ -332,7 +357,8 @@ if __name__ == "__main__":
     if u16:
         U16_VARIANTS[:] = U16_VARIANTS[:1] + [parse_spec(x) for x in u16]
     LAUNCHES = "--no-launches" not in args
+    PRODUCT, INT32_CHECK = "--product" in args, "--int32-check" in args
     quick = "--quick" in args
-    args = [a for a in args if a not in ("--quick", "--no-launches")]
+    args = [a for a in args if not a.startswith("--")]
     for size in (args or ["16384"]):
         main(int(size), quick)
