@@ -8,8 +8,8 @@ session-8 defaults:
 
 (n defaults to 16384; --f32 / --u16 replace the built-in variants after session 8's;
 --product adds the square products D ⊗ D (K = n), --int32-check the int32 path on the
-packed path's graph, which must give the same distances.) Prints, with the peaks of bench/probes/gemm_tune.measure_peaks
-measured first in the same process:
+packed path's graph, which must give the same distances.) Prints, with the peaks of
+bench/probes/gemm_tune.measure_peaks measured first in the same process:
 
 1. Floyd–Warshall float32 (weights 1–999, half the pairs without an edge) under each
    variant of F32_VARIANTS: ``FW_SKIP_CROSS`` (phase 3 leaves out the round's own cross),
