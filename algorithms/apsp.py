@@ -124,9 +124,9 @@ FW_FIRST_TILE = 0
 #: rest of the round (whose blocks fill the cross launches' tails) rather than alone. H200,
 #: n = 16384, float32 (see TILE): tile 512 84.2 % of the peak against 83.3 % off.
 FW_CROSS_SIDE = True
-#: The packed path's setup on the GPU (integer weights' bounds, D0 in uint16, the result in
-#: the caller's type) as one-pass kernels instead of CuPy expressions of 2–4 passes and
-#: temporaries over the n² entries each.
+#: The setup on the GPU (float weights' NaN check; the packed path's integer weights' bounds,
+#: D0 in uint16, the result in the caller's type) as one-pass kernels instead of CuPy
+#: expressions of 2–4 passes and temporaries over the n² entries each.
 ONE_PASS_SETUP = True
 #: One launch for phase 3 outside the next round's cross (``skip_rows`` / ``skip_cols`` of
 #: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
@@ -197,7 +197,7 @@ def _prepare(A, op: str):
             return xp.where(A, 1.0, xp.inf), A.shape[0], dev, out_type, (0, 1)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
-            if bool(xp.isnan(a).any()):
+            if _has_nan_gpu(a) if dev == "gpu" and ONE_PASS_SETUP else bool(xp.isnan(a).any()):
                 raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
             # float weights need no bounds (only integer work types are sized by them)
             return A, A.shape[0], dev, out_type, (0, 0)
@@ -298,6 +298,19 @@ def _u16_out_kernel(t):
 #: C types of the integer weights the one-pass kernels take (CuPy's parameter strings take
 #: NumPy names, the code C names).
 _C_INT = {"int32": "int", "int64": "long long"}
+
+
+def _has_nan_gpu(a) -> bool:
+    """Whether the float array ``a`` holds a NaN, in one pass without an n² temporary (whose
+    allocation, split from the pool's free blocks, can cost the next n² array a fresh
+    cudaMalloc)."""
+    t = np.dtype(a.dtype)
+
+    def build():
+        return sr.array_module("gpu").ReductionKernel(
+            f"{t.name} x", "bool y", "x != x", "a || b", "y = a", "false",
+            f"sr_apsp_has_nan_{t.name}")
+    return bool(_gpu_pass(f"has_nan_{t.name}", build)(a))
 
 
 def _masked_bounds_gpu(a, big):
