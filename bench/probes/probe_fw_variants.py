@@ -51,8 +51,9 @@ BK32 = (128, 128, 32, 8, 8)
 TILINGS = {"BK16": BK16, "BK32": BK32}
 #: (label, apsp module settings, 4-byte tiling); the first is session 8's default schedule
 F32_VARIANTS = [
-    ("s8: full phase 3, tile 256, squaring", dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE=256),
-     BK16),
+    ("s8: full phase 3, tile 256, squaring",
+     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE=256, FW_CROSS_SIDE=False, FW_FIRST_TILE=0,
+          ONE_PASS_SETUP=False), BK16),
     ("defaults (as committed)", {}, None),
     ("skip cross, tile 512, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512), BK16),
     ("skip cross, tile 512, squaring", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=0, TILE=512), BK16),
@@ -76,7 +77,8 @@ F32_VARIANTS = [
 ]
 U16_VARIANTS = [
     ("s8: full phase 3, tile 512, squaring",
-     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE_U16=512, ONE_PASS_SETUP=False), BK16),
+     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE_U16=512, FW_CROSS_SIDE=False,
+          FW_FIRST_TILE=0, ONE_PASS_SETUP=False), BK16),
     ("defaults (as committed)", {}, None),
     ("skip cross, tile 1024, sub 256",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024), BK16),
