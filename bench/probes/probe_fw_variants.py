@@ -70,10 +70,6 @@ F32_VARIANTS = [
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512, FW_CROSS_SIDE=True), BK16),
     ("skip cross, tile 1024, sub 256, cross on side",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=1024, FW_CROSS_SIDE=True), BK16),
-    ("skip cross, tile 512, sub 256, stagger",
-     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512, STAGGER=True), BK16),
-    ("skip cross, tile 1024, sub 256, stagger",
-     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=1024, STAGGER=True), BK16),
 ]
 U16_VARIANTS = [
     ("s8: full phase 3, tile 512, squaring",
@@ -93,12 +89,7 @@ U16_VARIANTS = [
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024, FW_CROSS_SIDE=True), BK16),
     ("skip cross, tile 512, sub 256, cross on side",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=512, FW_CROSS_SIDE=True), BK16),
-    ("skip cross, tile 1024, sub 256, stagger",
-     dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024, STAGGER=True), BK16),
 ]
-#: MP_STAGGER's sleep per unit of K, about half a block's time on an H100/H200 (float32: 128²
-#: relaxations a k at ~14 T/s over 2 blocks × 132 SMs, 0.30 µs; packed words ~0.27 µs)
-STAGGER = {"mp_fmin_plus<float>": 0.15, "mp_u16x2_min_plus": 0.13}
 QUICK = {0, 1}  # variants --quick keeps (indices): session 8's schedule and the defaults
 
 RESULTS = []
@@ -121,10 +112,8 @@ def configured(settings: dict, tiling):
     else the default) and the 4-byte tiling for the block, restored after."""
     settings = dict(settings)
     z_late = settings.pop("Z_LATE", None)
-    stagger = settings.pop("STAGGER", None)
     old = {k: getattr(apsp_mod, k) for k in settings}
     old_tiling, old_late = _gpu_dense.MINPLUS_TILING, _gpu_dense.Z_LATE
-    old_stagger = _gpu_dense.STAGGER_US_PER_K
     every = frozenset([_gpu_dense.U16_POLICY]
                       + [p for p, _ in _gpu_dense.MINPLUS_POLICIES.values()])
     try:
@@ -134,14 +123,11 @@ def configured(settings: dict, tiling):
             _gpu_dense.MINPLUS_TILING = {**old_tiling, 4: tuple(tiling)}
         if z_late is not None:
             _gpu_dense.Z_LATE = every if z_late else frozenset()
-        if stagger is not None:
-            _gpu_dense.STAGGER_US_PER_K = STAGGER if stagger else {}
         yield
     finally:
         for k, v in old.items():
             setattr(apsp_mod, k, v)
         _gpu_dense.MINPLUS_TILING, _gpu_dense.Z_LATE = old_tiling, old_late
-        _gpu_dense.STAGGER_US_PER_K = old_stagger
 
 
 def timed(fn, reps=REPS):
@@ -304,8 +290,7 @@ def main(n, quick=False):
         U = cp.minimum(W, 999).astype(cp.uint16)
         del W
         for (tname, tiling), extra in [(t, {"Z_LATE": False}) for t in TILINGS.items()] + [
-                (("BK16 Z late", BK16), {"Z_LATE": True}),
-                (("BK16 stagger", BK16), {"Z_LATE": False, "STAGGER": True})]:
+                (("BK16 Z late", BK16), {"Z_LATE": True})]:
             with configured(extra, tiling):
                 Z = Df.copy()
                 for K in (256, 512, 1024):
@@ -327,15 +312,15 @@ def main(n, quick=False):
 
 
 def parse_spec(spec: str):
-    """A variant from the command line: "label:KEY=VALUE,..." (KEY an apsp setting, Z_LATE,
-    STAGGER or tiling=BK16|BK32; values int or 0/1 for the switches)."""
+    """A variant from the command line: "label:KEY=VALUE,..." (KEY an apsp setting, Z_LATE or
+    tiling=BK16|BK32; values int or 0/1 for the switches)."""
     label, _, body = spec.partition(":")
     settings, tiling = {}, BK16
     for item in filter(None, body.split(",")):
         k, _, v = item.partition("=")
         if k == "tiling":
             tiling = TILINGS[v]
-        elif k in ("FW_SKIP_CROSS", "FW_CROSS_SIDE", "ONE_PASS_SETUP", "Z_LATE", "STAGGER"):
+        elif k in ("FW_SKIP_CROSS", "FW_CROSS_SIDE", "ONE_PASS_SETUP", "Z_LATE"):
             settings[k] = bool(int(v))
         else:
             settings[k] = int(v)

@@ -54,13 +54,6 @@
 // short k (one pivot block): Z's DRAM reads at the start of every block, in step across the
 // blocks of a wave, otherwise stall the SMs for a sizeable share of each block's time.
 #define MP_Z_LATE 16
-// Staggered start (an experiment, semiring/backend/gpu/dense.py STAGGER_US_PER_K): blocks
-// of equal work started together stay in step wave after wave, so both blocks of an SM sit
-// in their prologue and epilogue (memory latency, no relaxations) at the same time. With
-// MP_STAGGER the blocks [S, 2S) (S = bits 20-29 of flags: the SMs, so the first wave's
-// second block on each) first sleep bits 8-19 of flags microseconds, about half a block's
-// time: from then on each SM's two blocks are half a block apart.
-#define MP_STAGGER 32
 
 __device__ __forceinline__ float mp_fmin(float a, float b) { return fminf(a, b); }
 // float min/max are one FMNMX; double ones have no instruction and fmin()'s full emulation
@@ -277,13 +270,6 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     T (*const Bs)[BK][BN] = reinterpret_cast<T (*)[BK][BN]>(smem + 2 * BK * (BM + VEC) * sizeof(T));
 
     const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    if (flags & MP_STAGGER) {
-        const unsigned sms = ((unsigned)flags >> 20) & 0x3ffu, us = ((unsigned)flags >> 8) & 0xfffu;
-        if (blockIdx.x >= sms && blockIdx.x < 2 * sms)
-            for (unsigned t = 0; t < us; ++t) __nanosleep(1000);
-    }
-#endif
     // grouped block order (MP_GROUP_M row tiles per sweep of the column tiles)
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     const int per_group = MP_GROUP_M * tiles_n, bid = blockIdx.x;

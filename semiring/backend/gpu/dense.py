@@ -58,12 +58,7 @@ MINPLUS_CANDIDATES = {4: [(128, 128, 8, 8, 8), (128, 128, 16, 8, 8), (64, 128, 8
 U16_POLICY = "mp_u16x2_min_plus"
 U16_INF = 0x7FFF
 #: The kernel's flags (MP_* in minplus_gemm.cu).
-_MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC, _MP_Z_LATE, _MP_STAGGER = 1, 2, 4, 8, 16, 32
-#: The staggered start (MP_STAGGER in minplus_gemm.cu; an experiment of
-#: bench/probes/probe_fw_variants.py, off while empty): policy -> microseconds of sleep per
-#: unit of K for the first wave's second block on each SM (about half a block's time), in
-#: accumulating launches of more than two waves.
-STAGGER_US_PER_K: dict = {}
+_MP_ACCUMULATE, _MP_X_VEC, _MP_Y_VEC, _MP_Z_VEC, _MP_Z_LATE = 1, 2, 4, 8, 16
 #: Policies whose accumulate has Z join at the end (MP_Z_LATE: the block's Z tile prefetched
 #: into L2 first, folded in after the k loop) rather than start the accumulators. Measured
 #: on an H100 at n = 16384 (bench/probes/probe_fw85.py, phase 3's shape Z ⊕= C ⊗ R): packed
@@ -266,12 +261,6 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
              | (_MP_Y_VEC if aligned(Y, ldy) else 0)
              | (_MP_Z_VEC if aligned(Z, ldz) else 0))
     blocks = -(-m // BM) * -(-n // BN)
-    stagger = STAGGER_US_PER_K.get(policy) if accumulate else None
-    if stagger:
-        sms = _sm_count()
-        us = min(0xFFF, int(round(stagger * K)))
-        if blocks > 2 * sms and us > 0 and sms < 0x400:
-            flags |= _MP_STAGGER | (us << 8) | (sms << 20)
     kernel = kernel or _minplus_kernel(minplus_name(policy, tiling))
     smem = minplus_smem_bytes(tiling, item)
     if smem > STATIC_SMEM_MAX and _opted_in.get(id(kernel), 0) < smem:
@@ -280,11 +269,6 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
            (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
             np.int64(ldz), np.int32(flags), np.int32(gm), np.int32(gml), np.int32(gn),
             np.int32(gnl)), shared_mem=smem if smem > STATIC_SMEM_MAX else 0)
-
-
-def _sm_count() -> int:
-    cp = _cupy()
-    return kernels.memo(("sm_count",), lambda: cp.cuda.Device().attributes["MultiProcessorCount"])
 
 
 #: Shared memory a block may declare statically; the tuned kernel's tiles beyond it (BK = 32
