@@ -569,9 +569,11 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     1–2 of round r + 1 read and write) first; then phases 1–2 of round r + 1 run on the
     side stream while the main stream relaxes the rest of D outside both crosses (disjoint
     memory: no race, and the cross is never written by both, so no stale phase-3 minimum
-    overwrites a newer phase-2 value). Round r + 1's phase 3 waits for both. Every entry
-    ends with the same minimum of the same sums as without lookahead: the results are
-    identical.
+    overwrites a newer phase-2 value). Round r + 1's phase 3 waits for both. With
+    ``FW_CROSS_SIDE`` the cross's relaxation runs on the side stream too, ahead of the pivot
+    work, once round r − 1's rest is done: beside round r's rest instead of before it.
+    Every entry ends with the same minimum of the same sums as without lookahead: the
+    results are identical.
     """
     n = D.shape[0]
     if lookahead is None:
