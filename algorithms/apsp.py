@@ -82,8 +82,13 @@ from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_o
 #: k; tests shrink it. Measured on an H200 at n = 16384 (bench/probes/probe_fw_variants.py,
 #: session 13, float32, % of the fminf peak in the same run): own cross skipped, tile 256
 #: 82.4 %, 512 83.3 %, 1024 83.3 %; with the next cross on the side (FW_CROSS_SIDE) 512
-#: 84.2 %, 1024 84.0 % (session 8's schedule, tile 256: 79.9 %).
+#: 84.2 %, 1024 84.0 % (session 8's schedule, tile 256: 79.9 %); with FW_FIRST_TILE 256,
+#: 512 and 1024 84.5 %. At n = 8192 tile 512 loses (64.2 % against 75.8 % for 256): its
+#: rounds are too short to hide the next pivot's chain, so below TILE_MIN_N vertices the
+#: tile is TILE_SMALL.
 TILE = 512
+TILE_MIN_N = 16384
+TILE_SMALL = 256
 #: The same for int32 work (the DPX kernel): a deeper phase 3 pays more there. With
 #: lookahead at n = 16384 on an H100 (bench/probes/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
 #: 11.60 / 11.94 / 12.02 T relax/s (71 / 73 / 73 % of the DPX peak), float32 10.76 / 10.68 /
@@ -111,23 +116,22 @@ FW_LOOKAHEAD = True
 FW_U16 = True
 U16_MAX_DISTANCE = sr.dense.U16_INF - 1
 #: Pivot vertices per round on the packed path (even: whole 32-bit words; a multiple of 256
-#: puts the lookahead's bands on the kernel's tile boundaries).
+#: puts the lookahead's bands on the kernel's tile boundaries); below TILE_MIN_N vertices
+#: TILE_SMALL, as for TILE. H200, session 13 (loop alone, % of the __viaddmin_u16x2 peak):
+#: n = 16384 tile 512 79.7 %, 1024 75.4 %; n = 8192 256 53.0 %, 512 45.8 %.
 TILE_U16 = 512
 #: The packed path's D is padded to a multiple of this many vertices (isolated ones): rows
 #: of whole 16-byte vectors of words.
 U16_PAD = 8
 #: With lookahead, the first pivot block's size when smaller than the tile (0: the tile):
-#: round 0's phases 1–2 run alone, nothing to hide them behind.
-FW_FIRST_TILE = 0
+#: round 0's phases 1–2 run alone, nothing to hide them behind. H200, n = 16384, float32:
+#: tile 512 84.5 % of the peak against 84.0 %, tile 1024 84.5 against 84.3 %.
+FW_FIRST_TILE = 256
 #: The lookahead's relaxation of the next round's cross on the side stream, ahead of the
 #: pivot work there, instead of on the main stream before the rest: it then runs beside the
 #: rest of the round (whose blocks fill the cross launches' tails) rather than alone. H200,
 #: n = 16384, float32 (see TILE): tile 512 84.2 % of the peak against 83.3 % off.
 FW_CROSS_SIDE = True
-#: The setup on the GPU (float weights' NaN check; the packed path's integer weights' bounds,
-#: D0 in uint16, the result in the caller's type) as one-pass kernels instead of CuPy
-#: expressions of 2–4 passes and temporaries over the n² entries each.
-ONE_PASS_SETUP = True
 #: One launch for phase 3 outside the next round's cross (``skip_rows`` / ``skip_cols`` of
 #: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
 FW_ONE_LAUNCH = True
@@ -197,19 +201,18 @@ def _prepare(A, op: str):
             return xp.where(A, 1.0, xp.inf), A.shape[0], dev, out_type, (0, 1)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
-            if _has_nan_gpu(a) if dev == "gpu" and ONE_PASS_SETUP else bool(xp.isnan(a).any()):
+            if bool(xp.isnan(a).any()):
                 raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
             # float weights need no bounds (only integer work types are sized by them)
             return A, A.shape[0], dev, out_type, (0, 0)
         # the edges' (lo, hi) by masked reductions: no compaction of the n² entries
         big = _t_max(out_type)
-        if dev == "gpu" and a.size and ONE_PASS_SETUP:
-            lo, hi = _masked_bounds_gpu(a, big)
-        else:
-            lo = xp.where(a != big, a, big).min().item() if a.size else big
-            hi = xp.where(a != big, a, lo).max().item() if lo != big else big
+        # "no edge" is the type's maximum: the smallest entry is the smallest weight (or
+        # "no edge" itself when there is none)
+        lo = a.min().item() if a.size else big
         if lo == big:
             return A, A.shape[0], dev, out_type, (0, 0)
+        hi = xp.where(a != big, a, lo).max().item()
         return A, A.shape[0], dev, out_type, (lo, hi)
     M = as_matrix(A, op=op, arg="A", square=True)
     out_type = _weight_type(M.dtype)
@@ -250,91 +253,11 @@ def _dense_of_u16(G, n: int, out_type, xp):
     the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
     W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
-    if xp is not np and W.dtype.name in _C_INT and ONE_PASS_SETUP:  # one pass on the GPU
-        W = xp.ascontiguousarray(W)
-        D = xp.empty((npad, npad), dtype=np.uint16)
-        t = np.dtype(W.dtype)
-        _gpu_pass(f"u16_d0_{t.name}", lambda: _u16_d0_kernel(t))(W, np.int64(n),
-                                                                  np.int64(npad), D)
-        return D
     D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
     d = xp.arange(npad)
     D[d, d] = 0
     return D
-
-
-# One-pass GPU kernels of the packed path's setup and result (CuPy's elementwise and
-# reduction kernels; the NumPy expressions beside them are the CPU's). Each replaces two to
-# four passes over n² entries and their temporaries.
-
-def _gpu_pass(name: str, build):
-    """A CuPy kernel made once per device."""
-    return sr.kernels.memo(("apsp", name), build)
-
-
-def _u16_d0_kernel(t):
-    """D0 of the packed path from n × n weights of integer type ``t`` (contiguous), padded
-    to npad × npad: 0 on the diagonal, min(w, U16_INF) inside, U16_INF in the padding."""
-    cp, c = sr.array_module("gpu"), _C_INT[t.name]
-    return cp.ElementwiseKernel(
-        f"raw {t.name} w, int64 n, int64 npad", "uint16 d",
-        f"""const long long row = i / npad, col = i - row * npad;
-        if (row == col) d = 0;
-        else if (row < n && col < n) {{
-            const {c} x = w[row * n + col];
-            d = x < ({c})0x7fff ? (unsigned short)x : (unsigned short)0x7fff;
-        }} else d = 0x7fff;""",
-        f"sr_apsp_u16_d0_{t.name}")
-
-
-def _u16_out_kernel(t):
-    """Packed distances (uint16) in the caller's integer type ``t``: U16_INF is its maximum."""
-    cp, c = sr.array_module("gpu"), _C_INT[t.name]
-    return cp.ElementwiseKernel(f"uint16 d, {t.name} big", f"{t.name} out",
-                                f"out = d == 0x7fff ? big : ({c})d", f"sr_apsp_u16_out_{t.name}")
-
-
-#: C types of the integer weights the one-pass kernels take (CuPy's parameter strings take
-#: NumPy names, the code C names).
-_C_INT = {"int32": "int", "int64": "long long"}
-
-
-def _has_nan_gpu(a) -> bool:
-    """Whether the float array ``a`` holds a NaN, in one pass without an n² temporary (whose
-    allocation, split from the pool's free blocks, can cost the next n² array a fresh
-    cudaMalloc)."""
-    t = np.dtype(a.dtype)
-
-    def build():
-        return sr.array_module("gpu").ReductionKernel(
-            f"{t.name} x", "bool y", "x != x", "a || b", "y = a", "false",
-            f"sr_apsp_has_nan_{t.name}")
-    return bool(_gpu_pass(f"has_nan_{t.name}", build)(a))
-
-
-def _masked_bounds_gpu(a, big):
-    """(min, max) of the entries of ``a`` other than ``big`` (``big`` when there are none),
-    each in one pass without temporaries."""
-    t = np.dtype(a.dtype)
-    c = _C_INT[t.name]
-    lowest, top = int(np.iinfo(t).min), int(np.iinfo(t).max)
-    suffix = "LL" if t.itemsize == 8 else ""
-    # the type's extremes as literals (the lowest not as a negated overflow)
-    low_lit, top_lit = f"(({c})({lowest + 1}{suffix} - 1))", f"(({c}){top}{suffix})"
-
-    def build():
-        cp = sr.array_module("gpu")
-        lo = cp.ReductionKernel(f"{t.name} x, {t.name} big", f"{t.name} y",
-                                f"x != big ? x : {top_lit}", "min(a, b)", "y = a", top_lit,
-                                f"sr_apsp_masked_min_{t.name}")
-        hi = cp.ReductionKernel(f"{t.name} x, {t.name} big", f"{t.name} y",
-                                f"x != big ? x : {low_lit}", "max(a, b)", "y = a", low_lit,
-                                f"sr_apsp_masked_max_{t.name}")
-        return lo, hi
-    k_lo, k_hi = _gpu_pass(f"bounds_{t.name}", build)
-    lo = k_lo(a, t.type(big)).item()
-    return (lo, k_hi(a, t.type(big)).item() if lo != big else big)
 
 
 def _dense_of(G, n: int, work, xp):
@@ -842,7 +765,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         shortest path from i, −1 for j == i and unreachable j. See :func:`reconstruct_path`.
     tile : int, optional
         Pivot vertices per Floyd–Warshall round (default on the GPU ``TILE``, ``TILE_INT``
-        where the work type is int32, ``TILE_U16`` on the packed 16-bit path; ``TILE_CPU``
+        where the work type is int32, ``TILE_U16`` on the packed 16-bit path, the first two
+        at most ``TILE_SMALL`` below ``TILE_MIN_N`` vertices; ``TILE_CPU``
         on the CPU).
     progress : bool or None
         Show a tqdm progress bar: always, never, or (None) when the run is expected to take
@@ -912,7 +836,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
     work = _work_type(op, out_type, n, bounds)
     tile_given = tile
     if tile is None:
-        tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32 else TILE)
+        tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32
+                                                 else _gpu_tile(TILE, n))
     # the products may take the DPX int32 kernel when every finite entry is this small
     bound = _sum_bound(n, bounds) if work.kind == "i" else None
     xp = sr.array_module(device)
@@ -950,7 +875,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         packed = method == "floyd_warshall" and _u16_fits(out_type, n, bounds, unweighted)
         if packed:  # D0 straight in uint16 (no n² copy in the work type first)
             work = np.dtype(np.uint16)
-            tile = tile_given or (TILE_U16 if device == "gpu" else TILE_CPU)
+            tile = tile_given or (_gpu_tile(TILE_U16, n) if device == "gpu" else TILE_CPU)
             D = _dense_of_u16(G, n, out_type, xp)
         else:
             D = _dense_of(G, n, work, xp)
@@ -977,6 +902,12 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
     return dist
 
 
+def _gpu_tile(tile: int, n: int) -> int:
+    """The pivot block on the GPU: ``tile`` from TILE_MIN_N vertices on, at most TILE_SMALL
+    below (shorter rounds must still hide the next pivot's chain)."""
+    return tile if n >= TILE_MIN_N else min(tile, TILE_SMALL)
+
+
 def _u16_fits(out_type, n: int, bounds, unweighted: bool = False) -> bool:
     """The packed 16-bit path is exact (FW_U16): integer weights (an integer type, or bool
     input: weights 0 and 1 in float64), none negative, and every finite distance at most
@@ -990,11 +921,8 @@ def _finish(op, D, work, out_type, xp):
     if work == out_type:
         return D
     if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
-        big = out_type.type(_t_max(out_type))
-        if xp is not np and out_type.kind == "i" and ONE_PASS_SETUP:
-            return _gpu_pass(f"u16_out_{out_type.name}", lambda: _u16_out_kernel(out_type))(
-                D, big)
-        return xp.where(D == sr.dense.U16_INF, big, D).astype(out_type, copy=False)
+        return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
+                        D).astype(out_type, copy=False)
     inf = _t_max(work)
     reached = D != inf
     info = np.iinfo(out_type)

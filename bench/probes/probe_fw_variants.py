@@ -17,8 +17,8 @@ bench/probes/gemm_tune.measure_peaks measured first in the same process:
    REPS by CUDA events, the whole call and its ``_floyd_warshall`` loop alone, % of the
    fminf peak, and whether the distances equal the first variant's;
 2. the same for the packed path (integer weights 1 – 32766 // (n − 1)) under U16_VARIANTS,
-   % of the ``__viaddmin_u16x2`` peak (two lanes per instruction); the first with session
-   8's setup (``ONE_PASS_SETUP`` off: whole call − loop is the setup's cost);
+   % of the ``__viaddmin_u16x2`` peak (two lanes per instruction; whole call − loop is the
+   setup's cost);
 3. single launches of phase 3's shape Z ⊕= C ⊗ R (K = 256, 512, 1024) for float32 and the
    packed u16x2 path, with each tiling of TILINGS (BK = 16 static shared memory, BK = 32
    dynamic) and BK = 16 with Z late.
@@ -52,8 +52,8 @@ TILINGS = {"BK16": BK16, "BK32": BK32}
 #: (label, apsp module settings, 4-byte tiling); the first is session 8's default schedule
 F32_VARIANTS = [
     ("s8: full phase 3, tile 256, squaring",
-     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE=256, FW_CROSS_SIDE=False, FW_FIRST_TILE=0,
-          ONE_PASS_SETUP=False), BK16),
+     dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE=256, FW_CROSS_SIDE=False, FW_FIRST_TILE=0),
+     BK16),
     ("defaults (as committed)", {}, None),
     ("skip cross, tile 512, sub 256", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE=512), BK16),
     ("skip cross, tile 512, squaring", dict(FW_SKIP_CROSS=True, CLOSURE_SUB=0, TILE=512), BK16),
@@ -74,7 +74,7 @@ F32_VARIANTS = [
 U16_VARIANTS = [
     ("s8: full phase 3, tile 512, squaring",
      dict(FW_SKIP_CROSS=False, CLOSURE_SUB=0, TILE_U16=512, FW_CROSS_SIDE=False,
-          FW_FIRST_TILE=0, ONE_PASS_SETUP=False), BK16),
+          FW_FIRST_TILE=0), BK16),
     ("defaults (as committed)", {}, None),
     ("skip cross, tile 1024, sub 256",
      dict(FW_SKIP_CROSS=True, CLOSURE_SUB=256, TILE_U16=1024), BK16),
@@ -111,6 +111,8 @@ def configured(settings: dict, tiling):
     """apsp module settings (``Z_LATE``: True / False for every policy of the tuned kernel,
     else the default) and the 4-byte tiling for the block, restored after."""
     settings = dict(settings)
+    if ("TILE" in settings or "TILE_U16" in settings) and "TILE_MIN_N" not in settings:
+        settings["TILE_MIN_N"] = 0  # the tile asked for at any n
     z_late = settings.pop("Z_LATE", None)
     old = {k: getattr(apsp_mod, k) for k in settings}
     old_tiling, old_late = _gpu_dense.MINPLUS_TILING, _gpu_dense.Z_LATE
@@ -208,9 +210,9 @@ def main(n, quick=False):
     print(f"device: {name}", flush=True)
     record(kind="device", name=name, n=n)
     defaults = dict(TILE=apsp_mod.TILE, TILE_U16=apsp_mod.TILE_U16,
+                    TILE_MIN_N=apsp_mod.TILE_MIN_N, TILE_SMALL=apsp_mod.TILE_SMALL,
                     FW_SKIP_CROSS=apsp_mod.FW_SKIP_CROSS, CLOSURE_SUB=apsp_mod.CLOSURE_SUB,
                     FW_CROSS_SIDE=apsp_mod.FW_CROSS_SIDE, FW_FIRST_TILE=apsp_mod.FW_FIRST_TILE,
-                    ONE_PASS_SETUP=apsp_mod.ONE_PASS_SETUP,
                     tiling=_gpu_dense.MINPLUS_TILING[4], Z_LATE=sorted(_gpu_dense.Z_LATE))
     print(f"defaults: {defaults}", flush=True)
     record(kind="defaults", **{k: str(v) for k, v in defaults.items()})
@@ -320,7 +322,7 @@ def parse_spec(spec: str):
         k, _, v = item.partition("=")
         if k == "tiling":
             tiling = TILINGS[v]
-        elif k in ("FW_SKIP_CROSS", "FW_CROSS_SIDE", "ONE_PASS_SETUP", "Z_LATE"):
+        elif k in ("FW_SKIP_CROSS", "FW_CROSS_SIDE", "Z_LATE"):
             settings[k] = bool(int(v))
         else:
             settings[k] = int(v)
