@@ -279,6 +279,11 @@ def test_errors(device):
         algorithms.apsp(np.zeros((2, 2), dtype=np.complex64))
     with pytest.raises(ValueError, match="NaN"):
         algorithms.apsp(np.array([[0, np.nan], [0, 0]]))
+    for dt in (np.float32, np.float64):  # on the array's device, with infinities of both signs
+        bad = np.array([[0, np.inf, 1], [-np.inf, 0, np.nan], [2, 3, 0]], dtype=dt)
+        with pytest.raises(ValueError, match="NaN"):
+            algorithms.apsp(_to_dev(device, bad))
+    assert algorithms.apsp(_to_dev(device, np.zeros((0, 0), np.float32))).shape == (0, 0)
     with pytest.raises(ValueError, match="tile"):
         algorithms.apsp(np.zeros((2, 2)), tile=0)
     with pytest.raises(IndexError, match="j"):
