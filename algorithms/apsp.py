@@ -8,9 +8,11 @@
   seed 004), three phases per round of ``TILE`` pivot vertices k:
 
   1. the diagonal tile D_kk closed over its own vertices (repeated squaring of the tile:
-     ⌈log₂ b⌉ small products, the same closure as b steps of Floyd–Warshall);
+     ⌈log₂ b⌉ small products, the same closure as b steps of Floyd–Warshall; a tile larger
+     than ``CLOSURE_SUB`` by blocked Floyd–Warshall over sub-tiles of that size);
   2. its row panel D_k* ← D_kk min.+ D_k* and its column panel D_*k ← D_*k min.+ D_kk;
-  3. every tile, D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
+  3. every tile outside that cross (``FW_SKIP_CROSS``: phase 2 left the cross final),
+     D ← min(D, D_*k min.+ D_k*): one min-plus GEMM of inner size b.
 
   Any n: the last round takes the remaining ``n mod TILE`` vertices. Phases 2 and 3 are the
   dense semiring GEMM (``semiring.gemm``) on copies of the panels, phase 3 accumulating
@@ -76,9 +78,17 @@ from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_o
                    _weight_type)
 
 #: Pivot vertices per blocked Floyd–Warshall round on the GPU (the inner size of the phase-3
-#: GEMM). Phase 1 costs ⌈log₂ TILE⌉ products of TILE³ per round (n · TILE² · log₂ TILE in
-#: all, under 1% of n³ at n = 16384), phase 3 wants a deep k; tests shrink it.
-TILE = 256
+#: GEMM). Phase 1 closes the pivot block (by sub-tiles of CLOSURE_SUB), phase 3 wants a deep
+#: k; tests shrink it. Measured on an H200 at n = 16384 (bench/probes/probe_fw_variants.py,
+#: session 13, float32, % of the fminf peak in the same run): own cross skipped, tile 256
+#: 82.4 %, 512 83.3 %, 1024 83.3 %; with the next cross on the side (FW_CROSS_SIDE) 512
+#: 84.2 %, 1024 84.0 % (session 8's schedule, tile 256: 79.9 %); with FW_FIRST_TILE 256,
+#: 512 and 1024 84.5 %. At n = 8192 tile 512 loses (64.2 % against 75.8 % for 256): its
+#: rounds are too short to hide the next pivot's chain, so below TILE_MIN_N vertices the
+#: tile is TILE_SMALL.
+TILE = 512
+TILE_MIN_N = 16384
+TILE_SMALL = 256
 #: The same for int32 work (the DPX kernel): a deeper phase 3 pays more there. With
 #: lookahead at n = 16384 on an H100 (bench/probes/probe_fw_tile.py), int32 tile 256 / 384 / 512 gave
 #: 11.60 / 11.94 / 12.02 T relax/s (71 / 73 / 73 % of the DPX peak), float32 10.76 / 10.68 /
@@ -106,14 +116,34 @@ FW_LOOKAHEAD = True
 FW_U16 = True
 U16_MAX_DISTANCE = sr.dense.U16_INF - 1
 #: Pivot vertices per round on the packed path (even: whole 32-bit words; a multiple of 256
-#: puts the lookahead's bands on the kernel's tile boundaries).
+#: puts the lookahead's bands on the kernel's tile boundaries); below TILE_MIN_N vertices
+#: TILE_SMALL, as for TILE. H200, session 13 (loop alone, % of the __viaddmin_u16x2 peak):
+#: n = 16384 tile 512 79.7 %, 1024 75.4 %; n = 8192 256 53.0 %, 512 45.8 %.
 TILE_U16 = 512
 #: The packed path's D is padded to a multiple of this many vertices (isolated ones): rows
 #: of whole 16-byte vectors of words.
 U16_PAD = 8
+#: With lookahead, the first pivot block's size when smaller than the tile (0: the tile):
+#: round 0's phases 1–2 run alone, nothing to hide them behind. H200, n = 16384, float32:
+#: tile 512 84.5 % of the peak against 84.0 %, tile 1024 84.5 against 84.3 %.
+FW_FIRST_TILE = 256
+#: The lookahead's relaxation of the next round's cross on the side stream, ahead of the
+#: pivot work there, instead of on the main stream before the rest: it then runs beside the
+#: rest of the round (whose blocks fill the cross launches' tails) rather than alone. H200,
+#: n = 16384, float32 (see TILE): tile 512 84.2 % of the peak against 83.3 % off.
+FW_CROSS_SIDE = True
 #: One launch for phase 3 outside the next round's cross (``skip_rows`` / ``skip_cols`` of
 #: ``gemm_accumulate``) instead of four rectangles: fewer launch tails per round.
 FW_ONE_LAUNCH = True
+#: Phase 3 leaves out the round's own cross, final after phase 2 (``_floyd_warshall``):
+#: 2 · TILE / n of the relaxations saved. H200, n = 16384, float32, tile 256: 82.4 % of the
+#: fminf peak against 79.9 % (session 8's schedule).
+FW_SKIP_CROSS = True
+#: Phase 1 closes a pivot tile larger than this by blocked Floyd–Warshall over sub-tiles of
+#: this size instead of ⌈log₂ b⌉ squarings (0: always squaring): b³ relaxations instead of
+#: b³ · ⌈log₂ b⌉, what lets a 1024 tile pay (H200, n = 16384, float32, tile 512: 83.3 %
+#: either way; 1024 by sub-tiles 83.3 %).
+CLOSURE_SUB = 256
 
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
 AUTO_SPARSE_DENSITY = 1 / 256
@@ -171,13 +201,16 @@ def _prepare(A, op: str):
             return xp.where(A, 1.0, xp.inf), A.shape[0], dev, out_type, (0, 1)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
-            if bool(xp.isnan(a).any()):
+            # max propagates NaN (NumPy and CuPy alike): one pass, no n² mask
+            if a.size and bool(xp.isnan(a.max())):
                 raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
             # float weights need no bounds (only integer work types are sized by them)
             return A, A.shape[0], dev, out_type, (0, 0)
         # the edges' (lo, hi) by masked reductions: no compaction of the n² entries
         big = _t_max(out_type)
-        lo = xp.where(a != big, a, big).min().item() if a.size else big
+        # "no edge" is the type's maximum: the smallest entry is the smallest weight (or
+        # "no edge" itself when there is none)
+        lo = a.min().item() if a.size else big
         if lo == big:
             return A, A.shape[0], dev, out_type, (0, 0)
         hi = xp.where(a != big, a, lo).max().item()
@@ -220,8 +253,8 @@ def _dense_of_u16(G, n: int, out_type, xp):
     below U16_INF (``_u16_fits``), so min(w, U16_INF) maps "no edge" (the type's maximum) to
     the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
-    D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
+    D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
     d = xp.arange(npad)
     D[d, d] = 0
@@ -320,11 +353,18 @@ def _squaring(D, srg, work, bar, bound=None):
 
 
 def _pivot_closure(D, k0: int, k1: int, srg, work, bound):
-    """Phase 1: D_kk ← D_kk⁺, the closure of the pivot tile over its own vertices (by
-    squaring), written back into D; returns it (contiguous)."""
+    """Phase 1: D_kk ← D_kk⁺, the closure of the pivot tile over its own vertices, written
+    back into D; returns it (contiguous). Up to ``CLOSURE_SUB`` pivots by squaring; a larger
+    tile by blocked Floyd–Warshall over sub-tiles of ``CLOSURE_SUB`` (b³ relaxations instead
+    of b³ · ⌈log₂ b⌉; the same closure)."""
     Dkk = sr.array_module(sr.device_of(D)).ascontiguousarray(D[k0:k1, k0:k1])
-    for _ in range(_steps(k1 - k0)):
-        Dkk = _product(Dkk, Dkk, srg, work, bound)
+    b = k1 - k0
+    if CLOSURE_SUB and b > CLOSURE_SUB:
+        # D_kk ← D_kk⁺      (Floyd–Warshall on the tile alone, in its caller's stream)
+        Dkk = _floyd_warshall(Dkk, srg, work, CLOSURE_SUB, _NoBar(), bound, lookahead=False)
+    else:
+        for _ in range(_steps(b)):
+            Dkk = _product(Dkk, Dkk, srg, work, bound)
     D[k0:k1, k0:k1] = Dkk
     return Dkk
 
@@ -360,11 +400,27 @@ def _relax(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_cols=None
                              skip_rows=skip_rows, skip_cols=skip_cols)
 
 
-def _outside(n: int, a: int, b: int):
-    """The rectangles (rows, cols) of an n × n matrix outside the cross of rows and columns
-    [a, b), largest first."""
-    spans = ((b, n), (0, a))
-    return [(r, c) for r in spans for c in spans]
+def _spans(span, band):
+    """The pieces of [lo, hi) outside ``band`` (None: the whole span)."""
+    lo, hi = span
+    if band is None or band[1] <= band[0]:
+        return [span]
+    return [p for p in ((lo, band[0]), (band[1], hi)) if p[1] > p[0]]
+
+
+def _relax_outside(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_cols=None):
+    """Phase 3 on rows × cols of D less the bands ``skip_rows`` / ``skip_cols`` (absolute
+    indices of D, inside the rectangle): one launch (FW_ONE_LAUNCH), else one per
+    rectangle outside the bands."""
+    if FW_ONE_LAUNCH:
+        def rel(band, base):
+            return None if band is None else (band[0] - base, band[1] - base)
+        _relax(D, C, R, rows, cols, srg, work, bound, skip_rows=rel(skip_rows, rows[0]),
+               skip_cols=rel(skip_cols, cols[0]))
+        return
+    for rr in _spans(rows, skip_rows):
+        for cc in _spans(cols, skip_cols):
+            _relax(D, C, R, rr, cc, srg, work, bound)
 
 
 class _Lanes:
@@ -415,54 +471,78 @@ def _side_stream(cp):
     return s
 
 
-def _floyd_warshall(D, srg, work, tile: int, bar, bound=None):
+def _rounds(n: int, tile: int, lookahead: bool):
+    """The pivot blocks [k0, k1): ``tile`` vertices each, the last one the rest; with
+    lookahead the first only FW_FIRST_TILE (when smaller), since nothing hides its pivot
+    work (phases 1–2 of round 0 run alone, and their chain grows with the tile)."""
+    first = min(tile, FW_FIRST_TILE) if lookahead and FW_FIRST_TILE else tile
+    starts = [0] + list(range(first, n, tile))
+    return [(k0, min(n, k1)) for k0, k1 in zip(starts, starts[1:] + [n]) if k0 < n]
+
+
+def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     """Blocked Floyd–Warshall on D in place (module docstring); returns D.
 
-    With ``FW_LOOKAHEAD``, phase 3 of round r relaxes round r + 1's cross (its pivot rows
-    D[a:b, :] and columns D[:, a:b], all that phases 1–2 of round r + 1 read and write)
-    first; then phases 1–2 of round r + 1 run on the side stream while the main stream
-    relaxes the four rectangles outside the cross (disjoint memory: no race, and the cross
-    is never written by both, so no stale phase-3 minimum overwrites a newer phase-2 value).
-    Round r + 1's phase 3 waits for both. Every entry ends with the same minimum of the same
-    sums as without lookahead (the cross's corner D[a:b, a:b] is relaxed twice by the same
-    products, and min is idempotent): the results are identical.
+    Phase 3 of the round of pivots [k0, k1) leaves out the round's own cross (rows and
+    columns [k0, k1)) with ``FW_SKIP_CROSS``: phase 2 left it final (with D_kk closed and
+    a zero diagonal, D_kk min.+ R = R), so relaxing it again is 2 · b · n · b wasted
+    relaxations a round, 2b/n of all the work (the textbook blocked algorithm skips it).
+
+    With lookahead (``FW_LOOKAHEAD`` unless ``lookahead`` says), phase 3 of round r relaxes
+    round r + 1's cross (its pivot rows D[a:b, :] and columns D[:, a:b], all that phases
+    1–2 of round r + 1 read and write) first; then phases 1–2 of round r + 1 run on the
+    side stream while the main stream relaxes the rest of D outside both crosses (disjoint
+    memory: no race, and the cross is never written by both, so no stale phase-3 minimum
+    overwrites a newer phase-2 value). Round r + 1's phase 3 waits for both. With
+    ``FW_CROSS_SIDE`` the cross's relaxation runs on the side stream too, ahead of the pivot
+    work, once round r − 1's rest is done: beside round r's rest instead of before it.
+    Every entry ends with the same minimum of the same sums as without lookahead: the
+    results are identical.
     """
     n = D.shape[0]
-    rounds = [(k0, min(n, k0 + tile)) for k0 in range(0, n, tile)]
+    if lookahead is None:
+        lookahead = FW_LOOKAHEAD
+    rounds = _rounds(n, tile, lookahead)
     everything = (0, n)
-    if not FW_LOOKAHEAD or len(rounds) < 2:
+
+    def own(k0, k1):  # the band phase 3 of round [k0, k1) leaves out
+        return (k0, k1) if FW_SKIP_CROSS else None
+
+    if not lookahead or len(rounds) < 2:
         for k0, k1 in rounds:
             R, C = _pivot(D, k0, k1, srg, work, bound)
             # phase 3: D ← min(D, D_*k min.+ D_k*)      (in place: the GEMM starts from D)
-            _relax(D, C, R, everything, everything, srg, work, bound)
+            _relax_outside(D, C, R, everything, everything, srg, work, bound,
+                           own(k0, k1), own(k0, k1))
             bar.update()
         return D
     lanes = _Lanes(sr.device_of(D))
     R, C = _pivot(D, *rounds[0], srg, work, bound)
     for r in range(len(rounds)):
+        k0, k1 = rounds[r]
         if r + 1 == len(rounds):  # the last round: nothing to look ahead to
-            _relax(D, C, R, everything, everything, srg, work, bound)
+            _relax_outside(D, C, R, everything, everything, srg, work, bound,
+                           own(k0, k1), own(k0, k1))
             bar.update()
             break
-        a, b = rounds[r + 1]
-        # phase 3 of round r on the cross of round r + 1: its rows, then its columns outside
-        # them (FW_ONE_LAUNCH; else D[a:b, a:b] twice: same stream, and min is idempotent)
-        _relax(D, C, R, (a, b), everything, srg, work, bound)
-        if FW_ONE_LAUNCH:
-            _relax(D, C, R, everything, (a, b), srg, work, bound, skip_rows=(a, b))
-        else:
-            _relax(D, C, R, everything, (a, b), srg, work, bound)
+        a, b = rounds[r + 1]  # a == k1: both crosses together are the band [lo, b)
+        lo = k0 if FW_SKIP_CROSS else a
+
+        def cross():
+            # phase 3 of round r on the cross of round r + 1: its rows, then its columns
+            # outside the rows of both crosses
+            _relax_outside(D, C, R, (a, b), everything, srg, work, bound, None, own(k0, k1))
+            _relax_outside(D, C, R, everything, (a, b), srg, work, bound, (lo, b), None)
+        if not FW_CROSS_SIDE:
+            cross()
         # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
         lanes.fork()
         with lanes.on_side():
+            if FW_CROSS_SIDE:  # after round r − 1's rest (the fork), beside round r's
+                cross()
             R_next, C_next = _pivot(D, a, b, srg, work, bound)
         # ... while phase 3 of round r relaxes the rest of D on the main stream
-        if FW_ONE_LAUNCH:
-            _relax(D, C, R, everything, everything, srg, work, bound, skip_rows=(a, b),
-                   skip_cols=(a, b))
-        else:
-            for rows, cols in _outside(n, a, b):
-                _relax(D, C, R, rows, cols, srg, work, bound)
+        _relax_outside(D, C, R, everything, everything, srg, work, bound, (lo, b), (lo, b))
         lanes.join()
         # Round r's panels are dropped only now: their memory (from the side's arena of
         # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
@@ -686,7 +766,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         shortest path from i, −1 for j == i and unreachable j. See :func:`reconstruct_path`.
     tile : int, optional
         Pivot vertices per Floyd–Warshall round (default on the GPU ``TILE``, ``TILE_INT``
-        where the work type is int32, ``TILE_U16`` on the packed 16-bit path; ``TILE_CPU``
+        where the work type is int32, ``TILE_U16`` on the packed 16-bit path, the first two
+        at most ``TILE_SMALL`` below ``TILE_MIN_N`` vertices; ``TILE_CPU``
         on the CPU).
     progress : bool or None
         Show a tqdm progress bar: always, never, or (None) when the run is expected to take
@@ -756,7 +837,8 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
     work = _work_type(op, out_type, n, bounds)
     tile_given = tile
     if tile is None:
-        tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32 else TILE)
+        tile = TILE_CPU if device != "gpu" else (TILE_INT if np.dtype(work) == np.int32
+                                                 else _gpu_tile(TILE, n))
     # the products may take the DPX int32 kernel when every finite entry is this small
     bound = _sum_bound(n, bounds) if work.kind == "i" else None
     xp = sr.array_module(device)
@@ -794,7 +876,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         packed = method == "floyd_warshall" and _u16_fits(out_type, n, bounds, unweighted)
         if packed:  # D0 straight in uint16 (no n² copy in the work type first)
             work = np.dtype(np.uint16)
-            tile = tile_given or (TILE_U16 if device == "gpu" else TILE_CPU)
+            tile = tile_given or (_gpu_tile(TILE_U16, n) if device == "gpu" else TILE_CPU)
             D = _dense_of_u16(G, n, out_type, xp)
         else:
             D = _dense_of(G, n, work, xp)
@@ -807,18 +889,24 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                 bar.close()
         else:
             expected = float(n) ** 3 / _rate(device, work)
-            bar = _bar(progress, expected, -(-n // tile), op)
+            bar = _bar(progress, expected, len(_rounds(n, int(tile), FW_LOOKAHEAD)), op)
             try:
                 D = _floyd_warshall(D, srg, work, int(tile), bar, bound)[:n, :n]
             finally:
                 bar.close()
-        _check_diagonal(op, D[xp.arange(n), xp.arange(n)], xp)
+        _check_diagonal(op, D.diagonal(), xp)
     dist = _finish(op, D, work, out_type, xp)
     if predecessors:
         if _packed(work):  # the tight edges from the distances in the caller's type
             D, work = dist, np.dtype(out_type)
         return dist, _predecessors(_edges_of(G, n, work, xp), D, work, xp)
     return dist
+
+
+def _gpu_tile(tile: int, n: int) -> int:
+    """The pivot block on the GPU: ``tile`` from TILE_MIN_N vertices on, at most TILE_SMALL
+    below (shorter rounds must still hide the next pivot's chain)."""
+    return tile if n >= TILE_MIN_N else min(tile, TILE_SMALL)
 
 
 def _u16_fits(out_type, n: int, bounds, unweighted: bool = False) -> bool:

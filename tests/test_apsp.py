@@ -279,6 +279,11 @@ def test_errors(device):
         algorithms.apsp(np.zeros((2, 2), dtype=np.complex64))
     with pytest.raises(ValueError, match="NaN"):
         algorithms.apsp(np.array([[0, np.nan], [0, 0]]))
+    for dt in (np.float32, np.float64):  # on the array's device, with infinities of both signs
+        bad = np.array([[0, np.inf, 1], [-np.inf, 0, np.nan], [2, 3, 0]], dtype=dt)
+        with pytest.raises(ValueError, match="NaN"):
+            algorithms.apsp(_to_dev(device, bad))
+    assert algorithms.apsp(_to_dev(device, np.zeros((0, 0), np.float32))).shape == (0, 0)
     with pytest.raises(ValueError, match="tile"):
         algorithms.apsp(np.zeros((2, 2)), tile=0)
     with pytest.raises(IndexError, match="j"):
@@ -317,7 +322,7 @@ def test_progress_bar(capsys):
 
 def test_default_tiles_several_rounds(device):
     """The real tile sizes (not the shrunk one): several rounds and a ragged last tile."""
-    tile = 256 if device == "gpu" else 64  # TILE and TILE_CPU (the fixture shrank them; float32)
+    tile = 512 if device == "gpu" else 64  # TILE and TILE_CPU (the fixture shrank them; float32)
     n = 2 * tile + 3
     rng = np.random.default_rng(11)
     W = np.where(rng.random((n, n)) < 4 / n, rng.integers(1, 256, (n, n)), 0).astype(np.float32)
@@ -916,13 +921,17 @@ def test_fw_lookahead_int32_limits(device, monkeypatch):
         np.testing.assert_array_equal(_as_float(d, np.int32), ref)
 
 
+@pytest.mark.parametrize("cross_side", [False, True])
 @pytest.mark.parametrize("one_launch", [True, False])
-def test_fw_lookahead_schedule(monkeypatch, one_launch):
+def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
     """The lookahead's schedule (CPU, recorded with vector clocks on the two lanes): every
-    round's relaxations cover D; round r + 1's pivot work (its cross, read and written)
-    follows round r's relaxations of that cross and precedes every relaxation of round r + 1;
-    and no two operations left unordered by the events touch a common entry of D."""
+    round's relaxations cover D but the round's own cross; round r + 1's pivot work (its
+    cross, read and written) follows round r's relaxations of that cross and precedes every
+    relaxation of round r + 1; and no two operations left unordered by the events touch a
+    common entry of D. The next cross relaxed on the main lane or on the side
+    (FW_CROSS_SIDE)."""
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one_launch)
+    monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", cross_side)
     n, tile = 4 * TILE_TEST + 3, TILE_TEST
     rng = np.random.default_rng(2)
     rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
@@ -1001,19 +1010,66 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch):
     for r in range(rounds):
         mine = [o for o in ops if o[0] == "relax" and o[1] == r]
         cover = sum(o[4].astype(int) for o in mine)
-        assert cover.min() == 1  # every entry relaxed in round r
         piv = next(o for o in ops if o[0] == "pivot" and o[1] == r)
+        # every entry relaxed in round r once, but the round's own cross, which phase 2
+        # left final (FW_SKIP_CROSS)
+        assert np.all(cover[~piv[4]] == 1) and np.all(cover[piv[4]] == 0)
         assert all(before(piv, o) for o in mine)
         if r + 1 < rounds:
             nxt = next(o for o in ops if o[0] == "pivot" and o[1] == r + 1)
             cross = nxt[4]
             assert all(before(o, nxt) for o in mine if (o[4] & cross).any())
             assert any(not before(o, nxt) for o in mine)  # something overlaps the lookahead
-            assert np.all(cover[~cross] == 1)  # the rest of D once
     for i, x in enumerate(ops):
         for y in ops[i + 1:]:
             if not before(x, y) and not before(y, x):
                 assert not (x[4] & y[4]).any(), (x[:3], y[:3])
+
+
+@given(g=graphs(negative=True), look=st.booleans(), tile=st.sampled_from([3, 5, 8]),
+       sub=st.sampled_from([1, 2, 3]), skip=st.booleans(), first=st.sampled_from([0, 1, 2]),
+       side=st.booleans())
+def test_fw_closure_by_sub_tiles_and_own_cross(device, g, look, tile, sub, skip, first, side,
+                                               monkeypatch):
+    """Phase 1 by blocked Floyd–Warshall over sub-tiles (CLOSURE_SUB below the tile), phase
+    3 with or without the round's own cross (FW_SKIP_CROSS), a smaller first round
+    (FW_FIRST_TILE), the next cross on the side (FW_CROSS_SIDE): SciPy's distances, and the
+    work matrix bit for bit equal to squaring with the whole phase 3 and equal rounds without
+    lookahead (negative weights, no negative cycle; exact sums)."""
+    n, rows, cols, w, dtype = g
+    _, ref = _scipy(n, rows, cols, w)
+    A = _build(n, rows, cols, w, dtype, device, "dense")
+    monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
+    monkeypatch.setattr(apsp_mod, "FW_SKIP_CROSS", skip)
+    monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    monkeypatch.setattr(apsp_mod, "FW_FIRST_TILE", first)
+    monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", side)
+    np.testing.assert_array_equal(_as_float(algorithms.apsp(A, "floyd_warshall", tile=tile),
+                                            dtype), ref)
+    if n:
+        D0 = apsp_mod._dense_of(to_host(A), n, np.dtype(dtype), np)
+        got = _fw_direct(device, D0, dtype, look, monkeypatch, tile)
+        monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", 0)
+        monkeypatch.setattr(apsp_mod, "FW_SKIP_CROSS", False)
+        np.testing.assert_array_equal(got, _fw_direct(device, D0, dtype, False, monkeypatch,
+                                                      tile))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32])
+@pytest.mark.parametrize("where", [[1, 6], [0, 3, 4], [7]])
+def test_fw_closure_by_sub_tiles_negative_cycle(device, dtype, where, monkeypatch):
+    """A negative cycle inside one pivot tile closed by sub-tiles (tile 8, CLOSURE_SUB 3),
+    or across tiles: NegativeCycleError naming the cycle's vertices."""
+    monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", 3)
+    n = 11
+    cyc = np.asarray(where)
+    nxt = np.roll(cyc, -1)
+    w = np.full(cyc.size, 2.0)
+    w[0] = -2.0 * cyc.size + 1  # total −1
+    A = _build(n, cyc, nxt, w, dtype, device, "matrix")
+    with pytest.raises(sr.NegativeCycleError) as e:
+        algorithms.apsp(A, "floyd_warshall", tile=8)
+    assert set(cyc.tolist()) <= set(np.asarray(e.value.vertices).tolist())
 
 
 PITCH_CASES = [("min_plus", np.float32), ("max_plus", np.float32), ("min_plus", np.float64),
@@ -1098,6 +1154,17 @@ def test_fw_lookahead_gpu_real_tile(device, monkeypatch):
             res[look] = to_host(algorithms.apsp(M, "floyd_warshall", tile=256))
         np.testing.assert_array_equal(res[True], res[False])
         np.testing.assert_array_equal(_as_float(res[True], dtype), ref)
+        # a 512 tile: phase 1 by sub-tiles of CLOSURE_SUB (256), two rounds
+        np.testing.assert_array_equal(to_host(algorithms.apsp(
+            sr.Matrix.from_scipy(S.astype(dtype), device="gpu"), "floyd_warshall", tile=512)),
+            res[True])
+        # the next cross relaxed on the side stream (FW_CROSS_SIDE)
+        side = apsp_mod.FW_CROSS_SIDE
+        monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", not side)
+        np.testing.assert_array_equal(to_host(algorithms.apsp(
+            sr.Matrix.from_scipy(S.astype(dtype), device="gpu"), "floyd_warshall", tile=256)),
+            res[True])
+        monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", side)
         with cp.cuda.Stream(non_blocking=True) as s:
             d = algorithms.apsp(sr.Matrix.from_scipy(S.astype(dtype), device="gpu"),
                                 "floyd_warshall", tile=256)
@@ -1125,14 +1192,16 @@ def _spy_u16(monkeypatch):
        dtype=st.sampled_from([np.int32, np.int64]), kind=st.sampled_from(["matrix", "dense"]),
        density=st.sampled_from([0.0, 0.1, 0.3, 1.0]), wmax=st.sampled_from([0, 1, 7, 300]),
        look=st.booleans(), one=st.booleans(), want_pred=st.booleans(),
-       seed=st.integers(0, 2**32 - 1))
-def test_fw_u16_vs_scipy(device, n, dtype, kind, density, wmax, look, one, want_pred, seed,
-                         monkeypatch):
+       sub=st.sampled_from([256, 2, 3]), seed=st.integers(0, 2**32 - 1))
+def test_fw_u16_vs_scipy(device, n, dtype, kind, density, wmax, look, one, want_pred, sub,
+                         seed, monkeypatch):
     """Small non-negative integer weights (zero weights, unreachable pairs, self-loops,
     explicit zeros in a Matrix) take the packed 16-bit path, several rounds, lookahead and
-    the one-launch phase 3 on and off: the distances equal SciPy's in the caller's type."""
+    the one-launch phase 3 on and off, phase 1 by squaring or by sub-tiles (CLOSURE_SUB):
+    the distances equal SciPy's in the caller's type."""
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one)
+    monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
     rng = np.random.default_rng(seed)
     mask = rng.random((n, n)) < density
     rows, cols = np.nonzero(mask)

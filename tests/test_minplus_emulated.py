@@ -172,10 +172,12 @@ def test_production_tiling(emu, policy, m, k, n):
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
 @pytest.mark.parametrize("tiling,m,k,n", [(0, 256, 40, 256), (0, 200, 36, 132), (1, 64, 44, 96),
-                                          (1, 70, 8, 64), (1, 96, 4, 40)])
+                                          (1, 70, 8, 64), (1, 96, 4, 40), (2, 256, 72, 256),
+                                          (2, 130, 64, 200)])
 def test_interior_blocks(emu, policy, tiling, m, k, n):
     """Aligned operands and whole blocks: the fast fetch (cp.async's fallback, or registers
-    stored after the compute), a partial first k tile, several k tiles."""
+    stored after the compute), a partial first k tile, several k tiles; tiling 2 is BK = 32
+    (its tiles in dynamic shared memory on a GPU)."""
     check(emu, policy, tiling, m, k, n, m + k + n, accumulate=False)
     check(emu, policy, tiling, m, k, n, m + k + n + 1, accumulate=True, pads=(4, 8, 4))
     check(emu, policy, tiling, m, k, n, m + k + n + 2, accumulate=False, pads=(1, 3, 1),
@@ -210,6 +212,7 @@ def test_all_nan_products_stay_nan(emu):
     (1, 70, 8, 101, (0, 0, 32, 7)),        # columns only
     (1, 64, 8, 64, (32, 32, 32, 32)),      # the gap reaches the end: no tile after it
     (0, 300, 24, 260, (128, 40, 128, 4)),  # the production tiling
+    (2, 300, 40, 260, (128, 40, 128, 4)),  # BK = 32 (dynamic shared memory on a GPU)
 ])
 def test_gaps(emu, policy, tiling, m, k, n, gap):
     """One launch relaxes everything outside a band of rows and a band of columns (the

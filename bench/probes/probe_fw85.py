@@ -35,9 +35,11 @@ from semiring.backend.gpu import dense as _gpu_dense
 apsp_mod = importlib.import_module("algorithms.apsp")
 INT_MAX = np.iinfo(np.int32).max
 REPS = 2
-#: (label, FW_LOOKAHEAD, FW_ONE_LAUNCH, tile, Z_LATE); the first is the schedule before
-#: session 8
-SCHEDULES = [("lookahead, 4 rectangles, tile 256, Z first", True, False, 256, False),
+#: (label, FW_LOOKAHEAD, FW_ONE_LAUNCH, tile, Z_LATE), None: the committed default; the
+#: second is the schedule before session 8. Every schedule runs with the module's
+#: FW_SKIP_CROSS and CLOSURE_SUB (session 13; bench/probes/probe_fw_variants.py varies them)
+SCHEDULES = [("defaults (as committed)", True, True, None, None),
+             ("lookahead, 4 rectangles, tile 256, Z first", True, False, 256, False),
              ("lookahead, one launch, tile 256, Z first", True, True, 256, False),
              ("lookahead, one launch, tile 256, Z late", True, True, 256, True),
              ("lookahead, one launch, tile 512, Z late", True, True, 512, True)]
@@ -75,13 +77,20 @@ def trace_lookahead(A, tile, attr="TILE"):
     pivot work (phases 1-2), and of the main stream's waits (from the end of a round's last
     relaxation to the start of the next round's first: the join on the side's pivot), ms."""
     events = []  # (kind, start event, end event)
+    depth = [0]  # phase 1 by sub-tiles calls _pivot / _relax inside a _pivot: not traced
 
     def wrap(fn, kind):
         def inner(*a, **k):
-            s, e = cp.cuda.Event(), cp.cuda.Event()
-            s.record()  # on the current stream: the side inside lanes.on_side()
-            out = fn(*a, **k)
-            e.record()
+            if depth[0]:
+                return fn(*a, **k)
+            depth[0] += 1
+            try:
+                s, e = cp.cuda.Event(), cp.cuda.Event()
+                s.record()  # on the current stream: the side inside lanes.on_side()
+                out = fn(*a, **k)
+                e.record()
+            finally:
+                depth[0] -= 1
             events.append((kind, s, e))
             return out
         return inner
@@ -165,8 +174,9 @@ def main(n):
     ref = None
     try:
         for label, look, one, tile, late in SCHEDULES:
-            apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = look, one, tile
-            _gpu_dense.Z_LATE = every if late else frozenset()
+            apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH = look, one
+            apsp_mod.TILE = defaults[2] if tile is None else tile
+            _gpu_dense.Z_LATE = late0 if late is None else (every if late else frozenset())
             apsp_mod.apsp(Af[:1024, :1024], "floyd_warshall", progress=False)  # warm up
             secs, D = timed(lambda: apsp_mod.apsp(Af, "floyd_warshall", progress=False))
             line(label, secs, float(n) ** 3, pf)
@@ -177,7 +187,7 @@ def main(n):
             del D
         apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = defaults
         _gpu_dense.Z_LATE = late0
-        trace_lookahead(Af, 256)
+        trace_lookahead(Af, apsp_mod.TILE)
     finally:
         apsp_mod.FW_LOOKAHEAD, apsp_mod.FW_ONE_LAUNCH, apsp_mod.TILE = defaults
         _gpu_dense.Z_LATE = late0
@@ -191,14 +201,14 @@ def main(n):
     got = {}
     default_tile = apsp_mod.TILE_U16
     try:
-        for tile in (512, 256):
+        for tile in sorted({default_tile, 512, 256}, reverse=True):
             apsp_mod.TILE_U16 = tile
             apsp_mod.apsp(W[:1024, :1024], "floyd_warshall", progress=False)
             secs, got[tile] = timed(lambda: apsp_mod.apsp(W, "floyd_warshall", progress=False))
             line(f"packed u16x2, lookahead, one launch, tile {tile}", secs, float(n) ** 3, pu)
     finally:
         apsp_mod.TILE_U16 = default_tile
-    trace_lookahead(W, 512, "TILE_U16")
+    trace_lookahead(W, default_tile, "TILE_U16")
     apsp_mod.FW_U16 = False
     try:
         apsp_mod.apsp(W[:1024, :1024], "floyd_warshall", progress=False)

@@ -255,10 +255,19 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
                   "a thread's runs must be whole 16-byte vectors");
     static_assert(BK % VEC == 0 && BN % VEC == 0 && LX * NT == BM * KV && LY * NT == BK * NV
                   && LX >= 1 && LY >= 1, "the tiles must split evenly into vectors per thread");
-    static_assert(2 * BK * ((BM + VEC) + BN) * sizeof(T) <= 48 * 1024, "static shared memory");
-
-    __shared__ __align__(16) T As[2][BK][BM + VEC];
-    __shared__ __align__(16) T Bs[2][BK][BN];
+    // The two buffers of X's and Y's tiles: static shared memory up to 48 KiB, beyond it
+    // (BK = 32) dynamic, which the launcher sizes (minplus_smem_bytes in dense.py).
+    constexpr int SMEM = 2 * BK * ((BM + VEC) + BN) * (int)sizeof(T);
+    constexpr bool DYN = SMEM > 48 * 1024;
+    __shared__ __align__(16) unsigned char smem_static[DYN ? 16 : SMEM];
+#if defined(__CUDACC__)
+    extern __shared__ __align__(16) unsigned char smem_dynamic[];
+#else  // the host-side emulation (tests/emu): no dynamic shared memory, a static block
+    __shared__ __align__(16) unsigned char smem_dynamic[DYN ? SMEM : 16];
+#endif
+    unsigned char* const smem = DYN ? smem_dynamic : smem_static;
+    T (*const As)[BK][BM + VEC] = reinterpret_cast<T (*)[BK][BM + VEC]>(smem);
+    T (*const Bs)[BK][BN] = reinterpret_cast<T (*)[BK][BN]>(smem + 2 * BK * (BM + VEC) * sizeof(T));
 
     const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
     // grouped block order (MP_GROUP_M row tiles per sweep of the column tiles)

@@ -39,6 +39,10 @@ int tiled(int tiling, int M, int N, int K, long long ldx, long long ldy, long lo
         if constexpr (wide) return run<P, 64, 64, 8, 4, 4>(M, N, K, ldx, ldy, ldz, flags, gap, in, out);
         else return run<P, 128, 128, 8, 8, 8>(M, N, K, ldx, ldy, ldz, flags, gap, in, out);
     }
+    if (tiling == 2) {  // BK = 32: the tiles in dynamic shared memory on a GPU (> 48 KiB)
+        if constexpr (wide) return run<P, 64, 64, 32, 4, 4>(M, N, K, ldx, ldy, ldz, flags, gap, in, out);
+        else return run<P, 128, 128, 32, 8, 8>(M, N, K, ldx, ldy, ldz, flags, gap, in, out);
+    }
     // small tiles: many tiles and edges on small inputs, few threads
     if constexpr (wide) return run<P, 16, 16, 4, 4, 4>(M, N, K, ldx, ldy, ldz, flags, gap, in, out);
     else return run<P, 32, 32, 8, 8, 8>(M, N, K, ldx, ldy, ldz, flags, gap, in, out);

@@ -261,11 +261,43 @@ def _minplus_launch(policy: str, X, Y, Z, *, accumulate: bool, tiling=None, kern
              | (_MP_Y_VEC if aligned(Y, ldy) else 0)
              | (_MP_Z_VEC if aligned(Z, ldz) else 0))
     blocks = -(-m // BM) * -(-n // BN)
-    (kernel or _minplus_kernel(minplus_name(policy, tiling)))(
-        (blocks,), ((BM // TM) * (BN // TN),),
-        (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
-         np.int64(ldz), np.int32(flags), np.int32(gm), np.int32(gml), np.int32(gn),
-         np.int32(gnl)))
+    kernel = kernel or _minplus_kernel(minplus_name(policy, tiling))
+    smem = minplus_smem_bytes(tiling, item)
+    if smem > STATIC_SMEM_MAX and _opted_in.get(id(kernel), 0) < smem:
+        _opt_in(kernel, smem)
+    kernel((blocks,), ((BM // TM) * (BN // TN),),
+           (X, Y, Z, np.int32(m), np.int32(n), np.int32(K), np.int64(ldx), np.int64(ldy),
+            np.int64(ldz), np.int32(flags), np.int32(gm), np.int32(gml), np.int32(gn),
+            np.int32(gnl)), shared_mem=smem if smem > STATIC_SMEM_MAX else 0)
+
+
+#: Shared memory a block may declare statically; the tuned kernel's tiles beyond it (BK = 32
+#: for 4-byte types) are dynamic shared memory, which the launch opts into.
+STATIC_SMEM_MAX = 48 * 1024
+
+
+#: Kernels (by id: they live as long as the process's kernel cache) opted into this much
+#: dynamic shared memory.
+_opted_in: dict = {}
+
+
+def _opt_in(kernel, smem: int):
+    """Let ``kernel`` (a RawKernel, or a loaded Function of bench/probes/gemm_tune.py) take
+    ``smem`` bytes of dynamic shared memory: above 48 KiB a launch must opt in."""
+    if hasattr(kernel, "max_dynamic_shared_size_bytes"):
+        kernel.max_dynamic_shared_size_bytes = smem
+    else:
+        from cupy_backends.cuda.api import driver  # noqa: PLC0415  (GPU only)
+        driver.funcSetAttribute(kernel.ptr,
+                                driver.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)
+    _opted_in[id(kernel)] = smem
+
+
+def minplus_smem_bytes(tiling, item: int) -> int:
+    """The tuned kernel's shared memory for one block: two buffers of X's tile (BK × (BM +
+    one 16-byte vector), transposed and padded) and Y's (BK × BN); as SMEM in the kernel."""
+    BM, BN, BK = tiling[0], tiling[1], tiling[2]
+    return 2 * BK * ((BM + 16 // item) + BN) * item
 
 
 def _gaps_fit(tiling, skip_rows, skip_cols, m: int, n: int):
