@@ -46,8 +46,8 @@ from .errors import DomainMismatch, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads",
-           "join_bits", "mirrored_edges", "pack_changed", "relax_pull", "relax_push", "send_buffer",
-           "unpack_changed", "word_range"]
+           "join_bits", "mirrored_edges", "near_split", "pack_changed", "relax_pull", "relax_push",
+           "send_buffer", "split_heads", "unpack_changed", "word_range"]
 
 #: Distance types of the relaxation rounds.
 DISTANCE_TYPES = tuple(np.dtype(t) for t in (np.int64, np.float32, np.float64))
@@ -375,3 +375,102 @@ def unpack_changed(got, vals, bounds, d):
     nw = max(word_range(b[p], b[p + 1])[1] for p in range(P))
     dev = "gpu" if is_cupy_array(got) else "cpu"
     backend_of(dev).blocks.unpack(got, nw, vals, b, d)
+
+
+def near_split(changed, pending, d, tau, *, lo: int, out):
+    """The near–far piles of the rank's block ``lo:hi`` after a round (Davidson, Baxter,
+    Garland & Owens 2014): the vertices the round lowered (the bits of ``changed``, the send
+    buffer :func:`relax_pull` / :func:`relax_push` wrote; its bits cleared here, so that it
+    serves the next round) join the rank's pending vertices, and those below the threshold
+    ``tau`` leave them for the near pile:
+
+        p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \\ near_p
+
+    near_p goes to the send buffer ``out`` as bits, its size in the header's first slot and
+    the least distance still pending (the far pile's) in the second: one all-gather of the
+    buffers carries the next round's frontier, the sizes (the stop and the direction) and the
+    next threshold's base (:func:`split_heads` reads them).
+
+    Parameters
+    ----------
+    changed : uint32 array
+        A send buffer of the block (:func:`send_buffer`), its bits the vertices lowered.
+    pending : uint32 array of ``word_range(lo, hi)[1]`` words
+        The rank's pending vertices, bits as a send buffer's words without the header
+        (updated).
+    d : int64, float32 or float64 array of n
+        The distances, whole; read at the block's pending vertices only.
+    tau : number
+        The threshold, cast to d's type: ``d(v) < tau`` is near.
+    lo : int
+    out : uint32 array
+        A zeroed send buffer of the block (:func:`send_buffer`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring import blocks
+    >>> d = np.array([0.0, 3.0, 9.0, 5.0])                  # the block: vertices 1..3
+    >>> chg = blocks.send_buffer(1, 4, "cpu")
+    >>> chg[blocks.HEAD] = 0b1110                          # the round lowered 1, 2, 3
+    >>> pending = np.zeros(1, dtype=np.uint32)
+    >>> out = blocks.send_buffer(1, 4, "cpu")
+    >>> blocks.near_split(chg, pending, d, 6.0, lo=1, out=out)
+    >>> hex(int(out[blocks.HEAD])), hex(int(pending[0])), int(chg[blocks.HEAD])
+    ('0xa', '0x4', 0)
+    >>> [a.tolist() for a in blocks.split_heads(out[None], d.dtype)]
+    [[2], [9.0]]
+    """
+    op = "near_split"
+    dev = "gpu" if is_cupy_array(out) else "cpu"
+    xp = array_module(dev)
+    n = getattr(d, "size", 0)
+    _check_d(op, d, xp, n)
+    if not 0 <= lo <= n:
+        raise InvalidValue(f"{op}: lo must lie in [0, {n}], got {lo}")
+    if not isinstance(pending, xp.ndarray) or pending.dtype != np.uint32 or pending.ndim != 1:
+        raise DomainMismatch(f"{op}: pending must be a 1-D uint32 {xp.__name__} array of the "
+                             f"block's words, got {pending!r:.80}")
+    nw = pending.size
+    if nw and (lo >> 5) + nw > (n + 31) // 32:
+        raise InvalidValue(f"{op}: pending's {nw} words from vertex {lo} pass the graph's "
+                           f"{n} vertices")
+    for arg, a in (("changed", changed), ("out", out)):
+        if (not isinstance(a, xp.ndarray) or a.dtype != np.uint32 or a.ndim != 1
+                or a.size < HEAD + nw):
+            raise DomainMismatch(f"{op}: {arg} must be a uint32 {xp.__name__} send buffer of "
+                                 f"at least {HEAD + nw} words (send_buffer), got {a!r:.80}")
+    if isinstance(tau, (bool, np.bool_)) or not isinstance(tau, (int, float, np.number)):
+        raise DomainMismatch(f"{op}: tau must be a real number, got {type(tau).__name__}")
+    if tau != tau:
+        raise InvalidValue(f"{op}: tau must not be NaN")
+    t = np.dtype(d.dtype)
+    if t.kind != "f":   # d(v) < tau for an integer d(v) is d(v) < ceil(tau), in d's range
+        info = np.iinfo(t)
+        tau = info.max if tau >= info.max else (info.min if tau <= info.min else
+                                                int(np.ceil(tau)))
+    backend_of(dev).blocks.split(changed, pending, int(nw), d, int(lo), lo & 31,
+                                  t.type(tau), out)
+
+
+def split_heads(got, dtype):
+    """(sizes, far minima) of all-gathered :func:`near_split` buffers ``got`` (P × words):
+    each rank's near pile's size (int64) and its least pending distance (``dtype``; inf, or
+    the type's maximum, where nothing is pending), on the host (a read of P × 16 bytes)."""
+    dtype = np.dtype(dtype)
+    h = got[:, :HEAD]
+    h = np.ascontiguousarray(h.get() if hasattr(h, "get") else np.asarray(h)).view(np.uint64)
+    sizes = h[:, 0].astype(np.int64)
+    key = ~h[:, 1]
+    none = h[:, 1] == 0
+    if dtype.kind == "f":
+        bits = 8 * dtype.itemsize
+        sign = np.uint64(1 << (bits - 1))
+        key = key & np.uint64((1 << bits) - 1)
+        u = np.where(key & sign, key ^ sign, ~key & np.uint64((1 << bits) - 1))
+        far = u.astype(np.uint32 if bits == 32 else np.uint64).view(dtype)
+        far = np.where(none, np.inf, far).astype(dtype)
+    else:
+        far = (key ^ np.uint64(1 << 63)).view(np.int64).astype(dtype)
+        far = np.where(none, np.iinfo(dtype).max, far).astype(dtype)
+    return sizes, far

@@ -536,3 +536,66 @@ __global__ void bb_unpack(const unsigned* __restrict__ got, int P, long long str
         }
     }
 }
+
+// ---------------------------------------------------------------- near–far piles
+// The distributed near–far search (Davidson, Baxter, Garland & Owens 2014) on a rank's block:
+// the rank keeps its own pending vertices (lowered, not yet relaxed since) as bits `pend` over
+// the block's words (the send buffer's layout, without its header). After a round the vertices
+// it lowered (the bits of `chg`, the relaxation's buffer, cleared here for the next round) join
+// them, and those below the threshold tau leave for the near pile, written as bits of the send
+// buffer `out` with their count in its header's first u64:
+//     p = p ∪ c ;  near = {v ∈ p : d(v) < tau} ;  p = p \ near
+// and the least distance left pending (the far pile's) in its second u64, as the bitwise
+// complement of an order-preserving key (sr_bb_key; an atomic max over the ranks' lanes, 0
+// where nothing is pending, which no key's complement is).
+
+__device__ __forceinline__ unsigned long long sr_bb_key(long long x)
+{
+    return (unsigned long long)x ^ 0x8000000000000000ull;
+}
+__device__ __forceinline__ unsigned long long sr_bb_key(double x)
+{
+    const unsigned long long u = (unsigned long long)__double_as_longlong(x);
+    return (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
+}
+__device__ __forceinline__ unsigned long long sr_bb_key(float x)
+{
+    const unsigned u = __float_as_uint(x);
+    return (unsigned long long)((u & 0x80000000u) ? ~u : (u | 0x80000000u));
+}
+
+template <typename T>
+__global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend, long long nw,
+                         const T* __restrict__ d, long long lo, int shift, T tau,
+                         unsigned* __restrict__ out)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    unsigned* changed = chg + SR_BB_HEAD;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0;
+    unsigned long long far = 0ull;          // the complement of the least pending key
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nw; k += step) {
+        const unsigned p = pend[k] | changed[k];
+        changed[k] = 0u;
+        unsigned near = 0u;
+        for (unsigned m = p; m; m &= m - 1u) {
+            const int b = __ffs(m) - 1;
+            const T x = d[lo + k * 32 + b - shift];
+            if (x < tau) near |= 1u << b;
+            else far = max(far, ~sr_bb_key(x));
+        }
+        pend[k] = p & ~near;
+        words[k] = near;
+        count += __popc(near);
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        count += __shfl_down_sync(0xffffffffu, count, off);
+        far = max(far, __shfl_down_sync(0xffffffffu, far, off));
+    }
+    if ((threadIdx.x & 31) == 0) {
+        unsigned long long* head = reinterpret_cast<unsigned long long*>(out);
+        if (count) atomicAdd(&head[0], (unsigned long long)count);
+        if (far) atomicMax(&head[1], far);
+    }
+}

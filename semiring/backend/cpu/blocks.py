@@ -167,3 +167,35 @@ def unpack(got, nw, vals, bounds, d):
         lo = int(bounds[p])
         js = _set_bits(got[p, HEAD:HEAD + nw].copy(), lo & 31, None)
         d[lo + js] = vals[p, :js.size]
+
+
+def far_key(x):
+    """The order-preserving unsigned key of the distances ``x`` (``kernels/blocks.cu``'s
+    ``sr_bb_key``): uint64, the key's order that of the values."""
+    x = np.asarray(x)
+    if x.dtype.kind == "f":
+        bits = 32 if x.dtype.itemsize == 4 else 64
+        u = x.view(np.uint32 if bits == 32 else np.uint64).astype(np.uint64)
+        sign = np.uint64(1 << (bits - 1))
+        full = np.uint64((1 << bits) - 1)
+        return np.where(u & sign, ~u & full, u | sign)
+    return x.astype(np.int64).view(np.uint64) ^ np.uint64(1 << 63)
+
+
+def split(chg, pend, nw, d, lo, shift, tau, out):
+    if nw == 0:
+        return
+    p = pend[:nw] | chg[HEAD:HEAD + nw]
+    chg[HEAD:HEAD + nw] = 0
+    js = _set_bits(p.copy(), shift, None)
+    x = d[lo + js]
+    near = x < tau
+    nb = js[near] + shift
+    nwords = np.zeros(nw, dtype=np.uint32)
+    np.bitwise_or.at(nwords, nb >> 5, np.uint32(1) << (nb & 31).astype(np.uint32))
+    pend[:nw] = p & ~nwords
+    out[HEAD:HEAD + nw] = nwords
+    head = out[:HEAD].view(np.uint64)
+    head[0] += np.uint64(nb.size)
+    if (~near).any():
+        head[1] = max(int(head[1]), int(~far_key(x[~near].min()[None])[0]))

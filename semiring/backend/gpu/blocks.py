@@ -36,7 +36,8 @@ def kernel_names():
     """Every instantiation of the block kernels."""
     names = ["bb_join", "bb_popc"]
     for T in D_TYPES.values():
-        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>", f"bb_relax_heavy_done<{T}>"]
+        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>", f"bb_relax_heavy_done<{T}>",
+                  f"bb_split<{T}>"]
         names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push", "heavy")
                   for I in C_TYPES.values()]
     for I in C_TYPES.values():
@@ -237,3 +238,11 @@ def unpack(got, nw, vals, bounds, d):
     function(f"bb_unpack<{D_TYPES[np.dtype(d.dtype)]}>")((_grid(P * nw),), (THREADS,), (
         got, np.int32(P), np.int64(stride), np.int64(nw), incl, b, vals,
         np.int64(vals.shape[1]), d))
+
+
+def split(chg, pend, nw, d, lo, shift, tau, out):
+    if nw == 0:
+        return
+    T = np.dtype(d.dtype)
+    function(f"bb_split<{D_TYPES[T]}>")((_grid(nw),), (THREADS,), (
+        chg, pend, np.int64(nw), d, np.int64(lo), np.int32(shift), T.type(tau), out))
