@@ -47,7 +47,7 @@ from .matrix import as_matrix
 
 __all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads",
            "join_bits", "mirrored_edges", "near_split", "pack_changed", "relax_pull", "relax_push",
-           "send_buffer", "split_heads", "unpack_changed", "word_range"]
+           "send_buffer", "split_buffer", "split_heads", "unpack_changed", "word_range"]
 
 #: Distance types of the relaxation rounds.
 DISTANCE_TYPES = tuple(np.dtype(t) for t in (np.int64, np.float32, np.float64))
@@ -377,7 +377,14 @@ def unpack_changed(got, vals, bounds, d):
     backend_of(dev).blocks.unpack(got, nw, vals, b, d)
 
 
-def near_split(changed, pending, d, tau, *, lo: int, out):
+def split_buffer(lo: int, hi: int, device: str, words: int | None = None):
+    """A zeroed send buffer of the block ``lo:hi`` for :func:`near_split`: a
+    :func:`send_buffer` of ``words`` bitmap words and, after them, one u64 (two uint32
+    words) for the least pending distance's key; every rank's the same length."""
+    return send_buffer(lo, hi, device, (word_range(lo, hi)[1] if words is None else words) + 2)
+
+
+def near_split(changed, pending, d, tau, *, deg, lo: int, out):
     """The near–far piles of the rank's block ``lo:hi`` after a round (Davidson, Baxter,
     Garland & Owens 2014): the vertices the round lowered (the bits of ``changed``, the send
     buffer :func:`relax_pull` / :func:`relax_push` wrote; its bits cleared here, so that it
@@ -386,10 +393,11 @@ def near_split(changed, pending, d, tau, *, lo: int, out):
 
         p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \\ near_p
 
-    near_p goes to the send buffer ``out`` as bits, its size in the header's first slot and
-    the least distance still pending (the far pile's) in the second: one all-gather of the
-    buffers carries the next round's frontier, the sizes (the stop and the direction) and the
-    next threshold's base (:func:`split_heads` reads them).
+    near_p goes to ``out`` (:func:`split_buffer`) as bits, with its size and out-edges in the
+    header (as a BFS level's frontier) and the least distance still pending (the far pile's)
+    in the buffer's last u64: one all-gather of the buffers carries the next round's
+    frontier, the counts (the stop and the direction) and the next threshold's base
+    (:func:`split_heads` reads them).
 
     Parameters
     ----------
@@ -401,10 +409,12 @@ def near_split(changed, pending, d, tau, *, lo: int, out):
     d : int64, float32 or float64 array of n
         The distances, whole; read at the block's pending vertices only.
     tau : number
-        The threshold, cast to d's type: ``d(v) < tau`` is near.
+        The threshold: ``d(v) < tau`` is near (cast to d's type; for integers its ceiling).
+    deg : int64 array of hi − lo
+        The block's vertices' out-degrees (counted for the near pile); its size sets hi.
     lo : int
     out : uint32 array
-        A zeroed send buffer of the block (:func:`send_buffer`).
+        A zeroed :func:`split_buffer` of the block.
 
     Examples
     --------
@@ -414,12 +424,13 @@ def near_split(changed, pending, d, tau, *, lo: int, out):
     >>> chg = blocks.send_buffer(1, 4, "cpu")
     >>> chg[blocks.HEAD] = 0b1110                          # the round lowered 1, 2, 3
     >>> pending = np.zeros(1, dtype=np.uint32)
-    >>> out = blocks.send_buffer(1, 4, "cpu")
-    >>> blocks.near_split(chg, pending, d, 6.0, lo=1, out=out)
+    >>> out = blocks.split_buffer(1, 4, "cpu")
+    >>> deg = np.array([2, 1, 4], dtype=np.int64)
+    >>> blocks.near_split(chg, pending, d, 6.0, deg=deg, lo=1, out=out)
     >>> hex(int(out[blocks.HEAD])), hex(int(pending[0])), int(chg[blocks.HEAD])
     ('0xa', '0x4', 0)
     >>> [a.tolist() for a in blocks.split_heads(out[None], d.dtype)]
-    [[2], [9.0]]
+    [[2], [6], [9.0]]
     """
     op = "near_split"
     dev = "gpu" if is_cupy_array(out) else "cpu"
@@ -428,18 +439,21 @@ def near_split(changed, pending, d, tau, *, lo: int, out):
     _check_d(op, d, xp, n)
     if not 0 <= lo <= n:
         raise InvalidValue(f"{op}: lo must lie in [0, {n}], got {lo}")
-    if not isinstance(pending, xp.ndarray) or pending.dtype != np.uint32 or pending.ndim != 1:
-        raise DomainMismatch(f"{op}: pending must be a 1-D uint32 {xp.__name__} array of the "
-                             f"block's words, got {pending!r:.80}")
-    nw = pending.size
-    if nw and (lo >> 5) + nw > (n + 31) // 32:
-        raise InvalidValue(f"{op}: pending's {nw} words from vertex {lo} pass the graph's "
-                           f"{n} vertices")
-    for arg, a in (("changed", changed), ("out", out)):
+    if not isinstance(deg, xp.ndarray) or deg.dtype != np.int64 or deg.ndim != 1 \
+            or lo + deg.size > n:
+        raise DomainMismatch(f"{op}: deg must be an int64 {xp.__name__} array of the block's "
+                             f"out-degrees (lo + its size at most n = {n}), got {deg!r:.80}")
+    nw = word_range(lo, lo + deg.size)[1]
+    if (not isinstance(pending, xp.ndarray) or pending.dtype != np.uint32
+            or pending.shape != (nw,)):
+        raise DomainMismatch(f"{op}: pending must be a uint32 {xp.__name__} array of the "
+                             f"block's {nw} words, got {pending!r:.80}")
+    for arg, a, extra in (("changed", changed, 0), ("out", out, 2)):
         if (not isinstance(a, xp.ndarray) or a.dtype != np.uint32 or a.ndim != 1
-                or a.size < HEAD + nw):
-            raise DomainMismatch(f"{op}: {arg} must be a uint32 {xp.__name__} send buffer of "
-                                 f"at least {HEAD + nw} words (send_buffer), got {a!r:.80}")
+                or a.size < HEAD + nw + extra):
+            raise DomainMismatch(f"{op}: {arg} must be a uint32 {xp.__name__} "
+                                 f"{'split' if extra else 'send'}_buffer of at least "
+                                 f"{HEAD + nw + extra} words, got {a!r:.80}")
     if isinstance(tau, (bool, np.bool_)) or not isinstance(tau, (int, float, np.number)):
         raise DomainMismatch(f"{op}: tau must be a real number, got {type(tau).__name__}")
     if tau != tau:
@@ -449,28 +463,33 @@ def near_split(changed, pending, d, tau, *, lo: int, out):
         info = np.iinfo(t)
         tau = info.max if tau >= info.max else (info.min if tau <= info.min else
                                                 int(np.ceil(tau)))
-    backend_of(dev).blocks.split(changed, pending, int(nw), d, int(lo), lo & 31,
-                                  t.type(tau), out)
+    far = out[out.size - 2:].view(np.uint64)
+    backend_of(dev).blocks.split(changed, pending, int(nw), d, deg, int(lo), lo & 31,
+                                 t.type(tau), out, far)
 
 
 def split_heads(got, dtype):
-    """(sizes, far minima) of all-gathered :func:`near_split` buffers ``got`` (P × words):
-    each rank's near pile's size (int64) and its least pending distance (``dtype``; inf, or
-    the type's maximum, where nothing is pending), on the host (a read of P × 16 bytes)."""
+    """(sizes, out-edges, far minima) of all-gathered :func:`near_split` buffers ``got`` (P ×
+    words), on the host (one read): each rank's near pile's size and out-edges (int64) and
+    its least pending distance (``dtype``; inf, or the type's maximum, where none is
+    pending)."""
     dtype = np.dtype(dtype)
-    h = got[:, :HEAD]
-    h = np.ascontiguousarray(h.get() if hasattr(h, "get") else np.asarray(h)).view(np.uint64)
-    sizes = h[:, 0].astype(np.int64)
-    key = ~h[:, 1]
-    none = h[:, 1] == 0
+    h, tail = got[:, :HEAD], got[:, got.shape[1] - 2:]
+    if hasattr(h, "get"):   # one device-to-host copy
+        both = array_module("gpu").concatenate([h, tail], axis=1).get()
+    else:
+        both = np.concatenate([np.asarray(h), np.asarray(tail)], axis=1)
+    u = np.ascontiguousarray(both).view(np.uint64)
+    sizes, edges, key = u[:, 0].astype(np.int64), u[:, 1].astype(np.int64), ~u[:, 2]
+    none = u[:, 2] == 0
     if dtype.kind == "f":
         bits = 8 * dtype.itemsize
-        sign = np.uint64(1 << (bits - 1))
-        key = key & np.uint64((1 << bits) - 1)
-        u = np.where(key & sign, key ^ sign, ~key & np.uint64((1 << bits) - 1))
-        far = u.astype(np.uint32 if bits == 32 else np.uint64).view(dtype)
+        full, sign = np.uint64((1 << bits) - 1), np.uint64(1 << (bits - 1))
+        key = key & full
+        raw = np.where(key & sign, key ^ sign, ~key & full)
+        far = raw.astype(np.uint32 if bits == 32 else np.uint64).view(dtype)
         far = np.where(none, np.inf, far).astype(dtype)
     else:
-        far = (key ^ np.uint64(1 << 63)).view(np.int64).astype(dtype)
+        far = (key ^ np.uint64(1 << 63)).view(np.int64)
         far = np.where(none, np.iinfo(dtype).max, far).astype(dtype)
-    return sizes, far
+    return sizes, edges, far

@@ -319,3 +319,68 @@ def _relax_round(device, how, dt, c, data):
     V = xp.stack([xp.zeros_like(vals), vals, xp.zeros_like(vals)])
     blocks.unpack_changed(got_b, V, cuts, other)
     np.testing.assert_array_equal(to_host(other), got)
+
+
+@few
+@given(n=st.integers(1, 200), data=st.data())
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+def test_near_split_against_reference(device, dt, n, data):
+    """The near–far piles of a block of any cut (inside one word, across words, at the
+    graph's end): pending ∪ lowered split at τ, the near bits, size and out-edges, the least
+    pending distance (none: inf / the type's maximum), the lowered bits cleared."""
+    xp = sr.array_module(device)
+    lo = data.draw(st.integers(0, n - 1))
+    hi = data.draw(st.integers(lo, n))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1)))
+    np_, (w0, nw) = hi - lo, blocks.word_range(lo, hi)
+    inf = np.inf if dt != np.int64 else np.iinfo(np.int64).max
+    d0 = rng.integers(0, 50, n).astype(dt)
+    if dt != np.int64:
+        d0 = (d0 + rng.random(n)).astype(dt)
+    pend_v = rng.random(np_) < data.draw(st.sampled_from([0.0, 0.3, 1.0]))
+    chg_v = rng.random(np_) < 0.3
+    tau = data.draw(st.sampled_from([0, 0.5, 10, 25.5, 1e9]))
+    deg = rng.integers(0, 9, np_).astype(np.int64)
+    shift = lo & 31
+
+    def words_of(v):
+        bits = np.zeros(nw * 32, dtype=np.uint8)
+        bits[np.flatnonzero(v) + shift] = 1
+        return np.packbits(bits, bitorder="little").view(np.uint32)
+
+    pending = xp.asarray(words_of(pend_v))
+    chg = blocks.send_buffer(lo, hi, device, nw + 1)
+    chg[blocks.HEAD:blocks.HEAD + nw] = xp.asarray(words_of(chg_v))
+    out = blocks.split_buffer(lo, hi, device, nw + 1)
+    blocks.near_split(chg, pending, xp.asarray(d0), tau, deg=xp.asarray(deg), lo=lo, out=out)
+    both = pend_v | chg_v
+    x = d0[lo:hi]
+    near = both & (x < (np.ceil(tau) if dt == np.int64 else dt(tau)))
+    np.testing.assert_array_equal(_bits(None, lo, hi, nw, out), np.flatnonzero(near))
+    np.testing.assert_array_equal(to_host(pending), words_of(both & ~near))
+    assert not to_host(chg)[blocks.HEAD:].any()
+    sizes, edges, far = blocks.split_heads(out[None], dt)
+    assert sizes.tolist() == [int(near.sum())] and edges.tolist() == [int(deg[near].sum())]
+    rest = both & ~near
+    want = x[rest].min() if rest.any() else inf
+    assert far.dtype == np.dtype(dt) and far.tolist() == [want]
+
+
+def test_near_split_validation(device):
+    xp = sr.array_module(device)
+    d = xp.zeros(40, dtype=xp.float64)
+    ok = dict(deg=xp.zeros(30, dtype=xp.int64), lo=10, out=blocks.split_buffer(10, 40, device))
+    chg, pend = blocks.send_buffer(10, 40, device), xp.zeros(2, dtype=xp.uint32)
+    blocks.near_split(chg, pend, d, 1.0, **ok)
+    with pytest.raises(sr.DomainMismatch, match="pending"):
+        blocks.near_split(chg, xp.zeros(1, dtype=xp.uint32), d, 1.0, **ok)
+    with pytest.raises(sr.DomainMismatch, match="out"):
+        blocks.near_split(chg, pend, d, 1.0, **{**ok, "out": blocks.send_buffer(10, 40, device)})
+    with pytest.raises(sr.DomainMismatch, match="deg"):
+        blocks.near_split(chg, pend, d, 1.0, **{**ok, "deg": xp.zeros(31, dtype=xp.int64)})
+    with pytest.raises(sr.DomainMismatch, match="tau"):
+        blocks.near_split(chg, pend, d, "1", **ok)
+    with pytest.raises(sr.InvalidValue, match="NaN"):
+        blocks.near_split(chg, pend, d, float("nan"), **ok)
+    with pytest.raises(sr.DomainMismatch, match="d must"):
+        blocks.near_split(chg, pend, d.astype(xp.int32), 1.0, **ok)

@@ -418,8 +418,8 @@ def _next_threshold(m, delta, work):
     return int(min(int(m) + max(1, int(np.ceil(min(delta, float(info.max))))), info.max))
 
 
-def near_far_rank(rank, source, work, direction, pull_fraction, delta, delta_rule, strict,
-                  limit, out_type, gather):
+def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fraction, delta,
+                  delta_rule, strict, limit, out_type, gather):
     """Distances of this rank's vertices by the near–far search (Δ-stepping's buckets as
     Davidson, Baxter, Garland & Owens 2014 run them on one GPU), each round one fused step
     on the rank's block over the near pile only: the vertices whose distance fell below the
@@ -433,8 +433,10 @@ def near_far_rank(rank, source, work, direction, pull_fraction, delta, delta_rul
     (or m past ``limit``) ends the search. ``delta``: Δ, or None for ``delta_rule(n, nvals,
     max w, least positive w)`` (:func:`algorithms.dist.sssp.near_far_delta`). Negative
     weights raise ``InvalidValue`` with ``strict`` (as the one-device ``delta_stepping``),
-    else run :func:`bellman_ford_rank_fused` (as the one-device ``sssp``). The same
-    distances as the rounds: each vertex's least path sum, whatever the order."""
+    else run :func:`bellman_ford_rank_fused` (as the one-device ``sssp``). A round pulls
+    when the near pile holds more than ``pull_fraction`` of the vertices or its out-edges
+    more than ``pull_edge_fraction`` of the edges (the one-device rule). The same distances
+    as the rounds: each vertex's least path sum, whatever the order."""
     B = rank.block("cols")                                  # A(:, lo:hi)
     BT = None
     xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
@@ -448,9 +450,10 @@ def near_far_rank(rank, source, work, direction, pull_fraction, delta, delta_rul
                                        out_type, gather)
     inf = np.inf if work.kind == "f" else np.iinfo(work).max
     _check_int_range(rank, B, n, work)
+    deg = _out_degree(rank, B)                              # d(i) = |A(i, :)|
+    deg_p, m = deg[lo:hi], _edges_total(rank, deg)
     if delta is None:
-        nvals = int(rank.allreduce(np.int64(B.nvals), "plus"))
-        delta = delta_rule(n, nvals, wmax, wpos)
+        delta = delta_rule(n, m, wmax, wpos)
     b = rank.bounds
     words = max(sr.blocks.word_range(b[p], b[p + 1])[1] for p in range(rank.size))
     # d = ∞ ;  d(source) = 0                         (whole, on every rank)
@@ -462,10 +465,11 @@ def near_far_rank(rank, source, work, direction, pull_fraction, delta, delta_rul
     # τ = Δ ;  near = {source}: as a vertex list (push) or a bitmap (pull), each made when needed
     tau = _next_threshold(0, delta, work)
     flist, lens, fbits = xp.asarray([source], dtype=xp.int64), None, None
-    near = 1
+    near, near_edges = 1, int(deg[source])
     while True:
         if near:
-            pull = direction == "pull" or (direction == "auto" and near > n * pull_fraction)
+            pull = direction == "pull" or (direction == "auto" and (
+                near > n * pull_fraction or near_edges > m * pull_edge_fraction))
             if pull:
                 if fbits is None:
                     fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
@@ -480,18 +484,19 @@ def near_far_rank(rank, source, work, direction, pull_fraction, delta, delta_rul
                 # the same, pushed
                 sr.blocks.relax_push(B, flist, d, lo=lo, out=lowered, lens=lens)
         # p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \ near_p
-        out = sr.blocks.send_buffer(lo, hi, B.device, words)
-        sr.blocks.near_split(lowered, pending, d, tau, lo=lo, out=out)
-        # near = [near_0 … near_P-1], its size, m = min_p min d(p_p): one all-gather, one read
+        out = sr.blocks.split_buffer(lo, hi, B.device, words)
+        sr.blocks.near_split(lowered, pending, d, tau, deg=deg_p, lo=lo, out=out)
+        # near = [near_0 … near_P-1], its size and out-edges, f = min_p min d(p_p): one
+        # all-gather, one host read
         got = _gather_equal(rank, out)
-        sizes, far = sr.blocks.split_heads(got, work)
-        near = int(sizes.sum())
+        sizes, edges, far = sr.blocks.split_heads(got, work)
+        near, near_edges = int(sizes.sum()), int(edges.sum())
         if not near:
-            m = far.min()
-            if m == inf or (limit is not None and m > limit):
+            f = far.min()
+            if f == inf or (limit is not None and f > limit):
                 break
-            # the next bucket: τ = m + Δ
-            tau = _next_threshold(m, delta, work)
+            # the next bucket: τ = f + Δ
+            tau = _next_threshold(f, delta, work)
             continue
         if rank.size > 1:
             # d⟨near⟩ = [d_0⟨near_0⟩ … ]: the frontier's distances, packed, all-gathered

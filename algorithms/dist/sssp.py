@@ -26,6 +26,10 @@ from ._common import check_choice, check_matrix, check_source
 #: Push the changed set (SpMSpV) while it holds fewer than this fraction of the vertices, else
 #: pull: the one-device rule (``algorithms.sssp.PULL_FRACTION``; Beamer et al. 2012's β).
 PULL_FRACTION = 1 / 16
+#: ... and the near–far search pulls as well when its near pile's out-edges pass this fraction
+#: of the edges: the one-device rule (``algorithms.sssp.PULL_EDGE_FRACTION``: a push pays an
+#: atomic an edge, a pull one pass over the block's in-edges).
+PULL_EDGE_FRACTION = 1 / 8
 METHODS = ("auto", "bellman_ford", "delta_stepping")
 #: What ``method="auto"`` runs on several partitions (the SPMD rank loops): "delta_stepping"
 #: (the near–far search, :func:`algorithms.dist._spmd.near_far_rank`; negative weights fall
@@ -173,6 +177,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
                             gather=gather, limit=limit, _op=op)
     # each partition's rank runs the buckets' rounds, all-gathering the near pile with its peers
     return _spmd.run(A, _spmd.near_far_rank, (source, work, direction, PULL_FRACTION,
+                                              PULL_EDGE_FRACTION,
                                               None if delta is None else float(delta),
                                               near_far_delta, _strict, limit, out_type),
                      kinds=("cols",), gather=gather, missing=(None,), dtypes=(out_type,))

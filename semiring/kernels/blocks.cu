@@ -543,11 +543,11 @@ __global__ void bb_unpack(const unsigned* __restrict__ got, int P, long long str
 // the block's words (the send buffer's layout, without its header). After a round the vertices
 // it lowered (the bits of `chg`, the relaxation's buffer, cleared here for the next round) join
 // them, and those below the threshold tau leave for the near pile, written as bits of the send
-// buffer `out` with their count in its header's first u64:
+// buffer `out` with their count and out-edges (`deg`) in its header, as a BFS level's frontier:
 //     p = p ∪ c ;  near = {v ∈ p : d(v) < tau} ;  p = p \ near
-// and the least distance left pending (the far pile's) in its second u64, as the bitwise
-// complement of an order-preserving key (sr_bb_key; an atomic max over the ranks' lanes, 0
-// where nothing is pending, which no key's complement is).
+// and the least distance left pending (the far pile's) in the u64 `far` (the buffer's tail), as
+// the bitwise complement of an order-preserving key (sr_bb_key; an atomic max, 0 where nothing
+// is pending, which no key's complement is).
 
 __device__ __forceinline__ unsigned long long sr_bb_key(long long x)
 {
@@ -566,13 +566,14 @@ __device__ __forceinline__ unsigned long long sr_bb_key(float x)
 
 template <typename T>
 __global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend, long long nw,
-                         const T* __restrict__ d, long long lo, int shift, T tau,
-                         unsigned* __restrict__ out)
+                         const T* __restrict__ d, const long long* __restrict__ deg,
+                         long long lo, int shift, T tau, unsigned* __restrict__ out,
+                         unsigned long long* __restrict__ far_out)
 {
     unsigned* words = out + SR_BB_HEAD;
     unsigned* changed = chg + SR_BB_HEAD;
     const long long step = (long long)gridDim.x * blockDim.x;
-    long long count = 0;
+    long long count = 0, edges = 0;
     unsigned long long far = 0ull;          // the complement of the least pending key
     for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nw; k += step) {
         const unsigned p = pend[k] | changed[k];
@@ -580,8 +581,9 @@ __global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend
         unsigned near = 0u;
         for (unsigned m = p; m; m &= m - 1u) {
             const int b = __ffs(m) - 1;
-            const T x = d[lo + k * 32 + b - shift];
-            if (x < tau) near |= 1u << b;
+            const long long j = k * 32 + b - shift;
+            const T x = d[lo + j];
+            if (x < tau) { near |= 1u << b; edges += deg[j]; }
             else far = max(far, ~sr_bb_key(x));
         }
         pend[k] = p & ~near;
@@ -589,13 +591,8 @@ __global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend
         count += __popc(near);
     }
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-        count += __shfl_down_sync(0xffffffffu, count, off);
+    for (int off = 16; off > 0; off >>= 1)
         far = max(far, __shfl_down_sync(0xffffffffu, far, off));
-    }
-    if ((threadIdx.x & 31) == 0) {
-        unsigned long long* head = reinterpret_cast<unsigned long long*>(out);
-        if (count) atomicAdd(&head[0], (unsigned long long)count);
-        if (far) atomicMax(&head[1], far);
-    }
+    if ((threadIdx.x & 31) == 0 && far) atomicMax(far_out, far);
+    sr_bb_count(out, count, edges);
 }

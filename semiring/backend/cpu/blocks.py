@@ -182,7 +182,7 @@ def far_key(x):
     return x.astype(np.int64).view(np.uint64) ^ np.uint64(1 << 63)
 
 
-def split(chg, pend, nw, d, lo, shift, tau, out):
+def split(chg, pend, nw, d, deg, lo, shift, tau, out, far):
     if nw == 0:
         return
     p = pend[:nw] | chg[HEAD:HEAD + nw]
@@ -197,5 +197,6 @@ def split(chg, pend, nw, d, lo, shift, tau, out):
     out[HEAD:HEAD + nw] = nwords
     head = out[:HEAD].view(np.uint64)
     head[0] += np.uint64(nb.size)
+    head[1] += np.uint64(int(deg[js[near]].sum()) if nb.size else 0)
     if (~near).any():
-        head[1] = max(int(head[1]), int(~far_key(x[~near].min()[None])[0]))
+        far[0] = max(int(far[0]), int(~far_key(x[~near].min()[None])[0]))

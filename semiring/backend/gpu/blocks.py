@@ -240,9 +240,9 @@ def unpack(got, nw, vals, bounds, d):
         np.int64(vals.shape[1]), d))
 
 
-def split(chg, pend, nw, d, lo, shift, tau, out):
+def split(chg, pend, nw, d, deg, lo, shift, tau, out, far):
     if nw == 0:
         return
     T = np.dtype(d.dtype)
     function(f"bb_split<{D_TYPES[T]}>")((_grid(nw),), (THREADS,), (
-        chg, pend, np.int64(nw), d, np.int64(lo), np.int32(shift), T.type(tau), out))
+        chg, pend, np.int64(nw), d, deg, np.int64(lo), np.int32(shift), T.type(tau), out, far))
