@@ -54,6 +54,9 @@ DISTANCE_TYPES = tuple(np.dtype(t) for t in (np.int64, np.float32, np.float64))
 
 #: uint32 words of a send buffer's header: the new frontier's size and out-edges (two u64).
 HEAD = 4
+#: u64 words at the end of a :func:`split_buffer`: the far pile's least key, the near pile's
+#: size below the threshold.
+TAIL = 2
 
 
 def word_range(lo: int, hi: int) -> tuple:
@@ -379,12 +382,14 @@ def unpack_changed(got, vals, bounds, d):
 
 def split_buffer(lo: int, hi: int, device: str, words: int | None = None):
     """A zeroed send buffer of the block ``lo:hi`` for :func:`near_split`: a
-    :func:`send_buffer` of ``words`` bitmap words and, after them, one u64 (two uint32
-    words) for the least pending distance's key; every rank's the same length."""
-    return send_buffer(lo, hi, device, (word_range(lo, hi)[1] if words is None else words) + 2)
+    :func:`send_buffer` of ``words`` bitmap words (one more where odd) and, after them, two
+    u64 (8-byte aligned: the GPU's atomics): the least pending distance's key and the near
+    pile's size below the threshold; every rank's the same length."""
+    words = word_range(lo, hi)[1] if words is None else words
+    return send_buffer(lo, hi, device, words + (words & 1) + 2 * TAIL)
 
 
-def near_split(changed, pending, d, tau, *, deg, lo: int, out):
+def near_split(changed, pending, d, tau, *, deg, lo: int, out, ahead=None):
     """The near–far piles of the rank's block ``lo:hi`` after a round (Davidson, Baxter,
     Garland & Owens 2014): the vertices the round lowered (the bits of ``changed``, the send
     buffer :func:`relax_pull` / :func:`relax_push` wrote; its bits cleared here, so that it
@@ -394,10 +399,16 @@ def near_split(changed, pending, d, tau, *, deg, lo: int, out):
         p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \\ near_p
 
     near_p goes to ``out`` (:func:`split_buffer`) as bits, with its size and out-edges in the
-    header (as a BFS level's frontier) and the least distance still pending (the far pile's)
-    in the buffer's last u64: one all-gather of the buffers carries the next round's
-    frontier, the counts (the stop and the direction) and the next threshold's base
-    (:func:`split_heads` reads them).
+    header (as a BFS level's frontier) and, in the buffer's tail, the least distance f_p
+    still pending (the far pile's) and near_p's size: one all-gather of the buffers carries
+    the next round's frontier, the counts (the stop and the direction) and the next
+    threshold's base (:func:`split_heads` reads them). With ``ahead`` = Δ, a block whose
+    near_p is empty while some vertex is pending takes its own next bucket at once,
+
+        near_p = {v ∈ p_p : d(v) < f_p + Δ} ;  p_p = p_p \\ near_p
+
+    (in the header; the tail keeps the empty near_p's size, 0): the rounds then need no
+    exchange of their own between two buckets.
 
     Parameters
     ----------
@@ -415,6 +426,8 @@ def near_split(changed, pending, d, tau, *, deg, lo: int, out):
     lo : int
     out : uint32 array
         A zeroed :func:`split_buffer` of the block.
+    ahead : positive number, optional
+        Δ of the block's own next bucket (cast to d's type; for integers its ceiling).
 
     Examples
     --------
@@ -430,7 +443,11 @@ def near_split(changed, pending, d, tau, *, deg, lo: int, out):
     >>> hex(int(out[blocks.HEAD])), hex(int(pending[0])), int(chg[blocks.HEAD])
     ('0xa', '0x4', 0)
     >>> [a.tolist() for a in blocks.split_heads(out[None], d.dtype)]
-    [[2], [6], [9.0]]
+    [[2], [6], [9.0], [2]]
+    >>> out = blocks.split_buffer(1, 4, "cpu")
+    >>> blocks.near_split(chg, pending, d, 6.0, deg=deg, lo=1, out=out, ahead=4.0)
+    >>> [a.tolist() for a in blocks.split_heads(out[None], d.dtype)]   # 2 taken ahead
+    [[1], [1], [9.0], [0]]
     """
     op = "near_split"
     dev = "gpu" if is_cupy_array(out) else "cpu"
@@ -448,9 +465,9 @@ def near_split(changed, pending, d, tau, *, deg, lo: int, out):
             or pending.shape != (nw,)):
         raise DomainMismatch(f"{op}: pending must be a uint32 {xp.__name__} array of the "
                              f"block's {nw} words, got {pending!r:.80}")
-    for arg, a, extra in (("changed", changed, 0), ("out", out, 2)):
+    for arg, a, extra in (("changed", changed, 0), ("out", out, 2 * TAIL)):
         if (not isinstance(a, xp.ndarray) or a.dtype != np.uint32 or a.ndim != 1
-                or a.size < HEAD + nw + extra):
+                or a.size < HEAD + nw + extra or (extra and a.size % 2)):
             raise DomainMismatch(f"{op}: {arg} must be a uint32 {xp.__name__} "
                                  f"{'split' if extra else 'send'}_buffer of at least "
                                  f"{HEAD + nw + extra} words, got {a!r:.80}")
@@ -459,28 +476,44 @@ def near_split(changed, pending, d, tau, *, deg, lo: int, out):
     if tau != tau:
         raise InvalidValue(f"{op}: tau must not be NaN")
     t = np.dtype(d.dtype)
-    if t.kind != "f":   # d(v) < tau for an integer d(v) is d(v) < ceil(tau), in d's range
-        info = np.iinfo(t)
-        tau = info.max if tau >= info.max else (info.min if tau <= info.min else
-                                                int(np.ceil(tau)))
-    far = out[out.size - 2:].view(np.uint64)
-    backend_of(dev).blocks.split(changed, pending, int(nw), d, deg, int(lo), lo & 31,
-                                 t.type(tau), out, far)
+    tau = _in_type(tau, t)
+    if ahead is not None:
+        if (isinstance(ahead, (bool, np.bool_)) or not isinstance(ahead, (int, float, np.number))
+                or not ahead > 0):
+            raise InvalidValue(f"{op}: ahead must be a positive number or None, got {ahead!r}")
+        ahead = _in_type(ahead, t)
+    tail = out[out.size - 2 * TAIL:].view(np.uint64)
+    b = backend_of(dev).blocks
+    b.split(changed, pending, int(nw), d, deg, int(lo), lo & 31, tau, out, tail)
+    if ahead is not None:
+        b.split_ahead(pending, int(nw), d, deg, int(lo), lo & 31, ahead, out, tail)
+
+
+def _in_type(x, t):
+    """The threshold (or width) x in the distances' type t: for integers its ceiling, within
+    t's range (``d < x`` for an integer d is ``d < ceil(x)``)."""
+    if t.kind == "f":
+        return t.type(x)
+    info = np.iinfo(t)
+    return t.type(info.max if x >= info.max else (info.min if x <= info.min else
+                                                  int(np.ceil(x))))
 
 
 def split_heads(got, dtype):
-    """(sizes, out-edges, far minima) of all-gathered :func:`near_split` buffers ``got`` (P ×
-    words), on the host (one read): each rank's near pile's size and out-edges (int64) and
-    its least pending distance (``dtype``; inf, or the type's maximum, where none is
-    pending)."""
+    """(sizes, out-edges, far minima, sizes below τ) of all-gathered :func:`near_split`
+    buffers ``got`` (P × words), on the host (one read): each rank's near pile's size and
+    out-edges (int64), its least pending distance before any bucket ahead (``dtype``; inf,
+    or the type's maximum, where none was pending) and its near pile's size below the
+    threshold (int64; 0 where it took its bucket ahead)."""
     dtype = np.dtype(dtype)
-    h, tail = got[:, :HEAD], got[:, got.shape[1] - 2:]
+    h, tail = got[:, :HEAD], got[:, got.shape[1] - 2 * TAIL:]
     if hasattr(h, "get"):   # one device-to-host copy
         both = array_module("gpu").concatenate([h, tail], axis=1).get()
     else:
         both = np.concatenate([np.asarray(h), np.asarray(tail)], axis=1)
     u = np.ascontiguousarray(both).view(np.uint64)
     sizes, edges, key = u[:, 0].astype(np.int64), u[:, 1].astype(np.int64), ~u[:, 2]
+    below = u[:, 3].astype(np.int64)
     none = u[:, 2] == 0
     if dtype.kind == "f":
         bits = 8 * dtype.itemsize
@@ -492,4 +525,4 @@ def split_heads(got, dtype):
     else:
         far = (key ^ np.uint64(1 << 63)).view(np.int64)
         far = np.where(none, np.iinfo(dtype).max, far).astype(dtype)
-    return sizes, edges, far
+    return sizes, edges, far, below

@@ -352,18 +352,27 @@ def test_near_split_against_reference(device, dt, n, data):
     chg = blocks.send_buffer(lo, hi, device, nw + 1)
     chg[blocks.HEAD:blocks.HEAD + nw] = xp.asarray(words_of(chg_v))
     out = blocks.split_buffer(lo, hi, device, nw + 1)
-    blocks.near_split(chg, pending, xp.asarray(d0), tau, deg=xp.asarray(deg), lo=lo, out=out)
+    ahead = data.draw(st.sampled_from([None, 0.5, 7, 1e9]))
+    blocks.near_split(chg, pending, xp.asarray(d0), tau, deg=xp.asarray(deg), lo=lo, out=out,
+                      ahead=ahead)
     both = pend_v | chg_v
     x = d0[lo:hi]
     near = both & (x < (np.ceil(tau) if dt == np.int64 else dt(tau)))
+    rest = both & ~near
+    want = x[rest].min() if rest.any() else inf
+    below = int(near.sum())
+    if ahead is not None and not near.any() and rest.any():
+        # the block's own next bucket: [f_p, f_p + Δ)
+        step = np.ceil(ahead) if dt == np.int64 else dt(ahead)
+        top = min(float(want) + float(step), float(np.iinfo(np.int64).max)) \
+            if dt == np.int64 else dt(want) + dt(step)
+        near = rest & (x < top)
     np.testing.assert_array_equal(_bits(None, lo, hi, nw, out), np.flatnonzero(near))
     np.testing.assert_array_equal(to_host(pending), words_of(both & ~near))
     assert not to_host(chg)[blocks.HEAD:].any()
-    sizes, edges, far = blocks.split_heads(out[None], dt)
+    sizes, edges, far, under = blocks.split_heads(out[None], dt)
     assert sizes.tolist() == [int(near.sum())] and edges.tolist() == [int(deg[near].sum())]
-    rest = both & ~near
-    want = x[rest].min() if rest.any() else inf
-    assert far.dtype == np.dtype(dt) and far.tolist() == [want]
+    assert far.dtype == np.dtype(dt) and far.tolist() == [want] and under.tolist() == [below]
 
 
 def test_near_split_validation(device):
@@ -384,3 +393,5 @@ def test_near_split_validation(device):
         blocks.near_split(chg, pend, d, float("nan"), **ok)
     with pytest.raises(sr.DomainMismatch, match="d must"):
         blocks.near_split(chg, pend, d.astype(xp.int32), 1.0, **ok)
+    with pytest.raises(sr.InvalidValue, match="ahead"):
+        blocks.near_split(chg, pend, d, 1.0, ahead=0, **ok)

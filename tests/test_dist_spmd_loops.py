@@ -193,4 +193,6 @@ def test_variant_names_checked(client, monkeypatch):
         adist.connected_components(DA)
     monkeypatch.setattr(_spmd, "ROUNDS", "nope")
     with pytest.raises(sr.InvalidValue, match="ROUNDS"):
+        adist.sssp(DA, 0, method="bellman_ford")
+    with pytest.raises(sr.InvalidValue, match="ROUNDS"):   # the near–far's fall-back
         adist.sssp(DA, 0)

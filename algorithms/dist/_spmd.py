@@ -419,7 +419,7 @@ def _next_threshold(m, delta, work):
 
 
 def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fraction, delta,
-                  delta_rule, strict, limit, out_type, gather):
+                  delta_rule, ahead, fallback, limit, out_type, gather):
     """Distances of this rank's vertices by the near–far search (Δ-stepping's buckets as
     Davidson, Baxter, Garland & Owens 2014 run them on one GPU), each round one fused step
     on the rank's block over the near pile only: the vertices whose distance fell below the
@@ -430,10 +430,13 @@ def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fracti
     second all-gather; every rank reads only the frontier's distances of other ranks). When
     every near pile is empty, τ becomes m + Δ, m the least pending distance of all ranks:
     the next bucket, the same decision from the same numbers on every rank; none pending
-    (or m past ``limit``) ends the search. ``delta``: Δ, or None for ``delta_rule(n, nvals,
+    (or m past ``limit``) ends the search. With ``ahead`` (and no ``limit``), a rank whose
+    near pile is empty takes its own next bucket [m_p, m_p + Δ) in the same step (m_p its
+    least pending distance), so that no exchange passes without a round. ``delta``: Δ, or None for ``delta_rule(n, nvals,
     max w, least positive w)`` (:func:`algorithms.dist.sssp.near_far_delta`). Negative
-    weights raise ``InvalidValue`` with ``strict`` (as the one-device ``delta_stepping``),
-    else run :func:`bellman_ford_rank_fused` (as the one-device ``sssp``). A round pulls
+    weights run ``fallback``, a Bellman–Ford rank loop (:func:`bellman_ford_loop`; as the
+    one-device ``sssp``), or raise ``InvalidValue`` where it is None (as the one-device
+    ``delta_stepping``). A round pulls
     when the near pile holds more than ``pull_fraction`` of the vertices or its out-edges
     more than ``pull_edge_fraction`` of the edges (the one-device rule). The same distances
     as the rounds: each vertex's least path sum, whatever the order."""
@@ -443,11 +446,10 @@ def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fracti
     work, out_type = np.dtype(work), np.dtype(out_type)
     wmin, wmax, wpos = _weight_facts(rank, B)
     if wmin < 0:
-        if strict:
+        if fallback is None:
             raise sr.InvalidValue(f"delta_stepping: A has negative weights (min {wmin}); "
                                   f"delta-stepping needs w >= 0: use bellman_ford")
-        return bellman_ford_rank_fused(rank, source, work, direction, pull_fraction, limit,
-                                       out_type, gather)
+        return fallback(rank, source, work, direction, pull_fraction, limit, out_type, gather)
     inf = np.inf if work.kind == "f" else np.iinfo(work).max
     _check_int_range(rank, B, n, work)
     deg = _out_degree(rank, B)                              # d(i) = |A(i, :)|
@@ -485,18 +487,19 @@ def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fracti
                 sr.blocks.relax_push(B, flist, d, lo=lo, out=lowered, lens=lens)
         # p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \ near_p
         out = sr.blocks.split_buffer(lo, hi, B.device, words)
-        sr.blocks.near_split(lowered, pending, d, tau, deg=deg_p, lo=lo, out=out)
+        sr.blocks.near_split(lowered, pending, d, tau, deg=deg_p, lo=lo, out=out,
+                             ahead=delta if ahead and limit is None else None)
         # near = [near_0 … near_P-1], its size and out-edges, f = min_p min d(p_p): one
         # all-gather, one host read
         got = _gather_equal(rank, out)
-        sizes, edges, far = sr.blocks.split_heads(got, work)
-        near, near_edges = int(sizes.sum()), int(edges.sum())
+        sizes, edges, far, below = sr.blocks.split_heads(got, work)
+        near, near_edges, f = int(sizes.sum()), int(edges.sum()), far.min()
+        if not below.sum() and f != inf:
+            # no vertex below τ on any rank: the next bucket, τ = f + Δ
+            tau = _next_threshold(f, delta, work)
         if not near:
-            f = far.min()
             if f == inf or (limit is not None and f > limit):
                 break
-            # the next bucket: τ = f + Δ
-            tau = _next_threshold(f, delta, work)
             continue
         if rank.size > 1:
             # d⟨near⟩ = [d_0⟨near_0⟩ … ]: the frontier's distances, packed, all-gathered

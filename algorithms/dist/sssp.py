@@ -43,6 +43,11 @@ AUTO_METHOD = "delta_stepping"
 #: bench/results/20261128-dask_scaling_h200x4.md) where the one-device loop pays a grid
 #: barrier, so wider buckets (fewer rounds, more edges relaxed again) may pay here.
 NEAR_FAR_DELTA_SCALE = 1.0
+#: A rank whose near pile is empty takes its own next bucket in the same step
+#: (``semiring.blocks.near_split``'s ``ahead``) rather than an exchange without a round
+#: deciding the next bucket for all: on kron-14 over 2 CPU ranks (bench/probes/
+#: near_far_rounds.py) 36 of the 90 exchanges at the automatic Δ were such.
+NEAR_FAR_AHEAD = True
 DIRECTIONS = ("auto", "push", "pull")
 
 
@@ -179,7 +184,9 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     return _spmd.run(A, _spmd.near_far_rank, (source, work, direction, PULL_FRACTION,
                                               PULL_EDGE_FRACTION,
                                               None if delta is None else float(delta),
-                                              near_far_delta, _strict, limit, out_type),
+                                              near_far_delta, NEAR_FAR_AHEAD,
+                                              None if _strict else _spmd.bellman_ford_loop(),
+                                              limit, out_type),
                      kinds=("cols",), gather=gather, missing=(None,), dtypes=(out_type,))
 
 

@@ -6,7 +6,8 @@ of it), and optionally timed.
     PYTHONPATH=. python3 bench/probes/near_far_rounds.py [--scale 14] [--ranks 2]
         [--scales 0.5,1,2,4] [--device cpu] [--reps 3] [--out FILE.json]
 
-Per method: rounds (relaxation calls of rank 0), pushes / pulls, the edges a push relaxes
+Per method (CPU ranks): rounds (relaxation calls of rank 0), exchanges (its near–far splits:
+a round's, and a bucket's advance without a relaxation), pushes / pulls, the edges a push relaxes
 (its frontier's out-edges into the rank's block) and a pull scans (every in-edge of the
 block), summed over the ranks; the near–far search at Δ = scale · the automatic Δ
 (``algorithms.dist.sssp.near_far_delta``). Distances checked equal to the one-device engine.
@@ -75,10 +76,14 @@ def main():
     info = dict(graph=f"{args.graph}-{args.scale}", n=n, nnz=nnz, device=dev, source=src,
                 auto_delta=auto, in_process_ms=round(1e3 * float(np.median(ts)), 3))
     print(json.dumps(info), flush=True)
-    Sh = host(S.indptr), host(S.indices), host(S.data)
-    import scipy.sparse as sps
-    Sh = sps.csr_matrix((Sh[2], Sh[1], Sh[0]), shape=S.shape)
+    chunks = dev == "gpu" and args.graph == "kron"   # made on the workers
+    if not chunks:
+        import scipy.sparse as sps
+        Sh = host(S.indptr), host(S.indices), host(S.data)
+        Sh = sps.csr_matrix((Sh[2], Sh[1], Sh[0]), shape=S.shape)
     del A, S, w
+    if dev == "gpu":
+        xp.get_default_memory_pool().free_all_blocks()
     Ws = [int(x) for x in args.ranks.split(",")]
     counting = dev == "cpu"
     client = dist.local_cluster(max(Ws), processes=not counting, device=dev)
@@ -86,7 +91,12 @@ def main():
     _spmd.ONE_PARTITION = True
 
     log, lock = [], threading.Lock()
-    real_push, real_pull = blocks.relax_push, blocks.relax_pull
+    real_push, real_pull, real_split = blocks.relax_push, blocks.relax_pull, blocks.near_split
+
+    def split(*a, lo, **kw):
+        real_split(*a, lo=lo, **kw)
+        with lock:
+            log.append(("split", lo, -1, 0))
 
     def push(B, frontier, d, *, lo, out, lens=None):
         real_push(B, frontier, d, lo=lo, out=out, lens=lens)
@@ -101,7 +111,7 @@ def main():
             log.append(("pull", lo, -1, int(BT.nvals)))
 
     if counting:   # the ranks are threads of this process
-        blocks.relax_push, blocks.relax_pull = push, pull
+        blocks.relax_push, blocks.relax_pull, blocks.near_split = push, pull, split
     methods = [("bellman_ford", None, "auto")] + [
         (f"near_far x{s}" + ("" if dn == "auto" else f" {dn}"), float(s) * auto, dn)
         for s in args.scales.split(",") for dn in args.directions.split(",")]
@@ -124,15 +134,25 @@ def main():
         if time.perf_counter() - T0 > args.budget:
             info.setdefault("skipped", []).append(W)
             break
-        DA = dist.DistMatrix.from_scipy(Sh, client, nparts=W, device=dev)
-        DA.persist(("cols",))
+        t = time.perf_counter()
+        if chunks:
+            import functools
+            from bench import dask_suite as DS
+            DA, _ = DS.make_dist(client, functools.partial(DS.kron_chunk, args.scale, dev), n,
+                                 W, dev, chunks=True)
+        else:
+            DA = dist.DistMatrix.from_scipy(Sh, client, nparts=W, device=dev)
+            DA.persist(("cols",))
+        print("built", W, round(time.perf_counter() - t, 1), flush=True)
         for name, delta, dn in methods:
             log.clear()
             got = host(call(delta, dn, True))
             r0 = [x for x in log if x[1] == 0]
             row = dict(ranks=W, method=name, delta=delta, equal=bool(np.array_equal(got, ref)))
             if counting:
-                row.update(rounds=len(r0), pushes=sum(x[0] == "push" for x in r0),
+                row.update(rounds=sum(x[0] != "split" for x in r0),
+                           exchanges=sum(x[0] == "split" for x in r0),
+                           pushes=sum(x[0] == "push" for x in r0),
                            pulls=sum(x[0] == "pull" for x in r0),
                            push_edges=sum(x[3] for x in log if x[0] == "push"),
                            pull_edges=sum(x[3] for x in log if x[0] == "pull"))
@@ -154,7 +174,7 @@ def main():
             with open(args.out, "w") as f:
                 json.dump(dict(info=info, rows=rows), f, indent=1)
         DA = None
-    blocks.relax_push, blocks.relax_pull = real_push, real_pull
+    blocks.relax_push, blocks.relax_pull, blocks.near_split = real_push, real_pull, real_split
     info["total_s"] = round(time.perf_counter() - T0, 1)
     print(json.dumps(info), flush=True)
     if args.out:

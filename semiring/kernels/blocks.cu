@@ -570,6 +570,8 @@ __global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend
                          long long lo, int shift, T tau, unsigned* __restrict__ out,
                          unsigned long long* __restrict__ far_out)
 {
+    // far_out[0]: the far key's complement; far_out[1]: the near pile's size below tau (the
+    // header's count, which bb_split_ahead may add to)
     unsigned* words = out + SR_BB_HEAD;
     unsigned* changed = chg + SR_BB_HEAD;
     const long long step = (long long)gridDim.x * blockDim.x;
@@ -594,5 +596,70 @@ __global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend
     for (int off = 16; off > 0; off >>= 1)
         far = max(far, __shfl_down_sync(0xffffffffu, far, off));
     if ((threadIdx.x & 31) == 0 && far) atomicMax(far_out, far);
+    if ((threadIdx.x & 31) == 0 && count) atomicAdd(&far_out[1], (unsigned long long)count);
+    sr_bb_count(out, count, edges);
+}
+
+// The inverse of sr_bb_key.
+__device__ __forceinline__ void sr_bb_unkey(unsigned long long k, long long* x)
+{
+    *x = (long long)(k ^ 0x8000000000000000ull);
+}
+__device__ __forceinline__ void sr_bb_unkey(unsigned long long k, double* x)
+{
+    *x = __longlong_as_double((long long)((k & 0x8000000000000000ull) ? k ^ 0x8000000000000000ull : ~k));
+}
+__device__ __forceinline__ void sr_bb_unkey(unsigned long long k, float* x)
+{
+    const unsigned u = (unsigned)k;
+    *x = __uint_as_float((u & 0x80000000u) ? u ^ 0x80000000u : ~u);
+}
+__device__ __forceinline__ long long sr_bb_above(long long x, long long delta)
+{
+    return x > 0x7fffffffffffffffll - delta ? 0x7fffffffffffffffll : x + delta;
+}
+__device__ __forceinline__ double sr_bb_above(double x, double delta)
+{
+    const double t = x + delta;
+    return t > x ? t : nextafter(x, __longlong_as_double(0x7ff0000000000000ll));
+}
+__device__ __forceinline__ float sr_bb_above(float x, float delta)
+{
+    const float t = x + delta;
+    return t > x ? t : nextafterf(x, __int_as_float(0x7f800000));
+}
+
+// The rank's bucket ahead: where bb_split found no near vertex below tau (far_out[1] == 0)
+// but some pending (far_out[0] != 0), the pending vertices below the rank's own next
+// threshold f_p + delta (f_p its least pending distance) go to the near pile at once, so
+// that the round after a global bucket's end needs no exchange of its own:
+//     near = {v ∈ p : d(v) < f_p + Δ} ;  p = p \ near
+template <typename T>
+__global__ void bb_split_ahead(unsigned* __restrict__ pend, long long nw,
+                               const T* __restrict__ d, const long long* __restrict__ deg,
+                               long long lo, int shift, T delta, unsigned* __restrict__ out,
+                               const unsigned long long* __restrict__ far_out)
+{
+    if (far_out[1] != 0ull || far_out[0] == 0ull) return;
+    T f;
+    sr_bb_unkey(~far_out[0], &f);
+    const T tau = sr_bb_above(f, delta);
+    unsigned* words = out + SR_BB_HEAD;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0, edges = 0;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nw; k += step) {
+        const unsigned p = pend[k];
+        unsigned near = 0u;
+        for (unsigned m = p; m; m &= m - 1u) {
+            const int b = __ffs(m) - 1;
+            const long long j = k * 32 + b - shift;
+            if (d[lo + j] < tau) { near |= 1u << b; edges += deg[j]; }
+        }
+        if (near) {
+            pend[k] = p & ~near;
+            words[k] = near;
+            count += __popc(near);
+        }
+    }
     sr_bb_count(out, count, edges);
 }

@@ -182,7 +182,7 @@ def far_key(x):
     return x.astype(np.int64).view(np.uint64) ^ np.uint64(1 << 63)
 
 
-def split(chg, pend, nw, d, deg, lo, shift, tau, out, far):
+def split(chg, pend, nw, d, deg, lo, shift, tau, out, tail):
     if nw == 0:
         return
     p = pend[:nw] | chg[HEAD:HEAD + nw]
@@ -190,13 +190,49 @@ def split(chg, pend, nw, d, deg, lo, shift, tau, out, far):
     js = _set_bits(p.copy(), shift, None)
     x = d[lo + js]
     near = x < tau
-    nb = js[near] + shift
+    _take(pend, p, js[near], shift, deg, out)
+    tail[1] += np.uint64(int(near.sum()))
+    if (~near).any():
+        tail[0] = max(int(tail[0]), int(~far_key(x[~near].min()[None])[0]))
+
+
+def _take(pend, p, js, shift, deg, out):
+    """The near pile js (local ids) out of the pending words p into pend and out."""
+    nw = p.size
+    nb = js + shift
     nwords = np.zeros(nw, dtype=np.uint32)
     np.bitwise_or.at(nwords, nb >> 5, np.uint32(1) << (nb & 31).astype(np.uint32))
     pend[:nw] = p & ~nwords
-    out[HEAD:HEAD + nw] = nwords
+    out[HEAD:HEAD + nw] |= nwords
     head = out[:HEAD].view(np.uint64)
     head[0] += np.uint64(nb.size)
-    head[1] += np.uint64(int(deg[js[near]].sum()) if nb.size else 0)
-    if (~near).any():
-        far[0] = max(int(far[0]), int(~far_key(x[~near].min()[None])[0]))
+    head[1] += np.uint64(int(deg[js].sum()) if nb.size else 0)
+
+
+def _unkey(k, dtype):
+    """The inverse of :func:`far_key` (k a uint64 key)."""
+    k = np.uint64(k)
+    if dtype.kind == "f":
+        bits = 8 * dtype.itemsize
+        full, sign = np.uint64((1 << bits) - 1), np.uint64(1 << (bits - 1))
+        k &= full
+        u = k ^ sign if k & sign else ~k & full
+        return np.array([u], dtype=np.uint64).astype(
+            np.uint32 if bits == 32 else np.uint64).view(dtype)[0]
+    return np.array([k ^ np.uint64(1 << 63)], dtype=np.uint64).view(np.int64)[0]
+
+
+def split_ahead(pend, nw, d, deg, lo, shift, delta, out, tail):
+    if nw == 0 or int(tail[1]) or not int(tail[0]):
+        return
+    f = _unkey(~tail[0], d.dtype)
+    if d.dtype.kind == "f":
+        tau = f + delta
+        if not tau > f:
+            tau = np.nextafter(f, d.dtype.type(np.inf))
+    else:
+        top = np.iinfo(d.dtype).max
+        tau = top if int(f) > top - int(delta) else int(f) + int(delta)
+    p = pend[:nw].copy()
+    js = _set_bits(p.copy(), shift, None)
+    _take(pend, p, js[d[lo + js] < tau], shift, deg, out)

@@ -37,7 +37,7 @@ def kernel_names():
     names = ["bb_join", "bb_popc"]
     for T in D_TYPES.values():
         names += [f"bb_pack<{T}>", f"bb_unpack<{T}>", f"bb_relax_heavy_done<{T}>",
-                  f"bb_split<{T}>"]
+                  f"bb_split<{T}>", f"bb_split_ahead<{T}>"]
         names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push", "heavy")
                   for I in C_TYPES.values()]
     for I in C_TYPES.values():
@@ -240,9 +240,18 @@ def unpack(got, nw, vals, bounds, d):
         np.int64(vals.shape[1]), d))
 
 
-def split(chg, pend, nw, d, deg, lo, shift, tau, out, far):
+def split(chg, pend, nw, d, deg, lo, shift, tau, out, tail):
     if nw == 0:
         return
     T = np.dtype(d.dtype)
     function(f"bb_split<{D_TYPES[T]}>")((_grid(nw),), (THREADS,), (
-        chg, pend, np.int64(nw), d, deg, np.int64(lo), np.int32(shift), T.type(tau), out, far))
+        chg, pend, np.int64(nw), d, deg, np.int64(lo), np.int32(shift), tau, out, tail))
+
+
+def split_ahead(pend, nw, d, deg, lo, shift, delta, out, tail):
+    if nw == 0:
+        return
+    T = np.dtype(d.dtype)
+    # (launched whatever the split found: it reads the tail on the device, no host sync)
+    function(f"bb_split_ahead<{D_TYPES[T]}>")((_grid(nw),), (THREADS,), (
+        pend, np.int64(nw), d, deg, np.int64(lo), np.int32(shift), delta, out, tail))
