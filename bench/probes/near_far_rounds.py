@@ -35,6 +35,8 @@ def main():
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--budget", type=float, default=1e9, help="seconds: later rank counts skipped")
     ap.add_argument("--exchange", default=None, help="semiring.dist._mesh.EXCHANGE")
+    ap.add_argument("--processes", action="store_true",
+                    help="CPU ranks in worker processes (no counts), as GPU ranks always are")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     T0 = time.perf_counter()
@@ -76,7 +78,8 @@ def main():
     info = dict(graph=f"{args.graph}-{args.scale}", n=n, nnz=nnz, device=dev, source=src,
                 auto_delta=auto, in_process_ms=round(1e3 * float(np.median(ts)), 3))
     print(json.dumps(info), flush=True)
-    chunks = dev == "gpu" and args.graph == "kron"   # made on the workers
+    counting = dev == "cpu" and not args.processes
+    chunks = not counting and args.graph == "kron"   # made on the workers
     if not chunks:
         import scipy.sparse as sps
         Sh = host(S.indptr), host(S.indices), host(S.data)
@@ -85,7 +88,6 @@ def main():
     if dev == "gpu":
         xp.get_default_memory_pool().free_all_blocks()
     Ws = [int(x) for x in args.ranks.split(",")]
-    counting = dev == "cpu"
     client = dist.local_cluster(max(Ws), processes=not counting, device=dev)
     _local.WHOLE_ON_ONE_WORKER = False
     _spmd.ONE_PARTITION = True
