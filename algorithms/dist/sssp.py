@@ -169,7 +169,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     if predecessors:
         raise sr.InvalidValue(f"{op}: predecessors=True is not distributed yet; run "
                               f"algorithms.{op} on one device for the tree")
-    out_type, work = _types(A, op)
+    out_type, _ = _types(A, op)
     if _local.applies(A, "sssp"):
         kw = dict(direction=direction, delta=delta, limit=limit,
                   method="delta_stepping" if _strict else "auto")
@@ -181,13 +181,18 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         return bellman_ford(A, source, direction=direction, symmetric=symmetric,
                             gather=gather, limit=limit, _op=op)
     # each partition's rank runs the buckets' rounds, all-gathering the near pile with its peers
-    return _spmd.run(A, _spmd.near_far_rank, (source, work, direction, PULL_FRACTION,
-                                              PULL_EDGE_FRACTION,
-                                              None if delta is None else float(delta),
-                                              near_far_delta, NEAR_FAR_AHEAD,
-                                              None if _strict else _spmd.bellman_ford_loop(),
-                                              limit, out_type),
+    return _spmd.run(A, _spmd.near_far_rank, near_far_args(A, source, delta, direction, limit,
+                                                           strict=_strict),
                      kinds=("cols",), gather=gather, missing=(None,), dtypes=(out_type,))
+
+
+def near_far_args(A, source, delta=None, direction="auto", limit=None, *, strict=False):
+    """The arguments of :func:`algorithms.dist._spmd.near_far_rank` (before ``gather``) as
+    this module's policy gives them (the probes time the rank loop with them)."""
+    out_type, work = _types(A, "delta_stepping")
+    return (source, work, direction, PULL_FRACTION, PULL_EDGE_FRACTION,
+            None if delta is None else float(delta), near_far_delta, NEAR_FAR_AHEAD,
+            None if strict else _spmd.bellman_ford_loop(), limit, out_type)
 
 
 def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=False,
