@@ -123,7 +123,7 @@ def test_components_loops_match_engine(client, device, loop, g, monkeypatch):
 
 
 @few
-@given(g=graphs(), kind=st.sampled_from(["int", "negative", "float32", "float64"]),
+@given(g=graphs(), kind=st.sampled_from(["int", "negative", "float32", "float64", "inf"]),
        seed=st.integers(0, 2**31 - 1))
 @pytest.mark.parametrize("loop", ("near_far",) + _spmd.ROUNDS_CHOICES)
 def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatch):
@@ -142,6 +142,8 @@ def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatc
     elif kind == "negative":                 # a DAG's edges may be negative: no cycle
         S = sp.triu(S, k=1, format="csr")
         S.data = rng.integers(-5, 9, S.nnz).astype(np.int64)
+    elif kind == "inf":                      # stored inf: an edge no path can use
+        S.data = np.where(rng.random(S.nnz) < 0.3, np.inf, rng.random(S.nnz))
     else:
         S.data = rng.random(S.nnz).astype(kind)
     DA = dist.DistMatrix.from_scipy(S, client, device=device, **cut)
@@ -170,6 +172,21 @@ def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatc
     if loop == "near_far" and kind == "negative" and S.nnz and S.data.min() < 0:
         with pytest.raises(sr.InvalidValue, match="negative"):
             adist.delta_stepping(DA, source)
+
+
+def test_near_far_arguments_checked(client):
+    S = sp.csr_matrix(np.ones((6, 6)))
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=2)
+    for delta in (0, -1.0, np.nan, np.inf, "1", True):
+        with pytest.raises(sr.InvalidValue, match="delta"):
+            adist.delta_stepping(DA, 0, delta)
+    for limit in (-1, np.nan, "2"):
+        with pytest.raises(sr.InvalidValue, match="limit"):
+            adist.delta_stepping(DA, 0, limit=limit)
+    with pytest.raises(sr.InvalidValue, match="predecessors"):
+        adist.delta_stepping(DA, 0, predecessors=True)
+    with pytest.raises(sr.InvalidValue, match="delta and limit"):
+        adist.sssp(DA, 0, "bellman_ford", delta=1.0)
 
 
 def test_sssp_negative_cycle_raises(client, device, monkeypatch):
