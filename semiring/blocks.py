@@ -16,6 +16,13 @@ Beamer's push/pull rule needs. :func:`join_bits` makes the all-gathered buffers 
 frontier bitmap (the pull's input), :func:`bits_list` its vertex list (the push's), and
 :func:`heads` reads the counts (the level's one host read).
 
+The same buffers carry SSSP's rounds: :func:`relax_pull` / :func:`relax_push` (a Bellman–Ford
+round on the block: the lowered vertices' bits and count), :func:`pack_changed` /
+:func:`unpack_changed` (their distances, to every rank), and for the near–far search
+:func:`near_split` (the rank's pending vertices split at the threshold: the near pile as the
+next frontier, the least pending distance in a :func:`split_buffer`'s tail, read by
+:func:`split_heads`).
+
 On the GPU the kernels of ``kernels/blocks.cu``; on the CPU their NumPy twins.
 
 Examples
