@@ -6,6 +6,9 @@ of it), and optionally timed.
     PYTHONPATH=. python3 bench/probes/near_far_rounds.py [--scale 14] [--ranks 2]
         [--scales 0.5,1,2,4] [--device cpu] [--reps 3] [--out FILE.json]
 
+Methods: "bellman_ford" (the rounds of ``_spmd.ROUNDS``), "sssp auto" (the policy's
+default: ``algorithms.sssp(DA, source)``), "near_far xS [direction]" (``delta_stepping`` at S
+times the automatic Δ; "wide": pulls only past 1/4 of the vertices or 1/2 of the edges).
 Per method (CPU ranks): rounds (relaxation calls of rank 0), exchanges (its near–far splits:
 a round's, and a bucket's advance without a relaxation), pushes / pulls, the edges a push relaxes
 (its frontier's out-edges into the rank's block) and a pull scans (every in-edge of the
@@ -114,11 +117,13 @@ def main():
 
     if counting:   # the ranks are threads of this process
         blocks.relax_push, blocks.relax_pull, blocks.near_split = push, pull, split
-    methods = [("bellman_ford", None, "auto")] + [
+    methods = [("bellman_ford", None, "auto"), ("sssp auto", None, "policy")] + [
         (f"near_far x{s}" + ("" if dn == "auto" else f" {dn}"), float(s) * auto, dn)
-        for s in args.scales.split(",") for dn in args.directions.split(",")]
+        for s in args.scales.split(",") if s for dn in args.directions.split(",")]
 
     def call(delta, dn, gather):
+        if dn == "policy":   # what algorithms.sssp(DA, source) runs
+            return ad.sssp(DA, src, gather=gather)
         if delta is None:
             return ad.sssp(DA, src, method="bellman_ford", gather=gather)
         # "wide": auto with pulls only past 1/4 of the vertices or 1/2 of the edges
