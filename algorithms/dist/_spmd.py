@@ -409,6 +409,22 @@ def _weight_facts(rank, B):
     return facts
 
 
+#: The near–far rounds send each rank's near pile as pairs (local id, distance) in the
+#: all-gather of its bits, room for twice the last round's largest pile and at least
+#: NEAR_PAIRS_MIN, so that a round needs one all-gather, not the bits' then the packed
+#: distances' (:func:`semiring.blocks.pack_changed`: a second all-gather and two scans of
+#: every rank's words); a pile past the room takes that path. (Read on the client: the
+#: rank loop's ``pairs_min``.)
+NEAR_PAIRS_MIN = 1024
+
+
+def _near_pull(direction, near, near_edges, n, m, pull_fraction, pull_edge_fraction):
+    """Pull the near pile's round: by its vertices, then by its out-edges."""
+    if direction != "auto":
+        return direction == "pull"
+    return near > n * pull_fraction or near_edges > m * pull_edge_fraction
+
+
 def _next_threshold(m, delta, work):
     """τ = m + Δ in the distances' type, above m (the bucket [m, m + Δ) holds m)."""
     if work.kind == "f":
@@ -419,7 +435,7 @@ def _next_threshold(m, delta, work):
 
 
 def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fraction, delta,
-                  delta_rule, ahead, fallback, limit, out_type, gather):
+                  delta_rule, ahead, pairs_min, fallback, limit, out_type, gather):
     """Distances of this rank's vertices by the near–far search (Δ-stepping's buckets as
     Davidson, Baxter, Garland & Owens 2014 run them on one GPU), each round one fused step
     on the rank's block over the near pile only: the vertices whose distance fell below the
@@ -464,35 +480,35 @@ def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fracti
     # p_p = ∅: the rank's pending vertices ;  c_p: the round's lowered ones (a send buffer)
     pending = xp.zeros(sr.blocks.word_range(lo, hi)[1], dtype=xp.uint32)
     lowered = sr.blocks.send_buffer(lo, hi, B.device, words)
-    # τ = Δ ;  near = {source}: as a vertex list (push) or a bitmap (pull), each made when needed
+    # τ = Δ ;  near = {source}: as a vertex list (push) or a bitmap (pull)
     tau = _next_threshold(0, delta, work)
-    flist, lens, fbits = xp.asarray([source], dtype=xp.int64), None, None
     near, near_edges = 1, int(deg[source])
+    pull = _near_pull(direction, near, near_edges, n, m, pull_fraction, pull_edge_fraction)
+    if pull:
+        fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
+        fbits[source >> 5] = np.uint32(1 << (source & 31))
+    else:
+        flist = xp.asarray([source], dtype=xp.int64)
+        lens = None
+    room = pairs_min
     while True:
         if near:
-            pull = direction == "pull" or (direction == "auto" and (
-                near > n * pull_fraction or near_edges > m * pull_edge_fraction))
             if pull:
-                if fbits is None:
-                    fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
-                    fbits[source >> 5] = np.uint32(1 << (source & 31))
                 if BT is None:
                     BT = B.T
                 # t_p = near min.+ A(:, lo:hi) ;  c_p = t_p < d_p ;  d_p⟨c_p⟩ = t_p    (pulled)
                 sr.blocks.relax_pull(BT, fbits, d, lo=lo, out=lowered)
             else:
-                if flist is None:
-                    flist, lens = sr.blocks.bits_list(B, fbits, near)
                 # the same, pushed
                 sr.blocks.relax_push(B, flist, d, lo=lo, out=lowered, lens=lens)
         # p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \ near_p
-        out = sr.blocks.split_buffer(lo, hi, B.device, words)
-        sr.blocks.near_split(lowered, pending, d, tau, deg=deg_p, lo=lo, out=out,
+        out = sr.blocks.split_buffer(lo, hi, B.device, words, pairs=room, dtype=work)
+        sr.blocks.near_split(lowered, pending, d, tau, deg=deg_p, lo=lo, out=out, pairs=room,
                              ahead=delta if ahead and limit is None else None)
-        # near = [near_0 … near_P-1], its size and out-edges, f = min_p min d(p_p): one
-        # all-gather, one host read
+        # near = [near_0 … near_P-1] (bits, and as pairs with their distances), its size and
+        # out-edges, f = min_p min d(p_p): one all-gather, one host read
         got = _gather_equal(rank, out)
-        sizes, edges, far, below = sr.blocks.split_heads(got, work)
+        sizes, edges, far, below = sr.blocks.split_heads(got, work, pairs=room)
         near, near_edges, f = int(sizes.sum()), int(edges.sum()), far.min()
         if not below.sum() and f != inf:
             # no vertex below τ on any rank: the next bucket, τ = f + Δ
@@ -501,11 +517,25 @@ def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fracti
             if f == inf or (limit is not None and f > limit):
                 break
             continue
+        fit = int(sizes.max()) <= room
         if rank.size > 1:
-            # d⟨near⟩ = [d_0⟨near_0⟩ … ]: the frontier's distances, packed, all-gathered
-            vals = sr.blocks.pack_changed(out, d, lo, hi, int(sizes.max()))
-            sr.blocks.unpack_changed(got, _gather_equal(rank, vals), b, d)
-        fbits, flist, lens = sr.blocks.join_bits(got, b, n), None, None
+            # d⟨near⟩ = [d_0⟨near_0⟩ … ]: the frontier's distances, from the pairs where every
+            # pile fit, else packed in bitmap order and all-gathered
+            if fit:
+                sr.blocks.unpack_pairs(got, b, d, room)
+            else:
+                vals = sr.blocks.pack_changed(out, d, lo, hi, int(sizes.max()))
+                sr.blocks.unpack_changed(got, _gather_equal(rank, vals), b, d)
+        pull = _near_pull(direction, near, near_edges, n, m, pull_fraction, pull_edge_fraction)
+        if pull:
+            fbits = sr.blocks.join_bits(got, b, n)
+        elif fit:
+            flist, lens = sr.blocks.pairs_list(B, got, b, room, near, work)
+        else:
+            flist, lens = sr.blocks.bits_list(B, sr.blocks.join_bits(got, b, n), near)
+        # the next round's room for pairs: twice this round's largest pile (the same on
+        # every rank), at most the bitmap's size
+        room = min(max(pairs_min, 2 * int(sizes.max())), 32 * words)
     return _finish_distances(rank, d[lo:hi].copy(), inf, limit, out_type, work, gather)
 
 

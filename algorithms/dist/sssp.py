@@ -192,7 +192,7 @@ def near_far_args(A, source, delta=None, direction="auto", limit=None, *, strict
     out_type, work = _types(A, "delta_stepping")
     return (source, work, direction, PULL_FRACTION, PULL_EDGE_FRACTION,
             None if delta is None else float(delta), near_far_delta, NEAR_FAR_AHEAD,
-            None if strict else _spmd.bellman_ford_loop(), limit, out_type)
+            _spmd.NEAR_PAIRS_MIN, None if strict else _spmd.bellman_ford_loop(), limit, out_type)
 
 
 def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=False,

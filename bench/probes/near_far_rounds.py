@@ -10,7 +10,7 @@ Methods: "bellman_ford" (the rounds of ``_spmd.ROUNDS``), "sssp auto" (the polic
 default: ``algorithms.sssp(DA, source)``), "near_far xS [direction]" (``delta_stepping`` at S
 times the automatic Δ; "wide": pulls only past 1/4 of the vertices or 1/2 of the edges).
 Per method (CPU ranks): rounds (relaxation calls of rank 0), exchanges (its near–far splits:
-a round's, and a bucket's advance without a relaxation), pushes / pulls, the edges a push relaxes
+a round's, and a bucket's advance without a relaxation), all-gathers, pushes / pulls, the edges a push relaxes
 (its frontier's out-edges into the rank's block) and a pull scans (every in-edge of the
 block), summed over the ranks; the near–far search at Δ = scale · the automatic Δ
 (``algorithms.dist.sssp.near_far_delta``). Distances checked equal to the one-device engine.
@@ -115,8 +115,17 @@ def main():
         with lock:
             log.append(("pull", lo, -1, int(BT.nvals)))
 
+    real_gather = _spmd._gather_equal
+
+    def gather(rank, a):
+        if rank.lo == 0:
+            with lock:
+                log.append(("gather", 0, -1, 0))
+        return real_gather(rank, a)
+
     if counting:   # the ranks are threads of this process
         blocks.relax_push, blocks.relax_pull, blocks.near_split = push, pull, split
+        _spmd._gather_equal = gather
     methods = [("bellman_ford", None, "auto"), ("sssp auto", None, "policy")] + [
         (f"near_far x{s}" + ("" if dn == "auto" else f" {dn}"), float(s) * auto, dn)
         for s in args.scales.split(",") if s for dn in args.directions.split(",")]
@@ -157,8 +166,9 @@ def main():
             r0 = [x for x in log if x[1] == 0]
             row = dict(ranks=W, method=name, delta=delta, equal=bool(np.array_equal(got, ref)))
             if counting:
-                row.update(rounds=sum(x[0] != "split" for x in r0),
+                row.update(rounds=sum(x[0] in ("push", "pull") for x in r0),
                            exchanges=sum(x[0] == "split" for x in r0),
+                           gathers=sum(x[0] == "gather" for x in r0),
                            pushes=sum(x[0] == "push" for x in r0),
                            pulls=sum(x[0] == "pull" for x in r0),
                            push_edges=sum(x[3] for x in log if x[0] == "push"),
@@ -182,6 +192,7 @@ def main():
                 json.dump(dict(info=info, rows=rows), f, indent=1)
         DA = None
     blocks.relax_push, blocks.relax_pull, blocks.near_split = real_push, real_pull, real_split
+    _spmd._gather_equal = real_gather
     info["total_s"] = round(time.perf_counter() - T0, 1)
     print(json.dumps(info), flush=True)
     if args.out:

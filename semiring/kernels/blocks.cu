@@ -545,9 +545,11 @@ __global__ void bb_unpack(const unsigned* __restrict__ got, int P, long long str
 // them, and those below the threshold tau leave for the near pile, written as bits of the send
 // buffer `out` with their count and out-edges (`deg`) in its header, as a BFS level's frontier:
 //     p = p ∪ c ;  near = {v ∈ p : d(v) < tau} ;  p = p \ near
-// and the least distance left pending (the far pile's) in the u64 `far` (the buffer's tail), as
-// the bitwise complement of an order-preserving key (sr_bb_key; an atomic max, 0 where nothing
-// is pending, which no key's complement is).
+// The buffer's tail (u64): [0] the least distance left pending (the far pile's), as the bitwise
+// complement of an order-preserving key (sr_bb_key; an atomic max, 0 where nothing is pending,
+// which no key's complement is); [1] the near pile's size below tau; [2] the pairs' slots
+// taken: each near vertex also goes to the first `cap` pairs (local id, distance) after the
+// tail, in any order, so that one all-gather carries the frontier's distances too.
 
 __device__ __forceinline__ unsigned long long sr_bb_key(long long x)
 {
@@ -564,40 +566,78 @@ __device__ __forceinline__ unsigned long long sr_bb_key(float x)
     return (unsigned long long)((u & 0x80000000u) ? ~u : (u | 0x80000000u));
 }
 
+// The warp's near vertices of word k (bits `near`, lanes of one warp-uniform step) into the
+// pairs: one atomic a warp for the slots.
+template <typename T>
+__device__ __forceinline__ void sr_bb_pairs(unsigned near, long long k, int shift,
+                                            const T* __restrict__ d, long long lo,
+                                            unsigned long long* __restrict__ slots,
+                                            unsigned* __restrict__ ids, T* __restrict__ vals,
+                                            long long cap)
+{
+    const int lane = threadIdx.x & 31;
+    const unsigned c = __popc(near);
+    unsigned incl = c;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const unsigned o = __shfl_up_sync(0xffffffffu, incl, off);
+        if (lane >= off) incl += o;
+    }
+    const unsigned total = __shfl_sync(0xffffffffu, incl, 31);
+    unsigned long long base = 0ull;
+    if (lane == 31 && total) base = atomicAdd(slots, (unsigned long long)total);
+    base = __shfl_sync(0xffffffffu, base, 31);
+    unsigned long long at = base + incl - c;
+    for (unsigned m = near; m && at < (unsigned long long)cap; m &= m - 1u, ++at) {
+        const long long j = k * 32 + (__ffs(m) - 1) - shift;
+        ids[at] = (unsigned)j;
+        vals[at] = d[lo + j];
+    }
+}
+
 template <typename T>
 __global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend, long long nw,
                          const T* __restrict__ d, const long long* __restrict__ deg,
                          long long lo, int shift, T tau, unsigned* __restrict__ out,
-                         unsigned long long* __restrict__ far_out)
+                         unsigned long long* __restrict__ tail, unsigned* __restrict__ ids,
+                         T* __restrict__ vals, long long cap)
 {
-    // far_out[0]: the far key's complement; far_out[1]: the near pile's size below tau (the
-    // header's count, which bb_split_ahead may add to)
     unsigned* words = out + SR_BB_HEAD;
     unsigned* changed = chg + SR_BB_HEAD;
+    const int lane = threadIdx.x & 31;
     const long long step = (long long)gridDim.x * blockDim.x;
     long long count = 0, edges = 0;
     unsigned long long far = 0ull;          // the complement of the least pending key
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nw; k += step) {
-        const unsigned p = pend[k] | changed[k];
-        changed[k] = 0u;
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < nw;
+         base += step) {
+        const long long k = base + lane;
         unsigned near = 0u;
-        for (unsigned m = p; m; m &= m - 1u) {
-            const int b = __ffs(m) - 1;
-            const long long j = k * 32 + b - shift;
-            const T x = d[lo + j];
-            if (x < tau) { near |= 1u << b; edges += deg[j]; }
-            else far = max(far, ~sr_bb_key(x));
+        if (k < nw) {
+            const unsigned p = pend[k] | changed[k];
+            changed[k] = 0u;
+            for (unsigned m = p; m; m &= m - 1u) {
+                const int b = __ffs(m) - 1;
+                const long long j = k * 32 + b - shift;
+                const T x = d[lo + j];
+                if (x < tau) { near |= 1u << b; edges += deg[j]; }
+                else far = max(far, ~sr_bb_key(x));
+            }
+            pend[k] = p & ~near;
+            words[k] = near;
+            count += __popc(near);
         }
-        pend[k] = p & ~near;
-        words[k] = near;
-        count += __popc(near);
+        if (cap) sr_bb_pairs(near, k, shift, d, lo, &tail[2], ids, vals, cap);
     }
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1)
         far = max(far, __shfl_down_sync(0xffffffffu, far, off));
-    if ((threadIdx.x & 31) == 0 && far) atomicMax(far_out, far);
-    if ((threadIdx.x & 31) == 0 && count) atomicAdd(&far_out[1], (unsigned long long)count);
+    if (lane == 0 && far) atomicMax(&tail[0], far);
     sr_bb_count(out, count, edges);
+    // tail[1], the size below tau: the header's count before any bucket ahead
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        count += __shfl_down_sync(0xffffffffu, count, off);
+    if (lane == 0 && count) atomicAdd(&tail[1], (unsigned long long)count);
 }
 
 // The inverse of sr_bb_key.
@@ -629,37 +669,93 @@ __device__ __forceinline__ float sr_bb_above(float x, float delta)
     return t > x ? t : nextafterf(x, __int_as_float(0x7f800000));
 }
 
-// The rank's bucket ahead: where bb_split found no near vertex below tau (far_out[1] == 0)
-// but some pending (far_out[0] != 0), the pending vertices below the rank's own next
-// threshold f_p + delta (f_p its least pending distance) go to the near pile at once, so
-// that the round after a global bucket's end needs no exchange of its own:
+// The rank's bucket ahead: where bb_split found no near vertex below tau (tail[1] == 0) but
+// some pending (tail[0] != 0), the pending vertices below the rank's own next threshold
+// f_p + delta (f_p its least pending distance) go to the near pile (bits, counts, pairs) at
+// once, so that the round after a global bucket's end needs no exchange of its own:
 //     near = {v ∈ p : d(v) < f_p + Δ} ;  p = p \ near
 template <typename T>
 __global__ void bb_split_ahead(unsigned* __restrict__ pend, long long nw,
                                const T* __restrict__ d, const long long* __restrict__ deg,
                                long long lo, int shift, T delta, unsigned* __restrict__ out,
-                               const unsigned long long* __restrict__ far_out)
+                               unsigned long long* __restrict__ tail,
+                               unsigned* __restrict__ ids, T* __restrict__ vals, long long cap)
 {
-    if (far_out[1] != 0ull || far_out[0] == 0ull) return;
+    if (tail[1] != 0ull || tail[0] == 0ull) return;
     T f;
-    sr_bb_unkey(~far_out[0], &f);
+    sr_bb_unkey(~tail[0], &f);
     const T tau = sr_bb_above(f, delta);
     unsigned* words = out + SR_BB_HEAD;
+    const int lane = threadIdx.x & 31;
     const long long step = (long long)gridDim.x * blockDim.x;
     long long count = 0, edges = 0;
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nw; k += step) {
-        const unsigned p = pend[k];
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < nw;
+         base += step) {
+        const long long k = base + lane;
         unsigned near = 0u;
-        for (unsigned m = p; m; m &= m - 1u) {
-            const int b = __ffs(m) - 1;
-            const long long j = k * 32 + b - shift;
-            if (d[lo + j] < tau) { near |= 1u << b; edges += deg[j]; }
+        if (k < nw) {
+            const unsigned p = pend[k];
+            for (unsigned m = p; m; m &= m - 1u) {
+                const int b = __ffs(m) - 1;
+                const long long j = k * 32 + b - shift;
+                if (d[lo + j] < tau) { near |= 1u << b; edges += deg[j]; }
+            }
+            if (near) {
+                pend[k] = p & ~near;
+                words[k] = near;
+                count += __popc(near);
+            }
         }
-        if (near) {
-            pend[k] = p & ~near;
-            words[k] = near;
-            count += __popc(near);
-        }
+        if (cap) sr_bb_pairs(near, k, shift, d, lo, &tail[2], ids, vals, cap);
     }
     sr_bb_count(out, count, edges);
+}
+
+// Every rank's pairs into d: rank p's first min(slots_p, cap) pairs (local id, distance) of
+// its buffer (row p of got; the tail at word `tail_at`, the ids at `ids_at`, the values at
+// `vals_at`, each row `stride` words) set d[bounds[p] + id].
+template <typename T>
+__global__ void bb_unpack_pairs(const unsigned* __restrict__ got, int P, long long stride,
+                                long long tail_at, long long ids_at, long long vals_at,
+                                long long cap, const long long* __restrict__ bounds,
+                                T* __restrict__ d)
+{
+    const long long total = (long long)P * cap;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / cap, s = i - p * cap;
+        const unsigned* row = got + p * stride;
+        const unsigned long long slots =
+            reinterpret_cast<const unsigned long long*>(row + tail_at)[2];
+        if ((unsigned long long)s >= slots) continue;
+        const T* vals = reinterpret_cast<const T*>(row + vals_at);
+        d[bounds[p] + (long long)row[ids_at + s]] = vals[s];
+    }
+}
+
+// The push's frontier from every rank's pairs: list[offset_p + s] = bounds[p] + id (global),
+// lens the rows' lengths in B (offset_p: the ranks' slots before p, each at most cap).
+template <typename I>
+__global__ void bb_pairs_list(const unsigned* __restrict__ got, int P, long long stride,
+                              long long tail_at, long long ids_at, long long cap,
+                              const long long* __restrict__ bounds,
+                              const I* __restrict__ indptr, long long* __restrict__ list,
+                              long long* __restrict__ lens)
+{
+    const long long total = (long long)P * cap;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / cap, s = i - p * cap;
+        long long off = 0, slots = 0;
+        for (long long q = 0; q <= p; ++q) {
+            const unsigned long long t =
+                reinterpret_cast<const unsigned long long*>(got + q * stride + tail_at)[2];
+            slots = t < (unsigned long long)cap ? (long long)t : cap;
+            if (q < p) off += slots;
+        }
+        if (s >= slots) continue;
+        const long long v = bounds[p] + (long long)got[p * stride + ids_at + s];
+        list[off + s] = v;
+        lens[off + s] = (long long)indptr[v + 1] - (long long)indptr[v];
+    }
 }

@@ -182,7 +182,7 @@ def far_key(x):
     return x.astype(np.int64).view(np.uint64) ^ np.uint64(1 << 63)
 
 
-def split(chg, pend, nw, d, deg, lo, shift, tau, out, tail):
+def split(chg, pend, nw, d, deg, lo, shift, tau, out, tail, ids, vals):
     if nw == 0:
         return
     p = pend[:nw] | chg[HEAD:HEAD + nw]
@@ -190,14 +190,15 @@ def split(chg, pend, nw, d, deg, lo, shift, tau, out, tail):
     js = _set_bits(p.copy(), shift, None)
     x = d[lo + js]
     near = x < tau
-    _take(pend, p, js[near], shift, deg, out)
+    _take(pend, p, js[near], shift, deg, out, lo, d, tail, ids, vals)
     tail[1] += np.uint64(int(near.sum()))
     if (~near).any():
         tail[0] = max(int(tail[0]), int(~far_key(x[~near].min()[None])[0]))
 
 
-def _take(pend, p, js, shift, deg, out):
-    """The near pile js (local ids) out of the pending words p into pend and out."""
+def _take(pend, p, js, shift, deg, out, lo, d, tail, ids, vals):
+    """The near pile js (local ids) out of the pending words p into pend, out (bits, counts)
+    and the pairs (in bitmap order, up to their room)."""
     nw = p.size
     nb = js + shift
     nwords = np.zeros(nw, dtype=np.uint32)
@@ -207,6 +208,11 @@ def _take(pend, p, js, shift, deg, out):
     head = out[:HEAD].view(np.uint64)
     head[0] += np.uint64(nb.size)
     head[1] += np.uint64(int(deg[js].sum()) if nb.size else 0)
+    at = int(tail[2])
+    k = max(0, min(js.size, ids.size - at))
+    ids[at:at + k] = js[:k]
+    vals[at:at + k] = d[lo + js[:k]]
+    tail[2] += np.uint64(js.size)
 
 
 def _unkey(k, dtype):
@@ -222,7 +228,7 @@ def _unkey(k, dtype):
     return np.array([k ^ np.uint64(1 << 63)], dtype=np.uint64).view(np.int64)[0]
 
 
-def split_ahead(pend, nw, d, deg, lo, shift, delta, out, tail):
+def split_ahead(pend, nw, d, deg, lo, shift, delta, out, tail, ids, vals):
     if nw == 0 or int(tail[1]) or not int(tail[0]):
         return
     f = _unkey(~tail[0], d.dtype)
@@ -235,4 +241,26 @@ def split_ahead(pend, nw, d, deg, lo, shift, delta, out, tail):
         tau = top if int(f) > top - int(delta) else int(f) + int(delta)
     p = pend[:nw].copy()
     js = _set_bits(p.copy(), shift, None)
-    _take(pend, p, js[d[lo + js] < tau], shift, deg, out)
+    _take(pend, p, js[d[lo + js] < tau], shift, deg, out, lo, d, tail, ids, vals)
+
+
+def _pairs(got, lay, pairs, p, dtype):
+    at, ids_at, vals_at = lay
+    row = got[p]
+    slots = min(int(row[at:at + 6].view(np.uint64)[2]), pairs)
+    w = np.dtype(dtype).itemsize // 4
+    return (row[ids_at:ids_at + slots].astype(np.int64),
+            row[vals_at:vals_at + pairs * w].view(dtype)[:slots])
+
+
+def unpack_pairs(got, lay, pairs, bounds, d):
+    for p in range(got.shape[0]):
+        js, x = _pairs(got, lay, pairs, p, d.dtype)
+        d[bounds[p] + js] = x
+
+
+def pairs_list(B, got, lay, pairs, bounds, size):
+    lst = np.concatenate([bounds[p] + _pairs(got, lay, pairs, p, np.uint32)[0]
+                          for p in range(got.shape[0])] or [np.zeros(0, np.int64)])
+    indptr = B.indptr.astype(np.int64)
+    return lst, indptr[lst + 1] - indptr[lst]
