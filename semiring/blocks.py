@@ -604,7 +604,13 @@ def pairs_list(B, got, bounds, pairs: int, size: int, dtype):
     most ``pairs``); ``dtype``: the distances' type the buffers were made with."""
     op = "pairs_list"
     B = as_matrix(B, op=op, arg="B")
+    if np.dtype(dtype) not in DISTANCE_TYPES:
+        raise DomainMismatch(f"{op}: dtype must be one of {[str(t) for t in DISTANCE_TYPES]}, "
+                             f"got {dtype}")
     b = _check_got(op, got, bounds, pairs, dtype)
+    if not isinstance(size, (int, np.integer)) or not 0 <= size <= (len(b) - 1) * pairs:
+        raise InvalidValue(f"{op}: size must be the piles' total, at most P * pairs = "
+                           f"{(len(b) - 1) * pairs}, got {size!r}")
     if b[-1] != B.nrows:
         raise DomainMismatch(f"{op}: bounds end at {b[-1]}, B has {B.nrows} rows")
     lay = split_layout(got.shape[1], pairs, dtype)

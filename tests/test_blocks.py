@@ -452,3 +452,13 @@ def test_near_split_validation(device):
         blocks.near_split(chg, pend, d.astype(xp.int32), 1.0, **ok)
     with pytest.raises(sr.InvalidValue, match="ahead"):
         blocks.near_split(chg, pend, d, 1.0, ahead=0, **ok)
+    with pytest.raises(sr.DomainMismatch, match="out"):      # made without room for pairs
+        blocks.near_split(chg, pend, d, 1.0, pairs=8, **ok)
+    got = blocks.split_buffer(10, 40, device, pairs=4)[None]
+    with pytest.raises(sr.DomainMismatch, match="got"):
+        blocks.unpack_pairs(got, (0, 10, 40), d, 4)
+    with pytest.raises(sr.InvalidValue, match="pairs"):
+        blocks.unpack_pairs(got, (0, 40), d, 10**6)
+    B = sr.Matrix.from_scipy(sp.csr_matrix((40, 30)), device=device)
+    with pytest.raises(sr.InvalidValue, match="size"):
+        blocks.pairs_list(B, got, (0, 40), 4, 5, np.float64)
