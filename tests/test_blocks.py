@@ -378,7 +378,7 @@ def test_near_split_against_reference(device, dt, n, data):
     at, ids_at, vals_at = blocks.split_layout(out.size, pairs, dt)
     h = to_host(out)
     slots = int(h[at:at + 2 * blocks.TAIL].view(np.uint64)[2])
-    assert slots == int(near.sum())
+    assert slots == (int(near.sum()) if pairs else 0)   # counted where there is room
     k = min(slots, pairs)
     ids = h[ids_at:ids_at + k].astype(np.int64)
     vals = h[vals_at:vals_at + pairs * np.dtype(dt).itemsize // 4].view(dt)[:k]

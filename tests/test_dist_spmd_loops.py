@@ -130,11 +130,11 @@ def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatc
     """The near–far search (sssp's 'auto'; negative weights: its fall-back to the rounds) and
     the Bellman–Ford rounds of each ROUNDS variant; zero weights (int) and explicit zeros."""
     if loop == "near_far":
-        monkeypatch.setattr(dsssp, "AUTO_METHOD", "delta_stepping")
+        monkeypatch.setattr(dsssp, "AUTO_METHOD", dict.fromkeys(("cpu", "gpu"), "delta_stepping"))
         # a room of 1 pair: piles past it send their distances packed, the second exchange
         monkeypatch.setattr(_spmd, "NEAR_PAIRS_MIN", 1 if seed % 2 else 1024)
     else:
-        monkeypatch.setattr(dsssp, "AUTO_METHOD", "bellman_ford")
+        monkeypatch.setattr(dsssp, "AUTO_METHOD", dict.fromkeys(("cpu", "gpu"), "bellman_ford"))
         monkeypatch.setattr(_spmd, "ROUNDS", loop)
     S, source, cut = g
     S = S.copy()

@@ -26,23 +26,32 @@ from ._common import check_choice, check_matrix, check_source
 #: Push the changed set (SpMSpV) while it holds fewer than this fraction of the vertices, else
 #: pull: the one-device rule (``algorithms.sssp.PULL_FRACTION``; Beamer et al. 2012's β).
 PULL_FRACTION = 1 / 16
-#: ... and the near–far search pulls as well when its near pile's out-edges pass this fraction
-#: of the edges: the one-device rule (``algorithms.sssp.PULL_EDGE_FRACTION``: a push pays an
-#: atomic an edge, a pull one pass over the block's in-edges).
-PULL_EDGE_FRACTION = 1 / 8
 METHODS = ("auto", "bellman_ford", "delta_stepping")
-#: What ``method="auto"`` runs on several partitions (the SPMD rank loops): "delta_stepping"
-#: (the near–far search, :func:`algorithms.dist._spmd.near_far_rank`; negative weights fall
-#: back to the Bellman–Ford rounds there) or "bellman_ford" (the rounds of
-#: ``_spmd.ROUNDS``). To be set by the one-GPU and 4-GPU measurements (session 13).
-AUTO_METHOD = "delta_stepping"
+#: What ``method="auto"`` runs on several partitions (the SPMD rank loops), by the ranks'
+#: device: "delta_stepping" (the near–far search, :func:`algorithms.dist._spmd.near_far_rank`;
+#: negative weights fall back to the Bellman–Ford rounds there) or "bellman_ford" (the rounds
+#: of ``_spmd.ROUNDS``). Measured (bench/probes/near_far_rounds.py, interleaved;
+#: bench/results/20261129-near_far_cpu.json, 20261129-near_far_h200.json): CPU ranks (2-core
+#: host, processes, kron-14) the rounds 259 / 143 ms on 1 / 2 ranks, near–far at 4 Δ pushed
+#: 143 / 89; one H200 rank (kron-22) the rounds 11.1 ms, near–far 22-45 ms (4 Δ with the
+#: pull rule below 22.2, pushed 27.6; the push a thread an edge searching the whole frontier).
+AUTO_METHOD = {"cpu": "delta_stepping", "gpu": "bellman_ford"}
 #: The near–far search's Δ multiplies the one-device device loop's rule
 #: (``algorithms.sssp._device_delta``: DENSE_DELTA_SCALE · max w / d̄ off road-like graphs,
 #: Meyer & Sanders' Θ(1/d); DEVICE_DELTA_SCALE · max w on road-like ones) by this factor: a
-#: distributed round costs an exchange (two all-gathers and a host read, ~0.3-1 ms on 4 H200,
-#: bench/results/20261128-dask_scaling_h200x4.md) where the one-device loop pays a grid
-#: barrier, so wider buckets (fewer rounds, more edges relaxed again) may pay here.
-NEAR_FAR_DELTA_SCALE = 1.0
+#: distributed round pays an exchange and a host read where the one-device loop pays a grid
+#: barrier, so wider buckets (fewer rounds, more edges relaxed again) pay here. kron-14 on 2
+#: CPU ranks: 53 / 25 rounds at 1 / 4 Δ, 1.10 / 2.46 m edges pushed, 99 / 89 ms (1 rank 156 /
+#: 143); kron-22 on one H200 rank 43-45 / 22-28 ms.
+NEAR_FAR_DELTA_SCALE = 4.0
+#: The near–far round pulls (scans every in-edge of the rank's block, the near pile as a
+#: bitmap) when the pile holds more than this fraction of the vertices or its out-edges more
+#: than this fraction of the edges, by the ranks' device; else it pushes (an atomic an edge).
+#: The one-device rule (1/16, 1/8: ``algorithms.sssp``) pulled 4-9 of kron-14's 17-53 rounds
+#: and scanned 4-9 m edges against 1.1-3.1 m pushed. CPU ranks (kron-14, 4 Δ): pushing every
+#: round 143 / 89 ms on 1 / 2 ranks, pulls past (1/4, 1/2) 187 / 113: never pull. One H200
+#: rank (kron-22, 4 Δ): (1/4, 1/2) 22.2 ms, every round pushed 27.6.
+NEAR_FAR_PULL = {"cpu": (np.inf, np.inf), "gpu": (1 / 4, 1 / 2)}
 #: A rank whose near pile is empty takes its own next bucket in the same step
 #: (``semiring.blocks.near_split``'s ``ahead``) rather than an exchange without a round
 #: deciding the next bucket for all: on kron-14 over 2 CPU ranks (bench/probes/
@@ -105,11 +114,13 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
     >>> client.close(); client.cluster.close()
     """
     op = "sssp"
+    A = check_matrix(A, op)
     check_choice(method, METHODS, op, "method")
     if method == "bellman_ford" and (delta is not None or limit is not None):
         raise sr.InvalidValue(f"{op}: delta and limit apply to method='delta_stepping' only")
-    if method == "delta_stepping" or (method == "auto" and (AUTO_METHOD == "delta_stepping"
-                                                            or delta is not None)):
+    if method == "delta_stepping" or (method == "auto" and (
+            AUTO_METHOD["gpu" if A.device == "gpu" else "cpu"] == "delta_stepping"
+            or delta is not None)):
         # (auto: negative weights run the Bellman–Ford rounds, as on one device)
         return delta_stepping(A, source, delta, predecessors=predecessors, direction=direction,
                               limit=limit, symmetric=symmetric, gather=gather, _op=op,
@@ -122,8 +133,8 @@ def near_far_delta(n: int, nvals: int, wmax: float, wmin_pos: float) -> float:
     """The near–far search's automatic Δ: the one-device loop's rule times
     NEAR_FAR_DELTA_SCALE, at least the least positive weight (1 without a positive weight).
 
-    >>> near_far_delta(1000, 32000, 255.0, 1.0)          # d̄ = 32: 255 / 32
-    7.96875
+    >>> near_far_delta(1000, 32000, 255.0, 1.0)          # d̄ = 32: 4 · 255 / 32
+    31.875
     """
     if not wmax > 0:
         return 1.0
@@ -190,7 +201,8 @@ def near_far_args(A, source, delta=None, direction="auto", limit=None, *, strict
     """The arguments of :func:`algorithms.dist._spmd.near_far_rank` (before ``gather``) as
     this module's policy gives them (the probes time the rank loop with them)."""
     out_type, work = _types(A, "delta_stepping")
-    return (source, work, direction, PULL_FRACTION, PULL_EDGE_FRACTION,
+    pull_fraction, pull_edge_fraction = NEAR_FAR_PULL["gpu" if A.device == "gpu" else "cpu"]
+    return (source, work, direction, pull_fraction, pull_edge_fraction,
             None if delta is None else float(delta), near_far_delta, NEAR_FAR_AHEAD,
             _spmd.NEAR_PAIRS_MIN, None if strict else _spmd.bellman_ford_loop(), limit, out_type)
 

@@ -444,9 +444,25 @@ __global__ void bb_relax_heavy_done(const long long* __restrict__ rows, long lon
     sr_bb_count(out, count, 0);
 }
 
-// Push: the frontier's vertices relax their rows of B (one thread an edge, as bb_push), an
-// atomic min on d_p; a vertex lowered joins the changed set once (its bit's first setter
-// counts it).
+// Push: the frontier's vertices relax their rows of B, an atomic min on d_p; a vertex lowered
+// joins the changed set once (its bit's first setter counts it). A warp takes SR_BB_CHUNK
+// consecutive edges of the frontier's rows laid end to end (offsets: the rows' inclusive
+// sums); two lanes find the chunk's first and last slots by a binary search over the whole
+// frontier, and each lane then finds its edges' slots by a search between those two, from
+// its previous one (its edges ascend): one edge a thread searching the whole frontier paid
+// log2(nf) dependent loads an edge (the near–far rounds' wide piles).
+#define SR_BB_CHUNK 256
+
+__device__ __forceinline__ long long sr_bb_slot(const long long* __restrict__ offsets,
+                                                long long a, long long z, long long e)
+{   // the first slot in [a, z] whose inclusive offset passes e (z's does)
+    while (a < z) {
+        const long long mid = (a + z) >> 1;
+        if (offsets[mid] > e) z = mid; else a = mid + 1;
+    }
+    return a;
+}
+
 template <typename I, typename T>
 __global__ void bb_relax_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
@@ -456,23 +472,29 @@ __global__ void bb_relax_push(
 {
     unsigned* words = out + SR_BB_HEAD;
     const long long total = nf ? offsets[nf - 1] : 0;
-    const long long step = (long long)gridDim.x * blockDim.x;
+    const int lane = threadIdx.x & 31;
+    const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
     long long count = 0;
-    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
-        long long a = 0, z = nf - 1;
-        while (a < z) {
-            const long long mid = (a + z) >> 1;
-            if (offsets[mid] > e) z = mid; else a = mid + 1;
-        }
-        const long long first = a ? offsets[a - 1] : 0;
-        const long long u = frontier[a];
-        const long long k = (long long)indptr[u] + (e - first);
-        const long long v = (long long)indices[k];
-        const T c = *reinterpret_cast<volatile T*>(&d[u]) + w[k * wstride];
-        if (sr_bb_atomic_min(&d[lo + v], c)) {
-            const long long bit = v + shift;
-            const unsigned m = 1u << (bit & 31);
-            if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+    for (long long c0 = warp * SR_BB_CHUNK; c0 < total; c0 += warps * SR_BB_CHUNK) {
+        const long long c1 = c0 + SR_BB_CHUNK < total ? c0 + SR_BB_CHUNK : total;
+        long long s = 0;
+        if (lane < 2) s = sr_bb_slot(offsets, 0, nf - 1, lane ? c1 - 1 : c0);
+        const long long a0 = __shfl_sync(0xffffffffu, s, 0);
+        const long long a1 = __shfl_sync(0xffffffffu, s, 1);
+        long long a = a0;
+        for (long long e = c0 + lane; e < c1; e += 32) {
+            a = sr_bb_slot(offsets, a, a1, e);
+            const long long first = a ? offsets[a - 1] : 0;
+            const long long u = frontier[a];
+            const long long k = (long long)indptr[u] + (e - first);
+            const long long v = (long long)indices[k];
+            const T c = *reinterpret_cast<volatile T*>(&d[u]) + w[k * wstride];
+            if (sr_bb_atomic_min(&d[lo + v], c)) {
+                const long long bit = v + shift;
+                const unsigned m = 1u << (bit & 31);
+                if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+            }
         }
     }
     sr_bb_count(out, count, 0);
@@ -548,8 +570,9 @@ __global__ void bb_unpack(const unsigned* __restrict__ got, int P, long long str
 // The buffer's tail (u64): [0] the least distance left pending (the far pile's), as the bitwise
 // complement of an order-preserving key (sr_bb_key; an atomic max, 0 where nothing is pending,
 // which no key's complement is); [1] the near pile's size below tau; [2] the pairs' slots
-// taken: each near vertex also goes to the first `cap` pairs (local id, distance) after the
-// tail, in any order, so that one all-gather carries the frontier's distances too.
+// taken (where cap > 0: the near pile's size): each near vertex also goes to the first `cap`
+// pairs (local id, distance) after the tail, in any order, so that one all-gather carries the
+// frontier's distances too.
 
 __device__ __forceinline__ unsigned long long sr_bb_key(long long x)
 {

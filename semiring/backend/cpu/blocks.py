@@ -208,11 +208,12 @@ def _take(pend, p, js, shift, deg, out, lo, d, tail, ids, vals):
     head = out[:HEAD].view(np.uint64)
     head[0] += np.uint64(nb.size)
     head[1] += np.uint64(int(deg[js].sum()) if nb.size else 0)
-    at = int(tail[2])
-    k = max(0, min(js.size, ids.size - at))
-    ids[at:at + k] = js[:k]
-    vals[at:at + k] = d[lo + js[:k]]
-    tail[2] += np.uint64(js.size)
+    if ids.size:   # the slots are counted where there is room for pairs (as the GPU's)
+        at = int(tail[2])
+        k = max(0, min(js.size, ids.size - at))
+        ids[at:at + k] = js[:k]
+        vals[at:at + k] = d[lo + js[:k]]
+        tail[2] += np.uint64(js.size)
 
 
 def _unkey(k, dtype):
