@@ -16,6 +16,13 @@ Beamer's push/pull rule needs. :func:`join_bits` makes the all-gathered buffers 
 frontier bitmap (the pull's input), :func:`bits_list` its vertex list (the push's), and
 :func:`heads` reads the counts (the level's one host read).
 
+The same buffers carry SSSP's rounds: :func:`relax_pull` / :func:`relax_push` (a Bellman–Ford
+round on the block: the lowered vertices' bits and count), :func:`pack_changed` /
+:func:`unpack_changed` (their distances, to every rank), and for the near–far search
+:func:`near_split` (the rank's pending vertices split at the threshold: the near pile as the
+next frontier, the least pending distance in a :func:`split_buffer`'s tail, read by
+:func:`split_heads`).
+
 On the GPU the kernels of ``kernels/blocks.cu``; on the CPU their NumPy twins.
 
 Examples
@@ -46,14 +53,18 @@ from .errors import DomainMismatch, InvalidValue
 from .matrix import as_matrix
 
 __all__ = ["HEAD", "bfs_pull", "bfs_push", "bits_list", "component_roots", "heads",
-           "join_bits", "mirrored_edges", "pack_changed", "relax_pull", "relax_push", "send_buffer",
-           "unpack_changed", "word_range"]
+           "join_bits", "mirrored_edges", "near_split", "pack_changed", "relax_pull", "relax_push",
+           "pairs_list", "send_buffer", "split_buffer", "split_heads", "split_layout",
+           "unpack_changed", "unpack_pairs", "word_range"]
 
 #: Distance types of the relaxation rounds.
 DISTANCE_TYPES = tuple(np.dtype(t) for t in (np.int64, np.float32, np.float64))
 
 #: uint32 words of a send buffer's header: the new frontier's size and out-edges (two u64).
 HEAD = 4
+#: u64 words of a :func:`split_buffer`'s tail: the far pile's least key, the near pile's size
+#: below the threshold, the pairs' slots taken.
+TAIL = 3
 
 
 def word_range(lo: int, hi: int) -> tuple:
@@ -375,3 +386,232 @@ def unpack_changed(got, vals, bounds, d):
     nw = max(word_range(b[p], b[p + 1])[1] for p in range(P))
     dev = "gpu" if is_cupy_array(got) else "cpu"
     backend_of(dev).blocks.unpack(got, nw, vals, b, d)
+
+
+def split_layout(size: int, pairs: int, dtype) -> tuple:
+    """(tail, ids, vals): the uint32 word offsets of a :func:`split_buffer`'s parts, counted
+    back from its ``size``: the tail (TAIL u64), the pairs' local ids (``pairs`` words, padded
+    to even), their distances (``pairs`` values of ``dtype``, padded to 8 bytes)."""
+    w = np.dtype(dtype).itemsize // 4
+    vw = pairs * w + (pairs * w & 1)
+    kb = pairs + (pairs & 1)
+    vals = size - vw
+    ids = vals - kb
+    return ids - 2 * TAIL, ids, vals
+
+
+def split_buffer(lo: int, hi: int, device: str, words: int | None = None, *, pairs: int = 0,
+                 dtype=np.float64):
+    """A zeroed send buffer of the block ``lo:hi`` for :func:`near_split`: a
+    :func:`send_buffer` of ``words`` bitmap words (one more where odd), then its tail (TAIL
+    u64, 8-byte aligned: the GPU's atomics): the least pending distance's key, the near pile's
+    size below the threshold, the pairs' slots taken; then room for ``pairs`` pairs (local id,
+    distance of ``dtype``) of the near pile (:func:`split_layout`). Every rank's the same
+    length."""
+    words = word_range(lo, hi)[1] if words is None else words
+    if not isinstance(pairs, (int, np.integer)) or pairs < 0:
+        raise InvalidValue(f"split_buffer: pairs must be an int >= 0, got {pairs!r}")
+    w = np.dtype(dtype).itemsize // 4
+    extra = 2 * TAIL + pairs + (pairs & 1) + pairs * w + (pairs * w & 1)
+    return send_buffer(lo, hi, device, words + (words & 1) + extra)
+
+
+def near_split(changed, pending, d, tau, *, deg, lo: int, out, pairs: int = 0, ahead=None):
+    """The near–far piles of the rank's block ``lo:hi`` after a round (Davidson, Baxter,
+    Garland & Owens 2014): the vertices the round lowered (the bits of ``changed``, the send
+    buffer :func:`relax_pull` / :func:`relax_push` wrote; its bits cleared here, so that it
+    serves the next round) join the rank's pending vertices, and those below the threshold
+    ``tau`` leave them for the near pile:
+
+        p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \\ near_p
+
+    near_p goes to ``out`` (:func:`split_buffer`) as bits, with its size and out-edges in the
+    header (as a BFS level's frontier) and, in the buffer's tail, the least distance f_p
+    still pending (the far pile's) and near_p's size: one all-gather of the buffers carries
+    the next round's frontier, the counts (the stop and the direction) and the next
+    threshold's base (:func:`split_heads` reads them); and the first ``pairs`` of near_p's
+    vertices (any order) as pairs (local id, distance), so that the same all-gather carries
+    the frontier's distances where no rank's near pile is larger (:func:`unpack_pairs`,
+    :func:`pairs_list`). With ``ahead`` = Δ, a block whose
+    near_p is empty while some vertex is pending takes its own next bucket at once,
+
+        near_p = {v ∈ p_p : d(v) < f_p + Δ} ;  p_p = p_p \\ near_p
+
+    (in the header; the tail keeps the empty near_p's size, 0): the rounds then need no
+    exchange of their own between two buckets.
+
+    Parameters
+    ----------
+    changed : uint32 array
+        A send buffer of the block (:func:`send_buffer`), its bits the vertices lowered.
+    pending : uint32 array of ``word_range(lo, hi)[1]`` words
+        The rank's pending vertices, bits as a send buffer's words without the header
+        (updated).
+    d : int64, float32 or float64 array of n
+        The distances, whole; read at the block's pending vertices only.
+    tau : number
+        The threshold: ``d(v) < tau`` is near (cast to d's type; for integers its ceiling).
+    deg : int64 array of hi − lo
+        The block's vertices' out-degrees (counted for the near pile); its size sets hi.
+    lo : int
+    out : uint32 array
+        A zeroed :func:`split_buffer` of the block, made with ``pairs`` and d's type.
+    pairs : int
+        Its room for pairs.
+    ahead : positive number, optional
+        Δ of the block's own next bucket (cast to d's type; for integers its ceiling).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring import blocks
+    >>> d = np.array([0.0, 3.0, 9.0, 5.0])                  # the block: vertices 1..3
+    >>> chg = blocks.send_buffer(1, 4, "cpu")
+    >>> chg[blocks.HEAD] = 0b1110                          # the round lowered 1, 2, 3
+    >>> pending = np.zeros(1, dtype=np.uint32)
+    >>> out = blocks.split_buffer(1, 4, "cpu")
+    >>> deg = np.array([2, 1, 4], dtype=np.int64)
+    >>> blocks.near_split(chg, pending, d, 6.0, deg=deg, lo=1, out=out)
+    >>> hex(int(out[blocks.HEAD])), hex(int(pending[0])), int(chg[blocks.HEAD])
+    ('0xa', '0x4', 0)
+    >>> [a.tolist() for a in blocks.split_heads(out[None], d.dtype)]
+    [[2], [6], [9.0], [2]]
+    >>> out = blocks.split_buffer(1, 4, "cpu", pairs=4, dtype=d.dtype)
+    >>> blocks.near_split(chg, pending, d, 6.0, deg=deg, lo=1, out=out, pairs=4, ahead=4.0)
+    >>> [a.tolist() for a in blocks.split_heads(out[None], d.dtype, pairs=4)]  # 2 ahead
+    [[1], [1], [9.0], [0]]
+    """
+    op = "near_split"
+    dev = "gpu" if is_cupy_array(out) else "cpu"
+    xp = array_module(dev)
+    n = getattr(d, "size", 0)
+    _check_d(op, d, xp, n)
+    if not 0 <= lo <= n:
+        raise InvalidValue(f"{op}: lo must lie in [0, {n}], got {lo}")
+    if not isinstance(deg, xp.ndarray) or deg.dtype != np.int64 or deg.ndim != 1 \
+            or lo + deg.size > n:
+        raise DomainMismatch(f"{op}: deg must be an int64 {xp.__name__} array of the block's "
+                             f"out-degrees (lo + its size at most n = {n}), got {deg!r:.80}")
+    nw = word_range(lo, lo + deg.size)[1]
+    if (not isinstance(pending, xp.ndarray) or pending.dtype != np.uint32
+            or pending.shape != (nw,)):
+        raise DomainMismatch(f"{op}: pending must be a uint32 {xp.__name__} array of the "
+                             f"block's {nw} words, got {pending!r:.80}")
+    if not isinstance(pairs, (int, np.integer)) or isinstance(pairs, bool) or pairs < 0:
+        raise InvalidValue(f"{op}: pairs must be an int >= 0, got {pairs!r}")
+    t = np.dtype(d.dtype)
+    for arg, a, is_split in (("changed", changed, False), ("out", out, True)):
+        if (not isinstance(a, xp.ndarray) or a.dtype != np.uint32 or a.ndim != 1
+                or a.size % 2 * is_split
+                or (split_layout(a.size, pairs, t)[0] if is_split else a.size) < HEAD + nw):
+            raise DomainMismatch(f"{op}: {arg} must be a uint32 {xp.__name__} "
+                                 f"{'split_buffer' if is_split else 'send_buffer'} of the "
+                                 f"block's {nw} words" + (f" with {pairs} pairs of {t}"
+                                                          if is_split else "")
+                                 + f", got {a!r:.80}")
+    if isinstance(tau, (bool, np.bool_)) or not isinstance(tau, (int, float, np.number)):
+        raise DomainMismatch(f"{op}: tau must be a real number, got {type(tau).__name__}")
+    if tau != tau:
+        raise InvalidValue(f"{op}: tau must not be NaN")
+    tau = _in_type(tau, t)
+    if ahead is not None:
+        if (isinstance(ahead, (bool, np.bool_)) or not isinstance(ahead, (int, float, np.number))
+                or not ahead > 0):
+            raise InvalidValue(f"{op}: ahead must be a positive number or None, got {ahead!r}")
+        ahead = _in_type(ahead, t)
+    at, ids_at, vals_at = split_layout(out.size, int(pairs), t)
+    tail = out[at:at + 2 * TAIL].view(np.uint64)
+    ids = out[ids_at:ids_at + pairs]
+    vals = out[vals_at:vals_at + pairs * t.itemsize // 4].view(t)
+    b = backend_of(dev).blocks
+    b.split(changed, pending, int(nw), d, deg, int(lo), lo & 31, tau, out, tail, ids, vals)
+    if ahead is not None:
+        b.split_ahead(pending, int(nw), d, deg, int(lo), lo & 31, ahead, out, tail, ids, vals)
+
+
+def _in_type(x, t):
+    """The threshold (or width) x in the distances' type t: for integers its ceiling, within
+    t's range (``d < x`` for an integer d is ``d < ceil(x)``)."""
+    if t.kind == "f":
+        return t.type(x)
+    info = np.iinfo(t)
+    return t.type(info.max if x >= info.max else (info.min if x <= info.min else
+                                                  int(np.ceil(x))))
+
+
+def split_heads(got, dtype, pairs: int = 0):
+    """(sizes, out-edges, far minima, sizes below τ) of all-gathered :func:`near_split`
+    buffers ``got`` (P × words, made with ``pairs``), on the host (one read): each rank's
+    near pile's size and out-edges (int64), its least pending distance before any bucket
+    ahead (``dtype``; inf, or the type's maximum, where none was pending) and its near
+    pile's size below the threshold (int64; 0 where it took its bucket ahead)."""
+    dtype = np.dtype(dtype)
+    at = split_layout(got.shape[1], pairs, dtype)[0]
+    h, tail = got[:, :HEAD], got[:, at:at + 2 * TAIL]
+    if hasattr(h, "get"):   # one device-to-host copy
+        both = array_module("gpu").concatenate([h, tail], axis=1).get()
+    else:
+        both = np.concatenate([np.asarray(h), np.asarray(tail)], axis=1)
+    u = np.ascontiguousarray(both).view(np.uint64)
+    sizes, edges, key = u[:, 0].astype(np.int64), u[:, 1].astype(np.int64), ~u[:, 2]
+    below = u[:, 3].astype(np.int64)
+    none = u[:, 2] == 0
+    if dtype.kind == "f":
+        bits = 8 * dtype.itemsize
+        full, sign = np.uint64((1 << bits) - 1), np.uint64(1 << (bits - 1))
+        key = key & full
+        raw = np.where(key & sign, key ^ sign, ~key & full)
+        far = raw.astype(np.uint32 if bits == 32 else np.uint64).view(dtype)
+        far = np.where(none, np.inf, far).astype(dtype)
+    else:
+        far = (key ^ np.uint64(1 << 63)).view(np.int64)
+        far = np.where(none, np.iinfo(dtype).max, far).astype(dtype)
+    return sizes, edges, far, below
+
+
+def _check_got(op, got, bounds, pairs, dtype):
+    b = [int(x) for x in bounds]
+    if getattr(got, "ndim", 0) != 2 or got.shape[0] != len(b) - 1 or got.dtype != np.uint32:
+        raise DomainMismatch(f"{op}: got must be the (P, words) uint32 split buffers of P = "
+                             f"len(bounds) - 1 (= {len(b) - 1}) ranks, got {got!r:.80}")
+    if not isinstance(pairs, (int, np.integer)) or pairs < 0 or \
+            split_layout(got.shape[1], pairs, dtype)[0] < HEAD:
+        raise InvalidValue(f"{op}: pairs (={pairs!r}) does not fit buffers of "
+                           f"{got.shape[1]} words")
+    return b
+
+
+def unpack_pairs(got, bounds, d, pairs: int):
+    """``d`` at every rank's near pile from its pairs (row p of the all-gathered
+    :func:`near_split` buffers ``got``, made with ``pairs``; rank p owns ``bounds[p]:
+    bounds[p + 1]``): d[bounds[p] + id] = distance. Only where every rank's pile fit its
+    pairs (:func:`split_heads`' sizes at most ``pairs``; else :func:`pack_changed` /
+    :func:`unpack_changed` on the bits)."""
+    op = "unpack_pairs"
+    dev = "gpu" if is_cupy_array(got) else "cpu"
+    _check_d(op, d, array_module(dev), getattr(d, "size", -1))
+    b = _check_got(op, got, bounds, pairs, d.dtype)
+    if b[-1] != d.size:
+        raise DomainMismatch(f"{op}: bounds end at {b[-1]}, d holds {d.size}")
+    lay = split_layout(got.shape[1], pairs, d.dtype)
+    backend_of(dev).blocks.unpack_pairs(got, lay, int(pairs), tuple(b), d)
+
+
+def pairs_list(B, got, bounds, pairs: int, size: int, dtype):
+    """(vertices, lens): the near piles' vertices of every rank's pairs (global ids, any
+    order) and their rows' lengths in ``B``: :func:`relax_push`'s frontier, as
+    :func:`bits_list` gives it from the bitmap. ``size``: the piles' total (every pile at
+    most ``pairs``); ``dtype``: the distances' type the buffers were made with."""
+    op = "pairs_list"
+    B = as_matrix(B, op=op, arg="B")
+    if np.dtype(dtype) not in DISTANCE_TYPES:
+        raise DomainMismatch(f"{op}: dtype must be one of {[str(t) for t in DISTANCE_TYPES]}, "
+                             f"got {dtype}")
+    b = _check_got(op, got, bounds, pairs, dtype)
+    if not isinstance(size, (int, np.integer)) or not 0 <= size <= (len(b) - 1) * pairs:
+        raise InvalidValue(f"{op}: size must be the piles' total, at most P * pairs = "
+                           f"{(len(b) - 1) * pairs}, got {size!r}")
+    if b[-1] != B.nrows:
+        raise DomainMismatch(f"{op}: bounds end at {b[-1]}, B has {B.nrows} rows")
+    lay = split_layout(got.shape[1], pairs, dtype)
+    return backend_of(B.device).blocks.pairs_list(B, got, lay, int(pairs), tuple(b), int(size))

@@ -319,3 +319,146 @@ def _relax_round(device, how, dt, c, data):
     V = xp.stack([xp.zeros_like(vals), vals, xp.zeros_like(vals)])
     blocks.unpack_changed(got_b, V, cuts, other)
     np.testing.assert_array_equal(to_host(other), got)
+
+
+@few
+@given(n=st.integers(1, 200), data=st.data())
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+def test_near_split_against_reference(device, dt, n, data):
+    """The near–far piles of a block of any cut (inside one word, across words, at the
+    graph's end): pending ∪ lowered split at τ, the near bits, size and out-edges, the least
+    pending distance (none: inf / the type's maximum), the lowered bits cleared."""
+    xp = sr.array_module(device)
+    lo = data.draw(st.integers(0, n - 1))
+    hi = data.draw(st.integers(lo, n))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1)))
+    np_, (w0, nw) = hi - lo, blocks.word_range(lo, hi)
+    inf = np.inf if dt != np.int64 else np.iinfo(np.int64).max
+    d0 = rng.integers(0, 50, n).astype(dt)
+    if dt != np.int64:
+        d0 = (d0 + rng.random(n)).astype(dt)
+    pend_v = rng.random(np_) < data.draw(st.sampled_from([0.0, 0.3, 1.0]))
+    chg_v = rng.random(np_) < 0.3
+    tau = data.draw(st.sampled_from([0, 0.5, 10, 25.5, 1e9]))
+    deg = rng.integers(0, 9, np_).astype(np.int64)
+    shift = lo & 31
+
+    def words_of(v):
+        bits = np.zeros(nw * 32, dtype=np.uint8)
+        bits[np.flatnonzero(v) + shift] = 1
+        return np.packbits(bits, bitorder="little").view(np.uint32)
+
+    pending = xp.asarray(words_of(pend_v))
+    chg = blocks.send_buffer(lo, hi, device, nw + 1)
+    chg[blocks.HEAD:blocks.HEAD + nw] = xp.asarray(words_of(chg_v))
+    pairs = data.draw(st.sampled_from([0, 1, 5, 64]))
+    out = blocks.split_buffer(lo, hi, device, nw + 1, pairs=pairs, dtype=dt)
+    ahead = data.draw(st.sampled_from([None, 0.5, 7, 1e9]))
+    blocks.near_split(chg, pending, xp.asarray(d0), tau, deg=xp.asarray(deg), lo=lo, out=out,
+                      pairs=pairs, ahead=ahead)
+    both = pend_v | chg_v
+    x = d0[lo:hi]
+    near = both & (x < (np.ceil(tau) if dt == np.int64 else dt(tau)))
+    rest = both & ~near
+    want = x[rest].min() if rest.any() else inf
+    below = int(near.sum())
+    if ahead is not None and not near.any() and rest.any():
+        # the block's own next bucket: [f_p, f_p + Δ)
+        step = np.ceil(ahead) if dt == np.int64 else dt(ahead)
+        top = min(float(want) + float(step), float(np.iinfo(np.int64).max)) \
+            if dt == np.int64 else dt(want) + dt(step)
+        near = rest & (x < top)
+    np.testing.assert_array_equal(_bits(None, lo, hi, nw, out), np.flatnonzero(near))
+    np.testing.assert_array_equal(to_host(pending), words_of(both & ~near))
+    assert not to_host(chg)[blocks.HEAD:].any()
+    sizes, edges, far, under = blocks.split_heads(out[None], dt, pairs=pairs)
+    assert sizes.tolist() == [int(near.sum())] and edges.tolist() == [int(deg[near].sum())]
+    assert far.dtype == np.dtype(dt) and far.tolist() == [want] and under.tolist() == [below]
+    # the pairs: the near pile's first vertices (any order) with their distances
+    at, ids_at, vals_at = blocks.split_layout(out.size, pairs, dt)
+    h = to_host(out)
+    slots = int(h[at:at + 2 * blocks.TAIL].view(np.uint64)[2])
+    assert slots == (int(near.sum()) if pairs else 0)   # counted where there is room
+    k = min(slots, pairs)
+    ids = h[ids_at:ids_at + k].astype(np.int64)
+    vals = h[vals_at:vals_at + pairs * np.dtype(dt).itemsize // 4].view(dt)[:k]
+    assert len(set(ids.tolist())) == k and set(ids.tolist()) <= set(np.flatnonzero(near).tolist())
+    np.testing.assert_array_equal(vals, x[ids])
+
+
+@few
+@given(n=st.integers(1, 300), data=st.data())
+@pytest.mark.parametrize("dt", [np.int64, np.float32])
+def test_pairs_unpacked_and_listed(device, dt, n, data):
+    """Every rank's near pile sent as pairs (ranks of any cut, empty ones too): unpacked into
+    another rank's distances, and listed (global ids, rows' lengths) as the push's frontier."""
+    xp = sr.array_module(device)
+    P = data.draw(st.integers(1, 4))
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), min_size=P - 1, max_size=P - 1)))
+    b = [0] + cuts + [n]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1)))
+    d0 = rng.integers(0, 30, n).astype(dt)
+    lowered = rng.random(n) < data.draw(st.sampled_from([0.05, 0.5, 1.0]))
+    tau = 15
+    words = max(blocks.word_range(b[p], b[p + 1])[1] for p in range(P))
+    near = lowered & (d0 < tau)
+    pairs = max(1, int(max(near[b[p]:b[p + 1]].sum() for p in range(P))))
+    S = sp.random(n, n, density=min(1.0, 4 / n), format="csr", random_state=rng)
+    deg = np.diff(S.indptr).astype(np.int64)
+    bufs = []
+    for p in range(P):
+        lo, hi = b[p], b[p + 1]
+        chg = blocks.send_buffer(lo, hi, device, words)
+        bits = np.zeros(words * 32, dtype=np.uint8)
+        bits[np.flatnonzero(lowered[lo:hi]) + (lo & 31)] = 1
+        chg[blocks.HEAD:] = xp.asarray(np.packbits(bits, bitorder="little").view(np.uint32))
+        pend = xp.zeros(blocks.word_range(lo, hi)[1], dtype=xp.uint32)
+        out = blocks.split_buffer(lo, hi, device, words, pairs=pairs, dtype=dt)
+        blocks.near_split(chg, pend, xp.asarray(d0), tau, deg=xp.asarray(deg[lo:hi]), lo=lo,
+                          out=out, pairs=pairs)
+        bufs.append(out)
+    got = xp.stack(bufs)
+    sizes = blocks.split_heads(got, dt, pairs=pairs)[0]
+    assert sizes.sum() == near.sum() and sizes.max() <= pairs
+    inf = np.iinfo(np.int64).max if dt == np.int64 else np.inf
+    other = xp.full(n, inf, dtype=dt)
+    blocks.unpack_pairs(got, b, other, pairs)
+    np.testing.assert_array_equal(to_host(other), np.where(near, d0, inf))
+    B = sr.Matrix.from_scipy(S, device=device)
+    lst, lens = blocks.pairs_list(B, got, b, pairs, int(near.sum()), dt)
+    lst, lens = to_host(lst), to_host(lens)
+    order = np.argsort(lst)
+    np.testing.assert_array_equal(lst[order], np.flatnonzero(near))
+    np.testing.assert_array_equal(lens[order], deg[np.flatnonzero(near)])
+
+
+def test_near_split_validation(device):
+    xp = sr.array_module(device)
+    d = xp.zeros(40, dtype=xp.float64)
+    ok = dict(deg=xp.zeros(30, dtype=xp.int64), lo=10, out=blocks.split_buffer(10, 40, device))
+    chg, pend = blocks.send_buffer(10, 40, device), xp.zeros(2, dtype=xp.uint32)
+    blocks.near_split(chg, pend, d, 1.0, **ok)
+    with pytest.raises(sr.DomainMismatch, match="pending"):
+        blocks.near_split(chg, xp.zeros(1, dtype=xp.uint32), d, 1.0, **ok)
+    with pytest.raises(sr.DomainMismatch, match="out"):
+        blocks.near_split(chg, pend, d, 1.0, **{**ok, "out": blocks.send_buffer(10, 40, device)})
+    with pytest.raises(sr.DomainMismatch, match="deg"):
+        blocks.near_split(chg, pend, d, 1.0, **{**ok, "deg": xp.zeros(31, dtype=xp.int64)})
+    with pytest.raises(sr.DomainMismatch, match="tau"):
+        blocks.near_split(chg, pend, d, "1", **ok)
+    with pytest.raises(sr.InvalidValue, match="NaN"):
+        blocks.near_split(chg, pend, d, float("nan"), **ok)
+    with pytest.raises(sr.DomainMismatch, match="d must"):
+        blocks.near_split(chg, pend, d.astype(xp.int32), 1.0, **ok)
+    with pytest.raises(sr.InvalidValue, match="ahead"):
+        blocks.near_split(chg, pend, d, 1.0, ahead=0, **ok)
+    with pytest.raises(sr.DomainMismatch, match="out"):      # made without room for pairs
+        blocks.near_split(chg, pend, d, 1.0, pairs=8, **ok)
+    got = blocks.split_buffer(10, 40, device, pairs=4)[None]
+    with pytest.raises(sr.DomainMismatch, match="got"):
+        blocks.unpack_pairs(got, (0, 10, 40), d, 4)
+    with pytest.raises(sr.InvalidValue, match="pairs"):
+        blocks.unpack_pairs(got, (0, 40), d, 10**6)
+    B = sr.Matrix.from_scipy(sp.csr_matrix((40, 30)), device=device)
+    with pytest.raises(sr.InvalidValue, match="size"):
+        blocks.pairs_list(B, got, (0, 40), 4, 5, np.float64)

@@ -6,11 +6,13 @@ exchange and the NCCL path's framing."""
 
 from __future__ import annotations
 
+import importlib
 import os
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import scipy.sparse.csgraph  # noqa: F401 (sp.csgraph)
 from hypothesis import given, settings, strategies as st
 
 import semiring as sr
@@ -24,6 +26,8 @@ from algorithms.dist import _local, _spmd  # noqa: E402
 from semiring import dist  # noqa: E402
 from semiring.dist import _mesh  # noqa: E402
 from conftest import to_host  # noqa: E402
+
+dsssp = importlib.import_module("algorithms.dist.sssp")
 
 EXAMPLES = max(2, int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) // 7)
 few = settings(max_examples=EXAMPLES, deadline=None)
@@ -119,11 +123,19 @@ def test_components_loops_match_engine(client, device, loop, g, monkeypatch):
 
 
 @few
-@given(g=graphs(), kind=st.sampled_from(["int", "negative", "float32", "float64"]),
+@given(g=graphs(), kind=st.sampled_from(["int", "negative", "float32", "float64", "inf"]),
        seed=st.integers(0, 2**31 - 1))
-@pytest.mark.parametrize("loop", _spmd.ROUNDS_CHOICES)
+@pytest.mark.parametrize("loop", ("near_far",) + _spmd.ROUNDS_CHOICES)
 def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatch):
-    monkeypatch.setattr(_spmd, "ROUNDS", loop)
+    """The near–far search (sssp's 'auto'; negative weights: its fall-back to the rounds) and
+    the Bellman–Ford rounds of each ROUNDS variant; zero weights (int) and explicit zeros."""
+    if loop == "near_far":
+        monkeypatch.setattr(dsssp, "AUTO_METHOD", dict.fromkeys(("cpu", "gpu"), "delta_stepping"))
+        # a room of 1 pair: piles past it send their distances packed, the second exchange
+        monkeypatch.setattr(_spmd, "NEAR_PAIRS_MIN", 1 if seed % 2 else 1024)
+    else:
+        monkeypatch.setattr(dsssp, "AUTO_METHOD", dict.fromkeys(("cpu", "gpu"), "bellman_ford"))
+        monkeypatch.setattr(_spmd, "ROUNDS", loop)
     S, source, cut = g
     S = S.copy()
     rng = np.random.default_rng(seed)
@@ -132,6 +144,8 @@ def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatc
     elif kind == "negative":                 # a DAG's edges may be negative: no cycle
         S = sp.triu(S, k=1, format="csr")
         S.data = rng.integers(-5, 9, S.nnz).astype(np.int64)
+    elif kind == "inf":                      # stored inf: an edge no path can use
+        S.data = np.where(rng.random(S.nnz) < 0.3, np.inf, rng.random(S.nnz))
     else:
         S.data = rng.random(S.nnz).astype(kind)
     DA = dist.DistMatrix.from_scipy(S, client, device=device, **cut)
@@ -145,6 +159,36 @@ def test_sssp_loops_match_engine(client, device, loop, g, kind, seed, monkeypatc
         lim = float(np.median(ref[np.isfinite(ref.astype(float))])) if S.nnz else 1.0
         np.testing.assert_array_equal(to_host(adist.sssp(DA, source, limit=lim)),
                                       to_host(algorithms.sssp(A, source, limit=lim)))
+    if loop == "near_far" and kind != "negative":
+        # any Δ: one vertex a bucket (tiny), a few, one bucket (Bellman–Ford's)
+        for delta in (1e-3, 0.3, 4, 1e30):
+            for direction in ("auto", "push", "pull"):
+                got = to_host(adist.delta_stepping(DA, source, delta, direction=direction))
+                np.testing.assert_array_equal(got, ref)
+            np.testing.assert_array_equal(
+                to_host(adist.delta_stepping(DA, source, delta, limit=lim)),
+                to_host(algorithms.sssp(A, source, limit=lim)))
+        if device == "cpu" and kind == "float64":   # SciPy's own distances, bit for bit
+            np.testing.assert_array_equal(to_host(adist.sssp(DA, source)),
+                                          sp.csgraph.dijkstra(S, indices=source))
+    if loop == "near_far" and kind == "negative" and S.nnz and S.data.min() < 0:
+        with pytest.raises(sr.InvalidValue, match="negative"):
+            adist.delta_stepping(DA, source)
+
+
+def test_near_far_arguments_checked(client):
+    S = sp.csr_matrix(np.ones((6, 6)))
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=2)
+    for delta in (0, -1.0, np.nan, np.inf, "1", True):
+        with pytest.raises(sr.InvalidValue, match="delta"):
+            adist.delta_stepping(DA, 0, delta)
+    for limit in (-1, np.nan, "2"):
+        with pytest.raises(sr.InvalidValue, match="limit"):
+            adist.delta_stepping(DA, 0, limit=limit)
+    with pytest.raises(sr.InvalidValue, match="predecessors"):
+        adist.delta_stepping(DA, 0, predecessors=True)
+    with pytest.raises(sr.InvalidValue, match="delta and limit"):
+        adist.sssp(DA, 0, "bellman_ford", delta=1.0)
 
 
 def test_sssp_negative_cycle_raises(client, device, monkeypatch):
@@ -168,4 +212,6 @@ def test_variant_names_checked(client, monkeypatch):
         adist.connected_components(DA)
     monkeypatch.setattr(_spmd, "ROUNDS", "nope")
     with pytest.raises(sr.InvalidValue, match="ROUNDS"):
+        adist.sssp(DA, 0, method="bellman_ford")
+    with pytest.raises(sr.InvalidValue, match="ROUNDS"):   # the near–far's fall-back
         adist.sssp(DA, 0)

@@ -6,7 +6,9 @@ deterministic):
 
 - :func:`bfs`: levels and parents, direction-optimizing (push/pull chosen by a global
   frontier-size reduction each level);
-- :func:`sssp` / :func:`bellman_ford`: Bellman–Ford rounds of the changed set;
+- :func:`sssp` / :func:`delta_stepping` / :func:`bellman_ford`: the near–far search (the
+  changed vertices below a threshold that advances by Δ) or Bellman–Ford rounds of the
+  changed set;
 - :func:`pagerank`: the power iteration;
 - :func:`connected_components`: min-label propagation with pointer jumping.
 
@@ -25,7 +27,7 @@ import semiring as sr
 from .bfs import bfs
 from .components import connected_components
 from .pagerank import pagerank
-from .sssp import bellman_ford, sssp
+from .sssp import bellman_ford, delta_stepping, sssp
 
 ALGORITHMS = {"bfs": bfs, "sssp": sssp, "bellman_ford": bellman_ford, "pagerank": pagerank,
               "connected_components": connected_components}
@@ -55,5 +57,5 @@ def dispatch(name, A, *args, **kwargs):
     return fn(A, *args, **kwargs)
 
 
-__all__ = ["ALGORITHMS", "bellman_ford", "bfs", "connected_components", "dispatch",
+__all__ = ["ALGORITHMS", "bellman_ford", "bfs", "connected_components", "delta_stepping", "dispatch",
            "is_distributed", "pagerank", "sssp"]

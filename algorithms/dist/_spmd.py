@@ -388,6 +388,157 @@ def bellman_ford_rank(rank, source, work, direction, pull_fraction, limit, out_t
     return _finish_distances(rank, d, inf, limit, out_type, work, gather)
 
 
+def _weight_facts(rank, B):
+    """(least weight, greatest finite weight, least positive weight) of the whole graph (inf
+    where none): one all-reduce of the ranks' blocks, made once per mesh."""
+    facts = rank.memo.get("weight_facts")
+    if facts is None:
+        xp = B.xp
+        vals = B.values if not B.is_iso else xp.full(min(B.nvals, 1), B.iso_value)
+        vals = vals[~xp.isnan(vals)] if vals.dtype.kind == "f" else vals
+        if vals.size:
+            fin = vals[xp.abs(vals) != np.inf] if vals.dtype.kind == "f" else vals
+            pos = vals[vals > 0]
+            mine = [float(vals.min()), -float(fin.max()) if fin.size else np.inf,
+                    float(pos.min()) if pos.size else np.inf]
+        else:
+            mine = [np.inf] * 3
+        got = rank.allreduce(np.asarray(mine, dtype=np.float64), "min")
+        got = _host(got)
+        facts = rank.memo["weight_facts"] = (float(got[0]), -float(got[1]), float(got[2]))
+    return facts
+
+
+#: The near–far rounds send each rank's near pile as pairs (local id, distance) in the
+#: all-gather of its bits, room for twice the last round's largest pile and at least
+#: NEAR_PAIRS_MIN, so that a round needs one all-gather, not the bits' then the packed
+#: distances' (:func:`semiring.blocks.pack_changed`: a second all-gather and two scans of
+#: every rank's words); a pile past the room takes that path. (Read on the client: the
+#: rank loop's ``pairs_min``.)
+NEAR_PAIRS_MIN = 1024
+
+
+def _near_pull(direction, near, near_edges, n, m, pull_fraction, pull_edge_fraction):
+    """Pull the near pile's round: by its vertices, then by its out-edges."""
+    if direction != "auto":
+        return direction == "pull"
+    return near > n * pull_fraction or near_edges > m * pull_edge_fraction
+
+
+def _next_threshold(m, delta, work):
+    """τ = m + Δ in the distances' type, above m (the bucket [m, m + Δ) holds m)."""
+    if work.kind == "f":
+        t = work.type(m) + work.type(delta)
+        return t if t > m else np.nextafter(work.type(m), work.type(np.inf))
+    info = np.iinfo(work)
+    return int(min(int(m) + max(1, int(np.ceil(min(delta, float(info.max))))), info.max))
+
+
+def near_far_rank(rank, source, work, direction, pull_fraction, pull_edge_fraction, delta,
+                  delta_rule, ahead, pairs_min, fallback, limit, out_type, gather):
+    """Distances of this rank's vertices by the near–far search (Δ-stepping's buckets as
+    Davidson, Baxter, Garland & Owens 2014 run them on one GPU), each round one fused step
+    on the rank's block over the near pile only: the vertices whose distance fell below the
+    threshold τ since they were last relaxed. A rank keeps its own pending vertices (lowered,
+    not yet relaxed, at or past τ: the far pile); after each round it moves those below τ to
+    the near pile (:func:`semiring.blocks.near_split`), whose bits, size and the least
+    pending distance go out in one all-gather, then the near pile's distances, packed (a
+    second all-gather; every rank reads only the frontier's distances of other ranks). When
+    every near pile is empty, τ becomes m + Δ, m the least pending distance of all ranks:
+    the next bucket, the same decision from the same numbers on every rank; none pending
+    (or m past ``limit``) ends the search. With ``ahead`` (and no ``limit``), a rank whose
+    near pile is empty takes its own next bucket [m_p, m_p + Δ) in the same step (m_p its
+    least pending distance), so that no exchange passes without a round. ``delta``: Δ, or None for ``delta_rule(n, nvals,
+    max w, least positive w)`` (:func:`algorithms.dist.sssp.near_far_delta`). Negative
+    weights run ``fallback``, a Bellman–Ford rank loop (:func:`bellman_ford_loop`; as the
+    one-device ``sssp``), or raise ``InvalidValue`` where it is None (as the one-device
+    ``delta_stepping``). A round pulls
+    when the near pile holds more than ``pull_fraction`` of the vertices or its out-edges
+    more than ``pull_edge_fraction`` of the edges (the one-device rule). The same distances
+    as the rounds: each vertex's least path sum, whatever the order."""
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    BT = None
+    xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
+    work, out_type = np.dtype(work), np.dtype(out_type)
+    wmin, wmax, wpos = _weight_facts(rank, B)
+    if wmin < 0:
+        if fallback is None:
+            raise sr.InvalidValue(f"delta_stepping: A has negative weights (min {wmin}); "
+                                  f"delta-stepping needs w >= 0: use bellman_ford")
+        return fallback(rank, source, work, direction, pull_fraction, limit, out_type, gather)
+    inf = np.inf if work.kind == "f" else np.iinfo(work).max
+    _check_int_range(rank, B, n, work)
+    deg = _out_degree(rank, B)                              # d(i) = |A(i, :)|
+    deg_p, m = deg[lo:hi], _edges_total(rank, deg)
+    if delta is None:
+        delta = delta_rule(n, m, wmax, wpos)
+    b = rank.bounds
+    words = max(sr.blocks.word_range(b[p], b[p + 1])[1] for p in range(rank.size))
+    # d = ∞ ;  d(source) = 0                         (whole, on every rank)
+    d = xp.full(n, inf, dtype=work)
+    d[source] = 0
+    # p_p = ∅: the rank's pending vertices ;  c_p: the round's lowered ones (a send buffer)
+    pending = xp.zeros(sr.blocks.word_range(lo, hi)[1], dtype=xp.uint32)
+    lowered = sr.blocks.send_buffer(lo, hi, B.device, words)
+    # τ = Δ ;  near = {source}: as a vertex list (push) or a bitmap (pull)
+    tau = _next_threshold(0, delta, work)
+    near, near_edges = 1, int(deg[source])
+    pull = _near_pull(direction, near, near_edges, n, m, pull_fraction, pull_edge_fraction)
+    if pull:
+        fbits = xp.zeros((n + 31) // 32, dtype=xp.uint32)
+        fbits[source >> 5] = np.uint32(1 << (source & 31))
+    else:
+        flist = xp.asarray([source], dtype=xp.int64)
+        lens = None
+    room = pairs_min
+    while True:
+        if near:
+            if pull:
+                if BT is None:
+                    BT = B.T
+                # t_p = near min.+ A(:, lo:hi) ;  c_p = t_p < d_p ;  d_p⟨c_p⟩ = t_p    (pulled)
+                sr.blocks.relax_pull(BT, fbits, d, lo=lo, out=lowered)
+            else:
+                # the same, pushed
+                sr.blocks.relax_push(B, flist, d, lo=lo, out=lowered, lens=lens)
+        # p_p = p_p ∪ c_p ;  near_p = {v ∈ p_p : d(v) < τ} ;  p_p = p_p \ near_p
+        out = sr.blocks.split_buffer(lo, hi, B.device, words, pairs=room, dtype=work)
+        sr.blocks.near_split(lowered, pending, d, tau, deg=deg_p, lo=lo, out=out, pairs=room,
+                             ahead=delta if ahead and limit is None else None)
+        # near = [near_0 … near_P-1] (bits, and as pairs with their distances), its size and
+        # out-edges, f = min_p min d(p_p): one all-gather, one host read
+        got = _gather_equal(rank, out)
+        sizes, edges, far, below = sr.blocks.split_heads(got, work, pairs=room)
+        near, near_edges, f = int(sizes.sum()), int(edges.sum()), far.min()
+        if not below.sum() and f != inf:
+            # no vertex below τ on any rank: the next bucket, τ = f + Δ
+            tau = _next_threshold(f, delta, work)
+        if not near:
+            if f == inf or (limit is not None and f > limit):
+                break
+            continue
+        fit = int(sizes.max()) <= room
+        if rank.size > 1:
+            # d⟨near⟩ = [d_0⟨near_0⟩ … ]: the frontier's distances, from the pairs where every
+            # pile fit, else packed in bitmap order and all-gathered
+            if fit:
+                sr.blocks.unpack_pairs(got, b, d, room)
+            else:
+                vals = sr.blocks.pack_changed(out, d, lo, hi, int(sizes.max()))
+                sr.blocks.unpack_changed(got, _gather_equal(rank, vals), b, d)
+        pull = _near_pull(direction, near, near_edges, n, m, pull_fraction, pull_edge_fraction)
+        if pull:
+            fbits = sr.blocks.join_bits(got, b, n)
+        elif fit:
+            flist, lens = sr.blocks.pairs_list(B, got, b, room, near, work)
+        else:
+            flist, lens = sr.blocks.bits_list(B, sr.blocks.join_bits(got, b, n), near)
+        # the next round's room for pairs: twice this round's largest pile (the same on
+        # every rank), at most the bitmap's size
+        room = min(max(pairs_min, 2 * int(sizes.max())), 32 * words)
+    return _finish_distances(rank, d[lo:hi].copy(), inf, limit, out_type, work, gather)
+
+
 # ------------------------------------------------------------------------------ PageRank
 
 def pagerank_rank(rank, alpha, h, tol, max_iter, gather):

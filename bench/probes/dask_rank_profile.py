@@ -1,8 +1,9 @@
 """Where a fused SPMD rank loop's time goes (issue 18): kron-(scale) on W GPU workers, each
-rank's BFS levels, Bellman–Ford rounds and component forests timed step by step.
+rank's BFS levels, Bellman–Ford rounds ("sssp"), near–far rounds ("near_far") and component
+forests timed step by step.
 
     PYTHONPATH=. python3 bench/probes/dask_rank_profile.py --out DIR [--scale 24]
-        [--workers 1,4] [--ops bfs,sssp,cc] [--reps 3]
+        [--workers 1,4] [--ops bfs,sssp,near_far,cc] [--reps 3]
 
 On every rank the steps the loops call (``semiring.blocks``' functions, the all-gather
 ``algorithms.dist._spmd._gather_equal``, ``semiring.connectivity.weak_components``) are
@@ -28,7 +29,8 @@ import numpy as np
 os.environ.setdefault("NCCL_NVLS_ENABLE", "0")  # NVLink multicast stays off (KINDS.md)
 
 BLOCK_STEPS = ("send_buffer", "bfs_push", "bfs_pull", "bits_list", "join_bits", "heads",
-               "relax_pull", "relax_push", "pack_changed", "unpack_changed", "component_roots")
+               "relax_pull", "relax_push", "pack_changed", "unpack_changed", "component_roots",
+               "split_buffer", "near_split", "split_heads")
 
 
 def main():
@@ -77,7 +79,8 @@ def main():
             _spmd.BFS_LEVELS, _spmd.ROUNDS, _spmd.COMPONENTS = "fused", "fused", "forests"
             for op in args.ops.split(","):
                 fn = {"bfs": _spmd.bfs_level_loop, "sssp": _spmd.bellman_ford_loop,
-                      "cc": _spmd.components_loop}[op]()
+                      "cc": _spmd.components_loop,
+                      "near_far": lambda: _spmd.near_far_rank}[op]()
                 a = _args(op, src, DA)
                 got = DA.call_spmd(_profile_rank, (fn, a, args.reps), keep=False)
                 rec(W=W, case=op, loop=getattr(fn, "__name__", repr(fn)), ranks=got)
@@ -106,6 +109,9 @@ def _args(op, src, DA):
         from algorithms.dist.sssp import PULL_FRACTION, _types
         out, work = _types(DA, "sssp")
         return (src, work, "auto", PULL_FRACTION, None, out, False)
+    if op == "near_far":
+        import importlib
+        return (*importlib.import_module("algorithms.dist.sssp").near_far_args(DA, src), False)
     return (False, False)
 
 

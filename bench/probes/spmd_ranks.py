@@ -160,7 +160,7 @@ def main():
         if path.startswith("spmd") and op in RANK_ARGS and not kw:
             # the loop alone, timed on the ranks (no mesh call, no client): the rest of a
             # call's time is the call itself
-            fn = {"bfs": _spmd.bfs_level_loop, "sssp": _spmd.bellman_ford_loop,
+            fn = {"bfs": _spmd.bfs_level_loop, "sssp": functools.partial(_sssp_loop, dev),
                   "cc": _spmd.components_loop}[op]()
             args_ = RANK_ARGS[op](src, DA)
             try:
@@ -283,9 +283,21 @@ def _bfs_args(src, DA):
 
 
 def _sssp_args(src, DA):
-    from algorithms.dist.sssp import PULL_FRACTION, _types
-    out, work = _types(DA, "sssp")
-    return (src, work, "auto", PULL_FRACTION, None, out, False)
+    import importlib
+    dsssp = importlib.import_module("algorithms.dist.sssp")
+    if dsssp.AUTO_METHOD[DA.device] == "delta_stepping":   # the near–far loop (_sssp_loop)
+        return (*dsssp.near_far_args(DA, src), False)
+    out, work = dsssp._types(DA, "sssp")
+    return (src, work, "auto", dsssp.PULL_FRACTION, None, out, False)
+
+
+def _sssp_loop(device="gpu"):
+    """The rank loop that ``algorithms.dist.sssp``'s method 'auto' runs on ``device``."""
+    import importlib
+    from algorithms.dist import _spmd
+    if importlib.import_module("algorithms.dist.sssp").AUTO_METHOD[device] == "delta_stepping":
+        return _spmd.near_far_rank
+    return _spmd.bellman_ford_loop()
 
 
 #: The rank functions' arguments as algorithms.dist passes them (gather=False).

@@ -444,9 +444,25 @@ __global__ void bb_relax_heavy_done(const long long* __restrict__ rows, long lon
     sr_bb_count(out, count, 0);
 }
 
-// Push: the frontier's vertices relax their rows of B (one thread an edge, as bb_push), an
-// atomic min on d_p; a vertex lowered joins the changed set once (its bit's first setter
-// counts it).
+// Push: the frontier's vertices relax their rows of B, an atomic min on d_p; a vertex lowered
+// joins the changed set once (its bit's first setter counts it). A warp takes SR_BB_CHUNK
+// consecutive edges of the frontier's rows laid end to end (offsets: the rows' inclusive
+// sums); two lanes find the chunk's first and last slots by a binary search over the whole
+// frontier, and each lane then finds its edges' slots by a search between those two, from
+// its previous one (its edges ascend): one edge a thread searching the whole frontier paid
+// log2(nf) dependent loads an edge (the near–far rounds' wide piles).
+#define SR_BB_CHUNK 256
+
+__device__ __forceinline__ long long sr_bb_slot(const long long* __restrict__ offsets,
+                                                long long a, long long z, long long e)
+{   // the first slot in [a, z] whose inclusive offset passes e (z's does)
+    while (a < z) {
+        const long long mid = (a + z) >> 1;
+        if (offsets[mid] > e) z = mid; else a = mid + 1;
+    }
+    return a;
+}
+
 template <typename I, typename T>
 __global__ void bb_relax_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
@@ -456,23 +472,29 @@ __global__ void bb_relax_push(
 {
     unsigned* words = out + SR_BB_HEAD;
     const long long total = nf ? offsets[nf - 1] : 0;
-    const long long step = (long long)gridDim.x * blockDim.x;
+    const int lane = threadIdx.x & 31;
+    const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
     long long count = 0;
-    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
-        long long a = 0, z = nf - 1;
-        while (a < z) {
-            const long long mid = (a + z) >> 1;
-            if (offsets[mid] > e) z = mid; else a = mid + 1;
-        }
-        const long long first = a ? offsets[a - 1] : 0;
-        const long long u = frontier[a];
-        const long long k = (long long)indptr[u] + (e - first);
-        const long long v = (long long)indices[k];
-        const T c = *reinterpret_cast<volatile T*>(&d[u]) + w[k * wstride];
-        if (sr_bb_atomic_min(&d[lo + v], c)) {
-            const long long bit = v + shift;
-            const unsigned m = 1u << (bit & 31);
-            if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+    for (long long c0 = warp * SR_BB_CHUNK; c0 < total; c0 += warps * SR_BB_CHUNK) {
+        const long long c1 = c0 + SR_BB_CHUNK < total ? c0 + SR_BB_CHUNK : total;
+        long long s = 0;
+        if (lane < 2) s = sr_bb_slot(offsets, 0, nf - 1, lane ? c1 - 1 : c0);
+        const long long a0 = __shfl_sync(0xffffffffu, s, 0);
+        const long long a1 = __shfl_sync(0xffffffffu, s, 1);
+        long long a = a0;
+        for (long long e = c0 + lane; e < c1; e += 32) {
+            a = sr_bb_slot(offsets, a, a1, e);
+            const long long first = a ? offsets[a - 1] : 0;
+            const long long u = frontier[a];
+            const long long k = (long long)indptr[u] + (e - first);
+            const long long v = (long long)indices[k];
+            const T c = *reinterpret_cast<volatile T*>(&d[u]) + w[k * wstride];
+            if (sr_bb_atomic_min(&d[lo + v], c)) {
+                const long long bit = v + shift;
+                const unsigned m = 1u << (bit & 31);
+                if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+            }
         }
     }
     sr_bb_count(out, count, 0);
@@ -534,5 +556,229 @@ __global__ void bb_unpack(const unsigned* __restrict__ got, int P, long long str
             m &= m - 1u;
             d[lo + j] = vals[at++];
         }
+    }
+}
+
+// ---------------------------------------------------------------- near–far piles
+// The distributed near–far search (Davidson, Baxter, Garland & Owens 2014) on a rank's block:
+// the rank keeps its own pending vertices (lowered, not yet relaxed since) as bits `pend` over
+// the block's words (the send buffer's layout, without its header). After a round the vertices
+// it lowered (the bits of `chg`, the relaxation's buffer, cleared here for the next round) join
+// them, and those below the threshold tau leave for the near pile, written as bits of the send
+// buffer `out` with their count and out-edges (`deg`) in its header, as a BFS level's frontier:
+//     p = p ∪ c ;  near = {v ∈ p : d(v) < tau} ;  p = p \ near
+// The buffer's tail (u64): [0] the least distance left pending (the far pile's), as the bitwise
+// complement of an order-preserving key (sr_bb_key; an atomic max, 0 where nothing is pending,
+// which no key's complement is); [1] the near pile's size below tau; [2] the pairs' slots
+// taken (where cap > 0: the near pile's size): each near vertex also goes to the first `cap`
+// pairs (local id, distance) after the tail, in any order, so that one all-gather carries the
+// frontier's distances too.
+
+__device__ __forceinline__ unsigned long long sr_bb_key(long long x)
+{
+    return (unsigned long long)x ^ 0x8000000000000000ull;
+}
+__device__ __forceinline__ unsigned long long sr_bb_key(double x)
+{
+    const unsigned long long u = (unsigned long long)__double_as_longlong(x);
+    return (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
+}
+__device__ __forceinline__ unsigned long long sr_bb_key(float x)
+{
+    const unsigned u = __float_as_uint(x);
+    return (unsigned long long)((u & 0x80000000u) ? ~u : (u | 0x80000000u));
+}
+
+// The warp's near vertices of word k (bits `near`, lanes of one warp-uniform step) into the
+// pairs: one atomic a warp for the slots.
+template <typename T>
+__device__ __forceinline__ void sr_bb_pairs(unsigned near, long long k, int shift,
+                                            const T* __restrict__ d, long long lo,
+                                            unsigned long long* __restrict__ slots,
+                                            unsigned* __restrict__ ids, T* __restrict__ vals,
+                                            long long cap)
+{
+    const int lane = threadIdx.x & 31;
+    const unsigned c = __popc(near);
+    unsigned incl = c;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const unsigned o = __shfl_up_sync(0xffffffffu, incl, off);
+        if (lane >= off) incl += o;
+    }
+    const unsigned total = __shfl_sync(0xffffffffu, incl, 31);
+    unsigned long long base = 0ull;
+    if (lane == 31 && total) base = atomicAdd(slots, (unsigned long long)total);
+    base = __shfl_sync(0xffffffffu, base, 31);
+    unsigned long long at = base + incl - c;
+    for (unsigned m = near; m && at < (unsigned long long)cap; m &= m - 1u, ++at) {
+        const long long j = k * 32 + (__ffs(m) - 1) - shift;
+        ids[at] = (unsigned)j;
+        vals[at] = d[lo + j];
+    }
+}
+
+template <typename T>
+__global__ void bb_split(unsigned* __restrict__ chg, unsigned* __restrict__ pend, long long nw,
+                         const T* __restrict__ d, const long long* __restrict__ deg,
+                         long long lo, int shift, T tau, unsigned* __restrict__ out,
+                         unsigned long long* __restrict__ tail, unsigned* __restrict__ ids,
+                         T* __restrict__ vals, long long cap)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    unsigned* changed = chg + SR_BB_HEAD;
+    const int lane = threadIdx.x & 31;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0, edges = 0;
+    unsigned long long far = 0ull;          // the complement of the least pending key
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < nw;
+         base += step) {
+        const long long k = base + lane;
+        unsigned near = 0u;
+        if (k < nw) {
+            const unsigned p = pend[k] | changed[k];
+            changed[k] = 0u;
+            for (unsigned m = p; m; m &= m - 1u) {
+                const int b = __ffs(m) - 1;
+                const long long j = k * 32 + b - shift;
+                const T x = d[lo + j];
+                if (x < tau) { near |= 1u << b; edges += deg[j]; }
+                else far = max(far, ~sr_bb_key(x));
+            }
+            pend[k] = p & ~near;
+            words[k] = near;
+            count += __popc(near);
+        }
+        if (cap) sr_bb_pairs(near, k, shift, d, lo, &tail[2], ids, vals, cap);
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        far = max(far, __shfl_down_sync(0xffffffffu, far, off));
+    if (lane == 0 && far) atomicMax(&tail[0], far);
+    sr_bb_count(out, count, edges);
+    // tail[1], the size below tau: the header's count before any bucket ahead
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        count += __shfl_down_sync(0xffffffffu, count, off);
+    if (lane == 0 && count) atomicAdd(&tail[1], (unsigned long long)count);
+}
+
+// The inverse of sr_bb_key.
+__device__ __forceinline__ void sr_bb_unkey(unsigned long long k, long long* x)
+{
+    *x = (long long)(k ^ 0x8000000000000000ull);
+}
+__device__ __forceinline__ void sr_bb_unkey(unsigned long long k, double* x)
+{
+    *x = __longlong_as_double((long long)((k & 0x8000000000000000ull) ? k ^ 0x8000000000000000ull : ~k));
+}
+__device__ __forceinline__ void sr_bb_unkey(unsigned long long k, float* x)
+{
+    const unsigned u = (unsigned)k;
+    *x = __uint_as_float((u & 0x80000000u) ? u ^ 0x80000000u : ~u);
+}
+__device__ __forceinline__ long long sr_bb_above(long long x, long long delta)
+{
+    return x > 0x7fffffffffffffffll - delta ? 0x7fffffffffffffffll : x + delta;
+}
+__device__ __forceinline__ double sr_bb_above(double x, double delta)
+{
+    const double t = x + delta;
+    return t > x ? t : nextafter(x, __longlong_as_double(0x7ff0000000000000ll));
+}
+__device__ __forceinline__ float sr_bb_above(float x, float delta)
+{
+    const float t = x + delta;
+    return t > x ? t : nextafterf(x, __int_as_float(0x7f800000));
+}
+
+// The rank's bucket ahead: where bb_split found no near vertex below tau (tail[1] == 0) but
+// some pending (tail[0] != 0), the pending vertices below the rank's own next threshold
+// f_p + delta (f_p its least pending distance) go to the near pile (bits, counts, pairs) at
+// once, so that the round after a global bucket's end needs no exchange of its own:
+//     near = {v ∈ p : d(v) < f_p + Δ} ;  p = p \ near
+template <typename T>
+__global__ void bb_split_ahead(unsigned* __restrict__ pend, long long nw,
+                               const T* __restrict__ d, const long long* __restrict__ deg,
+                               long long lo, int shift, T delta, unsigned* __restrict__ out,
+                               unsigned long long* __restrict__ tail,
+                               unsigned* __restrict__ ids, T* __restrict__ vals, long long cap)
+{
+    if (tail[1] != 0ull || tail[0] == 0ull) return;
+    T f;
+    sr_bb_unkey(~tail[0], &f);
+    const T tau = sr_bb_above(f, delta);
+    unsigned* words = out + SR_BB_HEAD;
+    const int lane = threadIdx.x & 31;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    long long count = 0, edges = 0;
+    for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x - lane; base < nw;
+         base += step) {
+        const long long k = base + lane;
+        unsigned near = 0u;
+        if (k < nw) {
+            const unsigned p = pend[k];
+            for (unsigned m = p; m; m &= m - 1u) {
+                const int b = __ffs(m) - 1;
+                const long long j = k * 32 + b - shift;
+                if (d[lo + j] < tau) { near |= 1u << b; edges += deg[j]; }
+            }
+            if (near) {
+                pend[k] = p & ~near;
+                words[k] = near;
+                count += __popc(near);
+            }
+        }
+        if (cap) sr_bb_pairs(near, k, shift, d, lo, &tail[2], ids, vals, cap);
+    }
+    sr_bb_count(out, count, edges);
+}
+
+// Every rank's pairs into d: rank p's first min(slots_p, cap) pairs (local id, distance) of
+// its buffer (row p of got; the tail at word `tail_at`, the ids at `ids_at`, the values at
+// `vals_at`, each row `stride` words) set d[bounds[p] + id].
+template <typename T>
+__global__ void bb_unpack_pairs(const unsigned* __restrict__ got, int P, long long stride,
+                                long long tail_at, long long ids_at, long long vals_at,
+                                long long cap, const long long* __restrict__ bounds,
+                                T* __restrict__ d)
+{
+    const long long total = (long long)P * cap;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / cap, s = i - p * cap;
+        const unsigned* row = got + p * stride;
+        const unsigned long long slots =
+            reinterpret_cast<const unsigned long long*>(row + tail_at)[2];
+        if ((unsigned long long)s >= slots) continue;
+        const T* vals = reinterpret_cast<const T*>(row + vals_at);
+        d[bounds[p] + (long long)row[ids_at + s]] = vals[s];
+    }
+}
+
+// The push's frontier from every rank's pairs: list[offset_p + s] = bounds[p] + id (global),
+// lens the rows' lengths in B (offset_p: the ranks' slots before p, each at most cap).
+template <typename I>
+__global__ void bb_pairs_list(const unsigned* __restrict__ got, int P, long long stride,
+                              long long tail_at, long long ids_at, long long cap,
+                              const long long* __restrict__ bounds,
+                              const I* __restrict__ indptr, long long* __restrict__ list,
+                              long long* __restrict__ lens)
+{
+    const long long total = (long long)P * cap;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+        const long long p = i / cap, s = i - p * cap;
+        long long off = 0, slots = 0;
+        for (long long q = 0; q <= p; ++q) {
+            const unsigned long long t =
+                reinterpret_cast<const unsigned long long*>(got + q * stride + tail_at)[2];
+            slots = t < (unsigned long long)cap ? (long long)t : cap;
+            if (q < p) off += slots;
+        }
+        if (s >= slots) continue;
+        const long long v = bounds[p] + (long long)got[p * stride + ids_at + s];
+        list[off + s] = v;
+        lens[off + s] = (long long)indptr[v + 1] - (long long)indptr[v];
     }
 }

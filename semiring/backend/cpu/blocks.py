@@ -167,3 +167,101 @@ def unpack(got, nw, vals, bounds, d):
         lo = int(bounds[p])
         js = _set_bits(got[p, HEAD:HEAD + nw].copy(), lo & 31, None)
         d[lo + js] = vals[p, :js.size]
+
+
+def far_key(x):
+    """The order-preserving unsigned key of the distances ``x`` (``kernels/blocks.cu``'s
+    ``sr_bb_key``): uint64, the key's order that of the values."""
+    x = np.asarray(x)
+    if x.dtype.kind == "f":
+        bits = 32 if x.dtype.itemsize == 4 else 64
+        u = x.view(np.uint32 if bits == 32 else np.uint64).astype(np.uint64)
+        sign = np.uint64(1 << (bits - 1))
+        full = np.uint64((1 << bits) - 1)
+        return np.where(u & sign, ~u & full, u | sign)
+    return x.astype(np.int64).view(np.uint64) ^ np.uint64(1 << 63)
+
+
+def split(chg, pend, nw, d, deg, lo, shift, tau, out, tail, ids, vals):
+    if nw == 0:
+        return
+    p = pend[:nw] | chg[HEAD:HEAD + nw]
+    chg[HEAD:HEAD + nw] = 0
+    js = _set_bits(p.copy(), shift, None)
+    x = d[lo + js]
+    near = x < tau
+    _take(pend, p, js[near], shift, deg, out, lo, d, tail, ids, vals)
+    tail[1] += np.uint64(int(near.sum()))
+    if (~near).any():
+        tail[0] = max(int(tail[0]), int(~far_key(x[~near].min()[None])[0]))
+
+
+def _take(pend, p, js, shift, deg, out, lo, d, tail, ids, vals):
+    """The near pile js (local ids) out of the pending words p into pend, out (bits, counts)
+    and the pairs (in bitmap order, up to their room)."""
+    nw = p.size
+    nb = js + shift
+    nwords = np.zeros(nw, dtype=np.uint32)
+    np.bitwise_or.at(nwords, nb >> 5, np.uint32(1) << (nb & 31).astype(np.uint32))
+    pend[:nw] = p & ~nwords
+    out[HEAD:HEAD + nw] |= nwords
+    head = out[:HEAD].view(np.uint64)
+    head[0] += np.uint64(nb.size)
+    head[1] += np.uint64(int(deg[js].sum()) if nb.size else 0)
+    if ids.size:   # the slots are counted where there is room for pairs (as the GPU's)
+        at = int(tail[2])
+        k = max(0, min(js.size, ids.size - at))
+        ids[at:at + k] = js[:k]
+        vals[at:at + k] = d[lo + js[:k]]
+        tail[2] += np.uint64(js.size)
+
+
+def _unkey(k, dtype):
+    """The inverse of :func:`far_key` (k a uint64 key)."""
+    k = np.uint64(k)
+    if dtype.kind == "f":
+        bits = 8 * dtype.itemsize
+        full, sign = np.uint64((1 << bits) - 1), np.uint64(1 << (bits - 1))
+        k &= full
+        u = k ^ sign if k & sign else ~k & full
+        return np.array([u], dtype=np.uint64).astype(
+            np.uint32 if bits == 32 else np.uint64).view(dtype)[0]
+    return np.array([k ^ np.uint64(1 << 63)], dtype=np.uint64).view(np.int64)[0]
+
+
+def split_ahead(pend, nw, d, deg, lo, shift, delta, out, tail, ids, vals):
+    if nw == 0 or int(tail[1]) or not int(tail[0]):
+        return
+    f = _unkey(~tail[0], d.dtype)
+    if d.dtype.kind == "f":
+        tau = f + delta
+        if not tau > f:
+            tau = np.nextafter(f, d.dtype.type(np.inf))
+    else:
+        top = np.iinfo(d.dtype).max
+        tau = top if int(f) > top - int(delta) else int(f) + int(delta)
+    p = pend[:nw].copy()
+    js = _set_bits(p.copy(), shift, None)
+    _take(pend, p, js[d[lo + js] < tau], shift, deg, out, lo, d, tail, ids, vals)
+
+
+def _pairs(got, lay, pairs, p, dtype):
+    at, ids_at, vals_at = lay
+    row = got[p]
+    slots = min(int(row[at:at + 6].view(np.uint64)[2]), pairs)
+    w = np.dtype(dtype).itemsize // 4
+    return (row[ids_at:ids_at + slots].astype(np.int64),
+            row[vals_at:vals_at + pairs * w].view(dtype)[:slots])
+
+
+def unpack_pairs(got, lay, pairs, bounds, d):
+    for p in range(got.shape[0]):
+        js, x = _pairs(got, lay, pairs, p, d.dtype)
+        d[bounds[p] + js] = x
+
+
+def pairs_list(B, got, lay, pairs, bounds, size):
+    lst = np.concatenate([bounds[p] + _pairs(got, lay, pairs, p, np.uint32)[0]
+                          for p in range(got.shape[0])] or [np.zeros(0, np.int64)])
+    indptr = B.indptr.astype(np.int64)
+    return lst, indptr[lst + 1] - indptr[lst]

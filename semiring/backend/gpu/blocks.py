@@ -36,11 +36,13 @@ def kernel_names():
     """Every instantiation of the block kernels."""
     names = ["bb_join", "bb_popc"]
     for T in D_TYPES.values():
-        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>", f"bb_relax_heavy_done<{T}>"]
+        names += [f"bb_pack<{T}>", f"bb_unpack<{T}>", f"bb_relax_heavy_done<{T}>",
+                  f"bb_split<{T}>", f"bb_split_ahead<{T}>", f"bb_unpack_pairs<{T}>"]
         names += [f"bb_relax_{k}<{I}, {T}>" for k in ("pull", "push", "heavy")
                   for I in C_TYPES.values()]
     for I in C_TYPES.values():
-        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>", f"bb_mirror<{I}>"]
+        names += [f"bb_list<{I}>", f"bb_first<{I}>", f"bb_roots<{I}>", f"bb_mirror<{I}>",
+                  f"bb_pairs_list<{I}>"]
         names += [f"bb_{k}<{I}, {p}>" for k in ("pull", "push") for p in (0, 1, 2)]
     return names
 
@@ -237,3 +239,51 @@ def unpack(got, nw, vals, bounds, d):
     function(f"bb_unpack<{D_TYPES[np.dtype(d.dtype)]}>")((_grid(P * nw),), (THREADS,), (
         got, np.int32(P), np.int64(stride), np.int64(nw), incl, b, vals,
         np.int64(vals.shape[1]), d))
+
+
+def split(chg, pend, nw, d, deg, lo, shift, tau, out, tail, ids, vals):
+    if nw == 0:
+        return
+    T = np.dtype(d.dtype)
+    function(f"bb_split<{D_TYPES[T]}>")((_grid(nw),), (THREADS,), (
+        chg, pend, np.int64(nw), d, deg, np.int64(lo), np.int32(shift), tau, out, tail, ids,
+        vals, np.int64(ids.size)))
+
+
+def split_ahead(pend, nw, d, deg, lo, shift, delta, out, tail, ids, vals):
+    if nw == 0:
+        return
+    T = np.dtype(d.dtype)
+    # (launched whatever the split found: it reads the tail on the device, no host sync)
+    function(f"bb_split_ahead<{D_TYPES[T]}>")((_grid(nw),), (THREADS,), (
+        pend, np.int64(nw), d, deg, np.int64(lo), np.int32(shift), delta, out, tail, ids, vals,
+        np.int64(ids.size)))
+
+
+def _bounds(bounds):
+    cp = _cupy()
+    return kernels.memo(("blocks.bounds", bounds),
+                        lambda: cp.asarray(np.asarray(bounds, dtype=np.int64)))
+
+
+def unpack_pairs(got, lay, pairs, bounds, d):
+    P, stride = got.shape
+    if P * pairs == 0:
+        return
+    at, ids_at, vals_at = lay
+    function(f"bb_unpack_pairs<{D_TYPES[np.dtype(d.dtype)]}>")((_grid(P * pairs),), (THREADS,), (
+        got, np.int32(P), np.int64(stride), np.int64(at), np.int64(ids_at), np.int64(vals_at),
+        np.int64(pairs), _bounds(bounds), d))
+
+
+def pairs_list(B, got, lay, pairs, bounds, size):
+    cp = _cupy()
+    lst = cp.empty(size, dtype=cp.int64)
+    lens = cp.empty(size, dtype=cp.int64)
+    P, stride = got.shape
+    if size and P * pairs:
+        at, ids_at, _ = lay
+        function(f"bb_pairs_list<{C_TYPES[np.dtype(B.itype)]}>")((_grid(P * pairs),), (THREADS,), (
+            got, np.int32(P), np.int64(stride), np.int64(at), np.int64(ids_at), np.int64(pairs),
+            _bounds(bounds), B.indptr, lst, lens))
+    return lst, lens
