@@ -28,8 +28,11 @@ Prints a table at the end; ``--json`` keeps every figure.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import importlib
+import io
 import json
+import pstats
 import statistics
 import sys
 import time
@@ -151,8 +154,6 @@ def kernel_attrs(A):
 def host_breakdown(A, s, reps):
     """Where a warm call's host time goes (µs, medians; no sync inside the timed spans), and
     the top of a cProfile of a few hundred calls."""
-    import cProfile  # noqa: PLC0415
-    import pstats  # noqa: PLC0415
 
     A_sym = A.as_symmetric()
     n = A.nrows
@@ -203,7 +204,6 @@ def host_breakdown(A, s, reps):
         algorithms.bfs(A, s, symmetric=True)
         cp.cuda.get_current_stream().synchronize()
     pr.disable()
-    import io  # noqa: PLC0415
     buf = io.StringIO()
     pstats.Stats(pr, stream=buf).sort_stats("tottime").print_stats(22)
     h["cprofile"] = buf.getvalue()

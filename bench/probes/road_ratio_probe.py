@@ -168,7 +168,7 @@ def hilbert_order(spec, n):
 
 def permuted(S, rank):
     """rank-relabelled copy of the cupyx CSR matrix S (rows and columns), canonical."""
-    import cupyx.scipy.sparse as csp  # noqa: PLC0415
+    import cupyx.scipy.sparse as csp  # noqa: PLC0415 (CuPy: the GPU variants only)
     C = S.tocoo()
     r = rank.astype(C.row.dtype)
     B = csp.coo_matrix((C.data, (r[C.row], r[C.col])), shape=S.shape).tocsr()
