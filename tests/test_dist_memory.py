@@ -40,12 +40,14 @@ def test_gpu_workers_share_the_host_memory(monkeypatch, workers):
     """A GPU cluster's workers each get the host's memory over the workers (as LocalCluster
     and dask-cuda): no worker process starts CUDA here, so CUDA_VISIBLE_DEVICES names the
     GPUs and the test runs on any host. Dask's own NVML monitor would query the named GPU at
-    a worker's start (NVMLError on a host of one GPU for worker 1): off in the workers."""
+    a worker's start (NVMLError on a host of one GPU for worker 1): off, in the configuration
+    the nanny hands its worker (an environment variable is overridden by it)."""
+    import dask  # noqa: PLC0415 (optional extra)
     from distributed.system import MEMORY_LIMIT  # noqa: PLC0415 (optional extra)
 
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
-    monkeypatch.setenv("DASK_DISTRIBUTED__DIAGNOSTICS__NVML", "False")
-    client = dist.local_cluster(workers, device="gpu")
+    with dask.config.set({"distributed.diagnostics.nvml": False}):
+        client = dist.local_cluster(workers, device="gpu")
     try:
         got = sorted(client.run(_limit).values(), key=lambda x: x[1])
     finally:
