@@ -24,8 +24,8 @@ MAX_N = (SHARED_BYTES - STATIC_BYTES) // 16
 #: Copy the CSR into shared memory first (STAGE 1) when it fits beside the levels and queues:
 #: every load of the graph in flight at once instead of two dependent L2 loads a level. Within
 #: noise at n = 1000, mean degree 8, on an H200 (raw launch + sync 20.0 against 20.3 µs,
-#: bench/probes/small_breakdown.py: the graph stays in L2 between calls); kept for deeper
-#: searches, where the dependent loads repeat every level.
+#: bench/probes/small_breakdown.py: the graph stays in L2 between calls); on, as it costs
+#: nothing there; deep searches (a level's loads repeated hundreds of times) not measured.
 STAGE = True
 #: Lanes a frontier vertex: the mean out-degree rounded up to a power of two, in this range
 #: (a warp a vertex before: 24.7 against 20.0 µs on the same graph and H200).
