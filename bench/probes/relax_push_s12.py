@@ -4,7 +4,8 @@ lane's search between them) against its session-12 form (a thread an edge, each 
 search of the whole frontier), on one GPU rank of kron-(scale): the rank loop
 (:func:`algorithms.dist._spmd.bellman_ford_rank_fused`) run in this process on a one-rank
 stand-in (no Dask: the same launches as a worker's lone rank, no exchange), arms
-interleaved; then each push round's kernel alone on the inputs recorded from one run.
+interleaved; then each push round's kernel alone on the inputs recorded from one run. A
+third arm, 'adaptive', sizes the chunks from the round's edges (32 to 256).
 
     PYTHONPATH=. python3 bench/probes/relax_push_s12.py --scale 22 [--reps 5] [--json out.json]
 """
@@ -45,6 +46,50 @@ __global__ void bb_relax_push_s12(
             const long long bit = v + shift;
             const unsigned m = 1u << (bit & 31);
             if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+        }
+    }
+    sr_bb_count(out, count, 0);
+}
+"""
+
+
+#: A third form (arm "adaptive"): session 13's chunks, their size from the round's edges, from
+#: 32 (a lane an edge: every warp of the grid busy on a small round) to SR_BB_CHUNK.
+ADAPTIVE = r"""
+template <typename I, typename T>
+__global__ void bb_relax_push_adaptive(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
+    long long wstride, const long long* __restrict__ frontier, long long nf,
+    const long long* __restrict__ offsets, T* d, long long lo, unsigned* __restrict__ out,
+    int shift)
+{
+    unsigned* words = out + SR_BB_HEAD;
+    const long long total = nf ? offsets[nf - 1] : 0;
+    const int lane = threadIdx.x & 31;
+    const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    long long chunk = (((total + warps - 1) / warps + 31) >> 5) << 5;
+    chunk = chunk < 32 ? 32 : chunk > SR_BB_CHUNK ? SR_BB_CHUNK : chunk;
+    long long count = 0;
+    for (long long c0 = warp * chunk; c0 < total; c0 += warps * chunk) {
+        const long long c1 = c0 + chunk < total ? c0 + chunk : total;
+        long long s = 0;
+        if (lane < 2) s = sr_bb_slot(offsets, 0, nf - 1, lane ? c1 - 1 : c0);
+        const long long a0 = __shfl_sync(0xffffffffu, s, 0);
+        const long long a1 = __shfl_sync(0xffffffffu, s, 1);
+        long long a = a0;
+        for (long long e = c0 + lane; e < c1; e += 32) {
+            a = sr_bb_slot(offsets, a, a1, e);
+            const long long first = a ? offsets[a - 1] : 0;
+            const long long u = frontier[a];
+            const long long k = (long long)indptr[u] + (e - first);
+            const long long v = (long long)indices[k];
+            const T c = *reinterpret_cast<volatile T*>(&d[u]) + w[k * wstride];
+            if (sr_bb_atomic_min(&d[lo + v], c)) {
+                const long long bit = v + shift;
+                const unsigned m = 1u << (bit & 31);
+                if (!(atomicOr(&words[bit >> 5], m) & m)) ++count;
+            }
         }
     }
     sr_bb_count(out, count, 0);
@@ -103,7 +148,14 @@ def main():
             return kernels.function(("blocks_s12",), new, lambda: gb.source() + S12, [new])
         return current(name)
 
-    arms = {"s13": current, "s12": s12}
+    def adaptive(name):
+        if name.startswith("bb_relax_push<"):
+            new = name.replace("bb_relax_push<", "bb_relax_push_adaptive<")
+            return kernels.function(("blocks_adaptive",), new, lambda: gb.source() + ADAPTIVE,
+                                    [new])
+        return current(name)
+
+    arms = {"s13": current, "s12": s12, "adaptive": adaptive}
 
     def run():
         v = _spmd.bellman_ford_rank_fused(rank, src, work, "auto", dsssp.PULL_FRACTION, None,
@@ -117,7 +169,7 @@ def main():
         gb.function = fn
         outs[arm] = run()
     gb.function = current
-    same = bool(np.array_equal(outs["s12"], outs["s13"]))
+    same = all(bool(np.array_equal(o, outs["s13"])) for o in outs.values())
     info["same_distances"] = same
     times = {a: [] for a in arms}
     for _ in range(args.reps):
