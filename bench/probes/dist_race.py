@@ -7,7 +7,8 @@ from SciPy's. Arms (the GPU push's workspace on the workers, ``spmv._workspace``
 - ``shared``: the old process-wide one (a dict keyed by device, width and type), as it was;
 - ``shared+delay``: the same with 1 ms between taking a workspace and marking it in use
   (where the rank thread's GIL may pass to its peer: the race made likely);
-- ``own+delay``: the fix (per thread and stream) with the same delay.
+- ``own+delay``: the fix (per thread and stream) with the same delay;
+- ``own``: the fix as it is (not in the default arms).
 
     PYTHONPATH=. python3 bench/probes/dist_race.py --seconds 20 [--json out.json]
 
@@ -61,7 +62,7 @@ def _install(arm):
         return take
 
     g._workspace = {"shared": shared_workspace, "shared+delay": delayed(shared_workspace),
-                    "own+delay": delayed(own)}[arm]
+                    "own+delay": delayed(own), "own": own}[arm]
     return arm
 
 
