@@ -1,11 +1,13 @@
-"""The fused Bellman–Ford rounds' push (``bb_relax_push``, kernels/blocks.cu) as session 13
-made it (a warp a chunk of 256 edges: two searches of the whole frontier a chunk, then each
-lane's search between them) against its session-12 form (a thread an edge, each a binary
-search of the whole frontier), on one GPU rank of kron-(scale): the rank loop
-(:func:`algorithms.dist._spmd.bellman_ford_rank_fused`) run in this process on a one-rank
-stand-in (no Dask: the same launches as a worker's lone rank, no exchange), arms
-interleaved; then each push round's kernel alone on the inputs recorded from one run. A
-third arm, 'adaptive', sizes the chunks from the round's edges (32 to 256).
+"""The fused Bellman–Ford rounds' push (``bb_relax_push``, kernels/blocks.cu) in three forms
+on one GPU rank of kron-(scale): the tree's ("tree": since session 14 a warp a chunk of the
+round's edges over the grid's warps, 32 to 256), session 13's ("s13": a warp a chunk of 256
+edges whatever the round: two searches of the whole frontier a chunk, then each lane's
+search between them) and session 12's ("s12": a thread an edge, each a binary search of
+the whole frontier). The rank loop (:func:`algorithms.dist._spmd.bellman_ford_rank_fused`)
+runs in this process on a one-rank stand-in (no Dask: the same launches as a worker's lone
+rank, no exchange), arms interleaved; then each push round's kernel alone on the inputs
+recorded from one run. (Session 14's batch 2 ran it with the arms "s13" = the tree's kernel
+then, "s12", and "adaptive" = the tree's kernel now.)
 
     PYTHONPATH=. python3 bench/probes/relax_push_s12.py --scale 22 [--reps 5] [--json out.json]
 """
@@ -54,11 +56,11 @@ __global__ void bb_relax_push_s12(
 """
 
 
-#: A third form (arm "adaptive"): session 13's chunks, their size from the round's edges, from
-#: 32 (a lane an edge: every warp of the grid busy on a small round) to SR_BB_CHUNK.
-ADAPTIVE = r"""
+#: Session 13's form (arm "s13"): chunks of SR_BB_CHUNK edges whatever the round (the tree's
+#: kernel, arm "tree", sizes them from the round's edges since session 14).
+S13 = r"""
 template <typename I, typename T>
-__global__ void bb_relax_push_adaptive(
+__global__ void bb_relax_push_s13(
     const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ w,
     long long wstride, const long long* __restrict__ frontier, long long nf,
     const long long* __restrict__ offsets, T* d, long long lo, unsigned* __restrict__ out,
@@ -69,8 +71,7 @@ __global__ void bb_relax_push_adaptive(
     const int lane = threadIdx.x & 31;
     const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
-    long long chunk = (((total + warps - 1) / warps + 31) >> 5) << 5;
-    chunk = chunk < 32 ? 32 : chunk > SR_BB_CHUNK ? SR_BB_CHUNK : chunk;
+    const long long chunk = SR_BB_CHUNK;
     long long count = 0;
     for (long long c0 = warp * chunk; c0 < total; c0 += warps * chunk) {
         const long long c1 = c0 + chunk < total ? c0 + chunk : total;
@@ -149,14 +150,13 @@ def main():
             return kernels.function(("blocks_s12",), new, lambda: gb.source() + S12, [new])
         return current(name)
 
-    def adaptive(name):
+    def s13(name):
         if name.startswith("bb_relax_push<"):
-            new = name.replace("bb_relax_push<", "bb_relax_push_adaptive<")
-            return kernels.function(("blocks_adaptive",), new, lambda: gb.source() + ADAPTIVE,
-                                    [new])
+            new = name.replace("bb_relax_push<", "bb_relax_push_s13<")
+            return kernels.function(("blocks_s13",), new, lambda: gb.source() + S13, [new])
         return current(name)
 
-    arms = {"s13": current, "s12": s12, "adaptive": adaptive}
+    arms = {"tree": current, "s13": s13, "s12": s12}
 
     def run(gather=False):
         """The rank's rounds (gather: the distances on the host; else left on the GPU, as a
@@ -172,7 +172,7 @@ def main():
         gb.function = fn
         outs[arm] = run(gather=True)
     gb.function = current
-    same = all(bool(np.array_equal(o, outs["s13"])) for o in outs.values())
+    same = all(bool(np.array_equal(o, outs["tree"])) for o in outs.values())
     info["same_distances"] = same
     times = {a: [] for a in arms}
     for _ in range(args.reps):
