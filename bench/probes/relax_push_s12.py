@@ -141,6 +141,11 @@ def main():
     work = np.dtype(M.dtype) if np.dtype(M.dtype).kind == "f" else np.dtype(np.int64)
     info.update(n=M.nrows, nnz=int(M.nvals), source=src, work=str(work))
     print(info, flush=True)
+
+    def save():   # after each stage: a run cut short keeps what it measured
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(info, f, indent=1)
     rank = OneRank(M)
     current = gb.function
 
@@ -184,6 +189,7 @@ def main():
     gb.function = current
     info["sssp_ms"] = {a: round(1e3 * float(np.median(ts)), 3) for a, ts in times.items()}
     print("sssp (rank loop, median ms)", info["sssp_ms"], "same", same, flush=True)
+    save()
 
     # each push round's kernel alone: inputs recorded from one run
     rec = []
@@ -222,12 +228,12 @@ def main():
             row[arm] = round(float(np.median(ts)), 4)
         rows.append(row)
         print(" ", row, flush=True)
+        info["push_rounds"] = rows
+        save()
     info["push_rounds"] = rows
     info["push_ms_total"] = {a: round(sum(r[a] for r in rows), 3) for a in arms}
     print("push kernels alone (sum of medians, ms)", info["push_ms_total"], flush=True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(info, f, indent=1)
+    save()
 
 
 if __name__ == "__main__":
