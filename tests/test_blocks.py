@@ -267,6 +267,23 @@ def test_relax_pull_heavy_rows(device, dt, c, data, monkeypatch):
     _relax_round(device, "pull", dt, c, data)
 
 
+@few
+@given(c=cases(max_n=120), data=st.data())
+@pytest.mark.parametrize("dt", [np.int64, np.float32, np.float64])
+def test_relax_push_chunks(device, dt, c, data, monkeypatch):
+    """The GPU push's chunks (a warp's run of the round's edges, sized by the round: 32 to
+    256, a multiple of 32) on a grid of one warp, so that the cases' rounds (up to ~1300
+    edges) take every chunk size, and those past 256 edges several chunks in turn; the round
+    as in test_relax_round_against_reference. GPU only: the CPU has no chunks."""
+    if device != "gpu":
+        pytest.skip("the push's chunks are the GPU's")
+    from semiring.backend.gpu import blocks as gpu_blocks  # noqa: PLC0415 (GPU only)
+
+    monkeypatch.setattr(gpu_blocks, "_full_grid", lambda: 1)
+    monkeypatch.setattr(gpu_blocks, "THREADS", 32)   # (the round's other kernels: grid-stride)
+    _relax_round(device, "push", dt, c, data)
+
+
 def _relax_round(device, how, dt, c, data):
     S, lo, hi, F, _, _ = c
     n = S.shape[0]

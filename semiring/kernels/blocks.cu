@@ -445,12 +445,19 @@ __global__ void bb_relax_heavy_done(const long long* __restrict__ rows, long lon
 }
 
 // Push: the frontier's vertices relax their rows of B, an atomic min on d_p; a vertex lowered
-// joins the changed set once (its bit's first setter counts it). A warp takes SR_BB_CHUNK
+// joins the changed set once (its bit's first setter counts it). A warp takes a chunk of
 // consecutive edges of the frontier's rows laid end to end (offsets: the rows' inclusive
 // sums); two lanes find the chunk's first and last slots by a binary search over the whole
 // frontier, and each lane then finds its edges' slots by a search between those two, from
 // its previous one (its edges ascend): one edge a thread searching the whole frontier paid
-// log2(nf) dependent loads an edge (the near–far rounds' wide piles).
+// log2(nf) dependent loads an edge (the near–far rounds' wide piles). The chunk is the
+// round's edges over the grid's warps, a multiple of 32 from 32 (a lane an edge: a small
+// round keeps every warp busy) to SR_BB_CHUNK. On one H200 (kron-22, one rank's rounds,
+// bench/results/session14/dist7_relax_push_h200.json) chunks of 256 halved the
+// 2.1e7-edge round against a thread an edge (0.33 / 0.61 ms) but took 1.8-3.2x as long on
+// the rounds of 1e3-3e5 edges (e.g. 35 / 19 us); sized by the round, 0.46 ms for the eight
+// push rounds against 0.52 (256 always) and 0.76 (a thread an edge); the whole loop, pulls
+// included, 8.51 / 8.61 / 8.78 ms.
 #define SR_BB_CHUNK 256
 
 __device__ __forceinline__ long long sr_bb_slot(const long long* __restrict__ offsets,
@@ -475,9 +482,11 @@ __global__ void bb_relax_push(
     const int lane = threadIdx.x & 31;
     const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    long long chunk = (((total + warps - 1) / warps + 31) >> 5) << 5;
+    chunk = chunk < 32 ? 32 : chunk > SR_BB_CHUNK ? SR_BB_CHUNK : chunk;
     long long count = 0;
-    for (long long c0 = warp * SR_BB_CHUNK; c0 < total; c0 += warps * SR_BB_CHUNK) {
-        const long long c1 = c0 + SR_BB_CHUNK < total ? c0 + SR_BB_CHUNK : total;
+    for (long long c0 = warp * chunk; c0 < total; c0 += warps * chunk) {
+        const long long c1 = c0 + chunk < total ? c0 + chunk : total;
         long long s = 0;
         if (lane < 2) s = sr_bb_slot(offsets, 0, nf - 1, lane ? c1 - 1 : c0);
         const long long a0 = __shfl_sync(0xffffffffu, s, 0);

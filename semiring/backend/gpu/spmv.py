@@ -7,6 +7,8 @@ built-in one. Nothing here runs at import: the first launch compiles the module 
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ... import kernels
@@ -397,19 +399,32 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     return out, opres
 
 
-_workspaces: dict = {}
+#: The atomic push's workspaces, one set per thread (``_workspaces.by_key``): two threads of
+#: one process sharing a GPU (the SPMD ranks of a Dask worker holding two partitions) must
+#: not share one. A process-wide dict keyed by (device, n, type) did: rank threads whose
+#: blocks had the same width took the same workspace (its ``dirty`` flag is read, then set,
+#: around two allocations where the other thread can run), the second push's atomics met the
+#: first's minima and claims, and the Bellman-Ford rounds of the algebra loop returned
+#: distances no path gives, some below the truth (tests/test_dist_spmd_loops.py, the
+#: session-13 failure on one H200; tests/test_threads.py makes the collision certain). A
+#: thread's own dict also goes when the thread does (a mesh's rank threads, per mesh).
+_workspaces = threading.local()
 
 
 def _workspace(n: int, rtype, identity):
-    """Dense (values at the identity, claimed = 0) scratch of the atomic push, kept per device,
-    size and type and restored after each use, so a push costs O(frontier edges), not O(n)."""
+    """Dense (values at the identity, claimed = 0) scratch of the atomic push, kept per thread,
+    device, stream, size and type and restored after each use, so a push costs O(frontier
+    edges), not O(n). The stream is in the key: a push on another stream may start before
+    the last one's restoring kernel has run."""
     cp = _cupy()
-    key = (cp.cuda.Device().id, n, np.dtype(rtype), np.asarray(identity).tobytes())
-    ws = _workspaces.get(key)
+    mine = _workspaces.__dict__.setdefault("by_key", {})
+    key = (cp.cuda.Device().id, cp.cuda.get_current_stream().ptr, n, np.dtype(rtype),
+           np.asarray(identity).tobytes())
+    ws = mine.get(key)
     if ws is None or ws["dirty"]:
         ws = {"out": cp.full(n, identity, dtype=rtype), "claimed": cp.zeros(n, dtype=cp.int32),
               "dirty": False}
-        _workspaces[key] = ws
+        mine[key] = ws
     return ws
 
 
