@@ -74,6 +74,8 @@ from semiring import gemm as _gemm
 from semiring import gemm_accumulate as _gemm_accumulate
 from semiring import spmm as _spmm
 
+from semiring.backend.gpu import prep as _gprep
+
 from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
                    _weight_type)
 
@@ -145,6 +147,17 @@ FW_SKIP_CROSS = True
 #: either way; 1024 by sub-tiles 83.3 %).
 CLOSURE_SUB = 256
 
+#: With lookahead on the GPU, phase 3's rest of a round (outside both crosses) is split by
+#: rows over this many streams ("rest lanes"), each lane's part one launch: the launches of
+#: different lanes overlap, so one launch's last, partial wave and the next one's first are
+#: filled by the other lane's blocks instead of idling SMs (a launch of phase 3's shape costs
+#: 0.2 ms beyond its k loop on an H200, session 13: ~7 ms of n = 16384's 32 rounds). 1: the
+#: rest as one launch on the caller's stream.
+FW_REST_LANES = 2
+#: The rest lanes' row boundaries fall on multiples of this: the kernel's row tile (BM =
+#: 128) divides it, so a part's skipped band still starts on a tile boundary (one launch).
+FW_LANE_ALIGN = 256
+
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
 AUTO_SPARSE_DENSITY = 1 / 256
 #: ... and more than this many vertices (below, Floyd–Warshall is a handful of launches).
@@ -206,14 +219,7 @@ def _prepare(A, op: str):
                 raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
             # float weights need no bounds (only integer work types are sized by them)
             return A, A.shape[0], dev, out_type, (0, 0)
-        # the edges' (lo, hi) by masked reductions: no compaction of the n² entries
-        big = _t_max(out_type)
-        # "no edge" is the type's maximum: the smallest entry is the smallest weight (or
-        # "no edge" itself when there is none)
-        lo = a.min().item() if a.size else big
-        if lo == big:
-            return A, A.shape[0], dev, out_type, (0, 0)
-        hi = xp.where(a != big, a, lo).max().item()
+        lo, hi = _bounds(a, _t_max(out_type), xp)
         return A, A.shape[0], dev, out_type, (lo, hi)
     M = as_matrix(A, op=op, arg="A", square=True)
     out_type = _weight_type(M.dtype)
@@ -224,6 +230,23 @@ def _prepare(A, op: str):
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
     return M, M.nrows, M.device, out_type, (facts["min"], facts["max"])
+
+
+def _bounds(a, big, xp):
+    """(smallest, largest) edge weight of a dense integer array whose "no edge" is ``big``
+    (the type's maximum), (0, 0) without edges. On the GPU one grid-wide pass of ours
+    (``prep.dense_bounds``: CuPy's masked reduction cost a temporary and passes over n²
+    entries); else the smallest entry (``big`` itself when there is no edge) and the
+    largest entry below ``big``."""
+    if not a.size:
+        return 0, 0
+    got = _gprep.dense_bounds(a, big) if xp is not np else None
+    if got is None:
+        lo = a.min().item()
+        hi = xp.where(a != big, a, lo).max().item() if lo != big else lo
+    else:
+        lo, hi = got
+    return (0, 0) if lo == big else (lo, hi)
 
 
 def _sum_bound(n: int, bounds) -> int:
@@ -254,6 +277,10 @@ def _dense_of_u16(G, n: int, out_type, xp):
     the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
     W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
+    if xp is not np:  # one pass of ours (prep.u16_pack) where the layout allows
+        D = _gprep.u16_pack(W, npad)
+        if D is not None:
+            return D
     D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
     d = xp.arange(npad)
@@ -272,6 +299,12 @@ def _dense_of(G, n: int, work, xp):
             D[r, c] = vals if stride else vals[0]
     else:
         src = G.astype(_weight_type(G.dtype), copy=False)
+        if xp is not np and src.dtype == work and work.kind == "f":
+            # the copy and the diagonal in one pass of ours (prep.dense_d0; NaN weights
+            # were refused by _prepare)
+            got = _gprep.dense_d0(src)
+            if got is not None:
+                return got[0]
         D = src.astype(work)  # a copy: the input is never modified
         if src.dtype != work and work.kind != "f":  # int32 "no edge" becomes int64's
             D[src == _t_max(src.dtype)] = inf
@@ -424,30 +457,53 @@ def _relax_outside(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_c
 
 
 class _Lanes:
-    """Where the lookahead's pivot work runs. GPU: the caller's current stream ("main") and
-    a second, non-blocking stream ("side": no implicit ordering with the legacy default
-    stream, only the events below), at the highest priority so that its small products take
-    SMs ahead of phase 3's queued blocks (they are on the critical path). CPU: in order."""
+    """Where the lookahead's work runs. GPU: the caller's current stream ("main"), a second,
+    non-blocking stream ("side": no implicit ordering with the legacy default stream, only
+    the events below) at the highest priority so that its small products take SMs ahead of
+    phase 3's queued blocks (they are on the critical path), and ``rest`` lanes for phase
+    3's rest of a round: main and ``rest − 1`` more non-blocking streams. CPU: in order."""
 
-    def __init__(self, device: str):
+    def __init__(self, device: str, rest: int = 1):
         self.cp = sr.array_module("gpu") if device == "gpu" else None
+        self.rest = max(1, int(rest))
         if self.cp is not None:
             self.main = self.cp.cuda.get_current_stream()
             self.side = _side_stream(self.cp)
+            self.lanes = [self.main] + [_side_stream(self.cp, i) for i in range(1, self.rest)]
 
     def fork(self):
-        """The side stream's next work waits for the main stream's work so far."""
+        """The side stream's next work waits for every rest lane's work so far."""
         if self.cp is not None:
-            self.side.wait_event(self.main.record())
+            for s in self.lanes:
+                self.side.wait_event(s.record())
 
     def join(self):
-        """The main stream's next work waits for the side stream's work so far."""
+        """Every rest lane's next work waits for the side stream's work so far."""
         if self.cp is not None:
-            self.main.wait_event(self.side.record())
+            ev = self.side.record()
+            for s in self.lanes:
+                s.wait_event(ev)
+
+    def start(self):
+        """The other rest lanes' next work waits for the main stream's work so far."""
+        if self.cp is not None and self.rest > 1:
+            ev = self.main.record()
+            for s in self.lanes[1:]:
+                s.wait_event(ev)
+
+    def gather(self):
+        """The main stream's next work waits for the other rest lanes' work so far."""
+        if self.cp is not None:
+            for s in self.lanes[1:]:
+                self.main.wait_event(s.record())
 
     def on_side(self):
         """Context: CuPy's kernels, copies and allocations of the block go to the side."""
         return self.side if self.cp is not None else contextlib.nullcontext()
+
+    def on_rest(self, i: int):
+        """Context: the same on rest lane ``i`` (0: the main stream)."""
+        return self.lanes[i] if self.cp is not None and i else contextlib.nullcontext()
 
 
 #: The lookahead streams of the calling thread, by device (thread-local: two threads' runs
@@ -460,15 +516,48 @@ _SIDE_STREAMS = threading.local()
 _TOP_PRIORITY = -100
 
 
-def _side_stream(cp):
-    """One lookahead stream per device and thread, made once: its arena of CuPy's memory pool
-    is reused from run to run instead of left behind with a stream made per call."""
+def _side_stream(cp, lane: int = 0):
+    """One lookahead stream per device, thread and lane (0: the side stream, at the top
+    priority; i > 0: rest lane i, at the default one), made once: its arena of CuPy's
+    memory pool is reused from run to run instead of left behind with a stream made per
+    call."""
     streams = _SIDE_STREAMS.__dict__.setdefault("by_device", {})
-    dev = cp.cuda.runtime.getDevice()
-    s = streams.get(dev)
+    key = (cp.cuda.runtime.getDevice(), lane)
+    s = streams.get(key)
     if s is None:
-        s = streams[dev] = cp.cuda.Stream(non_blocking=True, priority=_TOP_PRIORITY)
+        s = streams[key] = cp.cuda.Stream(non_blocking=True,
+                                          priority=_TOP_PRIORITY if lane == 0 else 0)
     return s
+
+
+def _lane_rows(n: int, lanes: int):
+    """The rest lanes' row spans [p0, p1) of 0..n: ``lanes`` near-equal parts, the
+    boundaries rounded to multiples of FW_LANE_ALIGN (fewer parts when n is too small for
+    that). The same in every round: a lane's rows are its own, so its stream orders their
+    writes from round to round (the join orders a lane after the side only)."""
+    cuts = [0]
+    for i in range(1, lanes):
+        row = int(round(i * n / lanes / FW_LANE_ALIGN)) * FW_LANE_ALIGN
+        if cuts[-1] < row < n:
+            cuts.append(row)
+    cuts.append(n)
+    return list(zip(cuts, cuts[1:]))
+
+
+def _relax_rest(D, C, R, band, lanes, srg, work, bound):
+    """Phase 3 on D outside ``band`` (rows and columns), the rows split over the rest lanes
+    (FW_REST_LANES, :func:`_lane_rows`): each part one launch on its lane."""
+    n = D.shape[0]
+    for i, (p0, p1) in enumerate(_lane_rows(n, lanes.rest)):
+        rows = band
+        if band is not None:
+            rows = (max(band[0], p0), min(band[1], p1))
+            if rows[0] >= rows[1]:
+                rows = None
+            elif rows == (p0, p1):  # every row of the part is in the band
+                continue
+        with lanes.on_rest(i):
+            _relax_outside(D, C, R, (p0, p1), (0, n), srg, work, bound, rows, band)
 
 
 def _rounds(n: int, tile: int, lookahead: bool):
@@ -516,13 +605,13 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
                            own(k0, k1), own(k0, k1))
             bar.update()
         return D
-    lanes = _Lanes(sr.device_of(D))
+    lanes = _Lanes(sr.device_of(D), FW_REST_LANES)
     R, C = _pivot(D, *rounds[0], srg, work, bound)
+    lanes.start()
     for r in range(len(rounds)):
         k0, k1 = rounds[r]
         if r + 1 == len(rounds):  # the last round: nothing to look ahead to
-            _relax_outside(D, C, R, everything, everything, srg, work, bound,
-                           own(k0, k1), own(k0, k1))
+            _relax_rest(D, C, R, own(k0, k1), lanes, srg, work, bound)
             bar.update()
             break
         a, b = rounds[r + 1]  # a == k1: both crosses together are the band [lo, b)
@@ -533,7 +622,8 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
             # outside the rows of both crosses
             _relax_outside(D, C, R, (a, b), everything, srg, work, bound, None, own(k0, k1))
             _relax_outside(D, C, R, everything, (a, b), srg, work, bound, (lo, b), None)
-        if not FW_CROSS_SIDE:
+        if not FW_CROSS_SIDE:  # on the main stream, after round r − 1's rest on every lane
+            lanes.gather()
             cross()
         # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
         lanes.fork()
@@ -541,8 +631,8 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
             if FW_CROSS_SIDE:  # after round r − 1's rest (the fork), beside round r's
                 cross()
             R_next, C_next = _pivot(D, a, b, srg, work, bound)
-        # ... while phase 3 of round r relaxes the rest of D on the main stream
-        _relax_outside(D, C, R, everything, everything, srg, work, bound, (lo, b), (lo, b))
+        # ... while phase 3 of round r relaxes the rest of D on the rest lanes
+        _relax_rest(D, C, R, (lo, b), lanes, srg, work, bound)
         lanes.join()
         # Round r's panels are dropped only now: their memory (from the side's arena of
         # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
@@ -550,8 +640,10 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
         R, C = R_next, C_next
         bar.update()
     # The last panels come from the side's arena too, and a later run may use another main
-    # stream: the side's next work waits for this run's last readers.
+    # stream: the side's next work waits for this run's last readers; the caller's stream
+    # (main) waits for the other rest lanes.
     lanes.fork()
+    lanes.gather()
     return D
 
 
@@ -922,6 +1014,10 @@ def _finish(op, D, work, out_type, xp):
     if work == out_type:
         return D
     if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
+        out = _gprep.u16_unpack(D, D.shape[0], out_type, _t_max(out_type)) if xp is not np \
+            else None
+        if out is not None:
+            return out
         return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
                         D).astype(out_type, copy=False)
     inf = _t_max(work)

@@ -921,50 +921,78 @@ def test_fw_lookahead_int32_limits(device, monkeypatch):
         np.testing.assert_array_equal(_as_float(d, np.int32), ref)
 
 
+@pytest.mark.parametrize("rest", [1, 2, 3])
 @pytest.mark.parametrize("cross_side", [False, True])
 @pytest.mark.parametrize("one_launch", [True, False])
-def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
-    """The lookahead's schedule (CPU, recorded with vector clocks on the two lanes): every
-    round's relaxations cover D but the round's own cross; round r + 1's pivot work (its
-    cross, read and written) follows round r's relaxations of that cross and precedes every
-    relaxation of round r + 1; and no two operations left unordered by the events touch a
-    common entry of D. The next cross relaxed on the main lane or on the side
-    (FW_CROSS_SIDE)."""
+def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side, rest):
+    """The lookahead's schedule (CPU, recorded with vector clocks on every lane: main, side
+    and the other rest lanes of FW_REST_LANES): every round's relaxations cover D but the
+    round's own cross; round r + 1's pivot work (its cross, read and written) follows round
+    r's relaxations of that cross and precedes every relaxation of round r + 1; and no two
+    operations left unordered by the events touch a common entry of D; the caller's stream
+    ends after everything. The next cross relaxed on the main lane or on the side
+    (FW_CROSS_SIDE); the rest of a round split over 1-3 lanes."""
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one_launch)
     monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", cross_side)
+    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", rest)
+    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", 1)
     n, tile = 4 * TILE_TEST + 3, TILE_TEST
     rng = np.random.default_rng(2)
     rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
     D0 = apsp_mod._dense_of(sr.Matrix.from_coo(rows, cols, w, nrows=n, ncols=n,
                                                device="cpu"), n, np.dtype(np.float64), np)
     ops = []  # (kind, round, lane, clock, footprint)
+    names = ["main", "side"] + [f"rest{i}" for i in range(1, rest)]
 
     class Lanes:
-        def __init__(self, device):
-            self.lane, self.vc = "main", {"main": [0, 0], "side": [0, 0]}
+        def __init__(self, device, k=1):
+            assert k == rest
+            self.rest = k
+            self.lane, self.vc = "main", {x: [0] * len(names) for x in names}
 
         def _tick(self):
-            i = 0 if self.lane == "main" else 1
-            self.vc[self.lane][i] += 1
+            self.vc[self.lane][names.index(self.lane)] += 1
             return tuple(self.vc[self.lane])
 
+        def _wait(self, waiter, on):
+            self.vc[waiter] = [max(a, b) for a, b in zip(self.vc[waiter], self.vc[on])]
+
+        def _rest_names(self):
+            return ["main"] + names[2:]
+
         def fork(self):
-            self.vc["side"] = [max(a, b) for a, b in zip(self.vc["side"], self.vc["main"])]
+            for x in self._rest_names():
+                self._wait("side", x)
 
         def join(self):
-            self.vc["main"] = [max(a, b) for a, b in zip(self.vc["main"], self.vc["side"])]
+            for x in self._rest_names():
+                self._wait(x, "side")
 
-        def on_side(self):
+        def start(self):
+            for x in names[2:]:
+                self._wait(x, "main")
+
+        def gather(self):
+            for x in names[2:]:
+                self._wait("main", x)
+
+        def _on(self, name):
             lanes = self
 
             class Ctx:
                 def __enter__(self):
-                    lanes.lane = "side"
+                    lanes.lane = name
 
                 def __exit__(self, *exc):
                     lanes.lane = "main"
 
             return Ctx()
+
+        def on_side(self):
+            return self._on("side")
+
+        def on_rest(self, i):
+            return self._on(self._rest_names()[i])
 
     lanes = []
     real_pivot, real_relax = apsp_mod._pivot, apsp_mod._relax
@@ -988,8 +1016,8 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
             foot[:, cls[0] + skip_cols[0]:cls[0] + skip_cols[1]] = False
         ops.append(("relax", panels[id(C)], lanes[0].lane, lanes[0]._tick(), foot))
 
-    def make_lanes(device):
-        lanes.append(Lanes(device))
+    def make_lanes(device, k=1):
+        lanes.append(Lanes(device, k))
         return lanes[0]
 
     monkeypatch.setattr(apsp_mod, "_Lanes", make_lanes)
@@ -1024,6 +1052,10 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
         for y in ops[i + 1:]:
             if not before(x, y) and not before(y, x):
                 assert not (x[4] & y[4]).any(), (x[:3], y[:3])
+    end = lanes[0].vc["main"]  # the caller's stream at the end has seen every operation
+    assert all(all(a <= b for a, b in zip(o[3], end)) for o in ops)
+    if rest > 1:  # the rest of some round ran on another lane beside main
+        assert {o[2] for o in ops if o[0] == "relax"} >= {"main", "rest1"}
 
 
 @given(g=graphs(negative=True), look=st.booleans(), tile=st.sampled_from([3, 5, 8]),
@@ -1294,3 +1326,49 @@ def test_fw_u16_production_tile(device, look, monkeypatch):
     d = algorithms.apsp(A, "floyd_warshall", tile=tile)
     assert calls and d.dtype == np.int32
     np.testing.assert_array_equal(_as_float(d, np.int32), _scipy(n, rows, cols, w)[1])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_fw_setup_bounds_pack_unpack(device, dtype):
+    """The packed path's setup (on the GPU prep.cu's grid-wide kernels, on the CPU NumPy)
+    against NumPy's reference on awkward dense inputs: weights at the type's limits,
+    "no edge" (the type's maximum) everywhere or nowhere, negative weights, self-loops,
+    row-pitched views; the packing at and beyond the packed infinity, its padding and
+    diagonal; the result's infinity in the caller's type (float64: a bool input's)."""
+    xp = np if device == "cpu" else __import__("cupy")
+    big, low = np.iinfo(dtype).max, np.iinfo(dtype).min
+    rng = np.random.default_rng(21)
+    inf16 = sr.dense.U16_INF
+    for n, fill in ((1, None), (5, big), (37, None), (300, None)):
+        base = rng.integers(-1000, 40000, (n, n + 7)).astype(dtype)
+        base[rng.random((n, n + 7)) < 0.3] = big
+        if fill is not None:
+            base[:] = fill
+        if n > 4:
+            base[0, 1], base[1, 2], base[2, 3], base[3, 3] = big - 1, low, 0, 7
+        dev_base = xp.asarray(base)
+        for view, a in ((base[:, :n], dev_base[:, :n]), (base[:, 3:3 + n], dev_base[:, 3:3 + n]),
+                        (np.ascontiguousarray(base[:, :n]), xp.ascontiguousarray(dev_base[:, :n]))):
+            edges = view[view != big]
+            want = (0, 0) if edges.size == 0 else (int(view.min()), int(edges.max()))
+            assert apsp_mod._bounds(a, big, xp) == want
+            # the packing: min(w, U16_INF) (callers only pack non-negative weights)
+            nonneg = xp.maximum(a, 0) if device == "gpu" else np.maximum(view, 0)
+            D = to_host(apsp_mod._dense_of_u16(nonneg, n, np.dtype(dtype), xp))
+            npad = -(-n // apsp_mod.U16_PAD) * apsp_mod.U16_PAD
+            ref = np.full((npad, npad), inf16, np.uint16)
+            ref[:n, :n] = np.minimum(np.maximum(view, 0), inf16)
+            np.fill_diagonal(ref, 0)
+            assert D.dtype == np.uint16 and D.shape == (npad, npad)
+            np.testing.assert_array_equal(D, ref)
+    # the result: U16_INF (and only it) becomes the caller's infinity, from a padded view
+    U = rng.integers(0, inf16 + 1, (13, 16)).astype(np.uint16)
+    U[rng.random(U.shape) < 0.3] = inf16
+    for out_type, inf in ((dtype, big), (np.float64, np.inf)):
+        Ud = xp.asarray(U)[:13, :13] if device == "gpu" else U[:13, :13]
+        got = to_host(apsp_mod._finish("apsp", Ud, np.dtype(np.uint16), np.dtype(out_type),
+                                       xp))
+        ref = U[:13, :13].astype(out_type)
+        ref[U[:13, :13] == inf16] = inf
+        assert got.dtype == np.dtype(out_type)
+        np.testing.assert_array_equal(got, ref)
