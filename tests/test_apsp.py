@@ -1372,3 +1372,28 @@ def test_fw_setup_bounds_pack_unpack(device, dtype):
         ref[U[:13, :13] == inf16] = inf
         assert got.dtype == np.dtype(out_type)
         np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fw_setup_float_d0(device, dtype):
+    """Floyd–Warshall's float D0 (on the GPU prep.cu's one-pass copy): a copy of a (row-
+    pitched) view with min(w_ii, 0) on the diagonal (a negative self-loop kept, a positive
+    one and inf dropped to 0), the input untouched."""
+    xp = np if device == "cpu" else __import__("cupy")
+    rng = np.random.default_rng(4)
+    for n in (1, 6, 131):
+        base = rng.uniform(-5, 5, (n, n + 5)).astype(dtype)
+        base[rng.random(base.shape) < 0.3] = np.inf
+        base[0, 0] = np.inf
+        if n > 2:
+            base[1, 1], base[2, 2] = -2.5, 3.0
+        dev = xp.asarray(base)
+        for view, a in ((base[:, :n], dev[:, :n]), (base[:, 5:], dev[:, 5:])):
+            before = to_host(a).copy()
+            D = apsp_mod._dense_of(a, n, np.dtype(dtype), xp)
+            ref = view.copy()
+            d = np.arange(n)
+            ref[d, d] = np.minimum(ref[d, d], 0)
+            assert D.dtype == np.dtype(dtype) and D.shape == (n, n)
+            np.testing.assert_array_equal(to_host(D), ref)
+            np.testing.assert_array_equal(to_host(a), before)
