@@ -18,7 +18,9 @@
   dense semiring GEMM (``semiring.gemm``) on copies of the panels, phase 3 accumulating
   into D in place. With ``FW_LOOKAHEAD`` (the lookahead of blocked dense
   factorizations such as LU) phases 1–2 of round k + 1 overlap phase 3 of round k on a
-  second CUDA stream: phase 3 relaxes round k + 1's pivot rows and columns first.
+  second CUDA stream: phase 3 relaxes round k + 1's pivot rows and columns first; the rest
+  of phase 3 is split by rows over ``FW_REST_LANES`` streams, so that one launch's tail
+  overlaps another's.
 - ``"batched_sssp"``: for sparse graphs, Bellman–Ford from many sources at once: the distance
   matrix D (n × s, one column per source) relaxed by SpMM, D = min(D, Aᵀ min.+ D), until a
   round changes nothing (at most n rounds; a change in round n proves a negative cycle).
@@ -585,6 +587,10 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     overwrites a newer phase-2 value). Round r + 1's phase 3 waits for both. With
     ``FW_CROSS_SIDE`` the cross's relaxation runs on the side stream too, ahead of the pivot
     work, once round r − 1's rest is done: beside round r's rest instead of before it.
+    The rest runs on ``FW_REST_LANES`` streams, each a fixed band of rows (the main stream
+    the first): a lane orders its own rows from round to round, the side waits for every
+    lane (fork), every lane for the side (join), and the caller's stream for every lane at
+    the end.
     Every entry ends with the same minimum of the same sums as without lookahead: the
     results are identical.
     """

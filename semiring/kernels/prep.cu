@@ -1,5 +1,6 @@
 // Host-side steps of the first call done by kernels of ours: the GPU transpose's keys and
-// gather, the SpMV pull schedule's bins, and the weight checks of the device loops. Each was a
+// gather, the SpMV pull schedule's bins, and the weight checks of the device loops (and, at
+// the end, Floyd–Warshall's dense setup). Each was a
 // chain of CuPy element-wise, scan and reduction kernels (diff, astype, repeat, cumsum,
 // bincount, where, any, boolean setitem), compiled by NVRTC one by one on a fresh kernel
 // cache (0.1-0.2 s each, 2.5 s for a CUB reduction); these compile as programs of this file,

@@ -1,5 +1,8 @@
 """GPU preparation steps of a first call (``kernels/prep.cu``): the transpose of a CSR, the
-SpMV pull schedule's bins, the device loops' weight check. Each replaces a chain of CuPy
+SpMV pull schedule's bins, the device loops' weight check; and Floyd–Warshall's dense setup
+(``algorithms.apsp``: the integer weights' bounds, the packed path's D0 and its result in
+the caller's type, the float D0), one grid-wide pass each where CuPy's reductions to one
+value ran in a single block and its expressions made n² temporaries. Each replaces a chain of CuPy
 element-wise / scan / reduction kernels, which NVRTC compiles one by one on a fresh kernel
 cache (0.1-0.2 s each, about 2.5 s for a CUB reduction: bench/probes/probe_first_call.py),
 by one or two kernels of ours, compiled on the loader's prefetch threads at once; the sorts
