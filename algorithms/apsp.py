@@ -200,9 +200,10 @@ min_plus_sat = sr.min_plus_sat
 
 # ------------------------------------------------------------------------------ input
 
-def _prepare(A, op: str):
+def _prepare(A, op: str, check_nan: bool = True):
     """(graph, n, device, out_type, weight bounds (lo, hi)); graph is a Matrix or a dense
-    array (square, supported type, no NaN)."""
+    array (square, supported type, no NaN; with ``check_nan=False`` a float array's NaN check
+    is the caller's: :func:`_refuse_nan`, or :func:`_dense_of` with ``nan_op``)."""
     if isinstance(A, np.ndarray) or sr.is_gpu_array(A):
         dev = sr.device_of(A)
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
@@ -216,9 +217,8 @@ def _prepare(A, op: str):
             return xp.where(A, 1.0, xp.inf), A.shape[0], dev, out_type, (0, 1)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
-            # max propagates NaN (NumPy and CuPy alike): one pass, no n² mask
-            if a.size and bool(xp.isnan(a.max())):
-                raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
+            if check_nan:
+                _refuse_nan(a, op, xp)
             # float weights need no bounds (only integer work types are sized by them)
             return A, A.shape[0], dev, out_type, (0, 0)
         lo, hi = _bounds(a, _t_max(out_type), xp)
@@ -232,6 +232,13 @@ def _prepare(A, op: str):
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
     return M, M.nrows, M.device, out_type, (facts["min"], facts["max"])
+
+
+def _refuse_nan(a, op: str, xp):
+    """InvalidValue when the float array ``a`` holds a NaN."""
+    # max propagates NaN (NumPy and CuPy alike): one pass, no n² mask
+    if a.size and bool(xp.isnan(a.max())):
+        raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
 
 
 def _bounds(a, big, xp):
@@ -290,8 +297,10 @@ def _dense_of_u16(G, n: int, out_type, xp):
     return D
 
 
-def _dense_of(G, n: int, work, xp):
-    """D0: the edge weights in ``work`` (infinity where no edge), diagonal min(0, self-loop)."""
+def _dense_of(G, n: int, work, xp, nan_op=None):
+    """D0: the edge weights in ``work`` (infinity where no edge), diagonal min(0, self-loop).
+    ``nan_op``: a dense float G's NaN check is done here (InvalidValue naming the op), in
+    the same pass as the copy on the GPU (prep.dense_d0)."""
     inf = _t_max(work)
     if isinstance(G, Matrix):
         D = xp.full((n, n), inf, dtype=work)
@@ -302,11 +311,15 @@ def _dense_of(G, n: int, work, xp):
     else:
         src = G.astype(_weight_type(G.dtype), copy=False)
         if xp is not np and src.dtype == work and work.kind == "f":
-            # the copy and the diagonal in one pass of ours (prep.dense_d0; NaN weights
-            # were refused by _prepare)
+            # the copy, the diagonal and the NaN count in one pass of ours (prep.dense_d0)
             got = _gprep.dense_d0(src)
             if got is not None:
+                if nan_op is not None and got[1]:
+                    raise InvalidValue(f"{nan_op}: A has NaN weights; shortest paths are "
+                                       f"undefined")
                 return got[0]
+        if nan_op is not None and src.dtype.kind == "f":
+            _refuse_nan(src, nan_op, xp)
         D = src.astype(work)  # a copy: the input is never modified
         if src.dtype != work and work.kind != "f":  # int32 "no edge" becomes int64's
             D[src == _t_max(src.dtype)] = inf
@@ -931,7 +944,16 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                                f"method={method!r}")
     # bool input: an adjacency matrix (or explicit False entries as zero-weight edges)
     unweighted = getattr(A, "dtype", None) == np.bool_
-    G, n, device, out_type, bounds = _prepare(A, op)
+    # a dense float array on the GPU: the NaN check joins D0's copy (one pass less) where
+    # the run makes one; every other path checks first (nan_check)
+    defer_nan = (sr.is_gpu_array(A) and getattr(A, "ndim", 0) == 2
+                 and np.dtype(A.dtype).kind == "f")
+    G, n, device, out_type, bounds = _prepare(A, op, check_nan=not defer_nan)
+
+    def nan_check():
+        if defer_nan:
+            _refuse_nan(G, op, sr.array_module(device))
+
     work = _work_type(op, out_type, n, bounds)
     tile_given = tile
     if tile is None:
@@ -951,6 +973,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         budget, what = _device_budget(device, memory_budget)
         need = _in_memory_need(n, work, out_type, tile, predecessors)
         if budget is not None and need > budget:
+            nan_check()
             if predecessors:
                 raise OutOfMemory(
                     f"{op}: predecessors=True needs D, its workspace and pred on the device "
@@ -962,6 +985,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                                                         int(tile), budget, progress, op,
                                                         what=what, bound=bound)
     if method == "batched_sssp":
+        nan_check()
         M = _edges_of(G, n, work, xp)
         rounds_guess = max(1, int(math.log2(max(n, 2))) * 2)
         expected = rounds_guess * n * max(M.nvals, 1) / _rate(device, work, "spmm")
@@ -977,7 +1001,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             tile = tile_given or (_gpu_tile(TILE_U16, n) if device == "gpu" else TILE_CPU)
             D = _dense_of_u16(G, n, out_type, xp)
         else:
-            D = _dense_of(G, n, work, xp)
+            D = _dense_of(G, n, work, xp, nan_op=op if defer_nan else None)
         if method == "squaring":
             expected = float(n) ** 3 * _steps(n) / _rate(device, work)
             bar = _bar(progress, expected, _steps(n), op)

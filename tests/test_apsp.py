@@ -283,6 +283,14 @@ def test_errors(device):
         bad = np.array([[0, np.inf, 1], [-np.inf, 0, np.nan], [2, 3, 0]], dtype=dt)
         with pytest.raises(ValueError, match="NaN"):
             algorithms.apsp(_to_dev(device, bad))
+        # every method, a streamed run, predecessors (the GPU checks a dense float array
+        # in D0's copy where a run makes one, first on every other path)
+        for method, kw in (("floyd_warshall", {}), ("squaring", {}), ("batched_sssp", {}),
+                           ("floyd_warshall", {"memory_budget": 170}),
+                           ("floyd_warshall", {"predecessors": True}),
+                           ("auto", {"memory_budget": 170, "predecessors": True})):
+            with pytest.raises(ValueError, match="NaN"):
+                algorithms.apsp(_to_dev(device, bad), method, **kw)
     assert algorithms.apsp(_to_dev(device, np.zeros((0, 0), np.float32))).shape == (0, 0)
     with pytest.raises(ValueError, match="tile"):
         algorithms.apsp(np.zeros((2, 2)), tile=0)
