@@ -249,7 +249,10 @@ def _bounds(a, big, xp):
     largest entry below ``big``."""
     if not a.size:
         return 0, 0
-    got = _gprep.dense_bounds(a, big) if xp is not np else None
+    got = None
+    if xp is not np:
+        _gprep.prefetch_u16(a.dtype)  # the packed path's kernels, should the bounds allow it
+        got = _gprep.dense_bounds(a, big)
     if got is None:
         lo = a.min().item()
         hi = xp.where(a != big, a, lo).max().item() if lo != big else lo

@@ -102,6 +102,10 @@ class _NoPrep:
 
     u16_pack = u16_unpack = dense_d0 = dense_bounds
 
+    @staticmethod
+    def prefetch_u16(*a):
+        pass
+
 
 _REAL_PREP = apsp_mod._gprep
 RESULTS = []

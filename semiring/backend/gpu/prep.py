@@ -161,6 +161,14 @@ def _row_grid(rows: int) -> tuple:
     return (max(1, min(rows, kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM)),)
 
 
+def prefetch_u16(out_type) -> None:
+    """Start compiling the packed path's D0 and result kernels for ``out_type`` (while the
+    bounds decide whether the path runs at all)."""
+    C = U16_TYPES.get(np.dtype(out_type))
+    if C is not None:
+        prefetch(f"u16_pack<{C}>", f"u16_unpack<{C}>")
+
+
 def dense_bounds(a, big: int):
     """(min over every entry, max over the entries != ``big``) of a 2-D int32 / int64 array
     with contiguous rows, in one grid-wide pass and one sync (the second is the type's lowest
