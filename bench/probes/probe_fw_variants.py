@@ -3,10 +3,11 @@
 session-8 defaults:
 
     PYTHONPATH=. python3 bench/probes/probe_fw_variants.py [n ...] [--json FILE] [--quick]
-        [--no-launches] [--product] [--int32-check] [--setup] [--u16-first]
+        [--no-launches] [--product] [--int32-check] [--setup] [--u16-first] [--no-s8]
         [--f32 "label:TILE=1024,CLOSURE_SUB=256,tiling=BK32" ...] [--u16 ...]
 
-(n defaults to 16384; --f32 / --u16 replace the built-in variants after session 8's;
+(n defaults to 16384; --f32 / --u16 replace the built-in variants after session 8's, which
+--no-s8 leaves out too, the first given one then the reference;
 --product adds the square products D ⊗ D (K = n), --int32-check the int32 path on the
 packed path's graph, which must give the same distances; --setup times each setup step of
 the packed and float32 paths, session 13's CuPy code against prep.cu's kernels; a variant's
@@ -250,7 +251,8 @@ def setup_steps(W, Af, n):
             bounds = apsp_mod._prepare(W, "apsp")[4]
             print(f"  setup steps ({label}): {out} pack equals CuPy's: {same}, bounds {bounds}",
                   flush=True)
-            record(kind="setup", label=label, pack_same=same, bounds=str(bounds), **out)
+            record(kind="setup", label=label, pack_same=same, weight_bounds=str(bounds),
+                   **{f"{k} ms": v for k, v in out.items()})
             del U
         finally:
             apsp_mod._gprep = _REAL_PREP
@@ -412,10 +414,11 @@ if __name__ == "__main__":
         return out
     JSON_PATH = (take("--json") or [None])[-1]
     f32, u16 = take("--f32"), take("--u16")
+    keep = 0 if "--no-s8" in args else 1  # the reference: session 8's schedule, or the first given
     if f32:  # session 8's schedule first, then the given ones
-        F32_VARIANTS[:] = F32_VARIANTS[:1] + [parse_spec(x) for x in f32]
+        F32_VARIANTS[:] = F32_VARIANTS[:keep] + [parse_spec(x) for x in f32]
     if u16:
-        U16_VARIANTS[:] = U16_VARIANTS[:1] + [parse_spec(x) for x in u16]
+        U16_VARIANTS[:] = U16_VARIANTS[:keep] + [parse_spec(x) for x in u16]
     LAUNCHES = "--no-launches" not in args
     PRODUCT, INT32_CHECK = "--product" in args, "--int32-check" in args
     SETUP, U16_FIRST = "--setup" in args, "--u16-first" in args
