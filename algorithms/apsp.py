@@ -155,7 +155,7 @@ CLOSURE_SUB = 256
 #: filled by the other lane's blocks instead of idling SMs (a launch of phase 3's shape costs
 #: 0.2 ms beyond its k loop on an H200, session 13: ~7 ms of n = 16384's 32 rounds). 1: the
 #: rest as one launch on the caller's stream.
-FW_REST_LANES = 2
+FW_REST_LANES = 1
 #: The rest lanes' row boundaries fall on multiples of this: the kernel's row tile (BM =
 #: 128) divides it, so a part's skipped band still starts on a tile boundary (one launch).
 FW_LANE_ALIGN = 256
@@ -704,6 +704,8 @@ def _check_diagonal(op: str, diag, xp):
     Which of them a method finds depends on how far it went before it stopped (squaring
     stops after the products that changed something; Floyd–Warshall closes every pivot), so
     the set is "found", not "all"."""
+    if not bool((diag < 0).any()):  # one reduction and sync in the usual case
+        return
     neg = xp.flatnonzero(diag < 0)
     if neg.size:
         verts = sr.to_device(neg, "cpu")

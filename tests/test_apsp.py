@@ -1068,15 +1068,18 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side, rest):
 
 @given(g=graphs(negative=True), look=st.booleans(), tile=st.sampled_from([3, 5, 8]),
        sub=st.sampled_from([1, 2, 3]), skip=st.booleans(), first=st.sampled_from([0, 1, 2]),
-       side=st.booleans())
+       side=st.booleans(), lanes=st.sampled_from([1, 2, 3]))
 def test_fw_closure_by_sub_tiles_and_own_cross(device, g, look, tile, sub, skip, first, side,
-                                               monkeypatch):
+                                               lanes, monkeypatch):
     """Phase 1 by blocked Floyd–Warshall over sub-tiles (CLOSURE_SUB below the tile), phase
     3 with or without the round's own cross (FW_SKIP_CROSS), a smaller first round
-    (FW_FIRST_TILE), the next cross on the side (FW_CROSS_SIDE): SciPy's distances, and the
-    work matrix bit for bit equal to squaring with the whole phase 3 and equal rounds without
-    lookahead (negative weights, no negative cycle; exact sums)."""
+    (FW_FIRST_TILE), the next cross on the side (FW_CROSS_SIDE), the rest over 1-3 streams
+    (FW_REST_LANES): SciPy's distances, and the work matrix bit for bit equal to squaring
+    with the whole phase 3 and equal rounds without lookahead (negative weights, no
+    negative cycle; exact sums)."""
     n, rows, cols, w, dtype = g
+    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", lanes)
+    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", 2)
     _, ref = _scipy(n, rows, cols, w)
     A = _build(n, rows, cols, w, dtype, device, "dense")
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
