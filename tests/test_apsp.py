@@ -1235,13 +1235,17 @@ def _spy_u16(monkeypatch):
        dtype=st.sampled_from([np.int32, np.int64]), kind=st.sampled_from(["matrix", "dense"]),
        density=st.sampled_from([0.0, 0.1, 0.3, 1.0]), wmax=st.sampled_from([0, 1, 7, 300]),
        look=st.booleans(), one=st.booleans(), want_pred=st.booleans(),
-       sub=st.sampled_from([256, 2, 3]), seed=st.integers(0, 2**32 - 1))
+       sub=st.sampled_from([256, 2, 3]), seed=st.integers(0, 2**32 - 1),
+       lanes=st.sampled_from([1, 2]))
 def test_fw_u16_vs_scipy(device, n, dtype, kind, density, wmax, look, one, want_pred, sub,
-                         seed, monkeypatch):
+                         seed, lanes, monkeypatch):
     """Small non-negative integer weights (zero weights, unreachable pairs, self-loops,
     explicit zeros in a Matrix) take the packed 16-bit path, several rounds, lookahead and
-    the one-launch phase 3 on and off, phase 1 by squaring or by sub-tiles (CLOSURE_SUB):
-    the distances equal SciPy's in the caller's type."""
+    the one-launch phase 3 on and off, phase 1 by squaring or by sub-tiles (CLOSURE_SUB),
+    the rest on one or two streams (FW_REST_LANES): the distances equal SciPy's in the
+    caller's type."""
+    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", lanes)
+    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", 2)
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one)
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
