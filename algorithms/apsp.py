@@ -19,8 +19,8 @@
   into D in place. With ``FW_LOOKAHEAD`` (the lookahead of blocked dense
   factorizations such as LU) phases 1–2 of round k + 1 overlap phase 3 of round k on a
   second CUDA stream: phase 3 relaxes round k + 1's pivot rows and columns first; the rest
-  of phase 3 is split by rows over ``FW_REST_LANES`` streams, so that one launch's tail
-  overlaps another's.
+  of phase 3 is split by rows over ``FW_REST_LANES`` streams (float32 from
+  ``FW_LANES_MIN_N`` vertices), so that one launch's tail overlaps another's.
 - ``"batched_sssp"``: for sparse graphs, Bellman–Ford from many sources at once: the distance
   matrix D (n × s, one column per source) relaxed by SpMM, D = min(D, Aᵀ min.+ D), until a
   round changes nothing (at most n rounds; a change in round n proves a negative cycle).
@@ -150,12 +150,18 @@ FW_SKIP_CROSS = True
 CLOSURE_SUB = 256
 
 #: With lookahead on the GPU, phase 3's rest of a round (outside both crosses) is split by
-#: rows over this many streams ("rest lanes"), each lane's part one launch: the launches of
-#: different lanes overlap, so one launch's last, partial wave and the next one's first are
-#: filled by the other lane's blocks instead of idling SMs (a launch of phase 3's shape costs
-#: 0.2 ms beyond its k loop on an H200, session 13: ~7 ms of n = 16384's 32 rounds). 1: the
-#: rest as one launch on the caller's stream.
-FW_REST_LANES = 1
+#: rows over this many streams ("rest lanes"), each lane's part one launch, for work types
+#: in FW_LANES_TYPES from FW_LANES_MIN_N vertices (else 1: the rest as one launch on the
+#: caller's stream): the launches of different lanes overlap, so one launch's last, partial
+#: wave and the next one's first are filled by the other lane's blocks. H200, session 14
+#: (bench/probes/probe_fw_variants.py, same run): float32 at n = 16384 85.2 % of the fminf
+#: peak against 84.7 % with one lane; at n = 8192 (tile 256) 77.1 % against 77.8 %, so not
+#: below 16384 vertices. The packed path's two lanes ran at 25.80 against 25.46 T relax/s,
+#: but with the round-0 panels from the main stream's pool arena (since moved to the side,
+#: see _floyd_warshall) and wrong distances: not re-measured, so one lane there.
+FW_REST_LANES = 2
+FW_LANES_TYPES = frozenset({np.dtype(np.float32)})
+FW_LANES_MIN_N = 16384
 #: The rest lanes' row boundaries fall on multiples of this: the kernel's row tile (BM =
 #: 128) divides it, so a part's skipped band still starts on a tile boundary (one launch).
 FW_LANE_ALIGN = 256
@@ -502,13 +508,6 @@ class _Lanes:
             for s in self.lanes:
                 s.wait_event(ev)
 
-    def start(self):
-        """The other rest lanes' next work waits for the main stream's work so far."""
-        if self.cp is not None and self.rest > 1:
-            ev = self.main.record()
-            for s in self.lanes[1:]:
-                s.wait_event(ev)
-
     def gather(self):
         """The main stream's next work waits for the other rest lanes' work so far."""
         if self.cp is not None:
@@ -546,6 +545,11 @@ def _side_stream(cp, lane: int = 0):
         s = streams[key] = cp.cuda.Stream(non_blocking=True,
                                           priority=_TOP_PRIORITY if lane == 0 else 0)
     return s
+
+
+def _rest_lanes(work, n: int) -> int:
+    """Phase 3's rest lanes for ``work`` at n vertices (FW_REST_LANES)."""
+    return FW_REST_LANES if np.dtype(work) in FW_LANES_TYPES and n >= FW_LANES_MIN_N else 1
 
 
 def _lane_rows(n: int, lanes: int):
@@ -603,10 +607,11 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     overwrites a newer phase-2 value). Round r + 1's phase 3 waits for both. With
     ``FW_CROSS_SIDE`` the cross's relaxation runs on the side stream too, ahead of the pivot
     work, once round r − 1's rest is done: beside round r's rest instead of before it.
-    The rest runs on ``FW_REST_LANES`` streams, each a fixed band of rows (the main stream
+    The rest runs on ``_rest_lanes`` streams, each a fixed band of rows (the main stream
     the first): a lane orders its own rows from round to round, the side waits for every
     lane (fork), every lane for the side (join), and the caller's stream for every lane at
-    the end.
+    the end. Every round's pivot work runs on the side (round 0's after a fork), so that
+    every panel comes from the side's arena of CuPy's pool.
     Every entry ends with the same minimum of the same sums as without lookahead: the
     results are identical.
     """
@@ -627,9 +632,16 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
                            own(k0, k1), own(k0, k1))
             bar.update()
         return D
-    lanes = _Lanes(sr.device_of(D), FW_REST_LANES)
-    R, C = _pivot(D, *rounds[0], srg, work, bound)
-    lanes.start()
+    lanes = _Lanes(sr.device_of(D), _rest_lanes(work, n))
+    # Every round's panels come from the side stream (round 0's too), so from its arena of
+    # CuPy's pool, where a freed block is reused only by side work, which follows a fork,
+    # i.e. every lane's reads of it. Round 0's on the main stream would go back to the
+    # main's arena when round 1 replaces them, and main's next allocation (the packed
+    # path's duplicated C) could take them while another lane still reads them.
+    lanes.fork()
+    with lanes.on_side():
+        R, C = _pivot(D, *rounds[0], srg, work, bound)
+    lanes.join()
     for r in range(len(rounds)):
         k0, k1 = rounds[r]
         if r + 1 == len(rounds):  # the last round: nothing to look ahead to

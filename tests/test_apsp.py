@@ -833,6 +833,16 @@ LOOKAHEAD_SIZES = [1, TILE_TEST - 1, TILE_TEST, TILE_TEST + 1, 2 * TILE_TEST,
                    3 * TILE_TEST + 1, 4 * TILE_TEST + 3]
 
 
+def _lanes_everywhere(monkeypatch, lanes: int, align: int):
+    """Phase 3's rest over ``lanes`` streams for every work type and size, row boundaries on
+    multiples of ``align`` (FW_REST_LANES, FW_LANES_TYPES, FW_LANES_MIN_N, FW_LANE_ALIGN)."""
+    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", lanes)
+    monkeypatch.setattr(apsp_mod, "FW_LANES_TYPES", frozenset(
+        np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64, np.uint16)))
+    monkeypatch.setattr(apsp_mod, "FW_LANES_MIN_N", 0)
+    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", align)
+
+
 def _fw_direct(device, D0, dtype, lookahead, monkeypatch, tile=TILE_TEST):
     """apsp_mod._floyd_warshall on a copy of D0 (the work type's infinity for no edge)."""
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", lookahead)
@@ -942,8 +952,7 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side, rest):
     (FW_CROSS_SIDE); the rest of a round split over 1-3 lanes."""
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one_launch)
     monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", cross_side)
-    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", rest)
-    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", 1)
+    _lanes_everywhere(monkeypatch, rest, 1)
     n, tile = 4 * TILE_TEST + 3, TILE_TEST
     rng = np.random.default_rng(2)
     rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
@@ -975,10 +984,6 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side, rest):
         def join(self):
             for x in self._rest_names():
                 self._wait(x, "side")
-
-        def start(self):
-            for x in names[2:]:
-                self._wait(x, "main")
 
         def gather(self):
             for x in names[2:]:
@@ -1042,7 +1047,8 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side, rest):
 
     rounds = -(-n // tile)
     assert [o[1] for o in ops if o[0] == "pivot"] == list(range(rounds))
-    assert {o[2] for o in ops if o[0] == "pivot" and o[1] > 0} == {"side"}
+    # every round's panels from the side stream (its pool arena: see _floyd_warshall)
+    assert {o[2] for o in ops if o[0] == "pivot"} == {"side"}
     for r in range(rounds):
         mine = [o for o in ops if o[0] == "relax" and o[1] == r]
         cover = sum(o[4].astype(int) for o in mine)
@@ -1078,8 +1084,7 @@ def test_fw_closure_by_sub_tiles_and_own_cross(device, g, look, tile, sub, skip,
     with the whole phase 3 and equal rounds without lookahead (negative weights, no
     negative cycle; exact sums)."""
     n, rows, cols, w, dtype = g
-    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", lanes)
-    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", 2)
+    _lanes_everywhere(monkeypatch, lanes, 2)
     _, ref = _scipy(n, rows, cols, w)
     A = _build(n, rows, cols, w, dtype, device, "dense")
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
@@ -1244,8 +1249,7 @@ def test_fw_u16_vs_scipy(device, n, dtype, kind, density, wmax, look, one, want_
     the one-launch phase 3 on and off, phase 1 by squaring or by sub-tiles (CLOSURE_SUB),
     the rest on one or two streams (FW_REST_LANES): the distances equal SciPy's in the
     caller's type."""
-    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", lanes)
-    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", 2)
+    _lanes_everywhere(monkeypatch, lanes, 2)
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one)
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
@@ -1325,12 +1329,15 @@ def test_fw_u16_bool_input(device, kind, monkeypatch):
     _check_pred(pred, ref, n, r, c, w)
 
 
+@pytest.mark.parametrize("lanes", [1, 2])
 @pytest.mark.parametrize("look", [False, True])
-def test_fw_u16_production_tile(device, look, monkeypatch):
+def test_fw_u16_production_tile(device, look, lanes, monkeypatch):
     """The packed path with the production tile on the GPU (512: the one-launch bands on
     the kernel's tile boundaries, several rounds, a ragged last round, n padded to a
-    multiple of U16_PAD) and TILE_CPU's on the CPU: equal to SciPy in int32."""
+    multiple of U16_PAD) and TILE_CPU's on the CPU, the rest on one or two streams (each
+    lane allocating its duplicated C from its own pool arena): equal to SciPy in int32."""
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    _lanes_everywhere(monkeypatch, lanes, 256 if device == "gpu" else 64)
     tile = 512 if device == "gpu" else 64
     n = 2 * tile + 13
     rng = np.random.default_rng(12)

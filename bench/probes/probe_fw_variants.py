@@ -11,7 +11,8 @@ session-8 defaults:
 --product adds the square products D ⊗ D (K = n), --int32-check the int32 path on the
 packed path's graph, which must give the same distances; --setup times each setup step of
 the packed and float32 paths, session 13's CuPy code against prep.cu's kernels; a variant's
-SETUP_CUPY=1 runs session 13's CuPy setup.) Prints, with the peaks of
+SETUP_CUPY=1 runs session 13's CuPy setup, LANES_ALL=1 takes FW_REST_LANES for every work
+type and size.) Prints, with the peaks of
 bench/probes/gemm_tune.measure_peaks measured first in the same process:
 
 1. Floyd–Warshall float32 (weights 1–999, half the pairs without an edge) under each
@@ -134,6 +135,10 @@ def configured(settings: dict, tiling):
         settings["TILE_MIN_N"] = 0  # the tile asked for at any n
     z_late = settings.pop("Z_LATE", None)
     cupy_setup = settings.pop("SETUP_CUPY", False)
+    if settings.pop("LANES_ALL", False):  # FW_REST_LANES for every work type and size
+        settings["FW_LANES_TYPES"] = frozenset(np.dtype(t) for t in (
+            np.float32, np.float64, np.int32, np.int64, np.uint16))
+        settings["FW_LANES_MIN_N"] = 0
     old = {k: getattr(apsp_mod, k) for k in settings}
     old_tiling, old_late = _gpu_dense.MINPLUS_TILING, _gpu_dense.Z_LATE
     every = frozenset([_gpu_dense.U16_POLICY]
@@ -395,7 +400,7 @@ def parse_spec(spec: str):
         k, _, v = item.partition("=")
         if k == "tiling":
             tiling = TILINGS[v]
-        elif k in ("FW_SKIP_CROSS", "FW_CROSS_SIDE", "Z_LATE", "SETUP_CUPY"):
+        elif k in ("FW_SKIP_CROSS", "FW_CROSS_SIDE", "Z_LATE", "SETUP_CUPY", "LANES_ALL"):
             settings[k] = bool(int(v))
         else:
             settings[k] = int(v)
