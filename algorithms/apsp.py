@@ -669,8 +669,8 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
         _relax_rest(D, C, R, (lo, b), lanes, srg, work, bound)
         lanes.join()
         # Round r's panels are dropped only now: their memory (from the side's arena of
-        # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
-        # which the main stream records after this round's rectangles, their last readers.
+        # CuPy's pool) is reused by side work enqueued after the next fork, which every
+        # lane records after this round's rectangles, their last readers.
         R, C = R_next, C_next
         bar.update()
     # The last panels come from the side's arena too, and a later run may use another main
