@@ -1,6 +1,6 @@
 """Floyd–Warshall schedules and kernel tilings against the relaxation peak, in one process
 (issue 20 item 6; a device-tool probe, not a test). Session 13's candidates beside the
-session-8 defaults:
+session-8 defaults (session 14: the setup kernels and the rest lanes, from the command line):
 
     PYTHONPATH=. python3 bench/probes/probe_fw_variants.py [n ...] [--json FILE] [--quick]
         [--no-launches] [--product] [--int32-check] [--setup] [--u16-first] [--no-s8]
