@@ -18,7 +18,9 @@
   dense semiring GEMM (``semiring.gemm``) on copies of the panels, phase 3 accumulating
   into D in place. With ``FW_LOOKAHEAD`` (the lookahead of blocked dense
   factorizations such as LU) phases 1–2 of round k + 1 overlap phase 3 of round k on a
-  second CUDA stream: phase 3 relaxes round k + 1's pivot rows and columns first.
+  second CUDA stream: phase 3 relaxes round k + 1's pivot rows and columns first; the rest
+  of phase 3 is split by rows over ``FW_REST_LANES`` streams (float32 from
+  ``FW_LANES_MIN_N`` vertices), so that one launch's tail overlaps another's.
 - ``"batched_sssp"``: for sparse graphs, Bellman–Ford from many sources at once: the distance
   matrix D (n × s, one column per source) relaxed by SpMM, D = min(D, Aᵀ min.+ D), until a
   round changes nothing (at most n rounds; a change in round n proves a negative cycle).
@@ -73,6 +75,8 @@ from semiring import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidVa
 from semiring import gemm as _gemm
 from semiring import gemm_accumulate as _gemm_accumulate
 from semiring import spmm as _spmm
+
+from semiring.backend.gpu import prep as _gprep
 
 from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
                    _weight_type)
@@ -145,6 +149,23 @@ FW_SKIP_CROSS = True
 #: either way; 1024 by sub-tiles 83.3 %).
 CLOSURE_SUB = 256
 
+#: With lookahead on the GPU, phase 3's rest of a round (outside both crosses) is split by
+#: rows over this many streams ("rest lanes"), each lane's part one launch, for work types
+#: in FW_LANES_TYPES from FW_LANES_MIN_N vertices (else 1: the rest as one launch on the
+#: caller's stream): the launches of different lanes overlap, so one launch's last, partial
+#: wave and the next one's first are filled by the other lane's blocks. H200, session 14
+#: (bench/probes/probe_fw_variants.py, same run): float32 at n = 16384 85.2 % of the fminf
+#: peak against 84.7 % with one lane; at n = 8192 (tile 256) 77.1 % against 77.8 %, so not
+#: below 16384 vertices. The packed path's two lanes ran at 25.80 against 25.46 T relax/s,
+#: but with the round-0 panels from the main stream's pool arena (since moved to the side,
+#: see _floyd_warshall) and wrong distances: not re-measured, so one lane there.
+FW_REST_LANES = 2
+FW_LANES_TYPES = frozenset({np.dtype(np.float32)})
+FW_LANES_MIN_N = 16384
+#: The rest lanes' row boundaries fall on multiples of this: the kernel's row tile (BM =
+#: 128) divides it, so a part's skipped band still starts on a tile boundary (one launch).
+FW_LANE_ALIGN = 256
+
 #: method="auto": batched SSSP when a Matrix has at most this fraction of n² entries ...
 AUTO_SPARSE_DENSITY = 1 / 256
 #: ... and more than this many vertices (below, Floyd–Warshall is a handful of launches).
@@ -185,9 +206,10 @@ min_plus_sat = sr.min_plus_sat
 
 # ------------------------------------------------------------------------------ input
 
-def _prepare(A, op: str):
+def _prepare(A, op: str, check_nan: bool = True):
     """(graph, n, device, out_type, weight bounds (lo, hi)); graph is a Matrix or a dense
-    array (square, supported type, no NaN)."""
+    array (square, supported type, no NaN; with ``check_nan=False`` a float array's NaN check
+    is the caller's: :func:`_refuse_nan`, or :func:`_dense_of` with ``nan_op``)."""
     if isinstance(A, np.ndarray) or sr.is_gpu_array(A):
         dev = sr.device_of(A)
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
@@ -201,19 +223,11 @@ def _prepare(A, op: str):
             return xp.where(A, 1.0, xp.inf), A.shape[0], dev, out_type, (0, 1)
         a = A.astype(out_type, copy=False)
         if out_type.kind == "f":
-            # max propagates NaN (NumPy and CuPy alike): one pass, no n² mask
-            if a.size and bool(xp.isnan(a.max())):
-                raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
+            if check_nan:
+                _refuse_nan(a, op, xp)
             # float weights need no bounds (only integer work types are sized by them)
             return A, A.shape[0], dev, out_type, (0, 0)
-        # the edges' (lo, hi) by masked reductions: no compaction of the n² entries
-        big = _t_max(out_type)
-        # "no edge" is the type's maximum: the smallest entry is the smallest weight (or
-        # "no edge" itself when there is none)
-        lo = a.min().item() if a.size else big
-        if lo == big:
-            return A, A.shape[0], dev, out_type, (0, 0)
-        hi = xp.where(a != big, a, lo).max().item()
+        lo, hi = _bounds(a, _t_max(out_type), xp)
         return A, A.shape[0], dev, out_type, (lo, hi)
     M = as_matrix(A, op=op, arg="A", square=True)
     out_type = _weight_type(M.dtype)
@@ -224,6 +238,33 @@ def _prepare(A, op: str):
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
     return M, M.nrows, M.device, out_type, (facts["min"], facts["max"])
+
+
+def _refuse_nan(a, op: str, xp):
+    """InvalidValue when the float array ``a`` holds a NaN."""
+    # max propagates NaN (NumPy and CuPy alike): one pass, no n² mask
+    if a.size and bool(xp.isnan(a.max())):
+        raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
+
+
+def _bounds(a, big, xp):
+    """(smallest, largest) edge weight of a dense integer array whose "no edge" is ``big``
+    (the type's maximum), (0, 0) without edges. On the GPU one grid-wide pass of ours
+    (``prep.dense_bounds``: CuPy's masked reduction cost a temporary and passes over n²
+    entries); else the smallest entry (``big`` itself when there is no edge) and the
+    largest entry below ``big``."""
+    if not a.size:
+        return 0, 0
+    got = None
+    if xp is not np:
+        _gprep.prefetch_u16(a.dtype)  # the packed path's kernels, should the bounds allow it
+        got = _gprep.dense_bounds(a, big)
+    if got is None:
+        lo = a.min().item()
+        hi = xp.where(a != big, a, lo).max().item() if lo != big else lo
+    else:
+        lo, hi = got
+    return (0, 0) if lo == big else (lo, hi)
 
 
 def _sum_bound(n: int, bounds) -> int:
@@ -254,6 +295,10 @@ def _dense_of_u16(G, n: int, out_type, xp):
     the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
     W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
+    if xp is not np:  # one pass of ours (prep.u16_pack) where the layout allows
+        D = _gprep.u16_pack(W, npad)
+        if D is not None:
+            return D
     D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
     D[:n, :n] = xp.minimum(W, sr.dense.U16_INF)
     d = xp.arange(npad)
@@ -261,8 +306,10 @@ def _dense_of_u16(G, n: int, out_type, xp):
     return D
 
 
-def _dense_of(G, n: int, work, xp):
-    """D0: the edge weights in ``work`` (infinity where no edge), diagonal min(0, self-loop)."""
+def _dense_of(G, n: int, work, xp, nan_op=None):
+    """D0: the edge weights in ``work`` (infinity where no edge), diagonal min(0, self-loop).
+    ``nan_op``: a dense float G's NaN check is done here (InvalidValue naming the op), in
+    the same pass as the copy on the GPU (prep.dense_d0)."""
     inf = _t_max(work)
     if isinstance(G, Matrix):
         D = xp.full((n, n), inf, dtype=work)
@@ -272,6 +319,16 @@ def _dense_of(G, n: int, work, xp):
             D[r, c] = vals if stride else vals[0]
     else:
         src = G.astype(_weight_type(G.dtype), copy=False)
+        if xp is not np and src.dtype == work and work.kind == "f":
+            # the copy, the diagonal and the NaN count in one pass of ours (prep.dense_d0)
+            got = _gprep.dense_d0(src)
+            if got is not None:
+                if nan_op is not None and got[1]:
+                    raise InvalidValue(f"{nan_op}: A has NaN weights; shortest paths are "
+                                       f"undefined")
+                return got[0]
+        if nan_op is not None and src.dtype.kind == "f":
+            _refuse_nan(src, nan_op, xp)
         D = src.astype(work)  # a copy: the input is never modified
         if src.dtype != work and work.kind != "f":  # int32 "no edge" becomes int64's
             D[src == _t_max(src.dtype)] = inf
@@ -424,30 +481,46 @@ def _relax_outside(D, C, R, rows, cols, srg, work, bound, skip_rows=None, skip_c
 
 
 class _Lanes:
-    """Where the lookahead's pivot work runs. GPU: the caller's current stream ("main") and
-    a second, non-blocking stream ("side": no implicit ordering with the legacy default
-    stream, only the events below), at the highest priority so that its small products take
-    SMs ahead of phase 3's queued blocks (they are on the critical path). CPU: in order."""
+    """Where the lookahead's work runs. GPU: the caller's current stream ("main"), a second,
+    non-blocking stream ("side": no implicit ordering with the legacy default stream, only
+    the events below) at the highest priority so that its small products take SMs ahead of
+    phase 3's queued blocks (they are on the critical path), and ``rest`` lanes for phase
+    3's rest of a round: main and ``rest − 1`` more non-blocking streams. CPU: in order."""
 
-    def __init__(self, device: str):
+    def __init__(self, device: str, rest: int = 1):
         self.cp = sr.array_module("gpu") if device == "gpu" else None
+        self.rest = max(1, int(rest))
         if self.cp is not None:
             self.main = self.cp.cuda.get_current_stream()
             self.side = _side_stream(self.cp)
+            self.lanes = [self.main] + [_side_stream(self.cp, i) for i in range(1, self.rest)]
 
     def fork(self):
-        """The side stream's next work waits for the main stream's work so far."""
+        """The side stream's next work waits for every rest lane's work so far."""
         if self.cp is not None:
-            self.side.wait_event(self.main.record())
+            for s in self.lanes:
+                self.side.wait_event(s.record())
 
     def join(self):
-        """The main stream's next work waits for the side stream's work so far."""
+        """Every rest lane's next work waits for the side stream's work so far."""
         if self.cp is not None:
-            self.main.wait_event(self.side.record())
+            ev = self.side.record()
+            for s in self.lanes:
+                s.wait_event(ev)
+
+    def gather(self):
+        """The main stream's next work waits for the other rest lanes' work so far."""
+        if self.cp is not None:
+            for s in self.lanes[1:]:
+                self.main.wait_event(s.record())
 
     def on_side(self):
         """Context: CuPy's kernels, copies and allocations of the block go to the side."""
         return self.side if self.cp is not None else contextlib.nullcontext()
+
+    def on_rest(self, i: int):
+        """Context: the same on rest lane ``i`` (0: the main stream)."""
+        return self.lanes[i] if self.cp is not None and i else contextlib.nullcontext()
 
 
 #: The lookahead streams of the calling thread, by device (thread-local: two threads' runs
@@ -460,15 +533,53 @@ _SIDE_STREAMS = threading.local()
 _TOP_PRIORITY = -100
 
 
-def _side_stream(cp):
-    """One lookahead stream per device and thread, made once: its arena of CuPy's memory pool
-    is reused from run to run instead of left behind with a stream made per call."""
+def _side_stream(cp, lane: int = 0):
+    """One lookahead stream per device, thread and lane (0: the side stream, at the top
+    priority; i > 0: rest lane i, at the default one), made once: its arena of CuPy's
+    memory pool is reused from run to run instead of left behind with a stream made per
+    call."""
     streams = _SIDE_STREAMS.__dict__.setdefault("by_device", {})
-    dev = cp.cuda.runtime.getDevice()
-    s = streams.get(dev)
+    key = (cp.cuda.runtime.getDevice(), lane)
+    s = streams.get(key)
     if s is None:
-        s = streams[dev] = cp.cuda.Stream(non_blocking=True, priority=_TOP_PRIORITY)
+        s = streams[key] = cp.cuda.Stream(non_blocking=True,
+                                          priority=_TOP_PRIORITY if lane == 0 else 0)
     return s
+
+
+def _rest_lanes(work, n: int) -> int:
+    """Phase 3's rest lanes for ``work`` at n vertices (FW_REST_LANES)."""
+    return FW_REST_LANES if np.dtype(work) in FW_LANES_TYPES and n >= FW_LANES_MIN_N else 1
+
+
+def _lane_rows(n: int, lanes: int):
+    """The rest lanes' row spans [p0, p1) of 0..n: ``lanes`` near-equal parts, the
+    boundaries rounded to multiples of FW_LANE_ALIGN (fewer parts when n is too small for
+    that). The same in every round: a lane's rows are its own, so its stream orders their
+    writes from round to round (the join orders a lane after the side only)."""
+    cuts = [0]
+    for i in range(1, lanes):
+        row = int(round(i * n / lanes / FW_LANE_ALIGN)) * FW_LANE_ALIGN
+        if cuts[-1] < row < n:
+            cuts.append(row)
+    cuts.append(n)
+    return list(zip(cuts, cuts[1:]))
+
+
+def _relax_rest(D, C, R, band, lanes, srg, work, bound):
+    """Phase 3 on D outside ``band`` (rows and columns), the rows split over the rest lanes
+    (FW_REST_LANES, :func:`_lane_rows`): each part one launch on its lane."""
+    n = D.shape[0]
+    for i, (p0, p1) in enumerate(_lane_rows(n, lanes.rest)):
+        rows = band
+        if band is not None:
+            rows = (max(band[0], p0), min(band[1], p1))
+            if rows[0] >= rows[1]:
+                rows = None
+            elif rows == (p0, p1):  # every row of the part is in the band
+                continue
+        with lanes.on_rest(i):
+            _relax_outside(D, C, R, (p0, p1), (0, n), srg, work, bound, rows, band)
 
 
 def _rounds(n: int, tile: int, lookahead: bool):
@@ -496,6 +607,11 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
     overwrites a newer phase-2 value). Round r + 1's phase 3 waits for both. With
     ``FW_CROSS_SIDE`` the cross's relaxation runs on the side stream too, ahead of the pivot
     work, once round r − 1's rest is done: beside round r's rest instead of before it.
+    The rest runs on ``_rest_lanes`` streams, each a fixed band of rows (the main stream
+    the first): a lane orders its own rows from round to round, the side waits for every
+    lane (fork), every lane for the side (join), and the caller's stream for every lane at
+    the end. Every round's pivot work runs on the side (round 0's after a fork), so that
+    every panel comes from the side's arena of CuPy's pool.
     Every entry ends with the same minimum of the same sums as without lookahead: the
     results are identical.
     """
@@ -516,13 +632,20 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
                            own(k0, k1), own(k0, k1))
             bar.update()
         return D
-    lanes = _Lanes(sr.device_of(D))
-    R, C = _pivot(D, *rounds[0], srg, work, bound)
+    lanes = _Lanes(sr.device_of(D), _rest_lanes(work, n))
+    # Every round's panels come from the side stream (round 0's too), so from its arena of
+    # CuPy's pool, where a freed block is reused only by side work, which follows a fork,
+    # i.e. every lane's reads of it. Round 0's on the main stream would go back to the
+    # main's arena when round 1 replaces them, and main's next allocation (the packed
+    # path's duplicated C) could take them while another lane still reads them.
+    lanes.fork()
+    with lanes.on_side():
+        R, C = _pivot(D, *rounds[0], srg, work, bound)
+    lanes.join()
     for r in range(len(rounds)):
         k0, k1 = rounds[r]
         if r + 1 == len(rounds):  # the last round: nothing to look ahead to
-            _relax_outside(D, C, R, everything, everything, srg, work, bound,
-                           own(k0, k1), own(k0, k1))
+            _relax_rest(D, C, R, own(k0, k1), lanes, srg, work, bound)
             bar.update()
             break
         a, b = rounds[r + 1]  # a == k1: both crosses together are the band [lo, b)
@@ -533,7 +656,8 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
             # outside the rows of both crosses
             _relax_outside(D, C, R, (a, b), everything, srg, work, bound, None, own(k0, k1))
             _relax_outside(D, C, R, everything, (a, b), srg, work, bound, (lo, b), None)
-        if not FW_CROSS_SIDE:
+        if not FW_CROSS_SIDE:  # on the main stream, after round r − 1's rest on every lane
+            lanes.gather()
             cross()
         # phases 1-2 of round r + 1 on the side, once the cross is final for round r ...
         lanes.fork()
@@ -541,17 +665,19 @@ def _floyd_warshall(D, srg, work, tile: int, bar, bound=None, lookahead=None):
             if FW_CROSS_SIDE:  # after round r − 1's rest (the fork), beside round r's
                 cross()
             R_next, C_next = _pivot(D, a, b, srg, work, bound)
-        # ... while phase 3 of round r relaxes the rest of D on the main stream
-        _relax_outside(D, C, R, everything, everything, srg, work, bound, (lo, b), (lo, b))
+        # ... while phase 3 of round r relaxes the rest of D on the rest lanes
+        _relax_rest(D, C, R, (lo, b), lanes, srg, work, bound)
         lanes.join()
         # Round r's panels are dropped only now: their memory (from the side's arena of
-        # CuPy's pool, round r ≥ 1) is reused by side work enqueued after the next fork,
-        # which the main stream records after this round's rectangles, their last readers.
+        # CuPy's pool) is reused by side work enqueued after the next fork, which every
+        # lane records after this round's rectangles, their last readers.
         R, C = R_next, C_next
         bar.update()
     # The last panels come from the side's arena too, and a later run may use another main
-    # stream: the side's next work waits for this run's last readers.
+    # stream: the side's next work waits for this run's last readers; the caller's stream
+    # (main) waits for the other rest lanes.
     lanes.fork()
+    lanes.gather()
     return D
 
 
@@ -590,6 +716,8 @@ def _check_diagonal(op: str, diag, xp):
     Which of them a method finds depends on how far it went before it stopped (squaring
     stops after the products that changed something; Floyd–Warshall closes every pivot), so
     the set is "found", not "all"."""
+    if not bool((diag < 0).any()):  # one reduction and sync in the usual case
+        return
     neg = xp.flatnonzero(diag < 0)
     if neg.size:
         verts = sr.to_device(neg, "cpu")
@@ -833,7 +961,16 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                                f"method={method!r}")
     # bool input: an adjacency matrix (or explicit False entries as zero-weight edges)
     unweighted = getattr(A, "dtype", None) == np.bool_
-    G, n, device, out_type, bounds = _prepare(A, op)
+    # a dense float array on the GPU: the NaN check joins D0's copy (one pass less) where
+    # the run makes one; every other path checks first (nan_check)
+    defer_nan = (sr.is_gpu_array(A) and getattr(A, "ndim", 0) == 2
+                 and np.dtype(A.dtype).kind == "f")
+    G, n, device, out_type, bounds = _prepare(A, op, check_nan=not defer_nan)
+
+    def nan_check():
+        if defer_nan:
+            _refuse_nan(G, op, sr.array_module(device))
+
     work = _work_type(op, out_type, n, bounds)
     tile_given = tile
     if tile is None:
@@ -853,6 +990,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
         budget, what = _device_budget(device, memory_budget)
         need = _in_memory_need(n, work, out_type, tile, predecessors)
         if budget is not None and need > budget:
+            nan_check()
             if predecessors:
                 raise OutOfMemory(
                     f"{op}: predecessors=True needs D, its workspace and pred on the device "
@@ -864,6 +1002,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
                                                         int(tile), budget, progress, op,
                                                         what=what, bound=bound)
     if method == "batched_sssp":
+        nan_check()
         M = _edges_of(G, n, work, xp)
         rounds_guess = max(1, int(math.log2(max(n, 2))) * 2)
         expected = rounds_guess * n * max(M.nvals, 1) / _rate(device, work, "spmm")
@@ -879,7 +1018,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
             tile = tile_given or (_gpu_tile(TILE_U16, n) if device == "gpu" else TILE_CPU)
             D = _dense_of_u16(G, n, out_type, xp)
         else:
-            D = _dense_of(G, n, work, xp)
+            D = _dense_of(G, n, work, xp, nan_op=op if defer_nan else None)
         if method == "squaring":
             expected = float(n) ** 3 * _steps(n) / _rate(device, work)
             bar = _bar(progress, expected, _steps(n), op)
@@ -922,6 +1061,10 @@ def _finish(op, D, work, out_type, xp):
     if work == out_type:
         return D
     if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
+        out = _gprep.u16_unpack(D, D.shape[0], out_type, _t_max(out_type)) if xp is not np \
+            else None
+        if out is not None:
+            return out
         return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
                         D).astype(out_type, copy=False)
     inf = _t_max(work)

@@ -283,6 +283,14 @@ def test_errors(device):
         bad = np.array([[0, np.inf, 1], [-np.inf, 0, np.nan], [2, 3, 0]], dtype=dt)
         with pytest.raises(ValueError, match="NaN"):
             algorithms.apsp(_to_dev(device, bad))
+        # every method, a streamed run, predecessors (the GPU checks a dense float array
+        # in D0's copy where a run makes one, first on every other path)
+        for method, kw in (("floyd_warshall", {}), ("squaring", {}), ("batched_sssp", {}),
+                           ("floyd_warshall", {"memory_budget": 170}),
+                           ("floyd_warshall", {"predecessors": True}),
+                           ("auto", {"memory_budget": 170, "predecessors": True})):
+            with pytest.raises(ValueError, match="NaN"):
+                algorithms.apsp(_to_dev(device, bad), method, **kw)
     assert algorithms.apsp(_to_dev(device, np.zeros((0, 0), np.float32))).shape == (0, 0)
     with pytest.raises(ValueError, match="tile"):
         algorithms.apsp(np.zeros((2, 2)), tile=0)
@@ -825,6 +833,16 @@ LOOKAHEAD_SIZES = [1, TILE_TEST - 1, TILE_TEST, TILE_TEST + 1, 2 * TILE_TEST,
                    3 * TILE_TEST + 1, 4 * TILE_TEST + 3]
 
 
+def _lanes_everywhere(monkeypatch, lanes: int, align: int):
+    """Phase 3's rest over ``lanes`` streams for every work type and size, row boundaries on
+    multiples of ``align`` (FW_REST_LANES, FW_LANES_TYPES, FW_LANES_MIN_N, FW_LANE_ALIGN)."""
+    monkeypatch.setattr(apsp_mod, "FW_REST_LANES", lanes)
+    monkeypatch.setattr(apsp_mod, "FW_LANES_TYPES", frozenset(
+        np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64, np.uint16)))
+    monkeypatch.setattr(apsp_mod, "FW_LANES_MIN_N", 0)
+    monkeypatch.setattr(apsp_mod, "FW_LANE_ALIGN", align)
+
+
 def _fw_direct(device, D0, dtype, lookahead, monkeypatch, tile=TILE_TEST):
     """apsp_mod._floyd_warshall on a copy of D0 (the work type's infinity for no edge)."""
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", lookahead)
@@ -921,50 +939,73 @@ def test_fw_lookahead_int32_limits(device, monkeypatch):
         np.testing.assert_array_equal(_as_float(d, np.int32), ref)
 
 
+@pytest.mark.parametrize("rest", [1, 2, 3])
 @pytest.mark.parametrize("cross_side", [False, True])
 @pytest.mark.parametrize("one_launch", [True, False])
-def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
-    """The lookahead's schedule (CPU, recorded with vector clocks on the two lanes): every
-    round's relaxations cover D but the round's own cross; round r + 1's pivot work (its
-    cross, read and written) follows round r's relaxations of that cross and precedes every
-    relaxation of round r + 1; and no two operations left unordered by the events touch a
-    common entry of D. The next cross relaxed on the main lane or on the side
-    (FW_CROSS_SIDE)."""
+def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side, rest):
+    """The lookahead's schedule (CPU, recorded with vector clocks on every lane: main, side
+    and the other rest lanes of FW_REST_LANES): every round's relaxations cover D but the
+    round's own cross; round r + 1's pivot work (its cross, read and written) follows round
+    r's relaxations of that cross and precedes every relaxation of round r + 1; and no two
+    operations left unordered by the events touch a common entry of D; the caller's stream
+    ends after everything. The next cross relaxed on the main lane or on the side
+    (FW_CROSS_SIDE); the rest of a round split over 1-3 lanes."""
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one_launch)
     monkeypatch.setattr(apsp_mod, "FW_CROSS_SIDE", cross_side)
+    _lanes_everywhere(monkeypatch, rest, 1)
     n, tile = 4 * TILE_TEST + 3, TILE_TEST
     rng = np.random.default_rng(2)
     rows, cols, w = _weights(rng, n, 0.4, np.float64, True)
     D0 = apsp_mod._dense_of(sr.Matrix.from_coo(rows, cols, w, nrows=n, ncols=n,
                                                device="cpu"), n, np.dtype(np.float64), np)
     ops = []  # (kind, round, lane, clock, footprint)
+    names = ["main", "side"] + [f"rest{i}" for i in range(1, rest)]
 
     class Lanes:
-        def __init__(self, device):
-            self.lane, self.vc = "main", {"main": [0, 0], "side": [0, 0]}
+        def __init__(self, device, k=1):
+            assert k == rest
+            self.rest = k
+            self.lane, self.vc = "main", {x: [0] * len(names) for x in names}
 
         def _tick(self):
-            i = 0 if self.lane == "main" else 1
-            self.vc[self.lane][i] += 1
+            self.vc[self.lane][names.index(self.lane)] += 1
             return tuple(self.vc[self.lane])
 
+        def _wait(self, waiter, on):
+            self.vc[waiter] = [max(a, b) for a, b in zip(self.vc[waiter], self.vc[on])]
+
+        def _rest_names(self):
+            return ["main"] + names[2:]
+
         def fork(self):
-            self.vc["side"] = [max(a, b) for a, b in zip(self.vc["side"], self.vc["main"])]
+            for x in self._rest_names():
+                self._wait("side", x)
 
         def join(self):
-            self.vc["main"] = [max(a, b) for a, b in zip(self.vc["main"], self.vc["side"])]
+            for x in self._rest_names():
+                self._wait(x, "side")
 
-        def on_side(self):
+        def gather(self):
+            for x in names[2:]:
+                self._wait("main", x)
+
+        def _on(self, name):
             lanes = self
 
             class Ctx:
                 def __enter__(self):
-                    lanes.lane = "side"
+                    lanes.lane = name
 
                 def __exit__(self, *exc):
                     lanes.lane = "main"
 
             return Ctx()
+
+        def on_side(self):
+            return self._on("side")
+
+        def on_rest(self, i):
+            return self._on(self._rest_names()[i])
 
     lanes = []
     real_pivot, real_relax = apsp_mod._pivot, apsp_mod._relax
@@ -988,8 +1029,8 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
             foot[:, cls[0] + skip_cols[0]:cls[0] + skip_cols[1]] = False
         ops.append(("relax", panels[id(C)], lanes[0].lane, lanes[0]._tick(), foot))
 
-    def make_lanes(device):
-        lanes.append(Lanes(device))
+    def make_lanes(device, k=1):
+        lanes.append(Lanes(device, k))
         return lanes[0]
 
     monkeypatch.setattr(apsp_mod, "_Lanes", make_lanes)
@@ -1006,7 +1047,8 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
 
     rounds = -(-n // tile)
     assert [o[1] for o in ops if o[0] == "pivot"] == list(range(rounds))
-    assert {o[2] for o in ops if o[0] == "pivot" and o[1] > 0} == {"side"}
+    # every round's panels from the side stream (its pool arena: see _floyd_warshall)
+    assert {o[2] for o in ops if o[0] == "pivot"} == {"side"}
     for r in range(rounds):
         mine = [o for o in ops if o[0] == "relax" and o[1] == r]
         cover = sum(o[4].astype(int) for o in mine)
@@ -1024,19 +1066,25 @@ def test_fw_lookahead_schedule(monkeypatch, one_launch, cross_side):
         for y in ops[i + 1:]:
             if not before(x, y) and not before(y, x):
                 assert not (x[4] & y[4]).any(), (x[:3], y[:3])
+    end = lanes[0].vc["main"]  # the caller's stream at the end has seen every operation
+    assert all(all(a <= b for a, b in zip(o[3], end)) for o in ops)
+    if rest > 1:  # the rest of some round ran on another lane beside main
+        assert {o[2] for o in ops if o[0] == "relax"} >= {"main", "rest1"}
 
 
 @given(g=graphs(negative=True), look=st.booleans(), tile=st.sampled_from([3, 5, 8]),
        sub=st.sampled_from([1, 2, 3]), skip=st.booleans(), first=st.sampled_from([0, 1, 2]),
-       side=st.booleans())
+       side=st.booleans(), lanes=st.sampled_from([1, 2, 3]))
 def test_fw_closure_by_sub_tiles_and_own_cross(device, g, look, tile, sub, skip, first, side,
-                                               monkeypatch):
+                                               lanes, monkeypatch):
     """Phase 1 by blocked Floyd–Warshall over sub-tiles (CLOSURE_SUB below the tile), phase
     3 with or without the round's own cross (FW_SKIP_CROSS), a smaller first round
-    (FW_FIRST_TILE), the next cross on the side (FW_CROSS_SIDE): SciPy's distances, and the
-    work matrix bit for bit equal to squaring with the whole phase 3 and equal rounds without
-    lookahead (negative weights, no negative cycle; exact sums)."""
+    (FW_FIRST_TILE), the next cross on the side (FW_CROSS_SIDE), the rest over 1-3 streams
+    (FW_REST_LANES): SciPy's distances, and the work matrix bit for bit equal to squaring
+    with the whole phase 3 and equal rounds without lookahead (negative weights, no
+    negative cycle; exact sums)."""
     n, rows, cols, w, dtype = g
+    _lanes_everywhere(monkeypatch, lanes, 2)
     _, ref = _scipy(n, rows, cols, w)
     A = _build(n, rows, cols, w, dtype, device, "dense")
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
@@ -1192,13 +1240,16 @@ def _spy_u16(monkeypatch):
        dtype=st.sampled_from([np.int32, np.int64]), kind=st.sampled_from(["matrix", "dense"]),
        density=st.sampled_from([0.0, 0.1, 0.3, 1.0]), wmax=st.sampled_from([0, 1, 7, 300]),
        look=st.booleans(), one=st.booleans(), want_pred=st.booleans(),
-       sub=st.sampled_from([256, 2, 3]), seed=st.integers(0, 2**32 - 1))
+       sub=st.sampled_from([256, 2, 3]), seed=st.integers(0, 2**32 - 1),
+       lanes=st.sampled_from([1, 2]))
 def test_fw_u16_vs_scipy(device, n, dtype, kind, density, wmax, look, one, want_pred, sub,
-                         seed, monkeypatch):
+                         seed, lanes, monkeypatch):
     """Small non-negative integer weights (zero weights, unreachable pairs, self-loops,
     explicit zeros in a Matrix) take the packed 16-bit path, several rounds, lookahead and
-    the one-launch phase 3 on and off, phase 1 by squaring or by sub-tiles (CLOSURE_SUB):
-    the distances equal SciPy's in the caller's type."""
+    the one-launch phase 3 on and off, phase 1 by squaring or by sub-tiles (CLOSURE_SUB),
+    the rest on one or two streams (FW_REST_LANES): the distances equal SciPy's in the
+    caller's type."""
+    _lanes_everywhere(monkeypatch, lanes, 2)
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
     monkeypatch.setattr(apsp_mod, "FW_ONE_LAUNCH", one)
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", sub)
@@ -1278,12 +1329,15 @@ def test_fw_u16_bool_input(device, kind, monkeypatch):
     _check_pred(pred, ref, n, r, c, w)
 
 
+@pytest.mark.parametrize("lanes", [1, 2])
 @pytest.mark.parametrize("look", [False, True])
-def test_fw_u16_production_tile(device, look, monkeypatch):
+def test_fw_u16_production_tile(device, look, lanes, monkeypatch):
     """The packed path with the production tile on the GPU (512: the one-launch bands on
     the kernel's tile boundaries, several rounds, a ragged last round, n padded to a
-    multiple of U16_PAD) and TILE_CPU's on the CPU: equal to SciPy in int32."""
+    multiple of U16_PAD) and TILE_CPU's on the CPU, the rest on one or two streams (each
+    lane allocating its duplicated C from its own pool arena): equal to SciPy in int32."""
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
+    _lanes_everywhere(monkeypatch, lanes, 256 if device == "gpu" else 64)
     tile = 512 if device == "gpu" else 64
     n = 2 * tile + 13
     rng = np.random.default_rng(12)
@@ -1294,3 +1348,74 @@ def test_fw_u16_production_tile(device, look, monkeypatch):
     d = algorithms.apsp(A, "floyd_warshall", tile=tile)
     assert calls and d.dtype == np.int32
     np.testing.assert_array_equal(_as_float(d, np.int32), _scipy(n, rows, cols, w)[1])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_fw_setup_bounds_pack_unpack(device, dtype):
+    """The packed path's setup (on the GPU prep.cu's grid-wide kernels, on the CPU NumPy)
+    against NumPy's reference on awkward dense inputs: weights at the type's limits,
+    "no edge" (the type's maximum) everywhere or nowhere, negative weights, self-loops,
+    row-pitched views; the packing at and beyond the packed infinity, its padding and
+    diagonal; the result's infinity in the caller's type (float64: a bool input's)."""
+    xp = np if device == "cpu" else __import__("cupy")
+    big, low = np.iinfo(dtype).max, np.iinfo(dtype).min
+    rng = np.random.default_rng(21)
+    inf16 = sr.dense.U16_INF
+    for n, fill in ((1, None), (5, big), (37, None), (300, None)):
+        base = rng.integers(-1000, 40000, (n, n + 7)).astype(dtype)
+        base[rng.random((n, n + 7)) < 0.3] = big
+        if fill is not None:
+            base[:] = fill
+        if n > 4:
+            base[0, 1], base[1, 2], base[2, 3], base[3, 3] = big - 1, low, 0, 7
+        dev_base = xp.asarray(base)
+        for view, a in ((base[:, :n], dev_base[:, :n]), (base[:, 3:3 + n], dev_base[:, 3:3 + n]),
+                        (np.ascontiguousarray(base[:, :n]), xp.ascontiguousarray(dev_base[:, :n]))):
+            edges = view[view != big]
+            want = (0, 0) if edges.size == 0 else (int(view.min()), int(edges.max()))
+            assert apsp_mod._bounds(a, big, xp) == want
+            # the packing: min(w, U16_INF) (callers only pack non-negative weights)
+            nonneg = xp.maximum(a, 0) if device == "gpu" else np.maximum(view, 0)
+            D = to_host(apsp_mod._dense_of_u16(nonneg, n, np.dtype(dtype), xp))
+            npad = -(-n // apsp_mod.U16_PAD) * apsp_mod.U16_PAD
+            ref = np.full((npad, npad), inf16, np.uint16)
+            ref[:n, :n] = np.minimum(np.maximum(view, 0), inf16)
+            np.fill_diagonal(ref, 0)
+            assert D.dtype == np.uint16 and D.shape == (npad, npad)
+            np.testing.assert_array_equal(D, ref)
+    # the result: U16_INF (and only it) becomes the caller's infinity, from a padded view
+    U = rng.integers(0, inf16 + 1, (13, 16)).astype(np.uint16)
+    U[rng.random(U.shape) < 0.3] = inf16
+    for out_type, inf in ((dtype, big), (np.float64, np.inf)):
+        Ud = xp.asarray(U)[:13, :13] if device == "gpu" else U[:13, :13]
+        got = to_host(apsp_mod._finish("apsp", Ud, np.dtype(np.uint16), np.dtype(out_type),
+                                       xp))
+        ref = U[:13, :13].astype(out_type)
+        ref[U[:13, :13] == inf16] = inf
+        assert got.dtype == np.dtype(out_type)
+        np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fw_setup_float_d0(device, dtype):
+    """Floyd–Warshall's float D0 (on the GPU prep.cu's one-pass copy): a copy of a (row-
+    pitched) view with min(w_ii, 0) on the diagonal (a negative self-loop kept, a positive
+    one and inf dropped to 0), the input untouched."""
+    xp = np if device == "cpu" else __import__("cupy")
+    rng = np.random.default_rng(4)
+    for n in (1, 6, 131):
+        base = rng.uniform(-5, 5, (n, n + 5)).astype(dtype)
+        base[rng.random(base.shape) < 0.3] = np.inf
+        base[0, 0] = np.inf
+        if n > 2:
+            base[1, 1], base[2, 2] = -2.5, 3.0
+        dev = xp.asarray(base)
+        for view, a in ((base[:, :n], dev[:, :n]), (base[:, 5:], dev[:, 5:])):
+            before = to_host(a).copy()
+            D = apsp_mod._dense_of(a, n, np.dtype(dtype), xp)
+            ref = view.copy()
+            d = np.arange(n)
+            ref[d, d] = np.minimum(ref[d, d], 0)
+            assert D.dtype == np.dtype(dtype) and D.shape == (n, n)
+            np.testing.assert_array_equal(to_host(D), ref)
+            np.testing.assert_array_equal(to_host(a), before)

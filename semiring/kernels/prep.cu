@@ -1,5 +1,6 @@
 // Host-side steps of the first call done by kernels of ours: the GPU transpose's keys and
-// gather, the SpMV pull schedule's bins, and the weight checks of the device loops. Each was a
+// gather, the SpMV pull schedule's bins, and the weight checks of the device loops (and, at
+// the end, Floyd–Warshall's dense setup). Each was a
 // chain of CuPy element-wise, scan and reduction kernels (diff, astype, repeat, cumsum,
 // bincount, where, any, boolean setitem), compiled by NVRTC one by one on a fresh kernel
 // cache (0.1-0.2 s each, 2.5 s for a CUB reduction); these compile as programs of this file,
@@ -123,4 +124,130 @@ __global__ void weight_check(const V* __restrict__ w, long long n,
         atomicAdd(counts, bad);
         atomicAdd(counts + 1, nan);
     }
+}
+
+// Floyd–Warshall's setup on a dense integer weight array (algorithms.apsp): a grid of blocks
+// each, where CuPy's masked reductions and casts took ~8 passes over n² entries with their
+// temporaries (12.9 ms of the packed call at n = 16384 on an H200, docs/perf-notes.md). Rows
+// over blocks (grid-stride), columns over threads: no 64-bit division per entry, coalesced.
+#define PREP_U16_INF 0x7FFF
+#define PREP_UNROLL 4
+
+// out[0] = min over every entry, out[1] = max over the entries != big ("no edge"); the caller
+// sets out = {big, the type's lowest}. a: rows x cols, row pitch ld (entries).
+template <typename V>
+__global__ void dense_bounds(const V* __restrict__ a, long long rows, long long cols,
+                             long long ld, V big, V* __restrict__ out) {
+    V lo = big, hi = out[1];
+    const long long step = (long long)blockDim.x * PREP_UNROLL;
+    for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
+        const V* row = a + r * ld;
+        for (long long c0 = threadIdx.x; c0 < cols; c0 += step) {
+            V x[PREP_UNROLL];
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                x[u] = c < cols ? row[c] : big;
+            }
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                lo = x[u] < lo ? x[u] : lo;
+                hi = (x[u] != big && x[u] > hi) ? x[u] : hi;
+            }
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        V l = __shfl_down_sync(0xffffffffu, lo, off), h = __shfl_down_sync(0xffffffffu, hi, off);
+        lo = l < lo ? l : lo;
+        hi = h > hi ? h : hi;
+    }
+    if ((threadIdx.x & 31) == 0) {
+        if (lo < big) atomicMin(out, lo);
+        atomicMax(out + 1, hi);
+    }
+}
+
+// The packed path's D0: D (npad x npad, uint16, contiguous) = min(w, U16_INF) inside the
+// n x n weights (row pitch lda; non-negative, checked by the caller, so the cast is exact and
+// "no edge" -- the type's maximum, or inf -- becomes U16_INF), U16_INF in the padding, 0 on
+// the diagonal.
+template <typename V>
+__global__ void u16_pack(const V* __restrict__ a, long long n, long long lda,
+                         unsigned short* __restrict__ D, long long npad) {
+    const long long step = (long long)blockDim.x * PREP_UNROLL;
+    for (long long r = blockIdx.x; r < npad; r += gridDim.x) {
+        const V* row = a + r * lda;
+        unsigned short* out = D + r * npad;
+        for (long long c0 = threadIdx.x; c0 < npad; c0 += step) {
+            V x[PREP_UNROLL];
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                x[u] = (r < n && c < n) ? row[c] : (V)PREP_U16_INF;
+            }
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                if (c < npad)
+                    out[c] = c == r ? (unsigned short)0
+                           : x[u] >= (V)PREP_U16_INF ? (unsigned short)PREP_U16_INF
+                                                     : (unsigned short)x[u];
+            }
+        }
+    }
+}
+
+// The packed path's result in the caller's type: out (n x n, contiguous) = D, with U16_INF
+// (unreachable) as big. D: row pitch ldd.
+template <typename V>
+__global__ void u16_unpack(const unsigned short* __restrict__ D, long long ldd, long long n,
+                           V big, V* __restrict__ out) {
+    const long long step = (long long)blockDim.x * PREP_UNROLL;
+    for (long long r = blockIdx.x; r < n; r += gridDim.x) {
+        const unsigned short* row = D + r * ldd;
+        V* o = out + r * n;
+        for (long long c0 = threadIdx.x; c0 < n; c0 += step) {
+            unsigned short x[PREP_UNROLL];
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                x[u] = c < n ? row[c] : (unsigned short)PREP_U16_INF;
+            }
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                if (c < n) o[c] = x[u] >= PREP_U16_INF ? big : (V)x[u];
+            }
+        }
+    }
+}
+
+// Floyd–Warshall's float D0 (not packed): D (n x n, contiguous) = w with min(w_ii, 0) on the
+// diagonal, counting NaN weights into *nan (the caller zeroes it): the input's check and copy
+// in one pass. a: row pitch lda.
+template <typename V>
+__global__ void dense_d0(const V* __restrict__ a, long long n, long long lda,
+                         V* __restrict__ D, unsigned long long* __restrict__ nan) {
+    const long long step = (long long)blockDim.x * PREP_UNROLL;
+    unsigned long long bad = 0;
+    for (long long r = blockIdx.x; r < n; r += gridDim.x) {
+        const V* row = a + r * lda;
+        V* out = D + r * n;
+        for (long long c0 = threadIdx.x; c0 < n; c0 += step) {
+            V x[PREP_UNROLL];
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                x[u] = c < n ? row[c] : (V)0;
+            }
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                bad += x[u] != x[u];
+                if (c < n) out[c] = (c == r && x[u] > (V)0) ? (V)0 : x[u];
+            }
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) bad += __shfl_down_sync(0xffffffffu, bad, off);
+    if ((threadIdx.x & 31) == 0 && bad) atomicAdd(nan, bad);
 }
