@@ -84,7 +84,58 @@ VARIANTS = {
     # in-edges marked (SR_NOIN) as in base
     "s12n": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_PUSH_CLEARS=0", "-DSR_FLUSH_UNROLL=0",
              "-DSR_PULL_AHEAD=0"),
+    # session 14: a lane's steps after its first (loaded ahead, SR_PULL_STEP = 4 in-neighbours)
+    # take SR_PULL_NEXT in-neighbours at once (default: SR_PULL_STEP)
+    "n8": ("-DSR_PULL_NEXT=8",),
+    "n12": ("-DSR_PULL_NEXT=12",),
+    "n16": ("-DSR_PULL_NEXT=16",),
+    "s8na": ("-DSR_PULL_STEP=8", "-DSR_PULL_AHEAD=0"),
+    # session 14: the search stops once every vertex is visited (SR_STOP_ALL, default 1)
+    "s13k": ("-DSR_STOP_ALL=0",),  # session 13's kernel (the host's fill bit aside)
+    "wb256": ("-DSR_WARP_BUF=256",),  # the push's append buffers twice as long
 }
+
+#: The host's switches (session 14), (algorithms.bfs.FAST_PATH, traversal.BFS_GRID_DIRECT,
+#: traversal.BFS_GRID_HOST_FILL) by name, for --hostab: the kept launch reused by
+#: algorithms.bfs, the driver's launch with a kept parameter block, level's -1 by a memset
+#: issued before the launch.
+HOST_CONFIGS = {"all": (True, True, True), "nofast": (False, True, True),
+                "cupylaunch": (False, False, True), "s13": (False, False, False),
+                "fillonly": (True, True, False)}
+
+
+def set_host(name):
+    BFS.FAST_PATH, traversal.BFS_GRID_DIRECT, traversal.BFS_GRID_HOST_FILL = HOST_CONFIGS[name]
+
+
+def host_ab(A, s, reps, names):
+    """The host configurations call by call in turn: events (ms) and host time (us, no sync
+    inside) of algorithms.bfs, each result checked equal to the first configuration's."""
+    out, ref = {}, None
+    for name in names:  # warm each (the kept launch is made on a configuration's first call)
+        set_host(name)
+        L = algorithms.bfs(A, s, symmetric=True)
+        if ref is None:
+            ref = L
+        elif not bool((L == ref).all()):
+            print(f"  hostab {name}: MISMATCH", flush=True)
+    for _ in range(reps):
+        for name in names:
+            set_host(name)
+            out.setdefault(f"{name}_events_ms", []).extend(
+                events_ms(lambda: algorithms.bfs(A, s, symmetric=True), 1)[1])
+            out.setdefault(f"{name}_host_us", []).append(
+                host_us(lambda: algorithms.bfs(A, s, symmetric=True), 1))
+    set_host("all")
+    # the floor: the kept launch alone (traversal.bfs_grid_runner), no algorithms.bfs around it
+    run = traversal.bfs_grid_runner(A.as_symmetric(), symmetric=True, alpha=BFS.ALPHA,
+                                    beta=BFS.BETA)
+    if run is not None:
+        if not bool((run(s)[0] == ref).all()):
+            print("  hostab runner: MISMATCH", flush=True)
+        out["runner_events_ms"] = events_ms(lambda: run(s), reps)[1]
+        out["runner_host_us"] = [host_us(lambda: run(s), reps)]
+    return {k: statistics.median(v) for k, v in out.items()}
 
 
 def events_ms(f, reps):
@@ -240,6 +291,9 @@ def main(argv):
                     help="time the variants call by call in turn (one warm-up each first)")
     ap.add_argument("--host", action="store_true",
                     help="with --quick: the host breakdown of the first variant too")
+    ap.add_argument("--hostab", default=None,
+                    help="host configurations (HOST_CONFIGS names, comma-separated) timed call "
+                         "by call on the first variant and source")
     args = ap.parse_args(argv)
     if args.gap:
         from bench import peers_gap  # noqa: PLC0415  (registers the gap-* graph kinds)
@@ -319,6 +373,15 @@ def main(argv):
         if args.json:
             with open(args.json, "w") as fh:
                 json.dump(out, fh, default=str)
+        if args.hostab and last is not None:
+            set_variant(VARIANTS[names[0]])
+            h = host_ab(A, srcs[0], max(args.reps, 15), args.hostab.split(","))
+            g["hostab"] = h
+            print("  hostab (" + names[0] + f", src {srcs[0]}): " + ", ".join(
+                f"{k} {v:.3f}" for k, v in h.items()), flush=True)
+            if args.json:
+                with open(args.json, "w") as fh:
+                    json.dump(out, fh, default=str)
         if args.host and last is not None:
             set_variant(VARIANTS[names[0]])
             h = host_breakdown(A, srcs[0], max(args.reps, 30))

@@ -561,7 +561,9 @@ __device__ __forceinline__ void sr_grid_append(bool take, I v, long long deg, I*
 // per-warp atomic of sr_grid_append serializes on one address when a level appends in most
 // warp steps (a wide push level: 450 000 warp steps on Kronecker 24, each ~1 ns at L2).
 // Both calls are warp-uniform (nb, the buffer's fill, is the same in every lane).
+#ifndef SR_WARP_BUF
 #define SR_WARP_BUF 128
+#endif
 // SR_FLUSH_UNROLL 1: bfs_grid's flushes (UNROLL below) load the buffered vertices' row bounds
 // for the whole buffer at once (a fixed, unrolled loop), where a loop over the fill chains a
 // DRAM latency per 32 vertices (up to 4 on the critical path of a warp's flush)
@@ -905,15 +907,22 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
 // ceil(n / 32) words); the kernel writes every entry of level and parent (see SR_LAZY_FILL)
-// and sets the bitmaps to zero. state (int64[12], any values on entry but [10], the barrier
-// word, zero: the kernel sets what it reads): [0] depth out (the last non-empty level), [1]
-// levels run, [2] push levels, [3] pull levels, [4..6] the rotating packed counters, [7..9]
-// overflow flags (never raised: the queues hold n), [10] the barrier word, [11] the counter of
-// the bitmap → queue appends. The queue counter's vertex field is 24 bits: n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
+// and sets the bitmaps to zero. state (int64[13], any values on entry but [10], the barrier
+// word, and [12], zero: the kernel sets what it reads and leaves those two zero): [0] depth
+// out (the last non-empty level), [1] levels (run, or the last one known empty: SR_STOP_ALL),
+// [2] push levels, [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags
+// (never raised: the queues hold n), [10] the barrier word, [11] the counter of the bitmap →
+// queue appends, [12] the vertices visited at the start. mode: 0 auto, 1 push only, 2 pull
+// only, plus 4 where level (and parent) come filled with -1. The queue counter's vertex
+// field is 24 bits: n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_LANE 32
 #ifndef SR_PULL_STEP  // bench/probes/probe_tune.py sweeps it through backend.gpu.traversal.GRID_OPTIONS
 #define SR_PULL_STEP 4
+#endif
+// The in-neighbours a lane loads at once after its first step (SR_PULL_NEXT_DEFAULT below)
+#ifndef SR_PULL_NEXT
+#define SR_PULL_NEXT SR_PULL_STEP
 #endif
 
 __device__ __forceinline__ long long sr_clock_ns()
@@ -1013,6 +1022,13 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_LAZY_FILL
 #define SR_LAZY_FILL 0
 #endif
+// SR_STOP_ALL 1: the search stops once every vertex is visited (those no edge enters, marked
+// from the start, included), where the level after that ran to find nothing: urand-22's
+// last level, a push from the last pull's few thousand vertices (~11 us on an H200, session
+// 13's trace). The count starts as state[12] (zero on entry, left zero by every search).
+#ifndef SR_STOP_ALL
+#define SR_STOP_ALL 1
+#endif
 
 template <typename I, int PARENTS>
 __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
@@ -1043,8 +1059,18 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // writes every unvisited vertex's entry: its level or -1, whole sectors) or, in a search
     // without pulls, by a pass at the end: n int64 written once, not once here and again when
     // found. The deterministic push (PARENTS 2) claims by a CAS of level from -1: filled here.
-    constexpr bool lazy = SR_LAZY_FILL && PARENTS != 2;
-    if (!lazy) {
+    // mode bit 2: the host filled level (and parent) with -1 before the launch (a memset
+    // that runs while the host is still making the cooperative launch): only the source's
+    // entries are written here
+    const bool prefilled = (mode & 4) != 0;
+    mode &= 3;
+    const bool lazy = SR_LAZY_FILL && PARENTS != 2 && !prefilled;
+    if (prefilled) {
+        if (gtid == 0) {
+            level[source] = 0;
+            if (PARENTS) parent[source] = source;
+        }
+    } else if (!lazy) {
         for (long long i = gtid; i < n; i += stride) {
             level[i] = i == source ? 0 : -1;
             if (PARENTS) parent[i] = i == source ? source : -1;
@@ -1058,13 +1084,21 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // edge enters (noin, nullable: Aᵀ's empty rows): none of them is ever found, so a pull
     // need not scan them (SR_PULL_SKIP)
     const unsigned int* skip = lazy || !SR_NOIN || mode == 1 ? nullptr : noin;
+    // (and the vertices visited so far counted into state[12], zero on entry: see SR_STOP_ALL)
+    unsigned long long known = 0;
     for (long long w = gtid; w < nwords; w += stride) {
         unsigned int x = skip != nullptr ? __ldcg(skip + w) : 0u;
         if (w == (source >> 5)) x |= 1u << (source & 31);
+        known += __popc(x);
         if (w == nwords - 1 && (n & 31)) x |= ~0u << (n & 31);
         vis[w] = x;
         fb0[w] = fb1[w] = 0u;
     }
+#if SR_STOP_ALL
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) known += __shfl_xor_sync(0xffffffffu, known, off);
+    if (lane == 0 && known) atomicAdd(reinterpret_cast<unsigned long long*>(state + 12), known);
+#endif
     if (gtid == 0) {
         q0[0] = (I)source;
         o0[0] = 0;
@@ -1077,6 +1111,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
 
     if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
+    // the vertices visited (or never to be found: noin) so far; state[12] is read here by
+    // every block and zeroed after the first level's barrier, for the next search
+    int visited = SR_STOP_ALL ? (int)*reinterpret_cast<volatile long long*>(state + 12) : 0;
     long long depth = 0, levels = 0, pushes = 0, pulls = 0;
     // the edges not yet checked top-down: m less the out-edges of each frontier pushed, as
     // GAP's edges_to_check (Beamer's own code: a pull's frontier is not taken off). Taking
@@ -1183,23 +1220,39 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                     if (SR_PULL_DEG_EARLY) { ob = indptr[v]; oe = indptr[v + 1]; }
 #endif
                     const long long lim = min(end, beg + SR_PULL_LANE);
-                    // SR_PULL_STEP in-neighbours at a time: their loads, then their bits'
-                    // loads, independent of each other (one load a step would chain a DRAM
-                    // and an L2 latency per in-neighbour: 0.6 ms for urand-22's wide pull)
-                    for (; beg < lim && !found; beg += SR_PULL_STEP) {
+                    // SR_PULL_STEP in-neighbours at a time (the first step's loaded ahead),
+                    // then SR_PULL_NEXT: their loads, then their bits' loads, independent of
+                    // each other (one load a step would chain a DRAM and an L2 latency per
+                    // in-neighbour: 0.6 ms for urand-22's wide pull)
+                    if (beg < lim) {
                         I u[SR_PULL_STEP];
                         bool hit[SR_PULL_STEP];
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
                             u[k] = ahead ? pre[k] : beg + k < lim ? tindices[beg + k] : (I)0;
-                        ahead = false;  // the first step's in-neighbours came loaded (SR_PULL_AHEAD)
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
                             hit[k] = beg + k < lim && sr_bit(fb, u[k]);
 #pragma unroll
                         for (int k = SR_PULL_STEP - 1; k >= 0; --k)
                             if (hit[k]) { found = true; par = u[k]; }  // the first hit wins
+                        beg += SR_PULL_STEP;
                     }
+                    for (; beg < lim && !found; beg += SR_PULL_NEXT) {
+                        I u[SR_PULL_NEXT];
+                        bool hit[SR_PULL_NEXT];
+#pragma unroll
+                        for (int k = 0; k < SR_PULL_NEXT; ++k)
+                            u[k] = beg + k < lim ? tindices[beg + k] : (I)0;
+#pragma unroll
+                        for (int k = 0; k < SR_PULL_NEXT; ++k)
+                            hit[k] = beg + k < lim && sr_bit(fb, u[k]);
+#pragma unroll
+                        for (int k = SR_PULL_NEXT - 1; k >= 0; --k)
+                            if (hit[k]) { found = true; par = u[k]; }
+                    }
+                    // not found: [beg, lim) all scanned (the steps may overshoot lim)
+                    if (beg > lim) beg = lim;
                 }
                 unsigned int longer = __ballot_sync(0xffffffffu, mine && !found && beg < end);
                 while (longer) {
@@ -1347,9 +1400,25 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             t[2] = total;
             t[3] = pushing;
         }
+        if (SR_STOP_ALL && levels == 0 && gtid == 0) state[12] = 0;  // every block has read it
         ++levels;
         if (next == 0ull) break;
         depth = d1;
+        visited += (int)(next >> SR_GRID_EDGE_BITS);  // n < 2^24 + 1
+        if (SR_STOP_ALL && visited >= n) {
+            // every vertex is visited: the next level would find none. It is counted (in the
+            // direction the rule would take) but not run (SR_STOP_ALL)
+            const long long nct = (long long)(next >> SR_GRID_EDGE_BITS);
+            const long long ntot = (long long)(next & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
+            bool way = pushing;
+            if (mode == 0) {
+                if (way && ntot * alpha > left) way = false;
+                else if (!way && nct * beta < n) way = true;
+            }
+            ++levels;
+            if (way) ++pushes; else ++pulls;
+            break;
+        }
         cur = next;
         c = nc;
         p ^= 1;
