@@ -90,8 +90,11 @@ VARIANTS = {
     "n12": ("-DSR_PULL_NEXT=12",),
     "n16": ("-DSR_PULL_NEXT=16",),
     "s8na": ("-DSR_PULL_STEP=8", "-DSR_PULL_AHEAD=0"),
-    # session 14: the search stops once every vertex is visited (SR_STOP_ALL, default 1)
-    "s13k": ("-DSR_STOP_ALL=0",),  # session 13's kernel (the host's fill bit aside)
+    # session 14: the search stops once every vertex is visited (SR_STOP_ALL, default 1), a
+    # push sets its claims' bits in the next frontier's bitmap (SR_PUSH_BITS, default 1)
+    "s13k": ("-DSR_STOP_ALL=0", "-DSR_PUSH_BITS=0"),  # session 13's kernel (but the fill bit)
+    "ns0": ("-DSR_STOP_ALL=0",),
+    "nb0": ("-DSR_PUSH_BITS=0",),
     "wb256": ("-DSR_WARP_BUF=256",),  # the push's append buffers twice as long
 }
 

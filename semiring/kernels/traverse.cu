@@ -722,7 +722,7 @@ __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
     long long* parent, unsigned int* vis, const I* qi, const long long* oi, long long count,
     long long total, I* qo, long long* oo, unsigned long long* ctr, long long* over,
-    long long cap, long long d1, long long* s_samp, I* s_buf)
+    long long cap, long long d1, long long* s_samp, I* s_buf, unsigned int* fbits)
 {
     I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
     int nb = 0;
@@ -796,6 +796,7 @@ __device__ __forceinline__ void sr_grid_push(
                 if (claimed[k]) {
                     level[v[k]] = d1;
                     if (PARENTS == 1) parent[v[k]] = (long long)u[k];
+                    if (fbits != nullptr) atomicOr(fbits + (v[k] >> 5), 1u << (v[k] & 31));
                 }
                 sr_buf_add<I, true>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
             }
@@ -813,6 +814,7 @@ __device__ __forceinline__ void sr_grid_push(
             const I u = SR_LD_PUSH(qi + f);
             v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + f))];
             claimed = sr_push_claim<I, PARENTS>(level, parent, vis, u, v, d1);
+            if (claimed && fbits != nullptr) atomicOr(fbits + (v >> 5), 1u << (v & 31));
         }
         sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
     }
@@ -863,7 +865,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
         const long long d1 = depth + 1;
         sr_grid_push<I, PARENTS>(indptr, indices, level, parent, (unsigned int*)nullptr,
                                  qi, oi, count, total, p ? q0 : q1, p ? o0 : o1,
-                                 &ctr[nc], &over[nc], cap, d1, s_samp, s_buf);
+                                 &ctr[nc], &over[nc], cap, d1, s_samp, s_buf, nullptr);
         sr_grid_sync(bar);
         // every block reads the same words here: its decisions below are the grid's
         const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
@@ -988,6 +990,14 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PUSH_CLEARS
 #define SR_PUSH_CLEARS 1
 #endif
+// SR_PUSH_BITS 1: a push sets its claimed vertices' bits in the next frontier's bitmap too
+// (a fire-and-forget atomicOr each), so that a pull after it has its frontier without the
+// queue → bitmap pass and its grid barrier (0). The bitmaps then keep: fb[b] holds the
+// frontier at every level's start, fb[b ^ 1] is zero at a push's start (the push zeroes
+// fb[b] for the next one, the bitmap → queue step after pulls the pulls' last input).
+#ifndef SR_PUSH_BITS
+#define SR_PUSH_BITS 1
+#endif
 // SR_PULL_AHEAD 1 (with SR_PULL_SKIP): the next word's first SR_PULL_STEP in-neighbours are
 // loaded with its bounds, before this word's scan: a word's first step then starts at its
 // bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it):
@@ -1092,7 +1102,9 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
         known += __popc(x);
         if (w == nwords - 1 && (n & 31)) x |= ~0u << (n & 31);
         vis[w] = x;
-        fb0[w] = fb1[w] = 0u;
+        // (SR_PUSH_BITS: the frontier {source} in fb0 too)
+        fb0[w] = SR_PUSH_BITS && w == (source >> 5) ? 1u << (source & 31) : 0u;
+        fb1[w] = 0u;
     }
 #if SR_STOP_ALL
 #pragma unroll
@@ -1114,7 +1126,11 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // the vertices visited (or never to be found: noin) so far; state[12] is read here by
     // every block and zeroed after the first level's barrier, for the next search
     int visited = SR_STOP_ALL ? (int)*reinterpret_cast<volatile long long*>(state + 12) : 0;
-    long long depth = 0, levels = 0, pushes = 0, pulls = 0;
+    long long depth = 0, levels = 0;
+    // the push and pull levels, counted by thread 0 of each block (only block 0's are
+    // written out): two registers fewer in every thread
+    __shared__ int s_pushes, s_pulls;
+    if (threadIdx.x == 0) s_pushes = s_pulls = 0;
     // the edges not yet checked top-down: m less the out-edges of each frontier pushed, as
     // GAP's edges_to_check (Beamer's own code: a pull's frontier is not taken off). Taking
     // every level's off sent a search's tail, whose unvisited vertices are mostly unreachable
@@ -1123,7 +1139,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // bench/probes/bfs_levels_probe.py; the other traces' decisions are the same either way)
     long long left = m;
     bool pushing = mode != 2;
-    bool bitmap = false;       // the frontier is in fb[b] (after a pull)
+    bool bitmap = SR_PUSH_BITS;  // the frontier is in fb[b] (after a pull; SR_PUSH_BITS: always)
     bool queued = true;        // the frontier is in the queue qi/oi (after a push)
     bool filled = !lazy;       // every unvisited vertex's level (and parent) holds -1
     int c = 0, p = 0, b = 0;   // the frontier's counter, queue and bitmap
@@ -1172,18 +1188,28 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 }
 #endif
                 sr_buf_flush<I, true>(buf, nb, indptr, (I*)qi, (long long*)oi, scratch, over, n);
+                if (SR_PUSH_BITS) {  // the last pull's frontier: the push below fills it
+                    unsigned int* fo = b ? fb0 : fb1;
+                    for (long long w = gtid; w < nwords; w += stride) fo[w] = 0u;
+                }
                 sr_grid_sync(bar);
                 if (gtid == 0) *scratch = 0ull;  // its next use is after another barrier
             }
+            // SR_PUSH_BITS: the claimed vertices' bits go to fb[b ^ 1] (zero), the next
+            // frontier's bitmap, where a pull after this level would make it from the queue
+            unsigned int* fbits = SR_PUSH_BITS && mode != 1 ? (b ? fb0 : fb1) : nullptr;
             sr_grid_push<I, PARENTS>(indptr, indices, level, parent, vis, qi, oi, count, total,
-                                     qo, oo, &ctr[nc], &over[nc], n, d1, s_samp, s_buf);
-            if (SR_PUSH_CLEARS) {  // the bitmap a pull after this level fills (SR_PUSH_CLEARS)
+                                     qo, oo, &ctr[nc], &over[nc], n, d1, s_samp, s_buf, fbits);
+            if (SR_PUSH_CLEARS || SR_PUSH_BITS) {
+                // this frontier's bitmap: a pull after this level fills it (SR_PUSH_CLEARS), or
+                // the push after it (SR_PUSH_BITS, which keeps fb[b ^ 1] zero at a push's start)
                 unsigned int* fb = b ? fb1 : fb0;
                 for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
             }
-            bitmap = false;
+            if (SR_PUSH_BITS && mode != 1) b ^= 1;
+            bitmap = SR_PUSH_BITS && mode != 1;
             queued = true;
-            ++pushes;
+            if (threadIdx.x == 0) ++s_pushes;
         } else {
             unsigned int* fb = b ? fb1 : fb0;
             unsigned int* fn = b ? fb0 : fb1;
@@ -1389,7 +1415,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             queued = false;
             filled = true;
             b ^= 1;
-            ++pulls;
+            if (threadIdx.x == 0) ++s_pulls;
         }
         sr_grid_sync(bar);
         const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
@@ -1416,7 +1442,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 else if (!way && nct * beta < n) way = true;
             }
             ++levels;
-            if (way) ++pushes; else ++pulls;
+            if (threadIdx.x == 0) { if (way) ++s_pushes; else ++s_pulls; }
             break;
         }
         cur = next;
@@ -1433,8 +1459,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     if (gtid == 0) {
         state[0] = depth;
         state[1] = levels;
-        state[2] = pushes;
-        state[3] = pulls;
+        state[2] = s_pushes;
+        state[3] = s_pulls;
     }
 }
 
