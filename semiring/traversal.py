@@ -534,10 +534,11 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     level : cupy.ndarray of int64
     parent : cupy.ndarray of int64, or None
     info : mapping or None
-        ``levels`` (levels run, the last one finding nothing), ``push`` and ``pull`` (levels
-        in each direction), ``depth`` (the deepest level reached); with ``trace``, ``trace``:
-        one ``(microseconds, frontier vertices, frontier out-edges, 'push' | 'pull')`` per
-        level (the first :data:`TRACE_LEVELS`), timed on the device. Read from the device on
+        ``levels`` (the search's levels, the last one finding nothing: where every vertex is
+        visited before it, that one is known empty and not run, its time 0), ``push`` and
+        ``pull`` (levels in each direction), ``depth`` (the deepest level reached); with
+        ``trace``, ``trace``: one ``(microseconds, frontier vertices, frontier out-edges,
+        'push' | 'pull')`` per level (the first :data:`TRACE_LEVELS`), timed on the device. Read from the device on
         first access (without ``trace``): the search itself makes no host synchronization,
         the results are device arrays that a later read (or the caller's sync) waits for.
 
@@ -605,7 +606,6 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         info = dict(info)
         t = tr.get()
         rows = t[1:].reshape(-1, 4)[:min(info["levels"], TRACE_LEVELS)]
-        rows = rows[rows[:, 0] != 0]  # a last level known empty is not run (SR_STOP_ALL)
         ends = rows[:, 0] - t[0]
         starts = np.r_[0, ends[:-1]]
         info["trace"] = [((e - b) / 1e3, int(c), int(m), "push" if p else "pull")

@@ -1441,6 +1441,13 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 if (way && ntot * alpha > left) way = false;
                 else if (!way && nct * beta < n) way = true;
             }
+            if (trace != nullptr && gtid == 0 && levels < trace_levels) {  // its row: no time
+                long long* t = trace + 1 + 4 * levels;
+                t[0] = trace[4 * levels - 3];
+                t[1] = nct;
+                t[2] = ntot;
+                t[3] = way;
+            }
             ++levels;
             if (threadIdx.x == 0) { if (way) ++s_pushes; else ++s_pulls; }
             break;
