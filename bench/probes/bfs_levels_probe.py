@@ -96,6 +96,9 @@ VARIANTS = {
     "ns0": ("-DSR_STOP_ALL=0",),
     "nb0": ("-DSR_PUSH_BITS=0",),
     "wb256": ("-DSR_WARP_BUF=256",),  # the push's append buffers twice as long
+    "smp4k": ("-DSR_GRID_SAMPLES=4096",),  # the push's slot search: twice the samples
+    "s6n12": ("-DSR_PULL_STEP=6", "-DSR_PULL_NEXT=12"),
+    "s8n16": ("-DSR_PULL_STEP=8", "-DSR_PULL_NEXT=16"),
 }
 
 #: The host's switches (session 14), (algorithms.bfs.FAST_PATH, traversal.BFS_GRID_DIRECT,
