@@ -227,15 +227,23 @@ def _grid_operand(A, source, op: str):
 BFS_GRID_KEEP = True
 _BFS_GRID_FN: dict = {}
 #: bfs_grid fills ``level`` (and ``parent``) with -1 by a memset issued before the launch
-#: (the kernel then writes only the source's entries): the memset runs on the device while
-#: the host makes the cooperative launch (~13 us on an H200's host), where the kernel's own
-#: fill (32 MB at n = 4 M, ~10 us) ran after it. Measured: docs/perf-notes.md, session 14.
-BFS_GRID_HOST_FILL = True
+#: (the kernel then writes only the source's entries: its mode bit 4) instead of in the
+#: kernel, hoping the memset would run while the host makes the cooperative launch. It did
+#: not pay: on an H200 (session 14, bench/probes/bfs_levels_probe.py --hostab, call by call)
+#: GAP's urand-22 0.410 ms with it against 0.407 without, kron-22 0.253 / 0.254, and it
+#: costs the host ~3.5 us. Off.
+BFS_GRID_HOST_FILL = False
 #: bfs_grid's kept launches (:data:`BFS_GRID_KEEP`) call the driver's cooperative launch with
 #: a kept parameter block (the kernel's 24 arguments, 8 bytes each; the source and the
 #: outputs' addresses written in per call) instead of CuPy's launch, which wraps each
 #: argument in an object every call. Measured: docs/perf-notes.md, session 14.
 BFS_GRID_DIRECT = True
+#: A kept launch allocates the next call's ``level`` right after its launch, while the device
+#: runs the search (the host is idle then), so that the next call launches without the
+#: allocation (~2.5 us of CuPy's pool on an H200's host). The array is handed out once, by
+#: the next call of the same thread: no result is ever reused. It holds n int64 more while
+#: the launch is kept. Measured: docs/perf-notes.md, session 14.
+BFS_GRID_SPARE = True
 
 
 class _KeptLaunch:
@@ -269,20 +277,25 @@ class _KeptLaunch:
     def __call__(self, source: int):
         """(level, parent or None) of the search from ``source`` (checked by the caller)."""
         n = self.n
-        level = self._empty(n, dtype=self._i64)
+        tid = _get_ident()
+        blk = self.blocks_of.get(tid)
+        level = blk[3] if blk is not None else None  # this thread's spare (BFS_GRID_SPARE)
+        if level is None:
+            level = self._empty(n, dtype=self._i64)
+        else:
+            blk[3] = None
         parent = self._empty(n, dtype=self._i64) if self.parents else None
         if self.fill:  # -1 everywhere (bytes 0xFF), filled while the host launches
             level.data.memset_async(0xFF, 8 * n)
             if parent is not None:
                 parent.data.memset_async(0xFF, 8 * n)
-        tid = _get_ident()
-        blk = self.blocks_of.get(tid)
         if blk is None:
             if len(self.blocks_of) > 64:  # threads come and go: their blocks need not stay
                 self.blocks_of.clear()
             vals = self.template.copy()
             ptrs = np.uint64(vals.ctypes.data) + np.arange(vals.size, dtype=np.uint64) * np.uint64(8)
-            blk = self.blocks_of[tid] = (vals, ptrs, int(ptrs.ctypes.data))
+            # [parameter values, their addresses, the address of those, the spare level]
+            blk = self.blocks_of[tid] = [vals, ptrs, int(ptrs.ctypes.data), None]
         vals = blk[0]
         vals[5] = source
         vals[6] = lp = level.data.ptr
@@ -294,6 +307,8 @@ class _KeptLaunch:
             raise BackendUnavailable(f"{self._what}: cooperative launch of {self.blocks} "
                                      f"blocks of {_gt.GRID_THREADS} threads failed: "
                                      f"{err}") from err
+        if BFS_GRID_SPARE:  # the next call's level, allocated while the device searches
+            blk[3] = self._empty(n, dtype=self._i64)
         return level, parent
 
 

@@ -32,9 +32,9 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "noskip": ["-DSR_PULL_SKIP=0"], "not_ahead": ["-DSR_PULL_AHEAD=0"],
           "clears0": ["-DSR_PUSH_CLEARS=0"], "flush_loop": ["-DSR_FLUSH_UNROLL=0"],
           "push3_samples4": ["-DSR_PUSH_BATCH=3", "-DSR_GRID_SAMPLES=4"],
-          "next8": ["-DSR_PULL_NEXT=8"], "nostop": ["-DSR_STOP_ALL=0"],
-          "nobits": ["-DSR_PUSH_BITS=0"],
-          "nobits_clears0": ["-DSR_PUSH_BITS=0", "-DSR_PUSH_CLEARS=0"],
+          "next8": ["-DSR_PULL_NEXT=8"], "stop": ["-DSR_STOP_ALL=1"],
+          "bits": ["-DSR_PUSH_BITS=1"], "stop_bits": ["-DSR_STOP_ALL=1", "-DSR_PUSH_BITS=1"],
+          "bits_clears0": ["-DSR_PUSH_BITS=1", "-DSR_PUSH_CLEARS=0"],
           "step8_next12": ["-DSR_PULL_STEP=8", "-DSR_PULL_NEXT=12"]}
 
 

@@ -90,11 +90,16 @@ VARIANTS = {
     "n12": ("-DSR_PULL_NEXT=12",),
     "n16": ("-DSR_PULL_NEXT=16",),
     "s8na": ("-DSR_PULL_STEP=8", "-DSR_PULL_AHEAD=0"),
-    # session 14: the search stops once every vertex is visited (SR_STOP_ALL, default 1), a
-    # push sets its claims' bits in the next frontier's bitmap (SR_PUSH_BITS, default 1)
+    # session 14: the search stops once every vertex is visited (SR_STOP_ALL), a push sets
+    # its claims' bits in the next frontier's bitmap (SR_PUSH_BITS); batch 1 measured both on
+    # (the count in a register) as "base", "ns0" and "nb0" (one of them off), all slower than
+    # both off ("s13k", now the default: the same cubin as base)
     "s13k": ("-DSR_STOP_ALL=0", "-DSR_PUSH_BITS=0"),  # session 13's kernel (but the fill bit)
-    "ns0": ("-DSR_STOP_ALL=0",),
-    "nb0": ("-DSR_PUSH_BITS=0",),
+    "ns0": ("-DSR_STOP_ALL=0", "-DSR_PUSH_BITS=1"),
+    "nb0": ("-DSR_STOP_ALL=1", "-DSR_PUSH_BITS=0"),
+    "stop": ("-DSR_STOP_ALL=1",),  # the count in shared memory (batch 2)
+    "bits": ("-DSR_PUSH_BITS=1",),
+    "stopbits": ("-DSR_STOP_ALL=1", "-DSR_PUSH_BITS=1"),
     "wb256": ("-DSR_WARP_BUF=256",),  # the push's append buffers twice as long
     "smp4k": ("-DSR_GRID_SAMPLES=4096",),  # the push's slot search: twice the samples
     "s6n12": ("-DSR_PULL_STEP=6", "-DSR_PULL_NEXT=12"),
@@ -102,16 +107,21 @@ VARIANTS = {
 }
 
 #: The host's switches (session 14), (algorithms.bfs.FAST_PATH, traversal.BFS_GRID_DIRECT,
-#: traversal.BFS_GRID_HOST_FILL) by name, for --hostab: the kept launch reused by
-#: algorithms.bfs, the driver's launch with a kept parameter block, level's -1 by a memset
-#: issued before the launch.
-HOST_CONFIGS = {"all": (True, True, True), "nofast": (False, True, True),
-                "cupylaunch": (False, False, True), "s13": (False, False, False),
-                "fillonly": (True, True, False)}
+#: traversal.BFS_GRID_HOST_FILL, traversal.BFS_GRID_SPARE) by name, for --hostab: the kept
+#: launch reused by algorithms.bfs, the driver's launch with a kept parameter block, level's
+#: -1 by a memset issued before the launch, the next call's level allocated after a launch.
+HOST_CONFIGS = {"all": (True, True, True, False), "nofast": (False, True, True, False),
+                "cupylaunch": (False, False, True, False), "s13": (False, False, False, False),
+                "fillonly": (True, True, False, False),
+                # batch 2: session 14's defaults (the fill in the kernel: the memset measured
+                # neutral), without the spare, without the fast path
+                "kept": (True, True, False, True), "nospare": (True, True, False, False),
+                "kept_nofast": (False, True, False, True)}
 
 
 def set_host(name):
-    BFS.FAST_PATH, traversal.BFS_GRID_DIRECT, traversal.BFS_GRID_HOST_FILL = HOST_CONFIGS[name]
+    (BFS.FAST_PATH, traversal.BFS_GRID_DIRECT, traversal.BFS_GRID_HOST_FILL,
+     traversal.BFS_GRID_SPARE) = HOST_CONFIGS[name]
 
 
 def host_ab(A, s, reps, names):
@@ -132,7 +142,7 @@ def host_ab(A, s, reps, names):
                 events_ms(lambda: algorithms.bfs(A, s, symmetric=True), 1)[1])
             out.setdefault(f"{name}_host_us", []).append(
                 host_us(lambda: algorithms.bfs(A, s, symmetric=True), 1))
-    set_host("all")
+    set_host("kept")
     # the floor: the kept launch alone (traversal.bfs_grid_runner), no algorithms.bfs around it
     run = traversal.bfs_grid_runner(A.as_symmetric(), symmetric=True, alpha=BFS.ALPHA,
                                     beta=BFS.BETA)

@@ -996,7 +996,7 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 // frontier at every level's start, fb[b ^ 1] is zero at a push's start (the push zeroes
 // fb[b] for the next one, the bitmap → queue step after pulls the pulls' last input).
 #ifndef SR_PUSH_BITS
-#define SR_PUSH_BITS 1
+#define SR_PUSH_BITS 0
 #endif
 // SR_PULL_AHEAD 1 (with SR_PULL_SKIP): the next word's first SR_PULL_STEP in-neighbours are
 // loaded with its bounds, before this word's scan: a word's first step then starts at its
@@ -1037,7 +1037,7 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 // last level, a push from the last pull's few thousand vertices (~11 us on an H200, session
 // 13's trace). The count starts as state[12] (zero on entry, left zero by every search).
 #ifndef SR_STOP_ALL
-#define SR_STOP_ALL 1
+#define SR_STOP_ALL 0
 #endif
 
 template <typename I, int PARENTS>
@@ -1123,9 +1123,14 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
 
     if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
-    // the vertices visited (or never to be found: noin) so far; state[12] is read here by
-    // every block and zeroed after the first level's barrier, for the next search
-    int visited = SR_STOP_ALL ? (int)*reinterpret_cast<volatile long long*>(state + 12) : 0;
+#if SR_STOP_ALL
+    // the vertices visited (or never to be found: noin) before a level, in shared memory by
+    // the level's parity (thread 0 writes the next level's while the block reads this one's:
+    // no register held through the loop); state[12] is read here by each block's thread 0
+    // and zeroed after the first level's barrier, for the next search
+    __shared__ int s_visited[2];
+    if (threadIdx.x == 0) s_visited[0] = (int)*reinterpret_cast<volatile long long*>(state + 12);
+#endif
     long long depth = 0, levels = 0;
     // the push and pull levels, counted by thread 0 of each block (only block 0's are
     // written out): two registers fewer in every thread
@@ -1430,8 +1435,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
         ++levels;
         if (next == 0ull) break;
         depth = d1;
-        visited += (int)(next >> SR_GRID_EDGE_BITS);  // n < 2^24 + 1
-        if (SR_STOP_ALL && visited >= n) {
+#if SR_STOP_ALL
+        const int visited = s_visited[(levels - 1) & 1] + (int)(next >> SR_GRID_EDGE_BITS);
+        if (threadIdx.x == 0) s_visited[levels & 1] = visited;  // n < 2^24 + 1: an int
+        if (visited >= n) {
             // every vertex is visited: the next level would find none. It is counted (in the
             // direction the rule would take) but not run (SR_STOP_ALL)
             const long long nct = (long long)(next >> SR_GRID_EDGE_BITS);
@@ -1452,6 +1459,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             if (threadIdx.x == 0) { if (way) ++s_pushes; else ++s_pulls; }
             break;
         }
+#endif
         cur = next;
         c = nc;
         p ^= 1;
