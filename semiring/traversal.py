@@ -238,12 +238,9 @@ BFS_GRID_HOST_FILL = False
 #: outputs' addresses written in per call) instead of CuPy's launch, which wraps each
 #: argument in an object every call. Measured: docs/perf-notes.md, session 14.
 BFS_GRID_DIRECT = True
-#: A kept launch allocates the next call's ``level`` right after its launch, while the device
-#: runs the search (the host is idle then), so that the next call launches without the
-#: allocation (~2.5 us of CuPy's pool on an H200's host). The array is handed out once, by
-#: the next call of the same thread: no result is ever reused. It holds n int64 more while
-#: the launch is kept. Measured: docs/perf-notes.md, session 14.
-BFS_GRID_SPARE = True
+#: (Not kept, session 14: the next call's ``level`` allocated right after a launch, while the
+#: device searches, to take CuPy's allocation off the next call's path: GAP's urand-22 0.378
+#: ms with or without it, kron-22 0.233 against 0.227 without, and n int64 more held.)
 
 
 class _KeptLaunch:
@@ -277,25 +274,21 @@ class _KeptLaunch:
     def __call__(self, source: int):
         """(level, parent or None) of the search from ``source`` (checked by the caller)."""
         n = self.n
-        tid = _get_ident()
-        blk = self.blocks_of.get(tid)
-        level = blk[3] if blk is not None else None  # this thread's spare (BFS_GRID_SPARE)
-        if level is None:
-            level = self._empty(n, dtype=self._i64)
-        else:
-            blk[3] = None
+        level = self._empty(n, dtype=self._i64)
         parent = self._empty(n, dtype=self._i64) if self.parents else None
         if self.fill:  # -1 everywhere (bytes 0xFF), filled while the host launches
             level.data.memset_async(0xFF, 8 * n)
             if parent is not None:
                 parent.data.memset_async(0xFF, 8 * n)
+        tid = _get_ident()
+        blk = self.blocks_of.get(tid)
         if blk is None:
             if len(self.blocks_of) > 64:  # threads come and go: their blocks need not stay
                 self.blocks_of.clear()
             vals = self.template.copy()
             ptrs = np.uint64(vals.ctypes.data) + np.arange(vals.size, dtype=np.uint64) * np.uint64(8)
-            # [parameter values, their addresses, the address of those, the spare level]
-            blk = self.blocks_of[tid] = [vals, ptrs, int(ptrs.ctypes.data), None]
+            # the parameter values, their addresses, the address of those
+            blk = self.blocks_of[tid] = (vals, ptrs, int(ptrs.ctypes.data))
         vals = blk[0]
         vals[5] = source
         vals[6] = lp = level.data.ptr
@@ -307,8 +300,6 @@ class _KeptLaunch:
             raise BackendUnavailable(f"{self._what}: cooperative launch of {self.blocks} "
                                      f"blocks of {_gt.GRID_THREADS} threads failed: "
                                      f"{err}") from err
-        if BFS_GRID_SPARE:  # the next call's level, allocated while the device searches
-            blk[3] = self._empty(n, dtype=self._i64)
         return level, parent
 
 
