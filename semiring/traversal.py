@@ -236,7 +236,9 @@ BFS_GRID_HOST_FILL = False
 #: bfs_grid's kept launches (:data:`BFS_GRID_KEEP`) call the driver's cooperative launch with
 #: a kept parameter block (the kernel's 24 arguments, 8 bytes each; the source and the
 #: outputs' addresses written in per call) instead of CuPy's launch, which wraps each
-#: argument in an object every call. Measured: docs/perf-notes.md, session 14.
+#: argument in an object every call. On an H200 (session 14, bench/probes/bfs_levels_probe.py
+#: --hostab, call by call, algorithms.bfs without its FAST_PATH): GAP's urand-22 0.428 ->
+#: 0.420 ms, kron-22 0.285 -> 0.270 ms (host 49 -> 30 and 52 -> 32 us).
 BFS_GRID_DIRECT = True
 #: (Not kept, session 14: the next call's ``level`` allocated right after a launch, while the
 #: device searches, to take CuPy's allocation off the next call's path: GAP's urand-22 0.378
