@@ -922,7 +922,10 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 #ifndef SR_PULL_STEP  // bench/probes/probe_tune.py sweeps it through backend.gpu.traversal.GRID_OPTIONS
 #define SR_PULL_STEP 4
 #endif
-// The in-neighbours a lane loads at once after its first step (SR_PULL_NEXT_DEFAULT below)
+// The in-neighbours a lane loads at once after its first step. Wider than the first step
+// it shortens a word's chain of steps but loses: on an H200 (session 14, same probe, with
+// SR_STOP_ALL and SR_PUSH_BITS on) urand-22's wide pull 230 -> 250 / 274 / 307 us at 8 / 12 /
+// 16 (no spills): each step issues that many bit loads a lane, whose rate bounds the pull.
 #ifndef SR_PULL_NEXT
 #define SR_PULL_NEXT SR_PULL_STEP
 #endif
@@ -995,6 +998,8 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 // queue → bitmap pass and its grid barrier (0). The bitmaps then keep: fb[b] holds the
 // frontier at every level's start, fb[b ^ 1] is zero at a push's start (the push zeroes
 // fb[b] for the next one, the bitmap → queue step after pulls the pulls' last input).
+// Off: on an H200 (session 14, same probe) the other levels got slower (the register cap
+// again): urand-22 0.377 -> 0.409 ms, kron-22 0.228 -> 0.248.
 #ifndef SR_PUSH_BITS
 #define SR_PUSH_BITS 0
 #endif
@@ -1036,6 +1041,10 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 // from the start, included), where the level after that ran to find nothing: urand-22's
 // last level, a push from the last pull's few thousand vertices (~11 us on an H200, session
 // 13's trace). The count starts as state[12] (zero on entry, left zero by every search).
+// Off: on an H200 (session 14, bench/probes/bfs_levels_probe.py, call by call) it saved that
+// level but slowed the others (the kernel is at its 64-register cap): GAP's urand-22 0.377 ->
+// 0.406 ms, kron-22 0.228 -> 0.258, kron-24 0.657 -> 0.804 (the count in shared memory; in a
+// register alike).
 #ifndef SR_STOP_ALL
 #define SR_STOP_ALL 0
 #endif
