@@ -51,6 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring.device import _cupy
 from semiring import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
                       InvalidValue, as_matrix, spmm)
 
@@ -141,6 +142,17 @@ MSBFS_FILTER_DIV = 8
 #: dispatch per level) and the multi-source loop 57-6900x.
 CPU_CSGRAPH = True
 
+#: A warm call's fast path (the host's share of a GPU search: ~30 us of urand-22's 0.4 ms
+#: on an H200, session 13): the launch the ``"device"`` variant made for (A, parents,
+#: direction, deterministic, symmetric) is kept in A's memo
+#: (:func:`semiring.traversal.bfs_grid_runner`) with the policy it was chosen under (this
+#: module's switches, the traversal module's, the device and stream); a later call under the
+#: same policy checks only its source and launches. A Matrix changes only through its
+#: ``_assign``, which drops its memo (and the launch with it). On an H200 (session 14,
+#: bench/probes/bfs_levels_probe.py --hostab, call by call): GAP's urand-22 0.390 -> 0.378 ms
+#: (host 19.6 -> 12.3 us), kron-22 0.254 -> 0.227 ms (28.0 -> 20.1 us).
+FAST_PATH = True
+
 DIRECTIONS = ("auto", "push", "pull")
 #: Which variant runs the search: "auto" (:func:`_variant`'s choice) or one of VARIANTS.
 VARIANT = "auto"
@@ -164,6 +176,14 @@ def _variant(A, direction: str = "auto") -> str:
             and sr.traversal.csgraph_fits(A)):
         return "csgraph"
     return "levels"
+
+
+def _fast_state():
+    """The policy a kept launch (FAST_PATH) was chosen under: this module's switches, the
+    traversal module's, the device and the stream."""
+    return (VARIANT, DEVICE_LOOP, _grid_unavailable, SMALL_N, ROAD_MEAN_DEGREE,
+            ROAD_BLOCKS_PER_SM, ROAD_ASYNC, ASYNC_MEAN_DEGREE, ALPHA, BETA,
+            sr.traversal._bfs_grid_state(_cupy()))
 
 
 def pull_next(pushing: bool, frontier_size: int, edges_frontier: int, edges_left: int,
@@ -259,6 +279,17 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     >>> algorithms.bfs(A, sources=[0, 3]).tolist()
     [[0, 1, 2, -1], [1, 2, 3, 0]]
     """
+    if FAST_PATH and type(A) is sr.Matrix and type(source) is int and sources is None:
+        kept = A._memo.get("bfs_fast")
+        run = (kept.get((parents, direction, deterministic, symmetric, _fast_state()))
+               if kept else None)
+        if run is not None and 0 <= source < A.nrows:
+            try:
+                level, parent = run(source)
+                return (level, parent) if parents else level
+            except sr.BackendUnavailable:  # nothing ran: the path below meets it and falls back
+                pass
+    A0 = A
     if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
         from .dist import dispatch; return dispatch("bfs", A, source, sources=sources, parents=parents, direction=direction, deterministic=deterministic, symmetric=symmetric)  # noqa: E702
     if sources is not None:
@@ -296,10 +327,19 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                 level, parent, _ = sr.traversal.bfs_async(A, source, parents=parents,
                                                           symmetric=symmetric)
                 return (level, parent) if parents else level
+            per_sm = ROAD_BLOCKS_PER_SM if road else None
             level, parent, _ = sr.traversal.bfs_grid(
                 A, source, parents=parents, deterministic=deterministic, direction=direction,
-                alpha=ALPHA, beta=BETA, symmetric=symmetric,
-                blocks_per_sm=ROAD_BLOCKS_PER_SM if road else None, info=False)
+                alpha=ALPHA, beta=BETA, symmetric=symmetric, blocks_per_sm=per_sm, info=False)
+            if FAST_PATH and type(A0) is sr.Matrix:  # the next call's launch (FAST_PATH)
+                run = sr.traversal.bfs_grid_runner(
+                    A, parents=parents, deterministic=deterministic, direction=direction,
+                    alpha=ALPHA, beta=BETA, symmetric=symmetric, blocks_per_sm=per_sm)
+                if run is not None:
+                    kept = A0._memo.setdefault("bfs_fast", {})
+                    if len(kept) > 16:  # policies come and go (a probe's sweep): keep a few
+                        kept.clear()
+                    kept[(parents, direction, deterministic, symmetric, _fast_state())] = run
             return (level, parent) if parents else level
         except sr.BackendUnavailable as err:  # nothing ran: the host loop does the same levels
             _grid_unavailable = str(err)

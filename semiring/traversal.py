@@ -22,6 +22,7 @@ Each function validates its operands here, then runs the step of its device's ba
 from __future__ import annotations
 
 from collections.abc import Mapping
+from threading import get_ident as _get_ident
 
 import numpy as np
 
@@ -225,6 +226,83 @@ def _grid_operand(A, source, op: str):
 #: in events (the workspace and its memset took 9.5 us, grid_function 3.7).
 BFS_GRID_KEEP = True
 _BFS_GRID_FN: dict = {}
+#: bfs_grid fills ``level`` (and ``parent``) with -1 by a memset issued before the launch
+#: (the kernel then writes only the source's entries: its mode bit 4) instead of in the
+#: kernel, hoping the memset would run while the host makes the cooperative launch. It did
+#: not pay: on an H200 (session 14, bench/probes/bfs_levels_probe.py --hostab, call by call)
+#: GAP's urand-22 0.410 ms with it against 0.407 without, kron-22 0.253 / 0.254, and it
+#: costs the host ~3.5 us. Off.
+BFS_GRID_HOST_FILL = False
+#: bfs_grid's kept launches (:data:`BFS_GRID_KEEP`) call the driver's cooperative launch with
+#: a kept parameter block (the kernel's 24 arguments, 8 bytes each; the source and the
+#: outputs' addresses written in per call) instead of CuPy's launch, which wraps each
+#: argument in an object every call. On an H200 (session 14, bench/probes/bfs_levels_probe.py
+#: --hostab, call by call, algorithms.bfs without its FAST_PATH): GAP's urand-22 0.428 ->
+#: 0.420 ms, kron-22 0.285 -> 0.270 ms (host 49 -> 30 and 52 -> 32 us).
+BFS_GRID_DIRECT = True
+#: (Not kept, session 14: the next call's ``level`` allocated right after a launch, while the
+#: device searches, to take CuPy's allocation off the next call's path: GAP's urand-22 0.378
+#: ms with or without it, kron-22 0.233 against 0.227 without, and n int64 more held.)
+
+
+class _KeptLaunch:
+    """A whole bfs_grid search with fixed operands (A, Aᵀ, the kept workspace, thresholds,
+    mode): a call allocates the outputs, fills them with -1 (:data:`BFS_GRID_HOST_FILL`) and
+    makes the cooperative launch through the driver with a kept parameter block, into which
+    it writes only the source and the outputs' addresses. The driver copies the parameters
+    during the launch, so a block is free again when the call returns; threads get a block
+    each. ``args``: the kernel's arguments as integers (addresses and values); ``keep``: what
+    the addresses point into, alive while this launch is kept."""
+
+    __slots__ = ("fptr", "blocks", "stream", "template", "blocks_of", "keep", "n", "parents",
+                 "fill", "_launch", "_empty", "_i64", "_err", "_what")
+
+    def __init__(self, cp, f, blocks, stream, args, keep, n, parents, fill, what):
+        from cupy_backends.cuda.api import driver  # noqa: PLC0415  (CuPy: GPU only)
+
+        self.fptr = int(f.kernel.ptr)
+        self.blocks = int(blocks)
+        self.stream = int(stream)
+        # each argument's value in an 8-byte slot (a 4-byte int is read from the slot's low
+        # half: little-endian)
+        self.template = np.array([int(a) & 0xFFFFFFFFFFFFFFFF for a in args], dtype=np.uint64)
+        self.blocks_of = {}
+        self.keep = keep
+        self.n, self.parents, self.fill, self._what = int(n), bool(parents), bool(fill), what
+        self._launch = driver.launchCooperativeKernel
+        self._err = driver.CUDADriverError
+        self._empty, self._i64 = cp.empty, cp.int64
+
+    def __call__(self, source: int):
+        """(level, parent or None) of the search from ``source`` (checked by the caller)."""
+        n = self.n
+        level = self._empty(n, dtype=self._i64)
+        parent = self._empty(n, dtype=self._i64) if self.parents else None
+        if self.fill:  # -1 everywhere (bytes 0xFF), filled while the host launches
+            level.data.memset_async(0xFF, 8 * n)
+            if parent is not None:
+                parent.data.memset_async(0xFF, 8 * n)
+        tid = _get_ident()
+        blk = self.blocks_of.get(tid)
+        if blk is None:
+            if len(self.blocks_of) > 64:  # threads come and go: their blocks need not stay
+                self.blocks_of.clear()
+            vals = self.template.copy()
+            ptrs = np.uint64(vals.ctypes.data) + np.arange(vals.size, dtype=np.uint64) * np.uint64(8)
+            # the parameter values, their addresses, the address of those
+            blk = self.blocks_of[tid] = (vals, ptrs, int(ptrs.ctypes.data))
+        vals = blk[0]
+        vals[5] = source
+        vals[6] = lp = level.data.ptr
+        vals[7] = lp if parent is None else parent.data.ptr
+        try:
+            self._launch(self.fptr, self.blocks, 1, 1, _gt.GRID_THREADS, 1, 1, 0, self.stream,
+                         blk[2])
+        except self._err as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+            raise BackendUnavailable(f"{self._what}: cooperative launch of {self.blocks} "
+                                     f"blocks of {_gt.GRID_THREADS} threads failed: "
+                                     f"{err}") from err
+        return level, parent
 
 
 def _kept_workspace(cp, n: int, isize: int, AT, dev: int):
@@ -242,20 +320,49 @@ def _kept_workspace(cp, n: int, isize: int, AT, dev: int):
     return ws
 
 
+def _kept_launch(cp, A, AT, n, dev, f, blocks, kname, per_sm, alpha, beta, dmode,
+                 parents, op):
+    """The :class:`_KeptLaunch` of bfs_grid on (A, AT) with these settings, kept in AT's memo
+    beside the workspace it launches on (:func:`_kept_workspace`: the same device and
+    stream); None on the per-thread default stream, whose calls get a workspace each."""
+    stream = cp.cuda.get_current_stream().ptr
+    if stream == getattr(cp.cuda.runtime, "streamPerThread", 2):
+        return None
+    fill = BFS_GRID_HOST_FILL
+    dmode |= 4 if fill else 0  # the kernel's mode bit: level / parent come filled
+    key = (dev, stream, kname, _gt.GRID_OPTIONS, per_sm, blocks, A.indptr.data.ptr,
+           A.indices.data.ptr, int(alpha), int(beta), dmode)
+    kept = AT._memo.setdefault("bfs_grid_launch", {})
+    launch = kept.get(key)
+    if launch is None:
+        ws, ptr = _kept_workspace(cp, n, np.dtype(A.itype).itemsize, AT, dev)
+        noin = _no_in_edges(AT, cp)
+        args = [x.data.ptr if isinstance(x, cp.ndarray) else int(x) for x in (
+            A.indptr, A.indices, AT.indptr, AT.indices, n, 0, 0, 0, *ptr, alpha, beta, dmode, 0,
+            TRACE_LEVELS, noin)]
+        launch = _KeptLaunch(cp, f, blocks, stream, args, (ws, noin, A.indptr, A.indices), n,
+                             parents, fill, op)
+        if len(kept) > 16:  # settings come and go (a probe's sweep): keep a few
+            kept.clear()
+        kept[key] = launch
+    return launch
+
+
 def _bfs_workspace(cp, n: int, isize: int):
     """bfs_grid's scratch as one device allocation: (the array, the addresses of q0, q1, o0,
     o1, vis, fb0, fb1, state as np.uint64, in the kernel's argument order). The state words
     come first (:class:`_WorkspaceWords` reads them there), zeroed."""
     words = (n + 31) // 32
-    sizes = (12 * 8, n * isize, n * isize, n * 8, n * 8, words * 4, words * 4, words * 4)
+    sizes = (16 * 8, n * isize, n * isize, n * 8, n * 8, words * 4, words * 4, words * 4)
     offs, at = [], 0
     for sz in sizes:
         offs.append(at)
         at += -(-sz // 256) * 256  # each part 256-byte aligned
     ws = cp.empty(at, dtype=cp.uint8)
-    # the state words zeroed (the grid barrier's word must start at zero; the kernel sets the
-    # rest): one memset of 96 bytes on the current stream, where cp.zeros is an allocation too
-    ws.data.memset_async(0, 12 * 8)
+    # the state words zeroed (the grid barrier's word and the visited count, state[12], must
+    # start at zero, and every search leaves them so; the kernel sets the rest): one memset of
+    # 128 bytes on the current stream, where cp.zeros is an allocation too
+    ws.data.memset_async(0, 16 * 8)
     base = ws.data.ptr
     state, q0, q1, o0, o1, vis, fb0, fb1 = (np.uint64(base + o) for o in offs)
     return ws, (q0, q1, o0, o1, vis, fb0, fb1, state)
@@ -312,6 +419,78 @@ class _DeviceInfo(Mapping):
         return repr(self._dict())
 
 
+def _bfs_grid_kernel(op, A, parents, deterministic, direction, alpha, beta, symmetric,
+                     blocks_per_sm, blocks):
+    """bfs_grid's settings checked, its kernel and grid looked up: (cp, AT, device, kernel,
+    blocks, kernel name, blocks a multiprocessor)."""
+    if direction not in _DIRECTION_MODES:
+        raise InvalidValue(f"{op}: direction must be one of {tuple(_DIRECTION_MODES)}, "
+                           f"got {direction!r}")
+    for arg, v in (("alpha", alpha), ("beta", beta)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v < 2**20:
+            raise InvalidValue(f"{op}: {arg} must be an integer in [1, 2**20), got {v!r}")
+    per_sm = _blocks_per_sm(op, blocks_per_sm, BFS_GRID_BLOCKS_PER_SM)
+    if blocks is not None and (isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer))
+                               or blocks < 1):
+        raise InvalidValue(f"{op}: blocks must be a positive integer or None, got {blocks!r}")
+    cp = _cupy()
+    mode = 0 if not parents else (2 if deterministic else 1)
+    kname = f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>"
+    if not symmetric and A._T is None:  # the kernel compiles (if it must) while A.T is built
+        _gt.prefetch_grid(kname)
+    AT = A if symmetric else A.T
+    dev = cp.cuda.runtime.getDevice()
+    fkey = (kname, _gt.GRID_OPTIONS, per_sm, dev)
+    hit = _BFS_GRID_FN.get(fkey) if BFS_GRID_KEEP else None
+    if hit is None:
+        hit = _gt.grid_function(kname, op, per_sm)
+        if BFS_GRID_KEEP:
+            _BFS_GRID_FN[fkey] = hit
+    f, most = hit
+    blocks = most if blocks is None else min(int(blocks), most)
+    return cp, AT, dev, f, blocks, kname, per_sm
+
+
+def bfs_grid_runner(A, *, parents=False, deterministic=False, direction="auto", alpha=14,
+                    beta=24, symmetric=False, blocks_per_sm=None):
+    """``run(source) -> (level, parent or None)``: :func:`bfs_grid` with ``info=False`` and
+    these settings, checked and looked up once (the kept launch of :data:`BFS_GRID_DIRECT`,
+    for the current device and stream), for callers that search one graph from many sources;
+    ``run`` takes a source already checked (an int in [0, n)). None where that launch is not
+    kept (:data:`BFS_GRID_KEEP` or :data:`BFS_GRID_DIRECT` off, the per-thread default
+    stream): call bfs_grid then. ``run`` raises BackendUnavailable where the launch fails.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp, semiring as sr
+    >>> from semiring.traversal import bfs_grid_runner
+    >>> A = sr.Matrix.from_scipy(sp.diags([1.0] * 3, 1, shape=(4, 4), format="csr"),
+    ...                          device="gpu")  # doctest: +SKIP
+    >>> run = bfs_grid_runner(A)  # doctest: +SKIP
+    >>> run(1)[0].tolist()  # doctest: +SKIP
+    [-1, 0, 1, 2]
+    """
+    op = "bfs_grid"
+    A = as_matrix(A, op=op, arg="A", square=True)
+    if A.nrows == 0:
+        raise InvalidValue(f"{op}: A must have at least one vertex, got 0")
+    A, n = _grid_operand(A, 0, op)
+    if not (BFS_GRID_KEEP and BFS_GRID_DIRECT):
+        return None
+    cp, AT, dev, f, blocks, kname, per_sm = _bfs_grid_kernel(
+        op, A, parents, deterministic, direction, alpha, beta, symmetric, blocks_per_sm, None)
+    return _kept_launch(cp, A, AT, n, dev, f, blocks, kname, per_sm, alpha, beta,
+                        _DIRECTION_MODES[direction], parents, op)
+
+
+def _bfs_grid_state(cp):
+    """What a kept launch was made under (the device, the stream and this module's switches):
+    a caller keeping a :func:`bfs_grid_runner` compares it before reusing one."""
+    return (cp.cuda.runtime.getDevice(), cp.cuda.get_current_stream().ptr, BFS_GRID_KEEP,
+            BFS_GRID_DIRECT, BFS_GRID_HOST_FILL, BFS_GRID_BLOCKS_PER_SM, BFS_GRID_MAX_N,
+            _gt.GRID_OPTIONS)
+
+
 def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto", alpha=14,
              beta=24, symmetric=False, trace=False, blocks_per_sm=None, blocks=None,
              info=True):
@@ -363,10 +542,11 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     level : cupy.ndarray of int64
     parent : cupy.ndarray of int64, or None
     info : mapping or None
-        ``levels`` (levels run, the last one finding nothing), ``push`` and ``pull`` (levels
-        in each direction), ``depth`` (the deepest level reached); with ``trace``, ``trace``:
-        one ``(microseconds, frontier vertices, frontier out-edges, 'push' | 'pull')`` per
-        level (the first :data:`TRACE_LEVELS`), timed on the device. Read from the device on
+        ``levels`` (the search's levels, the last one finding nothing: where every vertex is
+        visited before it, that one is known empty and not run, its time 0), ``push`` and
+        ``pull`` (levels in each direction), ``depth`` (the deepest level reached); with
+        ``trace``, ``trace``: one ``(microseconds, frontier vertices, frontier out-edges,
+        'push' | 'pull')`` per level (the first :data:`TRACE_LEVELS`), timed on the device. Read from the device on
         first access (without ``trace``): the search itself makes no host synchronization,
         the results are device arrays that a later read (or the caller's sync) waits for.
 
@@ -389,41 +569,30 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
     """
     op = "bfs_grid"
     A, n = _grid_operand(A, source, op)
-    if direction not in _DIRECTION_MODES:
-        raise InvalidValue(f"{op}: direction must be one of {tuple(_DIRECTION_MODES)}, "
-                           f"got {direction!r}")
-    for arg, v in (("alpha", alpha), ("beta", beta)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 < v < 2**20:
-            raise InvalidValue(f"{op}: {arg} must be an integer in [1, 2**20), got {v!r}")
-    per_sm = _blocks_per_sm(op, blocks_per_sm, BFS_GRID_BLOCKS_PER_SM)
-    if blocks is not None and (isinstance(blocks, bool) or not isinstance(blocks, (int, np.integer))
-                               or blocks < 1):
-        raise InvalidValue(f"{op}: blocks must be a positive integer or None, got {blocks!r}")
     if not isinstance(info, (bool, np.bool_)):
         raise InvalidValue(f"{op}: info must be True or False, got {info!r}")
-    cp = _cupy()
-
-    mode = 0 if not parents else (2 if deterministic else 1)
-    kname = f"bfs_grid<{_gt.C_TYPES[np.dtype(A.itype)]}, {mode}>"
-    if not symmetric and A._T is None:  # the kernel compiles (if it must) while A.T is built
-        _gt.prefetch_grid(kname)
-    AT = A if symmetric else A.T
-    dev = cp.cuda.runtime.getDevice()
-    fkey = (kname, _gt.GRID_OPTIONS, per_sm, dev)
-    hit = _BFS_GRID_FN.get(fkey) if BFS_GRID_KEEP else None
-    if hit is None:
-        hit = _gt.grid_function(kname, op, per_sm)
-        if BFS_GRID_KEEP:
-            _BFS_GRID_FN[fkey] = hit
-    f, most = hit
-    blocks = most if blocks is None else min(int(blocks), most)
-    # the kernel writes every entry of level and parent and zeroes its bitmaps and counters;
-    # its scratch (state, bitmaps, queues) is one allocation passed as addresses (one pool
-    # request and no views: on an H200's host 11 us against 26 for five arrays, a zero fill
-    # and seven views, spent before the launch; bench/results/session12-bfs5)
+    cp, AT, dev, f, blocks, kname, per_sm = _bfs_grid_kernel(
+        op, A, parents, deterministic, direction, alpha, beta, symmetric, blocks_per_sm, blocks)
+    dmode = _DIRECTION_MODES[direction]
+    keep = BFS_GRID_KEEP and not info and not trace
+    if keep and BFS_GRID_DIRECT:
+        run = _kept_launch(cp, A, AT, n, dev, f, blocks, kname, per_sm, alpha, beta, dmode,
+                           parents, op)
+        if run is not None:
+            level, parent = run(int(source))
+            return level, parent, None
+    # the kernel writes every entry of level and parent (or the source's alone, with
+    # BFS_GRID_HOST_FILL) and zeroes its bitmaps and counters; its scratch (state, bitmaps,
+    # queues) is one allocation passed as addresses (one pool request and no views: on an
+    # H200's host 11 us against 26 for five arrays, a zero fill and seven views, spent before
+    # the launch; bench/results/session12-bfs5)
     level = cp.empty(n, dtype=cp.int64)
     parent = cp.empty(n, dtype=cp.int64) if parents else None
-    keep = BFS_GRID_KEEP and not info and not trace
+    if BFS_GRID_HOST_FILL:  # -1 everywhere (bytes 0xFF), filled while the host launches
+        level.data.memset_async(0xFF, 8 * n)
+        if parent is not None:
+            parent.data.memset_async(0xFF, 8 * n)
+        dmode |= 4
     isize = np.dtype(A.itype).itemsize
     ws, ptr = _kept_workspace(cp, n, isize, AT, dev) if keep else _bfs_workspace(cp, n, isize)
     tr = cp.zeros(1 + 4 * TRACE_LEVELS, dtype=cp.int64) if trace else None
@@ -431,7 +600,7 @@ def bfs_grid(A, source, *, parents=False, deterministic=False, direction="auto",
         f((blocks,), (_gt.GRID_THREADS,), (
             A.indptr, A.indices, AT.indptr, AT.indices, np.int64(n), np.int64(source), level,
             level if parent is None else parent, *ptr, np.int64(alpha), np.int64(beta),
-            np.int32(_DIRECTION_MODES[direction]), tr if trace else np.uint64(0),
+            np.int32(dmode), tr if trace else np.uint64(0),
             np.int64(TRACE_LEVELS), _no_in_edges(AT, cp)))
     except _gt.driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"{op}: cooperative launch of {blocks} blocks of "

@@ -260,6 +260,63 @@ def test_bfs_grid_kept_scratch_across_calls_and_streams(device):
         traversal.bfs_grid(A, 0, info=None)
 
 
+def test_bfs_fast_path_keeps_the_launch_not_the_outputs(device):
+    # algorithms.bfs keeps its launch in A's memo (FAST_PATH): calls one after another from
+    # other sources and with other settings each return arrays of their own (an earlier result
+    # is not overwritten by a later call), all equal to SciPy's; a changed policy (VARIANT,
+    # ALPHA) or a changed A (an operation writing into it) is seen by the next call
+    rng = np.random.default_rng(17)
+    n = 4 * traversal.BFS_SMALL_MAX_N + 7  # past the one-block search of small graphs
+    m = 12 * n  # mean degree 24: bfs_grid, not the barrier-free search of road-like graphs
+    rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
+    rows, cols = rows[rows % 97 != 5], cols[rows % 97 != 5]  # vertices without out-edges
+    S = sp.coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    A = sr.Matrix.from_scipy(S, device=device)
+    U = sr.Matrix.from_scipy((S + S.T).tocsr(), device=device)
+    outs = []
+    for s in (0, 3, 11, 0, n - 1, 5):
+        outs.append((S, s, False, algorithms.bfs(A, s)))
+        outs.append((S, s, True, algorithms.bfs(A, s, parents=True)))
+        outs.append(((S + S.T).tocsr(), s, False, algorithms.bfs(U, s, symmetric=True)))
+    assert len({id(o[3]) for o in outs if not o[2]}) == len([o for o in outs if not o[2]])
+    for M, s, parents, out in outs:
+        exp = reference_levels(M, s)
+        if parents:
+            np.testing.assert_array_equal(to_host(out[0]), exp)
+            check_parents(M, s, exp, to_host(out[1]), False)
+        else:
+            np.testing.assert_array_equal(to_host(out), exp)
+    if device == "gpu":
+        assert A._memo.get("bfs_fast"), "the launch was not kept"
+    kept_calls = []
+    kept_call = traversal._KeptLaunch.__call__
+
+    def counted(self, source):
+        kept_calls.append(source)
+        return kept_call(self, source)
+
+    with pytest.MonkeyPatch.context() as mp:  # a policy change is seen (here: the host loop)
+        mp.setattr(traversal._KeptLaunch, "__call__", counted)
+        np.testing.assert_array_equal(to_host(algorithms.bfs(A, 3)), reference_levels(S, 3))
+        assert kept_calls == ([3] if device == "gpu" else [])  # the kept launch, on the GPU
+        mp.setattr(bfs_module, "VARIANT", "levels")
+        np.testing.assert_array_equal(to_host(algorithms.bfs(A, 3)), reference_levels(S, 3))
+        mp.setattr(bfs_module, "VARIANT", "auto")
+        mp.setattr(bfs_module, "ALPHA", bfs_module.ALPHA + 1)
+        np.testing.assert_array_equal(to_host(algorithms.bfs(A, 4)), reference_levels(S, 4))
+        assert kept_calls == ([3, 4] if device == "gpu" else [])  # kept anew for the new α
+    with pytest.raises(sr.InvalidIndex, match=r"bfs: source must lie in \[0, "):
+        algorithms.bfs(A, n)
+    with pytest.raises(sr.InvalidIndex):
+        algorithms.bfs(A, -1)
+    # A changed in place (new edges from vertex 5's row): the kept launch is dropped with it
+    E = sp.coo_matrix((np.ones(3), ([5, 5, 5], [1, 2, n - 2])), shape=(n, n)).tocsr()
+    sr.ewise_add(A, sr.Matrix.from_scipy(E, device=device), out=A)
+    S2 = (S + E).tocsr()
+    np.testing.assert_array_equal(to_host(algorithms.bfs(A, 5)), reference_levels(S2, 5))
+    np.testing.assert_array_equal(to_host(algorithms.bfs(A, 0)), reference_levels(S2, 0))
+
+
 def test_bfs_grid_no_in_edges_bitmap(device):
     # the vertices bfs_grid marks visited from the start: Aᵀ's empty rows, bit v % 32 of word
     # v // 32 (n not a multiple of 32: the last word's bits past n are clear), kept in the memo

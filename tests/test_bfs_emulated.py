@@ -31,7 +31,11 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "lazy": ["-DSR_LAZY_FILL=1"], "push1": ["-DSR_PUSH_BATCH=1"],
           "noskip": ["-DSR_PULL_SKIP=0"], "not_ahead": ["-DSR_PULL_AHEAD=0"],
           "clears0": ["-DSR_PUSH_CLEARS=0"], "flush_loop": ["-DSR_FLUSH_UNROLL=0"],
-          "push3_samples4": ["-DSR_PUSH_BATCH=3", "-DSR_GRID_SAMPLES=4"]}
+          "push3_samples4": ["-DSR_PUSH_BATCH=3", "-DSR_GRID_SAMPLES=4"],
+          "next8": ["-DSR_PULL_NEXT=8"], "stop": ["-DSR_STOP_ALL=1"],
+          "bits": ["-DSR_PUSH_BITS=1"], "stop_bits": ["-DSR_STOP_ALL=1", "-DSR_PUSH_BITS=1"],
+          "bits_clears0": ["-DSR_PUSH_BITS=1", "-DSR_PUSH_CLEARS=0"],
+          "step8_next12": ["-DSR_PULL_STEP=8", "-DSR_PULL_NEXT=12"]}
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +82,7 @@ def graphs(draw):
 @given(g=graphs(), build=st.sampled_from(sorted(BUILDS)), index64=st.booleans(),
        threads=st.sampled_from([32, 64, 96]), parents=st.sampled_from([0, 1, 2]),
        way=st.sampled_from([(0, 14, 24), (0, 1, 1), (0, 10**6, 10**6), (0, 2, 3), (1, 14, 24),
-                            (2, 14, 24)]))
+                            (2, 14, 24), (4, 14, 24), (4, 2, 3), (5, 14, 24), (6, 14, 24)]))
 def test_emulated_bfs_grid_matches_scipy(emu, g, build, index64, threads, parents, way):
     S, source = g
     mode, alpha, beta = way
@@ -88,9 +92,9 @@ def test_emulated_bfs_grid_matches_scipy(emu, g, build, index64, threads, parent
     ref = np.where(np.isinf(d), -1, d).astype(np.int64)
     np.testing.assert_array_equal(level, ref)
     assert depth == ref.max() and levels == depth + 1 == pushes + pulls
-    if mode == 1:
+    if mode & 3 == 1:
         assert pulls == 0
-    if mode == 2:
+    if mode & 3 == 2:
         assert pushes == 0
     if not parents:
         return
@@ -120,7 +124,7 @@ def _clustered(n, m, seed, symmetric):
 
 
 @pytest.mark.parametrize("build", sorted(BUILDS))
-@pytest.mark.parametrize("way", [(1, 14, 24), (2, 14, 24), (0, 2, 3)])
+@pytest.mark.parametrize("way", [(1, 14, 24), (2, 14, 24), (0, 2, 3), (4, 2, 3)])
 def test_emulated_bfs_grid_every_build_and_direction(emu, build, way):
     # graphs whose push levels take several passes of the block (hubs of ~60 edges, frontiers
     # of hundreds of edges against 32 / 96 threads), directed ones with heads of out-degree 0
@@ -134,4 +138,5 @@ def test_emulated_bfs_grid_every_build_and_direction(emu, build, way):
         level, parent, depth, levels, pushes, pulls = run_emulated(
             emu[build], S, 0, threads, 1, seed == 3, alpha, beta, mode)
         np.testing.assert_array_equal(level, ref)
-        assert (pulls == 0) if mode == 1 else (pushes == 0) if mode == 2 else pushes and pulls
+        assert ((pulls == 0) if mode & 3 == 1 else (pushes == 0) if mode & 3 == 2
+                else pushes and pulls)

@@ -84,7 +84,73 @@ VARIANTS = {
     # in-edges marked (SR_NOIN) as in base
     "s12n": ("-DSR_PUSH_BATCH=1", "-DSR_PULL_SKIP=0", "-DSR_PUSH_CLEARS=0", "-DSR_FLUSH_UNROLL=0",
              "-DSR_PULL_AHEAD=0"),
+    # session 14: a lane's steps after its first (loaded ahead, SR_PULL_STEP = 4 in-neighbours)
+    # take SR_PULL_NEXT in-neighbours at once (default: SR_PULL_STEP)
+    "n8": ("-DSR_PULL_NEXT=8",),
+    "n12": ("-DSR_PULL_NEXT=12",),
+    "n16": ("-DSR_PULL_NEXT=16",),
+    "s8na": ("-DSR_PULL_STEP=8", "-DSR_PULL_AHEAD=0"),
+    # session 14: the search stops once every vertex is visited (SR_STOP_ALL), a push sets
+    # its claims' bits in the next frontier's bitmap (SR_PUSH_BITS); batch 1 measured both on
+    # (the count in a register) as "base", "ns0" and "nb0" (one of them off), all slower than
+    # both off ("s13k", now the default: the same cubin as base)
+    "s13k": ("-DSR_STOP_ALL=0", "-DSR_PUSH_BITS=0"),  # session 13's kernel (but the fill bit)
+    "ns0": ("-DSR_STOP_ALL=0", "-DSR_PUSH_BITS=1"),
+    "nb0": ("-DSR_STOP_ALL=1", "-DSR_PUSH_BITS=0"),
+    "stop": ("-DSR_STOP_ALL=1",),  # the count in shared memory (batch 2)
+    "bits": ("-DSR_PUSH_BITS=1",),
+    "stopbits": ("-DSR_STOP_ALL=1", "-DSR_PUSH_BITS=1"),
+    "wb256": ("-DSR_WARP_BUF=256",),  # the push's append buffers twice as long
+    "smp4k": ("-DSR_GRID_SAMPLES=4096",),  # the push's slot search: twice the samples
+    "s6n12": ("-DSR_PULL_STEP=6", "-DSR_PULL_NEXT=12"),
+    "s8n16": ("-DSR_PULL_STEP=8", "-DSR_PULL_NEXT=16"),
 }
+
+#: The host's switches (session 14), (algorithms.bfs.FAST_PATH, traversal.BFS_GRID_DIRECT,
+#: traversal.BFS_GRID_HOST_FILL) by name, for --hostab: the kept launch reused by
+#: algorithms.bfs, the driver's launch with a kept parameter block, level's -1 by a memset
+#: issued before the launch. (Batch 2 also had "nospare", without a spare level allocated
+#: after each launch, since removed: bench/results/session14-bfs7.)
+HOST_CONFIGS = {"all": (True, True, True), "nofast": (False, True, True),
+                "cupylaunch": (False, False, True), "s13": (False, False, False),
+                "fillonly": (True, True, False),
+                # session 14's defaults (the fill in the kernel: the memset measured neutral),
+                # and without the fast path
+                "kept": (True, True, False), "kept_nofast": (False, True, False)}
+
+
+def set_host(name):
+    BFS.FAST_PATH, traversal.BFS_GRID_DIRECT, traversal.BFS_GRID_HOST_FILL = HOST_CONFIGS[name]
+
+
+def host_ab(A, s, reps, names):
+    """The host configurations call by call in turn: events (ms) and host time (us, no sync
+    inside) of algorithms.bfs, each result checked equal to the first configuration's."""
+    out, ref = {}, None
+    for name in names:  # warm each (the kept launch is made on a configuration's first call)
+        set_host(name)
+        L = algorithms.bfs(A, s, symmetric=True)
+        if ref is None:
+            ref = L
+        elif not bool((L == ref).all()):
+            print(f"  hostab {name}: MISMATCH", flush=True)
+    for _ in range(reps):
+        for name in names:
+            set_host(name)
+            out.setdefault(f"{name}_events_ms", []).extend(
+                events_ms(lambda: algorithms.bfs(A, s, symmetric=True), 1)[1])
+            out.setdefault(f"{name}_host_us", []).append(
+                host_us(lambda: algorithms.bfs(A, s, symmetric=True), 1))
+    set_host("kept")
+    # the floor: the kept launch alone (traversal.bfs_grid_runner), no algorithms.bfs around it
+    run = traversal.bfs_grid_runner(A.as_symmetric(), symmetric=True, alpha=BFS.ALPHA,
+                                    beta=BFS.BETA)
+    if run is not None:
+        if not bool((run(s)[0] == ref).all()):
+            print("  hostab runner: MISMATCH", flush=True)
+        out["runner_events_ms"] = events_ms(lambda: run(s), reps)[1]
+        out["runner_host_us"] = [host_us(lambda: run(s), reps)]
+    return {k: statistics.median(v) for k, v in out.items()}
 
 
 def events_ms(f, reps):
@@ -240,6 +306,9 @@ def main(argv):
                     help="time the variants call by call in turn (one warm-up each first)")
     ap.add_argument("--host", action="store_true",
                     help="with --quick: the host breakdown of the first variant too")
+    ap.add_argument("--hostab", default=None,
+                    help="host configurations (HOST_CONFIGS names, comma-separated) timed call "
+                         "by call on the first variant and source")
     args = ap.parse_args(argv)
     if args.gap:
         from bench import peers_gap  # noqa: PLC0415  (registers the gap-* graph kinds)
@@ -319,6 +388,15 @@ def main(argv):
         if args.json:
             with open(args.json, "w") as fh:
                 json.dump(out, fh, default=str)
+        if args.hostab and last is not None:
+            set_variant(VARIANTS[names[0]])
+            h = host_ab(A, srcs[0], max(args.reps, 15), args.hostab.split(","))
+            g["hostab"] = h
+            print("  hostab (" + names[0] + f", src {srcs[0]}): " + ", ".join(
+                f"{k} {v:.3f}" for k, v in h.items()), flush=True)
+            if args.json:
+                with open(args.json, "w") as fh:
+                    json.dump(out, fh, default=str)
         if args.host and last is not None:
             set_variant(VARIANTS[names[0]])
             h = host_breakdown(A, srcs[0], max(args.reps, 30))

@@ -561,7 +561,9 @@ __device__ __forceinline__ void sr_grid_append(bool take, I v, long long deg, I*
 // per-warp atomic of sr_grid_append serializes on one address when a level appends in most
 // warp steps (a wide push level: 450 000 warp steps on Kronecker 24, each ~1 ns at L2).
 // Both calls are warp-uniform (nb, the buffer's fill, is the same in every lane).
+#ifndef SR_WARP_BUF
 #define SR_WARP_BUF 128
+#endif
 // SR_FLUSH_UNROLL 1: bfs_grid's flushes (UNROLL below) load the buffered vertices' row bounds
 // for the whole buffer at once (a fixed, unrolled loop), where a loop over the fill chains a
 // DRAM latency per 32 vertices (up to 4 on the critical path of a warp's flush)
@@ -720,7 +722,7 @@ __device__ __forceinline__ void sr_grid_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, long long* level,
     long long* parent, unsigned int* vis, const I* qi, const long long* oi, long long count,
     long long total, I* qo, long long* oo, unsigned long long* ctr, long long* over,
-    long long cap, long long d1, long long* s_samp, I* s_buf)
+    long long cap, long long d1, long long* s_samp, I* s_buf, unsigned int* fbits)
 {
     I* buf = s_buf + (threadIdx.x >> 5) * SR_WARP_BUF;
     int nb = 0;
@@ -794,6 +796,7 @@ __device__ __forceinline__ void sr_grid_push(
                 if (claimed[k]) {
                     level[v[k]] = d1;
                     if (PARENTS == 1) parent[v[k]] = (long long)u[k];
+                    if (fbits != nullptr) atomicOr(fbits + (v[k] >> 5), 1u << (v[k] & 31));
                 }
                 sr_buf_add<I, true>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
             }
@@ -811,6 +814,7 @@ __device__ __forceinline__ void sr_grid_push(
             const I u = SR_LD_PUSH(qi + f);
             v = indices[(long long)indptr[u] + (e - SR_LD_PUSH(oi + f))];
             claimed = sr_push_claim<I, PARENTS>(level, parent, vis, u, v, d1);
+            if (claimed && fbits != nullptr) atomicOr(fbits + (v >> 5), 1u << (v & 31));
         }
         sr_buf_add<I>(claimed, v, buf, nb, indptr, qo, oo, ctr, over, cap);
     }
@@ -861,7 +865,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
         const long long d1 = depth + 1;
         sr_grid_push<I, PARENTS>(indptr, indices, level, parent, (unsigned int*)nullptr,
                                  qi, oi, count, total, p ? q0 : q1, p ? o0 : o1,
-                                 &ctr[nc], &over[nc], cap, d1, s_samp, s_buf);
+                                 &ctr[nc], &over[nc], cap, d1, s_samp, s_buf, nullptr);
         sr_grid_sync(bar);
         // every block reads the same words here: its decisions below are the grid's
         const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
@@ -905,15 +909,25 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 //
 // Buffers: q0/q1 (n slots) and o0/o1 as in push_levels_grid, vis and fb0/fb1 (bitmaps of
 // ceil(n / 32) words); the kernel writes every entry of level and parent (see SR_LAZY_FILL)
-// and sets the bitmaps to zero. state (int64[12], any values on entry but [10], the barrier
-// word, zero: the kernel sets what it reads): [0] depth out (the last non-empty level), [1]
-// levels run, [2] push levels, [3] pull levels, [4..6] the rotating packed counters, [7..9]
-// overflow flags (never raised: the queues hold n), [10] the barrier word, [11] the counter of
-// the bitmap → queue appends. The queue counter's vertex field is 24 bits: n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
+// and sets the bitmaps to zero. state (int64[13], any values on entry but [10], the barrier
+// word, and [12], zero: the kernel sets what it reads and leaves those two zero): [0] depth
+// out (the last non-empty level), [1] levels (run, or the last one known empty: SR_STOP_ALL),
+// [2] push levels, [3] pull levels, [4..6] the rotating packed counters, [7..9] overflow flags
+// (never raised: the queues hold n), [10] the barrier word, [11] the counter of the bitmap →
+// queue appends, [12] the vertices visited at the start. mode: 0 auto, 1 push only, 2 pull
+// only, plus 4 where level (and parent) come filled with -1. The queue counter's vertex
+// field is 24 bits: n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_LANE 32
 #ifndef SR_PULL_STEP  // bench/probes/probe_tune.py sweeps it through backend.gpu.traversal.GRID_OPTIONS
 #define SR_PULL_STEP 4
+#endif
+// The in-neighbours a lane loads at once after its first step. Wider than the first step
+// it shortens a word's chain of steps but loses: on an H200 (session 14, same probe, with
+// SR_STOP_ALL and SR_PUSH_BITS on) urand-22's wide pull 230 -> 250 / 274 / 307 us at 8 / 12 /
+// 16 (no spills): each step issues that many bit loads a lane, whose rate bounds the pull.
+#ifndef SR_PULL_NEXT
+#define SR_PULL_NEXT SR_PULL_STEP
 #endif
 
 __device__ __forceinline__ long long sr_clock_ns()
@@ -979,6 +993,16 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_PUSH_CLEARS
 #define SR_PUSH_CLEARS 1
 #endif
+// SR_PUSH_BITS 1: a push sets its claimed vertices' bits in the next frontier's bitmap too
+// (a fire-and-forget atomicOr each), so that a pull after it has its frontier without the
+// queue → bitmap pass and its grid barrier (0). The bitmaps then keep: fb[b] holds the
+// frontier at every level's start, fb[b ^ 1] is zero at a push's start (the push zeroes
+// fb[b] for the next one, the bitmap → queue step after pulls the pulls' last input).
+// Off: on an H200 (session 14, same probe) the other levels got slower (the register cap
+// again): urand-22 0.377 -> 0.409 ms, kron-22 0.228 -> 0.248.
+#ifndef SR_PUSH_BITS
+#define SR_PUSH_BITS 0
+#endif
 // SR_PULL_AHEAD 1 (with SR_PULL_SKIP): the next word's first SR_PULL_STEP in-neighbours are
 // loaded with its bounds, before this word's scan: a word's first step then starts at its
 // bits' loads, one DRAM latency less on the chain (the wide pulls find most vertices in it):
@@ -1013,6 +1037,17 @@ __device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
 #ifndef SR_LAZY_FILL
 #define SR_LAZY_FILL 0
 #endif
+// SR_STOP_ALL 1: the search stops once every vertex is visited (those no edge enters, marked
+// from the start, included), where the level after that ran to find nothing: urand-22's
+// last level, a push from the last pull's few thousand vertices (~11 us on an H200, session
+// 13's trace). The count starts as state[12] (zero on entry, left zero by every search).
+// Off: on an H200 (session 14, bench/probes/bfs_levels_probe.py, call by call) it saved that
+// level but slowed the others (the kernel is at its 64-register cap): GAP's urand-22 0.377 ->
+// 0.406 ms, kron-22 0.228 -> 0.258, kron-24 0.657 -> 0.804 (the count in shared memory; in a
+// register alike).
+#ifndef SR_STOP_ALL
+#define SR_STOP_ALL 0
+#endif
 
 template <typename I, int PARENTS>
 __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
@@ -1043,8 +1078,18 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // writes every unvisited vertex's entry: its level or -1, whole sectors) or, in a search
     // without pulls, by a pass at the end: n int64 written once, not once here and again when
     // found. The deterministic push (PARENTS 2) claims by a CAS of level from -1: filled here.
-    constexpr bool lazy = SR_LAZY_FILL && PARENTS != 2;
-    if (!lazy) {
+    // mode bit 2: the host filled level (and parent) with -1 before the launch (a memset
+    // that runs while the host is still making the cooperative launch): only the source's
+    // entries are written here
+    const bool prefilled = (mode & 4) != 0;
+    mode &= 3;
+    const bool lazy = SR_LAZY_FILL && PARENTS != 2 && !prefilled;
+    if (prefilled) {
+        if (gtid == 0) {
+            level[source] = 0;
+            if (PARENTS) parent[source] = source;
+        }
+    } else if (!lazy) {
         for (long long i = gtid; i < n; i += stride) {
             level[i] = i == source ? 0 : -1;
             if (PARENTS) parent[i] = i == source ? source : -1;
@@ -1058,13 +1103,23 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // edge enters (noin, nullable: Aᵀ's empty rows): none of them is ever found, so a pull
     // need not scan them (SR_PULL_SKIP)
     const unsigned int* skip = lazy || !SR_NOIN || mode == 1 ? nullptr : noin;
+    // (and the vertices visited so far counted into state[12], zero on entry: see SR_STOP_ALL)
+    unsigned long long known = 0;
     for (long long w = gtid; w < nwords; w += stride) {
         unsigned int x = skip != nullptr ? __ldcg(skip + w) : 0u;
         if (w == (source >> 5)) x |= 1u << (source & 31);
+        known += __popc(x);
         if (w == nwords - 1 && (n & 31)) x |= ~0u << (n & 31);
         vis[w] = x;
-        fb0[w] = fb1[w] = 0u;
+        // (SR_PUSH_BITS: the frontier {source} in fb0 too)
+        fb0[w] = SR_PUSH_BITS && w == (source >> 5) ? 1u << (source & 31) : 0u;
+        fb1[w] = 0u;
     }
+#if SR_STOP_ALL
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) known += __shfl_xor_sync(0xffffffffu, known, off);
+    if (lane == 0 && known) atomicAdd(reinterpret_cast<unsigned long long*>(state + 12), known);
+#endif
     if (gtid == 0) {
         q0[0] = (I)source;
         o0[0] = 0;
@@ -1077,7 +1132,19 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
 
     if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
-    long long depth = 0, levels = 0, pushes = 0, pulls = 0;
+#if SR_STOP_ALL
+    // the vertices visited (or never to be found: noin) before a level, in shared memory by
+    // the level's parity (thread 0 writes the next level's while the block reads this one's:
+    // no register held through the loop); state[12] is read here by each block's thread 0
+    // and zeroed after the first level's barrier, for the next search
+    __shared__ int s_visited[2];
+    if (threadIdx.x == 0) s_visited[0] = (int)*reinterpret_cast<volatile long long*>(state + 12);
+#endif
+    long long depth = 0, levels = 0;
+    // the push and pull levels, counted by thread 0 of each block (only block 0's are
+    // written out): two registers fewer in every thread
+    __shared__ int s_pushes, s_pulls;
+    if (threadIdx.x == 0) s_pushes = s_pulls = 0;
     // the edges not yet checked top-down: m less the out-edges of each frontier pushed, as
     // GAP's edges_to_check (Beamer's own code: a pull's frontier is not taken off). Taking
     // every level's off sent a search's tail, whose unvisited vertices are mostly unreachable
@@ -1086,7 +1153,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     // bench/probes/bfs_levels_probe.py; the other traces' decisions are the same either way)
     long long left = m;
     bool pushing = mode != 2;
-    bool bitmap = false;       // the frontier is in fb[b] (after a pull)
+    bool bitmap = SR_PUSH_BITS;  // the frontier is in fb[b] (after a pull; SR_PUSH_BITS: always)
     bool queued = true;        // the frontier is in the queue qi/oi (after a push)
     bool filled = !lazy;       // every unvisited vertex's level (and parent) holds -1
     int c = 0, p = 0, b = 0;   // the frontier's counter, queue and bitmap
@@ -1135,18 +1202,28 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                 }
 #endif
                 sr_buf_flush<I, true>(buf, nb, indptr, (I*)qi, (long long*)oi, scratch, over, n);
+                if (SR_PUSH_BITS) {  // the last pull's frontier: the push below fills it
+                    unsigned int* fo = b ? fb0 : fb1;
+                    for (long long w = gtid; w < nwords; w += stride) fo[w] = 0u;
+                }
                 sr_grid_sync(bar);
                 if (gtid == 0) *scratch = 0ull;  // its next use is after another barrier
             }
+            // SR_PUSH_BITS: the claimed vertices' bits go to fb[b ^ 1] (zero), the next
+            // frontier's bitmap, where a pull after this level would make it from the queue
+            unsigned int* fbits = SR_PUSH_BITS && mode != 1 ? (b ? fb0 : fb1) : nullptr;
             sr_grid_push<I, PARENTS>(indptr, indices, level, parent, vis, qi, oi, count, total,
-                                     qo, oo, &ctr[nc], &over[nc], n, d1, s_samp, s_buf);
-            if (SR_PUSH_CLEARS) {  // the bitmap a pull after this level fills (SR_PUSH_CLEARS)
+                                     qo, oo, &ctr[nc], &over[nc], n, d1, s_samp, s_buf, fbits);
+            if (SR_PUSH_CLEARS || SR_PUSH_BITS) {
+                // this frontier's bitmap: a pull after this level fills it (SR_PUSH_CLEARS), or
+                // the push after it (SR_PUSH_BITS, which keeps fb[b ^ 1] zero at a push's start)
                 unsigned int* fb = b ? fb1 : fb0;
                 for (long long w = gtid; w < nwords; w += stride) fb[w] = 0u;
             }
-            bitmap = false;
+            if (SR_PUSH_BITS && mode != 1) b ^= 1;
+            bitmap = SR_PUSH_BITS && mode != 1;
             queued = true;
-            ++pushes;
+            if (threadIdx.x == 0) ++s_pushes;
         } else {
             unsigned int* fb = b ? fb1 : fb0;
             unsigned int* fn = b ? fb0 : fb1;
@@ -1183,23 +1260,39 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
                     if (SR_PULL_DEG_EARLY) { ob = indptr[v]; oe = indptr[v + 1]; }
 #endif
                     const long long lim = min(end, beg + SR_PULL_LANE);
-                    // SR_PULL_STEP in-neighbours at a time: their loads, then their bits'
-                    // loads, independent of each other (one load a step would chain a DRAM
-                    // and an L2 latency per in-neighbour: 0.6 ms for urand-22's wide pull)
-                    for (; beg < lim && !found; beg += SR_PULL_STEP) {
+                    // SR_PULL_STEP in-neighbours at a time (the first step's loaded ahead),
+                    // then SR_PULL_NEXT: their loads, then their bits' loads, independent of
+                    // each other (one load a step would chain a DRAM and an L2 latency per
+                    // in-neighbour: 0.6 ms for urand-22's wide pull)
+                    if (beg < lim) {
                         I u[SR_PULL_STEP];
                         bool hit[SR_PULL_STEP];
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
                             u[k] = ahead ? pre[k] : beg + k < lim ? tindices[beg + k] : (I)0;
-                        ahead = false;  // the first step's in-neighbours came loaded (SR_PULL_AHEAD)
 #pragma unroll
                         for (int k = 0; k < SR_PULL_STEP; ++k)
                             hit[k] = beg + k < lim && sr_bit(fb, u[k]);
 #pragma unroll
                         for (int k = SR_PULL_STEP - 1; k >= 0; --k)
                             if (hit[k]) { found = true; par = u[k]; }  // the first hit wins
+                        beg += SR_PULL_STEP;
                     }
+                    for (; beg < lim && !found; beg += SR_PULL_NEXT) {
+                        I u[SR_PULL_NEXT];
+                        bool hit[SR_PULL_NEXT];
+#pragma unroll
+                        for (int k = 0; k < SR_PULL_NEXT; ++k)
+                            u[k] = beg + k < lim ? tindices[beg + k] : (I)0;
+#pragma unroll
+                        for (int k = 0; k < SR_PULL_NEXT; ++k)
+                            hit[k] = beg + k < lim && sr_bit(fb, u[k]);
+#pragma unroll
+                        for (int k = SR_PULL_NEXT - 1; k >= 0; --k)
+                            if (hit[k]) { found = true; par = u[k]; }
+                    }
+                    // not found: [beg, lim) all scanned (the steps may overshoot lim)
+                    if (beg > lim) beg = lim;
                 }
                 unsigned int longer = __ballot_sync(0xffffffffu, mine && !found && beg < end);
                 while (longer) {
@@ -1336,7 +1429,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             queued = false;
             filled = true;
             b ^= 1;
-            ++pulls;
+            if (threadIdx.x == 0) ++s_pulls;
         }
         sr_grid_sync(bar);
         const unsigned long long next = *reinterpret_cast<volatile unsigned long long*>(&ctr[nc]);
@@ -1347,9 +1440,35 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
             t[2] = total;
             t[3] = pushing;
         }
+        if (SR_STOP_ALL && levels == 0 && gtid == 0) state[12] = 0;  // every block has read it
         ++levels;
         if (next == 0ull) break;
         depth = d1;
+#if SR_STOP_ALL
+        const int visited = s_visited[(levels - 1) & 1] + (int)(next >> SR_GRID_EDGE_BITS);
+        if (threadIdx.x == 0) s_visited[levels & 1] = visited;  // n < 2^24 + 1: an int
+        if (visited >= n) {
+            // every vertex is visited: the next level would find none. It is counted (in the
+            // direction the rule would take) but not run (SR_STOP_ALL)
+            const long long nct = (long long)(next >> SR_GRID_EDGE_BITS);
+            const long long ntot = (long long)(next & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
+            bool way = pushing;
+            if (mode == 0) {
+                if (way && ntot * alpha > left) way = false;
+                else if (!way && nct * beta < n) way = true;
+            }
+            if (trace != nullptr && gtid == 0 && levels < trace_levels) {  // its row: no time
+                long long* t = trace + 1 + 4 * levels;
+                t[0] = trace[4 * levels - 3];
+                t[1] = nct;
+                t[2] = ntot;
+                t[3] = way;
+            }
+            ++levels;
+            if (threadIdx.x == 0) { if (way) ++s_pushes; else ++s_pulls; }
+            break;
+        }
+#endif
         cur = next;
         c = nc;
         p ^= 1;
@@ -1364,8 +1483,8 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
     if (gtid == 0) {
         state[0] = depth;
         state[1] = levels;
-        state[2] = pushes;
-        state[3] = pulls;
+        state[2] = s_pushes;
+        state[3] = s_pulls;
     }
 }
 

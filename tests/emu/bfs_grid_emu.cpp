@@ -3,11 +3,12 @@
 // replaced, compiled with the test's -D options).
 // stdin: n m source threads parents index64 alpha beta mode, then indptr (n + 1), indices (m)
 // of A, then Aᵀ's indptr and indices; parents: 0, 1 (any) or 2 (smallest); mode: 0 auto,
-// 1 push, 2 pull.
+// 1 push, 2 pull, plus 4: level and parent come filled with -1 (the launcher's memset).
 // stdout: depth levels pushes pulls, then n lines "level parent".
 #include "grid_emu.h"
 #include "traverse_emu.cu"
 #include <cstdio>
+#include <cstdlib>
 
 template <class I>
 static bool read_csr(long long n, long long m, std::vector<I>& indptr, std::vector<I>& indices)
@@ -26,11 +27,13 @@ static void run(long long n, long long m, long long src, unsigned threads, long 
     std::vector<I> ip, ix, tp, tx;
     if (!read_csr(n, m, ip, ix) || !read_csr(n, m, tp, tx)) return;
     // poisoned outputs and scratch: the kernel must set what it reads
-    std::vector<long long> level(n, 7), parent(n, 7), o0(n, 5), o1(n, 5), state(12, 3);
+    // (mode bit 4: the launcher's memset filled level and parent with -1 before the launch)
+    const long long out0 = (mode & 4) ? -1 : 7;
+    std::vector<long long> level(n, out0), parent(n, out0), o0(n, 5), o1(n, 5), state(13, 3);
     std::vector<I> q0(n, 9), q1(n, 9);
     const long long words = (n + 31) / 32;
     std::vector<unsigned> vis(words, 0xffu), fb0(words, 0xf0u), fb1(words, 0x0fu);
-    state[10] = 0;  // the barrier word starts at zero (the launcher's memset)
+    state[10] = state[12] = 0;  // the barrier word and the count start at zero (the memset)
     // the vertices no edge enters (Aᵀ's empty rows), as the launcher's _no_in_edges
     std::vector<unsigned> noin(words, 0u);
     for (long long v = 0; v < n; ++v)
@@ -41,6 +44,7 @@ static void run(long long n, long long m, long long src, unsigned threads, long 
                        fb0.data(), fb1.data(), state.data(), alpha, beta, mode, nullptr, 0,
                        noin.data());
     });
+    if (state[10] & 0x7fffffffLL || state[12]) { fprintf(stderr, "state words left nonzero\n"); exit(3); }
     printf("%lld %lld %lld %lld\n", state[0], state[1], state[2], state[3]);
     for (long long i = 0; i < n; ++i) printf("%lld %lld\n", level[i], P ? parent[i] : -1LL);
 }
