@@ -874,3 +874,63 @@ def test_backend_graph_input_and_graph_results():
     assert nx.shortest_path_length(g, 0, 3) == 2
     T = nx.minimum_spanning_tree(G, backend="semiring")
     assert isinstance(T, nx.Graph) and T.number_of_edges() == 4
+
+
+# --------------------------------------------------------------------------- result building
+@given(data=st.data())
+def test_by_distance_is_the_stable_order(device, data):
+    """_by_distance's 16-bit radix passes (spans below 2^16, two passes below 2^32) give the
+    stable order by distance, as a stable argsort of the distances; _sorted_values gives
+    their tolist(), one object per run of equal values (equal values, equal types)."""
+    span = data.draw(st.sampled_from([3, (1 << 16) - 1, 1 << 16, (1 << 32) - 1, 1 << 32,
+                                      1 << 62]))
+    n = data.draw(st.integers(0, 300))
+    lo = data.draw(st.integers(-(1 << 40), 1 << 40))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
+    dist = lo + rng.integers(0, span, size=n, endpoint=True)
+    if n:
+        dist[rng.integers(0, n)] = lo + span  # the whole span
+    if data.draw(st.booleans()):
+        dist = dist.astype(np.float64) / 3
+    keep = rng.random(n) < 0.8
+    got = nxa._by_distance(dist, keep)
+    exp = np.flatnonzero(keep)[np.argsort(dist[keep], kind="stable")]
+    assert got.tolist() == exp.tolist()
+    vals = nxa._sorted_values(dist[got])
+    assert vals == dist[got].tolist()
+    assert [type(v) for v in vals] == [type(v) for v in dist[got].tolist()]
+
+
+def test_sorted_values_runs(device):
+    """Long runs become shared objects, equal to tolist(); 0.0 and -0.0 stay apart."""
+    d = np.repeat(np.array([0, 3, 70000, 2 ** 40]), [5, 1, 7, 3])
+    assert nxa._sorted_values(d) == d.tolist()
+    assert all(type(v) is int for v in nxa._sorted_values(d))
+    f = np.array([-0.0] * 5 + [0.0] * 5 + [2.5] * 4)
+    got = nxa._sorted_values(f)
+    assert got == f.tolist() and [math.copysign(1, v) for v in got] == [-1] * 5 + [1] * 9
+    assert nxa._sorted_values(np.zeros(0, dtype=np.int64)) == []
+
+
+def test_wide_distances_equal_networkx(device):
+    """Integer distances spanning more than 2^16 (the two-pass radix): NetworkX's values and
+    types, in NetworkX's order up to ties (by distance)."""
+    G = nx.path_graph(300)
+    for u, v in G.edges:
+        G[u][v]["weight"] = 1000 + 7 * u
+    G.add_edge(5, 400, weight=1 << 33)
+    g = convert(G, device, use_cache=False)
+    got = nxa.single_source_dijkstra_path_length(g, 3)
+    exp = nx.single_source_dijkstra_path_length(G, 3)
+    assert got == exp and list(got) == list(exp)
+    assert all(type(v) is int for v in got.values())
+
+
+def test_one_component_is_a_fresh_set(device):
+    """A connected graph's one component: a new set each call (the caller may change it)."""
+    G = nx.relabel_nodes(nx.cycle_graph(6), {i: f"n{i}" for i in range(6)})
+    g = convert(G, device, weight=None, use_cache=False)
+    first = list(nxa.connected_components(g))
+    assert first == [set(G)] and type(first[0]) is set
+    first[0].add("extra")
+    assert list(nxa.connected_components(g)) == [set(G)]
