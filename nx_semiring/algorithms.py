@@ -85,10 +85,13 @@ def _host(a):
 
 
 # --------------------------------------------------------------------------- engine calls
-def _bfs_level(g: SemiringGraph, s: int) -> np.ndarray:
-    """Levels from vertex ``s`` by the engine's BFS (host int64, -1 where unreached)."""
+def _bfs_level(g: SemiringGraph, s: int, host=True):
+    """Levels from vertex ``s`` by the engine's BFS (int64, -1 where unreached), on the host,
+    or with ``host=False`` where the engine left them (:func:`_length_dict` orders them
+    there)."""
     M, sym = g.engine_matrix()
-    return _host(alg.bfs(M, s, symmetric=sym))
+    level = alg.bfs(M, s, symmetric=sym)
+    return _host(level) if host else level
 
 
 def _unreached(dist):
@@ -100,7 +103,7 @@ def _weighted_matrix(g: SemiringGraph, weight):
     return g.matrix(None, unit=1) if weight is None else g.matrix(weight)
 
 
-def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True):
+def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host=True):
     """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
     ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
     own visiting order whether to raise) or 'bellman-ford' (NetworkXUnbounded on a negative
@@ -117,7 +120,7 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True):
     except sr.NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
     if not predecessors:
-        return _host(out), None
+        return (_host(out) if host else out), None
     return _host(out[0]), _host(out[1])
 
 
@@ -176,11 +179,28 @@ def _sorted_values(d) -> list:
     return objs.repeat(counts).tolist()
 
 
+def _by_distance_device(dist, keep):
+    """``_by_distance`` of GPU arrays, on the GPU: the order and the distances in it, copied
+    to the host. CuPy's ``argsort`` is stable (a radix sort), so the order is the host's; the
+    host's sort of kron-18's 174 000 reached vertices (its flatnonzero, gathers and radix
+    passes) cost more than the GPU's sort and the two copies."""
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU arrays only)
+
+    idx = cupy.flatnonzero(keep)
+    d = dist[idx]
+    perm = cupy.argsort(d)
+    return _host(idx[perm]), _host(d[perm])
+
+
 def _length_dict(g: SemiringGraph, dist, keep) -> dict:
     """{node: dist} over the vertices where ``keep``, by distance (NetworkX's order up to
-    ties)."""
-    order = _by_distance(dist, keep)
-    return dict(zip(g.labels(order), _sorted_values(dist[order])))
+    ties); ``dist`` and ``keep`` on the host or both on the GPU."""
+    if sr.is_gpu_array(dist):
+        order, d = _by_distance_device(dist, keep)
+    else:
+        order = _by_distance(dist, keep)
+        d = dist[order]
+    return dict(zip(g.labels(order), _sorted_values(d)))
 
 
 def _node_dict(g: SemiringGraph, values: list) -> dict:
@@ -443,7 +463,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     nx = _nx()
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
-    level = _bfs_level(g, s)
+    level = _bfs_level(g, s, host=cutoff is not None)  # a cutoff compared on the host
     return _length_dict(g, level, _cut(level, cutoff))
 
 
@@ -630,10 +650,10 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
 
 # --------------------------------------------------------------------------- weighted paths
-def _dijkstra(g, source, cutoff, weight, predecessors=True):
+def _dijkstra(g, source, cutoff, weight, predecessors=True, host=True):
     nx = _nx()
     s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
-    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors)
+    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors, host)
     keep = ~_unreached(dist)
     if cutoff is not None:
         keep &= dist <= cutoff
@@ -677,7 +697,8 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     {0: 0.0, 1: 1.5}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+    _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
+                                 host=cutoff is not None)  # a cutoff compared on the host
     return _length_dict(g, dist, keep)
 
 
