@@ -74,6 +74,8 @@ class SemiringGraph:
         self._identity = None     # labels are the vertex numbers 0..n-1 (exact ints)
         self._node_array = None   # nodes as a NumPy object array
         self._node_set = None     # nodes as a frozenset (one connected component's set)
+        self._template = None     # {node: None} in node order: node_template()
+        self._template_asked = False
         self._negative = {}       # attribute -> whether some edge weighs < 0
         self.indptr = indptr  # int64, host, n + 1
         self.adj = adj        # int64, host, NetworkX's adjacency order
@@ -111,10 +113,34 @@ class SemiringGraph:
                 frozenset(self.nodes)
         return self._node_set
 
+    def node_template(self):
+        """A dict with the nodes as keys in node order (values not to be read), for
+        ``d = t.copy(); d.update(zip(nodes, values))``: the label dict where it exists, else
+        ``dict.fromkeys(nodes)`` built on the second request (``None`` on the first: a graph
+        used once builds its one result directly)."""
+        if self._index is not None:
+            return self._index
+        if self._template is None:
+            if not self._template_asked:
+                self._template_asked = True
+                return None
+            self._template = dict.fromkeys(self.nodes)
+        return self._template
+
+    def vertex(self, node) -> int:
+        """The vertex number of node ``node`` (KeyError where it is not a node). Labels that
+        are the vertex numbers need no label dict: a node's number is its hash."""
+        if self._index is None and self.identity:
+            if node in self:
+                return hash(node)
+            raise KeyError(node)
+        return self.index[node]
+
     @property
     def identity(self) -> bool:
         """Whether the labels are the vertex numbers: exactly the ints 0..n-1 in order (a
-        result's keys are then ``idx.tolist()``, no lookup)."""
+        result's keys are then ``idx.tolist()``, no lookup). Known from the conversion; else
+        one pass over the nodes."""
         if self._identity is None:
             nodes = self.nodes
             self._identity = set(map(type, nodes)) <= {int} and \
@@ -156,6 +182,15 @@ class SemiringGraph:
         return iter(self.nodes)
 
     def __contains__(self, node) -> bool:
+        """``node in G`` as NetworkX's dict of nodes answers it. Where the labels are the ints
+        0..n-1 and the label dict is not built, the dict's own test on its hash: the key
+        ``hash(node)`` exists when it is in range, and the dict compares it with ``node``."""
+        if self._index is None and self.identity:
+            try:
+                h = hash(node)
+            except TypeError:
+                return False
+            return 0 <= h < len(self.nodes) and bool(h == node)
         try:
             return node in self.index
         except TypeError:
@@ -285,10 +320,14 @@ def _neighbour_dicts(G) -> list:
     return [nbrs if type(nbrs) is dict else dict(nbrs.items()) for nbrs in adj.values()]
 
 
+IDENTITY = "identity"
+
+
 def _columns(nodes, adj_items, m):
     """The vertex number of every neighbour label, rows in NetworkX's order (int64), and the
-    label → vertex dict where it was needed (``None`` for integer labels: built on first use,
-    ``SemiringGraph.index``; 70 ns a node, 18 ms of kron-16's conversion)."""
+    label → vertex dict where it was needed (``None`` for other integer labels: built on first
+    use, ``SemiringGraph.index``; 70 ns a node, 18 ms of kron-16's conversion; ``IDENTITY``
+    where the labels are the ints 0..n-1 in order: no dict is needed at all)."""
     n = len(nodes)
     flat = itertools.chain.from_iterable(adj_items)
     if n and set(map(type, nodes)) == {int}:  # exact ints (not bool, not float): vectorized
@@ -300,7 +339,7 @@ def _columns(nodes, adj_items, m):
         else:
             lo, hi = int(labels.min()), int(labels.max())
             if lo == 0 and hi == n - 1 and bool((labels == np.arange(n)).all()):
-                return raw, None  # labels 0..n-1 in order: the label is the vertex number
+                return raw, IDENTITY  # labels 0..n-1 in order: the label is the vertex number
             if hi - lo < 4 * n + 1024:  # dense labels: one table lookup
                 table = np.empty(hi - lo + 1, dtype=np.int64)
                 table[labels - lo] = np.arange(n, dtype=np.int64)
@@ -433,6 +472,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     adj_items = _neighbour_dicts(G)
     if base is not None:
         nodes, index, indptr, adj = base.nodes, base._index, base.indptr, base.adj
+        identity = base._identity
         m = int(adj.size)
     else:
         nodes = list(G)
@@ -442,6 +482,9 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         np.cumsum(deg, out=indptr[1:])
         m = int(indptr[-1])
         adj, index = _columns(nodes, adj_items, m)
+        identity = index is IDENTITY
+        if identity:
+            index = None
     attrs = dict(edge_attrs or {})
     if preserve_edge_attrs:  # every attribute name, in order of first appearance
         chain = itertools.chain.from_iterable
@@ -462,6 +505,8 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
                       multigraph=multigraph,
                       graph_attrs=G.graph if preserve_graph_attrs else None, device=dev)
     g._index = index
+    if identity:
+        g._identity = True
     g.defaults = {a: attrs[a] for a in values}
     if base is not None:
         g._order, g._sorted_adj = base._order, base._sorted_adj

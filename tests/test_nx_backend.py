@@ -934,3 +934,43 @@ def test_one_component_is_a_fresh_set(device):
     assert first == [set(G)] and type(first[0]) is set
     first[0].add("extra")
     assert list(nxa.connected_components(g)) == [set(G)]
+
+
+def test_identity_labels_membership_as_networkx(device):
+    """Labels 0..n-1 in order: membership and vertex numbers without the label dict answer
+    as NetworkX's dict of nodes does (1.0, True and NumPy ints are nodes, -1, 2.5 and
+    unhashable things are not)."""
+    G = nx.path_graph(5)
+    g = convert(G, device, weight=None, use_cache=False)
+    assert g.identity and g._index is None
+    probes = [0, 4, 5, -1, -2, 1.0, True, False, np.int64(2), np.float64(3.0), 2.5, "a",
+              float("nan"), None, (1,), [1], 2 ** 64]
+    for x in probes:
+        try:
+            expected = x in G
+        except TypeError:
+            expected = False
+        assert (x in g) == expected, x
+        if expected:
+            assert g.vertex(x) == list(G).index(x)
+    with pytest.raises(KeyError):
+        g.vertex(7)
+    assert g._index is None  # none of it built the label dict
+    assert nxa.single_source_shortest_path_length(g, 1.0) == \
+        nx.single_source_shortest_path_length(G, 1.0)
+
+
+def test_node_order_results_repeat_equal(device):
+    """Node-order results (the first built directly, later ones from the node template) are
+    NetworkX's, in node order, and independent of each other."""
+    G = nx.relabel_nodes(nx.cycle_graph(7), {i: (i * 3) % 7 for i in range(7)})
+    G.add_edge(0, 3)
+    for relabel in (False, True):
+        H = nx.relabel_nodes(G, {v: f"s{v}" for v in G}) if relabel else G
+        g = convert(H, device, weight=None, use_cache=False)
+        results = [nxa.triangles(g) for _ in range(3)]
+        assert all(r == nx.triangles(H) and list(r) == list(H) for r in results)
+        results[1][next(iter(H))] = -1
+        assert nxa.triangles(g) == nx.triangles(H)
+        pr = nxa.pagerank(g)
+        assert list(pr) == list(H) and pr == pytest.approx(nx.pagerank(H))
