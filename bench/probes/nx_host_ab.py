@@ -12,7 +12,10 @@ alternate ``--reps`` times; the best of each is printed with
   components ``[set(c) for c in lists]``;
 - ``engine``: the engine's algorithm alone on the new version's matrix, its result copied to
   the host (what the adapter starts from);
-- ``same``: the two versions' results are equal and their dicts iterate in the same order.
+- ``same``: the two versions' results are equal and their dicts iterate in the same order;
+- with ``--once``: ``once`` per version, a graph used once: ``from_networkx`` afresh, the
+  engine's matrix, and the first call (what the bench reports as ``convert_s + first_s``),
+  best of ``--reps``, the versions interleaved.
 
 The older version is a copy of the ``nx_semiring`` package under the name ``nx_semiring_old``
 in the folder ``--old`` names, e.g.::
@@ -103,6 +106,7 @@ def main(argv=None):
     p.add_argument("--families", default="bfs,sssp,pagerank,components,triangles")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--bc-sources", type=int, default=2)
+    p.add_argument("--once", action="store_true", help="also time conversion + first call")
     a = p.parse_args(argv)
     versions = {"new": "nx_semiring"}
     if a.old:
@@ -138,10 +142,24 @@ def main(argv=None):
                 best[tag] = min(best[tag], _timed(calls[tag])[0])
             best["engine"] = min(best["engine"], _timed(engine)[0])
             best["floor"] = min(best["floor"], _timed(floor)[0])
+        if a.once:
+            def once(graph, algs, attr=attr, fam=fam):
+                g = graph.from_networkx(G, edge_attrs=None if attr is None else {attr: 1},
+                                        use_cache=False)
+                g.matrix(attr)
+                return _call(algs, fam, g, s, a.bc_sources)()
+
+            for _ in range(a.reps):
+                for tag, (graph, algs) in mods.items():
+                    key = f"{tag} once"
+                    best[key] = min(best.get(key, float("inf")),
+                                    _timed(lambda: once(graph, algs))[0])
         same = "-" if len(versions) == 1 else _same(results["old"], results["new"])
         cells = " | ".join(f"{best[t] * 1e3:.1f}" for t in versions)
+        once = "".join(f" {t} once {best[f'{t} once'] * 1e3:.1f} ms;" for t in versions
+                       if f"{t} once" in best)
         print(f"| {fam} | {cells} | {best['engine'] * 1e3:.1f} | {best['floor'] * 1e3:.1f} | "
-              f"{same} |", flush=True)
+              f"{same} |{once}", flush=True)
 
 
 if __name__ == "__main__":
