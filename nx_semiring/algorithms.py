@@ -179,42 +179,45 @@ def _sorted_values(d) -> list:
     return objs.repeat(counts).tolist()
 
 
-def _by_distance_device(dist, keep):
-    """``_by_distance`` of GPU arrays, on the GPU: the order and the distances in it, copied
-    to the host. CuPy's ``argsort`` is stable (a radix sort), so the order is the host's; the
-    host's sort of kron-18's 174 000 reached vertices (its flatnonzero, gathers and radix
-    passes) cost more than the GPU's sort and the two copies."""
+def _by_distance_device(dist, keep, unreached_first: bool):
+    """``_by_distance`` of integer GPU arrays where the vertices left out are exactly the
+    unreached ones, whose distance sorts before every other (``unreached_first``: BFS's -1)
+    or after (the largest integer, Dijkstra's): one stable sort of all the distances on the
+    GPU (CuPy's ``argsort`` is stable: the host's order), the kept block sliced off, it and
+    its distances copied to the host. No ``nonzero`` of ``keep``: with it (and a sort of the
+    kept distances only), kron-18's first BFS call on a converted graph took 1.36 s on the
+    H200 host (session 14; 30-90 ms before), kernels the warm-up on a small graph had not
+    compiled being the suspect, not measured apart. On a 1000² grid, against the host's
+    order (H200 host, best of 5, that version): BFS 159 → 147 ms a warm call, Dijkstra
+    209 → 146 ms."""
     import cupy  # noqa: PLC0415  (CuPy is optional: GPU arrays only)
 
-    idx = cupy.flatnonzero(keep)
-    d = dist[idx]
-    perm = cupy.argsort(d)
-    return _host(idx[perm]), _host(d[perm])
+    k = int(keep.sum())
+    perm = cupy.argsort(dist)
+    perm = perm[perm.size - k:] if unreached_first else perm[:k]
+    return _host(perm), _host(dist[perm])
 
 
-def _length_dict(g: SemiringGraph, dist, keep) -> dict:
+def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
     """{node: dist} over the vertices where ``keep``, by distance (NetworkX's order up to
-    ties); ``dist`` and ``keep`` on the host or both on the GPU."""
-    if sr.is_gpu_array(dist):
-        order, d = _by_distance_device(dist, keep)
+    ties); ``dist`` and ``keep`` on the host, or integer distances on the GPU whose kept
+    vertices are the reached ones (``unreached_first``: see :func:`_by_distance_device`)."""
+    if sr.is_gpu_array(dist) and unreached_first is not None and dist.dtype.kind in "iu":
+        order, d = _by_distance_device(dist, keep, unreached_first)
     else:
+        if sr.is_gpu_array(dist):
+            dist, keep = _host(dist), _host(keep)
         order = _by_distance(dist, keep)
         d = dist[order]
     return dict(zip(g.labels(order), _sorted_values(d)))
 
 
 def _node_dict(g: SemiringGraph, values: list) -> dict:
-    """{node: value} in node order: a copy of the graph's node template (the same keys in the
-    same order, its hash table copied, not rebuilt) with every value replaced. 10^6 nodes on
-    the 2-core helper, interleaved: 69 against 90 ms for ``dict(zip(nodes, values))``, which
-    grows its table as it inserts. The graph's first such result is built directly (a graph
-    used once pays no template)."""
-    t = g.node_template()
-    if t is None:
-        return dict(zip(g.nodes, values))
-    d = t.copy()
-    d.update(zip(g.nodes, values))
-    return d
+    """{node: value} in node order. ``dict(zip(nodes, values))``: a template dict of the
+    nodes copied and updated (no table growth) was 12 % faster on the 2-core helper but
+    within 1 % on the H200 host (PageRank on a 1000² grid, 106.2 against 106.9 ms, session
+    14), not worth a second dict of every node per graph."""
+    return dict(zip(g.nodes, values))
 
 
 def _path_dict(g: SemiringGraph, order, pred, s: int) -> dict:
@@ -468,7 +471,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
     level = _bfs_level(g, s, host=cutoff is not None)  # a cutoff compared on the host
-    return _length_dict(g, level, _cut(level, cutoff))
+    return _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
 
 
 def single_source_shortest_path(G, source, cutoff=None):
@@ -703,7 +706,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     g = _graph(G, weight)
     _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
                                  host=cutoff is not None)  # a cutoff compared on the host
-    return _length_dict(g, dist, keep)
+    return _length_dict(g, dist, keep, unreached_first=False)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):

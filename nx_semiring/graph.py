@@ -74,8 +74,6 @@ class SemiringGraph:
         self._identity = None     # labels are the vertex numbers 0..n-1 (exact ints)
         self._node_array = None   # nodes as a NumPy object array
         self._node_set = None     # nodes as a frozenset (one connected component's set)
-        self._template = None     # {node: None} in node order: node_template()
-        self._template_asked = False
         self._negative = {}       # attribute -> whether some edge weighs < 0
         self.indptr = indptr  # int64, host, n + 1
         self.adj = adj        # int64, host, NetworkX's adjacency order
@@ -112,20 +110,6 @@ class SemiringGraph:
             self._node_set = self._base.node_set if self._base is not None else \
                 frozenset(self.nodes)
         return self._node_set
-
-    def node_template(self):
-        """A dict with the nodes as keys in node order (values not to be read), for
-        ``d = t.copy(); d.update(zip(nodes, values))``: the label dict where it exists, else
-        ``dict.fromkeys(nodes)`` built on the second request (``None`` on the first: a graph
-        used once builds its one result directly)."""
-        if self._index is not None:
-            return self._index
-        if self._template is None:
-            if not self._template_asked:
-                self._template_asked = True
-                return None
-            self._template = dict.fromkeys(self.nodes)
-        return self._template
 
     def vertex(self, node) -> int:
         """The vertex number of node ``node`` (KeyError where it is not a node). Labels that
