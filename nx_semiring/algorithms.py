@@ -940,13 +940,18 @@ def _not_directed(g, name):
 def _groups(g: SemiringGraph, labels):
     """Node sets by label, in label order, each set filled in vertex order.
 
-    One group of every vertex is ``set(nodes)``. One-vertex groups (a Kronecker graph's
+    One group of every vertex (a connected graph) is a copy of the graph's cached frozenset
+    of its nodes (``SemiringGraph.node_set``). One-vertex groups (a Kronecker graph's
     isolated vertices: a third of kron-15's) are made directly as one-element sets; the
     others from one stable sort of their vertices by group (16-bit keys where there are at
     most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels.
     Building the sets is then most of the time (NetworkX's own ``connected_components``
     builds the same sets).
     """
+    if labels.size and bool(labels.min() == labels.max()):
+        # one group (a connected graph), decided where the labels are (two reductions on the
+        # GPU, no copy of them): a copy of the cached node set
+        return [set(g.node_set)]
     labels = _host(labels).astype(np.int64, copy=False)
     if not labels.size:
         return []
@@ -956,8 +961,6 @@ def _groups(g: SemiringGraph, labels):
     if not sizes.all():  # unused numbers: renumber 0..k-1 in the same order
         labels = (np.cumsum(sizes > 0) - 1)[labels]
         sizes = sizes[sizes > 0]
-    if sizes.size == 1:  # one group (a connected graph): a copy of the cached node set
-        return [set(g.node_set)]
     with _gc_paused():
         return _sets_by_label(g, labels, sizes)
 
