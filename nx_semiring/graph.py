@@ -334,6 +334,26 @@ def _columns(nodes, adj_items, m):
     return np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=m), index
 
 
+def _numbers(vals: list):
+    """``np.array(vals)``, for a list of exact ints and bools typed beforehand by one
+    ``sum`` (an int only then: a float, a NumPy scalar, a Decimal or a string makes it
+    something else, or raises), so the list is read by ``np.fromiter`` into int64 instead
+    of ``np.array``'s own type discovery: 4·10^6 ints on the 2-core helper 85 → 67 ms. Ints
+    beyond int64 and everything else take ``np.array`` as before (floats too: there a sum
+    does not tell an int beyond int64, which ``np.array`` keeps as an object, from a float).
+    """
+    try:
+        exact_ints = type(sum(vals)) is int
+    except (TypeError, OverflowError):
+        exact_ints = False
+    if exact_ints:
+        try:
+            return np.fromiter(vals, dtype=np.int64, count=len(vals))
+        except (OverflowError, TypeError, ValueError):
+            pass
+    return np.array(vals)
+
+
 def _values(adj_items, attr, default, multigraph, m):
     """Edge attribute ``attr`` of every stored entry (adjacency order) in one pass: int64 when
     every value is an integer (or bool), else float64; ``default`` where an edge lacks it."""
@@ -349,7 +369,7 @@ def _values(adj_items, attr, default, multigraph, m):
         except KeyError:  # some edge lacks it: the slower lookup with a default
             vals = list(map(operator.methodcaller("get", attr, default), edge_dicts()))
     try:
-        a = np.array(vals) if vals else np.zeros(0, dtype=np.int64)
+        a = _numbers(vals) if vals else np.zeros(0, dtype=np.int64)
     except (ValueError, TypeError) as exc:
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not numeric") from exc
     if a.shape != (m,):

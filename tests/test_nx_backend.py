@@ -997,3 +997,23 @@ def test_length_dict_on_the_device_is_the_host_order(device, data):
                                unreached_first=unreached_first)
         assert got == exp and list(got) == list(exp)
         assert [type(v) for v in got.values()] == [int] * len(got)
+
+
+def test_weight_values_typed_as_np_array(device):
+    """The conversion's typed read of edge values (one sum, then np.fromiter) gives what
+    np.array gives (bools as int64 after the conversion's cast), and ints beyond int64 or
+    mixed with floats keep np.array's types (an object array: refused)."""
+    from nx_semiring.graph import _numbers
+
+    cases = [[1, 2, 3], [True, False, 1], [1, 2.5], [1.5, float("nan"), float("inf")],
+             [2 ** 70, 1], [2 ** 63 + 5, 1], [np.int64(3), 1], [np.float32(1.5), 2.0],
+             [2 ** 70, 1.5], [-2 ** 63, 2 ** 63 - 1], [-2 ** 63 - 1, 0], ["a", 1], [None, 1]]
+    for vals in cases:
+        exp, got = np.array(vals), _numbers(vals)
+        if exp.dtype == np.bool_:
+            exp = exp.astype(np.int64)
+        assert got.dtype == exp.dtype, vals
+        np.testing.assert_array_equal(got, exp)  # NaN equal to NaN
+    G = nx.Graph([(0, 1, {"weight": 2 ** 70}), (1, 2, {"weight": 1})])
+    with pytest.raises(NotImplementedError):
+        convert(G, device, use_cache=False)
