@@ -49,6 +49,13 @@ APSP_BFS_BATCH = 64
 RUN_VALUES = 4
 LONG_RUNS = 32
 
+# BFS and Dijkstra lengths left on the GPU are ordered there (_by_distance_device): on a 1000²
+# grid (H200 host, session 14, best of 5) 159 → 147 ms a BFS call, 209 → 146 ms a Dijkstra
+# call against the host's order. Its first version (a nonzero, then a sort of the reached
+# distances) made kron-18's first BFS call of a process 1.36 s (30-90 ms before); this one
+# (no nonzero) is not measured on a first call yet. False: the host orders them (as before).
+ORDER_ON_GPU = True
+
 
 @contextlib.contextmanager
 def _gc_paused():
@@ -202,7 +209,8 @@ def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
     """{node: dist} over the vertices where ``keep``, by distance (NetworkX's order up to
     ties); ``dist`` and ``keep`` on the host, or integer distances on the GPU whose kept
     vertices are the reached ones (``unreached_first``: see :func:`_by_distance_device`)."""
-    if sr.is_gpu_array(dist) and unreached_first is not None and dist.dtype.kind in "iu":
+    if ORDER_ON_GPU and sr.is_gpu_array(dist) and unreached_first is not None and \
+            dist.dtype.kind in "iu":
         order, d = _by_distance_device(dist, keep, unreached_first)
     else:
         if sr.is_gpu_array(dist):
