@@ -21,6 +21,7 @@ cases before conversion (``can_run``).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import gc
 import numbers
 import random
@@ -39,6 +40,21 @@ NARROW_EDGES = 256
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
 APSP_BFS_BATCH = 64
+
+# A sorted result's values become one Python object per run of equal values where runs
+# average at least RUN_VALUES entries (shorter: ``tolist``), repeated by ``itertools.repeat``
+# from LONG_RUNS entries a run on (an object array's ``repeat`` below): the crossovers of
+# _sorted_values' measurements (10^6 values, 2-core helper: at 4 a run the two ways and
+# ``tolist`` are within 15 %, at 30 itertools and the object array tie).
+RUN_VALUES = 4
+LONG_RUNS = 32
+
+# BFS and Dijkstra lengths left on the GPU are ordered there (_by_distance_device): on a 1000²
+# grid (H200 host, session 14, best of 5) 159 → 147 ms a BFS call, 209 → 146 ms a Dijkstra
+# call against the host's order. Its first version (a nonzero, then a sort of the reached
+# distances) made kron-18's first BFS call of a process 1.36 s (30-90 ms before); this one
+# (no nonzero) is not measured on a first call yet. False: the host orders them (as before).
+ORDER_ON_GPU = True
 
 
 @contextlib.contextmanager
@@ -76,10 +92,13 @@ def _host(a):
 
 
 # --------------------------------------------------------------------------- engine calls
-def _bfs_level(g: SemiringGraph, s: int) -> np.ndarray:
-    """Levels from vertex ``s`` by the engine's BFS (host int64, -1 where unreached)."""
+def _bfs_level(g: SemiringGraph, s: int, host=True):
+    """Levels from vertex ``s`` by the engine's BFS (int64, -1 where unreached), on the host,
+    or with ``host=False`` where the engine left them (:func:`_length_dict` orders them
+    there)."""
     M, sym = g.engine_matrix()
-    return _host(alg.bfs(M, s, symmetric=sym))
+    level = alg.bfs(M, s, symmetric=sym)
+    return _host(level) if host else level
 
 
 def _unreached(dist):
@@ -91,7 +110,7 @@ def _weighted_matrix(g: SemiringGraph, weight):
     return g.matrix(None, unit=1) if weight is None else g.matrix(weight)
 
 
-def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True):
+def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host=True):
     """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
     ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
     own visiting order whether to raise) or 'bellman-ford' (NetworkXUnbounded on a negative
@@ -108,31 +127,105 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True):
     except sr.NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
     if not predecessors:
-        return _host(out), None
+        return (_host(out) if host else out), None
     return _host(out[0]), _host(out[1])
 
 
 def _by_distance(dist, keep):
     """Indices where ``keep``, ordered by distance, then by index.
 
-    Integer distances spanning fewer than 2^16 values (BFS levels, most integer-weighted
-    SSSP) are sorted as 16-bit keys: NumPy's stable sort of 16-bit integers is a radix sort,
-    3-4x faster than its merge sort of 64-bit ones (2^18 keys: 3.3 against 12 ms).
+    Integer distances are sorted as 16-bit keys where they span fewer than 2^16 values (BFS
+    levels, most integer-weighted SSSP): NumPy's stable sort of 16-bit integers is a radix
+    sort, 3-4x faster than its merge sort of 64-bit ones (2^18 keys: 3.3 against 12 ms).
+    Spans below 2^32 (SSSP on a 1000² grid with weights up to 255: ~2.6e5) take two such
+    passes, low half then high half (an LSD radix sort; the second pass keeps the first's
+    order among equal high halves, so the result is the stable order): 10^6 keys 48 → 14 ms
+    on the 2-core helper.
     """
     idx = np.flatnonzero(keep)
     d = dist[idx]
     if d.dtype.kind in "iu" and d.size:
         lo = int(d.min())
-        if int(d.max()) - lo < 1 << 16:
+        span = int(d.max()) - lo
+        if span < 1 << 16:
             d = (d - lo).astype(np.uint16)
+        elif span < 1 << 32:
+            d = d - lo
+            first = np.argsort((d & 0xFFFF).astype(np.uint16), kind="stable")
+            second = np.argsort((d[first] >> 16).astype(np.uint16), kind="stable")
+            return idx[first[second]]
     return idx[np.argsort(d, kind="stable")]
 
 
-def _length_dict(g: SemiringGraph, dist, keep) -> dict:
+def _sorted_values(d) -> list:
+    """``d.tolist()`` for a sorted host array, each distinct value one Python object.
+
+    A BFS's 10^6 levels on a 1000² grid are 2000 distinct ints, for which ``tolist``
+    allocates 10^6 objects. One object per run of equal values, repeated: by
+    ``itertools.repeat`` where runs are long (at least ``LONG_RUNS`` entries on average), by
+    an object array's ``repeat`` where they are shorter, ``tolist`` itself where most values
+    are distinct or all are ints that CPython keeps cached (-5..256). 10^6 values on the
+    2-core helper (interleaved, loaded): 2000 runs tolist 52 → 7 ms, 30 000 runs 58 → 15 ms,
+    118 000 runs 49 → 29 ms. Runs are split by bit pattern, so 0.0 and -0.0 stay distinct.
+    """
+    if d.size < 2 or (d.dtype.kind in "iu" and -5 <= d[0] and d[-1] <= 256):
+        return d.tolist()
+    bits = d.view(f"i{d.itemsize}") if d.dtype.kind == "f" else d
+    new = np.empty(d.size, dtype=np.bool_)
+    new[0] = True
+    np.not_equal(bits[1:], bits[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    if starts.size * RUN_VALUES > d.size:
+        return d.tolist()
+    counts = np.diff(starts, append=d.size)
+    if starts.size * LONG_RUNS <= d.size:
+        return list(itertools.chain.from_iterable(map(itertools.repeat, d[starts].tolist(),
+                                                      counts.tolist())))
+    objs = np.empty(starts.size, dtype=object)
+    objs[:] = d[starts].tolist()
+    return objs.repeat(counts).tolist()
+
+
+def _by_distance_device(dist, keep, unreached_first: bool):
+    """``_by_distance`` of integer GPU arrays where the vertices left out are exactly the
+    unreached ones, whose distance sorts before every other (``unreached_first``: BFS's -1)
+    or after (the largest integer, Dijkstra's): one stable sort of all the distances on the
+    GPU (CuPy's ``argsort`` is stable: the host's order), the kept block sliced off, it and
+    its distances copied to the host. No ``nonzero`` of ``keep``: with it (and a sort of the
+    kept distances only), kron-18's first BFS call on a converted graph took 1.36 s on the
+    H200 host (session 14; 30-90 ms before), kernels the warm-up on a small graph had not
+    compiled being the suspect, not measured apart. On a 1000² grid, against the host's
+    order (H200 host, best of 5, that version): BFS 159 → 147 ms a warm call, Dijkstra
+    209 → 146 ms."""
+    import cupy  # noqa: PLC0415  (CuPy is optional: GPU arrays only)
+
+    k = int(keep.sum())
+    perm = cupy.argsort(dist)
+    perm = perm[perm.size - k:] if unreached_first else perm[:k]
+    return _host(perm), _host(dist[perm])
+
+
+def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
     """{node: dist} over the vertices where ``keep``, by distance (NetworkX's order up to
-    ties)."""
-    order = _by_distance(dist, keep)
-    return dict(zip(g.labels(order), dist[order].tolist()))
+    ties); ``dist`` and ``keep`` on the host, or integer distances on the GPU whose kept
+    vertices are the reached ones (``unreached_first``: see :func:`_by_distance_device`)."""
+    if ORDER_ON_GPU and sr.is_gpu_array(dist) and unreached_first is not None and \
+            dist.dtype.kind in "iu":
+        order, d = _by_distance_device(dist, keep, unreached_first)
+    else:
+        if sr.is_gpu_array(dist):
+            dist, keep = _host(dist), _host(keep)
+        order = _by_distance(dist, keep)
+        d = dist[order]
+    return dict(zip(g.labels(order), _sorted_values(d)))
+
+
+def _node_dict(g: SemiringGraph, values: list) -> dict:
+    """{node: value} in node order. ``dict(zip(nodes, values))``: a template dict of the
+    nodes copied and updated (no table growth) was 12 % faster on the 2-core helper but
+    within 1 % on the H200 host (PageRank on a 1000² grid, 106.2 against 106.9 ms, session
+    14), not worth a second dict of every node per graph."""
+    return dict(zip(g.nodes, values))
 
 
 def _path_dict(g: SemiringGraph, order, pred, s: int) -> dict:
@@ -242,7 +335,7 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
 def _source(g: SemiringGraph, source, exc) -> int:
     if source not in g:
         raise exc
-    return g.index[source]
+    return g.vertex(source)
 
 
 # --------------------------------------------------------------------------- traversal
@@ -385,8 +478,8 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     nx = _nx()
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
-    level = _bfs_level(g, s)
-    return _length_dict(g, level, _cut(level, cutoff))
+    level = _bfs_level(g, s, host=cutoff is not None)  # a cutoff compared on the host
+    return _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
 
 
 def single_source_shortest_path(G, source, cutoff=None):
@@ -572,10 +665,10 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
 
 # --------------------------------------------------------------------------- weighted paths
-def _dijkstra(g, source, cutoff, weight, predecessors=True):
+def _dijkstra(g, source, cutoff, weight, predecessors=True, host=True):
     nx = _nx()
     s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
-    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors)
+    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors, host)
     keep = ~_unreached(dist)
     if cutoff is not None:
         keep &= dist <= cutoff
@@ -600,11 +693,11 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(g.labels(order), dist[order].tolist())),
+        return (dict(zip(g.labels(order), _sorted_values(dist[order]))),
                 _path_dict(g, order, pred, s))
-    if target not in g or not keep[g.index[target]]:
+    if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
-    t = g.index[target]
+    t = g.vertex(target)
     return (dist[t].item(), _path_to(g, pred, s, t))
 
 
@@ -619,8 +712,9 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     {0: 0.0, 1: 1.5}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
-    return _length_dict(g, dist, keep)
+    _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
+                                 host=cutoff is not None)  # a cutoff compared on the host
+    return _length_dict(g, dist, keep, unreached_first=False)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -652,9 +746,9 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     if source == target:
         return 0
     dist, _ = _sssp(g, s, weight, "dijkstra", predecessors=False)
-    if target not in g or _unreached(dist[g.index[target]]):
+    if target not in g or _unreached(dist[g.vertex(target)]):
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-    return dist[g.index[target]].item()
+    return dist[g.vertex(target)].item()
 
 
 def dijkstra_path(G, source, target, weight="weight"):
@@ -696,11 +790,11 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(g.labels(order), dist[order].tolist())),
+        return (dict(zip(g.labels(order), _sorted_values(dist[order]))),
                 _path_dict(g, order, pred, s))
-    if target not in g or not keep[g.index[target]]:
+    if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-    t = g.index[target]
+    t = g.vertex(target)
     return (dist[t].item(), _path_to(g, pred, s, t))
 
 
@@ -747,9 +841,9 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         return 0
     _, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
-    if target not in g or not keep[g.index[target]]:
+    if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
-    return dist[g.index[target]].item()
+    return dist[g.vertex(target)].item()
 
 
 def bellman_ford_path(G, source, target, weight="weight"):
@@ -787,7 +881,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     w = g.weights(weight)[perm]
     # A' = [A 0; 1ᵀ 0]: vertex n reaches every vertex by a 0-weight edge
     indptr = np.concatenate([g.indptr, [g.indptr[-1] + n]])
-    indices = np.concatenate([g.adj[perm], np.arange(n, dtype=np.int64)])
+    indices = np.concatenate([g.sorted_adj(), np.arange(n, dtype=np.int64)])
     values = np.concatenate([w, np.zeros(n, dtype=w.dtype)])
     dev = g.device
     A = sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(indices, dev),
@@ -827,7 +921,7 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
         return np.zeros((0, 0))
     perm = g.order()
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(g.indptr))[perm]
-    cols = g.adj[perm]
+    cols = g.sorted_adj()
     w = (np.ones(cols.size) if weight is None else g.weights(weight)[perm]).astype(np.float64)
     off = rows != cols
     A = sr.Matrix.from_coo(sr.to_device(rows[off], g.device), sr.to_device(cols[off], g.device),
@@ -854,13 +948,18 @@ def _not_directed(g, name):
 def _groups(g: SemiringGraph, labels):
     """Node sets by label, in label order, each set filled in vertex order.
 
-    One group of every vertex is ``set(nodes)``. One-vertex groups (a Kronecker graph's
+    One group of every vertex (a connected graph) is a copy of the graph's cached frozenset
+    of its nodes (``SemiringGraph.node_set``). One-vertex groups (a Kronecker graph's
     isolated vertices: a third of kron-15's) are made directly as one-element sets; the
     others from one stable sort of their vertices by group (16-bit keys where there are at
     most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels.
     Building the sets is then most of the time (NetworkX's own ``connected_components``
     builds the same sets).
     """
+    if labels.size and bool(labels.min() == labels.max()):
+        # one group (a connected graph), decided where the labels are (two reductions on the
+        # GPU, no copy of them): a copy of the cached node set
+        return [set(g.node_set)]
     labels = _host(labels).astype(np.int64, copy=False)
     if not labels.size:
         return []
@@ -870,8 +969,6 @@ def _groups(g: SemiringGraph, labels):
     if not sizes.all():  # unused numbers: renumber 0..k-1 in the same order
         labels = (np.cumsum(sizes > 0) - 1)[labels]
         sizes = sizes[sizes > 0]
-    if sizes.size == 1:  # one group (a connected graph): the node list's own objects, in
-        return [set(g.nodes)]  # order (2.4x faster than from new ints at 10^6 vertices)
     with _gc_paused():
         return _sets_by_label(g, labels, sizes)
 
@@ -1007,7 +1104,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: pagerank: {exc}") from exc
-    return dict(zip(g.nodes, _host(x).tolist()))
+    return _node_dict(g, _host(x).tolist())
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
@@ -1035,7 +1132,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
                                         directed=g.directed)
     except sr.DomainMismatch as exc:
         raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc
-    return dict(zip(g.nodes, _host(bc).tolist()))
+    return _node_dict(g, _host(bc).tolist())
 
 
 def _nbunch(g, nodes):
@@ -1063,7 +1160,7 @@ def triangles(G, nodes=None):
     _not_directed(g, "triangles")
     t = _host(alg.triangles(g.matrix())).tolist() if g.n else []
     if nodes is None:
-        return dict(zip(g.nodes, t))
+        return _node_dict(g, t)
     if nodes in g:
         return t[g.index[nodes]]
     return {v: t[g.index[v]] for v in _nbunch(g, nodes)}
@@ -1087,7 +1184,7 @@ def clustering(G, nodes=None, weight=None):
     if nodes in g:
         return c[g.index[nodes]]
     if nodes is None:
-        return dict(zip(g.nodes, c))
+        return _node_dict(g, c)
     return {v: c[g.index[v]] for v in _nbunch(g, nodes)}
 
 
@@ -1119,7 +1216,7 @@ def core_number(G):
             raise NotImplementedError("nx_semiring: core_number of a DiGraph with reciprocal "
                                       "edges (NetworkX counts them twice)")
     core = _host(alg.core_number(g.matrix())).tolist() if g.n else []
-    return dict(zip(g.nodes, core))
+    return _node_dict(g, core)
 
 
 def _int_seed(seed):

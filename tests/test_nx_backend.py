@@ -874,3 +874,146 @@ def test_backend_graph_input_and_graph_results():
     assert nx.shortest_path_length(g, 0, 3) == 2
     T = nx.minimum_spanning_tree(G, backend="semiring")
     assert isinstance(T, nx.Graph) and T.number_of_edges() == 4
+
+
+# --------------------------------------------------------------------------- result building
+@given(data=st.data())
+def test_by_distance_is_the_stable_order(device, data):
+    """_by_distance's 16-bit radix passes (spans below 2^16, two passes below 2^32) give the
+    stable order by distance, as a stable argsort of the distances; _sorted_values gives
+    their tolist(), one object per run of equal values (equal values, equal types)."""
+    span = data.draw(st.sampled_from([3, (1 << 16) - 1, 1 << 16, (1 << 32) - 1, 1 << 32,
+                                      1 << 62]))
+    n = data.draw(st.integers(0, 300))
+    lo = data.draw(st.integers(-(1 << 40), 1 << 40))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
+    dist = lo + rng.integers(0, span, size=n, endpoint=True)
+    if n:
+        dist[rng.integers(0, n)] = lo + span  # the whole span
+    if data.draw(st.booleans()):
+        dist = dist.astype(np.float64) / 3
+    keep = rng.random(n) < 0.8
+    got = nxa._by_distance(dist, keep)
+    exp = np.flatnonzero(keep)[np.argsort(dist[keep], kind="stable")]
+    assert got.tolist() == exp.tolist()
+    vals = nxa._sorted_values(dist[got])
+    assert vals == dist[got].tolist()
+    assert [type(v) for v in vals] == [type(v) for v in dist[got].tolist()]
+
+
+def test_sorted_values_runs(device):
+    """Long runs become shared objects, equal to tolist(); 0.0 and -0.0 stay apart."""
+    d = np.repeat(np.array([0, 3, 70000, 2 ** 40]), [5, 1, 7, 3])
+    assert nxa._sorted_values(d) == d.tolist()
+    assert all(type(v) is int for v in nxa._sorted_values(d))
+    f = np.array([-0.0] * 5 + [0.0] * 5 + [2.5] * 4)
+    got = nxa._sorted_values(f)
+    assert got == f.tolist() and [math.copysign(1, v) for v in got] == [-1] * 5 + [1] * 9
+    assert nxa._sorted_values(np.zeros(0, dtype=np.int64)) == []
+
+
+def test_wide_distances_equal_networkx(device):
+    """Integer distances spanning more than 2^16 (the two-pass radix): NetworkX's values and
+    types, in NetworkX's order up to ties (by distance)."""
+    G = nx.path_graph(300)
+    for u, v in G.edges:
+        G[u][v]["weight"] = 1000 + 7 * u
+    G.add_edge(5, 400, weight=1 << 33)
+    g = convert(G, device, use_cache=False)
+    got = nxa.single_source_dijkstra_path_length(g, 3)
+    exp = nx.single_source_dijkstra_path_length(G, 3)
+    assert got == exp and list(got) == list(exp)
+    assert all(type(v) is int for v in got.values())
+
+
+def test_one_component_is_a_fresh_set(device):
+    """A connected graph's one component: a new set each call (the caller may change it)."""
+    G = nx.relabel_nodes(nx.cycle_graph(6), {i: f"n{i}" for i in range(6)})
+    g = convert(G, device, weight=None, use_cache=False)
+    first = list(nxa.connected_components(g))
+    assert first == [set(G)] and type(first[0]) is set
+    first[0].add("extra")
+    assert list(nxa.connected_components(g)) == [set(G)]
+
+
+def test_identity_labels_membership_as_networkx(device):
+    """Labels 0..n-1 in order: membership and vertex numbers without the label dict answer
+    as NetworkX's dict of nodes does (1.0, True and NumPy ints are nodes, -1, 2.5 and
+    unhashable things are not)."""
+    G = nx.path_graph(5)
+    g = convert(G, device, weight=None, use_cache=False)
+    assert g.identity and g._index is None
+    probes = [0, 4, 5, -1, -2, 1.0, True, False, np.int64(2), np.float64(3.0), 2.5, "a",
+              float("nan"), None, (1,), [1], 2 ** 64]
+    for x in probes:
+        try:
+            expected = x in G
+        except TypeError:
+            expected = False
+        assert (x in g) == expected, x
+        if expected:
+            assert g.vertex(x) == list(G).index(x)
+    with pytest.raises(KeyError):
+        g.vertex(7)
+    assert g._index is None  # none of it built the label dict
+    assert nxa.single_source_shortest_path_length(g, 1.0) == \
+        nx.single_source_shortest_path_length(G, 1.0)
+
+
+def test_node_order_results_repeat_equal(device):
+    """Node-order results are NetworkX's, in node order, and independent of each other."""
+    G = nx.relabel_nodes(nx.cycle_graph(7), {i: (i * 3) % 7 for i in range(7)})
+    G.add_edge(0, 3)
+    for relabel in (False, True):
+        H = nx.relabel_nodes(G, {v: f"s{v}" for v in G}) if relabel else G
+        g = convert(H, device, weight=None, use_cache=False)
+        results = [nxa.triangles(g) for _ in range(3)]
+        assert all(r == nx.triangles(H) and list(r) == list(H) for r in results)
+        results[1][next(iter(H))] = -1
+        assert nxa.triangles(g) == nx.triangles(H)
+        pr = nxa.pagerank(g)
+        assert list(pr) == list(H) and pr == pytest.approx(nx.pagerank(H))
+
+
+@given(data=st.data())
+def test_length_dict_on_the_device_is_the_host_order(device, data):
+    """_length_dict of distances left on the device (one sort of all of them, the reached
+    block sliced off) equals the host's order and values, unreached vertices marked as BFS
+    does (-1, first) or as Dijkstra does (the largest integer, last)."""
+    n = data.draw(st.integers(0, 200))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
+    span = data.draw(st.sampled_from([3, 300, 1 << 20]))
+    labels = data.draw(st.sampled_from(["identity", "strings"]))
+    G = nx.empty_graph(n if labels == "identity" else [f"v{i}" for i in range(n)])
+    g = convert(G, device, weight=None, use_cache=False)
+    for unreached_first in (True, False):
+        dist = rng.integers(0, span, size=n, endpoint=True)
+        gone = rng.random(n) < 0.3
+        dist[gone] = -1 if unreached_first else np.iinfo(np.int64).max
+        keep = ~gone
+        exp = nxa._length_dict(g, dist, keep)
+        d = sr.to_device(dist, device)
+        got = nxa._length_dict(g, d, d >= 0 if unreached_first else ~nxa._unreached(d),
+                               unreached_first=unreached_first)
+        assert got == exp and list(got) == list(exp)
+        assert [type(v) for v in got.values()] == [int] * len(got)
+
+
+def test_weight_values_typed_as_np_array(device):
+    """The conversion's typed read of edge values (one sum, then np.fromiter) gives what
+    np.array gives (bools as int64 after the conversion's cast), and ints beyond int64 or
+    mixed with floats keep np.array's types (an object array: refused)."""
+    from nx_semiring.graph import _numbers
+
+    cases = [[1, 2, 3], [True, False, 1], [1, 2.5], [1.5, float("nan"), float("inf")],
+             [2 ** 70, 1], [2 ** 63 + 5, 1], [np.int64(3), 1], [np.float32(1.5), 2.0],
+             [2 ** 70, 1.5], [-2 ** 63, 2 ** 63 - 1], [-2 ** 63 - 1, 0], ["a", 1], [None, 1]]
+    for vals in cases:
+        exp, got = np.array(vals), _numbers(vals)
+        if exp.dtype == np.bool_:
+            exp = exp.astype(np.int64)
+        assert got.dtype == exp.dtype, vals
+        np.testing.assert_array_equal(got, exp)  # NaN equal to NaN
+    G = nx.Graph([(0, 1, {"weight": 2 ** 70}), (1, 2, {"weight": 1})])
+    with pytest.raises(NotImplementedError):
+        convert(G, device, use_cache=False)
