@@ -546,7 +546,10 @@ def test_warmup_cpu_compiles_the_kernels(capsys):
     assert warmup.main(["--cpu", "-q", "--semiring", "min_plus", "--dtype", "float32"]) == 0
     assert "CPU kernels compiled or loaded for 1 (semiring, domain) pairs" in \
         capsys.readouterr().err
-    assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), 4, True)] is not None
+    for lanes in (1, 4):  # (min-plus commutes: one operand order)
+        for parallel in (False, True):
+            assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), lanes,
+                                      parallel, False)] is not None
     assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
 
 

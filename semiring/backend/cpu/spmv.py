@@ -474,7 +474,7 @@ def _compiled_route(M, sr: Semiring, dtype, xfirst: bool):
             if run is not None:
                 return run, True
         settled = plan is not None or M._memo.get(PLAN_KEY) == "fold"
-    return compiled.pull_route(sr, dtype, xfirst, order_free), settled
+    return compiled.pull_route(M, sr, dtype, xfirst, order_free), settled
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
