@@ -1313,12 +1313,13 @@ def bfs_levels(order, pred, n, out=None):
     return level
 
 
-def warm(sr: Semiring, dtype, order_free: bool) -> int:
+def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
     ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
     and without the four lanes (order-free monoids), in both operand orders (multiplies that
-    do not commute), the push unmasked and masked, with 32- and 64-bit column indices; and
-    the BFS levels loop.
+    do not commute), the push unmasked and masked, with 32- and 64-bit column indices; the
+    padded block of each width up to BLOCK_ROWS_WIDTH where ``block`` (the padded plan
+    applies: :func:`.spmv.warm`); and the BFS levels loop.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
@@ -1348,6 +1349,13 @@ def warm(sr: Semiring, dtype, order_free: bool) -> int:
                 mask.size > 0, True, np.empty(3, dtype=ptype), np.zeros(3, dtype=np.uint8),
                 np.empty(3, dtype=np.int64))
             count += 1
+    if block and ops.form in (1, 2):
+        for width in range(1, BLOCK_ROWS_WIDTH + 1):
+            for xf in xfirsts:  # (uint32 column tables: the block's columns are < 2^32)
+                _kernel("blockrows", sr, dtype, width, False, xf)(
+                    np.ones((2, width), dtype=dtype), np.zeros((2, width), dtype=np.uint32),
+                    x, np.empty(2, dtype=ptype))
+                count += 1
     levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
                     np.zeros(2, dtype=np.int64))
     return count + 1
