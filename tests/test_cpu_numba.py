@@ -614,6 +614,25 @@ def test_warmup_cpu_compiles_the_kernels(capsys):
     assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
 
 
+@needs_numba
+def test_a_kernels_optimization_level_stays_its_own():
+    """The serial pull compiles at its own LLVM level (PULL_OPT), which Numba reads from its
+    config while it compiles: the config is back at the process's level after the compile,
+    and every other kernel compiles at that level."""
+    from numba.core import config  # noqa: PLC0415  (numba: optional)
+
+    before = int(config.OPT)
+    with compiled._opt_level(before + 1 if before < 3 else 1):
+        assert int(config.OPT) != before
+    assert int(config.OPT) == before
+    S = sr.Semiring("min_plus_opt_test", sr.monoid.min, sr.binary.plus, register=False)
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 1, 1], [1.0, 2.0, 3.0], nrows=2, ncols=2,
+                           device="cpu")
+    got = sr.mxv(A, sr.Vector.from_dense(np.array([1.0, -5.0]), device="cpu"), S)
+    assert got.to_dense().tolist() == [-3.0, -2.0]  # a new dispatcher compiled (or loaded)
+    assert int(config.OPT) == before
+
+
 def test_warmup_cpu_without_numba(monkeypatch, capsys):
     from semiring import warmup  # noqa: PLC0415  (the tool module, imported by this test only)
 

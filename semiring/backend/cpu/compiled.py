@@ -95,9 +95,10 @@ def _tag(family, mul, ptype, add, form, *flags):
     return "".join(c if c.isalnum() else "_" for c in "_".join(parts))
 
 
-def _jit(func, tag=None, parallel=False):
+def _jit(func, tag=None, parallel=False, opt=None):
     """``numba.njit`` of ``func`` (nogil), cached on disk under the name ``func``'s
-    qualified name + ``tag`` with the inter-process lock described above."""
+    qualified name + ``tag`` with the inter-process lock described above; ``opt``: LLVM's
+    optimization level of its IR passes where not Numba's default (see PULL_OPT)."""
     nb = _numba()
     if tag:
         func.__qualname__ = f"{func.__qualname__}_{tag}"
@@ -115,11 +116,45 @@ def _jit(func, tag=None, parallel=False):
 
     def compile(sig):
         # (Numba's compiler lock first, as its compile takes it: one order for both locks)
-        with global_compiler_lock, _file_lock(path):
+        with global_compiler_lock, _file_lock(path), _opt_level(opt):
             return compile_(sig)
 
     disp.compile = compile  # (the dispatcher calls self.compile for a new signature)
     return disp
+
+
+class _opt_level:
+    """Numba's ``config.OPT`` at ``level`` while held (None: as it is), read by the IR pass
+    pipelines Numba builds as it compiles; callers hold Numba's compiler lock, so no other
+    compile sees it. The CPU target's code generator (whose machine-code level is read once,
+    when it is made) is made first, at the process's level. Where Numba's config has no
+    such setting the compile runs at its default."""
+
+    __slots__ = ("level", "old")
+
+    def __init__(self, level):
+        self.level, self.old = level, None
+
+    def __enter__(self):
+        if self.level is None:
+            return
+        try:
+            from numba.core import config  # noqa: PLC0415  (numba: optional)
+            from numba.core.registry import cpu_target  # noqa: PLC0415
+
+            cpu_target.target_context  # noqa: B018  (the code generator, made at the default level)
+            old = config.OPT
+            if int(old) != self.level:
+                config.OPT = type(old)(self.level)
+                self.old = old
+        except Exception:  # pragma: no cover - another Numba: its default level
+            self.old = None
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            from numba.core import config  # noqa: PLC0415
+
+            config.OPT, self.old = self.old, None
 
 
 class _file_lock:
@@ -251,6 +286,17 @@ def ops_of(sr: Semiring, domain):
 
 # ------------------------------------------------------------------------- kernel factories
 
+#: LLVM's optimization level of the serial pull's IR passes (Numba's default: 3). At 1 (no
+#: runtime unrolling of a row's loop by 8, whose entry and remainder tests cost short rows
+#: more than they save), min-plus float32, the kernel alone interleaved with SciPy's raw
+#: ``csr_matvec``, µs, level 3 → 1 (SciPy): urand-10-ef4 5.01 → 4.76-4.78 (4.72), urand-13-
+#: ef4 34.2-34.7 → 32.1-32.7 (33.6-35.2), urand-12 51.8-53.0 → 51.4-52.4 (67.6-68.2), kron-12
+#: 44.8-60.2 → 43.5-58.6 (62.9-74.2), kron-14 345-348 → 334-337 (372-374), urand-14 324-325 →
+#: 327-328 (301-302) (session 14, two runs at load 1.3). The parallel kernel keeps the
+#: default (not measured at 1).
+PULL_OPT = 1
+
+
 def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst):
     """The pull ``out[s] = ⊕_j A(rows[s], j) ⊗ x(j)`` over the non-empty rows, the slots
     ``bounds[c]..bounds[c+1]`` of ``rows`` an iteration of the outer loop. Indices arrive as
@@ -346,8 +392,9 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst):
                 out[s] = acc
                 s += one
 
+    opt = None if parallel else PULL_OPT  # (in the name: the disk cache keys the code alone)
     return _jit(pull, _tag("pull2", mul, ptype, add, form, first_only, lanes, parallel,
-                           xfirst), parallel=parallel)
+                           xfirst) + f"_O{opt}", parallel=parallel, opt=opt)
 
 
 def _make_block(mul, ptype, add, form):
