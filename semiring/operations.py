@@ -20,6 +20,7 @@ from . import types as _t
 from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory
 from ._mfinalize import finalize_matrix
 from .backend import backend_of
+from .backend.cpu import spmv as _cpu_spmv
 from .backend.gpu import spmv as _gpu_spmv
 from .dense import gemm, spmm
 from .mask import as_mask, as_matrix_mask
@@ -75,10 +76,27 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
                     _mxv_types.clear()
                 dtype = _t.promote(A._dtype, u._dtype)
                 types = _mxv_types[key] = (dtype, semiring.result_type(dtype))
-            be = _backend_module(device)
             if device != "gpu":
-                return _product(be, A, u, semiring, types[0], types[1], None, "auto",
-                                transpose_a, nout, device)
+                if u._form == "bitmap":
+                    # a full x of the product's type and a kept compiled route (the CPU
+                    # backend's pull, settled from the matrix's second product on): the
+                    # route and the result alone (urand-10-ef4 min-plus, 7.2 -> ~6.5 µs a
+                    # call, SciPy's A @ x 6.8; bench/results/session14-cpu7.md)
+                    vals, pres = u._bitmap
+                    if pres is None and vals.dtype == types[0]:
+                        M = A.T if transpose_a else A
+                        route = M._memo.get((_cpu_spmv.ROUTE_KEY, semiring, types[0],
+                                             transpose_a))
+                        if route is not None:
+                            res = route(M, vals)
+                            if res is not None:
+                                T = Vector._result(nout, types[1], device, res[0], res[1])
+                                if res[0].size == nout:  # every row: the bitmap form too
+                                    T._bitmap = (res[1], None)
+                                return T
+                return _product(_backend_module(device), A, u, semiring, types[0], types[1],
+                                None, "auto", transpose_a, nout, device)
+            be = _backend_module(device)
             try:
                 return _product(be, A, u, semiring, types[0], types[1], None, "auto",
                                 transpose_a, nout, device)

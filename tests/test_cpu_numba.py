@@ -358,10 +358,12 @@ def test_the_row_fold_past_leading_nans(device, sname):
 
 
 @needs_numba
+@pytest.mark.parametrize("by_rows", [True, False])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_the_block_fold_runs_on_a_grid(dtype):
+def test_the_block_fold_runs_on_a_grid(dtype, by_rows):
     """A grid's padded row plan is one block: its fold is compiled (the vectorized loop over
-    rows), NaN pads ignored, stored NaN / inf kept."""
+    rows: ``by_rows``, the kernel compiled for the block's width, row-major tables; else the
+    kernel of any width), NaN pads ignored, stored NaN / inf kept."""
     n = 12
     v = np.arange(n * n).reshape(n, n)
     rows = np.r_[v[:, :-1].ravel(), v[:, 1:].ravel(), v[:-1].ravel(), v[1:].ravel()]
@@ -372,14 +374,70 @@ def test_the_block_fold_runs_on_a_grid(dtype):
     x = sr.Vector.from_dense(np.arange(n * n, dtype=dtype), device="cpu")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)
+        mp.setattr(compiled, "BLOCK_ROWS_WIDTH", 8 if by_rows else 0)
         sr.mxv(A, x, sr.min_plus)
-        got = sr.mxv(A, x, sr.min_plus)
+        got = [sr.mxv(A, x, sr.min_plus) for _ in range(2)]  # (the kept route the second time)
         plan = A._memo[spmv_cpu.PLAN_KEY][True]
         assert plan.whole and hasattr(plan, "_k_unsigned")  # the block fold ran
+        assert hasattr(plan, "_k_rows") == by_rows  # by the kernel of the block's width
     with pytest.MonkeyPatch.context() as mp:
         _numpy_path(mp)
         ref = sr.mxv(A, x, sr.min_plus)
-    _same(got, ref, sr.min_plus, dtype)
+    for g in got:
+        _same(g, ref, sr.min_plus, dtype)
+
+
+VXM_PULL = ["max_min", "min_plus", "lor_lt"]
+
+
+@pytest.mark.parametrize("sname", VXM_PULL)
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_vxm_pull_keeps_the_operand_order(device, sname, dtype):
+    """vxm with a full u pulls over Aᵀ's rows with u's value the multiply's first operand:
+    the compiled kernel takes the order as a constant, one kernel for both orders where the
+    multiply commutes (plus), its own where it does not (``lt``, ``fmin``); rows of 0 to 60
+    entries (the lanes from 8 on a ufunc fold), -0.0 / NaN / ±inf, the plain call's kept
+    route from the second call, against the NumPy path."""
+    S = sr.Semiring("lor_lt", sr.monoid.lor, sr.binary.lt, register=False) \
+        if sname == "lor_lt" else getattr(sr, sname)
+    rng = np.random.default_rng(11)
+    n, m = 60, 50  # A: n x m, u: n
+    present = rng.random((n, m)) < np.linspace(0, 1.2, m)[None, :]
+    vals = _values(rng, dtype, (n, m), True)
+    ud = _values(rng, dtype, n, True)
+    A = make_matrix(vals, present, device)
+    got = [sr.vxm(sr.Vector.from_dense(ud, device=device), A, S) for _ in range(3)]
+    with pytest.MonkeyPatch.context() as mp:
+        _numpy_path(mp)
+        ref = sr.vxm(sr.Vector.from_dense(ud, device="cpu"), make_matrix(vals, present, "cpu"),
+                     S)
+    for g in got:
+        _same(g, ref, S, dtype)
+    if device == "cpu" and compiled.ENABLED:  # the compiled pull ran, in the kept route
+        assert (spmv_cpu.ROUTE_KEY, S, np.dtype(dtype), True) in A.T._memo
+
+
+def test_a_pull_result_shares_no_writable_array(device):
+    """A pull's result indices are the matrix's non-empty rows, kept with its route on the
+    CPU: a caller writing into one result's indices gets NumPy's error there, and the next
+    product is unchanged."""
+    rng = np.random.default_rng(2)
+    vals = rng.integers(1, 9, (30, 30)).astype(np.float64)
+    present = rng.random((30, 30)) < 0.2
+    present[4] = False  # an empty row: the result is sparse
+    A = make_matrix(vals, present, device)
+    x = sr.Vector.from_dense(np.arange(30.0), device=device)
+    first = [sr.mxv(A, x, sr.min_plus) for _ in range(3)]
+    ref = [to_host(a).copy() for a in first[0].sparse()[:2]]
+    for y in first:
+        idx = y.sparse()[0]
+        try:
+            idx[:] = 0
+        except ValueError:  # read-only: shared with the route (the CPU)
+            assert device == "cpu"
+    got = sr.mxv(A, x, sr.min_plus).sparse()
+    np.testing.assert_array_equal(to_host(got[0]), ref[0])
+    np.testing.assert_array_equal(to_host(got[1]), ref[1])
 
 
 def test_a_push_result_outlives_the_next_push(device):
@@ -546,8 +604,33 @@ def test_warmup_cpu_compiles_the_kernels(capsys):
     assert warmup.main(["--cpu", "-q", "--semiring", "min_plus", "--dtype", "float32"]) == 0
     assert "CPU kernels compiled or loaded for 1 (semiring, domain) pairs" in \
         capsys.readouterr().err
-    assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), 4, True)] is not None
+    for lanes in (1, 4):  # (min-plus commutes: one operand order)
+        for parallel in (False, True):
+            assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), lanes,
+                                      parallel, False)] is not None
+    for width in range(1, compiled.BLOCK_ROWS_WIDTH + 1):  # a padded block of each width
+        assert compiled._kernels[("blockrows", sr.min_plus, np.dtype(np.float32), width,
+                                  False, False)] is not None
     assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
+
+
+@needs_numba
+def test_a_kernels_optimization_level_stays_its_own():
+    """The serial pull compiles at its own LLVM level (PULL_OPT), which Numba reads from its
+    config while it compiles: the config is back at the process's level after the compile,
+    and every other kernel compiles at that level."""
+    from numba.core import config  # noqa: PLC0415  (numba: optional)
+
+    before = int(config.OPT)
+    with compiled._opt_level(before + 1 if before < 3 else 1):
+        assert int(config.OPT) != before
+    assert int(config.OPT) == before
+    S = sr.Semiring("min_plus_opt_test", sr.monoid.min, sr.binary.plus, register=False)
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 1, 1], [1.0, 2.0, 3.0], nrows=2, ncols=2,
+                           device="cpu")
+    got = sr.mxv(A, sr.Vector.from_dense(np.array([1.0, -5.0]), device="cpu"), S)
+    assert got.to_dense().tolist() == [-3.0, -2.0]  # a new dispatcher compiled (or loaded)
+    assert int(config.OPT) == before
 
 
 def test_warmup_cpu_without_numba(monkeypatch, capsys):

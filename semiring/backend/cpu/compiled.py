@@ -95,9 +95,10 @@ def _tag(family, mul, ptype, add, form, *flags):
     return "".join(c if c.isalnum() else "_" for c in "_".join(parts))
 
 
-def _jit(func, tag=None, parallel=False):
+def _jit(func, tag=None, parallel=False, opt=None):
     """``numba.njit`` of ``func`` (nogil), cached on disk under the name ``func``'s
-    qualified name + ``tag`` with the inter-process lock described above."""
+    qualified name + ``tag`` with the inter-process lock described above; ``opt``: LLVM's
+    optimization level of its IR passes where not Numba's default (see PULL_OPT)."""
     nb = _numba()
     if tag:
         func.__qualname__ = f"{func.__qualname__}_{tag}"
@@ -115,11 +116,45 @@ def _jit(func, tag=None, parallel=False):
 
     def compile(sig):
         # (Numba's compiler lock first, as its compile takes it: one order for both locks)
-        with global_compiler_lock, _file_lock(path):
+        with global_compiler_lock, _file_lock(path), _opt_level(opt):
             return compile_(sig)
 
     disp.compile = compile  # (the dispatcher calls self.compile for a new signature)
     return disp
+
+
+class _opt_level:
+    """Numba's ``config.OPT`` at ``level`` while held (None: as it is), read by the IR pass
+    pipelines Numba builds as it compiles; callers hold Numba's compiler lock, so no other
+    compile sees it. The CPU target's code generator (whose machine-code level is read once,
+    when it is made) is made first, at the process's level. Where Numba's config has no
+    such setting the compile runs at its default."""
+
+    __slots__ = ("level", "old")
+
+    def __init__(self, level):
+        self.level, self.old = level, None
+
+    def __enter__(self):
+        if self.level is None:
+            return
+        try:
+            from numba.core import config  # noqa: PLC0415  (numba: optional)
+            from numba.core.registry import cpu_target  # noqa: PLC0415
+
+            cpu_target.target_context  # noqa: B018  (the code generator, made at the default level)
+            old = config.OPT
+            if int(old) != self.level:
+                config.OPT = type(old)(self.level)
+                self.old = old
+        except Exception:  # pragma: no cover - another Numba: its default level
+            self.old = None
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            from numba.core import config  # noqa: PLC0415
+
+            config.OPT, self.old = self.old, None
 
 
 class _file_lock:
@@ -251,18 +286,41 @@ def ops_of(sr: Semiring, domain):
 
 # ------------------------------------------------------------------------- kernel factories
 
-def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
-    """The pull ``out[i] = ⊕_j A(rows[i], j) ⊗ x(j)``, the rows ``bounds[c]..bounds[c+1]``
-    of ``rows`` an iteration of the outer loop. Indices arrive as unsigned views (no
-    negative-index wrap-around test a load: grid-256² 0.29 → 0.22 ms). ``lanes == 4``
-    (monoids whose fold does not depend on the order): rows of at least 8 entries fold
-    into four accumulators, combined at the row's end, four independent dependency chains
-    (the min fold's compare-and-select chain bound the loop: kron-12 177 → 82 µs)."""
+#: LLVM's optimization level of the serial pull's IR passes (Numba's default: 3). At 1 (no
+#: runtime unrolling of a row's loop by 8, whose entry and remainder tests cost short rows
+#: more than they save), min-plus float32, the kernel alone interleaved with SciPy's raw
+#: ``csr_matvec``, µs, level 3 → 1 (SciPy): urand-10-ef4 5.01 → 4.76-4.78 (4.72), urand-13-
+#: ef4 34.2-34.7 → 32.1-32.7 (33.6-35.2), urand-12 51.8-53.0 → 51.4-52.4 (67.6-68.2), kron-12
+#: 44.8-60.2 → 43.5-58.6 (62.9-74.2), kron-14 345-348 → 334-337 (372-374), urand-14 324-325 →
+#: 327-328 (301-302) (session 14, two runs at load 1.3). The parallel kernel keeps the
+#: default (not measured at 1).
+PULL_OPT = 1
+
+
+def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst):
+    """The pull ``out[s] = ⊕_j A(rows[s], j) ⊗ x(j)`` over the non-empty rows, the slots
+    ``bounds[c]..bounds[c+1]`` of ``rows`` an iteration of the outer loop. Indices arrive as
+    unsigned views (no negative-index wrap-around test a load: grid-256² 0.29 → 0.22 ms).
+    ``lanes == 4`` (monoids whose fold does not depend on the order, on a matrix with rows
+    of more than 128 entries): those rows fold into four accumulators, combined at the
+    row's end, four independent dependency chains (the min fold's compare-and-select chain
+    bound the loop: kron-12 177 → 82 µs). ``xfirst`` (x the multiply's first operand) is a
+    constant of the kernel.
+
+    Session 14 (cpu7): a chunk walks its rows ``rows[bounds[c]]..rows[bounds[c+1]-1]``
+    directly, skipping the empty ones and counting the output slot, rather than loading
+    each row's number from ``rows`` (a load on the chain to ``indptr``); ``xfirst`` a
+    constant rather than an argument tested each product; the lanes' row-length test only
+    in the kernel for matrices that have such rows. Serial min-plus kernel alone, float32,
+    best of 7 medians of 300 calls, µs, old → new (SciPy's raw ``csr_matvec`` plus-times):
+    urand-10-ef4 5.7 → 4.4 (4.5), urand-13-ef4 43.1 → 32.3 (33.9), grid-64² 13.3 → 9.4
+    (8.9), urand-14 322 → 238-267 (300), kron-14 217 → 204 (328), kron-12 45.3 → 41.9 (61.5)
+    (``bench/results/session14-cpu7.md``)."""
     nb = _numba()
     prange = nb.prange  # (a module's attribute in the loop is not taken for prange)
     one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
 
-    def pull(indptr, indices, a, x, rows, bounds, xfirst, out):
+    def pull(indptr, indices, a, x, rows, bounds, out):
         def prod(j):
             if xfirst:
                 return ptype(mul(x[indices[j]], a[j]))
@@ -283,12 +341,16 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
         # ``parallel`` read here puts it in the closure: Numba's on-disk cache keys an entry
         # by the code and the closure's cells, not by the compile flags
         nchunks = bounds.size - 1 if parallel else bounds.size - 1
-        every = rows.size == indptr.size - 1  # (no empty row: row i is rows[i] = i)
         for c in prange(nchunks):
-            for i in range(np.uint64(bounds[c]), np.uint64(bounds[c + 1])):  # (unsigned)
-                r = i if every else rows[i]
+            s = np.uint64(bounds[c])  # the chunk's first output slot
+            s1 = np.uint64(bounds[c + 1])
+            if s == s1:
+                continue
+            for r in range(rows[s], rows[s1 - one] + one):  # (unsigned)
                 j0 = np.uint64(indptr[r])
                 j1 = np.uint64(indptr[r + one])
+                if j0 == j1:
+                    continue  # an empty row: no slot
                 acc = prod(j0)
                 j = j0 + one
                 if not first_only and form != 0:
@@ -327,10 +389,12 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel):
                     while j < j1:
                         acc = fold(acc, prod(j))
                         j += one
-                out[i] = acc
+                out[s] = acc
+                s += one
 
-    return _jit(pull, _tag("pull", mul, ptype, add, form, first_only, lanes, parallel),
-                parallel=parallel)
+    opt = None if parallel else PULL_OPT  # (in the name: the disk cache keys the code alone)
+    return _jit(pull, _tag("pull2", mul, ptype, add, form, first_only, lanes, parallel,
+                           xfirst) + f"_O{opt}", parallel=parallel, opt=opt)
 
 
 def _make_block(mul, ptype, add, form):
@@ -360,6 +424,42 @@ def _make_block(mul, ptype, add, form):
                     out[r] = ptype(add(acc, p))
 
     return _jit(block, _tag("block", mul, ptype, add, form))
+
+
+#: A padded block at most this wide runs :func:`_make_block_rows`' kernel, compiled for its
+#: width (one kernel a width met: a grid's is 4); wider ones the block kernel above.
+BLOCK_ROWS_WIDTH = 8
+
+
+def _make_block_rows(mul, ptype, form, width, xfirst):
+    """The padded block as :func:`_make_block`'s, its tables row-major (R × ``width``: a
+    row's slots adjacent), ``width`` and ``xfirst`` constants of the kernel: a row's loop is
+    unrolled and the loop over the rows vectorized with gathers, each output written once.
+    Session 14 (cpu7), min-plus float32, the kernel alone, µs, interleaved (block kernel
+    above / this / SciPy's raw ``csr_matvec`` plus-times): grid-64² 9.2 / 6.0-6.2 / 9.3,
+    grid-128² 35.7 / 22.3-23.2 / 36.7, grid-256² 140.5 / 91-99 / 139 (its tables past the
+    L2 cache: the column-major layout with the width constant took 129). The width
+    read at run time instead: 17.6 / 55.7 / 181 (at a higher load). Folds of the padded
+    plan only (form 1 or 2: NaN pads, see :data:`.spmv.PAD_BLOCK_COST`)."""
+    assert form in (1, 2)
+
+    def block(a, k, x, out):
+        def prod(r, t):
+            if xfirst:
+                return ptype(mul(x[k[r, t]], a[r, t]))
+            return ptype(mul(a[r, t], x[k[r, t]]))
+
+        for r in range(out.size):
+            acc = prod(r, 0)
+            for t in range(1, width):
+                p = prod(r, t)
+                if form == 1:  # (a select the loop vectorizes: | not `or`)
+                    acc = p if ((p < acc) | (acc != acc)) else acc
+                else:
+                    acc = p if ((p > acc) | (acc != acc)) else acc
+            out[r] = acc
+
+    return _jit(block, _tag("blockrows", mul, ptype, None, form, width, xfirst))
 
 
 #: The compiled SpGEMM orders a row's columns (listed as they are first met) by insertion
@@ -866,27 +966,30 @@ def _bfs_levels(order, pred, level):
 _lock = threading.Lock()
 _kernels: dict = {}  # (family, semiring, domain[, parallel]) -> dispatcher, or None
 _failed: set = set()  # (kernel, argument types): did not compile
-_ran: set = set()  # (kernel, argument types) of the pull: compiled or loaded, run once
 
 
-def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False):
+def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False, xfirst=False):
     """The compiled kernel of ``family`` ("pull", "push", "block", "spgemm") for ``sr`` in
-    ``domain``, built
-    on first use; None where ``sr`` has no compiled form there."""
+    ``domain``, built on first use; None where ``sr`` has no compiled form there.
+    ``lanes``, ``parallel``, ``xfirst``: the pull's variants (see :func:`_make_pull`);
+    "blockrows" takes its width as ``lanes``."""
     def build():
         ops = ops_of(sr, domain)
         if ops is None:
             return None
         if family == "block":
             return _make_block(ops.mul, ops.ptype, ops.add, ops.form)
+        if family == "blockrows":
+            return None if ops.form not in (1, 2) else \
+                _make_block_rows(ops.mul, ops.ptype, ops.form, lanes, xfirst)
         if family == "spgemm":
             return _make_spgemm(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
         if family == "pull":
             return _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only, lanes,
-                              parallel)
+                              parallel, xfirst)
         return _make_push(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
 
-    return _memo((family, sr, np.dtype(domain), lanes, parallel), build)
+    return _memo((family, sr, np.dtype(domain), lanes, parallel, bool(xfirst)), build)
 
 
 def _memo(key, build):
@@ -968,7 +1071,14 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
     (``plan.values``)."""
     if not ENABLED or len(plan.groups) != 1 or not plan.whole or plan.long_pos.size:
         return None
-    kernel = _kernel("block", sr, dtype)
+    width = plan.groups[0][2].shape[0]
+    ops = ops_of(sr, dtype)
+    if ops is None:
+        return None
+    by_rows = width <= BLOCK_ROWS_WIDTH and ops.form in (1, 2)
+    xf = bool(xfirst) and not (by_rows and ops.mul in _COMMUTATIVE)
+    kernel = _kernel("blockrows", sr, dtype, width, False, xf) if by_rows else \
+        _kernel("block", sr, dtype)
     if kernel is None:
         return None
     k = getattr(plan, "_k_unsigned", None)
@@ -976,20 +1086,33 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
         k0 = plan.groups[0][2]
         k = k0.astype(np.uint32) if k0.size and int(k0.max()) < 2**32 else k0.view(np.uint64)
         plan._k_unsigned = k = np.ascontiguousarray(k)
-    a = np.ascontiguousarray(laid[0])
+    nrows = k.shape[1]
+    if by_rows:  # the tables row-major (R × width), the column table kept on the plan
+        kr = getattr(plan, "_k_rows", None)
+        if kr is None:
+            plan._k_rows = kr = np.ascontiguousarray(k.T)
+        args = (np.ascontiguousarray(laid[0].T), kr)
+    else:
+        args = (np.ascontiguousarray(laid[0]), k)
     dtype = np.dtype(dtype)
     rtype = sr.result_type(dtype)
-    rows = plan.out_idx.astype(np.int64, copy=False)
-    nrows, xf, key = k.shape[1], bool(xfirst), (kernel, k.dtype)
+    rows = plan.out_idx.astype(np.int64)  # (the results' indices: a read-only copy, as
+    rows.flags.writeable = False  # the pull's, not the plan's own array)
+    key = (kernel, k.dtype)
     ran = []  # (the kernel ran once: called directly from then on, not through _call)
+
+    a, kt = args
 
     def run(M, x_values):  # (M an argument: the route, kept on M, holds no reference to it)
         x = np.ascontiguousarray(x_values, dtype=dtype)
         out = np.empty(nrows, dtype=rtype)
         if ran:
-            kernel(a, k, x, xf, out)
+            if by_rows:
+                kernel(a, kt, x, out)
+            else:
+                kernel(a, kt, x, xf, out)
             return rows, out
-        if _call(kernel, key, a, k, x, xf, out) is None:
+        if _call(kernel, key, *((a, kt, x, out) if by_rows else (a, kt, x, xf, out))) is None:
             return pull(M, x_values, sr, dtype, xfirst, order_free)
         ran.append(True)
         return rows, out
@@ -1023,7 +1146,7 @@ def _threads() -> int:
     now = time.monotonic()
     if now < _load[2]:  # backing off after a slow parallel call
         return 1
-    if _load[3] != os.getpid():  # a forked child of a process whose OpenMP threads ran: GNU
+    if _load[3] != _pid[0]:  # a forked child of a process whose OpenMP threads ran: GNU
         return 1  # OpenMP's threads do not survive a fork (Numba aborts such a launch)
     if now - _load[0] > LOAD_CHECK_S:
         threads = _numba().get_num_threads()
@@ -1037,6 +1160,11 @@ def _threads() -> int:
 
 
 _load = [-1e9, 1, -1e9, os.getpid()]  # last check, threads then, threads off until, pid
+#: This process's id, renewed in a forked child by the hook below: ``os.getpid()`` is a
+#: system call, 0.3-0.5 µs a pull on this VM (urand-13-ef4's whole call is 33 µs)
+_pid = [os.getpid()]
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _pid.__setitem__(0, os.getpid()))
 
 
 def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
@@ -1045,64 +1173,97 @@ def pull(M, x_values, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     ``order_free``: the monoid's fold may run in any order (four accumulators a row)."""
     if not ENABLED or M.nvals == 0:
         return None
-    key = (sr, np.dtype(dtype), bool(xfirst), bool(order_free))
-    run = _pull_routes.get(key)
-    if run is None:
-        run = _pull_routes[key] = pull_route(*key)
-    return run(M, x_values)
+    return pull_route(M, sr, dtype, xfirst, order_free)(M, x_values)
 
 
-_pull_routes: dict = {}  # (semiring, type, xfirst, order_free) -> pull_route's function
+#: Multiplies whose two operand orders give the same value in one type (IEEE add and
+#: multiply commute exactly; a NaN's payload aside, which no comparison sees): vxm's pull
+#: (x the first operand) runs mxv's kernel, one compile for both.
+_COMMUTATIVE = (np.add, np.multiply, np.logical_and, np.logical_or, np.logical_xor,
+                np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.equal, np.not_equal)
+#: The pull's four-lane fold (``lanes=4`` of :func:`_make_pull`) is compiled in only for
+#: matrices with a row of at least this many entries, by fold form (0: a ufunc fold, which
+#: takes the lanes from rows of 8; 1, 2: fmin / fmax, from rows of 128 past the first
+#: product): the row-length test alone cost the short rows of grid-64² 9.4 → 11.0-12.2 µs.
+LANES_MIN_ROW = {0: 8, 1: 129, 2: 129}
 
 
-def pull_route(sr: Semiring, dtype, xfirst: bool, order_free: bool):
-    """:func:`pull` for one (semiring, type, operand order) as a function ``run(M,
-    x_values)``: what it reads of the semiring (the kernels, the result type) resolved once,
-    what it reads of M (the layout, the values in ``dtype``) kept in M's layout; a call
-    picks the thread count and runs the kernel."""
+def _no_route(M, x_values):
+    return None
+
+
+def pull_route(M, sr: Semiring, dtype, xfirst: bool, order_free: bool):
+    """:func:`pull` of M for one (semiring, type, operand order) as a function ``run(M,
+    x_values)`` of x alone (M is passed, not held: the route is kept in M's layout), or a
+    function answering None where ``sr`` has no compiled form in ``dtype``. What it reads
+    of the semiring (the kernel, the result type) and of M (the layout, the values in
+    ``dtype``, the rows as the result's indices) is resolved once: a call converts x,
+    allocates the output, picks the thread count where M is large and runs the kernel."""
+    lay = _layout(M, 0)
     dtype = np.dtype(dtype)
+    key = ("pull", sr, dtype, bool(xfirst), bool(order_free))
+    run = lay.get(key)
+    if run is None:
+        run = lay[key] = _bind_pull(M, lay, sr, dtype, bool(xfirst), bool(order_free))
+    return run
+
+
+def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
+    ops = ops_of(sr, dtype)
+    nvals = M.nvals
+    if ops is None or not nvals:
+        return _no_route
     rtype = sr.result_type(dtype)
-    lanes = 4 if order_free else 1
-    xf = bool(xfirst)
+    xf = xfirst and ops.mul not in _COMMUTATIVE
+    longest = int(np.diff(lay["indptr"].view(np.int64)).max())
+    lanes = 4 if order_free and not ops.first_only and longest >= LANES_MIN_ROW[ops.form] \
+        else 1
+    indptr, indices = lay["indptr"], lay["indices"]
+    vals = lay.get(dtype)
+    if vals is None:
+        vals = lay[dtype] = _values(M, dtype)
+    rows, bounds = _layout(M, 1)[1]
+    # the result's indices: one read-only int64 copy shared by the results (a caller
+    # writing into them gets NumPy's error, not a corrupted row list)
+    out_idx = rows.astype(np.int64)
+    out_idx.flags.writeable = False
+    nrows = rows.size
     kernels = [False, False]  # serial, parallel: False until looked up, None: no form
+    ran = [False, False]  # each ran once for these types: called without _call from then
+
+    def kernel_of(par):
+        k = kernels[par]
+        if k is False:
+            k = kernels[par] = _kernel("pull", sr, dtype, lanes, par, xf)
+        return k
 
     def run(M, x_values):
-        nvals = M.nvals
-        if not nvals:
-            return None
-        threads = _threads() if nvals >= PARALLEL_MIN_ENTRIES else 1
-        par = threads > 1
-        kernel = kernels[par]
-        if kernel is False:
-            kernel = kernels[par] = _kernel("pull", sr, dtype, lanes, par)
-        if kernel is None:
-            return None
-        lay = _layout(M, threads)
-        rows, bounds = lay[threads]
-        vals = lay.get(dtype)
-        if vals is None:
-            vals = lay[dtype] = _values(M, dtype)
         x = np.ascontiguousarray(x_values, dtype=dtype)
-        out = np.empty(rows.size, dtype=rtype)
-        indices = lay["indices"]
-        key = (kernel, indices.dtype)
-        if not par and key in _ran:  # (it ran for these types: no _call around it)
-            kernel(lay["indptr"], indices, vals, x, rows, bounds, xf, out)
-            return rows.view(np.int64), out
-        if not par:
-            done = _call(kernel, key, lay["indptr"], indices, vals, x, rows, bounds, xf, out)
-            if done is not None:
-                _ran.add(key)
-        else:
-            ran = key in _ran  # (a first call compiles or loads the kernel: not timed)
-            t0 = time.perf_counter()
-            done = _call(kernel, key, lay["indptr"], indices, vals, x, rows, bounds, xf, out)
-            took = time.perf_counter() - t0
-            if ran and took > PARALLEL_TRIP * (nvals * SERIAL_NS_PER_ENTRY * 1e-9
-                                               + PARALLEL_TRIP_US * 1e-6):
-                _load[2] = time.monotonic() + PARALLEL_BACKOFF_S
-            _ran.add(key)
-        return None if done is None else (rows.view(np.int64), out)
+        out = np.empty(nrows, dtype=rtype)
+        threads = _threads() if nvals >= PARALLEL_MIN_ENTRIES else 1
+        if threads == 1:
+            if ran[0]:
+                kernels[0](indptr, indices, vals, x, rows, bounds, out)
+                return out_idx, out
+            k = kernel_of(False)
+            if k is None or _call(k, (k, indices.dtype), indptr, indices, vals, x, rows,
+                                  bounds, out) is None:
+                return None
+            ran[0] = True
+            return out_idx, out
+        k = kernel_of(True)
+        if k is None:
+            return None
+        prows, pbounds = _layout(M, threads)[threads]
+        t0 = time.perf_counter()
+        if _call(k, (k, indices.dtype), indptr, indices, vals, x, prows, pbounds, out) is None:
+            return None
+        took = time.perf_counter() - t0
+        if ran[1] and took > PARALLEL_TRIP * (nvals * SERIAL_NS_PER_ENTRY * 1e-9
+                                              + PARALLEL_TRIP_US * 1e-6):
+            _load[2] = time.monotonic() + PARALLEL_BACKOFF_S
+        ran[1] = True  # (a first call compiles or loads the kernel: not timed)
+        return out_idx, out
 
     return run
 
@@ -1199,17 +1360,22 @@ def bfs_levels(order, pred, n, out=None):
     return level
 
 
-def warm(sr: Semiring, dtype, order_free: bool) -> int:
+def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
-    ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, the
-    push unmasked and masked, with 32- and 64-bit column indices; and the BFS levels loop.
+    ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
+    and without the four lanes (order-free monoids), in both operand orders (multiplies that
+    do not commute), the push unmasked and masked, with 32- and 64-bit column indices; the
+    padded block of each width up to BLOCK_ROWS_WIDTH where ``block`` (the padded plan
+    applies: :func:`.spmv.warm`); and the BFS levels loop.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
         return 0
     dtype = np.dtype(dtype)
     ptype = sr.result_type(dtype)
-    lanes = 4 if order_free else 1
+    ops = ops_of(sr, dtype)
+    lanes = (1, 4) if order_free and not ops.first_only else (1,)
+    xfirsts = (False,) if ops.mul in _COMMUTATIVE else (False, True)
     indptr = np.array([0, 2, 3, 3], dtype=np.uint64)
     a = np.ones(3, dtype=dtype)
     x = np.ones(3, dtype=dtype)
@@ -1218,16 +1384,25 @@ def warm(sr: Semiring, dtype, order_free: bool) -> int:
     count = 0
     for itype in (np.uint32, np.uint64):
         indices = np.array([0, 2, 1], dtype=itype)
-        for parallel in (False, True):
-            _kernel("pull", sr, dtype, lanes, parallel)(
-                indptr, indices, a, x, rows, bounds, False, np.empty(2, dtype=ptype))
-            count += 1
+        for ln in lanes:
+            for xf in xfirsts:
+                for parallel in (False, True):
+                    _kernel("pull", sr, dtype, ln, parallel, xf)(
+                        indptr, indices, a, x, rows, bounds, np.empty(2, dtype=ptype))
+                    count += 1
         for mask in (_NO_MASK, np.ones(3, dtype=np.bool_)):
             _kernel("push", sr, dtype)(
                 indptr, indices, a, np.array([0, 1], dtype=np.int64), x[:2], mask,
                 mask.size > 0, True, np.empty(3, dtype=ptype), np.zeros(3, dtype=np.uint8),
                 np.empty(3, dtype=np.int64))
             count += 1
+    if block and ops.form in (1, 2):
+        for width in range(1, BLOCK_ROWS_WIDTH + 1):
+            for xf in xfirsts:  # (uint32 column tables: the block's columns are < 2^32)
+                _kernel("blockrows", sr, dtype, width, False, xf)(
+                    np.ones((2, width), dtype=dtype), np.zeros((2, width), dtype=np.uint32),
+                    x, np.empty(2, dtype=ptype))
+                count += 1
     levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
                     np.zeros(2, dtype=np.int64))
     return count + 1

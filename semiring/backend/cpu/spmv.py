@@ -184,7 +184,10 @@ _PAD_MULS = (np.add, np.subtract, np.multiply)
 def warm(sr: Semiring, dtype) -> int:
     """Compile the compiled kernels of ``sr`` in ``dtype`` ahead of a first call (see
     :func:`.compiled.warm`); the kernels run, 0 without Numba or a compiled form."""
-    return compiled.warm(sr, dtype, _order_free(sr, sr.result_type(dtype)))
+    dtype = np.dtype(dtype)
+    block = (dtype.kind == "f" and sr.add.op.numpy in _PAD_FOLDS and sr.mul.numpy in _PAD_MULS
+             and sr.mul.result == "same")  # (_paddable's test of the semiring and type)
+    return compiled.warm(sr, dtype, _order_free(sr, sr.result_type(dtype)), block)
 
 
 def _paddable(M, sr: Semiring, dtype) -> bool:
@@ -474,7 +477,7 @@ def _compiled_route(M, sr: Semiring, dtype, xfirst: bool):
             if run is not None:
                 return run, True
         settled = plan is not None or M._memo.get(PLAN_KEY) == "fold"
-    return compiled.pull_route(sr, dtype, xfirst, order_free), settled
+    return compiled.pull_route(M, sr, dtype, xfirst, order_free), settled
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
