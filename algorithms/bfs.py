@@ -51,7 +51,6 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
-from semiring.device import _cupy
 from semiring import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
                       InvalidValue, as_matrix, spmm)
 
@@ -183,7 +182,7 @@ def _fast_state():
     traversal module's, the device and the stream."""
     return (VARIANT, DEVICE_LOOP, _grid_unavailable, SMALL_N, ROAD_MEAN_DEGREE,
             ROAD_BLOCKS_PER_SM, ROAD_ASYNC, ASYNC_MEAN_DEGREE, ALPHA, BETA,
-            sr.traversal._bfs_grid_state(_cupy()))
+            sr.traversal.bfs_grid_state())
 
 
 def pull_next(pushing: bool, frontier_size: int, edges_frontier: int, edges_left: int,

@@ -483,9 +483,11 @@ def bfs_grid_runner(A, *, parents=False, deterministic=False, direction="auto", 
                         _DIRECTION_MODES[direction], parents, op)
 
 
-def _bfs_grid_state(cp):
-    """What a kept launch was made under (the device, the stream and this module's switches):
-    a caller keeping a :func:`bfs_grid_runner` compares it before reusing one."""
+def bfs_grid_state():
+    """What a kept launch is made under now (the current device and stream and this module's
+    switches): a caller keeping a :func:`bfs_grid_runner` compares it before reusing one.
+    GPU only (CuPy must be importable)."""
+    cp = _cupy()
     return (cp.cuda.runtime.getDevice(), cp.cuda.get_current_stream().ptr, BFS_GRID_KEEP,
             BFS_GRID_DIRECT, BFS_GRID_HOST_FILL, BFS_GRID_BLOCKS_PER_SM, BFS_GRID_MAX_N,
             _gt.GRID_OPTIONS)

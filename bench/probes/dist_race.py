@@ -33,11 +33,11 @@ ARMS = ("shared", "shared+delay", "own+delay")
 def _install(arm):
     """(On a worker.) Put the arm's workspace function in the GPU push module."""
     import threading  # noqa: F401,PLC0415
-    import time as _time  # noqa: PLC0415
+    import time as _time  # noqa: PLC0415  (runs on a Dask worker)
 
-    import numpy as _np  # noqa: PLC0415
+    import numpy as _np  # noqa: PLC0415  (runs on a Dask worker)
 
-    from semiring.backend.gpu import spmv as g  # noqa: PLC0415
+    from semiring.backend.gpu import spmv as g  # noqa: PLC0415  (runs on a Dask worker)
 
     own = getattr(g, "_own_workspace", None)
     if own is None:

@@ -140,7 +140,7 @@ class _opt_level:
             return
         try:
             from numba.core import config  # noqa: PLC0415  (numba: optional)
-            from numba.core.registry import cpu_target  # noqa: PLC0415
+            from numba.core.registry import cpu_target  # noqa: PLC0415  (numba: optional)
 
             cpu_target.target_context  # noqa: B018  (the code generator, made at the default level)
             old = config.OPT
@@ -152,7 +152,7 @@ class _opt_level:
 
     def __exit__(self, *exc):
         if self.old is not None:
-            from numba.core import config  # noqa: PLC0415
+            from numba.core import config  # noqa: PLC0415  (numba: optional)
 
             config.OPT, self.old = self.old, None
 
