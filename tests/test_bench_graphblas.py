@@ -109,16 +109,18 @@ def tiny_graphblas_run(tmp_path_factory):
 
 def test_every_case_has_a_graphblas_peer_that_agrees(tiny_graphblas_run):
     res = tiny_graphblas_run
-    seen = {c.case.algorithm for c in res.cases}
-    assert seen == set(ALGORITHMS)
-    for c in res.cases:
+    # the suite also lists cases no requested impl runs (the networkx cases: no graphblas peer)
+    cases = [c for c in res.cases if c.results]
+    assert {c.case.algorithm for c in cases} == set(ALGORITHMS)
+    assert all(c.case.algorithm == "networkx" for c in res.cases if not c.results)
+    for c in cases:
         (r,) = c.results
         assert r.impl == "graphblas-cpu"
         assert r.status == "ok", (c.case.case_id, r.error or r.check)
         assert r.check.startswith(f"vs {r.reference}:")
         assert r.timing.times_ms and all(t > 0 for t in r.timing.times_ms)
         assert r.metrics[C.ALGORITHMS[c.case.algorithm].rate_key] > 0
-    refs = {c.case.algorithm: c.results[0].reference for c in res.cases}
+    refs = {c.case.algorithm: c.results[0].reference for c in cases}
     # the references the peers are checked against: the exact ones where there are two
     assert refs["bfs"] == "levels" and refs["msbfs"] == "levels" and refs["sssp"] == "dist"
     assert refs["spgemm"] == "plus_times" and refs["apsp"] == "product"
