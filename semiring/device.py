@@ -192,6 +192,13 @@ def bincount(x, minlength: int):
     return out.view(cp.int64)
 
 
+def contiguous(xp, a):
+    """``a`` itself when its items are adjacent, else a contiguous copy: a GPU kernel gets an
+    array by its address alone (CuPy passes no strides), so a strided view (x[::2]) would be
+    read as the items that follow its first."""
+    return a if a.flags.c_contiguous else xp.ascontiguousarray(a)
+
+
 def any_true(a) -> bool:
     """``bool(a.any())`` for a bool array, without a CUB reduction on the GPU: CuPy's ``any``
     is one, whose first compile on a fresh kernel cache costs about 5 s (two passes of about

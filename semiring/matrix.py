@@ -287,8 +287,11 @@ class Matrix(_b.Placed, Operand):
                 raise DimensionMismatch(f"{op}: values must have shape ({nnz},), got {values.shape}")
             _t.lookup_dtype(values.dtype, op=op, arg="values.dtype")
         it = index_type(nrows, ncols, nnz)
-        indptr = indptr.astype(it, copy=False)
-        indices = indices.astype(it, copy=False)
+        # (strided views copied: the GPU kernels read these arrays by their address alone)
+        indptr = _b.contiguous(xp, indptr.astype(it, copy=False))
+        indices = _b.contiguous(xp, indices.astype(it, copy=False))
+        if values is not None:
+            values = _b.contiguous(xp, values)
         if check:
             if int(indptr[0]) != 0 or (nrows and _b.any_true(xp.diff(indptr) < 0)):
                 raise InvalidValue(f"{op}: indptr must start at 0 and be nondecreasing")

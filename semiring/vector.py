@@ -217,8 +217,9 @@ class Vector(_b.Placed, Operand):
         """Entries of a 1-D array; those equal to ``missing`` are absent (NaN matches NaN).
 
         Built on ``device``; by default on the GPU for a CuPy array, else on the default device.
-        Without ``missing`` every entry is present, and an array already on that device is
-        wrapped without a copy.
+        Without ``missing`` every entry is present, and a contiguous array already on that
+        device is wrapped without a copy (a strided view is copied: the GPU kernels read a
+        vector by its address).
 
         Examples
         --------
@@ -234,6 +235,7 @@ class Vector(_b.Placed, Operand):
         if a.ndim != 1:
             raise DimensionMismatch(f"{op}: array must be 1-D, got shape {a.shape}")
         _t.lookup_dtype(a.dtype, op=op, arg="array.dtype")
+        a = _b.contiguous(xp, a)
         pres = None if missing is None else _present_of_dense(xp, a, missing)
         return cls(a.size, a.dtype, dev, values=a, present=pres)
 
@@ -243,7 +245,7 @@ class Vector(_b.Placed, Operand):
         ``present`` is None): GraphBLAS' bitmap form, without a sentinel value.
 
         Both arrays are 1-D of one length, on one device; they are wrapped without a copy when
-        already on ``device`` (so the caller must not change them afterwards).
+        already on ``device`` and contiguous (so the caller must not change them afterwards).
 
         Examples
         --------
@@ -260,6 +262,7 @@ class Vector(_b.Placed, Operand):
         if vals.ndim != 1:
             raise DimensionMismatch(f"{op}: values must be 1-D, got shape {vals.shape}")
         _t.lookup_dtype(vals.dtype, op=op, arg="values.dtype")
+        vals = _b.contiguous(xp, vals)
         pres = None
         if present is not None:
             _check_host_input(op, "present", present, dev)
@@ -269,6 +272,7 @@ class Vector(_b.Placed, Operand):
             if pres.shape != vals.shape:
                 raise DimensionMismatch(f"{op}: present must have values' shape {vals.shape}, "
                                         f"got {pres.shape}")
+            pres = _b.contiguous(xp, pres)
         return cls(vals.size, vals.dtype, dev, values=vals, present=pres)
 
     @classmethod

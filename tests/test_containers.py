@@ -241,3 +241,46 @@ def test_vector_from_bitmap_validates(device):
         sr.Vector.from_bitmap(np.zeros(3), np.zeros(3, np.int64), device=device)
     with pytest.raises(sr.DimensionMismatch, match="Vector.from_bitmap: values must be 1-D"):
         sr.Vector.from_bitmap(np.zeros((2, 2)), device=device)
+
+
+def test_strided_x_is_read_by_its_items(device):
+    """A view x[::2] (or x[::-2]) wrapped as a vector is read item by item: the GPU kernels
+    get x by its address alone, so the view is copied when wrapped (before, the pull read
+    the items that follow x's first: a wrong answer on the GPU only). (spmv8, session 14)"""
+    xp = sr.array_module(device)
+    rng = np.random.default_rng(21)
+    S = sp.random(40, 30, density=0.2, format="csr", random_state=rng)
+    A = sr.Matrix.from_scipy(S, device=device)
+    base = rng.integers(-3, 4, 60).astype(np.float64)
+    for view in (slice(None, None, 2), slice(None, None, -2)):
+        for _ in range(3):  # (plans kept on the matrix from the second call on)
+            x = sr.Vector.from_dense(xp.asarray(base)[view], device=device)
+            got = to_host(sr.mxv(A, x, sr.plus_times).to_dense())
+            np.testing.assert_allclose(got, S @ base[view], rtol=1e-12)
+        yb = rng.integers(-3, 4, 80).astype(np.float64)
+        present = rng.random(80) < 0.5
+        y = sr.Vector.from_bitmap(xp.asarray(yb)[view], xp.asarray(present)[view],
+                                  device=device)
+        got = to_host(sr.vxm(y, A, sr.plus_times).to_dense())
+        np.testing.assert_allclose(got, S.T @ np.where(present[view], yb[view], 0),
+                                   rtol=1e-12)
+
+
+def test_strided_csr_arrays_are_read_by_their_items(device):
+    """Matrix.from_csr on strided views (every other item of larger arrays): the GPU kernels
+    read indptr, indices and values by their address alone, so the views are copied."""
+    xp = sr.array_module(device)
+    rng = np.random.default_rng(22)
+    S = sp.random(30, 25, density=0.25, format="csr", random_state=rng)
+    S.sort_indices()
+
+    def spaced(a):  # a strided view holding a's items
+        b = np.zeros(2 * a.size, dtype=a.dtype)
+        b[::2] = a
+        return xp.asarray(b)[::2]
+
+    A = sr.Matrix.from_csr(spaced(S.indptr), spaced(S.indices), spaced(S.data), S.shape)
+    x = rng.random(25)
+    got = to_host(sr.mxv(A, sr.Vector.from_dense(xp.asarray(x)), sr.plus_times).to_dense())
+    np.testing.assert_allclose(got, S @ x, rtol=1e-12)
+    np.testing.assert_array_equal(to_host(A.to_dense(0.0)), S.toarray())
