@@ -158,7 +158,9 @@ CLOSURE_SUB = 256
 #: peak against 84.7 % with one lane; at n = 8192 (tile 256) 77.1 % against 77.8 %, so not
 #: below 16384 vertices. The packed path's two lanes ran at 25.80 against 25.46 T relax/s,
 #: but with the round-0 panels from the main stream's pool arena (since moved to the side,
-#: see _floyd_warshall) and wrong distances: not re-measured, so one lane there.
+#: see _floyd_warshall) and wrong distances; after that fix, on the merged tree, 25.53
+#: against 25.29 with one lane and equal distances (bench/results/session14/fw_final_h200.log):
+#: one run only, so one lane there until measured again.
 FW_REST_LANES = 2
 FW_LANES_TYPES = frozenset({np.dtype(np.float32)})
 FW_LANES_MIN_N = 16384
