@@ -185,6 +185,8 @@ def test_near_far_arguments_checked(client):
     for limit in (-1, np.nan, "2"):
         with pytest.raises(sr.InvalidValue, match="limit"):
             adist.delta_stepping(DA, 0, limit=limit)
+        with pytest.raises(sr.InvalidValue, match="limit"):  # (unchecked there before)
+            adist.bellman_ford(DA, 0, limit=limit)
     with pytest.raises(sr.InvalidValue, match="predecessors"):
         adist.delta_stepping(DA, 0, predecessors=True)
     with pytest.raises(sr.InvalidValue, match="delta and limit"):

@@ -165,21 +165,11 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     >>> client.close(); client.cluster.close()
     """
     op = _op
-    A = check_matrix(A, op)
-    n = A.nrows
-    source = check_source(source, n, op)
-    check_choice(direction, DIRECTIONS, op, "direction")
+    A, source = _checked(A, source, direction, predecessors, limit, op)
     if delta is not None and (isinstance(delta, (bool, np.bool_))
                               or not isinstance(delta, (int, float, np.integer, np.floating))
                               or not 0 < delta < np.inf):
         raise sr.InvalidValue(f"{op}: delta must be a positive finite number, got {delta!r}")
-    if limit is not None and (isinstance(limit, (bool, np.bool_))
-                              or not isinstance(limit, (int, float, np.integer, np.floating))
-                              or not limit >= 0):
-        raise sr.InvalidValue(f"{op}: limit must be a number >= 0 or None, got {limit!r}")
-    if predecessors:
-        raise sr.InvalidValue(f"{op}: predecessors=True is not distributed yet; run "
-                              f"algorithms.{op} on one device for the tree")
     out_type, _ = _types(A, op)
     if _local.applies(A, "sssp"):
         kw = dict(direction=direction, delta=delta, limit=limit,
@@ -195,6 +185,22 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     return _spmd.run(A, _spmd.near_far_rank, near_far_args(A, source, delta, direction, limit,
                                                            strict=_strict),
                      kinds=("cols",), gather=gather, missing=(None,), dtypes=(out_type,))
+
+
+def _checked(A, source, direction, predecessors, limit, op):
+    """The checks every distributed SSSP entry makes before any work: (the DistMatrix, the
+    source as an int)."""
+    A = check_matrix(A, op)
+    source = check_source(source, A.nrows, op)
+    check_choice(direction, DIRECTIONS, op, "direction")
+    if limit is not None and (isinstance(limit, (bool, np.bool_))
+                              or not isinstance(limit, (int, float, np.integer, np.floating))
+                              or not limit >= 0):
+        raise sr.InvalidValue(f"{op}: limit must be a number >= 0 or None, got {limit!r}")
+    if predecessors:
+        raise sr.InvalidValue(f"{op}: predecessors=True is not distributed yet; run "
+                              f"algorithms.{op} on one device for the tree")
+    return A, source
 
 
 def near_far_args(A, source, delta=None, direction="auto", limit=None, *, strict=False):
@@ -223,13 +229,8 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     >>> client.close(); client.cluster.close()
     """
     op = _op
-    A = check_matrix(A, op)
+    A, source = _checked(A, source, direction, predecessors, limit, op)
     n = A.nrows
-    source = check_source(source, n, op)
-    check_choice(direction, DIRECTIONS, op, "direction")
-    if predecessors:
-        raise sr.InvalidValue(f"{op}: predecessors=True is not distributed yet; run "
-                              f"algorithms.{op} on one device for the tree")
     out_type, work = _types(A, op)
     if _local.applies(A, op):
         kw = dict(direction=direction)
