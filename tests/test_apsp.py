@@ -903,6 +903,19 @@ def test_fw_lookahead_random_tiles(device, g, look, tile, monkeypatch):
                                       _fw_direct(device, D0, dtype, False, monkeypatch, tile))
 
 
+def _assert_cycle_named(n, where, dtype, device, **kw):
+    """Floyd–Warshall on a cycle through ``where`` (total weight −1) raises
+    NegativeCycleError naming every vertex of the cycle."""
+    cyc = np.asarray(where)
+    nxt = np.roll(cyc, -1)
+    w = np.full(cyc.size, 2.0)
+    w[0] = -2.0 * cyc.size + 1  # total −1
+    A = _build(n, cyc, nxt, w, dtype, device, "matrix")
+    with pytest.raises(sr.NegativeCycleError) as e:
+        algorithms.apsp(A, "floyd_warshall", **kw)
+    assert set(cyc.tolist()) <= set(np.asarray(e.value.vertices).tolist())
+
+
 @pytest.mark.parametrize("look", [False, True])
 @pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.int64])
 @pytest.mark.parametrize("n,where", [(1, [0]), (TILE_TEST + 1, [TILE_TEST]),
@@ -912,14 +925,7 @@ def test_fw_lookahead_negative_cycle(device, n, where, dtype, look, monkeypatch)
     """A negative cycle through vertices in different rounds (the last one partial), or a
     negative self-loop: NegativeCycleError naming every vertex of the cycle, either mode."""
     monkeypatch.setattr(apsp_mod, "FW_LOOKAHEAD", look)
-    cyc = np.asarray(where)
-    nxt = np.roll(cyc, -1)
-    w = np.full(cyc.size, 2.0)
-    w[0] = -2.0 * cyc.size + 1  # total −1
-    A = _build(n, cyc, nxt, w, dtype, device, "matrix")
-    with pytest.raises(sr.NegativeCycleError) as e:
-        algorithms.apsp(A, "floyd_warshall")
-    assert set(cyc.tolist()) <= set(np.asarray(e.value.vertices).tolist())
+    _assert_cycle_named(n, where, dtype, device)
 
 
 def test_fw_lookahead_int32_limits(device, monkeypatch):
@@ -1109,15 +1115,7 @@ def test_fw_closure_by_sub_tiles_negative_cycle(device, dtype, where, monkeypatc
     """A negative cycle inside one pivot tile closed by sub-tiles (tile 8, CLOSURE_SUB 3),
     or across tiles: NegativeCycleError naming the cycle's vertices."""
     monkeypatch.setattr(apsp_mod, "CLOSURE_SUB", 3)
-    n = 11
-    cyc = np.asarray(where)
-    nxt = np.roll(cyc, -1)
-    w = np.full(cyc.size, 2.0)
-    w[0] = -2.0 * cyc.size + 1  # total −1
-    A = _build(n, cyc, nxt, w, dtype, device, "matrix")
-    with pytest.raises(sr.NegativeCycleError) as e:
-        algorithms.apsp(A, "floyd_warshall", tile=8)
-    assert set(cyc.tolist()) <= set(np.asarray(e.value.vertices).tolist())
+    _assert_cycle_named(11, where, dtype, device, tile=8)
 
 
 PITCH_CASES = [("min_plus", np.float32), ("max_plus", np.float32), ("min_plus", np.float64),
