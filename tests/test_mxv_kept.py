@@ -5,9 +5,12 @@ the result's addresses into a parameter block kept per thread and launch through
 
 On the CPU: the parameter words, the slots and the per-thread blocks against a stand-in
 driver that reads the block the way the driver does; the plan's allocation per call and its
-fallback to CuPy's launch; and the dispatch of ``operations._mxv_core``'s plain GPU branch
+fallback to CuPy's launch; the dispatch of ``operations._mxv_core``'s plain GPU branch
 (which calls reach the kept plan, which take the general path) on containers marked as GPU
-ones with stand-in mechanisms. On the GPU: the kept path against the general path and the
+ones with stand-in mechanisms; and the whole path (``sr.mxv`` / ``sr.vxm`` -> ``kept_pull``
+-> ``pull`` -> plan -> driver) on an emulated device whose kernels compute the CPU
+backend's pull from the addresses in the parameter block (plans per device and stream,
+results never aliased, fallbacks, ``_assign`` dropping the plans, two threads at once). On the GPU: the kept path against the general path and the
 CPU backend on random matrices (empty rows, explicit zeros, stored ±inf, n = 0 and 1), on
 two streams and from two threads."""
 
@@ -361,6 +364,246 @@ def test_other_calls_take_the_general_path(fake_gpu):
     with pytest.raises(sr.DimensionMismatch, match=r"vxm: A.nrows \(=6\) must equal u.size \(=4\)"):
         sr.vxm(x, A, sr.min_plus)
     assert not kept
+
+
+# ---------------------------------------------------------------------------- emulated
+class HostArr(np.ndarray):
+    """A NumPy array that shows ``.data.ptr`` as a CuPy array does: its buffer's address."""
+
+    @property
+    def data(self):
+        return _Mem(self.ctypes.data)
+
+
+class EmulatedDevice:
+    """CuPy and the driver as gpu/spmv.py's pull uses them, on the host: arrays are
+    :class:`HostArr` known by address, a kernel computes the CPU backend's pull into its
+    ``out`` / ``opres`` (CuPy's launch: the arguments themselves; the driver's: the words of
+    the parameter block, each address looked up among the arrays made here, so a wrong or
+    stale address fails), the current device and stream are settable."""
+
+    def __init__(self):
+        self.arrays, self.functions = {}, {}
+        self.device, self.stream = 0, 0
+        self.cupy_launches, self.driver_launches = 0, 0
+        self.refuse = False
+        self.lock = threading.Lock()
+        self.during = None
+        dev = self
+        self.bool_ = np.bool_
+        self.cuda = type("cuda", (), {})()
+        self.cuda.runtime = type("runtime", (), {"getDevice": staticmethod(lambda: dev.device)})()
+        self.cuda.get_current_stream = lambda: _Mem(dev.stream)
+        self.cuda.alloc = self.alloc
+        self.driver = type("driver", (), {
+            "CUDADriverError": _DriverError,
+            "launchKernel": staticmethod(self.launch_kernel),
+            "launchCooperativeKernel": staticmethod(self.launch_kernel)})()
+
+    def keep(self, a):
+        a = np.ascontiguousarray(a).view(HostArr)
+        with self.lock:
+            self.arrays[a.ctypes.data] = a
+        return a
+
+    def empty(self, n, dtype=np.float64):
+        return self.keep(np.zeros(n, dtype=dtype))
+
+    def alloc(self, nbytes):
+        return _Mem(self.keep(np.zeros(max(nbytes, 1), np.uint8)).ctypes.data)
+
+    def ndarray(self, shape, dtype, mem):
+        """The array on an allocation: it replaces the raw bytes at that address (a launch
+        then finds the typed array)."""
+        buf = self.arrays[mem.ptr]
+        a = buf[:int(np.prod(shape)) * np.dtype(dtype).itemsize].view(dtype).view(HostArr)
+        with self.lock:
+            self.arrays[mem.ptr] = a
+        return a
+
+    def kernel(self, kind, S, dtype, itype, xfirst):
+        dev = self
+
+        class Function:
+            ptr = 0x7000 + len(dev.functions)
+
+            def __call__(self, grid, block, args):
+                with dev.lock:
+                    dev.cupy_launches += 1
+                dev.compute(S, dtype, xfirst, args)
+
+        f = Function()
+        self.functions[f.ptr] = (f, S, dtype, xfirst)
+        return f
+
+    def compute(self, S, dtype, xfirst, args):
+        indptr, indices, avals, stride, x = args[:5]
+        out, opres = args[10], args[11]
+        n = out.size
+        M = sr.Matrix(np.asarray(indptr).view(np.ndarray), np.asarray(indices).view(np.ndarray),
+                      np.asarray(avals).view(np.ndarray), (n, x.size))
+        idx, vals = sr.backend.backend_of("cpu").spmv.pull(
+            M, np.asarray(x).view(np.ndarray), None, None, S, dtype, xfirst)
+        out[...] = 0
+        opres[...] = False
+        out[idx] = vals
+        opres[idx] = True
+
+    def launch_kernel(self, f, gx, gy, gz, bx, by, bz, shm, stream, params, extra=None):
+        if self.during is not None:
+            self.during()
+        if self.refuse:
+            raise _DriverError("CUDA_ERROR_INVALID_VALUE")
+        assert stream == self.stream  # (the plan of this stream)
+        fn, S, dtype, xfirst = self.functions[f]
+        words = StubDriver(15)._read(params)
+        args = list(words)
+        for i in (0, 1, 2, 4, 10, 11):  # the addresses spmv_pull reads
+            args[i] = self.arrays[words[i]]
+        with self.lock:
+            self.driver_launches += 1
+        self.compute(S, dtype, xfirst, args)
+
+
+@pytest.fixture
+def emulated(monkeypatch):
+    """gpu/spmv.py's pull and the plain GPU mxv / vxm on :class:`EmulatedDevice`."""
+    import sys  # noqa: PLC0415  (this fixture only)
+    import types  # noqa: PLC0415  (this fixture only)
+
+    dev = EmulatedDevice()
+    monkeypatch.setattr(gspmv, "_cupy", lambda: dev)
+    monkeypatch.setattr(gspmv, "_where", None)
+    monkeypatch.setattr(gspmv.kernels, "cached", lambda key: True)
+    monkeypatch.setattr(gspmv, "_kernel", dev.kernel)
+
+    def schedule(M, kind):
+        if M._sched is None:
+            M._sched = {}
+        return {"nblocks": 1, "rows": dev.empty(1), "long_rows": dev.empty(1),
+                "bins": dev.empty(1)}
+    monkeypatch.setattr(gspmv, "schedule", schedule)
+    mods = {"cupy_backends": types.ModuleType("cupy_backends"),
+            "cupy_backends.cuda": types.ModuleType("cupy_backends.cuda"),
+            "cupy_backends.cuda.api": types.ModuleType("cupy_backends.cuda.api")}
+    mods["cupy_backends"].cuda = mods["cupy_backends.cuda"]
+    mods["cupy_backends.cuda"].api = mods["cupy_backends.cuda.api"]
+    mods["cupy_backends.cuda.api"].driver = dev.driver
+    for name, mod in mods.items():
+        monkeypatch.setitem(sys.modules, name, mod)
+    return dev
+
+
+def _on_emulated(dev, A):
+    """A CPU matrix (and its transpose) moved onto the emulated device."""
+    for M in (A, A.T):
+        M._indptr, M._indices = dev.keep(M._indptr), dev.keep(M._indices)
+        M._values = dev.keep(M._values)
+        M._device = "gpu"
+    return A
+
+
+def _x_on(dev, values):
+    x = sr.Vector.from_dense(values, device="cpu")
+    x._bitmap = (dev.keep(values), None)
+    x._device = "gpu"
+    return x
+
+
+def _host_result(w):
+    vals, pres = (np.asarray(a).view(np.ndarray).copy() for a in w._bitmap)
+    return np.where(pres, vals, np.nan)
+
+
+def _cpu_result(A, x, S, vxm=False):
+    w = sr.vxm(x, A, S) if vxm else sr.mxv(A, x, S)
+    return to_host(w.to_dense(missing=np.nan)).astype(np.float64)
+
+
+@pytest.mark.parametrize("semiring", ["min_plus", "plus_times", "max_min"])
+def test_pull_plan_on_an_emulated_device(emulated, semiring):
+    """The plan's path end to end on the host: the first plain product keeps the plan, the
+    next ones launch through the (emulated) driver from it, each into a result of its own;
+    another stream or device keeps a plan of its own; KEPT_LAUNCH off and a refused launch
+    take CuPy's launch; a matrix assigned anew drops its plans."""
+    dev, S = emulated, getattr(sr, semiring)
+    rng = np.random.default_rng(2)
+    import scipy.sparse as sp  # noqa: PLC0415  (this test only)
+
+    H = sp.random(30, 20, density=0.15, format="csr", random_state=rng)
+    H.data[:3] = [np.inf, 0.0, -np.inf]  # stored inf and an explicit zero
+    Ah = sr.Matrix.from_scipy(H, device="cpu")
+    A = _on_emulated(dev, sr.Matrix.from_scipy(H, device="cpu"))
+    kept = []
+    for call in range(4):
+        xv = rng.integers(-3, 4, 20).astype(np.float64)
+        yv = rng.integers(-3, 4, 30).astype(np.float64)
+        w = sr.mxv(A, _x_on(dev, xv), S)
+        wt = sr.vxm(_x_on(dev, yv), A, S)
+        kept.append((w, sr.Vector.from_dense(xv, device="cpu"), wt,
+                     sr.Vector.from_dense(yv, device="cpu")))
+        assert (dev.cupy_launches, dev.driver_launches) == (2, 2 * call)
+    for w, x, wt, y in kept:  # each result its own, unchanged by later calls
+        np.testing.assert_array_equal(_host_result(w), _cpu_result(Ah, x, S))
+        np.testing.assert_array_equal(_host_result(wt), _cpu_result(Ah, y, S, vxm=True))
+    assert len({w._bitmap[0].ctypes.data for w, *_ in kept}) == 4
+    assert len({id(w._bitmap[1]) for w, *_ in kept}) == 1  # the shared presence array
+    plans = [k for k in A._sched if isinstance(k, tuple) and k[0] == gspmv.PLAN_KEY]
+    assert len(plans) == 1 and plans[0][1:3] == (0, 0)
+    xv = rng.integers(-3, 4, 20).astype(np.float64)
+    ref = _cpu_result(Ah, sr.Vector.from_dense(xv, device="cpu"), S)
+    for device, stream in ((0, 0x5000), (1, 0), (0, 0x5000)):  # a plan each, then reused
+        dev.device, dev.stream = device, stream
+        np.testing.assert_array_equal(_host_result(sr.mxv(A, _x_on(dev, xv), S)), ref)
+    plans = {k[1:3]: A._sched[k] for k in A._sched
+             if isinstance(k, tuple) and k[0] == gspmv.PLAN_KEY}
+    assert set(plans) == {(0, 0), (0, 0x5000), (1, 0)}
+    assert all(p.kernel.stream == k[1] for k, p in plans.items())
+    assert (dev.cupy_launches, dev.driver_launches) == (4, 7)
+    dev.device, dev.stream = 0, 0
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gspmv, "KEPT_LAUNCH", False)
+        np.testing.assert_array_equal(_host_result(sr.mxv(A, _x_on(dev, xv), S)), ref)
+    dev.refuse = True
+    np.testing.assert_array_equal(_host_result(sr.mxv(A, _x_on(dev, xv), S)), ref)
+    dev.refuse = False
+    assert (dev.cupy_launches, dev.driver_launches) == (6, 7)
+    # A's content replaced (an operation's out=): its plans go with its schedules
+    H2 = sp.random(30, 20, density=0.3, format="csr", random_state=rng)
+    B = _on_emulated(dev, sr.Matrix.from_scipy(H2, device="cpu"))
+    A._assign(B)
+    assert A._sched is None
+    ref2 = _cpu_result(sr.Matrix.from_scipy(H2, device="cpu"),
+                       sr.Vector.from_dense(xv, device="cpu"), S)
+    for _ in range(2):
+        np.testing.assert_array_equal(_host_result(sr.mxv(A, _x_on(dev, xv), S)), ref2)
+    assert (dev.cupy_launches, dev.driver_launches) == (7, 8)
+
+
+def test_emulated_threads_launch_their_own_x(emulated):
+    """Two threads in the kept launch at once (the emulated driver holds each until both are
+    there, then reads the blocks): each result is its own x's product."""
+    dev = emulated
+    rng = np.random.default_rng(6)
+    import scipy.sparse as sp  # noqa: PLC0415  (this test only)
+
+    H = sp.random(50, 50, density=0.1, format="csr", random_state=rng)
+    Ah = sr.Matrix.from_scipy(H, device="cpu")
+    A = _on_emulated(dev, sr.Matrix.from_scipy(H, device="cpu"))
+    sr.mxv(A, _x_on(dev, np.ones(50)), sr.min_plus)  # the plan
+    xs = [rng.integers(-3, 4, 50).astype(np.float64) for _ in range(2)]
+    dev.during = threading.Barrier(2, timeout=10).wait
+
+    def run(k):
+        return [_host_result(sr.mxv(A, _x_on(dev, xs[k]), sr.min_plus)) for _ in range(5)]
+
+    with ThreadPoolExecutor(2) as ex:
+        got = list(ex.map(run, (0, 1)))
+    assert dev.driver_launches == 10
+    for k in (0, 1):
+        ref = _cpu_result(Ah, sr.Vector.from_dense(xs[k], device="cpu"), sr.min_plus)
+        for g in got[k]:
+            np.testing.assert_array_equal(g, ref)
 
 
 # ---------------------------------------------------------------------------- every device
