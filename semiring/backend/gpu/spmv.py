@@ -317,7 +317,8 @@ X_ARG = 4
 #: 15 arguments in an object every call (7.7 µs of host time on an H200 host against 4.6 for
 #: an empty launch: bench/results/session13/small_breakdown_h200.log). Not yet measured on
 #: a device (session 14, written without device time): bench/probes/small_breakdown.py's
-#: rows "plan: CuPy launch" and "plan: kept launch" compare the two in one run.
+#: rows "plan(cupy)" / "plan(kept)" and "sr.mxv [cupy]" / "sr.mxv [kept]" compare the two in
+#: one run. A launch the driver refuses (nothing queued) goes by CuPy's launch instead.
 KEPT_LAUNCH = True
 #: (device, stream) of the calling thread: (cupy.cuda.runtime.getDevice,
 #: cupy.cuda.get_current_stream), set when the first plan is made (no plan before: nothing to
