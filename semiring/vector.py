@@ -16,13 +16,6 @@ from .ops import lookup
 FORMS = ("bitmap", "sparse")
 
 
-def _contiguous(xp, a):
-    """``a`` itself when its items are adjacent, else a contiguous copy: a GPU kernel gets a
-    vector's values by their address alone (CuPy passes no strides), so a strided view (x[::2])
-    would be read as the items that follow its first."""
-    return a if a.flags.c_contiguous else xp.ascontiguousarray(a)
-
-
 class Vector(_b.Placed, Operand):
     """A sparse vector of a given ``size``: a set of (index, value) entries.
 

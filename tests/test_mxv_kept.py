@@ -606,32 +606,6 @@ def test_emulated_threads_launch_their_own_x(emulated):
             np.testing.assert_array_equal(g, ref)
 
 
-# ---------------------------------------------------------------------------- every device
-def test_strided_x_is_read_by_its_items(device):
-    """A view x[::2] (or x[::-2]) wrapped as a vector is read item by item: the GPU kernels
-    get x by its address alone, so the view is copied when wrapped (before, the pull read
-    the items that follow x's first: a wrong answer on the GPU only)."""
-    import scipy.sparse as sp  # noqa: PLC0415  (this test only)
-
-    xp = sr.array_module(device)
-    rng = np.random.default_rng(21)
-    S = sp.random(40, 30, density=0.2, format="csr", random_state=rng)
-    A = sr.Matrix.from_scipy(S, device=device)
-    base = rng.integers(-3, 4, 60).astype(np.float64)
-    for view in (slice(None, None, 2), slice(None, None, -2)):
-        for _ in range(3):  # (the GPU's kept plan from the second call on)
-            x = sr.Vector.from_dense(xp.asarray(base)[view], device=device)
-            got = to_host(sr.mxv(A, x, sr.plus_times).to_dense())
-            np.testing.assert_allclose(got, S @ base[view], rtol=1e-12)
-        yb = rng.integers(-3, 4, 80).astype(np.float64)
-        present = rng.random(80) < 0.5
-        y = sr.Vector.from_bitmap(xp.asarray(yb)[view], xp.asarray(present)[view],
-                                  device=device)
-        got = to_host(sr.vxm(y, A, sr.plus_times).to_dense())
-        np.testing.assert_allclose(got, S.T @ np.where(present[view], yb[view], 0),
-                                   rtol=1e-12)
-
-
 # ---------------------------------------------------------------------------- on the GPU
 SEMIRINGS = ["min_plus", "max_plus", "plus_times", "max_min", "lor_land", "any_pair",
              "plus_first", "min_secondi"]
