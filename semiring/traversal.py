@@ -22,7 +22,6 @@ Each function validates its operands here, then runs the step of its device's ba
 from __future__ import annotations
 
 from collections.abc import Mapping
-from threading import get_ident as _get_ident
 
 import numpy as np
 
@@ -32,6 +31,7 @@ from .backend.csr import frontier_degrees, frontier_edges
 from .backend.gpu import prep as _gprep
 from .backend.gpu import small as _gs
 from .backend.gpu import traversal as _gt
+from .backend.gpu.launch import KeptLaunch as _KeptKernel
 from .backend.gpu.traversal import (  # noqa: F401  (the kernels' constants, documented here)
     DONE, GRID_QUEUE, LIMIT, MAX_EDGES, OVERFLOW, QUEUE, STATUS, THREADS, WIDE)
 from .device import _cupy
@@ -248,29 +248,21 @@ BFS_GRID_DIRECT = True
 class _KeptLaunch:
     """A whole bfs_grid search with fixed operands (A, Aᵀ, the kept workspace, thresholds,
     mode): a call allocates the outputs, fills them with -1 (:data:`BFS_GRID_HOST_FILL`) and
-    makes the cooperative launch through the driver with a kept parameter block, into which
-    it writes only the source and the outputs' addresses. The driver copies the parameters
-    during the launch, so a block is free again when the call returns; threads get a block
-    each. ``args``: the kernel's arguments as integers (addresses and values); ``keep``: what
-    the addresses point into, alive while this launch is kept."""
+    makes the cooperative launch through the driver with a kept parameter block
+    (:class:`semiring.backend.gpu.launch.KeptLaunch`: a block a thread), into which it writes
+    only the source and the outputs' addresses. ``args``: the kernel's arguments as integers
+    (addresses and values); ``keep``: what the addresses point into, alive while this launch
+    is kept."""
 
-    __slots__ = ("fptr", "blocks", "stream", "template", "blocks_of", "keep", "n", "parents",
-                 "fill", "_launch", "_empty", "_i64", "_err", "_what")
+    __slots__ = ("kernel", "n", "parents", "fill", "_empty", "_i64", "_what")
+
+    #: the positions of the source, level and parent among bfs_grid's arguments
+    SLOTS = (5, 6, 7)
 
     def __init__(self, cp, f, blocks, stream, args, keep, n, parents, fill, what):
-        from cupy_backends.cuda.api import driver  # noqa: PLC0415  (CuPy: GPU only)
-
-        self.fptr = int(f.kernel.ptr)
-        self.blocks = int(blocks)
-        self.stream = int(stream)
-        # each argument's value in an 8-byte slot (a 4-byte int is read from the slot's low
-        # half: little-endian)
-        self.template = np.array([int(a) & 0xFFFFFFFFFFFFFFFF for a in args], dtype=np.uint64)
-        self.blocks_of = {}
-        self.keep = keep
+        self.kernel = _KeptKernel(f.kernel.ptr, int(blocks), _gt.GRID_THREADS, stream, args,
+                                  self.SLOTS, cooperative=True, keep=keep)
         self.n, self.parents, self.fill, self._what = int(n), bool(parents), bool(fill), what
-        self._launch = driver.launchCooperativeKernel
-        self._err = driver.CUDADriverError
         self._empty, self._i64 = cp.empty, cp.int64
 
     def __call__(self, source: int):
@@ -282,24 +274,12 @@ class _KeptLaunch:
             level.data.memset_async(0xFF, 8 * n)
             if parent is not None:
                 parent.data.memset_async(0xFF, 8 * n)
-        tid = _get_ident()
-        blk = self.blocks_of.get(tid)
-        if blk is None:
-            if len(self.blocks_of) > 64:  # threads come and go: their blocks need not stay
-                self.blocks_of.clear()
-            vals = self.template.copy()
-            ptrs = np.uint64(vals.ctypes.data) + np.arange(vals.size, dtype=np.uint64) * np.uint64(8)
-            # the parameter values, their addresses, the address of those
-            blk = self.blocks_of[tid] = (vals, ptrs, int(ptrs.ctypes.data))
-        vals = blk[0]
-        vals[5] = source
-        vals[6] = lp = level.data.ptr
-        vals[7] = lp if parent is None else parent.data.ptr
+        lp = level.data.ptr
+        kernel = self.kernel
         try:
-            self._launch(self.fptr, self.blocks, 1, 1, _gt.GRID_THREADS, 1, 1, 0, self.stream,
-                         blk[2])
-        except self._err as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
-            raise BackendUnavailable(f"{self._what}: cooperative launch of {self.blocks} "
+            kernel.launch(source, lp, lp if parent is None else parent.data.ptr)
+        except kernel.error as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+            raise BackendUnavailable(f"{self._what}: cooperative launch of {kernel.grid[0]} "
                                      f"blocks of {_gt.GRID_THREADS} threads failed: "
                                      f"{err}") from err
         return level, parent

@@ -3,6 +3,15 @@
 degree 8, timed alone, best of REPS (each + a device synchronization, as small_calls.py), and
 the host cost of a launch (many launches, one sync, divided). GPU only.
 
+The SpMV plan's launch, before and after in one run (session 14, spmv8): rows marked
+``[cupy]`` run with ``spmv.KEPT_LAUNCH = False`` (the kept plan launched by CuPy's launch,
+session 13's path), rows marked ``[kept]`` with it on (the driver's launch with a kept
+parameter block, ``semiring/backend/gpu/launch.py``); the ``events`` rows time one call
+between CUDA events on the stream, median of 200, as ``python -m bench`` does (the issue's
+20.5 µs for sr.mxv at urand-10-ef4 is that measure). Read: ``[kept]`` against ``[cupy]``
+in the same run for the plan, sr.mxv, and the events; ``KeptLaunch.launch alone`` is the
+floor of the new launch (no allocation).
+
 Usage: PYTHONPATH=. python3 bench/probes/small_breakdown.py [REPS=50]"""
 import sys
 import time
@@ -62,9 +71,43 @@ def raw():
 rows += [("spmv_pull raw launch + sync", raw),
          ("spmv_pull raw launch, host only (100 a sync)", (raw, 100)),
          ("backend pull() + sync", lambda: gspmv.pull(A, xv, None, None, sr.min_plus,
-                                                      np.dtype(np.float64), False)),
-         ("sr.mxv(A, x, min_plus) + sync", lambda: sr.mxv(A, x, sr.min_plus)),
-         ("sr.mxv, host only (100 a sync)", (lambda: sr.mxv(A, x, sr.min_plus), 100))]
+                                                      np.dtype(np.float64), False))]
+sr.mxv(A, x, sr.min_plus)  # (the plan kept on A for this device and stream)
+plan = next(p for k, p in A._sched.items() if isinstance(k, tuple) and k[0] == gspmv.PLAN_KEY)
+print("plan's kept launch:", "none (CuPy's launch only)" if plan.kernel is None else
+      f"{len(plan.kernel.template)} parameter words, slots {plan.kernel.slots}")
+
+
+def kept_alone():
+    plan.kernel.launch(xv.data.ptr, out.data.ptr)
+
+
+def mxv():
+    return sr.mxv(A, x, sr.min_plus)
+
+
+def events(f, n=200):
+    """Median of n calls, each between CUDA events on the current stream (the bench's)."""
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    f(); sync()
+    ts = []
+    for _ in range(n):
+        start.record(); f(); end.record(); end.synchronize()
+        ts.append(cp.cuda.get_elapsed_time(start, end))
+    return float(np.median(ts))
+
+
+SWITCH = {}  # row name -> KEPT_LAUNCH for that row
+for mode, kept in (("cupy", False), ("kept", True)):
+    new = [(f"plan({mode}) + sync", lambda: plan(xv)),
+           (f"plan({mode}), host only (100 a sync)", (lambda: plan(xv), 100)),
+           (f"sr.mxv [{mode}] + sync", mxv),
+           (f"sr.mxv [{mode}], host only (100 a sync)", (mxv, 100)),
+           (f"sr.mxv [{mode}], events (median of 200)", ("events", mxv))]
+    if kept and plan.kernel is not None:
+        new.append(("KeptLaunch.launch alone, host only (100 a sync)", (kept_alone, 100)))
+    SWITCH.update({name: kept for name, _ in new})
+    rows += new
 lv = cp.empty(n, dtype=cp.int64)
 fb = {s: gsmall.function(f"bfs_small<int, 0, {s}>") for s in (0, 1)}
 
@@ -86,6 +129,10 @@ rows += [("bfs_small raw launch + sync", raw_bfs),
          ("sr.traversal.bfs_grid + sync", lambda: sr.traversal.bfs_grid(A, 0))]
 xh = np.ones(n)
 for name, f in rows:
+    gspmv.KEPT_LAUNCH = SWITCH.get(name, True)
+    if isinstance(f, tuple) and f[0] == "events":
+        print(f"{name:48s} {events(f[1]):8.4f} ms")
+        continue
     if f is None:
         t0 = 1e9
         for _ in range(reps):
@@ -97,5 +144,9 @@ for name, f in rows:
         f, k = f
     print(f"{name:48s} {best(f, k):8.4f} ms")
 ref = np.where(S.toarray() != 0, S.toarray(), np.inf).min(axis=1) + 1
-got = sr.mxv(A, x, sr.min_plus).to_dense(missing=np.inf).get()
-print("mxv equal:", np.array_equal(got, ref))
+for kept in (False, True):
+    gspmv.KEPT_LAUNCH = kept
+    outs = [sr.mxv(A, x, sr.min_plus) for _ in range(3)]  # three results alive at once
+    same = all(np.array_equal(o.to_dense(missing=np.inf).get(), ref) for o in outs)
+    print(f"mxv equal ({'kept' if kept else 'cupy'} launch):", same)
+gspmv.KEPT_LAUNCH = True

@@ -16,6 +16,7 @@ from ... import types as _t
 from ...device import _cupy
 from ...matrix import install_gpu_fold
 from ...ops import ANY, BinaryOp, Monoid, Semiring, builtins
+from . import launch as _launch
 from . import prep as _prep
 
 KERNEL_FILES = ("common.cuh", "spmv.cu", "spmspv.cu")
@@ -310,13 +311,84 @@ _terminals: dict = {}
 #: x's values among the pull kernels' arguments (after the matrix's four).
 PLAN_KEY = "full_pull"
 X_ARG = 4
+#: Whether a kept plan launches through the driver with a kept parameter block
+#: (:class:`semiring.backend.gpu.launch.KeptLaunch`: x's and the result's addresses written
+#: into a block kept per thread) rather than by CuPy's launch, which wraps each of the pull's
+#: 15 arguments in an object every call (7.7 µs of host time on an H200 host against 4.6 for
+#: an empty launch: bench/results/session13/small_breakdown_h200.log). Not yet measured on
+#: a device (session 14, written without device time): bench/probes/small_breakdown.py's
+#: rows "plan(cupy)" / "plan(kept)" and "sr.mxv [cupy]" / "sr.mxv [kept]" compare the two in
+#: one run. A launch the driver refuses (nothing queued) goes by CuPy's launch instead.
+KEPT_LAUNCH = True
+#: (device, stream) of the calling thread: (cupy.cuda.runtime.getDevice,
+#: cupy.cuda.get_current_stream), set when the first plan is made (no plan before: nothing to
+#: look up)
+_where = None
+
+
+class _PullPlan:
+    """A warm plain pull on one matrix, device and stream: one allocation and one launch.
+
+    ``kernel`` launches through the driver with a kept parameter block (:data:`KEPT_LAUNCH`;
+    None where the arguments have no such form), else ``f(grid, block, head + (x,) + mid +
+    (out,) + tail)``, CuPy's launch of the same arguments. ``present``: the presence array of
+    every result (row o has an entry iff it stores one: M's pattern alone), shared by them
+    all; each launch rewrites the same bytes, so a result read on another stream meanwhile
+    reads what it holds. ``alloc`` / ``ndarray``: CuPy's (tests pass stand-ins)."""
+
+    __slots__ = ("kernel", "f", "grid", "block", "head", "mid", "tail", "shape", "dtype",
+                 "nbytes", "present", "alloc", "ndarray")
+
+    def __init__(self, kernel, f, grid, block, head, mid, tail, shape, dtype, nbytes, present,
+                 alloc, ndarray):
+        self.kernel, self.f, self.grid, self.block = kernel, f, grid, block
+        self.head, self.mid, self.tail = head, mid, tail
+        self.shape, self.dtype, self.nbytes, self.present = shape, dtype, nbytes, present
+        self.alloc, self.ndarray = alloc, ndarray
+
+    def __call__(self, x_values):
+        """(values, present) of the pull of ``x_values`` (M's domain, M.ncols entries); a
+        new values array each call (a result is never the next call's output)."""
+        mem = self.alloc(self.nbytes)  # (cp.empty 4.3 µs; the pool's block and an array 3.0)
+        out = self.ndarray(self.shape, self.dtype, mem)
+        kernel = self.kernel
+        if KEPT_LAUNCH and kernel is not None:
+            try:
+                kernel.launch(x_values.data.ptr, mem.ptr)
+                return out, self.present
+            except kernel.error:  # nothing was queued: CuPy's launch below (which reports
+                pass              # an error that lasts, e.g. a context lost)
+        self.f(self.grid, self.block, self.head + (x_values,) + self.mid + (out,) + self.tail)
+        return out, self.present
+
+
+def make_plan(f, fptr, grid, block, stream, args, x, out, present, alloc, ndarray,
+              driver=None):
+    """The :class:`_PullPlan` of a launch ``f(grid, block, args)`` whose x is ``x`` (at
+    :data:`X_ARG`) and whose result values are ``out`` (once among ``args``); None where the
+    arguments are not laid out so. The kept launch is left out (CuPy's launch only) where an
+    argument has no parameter word (:func:`semiring.backend.gpu.launch.param_word`)."""
+    io = [i for i, a in enumerate(args) if a is out]
+    if len(args) <= X_ARG or args[X_ARG] is not x or len(io) != 1 or io[0] == X_ARG:
+        return None
+    io = io[0]
+    # the kept launch holds what its words point into (M's arrays, schedules and casts, the
+    # presence array, the kernel's module through f), not the first call's x and result
+    keep = (f, args[:X_ARG], args[X_ARG + 1:io], args[io + 1:])
+    try:
+        kernel = _launch.KeptLaunch(fptr, grid, block, stream, args, (X_ARG, io), keep=keep,
+                                    driver=driver)
+    except (TypeError, ValueError, ImportError, NotImplementedError):
+        kernel = None
+    return _PullPlan(kernel, f, grid, block, args[:X_ARG], args[X_ARG + 1:io], args[io + 1:],
+                     out.shape, out.dtype, out.nbytes, present, alloc, ndarray)
 
 
 class _Planner:
     """Launches a pull kernel as :func:`pull` calls it and keeps, on ``M``, its plan for the
-    next call of the same kind: the kernel, grid and block, and its arguments split around
-    the two that change (x's values, the result's values), whatever they are and however
-    many (the launch lines stay the launcher's own)."""
+    next call of the same kind (:func:`make_plan`): the kernel, grid and block, and its
+    arguments split around the two that change (x's values, the result's values), whatever
+    they are and however many (the launch lines stay the launcher's own)."""
 
     __slots__ = ("M", "key", "f", "x", "out", "opres")
 
@@ -324,35 +396,54 @@ class _Planner:
         self.M, self.key, self.f, self.x, self.out, self.opres = M, key, f, x, out, opres
 
     def __call__(self, grid, block, args):
+        global _where
         self.f(grid, block, args)
-        out = self.out
-        io = [i for i, a in enumerate(args) if a is out]
-        if args[X_ARG] is not self.x or len(io) != 1:
-            return  # (not the layout the plan assumes: no plan)
-        io = io[0]
-        # (M's schedules, casts and this plan are dropped together when M changes)
-        self.M._sched[self.key] = (self.f, grid, block, args[:X_ARG], args[X_ARG + 1:io],
-                                   args[io + 1:], out.shape, out.dtype, out.nbytes, self.opres)
+        cp = _cupy()
+        stream = self.key[2]  # (_plan_key's: the stream the plan is kept for)
+        plan = make_plan(self.f, self.f.ptr, grid, block, stream, args, self.x, self.out,
+                         self.opres, cp.cuda.alloc, cp.ndarray)
+        if plan is not None:
+            # (M's schedules, casts and this plan are dropped together when M changes)
+            self.M._sched[self.key] = plan
+            if _where is None:
+                _where = (cp.cuda.runtime.getDevice, cp.cuda.get_current_stream)
+
+
+def _plan_key(sr, dtype, xfirst, where) -> tuple:
+    """The key of a matrix's plan for this pull on the current device and stream (a launch
+    kept for one stream is not another's: its stream is part of the launch), under the
+    pull's switches. ``where``: (getDevice, get_current_stream)."""
+    return (PLAN_KEY, where[0](), where[1]().ptr, sr, dtype, xfirst, TILED, WARP)
+
+
+def kept_pull(M, x_values, sr: Semiring, dtype, xfirst: bool):
+    """(values, present) of the plain pull (no mask, every x(k) present, ``x_values`` in
+    ``dtype``) from the plan a former such pull kept on ``M`` for the current device and
+    stream; None where there is none (then :func:`pull` makes one). The plain ``mxv`` /
+    ``vxm`` of :mod:`semiring.operations` calls it first."""
+    sched = M._sched
+    where = _where
+    if sched is None or where is None:
+        return None
+    plan = sched.get(_plan_key(sr, dtype, xfirst, where))
+    return None if plan is None else plan(x_values)
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     """out(o) = ⊕_k M(o,k) ⊗ x(k) over M's rows; returns (values, present) dense arrays.
 
-    The common call (no mask, every x(k) present) runs from a launch plan kept on ``M`` after
-    its first such call: the kernel and its fixed arguments, and the presence array, which
-    then depends on M's pattern only (row o has an entry iff it stores one) and is shared
-    by every such result (the kernel rewrites the same bytes). A warm call then pays one
-    allocation and one launch (two allocations, a schedule lookup, a kernel lookup and the
-    scalar arguments' boxing before: bench/probes/small_breakdown.py)."""
-    if allowed is None and x_present is None and M._sched is not None:
-        plan = M._sched.get((PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED, WARP))
-        if plan is not None:
-            f, grid, block, head, mid, tail, shape, rtype, nbytes, opres = plan
-            cp = _cupy()
-            # (cp.empty 4.3 µs; the pool's block and the array made on it 3.0, H200 host)
-            out = cp.ndarray(shape, rtype, cp.cuda.alloc(nbytes))
-            f(grid, block, head + (x_values,) + mid + (out,) + tail)
-            return out, opres
+    The common call (no mask, every x(k) present) runs from a launch plan kept on ``M`` for
+    the current device and stream after its first such call (:class:`_PullPlan`): the
+    kernel and its fixed arguments, and the presence array, which then depends on M's
+    pattern only (row o has an entry iff it stores one) and is shared by every such result
+    (the kernel rewrites the same bytes). A warm call then pays one allocation and one
+    launch through the driver with a kept parameter block (:data:`KEPT_LAUNCH`; two
+    allocations, a schedule lookup, a kernel lookup, the scalar arguments' boxing and
+    CuPy's launch before: bench/probes/small_breakdown.py)."""
+    if allowed is None and x_present is None:
+        res = kept_pull(M, x_values, sr, dtype, xfirst)
+        if res is not None:
+            return res
     cp = _cupy()
     nrows = M.nrows
     rtype = sr.result_type(dtype)
@@ -378,9 +469,11 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     avals, astride = M._values_for(dtype)
     sched = schedule(M, kind)
     f = _kernel(kind, sr, dtype, M.itype, xfirst)
-    launch = f if allowed is not None or x_present is not None else _Planner(
-        M, (PLAN_KEY, kernels.device_id(), sr, dtype, xfirst, TILED, WARP), f, x_values, out,
-        opres)
+    if allowed is not None or x_present is not None:
+        launch = f
+    else:
+        where = (cp.cuda.runtime.getDevice, cp.cuda.get_current_stream)
+        launch = _Planner(M, _plan_key(sr, dtype, xfirst, where), f, x_values, out, opres)
     if kind == "spmv_warp":
         launch((sched["nblocks"],), (BLOCK,), (
             M.indptr, M.indices, avals, np.int64(astride), x_values, sched["tasks"],
