@@ -281,6 +281,7 @@ def test_strided_csr_arrays_are_read_by_their_items(device):
 
     A = sr.Matrix.from_csr(spaced(S.indptr), spaced(S.indices), spaced(S.data), S.shape)
     x = rng.random(25)
-    got = to_host(sr.mxv(A, sr.Vector.from_dense(xp.asarray(x)), sr.plus_times).to_dense())
+    x_ = sr.Vector.from_dense(xp.asarray(x), device=device)
+    got = to_host(sr.mxv(A, x_, sr.plus_times).to_dense())
     np.testing.assert_allclose(got, S @ x, rtol=1e-12)
     np.testing.assert_array_equal(to_host(A.to_dense(0.0)), S.toarray())

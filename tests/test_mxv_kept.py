@@ -424,8 +424,8 @@ class EmulatedDevice:
     def kernel(self, kind, S, dtype, itype, xfirst):
         dev = self
 
-        class Function:
-            ptr = 0x7000 + len(dev.functions)
+        class Function:  # as CuPy's RawKernel: the CUfunction at .kernel.ptr
+            kernel = _Mem(0x7000 + len(dev.functions))
 
             def __call__(self, grid, block, args):
                 with dev.lock:
@@ -433,7 +433,7 @@ class EmulatedDevice:
                 dev.compute(S, dtype, xfirst, args)
 
         f = Function()
-        self.functions[f.ptr] = (f, S, dtype, xfirst)
+        self.functions[f.kernel.ptr] = (f, S, dtype, xfirst)
         return f
 
     def compute(self, S, dtype, xfirst, args):

@@ -400,7 +400,7 @@ class _Planner:
         self.f(grid, block, args)
         cp = _cupy()
         stream = self.key[2]  # (_plan_key's: the stream the plan is kept for)
-        plan = make_plan(self.f, self.f.ptr, grid, block, stream, args, self.x, self.out,
+        plan = make_plan(self.f, self.f.kernel.ptr, grid, block, stream, args, self.x, self.out,
                          self.opres, cp.cuda.alloc, cp.ndarray)
         if plan is not None:
             # (M's schedules, casts and this plan are dropped together when M changes)
