@@ -98,12 +98,12 @@ def events(f, n=200):
 
 
 SWITCH = {}  # row name -> KEPT_LAUNCH for that row
-for mode, kept in (("cupy", False), ("kept", True)):
-    new = [(f"plan({mode}) + sync", lambda: plan(xv)),
-           (f"plan({mode}), host only (100 a sync)", (lambda: plan(xv), 100)),
-           (f"sr.mxv [{mode}] + sync", mxv),
-           (f"sr.mxv [{mode}], host only (100 a sync)", (mxv, 100)),
-           (f"sr.mxv [{mode}], events (median of 200)", ("events", mxv))]
+for how, kept in (("cupy", False), ("kept", True)):  # (not `mode`: raw() reads that one)
+    new = [(f"plan({how}) + sync", lambda: plan(xv)),
+           (f"plan({how}), host only (100 a sync)", (lambda: plan(xv), 100)),
+           (f"sr.mxv [{how}] + sync", mxv),
+           (f"sr.mxv [{how}], host only (100 a sync)", (mxv, 100)),
+           (f"sr.mxv [{how}], events (median of 200)", ("events", mxv))]
     if kept and plan.kernel is not None:
         new.append(("KeptLaunch.launch alone, host only (100 a sync)", (kept_alone, 100)))
     SWITCH.update({name: kept for name, _ in new})
