@@ -76,7 +76,6 @@ from semiring import gemm as _gemm
 from semiring import gemm_accumulate as _gemm_accumulate
 from semiring import spmm as _spmm
 
-from semiring.backend.gpu import prep as _gprep
 
 from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
                    _weight_type)
@@ -252,15 +251,15 @@ def _refuse_nan(a, op: str, xp):
 def _bounds(a, big, xp):
     """(smallest, largest) edge weight of a dense integer array whose "no edge" is ``big``
     (the type's maximum), (0, 0) without edges. On the GPU one grid-wide pass of ours
-    (``prep.dense_bounds``: CuPy's masked reduction cost a temporary and passes over n²
-    entries); else the smallest entry (``big`` itself when there is no edge) and the
+    (``sr.dense.weight_bounds``: CuPy's masked reduction cost a temporary and passes over
+    n² entries); else the smallest entry (``big`` itself when there is no edge) and the
     largest entry below ``big``."""
     if not a.size:
         return 0, 0
     got = None
     if xp is not np:
-        _gprep.prefetch_u16(a.dtype)  # the packed path's kernels, should the bounds allow it
-        got = _gprep.dense_bounds(a, big)
+        sr.dense.prefetch_u16(a.dtype)  # the packed path's kernels, should the bounds allow it
+        got = sr.dense.weight_bounds(a, big)
     if got is None:
         lo = a.min().item()
         hi = xp.where(a != big, a, lo).max().item() if lo != big else lo
@@ -297,8 +296,8 @@ def _dense_of_u16(G, n: int, out_type, xp):
     the packed infinity and keeps every weight."""
     npad = -(-n // U16_PAD) * U16_PAD
     W = G if not isinstance(G, Matrix) else _dense_of(G, n, out_type, xp)
-    if xp is not np:  # one pass of ours (prep.u16_pack) where the layout allows
-        D = _gprep.u16_pack(W, npad)
+    if xp is not np:  # one pass of ours (sr.dense.pack_u16) where the layout allows
+        D = sr.dense.pack_u16(W, npad)
         if D is not None:
             return D
     D = xp.full((npad, npad), sr.dense.U16_INF, dtype=np.uint16)
@@ -311,7 +310,7 @@ def _dense_of_u16(G, n: int, out_type, xp):
 def _dense_of(G, n: int, work, xp, nan_op=None):
     """D0: the edge weights in ``work`` (infinity where no edge), diagonal min(0, self-loop).
     ``nan_op``: a dense float G's NaN check is done here (InvalidValue naming the op), in
-    the same pass as the copy on the GPU (prep.dense_d0)."""
+    the same pass as the copy on the GPU (sr.dense.distances_d0)."""
     inf = _t_max(work)
     if isinstance(G, Matrix):
         D = xp.full((n, n), inf, dtype=work)
@@ -322,8 +321,8 @@ def _dense_of(G, n: int, work, xp, nan_op=None):
     else:
         src = G.astype(_weight_type(G.dtype), copy=False)
         if xp is not np and src.dtype == work and work.kind == "f":
-            # the copy, the diagonal and the NaN count in one pass of ours (prep.dense_d0)
-            got = _gprep.dense_d0(src)
+            # the copy, the diagonal and the NaN count in one pass of ours
+            got = sr.dense.distances_d0(src)
             if got is not None:
                 if nan_op is not None and got[1]:
                     raise InvalidValue(f"{nan_op}: A has NaN weights; shortest paths are "
@@ -1063,7 +1062,7 @@ def _finish(op, D, work, out_type, xp):
     if work == out_type:
         return D
     if _packed(work):  # one pass: unreachable (U16_INF) becomes the type's maximum
-        out = _gprep.u16_unpack(D, D.shape[0], out_type, _t_max(out_type)) if xp is not np \
+        out = sr.dense.unpack_u16(D, D.shape[0], out_type, _t_max(out_type)) if xp is not np \
             else None
         if out is not None:
             return out

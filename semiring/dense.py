@@ -21,6 +21,7 @@ from . import device as _b
 from . import types as _t
 from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from .backend import backend_of
+from .backend.gpu import prep as _gprep
 from .backend.gpu.dense import GRID_Y_MAX, SAT_BOUND  # noqa: F401  (documented limits)
 from .matrix import Matrix
 from .ops import lookup
@@ -401,3 +402,50 @@ def _check_bound(op: str, bound):
     if isinstance(bound, bool) or not isinstance(bound, (int, np.integer)) or bound < 0:
         raise InvalidValue(f"{op}: bound must be None or a non-negative integer, got {bound!r}")
 
+
+
+# -- setup passes of dense shortest paths (APSP's D0, the packed path's bounds and layout) --
+# On the GPU each is one grid-wide pass of ``semiring/kernels/prep.cu`` (CuPy's reductions and
+# masked copies each cost temporaries and several passes over n² entries: the packed call's
+# setup 10.1 -> 2.3 ms at n = 16384, bench/results/session14). Each returns None where its
+# pass does not apply (a NumPy array, another type or layout): the caller then computes the
+# same thing with array operations.
+
+def weight_bounds(a, big: int):
+    """(min over every entry, max over the entries != ``big``) of a dense 2-D int32 / int64
+    GPU array in one pass, or None (see above).
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> sr.dense.weight_bounds(np.array([[3, 7]]), 7) is None  # NumPy: the caller reduces
+    True
+    """
+    return _gprep.dense_bounds(a, big) if _b.is_cupy_array(a) else None
+
+
+def prefetch_u16(out_type) -> None:
+    """Start compiling the packed path's layout kernels for ``out_type`` (GPU; no-op without
+    CuPy's kernels cached or needed), while the bounds decide whether the path runs."""
+    if _b.gpu_available():
+        _gprep.prefetch_u16(out_type)
+
+
+def pack_u16(w, npad: int):
+    """The packed path's D0 from the n × n weights ``w`` (none negative): npad × npad uint16,
+    min(w, U16_INF) inside, U16_INF in the padding, 0 on the diagonal; one GPU pass, or None
+    (see above)."""
+    return _gprep.u16_pack(w, npad) if _b.is_cupy_array(w) else None
+
+
+def unpack_u16(D, n: int, out_type, big):
+    """The packed result's leading n × n in ``out_type``, U16_INF as ``big``; one GPU pass,
+    or None (see above)."""
+    return _gprep.u16_unpack(D, n, out_type, big) if _b.is_cupy_array(D) else None
+
+
+def distances_d0(a):
+    """(D, NaN entries): a contiguous copy of the square float32 / float64 GPU array ``a``
+    with min(a_ii, 0) on the diagonal, and its count of NaN entries; one pass, or None (see
+    above)."""
+    return _gprep.dense_d0(a) if _b.is_cupy_array(a) else None

@@ -45,6 +45,7 @@ import numpy as np
 from gemm_tune import measure_peaks  # bench/probes/ is the script's directory
 
 import semiring as sr
+import semiring.dense as _dense_mod  # (its _gprep: apsp's setup passes go through it)
 from semiring.backend.gpu import dense as _gpu_dense
 
 apsp_mod = importlib.import_module("algorithms.apsp")
@@ -109,7 +110,7 @@ class _NoPrep:
         pass
 
 
-_REAL_PREP = apsp_mod._gprep
+_REAL_PREP = _dense_mod._gprep
 RESULTS = []
 JSON_PATH = None
 LAUNCHES = True
@@ -151,10 +152,10 @@ def configured(settings: dict, tiling):
         if z_late is not None:
             _gpu_dense.Z_LATE = every if z_late else frozenset()
         if cupy_setup:  # session 13's setup: CuPy's reductions, casts and where
-            apsp_mod._gprep = _NoPrep
+            _dense_mod._gprep = _NoPrep
         yield
     finally:
-        apsp_mod._gprep = _REAL_PREP
+        _dense_mod._gprep = _REAL_PREP
         for k, v in old.items():
             setattr(apsp_mod, k, v)
         _gpu_dense.MINPLUS_TILING, _gpu_dense.Z_LATE = old_tiling, old_late
@@ -236,7 +237,7 @@ def setup_steps(W, Af, n):
     """Events around each setup step of the packed path (int32 W) and the float32 path
     (Af), session 13's CuPy code against the kernels of prep.cu, best of 3 (ms)."""
     for label, prep in (("cupy", _NoPrep), ("kernels", _REAL_PREP)):
-        apsp_mod._gprep = prep
+        _dense_mod._gprep = prep
         try:
             steps = {
                 "bounds": lambda: apsp_mod._prepare(W, "apsp"),
@@ -260,15 +261,15 @@ def setup_steps(W, Af, n):
                    **{f"{k} ms": v for k, v in out.items()})
             del U
         finally:
-            apsp_mod._gprep = _REAL_PREP
+            _dense_mod._gprep = _REAL_PREP
 
 
 def _dense_of_u16_ref(W, n):
-    apsp_mod._gprep = _NoPrep
+    _dense_mod._gprep = _NoPrep
     try:
         return apsp_mod._dense_of_u16(W, n, np.dtype(np.int32), cp)
     finally:
-        apsp_mod._gprep = _REAL_PREP
+        _dense_mod._gprep = _REAL_PREP
 
 
 def main(n, quick=False):
