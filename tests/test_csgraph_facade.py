@@ -344,6 +344,14 @@ def test_shortest_path_matches_scipy(backend, kind, data, g, directed, preds, un
                 np.atleast_1d(np.asarray(indices, dtype=np.int64)).ravel() % max(n, 1))
         check_predecessors(to_host(d), p, srcs, weights(ref_in, unweighted), directed,
                            unweighted)
+        if method in ("D", "J") and not negative and (engine or device == "gpu") and n:
+            # SciPy's Dijkstra keeps the predecessor that reached a vertex first, one of least
+            # distance among those on a shortest path; so does the engine (_settled_first)
+            dh, ph, eh = (np.reshape(a, (-1, n)) for a in (to_host(d), p, ep))
+            on = eh >= 0
+            assert (ph[on] >= 0).all()
+            np.testing.assert_array_equal(np.take_along_axis(dh, np.where(on, ph, 0), 1)[on],
+                                          np.take_along_axis(dh, np.where(on, eh, 0), 1)[on])
     else:
         check_device(got, device)
         assert_dist(got, exp)
@@ -834,3 +842,54 @@ def test_yen_lengths_are_scipys_to_the_last_bit():
             got = csgraph.yen(G, s, t, 4, directed=directed)
             ref = scg.yen(G, s, t, 4, directed=directed)
             assert got.tolist() == ref.tolist()
+
+
+#: SciPy's own test_predecessors graph (scipy/sparse/csgraph/tests/test_shortest_path.py):
+#: undirected, 0 → 1 is as long straight (3) as through 3 (1 + 2), and so on
+_TIED = np.array([[0, 3, 3, 0, 0],
+                  [0, 0, 0, 2, 4],
+                  [0, 0, 0, 0, 0],
+                  [1, 0, 0, 0, 0],
+                  [2, 0, 0, 2, 0]], dtype=float)
+
+
+@pytest.mark.parametrize("method", ["auto", "D", "BF", "J"])
+@pytest.mark.parametrize("directed", [True, False])
+def test_predecessors_of_tied_paths_as_scipy(backend, method, directed):
+    """Where shortest paths tie, the predecessors SciPy's test_predecessors expects: Dijkstra
+    keeps the one reached first (least distance); the engine's parallel search took 3 for
+    0 → 1 (_shortest._settled_first)."""
+    device, _ = backend
+    x = sr.array_module(device).asarray(_TIED)
+    got = csgraph.shortest_path(x, method, directed=directed, return_predecessors=True)
+    exp = scg.shortest_path(_TIED, method, directed=directed, return_predecessors=True)
+    np.testing.assert_array_equal(to_host(got[0]), exp[0])
+    np.testing.assert_array_equal(to_host(got[1]), exp[1])
+
+
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 24), directed=st.booleans(),
+       method=st.sampled_from(["D", "J"]), batch=st.booleans())
+def test_dijkstra_predecessors_reached_first(backend, seed, n, directed, method, batch):
+    """Small integer weights (many ties, zero-weight edges too): every predecessor is one of
+    least distance among a vertex's shortest-path predecessors, as SciPy's Dijkstra's is, and
+    the predecessors stay a tree (check_predecessors)."""
+    device, _ = backend
+    rng = np.random.default_rng(seed)
+    e = np.flatnonzero(rng.random(n * n) < 0.3)  # distinct edges, weights 0 (stored), 1, 2
+    none = np.array([], dtype=np.int64)
+    g = (n, e // n, e % n, rng.integers(0, 3, e.size).astype(float), none, none, none + 0.0)
+    x, S = as_kind(g, "cupyx" if device == "gpu" else "csr_array", device)
+    indices = None if batch else int(rng.integers(0, n))
+    d, p = csgraph.shortest_path(x, method, directed=directed, indices=indices,
+                                 return_predecessors=True)
+    ed, ep = scg.shortest_path(S, method, directed=directed, indices=indices,
+                               return_predecessors=True)
+    d, p = to_host(d).reshape(-1, n), to_host(p).reshape(-1, n)
+    ep = ep.reshape(-1, n)
+    np.testing.assert_array_equal(d, ed.reshape(-1, n))
+    on = ep >= 0
+    assert ((p >= 0) == on).all()
+    np.testing.assert_array_equal(np.take_along_axis(d, np.where(on, p, 0), 1),
+                                  np.take_along_axis(d, np.where(on, ep, 0), 1))
+    srcs = np.arange(n) if batch else np.array([indices])
+    check_predecessors(d, p, srcs, weights(S), directed, False)

@@ -245,11 +245,64 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
         return _min_only_engine(A, op, idx, return_predecessors, limit)
     native = "delta_stepping" if (method == "D" and not has_neg) else "bellman_ford"
     dist, pred = _batched(A, idx, op, native, limit)
+    if return_predecessors and not has_neg:
+        pred = _settled_first(A, idx, dist, pred)
     if limit is not None:
         far = dist > limit
         dist = xp.where(far, xp.inf, dist)
         pred = xp.where(far, -1, pred)
     return _finish(dist, pred, shape, return_predecessors, xp)
+
+
+#: :func:`_settled_first` looks at this many (source, edge) pairs at a time.
+SETTLED_FIRST_CHUNK = 1 << 24
+
+
+def _settled_first(A: sr.Matrix, sources, dist, pred):
+    """Dijkstra's predecessors where paths of equal length meet, as SciPy's: a vertex keeps
+    the predecessor that reached its final distance first, i.e. the one settled first, the
+    one of least distance (SciPy's heap pops in distance order; a relaxation replaces a
+    predecessor only on a strictly shorter path). Δ-stepping settles buckets in parallel and
+    may take a later one (SciPy's own test_predecessors: 0 → 1 through 3 at distance 1
+    instead of straight from 0). Among the tight edges p → v (d(p) + w = d(v)), p of least
+    d(p) replaces the engine's predecessor where that one's d is larger; where it ties, the
+    engine's stays (SciPy's order among equal distances is its heap's; keeping the engine's
+    tree there keeps it a tree: every replacement strictly lowers d, so a cycle, whose
+    vertices share one distance, has no replaced edge). Non-negative weights only (with
+    negative ones d(p) may exceed d(v) and that argument fails). SciPy's Johnson runs
+    Dijkstra (the same rule); its Bellman–Ford keeps the last strict improvement in its edge
+    order, which is this rule where the path of fewest edges also passes the nearest
+    predecessor (SciPy's test_predecessors: every method, one tree), not always."""
+    xp = A.xp
+    r, c, w = A.to_coo()
+    n, k = A.nrows, dist.shape[0]
+    if not r.size or not k:
+        return pred
+    out = pred.copy()
+    step = max(1, SETTLED_FIRST_CHUNK // r.size)
+    src = xp.asarray(np.asarray(sources, dtype=np.int64))
+    for lo in range(0, k, step):
+        d = dist[lo:lo + step]
+        dr = d[:, r]
+        # the tight edges p → v of each source's search (its source keeps no predecessor)
+        tight = (dr + w[None, :] == d[:, c]) & xp.isfinite(dr)
+        tight &= c[None, :] != src[lo:lo + step, None]
+        row, e = xp.nonzero(tight)
+        if not row.size:
+            continue
+        key = row * n + c[e]  # (source, v)
+        # per (source, v): the least d(p), then the least p
+        order = xp.lexsort(xp.stack([r[e], dr[row, e], key]))
+        key, row, e = key[order], row[order], e[order]
+        first = xp.ones(key.size, dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+        row, e = row[first], e[first]
+        v, p = c[e], r[e]
+        mine = out[lo + row, v]
+        d_mine = xp.where(mine >= 0, d[row, xp.maximum(mine, 0)], xp.inf)
+        better = d[row, p] < d_mine
+        out[lo + row[better], v[better]] = p[better]
+    return out
 
 
 def _potentials(A: sr.Matrix, op: str):
@@ -293,8 +346,10 @@ def _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method):
         # order than Dijkstra's one edge at a time, which can differ in the last bit)
         if method == "FW" or (shape == (A.nrows,) and np.array_equal(idx, np.arange(A.nrows))
                               and _exact_sums(A.values, A.nrows, xp)):
-            return _all_pairs(A, op, return_predecessors, shape)
+            return _all_pairs(A, op, return_predecessors, shape, settled_first=method == "J")
         dist, pred = _batched(A, idx, op, "delta_stepping")
+        if return_predecessors:
+            pred = _settled_first(A, idx, dist, pred)
         return _finish(dist, pred, shape, return_predecessors, xp)
     h = _potentials(A, op)
     if method == "FW":
@@ -413,8 +468,9 @@ def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
     return (D, P) if return_predecessors else D
 
 
-def _all_pairs(A, op, return_predecessors, shape):
-    """All pairs by :func:`algorithms.apsp` (its method chosen by density and device)."""
+def _all_pairs(A, op, return_predecessors, shape, settled_first=False):
+    """All pairs by :func:`algorithms.apsp` (its method chosen by density and device);
+    ``settled_first``: predecessors as Dijkstra's (:func:`_settled_first`; non-negative A)."""
     n = A.nrows
     _check_memory(op, n * n * (12 if return_predecessors else 8), A.device)
     try:
@@ -424,6 +480,8 @@ def _all_pairs(A, op, return_predecessors, shape):
     xp = A.xp
     if return_predecessors:
         dist, pred = res
+        if settled_first:
+            pred = _settled_first(A, np.arange(n), dist.astype(xp.float64), pred)
     else:
         dist, pred = res, xp.full((n, n), -1, dtype=xp.int64)
     return _finish(dist.astype(xp.float64), pred, shape, return_predecessors, xp)
