@@ -606,11 +606,12 @@ def test_warmup_cpu_compiles_the_kernels(capsys):
         capsys.readouterr().err
     for lanes in (1, 4):  # (min-plus commutes: one operand order)
         for parallel in (False, True):
-            assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), lanes,
-                                      parallel, False)] is not None
+            for unroll in (True, False):
+                assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), lanes,
+                                          parallel, False, unroll)] is not None
     for width in range(1, compiled.BLOCK_ROWS_WIDTH + 1):  # a padded block of each width
         assert compiled._kernels[("blockrows", sr.min_plus, np.dtype(np.float32), width,
-                                  False, False)] is not None
+                                  False, False, True)] is not None
     assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
 
 
