@@ -1127,6 +1127,23 @@ def _call(kernel, key, *args):
         return None
 
 
+def _entry(kernel, args):
+    """``kernel``'s compiled overload for the types of ``args``, as its ``entry_point``
+    (the arguments unboxed by that signature: no type resolution, no dispatch), or
+    ``kernel`` itself where Numba has no such overload to give. The caller passes
+    arguments of exactly those types from then on (its kept arrays, and x converted to
+    the domain in C order, aligned: an unaligned x goes through ``kernel``). Numba's
+    dispatch of a pull's 7 arrays cost 0.7 µs a call on this host, on a 4-7 µs kernel
+    (urand-10-ef4), 0.8 on the H200 machine's host (session 14,
+    ``bench/results/session14/cpu_breakdown_h200host.log``)."""
+    try:
+        ov = kernel.overloads.get(tuple(_nb.typeof(a) for a in args))
+        ep = getattr(ov, "entry_point", None)
+    except Exception:  # pragma: no cover - NUMBA_DISABLE_JIT or another Numba
+        return kernel
+    return ep if callable(ep) else kernel
+
+
 _levels = None
 
 
@@ -1340,6 +1357,7 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     nrows = rows.size
     kernels = [False, False]  # serial, parallel: False until looked up, None: no form
     ran = [False, False]  # each ran once for these types: called without _call from then
+    entry = [None]  # the serial kernel's overload for these types (see _entry), once ran
 
     def kernel_of(par):
         k = kernels[par]
@@ -1353,12 +1371,14 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
         threads = _threads() if nvals >= PARALLEL_MIN_ENTRIES else 1
         if threads == 1:
             if ran[0]:
-                kernels[0](indptr, indices, vals, x, rows, bounds, out)
+                (entry[0] if x.flags.aligned else kernels[0])(
+                    indptr, indices, vals, x, rows, bounds, out)
                 return out_idx, out
             k = kernel_of(False)
-            if k is None or _call(k, (k, indices.dtype), indptr, indices, vals, x, rows,
-                                  bounds, out) is None:
+            args = (indptr, indices, vals, x, rows, bounds, out)
+            if k is None or _call(k, (k, indices.dtype), *args) is None:
                 return None
+            entry[0] = _entry(k, args) if x.flags.aligned else k
             ran[0] = True
             return out_idx, out
         k = kernel_of(True)
