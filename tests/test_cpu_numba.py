@@ -710,6 +710,15 @@ def test_a_kernels_optimization_level_stays_its_own():
     got = sr.mxv(A, sr.Vector.from_dense(np.array([1.0, -5.0]), device="cpu"), S)
     assert got.to_dense().tolist() == [-3.0, -2.0]  # a new dispatcher compiled (or loaded)
     assert int(config.OPT) == before
+    # the pull's other compile settings are as scoped: LLVM's unrolling off while held
+    from numba.core import codegen  # noqa: PLC0415  (numba: optional)
+
+    builder = codegen.create_pass_builder
+    with compiled._no_unroll(True):
+        assert codegen.create_pass_builder is not builder
+    with compiled._no_unroll(False):
+        assert codegen.create_pass_builder is builder
+    assert codegen.create_pass_builder is builder
 
 
 def test_warmup_cpu_without_numba(monkeypatch, capsys):

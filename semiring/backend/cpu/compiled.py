@@ -184,7 +184,10 @@ class _no_unroll:
             if not hasattr(llvm, "create_pipeline_tuning_options"):
                 return
 
-            def create_pass_builder(tm, opt=2, loop_vectorize=False, slp_vectorize=False):
+            def create_pass_builder(tm, opt=2, loop_vectorize=False, slp_vectorize=False,
+                                    **kw):
+                if kw:  # (a Numba whose builder takes more: its own, unrolled)
+                    return old(tm, opt, loop_vectorize, slp_vectorize, **kw)
                 pto = llvm.create_pipeline_tuning_options()
                 pto.speed_level = opt
                 pto.slp_vectorization = slp_vectorize
