@@ -362,16 +362,21 @@ def test_the_row_fold_past_leading_nans(device, sname):
 
 @pytest.mark.parametrize("ncols", [300, 9000])  # x of 1.2 / 36 KiB: unrolled, not
 @pytest.mark.parametrize("dtype", [np.float32, np.int64])
-def test_the_kept_pull_takes_any_x(device, ncols, dtype):
-    """The plain call's kept route (the serial kernel through its overload's entry point,
-    its argument types fixed by the first call): x fresh each call, read-only, unaligned,
-    of another type (converted), and from a strided view; a matrix with int64 indices,
-    empty rows, explicit zeros, stored ±inf (NaN in a float x), every call against the
-    NumPy path; n = 0 and a matrix of no entries answer empty."""
+@pytest.mark.parametrize("banded", [False, True])
+def test_the_kept_pull_takes_any_x(device, ncols, dtype, banded):
+    """The plain call's kept route (the serial kernel, or a banded matrix's padded block,
+    through its overload's entry point, its argument types fixed by the first call): x fresh
+    each call, read-only, unaligned, of another type (converted), and from a strided view;
+    a matrix with int64 indices, empty rows, explicit zeros, stored ±inf (NaN in a float
+    x), every call against the NumPy path; n = 0 and a matrix of no entries answer empty."""
     rng = np.random.default_rng(ncols)
     nrows = 50
     present = rng.random((nrows, ncols)) < 0.05
     present[::7] = False  # empty rows
+    if banded:  # every row three entries: (float) the grids' padded block, one kernel
+        present = np.zeros((nrows, ncols), dtype=bool)
+        for d in range(3):
+            present[np.arange(nrows), (np.arange(nrows) * 5 + d) % ncols] = True
     vals = rng.integers(-9, 9, (nrows, ncols)).astype(dtype)  # (zeros among them: stored)
     if np.dtype(dtype).kind == "f":
         vals[::3, ::11] = np.inf
@@ -396,12 +401,22 @@ def test_the_kept_pull_takes_any_x(device, ncols, dtype):
                 xd = xd.astype(np.int32 if np.dtype(dtype).kind == "i" else np.float64)
             if k == 5:  # a strided view
                 xd = np.repeat(xd, 2)[::2]
-            got = sr.mxv(A, sr.Vector.from_dense(xd, device=device), S)
+            with pytest.MonkeyPatch.context() as mp:  # (the padded plan when tiny)
+                mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)
+                got = sr.mxv(A, sr.Vector.from_dense(xd, device=device), S)
             with pytest.MonkeyPatch.context() as mp:
                 _numpy_path(mp)
                 ref = sr.mxv(Ah, sr.Vector.from_dense(np.ascontiguousarray(xd), device="cpu"),
                              S)
             _same(got, ref, S, dtype)
+        if device == "cpu" and compiled.ENABLED:  # the route kept: the row loop on
+            # integers, the padded block on the banded floats (and on the random ones where
+            # their rows fit one block)
+            route = A._memo[(spmv_cpu.ROUTE_KEY, S, np.dtype(dtype), False)]
+            if np.dtype(dtype).kind != "f":
+                assert "block_route" not in route.__qualname__
+            elif banded:
+                assert "block_route" in route.__qualname__
     for shape in ((0, 0), (4, 0), (0, 5), (3, 4)):  # no entries
         E = sr.Matrix.from_coo([], [], np.zeros(0, dtype=dtype), nrows=shape[0],
                                ncols=shape[1], device=device)

@@ -1228,7 +1228,7 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
     rows = plan.out_idx.astype(np.int64)  # (the results' indices: a read-only copy, as
     rows.flags.writeable = False  # the pull's, not the plan's own array)
     key = (kernel, k.dtype)
-    ran = []  # (the kernel ran once: called directly from then on, not through _call)
+    ran = []  # (the kernel ran once: its overload's entry point from then on, see _entry)
 
     a, kt = args
 
@@ -1236,14 +1236,16 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
         x = np.ascontiguousarray(x_values, dtype=dtype)
         out = np.empty(nrows, dtype=rtype)
         if ran:
+            call = ran[0] if x.flags.aligned else kernel
             if by_rows:
-                kernel(a, kt, x, out)
+                call(a, kt, x, out)
             else:
-                kernel(a, kt, x, xf, out)
+                call(a, kt, x, xf, out)
             return rows, out
-        if _call(kernel, key, *((a, kt, x, out) if by_rows else (a, kt, x, xf, out))) is None:
+        kargs = (a, kt, x, out) if by_rows else (a, kt, x, xf, out)
+        if _call(kernel, key, *kargs) is None:
             return pull(M, x_values, sr, dtype, xfirst, order_free)
-        ran.append(True)
+        ran.append(_entry(kernel, kargs) if x.flags.aligned else kernel)
         return rows, out
 
     return run
