@@ -383,7 +383,11 @@ def ops_of(sr: Semiring, domain):
 #: ef4 34.2-34.7 → 32.1-32.7 (33.6-35.2), urand-12 51.8-53.0 → 51.4-52.4 (67.6-68.2), kron-12
 #: 44.8-60.2 → 43.5-58.6 (62.9-74.2), kron-14 345-348 → 334-337 (372-374), urand-14 324-325 →
 #: 327-328 (301-302) (session 14, two runs at load 1.3). The parallel kernel keeps the
-#: default (not measured at 1).
+#: default (not measured at 1). Session 15: the row loop is still unrolled by 8 at level 1
+#: (Numba's first, "cheap" module pass runs at its code generator's level, 3; the machine
+#: code shows it); unrolling is PULL_UNROLL_MAX_X_BYTES's. Level 3 was nowhere faster and
+#: slower on some graphs (medians, µs, 3 / 1: kron-12 66 / 45 here, urand-10-ef4 17.0 /
+#: 11.4 on the H200 machine's host; ``bench/results/session15/cpu8_spmv.md``).
 PULL_OPT = 1
 #: The pull kernels' row loop is compiled without LLVM's loop unrolling where x takes more
 #: than this many bytes (``M.ncols`` times the domain's size), unrolled (by 8, with a
