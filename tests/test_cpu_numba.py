@@ -65,9 +65,10 @@ def _numpy_path(mp):
 
 @given(nrows=st.integers(0, 40), ncols=st.integers(0, 40), seed=st.integers(0, 2**31 - 1),
        semiring=st.sampled_from(DRAWN), dtype=st.sampled_from(DTYPES), iso=st.booleans(),
-       int64=st.booleans(), special=st.booleans(), parallel=st.booleans())
+       int64=st.booleans(), special=st.booleans(), parallel=st.booleans(),
+       unroll=st.booleans())
 def test_pull_equals_the_numpy_path(device, nrows, ncols, seed, semiring, dtype, iso, int64,
-                                    special, parallel):
+                                    special, parallel, unroll):
     rng = np.random.default_rng(seed)
     # empty rows, full rows, and rows of every length between (the four-lane fold from 8)
     present = rng.random((nrows, ncols)) < rng.random((nrows, 1))
@@ -80,6 +81,8 @@ def test_pull_equals_the_numpy_path(device, nrows, ncols, seed, semiring, dtype,
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(compiled, "PARALLEL_MIN_ENTRIES", 0 if parallel else 1 << 30)
         mp.setattr(compiled, "_threads", lambda: 2)  # two ranges or more, whatever the load
+        # the row loop with LLVM's unrolling or without (by x's size: none here is large)
+        mp.setattr(compiled, "PULL_UNROLL_MAX_X_BYTES", 1 << 30 if unroll else -1)
         mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)  # the padded plan when tiny
         first = sr.mxv(A, x, S)  # the row loop; then, where the padded plan applies and is
         got = sr.mxv(A, x, S)  # one block (rows of at most PAD_ROW entries), the block fold
@@ -357,6 +360,96 @@ def test_the_row_fold_past_leading_nans(device, sname):
     _same(got, ref, S, np.float64)
 
 
+@pytest.mark.parametrize("ncols", [300, 9000])  # x of 1.2 / 36 KiB: unrolled, not
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+@pytest.mark.parametrize("banded", [False, True])
+def test_the_kept_pull_takes_any_x(device, ncols, dtype, banded):
+    """The plain call's kept route (the serial kernel, or a banded matrix's padded block,
+    through its overload's entry point, its argument types fixed by the first call): x fresh
+    each call, read-only, unaligned, of another type (converted), and from a strided view;
+    a matrix with int64 indices, empty rows, explicit zeros, stored ±inf (NaN in a float
+    x), every call against the NumPy path; n = 0 and a matrix of no entries answer empty."""
+    rng = np.random.default_rng(ncols)
+    nrows = 50
+    present = rng.random((nrows, ncols)) < 0.05
+    present[::7] = False  # empty rows
+    if banded:  # every row three entries: (float) the grids' padded block, one kernel
+        present = np.zeros((nrows, ncols), dtype=bool)
+        for d in range(3):
+            present[np.arange(nrows), (np.arange(nrows) * 5 + d) % ncols] = True
+    vals = rng.integers(-9, 9, (nrows, ncols)).astype(dtype)  # (zeros among them: stored)
+    if np.dtype(dtype).kind == "f":
+        vals[::3, ::11] = np.inf
+        vals[1::4, ::13] = -np.inf
+    S = sr.min_plus
+    for int64 in (False, True):
+        A = make_matrix(vals, present, device, int64=int64)
+        Ah = make_matrix(vals, present, "cpu", int64=int64)
+        for k in range(6):
+            xd = rng.integers(-9, 9, ncols).astype(dtype)
+            if np.dtype(dtype).kind == "f":
+                xd[k::17] = np.nan
+            if k == 2:
+                xd.flags.writeable = False
+            if k == 3 and device == "cpu":  # an unaligned copy of xd (a NumPy array on a
+                raw = np.zeros(xd.nbytes + 1, dtype=np.uint8)  # byte offset of 1)
+                xu = raw[1:].view(dtype)
+                xu[:] = xd
+                assert not xu.flags.aligned
+                xd = xu
+            if k == 4:  # another type: converted to A's on the way
+                xd = xd.astype(np.int32 if np.dtype(dtype).kind == "i" else np.float64)
+            if k == 5:  # a strided view
+                xd = np.repeat(xd, 2)[::2]
+            with pytest.MonkeyPatch.context() as mp:  # (the padded plan when tiny)
+                mp.setattr(spmv_cpu, "PLAN_MIN_ENTRIES_PER_GROUP", 0)
+                got = sr.mxv(A, sr.Vector.from_dense(xd, device=device), S)
+            with pytest.MonkeyPatch.context() as mp:
+                _numpy_path(mp)
+                ref = sr.mxv(Ah, sr.Vector.from_dense(np.ascontiguousarray(xd), device="cpu"),
+                             S)
+            _same(got, ref, S, dtype)
+        if device == "cpu" and compiled.ENABLED:  # the route kept: the row loop on
+            # integers, the padded block on the banded floats (and on the random ones where
+            # their rows fit one block)
+            route = A._memo[(spmv_cpu.ROUTE_KEY, S, np.dtype(dtype), False)]
+            if np.dtype(dtype).kind != "f":
+                assert "block_route" not in route.__qualname__
+            elif banded:
+                assert "block_route" in route.__qualname__
+    for shape in ((0, 0), (4, 0), (0, 5), (3, 4)):  # no entries
+        E = sr.Matrix.from_coo([], [], np.zeros(0, dtype=dtype), nrows=shape[0],
+                               ncols=shape[1], device=device)
+        for _ in range(3):
+            got = sr.mxv(E, sr.Vector.from_dense(np.ones(shape[1], dtype=dtype),
+                                                 device=device), S)
+            assert got.size == shape[0] and got.nvals == 0
+
+
+@needs_numba
+def test_the_entry_point_is_the_overload_of_those_types():
+    """:func:`compiled._entry`: the compiled overload of exactly the arguments' types
+    (not another one the kernel also has), the same result as the dispatcher; the
+    dispatcher itself where the kernel has no overload of those types yet."""
+    k = compiled._kernel("pull", sr.min_plus, np.dtype(np.float64), 1, False, False, True)
+    indptr = np.array([0, 2, 3, 3], dtype=np.uint64)
+    rows = np.array([0, 1], dtype=np.uint64)
+    bounds = np.array([0, 2], dtype=np.int64)
+    a = np.array([1.0, 2.0, -1.0])
+    x = np.array([5.0, np.nan, 0.5])
+    for itype in (np.uint64, np.uint32):  # both overloads compiled, the uint32 one last
+        out = np.empty(2)
+        k(indptr, np.array([0, 2, 1], dtype=itype), a, x, rows, bounds, out)
+    args = (indptr, np.array([0, 2, 1], dtype=np.uint64), a, x, rows, bounds, np.empty(2))
+    ep = compiled._entry(k, args)
+    assert ep is not k
+    ep(*args)
+    assert args[-1][0] == 2.5 and np.isnan(args[-1][1])  # min(1 + 5, 2 + 0.5); -1 + NaN
+    fresh = compiled._kernel("pull", sr.min_plus, np.dtype(np.float64), 1, False, False, False)
+    other = (indptr, args[1], a, x.astype(np.float32), rows, bounds, np.empty(2))
+    assert compiled._entry(fresh, other) is fresh  # (no float32-x overload of it)
+
+
 @needs_numba
 @pytest.mark.parametrize("by_rows", [True, False])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -606,11 +699,12 @@ def test_warmup_cpu_compiles_the_kernels(capsys):
         capsys.readouterr().err
     for lanes in (1, 4):  # (min-plus commutes: one operand order)
         for parallel in (False, True):
-            assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), lanes,
-                                      parallel, False)] is not None
+            for unroll in (True, False):
+                assert compiled._kernels[("pull", sr.min_plus, np.dtype(np.float32), lanes,
+                                          parallel, False, unroll)] is not None
     for width in range(1, compiled.BLOCK_ROWS_WIDTH + 1):  # a padded block of each width
         assert compiled._kernels[("blockrows", sr.min_plus, np.dtype(np.float32), width,
-                                  False, False)] is not None
+                                  False, False, True)] is not None
     assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
 
 
@@ -631,6 +725,15 @@ def test_a_kernels_optimization_level_stays_its_own():
     got = sr.mxv(A, sr.Vector.from_dense(np.array([1.0, -5.0]), device="cpu"), S)
     assert got.to_dense().tolist() == [-3.0, -2.0]  # a new dispatcher compiled (or loaded)
     assert int(config.OPT) == before
+    # the pull's other compile settings are as scoped: LLVM's unrolling off while held
+    from numba.core import codegen  # noqa: PLC0415  (numba: optional)
+
+    builder = codegen.create_pass_builder
+    with compiled._no_unroll(True):
+        assert codegen.create_pass_builder is not builder
+    with compiled._no_unroll(False):
+        assert codegen.create_pass_builder is builder
+    assert codegen.create_pass_builder is builder
 
 
 def test_warmup_cpu_without_numba(monkeypatch, capsys):

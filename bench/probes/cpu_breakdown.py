@@ -2,8 +2,9 @@
 2-3): each layer of the call (min-plus, dense x, the bench's small graphs), timed alone, the
 smallest of ROUNDS medians of 300 calls, µs, beside SciPy's ``H @ x`` and its raw
 ``csr_matvec`` (interleaved layer by layer: a shared host's load hits both alike). The
-compiled row loop is called three ways: through Numba's dispatcher, and through the
-compiled overload's entry point (no type resolution). CPU only.
+compiled row loop is called two ways: through Numba's dispatcher, and through the
+compiled overload's entry point (no type resolution; the overload of these argument
+types). CPU only.
 
 Usage: PYTHONPATH=. python3 bench/probes/cpu_breakdown.py [ROUNDS=7] [graph ...]
 """
@@ -62,7 +63,14 @@ for spec in GRAPHS:
         r, b = lay[1]
         vals = lay[dtype]
         out = np.empty(r.size, dtype=dtype)
-        if hasattr(compiled, "_COMMUTATIVE"):  # (session 14: xfirst a constant, lanes by M)
+        if hasattr(compiled, "PULL_UNROLL_MAX_X_BYTES"):  # (session 15: unrolled by x's size)
+            longest = int(np.diff(H.indptr).max())
+            kern = compiled._kernel("pull", sr.min_plus, dtype,
+                                    4 if longest >= compiled.LANES_MIN_ROW[1] else 1, False,
+                                    False, n * dtype.itemsize <=
+                                    compiled.PULL_UNROLL_MAX_X_BYTES)
+            args = (lay["indptr"], lay["indices"], vals, x, r, b, out)
+        elif hasattr(compiled, "_COMMUTATIVE"):  # (session 14: xfirst a constant, lanes by M)
             longest = int(np.diff(H.indptr).max())
             kern = compiled._kernel("pull", sr.min_plus, dtype,
                                     4 if longest >= compiled.LANES_MIN_ROW[1] else 1, False,
@@ -73,7 +81,9 @@ for spec in GRAPHS:
             args = (lay["indptr"], lay["indices"], vals, x, r, b, False, out)
         kern(*args)
         rows.append(("pull kernel via dispatcher", lambda: kern(*args)))
-        ep = next(iter(kern.overloads.values())).entry_point
+        import numba  # noqa: PLC0415  (the overload of exactly these argument types)
+
+        ep = kern.overloads[tuple(numba.typeof(a) for a in args)].entry_point
         rows.append(("pull kernel via entry_point", lambda: ep(*args)))
         rows.append(("np.empty(rows)", lambda: np.empty(r.size, dtype=dtype)))
     print(f"{spec} n={n} nnz={H.nnz} {H.dtype}", flush=True)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import platform
 import threading
 import time
 
@@ -95,10 +96,12 @@ def _tag(family, mul, ptype, add, form, *flags):
     return "".join(c if c.isalnum() else "_" for c in "_".join(parts))
 
 
-def _jit(func, tag=None, parallel=False, opt=None):
+def _jit(func, tag=None, parallel=False, opt=None, unroll=True, loop_align=None):
     """``numba.njit`` of ``func`` (nogil), cached on disk under the name ``func``'s
     qualified name + ``tag`` with the inter-process lock described above; ``opt``: LLVM's
-    optimization level of its IR passes where not Numba's default (see PULL_OPT)."""
+    optimization level of its IR passes where not Numba's default (see PULL_OPT);
+    ``unroll=False``: without LLVM's loop unrolling pass (see PULL_UNROLL_MAX_X_BYTES);
+    ``loop_align``: the byte alignment of its innermost loops (see PULL_LOOP_ALIGN)."""
     nb = _numba()
     if tag:
         func.__qualname__ = f"{func.__qualname__}_{tag}"
@@ -116,7 +119,8 @@ def _jit(func, tag=None, parallel=False, opt=None):
 
     def compile(sig):
         # (Numba's compiler lock first, as its compile takes it: one order for both locks)
-        with global_compiler_lock, _file_lock(path), _opt_level(opt):
+        with global_compiler_lock, _file_lock(path), _opt_level(opt), \
+                _no_unroll(not unroll), _loop_align(loop_align):
             return compile_(sig)
 
     disp.compile = compile  # (the dispatcher calls self.compile for a new signature)
@@ -155,6 +159,92 @@ class _opt_level:
             from numba.core import config  # noqa: PLC0415  (numba: optional)
 
             config.OPT, self.old = self.old, None
+
+
+class _no_unroll:
+    """While held (``on``), Numba's pass builders are made with LLVM's loop unrolling off
+    (``PipelineTuningOptions.loop_unrolling``; full unrolling of constant trip counts
+    stays): Numba builds them through ``numba.core.codegen.create_pass_builder`` for each
+    compile, and callers hold its compiler lock, so no other compile sees the change. Where
+    Numba or llvmlite lack that hook the compile runs with unrolling (the same results)."""
+
+    __slots__ = ("on", "old")
+
+    def __init__(self, on):
+        self.on, self.old = on, None
+
+    def __enter__(self):
+        if not self.on:
+            return
+        try:
+            import llvmlite.binding as llvm  # noqa: PLC0415  (numba's dependency)
+            from numba.core import codegen  # noqa: PLC0415  (numba: optional)
+
+            old = codegen.create_pass_builder
+            if not hasattr(llvm, "create_pipeline_tuning_options"):
+                return
+
+            def create_pass_builder(tm, opt=2, loop_vectorize=False, slp_vectorize=False,
+                                    **kw):
+                if kw:  # (a Numba whose builder takes more: its own, unrolled)
+                    return old(tm, opt, loop_vectorize, slp_vectorize, **kw)
+                pto = llvm.create_pipeline_tuning_options()
+                pto.speed_level = opt
+                pto.slp_vectorization = slp_vectorize
+                pto.loop_vectorization = loop_vectorize
+                pto.loop_unrolling = False
+                return llvm.create_pass_builder(tm, pto)
+
+            codegen.create_pass_builder, self.old = create_pass_builder, old
+        except Exception:  # pragma: no cover - another Numba: unrolled
+            self.old = None
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            from numba.core import codegen  # noqa: PLC0415  (numba: optional)
+
+            codegen.create_pass_builder, self.old = self.old, None
+
+
+#: LLVM's X86 option setting the alignment (log2 bytes) of innermost loops, and its value
+#: that gives the X86 back end's own preferred loop alignment (16 bytes), restored after a
+#: compile that changed it (once set, the option replaces that preference for every loop)
+_X86_LOOP_ALIGN_OPTION = "-x86-experimental-pref-innermost-loop-alignment"
+_X86_LOOP_ALIGN_DEFAULT = 4
+
+
+class _loop_align:
+    """While held (``align``: bytes, a power of two; None: as it is), LLVM's X86 back end
+    aligns innermost loops to ``align`` bytes: a short loop body then sits in one 64-byte
+    line of the decoded-op cache (see PULL_LOOP_ALIGN). An LLVM command-line option, global
+    to the process: set under Numba's compiler lock (no other compile sees it) and put back
+    to the back end's default after. Only on x86-64 (elsewhere the option does not exist);
+    where setting it fails the compile runs with the default alignment."""
+
+    __slots__ = ("bits", "set")
+
+    def __init__(self, align):
+        on = align is not None and platform.machine().lower() in ("x86_64", "amd64")
+        self.bits = int(align).bit_length() - 1 if on else None
+        self.set = False
+
+    def __enter__(self):
+        if self.bits is None:
+            return
+        try:
+            import llvmlite.binding as llvm  # noqa: PLC0415  (numba's dependency)
+
+            llvm.set_option("", f"{_X86_LOOP_ALIGN_OPTION}={self.bits}")
+            self.set = True
+        except Exception:  # pragma: no cover - another llvmlite: the default alignment
+            self.set = False
+
+    def __exit__(self, *exc):
+        if self.set:
+            import llvmlite.binding as llvm  # noqa: PLC0415  (numba's dependency)
+
+            llvm.set_option("", f"{_X86_LOOP_ALIGN_OPTION}={_X86_LOOP_ALIGN_DEFAULT}")
+            self.set = False
 
 
 class _file_lock:
@@ -293,11 +383,31 @@ def ops_of(sr: Semiring, domain):
 #: ef4 34.2-34.7 → 32.1-32.7 (33.6-35.2), urand-12 51.8-53.0 → 51.4-52.4 (67.6-68.2), kron-12
 #: 44.8-60.2 → 43.5-58.6 (62.9-74.2), kron-14 345-348 → 334-337 (372-374), urand-14 324-325 →
 #: 327-328 (301-302) (session 14, two runs at load 1.3). The parallel kernel keeps the
-#: default (not measured at 1).
+#: default (not measured at 1). Session 15: the row loop is still unrolled by 8 at level 1
+#: (Numba's first, "cheap" module pass runs at its code generator's level, 3; the machine
+#: code shows it); unrolling is PULL_UNROLL_MAX_X_BYTES's. Level 3 was nowhere faster and
+#: slower on some graphs (medians, µs, 3 / 1: kron-12 66 / 45 here, urand-10-ef4 17.0 /
+#: 11.4 on the H200 machine's host; ``bench/results/session15/cpu8_spmv.md``).
 PULL_OPT = 1
+#: The pull kernels' row loop is compiled without LLVM's loop unrolling where x takes more
+#: than this many bytes (``M.ncols`` times the domain's size), unrolled (by 8, with a
+#: remainder loop) otherwise. Unrolled, a row costs the remainder loop's exit as well as
+#: the main loop's, which pays where x's gathers hit L1 (the loop issues-bound) and loses
+#: where they reach L2: min-plus float32, serial kernel alone interleaved with SciPy's raw
+#: ``csr_matvec`` on this 2-core AMD EPYC host (32 KiB L1d) at load 4, medians, µs,
+#: unrolled / not (SciPy): urand-10-ef4 4.3 / 4.3 (4.8), urand-12 52.2 / 65.3 (72.3),
+#: urand-14 330 / 290 (312), urand-16 2322 / 2242 (2244) (session 15, cpu8,
+#: ``bench/results/session15/cpu8_spmv.md``).
+PULL_UNROLL_MAX_X_BYTES = 32 << 10
+#: The pull kernels' innermost loops start on a boundary of this many bytes (LLVM's X86
+#: default: 16). The loop without unrolling is 28 bytes; at 16 it straddled a 64-byte line
+#: of the decoded-op cache or not depending on the code before it (which differs by
+#: semiring, type and build): the same machine code ran urand-14 in 363 µs straddling and
+#: 275 µs inside one line (SciPy's loop, 288-297, inside one). See :class:`_loop_align`.
+PULL_LOOP_ALIGN = 64
 
 
-def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst):
+def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst, unroll=True):
     """The pull ``out[s] = ⊕_j A(rows[s], j) ⊗ x(j)`` over the non-empty rows, the slots
     ``bounds[c]..bounds[c+1]`` of ``rows`` an iteration of the outer loop. Indices arrive as
     unsigned views (no negative-index wrap-around test a load: grid-256² 0.29 → 0.22 ms).
@@ -315,7 +425,8 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst):
     best of 7 medians of 300 calls, µs, old → new (SciPy's raw ``csr_matvec`` plus-times):
     urand-10-ef4 5.7 → 4.4 (4.5), urand-13-ef4 43.1 → 32.3 (33.9), grid-64² 13.3 → 9.4
     (8.9), urand-14 322 → 238-267 (300), kron-14 217 → 204 (328), kron-12 45.3 → 41.9 (61.5)
-    (``bench/results/session14-cpu7.md``)."""
+    (``bench/results/session14-cpu7.md``). ``unroll``: LLVM's loop unrolling on (see
+    PULL_UNROLL_MAX_X_BYTES); the innermost loops aligned to PULL_LOOP_ALIGN bytes."""
     nb = _numba()
     prange = nb.prange  # (a module's attribute in the loop is not taken for prange)
     one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
@@ -392,9 +503,11 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst):
                 out[s] = acc
                 s += one
 
-    opt = None if parallel else PULL_OPT  # (in the name: the disk cache keys the code alone)
+    # (the code's flags in the name: the disk cache keys the code alone)
+    opt = None if parallel else PULL_OPT
     return _jit(pull, _tag("pull2", mul, ptype, add, form, first_only, lanes, parallel,
-                           xfirst) + f"_O{opt}", parallel=parallel, opt=opt)
+                           xfirst) + f"_O{opt}_a{PULL_LOOP_ALIGN}" + ("" if unroll else "_nu"),
+                parallel=parallel, opt=opt, unroll=unroll, loop_align=PULL_LOOP_ALIGN)
 
 
 def _make_block(mul, ptype, add, form):
@@ -968,10 +1081,12 @@ _kernels: dict = {}  # (family, semiring, domain[, parallel]) -> dispatcher, or 
 _failed: set = set()  # (kernel, argument types): did not compile
 
 
-def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False, xfirst=False):
+def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False, xfirst=False,
+            unroll=True):
     """The compiled kernel of ``family`` ("pull", "push", "block", "spgemm") for ``sr`` in
     ``domain``, built on first use; None where ``sr`` has no compiled form there.
-    ``lanes``, ``parallel``, ``xfirst``: the pull's variants (see :func:`_make_pull`);
+    ``lanes``, ``parallel``, ``xfirst``, ``unroll``: the pull's variants (see
+    :func:`_make_pull`, PULL_UNROLL_MAX_X_BYTES);
     "blockrows" takes its width as ``lanes``."""
     def build():
         ops = ops_of(sr, domain)
@@ -986,10 +1101,11 @@ def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False, xfirst=F
             return _make_spgemm(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
         if family == "pull":
             return _make_pull(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only, lanes,
-                              parallel, xfirst)
+                              parallel, xfirst, unroll)
         return _make_push(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
 
-    return _memo((family, sr, np.dtype(domain), lanes, parallel, bool(xfirst)), build)
+    return _memo((family, sr, np.dtype(domain), lanes, parallel, bool(xfirst), bool(unroll)),
+                 build)
 
 
 def _memo(key, build):
@@ -1016,6 +1132,23 @@ def _call(kernel, key, *args):
             _nb.core.errors.LoweringError, NotImplementedError):
         _failed.add(key)
         return None
+
+
+def _entry(kernel, args):
+    """``kernel``'s compiled overload for the types of ``args``, as its ``entry_point``
+    (the arguments unboxed by that signature: no type resolution, no dispatch), or
+    ``kernel`` itself where Numba has no such overload to give. The caller passes
+    arguments of exactly those types from then on (its kept arrays, and x converted to
+    the domain in C order, aligned: an unaligned x goes through ``kernel``). Numba's
+    dispatch of a pull's 7 arrays cost 0.7 µs a call on this host, on a 4-7 µs kernel
+    (urand-10-ef4), 0.8 on the H200 machine's host (session 14,
+    ``bench/results/session14/cpu_breakdown_h200host.log``)."""
+    try:
+        ov = kernel.overloads.get(tuple(_nb.typeof(a) for a in args))
+        ep = getattr(ov, "entry_point", None)
+    except Exception:  # pragma: no cover - NUMBA_DISABLE_JIT or another Numba
+        return kernel
+    return ep if callable(ep) else kernel
 
 
 _levels = None
@@ -1099,7 +1232,7 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
     rows = plan.out_idx.astype(np.int64)  # (the results' indices: a read-only copy, as
     rows.flags.writeable = False  # the pull's, not the plan's own array)
     key = (kernel, k.dtype)
-    ran = []  # (the kernel ran once: called directly from then on, not through _call)
+    ran = []  # (the kernel ran once: its overload's entry point from then on, see _entry)
 
     a, kt = args
 
@@ -1107,14 +1240,16 @@ def block_route(plan, laid, sr: Semiring, dtype, xfirst: bool, order_free: bool)
         x = np.ascontiguousarray(x_values, dtype=dtype)
         out = np.empty(nrows, dtype=rtype)
         if ran:
+            call = ran[0] if x.flags.aligned else kernel
             if by_rows:
-                kernel(a, kt, x, out)
+                call(a, kt, x, out)
             else:
-                kernel(a, kt, x, xf, out)
+                call(a, kt, x, xf, out)
             return rows, out
-        if _call(kernel, key, *((a, kt, x, out) if by_rows else (a, kt, x, xf, out))) is None:
+        kargs = (a, kt, x, out) if by_rows else (a, kt, x, xf, out)
+        if _call(kernel, key, *kargs) is None:
             return pull(M, x_values, sr, dtype, xfirst, order_free)
-        ran.append(True)
+        ran.append(_entry(kernel, kargs) if x.flags.aligned else kernel)
         return rows, out
 
     return run
@@ -1218,6 +1353,7 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     longest = int(np.diff(lay["indptr"].view(np.int64)).max())
     lanes = 4 if order_free and not ops.first_only and longest >= LANES_MIN_ROW[ops.form] \
         else 1
+    unroll = M.ncols * dtype.itemsize <= PULL_UNROLL_MAX_X_BYTES
     indptr, indices = lay["indptr"], lay["indices"]
     vals = lay.get(dtype)
     if vals is None:
@@ -1230,11 +1366,12 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     nrows = rows.size
     kernels = [False, False]  # serial, parallel: False until looked up, None: no form
     ran = [False, False]  # each ran once for these types: called without _call from then
+    entry = [None]  # the serial kernel's overload for these types (see _entry), once ran
 
     def kernel_of(par):
         k = kernels[par]
         if k is False:
-            k = kernels[par] = _kernel("pull", sr, dtype, lanes, par, xf)
+            k = kernels[par] = _kernel("pull", sr, dtype, lanes, par, xf, unroll)
         return k
 
     def run(M, x_values):
@@ -1243,12 +1380,14 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
         threads = _threads() if nvals >= PARALLEL_MIN_ENTRIES else 1
         if threads == 1:
             if ran[0]:
-                kernels[0](indptr, indices, vals, x, rows, bounds, out)
+                (entry[0] if x.flags.aligned else kernels[0])(
+                    indptr, indices, vals, x, rows, bounds, out)
                 return out_idx, out
             k = kernel_of(False)
-            if k is None or _call(k, (k, indices.dtype), indptr, indices, vals, x, rows,
-                                  bounds, out) is None:
+            args = (indptr, indices, vals, x, rows, bounds, out)
+            if k is None or _call(k, (k, indices.dtype), *args) is None:
                 return None
+            entry[0] = _entry(k, args) if x.flags.aligned else k
             ran[0] = True
             return out_idx, out
         k = kernel_of(True)
@@ -1363,10 +1502,10 @@ def bfs_levels(order, pred, n, out=None):
 def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
     ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
-    and without the four lanes (order-free monoids), in both operand orders (multiplies that
-    do not commute), the push unmasked and masked, with 32- and 64-bit column indices; the
-    padded block of each width up to BLOCK_ROWS_WIDTH where ``block`` (the padded plan
-    applies: :func:`.spmv.warm`); and the BFS levels loop.
+    and without the four lanes (order-free monoids), unrolled and not, in both operand
+    orders (multiplies that do not commute), the push unmasked and masked, with 32- and
+    64-bit column indices; the padded block of each width up to BLOCK_ROWS_WIDTH where
+    ``block`` (the padded plan applies: :func:`.spmv.warm`); and the BFS levels loop.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
@@ -1387,9 +1526,10 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
         for ln in lanes:
             for xf in xfirsts:
                 for parallel in (False, True):
-                    _kernel("pull", sr, dtype, ln, parallel, xf)(
-                        indptr, indices, a, x, rows, bounds, np.empty(2, dtype=ptype))
-                    count += 1
+                    for unroll in (True, False):  # (by x's size: PULL_UNROLL_MAX_X_BYTES)
+                        _kernel("pull", sr, dtype, ln, parallel, xf, unroll)(
+                            indptr, indices, a, x, rows, bounds, np.empty(2, dtype=ptype))
+                        count += 1
         for mask in (_NO_MASK, np.ones(3, dtype=np.bool_)):
             _kernel("push", sr, dtype)(
                 indptr, indices, a, np.array([0, 1], dtype=np.int64), x[:2], mask,
