@@ -126,6 +126,8 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host
         out = run(M, s, predecessors=predecessors, symmetric=sym)
     except sr.NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+    except sr.InvalidValue as exc:  # NaN weights: NetworkX's answer follows its visiting order
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     if not predecessors:
         return (_host(out) if host else out), None
     return _host(out[0]), _host(out[1])
@@ -218,6 +220,14 @@ def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
         order = _by_distance(dist, keep)
         d = dist[order]
     return dict(zip(g.labels(order), _sorted_values(d)))
+
+
+def _source_zero(g: SemiringGraph, s: int, lengths: dict) -> dict:
+    """``lengths`` with the source's distance NetworkX's ``0`` (an int: its searches start
+    from ``{source: 0}``; the engine's float distances give ``0.0``). Reassigning a key keeps
+    its place."""
+    lengths[g.nodes[s]] = 0
+    return lengths
 
 
 def _node_dict(g: SemiringGraph, values: list) -> dict:
@@ -666,12 +676,26 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
 # --------------------------------------------------------------------------- weighted paths
 def _dijkstra(g, source, cutoff, weight, predecessors=True, host=True):
+    """``(s, dist, pred, keep)``: the source's vertex, distances and predecessors from it,
+    and which vertices NetworkX's Dijkstra reports: those it reaches within ``cutoff``, the
+    source always (whatever the cutoff). NetworkX reaches a vertex over an edge of weight
+    +inf too (at distance inf), so where the attribute holds +inf the reached vertices are
+    the structurally reachable ones (one BFS more, only then); their paths NetworkX picks by
+    its visiting order (the first found), left to it."""
     nx = _nx()
     s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
-    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors, host)
-    keep = ~_unreached(dist)
+    inf = g.has_inf(weight)
+    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors, host or inf)
+    if inf:
+        keep = _bfs_level(g, s) >= 0
+        if predecessors and bool(np.isinf(dist[keep]).any()):
+            raise NotImplementedError("nx_semiring: Dijkstra paths to vertices at distance inf "
+                                      "(NetworkX returns the first it finds)")
+    else:
+        keep = ~_unreached(dist)
     if cutoff is not None:
         keep &= dist <= cutoff
+        keep[s] = True
     return s, dist, pred, keep
 
 
@@ -693,7 +717,7 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(g.labels(order), _sorted_values(dist[order]))),
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
@@ -712,9 +736,9 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     {0: 0.0, 1: 1.5}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
+    s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
                                  host=cutoff is not None)  # a cutoff compared on the host
-    return _length_dict(g, dist, keep, unreached_first=False)
+    return _source_zero(g, s, _length_dict(g, dist, keep, unreached_first=False))
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -746,7 +770,8 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     if source == target:
         return 0
     dist, _ = _sssp(g, s, weight, "dijkstra", predecessors=False)
-    if target not in g or _unreached(dist[g.vertex(target)]):
+    if target not in g or _unreached(dist[g.vertex(target)]) and not (
+            g.has_inf(weight) and _bfs_level(g, s)[g.vertex(target)] >= 0):  # see _dijkstra
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     return dist[g.vertex(target)].item()
 
@@ -790,7 +815,7 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(g.labels(order), _sorted_values(dist[order]))),
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
@@ -820,8 +845,8 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     {0: 0, 1: 1, 2: 2}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
-    return _length_dict(g, dist, keep)
+    s, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
+    return _source_zero(g, s, _length_dict(g, dist, keep))
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):
@@ -890,6 +915,8 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
         alg.bellman_ford(A, n)
     except sr.NegativeCycleError:
         return True
+    except sr.InvalidValue as exc:  # NaN weights: NetworkX's comparisons decide
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     return False
 
 
@@ -931,6 +958,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     except sr.NegativeCycleError as exc:
         raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
                                   "returns its own (negative-diagonal) answer") from exc
+    except sr.InvalidValue as exc:  # NaN weights: NetworkX's matrix of NaN sums
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     D = np.asarray(D, dtype=np.float64)
     if nodelist is not None:
         p = np.array([g.index[v] for v in nodelist], dtype=np.int64)
@@ -1068,6 +1097,23 @@ def strongly_connected_components(G):
     yield from _groups(g, alg.connected_components(g.matrix(), "strong"))
 
 
+def _unit_weights(g: SemiringGraph, weight) -> bool:
+    """Whether every edge weighs NetworkX's default 1 for ``weight``: ``weight=None``, or an
+    attribute no edge has. A conversion that lacks the attribute serves only where it kept
+    every edge's dict (NetworkX reuses a conversion with all attributes for a call that asks
+    for one; an attribute that was not numeric is not among its values) and no edge has it;
+    else NotImplementedError (NetworkX runs it), never a silently unweighted answer."""
+    if weight is None:
+        return True
+    if weight in g.values:
+        return False
+    if g.edge_data is not None and not g.multigraph and \
+            not any(weight in d for d in g.edge_data):
+        return True
+    raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} was not converted as "
+                              f"numbers")
+
+
 def _node_weights(g, d, name):
     """A dict {node: weight} as an array over the vertices (missing nodes weigh 0)."""
     if d is None:
@@ -1096,7 +1142,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         raise ZeroDivisionError
     x0 = _node_weights(g, nstart, "nstart")
     u = _node_weights(g, dangling, "dangling")
-    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix()
+    M = g.matrix() if _unit_weights(g, weight) else g.matrix(weight)
     try:
         x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
                          dangling=u, weighted=weight is not None)
@@ -1247,7 +1293,7 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
-    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix(None, unit=1)
+    M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
     try:
         labels = alg.louvain(M, resolution, seed=_int_seed(seed), threshold=threshold,
                              max_level=max_level)

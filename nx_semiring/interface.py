@@ -343,6 +343,9 @@ class BackendInterface:
                         "which the conversion does not keep")
         if name in _UNWEIGHTED_ONLY and weight is not None:
             return f"weighted {name} is not supported (NetworkX runs it)"
+        if name == "negative_edge_cycle" and getattr(G, "frozen", False):
+            return ("NetworkX's negative_edge_cycle adds a node to G for its search, which a "
+                    "frozen graph or view refuses (NetworkXError): NetworkX runs it")
         if name == "louvain_communities" and G.is_directed():
             return "directed Louvain (directed modularity) is not supported"
         if G.is_multigraph() and name in _MULTIGRAPH_REFUSED:
