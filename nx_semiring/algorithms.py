@@ -263,12 +263,41 @@ def _paths_from(nodes, order, pred, s):
     return {nodes[v]: paths[v] for v in order.tolist()}
 
 
-def _path_to(g: SemiringGraph, pred, s: int, t: int) -> list:
+def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None) -> list:
+    """The path from ``s`` to ``t`` in the predecessor tree, as labels; with ``dist``, only
+    where it is the one shortest path (:func:`_unique_path`)."""
     nodes = g.nodes
     path = [t]
     while path[-1] != s:
         path.append(int(pred[path[-1]]))
-    return [nodes[v] for v in reversed(path)]
+    path.reverse()
+    if dist is not None:
+        _unique_path(g, path, dist, weight)
+    return [nodes[v] for v in path]
+
+
+def _unique_path(g: SemiringGraph, path: list, dist, weight):
+    """NotImplementedError unless ``path`` (vertex numbers, from the source) is the only
+    shortest path to its end: NetworkX's s-t searches (bidirectional BFS and Dijkstra, a
+    Dijkstra or Bellman–Ford stopped at the target) each pick their own among equally short
+    paths, which the engine's predecessor tree does not reproduce. The path is the only one
+    exactly when each of its vertices has one *tight* in-edge, from a reached vertex ``u``
+    with ``dist[u] + w(u, v) == dist[v]`` (by induction from the end); self-loops aside.
+    One gather of the path's in-edges."""
+    if len(path) < 2:
+        return
+    r = _reverse(g)  # rows: in-neighbours (g itself where undirected)
+    v = np.asarray(path[1:], dtype=np.int64)
+    starts, counts = r.indptr[v], r.indptr[v + 1] - r.indptr[v]
+    seg = np.repeat(np.arange(v.size, dtype=np.int64), counts)
+    pos = np.repeat(starts - (np.cumsum(counts) - counts), counts) + \
+        np.arange(int(counts.sum()), dtype=np.int64)
+    u = r.adj[pos]
+    du, dv = dist[u], dist[v][seg]
+    tight = ~_unreached(du) & (du + r.weights(weight)[pos] == dv) & (u != v[seg])
+    if bool((np.bincount(seg[tight], minlength=v.size) > 1).any()):
+        raise NotImplementedError("nx_semiring: several shortest paths join source and target; "
+                                  "NetworkX's search picks its own (NetworkX runs it)")
 
 
 # --------------------------------------------------------------------------- BFS order
@@ -549,11 +578,21 @@ def _st_unweighted_path(g, source, target):
     level = _bfs_level(g, s)
     if level[t] < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-    paths = {s: [g.nodes[s]]}
-    for parents, children in _ordered_levels(g, [s], level[t], level):
-        for u, v in zip(parents, children):
-            paths[v] = paths[u] + [g.nodes[v]]
-    return paths[t]
+    # NetworkX's is a bidirectional BFS's path: the same where it is the only shortest one,
+    # each vertex's one in-neighbour a level closer (else NetworkX runs it)
+    r = _reverse(g)
+    path = [t]
+    while path[-1] != s:
+        v = path[-1]
+        nbrs = r.adj[r.indptr[v]:r.indptr[v + 1]]
+        closer = nbrs[level[nbrs] == level[v] - 1]
+        if closer.size != 1:
+            raise NotImplementedError("nx_semiring: several shortest paths join source and "
+                                      "target; NetworkX's search picks its own (NetworkX "
+                                      "runs it)")
+        path.append(int(closer[0]))
+    path.reverse()
+    return [g.nodes[v] for v in path]
 
 
 def has_path(G, source, target):
@@ -722,7 +761,7 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
@@ -820,7 +859,7 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
 
 
 def single_source_bellman_ford_path(G, source, weight="weight"):
