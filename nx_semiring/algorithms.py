@@ -1150,7 +1150,8 @@ def _unit_weights(g: SemiringGraph, weight) -> bool:
             not any(weight in d for d in g.edge_data):
         return True
     raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} was not converted as "
-                              f"numbers")
+                              f"numbers (convert with edge_attrs={{{weight!r}: 1}}, or pass "
+                              f"weight=None for unit weights)")
 
 
 def _node_weights(g, d, name):
