@@ -772,7 +772,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 1.5})])
     >>> nx.single_source_dijkstra_path_length(G, 0, backend="semiring")
-    {0: 0.0, 1: 1.5}
+    {0: 0, 1: 1.5}
     """
     g = _graph(G, weight)
     s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
@@ -1323,8 +1323,11 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     --------
     >>> import networkx as nx
     >>> G = nx.barbell_graph(4, 0)
-    >>> sorted(map(sorted, nx.community.louvain_communities(G, seed=1, backend="semiring")))
+    >>> sorted(map(sorted, nx.community.louvain_communities(G, backend="semiring")))
     [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+    With a ``seed`` NetworkX runs the call (``can_run``): a seed asks for NetworkX's own
+    partition for it, which the engine's parallel moves do not reproduce.
     """
     g = _graph(G, weight)
     if max_level is not None and max_level <= 0:

@@ -45,6 +45,7 @@ True
 from __future__ import annotations
 
 import inspect
+import random
 
 import semiring as sr
 
@@ -346,7 +347,9 @@ class BackendInterface:
         if name == "negative_edge_cycle" and getattr(G, "frozen", False):
             return ("NetworkX's negative_edge_cycle adds a node to G for its search, which a "
                     "frozen graph or view refuses (NetworkXError): NetworkX runs it")
-        if name == "louvain_communities" and a.get("seed") is not None:
+        # NetworkX's py_random_state turns seed=None into the random module's own instance
+        # before dispatching: that is the unseeded call, the engine's
+        if name == "louvain_communities" and a.get("seed") not in (None, random._inst):
             return ("a seed asks for NetworkX's partition for that seed (its random order of "
                     "moves, one vertex at a time); the engine moves vertices in parallel and "
                     "finds another: NetworkX runs it")

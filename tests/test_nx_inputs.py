@@ -226,3 +226,54 @@ def test_views_and_frozen_graphs_as_networkx(device, view):
 
 def test_negative_edge_cycle_of_a_plain_graph_still_runs():
     assert bi.can_run("negative_edge_cycle", (nx.path_graph(3),), {}) is True
+
+
+def test_louvain_seeded_calls_are_left_to_networkx():
+    import random
+
+    G = nx.barbell_graph(4, 0)
+    assert isinstance(bi.can_run("louvain_communities", (G,), {"seed": 2}), str)
+    assert isinstance(bi.can_run("louvain_communities", (G,), {"seed": random.Random(2)}), str)
+    # NetworkX's py_random_state hands seed=None over as the random module's instance
+    assert bi.can_run("louvain_communities", (G,), {"seed": random._inst}) is True
+    assert bi.can_run("louvain_communities", (G,), {}) is True
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_st_paths_only_where_unique(device, directed):
+    """s-t shortest paths: NetworkX's (bidirectional) searches pick their own among equally
+    short ones, so the backend answers only where the path is unique."""
+    cls = nx.DiGraph if directed else nx.Graph
+    # a diamond 0-1-3, 0-2-3 (two shortest paths) with a tail 3-4-5 (one)
+    G = cls([(0, 1), (0, 2), (1, 3), (2, 3), (3, 4), (4, 5)])
+    nx.set_edge_attributes(G, 1, "weight")
+    g = convert(G, device)
+    for f in (lambda m, s, t: m.shortest_path(G if m is nx else g, s, t),
+              lambda m, s, t: m.shortest_path(G if m is nx else g, s, t, weight="weight"),
+              lambda m, s, t: m.dijkstra_path(G if m is nx else g, s, t),
+              lambda m, s, t: m.bellman_ford_path(G if m is nx else g, s, t),
+              lambda m, s, t: m.single_source_dijkstra(G if m is nx else g, s, t),
+              lambda m, s, t: m.single_source_bellman_ford(G if m is nx else g, s, t)):
+        with pytest.raises(NotImplementedError, match="several shortest paths"):
+            f(nxa, 0, 5)
+        assert f(nxa, 3, 5) == f(nx, 3, 5)
+        assert f(nxa, 1, 5) == f(nx, 1, 5)
+    # the lengths are unique: still answered
+    assert nxa.shortest_path_length(g, 0, 5) == nx.shortest_path_length(G, 0, 5) == 4
+    # a zero-weight edge makes another equally short path through it
+    H = cls([(0, 1, {"weight": 1}), (1, 2, {"weight": 0}), (0, 2, {"weight": 1})])
+    with pytest.raises(NotImplementedError):
+        nxa.dijkstra_path(convert(H, device), 0, 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(G=awkward_graphs(), data=st.data())
+def test_st_paths_as_networkx_or_refused(device, G, data):
+    nodes = list(G)
+    s, t = data.draw(st.sampled_from(nodes)), data.draw(st.sampled_from(nodes))
+    for weight in (None, "weight"):  # the conversion may refuse too (beyond int64)
+        assert_as_networkx_or_refused(
+            lambda: nx.shortest_path(G, s, t, weight=weight),
+            lambda: nxa.shortest_path(convert(G, device), s, t, weight=weight))
+    assert_as_networkx_or_refused(lambda: nx.bellman_ford_path(G, s, t),
+                                  lambda: nxa.bellman_ford_path(convert(G, device), s, t))
