@@ -284,6 +284,19 @@ def _forget_view(G):
             cache.get("backends", {}).pop("semiring", None)
 
 
+def _undirected_view_of_directed(G) -> bool:
+    """Whether G is an undirected view (``to_undirected(as_view=True)``, maybe under other
+    views) of a directed graph: its edge u-v reads D[u][v]'s attributes from u and D[v][u]'s
+    from v."""
+    if G.is_directed():
+        return False
+    while hasattr(G, "_graph"):
+        G = G._graph
+        if G.is_directed():
+            return True
+    return False
+
+
 def _is_graph(G) -> bool:
     if isinstance(G, SemiringGraph):
         return True
@@ -336,6 +349,11 @@ class BackendInterface:
         weight = a.get("weight")
         if callable(weight):
             return "callable weights are not supported (NetworkX runs it)"
+        if weight is not None and not isinstance(G, SemiringGraph) and \
+                _undirected_view_of_directed(G):
+            return ("an undirected view of a directed graph keeps each direction's own edge "
+                    "attributes (G[u][v] and G[v][u] may differ), which no symmetric matrix "
+                    "holds: NetworkX runs it")
         if name in _BFS_ORDER:
             if a.get("sort_neighbors") is not None:
                 return "sort_neighbors= is not supported (NetworkX runs it)"

@@ -277,3 +277,17 @@ def test_st_paths_as_networkx_or_refused(device, G, data):
             lambda: nxa.shortest_path(convert(G, device), s, t, weight=weight))
     assert_as_networkx_or_refused(lambda: nx.bellman_ford_path(G, s, t),
                                   lambda: nxa.bellman_ford_path(convert(G, device), s, t))
+
+
+def test_weighted_calls_on_an_undirected_view_of_a_digraph_are_left_to_networkx():
+    D = nx.DiGraph([(0, 1, {"weight": 1}), (1, 0, {"weight": 5}), (1, 2, {"weight": 2})])
+    U = D.to_undirected(as_view=True)
+    assert U[0][1]["weight"] != U[1][0]["weight"]  # each direction its own attributes
+    for view in (U, U.subgraph([0, 1, 2])):
+        for name in ("single_source_dijkstra_path_length", "pagerank",
+                     "floyd_warshall_numpy", "minimum_spanning_tree"):
+            args = (view, 0) if name.startswith("single") else (view,)
+            assert isinstance(bi.can_run(name, args, {}), str), name
+        # unweighted calls read the structure, which is symmetric: still run
+        assert bi.can_run("single_source_shortest_path_length", (view, 0), {}) is True
+        assert bi.can_run("pagerank", (view,), {"weight": None}) is True
