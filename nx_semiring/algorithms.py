@@ -10,8 +10,12 @@ NetworkX fixes an order that depends on its adjacency order (``bfs_edges``, ``bf
 ``bfs_tree``, ``single_source_shortest_path``), the backend reproduces it: the engine computes
 the BFS levels, and one vectorized pass per level over the adjacency in NetworkX's order picks,
 for each vertex of the next level, the first parent NetworkX's queue would reach it from
-(:func:`_ordered_levels`). Weighted paths are shortest paths from the engine's predecessors;
-where several shortest paths tie, the one returned may differ from NetworkX's.
+(:func:`_ordered_levels`). Weighted single-source paths are shortest paths from the engine's
+predecessors; where several shortest paths tie, the one returned may differ from NetworkX's.
+An s-t path (``shortest_path(G, s, t)``, ``dijkstra_path``, ``bellman_ford_path``, ...) is
+returned only where it is the only shortest path (:func:`_unique_path`): NetworkX's s-t
+searches (bidirectional) pick their own among ties, and callers such as
+``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
 
 A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
 its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
