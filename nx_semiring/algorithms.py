@@ -17,6 +17,15 @@ returned only where it is the only shortest path (:func:`_unique_path`): Network
 searches (bidirectional) pick their own among ties, and callers such as
 ``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
 
+Two orders and one type are the engine's, not NetworkX's, because matching them costs more
+than the call (measured in ``bench/results/session15/nx8_suite.md``): length dicts
+(``single_source_shortest_path_length``, Dijkstra's and Bellman–Ford's) are ordered by
+(distance, vertex), NetworkX's by its queue's discovery (one pass per level: 3.5x a warm BFS
+call on a 1000² grid); strongly connected components come in order of their first node,
+NetworkX's in Tarjan's completion order (a sequential DFS). Distances of an attribute that
+mixes ints and floats are floats throughout (the engine's one dtype), where NetworkX's sums
+stay ints along int-only paths; the values are equal.
+
 A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
 its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
 cases before conversion (``can_run``).
