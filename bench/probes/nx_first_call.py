@@ -89,6 +89,8 @@ def main():
     p.add_argument("--source", type=int, default=None,
                    help="default: 0 on a grid, the vertex of largest degree on kron")
     p.add_argument("--json", default=None)
+    p.add_argument("--in-process", action="store_true",
+                   help="measure the first setting in this process (no fork)")
     a = p.parse_args()
     _entry_points()
     import networkx as nx  # noqa: PLC0415, F401  (before the fork: shared by the children)
@@ -102,6 +104,28 @@ def main():
     src = a.source if a.source is not None else (
         0 if kind == "grid" else max(G, key=G.degree))
     print(json.dumps({"graph": a.graph, "build_s": build_s, "source": src}), flush=True)
+    import semiring.device  # noqa: PLC0415  (nothing probed yet: lazy)
+
+    if a.in_process or semiring.device.gpu_available.cache_info().currsize:
+        # CUDA may be initialized here already (a fork would inherit a context it cannot
+        # use): each setting in a process of its own, building the graph again
+        if a.in_process:
+            setting = a.settings.split(",")[0]
+            out = measure(G, kind, src, int(setting[0]), a.reps)
+            out.update(graph=a.graph, setting=setting, build_s=build_s)
+            print(json.dumps(out), flush=True)
+            if a.json:
+                with open(a.json, "a") as f:
+                    f.write(json.dumps(out) + "\n")
+            return
+        import subprocess  # noqa: PLC0415
+
+        for setting in a.settings.split(","):
+            subprocess.run([sys.executable, __file__, "--graph", a.graph, "--settings",
+                            setting, "--reps", str(a.reps), "--source", str(src),
+                            "--in-process"] + (["--json", a.json] if a.json else []),
+                           check=False)
+        return
     cache = None
     for setting in a.settings.split(","):
         if not setting.endswith("w") or cache is None:
