@@ -291,3 +291,55 @@ def test_weighted_calls_on_an_undirected_view_of_a_digraph_are_left_to_networkx(
         # unweighted calls read the structure, which is symmetric: still run
         assert bi.can_run("single_source_shortest_path_length", (view, 0), {}) is True
         assert bi.can_run("pagerank", (view,), {"weight": None}) is True
+
+
+def _pr_graph(directed):
+    G = nx.gnp_random_graph(12, 0.25, seed=3, directed=directed)
+    G = nx.relabel_nodes(G, {i: (f"n{i}" if i % 3 else i) for i in G})
+    G.add_node("iso")
+    for i, (u, v) in enumerate(G.edges()):
+        if i % 4:
+            G[u][v]["weight"] = (i % 5) + 0.5
+    return G
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_pagerank_dicts_and_iterations_as_networkx(device, directed):
+    G = _pr_graph(directed)
+    g = convert(G, device)
+    nodes = list(G)
+    missing = {nodes[0]: 1, nodes[3]: 2}   # the other nodes weigh 0
+    for kw in ({"personalization": missing}, {"nstart": missing}, {"dangling": missing},
+               {"personalization": {nodes[0]: 1, "not a node": 5}},
+               {"personalization": missing, "weight": None}, {"alpha": 0.5},
+               {"max_iter": 2, "tol": 1e-1}):
+        assert_as_networkx_or_refused(lambda: _rounded(nx.pagerank(G, **kw)),
+                                      lambda: _rounded(nxa.pagerank(g, **kw)))
+    with pytest.raises(ZeroDivisionError):
+        nxa.pagerank(g, personalization={nodes[0]: 0})
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nxa.pagerank(g, max_iter=1)
+
+
+def _rounded(d):
+    """PageRank's values to 6 decimals (both sides iterate to tol 1e-6 in their own order)."""
+    return {v: round(x, 6) for v, x in d.items()}
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_sampled_betweenness_as_networkx(device, directed):
+    import random
+
+    G = _pr_graph(directed)
+    g = convert(G, device, weight=None)
+    for k in (1, 5, len(G) - 1, len(G)):
+        for normalized in (True, False):
+            for endpoints in (True, False):
+                for seed in (7, "rng"):
+                    def run(m, h, seed=seed):
+                        s = random.Random(3) if seed == "rng" else seed
+                        return m.betweenness_centrality(h, k=k, normalized=normalized,
+                                                        endpoints=endpoints, seed=s)
+                    assert run(nxa, g) == pytest.approx(run(nx, G), abs=1e-12, nan_ok=True)
+    with pytest.raises(ValueError):
+        nxa.betweenness_centrality(g, k=len(G) + 1, seed=1)
