@@ -53,10 +53,11 @@ def measure(G, kind, src, order_on_gpu, reps):
     from nx_semiring import algorithms as nxa  # noqa: PLC0415
     from nx_semiring.graph import from_networkx  # noqa: PLC0415
 
-    out = {"order_on_gpu": bool(order_on_gpu), "device": sr.default_device(), "source": src,
+    if order_on_gpu is not None:  # None: the module's default
+        nxa.ORDER_ON_GPU = bool(order_on_gpu)
+    out = {"order_on_gpu": nxa.ORDER_ON_GPU, "device": sr.default_device(), "source": src,
            "kernel_cache": os.environ.get("CUPY_CACHE_DIR", "default")}
     assert "semiring" in nx.utils.backends.backends, "the backend's entry point is missing"
-    nxa.ORDER_ON_GPU = bool(order_on_gpu)
     nx.config.warnings_to_ignore.add("cache")
     G.__networkx_cache__.clear()
     t0 = time.perf_counter()
@@ -79,12 +80,19 @@ def measure(G, kind, src, order_on_gpu, reps):
     return out
 
 
+def _order(setting):
+    """ORDER_ON_GPU of a setting: '0' / '1', or 'd' the module's default (a trailing 'w':
+    the previous child's kernel caches)."""
+    return None if setting[0] == "d" else int(setting[0])
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--graph", default="grid:200")
     p.add_argument("--settings", default="0,1,1w",
-                   help="ORDER_ON_GPU per child process: 0 or 1 with empty kernel caches, "
-                        "'1w' (or '0w') reusing the previous child's caches")
+                   help="ORDER_ON_GPU per child process: 0 or 1 (d: the module's default) "
+                        "with empty kernel caches, '1w' (or '0w', 'dw') reusing the "
+                        "previous child's caches")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--source", type=int, default=None,
                    help="default: 0 on a grid, the vertex of largest degree on kron")
@@ -111,7 +119,7 @@ def main():
         # use): each setting in a process of its own, building the graph again
         if a.in_process:
             setting = a.settings.split(",")[0]
-            out = measure(G, kind, src, int(setting[0]), a.reps)
+            out = measure(G, kind, src, _order(setting), a.reps)
             out.update(graph=a.graph, setting=setting, build_s=build_s)
             print(json.dumps(out), flush=True)
             if a.json:
@@ -139,7 +147,7 @@ def main():
             os.environ["CUPY_CACHE_DIR"] = os.path.join(cache, "cupy")
             os.environ["CUDA_CACHE_PATH"] = os.path.join(cache, "cuda")
             try:
-                out = measure(G, kind, src, int(setting[0]), a.reps)
+                out = measure(G, kind, src, _order(setting), a.reps)
                 out.update(graph=a.graph, setting=setting)
             except Exception as exc:  # noqa: BLE001 (reported by the parent)
                 out = {"graph": a.graph, "setting": setting, "error": repr(exc)}
