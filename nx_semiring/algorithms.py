@@ -324,7 +324,11 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
     source) says which vertices belong to the next level; without it a seen-set is kept.
     Levels are generated while their depth is below ``depth_limit``. A level whose frontier
     has at most ``NARROW_EDGES`` out-edges is walked in Python (a long path costs O(1) a
-    level), a wider one by array operations over all its out-edges at once.
+    level), a wider one by array operations over all its out-edges at once: each candidate
+    child's first discovery by ``np.minimum.at`` of its positions, no sort (the
+    ``np.unique`` it replaced, session 15, 2-core helper, interleaved best of 4: the whole
+    pass from kron-17's hub 314 → 199 ms, a 1000² grid's 748 → 748 ms; 8·10^6 random
+    candidates alone 1.8 s → 80 ms).
     """
     indptr, adj = g.indptr, g.adj
     ptr = indptr.tolist()
@@ -335,6 +339,7 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
         seen = bytearray(g.n)
         for v in front:
             seen[v] = 1
+    first_at = None  # the wide levels' scatter-min buffer (allocated once, n entries)
     depth = 0
     while front and depth < depth_limit:
         narrow = len(front) <= NARROW_EDGES and \
@@ -371,8 +376,15 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
             cand = cand[keep]
             if cand.size:
                 seg = seg[keep]
-                _, first = np.unique(cand, return_index=True)
-                first.sort()
+                # each vertex's first discovery (NetworkX's queue keeps it): a scatter-min of
+                # the candidates' positions into a buffer of the touched vertices, then the
+                # candidates that hold their vertex's minimum, already in discovery order
+                if first_at is None:
+                    first_at = np.empty(g.n, dtype=np.int64)
+                pos = np.arange(cand.size, dtype=np.int64)
+                first_at[cand] = cand.size
+                np.minimum.at(first_at, cand, pos)
+                first = np.flatnonzero(first_at[cand] == pos)
                 ch = cand[first]
                 if seen is not None:
                     np.frombuffer(seen, dtype=np.uint8)[ch] = 1
