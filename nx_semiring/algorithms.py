@@ -62,12 +62,15 @@ APSP_BFS_BATCH = 64
 RUN_VALUES = 4
 LONG_RUNS = 32
 
-# BFS and Dijkstra lengths left on the GPU are ordered there (_by_distance_device): on a 1000²
-# grid (H200 host, session 14, best of 5) 159 → 147 ms a BFS call, 209 → 146 ms a Dijkstra
-# call against the host's order. Its first version (a nonzero, then a sort of the reached
-# distances) made kron-18's first BFS call of a process 1.36 s (30-90 ms before); this one
-# (no nonzero) is not measured on a first call yet. False: the host orders them (as before).
-ORDER_ON_GPU = True
+# BFS and Dijkstra lengths left on the GPU can be ordered there (_by_distance_device, one
+# CuPy argsort) instead of on the host. Warm calls gain (H200 host, session 15,
+# bench/probes/nx_first_call.py through the dispatcher, best of 3): kron-18 from its hub
+# 41.4 → 30.1 ms, a 1000² grid 170 → 121 ms. But a process's first call pays the sort's
+# first use: with empty kernel caches (a fresh machine) kron-18 2.96 s (host order) against
+# 7.17 s, the grid 1.12 against 6.68 s; with the caches the first run filled, 0.65 s
+# (kron-18). Above the ~1 s a first call may cost, so the host orders them (False) until the
+# sort's first use is cheap; True is kept for measuring.
+ORDER_ON_GPU = False
 
 
 @contextlib.contextmanager
@@ -211,7 +214,8 @@ def _by_distance_device(dist, keep, unreached_first: bool):
     H200 host (session 14; 30-90 ms before), kernels the warm-up on a small graph had not
     compiled being the suspect, not measured apart. On a 1000² grid, against the host's
     order (H200 host, best of 5, that version): BFS 159 → 147 ms a warm call, Dijkstra
-    209 → 146 ms."""
+    209 → 146 ms. This version's first call, measured in session 15, decided
+    ``ORDER_ON_GPU = False`` (see there)."""
     import cupy  # noqa: PLC0415  (CuPy is optional: GPU arrays only)
 
     k = int(keep.sum())

@@ -1000,8 +1000,10 @@ def test_length_dict_on_the_device_is_the_host_order(device, data):
         keep = ~gone
         exp = nxa._length_dict(g, dist, keep)
         d = sr.to_device(dist, device)
-        got = nxa._length_dict(g, d, d >= 0 if unreached_first else ~nxa._unreached(d),
-                               unreached_first=unreached_first)
+        with pytest.MonkeyPatch.context() as mp:  # the GPU order, off by default: still right
+            mp.setattr(nxa, "ORDER_ON_GPU", True)
+            got = nxa._length_dict(g, d, d >= 0 if unreached_first else ~nxa._unreached(d),
+                                   unreached_first=unreached_first)
         assert got == exp and list(got) == list(exp)
         assert [type(v) for v in got.values()] == [int] * len(got)
 
