@@ -311,7 +311,8 @@ def _unique_path(g: SemiringGraph, path: list, dist, weight):
         np.arange(int(counts.sum()), dtype=np.int64)
     u = r.adj[pos]
     du, dv = dist[u], dist[v][seg]
-    tight = ~_unreached(du) & (du + r.weights(weight)[pos] == dv) & (u != v[seg])
+    w = 1 if weight is None else r.weights(weight)[pos]  # weight=None: every edge weighs 1
+    tight = ~_unreached(du) & (du + w == dv) & (u != v[seg])
     if bool((np.bincount(seg[tight], minlength=v.size) > 1).any()):
         raise NotImplementedError("nx_semiring: several shortest paths join source and target; "
                                   "NetworkX's search picks its own (NetworkX runs it)")

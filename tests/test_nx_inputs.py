@@ -258,6 +258,11 @@ def test_st_paths_only_where_unique(device, directed):
             f(nxa, 0, 5)
         assert f(nxa, 3, 5) == f(nx, 3, 5)
         assert f(nxa, 1, 5) == f(nx, 1, 5)
+    # weight=None: unit weights (NetworkX's Dijkstra and Bellman–Ford read data.get(None, 1))
+    for f in (nxa.dijkstra_path, nxa.bellman_ford_path):
+        assert f(g, 3, 5, weight=None) == [3, 4, 5]
+        with pytest.raises(NotImplementedError, match="several shortest paths"):
+            f(g, 0, 5, weight=None)
     # the lengths are unique: still answered
     assert nxa.shortest_path_length(g, 0, 5) == nx.shortest_path_length(G, 0, 5) == 4
     # a zero-weight edge makes another equally short path through it
