@@ -92,7 +92,7 @@ def main():
     p.add_argument("--settings", default="0,1,1w",
                    help="ORDER_ON_GPU per child process: 0 or 1 (d: the module's default) "
                         "with empty kernel caches, '1w' (or '0w', 'dw') reusing the "
-                        "previous child's caches")
+                        "previous child's caches, '1h' (or '0h', 'dh') the machine's own")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--source", type=int, default=None,
                    help="default: 0 on a grid, the vertex of largest degree on kron")
@@ -136,7 +136,7 @@ def main():
         return
     cache = None
     for setting in a.settings.split(","):
-        if not setting.endswith("w") or cache is None:
+        if not setting.endswith(("w", "h")) or cache is None:
             cache = tempfile.mkdtemp(prefix="nx_first_call_cache")
         # one child per setting: its first call is its process's first (CUDA is initialized
         # in the child only; the parent imported neither CuPy's device nor a kernel)
@@ -144,8 +144,9 @@ def main():
         pid = os.fork()
         if pid == 0:
             os.close(r)
-            os.environ["CUPY_CACHE_DIR"] = os.path.join(cache, "cupy")
-            os.environ["CUDA_CACHE_PATH"] = os.path.join(cache, "cuda")
+            if not setting.endswith("h"):  # 'h': the machine's own caches, as they are
+                os.environ["CUPY_CACHE_DIR"] = os.path.join(cache, "cupy")
+                os.environ["CUDA_CACHE_PATH"] = os.path.join(cache, "cuda")
             try:
                 out = measure(G, kind, src, _order(setting), a.reps)
                 out.update(graph=a.graph, setting=setting)
