@@ -77,7 +77,13 @@ def measure(G, kind, src, order_on_gpu, reps):
         out[f"{name}_first_s"], r = timed(f)
         out[f"{name}_warm_s"] = min(timed(f)[0] for _ in range(reps))
         out[f"{name}_size"] = len(r)
+        if PARTIAL:  # each family's figures as they come (a timeout keeps what finished)
+            with open(PARTIAL, "a") as f:
+                f.write(json.dumps({"partial": name, **out}) + "\n")
     return out
+
+
+PARTIAL = None  # --json's file, for the partial lines
 
 
 def _order(setting):
@@ -100,6 +106,8 @@ def main():
     p.add_argument("--in-process", action="store_true",
                    help="measure the first setting in this process (no fork)")
     a = p.parse_args()
+    global PARTIAL
+    PARTIAL = a.json
     _entry_points()
     import networkx as nx  # noqa: PLC0415, F401  (before the fork: shared by the children)
 
