@@ -10,8 +10,21 @@ NetworkX fixes an order that depends on its adjacency order (``bfs_edges``, ``bf
 ``bfs_tree``, ``single_source_shortest_path``), the backend reproduces it: the engine computes
 the BFS levels, and one vectorized pass per level over the adjacency in NetworkX's order picks,
 for each vertex of the next level, the first parent NetworkX's queue would reach it from
-(:func:`_ordered_levels`). Weighted paths are shortest paths from the engine's predecessors;
-where several shortest paths tie, the one returned may differ from NetworkX's.
+(:func:`_ordered_levels`). Weighted single-source paths are shortest paths from the engine's
+predecessors; where several shortest paths tie, the one returned may differ from NetworkX's.
+An s-t path (``shortest_path(G, s, t)``, ``dijkstra_path``, ``bellman_ford_path``, ...) is
+returned only where it is the only shortest path (:func:`_unique_path`): NetworkX's s-t
+searches (bidirectional) pick their own among ties, and callers such as
+``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
+
+Two orders and one type are the engine's, not NetworkX's, because matching them costs more
+than the call (measured in ``bench/results/session15/nx8_suite.md``): length dicts
+(``single_source_shortest_path_length``, Dijkstra's and Bellman–Ford's) are ordered by
+(distance, vertex), NetworkX's by its queue's discovery (one pass per level: 3.5x a warm BFS
+call on a 1000² grid); strongly connected components come in order of their first node,
+NetworkX's in Tarjan's completion order (a sequential DFS). Distances of an attribute that
+mixes ints and floats are floats throughout (the engine's one dtype), where NetworkX's sums
+stay ints along int-only paths; the values are equal.
 
 A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
 its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
@@ -49,12 +62,15 @@ APSP_BFS_BATCH = 64
 RUN_VALUES = 4
 LONG_RUNS = 32
 
-# BFS and Dijkstra lengths left on the GPU are ordered there (_by_distance_device): on a 1000²
-# grid (H200 host, session 14, best of 5) 159 → 147 ms a BFS call, 209 → 146 ms a Dijkstra
-# call against the host's order. Its first version (a nonzero, then a sort of the reached
-# distances) made kron-18's first BFS call of a process 1.36 s (30-90 ms before); this one
-# (no nonzero) is not measured on a first call yet. False: the host orders them (as before).
-ORDER_ON_GPU = True
+# BFS and Dijkstra lengths left on the GPU can be ordered there (_by_distance_device, one
+# CuPy argsort) instead of on the host. Warm calls gain (H200 host, session 15,
+# bench/probes/nx_first_call.py through the dispatcher, best of 3): kron-18 from its hub
+# 41.4 → 30.1 ms, a 1000² grid 170 → 121 ms. But a process's first call pays the sort's
+# first use: with empty kernel caches (a fresh machine) kron-18 2.96 s (host order) against
+# 7.17 s, the grid 1.12 against 6.68 s; with the caches the first run filled, 0.65 s
+# (kron-18). Above the ~1 s a first call may cost, so the host orders them (False) until the
+# sort's first use is cheap; True is kept for measuring.
+ORDER_ON_GPU = False
 
 
 @contextlib.contextmanager
@@ -126,6 +142,8 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host
         out = run(M, s, predecessors=predecessors, symmetric=sym)
     except sr.NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+    except sr.InvalidValue as exc:  # NaN weights: NetworkX's answer follows its visiting order
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     if not predecessors:
         return (_host(out) if host else out), None
     return _host(out[0]), _host(out[1])
@@ -196,7 +214,8 @@ def _by_distance_device(dist, keep, unreached_first: bool):
     H200 host (session 14; 30-90 ms before), kernels the warm-up on a small graph had not
     compiled being the suspect, not measured apart. On a 1000² grid, against the host's
     order (H200 host, best of 5, that version): BFS 159 → 147 ms a warm call, Dijkstra
-    209 → 146 ms."""
+    209 → 146 ms. This version's first call, measured in session 15, decided
+    ``ORDER_ON_GPU = False`` (see there)."""
     import cupy  # noqa: PLC0415  (CuPy is optional: GPU arrays only)
 
     k = int(keep.sum())
@@ -218,6 +237,14 @@ def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
         order = _by_distance(dist, keep)
         d = dist[order]
     return dict(zip(g.labels(order), _sorted_values(d)))
+
+
+def _source_zero(g: SemiringGraph, s: int, lengths: dict) -> dict:
+    """``lengths`` with the source's distance NetworkX's ``0`` (an int: its searches start
+    from ``{source: 0}``; the engine's float distances give ``0.0``). Reassigning a key keeps
+    its place."""
+    lengths[g.nodes[s]] = 0
+    return lengths
 
 
 def _node_dict(g: SemiringGraph, values: list) -> dict:
@@ -253,12 +280,42 @@ def _paths_from(nodes, order, pred, s):
     return {nodes[v]: paths[v] for v in order.tolist()}
 
 
-def _path_to(g: SemiringGraph, pred, s: int, t: int) -> list:
+def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None) -> list:
+    """The path from ``s`` to ``t`` in the predecessor tree, as labels; with ``dist``, only
+    where it is the one shortest path (:func:`_unique_path`)."""
     nodes = g.nodes
     path = [t]
     while path[-1] != s:
         path.append(int(pred[path[-1]]))
-    return [nodes[v] for v in reversed(path)]
+    path.reverse()
+    if dist is not None:
+        _unique_path(g, path, dist, weight)
+    return [nodes[v] for v in path]
+
+
+def _unique_path(g: SemiringGraph, path: list, dist, weight):
+    """NotImplementedError unless ``path`` (vertex numbers, from the source) is the only
+    shortest path to its end: NetworkX's s-t searches (bidirectional BFS and Dijkstra, a
+    Dijkstra or Bellman–Ford stopped at the target) each pick their own among equally short
+    paths, which the engine's predecessor tree does not reproduce. The path is the only one
+    exactly when each of its vertices has one *tight* in-edge, from a reached vertex ``u``
+    with ``dist[u] + w(u, v) == dist[v]`` (by induction from the end); self-loops aside.
+    One gather of the path's in-edges."""
+    if len(path) < 2:
+        return
+    r = _reverse(g)  # rows: in-neighbours (g itself where undirected)
+    v = np.asarray(path[1:], dtype=np.int64)
+    starts, counts = r.indptr[v], r.indptr[v + 1] - r.indptr[v]
+    seg = np.repeat(np.arange(v.size, dtype=np.int64), counts)
+    pos = np.repeat(starts - (np.cumsum(counts) - counts), counts) + \
+        np.arange(int(counts.sum()), dtype=np.int64)
+    u = r.adj[pos]
+    du, dv = dist[u], dist[v][seg]
+    w = 1 if weight is None else r.weights(weight)[pos]  # weight=None: every edge weighs 1
+    tight = ~_unreached(du) & (du + w == dv) & (u != v[seg])
+    if bool((np.bincount(seg[tight], minlength=v.size) > 1).any()):
+        raise NotImplementedError("nx_semiring: several shortest paths join source and target; "
+                                  "NetworkX's search picks its own (NetworkX runs it)")
 
 
 # --------------------------------------------------------------------------- BFS order
@@ -272,7 +329,11 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
     source) says which vertices belong to the next level; without it a seen-set is kept.
     Levels are generated while their depth is below ``depth_limit``. A level whose frontier
     has at most ``NARROW_EDGES`` out-edges is walked in Python (a long path costs O(1) a
-    level), a wider one by array operations over all its out-edges at once.
+    level), a wider one by array operations over all its out-edges at once: each candidate
+    child's first discovery by ``np.minimum.at`` of its positions, no sort (the
+    ``np.unique`` it replaced, session 15, 2-core helper, interleaved best of 4: the whole
+    pass from kron-17's hub 314 → 199 ms, a 1000² grid's 748 → 748 ms; 8·10^6 random
+    candidates alone 1.8 s → 80 ms).
     """
     indptr, adj = g.indptr, g.adj
     ptr = indptr.tolist()
@@ -283,6 +344,7 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
         seen = bytearray(g.n)
         for v in front:
             seen[v] = 1
+    first_at = None  # the wide levels' scatter-min buffer (allocated once, n entries)
     depth = 0
     while front and depth < depth_limit:
         narrow = len(front) <= NARROW_EDGES and \
@@ -319,8 +381,15 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
             cand = cand[keep]
             if cand.size:
                 seg = seg[keep]
-                _, first = np.unique(cand, return_index=True)
-                first.sort()
+                # each vertex's first discovery (NetworkX's queue keeps it): a scatter-min of
+                # the candidates' positions into a buffer of the touched vertices, then the
+                # candidates that hold their vertex's minimum, already in discovery order
+                if first_at is None:
+                    first_at = np.empty(g.n, dtype=np.int64)
+                pos = np.arange(cand.size, dtype=np.int64)
+                first_at[cand] = cand.size
+                np.minimum.at(first_at, cand, pos)
+                first = np.flatnonzero(first_at[cand] == pos)
                 ch = cand[first]
                 if seen is not None:
                     np.frombuffer(seen, dtype=np.uint8)[ch] = 1
@@ -539,11 +608,21 @@ def _st_unweighted_path(g, source, target):
     level = _bfs_level(g, s)
     if level[t] < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-    paths = {s: [g.nodes[s]]}
-    for parents, children in _ordered_levels(g, [s], level[t], level):
-        for u, v in zip(parents, children):
-            paths[v] = paths[u] + [g.nodes[v]]
-    return paths[t]
+    # NetworkX's is a bidirectional BFS's path: the same where it is the only shortest one,
+    # each vertex's one in-neighbour a level closer (else NetworkX runs it)
+    r = _reverse(g)
+    path = [t]
+    while path[-1] != s:
+        v = path[-1]
+        nbrs = r.adj[r.indptr[v]:r.indptr[v + 1]]
+        closer = nbrs[level[nbrs] == level[v] - 1]
+        if closer.size != 1:
+            raise NotImplementedError("nx_semiring: several shortest paths join source and "
+                                      "target; NetworkX's search picks its own (NetworkX "
+                                      "runs it)")
+        path.append(int(closer[0]))
+    path.reverse()
+    return [g.nodes[v] for v in path]
 
 
 def has_path(G, source, target):
@@ -666,12 +745,26 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
 # --------------------------------------------------------------------------- weighted paths
 def _dijkstra(g, source, cutoff, weight, predecessors=True, host=True):
+    """``(s, dist, pred, keep)``: the source's vertex, distances and predecessors from it,
+    and which vertices NetworkX's Dijkstra reports: those it reaches within ``cutoff``, the
+    source always (whatever the cutoff). NetworkX reaches a vertex over an edge of weight
+    +inf too (at distance inf), so where the attribute holds +inf the reached vertices are
+    the structurally reachable ones (one BFS more, only then); their paths NetworkX picks by
+    its visiting order (the first found), left to it."""
     nx = _nx()
     s = _source(g, source, nx.NodeNotFound(f"Node {source} not found in graph"))
-    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors, host)
-    keep = ~_unreached(dist)
+    inf = g.has_inf(weight)
+    dist, pred = _sssp(g, s, weight, "dijkstra", predecessors, host or inf)
+    if inf:
+        keep = _bfs_level(g, s) >= 0
+        if predecessors and bool(np.isinf(dist[keep]).any()):
+            raise NotImplementedError("nx_semiring: Dijkstra paths to vertices at distance inf "
+                                      "(NetworkX returns the first it finds)")
+    else:
+        keep = ~_unreached(dist)
     if cutoff is not None:
         keep &= dist <= cutoff
+        keep[s] = True
     return s, dist, pred, keep
 
 
@@ -693,12 +786,12 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(g.labels(order), _sorted_values(dist[order]))),
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
@@ -709,12 +802,12 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 1.5})])
     >>> nx.single_source_dijkstra_path_length(G, 0, backend="semiring")
-    {0: 0.0, 1: 1.5}
+    {0: 0, 1: 1.5}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
+    s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
                                  host=cutoff is not None)  # a cutoff compared on the host
-    return _length_dict(g, dist, keep, unreached_first=False)
+    return _source_zero(g, s, _length_dict(g, dist, keep, unreached_first=False))
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -746,7 +839,8 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     if source == target:
         return 0
     dist, _ = _sssp(g, s, weight, "dijkstra", predecessors=False)
-    if target not in g or _unreached(dist[g.vertex(target)]):
+    if target not in g or _unreached(dist[g.vertex(target)]) and not (
+            g.has_inf(weight) and _bfs_level(g, s)[g.vertex(target)] >= 0):  # see _dijkstra
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     return dist[g.vertex(target)].item()
 
@@ -790,12 +884,12 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (dict(zip(g.labels(order), _sorted_values(dist[order]))),
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
 
 
 def single_source_bellman_ford_path(G, source, weight="weight"):
@@ -820,8 +914,8 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     {0: 0, 1: 1, 2: 2}
     """
     g = _graph(G, weight)
-    _, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
-    return _length_dict(g, dist, keep)
+    s, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
+    return _source_zero(g, s, _length_dict(g, dist, keep))
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):
@@ -890,6 +984,8 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
         alg.bellman_ford(A, n)
     except sr.NegativeCycleError:
         return True
+    except sr.InvalidValue as exc:  # NaN weights: NetworkX's comparisons decide
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     return False
 
 
@@ -931,6 +1027,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     except sr.NegativeCycleError as exc:
         raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
                                   "returns its own (negative-diagonal) answer") from exc
+    except sr.InvalidValue as exc:  # NaN weights: NetworkX's matrix of NaN sums
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     D = np.asarray(D, dtype=np.float64)
     if nodelist is not None:
         p = np.array([g.index[v] for v in nodelist], dtype=np.int64)
@@ -1068,6 +1166,24 @@ def strongly_connected_components(G):
     yield from _groups(g, alg.connected_components(g.matrix(), "strong"))
 
 
+def _unit_weights(g: SemiringGraph, weight) -> bool:
+    """Whether every edge weighs NetworkX's default 1 for ``weight``: ``weight=None``, or an
+    attribute no edge has. A conversion that lacks the attribute serves only where it kept
+    every edge's dict (NetworkX reuses a conversion with all attributes for a call that asks
+    for one; an attribute that was not numeric is not among its values) and no edge has it;
+    else NotImplementedError (NetworkX runs it), never a silently unweighted answer."""
+    if weight is None:
+        return True
+    if weight in g.values:
+        return False
+    if g.edge_data is not None and not g.multigraph and \
+            not any(weight in d for d in g.edge_data):
+        return True
+    raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} was not converted as "
+                              f"numbers (convert with edge_attrs={{{weight!r}: 1}}, or pass "
+                              f"weight=None for unit weights)")
+
+
 def _node_weights(g, d, name):
     """A dict {node: weight} as an array over the vertices (missing nodes weigh 0)."""
     if d is None:
@@ -1096,7 +1212,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         raise ZeroDivisionError
     x0 = _node_weights(g, nstart, "nstart")
     u = _node_weights(g, dangling, "dangling")
-    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix()
+    M = g.matrix() if _unit_weights(g, weight) else g.matrix(weight)
     try:
         x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
                          dangling=u, weighted=weight is not None)
@@ -1237,8 +1353,11 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     --------
     >>> import networkx as nx
     >>> G = nx.barbell_graph(4, 0)
-    >>> sorted(map(sorted, nx.community.louvain_communities(G, seed=1, backend="semiring")))
+    >>> sorted(map(sorted, nx.community.louvain_communities(G, backend="semiring")))
     [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+    With a ``seed`` NetworkX runs the call (``can_run``): a seed asks for NetworkX's own
+    partition for it, which the engine's parallel moves do not reproduce.
     """
     g = _graph(G, weight)
     if max_level is not None and max_level <= 0:
@@ -1247,7 +1366,7 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
-    M = g.matrix(weight) if weight is not None and g.has_attr(weight) else g.matrix(None, unit=1)
+    M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
     try:
         labels = alg.louvain(M, resolution, seed=_int_seed(seed), threshold=threshold,
                              max_level=max_level)

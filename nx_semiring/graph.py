@@ -75,6 +75,7 @@ class SemiringGraph:
         self._node_array = None   # nodes as a NumPy object array
         self._node_set = None     # nodes as a frozenset (one connected component's set)
         self._negative = {}       # attribute -> whether some edge weighs < 0
+        self._infinite = {}       # attribute -> whether some edge weighs +inf
         self.indptr = indptr  # int64, host, n + 1
         self.adj = adj        # int64, host, NetworkX's adjacency order
         self.values = dict(values)  # attribute -> host array aligned with adj
@@ -154,6 +155,17 @@ class SemiringGraph:
             w = self.weights(weight)
             neg = self._negative[weight] = bool(w.size) and bool((w < 0).any())
         return neg
+
+    def has_inf(self, weight) -> bool:
+        """Whether some edge's attribute ``weight`` is +inf (``None``: unit weights), cached
+        like :meth:`has_negative`."""
+        if weight is None:
+            return False
+        inf = self._infinite.get(weight)
+        if inf is None:
+            w = self.weights(weight)
+            inf = self._infinite[weight] = w.dtype.kind == "f" and bool(np.isposinf(w).any())
+        return inf
 
     @property
     def n(self) -> int:

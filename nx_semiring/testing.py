@@ -10,7 +10,8 @@ NetworkX's whole suite instead. The package must be installed (``pip install ".[
 that NetworkX finds the entry points.
 
 At the end it prints how many tests called the backend (and how they ended), how many
-dispatched calls ran on the engine and how many fell back to NetworkX, per function.
+dispatched calls the engine answered and how many fell back to NetworkX, per function (each
+test process, pytest-xdist's workers too, writes its tally to a directory; ``-n 2`` works).
 
 Tests known to fail through the backend for a reason that is not a wrong answer are marked
 xfail by :func:`mark_known_failures` (NetworkX calls it through the backend's
@@ -21,9 +22,11 @@ from __future__ import annotations
 
 import collections
 import importlib.util
+import json
 import logging
 import os
 import sys
+import tempfile
 
 from . import FUNCTIONS
 
@@ -42,11 +45,10 @@ TEST_MODULES = (
     "networkx.algorithms.tests.test_core",
     "networkx.algorithms.community.tests.test_louvain",
     "networkx.algorithms.tree.tests.test_mst",
+    # minimum_cycle_basis builds on the s-t path nx.shortest_path returns among equally short
+    # ones (the backend leaves ties to NetworkX); ~6 s
+    "networkx.algorithms.tests.test_cycles",
 )
-
-_LOUVAIN = ("Louvain's partition depends on the order vertices move (NetworkX: one at a time "
-            "in a seeded random order; the engine: colour classes in parallel), so a test "
-            "that expects NetworkX's exact partition for a seed cannot pass")
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot
 # pass through the backend although the backend's answer is correct
@@ -55,28 +57,6 @@ KNOWN_FAILURES = {
     "test_condensation_mapping_and_members":
         "expects NetworkX's Tarjan order of the components (component 0 = the first one "
         "Tarjan's DFS completes); the backend yields them in order of their first node",
-    "algorithms/community/tests/test_louvain.py::test_karate_club_partition": _LOUVAIN,
-    "algorithms/community/tests/test_louvain.py::test_undirected_selfloops": _LOUVAIN,
-    "algorithms/community/tests/test_louvain.py::test_none_weight_param": _LOUVAIN,
-    "algorithms/community/tests/test_louvain.py::test_multigraph":
-        _LOUVAIN + " (here: the MultiGraph runs on NetworkX, the Graph on the engine)",
-    # only in the whole suite (--all): minimum_cycle_basis takes the path that
-    # nx.shortest_path(G, s, t, weight) returns, and NetworkX's bidirectional Dijkstra picks
-    # its own among equally short paths (the backend's is another shortest path)
-    **{f"algorithms/tests/test_cycles.py::TestMinimumCycleBasis::{t}":
-       "minimum_cycle_basis follows the s-t shortest path returned; among equally short "
-       "paths the backend's differs from NetworkX's bidirectional Dijkstra's"
-       for t in ("test_unweighted_diamond", "test_weighted_diamond",
-                 "test_gh6787_and_edge_attribute_names")},
-    # doctests, in the whole suite (--all): the same two reasons
-    "algorithms/community/louvain.py::networkx.algorithms.community.louvain.louvain_communities":
-        _LOUVAIN + " (the docstring's example prints NetworkX's partition for seed=123)",
-    "algorithms/cycles.py::networkx.algorithms.cycles.minimum_cycle_basis":
-        "the docstring prints the cycles NetworkX's s-t shortest paths give; among equally "
-        "short paths the backend's differ",
-    "algorithms/community/tests/test_louvain.py::test_max_level":
-        "compares against nx.community.louvain_partitions (NetworkX's levels, not "
-        "dispatched); " + _LOUVAIN,
 }
 
 
@@ -97,36 +77,45 @@ def mark_known_failures(items):
                 item.add_marker(pytest.mark.xfail(reason=reason, strict=False))
 
 
+# The directory where each test process writes its tally (a JSON file per process), set by
+# main(): with pytest-xdist the tests run in worker processes, each with its own log handler
+TALLY_DIR_ENV = "NX_SEMIRING_TALLY_DIR"
+
+
 class _Tally(logging.Handler):
-    """Counts NetworkX's dispatch log records per test: calls run by the backend and calls
-    of backend functions that fell back to NetworkX."""
+    """Counts NetworkX's dispatch log records (``networkx.utils.backends``, test mode): calls
+    of this backend's functions that it answered, that it refused (``can_run``), whose
+    conversion refused, and that raised NotImplementedError on the engine, per function."""
 
     def __init__(self, functions):
         super().__init__(logging.DEBUG)
         self.functions = set(functions)
-        self.ran = collections.Counter()
-        self.fell_back = collections.Counter()
+        self.counts = collections.defaultdict(collections.Counter)  # kind -> name -> calls
         self.test_ran = 0
 
     def emit(self, record):
         msg, args = record.msg, record.args
-        if not isinstance(msg, str) or not isinstance(args, tuple) or len(args) < 2:
+        if not isinstance(msg, str) or not isinstance(args, tuple) or len(args) < 2 or \
+                args[0] != "semiring" or args[1] not in self.functions:
             return
-        if msg.startswith("Using backend '%s' for call to") and args[0] == "semiring":
-            self.ran[args[1]] += 1
+        if msg.startswith("Using backend '%s' for call to"):
+            self.counts["called"][args[1]] += 1
             self.test_ran += 1
-        elif msg.startswith("Falling back to use 'networkx' instead of '%s' backend") \
-                and args[0] == "semiring" and args[1] in self.functions:
-            self.fell_back[args[1]] += 1
-        elif msg.startswith("Backend '%s' raised when calling") and args[0] == "semiring":
-            self.fell_back[args[1]] += 1
+        elif msg.startswith("Falling back to use 'networkx' instead of '%s' backend"):
+            self.counts["refused"][args[1]] += 1
+        elif msg.startswith("Graph conversion failed"):
+            self.counts["conversion refused"][args[1]] += 1
+        elif msg.startswith("Backend '%s' raised when calling"):
+            self.counts["raised NotImplementedError"][args[1]] += 1
 
 
 class _Report:
-    """pytest plugin: per-test outcome × whether the test reached the backend."""
+    """pytest plugin: per-test outcome × whether the test reached the backend, and the
+    tally, written to ``directory`` as JSON when the session ends (one file per process)."""
 
-    def __init__(self, tally):
+    def __init__(self, tally, directory):
         self.tally = tally
+        self.directory = directory
         self.outcomes = collections.Counter()
 
     def pytest_runtest_setup(self, item):
@@ -137,21 +126,55 @@ class _Report:
             outcome = "xfailed" if hasattr(report, "wasxfail") and report.skipped else (
                 "xpassed" if hasattr(report, "wasxfail") else report.outcome)
             through = "through the backend" if self.tally.test_ran else "backend not called"
-            self.outcomes[(through, outcome)] += 1
+            self.outcomes[f"{through}|{outcome}"] += 1
 
-    def pytest_terminal_summary(self, terminalreporter):
-        w = terminalreporter.write_line
-        w("")
-        w("== nx_semiring: NetworkX's tests through backend 'semiring' ==")
-        for through in ("through the backend", "backend not called"):
-            parts = {o: c for (t, o), c in self.outcomes.items() if t == through}
-            total = sum(parts.values())
-            w(f"tests {through}: {total} ("
-              + ", ".join(f"{c} {o}" for o, c in sorted(parts.items())) + ")")
-        w(f"dispatched calls run on the engine: {sum(self.tally.ran.values())}; fell back to "
-          f"NetworkX: {sum(self.tally.fell_back.values())}")
-        for name in sorted(set(self.tally.ran) | set(self.tally.fell_back)):
-            w(f"  {name}: {self.tally.ran[name]} ran, {self.tally.fell_back[name]} fell back")
+    def pytest_sessionfinish(self, session):
+        path = os.path.join(self.directory, f"tally-{os.getpid()}.json")
+        with open(path, "w") as f:
+            json.dump({"outcomes": self.outcomes,
+                       "counts": {k: dict(v) for k, v in self.tally.counts.items()}}, f)
+
+
+def start_tally(items):
+    """Count this process's dispatched calls and test outcomes when ``TALLY_DIR_ENV`` names
+    a directory (main() sets it); called by the backend's ``on_start_tests``, which NetworkX
+    calls in every process that collects tests (each pytest-xdist worker)."""
+    directory = os.environ.get(TALLY_DIR_ENV)
+    if not directory or not items:
+        return
+    tally = _Tally(FUNCTIONS)
+    log = logging.getLogger("networkx.utils.backends")
+    log.setLevel(logging.DEBUG)
+    log.propagate = False  # keep pytest's log capture from formatting every record
+    log.addHandler(tally)
+    items[0].config.pluginmanager.register(_Report(tally, directory), "nx_semiring_tally")
+
+
+def summarize(directory) -> list:
+    """The lines of the merged tallies in ``directory``."""
+    outcomes, counts = collections.Counter(), collections.defaultdict(collections.Counter)
+    for name in sorted(os.listdir(directory)):
+        with open(os.path.join(directory, name)) as f:
+            d = json.load(f)
+        outcomes.update(d["outcomes"])
+        for kind, per in d["counts"].items():
+            counts[kind].update(per)
+    lines = ["== nx_semiring: NetworkX's tests through backend 'semiring' =="]
+    for through in ("through the backend", "backend not called"):
+        parts = {k.split("|")[1]: c for k, c in outcomes.items() if k.startswith(through)}
+        lines.append(f"tests {through}: {sum(parts.values())} ("
+                     + ", ".join(f"{c} {o}" for o, c in sorted(parts.items())) + ")")
+    called, raised = counts["called"], counts["raised NotImplementedError"]
+    answered = called - raised
+    fell = counts["refused"] + counts["conversion refused"] + raised
+    lines.append(f"dispatched calls answered by the engine: {sum(answered.values())}; fell "
+                 f"back to NetworkX: {sum(fell.values())} (can_run refused "
+                 f"{sum(counts['refused'].values())}, conversion refused "
+                 f"{sum(counts['conversion refused'].values())}, NotImplementedError on the "
+                 f"engine {sum(raised.values())})")
+    for name in sorted(set(called) | set(fell)):
+        lines.append(f"  {name}: {answered[name]} answered, {fell[name]} fell back")
+    return lines
 
 
 def main(argv=None) -> int:
@@ -164,19 +187,19 @@ def main(argv=None) -> int:
     os.environ["NETWORKX_FALLBACK_TO_NX"] = "True"
     import pytest  # noqa: PLC0415  (pytest is optional: the test extra)
 
-    tally = _Tally(FUNCTIONS)
-    log = logging.getLogger("networkx.utils.backends")
-    log.setLevel(logging.DEBUG)
-    log.propagate = False  # keep pytest's log capture from formatting every record
-    log.addHandler(tally)
     args = ["-p", "no:cacheprovider", "--pyargs", *modules, *argv]
-    if importlib.util.find_spec("xdist") is not None:
-        # one process: the tally is this process's log handler (the project's pytest
-        # options, read from pyproject.toml when run from the checkout, ask for -n auto)
+    if importlib.util.find_spec("xdist") is not None and not any(
+            a == "-n" or a.startswith(("-n", "--numprocesses")) for a in argv):
+        # one process unless asked (the project's pytest options, read from pyproject.toml
+        # when run from the checkout, ask for -n auto)
         args[:0] = ["-n", "0"]
     print("+ NETWORKX_TEST_BACKEND=semiring NETWORKX_FALLBACK_TO_NX=True pytest "
           + " ".join(args), flush=True)
-    return int(pytest.main(args, plugins=[_Report(tally)]))
+    with tempfile.TemporaryDirectory(prefix="nx_semiring_tally") as directory:
+        os.environ[TALLY_DIR_ENV] = directory
+        rc = int(pytest.main(args))
+        print("\n".join(["", *summarize(directory)]), flush=True)
+    return rc
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 of every kind a user hands NetworkX (Graph and DiGraph; int, string, tuple and mixed node
 labels in shuffled insertion order; weights missing on some edges, integer, float, zero,
 negative, under another attribute name; self-loops; isolated nodes; empty and one-node
-graphs) through each dispatched function with ``backend="semiring"``, compared with NetworkX
+graphs; attribute values 0, inf, NaN, bools, beyond int64, ints and floats mixed; a quarter of
+the graphs seen through a view or frozen; Dijkstra and BFS cutoffs down to -1, PageRank's
+personalization/nstart/dangling dicts that miss nodes, exhausted iterations, sampled
+betweenness) through each dispatched function with ``backend="semiring"``, compared with NetworkX
 itself: equal where the answer is unique (distances, levels, components, counts), valid where
 ties allow several (paths: a path of the right length over existing edges; trees: the same
 total weight), the same exception class where NetworkX raises. A call the backend refuses
@@ -37,7 +40,9 @@ def random_graph(rng, i):
         G.add_node(labels(k))
     nodes = list(G)
     m = int(rng.integers(0, 3 * n + 1)) if n else 0
-    wmode = int(rng.integers(5))        # 0 none, 1 int, 2 float, 3 some missing, 4 with negatives
+    # 0 none, 1 int, 2 float, 3 some missing, 4 with negatives, 5 awkward values (0, inf, NaN,
+    # bools, beyond int64), 6 ints and floats mixed
+    wmode = int(rng.integers(7))
     for _ in range(m):
         u, v = nodes[rng.integers(n)], nodes[rng.integers(n)]
         if u == v and rng.random() > 0.2:
@@ -51,10 +56,36 @@ def random_graph(rng, i):
             attrs["weight"] = float(rng.integers(1, 6))
         elif wmode == 4:
             attrs["weight"] = float(rng.integers(-2, 8))
+        elif wmode == 5 and rng.random() < 0.8:
+            attrs["weight"] = AWKWARD[int(rng.integers(len(AWKWARD)))]
+        elif wmode == 6:
+            attrs["weight"] = int(rng.integers(1, 5)) if rng.random() < 0.5 else \
+                float(rng.integers(1, 9)) / 2
         if rng.random() < 0.3:
             attrs["cost"] = float(rng.integers(1, 4))
         G.add_edge(u, v, **attrs)
-    return G, wmode
+    return _viewed(rng, G), wmode
+
+
+# edge attribute values NetworkX adds up as Python numbers (mode 5)
+AWKWARD = [0, 0.0, 1, 2.5, float("inf"), float("nan"), True, False, 2**70, 3]
+
+
+def _viewed(rng, G):
+    """G, or (a quarter of the time) a view of it or a frozen copy: a subgraph view, a
+    restricted view without one edge, a reverse view (directed), an undirected view."""
+    k = int(rng.integers(8))
+    nodes = list(G)
+    if k == 0 and nodes:
+        return G.subgraph(nodes[:max(1, len(nodes) * 3 // 4)])
+    if k == 1:
+        edges = list(G.edges())
+        return nx.restricted_view(G, [], edges[:1])
+    if k == 2:
+        return G.reverse(copy=False) if G.is_directed() else nx.freeze(G)
+    if k == 3 and G.is_directed():
+        return G.to_undirected(as_view=True)
+    return G
 
 
 def _call(f, *a, **k):
@@ -133,6 +164,26 @@ def cases(G, wmode, rng):
         out.append(("shortest_path", lambda **k: (nx.shortest_path_length(G, s, t),
                                                    nx.shortest_path(G, s, t, **k)),
                     lambda a, b: _path_ok(G, a[1], s, t, a[0], None)))
+    if s is not None:
+        cut = float(rng.choice([-1, 0, 1.5, 3]))
+        pers = {v: float(rng.integers(0, 3)) for v in nodes if rng.random() < 0.5}
+        kk = int(rng.integers(1, len(nodes) + 1))
+        out += [
+            ("dijkstra_cutoff", lambda **k: nx.single_source_dijkstra_path_length(
+                G, s, cutoff=cut, weight=w, **k), _close),
+            ("bfs_cutoff", lambda **k: nx.single_source_shortest_path_length(
+                G, s, cutoff=cut, **k), eq),
+            ("pagerank_personalization", lambda **k: nx.pagerank(
+                G, personalization=pers, **k), lambda a, b: _close(a, b, 1e-4)),
+            ("pagerank_nstart_dangling", lambda **k: nx.pagerank(
+                G, nstart=pers or None, dangling=pers or None, **k),
+             lambda a, b: _close(a, b, 1e-4)),
+            ("pagerank_max_iter_2", lambda **k: nx.pagerank(G, max_iter=2, **k),
+             lambda a, b: _close(a, b, 1e-4)),
+            ("betweenness_k_seed", lambda **k: nx.betweenness_centrality(
+                G, k=kk, seed=int(kk), endpoints=bool(kk % 2), normalized=bool(kk % 3), **k),
+             lambda a, b: _close(a, b, 1e-7)),
+        ]
     out += [
         ("negative_edge_cycle", lambda **k: nx.negative_edge_cycle(G, weight=w, **k), eq),
         ("all_pairs_shortest_path_length",
