@@ -30,7 +30,7 @@ import time
 def _entry_points():
     """Make NetworkX find the backend where the package is not installed: a minimal
     distribution (METADATA, entry_points.txt) on sys.path."""
-    from importlib.metadata import entry_points  # noqa: PLC0415
+    from importlib.metadata import entry_points  # noqa: PLC0415  (only here)
 
     if any(ep.name == "semiring" for ep in entry_points(group="networkx.backends")):
         return
@@ -47,11 +47,11 @@ def _entry_points():
 
 def measure(G, kind, src, order_on_gpu, reps):
     """One child process's measurement (see the module docstring): a dict."""
-    import networkx as nx  # noqa: PLC0415
+    import networkx as nx  # noqa: PLC0415  (in the child: its first call is the measure)
 
-    import semiring as sr  # noqa: PLC0415
-    from nx_semiring import algorithms as nxa  # noqa: PLC0415
-    from nx_semiring.graph import from_networkx  # noqa: PLC0415
+    import semiring as sr  # noqa: PLC0415  (in the child, as above)
+    from nx_semiring import algorithms as nxa  # noqa: PLC0415  (in the child, as above)
+    from nx_semiring.graph import from_networkx  # noqa: PLC0415  (in the child, as above)
 
     if order_on_gpu is not None:  # None: the module's default
         nxa.ORDER_ON_GPU = bool(order_on_gpu)
@@ -109,9 +109,9 @@ def main():
     global PARTIAL
     PARTIAL = a.json
     _entry_points()
-    import networkx as nx  # noqa: PLC0415, F401  (before the fork: shared by the children)
+    import networkx as nx  # noqa: F401, PLC0415  (before the fork: shared by the children)
 
-    from nx_semiring.bench import grid_graph, kronecker_graph  # noqa: PLC0415
+    from nx_semiring.bench import grid_graph, kronecker_graph  # noqa: PLC0415  (after it)
 
     kind, size = a.graph.split(":")
     t0 = time.perf_counter()
@@ -134,7 +134,7 @@ def main():
                 with open(a.json, "a") as f:
                     f.write(json.dumps(out) + "\n")
             return
-        import subprocess  # noqa: PLC0415
+        import subprocess  # noqa: PLC0415  (only where each setting needs a process)
 
         for setting in a.settings.split(","):
             subprocess.run([sys.executable, __file__, "--graph", a.graph, "--settings",
