@@ -42,11 +42,17 @@ Deviations from SciPy (where SciPy misbehaves)
 - An undirected graph with a negative edge: ``dijkstra`` (and ``shortest_path(method='D')``)
   raises :class:`NegativeCycleError` (SciPy hangs); the other methods raise where SciPy does.
 - ``dijkstra`` with negative weights raises :class:`semiring.InvalidValue` (SciPy warns and
-  returns distances that may be wrong, or hangs on a negative cycle); ``yen`` likewise.
-- ``i_start``, ``source``, ``sink`` outside [0, N) raise :class:`semiring.InvalidIndex`
-  naming the argument (SciPy returns an empty order or reads out of bounds); ``indices``
-  outside [-N, N) raise it too (SciPy's ValueError names no argument); non-integral float
-  indices raise :class:`semiring.DomainMismatch` (SciPy truncates them).
+  returns distances that may be wrong, or hangs on a negative cycle). ``yen`` follows SciPy
+  (Johnson's reweighting; :class:`NegativeCycleError` on a negative cycle).
+- ``i_start``, ``source``, ``sink`` outside [0, N) raise
+  :class:`~algorithms.csgraph._validation.IndexOutOfRange` naming the argument (SciPy
+  returns an empty order or reads out of bounds); ``indices`` outside [-N, N) raise it too
+  (SciPy's ValueError names no argument): an :class:`semiring.InvalidIndex` that is also
+  the ``ValueError`` SciPy raises. Non-integral float indices or vertices and bools raise
+  :class:`semiring.DomainMismatch` (SciPy truncates a float and reads ``True`` as 1);
+  ``dijkstra``'s ``limit=nan`` raises :class:`semiring.InvalidValue` (SciPy reaches only
+  the sources); ``maximum_bipartite_matching``'s ``perm_type`` other than 'row'/'column'
+  raises :class:`semiring.InvalidValue` (SciPy reads it as 'column').
 - Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part).
 - The caller's input is never modified: ``overwrite=True`` and ``laplacian(copy=False)`` have
   no effect (``csgraph_masked_from_dense(copy=False)`` keeps SciPy's documented sharing).

@@ -655,18 +655,26 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
                              unweighted)
     S, _rows = _host_graph(csgraph, op, directed)
     _v.check_output_bytes(op, S.shape[0] ** 2 * 12, "cpu")
-    return _scipy(op, "floyd_warshall", _fw_input(csgraph, S), directed=directed,
+    return _scipy(op, "floyd_warshall", _fw_input(csgraph, S, op, directed), directed=directed,
                   return_predecessors=return_predecessors, unweighted=unweighted, overwrite=True)
 
 
-def _fw_input(csgraph, S):
-    """What SciPy's Floyd–Warshall reads: the validated CSR ``S``, except for a masked array,
-    which SciPy's ``floyd_warshall`` reads densely, an unmasked zero as no edge (its other
-    methods read every unmasked entry as an edge, zeros included): a float64 copy of the
-    masked array then, so that SciPy reads it exactly so (``unweighted=True`` shows the
-    difference: an unmasked zero is no edge, not an edge of length 1)."""
+def _fw_input(csgraph, S, op: str, directed: bool):
+    """What SciPy's Floyd–Warshall reads: the validated CSR ``S``, except
+
+    - for a masked array, which SciPy's ``floyd_warshall`` reads densely, an unmasked zero as
+      no edge (its other methods read every unmasked entry as an edge, zeros included): a
+      float64 copy of the masked array then, so that SciPy reads it exactly so
+      (``unweighted=True`` shows the difference: an unmasked zero is no edge, not an edge of
+      length 1);
+    - for a sparse input, which SciPy densifies without its CSR cast (``csgraph_to_dense``):
+      the input's CSR with a plain cast of its data, so that a non-float64 CSR's duplicates
+      stay parallel edges (the smallest wins) instead of being summed by the cast ``S`` had.
+    """
     if isinstance(csgraph, np.ma.MaskedArray):
         return np.ma.array(csgraph, dtype=np.float64, copy=True)
+    if _v._is_scipy_sparse(csgraph):
+        return _v.as_scipy_csr(csgraph, op, directed=directed, borrow=True, cast_sums=False)
     return S
 
 
@@ -753,7 +761,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     ind = None if indices is None else _scipy_indices(idx, shape)
     if method == "FW":
-        S = _fw_input(csgraph, S)
+        S = _fw_input(csgraph, S, op, directed)
     return _scipy(op, "shortest_path", S, method=method, indices=ind, overwrite=True, **kw)
 
 
@@ -859,8 +867,9 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     device loop's barrier-bound rounds: the whole search then runs on a host copy.
     SciPy's own ``yen`` is not called: in SciPy 1.17.1 it corrupts the heap on ordinary
     inputs (``free(): invalid pointer``, the process aborts) and fails on graphs without
-    edges. Deviations: ``source``/``sink`` out of range raise :class:`semiring.InvalidIndex`;
-    negative weights raise :class:`semiring.InvalidValue`.
+    edges. Negative weights: as SciPy, Johnson's reweighting (Bellman–Ford potentials from a
+    virtual vertex; a negative cycle raises :class:`NegativeCycleError`), then Yen on the
+    non-negative weights.
 
     Examples
     --------
@@ -876,13 +885,19 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     source = _v.normalize_vertex(source, n, op, "source")
     sink = _v.normalize_vertex(sink, n, op, "sink")
     K = _v.normalize_count(K, op, "K")
-    r, c, w = A.to_coo()
-    if not unweighted and A.nvals:
-        k = int(w.argmin())
-        if float(w[k]) < 0:
-            raise sr.InvalidValue(f"{op}: Yen's algorithm needs non-negative weights, got "
-                                  f"{float(w[k])} on edge ({int(r[k])}, {int(c[k])})")
     A = _prepared(A, directed, unweighted)
+    h = None
+    if not unweighted and A.nvals and float(A.values.min()) < 0:
+        # SciPy applies Johnson's reweighting: potentials h (a negative cycle anywhere raises
+        # NegativeCycleError, an undirected negative edge being one), then Yen on
+        # w + h(u) − h(v) ≥ 0, which shifts every source → sink path by h(source) − h(sink)
+        # and so keeps their order; the lengths are shifted back at the end
+        h = _potentials(A, op)
+        xp = A.xp
+        r, c, w = A.to_coo()
+        A = sr.Matrix.from_csr(A.indptr, A.indices, xp.maximum(w + h[r] - h[c], 0.0), A.shape,
+                               check=False)
+        h = np.asarray(sr.to_device(h, "cpu"))
     if A.device == "gpu" and _thin.sssp_is_thin(A, source):
         # a long, thin graph: each spur search would run the device loop's barrier-bound
         # rounds; SciPy's Dijkstra on a host copy runs them instead (results on the GPU)
@@ -891,6 +906,8 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
                                   unweighted=unweighted))
     paths = _yen_paths(A, source, sink, K)
     dist = np.array([p[0] for p in paths], dtype=np.float64)
+    if h is not None:
+        dist = (dist + h[sink]) - h[source]  # Johnson's correction, as for johnson()
     if not return_predecessors:
         return sr.to_device(dist, A.device) if A.device == "gpu" else dist
     pred = np.full((len(paths), n), NULL_IDX, dtype=np.int32)

@@ -36,7 +36,8 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """The sparse graph of a dense array, as ``scipy.sparse.csgraph.csgraph_from_dense``: the
     entries equal to ``null_value`` (None: none), infinite (``infinity_null``) or NaN
     (``nan_null``) are not edges; the others are, zeros included when ``null_value`` is not 0.
-    A float64 ``csr_array`` (SciPy's kind), or for a CuPy array a ``cupyx`` CSR on the GPU.
+    A float64 ``csr_array`` (SciPy's kind; ``csr_matrix`` for a ``numpy.matrix``), or for a
+    CuPy array a ``cupyx`` CSR on the GPU.
     Computed by :func:`._validation.as_graph`, the conversion every facade function uses
     (deviation: an empty 0 × 0 array works; SciPy fails on it with some switches).
 
@@ -52,7 +53,9 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     a = _dense_arg(graph, op)
     A = _v.as_graph(a, op, arg="graph", square=False, null_value=null_value,
                     infinity_null=infinity_null, nan_null=nan_null)
-    kind = "cupyx" if sr.is_gpu_array(a) else "sparray"
+    # SciPy answers a numpy.matrix with a csr_matrix (the matrix family stays a matrix)
+    kind = "cupyx" if sr.is_gpu_array(a) else \
+        "spmatrix" if isinstance(graph, np.matrix) else "sparray"
     return _v.sparse_output(kind, A.values, A.indices, A.indptr, A.shape)
 
 
@@ -494,7 +497,8 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
     """
     op = "laplacian"
     if form not in ("array", "function", "lo"):
-        raise sr.InvalidValue(f"{op}: form must be 'array', 'function' or 'lo', got {form!r}")
+        raise sr.InvalidValue(f"{op}: form must be 'array', 'function' or 'lo' "
+                              f"(Invalid form: {form!r})")  # SciPy's words too
     if _v.scipy_csr(csgraph) is not None:  # the common case: SciPy works on its own copy
         return _scg().laplacian(csgraph, normed=normed, return_diag=return_diag,
                                 use_out_degree=use_out_degree, copy=True, form=form,

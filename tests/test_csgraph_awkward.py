@@ -1,0 +1,209 @@
+"""The csgraph facade on the input kinds and arguments an outside reviewer tries first and the
+random sweeps did not draw (session 15's audit, ``bench/results/session15/audit8.md``): each
+test is one defect found against SciPy 1.17 itself (its answer, its output class, its error
+class), run on every backend (``device``; on the CPU both the SciPy path and the engine path,
+``_validation.FORCE_ENGINE``)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+from hypothesis import assume, given, strategies as st
+
+import semiring as sr
+from algorithms import csgraph
+from algorithms.csgraph import _validation
+from conftest import to_host
+from test_csgraph_facade import _simple_paths, as_kind, backend, graphs, kind, scipy_input, weights
+
+__all__ = ["backend", "kind"]  # fixtures used by the tests below
+
+
+def _raw_csr_32(device):
+    """A float32 CSR whose row 0 stores (0, 2) = 5 and the column 1 twice (1, then 2), unsorted
+    (SciPy's Floyd–Warshall keeps the smaller of the two, its other methods' cast sums them),
+    on the device (cupyx) or the host, with the host copy SciPy is called with."""
+    data = np.array([5, 1, 2, 3], np.float32)
+    indices, indptr = np.array([2, 1, 1, 0], np.int64), np.array([0, 3, 4, 4, 4], np.int64)
+    S = sp.csr_array((data, indices, indptr), shape=(4, 4))
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415  (GPU runs only)
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        G = cps.csr_matrix((cp.asarray(data), cp.asarray(indices.astype(np.int32)),
+                            cp.asarray(indptr.astype(np.int32))), shape=(4, 4))
+        G.has_canonical_format = False
+        return G, S
+    return S, S
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_floyd_warshall_keeps_the_smallest_of_a_narrow_dtypes_duplicates(backend, directed):
+    """Defect 1: a float32 CSR with a duplicate entry: SciPy's Floyd–Warshall (so also
+    shortest_path's 'FW' and the 'auto' that picks it) reads the smaller (its dense conversion
+    casts without summing); the host path summed them (3 for 1 + 2) through the CSR cast."""
+    device, _ = backend
+    x, ref = _raw_csr_32(device)
+    want = scg.floyd_warshall(ref, directed=directed)
+    assert want[0, 1] == 1.0
+    for got in (csgraph.floyd_warshall(x, directed=directed),
+                csgraph.shortest_path(x, method="FW", directed=directed),
+                csgraph.shortest_path(x, directed=directed)):  # 'auto': 4 entries ≥ N²/4 → FW
+        np.testing.assert_array_equal(to_host(got), want)
+    # the other methods read SciPy's cast, which sums them: unchanged
+    np.testing.assert_array_equal(to_host(csgraph.dijkstra(x, directed=directed, indices=0)),
+                                  scg.dijkstra(ref, directed=directed, indices=0))
+
+
+@pytest.mark.parametrize("null_value", [np.inf, -np.inf])
+@pytest.mark.parametrize("infinity_null", [True, False])
+def test_infinite_null_value_makes_every_infinity_null(backend, null_value, infinity_null):
+    """Defect 2: SciPy reads an infinite ``null_value`` as ``infinity_null=True`` (both signs
+    are then no edge); ``csgraph_from_dense(null_value=inf, infinity_null=False)`` kept -inf."""
+    device, _ = backend
+    D = np.array([[0, -np.inf, 1.0], [0, 0, np.inf], [2.0, 0, 0]])
+    kw = dict(null_value=null_value, infinity_null=infinity_null)
+    want = scg.csgraph_from_dense(D, **kw)
+    x = D
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415  (GPU runs only)
+
+        x = cp.asarray(D)
+    got = csgraph.csgraph_from_dense(x, **kw)
+    got = got.get() if device == "gpu" else got
+    assert got.nnz == want.nnz
+    np.testing.assert_array_equal(got.toarray(), want.toarray())
+    np.testing.assert_array_equal(
+        np.ma.getmaskarray(csgraph.csgraph_masked_from_dense(to_host(x), **kw)),
+        np.ma.getmaskarray(scg.csgraph_masked_from_dense(D, **kw)))
+
+
+def test_numpy_matrix_input_answers_a_csr_matrix(backend):
+    """Defect 3: SciPy answers a ``numpy.matrix`` with a ``csr_matrix`` in
+    ``csgraph_from_dense`` and ``minimum_spanning_tree`` (SciPy's own test_return_type);
+    the facade answered ``csr_array``. GPU input (a CuPy array) answers cupyx, as before."""
+    device, _ = backend
+    D = np.array([[0, 1, 2, 0, 0], [1, 0, 0, 0, 3], [2, 0, 0, 7, 0], [0, 0, 7, 0, 1],
+                  [0, 3, 0, 1, 0]], dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        M = np.matrix(D)
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415  (GPU runs only)
+
+        for got in (csgraph.csgraph_from_dense(cp.asarray(D)),
+                    csgraph.minimum_spanning_tree(cp.asarray(D))):
+            assert type(got).__module__.startswith("cupyx")
+        return
+    for f in ("csgraph_from_dense", "minimum_spanning_tree"):
+        got, want = getattr(csgraph, f)(M), getattr(scg, f)(M)
+        assert type(got) is type(want) is sp.csr_matrix, f
+        np.testing.assert_array_equal(got.toarray(), want.toarray())
+    # SciPy's test_return_type: the trees of that csr_matrix are csr_matrix too
+    G = csgraph.csgraph_from_dense(M, null_value=0)
+    for directed in (True, False):
+        assert isinstance(csgraph.depth_first_tree(G, 0, directed), sp.csr_matrix)
+        assert isinstance(csgraph.breadth_first_tree(G, 0, directed), sp.csr_matrix)
+
+
+def _on(device, G):
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415  (GPU runs only)
+
+        return cp.asarray(G)
+    return G
+
+
+def test_yen_negative_weights_as_scipy(backend):
+    """Defect 4: SciPy's yen applies Johnson's reweighting to negative weights (its own
+    test_yen_negative_weights: [-2.]) and raises NegativeCycleError on a negative cycle (its
+    test_negative_cycles); the facade refused negative weights (InvalidValue)."""
+    device, _ = backend
+    G = np.array([[0, 0, 0], [-1, 0, 0], [0, -1, 0]], dtype=float)  # SciPy's test graph
+    np.testing.assert_array_equal(to_host(csgraph.yen(_on(device, G), 2, 0, 1)), [-2.0])
+    G[2, 0] = -3  # SciPy 1.17.1: ([-3, -2], [[2, -9999, -9999], [1, 2, -9999]])
+    d, p = csgraph.yen(_on(device, G), 2, 0, 3, return_predecessors=True)
+    np.testing.assert_array_equal(to_host(d), [-3.0, -2.0])
+    np.testing.assert_array_equal(to_host(p), [[2, -9999, -9999], [1, 2, -9999]])
+    cyc = np.ones((5, 5))
+    cyc.flat[::6] = 0
+    cyc[1, 2] = -2
+    for directed in (True, False):
+        with pytest.raises(scg.NegativeCycleError):
+            csgraph.yen(_on(device, cyc), 0, 1, 1, directed=directed)
+    und = np.array([[0, -1.0], [0, 0]])  # an undirected negative edge is a cycle u → v → u
+    with pytest.raises(scg.NegativeCycleError):
+        csgraph.yen(_on(device, und), 0, 1, 2, directed=False)
+    np.testing.assert_array_equal(to_host(csgraph.yen(_on(device, und), 0, 1, 2)), [-1.0])
+
+
+@given(data=st.data(), g=graphs(negative=True, zeros=False, inf=False), directed=st.booleans(),
+       K=st.integers(1, 4))
+def test_yen_negative_weights_match_brute_force(backend, kind, data, g, directed, K):
+    """The K smallest simple-path lengths of graphs with negative weights, or
+    NegativeCycleError exactly where SciPy's johnson raises it (a cycle anywhere)."""
+    device, _ = backend
+    assume(g[0] > 0)
+    x, ref = as_kind(g, kind, device)
+    ref_in = scipy_input(ref)
+    s, t = data.draw(st.integers(0, g[0] - 1)), data.draw(st.integers(0, g[0] - 1))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            scg.johnson(ref_in, directed=directed)
+    except scg.NegativeCycleError:
+        with pytest.raises(scg.NegativeCycleError):
+            csgraph.yen(x, s, t, K, directed=directed)
+        return
+    W = weights(ref_in)
+    if not directed:
+        W = np.minimum(W, W.T)
+    want = sorted(_simple_paths(W, s, t))[:K]
+    got = to_host(csgraph.yen(x, s, t, K, directed=directed))
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, want)
+
+
+def test_out_of_range_vertices_raise_scipys_value_error(backend):
+    """Defect 5: SciPy raises ValueError for ``indices`` out of range ("indices out of range
+    0...N") and yen's ``source``/``sink`` ("must have 0 <= source < N ..."); the facade raised
+    InvalidIndex, an IndexError only, so ``pytest.raises(ValueError)`` (SciPy's own
+    test_yen_source_sink_validation) failed. Now both, naming the argument."""
+    device, _ = backend
+    G = _on(device, np.array([[0, 1.0, 0], [0, 0, 2.0], [0, 0, 0]]))
+    for f in (csgraph.dijkstra, csgraph.bellman_ford, csgraph.johnson, csgraph.shortest_path):
+        for bad in (3, -4, [0, 5]):
+            with pytest.raises(ValueError, match="indices"):
+                f(G, indices=bad)
+            with pytest.raises(sr.InvalidIndex):
+                f(G, indices=bad)
+    for source, sink in ((0, -1), (10000, 1), (2, 6)):
+        with pytest.raises(ValueError, match="must have 0 <="):
+            csgraph.yen(G, source, sink, 2)
+    with pytest.raises(ValueError, match="i_start"):
+        csgraph.breadth_first_order(G, 3)
+
+
+def test_integral_float_i_start_as_scipy(backend):
+    """Defect 6: SciPy reads ``i_start=1.0`` as vertex 1 (as the facade reads ``indices=1.0``);
+    the facade refused it. A non-integral one is still refused (SciPy truncates it)."""
+    device, _ = backend
+    D = np.array([[0, 2, 0, 0], [0, 0, 3, 0], [1, 0, 0, 4], [0, 0, 0, 0]], dtype=float)
+    for f in ("breadth_first_order", "depth_first_order"):
+        got = getattr(csgraph, f)(_on(device, D), 1.0)
+        want = getattr(scg, f)(D, 1)
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(to_host(a), b)
+    with pytest.raises(sr.DomainMismatch, match="i_start"):
+        csgraph.breadth_first_order(_on(device, D), 1.5)
+
+
+def test_laplacian_form_error_says_scipys_words(backend):
+    """SciPy's test_format_error_message matches "Invalid form: 'toto'"."""
+    device, _ = backend
+    with pytest.raises(ValueError, match="Invalid form: 'toto'"):
+        csgraph.laplacian(_on(device, np.eye(3)), form="toto")
