@@ -207,3 +207,34 @@ def test_laplacian_form_error_says_scipys_words(backend):
     device, _ = backend
     with pytest.raises(ValueError, match="Invalid form: 'toto'"):
         csgraph.laplacian(_on(device, np.eye(3)), form="toto")
+
+
+@pytest.mark.parametrize("normed", [False, True])
+@pytest.mark.parametrize("form", ["array", "function", "lo"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_laplacian_of_complex_weights_as_scipy(backend, normed, form, sparse):
+    """Defect 7: SciPy's laplacian computes with complex weights (its own test_format and
+    test_asymmetric_laplacian run complex64/complex128); the facade refused them."""
+    device, _ = backend
+    A = np.array([[0, 1 + 2j, 0], [4, 2, 0], [0, 0, 0]], dtype=np.complex128)
+    ref = sp.coo_array(A) if sparse else A
+    want = scg.laplacian(ref, normed=normed, form=form, return_diag=True)
+    x = ref
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415  (GPU runs only)
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+
+        x = cps.coo_matrix(sp.coo_matrix(A)) if sparse else cp.asarray(A)
+    got = csgraph.laplacian(x, normed=normed, form=form, return_diag=True)
+    np.testing.assert_allclose(to_host(got[1]), want[1], rtol=1e-12)
+    X = np.arange(6, dtype=np.complex128).reshape(3, 2)
+    if form == "array":
+        L = got[0].get() if device == "gpu" and sparse else got[0]
+        L = L.toarray() if sp.issparse(L) else to_host(L)
+        W = want[0].toarray() if sp.issparse(want[0]) else want[0]
+        assert L.dtype == W.dtype
+        np.testing.assert_allclose(L, W, rtol=1e-12)
+    else:
+        Y = got[0](_on(device, X)) if form == "function" else got[0] @ _on(device, X)
+        np.testing.assert_allclose(to_host(Y), want[0](X) if form == "function"
+                                   else want[0] @ X, rtol=1e-12)

@@ -53,7 +53,8 @@ Deviations from SciPy (where SciPy misbehaves)
   ``dijkstra``'s ``limit=nan`` raises :class:`semiring.InvalidValue` (SciPy reaches only
   the sources); ``maximum_bipartite_matching``'s ``perm_type`` other than 'row'/'column'
   raises :class:`semiring.InvalidValue` (SciPy reads it as 'column').
-- Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part).
+- Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part),
+  except in ``laplacian``, which computes with them as SciPy does.
 - The caller's input is never modified: ``overwrite=True`` and ``laplacian(copy=False)`` have
   no effect (``csgraph_masked_from_dense(copy=False)`` keeps SciPy's documented sharing).
 - ``laplacian`` of a masked array reads masked entries as zeros (SciPy reads the data under
