@@ -53,6 +53,9 @@ Deviations from SciPy (where SciPy misbehaves)
   ``dijkstra``'s ``limit=nan`` raises :class:`semiring.InvalidValue` (SciPy reaches only
   the sources); ``maximum_bipartite_matching``'s ``perm_type`` other than 'row'/'column'
   raises :class:`semiring.InvalidValue` (SciPy reads it as 'column').
+- A stored ``-inf`` weight: host input answers what SciPy answers (which follows no rule:
+  -inf, NaN or NegativeCycleError by method); GPU input raises :class:`semiring.InvalidValue`
+  in the shortest-path functions and ``yen`` (it used to drop the edge).
 - Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part),
   except in ``laplacian``, which computes with them as SciPy does.
 - The caller's input is never modified: ``overwrite=True`` and ``laplacian(copy=False)`` have

@@ -218,6 +218,22 @@ def _batched(A: sr.Matrix, sources, op: str, method: str, limit=None):
     return d.astype(xp.float64), p.astype(xp.int64)
 
 
+def _refuse_minus_infinity(op: str, r, c, w, unweighted: bool):
+    """A stored -inf weight (where weights count): raise :class:`semiring.InvalidValue`.
+
+    SciPy's answers to it are no rule to follow (session 15's audit, on one graph:
+    ``bellman_ford`` -inf or NaN distances or NegativeCycleError, ``johnson`` NaN rows,
+    ``floyd_warshall`` -inf), and the engine used to drop the edge as it drops a stored +inf
+    (which lies on no finite path), answering as if the edge did not exist."""
+    if unweighted or not w.size:
+        return
+    bad = w == -np.inf
+    if bool(bad.any()):
+        k = int(bad.argmax())
+        raise sr.InvalidValue(f"{op}: edge ({int(r[k])}, {int(c[k])}) has weight -inf: shortest "
+                              f"path lengths are undefined")
+
+
 def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted,
                   limit=None, min_only=False):
     if method == "FW":
@@ -226,6 +242,7 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     n = A0.nrows
     idx, shape = _v.normalize_indices(indices, n, op)
     r, c, w = A0.to_coo()
+    _refuse_minus_infinity(op, r, c, w, unweighted)
     _check_negative(op, method, r, c, w, directed, unweighted)
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
@@ -385,6 +402,7 @@ def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
     xp = A0.xp
     n = A0.nrows
     r, c, w = A0.to_coo()
+    _refuse_minus_infinity(op, r, c, w, unweighted)
     if unweighted:
         w = xp.where(xp.isinf(w), w, 1.0)
     keep = (r != c) & ~xp.isinf(w)
@@ -885,6 +903,7 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     source = _v.normalize_vertex(source, n, op, "source")
     sink = _v.normalize_vertex(sink, n, op, "sink")
     K = _v.normalize_count(K, op, "K")
+    _refuse_minus_infinity(op, *A.to_coo(), unweighted)
     A = _prepared(A, directed, unweighted)
     h = None
     if not unweighted and A.nvals and float(A.values.min()) < 0:
