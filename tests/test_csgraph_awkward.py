@@ -264,3 +264,33 @@ def test_stored_minus_infinity(backend, f, kw):
     else:
         with pytest.raises(sr.InvalidValue, match="-inf"):
             getattr(csgraph, f)(x, **kw)
+
+
+def test_masked_numpy_matrix_reads_as_its_array(backend):
+    """Defect 9: a masked ``numpy.matrix`` failed in every function that converts a masked
+    array (DimensionMismatch from the matrix's 2-D fancy indexing; SciPy fails too, with
+    ValueError 'data, indices, and indptr should be 1-D'): it now reads as the masked ndarray
+    (a masked array has no GPU form: the GPU run checks the same host input)."""
+    D = np.array([[0, 2, 0, 0], [0, 0, 3, 0], [1, 0, 0, 4], [0, 0, 0, 0.]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        M = np.ma.masked_array(np.matrix(D), mask=np.matrix(D == 0))
+    A = np.ma.masked_array(D, mask=D == 0)
+    for f, args in (("dijkstra", ()), ("breadth_first_order", (0,)),
+                    ("connected_components", ()), ("csgraph_from_masked", ())):
+        got, want = getattr(csgraph, f)(M, *args), getattr(csgraph, f)(A, *args)
+        got = got if isinstance(got, tuple) else (got,)
+        want = want if isinstance(want, tuple) else (want,)
+        for x, y in zip(got, want):
+            x, y = (z.toarray() if sp.issparse(z) else to_host(np.asarray(z)) for z in (x, y))
+            np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(to_host(csgraph.dijkstra(A)), scg.dijkstra(A))
+
+
+@pytest.mark.parametrize("limit", [None, "3"])
+def test_dijkstra_limit_must_be_a_number(backend, limit):
+    """``limit=None`` raised a bare TypeError from ``float()`` naming no argument, and
+    ``limit='3'`` was read as 3 (SciPy: TypeError for both)."""
+    device, _ = backend
+    with pytest.raises(sr.DomainMismatch, match="limit"):
+        csgraph.dijkstra(_on(device, np.eye(2)), limit=limit)

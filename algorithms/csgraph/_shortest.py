@@ -541,7 +541,13 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ([0.0, 1.0, 3.0], [-9999, 0, 1])
     """
     op = "dijkstra"
-    limit = float(limit)
+    try:  # a real number, as SciPy's ``double limit`` takes it (a string too is refused)
+        if isinstance(limit, (str, bytes)):
+            raise TypeError
+        limit = float(limit)
+    except (TypeError, ValueError) as e:
+        raise sr.DomainMismatch(f"{op}: limit must be a real number, got "
+                                f"{type(limit).__name__}") from e
     if not limit >= 0:
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)

@@ -716,9 +716,10 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         # tocoo of a CSR keeps the stored order, so 'first' is the first stored entry
         return _from_coo(rows, cols, to_float64(C.data, op, arg), csgraph.shape, dup, device)
     if isinstance(csgraph, np.ma.MaskedArray):
-        a = np.ma.getdata(csgraph)
+        # asarray: the data of a masked numpy.matrix is a matrix, whose fancy indexing is 2-D
+        a = np.asarray(np.ma.getdata(csgraph))
         _check_square(op, arg, a.shape, square)
-        edge = ~np.ma.getmaskarray(csgraph)
+        edge = ~np.asarray(np.ma.getmaskarray(csgraph))
         rows, cols = np.nonzero(edge)
         return _from_coo(rows, cols, to_float64(a[rows, cols], op, arg), a.shape, "first", "cpu")
     if sr.is_gpu_array(csgraph):
