@@ -287,6 +287,10 @@ def _segment_sum(xp, idx, w, n: int, dtype):
     then cast to ``dtype``: within a rounding of the dtype of SciPy's sums in stored order."""
     if idx.size == 0:
         return xp.zeros(n, dtype=dtype)
+    if np.dtype(w.dtype).kind == "c":  # bincount sums reals: the two parts apart
+        re = xp.bincount(idx, weights=w.real.astype(xp.float64), minlength=n)
+        im = xp.bincount(idx, weights=w.imag.astype(xp.float64), minlength=n)
+        return (re + 1j * im).astype(dtype)
     return xp.bincount(idx, weights=w.astype(xp.float64), minlength=n).astype(dtype)
 
 
