@@ -294,3 +294,28 @@ def test_dijkstra_limit_must_be_a_number(backend, limit):
     device, _ = backend
     with pytest.raises(sr.DomainMismatch, match="limit"):
         csgraph.dijkstra(_on(device, np.eye(2)), limit=limit)
+
+
+def test_conversions_refuse_a_non_square_graph(backend):
+    """Defect 10: ``csgraph_from_dense``, ``csgraph_from_masked`` and ``csgraph_to_masked``
+    (and ``csgraph_to_dense`` of GPU input) answered a non-square graph, where SciPy raises
+    ValueError ("graph should be a square array"); now a DimensionMismatch (a ValueError)."""
+    device, _ = backend
+    D = np.ones((2, 3))
+    if device == "gpu":
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (GPU runs only)
+
+        calls = [(csgraph.csgraph_from_dense, _on(device, D)),
+                 (csgraph.csgraph_to_dense, cps.csr_matrix(sp.csr_matrix(D))),
+                 (csgraph.csgraph_to_masked, cps.csr_matrix(sp.csr_matrix(D)))]
+    else:
+        calls = [(csgraph.csgraph_from_dense, D), (csgraph.csgraph_masked_from_dense, D),
+                 (csgraph.csgraph_from_masked, np.ma.masked_array(D, mask=D == 0)),
+                 (csgraph.csgraph_to_dense, sp.csr_array(D)),
+                 (csgraph.csgraph_to_masked, sp.csr_array(D))]
+    for f, x in calls:
+        with pytest.raises(ValueError, match="square"):
+            f(x)
+    for f, x in calls[:1]:  # SciPy's own error, for the record
+        with pytest.raises(ValueError, match="square"):
+            getattr(scg, f.__name__)(to_host(x))

@@ -51,7 +51,7 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """
     op = "csgraph_from_dense"
     a = _dense_arg(graph, op)
-    A = _v.as_graph(a, op, arg="graph", square=False, null_value=null_value,
+    A = _v.as_graph(a, op, arg="graph", square=True, null_value=null_value,
                     infinity_null=infinity_null, nan_null=nan_null)
     # SciPy answers a numpy.matrix with a csr_matrix (the matrix family stays a matrix)
     kind = "cupyx" if sr.is_gpu_array(a) else \
@@ -76,7 +76,7 @@ def csgraph_from_masked(graph):
     op = "csgraph_from_masked"
     if not isinstance(graph, np.ma.MaskedArray):
         graph = np.ma.asarray(graph)
-    A = _v.as_graph(graph, op, arg="graph", square=False)
+    A = _v.as_graph(graph, op, arg="graph", square=True)
     return _v.sparse_output("sparray", A.values, A.indices, A.indptr, A.shape)
 
 
@@ -129,12 +129,12 @@ def csgraph_to_dense(csgraph, null_value=0):
     if S is not None:  # SciPy reads a CSR as it is (parallel edges: the smallest) and never
         return _scg().csgraph_to_dense(S, null_value=null_value)  # writes into it
     if _v.is_gpu_input(csgraph):
-        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False,
+        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=True,
                                             cast_sums=False), null_value)
     if isinstance(csgraph, sr.Matrix) or not _v._is_scipy_sparse(csgraph):
-        A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
+        A = _v.as_graph(csgraph, op, dup="min", square=True, cast_sums=False)
         return _to_dense_engine(A, null_value)
-    S = _v.as_scipy_csr(csgraph, op, square=False, cast_sums=False)
+    S = _v.as_scipy_csr(csgraph, op, square=True, cast_sums=False)
     return _scg().csgraph_to_dense(S, null_value=null_value)
 
 
@@ -152,7 +152,7 @@ def csgraph_to_masked(csgraph):
     1
     """
     op = "csgraph_to_masked"
-    A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
+    A = _v.as_graph(csgraph, op, dup="min", square=True, cast_sums=False)
     if A.device == "gpu":
         A = A.to_cpu()
     # as SciPy: the dense graph with NaN for "no edge", then every NaN and inf masked (a stored
