@@ -319,3 +319,30 @@ def test_conversions_refuse_a_non_square_graph(backend):
     for f, x in calls[:1]:  # SciPy's own error, for the record
         with pytest.raises(ValueError, match="square"):
             getattr(scg, f.__name__)(to_host(x))
+
+
+def test_undirected_bellman_ford_on_fractional_weights(backend):
+    """Defect 11 (SciPy's, which the host path passed on): SciPy 1.17's undirected
+    Bellman–Ford raises NegativeCycleError on a path of positive fractional weights (its final
+    test ``abs(d(v) − d(u)) > w + 1e-15`` is below one ulp of the distances); the facade now
+    answers the distances (Dijkstra's: no negative edge in the sources' components) on every
+    path, and still raises where a negative edge is reachable."""
+    device, _ = backend
+    w = np.array([3.563, 7.493, 7.295, 8.824, 6.83, 5.955, 5.264])
+    r = np.arange(7)
+    G = sp.csr_matrix((np.r_[w, -1.0], (np.r_[r, 8], np.r_[r + 1, 9])), shape=(10, 10))
+    with pytest.raises(scg.NegativeCycleError):  # SciPy's false positive, for the record
+        scg.bellman_ford(G, directed=False, indices=0)
+    want = scg.dijkstra(G[:8, :8], directed=False, indices=[0, 7], return_predecessors=True)
+    x = G
+    if device == "gpu":
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (GPU runs only)
+
+        x = cps.csr_matrix(G)
+    for f, kw in ((csgraph.bellman_ford, {}), (csgraph.shortest_path, dict(method="BF"))):
+        d, p = f(x, directed=False, indices=[0, 7], return_predecessors=True, **kw)
+        np.testing.assert_array_equal(to_host(d)[:, :8], want[0])
+        assert np.isinf(to_host(d)[:, 8:]).all()
+        np.testing.assert_array_equal(to_host(p)[:, :8], want[1])
+        with pytest.raises(scg.NegativeCycleError):  # the negative edge 8 - 9: a real cycle
+            f(x, directed=False, indices=[0, 8], **kw)

@@ -69,6 +69,11 @@ Deviations from SciPy (where SciPy misbehaves)
 - Results too large for the device's free memory (a 2³¹-vertex graph's distance rows) raise
   :class:`semiring.OutOfMemory` naming the bytes before any work; host graphs beyond SciPy's
   int32 indices run the engine's path.
+- SciPy's undirected Bellman–Ford (``bellman_ford`` and ``shortest_path(method='BF')`` with
+  ``directed=False``) raises a false :class:`NegativeCycleError` on fractional weights once
+  distances pass about 8 (its final test has an absolute tolerance of 1e-15): the facade
+  answers the distances there (Dijkstra's, where no negative edge lies in a source's
+  component) and raises where one does.
 - SciPy fails where the facade answers (found by ``bench/probes/csgraph_conformance.py``):
   ``floyd_warshall`` / ``shortest_path(method='FW')`` and ``construct_dist_matrix`` on COO,
   DOK, BSR and DIA input (SciPy: "csgraph must be lil, csr, or csc format"),
