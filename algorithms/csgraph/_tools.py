@@ -265,6 +265,13 @@ def _stored_product(xp, m):
         if nnz:
             w = vals.astype(dt, copy=False)
             contrib = v[cols].astype(dt, copy=False) * (w[:, None] if v.ndim == 2 else w)
+            if np.dtype(dt).kind == "c":
+                # complex weights: the two parts apart (CuPy's add.at takes real dtypes only)
+                re = xp.zeros(out.shape, dtype=np.finfo(dt).dtype)
+                im = xp.zeros(out.shape, dtype=np.finfo(dt).dtype)
+                xp.add.at(re, rows, contrib.real)
+                xp.add.at(im, rows, contrib.imag)
+                return (re + 1j * im).astype(dt, copy=False)
             xp.add.at(out, rows, contrib)
         return out
 
