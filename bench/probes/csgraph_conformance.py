@@ -747,7 +747,7 @@ def sweep(n_graphs, seed, only, verbose):
         if G is None:
             continue
         wv = w if np.dtype(dtype).kind == "f" or np.dtype(dtype) == np.int64 else w
-        has_neg = bool((wv < 0).any()) and np.dtype(dtype).kind in "if"
+        has_neg = bool((wv < 0).any()) and np.dtype(dtype).kind in "ifc"  # complex: its real part
         has_dup = "noncanonical" in kind or (r.size and np.unique(
             r * max(n, 1) + c).size < r.size and kind.split("_")[0] in ("csr", "csc", "bsr"))
         directed = bool(rng.integers(2))
