@@ -442,7 +442,8 @@ def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
     xp = A0.xp
     n = A0.nrows
     r, c, w = A0.to_coo()
-    _refuse_minus_infinity(op, r, c, w, unweighted)
+    # (whatever ``unweighted``: SciPy's Floyd–Warshall keeps every infinite entry as it is)
+    _refuse_minus_infinity(op, r, c, w, False)
     if unweighted:
         w = xp.where(xp.isinf(w), w, 1.0)
     keep = (r != c) & ~xp.isinf(w)

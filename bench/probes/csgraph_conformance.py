@@ -730,7 +730,9 @@ def _deviation(name, kw, dtype, w):
     if dt.kind == "c" and name != "laplacian":
         return "deviation: complex weights refused (SciPy drops the imaginary part)"
     if (_validation.FORCE_ENGINE or GPU) and dt.kind == "f" and bool(np.isneginf(w).any()) \
-            and (name in PATH_FUNCS or name == "yen") and not kw.get("unweighted"):
+            and (name in PATH_FUNCS or name == "yen") and (
+                not kw.get("unweighted") or name == "floyd_warshall"
+                or kw.get("method") in ("FW", "auto")):  # SciPy's FW keeps -inf, unweighted
         return "deviation: a stored -inf weight on the engine path raises"
     return None
 
