@@ -42,12 +42,22 @@ Deviations from SciPy (where SciPy misbehaves)
 - An undirected graph with a negative edge: ``dijkstra`` (and ``shortest_path(method='D')``)
   raises :class:`NegativeCycleError` (SciPy hangs); the other methods raise where SciPy does.
 - ``dijkstra`` with negative weights raises :class:`semiring.InvalidValue` (SciPy warns and
-  returns distances that may be wrong, or hangs on a negative cycle); ``yen`` likewise.
-- ``i_start``, ``source``, ``sink`` outside [0, N) raise :class:`semiring.InvalidIndex`
-  naming the argument (SciPy returns an empty order or reads out of bounds); ``indices``
-  outside [-N, N) raise it too (SciPy's ValueError names no argument); non-integral float
-  indices raise :class:`semiring.DomainMismatch` (SciPy truncates them).
-- Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part).
+  returns distances that may be wrong, or hangs on a negative cycle). ``yen`` follows SciPy
+  (Johnson's reweighting; :class:`NegativeCycleError` on a negative cycle).
+- ``i_start``, ``source``, ``sink`` outside [0, N) raise
+  :class:`~algorithms.csgraph._validation.IndexOutOfRange` naming the argument (SciPy
+  returns an empty order or reads out of bounds); ``indices`` outside [-N, N) raise it too
+  (SciPy's ValueError names no argument): an :class:`semiring.InvalidIndex` that is also
+  the ``ValueError`` SciPy raises. Non-integral float indices or vertices and bools raise
+  :class:`semiring.DomainMismatch` (SciPy truncates a float and reads ``True`` as 1);
+  ``dijkstra``'s ``limit=nan`` raises :class:`semiring.InvalidValue` (SciPy reaches only
+  the sources); ``maximum_bipartite_matching``'s ``perm_type`` other than 'row'/'column'
+  raises :class:`semiring.InvalidValue` (SciPy reads it as 'column').
+- A stored ``-inf`` weight: host input answers what SciPy answers (which follows no rule:
+  -inf, NaN or NegativeCycleError by method); GPU input raises :class:`semiring.InvalidValue`
+  in the shortest-path functions and ``yen`` (it used to drop the edge).
+- Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part),
+  except in ``laplacian``, which computes with them as SciPy does.
 - The caller's input is never modified: ``overwrite=True`` and ``laplacian(copy=False)`` have
   no effect (``csgraph_masked_from_dense(copy=False)`` keeps SciPy's documented sharing).
 - ``laplacian`` of a masked array reads masked entries as zeros (SciPy reads the data under
@@ -59,6 +69,11 @@ Deviations from SciPy (where SciPy misbehaves)
 - Results too large for the device's free memory (a 2³¹-vertex graph's distance rows) raise
   :class:`semiring.OutOfMemory` naming the bytes before any work; host graphs beyond SciPy's
   int32 indices run the engine's path.
+- SciPy's undirected Bellman–Ford (``bellman_ford`` and ``shortest_path(method='BF')`` with
+  ``directed=False``) raises a false :class:`NegativeCycleError` on fractional weights once
+  distances pass about 8 (its final test has an absolute tolerance of 1e-15): the facade
+  answers the distances there (Dijkstra's, where no negative edge lies in a source's
+  component) and raises where one does.
 - SciPy fails where the facade answers (found by ``bench/probes/csgraph_conformance.py``):
   ``floyd_warshall`` / ``shortest_path(method='FW')`` and ``construct_dist_matrix`` on COO,
   DOK, BSR and DIA input (SciPy: "csgraph must be lil, csr, or csc format"),

@@ -323,8 +323,8 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     Returns
     -------
     csr_matrix, csr_array or cupyx csr_matrix
-        ``csr_matrix`` for a ``scipy.sparse`` matrix input, ``csr_array`` for other host
-        input, ``cupyx.scipy.sparse.csr_matrix`` for GPU input.
+        ``csr_matrix`` for a ``scipy.sparse`` matrix or ``numpy.matrix`` input, ``csr_array``
+        for other host input, ``cupyx.scipy.sparse.csr_matrix`` for GPU input.
 
     Examples
     --------
@@ -339,7 +339,8 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     S = scipy_csr(csgraph)
     if S is not None:  # the common case: SciPy's Kruskal on the input (it copies it first)
         return _scg.minimum_spanning_tree(S, overwrite=False)
-    kind = graph_kind(csgraph)
+    # SciPy answers a numpy.matrix with a csr_matrix, as it does a scipy.sparse matrix
+    kind = "spmatrix" if isinstance(csgraph, np.matrix) else graph_kind(csgraph)
     if as_graph_device(csgraph) == "cpu" and not _validation.FORCE_ENGINE:
         # host input: SciPy's compiled Kruskal on the facade's own copy (the tree is SciPy's
         # by construction; Borůvka on NumPy cost 2.5 ms against SciPy's 0.3 ms at n = 1000)

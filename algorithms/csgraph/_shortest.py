@@ -16,6 +16,7 @@ Two paths, chosen by where the input lives (:func:`_engine`):
 from __future__ import annotations
 
 import heapq
+import warnings
 
 import numpy as np
 import scipy.sparse as sps
@@ -68,13 +69,52 @@ def _scg():
 
 def _scipy(op: str, name: str, *args, **kw):
     """SciPy's routine ``name``, its NegativeCycleError re-raised as the facade's (which is
-    also SciPy's and semiring's), the message prefixed once with ``op``."""
+    also SciPy's and semiring's), the message prefixed once with ``op``, except SciPy's false
+    one of an undirected Bellman–Ford (:func:`_undirected_bf_false_cycle`): the distances
+    then."""
     try:
         return getattr(_scg(), name)(*args, **kw)
     except _ScipyNegativeCycleError as e:
         if isinstance(e, NegativeCycleError):
             raise
+        if _undirected_bf_false_cycle(name, args, kw):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # negative edges unreachable from the sources
+                return _scg().dijkstra(args[0], directed=False, indices=kw.get("indices"),
+                                       return_predecessors=kw.get("return_predecessors",
+                                                                  False))
         raise NegativeCycleError(f"{op}: {e}") from e
+
+
+def _undirected_bf_false_cycle(name: str, args, kw) -> bool:
+    """Whether SciPy's NegativeCycleError from an undirected Bellman–Ford is false.
+
+    SciPy 1.17's ``_bellman_ford_undirected`` tests each edge after its N − 1 passes with
+    ``abs(d(v) − d(u)) > w + 1e-15``: an absolute tolerance, while d(v) = d(u) + w is rounded
+    to d's precision, so with fractional weights and distances past about 8 (one ulp of 8 is
+    1.8e-15) the test fails on converged distances. A path of 8 vertices with weights 3.563,
+    7.493, 7.295, 8.824, 6.83, 5.955, 5.264 raised it from every source (found by session
+    15's audit on a random graph of 400 vertices). An undirected graph has a negative cycle
+    reachable from a source exactly when a negative edge lies in a source's component; with
+    none, the shortest paths are Dijkstra's (the directed test, d(u) + w + 1e-15 < d(v), has
+    no such flaw: a relaxation leaves d(v) <= d(u) + w as computed)."""
+    if kw.get("directed", True) or kw.get("unweighted", False):
+        return False
+    if not (name == "bellman_ford" or (name == "shortest_path" and kw.get("method") == "BF")):
+        return False
+    S = args[0]
+    if not sps.issparse(S) or S.format != "csr":
+        return False
+    data = np.asarray(S.data, dtype=np.float64)
+    neg = ~(data >= 0)  # NaN counts as negative: SciPy's error stands
+    if not bool(neg.any()):
+        return True
+    n = S.shape[0]
+    _, labels = _scg().connected_components(S, directed=False)
+    src = kw.get("indices")
+    src = np.arange(n) if src is None else np.asarray(src, dtype=np.int64).ravel() % max(n, 1)
+    rows = np.repeat(np.arange(n), np.diff(S.indptr))
+    return not bool(np.isin(labels[rows[neg]], labels[src]).any())
 
 
 def _engine(csgraph, n: int | None = None) -> bool:
@@ -218,6 +258,22 @@ def _batched(A: sr.Matrix, sources, op: str, method: str, limit=None):
     return d.astype(xp.float64), p.astype(xp.int64)
 
 
+def _refuse_minus_infinity(op: str, r, c, w, unweighted: bool):
+    """A stored -inf weight (where weights count): raise :class:`semiring.InvalidValue`.
+
+    SciPy's answers to it are no rule to follow (session 15's audit, on one graph:
+    ``bellman_ford`` -inf or NaN distances or NegativeCycleError, ``johnson`` NaN rows,
+    ``floyd_warshall`` -inf), and the engine used to drop the edge as it drops a stored +inf
+    (which lies on no finite path), answering as if the edge did not exist."""
+    if unweighted or not w.size:
+        return
+    bad = w == -np.inf
+    if bool(bad.any()):
+        k = int(bad.argmax())
+        raise sr.InvalidValue(f"{op}: edge ({int(r[k])}, {int(c[k])}) has weight -inf: shortest "
+                              f"path lengths are undefined")
+
+
 def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted,
                   limit=None, min_only=False):
     if method == "FW":
@@ -226,6 +282,7 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     n = A0.nrows
     idx, shape = _v.normalize_indices(indices, n, op)
     r, c, w = A0.to_coo()
+    _refuse_minus_infinity(op, r, c, w, unweighted)
     _check_negative(op, method, r, c, w, directed, unweighted)
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
@@ -440,6 +497,8 @@ def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
     xp = A0.xp
     n = A0.nrows
     r, c, w = A0.to_coo()
+    # (whatever ``unweighted``: SciPy's Floyd–Warshall keeps every infinite entry as it is)
+    _refuse_minus_infinity(op, r, c, w, False)
     if unweighted:
         w = xp.where(xp.isinf(w), w, 1.0)
     keep = (r != c) & ~xp.isinf(w)
@@ -581,7 +640,13 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ([0.0, 1.0, 3.0], [-9999, 0, 1])
     """
     op = "dijkstra"
-    limit = float(limit)
+    try:  # a real number, as SciPy's ``double limit`` takes it (a string too is refused)
+        if isinstance(limit, (str, bytes)):
+            raise TypeError
+        limit = float(limit)
+    except (TypeError, ValueError) as e:
+        raise sr.DomainMismatch(f"{op}: limit must be a real number, got "
+                                f"{type(limit).__name__}") from e
     if not limit >= 0:
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)
@@ -713,18 +778,26 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
                              unweighted)
     S, _rows = _host_graph(csgraph, op, directed)
     _v.check_output_bytes(op, S.shape[0] ** 2 * 12, "cpu")
-    return _scipy(op, "floyd_warshall", _fw_input(csgraph, S), directed=directed,
+    return _scipy(op, "floyd_warshall", _fw_input(csgraph, S, op, directed), directed=directed,
                   return_predecessors=return_predecessors, unweighted=unweighted, overwrite=True)
 
 
-def _fw_input(csgraph, S):
-    """What SciPy's Floyd–Warshall reads: the validated CSR ``S``, except for a masked array,
-    which SciPy's ``floyd_warshall`` reads densely, an unmasked zero as no edge (its other
-    methods read every unmasked entry as an edge, zeros included): a float64 copy of the
-    masked array then, so that SciPy reads it exactly so (``unweighted=True`` shows the
-    difference: an unmasked zero is no edge, not an edge of length 1)."""
+def _fw_input(csgraph, S, op: str, directed: bool):
+    """What SciPy's Floyd–Warshall reads: the validated CSR ``S``, except
+
+    - for a masked array, which SciPy's ``floyd_warshall`` reads densely, an unmasked zero as
+      no edge (its other methods read every unmasked entry as an edge, zeros included): a
+      float64 copy of the masked array then, so that SciPy reads it exactly so
+      (``unweighted=True`` shows the difference: an unmasked zero is no edge, not an edge of
+      length 1);
+    - for a sparse input, which SciPy densifies without its CSR cast (``csgraph_to_dense``):
+      the input's CSR with a plain cast of its data, so that a non-float64 CSR's duplicates
+      stay parallel edges (the smallest wins) instead of being summed by the cast ``S`` had.
+    """
     if isinstance(csgraph, np.ma.MaskedArray):
         return np.ma.array(csgraph, dtype=np.float64, copy=True)
+    if _v._is_scipy_sparse(csgraph):
+        return _v.as_scipy_csr(csgraph, op, directed=directed, borrow=True, cast_sums=False)
     return S
 
 
@@ -811,7 +884,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     ind = None if indices is None else _scipy_indices(idx, shape)
     if method == "FW":
-        S = _fw_input(csgraph, S)
+        S = _fw_input(csgraph, S, op, directed)
     return _scipy(op, "shortest_path", S, method=method, indices=ind, overwrite=True, **kw)
 
 
@@ -917,8 +990,9 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     device loop's barrier-bound rounds: the whole search then runs on a host copy.
     SciPy's own ``yen`` is not called: in SciPy 1.17.1 it corrupts the heap on ordinary
     inputs (``free(): invalid pointer``, the process aborts) and fails on graphs without
-    edges. Deviations: ``source``/``sink`` out of range raise :class:`semiring.InvalidIndex`;
-    negative weights raise :class:`semiring.InvalidValue`.
+    edges. Negative weights: as SciPy, Johnson's reweighting (Bellman–Ford potentials from a
+    virtual vertex; a negative cycle raises :class:`NegativeCycleError`), then Yen on the
+    non-negative weights.
 
     Examples
     --------
@@ -934,13 +1008,20 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     source = _v.normalize_vertex(source, n, op, "source")
     sink = _v.normalize_vertex(sink, n, op, "sink")
     K = _v.normalize_count(K, op, "K")
-    r, c, w = A.to_coo()
-    if not unweighted and A.nvals:
-        k = int(w.argmin())
-        if float(w[k]) < 0:
-            raise sr.InvalidValue(f"{op}: Yen's algorithm needs non-negative weights, got "
-                                  f"{float(w[k])} on edge ({int(r[k])}, {int(c[k])})")
+    _refuse_minus_infinity(op, *A.to_coo(), unweighted)
     A = _prepared(A, directed, unweighted)
+    h = None
+    if not unweighted and A.nvals and float(A.values.min()) < 0:
+        # SciPy applies Johnson's reweighting: potentials h (a negative cycle anywhere raises
+        # NegativeCycleError, an undirected negative edge being one), then Yen on
+        # w + h(u) − h(v) ≥ 0, which shifts every source → sink path by h(source) − h(sink)
+        # and so keeps their order; the lengths are shifted back at the end
+        h = _potentials(A, op)
+        xp = A.xp
+        r, c, w = A.to_coo()
+        A = sr.Matrix.from_csr(A.indptr, A.indices, xp.maximum(w + h[r] - h[c], 0.0), A.shape,
+                               check=False)
+        h = np.asarray(sr.to_device(h, "cpu"))
     if A.device == "gpu" and _thin.sssp_is_thin(A, source):
         # a long, thin graph: each spur search would run the device loop's barrier-bound
         # rounds; SciPy's Dijkstra on a host copy runs them instead (results on the GPU)
@@ -949,6 +1030,8 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
                                   unweighted=unweighted))
     paths = _yen_paths(A, source, sink, K)
     dist = np.array([p[0] for p in paths], dtype=np.float64)
+    if h is not None:
+        dist = (dist + h[sink]) - h[source]  # Johnson's correction, as for johnson()
     if not return_predecessors:
         return sr.to_device(dist, A.device) if A.device == "gpu" else dist
     pred = np.full((len(paths), n), NULL_IDX, dtype=np.int32)

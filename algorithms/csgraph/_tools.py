@@ -36,7 +36,8 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """The sparse graph of a dense array, as ``scipy.sparse.csgraph.csgraph_from_dense``: the
     entries equal to ``null_value`` (None: none), infinite (``infinity_null``) or NaN
     (``nan_null``) are not edges; the others are, zeros included when ``null_value`` is not 0.
-    A float64 ``csr_array`` (SciPy's kind), or for a CuPy array a ``cupyx`` CSR on the GPU.
+    A float64 ``csr_array`` (SciPy's kind; ``csr_matrix`` for a ``numpy.matrix``), or for a
+    CuPy array a ``cupyx`` CSR on the GPU.
     Computed by :func:`._validation.as_graph`, the conversion every facade function uses
     (deviation: an empty 0 × 0 array works; SciPy fails on it with some switches).
 
@@ -50,9 +51,11 @@ def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """
     op = "csgraph_from_dense"
     a = _dense_arg(graph, op)
-    A = _v.as_graph(a, op, arg="graph", square=False, null_value=null_value,
+    A = _v.as_graph(a, op, arg="graph", square=True, null_value=null_value,
                     infinity_null=infinity_null, nan_null=nan_null)
-    kind = "cupyx" if sr.is_gpu_array(a) else "sparray"
+    # SciPy answers a numpy.matrix with a csr_matrix (the matrix family stays a matrix)
+    kind = "cupyx" if sr.is_gpu_array(a) else \
+        "spmatrix" if isinstance(graph, np.matrix) else "sparray"
     return _v.sparse_output(kind, A.values, A.indices, A.indptr, A.shape)
 
 
@@ -73,7 +76,7 @@ def csgraph_from_masked(graph):
     op = "csgraph_from_masked"
     if not isinstance(graph, np.ma.MaskedArray):
         graph = np.ma.asarray(graph)
-    A = _v.as_graph(graph, op, arg="graph", square=False)
+    A = _v.as_graph(graph, op, arg="graph", square=True)
     return _v.sparse_output("sparray", A.values, A.indices, A.indptr, A.shape)
 
 
@@ -126,12 +129,12 @@ def csgraph_to_dense(csgraph, null_value=0):
     if S is not None:  # SciPy reads a CSR as it is (parallel edges: the smallest) and never
         return _scg().csgraph_to_dense(S, null_value=null_value)  # writes into it
     if _v.is_gpu_input(csgraph):
-        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=False,
+        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=True,
                                             cast_sums=False), null_value)
     if isinstance(csgraph, sr.Matrix) or not _v._is_scipy_sparse(csgraph):
-        A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
+        A = _v.as_graph(csgraph, op, dup="min", square=True, cast_sums=False)
         return _to_dense_engine(A, null_value)
-    S = _v.as_scipy_csr(csgraph, op, square=False, cast_sums=False)
+    S = _v.as_scipy_csr(csgraph, op, square=True, cast_sums=False)
     return _scg().csgraph_to_dense(S, null_value=null_value)
 
 
@@ -149,7 +152,7 @@ def csgraph_to_masked(csgraph):
     1
     """
     op = "csgraph_to_masked"
-    A = _v.as_graph(csgraph, op, dup="min", square=False, cast_sums=False)
+    A = _v.as_graph(csgraph, op, dup="min", square=True, cast_sums=False)
     if A.device == "gpu":
         A = A.to_cpu()
     # as SciPy: the dense graph with NaN for "no edge", then every NaN and inf masked (a stored
@@ -262,6 +265,13 @@ def _stored_product(xp, m):
         if nnz:
             w = vals.astype(dt, copy=False)
             contrib = v[cols].astype(dt, copy=False) * (w[:, None] if v.ndim == 2 else w)
+            if np.dtype(dt).kind == "c":
+                # complex weights: the two parts apart (CuPy's add.at takes real dtypes only)
+                re = xp.zeros(out.shape, dtype=np.finfo(dt).dtype)
+                im = xp.zeros(out.shape, dtype=np.finfo(dt).dtype)
+                xp.add.at(re, rows, contrib.real)
+                xp.add.at(im, rows, contrib.imag)
+                return (re + 1j * im).astype(dt, copy=False)
             xp.add.at(out, rows, contrib)
         return out
 
@@ -284,6 +294,10 @@ def _segment_sum(xp, idx, w, n: int, dtype):
     then cast to ``dtype``: within a rounding of the dtype of SciPy's sums in stored order."""
     if idx.size == 0:
         return xp.zeros(n, dtype=dtype)
+    if np.dtype(w.dtype).kind == "c":  # bincount sums reals: the two parts apart
+        re = xp.bincount(idx, weights=w.real.astype(xp.float64), minlength=n)
+        im = xp.bincount(idx, weights=w.imag.astype(xp.float64), minlength=n)
+        return (re + 1j * im).astype(dtype)
     return xp.bincount(idx, weights=w.astype(xp.float64), minlength=n).astype(dtype)
 
 
@@ -382,8 +396,8 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
     if len(shape) != 2 or shape[0] != shape[1]:
         raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape {shape}")
     dt = np.dtype(g.dtype)
-    if dt.kind not in "biuf":
-        raise sr.DomainMismatch(f"{op}: csgraph must have a real dtype, got {dt}")
+    if dt.kind not in "biufc":
+        raise sr.DomainMismatch(f"{op}: csgraph must have a real or complex dtype, got {dt}")
     if normed and (np.issubdtype(dt, np.signedinteger) or np.issubdtype(dt, np.uint)):
         g = g.astype(np.float64)  # SciPy's rule (np.uint is uint64 only: uint8..32 stay)
     elif sparse and dt == bool and form != "array" and _v._is_cupyx_sparse(g):
@@ -479,6 +493,9 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
     as the GPU path answers), since the element-wise path's launches cost about 2 ms whatever
     the size (n = 1024, 10⁴ entries, H200: 2.35 ms against SciPy's 0.32 ms).
 
+    Weights of every real or complex dtype, as SciPy (the functions other than ``laplacian``
+    refuse complex weights, whose imaginary part SciPy drops).
+
     Deviations: the caller's input is never modified (SciPy writes into it with ``copy=False``;
     here ``copy`` has no effect); a masked array's masked entries are zeros (SciPy reads the
     data underneath the mask); lists are accepted (SciPy fails on them).
@@ -494,7 +511,8 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
     """
     op = "laplacian"
     if form not in ("array", "function", "lo"):
-        raise sr.InvalidValue(f"{op}: form must be 'array', 'function' or 'lo', got {form!r}")
+        raise sr.InvalidValue(f"{op}: form must be 'array', 'function' or 'lo' "
+                              f"(Invalid form: {form!r})")  # SciPy's words too
     if _v.scipy_csr(csgraph) is not None:  # the common case: SciPy works on its own copy
         return _scg().laplacian(csgraph, normed=normed, return_diag=return_diag,
                                 use_out_degree=use_out_degree, copy=True, form=form,
@@ -523,8 +541,8 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
         g = np.array(csgraph)
     if g.ndim != 2 or g.shape[0] != g.shape[1]:
         raise sr.DimensionMismatch(f"{op}: csgraph must be square (N, N), got shape {g.shape}")
-    if np.dtype(g.dtype).kind not in "biuf":
-        raise sr.DomainMismatch(f"{op}: csgraph must have a real dtype, got {g.dtype}")
+    if np.dtype(g.dtype).kind not in "biufc":
+        raise sr.DomainMismatch(f"{op}: csgraph must have a real or complex dtype, got {g.dtype}")
     # g is the facade's own copy: SciPy may work in it (copy=False), one copy in all as SciPy's
     return _scg().laplacian(g, normed=normed, return_diag=return_diag,
                             use_out_degree=use_out_degree, copy=False, form=form, dtype=dtype,

@@ -490,6 +490,9 @@ def _check_square(op: str, arg: str, shape, square: bool):
 
 def _dense_edges(xp, a, null_value, infinity_null, nan_null):
     """Where a dense array holds an edge (SciPy's csgraph_masked_from_dense)."""
+    if null_value is not None and np.isinf(float(null_value)):
+        # SciPy: an infinite null value is infinity_null=True, so -inf is no edge either
+        null_value, infinity_null = None, True
     if null_value is None:
         edge = xp.ones(a.shape, dtype=bool)
     elif np.isnan(float(null_value)):  # SciPy: a NaN null value masks the NaNs
@@ -713,9 +716,10 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         # tocoo of a CSR keeps the stored order, so 'first' is the first stored entry
         return _from_coo(rows, cols, to_float64(C.data, op, arg), csgraph.shape, dup, device)
     if isinstance(csgraph, np.ma.MaskedArray):
-        a = np.ma.getdata(csgraph)
+        # asarray: the data of a masked numpy.matrix is a matrix, whose fancy indexing is 2-D
+        a = np.asarray(np.ma.getdata(csgraph))
         _check_square(op, arg, a.shape, square)
-        edge = ~np.ma.getmaskarray(csgraph)
+        edge = ~np.asarray(np.ma.getmaskarray(csgraph))
         rows, cols = np.nonzero(edge)
         return _from_coo(rows, cols, to_float64(a[rows, cols], op, arg), a.shape, "first", "cpu")
     if sr.is_gpu_array(csgraph):
@@ -743,6 +747,13 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
 # ------------------------------------------------------------------------------ indices
 
 
+class IndexOutOfRange(sr.InvalidIndex, ValueError):
+    """A vertex index out of range: the engine's :class:`semiring.InvalidIndex` (an
+    ``IndexError``) and a ``ValueError``, the class SciPy raises for it (``indices out of range
+    0...N``, yen's and maximum_flow's ``source``/``sink``), so that code written against SciPy
+    (``except ValueError``, ``pytest.raises(ValueError)``) catches it as it catches SciPy's."""
+
+
 def _host_ints(value, op: str, arg: str) -> np.ndarray:
     if sr.is_gpu_array(value):
         value = value.get()
@@ -766,7 +777,8 @@ def normalize_indices(indices, n: int, op: str, arg: str = "indices"):
     (0, N)); a 2-D ``indices`` gives a 3-D result, as in SciPy; negative indices count
     from the end (``-1`` is ``n - 1``), as in SciPy; integral floats are accepted (``[]`` is a
     float array), other values raise :class:`semiring.DomainMismatch`; anything outside
-    [-n, n) raises :class:`semiring.InvalidIndex` naming ``arg``.
+    [-n, n) raises :class:`IndexOutOfRange` (an :class:`semiring.InvalidIndex` and, as SciPy's
+    error, a ``ValueError``) naming ``arg``.
 
     Examples
     --------
@@ -785,16 +797,18 @@ def normalize_indices(indices, n: int, op: str, arg: str = "indices"):
     flat[flat < 0] += n
     bad = (flat < 0) | (flat >= n)
     if bool(bad.any()):
-        raise sr.InvalidIndex(f"{op}: {arg} must lie in [-{n}, {n}), got "
-                              f"{int(a.ravel()[np.flatnonzero(bad)[0]])}")
+        raise IndexOutOfRange(f"{op}: {arg} must lie in [-{n}, {n}), got "
+                              f"{int(a.ravel()[np.flatnonzero(bad)[0]])} (indices out of range "
+                              f"0...N, N = {n})")
     return flat, a.shape
 
 
 def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) -> int:
     """One vertex index (``i_start``, ``source``, ``sink``): an integer in [0, n), or with
-    ``negative=True`` in [-n, n) counted from the end. Raises :class:`semiring.DomainMismatch`
-    for a non-integer and :class:`semiring.InvalidIndex` naming ``arg`` out of range (SciPy
-    reads out of bounds for some of these).
+    ``negative=True`` in [-n, n) counted from the end; an integral float is read as its
+    integer (as SciPy reads it). Raises :class:`semiring.DomainMismatch` for a non-integer
+    (a bool included) and :class:`IndexOutOfRange` (an :class:`semiring.InvalidIndex` and a
+    ``ValueError``) naming ``arg`` out of range (SciPy reads out of bounds for some of these).
 
     Examples
     --------
@@ -804,15 +818,17 @@ def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) ->
     """
     if sr.is_gpu_array(i) and i.ndim == 0:
         i = i.item()
+    if isinstance(i, np.ndarray) and i.ndim == 0 and i.dtype.kind in "iuf":
+        i = i.item()
+    if isinstance(i, (float, np.floating)) and float(i).is_integer():
+        i = int(i)  # an integral float, as SciPy reads it (and as ``indices`` takes it)
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-        if isinstance(i, np.ndarray) and i.ndim == 0 and i.dtype.kind in "iu":
-            i = i.item()
-        else:
-            raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(i).__name__}")
+        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(i).__name__}")
     i = int(i)
     lo = -n if negative else 0
     if not lo <= i < n:
-        raise sr.InvalidIndex(f"{op}: {arg} must lie in [{lo}, {n}), got {i}")
+        raise IndexOutOfRange(f"{op}: {arg} must lie in [{lo}, {n}), got {i} (for csgraph "
+                              f"with shape (N, N), must have {lo} <= {arg} < N = {n})")
     return i + n if i < 0 else i
 
 

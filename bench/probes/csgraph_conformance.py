@@ -49,10 +49,14 @@ SPARSE = ["csr_matrix", "csr_array", "csc_matrix", "csc_array", "coo_matrix", "c
           "lil_matrix", "lil_array", "dok_matrix", "dok_array", "bsr_matrix", "bsr_array",
           "dia_matrix", "dia_array"]
 KINDS = SPARSE + ["csr_noncanonical", "csr_array_noncanonical", "dense", "dense_inf",
-                  "dense_nan", "masked", "list", "csr_int64_idx"]
+                  "dense_nan", "masked", "list", "csr_int64_idx",
+                  # session 15 (audit8): kinds an outside reviewer tries first
+                  "npmatrix", "csr_noncanonical_int64", "masked_full", "masked_nomask"]
 TRACE = False
 DTYPES = [np.float64, np.float32, np.float16, np.int8, np.uint8, np.int16, np.uint16,
-          np.int32, np.uint32, np.int64, np.uint64, bool]
+          np.int32, np.uint32, np.int64, np.uint64, bool, np.complex128]
+#: The shortest-path functions (where a stored -inf is the engine path's deviation).
+PATH_FUNCS = ("shortest_path", "dijkstra", "bellman_ford", "johnson", "floyd_warshall")
 
 
 # ------------------------------------------------------------------------------ inputs
@@ -63,8 +67,11 @@ def random_graph(rng):
     n = int(rng.choice([0, 1, 1, 2, 3, 4, 5, 6, 8, 10]))
     m = int(rng.integers(0, 3 * n + 1)) if n else 0
     r, c = rng.integers(0, n, m), rng.integers(0, n, m)
-    kind = rng.integers(0, 5)
-    if kind == 4:  # stored inf edges (a vertex reached only through one is unreached)
+    kind = rng.integers(0, 6)
+    if kind == 5:  # stored -inf edges (SciPy's answers follow no rule; session 15)
+        w = rng.integers(1, 10, m).astype(np.float64)
+        w[rng.random(m) < 0.2] = -np.inf
+    elif kind == 4:  # stored inf edges (a vertex reached only through one is unreached)
         w = rng.integers(1, 10, m).astype(np.float64)
         w[rng.random(m) < 0.3] = np.inf
     elif kind == 0:
@@ -83,10 +90,12 @@ def make_input(kind, dtype, n, r, c, w, rng):
     dt = np.dtype(dtype)
     if dt.kind in "ub" and (w < 0).any():
         w = np.abs(w)
-    if dt.kind != "f":  # an integer dtype stores no inf
+    if dt.kind not in "fc":  # an integer dtype stores no inf
         w = np.where(np.isinf(w), 9.0, w)
     if dt == bool:
         wv = w != 0
+    elif dt.kind == "c":  # some entries with an imaginary part (SciPy drops it but laplacian)
+        wv = w + 1j * (rng.random(w.size) < 0.3)
     else:
         wv = w.astype(dt)
     if dt == np.float16 and kind not in ("dense", "dense_inf", "dense_nan", "masked", "list"):
@@ -100,18 +109,23 @@ def make_input(kind, dtype, n, r, c, w, rng):
             return ctor((wv, (r, c)), shape=(n, n)).asformat(fmt)
         except Exception:  # noqa: BLE001  (a format that refuses the dtype: not an input)
             return None
-    if kind in ("csr_noncanonical", "csr_array_noncanonical"):
+    if kind in ("csr_noncanonical", "csr_array_noncanonical", "csr_noncanonical_int64"):
         cls = sp.csr_matrix if kind == "csr_noncanonical" else sp.csr_array
-        o = np.argsort(r, kind="stable")
-        ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))]).astype(np.int32)
-        S = cls((wv[o], c[o].astype(np.int32), ptr), shape=(n, n))
+        # int64 indices (as a CSR built from NumPy's default ints has) take the facade's
+        # copying conversion, not the int32 borrow: each row reversed there (unsorted)
+        it = np.int64 if kind == "csr_noncanonical_int64" else np.int32
+        o = np.lexsort((-np.arange(r.size), r)) if it == np.int64 else np.argsort(r,
+                                                                                  kind="stable")
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))]).astype(it)
+        S = cls((wv[o], c[o].astype(it), ptr), shape=(n, n))
         return S
     if kind == "csr_int64_idx":
         S = sp.csr_array((wv, (r, c)), shape=(n, n))
         S.indices = S.indices.astype(np.int64)
         S.indptr = S.indptr.astype(np.int64)
         return S
-    D = sp.coo_array((w, (r, c)), shape=(n, n)).toarray()  # duplicates summed
+    D = sp.coo_array((wv if dt.kind == "c" else w, (r, c)),
+                     shape=(n, n)).toarray()  # duplicates summed
     if kind == "dense_inf" and n:
         D[rng.random((n, n)) < 0.2] = np.inf
     if kind == "dense_nan" and n:
@@ -120,7 +134,15 @@ def make_input(kind, dtype, n, r, c, w, rng):
         return None
     if kind == "masked":
         return np.ma.masked_array(D.astype(dt), mask=rng.random((n, n)) < 0.3)
+    if kind == "masked_full":  # every entry masked: no edge at all
+        return np.ma.masked_array(D.astype(dt), mask=np.ones((n, n), dtype=bool))
+    if kind == "masked_nomask":  # mask=nomask: every entry an edge, zeros included
+        return np.ma.masked_array(D.astype(dt))
     D = D.astype(dt)
+    if kind == "npmatrix":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PendingDeprecationWarning)
+            return np.matrix(D)
     if kind == "list":
         return D.tolist()
     return D
@@ -331,7 +353,7 @@ def tied_predecessors(name, G, kw, got, ref):
 
 
 def _indices(rng, n):
-    c = int(rng.integers(0, 7))
+    c = int(rng.integers(0, 11))
     if c == 0 or not n:
         return None if c == 0 else []
     if c == 1:
@@ -344,7 +366,16 @@ def _indices(rng, n):
         return -int(rng.integers(1, n + 1))
     if c == 5:
         return np.array(int(rng.integers(0, n)), dtype=np.int32)
-    return []
+    if c == 6:
+        return []
+    if c == 7:  # integral floats (SciPy casts them)
+        return [float(x) for x in rng.integers(0, n, int(rng.integers(1, 4)))]
+    if c == 8:  # a NumPy integer scalar
+        return np.int64(rng.integers(0, n))
+    if c == 9:  # repeated sources
+        i = int(rng.integers(0, n))
+        return np.array([i, i, -1 if n else 0])
+    return rng.integers(-n, n, (2, int(rng.integers(1, 3))))  # 2-D: a 3-D answer
 
 
 def calls(rng, n, G, has_neg, has_dup, directed, kind):
@@ -363,7 +394,8 @@ def calls(rng, n, G, has_neg, has_dup, directed, kind):
         out.append(("shortest_path", (G,), kw, haz))
     kw = dict(directed=directed, indices=_indices(rng, n),
               return_predecessors=bool(rng.integers(2)), unweighted=bool(rng.integers(2)),
-              limit=float(rng.choice([np.inf, 2.0, 0.0, 5.5])), min_only=bool(rng.integers(2)))
+              limit=float(rng.choice([np.inf, 2.0, 0.0, 5.5, -1.0])),
+              min_only=bool(rng.integers(2)))
     out.append(("dijkstra", (G,), kw, "deviation: dijkstra refuses negative weights"
                 if has_neg and not kw["unweighted"] else None))
     for name in ("bellman_ford", "johnson"):
@@ -375,6 +407,7 @@ def calls(rng, n, G, has_neg, has_dup, directed, kind):
                                               unweighted=bool(rng.integers(2))), None))
     if n:
         i = int(rng.integers(0, n))
+        i = [i, float(i), np.int64(i)][int(rng.integers(0, 3))]  # SciPy reads each as i
         for name in ("breadth_first_order", "depth_first_order"):
             out.append((name, (G, i), dict(directed=directed,
                                            return_predecessors=bool(rng.integers(2))), None))
@@ -432,7 +465,7 @@ def path_calls(rng, n, G, directed, has_neg):
 
 def converter_calls(rng, n, D):
     out = []
-    nv = float(rng.choice([0.0, 1.0, np.nan, np.inf]))
+    nv = float(rng.choice([0.0, 1.0, np.nan, np.inf, -np.inf]))
     kw = dict(null_value=nv, nan_null=bool(rng.integers(2)), infinity_null=bool(rng.integers(2)))
     out.append(("csgraph_from_dense", (D,), kw, None))
     out.append(("csgraph_masked_from_dense", (D,), dict(kw, copy=True), None))
@@ -690,6 +723,20 @@ def check_one(name, args, kw, hazard, stats, verbose, label):
     return 1
 
 
+def _deviation(name, kw, dtype, w):
+    """The documented deviations of the session-15 input kinds (``algorithms.csgraph``'s
+    module docstring), or None."""
+    dt = np.dtype(dtype)
+    if dt.kind == "c" and name != "laplacian":
+        return "deviation: complex weights refused (SciPy drops the imaginary part)"
+    if (_validation.FORCE_ENGINE or GPU) and dt.kind == "f" and bool(np.isneginf(w).any()) \
+            and (name in PATH_FUNCS or name == "yen") and (
+                not kw.get("unweighted") or name == "floyd_warshall"
+                or kw.get("method") in ("FW", "auto")):  # SciPy's FW keeps -inf, unweighted
+        return "deviation: a stored -inf weight on the engine path raises"
+    return None
+
+
 def sweep(n_graphs, seed, only, verbose):
     rng = np.random.default_rng(seed)
     stats = {name: Counter() for name in scg.__all__}
@@ -702,17 +749,21 @@ def sweep(n_graphs, seed, only, verbose):
         if G is None:
             continue
         wv = w if np.dtype(dtype).kind == "f" or np.dtype(dtype) == np.int64 else w
-        has_neg = bool((wv < 0).any()) and np.dtype(dtype).kind in "if"
-        has_dup = kind.endswith("noncanonical") or (r.size and np.unique(
+        has_neg = bool((wv < 0).any()) and np.dtype(dtype).kind in "ifc"  # complex: its real part
+        has_dup = "noncanonical" in kind or (r.size and np.unique(
             r * max(n, 1) + c).size < r.size and kind.split("_")[0] in ("csr", "csc", "bsr"))
         directed = bool(rng.integers(2))
         label = f"[graph {g}: {kind} {np.dtype(dtype).name} n={n} m={r.size}]"
         todo = calls(rng, n, G, has_neg, has_dup, directed, kind)
-        if not has_dup:
+        if not has_dup and not np.isneginf(w).any():
+            # (a stored -inf: SciPy's Bellman–Ford may answer predecessors that cycle, on
+            # which SciPy's construct_dist_matrix loops forever)
             todo += path_calls(rng, n, G, directed, has_neg)
+        todo = [(name, args, kw, hazard or _deviation(name, kw, dtype, w)) for name, args, kw,
+                hazard in todo]
         D = np.asarray(sp.coo_array((w, (r, c)), shape=(n, n)).toarray())
         if n:
-            D[rng.random((n, n)) < 0.1] = rng.choice([np.inf, np.nan])
+            D[rng.random((n, n)) < 0.1] = rng.choice([np.inf, np.nan, -np.inf])
         todo += converter_calls(rng, n, D) + flow_calls(rng, n, r, c)
         for name, args, kw, hazard in todo:
             if only and name not in only:
@@ -727,7 +778,11 @@ def _yen_child(n_graphs, seed, q):
     diffs = 0
     for _ in range(n_graphs):
         n, r, c, w = random_graph(rng)
-        w = np.abs(w) + (w == 0)  # positive: SciPy's yen and ours agree on ties? lengths only
+        w = np.where(np.isfinite(w), w, 9.0)
+        if rng.integers(2):  # positive: SciPy's yen and ours agree on ties? lengths only
+            w = np.abs(w) + (w == 0)
+        else:  # negative weights too: SciPy reweights them (Johnson), as the facade does
+            w = w + (w == 0)
         if n < 2 or r.size == 0:
             continue
         G = sp.csr_array((w, (r, c)), shape=(n, n))
@@ -739,12 +794,22 @@ def _yen_child(n_graphs, seed, q):
         got = outcome(csgraph.yen, G, s, t, K, **kw)
         if ref[0] == got[0] == "ok":
             d = same(got[1], ref[1])  # the lengths (ties may pick other paths, same lengths)
+            if d is not None and got[1].shape == ref[1].shape and np.allclose(got[1], ref[1],
+                                                                              rtol=1e-12):
+                d = None  # reweighted lengths: the correction's rounding (negative weights)
             st["equal" if d is None else "DIFF value"] += 1
             if d:
                 diffs += 1
                 q.put(f"DIFF yen n={n} {s}->{t} K={K} {kw}: {d}")
+        elif ref[0] == got[0] == "err" and type(ref[1]) is scg.NegativeCycleError \
+                and isinstance(got[1], scg.NegativeCycleError):
+            st["both raise NegativeCycleError"] += 1
         else:
             st[f"{ref[0]}/{got[0]}"] += 1
+            if ref[0] != got[0] or isinstance(ref[1], scg.NegativeCycleError):
+                diffs += 1
+                q.put(f"DIFF yen n={n} {s}->{t} K={K} {kw}: SciPy {ref[0]} {ref[1]!r:.80} / "
+                      f"facade {got[0]} {got[1]!r:.80}")
     q.put(("stats", dict(st), diffs))
 
 
