@@ -32,7 +32,7 @@ def _raw_csr_32(device):
     S = sp.csr_array((data, indices, indptr), shape=(4, 4))
     if device == "gpu":
         import cupy as cp  # noqa: PLC0415  (GPU runs only)
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU runs only)
 
         G = cps.csr_matrix((cp.asarray(data), cp.asarray(indices.astype(np.int32)),
                             cp.asarray(indptr.astype(np.int32))), shape=(4, 4))
@@ -222,7 +222,7 @@ def test_laplacian_of_complex_weights_as_scipy(backend, normed, form, sparse):
     x = ref
     if device == "gpu":
         import cupy as cp  # noqa: PLC0415  (GPU runs only)
-        import cupyx.scipy.sparse as cps  # noqa: PLC0415
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU runs only)
 
         x = cps.coo_matrix(sp.coo_matrix(A)) if sparse else cp.asarray(A)
     got = csgraph.laplacian(x, normed=normed, form=form, return_diag=True)
