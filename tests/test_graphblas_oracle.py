@@ -822,3 +822,67 @@ def test_differs_value_mask_negative_zero(device, dt):
     wv, wp = dense_of_theirs(w)
     assert rp.tolist() == [False, False, True, True]
     assert wp.tolist() == [True, False, True, True]
+
+
+NUMERIC = [np.int32, np.int64, np.float32, np.float64]
+
+
+@pytest.mark.parametrize("semiring_name", ["plus_times", "min_plus", "max_times", "min_first",
+                                           "max_second", "plus_pair"])
+@settings(max_examples=examples(25))
+@given(data=st.data())
+def test_mxv_mixed_types(device, semiring_name, data):
+    """Operands of two domains: ours promotes them (``types.promote``, NumPy's rule), as
+    python-graphblas unifies them; an iso matrix (one value for every entry) as well."""
+    da, du = (np.dtype(data.draw(st.sampled_from(NUMERIC))) for _ in range(2))
+    exact = exact_for(semiring_name.split("_")[0])
+    m, n = data.draw(dims), data.draw(dims)
+    Ad, Ap = data.draw(dense((m, n), da, exact))
+    iso = data.draw(st.booleans()) and Ap.any()
+    if iso:
+        Ad[:] = Ad[Ap][0]
+    ud, up = data.draw(dense((n,), du, exact))
+    r, c = np.nonzero(Ap)
+    A = (sr.Matrix.from_coo(r, c, Ad[Ap][0], nrows=m, ncols=n, device=device) if iso
+         else ours(Ad, Ap, device))
+    if iso:
+        assert A.is_iso
+    s = getattr(gb.semiring, semiring_name)
+    if semiring_name == "plus_pair":  # (python-graphblas' untyped plus_pair counts in INT64)
+        s = s[GB_TYPE[sr.types.promote(da, du)]]
+    got = sr.mxv(A, ours(ud, up, device, data.draw(st.sampled_from(["sparse", "bitmap"]))),
+                 semiring_name)
+    assert_same(got, theirs(Ad, Ap).mxv(theirs(ud, up), s).new(), f"{da} x {du}")
+
+
+@pytest.mark.parametrize("kind", ["add", "mult"])
+@settings(max_examples=examples(40))
+@given(data=st.data())
+def test_ewise_mixed_types(device, kind, data):
+    da, db = (np.dtype(data.draw(st.sampled_from(DTYPES))) for _ in range(2))
+    opname = data.draw(st.sampled_from(["plus", "min", "max", "first", "second", "lt", "eq"]))
+    shape = (data.draw(dims),)
+    (ad, ap), (bd, bp) = data.draw(dense(shape, da)), data.draw(dense(shape, db))
+    f = sr.ewise_add if kind == "add" else sr.ewise_mult
+    got = f(ours(ad, ap, device), ours(bd, bp, device), opname)
+    ga, gb_ = theirs(ad, ap), theirs(bd, bp)
+    gop = gb_binary(opname)
+    if np.dtype(got.dtype) == np.bool_ or (da == np.bool_ and db == np.bool_):
+        gop = gop[GB_TYPE[sr.types.promote(da, db)]]
+    want = (ga.ewise_add(gb_, gop) if kind == "add" else ga.ewise_mult(gb_, gop)).new()
+    assert_same(got, want, f"{opname} {da} {db}")
+
+
+def test_differs_select_thunk_type(device):
+    """Deliberate: a value select compares in the common type of the values and the thunk
+    (``select``'s docstring), so an int32 entry 2 is not >= 2.5. The C API casts the thunk
+    to the op's type (2.5 -> 2, keeping 2); python-graphblas 2025.2 on SuiteSparse 9.4
+    keeps every entry (1, 2 and 3). With a thunk of the matrix's type all three agree."""
+    A = np.array([[1, 2], [0, 3]], dtype=np.int32)
+    P = A != 0
+    a, ga = ours(A, P, device), theirs(A, P)
+    got = dense_of_ours(sr.select(a, "valuege", 2.5))
+    want = dense_of_theirs(gb.select.valuege(ga, 2.5).new())
+    assert to_host(got[0][got[1]]).tolist() == [3]
+    assert not np.array_equal(got[1], want[1])
+    assert_same(sr.select(a, "valuege", np.int32(2)), gb.select.valuege(ga, 2).new(), "int thunk")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -257,10 +258,19 @@ def make(path, seed, per_op):
     print(f"{len(rows)} cases written to {path}")
 
 
-def check(path, device, limit=20):
+def check(path, device, limit=20, time_limit=None, kinds=None):
+    """Run the cases (those of ``kinds`` first, in that order) until ``time_limit`` s."""
     rows = json.load(open(path))
-    bad = 0
-    for n, row in enumerate(rows):
+    order = sorted(range(len(rows)), key=lambda n: (kinds or []).index(rows[n]["kind"])
+                   if rows[n]["kind"] in (kinds or []) else len(kinds or []))
+    bad = done = 0
+    t0 = time.perf_counter()
+    for n in order:
+        row = rows[n]
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            print(f"time limit: stopped after {done} cases")
+            break
+        done += 1
         ops_ = [dec(o) for o in row["operands"]]
         kind, p = row["kind"], row["params"]
         wv, wp = dec(row["expected"])
@@ -280,7 +290,8 @@ def check(path, device, limit=20):
             if bad <= limit:
                 print(f"case {n} {kind} {p}:\n ours {rv.dtype} {rv[rp]} at {np.argwhere(rp).tolist()}\n"
                       f" gb   {wv.dtype} {wv[wp]} at {np.argwhere(wp).tolist()}")
-    print(f"{device}: {len(rows)} cases, {bad} disagree with python-graphblas")
+    print(f"{device}: {done} of {len(rows)} cases run, {bad} disagree with python-graphblas "
+          f"({time.perf_counter() - t0:.1f} s)", flush=True)
     return bad
 
 
@@ -291,11 +302,14 @@ def main(argv=None):
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--per-op", type=int, default=6)
+    ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--kinds", default=None, help="comma-separated kinds to run first")
     a = ap.parse_args(argv)
     if a.make:
         make(a.make, a.seed, a.per_op)
     if a.check:
-        return 1 if check(a.check, a.device) else 0
+        kinds = a.kinds.split(",") if a.kinds else None
+        return 1 if check(a.check, a.device, time_limit=a.time_limit, kinds=kinds) else 0
     return 0
 
 
