@@ -127,6 +127,29 @@ def cases(seed, per_op):
             with np.errstate(all="ignore"):
                 v = np.array([np.nan, np.inf, -np.inf, 3e10, -3e10, -2.7, 2.7, -0.0, 1e30], dtype=src)
             out.append(("cast", {"dtype": dst}, [(v, np.ones(v.size, bool))]))
+    # the corners, every case pinned: integer limits under the unary and binary ops, NaN
+    # under min / max (element-wise, reductions, folds of the products)
+    for dt in ("int32", "int64"):
+        info = np.iinfo(dt)
+        x = np.array([info.min, info.min + 1, -1, 0, 1, 2, info.max], dtype=dt)
+        p_ = np.ones(x.size, bool)
+        for op in ["identity", "ainv", "abs", "minv", "lnot", "one"]:
+            out.append(("apply", {"op": op, "dtype": dt}, [(x, p_)]))
+        for op in ["plus", "minus", "times", "min", "max"]:
+            out.append(("ewise_mult", {"op": op, "dtype": dt}, [(x, p_), (x[::-1].copy(), p_)]))
+    for dt in ("float32", "float64"):
+        x = np.array([np.nan, 1.0, np.nan, -np.inf, -0.0, np.inf], dtype=dt)
+        y = np.array([2.0, np.nan, np.nan, np.nan, 0.0, -1.0], dtype=dt)
+        p_ = np.ones(x.size, bool)
+        for op in ["min", "max", "plus", "minus", "eq", "lt"]:
+            out.append(("ewise_mult", {"op": op, "dtype": dt}, [(x, p_), (y, p_)]))
+        A = np.vstack([x, y])
+        for mono in ["min", "max", "plus"]:
+            out.append(("reduce_rows", {"monoid": mono, "dtype": dt}, [(A, np.ones(A.shape, bool))]))
+            out.append(("reduce_cols", {"monoid": mono, "dtype": dt}, [(A, np.ones(A.shape, bool))]))
+        u = np.array([0.0, 1.0, np.nan, 2.0, 0.0, 1.0], dtype=dt)
+        for sname in ["min_plus", "max_plus", "min_first", "max_second", "min_times"]:
+            out.append(("mxv", {"semiring": sname, "dtype": dt}, [(A, np.ones(A.shape, bool)), (u, p_)]))
     # masks and accumulators on the vector products
     fin = []
     for kind, p, ops_ in out:
