@@ -384,7 +384,7 @@ def operand_pair(draw, exact=False):
 @given(data=st.data())
 def test_ewise(device, kind, opname, data):
     if kind == "add" and opname in POSITIONAL:
-        pytest.skip("ours refuses positional ops in ewise_add (tested in test_errors)")
+        pytest.skip("ours refuses positional ops in ewise_add: test_differs_ewise_add_positional")
     dt, shape, (ad, ap), (bd, bp) = data.draw(operand_pair())
     if opname in LOGICAL and dt != np.bool_:
         dt = np.dtype(np.bool_)  # (non-bool: test_differs_logical_result_type)
@@ -886,3 +886,16 @@ def test_differs_select_thunk_type(device):
     assert to_host(got[0][got[1]]).tolist() == [3]
     assert not np.array_equal(got[1], want[1])
     assert_same(sr.select(a, "valuege", np.int32(2)), gb.select.valuege(ga, 2).new(), "int thunk")
+
+
+@pytest.mark.parametrize("opname", POSITIONAL)
+def test_differs_ewise_add_positional(device, opname):
+    """Deliberate: ewise_add refuses a positional op (its docstring: an entry of one operand
+    only has no position in the other); SuiteSparse takes it, giving the op's index where
+    both operands have an entry and the operand's own value elsewhere."""
+    x = np.array([5, 6, 7], dtype=np.int64)
+    p, q = np.array([True, True, False]), np.array([False, True, True])
+    with pytest.raises(DomainMismatch, match="positional"):
+        sr.ewise_add(ours(x, p, device), ours(x, q, device), opname)
+    w = theirs(x, p).ewise_add(theirs(x, q), gb_binary(opname)["INT64"]).new()
+    assert w.nvals == 3
