@@ -181,7 +181,9 @@ class Vector(_b.Placed, Operand):
         idx = _as_index_array(xp, indices, op, "indices")
         if np.ndim(values) == 0:
             dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(values).dtype, op=op)
-            vals = xp.full(idx.size, _t.cast(np.asarray(values), dt)[()], dtype=dt)
+            # (a host scalar through the saturating cast; a CuPy 0-d array as CuPy fills)
+            v0 = values if _b.is_cupy_array(values) else _t.cast(np.asarray(values), dt)[()]
+            vals = xp.full(idx.size, v0, dtype=dt)
         else:
             _check_host_input(op, "values", values, dev)
             vals = xp.asarray(values)
