@@ -108,6 +108,9 @@ def cast(a, dtype):
     if not hasattr(a, "dtype"):
         a = np.asarray(a)
     if a.dtype.kind != "f" or dt.kind not in "iu":
+        if a.dtype.kind == "f" and dt.kind == "f" and dt.itemsize < a.dtype.itemsize:
+            with np.errstate(over="ignore"):  # (past float32's range is ±inf, as in C)
+                return a.astype(dt, copy=False)
         return a.astype(dt, copy=False)
     if isinstance(a, (np.ndarray, np.generic)):
         xp = np
