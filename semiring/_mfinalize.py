@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import types as _t
 from .backend import backend_of
 from .errors import DomainMismatch
 from .matrix import Matrix, index_type, row_of_entries
@@ -135,7 +136,7 @@ def finalize_keys(tk, tv, wk, wv, mask, accum, replace, out_dtype, device):
     """Key-space out⟨M⟩ ⊙= T: (keys, values) of the new output. ``wk is None``: no out."""
     xp = _xp_of(tk)
     out_dtype = np.dtype(out_dtype)
-    tv = tv.astype(out_dtype, copy=False)
+    tv = _t.cast(tv, out_dtype)
     if wk is None:
         if mask is None:
             return tk, tv

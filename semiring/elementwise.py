@@ -583,7 +583,7 @@ def reduce_scalar(a, monoid="plus", *, accum=None, out=None):
     if acc is None:
         return r
     ot = out.dtype
-    return acc.apply_numpy(out, np.asarray(r).astype(ot), ot).astype(ot)[()]
+    return acc.apply_numpy(out, _t.cast(np.asarray(r), ot), ot).astype(ot)[()]
 
 
 def _reduce_all(name, a, mono):
@@ -836,7 +836,7 @@ def assign(out, value, rows=None, cols=None, *, mask=None, accum=None, replace=F
         p, q = _expand(xp, xp.full(int(I.size), int(J.size), dtype=xp.int64))
         sk = I[p] * W + J[q]
         dt = out.dtype
-        sv = xp.full(int(sk.size), np.asarray(value).astype(dt)[()], dtype=dt)
+        sv = xp.full(int(sk.size), _t.cast(np.asarray(value), dt)[()], dtype=dt)
     else:
         vk, vv = entries(value)
         if is_m:
@@ -848,7 +848,7 @@ def assign(out, value, rows=None, cols=None, *, mask=None, accum=None, replace=F
     srt = xp.argsort(sk)
     sk, sv = sk[srt], sv[srt]
     dt = out.dtype
-    sv = sv.astype(dt, copy=False)
+    sv = _t.cast(sv, dt)
     if acc is not None:
         # S = out(region) ⊙ value over their union
         rk, rv = ok[inside], ov[inside]

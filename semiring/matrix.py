@@ -77,7 +77,7 @@ class Matrix(_b.Placed, Operand):
         self._shape = (int(shape[0]), int(shape[1]))
         if values is None:
             dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(iso_value).dtype)
-            self._iso = np.asarray(iso_value if iso_value is not None else True).astype(dt)[()]
+            self._iso = _t.cast(np.asarray(iso_value if iso_value is not None else True), dt)[()]
             self._dtype = dt
         else:
             self._iso = None
@@ -309,7 +309,7 @@ class Matrix(_b.Placed, Operand):
             return cls(indptr, indices, None, (nrows, ncols), iso_value=iso,
                        dtype=dtype if dtype is not None else np.asarray(iso).dtype)
         if dtype is not None:
-            values = values.astype(_t.lookup_dtype(dtype, op=op), copy=False)
+            values = _t.cast(values, _t.lookup_dtype(dtype, op=op))
         return cls(indptr, indices, values, (nrows, ncols))
 
     @classmethod
@@ -353,7 +353,7 @@ class Matrix(_b.Placed, Operand):
             values = xp.asarray(values)
             if values.shape != rows.shape:
                 raise DimensionMismatch(f"{op}: values must have the length of rows (={rows.size}), got shape {values.shape}")
-            values = values.astype(_t.lookup_dtype(dtype if dtype is not None else values.dtype, op=op), copy=False)
+            values = _t.cast(values, _t.lookup_dtype(dtype if dtype is not None else values.dtype, op=op))
         if nrows is None:
             nrows = int(rows.max()) + 1 if rows.size else 0
         if ncols is None:
@@ -633,8 +633,8 @@ class Matrix(_b.Placed, Operand):
             return self
         if self.is_iso:
             return Matrix(self._indptr, self._indices, None, self._shape,
-                          iso_value=np.asarray(self._iso).astype(dtype)[()], dtype=dtype)
-        return Matrix(self._indptr, self._indices, self._values.astype(dtype), self._shape)
+                          iso_value=_t.cast(np.asarray(self._iso), dtype)[()], dtype=dtype)
+        return Matrix(self._indptr, self._indices, _t.cast(self._values, dtype), self._shape)
 
     def dup(self) -> "Matrix":
         """A copy."""

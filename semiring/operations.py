@@ -531,10 +531,10 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
             if present is not None:
                 write = present if allowed is None else allowed & present
             if device == "gpu":
-                T = _gpu_spmv.binary_elementwise(acc, out.dtype, out, T)
+                T = _gpu_spmv.binary_elementwise(acc, out.dtype, out, _t.cast(T, out.dtype))
             else:
-                T = acc.apply_numpy(out, T.astype(out.dtype, copy=False), out.dtype)
-        T = T.astype(out.dtype, copy=False)
+                T = acc.apply_numpy(out, _t.cast(T, out.dtype), out.dtype)
+        T = _t.cast(T, out.dtype)
         if write is None:
             out[...] = T
         else:

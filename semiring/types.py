@@ -86,3 +86,39 @@ def min_value(dtype):
     if dt.kind == "f":
         return -np.inf
     return np.iinfo(dt).min
+
+
+def cast(a, dtype):
+    """``a`` (a NumPy or CuPy array, or a scalar) as ``dtype``, with GraphBLAS's typecasting.
+
+    C's conversions, except where C leaves them undefined: a float cast to an integer
+    type saturates at the type's limits and NaN becomes 0, as SuiteSparse:GraphBLAS defines
+    (``GB_cast_to_int32`` etc. in its ``GB_casting.h``). NumPy's ``astype`` gives the
+    type's minimum there (and CuPy the device's conversion), so every cast of the algebra
+    into a narrower type (an output's type, a constructor's ``dtype=``, an assigned scalar)
+    goes through this one function. A float cast to bool is ``x != 0`` (NaN is true).
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> sr.types.cast(np.array([np.nan, np.inf, -3e10, -2.7]), np.int32)
+    array([          0,  2147483647, -2147483648,          -2], dtype=int32)
+    """
+    dt = np.dtype(dtype)
+    if not hasattr(a, "dtype"):
+        a = np.asarray(a)
+    if a.dtype.kind != "f" or dt.kind not in "iu":
+        if a.dtype.kind == "f" and dt.kind == "f" and dt.itemsize < a.dtype.itemsize:
+            with np.errstate(over="ignore"):  # (past float32's range is ±inf, as in C)
+                return a.astype(dt, copy=False)
+        return a.astype(dt, copy=False)
+    if isinstance(a, (np.ndarray, np.generic)):
+        xp = np
+    else:
+        import cupy as xp  # noqa: PLC0415  (GPU-only: a CuPy array came in)
+    info = np.iinfo(dt)
+    with np.errstate(invalid="ignore", over="ignore"):
+        z = a.astype(dt)  # (exact inside the range; what is outside is replaced below)
+        z = xp.where(a >= float(info.max), info.max, xp.where(a <= float(info.min), info.min, z))
+        z = xp.where(a != a, 0, z).astype(dt, copy=False)
+    return z[()] if isinstance(a, np.generic) else z

@@ -181,14 +181,16 @@ class Vector(_b.Placed, Operand):
         idx = _as_index_array(xp, indices, op, "indices")
         if np.ndim(values) == 0:
             dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(values).dtype, op=op)
-            vals = xp.full(idx.size, values, dtype=dt)
+            # (a host scalar through the saturating cast; a CuPy 0-d array as CuPy fills)
+            v0 = values if _b.is_cupy_array(values) else _t.cast(np.asarray(values), dt)[()]
+            vals = xp.full(idx.size, v0, dtype=dt)
         else:
             _check_host_input(op, "values", values, dev)
             vals = xp.asarray(values)
             if vals.shape != idx.shape:
                 raise DimensionMismatch(f"{op}: values must have the length of indices (={idx.size}), got shape {vals.shape}")
             dt = _t.lookup_dtype(dtype if dtype is not None else vals.dtype, op=op, arg="values.dtype")
-            vals = vals.astype(dt, copy=False)
+            vals = _t.cast(vals, dt)
         if size is None:
             size = int(idx.max()) + 1 if idx.size else 0
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
@@ -330,9 +332,9 @@ class Vector(_b.Placed, Operand):
             return self
         if self._form == "bitmap":
             v, p = self._bitmap
-            return Vector(self._size, dtype, self._device, values=v.astype(dtype), present=p)
+            return Vector(self._size, dtype, self._device, values=_t.cast(v, dtype), present=p)
         i, v = self._sparse
-        return Vector(self._size, dtype, self._device, indices=i, svalues=v.astype(dtype),
+        return Vector(self._size, dtype, self._device, indices=i, svalues=_t.cast(v, dtype),
                       jumbled=self._jumbled)
 
     # ------------------------------------------------------------------ comparison

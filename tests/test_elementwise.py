@@ -686,3 +686,27 @@ def test_reduce_long_rows(device, dtype):
     I = sr.Matrix.from_csr(A.indptr, A.indices, None, A.shape, iso_value=3, dtype=dtype)
     got = to_host(sr.reduce_rows(I, "max").to_dense(missing=0))
     np.testing.assert_array_equal(got, [3 if P[r].any() else 0 for r in range(5)])
+
+
+@pytest.mark.parametrize("target", [np.int32, np.int64])
+@pytest.mark.parametrize("source", [np.float32, np.float64])
+def test_float_to_integer_cast_saturates(device, source, target):
+    """A float cast into an integer type saturates and NaN becomes 0 (SuiteSparse's
+    GB_cast_to_int32 etc.; NumPy's astype gives INT_MIN): into an output's type, through a
+    constructor's dtype= and as an assigned scalar, on both containers."""
+    info = np.iinfo(target)
+    src = np.array([np.nan, np.inf, -np.inf, 1e30, -1e30, -2.7, 2.7, -0.0], dtype=source)
+    want = np.array([0, info.max, info.min, info.max, info.min, -2, 2, 0], dtype=target)
+    n = src.size
+    x = sr.Vector.from_coo(np.arange(n), src, size=n, device=device)
+    w = sr.apply(x, "identity", out=sr.Vector.new(n, target, device=device))
+    assert w.dtype == target and np.array_equal(to_host(w.to_dense()), want)
+    A = sr.Matrix.from_coo(np.zeros(n, np.int64), np.arange(n), src, nrows=1, ncols=n, device=device)
+    C = sr.Matrix.from_coo([], [], np.zeros(0, target), nrows=1, ncols=n, device=device)
+    sr.ewise_add(A, A, "first", out=C)
+    assert np.array_equal(to_host(C.to_dense())[0], want)
+    v = sr.Vector.from_coo(np.arange(n), src, size=n, dtype=target, device=device)
+    assert np.array_equal(to_host(v.to_dense()), want)
+    for s, t in zip(src, want):
+        u = sr.assign(sr.Vector.new(1, target, device=device), s, [0])
+        assert to_host(u.to_dense())[0] == t
