@@ -539,11 +539,12 @@ def _all_pairs(A, op, return_predecessors, shape, settled_first=False):
     xp = A.xp
     if return_predecessors:
         dist, pred = res
-        if settled_first:
-            pred = _settled_first(A, np.arange(n), dist.astype(xp.float64), pred)
     else:
         dist, pred = res, xp.full((n, n), -1, dtype=xp.int64)
-    return _finish(dist.astype(xp.float64), pred, shape, return_predecessors, xp)
+    dist = dist.astype(xp.float64)  # (one n × n cast, shared by the two steps below)
+    if return_predecessors and settled_first:
+        pred = _settled_first(A, np.arange(n), dist, pred)
+    return _finish(dist, pred, shape, return_predecessors, xp)
 
 
 def _min_only_engine(A, op, idx, return_predecessors, limit):
