@@ -46,6 +46,19 @@ def _csgraph_engine_on_gpu_input(request, monkeypatch):
         monkeypatch.setattr(_validation, "HOST_MAX_WORK", {})
 
 
+@pytest.fixture(autouse=True)
+def _gpu_work_done_in_its_test(request):
+    """On a machine with a GPU, every test ends with a device synchronize, so that a fault of
+    a kernel the test queued but never waited for (a sticky CUDA error, which fails every
+    later test of the worker process) is reported at the test that queued it, not at the
+    next test that happens to synchronize."""
+    yield
+    if DEVICES[-1] == "gpu":
+        import cupy  # noqa: PLC0415  (GPU only)
+
+        cupy.cuda.runtime.deviceSynchronize()
+
+
 def to_host(a):
     """A NumPy copy of a NumPy or CuPy array."""
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
