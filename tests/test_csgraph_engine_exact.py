@@ -389,12 +389,21 @@ def test_laplacian_of_cupyx_input_by_array_operations(device, data, n, fmt, dtyp
     assert (host(x) != before).nnz == 0 and x.dtype == before.dtype  # the input untouched
     d2 = host(d2)
     assert d2.dtype == d1.dtype
-    np.testing.assert_array_equal(d2, d1)
+    if normed and np.dtype(dtype).kind == "c":
+        # a complex square root is not correctly rounded: CuPy's (Thrust's) and NumPy's
+        # differ by an ulp (H200, session 16: 0.7071067811865475j against ...476j)
+        np.testing.assert_allclose(d2, d1, rtol=4 * np.finfo(np.float64).eps, atol=0)
+    else:
+        np.testing.assert_array_equal(d2, d1)
     if form == "array":
         L2 = host(L2)
         assert L2.format == L1.format == "coo" and L2.dtype == L1.dtype
         assert L2.nnz == L1.nnz  # SciPy's stored entries (A ⊕ Aᵀ: cancelled ones dropped)
-        np.testing.assert_array_equal(L2.toarray(), L1.toarray())
+        if normed and np.dtype(dtype).kind == "c":  # (the square roots above)
+            np.testing.assert_allclose(L2.toarray(), L1.toarray(),
+                                       rtol=8 * np.finfo(np.float64).eps, atol=0)
+        else:
+            np.testing.assert_array_equal(L2.toarray(), L1.toarray())
         return
     X = np.arange(2 * n, dtype=float).reshape(n, 2)
     r1 = scipy_quiet(_apply, L1, X)
