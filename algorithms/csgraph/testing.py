@@ -1,6 +1,6 @@
 """SciPy's own csgraph tests, run through this facade: the outside judge of ``algorithms.csgraph``.
 
-    python -m algorithms.csgraph.testing [--engine] [--keep DIR] [-- PYTEST-ARGS...]
+    python -m algorithms.csgraph.testing [--engine | --both] [--keep DIR] [-- PYTEST-ARGS...]
 
 The facade promises SciPy's answers, errors and types for every public name of
 ``scipy.sparse.csgraph``. SciPy ships the tests it holds itself to
@@ -18,7 +18,8 @@ It prints both tallies and every test that passes as shipped but not through the
 exits 0 when each of those is a documented deviation (:data:`DEVIATIONS`, each with its
 reason), 1 otherwise. ``--engine`` runs the facade's engine path on host input
 (``_validation.FORCE_ENGINE``: the code GPU input takes, on NumPy), so SciPy's tests judge the
-engine's answers too. ``--keep DIR`` writes the rewritten files to DIR (else a temporary folder).
+engine's answers too; ``--both`` judges both paths against one run as shipped (CI's form).
+``--keep DIR`` writes the rewritten files to DIR (else a temporary folder).
 
 Examples
 --------
@@ -145,11 +146,28 @@ def deviation(tid: str) -> str | None:
     return next((why for pat, why in DEVIATIONS.items() if re.match(pat, tid)), None)
 
 
+def _judge(facade: dict, shipped: dict, path: str) -> int:
+    """Print the facade's tally on ``path`` and each test that passes as shipped but fails
+    through it; the number of those without a documented deviation (defects)."""
+    print(f"  through the facade, {path}: {_tally(facade)}")
+    worse = sorted(t for t, v in facade.items() if v == "failed" and shipped.get(t) == "passed")
+    bad = [t for t in worse if deviation(t) is None]
+    for t in worse:
+        why = deviation(t)
+        print(f"  {'deviation' if why else 'FAILED   '} {t}" + (f": {why}" if why else ""))
+    print(f"{len(worse)} fail only through the facade ({path}): {len(worse) - len(bad)} "
+          f"documented deviations, {len(bad)} defects")
+    return len(bad)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m algorithms.csgraph.testing",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", action="store_true",
-                    help="the facade's engine path on host input (FORCE_ENGINE)")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--engine", action="store_true",
+                      help="the facade's engine path on host input (FORCE_ENGINE)")
+    mode.add_argument("--both", action="store_true",
+                      help="the host path and the engine path, against one run as shipped")
     ap.add_argument("--keep", metavar="DIR", help="write the rewritten tests to DIR")
     ap.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
     a = ap.parse_args(argv)
@@ -157,30 +175,25 @@ def main(argv=None) -> int:
     if not src.is_dir():
         print(f"SciPy's csgraph tests are not installed (no {src}): nothing to judge")
         return 1
+    engines = [False, True] if a.both else [a.engine]
     tmp = Path(tempfile.mkdtemp(prefix="csgraph-judge-"))
     try:
         facade_dir = Path(a.keep) if a.keep else tmp / "facade"
         _copy(src, facade_dir, True)
         _copy(src, tmp / "shipped", False)
-        facade = _run(facade_dir, tmp / "facade.xml", a.engine, a.pytest_args)
+        facades = [_run(facade_dir, tmp / f"facade{int(e)}.xml", e, a.pytest_args)
+                   for e in engines]
         shipped = _run(tmp / "shipped", tmp / "shipped.xml", False, a.pytest_args)
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)
-    if not facade or not shipped:
+    if not all(facades) or not shipped:
         print("pytest reported no tests (is pytest installed?)")
         return 1
-    path = "engine path (FORCE_ENGINE)" if a.engine else "host path"
     print(f"SciPy's csgraph tests ({src}), SciPy {__import__('scipy').__version__}")
     print(f"  as shipped:                {_tally(shipped)}")
-    print(f"  through the facade, {path}: {_tally(facade)}")
-    worse = sorted(t for t, v in facade.items() if v == "failed" and shipped.get(t) == "passed")
-    bad = [t for t in worse if deviation(t) is None]
-    for t in worse:
-        why = deviation(t)
-        print(f"  {'deviation' if why else 'FAILED   '} {t}" + (f": {why}" if why else ""))
-    print(f"{len(worse)} fail only through the facade: {len(worse) - len(bad)} documented "
-          f"deviations, {len(bad)} defects")
+    bad = sum(_judge(f, shipped, "engine path (FORCE_ENGINE)" if e else "host path")
+              for f, e in zip(facades, engines))
     return 1 if bad else 0
 
 
