@@ -113,7 +113,13 @@ class Vector(_b.Placed, Operand):
 
     # ------------------------------------------------------------------ forms
     def bitmap(self):
-        """(values, present) dense arrays; ``present`` is None when every entry is present."""
+        """(values, present) dense arrays; ``present`` is None when every entry is present.
+
+        They are the vector's own storage, not copies: read them, do not write into them
+        (:meth:`dup` first). Results share storage where the algebra allows it: the plain
+        GPU ``mxv`` of one matrix returns the same ``present`` array every call (M's pattern
+        decides it), so a write into one result's would change the others'.
+        """
         if self._bitmap is None:
             xp = self.xp
             idx, vals = self._sparse
