@@ -272,6 +272,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) minplus_gemm(
     const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
     // grouped block order (MP_GROUP_M row tiles per sweep of the column tiles)
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    if (tiles_m <= 0 || tiles_n <= 0) return;  // (the launcher never sends an empty Z)
     const int per_group = MP_GROUP_M * tiles_n, bid = blockIdx.x;
     const int first_m = (bid / per_group) * MP_GROUP_M;
     const int gsize = min(tiles_m - first_m, MP_GROUP_M);
