@@ -204,7 +204,11 @@ __device__ __forceinline__ unsigned sr_lane4(const uint4& v, int j) {
     return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w;
 }
 // A thread's U quads of indices and values, quad u at entries p = base + 4 * (u * width +
-// lane) .. p + 3; a quad with no entry in [begin, end) is not loaded (zeros).
+// lane) .. p + 3; a quad with no entry in [begin, end) is not loaded (zeros). The last quad of
+// the arrays may reach up to 3 entries past their end (compute-sanitizer's memcheck reports it
+// where an allocation's size is not a multiple of 16 bytes): the lanes past `end` are masked,
+// and the 16-byte aligned load never leaves the aligned 16 bytes that hold the last entry,
+// so never its page (sr_vec_ok requires 16-byte aligned arrays).
 template <int U, typename I, typename T>
 __device__ __forceinline__ void sr_ld_quads(
     const I* __restrict__ indices, const T* __restrict__ avals, I base, int width, int lane,
