@@ -500,6 +500,8 @@ def bfs_layers(G, sources):
     for source in current:
         if source not in g:
             raise nx.NetworkXError(f"The node {source} is not in the graph.")
+    if not current:  # no sources: NetworkX's loop yields no layer at all
+        return
     yield current
     idx = [g.index[v] for v in current]
     level = _bfs_level(g, idx[0]) if len(idx) == 1 else None
@@ -662,6 +664,25 @@ def _method(method, weight):
     return "unweighted" if weight is None else method
 
 
+def _all_pairs_refusals(g, weight, method, paths):
+    """NotImplementedError now, before the all-pairs generator is returned, for what a
+    single-source run would refuse at some source (Dijkstra with negative weights, NaN
+    weights, Dijkstra paths where an edge weighs +inf): NetworkX's dispatcher falls back
+    only on an error raised by the call itself, not by a generator it returned."""
+    if method == "unweighted":
+        return
+    if method == "dijkstra" and g.has_negative(weight):
+        raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
+                                  "NetworkX (its result depends on its visiting order)")
+    w = g.weights(weight)
+    if w.dtype.kind == "f" and bool(np.isnan(w).any()):
+        raise NotImplementedError("nx_semiring: NaN weights (NetworkX's comparisons decide; "
+                                  "NetworkX runs it)")
+    if paths and method == "dijkstra" and g.has_inf(weight):
+        raise NotImplementedError("nx_semiring: Dijkstra paths over edges of weight inf "
+                                  "(NetworkX returns the first it finds)")
+
+
 def _single_source_paths(g, source, weight, method):
     if method == "unweighted":
         return single_source_shortest_path(g, source)
@@ -692,6 +713,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     g = _graph(G, weight)
     if source is None:
         if target is None:
+            _all_pairs_refusals(g, weight, method, paths=True)
             return ((v, _single_source_paths(g, v, weight, method)) for v in g.nodes)
         paths = _single_source_paths(_reverse(g), target, weight, method)
         return {v: list(reversed(p)) for v, p in paths.items()}
@@ -726,6 +748,7 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         if target is None:
             if method == "unweighted":
                 return all_pairs_shortest_path_length(g)
+            _all_pairs_refusals(g, weight, method, paths=False)
             return ((v, _single_source_lengths(g, v, weight, method)) for v in g.nodes)
         return _single_source_lengths(_reverse(g), target, weight, method)
     if target is None:
@@ -1272,8 +1295,13 @@ def triangles(G, nodes=None):
     >>> nx.triangles(nx.complete_graph(4), backend="semiring")
     {0: 3, 1: 3, 2: 3, 3: 3}
     """
+    nx = _nx()
     g = _graph(G)
     _not_directed(g, "triangles")
+    if nodes is not None and g.multigraph:
+        # NetworkX counts a multigraph's triangles for nodes=None only; for given nodes its
+        # helper (_triangles_and_degree_iter) is not implemented for multigraphs
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
     t = _host(alg.triangles(g.matrix())).tolist() if g.n else []
     if nodes is None:
         return _node_dict(g, t)
@@ -1431,7 +1459,7 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
                            sr.to_device(np.concatenate([r, r]), dev), nrows=g.n, ncols=g.n,
                            device=dev)
     F = alg.minimum_spanning_forest(A) if g.n else None
-    T = nx.Graph()
+    T = (g.nx_class or nx.Graph)()  # NetworkX's G.__class__(): a subclass stays one
     T.graph.update(g.graph)
     if g.node_data is not None:
         T.add_nodes_from(zip(g.nodes, g.node_data))

@@ -1,0 +1,176 @@
+"""The NetworkX backend, second audit (session 16): inputs and call patterns that the first
+audit (``test_nx_inputs.py``) did not reach: all-pairs generators whose refusal must come
+before NetworkX's dispatcher returns, empty source lists, multigraph node lists, graph
+attributes changed after a conversion was cached, subclasses of NetworkX's graphs.
+
+The rule each test checks, as in ``test_nx_inputs.py``: the backend answers as NetworkX
+does (values, types, its exceptions), or it refuses (``NotImplementedError`` raised by the
+call itself, or ``can_run``) so that NetworkX runs the call. Never a different answer, never
+a refusal NetworkX's dispatcher cannot fall back from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+nx = pytest.importorskip("networkx")
+
+import nx_semiring  # noqa: E402
+from nx_semiring import algorithms as nxa  # noqa: E402
+from nx_semiring.interface import BackendInterface  # noqa: E402
+
+from test_nx_inputs import assert_as_networkx_or_refused, awkward_graphs, convert  # noqa: E402
+
+INF, NAN = float("inf"), float("nan")
+INSTALLED = "semiring" in nx.utils.backends.backends
+dispatch = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installed (its entry "
+                                                    "points): pip install '.[nx]'")
+
+
+@contextlib.contextmanager
+def semiring_first(monkeypatch):
+    """NetworkX configured as a user would to prefer the backend (``backend_priority``) with
+    fallback to NetworkX; ``should_run`` forced so that small graphs reach the backend."""
+    monkeypatch.setattr(BackendInterface, "should_run", staticmethod(lambda *a: True))
+    prio = nx.config.backend_priority
+    saved = (list(prio.algos), list(prio.generators), nx.config.fallback_to_nx)
+    nx.config.warnings_to_ignore.add("cache")
+    try:
+        prio.algos, prio.generators = ["semiring"], ["semiring"]
+        nx.config.fallback_to_nx = True
+        yield
+    finally:
+        prio.algos, prio.generators, nx.config.fallback_to_nx = saved
+
+
+def drained(r):
+    return [(k, v if not isinstance(v, dict) else dict(v)) for k, v in r]
+
+
+# --------------------------------------------------------------------------- all-pairs
+def _all_pairs_graphs():
+    return {
+        # Dijkstra with a negative weight: NetworkX's answer follows its visiting order
+        "negative": nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}),
+                                (2, 1, {"weight": -2}), (1, 3, {"weight": 1})]),
+        "nan": nx.Graph([(0, 1, {"weight": NAN}), (1, 2, {"weight": 2})]),
+        "inf": nx.Graph([(0, 1, {"weight": INF}), (1, 2, {"weight": 2})]),
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(_all_pairs_graphs()))
+@pytest.mark.parametrize("method", ["dijkstra", "bellman-ford"])
+def test_all_pairs_refusal_comes_before_the_generator(device, kind, method):
+    """shortest_path(G) / shortest_path_length(G) return generators; a refusal raised while
+    iterating one escapes NetworkX's fallback (the dispatcher only catches the call's own
+    NotImplementedError). Before the fix: NotImplementedError at the first next()."""
+    G = _all_pairs_graphs()[kind]
+    g = convert(G, device)
+    for f in (nxa.shortest_path, nxa.shortest_path_length):
+        try:
+            r = f(g, weight="weight", method=method)
+        except NotImplementedError:
+            continue  # refused by the call: NetworkX falls back
+        got = drained(r)  # answered: must be NetworkX's (values; paths may tie)
+        nx_f = getattr(nx, f.__name__)
+        expected = drained(nx_f(G, weight="weight", method=method))
+        assert [k for k, _ in got] == [k for k, _ in expected]
+        if f is nxa.shortest_path_length:
+            assert [sorted(d.items()) for _, d in got] == \
+                [sorted(d.items()) for _, d in expected]
+
+
+@dispatch
+@pytest.mark.parametrize("kind", sorted(_all_pairs_graphs()))
+def test_all_pairs_falls_back_through_the_dispatcher(monkeypatch, kind):
+    G = _all_pairs_graphs()[kind]
+    expected = [drained(nx.shortest_path_length(G, weight="weight", backend="networkx")),
+                drained(nx.shortest_path(G, weight="weight", backend="networkx"))]
+    with semiring_first(monkeypatch):
+        got = [drained(nx.shortest_path_length(G, weight="weight")),
+               drained(nx.shortest_path(G, weight="weight"))]
+    # values equal (an attribute of ints and floats gives float distances on the engine,
+    # documented in nx_semiring.algorithms), NaN equal to NaN
+    assert _nan_free(got) == _nan_free(expected)
+
+
+def _nan_free(x):
+    if isinstance(x, float) and x != x:
+        return "nan"
+    if isinstance(x, dict):
+        return {k: _nan_free(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(map(_nan_free, x))
+    return x
+
+
+# --------------------------------------------------------------------------- bfs_layers
+@pytest.mark.parametrize("sources", [[], (), set(), {}])
+def test_bfs_layers_of_no_sources_yields_nothing(device, sources):
+    G = nx.path_graph(4)
+    assert list(nxa.bfs_layers(convert(G, device, None), sources)) == \
+        list(nx.bfs_layers(G, sources)) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=awkward_graphs(), data=st.data())
+def test_bfs_layers_of_source_lists_as_networkx(device, G, data):
+    nodes = list(G)
+    sources = data.draw(st.lists(st.sampled_from(nodes + ["absent"]), max_size=4))
+    g = convert(G, device, None)
+    assert_as_networkx_or_refused(lambda: nx.bfs_layers(G, sources),
+                                  lambda: nxa.bfs_layers(g, sources))
+
+
+# --------------------------------------------------------------------------- triangles
+@pytest.mark.parametrize("nodes", [0, [0, 1], [], (2,), 99])
+def test_triangles_of_multigraph_nodes_raise_as_networkx(device, nodes):
+    """NetworkX counts a multigraph's triangles for nodes=None only; with nodes its helper
+    raises NetworkXNotImplemented. Before the fix the backend answered."""
+    G = nx.MultiGraph([(0, 1), (0, 1), (1, 2), (2, 0), (2, 2)])
+    g = convert(G, device, None)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.triangles(G, nodes)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nxa.triangles(g, nodes)
+    assert nxa.triangles(g) == nx.triangles(G)
+
+
+# --------------------------------------------------------------------------- MST results
+@dispatch
+def test_mst_copies_graph_attributes_changed_after_the_cached_conversion():
+    """NetworkX keeps a cached conversion when only G.graph changes; its MST copies G.graph
+    as it is at the call. Before the fix the tree carried the attributes of the first call."""
+    nx.config.warnings_to_ignore.add("cache")
+    G = nx.cycle_graph(4)
+    G.add_edge(0, 3, weight=5)
+    nx.minimum_spanning_tree(G, backend="semiring")
+    G.graph["name"] = "ring"
+    G.nodes[1]["color"] = "red"
+    T = nx.minimum_spanning_tree(G, backend="semiring")
+    E = nx.minimum_spanning_tree(G, backend="networkx")
+    assert T.graph == E.graph == {"name": "ring"}
+    assert list(T.nodes(data=True)) == list(E.nodes(data=True))
+    assert list(T.edges(data=True)) == list(E.edges(data=True))
+
+
+class _MyGraph(nx.Graph):
+    """A user's subclass that adds a method and keeps NetworkX's adjacency."""
+
+    def label(self):
+        return "mine"
+
+
+def test_mst_of_a_subclass_is_that_subclass(device):
+    """NetworkX builds the tree as G.__class__(); before the fix the backend returned a
+    plain nx.Graph."""
+    G = _MyGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 1}), (0, 2, {"weight": 3})])
+    g = nx_semiring.from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
+                                  preserve_graph_attrs=True, device=device)
+    T, E = nxa.minimum_spanning_tree(g), nx.minimum_spanning_tree(G)
+    assert type(T) is type(E) is _MyGraph
+    assert list(T.edges(data=True)) == list(E.edges(data=True))
