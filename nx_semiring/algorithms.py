@@ -529,10 +529,20 @@ def descendants_at_distance(G, source, distance):
 
 
 # --------------------------------------------------------------------------- unweighted paths
+def _real_cutoff(cutoff):
+    """NotImplementedError for a cutoff that is not a real number (a string, a complex, a
+    Decimal): NetworkX compares it with its distances as Python does, raising TypeError or
+    not; the engine's arrays compare otherwise."""
+    if cutoff is not None and not isinstance(cutoff, numbers.Real):
+        raise NotImplementedError(f"nx_semiring: cutoff of type {type(cutoff).__name__} "
+                                  f"(NetworkX compares it itself)")
+
+
 def _cut(level, cutoff):
     """Keep level k when NetworkX's loop reaches it: k == 0 or cutoff > k - 1."""
     keep = level >= 0
     if cutoff is not None:
+        _real_cutoff(cutoff)
         keep &= (level == 0) | (cutoff > level - 1)
     return keep
 
@@ -585,6 +595,11 @@ def all_pairs_shortest_path_length(G, cutoff=None):
     {0: 0, 1: 1, 2: 2}
     """
     g = _graph(G)
+    _real_cutoff(cutoff)  # refused by the call, not by the generator (see _all_pairs_refusals)
+    return _all_pairs_levels(g, cutoff)
+
+
+def _all_pairs_levels(g, cutoff):
     M, sym = g.engine_matrix()
     nodes = g.nodes
     for b in range(0, g.n, APSP_BFS_BATCH):
@@ -786,7 +801,8 @@ def _dijkstra(g, source, cutoff, weight, predecessors=True, host=True):
     else:
         keep = ~_unreached(dist)
     if cutoff is not None:
-        keep &= dist <= cutoff
+        _real_cutoff(cutoff)
+        keep &= ~(dist > cutoff)  # NetworkX skips a vertex when dist > cutoff (NaN: never)
         keep[s] = True
     return s, dist, pred, keep
 
@@ -1274,15 +1290,22 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     return _node_dict(g, _host(bc).tolist())
 
 
+class _Nodes:
+    """The two things NetworkX's ``Graph.nbunch_iter`` reads of a graph (``in`` and
+    ``_adj``'s keys), so that the backend's node lists are NetworkX's own: the nodes of
+    ``nodes`` in G in its order, and its NetworkXError for a non-iterable or an unhashable
+    node, with its messages."""
+
+    def __init__(self, g):
+        self._g = g
+        self._adj = g.index
+
+    def __contains__(self, node):
+        return node in self._g
+
+
 def _nbunch(g, nodes):
-    nx = _nx()
-    if nodes in g:
-        return [nodes]
-    try:
-        it = iter(nodes)
-    except TypeError:
-        raise nx.NetworkXError(f"nbunch is not a node or a sequence of nodes.") from None
-    return [v for v in it if v in g]
+    return list(_nx().Graph.nbunch_iter(_Nodes(g), nodes))
 
 
 def triangles(G, nodes=None):

@@ -346,6 +346,12 @@ class BackendInterface:
             if attr is not None:
                 return (f"{type(G).__name__} redefines {attr}: its adjacency is not the "
                         f"G._adj that the conversion reads")
+        for key in ("source", "target"):
+            try:
+                hash(a.get(key))
+            except TypeError:
+                return (f"{key} {a[key]!r} is unhashable: NetworkX raises its TypeError where "
+                        f"it looks it up")
         weight = a.get("weight")
         if callable(weight):
             return "callable weights are not supported (NetworkX runs it)"

@@ -174,3 +174,62 @@ def test_mst_of_a_subclass_is_that_subclass(device):
     T, E = nxa.minimum_spanning_tree(g), nx.minimum_spanning_tree(G)
     assert type(T) is type(E) is _MyGraph
     assert list(T.edges(data=True)) == list(E.edges(data=True))
+
+
+# --------------------------------------------------------------------------- node arguments
+@pytest.mark.parametrize("name", ["triangles", "clustering"])
+@pytest.mark.parametrize("nodes", [[[1]], [0, [1]], 99, [0, 99, 0], iter([2, 0]), (1,), "ab"])
+def test_node_lists_as_networkx_nbunch(device, name, nodes):
+    """``nodes`` is read as NetworkX's G.nbunch_iter reads it: an unhashable member raises
+    NetworkXError (before the fix: skipped, an answer), nodes not in G are dropped, repeats
+    collapse, its order kept."""
+    G = nx.cycle_graph(4)
+    G.add_edge(0, 2)
+    g = convert(G, device, None)
+    as_list = list(nodes) if hasattr(nodes, "__next__") else nodes
+    fresh = (lambda: iter(as_list)) if hasattr(nodes, "__next__") else (lambda: nodes)
+    assert assert_as_networkx_or_refused(lambda: getattr(nx, name)(G, fresh()),
+                                         lambda: getattr(nxa, name)(g, fresh()))
+
+
+@pytest.mark.parametrize("name", ["single_source_dijkstra", "single_source_dijkstra_path_length",
+                                  "single_source_shortest_path_length",
+                                  "single_source_shortest_path"])
+def test_nan_cutoff_as_networkx(device, name):
+    """NetworkX's Dijkstra skips a vertex when its distance > cutoff: a NaN cutoff keeps
+    every vertex (before the fix: the source only); its BFS runs while cutoff > level: a NaN
+    cutoff keeps the source only."""
+    G = nx.path_graph(4)
+    g = convert(G, device)
+    assert getattr(nxa, name)(g, 0, cutoff=NAN) == getattr(nx, name)(G, 0, cutoff=NAN)
+
+
+@pytest.mark.parametrize("cutoff", ["1", 1 + 0j])
+def test_cutoff_that_is_not_a_real_number_is_refused_by_the_call(device, cutoff):
+    """NetworkX compares such a cutoff itself (TypeError, or an answer); the backend
+    refused before by NumPy's error or answered (a complex cutoff). The refusal comes from
+    the call, also for the all-pairs generator."""
+    G = nx.path_graph(4)
+    g = convert(G, device)
+    for f in (lambda: nxa.single_source_dijkstra(g, 0, cutoff=cutoff),
+              lambda: nxa.single_source_dijkstra_path_length(g, 0, cutoff=cutoff),
+              lambda: nxa.single_source_shortest_path_length(g, 0, cutoff=cutoff),
+              lambda: nxa.all_pairs_shortest_path_length(g, cutoff=cutoff)):
+        with pytest.raises(NotImplementedError, match="cutoff"):
+            f()
+
+
+def test_unhashable_source_or_target_is_left_to_networkx():
+    """NetworkX raises TypeError (unhashable) where it looks the node up; the backend
+    raised NodeNotFound or NetworkXNoPath."""
+    from nx_semiring.interface import backend_interface as bi  # noqa: PLC0415
+
+    G = nx.path_graph(3)
+    for name, args in [("bfs_edges", (G, [1])), ("dijkstra_path", (G, 0, [1])),
+                       ("dijkstra_path_length", (G, [1], 0)),
+                       ("single_source_bellman_ford", (G, 0, [1]))]:
+        assert isinstance(bi.can_run(name, args, {}), str), name
+        with pytest.raises(TypeError):
+            r = getattr(nx, name)(*args, backend="networkx")
+            list(r) if hasattr(r, "__next__") else r
+    assert bi.can_run("shortest_path", (G, 0, 1), {}) is True
