@@ -226,7 +226,7 @@ def test_unhashable_source_or_target_is_left_to_networkx():
 
     G = nx.path_graph(3)
     for name, args in [("bfs_edges", (G, [1])), ("dijkstra_path", (G, 0, [1])),
-                       ("dijkstra_path_length", (G, [1], 0)),
+                       ("dijkstra_path_length", (G, 0, [1])),
                        ("single_source_bellman_ford", (G, 0, [1]))]:
         assert isinstance(bi.can_run(name, args, {}), str), name
         with pytest.raises(TypeError):
