@@ -50,6 +50,13 @@ from .graph import SemiringGraph, from_networkx
 # with array operations (whose fixed cost per level dominates on long, thin graphs).
 NARROW_EDGES = 256
 
+# The gain below which the engine's Louvain stops sweeping a level's local moves, whatever
+# the caller's threshold: NetworkX applies its threshold between levels only and sweeps a
+# level until nobody moves, which parallel sweeps (whose simultaneous moves can undo each
+# other's gains) approach by this gain; 1e-7 is NetworkX's default threshold (and the
+# engine's), with which the two agreed before.
+LOUVAIN_SWEEP_THRESHOLD = 1e-7
+
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
 APSP_BFS_BATCH = 64
@@ -1411,16 +1418,27 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     partition for it, which the engine's parallel moves do not reproduce.
     """
     g = _graph(G, weight)
-    if max_level is not None and max_level <= 0:
-        raise ValueError("max_level argument must be a positive integer or None")
+    if max_level is not None:
+        if max_level <= 0:
+            raise ValueError("max_level argument must be a positive integer or None")
+        if not isinstance(max_level, numbers.Integral):  # NetworkX's islice(..., max_level)
+            raise ValueError("Stop argument for islice() must be None or an integer: "
+                             "0 <= x <= sys.maxsize.")
     if g.directed:
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
     M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
+    if M.nvals and float(sr.reduce_scalar(M, "plus")) == 0:
+        # edges of total weight 0: NetworkX's modularity divides by it (ZeroDivisionError)
+        raise NotImplementedError("nx_semiring: louvain_communities of edges weighing 0 in "
+                                  "all (NetworkX raises its ZeroDivisionError)")
     try:
+        # NetworkX's threshold is between levels; its sweeps go on until nobody moves, which
+        # the engine's parallel sweeps approach with its default 1e-7 (see alg.louvain)
         labels = alg.louvain(M, resolution, seed=_int_seed(seed), threshold=threshold,
-                             max_level=max_level)
+                             max_level=max_level,
+                             sweep_threshold=LOUVAIN_SWEEP_THRESHOLD)
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: louvain_communities: {exc}") from exc
     return _groups(g, labels)

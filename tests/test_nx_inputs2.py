@@ -233,3 +233,60 @@ def test_unhashable_source_or_target_is_left_to_networkx():
             r = getattr(nx, name)(*args, backend="networkx")
             list(r) if hasattr(r, "__next__") else r
     assert bi.can_run("shortest_path", (G, 0, 1), {}) is True
+
+
+# --------------------------------------------------------------------------- Louvain
+@contextlib.contextmanager
+def _deadline(seconds):
+    """Fail instead of hanging (a negative threshold looped forever before the fix)."""
+    import signal  # noqa: PLC0415
+
+    def expired(*_):
+        raise TimeoutError(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _two_cliques():
+    return nx.barbell_graph(5, 0)  # two K5 joined by one edge: NetworkX's answer is unique
+
+
+@pytest.mark.parametrize("threshold", [-1, 0, 1e-7, 0.01, 1])
+def test_louvain_threshold_applies_between_levels_as_networkx(device, threshold):
+    """NetworkX's threshold stops the levels; within a level it moves vertices until nobody
+    moves, and its levels end when one moved nobody. Before the fix the engine stopped a
+    level's sweeps at the caller's threshold too (threshold=1: the first sweep's split
+    cliques) and looped forever on a negative one."""
+    G = _two_cliques()
+    expected = sorted(map(sorted, nx.community.louvain_communities(G, threshold=threshold)))
+    assert expected == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]
+    with _deadline(60):
+        got = nxa.louvain_communities(convert(G, device), threshold=threshold)
+    assert sorted(map(sorted, got)) == expected
+
+
+def test_louvain_of_edges_weighing_zero_is_left_to_networkx(device):
+    G = nx.Graph([(0, 1, {"weight": 0}), (1, 2, {"weight": 0})])
+    with pytest.raises(ZeroDivisionError):
+        nx.community.louvain_communities(G)
+    with pytest.raises(NotImplementedError, match="weighing 0"):
+        nxa.louvain_communities(convert(G, device))
+    # no edges at all: every node its own community, as NetworkX
+    H = nx.empty_graph(3)
+    assert nxa.louvain_communities(convert(H, device)) == \
+        nx.community.louvain_communities(H) == [{0}, {1}, {2}]
+
+
+@pytest.mark.parametrize("max_level", [1.5, 0, -1])
+def test_louvain_max_level_errors_as_networkx(device, max_level):
+    for G in (nx.empty_graph(0), _two_cliques()):
+        with pytest.raises(ValueError):
+            nx.community.louvain_communities(G, max_level=max_level)
+        with pytest.raises(ValueError):
+            nxa.louvain_communities(convert(G, device), max_level=max_level)
