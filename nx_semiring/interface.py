@@ -168,7 +168,11 @@ def _work(kind, n, stored, kwargs):
         return float(linear)
     if kind == "sources":
         k = kwargs.get("k")
-        return float(linear) * (n if k is None else min(int(k), n))
+        try:
+            sources = n if k is None else max(0, min(int(k), n))
+        except (TypeError, ValueError, OverflowError):  # not a count: the call reports it
+            sources = n
+        return float(linear) * sources
     if kind == "pairs":
         return float(linear) * n
     return float(n) ** 3

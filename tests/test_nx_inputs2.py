@@ -290,3 +290,13 @@ def test_louvain_max_level_errors_as_networkx(device, max_level):
             nx.community.louvain_communities(G, max_level=max_level)
         with pytest.raises(ValueError):
             nxa.louvain_communities(convert(G, device), max_level=max_level)
+
+
+@pytest.mark.parametrize("k", ["a", NAN, -3, 10**30, 2.5])
+def test_should_run_never_raises_on_odd_arguments(k):
+    """``should_run`` is consulted before the call (backend_priority); an error there
+    replaced NetworkX's own (k="a": ValueError from int(), where NetworkX raises its
+    TypeError)."""
+    G = nx.gnm_random_graph(30, 60, seed=1)
+    r = BackendInterface.should_run("betweenness_centrality", (G,), {"k": k})
+    assert r is True or isinstance(r, str)
