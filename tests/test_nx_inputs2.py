@@ -300,3 +300,140 @@ def test_should_run_never_raises_on_odd_arguments(k):
     G = nx.gnm_random_graph(30, 60, seed=1)
     r = BackendInterface.should_run("betweenness_centrality", (G,), {"k": k})
     assert r is True or isinstance(r, str)
+
+
+# --------------------------------------------------------------------------- the dispatcher
+def _drain(r):
+    if hasattr(r, "__next__"):
+        return [_drain(x) for x in r]
+    if isinstance(r, nx.Graph):
+        return (type(r).__name__, list(r.nodes(data=True)), list(r.edges(data=True)), r.graph)
+    if hasattr(r, "tolist"):
+        return r.tolist()
+    return r
+
+
+def _is_path(x):
+    """A list of node labels (no member holds a dict or a list)."""
+    return isinstance(x, list) and bool(x) and all(
+        not isinstance(v, (list, dict, set)) and not (
+            isinstance(v, tuple) and any(isinstance(y, (list, dict)) for y in v)) for v in x)
+
+
+def _values(x):
+    """Equal values compare equal: an int and the float of it, NaN and NaN, dicts in any
+    order (length dicts: the engine's (distance, vertex) order), a path by its ends (among
+    equally short paths the engine's may differ)."""
+    if isinstance(x, float) and x != x:
+        return "nan"
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return float(x)
+    if isinstance(x, dict):
+        return sorted((repr(k), _values(v)) for k, v in x.items())
+    if _is_path(x):
+        return ("path", repr(x[0]), repr(x[-1]))
+    if isinstance(x, (list, tuple)):
+        return [_values(v) for v in x]
+    return x
+
+
+def _exact(x):
+    """Equal as NetworkX's results: types of numbers, dict order, list order (sets as sets)."""
+    if isinstance(x, float) and x != x:
+        return "nan"
+    if isinstance(x, (int, float)):
+        return (type(x).__name__, x)
+    if isinstance(x, dict):
+        return [(_exact(k), _exact(v)) for k, v in x.items()]
+    if isinstance(x, (list, tuple)):
+        return [_exact(v) for v in x]
+    return x
+
+
+# name -> (call, how results compare: "exact" or "values")
+DISPATCHED = {
+    "bfs_edges": (lambda G, s, t: nx.bfs_edges(G, s, depth_limit=2), "exact"),
+    "bfs_tree": (lambda G, s, t: nx.bfs_tree(G, s), "exact"),
+    "bfs_layers": (lambda G, s, t: nx.bfs_layers(G, [s, t]), "exact"),
+    "bfs_successors": (lambda G, s, t: nx.bfs_successors(G, s), "exact"),
+    "descendants_at_distance": (lambda G, s, t: nx.descendants_at_distance(G, s, 2), "exact"),
+    "single_source_shortest_path": (lambda G, s, t: nx.single_source_shortest_path(G, s),
+                                    "exact"),
+    "has_path": (lambda G, s, t: nx.has_path(G, s, t), "exact"),
+    "shortest_path": (lambda G, s, t: nx.shortest_path(G, s, t, weight="weight"), "exact"),
+    "shortest_path_length": (lambda G, s, t: nx.shortest_path_length(G, s, t, "weight"),
+                             "values"),
+    "all_pairs_lengths": (lambda G, s, t: nx.shortest_path_length(G, weight="weight"),
+                          "values"),
+    "all_pairs_paths_bf": (lambda G, s, t: nx.shortest_path(G, weight="weight",
+                                                            method="bellman-ford"), "values"),
+    "single_source_dijkstra": (lambda G, s, t: nx.single_source_dijkstra(G, s, cutoff=3),
+                               "values"),
+    "dijkstra_path_length": (lambda G, s, t: nx.dijkstra_path_length(G, s, t), "values"),
+    "single_source_bellman_ford": (lambda G, s, t: nx.single_source_bellman_ford(G, s),
+                                   "values"),
+    "negative_edge_cycle": (lambda G, s, t: nx.negative_edge_cycle(G), "exact"),
+    "floyd_warshall_numpy": (lambda G, s, t: nx.floyd_warshall_numpy(G), "values"),
+    "connected_components": (lambda G, s, t: nx.connected_components(G), "exact"),
+    "is_connected": (lambda G, s, t: nx.is_connected(G), "exact"),
+    "triangles": (lambda G, s, t: nx.triangles(G, [t, s]), "exact"),
+    "clustering": (lambda G, s, t: nx.clustering(G, s), "exact"),
+    "core_number": (lambda G, s, t: nx.core_number(G), "exact"),
+    "minimum_spanning_tree": (lambda G, s, t: nx.minimum_spanning_tree(G), "exact"),
+}
+
+
+KINDS = {"plain", "multigraph", "subgraph", "reverse", "frozen", "undirected_view",
+         "restricted"}
+
+
+def _as_kind(G, kind, data):
+    """G, or a multigraph of it with some edges doubled (other weights), or a view."""
+    nodes = list(G)
+    if kind == "multigraph":
+        M = nx.MultiDiGraph(G) if G.is_directed() else nx.MultiGraph(G)
+        for u, v, d in list(G.edges(data=True))[::2]:
+            M.add_edge(u, v, weight=data.draw(st.sampled_from([0, 1, 5, 2.5])))
+        return M
+    if kind == "subgraph":
+        return G.subgraph(nodes[: max(1, len(nodes) - 2)])
+    if kind == "reverse":
+        return G.reverse(copy=False) if G.is_directed() else G
+    if kind == "frozen":
+        return nx.freeze(G)
+    if kind == "undirected_view":
+        return G.to_undirected(as_view=True)
+    if kind == "restricted":
+        return nx.restricted_view(G, nodes[-1:] if len(nodes) > 1 else [],
+                                  list(G.edges())[:1])
+    return G
+
+
+@dispatch
+@pytest.mark.parametrize("name", sorted(DISPATCHED))
+@settings(max_examples=40, deadline=None)
+@given(G=awkward_graphs(), data=st.data())
+def test_dispatched_calls_as_networkx(monkeypatch, name, G, data):
+    """What a user sees with the backend preferred (backend_priority, fallback to NetworkX):
+    NetworkX's answer or its exception, whatever the backend answers or refuses."""
+    call, how = DISPATCHED[name]
+    G = _as_kind(G, data.draw(st.sampled_from(sorted(KINDS))), data)
+    nodes = list(G)
+    s, t = data.draw(st.sampled_from(nodes)), data.draw(st.sampled_from(nodes))
+
+    def outcome():
+        try:
+            return "ok", _drain(call(G, s, t))
+        except Exception as exc:  # noqa: BLE001 (compared by type)
+            return "raised", type(exc)
+
+    expected = outcome()
+    if G.__networkx_cache__ is not None:
+        G.__networkx_cache__.clear()
+    with semiring_first(monkeypatch):
+        got = outcome()
+    assert got[0] == expected[0] and (got[0] == "ok" or got[1] is expected[1]), (expected, got)
+    if how == "exact" and got[0] == "ok":
+        assert _exact(got[1]) == _exact(expected[1])
+    elif got[0] == "ok":
+        assert _values(got[1]) == _values(expected[1])
