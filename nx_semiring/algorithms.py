@@ -151,6 +151,8 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
     except sr.InvalidValue as exc:  # NaN weights: NetworkX's answer follows its visiting order
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    except alg.DistanceOverflow as exc:  # int64 sums may wrap; NetworkX's Python ints do not
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     if not predecessors:
         return (_host(out) if host else out), None
     return _host(out[0]), _host(out[1])
@@ -700,6 +702,11 @@ def _all_pairs_refusals(g, weight, method, paths):
     if w.dtype.kind == "f" and bool(np.isnan(w).any()):
         raise NotImplementedError("nx_semiring: NaN weights (NetworkX's comparisons decide; "
                                   "NetworkX runs it)")
+    # the engine's int64 distances refuse where n · max |w| may wrap (alg.DistanceOverflow)
+    if w.dtype.kind in "iu" and w.size and \
+            g.n * max(abs(int(w.min())), abs(int(w.max()))) >= np.iinfo(np.int64).max:
+        raise NotImplementedError("nx_semiring: int64 distances may overflow (NetworkX's Python "
+                                  "ints do not; NetworkX runs it)")
     if paths and method == "dijkstra" and g.has_inf(weight):
         raise NotImplementedError("nx_semiring: Dijkstra paths over edges of weight inf "
                                   "(NetworkX returns the first it finds)")
@@ -1031,6 +1038,8 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     except sr.NegativeCycleError:
         return True
     except sr.InvalidValue as exc:  # NaN weights: NetworkX's comparisons decide
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    except alg.DistanceOverflow as exc:  # int64 sums may wrap; NetworkX's Python ints do not
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     return False
 

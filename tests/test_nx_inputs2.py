@@ -437,3 +437,28 @@ def test_dispatched_calls_as_networkx(monkeypatch, name, G, data):
         assert _exact(got[1]) == _exact(expected[1])
     elif got[0] == "ok":
         assert _values(got[1]) == _values(expected[1])
+
+
+# --------------------------------------------------------------------------- int64 sums
+@pytest.mark.parametrize("directed", [False, True])
+def test_int64_overflow_of_distances_is_refused(device, directed):
+    """Weights near 2^62: NetworkX's Python ints sum past int64; the engine's
+    DistanceOverflow escaped before (single-source, s-t, Bellman–Ford,
+    negative_edge_cycle); now NotImplementedError, from the call itself for all-pairs."""
+    big = 2**62
+    cls = nx.DiGraph if directed else nx.Graph
+    G = cls([(0, 1, {"weight": big}), (1, 2, {"weight": big}), (2, 3, {"weight": big})])
+    N = cls([(0, 1, {"weight": -big}), (1, 2, {"weight": -big})])
+    assert nx.dijkstra_path_length(G, 0, 3) == 3 * big
+    g, ng = convert(G, device), convert(N, device)
+    for f in (lambda: nxa.single_source_dijkstra_path_length(g, 0),
+              lambda: nxa.dijkstra_path_length(g, 0, 3),
+              lambda: nxa.single_source_bellman_ford(g, 0),
+              lambda: nxa.bellman_ford_path_length(g, 0, 2),
+              lambda: nxa.shortest_path_length(g, weight="weight"),
+              lambda: nxa.shortest_path(g, weight="weight", method="bellman-ford"),
+              lambda: nxa.negative_edge_cycle(ng)):
+        with pytest.raises(NotImplementedError, match="overflow"):
+            f()
+    # the float matrix of Floyd–Warshall holds them (rounded as NetworkX's float64 array)
+    assert nxa.floyd_warshall_numpy(g).tolist() == nx.floyd_warshall_numpy(G).tolist()
