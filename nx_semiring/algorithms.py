@@ -28,7 +28,9 @@ stay ints along int-only paths; the values are equal.
 
 A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
 its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
-cases before conversion (``can_run``).
+cases before conversion (``can_run``). The refusal comes from the call itself, never from a
+generator it returned: NetworkX's dispatcher falls back only on the former (the all-pairs
+generators check up front, :func:`_all_pairs_refusals`).
 """
 
 from __future__ import annotations
