@@ -550,7 +550,8 @@ def _classes(xp, colour):
 # ---------------------------------------------------------------------- Louvain
 
 
-def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
+def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
+            sweep_threshold=None):
     """Communities maximizing modularity by the Louvain method (Blondel et al. 2008), with
     NetworkX's definitions (``louvain_communities``), phase 1 in parallel.
 
@@ -586,9 +587,14 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
         the GPU the SpGEMM's float sums are combined by atomics in no fixed order, so with
         weights whose sums round differently, ties between gains may break differently.
     threshold : float
-        Minimum modularity gain of a level (and of a sweep) to go on.
+        Minimum modularity gain of a level (and of a sweep) to go on. Levels also stop when
+        one moved nobody (NetworkX's ``improvement``), so a negative threshold ends too.
     max_level : int, optional
         At most this many levels.
+    sweep_threshold : float, optional
+        Minimum modularity gain of a sweep of local moves to go on, where it differs from
+        ``threshold`` (NetworkX applies its threshold between levels only and sweeps until
+        nobody moves: ``nx_semiring`` passes 1e-7, NetworkX's default threshold).
 
     Returns
     -------
@@ -625,6 +631,8 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
                                   or not isinstance(max_level, (int, np.integer)) or max_level < 1):
         raise sr.InvalidValue(f"{op}: max_level must be a positive integer or None, got {max_level!r}")
     gamma, threshold = float(resolution), float(threshold)
+    sweep = threshold if sweep_threshold is None else float(
+        _finite(op, "sweep_threshold", sweep_threshold))
     seed = DEFAULT_SEED if seed is None else int(seed)
     Ap = A1 = _doubled_loops(_weights(A, op, nonnegative=True))
     n = Ap.nrows
@@ -636,10 +644,15 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
     q_prev = _q_of(Ap, xp.arange(n, dtype=xp.int64), two_m, gamma)
     level = 0
     while True:
-        c, q = _local_moves(Ap, two_m, gamma, threshold, seed + level)
+        c, q = _local_moves(Ap, two_m, gamma, sweep, seed + level)
         level += 1
         c = _renumber(c)
         community = c[community]
+        if int(c.max()) + 1 == Ap.nrows:
+            # nobody moved (a move never opens a community): the next level would be this
+            # one again; NetworkX's loop ends here too (its improvement flag), whatever the
+            # threshold (a negative one looped forever before)
+            break
         if q - q_prev <= threshold or (max_level is not None and level >= max_level):
             break
         q_prev = q
@@ -648,7 +661,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None):
         Ap = sr.mxm(sr.mxm(sr.transpose(S), Ap, sr.plus_times), S, sr.plus_times)
     if REFINE and level > 1:
         # the last level's communities as the start of local moves on the input graph
-        community = _local_moves(A1, two_m, gamma, threshold, seed + level, community)[0]
+        community = _local_moves(A1, two_m, gamma, sweep, seed + level, community)[0]
     return _renumber(community)
 
 

@@ -28,7 +28,9 @@ stay ints along int-only paths; the values are equal.
 
 A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
 its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
-cases before conversion (``can_run``).
+cases before conversion (``can_run``). The refusal comes from the call itself, never from a
+generator it returned: NetworkX's dispatcher falls back only on the former (the all-pairs
+generators check up front, :func:`_all_pairs_refusals`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,13 @@ from .graph import SemiringGraph, from_networkx
 # Out-edges of a BFS level below which the NetworkX-order pass walks it in Python instead of
 # with array operations (whose fixed cost per level dominates on long, thin graphs).
 NARROW_EDGES = 256
+
+# The gain below which the engine's Louvain stops sweeping a level's local moves, whatever
+# the caller's threshold: NetworkX applies its threshold between levels only and sweeps a
+# level until nobody moves, which parallel sweeps (whose simultaneous moves can undo each
+# other's gains) approach by this gain; 1e-7 is NetworkX's default threshold (and the
+# engine's), with which the two agreed before.
+LOUVAIN_SWEEP_THRESHOLD = 1e-7
 
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
@@ -143,6 +152,8 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host
     except sr.NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
     except sr.InvalidValue as exc:  # NaN weights: NetworkX's answer follows its visiting order
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    except alg.DistanceOverflow as exc:  # int64 sums may wrap; NetworkX's Python ints do not
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     if not predecessors:
         return (_host(out) if host else out), None
@@ -500,6 +511,8 @@ def bfs_layers(G, sources):
     for source in current:
         if source not in g:
             raise nx.NetworkXError(f"The node {source} is not in the graph.")
+    if not current:  # no sources: NetworkX's loop yields no layer at all
+        return
     yield current
     idx = [g.index[v] for v in current]
     level = _bfs_level(g, idx[0]) if len(idx) == 1 else None
@@ -527,10 +540,20 @@ def descendants_at_distance(G, source, distance):
 
 
 # --------------------------------------------------------------------------- unweighted paths
+def _real_cutoff(cutoff):
+    """NotImplementedError for a cutoff that is not a real number (a string, a complex, a
+    Decimal): NetworkX compares it with its distances as Python does, raising TypeError or
+    not; the engine's arrays compare otherwise."""
+    if cutoff is not None and not isinstance(cutoff, numbers.Real):
+        raise NotImplementedError(f"nx_semiring: cutoff of type {type(cutoff).__name__} "
+                                  f"(NetworkX compares it itself)")
+
+
 def _cut(level, cutoff):
     """Keep level k when NetworkX's loop reaches it: k == 0 or cutoff > k - 1."""
     keep = level >= 0
     if cutoff is not None:
+        _real_cutoff(cutoff)
         keep &= (level == 0) | (cutoff > level - 1)
     return keep
 
@@ -583,6 +606,11 @@ def all_pairs_shortest_path_length(G, cutoff=None):
     {0: 0, 1: 1, 2: 2}
     """
     g = _graph(G)
+    _real_cutoff(cutoff)  # refused by the call, not by the generator (see _all_pairs_refusals)
+    return _all_pairs_levels(g, cutoff)
+
+
+def _all_pairs_levels(g, cutoff):
     M, sym = g.engine_matrix()
     nodes = g.nodes
     for b in range(0, g.n, APSP_BFS_BATCH):
@@ -662,6 +690,30 @@ def _method(method, weight):
     return "unweighted" if weight is None else method
 
 
+def _all_pairs_refusals(g, weight, method, paths):
+    """NotImplementedError now, before the all-pairs generator is returned, for what a
+    single-source run would refuse at some source (Dijkstra with negative weights, NaN
+    weights, Dijkstra paths where an edge weighs +inf): NetworkX's dispatcher falls back
+    only on an error raised by the call itself, not by a generator it returned."""
+    if method == "unweighted":
+        return
+    if method == "dijkstra" and g.has_negative(weight):
+        raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
+                                  "NetworkX (its result depends on its visiting order)")
+    w = g.weights(weight)
+    if w.dtype.kind == "f" and bool(np.isnan(w).any()):
+        raise NotImplementedError("nx_semiring: NaN weights (NetworkX's comparisons decide; "
+                                  "NetworkX runs it)")
+    # the engine's int64 distances refuse where n · max |w| may wrap (alg.DistanceOverflow)
+    if w.dtype.kind in "iu" and w.size and \
+            g.n * max(abs(int(w.min())), abs(int(w.max()))) >= np.iinfo(np.int64).max:
+        raise NotImplementedError("nx_semiring: int64 distances may overflow (NetworkX's Python "
+                                  "ints do not; NetworkX runs it)")
+    if paths and method == "dijkstra" and g.has_inf(weight):
+        raise NotImplementedError("nx_semiring: Dijkstra paths over edges of weight inf "
+                                  "(NetworkX returns the first it finds)")
+
+
 def _single_source_paths(g, source, weight, method):
     if method == "unweighted":
         return single_source_shortest_path(g, source)
@@ -692,6 +744,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     g = _graph(G, weight)
     if source is None:
         if target is None:
+            _all_pairs_refusals(g, weight, method, paths=True)
             return ((v, _single_source_paths(g, v, weight, method)) for v in g.nodes)
         paths = _single_source_paths(_reverse(g), target, weight, method)
         return {v: list(reversed(p)) for v, p in paths.items()}
@@ -726,6 +779,7 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         if target is None:
             if method == "unweighted":
                 return all_pairs_shortest_path_length(g)
+            _all_pairs_refusals(g, weight, method, paths=False)
             return ((v, _single_source_lengths(g, v, weight, method)) for v in g.nodes)
         return _single_source_lengths(_reverse(g), target, weight, method)
     if target is None:
@@ -763,7 +817,8 @@ def _dijkstra(g, source, cutoff, weight, predecessors=True, host=True):
     else:
         keep = ~_unreached(dist)
     if cutoff is not None:
-        keep &= dist <= cutoff
+        _real_cutoff(cutoff)
+        keep &= ~(dist > cutoff)  # NetworkX skips a vertex when dist > cutoff (NaN: never)
         keep[s] = True
     return s, dist, pred, keep
 
@@ -985,6 +1040,8 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     except sr.NegativeCycleError:
         return True
     except sr.InvalidValue as exc:  # NaN weights: NetworkX's comparisons decide
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    except alg.DistanceOverflow as exc:  # int64 sums may wrap; NetworkX's Python ints do not
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     return False
 
@@ -1251,15 +1308,22 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     return _node_dict(g, _host(bc).tolist())
 
 
+class _Nodes:
+    """The two things NetworkX's ``Graph.nbunch_iter`` reads of a graph (``in`` and
+    ``_adj``'s keys), so that the backend's node lists are NetworkX's own: the nodes of
+    ``nodes`` in G in its order, and its NetworkXError for a non-iterable or an unhashable
+    node, with its messages."""
+
+    def __init__(self, g):
+        self._g = g
+        self._adj = g.index
+
+    def __contains__(self, node):
+        return node in self._g
+
+
 def _nbunch(g, nodes):
-    nx = _nx()
-    if nodes in g:
-        return [nodes]
-    try:
-        it = iter(nodes)
-    except TypeError:
-        raise nx.NetworkXError(f"nbunch is not a node or a sequence of nodes.") from None
-    return [v for v in it if v in g]
+    return list(_nx().Graph.nbunch_iter(_Nodes(g), nodes))
 
 
 def triangles(G, nodes=None):
@@ -1272,8 +1336,13 @@ def triangles(G, nodes=None):
     >>> nx.triangles(nx.complete_graph(4), backend="semiring")
     {0: 3, 1: 3, 2: 3, 3: 3}
     """
+    nx = _nx()
     g = _graph(G)
     _not_directed(g, "triangles")
+    if nodes is not None and g.multigraph:
+        # NetworkX counts a multigraph's triangles for nodes=None only; for given nodes its
+        # helper (_triangles_and_degree_iter) is not implemented for multigraphs
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
     t = _host(alg.triangles(g.matrix())).tolist() if g.n else []
     if nodes is None:
         return _node_dict(g, t)
@@ -1360,16 +1429,27 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     partition for it, which the engine's parallel moves do not reproduce.
     """
     g = _graph(G, weight)
-    if max_level is not None and max_level <= 0:
-        raise ValueError("max_level argument must be a positive integer or None")
+    if max_level is not None:
+        if max_level <= 0:
+            raise ValueError("max_level argument must be a positive integer or None")
+        if not isinstance(max_level, numbers.Integral):  # NetworkX's islice(..., max_level)
+            raise ValueError("Stop argument for islice() must be None or an integer: "
+                             "0 <= x <= sys.maxsize.")
     if g.directed:
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
     M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
+    if M.nvals and float(sr.reduce_scalar(M, "plus")) == 0:
+        # edges of total weight 0: NetworkX's modularity divides by it (ZeroDivisionError)
+        raise NotImplementedError("nx_semiring: louvain_communities of edges weighing 0 in "
+                                  "all (NetworkX raises its ZeroDivisionError)")
     try:
+        # NetworkX's threshold is between levels; its sweeps go on until nobody moves, which
+        # the engine's parallel sweeps approach with its default 1e-7 (see alg.louvain)
         labels = alg.louvain(M, resolution, seed=_int_seed(seed), threshold=threshold,
-                             max_level=max_level)
+                             max_level=max_level,
+                             sweep_threshold=LOUVAIN_SWEEP_THRESHOLD)
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: louvain_communities: {exc}") from exc
     return _groups(g, labels)
@@ -1431,7 +1511,7 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
                            sr.to_device(np.concatenate([r, r]), dev), nrows=g.n, ncols=g.n,
                            device=dev)
     F = alg.minimum_spanning_forest(A) if g.n else None
-    T = nx.Graph()
+    T = (g.nx_class or nx.Graph)()  # NetworkX's G.__class__(): a subclass stays one
     T.graph.update(g.graph)
     if g.node_data is not None:
         T.add_nodes_from(zip(g.nodes, g.node_data))

@@ -82,7 +82,11 @@ class SemiringGraph:
         self.defaults = {}  # attribute -> the default of an edge that lacks it
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
-        self.graph = dict(graph_attrs or {})
+        # the graph's own attribute dict (not a copy) where it was asked for: NetworkX keeps a
+        # cached conversion when only G.graph changes, and minimum_spanning_tree copies
+        # G.graph as it is at the call
+        self.graph = graph_attrs if graph_attrs is not None else {}
+        self.nx_class = None  # type(G) of the NetworkX graph converted (its subclass)
         self.device = device or sr.default_device()
         self._matrices = {}
         self._order = None
@@ -521,6 +525,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
                       multigraph=multigraph,
                       graph_attrs=G.graph if preserve_graph_attrs else None, device=dev)
     g._index = index
+    g.nx_class = type(G)  # NetworkX's G.__class__() (a view's is its graph's class)
     if identity:
         g._identity = True
     g.defaults = {a: attrs[a] for a in values}

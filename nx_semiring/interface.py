@@ -168,7 +168,11 @@ def _work(kind, n, stored, kwargs):
         return float(linear)
     if kind == "sources":
         k = kwargs.get("k")
-        return float(linear) * (n if k is None else min(int(k), n))
+        try:
+            sources = n if k is None else max(0, min(int(k), n))
+        except (TypeError, ValueError, OverflowError):  # not a count: the call reports it
+            sources = n
+        return float(linear) * sources
     if kind == "pairs":
         return float(linear) * n
     return float(n) ** 3
@@ -346,6 +350,12 @@ class BackendInterface:
             if attr is not None:
                 return (f"{type(G).__name__} redefines {attr}: its adjacency is not the "
                         f"G._adj that the conversion reads")
+        for key in ("source", "target"):
+            try:
+                hash(a.get(key))
+            except TypeError:
+                return (f"{key} {a[key]!r} is unhashable: NetworkX raises its TypeError where "
+                        f"it looks it up")
         weight = a.get("weight")
         if callable(weight):
             return "callable weights are not supported (NetworkX runs it)"
