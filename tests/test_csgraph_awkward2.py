@@ -139,13 +139,13 @@ def test_integer_dense_null_is_exact(backend):
 # ------------------------------------------------------------------------------ defect 2
 
 
-def _lying_csr(device, rng, n, cls=sp.csr_array):
-    """A float64 CSR with unsorted rows and duplicate entries whose ``has_canonical_format``
-    flag says True (the flag is anyone's to set), with SciPy's host copy (same flag)."""
+def _lying_csr(device, rng, n, dtype=np.float64, cls=sp.csr_array):
+    """A CSR with unsorted rows and duplicate entries whose ``has_canonical_format`` flag
+    says True (the flag is anyone's to set), with SciPy's host copy (same flag)."""
     m = int(rng.integers(1, 3 * n + 1))
     r = np.sort(rng.integers(0, n, m))
     c = rng.integers(0, n, m)
-    w = rng.integers(1, 6, m).astype(np.float64)
+    w = rng.integers(1, 6, m).astype(dtype)
     ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))]).astype(np.int32)
     S = cls((w, c.astype(np.int32), ptr), shape=(n, n))
     S.has_canonical_format = True
@@ -177,18 +177,21 @@ LYING_CALLS = [
 ]
 
 
-@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 7))
-def test_lying_canonical_flag_is_not_trusted(backend, seed, n):
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 7),
+       dtype=st.sampled_from([np.float64, np.float32]))
+def test_lying_canonical_flag_is_not_trusted(backend, seed, n, dtype):
     """Defect 2: a CSR whose ``has_canonical_format`` says True over unsorted rows with
     duplicates. SciPy's csgraph routines never read the flag (they answer for the stored
     entries: parallel edges); the facade's conversion trusted it and built a "canonical"
     engine matrix of unsorted, duplicated columns: wrong distances on the engine path
     (``johnson`` d(0, 1) = 5 where a parallel edge of weight 1 exists), empty traversal
     trees, and ``csgraph_to_masked`` keeping the first of two parallel edges, not the
-    smaller."""
+    smaller. A float32 one: SciPy's cast to float64 builds a new matrix, which sums the
+    duplicates whatever the old flag said; the engine path's conversion read the flag and
+    kept them as parallel edges (the smallest, where SciPy adds them: d(0, 1) = 1, SciPy 6)."""
     device, engine = backend
     rng = np.random.default_rng(seed)
-    x, S = _lying_csr(device, rng, n)
+    x, S = _lying_csr(device, rng, n, dtype)
     for f, args, kw in LYING_CALLS:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -564,7 +564,9 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
             S.data = S.data.clip(0.0, 1.0)
     if S.format != "csr":
         S = S.tocsr()
-    if cast_sums and dt != np.float64 and not S.has_canonical_format:
+    # (canonical_rows, not the flag: SciPy's astype builds a new matrix, which computes its
+    # own flag, so it sums the duplicates of a CSR whose flag claims there are none)
+    if cast_sums and dt != np.float64 and not canonical_rows(S):
         if _is_cupyx_sparse(S):
             S = S.astype(np.float64)  # a copy (bool too: the sum of two True is 2.0)
             S.has_canonical_format = False
