@@ -20,7 +20,9 @@ input                                  edges
 any format (non-canonical CSR too)     entries combined by the function's ``dup`` rule
 ``cupyx.scipy.sparse`` matrix          the same, on the GPU
 dense NumPy / CuPy array, list         entries other than ``null_value`` (0), ``inf``/``-inf``
-                                       and NaN (each switchable, as in SciPy)
+                                       and NaN (each switchable, as in SciPy); for a float
+                                       array "equal" is SciPy's ``isclose`` (rtol 1e-5,
+                                       atol 1e-8: a weight of 1e-9 is no edge)
 ``numpy.ma.MaskedArray``               the unmasked entries (a masked entry is a non-edge)
 :class:`semiring.Matrix`               its entries (already canonical)
 =====================================  ==========================================================
