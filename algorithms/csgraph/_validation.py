@@ -507,7 +507,10 @@ def _dense_edges(xp, a, null_value, infinity_null, nan_null):
     elif a.dtype.kind == "f":
         # SciPy masks the null values with numpy.ma.masked_values, whose test for a float
         # array is isclose (rtol 1e-5, atol 1e-8), not equality: a weight of 1e-9 is no edge
-        edge = ~xp.isclose(a, np.float64(null_value), rtol=MASKED_VALUES_RTOL,
+        # (in float64 at least, as NumPy promotes a narrower array against SciPy's float64
+        # null value; CuPy might compute float16's tolerance in float16, where 1e-8 is 0)
+        wide = a if a.dtype.itemsize >= 8 else a.astype(xp.float64)
+        edge = ~xp.isclose(wide, np.float64(null_value), rtol=MASKED_VALUES_RTOL,
                            atol=MASKED_VALUES_ATOL)
     else:
         edge = a != null_value
