@@ -85,7 +85,11 @@ Deviations from SciPy (where SciPy misbehaves)
   DOK, BSR and DIA input (SciPy: "csgraph must be lil, csr, or csc format"),
   ``construct_dist_matrix`` on masked arrays and lists, ``connected_components`` on lists,
   ``csgraph_from_dense`` where no entry is null (SciPy's AxisError), ``yen`` on a CSR with
-  int64 indices (SciPy's buffer dtype mismatch).
+  int64 indices (SciPy's buffer dtype mismatch); session 16's audit: ``csgraph_to_dense`` and
+  ``csgraph_to_masked`` on dense input (SciPy: "csgraph must be sparse"; the facade reads it as
+  every function does), ``csgraph_from_masked`` on a plain array and every function on a masked
+  array whose mask is ``nomask`` (SciPy's AxisError), ``reverse_cuthill_mckee`` of a 0 × 0
+  graph (an empty order).
 - A dense input's non-edges (not a deviation: SciPy's rule, often missed): SciPy finds the
   entries equal to ``null_value`` with ``numpy.ma.masked_values``, which for a float array
   tests ``isclose`` (rtol 1e-5, atol 1e-8), so a weight of 1e-9 (or within 1e-5 of a non-zero
