@@ -181,6 +181,7 @@ LYING_CALLS = [
     ("connected_components", (), {}),
     ("csgraph_to_dense", (), {}),
     ("csgraph_to_masked", (), {}),
+    ("laplacian", (), dict(use_out_degree=True)),  # integer weights: exact in any order
 ]
 
 
@@ -209,6 +210,51 @@ def test_lying_canonical_flag_is_not_trusted(backend, seed, n, dtype):
             np.testing.assert_array_equal(np.ma.filled(got, 0), np.ma.filled(want, 0))
             continue
         _equal(got, want)
+
+
+def _strong_in_child(S, engine, q):
+    _validation.FORCE_ENGINE = engine
+    n, labels = csgraph.connected_components(S, connection="strong")
+    q.put((int(n), np.asarray(labels).tolist()))
+
+
+def test_lying_flag_strong_components_answer(backend):
+    """Defect 2's worst case: strong components of a CSR with duplicate entries whose flag
+    says canonical. SciPy 1.17.1's strong search never returns on duplicates (the facade
+    answers them, README); the facade's fast path trusted the flag, handed the CSR to that
+    search, and never returned either. Now the rows are checked: the answer is the one for
+    the same CSR with a truthful flag (SciPy's numbering, on the CSR without the repeats)."""
+    device, engine = backend
+    data = np.ones(12)
+    indices = np.array([3, 3, 5, 4, 3, 1, 5, 4, 2, 5, 4, 0], dtype=np.int32)  # SciPy's hang
+    indptr = np.array([0, 3, 6, 6, 10, 11, 12], dtype=np.int32)
+    honest = sp.csr_array((data, indices, indptr), shape=(6, 6))
+    want = csgraph.connected_components(honest, connection="strong")
+    lying = sp.csr_array((data, indices, indptr), shape=(6, 6))
+    lying.has_canonical_format = True
+    if device == "gpu":
+        import cupy as cp  # noqa: PLC0415  (GPU runs only)
+        import cupyx.scipy.sparse as cps  # noqa: PLC0415  (GPU runs only)
+
+        G = cps.csr_matrix((cp.asarray(data), cp.asarray(indices), cp.asarray(indptr)),
+                           shape=(6, 6))
+        G.has_canonical_format = True
+        n, labels = csgraph.connected_components(G, connection="strong")
+        got = (int(n), to_host(labels).tolist())
+    else:  # in a child process: a regression hangs there, not here
+        import multiprocessing as mp  # noqa: PLC0415
+
+        ctx = mp.get_context("fork")
+        q = ctx.Queue()
+        child = ctx.Process(target=_strong_in_child, args=(lying, engine, q), daemon=True)
+        child.start()
+        child.join(60)
+        alive = child.is_alive()
+        if alive:
+            child.kill()
+        assert not alive, "strong components of a CSR whose flag lies never returned"
+        got = q.get(timeout=5)
+    assert got == (int(want[0]), np.asarray(want[1]).tolist())
 
 
 def test_canonical_rows_checks_the_arrays():
