@@ -57,7 +57,13 @@ Deviations from SciPy (where SciPy misbehaves)
   -inf, NaN or NegativeCycleError by method); GPU input raises :class:`semiring.InvalidValue`
   in the shortest-path functions and ``yen`` (it used to drop the edge).
 - Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part),
-  except in ``laplacian``, which computes with them as SciPy does.
+  except in ``laplacian``, which computes with them as SciPy does; so do object arrays
+  (SciPy fails on them too, but its ``laplacian`` of a dense object array answers one).
+- SciPy 1.17.1's ``floyd_warshall`` (and ``shortest_path`` with 'FW', or 'auto' choosing it) on
+  a Fortran-ordered dense or masked array (``numpy.asfortranarray``, a transpose's ``.T``)
+  computes nothing: its kernel's "ndarray is not C-contiguous" is raised in a ``noexcept``
+  function, printed and ignored, and the input comes back with its zeros as inf. The facade
+  answers the distances (SciPy's answer on the C-ordered copy).
 - The caller's input is never modified: ``overwrite=True`` and ``laplacian(copy=False)`` have
   no effect (``csgraph_masked_from_dense(copy=False)`` keeps SciPy's documented sharing).
 - ``laplacian`` of a masked array reads masked entries as zeros (SciPy reads the data under
@@ -79,7 +85,18 @@ Deviations from SciPy (where SciPy misbehaves)
   DOK, BSR and DIA input (SciPy: "csgraph must be lil, csr, or csc format"),
   ``construct_dist_matrix`` on masked arrays and lists, ``connected_components`` on lists,
   ``csgraph_from_dense`` where no entry is null (SciPy's AxisError), ``yen`` on a CSR with
-  int64 indices (SciPy's buffer dtype mismatch).
+  int64 indices (SciPy's buffer dtype mismatch); session 16's audit: ``csgraph_to_dense`` and
+  ``csgraph_to_masked`` on dense input (SciPy: "csgraph must be sparse"; the facade reads it as
+  every function does), ``csgraph_from_masked`` on a plain array and every function on a masked
+  array whose mask is ``nomask`` (SciPy's AxisError), ``reverse_cuthill_mckee`` of a 0 × 0
+  graph (an empty order).
+- A dense input's non-edges (not a deviation: SciPy's rule, often missed): SciPy finds the
+  entries equal to ``null_value`` with ``numpy.ma.masked_values``, which for a float array
+  tests ``isclose`` (rtol 1e-5, atol 1e-8), so a weight of 1e-9 (or within 1e-5 of a non-zero
+  ``null_value``) is no edge; every path follows it (``_validation.MASKED_VALUES_ATOL``).
+  ``laplacian`` reads the array itself, tiny weights included, as SciPy does.
+- A sparse input's ``has_canonical_format`` flag is not trusted (SciPy's routines never read
+  it): a CSR whose flag claims sorted rows without duplicates is read for what it stores.
 - Duplicate entries of a sparse input (not a deviation: every path follows SciPy, whose rule
   depends on the format and the dtype): SciPy's conversion sums a COO's duplicates and, when
   it casts a non-float64 CSR, that CSR's duplicates too (sorting its rows, which traversal

@@ -151,9 +151,10 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     if S is not None and (connection == "weak" or (connection == "strong" and not directed)):
         # SciPy's compiled search on the input as it is: its numbering (by least vertex)
         return _scg.connected_components(S, directed=False, return_labels=return_labels)
-    if S is not None and connection == "strong" and S.has_canonical_format:
+    if S is not None and connection == "strong" and _validation.canonical_rows(S):
         # SciPy's Tarjan on the input as it is (no duplicate entries: its search returns;
-        # SciPy's own flag, a scan of the rows on a CSR that does not know it yet)
+        # the rows scanned where the flag says canonical: a flag set over duplicates would
+        # send SciPy's search into its endless loop)
         return _scg.connected_components(S, directed=True, connection="strong",
                                          return_labels=return_labels)
     if not isinstance(connection, str):
@@ -254,7 +255,7 @@ def _first_of_duplicates(S):
     entries (its Tarjan loop spins; e.g. indptr [0, 3, 6, 6, 10, 11, 12], indices [3, 3, 5, 4,
     3, 1, 5, 4, 2, 5, 4, 0]). A repeated edge v → w adds nothing to a depth-first search (w is
     visited by then), so dropping it leaves the search, and SciPy's numbering, unchanged."""
-    if S.has_canonical_format or S.nnz < 2:
+    if S.nnz < 2 or _validation.canonical_rows(S):  # (the rows, not a flag that may lie)
         return S
 
     n = S.shape[0]

@@ -163,6 +163,14 @@ def csgraph_to_masked(csgraph):
 # ------------------------------------------------------------------------------ laplacian
 
 
+class UnsignedLaplacian(sr.DomainMismatch, OverflowError):
+    """The Laplacian array of an unsigned or bool graph, whose dtype cannot hold its negated
+    entries: SciPy fails with NumPy's error, an ``OverflowError`` (unsigned, ``normed=False``:
+    "Python integer -1 out of bounds") or a ``UFuncTypeError`` (a ``TypeError``: bool, or
+    ``normed=True``). The engine path raises this one class, both of those, so that code that
+    catches SciPy's error catches it on every path."""
+
+
 def _lap_modules(csgraph):
     """(graph, xp, sparse module, LinearOperator) for the engine's Laplacian: the input itself
     on its device (a ``semiring.Matrix`` as a CSR of its kind)."""
@@ -322,7 +330,7 @@ def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, r
     same L v as SciPy's v ⊙ d − A v (− Aᵀ v). NumPy runs the same code in the tests."""
     n = int(g.shape[0])
     if form == "array" and np.dtype(g.dtype).kind in "ub":
-        raise sr.DomainMismatch(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
+        raise UnsignedLaplacian(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
                                 f"has entries its dtype cannot hold (SciPy fails too); pass a "
                                 f"signed or float graph")
     r, c, v = _lap_triplets(xp, g)
@@ -425,7 +433,7 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
     if np.dtype(g.dtype).kind in "ub":
         # SciPy negates (and, normed, divides) the entries in the input's own dtype, which an
         # unsigned or bool dtype cannot hold: NumPy refuses, CuPy would wrap around
-        raise sr.DomainMismatch(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
+        raise UnsignedLaplacian(f"{op}: the Laplacian array of a {np.dtype(g.dtype)} graph "
                                 f"has entries its dtype cannot hold (SciPy fails too); pass a "
                                 f"signed or float graph")
     if dtype is None:

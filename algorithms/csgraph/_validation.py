@@ -20,7 +20,9 @@ input                                  edges
 any format (non-canonical CSR too)     entries combined by the function's ``dup`` rule
 ``cupyx.scipy.sparse`` matrix          the same, on the GPU
 dense NumPy / CuPy array, list         entries other than ``null_value`` (0), ``inf``/``-inf``
-                                       and NaN (each switchable, as in SciPy)
+                                       and NaN (each switchable, as in SciPy); for a float
+                                       array "equal" is SciPy's ``isclose`` (rtol 1e-5,
+                                       atol 1e-8: a weight of 1e-9 is no edge)
 ``numpy.ma.MaskedArray``               the unmasked entries (a masked entry is a non-edge)
 :class:`semiring.Matrix`               its entries (already canonical)
 =====================================  ==========================================================
@@ -73,7 +75,7 @@ import scipy.sparse as sps
 import semiring as sr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "canonical_rows", "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
 
@@ -488,6 +490,11 @@ def _check_square(op: str, arg: str, shape, square: bool):
         raise sr.DimensionMismatch(f"{op}: {arg} must be square (N, N), got shape {tuple(shape)}")
 
 
+#: ``numpy.ma.masked_values``' defaults, with which SciPy's ``csgraph_masked_from_dense`` (and so
+#: every dense input of scipy.sparse.csgraph) finds the null entries of a float array.
+MASKED_VALUES_RTOL, MASKED_VALUES_ATOL = 1e-5, 1e-8
+
+
 def _dense_edges(xp, a, null_value, infinity_null, nan_null):
     """Where a dense array holds an edge (SciPy's csgraph_masked_from_dense)."""
     if null_value is not None and np.isinf(float(null_value)):
@@ -497,6 +504,14 @@ def _dense_edges(xp, a, null_value, infinity_null, nan_null):
         edge = xp.ones(a.shape, dtype=bool)
     elif np.isnan(float(null_value)):  # SciPy: a NaN null value masks the NaNs
         edge = ~xp.isnan(a) if a.dtype.kind in "fc" else xp.ones(a.shape, dtype=bool)
+    elif a.dtype.kind == "f":
+        # SciPy masks the null values with numpy.ma.masked_values, whose test for a float
+        # array is isclose (rtol 1e-5, atol 1e-8), not equality: a weight of 1e-9 is no edge
+        # (in float64 at least, as NumPy promotes a narrower array against SciPy's float64
+        # null value; CuPy might compute float16's tolerance in float16, where 1e-8 is 0)
+        wide = a if a.dtype.itemsize >= 8 else a.astype(xp.float64)
+        edge = ~xp.isclose(wide, np.float64(null_value), rtol=MASKED_VALUES_RTOL,
+                           atol=MASKED_VALUES_ATOL)
     else:
         edge = a != null_value
     if a.dtype.kind in "fc":
@@ -554,7 +569,9 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
             S.data = S.data.clip(0.0, 1.0)
     if S.format != "csr":
         S = S.tocsr()
-    if cast_sums and dt != np.float64 and not S.has_canonical_format:
+    # (canonical_rows, not the flag: SciPy's astype builds a new matrix, which computes its
+    # own flag, so it sums the duplicates of a CSR whose flag claims there are none)
+    if cast_sums and dt != np.float64 and not canonical_rows(S):
         if _is_cupyx_sparse(S):
             S = S.astype(np.float64)  # a copy (bool too: the sum of two True is 2.0)
             S.has_canonical_format = False
@@ -562,6 +579,35 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
         else:
             S = S.astype(np.float64)  # SciPy's own cast: duplicates summed, rows sorted
     return S
+
+
+def canonical_rows(S) -> bool:
+    """Whether a scipy or cupyx CSR's rows are sorted without duplicates, in truth: its
+    ``has_canonical_format`` flag is anyone's to set (``S.has_canonical_format = True``) and
+    SciPy's csgraph routines never read it, so a flag that claims order the arrays lack must
+    not lead the engine to read a non-canonical CSR as canonical. One pass over the indices,
+    only where the flag says True (a False flag takes the paths that canonicalize anyway).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms.csgraph._validation import canonical_rows
+    >>> S = sp.csr_array(([1.0, 2.0], [1, 0], [0, 2, 2]), shape=(2, 2))
+    >>> S.has_canonical_format = True  # a lie: row 0 is unsorted
+    >>> canonical_rows(S), canonical_rows(sp.csr_array(np.eye(2)))
+    (False, True)
+    """
+    if not S.has_canonical_format:
+        return False
+    indptr, indices = S.indptr, S.indices
+    if indices.size < 2:
+        return True
+    xp = sr.array_module("gpu") if _is_cupyx_sparse(S) else np
+    rising = indices[1:] > indices[:-1]
+    starts = indptr[1:-1]
+    starts = starts[(starts > 0) & (starts < indices.size)]
+    rising[starts - 1] = True  # a row's first entry needs no predecessor in its row
+    return bool(xp.all(rising))
 
 
 def _sparse_csr_float64(S, op, arg, square, cast_sums=True, owned=False):
@@ -707,7 +753,7 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         device = "gpu" if gpu else "cpu"
         _check_square(op, arg, csgraph.shape, square)
         S = scipy_view(csgraph, op, arg, cast_sums=cast_sums)
-        if S.has_canonical_format:
+        if canonical_rows(S):
             data = to_float64(S.data, op, arg)
             return sr.Matrix.from_csr(S.indptr.copy(), S.indices.copy(), data, S.shape,
                                       check=False)
@@ -727,7 +773,11 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
     else:
         try:
             a = np.asarray(csgraph)
-        except Exception as e:  # ragged lists and the like
+        except ValueError as e:  # ragged lists: NumPy's ValueError, the class SciPy raises
+            raise sr.InvalidValue(f"{op}: {arg} must be a sparse matrix, a 2-D array or a "
+                                  f"semiring.Matrix, got a {type(csgraph).__name__} that is "
+                                  f"no array ({e})") from e
+        except Exception as e:  # noqa: BLE001  (anything else NumPy cannot read)
             raise sr.DomainMismatch(f"{op}: {arg} must be a sparse matrix, a 2-D array or a "
                                     f"semiring.Matrix, got {type(csgraph).__name__}") from e
         if a.dtype == object:

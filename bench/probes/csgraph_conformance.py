@@ -1,7 +1,9 @@
 """An outside-in conformance sweep of ``algorithms.csgraph`` against ``scipy.sparse.csgraph``
 (issue 15): every one of SciPy's 26 names called with random graphs in every input kind SciPy
 accepts (every sparse format as matrix and array, non-canonical CSR, dense with 0/inf/NaN,
-masked, lists, every real dtype, empty and one-vertex graphs) and random keyword
+masked, lists, every real dtype, empty and one-vertex graphs; session 16: a CSR whose
+has_canonical_format flag lies, dense weights SciPy reads as null by isclose, Fortran-ordered
+and read-only dense, longdouble) and random keyword
 combinations, on the CPU. Each call's outcome (the value, or the exception's class) is
 compared with SciPy's exactly: types and output kinds, dtypes, shapes, values (NaN equal).
 
@@ -51,10 +53,12 @@ SPARSE = ["csr_matrix", "csr_array", "csc_matrix", "csc_array", "coo_matrix", "c
 KINDS = SPARSE + ["csr_noncanonical", "csr_array_noncanonical", "dense", "dense_inf",
                   "dense_nan", "masked", "list", "csr_int64_idx",
                   # session 15 (audit8): kinds an outside reviewer tries first
-                  "npmatrix", "csr_noncanonical_int64", "masked_full", "masked_nomask"]
+                  "npmatrix", "csr_noncanonical_int64", "masked_full", "masked_nomask",
+                  # session 16 (sp9): a flag that lies, SciPy's isclose null test, memory layouts
+                  "csr_noncanonical_lying", "dense_tiny", "dense_fortran", "dense_readonly"]
 TRACE = False
 DTYPES = [np.float64, np.float32, np.float16, np.int8, np.uint8, np.int16, np.uint16,
-          np.int32, np.uint32, np.int64, np.uint64, bool, np.complex128]
+          np.int32, np.uint32, np.int64, np.uint64, bool, np.complex128, np.longdouble]
 #: The shortest-path functions (where a stored -inf is the engine path's deviation).
 PATH_FUNCS = ("shortest_path", "dijkstra", "bellman_ford", "johnson", "floyd_warshall")
 
@@ -109,7 +113,8 @@ def make_input(kind, dtype, n, r, c, w, rng):
             return ctor((wv, (r, c)), shape=(n, n)).asformat(fmt)
         except Exception:  # noqa: BLE001  (a format that refuses the dtype: not an input)
             return None
-    if kind in ("csr_noncanonical", "csr_array_noncanonical", "csr_noncanonical_int64"):
+    if kind in ("csr_noncanonical", "csr_array_noncanonical", "csr_noncanonical_int64",
+                "csr_noncanonical_lying"):
         cls = sp.csr_matrix if kind == "csr_noncanonical" else sp.csr_array
         # int64 indices (as a CSR built from NumPy's default ints has) take the facade's
         # copying conversion, not the int32 borrow: each row reversed there (unsorted)
@@ -118,6 +123,10 @@ def make_input(kind, dtype, n, r, c, w, rng):
                                                                                   kind="stable")
         ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))]).astype(it)
         S = cls((wv[o], c[o].astype(it), ptr), shape=(n, n))
+        if kind == "csr_noncanonical_lying":
+            # a flag anyone may set: sorted rows without duplicates claimed, neither true
+            # (SciPy's routines never read it; its astype builds a new matrix, which sums)
+            S.has_canonical_format = True
         return S
     if kind == "csr_int64_idx":
         S = sp.csr_array((wv, (r, c)), shape=(n, n))
@@ -130,8 +139,12 @@ def make_input(kind, dtype, n, r, c, w, rng):
         D[rng.random((n, n)) < 0.2] = np.inf
     if kind == "dense_nan" and n:
         D[rng.random((n, n)) < 0.2] = np.nan
-    if kind in ("dense_inf", "dense_nan") and dt.kind != "f":
+    if kind in ("dense_inf", "dense_nan", "dense_tiny") and dt.kind != "f":
         return None
+    if kind == "dense_tiny" and n:
+        # weights SciPy reads as its null value 0: numpy.ma.masked_values' isclose (atol 1e-8)
+        tiny = rng.random((n, n)) < 0.3
+        D[tiny] = rng.choice([1e-9, -5e-9, 1e-8, 1e-300, 2e-8, 1e-7], int(tiny.sum()))
     if kind == "masked":
         return np.ma.masked_array(D.astype(dt), mask=rng.random((n, n)) < 0.3)
     if kind == "masked_full":  # every entry masked: no edge at all
@@ -145,6 +158,12 @@ def make_input(kind, dtype, n, r, c, w, rng):
             return np.matrix(D)
     if kind == "list":
         return D.tolist()
+    if kind == "dense_fortran":
+        # (SciPy is called with a C-ordered copy: its Floyd–Warshall computes nothing on a
+        # Fortran-ordered array, a documented SciPy bug)
+        return np.asfortranarray(D)
+    if kind == "dense_readonly":
+        D.setflags(write=False)
     return D
 
 
