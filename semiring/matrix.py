@@ -22,6 +22,33 @@ def index_type(nrows: int, ncols: int, nvals: int) -> np.dtype:
     return _t.INT32 if max(nrows, ncols, nvals) <= INT32_MAX - INT32_HEADROOM else _t.INT64
 
 
+def canonical_csr(S) -> bool:
+    """Whether a scipy or cupyx CSR's rows are sorted without duplicates, in truth: its
+    ``has_canonical_format`` flag is anyone's to set (``S.has_canonical_format = True``), and
+    a flag that claims an order the arrays lack must not make a non-canonical Matrix. The
+    flag where it says False, else one pass over the indices (and one sync on the GPU).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from semiring.matrix import canonical_csr
+    >>> S = sp.csr_array(([1.0, 2.0], [1, 0], [0, 2, 2]), shape=(2, 2))
+    >>> S.has_canonical_format = True  # a lie: row 0 is unsorted
+    >>> canonical_csr(S), canonical_csr(sp.csr_array(np.eye(2)))
+    (False, True)
+    """
+    if not S.has_canonical_format:
+        return False
+    indptr, indices = S.indptr, S.indices
+    if indices.size < 2:
+        return True
+    rising = indices[1:] > indices[:-1]
+    starts = indptr[1:-1]
+    starts = starts[(starts > 0) & (starts < indices.size)]
+    rising[starts - 1] = True  # a row's first entry needs no predecessor in its row
+    return bool(rising.all())
+
+
 def _check_dims(op: str, nrows, ncols):
     for name, v in (("nrows", nrows), ("ncols", ncols)):
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
@@ -411,7 +438,7 @@ class Matrix(_b.Placed, Operand):
             raise DomainMismatch(f"{op}: S must be a scipy.sparse matrix, got {type(S).__name__}")
         if S.format != "csr":
             S = S.tocsr()
-        if not S.has_canonical_format:
+        if not canonical_csr(S):  # (a copy's flags are its own: sum_duplicates sorts)
             S = S.copy()
             S.sum_duplicates()
         if not iso:
@@ -433,8 +460,9 @@ class Matrix(_b.Placed, Operand):
             raise DomainMismatch(f"{op}: S must be a cupyx.scipy.sparse matrix, got {type(S).__name__}")
         if S.format != "csr":
             S = S.tocsr()
-        if not S.has_canonical_format:
+        if not canonical_csr(S):
             S = S.copy()
+            S.has_canonical_format = False  # (cupyx: as SciPy's copy, whatever the flag)
             S.sum_duplicates()
         return cls.from_csr(S.indptr, S.indices, None if iso else S.data, S.shape,
                             dtype=dtype, check=False)

@@ -41,6 +41,27 @@ def test_from_scipy_wraps_without_copy_and_sums_duplicates():
     assert I.is_iso and I.dtype == np.bool_ and I.nvals == S.nnz
 
 
+@pytest.mark.parametrize("kind", ["scipy", "cupyx"])
+def test_a_lying_canonical_flag_is_not_trusted(device, kind):
+    """A CSR whose ``has_canonical_format`` is set True over unsorted rows with duplicates
+    (anyone can set the flag) becomes the canonical Matrix of its entries, as SciPy's own
+    conversions make it; the input keeps its arrays."""
+    S = sp.csr_array((np.array([1.0, 2.0, 3.0, 5.0]), np.array([2, 0, 2, 1]),
+                      np.array([0, 3, 3, 4])), shape=(3, 3))
+    want = S.toarray()
+    if kind == "cupyx":
+        if device != "gpu":
+            pytest.skip("cupyx input is GPU input")
+        import cupyx.scipy.sparse as cps
+        S = cps.csr_matrix(S)
+    S.has_canonical_format = True  # a lie: row 0 is (2, 0, 2)
+    before = to_host(S.indices).copy()
+    A = sr.Matrix.from_scipy(S, device=device) if kind == "scipy" else sr.Matrix.from_cupyx(S)
+    assert to_host(A.indices).tolist() == [0, 2, 1] and to_host(A.indptr).tolist() == [0, 2, 2, 3]
+    np.testing.assert_array_equal(to_host(A.to_dense(missing=0)), want)
+    np.testing.assert_array_equal(to_host(S.indices), before)
+
+
 @given(data=st.data())
 def test_dense_and_coo_round_trip(device, data):
     vals, pres = data.draw(dense_matrix(), label="A")

@@ -73,6 +73,7 @@ import numpy as np
 import scipy.sparse as sps
 
 import semiring as sr
+from semiring.matrix import canonical_csr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
            "canonical_rows", "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
@@ -581,33 +582,11 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
     return S
 
 
-def canonical_rows(S) -> bool:
-    """Whether a scipy or cupyx CSR's rows are sorted without duplicates, in truth: its
-    ``has_canonical_format`` flag is anyone's to set (``S.has_canonical_format = True``) and
-    SciPy's csgraph routines never read it, so a flag that claims order the arrays lack must
-    not lead the engine to read a non-canonical CSR as canonical. One pass over the indices,
-    only where the flag says True (a False flag takes the paths that canonicalize anyway).
-
-    Examples
-    --------
-    >>> import numpy as np, scipy.sparse as sp
-    >>> from algorithms.csgraph._validation import canonical_rows
-    >>> S = sp.csr_array(([1.0, 2.0], [1, 0], [0, 2, 2]), shape=(2, 2))
-    >>> S.has_canonical_format = True  # a lie: row 0 is unsorted
-    >>> canonical_rows(S), canonical_rows(sp.csr_array(np.eye(2)))
-    (False, True)
-    """
-    if not S.has_canonical_format:
-        return False
-    indptr, indices = S.indptr, S.indices
-    if indices.size < 2:
-        return True
-    xp = sr.array_module("gpu") if _is_cupyx_sparse(S) else np
-    rising = indices[1:] > indices[:-1]
-    starts = indptr[1:-1]
-    starts = starts[(starts > 0) & (starts < indices.size)]
-    rising[starts - 1] = True  # a row's first entry needs no predecessor in its row
-    return bool(xp.all(rising))
+#: Whether a scipy or cupyx CSR's rows are sorted without duplicates, in truth: its
+#: ``has_canonical_format`` flag is anyone's to set and SciPy's csgraph routines never read
+#: it, so a flag that claims an order the arrays lack must not lead the engine to read a
+#: non-canonical CSR as canonical (one pass over the indices where the flag says True).
+canonical_rows = canonical_csr
 
 
 def _sparse_csr_float64(S, op, arg, square, cast_sums=True, owned=False):
