@@ -31,7 +31,7 @@ def _host(x):
         return x.get().toarray()
     if sp.issparse(x):
         return x.toarray()
-    return to_host(np.asarray(x)) if not isinstance(x, (int, np.integer)) else int(x)
+    return to_host(x) if not isinstance(x, (int, np.integer)) else int(x)
 
 
 def _equal(got, want):
@@ -242,7 +242,7 @@ def test_lying_flag_strong_components_answer(backend):
         n, labels = csgraph.connected_components(G, connection="strong")
         got = (int(n), to_host(labels).tolist())
     else:  # in a child process: a regression hangs there, not here
-        import multiprocessing as mp  # noqa: PLC0415
+        import multiprocessing as mp  # noqa: PLC0415  (only the hang test's child process needs it)
 
         ctx = mp.get_context("fork")
         q = ctx.Queue()
