@@ -332,3 +332,27 @@ def test_fortran_ordered_dense_floyd_warshall(backend, f, kw):
     got = getattr(csgraph, f)(_dense_on(device, F), **kw)
     _equal(got, want)
     assert np.isfinite(want).all()  # every vertex reaches every other: SciPy's F answer has inf
+
+
+def test_vertex_errors_are_scipys_classes():
+    """A negative ``i_start`` is SciPy's OverflowError (its unsigned conversion) as well as our
+    out-of-range error; a float ``source`` of maximum_flow SciPy's IndexError as well as a
+    TypeError."""
+    G = sp.csr_array(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float))
+    for f in (csgraph.breadth_first_order, csgraph.depth_first_order,
+              csgraph.breadth_first_tree, csgraph.depth_first_tree):
+        with pytest.raises(OverflowError):
+            scg_f = getattr(scg, f.__name__)
+            scg_f(G, -1)
+        with pytest.raises(OverflowError):
+            f(G, -1)
+        with pytest.raises(ValueError):
+            f(G, np.int64(-2))
+    F = sp.csr_array(np.array([[0, 3], [0, 0]], dtype=np.int32))
+    for src in (0.0, np.float64(0.0)):
+        with pytest.raises(IndexError):
+            scg.maximum_flow(F, src, 1)
+        with pytest.raises(IndexError):
+            csgraph.maximum_flow(F, src, 1)
+        with pytest.raises(TypeError):
+            csgraph.maximum_flow(F, src, 1)

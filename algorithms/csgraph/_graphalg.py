@@ -362,14 +362,15 @@ def minimum_spanning_tree(csgraph, overwrite=False):
 
 
 def _flow_vertex(op, arg, v, n):
-    """A source/sink: an integer (DomainMismatch otherwise), in [0, n) (InvalidValue, a
-    ValueError as SciPy's, otherwise)."""
+    """A source/sink: an integer (NotAVertex otherwise: a TypeError, and the IndexError
+    SciPy's raises for a float), in [0, n) (InvalidValue, a ValueError as SciPy's,
+    otherwise)."""
     if sr.is_gpu_array(v) and v.ndim == 0:
         v = v.item()
     if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":
         v = v.item()
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(v).__name__}")
+        raise _validation.NotAVertex(f"{op}: {arg} must be an integer, got {type(v).__name__}")
     if not 0 <= int(v) < n:
         raise sr.InvalidValue(f"{op}: {arg} value ({int(v)}) must be between 0 and {n - 1}")
     return int(v)

@@ -783,6 +783,17 @@ class IndexOutOfRange(sr.InvalidIndex, ValueError):
     (``except ValueError``, ``pytest.raises(ValueError)``) catches it as it catches SciPy's."""
 
 
+class NegativeVertex(IndexOutOfRange, OverflowError):
+    """A negative vertex where only [0, N) is allowed: an :class:`IndexOutOfRange` and an
+    ``OverflowError``, the class SciPy's traversals raise for a negative ``i_start`` (its
+    conversion to an unsigned int)."""
+
+
+class NotAVertex(sr.DomainMismatch, IndexError):
+    """A vertex that is no integer: a :class:`semiring.DomainMismatch` (a ``TypeError``) and an
+    ``IndexError``, the class SciPy's ``maximum_flow`` raises for a float ``source``."""
+
+
 def _host_ints(value, op: str, arg: str) -> np.ndarray:
     if sr.is_gpu_array(value):
         value = value.get()
@@ -836,8 +847,10 @@ def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) ->
     """One vertex index (``i_start``, ``source``, ``sink``): an integer in [0, n), or with
     ``negative=True`` in [-n, n) counted from the end; an integral float is read as its
     integer (as SciPy reads it). Raises :class:`semiring.DomainMismatch` for a non-integer
-    (a bool included) and :class:`IndexOutOfRange` (an :class:`semiring.InvalidIndex` and a
-    ``ValueError``) naming ``arg`` out of range (SciPy reads out of bounds for some of these).
+    (a bool included; :class:`NotAVertex`, also an ``IndexError``) and :class:`IndexOutOfRange`
+    (an :class:`semiring.InvalidIndex` and a ``ValueError``; :class:`NegativeVertex`, also an
+    ``OverflowError``, below 0) naming ``arg`` out of range (SciPy reads out of bounds for
+    some of these).
 
     Examples
     --------
@@ -852,12 +865,13 @@ def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) ->
     if isinstance(i, (float, np.floating)) and float(i).is_integer():
         i = int(i)  # an integral float, as SciPy reads it (and as ``indices`` takes it)
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(i).__name__}")
+        raise NotAVertex(f"{op}: {arg} must be an integer, got {type(i).__name__}")
     i = int(i)
     lo = -n if negative else 0
     if not lo <= i < n:
-        raise IndexOutOfRange(f"{op}: {arg} must lie in [{lo}, {n}), got {i} (for csgraph "
-                              f"with shape (N, N), must have {lo} <= {arg} < N = {n})")
+        raise (NegativeVertex if i < 0 else IndexOutOfRange)(
+            f"{op}: {arg} must lie in [{lo}, {n}), got {i} (for csgraph with shape (N, N), "
+            f"must have {lo} <= {arg} < N = {n})")
     return i + n if i < 0 else i
 
 
