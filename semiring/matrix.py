@@ -222,6 +222,9 @@ class Matrix(_b.Placed, Operand):
         """
         if self._T is self:
             return self
+        if self._shape[0] != self._shape[1]:  # (a false promise may be given; this one can't)
+            raise DimensionMismatch(f"Matrix.as_symmetric: the matrix must be square, got shape "
+                                    f"{self._shape}")
         if self._sym is None:
             M = Matrix(self._indptr, self._indices, self._values, self._shape,
                        iso_value=self._iso, dtype=self._dtype)
@@ -565,6 +568,8 @@ class Matrix(_b.Placed, Operand):
         op = "Matrix.from_edgelist"
         xp = _b.xp_of("gpu") if _b.is_cupy_array(edges) else np
         e = xp.asarray(edges)
+        if e.ndim == 1 and e.size == 0:  # [] : no edges (NumPy cannot tell its width)
+            e = e.reshape(0, 2)
         if e.ndim != 2 or e.shape[1] != 2:
             raise DimensionMismatch(f"{op}: edges must have shape (m, 2), got {e.shape}")
         src, dst = e[:, 0], e[:, 1]

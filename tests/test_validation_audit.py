@@ -5,6 +5,8 @@ call may modify its inputs, whether it raises or answers."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -89,6 +91,15 @@ DEVICE_CASES = [
      sr.InvalidValue, r"louvain: seed .*got 1\.5"),
     ("label_propagation negative seed", lambda A, u, d: al.label_propagation(A, seed=-1),
      sr.InvalidValue, r"label_propagation: seed .*got -1"),
+    ("as_symmetric of a non-square matrix",
+     lambda A, u, d: sr.extract(A, [0, 1], [0, 1, 2]).as_symmetric(),
+     sr.DimensionMismatch, r"Matrix\.as_symmetric: the matrix must be square, got shape \(2, 3\)"),
+    ("multi_source_sssp uint64 source past 2**63",
+     lambda A, u, d: al.multi_source_sssp(A, np.array([2**64 - 1], dtype=np.uint64)),
+     sr.InvalidIndex, r"multi_source_sssp: sources must lie in \[0, 4\), got 18446744073709551615"),
+    ("betweenness uint64 source past 2**63",
+     lambda A, u, d: al.betweenness_centrality(A, sources=np.array([2**64 - 1], dtype=np.uint64)),
+     sr.InvalidIndex, r"betweenness_centrality: sources .*got 18446744073709551615"),
     ("reconstruct_path float pred",
      lambda A, u, d: al.reconstruct_path(sr.to_device(np.zeros((2, 2)), d), 0, 1),
      sr.DomainMismatch, r"reconstruct_path: pred must hold integer vertex ids, got dtype float64"),
@@ -126,6 +137,10 @@ HOST_CASES = [
      lambda: al.min_weight_full_bipartite_matching(sp.csr_matrix(np.eye(2) * (1 + 1j))),
      sr.DomainMismatch, r"min_weight_full_bipartite_matching: A's weights must be real numbers, "
                         r"got dtype complex128"),
+    ("mmwrite non-str comment",
+     lambda: sr.io.mmwrite(io.BytesIO(), sr.Matrix.from_scipy(sp.eye(2, format="csr"),
+                                                            device="cpu"), comment=3),
+     sr.DomainMismatch, r"mmwrite: comment must be a str, got int"),
     ("warm_cpu unknown semiring", lambda: warmup.warm_cpu(["min_plux"], ["float64"]),
      sr.InvalidValue, r"warm_cpu: semirings .*\['min_plux'\]"),
     ("warm_cpu complex domain", lambda: warmup.warm_cpu(["min_plus"], ["complex64"]),
@@ -182,6 +197,13 @@ def test_valid_edges_of_the_new_checks_still_answer(device):
                           to_host(al.label_propagation(A, seed=0)))
     pred = sr.to_device(np.array([[-9999, 0], [1, -9999]]), device)
     assert al.reconstruct_path(pred, 0, 1).tolist() == [0, 1]
+
+
+def test_empty_edge_list_is_an_empty_graph(device):
+    # before: DimensionMismatch "edges must have shape (m, 2), got (0,)" for edges=[]
+    A = sr.Matrix.from_edgelist([], nvertices=3, device=device)
+    assert A.shape == (3, 3) and A.nvals == 0 and A.device == device
+    assert sr.Matrix.from_edgelist([], device=device).shape == (0, 0)
 
 
 def test_read_only_and_strided_inputs_answer_and_stay_unwritten(device):
