@@ -93,7 +93,7 @@ def xp_of(device: str):
     >>> sr.array_module("cpu") is np
     True
     """
-    if device == "cpu":
+    if device == "cpu" or device is None:  # (None: the CPU, as a CPU cluster's layouts say)
         return np
     return _gpu_module("array_module", device)
 
@@ -136,7 +136,7 @@ def to_device(a, device: str):
     ``semiring.to_device``."""
     if a is None:
         return None
-    if device != "cpu":
+    if device != "cpu" and device is not None:
         return _gpu_module("to_device", device).asarray(a)
     if is_cupy_array(a):
         return a.get()

@@ -121,6 +121,10 @@ def test_bad_argument_is_refused_by_name(device, case):
         np.testing.assert_array_equal(_snapshot(x), b)
 
 
+def _dist():
+    return pytest.importorskip("semiring.dist")  # (the dask extra)
+
+
 #: Host-only calls (SciPy input, shapes, device names, the warmup tool).
 HOST_CASES = [
     ("from_csr shape of 3", lambda: sr.Matrix.from_csr([0, 0], [], [], (1, 2, 3)),
@@ -141,6 +145,10 @@ HOST_CASES = [
      lambda: sr.io.mmwrite(io.BytesIO(), sr.Matrix.from_scipy(sp.eye(2, format="csr"),
                                                             device="cpu"), comment=3),
      sr.DomainMismatch, r"mmwrite: comment must be a str, got int"),
+    ("dist.even_bounds negative n", lambda: _dist().even_bounds(-5, 2),
+     sr.InvalidValue, r"even_bounds: n must be an integer >= 0, got -5"),
+    ("dist.even_bounds no parts", lambda: _dist().even_bounds(5, 0),
+     sr.InvalidValue, r"even_bounds: nparts must be an integer >= 1, got 0"),
     ("warm_cpu unknown semiring", lambda: warmup.warm_cpu(["min_plux"], ["float64"]),
      sr.InvalidValue, r"warm_cpu: semirings .*\['min_plux'\]"),
     ("warm_cpu complex domain", lambda: warmup.warm_cpu(["min_plus"], ["complex64"]),
