@@ -818,6 +818,8 @@ def reconstruct_path(pred, i: int, j: int):
             or pred.shape[0] != pred.shape[1]:
         raise DimensionMismatch(f"{op}: pred must be a square 2-D array, got "
                                 f"{getattr(pred, 'shape', type(pred).__name__)}")
+    if np.dtype(pred.dtype).kind not in "iu":
+        raise DomainMismatch(f"{op}: pred must hold integer vertex ids, got dtype {pred.dtype}")
     n = pred.shape[0]
     for name, v in (("i", i), ("j", j)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
@@ -826,6 +828,9 @@ def reconstruct_path(pred, i: int, j: int):
             raise InvalidIndex(f"{op}: {name} must lie in [0, {n}), got {int(v)}")
     i, j = int(i), int(j)
     row = sr.to_device(pred[i], "cpu")  # one row on the host: the walk is sequential
+    if n and int(row.max()) >= n:
+        raise InvalidIndex(f"{op}: pred[{i}] must hold vertices in [0, {n}) or negatives (none), "
+                           f"got {int(row.max())}")
     path = [j]
     while path[-1] != i:
         p = int(row[path[-1]])

@@ -108,12 +108,12 @@ def _sources(op, sources, k, seed, n):
         raise sr.DimensionMismatch(f"{op}: sources must be 1-D, got shape {src.shape}")
     if src.size and src.dtype.kind not in "iu":
         raise sr.DomainMismatch(f"{op}: sources must be integers, got dtype {src.dtype}")
-    src = src.astype(np.int64)
     if src.size == 0 and n:
         raise sr.InvalidValue(f"{op}: sources must not be empty")
-    if src.size and (src.min() < 0 or src.max() >= n):
+    if src.size and (src.min() < 0 or src.max() >= n):  # (before a uint64 could wrap)
         bad = src[(src < 0) | (src >= n)][0]
         raise sr.InvalidIndex(f"{op}: sources must be vertices in [0, {n}), got {int(bad)}")
+    src = src.astype(np.int64)
     if np.unique(src).size != src.size:
         raise sr.InvalidValue(f"{op}: sources must be distinct")
     return src, True

@@ -269,6 +269,16 @@ def _smallest_missing(xp, seg, vals, nseg):
     return xp.where(gap >= 0, gap, length)
 
 
+def _seed(op, seed) -> int:
+    """``seed=``: None (``DEFAULT_SEED``) or a non-negative integer, as NumPy's generators
+    take it (a float would be truncated silently, a string fail inside NumPy)."""
+    if seed is None:
+        return DEFAULT_SEED
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise sr.InvalidValue(f"{op}: seed must be None or a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
 def _finite(op, name, val):
     """A finite float from a real scalar, else InvalidValue naming the argument."""
     try:
@@ -477,6 +487,7 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     if max_iter is not None and (isinstance(max_iter, (bool, np.bool_))
                                  or not isinstance(max_iter, (int, np.integer)) or max_iter < 1):
         raise sr.InvalidValue(f"{op}: max_iter must be a positive integer or None, got {max_iter!r}")
+    seed = _seed(op, seed)
     n = A.nrows
     xp = sr.array_module(A.device)
     # P = pattern(A ∪ Aᵀ) with its self-loops: the neighbourhoods that vote; S = offdiag(P),
@@ -485,7 +496,7 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     S = undirected_pattern(P, op)
     rows = segment_ids(xp, xp.diff(S.indptr))
     if colors is None:
-        colour = _colouring(S, DEFAULT_SEED if seed is None else seed)
+        colour = _colouring(S, seed)
     else:
         colour = _check_labels(op, "colors", colors, n, A.device)
         bad = xp.flatnonzero(colour[rows] == colour[S.indices])
@@ -633,7 +644,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     gamma, threshold = float(resolution), float(threshold)
     sweep = threshold if sweep_threshold is None else float(
         _finite(op, "sweep_threshold", sweep_threshold))
-    seed = DEFAULT_SEED if seed is None else int(seed)
+    seed = _seed(op, seed)
     Ap = A1 = _doubled_loops(_weights(A, op, nonnegative=True))
     n = Ap.nrows
     xp = sr.array_module(Ap.device)

@@ -121,6 +121,8 @@ def min_weight_full_bipartite_matching(A, maximize=False):
     """
     op = "min_weight_full_bipartite_matching"
     S, device = host_csr(A, op)
+    if S.dtype.kind not in "biuf":  # (SciPy would drop a complex weight's imaginary part)
+        raise sr.DomainMismatch(f"{op}: A's weights must be real numbers, got dtype {S.dtype}")
 
     rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=bool(maximize))
     return sr.to_device(rows, device), sr.to_device(cols, device)

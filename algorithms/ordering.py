@@ -10,6 +10,7 @@ copied to the host explicitly and the result back.
 
 from __future__ import annotations
 
+import numpy as np
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
@@ -44,6 +45,8 @@ def reverse_cuthill_mckee(A, symmetric_mode=False):
     """
     op = "reverse_cuthill_mckee"
     S, device = host_csr(A, op, square=True)
+    if S.shape[0] == 0:  # SciPy raises from inside NumPy ("zero-size array to reduction")
+        return sr.to_device(np.zeros(0, dtype=np.int32), device)
 
     return sr.to_device(_scg.reverse_cuthill_mckee(S, symmetric_mode=bool(symmetric_mode)), device)
 

@@ -803,10 +803,10 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
     if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
         raise DomainMismatch(f"{op}: sources must be a 1-D sequence of integers, got {src.dtype} "
                              f"of shape {src.shape}")
-    src = src.astype(np.int64)
-    if src.size and not (0 <= src.min() and src.max() < n):
+    if src.size and not (0 <= src.min() and src.max() < n):  # (before a uint64 could wrap)
         bad = src[(src < 0) | (src >= n)][0]
         raise InvalidIndex(f"{op}: sources must lie in [0, {n}), got {int(bad)}")
+    src = src.astype(np.int64)
     if symmetric:
         A = A.as_symmetric()
     facts = _matrix_facts(A)

@@ -93,9 +93,21 @@ def xp_of(device: str):
     >>> sr.array_module("cpu") is np
     True
     """
-    if device == "gpu":
-        return _cupy()
-    return np
+    if device == "cpu" or device is None:  # (None: the CPU, as a CPU cluster's layouts say)
+        return np
+    return _gpu_module("array_module", device)
+
+
+def _gpu_module(op: str, device):
+    """CuPy for ``device='gpu'``; any other device (but 'cpu', handled by the caller) is
+    refused naming ``op``, and so is 'gpu' without CuPy (a None module would fail later, far
+    from the call)."""
+    if device != "gpu":
+        raise InvalidValue(f"{op}: device must be one of {DEVICES}, got {device!r}")
+    cp = _cupy()
+    if cp is None:
+        raise BackendUnavailable(f"{op}: device='gpu' requested but CuPy cannot be imported")
+    return cp
 
 
 def is_cupy_array(a) -> bool:
@@ -124,8 +136,8 @@ def to_device(a, device: str):
     ``semiring.to_device``."""
     if a is None:
         return None
-    if device == "gpu":
-        return _cupy().asarray(a)
+    if device != "cpu" and device is not None:
+        return _gpu_module("to_device", device).asarray(a)
     if is_cupy_array(a):
         return a.get()
     return np.asarray(a)

@@ -67,6 +67,19 @@ def _container(x, op, arg):
                              f"scipy/cupyx sparse matrix, a 1-D array), got {type(x).__name__}") from None
 
 
+def _real_scalar(op, arg, value):
+    """Refuse a bound scalar (``left=``/``right=`` of apply, select's thunk, assign's value)
+    that is not one real number: NumPy would drop a complex one's imaginary part with a
+    warning and fail on a string far from the argument's name."""
+    if _b.is_cupy_array(value) or np.ndim(value) != 0:
+        raise DomainMismatch(f"{op}: {arg} must be a scalar, got {type(value).__name__} of "
+                             f"shape {np.shape(value)}")
+    kind = np.asarray(value).dtype.kind
+    if kind not in "biuf":
+        raise DomainMismatch(f"{op}: {arg} must be a real number (bool, integer or float), "
+                             f"got {value!r}")
+
+
 def _shape_name(x):
     return "shape" if isinstance(x, Matrix) else "size"
 
@@ -297,9 +310,7 @@ def apply(a, op, *, left=None, right=None, out=None, mask=None, accum=None, repl
     else:
         uop = None
         bop = _binary_op(name, "op", op)
-        if np.ndim(bound) != 0 or _b.is_cupy_array(bound):
-            raise DomainMismatch(f"{name}: {'left' if left is not None else 'right'} must be a scalar, "
-                                 f"got {type(bound).__name__} of shape {np.shape(bound)}")
+        _real_scalar(name, "left" if left is not None else "right", bound)
     m, acc, replace, device = _output(name, isinstance(a, Matrix), _shape_of(a), out, mask, accum,
                                       replace, structure, complement, a=a)
     k, v = entries(a)
@@ -392,11 +403,11 @@ def select(a, op, thunk=None, *, out=None, mask=None, accum=None, replace=False,
     """
     name = "select"
     a = _container(a, name, "a")
-    if op not in SELECT_OPS:
+    if not isinstance(op, str) or op not in SELECT_OPS:  # (a list or dict is unhashable)
         raise InvalidValue(f"{name}: op must be one of {sorted(SELECT_OPS)}, got {op!r}")
     tkind, keepf = SELECT_OPS[op]
-    if thunk is not None and (np.ndim(thunk) != 0 or _b.is_cupy_array(thunk)):
-        raise DomainMismatch(f"{name}: thunk must be a scalar, got {type(thunk).__name__}")
+    if thunk is not None:
+        _real_scalar(name, "thunk", thunk)
     if tkind is None and thunk is not None:
         raise InvalidValue(f"{name}: op {op!r} takes no thunk, got {thunk!r}")
     if tkind in ("index", "value") and thunk is None:
@@ -660,12 +671,11 @@ def _index_list(name, arg, idx, n, xp):
         raise DimensionMismatch(f"{name}: {arg} must be 1-D, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
         raise DomainMismatch(f"{name}: {arg} must hold integers, got {arr.dtype}")
-    arr = arr.astype(xp.int64, copy=False)
-    if arr.size:
+    if arr.size:  # (in the input's type: a uint64 index past 2**63 would wrap negative)
         lo, hi = int(arr.min()), int(arr.max())
         if lo < 0 or hi >= n:
             raise InvalidIndex(f"{name}: {arg} must lie in [0, {n}), got values in [{lo}, {hi}]")
-    return arr
+    return arr.astype(xp.int64, copy=False)
 
 
 def _expand(xp, counts):
@@ -813,7 +823,9 @@ def assign(out, value, rows=None, cols=None, *, mask=None, accum=None, replace=F
         if X.size > 1 and bool((xp.sort(X)[1:] == xp.sort(X)[:-1]).any()):
             raise DuplicateIndices(f"{name}: {arg} must not repeat an index (GrB_assign leaves duplicates undefined)")
     scalar = not isinstance(value, (Matrix, Vector)) and np.ndim(value) == 0 and not _b.is_cupy_array(value)
-    if not scalar:
+    if scalar:
+        _real_scalar(name, "value", value)
+    else:
         value = _container(value, name, "value")
         want = (int(I.size), int(J.size)) if is_m else int(I.size)
         if isinstance(value, Matrix) != is_m:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import device as _b
+from .errors import DomainMismatch
 from .matrix import Matrix, as_matrix
 
 
@@ -62,6 +63,8 @@ def mmwrite(target, A, *, comment: str = "", precision: int | None = None) -> No
     """
     A = as_matrix(A, op="mmwrite", arg="A")
     _require_cpu("mmwrite", A)
+    if not isinstance(comment, str):  # (SciPy's writer fails deep in its C++ binding)
+        raise DomainMismatch(f"mmwrite: comment must be a str, got {type(comment).__name__}")
     import scipy.io as sio  # noqa: PLC0415  (scipy.io: imported on use)
 
     field = "pattern" if A.is_iso and A.dtype == np.bool_ and bool(A.iso_value) else None

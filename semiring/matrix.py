@@ -51,9 +51,26 @@ def canonical_csr(S) -> bool:
 
 def _check_dims(op: str, nrows, ncols):
     for name, v in (("nrows", nrows), ("ncols", ncols)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
-            raise InvalidValue(f"{op}: {name} must be a non-negative integer, got {v!r}")
+        _check_size(op, name, v)
     return int(nrows), int(ncols)
+
+
+def _check_size(op: str, name: str, v) -> int:
+    """A dimension: a non-negative integer that int64 indices can reach."""
+    if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= v <= _INT64_MAX:
+        raise InvalidValue(f"{op}: {name} must be a non-negative integer below 2**63, got {v!r}")
+    return int(v)
+
+
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def _check_missing(op: str, missing) -> None:
+    """``missing=`` (the fill of a dense result, or the value a dense input leaves out) must
+    be a real number: NumPy would read a string as a dtype name, or compare it as text."""
+    dt = missing.dtype if hasattr(missing, "dtype") else np.asarray(missing).dtype
+    if getattr(missing, "ndim", 0) != 0 or np.ndim(missing) != 0 or dt.kind not in "biuf":
+        raise DomainMismatch(f"{op}: missing must be a real number, got {missing!r}")
 
 
 
@@ -205,6 +222,9 @@ class Matrix(_b.Placed, Operand):
         """
         if self._T is self:
             return self
+        if self._shape[0] != self._shape[1]:  # (a false promise may be given; this one can't)
+            raise DimensionMismatch(f"Matrix.as_symmetric: the matrix must be square, got shape "
+                                    f"{self._shape}")
         if self._sym is None:
             M = Matrix(self._indptr, self._indices, self._values, self._shape,
                        iso_value=self._iso, dtype=self._dtype)
@@ -293,6 +313,8 @@ class Matrix(_b.Placed, Operand):
         (1, True, dtype('bool'))
         """
         op = "Matrix.from_csr"
+        if not isinstance(shape, (tuple, list)) or len(shape) != 2:
+            raise DimensionMismatch(f"{op}: shape must be a pair (nrows, ncols), got {shape!r}")
         nrows, ncols = _check_dims(op, *shape)
         dev = _b.device_of_array(indptr)
         xp = _b.xp_of(dev)
@@ -436,6 +458,8 @@ class Matrix(_b.Placed, Operand):
         op = "Matrix.from_scipy"
         if not sps.issparse(S):
             raise DomainMismatch(f"{op}: S must be a scipy.sparse matrix, got {type(S).__name__}")
+        if S.ndim != 2:  # (a 1-D sparray)
+            raise DimensionMismatch(f"{op}: S must be 2-D, got shape {S.shape}")
         if S.format != "csr":
             S = S.tocsr()
         if not canonical_csr(S):  # (a copy's flags are its own: sum_duplicates sorts)
@@ -487,7 +511,7 @@ class Matrix(_b.Placed, Operand):
         if a.ndim != 2:
             raise DimensionMismatch(f"{op}: array must be 2-D, got shape {a.shape}")
         _t.lookup_dtype(a.dtype, op=op, arg="array.dtype")
-        present = _present_of_dense(xp, a, missing)
+        present = _present_of_dense(xp, a, missing, op)
         rows, cols = xp.nonzero(present)
         return cls.from_coo(rows, cols, a[rows, cols], nrows=a.shape[0], ncols=a.shape[1],
                             device=dev)
@@ -544,6 +568,8 @@ class Matrix(_b.Placed, Operand):
         op = "Matrix.from_edgelist"
         xp = _b.xp_of("gpu") if _b.is_cupy_array(edges) else np
         e = xp.asarray(edges)
+        if e.ndim == 1 and e.size == 0:  # [] : no edges (NumPy cannot tell its width)
+            e = e.reshape(0, 2)
         if e.ndim != 2 or e.shape[1] != 2:
             raise DimensionMismatch(f"{op}: edges must have shape (m, 2), got {e.shape}")
         src, dst = e[:, 0], e[:, 1]
@@ -612,6 +638,7 @@ class Matrix(_b.Placed, Operand):
         The result type is the matrix's, promoted only when ``missing`` needs it (e.g. an
         integer matrix with ``missing=np.inf`` gives float64).
         """
+        _check_missing("Matrix.to_dense", missing)
         xp = self.xp
         dt = np.result_type(self._dtype, missing)
         out = xp.full(self._shape, missing, dtype=dt)
@@ -626,6 +653,7 @@ class Matrix(_b.Placed, Operand):
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
         """Same structure and values equal within tolerances (inf equals inf)."""
+        _check_tolerances("Matrix.isclose", rel_tol, abs_tol)
         other = as_matrix(other, op="Matrix.isclose", arg="other")
         _b.check_same_device("Matrix.isclose", self=self, other=other)
         if self.shape != other.shape or self.nvals != other.nvals:
@@ -673,6 +701,15 @@ class Matrix(_b.Placed, Operand):
 
 # ---------------------------------------------------------------------- module helpers
 
+def _check_tolerances(op, rel_tol, abs_tol) -> None:
+    """As :func:`math.isclose`: tolerances are non-negative numbers (and not NaN, which
+    would make every comparison of a NaN-free pair false or true depending on the path)."""
+    for name, t in (("rel_tol", rel_tol), ("abs_tol", abs_tol)):
+        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) \
+                or not t >= 0:
+            raise InvalidValue(f"{op}: {name} must be a non-negative number, got {t!r}")
+
+
 def _values_close(xp, a, b, rel_tol, abs_tol) -> bool:
     if a.dtype.kind in "biu" and b.dtype.kind in "biu":
         return bool(xp.all(a == b))
@@ -684,9 +721,10 @@ def _values_close(xp, a, b, rel_tol, abs_tol) -> bool:
     return bool(xp.all(same | close))
 
 
-def _present_of_dense(xp, a, missing):
+def _present_of_dense(xp, a, missing, op):
     if missing is None:
         return xp.ones(a.shape, dtype=bool)
+    _check_missing(op, missing)
     if isinstance(missing, float) and np.isnan(missing):
         return ~xp.isnan(a) if a.dtype.kind == "f" else xp.ones(a.shape, dtype=bool)
     return a != missing
@@ -716,6 +754,8 @@ def _as_index_array(xp, a, op, arg):
         raise DimensionMismatch(f"{op}: {arg} must be 1-D, got shape {a.shape}")
     if a.size and a.dtype.kind not in "iu":
         raise DomainMismatch(f"{op}: {arg} must hold integers, got {a.dtype}")
+    if a.size and a.dtype == np.uint64 and int(a.max()) > _INT64_MAX:  # (would wrap negative)
+        raise InvalidIndex(f"{op}: {arg} must lie below 2**63, got {int(a.max())}")
     return a.astype(xp.int64, copy=False)
 
 

@@ -9,8 +9,9 @@ from . import device as _b
 from ._operand import Operand
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
-from .matrix import (_as_index_array, _check_host_input, _check_range, _combine_duplicates,
-                     _coo_device, _present_of_dense, _stable_argsort, _values_close)
+from .matrix import (_as_index_array, _check_host_input, _check_missing, _check_range,
+                     _check_size, _check_tolerances, _combine_duplicates, _coo_device,
+                     _present_of_dense, _stable_argsort, _values_close)
 from .ops import lookup
 
 FORMS = ("bitmap", "sparse")
@@ -199,8 +200,7 @@ class Vector(_b.Placed, Operand):
             vals = _t.cast(vals, dt)
         if size is None:
             size = int(idx.max()) + 1 if idx.size else 0
-        if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
-            raise InvalidValue(f"{op}: size must be a non-negative integer, got {size!r}")
+        _check_size(op, "size", size)
         _check_range(op, "indices", idx, int(size))
         if not sort and dup_op is None:
             repeated = xp.flatnonzero(_b.bincount(idx, int(size)) > 1) if idx.size > 1 else ()
@@ -244,7 +244,7 @@ class Vector(_b.Placed, Operand):
             raise DimensionMismatch(f"{op}: array must be 1-D, got shape {a.shape}")
         _t.lookup_dtype(a.dtype, op=op, arg="array.dtype")
         a = _b.contiguous(xp, a)
-        pres = None if missing is None else _present_of_dense(xp, a, missing)
+        pres = None if missing is None else _present_of_dense(xp, a, missing, op)
         return cls(a.size, a.dtype, dev, values=a, present=pres)
 
     @classmethod
@@ -286,6 +286,7 @@ class Vector(_b.Placed, Operand):
     @classmethod
     def new(cls, size, dtype=np.float64, *, device=None):
         """An empty vector (no entries)."""
+        size = _check_size("Vector.new", "size", size)
         dev = _b.resolve_device(device)
         xp = _b.xp_of(dev)
         return cls(size, _t.lookup_dtype(dtype, op="Vector.new"), dev,
@@ -294,6 +295,7 @@ class Vector(_b.Placed, Operand):
     # ------------------------------------------------------------------ conversions
     def to_dense(self, missing=0):
         """A dense array on the vector's device with ``missing`` where there is no entry."""
+        _check_missing("Vector.to_dense", missing)
         xp = self.xp
         vals, pres = self.bitmap()
         dt = np.result_type(self._dtype, missing)
@@ -350,6 +352,7 @@ class Vector(_b.Placed, Operand):
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
         """Same indices and values equal within tolerances."""
+        _check_tolerances("Vector.isclose", rel_tol, abs_tol)
         other = as_vector(other, op="Vector.isclose", arg="other")
         _b.check_same_device("Vector.isclose", self=self, other=other)
         if self.size != other.size or (check_dtype and self.dtype != other.dtype):

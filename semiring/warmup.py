@@ -52,7 +52,9 @@ import numpy as np
 from . import kernels, traversal
 from .backend.cpu import compiled as _cpu_compiled
 from .backend.cpu import spmv as _cpu_spmv
+from . import types as _t
 from .device import _cupy, xp_of
+from .errors import BackendUnavailable, InvalidValue
 from .elementwise import select
 from .matrix import Matrix
 from .operations import mxv, vxm
@@ -183,12 +185,18 @@ def warm_cpu(semirings=COMMON_SEMIRINGS, dtypes=COMMON_DTYPES, progress=None) ->
     0
     """
     table = builtins("semiring")
+    # a misspelt name would warm nothing, silently (min_plus_sat: the GPU's saturating
+    # variant, a kernel label and no semiring of the table)
+    unknown = [name for name in semirings if name not in table and name != "min_plus_sat"]
+    if unknown:
+        raise InvalidValue(f"warm_cpu: semirings must be built-in semiring names, got {unknown}")
+    domains = [(dt, _t.lookup_dtype(dt, op="warm_cpu", arg="dtypes")) for dt in dtypes]
     count = 0
     for name in semirings:
-        for dt in dtypes:
+        for dt, dom in domains:
             t = time.perf_counter()
             sr = table.get(name)
-            count += 0 if sr is None else _cpu_spmv.warm(sr, np.dtype(dt))
+            count += 0 if sr is None else _cpu_spmv.warm(sr, dom)
             if progress is not None:
                 progress((name, dt), time.perf_counter() - t)
     return count
@@ -256,6 +264,13 @@ def run(job_list, *, workers: int, executor: str = "process", device: int = 0,
     and CUDA context; NVRTC 12 compiles the programs of one process one at a time, NVRTC 13
     at once) or threads. Returns, in job order, the seconds each took or the exception it
     raised (a kernel that fails to compile does not stop the others)."""
+    if executor not in ("process", "thread"):
+        raise InvalidValue(f"run: executor must be 'process' or 'thread', got {executor!r}")
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise InvalidValue(f"run: workers must be a positive integer, got {workers!r}")
+    reason = _no_gpu_reason()
+    if reason is not None:
+        raise BackendUnavailable(f"run: compiling GPU kernels needs a GPU: {reason}")
     if executor == "thread" or workers <= 1:
         cp = _cupy()
         with cp.cuda.Device(device):

@@ -77,6 +77,10 @@ def _workers_of(client):
 
 def even_bounds(n: int, nparts: int) -> tuple:
     """``nparts`` + 1 cut points of range(n) into near-equal parts."""
+    for name, v, least in (("n", n, 0), ("nparts", nparts, 1)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < least:
+            raise sr.InvalidValue(f"semiring.dist.even_bounds: {name} must be an integer >= "
+                                  f"{least}, got {v!r}")
     return tuple(int(b) for b in np.linspace(0, n, nparts + 1).round().astype(np.int64))
 
 
