@@ -49,6 +49,13 @@ METHODS = ("auto", "push_relabel", "dinic", "edmonds_karp")
 #: excess flows straight down exact heights (a long path) no BFS is repeated at all.
 GLOBAL_RELABEL_FRACTION = 0.5
 
+#: push–relabel's int64 sums stay exact while the capacities add up to at most this: an
+#: excess is at most the source's capacities, a round's prefix sum over the arcs at most
+#: Σ (r(u, v) + r(v, u)) = 2 Σ cap. Beyond it they could wrap (2⁶² on three arcs looped
+#: forever, session 16): refused before any round (2⁶¹, not 2⁶², leaves room for the
+#: float64 rounding of the test's sum).
+MAX_TOTAL_CAPACITY = 2**61
+
 
 class FlowResult(NamedTuple):
     """``flow_value``: the value of a maximum flow; ``flow``: a semiring.Matrix on the input's
@@ -217,6 +224,11 @@ def _push_relabel(A, s, t, op, progress):
     A = sr.as_matrix(A, op=op, arg="A")
     if A.nvals and bool((A.values < 0).any() if not A.is_iso else A.iso_value < 0):
         raise sr.InvalidValue(f"{op}: push_relabel needs capacities >= 0, got a negative one")
+    total = (float(A.iso_value) * A.nvals if A.is_iso
+             else float(A.values.sum(dtype=np.float64)) if A.nvals else 0.0)
+    if total > MAX_TOTAL_CAPACITY:
+        raise sr.InvalidValue(f"{op}: push_relabel needs A's capacities to sum to at most "
+                              f"2**61 (its int64 flows would overflow), got {total:.4g}")
     arcs = _Arcs(A)
     xp, n = arcs.xp, arcs.n
     f = xp.zeros(arcs.au.size, dtype=xp.int64)
