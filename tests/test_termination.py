@@ -1,0 +1,72 @@
+"""Never a hang (session 16 termination audit): loops whose end depends on input values.
+
+Each test drives one loop with the awkward input that made it run forever before its fix and
+checks the fixed behaviour (the reference's answer or a clear error) under a deadline, so
+that a regression fails instead of hanging the suite. The loops audited and why each ends:
+``bench/results/session16/hang10.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+
+import algorithms
+import semiring as sr
+
+
+@contextlib.contextmanager
+def _deadline(seconds):
+    """Fail with TimeoutError instead of hanging (the loop must check signals: Python-level
+    rounds of array operations do)."""
+
+    def expired(*_):
+        raise TimeoutError(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _ring(device, weights, dtype):
+    """The 6-ring 0-1-2-3-4-5-0, both directions, edge i-(i+1) of weight weights[i]."""
+    u = np.arange(6)
+    v = (u + 1) % 6
+    w = np.asarray(weights, dtype=dtype)
+    S = sp.csr_matrix((np.concatenate([w, w]), (np.concatenate([u, v]), np.concatenate([v, u]))),
+                      shape=(6, 6))
+    return sr.Matrix.from_scipy(S, device=device)
+
+
+# ------------------------------------------------------------------ maximum flow
+
+
+@pytest.mark.parametrize("big", [2**62, 2**61 + 2**60])
+def test_push_relabel_huge_capacities_refused_not_looping(device, big):
+    """Capacities of 2**62 wrapped push–relabel's int64 prefix sums (2 Σ cap > 2**63) and its
+    rounds never ended; now refused before any round, naming the bound."""
+    A = _ring(device, [big, big, 1, big, 2, 3], np.int64)
+    with _deadline(20), pytest.raises(sr.InvalidValue, match=r"sum to at most 2\*\*61"):
+        algorithms.maximum_flow(A, 0, 5, method="push_relabel")
+
+
+def test_push_relabel_large_capacities_below_the_bound(device):
+    """Just below the bound the flow is exact (the min cut: edge 5-0 of 3 and the ring's
+    edge 2-3 of 1), as SciPy's Dinic on capacities that fit its int32."""
+    big = 2**58
+    A = _ring(device, [big, big, 1, big, 2, 3], np.int64)
+    with _deadline(20):
+        res = algorithms.maximum_flow(A, 0, 5, method="push_relabel")
+    assert res.flow_value == 4
+    small = _ring("cpu", [1000, 1000, 1, 1000, 2, 3], np.int64)
+    ref = scg.maximum_flow(small.to_scipy().astype(np.int32), 0, 5).flow_value
+    assert ref == 4
