@@ -9,6 +9,7 @@ that a regression fails instead of hanging the suite. The loops audited and why 
 from __future__ import annotations
 
 import contextlib
+import math
 import signal
 
 import numpy as np
@@ -70,3 +71,22 @@ def test_push_relabel_large_capacities_below_the_bound(device):
     small = _ring("cpu", [1000, 1000, 1, 1000, 2, 3], np.int64)
     ref = scg.maximum_flow(small.to_scipy().astype(np.int32), 0, 5).flow_value
     assert ref == 4
+
+
+# ------------------------------------------------------------------ Yen's K shortest paths
+
+
+def test_yen_huge_k_on_a_clique_ends_with_every_path(device):
+    """K far beyond the number of loopless paths: every path, ascending, as SciPy. Each spur
+    scanned every path found so far for the edges to avoid (O(K²)): the 9-clique's 13700
+    paths took minutes (SciPy's: under a second); a prefix table makes it one look-up. On the
+    GPU each spur is a device SSSP: the 7-clique's 326 paths there."""
+    n = 9 if device == "cpu" else 7
+    S = sp.csr_matrix(np.ones((n, n)) - np.eye(n))
+    expected = scg.yen(S, 0, n - 1, 10**6)
+    A = sr.Matrix.from_scipy(S, device=device)
+    with _deadline(90):
+        got = algorithms.csgraph.yen(A, 0, n - 1, 10**6)
+    # the loopless paths: j of the other n - 2 vertices in order between the ends
+    assert got.shape == expected.shape == (sum(math.perm(n - 2, j) for j in range(n - 1)),)
+    np.testing.assert_array_equal(sr.to_device(got, "cpu"), expected)
