@@ -90,3 +90,21 @@ def test_yen_huge_k_on_a_clique_ends_with_every_path(device):
     # the loopless paths: j of the other n - 2 vertices in order between the ends
     assert got.shape == expected.shape == (sum(math.perm(n - 2, j) for j in range(n - 1)),)
     np.testing.assert_array_equal(sr.to_device(got, "cpu"), expected)
+
+
+# ------------------------------------------------------------------ Louvain
+
+
+def test_louvain_total_weight_past_the_float_range(device):
+    """Weights of 1e308 make 2m infinite and every gain NaN: nobody moves, every vertex its
+    own community, as NetworkX answers (``louvain_communities`` on the same graph). Before,
+    the sweep's arg-max of a row of NaN gains indexed an empty array (IndexError)."""
+    nx = pytest.importorskip("networkx")
+    A = _ring(device, [1e308, 1e308, 1.0, 1e308, 1.0, 1e308], np.float64)
+    with _deadline(20), np.errstate(all="ignore"):
+        got = sr.to_device(algorithms.louvain(A), "cpu")
+    G = nx.from_scipy_sparse_array(_ring("cpu", [1e308, 1e308, 1.0, 1e308, 1.0, 1e308],
+                                         np.float64).to_scipy())
+    ref = nx.community.louvain_communities(G, seed=1)
+    assert sorted(map(sorted, ref)) == [[v] for v in range(6)]
+    assert got.tolist() == list(range(6))
