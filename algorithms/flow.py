@@ -91,9 +91,10 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
         Distinct vertices.
     method : {'auto', 'push_relabel', 'dinic', 'edmonds_karp'}
         ``'push_relabel'``: array rounds where A lives (see the module docstring; capacities
-        must be >= 0). ``'dinic'``, ``'edmonds_karp'``: SciPy's on the host (GPU input is
-        copied there explicitly, the flow back). ``'auto'``: push–relabel on the GPU, Dinic
-        on the CPU.
+        must be >= 0, summing to at most 2**61). ``'dinic'``, ``'edmonds_karp'``: SciPy's on
+        the host (GPU input is copied there explicitly, the flow back; capacities must fit
+        int32, as SciPy casts them). ``'auto'``: push–relabel on the GPU, Dinic on the CPU
+        (push–relabel where a capacity exceeds int32).
     progress : callable, optional
         push–relabel only: called after each round as ``progress(phase, round, active)``
         (phase 1 builds the maximum preflow, phase 2 returns the excess to the source).
@@ -132,8 +133,15 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     sink = _vertex(op, "sink", sink, n)
     if source == sink:
         raise sr.InvalidValue(f"{op}: source and sink must differ, got {source} for both")
+    # SciPy's flows cast the capacities to int32: one that does not fit would be cut silently
+    # (2**62 → 0), so those graphs take push–relabel (exact in int64) or are refused
+    big = M.nvals and M.dtype.itemsize * 8 > 32 and int(
+        M.iso_value if M.is_iso else M.values.max()) > np.iinfo(np.int32).max
     if method == "auto":
-        method = "push_relabel" if M.device == "gpu" else "dinic"
+        method = "push_relabel" if M.device == "gpu" or big else "dinic"
+    if big and method != "push_relabel":
+        raise sr.InvalidValue(f"{op}: method={method!r} (SciPy's) takes int32 capacities, A has "
+                              f"one above 2**31 - 1: use method='push_relabel'")
     if method == "push_relabel":
         return _push_relabel(M, source, sink, op, progress)
     S, device = host_csr(M, op)
