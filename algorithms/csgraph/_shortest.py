@@ -127,6 +127,8 @@ def _negative_edge(data):
     """(row-free) index of the most negative weight, or None."""
     if data.size == 0:
         return None
+    if data.dtype.kind == "f":  # argmin stops at a NaN, which hid the negative weights
+        data = np.where(np.isnan(data), np.inf, data)
     k = int(data.argmin())
     return k if float(data[k]) < 0 else None
 
@@ -164,7 +166,9 @@ def _fast(csgraph, indices, signed: bool):
             return None
     elif not _v.fast_vertex(indices, n):
         return None
-    if signed and S.data.size and S.data.dtype.kind in "if" and np.minimum.reduce(S.data) < 0:
+    # fmin: a NaN weight must not hide a negative one (minimum's NaN fails the test, and
+    # SciPy's Dijkstra looped forever on such a graph)
+    if signed and S.data.size and S.data.dtype.kind in "if" and np.fmin.reduce(S.data) < 0:
         return None
     return S
 
