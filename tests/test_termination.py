@@ -145,3 +145,64 @@ def test_dijkstra_negative_weights_behind_a_nan_are_refused(device):
                          cwd=root, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["InvalidValue", "NegativeCycleError", "InvalidValue"]
+
+
+# ------------------------------------------------------------------ min-weight full matching
+
+#: A child process again (SciPy's LAPJVsp is compiled): an 11 × 11 graph of weights 0, 5e-324,
+#: 1, 2 and ±``big``, maximized, through both APIs.
+_MATCHING_CHILD = """
+import warnings, numpy as np, scipy.sparse as sp, scipy.sparse.csgraph as scg
+import algorithms
+from algorithms import csgraph
+W = np.ones((11, 11))
+for i, js in ((3, (3, 4, 5, 7, 10)), (4, (5, 10)), (6, (5, 10)), (7, (2, 5, 10)),
+              (8, (1, 10)), (9, (0, 1, 2, 3, 4, 5, 10))):
+    W[i, list(js)] = 0.0
+W[5, [7, 8]] = W[10, [4, 9]] = 2.0
+W[8, 3] = 5e-324
+big = {big}
+W[4, 0] = W[6, 0] = big
+W[8, 5] = -big
+S = sp.csr_matrix(W)
+if {device!r} == "gpu":
+    import cupyx.scipy.sparse as cps
+    S = cps.csr_matrix(S)
+for f in (algorithms.min_weight_full_bipartite_matching, csgraph.min_weight_full_bipartite_matching):
+    try:
+        print(f(S, maximize=True)[1].tolist())
+    except Exception as e:
+        print(type(e).__name__)
+"""
+
+
+@pytest.mark.parametrize("big", [1e16, 1e300])
+def test_min_weight_matching_of_weights_too_far_apart_is_refused(device, big):
+    """SciPy's LAPJVsp never returned on this graph (its reduced costs round below zero once
+    float64 sums absorb the gaps between weights): both APIs now refuse such weights before
+    calling it (``check_lapjvsp_range``)."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    code = _MATCHING_CHILD.replace("{big}", repr(big)).replace("{device!r}", repr(device))
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["InvalidValue", "InvalidValue"]
+
+
+def test_min_weight_matching_of_ordinary_weights_is_scipys(device):
+    """The range check refuses nothing SciPy answers on ordinary weights: integers and
+    decimals of a few orders of magnitude, maximized or not."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        W = rng.choice([0.0, 0.5, 1.0, 3.0, 1e6, 2.5e9, -7.0], (6, 8))
+        np.fill_diagonal(W, rng.integers(1, 9, 6))
+        S = sp.csr_matrix(W)
+        for maximize in (False, True):
+            try:
+                ref = scg.min_weight_full_bipartite_matching(S, maximize=maximize)
+            except ValueError:
+                continue
+            A = sr.Matrix.from_scipy(S, device=device)
+            got = algorithms.min_weight_full_bipartite_matching(A, maximize=maximize)
+            for g, r in zip(got, ref):
+                np.testing.assert_array_equal(sr.to_device(g, "cpu"), r)
