@@ -190,11 +190,11 @@ def test_min_weight_matching_of_weights_too_far_apart_is_refused(device, big):
 
 
 def test_min_weight_matching_of_ordinary_weights_is_scipys(device):
-    """The range check refuses nothing SciPy answers on ordinary weights: integers and
-    decimals of a few orders of magnitude, maximized or not."""
+    """The range check refuses nothing SciPy answers on ordinary weights: decimals of a few
+    orders of magnitude, integers up to 1e12, maximized or not."""
     rng = np.random.default_rng(7)
     for _ in range(20):
-        W = rng.choice([0.0, 0.5, 1.0, 3.0, 1e6, 2.5e9, -7.0], (6, 8))
+        W = rng.choice([0.0, 0.5, 1.0, 3.0, 1e6, 2.5e8, -7.0], (6, 8))
         np.fill_diagonal(W, rng.integers(1, 9, 6))
         S = sp.csr_matrix(W)
         for maximize in (False, True):
@@ -206,3 +206,8 @@ def test_min_weight_matching_of_ordinary_weights_is_scipys(device):
             got = algorithms.min_weight_full_bipartite_matching(A, maximize=maximize)
             for g, r in zip(got, ref):
                 np.testing.assert_array_equal(sr.to_device(g, "cpu"), r)
+    I = sp.csr_matrix(rng.choice([0, 1, 7, 10**12, -10**12], (6, 8)).astype(np.float64)
+                      + np.eye(6, 8))
+    ref = scg.min_weight_full_bipartite_matching(I)
+    got = algorithms.min_weight_full_bipartite_matching(sr.Matrix.from_scipy(I, device=device))
+    np.testing.assert_array_equal(sr.to_device(got[1], "cpu"), ref[1])
