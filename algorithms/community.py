@@ -129,7 +129,10 @@ def _first_max_per_row(G):
     g = sr.reduce_rows(G, "max").to_dense(missing=-np.inf)
     top = xp.flatnonzero(v == g[r])
     rt = r[top]
-    first = top[xp.concatenate([xp.ones(1, dtype=bool), rt[1:] != rt[:-1]])]
+    # (none where every value is NaN: 2m past the float range makes every gain NaN)
+    head = xp.ones(rt.size, dtype=bool)
+    head[1:] = rt[1:] != rt[:-1]
+    first = top[head]
     return r[first], j[first], v[first]
 
 

@@ -49,6 +49,13 @@ METHODS = ("auto", "push_relabel", "dinic", "edmonds_karp")
 #: excess flows straight down exact heights (a long path) no BFS is repeated at all.
 GLOBAL_RELABEL_FRACTION = 0.5
 
+#: push–relabel's int64 sums stay exact while the capacities add up to at most this: an
+#: excess is at most the source's capacities, a round's prefix sum over the arcs at most
+#: Σ (r(u, v) + r(v, u)) = 2 Σ cap. Beyond it they could wrap (2⁶² on three arcs looped
+#: forever, session 16): refused before any round (2⁶¹, not 2⁶², leaves room for the
+#: float64 rounding of the test's sum).
+MAX_TOTAL_CAPACITY = 2**61
+
 
 class FlowResult(NamedTuple):
     """``flow_value``: the value of a maximum flow; ``flow``: a semiring.Matrix on the input's
@@ -84,9 +91,10 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
         Distinct vertices.
     method : {'auto', 'push_relabel', 'dinic', 'edmonds_karp'}
         ``'push_relabel'``: array rounds where A lives (see the module docstring; capacities
-        must be >= 0). ``'dinic'``, ``'edmonds_karp'``: SciPy's on the host (GPU input is
-        copied there explicitly, the flow back). ``'auto'``: push–relabel on the GPU, Dinic
-        on the CPU.
+        must be >= 0, summing to at most 2**61). ``'dinic'``, ``'edmonds_karp'``: SciPy's on
+        the host (GPU input is copied there explicitly, the flow back; capacities must fit
+        int32, as SciPy casts them). ``'auto'``: push–relabel on the GPU, Dinic on the CPU
+        (push–relabel where a capacity exceeds int32).
     progress : callable, optional
         push–relabel only: called after each round as ``progress(phase, round, active)``
         (phase 1 builds the maximum preflow, phase 2 returns the excess to the source).
@@ -125,8 +133,15 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     sink = _vertex(op, "sink", sink, n)
     if source == sink:
         raise sr.InvalidValue(f"{op}: source and sink must differ, got {source} for both")
+    # SciPy's flows cast the capacities to int32: one that does not fit would be cut silently
+    # (2**62 → 0), so those graphs take push–relabel (exact in int64) or are refused
+    big = M.nvals and M.dtype.itemsize * 8 > 32 and int(
+        M.iso_value if M.is_iso else M.values.max()) > np.iinfo(np.int32).max
     if method == "auto":
-        method = "push_relabel" if M.device == "gpu" else "dinic"
+        method = "push_relabel" if M.device == "gpu" or big else "dinic"
+    if big and method != "push_relabel":
+        raise sr.InvalidValue(f"{op}: method={method!r} (SciPy's) takes int32 capacities, A has "
+                              f"one above 2**31 - 1: use method='push_relabel'")
     if method == "push_relabel":
         return _push_relabel(M, source, sink, op, progress)
     S, device = host_csr(M, op)
@@ -217,6 +232,11 @@ def _push_relabel(A, s, t, op, progress):
     A = sr.as_matrix(A, op=op, arg="A")
     if A.nvals and bool((A.values < 0).any() if not A.is_iso else A.iso_value < 0):
         raise sr.InvalidValue(f"{op}: push_relabel needs capacities >= 0, got a negative one")
+    total = (float(A.iso_value) * A.nvals if A.is_iso
+             else float(A.values.sum(dtype=np.float64)) if A.nvals else 0.0)
+    if total > MAX_TOTAL_CAPACITY:
+        raise sr.InvalidValue(f"{op}: push_relabel needs A's capacities to sum to at most "
+                              f"2**61 (its int64 flows would overflow), got {total:.4g}")
     arcs = _Arcs(A)
     xp, n = arcs.xp, arcs.n
     f = xp.zeros(arcs.au.size, dtype=xp.int64)

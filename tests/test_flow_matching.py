@@ -151,3 +151,21 @@ def test_matching_errors(device):
         algorithms.reverse_cuthill_mckee(A)
     with pytest.raises(sr.DomainMismatch, match="structural_rank: A must be"):
         algorithms.structural_rank(np.ones((2, 2)))
+
+
+def test_maximum_flow_capacities_past_int32(device):
+    """SciPy's Dinic casts capacities to int32 (2**40 → 0: the ring's flow 3 instead of 4,
+    silently); ``'auto'`` runs push–relabel there (exact in int64) and an explicit SciPy
+    method is refused, naming the bound. Capacities that fit keep SciPy's answer."""
+    u = np.arange(6)
+    v = (u + 1) % 6
+    w = np.array([2**40, 2**40, 1, 2**40, 2, 3], dtype=np.int64)
+    S = sp.csr_matrix((np.r_[w, w], (np.r_[u, v], np.r_[v, u])), shape=(6, 6))
+    A = sr.Matrix.from_scipy(S, device=device)
+    assert algorithms.maximum_flow(A, 0, 5).flow_value == 4  # cut: {5-0: 3, 2-3: 1}
+    for method in ("dinic", "edmonds_karp"):
+        with pytest.raises(sr.InvalidValue, match=r"int32 capacities.*push_relabel"):
+            algorithms.maximum_flow(A, 0, 5, method=method)
+    fit = sr.Matrix.from_scipy(S.minimum(2**31 - 1), device=device)
+    ref = scg.maximum_flow(S.minimum(2**31 - 1).astype(np.int32), 0, 5).flow_value
+    assert algorithms.maximum_flow(fit, 0, 5, method="dinic").flow_value == ref == 4

@@ -42,8 +42,12 @@ Deviations from SciPy (where SciPy misbehaves)
 - An undirected graph with a negative edge: ``dijkstra`` (and ``shortest_path(method='D')``)
   raises :class:`NegativeCycleError` (SciPy hangs); the other methods raise where SciPy does.
 - ``dijkstra`` with negative weights raises :class:`semiring.InvalidValue` (SciPy warns and
-  returns distances that may be wrong, or hangs on a negative cycle). ``yen`` follows SciPy
+  returns distances that may be wrong, or hangs on a negative cycle), a NaN weight beside
+  them too. ``yen`` follows SciPy
   (Johnson's reweighting; :class:`NegativeCycleError` on a negative cycle).
+- ``min_weight_full_bipartite_matching`` raises :class:`semiring.InvalidValue` on weights too
+  far apart for float64 (``algorithms.matching.LAPJVSP_MAX_SPREAD``), where SciPy's LAPJVsp
+  can loop forever.
 - ``i_start``, ``source``, ``sink`` outside [0, N) raise
   :class:`~algorithms.csgraph._validation.IndexOutOfRange` naming the argument (SciPy
   returns an empty order or reads out of bounds); ``indices`` outside [-N, N) raise it too

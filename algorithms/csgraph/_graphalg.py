@@ -60,6 +60,7 @@ import scipy.sparse.csgraph as _scg
 import semiring as sr
 
 from .. import components as _components
+from .. import matching as _matching
 from .. import mst as _mst
 from . import _validation
 from ._validation import (as_graph, as_scipy_csr, graph_kind, on_host_when_small, scipy_csr,
@@ -494,7 +495,9 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     Raises
     ------
     ValueError
-        SciPy's: no full matching exists.
+        SciPy's: no full matching exists. ``InvalidValue`` (a ValueError): weights too far
+        apart for float64 sums, where SciPy's loop can never end (the facade's deviation:
+        :func:`algorithms.matching.check_lapjvsp_range`).
 
     Examples
     --------
@@ -507,7 +510,7 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     """
     op = "min_weight_full_bipartite_matching"
     S, device = _host_sparse(biadjacency, op, "biadjacency")
-
+    _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
     rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=maximize)
     return sr.to_device(rows, device), sr.to_device(cols, device)
 
