@@ -3,7 +3,9 @@ device answers), and the dense NumPy oracle of the semiring operations."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 
 # On a machine of several GPUs (tools/gpu_check.sh with GPUS=n) pytest-xdist's worker gwK sees
 # GPU K mod n alone: set before CuPy first touches the driver (tests that need several GPUs
@@ -57,6 +59,24 @@ def _gpu_work_done_in_its_test(request):
         import cupy  # noqa: PLC0415  (GPU only)
 
         cupy.cuda.runtime.deviceSynchronize()
+
+
+@contextlib.contextmanager
+def deadline(seconds: int):
+    """Fail with TimeoutError instead of hanging: a test of a loop that once never ended (the
+    loop must reach Python between its rounds for the alarm to land; SciPy's compiled loops
+    need a child process instead, tests/test_termination.py)."""
+
+    def expired(*_):
+        raise TimeoutError(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def to_host(a):

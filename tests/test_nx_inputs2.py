@@ -23,6 +23,7 @@ import nx_semiring  # noqa: E402
 from nx_semiring import algorithms as nxa  # noqa: E402
 from nx_semiring.interface import BackendInterface  # noqa: E402
 
+from conftest import deadline  # noqa: E402
 from test_nx_inputs import assert_as_networkx_or_refused, awkward_graphs, convert  # noqa: E402
 
 INF, NAN = float("inf"), float("nan")
@@ -236,23 +237,6 @@ def test_unhashable_source_or_target_is_left_to_networkx():
 
 
 # --------------------------------------------------------------------------- Louvain
-@contextlib.contextmanager
-def _deadline(seconds):
-    """Fail instead of hanging (a negative threshold looped forever before the fix)."""
-    import signal  # noqa: PLC0415  (the Louvain hang guard alone)
-
-    def expired(*_):
-        raise TimeoutError(f"no answer within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def _two_cliques():
     return nx.barbell_graph(5, 0)  # two K5 joined by one edge: NetworkX's answer is unique
 
@@ -266,7 +250,7 @@ def test_louvain_threshold_applies_between_levels_as_networkx(device, threshold)
     G = _two_cliques()
     expected = sorted(map(sorted, nx.community.louvain_communities(G, threshold=threshold)))
     assert expected == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]
-    with _deadline(60):
+    with deadline(60):
         got = nxa.louvain_communities(convert(G, device), threshold=threshold)
     assert sorted(map(sorted, got)) == expected
 

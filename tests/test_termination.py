@@ -8,10 +8,8 @@ that a regression fails instead of hanging the suite. The loops audited and why 
 
 from __future__ import annotations
 
-import contextlib
 import math
 import pathlib
-import signal
 import subprocess
 import sys
 
@@ -22,23 +20,7 @@ import scipy.sparse.csgraph as scg
 
 import algorithms
 import semiring as sr
-
-
-@contextlib.contextmanager
-def _deadline(seconds):
-    """Fail with TimeoutError instead of hanging (the loop must check signals: Python-level
-    rounds of array operations do)."""
-
-    def expired(*_):
-        raise TimeoutError(f"no answer within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+from conftest import deadline
 
 
 def _ring(device, weights, dtype):
@@ -59,7 +41,7 @@ def test_push_relabel_huge_capacities_refused_not_looping(device, big):
     """Capacities of 2**62 wrapped push–relabel's int64 prefix sums (2 Σ cap > 2**63) and its
     rounds never ended; now refused before any round, naming the bound."""
     A = _ring(device, [big, big, 1, big, 2, 3], np.int64)
-    with _deadline(20), pytest.raises(sr.InvalidValue, match=r"sum to at most 2\*\*61"):
+    with deadline(20), pytest.raises(sr.InvalidValue, match=r"sum to at most 2\*\*61"):
         algorithms.maximum_flow(A, 0, 5, method="push_relabel")
 
 
@@ -68,7 +50,7 @@ def test_push_relabel_large_capacities_below_the_bound(device):
     edge 2-3 of 1), as SciPy's Dinic on capacities that fit its int32."""
     big = 2**58
     A = _ring(device, [big, big, 1, big, 2, 3], np.int64)
-    with _deadline(20):
+    with deadline(20):
         res = algorithms.maximum_flow(A, 0, 5, method="push_relabel")
     assert res.flow_value == 4
     small = _ring("cpu", [1000, 1000, 1, 1000, 2, 3], np.int64)
@@ -88,7 +70,7 @@ def test_yen_huge_k_on_a_clique_ends_with_every_path(device):
     S = sp.csr_matrix(np.ones((n, n)) - np.eye(n))
     expected = scg.yen(S, 0, n - 1, 10**6)
     A = sr.Matrix.from_scipy(S, device=device)
-    with _deadline(90):
+    with deadline(90):
         got = algorithms.csgraph.yen(A, 0, n - 1, 10**6)
     # the loopless paths: j of the other n - 2 vertices in order between the ends
     assert got.shape == expected.shape == (sum(math.perm(n - 2, j) for j in range(n - 1)),)
@@ -104,7 +86,7 @@ def test_louvain_total_weight_past_the_float_range(device):
     the sweep's arg-max of a row of NaN gains indexed an empty array (IndexError)."""
     nx = pytest.importorskip("networkx")
     A = _ring(device, [1e308, 1e308, 1.0, 1e308, 1.0, 1e308], np.float64)
-    with _deadline(20), np.errstate(all="ignore"):
+    with deadline(20), np.errstate(all="ignore"):
         got = sr.to_device(algorithms.louvain(A), "cpu")
     G = nx.from_scipy_sparse_array(_ring("cpu", [1e308, 1e308, 1.0, 1e308, 1.0, 1e308],
                                          np.float64).to_scipy())
