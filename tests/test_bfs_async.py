@@ -87,7 +87,8 @@ def check_parents(S, level, parent, source):
 
 # ---------------------------------------------------------------- the kernel, emulated on the CPU
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (built once a worker: xdist interleaves modules, and a
+# module fixture was torn down and rebuilt between them: 55 s a build set on CI)
 def emu(tmp_path_factory):
     cxx = shutil.which("g++") or shutil.which("clang++")
     if cxx is None:

@@ -38,7 +38,8 @@ BUILDS = {"default": [], "l2": ["-DSR_PULL_L1=0", "-DSR_PUSH_L1=0"],
           "step8_next12": ["-DSR_PULL_STEP=8", "-DSR_PULL_NEXT=12"]}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (built once a worker: xdist interleaves modules, and a
+# module fixture was torn down and rebuilt between them: 55 s a build set on CI)
 def emu(tmp_path_factory):
     return build_traverse_emu(tmp_path_factory, "bfs_grid_emu.cpp", BUILDS)
 

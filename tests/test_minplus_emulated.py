@@ -31,7 +31,8 @@ U16_INF = 0x7FFF
 ACC, XVEC, YVEC, ZVEC, ZLATE = 1, 2, 4, 8, 16
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (built once a worker: xdist interleaves modules, and a
+# module fixture was torn down and rebuilt between them: 55 s a build set on CI)
 def emu(tmp_path_factory):
     cxx = shutil.which("g++") or shutil.which("clang++")
     if cxx is None:

@@ -53,7 +53,8 @@ CTYPES = {np.float32: "float", np.float64: "double", np.bool_: "bool", np.int32:
           np.int64: "long long"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (built once a worker: xdist interleaves modules, and a
+# module fixture was torn down and rebuilt between them: 55 s a build set on CI)
 def emu(tmp_path_factory):
     cxx = shutil.which("g++") or shutil.which("clang++")
     if cxx is None:

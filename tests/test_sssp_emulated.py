@@ -23,7 +23,8 @@ TYPE_CODES = {np.dtype(np.int32): 0, np.dtype(np.int64): 1, np.dtype(np.float32)
               np.dtype(np.float64): 3}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (built once a worker: xdist interleaves modules, and a
+# module fixture was torn down and rebuilt between them: 55 s a build set on CI)
 def emu(tmp_path_factory):
     return build_traverse_emu(tmp_path_factory, "sssp_emu.cpp", {"default": []})["default"]
 
