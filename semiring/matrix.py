@@ -55,14 +55,14 @@ def _check_dims(op: str, nrows, ncols):
     return int(nrows), int(ncols)
 
 
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
 def _check_size(op: str, name: str, v) -> int:
     """A dimension: a non-negative integer that int64 indices can reach."""
     if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= v <= _INT64_MAX:
         raise InvalidValue(f"{op}: {name} must be a non-negative integer below 2**63, got {v!r}")
     return int(v)
-
-
-_INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def _check_missing(op: str, missing) -> None:
@@ -71,7 +71,6 @@ def _check_missing(op: str, missing) -> None:
     dt = missing.dtype if hasattr(missing, "dtype") else np.asarray(missing).dtype
     if getattr(missing, "ndim", 0) != 0 or np.ndim(missing) != 0 or dt.kind not in "biuf":
         raise DomainMismatch(f"{op}: missing must be a real number, got {missing!r}")
-
 
 
 def row_of_entries(xp, indptr, nnz):

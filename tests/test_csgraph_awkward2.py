@@ -257,17 +257,17 @@ def test_lying_flag_strong_components_answer(backend):
     assert got == (int(want[0]), np.asarray(want[1]).tolist())
 
 
-def test_canonical_rows_checks_the_arrays():
-    """``_validation.canonical_rows``: True only where every row is strictly increasing (the
+def test_canonical_csr_checks_the_arrays():
+    """``_validation.canonical_csr``: True only where every row is strictly increasing (the
     flag False is answered False without a scan: the callers then canonicalize anyway)."""
     S = sp.csr_array(([1.0, 2.0, 3.0], [0, 2, 1], [0, 2, 2, 3]), shape=(3, 3))
-    assert _validation.canonical_rows(S)  # empty row 1; row 2 starts again at a lower column
+    assert _validation.canonical_csr(S)  # empty row 1; row 2 starts again at a lower column
     S.has_canonical_format = True
-    assert _validation.canonical_rows(S)
+    assert _validation.canonical_csr(S)
     T = sp.csr_array(([1.0, 2.0], [1, 1], [0, 2, 2, 2]), shape=(3, 3))  # a duplicate
     T.has_canonical_format = True
-    assert not _validation.canonical_rows(T)
-    assert _validation.canonical_rows(sp.csr_array((2, 2)))
+    assert not _validation.canonical_csr(T)
+    assert _validation.canonical_csr(sp.csr_array((2, 2)))
 
 
 # ------------------------------------------------------------------------------ defect 3

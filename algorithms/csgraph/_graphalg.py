@@ -152,7 +152,7 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     if S is not None and (connection == "weak" or (connection == "strong" and not directed)):
         # SciPy's compiled search on the input as it is: its numbering (by least vertex)
         return _scg.connected_components(S, directed=False, return_labels=return_labels)
-    if S is not None and connection == "strong" and _validation.canonical_rows(S):
+    if S is not None and connection == "strong" and _validation.canonical_csr(S):
         # SciPy's Tarjan on the input as it is (no duplicate entries: its search returns;
         # the rows scanned where the flag says canonical: a flag set over duplicates would
         # send SciPy's search into its endless loop)
@@ -256,7 +256,7 @@ def _first_of_duplicates(S):
     entries (its Tarjan loop spins; e.g. indptr [0, 3, 6, 6, 10, 11, 12], indices [3, 3, 5, 4,
     3, 1, 5, 4, 2, 5, 4, 0]). A repeated edge v → w adds nothing to a depth-first search (w is
     visited by then), so dropping it leaves the search, and SciPy's numbering, unchanged."""
-    if S.nnz < 2 or _validation.canonical_rows(S):  # (the rows, not a flag that may lie)
+    if S.nnz < 2 or _validation.canonical_csr(S):  # (the rows, not a flag that may lie)
         return S
 
     n = S.shape[0]

@@ -133,7 +133,7 @@ def traversal_structure(csgraph, op: str, directed: bool, combine: bool | None =
         _v._check_square(op, "csgraph", G.shape, True)
         S = _v.scipy_view(G, op)
         indptr, indices, n = S.indptr, S.indices, S.shape[0]
-        canonical = _v.canonical_rows(S) if with_canonical else False
+        canonical = _v.canonical_csr(S) if with_canonical else False
     else:  # dense, masked, lists: SciPy's dense conversion sorts each row
         A = _v.as_graph(G, op, dup="first")
         indptr, indices, n = A.indptr, A.indices, A.nrows

@@ -75,7 +75,7 @@ def _slots(csgraph, directed: bool):
     # the stored order SciPy traverses: that of its own conversion (a COO's or a cast's
     # duplicates summed and rows sorted), not the caller's
     csgraph = _v.scipy_view(csgraph, "breadth_first_order")
-    if _v.canonical_rows(csgraph):
+    if _v.canonical_csr(csgraph):
         return None
     device = "gpu" if _v.is_gpu_input(csgraph) else "cpu"
     xp = sr.array_module(device)

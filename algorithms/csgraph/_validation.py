@@ -76,7 +76,7 @@ import semiring as sr
 from semiring.matrix import canonical_csr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "canonical_rows", "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "canonical_csr", "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
 
@@ -570,9 +570,9 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
             S.data = S.data.clip(0.0, 1.0)
     if S.format != "csr":
         S = S.tocsr()
-    # (canonical_rows, not the flag: SciPy's astype builds a new matrix, which computes its
+    # (canonical_csr, not the flag: SciPy's astype builds a new matrix, which computes its
     # own flag, so it sums the duplicates of a CSR whose flag claims there are none)
-    if cast_sums and dt != np.float64 and not canonical_rows(S):
+    if cast_sums and dt != np.float64 and not canonical_csr(S):
         if _is_cupyx_sparse(S):
             S = S.astype(np.float64)  # a copy (bool too: the sum of two True is 2.0)
             S.has_canonical_format = False
@@ -580,13 +580,6 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
         else:
             S = S.astype(np.float64)  # SciPy's own cast: duplicates summed, rows sorted
     return S
-
-
-#: Whether a scipy or cupyx CSR's rows are sorted without duplicates, in truth: its
-#: ``has_canonical_format`` flag is anyone's to set and SciPy's csgraph routines never read
-#: it, so a flag that claims an order the arrays lack must not lead the engine to read a
-#: non-canonical CSR as canonical (one pass over the indices where the flag says True).
-canonical_rows = canonical_csr
 
 
 def _sparse_csr_float64(S, op, arg, square, cast_sums=True, owned=False):
@@ -732,7 +725,7 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
         device = "gpu" if gpu else "cpu"
         _check_square(op, arg, csgraph.shape, square)
         S = scipy_view(csgraph, op, arg, cast_sums=cast_sums)
-        if canonical_rows(S):
+        if canonical_csr(S):
             data = to_float64(S.data, op, arg)
             return sr.Matrix.from_csr(S.indptr.copy(), S.indices.copy(), data, S.shape,
                                       check=False)
