@@ -27,6 +27,8 @@ weight to its vertex's degree and once to its community's internal weight.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import semiring as sr
@@ -332,6 +334,30 @@ def _weights(A, op, *, nonnegative):
     return W
 
 
+# Weights whose largest is beyond 2**±WEIGHT_EXPONENT are scaled by a power of two first: 2m
+# and (2m)² of the modularity gains then stay finite and normal (float64 tops out near 2**1024)
+WEIGHT_EXPONENT = 256
+
+
+def _in_range(W):
+    """W scaled by a power of two so that its largest |weight| is in [1/2, 1) when that one
+    is beyond 2**±WEIGHT_EXPONENT; else W. Modularity and its gains are homogeneous of degree
+    0 in the weights, so Louvain on cW is Louvain on W, and a power of two scales exactly
+    (weights of 1e200 made (2m)² inf and every gain nan: the vertices stayed alone, and the
+    modularity was nan, where NetworkX raises OverflowError)."""
+    if not W.nvals:
+        return W
+    top = float(sr.reduce_scalar(sr.apply(W, "abs"), "max"))
+    if top == 0.0 or 2.0 ** -WEIGHT_EXPONENT <= top <= 2.0 ** WEIGHT_EXPONENT:
+        return W
+    # W = W · 2^-e   with top = f · 2^e, f in [1/2, 1); in two halves, as 2^-e alone
+    # overflows for a subnormal top (e = -1073)
+    e = math.frexp(top)[1]
+    for part in (-e // 2, -e - (-e // 2)):
+        W = sr.apply(W, "times", right=math.ldexp(1.0, part))
+    return W
+
+
 def _doubled_loops(W):
     """A' = W + diag(W): self-loops count twice, so that reduce_rows(A') is NetworkX's degree
     and Sᵀ A' S holds twice each community's internal weight on its diagonal."""
@@ -402,9 +428,9 @@ def modularity(A, labels, resolution=1.0, *, directed=False):
             raise sr.DomainMismatch(f"{op}: A must hold real numbers, got {A.dtype}")
         if vals.size and not bool(xp.isfinite(vals).all()):
             raise sr.InvalidValue(f"{op}: A's weights must be finite, got inf or NaN")
-        Ap = sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False)
+        Ap = _in_range(sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False))
     else:
-        Ap = _doubled_loops(_weights(A, op, nonnegative=False))
+        Ap = _doubled_loops(_in_range(_weights(A, op, nonnegative=False)))
     return _modularity_of(Ap, _renumber(lab), float(resolution))
 
 
@@ -592,7 +618,9 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square and symmetric
         Weighted adjacency matrix of an undirected graph (iso: every weight its iso value,
         True is 1; symmetric to a relative ``SYMMETRY_RTOL`` = 1e-9); weights must be finite
-        and nonnegative.
+        and nonnegative. Weights near float64's limits (1e200, 1e-300) are scaled by a power
+        of two first: the communities are those of the scaled graph, where NetworkX's sums
+        overflow (OverflowError, or singletons once 2m is inf).
     resolution : float
         γ of the modularity; below 1 favours larger communities, above 1 smaller ones.
     seed : int, optional
@@ -648,7 +676,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     sweep = threshold if sweep_threshold is None else float(
         _finite(op, "sweep_threshold", sweep_threshold))
     seed = _seed(op, seed)
-    Ap = A1 = _doubled_loops(_weights(A, op, nonnegative=True))
+    Ap = A1 = _doubled_loops(_in_range(_weights(A, op, nonnegative=True)))
     n = Ap.nrows
     xp = sr.array_module(Ap.device)
     community = xp.arange(n, dtype=xp.int64)

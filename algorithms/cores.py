@@ -290,6 +290,9 @@ def k_truss(A, k, *, method="dot"):
         raise sr.InvalidValue(f"{op}: method must be 'dot' or 'mxm', got {method!r}")
     C = undirected_pattern(A, op)
     xp = sr.array_module(C.device)
+    # a support is at most n - 2: every k above n drops every edge, and the clamp keeps k - 2
+    # inside the int64 supports it is compared with (k = 2**70 is a valid, empty question)
+    k = min(k, C.nrows + 1)
     if method == "dot":
         # T⟨C⟩ = C plus.pair Cᵀ (dot form), then the peeling with support updates
         return _truss_peel(C, edge_support(C), k)

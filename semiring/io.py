@@ -8,6 +8,8 @@ GPU matrix back is an explicit ``.to_cpu()``.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from . import device as _b
@@ -40,6 +42,9 @@ def mmread(source, *, dtype=None, device=None) -> Matrix:
     import scipy.io as sio  # noqa: PLC0415  (scipy.io: imported on use)
     import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
+    if not (hasattr(source, "read") or isinstance(source, (str, bytes, os.PathLike))):
+        raise DomainMismatch(f"mmread: source must be a path or a file object, got "
+                             f"{type(source).__name__}")
     pattern = False
     if not hasattr(source, "read"):
         pattern = sio.mminfo(source)[4] == "pattern"

@@ -531,6 +531,12 @@ class Matrix(_b.Placed, Operand):
 
         if not isinstance(G, nx.Graph):
             raise DomainMismatch(f"Matrix.from_networkx: G must be a networkx graph, got {type(G).__name__}")
+        if nodelist is not None and (isinstance(nodelist, (str, bytes))
+                                     or not hasattr(nodelist, "__len__")
+                                     or not hasattr(nodelist, "__iter__")):
+            # NetworkX takes len(nodelist): an iterator or a number failed there unnamed
+            raise DomainMismatch(f"Matrix.from_networkx: nodelist must be a sequence of nodes "
+                                 f"or None, got {type(nodelist).__name__}")
         S = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="csr",
                                      dtype=dtype)
         return cls.from_scipy(S, device=_b.resolve_device(device), iso=weight is None)

@@ -257,6 +257,22 @@ def test_louvain_examples(device):
     assert partition(labels) == [frozenset(range(c * k, (c + 1) * k)) for c in range(n_cl)]
 
 
+@pytest.mark.parametrize("scale", [1e200, 1.7e308, 1e-200, 5e-324])
+def test_louvain_is_scale_free_near_float_limits(device, scale):
+    """Louvain on cW is Louvain on W: with weights of 1e200, (2m)² overflowed and every gain
+    was nan (each vertex stayed alone); subnormal weights underflowed the same way."""
+    G = nx.karate_club_graph()
+    A = sr.Matrix.from_networkx(G, nodelist=range(G.number_of_nodes()), weight=None,
+                                device=device)
+    want = to_host(alg.louvain(A, seed=7))
+    assert want.max() > 0  # communities found, not singletons, at weight 1
+    C = sr.apply(A, "times", right=scale)
+    np.testing.assert_array_equal(to_host(alg.louvain(C, seed=7)), want)
+    for directed in (False, True):  # Q too (it was nan, or a ZeroDivisionError)
+        np.testing.assert_allclose(alg.modularity(C, want, directed=directed),
+                                   alg.modularity(A, want, directed=directed), rtol=1e-12)
+
+
 def test_louvain_errors(device):
     A = sr.Matrix.from_coo([0, 1], [1, 2], [1.0, 1.0], nrows=3, ncols=3, device=device)
     with pytest.raises(sr.InvalidValue, match="louvain: A must be symmetric"):

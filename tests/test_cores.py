@@ -106,6 +106,16 @@ def test_k_truss_examples(device):
     assert alg.k_truss(empty, 3).nvals == 0
 
 
+@pytest.mark.parametrize("k", [6, 7, 2**62, 2**63, 2**70, np.uint64(2**64 - 1)])
+@pytest.mark.parametrize("method", ["dot", "mxm"])
+def test_k_truss_beyond_any_support_is_empty(device, k, method):
+    """No edge of K5 has more than 3 triangles: every k ≥ 6 is the empty truss, also a k
+    beyond int64 (it was an error from the select inside, naming its thunk, not k)."""
+    K5 = sr.Matrix.from_dense(np.ones((5, 5)) - np.eye(5), missing=0, device=device)
+    T = alg.k_truss(K5, k, method=method)
+    assert T.nvals == 0 and T.shape == (5, 5)
+
+
 def test_errors(device):
     R = sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device)
     with pytest.raises(sr.DimensionMismatch, match="core_number: A must be square"):

@@ -193,6 +193,29 @@ def test_near_far_arguments_checked(client):
         adist.sssp(DA, 0, "bellman_ford", delta=1.0)
 
 
+@pytest.mark.parametrize("spmd", [True, False])
+def test_delta_stepping_refuses_negative_weights_in_both_forms(client, device, spmd,
+                                                               monkeypatch):
+    """The loop of Dask tasks ran Bellman–Ford's rounds instead: distances where there is no
+    negative cycle, a NegativeCycleError where there is one; the ranks and the one-device
+    function refuse the weights (InvalidValue)."""
+    monkeypatch.setattr(_spmd, "SPMD", spmd)
+    for cols in ([1, 2, 3], [1, 2, 1]):  # no cycle; the cycle 1 → 2 → 1 of weight -2
+        S = sp.csr_matrix((np.array([1.0, -3.0, 1.0]), ([0, 1, 2], cols)), shape=(40, 40))
+        DA = dist.DistMatrix.from_scipy(S, client, device=device, bounds=[0, 2, 40])
+        with pytest.raises(sr.InvalidValue, match="negative weights"):
+            adist.delta_stepping(DA, 0)
+        A = sr.Matrix.from_scipy(S, device=device)
+        with pytest.raises(sr.InvalidValue, match="negative weights"):
+            algorithms.delta_stepping(A, 0)
+        if cols[-1] == 3:  # method "auto" runs Bellman–Ford's rounds on either form
+            np.testing.assert_array_equal(to_host(adist.sssp(DA, 0)),
+                                          to_host(algorithms.sssp(A, 0)))
+        else:
+            with pytest.raises(sr.NegativeCycleError):
+                adist.sssp(DA, 0)
+
+
 def test_sssp_negative_cycle_raises(client, device, monkeypatch):
     S = sp.csr_matrix((np.array([1, -3, 1], dtype=np.int64), ([0, 1, 2], [1, 2, 1])),
                       shape=(40, 40))

@@ -115,3 +115,18 @@ def test_edgelist_matches_scipy(device):
     A = sr.Matrix.from_edgelist(e, w, nvertices=50, dup_op="plus", device=device)
     S = sp.coo_matrix((w, (e[:, 0], e[:, 1])), shape=(50, 50)).tocsr()
     np.testing.assert_allclose(to_host(A.to_dense()), S.toarray())
+
+
+def test_mmread_and_from_networkx_name_the_bad_argument():
+    """``mmread(None)`` raised SciPy's bare "Unknown source type" and
+    ``from_networkx(G, nodelist=5)`` a TypeError from len(): neither named the argument."""
+    for source in (None, 5, 3.5, [b"%%MatrixMarket"]):
+        with pytest.raises(sr.DomainMismatch, match=r"mmread: source must be a path"):
+            sr.io.mmread(source, device="cpu")
+    G = nx.path_graph(3)
+    for nodelist in (5, "012", 1.5, iter([2, 1, 0])):  # NetworkX takes len(nodelist)
+        with pytest.raises(sr.DomainMismatch, match=r"nodelist must be a sequence"):
+            sr.Matrix.from_networkx(G, nodelist=nodelist)
+    for nodelist in ([2, 1, 0], (2, 1, 0), range(3), np.array([2, 1, 0])):
+        A = sr.Matrix.from_networkx(G, nodelist=nodelist, weight=None, device="cpu")
+        assert A.nvals == 4

@@ -81,18 +81,19 @@ def test_yen_huge_k_on_a_clique_ends_with_every_path(device):
 
 
 def test_louvain_total_weight_past_the_float_range(device):
-    """Weights of 1e308 make 2m infinite and every gain NaN: nobody moves, every vertex its
-    own community, as NetworkX answers (``louvain_communities`` on the same graph). Before,
-    the sweep's arg-max of a row of NaN gains indexed an empty array (IndexError)."""
-    nx = pytest.importorskip("networkx")
-    A = _ring(device, [1e308, 1e308, 1.0, 1e308, 1.0, 1e308], np.float64)
-    with deadline(20), np.errstate(all="ignore"):
-        got = sr.to_device(algorithms.louvain(A), "cpu")
-    G = nx.from_scipy_sparse_array(_ring("cpu", [1e308, 1e308, 1.0, 1e308, 1.0, 1e308],
-                                         np.float64).to_scipy())
-    ref = nx.community.louvain_communities(G, seed=1)
-    assert sorted(map(sorted, ref)) == [[v] for v in range(6)]
-    assert got.tolist() == list(range(6))
+    """Weights of 1e308 make 2m infinite: every gain was NaN and, before, the sweep's arg-max
+    of a row of NaN gains indexed an empty array (IndexError). Louvain is scale-free, so the
+    engine scales such weights by a power of two (``community._in_range``) and answers as for
+    the same ring with weights 1e308 times smaller. NetworkX, whose gains are NaN here, leaves
+    every vertex alone (and raises OverflowError at 1e200, where (2m)² overflows)."""
+    heavy = [1e308, 1e308, 1.0, 1e308, 1.0, 1e308]
+    A = _ring(device, heavy, np.float64)
+    with deadline(20):
+        got = sr.to_device(algorithms.louvain(A, seed=5), "cpu")
+    light = _ring(device, [w / 1e308 for w in heavy], np.float64)
+    want = sr.to_device(algorithms.louvain(light, seed=5), "cpu")
+    np.testing.assert_array_equal(got, want)
+    assert 1 < got.max() + 1 < 6  # communities of the heavy edges, not singletons
 
 
 # ------------------------------------------------------------------ csgraph facade: Dijkstra

@@ -177,6 +177,13 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         inf_out = np.inf if out_type.kind == "f" else np.iinfo(out_type).max
         return _local.whole(A, "sssp", (source,), kw, (inf_out,), (out_type,), gather=gather)
     if not _spmd.applies(A):
+        if _strict and A.nvals:
+            # the SPMD ranks' and the one-device function's refusal (not a NegativeCycleError
+            # from Bellman–Ford's rounds, nor distances where there is no cycle)
+            wmin = float(dist.reduce_scalar(dist.reduce_rows(A, "min"), "min"))
+            if wmin < 0:
+                raise sr.InvalidValue(f"{op}: A has negative weights (min {wmin}); "
+                                      f"delta-stepping needs w >= 0: use bellman_ford")
         # the loop of Dask tasks: Bellman–Ford's rounds (the distances do not depend on the
         # method)
         return bellman_ford(A, source, direction=direction, symmetric=symmetric,
