@@ -43,6 +43,14 @@ FUNCTIONS = (
     "connected_components", "number_connected_components", "is_connected",
     "strongly_connected_components", "pagerank", "betweenness_centrality", "triangles",
     "clustering", "core_number", "louvain_communities", "minimum_spanning_tree",
+    # all-pairs and multi-source paths, distance measures, flow values, matching
+    # (nx_semiring.paths)
+    "all_pairs_dijkstra_path_length", "all_pairs_bellman_ford_path_length",
+    "all_pairs_shortest_path", "all_pairs_dijkstra_path", "floyd_warshall",
+    "floyd_warshall_predecessor_and_distance", "multi_source_dijkstra_path_length",
+    "single_target_shortest_path_length", "ancestors", "descendants", "eccentricity",
+    "diameter", "radius", "center", "periphery", "maximum_flow_value", "minimum_cut_value",
+    "hopcroft_karp_matching",
 )
 
 _DOCS = {
