@@ -16,7 +16,9 @@ and NetworkX then runs its own code.
 
 This module is what NetworkX imports to learn about the backend (``get_info``, the
 ``networkx.backend_info`` entry point); it imports neither the engine nor NetworkX. The
-dispatched functions are in :mod:`nx_semiring.algorithms`, the backend object in
+dispatched functions are in :mod:`nx_semiring.algorithms` (traversal, shortest paths,
+analytics) and :mod:`nx_semiring.paths` (all-pairs and multi-source paths, Floyd–Warshall,
+distance measures, flow values, bipartite matching), the backend object in
 :mod:`nx_semiring.interface`.
 """
 
@@ -61,6 +63,22 @@ _DOCS = {
                               "visiting order). Paths are shortest paths, ties may differ.",
     "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
     "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
+    "all_pairs_dijkstra_path": "The engine's SSSP from every node, all searched when called; "
+                               "only where no two shortest paths tie (else NetworkX runs).",
+    "floyd_warshall": "The engine's APSP; float weights only where every path sum is exact "
+                      "(NetworkX adds in its pivots' order).",
+    "floyd_warshall_predecessor_and_distance": "The engine's APSP; only where no two shortest "
+                                               "paths tie and no edge weighs inf.",
+    "eccentricity": "The engine's multi-source BFS (unweighted) or SSSP a node; sp= is "
+                    "NetworkX's.",
+    "center": "From the engine's eccentricities; a possible tree (unweighted, undirected, "
+              "n - 1 edges, no usebounds) is NetworkX's tree center.",
+    "maximum_flow_value": "The engine's maximum flow; integer capacities, a missing one "
+                          "infinite; NetworkX's flow functions without keyword arguments.",
+    "minimum_cut_value": "The engine's maximum flow (max-flow min-cut); as maximum_flow_value.",
+    "hopcroft_karp_matching": "The engine's maximum bipartite matching, only where the maximum "
+                              "matching is unique (else NetworkX's search picks one); "
+                              "undirected graphs.",
 }
 
 

@@ -24,7 +24,10 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``.
    Point-to-point queries (a ``target``, ``has_path``) are always left to NetworkX: its
    bidirectional or early-stopping search usually sees a small part of the graph, which no
-   formula in n and m predicts. The constants are measured (``bench/probes/nx_should_run.py``)
+   formula in n and m predicts. So are the flow values and ``hopcroft_karp_matching``, whose
+   costs were never measured (``"unmeasured"``: they run where asked for by name).
+   nx_semiring.paths' searches from every node count as all-pairs BFS (unweighted) or n
+   SSSP runs (weighted). The constants are measured (``bench/probes/nx_should_run.py``)
    and rounded in NetworkX's favour: where the model errs, NetworkX runs.
 3. ``convert_from_nx(G, edge_attrs=..., ...)`` → :class:`~nx_semiring.graph.SemiringGraph`,
    cached by NetworkX on ``G.__networkx_cache__``; then ``backend.<name>(...)``.

@@ -60,6 +60,11 @@ EXACT_FRACTION_BITS = 20
 # stay near TIE_BLOCK_ENTRIES entries (32 MiB of int64).
 TIE_BLOCK_ENTRIES = 1 << 22
 
+# Weighted eccentricities of more than one node take one APSP (dense n × n distances) up to
+# this many vertices (128 MiB of float64), else one SSSP a node: on a 19-vertex graph one
+# apsp call took 1.1 ms against 2.2 ms for 19 sssp calls (2-core helper, loaded, 50 calls)
+ECC_APSP_MAX_N = 4096
+
 # NetworkX's maximum-flow functions (networkx.algorithms.flow): each returns the maximum
 # flow's value, the engine's
 FLOW_FUNCS = ("boykov_kolmogorov", "dinitz", "edmonds_karp", "preflow_push",
@@ -429,6 +434,14 @@ def _eccentricities(g: SemiringGraph, idx: list, weight, bounding=False) -> list
                 unreached = True
                 break
             out.extend(L.max(axis=1).tolist())
+    elif len(idx) > 1 and g.n <= ECC_APSP_MAX_N and not g.has_inf(weight) and \
+            not g.has_negative(weight) and _exact_sums(g.weights(weight), g.n):
+        # one APSP instead of a SSSP a node: the same sums, exact in any order
+        D = _fw_distances(g, weight)[idx]
+        if bool(_unreached(D).any()):
+            unreached = True
+        else:
+            out = D.max(axis=1).tolist()
     else:
         inf = g.has_inf(weight)
         for s in idx:
