@@ -52,7 +52,7 @@ FUNCTIONS = (
     "floyd_warshall_predecessor_and_distance", "multi_source_dijkstra_path_length",
     "single_target_shortest_path_length", "ancestors", "descendants", "eccentricity",
     "diameter", "radius", "center", "periphery", "maximum_flow_value", "minimum_cut_value",
-    "hopcroft_karp_matching",
+    "hopcroft_karp_matching", "minimum_weight_full_matching",
 )
 
 _DOCS = {
@@ -79,6 +79,9 @@ _DOCS = {
     "hopcroft_karp_matching": "The engine's maximum bipartite matching, only where the maximum "
                               "matching is unique (else NetworkX's search picks one); "
                               "undirected graphs.",
+    "minimum_weight_full_matching": "The engine's LAPJVsp, only where the cheapest full "
+                                    "matching is unique (else NetworkX's "
+                                    "linear_sum_assignment picks one); exact weights.",
 }
 
 

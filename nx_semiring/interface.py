@@ -24,7 +24,7 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``.
    Point-to-point queries (a ``target``, ``has_path``) are always left to NetworkX: its
    bidirectional or early-stopping search usually sees a small part of the graph, which no
-   formula in n and m predicts. So are the flow values and ``hopcroft_karp_matching``, whose
+   formula in n and m predicts. So are the flow values and the bipartite matchings, whose
    costs were never measured (``"unmeasured"``: they run where asked for by name).
    nx_semiring.paths' searches from every node count as all-pairs BFS (unweighted) or n
    SSSP runs (weighted). The constants are measured (``bench/probes/nx_should_run.py``)
@@ -96,7 +96,7 @@ _FAMILY_OF = {
     "ancestors": "bfs", "descendants": "bfs",
     # no measured cost: left to NetworkX unless asked for (backend="semiring")
     "maximum_flow_value": "unmeasured", "minimum_cut_value": "unmeasured",
-    "hopcroft_karp_matching": "unmeasured",
+    "hopcroft_karp_matching": "unmeasured", "minimum_weight_full_matching": "unmeasured",
 }
 
 # nx_semiring.paths' functions that search from every node: all-pairs BFS when unweighted,

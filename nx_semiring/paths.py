@@ -28,10 +28,9 @@ NetworkX answers) hold here too, and the helpers are that module's. What this mo
 - ``hopcroft_karp_matching``: the engine's maximum matching where the maximum matching is
   unique (:func:`_unique_matching`); NetworkX's search picks one among several otherwise.
 
-``bipartite.minimum_weight_full_matching`` is not dispatched: NetworkX solves it with SciPy's
-dense ``linear_sum_assignment``, whose choice among equally cheap matchings the engine's
-LAPJVsp (``min_weight_full_bipartite_matching``) does not reproduce, and telling a unique
-optimum needs the dual prices, which SciPy's LAPJVsp does not return.
+- ``bipartite.minimum_weight_full_matching``: the engine's LAPJVsp where the cheapest full
+  matching is the only one of its weight (:func:`_unique_assignment`: NetworkX's dense
+  ``linear_sum_assignment`` picks its own among ties).
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ from __future__ import annotations
 import collections
 
 import numpy as np
+import scipy.sparse as sp
 
 import algorithms as alg
 import semiring as sr
@@ -678,6 +678,8 @@ def _bipartite_sides(g: SemiringGraph, top_nodes):
     if bool((level < 0).any()):
         raise nx.AmbiguousSolution("Disconnected graph: Ambiguous solution for bipartite sets.")
     left = level % 2 == 0
+    if not g.adj.size:  # one isolated node: NetworkX's color gives isolates 0 (right side)
+        left[:] = False
     rows, cols = _edges(g)
     if bool((left[rows] == left[cols]).any()):
         raise nx.NetworkXError("Graph is not bipartite.")
@@ -748,9 +750,116 @@ def hopcroft_karp_matching(G, top_nodes=None):
     return {nodes[x]: nodes[mates[x]] for x in order.tolist()}
 
 
+def _unique_assignment(B, rows, cols) -> bool:
+    """Whether the full matching ``rows[k]`` – ``cols[k]`` of the (a × b, a <= b) host
+    biadjacency CSR ``B`` (every row matched) is the only one of its cost. Another one
+    differs by alternating cycles and paths ending at a free column, each of cost 0: in the
+    residual digraph (row → column over unmatched edges at w, column → row over matched ones
+    at -w, free column → T → matched column at 0) a cycle of cost 0. With potentials from the
+    engine's Bellman–Ford (no negative cycle: the matching is optimal) every arc's reduced
+    cost is >= 0, so such a cycle is a cycle of zero-reduced-cost arcs: a strong component
+    of two or more vertices."""
+    a, b = B.shape
+    r = np.repeat(np.arange(a, dtype=np.int64), np.diff(B.indptr))
+    c = B.indices.astype(np.int64)
+    w = B.data
+    mate = np.full(a, -1, dtype=np.int64)
+    mate[rows] = cols
+    matched = mate[r] == c
+    free = np.ones(b, dtype=bool)
+    free[cols] = False
+    T, root = a + b, a + b + 1
+    fc, mc = np.flatnonzero(free), np.flatnonzero(~free)
+    src = np.concatenate([r[~matched], a + c[matched], a + fc, np.full(mc.size, T)])
+    dst = np.concatenate([a + c[~matched], r[matched], np.full(fc.size, T), a + mc])
+    cost = np.concatenate([w[~matched], -w[matched], np.zeros(fc.size + mc.size, w.dtype)])
+    n = a + b + 1
+    P = sr.Matrix.from_coo(np.concatenate([src, np.full(n, root)]),
+                           np.concatenate([dst, np.arange(n)]),
+                           np.concatenate([cost, np.zeros(n, w.dtype)]), nrows=n + 1,
+                           ncols=n + 1, dup_op="min", device="cpu")
+    try:
+        p = _host(alg.bellman_ford(P, root))
+    except sr.NegativeCycleError:  # not optimal after all: leave it to NetworkX
+        return False
+    zero = cost + p[src] - p[dst] == 0
+    if not zero.any():
+        return True
+    Z = sr.Matrix.from_coo(src[zero], dst[zero], nrows=n, ncols=n, dtype=np.bool_,
+                           dup_op="lor", device="cpu")
+    return int(np.unique(_host(alg.connected_components(Z, "strong"))).size) == n
+
+
+def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
+    """A full matching of least total weight ({node: mate} both ways), by the engine's
+    LAPJVsp (``min_weight_full_bipartite_matching``), where it is the only one of that
+    weight (:func:`_unique_assignment`; NetworkX's ``linear_sum_assignment`` picks its own
+    among ties: NetworkX runs it). Undirected simple graphs, finite weights whose sums are
+    exact (ties are then exact).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 2, {"weight": 1}), (0, 3, {"weight": 4}), (1, 2, {"weight": 2}),
+    ...               (1, 3, {"weight": 3})])
+    >>> nx.bipartite.minimum_weight_full_matching(G, backend="semiring")
+    {0: 2, 1: 3, 2: 0, 3: 1}
+    """
+    g = _graph(G, weight)
+    if g.directed or g.multigraph:
+        raise NotImplementedError("nx_semiring: minimum_weight_full_matching of a directed "
+                                  "graph or multigraph (NetworkX reads it its own way)")
+    left = _bipartite_sides(g, top_nodes)
+    rows, cols = _edges(g)
+    w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_sums(w, g.n):
+        raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
+                                  "round (NetworkX runs it)")
+    L, R = np.flatnonzero(left), np.flatnonzero(~left)
+    if not L.size:  # NetworkX's biadjacency_matrix
+        raise _nx().NetworkXError("row_order is empty list")
+    if not R.size:  # linear_sum_assignment of a (k × 0) matrix
+        return {}
+    e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
+    if not e.any():
+        raise ValueError("cost matrix is infeasible")
+    pos = np.empty(g.n, dtype=np.int64)
+    pos[L] = np.arange(L.size)
+    pos[R] = np.arange(R.size)
+    u, v, w = pos[rows[e]], pos[cols[e]], w[e]
+    if L.size > R.size:  # rows are the smaller side (all matched)
+        u, v, L, R = v, u, R, L
+    # every full matching has min(|U|, |V|) edges, so a constant added to every weight
+    # keeps the cheapest ones: all made >= 1, since SciPy's LAPJVsp drops stored zeros
+    shifted = w - w.min() + 1
+    if not _exact_sums(shifted, g.n):
+        raise NotImplementedError("nx_semiring: weights whose shifted sums round (NetworkX "
+                                  "runs it)")
+    B = sp.csr_array((shifted, (u, v)), shape=(L.size, R.size))
+    try:
+        ri, ci = alg.min_weight_full_bipartite_matching(B)
+    except sr.InvalidValue as exc:  # LAPJVsp's float range: refused
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    except ValueError:
+        raise ValueError("cost matrix is infeasible") from None
+    ri, ci = _host(ri).astype(np.int64), _host(ci).astype(np.int64)
+    if not _unique_assignment(B, ri, ci):
+        raise NotImplementedError("nx_semiring: several full matchings of least weight; "
+                                  "NetworkX's linear_sum_assignment picks its own (NetworkX "
+                                  "runs it)")
+    nodes = g.nodes
+    a, b = [nodes[x] for x in L[ri].tolist()], [nodes[x] for x in R[ci].tolist()]
+    if not left[L[0]]:  # swapped: the pairs from NetworkX's U side first
+        a, b = b, a
+    d = dict(zip(a, b))
+    d.update({y: x for x, y in d.items()})
+    return d
+
+
 __all__ = ["all_pairs_bellman_ford_path_length", "all_pairs_dijkstra_path",
            "all_pairs_dijkstra_path_length", "all_pairs_shortest_path", "ancestors", "center",
            "descendants", "diameter", "eccentricity", "floyd_warshall",
            "floyd_warshall_predecessor_and_distance", "hopcroft_karp_matching",
-           "maximum_flow_value", "minimum_cut_value", "multi_source_dijkstra_path_length",
+           "maximum_flow_value", "minimum_cut_value", "minimum_weight_full_matching",
+           "multi_source_dijkstra_path_length",
            "periphery", "radius", "single_target_shortest_path_length"]

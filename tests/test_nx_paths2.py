@@ -277,6 +277,55 @@ def test_hopcroft_karp_unique_answered(device):
         nxp.hopcroft_karp_matching(convert(G, device, None), ["a", "b", "c"])
 
 
+@st.composite
+def weighted_bipartite_graphs(draw):
+    G = draw(bipartite_graphs())
+    for u, v in G.edges:
+        w = draw(st.one_of(st.none(), st.integers(-2, 4), st.sampled_from([0.5, 1.25])))
+        if w is not None:
+            G[u][v]["weight"] = w
+    G.__networkx_cache__.clear()
+    return G
+
+
+def _cheapest_full_matchings(G, U, V):
+    """Every full matching (of the smaller side) of least weight, by enumeration."""
+    small, large = (U, V) if len(U) <= len(V) else (V, U)
+    small = [v for v in G if v in small]
+    found = []
+
+    def extend(i, used, pairs, cost):
+        if i == len(small):
+            found.append((cost, frozenset(pairs)))
+            return
+        for r in G[small[i]]:
+            if r in large and r not in used:
+                extend(i + 1, used | {r}, pairs + [(small[i], r)],
+                       cost + G[small[i]][r].get("weight", 1))
+
+    extend(0, frozenset(), [], 0)
+    if not found:
+        return []
+    best = min(c for c, _ in found)
+    return [m for c, m in found if c == best]
+
+
+@given(G=weighted_bipartite_graphs(), top=st.booleans())
+def test_minimum_weight_full_matching_equals_networkx_where_unique(device, G, top):
+    g = convert(G, device)
+    top_nodes = [v for v in G if isinstance(v, tuple)] if top else None
+    answered = same_or_refused(
+        lambda: nx.bipartite.minimum_weight_full_matching(G, top_nodes),
+        lambda: nxp.minimum_weight_full_matching(g, top_nodes), "several full matchings")
+    if len(G) and (top or nx.is_connected(G)):
+        U = set(top_nodes if top else nx.bipartite.sets(G)[0])
+        V = set(G) - U
+        if U and V:
+            cheapest = _cheapest_full_matchings(G, U, V)
+            if cheapest:  # (none: both raise "cost matrix is infeasible")
+                assert answered == (len(cheapest) == 1)
+
+
 # --------------------------------------------------------------------------- dispatch
 def test_can_run_reads_flowG():
     G = nx.DiGraph([(0, 1, {"capacity": 2})])
