@@ -104,6 +104,32 @@ def test_all_pairs_dijkstra_path_answers_unique_paths(device):
         nxp.all_pairs_dijkstra_path(convert(G, device))  # by the call, not the generator
 
 
+@given(G=graphs(multigraph=True, weights="any", max_n=8), data=st.data())
+def test_multigraphs_take_the_lightest_parallel_edge(device, G, data):
+    """Parallel edges: NetworkX's shortest paths, Floyd–Warshall and measures read the
+    lightest (the conversion keeps the least weight); Hopcroft–Karp the structure."""
+    g = convert(G, device)
+    negative = any(d.get("weight", 1) < 0 for *_, d in G.edges(data=True))
+    same_or_refused(lambda: nx.all_pairs_bellman_ford_path_length(G),
+                    lambda: nxp.all_pairs_bellman_ford_path_length(g))
+    same_or_refused(lambda: nx.all_pairs_dijkstra_path_length(G),
+                    lambda: nxp.all_pairs_dijkstra_path_length(g),
+                    "negative weights" if negative else None)
+    cycle = any(d[u] < 0 for u, d in nx.floyd_warshall(G).items())
+    same_or_refused(lambda: nx.floyd_warshall_predecessor_and_distance(G),
+                    lambda: nxp.floyd_warshall_predecessor_and_distance(g),
+                    "negative" if cycle else "several shortest paths")
+    same_or_refused(lambda: nx.eccentricity(G, weight="weight"),
+                    lambda: nxp.eccentricity(g, weight="weight"),
+                    "negative weights" if negative else None)
+    if len(G):
+        s = data.draw(st.sampled_from(list(G)))
+        same_or_refused(lambda: nx.multi_source_dijkstra_path_length(G, [s]),
+                        lambda: nxp.multi_source_dijkstra_path_length(g, [s]),
+                        "negative weights" if negative else None)
+        same_or_refused(lambda: nx.ancestors(G, s), lambda: nxp.ancestors(g, s))
+
+
 # --------------------------------------------------------------------------- Floyd–Warshall
 @given(G=graphs(weights="any", max_n=8))
 def test_floyd_warshall_equals_networkx(device, G):
