@@ -16,7 +16,9 @@ and NetworkX then runs its own code.
 
 This module is what NetworkX imports to learn about the backend (``get_info``, the
 ``networkx.backend_info`` entry point); it imports neither the engine nor NetworkX. The
-dispatched functions are in :mod:`nx_semiring.algorithms`, the backend object in
+dispatched functions are in :mod:`nx_semiring.algorithms` (traversal, shortest paths,
+analytics) and :mod:`nx_semiring.paths` (all-pairs and multi-source paths, Floyd–Warshall,
+distance measures, flow values, bipartite matching), the backend object in
 :mod:`nx_semiring.interface`.
 """
 
@@ -43,6 +45,14 @@ FUNCTIONS = (
     "connected_components", "number_connected_components", "is_connected",
     "strongly_connected_components", "pagerank", "betweenness_centrality", "triangles",
     "clustering", "core_number", "louvain_communities", "minimum_spanning_tree",
+    # all-pairs and multi-source paths, distance measures, flow values, matching
+    # (nx_semiring.paths)
+    "all_pairs_dijkstra_path_length", "all_pairs_bellman_ford_path_length",
+    "all_pairs_shortest_path", "all_pairs_dijkstra_path", "floyd_warshall",
+    "floyd_warshall_predecessor_and_distance", "multi_source_dijkstra_path_length",
+    "single_target_shortest_path_length", "ancestors", "descendants", "eccentricity",
+    "diameter", "radius", "center", "periphery", "maximum_flow_value", "minimum_cut_value",
+    "hopcroft_karp_matching", "minimum_weight_full_matching",
 )
 
 _DOCS = {
@@ -53,6 +63,25 @@ _DOCS = {
                               "visiting order). Paths are shortest paths, ties may differ.",
     "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
     "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
+    "all_pairs_dijkstra_path": "The engine's SSSP from every node, all searched when called; "
+                               "only where no two shortest paths tie (else NetworkX runs).",
+    "floyd_warshall": "The engine's APSP; float weights only where every path sum is exact "
+                      "(NetworkX adds in its pivots' order).",
+    "floyd_warshall_predecessor_and_distance": "The engine's APSP; only where no two shortest "
+                                               "paths tie and no edge weighs inf.",
+    "eccentricity": "The engine's multi-source BFS (unweighted) or SSSP a node; sp= is "
+                    "NetworkX's.",
+    "center": "From the engine's eccentricities; a possible tree (unweighted, undirected, "
+              "n - 1 edges, no usebounds) is NetworkX's tree center.",
+    "maximum_flow_value": "The engine's maximum flow; integer capacities, a missing one "
+                          "infinite; NetworkX's flow functions without keyword arguments.",
+    "minimum_cut_value": "The engine's maximum flow (max-flow min-cut); as maximum_flow_value.",
+    "hopcroft_karp_matching": "The engine's maximum bipartite matching, only where the maximum "
+                              "matching is unique (else NetworkX's search picks one); "
+                              "undirected graphs.",
+    "minimum_weight_full_matching": "The engine's LAPJVsp, only where the cheapest full "
+                                    "matching is unique (else NetworkX's "
+                                    "linear_sum_assignment picks one); exact weights.",
 }
 
 

@@ -24,7 +24,10 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``.
    Point-to-point queries (a ``target``, ``has_path``) are always left to NetworkX: its
    bidirectional or early-stopping search usually sees a small part of the graph, which no
-   formula in n and m predicts. The constants are measured (``bench/probes/nx_should_run.py``)
+   formula in n and m predicts. So are the flow values and the bipartite matchings, whose
+   costs were never measured (``"unmeasured"``: they run where asked for by name).
+   nx_semiring.paths' searches from every node count as all-pairs BFS (unweighted) or n
+   SSSP runs (weighted). The constants are measured (``bench/probes/nx_should_run.py``)
    and rounded in NetworkX's favour: where the model errs, NetworkX runs.
 3. ``convert_from_nx(G, edge_attrs=..., ...)`` → :class:`~nx_semiring.graph.SemiringGraph`,
    cached by NetworkX on ``G.__networkx_cache__``; then ``backend.<name>(...)``.
@@ -51,6 +54,7 @@ import semiring as sr
 
 from . import FUNCTIONS
 from . import algorithms as _alg
+from . import paths as _paths
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures, start_tally
 
@@ -86,7 +90,24 @@ _FAMILY_OF = {
     "clustering": "triangles", "core_number": "core", "louvain_communities": "louvain",
     "minimum_spanning_tree": "mst",
     # shortest_path / shortest_path_length: by their arguments (see _family)
+    # nx_semiring.paths (all-pairs ones by their weight, see _family)
+    "multi_source_dijkstra_path_length": "sssp", "single_target_shortest_path_length": "bfs",
+    "ancestors": "bfs", "descendants": "bfs",
+    # no measured cost: left to NetworkX unless asked for (backend="semiring")
+    "maximum_flow_value": "unmeasured", "minimum_cut_value": "unmeasured",
+    "hopcroft_karp_matching": "unmeasured", "minimum_weight_full_matching": "unmeasured",
 }
+
+# nx_semiring.paths' functions that search from every node: all-pairs BFS when unweighted,
+# n SSSP runs when weighted. NetworkX's dict-of-dicts Floyd–Warshall (n³ Python steps, not
+# the "fw" family's NumPy floyd_warshall_numpy) is counted as n SSSP runs too (the engine's
+# APSP on sparse graphs is batched SSSP): less than NetworkX's cost, so in its favour, until
+# measured
+_ALL_SOURCES_WEIGHTED = frozenset({"floyd_warshall", "floyd_warshall_predecessor_and_distance"})
+_ALL_SOURCES = frozenset({
+    "all_pairs_dijkstra_path_length", "all_pairs_bellman_ford_path_length",
+    "all_pairs_shortest_path", "all_pairs_dijkstra_path", "eccentricity", "diameter",
+    "radius", "center", "periphery"})
 
 # Functions whose edge attribute the conversion reads (their weight= argument), and those
 # converted with every attribute (NetworkX's preserve_all_attrs: the tree keeps them)
@@ -159,6 +180,10 @@ def _family(name, a):
             return "sssp_all" if weighted else "apsp_bfs"
         return ("bellman_ford" if a.get("method") == "bellman-ford" else "sssp") \
             if weighted else "bfs"
+    if name in _ALL_SOURCES_WEIGHTED:
+        return "sssp_all"
+    if name in _ALL_SOURCES:
+        return "apsp_bfs" if a.get("weight") is None else "sssp_all"
     return _FAMILY_OF.get(name, "bfs")
 
 
@@ -197,7 +222,7 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
     """
     kwargs = dict(kwargs or {})
     fam = _family(name, kwargs)
-    if fam is None:
+    if fam is None or fam == "unmeasured":
         return 0.0, float("inf")
     weighted = fam in _WEIGHTED or fam == "sssp_all"
     if fam == "sssp_all":  # all-pairs Dijkstra: n single-source runs on both sides
@@ -248,10 +273,16 @@ _BFS_ORDER = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_succes
 _SIGNATURES = {}
 
 
+def _function(name):
+    """The backend's implementation of dispatched function ``name``."""
+    return getattr(_paths, name) if hasattr(_paths, name) and name in _paths.__all__ \
+        else getattr(_alg, name)
+
+
 def _signature(name):
     sig = _SIGNATURES.get(name)
     if sig is None:
-        sig = _SIGNATURES[name] = inspect.signature(getattr(_alg, name))
+        sig = _SIGNATURES[name] = inspect.signature(_function(name))
     return sig
 
 
@@ -341,7 +372,7 @@ class BackendInterface:
             return f"arguments not understood ({exc}); NetworkX reports it"
         bound.apply_defaults()
         a = bound.arguments
-        G = a.get("G")
+        G = a.get("G", a.get("flowG"))  # the flow functions name it flowG
         if not _is_graph(G):
             return f"G must be a NetworkX graph, got {type(G).__name__}"
         if not isinstance(G, SemiringGraph):
@@ -383,6 +414,17 @@ class BackendInterface:
                     "finds another: NetworkX runs it")
         if name == "louvain_communities" and G.is_directed():
             return "directed Louvain (directed modularity) is not supported"
+        # nx_semiring.paths
+        if name == "eccentricity" and a.get("sp") is not None:
+            return "sp= (precomputed path lengths) is read by NetworkX (NetworkX runs it)"
+        if name in ("maximum_flow_value", "minimum_cut_value") and \
+                a.get("flow_func") is not None and (a.get("kwargs") or (
+                    callable(a["flow_func"]) and not _paths._known_flow_func(a["flow_func"]))):
+            return ("a flow function other than NetworkX's, or its keyword arguments (cutoff= "
+                    "may stop below the maximum): NetworkX runs it")
+        if name == "hopcroft_karp_matching" and G.is_directed():
+            return ("hopcroft_karp_matching of a directed graph reads only the left side's "
+                    "out-edges: NetworkX runs it")
         if G.is_multigraph() and name in _MULTIGRAPH_REFUSED:
             return (f"{name} of a multigraph (NetworkX sums or refuses parallel edges) is not "
                     f"supported")
@@ -398,13 +440,15 @@ class BackendInterface:
             return True  # can_run reports it
         bound.apply_defaults()
         a = bound.arguments
-        G = a.get("G")
+        G = a.get("G", a.get("flowG"))
         if G is None or isinstance(G, SemiringGraph) or not _is_graph(G):
             return True
         fam = _family(name, a)
         if fam is None:
             return ("a point-to-point query: NetworkX's search stops early, usually faster "
                     "than converting the graph")
+        if fam == "unmeasured":
+            return f"no measured cost model for {name}: NetworkX runs it unless asked for"
         weight = a.get("weight", None)
         cached, has_weights = _cached(G, weight if isinstance(weight, str) else None,
                                       fam in _PRESERVED)
@@ -432,6 +476,6 @@ class BackendInterface:
 
 
 for _name in FUNCTIONS:
-    setattr(BackendInterface, _name, staticmethod(getattr(_alg, _name)))
+    setattr(BackendInterface, _name, staticmethod(_function(_name)))
 
 backend_interface = BackendInterface()

@@ -48,6 +48,13 @@ TEST_MODULES = (
     # minimum_cycle_basis builds on the s-t path nx.shortest_path returns among equally short
     # ones (the backend leaves ties to NetworkX); ~6 s
     "networkx.algorithms.tests.test_cycles",
+    # nx_semiring.paths: Floyd–Warshall, distance measures, ancestors/descendants, flow
+    # values, bipartite matching
+    "networkx.algorithms.shortest_paths.tests.test_dense",
+    "networkx.algorithms.tests.test_distance_measures",
+    "networkx.algorithms.tests.test_dag",
+    "networkx.algorithms.flow.tests.test_maxflow",
+    "networkx.algorithms.bipartite.tests.test_matching",
 )
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot

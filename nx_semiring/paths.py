@@ -1,0 +1,865 @@
+"""Dispatched all-pairs and multi-source paths, distance measures, flow values and matchings.
+
+The conventions of :mod:`nx_semiring.algorithms` (NetworkX's signatures, result types and
+errors; ``NotImplementedError`` where the engine's answer would not be NetworkX's, so that
+NetworkX answers) hold here too, and the helpers are that module's. What this module adds:
+
+- all-pairs generators (``all_pairs_dijkstra_path_length``, ``all_pairs_bellman_ford_path_length``,
+  ``all_pairs_shortest_path``, ``all_pairs_dijkstra_path``) are one single-source run a
+  node, as NetworkX's; every refusal is decided by the call, before the generator is returned
+  (NetworkX's dispatcher falls back only then). ``all_pairs_dijkstra_path`` returns paths only
+  where every shortest path is the only one (:func:`_tied_targets`), since NetworkX's Dijkstra
+  picks among ties by its heap order: all sources are searched up front for that check.
+- ``floyd_warshall`` / ``floyd_warshall_predecessor_and_distance``: the engine's APSP, as
+  NetworkX's dict of defaultdicts. NetworkX's Floyd–Warshall adds the weights of a path in
+  its pivots' order, the engine in another, so float weights run here only where every path
+  sum is exact in any order (:func:`_exact_sums`); the predecessors only where no shortest
+  path ties (NetworkX's pivot order picks among ties).
+- ``eccentricity`` and the measures built on it (``diameter``, ``radius``, ``center``,
+  ``periphery``): the engine's multi-source BFS (unweighted) or one SSSP a node (weighted),
+  the measures from the eccentricities exactly as NetworkX's code does; ``usebounds=True``
+  (NetworkX's bounding search) gives the same answers, its own error. ``center`` of a tree
+  (NetworkX's tree center) is NetworkX's.
+- ``maximum_flow_value`` / ``minimum_cut_value``: the engine's maximum flow on NetworkX's
+  residual capacities (an edge without the attribute, or of capacity inf, is infinite:
+  NetworkXUnbounded where such edges join source and sink, else NetworkX's stand-in for
+  infinity, three times the finite capacities' sum). Integer capacities only (the engine's
+  flows are integers).
+- ``hopcroft_karp_matching``: the engine's maximum matching where the maximum matching is
+  unique (:func:`_unique_matching`); NetworkX's search picks one among several otherwise.
+
+- ``bipartite.minimum_weight_full_matching``: the engine's LAPJVsp where the cheapest full
+  matching is the only one of its weight (:func:`_unique_assignment`: NetworkX's dense
+  ``linear_sum_assignment`` picks its own among ties).
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import scipy.sparse as sp
+
+import algorithms as alg
+import semiring as sr
+
+from .algorithms import (_all_pairs_refusals, _bfs_level, _by_distance, _dijkstra, _graph,
+                         _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
+                         _reverse, _source, _sssp, _unreached, APSP_BFS_BATCH,
+                         single_source_bellman_ford_path_length,
+                         single_source_dijkstra_path_length, single_source_shortest_path,
+                         single_source_shortest_path_length)
+from .graph import SemiringGraph, from_networkx
+
+# Float weights run through Floyd–Warshall here only where every path sum is exact in any
+# order of additions: each weight a multiple of 2^-EXACT_FRACTION_BITS, and n times the
+# largest below 2^53 in those units (NetworkX adds along its pivots, the engine otherwise).
+EXACT_FRACTION_BITS = 20
+
+# Sources per block of the tie check over all pairs: a block's (sources × edges) arrays
+# stay near TIE_BLOCK_ENTRIES entries (32 MiB of int64).
+TIE_BLOCK_ENTRIES = 1 << 22
+
+# Weighted eccentricities of more than one node take one APSP (dense n × n distances) up to
+# this many vertices (128 MiB of float64), else one SSSP a node: on a 19-vertex graph one
+# apsp call took 1.1 ms against 2.2 ms for 19 sssp calls (2-core helper, loaded, 50 calls)
+ECC_APSP_MAX_N = 4096
+
+# NetworkX's maximum-flow functions (networkx.algorithms.flow): each returns the maximum
+# flow's value, the engine's
+FLOW_FUNCS = ("boykov_kolmogorov", "dinitz", "edmonds_karp", "preflow_push",
+              "shortest_augmenting_path")
+
+# The engine's push–relabel sums capacities in int64 (algorithms.flow.MAX_TOTAL_CAPACITY)
+MAX_TOTAL_CAPACITY = 2**61
+
+
+def _edges(g: SemiringGraph):
+    """(rows, columns) of the stored entries in adjacency order (host int64)."""
+    return np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr)), g.adj
+
+
+def _method(weight):
+    return "unweighted" if weight is None else "dijkstra"
+
+
+# --------------------------------------------------------------------------- all pairs
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
+    """``(node, {target: distance})`` for every node, one engine SSSP a node.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3})])
+    >>> dict(nx.all_pairs_dijkstra_path_length(G, backend="semiring"))[2]
+    {2: 0, 1: 3, 0: 5}
+    """
+    g = _graph(G, weight)
+    _real_cutoff(cutoff)
+    _all_pairs_refusals(g, weight, _method(weight), paths=False)
+    return ((v, single_source_dijkstra_path_length(g, v, cutoff=cutoff, weight=weight))
+            for v in g.nodes)
+
+
+def all_pairs_bellman_ford_path_length(G, weight="weight"):
+    """``(node, {target: distance})`` for every node, negative weights allowed, one engine
+    Bellman–Ford a node (NetworkXUnbounded from the first node that reaches a negative
+    cycle, as NetworkX's generator raises it).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> dict(nx.all_pairs_bellman_ford_path_length(G, backend="semiring"))[0]
+    {1: -1, 0: 0, 2: 1}
+    """
+    g = _graph(G, weight)
+    _all_pairs_refusals(g, weight, "unweighted" if weight is None else "bellman-ford",
+                        paths=False)
+    return ((v, single_source_bellman_ford_path_length(g, v, weight=weight)) for v in g.nodes)
+
+
+def all_pairs_shortest_path(G, cutoff=None):
+    """``(node, {target: path})`` for every node: the paths NetworkX's BFS finds (its
+    adjacency order), by the engine's BFS a node.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_shortest_path(nx.path_graph(3), backend="semiring"))[0]
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    g = _graph(G)
+    return ((v, single_source_shortest_path(g, v, cutoff=cutoff)) for v in g.nodes)
+
+
+def _tied_targets(g: SemiringGraph, dist, sources, weight, keep=None):
+    """Whether some target has several shortest paths from its source: row r of ``dist``
+    holds the distances from vertex ``sources[r]``. A reached target v ≠ s has one shortest
+    path exactly when one of its in-edges (u, v), u ≠ v, is *tight*: u reached and
+    dist[u] + w(u, v) == dist[v] (by induction towards the source). ``keep``: the targets
+    NetworkX reports per row (a cutoff's), default the reached ones."""
+    rows, cols = _edges(g)
+    off = rows != cols
+    u, v = rows[off], cols[off]
+    w = np.int64(1) if weight is None else g.weights(weight)[off]
+    n = g.n
+    block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size, n))
+    for b in range(0, len(sources), block):
+        src = np.asarray(sources[b:b + block], dtype=np.int64)
+        D = dist[b:b + block]
+        du, dv = D[:, u], D[:, v]
+        with np.errstate(over="ignore", invalid="ignore"):
+            tight = ~_unreached(du) & (du + w == dv) & (v[None, :] != src[:, None])
+        if keep is not None:
+            tight &= keep[b:b + block][:, v]
+        r, e = np.nonzero(tight)
+        if r.size and bool((np.bincount(r * n + v[e], minlength=src.size * n) > 1).any()):
+            return True
+    return False
+
+
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
+    """``(node, {target: shortest path})`` for every node, by the engine's SSSP a node.
+
+    Only where every shortest path is the only one (with ties NetworkX's heap order picks
+    one, and NetworkX answers): all sources are searched when the call is made, the paths
+    built as the generator is read.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 1}), (1, 2, {"weight": 1}), (0, 2, {"weight": 5})])
+    >>> dict(nx.all_pairs_dijkstra_path(G, backend="semiring"))[0]
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    g = _graph(G, weight)
+    _real_cutoff(cutoff)
+    _all_pairs_refusals(g, weight, _method(weight), paths=True)
+    runs = [_dijkstra(g, v, cutoff, weight) for v in g.nodes]
+    if runs:
+        dist = np.stack([r[1] for r in runs])
+        keep = np.stack([r[3] for r in runs])
+        if _tied_targets(g, dist, np.arange(g.n), weight, keep):
+            raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
+                                      "NetworkX's Dijkstra picks its own (NetworkX runs it)")
+    return ((g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s))
+            for s, dist, pred, keep in runs)
+
+
+# --------------------------------------------------------------------------- Floyd–Warshall
+def _exact_sums(w, n) -> bool:
+    """Whether every path sum of weights ``w`` (at most n - 1 of them) is exact in float64
+    in any order of additions (integers always are; int64 overflow is the engine's
+    DistanceOverflow)."""
+    if w.dtype.kind != "f":
+        return True
+    f = w[np.isfinite(w)]
+    if not f.size:
+        return True
+    scaled = f * 2.0**EXACT_FRACTION_BITS
+    return bool((scaled == np.rint(scaled)).all()) and \
+        float(np.abs(scaled).max()) * max(n, 1) < 2.0**53
+
+
+def _fw_distances(g: SemiringGraph, weight):
+    """The host (n × n) matrix of NetworkX's Floyd–Warshall distances (the attribute's
+    type; the type's maximum or inf where unreachable), by the engine's APSP. Self-loops of
+    weight >= 0 do not count (NetworkX starts each node at 0); refusals where NetworkX's
+    answer is its own (negative cycles or self-loops: its negative diagonal; NaN; float
+    sums whose rounding depends on the order)."""
+    rows, cols = _edges(g)
+    w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if w.dtype.kind == "f" and (bool(np.isnan(w).any()) or bool(np.isneginf(w).any())):
+        raise NotImplementedError("nx_semiring: NaN or -inf weights (NetworkX's comparisons "
+                                  "decide; NetworkX runs it)")
+    loop = rows == cols
+    if bool((w[loop] < 0).any()):
+        raise NotImplementedError("nx_semiring: a negative self-loop (NetworkX's "
+                                  "Floyd–Warshall returns its own negative diagonal)")
+    if not _exact_sums(w, g.n):
+        raise NotImplementedError("nx_semiring: float weights whose path sums round "
+                                  "differently in NetworkX's order of additions (NetworkX "
+                                  "runs it)")
+    off = ~loop
+    dev = g.device
+    A = sr.Matrix.from_coo(sr.to_device(rows[off], dev), sr.to_device(cols[off], dev),
+                           sr.to_device(w[off], dev), nrows=g.n, ncols=g.n, device=dev)
+    try:
+        return _host(alg.apsp(A))
+    except sr.NegativeCycleError as exc:
+        raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
+                                  "returns its own (negative-diagonal) answer") from exc
+    except (sr.InvalidValue, alg.DistanceOverflow) as exc:
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+
+
+def _distance_dicts(g: SemiringGraph, D) -> dict:
+    """NetworkX's ``dict(dist)``: {u: defaultdict(inf, {v: distance})} over every pair."""
+    inf = float("inf")
+    nodes = g.nodes
+    out = {}
+    for i, u in enumerate(nodes):
+        row = D[i]
+        vals = row.tolist()
+        if row.dtype.kind in "iu":
+            big = np.iinfo(row.dtype).max
+            vals = [inf if x == big else x for x in vals] if (row == big).any() else vals
+        out[u] = collections.defaultdict(lambda: inf, zip(nodes, vals))
+    return out
+
+
+def floyd_warshall(G, weight="weight"):
+    """{u: {v: distance}} (NetworkX's dict of defaultdicts, ``inf`` where unreachable) by the
+    engine's APSP.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> d = nx.floyd_warshall(nx.path_graph(3), backend="semiring")
+    >>> dict(d[0])
+    {0: 0, 1: 1, 2: 2}
+    """
+    g = _graph(G, weight)
+    if g.n == 0:
+        return {}
+    return _distance_dicts(g, _fw_distances(g, weight))
+
+
+def floyd_warshall_predecessor_and_distance(G, weight="weight"):
+    """``(pred, dist)`` as NetworkX's: ``pred[u][v]`` the node before v on the shortest path
+    from u (and ``pred[u][u] = u`` at a self-loop), ``dist`` as :func:`floyd_warshall`.
+
+    Only where no two shortest paths tie (NetworkX's pivot order picks among them) and no
+    edge weighs inf (NetworkX records such an edge as a predecessor at distance inf).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> pred, dist = nx.floyd_warshall_predecessor_and_distance(nx.path_graph(3),
+    ...                                                         backend="semiring")
+    >>> pred[0], dist[0][2]
+    ({1: 0, 2: 1}, 2)
+    """
+    g = _graph(G, weight)
+    if g.n == 0:
+        return {}, {}
+    if g.has_inf(weight):
+        raise NotImplementedError("nx_semiring: Floyd–Warshall predecessors with edges of "
+                                  "weight inf (NetworkX runs it)")
+    D = _fw_distances(g, weight)
+    if _tied_targets(g, D, np.arange(g.n), weight):
+        raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
+                                  "NetworkX's pivot order picks the predecessor (NetworkX "
+                                  "runs it)")
+    rows, cols = _edges(g)
+    off = rows != cols
+    u, v = rows[off], cols[off]
+    w = np.int64(1) if weight is None else g.weights(weight)[off]
+    nodes = g.nodes
+    pred = {}
+    block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size))
+    for b in range(0, g.n, block):
+        src = np.arange(b, min(g.n, b + block), dtype=np.int64)
+        Db = D[b:b + block]
+        du, dv = Db[:, u], Db[:, v]
+        with np.errstate(over="ignore", invalid="ignore"):
+            tight = ~_unreached(du) & (du + w == dv) & (v[None, :] != src[:, None])
+        r, e = np.nonzero(tight)
+        for i, t, p in zip((src[r]).tolist(), v[e].tolist(), u[e].tolist()):
+            pred.setdefault(nodes[i], {})[nodes[t]] = nodes[p]
+    for x in rows[~off].tolist():  # NetworkX's pred[u][u] = u of a self-loop
+        pred.setdefault(nodes[x], {})[nodes[x]] = nodes[x]
+    return pred, _distance_dicts(g, D)
+
+
+# --------------------------------------------------------------------------- more sources
+def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
+    """{node: distance from the nearest source} by the engine's SSSP from a virtual vertex
+    joined to every source by a 0-weight edge.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.multi_source_dijkstra_path_length(nx.path_graph(5), {0, 4}, backend="semiring")
+    {0: 0, 4: 0, 1: 1, 3: 1, 2: 2}
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if not sources:
+        raise ValueError("sources must not be empty")
+    for s in sources:
+        if s not in g:
+            raise nx.NodeNotFound(f"Node {s} not found in graph")
+    src = sorted({g.vertex(s) for s in sources})  # a generator read twice: empty, as NetworkX
+    _real_cutoff(cutoff)
+    if g.has_negative(weight):
+        raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
+                                  "NetworkX (its result depends on its visiting order)")
+    n = g.n
+    if not src:
+        return {}
+    perm = g.order()
+    w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)[perm]
+    # A' = [A 0; e_S 0]: vertex n reaches each source by a 0-weight edge
+    k = len(src)
+    indptr = np.concatenate([g.indptr, [g.indptr[-1] + k]])
+    indices = np.concatenate([g.sorted_adj(), np.asarray(src, dtype=np.int64)])
+    values = np.concatenate([w, np.zeros(k, dtype=w.dtype)])
+    dev = g.device
+    A = sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(indices, dev),
+                           sr.to_device(values, dev), (n + 1, n + 1), check=False)
+    try:
+        dist = _host(alg.sssp(A, n))[:n]
+        # NetworkX reaches a vertex over an edge of weight inf too (at distance inf)
+        keep = _host(alg.bfs(A, n))[:n] >= 0 if g.has_inf(weight) else ~_unreached(dist)
+    except sr.InvalidValue as exc:  # NaN weights: NetworkX's comparisons decide
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    except alg.DistanceOverflow as exc:
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    if cutoff is not None:
+        keep &= ~(dist > cutoff)
+        keep[src] = True
+    out = _length_dict(g, dist, keep)
+    for s in src:  # NetworkX's sources start at the int 0
+        out[g.nodes[s]] = 0
+    return out
+
+
+def single_target_shortest_path_length(G, target, cutoff=None):
+    """{node: number of edges on a shortest path to ``target``}: the engine's BFS over the
+    reversed edges.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_target_shortest_path_length(nx.DiGraph([(0, 1), (1, 2)]), 2,
+    ...                                       backend="semiring")
+    {2: 0, 1: 1, 0: 2}
+    """
+    nx = _nx()
+    g = _graph(G)
+    if target not in g:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    return single_source_shortest_path_length(_reverse(g), target, cutoff=cutoff)
+
+
+def _reachable(g, source, reverse):
+    nx = _nx()
+    kind = "digraph" if g.directed else "graph"
+    s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the {kind}."))
+    r = _reverse(g) if reverse else g
+    return set(g.labels(np.flatnonzero(_bfs_level(r, s) > 0)))
+
+
+def descendants(G, source):
+    """The set of nodes reachable from ``source`` (without it), by the engine's BFS.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.descendants(nx.DiGraph([(0, 1), (1, 2), (3, 1)]), 1, backend="semiring")
+    {2}
+    """
+    return _reachable(_graph(G), source, reverse=False)
+
+
+def ancestors(G, source):
+    """The set of nodes that reach ``source`` (without it), by the engine's BFS over the
+    reversed edges.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(nx.ancestors(nx.DiGraph([(0, 1), (1, 2), (3, 1)]), 2, backend="semiring"))
+    [0, 1, 3]
+    """
+    return _reachable(_graph(G), source, reverse=True)
+
+
+# --------------------------------------------------------------------------- distance measures
+def _eccentricities(g: SemiringGraph, idx: list, weight, bounding=False) -> list:
+    """The eccentricity of each vertex of ``idx`` (Python numbers), NetworkXError where one
+    does not reach every vertex: the engine's multi-source BFS, 64 sources a batch, or one
+    SSSP a source (NetworkX's Dijkstra: negative weights are NetworkX's). ``bounding``:
+    NetworkX's ``usebounds=True`` search (its message for a disconnected graph)."""
+    nx = _nx()
+    out = []
+    unreached = False
+    if weight is None:
+        M, sym = g.engine_matrix()
+        for b in range(0, len(idx), APSP_BFS_BATCH):
+            L = _host(alg.multi_source_bfs(M, idx[b:b + APSP_BFS_BATCH], symmetric=sym))
+            if bool((L < 0).any()):
+                unreached = True
+                break
+            out.extend(L.max(axis=1).tolist())
+    elif len(idx) > 1 and g.n <= ECC_APSP_MAX_N and not g.has_inf(weight) and \
+            not g.has_negative(weight) and _exact_sums(g.weights(weight), g.n):
+        # one APSP instead of a SSSP a node: the same sums, exact in any order
+        D = _fw_distances(g, weight)[idx]
+        if bool(_unreached(D).any()):
+            unreached = True
+        else:
+            out = D.max(axis=1).tolist()
+    else:
+        inf = g.has_inf(weight)
+        for s in idx:
+            dist, _ = _sssp(g, s, weight, "dijkstra", predecessors=False)
+            reached = _bfs_level(g, s) >= 0 if inf else ~_unreached(dist)
+            if not bool(reached.all()):
+                unreached = True
+                break
+            out.append(dist.max().item())
+    if unreached:
+        if bounding:
+            raise nx.NetworkXError("Cannot compute metric because graph is not connected.")
+        if g.directed:
+            raise nx.NetworkXError("Found infinite path length because the digraph is not "
+                                   "strongly connected")
+        raise nx.NetworkXError("Found infinite path length because the graph is not "
+                               "connected")
+    return out
+
+
+def eccentricity(G, v=None, sp=None, weight=None):
+    """{node: eccentricity} (or one value when ``v`` is a node): the greatest distance from
+    each node, by the engine's BFS or SSSP. ``sp`` (precomputed lengths) is NetworkX's.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.eccentricity(nx.path_graph(4), backend="semiring")
+    {0: 3, 1: 2, 2: 2, 3: 3}
+    """
+    g = _graph(G, weight)
+    if sp is not None:
+        raise NotImplementedError("nx_semiring: eccentricity with sp= (NetworkX reads it)")
+    nodes = _nbunch(g, v)
+    idx = [g.vertex(x) for x in nodes]
+    e = dict(zip(nodes, _eccentricities(g, idx, weight)))
+    if v in g:
+        return e[v]
+    return e
+
+
+def _measure_eccentricities(G, e, usebounds, weight, name):
+    """``e``, else {node: eccentricity} in node order. ``usebounds=True`` on an undirected
+    graph is NetworkX's bounding search (``_extrema_bounding``): its diameter, radius and
+    node-ordered periphery and center are the exact eccentricities' (its bounds are exact
+    sums here: integer or exactly summed weights, no inf), its error its own."""
+    if e is not None:
+        return e
+    g = _graph(G, weight)
+    if usebounds is True and not g.directed:
+        if g.n == 0:  # NetworkX's max(degrees, key=...) of no nodes
+            raise ValueError("max() arg is an empty sequence")
+        if weight is not None and (g.has_inf(weight) or not _exact_sums(g.weights(weight),
+                                                                         g.n)):
+            raise NotImplementedError(f"nx_semiring: {name} with usebounds=True and weights "
+                                      f"whose bounds round (NetworkX runs it)")
+        return dict(zip(g.nodes, _eccentricities(g, list(range(g.n)), weight, True)))
+    return eccentricity(g, weight=weight)
+
+
+def diameter(G, e=None, usebounds=False, weight=None):
+    """The greatest eccentricity (``e``: precomputed eccentricities).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.diameter(nx.path_graph(4), backend="semiring")
+    3
+    """
+    return max(_measure_eccentricities(G, e, usebounds, weight, "diameter").values())
+
+
+def radius(G, e=None, usebounds=False, weight=None):
+    """The least eccentricity (``e``: precomputed eccentricities).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.radius(nx.path_graph(4), backend="semiring")
+    2
+    """
+    return min(_measure_eccentricities(G, e, usebounds, weight, "radius").values())
+
+
+def periphery(G, e=None, usebounds=False, weight=None):
+    """The nodes of greatest eccentricity, in node order (``e``'s order where given).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.periphery(nx.path_graph(4), backend="semiring")
+    [0, 3]
+    """
+    e = _measure_eccentricities(G, e, usebounds, weight, "periphery")
+    d = max(e.values())
+    return [v for v in e if e[v] == d]
+
+
+def center(G, e=None, usebounds=False, weight=None):
+    """The nodes of least eccentricity, in node order (``e``'s order where given). An
+    unweighted undirected graph that may be a tree (n - 1 edges) is NetworkX's: it answers
+    with its tree center.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.center(nx.cycle_graph(4), backend="semiring")
+    [0, 1, 2, 3]
+    """
+    if e is None and weight is None and usebounds is not True:
+        g = _graph(G)
+        if not g.directed and (g.multigraph or g.n == 0 or g.number_of_edges() == g.n - 1):
+            raise NotImplementedError("nx_semiring: center of a tree is NetworkX's tree "
+                                      "center (NetworkX runs it)")
+    e = _measure_eccentricities(G, e, usebounds, weight, "center")
+    r = min(e.values())
+    return [v for v in e if e[v] == r]
+
+
+# --------------------------------------------------------------------------- flow
+def _known_flow_func(flow_func) -> bool:
+    from networkx.algorithms import flow  # noqa: PLC0415  (networkx is an optional extra)
+
+    return any(flow_func is getattr(flow, name) for name in FLOW_FUNCS)
+
+
+def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
+    """The maximum flow's value as NetworkX's flow functions compute it (their checks and
+    messages in their order; see the module docstring for the capacities)."""
+    nx = _nx()
+    if flow_func is None:
+        if kwargs:
+            raise nx.NetworkXError("You have to explicitly set a flow_func if you need to pass "
+                                   "parameters via kwargs.")
+    elif not callable(flow_func):
+        raise nx.NetworkXError("flow_func has to be callable.")
+    elif kwargs or not _known_flow_func(flow_func):
+        raise NotImplementedError("nx_semiring: a flow function other than NetworkX's, or its "
+                                  "keyword arguments (NetworkX runs it)")
+    inf = float("inf")
+    g = flowG if isinstance(flowG, SemiringGraph) else \
+        from_networkx(flowG, edge_attrs={capacity: inf})
+    for x in (s, t):
+        if x not in g:
+            raise nx.NetworkXError(f"node {str(x)} not in graph")
+    if s == t:
+        raise nx.NetworkXError("source and sink are the same node")
+    if g.multigraph:
+        raise nx.NetworkXError("MultiGraph and MultiDiGraph not supported (yet).")
+    if g.defaults.get(capacity) != inf:
+        raise NotImplementedError(f"nx_semiring: {capacity!r} converted with default "
+                                  f"{g.defaults.get(capacity)!r}, not NetworkX's inf")
+    rows, cols = _edges(g)
+    c = g.weights(capacity)
+    if c.dtype.kind == "f" and bool(np.isnan(c).any()):
+        raise NotImplementedError("nx_semiring: NaN capacities (NetworkX's comparisons "
+                                  "decide; NetworkX runs it)")
+    # NetworkX's residual network: edges of capacity > 0, no self-loops
+    keep = (rows != cols) & (c > 0)
+    rows, cols, c = rows[keep], cols[keep], c[keep]
+    infinite = np.isposinf(c) if c.dtype.kind == "f" else np.zeros(c.size, dtype=bool)
+    finite = c[~infinite]
+    if finite.dtype.kind == "f" and not bool((finite == np.floor(finite)).all()):
+        raise NotImplementedError("nx_semiring: non-integer capacities (the engine's flows "
+                                  "are integers; NetworkX runs it)")
+    total = int(sum(int(x) for x in finite.tolist()))
+    si, ti = g.vertex(s), g.vertex(t)
+    dev = g.device
+    if infinite.any():
+        # NetworkX's detect_unboundedness: a path of infinite edges from s to t
+        P = sr.Matrix.from_coo(sr.to_device(rows[infinite], dev),
+                               sr.to_device(cols[infinite], dev), nrows=g.n, ncols=g.n,
+                               dtype=np.bool_, device=dev)
+        if int(_host(alg.bfs(P, si))[ti]) >= 0:
+            raise nx.NetworkXUnbounded("Infinite capacity path, flow unbounded above.")
+    big = 3 * total or 1  # NetworkX's stand-in for infinity
+    if total + big * int(infinite.sum()) > MAX_TOTAL_CAPACITY:
+        raise NotImplementedError("nx_semiring: capacities beyond the engine's int64 sums "
+                                  "(NetworkX runs it)")
+    cap = np.where(infinite, big, c).astype(np.int64)
+    A = sr.Matrix.from_coo(sr.to_device(rows, dev), sr.to_device(cols, dev),
+                           sr.to_device(cap, dev), nrows=g.n, ncols=g.n, device=dev)
+    return int(alg.maximum_flow(A, si, ti).flow_value)
+
+
+def maximum_flow_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
+    """The value of a maximum flow from ``_s`` to ``_t``, by the engine's maximum flow
+    (an int: integer capacities only; an edge without ``capacity`` is infinite).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_edge("x", "a", capacity=3.0); G.add_edge("a", "y", capacity=2.0)
+    >>> nx.maximum_flow_value(G, "x", "y", backend="semiring")
+    2
+    """
+    return _flow_value(flowG, _s, _t, capacity, flow_func, kwargs)
+
+
+def minimum_cut_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
+    """The capacity of a minimum ``_s``-``_t`` cut: the maximum flow's value (max-flow
+    min-cut), by the engine's maximum flow.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
+    >>> nx.minimum_cut_value(G, "x", "y", backend="semiring")
+    2
+    """
+    return _flow_value(flowG, _s, _t, capacity, flow_func, kwargs)
+
+
+# --------------------------------------------------------------------------- matching
+def _bipartite_sides(g: SemiringGraph, top_nodes):
+    """NetworkX's ``bipartite.sets`` of an undirected graph, as flags over the vertices (True:
+    the left side). Without ``top_nodes``: AmbiguousSolution for a disconnected graph,
+    NetworkXError when it is not bipartite, else the side of the first node is the left one
+    (NetworkX's ``color`` gives it 1)."""
+    nx = _nx()
+    if top_nodes is not None:
+        top = set(top_nodes)
+        if any(x not in g for x in top):
+            raise NotImplementedError("nx_semiring: top_nodes that are not nodes (NetworkX's "
+                                      "search raises its KeyError)")
+        left = np.zeros(g.n, dtype=bool)
+        left[[g.vertex(x) for x in top]] = True
+        return left
+    if g.n == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    level = _bfs_level(g, 0)
+    if bool((level < 0).any()):
+        raise nx.AmbiguousSolution("Disconnected graph: Ambiguous solution for bipartite sets.")
+    left = level % 2 == 0
+    if not g.adj.size:  # one isolated node: NetworkX's color gives isolates 0 (right side)
+        left[:] = False
+    rows, cols = _edges(g)
+    if bool((left[rows] == left[cols]).any()):
+        raise nx.NetworkXError("Graph is not bipartite.")
+    return left
+
+
+def _unique_matching(g: SemiringGraph, left, mate) -> bool:
+    """Whether the maximum matching ``mate`` (vertex → matched vertex, -1) of the undirected
+    bipartite graph is the only one: no free vertex has a neighbour (its neighbours are all
+    matched, so a matched edge could be swapped for its edge) and no alternating cycle exists
+    (the digraph u → mate(v) over the unmatched edges (u, v) of left vertices u is acyclic:
+    its strong components are single vertices)."""
+    rows, cols = _edges(g)
+    if bool(((mate < 0) & (np.diff(g.indptr) > 0)).any()):
+        return False
+    sel = left[rows] & (mate[rows] != cols)
+    if not sel.any():
+        return True
+    D = sr.Matrix.from_coo(rows[sel], mate[cols[sel]], nrows=g.n, ncols=g.n, dtype=np.bool_,
+                           device="cpu")
+    labels = _host(alg.connected_components(D, "strong"))
+    return int(np.unique(labels).size) == g.n
+
+
+def hopcroft_karp_matching(G, top_nodes=None):
+    """A maximum matching ({node: mate} both ways) by the engine's maximum bipartite matching,
+    where the maximum matching is unique (else NetworkX's search picks one: NetworkX runs it).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 2), (1, 2), (1, 3)])
+    >>> nx.bipartite.hopcroft_karp_matching(G, backend="semiring")
+    {0: 2, 1: 3, 2: 0, 3: 1}
+    """
+    g = _graph(G)
+    if g.directed:
+        raise NotImplementedError("nx_semiring: hopcroft_karp_matching of a directed graph "
+                                  "(NetworkX's search reads only the left side's out-edges)")
+    left = _bipartite_sides(g, top_nodes)
+    rows, cols = _edges(g)
+    if not rows.size:
+        return {}
+    if bool((left[rows] == left[cols]).any()):
+        raise NotImplementedError("nx_semiring: top_nodes with an edge inside a side "
+                                  "(NetworkX's search reads it its own way)")
+    L, R = np.flatnonzero(left), np.flatnonzero(~left)
+    pos = np.empty(g.n, dtype=np.int64)
+    pos[L] = np.arange(L.size)
+    pos[R] = np.arange(R.size)
+    lr = left[rows]
+    bu = np.where(lr, rows, cols)  # each edge as (left end, right end)
+    bv = np.where(lr, cols, rows)
+    B = sr.Matrix.from_coo(pos[bu], pos[bv], nrows=L.size, ncols=R.size, dtype=np.bool_,
+                           dup_op="lor", device="cpu")  # each undirected edge twice
+    col_of_row = _host(alg.maximum_bipartite_matching(B, perm_type="column")).astype(np.int64)
+    mate = np.full(g.n, -1, dtype=np.int64)
+    m = col_of_row >= 0
+    mate[L[m]] = R[col_of_row[m]]
+    mate[R[col_of_row[m]]] = L[m]
+    if not _unique_matching(g, left, mate):
+        raise NotImplementedError("nx_semiring: the maximum matching is not unique; "
+                                  "NetworkX's search picks its own (NetworkX runs it)")
+    nodes, mates = g.nodes, mate.tolist()
+    # NetworkX's order: the left side's matches, then the right side's
+    order = np.concatenate([np.flatnonzero(left & (mate >= 0)),
+                            np.flatnonzero(~left & (mate >= 0))])
+    return {nodes[x]: nodes[mates[x]] for x in order.tolist()}
+
+
+def _unique_assignment(B, rows, cols) -> bool:
+    """Whether the full matching ``rows[k]`` – ``cols[k]`` of the (a × b, a <= b) host
+    biadjacency CSR ``B`` (every row matched) is the only one of its cost. Another one
+    differs by alternating cycles and paths ending at a free column, each of cost 0: in the
+    residual digraph (row → column over unmatched edges at w, column → row over matched ones
+    at -w, free column → T → matched column at 0) a cycle of cost 0. With potentials from the
+    engine's Bellman–Ford (no negative cycle: the matching is optimal) every arc's reduced
+    cost is >= 0, so such a cycle is a cycle of zero-reduced-cost arcs: a strong component
+    of two or more vertices."""
+    a, b = B.shape
+    r = np.repeat(np.arange(a, dtype=np.int64), np.diff(B.indptr))
+    c = B.indices.astype(np.int64)
+    w = B.data
+    mate = np.full(a, -1, dtype=np.int64)
+    mate[rows] = cols
+    matched = mate[r] == c
+    free = np.ones(b, dtype=bool)
+    free[cols] = False
+    T, root = a + b, a + b + 1
+    fc, mc = np.flatnonzero(free), np.flatnonzero(~free)
+    src = np.concatenate([r[~matched], a + c[matched], a + fc, np.full(mc.size, T)])
+    dst = np.concatenate([a + c[~matched], r[matched], np.full(fc.size, T), a + mc])
+    cost = np.concatenate([w[~matched], -w[matched], np.zeros(fc.size + mc.size, w.dtype)])
+    n = a + b + 1
+    P = sr.Matrix.from_coo(np.concatenate([src, np.full(n, root)]),
+                           np.concatenate([dst, np.arange(n)]),
+                           np.concatenate([cost, np.zeros(n, w.dtype)]), nrows=n + 1,
+                           ncols=n + 1, dup_op="min", device="cpu")
+    try:
+        p = _host(alg.bellman_ford(P, root))
+    except sr.NegativeCycleError:  # not optimal after all: leave it to NetworkX
+        return False
+    zero = cost + p[src] - p[dst] == 0
+    if not zero.any():
+        return True
+    Z = sr.Matrix.from_coo(src[zero], dst[zero], nrows=n, ncols=n, dtype=np.bool_,
+                           dup_op="lor", device="cpu")
+    return int(np.unique(_host(alg.connected_components(Z, "strong"))).size) == n
+
+
+def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
+    """A full matching of least total weight ({node: mate} both ways), by the engine's
+    LAPJVsp (``min_weight_full_bipartite_matching``), where it is the only one of that
+    weight (:func:`_unique_assignment`; NetworkX's ``linear_sum_assignment`` picks its own
+    among ties: NetworkX runs it). Undirected simple graphs, finite weights whose sums are
+    exact (ties are then exact).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 2, {"weight": 1}), (0, 3, {"weight": 4}), (1, 2, {"weight": 2}),
+    ...               (1, 3, {"weight": 3})])
+    >>> nx.bipartite.minimum_weight_full_matching(G, backend="semiring")
+    {0: 2, 1: 3, 2: 0, 3: 1}
+    """
+    g = _graph(G, weight)
+    if g.directed or g.multigraph:
+        raise NotImplementedError("nx_semiring: minimum_weight_full_matching of a directed "
+                                  "graph or multigraph (NetworkX reads it its own way)")
+    left = _bipartite_sides(g, top_nodes)
+    rows, cols = _edges(g)
+    w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_sums(w, g.n):
+        raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
+                                  "round (NetworkX runs it)")
+    L, R = np.flatnonzero(left), np.flatnonzero(~left)
+    if not L.size:  # NetworkX's biadjacency_matrix
+        raise _nx().NetworkXError("row_order is empty list")
+    if not R.size:  # linear_sum_assignment of a (k × 0) matrix
+        return {}
+    e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
+    if not e.any():
+        raise ValueError("cost matrix is infeasible")
+    pos = np.empty(g.n, dtype=np.int64)
+    pos[L] = np.arange(L.size)
+    pos[R] = np.arange(R.size)
+    u, v, w = pos[rows[e]], pos[cols[e]], w[e]
+    if L.size > R.size:  # rows are the smaller side (all matched)
+        u, v, L, R = v, u, R, L
+    # every full matching has min(|U|, |V|) edges, so a constant added to every weight
+    # keeps the cheapest ones: all made >= 1, since SciPy's LAPJVsp drops stored zeros
+    shifted = w - w.min() + 1
+    if not _exact_sums(shifted, g.n):
+        raise NotImplementedError("nx_semiring: weights whose shifted sums round (NetworkX "
+                                  "runs it)")
+    B = sp.csr_array((shifted, (u, v)), shape=(L.size, R.size))
+    try:
+        ri, ci = alg.min_weight_full_bipartite_matching(B)
+    except sr.InvalidValue as exc:  # LAPJVsp's float range: refused
+        raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+    except ValueError:
+        raise ValueError("cost matrix is infeasible") from None
+    ri, ci = _host(ri).astype(np.int64), _host(ci).astype(np.int64)
+    if not _unique_assignment(B, ri, ci):
+        raise NotImplementedError("nx_semiring: several full matchings of least weight; "
+                                  "NetworkX's linear_sum_assignment picks its own (NetworkX "
+                                  "runs it)")
+    nodes = g.nodes
+    a, b = [nodes[x] for x in L[ri].tolist()], [nodes[x] for x in R[ci].tolist()]
+    if not left[L[0]]:  # swapped: the pairs from NetworkX's U side first
+        a, b = b, a
+    d = dict(zip(a, b))
+    d.update({y: x for x, y in d.items()})
+    return d
+
+
+__all__ = ["all_pairs_bellman_ford_path_length", "all_pairs_dijkstra_path",
+           "all_pairs_dijkstra_path_length", "all_pairs_shortest_path", "ancestors", "center",
+           "descendants", "diameter", "eccentricity", "floyd_warshall",
+           "floyd_warshall_predecessor_and_distance", "hopcroft_karp_matching",
+           "maximum_flow_value", "minimum_cut_value", "minimum_weight_full_matching",
+           "multi_source_dijkstra_path_length",
+           "periphery", "radius", "single_target_shortest_path_length"]
