@@ -16,7 +16,8 @@ and NetworkX then runs its own code.
 
 This module is what NetworkX imports to learn about the backend (``get_info``, the
 ``networkx.backend_info`` entry point); it imports neither the engine nor NetworkX. The
-dispatched functions are in :mod:`nx_semiring.algorithms`, the backend object in
+dispatched functions are in :mod:`nx_semiring.algorithms` and
+:mod:`nx_semiring.analytics`, the backend object in
 :mod:`nx_semiring.interface`.
 """
 
@@ -43,6 +44,12 @@ FUNCTIONS = (
     "connected_components", "number_connected_components", "is_connected",
     "strongly_connected_components", "pagerank", "betweenness_centrality", "triangles",
     "clustering", "core_number", "louvain_communities", "minimum_spanning_tree",
+    # more analytics on the same engine algorithms (nx_semiring.analytics): connectivity,
+    # the k-core family and the k-truss, triangle-derived measures, communities
+    "weakly_connected_components", "number_weakly_connected_components",
+    "is_weakly_connected", "number_strongly_connected_components", "is_strongly_connected",
+    "node_connected_component", "k_core", "k_shell", "k_crust", "k_corona", "k_truss",
+    "average_clustering", "transitivity", "label_propagation_communities", "modularity",
 )
 
 _DOCS = {
@@ -53,6 +60,12 @@ _DOCS = {
                               "visiting order). Paths are shortest paths, ties may differ.",
     "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
     "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
+    "label_propagation_communities": "The engine's semi-synchronous propagation on "
+                                     "NetworkX's greedy colouring: NetworkX's communities, "
+                                     "in its order.",
+    "modularity": "The engine's Sᵀ A S; equal to NetworkX's up to rounding. Multigraphs, "
+                  "non-partitions and zero total weight are left to NetworkX.",
+    "k_truss": "The engine's support peeling; graphs with self-loops are left to NetworkX.",
 }
 
 
