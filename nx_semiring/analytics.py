@@ -29,6 +29,7 @@ import numbers
 import numpy as np
 
 import algorithms as alg
+import semiring as sr
 
 from .algorithms import (_bfs_level, _graph, _groups, _host, _not_directed, _nx, _self_loops,
                          _unit_weights, clustering, core_number, triangles)
@@ -427,8 +428,6 @@ def label_propagation_communities(G):
     >>> list(nx.community.label_propagation_communities(G, backend="semiring"))
     [{0, 1, 2, 3}, {4, 5, 6, 7}]
     """
-    import semiring as sr  # noqa: PLC0415  (the device of the colouring)
-
     g = _graph(G)
     _not_directed(g, "label_propagation_communities")
     if g.multigraph:  # NetworkX's colouring orders by degree, parallel edges counted
@@ -454,8 +453,6 @@ def modularity(G, communities, weight="weight", resolution=1):
     >>> round(nx.community.modularity(G, [{0, 1, 2}, {3, 4, 5}], backend="semiring"), 6)
     0.357143
     """
-    import semiring as sr  # noqa: PLC0415
-
     g = _graph(G, weight)
     if g.multigraph:  # NetworkX sums parallel edges; the conversion keeps their minimum
         raise NotImplementedError("nx_semiring: modularity of a multigraph (NetworkX runs it)")
