@@ -88,18 +88,6 @@ _FAMILY_OF = {
     "minimum_spanning_tree": "mst",
     # shortest_path / shortest_path_length: by their arguments (see _family)
 }
-# nx_semiring.analytics: the same engine calls as the families above (the k-core family
-# builds the subgraph as NetworkX does, on both sides); k_truss, label propagation and
-# modularity are not measured yet: should_run leaves them to NetworkX (_UNMEASURED)
-_FAMILY_OF.update({
-    "weakly_connected_components": "components", "number_weakly_connected_components":
-    "components", "is_weakly_connected": "components",
-    "number_strongly_connected_components": "components", "is_strongly_connected":
-    "components", "node_connected_component": "bfs", "k_core": "core", "k_shell": "core",
-    "k_crust": "core", "k_corona": "core", "average_clustering": "triangles",
-    "transitivity": "triangles",
-})
-_UNMEASURED = frozenset({"k_truss", "label_propagation_communities", "modularity"})
 
 # Functions whose edge attribute the conversion reads (their weight= argument), and those
 # converted with every attribute (NetworkX's preserve_all_attrs: the tree keeps them)
@@ -160,6 +148,27 @@ ENGINE_COST = {
 # multiplied by NX_LARGE_GRAPH_FACTOR (the low end of those ratios).
 LARGE_GRAPH_UNITS = 1 << 20
 NX_LARGE_GRAPH_FACTOR = 2.5
+
+# nx_semiring.analytics: the same engine calls as the families above. The k-core family
+# ("core_subgraph") costs core_number's units on both sides (each then builds the same
+# subgraph in Python) and is converted with every attribute, as minimum_spanning_tree is.
+# k_truss, label propagation and modularity are not measured yet: should_run leaves them to
+# NetworkX (_UNMEASURED).
+FAMILIES["core_subgraph"] = FAMILIES["core"]
+NX_SECONDS_PER_UNIT["core_subgraph"] = NX_SECONDS_PER_UNIT["core"]
+for _costs in ENGINE_COST.values():
+    _costs["core_subgraph"] = _costs["core"]
+del _costs
+_PRESERVED = _PRESERVED | {"core_subgraph"}
+_FAMILY_OF.update({
+    "weakly_connected_components": "components", "number_weakly_connected_components":
+    "components", "is_weakly_connected": "components",
+    "number_strongly_connected_components": "components", "is_strongly_connected":
+    "components", "node_connected_component": "bfs", "k_core": "core_subgraph",
+    "k_shell": "core_subgraph", "k_crust": "core_subgraph", "k_corona": "core_subgraph",
+    "average_clustering": "triangles", "transitivity": "triangles",
+})
+_UNMEASURED = frozenset({"k_truss", "label_propagation_communities", "modularity"})
 
 
 def _family(name, a):
