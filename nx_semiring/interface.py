@@ -167,6 +167,8 @@ _FAMILY_OF.update({
     "components", "node_connected_component": "bfs", "k_core": "core_subgraph",
     "k_shell": "core_subgraph", "k_crust": "core_subgraph", "k_corona": "core_subgraph",
     "average_clustering": "triangles", "transitivity": "triangles",
+    # not measured: predict() gives NetworkX's side as for a point query, (0, inf)
+    "k_truss": None, "label_propagation_communities": None, "modularity": None,
 })
 _UNMEASURED = frozenset({"k_truss", "label_propagation_communities", "modularity"})
 
