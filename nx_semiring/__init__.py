@@ -63,8 +63,9 @@ _DOCS = {
     "label_propagation_communities": "The engine's semi-synchronous propagation on "
                                      "NetworkX's greedy colouring: NetworkX's communities, "
                                      "in its order.",
-    "modularity": "The engine's Sᵀ A S; equal to NetworkX's up to rounding. Multigraphs, "
-                  "non-partitions and zero total weight are left to NetworkX.",
+    "modularity": "Each community's sums from the engine's Sᵀ A S, NetworkX's formula "
+                  "finished on them: its float to the bit. Non-integer weights, multigraphs "
+                  "and non-partitions are left to NetworkX.",
     "k_truss": "The engine's support peeling; graphs with self-loops are left to NetworkX.",
 }
 

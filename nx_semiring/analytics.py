@@ -17,8 +17,9 @@ order its BFS added the nodes: equal sets. The k-core family returns what
 ``label_propagation_communities`` colours the graph with NetworkX's own greedy colouring
 (largest degree first, :func:`_greedy_colour`) and hands it to the engine's semi-synchronous
 propagation, whose classes then update as NetworkX's do: the same communities, in the same
-order (a ``dict_values`` as NetworkX returns). ``modularity`` is the engine's ``Sᵀ A S``
-sum, equal to NetworkX's up to floating-point rounding (the two sum in different orders).
+order (a ``dict_values`` as NetworkX returns). ``modularity`` takes each community's sums
+from the engine's ``Sᵀ A S`` (exact with integer weights) and finishes NetworkX's formula on
+them in Python: NetworkX's float to the bit (non-integer weights are left to NetworkX).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ import semiring as sr
 from .algorithms import (_bfs_level, _graph, _groups, _host, _not_directed, _nx, _self_loops,
                          _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx
+
+# Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
+# sums in the engine's Sᵀ A S, whatever their order: NetworkX's Python sums, to the bit
+EXACT_SUMS = 2**53
 
 __all__ = ["average_clustering", "is_strongly_connected", "is_weakly_connected", "k_core",
            "k_corona", "k_crust", "k_shell", "k_truss", "label_propagation_communities",
@@ -441,17 +446,21 @@ def label_propagation_communities(G):
 
 
 def modularity(G, communities, weight="weight", resolution=1):
-    """Newman's modularity of the partition ``communities`` of G, by the engine's
-    ``Sᵀ A S``: NetworkX's value up to floating-point rounding. Where ``communities`` is not a
-    partition of G, or every edge weighs 0, NetworkX raises its own error (NotAPartition
-    naming G as it prints it, ZeroDivisionError).
+    """Newman's modularity of the partition ``communities`` of G: NetworkX's value to the
+    last bit. The engine's community matrix ``Sᵀ A S`` gives each community's internal
+    weight and degree sums (:func:`algorithms.community_weights`), exact with integer weights
+    (unit weights included); NetworkX's formula is then finished in Python on those sums,
+    term by term and summed in the communities' order, as NetworkX does. Non-integer weights
+    are left to NetworkX, whose float sums follow its set iteration order, as are a
+    ``communities`` that is not a partition of G (NetworkX's NotAPartition names G as
+    NetworkX prints it) and multigraphs.
 
     Examples
     --------
     >>> import networkx as nx
     >>> G = nx.barbell_graph(3, 0)
-    >>> round(nx.community.modularity(G, [{0, 1, 2}, {3, 4, 5}], backend="semiring"), 6)
-    0.357143
+    >>> nx.community.modularity(G, [{0, 1, 2}, {3, 4, 5}], backend="semiring")
+    0.35714285714285715
     """
     g = _graph(G, weight)
     if g.multigraph:  # NetworkX sums parallel edges; the conversion keeps their minimum
@@ -464,21 +473,45 @@ def modularity(G, communities, weight="weight", resolution=1):
     for i, c in enumerate(communities):
         total += len(c)
         for v in c:
-            j = index.get(v) if v in g else None
-            if j is not None:
-                label[j] = i
+            if v in g:
+                label[index[v]] = i
     # NetworkX's is_partition: every node in some community, sizes summing to n (so none
     # twice, no stranger)
     if total != g.n or bool((label < 0).any()):
         raise NotImplementedError("nx_semiring: not a partition of G; NetworkX raises its "
                                   "NotAPartition")
-    M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
+    if _unit_weights(g, weight):
+        M, floats = g.matrix(None, unit=1), False
+    else:
+        w = g.weights(weight)
+        floats = w.dtype.kind == "f"
+        if w.dtype.kind not in "biuf" or (floats and not bool((w == np.floor(w)).all())):
+            raise NotImplementedError("nx_semiring: modularity with non-integer weights "
+                                      "(NetworkX's float sums follow its set iteration order; "
+                                      "NetworkX runs it)")
+        if float(np.abs(w).sum()) * 2 >= EXACT_SUMS:
+            raise NotImplementedError("nx_semiring: modularity with weights summing past "
+                                      "2^53 (NetworkX runs it)")
+        M = g.matrix(weight)
+    k = len(communities)
     try:
-        q = alg.modularity(M, sr.to_device(label, g.device), float(resolution),
-                           directed=g.directed)
+        sums = alg.community_weights(M, sr.to_device(label, g.device), directed=g.directed)
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: modularity: {exc}") from exc
-    if math.isnan(q):
-        raise NotImplementedError("nx_semiring: modularity of a graph whose edges weigh 0 in "
-                                  "all (NetworkX raises its ZeroDivisionError)")
-    return q
+    # NetworkX's sums are ints with int weights, floats where a weight is a float: the same
+    # values (exact), and the same type for norm, whose 1 / D² rounds once from an int D
+    kind = float if floats else int
+    inner, dout, din = ([kind(x) for x in _host(a).tolist()] for a in sums)
+    pad = k - len(inner)
+    if pad > 0:  # communities numbered past the last nonempty one: empty, all sums 0
+        inner, dout, din = (x + [kind(0)] * pad for x in (inner, dout, din))
+    # NetworkX's modularity from here on, the same operations in the same order
+    deg_sum = sum(dout)
+    if g.directed:
+        m = deg_sum
+        norm = 1 / m**2
+    else:
+        m = deg_sum / 2
+        norm = 1 / deg_sum**2
+        din = dout
+    return sum(L_c / m - resolution * o * i * norm for L_c, o, i in zip(inner, dout, din))

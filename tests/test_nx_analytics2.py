@@ -2,7 +2,7 @@
 graphs: connectivity counts and tests, node_connected_component, the k-core family and the
 k-truss (the same graphs in NetworkX's node, neighbour and attribute order), average
 clustering and transitivity (equal floats), label propagation communities (the same sets in
-the same order), modularity (equal up to rounding); NetworkX's errors; can_run's refusals.
+the same order), modularity (the same float); NetworkX's errors; can_run's refusals.
 
 Graphs: ``test_nx_backend.graphs`` (empty graphs, isolated nodes, self-loops, shuffled int
 or string labels, directed and undirected, multigraphs where asked), converted onto the
@@ -195,21 +195,48 @@ def test_label_propagation_larger_graphs(device, seed):
 
 @given(G=graphs(weights="signed", max_n=12), data=st.data())
 def test_modularity_equals_networkx(device, G, data):
+    """Integer weights (negative ones and missing ones, 1, included): NetworkX's float to
+    the bit, its ZeroDivisionError where the weights sum to 0."""
     g = convert(G, device)
     k = data.draw(st.integers(1, 4))
     label = {v: data.draw(st.integers(0, k - 1)) for v in G}
     parts = [{v for v in G if label[v] == c} for c in range(k)]
     weight = data.draw(st.sampled_from(["weight", None]))
-    gamma = data.draw(st.sampled_from([1, 0.5, 2.0]))
-    try:
-        exp = nx.community.modularity(G, parts, weight=weight, resolution=gamma)
-    except ZeroDivisionError:  # no edge weight at all: NetworkX raises, the backend lets it
-        with pytest.raises(NotImplementedError, match="ZeroDivisionError"):
-            nxa.modularity(g, parts, weight=weight, resolution=gamma)
-        return
-    got = nxa.modularity(g, parts, weight=weight, resolution=gamma)
-    assert type(got) is float
-    assert got == pytest.approx(exp, rel=1e-9, abs=1e-12)
+    gamma = data.draw(st.sampled_from([1, 0.5, 2.0, -1]))
+    exp, got = same_call(lambda: nx.community.modularity(G, parts, weight=weight,
+                                                         resolution=gamma),
+                         lambda: nxa.modularity(g, parts, weight=weight, resolution=gamma))
+    assert type(got) is type(exp) and got == exp
+
+
+@given(G=graphs(weights="nonneg", max_n=10))
+def test_modularity_non_integer_weights_left_to_networkx(device, G):
+    g = convert(G, device)
+    parts = [set(G)]
+    if any(d.get("weight", 1) % 1 for _, _, d in G.edges(data=True)):
+        with pytest.raises(NotImplementedError, match="non-integer"):
+            nxa.modularity(g, parts)
+    else:
+        exp, got = same_call(lambda: nx.community.modularity(G, parts),
+                             lambda: nxa.modularity(g, parts))
+        assert got == exp
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_modularity_larger_graphs_to_the_bit(device, directed):
+    """Many communities, integer weights as ints and as integral floats."""
+    import random
+
+    rng = random.Random(4)
+    G = nx.gnm_random_graph(400, 2400, seed=4, directed=directed)
+    parts = list(nx.community.label_propagation_communities(G.to_undirected()))
+    for kind in (int, float):
+        for u, v in G.edges:
+            G[u][v]["weight"] = kind(rng.randint(1, 9))
+        g = convert(G, device)
+        assert nxa.modularity(g, parts) == nx.community.modularity(G, parts)
+        assert nxa.modularity(g, parts, resolution=0.7) == \
+            nx.community.modularity(G, parts, resolution=0.7)
 
 
 def test_modularity_not_a_partition_left_to_networkx(device):
@@ -220,8 +247,8 @@ def test_modularity_not_a_partition_left_to_networkx(device):
             nx.community.modularity(G, parts)
         with pytest.raises(NotImplementedError, match="partition"):
             nxa.modularity(g, parts)
-    assert nxa.modularity(g, iter([{0, 1}, set(), {2, 3}])) == \
-        pytest.approx(nx.community.modularity(G, [{0, 1}, set(), {2, 3}]))
+    assert nxa.modularity(g, iter([{0, 1}, set(), {2, 3}, set()])) == \
+        nx.community.modularity(G, [{0, 1}, set(), {2, 3}, set()])
 
 
 # --------------------------------------------------------------------------- protocol
