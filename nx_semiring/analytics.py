@@ -204,11 +204,18 @@ def _induced_copy(g: SemiringGraph, keep: list):
         order = keep
     T = _empty_of(g)
     T.add_nodes_from((nodes[v], _node_attrs(g, v)) for v in order)
+    # the stored entries u → v with both ends kept, rows in the view's order (a stable sort by
+    # each row's place in it), each row's entries in G's adjacency order
     inside = np.zeros(g.n, dtype=bool)
     inside[np.asarray(keep, dtype=np.int64)] = True
-    ptr, adj = g.indptr.tolist(), g.adj
-    T.add_edges_from((nodes[u], nodes[int(adj[e])], _edge_attrs(g, e))
-                     for u in order for e in range(ptr[u], ptr[u + 1]) if inside[adj[e]])
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    sel = np.flatnonzero(inside[rows] & inside[g.adj])
+    if order is not keep:
+        place = np.empty(g.n, dtype=np.int64)
+        place[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+        sel = sel[np.argsort(place[rows[sel]], kind="stable")]
+    T.add_edges_from((nodes[u], nodes[v], _edge_attrs(g, e)) for u, v, e in
+                     zip(rows[sel].tolist(), g.adj[sel].tolist(), sel.tolist()))
     return T
 
 
