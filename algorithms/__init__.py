@@ -48,7 +48,7 @@ from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
 from .centrality import betweenness_centrality
-from .community import label_propagation, louvain, modularity
+from .community import community_weights, label_propagation, louvain, modularity
 from .components import connected_components
 from .cores import core_number, k_truss
 from .flow import FlowResult, maximum_flow
@@ -61,7 +61,8 @@ from .triangles import clustering, triangle_count, triangles
 
 __all__ = [
     "ConvergenceError", "DistanceOverflow", "FlowResult", "NegativeCycleError", "apsp",
-    "bellman_ford", "betweenness_centrality", "bfs", "clustering", "connected_components",
+    "bellman_ford", "betweenness_centrality", "bfs", "clustering", "community_weights",
+    "connected_components",
     "core_number", "csgraph", "delta_stepping", "k_truss", "label_propagation", "louvain",
     "maximum_bipartite_matching", "maximum_flow", "min_weight_full_bipartite_matching",
     "minimum_spanning_forest", "modularity", "multi_source_bfs", "multi_source_sssp",

@@ -19,6 +19,8 @@
   product ``Sᵀ A S`` (plus_times SpGEMM).
 - :func:`modularity`: Newman's modularity with NetworkX's conventions
   (``networkx.community.modularity``), ``C = Sᵀ A S`` and its diagonal.
+  :func:`community_weights`: the per-community sums it is made of (internal weight, degree
+  sums), for a caller finishing NetworkX's formula itself.
 
 Weights: the matrix's values (an iso matrix: every weight its iso value, True → 1);
 explicit zeros are edges of weight 0. Self-loops follow NetworkX: a self-loop adds twice its
@@ -420,18 +422,77 @@ def modularity(A, labels, resolution=1.0, *, directed=False):
     A = _square(A, op)
     resolution = _finite(op, "resolution", resolution)
     lab = _check_labels(op, "labels", labels, A.nrows, A.device)
-    if directed:
-        xp = sr.array_module(A.device)
-        vals = (xp.full(A.nvals, float(A.iso_value)) if A.is_iso
-                else A.values.astype(xp.float64))
-        if A.dtype.kind not in "biuf":
-            raise sr.DomainMismatch(f"{op}: A must hold real numbers, got {A.dtype}")
-        if vals.size and not bool(xp.isfinite(vals).all()):
-            raise sr.InvalidValue(f"{op}: A's weights must be finite, got inf or NaN")
-        Ap = _in_range(sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False))
-    else:
-        Ap = _doubled_loops(_in_range(_weights(A, op, nonnegative=False)))
-    return _modularity_of(Ap, _renumber(lab), float(resolution))
+    # scaled where the weights are near float64's limits (Q is scale-free): _in_range
+    return _modularity_of(_in_range(_modularity_weights(A, op, directed)), _renumber(lab),
+                          float(resolution))
+
+
+def _modularity_weights(A, op, directed):
+    """A' of modularity's sums: A's float64 weights (checked real and finite); undirected:
+    checked symmetric, self-loops doubled."""
+    if not directed:
+        return _doubled_loops(_weights(A, op, nonnegative=False))
+    xp = sr.array_module(A.device)
+    vals = (xp.full(A.nvals, float(A.iso_value)) if A.is_iso
+            else A.values.astype(xp.float64))
+    if A.dtype.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: A must hold real numbers, got {A.dtype}")
+    if vals.size and not bool(xp.isfinite(vals).all()):
+        raise sr.InvalidValue(f"{op}: A's weights must be finite, got inf or NaN")
+    return sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False)
+
+
+def community_weights(A, labels, *, directed=False):
+    """The three sums of each community that modularity is made of: the weight of its
+    internal edges (NetworkX's L_c: an undirected edge once, a self-loop once) and its
+    vertices' out- and in-degree sums (undirected: the degree sums twice over, a self-loop
+    adding twice its weight), from the community matrix ``C = Sᵀ A' S``.
+
+    A caller that needs NetworkX's modularity to the last bit (``nx_semiring``) finishes
+    NetworkX's formula in Python from these: with integer weights every sum is exact.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        Weighted adjacency matrix, as for :func:`modularity` (symmetric unless ``directed``).
+    labels : array_like of int, shape (n,)
+        Community of each vertex, 0..k-1 with k = max + 1 (a number no vertex has is an
+        empty community: zeros), on A's device.
+    directed : bool
+        Out- and in-degrees of a directed graph (else both are the degrees).
+
+    Returns
+    -------
+    (inner, out, in) : three float64 arrays of length k, on A's device.
+
+    Raises
+    ------
+    DimensionMismatch, DomainMismatch, InvalidValue
+        As :func:`modularity`; InvalidValue for a negative label too.
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr, algorithms as alg
+    >>> A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 0], [3, 4], [4, 5], [5, 3], [2, 3]],
+    ...                             undirected=True, device="cpu")
+    >>> [x.tolist() for x in alg.community_weights(A, np.array([0, 0, 0, 1, 1, 1]))]
+    [[3.0, 3.0], [7.0, 7.0], [7.0, 7.0]]
+    """
+    op = "community_weights"
+    A = _square(A, op)
+    lab = _check_labels(op, "labels", labels, A.nrows, A.device)
+    if lab.size and int(lab.min()) < 0:
+        raise sr.InvalidValue(f"{op}: labels must be nonnegative, got {int(lab.min())}")
+    Ap = _modularity_weights(A, op, directed)
+    k = int(lab.max()) + 1 if lab.size else 0
+    S = _indicator(lab, k, np.float64, A.device)
+    # C = Sᵀ A' S   (community × community weights)
+    C = sr.mxm(sr.mxm(sr.transpose(S), Ap, sr.plus_times), S, sr.plus_times)
+    # inner = diag(C) (halved where A' doubled them), out = reduce_rows(C), in = reduce_cols(C)
+    inner = sr.reduce_rows(sr.select(C, "diag"), "plus").to_dense(missing=0.0)
+    dout = sr.reduce_rows(C, "plus").to_dense(missing=0.0)
+    din = sr.reduce_cols(C, "plus").to_dense(missing=0.0)
+    return (inner if directed else inner / 2), dout, din
 
 
 def _modularity_of(Ap, lab, gamma):

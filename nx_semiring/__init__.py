@@ -17,8 +17,10 @@ and NetworkX then runs its own code.
 This module is what NetworkX imports to learn about the backend (``get_info``, the
 ``networkx.backend_info`` entry point); it imports neither the engine nor NetworkX. The
 dispatched functions are in :mod:`nx_semiring.algorithms` (traversal, shortest paths,
-analytics) and :mod:`nx_semiring.paths` (all-pairs and multi-source paths, Floyd–Warshall,
-distance measures, flow values, bipartite matching), the backend object in
+analytics), :mod:`nx_semiring.paths` (all-pairs and multi-source paths, Floyd–Warshall,
+distance measures, flow values, bipartite matching) and :mod:`nx_semiring.analytics`
+(connectivity, the k-core family and k-truss, clustering aggregates, communities), the
+backend object in
 :mod:`nx_semiring.interface`.
 """
 
@@ -53,6 +55,12 @@ FUNCTIONS = (
     "single_target_shortest_path_length", "ancestors", "descendants", "eccentricity",
     "diameter", "radius", "center", "periphery", "maximum_flow_value", "minimum_cut_value",
     "hopcroft_karp_matching", "minimum_weight_full_matching",
+    # more analytics on the same engine algorithms (nx_semiring.analytics): connectivity,
+    # the k-core family and the k-truss, triangle-derived measures, communities
+    "weakly_connected_components", "number_weakly_connected_components",
+    "is_weakly_connected", "number_strongly_connected_components", "is_strongly_connected",
+    "node_connected_component", "k_core", "k_shell", "k_crust", "k_corona", "k_truss",
+    "average_clustering", "transitivity", "label_propagation_communities", "modularity",
 )
 
 _DOCS = {
@@ -82,6 +90,13 @@ _DOCS = {
     "minimum_weight_full_matching": "The engine's LAPJVsp, only where the cheapest full "
                                     "matching is unique (else NetworkX's "
                                     "linear_sum_assignment picks one); exact weights.",
+    "label_propagation_communities": "The engine's semi-synchronous propagation on "
+                                     "NetworkX's greedy colouring: NetworkX's communities, "
+                                     "in its order.",
+    "modularity": "Each community's sums from the engine's Sᵀ A S, NetworkX's formula "
+                  "finished on them: its float to the bit. Non-integer weights, multigraphs "
+                  "and non-partitions are left to NetworkX.",
+    "k_truss": "The engine's support peeling; graphs with self-loops are left to NetworkX.",
 }
 
 

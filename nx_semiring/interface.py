@@ -54,6 +54,7 @@ import semiring as sr
 
 from . import FUNCTIONS
 from . import algorithms as _alg
+from . import analytics as _ana
 from . import paths as _paths
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures, start_tally
@@ -169,6 +170,28 @@ ENGINE_COST = {
 LARGE_GRAPH_UNITS = 1 << 20
 NX_LARGE_GRAPH_FACTOR = 2.5
 
+# nx_semiring.analytics: the same engine calls as the families above. The k-core family
+# ("core_subgraph") costs core_number's units on both sides (each then builds the same
+# subgraph in Python) and is converted with every attribute, as minimum_spanning_tree is.
+# k_truss, label propagation and modularity are not measured yet: "unmeasured", as the flow
+# values and matchings (should_run leaves them to NetworkX unless asked for by name).
+FAMILIES["core_subgraph"] = FAMILIES["core"]
+NX_SECONDS_PER_UNIT["core_subgraph"] = NX_SECONDS_PER_UNIT["core"]
+for _costs in ENGINE_COST.values():
+    _costs["core_subgraph"] = _costs["core"]
+del _costs
+_PRESERVED = _PRESERVED | {"core_subgraph"}
+_FAMILY_OF.update({
+    "weakly_connected_components": "components", "number_weakly_connected_components":
+    "components", "is_weakly_connected": "components",
+    "number_strongly_connected_components": "components", "is_strongly_connected":
+    "components", "node_connected_component": "bfs", "k_core": "core_subgraph",
+    "k_shell": "core_subgraph", "k_crust": "core_subgraph", "k_corona": "core_subgraph",
+    "average_clustering": "triangles", "transitivity": "triangles",
+    "k_truss": "unmeasured", "label_propagation_communities": "unmeasured",
+    "modularity": "unmeasured",
+})
+
 
 def _family(name, a):
     """The cost family of a call (``a``: its bound arguments), or None for a point query."""
@@ -268,15 +291,27 @@ _MULTIGRAPH_REFUSED = frozenset({"pagerank", "louvain_communities", "clustering"
 # Functions that compute the unweighted answer only
 _UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering"})
 
+# nx_semiring.analytics: functions whose NetworkX answer counts parallel edges (degrees,
+# modularity's sums, the colouring's degree order) or that NetworkX refuses on multigraphs;
+# the k-core family's subgraphs (a given core_number= is NetworkX's whole work)
+_ANALYTICS_MULTIGRAPH_REFUSED = frozenset({
+    "k_core", "k_shell", "k_crust", "k_corona", "k_truss", "average_clustering",
+    "transitivity", "label_propagation_communities", "modularity"})
+_CORE_SUBGRAPHS = frozenset({"k_core", "k_shell", "k_crust", "k_corona"})
+
 _BFS_ORDER = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"})
 
 _SIGNATURES = {}
 
 
 def _function(name):
-    """The backend's implementation of dispatched function ``name``."""
-    return getattr(_paths, name) if hasattr(_paths, name) and name in _paths.__all__ \
-        else getattr(_alg, name)
+    """The backend's implementation of dispatched function ``name``: nx_semiring.paths and
+    nx_semiring.analytics hold the later ones (their ``__all__``), nx_semiring.algorithms the
+    rest."""
+    for module in (_paths, _ana):
+        if name in module.__all__:
+            return getattr(module, name)
+    return getattr(_alg, name)
 
 
 def _signature(name):
@@ -428,6 +463,15 @@ class BackendInterface:
         if G.is_multigraph() and name in _MULTIGRAPH_REFUSED:
             return (f"{name} of a multigraph (NetworkX sums or refuses parallel edges) is not "
                     f"supported")
+        # nx_semiring.analytics' functions
+        if name in _ANALYTICS_MULTIGRAPH_REFUSED and G.is_multigraph():
+            return (f"{name} of a multigraph (NetworkX counts parallel edges, or refuses "
+                    f"multigraphs itself) is not supported")
+        if name in _CORE_SUBGRAPHS and a.get("core_number") is not None:
+            return (f"{name} with core_number= given leaves nothing for the engine to "
+                    f"compute: NetworkX runs it")
+        if name == "average_clustering" and weight is not None:
+            return "weighted average_clustering is not supported (NetworkX runs it)"
         return True
 
     @staticmethod
@@ -448,7 +492,8 @@ class BackendInterface:
             return ("a point-to-point query: NetworkX's search stops early, usually faster "
                     "than converting the graph")
         if fam == "unmeasured":
-            return f"no measured cost model for {name}: NetworkX runs it unless asked for"
+            return (f"no measured cost model for {name} yet: NetworkX runs it unless the "
+                    f"call asks for backend='semiring'")
         weight = a.get("weight", None)
         cached, has_weights = _cached(G, weight if isinstance(weight, str) else None,
                                       fam in _PRESERVED)

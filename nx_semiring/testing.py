@@ -45,6 +45,10 @@ TEST_MODULES = (
     "networkx.algorithms.tests.test_core",
     "networkx.algorithms.community.tests.test_louvain",
     "networkx.algorithms.tree.tests.test_mst",
+    # nx_semiring.analytics' functions
+    "networkx.algorithms.components.tests.test_weakly_connected",
+    "networkx.algorithms.community.tests.test_label_propagation",
+    "networkx.algorithms.community.tests.test_quality",
     # minimum_cycle_basis builds on the s-t path nx.shortest_path returns among equally short
     # ones (the backend leaves ties to NetworkX); ~6 s
     "networkx.algorithms.tests.test_cycles",

@@ -70,6 +70,39 @@ def test_modularity_errors(device):
         alg.modularity(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device), [0, 1])
 
 
+@given(data=edge_lists(), seed=st.integers(0, 2**32 - 1))
+def test_community_weights_are_networkx_sums(device, data, seed):
+    """Each community's internal weight (an edge once, a self-loop once) and out-/in-degree
+    sums, as NetworkX's modularity sums them; a label no vertex has is an empty community."""
+    A = build(data, device)
+    directed = not data[4]
+    labels = np.random.default_rng(seed).integers(0, 4, A.nrows)
+    inner, dout, din = (to_host(x) for x in alg.community_weights(A, on(device, labels),
+                                                                    directed=directed))
+    G = nx_graph(A, directed=directed)
+    k = int(labels.max()) + 1 if labels.size else 0
+    assert inner.shape == dout.shape == din.shape == (k,)
+    out_deg = dict(G.out_degree(weight="weight") if directed else G.degree(weight="weight"))
+    in_deg = dict(G.in_degree(weight="weight")) if directed else out_deg
+    for c in range(k):
+        comm = set(np.flatnonzero(labels == c).tolist())
+        L_c = sum(w for u, v, w in G.edges(comm, data="weight") if v in comm)
+        assert inner[c] == pytest.approx(L_c, rel=1e-12, abs=1e-9)
+        assert dout[c] == pytest.approx(sum(out_deg[u] for u in comm), rel=1e-12, abs=1e-9)
+        assert din[c] == pytest.approx(sum(in_deg[u] for u in comm), rel=1e-12, abs=1e-9)
+
+
+def test_community_weights_errors(device):
+    S = sr.Matrix.from_coo([0, 1], [1, 0], [1.0, 1.0], nrows=3, ncols=3, device=device)
+    with pytest.raises(sr.InvalidValue, match="community_weights: labels must be nonnegative"):
+        alg.community_weights(S, on(device, [0, -1, 1]))
+    with pytest.raises(sr.InvalidValue, match="community_weights: A must be symmetric"):
+        alg.community_weights(sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=2,
+                                                 device=device), on(device, [0, 1]))
+    inner, dout, din = alg.community_weights(S, on(device, [2, 2, 0]))
+    assert to_host(inner).tolist() == [0.0, 0.0, 1.0] and to_host(dout).tolist() == [0.0, 0.0, 2.0]
+
+
 # ---------------------------------------------------------------------- label propagation
 
 

@@ -1,0 +1,524 @@
+"""Dispatched functions built on the engine's components, cores, triangles and communities.
+
+The companions of :mod:`nx_semiring.algorithms` (which holds the first 35 functions and the
+helpers these reuse): weak and strong connectivity counts and tests, the component of one
+node, the k-core family and the k-truss, average clustering and transitivity, label
+propagation communities and modularity. Same contract: NetworkX's signatures, its result types
+and orders, its exceptions and messages; ``NotImplementedError`` where NetworkX must answer
+(it then falls back when configured to), most such cases refused earlier by
+:meth:`nx_semiring.interface.BackendInterface.can_run`.
+
+Orders. Component sets come in the order of their first node (NetworkX's order for weak
+components too); a set's own iteration order is the engine's (vertex order), NetworkX's the
+order its BFS added the nodes: equal sets. The k-core family returns what
+``G.subgraph(nodes).copy()`` returns, node for node and neighbour for neighbour
+(:func:`_induced_copy` reproduces the order in which NetworkX's subgraph view iterates), and
+``k_truss`` what NetworkX's ``G.copy()`` minus the dropped edges and isolated nodes is.
+``label_propagation_communities`` colours the graph with NetworkX's own greedy colouring
+(largest degree first, :func:`_greedy_colour`) and hands it to the engine's semi-synchronous
+propagation, whose classes then update as NetworkX's do: the same communities, in the same
+order (a ``dict_values`` as NetworkX returns). ``modularity`` takes each community's sums
+from the engine's ``Sᵀ A S`` (exact with integer weights) and finishes NetworkX's formula on
+them in Python: NetworkX's float to the bit (non-integer weights are left to NetworkX).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+import algorithms as alg
+import semiring as sr
+
+from .algorithms import (_bfs_level, _graph, _groups, _host, _not_directed, _nx, _self_loops,
+                         _unit_weights, clustering, core_number, triangles)
+from .graph import SemiringGraph, from_networkx
+
+# Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
+# sums in the engine's Sᵀ A S, whatever their order: NetworkX's Python sums, to the bit
+EXACT_SUMS = 2**53
+
+__all__ = ["average_clustering", "is_strongly_connected", "is_weakly_connected", "k_core",
+           "k_corona", "k_crust", "k_shell", "k_truss", "label_propagation_communities",
+           "modularity", "node_connected_component", "number_strongly_connected_components",
+           "number_weakly_connected_components", "transitivity",
+           "weakly_connected_components"]
+
+
+def _not_undirected(g, name):
+    if not g.directed:
+        raise _nx().NetworkXNotImplemented("not implemented for undirected type")
+
+
+def _null_graph(g):
+    if g.n == 0:
+        raise _nx().NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+
+
+def _labels_of(g, connection):
+    return alg.connected_components(g.matrix(), connection)
+
+
+# --------------------------------------------------------------------------- connectivity
+def weakly_connected_components(G):
+    """Sets of nodes, one per weakly connected component of a directed graph, in the order of
+    their first node (NetworkX's order).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1), (2, 1), (3, 4)])
+    >>> list(nx.weakly_connected_components(G, backend="semiring"))
+    [{0, 1, 2}, {3, 4}]
+    """
+    g = _graph(G)
+    _not_undirected(g, "weakly_connected_components")
+    yield from _groups(g, _labels_of(g, "weak"))
+
+
+def _count(g, connection) -> int:
+    if g.n == 0:
+        return 0
+    return int(_host(_labels_of(g, connection)).max()) + 1
+
+
+def number_weakly_connected_components(G):
+    """The number of weakly connected components of a directed graph.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_weakly_connected_components(nx.DiGraph([(0, 1), (2, 3)]), backend="semiring")
+    2
+    """
+    g = _graph(G)
+    _not_undirected(g, "number_weakly_connected_components")
+    return _count(g, "weak")
+
+
+def is_weakly_connected(G):
+    """Whether a directed graph is weakly connected (NetworkXPointlessConcept for the null
+    graph).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_weakly_connected(nx.DiGraph([(0, 1), (2, 1)]), backend="semiring")
+    True
+    """
+    g = _graph(G)
+    _not_undirected(g, "is_weakly_connected")
+    _null_graph(g)
+    return _count(g, "weak") == 1
+
+
+def number_strongly_connected_components(G):
+    """The number of strongly connected components of a directed graph.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1), (1, 0), (1, 2)])
+    >>> nx.number_strongly_connected_components(G, backend="semiring")
+    2
+    """
+    g = _graph(G)
+    _not_undirected(g, "number_strongly_connected_components")
+    return _count(g, "strong")
+
+
+def is_strongly_connected(G):
+    """Whether a directed graph is strongly connected (NetworkXPointlessConcept for the null
+    graph).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_strongly_connected(nx.DiGraph([(0, 1), (1, 0)]), backend="semiring")
+    True
+    """
+    g = _graph(G)
+    _not_undirected(g, "is_strongly_connected")
+    _null_graph(g)
+    return _count(g, "strong") == 1
+
+
+def node_connected_component(G, n):
+    """The set of nodes in the connected component of node ``n`` (an undirected graph), by
+    the engine's BFS from it. KeyError where ``n`` is not a node, as NetworkX's search raises.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1), (1, 2), (5, 6)])
+    >>> nx.node_connected_component(G, 0, backend="semiring")
+    {0, 1, 2}
+    """
+    g = _graph(G)
+    _not_directed(g, "node_connected_component")
+    hash(n)  # an unhashable node: TypeError, as NetworkX's {source}
+    if n not in g:
+        raise KeyError(n)
+    level = _bfs_level(g, g.vertex(n))
+    return set(g.labels(np.flatnonzero(level >= 0)))
+
+
+# --------------------------------------------------------------------------- cores
+def _attributed(G) -> SemiringGraph:
+    """G converted with its node, edge and graph attributes (the subgraphs keep them)."""
+    if isinstance(G, SemiringGraph):
+        return G
+    return from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
+                         preserve_graph_attrs=True)
+
+
+def _empty_of(g):
+    nx = _nx()
+    T = (g.nx_class or (nx.DiGraph if g.directed else nx.Graph))()
+    T.graph.update(g.graph)
+    return T
+
+
+def _node_attrs(g, v):
+    return {} if g.node_data is None else g.node_data[v].copy()
+
+
+def _edge_attrs(g, e):
+    return {} if g.edge_data is None else g.edge_data[e].copy()
+
+
+def _induced_copy(g: SemiringGraph, keep: list):
+    """``G.subgraph(nodes).copy()`` for the nodes whose vertex is in ``keep`` (vertex numbers
+    in node order), in NetworkX's orders: its subgraph view holds the nodes as a set and
+    iterates that set, not G, when it has fewer than half of G's nodes (``FilterAtlas``);
+    a node's neighbours in G's adjacency order. The copy adds the nodes, then the edges in the
+    view's adjacency order, as ``Graph.copy`` does."""
+    nodes = g.nodes
+    chosen = set(nodes[v] for v in keep)  # built as NetworkX's show_nodes builds its set
+    if 2 * len(chosen) < g.n:
+        index = g.index
+        order = [index[v] for v in chosen]
+    else:
+        order = keep
+    T = _empty_of(g)
+    T.add_nodes_from((nodes[v], _node_attrs(g, v)) for v in order)
+    # the stored entries u → v with both ends kept, rows in the view's order (a stable sort by
+    # each row's place in it), each row's entries in G's adjacency order
+    inside = np.zeros(g.n, dtype=bool)
+    inside[np.asarray(keep, dtype=np.int64)] = True
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    sel = np.flatnonzero(inside[rows] & inside[g.adj])
+    if order is not keep:
+        place = np.empty(g.n, dtype=np.int64)
+        place[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+        sel = sel[np.argsort(place[rows[sel]], kind="stable")]
+    T.add_edges_from((nodes[u], nodes[v], _edge_attrs(g, e)) for u, v, e in
+                     zip(rows[sel].tolist(), g.adj[sel].tolist(), sel.tolist()))
+    return T
+
+
+def _cores(G, name, given):
+    """(the graph with its attributes, its core numbers as a {node: core} dict in node
+    order): the engine's (:func:`nx_semiring.algorithms.core_number`, with its errors)."""
+    if given is not None:
+        raise NotImplementedError(f"nx_semiring: {name} with core_number= given has nothing "
+                                  f"for the engine to compute (NetworkX runs it)")
+    g = _attributed(G)
+    if g.multigraph:
+        raise _nx().NetworkXNotImplemented("not implemented for multigraph type")
+    return g, core_number(g)
+
+
+def _core_subgraph(g, core, keep_if, k):
+    """NetworkX's ``_core_subgraph``: the nodes whose core number passes ``keep_if(v, k)``."""
+    if k is None:
+        k = max(core.values())
+    values = list(core.values())
+    keep = [v for v in range(g.n) if keep_if(v, k, values)]
+    return _induced_copy(g, keep)
+
+
+def k_core(G, k=None, core_number=None):
+    """The k-core (the subgraph of the nodes of core number at least k; k defaults to the
+    largest core number), with G's node, edge and graph attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4)
+    >>> G.add_edge(3, 4)
+    >>> sorted(nx.k_core(G, backend="semiring"))
+    [0, 1, 2, 3]
+    """
+    g, core = _cores(G, "k_core", core_number)
+    return _core_subgraph(g, core, lambda v, k, c: c[v] >= k, k)
+
+
+def k_shell(G, k=None, core_number=None):
+    """The k-shell (the subgraph of the nodes of core number exactly k; k defaults to the
+    largest core number), with G's attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4)
+    >>> G.add_edge(3, 4)
+    >>> sorted(nx.k_shell(G, 1, backend="semiring"))
+    [4]
+    """
+    g, core = _cores(G, "k_shell", core_number)
+    return _core_subgraph(g, core, lambda v, k, c: c[v] == k, k)
+
+
+def k_crust(G, k=None, core_number=None):
+    """The k-crust (the subgraph of the nodes of core number at most k; k defaults to the
+    largest core number less one), with G's attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4)
+    >>> G.add_edge(3, 4)
+    >>> sorted(nx.k_crust(G, backend="semiring"))
+    [4]
+    """
+    g, core = _cores(G, "k_crust", core_number)
+    if k is None:
+        k = max(core.values()) - 1
+    return _core_subgraph(g, core, lambda v, k, c: c[v] <= k, k)
+
+
+def k_corona(G, k, core_number=None):
+    """The k-corona (the subgraph of the nodes of the k-core with exactly k neighbours in it),
+    with G's attributes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> G.add_edge(0, 2)
+    >>> sorted(nx.k_corona(G, 2, backend="semiring"))
+    [1, 3]
+    """
+    g, core = _cores(G, "k_corona", core_number)
+    values = list(core.values())
+    if not isinstance(k, numbers.Real):
+        raise NotImplementedError(f"nx_semiring: k_corona with k of type {type(k).__name__} "
+                                  f"(NetworkX compares it itself)")
+    # in_core(v) = |{w ∈ N(v) : core(w) ≥ k}|: one count over the stored entries
+    c = np.asarray(values, dtype=np.int64) if values else np.zeros(0, dtype=np.int64)
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    in_core = np.bincount(rows[c[g.adj] >= k], minlength=g.n).tolist()
+    return _core_subgraph(g, core, lambda v, k, c: c[v] == k and k == in_core[v], k)
+
+
+def k_truss(G, k):
+    """The k-truss (the largest subgraph whose every edge lies on at least k - 2 of its
+    triangles, without isolated nodes), by the engine's support peeling; what NetworkX's
+    ``G.copy()`` with the dropped edges and the isolated nodes removed is, with G's
+    attributes. A graph with self-loops is left to NetworkX (its support counts an endpoint's
+    self-loop as a common neighbour).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.complete_graph(4)
+    >>> G.add_edge(3, 4)
+    >>> sorted(nx.k_truss(G, 3, backend="semiring").edges)
+    [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    """
+    nx = _nx()
+    g = _attributed(G)
+    if g.multigraph:
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if not isinstance(k, numbers.Real) or isinstance(k, bool):
+        raise NotImplementedError(f"nx_semiring: k_truss with k of type {type(k).__name__} "
+                                  f"(NetworkX compares it itself)")
+    if _self_loops(g):
+        raise NotImplementedError("nx_semiring: k_truss of a graph with self-loops (NetworkX "
+                                  "counts a self-loop's node as a common neighbour)")
+    # an edge stays while its support s ≥ k - 2, i.e. s ≥ ceil(k) - 2 (s is an integer)
+    kk = max(2, math.ceil(k)) if math.isfinite(k) else None
+    if kk is None:
+        if k > 0:  # k = inf: every edge is dropped; k = -inf: none
+            return _truss_copy(g, np.zeros(g.adj.size, dtype=bool))
+        kk = 2
+    T = alg.k_truss(g.matrix(), kk)
+    # the stored entries of G (adjacency order) that are edges of the truss
+    ti, tj, _ = T.to_coo()
+    ti, tj = _host(ti).astype(np.int64), _host(tj).astype(np.int64)
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    kept = np.isin(rows * g.n + g.adj, ti * g.n + tj) if g.n else np.zeros(0, dtype=bool)
+    return _truss_copy(g, kept)
+
+
+def _truss_copy(g, kept):
+    """G.copy() with the stored entries not ``kept`` and then the isolated nodes removed."""
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    has = np.zeros(g.n, dtype=bool)
+    has[rows[kept]] = True
+    nodes, adj = g.nodes, g.adj
+    T = _empty_of(g)
+    T.add_nodes_from((nodes[v], _node_attrs(g, v)) for v in np.flatnonzero(has).tolist())
+    T.add_edges_from((nodes[int(rows[e])], nodes[int(adj[e])], _edge_attrs(g, e))
+                     for e in np.flatnonzero(kept).tolist())
+    return T
+
+
+# --------------------------------------------------------------------------- triangles
+def average_clustering(G, nodes=None, weight=None, count_zeros=True):
+    """The mean clustering coefficient of ``nodes`` (all by default), from the engine's
+    clustering, summed in node order as NetworkX sums (ZeroDivisionError on no node).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.average_clustering(nx.complete_graph(3), backend="semiring")
+    1.0
+    """
+    c = clustering(G, nodes, weight=weight).values()
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def transitivity(G):
+    """3 × triangles / connected triples (0 when there is none), from the engine's triangle
+    counts, as NetworkX's exact ratio of integers.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.transitivity(nx.complete_graph(4), backend="semiring")
+    1.0
+    """
+    g = _graph(G)
+    _not_directed(g, "transitivity")
+    if g.multigraph:
+        raise _nx().NetworkXNotImplemented("not implemented for multigraph type")
+    if g.n == 0:
+        return 0
+    t = 2 * sum(triangles(g).values())  # NetworkX counts each triangle twice per node
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    d = np.bincount(rows[rows != g.adj], minlength=g.n)  # degrees without self-loops
+    contri = sum((d * (d - 1)).tolist())
+    return 0 if t == 0 else t / contri
+
+
+# --------------------------------------------------------------------------- communities
+def _greedy_colour(g: SemiringGraph):
+    """NetworkX's ``greedy_color(G)`` (strategy ``largest_first``) as an array: nodes by
+    decreasing degree (a self-loop counts twice; ties in node order: ``sorted`` is stable),
+    each taking the least colour none of its coloured neighbours has. Sequential by nature."""
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    deg = np.diff(g.indptr) + np.bincount(rows[rows == g.adj], minlength=g.n)
+    order = np.argsort(-deg, kind="stable").tolist()
+    ptr, adj = g.indptr.tolist(), g.adj.tolist()
+    colour = [-1] * g.n
+    for u in order:
+        taken = {colour[v] for v in adj[ptr[u]:ptr[u + 1]]}
+        c = 0
+        while c in taken:
+            c += 1
+        colour[u] = c
+    return np.asarray(colour, dtype=np.int64)
+
+
+def label_propagation_communities(G):
+    """The communities of NetworkX's semi-synchronous label propagation (Cordasco & Gargano),
+    computed by the engine's propagation on NetworkX's colouring: the same communities in the
+    same order, as a ``dict_values`` of sets.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.barbell_graph(4, 0)
+    >>> list(nx.community.label_propagation_communities(G, backend="semiring"))
+    [{0, 1, 2, 3}, {4, 5, 6, 7}]
+    """
+    g = _graph(G)
+    _not_directed(g, "label_propagation_communities")
+    if g.multigraph:  # NetworkX's colouring orders by degree, parallel edges counted
+        raise NotImplementedError("nx_semiring: label_propagation_communities of a "
+                                  "multigraph (NetworkX runs it)")
+    if g.n == 0:
+        return {}.values()
+    colours = sr.to_device(_greedy_colour(g), g.device)
+    labels = alg.label_propagation(g.matrix(), colors=colours)
+    return dict(enumerate(_groups(g, labels))).values()
+
+
+def modularity(G, communities, weight="weight", resolution=1):
+    """Newman's modularity of the partition ``communities`` of G: NetworkX's value to the
+    last bit. The engine's community matrix ``Sᵀ A S`` gives each community's internal
+    weight and degree sums (:func:`algorithms.community_weights`), exact with integer weights
+    (unit weights included); NetworkX's formula is then finished in Python on those sums,
+    term by term and summed in the communities' order, as NetworkX does. Non-integer weights
+    are left to NetworkX, whose float sums follow its set iteration order, as are a
+    ``communities`` that is not a partition of G (NetworkX's NotAPartition names G as
+    NetworkX prints it) and multigraphs.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.barbell_graph(3, 0)
+    >>> nx.community.modularity(G, [{0, 1, 2}, {3, 4, 5}], backend="semiring")
+    0.35714285714285715
+    """
+    g = _graph(G, weight)
+    if g.multigraph:  # NetworkX sums parallel edges; the conversion keeps their minimum
+        raise NotImplementedError("nx_semiring: modularity of a multigraph (NetworkX runs it)")
+    if not isinstance(communities, list):
+        communities = list(communities)
+    label = np.full(g.n, -1, dtype=np.int64)
+    total = 0
+    index = g.index
+    for i, c in enumerate(communities):
+        total += len(c)
+        for v in c:
+            if v in g:
+                label[index[v]] = i
+    # NetworkX's is_partition: every node in some community, sizes summing to n (so none
+    # twice, no stranger)
+    if total != g.n or bool((label < 0).any()):
+        raise NotImplementedError("nx_semiring: not a partition of G; NetworkX raises its "
+                                  "NotAPartition")
+    if _unit_weights(g, weight):
+        M, floats = g.matrix(None, unit=1), False
+    else:
+        w = g.weights(weight)
+        floats = w.dtype.kind == "f"
+        if w.dtype.kind not in "biuf" or (floats and not bool((w == np.floor(w)).all())):
+            raise NotImplementedError("nx_semiring: modularity with non-integer weights "
+                                      "(NetworkX's float sums follow its set iteration order; "
+                                      "NetworkX runs it)")
+        if float(np.abs(w).sum()) * 2 >= EXACT_SUMS:
+            raise NotImplementedError("nx_semiring: modularity with weights summing past "
+                                      "2^53 (NetworkX runs it)")
+        M = g.matrix(weight)
+    k = len(communities)
+    try:
+        sums = alg.community_weights(M, sr.to_device(label, g.device), directed=g.directed)
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: modularity: {exc}") from exc
+    # NetworkX's sums are ints with int weights, floats where a weight is a float: the same
+    # values (exact), and the same type for norm, whose 1 / D² rounds once from an int D
+    kind = float if floats else int
+    inner, dout, din = ([kind(x) for x in _host(a).tolist()] for a in sums)
+    pad = k - len(inner)
+    if pad > 0:  # communities numbered past the last nonempty one: empty, all sums 0
+        inner, dout, din = (x + [kind(0)] * pad for x in (inner, dout, din))
+    # NetworkX's modularity from here on, the same operations in the same order
+    deg_sum = sum(dout)
+    if g.directed:
+        m = deg_sum
+        norm = 1 / m**2
+    else:
+        m = deg_sum / 2
+        norm = 1 / deg_sum**2
+        din = dout
+    return sum(L_c / m - resolution * o * i * norm for L_c, o, i in zip(inner, dout, din))
