@@ -135,12 +135,31 @@ def _weighted_matrix(g: SemiringGraph, weight):
     return g.matrix(None, unit=1) if weight is None else g.matrix(weight)
 
 
+def _exact_sums(g: SemiringGraph, weight):
+    """NotImplementedError where NetworkX adds attribute ``weight``'s values otherwise than
+    the engine: as NumPy scalars narrower than 64 bits (``SemiringGraph.narrow``), float32
+    rounding each sum, or integers that may wrap around (negative ones, or n edges of the
+    largest magnitude reach the type's bound: NetworkX's Dijkstra adds an edge to a path
+    of up to n - 1); its path lengths are NetworkX's to give."""
+    dtype = g.narrow.get(weight) if weight is not None else None
+    if dtype is None:
+        return
+    if dtype.kind in "iu" and not g.has_negative(weight):
+        w = g.weights(weight)
+        if g.n * (int(w.max()) if w.size else 0) <= np.iinfo(dtype).max:
+            return  # no sum of a simple path leaves the type: NetworkX's sums are exact
+    raise NotImplementedError(f"nx_semiring: NetworkX adds these path weights as NumPy {dtype} "
+                              f"scalars (rounded or wrapped in {dtype}), the engine in 64 bits "
+                              f"(NetworkX runs it)")
+
+
 def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host=True):
     """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
     ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
     own visiting order whether to raise) or 'bellman-ford' (NetworkXUnbounded on a negative
     cycle)."""
     nx = _nx()
+    _exact_sums(g, weight)
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
@@ -680,6 +699,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         r = SemiringGraph(g.nodes, indptr, rows[perm], {k: v[perm] for k, v in g.values.items()},
                           directed=True, multigraph=g.multigraph, device=g.device)
         r._index = g.index
+        r.narrow = g.narrow
         g._reversed = r
     return r
 
@@ -697,6 +717,7 @@ def _all_pairs_refusals(g, weight, method, paths):
     only on an error raised by the call itself, not by a generator it returned."""
     if method == "unweighted":
         return
+    _exact_sums(g, weight)
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
@@ -1025,6 +1046,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
         return False
     if not g.has_negative(weight):
         return False
+    _exact_sums(g, weight)
     n = g.n
     perm = g.order()
     w = g.weights(weight)[perm]
