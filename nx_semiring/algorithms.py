@@ -1321,10 +1321,18 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         raise ValueError("Sample larger than population or is negative")  # random.sample's
     if k == 0:
         raise NotImplementedError("nx_semiring: betweenness_centrality with k=0")
+    sources = None
+    if k is not None and seed is not None and not isinstance(
+            seed, (numbers.Integral, random.Random)) and hasattr(seed, "sample"):
+        # NetworkX's py_random_state wraps a NumPy RandomState or Generator (its
+        # PythonRandomInterface): NetworkX's own draw, the same call on the same labels
+        sources = np.fromiter((g.vertex(v) for v in seed.sample(list(g.nodes), k)),
+                              dtype=np.int64)
+        k = seed = None
     try:
         bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=normalized,
                                         endpoints=endpoints, seed=seed if k is not None else None,
-                                        directed=g.directed)
+                                        sources=sources, directed=g.directed)
     except sr.DomainMismatch as exc:
         raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc
     return _node_dict(g, _host(bc).tolist())
