@@ -227,7 +227,16 @@ class SemiringGraph:
         return weight is None or weight in self.values
 
     def weights(self, weight):
-        """The host value array of edge attribute ``weight`` (adjacency order)."""
+        """The host value array of edge attribute ``weight`` (adjacency order).
+
+        A conversion that kept every edge's dict (``preserve_edge_attrs``: NetworkX's cache
+        serves it for any one attribute too) where no edge has ``weight``: every edge weighs
+        NetworkX's default 1 (that of every weighted function here), kept as that
+        attribute's values."""
+        if weight not in self.values and self.edge_data is not None and \
+                not self.multigraph and not any(weight in d for d in self.edge_data):
+            self.values[weight] = np.ones(self.adj.size, dtype=np.int64)
+            self.defaults[weight] = 1
         if weight not in self.values:
             raise NotImplementedError(
                 f"nx_semiring: edge attribute {weight!r} was not converted (converted: "
