@@ -449,7 +449,9 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     """
     nx = _nx()
     g = _graph(G)
-    s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the graph."))
+    # NetworkX's message is its G.neighbors' (a DiGraph's successors say "digraph")
+    s = _source(g, source, nx.NetworkXError(
+        f"The node {source} is not in the {'digraph' if g.directed else 'graph'}."))
     if sort_neighbors is not None or (reverse and g.directed):
         raise NotImplementedError("nx_semiring: bfs_edges with sort_neighbors or reverse=True "
                                   "on a directed graph")
@@ -682,6 +684,11 @@ def has_path(G, source, target):
     False
     """
     g = _graph(G)
+    if source is None or target is None:
+        # NetworkX's has_path is shortest_path(G, source, target) without NetworkXNoPath:
+        # a missing end asks it for every path from (or to) the other (or all pairs)
+        shortest_path(g, source, target)
+        return True
     s, t = _bidirectional_checks(g, source, target)
     return s == t or bool(_bfs_level(g, s)[t] >= 0)
 
@@ -966,7 +973,8 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
         return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.vertex(target)]:
-        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+        # NetworkX's: its path builder (_build_paths_from_predecessors) raises it
+        raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     t = g.vertex(target)
     return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
 
