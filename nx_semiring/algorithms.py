@@ -138,15 +138,16 @@ def _weighted_matrix(g: SemiringGraph, weight):
 def _exact_sums(g: SemiringGraph, weight):
     """NotImplementedError where NetworkX adds attribute ``weight``'s values otherwise than
     the engine: as NumPy scalars narrower than 64 bits (``SemiringGraph.narrow``), float32
-    rounding each sum, or integers that may wrap around (negative ones, or n edges of the
-    largest magnitude reach the type's bound: NetworkX's Dijkstra adds an edge to a path
-    of up to n - 1); its path lengths are NetworkX's to give."""
+    rounding each sum, or integers that may wrap around (negative ones, or n + 1 edges of
+    the largest magnitude reach the type's bound: NetworkX's Dijkstra adds an edge to a path
+    of up to n - 1, negative_edge_cycle a first edge of weight 1); its path lengths are
+    NetworkX's to give."""
     dtype = g.narrow.get(weight) if weight is not None else None
     if dtype is None:
         return
     if dtype.kind in "iu" and not g.has_negative(weight):
         w = g.weights(weight)
-        if g.n * (int(w.max()) if w.size else 0) <= np.iinfo(dtype).max:
+        if (g.n + 1) * (int(w.max()) if w.size else 0) <= np.iinfo(dtype).max:
             return  # no sum of a simple path leaves the type: NetworkX's sums are exact
     raise NotImplementedError(f"nx_semiring: NetworkX adds these path weights as NumPy {dtype} "
                               f"scalars (rounded or wrapped in {dtype}), the engine in 64 bits "
@@ -611,6 +612,9 @@ def single_source_shortest_path(G, source, cutoff=None):
     paths = {s: [nodes[s]]}
     level = _bfs_level(g, s)
     limit = np.inf if cutoff is None else cutoff
+    # NetworkX's loop compares cutoff > 0 first: its TypeError for a cutoff that does not
+    # compare with an int (a string), before any level
+    limit > 0  # noqa: B015 (evaluated for its exception)
     for parents, children in _ordered_levels(g, [s], limit, level):
         for u, v in zip(parents, children):
             paths[v] = paths[u] + [nodes[v]]
@@ -1055,9 +1059,12 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     g = _graph(G, weight)
     if g.adj.size == 0:
         return False
+    narrow = g.narrow.get(weight)
+    if not g.has_negative(weight) and (narrow is None or narrow.kind == "f"):
+        return False  # sums of weights >= 0 never decrease (rounded to float32 too)
+    _exact_sums(g, weight)  # NetworkX's int8..int32 sums may wrap below 0
     if not g.has_negative(weight):
         return False
-    _exact_sums(g, weight)
     n = g.n
     perm = g.order()
     w = g.weights(weight)[perm]

@@ -371,26 +371,38 @@ def _numbers(vals: list):
     beyond int64 and everything else take ``np.array`` as before (floats too: there a sum
     does not tell an int beyond int64, which ``np.array`` keeps as an object, from a float).
 
-    ``narrow`` is ``None``, or the NumPy scalar type narrower than 64 bits in which NetworkX
-    adds these values: the same ``sum`` is NetworkX's own arithmetic (Python's numbers join
-    a NumPy scalar as weak scalars: ``0 + np.float32(0.1) + 2`` is a float32), rounded to
-    float32 or wrapped around in int8..int32, where the engine adds float64 or int64
-    (``SemiringGraph.narrow``).
+    ``narrow`` is ``None``, or a NumPy scalar type narrower than 64 bits among the values, in
+    which NetworkX adds the path weights of such edges (Python's numbers join a NumPy scalar
+    as weak scalars: ``0 + np.float32(0.1) + 2`` is a float32), rounded to float32 or
+    wrapped around in int8..int32, where the engine adds float64 or int64
+    (``SemiringGraph.narrow``; :func:`_narrowest`). A sum that is a Python number had no
+    NumPy scalar in it (a NumPy scalar's sum with a Python number is a NumPy scalar): no
+    pass over the types then.
     """
     try:
         with np.errstate(over="ignore"):  # NumPy's scalar overflow warning: NetworkX's, later
             total = sum(vals)
     except (TypeError, OverflowError):
         total = None
-    narrow = None
-    if isinstance(total, np.number) and total.dtype.itemsize < 8:
-        narrow = total.dtype
+    narrow = None if type(total) in (int, float) else _narrowest(vals)
     if type(total) is int:
         try:
             return np.fromiter(vals, dtype=np.int64, count=len(vals)), narrow
         except (OverflowError, TypeError, ValueError):
             pass
     return np.array(vals), narrow
+
+
+def _narrowest(vals):
+    """The NumPy scalar type narrower than 64 bits among ``vals`` that NetworkX's sums suffer
+    most from (a float type before any integer type, then the smallest integer bound), or
+    ``None``."""
+    narrow = [np.dtype(t) for t in set(map(type, vals))
+              if issubclass(t, np.number) and np.dtype(t).itemsize < 8]
+    if not narrow:
+        return None
+    floats = [d for d in narrow if d.kind in "fc"]
+    return floats[0] if floats else min(narrow, key=lambda d: np.iinfo(d).max)
 
 
 # The largest magnitude below which float64 holds every integer exactly (2^53)

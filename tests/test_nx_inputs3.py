@@ -90,11 +90,13 @@ def test_float32_weights_are_added_as_networkx_or_refused(device, name, directed
     assert name == "negative_edge_cycle" or not answered  # no negative weight: False
 
 
+@pytest.mark.parametrize("wider", [[], [np.int64(1)], [-0.0]], ids=["int8", "int64", "float"])
 @pytest.mark.parametrize("name", sorted(SUMS))
-def test_int8_weights_that_wrap_in_networkx_are_refused(device, name):
+def test_int8_weights_that_wrap_in_networkx_are_refused(device, name, wider):
     """np.int8(100) + np.int8(100) wraps to -56 in NetworkX's sums; the engine's int64
-    gave 200."""
-    G = _path(nx.DiGraph, [np.int8(100), np.int8(100)])
+    gave 200. A wider NumPy scalar or a float elsewhere in the graph (whose sum with the
+    others is int64 or float64) does not change the sums along the int8 edges."""
+    G = _path(nx.DiGraph, [np.int8(100), np.int8(100)] + wider)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         assert nx.dijkstra_path_length(G, 0, 2) == -56
