@@ -1059,9 +1059,8 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     g = _graph(G, weight)
     if g.adj.size == 0:
         return False
-    narrow = g.narrow.get(weight)
-    if not g.has_negative(weight) and (narrow is None or narrow.kind == "f"):
-        return False  # sums of weights >= 0 never decrease (rounded to float32 too)
+    if not g.has_negative(weight) and g.narrow.get(weight) is None:
+        return False
     _exact_sums(g, weight)  # NetworkX's int8..int32 sums may wrap below 0
     if not g.has_negative(weight):
         return False
@@ -1487,6 +1486,11 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
+    if weight is not None and g.narrow.get(weight) is not None:
+        # NetworkX's degrees and gains are sums of these NumPy scalars in their own type
+        # (rounded, wrapped, or OverflowError beside a large Python int)
+        raise NotImplementedError(f"nx_semiring: louvain_communities of NumPy "
+                                  f"{g.narrow[weight]} weights (NetworkX runs it)")
     M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
     if M.nvals and float(sr.reduce_scalar(M, "plus")) == 0:
         # edges of total weight 0: NetworkX's modularity divides by it (ZeroDivisionError)
