@@ -146,8 +146,10 @@ def _exact_sums(g: SemiringGraph, weight):
     if dtype is None:
         return
     if dtype.kind in "iu" and not g.has_negative(weight):
-        w = g.weights(weight)
-        if (g.n + 1) * (int(w.max()) if w.size else 0) <= np.iinfo(dtype).max:
+        w = g.weights(weight)  # float64 where floats join them: their finite values bound
+        top = float(np.max(w, where=np.isfinite(w), initial=0)) if w.dtype.kind == "f" \
+            else (int(w.max()) if w.size else 0)
+        if (g.n + 1) * top <= np.iinfo(dtype).max:
             return  # no sum of a simple path leaves the type: NetworkX's sums are exact
     raise NotImplementedError(f"nx_semiring: NetworkX adds these path weights as NumPy {dtype} "
                               f"scalars (rounded or wrapped in {dtype}), the engine in 64 bits "

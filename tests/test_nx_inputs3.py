@@ -115,9 +115,12 @@ def test_louvain_of_narrow_weights_is_left_to_networkx(device):
         nxa.louvain_communities(convert(G, device))
 
 
-def test_small_int32_weights_are_still_answered(device):
-    """int32 sums that cannot wrap (n · max w below 2^31) are NetworkX's exactly: answered."""
+@pytest.mark.parametrize("other", [2, float("inf"), -0.0])
+def test_small_int32_weights_are_still_answered(device, other):
+    """int32 sums that cannot wrap (n · max w below 2^31) are NetworkX's exactly: answered
+    (an inf beside them raised OverflowError in the bound)."""
     G = _path(nx.DiGraph, [np.int32(5), 2, np.int32(7)])
+    G.add_edge(0, 3, weight=other)
     assert as_networkx_or_refused(SUMS["dijkstra"], G, device)
     assert as_networkx_or_refused(SUMS["bellman_ford"], G, device)
 
@@ -132,6 +135,59 @@ def test_float32_weights_still_run_where_networkx_converts_to_float64(device):
     want, got = nx.pagerank(G), nxa.pagerank(g)
     assert want.keys() == got.keys() and all(abs(want[v] - got[v]) < 1e-9 for v in want)
     assert np.array_equal(nxa.floyd_warshall_numpy(g), nx.floyd_warshall_numpy(G))
+
+
+# --------------------------------------------------------------------------- NetworkX's messages
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph, nx.MultiDiGraph])
+@pytest.mark.parametrize("name", ["bfs_edges", "bfs_tree", "bfs_predecessors",
+                                  "bfs_successors"])
+def test_missing_bfs_source_message_as_networkx(device, cls, name):
+    """A DiGraph's G.neighbors says 'digraph' in NetworkX's message ('graph' before)."""
+    G = cls([(0, 1)])
+    with pytest.raises(nx.NetworkXError) as want:
+        list(getattr(nx, name)(G, 9))
+    with pytest.raises(nx.NetworkXError) as got:
+        list(getattr(nxa, name)(convert(G, device, weight=None), 9))
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("call", [lambda m, G: m.single_source_bellman_ford(G, 0, 2),
+                                  lambda m, G: m.bellman_ford_path(G, 0, 2),
+                                  lambda m, G: m.shortest_path(G, 0, 2, weight="weight",
+                                                               method="bellman-ford")])
+def test_unreachable_bellman_ford_target_message_as_networkx(device, call):
+    G = nx.DiGraph([(0, 1, {"weight": 1}), (2, 0, {"weight": 1})])
+    with pytest.raises(nx.NetworkXNoPath) as want:
+        call(nx, G)
+    with pytest.raises(nx.NetworkXNoPath) as got:
+        call(nxa, convert(G, device))
+    assert str(got.value) == str(want.value) == "Target 2 cannot be reached from given sources"
+
+
+@pytest.mark.parametrize("ends", [(None, 0), (0, None), (None, None), (None, 9), (9, None)])
+def test_has_path_with_a_missing_end_as_networkx(device, ends):
+    """NetworkX's has_path is shortest_path(G, s, t) less NetworkXNoPath: with an end None,
+    True (or NodeNotFound for the other end); the backend raised NodeNotFound('... None ...')."""
+    G = nx.DiGraph([(0, 1), (2, 0)])
+    g = convert(G, device, weight=None)
+    try:
+        want = ("ok", nx.has_path(G, *ends))
+    except nx.NodeNotFound as exc:
+        want = ("raised", str(exc))
+    try:
+        got = ("ok", nxa.has_path(g, *ends))
+    except nx.NodeNotFound as exc:
+        got = ("raised", str(exc))
+    assert got == want
+
+
+def test_single_source_shortest_path_cutoff_that_does_not_compare(device):
+    G = nx.path_graph(3)
+    with pytest.raises(TypeError) as want:
+        nx.single_source_shortest_path(G, 0, cutoff="a")
+    with pytest.raises(TypeError) as got:
+        nxa.single_source_shortest_path(convert(G, device, weight=None), 0, cutoff="a")
+    assert str(got.value) == str(want.value)
 
 
 NUMPY_TYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
