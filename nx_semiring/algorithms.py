@@ -24,7 +24,9 @@ than the call (measured in ``bench/results/session15/nx8_suite.md``): length dic
 call on a 1000² grid); strongly connected components come in order of their first node,
 NetworkX's in Tarjan's completion order (a sequential DFS). Distances of an attribute that
 mixes ints and floats are floats throughout (the engine's one dtype), where NetworkX's sums
-stay ints along int-only paths; the values are equal.
+stay ints along int-only paths; the values are equal (integers float64 would round, beyond
+2^53, are refused by the conversion; NumPy scalars narrower than 64 bits, which NetworkX adds
+in their own type, by the weighted searches: ``graph._numbers``).
 
 A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
 its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
