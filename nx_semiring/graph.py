@@ -453,6 +453,14 @@ def _values(adj_items, attr, default, multigraph, m):
         f"nx_semiring: edge attribute {attr!r} has values of dtype {a.dtype}; numbers only")
 
 
+def _symmetric(indptr, adj) -> bool:
+    """Whether the adjacency holds v in row u exactly where it holds u in row v (one sort of
+    the entries each way; checked only for undirected views, whose filters may break it)."""
+    n = indptr.size - 1
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    return bool(np.array_equal(np.sort(rows * n + adj), np.sort(adj * n + rows)))
+
+
 def _cache_of(G, nx, create):
     """This backend's part of ``G.__networkx_cache__`` (a dict), or ``None`` where
     conversions of ``G`` are not cached: caching is off (``nx.config.cache_converted_graphs``,
@@ -558,6 +566,11 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         identity = index is IDENTITY
         if identity:
             index = None
+        if not G.is_directed() and hasattr(G, "_graph") and not _symmetric(indptr, adj):
+            raise NotImplementedError(
+                "nx_semiring: an undirected view whose adjacency is not symmetric (a "
+                "subgraph_view filter_edge that keeps u-v from u but not from v): NetworkX's "
+                "functions read it each their own way (G[u] or G.edges()); NetworkX runs it")
     attrs = dict(edge_attrs or {})
     if preserve_edge_attrs:  # every attribute name, in order of first appearance
         chain = itertools.chain.from_iterable

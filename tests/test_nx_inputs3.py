@@ -315,3 +315,37 @@ def test_weighted_calls_after_minimum_spanning_tree_as_networkx():
     assert dict(nx.shortest_path_length(G, weight="weight", backend="semiring")) == \
         dict(nx.shortest_path_length(G, weight="weight"))
     assert nx.negative_edge_cycle(G, backend="semiring") is False
+
+
+# --------------------------------------------------------------------------- views
+def _one_sided_view():
+    """An undirected graph's subgraph_view whose filter_edge keeps 1-2 from 2 only: G[2]
+    holds 1, G[1] not 2, and G.edges() leaves the edge out."""
+    G = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": 1}), (2, 3, {"weight": 5}),
+                  (0, 3, {"weight": 9})])
+    return nx.subgraph_view(G, filter_edge=lambda u, v: (u, v) != (1, 2))
+
+
+def test_one_sided_undirected_view_is_refused_by_the_conversion(device):
+    V = _one_sided_view()
+    assert 1 in V[2] and 2 not in V[1]
+    with pytest.raises(NotImplementedError, match="not symmetric"):
+        convert(V, device)
+    # a symmetric filter converts as before
+    W = nx.subgraph_view(V._graph, filter_edge=lambda u, v: {u, v} != {1, 2})
+    assert nxa.single_source_dijkstra_path_length(convert(W, device), 0) == \
+        nx.single_source_dijkstra_path_length(W, 0)
+
+
+@dispatch
+def test_one_sided_undirected_view_as_networkx(monkeypatch):
+    """PageRank and Floyd–Warshall read G.edges() in NetworkX (no 1-2 edge), the conversion
+    read G[u] of each row and took the matrix as symmetric: other answers before."""
+    V = _one_sided_view()
+    want_pr, want_fw = nx.pagerank(V), nx.floyd_warshall_numpy(V)
+    want_d = nx.single_source_dijkstra_path_length(V, 0)
+    with semiring_first(monkeypatch):
+        pr, fw = nx.pagerank(V), nx.floyd_warshall_numpy(V)
+        d = nx.single_source_dijkstra_path_length(V, 0)
+    assert all(abs(pr[v] - want_pr[v]) < 1e-12 for v in want_pr)
+    assert np.array_equal(fw, want_fw) and d == want_d
