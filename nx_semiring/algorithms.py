@@ -24,7 +24,9 @@ than the call (measured in ``bench/results/session15/nx8_suite.md``): length dic
 call on a 1000² grid); strongly connected components come in order of their first node,
 NetworkX's in Tarjan's completion order (a sequential DFS). Distances of an attribute that
 mixes ints and floats are floats throughout (the engine's one dtype), where NetworkX's sums
-stay ints along int-only paths; the values are equal.
+stay ints along int-only paths; the values are equal (integers float64 would round, beyond
+2^53, are refused by the conversion; NumPy scalars narrower than 64 bits, which NetworkX adds
+in their own type, by the weighted searches: ``graph._numbers``).
 
 A case the engine does not cover raises ``NotImplementedError`` (NetworkX then falls back to
 its own implementation when configured to); :mod:`nx_semiring.interface` refuses most such
@@ -135,12 +137,34 @@ def _weighted_matrix(g: SemiringGraph, weight):
     return g.matrix(None, unit=1) if weight is None else g.matrix(weight)
 
 
+def _exact_sums(g: SemiringGraph, weight):
+    """NotImplementedError where NetworkX adds attribute ``weight``'s values otherwise than
+    the engine: as NumPy scalars narrower than 64 bits (``SemiringGraph.narrow``), float32
+    rounding each sum, or integers that may wrap around (negative ones, or n + 1 edges of
+    the largest magnitude reach the type's bound: NetworkX's Dijkstra adds an edge to a path
+    of up to n - 1, negative_edge_cycle a first edge of weight 1); its path lengths are
+    NetworkX's to give."""
+    dtype = g.narrow.get(weight) if weight is not None else None
+    if dtype is None:
+        return
+    if dtype.kind in "iu" and not g.has_negative(weight):
+        w = g.weights(weight)  # float64 where floats join them: their finite values bound
+        top = float(np.max(w, where=np.isfinite(w), initial=0)) if w.dtype.kind == "f" \
+            else (int(w.max()) if w.size else 0)
+        if (g.n + 1) * top <= np.iinfo(dtype).max:
+            return  # no sum of a simple path leaves the type: NetworkX's sums are exact
+    raise NotImplementedError(f"nx_semiring: NetworkX adds these path weights as NumPy {dtype} "
+                              f"scalars (rounded or wrapped in {dtype}), the engine in 64 bits "
+                              f"(NetworkX runs it)")
+
+
 def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host=True):
     """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
     ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
     own visiting order whether to raise) or 'bellman-ford' (NetworkXUnbounded on a negative
     cycle)."""
     nx = _nx()
+    _exact_sums(g, weight)
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
@@ -430,7 +454,9 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     """
     nx = _nx()
     g = _graph(G)
-    s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the graph."))
+    # NetworkX's message is its G.neighbors' (a DiGraph's successors say "digraph")
+    s = _source(g, source, nx.NetworkXError(
+        f"The node {source} is not in the {'digraph' if g.directed else 'graph'}."))
     if sort_neighbors is not None or (reverse and g.directed):
         raise NotImplementedError("nx_semiring: bfs_edges with sort_neighbors or reverse=True "
                                   "on a directed graph")
@@ -590,6 +616,9 @@ def single_source_shortest_path(G, source, cutoff=None):
     paths = {s: [nodes[s]]}
     level = _bfs_level(g, s)
     limit = np.inf if cutoff is None else cutoff
+    # NetworkX's loop compares cutoff > 0 first: its TypeError for a cutoff that does not
+    # compare with an int (a string), before any level
+    limit > 0  # noqa: B015 (evaluated for its exception)
     for parents, children in _ordered_levels(g, [s], limit, level):
         for u, v in zip(parents, children):
             paths[v] = paths[u] + [nodes[v]]
@@ -663,6 +692,11 @@ def has_path(G, source, target):
     False
     """
     g = _graph(G)
+    if source is None or target is None:
+        # NetworkX's has_path is shortest_path(G, source, target) without NetworkXNoPath:
+        # a missing end asks it for every path from (or to) the other (or all pairs)
+        shortest_path(g, source, target)
+        return True
     s, t = _bidirectional_checks(g, source, target)
     return s == t or bool(_bfs_level(g, s)[t] >= 0)
 
@@ -680,7 +714,11 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         r = SemiringGraph(g.nodes, indptr, rows[perm], {k: v[perm] for k, v in g.values.items()},
                           directed=True, multigraph=g.multigraph, device=g.device)
         r._index = g.index
+        r.narrow = g.narrow
+        r._perm = perm
         g._reversed = r
+    for k in g.values.keys() - r.values.keys():  # attributes g read after r was made
+        r.values[k] = g.values[k][r._perm]
     return r
 
 
@@ -697,6 +735,7 @@ def _all_pairs_refusals(g, weight, method, paths):
     only on an error raised by the call itself, not by a generator it returned."""
     if method == "unweighted":
         return
+    _exact_sums(g, weight)
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
@@ -942,7 +981,8 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
         return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
                 _path_dict(g, order, pred, s))
     if target not in g or not keep[g.vertex(target)]:
-        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+        # NetworkX's: its path builder (_build_paths_from_predecessors) raises it
+        raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     t = g.vertex(target)
     return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
 
@@ -1023,6 +1063,9 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     g = _graph(G, weight)
     if g.adj.size == 0:
         return False
+    if not g.has_negative(weight) and g.narrow.get(weight) is None:
+        return False
+    _exact_sums(g, weight)  # NetworkX's int8..int32 sums may wrap below 0
     if not g.has_negative(weight):
         return False
     n = g.n
@@ -1299,10 +1342,18 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         raise ValueError("Sample larger than population or is negative")  # random.sample's
     if k == 0:
         raise NotImplementedError("nx_semiring: betweenness_centrality with k=0")
+    sources = None
+    if k is not None and seed is not None and not isinstance(
+            seed, (numbers.Integral, random.Random)) and hasattr(seed, "sample"):
+        # NetworkX's py_random_state wraps a NumPy RandomState or Generator (its
+        # PythonRandomInterface): NetworkX's own draw, the same call on the same labels
+        sources = np.fromiter((g.vertex(v) for v in seed.sample(list(g.nodes), k)),
+                              dtype=np.int64)
+        k = seed = None
     try:
         bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=normalized,
                                         endpoints=endpoints, seed=seed if k is not None else None,
-                                        directed=g.directed)
+                                        sources=sources, directed=g.directed)
     except sr.DomainMismatch as exc:
         raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc
     return _node_dict(g, _host(bc).tolist())
@@ -1439,6 +1490,11 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
+    if weight is not None and g.narrow.get(weight) is not None:
+        # NetworkX's degrees and gains are sums of these NumPy scalars in their own type
+        # (rounded, wrapped, or OverflowError beside a large Python int)
+        raise NotImplementedError(f"nx_semiring: louvain_communities of NumPy "
+                                  f"{g.narrow[weight]} weights (NetworkX runs it)")
     M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
     if M.nvals and float(sr.reduce_scalar(M, "plus")) == 0:
         # edges of total weight 0: NetworkX's modularity divides by it (ZeroDivisionError)

@@ -38,6 +38,7 @@ here, because NetworkX does not clear a view's cache when the viewed graph chang
 from __future__ import annotations
 
 import itertools
+import numbers
 import operator
 
 import numpy as np
@@ -80,6 +81,9 @@ class SemiringGraph:
         self.adj = adj        # int64, host, NetworkX's adjacency order
         self.values = dict(values)  # attribute -> host array aligned with adj
         self.defaults = {}  # attribute -> the default of an edge that lacks it
+        # attribute -> the NumPy type narrower than 64 bits in which NetworkX adds its values
+        # (a float32 or int32 scalar among them, graph._numbers): the engine adds 64 bits
+        self.narrow = {}
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         # the graph's own attribute dict (not a copy) where it was asked for: NetworkX keeps a
@@ -223,7 +227,16 @@ class SemiringGraph:
         return weight is None or weight in self.values
 
     def weights(self, weight):
-        """The host value array of edge attribute ``weight`` (adjacency order)."""
+        """The host value array of edge attribute ``weight`` (adjacency order).
+
+        A conversion that kept every edge's dict (``preserve_edge_attrs``: NetworkX's cache
+        serves it for any one attribute too) where no edge has ``weight``: every edge weighs
+        NetworkX's default 1 (that of every weighted function here), kept as that
+        attribute's values."""
+        if weight not in self.values and self.edge_data is not None and \
+                not self.multigraph and not any(weight in d for d in self.edge_data):
+            self.values[weight] = np.ones(self.adj.size, dtype=np.int64)
+            self.defaults[weight] = 1
         if weight not in self.values:
             raise NotImplementedError(
                 f"nx_semiring: edge attribute {weight!r} was not converted (converted: "
@@ -351,31 +364,65 @@ def _columns(nodes, adj_items, m):
 
 
 def _numbers(vals: list):
-    """``np.array(vals)``, for a list of exact ints and bools typed beforehand by one
-    ``sum`` (an int only then: a float, a NumPy scalar, a Decimal or a string makes it
+    """``(np.array(vals), narrow)``, for a list of exact ints and bools typed beforehand by
+    one ``sum`` (an int only then: a float, a NumPy scalar, a Decimal or a string makes it
     something else, or raises), so the list is read by ``np.fromiter`` into int64 instead
     of ``np.array``'s own type discovery: 4·10^6 ints on the 2-core helper 85 → 67 ms. Ints
     beyond int64 and everything else take ``np.array`` as before (floats too: there a sum
     does not tell an int beyond int64, which ``np.array`` keeps as an object, from a float).
+
+    ``narrow`` is ``None``, or a NumPy scalar type narrower than 64 bits among the values, in
+    which NetworkX adds the path weights of such edges (Python's numbers join a NumPy scalar
+    as weak scalars: ``0 + np.float32(0.1) + 2`` is a float32), rounded to float32 or
+    wrapped around in int8..int32, where the engine adds float64 or int64
+    (``SemiringGraph.narrow``; :func:`_narrowest`). A sum that is a Python number had no
+    NumPy scalar in it (a NumPy scalar's sum with a Python number is a NumPy scalar): no
+    pass over the types then.
     """
     try:
-        exact_ints = type(sum(vals)) is int
+        with np.errstate(over="ignore"):  # NumPy's scalar overflow warning: NetworkX's, later
+            total = sum(vals)
     except (TypeError, OverflowError):
-        exact_ints = False
-    if exact_ints:
+        total = None
+    narrow = None if type(total) in (int, float) else _narrowest(vals)
+    if type(total) is int:
         try:
-            return np.fromiter(vals, dtype=np.int64, count=len(vals))
+            return np.fromiter(vals, dtype=np.int64, count=len(vals)), narrow
         except (OverflowError, TypeError, ValueError):
             pass
-    return np.array(vals)
+    return np.array(vals), narrow
+
+
+def _narrowest(vals):
+    """The NumPy scalar type narrower than 64 bits among ``vals`` that NetworkX's sums suffer
+    most from (a float type before any integer type, then the smallest integer bound), or
+    ``None``."""
+    narrow = [np.dtype(t) for t in set(map(type, vals))
+              if issubclass(t, np.number) and np.dtype(t).itemsize < 8]
+    if not narrow:
+        return None
+    floats = [d for d in narrow if d.kind in "fc"]
+    return floats[0] if floats else min(narrow, key=lambda d: np.iinfo(d).max)
+
+
+# The largest magnitude below which float64 holds every integer exactly (2^53)
+FLOAT_EXACT_INT = 2.0**53
 
 
 def _values(adj_items, attr, default, multigraph, m):
     """Edge attribute ``attr`` of every stored entry (adjacency order) in one pass: int64 when
-    every value is an integer (or bool), else float64; ``default`` where an edge lacks it."""
+    every value is an integer (or bool), else float64; ``default`` where an edge lacks it.
+    Returns ``(values, narrow)``, ``narrow`` as :func:`_numbers` says. NotImplementedError
+    (NetworkX runs the call) where the values are not numbers, or are integers that neither
+    int64 nor float64 holds exactly: beyond int64, or beyond 2^53 among floats (NumPy turns
+    such a list into float64, rounding them, where NetworkX adds Python ints exactly)."""
     if multigraph:
-        vals = [min(d.get(attr, default) for d in keys.values())
-                for nbrs in adj_items for keys in nbrs.values()]
+        try:
+            vals = [min(d.get(attr, default) for d in keys.values())
+                    for nbrs in adj_items for keys in nbrs.values()]
+        except TypeError as exc:  # parallel edges NetworkX's min() cannot order (None, str)
+            raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} of parallel "
+                                      f"edges is not ordered ({exc})") from exc
     else:
         def edge_dicts():
             return itertools.chain.from_iterable(map(dict.values, adj_items))
@@ -385,7 +432,7 @@ def _values(adj_items, attr, default, multigraph, m):
         except KeyError:  # some edge lacks it: the slower lookup with a default
             vals = list(map(operator.methodcaller("get", attr, default), edge_dicts()))
     try:
-        a = _numbers(vals) if vals else np.zeros(0, dtype=np.int64)
+        a, narrow = _numbers(vals) if vals else (np.zeros(0, dtype=np.int64), None)
     except (ValueError, TypeError) as exc:
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not numeric") from exc
     if a.shape != (m,):
@@ -393,11 +440,25 @@ def _values(adj_items, attr, default, multigraph, m):
     if a.dtype.kind in "bui":
         if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")
-        return a.astype(np.int64, copy=False)
+        return a.astype(np.int64, copy=False), narrow
     if a.dtype.kind == "f":
-        return a.astype(np.float64, copy=False)
+        a = a.astype(np.float64, copy=False)
+        big = np.flatnonzero(np.abs(a) >= FLOAT_EXACT_INT)  # inf too: rare, checked below
+        if big.size and any(isinstance(vals[i], numbers.Integral) for i in big.tolist()):
+            raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} has integers "
+                                      f"that float64 rounds (beyond 2^53 among floats, or "
+                                      f"beyond int64)")
+        return a, narrow
     raise NotImplementedError(
         f"nx_semiring: edge attribute {attr!r} has values of dtype {a.dtype}; numbers only")
+
+
+def _symmetric(indptr, adj) -> bool:
+    """Whether the adjacency holds v in row u exactly where it holds u in row v (one sort of
+    the entries each way; checked only for undirected views, whose filters may break it)."""
+    n = indptr.size - 1
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    return bool(np.array_equal(np.sort(rows * n + adj), np.sort(adj * n + rows)))
 
 
 def _cache_of(G, nx, create):
@@ -505,19 +566,28 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         identity = index is IDENTITY
         if identity:
             index = None
+        if not G.is_directed() and hasattr(G, "_graph") and not _symmetric(indptr, adj):
+            raise NotImplementedError(
+                "nx_semiring: an undirected view whose adjacency is not symmetric (a "
+                "subgraph_view filter_edge that keeps u-v from u but not from v): NetworkX's "
+                "functions read it each their own way (G[u] or G.edges()); NetworkX runs it")
     attrs = dict(edge_attrs or {})
     if preserve_edge_attrs:  # every attribute name, in order of first appearance
         chain = itertools.chain.from_iterable
         data = chain(map(dict.values, adj_items))
         for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
-    values = {}
+    values, narrow = {}, {}
     for attr, default in attrs.items():
         if base is not None and attr in base.values and base.defaults.get(attr) == default:
             values[attr] = base.values[attr]
+            if attr in base.narrow:
+                narrow[attr] = base.narrow[attr]
             continue
         try:
-            values[attr] = _values(adj_items, attr, default, multigraph, m)
+            values[attr], dtype = _values(adj_items, attr, default, multigraph, m)
+            if dtype is not None:
+                narrow[attr] = dtype
         except NotImplementedError:
             if attr in (edge_attrs or {}):
                 raise
@@ -529,6 +599,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     if identity:
         g._identity = True
     g.defaults = {a: attrs[a] for a in values}
+    g.narrow = narrow
     if base is not None:
         g._order, g._sorted_adj = base._order, base._sorted_adj
         g._base = base if base.device == dev else None  # its structure's matrices, its order
