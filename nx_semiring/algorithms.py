@@ -715,6 +715,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
                           directed=True, multigraph=g.multigraph, device=g.device)
         r._index = g.index
         r.narrow = g.narrow
+        r.partial = g.partial
         r._perm = perm
         g._reversed = r
     for k in g.values.keys() - r.values.keys():  # attributes g read after r was made

@@ -84,6 +84,9 @@ class SemiringGraph:
         # attribute -> the NumPy type narrower than 64 bits in which NetworkX adds its values
         # (a float32 or int32 scalar among them, graph._numbers): the engine adds 64 bits
         self.narrow = {}
+        # attributes that some edge lacks (its default was filled in): NetworkX's
+        # Floyd–Warshall reads such an edge as 1.0, a float, where the dispatcher's default is 1
+        self.partial = set()
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         # the graph's own attribute dict (not a copy) where it was asked for: NetworkX keeps a
@@ -237,6 +240,8 @@ class SemiringGraph:
                 not self.multigraph and not any(weight in d for d in self.edge_data):
             self.values[weight] = np.ones(self.adj.size, dtype=np.int64)
             self.defaults[weight] = 1
+            if self.adj.size:
+                self.partial.add(weight)
         if weight not in self.values:
             raise NotImplementedError(
                 f"nx_semiring: edge attribute {weight!r} was not converted (converted: "
@@ -412,10 +417,12 @@ FLOAT_EXACT_INT = 2.0**53
 def _values(adj_items, attr, default, multigraph, m):
     """Edge attribute ``attr`` of every stored entry (adjacency order) in one pass: int64 when
     every value is an integer (or bool), else float64; ``default`` where an edge lacks it.
-    Returns ``(values, narrow)``, ``narrow`` as :func:`_numbers` says. NotImplementedError
+    Returns ``(values, narrow, missing)``, ``narrow`` as :func:`_numbers` says, ``missing``
+    whether some edge lacks the attribute. NotImplementedError
     (NetworkX runs the call) where the values are not numbers, or are integers that neither
     int64 nor float64 holds exactly: beyond int64, or beyond 2^53 among floats (NumPy turns
     such a list into float64, rounding them, where NetworkX adds Python ints exactly)."""
+    missing = False
     if multigraph:
         try:
             vals = [min(d.get(attr, default) for d in keys.values())
@@ -423,6 +430,8 @@ def _values(adj_items, attr, default, multigraph, m):
         except TypeError as exc:  # parallel edges NetworkX's min() cannot order (None, str)
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} of parallel "
                                       f"edges is not ordered ({exc})") from exc
+        missing = any(attr not in d for nbrs in adj_items for keys in nbrs.values()
+                      for d in keys.values())
     else:
         def edge_dicts():
             return itertools.chain.from_iterable(map(dict.values, adj_items))
@@ -431,6 +440,7 @@ def _values(adj_items, attr, default, multigraph, m):
             vals = list(map(operator.itemgetter(attr), edge_dicts()))
         except KeyError:  # some edge lacks it: the slower lookup with a default
             vals = list(map(operator.methodcaller("get", attr, default), edge_dicts()))
+            missing = True
     try:
         a, narrow = _numbers(vals) if vals else (np.zeros(0, dtype=np.int64), None)
     except (ValueError, TypeError) as exc:
@@ -440,7 +450,7 @@ def _values(adj_items, attr, default, multigraph, m):
     if a.dtype.kind in "bui":
         if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")
-        return a.astype(np.int64, copy=False), narrow
+        return a.astype(np.int64, copy=False), narrow, missing
     if a.dtype.kind == "f":
         a = a.astype(np.float64, copy=False)
         big = np.flatnonzero(np.abs(a) >= FLOAT_EXACT_INT)  # inf too: rare, checked below
@@ -448,7 +458,7 @@ def _values(adj_items, attr, default, multigraph, m):
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} has integers "
                                       f"that float64 rounds (beyond 2^53 among floats, or "
                                       f"beyond int64)")
-        return a, narrow
+        return a, narrow, missing
     raise NotImplementedError(
         f"nx_semiring: edge attribute {attr!r} has values of dtype {a.dtype}; numbers only")
 
@@ -577,17 +587,21 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         data = chain(map(dict.values, adj_items))
         for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
-    values, narrow = {}, {}
+    values, narrow, partial = {}, {}, set()
     for attr, default in attrs.items():
         if base is not None and attr in base.values and base.defaults.get(attr) == default:
             values[attr] = base.values[attr]
             if attr in base.narrow:
                 narrow[attr] = base.narrow[attr]
+            if attr in base.partial:
+                partial.add(attr)
             continue
         try:
-            values[attr], dtype = _values(adj_items, attr, default, multigraph, m)
+            values[attr], dtype, missing = _values(adj_items, attr, default, multigraph, m)
             if dtype is not None:
                 narrow[attr] = dtype
+            if missing:
+                partial.add(attr)
         except NotImplementedError:
             if attr in (edge_attrs or {}):
                 raise
@@ -600,6 +614,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         g._identity = True
     g.defaults = {a: attrs[a] for a in values}
     g.narrow = narrow
+    g.partial = partial
     if base is not None:
         g._order, g._sorted_adj = base._order, base._sorted_adj
         g._base = base if base.device == dev else None  # its structure's matrices, its order

@@ -13,7 +13,7 @@ NetworkX answers) hold here too, and the helpers are that module's. What this mo
 - ``floyd_warshall`` / ``floyd_warshall_predecessor_and_distance``: the engine's APSP, as
   NetworkX's dict of defaultdicts. NetworkX's Floyd–Warshall adds the weights of a path in
   its pivots' order, the engine in another, so float weights run here only where every path
-  sum is exact in any order (:func:`_exact_sums`); the predecessors only where no shortest
+  sum is exact in any order (:func:`_exact_float_sums`); the predecessors only where no shortest
   path ties (NetworkX's pivot order picks among ties).
 - ``eccentricity`` and the measures built on it (``diameter``, ``radius``, ``center``,
   ``periphery``): the engine's multi-source BFS (unweighted) or one SSSP a node (weighted),
@@ -43,8 +43,8 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_all_pairs_refusals, _bfs_level, _by_distance, _dijkstra, _graph,
-                         _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
+from .algorithms import (_all_pairs_refusals, _bfs_level, _by_distance, _dijkstra,
+                         _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
                          _reverse, _source, _sssp, _unreached, APSP_BFS_BATCH,
                          single_source_bellman_ford_path_length,
                          single_source_dijkstra_path_length, single_source_shortest_path,
@@ -188,7 +188,7 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
 
 
 # --------------------------------------------------------------------------- Floyd–Warshall
-def _exact_sums(w, n) -> bool:
+def _exact_float_sums(w, n) -> bool:
     """Whether every path sum of weights ``w`` (at most n - 1 of them) is exact in float64
     in any order of additions (integers always are; int64 overflow is the engine's
     DistanceOverflow)."""
@@ -209,6 +209,7 @@ def _fw_distances(g: SemiringGraph, weight):
     answer is its own (negative cycles or self-loops: its negative diagonal; NaN; float
     sums whose rounding depends on the order)."""
     rows, cols = _edges(g)
+    _exact_sums(g, weight)  # NumPy scalars narrower than 64 bits: NetworkX adds in their type
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
     if w.dtype.kind == "f" and (bool(np.isnan(w).any()) or bool(np.isneginf(w).any())):
         raise NotImplementedError("nx_semiring: NaN or -inf weights (NetworkX's comparisons "
@@ -217,7 +218,7 @@ def _fw_distances(g: SemiringGraph, weight):
     if bool((w[loop] < 0).any()):
         raise NotImplementedError("nx_semiring: a negative self-loop (NetworkX's "
                                   "Floyd–Warshall returns its own negative diagonal)")
-    if not _exact_sums(w, g.n):
+    if not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: float weights whose path sums round "
                                   "differently in NetworkX's order of additions (NetworkX "
                                   "runs it)")
@@ -234,18 +235,41 @@ def _fw_distances(g: SemiringGraph, weight):
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
 
 
-def _distance_dicts(g: SemiringGraph, D) -> dict:
-    """NetworkX's ``dict(dist)``: {u: defaultdict(inf, {v: distance})} over every pair."""
+def _key_orders(g: SemiringGraph):
+    """Each row's keys (vertex indices) in the order NetworkX's Floyd–Warshall inserts them
+    into ``dist[u]``: u (the zero diagonal), then the edges' ends as ``G.edges()`` yields the
+    edges (undirected: u's earlier neighbours by node order, then its later ones in adjacency
+    order), then the first pivot w₀ and every other node in node order (the first pivot's
+    pass reads ``dist[u][w₀]`` and ``dist[u][v]`` of every v, which inserts them)."""
+    n = g.n
+    for i in range(n):
+        nbrs = g.adj[g.indptr[i]:g.indptr[i + 1]]
+        if not g.directed:
+            nbrs = np.concatenate([np.sort(nbrs[nbrs < i]), nbrs[nbrs > i]])
+        yield list(dict.fromkeys([i, *nbrs.tolist(), 0, *range(n)]))
+
+
+def _distance_dicts(g: SemiringGraph, D, weight) -> dict:
+    """NetworkX's ``dict(dist)``: {u: defaultdict(inf, {v: distance})} over every pair, keys
+    in NetworkX's insertion order (:func:`_key_orders`), the diagonal its int 0, distances
+    floats where NetworkX adds floats: an edge without the attribute is its 1.0 (and every
+    edge with ``weight=None``)."""
     inf = float("inf")
     nodes = g.nodes
+    as_float = weight is None or weight in g.partial
     out = {}
-    for i, u in enumerate(nodes):
+    for i, keys in zip(range(g.n), _key_orders(g)):
         row = D[i]
-        vals = row.tolist()
         if row.dtype.kind in "iu":
             big = np.iinfo(row.dtype).max
-            vals = [inf if x == big else x for x in vals] if (row == big).any() else vals
-        out[u] = collections.defaultdict(lambda: inf, zip(nodes, vals))
+            vals = row.astype(np.float64) if as_float else row
+            vals = [inf if x == big else v for x, v in zip(row.tolist(), vals.tolist())] \
+                if (row == big).any() else vals.tolist()
+        else:
+            vals = row.tolist()
+        vals[i] = 0
+        out[nodes[i]] = collections.defaultdict(lambda: inf,
+                                                ((nodes[j], vals[j]) for j in keys))
     return out
 
 
@@ -257,13 +281,13 @@ def floyd_warshall(G, weight="weight"):
     --------
     >>> import networkx as nx
     >>> d = nx.floyd_warshall(nx.path_graph(3), backend="semiring")
-    >>> dict(d[0])
-    {0: 0, 1: 1, 2: 2}
+    >>> dict(d[0])  # an edge without the attribute is NetworkX's 1.0
+    {0: 0, 1: 1.0, 2: 2.0}
     """
     g = _graph(G, weight)
     if g.n == 0:
         return {}
-    return _distance_dicts(g, _fw_distances(g, weight))
+    return _distance_dicts(g, _fw_distances(g, weight), weight)
 
 
 def floyd_warshall_predecessor_and_distance(G, weight="weight"):
@@ -271,7 +295,9 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     from u (and ``pred[u][u] = u`` at a self-loop), ``dist`` as :func:`floyd_warshall`.
 
     Only where no two shortest paths tie (NetworkX's pivot order picks among them) and no
-    edge weighs inf (NetworkX records such an edge as a predecessor at distance inf).
+    edge weighs inf (NetworkX records such an edge as a predecessor at distance inf). The
+    keys of ``pred[u]`` come in the engine's order (NetworkX's: its pivots' discovery);
+    ``dist`` is NetworkX's to the repr (its key order and number types).
 
     Examples
     --------
@@ -279,7 +305,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     >>> pred, dist = nx.floyd_warshall_predecessor_and_distance(nx.path_graph(3),
     ...                                                         backend="semiring")
     >>> pred[0], dist[0][2]
-    ({1: 0, 2: 1}, 2)
+    ({1: 0, 2: 1}, 2.0)
     """
     g = _graph(G, weight)
     if g.n == 0:
@@ -310,7 +336,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
             pred.setdefault(nodes[i], {})[nodes[t]] = nodes[p]
     for x in rows[~off].tolist():  # NetworkX's pred[u][u] = u of a self-loop
         pred.setdefault(nodes[x], {})[nodes[x]] = nodes[x]
-    return pred, _distance_dicts(g, D)
+    return pred, _distance_dicts(g, D, weight)
 
 
 # --------------------------------------------------------------------------- more sources
@@ -333,6 +359,7 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
             raise nx.NodeNotFound(f"Node {s} not found in graph")
     src = sorted({g.vertex(s) for s in sources})  # a generator read twice: empty, as NetworkX
     _real_cutoff(cutoff)
+    _exact_sums(g, weight)
     if g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
@@ -426,6 +453,7 @@ def _eccentricities(g: SemiringGraph, idx: list, weight, bounding=False) -> list
     nx = _nx()
     out = []
     unreached = False
+    _exact_sums(g, weight)
     if weight is None:
         M, sym = g.engine_matrix()
         for b in range(0, len(idx), APSP_BFS_BATCH):
@@ -435,7 +463,7 @@ def _eccentricities(g: SemiringGraph, idx: list, weight, bounding=False) -> list
                 break
             out.extend(L.max(axis=1).tolist())
     elif len(idx) > 1 and g.n <= ECC_APSP_MAX_N and not g.has_inf(weight) and \
-            not g.has_negative(weight) and _exact_sums(g.weights(weight), g.n):
+            not g.has_negative(weight) and _exact_float_sums(g.weights(weight), g.n):
         # one APSP instead of a SSSP a node: the same sums, exact in any order
         D = _fw_distances(g, weight)[idx]
         if bool(_unreached(D).any()):
@@ -494,8 +522,8 @@ def _measure_eccentricities(G, e, usebounds, weight, name):
     if usebounds is True and not g.directed:
         if g.n == 0:  # NetworkX's max(degrees, key=...) of no nodes
             raise ValueError("max() arg is an empty sequence")
-        if weight is not None and (g.has_inf(weight) or not _exact_sums(g.weights(weight),
-                                                                         g.n)):
+        if weight is not None and (g.has_inf(weight)
+                                   or not _exact_float_sums(g.weights(weight), g.n)):
             raise NotImplementedError(f"nx_semiring: {name} with usebounds=True and weights "
                                       f"whose bounds round (NetworkX runs it)")
         return dict(zip(g.nodes, _eccentricities(g, list(range(g.n)), weight, True)))
@@ -595,6 +623,7 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
         raise NotImplementedError(f"nx_semiring: {capacity!r} converted with default "
                                   f"{g.defaults.get(capacity)!r}, not NetworkX's inf")
     rows, cols = _edges(g)
+    _exact_sums(g, capacity)  # NetworkX's flow sums in a narrow NumPy type may wrap
     c = g.weights(capacity)
     if c.dtype.kind == "f" and bool(np.isnan(c).any()):
         raise NotImplementedError("nx_semiring: NaN capacities (NetworkX's comparisons "
@@ -812,7 +841,7 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     left = _bipartite_sides(g, top_nodes)
     rows, cols = _edges(g)
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
-    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_sums(w, g.n):
+    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
                                   "round (NetworkX runs it)")
     L, R = np.flatnonzero(left), np.flatnonzero(~left)
@@ -832,7 +861,7 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     # every full matching has min(|U|, |V|) edges, so a constant added to every weight
     # keeps the cheapest ones: all made >= 1, since SciPy's LAPJVsp drops stored zeros
     shifted = w - w.min() + 1
-    if not _exact_sums(shifted, g.n):
+    if not _exact_float_sums(shifted, g.n):
         raise NotImplementedError("nx_semiring: weights whose shifted sums round (NetworkX "
                                   "runs it)")
     B = sp.csr_array((shifted, (u, v)), shape=(L.size, R.size))

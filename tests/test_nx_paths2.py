@@ -9,12 +9,14 @@ ties; each test also checks that the backend answers where the answer is unique.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 nx = pytest.importorskip("networkx")
 
+import nx_semiring  # noqa: E402
 from nx_semiring import paths as nxp  # noqa: E402
 from nx_semiring.graph import from_networkx  # noqa: E402
 from nx_semiring.interface import backend_interface as bi  # noqa: E402
@@ -152,6 +154,52 @@ def test_floyd_warshall_predecessors_answered(device):
     assert same_or_refused(lambda: nx.floyd_warshall_predecessor_and_distance(G),
                            lambda: nxp.floyd_warshall_predecessor_and_distance(
                                convert(G, device)))
+
+
+@FEW
+@given(G=graphs(max_n=8), kind=st.sampled_from(["missing", "int", "dyadic"]),
+       weight=st.sampled_from(["weight", None]), data=st.data())
+def test_floyd_warshall_dicts_are_networkx_to_the_repr(device, G, kind, weight, data):
+    """Key order and number types too (``==`` ignores both): NetworkX inserts u, then the
+    edges' ends as G.edges() yields them, then every node by its first pivot; its diagonal is
+    the int 0, an edge without the attribute (or every edge with weight=None) weighs 1.0.
+    Before, rows came in node order and the values were the engine's dtype throughout."""
+    for u, v, d in G.edges(data=True):
+        d.pop("weight", None)
+        if kind != "missing":
+            d["weight"] = data.draw(st.integers(0, 5) if kind == "int" else
+                                    st.sampled_from([0.5, 1.5, 2.0, 3.25]))
+    g = nx_semiring.from_networkx(G, edge_attrs=None if weight is None else {weight: 1},
+                                  device=device)
+    want = nx.floyd_warshall_predecessor_and_distance(G, weight=weight)[1]
+    try:
+        got = nxp.floyd_warshall(g, weight=weight)
+    except NotImplementedError as exc:
+        assert "negative" in str(exc)
+        return
+    assert repr({u: dict(r) for u, r in got.items()}) == \
+        repr({u: dict(r) for u, r in want.items()})
+
+
+@pytest.mark.parametrize("value", [np.int8(100), np.int16(30000), np.float32(0.1)])
+def test_narrow_numpy_weights_left_to_networkx(device, value):
+    """NetworkX adds NumPy scalars narrower than 64 bits in their type (int8 100 + 100 =
+    -56): the weighted searches of nx_semiring.paths refuse them as nx_semiring.algorithms'
+    do (before: 64-bit answers where NetworkX wraps, raises or rounds in float32)."""
+    G = nx.path_graph(4)
+    nx.set_edge_attributes(G, value, "weight")
+    nx.set_edge_attributes(G, value, "capacity")
+    g = convert(G, device)
+    calls = [lambda: nxp.floyd_warshall(g), lambda: nxp.eccentricity(g, weight="weight"),
+             lambda: nxp.multi_source_dijkstra_path_length(g, {0}),
+             lambda: nxp.all_pairs_dijkstra_path_length(g)]
+    for call in calls:
+        with pytest.raises(NotImplementedError, match="NumPy"):
+            call()
+    D = nx.DiGraph(G)
+    with pytest.raises(NotImplementedError, match="NumPy"):
+        nxp.maximum_flow_value(nx_semiring.from_networkx(
+            D, edge_attrs={"capacity": float("inf")}, device=device), 0, 3)
 
 
 def test_floyd_warshall_inexact_floats_refused(device):
