@@ -510,7 +510,8 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     """
     op = "min_weight_full_bipartite_matching"
     S, device = _host_sparse(biadjacency, op, "biadjacency")
-    _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
+    if S.format in ("csr", "csc", "coo"):  # SciPy's TypeError names the others
+        _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
     rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=maximize)
     return sr.to_device(rows, device), sr.to_device(cols, device)
 
