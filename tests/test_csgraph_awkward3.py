@@ -143,3 +143,30 @@ def test_construct_dist_matrix_bad_directed_raises_scipys_class(backend, directe
     assert err is not None
     with pytest.raises(type(err), match="directed"):
         csgraph.construct_dist_matrix(_on(device, ONE_WAY), _on(device, P), directed=directed)
+
+
+# ------------------------------------------------------------------------------ defect 5
+
+FLOW = np.array([[0, 3, 0], [0, 0, 2], [0, 0, 0]], dtype=np.int32)
+
+
+@pytest.mark.parametrize("source,sink", [(0, 2.0), (0, np.float32(2.0)), (0, np.array(2.0)),
+                                         (np.float32(1.0), 1), (1e20, 1), (0, -0.5),
+                                         (np.nan, 1), (0.0, 2), (0, 3)], ids=repr)
+def test_maximum_flow_vertex_checks_in_scipys_order(backend, source, sink):
+    # SciPy checks both ranges and source != sink first (ValueError, whatever the type), then
+    # indexes with the source (a float: IndexError); an integral float sink is read as its
+    # integer. Ours raised NotAVertex (a TypeError) for every float, 1e20 included, and
+    # refused sink=2.0 where SciPy answers 2
+    device, _ = backend
+    if device == "gpu":
+        pytest.skip("integer capacities: cupyx sparse holds no integers (host input only)")
+    G = sp.csr_array(FLOW)
+    want, err = _scipy_outcome(scg.maximum_flow, G, source, sink)
+    if err is None:
+        got = csgraph.maximum_flow(G, source, sink)
+        assert got.flow_value == want.flow_value
+        np.testing.assert_array_equal(got.flow.toarray(), want.flow.toarray())
+    else:
+        with pytest.raises(type(err)):
+            csgraph.maximum_flow(G, source, sink)
