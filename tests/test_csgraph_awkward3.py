@@ -170,3 +170,30 @@ def test_maximum_flow_vertex_checks_in_scipys_order(backend, source, sink):
     else:
         with pytest.raises(type(err)):
             csgraph.maximum_flow(G, source, sink)
+
+
+# ------------------------------------------------------------------------------ defect 6
+
+@pytest.mark.parametrize("null_value", [None, "0", "yes", [], np.array([1.0])], ids=repr)
+def test_construct_dist_matrix_null_value_must_be_a_real_number(backend, null_value):
+    # SciPy's compiled signature reads a C double: TypeError for these; ours answered (None
+    # as NaN, '0' as 0, array([1]) broadcast) or raised a ValueError
+    device, _ = backend
+    P = _undirected_predecessors()
+    _, err = _scipy_outcome(scg.construct_dist_matrix, ONE_WAY.copy(), P, directed=False,
+                            null_value=null_value)
+    assert type(err) is TypeError
+    with pytest.raises(TypeError, match="null_value"):
+        csgraph.construct_dist_matrix(_on(device, ONE_WAY), _on(device, P), directed=False,
+                                      null_value=null_value)
+
+
+@pytest.mark.parametrize("null_value", [np.array(3.0), np.float32(2.0), 5, -np.inf, np.nan],
+                         ids=repr)
+def test_construct_dist_matrix_real_null_values_as_scipy(backend, null_value):
+    device, _ = backend
+    G = np.array([[0, 1.0, 0], [0, 0, 2.0], [0, 0, 0]])
+    P = scg.shortest_path(G, return_predecessors=True)[1]
+    want = scg.construct_dist_matrix(G.copy(), P, null_value=null_value)
+    got = csgraph.construct_dist_matrix(_on(device, G), _on(device, P), null_value=null_value)
+    np.testing.assert_array_equal(to_host(got), want)

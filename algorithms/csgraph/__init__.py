@@ -84,6 +84,8 @@ Deviations from SciPy (where SciPy misbehaves)
   ``shortest_path`` when it runs 'FW') and ``construct_dist_matrix`` convert it to an integer,
   so ``0.5`` and (FW only) ``'0'`` mean undirected and ``None`` or ``'yes'`` raise SciPy's
   error class on every path; the other functions read its truth value, as SciPy's do.
+  ``construct_dist_matrix``'s ``null_value`` is a C double in SciPy: a string, ``None`` or a
+  list raises its TypeError.
 - Results too large for the device's free memory (a 2³¹-vertex graph's distance rows) raise
   :class:`semiring.OutOfMemory` naming the bytes before any work; host graphs beyond SciPy's
   int32 indices run the engine's path.

@@ -1177,6 +1177,7 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
     """
     op = "construct_dist_matrix"
     directed = _v.int_flag(directed, op, "directed", strings=False)  # SciPy's Cython int
+    null_value = _v.real_number(null_value, op, "null_value")  # and its C double
     # SciPy reads the graph through its dense conversion: parallel edges keep the smallest
     A = _v.as_graph(graph, op, dup="min", arg="graph", directed=directed, cast_sums=False)
     xp = A.xp

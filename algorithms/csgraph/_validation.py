@@ -76,7 +76,7 @@ import semiring as sr
 from semiring.matrix import canonical_csr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "canonical_csr", "fast_vertex", "int_flag", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "canonical_csr", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
 
@@ -207,6 +207,26 @@ def int_flag(value, op: str, arg: str, *, strings: bool = True) -> bool:
     except ValueError as e:
         raise sr.InvalidValue(f"{op}: {arg} must be an integer (SciPy reads it as one), "
                               f"got {value!r}") from e
+
+
+def real_number(value, op: str, arg: str) -> float:
+    """A float argument as SciPy's compiled signature reads it (a C ``double``): any real
+    number or 0-d array, as ``float``; a string, ``None``, a list or a 1-element array raise
+    :class:`semiring.DomainMismatch` (a TypeError, SciPy's class).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from algorithms.csgraph._validation import real_number
+    >>> real_number(np.array(2), "construct_dist_matrix", "null_value")
+    2.0
+    """
+    if not isinstance(value, (str, bytes)) and value is not None:
+        try:
+            return float(value)
+        except TypeError:
+            pass
+    raise sr.DomainMismatch(f"{op}: {arg} must be a real number, got {value!r}")
 
 
 def fast_vertex(i, n: int) -> bool:
