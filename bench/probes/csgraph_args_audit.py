@@ -376,7 +376,6 @@ def sweep_inputs(rng):
     hard = np.ma.masked_array(D, mask=D == 0, hard_mask=True)
     Snan = S.copy(); Snan.data[0] = np.nan
     Sinf = S.copy(); Sinf.data[-1] = np.inf
-    unsorted = sp.csr_array((S.data[::-1].copy(), S.indices[::-1].copy(), S.indptr.copy()), shape=S.shape) if False else None
     inputs = {"int64idx": S64, "readonly_dense": ro, "readonly_sparse": Sro, "fortran": Fd,
               "strided": strided, "hard_mask": hard, "npmatrix": np.matrix(D), "stored_nan": Snan,
               "stored_inf": Sinf, "dia": sp.dia_array(D), "bsr": sp.bsr_matrix(D),
