@@ -75,7 +75,17 @@ Deviations from SciPy (where SciPy misbehaves)
   ``shortest_path(method='auto')`` fail on them).
 - ``construct_dist_matrix`` accepts any integer predecessors (SciPy demands int32) and raises
   on predecessors that cycle (SciPy loops forever); ``reconstruct_path`` and it raise
-  :class:`semiring.InvalidIndex` for a predecessor ≥ N (SciPy reads out of bounds).
+  :class:`semiring.InvalidIndex` for a predecessor ≥ N (SciPy reads out of bounds), and read
+  every negative predecessor as none (SciPy's ``reconstruct_path`` does; its
+  ``construct_dist_matrix`` loops forever on -1). SciPy 1.17.1's ``construct_dist_matrix``
+  writes inf over the zeros of the caller's dense graph (``directed=True``); the facade's
+  never does.
+- ``directed`` as SciPy reads it (session 17's audit): ``floyd_warshall`` (and
+  ``shortest_path`` when it runs 'FW') and ``construct_dist_matrix`` convert it to an integer,
+  so ``0.5`` and (FW only) ``'0'`` mean undirected and ``None`` or ``'yes'`` raise SciPy's
+  error class on every path; the other functions read its truth value, as SciPy's do.
+  ``construct_dist_matrix``'s ``null_value`` is a C double in SciPy: a string, ``None`` or a
+  list raises its TypeError.
 - Results too large for the device's free memory (a 2³¹-vertex graph's distance rows) raise
   :class:`semiring.OutOfMemory` naming the bytes before any work; host graphs beyond SciPy's
   int32 indices run the engine's path.

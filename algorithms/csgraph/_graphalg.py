@@ -377,6 +377,35 @@ def _flow_vertex(op, arg, v, n):
     return int(v)
 
 
+def _flow_scalar(v):
+    if (sr.is_gpu_array(v) or isinstance(v, np.ndarray)) and v.ndim == 0 \
+            and v.dtype.kind in "iuf":
+        return v.item()
+    return v
+
+
+def _is_real(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(
+        v, (bool, np.bool_))
+
+
+def _flow_vertices(op, source, sink, n):
+    """(source, sink) in SciPy's order of checks: both ranges and their difference first
+    (ValueError, whatever their type: ``source=1e20`` is out of range), then the source's type
+    (SciPy indexes with it: a float raises IndexError); an integral float ``sink`` is read as
+    its integer, as SciPy's routine converts it (a non-integral one raises: the facade's
+    deviation, SciPy truncates it)."""
+    s, t = _flow_scalar(source), _flow_scalar(sink)
+    for arg, v in (("source", s), ("sink", t)):
+        if _is_real(v) and not 0 <= v < n:
+            raise sr.InvalidValue(f"{op}: {arg} value ({v}) must be between 0 and {n - 1}")
+    if _is_real(s) and _is_real(t) and s == t:
+        raise sr.InvalidValue(f"{op}: source and sink vertices must differ, got {s} for both")
+    if isinstance(t, (float, np.floating)) and float(t).is_integer():
+        t = int(t)
+    return _flow_vertex(op, "source", s, n), _flow_vertex(op, "sink", t, n)
+
+
 def maximum_flow(csgraph, source, sink, *, method="dinic"):
     """A maximum flow, as ``scipy.sparse.csgraph.maximum_flow`` (SciPy's compiled routine on
     the host, by design: see :mod:`algorithms.flow`).
@@ -431,10 +460,7 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     if method not in ("dinic", "edmonds_karp"):
         raise sr.InvalidValue(f"{op}: method must be 'dinic' or 'edmonds_karp', got {method!r}")
     n = S.shape[0]
-    source = _flow_vertex(op, "source", source, n)
-    sink = _flow_vertex(op, "sink", sink, n)
-    if source == sink:
-        raise sr.InvalidValue(f"{op}: source and sink vertices must differ, got {source} for both")
+    source, sink = _flow_vertices(op, source, sink, n)
     res = _scg.maximum_flow(S, source, sink, method=method)
     if device == "gpu":
         return type(res)(res.flow_value, sr.Matrix.from_scipy(res.flow, device="gpu"))
@@ -510,7 +536,8 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     """
     op = "min_weight_full_bipartite_matching"
     S, device = _host_sparse(biadjacency, op, "biadjacency")
-    _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
+    if S.format in ("csr", "csc", "coo"):  # SciPy's TypeError names the others
+        _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
     rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=maximize)
     return sr.to_device(rows, device), sr.to_device(cols, device)
 

@@ -778,6 +778,7 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         return _scipy(op, "floyd_warshall", S, directed=directed,
                       return_predecessors=return_predecessors, unweighted=unweighted,
                       overwrite=False)
+    directed = _v.int_flag(directed, op, "directed")  # SciPy's int(directed)
     if _engine(csgraph):
         return _engine_paths(csgraph, op, "FW", directed, None, return_predecessors,
                              unweighted)
@@ -880,6 +881,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
                       **kw)
     if method == "auto":
         method = _auto_method(csgraph, indices)
+    if method == "FW":
+        kw["directed"] = directed = _v.int_flag(directed, op, "directed")  # SciPy's int()
     if _engine(csgraph):
         return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
                              unweighted)
@@ -1173,6 +1176,8 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
     [[0.0, 1.0, 3.0], [inf, 0.0, 2.0], [inf, inf, 0.0]]
     """
     op = "construct_dist_matrix"
+    directed = _v.int_flag(directed, op, "directed", strings=False)  # SciPy's Cython int
+    null_value = _v.real_number(null_value, op, "null_value")  # and its C double
     # SciPy reads the graph through its dense conversion: parallel edges keep the smallest
     A = _v.as_graph(graph, op, dup="min", arg="graph", directed=directed, cast_sums=False)
     xp = A.xp

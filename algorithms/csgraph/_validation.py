@@ -76,7 +76,7 @@ import semiring as sr
 from semiring.matrix import canonical_csr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "canonical_csr", "fast_vertex", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "canonical_csr", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
 
@@ -178,6 +178,55 @@ def scipy_csr(csgraph):
                 and csgraph.indptr.dtype == _INT32 and csgraph.data.dtype.kind in "biuf":
             return csgraph
     return None
+
+
+def int_flag(value, op: str, arg: str, *, strings: bool = True) -> bool:
+    """A flag as SciPy's compiled code reads it, through an integer conversion:
+    ``int(value) != 0``, so ``0.5`` is False and ``'0'`` (where ``strings``: Python's ``int``,
+    as ``floyd_warshall`` calls it) too; ``None``, a list, ``'yes'`` or NaN raise the class
+    SciPy raises (:class:`semiring.DomainMismatch`, a TypeError; :class:`semiring.InvalidValue`,
+    a ValueError). Without ``strings`` (Cython's conversion, ``construct_dist_matrix``) a
+    string is a TypeError.
+
+    Examples
+    --------
+    >>> from algorithms.csgraph._validation import int_flag
+    >>> int_flag(True, "f", "directed"), int_flag(0.5, "f", "directed"), int_flag("1", "f", "d")
+    (True, False, True)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if not strings and isinstance(value, (str, bytes)):
+        raise sr.DomainMismatch(f"{op}: {arg} must be a number (SciPy reads it as an integer), "
+                                f"got {value!r}")
+    try:
+        return int(value) != 0
+    except TypeError as e:
+        raise sr.DomainMismatch(f"{op}: {arg} must be a number (SciPy reads it as an integer), "
+                                f"got {value!r}") from e
+    except ValueError as e:
+        raise sr.InvalidValue(f"{op}: {arg} must be an integer (SciPy reads it as one), "
+                              f"got {value!r}") from e
+
+
+def real_number(value, op: str, arg: str) -> float:
+    """A float argument as SciPy's compiled signature reads it (a C ``double``): any real
+    number or 0-d array, as ``float``; a string, ``None``, a list or a 1-element array raise
+    :class:`semiring.DomainMismatch` (a TypeError, SciPy's class).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from algorithms.csgraph._validation import real_number
+    >>> real_number(np.array(2), "construct_dist_matrix", "null_value")
+    2.0
+    """
+    if not isinstance(value, (str, bytes)) and value is not None:
+        try:
+            return float(value)
+        except TypeError:
+            pass
+    raise sr.DomainMismatch(f"{op}: {arg} must be a real number, got {value!r}")
 
 
 def fast_vertex(i, n: int) -> bool:
@@ -498,6 +547,12 @@ MASKED_VALUES_RTOL, MASKED_VALUES_ATOL = 1e-5, 1e-8
 
 def _dense_edges(xp, a, null_value, infinity_null, nan_null):
     """Where a dense array holds an edge (SciPy's csgraph_masked_from_dense)."""
+    if null_value is not None and not isinstance(null_value, (int, float, np.number)):
+        # SciPy reads ``DTYPE(null_value)``: a one-element sequence or array is its element
+        null = np.asarray(null_value)
+        if null.size != 1 or null.dtype.kind not in "biufU":
+            raise sr.InvalidValue(f"null_value must be a number, got {null_value!r}")
+        null_value = float(null.reshape(-1)[0])
     if null_value is not None and np.isinf(float(null_value)):
         # SciPy: an infinite null value is infinity_null=True, so -inf is no edge either
         null_value, infinity_null = None, True
