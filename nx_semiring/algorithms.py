@@ -1048,6 +1048,18 @@ def bellman_ford_path(G, source, target, weight="weight"):
     return single_source_bellman_ford(G, source, target=target, weight=weight)[1]
 
 
+def _with_virtual_source(g: SemiringGraph, w, targets):
+    """The engine matrix [A 0; e_T 0] of g (weights ``w`` in sorted-adjacency order) with a
+    vertex n that reaches each vertex of ``targets`` by an edge of weight 0."""
+    n, k = g.n, len(targets)
+    indptr = np.concatenate([g.indptr, [g.indptr[-1] + k]])
+    indices = np.concatenate([g.sorted_adj(), np.asarray(targets, dtype=np.int64)])
+    values = np.concatenate([w, np.zeros(k, dtype=w.dtype)])
+    dev = g.device
+    return sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(indices, dev),
+                              sr.to_device(values, dev), (n + 1, n + 1), check=False)
+
+
 def negative_edge_cycle(G, weight="weight", heuristic=True):
     """Whether some cycle has negative total weight (an undirected negative edge is one).
 
@@ -1070,15 +1082,8 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     if not g.has_negative(weight):
         return False
     n = g.n
-    perm = g.order()
-    w = g.weights(weight)[perm]
     # A' = [A 0; 1ᵀ 0]: vertex n reaches every vertex by a 0-weight edge
-    indptr = np.concatenate([g.indptr, [g.indptr[-1] + n]])
-    indices = np.concatenate([g.sorted_adj(), np.arange(n, dtype=np.int64)])
-    values = np.concatenate([w, np.zeros(n, dtype=w.dtype)])
-    dev = g.device
-    A = sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(indices, dev),
-                           sr.to_device(values, dev), (n + 1, n + 1), check=False)
+    A = _with_virtual_source(g, g.weights(weight)[g.order()], np.arange(n, dtype=np.int64))
     try:
         alg.bellman_ford(A, n)
     except sr.NegativeCycleError:

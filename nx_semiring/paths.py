@@ -45,7 +45,8 @@ import semiring as sr
 
 from .algorithms import (_all_pairs_refusals, _bfs_level, _by_distance, _dijkstra,
                          _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
-                         _reverse, _source, _sssp, _unreached, APSP_BFS_BATCH,
+                         _reverse, _source, _sssp, _unreached, _with_virtual_source,
+                         APSP_BFS_BATCH,
                          single_source_bellman_ford_path_length,
                          single_source_dijkstra_path_length, single_source_shortest_path,
                          single_source_shortest_path_length)
@@ -366,16 +367,9 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     n = g.n
     if not src:
         return {}
-    perm = g.order()
-    w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)[perm]
+    w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)[g.order()]
     # A' = [A 0; e_S 0]: vertex n reaches each source by a 0-weight edge
-    k = len(src)
-    indptr = np.concatenate([g.indptr, [g.indptr[-1] + k]])
-    indices = np.concatenate([g.sorted_adj(), np.asarray(src, dtype=np.int64)])
-    values = np.concatenate([w, np.zeros(k, dtype=w.dtype)])
-    dev = g.device
-    A = sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(indices, dev),
-                           sr.to_device(values, dev), (n + 1, n + 1), check=False)
+    A = _with_virtual_source(g, w, src)
     try:
         dist = _host(alg.sssp(A, n))[:n]
         # NetworkX reaches a vertex over an edge of weight inf too (at distance inf)
