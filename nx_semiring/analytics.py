@@ -397,7 +397,9 @@ def transitivity(G):
     1.0
     """
     g = _graph(G)
-    _not_directed(g, "transitivity")
+    if g.directed:  # NetworkX counts over successor sets (its triangle iterator's G[v])
+        raise NotImplementedError("nx_semiring: transitivity of a directed graph (NetworkX "
+                                  "answers from successor sets; NetworkX runs it)")
     if g.multigraph:
         raise _nx().NetworkXNotImplemented("not implemented for multigraph type")
     if g.n == 0:
@@ -499,6 +501,10 @@ def modularity(G, communities, weight="weight", resolution=1):
         if float(np.abs(w).sum()) * 2 >= EXACT_SUMS:
             raise NotImplementedError("nx_semiring: modularity with weights summing past "
                                       "2^53 (NetworkX runs it)")
+        if g.narrow.get(weight) is not None:
+            raise NotImplementedError("nx_semiring: modularity with NumPy weights narrower "
+                                      "than 64 bits (NetworkX's degree sums wrap in their "
+                                      "type; NetworkX runs it)")
         M = g.matrix(weight)
     k = len(communities)
     try:

@@ -24,7 +24,9 @@ NetworkX answers) hold here too, and the helpers are that module's. What this mo
   residual capacities (an edge without the attribute, or of capacity inf, is infinite:
   NetworkXUnbounded where such edges join source and sink, else NetworkX's stand-in for
   infinity, three times the finite capacities' sum). Integer capacities only (the engine's
-  flows are integers).
+  flows are integers; with a float capacity NetworkX's value is a float or an int as its
+  path minima fall, so :meth:`~nx_semiring.interface.BackendInterface.can_run` leaves such
+  graphs to NetworkX).
 - ``hopcroft_karp_matching``: the engine's maximum matching where the maximum matching is
   unique (:func:`_unique_matching`); NetworkX's search picks one among several otherwise.
 
@@ -211,6 +213,10 @@ def _fw_distances(g: SemiringGraph, weight):
     rows, cols = _edges(g)
     _exact_sums(g, weight)  # NumPy scalars narrower than 64 bits: NetworkX adds in their type
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if weight in g.partial and w.dtype.kind in "biu":
+        raise NotImplementedError("nx_semiring: integer weights beside edges without them "
+                                  "(NetworkX's 1.0): its distances mix ints and floats path "
+                                  "by path (NetworkX runs it)")
     if w.dtype.kind == "f" and (bool(np.isnan(w).any()) or bool(np.isneginf(w).any())):
         raise NotImplementedError("nx_semiring: NaN or -inf weights (NetworkX's comparisons "
                                   "decide; NetworkX runs it)")
@@ -664,7 +670,7 @@ def maximum_flow_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwa
     --------
     >>> import networkx as nx
     >>> G = nx.DiGraph()
-    >>> G.add_edge("x", "a", capacity=3.0); G.add_edge("a", "y", capacity=2.0)
+    >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
     >>> nx.maximum_flow_value(G, "x", "y", backend="semiring")
     2
     """
@@ -847,9 +853,11 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     L, R = np.flatnonzero(left), np.flatnonzero(~left)
     if not L.size:  # NetworkX's biadjacency_matrix
         raise _nx().NetworkXError("row_order is empty list")
+    e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
+    if rows.size and not e.any():  # its zip(*edges) of a graph with edges, none from U to V
+        raise ValueError("not enough values to unpack (expected 3, got 0)")
     if not R.size:  # linear_sum_assignment of a (k × 0) matrix
         return {}
-    e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
     if not e.any():
         raise ValueError("cost matrix is infeasible")
     pos = np.empty(g.n, dtype=np.int64)

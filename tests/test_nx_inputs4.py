@@ -1,0 +1,143 @@
+"""The NetworkX backend, fourth audit (session 17): the functions dispatched this session
+(``nx_semiring.paths``, ``nx_semiring.analytics``) against NetworkX 3.6.1 on inputs found
+by the differential fuzzer ``bench/results/session17/nxa12_driver/fuzz.py``.
+
+The rule, as in ``test_nx_inputs.py``: the backend answers as NetworkX does (to the repr:
+values, number types, key order, its exceptions), or it refuses (``NotImplementedError``
+from the call, or ``can_run``) so that NetworkX runs the call. Never a different answer.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+nx = pytest.importorskip("networkx")
+
+from nx_semiring import analytics as nxan  # noqa: E402
+from nx_semiring import paths as nxp  # noqa: E402
+
+from test_nx_inputs import convert  # noqa: E402
+from test_nx_inputs2 import semiring_first as _semiring_first  # noqa: E402
+
+
+@pytest.fixture
+def semiring_first(monkeypatch):
+    """NetworkX set to prefer the backend, fallback on, ``should_run`` forced."""
+    with _semiring_first(monkeypatch):
+        yield
+
+
+def _run(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy scalars wrapping in NetworkX
+        try:
+            return "ok", repr(call())
+        except NotImplementedError:
+            return "refused", None
+        except Exception as exc:  # noqa: BLE001 (compared by type and message)
+            return "raised", (type(exc).__name__, str(exc))
+
+
+def as_networkx_or_refused(nx_call, our_call):
+    """Our answer is NetworkX's to the repr (or its exception, message included), or a
+    refusal. Returns whether we answered."""
+    expected, got = _run(nx_call), _run(our_call)
+    assert expected[0] != "refused"
+    if got[0] == "refused":
+        return False
+    assert got == expected
+    return True
+
+
+def _dispatched(call):
+    """The call through NetworkX's dispatcher with the backend preferred (semiring_first)
+    against plain NetworkX (backend ``networkx``): the same repr."""
+    expected = _run(lambda: call("networkx"))
+    got = _run(lambda: call(None))
+    assert got == expected
+
+
+# --------------------------------------------------------------------------- transitivity
+def test_transitivity_of_a_digraph_is_networkx(device, semiring_first):
+    """NetworkX's transitivity reads a DiGraph's successor sets (0 here, 0.5 with a
+    reciprocal edge); the backend raised NetworkXNotImplemented."""
+    for edges in ([(0, 1), (1, 2), (2, 0), (0, 3)], [(0, 1), (1, 0), (1, 2), (2, 0)]):
+        D = nx.DiGraph(edges)
+        assert not as_networkx_or_refused(lambda: nx.transitivity(D),
+                                          lambda: nxan.transitivity(convert(D, device)))
+        _dispatched(lambda b: nx.transitivity(D, backend=b))
+
+
+# --------------------------------------------------------------------------- modularity
+def test_modularity_of_int8_weights_is_networkx(device, semiring_first):
+    """NetworkX's degree sums of np.int8(90) weights wrap (0.5714285714285712 here, as the
+    wrapped sums give); the engine's int64 sums gave another value."""
+    G = nx.Graph()
+    G.add_nodes_from([1, 5, 6, 3, 7])
+    G.add_edges_from([(1, 5), (3, 6), (6, 7)], weight=np.int8(90))
+    G.add_edge(3, 7, weight=7)
+    parts = [{1, 5}, {3, 6, 7}]
+    assert not as_networkx_or_refused(
+        lambda: nx.community.modularity(G, parts),
+        lambda: nxan.modularity(convert(G, device), parts))
+    _dispatched(lambda b: nx.community.modularity(G, parts, backend=b))
+
+
+# --------------------------------------------------------------------------- matching
+@pytest.mark.parametrize("edges, top", [([(0, 0)], [0]), ([(0, 0), (1, 1)], [0]),
+                                        ([(0, 1), (2, 2)], [0, 1])])
+def test_full_matching_without_a_cross_edge_raises_networkx_error(device, semiring_first,
+                                                                  edges, top):
+    """Edges, none from top_nodes to the rest: NetworkX's biadjacency_matrix unpacks an
+    empty zip (ValueError "not enough values to unpack"); the backend returned {} or
+    "cost matrix is infeasible"."""
+    G = nx.Graph()
+    G.add_nodes_from(range(3))
+    G.add_edges_from(edges, weight=1)
+    assert as_networkx_or_refused(
+        lambda: nx.bipartite.minimum_weight_full_matching(G, top_nodes=top),
+        lambda: nxp.minimum_weight_full_matching(convert(G, device), top_nodes=top))
+    _dispatched(lambda b: nx.bipartite.minimum_weight_full_matching(G, top_nodes=top,
+                                                                    backend=b))
+
+
+# --------------------------------------------------------------------------- flow
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(caps=st.lists(st.sampled_from([1, 2, 3, 2.0, 0.5, 3.0, float("inf"), None]),
+                     min_size=4, max_size=4))
+def test_flow_values_of_float_capacities_are_networkx(semiring_first, caps):
+    """A float capacity makes NetworkX's flow value a float (2.0) where a path's minimum
+    is one; the engine's flow is an int (2)."""
+    G = nx.DiGraph()
+    for (u, v), c in zip([("s", "a"), ("a", "t"), ("s", "b"), ("b", "t")], caps):
+        G.add_edge(u, v, **({} if c is None else {"capacity": c}))
+    _dispatched(lambda b: nx.maximum_flow_value(G, "s", "t", backend=b))
+    _dispatched(lambda b: nx.minimum_cut_value(G, "s", "t", backend=b))
+
+
+# --------------------------------------------------------------------------- Floyd–Warshall
+@pytest.mark.parametrize("w", [True, 1, 2, np.int64(3)])
+@pytest.mark.parametrize("directed", [False, True])
+def test_floyd_warshall_int_weights_beside_missing_ones(device, semiring_first, w, directed):
+    """NetworkX reads an edge without the attribute as 1.0 and keeps an int (or True)
+    weight as it is: {'b': True, 'c': 1.0} from 'b'; the backend gave floats throughout."""
+    G = (nx.DiGraph if directed else nx.Graph)()
+    G.add_edge("a", "b", weight=w)
+    G.add_edge("b", "c")
+    G.add_edge("c", "a", weight=w)
+
+    def fw(m, g):
+        return {u: dict(d) for u, d in m.floyd_warshall(g).items()}
+
+    def fwpd(m, g):
+        return {u: dict(d) for u, d in m.floyd_warshall_predecessor_and_distance(g)[1].items()}
+
+    for f in (fw, fwpd):
+        as_networkx_or_refused(lambda: f(nx, G), lambda: f(nxp, convert(G, device)))
+    _dispatched(lambda b: {u: dict(d) for u, d in nx.floyd_warshall(G, backend=b).items()})
