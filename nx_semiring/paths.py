@@ -213,10 +213,6 @@ def _fw_distances(g: SemiringGraph, weight):
     rows, cols = _edges(g)
     _exact_sums(g, weight)  # NumPy scalars narrower than 64 bits: NetworkX adds in their type
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
-    if weight in g.partial and w.dtype.kind in "biu":
-        raise NotImplementedError("nx_semiring: integer weights beside edges without them "
-                                  "(NetworkX's 1.0): its distances mix ints and floats path "
-                                  "by path (NetworkX runs it)")
     if w.dtype.kind == "f" and (bool(np.isnan(w).any()) or bool(np.isneginf(w).any())):
         raise NotImplementedError("nx_semiring: NaN or -inf weights (NetworkX's comparisons "
                                   "decide; NetworkX runs it)")
@@ -239,6 +235,16 @@ def _fw_distances(g: SemiringGraph, weight):
                                   "returns its own (negative-diagonal) answer") from exc
     except (sr.InvalidValue, alg.DistanceOverflow) as exc:
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
+
+
+def _fw_types(g: SemiringGraph, weight):
+    """Refuses integer weights beside edges without the attribute: NetworkX's
+    Floyd–Warshall reads those as 1.0, so its distances are ints or floats path by path
+    (and ``True`` where a bool weight is an edge's own distance)."""
+    if weight is not None and weight in g.mixed and g.weights(weight).dtype.kind in "biu":
+        raise NotImplementedError("nx_semiring: integer weights beside edges without them "
+                                  "(NetworkX's 1.0): its distances mix ints and floats path "
+                                  "by path (NetworkX runs it)")
 
 
 def _key_orders(g: SemiringGraph):
@@ -293,6 +299,7 @@ def floyd_warshall(G, weight="weight"):
     g = _graph(G, weight)
     if g.n == 0:
         return {}
+    _fw_types(g, weight)
     return _distance_dicts(g, _fw_distances(g, weight), weight)
 
 
@@ -316,6 +323,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     g = _graph(G, weight)
     if g.n == 0:
         return {}, {}
+    _fw_types(g, weight)
     if g.has_inf(weight):
         raise NotImplementedError("nx_semiring: Floyd–Warshall predecessors with edges of "
                                   "weight inf (NetworkX runs it)")
