@@ -493,6 +493,10 @@ class BackendInterface:
         if name in _CORE_SUBGRAPHS and a.get("core_number") is not None:
             return (f"{name} with core_number= given leaves nothing for the engine to "
                     f"compute: NetworkX runs it")
+        if name in _CORE_SUBGRAPHS and hasattr(G, "_NODE_OK") and \
+                len(G._graph._node) != len(G):
+            return (f"{name} of a filtered view: NetworkX's subgraph of it filters the viewed "
+                    f"graph, whose size decides its node order: NetworkX runs it")
         if name == "average_clustering" and weight is not None:
             return "weighted average_clustering is not supported (NetworkX runs it)"
         return True

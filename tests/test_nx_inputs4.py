@@ -147,3 +147,16 @@ def test_floyd_warshall_int_weights_beside_missing_ones(device, semiring_first, 
     for f in (fw, fwpd):
         as_networkx_or_refused(lambda: f(nx, G), lambda: f(nxp, convert(G, device)))
     _dispatched(lambda b: {u: dict(d) for u, d in nx.floyd_warshall(G, backend=b).items()})
+
+
+# --------------------------------------------------------------------------- k-core family
+def test_core_subgraph_of_a_filtered_view_keeps_networkx_node_order(semiring_first):
+    """NetworkX's ``G.subgraph`` of a filtered view filters the viewed graph: its node set
+    {5, 2} is iterated (2 first) where it is under half of *that* graph's nodes (2 of 5),
+    not of the view's 4 (the backend's order, 5 first)."""
+    G = nx.Graph()
+    G.add_nodes_from([5, 0, 2, 7, 8])
+    G.add_edges_from([(5, 0), (0, 2)])
+    view = nx.subgraph_view(G, filter_node=lambda v: v != 8)
+    assert list(nx.k_corona(view, 1, backend="networkx")) == [2, 5]
+    _dispatched(lambda b: list(nx.k_corona(view, 1, backend=b).nodes))
