@@ -729,6 +729,45 @@ def _bipartite_sides(g: SemiringGraph, top_nodes):
     return left
 
 
+def _side_orders(g: SemiringGraph, left, top_nodes):
+    """The vertices of each side in the order NetworkX's ``bipartite.sets`` iterates them:
+    Python sets, built as it builds them (``set(top_nodes)`` and ``set(G) - X``, or from
+    ``bipartite.color``'s dict), so that a result keyed in their order is NetworkX's."""
+    nodes = g.nodes
+    if top_nodes is not None:
+        X = set(top_nodes)
+        Y = set(nodes) - X
+    else:
+        seq = _colour_order(g)
+        X = {nodes[i] for i in seq if left[i]}
+        Y = {nodes[i] for i in seq if not left[i]}
+    index = g.index
+    return (np.array([index[x] for x in X], dtype=np.int64),
+            np.array([index[y] for y in Y], dtype=np.int64))
+
+
+def _colour_order(g: SemiringGraph) -> list:
+    """The vertices in the order NetworkX's ``bipartite.color`` inserts them into its dict
+    (undirected): from each uncoloured node with neighbours in node order a search that pops
+    the last pushed vertex and pushes its uncoloured neighbours in adjacency order; then
+    the isolated nodes. One Python pass over the edges, as NetworkX's."""
+    indptr, adj = g.indptr.tolist(), g.adj.tolist()
+    seen = dict.fromkeys([])
+    for n in range(g.n):
+        if n in seen or indptr[n] == indptr[n + 1]:
+            continue
+        seen[n] = None
+        stack = [n]
+        while stack:
+            v = stack.pop()
+            for w in adj[indptr[v]:indptr[v + 1]]:
+                if w not in seen:
+                    seen[w] = None
+                    stack.append(w)
+    seen.update(dict.fromkeys(i for i in range(g.n) if indptr[i] == indptr[i + 1]))
+    return list(seen)
+
+
 def _unique_matching(g: SemiringGraph, left, mate) -> bool:
     """Whether the maximum matching ``mate`` (vertex → matched vertex, -1) of the undirected
     bipartite graph is the only one: no free vertex has a neighbour (its neighbours are all
@@ -769,7 +808,7 @@ def hopcroft_karp_matching(G, top_nodes=None):
     if bool((left[rows] == left[cols]).any()):
         raise NotImplementedError("nx_semiring: top_nodes with an edge inside a side "
                                   "(NetworkX's search reads it its own way)")
-    L, R = np.flatnonzero(left), np.flatnonzero(~left)
+    L, R = _side_orders(g, left, top_nodes)
     pos = np.empty(g.n, dtype=np.int64)
     pos[L] = np.arange(L.size)
     pos[R] = np.arange(R.size)
@@ -787,9 +826,9 @@ def hopcroft_karp_matching(G, top_nodes=None):
         raise NotImplementedError("nx_semiring: the maximum matching is not unique; "
                                   "NetworkX's search picks its own (NetworkX runs it)")
     nodes, mates = g.nodes, mate.tolist()
-    # NetworkX's order: the left side's matches, then the right side's
-    order = np.concatenate([np.flatnonzero(left & (mate >= 0)),
-                            np.flatnonzero(~left & (mate >= 0))])
+    # NetworkX's order: the left side's matches, then the right side's, each side in its
+    # set's iteration order
+    order = np.concatenate([L[mate[L] >= 0], R[mate[R] >= 0]])
     return {nodes[x]: nodes[mates[x]] for x in order.tolist()}
 
 
@@ -858,7 +897,7 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
                                   "round (NetworkX runs it)")
-    L, R = np.flatnonzero(left), np.flatnonzero(~left)
+    L, R = _side_orders(g, left, top_nodes)  # NetworkX's U and V, in its lists' order
     if not L.size:  # NetworkX's biadjacency_matrix
         raise _nx().NetworkXError("row_order is empty list")
     e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
@@ -893,10 +932,11 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
                                   "NetworkX's linear_sum_assignment picks its own (NetworkX "
                                   "runs it)")
     nodes = g.nodes
-    a, b = [nodes[x] for x in L[ri].tolist()], [nodes[x] for x in R[ci].tolist()]
+    a, b = L[ri], R[ci]
     if not left[L[0]]:  # swapped: the pairs from NetworkX's U side first
         a, b = b, a
-    d = dict(zip(a, b))
+    by_u = np.argsort(pos[a], kind="stable")  # NetworkX's rows: U's order
+    d = dict(zip([nodes[x] for x in a[by_u].tolist()], [nodes[x] for x in b[by_u].tolist()]))
     d.update({y: x for x, y in d.items()})
     return d
 

@@ -160,3 +160,43 @@ def test_core_subgraph_of_a_filtered_view_keeps_networkx_node_order(semiring_fir
     view = nx.subgraph_view(G, filter_node=lambda v: v != 8)
     assert list(nx.k_corona(view, 1, backend="networkx")) == [2, 5]
     _dispatched(lambda b: list(nx.k_corona(view, 1, backend=b).nodes))
+
+
+# --------------------------------------------------------------------------- matching orders
+@pytest.mark.parametrize("top", [None, [0, 2, 3, 4], [4, 3, 2, 0]])
+def test_matchings_are_keyed_in_networkx_set_order(device, semiring_first, top):
+    """NetworkX keys a matching by its ``bipartite.sets``, Python sets: {5, 6, 7, 8}
+    iterates 8 first; the backend keyed the right side in node order (5 first)."""
+    G = nx.Graph()
+    G.add_nodes_from([0, 2, 3, 4, 5, 6, 7, 8])
+    G.add_weighted_edges_from([(0, 7, 1), (0, 5, 4), (2, 5, 2), (3, 8, 3), (4, 8, 5),
+                               (4, 6, 1), (4, 7, 9)])
+    for call in (lambda m, g: m.bipartite.hopcroft_karp_matching(g, top_nodes=top)
+                 if m is nx else m.hopcroft_karp_matching(g, top_nodes=top),
+                 lambda m, g: m.bipartite.minimum_weight_full_matching(g, top_nodes=top)
+                 if m is nx else m.minimum_weight_full_matching(g, top_nodes=top)):
+        as_networkx_or_refused(lambda: call(nx, G), lambda: call(nxp, convert(G, device)))
+    _dispatched(lambda b: nx.bipartite.hopcroft_karp_matching(G, top_nodes=top, backend=b))
+    _dispatched(lambda b: nx.bipartite.minimum_weight_full_matching(G, top_nodes=top,
+                                                                    backend=b))
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(labels=st.lists(st.one_of(st.integers(-20, 40), st.text("abc", max_size=2)),
+                       min_size=2, max_size=8, unique=True),
+       data=st.data())
+def test_matchings_in_networkx_order_on_random_bipartite_graphs(semiring_first, labels, data):
+    """Random bipartite graphs and labels: NetworkX's matching to the repr (key order)."""
+    k = data.draw(st.integers(1, len(labels) - 1))
+    top, rest = labels[:k], labels[k:]
+    G = nx.Graph()
+    G.add_nodes_from(data.draw(st.permutations(labels)))
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(top), st.sampled_from(rest)),
+                               max_size=12))
+    for u, v in pairs:
+        G.add_edge(u, v, weight=data.draw(st.integers(1, 9)))
+    tn = data.draw(st.sampled_from([None, top]))
+    _dispatched(lambda b: nx.bipartite.hopcroft_karp_matching(G, top_nodes=tn, backend=b))
+    _dispatched(lambda b: nx.bipartite.minimum_weight_full_matching(G, top_nodes=tn,
+                                                                    backend=b))
