@@ -388,7 +388,8 @@ def average_clustering(G, nodes=None, weight=None, count_zeros=True):
 
 def transitivity(G):
     """3 × triangles / connected triples (0 when there is none), from the engine's triangle
-    counts, as NetworkX's exact ratio of integers.
+    counts, as NetworkX's exact ratio of integers. Undirected graphs (NetworkX's answer for a
+    directed one counts over successor sets: NetworkX runs it).
 
     Examples
     --------

@@ -29,10 +29,15 @@ NetworkX answers) hold here too, and the helpers are that module's. What this mo
   graphs to NetworkX).
 - ``hopcroft_karp_matching``: the engine's maximum matching where the maximum matching is
   unique (:func:`_unique_matching`); NetworkX's search picks one among several otherwise.
+  Both matchings are keyed as NetworkX keys them, in the iteration order of the Python sets
+  ``bipartite.sets`` returns (:func:`_side_orders` builds the same sets the same way).
 
 - ``bipartite.minimum_weight_full_matching``: the engine's LAPJVsp where the cheapest full
   matching is the only one of its weight (:func:`_unique_assignment`: NetworkX's dense
   ``linear_sum_assignment`` picks its own among ties).
+- ``floyd_warshall`` and its predecessor variant refuse integer weights beside edges without
+  the attribute (``SemiringGraph.mixed``): NetworkX reads those as 1.0 and its distances are
+  ints or floats path by path.
 """
 
 from __future__ import annotations

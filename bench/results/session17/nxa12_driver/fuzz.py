@@ -81,6 +81,8 @@ def calls(G, top):
         comm = [set(G)]
     res = rng.choice([1, 0, 0.5, 2, 1.5])
     tn = top if top and rng.random() < 0.7 else None
+    global ARGS
+    ARGS = dict(s=s, t=t, c=c, w=w, kk=kk, us=us, srcs=srcs, cap=cap, res=res, tn=tn)
     ecc = None
     if rng.random() < 0.3:
         try: ecc = nx.eccentricity(G)
@@ -167,6 +169,7 @@ for it in range(N):
             if bad[key] <= 1 and shown < 80:
                 shown += 1
                 print("DIFF", key, "edges:", list(G.edges(data=True)), "nodes:", list(G)[:10], "top", top)
+                print("   args:", ARGS)
                 print("   nx:", str(a)[:400]); print("   sr:", str(b)[:400])
 print("calls", ncalls)
 print(sorted(bad.items(), key=lambda x: -x[1]))
