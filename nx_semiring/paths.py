@@ -250,6 +250,23 @@ def _fw_types(g: SemiringGraph, weight):
         raise NotImplementedError("nx_semiring: integer weights beside edges without them "
                                   "(NetworkX's 1.0): its distances mix ints and floats path "
                                   "by path (NetworkX runs it)")
+    if _one_sided(g, weight):
+        raise NotImplementedError("nx_semiring: an undirected view whose two directions of an "
+                                  "edge weigh differently (NetworkX's Floyd–Warshall reads "
+                                  "one of them: NetworkX runs it)")
+
+
+def _one_sided(g: SemiringGraph, weight) -> bool:
+    """Whether an undirected graph stores another weight for (u, v) than for (v, u) (an
+    undirected view of a DiGraph with both edges): NetworkX's Floyd–Warshall reads
+    ``G.edges()``, one of the two for both directions."""
+    if g.directed or weight is None:
+        return False
+    rows, cols = _edges(g)
+    w = g.weights(weight)
+    a = np.argsort(rows * g.n + cols, kind="stable")
+    b = np.argsort(cols * g.n + rows, kind="stable")
+    return not np.array_equal(w[a], w[b])
 
 
 def _key_orders(g: SemiringGraph):
@@ -647,6 +664,12 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
     if c.dtype.kind == "f" and bool(np.isnan(c).any()):
         raise NotImplementedError("nx_semiring: NaN capacities (NetworkX's comparisons "
                                   "decide; NetworkX runs it)")
+    if not g.directed:
+        # NetworkX's residual network reads G.edges(): each edge once, from its earlier node,
+        # its capacity both ways (an undirected view of a DiGraph holds two, one a side)
+        up = rows < cols
+        rows, cols, c = (np.concatenate([rows[up], cols[up]]),
+                         np.concatenate([cols[up], rows[up]]), np.concatenate([c[up], c[up]]))
     # NetworkX's residual network: edges of capacity > 0, no self-loops
     keep = (rows != cols) & (c > 0)
     rows, cols, c = rows[keep], cols[keep], c[keep]

@@ -200,3 +200,42 @@ def test_matchings_in_networkx_order_on_random_bipartite_graphs(semiring_first, 
     _dispatched(lambda b: nx.bipartite.hopcroft_karp_matching(G, top_nodes=tn, backend=b))
     _dispatched(lambda b: nx.bipartite.minimum_weight_full_matching(G, top_nodes=tn,
                                                                     backend=b))
+
+
+# --------------------------------------------------------------------------- undirected views
+def _reciprocal_digraph():
+    D = nx.DiGraph()
+    D.add_nodes_from(range(6))
+    D.add_edges_from([(0, 1, {}), (1, 0, {"capacity": 1, "weight": 5}),
+                      (2, 3, {"capacity": 2, "weight": 1}), (3, 2, {"capacity": 1, "weight": 7}),
+                      (4, 2, {"capacity": 1, "weight": 5}), (4, 3, {"capacity": 3, "weight": 2}),
+                      (4, 5, {"capacity": 1, "weight": 1}), (4, 1, {"capacity": 1, "weight": 1})])
+    return D
+
+
+def test_flow_of_an_undirected_view_reads_each_edge_once(device, semiring_first):
+    """``D.to_undirected(as_view=True)`` holds (2, 3) with capacity 2 one way and 1 the
+    other; NetworkX's residual network takes G.edges()'s one (2, from node 2) both ways: 3
+    from 4 to 2, where the backend's 2 read each direction's own."""
+    U = _reciprocal_digraph().to_undirected(as_view=True)
+    assert nx.maximum_flow_value(U, 4, 2, backend="networkx") == 3
+    assert as_networkx_or_refused(lambda: nx.maximum_flow_value(U, 4, 2),
+                                  lambda: nxp.maximum_flow_value(
+                                      nxp.from_networkx(U, edge_attrs={"capacity": float("inf")},
+                                                        device=device), 4, 2))
+    _dispatched(lambda b: nx.maximum_flow_value(U, 4, 2, backend=b))
+    _dispatched(lambda b: nx.minimum_cut_value(U, 2, 4, backend=b))
+
+
+def test_floyd_warshall_of_an_undirected_view_with_two_weights_is_networkx(device,
+                                                                          semiring_first):
+    """NetworkX's Floyd–Warshall reads G.edges() (one weight for both directions); the
+    backend read each direction's own."""
+    D = _reciprocal_digraph()
+    D.add_edge(0, 1, weight=3)
+    U = D.to_undirected(as_view=True)
+    assert nx.floyd_warshall(U, backend="networkx")[3][2] == 1  # (2, 3)'s weight both ways
+    assert not as_networkx_or_refused(
+        lambda: {u: dict(d) for u, d in nx.floyd_warshall(U).items()},
+        lambda: {u: dict(d) for u, d in nxp.floyd_warshall(convert(U, device)).items()})
+    _dispatched(lambda b: {u: dict(d) for u, d in nx.floyd_warshall(U, backend=b).items()})

@@ -127,6 +127,23 @@ def calls(G, top):
      ("trans", lambda b: nx.transitivity(G, backend=b), "exact"),
      ("lpc", lambda b: list(map(sorted, map(lambda x: map(repr, x), nx.community.label_propagation_communities(G, backend=b)))), "exact"),
      ("mod", lambda b: nx.community.modularity(G, comm, weight=w, resolution=res, backend=b), "exact"),
+     # missing nodes and odd arguments: NetworkX's exception (class and message) or answer
+     ("msdpl_miss", lambda b: nx.multi_source_dijkstra_path_length(G, {s, "zz"}, backend=b), "exact"),
+     ("msdpl_none", lambda b: nx.multi_source_dijkstra_path_length(G, set(), backend=b), "exact"),
+     ("ecc_miss", lambda b: nx.eccentricity(G, v="zz", backend=b), "exact"),
+     ("ncc_miss", lambda b: nx.node_connected_component(G, "zz", backend=b), "exact"),
+     ("desc_miss", lambda b: nx.descendants(G, "zz", backend=b), "exact"),
+     ("anc_miss", lambda b: nx.ancestors(G, "zz", backend=b), "exact"),
+     ("stspl_miss", lambda b: nx.single_target_shortest_path_length(G, "zz", backend=b), "exact"),
+     ("kcore_neg", lambda b: nx.k_core(G, k=-1, backend=b), "exact"),
+     ("ktruss_neg", lambda b: nx.k_truss(G, k=rng.choice([-1, 0, 1, 2, 2.5]), backend=b), "exact"),
+     ("mfv_same", lambda b: nx.maximum_flow_value(G, s, s, backend=b), "exact"),
+     ("mfv_miss", lambda b: nx.maximum_flow_value(G, s, "zz", backend=b), "exact"),
+     ("hk_badtop", lambda b: nx.bipartite.hopcroft_karp_matching(G, top_nodes=[s, "zz"], backend=b), "exact"),
+     ("mwfm_none", lambda b: nx.bipartite.minimum_weight_full_matching(G, top_nodes=[], backend=b), "exact"),
+     ("diam_e", lambda b: nx.diameter(G, e={v: rng.choice([1, 2.5, 3]) for v in G}, backend=b), "exact"),
+     ("avgclu_miss", lambda b: nx.average_clustering(G, nodes=[s, "zz"], backend=b), "exact"),
+     ("mod_np", lambda b: nx.community.modularity(G, [set(G)], resolution=np.float64(res), backend=b), "exact"),
     ]
     return L
 def cmp2(a, b, how):
