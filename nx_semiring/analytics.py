@@ -463,7 +463,8 @@ def modularity(G, communities, weight="weight", resolution=1):
     term by term and summed in the communities' order, as NetworkX does. Non-integer weights
     are left to NetworkX, whose float sums follow its set iteration order, as are a
     ``communities`` that is not a partition of G (NetworkX's NotAPartition names G as
-    NetworkX prints it) and multigraphs.
+    NetworkX prints it), multigraphs, and NumPy weights narrower than 64 bits (NetworkX's
+    degree sums wrap in their type).
 
     Examples
     --------
