@@ -523,7 +523,9 @@ def _eccentricities(g: SemiringGraph, idx: list, weight, bounding=False) -> list
                                    "strongly connected")
         raise nx.NetworkXError("Found infinite path length because the graph is not "
                                "connected")
-    return out
+    # NetworkX's max() over a length dict that starts with the source's int 0 keeps that 0
+    # where nothing is farther (an isolated node, 0-weight edges), even among float lengths
+    return [0 if x == 0 else x for x in out]
 
 
 def eccentricity(G, v=None, sp=None, weight=None):

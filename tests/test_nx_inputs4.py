@@ -63,7 +63,12 @@ def as_networkx_or_refused(nx_call, our_call):
 def _dispatched(call):
     """The call through NetworkX's dispatcher with the backend preferred (semiring_first)
     against plain NetworkX (backend ``networkx``): the same repr."""
-    expected = _run(lambda: call("networkx"))
+    prio = nx.config.backend_priority
+    saved, prio.algos = prio.algos, []  # NetworkX's inner dispatched calls NetworkX's too
+    try:
+        expected = _run(lambda: call("networkx"))
+    finally:
+        prio.algos = saved
     got = _run(lambda: call(None))
     assert got == expected
 
@@ -239,3 +244,18 @@ def test_floyd_warshall_of_an_undirected_view_with_two_weights_is_networkx(devic
         lambda: {u: dict(d) for u, d in nx.floyd_warshall(U).items()},
         lambda: {u: dict(d) for u, d in nxp.floyd_warshall(convert(U, device)).items()})
     _dispatched(lambda b: {u: dict(d) for u, d in nx.floyd_warshall(U, backend=b).items()})
+
+
+# --------------------------------------------------------------------------- eccentricity
+@pytest.mark.parametrize("edges", [[("a", "a", 1.5)], [("a", "a", float("inf"))],
+                                   [("a", "b", 0.0), ("b", "a", -0.0)],
+                                   [("a", "b", 0.0), ("b", "a", 2.5)]])
+def test_eccentricity_zero_is_networkx_int(device, semiring_first, edges):
+    """NetworkX's eccentricity is max() of a length dict starting with the source's int 0:
+    0 where nothing is farther, even with float weights; the backend gave 0.0."""
+    D = nx.DiGraph()
+    D.add_weighted_edges_from(edges)
+    for f in ("eccentricity", "diameter", "radius"):
+        as_networkx_or_refused(lambda: getattr(nx, f)(D, weight="weight"),
+                               lambda: getattr(nxp, f)(convert(D, device), weight="weight"))
+        _dispatched(lambda b: getattr(nx, f)(D, weight="weight", backend=b))
