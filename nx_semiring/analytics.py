@@ -40,6 +40,10 @@ from .graph import SemiringGraph, from_networkx
 # sums in the engine's Sᵀ A S, whatever their order: NetworkX's Python sums, to the bit
 EXACT_SUMS = 2**53
 
+# Integer degree sums whose products (out × in, the total squared) reach this wrap in
+# NetworkX's modularity where a NumPy int64 weight made its sums NumPy int64
+INT64_PRODUCTS = 2**63
+
 __all__ = ["average_clustering", "is_strongly_connected", "is_weakly_connected", "k_core",
            "k_corona", "k_crust", "k_shell", "k_truss", "label_propagation_communities",
            "modularity", "node_connected_component", "number_strongly_connected_components",
@@ -522,6 +526,10 @@ def modularity(G, communities, weight="weight", resolution=1):
         inner, dout, din = (x + [kind(0)] * pad for x in (inner, dout, din))
     # NetworkX's modularity from here on, the same operations in the same order
     deg_sum = sum(dout)
+    if kind is int and deg_sum**2 >= INT64_PRODUCTS:
+        raise NotImplementedError("nx_semiring: modularity whose degree products pass 2^63 "
+                                  "(NetworkX's sums are NumPy int64 where one weight is, and "
+                                  "their products wrap; NetworkX runs it)")
     if g.directed:
         m = deg_sum
         norm = 1 / m**2

@@ -259,3 +259,20 @@ def test_eccentricity_zero_is_networkx_int(device, semiring_first, edges):
         as_networkx_or_refused(lambda: getattr(nx, f)(D, weight="weight"),
                                lambda: getattr(nxp, f)(convert(D, device), weight="weight"))
         _dispatched(lambda b: getattr(nx, f)(D, weight="weight", backend=b))
+
+
+def test_modularity_whose_int64_products_wrap_is_networkx(device, semiring_first):
+    """One np.int64 weight makes NetworkX's degree sums NumPy int64: 2^40-weight edges give
+    products past 2^63 that wrap (-1.2e11 here; the backend gave the exact value)."""
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=2**40)
+    G.add_edge(1, 2, weight=2**40)
+    G.add_edge(2, 3, weight=np.int64(2))
+    G.add_edge(3, 0, weight=3)
+    parts = [{0, 1}, {2, 3}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert nx.community.modularity(G, parts, backend="networkx") != 0
+    assert not as_networkx_or_refused(lambda: nx.community.modularity(G, parts),
+                                      lambda: nxan.modularity(convert(G, device), parts))
+    _dispatched(lambda b: nx.community.modularity(G, parts, backend=b))
