@@ -716,6 +716,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         r._index = g.index
         r.narrow = g.narrow
         r.partial = g.partial
+        r.mixed = g.mixed
         r._perm = perm
         g._reversed = r
     for k in g.values.keys() - r.values.keys():  # attributes g read after r was made

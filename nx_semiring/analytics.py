@@ -40,6 +40,10 @@ from .graph import SemiringGraph, from_networkx
 # sums in the engine's Sᵀ A S, whatever their order: NetworkX's Python sums, to the bit
 EXACT_SUMS = 2**53
 
+# Integer degree sums whose products (out × in, the total squared) reach this wrap in
+# NetworkX's modularity where a NumPy int64 weight made its sums NumPy int64
+INT64_PRODUCTS = 2**63
+
 __all__ = ["average_clustering", "is_strongly_connected", "is_weakly_connected", "k_core",
            "k_corona", "k_crust", "k_shell", "k_truss", "label_propagation_communities",
            "modularity", "node_connected_component", "number_strongly_connected_components",
@@ -388,7 +392,8 @@ def average_clustering(G, nodes=None, weight=None, count_zeros=True):
 
 def transitivity(G):
     """3 × triangles / connected triples (0 when there is none), from the engine's triangle
-    counts, as NetworkX's exact ratio of integers.
+    counts, as NetworkX's exact ratio of integers. Undirected graphs (NetworkX's answer for a
+    directed one counts over successor sets: NetworkX runs it).
 
     Examples
     --------
@@ -397,7 +402,9 @@ def transitivity(G):
     1.0
     """
     g = _graph(G)
-    _not_directed(g, "transitivity")
+    if g.directed:  # NetworkX counts over successor sets (its triangle iterator's G[v])
+        raise NotImplementedError("nx_semiring: transitivity of a directed graph (NetworkX "
+                                  "answers from successor sets; NetworkX runs it)")
     if g.multigraph:
         raise _nx().NetworkXNotImplemented("not implemented for multigraph type")
     if g.n == 0:
@@ -460,7 +467,8 @@ def modularity(G, communities, weight="weight", resolution=1):
     term by term and summed in the communities' order, as NetworkX does. Non-integer weights
     are left to NetworkX, whose float sums follow its set iteration order, as are a
     ``communities`` that is not a partition of G (NetworkX's NotAPartition names G as
-    NetworkX prints it) and multigraphs.
+    NetworkX prints it), multigraphs, and NumPy weights narrower than 64 bits (NetworkX's
+    degree sums wrap in their type).
 
     Examples
     --------
@@ -499,6 +507,10 @@ def modularity(G, communities, weight="weight", resolution=1):
         if float(np.abs(w).sum()) * 2 >= EXACT_SUMS:
             raise NotImplementedError("nx_semiring: modularity with weights summing past "
                                       "2^53 (NetworkX runs it)")
+        if g.narrow.get(weight) is not None:
+            raise NotImplementedError("nx_semiring: modularity with NumPy weights narrower "
+                                      "than 64 bits (NetworkX's degree sums wrap in their "
+                                      "type; NetworkX runs it)")
         M = g.matrix(weight)
     k = len(communities)
     try:
@@ -514,6 +526,10 @@ def modularity(G, communities, weight="weight", resolution=1):
         inner, dout, din = (x + [kind(0)] * pad for x in (inner, dout, din))
     # NetworkX's modularity from here on, the same operations in the same order
     deg_sum = sum(dout)
+    if kind is int and deg_sum**2 >= INT64_PRODUCTS:
+        raise NotImplementedError("nx_semiring: modularity whose degree products pass 2^63 "
+                                  "(NetworkX's sums are NumPy int64 where one weight is, and "
+                                  "their products wrap; NetworkX runs it)")
     if g.directed:
         m = deg_sum
         norm = 1 / m**2

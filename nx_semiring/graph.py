@@ -49,6 +49,11 @@ import semiring as sr
 __all__ = ["SemiringGraph", "from_networkx", "to_networkx"]
 
 
+# _values' ``missing`` where some edges have the attribute and others lack it (truthy: the
+# attribute is partial either way)
+MIXED = "mixed"
+
+
 class SemiringGraph:
     """A NetworkX graph converted for the ``"semiring"`` backend (see the module docstring).
 
@@ -87,6 +92,9 @@ class SemiringGraph:
         # attributes that some edge lacks (its default was filled in): NetworkX's
         # Floyd–Warshall reads such an edge as 1.0, a float, where the dispatcher's default is 1
         self.partial = set()
+        # attributes that some edges have and others lack (a subset of partial): NetworkX's
+        # Floyd–Warshall then mixes the present values' type with its 1.0
+        self.mixed = set()
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         # the graph's own attribute dict (not a copy) where it was asked for: NetworkX keeps a
@@ -432,6 +440,9 @@ def _values(adj_items, attr, default, multigraph, m):
                                       f"edges is not ordered ({exc})") from exc
         missing = any(attr not in d for nbrs in adj_items for keys in nbrs.values()
                       for d in keys.values())
+        if missing and any(attr in d for nbrs in adj_items for keys in nbrs.values()
+                           for d in keys.values()):
+            missing = MIXED
     else:
         def edge_dicts():
             return itertools.chain.from_iterable(map(dict.values, adj_items))
@@ -440,7 +451,7 @@ def _values(adj_items, attr, default, multigraph, m):
             vals = list(map(operator.itemgetter(attr), edge_dicts()))
         except KeyError:  # some edge lacks it: the slower lookup with a default
             vals = list(map(operator.methodcaller("get", attr, default), edge_dicts()))
-            missing = True
+            missing = MIXED if any(attr in d for d in edge_dicts()) else True
     try:
         a, narrow = _numbers(vals) if vals else (np.zeros(0, dtype=np.int64), None)
     except (ValueError, TypeError) as exc:
@@ -587,7 +598,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         data = chain(map(dict.values, adj_items))
         for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
-    values, narrow, partial = {}, {}, set()
+    values, narrow, partial, mixed = {}, {}, set(), set()
     for attr, default in attrs.items():
         if base is not None and attr in base.values and base.defaults.get(attr) == default:
             values[attr] = base.values[attr]
@@ -595,6 +606,8 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
                 narrow[attr] = base.narrow[attr]
             if attr in base.partial:
                 partial.add(attr)
+            if attr in base.mixed:
+                mixed.add(attr)
             continue
         try:
             values[attr], dtype, missing = _values(adj_items, attr, default, multigraph, m)
@@ -602,6 +615,8 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
                 narrow[attr] = dtype
             if missing:
                 partial.add(attr)
+            if missing is MIXED:
+                mixed.add(attr)
         except NotImplementedError:
             if attr in (edge_attrs or {}):
                 raise
@@ -615,6 +630,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     g.defaults = {a: attrs[a] for a in values}
     g.narrow = narrow
     g.partial = partial
+    g.mixed = mixed
     if base is not None:
         g._order, g._sorted_adj = base._order, base._sorted_adj
         g._base = base if base.device == dev else None  # its structure's matrices, its order

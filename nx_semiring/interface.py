@@ -50,6 +50,8 @@ from __future__ import annotations
 import inspect
 import random
 
+import numpy as np
+
 import semiring as sr
 
 from . import FUNCTIONS
@@ -299,6 +301,19 @@ _ANALYTICS_MULTIGRAPH_REFUSED = frozenset({
     "transitivity", "label_propagation_communities", "modularity"})
 _CORE_SUBGRAPHS = frozenset({"k_core", "k_shell", "k_crust", "k_corona"})
 
+def _float_capacity(G, capacity) -> bool:
+    """Whether some edge of the NetworkX graph has a finite non-integer-typed ``capacity``
+    (one pass over the edges: NetworkX's residual network is one too)."""
+    try:
+        edges = list(G.edges(data=capacity))
+    except TypeError:  # an unhashable name: the flow function raises it
+        return False
+    for *_, c in edges:
+        if isinstance(c, (float, np.floating)) and c != float("inf"):
+            return True
+    return False
+
+
 _BFS_ORDER = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"})
 
 _SIGNATURES = {}
@@ -457,6 +472,14 @@ class BackendInterface:
                     callable(a["flow_func"]) and not _paths._known_flow_func(a["flow_func"]))):
             return ("a flow function other than NetworkX's, or its keyword arguments (cutoff= "
                     "may stop below the maximum): NetworkX runs it")
+        if name in ("maximum_flow_value", "minimum_cut_value") and \
+                not isinstance(G, SemiringGraph) and _float_capacity(
+                G, a.get("capacity", "capacity")):
+            return ("a float capacity: NetworkX's flow value is a float or an int as its path "
+                    "minima fall, the engine's an int: NetworkX runs it")
+        if name == "transitivity" and G.is_directed():
+            return ("transitivity of a directed graph counts over successor sets: NetworkX "
+                    "runs it")
         if name == "hopcroft_karp_matching" and G.is_directed():
             return ("hopcroft_karp_matching of a directed graph reads only the left side's "
                     "out-edges: NetworkX runs it")
@@ -470,6 +493,10 @@ class BackendInterface:
         if name in _CORE_SUBGRAPHS and a.get("core_number") is not None:
             return (f"{name} with core_number= given leaves nothing for the engine to "
                     f"compute: NetworkX runs it")
+        if name in _CORE_SUBGRAPHS and hasattr(G, "_NODE_OK") and \
+                len(G._graph._node) != len(G):
+            return (f"{name} of a filtered view: NetworkX's subgraph of it filters the viewed "
+                    f"graph, whose size decides its node order: NetworkX runs it")
         if name == "average_clustering" and weight is not None:
             return "weighted average_clustering is not supported (NetworkX runs it)"
         return True

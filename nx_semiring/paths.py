@@ -24,13 +24,20 @@ NetworkX answers) hold here too, and the helpers are that module's. What this mo
   residual capacities (an edge without the attribute, or of capacity inf, is infinite:
   NetworkXUnbounded where such edges join source and sink, else NetworkX's stand-in for
   infinity, three times the finite capacities' sum). Integer capacities only (the engine's
-  flows are integers).
+  flows are integers; with a float capacity NetworkX's value is a float or an int as its
+  path minima fall, so :meth:`~nx_semiring.interface.BackendInterface.can_run` leaves such
+  graphs to NetworkX).
 - ``hopcroft_karp_matching``: the engine's maximum matching where the maximum matching is
   unique (:func:`_unique_matching`); NetworkX's search picks one among several otherwise.
+  Both matchings are keyed as NetworkX keys them, in the iteration order of the Python sets
+  ``bipartite.sets`` returns (:func:`_side_orders` builds the same sets the same way).
 
 - ``bipartite.minimum_weight_full_matching``: the engine's LAPJVsp where the cheapest full
   matching is the only one of its weight (:func:`_unique_assignment`: NetworkX's dense
   ``linear_sum_assignment`` picks its own among ties).
+- ``floyd_warshall`` and its predecessor variant refuse integer weights beside edges without
+  the attribute (``SemiringGraph.mixed``): NetworkX reads those as 1.0 and its distances are
+  ints or floats path by path.
 """
 
 from __future__ import annotations
@@ -236,6 +243,33 @@ def _fw_distances(g: SemiringGraph, weight):
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
 
 
+def _fw_types(g: SemiringGraph, weight):
+    """Refuses integer weights beside edges without the attribute: NetworkX's
+    Floyd–Warshall reads those as 1.0, so its distances are ints or floats path by path
+    (and ``True`` where a bool weight is an edge's own distance)."""
+    if weight is not None and weight in g.mixed and g.weights(weight).dtype.kind in "biu":
+        raise NotImplementedError("nx_semiring: integer weights beside edges without them "
+                                  "(NetworkX's 1.0): its distances mix ints and floats path "
+                                  "by path (NetworkX runs it)")
+    if _one_sided(g, weight):
+        raise NotImplementedError("nx_semiring: an undirected view whose two directions of an "
+                                  "edge weigh differently (NetworkX's Floyd–Warshall reads "
+                                  "one of them: NetworkX runs it)")
+
+
+def _one_sided(g: SemiringGraph, weight) -> bool:
+    """Whether an undirected graph stores another weight for (u, v) than for (v, u) (an
+    undirected view of a DiGraph with both edges): NetworkX's Floyd–Warshall reads
+    ``G.edges()``, one of the two for both directions."""
+    if g.directed or weight is None:
+        return False
+    rows, cols = _edges(g)
+    w = g.weights(weight)
+    a = np.argsort(rows * g.n + cols, kind="stable")
+    b = np.argsort(cols * g.n + rows, kind="stable")
+    return not np.array_equal(w[a], w[b])
+
+
 def _key_orders(g: SemiringGraph):
     """Each row's keys (vertex indices) in the order NetworkX's Floyd–Warshall inserts them
     into ``dist[u]``: u (the zero diagonal), then the edges' ends as ``G.edges()`` yields the
@@ -288,6 +322,7 @@ def floyd_warshall(G, weight="weight"):
     g = _graph(G, weight)
     if g.n == 0:
         return {}
+    _fw_types(g, weight)
     return _distance_dicts(g, _fw_distances(g, weight), weight)
 
 
@@ -311,6 +346,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     g = _graph(G, weight)
     if g.n == 0:
         return {}, {}
+    _fw_types(g, weight)
     if g.has_inf(weight):
         raise NotImplementedError("nx_semiring: Floyd–Warshall predecessors with edges of "
                                   "weight inf (NetworkX runs it)")
@@ -481,7 +517,9 @@ def _eccentricities(g: SemiringGraph, idx: list, weight, bounding=False) -> list
                                    "strongly connected")
         raise nx.NetworkXError("Found infinite path length because the graph is not "
                                "connected")
-    return out
+    # NetworkX's max() over a length dict that starts with the source's int 0 keeps that 0
+    # where nothing is farther (an isolated node, 0-weight edges), even among float lengths
+    return [0 if x == 0 else x for x in out]
 
 
 def eccentricity(G, v=None, sp=None, weight=None):
@@ -622,6 +660,12 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
     if c.dtype.kind == "f" and bool(np.isnan(c).any()):
         raise NotImplementedError("nx_semiring: NaN capacities (NetworkX's comparisons "
                                   "decide; NetworkX runs it)")
+    if not g.directed:
+        # NetworkX's residual network reads G.edges(): each edge once, from its earlier node,
+        # its capacity both ways (an undirected view of a DiGraph holds two, one a side)
+        up = rows < cols
+        rows, cols, c = (np.concatenate([rows[up], cols[up]]),
+                         np.concatenate([cols[up], rows[up]]), np.concatenate([c[up], c[up]]))
     # NetworkX's residual network: edges of capacity > 0, no self-loops
     keep = (rows != cols) & (c > 0)
     rows, cols, c = rows[keep], cols[keep], c[keep]
@@ -658,7 +702,7 @@ def maximum_flow_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwa
     --------
     >>> import networkx as nx
     >>> G = nx.DiGraph()
-    >>> G.add_edge("x", "a", capacity=3.0); G.add_edge("a", "y", capacity=2.0)
+    >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
     >>> nx.maximum_flow_value(G, "x", "y", backend="semiring")
     2
     """
@@ -709,6 +753,45 @@ def _bipartite_sides(g: SemiringGraph, top_nodes):
     return left
 
 
+def _side_orders(g: SemiringGraph, left, top_nodes):
+    """The vertices of each side in the order NetworkX's ``bipartite.sets`` iterates them:
+    Python sets, built as it builds them (``set(top_nodes)`` and ``set(G) - X``, or from
+    ``bipartite.color``'s dict), so that a result keyed in their order is NetworkX's."""
+    nodes = g.nodes
+    if top_nodes is not None:
+        X = set(top_nodes)
+        Y = set(nodes) - X
+    else:
+        seq = _colour_order(g)
+        X = {nodes[i] for i in seq if left[i]}
+        Y = {nodes[i] for i in seq if not left[i]}
+    index = g.index
+    return (np.array([index[x] for x in X], dtype=np.int64),
+            np.array([index[y] for y in Y], dtype=np.int64))
+
+
+def _colour_order(g: SemiringGraph) -> list:
+    """The vertices in the order NetworkX's ``bipartite.color`` inserts them into its dict
+    (undirected): from each uncoloured node with neighbours in node order a search that pops
+    the last pushed vertex and pushes its uncoloured neighbours in adjacency order; then
+    the isolated nodes. One Python pass over the edges, as NetworkX's."""
+    indptr, adj = g.indptr.tolist(), g.adj.tolist()
+    seen = dict.fromkeys([])
+    for n in range(g.n):
+        if n in seen or indptr[n] == indptr[n + 1]:
+            continue
+        seen[n] = None
+        stack = [n]
+        while stack:
+            v = stack.pop()
+            for w in adj[indptr[v]:indptr[v + 1]]:
+                if w not in seen:
+                    seen[w] = None
+                    stack.append(w)
+    seen.update(dict.fromkeys(i for i in range(g.n) if indptr[i] == indptr[i + 1]))
+    return list(seen)
+
+
 def _unique_matching(g: SemiringGraph, left, mate) -> bool:
     """Whether the maximum matching ``mate`` (vertex → matched vertex, -1) of the undirected
     bipartite graph is the only one: no free vertex has a neighbour (its neighbours are all
@@ -749,7 +832,7 @@ def hopcroft_karp_matching(G, top_nodes=None):
     if bool((left[rows] == left[cols]).any()):
         raise NotImplementedError("nx_semiring: top_nodes with an edge inside a side "
                                   "(NetworkX's search reads it its own way)")
-    L, R = np.flatnonzero(left), np.flatnonzero(~left)
+    L, R = _side_orders(g, left, top_nodes)
     pos = np.empty(g.n, dtype=np.int64)
     pos[L] = np.arange(L.size)
     pos[R] = np.arange(R.size)
@@ -767,9 +850,9 @@ def hopcroft_karp_matching(G, top_nodes=None):
         raise NotImplementedError("nx_semiring: the maximum matching is not unique; "
                                   "NetworkX's search picks its own (NetworkX runs it)")
     nodes, mates = g.nodes, mate.tolist()
-    # NetworkX's order: the left side's matches, then the right side's
-    order = np.concatenate([np.flatnonzero(left & (mate >= 0)),
-                            np.flatnonzero(~left & (mate >= 0))])
+    # NetworkX's order: the left side's matches, then the right side's, each side in its
+    # set's iteration order
+    order = np.concatenate([L[mate[L] >= 0], R[mate[R] >= 0]])
     return {nodes[x]: nodes[mates[x]] for x in order.tolist()}
 
 
@@ -838,12 +921,14 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
                                   "round (NetworkX runs it)")
-    L, R = np.flatnonzero(left), np.flatnonzero(~left)
+    L, R = _side_orders(g, left, top_nodes)  # NetworkX's U and V, in its lists' order
     if not L.size:  # NetworkX's biadjacency_matrix
         raise _nx().NetworkXError("row_order is empty list")
+    e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
+    if rows.size and not e.any():  # its zip(*edges) of a graph with edges, none from U to V
+        raise ValueError("not enough values to unpack (expected 3, got 0)")
     if not R.size:  # linear_sum_assignment of a (k × 0) matrix
         return {}
-    e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
     if not e.any():
         raise ValueError("cost matrix is infeasible")
     pos = np.empty(g.n, dtype=np.int64)
@@ -871,10 +956,11 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
                                   "NetworkX's linear_sum_assignment picks its own (NetworkX "
                                   "runs it)")
     nodes = g.nodes
-    a, b = [nodes[x] for x in L[ri].tolist()], [nodes[x] for x in R[ci].tolist()]
+    a, b = L[ri], R[ci]
     if not left[L[0]]:  # swapped: the pairs from NetworkX's U side first
         a, b = b, a
-    d = dict(zip(a, b))
+    by_u = np.argsort(pos[a], kind="stable")  # NetworkX's rows: U's order
+    d = dict(zip([nodes[x] for x in a[by_u].tolist()], [nodes[x] for x in b[by_u].tolist()]))
     d.update({y: x for x, y in d.items()})
     return d
 

@@ -164,8 +164,9 @@ def test_average_clustering_and_transitivity_equal_networkx(device, G, data):
     exp, got = same_call(lambda: nx.average_clustering(G, nodes, count_zeros=zeros),
                          lambda: nxa.average_clustering(g, nodes, count_zeros=zeros))
     assert type(got) is type(exp) and got == exp
-    if G.is_directed():
-        with pytest.raises(nx.NetworkXNotImplemented, match="directed type"):
+    if G.is_directed():  # NetworkX answers from successor sets; the backend refuses
+        assert isinstance(nx.transitivity(G), (int, float))
+        with pytest.raises(NotImplementedError, match="directed"):
             nxa.transitivity(g)
         return
     exp, got = nx.transitivity(G), nxa.transitivity(g)
