@@ -1,6 +1,6 @@
 """Differential fuzz of the 34 functions dispatched in session 17 (nx_semiring.paths /
 analytics): python fuzz.py SEED N. Prints DIFF lines and a counter of (call, class, view)."""
-import os, sys; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import os, sys; sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nxa11_driver"))  # nxa11's h.py
 from h import *
 import collections
 rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
