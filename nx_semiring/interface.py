@@ -287,18 +287,16 @@ def _cached(G, weight, preserved):
 # weighs the minimum of its parallel edges (how the conversion collapses them): NetworkX sums
 # parallel edges there, or refuses multigraphs itself. Traversals, shortest paths,
 # components, triangles and unweighted betweenness read the simple graph.
-_MULTIGRAPH_REFUSED = frozenset({"pagerank", "louvain_communities", "clustering",
-                                 "core_number", "minimum_spanning_tree"})
+_MULTIGRAPH_REFUSED = frozenset({
+    "pagerank", "louvain_communities", "clustering", "core_number", "minimum_spanning_tree",
+    # nx_semiring.analytics' (degrees, modularity's sums, the colouring's degree order)
+    "k_core", "k_shell", "k_crust", "k_corona", "k_truss", "average_clustering",
+    "transitivity", "label_propagation_communities", "modularity"})
 
 # Functions that compute the unweighted answer only
 _UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering"})
 
-# nx_semiring.analytics: functions whose NetworkX answer counts parallel edges (degrees,
-# modularity's sums, the colouring's degree order) or that NetworkX refuses on multigraphs;
 # the k-core family's subgraphs (a given core_number= is NetworkX's whole work)
-_ANALYTICS_MULTIGRAPH_REFUSED = frozenset({
-    "k_core", "k_shell", "k_crust", "k_corona", "k_truss", "average_clustering",
-    "transitivity", "label_propagation_communities", "modularity"})
 _CORE_SUBGRAPHS = frozenset({"k_core", "k_shell", "k_crust", "k_corona"})
 
 def _float_capacity(G, capacity) -> bool:
@@ -487,9 +485,6 @@ class BackendInterface:
             return (f"{name} of a multigraph (NetworkX sums or refuses parallel edges) is not "
                     f"supported")
         # nx_semiring.analytics' functions
-        if name in _ANALYTICS_MULTIGRAPH_REFUSED and G.is_multigraph():
-            return (f"{name} of a multigraph (NetworkX counts parallel edges, or refuses "
-                    f"multigraphs itself) is not supported")
         if name in _CORE_SUBGRAPHS and a.get("core_number") is not None:
             return (f"{name} with core_number= given leaves nothing for the engine to "
                     f"compute: NetworkX runs it")
