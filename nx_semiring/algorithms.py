@@ -1150,6 +1150,12 @@ def _not_directed(g, name):
         raise nx.NetworkXNotImplemented("not implemented for directed type")
 
 
+def _null_graph(g):
+    """NetworkX's refusal of connectivity questions about a graph without nodes."""
+    if g.n == 0:
+        raise _nx().NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+
+
 def _groups(g: SemiringGraph, labels):
     """Node sets by label, in label order, each set filled in vertex order.
 
@@ -1247,11 +1253,9 @@ def is_connected(G):
     >>> nx.is_connected(nx.path_graph(3), backend="semiring")
     True
     """
-    nx = _nx()
     g = _graph(G)
     _not_directed(g, "is_connected")
-    if g.n == 0:
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    _null_graph(g)
     return number_connected_components(g) == 1
 
 

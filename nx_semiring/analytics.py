@@ -32,8 +32,8 @@ import numpy as np
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_bfs_level, _graph, _groups, _host, _not_directed, _nx, _self_loops,
-                         _unit_weights, clustering, core_number, triangles)
+from .algorithms import (_bfs_level, _graph, _groups, _host, _not_directed, _null_graph, _nx,
+                         _self_loops, _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx
 
 # Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
@@ -54,11 +54,6 @@ __all__ = ["average_clustering", "is_strongly_connected", "is_weakly_connected",
 def _not_undirected(g, name):
     if not g.directed:
         raise _nx().NetworkXNotImplemented("not implemented for undirected type")
-
-
-def _null_graph(g):
-    if g.n == 0:
-        raise _nx().NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
 
 
 def _labels_of(g, connection):
