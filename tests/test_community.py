@@ -297,13 +297,14 @@ def test_louvain_is_scale_free_near_float_limits(device, scale):
     G = nx.karate_club_graph()
     A = sr.Matrix.from_networkx(G, nodelist=range(G.number_of_nodes()), weight=None,
                                 device=device)
-    want = to_host(alg.louvain(A, seed=7))
+    labels = alg.louvain(A, seed=7)
+    want = to_host(labels)
     assert want.max() > 0  # communities found, not singletons, at weight 1
     C = sr.apply(A, "times", right=scale)
     np.testing.assert_array_equal(to_host(alg.louvain(C, seed=7)), want)
     for directed in (False, True):  # Q too (it was nan, or a ZeroDivisionError)
-        np.testing.assert_allclose(alg.modularity(C, want, directed=directed),
-                                   alg.modularity(A, want, directed=directed), rtol=1e-12)
+        np.testing.assert_allclose(alg.modularity(C, labels, directed=directed),
+                                   alg.modularity(A, labels, directed=directed), rtol=1e-12)
 
 
 def test_louvain_errors(device):
