@@ -21,9 +21,10 @@ longest augmenting path is impossible: high-diameter graphs take many rounds. Ph
 with a maximum preflow (no active vertex below n); phase 2 returns the remaining excess to the source the same way (heights n + distance to the
 source), leaving a maximum flow.
 
-``method="dinic"`` / ``"edmonds_karp"`` (the default on the CPU: a compiled sequential code
-beats rounds of array operations there) run SciPy's on the host; GPU input is copied there
-explicitly and the flow back.
+``method="dinic"`` / ``"edmonds_karp"`` run SciPy's on the host; GPU input is copied there
+explicitly and the flow back. ``method="auto"`` picks by the graph (policy below): a compiled
+sequential Dinic beats rounds of array operations on the CPU always, and on the GPU unless the
+graph is large and of low diameter, where the rounds are few and wide.
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ METHODS = ("auto", "push_relabel", "dinic", "edmonds_karp")
 #: GPU): stale heights make the excess climb one unit per round, while on graphs where the
 #: excess flows straight down exact heights (a long path) no BFS is repeated at all.
 GLOBAL_RELABEL_FRACTION = 0.5
+
+#: ``method="auto"`` on GPU input: push–relabel only on graphs of at least this many stored
+#: entries whose BFS depth from the source is at most AUTO_PUSH_RELABEL_MAX_DEPTH, Dinic on the
+#: host otherwise. Measured on an H200 (bench/probes/flow_policy.py, session 18; Dinic's
+#: copies to the host and back included): push–relabel 7.3x and 10.6x faster on kron-18 and
+#: kron-20 (7.6M and 31M entries), even on urand-18/20 (1.0x, 1.1x); 3-1000x slower on every
+#: graph below 2²² entries and on the high-diameter ones (grid-100: 2.6 s against 2.5 ms;
+#: grid-300; rgg-14..20), whose excess moves one arc a round.
+AUTO_PUSH_RELABEL_MIN_ENTRIES = 1 << 22
+AUTO_PUSH_RELABEL_MAX_DEPTH = 64
 
 #: push–relabel's int64 sums stay exact while the capacities add up to at most this: an
 #: excess is at most the source's capacities, a round's prefix sum over the arcs at most
@@ -93,8 +104,10 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
         ``'push_relabel'``: array rounds where A lives (see the module docstring; capacities
         must be >= 0, summing to at most 2**61). ``'dinic'``, ``'edmonds_karp'``: SciPy's on
         the host (GPU input is copied there explicitly, the flow back; capacities must fit
-        int32, as SciPy casts them). ``'auto'``: push–relabel on the GPU, Dinic on the CPU
-        (push–relabel where a capacity exceeds int32).
+        int32, as SciPy casts them). ``'auto'``: Dinic, except push–relabel where a capacity
+        exceeds int32 and on large low-diameter GPU graphs (:data:`AUTO_PUSH_RELABEL_MIN_ENTRIES`
+        stored entries or more, BFS depth from the source at most
+        :data:`AUTO_PUSH_RELABEL_MAX_DEPTH`), where its rounds are few and wide.
     progress : callable, optional
         push–relabel only: called after each round as ``progress(phase, round, active)``
         (phase 1 builds the maximum preflow, phase 2 returns the excess to the source).
@@ -138,7 +151,7 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     big = M.nvals and M.dtype.itemsize * 8 > 32 and int(
         M.iso_value if M.is_iso else M.values.max()) > np.iinfo(np.int32).max
     if method == "auto":
-        method = "push_relabel" if M.device == "gpu" or big else "dinic"
+        method = "push_relabel" if big or _rounds_are_few(M, source) else "dinic"
     if big and method != "push_relabel":
         raise sr.InvalidValue(f"{op}: method={method!r} (SciPy's) takes int32 capacities, A has "
                               f"one above 2**31 - 1: use method='push_relabel'")
@@ -148,6 +161,14 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
 
     res = _scg.maximum_flow(S, source, sink, method=method)
     return FlowResult(int(res.flow_value), sr.Matrix.from_scipy(res.flow, device=device))
+
+
+def _rounds_are_few(M, source):
+    """Whether push–relabel's rounds beat Dinic on the host for M (the policy above)."""
+    if M.device != "gpu" or M.nvals < AUTO_PUSH_RELABEL_MIN_ENTRIES:
+        return False
+    # the excess moves one arc a round: the depth from the source bounds the rounds from below
+    return int(_bfs(M, source).max()) <= AUTO_PUSH_RELABEL_MAX_DEPTH
 
 
 def _row_sums(xp, indptr, x):

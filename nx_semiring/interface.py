@@ -24,8 +24,11 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    betweenness (``k``) and all-pairs BFS (``n``), and ``n³`` for ``floyd_warshall_numpy``.
    Point-to-point queries (a ``target``, ``has_path``) are always left to NetworkX: its
    bidirectional or early-stopping search usually sees a small part of the graph, which no
-   formula in n and m predicts. So are the flow values and the bipartite matchings, whose
-   costs were never measured (``"unmeasured"``: they run where asked for by name).
+   formula in n and m predicts. So are the bipartite matchings (``"unique_only"``): the
+   engine answers only where the matching is unique, which on most graphs it is not, so
+   asking would usually cost the engine's search and then NetworkX's (they run where asked
+   for by name). k_truss, label propagation, modularity and the flow values are linear
+   families measured as the others.
    nx_semiring.paths' searches from every node count as all-pairs BFS (unweighted) or n
    SSSP runs (weighted). The constants are measured (``bench/probes/nx_should_run.py``)
    and rounded in NetworkX's favour: where the model errs, NetworkX runs.
@@ -72,7 +75,8 @@ FAMILIES = {
     "bfs": "linear", "bfs_order": "linear", "components": "linear", "sssp": "linear",
     "bellman_ford": "linear", "pagerank": "linear", "bc": "sources", "triangles": "linear",
     "core": "linear", "louvain": "linear", "mst": "linear", "apsp_bfs": "pairs",
-    "fw": "cubic",
+    "fw": "cubic", "k_truss": "linear", "label_propagation": "linear", "modularity": "linear",
+    "flow": "linear",
 }
 
 # dispatched function -> family; None: a point-to-point query, left to NetworkX
@@ -96,9 +100,9 @@ _FAMILY_OF = {
     # nx_semiring.paths (all-pairs ones by their weight, see _family)
     "multi_source_dijkstra_path_length": "sssp", "single_target_shortest_path_length": "bfs",
     "ancestors": "bfs", "descendants": "bfs",
-    # no measured cost: left to NetworkX unless asked for (backend="semiring")
-    "maximum_flow_value": "unmeasured", "minimum_cut_value": "unmeasured",
-    "hopcroft_karp_matching": "unmeasured", "minimum_weight_full_matching": "unmeasured",
+    "maximum_flow_value": "flow", "minimum_cut_value": "flow",
+    # answered only where the matching is unique: left to NetworkX unless asked for by name
+    "hopcroft_karp_matching": "unique_only", "minimum_weight_full_matching": "unique_only",
 }
 
 # nx_semiring.paths' functions that search from every node: all-pairs BFS when unweighted,
@@ -124,6 +128,7 @@ NX_SECONDS_PER_UNIT = {
     "bfs": 7e-8, "bfs_order": 8e-8, "components": 5e-8, "sssp": 4.5e-7,
     "bellman_ford": 6e-7, "pagerank": 7e-7, "bc": 4e-7, "triangles": 5e-7,
     "core": 2.5e-7, "louvain": 1.5e-5, "mst": 1.2e-6, "apsp_bfs": 1.3e-7, "fw": 1.7e-9,
+    "k_truss": 1.2e-6, "label_propagation": 9e-7, "modularity": 2.2e-7, "flow": 1e-6,
 }
 
 # The conversion's seconds per (vertex + stored entry) for the structure, per stored entry
@@ -148,7 +153,8 @@ ENGINE_COST = {
         "sssp": (1e-3, 1.1e-7), "bellman_ford": (1e-3, 1.1e-7), "pagerank": (1e-3, 2e-7),
         "bc": (2e-2, 3.6e-7), "triangles": (5e-3, 3e-6), "core": (3e-3, 7e-7),
         "louvain": (0.2, 1.3e-5), "mst": (3e-3, 9e-7), "apsp_bfs": (2e-2, 7.5e-8),
-        "fw": (5e-2, 1.5e-8),
+        "fw": (5e-2, 1.5e-8), "k_truss": (4e-4, 3.5e-7), "label_propagation": (1e-2, 4.5e-7),
+        "modularity": (1e-3, 6e-8), "flow": (3e-4, 1.4e-7),
     },
     # H100 host (bench/probes/nx_should_run.py on kron-8..12, and nx_semiring.bench on
     # kron-18 and grid-1000). Per-unit costs are the worst of a skewed graph and a grid (a
@@ -160,7 +166,8 @@ ENGINE_COST = {
         "sssp": (3e-3, 9e-8), "bellman_ford": (2e-3, 9e-8), "pagerank": (6e-3, 3e-8),
         "bc": (2e-2, 4e-8), "triangles": (1.5e-2, 2.5e-7), "core": (5e-2, 2e-6),
         "louvain": (1.0, 1e-4), "mst": (1e-2, 1.5e-6), "apsp_bfs": (5e-3, 5e-9),
-        "fw": (5e-2, 1e-10),
+        "fw": (5e-2, 1e-10), "k_truss": (6e-3, 4e-7), "label_propagation": (0.2, 6e-6),
+        "modularity": (1e-2, 4e-8), "flow": (3e-3, 1.5e-7),
     },
 }
 
@@ -175,14 +182,21 @@ NX_LARGE_GRAPH_FACTOR = 2.5
 # nx_semiring.analytics: the same engine calls as the families above. The k-core family
 # ("core_subgraph") costs core_number's units on both sides (each then builds the same
 # subgraph in Python) and is converted with every attribute, as minimum_spanning_tree is.
-# k_truss, label propagation and modularity are not measured yet: "unmeasured", as the flow
-# values and matchings (should_run leaves them to NetworkX unless asked for by name).
+# k_truss, label propagation, modularity and the flow values: measured by
+# bench/probes/nx_should_run.py on kron-5..12 and grid-5..100 (session 18, the 2-core CPU
+# host and an H200 host; bench/results/session18/). NetworkX's per-unit costs are its lowest
+# (its label propagation and k_truss cost far more per unit on grids and on skewed graphs
+# respectively). k_truss' work on both sides grows with the triangles, not n + m: its engine
+# constants keep the smallest ratio NetworkX / engine measured (3.7 on the CPU, 3 on the GPU).
+# On the GPU, label propagation is launch-bound (0.1-0.9 s a call at every size measured)
+# and the flow is Dinic on the host below 2²² entries (algorithms.flow's policy).
 FAMILIES["core_subgraph"] = FAMILIES["core"]
 NX_SECONDS_PER_UNIT["core_subgraph"] = NX_SECONDS_PER_UNIT["core"]
 for _costs in ENGINE_COST.values():
     _costs["core_subgraph"] = _costs["core"]
 del _costs
-_PRESERVED = _PRESERVED | {"core_subgraph"}
+_PRESERVED = _PRESERVED | {"core_subgraph", "k_truss"}  # NetworkX's preserve_all_attrs
+_WEIGHTED = _WEIGHTED | {"modularity", "flow"}  # weight=, capacity=
 _FAMILY_OF.update({
     "weakly_connected_components": "components", "number_weakly_connected_components":
     "components", "is_weakly_connected": "components",
@@ -190,8 +204,8 @@ _FAMILY_OF.update({
     "components", "node_connected_component": "bfs", "k_core": "core_subgraph",
     "k_shell": "core_subgraph", "k_crust": "core_subgraph", "k_corona": "core_subgraph",
     "average_clustering": "triangles", "transitivity": "triangles",
-    "k_truss": "unmeasured", "label_propagation_communities": "unmeasured",
-    "modularity": "unmeasured",
+    "k_truss": "k_truss", "label_propagation_communities": "label_propagation",
+    "modularity": "modularity",
 })
 
 
@@ -247,7 +261,7 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
     """
     kwargs = dict(kwargs or {})
     fam = _family(name, kwargs)
-    if fam is None or fam == "unmeasured":
+    if fam is None or fam == "unique_only":
         return 0.0, float("inf")
     weighted = fam in _WEIGHTED or fam == "sssp_all"
     if fam == "sssp_all":  # all-pairs Dijkstra: n single-source runs on both sides
@@ -513,9 +527,9 @@ class BackendInterface:
         if fam is None:
             return ("a point-to-point query: NetworkX's search stops early, usually faster "
                     "than converting the graph")
-        if fam == "unmeasured":
-            return (f"no measured cost model for {name} yet: NetworkX runs it unless the "
-                    f"call asks for backend='semiring'")
+        if fam == "unique_only":
+            return (f"{name} is answered by the engine only where the matching is unique, "
+                    f"rarely: NetworkX runs it unless the call asks for backend='semiring'")
         weight = a.get("weight", None)
         cached, has_weights = _cached(G, weight if isinstance(weight, str) else None,
                                       fam in _PRESERVED)

@@ -578,6 +578,24 @@ def test_should_run_model(dev):
     assert large_nx == pytest.approx(small_nx * nx_semiring.interface.NX_LARGE_GRAPH_FACTOR)
 
 
+@pytest.mark.parametrize("dev", ["cpu", "gpu"])
+def test_should_run_model_of_the_analytics_measured_in_session_18(dev):
+    """k_truss, the flow values and modularity (label propagation on the CPU; on the GPU it
+    is launch-bound) go to the engine on a large graph; the matchings, answered only where
+    unique, stay with NetworkX unless asked for by name."""
+    predict = nx_semiring.interface.predict
+    names = ["k_truss", "maximum_flow_value", "minimum_cut_value", "modularity"]
+    names += ["label_propagation_communities"] if dev == "cpu" else []
+    for name in names:
+        t_nx, t_sr = predict(name, 10**5, 10**6, cached=name == "modularity",
+                             has_weights=True, device=dev)
+        assert t_sr < t_nx, name
+    for name in ("hopcroft_karp_matching", "minimum_weight_full_matching"):
+        assert predict(name, 10**5, 10**6, device=dev) == (0.0, math.inf)
+    G = nx.complete_bipartite_graph(3, 3)
+    assert "unique" in bi.should_run("hopcroft_karp_matching", (G,), {})
+
+
 # --------------------------------------------------------------------------- conversion
 _LABELS = {  # label of vertex i: each kind takes another path of the conversion
     "identity": lambda i: i,                  # labels 0..n-1 in order: no lookup

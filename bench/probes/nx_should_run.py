@@ -27,16 +27,41 @@ import numpy as np
 
 import semiring as sr
 from nx_semiring import algorithms as nxa
+from nx_semiring import analytics as nxan
 from nx_semiring import interface
+from nx_semiring import paths as nxp
 from nx_semiring.bench import grid_graph, kronecker_graph
 from nx_semiring.graph import from_networkx
+
+
+_PARTITIONS = {}
+
+
+def _partition(G):
+    """A partition of G for modularity (NetworkX's label propagation, made once per graph)."""
+    import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
+
+    if id(G) not in _PARTITIONS:
+        _PARTITIONS[id(G)] = list(nx.community.label_propagation_communities(G))
+    return _PARTITIONS[id(G)]
 
 
 def _calls(G, s):
     """family -> (edge attribute, NetworkX's call, the backend's call, dispatch name, kwargs)"""
     import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
+    t = min((v for v in G if v != s), key=G.degree)  # flow: to the quietest other vertex
     return {
+        "k_truss": (None, lambda: nx.k_truss(G, 4), lambda g: nxan.k_truss(g, 4), "k_truss",
+                    {}),
+        "label_propagation": (None, lambda: list(nx.community.label_propagation_communities(G)),
+                              lambda g: list(nxan.label_propagation_communities(g)),
+                              "label_propagation_communities", {}),
+        "modularity": ("weight", lambda: nx.community.modularity(G, _partition(G)),
+                       lambda g: nxan.modularity(g, _partition(G)), "modularity", {}),
+        "flow": ("weight", lambda: nx.maximum_flow_value(G, s, t, capacity="weight"),
+                 lambda g: nxp.maximum_flow_value(g, s, t, capacity="weight"),
+                 "maximum_flow_value", {}),
         "bfs": (None, lambda: nx.single_source_shortest_path_length(G, s),
                 lambda g: nxa.single_source_shortest_path_length(g, s),
                 "single_source_shortest_path_length", {}),
@@ -66,6 +91,11 @@ def _calls(G, s):
         "fw": ("weight", lambda: nx.floyd_warshall_numpy(G), lambda g: nxa.floyd_warshall_numpy(g),
                "floyd_warshall_numpy", {}),
     }
+
+
+def _attrs(attr, fam):
+    """The conversion's edge_attrs: a flow's capacity has no default (NetworkX's is inf)."""
+    return None if attr is None else {attr: float("inf") if fam == "flow" else 1}
 
 
 def _sync():
@@ -109,8 +139,8 @@ def main():
     small = kronecker_graph(6)  # compile the kernels first
     for fam in families:
         attr, _, f_sr, _, _ = _calls(small, 0)[fam]
-        f_sr(from_networkx(small, edge_attrs=None if attr is None else {attr: 1},
-                           use_cache=False, preserve_edge_attrs=fam == "mst"))
+        f_sr(from_networkx(small, edge_attrs=_attrs(attr, fam),
+                           use_cache=False, preserve_edge_attrs=fam in ("mst", "k_truss")))
     _sync()
     rows = {f: [] for f in families}
     conv = []
@@ -132,9 +162,9 @@ def main():
 
             def convert(attr=attr, holder=holder, fam=fam):
                 holder["g"] = g = from_networkx(
-                    G, edge_attrs=None if attr is None else {attr: 1}, use_cache=False,
+                    G, edge_attrs=_attrs(attr, fam), use_cache=False,
                     **({"preserve_edge_attrs": True, "preserve_node_attrs": True,
-                        "preserve_graph_attrs": True} if fam == "mst" else {}))
+                        "preserve_graph_attrs": True} if fam in ("mst", "k_truss") else {}))
                 g.matrix(attr)
 
             t_conv = _clock(convert)
