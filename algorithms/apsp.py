@@ -36,7 +36,10 @@ in the input (a dense array) as in the output. Integer sums never wrap: the prod
 type's range clamps, which only a negative cycle can cause), and the relaxation runs in a type
 where every real distance sum fits (``n · max|w| ≤ max / 4``): int32 relaxes in int64 when it
 does not, and then any distance outside int32 raises :class:`~algorithms.DistanceOverflow`;
-int64 beyond the bound raises it up front (use float64).
+int64 beyond the bound raises it up front (use float64). A sparse float32 graph whose
+distances could pass float32's range (``(n − 1) · max|w|``) relaxes in float64 and raises it
+for a distance beyond that range, which float32 would round to inf ("unreached"); a dense
+float32 array is not checked (its bounds would cost a pass over n² entries).
 
 Larger than device memory: when D (n² distances) and the in-memory workspace do not fit in
 the free device memory (times ``MEMORY_SAFETY``), or in ``memory_budget=`` bytes when given,
@@ -77,7 +80,7 @@ from semiring import gemm_accumulate as _gemm_accumulate
 from semiring import spmm as _spmm
 
 
-from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
+from .sssp import (F32_MAX, DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
                    _weight_type)
 
 #: Pivot vertices per blocked Floyd–Warshall round on the GPU (the inner size of the phase-3
@@ -275,8 +278,13 @@ def _sum_bound(n: int, bounds) -> int:
 
 
 def _work_type(op: str, out_type, n: int, bounds) -> np.dtype:
-    """The type the products run in: every sum of two real distances fits (module docstring)."""
+    """The type the products run in: every sum of two real distances fits (module docstring),
+    and no float32 sum rounds to inf ("unreached": float64 then, as sssp's ``_work_type``;
+    a dense float array's bounds are not taken, (0, 0))."""
     if out_type.kind == "f":
+        big = max(abs(float(bounds[0])), abs(float(bounds[1])))
+        if out_type == np.float32 and max(n - 1, 1) * big >= F32_MAX:
+            return np.dtype(np.float64)
         return out_type
     big = max(abs(int(bounds[0])), abs(int(bounds[1])))
     bound = max(n, 1) * big
@@ -1073,6 +1081,11 @@ def _finish(op, D, work, out_type, xp):
             return out
         return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
                         D).astype(out_type, copy=False)
+    if out_type.kind == "f":  # float32 in float64: ±inf stay (unreached, −inf weights)
+        if bool((xp.isfinite(D) & (xp.abs(D) > F32_MAX)).any()):
+            raise DistanceOverflow(f"{op}: a shortest distance lies outside the float32 range; "
+                                   f"use float64 weights")
+        return D.astype(out_type)
     inf = _t_max(work)
     reached = D != inf
     info = np.iinfo(out_type)

@@ -17,6 +17,9 @@ most n edges (at most n rounds, each adding one edge), so with ``n · max|w| < m
 itself is safe; otherwise int32 relaxes in int64 (then any distance outside int32 raises
 :class:`DistanceOverflow`), and int64 raises :class:`DistanceOverflow` up front (a
 conservative bound check: such weights are beyond any practical graph; convert to float64).
+Likewise float32 distances never round to inf (which would read as "unreached"): with
+(n − 1) · max|w| past float32's largest value the relaxation runs in float64, and a finite
+distance beyond float32's range raises :class:`DistanceOverflow`.
 """
 
 from __future__ import annotations
@@ -149,7 +152,8 @@ DIRECTIONS = ("auto", "push", "pull")
 
 
 class DistanceOverflow(SemiringError, OverflowError):
-    """An integer distance does not fit in the value type."""
+    """A distance does not fit in the value type (an integer type's range, or float32's,
+    past which a sum would round to inf: "unreached")."""
 
 
 #: Per-matrix facts (weight range, NaN, light/heavy split) computed once and kept in the
@@ -262,9 +266,18 @@ def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
     return A, int(source), facts, out_type
 
 
+#: The largest float32: float32 distances that could pass it relax in float64 (a sum past it
+#: rounds to inf, which reads as "unreached").
+F32_MAX = float(np.finfo(np.float32).max)
+
+
 def _work_type(op: str, out_type, n: int, facts) -> np.dtype:
-    """The type the relaxation runs in (see the module docstring): no candidate can wrap."""
+    """The type the relaxation runs in (see the module docstring): no candidate can wrap, and
+    no float32 candidate can round to inf."""
     if out_type.kind == "f":
+        big = max(abs(float(facts["min"])), abs(float(facts["max"])))
+        if out_type == np.float32 and max(n - 1, 1) * big >= F32_MAX:
+            return np.dtype(np.float64)
         return out_type
     bound = n * max(abs(int(facts["min"])), abs(int(facts["max"])))
     if bound < np.iinfo(out_type).max:
@@ -282,6 +295,11 @@ def _finish(op, d, work, out_type):
     if work == out_type:
         return d
     xp = _xp(d)
+    if out_type.kind == "f":  # float32 relaxed in float64: ±inf stay (unreached, −inf weights)
+        if bool((xp.isfinite(d) & (xp.abs(d) > F32_MAX)).any()):
+            raise DistanceOverflow(f"{op}: a shortest distance lies outside the float32 range; "
+                                   f"use float64 weights")
+        return d.astype(out_type)
     inf_w = _t_max(work)
     reached = d != inf_w
     info = np.iinfo(out_type)
@@ -841,7 +859,9 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
         better = Y < D
         if not bool(better.any()):
             break
-        D = xp.minimum(D, Y)
+        # D⟨better⟩ = Y: not minimum(D, Y), which takes the NaN of an unreached vertex's
+        # inf + (−inf) (a −inf weight) over its distance
+        D = xp.where(better, Y, D)
         if nonneg and r + 1 == BATCH_ROUNDS:
             # a column unchanged in a round is a fixed point, final; the others finish by
             # one search a source, O(n + m) each, not a round per hop of the diameter
