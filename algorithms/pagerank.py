@@ -109,7 +109,7 @@ def _rows_scaled(A, xp):
     probabilities, exactly, but for weights below 2**-1074 of their row's largest."""
     # top = reduce_rows(A, max);  A(i, j) = A(i, j) · 2^-e(i),  top(i) = f · 2^e(i)
     top = sr.reduce_rows(A, "max").to_dense(missing=0).astype(np.float64)
-    e = xp.frexp(top)[1].astype(np.int64)
+    e = xp.frexp(top)[1].astype(np.int32)  # (int32: the exponent type ldexp takes everywhere)
     vals = xp.ldexp(A.values.astype(np.float64), e[A.entry_rows()] * -1)
     return sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False)
 
