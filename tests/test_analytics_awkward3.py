@@ -73,13 +73,13 @@ def test_pagerank_row_scaling_keeps_the_input(device):
 # ------------------------------------------------------------------------------ defect 3
 
 @pytest.mark.parametrize("edges,n", [
-    ([(0, 1, -np.inf), (1, 0, -np.inf)], 4),            # an unreached vertex meets a -inf edge
-    ([(0, 1, -np.inf), (1, 0, 1.0), (1, 2, 1.0)], 4),
-    ([(0, 1, -np.inf), (1, 2, 1.0), (2, 3, 2.0), (3, 2, 5.0)], 5),
-], ids=["two-cycle", "cycle", "dag"])
+    ([(0, 1, 1.0), (3, 2, -np.inf)], 4),                   # unreached 3 has a −inf out-edge
+    ([(0, 1, -np.inf), (1, 2, 1.0), (4, 1, -np.inf)], 5),  # ... into a reached vertex
+    ([(0, 1, -np.inf), (1, 2, 1.0), (2, 3, 2.0)], 5),
+], ids=["beside", "into", "dag"])
 def test_multi_source_sssp_minus_inf_gives_no_nan(device, edges, n):
-    # inf + (-inf) of an unreached vertex is NaN, and minimum(D, Y) took it over the source's
-    # distance: [nan, -inf, inf, inf] where bellman_ford (and SciPy's) gives [-inf, -inf, ...]
+    # inf + (−inf) at an unreached vertex is NaN, and minimum(D, Y) took it over a distance:
+    # [0, 1, nan, inf] where bellman_ford (and SciPy's) gives [0, 1, inf, inf]
     A = sr.Matrix.from_scipy(_csr(edges, n), device=device)
     got = to_host(algorithms.multi_source_sssp(A, [0, 1]))
     assert not np.isnan(got).any()
@@ -143,3 +143,48 @@ def test_apsp_float32_distances_past_float32_range(device, kw):
     assert D.dtype == np.float32
     np.testing.assert_array_equal(D[0], np.array([0, 3e38, 3e38, 3e38, 3e38, np.inf],
                                                  dtype=np.float32))
+
+
+# ------------------------------------------------------------------------------ defect 7
+
+MINUS_INF_CYCLES = {
+    # a −inf edge on a cycle (NetworkX: NetworkXUnbounded; apsp: NegativeCycleError)
+    "cycle": ([(0, 1, -np.inf), (1, 0, 1.0), (1, 2, 1.0)], 4, {0, 1}),
+    "two-cycle": ([(0, 1, -np.inf), (1, 0, -np.inf)], 4, {0, 1}),
+    "self-loop": ([(0, 1, -np.inf), (1, 1, -np.inf)], 2, {1}),
+    # a finite negative cycle reached only through a −inf edge (apsp sees it)
+    "behind": ([(0, 1, -np.inf), (1, 2, -1.0), (2, 1, -1.0)], 3, {1, 2}),
+}
+
+
+@pytest.mark.parametrize("case", list(MINUS_INF_CYCLES))
+@pytest.mark.parametrize("method", ["bellman_ford", "sssp", "multi_source_sssp"])
+def test_negative_cycle_through_minus_inf_is_reported(device, case, method):
+    # −inf + w never lowers −inf: round n changed nothing and the cycle went unreported
+    # ([-inf, -inf, -inf, inf]), where apsp raised NegativeCycleError on the same graph
+    edges, n, members = MINUS_INF_CYCLES[case]
+    A = sr.Matrix.from_scipy(_csr(edges, n), device=device)
+    with pytest.raises(sr.NegativeCycleError) as err:
+        algorithms.apsp(A)
+    f = getattr(algorithms, method)
+    with pytest.raises(sr.NegativeCycleError, match="reachable from source 0") as err:
+        f(A, [0]) if method == "multi_source_sssp" else f(A, 0)
+    assert set(np.asarray(err.value.vertices).tolist()) == members
+
+
+@pytest.mark.parametrize("edges,n", [
+    ([(0, 1, -np.inf), (1, 2, 1.0), (2, 3, 2.0)], 5),                   # a DAG
+    ([(0, 1, -np.inf), (1, 2, 5.0), (2, 1, 5.0)], 3),                   # a positive cycle behind
+    ([(0, 1, -np.inf), (1, 1, 3.0)], 2),                                # a positive self-loop
+    ([(0, 1, -np.inf), (1, 2, np.inf), (2, 1, 1.0), (2, 0, np.inf)], 3),  # +inf edges never relax
+], ids=["dag", "positive-cycle", "positive-loop", "inf-edges"])
+def test_minus_inf_without_negative_cycle_answers(device, edges, n):
+    # NetworkX's answers: -inf distances, no error
+    A = sr.Matrix.from_scipy(_csr(edges, n), device=device)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(edges)
+    ref = nx.single_source_bellman_ford_path_length(G, 0)
+    want = [ref.get(i, np.inf) for i in range(n)]
+    np.testing.assert_array_equal(to_host(algorithms.bellman_ford(A, 0)), want)
+    np.testing.assert_array_equal(to_host(algorithms.multi_source_sssp(A, [0]))[0], want)

@@ -131,14 +131,30 @@ for special in [0.0, np.inf, -np.inf, np.nan, -1.0, 1e300, 1.7e308, 5e-324]:
         if a[0] != b[0] or (a[0] == "ok" and not np.array_equal(a[1][0], b[1])):
             report("msssp-vs-bf", f"w={special} s={s}: {a} vs {b}")
 
-# -inf on directed graphs, unreached vertices beside them
-for name, edges, n in [("two-cycle", [(0, 1, -np.inf), (1, 0, -np.inf)], 4),
-                       ("cycle", [(0, 1, -np.inf), (1, 0, 1.0), (1, 2, 1.0)], 4),
+# -inf on directed graphs, unreached vertices beside them: no NaN, bellman_ford's answer
+for name, edges, n in [("beside", [(0, 1, 1.0), (3, 2, -np.inf)], 4),
+                       ("into", [(0, 1, -np.inf), (1, 2, 1.0), (4, 1, -np.inf)], 5),
                        ("dag", [(0, 1, -np.inf), (1, 2, 1.0), (2, 3, 2.0)], 5)]:
     A = csr(edges, n)
     a, b = out(alg.multi_source_sssp, A, [0, 1]), [alg.bellman_ford(A, s) for s in (0, 1)]
     if a[0] != "ok" or not np.array_equal(a[1], np.array(b)):
         report("msssp-minus-inf", f"{name}: {a} vs {b}")
+# a negative cycle through a -inf edge (or behind one): every shortest path function raises,
+# as apsp does (NetworkX: NetworkXUnbounded for the first two); none where there is none
+for name, edges, n, cyc in [
+        ("cycle", [(0, 1, -np.inf), (1, 0, 1.0), (1, 2, 1.0)], 4, True),
+        ("two-cycle", [(0, 1, -np.inf), (1, 0, -np.inf)], 4, True),
+        ("self-loop", [(0, 1, -np.inf), (1, 1, -np.inf)], 2, True),
+        ("behind", [(0, 1, -np.inf), (1, 2, -1.0), (2, 1, -1.0)], 3, True),
+        ("positive-behind", [(0, 1, -np.inf), (1, 2, 5.0), (2, 1, 5.0)], 3, False),
+        ("inf-edges", [(0, 1, -np.inf), (1, 2, np.inf), (2, 1, 1.0)], 3, False)]:
+    A = csr(edges, n)
+    for fname, f in [("bf", lambda: alg.bellman_ford(A, 0)), ("sssp", lambda: alg.sssp(A, 0)),
+                     ("msssp", lambda: alg.multi_source_sssp(A, [0])), ("apsp", lambda: alg.apsp(A))]:
+        r = out(f)
+        if (r[0] == "err" and isinstance(r[1], sr.NegativeCycleError)) != cyc or (
+                r[0] == "err" and not isinstance(r[1], sr.NegativeCycleError)):
+            report("minus-inf-cycle", f"{name} {fname}: {r}")
 
 # float32 sums past float32's range: DistanceOverflow, never inf for a reached vertex
 A = csr([(0, 1, 3e38), (1, 2, 3e38), (0, 3, 1.0)], 5, np.float32)
