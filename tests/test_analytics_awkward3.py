@@ -188,3 +188,17 @@ def test_minus_inf_without_negative_cycle_answers(device, edges, n):
     want = [ref.get(i, np.inf) for i in range(n)]
     np.testing.assert_array_equal(to_host(algorithms.bellman_ford(A, 0)), want)
     np.testing.assert_array_equal(to_host(algorithms.multi_source_sssp(A, [0]))[0], want)
+
+
+@pytest.mark.parametrize("method", ["floyd_warshall", "squaring", "batched_sssp"])
+def test_apsp_dense_float32_past_float32_range(method):
+    # a dense NumPy float32 graph ("no edge" = inf): d(0, 2) = 6e38 was inf, "unreached"
+    D = np.full((5, 5), np.inf, dtype=np.float32)
+    D[0, 1] = D[1, 2] = 3e38
+    D[0, 3] = 1
+    with pytest.raises(algorithms.DistanceOverflow, match="float32 range"):
+        algorithms.apsp(D, method)
+    D[1, 2] = 1
+    got = algorithms.apsp(D, method)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got[0], np.array([0, 3e38, 3e38, 1, np.inf], dtype=np.float32))
