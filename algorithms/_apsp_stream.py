@@ -76,7 +76,7 @@ from semiring import gemm as _gemm
 from semiring import gemm_accumulate as _gemm_accumulate
 
 from .apsp import _TOP_PRIORITY, _NoBar, _bar, _check_diagonal, _floyd_warshall, _rate
-from .sssp import DistanceOverflow, _t_max, _weight_type
+from .sssp import F32_MAX, DistanceOverflow, _t_max, _weight_type
 
 #: Tiles in flight: one uploading, one computing, one downloading.
 STREAM_SLOTS = 3
@@ -518,6 +518,15 @@ def _host_finish(op, D, work, out_type, rows: int):
     """``apsp._finish`` on the host, a row strip at a time (no n² temporaries)."""
     if work == out_type:
         return D
+    if np.dtype(out_type).kind == "f":  # float32 in float64 (apsp._work_type)
+        out = np.empty(D.shape, dtype=out_type)
+        for i0 in range(0, D.shape[0], rows):
+            blk = D[i0:i0 + rows]
+            if bool((np.isfinite(blk) & (np.abs(blk) > F32_MAX)).any()):
+                raise DistanceOverflow(f"{op}: a shortest distance lies outside the float32 "
+                                       f"range; use float64 weights")
+            out[i0:i0 + rows] = blk
+        return out
     inf = _t_max(work)
     info = np.iinfo(out_type)
     out = np.empty(D.shape, dtype=out_type)

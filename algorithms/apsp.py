@@ -36,7 +36,11 @@ in the input (a dense array) as in the output. Integer sums never wrap: the prod
 type's range clamps, which only a negative cycle can cause), and the relaxation runs in a type
 where every real distance sum fits (``n · max|w| ≤ max / 4``): int32 relaxes in int64 when it
 does not, and then any distance outside int32 raises :class:`~algorithms.DistanceOverflow`;
-int64 beyond the bound raises it up front (use float64).
+int64 beyond the bound raises it up front (use float64). A sparse float32 graph whose
+distances could pass float32's range (``(n − 1) · max|w|``) relaxes in float64 and raises it
+for a distance beyond that range, which float32 would round to inf ("unreached"); a dense
+float32 NumPy array's bound costs one pass over it, a row strip at a time (a CuPy array is
+not checked: those CuPy kernels would compile on a first call).
 
 Larger than device memory: when D (n² distances) and the in-memory workspace do not fit in
 the free device memory (times ``MEMORY_SAFETY``), or in ``memory_budget=`` bytes when given,
@@ -77,7 +81,7 @@ from semiring import gemm_accumulate as _gemm_accumulate
 from semiring import spmm as _spmm
 
 
-from .sssp import (DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
+from .sssp import (F32_MAX, DistanceOverflow, _matrix_facts, _negative_cycle, _semiring_of, _t_max,
                    _weight_type)
 
 #: Pivot vertices per blocked Floyd–Warshall round on the GPU (the inner size of the phase-3
@@ -226,8 +230,12 @@ def _prepare(A, op: str, check_nan: bool = True):
         if out_type.kind == "f":
             if check_nan:
                 _refuse_nan(a, op, xp)
-            # float weights need no bounds (only integer work types are sized by them)
-            return A, A.shape[0], dev, out_type, (0, 0)
+            # float64 weights need no bounds (only integer work types and float32, whose sums
+            # could pass its range, are sized by them)
+            # (host arrays only: on the GPU its CuPy kernels would compile on a first call,
+            # which the dense path keeps free of them; a GPU float32 array stays unchecked)
+            bounds = _finite_bound(a, xp) if out_type == np.float32 and xp is np else (0, 0)
+            return A, A.shape[0], dev, out_type, bounds
         lo, hi = _bounds(a, _t_max(out_type), xp)
         return A, A.shape[0], dev, out_type, (lo, hi)
     M = as_matrix(A, op=op, arg="A", square=True)
@@ -239,6 +247,21 @@ def _prepare(A, op: str, check_nan: bool = True):
     if facts["nan"]:
         raise InvalidValue(f"{op}: A has NaN weights; shortest paths are undefined")
     return M, M.nrows, M.device, out_type, (facts["min"], facts["max"])
+
+
+#: Rows a strip of :func:`_finite_bound` (its temporaries: a strip of the input's size).
+BOUND_STRIP = 1024
+
+
+def _finite_bound(a, xp):
+    """(0, max |w| over the finite entries) of a dense float array ("no edge" is inf), a row
+    strip at a time."""
+    top = 0.0
+    for i in range(0, a.shape[0], BOUND_STRIP):
+        blk = a[i:i + BOUND_STRIP]
+        if blk.size:
+            top = max(top, float(xp.abs(xp.where(xp.isfinite(blk), blk, 0)).max()))
+    return 0, top
 
 
 def _refuse_nan(a, op: str, xp):
@@ -275,8 +298,12 @@ def _sum_bound(n: int, bounds) -> int:
 
 
 def _work_type(op: str, out_type, n: int, bounds) -> np.dtype:
-    """The type the products run in: every sum of two real distances fits (module docstring)."""
+    """The type the products run in: every sum of two real distances fits (module docstring),
+    and no float32 sum rounds to inf ("unreached": float64 then, as sssp's ``_work_type``)."""
     if out_type.kind == "f":
+        big = max(abs(float(bounds[0])), abs(float(bounds[1])))
+        if out_type == np.float32 and max(n - 1, 1) * big >= F32_MAX:
+            return np.dtype(np.float64)
         return out_type
     big = max(abs(int(bounds[0])), abs(int(bounds[1])))
     bound = max(n, 1) * big
@@ -1073,6 +1100,11 @@ def _finish(op, D, work, out_type, xp):
             return out
         return xp.where(D == sr.dense.U16_INF, out_type.type(_t_max(out_type)),
                         D).astype(out_type, copy=False)
+    if out_type.kind == "f":  # float32 in float64: ±inf stay (unreached, −inf weights)
+        if bool((xp.isfinite(D) & (xp.abs(D) > F32_MAX)).any()):
+            raise DistanceOverflow(f"{op}: a shortest distance lies outside the float32 range; "
+                                   f"use float64 weights")
+        return D.astype(out_type)
     inf = _t_max(work)
     reached = D != inf
     info = np.iinfo(out_type)

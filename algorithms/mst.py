@@ -1,8 +1,11 @@
 """Minimum spanning forest by Borůvka's algorithm, as reductions, hooking and pointer jumping.
 
 Every stored entry ``A(i, j) = w`` with i ≠ j is an undirected edge {i, j} of weight w (both
-orientations and duplicates are separate candidate edges, as in ``scipy.sparse.csgraph``;
-self-loops never belong to a forest). Edges are totally ordered by (weight, position in A's
+orientations are separate candidate edges, as in ``scipy.sparse.csgraph``; self-loops never
+belong to a forest). A ``scipy.sparse`` input's duplicate entries are one entry, their sum
+(``Matrix.from_scipy``, as everywhere in ``algorithms``), where SciPy's
+``minimum_spanning_tree`` takes them as parallel edges, the lightest winning:
+``algorithms.csgraph.minimum_spanning_tree`` reads them as SciPy does. Edges are totally ordered by (weight, position in A's
 CSR order): SciPy's Kruskal sorts the same way (a stable argsort of the CSR data), and a
 strict total order has exactly one minimum spanning forest, which Borůvka and Kruskal both
 find. So the forest here is SciPy's, tie for tie.
@@ -103,7 +106,8 @@ def minimum_spanning_forest(A, *, progress=None):
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph: each stored entry ``A(i, j) = w`` (i ≠ j) is an undirected edge {i, j} of
         weight w, so a symmetric A lists every edge twice and a directed one is read as
-        undirected. Explicit zeros are edges of weight 0; negative weights are allowed;
+        undirected. A scipy.sparse matrix's duplicate entries are summed first (see the
+        module's docstring). Explicit zeros are edges of weight 0; negative weights are allowed;
         self-loops are ignored; a structure-only (iso) matrix has all weights equal. Runs
         where ``A`` lives (CPU or GPU).
     progress : callable, optional

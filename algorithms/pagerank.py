@@ -36,6 +36,12 @@ VARIANTS = ("networkx", "gap")
 # LAGraph's itermax (100): Jacobi sweeps take more iterations than GAP's in-place updates
 DEFAULT_TOL = {"networkx": 1e-6, "gap": 1e-4}
 DEFAULT_MAX_ITER = {"networkx": 100, "gap": 100}
+#: Weighted out-degrees beyond 2**±WEIGHT_EXPONENT have each row's weights scaled by a power
+#: of two first (its largest into [1/2, 1)): the transition probabilities A(i, j) / outdeg(i)
+#: do not change, but the sums stay finite and ``x / outdeg`` stays normal. Unscaled, 1e308
+#: twice in a row summed to inf, 1/inf = 0 lost that vertex's rank (the ranks summed to 0.3),
+#: and subnormal out-weights made 1/outdeg inf and every rank NaN.
+WEIGHT_EXPONENT = 256
 
 
 class ConvergenceError(sr.SemiringError, RuntimeError):
@@ -86,10 +92,26 @@ def _distribution(op, arg, value, n, xp):
         arr = arr.astype(np.float64)  # a copy: the caller's array is never touched
     if not bool(xp.isfinite(arr).all()) or bool((arr < 0).any()):
         raise sr.InvalidValue(f"{op}: {arg} must hold finite non-negative weights")
+    # divided by the largest weight first: finite weights can sum past float64's range
+    # (1e308 twice gave inf, and every normalized weight 0)
+    top = float(arr.max()) if n else 0.0
+    if top > 0:
+        arr = arr / top
     total = float(arr.sum())
     if not total > 0:
         raise sr.InvalidValue(f"{op}: {arg} must have a positive sum, got {total}")
     return arr / total
+
+
+def _rows_scaled(A, xp):
+    """A (real, non-negative, finite) with the values of each row times the power of two
+    that brings the row's largest into [1/2, 1) (an all-zero row stays): the same transition
+    probabilities, exactly, but for weights below 2**-1074 of their row's largest."""
+    # top = reduce_rows(A, max);  A(i, j) = A(i, j) · 2^-e(i),  top(i) = f · 2^e(i)
+    top = sr.reduce_rows(A, "max").to_dense(missing=0).astype(np.float64)
+    e = xp.frexp(top)[1].astype(np.int32)  # (int32: the exponent type ldexp takes everywhere)
+    vals = xp.ldexp(A.values.astype(np.float64), e[A.entry_rows()] * -1)
+    return sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False)
 
 
 def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, nstart=None,
@@ -210,6 +232,10 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     # outdeg = A ⊕.⊗ 1   (the weighted out-degree: the row sums, in float64)
     outdeg = sr.mxv(A, ones, sr.plus_times if weighted else sr.plus_pair,
                     direction="pull").to_dense(missing=0)
+    if weighted and bool(((outdeg > 2.0**WEIGHT_EXPONENT)
+                          | ((outdeg > 0) & (outdeg < 2.0**-WEIGHT_EXPONENT))).any()):
+        A = _rows_scaled(A, xp)
+        outdeg = sr.mxv(A, ones, sr.plus_times, direction="pull").to_dense(missing=0)
     is_dangling = outdeg == 0
     dangling_ind = is_dangling.astype(np.float64)
     # on the host s = Σ x(dangling) by a gather, not by BLAS's dot: OpenBLAS's threads wait

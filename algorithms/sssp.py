@@ -3,7 +3,8 @@
 - :func:`bellman_ford`: the frontier Bellman–Ford of Harish & Narayanan (2007) with the
   atomic-min correction (seed 000): each round relaxes only the out-edges of the vertices
   whose distance changed in the previous round. Negative weights are allowed; a negative cycle
-  reachable from the source is reported after at most n rounds.
+  reachable from the source is reported after at most n rounds (one through a −inf weight,
+  whose −inf distances no round lowers, by a check of the −inf vertices' edges afterwards).
 - :func:`delta_stepping`: Meyer & Sanders (2003), "Δ-stepping: a parallelizable shortest path
   algorithm": light edges (w ≤ Δ) are relaxed to a fixed point inside a bucket of width Δ,
   heavy edges (w > Δ) once when the bucket closes. Non-negative weights only.
@@ -17,6 +18,9 @@ most n edges (at most n rounds, each adding one edge), so with ``n · max|w| < m
 itself is safe; otherwise int32 relaxes in int64 (then any distance outside int32 raises
 :class:`DistanceOverflow`), and int64 raises :class:`DistanceOverflow` up front (a
 conservative bound check: such weights are beyond any practical graph; convert to float64).
+Likewise float32 distances never round to inf (which would read as "unreached"): with
+(n − 1) · max|w| past float32's largest value the relaxation runs in float64, and a finite
+distance beyond float32's range raises :class:`DistanceOverflow`.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as _scg
 
 import semiring as sr
 from semiring import (DomainMismatch, InvalidIndex, InvalidValue, Matrix,
@@ -149,7 +155,8 @@ DIRECTIONS = ("auto", "push", "pull")
 
 
 class DistanceOverflow(SemiringError, OverflowError):
-    """An integer distance does not fit in the value type."""
+    """A distance does not fit in the value type (an integer type's range, or float32's,
+    past which a sum would round to inf: "unreached")."""
 
 
 #: Per-matrix facts (weight range, NaN, light/heavy split) computed once and kept in the
@@ -262,9 +269,18 @@ def _prepare(A, source, op: str, direction: str, symmetric: bool = False):
     return A, int(source), facts, out_type
 
 
+#: The largest float32: float32 distances that could pass it relax in float64 (a sum past it
+#: rounds to inf, which reads as "unreached").
+F32_MAX = float(np.finfo(np.float32).max)
+
+
 def _work_type(op: str, out_type, n: int, facts) -> np.dtype:
-    """The type the relaxation runs in (see the module docstring): no candidate can wrap."""
+    """The type the relaxation runs in (see the module docstring): no candidate can wrap, and
+    no float32 candidate can round to inf."""
     if out_type.kind == "f":
+        big = max(abs(float(facts["min"])), abs(float(facts["max"])))
+        if out_type == np.float32 and max(n - 1, 1) * big >= F32_MAX:
+            return np.dtype(np.float64)
         return out_type
     bound = n * max(abs(int(facts["min"])), abs(int(facts["max"])))
     if bound < np.iinfo(out_type).max:
@@ -282,6 +298,11 @@ def _finish(op, d, work, out_type):
     if work == out_type:
         return d
     xp = _xp(d)
+    if out_type.kind == "f":  # float32 relaxed in float64: ±inf stay (unreached, −inf weights)
+        if bool((xp.isfinite(d) & (xp.abs(d) > F32_MAX)).any()):
+            raise DistanceOverflow(f"{op}: a shortest distance lies outside the float32 range; "
+                                   f"use float64 weights")
+        return d.astype(out_type)
     inf_w = _t_max(work)
     reached = d != inf_w
     info = np.iinfo(out_type)
@@ -520,10 +541,58 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
         where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
         raise NegativeCycleError(
             f"{op}: a negative cycle is reachable from source {source}{where_}", vertices=cycle)
+    _refuse_minus_inf_cycle(op, A, source, d, facts)
     dist = _finish(op, d, work, out_type)
     if predecessors:
         return dist, _predecessors(A, source, d, work)
     return dist
+
+
+def _refuse_minus_inf_cycle(op, A: Matrix, source: int, d, facts):
+    """NegativeCycleError for a negative cycle that the rounds cannot see: once a distance is
+    −inf (a −inf weight) no sum lowers it, so round n changes nothing although a cycle through
+    a −inf edge, or a negative cycle behind one, is reachable. Only with a −inf weight and a
+    −inf distance (a host pass over the −inf vertices' edges, SciPy's strong components)."""
+    if not (facts["min"] == -np.inf and bool((d == -np.inf).any())):
+        return
+    n = A.nrows
+    at = np.asarray(sr.to_device(d, "cpu")) == -np.inf
+    rows, cols, w = (np.asarray(sr.to_device(a, "cpu")) for a in A.to_coo())
+    w = w.astype(np.float64)
+    # the edges among the −inf vertices that can relax (+inf weights never do)
+    keep = at[rows] & at[cols] & (w < np.inf)
+    r, c, w = rows[keep].astype(np.int64), cols[keep].astype(np.int64), w[keep]
+    S = sp.csr_array((np.ones(r.size), (r, c)), shape=(n, n))
+    _, lab = _scg.connected_components(S, directed=True, connection="strong")
+    inner = lab[r] == lab[c]
+    cycle = None
+    hit = np.flatnonzero(inner & (w == -np.inf))
+    if hit.size:
+        # a −inf edge u → v inside a strong component closes a cycle of weight −inf: the
+        # edge and a shortest path v ⇝ u inside the component
+        u, v = int(r[hit[0]]), int(c[hit[0]])
+        same = inner & (lab[r] == lab[u])
+        T = sp.csr_array((np.ones(int(same.sum())), (r[same], c[same])), shape=(n, n))
+        _, pred = _scg.breadth_first_order(T, v, directed=True, return_predecessors=True)
+        path = [u]
+        while path[-1] != v:
+            path.append(int(pred[path[-1]]))
+        cycle = np.unique(np.asarray(path, dtype=np.int64))
+    else:
+        # the −inf edges lie on no cycle: a negative cycle of finite weights among these
+        # vertices, found from a virtual source n with a 0-weight edge to each of them
+        fin = inner & np.isfinite(w)
+        if fin.any():
+            idx = np.flatnonzero(at)
+            M = Matrix.from_coo(np.concatenate([r[fin], np.full(idx.size, n)]),
+                                np.concatenate([c[fin], idx]),
+                                np.concatenate([w[fin], np.zeros(idx.size)]),
+                                nrows=n + 1, ncols=n + 1, device="cpu")
+            cycle = _negative_cycle(M, n, np.dtype(np.float64))
+    if cycle is not None:
+        raise NegativeCycleError(
+            f"{op}: a negative cycle is reachable from source {source}: it passes through "
+            f"vertex {int(cycle[0])}", vertices=cycle)
 
 
 def _min_pos(A: Matrix, facts):
@@ -841,7 +910,9 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
         better = Y < D
         if not bool(better.any()):
             break
-        D = xp.minimum(D, Y)
+        # D⟨better⟩ = Y: not minimum(D, Y), which takes the NaN of an unreached vertex's
+        # inf + (−inf) (a −inf weight) over its distance
+        D = xp.where(better, Y, D)
         if nonneg and r + 1 == BATCH_ROUNDS:
             # a column unchanged in a round is a fixed point, final; the others finish by
             # one search a source, O(n + m) each, not a round per hop of the diameter
@@ -854,6 +925,8 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
             where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
             raise NegativeCycleError(
                 f"{op}: a negative cycle is reachable from source {first}{where_}", vertices=cycle)
+    for r in range(s) if facts["min"] == -np.inf else ():
+        _refuse_minus_inf_cycle(op, A, int(src[r]), D[:, r], facts)
     if still is not None:
         for r in np.flatnonzero(np.asarray(sr.to_device(still, "cpu"))).tolist():
             # d_r = the least fixed point of d = min(e_r, d min.+ A), by Δ-stepping

@@ -834,6 +834,8 @@ def _as_matrix(A, *, op: str, arg: str) -> Matrix:
     import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
     if sps.issparse(A):
+        # the caller's name for A in the error, not from_scipy's (int8, uint16, ... are refused)
+        _t.lookup_dtype(A.dtype, op=op, arg=f"{arg}.dtype")
         return Matrix.from_scipy(A, device="cpu")
     cp = _b._cupy()
     if cp is not None:
