@@ -158,7 +158,8 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         # send SciPy's search into its endless loop)
         return _scg.connected_components(S, directed=True, connection="strong",
                                          return_labels=return_labels)
-    if not isinstance(connection, str):
+    if not isinstance(connection, (str, bytes)):
+        # (SciPy calls connection.lower(): bytes get as far as its ValueError)
         raise sr.DomainMismatch(f"{op}: connection must be 'weak' or 'strong', got "
                                 f"{type(connection).__name__}")
     connection = connection.lower()
@@ -401,8 +402,12 @@ def _flow_vertices(op, source, sink, n):
             raise sr.InvalidValue(f"{op}: {arg} value ({v}) must be between 0 and {n - 1}")
     if _is_real(s) and _is_real(t) and s == t:
         raise sr.InvalidValue(f"{op}: source and sink vertices must differ, got {s} for both")
-    if isinstance(t, (float, np.floating)) and float(t).is_integer():
-        t = int(t)
+    if isinstance(t, np.ndarray) and t.ndim == 0:
+        t = t.item()  # (a 0-d object array: SciPy's routine converts the sink as a number)
+    if _validation.integral(t, index_objects=False) is not None:
+        # an integral float, Fraction or Decimal sink, as SciPy's routine converts it (the
+        # source SciPy indexes with: only integers)
+        t = _validation.integral(t, index_objects=False)
     return _flow_vertex(op, "source", s, n), _flow_vertex(op, "sink", t, n)
 
 
