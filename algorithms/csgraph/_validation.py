@@ -859,6 +859,8 @@ def integral(x, index_objects: bool = True):
     >>> integral(2.0), integral(Fraction(4, 2)), integral(2.5), integral(True)
     (2, 2, None, None)
     """
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        x = x.item()  # (an element of an object array may be a 0-d array)
     if isinstance(x, (bool, np.bool_)):
         return None
     if isinstance(x, (int, np.integer)):
