@@ -502,6 +502,8 @@ def maximum_bipartite_matching(graph, perm_type="row"):
     if S.format not in ("csr", "csc", "coo"):
         raise sr.DomainMismatch(f"{op}: graph must be in CSC, CSR, or COO format, got "
                                 f"{S.format.upper()}")
+    # (a 1-D or 3-D sparse array: SciPy unpacks its shape and fails unnamed)
+    _validation.check_2d(op, "graph", S.shape)
     if perm_type not in ("row", "column"):
         raise sr.InvalidValue(f"{op}: perm_type must be 'row' or 'column', got {perm_type!r}")
 
@@ -542,6 +544,8 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     op = "min_weight_full_bipartite_matching"
     S, device = _host_sparse(biadjacency, op, "biadjacency")
     if S.format in ("csr", "csc", "coo"):  # SciPy's TypeError names the others
+        # (a 1-D or 3-D sparse array: SciPy unpacks its shape and fails unnamed)
+        _validation.check_2d(op, "biadjacency", S.shape)
         _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
     rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=maximize)
     return sr.to_device(rows, device), sr.to_device(cols, device)
@@ -573,6 +577,7 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     if S.format not in ("csr", "csc"):
         raise sr.DomainMismatch(f"{op}: input must be in CSC or CSR sparse format, got "
                                 f"{S.format.upper()}")
+    _validation.check_2d(op, "graph", S.shape)  # (SciPy reads out of bounds: IndexError)
     if S.shape[0] != S.shape[1]:
         raise sr.DimensionMismatch(f"{op}: input must be a square matrix, got shape {S.shape}")
     if S.shape[0] == 0:  # SciPy raises from inside numpy ("zero-size array to reduction")
@@ -602,6 +607,6 @@ def structural_rank(graph):
     """
     op = "structural_rank"
     S, _device = _host_sparse(graph, op)
-
+    _validation.check_2d(op, "graph", S.shape)  # (SciPy indexes its shape: IndexError)
     return _scg.structural_rank(S)
 

@@ -79,7 +79,7 @@ import semiring as sr
 from semiring.matrix import canonical_csr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "canonical_csr", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "canonical_csr", "check_2d", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
 
@@ -537,8 +537,7 @@ def to_float64(values, op: str, arg: str = "csgraph"):
 
 
 def _check_square(op: str, arg: str, shape, square: bool):
-    if len(shape) != 2:
-        raise sr.DimensionMismatch(f"{op}: {arg} must be 2-D, got shape {tuple(shape)}")
+    check_2d(op, arg, shape)
     if square and shape[0] != shape[1]:
         raise sr.DimensionMismatch(f"{op}: {arg} must be square (N, N), got shape {tuple(shape)}")
 
@@ -825,6 +824,19 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
 
 
 # ------------------------------------------------------------------------------ indices
+
+
+class NotTwoD(sr.DimensionMismatch, IndexError):
+    """A graph that is not 2-D (a 1-D or 3-D ``scipy.sparse`` array): a
+    :class:`semiring.DimensionMismatch` (a ``ValueError``, SciPy's class for most) and an
+    ``IndexError``, the class SciPy's routines raise where they read ``shape[1]`` of a 1-D
+    array (``structural_rank``, ``floyd_warshall``, ``csgraph_to_dense``)."""
+
+
+def check_2d(op: str, arg: str, shape) -> None:
+    """Raise :class:`NotTwoD` naming ``arg`` unless ``shape`` has two axes."""
+    if len(shape) != 2:
+        raise NotTwoD(f"{op}: {arg} must be 2-D, got shape {tuple(shape)}")
 
 
 class IndexOutOfRange(sr.InvalidIndex, ValueError):

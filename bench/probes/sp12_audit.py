@@ -612,8 +612,33 @@ def sweep_numbers(rng):
             check("laplacian", [G], {"dtype": dt, "form": "lo"}, f":dtype={dt!r}")
 
 
+def sweep_not_2d(rng):
+    """1-D and n-D ``scipy.sparse`` arrays (SciPy 1.15+) on every function."""
+    ins = {}
+    for f in ("coo_array", "csr_array", "dok_array"):
+        ins[f + " 1-D"] = getattr(sp, f)(np.array([0, 1.0, 2.0]))
+    ins["coo 3-D"] = sp.coo_array(np.ones((2, 2, 2)))
+    ins["coo 1x1x1"] = sp.coo_array(np.ones((1, 1, 1)))
+    calls = [("dijkstra", [], {}), ("shortest_path", [], {}), ("floyd_warshall", [], {}),
+             ("bellman_ford", [], {}), ("johnson", [], {}), ("breadth_first_order", [0], {}),
+             ("depth_first_order", [0], {}), ("breadth_first_tree", [0], {}),
+             ("depth_first_tree", [0], {}), ("connected_components", [], {}),
+             ("minimum_spanning_tree", [], {}), ("laplacian", [], {}),
+             ("reverse_cuthill_mckee", [], {}), ("structural_rank", [], {}),
+             ("maximum_bipartite_matching", [], {}),
+             ("min_weight_full_bipartite_matching", [], {}), ("csgraph_to_dense", [], {}),
+             ("csgraph_to_masked", [], {}), ("csgraph_from_dense", [], {}),
+             ("yen", [0, 1, 2], {}), ("maximum_flow", [0, 1], {}),
+             ("reconstruct_path", [np.array([-9999, 0, 1], np.int32)], {}),
+             ("construct_dist_matrix", [np.array([[-9999, 0, 1], [2, -9999, 1], [2, 0, -9999]],
+                                                 np.int32)], {})]
+    for lab, G in ins.items():
+        for fn, a, kw in calls:
+            check(fn, [G.astype(np.int32) if fn == "maximum_flow" else G] + a, kw, f":{lab}")
+
+
 SWEEPS = [sweep_flags, sweep_containers, sweep_keywords, sweep_random, sweep_large,
-          sweep_numbers]
+          sweep_numbers, sweep_not_2d]
 
 
 def main(argv):
