@@ -1141,7 +1141,11 @@ def reconstruct_path(csgraph, predecessors, directed=True):
         j = int(xp.flatnonzero(bad)[0])
         raise sr.InvalidIndex(f"{op}: predecessors[{j}] must be negative (none) or lie in "
                               f"[0, {n}), got {int(p[j])}")
-    key = predecessors if isinstance(predecessors, np.ndarray) and A.device == "cpu" else p
+    # SciPy sorts the caller's array in its own dtype (its argsort order is the rows' order);
+    # a masked array's data, mask ignored (SciPy's count of negatives skips masked entries
+    # and then indexes out of bounds with them)
+    key = np.asarray(np.ma.getdata(predecessors)) if isinstance(
+        predecessors, np.ndarray) and A.device == "cpu" else p
     return tree_csr(A, p, key, directed, _v.graph_kind(csgraph))
 
 
