@@ -55,8 +55,17 @@ Deviations from SciPy (where SciPy misbehaves)
   the ``ValueError`` SciPy raises. Non-integral float indices or vertices and bools raise
   :class:`semiring.DomainMismatch` (SciPy truncates a float and reads ``True`` as 1);
   ``dijkstra``'s ``limit=nan`` raises :class:`semiring.InvalidValue` (SciPy reaches only
-  the sources); ``maximum_bipartite_matching``'s ``perm_type`` other than 'row'/'column'
+  the sources); integral numbers of other types (``fractions.Fraction``,
+  ``decimal.Decimal``, 0-d and object arrays holding them) read as their integers, as SciPy
+  reads them (session 18); ``maximum_bipartite_matching``'s ``perm_type`` other than 'row'/'column'
   raises :class:`semiring.InvalidValue` (SciPy reads it as 'column').
+- ``reverse_cuthill_mckee(symmetric_mode=True)`` of a non-square graph raises
+  :class:`semiring.DimensionMismatch` as ``symmetric_mode=False`` does (SciPy skips its shape
+  check there: it answers an order of the wrong length, or reads out of bounds: IndexError).
+- Sparse trees (``reconstruct_path``, ``breadth_first_tree``, ``depth_first_tree``) store each
+  row's children in SciPy's order (``numpy.argsort`` of the predecessors, so
+  ``has_sorted_indices`` is False as in SciPy's answer); GPU answers store them sorted
+  (CuPy's argsort is stable), the same matrix.
 - A stored ``-inf`` weight: host input answers what SciPy answers (which follows no rule:
   -inf, NaN or NegativeCycleError by method); GPU input raises :class:`semiring.InvalidValue`
   in the shortest-path functions and ``yen`` (it used to drop the edge).

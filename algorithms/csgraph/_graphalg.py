@@ -158,7 +158,8 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         # send SciPy's search into its endless loop)
         return _scg.connected_components(S, directed=True, connection="strong",
                                          return_labels=return_labels)
-    if not isinstance(connection, str):
+    if not isinstance(connection, (str, bytes)):
+        # (SciPy calls connection.lower(): bytes get as far as its ValueError)
         raise sr.DomainMismatch(f"{op}: connection must be 'weak' or 'strong', got "
                                 f"{type(connection).__name__}")
     connection = connection.lower()
@@ -401,8 +402,12 @@ def _flow_vertices(op, source, sink, n):
             raise sr.InvalidValue(f"{op}: {arg} value ({v}) must be between 0 and {n - 1}")
     if _is_real(s) and _is_real(t) and s == t:
         raise sr.InvalidValue(f"{op}: source and sink vertices must differ, got {s} for both")
-    if isinstance(t, (float, np.floating)) and float(t).is_integer():
-        t = int(t)
+    if isinstance(t, np.ndarray) and t.ndim == 0:
+        t = t.item()  # (a 0-d object array: SciPy's routine converts the sink as a number)
+    if _validation.integral(t, index_objects=False) is not None:
+        # an integral float, Fraction or Decimal sink, as SciPy's routine converts it (the
+        # source SciPy indexes with: only integers)
+        t = _validation.integral(t, index_objects=False)
     return _flow_vertex(op, "source", s, n), _flow_vertex(op, "sink", t, n)
 
 
@@ -497,6 +502,8 @@ def maximum_bipartite_matching(graph, perm_type="row"):
     if S.format not in ("csr", "csc", "coo"):
         raise sr.DomainMismatch(f"{op}: graph must be in CSC, CSR, or COO format, got "
                                 f"{S.format.upper()}")
+    # (a 1-D or 3-D sparse array: SciPy unpacks its shape and fails unnamed)
+    _validation.check_2d(op, "graph", S.shape)
     if perm_type not in ("row", "column"):
         raise sr.InvalidValue(f"{op}: perm_type must be 'row' or 'column', got {perm_type!r}")
 
@@ -537,6 +544,8 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     op = "min_weight_full_bipartite_matching"
     S, device = _host_sparse(biadjacency, op, "biadjacency")
     if S.format in ("csr", "csc", "coo"):  # SciPy's TypeError names the others
+        # (a 1-D or 3-D sparse array: SciPy unpacks its shape and fails unnamed)
+        _validation.check_2d(op, "biadjacency", S.shape)
         _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
     rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=maximize)
     return sr.to_device(rows, device), sr.to_device(cols, device)
@@ -568,6 +577,7 @@ def reverse_cuthill_mckee(graph, symmetric_mode=False):
     if S.format not in ("csr", "csc"):
         raise sr.DomainMismatch(f"{op}: input must be in CSC or CSR sparse format, got "
                                 f"{S.format.upper()}")
+    _validation.check_2d(op, "graph", S.shape)  # (SciPy reads out of bounds: IndexError)
     if S.shape[0] != S.shape[1]:
         raise sr.DimensionMismatch(f"{op}: input must be a square matrix, got shape {S.shape}")
     if S.shape[0] == 0:  # SciPy raises from inside numpy ("zero-size array to reduction")
@@ -597,6 +607,6 @@ def structural_rank(graph):
     """
     op = "structural_rank"
     S, _device = _host_sparse(graph, op)
-
+    _validation.check_2d(op, "graph", S.shape)  # (SciPy indexes its shape: IndexError)
     return _scg.structural_rank(S)
 

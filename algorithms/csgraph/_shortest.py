@@ -1141,13 +1141,29 @@ def reconstruct_path(csgraph, predecessors, directed=True):
         j = int(xp.flatnonzero(bad)[0])
         raise sr.InvalidIndex(f"{op}: predecessors[{j}] must be negative (none) or lie in "
                               f"[0, {n}), got {int(p[j])}")
-    child = xp.flatnonzero(p >= 0)
-    parent = p[child]
+    # SciPy sorts the caller's array in its own dtype (its argsort order is the rows' order);
+    # a masked array's data, mask ignored (SciPy's count of negatives skips masked entries
+    # and then indexes out of bounds with them)
+    key = np.asarray(np.ma.getdata(predecessors)) if isinstance(
+        predecessors, np.ndarray) and A.device == "cpu" else p
+    return tree_csr(A, p, key, directed, _v.graph_kind(csgraph))
+
+
+def tree_csr(A: sr.Matrix, pred, key, directed: bool, kind: str):
+    """The tree of the edges pred[v] → v (``pred`` int64, negative: none) weighted as
+    :func:`_tree_weight` weighs them, stored as SciPy's ``reconstruct_path`` stores it: the
+    children in ``argsort(key)`` order (``key``: the predecessor array SciPy would sort, in
+    its dtype), so each row's column indices come in NumPy's unstable argsort order, unsorted
+    (``has_sorted_indices`` False) as in SciPy's answer. On the GPU CuPy's argsort is stable:
+    the rows come sorted."""
+    xp = A.xp
+    n = A.nrows
+    order = xp.argsort(key)
+    child = order[int((key < 0).sum()):]
+    parent = pred[child]
     w = _tree_weight(A, parent, child, directed, 0.0)
-    order = xp.argsort(parent * max(n, 1) + child)
-    parent, child, w = parent[order], child[order], w[order]
     indptr = xp.searchsorted(parent, xp.arange(n + 1)).astype(xp.int32)
-    return _v.sparse_output(_v.graph_kind(csgraph), w, child.astype(xp.int32), indptr, (n, n))
+    return _v.sparse_output(kind, w, child.astype(xp.int32), indptr, (n, n))
 
 
 def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf):

@@ -21,7 +21,7 @@ import semiring as sr
 
 from . import _thin
 from . import _validation as _v
-from ._shortest import NULL_IDX, _engine, _lookup, _scg, _tree_weight
+from ._shortest import NULL_IDX, _engine, _lookup, _scg, tree_csr
 
 
 #: The engine's BFS gives up at any level from this one on where the levels so far averaged
@@ -154,14 +154,9 @@ def _tree_from_pred(csgraph, A: sr.Matrix, pred, directed: bool, kind: str):
     """SciPy's traversal tree: the edge pred[v] → v weighted ``csgraph[pred[v], v]`` (parallel
     edges summed), for ``directed=False`` the smaller of both directions (zero read as inf)."""
     xp = A.xp
-    n = A.nrows
-    child = xp.flatnonzero(pred >= 0)
-    parent = pred[child].astype(xp.int64)
-    w = _tree_weight(A, parent, child, directed, 0.0)
-    perm = xp.argsort(parent * max(n, 1) + child)
-    parent, child, w = parent[perm], child[perm], w[perm]
-    indptr = xp.searchsorted(parent, xp.arange(n + 1)).astype(xp.int32)
-    return _v.sparse_output(kind, w, child.astype(xp.int32), indptr, (n, n))
+    # SciPy's trees are its reconstruct_path of its traversal's int32 predecessors: the same
+    # argsort of the same int32 array stores each row's children in SciPy's order
+    return tree_csr(A, pred.astype(xp.int64), pred.astype(xp.int32), directed, kind)
 
 
 def _small(csgraph, op: str) -> bool:

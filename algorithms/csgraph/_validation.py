@@ -66,7 +66,10 @@ Examples
 from __future__ import annotations
 
 import contextvars
+import decimal
 import functools
+import numbers
+import operator
 import os
 
 import numpy as np
@@ -76,7 +79,7 @@ import semiring as sr
 from semiring.matrix import canonical_csr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "canonical_csr", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "canonical_csr", "check_2d", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
 
@@ -534,8 +537,7 @@ def to_float64(values, op: str, arg: str = "csgraph"):
 
 
 def _check_square(op: str, arg: str, shape, square: bool):
-    if len(shape) != 2:
-        raise sr.DimensionMismatch(f"{op}: {arg} must be 2-D, got shape {tuple(shape)}")
+    check_2d(op, arg, shape)
     if square and shape[0] != shape[1]:
         raise sr.DimensionMismatch(f"{op}: {arg} must be square (N, N), got shape {tuple(shape)}")
 
@@ -824,6 +826,19 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
 # ------------------------------------------------------------------------------ indices
 
 
+class NotTwoD(sr.DimensionMismatch, IndexError):
+    """A graph that is not 2-D (a 1-D or 3-D ``scipy.sparse`` array): a
+    :class:`semiring.DimensionMismatch` (a ``ValueError``, SciPy's class for most) and an
+    ``IndexError``, the class SciPy's routines raise where they read ``shape[1]`` of a 1-D
+    array (``structural_rank``, ``floyd_warshall``, ``csgraph_to_dense``)."""
+
+
+def check_2d(op: str, arg: str, shape) -> None:
+    """Raise :class:`NotTwoD` naming ``arg`` unless ``shape`` has two axes."""
+    if len(shape) != 2:
+        raise NotTwoD(f"{op}: {arg} must be 2-D, got shape {tuple(shape)}")
+
+
 class IndexOutOfRange(sr.InvalidIndex, ValueError):
     """A vertex index out of range: the engine's :class:`semiring.InvalidIndex` (an
     ``IndexError``) and a ``ValueError``, the class SciPy raises for it (``indices out of range
@@ -842,10 +857,52 @@ class NotAVertex(sr.DomainMismatch, IndexError):
     ``IndexError``, the class SciPy's ``maximum_flow`` raises for a float ``source``."""
 
 
+def integral(x, index_objects: bool = True):
+    """``x`` as an ``int`` where it is an integral number SciPy reads as one (an integer, an
+    integral float, an integral :class:`fractions.Fraction` or :class:`decimal.Decimal`, with
+    ``index_objects`` an object with ``__index__``), else None (bools included: the facade
+    refuses them). (SciPy's ``indices`` conversion reads ``__index__``; its ``i_start``,
+    ``source`` and ``sink`` refuse such objects.)
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from algorithms.csgraph._validation import integral
+    >>> integral(2.0), integral(Fraction(4, 2)), integral(2.5), integral(True)
+    (2, 2, None, None)
+    """
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        x = x.item()  # (an element of an object array may be a 0-d array)
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (numbers.Real, decimal.Decimal)):
+        try:
+            i = int(x)
+        except (ValueError, OverflowError):  # nan, inf
+            return None
+        return i if x == i else None
+    if isinstance(x, numbers.Number) or not index_objects:  # complex
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
 def _host_ints(value, op: str, arg: str) -> np.ndarray:
     if sr.is_gpu_array(value):
         value = value.get()
     a = np.asarray(value)
+    if a.dtype == object:
+        # Python numbers of other types (Fraction, Decimal, __index__ objects), which SciPy's
+        # int32 conversion reads: integral ones read as their integer
+        flat = [integral(x) for x in a.ravel().tolist()]
+        if any(v is None for v in flat):
+            bad = a.ravel()[[v is None for v in flat].index(True)]
+            raise sr.DomainMismatch(f"{op}: {arg} must be integers, got {bad!r}")
+        return np.array(flat, dtype=np.int64).reshape(a.shape)
     if a.dtype == bool or a.dtype.kind not in "iuf":
         if a.size or a.dtype.kind not in "iufb":
             raise sr.DomainMismatch(f"{op}: {arg} must be integers, got {a.dtype}")
@@ -908,13 +965,14 @@ def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) ->
     """
     if sr.is_gpu_array(i) and i.ndim == 0:
         i = i.item()
-    if isinstance(i, np.ndarray) and i.ndim == 0 and i.dtype.kind in "iuf":
-        i = i.item()
-    if isinstance(i, (float, np.floating)) and float(i).is_integer():
-        i = int(i)  # an integral float, as SciPy reads it (and as ``indices`` takes it)
-    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+    if isinstance(i, np.ndarray) and i.ndim == 0:
+        i = i.item()  # (an object array's too: SciPy converts the number it holds)
+    # an integral float, Fraction or Decimal as its integer, as SciPy reads it (and as
+    # ``indices`` takes it)
+    value = integral(i, index_objects=False)
+    if value is None:
         raise NotAVertex(f"{op}: {arg} must be an integer, got {type(i).__name__}")
-    i = int(i)
+    i = value
     lo = -n if negative else 0
     if not lo <= i < n:
         raise (NegativeVertex if i < 0 else IndexOutOfRange)(
@@ -924,19 +982,29 @@ def normalize_vertex(i, n: int, op: str, arg: str, *, negative: bool = False) ->
 
 
 def normalize_count(k, op: str, arg: str) -> int:
-    """A non-negative integer count (``K`` of ``yen``).
+    """A non-negative integer count (``K`` of ``yen``), read as SciPy reads it: as an index
+    (``operator.index``: Python and NumPy integers, 0-d integer arrays, objects with
+    ``__index__``); bools, floats and larger arrays refused (SciPy refuses them too).
 
     Examples
     --------
+    >>> import numpy as np
     >>> from algorithms.csgraph._validation import normalize_count
-    >>> normalize_count(3, "yen", "K")
-    3
+    >>> normalize_count(3, "yen", "K"), normalize_count(np.array(2), "yen", "K")
+    (3, 2)
     """
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(k).__name__}")
-    if int(k) < 0:
-        raise sr.InvalidValue(f"{op}: {arg} must be >= 0, got {int(k)}")
-    return int(k)
+    boolean = isinstance(k, (bool, np.bool_)) or getattr(k, "dtype", None) == np.bool_
+    try:
+        k_int = None if boolean else operator.index(k)
+    except TypeError:
+        k_int = None
+    if k_int is None:
+        raise sr.DomainMismatch(f"{op}: {arg} must be an integer, got {type(k).__name__}"
+                                + (f" of {k.dtype} and shape {k.shape}"
+                                   if isinstance(k, np.ndarray) else ""))
+    if k_int < 0:
+        raise sr.InvalidValue(f"{op}: {arg} must be >= 0, got {k_int}")
+    return k_int
 
 
 def _free_bytes(device: str) -> int:
