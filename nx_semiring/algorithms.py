@@ -48,7 +48,7 @@ import numpy as np
 import algorithms as alg
 import semiring as sr
 
-from .graph import SemiringGraph, from_networkx
+from .graph import FLOAT_MAX, SemiringGraph, from_networkx
 
 # Out-edges of a BFS level below which the NetworkX-order pass walks it in Python instead of
 # with array operations (whose fixed cost per level dominates on long, thin graphs).
@@ -145,7 +145,7 @@ def _exact_sums(g: SemiringGraph, weight):
     of up to n - 1, negative_edge_cycle a first edge of weight 1); its path lengths are
     NetworkX's to give."""
     dtype = g.narrow.get(weight) if weight is not None else None
-    if dtype is None:
+    if dtype is None or dtype.kind == "b":  # NumPy bools: 0 + np.True_ is an int64
         return
     if dtype.kind in "iu" and not g.has_negative(weight):
         w = g.weights(weight)  # float64 where floats join them: their finite values bound
@@ -158,6 +158,19 @@ def _exact_sums(g: SemiringGraph, weight):
                               f"(NetworkX runs it)")
 
 
+def _no_negative_inf(g: SemiringGraph, weight):
+    """NotImplementedError where an edge weighs -inf: the engine's Bellman–Ford finds no
+    negative cycle through it (-inf + w improves nothing) and its distances call -inf
+    unreached, where NetworkX raises NetworkXUnbounded (an undirected -inf edge) or
+    reports -inf."""
+    if weight is not None:
+        w = g.weights(weight)
+        if w.dtype.kind == "f" and bool(np.isneginf(w).any()):
+            raise NotImplementedError("nx_semiring: an edge weighs -inf (the engine's "
+                                      "Bellman–Ford does not detect its negative cycles; "
+                                      "NetworkX runs it)")
+
+
 def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host=True):
     """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
     ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
@@ -168,6 +181,8 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
+    if method == "bellman-ford":
+        _no_negative_inf(g, weight)
     M = _weighted_matrix(g, weight)
     sym = not g.directed
     run = alg.sssp if method == "dijkstra" else alg.bellman_ford
@@ -694,8 +709,12 @@ def has_path(G, source, target):
     g = _graph(G)
     if source is None or target is None:
         # NetworkX's has_path is shortest_path(G, source, target) without NetworkXNoPath:
-        # a missing end asks it for every path from (or to) the other (or all pairs)
-        shortest_path(g, source, target)
+        # a missing end asks it for every path from (or to) the other (or all pairs), which
+        # raises only for a missing node (paths to a target: its BFS over G.reverse())
+        if source is None and target is not None:
+            _source(g, target, _nx().NodeNotFound(f"Source {target} not in G"))
+        else:
+            shortest_path(g, source, target)
         return True
     s, t = _bidirectional_checks(g, source, target)
     return s == t or bool(_bfs_level(g, s)[t] >= 0)
@@ -741,6 +760,8 @@ def _all_pairs_refusals(g, weight, method, paths):
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
+    if method == "bellman-ford":
+        _no_negative_inf(g, weight)
     w = g.weights(weight)
     if w.dtype.kind == "f" and bool(np.isnan(w).any()):
         raise NotImplementedError("nx_semiring: NaN weights (NetworkX's comparisons decide; "
@@ -787,6 +808,11 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
         if target is None:
             _all_pairs_refusals(g, weight, method, paths=True)
             return ((v, _single_source_paths(g, v, weight, method)) for v in g.nodes)
+        if method == "unweighted" and g.directed:
+            raise NotImplementedError("nx_semiring: shortest_path to a target of a directed "
+                                      "graph is NetworkX's BFS over G.reverse(), in G._pred's "
+                                      "order, which the conversion does not keep (NetworkX "
+                                      "runs it)")
         paths = _single_source_paths(_reverse(g), target, weight, method)
         return {v: list(reversed(p)) for v, p in paths.items()}
     if target is None:
@@ -1082,6 +1108,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     _exact_sums(g, weight)  # NetworkX's int8..int32 sums may wrap below 0
     if not g.has_negative(weight):
         return False
+    _no_negative_inf(g, weight)
     n = g.n
     # A' = [A 0; 1ᵀ 0]: vertex n reaches every vertex by a 0-weight edge
     A = _with_virtual_source(g, g.weights(weight)[g.order()], np.arange(n, dtype=np.int64))
@@ -1302,6 +1329,15 @@ def _node_weights(g, d, name):
     return np.array([d.get(v, 0) for v in g.nodes], dtype=np.float64)
 
 
+def _row_sums_overflow(g: SemiringGraph, weight) -> bool:
+    """Whether a vertex's out-edge weights (float) may sum past the largest float."""
+    w = g.weights(weight)
+    if w.dtype.kind != "f" or not w.size:
+        return False
+    deg = int(np.diff(g.indptr).max())
+    return float(np.max(np.abs(w), where=np.isfinite(w), initial=0)) * deg >= FLOAT_MAX
+
+
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
              weight="weight", dangling=None):
     """{node: PageRank} by the engine's power iteration (NetworkX's definition and stopping
@@ -1324,6 +1360,10 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     x0 = _node_weights(g, nstart, "nstart")
     u = _node_weights(g, dangling, "dangling")
     M = g.matrix() if _unit_weights(g, weight) else g.matrix(weight)
+    if weight is not None and weight in g.values and _row_sums_overflow(g, weight):
+        raise NotImplementedError("nx_semiring: pagerank of float weights whose row sums may "
+                                  "pass the largest float (NetworkX's 1 / inf makes such a "
+                                  "row dangling; NetworkX runs it)")
     try:
         x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
                          dangling=u, weighted=weight is not None)
@@ -1347,6 +1387,10 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     g = _graph(G)
     if weight is not None:
         raise NotImplementedError("nx_semiring: weighted betweenness is not supported")
+    if g.self_unequal:
+        raise NotImplementedError("nx_semiring: betweenness_centrality of a graph with a node "
+                                  "unequal to itself (NaN): NetworkX's w != s counts such a "
+                                  "source's own dependency (NetworkX runs it)")
     if k is not None and k == g.n:
         k = None
     if k is not None and not 0 <= k <= g.n:
@@ -1501,7 +1545,7 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
-    if weight is not None and g.narrow.get(weight) is not None:
+    if weight is not None and g.narrow.get(weight) is not None and g.narrow[weight].kind != "b":
         # NetworkX's degrees and gains are sums of these NumPy scalars in their own type
         # (rounded, wrapped, or OverflowError beside a large Python int)
         raise NotImplementedError(f"nx_semiring: louvain_communities of NumPy "

@@ -502,7 +502,7 @@ def modularity(G, communities, weight="weight", resolution=1):
         if float(np.abs(w).sum()) * 2 >= EXACT_SUMS:
             raise NotImplementedError("nx_semiring: modularity with weights summing past "
                                       "2^53 (NetworkX runs it)")
-        if g.narrow.get(weight) is not None:
+        if g.narrow.get(weight) is not None and g.narrow[weight].kind != "b":
             raise NotImplementedError("nx_semiring: modularity with NumPy weights narrower "
                                       "than 64 bits (NetworkX's degree sums wrap in their "
                                       "type; NetworkX runs it)")
