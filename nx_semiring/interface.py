@@ -315,6 +315,13 @@ def _float_capacity(G, capacity) -> bool:
 
 _BFS_ORDER = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"})
 
+# Functions whose NetworkX code reads the weight through G.edges(data=weight) (or
+# to_scipy_sparse_array / to_numpy_array, which do): there weight=True or False is the data
+# flag (every edge's whole dict, or none), not an attribute name, and NetworkX raises its
+# TypeError or ValueError; the other functions read d.get(weight, 1) like the conversion
+_EDGES_DATA_WEIGHT = frozenset({"pagerank", "floyd_warshall_numpy", "louvain_communities",
+                                "modularity"})
+
 # Arguments that the backend reads before it may still refuse the call: NetworkX's dispatcher
 # hands a refused call's arguments to NetworkX as they are, so an iterator among them would
 # reach NetworkX exhausted (a generator of communities became NotAPartition of [], an
@@ -449,6 +456,9 @@ class BackendInterface:
         weight = a.get("weight")
         if callable(weight):
             return "callable weights are not supported (NetworkX runs it)"
+        if isinstance(weight, bool) and name in _EDGES_DATA_WEIGHT:
+            return (f"weight={weight} is G.edges(data=...)'s flag in NetworkX's {name}, not an "
+                    f"attribute name: NetworkX runs it")
         if weight is not None and not isinstance(G, SemiringGraph) and \
                 _undirected_view_of_directed(G):
             return ("an undirected view of a directed graph keeps each direction's own edge "

@@ -302,3 +302,22 @@ def test_shortest_path_to_a_target_of_a_digraph_is_refused_by_the_call(device):
         nxa.shortest_path(g, target=4)
     U = nx.Graph([(2, 3), (1, 3), (3, 4), (0, 2), (0, 1)])
     assert nxa.shortest_path(convert(U, device, None), target=4) == nx.shortest_path(U, target=4)
+
+
+# --------------------------------------------------------------------------- weight=True
+@pytest.mark.parametrize("flag", [True, False])
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph])
+def test_weight_true_or_false_is_networkx(semiring_first, flag, cls):
+    """NetworkX reads weight=True/False as G.edges(data=...)'s flag in these functions (its
+    TypeError or ValueError). Before: answers from the edges' attribute True."""
+    G = cls()
+    for u, v, w in [(0, 1, 2), (1, 2, 1), (2, 0, 4), (2, 3, 1)]:
+        G.add_edge(u, v)
+        G.edges[u, v][flag] = w
+    _dispatched(lambda: lambda: nx.pagerank(G, weight=flag))
+    _dispatched(lambda: lambda: nx.floyd_warshall_numpy(G, weight=flag))
+    _dispatched(lambda: lambda: nx.community.modularity(G, [{0, 1}, {2, 3}], weight=flag))
+    if cls is nx.Graph:
+        _dispatched(lambda: lambda: nx.community.louvain_communities(G, weight=flag))
+    assert isinstance(BackendInterface.can_run("pagerank", (G,), {"weight": flag}), str)
+    assert BackendInterface.can_run("single_source_dijkstra", (G, 0), {"weight": flag})

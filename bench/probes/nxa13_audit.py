@@ -11,7 +11,8 @@ on, ``should_run`` forced so small graphs reach the backend); a third mode calls
 ``backend="semiring"`` where asked (a refusal is then NotImplementedError, the user's
 explicit choice). Results are compared to the value and type (``VALUE``: a different value or
 exception; ``TYPE``: equal values, other number types; ``ORDER``: equal, other key / element
-order). Sections: labels, mutation, weights, keywords, empty, huge, iterators.
+order). Sections: weight_names, labels, mutation, weights, keywords, empty, huge,
+iterators.
 """
 import collections
 import decimal
@@ -684,7 +685,20 @@ def iterators():
         check("iterators", label, name, f, modes=("srfb", "sr"))
 
 
-SECTIONS = {"labels": labels, "mutation": mutation, "weights": weights, "keywords": keywords,
+def weight_names():
+    """Attribute names that are not strings: NetworkX's G.edges(data=True/False) flags."""
+    for wname in (0, ("w",), 1.5, True, False, "", frozenset({"a"})):
+        for cls in (nx.Graph, nx.DiGraph, nx.MultiGraph):
+            G = cls()
+            for u, v, w in BASE:
+                G.add_edge(u, v)
+                (G.edges[u, v, 0] if G.is_multigraph() else G.edges[u, v])[wname] = w
+            G.add_node(7)
+            run_battery("weight_names", f"{wname!r}/{cls.__name__}", G, 0, 4, weight=wname,
+                        modes=("srfb", "sr"))
+
+
+SECTIONS = {"weight_names": weight_names, "labels": labels, "mutation": mutation, "weights": weights, "keywords": keywords,
             "empty": empty, "huge": huge, "iterators": iterators}
 
 if __name__ == "__main__":
