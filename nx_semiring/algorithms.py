@@ -289,12 +289,28 @@ def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
     return dict(zip(g.labels(order), _sorted_values(d)))
 
 
-def _source_zero(g: SemiringGraph, s: int, lengths: dict) -> dict:
+def _alias(g: SemiringGraph, v: int, obj):
+    """``obj``, the caller's source or target, where NetworkX's result holds it in place of
+    vertex v's label: an equal object of another type (1.0, True, np.int64(1) or
+    Fraction(1) for the node 1: one dict key, NetworkX's searches start from the caller's
+    object); else ``None`` (the label itself)."""
+    return obj if type(obj) is not type(g.nodes[v]) else None
+
+
+def _rekey(d: dict, old, new) -> dict:
+    """``d`` with its key ``old`` (a label object) replaced by the equal object ``new`` in
+    its place (assigning an equal key keeps the old key object)."""
+    return {(new if k is old else k): x for k, x in d.items()}
+
+
+def _source_zero(g: SemiringGraph, s: int, lengths: dict, source=None) -> dict:
     """``lengths`` with the source's distance NetworkX's ``0`` (an int: its searches start
-    from ``{source: 0}``; the engine's float distances give ``0.0``). Reassigning a key keeps
-    its place."""
+    from ``{source: 0}``; the engine's float distances give ``0.0``), keyed by the caller's
+    ``source`` object where it is another (:func:`_alias`). Reassigning a key keeps its
+    place."""
     lengths[g.nodes[s]] = 0
-    return lengths
+    alias = _alias(g, s, source) if source is not None else None
+    return lengths if alias is None else _rekey(lengths, g.nodes[s], alias)
 
 
 def _node_dict(g: SemiringGraph, values: list) -> dict:
@@ -305,11 +321,16 @@ def _node_dict(g: SemiringGraph, values: list) -> dict:
     return dict(zip(g.nodes, values))
 
 
-def _path_dict(g: SemiringGraph, order, pred, s: int) -> dict:
+def _path_dict(g: SemiringGraph, order, pred, s: int, source=None) -> dict:
     """{node: path from s} for the vertices in ``order``, walking the predecessor tree."""
     nodes = g.nodes
     with _gc_paused():
-        return _paths_from(nodes, order, pred.tolist(), s)
+        paths = _paths_from(nodes, order, pred.tolist(), s)
+    alias = _alias(g, s, source) if source is not None else None
+    if alias is None:
+        return paths
+    # NetworkX's paths start from the caller's object, its dict is keyed by it
+    return {(alias if k is nodes[s] else k): [alias, *p[1:]] for k, p in paths.items()}
 
 
 def _paths_from(nodes, order, pred, s):
@@ -330,8 +351,11 @@ def _paths_from(nodes, order, pred, s):
     return {nodes[v]: paths[v] for v in order.tolist()}
 
 
-def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None) -> list:
-    """The path from ``s`` to ``t`` in the predecessor tree, as labels; with ``dist``, only
+def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None, source=None,
+             target=None) -> list:
+    """The path from ``s`` to ``t`` in the predecessor tree, as labels, from the caller's
+    ``source`` to its ``target`` object where they are other objects (NetworkX's weighted
+    s-t searches start from one and stop at the other: :func:`_alias`); with ``dist``, only
     where it is the one shortest path (:func:`_unique_path`)."""
     nodes = g.nodes
     path = [t]
@@ -340,7 +364,11 @@ def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None) -> 
     path.reverse()
     if dist is not None:
         _unique_path(g, path, dist, weight)
-    return [nodes[v] for v in path]
+    out = [nodes[v] for v in path]
+    for i, v, obj in ((0, s, source), (-1, t, target)):
+        if obj is not None and _alias(g, v, obj) is not None:
+            out[i] = obj
+    return out
 
 
 def _unique_path(g: SemiringGraph, path: list, dist, weight):
@@ -479,8 +507,12 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
         depth_limit = g.n
     level = _bfs_level(g, s)
     nodes = g.nodes
+    alias = _alias(g, s, source)
     for parents, children in _ordered_levels(g, [s], depth_limit, level):
-        yield from zip([nodes[u] for u in parents], [nodes[v] for v in children])
+        # NetworkX's queue starts from the caller's source object: the first level's parent
+        up = [nodes[u] for u in parents] if alias is None else [alias] * len(parents)
+        alias = None
+        yield from zip(up, [nodes[v] for v in children])
 
 
 def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
@@ -576,6 +608,8 @@ def descendants_at_distance(G, source, distance):
     s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the graph."))
     if not isinstance(distance, numbers.Real) or distance < 0:
         return set()
+    if distance == 0:  # NetworkX's first layer, the caller's source object
+        return {source}
     level = _bfs_level(g, s)
     return set(g.labels(np.flatnonzero(level == distance)))
 
@@ -612,7 +646,9 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
     level = _bfs_level(g, s, host=cutoff is not None)  # a cutoff compared on the host
-    return _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
+    out = _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
+    alias = _alias(g, s, source)
+    return out if alias is None else _rekey(out, g.nodes[s], alias)
 
 
 def single_source_shortest_path(G, source, cutoff=None):
@@ -628,7 +664,7 @@ def single_source_shortest_path(G, source, cutoff=None):
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
     nodes = g.nodes
-    paths = {s: [nodes[s]]}
+    paths = {s: [nodes[s] if _alias(g, s, source) is None else source]}
     level = _bfs_level(g, s)
     limit = np.inf if cutoff is None else cutoff
     # NetworkX's loop compares cutoff > 0 first: its TypeError for a cutoff that does not
@@ -637,7 +673,8 @@ def single_source_shortest_path(G, source, cutoff=None):
     for parents, children in _ordered_levels(g, [s], limit, level):
         for u, v in zip(parents, children):
             paths[v] = paths[u] + [nodes[v]]
-    return {nodes[v]: p for v, p in paths.items()}
+    return {nodes[v]: p for v, p in paths.items()} if _alias(g, s, source) is None else \
+        {(source if v == s else nodes[v]): p for v, p in paths.items()}
 
 
 def all_pairs_shortest_path_length(G, cutoff=None):
@@ -672,11 +709,23 @@ def _bidirectional_checks(g, source, target):
     return s, t
 
 
+def _bidirectional_aliases(g, s, t, source, target):
+    """NotImplementedError where the caller's source or target is another object than its
+    node's label (:func:`_alias`): NetworkX's bidirectional searches end a path with the
+    caller's object or the graph's label as the two searches happen to meet."""
+    if _alias(g, s, source) is not None or _alias(g, t, target) is not None:
+        raise NotImplementedError("nx_semiring: a bidirectional search's path from or to an "
+                                  "object equal to a node of another type (1.0 for 1): "
+                                  "NetworkX's ends depend on where its searches meet "
+                                  "(NetworkX runs it)")
+
+
 def _st_unweighted_path(g, source, target):
     nx = _nx()
     s, t = _bidirectional_checks(g, source, target)
     if s == t:
         return [source]
+    _bidirectional_aliases(g, s, t, source, target)
     level = _bfs_level(g, s)
     if level[t] < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
@@ -820,9 +869,10 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     if method == "unweighted":
         return _st_unweighted_path(g, source, target)
     if method == "dijkstra":
-        _bidirectional_checks(g, source, target)
+        s, t = _bidirectional_checks(g, source, target)
         if source == target:
             return [source]
+        _bidirectional_aliases(g, s, t, source, target)  # NetworkX's bidirectional_dijkstra
         try:
             return single_source_dijkstra(g, source, target, weight=weight)[1]
         except nx.NetworkXNoPath:
@@ -908,12 +958,13 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
-                _path_dict(g, order, pred, s))
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))),
+                             source),
+                _path_dict(g, order, pred, s, source))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
@@ -929,7 +980,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     g = _graph(G, weight)
     s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
                                  host=cutoff is not None)  # a cutoff compared on the host
-    return _source_zero(g, s, _length_dict(g, dist, keep, unreached_first=False))
+    return _source_zero(g, s, _length_dict(g, dist, keep, unreached_first=False), source)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -943,7 +994,7 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
-    return _path_dict(g, _by_distance(dist, keep), pred, s)
+    return _path_dict(g, _by_distance(dist, keep), pred, s, source)
 
 
 def dijkstra_path_length(G, source, target, weight="weight"):
@@ -1006,13 +1057,14 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
-                _path_dict(g, order, pred, s))
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))),
+                             source),
+                _path_dict(g, order, pred, s, source))
     if target not in g or not keep[g.vertex(target)]:
         # NetworkX's: its path builder (_build_paths_from_predecessors) raises it
         raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
 
 
 def single_source_bellman_ford_path(G, source, weight="weight"):
@@ -1038,7 +1090,7 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     """
     g = _graph(G, weight)
     s, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
-    return _source_zero(g, s, _length_dict(g, dist, keep))
+    return _source_zero(g, s, _length_dict(g, dist, keep), source)
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):

@@ -50,8 +50,8 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_all_pairs_refusals, _bfs_level, _by_distance, _dijkstra,
-                         _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
+from .algorithms import (_alias, _all_pairs_refusals, _bfs_level, _by_distance,
+                         _dijkstra, _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
                          _reverse, _source, _sssp, _unreached, _with_virtual_source,
                          APSP_BFS_BATCH,
                          single_source_bellman_ford_path_length,
@@ -399,7 +399,12 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     for s in sources:
         if s not in g:
             raise nx.NodeNotFound(f"Node {s} not found in graph")
-    src = sorted({g.vertex(s) for s in sources})  # a generator read twice: empty, as NetworkX
+    # a generator read twice: empty, as NetworkX. Each source's first object keys its 0, as
+    # NetworkX's dist dict keeps it (1.0 given for the node 1: the key 1.0)
+    first = {}
+    for x in sources:
+        first.setdefault(g.vertex(x), x)
+    src = sorted(first)
     _real_cutoff(cutoff)
     _exact_sums(g, weight)
     if g.has_negative(weight):
@@ -425,6 +430,9 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     out = _length_dict(g, dist, keep)
     for s in src:  # NetworkX's sources start at the int 0
         out[g.nodes[s]] = 0
+    alias = {g.nodes[s]: first[s] for s in src if _alias(g, s, first[s]) is not None}
+    if alias:
+        out = {alias.get(k, k): d for k, d in out.items()}
     return out
 
 

@@ -321,3 +321,53 @@ def test_weight_true_or_false_is_networkx(semiring_first, flag, cls):
         _dispatched(lambda: lambda: nx.community.louvain_communities(G, weight=flag))
     assert isinstance(BackendInterface.can_run("pagerank", (G,), {"weight": flag}), str)
     assert BackendInterface.can_run("single_source_dijkstra", (G, 0), {"weight": flag})
+
+
+# --------------------------------------------------------------------------- 1.0 for 1
+_ALIASES = [1.0, True, np.int64(1), np.float64(1.0)]
+
+
+def _int_graph(cls):
+    G = cls()
+    G.add_nodes_from(range(6))
+    for u, v, w in [(0, 1, 2), (1, 2, 1), (2, 0, 4), (2, 3, 1), (3, 4, 3), (1, 3, 5)]:
+        G.add_edge(u, v, weight=w)
+    return G
+
+
+@pytest.mark.parametrize("alias", _ALIASES, ids=repr)
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph])
+def test_source_equal_to_a_node_of_another_type_is_networkx(semiring_first, cls, alias):
+    """NetworkX's searches start from the caller's object: 1.0 for the node 1 keys its
+    results and starts its paths. Before: the graph's label 1 (equal, another type)."""
+    G = _int_graph(cls)
+    calls = [lambda: list(nx.bfs_edges(G, alias)),
+             lambda: list(nx.bfs_predecessors(G, alias)),
+             lambda: list(nx.bfs_successors(G, alias)),
+             lambda: nx.descendants_at_distance(G, alias, 0),
+             lambda: nx.single_source_shortest_path(G, alias),
+             lambda: _items(nx.single_source_shortest_path_length(G, alias)),
+             lambda: nx.shortest_path(G, alias),
+             lambda: _items(nx.single_source_dijkstra(G, alias)),
+             lambda: nx.single_source_dijkstra_path(G, alias),
+             lambda: _items(nx.single_source_dijkstra_path_length(G, alias)),
+             lambda: _items(nx.single_source_bellman_ford(G, alias)),
+             lambda: _items(nx.single_source_bellman_ford_path_length(G, alias)),
+             lambda: nx.dijkstra_path(G, alias, 4), lambda: nx.dijkstra_path(G, 0, alias),
+             lambda: nx.bellman_ford_path(G, alias, 4), lambda: nx.bellman_ford_path(G, 0, alias),
+             lambda: nx.single_source_dijkstra(G, alias, 4),
+             lambda: nx.shortest_path(G, alias, 4), lambda: nx.shortest_path(G, 4, alias),
+             lambda: nx.shortest_path(G, 0, alias, weight="weight"),
+             lambda: _items(nx.single_target_shortest_path_length(G, alias)),
+             lambda: _items(nx.multi_source_dijkstra_path_length(G, [alias, 1, 4]))]
+    if not G.is_directed():
+        calls += [lambda: nx.node_connected_component(G, alias),
+                  lambda: nx.shortest_path(G, target=alias)]
+    for call in calls:
+        _dispatched(lambda call=call: call)
+
+
+def test_alias_of_the_label_itself_is_none(device):
+    g = convert(_int_graph(nx.Graph), device)
+    assert nxa._alias(g, 1, 1) is None
+    assert nxa._alias(g, 1, 1.0) == 1.0
