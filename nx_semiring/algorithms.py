@@ -48,7 +48,7 @@ import numpy as np
 import algorithms as alg
 import semiring as sr
 
-from .graph import SemiringGraph, from_networkx
+from .graph import FLOAT_MAX, SemiringGraph, from_networkx
 
 # Out-edges of a BFS level below which the NetworkX-order pass walks it in Python instead of
 # with array operations (whose fixed cost per level dominates on long, thin graphs).
@@ -145,7 +145,7 @@ def _exact_sums(g: SemiringGraph, weight):
     of up to n - 1, negative_edge_cycle a first edge of weight 1); its path lengths are
     NetworkX's to give."""
     dtype = g.narrow.get(weight) if weight is not None else None
-    if dtype is None:
+    if dtype is None or dtype.kind == "b":  # NumPy bools: 0 + np.True_ is an int64
         return
     if dtype.kind in "iu" and not g.has_negative(weight):
         w = g.weights(weight)  # float64 where floats join them: their finite values bound
@@ -158,6 +158,19 @@ def _exact_sums(g: SemiringGraph, weight):
                               f"(NetworkX runs it)")
 
 
+def _no_negative_inf(g: SemiringGraph, weight):
+    """NotImplementedError where an edge weighs -inf: the engine's Bellman–Ford finds no
+    negative cycle through it (-inf + w improves nothing) and its distances call -inf
+    unreached, where NetworkX raises NetworkXUnbounded (an undirected -inf edge) or
+    reports -inf."""
+    if weight is not None:
+        w = g.weights(weight)
+        if w.dtype.kind == "f" and bool(np.isneginf(w).any()):
+            raise NotImplementedError("nx_semiring: an edge weighs -inf (the engine's "
+                                      "Bellman–Ford does not detect its negative cycles; "
+                                      "NetworkX runs it)")
+
+
 def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host=True):
     """Distances and predecessors (host arrays; predecessors ``None`` unless asked) from
     ``s``; ``method`` 'dijkstra' (refuses negative weights: NetworkX's Dijkstra decides by its
@@ -168,6 +181,8 @@ def _sssp(g: SemiringGraph, s: int, weight, method: str, predecessors=True, host
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
+    if method == "bellman-ford":
+        _no_negative_inf(g, weight)
     M = _weighted_matrix(g, weight)
     sym = not g.directed
     run = alg.sssp if method == "dijkstra" else alg.bellman_ford
@@ -274,12 +289,28 @@ def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
     return dict(zip(g.labels(order), _sorted_values(d)))
 
 
-def _source_zero(g: SemiringGraph, s: int, lengths: dict) -> dict:
+def _alias(g: SemiringGraph, v: int, obj):
+    """``obj``, the caller's source or target, where NetworkX's result holds it in place of
+    vertex v's label: an equal object of another type (1.0, True, np.int64(1) or
+    Fraction(1) for the node 1: one dict key, NetworkX's searches start from the caller's
+    object); else ``None`` (the label itself)."""
+    return obj if type(obj) is not type(g.nodes[v]) else None
+
+
+def _rekey(d: dict, old, new) -> dict:
+    """``d`` with its key ``old`` (a label object) replaced by the equal object ``new`` in
+    its place (assigning an equal key keeps the old key object)."""
+    return {(new if k is old else k): x for k, x in d.items()}
+
+
+def _source_zero(g: SemiringGraph, s: int, lengths: dict, source=None) -> dict:
     """``lengths`` with the source's distance NetworkX's ``0`` (an int: its searches start
-    from ``{source: 0}``; the engine's float distances give ``0.0``). Reassigning a key keeps
-    its place."""
+    from ``{source: 0}``; the engine's float distances give ``0.0``), keyed by the caller's
+    ``source`` object where it is another (:func:`_alias`). Reassigning a key keeps its
+    place."""
     lengths[g.nodes[s]] = 0
-    return lengths
+    alias = _alias(g, s, source) if source is not None else None
+    return lengths if alias is None else _rekey(lengths, g.nodes[s], alias)
 
 
 def _node_dict(g: SemiringGraph, values: list) -> dict:
@@ -290,11 +321,16 @@ def _node_dict(g: SemiringGraph, values: list) -> dict:
     return dict(zip(g.nodes, values))
 
 
-def _path_dict(g: SemiringGraph, order, pred, s: int) -> dict:
+def _path_dict(g: SemiringGraph, order, pred, s: int, source=None) -> dict:
     """{node: path from s} for the vertices in ``order``, walking the predecessor tree."""
     nodes = g.nodes
     with _gc_paused():
-        return _paths_from(nodes, order, pred.tolist(), s)
+        paths = _paths_from(nodes, order, pred.tolist(), s)
+    alias = _alias(g, s, source) if source is not None else None
+    if alias is None:
+        return paths
+    # NetworkX's paths start from the caller's object, its dict is keyed by it
+    return {(alias if k is nodes[s] else k): [alias, *p[1:]] for k, p in paths.items()}
 
 
 def _paths_from(nodes, order, pred, s):
@@ -315,8 +351,11 @@ def _paths_from(nodes, order, pred, s):
     return {nodes[v]: paths[v] for v in order.tolist()}
 
 
-def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None) -> list:
-    """The path from ``s`` to ``t`` in the predecessor tree, as labels; with ``dist``, only
+def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None, source=None,
+             target=None) -> list:
+    """The path from ``s`` to ``t`` in the predecessor tree, as labels, from the caller's
+    ``source`` to its ``target`` object where they are other objects (NetworkX's weighted
+    s-t searches start from one and stop at the other: :func:`_alias`); with ``dist``, only
     where it is the one shortest path (:func:`_unique_path`)."""
     nodes = g.nodes
     path = [t]
@@ -325,7 +364,11 @@ def _path_to(g: SemiringGraph, pred, s: int, t: int, dist=None, weight=None) -> 
     path.reverse()
     if dist is not None:
         _unique_path(g, path, dist, weight)
-    return [nodes[v] for v in path]
+    out = [nodes[v] for v in path]
+    for i, v, obj in ((0, s, source), (-1, t, target)):
+        if obj is not None and _alias(g, v, obj) is not None:
+            out[i] = obj
+    return out
 
 
 def _unique_path(g: SemiringGraph, path: list, dist, weight):
@@ -464,8 +507,12 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
         depth_limit = g.n
     level = _bfs_level(g, s)
     nodes = g.nodes
+    alias = _alias(g, s, source)
     for parents, children in _ordered_levels(g, [s], depth_limit, level):
-        yield from zip([nodes[u] for u in parents], [nodes[v] for v in children])
+        # NetworkX's queue starts from the caller's source object: the first level's parent
+        up = [nodes[u] for u in parents] if alias is None else [alias] * len(parents)
+        alias = None
+        yield from zip(up, [nodes[v] for v in children])
 
 
 def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
@@ -561,6 +608,8 @@ def descendants_at_distance(G, source, distance):
     s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the graph."))
     if not isinstance(distance, numbers.Real) or distance < 0:
         return set()
+    if distance == 0:  # NetworkX's first layer, the caller's source object
+        return {source}
     level = _bfs_level(g, s)
     return set(g.labels(np.flatnonzero(level == distance)))
 
@@ -597,7 +646,9 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
     level = _bfs_level(g, s, host=cutoff is not None)  # a cutoff compared on the host
-    return _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
+    out = _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
+    alias = _alias(g, s, source)
+    return out if alias is None else _rekey(out, g.nodes[s], alias)
 
 
 def single_source_shortest_path(G, source, cutoff=None):
@@ -613,7 +664,7 @@ def single_source_shortest_path(G, source, cutoff=None):
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
     nodes = g.nodes
-    paths = {s: [nodes[s]]}
+    paths = {s: [nodes[s] if _alias(g, s, source) is None else source]}
     level = _bfs_level(g, s)
     limit = np.inf if cutoff is None else cutoff
     # NetworkX's loop compares cutoff > 0 first: its TypeError for a cutoff that does not
@@ -622,7 +673,8 @@ def single_source_shortest_path(G, source, cutoff=None):
     for parents, children in _ordered_levels(g, [s], limit, level):
         for u, v in zip(parents, children):
             paths[v] = paths[u] + [nodes[v]]
-    return {nodes[v]: p for v, p in paths.items()}
+    return {nodes[v]: p for v, p in paths.items()} if _alias(g, s, source) is None else \
+        {(source if v == s else nodes[v]): p for v, p in paths.items()}
 
 
 def all_pairs_shortest_path_length(G, cutoff=None):
@@ -657,11 +709,23 @@ def _bidirectional_checks(g, source, target):
     return s, t
 
 
+def _bidirectional_aliases(g, s, t, source, target):
+    """NotImplementedError where the caller's source or target is another object than its
+    node's label (:func:`_alias`): NetworkX's bidirectional searches end a path with the
+    caller's object or the graph's label as the two searches happen to meet."""
+    if _alias(g, s, source) is not None or _alias(g, t, target) is not None:
+        raise NotImplementedError("nx_semiring: a bidirectional search's path from or to an "
+                                  "object equal to a node of another type (1.0 for 1): "
+                                  "NetworkX's ends depend on where its searches meet "
+                                  "(NetworkX runs it)")
+
+
 def _st_unweighted_path(g, source, target):
     nx = _nx()
     s, t = _bidirectional_checks(g, source, target)
     if s == t:
         return [source]
+    _bidirectional_aliases(g, s, t, source, target)
     level = _bfs_level(g, s)
     if level[t] < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
@@ -694,8 +758,12 @@ def has_path(G, source, target):
     g = _graph(G)
     if source is None or target is None:
         # NetworkX's has_path is shortest_path(G, source, target) without NetworkXNoPath:
-        # a missing end asks it for every path from (or to) the other (or all pairs)
-        shortest_path(g, source, target)
+        # a missing end asks it for every path from (or to) the other (or all pairs), which
+        # raises only for a missing node (paths to a target: its BFS over G.reverse())
+        if source is None and target is not None:
+            _source(g, target, _nx().NodeNotFound(f"Source {target} not in G"))
+        else:
+            shortest_path(g, source, target)
         return True
     s, t = _bidirectional_checks(g, source, target)
     return s == t or bool(_bfs_level(g, s)[t] >= 0)
@@ -741,6 +809,8 @@ def _all_pairs_refusals(g, weight, method, paths):
     if method == "dijkstra" and g.has_negative(weight):
         raise NotImplementedError("nx_semiring: Dijkstra with negative weights is left to "
                                   "NetworkX (its result depends on its visiting order)")
+    if method == "bellman-ford":
+        _no_negative_inf(g, weight)
     w = g.weights(weight)
     if w.dtype.kind == "f" and bool(np.isnan(w).any()):
         raise NotImplementedError("nx_semiring: NaN weights (NetworkX's comparisons decide; "
@@ -787,6 +857,11 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
         if target is None:
             _all_pairs_refusals(g, weight, method, paths=True)
             return ((v, _single_source_paths(g, v, weight, method)) for v in g.nodes)
+        if method == "unweighted" and g.directed:
+            raise NotImplementedError("nx_semiring: shortest_path to a target of a directed "
+                                      "graph is NetworkX's BFS over G.reverse(), in G._pred's "
+                                      "order, which the conversion does not keep (NetworkX "
+                                      "runs it)")
         paths = _single_source_paths(_reverse(g), target, weight, method)
         return {v: list(reversed(p)) for v, p in paths.items()}
     if target is None:
@@ -794,9 +869,10 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     if method == "unweighted":
         return _st_unweighted_path(g, source, target)
     if method == "dijkstra":
-        _bidirectional_checks(g, source, target)
+        s, t = _bidirectional_checks(g, source, target)
         if source == target:
             return [source]
+        _bidirectional_aliases(g, s, t, source, target)  # NetworkX's bidirectional_dijkstra
         try:
             return single_source_dijkstra(g, source, target, weight=weight)[1]
         except nx.NetworkXNoPath:
@@ -882,12 +958,13 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
-                _path_dict(g, order, pred, s))
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))),
+                             source),
+                _path_dict(g, order, pred, s, source))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
@@ -903,7 +980,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     g = _graph(G, weight)
     s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
                                  host=cutoff is not None)  # a cutoff compared on the host
-    return _source_zero(g, s, _length_dict(g, dist, keep, unreached_first=False))
+    return _source_zero(g, s, _length_dict(g, dist, keep, unreached_first=False), source)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -917,7 +994,7 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
-    return _path_dict(g, _by_distance(dist, keep), pred, s)
+    return _path_dict(g, _by_distance(dist, keep), pred, s, source)
 
 
 def dijkstra_path_length(G, source, target, weight="weight"):
@@ -980,13 +1057,14 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     if target is None:
         order = _by_distance(dist, keep)
-        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order])))),
-                _path_dict(g, order, pred, s))
+        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))),
+                             source),
+                _path_dict(g, order, pred, s, source))
     if target not in g or not keep[g.vertex(target)]:
         # NetworkX's: its path builder (_build_paths_from_predecessors) raises it
         raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     t = g.vertex(target)
-    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight))
+    return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
 
 
 def single_source_bellman_ford_path(G, source, weight="weight"):
@@ -1012,7 +1090,7 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     """
     g = _graph(G, weight)
     s, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
-    return _source_zero(g, s, _length_dict(g, dist, keep))
+    return _source_zero(g, s, _length_dict(g, dist, keep), source)
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):
@@ -1082,6 +1160,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     _exact_sums(g, weight)  # NetworkX's int8..int32 sums may wrap below 0
     if not g.has_negative(weight):
         return False
+    _no_negative_inf(g, weight)
     n = g.n
     # A' = [A 0; 1ᵀ 0]: vertex n reaches every vertex by a 0-weight edge
     A = _with_virtual_source(g, g.weights(weight)[g.order()], np.arange(n, dtype=np.int64))
@@ -1302,6 +1381,15 @@ def _node_weights(g, d, name):
     return np.array([d.get(v, 0) for v in g.nodes], dtype=np.float64)
 
 
+def _row_sums_overflow(g: SemiringGraph, weight) -> bool:
+    """Whether a vertex's out-edge weights (float) may sum past the largest float."""
+    w = g.weights(weight)
+    if w.dtype.kind != "f" or not w.size:
+        return False
+    deg = int(np.diff(g.indptr).max())
+    return float(np.max(np.abs(w), where=np.isfinite(w), initial=0)) * deg >= FLOAT_MAX
+
+
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
              weight="weight", dangling=None):
     """{node: PageRank} by the engine's power iteration (NetworkX's definition and stopping
@@ -1324,6 +1412,10 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     x0 = _node_weights(g, nstart, "nstart")
     u = _node_weights(g, dangling, "dangling")
     M = g.matrix() if _unit_weights(g, weight) else g.matrix(weight)
+    if weight is not None and weight in g.values and _row_sums_overflow(g, weight):
+        raise NotImplementedError("nx_semiring: pagerank of float weights whose row sums may "
+                                  "pass the largest float (NetworkX's 1 / inf makes such a "
+                                  "row dangling; NetworkX runs it)")
     try:
         x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
                          dangling=u, weighted=weight is not None)
@@ -1347,6 +1439,10 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     g = _graph(G)
     if weight is not None:
         raise NotImplementedError("nx_semiring: weighted betweenness is not supported")
+    if g.self_unequal:
+        raise NotImplementedError("nx_semiring: betweenness_centrality of a graph with a node "
+                                  "unequal to itself (NaN): NetworkX's w != s counts such a "
+                                  "source's own dependency (NetworkX runs it)")
     if k is not None and k == g.n:
         k = None
     if k is not None and not 0 <= k <= g.n:
@@ -1501,7 +1597,7 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError("nx_semiring: louvain_communities of a directed graph")
     if g.n == 0:
         return []
-    if weight is not None and g.narrow.get(weight) is not None:
+    if weight is not None and g.narrow.get(weight) is not None and g.narrow[weight].kind != "b":
         # NetworkX's degrees and gains are sums of these NumPy scalars in their own type
         # (rounded, wrapped, or OverflowError beside a large Python int)
         raise NotImplementedError(f"nx_semiring: louvain_communities of NumPy "

@@ -32,8 +32,8 @@ import numpy as np
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_bfs_level, _graph, _groups, _host, _not_directed, _null_graph, _nx,
-                         _self_loops, _unit_weights, clustering, core_number, triangles)
+from .algorithms import (_alias, _bfs_level, _graph, _groups, _host, _not_directed,
+                         _null_graph, _nx, _self_loops, _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx
 
 # Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
@@ -160,8 +160,13 @@ def node_connected_component(G, n):
     hash(n)  # an unhashable node: TypeError, as NetworkX's {source}
     if n not in g:
         raise KeyError(n)
-    level = _bfs_level(g, g.vertex(n))
-    return set(g.labels(np.flatnonzero(level >= 0)))
+    v = g.vertex(n)
+    level = _bfs_level(g, v)
+    out = set(g.labels(np.flatnonzero(level >= 0)))
+    if _alias(g, v, n) is not None:  # NetworkX's seen set starts from the caller's object
+        out.discard(n)
+        out.add(n)
+    return out
 
 
 # --------------------------------------------------------------------------- cores
@@ -502,7 +507,7 @@ def modularity(G, communities, weight="weight", resolution=1):
         if float(np.abs(w).sum()) * 2 >= EXACT_SUMS:
             raise NotImplementedError("nx_semiring: modularity with weights summing past "
                                       "2^53 (NetworkX runs it)")
-        if g.narrow.get(weight) is not None:
+        if g.narrow.get(weight) is not None and g.narrow[weight].kind != "b":
             raise NotImplementedError("nx_semiring: modularity with NumPy weights narrower "
                                       "than 64 bits (NetworkX's degree sums wrap in their "
                                       "type; NetworkX runs it)")

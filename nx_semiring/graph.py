@@ -80,6 +80,7 @@ class SemiringGraph:
         self._identity = None     # labels are the vertex numbers 0..n-1 (exact ints)
         self._node_array = None   # nodes as a NumPy object array
         self._node_set = None     # nodes as a frozenset (one connected component's set)
+        self._unequal = None      # some label is unequal to itself (a float NaN)
         self._negative = {}       # attribute -> whether some edge weighs < 0
         self._infinite = {}       # attribute -> whether some edge weighs +inf
         self.indptr = indptr  # int64, host, n + 1
@@ -141,6 +142,18 @@ class SemiringGraph:
         return self.index[node]
 
     @property
+    def self_unequal(self) -> bool:
+        """Whether some label is unequal to itself (``x != x``: a float NaN, a NumPy NaN).
+        NetworkX's code that tells a node from the source by ``w != s`` then takes the
+        source for another node (its betweenness adds the source's own dependency to it),
+        where the engine's vertex numbers do not. One pass over the labels, cached; none
+        for the ints 0..n-1."""
+        if self._unequal is None:
+            self._unequal = False if self.identity else \
+                any(v != v for v in self.nodes)  # noqa: PLR0124 (NaN is the point)
+        return self._unequal
+
+    @property
     def identity(self) -> bool:
         """Whether the labels are the vertex numbers: exactly the ints 0..n-1 in order (a
         result's keys are then ``idx.tolist()``, no lookup). Known from the conversion; else
@@ -176,14 +189,20 @@ class SemiringGraph:
         return neg
 
     def has_inf(self, weight) -> bool:
-        """Whether some edge's attribute ``weight`` is +inf (``None``: unit weights), cached
-        like :meth:`has_negative`."""
+        """Whether a path may weigh +inf (``None``: unit weights): some edge's attribute
+        ``weight`` is +inf, or float weights so large that a sum of n - 1 of them may pass
+        the largest float (NetworkX's Python sums overflow to inf too, 1e308 + 1e308, and
+        its Dijkstra reaches a vertex at distance inf, which the engine's distances call
+        unreached). Cached like :meth:`has_negative`."""
         if weight is None:
             return False
         inf = self._infinite.get(weight)
         if inf is None:
             w = self.weights(weight)
-            inf = self._infinite[weight] = w.dtype.kind == "f" and bool(np.isposinf(w).any())
+            inf = self._infinite[weight] = w.dtype.kind == "f" and w.size > 0 and (
+                bool(np.isposinf(w).any()) or
+                float(np.max(np.abs(w), where=np.isfinite(w), initial=0)) *
+                max(self.n - 1, 1) >= FLOAT_MAX)
         return inf
 
     @property
@@ -410,16 +429,22 @@ def _narrowest(vals):
     """The NumPy scalar type narrower than 64 bits among ``vals`` that NetworkX's sums suffer
     most from (a float type before any integer type, then the smallest integer bound), or
     ``None``."""
-    narrow = [np.dtype(t) for t in set(map(type, vals))
-              if issubclass(t, np.number) and np.dtype(t).itemsize < 8]
+    types = set(map(type, vals))
+    narrow = [np.dtype(t) for t in types if issubclass(t, np.number) and np.dtype(t).itemsize < 8]
     if not narrow:
-        return None
+        # NumPy bools: NetworkX's sums that start from its int 0 are int64, exact, but two
+        # of them add as a logical or (np.True_ + np.True_ is np.True_: Floyd–Warshall's
+        # dist[u][w] + dist[w][v]); recorded as bool for the callers that add two weights
+        return np.dtype(np.bool_) if np.bool_ in types else None
     floats = [d for d in narrow if d.kind in "fc"]
     return floats[0] if floats else min(narrow, key=lambda d: np.iinfo(d).max)
 
 
 # The largest magnitude below which float64 holds every integer exactly (2^53)
 FLOAT_EXACT_INT = 2.0**53
+
+# The largest finite float64: a sum past it is inf
+FLOAT_MAX = float(np.finfo(np.float64).max)
 
 
 def _values(adj_items, attr, default, multigraph, m):

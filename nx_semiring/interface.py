@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
 import random
 
@@ -328,6 +329,20 @@ def _float_capacity(G, capacity) -> bool:
 
 _BFS_ORDER = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"})
 
+# Functions whose NetworkX code reads the weight through G.edges(data=weight) (or
+# to_scipy_sparse_array / to_numpy_array, which do): there weight=True or False is the data
+# flag (every edge's whole dict, or none), not an attribute name, and NetworkX raises its
+# TypeError or ValueError; the other functions read d.get(weight, 1) like the conversion
+_EDGES_DATA_WEIGHT = frozenset({"pagerank", "floyd_warshall_numpy", "louvain_communities",
+                                "modularity"})
+
+# Arguments that the backend reads before it may still refuse the call: NetworkX's dispatcher
+# hands a refused call's arguments to NetworkX as they are, so an iterator among them would
+# reach NetworkX exhausted (a generator of communities became NotAPartition of [], an
+# iterator of top_nodes an empty side). Iterators there are left to NetworkX from the start.
+_ONE_PASS_ARGS = {"modularity": "communities", "hopcroft_karp_matching": "top_nodes",
+                  "minimum_weight_full_matching": "top_nodes", "eccentricity": "v"}
+
 _SIGNATURES = {}
 
 
@@ -449,9 +464,15 @@ class BackendInterface:
             except TypeError:
                 return (f"{key} {a[key]!r} is unhashable: NetworkX raises its TypeError where "
                         f"it looks it up")
+        if isinstance(a.get(_ONE_PASS_ARGS.get(name)), collections.abc.Iterator):
+            return (f"{_ONE_PASS_ARGS[name]}= is an iterator, which the backend would read "
+                    f"before it may refuse, leaving NetworkX an exhausted one: NetworkX runs it")
         weight = a.get("weight")
         if callable(weight):
             return "callable weights are not supported (NetworkX runs it)"
+        if isinstance(weight, bool) and name in _EDGES_DATA_WEIGHT:
+            return (f"weight={weight} is G.edges(data=...)'s flag in NetworkX's {name}, not an "
+                    f"attribute name: NetworkX runs it")
         if weight is not None and not isinstance(G, SemiringGraph) and \
                 _undirected_view_of_directed(G):
             return ("an undirected view of a directed graph keeps each direction's own edge "
@@ -463,6 +484,11 @@ class BackendInterface:
             if a.get("reverse") and G.is_directed():
                 return ("reverse=True on a directed graph needs NetworkX's predecessor order, "
                         "which the conversion does not keep")
+        if name == "shortest_path" and a.get("source") is None and \
+                a.get("target") is not None and weight is None and G.is_directed():
+            return ("shortest_path to a target of a directed graph is NetworkX's BFS over "
+                    "G.reverse(), in G._pred's order, which the conversion does not keep: "
+                    "NetworkX runs it")
         if name in _UNWEIGHTED_ONLY and weight is not None:
             return f"weighted {name} is not supported (NetworkX runs it)"
         if name == "negative_edge_cycle" and getattr(G, "frozen", False):

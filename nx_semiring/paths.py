@@ -50,8 +50,8 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_all_pairs_refusals, _bfs_level, _by_distance, _dijkstra,
-                         _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
+from .algorithms import (_alias, _all_pairs_refusals, _bfs_level, _by_distance,
+                         _dijkstra, _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
                          _reverse, _source, _sssp, _unreached, _with_virtual_source,
                          APSP_BFS_BATCH,
                          single_source_bellman_ford_path_length,
@@ -247,6 +247,11 @@ def _fw_types(g: SemiringGraph, weight):
     """Refuses integer weights beside edges without the attribute: NetworkX's
     Floyd–Warshall reads those as 1.0, so its distances are ints or floats path by path
     (and ``True`` where a bool weight is an edge's own distance)."""
+    narrow = g.narrow.get(weight) if weight is not None else None
+    if narrow is not None and narrow.kind == "b":
+        raise NotImplementedError("nx_semiring: NumPy bool weights (NetworkX's Floyd–Warshall "
+                                  "adds two of them as a logical or: np.True_ + np.True_ is "
+                                  "np.True_; NetworkX runs it)")
     if weight is not None and weight in g.mixed and g.weights(weight).dtype.kind in "biu":
         raise NotImplementedError("nx_semiring: integer weights beside edges without them "
                                   "(NetworkX's 1.0): its distances mix ints and floats path "
@@ -394,7 +399,12 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     for s in sources:
         if s not in g:
             raise nx.NodeNotFound(f"Node {s} not found in graph")
-    src = sorted({g.vertex(s) for s in sources})  # a generator read twice: empty, as NetworkX
+    # a generator read twice: empty, as NetworkX. Each source's first object keys its 0, as
+    # NetworkX's dist dict keeps it (1.0 given for the node 1: the key 1.0)
+    first = {}
+    for x in sources:
+        first.setdefault(g.vertex(x), x)
+    src = sorted(first)
     _real_cutoff(cutoff)
     _exact_sums(g, weight)
     if g.has_negative(weight):
@@ -420,6 +430,9 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     out = _length_dict(g, dist, keep)
     for s in src:  # NetworkX's sources start at the int 0
         out[g.nodes[s]] = 0
+    alias = {g.nodes[s]: first[s] for s in src if _alias(g, s, first[s]) is not None}
+    if alias:
+        out = {alias.get(k, k): d for k, d in out.items()}
     return out
 
 
@@ -725,14 +738,20 @@ def minimum_cut_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwar
 
 
 # --------------------------------------------------------------------------- matching
-def _bipartite_sides(g: SemiringGraph, top_nodes):
+def _top_set(top_nodes):
+    """NetworkX's ``X = set(top_nodes)`` of ``bipartite.sets``, made once: ``top_nodes`` may
+    be an iterator, which a second ``set(top_nodes)`` would find exhausted (the two helpers
+    below each read it; before, the second got an empty side)."""
+    return None if top_nodes is None else set(top_nodes)
+
+
+def _bipartite_sides(g: SemiringGraph, top):
     """NetworkX's ``bipartite.sets`` of an undirected graph, as flags over the vertices (True:
-    the left side). Without ``top_nodes``: AmbiguousSolution for a disconnected graph,
-    NetworkXError when it is not bipartite, else the side of the first node is the left one
-    (NetworkX's ``color`` gives it 1)."""
+    the left side). ``top``: the set of ``top_nodes`` (:func:`_top_set`). Without it:
+    AmbiguousSolution for a disconnected graph, NetworkXError when it is not bipartite, else
+    the side of the first node is the left one (NetworkX's ``color`` gives it 1)."""
     nx = _nx()
-    if top_nodes is not None:
-        top = set(top_nodes)
+    if top is not None:
         if any(x not in g for x in top):
             raise NotImplementedError("nx_semiring: top_nodes that are not nodes (NetworkX's "
                                       "search raises its KeyError)")
@@ -753,13 +772,14 @@ def _bipartite_sides(g: SemiringGraph, top_nodes):
     return left
 
 
-def _side_orders(g: SemiringGraph, left, top_nodes):
+def _side_orders(g: SemiringGraph, left, top):
     """The vertices of each side in the order NetworkX's ``bipartite.sets`` iterates them:
-    Python sets, built as it builds them (``set(top_nodes)`` and ``set(G) - X``, or from
-    ``bipartite.color``'s dict), so that a result keyed in their order is NetworkX's."""
+    Python sets, built as it builds them (``top``, NetworkX's ``X = set(top_nodes)``, and
+    ``set(G) - X``, or from ``bipartite.color``'s dict), so that a result keyed in their
+    order is NetworkX's."""
     nodes = g.nodes
-    if top_nodes is not None:
-        X = set(top_nodes)
+    if top is not None:
+        X = top
         Y = set(nodes) - X
     else:
         seq = _colour_order(g)
@@ -825,14 +845,15 @@ def hopcroft_karp_matching(G, top_nodes=None):
     if g.directed:
         raise NotImplementedError("nx_semiring: hopcroft_karp_matching of a directed graph "
                                   "(NetworkX's search reads only the left side's out-edges)")
-    left = _bipartite_sides(g, top_nodes)
+    top = _top_set(top_nodes)
+    left = _bipartite_sides(g, top)
     rows, cols = _edges(g)
     if not rows.size:
         return {}
     if bool((left[rows] == left[cols]).any()):
         raise NotImplementedError("nx_semiring: top_nodes with an edge inside a side "
                                   "(NetworkX's search reads it its own way)")
-    L, R = _side_orders(g, left, top_nodes)
+    L, R = _side_orders(g, left, top)
     pos = np.empty(g.n, dtype=np.int64)
     pos[L] = np.arange(L.size)
     pos[R] = np.arange(R.size)
@@ -915,13 +936,14 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     if g.directed or g.multigraph:
         raise NotImplementedError("nx_semiring: minimum_weight_full_matching of a directed "
                                   "graph or multigraph (NetworkX reads it its own way)")
-    left = _bipartite_sides(g, top_nodes)
+    top = _top_set(top_nodes)
+    left = _bipartite_sides(g, top)
     rows, cols = _edges(g)
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
                                   "round (NetworkX runs it)")
-    L, R = _side_orders(g, left, top_nodes)  # NetworkX's U and V, in its lists' order
+    L, R = _side_orders(g, left, top)  # NetworkX's U and V, in its lists' order
     if not L.size:  # NetworkX's biadjacency_matrix
         raise _nx().NetworkXError("row_order is empty list")
     e = left[rows] & ~left[cols]  # NetworkX's biadjacency matrix: edges from U to V
