@@ -23,19 +23,9 @@ from nx_semiring import paths as nxp  # noqa: E402
 from nx_semiring.interface import BackendInterface  # noqa: E402
 
 from test_nx_inputs import convert  # noqa: E402
-from test_nx_inputs2 import INSTALLED  # noqa: E402
-from test_nx_inputs2 import semiring_first as _semiring_first  # noqa: E402
+from test_nx_inputs4 import semiring_first  # noqa: E402, F401  (a fixture)
 
 INF, NAN = float("inf"), float("nan")
-
-
-@pytest.fixture
-def semiring_first(monkeypatch):
-    """NetworkX set to prefer the backend, fallback on, ``should_run`` forced."""
-    if not INSTALLED:
-        pytest.skip("nx_semiring is not installed (its entry points): pip install '.[nx]'")
-    with _semiring_first(monkeypatch):
-        yield
 
 
 def _drained(r):
