@@ -92,6 +92,12 @@ def _compiled():
     return importlib.import_module("semiring.backend.cpu.compiled")
 
 
+def _core_auto(device):
+    """core_number's ``method="auto"`` on ``device``: CORE_AUTO's, 'peel' without Numba."""
+    method = CORE_AUTO[device]
+    return "peel" if method == "bz" and not _compiled().ENABLED else method
+
+
 def core_number(A, *, method="auto"):
     """The core number of every vertex: the largest k such that the vertex belongs to the
     k-core (the largest subgraph in which every vertex has degree at least k).
@@ -148,9 +154,7 @@ def core_number(A, *, method="auto"):
         raise sr.InvalidValue(f"{op}: method must be one of {CORE_METHODS}, got {method!r}")
     A = _square(A, op)
     if method == "auto":
-        method = CORE_AUTO[A.device]
-        if A.device == "cpu" and not _compiled().ENABLED:
-            method = "peel"
+        method = _core_auto(A.device)
     if method == "peel":
         return _peel(undirected_pattern(A, op))
     # S = pattern(A) ∪ pattern(Aᵀ) with its self-loops, which the pass skips (dropping them
@@ -189,6 +193,14 @@ def _peel(S):
             q = idx[deg[idx] <= k]
     return core
 
+
+#: k_truss first keeps only the (k - 1)-core of the graph, where core_number's 'auto' is the
+#: compiled bucket pass (a CPU with Numba): a vertex of the k-truss has k - 1 neighbours in it
+#: (each of its edges lies on k - 2 triangles), so the truss of the core is the truss (Cohen
+#: 2008, §3), and the supports are counted over the core's edges only. On this project's
+#: 2-core host (bench/results/session18/core13.md) the pass costs 20-80 ms, against supports
+#: of seconds on a Kronecker graph; the grid 300x300 at k ≥ 5 has an empty 4-core.
+TRUSS_CORE_PRUNE = True
 
 #: Largest number of (edge, neighbour) candidates a chunk of the dot-product support expands
 #: at once (int64 arrays of this length, a few of them live at a time).
@@ -290,7 +302,9 @@ def k_truss(A, k, *, method="dot"):
     graphs with hubs). The default ``method="dot"`` computes the first support mask-first
     (one dot product per edge, :func:`edge_support`) and then, instead of recounting, lowers
     the supports of the edges whose triangles lost an edge (:func:`_truss_peel`); the same
-    truss and supports.
+    truss and supports. On a CPU with Numba either starts from the (k - 1)-core of S, found by
+    the compiled bucket pass of :func:`core_number` (:data:`TRUSS_CORE_PRUNE`), which holds the
+    k-truss.
 
     Parameters
     ----------
@@ -348,6 +362,9 @@ def k_truss(A, k, *, method="dot"):
     # a support is at most n - 2: every k above n drops every edge, and the clamp keeps k - 2
     # inside the int64 supports it is compared with (k = 2**70 is a valid, empty question)
     k = min(k, C.nrows + 1)
+    if k > 2 and TRUSS_CORE_PRUNE and _core_auto(C.device) == "bz":
+        # C = C[v, v] over the vertices v of the (k - 1)-core
+        C = _core_subgraph(C, k - 1)
     if method == "dot":
         # T⟨C⟩ = C plus.pair Cᵀ (dot form), then the peeling with support updates
         return _truss_peel(C, edge_support(C), k)
@@ -368,6 +385,24 @@ def k_truss(A, k, *, method="dot"):
             # nothing dropped: the supports were counted in C itself
             break
     return C
+
+
+def _core_subgraph(C, c):
+    """The subgraph of the symmetric pattern C (no self-loops) induced by the vertices of core
+    number at least c, as a pattern of C's shape and type (C itself where that is all of it),
+    by the bucket pass of :func:`core_number`."""
+    xp = sr.array_module(C.device)
+    core = sr.to_device(_compiled().core_numbers(sr.to_device(C.indptr, "cpu"),
+                                                 sr.to_device(C.indices, "cpu")), C.device)
+    keep = core >= c
+    rows = C.entry_rows()
+    e = keep[rows] & keep[C.indices]
+    if bool(e.all()):
+        return C
+    indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64),
+                             xp.cumsum(bincount(xp, rows[e], C.nrows))]).astype(C.indptr.dtype)
+    return sr.Matrix.from_csr(indptr, C.indices[e], None, C.shape, iso_value=1, dtype=C.dtype,
+                              check=False)
 
 
 def _truss_peel(C, sup, k):

@@ -176,3 +176,31 @@ def test_warm_compiles_the_core_kernel():
     assert compiled.warm(sr.min_plus, np.float64, order_free=True) > 0
     assert compiled._cores is not None
     assert len(compiled._cores.signatures) >= 2  # int32 and int64 indices
+
+
+@given(data=edge_lists(max_n=16), k=st.integers(3, 7), method=st.sampled_from(["dot", "mxm"]))
+def test_k_truss_from_the_core_is_the_truss(device, data, k, method, monkeypatch):
+    # the (k - 1)-core cut first (a CPU with Numba) or not: the same truss, the same supports
+    A = build(data, device)
+    got = []
+    for prune in (False, True):
+        monkeypatch.setattr(cores, "TRUSS_CORE_PRUNE", prune)
+        T = alg.k_truss(A, k, method=method)
+        got.append([to_host(a).tolist() for a in T.to_coo()])
+    assert got[0] == got[1]
+
+
+def test_k_truss_cuts_to_the_core_on_a_cpu_with_numba(device, monkeypatch):
+    seen = []
+    real = cores._core_subgraph
+    monkeypatch.setattr(cores, "_core_subgraph", lambda C, c: seen.append(c) or real(C, c))
+    # K5 with a path hanging off it: the 4-core is K5, the 5-truss K5 (3 triangles an edge)
+    e = [(i, j) for i in range(5) for j in range(i + 1, 5)] + [(4, 5), (5, 6)]
+    A = sr.Matrix.from_edgelist(e, undirected=True, device=device)
+    T = alg.k_truss(A, 5)
+    np.testing.assert_array_equal(to_host(T.to_dense(missing=0)),
+                                  np.pad(3 * (np.ones((5, 5)) - np.eye(5)), (0, 2)))
+    cut = device == "cpu" and compiled.ENABLED
+    assert seen == ([4] if cut else [])
+    assert alg.k_truss(A, 2).nvals == 2 * len(e)  # k ≤ 2: every edge, nothing cut
+    assert seen == ([4] if cut else [])
