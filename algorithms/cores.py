@@ -82,9 +82,9 @@ CORE_METHODS = ("auto", "peel", "bz")
 #: (the compiled pass; without it the same loop runs interpreted, and 'peel' instead). On this
 #: project's 2-core host (bench/results/session18/core13.md, best of 3, the undirected
 #: pattern included): path 10^5 1983 ms peeling, 2.9 ms compiled (NetworkX 242 ms); grid
-#: 300x300 45 / 4.0 ms; Kronecker 16 134 / 34 ms; interpreted, 'bz' took 159 / 215 / 742 ms
-#: on those three. GPU: 'peel' (the bucket pass is sequential; GPU input to 'bz' goes
-#: through the host).
+#: 300x300 45 / 4.0 ms; Kronecker 16 134 / 34 ms; interpreted, the pass alone took 159 /
+#: 215 / 742 ms on those three. GPU: 'peel' (the bucket pass is sequential; GPU input to
+#: 'bz' goes through the host).
 CORE_AUTO = {"cpu": "bz", "gpu": "peel"}
 
 
