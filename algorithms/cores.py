@@ -7,6 +7,12 @@
   the *bucketed* variant: level k removes, round after round, every remaining vertex of degree
   at most k; a round's candidates are only the vertices whose degree just fell, so a round
   costs the removed vertices' edges and only a level costs O(n).
+  On the CPU, where Numba is installed, the default ``method="auto"`` runs instead the
+  paper's own sequential bucket algorithm as one compiled O(n + m) pass
+  (``semiring.backend.cpu.compiled.core_numbers``): the peeling's rounds are as many as the
+  longest chain of vertices that wait on each other (a path of n vertices: n / 2 rounds of a
+  few NumPy calls each), which one core runs in far less time as a single loop. The GPU
+  keeps the peeling (its rounds are launches over all the removed vertices at once).
 - :func:`k_truss`: the k-truss subgraph by support counting (Cohen 2008, "Trusses: cohesive
   subgraphs for social network analysis"; LAGraph's ``LAGraph_KTruss``): the support of every
   edge is the masked SpGEMM ``C⟨C⟩ = C plus.pair C`` (the triangles through it), edges with
@@ -22,6 +28,8 @@ undirected view (NetworkX's ``G.to_undirected()``).
 """
 
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 
@@ -65,7 +73,32 @@ def undirected_pattern(A, op, *, dtype=None, loops=False):
     return P if loops else iso(sr.select(P, "offdiag"))
 
 
-def core_number(A):
+#: core_number's methods: the peeling as algebra, or Batagelj & Zaversnik's bucket algorithm
+#: (2003, "An O(m) algorithm for cores decomposition of networks") as one sequential pass on
+#: the host.
+CORE_METHODS = ("auto", "peel", "bz")
+
+#: ``method="auto"`` of :func:`core_number`, per device. CPU: 'bz' where Numba is installed
+#: (the compiled pass; without it the same loop runs interpreted, and 'peel' instead). On this
+#: project's 2-core host (bench/results/session18/core13.md, best of 3, the undirected
+#: pattern included): path 10^5 1983 ms peeling, 2.9 ms compiled (NetworkX 242 ms); grid
+#: 300x300 45 / 4.0 ms; Kronecker 16 134 / 34 ms; interpreted, the pass alone took 159 /
+#: 215 / 742 ms on those three. GPU: 'peel' (the bucket pass is sequential; GPU input to
+#: 'bz' goes through the host).
+CORE_AUTO = {"cpu": "bz", "gpu": "peel"}
+
+
+def _compiled():
+    return importlib.import_module("semiring.backend.cpu.compiled")
+
+
+def _core_auto(device):
+    """core_number's ``method="auto"`` on ``device``: CORE_AUTO's, 'peel' without Numba."""
+    method = CORE_AUTO[device]
+    return "peel" if method == "bz" and not _compiled().ENABLED else method
+
+
+def core_number(A, *, method="auto"):
     """The core number of every vertex: the largest k such that the vertex belongs to the
     k-core (the largest subgraph in which every vertex has degree at least k).
 
@@ -73,7 +106,9 @@ def core_number(A):
     undirected pattern S, then for k = 0, 1, ... every remaining vertex of degree ≤ k gets core
     number k and is removed, its neighbours' degrees falling by ``d⟨alive⟩ = q plus.pair S``,
     round after round until no remaining vertex has degree ≤ k. Levels with no vertex are
-    skipped (k jumps to the smallest remaining degree).
+    skipped (k jumps to the smallest remaining degree). Or, ``method="bz"``, Batagelj &
+    Zaversnik's bucket algorithm over S on the host: the vertices in bins by degree, taken
+    lowest first, each lowering its higher-degree neighbours in O(1) (one O(n + m) pass).
 
     Parameters
     ----------
@@ -81,6 +116,11 @@ def core_number(A):
         The adjacency matrix. Only its pattern counts, in its undirected view (A ∪ Aᵀ):
         explicit zeros are edges, values are ignored, duplicates cannot occur (a Matrix has
         none; SciPy's are one entry), and self-loops are ignored (NetworkX raises on them).
+    method : {'auto', 'peel', 'bz'}
+        ``'peel'``: the algebra above, on A's device. ``'bz'``: the bucket pass on the host,
+        compiled by Numba where it is installed (the ``cpu`` extra; else interpreted, far
+        slower), GPU input copied there and the answer back. ``'auto'``: :data:`CORE_AUTO`
+        of A's device, 'peel' on a CPU without Numba. The same numbers.
 
     Returns
     -------
@@ -94,6 +134,8 @@ def core_number(A):
         A is not square.
     DomainMismatch
         A is not a sparse matrix.
+    InvalidValue
+        method is not one of :data:`CORE_METHODS`.
 
     Examples
     --------
@@ -104,9 +146,26 @@ def core_number(A):
     ...                             undirected=True, device="cpu")
     >>> alg.core_number(A)
     array([2, 2, 2, 1, 0])
+    >>> alg.core_number(A, method="peel")
+    array([2, 2, 2, 1, 0])
     """
     op = "core_number"
-    S = undirected_pattern(A, op)
+    if not isinstance(method, str) or method not in CORE_METHODS:
+        raise sr.InvalidValue(f"{op}: method must be one of {CORE_METHODS}, got {method!r}")
+    A = _square(A, op)
+    if method == "auto":
+        method = _core_auto(A.device)
+    if method == "peel":
+        return _peel(undirected_pattern(A, op))
+    # S = pattern(A) ∪ pattern(Aᵀ) with its self-loops, which the pass skips (dropping them
+    # here cost more than the pass: Kronecker 16, 23 ms against 16)
+    S = undirected_pattern(A, op, loops=True)
+    core = _compiled().core_numbers(sr.to_device(S.indptr, "cpu"), sr.to_device(S.indices, "cpu"))
+    return sr.to_device(core, S.device)
+
+
+def _peel(S):
+    """core_number by the algebra's peeling (LAGraph_KCore_All), on S's device."""
     n = S.nrows
     xp = sr.array_module(S.device)
     # deg = S plus.pair 1  (the degree of every vertex: a row reduction of the pattern)
@@ -134,6 +193,14 @@ def core_number(A):
             q = idx[deg[idx] <= k]
     return core
 
+
+#: k_truss first keeps only the (k - 1)-core of the graph, where core_number's 'auto' is the
+#: compiled bucket pass (a CPU with Numba): a vertex of the k-truss has k - 1 neighbours in it
+#: (each of its edges lies on k - 2 triangles), so the truss of the core is the truss (Cohen
+#: 2008, §3), and the supports are counted over the core's edges only. On this project's
+#: 2-core host (bench/results/session18/core13.md) the pass costs 20-80 ms, against supports
+#: of seconds on a Kronecker graph; the grid 300x300 at k ≥ 5 has an empty 4-core.
+TRUSS_CORE_PRUNE = True
 
 #: Largest number of (edge, neighbour) candidates a chunk of the dot-product support expands
 #: at once (int64 arrays of this length, a few of them live at a time).
@@ -235,7 +302,9 @@ def k_truss(A, k, *, method="dot"):
     graphs with hubs). The default ``method="dot"`` computes the first support mask-first
     (one dot product per edge, :func:`edge_support`) and then, instead of recounting, lowers
     the supports of the edges whose triangles lost an edge (:func:`_truss_peel`); the same
-    truss and supports.
+    truss and supports. On a CPU with Numba either starts from the (k - 1)-core of S, found by
+    the compiled bucket pass of :func:`core_number` (:data:`TRUSS_CORE_PRUNE`), which holds the
+    k-truss.
 
     Parameters
     ----------
@@ -293,6 +362,9 @@ def k_truss(A, k, *, method="dot"):
     # a support is at most n - 2: every k above n drops every edge, and the clamp keeps k - 2
     # inside the int64 supports it is compared with (k = 2**70 is a valid, empty question)
     k = min(k, C.nrows + 1)
+    if k > 2 and TRUSS_CORE_PRUNE and _core_auto(C.device) == "bz":
+        # C = C[v, v] over the vertices v of the (k - 1)-core
+        C = _core_subgraph(C, k - 1)
     if method == "dot":
         # T⟨C⟩ = C plus.pair Cᵀ (dot form), then the peeling with support updates
         return _truss_peel(C, edge_support(C), k)
@@ -313,6 +385,24 @@ def k_truss(A, k, *, method="dot"):
             # nothing dropped: the supports were counted in C itself
             break
     return C
+
+
+def _core_subgraph(C, c):
+    """The subgraph of the symmetric pattern C (no self-loops) induced by the vertices of core
+    number at least c, as a pattern of C's shape and type (C itself where that is all of it),
+    by the bucket pass of :func:`core_number`."""
+    xp = sr.array_module(C.device)
+    core = sr.to_device(_compiled().core_numbers(sr.to_device(C.indptr, "cpu"),
+                                                 sr.to_device(C.indices, "cpu")), C.device)
+    keep = core >= c
+    rows = C.entry_rows()
+    e = keep[rows] & keep[C.indices]
+    if bool(e.all()):
+        return C
+    indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64),
+                             xp.cumsum(bincount(xp, rows[e], C.nrows))]).astype(C.indptr.dtype)
+    return sr.Matrix.from_csr(indptr, C.indices[e], None, C.shape, iso_value=1, dtype=C.dtype,
+                              check=False)
 
 
 def _truss_peel(C, sup, k):

@@ -1074,6 +1074,60 @@ def _bfs_levels(order, pred, level):
         level[v] = level[pred[v]] + 1
 
 
+def _cores_bz(indptr, indices, core, pos, vert, bins):
+    # Batagelj & Zaversnik 2003, "An O(m) algorithm for cores decomposition of networks":
+    # the vertices sorted by degree in bins (vert, pos; bins[d] the first slot of degree d),
+    # taken in that order; a vertex taken has its core number as its degree, and lowers each
+    # neighbour of higher degree by one, moving it to the front of its bin and the bin's
+    # start past it (O(1) a lowering), so the order stays sorted. A self-loop counts in no
+    # degree and lowers nothing (u == v: not of higher degree). Also runs interpreted, on
+    # Python lists (the caller without Numba).
+    n = len(core)
+    top = 0
+    for v in range(n):
+        d = 0
+        for e in range(indptr[v], indptr[v + 1]):
+            if indices[e] != v:
+                d += 1
+        core[v] = d
+        if d > top:
+            top = d
+    for d in range(top + 1):
+        bins[d] = 0
+    for v in range(n):
+        bins[core[v]] += 1
+    start = 0
+    for d in range(top + 1):
+        num = bins[d]
+        bins[d] = start
+        start += num
+    for v in range(n):
+        p = bins[core[v]]
+        pos[v] = p
+        vert[p] = v
+        bins[core[v]] = p + 1
+    for d in range(top, 0, -1):
+        bins[d] = bins[d - 1]
+    bins[0] = 0
+    for i in range(n):
+        v = vert[i]
+        dv = core[v]
+        for e in range(indptr[v], indptr[v + 1]):
+            u = indices[e]
+            du = core[u]
+            if du > dv:
+                pu = pos[u]
+                pw = bins[du]
+                w = vert[pw]
+                if u != w:  # u to the front of its bin, the bin's first vertex to u's slot
+                    pos[u] = pw
+                    vert[pu] = w
+                    pos[w] = pu
+                    vert[pw] = u
+                bins[du] = pw + 1
+                core[u] = du - 1
+
+
 # ----------------------------------------------------------------------------- the caches
 
 _lock = threading.Lock()
@@ -1160,6 +1214,17 @@ def levels_kernel():
     if _levels is None:
         _levels = _jit(_bfs_levels)
     return _levels
+
+
+_cores = None
+
+
+def cores_kernel():
+    """The compiled core decomposition (see :func:`core_numbers`)."""
+    global _cores
+    if _cores is None:
+        _cores = _jit(_cores_bz)
+    return _cores
 
 
 # ------------------------------------------------------------------------ the entry points
@@ -1499,13 +1564,34 @@ def bfs_levels(order, pred, n, out=None):
     return level
 
 
+def core_numbers(indptr, indices, compiled=None):
+    """The core number of every vertex of the symmetric pattern given by CSR ``indptr`` and
+    ``indices`` (int32 or int64; self-loops ignored, duplicates none), as int64: Batagelj &
+    Zaversnik's O(n + m) bucket algorithm, one sequential pass (:func:`_cores_bz`).
+    ``compiled``: run the Numba kernel (default: where Numba is on, :data:`ENABLED`); False
+    runs the same loop interpreted over Python lists, O(n + m) Python steps (measured in
+    ``bench/results/session18/core13.md``). The pattern is trusted: an asymmetric one gives
+    numbers that are no core numbers, and an index out of range reads out of bounds (the
+    caller's pattern comes from ``algorithms.cores.undirected_pattern``)."""
+    n = int(indptr.size) - 1
+    if ENABLED if compiled is None else compiled:
+        core = np.empty(n, dtype=np.int64)
+        scratch = np.empty((3, n + 1), dtype=np.int64)  # pos, vert, bins
+        cores_kernel()(indptr, indices, core, scratch[0], scratch[1], scratch[2])
+        return core
+    core, pos, vert, bins = [0] * n, [0] * n, [0] * n, [0] * (n + 1)
+    _cores_bz(indptr.tolist(), indices.tolist(), core, pos, vert, bins)
+    return np.array(core, dtype=np.int64)
+
+
 def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
     ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
     and without the four lanes (order-free monoids), unrolled and not, in both operand
     orders (multiplies that do not commute), the push unmasked and masked, with 32- and
     64-bit column indices; the padded block of each width up to BLOCK_ROWS_WIDTH where
-    ``block`` (the padded plan applies: :func:`.spmv.warm`); and the BFS levels loop.
+    ``block`` (the padded plan applies: :func:`.spmv.warm`); the BFS levels loop, and the
+    core decomposition (:func:`core_numbers`) with 32- and 64-bit indices.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
@@ -1545,4 +1631,6 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
                 count += 1
     levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
                     np.zeros(2, dtype=np.int64))
-    return count + 1
+    for itype in (np.int32, np.int64):  # (core_numbers: the patterns' two index types)
+        core_numbers(np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype))
+    return count + 3
