@@ -864,8 +864,8 @@ def closeness_centrality(A, *, wf_improved=True, weighted=False, progress=None):
     wf_improved : bool
         Scale by the fraction of the other vertices that reach u.
     weighted : bool
-        Distances are sums of A's values (non-negative; NetworkX's ``distance=``); else
-        hop counts (every stored entry is an edge).
+        Distances are sums of A's values (non-negative; NetworkX's ``distance=``). ``False``,
+        or a structure-only matrix: hop counts (every stored entry is an edge).
     progress : callable, optional
         Called as ``progress(done, n)`` (sources searched) after each batch.
 
@@ -919,8 +919,8 @@ def harmonic_centrality(A, *, weighted=False, progress=None):
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph, edges ``A(i, j)``: i → j. Runs where ``A`` lives.
     weighted : bool
-        Distances are sums of A's values (non-negative; NetworkX's ``distance=``); else
-        hop counts (every stored entry is an edge).
+        Distances are sums of A's values (non-negative; NetworkX's ``distance=``). ``False``,
+        or a structure-only matrix: hop counts (every stored entry is an edge).
     progress : callable, optional
         Called as ``progress(done, n)`` (sources searched) after each batch.
 
