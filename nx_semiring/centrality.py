@@ -35,6 +35,8 @@ HITS_MAX_ITER = 10_000
 #: HITS: the two starts' authorities (see :func:`hits`) differing by more than this, relative
 #: to the largest, mean a multiple largest singular value: NetworkX's answer is ARPACK's pick
 HITS_SAME = 1e-7
+#: HITS: the seed of that second start
+HITS_SEED = 20261129
 
 _POWER = frozenset({"eigenvector_centrality", "katz_centrality", "hits"})
 _DISTANCE = frozenset({"closeness_centrality", "harmonic_centrality"})
@@ -241,9 +243,11 @@ def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
             raise NotImplementedError("nx_semiring: hits with negative or non-finite weights "
                                       "(NetworkX runs it)")
     h, a = _hits_run(M, weighted, None)
-    # a second start, positive and uneven: the same authorities unless A's largest singular
-    # value is multiple, when each start gives its own (and ARPACK its own random one)
-    other = 1.0 + (np.arange(g.n) * 0.6180339887498949) % 1.0
+    # a second start, positive and random (fixed seed): the same authorities unless A's
+    # largest singular value is multiple, when each start gives its own (and ARPACK its own
+    # random one). Not a regular sequence: 1 + frac(i φ) is an arithmetic progression on
+    # vertices 4, 7, 10, which a path 4 - 7 - 10's AᵀA keeps as uniform's answer
+    other = np.random.default_rng(HITS_SEED).uniform(1.0, 2.0, g.n)
     _, a2 = _hits_run(M, weighted, other)
     a_h, a2_h = _host(a), _host(a2)
     if float(np.abs(a_h - a2_h).max()) > HITS_SAME * float(np.abs(a_h).max()):

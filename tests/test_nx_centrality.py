@@ -103,10 +103,12 @@ def test_hits(device, G, start):
     except NotImplementedError as exc:
         if len(G) < 2 or G.number_of_edges() == 0:
             return
-        assert "multiple" in str(exc) or "did not converge" in str(exc)
         M = nx.to_numpy_array(G, weight="weight")
         s = np.linalg.svd(M, compute_uv=False)
-        assert s[1] ** 2 > (1 - 1e-4) * s[0] ** 2  # a (nearly) multiple singular value
+        if "multiple" in str(exc):  # a (nearly) multiple singular value
+            assert s[1] ** 2 > (1 - 1e-4) * s[0] ** 2
+        else:  # the power iteration creeps on a small gap (ARPACK's does not)
+            assert "did not converge" in str(exc) and s[1] ** 2 > (1 - 1e-2) * s[0] ** 2
         return
     h_nx, a_nx = nx.hits(G, nstart=nstart)
     same_dict(h, h_nx, rtol=1e-6, atol=1e-9)
@@ -128,6 +130,14 @@ def test_hits_refusals(device):
     for H in (nx.path_graph(6), nx.empty_graph(3), nx.empty_graph(1)):
         with pytest.raises(NotImplementedError):
             nxc.hits(convert(H, device))
+    # found by Hypothesis: the path 4 - 7 - 10 among isolated nodes (A² = [[1,0,1],[0,2,0],
+    # [1,0,1]] there, its top eigenvalue 2 double); the second start was 1 + frac(i φ), an
+    # arithmetic progression on 4, 7, 10, which gives uniform's answer: the degenerate case
+    # went unseen and the backend returned 1/3 each where ARPACK's start picks its own
+    H = nx.empty_graph(11)
+    H.add_edges_from([(4, 7), (7, 10)])
+    with pytest.raises(NotImplementedError, match="multiple"):
+        nxc.hits(convert(H, device))
 
 
 # ------------------------------------------------------------------- closeness and harmonic
