@@ -27,6 +27,10 @@ Analytics:
   SpMV an iteration.
 - :func:`betweenness_centrality`: Brandes' betweenness, a batch of sources at once (SpMM
   forward and backward sweeps), exact or sampled.
+- :func:`eigenvector_centrality`, :func:`katz_centrality`, :func:`hits`: NetworkX's power
+  iterations, one or two SpMVs an iteration; :func:`closeness_centrality`,
+  :func:`harmonic_centrality`: distances to every vertex from batched multi-source BFS (or
+  SSSP when weighted).
 - :func:`triangle_count`, :func:`triangles`, :func:`clustering`: triangles (total, per
   vertex) and the local clustering coefficient, as masked SpGEMM.
 - :func:`core_number` (k-core decomposition by peeling) and :func:`k_truss` (support counting
@@ -47,7 +51,8 @@ from semiring import NegativeCycleError
 from . import csgraph
 from .apsp import apsp, reconstruct_path
 from .bfs import bfs, multi_source_bfs
-from .centrality import betweenness_centrality
+from .centrality import (betweenness_centrality, closeness_centrality, eigenvector_centrality,
+                         harmonic_centrality, hits, katz_centrality)
 from .community import community_weights, label_propagation, louvain, modularity
 from .components import connected_components
 from .cores import core_number, k_truss
@@ -61,8 +66,9 @@ from .triangles import clustering, triangle_count, triangles
 
 __all__ = [
     "ConvergenceError", "DistanceOverflow", "FlowResult", "NegativeCycleError", "apsp",
-    "bellman_ford", "betweenness_centrality", "bfs", "clustering", "community_weights",
-    "connected_components",
+    "bellman_ford", "betweenness_centrality", "bfs", "closeness_centrality", "clustering",
+    "community_weights", "connected_components", "eigenvector_centrality", "harmonic_centrality",
+    "hits", "katz_centrality",
     "core_number", "csgraph", "delta_stepping", "k_truss", "label_propagation", "louvain",
     "maximum_bipartite_matching", "maximum_flow", "min_weight_full_bipartite_matching",
     "minimum_spanning_forest", "modularity", "multi_source_bfs", "multi_source_sssp",

@@ -41,11 +41,14 @@ import numpy as np
 
 import semiring as sr
 
-from .bfs import bfs
+from .bfs import bfs, multi_source_bfs
+from .pagerank import ConvergenceError, _real
+from .sssp import multi_source_sssp
 from .triangles import _is_symmetric
 
 __all__ = ["BATCH_ELEMENTS", "MAX_BATCH", "SINGLE_MAX_BATCH", "SPMV_MAX_BATCH",
-           "betweenness_centrality"]
+           "betweenness_centrality", "closeness_centrality", "eigenvector_centrality",
+           "harmonic_centrality", "hits", "katz_centrality"]
 
 # Sources per batch: at most BATCH_ELEMENTS // n, so the n × s workspaces (σ, δ, the frontier,
 # the levels: about 40 bytes an entry) stay near 40 · BATCH_ELEMENTS bytes (2.7 GB); at
@@ -447,3 +450,500 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
         if progress is not None:
             progress(min(start + batch, total), total)
     return _rescale(bc, xp, n, normalized, directed, endpoints, src if sampled else None)
+
+
+# --------------------------------------------------------------------------------------------
+# Spectral and distance centralities: NetworkX 3.6's eigenvector_centrality, katz_centrality,
+# hits, closeness_centrality and harmonic_centrality, each a loop of SpMVs (power iteration)
+# or of multi-source searches (all-pairs distances a batch of sources at a time).
+
+
+def _check_progress(op, progress):
+    if progress is not None and not callable(progress):
+        raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+
+
+def _check_iteration(op, max_iter, tol):
+    """max_iter (a non-negative int) and tol (a positive finite real), checked as pagerank's."""
+    if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
+        raise sr.DomainMismatch(f"{op}: max_iter must be an integer, got "
+                                f"{type(max_iter).__name__} {max_iter!r}")
+    if max_iter < 0:
+        raise sr.InvalidValue(f"{op}: max_iter must be >= 0, got {max_iter}")
+    tol = _real(op, "tol", tol)
+    if not (tol > 0 and math.isfinite(tol)):
+        raise sr.InvalidValue(f"{op}: tol must be a positive finite number, got {tol}")
+    return int(max_iter), tol
+
+
+def _vertex_values(op, arg, value, n, xp):
+    """A length-n float64 copy of ``value``: an array_like of n reals (NumPy, or CuPy on the
+    GPU) or a dict {vertex: value} (missing vertices 0)."""
+    if isinstance(value, dict):
+        keys = list(value)
+        bad = [k for k in keys if isinstance(k, (bool, np.bool_))
+               or not isinstance(k, numbers.Integral) or not 0 <= int(k) < n]
+        if bad:
+            raise sr.InvalidIndex(f"{op}: {arg} keys must be vertices in [0, {n}), got {bad[0]!r}")
+        host = np.zeros(n, dtype=np.float64)
+        for k in keys:
+            host[int(k)] = _real(op, f"{arg}[{k}]", value[k])
+        return xp.asarray(host)
+    if sr.is_gpu_array(value) and xp is np:
+        raise sr.DeviceMismatch(f"{op}: A is on the CPU but {arg} is a CuPy array; move one "
+                                f"explicitly")
+    arr = xp.asarray(value)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise sr.DimensionMismatch(f"{op}: {arg} must have shape ({n},) (one value per vertex), "
+                                   f"got shape {tuple(arr.shape)}")
+    if arr.dtype.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: {arg} must hold real numbers, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)  # a copy: the caller's array is never touched
+    if not bool(xp.isfinite(arr).all()):
+        raise sr.InvalidValue(f"{op}: {arg} must hold finite numbers")
+    return arr
+
+
+def _weights(op, A, weighted, xp):
+    """(A, the semiring of x ↦ Aᵀx) for a power iteration: ``plus_times`` over A's values
+    (real, as float64) when ``weighted`` and A stores values, else ``plus_first``: every edge
+    weighs 1 (explicit zeros are edges then)."""
+    if not weighted or A.is_iso:
+        return A, sr.plus_first
+    if A.dtype.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: weighted=True needs real values in A, got dtype {A.dtype}")
+    if A.dtype != np.float64:  # NetworkX multiplies by Python floats and ints
+        A = sr.Matrix.from_csr(A.indptr, A.indices, A.values.astype(np.float64), A.shape,
+                               check=False)
+    return A, sr.plus_times
+
+
+def _euclid(x, xp):
+    """‖x‖₂ as a 0-d device array, scaled by the largest magnitude first so that the squares
+    cannot overflow (NetworkX's math.hypot does not)."""
+    top = xp.abs(x).max()
+    safe = xp.where(top > 0, top, 1.0)
+    return top * xp.sqrt(((x / safe) ** 2).sum())
+
+
+def eigenvector_centrality(A, *, max_iter=100, tol=1e-6, nstart=None, weighted=True,
+                           progress=None):
+    """Eigenvector centrality of every vertex: NetworkX 3.6's ``eigenvector_centrality``.
+
+    The principal left eigenvector of A, by power iteration on ``(A + I)ᵀ`` exactly as
+    NetworkX iterates (the shift by I makes the iteration converge on bipartite graphs too):
+    ``x ← (x + Aᵀ x) / ‖x + Aᵀ x‖₂`` from ``nstart`` (normalized to sum 1), until the L1
+    change of an iteration is below ``n · tol``.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j (a vertex is central when central vertices point
+        to it). An undirected graph is a symmetric matrix. Runs where ``A`` lives.
+    max_iter : int
+        At most this many iterations; :class:`ConvergenceError` past them.
+    tol : float
+        The stopping rule's tolerance (positive).
+    nstart : array_like of n reals, or dict {vertex: value}, optional
+        The starting vector (default all ones): not all zero, with a non-zero sum (it is
+        divided by its sum, as NetworkX divides it).
+    weighted : bool
+        Multiply by A's values (real; NetworkX's ``weight="weight"``). ``False``, or a
+        structure-only matrix: every edge weighs 1 (``weight=None``, NetworkX's default).
+    progress : callable, optional
+        Called as ``progress(iteration, change)`` after each iteration (1-based).
+
+    Returns
+    -------
+    array of float64, shape (n,)
+        Unit Euclidean norm; a NumPy or CuPy array on A's device.
+
+    Raises
+    ------
+    InvalidValue
+        ``A`` has no vertices (NetworkX's NetworkXPointlessConcept), or ``nstart`` is all
+        zeros or sums to zero.
+    ConvergenceError
+        ``max_iter`` iterations did not meet the tolerance (NetworkX's
+        PowerIterationFailedConvergence); ``result`` holds the last iterate.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float))
+    >>> np.round(algorithms.eigenvector_centrality(A), 4)
+    array([0.5   , 0.7071, 0.5   ])
+    """
+    op = "eigenvector_centrality"
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
+    max_iter, tol = _check_iteration(op, max_iter, tol)
+    _check_progress(op, progress)
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    if n == 0:
+        raise sr.InvalidValue(f"{op}: A has no vertices: the centrality of the null graph is "
+                              f"undefined")
+    x = xp.ones(n) if nstart is None else _vertex_values(op, "nstart", nstart, n, xp)
+    if not bool((x != 0).any()):
+        raise sr.InvalidValue(f"{op}: nstart must not be all zeros")
+    total = float(x.sum())
+    if total == 0:
+        raise sr.InvalidValue(f"{op}: nstart must have a non-zero sum, got {total}")
+    x = x / total
+    M, semiring = _weights(op, A, weighted, xp)
+    threshold = n * tol
+    err = float("inf")
+    for it in range(1, max_iter + 1):
+        # y = x ⊕ (x ⊕.⊗ A)   (x (A + I): each vertex keeps its value and gains its in-edges')
+        y = x + sr.vxm(x, M, semiring, direction="pull").to_dense(missing=0)
+        # x' = y / ‖y‖₂        (‖y‖₂ = 0: divided by 1, as NetworkX's `hypot(...) or 1`)
+        norm = _euclid(y, xp)
+        y = y / xp.where(norm == 0, 1.0, norm)
+        err = float(xp.abs(y - x).sum())  # the iteration's host synchronization
+        x = y
+        if progress is not None:
+            progress(it, err)
+        if err < threshold:
+            return x
+    raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: the L1 "
+                           f"change {err:.3g} is not below {threshold:.3g}",
+                           iterations=max_iter, error=err, result=x)
+
+
+def katz_centrality(A, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, nstart=None,
+                    normalized=True, weighted=True, progress=None):
+    """Katz centrality of every vertex: NetworkX 3.6's ``katz_centrality``.
+
+    The solution of ``x = α Aᵀ x + β`` by NetworkX's iteration ``x ← α · (x ⊕.⊗ A) + β`` from
+    ``nstart`` (default 0) until the L1 change of an iteration is below ``n · tol``, then
+    divided by its Euclidean norm if ``normalized`` (not where that norm is 0). It converges
+    when ``α`` is below ``1 / λ_max`` of A.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j. Runs where ``A`` lives.
+    alpha : float
+        The attenuation factor α.
+    beta : float, or array_like of n reals, or dict {vertex: value}
+        The weight β of each vertex (a scalar: the same for all; a dict must name every
+        vertex, as NetworkX requires).
+    max_iter : int
+        At most this many iterations; :class:`ConvergenceError` past them.
+    tol : float
+        The stopping rule's tolerance (positive).
+    nstart : array_like of n reals, or dict {vertex: value}, optional
+        The starting vector, used as given (NetworkX does not normalize it). Default 0.
+    normalized : bool
+        Divide the result by its Euclidean norm.
+    weighted : bool
+        Multiply by A's values (NetworkX's ``weight="weight"``). ``False``, or a
+        structure-only matrix: every edge weighs 1 (``weight=None``, NetworkX's default).
+    progress : callable, optional
+        Called as ``progress(iteration, change)`` after each iteration (1-based).
+
+    Returns
+    -------
+    array of float64, shape (n,)
+        A NumPy or CuPy array on A's device (empty for an empty A).
+
+    Raises
+    ------
+    ConvergenceError
+        ``max_iter`` iterations did not meet the tolerance (NetworkX's
+        PowerIterationFailedConvergence, e.g. α above 1 / λ_max); ``result`` holds the last
+        iterate.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float))
+    >>> np.round(algorithms.katz_centrality(A, 0.1), 4)
+    array([0.5599, 0.6108, 0.5599])
+    >>> np.round(algorithms.katz_centrality(A, 0.1, normalized=False), 4)
+    array([1.1224, 1.2245, 1.1224])
+    """
+    op = "katz_centrality"
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
+    alpha = _real(op, "alpha", alpha)
+    if not math.isfinite(alpha):
+        raise sr.InvalidValue(f"{op}: alpha must be finite, got {alpha}")
+    max_iter, tol = _check_iteration(op, max_iter, tol)
+    _check_progress(op, progress)
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    if isinstance(beta, numbers.Real) and not isinstance(beta, (bool, np.bool_)):
+        b = float(beta)
+        if not math.isfinite(b):
+            raise sr.InvalidValue(f"{op}: beta must be finite, got {b}")
+        b = xp.full(n, b)
+    elif isinstance(beta, dict) and set(beta) != set(range(n)):
+        raise sr.InvalidValue(f"{op}: beta as a dict must have a value for every vertex "
+                              f"0 .. {n - 1} and no other key, got {len(beta)} keys")
+    else:
+        b = _vertex_values(op, "beta", beta, n, xp)
+    x = xp.zeros(n) if nstart is None else _vertex_values(op, "nstart", nstart, n, xp)
+    if n == 0:
+        return xp.zeros(0, dtype=np.float64)
+    M, semiring = _weights(op, A, weighted, xp)
+    threshold = n * tol
+    err = float("inf")
+    for it in range(1, max_iter + 1):
+        # x' = α (x ⊕.⊗ A) ⊕ β
+        y = alpha * sr.vxm(x, M, semiring, direction="pull").to_dense(missing=0) + b
+        with np.errstate(over="ignore", invalid="ignore"):  # diverging (α > 1/λ): inf, NaN
+            err = float(xp.abs(y - x).sum())  # the iteration's host synchronization
+        x = y
+        if progress is not None:
+            progress(it, err)
+        if err < threshold:
+            if normalized:
+                # x / ‖x‖₂, unchanged where ‖x‖₂ = 0 (NetworkX's ZeroDivisionError → s = 1)
+                norm = _euclid(x, xp)
+                x = x * xp.where(norm == 0, 1.0, 1.0 / xp.where(norm == 0, 1.0, norm))
+            return x
+    raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: the L1 "
+                           f"change {err:.3g} is not below {threshold:.3g}",
+                           iterations=max_iter, error=err, result=x)
+
+
+def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=True,
+         progress=None):
+    """HITS hubs and authorities of every vertex (NetworkX 3.6's ``hits``).
+
+    The authorities are the principal eigenvector of ``AᵀA`` (A's principal right singular
+    vector), by power iteration as NetworkX's ``_hits_scipy`` iterates: ``a ← Aᵀ(A a)``, scaled
+    to a largest entry of 1, until the L1 change of an iteration is below ``tol``; the hubs
+    are then ``h = A a``. NetworkX's ``hits`` takes the same vector from ARPACK (``svds``):
+    the same answer wherever the principal singular value is simple (up to the tolerances);
+    where it is not (a bipartite undirected graph, two equal components), every vector of
+    its singular space is an answer, and ARPACK's depends on its random start.
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j (i is a hub pointing to the authority j). Runs
+        where ``A`` lives.
+    max_iter : int
+        At most this many iterations; :class:`ConvergenceError` past them.
+    tol : float
+        The stopping rule's tolerance (positive).
+    nstart : array_like of n reals, or dict {vertex: value}, optional
+        The starting authorities (divided by their sum, which must not be 0). Default uniform.
+    normalized : bool
+        Divide hubs and authorities by their sums (NetworkX's default); else the authorities
+        have unit Euclidean norm (non-negative) and the hubs are ``A a``.
+    weighted : bool
+        Multiply by A's values (NetworkX reads the ``weight`` attribute). ``False``, or a
+        structure-only matrix: every edge weighs 1.
+    progress : callable, optional
+        Called as ``progress(iteration, change)`` after each iteration (1-based).
+
+    Returns
+    -------
+    hubs, authorities : arrays of float64, shape (n,)
+        NumPy or CuPy arrays on A's device.
+
+    Raises
+    ------
+    InvalidValue
+        The iterate became 0 (A has no edge of non-zero weight, or ``nstart`` has no part
+        along ``AᵀA``'s range): hubs and authorities are undefined.
+    ConvergenceError
+        ``max_iter`` iterations did not meet the tolerance; ``result`` holds the last
+        authorities.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]], dtype=float))
+    >>> h, a = algorithms.hits(A)
+    >>> np.round(h, 4), np.round(a, 4)
+    (array([0.618, 0.382, 0.   ]), array([0.   , 0.382, 0.618]))
+    """
+    op = "hits"
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
+    max_iter, tol = _check_iteration(op, max_iter, tol)
+    _check_progress(op, progress)
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    x = xp.full(n, 1.0 / max(n, 1)) if nstart is None else \
+        _vertex_values(op, "nstart", nstart, n, xp)
+    if n == 0:
+        return xp.zeros(0, dtype=np.float64), xp.zeros(0, dtype=np.float64)
+    if nstart is not None:
+        total = float(x.sum())
+        if total == 0:
+            raise sr.InvalidValue(f"{op}: nstart must have a non-zero sum, got {total}")
+        x = x / total
+    M, semiring = _weights(op, A, weighted, xp)
+    # A a reads the vector as the product's second operand (mxv), Aᵀ h as its first (vxm)
+    second = sr.plus_times if semiring is sr.plus_times else sr.plus_second
+    err = float("inf")
+    for it in range(1, max_iter + 1):
+        # h = A ⊕.⊗ a;  a' = Aᵀ ⊕.⊗ h   (a' = AᵀA a: each authority sums its hubs' scores)
+        h = sr.mxv(M, x, second, direction="pull").to_dense(missing=0)
+        y = sr.vxm(h, M, semiring, direction="pull").to_dense(missing=0)
+        # a' = a' / max(a')
+        top = float(y.max())
+        if not top > 0:
+            raise sr.InvalidValue(f"{op}: the iterate AᵀA a is {top} at its largest: A has no "
+                                  f"edge of positive weight along nstart; hubs and "
+                                  f"authorities are undefined")
+        y = y / top
+        err = float(xp.abs(y - x).sum())  # the iteration's host synchronization
+        x = y
+        if progress is not None:
+            progress(it, err)
+        if err < tol:
+            break
+    else:
+        raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: "
+                               f"the L1 change {err:.3g} is not below {tol:.3g}",
+                               iterations=max_iter, error=err, result=x)
+    a = x
+    # h = A ⊕.⊗ a
+    h = sr.mxv(M, a, second, direction="pull").to_dense(missing=0)
+    if normalized:
+        return h / h.sum(), a / a.sum()
+    norm = _euclid(a, xp)
+    return h / norm, a / norm
+
+
+def _distance_batches(op, A, weighted, progress):
+    """Yield (sources, D): D[j, v] = the distance from ``sources[j]`` to v as float64 (inf
+    where unreached), a batch of sources at a time, every vertex a source once: the engine's
+    multi-source BFS (hops), or its multi-source SSSP over A's values (``weighted``)."""
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    if weighted and not A.is_iso:
+        if A.dtype.kind not in "biuf":
+            raise sr.DomainMismatch(f"{op}: weighted=True needs real distances in A, got "
+                                    f"dtype {A.dtype}")
+        vals = A.values
+        if vals.size and (bool(xp.isnan(vals).any()) or bool((vals < 0).any())):
+            raise sr.InvalidValue(f"{op}: A's distances must be non-negative and not NaN "
+                                  f"(weighted=True); pass weighted=False for hop counts")
+    else:
+        weighted = False
+    batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // max(n, 1)))
+    for start in range(0, n, batch):
+        src = np.arange(start, min(n, start + batch), dtype=np.int64)
+        if weighted:
+            # D = the least fixed point of D = min(I₀, D min.+ A)   (a row a source)
+            D = multi_source_sssp(A, src)
+            if D.dtype.kind in "iu":
+                D = xp.where(D == np.iinfo(D.dtype).max, np.inf, D.astype(np.float64))
+            else:
+                D = D.astype(np.float64)
+        else:
+            # level = the BFS levels of every source at once (one masked SpMM a level)
+            level = multi_source_bfs(A, src)
+            D = xp.where(level < 0, np.inf, level.astype(np.float64))
+        yield src, D
+        if progress is not None:
+            progress(int(src[-1]) + 1, n)
+
+
+def closeness_centrality(A, *, wf_improved=True, weighted=False, progress=None):
+    """Closeness centrality of every vertex: NetworkX 3.6's ``closeness_centrality``.
+
+    ``c(u) = (r(u) − 1) / Σ_v d(v, u)``, the distances *to* u from the r(u) vertices that
+    reach it (u included), times ``(r(u) − 1) / (n − 1)`` with ``wf_improved`` (Wasserman and
+    Faust's scaling for graphs that are not strongly connected); 0 where the sum is 0. All
+    the distances come from searches from every vertex, a batch of sources at a time
+    (:func:`multi_source_bfs`, or :func:`multi_source_sssp` when ``weighted``).
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j. Runs where ``A`` lives.
+    wf_improved : bool
+        Scale by the fraction of the other vertices that reach u.
+    weighted : bool
+        Distances are sums of A's values (non-negative; NetworkX's ``distance=``). ``False``,
+        or a structure-only matrix: hop counts (every stored entry is an edge).
+    progress : callable, optional
+        Called as ``progress(done, n)`` (sources searched) after each batch.
+
+    Returns
+    -------
+    array of float64, shape (n,)
+        A NumPy or CuPy array on A's device.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float))
+    >>> algorithms.closeness_centrality(A)
+    array([0.66666667, 1.        , 0.66666667])
+    >>> D = sp.csr_matrix(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]], dtype=float))
+    >>> algorithms.closeness_centrality(D)  # incoming distances: 2 reaches nobody
+    array([0.        , 0.5       , 0.66666667])
+    """
+    op = "closeness_centrality"
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
+    _check_progress(op, progress)
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    reached = xp.zeros(n, dtype=np.float64)  # r(u): the vertices reaching u, u included
+    total = xp.zeros(n, dtype=np.float64)    # Σ_v d(v, u) over them
+    for _, D in _distance_batches(op, A, weighted, progress):
+        finite = xp.isfinite(D)
+        # r += Σ_j [D(j, u) < ∞],  Σ += Σ_j D(j, u)   (column sums over the batch's sources)
+        reached += finite.sum(axis=0)
+        total += xp.where(finite, D, 0.0).sum(axis=0)
+    if n <= 1:
+        return xp.zeros(n, dtype=np.float64)
+    # NetworkX's arithmetic, operation for operation: (r − 1) / Σ, then · (r − 1) / (n − 1)
+    c = (reached - 1.0) / xp.where(total > 0, total, 1.0)
+    if wf_improved:
+        c = c * ((reached - 1.0) / (n - 1))
+    return xp.where(total > 0, c, 0.0)
+
+
+def harmonic_centrality(A, *, weighted=False, progress=None):
+    """Harmonic centrality of every vertex: NetworkX 3.6's ``harmonic_centrality``.
+
+    ``h(u) = Σ_{v : 0 < d(v, u) < ∞} 1 / d(v, u)``, the distances *to* u (a distance of 0,
+    from u itself or over edges of distance 0, adds nothing, as NetworkX skips it). All the
+    distances come from searches from every vertex, a batch of sources at a time
+    (:func:`multi_source_bfs`, or :func:`multi_source_sssp` when ``weighted``).
+
+    Parameters
+    ----------
+    A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
+        The graph, edges ``A(i, j)``: i → j. Runs where ``A`` lives.
+    weighted : bool
+        Distances are sums of A's values (non-negative; NetworkX's ``distance=``). ``False``,
+        or a structure-only matrix: hop counts (every stored entry is an edge).
+    progress : callable, optional
+        Called as ``progress(done, n)`` (sources searched) after each batch.
+
+    Returns
+    -------
+    array of float64, shape (n,)
+        A NumPy or CuPy array on A's device.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> import algorithms
+    >>> A = sp.csr_matrix(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float))
+    >>> algorithms.harmonic_centrality(A)
+    array([1.5, 2. , 1.5])
+    """
+    op = "harmonic_centrality"
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
+    _check_progress(op, progress)
+    n = A.nrows
+    xp = sr.array_module(A.device)
+    h = xp.zeros(n, dtype=np.float64)
+    for _, D in _distance_batches(op, A, weighted, progress):
+        # h += Σ_j 1 / D(j, u)   over 0 < D(j, u) < ∞   (column sums over the batch's sources)
+        h += xp.where(xp.isfinite(D) & (D > 0), 1.0 / xp.where(D > 0, D, 1.0), 0.0).sum(axis=0)
+    return h

@@ -61,6 +61,9 @@ FUNCTIONS = (
     "is_weakly_connected", "number_strongly_connected_components", "is_strongly_connected",
     "node_connected_component", "k_core", "k_shell", "k_crust", "k_corona", "k_truss",
     "average_clustering", "transitivity", "label_propagation_communities", "modularity",
+    # spectral and distance centralities (nx_semiring.centrality)
+    "eigenvector_centrality", "katz_centrality", "hits", "closeness_centrality",
+    "harmonic_centrality",
 )
 
 _DOCS = {
@@ -97,6 +100,11 @@ _DOCS = {
                   "finished on them: its float to the bit. Non-integer weights, multigraphs "
                   "and non-partitions are left to NetworkX.",
     "k_truss": "The engine's support peeling; graphs with self-loops are left to NetworkX.",
+    "hits": "The engine's power iteration on AᵀA to NetworkX's ARPACK answer (to ~1e-9), "
+            "only where the largest singular value is simple (else ARPACK's random start "
+            "picks the answer); normalized=True, max_iter >= 100.",
+    "harmonic_centrality": "The engine's multi-source BFS or SSSP from every node; nbunch= "
+                           "and sources= are left to NetworkX.",
 }
 
 

@@ -61,6 +61,7 @@ import semiring as sr
 from . import FUNCTIONS
 from . import algorithms as _alg
 from . import analytics as _ana
+from . import centrality as _cen
 from . import paths as _paths
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures, start_tally
@@ -210,8 +211,16 @@ _FAMILY_OF.update({
 })
 
 
+# nx_semiring.centrality: power iterations cost as PageRank's; closeness and harmonic
+# centrality search from every node, as the all-pairs functions (by their distance=)
+_FAMILY_OF.update(dict.fromkeys(("eigenvector_centrality", "katz_centrality", "hits"),
+                                "pagerank"))
+
+
 def _family(name, a):
     """The cost family of a call (``a``: its bound arguments), or None for a point query."""
+    if name in ("closeness_centrality", "harmonic_centrality"):
+        return "apsp_bfs" if a.get("distance") is None else "sssp_all"
     if name in ("shortest_path", "shortest_path_length"):
         if a.get("source") is not None and a.get("target") is not None:
             return None
@@ -350,7 +359,7 @@ def _function(name):
     """The backend's implementation of dispatched function ``name``: nx_semiring.paths and
     nx_semiring.analytics hold the later ones (their ``__all__``), nx_semiring.algorithms the
     rest."""
-    for module in (_paths, _ana):
+    for module in (_paths, _ana, _cen):
         if name in module.__all__:
             return getattr(module, name)
     return getattr(_alg, name)
@@ -534,6 +543,8 @@ class BackendInterface:
                     f"graph, whose size decides its node order: NetworkX runs it")
         if name == "average_clustering" and weight is not None:
             return "weighted average_clustering is not supported (NetworkX runs it)"
+        if name in _cen.__all__:  # nx_semiring.centrality's own refusals
+            return _cen.refusal(name, a, G) or True
         return True
 
     @staticmethod

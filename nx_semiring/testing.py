@@ -59,6 +59,12 @@ TEST_MODULES = (
     "networkx.algorithms.tests.test_dag",
     "networkx.algorithms.flow.tests.test_maxflow",
     "networkx.algorithms.bipartite.tests.test_matching",
+    # nx_semiring.centrality: spectral and distance centralities
+    "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+    "networkx.algorithms.centrality.tests.test_katz_centrality",
+    "networkx.algorithms.link_analysis.tests.test_hits",
+    "networkx.algorithms.centrality.tests.test_closeness_centrality",
+    "networkx.algorithms.centrality.tests.test_harmonic_centrality",
 )
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot

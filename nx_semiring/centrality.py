@@ -1,0 +1,310 @@
+"""NetworkX's eigenvector, Katz, HITS, closeness and harmonic centrality on the engine
+(``algorithms.centrality``): the dispatched functions and what :func:`refusal` leaves to
+NetworkX (called by ``BackendInterface.can_run``).
+
+Each returns NetworkX's dict: keyed in NetworkX's order (the node order; ``nstart``'s key
+order where NetworkX iterates over it; the order of ``set(G)`` for harmonic centrality), its
+floats to rounding (NetworkX adds in its adjacency order, the engine in its own). HITS is the
+exception: NetworkX 3.6 takes A's principal singular vector from ARPACK (``svds``), the engine
+iterates to it, so the answers agree to the tolerances (about 1e-9 relative) and only where
+that vector is unique (a simple largest singular value: else ARPACK's answer depends on its
+random start, and NetworkX runs the call).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+import algorithms as alg
+import semiring as sr
+
+from .algorithms import _exact_sums, _graph, _host, _node_dict, _nx, _unit_weights
+
+__all__ = ["closeness_centrality", "eigenvector_centrality", "harmonic_centrality", "hits",
+           "katz_centrality"]
+
+#: HITS: the engine's iteration runs to an L1 change below max(HITS_TOL, n · HITS_TOL_PER_VERTEX)
+#: (tighter than ARPACK's answer to NetworkX's tol=1e-8, so that the two agree to ~1e-9), for
+#: at most HITS_MAX_ITER iterations (else NetworkX runs the call: its ARPACK converges where
+#: a power iteration creeps, on a small spectral gap)
+HITS_TOL = 1e-12
+HITS_TOL_PER_VERTEX = 1e-15
+HITS_MAX_ITER = 10_000
+#: HITS: the two starts' authorities (see :func:`hits`) differing by more than this, relative
+#: to the largest, mean a multiple largest singular value: NetworkX's answer is ARPACK's pick
+HITS_SAME = 1e-7
+#: HITS: the seed of that second start
+HITS_SEED = 20261129
+
+_POWER = frozenset({"eigenvector_centrality", "katz_centrality", "hits"})
+_DISTANCE = frozenset({"closeness_centrality", "harmonic_centrality"})
+
+
+def _real(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def _start_refusal(G, nstart, name):
+    """Why an ``nstart`` dict is left to NetworkX (None: the engine takes it)."""
+    if nstart is None:
+        return None
+    if not isinstance(nstart, dict):
+        return f"{name}: nstart that is not a dict is NetworkX's to read"
+    try:
+        same = len(nstart) == len(G) and all(v in G for v in nstart)
+    except TypeError:  # an unhashable key
+        same = False
+    if not same:
+        return (f"{name}: nstart must name every node and only nodes (NetworkX iterates over "
+                f"its keys): NetworkX runs it")
+    if not all(_real(v) for v in nstart.values()):
+        return f"{name}: nstart values that are not real numbers are NetworkX's to report"
+    return None
+
+
+def refusal(name, a, G):
+    """Why NetworkX runs this call of ``name`` (bound arguments ``a``, graph ``G``), or
+    None; the checks of ``BackendInterface.can_run`` common to every function come first."""
+    from .interface import _undirected_view_of_directed  # noqa: PLC0415  (interface imports this module)
+
+    if G.is_multigraph() and name in _POWER:
+        return (f"{name} of a multigraph (NetworkX refuses it, or sums parallel edges) is not "
+                f"supported")
+    if name in _DISTANCE:
+        distance = a.get("distance")
+        if callable(distance):
+            return "a callable distance is not supported (NetworkX runs it)"
+        if distance is not None and _undirected_view_of_directed(G):
+            return ("an undirected view of a directed graph keeps each direction's own edge "
+                    "attributes, which no symmetric matrix holds: NetworkX runs it")
+    if name == "closeness_centrality" and a.get("u") is not None:
+        return "closeness of one node: one search, NetworkX's"
+    if name == "harmonic_centrality" and (a.get("nbunch") is not None
+                                          or a.get("sources") is not None):
+        return "harmonic_centrality with nbunch= or sources=: NetworkX searches from those only"
+    if name in ("eigenvector_centrality", "katz_centrality"):
+        if not _real(a.get("tol")) or not _real(a.get("max_iter", 0)) or \
+                not isinstance(a.get("max_iter"), numbers.Integral):
+            return f"{name}: a max_iter or tol that is not a number is NetworkX's to report"
+        reason = _start_refusal(G, a.get("nstart"), name)
+        if reason:
+            return reason
+    if name == "katz_centrality":
+        alpha, beta = a.get("alpha"), a.get("beta")
+        if not _real(alpha):
+            return "katz_centrality: an alpha that is not a real number is NetworkX's to read"
+        if isinstance(beta, dict):
+            try:
+                same = set(beta) == set(G)
+            except TypeError:
+                same = False
+            if not same or not all(_real(v) for v in beta.values()):
+                return ("katz_centrality: a beta dict must give a real number for every node "
+                        "(NetworkX raises NetworkXError otherwise): NetworkX runs it")
+        elif not _real(beta):
+            return "katz_centrality: a beta that is not a real number or a dict is NetworkX's"
+    if name == "hits":
+        if a.get("normalized") is not True:
+            return ("hits with normalized=False returns ARPACK's singular vector with its own "
+                    "sign: NetworkX runs it")
+        max_iter = a.get("max_iter")
+        if not isinstance(max_iter, numbers.Integral) or max_iter < 100:
+            return ("hits with max_iter below NetworkX's default 100: whether ARPACK's "
+                    "restarts converge within it is ARPACK's (NetworkX runs it)")
+        nstart = a.get("nstart")
+        if nstart is not None and (not isinstance(nstart, dict) or len(nstart) != len(G)
+                                   or not all(_real(v) for v in nstart.values())
+                                   or not any(nstart.values())):
+            return ("hits: an nstart that is not n real numbers, not all 0, is ARPACK's to "
+                    "refuse: NetworkX runs it")
+    return None
+
+
+def _weights(g, weight, name):
+    """The engine matrix of ``weight`` (None: unit weights) and whether it is weighted."""
+    if weight is not None and g.narrow.get(weight) is not None:
+        raise NotImplementedError(f"nx_semiring: {name}: NetworkX multiplies these weights as "
+                                  f"NumPy {g.narrow[weight]} scalars (NetworkX runs it)")
+    if _unit_weights(g, weight):
+        return g.matrix(), False
+    return g.matrix(weight), True
+
+
+def _ordered(g, keys, x):
+    """{key: value} in the order of ``keys`` (nodes), values from the engine's array x."""
+    vals = _host(x).tolist()
+    return {k: vals[g.vertex(k)] for k in keys}
+
+
+def _start(g, nstart):
+    return None if nstart is None else np.array([nstart[v] for v in g.nodes], dtype=np.float64)
+
+
+def eigenvector_centrality(G, max_iter=100, tol=1e-06, nstart=None, weight=None):
+    """{node: eigenvector centrality} by the engine's power iteration on (A + I)ᵀ (NetworkX's
+    iteration and stopping rule; PowerIterationFailedConvergence after ``max_iter``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> c = nx.eigenvector_centrality(nx.path_graph(3), backend="semiring")
+    >>> [round(c[v], 6) for v in range(3)]
+    [0.5, 0.707107, 0.5]
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.n == 0:
+        raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    if nstart is not None:
+        if all(v == 0 for v in nstart.values()):
+            raise nx.NetworkXError("initial vector cannot have all zero values")
+        if sum(nstart.values()) == 0:
+            raise ZeroDivisionError("division by zero")  # NetworkX's v / nstart_sum
+    M, weighted = _weights(g, weight, "eigenvector_centrality")
+    try:
+        x = alg.eigenvector_centrality(M, max_iter=max_iter, tol=tol, nstart=_start(g, nstart),
+                                       weighted=weighted)
+    except alg.ConvergenceError as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: {exc}") from exc
+    return _node_dict(g, _host(x).tolist()) if nstart is None else _ordered(g, nstart, x)
+
+
+def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-06, nstart=None,
+                    normalized=True, weight=None):
+    """{node: Katz centrality} by the engine's iteration x ← α Aᵀx + β (NetworkX's iteration
+    and stopping rule; PowerIterationFailedConvergence after ``max_iter``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> c = nx.katz_centrality(nx.path_graph(3), backend="semiring")
+    >>> [round(c[v], 6) for v in range(3)]
+    [0.559885, 0.610784, 0.559885]
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.n == 0:
+        return {}
+    b = np.array([beta[v] for v in g.nodes], dtype=np.float64) if isinstance(beta, dict) \
+        else float(beta)
+    M, weighted = _weights(g, weight, "katz_centrality")
+    try:
+        x = alg.katz_centrality(M, alpha, b, max_iter=max_iter, tol=tol,
+                                nstart=_start(g, nstart), normalized=normalized,
+                                weighted=weighted)
+    except alg.ConvergenceError as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: {exc}") from exc
+    return _node_dict(g, _host(x).tolist()) if nstart is None else _ordered(g, nstart, x)
+
+
+def _hits_run(M, weighted, start):
+    n = M.nrows
+    tol = max(HITS_TOL, n * HITS_TOL_PER_VERTEX)
+    try:
+        return alg.hits(M, max_iter=HITS_MAX_ITER, tol=tol, nstart=start, weighted=weighted)
+    except alg.ConvergenceError as exc:
+        raise NotImplementedError(f"nx_semiring: hits: the power iteration did not converge "
+                                  f"in {HITS_MAX_ITER} iterations (a small spectral gap, "
+                                  f"where ARPACK converges): NetworkX runs it") from exc
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: {exc}") from exc
+
+
+def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
+    """(hubs, authorities) as NetworkX's ``hits``: A's principal singular vectors, by the
+    engine's power iteration on AᵀA (two SpMVs an iteration) to a tighter tolerance than
+    ARPACK's. ``nstart`` only starts NetworkX's ARPACK; where the answer is unique it does not
+    depend on it, and where it is not (checked by a second iteration from another start)
+    NetworkX runs the call.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="semiring")
+    >>> [round(h[v], 6) for v in range(3)], [round(a[v], 6) for v in range(3)]
+    ([0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
+    """
+    g = _graph(G, "weight")
+    if g.n == 0:
+        return {}, {}
+    if g.n == 1:
+        raise NotImplementedError("nx_semiring: hits of one node: ARPACK's svds refuses k = 1 "
+                                  "of a 1 × 1 matrix (NetworkX raises it)")
+    M, weighted = _weights(g, "weight", "hits")
+    if weighted:
+        w = g.weights("weight")
+        if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or g.has_negative("weight"):
+            raise NotImplementedError("nx_semiring: hits with negative or non-finite weights "
+                                      "(NetworkX runs it)")
+    h, a = _hits_run(M, weighted, None)
+    # a second start, positive and random (fixed seed): the same authorities unless A's
+    # largest singular value is multiple, when each start gives its own (and ARPACK its own
+    # random one). Not a regular sequence: 1 + frac(i φ) is an arithmetic progression on
+    # vertices 4, 7, 10, which a path 4 - 7 - 10's AᵀA keeps as uniform's answer
+    other = np.random.default_rng(HITS_SEED).uniform(1.0, 2.0, g.n)
+    _, a2 = _hits_run(M, weighted, other)
+    a_h, a2_h = _host(a), _host(a2)
+    if float(np.abs(a_h - a2_h).max()) > HITS_SAME * float(np.abs(a_h).max()):
+        raise NotImplementedError("nx_semiring: hits: the largest singular value of A is "
+                                  "multiple; NetworkX's answer is ARPACK's pick (NetworkX runs it)")
+    return _node_dict(g, _host(h).tolist()), _node_dict(g, a_h.tolist())
+
+
+def _distance_matrix(g, distance, name):
+    """The engine matrix of the ``distance`` attribute (None: hop counts) and whether it is
+    weighted; NotImplementedError where NetworkX's Dijkstra is not the engine's."""
+    if distance is None:
+        return g.matrix(), False
+    _exact_sums(g, distance)
+    if g.has_negative(distance) or g.has_inf(distance):
+        raise NotImplementedError(f"nx_semiring: {name} with negative or infinite distances "
+                                  f"(NetworkX's Dijkstra decides what they give): NetworkX "
+                                  f"runs it")
+    w = g.weights(distance)
+    if w.dtype.kind == "f" and bool(np.isnan(w).any()):
+        raise NotImplementedError(f"nx_semiring: {name} with NaN distances (NetworkX runs it)")
+    return g.matrix(distance), True
+
+
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """{node: closeness} from the engine's searches from every node (multi-source BFS, or
+    SSSP with ``distance``), incoming distances as NetworkX's (it reverses a DiGraph).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.closeness_centrality(nx.path_graph(3), backend="semiring")
+    {0: 0.6666666666666666, 1: 1.0, 2: 0.6666666666666666}
+    """
+    if u is not None:
+        raise NotImplementedError("nx_semiring: closeness_centrality of one node (NetworkX "
+                                  "runs it)")
+    g = _graph(G, distance)
+    M, weighted = _distance_matrix(g, distance, "closeness_centrality")
+    c = alg.closeness_centrality(M, wf_improved=wf_improved, weighted=weighted)
+    return _node_dict(g, _host(c).tolist())
+
+
+def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
+    """{node: harmonic centrality} from the engine's searches from every node (multi-source
+    BFS, or SSSP with ``distance``), keyed in the order of ``set(G)`` as NetworkX's.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.harmonic_centrality(nx.path_graph(3), backend="semiring")
+    {0: 1.5, 1: 2.0, 2: 1.5}
+    """
+    if nbunch is not None or sources is not None:
+        raise NotImplementedError("nx_semiring: harmonic_centrality with nbunch= or sources= "
+                                  "(NetworkX runs it)")
+    g = _graph(G, distance)
+    M, weighted = _distance_matrix(g, distance, "harmonic_centrality")
+    h = alg.harmonic_centrality(M, weighted=weighted)
+    return _ordered(g, set(g.nodes), h)
