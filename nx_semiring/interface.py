@@ -57,6 +57,7 @@ import random
 import numpy as np
 
 import semiring as sr
+from algorithms import cores as _cores
 
 from . import FUNCTIONS
 from . import algorithms as _alg
@@ -144,8 +145,8 @@ PRESERVE_SECONDS_PER_ENTRY = 6e-7
 # The engine's (fixed seconds, seconds per work unit) of the first call on a converted graph
 # (what it caches on the graph, e.g. transposes, and the results as NetworkX's dicts
 # included), per device and family: the probe's medians, rounded up. On the CPU the engine
-# is NumPy/SciPy: triangles and cores cost more than NetworkX's whole call, so the model
-# leaves them to NetworkX there. BFS and components per unit re-measured after their results
+# is NumPy/SciPy: triangles (and cores without Numba: see below) cost more than NetworkX's
+# whole call, so the model leaves them to NetworkX there. BFS and components per unit re-measured after their results
 # were built without per-node Python work (session 9, nx_should_run.py on kron-10..14 and
 # grid-50..200, a loaded 2-core host: warm 6.9e-9 and 3.7e-8 s per unit, rounded up): with
 # the conversion cached they now run on the engine.
@@ -180,6 +181,12 @@ ENGINE_COST = {
 # multiplied by NX_LARGE_GRAPH_FACTOR (the low end of those ratios).
 LARGE_GRAPH_UNITS = 1 << 20
 NX_LARGE_GRAPH_FACTOR = 2.5
+
+# core_number on a CPU with Numba is Batagelj–Zaversnik in one compiled pass (algorithms.cores'
+# policy): nx_should_run.py on kron-5..12 and grid-5..100 (session 18, the 2-core host) fit
+# 1e-4 s + 1.6e-8 s per unit, rounded up here; "core" above is the peeling's (no Numba)
+if _cores._core_auto("cpu") == "bz":
+    ENGINE_COST["cpu"]["core"] = (3e-4, 3e-8)
 
 # nx_semiring.analytics: the same engine calls as the families above. The k-core family
 # ("core_subgraph") costs core_number's units on both sides (each then builds the same
