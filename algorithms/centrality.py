@@ -840,12 +840,12 @@ def _distance_batches(op, A, weighted, progress):
         if vals.size and (bool(xp.isnan(vals).any()) or bool((vals < 0).any())):
             raise sr.InvalidValue(f"{op}: A's distances must be non-negative and not NaN "
                                   f"(weighted=True); pass weighted=False for hop counts")
-        # NetworkX adds Python ints and floats: sums in the matrix's own type would wrap
-        # (int32: DistanceOverflow), saturate (bool: True + True is True), round (float32),
-        # or be refused (int8, uint8, int16: multi_source_sssp's types)
-        wide = np.float64 if A.dtype.kind == "f" else np.int64
-        if A.dtype != wide:
-            A = sr.Matrix.from_csr(A.indptr, A.indices, vals.astype(wide), A.shape, check=False)
+        # NetworkX adds Python ints and floats: sums in float32 round, and integer sums
+        # overflow (multi_source_sssp raises DistanceOverflow where n · max|w| leaves int32 or
+        # int64). The totals below are float64 sums of the distances anyway
+        if A.dtype != np.float64:
+            A = sr.Matrix.from_csr(A.indptr, A.indices, vals.astype(np.float64), A.shape,
+                                   check=False)
     else:
         weighted = False
     batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // max(n, 1)))
@@ -853,11 +853,7 @@ def _distance_batches(op, A, weighted, progress):
         src = np.arange(start, min(n, start + batch), dtype=np.int64)
         if weighted:
             # D = the least fixed point of D = min(I₀, D min.+ A)   (a row a source)
-            D = multi_source_sssp(A, src)
-            if D.dtype.kind in "iu":
-                D = xp.where(D == np.iinfo(D.dtype).max, np.inf, D.astype(np.float64))
-            else:
-                D = D.astype(np.float64)
+            D = multi_source_sssp(A, src)  # float64: inf where unreached
         else:
             # level = the BFS levels of every source at once (one masked SpMM a level)
             level = multi_source_bfs(A, src)

@@ -184,3 +184,22 @@ def test_closeness_truthy_wf_improved_as_networkx(device, wf):
     assert list(got) == list(exp) and all(math.isclose(got[k], exp[k]) for k in exp)
     assert nxc.katz_centrality(convert(G, device, weight=None), normalized=0) == \
         pytest.approx(nx.katz_centrality(G, normalized=0), rel=1e-12)
+
+
+@pytest.mark.parametrize("w", [2**62, 2**63 - 1])
+def test_huge_int_distances_as_networkx(device, w):
+    """NetworkX adds Python ints; the engine's int64 SSSP raised DistanceOverflow here."""
+    G = nx.DiGraph()
+    nx.add_path(G, range(5), weight=w)
+    for f_nx, f_sr in ((nx.closeness_centrality, nxc.closeness_centrality),
+                       (nx.harmonic_centrality, nxc.harmonic_centrality)):
+        exp = f_nx(G, distance="weight")
+        got = f_sr(convert(G, device), distance="weight")
+        assert _typed(got) == _typed(exp) or all(
+            type(got[k]) is type(exp[k]) and math.isclose(got[k], exp[k], rel_tol=1e-12)
+            for k in exp) and list(got) == list(exp)
+    S = sp.csr_matrix(np.diag(np.full(4, w, dtype=np.int64), 1))
+    A = sr.Matrix.from_scipy(S, device=device)
+    ref_c, _ = networkx_distances(S)
+    np.testing.assert_allclose(to_host(algorithms.closeness_centrality(A, weighted=True)),
+                               ref_c, rtol=1e-12, atol=0)
