@@ -227,7 +227,14 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-06, nstart=Non
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: {exc}") from exc
-    return _node_dict(g, _host(x).tolist()) if nstart is None else _ordered(g, nstart, x)
+    vals = _host(x).tolist()
+    if not normalized and not weighted and type(alpha) is int and isinstance(beta, dict) and \
+            all(type(v) is int for v in beta.values()) and \
+            (nstart is None or all(type(v) is int for v in nstart.values())):
+        # NetworkX's iteration is all Python ints here (unit weights are its int 1, a scalar
+        # beta its float(beta)), and so is its answer (walk counts on a DAG, or beta at α 0)
+        vals = [int(v) for v in vals]
+    return _node_dict(g, vals) if nstart is None else {k: vals[g.vertex(k)] for k in nstart}
 
 
 def _hits_run(M, weighted, start):

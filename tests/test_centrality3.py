@@ -203,3 +203,22 @@ def test_huge_int_distances_as_networkx(device, w):
     ref_c, _ = networkx_distances(S)
     np.testing.assert_allclose(to_host(algorithms.closeness_centrality(A, weighted=True)),
                                ref_c, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"alpha": 1, "beta": {0: 1, 1: 2, 2: 3, "x": 1}, "normalized": False},  # walk counts
+    {"alpha": 0, "beta": {0: 5, 1: -2, 2: 0, "x": 1}, "normalized": False},
+    {"alpha": 1, "beta": {0: 1, 1: 2, 2: 3, "x": 1}, "normalized": False,
+     "nstart": {"x": 0, 2: 4, 1: 0, 0: 1}},
+    {"alpha": 1, "beta": 2, "normalized": False},                            # float(beta)
+    {"alpha": 1, "beta": {0: 1, 1: 2, 2: 3, "x": 1}, "normalized": True},
+])
+def test_katz_integer_arithmetic_keeps_networkx_types(device, kwargs):
+    """NetworkX's Katz iteration in Python ints (int alpha, a beta dict of ints, unit
+    weights, not normalized) returns ints; otherwise floats. (A beta dict of ints and floats
+    gives NetworkX's per-node mix, not matched: the backend returns floats there.)"""
+    G = nx.DiGraph([(0, 1), (1, 2), ("x", 2)])
+    exp = nx.katz_centrality(G, **kwargs)
+    got = nxc.katz_centrality(convert(G, device, weight=None), **kwargs)
+    assert [(k, type(v)) for k, v in got.items()] == [(k, type(v)) for k, v in exp.items()]
+    assert all(math.isclose(got[k], exp[k], rel_tol=1e-12) for k in exp)
