@@ -188,6 +188,22 @@ def main():
     compare("closeness after add_edge", nx.closeness_centrality, H)
     H.remove_node(2)
     compare("harmonic after remove_node", nx.harmonic_centrality, H)
+    # a view whose graph changes between calls (the conversion cached on the view)
+    B = nx.path_graph(6, create_using=nx.DiGraph)
+    V = B.subgraph([0, 1, 2, 3])
+    nx.closeness_centrality(V, backend="semiring")
+    nx.harmonic_centrality(V, backend="semiring")
+    B.add_edge(3, 0)
+    compare("closeness view after its graph changed", nx.closeness_centrality, V)
+    compare("harmonic view after its graph changed", nx.harmonic_centrality, V)
+    R = nx.MultiDiGraph([(0, 1), (0, 1), (1, 2), (2, 2)]).reverse(copy=False)
+    compare("closeness reverse view of a multidigraph", nx.closeness_centrality, R)
+    compare("harmonic reverse view of a multidigraph", nx.harmonic_centrality, R)
+    # Fraction values (numbers.Real, not NumPy): NetworkX's arithmetic turns them to floats
+    from fractions import Fraction
+    compare("eigenvector nstart Fractions", nx.eigenvector_centrality, P,
+            nstart={"a": Fraction(1, 3), "b": Fraction(1, 2), "c": 1})
+    compare("katz alpha Fraction", nx.katz_centrality, P, alpha=Fraction(1, 10))
     # multigraph distances: a parallel edge without the attribute
     MG = nx.MultiDiGraph()
     MG.add_edge(0, 1, weight=5)
@@ -295,6 +311,14 @@ def engine_probes():
     ref = _nx_closeness(sp.csr_matrix(A.toarray()), distance="weight")
     eng("engine closeness duplicate entries summed",
         lambda: alg.closeness_centrality(A, weighted=True),
+        lambda r: r[0] == "ok" and np.allclose(r[1], ref, rtol=1e-12))
+    # duplicates for the power iterations: summed as scipy sums them
+    A = sp.csr_matrix((np.array([1.0, 2.0, 3.0, 3.0]), np.array([1, 1, 0, 0]),
+                       np.array([0, 2, 4])), shape=(2, 2))
+    G = nx.from_numpy_array(A.toarray(), create_using=nx.DiGraph)
+    ref = list(nx.eigenvector_centrality(G, weight="weight").values())
+    eng("engine eigenvector duplicate entries summed",
+        lambda: alg.eigenvector_centrality(A),
         lambda r: r[0] == "ok" and np.allclose(r[1], ref, rtol=1e-12))
     # bool / non-bool flags
     A = sp.csr_matrix(np.array([[0, 1.0], [0, 0]]))
