@@ -463,6 +463,14 @@ def _check_progress(op, progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
 
 
+def _check_flag(op, arg, value):
+    """A bool argument: a bool or NumPy bool, nothing merely truthy (a string \"no\" is)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise sr.DomainMismatch(f"{op}: {arg} must be a bool, got {type(value).__name__} "
+                                f"{value!r}")
+    return bool(value)
+
+
 def _check_iteration(op, max_iter, tol):
     """max_iter (a non-negative int) and tol (a positive finite real), checked as pagerank's."""
     if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
@@ -579,6 +587,7 @@ def eigenvector_centrality(A, *, max_iter=100, tol=1e-6, nstart=None, weighted=T
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     max_iter, tol = _check_iteration(op, max_iter, tol)
     _check_progress(op, progress)
+    weighted = _check_flag(op, "weighted", weighted)
     n = A.nrows
     xp = sr.array_module(A.device)
     if n == 0:
@@ -672,6 +681,8 @@ def katz_centrality(A, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, nstart=N
         raise sr.InvalidValue(f"{op}: alpha must be finite, got {alpha}")
     max_iter, tol = _check_iteration(op, max_iter, tol)
     _check_progress(op, progress)
+    normalized = _check_flag(op, "normalized", normalized)
+    weighted = _check_flag(op, "weighted", weighted)
     n = A.nrows
     xp = sr.array_module(A.device)
     if isinstance(beta, numbers.Real) and not isinstance(beta, (bool, np.bool_)):
@@ -768,6 +779,8 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=Tr
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     max_iter, tol = _check_iteration(op, max_iter, tol)
     _check_progress(op, progress)
+    normalized = _check_flag(op, "normalized", normalized)
+    weighted = _check_flag(op, "weighted", weighted)
     n = A.nrows
     xp = sr.array_module(A.device)
     x = xp.full(n, 1.0 / max(n, 1)) if nstart is None else \
@@ -827,6 +840,12 @@ def _distance_batches(op, A, weighted, progress):
         if vals.size and (bool(xp.isnan(vals).any()) or bool((vals < 0).any())):
             raise sr.InvalidValue(f"{op}: A's distances must be non-negative and not NaN "
                                   f"(weighted=True); pass weighted=False for hop counts")
+        # NetworkX adds Python ints and floats: sums in float32 round, and integer sums
+        # overflow (multi_source_sssp raises DistanceOverflow where n · max|w| leaves int32 or
+        # int64). The totals below are float64 sums of the distances anyway
+        if A.dtype != np.float64:
+            A = sr.Matrix.from_csr(A.indptr, A.indices, vals.astype(np.float64), A.shape,
+                                   check=False)
     else:
         weighted = False
     batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // max(n, 1)))
@@ -834,11 +853,7 @@ def _distance_batches(op, A, weighted, progress):
         src = np.arange(start, min(n, start + batch), dtype=np.int64)
         if weighted:
             # D = the least fixed point of D = min(I₀, D min.+ A)   (a row a source)
-            D = multi_source_sssp(A, src)
-            if D.dtype.kind in "iu":
-                D = xp.where(D == np.iinfo(D.dtype).max, np.inf, D.astype(np.float64))
-            else:
-                D = D.astype(np.float64)
+            D = multi_source_sssp(A, src)  # float64: inf where unreached
         else:
             # level = the BFS levels of every source at once (one masked SpMM a level)
             level = multi_source_bfs(A, src)
@@ -888,6 +903,8 @@ def closeness_centrality(A, *, wf_improved=True, weighted=False, progress=None):
     op = "closeness_centrality"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     _check_progress(op, progress)
+    wf_improved = _check_flag(op, "wf_improved", wf_improved)
+    weighted = _check_flag(op, "weighted", weighted)
     n = A.nrows
     xp = sr.array_module(A.device)
     reached = xp.zeros(n, dtype=np.float64)  # r(u): the vertices reaching u, u included
@@ -940,6 +957,7 @@ def harmonic_centrality(A, *, weighted=False, progress=None):
     op = "harmonic_centrality"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     _check_progress(op, progress)
+    weighted = _check_flag(op, "weighted", weighted)
     n = A.nrows
     xp = sr.array_module(A.device)
     h = xp.zeros(n, dtype=np.float64)

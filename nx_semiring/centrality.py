@@ -46,6 +46,17 @@ def _real(v) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
 
 
+# NumPy scalars that NetworkX's arithmetic keeps: a float32 alpha or nstart value makes every
+# iterate a float32 (NEP 50: a Python float is weak), an int8 nstart's sum wraps
+_WIDE = frozenset({np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.uint64)})
+
+
+def _plain(v) -> bool:
+    """A real number that NetworkX's arithmetic meets as a 64-bit value (a Python int or
+    float, or a NumPy float64 / int64 / uint64 scalar)."""
+    return _real(v) and (not isinstance(v, np.generic) or v.dtype in _WIDE)
+
+
 def _start_refusal(G, nstart, name):
     """Why an ``nstart`` dict is left to NetworkX (None: the engine takes it)."""
     if nstart is None:
@@ -61,6 +72,9 @@ def _start_refusal(G, nstart, name):
                 f"its keys): NetworkX runs it")
     if not all(_real(v) for v in nstart.values()):
         return f"{name}: nstart values that are not real numbers are NetworkX's to report"
+    if not all(_plain(v) for v in nstart.values()):
+        return (f"{name}: NumPy nstart values narrower than 64 bits: NetworkX iterates in "
+                f"their type (float32 rounding, int wrapping): NetworkX runs it")
     return None
 
 
@@ -95,6 +109,9 @@ def refusal(name, a, G):
         alpha, beta = a.get("alpha"), a.get("beta")
         if not _real(alpha):
             return "katz_centrality: an alpha that is not a real number is NetworkX's to read"
+        if not _plain(alpha):
+            return (f"katz_centrality: a NumPy {alpha.dtype} alpha makes NetworkX's iterates "
+                    f"{alpha.dtype}: NetworkX runs it")
         if isinstance(beta, dict):
             try:
                 same = set(beta) == set(G)
@@ -103,12 +120,19 @@ def refusal(name, a, G):
             if not same or not all(_real(v) for v in beta.values()):
                 return ("katz_centrality: a beta dict must give a real number for every node "
                         "(NetworkX raises NetworkXError otherwise): NetworkX runs it")
+            if not all(_plain(v) for v in beta.values()):
+                return ("katz_centrality: NumPy beta values narrower than 64 bits make "
+                        "NetworkX's iterates narrow: NetworkX runs it")
         elif not _real(beta):
             return "katz_centrality: a beta that is not a real number or a dict is NetworkX's"
     if name == "hits":
         if a.get("normalized") is not True:
             return ("hits with normalized=False returns ARPACK's singular vector with its own "
                     "sign: NetworkX runs it")
+        tol = a.get("tol")
+        if not _real(tol) or not tol >= 0:  # NaN too
+            return ("hits: a tol that is not a non-negative number is svds' to refuse (the "
+                    "backend iterates to its own tolerance): NetworkX runs it")
         max_iter = a.get("max_iter")
         if not isinstance(max_iter, numbers.Integral) or max_iter < 100:
             return ("hits with max_iter below NetworkX's default 100: whether ARPACK's "
@@ -160,8 +184,11 @@ def eigenvector_centrality(G, max_iter=100, tol=1e-06, nstart=None, weight=None)
     if nstart is not None:
         if all(v == 0 for v in nstart.values()):
             raise nx.NetworkXError("initial vector cannot have all zero values")
-        if sum(nstart.values()) == 0:
-            raise ZeroDivisionError("division by zero")  # NetworkX's v / nstart_sum
+        # NetworkX's own division, in nstart's order: its ZeroDivisionError with its message
+        # ("division by zero" of ints, "float division by zero" of floats), and NumPy
+        # scalars' inf / NaN where the sum is 0 (the engine refuses them: NetworkX runs it)
+        nstart_sum = sum(nstart.values())
+        nstart = {k: v / nstart_sum for k, v in nstart.items()}
     M, weighted = _weights(g, weight, "eigenvector_centrality")
     try:
         x = alg.eigenvector_centrality(M, max_iter=max_iter, tol=tol, nstart=_start(g, nstart),
@@ -194,13 +221,20 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-06, nstart=Non
     M, weighted = _weights(g, weight, "katz_centrality")
     try:
         x = alg.katz_centrality(M, alpha, b, max_iter=max_iter, tol=tol,
-                                nstart=_start(g, nstart), normalized=normalized,
+                                nstart=_start(g, nstart), normalized=bool(normalized),
                                 weighted=weighted)
     except alg.ConvergenceError as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: {exc}") from exc
-    return _node_dict(g, _host(x).tolist()) if nstart is None else _ordered(g, nstart, x)
+    vals = _host(x).tolist()
+    if not normalized and not weighted and type(alpha) is int and isinstance(beta, dict) and \
+            all(type(v) is int for v in beta.values()) and \
+            (nstart is None or all(type(v) is int for v in nstart.values())):
+        # NetworkX's iteration is all Python ints here (unit weights are its int 1, a scalar
+        # beta its float(beta)), and so is its answer (walk counts on a DAG, or beta at α 0)
+        vals = [int(v) for v in vals]
+    return _node_dict(g, vals) if nstart is None else {k: vals[g.vertex(k)] for k in nstart}
 
 
 def _hits_run(M, weighted, start):
@@ -287,7 +321,7 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
                                   "runs it)")
     g = _graph(G, distance)
     M, weighted = _distance_matrix(g, distance, "closeness_centrality")
-    c = alg.closeness_centrality(M, wf_improved=wf_improved, weighted=weighted)
+    c = alg.closeness_centrality(M, wf_improved=bool(wf_improved), weighted=weighted)
     return _node_dict(g, _host(c).tolist())
 
 
@@ -306,5 +340,7 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
                                   "(NetworkX runs it)")
     g = _graph(G, distance)
     M, weighted = _distance_matrix(g, distance, "harmonic_centrality")
-    h = alg.harmonic_centrality(M, weighted=weighted)
-    return _ordered(g, set(g.nodes), h)
+    h = _host(alg.harmonic_centrality(M, weighted=weighted)).tolist()
+    # NetworkX starts every node at the int 0 and adds 1 / d: a node that no other reaches
+    # keeps the int (every term is positive, so only those stay 0)
+    return {k: h[g.vertex(k)] or 0 for k in set(g.nodes)}
