@@ -82,6 +82,30 @@ def test_wc_interpreted_equals_compiled_and_dot(data, k):
         assert got == truss_of(A, k, "dot")
 
 
+def test_wc_every_k_on_random_graphs():
+    """Every k from 3 past the largest support, on seeded random graphs of several densities:
+    the band of k where edges drop one after another, their triangles dying in cascades,
+    which a few Hypothesis draws of random k seldom hit. 'wc' compiled and interpreted
+    against 'dot', and NetworkX on some."""
+    rng = np.random.default_rng(11)
+    for g in range(24):
+        n = int(rng.integers(15, 40))
+        src, dst = np.nonzero(rng.random((n, n)) < rng.uniform(0.15, 0.7))
+        A = sr.Matrix.from_coo(src, dst, None, nrows=n, ncols=n, device="cpu")
+        S = cores.undirected_pattern(A, "test", loops=True)
+        r, c, _ = S.to_coo()
+        top = int(compiled.edge_supports(S.indptr, S.indices, compiled=False).max())
+        for k in range(3, top + 4):
+            want = truss_of(A, k, "dot")
+            assert truss_of(A, k, "wc") == want
+            if g % 4 == 0:
+                keep, sup = compiled.truss(S.indptr, S.indices, k, compiled=False)
+                assert dict(zip(zip(r[keep].tolist(), c[keep].tolist()),
+                                sup[keep].tolist())) == want
+            if g % 8 == 0:
+                assert want == nx_truss(A, k)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_shapes(device, method):
     # n = 0; isolated vertices; self-loops only
