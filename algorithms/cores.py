@@ -18,7 +18,12 @@
   edge is the masked SpGEMM ``C⟨C⟩ = C plus.pair C`` (the triangles through it), edges with
   support below k - 2 are dropped, until nothing is dropped. By default the product is
   formed mask-first (dot products over the edges) and later rounds update the supports of
-  the surviving edges instead of recounting them.
+  the surviving edges instead of recounting them. On the CPU, where Numba is installed, the
+  default ``method="auto"`` runs instead the sequential truss peeling of Wang & Cheng 2012
+  ("Truss decomposition in massive networks") for the one k asked, compiled
+  (``semiring.backend.cpu.compiled.truss``): the supports by the forward triangle listing,
+  then a queue of the edges below k - 2, each taken closing its surviving triangles and
+  lowering their two other edges. The GPU keeps the array passes.
 
 Both work on the *undirected view* of A: the pattern of A ∪ Aᵀ, values ignored (explicit zeros
 are edges, as everywhere in the algebra), self-loops ignored. NetworkX refuses graphs with
@@ -202,6 +207,26 @@ def _peel(S):
 #: of seconds on a Kronecker graph; the grid 300x300 at k ≥ 5 has an empty 4-core.
 TRUSS_CORE_PRUNE = True
 
+#: k_truss's methods: the supports as the masked product ``C⟨C⟩ = C plus.pair C`` recounted
+#: each round ('mxm'), the supports by triangle listing then updated as edges drop ('dot'),
+#: both as array passes on A's device; or 'wc', the sequential truss peeling of Wang & Cheng
+#: (2012, "Truss decomposition in massive networks") for one k, on the host.
+TRUSS_METHODS = ("auto", "dot", "mxm", "wc")
+
+#: ``method="auto"`` of :func:`k_truss`, per device. CPU: 'wc' where Numba is installed (the
+#: compiled supports and peeling, :func:`semiring.backend.cpu.compiled.truss`; without Numba
+#: 'dot', as the same loops interpreted are far slower). Measured in
+#: bench/results/session18/tri14.md. GPU: 'dot' (the peeling is sequential; GPU input to
+#: 'wc' goes through the host).
+TRUSS_AUTO = {"cpu": "wc", "gpu": "dot"}
+
+
+def _truss_auto(device):
+    """k_truss's ``method="auto"`` on ``device``: TRUSS_AUTO's, 'dot' without Numba."""
+    method = TRUSS_AUTO[device]
+    return "dot" if method == "wc" and not _compiled().ENABLED else method
+
+
 #: Largest number of (edge, neighbour) candidates a chunk of the dot-product support expands
 #: at once (int64 arrays of this length, a few of them live at a time).
 SUPPORT_CHUNK = 1 << 24
@@ -291,7 +316,7 @@ def _host(a):
     return a.get() if sr.is_gpu_array(a) else np.asarray(a)
 
 
-def k_truss(A, k, *, method="dot"):
+def k_truss(A, k, *, method="auto"):
     """The k-truss: the largest subgraph in which every edge lies on at least k - 2 triangles
     of the subgraph.
 
@@ -301,10 +326,14 @@ def k_truss(A, k, *, method="dot"):
     the engine's masked Gustavson SpGEMM, which enumerates every wedge (Σ d², far slower on
     graphs with hubs). The default ``method="dot"`` computes the first support mask-first
     (one dot product per edge, :func:`edge_support`) and then, instead of recounting, lowers
-    the supports of the edges whose triangles lost an edge (:func:`_truss_peel`); the same
-    truss and supports. On a CPU with Numba either starts from the (k - 1)-core of S, found by
-    the compiled bucket pass of :func:`core_number` (:data:`TRUSS_CORE_PRUNE`), which holds the
-    k-truss.
+    the supports of the edges whose triangles lost an edge (:func:`_truss_peel`). Or,
+    ``method="wc"``, Wang & Cheng's sequential peeling on the host (the default on a CPU
+    with Numba): the supports by listing each triangle once over the degree orientation,
+    then the edges of support below k - 2 taken one at a time from a queue, each lowering
+    the supports of the two other edges of every triangle it still closes, an edge joining
+    the queue when its support falls below k - 2. The same truss and supports. On a CPU with
+    Numba every method starts from the (k - 1)-core of S, found by the compiled bucket pass
+    of :func:`core_number` (:data:`TRUSS_CORE_PRUNE`), which holds the k-truss.
 
     Parameters
     ----------
@@ -313,8 +342,12 @@ def k_truss(A, k, *, method="dot"):
         explicit zeros are edges, self-loops ignored: NetworkX raises on them).
     k : int
         For k ≤ 2 every edge is kept (NetworkX's convention).
-    method : {'dot', 'mxm'}
-        How the support ``C⟨C⟩ = C plus.pair C`` is computed (same answer).
+    method : {'auto', 'dot', 'mxm', 'wc'}
+        ``'dot'`` and ``'mxm'``: the array passes above, on A's device. ``'wc'``: the
+        sequential peeling on the host, compiled by Numba where it is installed (the ``cpu``
+        extra; else interpreted, far slower), GPU input copied there and the truss back.
+        ``'auto'``: :data:`TRUSS_AUTO` of A's device, 'dot' on a CPU without Numba. The same
+        answer.
 
     Returns
     -------
@@ -329,7 +362,7 @@ def k_truss(A, k, *, method="dot"):
     DomainMismatch
         k is not an integer, or A is not a sparse matrix.
     InvalidValue
-        method is not 'dot' or 'mxm'.
+        method is not one of :data:`TRUSS_METHODS`.
     DimensionMismatch
         A is not square.
 
@@ -350,14 +383,20 @@ def k_truss(A, k, *, method="dot"):
            [0, 0, 0, 0, 0]])
     >>> alg.k_truss(A, 4).nvals
     0
+    >>> alg.k_truss(A, 3, method="dot").to_dense(missing=0)[1]
+    array([1, 0, 2, 1, 0])
     """
     op = "k_truss"
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
         raise sr.DomainMismatch(f"{op}: k must be an integer, got {k!r}")
     k = int(k)
-    if method not in ("dot", "mxm"):
-        raise sr.InvalidValue(f"{op}: method must be 'dot' or 'mxm', got {method!r}")
-    C = undirected_pattern(A, op)
+    if not isinstance(method, str) or method not in TRUSS_METHODS:
+        raise sr.InvalidValue(f"{op}: method must be one of {TRUSS_METHODS}, got {method!r}")
+    A = _square(A, op)
+    if method == "auto":
+        method = _truss_auto(A.device)
+    # (the kernel skips self-loops: dropping them here would cost a pass over the pattern)
+    C = undirected_pattern(A, op, loops=method == "wc")
     xp = sr.array_module(C.device)
     # a support is at most n - 2: every k above n drops every edge, and the clamp keeps k - 2
     # inside the int64 supports it is compared with (k = 2**70 is a valid, empty question)
@@ -365,6 +404,8 @@ def k_truss(A, k, *, method="dot"):
     if k > 2 and TRUSS_CORE_PRUNE and _core_auto(C.device) == "bz":
         # C = C[v, v] over the vertices v of the (k - 1)-core
         C = _core_subgraph(C, k - 1)
+    if method == "wc":
+        return _truss_wc(C, k)
     if method == "dot":
         # T⟨C⟩ = C plus.pair Cᵀ (dot form), then the peeling with support updates
         return _truss_peel(C, edge_support(C), k)
@@ -385,6 +426,18 @@ def k_truss(A, k, *, method="dot"):
             # nothing dropped: the supports were counted in C itself
             break
     return C
+
+
+def _truss_wc(C, k):
+    """k_truss by :func:`semiring.backend.cpu.compiled.truss` over the symmetric pattern C
+    (self-loops allowed: skipped), on the host; the truss back on C's device."""
+    indptr, indices = sr.to_device(C.indptr, "cpu"), sr.to_device(C.indices, "cpu")
+    keep, sup = _compiled().truss(indptr, indices, k)
+    rows = np.repeat(np.arange(C.nrows, dtype=np.int64), np.diff(indptr.astype(np.int64)))
+    ptr = np.zeros(C.nrows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[keep], minlength=C.nrows), out=ptr[1:])
+    ptr, idx, sup = (sr.to_device(a, C.device) for a in (ptr, indices[keep], sup[keep]))
+    return sr.Matrix.from_csr(ptr, idx, sup, C.shape, check=False)
 
 
 def _core_subgraph(C, c):

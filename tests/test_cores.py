@@ -126,7 +126,9 @@ def test_errors(device):
     for bad in (2.5, "3", True, None):
         with pytest.raises(sr.DomainMismatch, match="k_truss: k must be an integer"):
             alg.k_truss(A, bad)
-    with pytest.raises(sr.InvalidValue, match="k_truss: method must be 'dot' or 'mxm'"):
+    with pytest.raises(sr.InvalidValue,
+                       match=r"k_truss: method must be one of \('auto', 'dot', 'mxm', 'wc'\), "
+                             "got 'hash'"):
         alg.k_truss(A, 3, method="hash")
     with pytest.raises(sr.DomainMismatch, match="core_number: A must be"):
         alg.core_number(np.eye(3))

@@ -1128,6 +1128,154 @@ def _cores_bz(indptr, indices, core, pos, vert, bins):
                 core[u] = du - 1
 
 
+
+def _truss_supports(indptr, indices, mirror, sup, cursor, optr, oidx, opos, mark):
+    # The support of every entry of a symmetric pattern (rows sorted; self-loops allowed,
+    # support 0), by the "forward" triangle listing of Schank & Wagner 2005 (Chiba &
+    # Nishizeki 1985): each edge oriented from the lower (degree, index) end to the higher,
+    # so every out-list holds at most sqrt(2m) vertices; each vertex u marks its out-list
+    # with the entries (u, w), and each out-neighbour v of u scans its own out-list for
+    # marked w: the triangle u, v, w once, O(m sqrt m) in all (no hub's whole row is
+    # scanned, unlike a masked product over the unoriented rows). Also runs interpreted,
+    # on Python lists (the caller without Numba).
+    n = len(indptr) - 1
+    m = len(indices)
+    # mirror[p]: the entry (j, i) of the entry p = (i, j). Row j's entries of columns < j
+    # meet rows i = 0, 1, ... in that order (columns ascending), so one cursor a row
+    for v in range(n):
+        cursor[v] = indptr[v]
+    for i in range(n):
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            if j == i:
+                mirror[p] = p
+            elif j > i:
+                q = cursor[j]
+                cursor[j] = q + 1
+                mirror[p] = q
+                mirror[q] = p
+    optr[0] = 0
+    for i in range(n):
+        di = indptr[i + 1] - indptr[i]
+        c = 0
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            dj = indptr[j + 1] - indptr[j]
+            if di < dj or (di == dj and i < j):
+                c += 1
+        optr[i + 1] = optr[i] + c
+    for i in range(n):
+        di = indptr[i + 1] - indptr[i]
+        t = optr[i]
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            dj = indptr[j + 1] - indptr[j]
+            if di < dj or (di == dj and i < j):
+                oidx[t] = j
+                opos[t] = p
+                t += 1
+    for v in range(n):
+        mark[v] = -1
+    for p in range(m):
+        sup[p] = 0
+    for u in range(n):
+        for t in range(optr[u], optr[u + 1]):
+            mark[oidx[t]] = opos[t]
+        for t in range(optr[u], optr[u + 1]):
+            v = oidx[t]
+            puv = opos[t]
+            for s in range(optr[v], optr[v + 1]):
+                puw = mark[oidx[s]]
+                if puw >= 0:
+                    sup[puv] += 1
+                    sup[puw] += 1
+                    sup[opos[s]] += 1
+        for t in range(optr[u], optr[u + 1]):
+            mark[oidx[t]] = -1
+    # each edge's count sits on its oriented entry: the sum on both
+    for p in range(m):
+        q = mirror[p]
+        if p < q:
+            c = sup[p] + sup[q]
+            sup[p] = c
+            sup[q] = c
+
+
+def _truss_peel_edges(indptr, indices, mirror, sup, k2, alive, queue, qrow, keep):
+    # The k-truss (k2 = k - 2) from the supports: Wang & Cheng 2012 ("Truss decomposition
+    # in massive networks"), for one k. An edge (its entry (i, j), i < j, in alive / sup /
+    # queue) of support < k2 is queued; taking it, every triangle it still closes with two
+    # edges not yet taken dies: their supports drop by one, and an edge whose support just
+    # fell below k2 is queued (once: only the drop from k2 to k2 - 1 queues). The third
+    # vertex x: the shorter row's entries searched for in the longer row (x ascending, so
+    # the search resumes where it stopped). The supports left are the truss's triangles.
+    # keep[p] on exit: whether entry p (either direction) is in the truss, sup[p] its
+    # support. Also runs interpreted, on Python lists.
+    n = len(indptr) - 1
+    tail = 0
+    for i in range(n):
+        for p in range(indptr[i], indptr[i + 1]):
+            keep[p] = False
+            alive[p] = False
+            if indices[p] > i:
+                alive[p] = True
+                if sup[p] < k2:
+                    queue[tail] = p
+                    qrow[tail] = i
+                    tail += 1
+    head = 0
+    while head < tail:
+        e = queue[head]
+        u = qrow[head]
+        head += 1
+        v = indices[e]
+        if indptr[u + 1] - indptr[u] <= indptr[v + 1] - indptr[v]:
+            s, o = u, v
+        else:
+            s, o = v, u
+        o1 = indptr[o + 1]
+        lo = indptr[o]
+        for ps in range(indptr[s], indptr[s + 1]):
+            x = indices[ps]
+            if x == s or x == o:
+                continue
+            cs = ps if s < x else mirror[ps]
+            if not alive[cs]:
+                continue
+            hi = o1
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if indices[mid] < x:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo == o1:
+                break
+            if indices[lo] != x:
+                continue
+            co = lo if o < x else mirror[lo]
+            if not alive[co]:
+                continue
+            sup[cs] -= 1
+            if sup[cs] == k2 - 1:
+                queue[tail] = cs
+                qrow[tail] = s if s < x else x
+                tail += 1
+            sup[co] -= 1
+            if sup[co] == k2 - 1:
+                queue[tail] = co
+                qrow[tail] = o if o < x else x
+                tail += 1
+        alive[e] = False
+    for i in range(n):
+        for p in range(indptr[i], indptr[i + 1]):
+            if alive[p]:
+                q = mirror[p]
+                keep[p] = True
+                keep[q] = True
+                sup[q] = sup[p]
+
+
 # ----------------------------------------------------------------------------- the caches
 
 _lock = threading.Lock()
@@ -1225,6 +1373,18 @@ def cores_kernel():
     if _cores is None:
         _cores = _jit(_cores_bz)
     return _cores
+
+
+
+_truss = None
+
+
+def truss_kernels():
+    """The compiled edge supports and truss peeling (see :func:`truss`), as a pair."""
+    global _truss
+    if _truss is None:
+        _truss = (_jit(_truss_supports), _jit(_truss_peel_edges))
+    return _truss
 
 
 # ------------------------------------------------------------------------ the entry points
@@ -1584,14 +1744,64 @@ def core_numbers(indptr, indices, compiled=None):
     return np.array(core, dtype=np.int64)
 
 
+
+def _truss_arrays(indptr, indices, run):
+    """:func:`_truss_supports`'s arguments: the pattern, then mirror, sup, cursor, optr,
+    oidx, opos and mark; NumPy arrays for the kernel, Python lists where ``run`` is False."""
+    n = int(indptr.size) - 1
+    m = int(indices.size)
+    sizes = (m, m, n, n + 1, m, m, n)
+    if run:
+        return (np.asarray(indptr, dtype=np.int64), np.asarray(indices),
+                *(np.empty(z, dtype=np.int64) for z in sizes))
+    return (indptr.tolist(), indices.tolist(), *([0] * z for z in sizes))
+
+
+def edge_supports(indptr, indices, compiled=None):
+    """The support (triangles through it) of every entry of the symmetric pattern given by
+    CSR ``indptr`` and ``indices`` (int32 or int64, rows sorted; a self-loop's support is 0
+    and it is in no triangle), as int64 in entry order: the forward triangle listing,
+    O(m √m) (:func:`_truss_supports`). ``compiled``: as in :func:`core_numbers` (False: the
+    same loop interpreted over Python lists). The pattern is trusted, as in
+    :func:`core_numbers`."""
+    run = ENABLED if compiled is None else compiled
+    a = _truss_arrays(indptr, indices, run)
+    (truss_kernels()[0] if run else _truss_supports)(*a)
+    return np.asarray(a[3], dtype=np.int64)
+
+
+def truss(indptr, indices, k, compiled=None):
+    """The k-truss of the symmetric pattern given by CSR ``indptr`` and ``indices`` (as in
+    :func:`edge_supports`): (keep, sup), ``keep[p]`` whether entry p is an edge of the truss
+    (self-loops never), ``sup[p]`` its support in the truss where it is (int64). The supports
+    by :func:`_truss_supports`, then the peeling of Wang & Cheng 2012 for this one k
+    (:func:`_truss_peel_edges`): each triangle is visited once when it dies, so after the
+    supports the peeling costs O(Σ over the dropped edges of the shorter row's length ×
+    log of the longer's). ``k`` ≤ 2 keeps every edge; ``k`` must fit int64."""
+    run = ENABLED if compiled is None else compiled
+    a = _truss_arrays(indptr, indices, run)
+    m = int(indices.size)
+    kern = truss_kernels() if run else (_truss_supports, _truss_peel_edges)
+    kern[0](*a)
+    ptr, idx, mirror, sup = a[:4]
+    if run:
+        more = (np.empty(m, dtype=np.bool_), np.empty(m, dtype=np.int64),
+                np.empty(m, dtype=np.int64), np.empty(m, dtype=np.bool_))
+    else:
+        more = ([False] * m, [0] * m, [0] * m, [False] * m)
+    kern[1](ptr, idx, mirror, sup, max(int(k) - 2, 0), *more)
+    return np.asarray(more[3], dtype=np.bool_), np.asarray(sup, dtype=np.int64)
+
+
 def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
     ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
     and without the four lanes (order-free monoids), unrolled and not, in both operand
     orders (multiplies that do not commute), the push unmasked and masked, with 32- and
     64-bit column indices; the padded block of each width up to BLOCK_ROWS_WIDTH where
-    ``block`` (the padded plan applies: :func:`.spmv.warm`); the BFS levels loop, and the
-    core decomposition (:func:`core_numbers`) with 32- and 64-bit indices.
+    ``block`` (the padded plan applies: :func:`.spmv.warm`); the BFS levels loop, the
+    core decomposition (:func:`core_numbers`) and the truss kernels (:func:`truss`) with 32-
+    and 64-bit indices.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
@@ -1631,6 +1841,7 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
                 count += 1
     levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
                     np.zeros(2, dtype=np.int64))
-    for itype in (np.int32, np.int64):  # (core_numbers: the patterns' two index types)
+    for itype in (np.int32, np.int64):  # (core_numbers, truss: the patterns' two index types)
         core_numbers(np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype))
-    return count + 3
+        truss(np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype), 3)
+    return count + 7
