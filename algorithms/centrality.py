@@ -500,13 +500,19 @@ def _vertex_values(op, arg, value, n, xp):
     if sr.is_gpu_array(value) and xp is np:
         raise sr.DeviceMismatch(f"{op}: A is on the CPU but {arg} is a CuPy array; move one "
                                 f"explicitly")
-    arr = xp.asarray(value)
+    # checked on the host unless already on the GPU: CuPy refuses strings and objects with
+    # its own ValueError before our check could name the argument
+    try:
+        arr = value if sr.is_gpu_array(value) else np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged lists and the like
+        raise sr.DomainMismatch(f"{op}: {arg} must be an array of n real numbers or a dict, "
+                                f"got {type(value).__name__} ({exc})") from None
     if arr.ndim != 1 or arr.shape[0] != n:
         raise sr.DimensionMismatch(f"{op}: {arg} must have shape ({n},) (one value per vertex), "
                                    f"got shape {tuple(arr.shape)}")
     if arr.dtype.kind not in "biuf":
         raise sr.DomainMismatch(f"{op}: {arg} must hold real numbers, got dtype {arr.dtype}")
-    arr = arr.astype(np.float64)  # a copy: the caller's array is never touched
+    arr = xp.asarray(arr).astype(np.float64)  # a copy: the caller's array is never touched
     if not bool(xp.isfinite(arr).all()):
         raise sr.InvalidValue(f"{op}: {arg} must hold finite numbers")
     return arr
