@@ -63,7 +63,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
     if n == 0:
         z = dist.DistVector.new(A, np.float64)
         return z.to_dense() if gather else z
-    h = None
+    h = raw = None
     if personalization is not None:
         h = personalization.get() if sr.is_gpu_array(personalization) else np.asarray(personalization)
         if h.shape != (n,):
@@ -72,10 +72,12 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
         if not np.isfinite(h).all() or (h < 0).any() or h.sum() <= 0:
             raise sr.InvalidValue(f"{op}: personalization must be finite, non-negative and not "
                                   f"all zero")
-        h = h / h.sum()
+        raw, h = h, h / h.sum()
     if _local.applies(A, op):
-        # one partition: the one-device power iteration (the same formula) as one task
-        return _local.whole(A, op, (alpha,), dict(personalization=h, tol=float(tol),
+        # one partition: the one-device power iteration (the same formula) as one task, on
+        # the caller's weights, which it normalizes as a one-device call does (its own
+        # rounding: normalized twice, the bits differ)
+        return _local.whole(A, op, (alpha,), dict(personalization=raw, tol=float(tol),
                                                   max_iter=int(max_iter), weighted=False),
                             (None,), (np.float64,), gather=gather)
     if _spmd.applies(A):
