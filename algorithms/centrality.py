@@ -621,9 +621,7 @@ def eigenvector_centrality(A, *, max_iter=100, tol=1e-6, nstart=None, weighted=T
             progress(it, err)
         if err < threshold:
             return x
-    raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: the L1 "
-                           f"change {err:.3g} is not below {threshold:.3g}",
-                           iterations=max_iter, error=err, result=x)
+    raise ConvergenceError.after(op, max_iter, err, threshold, x)
 
 
 def katz_centrality(A, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, nstart=None,
@@ -721,9 +719,7 @@ def katz_centrality(A, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, nstart=N
                 norm = _euclid(x, xp)
                 x = x * xp.where(norm == 0, 1.0, 1.0 / xp.where(norm == 0, 1.0, norm))
             return x
-    raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: the L1 "
-                           f"change {err:.3g} is not below {threshold:.3g}",
-                           iterations=max_iter, error=err, result=x)
+    raise ConvergenceError.after(op, max_iter, err, threshold, x)
 
 
 def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=True,
@@ -820,9 +816,7 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=Tr
         if err < tol:
             break
     else:
-        raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: "
-                               f"the L1 change {err:.3g} is not below {tol:.3g}",
-                               iterations=max_iter, error=err, result=x)
+        raise ConvergenceError.after(op, max_iter, err, tol, x)
     a = x
     # h = A ⊕.⊗ a
     h = sr.mxv(M, a, second, direction="pull").to_dense(missing=0)

@@ -58,6 +58,14 @@ class ConvergenceError(sr.SemiringError, RuntimeError):
         self.error = error
         self.result = result
 
+    @classmethod
+    def after(cls, op, max_iter, error, threshold, result):
+        """The error of a power iteration that made ``max_iter`` iterations, its last L1
+        change ``error`` not below ``threshold``."""
+        return cls(f"{op}: no convergence in max_iter (={max_iter}) iterations: the L1 change "
+                   f"{error:.3g} is not below {threshold:.3g}", iterations=max_iter,
+                   error=error, result=result)
+
 
 def _real(op, arg, value):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -261,6 +269,4 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
             progress(it, err)
         if err < threshold:
             return x
-    raise ConvergenceError(f"{op}: no convergence in max_iter (={max_iter}) iterations: the L1 "
-                           f"change {err:.3g} is not below {threshold:.3g}",
-                           iterations=max_iter, error=err, result=x)
+    raise ConvergenceError.after(op, max_iter, err, threshold, x)

@@ -548,17 +548,23 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     return dist
 
 
-def _refuse_minus_inf_cycle(op, A: Matrix, source: int, d, facts):
+def _host_edges(A: Matrix):
+    """(rows, cols, float64 weights) of A's entries on the host."""
+    rows, cols, w = (np.asarray(sr.to_device(a, "cpu")) for a in A.to_coo())
+    return rows, cols, w.astype(np.float64)
+
+
+def _refuse_minus_inf_cycle(op, A: Matrix, source: int, d, facts, edges=None):
     """NegativeCycleError for a negative cycle that the rounds cannot see: once a distance is
     −inf (a −inf weight) no sum lowers it, so round n changes nothing although a cycle through
     a −inf edge, or a negative cycle behind one, is reachable. Only with a −inf weight and a
-    −inf distance (a host pass over the −inf vertices' edges, SciPy's strong components)."""
+    −inf distance (a host pass over the −inf vertices' edges, SciPy's strong components).
+    ``edges``: A's :func:`_host_edges`, when the caller checks several sources."""
     if not (facts["min"] == -np.inf and bool((d == -np.inf).any())):
         return
     n = A.nrows
     at = np.asarray(sr.to_device(d, "cpu")) == -np.inf
-    rows, cols, w = (np.asarray(sr.to_device(a, "cpu")) for a in A.to_coo())
-    w = w.astype(np.float64)
+    rows, cols, w = _host_edges(A) if edges is None else edges
     # the edges among the −inf vertices that can relax (+inf weights never do)
     keep = at[rows] & at[cols] & (w < np.inf)
     r, c, w = rows[keep].astype(np.int64), cols[keep].astype(np.int64), w[keep]
@@ -925,8 +931,12 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
             where_ = "" if cycle is None else f": it passes through vertex {int(cycle[0])}"
             raise NegativeCycleError(
                 f"{op}: a negative cycle is reachable from source {first}{where_}", vertices=cycle)
-    for r in range(s) if facts["min"] == -np.inf else ():
-        _refuse_minus_inf_cycle(op, A, int(src[r]), D[:, r], facts)
+    if facts["min"] == -np.inf:
+        # the sources that reached a −inf distance (one check for all), over one host copy of A
+        hit = np.flatnonzero(np.asarray(sr.to_device((D == -np.inf).any(axis=0), "cpu")))
+        edges = _host_edges(A) if hit.size else None
+        for r in hit.tolist():
+            _refuse_minus_inf_cycle(op, A, int(src[r]), D[:, r], facts, edges)
     if still is not None:
         for r in np.flatnonzero(np.asarray(sr.to_device(still, "cpu"))).tolist():
             # d_r = the least fixed point of d = min(e_r, d min.+ A), by Δ-stepping
