@@ -484,6 +484,15 @@ def _check_iteration(op, max_iter, tol):
     return int(max_iter), tol
 
 
+def _start_sum(op, x):
+    """The exact sum of a starting vector (``math.fsum``: a sum that cancels to 0 only by
+    rounding, e.g. (1e16, 1, -1e16), is not refused), refused when 0."""
+    total = math.fsum(sr.to_device(x, "cpu").tolist())
+    if total == 0:
+        raise sr.InvalidValue(f"{op}: nstart must have a non-zero sum, got {total}")
+    return total
+
+
 def _vertex_values(op, arg, value, n, xp):
     """A length-n float64 copy of ``value``: an array_like of n reals (NumPy, or CuPy on the
     GPU) or a dict {vertex: value} (missing vertices 0)."""
@@ -602,10 +611,7 @@ def eigenvector_centrality(A, *, max_iter=100, tol=1e-6, nstart=None, weighted=T
     x = xp.ones(n) if nstart is None else _vertex_values(op, "nstart", nstart, n, xp)
     if not bool((x != 0).any()):
         raise sr.InvalidValue(f"{op}: nstart must not be all zeros")
-    total = float(x.sum())
-    if total == 0:
-        raise sr.InvalidValue(f"{op}: nstart must have a non-zero sum, got {total}")
-    x = x / total
+    x = x / _start_sum(op, x)
     M, semiring = _weights(op, A, weighted, xp)
     threshold = n * tol
     err = float("inf")
@@ -790,10 +796,7 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=Tr
     if n == 0:
         return xp.zeros(0, dtype=np.float64), xp.zeros(0, dtype=np.float64)
     if nstart is not None:
-        total = float(x.sum())
-        if total == 0:
-            raise sr.InvalidValue(f"{op}: nstart must have a non-zero sum, got {total}")
-        x = x / total
+        x = x / _start_sum(op, x)
     M, semiring = _weights(op, A, weighted, xp)
     # A a reads the vector as the product's second operand (mxv), Aᵀ h as its first (vxm)
     second = sr.plus_times if semiring is sr.plus_times else sr.plus_second

@@ -685,6 +685,23 @@ def test_gemm_u16_vs_oracle(device, m, k, n, seed, pitch):
                                   0)  # outside Z untouched
 
 
+@pytest.mark.parametrize("k", [1, 3])
+@pytest.mark.parametrize("offset", [0, 1])
+def test_gemm_u16_views_at_odd_columns(device, k, offset):
+    """Y a view from an odd column: with one row it counts as contiguous (its pitch is
+    ignored) yet is not word-aligned, which the GPU path once took for a word view (None:
+    Floyd–Warshall's phase 3 on a one-vertex-deep tile, found by Hypothesis on the H200)."""
+    rng = np.random.default_rng(k * 10 + offset)
+    X, Ybig, Z0 = (_u16_values(rng, (5, k)), _u16_values(rng, (k, 9)),
+                   _u16_values(rng, (5, 4)))
+    Y = _to(device, Ybig)[:, offset:offset + 4]
+    np.testing.assert_array_equal(to_host(_dense.gemm_u16(_to(device, X), Y)),
+                                  _u16_oracle(X, Ybig[:, offset:offset + 4]))
+    Z = _to(device, Z0.copy())
+    _dense.gemm_u16_accumulate(Z, _to(device, X), Y)
+    np.testing.assert_array_equal(to_host(Z), _u16_oracle(X, Ybig[:, offset:offset + 4], Z0))
+
+
 @pytest.mark.parametrize("m,k,n,rows,cols", [
     (300, 24, 300, (128, 256), (128, 256)),   # on tile boundaries: one launch on the GPU
     (300, 24, 300, (0, 256), None),           # a band from the start

@@ -407,7 +407,9 @@ def gemm_u16(Z, X, Y, accumulate: bool, skip_rows=None, skip_cols=None):
         Z[...] = T[:, :n]
         return Z
     if Yw is None:
-        Yw = _u16_words(_u16_padded(Y) if n % 2 else cp.ascontiguousarray(Y))
+        # a fresh copy, not ascontiguousarray: a one-row slice at an odd column is already
+        # "contiguous" (its row pitch is ignored) yet not word-aligned
+        Yw = _u16_words(_u16_padded(Y))
     Xw = _u16_dup(X)
     tiling = MINPLUS_TILING[4]
     gap = (0, 0, 0, 0)
