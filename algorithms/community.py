@@ -93,6 +93,19 @@ SYMMETRY_RTOL = 1e-9
 #: seeds 0.558 → 0.550, worst 0.399 → 0.350, NetworkX 0.556 / 0.392). Label propagation's
 #: active set is exact and always on.
 PRUNE = False
+#: GPU input with fewer stored entries than these runs on a host copy, the labels back on the
+#: GPU: each colour class (LPA) or batch (Louvain) costs a product, a few launches and host
+#: round trips whatever its size, so the GPU pays 0.4-4 s at any small size. On an H200
+#: (bench/results/session19/host_policy_h200.md, best of 2 where a call took under 3 s, one
+#: call above; the copies included), label propagation: the host 5-15x faster up to kron-14
+#: and grid-100, 2.2x on kron-16 (1.8M entries), even on kron-18 (7.6M: 7.5 s against 8.0),
+#: the GPU 4.3x faster on grid-1000 (4.0M entries: 1.6 against 6.9 s), 2.1x on kron-20 and
+#: 19x on grid-2000. Louvain: the host 2.3-21x faster up to kron-14 and grid-300 (427K and
+#: 359K entries), the GPU from kron-16 on (8.3 against 15 s) and on grid-1000 (4.4 against
+#: 25 s). On the host Louvain moves MAX_BATCHES["cpu"] batches a sweep, so small GPU graphs
+#: get the CPU's (finer) sweeps.
+LABEL_PROPAGATION_HOST_MAX_ENTRIES = 1 << 21
+LOUVAIN_HOST_MAX_ENTRIES = 1 << 20
 #: The seed of the colouring's random priorities when ``seed=None`` (the results are then
 #: deterministic, unlike NetworkX's ``seed=None``).
 DEFAULT_SEED = 0
@@ -579,6 +592,10 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
         raise sr.InvalidValue(f"{op}: max_iter must be a positive integer or None, got {max_iter!r}")
     seed = _seed(op, seed)
     n = A.nrows
+    if A.device == "gpu" and A.nvals < LABEL_PROPAGATION_HOST_MAX_ENTRIES:
+        host = None if colors is None else _host(_check_labels(op, "colors", colors, n, "gpu"))
+        return sr.to_device(label_propagation(A.to_cpu(), colors=host, seed=seed,
+                                              max_iter=max_iter), "gpu")
     xp = sr.array_module(A.device)
     # P = pattern(A ∪ Aᵀ) with its self-loops: the neighbourhoods that vote; S = offdiag(P),
     # the simple graph, for the colouring
@@ -737,6 +754,10 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     sweep = threshold if sweep_threshold is None else float(
         _finite(op, "sweep_threshold", sweep_threshold))
     seed = _seed(op, seed)
+    A = _square(A, op)
+    if A.device == "gpu" and A.nvals < LOUVAIN_HOST_MAX_ENTRIES:
+        return sr.to_device(louvain(A.to_cpu(), resolution, seed=seed, threshold=threshold,
+                                    max_level=max_level, sweep_threshold=sweep_threshold), "gpu")
     Ap = A1 = _doubled_loops(_in_range(_weights(A, op, nonnegative=True)))
     n = Ap.nrows
     xp = sr.array_module(Ap.device)

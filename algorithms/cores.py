@@ -88,19 +88,31 @@ CORE_METHODS = ("auto", "peel", "bz")
 #: project's 2-core host (bench/results/session18/core13.md, best of 3, the undirected
 #: pattern included): path 10^5 1983 ms peeling, 2.9 ms compiled (NetworkX 242 ms); grid
 #: 300x300 45 / 4.0 ms; Kronecker 16 134 / 34 ms; interpreted, the pass alone took 159 /
-#: 215 / 742 ms on those three. GPU: 'peel' (the bucket pass is sequential; GPU input to
-#: 'bz' goes through the host).
-CORE_AUTO = {"cpu": "bz", "gpu": "peel"}
+#: 215 / 742 ms on those three. GPU: 'bz' too below :data:`CORE_HOST_MAX_ENTRIES` (GPU input
+#: to 'bz' goes through the host), 'peel' above it.
+CORE_AUTO = {"cpu": "bz", "gpu": "bz"}
+
+#: GPU input with fewer stored entries than this goes to the compiled bucket pass on the host
+#: (where Numba is installed). Peeling on the GPU is launch-bound, one round per vertex set
+#: peeled: on an H200 (bench/results/session19/host_policy_h200.md, best of 2, the copies to
+#: the host and back included) it is slower at every size measured, 143x on kron-10, 67x on
+#: grid-300, 19x on grid-1000 (4.0M entries), 2x on kron-18 (7.6M); on kron-20 (31M entries,
+#: one call each) peeling won, 1.2 against 1.7 s, the copies outgrowing the pass.
+CORE_HOST_MAX_ENTRIES = 1 << 24
 
 
 def _compiled():
     return importlib.import_module("semiring.backend.cpu.compiled")
 
 
-def _core_auto(device):
-    """core_number's ``method="auto"`` on ``device``: CORE_AUTO's, 'peel' without Numba."""
+def _core_auto(device, nvals=0):
+    """core_number's ``method="auto"`` for a matrix of ``nvals`` stored entries on ``device``:
+    CORE_AUTO's, 'peel' without Numba and for GPU matrices from CORE_HOST_MAX_ENTRIES on."""
     method = CORE_AUTO[device]
-    return "peel" if method == "bz" and not _compiled().ENABLED else method
+    if method == "bz" and (not _compiled().ENABLED
+                           or (device == "gpu" and nvals >= CORE_HOST_MAX_ENTRIES)):
+        return "peel"
+    return method
 
 
 def core_number(A, *, method="auto"):
@@ -125,7 +137,8 @@ def core_number(A, *, method="auto"):
         ``'peel'``: the algebra above, on A's device. ``'bz'``: the bucket pass on the host,
         compiled by Numba where it is installed (the ``cpu`` extra; else interpreted, far
         slower), GPU input copied there and the answer back. ``'auto'``: :data:`CORE_AUTO`
-        of A's device, 'peel' on a CPU without Numba. The same numbers.
+        of A's device: 'bz' where Numba is installed (for GPU input below
+        :data:`CORE_HOST_MAX_ENTRIES` stored entries), else 'peel'. The same numbers.
 
     Returns
     -------
@@ -159,7 +172,7 @@ def core_number(A, *, method="auto"):
         raise sr.InvalidValue(f"{op}: method must be one of {CORE_METHODS}, got {method!r}")
     A = _square(A, op)
     if method == "auto":
-        method = _core_auto(A.device)
+        method = _core_auto(A.device, A.nvals)
     if method == "peel":
         return _peel(undirected_pattern(A, op))
     # S = pattern(A) ∪ pattern(Aᵀ) with its self-loops, which the pass skips (dropping them
@@ -216,9 +229,17 @@ TRUSS_METHODS = ("auto", "dot", "mxm", "wc")
 #: ``method="auto"`` of :func:`k_truss`, per device. CPU: 'wc' where Numba is installed (the
 #: compiled supports and peeling, :func:`semiring.backend.cpu.compiled.truss`; without Numba
 #: 'dot', as the same loops interpreted are far slower). Measured in
-#: bench/results/session18/tri14.md. GPU: 'dot' (the peeling is sequential; GPU input to
-#: 'wc' goes through the host).
+#: bench/results/session18/tri14.md. GPU: 'dot' (the peeling is sequential), except below
+#: :data:`TRUSS_HOST_MAX_ENTRIES`.
 TRUSS_AUTO = {"cpu": "wc", "gpu": "dot"}
+
+#: GPU input with fewer stored entries than this runs on a host copy (CPU's 'auto', the
+#: truss back on the GPU) where Numba is installed: on an H200
+#: (bench/results/session19/host_policy_h200.md, k = 4, best of 2, copies included) the host
+#: took 3.9 / 0.5 / 1.4 ms on kron-10 / grid-30 / grid-100 (21K, 3.5K, 40K entries) against
+#: 15 / 5.4 / 5.8 ms on the GPU, which won from kron-12 and grid-300 on (97K, 359K entries:
+#: 13 against 21 ms, 7.5 against 11 ms; kron-18 89 ms against 7.9 s).
+TRUSS_HOST_MAX_ENTRIES = 1 << 16
 
 
 def _truss_auto(device):
@@ -346,8 +367,9 @@ def k_truss(A, k, *, method="auto"):
         ``'dot'`` and ``'mxm'``: the array passes above, on A's device. ``'wc'``: the
         sequential peeling on the host, compiled by Numba where it is installed (the ``cpu``
         extra; else interpreted, far slower), GPU input copied there and the truss back.
-        ``'auto'``: :data:`TRUSS_AUTO` of A's device, 'dot' on a CPU without Numba. The same
-        answer.
+        ``'auto'``: :data:`TRUSS_AUTO` of A's device, 'dot' on a CPU without Numba; GPU
+        input below :data:`TRUSS_HOST_MAX_ENTRIES` stored entries runs on a host copy where
+        Numba is installed. The same answer.
 
     Returns
     -------
@@ -393,6 +415,9 @@ def k_truss(A, k, *, method="auto"):
     if not isinstance(method, str) or method not in TRUSS_METHODS:
         raise sr.InvalidValue(f"{op}: method must be one of {TRUSS_METHODS}, got {method!r}")
     A = _square(A, op)
+    if (method == "auto" and A.device == "gpu" and A.nvals < TRUSS_HOST_MAX_ENTRIES
+            and _compiled().ENABLED):
+        return k_truss(A.to_cpu(), k).to_gpu()
     if method == "auto":
         method = _truss_auto(A.device)
     # (the kernel skips self-loops: dropping them here would cost a pass over the pattern)
@@ -401,7 +426,7 @@ def k_truss(A, k, *, method="auto"):
     # a support is at most n - 2: every k above n drops every edge, and the clamp keeps k - 2
     # inside the int64 supports it is compared with (k = 2**70 is a valid, empty question)
     k = min(k, C.nrows + 1)
-    if k > 2 and TRUSS_CORE_PRUNE and _core_auto(C.device) == "bz":
+    if k > 2 and TRUSS_CORE_PRUNE and C.device == "cpu" and _core_auto("cpu") == "bz":
         # C = C[v, v] over the vertices v of the (k - 1)-core
         C = _core_subgraph(C, k - 1)
     if method == "wc":

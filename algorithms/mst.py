@@ -98,6 +98,15 @@ def _boruvka(n, u, v, w, device, progress=None):
     return chosen
 
 
+#: GPU input with fewer stored entries than this runs on a host copy, the forest back on the
+#: GPU: each Borůvka round costs launches and host round trips whatever its size. On an H200
+#: (bench/results/session19/host_policy_h200.md, best of 2, the copies included) the host
+#: took 7.1 / 1.7 / 12.8 ms on kron-10 / grid-30 / grid-100 (21K, 3.5K, 40K entries) against
+#: 14 / 16 / 22 ms on the GPU, which won from kron-12 and grid-300 on (97K and 359K entries:
+#: 14 against 36 ms, 26 against 137 ms; kron-18 29 ms against 4.7 s).
+HOST_MAX_ENTRIES = 1 << 16
+
+
 def minimum_spanning_forest(A, *, progress=None):
     """A minimum spanning forest of the undirected view of ``A``, by Borůvka's algorithm.
 
@@ -109,7 +118,8 @@ def minimum_spanning_forest(A, *, progress=None):
         undirected. A scipy.sparse matrix's duplicate entries are summed first (see the
         module's docstring). Explicit zeros are edges of weight 0; negative weights are allowed;
         self-loops are ignored; a structure-only (iso) matrix has all weights equal. Runs
-        where ``A`` lives (CPU or GPU).
+        where ``A`` lives (CPU or GPU; GPU input below :data:`HOST_MAX_ENTRIES` stored
+        entries on a host copy, the forest back on the GPU).
     progress : callable, optional
         Called after each round as ``progress(round, hooked_components)``.
 
@@ -141,6 +151,8 @@ def minimum_spanning_forest(A, *, progress=None):
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
+    if A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES:
+        return minimum_spanning_forest(A.to_cpu(), progress=progress).to_gpu()
     xp = A.xp
     rows, cols, vals = A.to_coo()
     w = vals if A.dtype.kind != "b" else vals.astype(xp.int8)

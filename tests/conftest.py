@@ -4,6 +4,7 @@ device answers), and the dense NumPy oracle of the semiring operations."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 
@@ -37,15 +38,24 @@ def device(request):
     return request.param
 
 
-@pytest.fixture(autouse=True)
-def _csgraph_engine_on_gpu_input(request, monkeypatch):
-    """GPU input to the csgraph facade runs its engine path in every test (the tests' graphs
-    are small enough for the host route, ``HOST_MAX_WORK``); tests marked ``host_route``
-    keep the route."""
-    if "host_route" not in request.keywords:
-        from algorithms.csgraph import _validation  # noqa: PLC0415  (only the facade's tests need it)
+# (module, attribute, value that turns the host route off): the size below which GPU input
+# goes to a host copy, per algorithm
+HOST_ROUTES = [("algorithms.csgraph._validation", "HOST_MAX_WORK", {}),
+               ("algorithms.cores", "CORE_HOST_MAX_ENTRIES", 0),
+               ("algorithms.cores", "TRUSS_HOST_MAX_ENTRIES", 0),
+               ("algorithms.community", "LABEL_PROPAGATION_HOST_MAX_ENTRIES", 0),
+               ("algorithms.community", "LOUVAIN_HOST_MAX_ENTRIES", 0),
+               ("algorithms.mst", "HOST_MAX_ENTRIES", 0)]
 
-        monkeypatch.setattr(_validation, "HOST_MAX_WORK", {})
+
+@pytest.fixture(autouse=True)
+def _gpu_paths_on_gpu_input(request, monkeypatch):
+    """GPU input runs its GPU path in every test: the tests' graphs are small enough for the
+    host routes of the csgraph facade (``HOST_MAX_WORK``) and of the launch-bound analytics
+    (``HOST_ROUTES``), which tests marked ``host_route`` keep (tests/test_host_routes.py)."""
+    if "host_route" not in request.keywords:
+        for module, name, value in HOST_ROUTES:
+            monkeypatch.setattr(importlib.import_module(module), name, value)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,148 @@
+"""The launch-bound analytics' route for small GPU input (``CORE_HOST_MAX_ENTRIES``,
+``TRUSS_HOST_MAX_ENTRIES``, ``LABEL_PROPAGATION_HOST_MAX_ENTRIES``,
+``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``): the host copy's answer, back on the
+GPU, below the bound; the GPU path from the bound on; CPU input untouched. Every other test
+turns the routes off (tests/conftest.py), so that GPU input runs the GPU path there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import algorithms as alg
+import semiring as sr
+from algorithms import community, cores, mst
+from bench import generators as gen
+from conftest import to_host
+
+pytestmark = [pytest.mark.host_route,
+              pytest.mark.skipif(not sr.gpu_available(), reason="needs a GPU")]
+
+
+def _kron(scale=7):
+    return sr.as_matrix(gen.kronecker(scale, xp=np), op="test", arg="A")
+
+
+def _spy(monkeypatch, module, name, seen, device_of):
+    """Record the device each call of ``module.name`` works on."""
+    real = getattr(module, name)
+
+    def spy(*args, **kw):
+        seen.append(device_of(*args))
+        return real(*args, **kw)
+    monkeypatch.setattr(module, name, spy)
+
+
+def _is_gpu(x):
+    return sr.is_gpu_array(x)
+
+
+# (call, module, bound's name, inner function, the device its arguments name)
+ROUTES = {
+    "label_propagation": (lambda A: alg.label_propagation(A, seed=3), community,
+                          "LABEL_PROPAGATION_HOST_MAX_ENTRIES", "_classes",
+                          lambda xp, colour: "gpu" if _is_gpu(colour) else "cpu"),
+    "louvain": (lambda A: alg.louvain(A, seed=1), community, "LOUVAIN_HOST_MAX_ENTRIES",
+                "_local_moves", lambda Ap, *a: Ap.device),
+    "minimum_spanning_forest": (lambda A: alg.minimum_spanning_forest(A), mst,
+                                "HOST_MAX_ENTRIES", "_boruvka",
+                                lambda n, u, v, w, device, progress: device),
+}
+
+
+def _same(a, b):
+    if isinstance(a, sr.Matrix):
+        assert a.device == "gpu"
+        np.testing.assert_array_equal(a.to_cpu().to_dense(missing=0), b.to_dense(missing=0))
+    else:
+        assert sr.is_gpu_array(a)
+        np.testing.assert_array_equal(to_host(a), b)
+
+
+@pytest.mark.parametrize("name", sorted(ROUTES))
+def test_small_gpu_input_runs_on_the_host_and_answers_on_the_gpu(name, monkeypatch):
+    call, module, bound, inner, device_of = ROUTES[name]
+    A = _kron()
+    seen = []
+    _spy(monkeypatch, module, inner, seen, device_of)
+    want = call(A)  # the CPU answer
+    assert set(seen) == {"cpu"}
+    seen.clear()
+    got = call(A.to_gpu())
+    assert getattr(module, bound) > A.nvals
+    assert seen and set(seen) == {"cpu"}, seen
+    _same(got, want)
+
+
+@pytest.mark.parametrize("name", sorted(ROUTES))
+def test_gpu_input_from_the_bound_on_runs_on_the_gpu(name, monkeypatch):
+    call, module, bound, inner, device_of = ROUTES[name]
+    A = _kron().to_gpu()
+    monkeypatch.setattr(module, bound, A.nvals)  # the bound itself: the GPU's
+    seen = []
+    _spy(monkeypatch, module, inner, seen, device_of)
+    call(A)
+    assert seen and set(seen) == {"gpu"}, seen
+
+
+def test_label_propagation_colours_follow_the_route():
+    """Colours on the GPU go to the host with the matrix; a NumPy array with a GPU matrix
+    is still refused, and a colouring that is not proper still named."""
+    import cupy
+
+    A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 0], [3, 4], [4, 5], [5, 3], [2, 3]],
+                                undirected=True, device="cpu")
+    colours = np.array([0, 1, 2, 0, 1, 2])
+    want = alg.label_propagation(A, colors=colours)
+    got = alg.label_propagation(A.to_gpu(), colors=cupy.asarray(colours))
+    _same(got, want)
+    with pytest.raises(sr.DeviceMismatch, match="colors is on the CPU but A is on the GPU"):
+        alg.label_propagation(A.to_gpu(), colors=colours)
+    with pytest.raises(sr.InvalidValue, match="colors must differ on neighbours"):
+        alg.label_propagation(A.to_gpu(), colors=cupy.zeros(6, dtype=cupy.int64))
+
+
+def _compiled_on(monkeypatch, on):
+    monkeypatch.setattr(cores._compiled(), "ENABLED", on)
+
+
+@pytest.mark.parametrize("numba", [True, False])
+def test_core_number_routes(monkeypatch, numba):
+    """GPU input: the host bucket pass below CORE_HOST_MAX_ENTRIES where Numba is installed,
+    peeling on the GPU from the bound on or without Numba; the same numbers."""
+    if numba and not cores._compiled().ENABLED:
+        pytest.skip("Numba is not installed")
+    _compiled_on(monkeypatch, numba)
+    A = _kron()
+    want = alg.core_number(A, method="peel")
+    peeled = []
+    _spy(monkeypatch, cores, "_peel", peeled, lambda S: S.device)
+    got = alg.core_number(A.to_gpu())
+    assert peeled == ([] if numba else ["gpu"])
+    _same(got, want)
+    monkeypatch.setattr(cores, "CORE_HOST_MAX_ENTRIES", A.nvals)
+    _same(alg.core_number(A.to_gpu()), want)
+    assert peeled[-1:] == ["gpu"]
+
+
+@pytest.mark.parametrize("numba", [True, False])
+def test_k_truss_routes(monkeypatch, numba):
+    """GPU input: a host copy below TRUSS_HOST_MAX_ENTRIES where Numba is installed, the
+    GPU's 'dot' from the bound on or without Numba; the same truss."""
+    if numba and not cores._compiled().ENABLED:
+        pytest.skip("Numba is not installed")
+    _compiled_on(monkeypatch, numba)
+    A = _kron()
+    want = alg.k_truss(A, 4, method="dot")
+    on = []
+    _spy(monkeypatch, cores, "_truss_peel", on, lambda C, sup, k: C.device)
+    _same(alg.k_truss(A.to_gpu(), 4), want)
+    assert on == ([] if numba else ["gpu"])
+    monkeypatch.setattr(cores, "TRUSS_HOST_MAX_ENTRIES", A.nvals)
+    _same(alg.k_truss(A.to_gpu(), 4), want)
+    assert on[-1:] == ["gpu"]
+    # an explicit method is what it says, whatever the size
+    on.clear()
+    monkeypatch.setattr(cores, "TRUSS_HOST_MAX_ENTRIES", 1 << 40)
+    _same(alg.k_truss(A.to_gpu(), 4, method="dot"), want)
+    assert on == ["gpu"]
