@@ -39,8 +39,8 @@ does not, and then any distance outside int32 raises :class:`~algorithms.Distanc
 int64 beyond the bound raises it up front (use float64). A sparse float32 graph whose
 distances could pass float32's range (``(n − 1) · max|w|``) relaxes in float64 and raises it
 for a distance beyond that range, which float32 would round to inf ("unreached"); a dense
-float32 NumPy array's bound costs one pass over it, a row strip at a time (a CuPy array is
-not checked: those CuPy kernels would compile on a first call).
+float32 array's bound costs one pass over it (a row strip at a time on the host, one kernel
+of ``semiring.dense`` on the GPU).
 
 Larger than device memory: when D (n² distances) and the in-memory workspace do not fit in
 the free device memory (times ``MEMORY_SAFETY``), or in ``memory_budget=`` bytes when given,
@@ -232,9 +232,7 @@ def _prepare(A, op: str, check_nan: bool = True):
                 _refuse_nan(a, op, xp)
             # float64 weights need no bounds (only integer work types and float32, whose sums
             # could pass its range, are sized by them)
-            # (host arrays only: on the GPU its CuPy kernels would compile on a first call,
-            # which the dense path keeps free of them; a GPU float32 array stays unchecked)
-            bounds = _finite_bound(a, xp) if out_type == np.float32 and xp is np else (0, 0)
+            bounds = _finite_bound(a, xp) if out_type == np.float32 else (0, 0)
             return A, A.shape[0], dev, out_type, bounds
         lo, hi = _bounds(a, _t_max(out_type), xp)
         return A, A.shape[0], dev, out_type, (lo, hi)
@@ -254,8 +252,13 @@ BOUND_STRIP = 1024
 
 
 def _finite_bound(a, xp):
-    """(0, max |w| over the finite entries) of a dense float array ("no edge" is inf), a row
-    strip at a time."""
+    """(0, max |w| over the finite entries) of a dense float32 array ("no edge" is inf): on
+    the GPU one pass of ours (``sr.dense.finite_max_abs``: CuPy's masked reductions would
+    compile on a first call, which the dense path keeps free of), else a row strip at a
+    time."""
+    top = sr.dense.finite_max_abs(a)
+    if top is not None:
+        return 0, top
     top = 0.0
     for i in range(0, a.shape[0], BOUND_STRIP):
         blk = a[i:i + BOUND_STRIP]

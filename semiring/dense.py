@@ -424,6 +424,19 @@ def weight_bounds(a, big: int):
     return _gprep.dense_bounds(a, big) if _b.is_cupy_array(a) else None
 
 
+def finite_max_abs(a):
+    """max |x| over the finite entries of a dense 2-D float32 GPU array in one pass (0.0 when
+    none is finite; NaN and ±inf skipped), or None (see above).
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> sr.dense.finite_max_abs(np.array([[3.0, np.inf]], np.float32)) is None  # NumPy
+    True
+    """
+    return _gprep.dense_finite_max_abs(a) if _b.is_cupy_array(a) else None
+
+
 def prefetch_u16(out_type) -> None:
     """Start compiling the packed path's layout kernels for ``out_type`` (GPU; no-op without
     CuPy's kernels cached or needed), while the bounds decide whether the path runs."""

@@ -7,6 +7,7 @@ answer."""
 
 from __future__ import annotations
 
+import importlib
 import networkx as nx
 import numpy as np
 import pytest
@@ -15,6 +16,8 @@ import scipy.sparse as sp
 import algorithms
 import semiring as sr
 from conftest import to_host
+
+apsp_mod = importlib.import_module("algorithms.apsp")  # the function algorithms.apsp shadows it
 
 
 def _csr(edges, n, dtype=np.float64):
@@ -191,14 +194,33 @@ def test_minus_inf_without_negative_cycle_answers(device, edges, n):
 
 
 @pytest.mark.parametrize("method", ["floyd_warshall", "squaring", "batched_sssp"])
-def test_apsp_dense_float32_past_float32_range(method):
-    # a dense NumPy float32 graph ("no edge" = inf): d(0, 2) = 6e38 was inf, "unreached"
+def test_apsp_dense_float32_past_float32_range(device, method):
+    # a dense float32 graph ("no edge" = inf): d(0, 2) = 6e38 was inf, "unreached" (a CuPy
+    # array's too, until its bound had a kernel)
     D = np.full((5, 5), np.inf, dtype=np.float32)
     D[0, 1] = D[1, 2] = 3e38
     D[0, 3] = 1
     with pytest.raises(algorithms.DistanceOverflow, match="float32 range"):
-        algorithms.apsp(D, method)
+        algorithms.apsp(sr.to_device(D, device), method)
     D[1, 2] = 1
-    got = algorithms.apsp(D, method)
+    got = algorithms.apsp(sr.to_device(D, device), method)
     assert got.dtype == np.float32
-    np.testing.assert_array_equal(got[0], np.array([0, 3e38, 3e38, 1, np.inf], dtype=np.float32))
+    np.testing.assert_array_equal(to_host(got)[0],
+                                  np.array([0, 3e38, 3e38, 1, np.inf], dtype=np.float32))
+
+
+@pytest.mark.parametrize("pitch", [False, True])
+def test_finite_max_abs_of_a_dense_float32_array(device, pitch):
+    """The dense float32 bound: max |w| over the finite entries (NaN, ±inf skipped; 0 with
+    none finite), through a view with a row pitch too."""
+    rng = np.random.default_rng(7)
+    W = rng.normal(size=(300, 301)).astype(np.float32) * 1e30
+    W[rng.random(W.shape) < 0.2] = np.inf
+    W[5, 7], W[9, 9], W[17, 3] = -3e38, -np.inf, np.nan
+    a = sr.to_device(W, device)[:, 1:] if pitch else sr.to_device(W, device)
+    want = float(np.abs(np.where(np.isfinite(to_host(a)), to_host(a), 0)).max())
+    assert apsp_mod._finite_bound(a, sr.array_module(device)) == (0, want)
+    if device == "gpu":
+        assert sr.dense.finite_max_abs(a) == want
+        for empty in (np.full((3, 4), np.inf, np.float32), np.zeros((0, 4), np.float32)):
+            assert sr.dense.finite_max_abs(sr.to_device(empty, device)) == 0.0

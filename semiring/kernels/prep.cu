@@ -167,6 +167,34 @@ __global__ void dense_bounds(const V* __restrict__ a, long long rows, long long 
     }
 }
 
+// out[0] = the bits of max |x| over the finite entries x of a float32 rows x cols array (row
+// pitch ld; NaN and +-inf skipped, 0 when none is finite); the caller sets out = {0}.
+// Non-negative floats order as their bit patterns, so an unsigned atomicMax combines warps.
+__global__ void dense_finite_max_abs(const float* __restrict__ a, long long rows,
+                                     long long cols, long long ld,
+                                     unsigned int* __restrict__ out) {
+    float hi = 0.0f;
+    const long long step = (long long)blockDim.x * PREP_UNROLL;
+    for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
+        const float* row = a + r * ld;
+        for (long long c0 = threadIdx.x; c0 < cols; c0 += step) {
+            float x[PREP_UNROLL];
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) {
+                long long c = c0 + (long long)u * blockDim.x;
+                x[u] = c < cols ? fabsf(row[c]) : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < PREP_UNROLL; ++u) hi = (isfinite(x[u]) && x[u] > hi) ? x[u] : hi;
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        float h = __shfl_down_sync(0xffffffffu, hi, off);
+        hi = h > hi ? h : hi;
+    }
+    if ((threadIdx.x & 31) == 0) atomicMax(out, __float_as_uint(hi));
+}
+
 // The packed path's D0: D (npad x npad, uint16, contiguous) = min(w, U16_INF) inside the
 // n x n weights (row pitch lda; non-negative, checked by the caller, so the cast is exact and
 // "no edge" -- the type's maximum, or inf -- becomes U16_INF), U16_INF in the padding, 0 on

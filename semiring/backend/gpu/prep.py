@@ -57,6 +57,7 @@ def kernel_names():
         names += [f"transpose_fill<{I}, {V}>" for V in WORDS.values()]
     names += [f"weight_check<{V}>" for V in CHECK_TYPES.values()]
     names += [f"dense_bounds<{V}>" for V in BOUND_TYPES.values()]
+    names.append("dense_finite_max_abs")
     names += [f"u16_pack<{V}>" for V in U16_TYPES.values()]
     names += [f"u16_unpack<{V}>" for V in U16_TYPES.values()]
     names += [f"dense_d0<{V}>" for V in D0_TYPES.values()]
@@ -183,6 +184,22 @@ def dense_bounds(a, big: int):
         a, np.int64(rows), np.int64(cols), np.int64(ld), dt.type(big), out))
     lo, hi = (int(v) for v in out.get())
     return lo, hi
+
+
+def dense_finite_max_abs(a):
+    """max |x| over the finite entries of a 2-D float32 array with contiguous rows (0.0 when
+    none is finite), in one grid-wide pass and one sync; None for another type or layout."""
+    ld = _row_pitch(a)
+    if np.dtype(a.dtype) != np.float32 or ld is None:
+        return None
+    if a.size == 0:
+        return 0.0
+    cp = _cupy()
+    out = cp.zeros(1, dtype=cp.uint32)
+    rows, cols = a.shape
+    function("dense_finite_max_abs")(_row_grid(rows), (THREADS,), (
+        a, np.int64(rows), np.int64(cols), np.int64(ld), out))
+    return float(out.get().view(np.float32)[0])
 
 
 def u16_pack(w, npad: int):
