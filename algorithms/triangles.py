@@ -78,8 +78,9 @@ AUTO_METHOD_CPU_COMPILED = "dot3"
 VERTEX_METHODS = ("auto", "mxm", "forward")
 #: ``method="auto"`` of :func:`triangles` and :func:`clustering`, per device; on a CPU with
 #: Numba :data:`VERTEX_AUTO_METHOD_CPU_COMPILED` (the shared 2-core host, session 19, best of
-#: 3, triangles: kron-16 'mxm' 5.1 s against 'forward' 0.74 s, kron-14 1.14 s / 0.065 s,
-#: grid 300×300 60 / 5.4 ms: bench/results/session19/tri15_report.md). Two dot3 products
+#: 3 in three runs, triangles: kron-16 'mxm' 4.7–5.5 s against 'forward' 0.68–0.74 s, kron-14
+#: 0.74–1.14 s / 0.056–0.077 s, grid 300×300 60–79 / 5.4–9.7 ms; NetworkX's own triangles
+#: 130 ms on kron-12, 'forward' 8 ms: bench/results/session19/tri15_report.md). Two dot3 products
 #: (U·Uᵀ and U·Dᵀ masked by U, the third share from the second) took 1.7 s on kron-16.
 #: Without Numba the interpreted listing loses to the NumPy products on grid 300×300 (341
 #: against 134 ms) and kron-14 (2.4 against 1.6 s). The total count stays on dot3 (kron-16
