@@ -33,7 +33,12 @@ the shorter row's length times log of the longer is 2.5·10⁹ against 7.2·10�
 of Schank & Wagner's "forward" algorithm and of the GPU counters that intersect short
 adjacency lists, e.g. Green et al. 2014). The per-vertex counts take both products (each by mxm's own choice
 of method): t(v) = (triangles where v is the top: the row sums of D·D) + (v the bottom: its
-column sums) + (v the middle: the column sums of D·Dᵀ).
+column sums) + (v the middle: the column sums of D·Dᵀ): ``method="mxm"``. On a CPU with
+Numba they come instead (``method="forward"``) from the support of every edge, the triangles
+through it, by the compiled forward listing that k_truss peels from (Schank & Wagner 2005:
+each vertex's higher-ranked neighbours marked, each of them scanning its own higher-ranked
+list against the marks, each triangle found once): a triangle through v lies on two of v's
+edges, so t(v) is half the sum of the supports over v's row.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ import importlib
 import numpy as np
 
 import semiring as sr
+
+from .cores import bincount
 
 __all__ = ["clustering", "triangle_count", "triangles"]
 
@@ -62,6 +69,25 @@ DEFAULT_METHOD = "auto"
 AUTO_METHOD = {"gpu": "dot3", "cpu": "dot"}
 AUTO_METHOD_CPU_COMPILED = "dot3"
 
+#: How :func:`triangles` and :func:`clustering` count the triangles through each vertex:
+#: 'mxm', the two masked products of :func:`_per_vertex` on A's device; 'forward', the
+#: support of every edge by the forward triangle listing (Schank & Wagner 2005, the kernel
+#: of k_truss's 'wc': :func:`semiring.backend.cpu.compiled.edge_supports`) on the host, and
+#: t(v) = half the sum of the supports of v's edges (a triangle through v lies on two of
+#: them). 'forward' runs compiled where Numba is installed, else the same loops interpreted.
+VERTEX_METHODS = ("auto", "mxm", "forward")
+#: ``method="auto"`` of :func:`triangles` and :func:`clustering`, per device; on a CPU with
+#: Numba :data:`VERTEX_AUTO_METHOD_CPU_COMPILED` (the shared 2-core host, session 19, best of
+#: 3 in three runs, triangles: kron-16 'mxm' 4.7–5.5 s against 'forward' 0.68–0.74 s, kron-14
+#: 0.74–1.14 s / 0.056–0.077 s, grid 300×300 60–79 / 5.4–9.7 ms; NetworkX's own triangles
+#: 130 ms on kron-12, 'forward' 8 ms: bench/results/session19/tri15_report.md). Two dot3 products
+#: (U·Uᵀ and U·Dᵀ masked by U, the third share from the second) took 1.7 s on kron-16.
+#: Without Numba the interpreted listing loses to the NumPy products on grid 300×300 (341
+#: against 134 ms) and kron-14 (2.4 against 1.6 s). The total count stays on dot3 (kron-16
+#: 0.23 s: each triangle once at one edge, no per-edge sums).
+VERTEX_AUTO_METHOD = {"gpu": "mxm", "cpu": "mxm"}
+VERTEX_AUTO_METHOD_CPU_COMPILED = "forward"
+
 
 def _pattern(A, dtype=np.int64):
     """A's structure as a structure-only matrix of ones (no values read or copied)."""
@@ -75,9 +101,10 @@ def _is_symmetric(A) -> bool:
     return bool(xp.array_equal(A.indptr, AT.indptr)) and bool(xp.array_equal(A.indices, AT.indices))
 
 
-def _undirected(op, A, symmetrize):
+def _undirected(op, A, symmetrize, loops=False):
     """The undirected simple graph of A: a symmetric structure-only int64 matrix, no
-    self-loops. Refuses an asymmetric A unless ``symmetrize``."""
+    self-loops (``loops``: A's self-loops kept). Refuses an asymmetric A unless
+    ``symmetrize``."""
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     G = _pattern(A)
     symmetric = _is_symmetric(A)
@@ -88,6 +115,8 @@ def _undirected(op, A, symmetrize):
         raise sr.InvalidValue(f"{op}: A must be structurally symmetric (an undirected graph: A(i, j) "
                               f"present exactly where A(j, i) is); pass symmetrize=True for the "
                               f"undirected graph of A ∪ Aᵀ")
+    if loops:
+        return G
     # G = offdiag(G)   (self-loops never close a triangle, and NetworkX ignores them)
     return _pattern(sr.select(G, "offdiag"))
 
@@ -220,7 +249,57 @@ def _per_vertex(D, semiring=sr.plus_pair, W=None):
     return _dense(sr.reduce_rows(C2)) + _dense(sr.reduce_cols(C2)) + _dense(sr.reduce_cols(C1))
 
 
-def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER):
+def _vertex_method(op, method, device, directed=False):
+    """The per-vertex method to run: ``method`` checked, 'auto' resolved for ``device``."""
+    _check_choice(op, "method", method, VERTEX_METHODS)
+    if directed:
+        if method == "forward":
+            raise sr.InvalidValue(f"{op}: method='forward' needs directed=False (the directed "
+                                  f"coefficient weighs each triangle by its reciprocated edges, "
+                                  f"which edge supports do not hold); got directed=True")
+        return "mxm"
+    return _vertex_auto(device) if method == "auto" else method
+
+
+def _vertex_auto(device):
+    """triangles' and clustering's ``method="auto"`` on ``device`` (undirected):
+    :data:`VERTEX_AUTO_METHOD`'s, :data:`VERTEX_AUTO_METHOD_CPU_COMPILED` on a CPU with
+    Numba (the NetworkX backend's cost model asks it too)."""
+    if device == "cpu" and _compiled().ENABLED:
+        return VERTEX_AUTO_METHOD_CPU_COMPILED
+    return VERTEX_AUTO_METHOD[device]
+
+
+def _forward(G):
+    """The triangles through each vertex of the symmetric pattern G (self-loops allowed: in
+    no triangle), by the edge supports of the forward listing on the host (int64, on G's
+    device)."""
+    indptr = sr.to_device(G.indptr, "cpu")
+    sup = _compiled().edge_supports(indptr, sr.to_device(G.indices, "cpu"))
+    ptr = indptr.astype(np.int64)
+    # t(v) = ½ Σ over v's row of the supports (prefix sums: a row may be empty)
+    prefix = np.zeros(sup.size + 1, dtype=np.int64)
+    np.cumsum(sup, out=prefix[1:])
+    return sr.to_device((prefix[ptr[1:]] - prefix[ptr[:-1]]) // 2, G.device)
+
+
+def _vertex_triangles(op, A, symmetrize, order, method):
+    """(G, t): the undirected graph of A and the triangles through each vertex, by
+    ``method`` (resolved). For 'forward' G keeps A's self-loops (the listing skips them,
+    and dropping them would cost a pass over the pattern)."""
+    G = _undirected(op, A, symmetrize, loops=method == "forward")
+    return G, _forward(G) if method == "forward" else _per_vertex(_oriented(G, order))
+
+
+def _simple_degree(G):
+    """Each vertex's neighbours other than itself in the symmetric pattern G (float64)."""
+    xp = sr.array_module(G.device)
+    rows = G.entry_rows()
+    loop = rows == G.indices
+    return xp.diff(G.indptr).astype(np.float64) - bincount(xp, rows[loop], G.nrows)
+
+
+def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
     """The number of triangles through each vertex of an undirected graph (NetworkX's
     ``triangles``).
 
@@ -231,7 +310,15 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER):
     symmetrize : bool
         Use the undirected graph of A ∪ Aᵀ instead of refusing an asymmetric A.
     order : {'degree', 'index'}
-        The orientation of the edges (see the module's docstring).
+        The orientation of the edges in the products of ``method='mxm'`` (see the module's
+        docstring); 'forward' orients by degree itself. The same answer.
+    method : {'auto', 'mxm', 'forward'}
+        ``'mxm'``: two masked products on A's device (top, middle and bottom shares of each
+        vertex). ``'forward'``: every edge's support by the forward triangle listing on the
+        host (compiled by Numba where it is installed, else interpreted, far slower; GPU
+        input is copied there and the counts back), t(v) half the sum over v's edges.
+        ``'auto'``: :data:`VERTEX_AUTO_METHOD` of A's device, 'forward' on a CPU with Numba.
+        The same answer.
 
     Returns
     -------
@@ -248,11 +335,12 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER):
     """
     op = "triangles"
     _check_choice(op, "order", order, ORDERS)
-    D = _oriented(_undirected(op, A, symmetrize), order)
-    return _per_vertex(D).astype(np.int64)
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
+    _, t = _vertex_triangles(op, A, symmetrize, order, _vertex_method(op, method, A.device))
+    return t.astype(np.int64)
 
 
-def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER):
+def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
     """The local clustering coefficient of each vertex (NetworkX's unweighted
     ``clustering``).
 
@@ -276,6 +364,10 @@ def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER):
         asymmetric A.
     order : {'degree', 'index'}
         The orientation of the edges in the products (see the module's docstring).
+    method : {'auto', 'mxm', 'forward'}
+        How the triangles through each vertex are counted, as in :func:`triangles`.
+        ``directed=True`` runs 'mxm' ('auto'; 'forward' is refused: the directed coefficient
+        weighs each triangle by its reciprocated edges).
 
     Returns
     -------
@@ -298,15 +390,16 @@ def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER):
     if directed and symmetrize:
         raise sr.InvalidValue(f"{op}: symmetrize=True needs directed=False (the directed "
                               f"coefficient reads both directions of A itself)")
+    A = sr.as_matrix(A, op=op, arg="A", square=True)
+    method = _vertex_method(op, method, A.device, directed)
     if not directed:
-        G = _undirected(op, A, symmetrize)
+        G, t = _vertex_triangles(op, A, symmetrize, order, method)
         xp = sr.array_module(G.device)
-        t = _per_vertex(_oriented(G, order)).astype(np.float64)
-        deg = xp.diff(G.indptr).astype(np.float64)
+        t = t.astype(np.float64)
+        deg = _simple_degree(G) if method == "forward" else xp.diff(G.indptr).astype(np.float64)
         # c = 2 t / (deg (deg − 1)), 0 where t = 0
         denom = deg * (deg - 1)
         return xp.where(t > 0, 2 * t / xp.where(denom > 0, denom, 1), 0.0)
-    A = sr.as_matrix(A, op=op, arg="A", square=True)
     xp = sr.array_module(A.device)
     # P = offdiag(A) as ones;  S = P + Pᵀ  (1: one direction, 2: both)
     P = _pattern(sr.select(_pattern(A), "offdiag"))
