@@ -105,8 +105,8 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
         must be >= 0, summing to at most 2**61). ``'dinic'``, ``'edmonds_karp'``: SciPy's on
         the host (GPU input is copied there explicitly, the flow back; capacities must fit
         int32, as SciPy casts them). ``'auto'``: Dinic, except push–relabel where a capacity
-        exceeds int32 and on large low-diameter GPU graphs (:data:`AUTO_PUSH_RELABEL_MIN_ENTRIES`
-        stored entries or more, BFS depth from the source at most
+        lies outside int32 and on large low-diameter GPU graphs
+        (:data:`AUTO_PUSH_RELABEL_MIN_ENTRIES` stored entries or more, BFS depth from the source at most
         :data:`AUTO_PUSH_RELABEL_MAX_DEPTH`), where its rounds are few and wide.
     progress : callable, optional
         push–relabel only: called after each round as ``progress(phase, round, active)``
@@ -147,20 +147,32 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     if source == sink:
         raise sr.InvalidValue(f"{op}: source and sink must differ, got {source} for both")
     # SciPy's flows cast the capacities to int32: one that does not fit would be cut silently
-    # (2**62 → 0), so those graphs take push–relabel (exact in int64) or are refused
-    big = M.nvals and M.dtype.itemsize * 8 > 32 and int(
-        M.iso_value if M.is_iso else M.values.max()) > np.iinfo(np.int32).max
+    # (2**62 → 0, and -2**31 - 1 → 2**31 - 1: a negative capacity carrying flow), so those
+    # graphs take push–relabel (exact in int64; it refuses negative capacities) or are refused
+    lo_cap, hi_cap = _capacity_range(M)
+    i32 = np.iinfo(np.int32)
+    big = hi_cap > i32.max or lo_cap < i32.min
     if method == "auto":
         method = "push_relabel" if big or _rounds_are_few(M, source) else "dinic"
     if big and method != "push_relabel":
+        bad = hi_cap if hi_cap > i32.max else lo_cap
         raise sr.InvalidValue(f"{op}: method={method!r} (SciPy's) takes int32 capacities, A has "
-                              f"one above 2**31 - 1: use method='push_relabel'")
+                              f"{bad} outside [-2**31, 2**31 - 1]: use method='push_relabel'")
     if method == "push_relabel":
         return _push_relabel(M, source, sink, op, progress)
     S, device = host_csr(M, op)
 
     res = _scg.maximum_flow(S, source, sink, method=method)
     return FlowResult(int(res.flow_value), sr.Matrix.from_scipy(res.flow, device=device))
+
+
+def _capacity_range(M):
+    """(least, largest) capacity of M's stored entries as Python ints; (0, 0) without any."""
+    if not M.nvals:
+        return 0, 0
+    if M.is_iso:
+        return int(M.iso_value), int(M.iso_value)
+    return int(M.values.min()), int(M.values.max())
 
 
 def _rounds_are_few(M, source):
@@ -251,8 +263,9 @@ def _discharge(arcs, f, excess, h, active_of, relabel_to, progress, phase):
 
 def _push_relabel(A, s, t, op, progress):
     A = sr.as_matrix(A, op=op, arg="A")
-    if A.nvals and bool((A.values < 0).any() if not A.is_iso else A.iso_value < 0):
-        raise sr.InvalidValue(f"{op}: push_relabel needs capacities >= 0, got a negative one")
+    least = _capacity_range(A)[0]
+    if least < 0:
+        raise sr.InvalidValue(f"{op}: push_relabel needs capacities >= 0, got {least}")
     total = (float(A.iso_value) * A.nvals if A.is_iso
              else float(A.values.sum(dtype=np.float64)) if A.nvals else 0.0)
     if total > MAX_TOTAL_CAPACITY:
