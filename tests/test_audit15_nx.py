@@ -10,7 +10,7 @@ import warnings
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import nx_semiring  # noqa: F401  (registers the backend)
@@ -84,7 +84,6 @@ def _random_graph(seed, directed=False):
     return G, rng
 
 
-@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_core_family_truss_and_label_propagation_match_networkx(seed):
     nx.config.cache_converted_graphs = False
