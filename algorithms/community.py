@@ -580,6 +580,8 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     seed = _seed(op, seed)
     n = A.nrows
     xp = sr.array_module(A.device)
+    # colors' shape, type and device before any pass over A
+    colour = None if colors is None else _check_labels(op, "colors", colors, n, A.device)
     # P = pattern(A ∪ Aᵀ) with its self-loops: the neighbourhoods that vote; S = offdiag(P),
     # the simple graph, for the colouring
     P = undirected_pattern(A, op, loops=True)
@@ -588,7 +590,6 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     if colors is None:
         colour = _colouring(S, seed)
     else:
-        colour = _check_labels(op, "colors", colors, n, A.device)
         bad = xp.flatnonzero(colour[rows] == colour[S.indices])
         if bad.size:
             i, j = int(rows[bad[0]]), int(S.indices[bad[0]])

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import networkx as nx
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
 import algorithms
-from algorithms import cores
+from algorithms import community, cores
 import semiring as sr
 from conftest import to_host
 
@@ -89,3 +90,18 @@ def test_label_propagation_partition_and_stopping_rule(device, g, seed):
             assert cnt[lab[v]] == cnt.max()
         else:
             assert (lab == lab[v]).sum() == 1  # an isolated vertex is its own community
+
+
+@pytest.mark.parametrize(("colors", "error"), [
+    (np.arange(3), sr.DimensionMismatch),            # one per vertex: 4
+    (np.zeros(4), sr.DomainMismatch),                # floats
+    ([[0, 1, 2, 3]], sr.DimensionMismatch),
+])
+def test_label_propagation_checks_colors_before_any_pass_over_a(monkeypatch, colors, error):
+    def no_pass(*args, **kwargs):
+        raise AssertionError("A's pattern built before colors= was checked")
+
+    monkeypatch.setattr(community, "undirected_pattern", no_pass)
+    A = sp.csr_matrix(np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]]))
+    with pytest.raises(error, match="label_propagation: colors must"):
+        algorithms.label_propagation(A, colors=colors)
