@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse as _sps
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
@@ -96,7 +97,7 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     Parameters
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square, integer values
-        ``A(i, j)``: the capacity of the edge i → j (duplicates add up, as in SciPy;
+        ``A(i, j)``: the capacity of the edge i → j (duplicates add up, in int64, as in SciPy;
         self-loops carry nothing).
     source, sink : int
         Distinct vertices.
@@ -138,6 +139,11 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
+    if _sps.issparse(A) and A.dtype.kind in "iu" and A.dtype.itemsize < 8:
+        # SciPy's parallel entries are parallel arcs, each of its own capacity: summed into one
+        # entry in A's narrow type they wrapped (two of 2**31 - 1 in int32: -2, no flow). In
+        # int64 the sum is exact, and int8 .. uint32 capacities are taken, as SciPy takes them
+        A = A.astype(np.int64)
     M = sr.as_matrix(A, op=op, arg="A", square=True)
     if np.dtype(M.dtype).kind not in "iu":
         raise sr.DomainMismatch(f"{op}: A's capacities must be integers, got dtype {M.dtype}")
