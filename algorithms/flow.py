@@ -139,10 +139,12 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
-    if _sps.issparse(A) and A.dtype.kind in "iu" and A.dtype.itemsize < 8:
+    if _sps.issparse(A) and A.dtype.kind in "iu" and A.dtype.itemsize < 8 and not (
+            A.dtype == np.int32 and A.format == "csr" and A.has_canonical_format):
         # SciPy's parallel entries are parallel arcs, each of its own capacity: summed into one
         # entry in A's narrow type they wrapped (two of 2**31 - 1 in int32: -2, no flow). In
         # int64 the sum is exact, and int8 .. uint32 capacities are taken, as SciPy takes them
+        # (a canonical int32 CSR has nothing to sum: wrapped as it is, no copy)
         A = A.astype(np.int64)
     M = sr.as_matrix(A, op=op, arg="A", square=True)
     if np.dtype(M.dtype).kind not in "iu":
