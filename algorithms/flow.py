@@ -107,8 +107,8 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
         the host (GPU input is copied there explicitly, the flow back; capacities must fit
         int32, as SciPy casts them). ``'auto'``: Dinic, except push–relabel where a capacity
         lies outside int32 and on large low-diameter GPU graphs
-        (:data:`AUTO_PUSH_RELABEL_MIN_ENTRIES` stored entries or more, BFS depth from the source at most
-        :data:`AUTO_PUSH_RELABEL_MAX_DEPTH`), where its rounds are few and wide.
+        (:data:`AUTO_PUSH_RELABEL_MIN_ENTRIES` stored entries or more, BFS depth from the
+        source at most :data:`AUTO_PUSH_RELABEL_MAX_DEPTH`), where its rounds are few and wide.
     progress : callable, optional
         push–relabel only: called after each round as ``progress(phase, round, active)``
         (phase 1 builds the maximum preflow, phase 2 returns the excess to the source).

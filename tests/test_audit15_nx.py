@@ -44,11 +44,16 @@ def test_flow_value_after_a_preserving_conversion_is_cached(first, directed):
     G.add_edge("s", (2,), capacity=4)
     G.add_edge((2,), "t", capacity=5)
     G.add_edge(1, (2,), capacity=1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # NetworkX's note that a cached conversion is used
-        getattr(nx, first)(G, *((3,) if first == "k_truss" else ()), backend="semiring")
-        for f in (nx.maximum_flow_value, nx.minimum_cut_value):
-            assert f(G, "s", "t", backend="semiring") == f(G, "s", "t") == 7
+    cache = nx.config.cache_converted_graphs
+    nx.config.cache_converted_graphs = True  # the case needs NetworkX's cache
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NetworkX's note that a cached conversion is used
+            getattr(nx, first)(G, *((3,) if first == "k_truss" else ()), backend="semiring")
+            for f in (nx.maximum_flow_value, nx.minimum_cut_value):
+                assert f(G, "s", "t", backend="semiring") == f(G, "s", "t") == 7
+    finally:
+        nx.config.cache_converted_graphs = cache
 
 
 def test_flow_value_after_a_preserving_conversion_with_a_missing_capacity():
@@ -57,14 +62,19 @@ def test_flow_value_after_a_preserving_conversion_with_a_missing_capacity():
     G = nx.DiGraph()
     G.add_edge(0, 1, capacity=3)
     G.add_edge(1, 2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        nx.k_core(G, backend="semiring")
-        try:
-            value = nx.maximum_flow_value(G, 0, 2, backend="semiring")
-        except NotImplementedError:  # the refusal: NetworkX runs it when not forced
-            value = nx.maximum_flow_value(G, 0, 2, backend="networkx")
-        assert value == 3
+    cache = nx.config.cache_converted_graphs
+    nx.config.cache_converted_graphs = True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nx.k_core(G, backend="semiring")
+            try:
+                value = nx.maximum_flow_value(G, 0, 2, backend="semiring")
+            except NotImplementedError:  # the refusal: NetworkX runs it when not forced
+                value = nx.maximum_flow_value(G, 0, 2, backend="networkx")
+            assert value == 3
+    finally:
+        nx.config.cache_converted_graphs = cache
 
 
 def _random_graph(seed, directed=False):
@@ -86,14 +96,16 @@ def _random_graph(seed, directed=False):
 
 @given(seed=st.integers(0, 2**32 - 1))
 def test_core_family_truss_and_label_propagation_match_networkx(seed):
-    nx.config.cache_converted_graphs = False
+    cache = nx.config.cache_converted_graphs
+    nx.config.cache_converted_graphs = False  # each call converts G afresh
     try:
         G, rng = _random_graph(seed)
         r = _both(nx.core_number, G)
         assert r[0][0] != "ok" or list(r[0][1].items()) == list(r[1][1].items())
         assert r[0][0] == "ok" or r[0] == r[1]
         for f, args in ((nx.k_core, ()), (nx.k_shell, ()), (nx.k_crust, ()),
-                        (nx.k_corona, (rng.randrange(0, 4),)), (nx.k_truss, (rng.randrange(-1, 6),))):
+                        (nx.k_corona, (rng.randrange(0, 4),)),
+                        (nx.k_truss, (rng.randrange(-1, 6),))):
             a, b = _both(f, G, *args)
             if a[0] == "ok":
                 assert b[0] == "ok" and _graph_key(a[1]) == _graph_key(b[1])
@@ -102,4 +114,4 @@ def test_core_family_truss_and_label_propagation_match_networkx(seed):
         a, b = _both(nx.community.label_propagation_communities, G)
         assert [set(c) for c in a[1]] == [set(c) for c in b[1]]
     finally:
-        nx.config.cache_converted_graphs = True
+        nx.config.cache_converted_graphs = cache
