@@ -597,6 +597,8 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
         return sr.to_device(label_propagation(A.to_cpu(), colors=host, seed=seed,
                                               max_iter=max_iter), "gpu")
     xp = sr.array_module(A.device)
+    # colors' shape, type and device before any pass over A
+    colour = None if colors is None else _check_labels(op, "colors", colors, n, A.device)
     # P = pattern(A ∪ Aᵀ) with its self-loops: the neighbourhoods that vote; S = offdiag(P),
     # the simple graph, for the colouring
     P = undirected_pattern(A, op, loops=True)
@@ -605,7 +607,6 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
     if colors is None:
         colour = _colouring(S, seed)
     else:
-        colour = _check_labels(op, "colors", colors, n, A.device)
         bad = xp.flatnonzero(colour[rows] == colour[S.indices])
         if bad.size:
             i, j = int(rows[bad[0]]), int(S.indices[bad[0]])

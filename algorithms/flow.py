@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse as _sps
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
@@ -96,7 +97,7 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     Parameters
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square, integer values
-        ``A(i, j)``: the capacity of the edge i → j (duplicates add up, as in SciPy;
+        ``A(i, j)``: the capacity of the edge i → j (duplicates add up, in int64, as in SciPy;
         self-loops carry nothing).
     source, sink : int
         Distinct vertices.
@@ -105,9 +106,9 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
         must be >= 0, summing to at most 2**61). ``'dinic'``, ``'edmonds_karp'``: SciPy's on
         the host (GPU input is copied there explicitly, the flow back; capacities must fit
         int32, as SciPy casts them). ``'auto'``: Dinic, except push–relabel where a capacity
-        exceeds int32 and on large low-diameter GPU graphs (:data:`AUTO_PUSH_RELABEL_MIN_ENTRIES`
-        stored entries or more, BFS depth from the source at most
-        :data:`AUTO_PUSH_RELABEL_MAX_DEPTH`), where its rounds are few and wide.
+        lies outside int32 and on large low-diameter GPU graphs
+        (:data:`AUTO_PUSH_RELABEL_MIN_ENTRIES` stored entries or more, BFS depth from the
+        source at most :data:`AUTO_PUSH_RELABEL_MAX_DEPTH`), where its rounds are few and wide.
     progress : callable, optional
         push–relabel only: called after each round as ``progress(phase, round, active)``
         (phase 1 builds the maximum preflow, phase 2 returns the excess to the source).
@@ -138,6 +139,13 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
+    if _sps.issparse(A) and A.dtype.kind in "iu" and A.dtype.itemsize < 8 and not (
+            A.dtype == np.int32 and A.format == "csr" and A.has_canonical_format):
+        # SciPy's parallel entries are parallel arcs, each of its own capacity: summed into one
+        # entry in A's narrow type they wrapped (two of 2**31 - 1 in int32: -2, no flow). In
+        # int64 the sum is exact, and int8 .. uint32 capacities are taken, as SciPy takes them
+        # (a canonical int32 CSR has nothing to sum: wrapped as it is, no copy)
+        A = A.astype(np.int64)
     M = sr.as_matrix(A, op=op, arg="A", square=True)
     if np.dtype(M.dtype).kind not in "iu":
         raise sr.DomainMismatch(f"{op}: A's capacities must be integers, got dtype {M.dtype}")
@@ -147,20 +155,32 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     if source == sink:
         raise sr.InvalidValue(f"{op}: source and sink must differ, got {source} for both")
     # SciPy's flows cast the capacities to int32: one that does not fit would be cut silently
-    # (2**62 → 0), so those graphs take push–relabel (exact in int64) or are refused
-    big = M.nvals and M.dtype.itemsize * 8 > 32 and int(
-        M.iso_value if M.is_iso else M.values.max()) > np.iinfo(np.int32).max
+    # (2**62 → 0, and -2**31 - 1 → 2**31 - 1: a negative capacity carrying flow), so those
+    # graphs take push–relabel (exact in int64; it refuses negative capacities) or are refused
+    lo_cap, hi_cap = _capacity_range(M)
+    i32 = np.iinfo(np.int32)
+    big = hi_cap > i32.max or lo_cap < i32.min
     if method == "auto":
         method = "push_relabel" if big or _rounds_are_few(M, source) else "dinic"
     if big and method != "push_relabel":
+        bad = hi_cap if hi_cap > i32.max else lo_cap
         raise sr.InvalidValue(f"{op}: method={method!r} (SciPy's) takes int32 capacities, A has "
-                              f"one above 2**31 - 1: use method='push_relabel'")
+                              f"{bad} outside [-2**31, 2**31 - 1]: use method='push_relabel'")
     if method == "push_relabel":
         return _push_relabel(M, source, sink, op, progress)
     S, device = host_csr(M, op)
 
     res = _scg.maximum_flow(S, source, sink, method=method)
     return FlowResult(int(res.flow_value), sr.Matrix.from_scipy(res.flow, device=device))
+
+
+def _capacity_range(M):
+    """(least, largest) capacity of M's stored entries as Python ints; (0, 0) without any."""
+    if not M.nvals:
+        return 0, 0
+    if M.is_iso:
+        return int(M.iso_value), int(M.iso_value)
+    return int(M.values.min()), int(M.values.max())
 
 
 def _rounds_are_few(M, source):
@@ -251,8 +271,9 @@ def _discharge(arcs, f, excess, h, active_of, relabel_to, progress, phase):
 
 def _push_relabel(A, s, t, op, progress):
     A = sr.as_matrix(A, op=op, arg="A")
-    if A.nvals and bool((A.values < 0).any() if not A.is_iso else A.iso_value < 0):
-        raise sr.InvalidValue(f"{op}: push_relabel needs capacities >= 0, got a negative one")
+    least = _capacity_range(A)[0]
+    if least < 0:
+        raise sr.InvalidValue(f"{op}: push_relabel needs capacities >= 0, got {least}")
     total = (float(A.iso_value) * A.nvals if A.is_iso
              else float(A.values.sum(dtype=np.float64)) if A.nvals else 0.0)
     if total > MAX_TOTAL_CAPACITY:
