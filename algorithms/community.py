@@ -592,13 +592,13 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None):
         raise sr.InvalidValue(f"{op}: max_iter must be a positive integer or None, got {max_iter!r}")
     seed = _seed(op, seed)
     n = A.nrows
-    if A.device == "gpu" and A.nvals < LABEL_PROPAGATION_HOST_MAX_ENTRIES:
-        host = None if colors is None else _host(_check_labels(op, "colors", colors, n, "gpu"))
-        return sr.to_device(label_propagation(A.to_cpu(), colors=host, seed=seed,
-                                              max_iter=max_iter), "gpu")
-    xp = sr.array_module(A.device)
     # colors' shape, type and device before any pass over A
     colour = None if colors is None else _check_labels(op, "colors", colors, n, A.device)
+    if A.device == "gpu" and A.nvals < LABEL_PROPAGATION_HOST_MAX_ENTRIES:
+        return sr.to_device(label_propagation(
+            A.to_cpu(), colors=None if colour is None else _host(colour), seed=seed,
+            max_iter=max_iter), "gpu")
+    xp = sr.array_module(A.device)
     # P = pattern(A ∪ Aᵀ) with its self-loops: the neighbourhoods that vote; S = offdiag(P),
     # the simple graph, for the colouring
     P = undirected_pattern(A, op, loops=True)
