@@ -30,6 +30,7 @@ from nx_semiring import algorithms as nxa
 from nx_semiring import analytics as nxan
 from nx_semiring import interface
 from nx_semiring import paths as nxp
+from nx_semiring import structure as nxs
 from nx_semiring.bench import grid_graph, kronecker_graph
 from nx_semiring.graph import from_networkx
 
@@ -62,6 +63,8 @@ def _calls(G, s):
         "flow": ("weight", lambda: nx.maximum_flow_value(G, s, t, capacity="weight"),
                  lambda g: nxp.maximum_flow_value(g, s, t, capacity="weight"),
                  "maximum_flow_value", {}),
+        "degree": (None, lambda: nx.degree_centrality(G), lambda g: nxs.degree_centrality(g),
+                   "degree_centrality", {}),
         "bfs": (None, lambda: nx.single_source_shortest_path_length(G, s),
                 lambda g: nxa.single_source_shortest_path_length(g, s),
                 "single_source_shortest_path_length", {}),
