@@ -70,6 +70,8 @@ FUNCTIONS = (
     "degree_centrality", "in_degree_centrality", "out_degree_centrality", "isolates",
     "number_of_isolates", "is_isolate", "maximum_spanning_tree", "minimum_spanning_edges",
     "maximum_spanning_edges",
+    # edge betweenness (nx_semiring.centrality)
+    "edge_betweenness_centrality",
 )
 
 _DOCS = {
@@ -115,6 +117,13 @@ _DOCS = {
                               "Borůvka on the edges' Kruskal ranks); 'prim', 'boruvka' and "
                               "multigraphs are left to NetworkX.",
     "maximum_spanning_edges": "As minimum_spanning_edges, in decreasing weight.",
+    "edge_betweenness_centrality": "The engine's batched Brandes sweeps, each edge's terms "
+                                   "gathered from the sources' σ and δ; unweighted; "
+                                   "multigraphs are left to NetworkX. Values to rounding: "
+                                   "edges that tie mathematically differ in their last bits "
+                                   "in NetworkX and here, each its own way, so a max() over "
+                                   "them (girvan_newman's default) may pick another of the "
+                                   "tied edges.",
     "harmonic_centrality": "The engine's multi-source BFS or SSSP from every node; nbunch= "
                            "and sources= are left to NetworkX.",
 }

@@ -28,6 +28,7 @@ import numpy as np
 import semiring as sr
 from nx_semiring import algorithms as nxa
 from nx_semiring import analytics as nxan
+from nx_semiring import centrality as nxc
 from nx_semiring import interface
 from nx_semiring import paths as nxp
 from nx_semiring import structure as nxs
@@ -82,6 +83,9 @@ def _calls(G, s):
         "bc": (None, lambda: nx.betweenness_centrality(G, k=min(8, len(G)), seed=0),
                lambda g: nxa.betweenness_centrality(g, k=min(8, len(G)), seed=0),
                "betweenness_centrality", {"k": min(8, len(G))}),
+        "edge_bc": (None, lambda: nx.edge_betweenness_centrality(G, k=min(8, len(G)), seed=0),
+                    lambda g: nxc.edge_betweenness_centrality(g, k=min(8, len(G)), seed=0),
+                    "edge_betweenness_centrality", {"k": min(8, len(G))}),
         "triangles": (None, lambda: nx.triangles(G), lambda g: nxa.triangles(g), "triangles", {}),
         "core": (None, lambda: nx.core_number(G), lambda g: nxa.core_number(g), "core_number", {}),
         "louvain": ("weight", lambda: nx.community.louvain_communities(G, seed=0),
