@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring.matrix import row_of_entries
 
 from .centrality import (MAX_BATCH, _dependency, _graphs, _overflow_levels, _product,
                          _rescale, _sources)
@@ -80,10 +81,9 @@ def _batch_edges(G, GT, src, rows, cols, xp):
 
 
 def _coordinates(G, xp):
-    """Row and column of each stored entry of G, CSR order (device arrays, int64)."""
-    indptr = xp.asarray(G.indptr).astype(np.int64)
-    rows = xp.repeat(xp.arange(G.nrows, dtype=np.int64), xp.diff(indptr))
-    return rows, xp.asarray(G.indices).astype(np.int64)
+    """Row and column of each stored entry of G, CSR order (arrays on G's device, int64)."""
+    rows = row_of_entries(xp, G.indptr, G.nvals)
+    return rows, G.indices.astype(np.int64)
 
 
 def edge_betweenness_centrality(A, *, k=None, sources=None, normalized=True, seed=None,

@@ -28,7 +28,9 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    engine answers only where the matching is unique, which on most graphs it is not, so
    asking would usually cost the engine's search and then NetworkX's (they run where asked
    for by name). k_truss, label propagation, modularity and the flow values are linear
-   families measured as the others.
+   families measured as the others; the degree centralities and isolates cost per node
+   (``"nodes"``: both sides one pass over the nodes), edge betweenness per source as
+   betweenness, with its own measured constants (``"edge_bc"``).
    nx_semiring.paths' searches from every node count as all-pairs BFS (unweighted) or n
    SSSP runs (weighted). The constants are measured (``bench/probes/nx_should_run.py``)
    and rounded in NetworkX's favour: where the model errs, NetworkX runs.
