@@ -26,7 +26,8 @@ Analytics:
 - :func:`pagerank`: PageRank and personalized PageRank (NetworkX's or GAP's definition), one
   SpMV an iteration.
 - :func:`betweenness_centrality`: Brandes' betweenness, a batch of sources at once (SpMM
-  forward and backward sweeps), exact or sampled.
+  forward and backward sweeps), exact or sampled; :func:`edge_betweenness_centrality` the
+  same sweeps with each edge's terms gathered (an SDDMM over the graph's pattern).
 - :func:`eigenvector_centrality`, :func:`katz_centrality`, :func:`hits`: NetworkX's power
   iterations, one or two SpMVs an iteration; :func:`closeness_centrality`,
   :func:`harmonic_centrality`: distances to every vertex from batched multi-source BFS (or
@@ -55,6 +56,7 @@ from .centrality import (betweenness_centrality, closeness_centrality, eigenvect
                          harmonic_centrality, hits, katz_centrality)
 from .community import community_weights, label_propagation, louvain, modularity
 from .components import connected_components
+from .edge_betweenness import edge_betweenness_centrality
 from .cores import core_number, k_truss
 from .flow import FlowResult, maximum_flow
 from .matching import maximum_bipartite_matching, min_weight_full_bipartite_matching
@@ -67,7 +69,8 @@ from .triangles import clustering, triangle_count, triangles
 __all__ = [
     "ConvergenceError", "DistanceOverflow", "FlowResult", "NegativeCycleError", "apsp",
     "bellman_ford", "betweenness_centrality", "bfs", "closeness_centrality", "clustering",
-    "community_weights", "connected_components", "eigenvector_centrality", "harmonic_centrality",
+    "community_weights", "connected_components", "edge_betweenness_centrality",
+    "eigenvector_centrality", "harmonic_centrality",
     "hits", "katz_centrality",
     "core_number", "csgraph", "delta_stepping", "k_truss", "label_propagation", "louvain",
     "maximum_bipartite_matching", "maximum_flow", "min_weight_full_bipartite_matching",

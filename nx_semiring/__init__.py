@@ -18,8 +18,10 @@ This module is what NetworkX imports to learn about the backend (``get_info``, t
 ``networkx.backend_info`` entry point); it imports neither the engine nor NetworkX. The
 dispatched functions are in :mod:`nx_semiring.algorithms` (traversal, shortest paths,
 analytics), :mod:`nx_semiring.paths` (all-pairs and multi-source paths, Floyd–Warshall,
-distance measures, flow values, bipartite matching) and :mod:`nx_semiring.analytics`
-(connectivity, the k-core family and k-truss, clustering aggregates, communities), the
+distance measures, flow values, bipartite matching), :mod:`nx_semiring.analytics`
+(connectivity, the k-core family and k-truss, clustering aggregates, communities),
+:mod:`nx_semiring.centrality` (spectral and distance centralities) and
+:mod:`nx_semiring.structure` (degree centralities, isolates, spanning forests), the
 backend object in
 :mod:`nx_semiring.interface`.
 """
@@ -64,6 +66,12 @@ FUNCTIONS = (
     # spectral and distance centralities (nx_semiring.centrality)
     "eigenvector_centrality", "katz_centrality", "hits", "closeness_centrality",
     "harmonic_centrality",
+    # degree centralities, isolates and more spanning forests (nx_semiring.structure)
+    "degree_centrality", "in_degree_centrality", "out_degree_centrality", "isolates",
+    "number_of_isolates", "is_isolate", "maximum_spanning_tree", "minimum_spanning_edges",
+    "maximum_spanning_edges",
+    # edge betweenness (nx_semiring.centrality)
+    "edge_betweenness_centrality",
 )
 
 _DOCS = {
@@ -103,6 +111,19 @@ _DOCS = {
     "hits": "The engine's power iteration on AᵀA to NetworkX's ARPACK answer (to ~1e-9), "
             "only where the largest singular value is simple (else ARPACK's random start "
             "picks the answer); normalized=True, max_iter >= 100.",
+    "degree_centrality": "Degrees from the converted CSR (row lengths, column counts); "
+                         "multigraphs (parallel edges counted) are left to NetworkX.",
+    "minimum_spanning_edges": "NetworkX's Kruskal edges in Kruskal's order (the engine's "
+                              "Borůvka on the edges' Kruskal ranks); 'prim', 'boruvka' and "
+                              "multigraphs are left to NetworkX.",
+    "maximum_spanning_edges": "As minimum_spanning_edges, in decreasing weight.",
+    "edge_betweenness_centrality": "The engine's batched Brandes sweeps, each edge's terms "
+                                   "gathered from the sources' σ and δ; unweighted; "
+                                   "multigraphs are left to NetworkX. Values to rounding: "
+                                   "edges that tie mathematically differ in their last bits "
+                                   "in NetworkX and here, each its own way, so a max() over "
+                                   "them (girvan_newman's default) may pick another of the "
+                                   "tied edges.",
     "harmonic_centrality": "The engine's multi-source BFS or SSSP from every node; nbunch= "
                            "and sources= are left to NetworkX.",
 }

@@ -1618,6 +1618,101 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     return _groups(g, labels)
 
 
+# NetworkX's names of its spanning-tree algorithms (networkx.algorithms.tree.mst.ALGORITHMS:
+# Borůvka's with and without its diacritic)
+SPANNING_ALGORITHMS = ("kruskal", "prim", "boruvka", "borůvka")
+
+
+def _spanning_graph(G) -> SemiringGraph:
+    """G converted with every node, edge and graph attribute (what NetworkX's dispatcher
+    converts for the spanning-tree functions: ``preserve_all_attrs``)."""
+    if isinstance(G, SemiringGraph):
+        return G
+    return from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
+                         preserve_graph_attrs=True)
+
+
+def _spanning_edges(g: SemiringGraph, weight, algorithm, ignore_nan, minimum=True):
+    """The positions in ``g.adj`` (host int64) of the edges of the minimum (or maximum)
+    spanning forest NetworkX's Kruskal picks, in the order Kruskal adds them.
+
+    Kruskal sorts G.edges() by weight, stably (``reverse=True`` for the maximum, which keeps
+    equal weights in edge order too), and takes each edge that joins two trees. The engine's
+    Borůvka runs on the ranks of the edges in that order, which are distinct, so its forest
+    is the unique one of the ranks: Kruskal's. ``'prim'`` and ``'boruvka'`` are answered
+    where no two weights tie (their forest is then the same unique one); with ties
+    NotImplementedError (NetworkX runs it). NaN weights: NotImplementedError where NetworkX
+    raises its ValueError; left out with ``ignore_nan`` as NetworkX leaves them out.
+    """
+    nx = _nx()
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if algorithm not in SPANNING_ALGORITHMS:
+        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
+    if g.multigraph:
+        raise NotImplementedError("nx_semiring: spanning trees of a multigraph (its edge keys) "
+                                  "are NetworkX's")
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    # NetworkX's G.edges(): each edge once, from its earlier node, in adjacency order
+    sel = np.flatnonzero(g.adj >= rows)
+    if weight in g.values:
+        w = g.values[weight][sel]
+    elif g.edge_data is not None and any(weight in g.edge_data[e] for e in sel.tolist()):
+        raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} is not numeric")
+    elif g.edge_data is None and weight is not None:
+        raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} was not converted")
+    else:  # no edge has it: NetworkX's d.get(weight, 1)
+        w = np.ones(sel.size, dtype=np.int64)
+    if w.dtype.kind == "f" and np.isnan(w).any():
+        if not ignore_nan:
+            raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")
+        sel, w = sel[~np.isnan(w)], w[~np.isnan(w)]
+    if algorithm != "kruskal" and np.unique(w).size < w.size:  # prim, boruvka, borůvka
+        raise NotImplementedError(f"nx_semiring: {algorithm} with tied weights picks its own "
+                                  f"tree (NetworkX runs it)")
+    loop = g.adj[sel] == rows[sel]
+    if minimum:
+        kruskal = np.argsort(w, kind="stable")   # Kruskal's order of the edges sel[...]
+    else:
+        # decreasing weight, equal weights in edge order (sorted(..., reverse=True) is
+        # stable): the stable ascending order of the reversed weights, read backwards
+        # (no negation, which would wrap the smallest int64)
+        kruskal = (w.size - 1 - np.argsort(w[::-1], kind="stable"))[::-1]
+    rank = np.empty(sel.size, dtype=np.int64)
+    rank[kruskal] = np.arange(1, sel.size + 1)
+    keep = ~loop
+    u, v, r = rows[sel][keep], g.adj[sel][keep], rank[keep]
+    if not g.n or not r.size:
+        return np.zeros(0, dtype=np.int64)
+    dev = g.device
+    A = sr.Matrix.from_coo(sr.to_device(np.concatenate([u, v]), dev),
+                           sr.to_device(np.concatenate([v, u]), dev),
+                           sr.to_device(np.concatenate([r, r]), dev), nrows=g.n, ncols=g.n,
+                           device=dev)
+    F = alg.minimum_spanning_forest(A)
+    if not F.nvals:
+        return np.zeros(0, dtype=np.int64)
+    _, _, ranks = F.to_coo()
+    chosen = np.sort(_host(ranks).astype(np.int64)) - 1   # Kruskal's order
+    return sel[kruskal[chosen]]
+
+
+def _spanning_tree(g: SemiringGraph, edges):
+    """NetworkX's tree of the forest edges ``edges`` (positions in ``g.adj``, in the order
+    NetworkX adds them): G's class, graph attributes, nodes with theirs, the edges with
+    their attribute dicts."""
+    T = (g.nx_class or _nx().Graph)()  # NetworkX's G.__class__(): a subclass stays one
+    T.graph.update(g.graph)
+    if g.node_data is not None:
+        T.add_nodes_from(zip(g.nodes, g.node_data))
+    else:
+        T.add_nodes_from(g.nodes)
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    nodes, data = g.nodes, g.edge_data
+    T.add_edges_from((nodes[rows[e]], nodes[g.adj[e]], data[e]) for e in edges.tolist())
+    return T
+
+
 def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
     """A minimum spanning forest as a NetworkX graph with G's node, edge and graph attributes,
     by the engine's Borůvka. Equal to NetworkX's Kruskal tree: the engine runs on the ranks of
@@ -1633,57 +1728,9 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
     >>> sorted(nx.minimum_spanning_tree(G, backend="semiring").edges(data=True))
     [(0, 1, {}), (1, 2, {}), (2, 3, {})]
     """
-    nx = _nx()
-    if isinstance(G, SemiringGraph):
-        g = G
-    else:
-        g = from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
-                          preserve_graph_attrs=True)
-    if g.directed:
-        raise nx.NetworkXNotImplemented("not implemented for directed type")
-    if algorithm not in ("kruskal", "prim", "boruvka"):
-        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
-    if g.multigraph or g.edge_data is None:
-        raise NotImplementedError("nx_semiring: minimum_spanning_tree needs a simple graph "
-                                  "converted with its edge attributes")
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
-    # NetworkX's G.edges(): each edge once, from its earlier node, in adjacency order
-    sel = np.flatnonzero(g.adj >= rows)
-    if weight in g.values:
-        w = g.values[weight][sel]
-    elif any(weight in g.edge_data[e] for e in sel.tolist()):
-        raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} is not numeric")
-    else:
-        w = np.ones(sel.size, dtype=np.int64)
-    if w.dtype.kind == "f" and np.isnan(w).any():
-        if not ignore_nan:
-            raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")
-        sel, w = sel[~np.isnan(w)], w[~np.isnan(w)]
-    if algorithm != "kruskal" and np.unique(w).size < w.size:
-        raise NotImplementedError(f"nx_semiring: {algorithm} with tied weights picks its own "
-                                  f"tree (NetworkX runs it)")
-    loop = g.adj[sel] == rows[sel]
-    kruskal = np.argsort(w, kind="stable")          # Kruskal's order of the edges sel[...]
-    rank = np.empty(sel.size, dtype=np.int64)
-    rank[kruskal] = np.arange(1, sel.size + 1)
-    keep = ~loop
-    u, v, r = rows[sel][keep], g.adj[sel][keep], rank[keep]
-    dev = g.device
-    A = sr.Matrix.from_coo(sr.to_device(np.concatenate([u, v]), dev),
-                           sr.to_device(np.concatenate([v, u]), dev),
-                           sr.to_device(np.concatenate([r, r]), dev), nrows=g.n, ncols=g.n,
-                           device=dev)
-    F = alg.minimum_spanning_forest(A) if g.n else None
-    T = (g.nx_class or nx.Graph)()  # NetworkX's G.__class__(): a subclass stays one
-    T.graph.update(g.graph)
-    if g.node_data is not None:
-        T.add_nodes_from(zip(g.nodes, g.node_data))
-    else:
-        T.add_nodes_from(g.nodes)
-    if F is not None and F.nvals:
-        _, _, ranks = F.to_coo()
-        chosen = np.sort(_host(ranks).astype(np.int64)) - 1   # Kruskal's order
-        edges = sel[kruskal[chosen]]
-        nodes, data = g.nodes, g.edge_data
-        T.add_edges_from((nodes[rows[e]], nodes[g.adj[e]], data[e]) for e in edges.tolist())
-    return T
+    g = _spanning_graph(G)
+    edges = _spanning_edges(g, weight, algorithm, ignore_nan)
+    if g.edge_data is None:
+        raise NotImplementedError("nx_semiring: minimum_spanning_tree needs a graph converted "
+                                  "with its edge attributes")
+    return _spanning_tree(g, edges)

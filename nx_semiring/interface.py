@@ -28,7 +28,9 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    engine answers only where the matching is unique, which on most graphs it is not, so
    asking would usually cost the engine's search and then NetworkX's (they run where asked
    for by name). k_truss, label propagation, modularity and the flow values are linear
-   families measured as the others.
+   families measured as the others; the degree centralities and isolates cost per node
+   (``"nodes"``: both sides one pass over the nodes), edge betweenness per source as
+   betweenness, with its own measured constants (``"edge_bc"``).
    nx_semiring.paths' searches from every node count as all-pairs BFS (unweighted) or n
    SSSP runs (weighted). The constants are measured (``bench/probes/nx_should_run.py``)
    and rounded in NetworkX's favour: where the model errs, NetworkX runs.
@@ -64,6 +66,7 @@ from . import algorithms as _alg
 from . import analytics as _ana
 from . import centrality as _cen
 from . import paths as _paths
+from . import structure as _str
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures, start_tally
 
@@ -73,7 +76,8 @@ __all__ = ["CONVERT_SECONDS_PER_ENTRY", "ENGINE_COST", "FAMILIES", "LARGE_GRAPH_
 
 # ---------------------------------------------------------------- should_run's cost model
 # Work of one call, per family: "linear" n + stored entries (one traversal), "sources" that
-# times the sources (betweenness: k, else n), "pairs" n times it (all-pairs BFS), "cubic" n³.
+# times the sources (betweenness: k, else n), "pairs" n times it (all-pairs BFS), "cubic" n³,
+# "nodes" n (a pass over the nodes: the degree family).
 FAMILIES = {
     "bfs": "linear", "bfs_order": "linear", "components": "linear", "sssp": "linear",
     "bellman_ford": "linear", "pagerank": "linear", "bc": "sources", "triangles": "linear",
@@ -223,6 +227,44 @@ _FAMILY_OF.update({
 _FAMILY_OF.update(dict.fromkeys(("eigenvector_centrality", "katz_centrality", "hits"),
                                 "pagerank"))
 
+# nx_semiring.structure: the degree centralities and isolates ("degree") read the converted
+# CSR on the host, whatever the device, and build a dict or list of the nodes; NetworkX's own
+# call is one pass over its nodes (len() of each adjacency dict). Both sides cost per node
+# ("nodes" work: n), whatever the edges (the backend's in-degree count over the stored
+# entries is NumPy's bincount, a few ns an entry). bench/probes/nx_should_run.py (session 19,
+# the 2-core CPU host, kron-8..14 and grid-20..300): NetworkX 1.9e-7 to 3e-7 s a node
+# (kron-14 3.93 ms, grid-300 17.9 ms), the backend's warm call 6.1e-8 to 1.2e-7 s a node
+# (kron-14 1.15 ms, grid-300 6.68 ms, kron-8 0.03 ms): with the conversion cached the backend
+# runs them, a fresh conversion (n + stored entries) always costs more than NetworkX's call.
+# is_isolate is a point query; the spanning-forest functions cost as minimum_spanning_tree.
+FAMILIES["degree"] = "nodes"
+NX_SECONDS_PER_UNIT["degree"] = 1.8e-7  # the lowest measured, rounded down
+for _costs in ENGINE_COST.values():
+    _costs["degree"] = (1e-4, 1.3e-7)  # the highest measured, rounded up; host arrays only
+del _costs
+_FAMILY_OF.update(dict.fromkeys(("degree_centrality", "in_degree_centrality",
+                                 "out_degree_centrality", "isolates", "number_of_isolates"),
+                                "degree"))
+_FAMILY_OF.update(dict.fromkeys(("maximum_spanning_tree", "minimum_spanning_edges",
+                                 "maximum_spanning_edges"), "mst"))
+_FAMILY_OF["is_isolate"] = None
+
+# edge_betweenness_centrality: the "edge_bc" family, per source as betweenness ("sources":
+# k, else n, times n + stored entries), measured apart: the engine runs the algebra's sweeps
+# (an SpMM and O(n s) masks a BFS level) plus the m × s gathers of the edges' terms, where
+# vertex betweenness on a CPU with Numba runs compiled passes. bench/probes/nx_should_run.py
+# (session 19, the 2-core CPU host, k = 8, kron-8..14 and grid-20..200): NetworkX 2.8e-7
+# (kron-10) to 2.3e-6 (grid-100) s a unit, median 5.6e-7; the warm call 5.4e-8 (kron-12) to
+# 7.6e-7 (grid-200, 400 levels), median 1.9e-7, 2.2 ms at kron-8. The medians rounded in
+# NetworkX's favour agree with the clock on every graph measured (NetworkX on kron-8 and
+# grid-20, the backend from kron-10 and grid-50 on). The GPU's constants are not measured
+# (no GPU here): the CPU's per unit with a larger fixed cost (launches a level).
+FAMILIES["edge_bc"] = "sources"
+NX_SECONDS_PER_UNIT["edge_bc"] = 4e-7
+ENGINE_COST["cpu"]["edge_bc"] = (5e-3, 2.5e-7)
+ENGINE_COST["gpu"]["edge_bc"] = (2e-2, 2.5e-7)
+_FAMILY_OF["edge_betweenness_centrality"] = "edge_bc"
+
 
 def _family(name, a):
     """The cost family of a call (``a``: its bound arguments), or None for a point query."""
@@ -244,6 +286,8 @@ def _family(name, a):
 
 
 def _work(kind, n, stored, kwargs):
+    if kind == "nodes":
+        return float(n)
     linear = n + stored
     if kind == "linear":
         return float(linear)
@@ -322,10 +366,16 @@ _MULTIGRAPH_REFUSED = frozenset({
     "pagerank", "louvain_communities", "clustering", "core_number", "minimum_spanning_tree",
     # nx_semiring.analytics' (degrees, modularity's sums, the colouring's degree order)
     "k_core", "k_shell", "k_crust", "k_corona", "k_truss", "average_clustering",
-    "transitivity", "label_propagation_communities", "modularity"})
+    "transitivity", "label_propagation_communities", "modularity",
+    # nx_semiring.structure's (degrees count parallel edges; spanning edges carry keys)
+    "degree_centrality", "in_degree_centrality", "out_degree_centrality",
+    "maximum_spanning_tree", "minimum_spanning_edges", "maximum_spanning_edges",
+    # edge betweenness of a multigraph splits each edge's value among its keys
+    "edge_betweenness_centrality"})
 
 # Functions that compute the unweighted answer only
-_UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering"})
+_UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering",
+                              "edge_betweenness_centrality"})
 
 # the k-core family's subgraphs (a given core_number= is NetworkX's whole work)
 _CORE_SUBGRAPHS = frozenset({"k_core", "k_shell", "k_crust", "k_corona"})
@@ -366,7 +416,7 @@ def _function(name):
     """The backend's implementation of dispatched function ``name``: nx_semiring.paths and
     nx_semiring.analytics hold the later ones (their ``__all__``), nx_semiring.algorithms the
     rest."""
-    for module in (_paths, _ana, _cen):
+    for module in (_paths, _ana, _cen, _str):
         if name in module.__all__:
             return getattr(module, name)
     return getattr(_alg, name)
@@ -550,6 +600,10 @@ class BackendInterface:
                     f"graph, whose size decides its node order: NetworkX runs it")
         if name == "average_clustering" and weight is not None:
             return "weighted average_clustering is not supported (NetworkX runs it)"
+        if name in ("minimum_spanning_edges", "maximum_spanning_edges") and \
+                a.get("algorithm") in ("prim", "boruvka", "borůvka"):
+            return (f"{name} with algorithm={a['algorithm']!r} yields its edges in its "
+                    f"search's order, which the engine does not follow: NetworkX runs it")
         if name in _cen.__all__:  # nx_semiring.centrality's own refusals
             return _cen.refusal(name, a, G) or True
         return True
@@ -568,6 +622,8 @@ class BackendInterface:
         if G is None or isinstance(G, SemiringGraph) or not _is_graph(G):
             return True
         fam = _family(name, a)
+        if name == "is_isolate":
+            return "is_isolate reads one node's adjacency: NetworkX's O(1) beats any conversion"
         if fam is None:
             return ("a point-to-point query: NetworkX's search stops early, usually faster "
                     "than converting the graph")

@@ -6,8 +6,9 @@ graphblas-algorithms are tested: every call of a dispatched function in those te
 the test's graph, runs on the engine, and the test checks the answer; calls the backend
 refuses (``can_run``, or ``NotImplementedError`` from the function) run NetworkX's own code.
 Extra arguments go to pytest (``python -m nx_semiring.testing -x``); ``--all`` runs
-NetworkX's whole suite instead. The package must be installed (``pip install ".[nx]"``) so
-that NetworkX finds the entry points.
+NetworkX's whole suite instead, ``--modules=M1,M2`` only those modules (dotted names, e.g.
+``networkx.algorithms.tests.test_isolate``). The package must be installed
+(``pip install ".[nx]"``) so that NetworkX finds the entry points.
 
 At the end it prints how many tests called the backend (and how they ended), how many
 dispatched calls the engine answered and how many fell back to NetworkX, per function (each
@@ -65,6 +66,10 @@ TEST_MODULES = (
     "networkx.algorithms.link_analysis.tests.test_hits",
     "networkx.algorithms.centrality.tests.test_closeness_centrality",
     "networkx.algorithms.centrality.tests.test_harmonic_centrality",
+    # nx_semiring.structure: degree centralities and isolates (the spanning forests are in
+    # test_mst above)
+    "networkx.algorithms.centrality.tests.test_degree_centrality",
+    "networkx.algorithms.tests.test_isolate",
 )
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot
@@ -200,6 +205,10 @@ def main(argv=None) -> int:
     if "--all" in argv:
         argv.remove("--all")
         modules = ["networkx"]
+    for a in list(argv):  # --modules=a,b: only those of NetworkX's test modules
+        if a.startswith("--modules="):
+            argv.remove(a)
+            modules = [m for m in a.split("=", 1)[1].split(",") if m]
     os.environ["NETWORKX_TEST_BACKEND"] = "semiring"
     os.environ["NETWORKX_FALLBACK_TO_NX"] = "True"
     import pytest  # noqa: PLC0415  (pytest is optional: the test extra)

@@ -28,8 +28,10 @@ import numpy as np
 import semiring as sr
 from nx_semiring import algorithms as nxa
 from nx_semiring import analytics as nxan
+from nx_semiring import centrality as nxc
 from nx_semiring import interface
 from nx_semiring import paths as nxp
+from nx_semiring import structure as nxs
 from nx_semiring.bench import grid_graph, kronecker_graph
 from nx_semiring.graph import from_networkx
 
@@ -62,6 +64,8 @@ def _calls(G, s):
         "flow": ("weight", lambda: nx.maximum_flow_value(G, s, t, capacity="weight"),
                  lambda g: nxp.maximum_flow_value(g, s, t, capacity="weight"),
                  "maximum_flow_value", {}),
+        "degree": (None, lambda: nx.degree_centrality(G), lambda g: nxs.degree_centrality(g),
+                   "degree_centrality", {}),
         "bfs": (None, lambda: nx.single_source_shortest_path_length(G, s),
                 lambda g: nxa.single_source_shortest_path_length(g, s),
                 "single_source_shortest_path_length", {}),
@@ -79,6 +83,9 @@ def _calls(G, s):
         "bc": (None, lambda: nx.betweenness_centrality(G, k=min(8, len(G)), seed=0),
                lambda g: nxa.betweenness_centrality(g, k=min(8, len(G)), seed=0),
                "betweenness_centrality", {"k": min(8, len(G))}),
+        "edge_bc": (None, lambda: nx.edge_betweenness_centrality(G, k=min(8, len(G)), seed=0),
+                    lambda g: nxc.edge_betweenness_centrality(g, k=min(8, len(G)), seed=0),
+                    "edge_betweenness_centrality", {"k": min(8, len(G))}),
         "triangles": (None, lambda: nx.triangles(G), lambda g: nxa.triangles(g), "triangles", {}),
         "core": (None, lambda: nx.core_number(G), lambda g: nxa.core_number(g), "core_number", {}),
         "louvain": ("weight", lambda: nx.community.louvain_communities(G, seed=0),

@@ -1,0 +1,258 @@
+"""Dispatched functions read off the converted structure: degree centralities, isolates, and
+the spanning-forest functions beside ``minimum_spanning_tree``.
+
+Degrees are the row lengths of the conversion's CSR (``indptr``) and, for in-degrees, a count
+of each column among its entries (``adj``): both host arrays of every
+:class:`~nx_semiring.graph.SemiringGraph`, whichever device holds its matrices, so these
+functions touch no device array (a degree vector from the GPU would cost a copy back for
+the same O(n + m) count). NetworkX's values exactly: ``G.degree()`` counts an undirected
+self-loop twice (it is stored once), a directed one once out and once in; ``d * (1.0 /
+(n - 1.0))`` rounded as NetworkX rounds it; keys in node order. A multigraph's degrees count
+its parallel edges, which the conversion merges into one entry: ``can_run`` refuses
+multigraphs for the degree centralities (not for isolates, where only "no edge at all"
+matters).
+
+The spanning-forest functions (``maximum_spanning_tree``, ``minimum_spanning_edges``,
+``maximum_spanning_edges``) share ``minimum_spanning_tree``'s engine call
+(:func:`nx_semiring.algorithms._spanning_edges`: Borůvka on the ranks of the edges in
+Kruskal's order, which makes the forest Kruskal's, ties included). The edge generators yield
+Kruskal's edges in Kruskal's order; ``'prim'`` and ``'boruvka'`` yield in their own search's
+order, which the engine does not reproduce, so the edge generators leave them to NetworkX
+(``can_run``); the trees take them where no two weights tie, as ``minimum_spanning_tree``
+does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .algorithms import _graph, _nx, _spanning_edges, _spanning_graph, _spanning_tree
+from .graph import SemiringGraph
+
+__all__ = ["degree_centrality", "in_degree_centrality", "is_isolate", "isolates",
+           "maximum_spanning_edges", "maximum_spanning_tree", "minimum_spanning_edges",
+           "number_of_isolates", "out_degree_centrality"]
+
+
+def _no_multigraph(g: SemiringGraph, name):
+    if g.multigraph:
+        raise NotImplementedError(f"nx_semiring: {name} of a multigraph counts its parallel "
+                                  f"edges, which the conversion merged (NetworkX runs it)")
+
+
+def _out_degrees(g: SemiringGraph):
+    """Entries per row (host int64): the out-degree, or an undirected degree with each
+    self-loop once."""
+    return np.diff(g.indptr)
+
+
+def _in_degrees(g: SemiringGraph):
+    """Entries per column (host int64)."""
+    return np.bincount(g.adj, minlength=g.n)
+
+
+def _degrees(g: SemiringGraph):
+    """NetworkX's ``G.degree()`` of every vertex (simple graphs): in + out for a directed
+    graph (a self-loop adds one to each), the row length plus one per self-loop for an
+    undirected one (NetworkX counts the loop twice)."""
+    if g.directed:
+        return _out_degrees(g) + _in_degrees(g)
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    return _out_degrees(g) + np.bincount(rows[g.adj == rows], minlength=g.n)
+
+
+def _centrality(g: SemiringGraph, deg):
+    """NetworkX's ``{n: d * s}`` with ``s = 1.0 / (len(G) - 1.0)``: the same float products
+    (an int degree below 2^53 is exact as a float64, and one IEEE multiplication rounds as
+    Python's does); ``{n: 1}`` for at most one node."""
+    if g.n <= 1:
+        return dict.fromkeys(g.nodes, 1)
+    s = 1.0 / (g.n - 1.0)
+    return dict(zip(g.nodes, (deg.astype(np.float64) * s).tolist()))
+
+
+def degree_centrality(G):
+    """{node: degree / (n - 1)}, NetworkX's floats, from the converted structure.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.degree_centrality(nx.path_graph(3), backend="semiring")
+    {0: 0.5, 1: 1.0, 2: 0.5}
+    """
+    g = _graph(G)
+    _no_multigraph(g, "degree_centrality")
+    return _centrality(g, _degrees(g) if g.n > 1 else None)
+
+
+def _directed_only(g):
+    if not g.directed:
+        raise _nx().NetworkXNotImplemented("not implemented for undirected type")
+
+
+def in_degree_centrality(G):
+    """{node: in-degree / (n - 1)} of a directed graph, NetworkX's floats.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.in_degree_centrality(nx.DiGraph([(0, 1), (2, 1)]), backend="semiring")
+    {0: 0.0, 1: 1.0, 2: 0.0}
+    """
+    g = _graph(G)
+    _directed_only(g)
+    _no_multigraph(g, "in_degree_centrality")
+    return _centrality(g, _in_degrees(g) if g.n > 1 else None)
+
+
+def out_degree_centrality(G):
+    """{node: out-degree / (n - 1)} of a directed graph, NetworkX's floats.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.out_degree_centrality(nx.DiGraph([(0, 1), (0, 2)]), backend="semiring")
+    {0: 1.0, 1: 0.0, 2: 0.0}
+    """
+    g = _graph(G)
+    _directed_only(g)
+    _no_multigraph(g, "out_degree_centrality")
+    return _centrality(g, _out_degrees(g) if g.n > 1 else None)
+
+
+def _isolated(g: SemiringGraph):
+    """Whether each vertex has no edge at all (host bool): no entry in its row and, for a
+    directed graph, none in its column (NetworkX's degree 0: no in- and no out-edge). A
+    multigraph's merged parallel edges are still an entry."""
+    none = np.diff(g.indptr) == 0
+    if g.directed:
+        none &= np.bincount(g.adj, minlength=g.n) == 0
+    return none
+
+
+def isolates(G):
+    """A generator of the nodes without edges, in node order (NetworkX's ``degree == 0``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1)]); G.add_node(2)
+    >>> list(nx.isolates(G, backend="semiring"))
+    [2]
+    """
+    g = _graph(G)
+    found = g.labels(np.flatnonzero(_isolated(g)))
+    return (v for v in found)
+
+
+def number_of_isolates(G):
+    """The number of nodes without edges (an int).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 0)]); G.add_nodes_from([1, 2])
+    >>> nx.number_of_isolates(G, backend="semiring")
+    2
+    """
+    g = _graph(G)
+    return int(np.count_nonzero(_isolated(g)))
+
+
+def is_isolate(G, n):
+    """Whether node ``n`` has no edges (NetworkX's ``G.degree(n) == 0``). A ``n`` that is not
+    a node is NetworkX's to answer (its ``G.degree(n)`` then reads ``n`` as an nbunch:
+    NetworkXError, or a degree view unequal to 0).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_isolate(nx.Graph([(0, 1)]), 0, backend="semiring")
+    False
+    """
+    g = _graph(G)
+    if n not in g:
+        raise NotImplementedError("nx_semiring: is_isolate of a non-node reads it as an nbunch "
+                                  "(NetworkX runs it)")
+    v = g.vertex(n)
+    if g.indptr[v + 1] > g.indptr[v]:
+        return False
+    return not (g.directed and bool((g.adj == v).any()))
+
+
+# ------------------------------------------------------------------------ spanning forests
+def maximum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
+    """A maximum spanning forest as a NetworkX graph with G's node, edge and graph
+    attributes: NetworkX's Kruskal tree, added in Kruskal's order (decreasing weight, equal
+    weights in edge order); ``'prim'`` and ``'boruvka'`` where no two weights tie.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> G.add_edge(0, 3, weight=5)
+    >>> sorted(nx.maximum_spanning_tree(G, backend="semiring").edges())
+    [(0, 1), (0, 3), (1, 2)]
+    """
+    g = _spanning_graph(G)
+    edges = _spanning_edges(g, weight, algorithm, ignore_nan, minimum=False)
+    if g.edge_data is None:
+        raise NotImplementedError("nx_semiring: maximum_spanning_tree needs a graph converted "
+                                  "with its edge attributes")
+    return _spanning_tree(g, edges)
+
+
+def _edge_tuples(g: SemiringGraph, weight, algorithm, data, ignore_nan, minimum):
+    if algorithm in ("prim", "boruvka", "borůvka") and not g.directed:
+        # can_run refuses them first; a direct call of the backend's function too
+        raise NotImplementedError(f"nx_semiring: {algorithm} yields its edges in its own "
+                                  f"search's order (NetworkX runs it)")
+    edges = _spanning_edges(g, weight, algorithm, ignore_nan, minimum=minimum)
+    if data and g.edge_data is None:
+        raise NotImplementedError("nx_semiring: data=True needs a graph converted with its "
+                                  "edge attributes")
+    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    e = edges.tolist()
+    us, vs = g.labels(rows[edges]), g.labels(g.adj[edges])
+    if data:
+        ds = g.edge_data
+        out = [(u, v, ds[i]) for u, v, i in zip(us, vs, e)]
+    else:
+        out = list(zip(us, vs))
+    return (t for t in out)
+
+
+def minimum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, data=True,
+                           ignore_nan=False):
+    """A generator of the edges of NetworkX's Kruskal minimum spanning forest, in Kruskal's
+    order: ``(u, v, d)`` with G's own attribute dict ``d``, or ``(u, v)`` (``data=False``);
+    ``keys`` only matters for multigraphs, which NetworkX runs.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> G.add_edge(0, 3, weight=5)
+    >>> list(nx.minimum_spanning_edges(G, data=False, backend="semiring"))
+    [(0, 1), (1, 2), (2, 3)]
+    """
+    g = _spanning_graph(G)
+    return _edge_tuples(g, weight, algorithm, data, ignore_nan, True)
+
+
+def maximum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, data=True,
+                           ignore_nan=False):
+    """A generator of the edges of NetworkX's Kruskal maximum spanning forest, in Kruskal's
+    order (decreasing weight, equal weights in edge order); as
+    :func:`minimum_spanning_edges`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> G.add_edge(0, 3, weight=5)
+    >>> list(nx.maximum_spanning_edges(G, data=False, backend="semiring"))
+    [(0, 3), (0, 1), (1, 2)]
+    """
+    g = _spanning_graph(G)
+    return _edge_tuples(g, weight, algorithm, data, ignore_nan, False)
