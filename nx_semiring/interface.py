@@ -53,15 +53,20 @@ True
 from __future__ import annotations
 
 import collections.abc
+import importlib
 import inspect
 import random
 
 import numpy as np
 
 import semiring as sr
+from algorithms import community as _community
 from algorithms import cores as _cores
+from algorithms import mst as _mst
 
 from . import FUNCTIONS
+
+_tri = importlib.import_module("algorithms.triangles")  # the function algorithms.triangles shadows it
 from . import algorithms as _alg
 from . import analytics as _ana
 from . import centrality as _cen
@@ -166,8 +171,9 @@ ENGINE_COST = {
     # H100 host (bench/probes/nx_should_run.py on kron-8..12, and nx_semiring.bench on
     # kron-18 and grid-1000). Per-unit costs are the worst of a skewed graph and a grid (a
     # grid's 2000 BFS levels): BFS 3e-8, SSSP 9e-8, betweenness 4e-8 per unit on grid-1000.
-    # core_number, louvain_communities and minimum_spanning_tree are slower than NetworkX on
-    # the GPU at every size measured (kron-8..12): the model leaves them to NetworkX.
+    # core_number, louvain_communities, minimum_spanning_tree, k_truss and label
+    # propagation: these GPU costs hold above their host routes' bounds (below them,
+    # _engine_cost takes the CPU engine's cost: the algorithms run on a host copy there).
     "gpu": {
         "bfs": (1e-3, 3e-8), "bfs_order": (1e-3, 5e-8), "components": (5e-3, 1.4e-7),
         "sssp": (3e-3, 9e-8), "bellman_ford": (2e-3, 9e-8), "pagerank": (6e-3, 3e-8),
@@ -192,6 +198,39 @@ NX_LARGE_GRAPH_FACTOR = 2.5
 if _cores._core_auto("cpu") == "bz":
     ENGINE_COST["cpu"]["core"] = (3e-4, 3e-8)
 
+# triangles / clustering on a CPU with Numba sum the compiled edge supports (algorithms.
+# triangles' policy): nx_should_run.py --families triangles (session 19, tri15, the 2-core
+# host) measured the warm call at 4e-8 to 1.8e-7 s per unit (kron-8..14, grid-300), rounded up
+if _tri._vertex_auto("cpu") == "forward":
+    ENGINE_COST["cpu"]["triangles"] = (3e-4, 2e-7)
+
+# GPU graphs below a host route's bound (the launch-bound analytics: algorithms.cores,
+# .community, .mst) run on a host copy: the CPU engine's cost, plus the copies there and back
+HOST_COPY_COST = (2e-4, 2e-9)
+
+
+def _host_bound(fam):
+    """Stored entries below which GPU input of family ``fam`` takes its algorithm's host
+    route (0: none), read live from the algorithms' policies."""
+    compiled = _cores._compiled().ENABLED
+    bounds = {
+        "core": _cores.CORE_HOST_MAX_ENTRIES if compiled else 0,
+        "core_subgraph": _cores.CORE_HOST_MAX_ENTRIES if compiled else 0,
+        "k_truss": _cores.TRUSS_HOST_MAX_ENTRIES if compiled else 0,
+        "label_propagation": _community.LABEL_PROPAGATION_HOST_MAX_ENTRIES,
+        "louvain": _community.LOUVAIN_HOST_MAX_ENTRIES,
+        "mst": _mst.HOST_MAX_ENTRIES,
+    }
+    return bounds.get(fam, 0)
+
+
+def _engine_cost(device, fam, stored):
+    """(fixed seconds, seconds per work unit) of the engine's call of family ``fam``."""
+    if device == "gpu" and stored < _host_bound(fam):
+        fixed, unit = ENGINE_COST["cpu"][fam]
+        return fixed + HOST_COPY_COST[0], unit + HOST_COPY_COST[1]
+    return ENGINE_COST.get(device or "cpu", ENGINE_COST["cpu"])[fam]
+
 # nx_semiring.analytics: the same engine calls as the families above. The k-core family
 # ("core_subgraph") costs core_number's units on both sides (each then builds the same
 # subgraph in Python) and is converted with every attribute, as minimum_spanning_tree is.
@@ -201,7 +240,8 @@ if _cores._core_auto("cpu") == "bz":
 # (its label propagation and k_truss cost far more per unit on grids and on skewed graphs
 # respectively). k_truss' work on both sides grows with the triangles, not n + m: its engine
 # constants keep the smallest ratio NetworkX / engine measured (3.7 on the CPU, 3 on the GPU).
-# On the GPU, label propagation is launch-bound (0.1-0.9 s a call at every size measured)
+# On the GPU, label propagation is launch-bound (0.1-0.9 s a call at every size measured,
+# hence its host route below 2^21 entries)
 # and the flow is Dinic on the host below 2²² entries (algorithms.flow's policy).
 FAMILIES["core_subgraph"] = FAMILIES["core"]
 NX_SECONDS_PER_UNIT["core_subgraph"] = NX_SECONDS_PER_UNIT["core"]
@@ -334,7 +374,7 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
     t_nx = NX_SECONDS_PER_UNIT[fam] * work
     if n + stored > LARGE_GRAPH_UNITS:
         t_nx *= NX_LARGE_GRAPH_FACTOR
-    fixed, unit = ENGINE_COST.get(device or "cpu", ENGINE_COST["cpu"])[fam]
+    fixed, unit = _engine_cost(device, fam, stored)
     t_sr = fixed * per_source + unit * work
     if not cached:
         t_sr += CONVERT_SECONDS_PER_ENTRY * (n + stored)

@@ -600,6 +600,31 @@ def test_should_run_model_of_the_analytics_measured_in_session_18(dev):
     assert "unique" in bi.should_run("hopcroft_karp_matching", (G,), {})
 
 
+@pytest.mark.host_route
+@pytest.mark.parametrize("name", ["core_number", "k_core", "k_truss", "minimum_spanning_tree",
+                                  "louvain_communities", "label_propagation_communities"])
+def test_should_run_gpu_cost_below_a_host_route_is_the_host_copys(name):
+    """Below its algorithm's host-route bound a GPU graph costs the CPU engine's call plus the
+    copies (the algorithm runs on a host copy there); from the bound on, the GPU's cost."""
+    interface = nx_semiring.interface
+    fam = interface._family(name, {})
+    bound = interface._host_bound(fam)
+    if bound == 0:
+        pytest.skip("no host route here (Numba is not installed)")
+    stored = bound - 1
+    n = stored // 8
+    work = interface._work(interface.FAMILIES[fam], n, stored, {})
+    fixed, unit = interface.ENGINE_COST["cpu"][fam]
+    cpu = interface.predict(name, n, stored, cached=True, has_weights=True, device="cpu")[1]
+    gpu = interface.predict(name, n, stored, cached=True, has_weights=True, device="gpu")[1]
+    copy = interface.HOST_COPY_COST[0] + interface.HOST_COPY_COST[1] * work
+    assert gpu == pytest.approx(cpu + copy)
+    fixed, unit = interface.ENGINE_COST["gpu"][fam]
+    work = interface._work(interface.FAMILIES[fam], n, bound, {})
+    assert interface.predict(name, n, bound, cached=True, has_weights=True, device="gpu")[1] \
+        == pytest.approx(fixed + unit * work)
+
+
 # --------------------------------------------------------------------------- conversion
 _LABELS = {  # label of vertex i: each kind takes another path of the conversion
     "identity": lambda i: i,                  # labels 0..n-1 in order: no lookup
