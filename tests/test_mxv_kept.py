@@ -704,6 +704,11 @@ def test_kept_plans_per_stream(device, monkeypatch):
     cp = _gpu_or_skip(device)
     rng = np.random.default_rng(3)
     A, Ah = _awkward_matrix(rng, 200, 200, np.float64, device)
+    # A was built on the legacy default stream, which non-blocking streams do not wait for:
+    # its arrays are ready for them only after a synchronize (a caller's duty with such
+    # streams: session 19's H200 run once gave a result with every value wrong here, most
+    # likely this race)
+    cp.cuda.runtime.deviceSynchronize()
     count = _Counting(monkeypatch)
     streams = [cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)]
     results = []
@@ -730,6 +735,7 @@ def test_kept_launch_from_two_threads(device, own_streams, monkeypatch):
     rng = np.random.default_rng(9)
     A, Ah = _awkward_matrix(rng, 500, 500, np.float32, device)
     sr.mxv(A, sr.Vector.from_dense(cp.ones(500, dtype=np.float32)), sr.plus_times)  # the plan
+    cp.cuda.runtime.deviceSynchronize()  # (A, built on the legacy stream, ready for any stream)
     xs = [rng.integers(-3, 4, 500).astype(np.float32) for _ in range(2)]
     start = threading.Barrier(2, timeout=60)
 

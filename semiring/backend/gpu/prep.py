@@ -189,11 +189,13 @@ def dense_bounds(a, big: int):
 def dense_finite_max_abs(a):
     """max |x| over the finite entries of a 2-D float32 array with contiguous rows (0.0 when
     none is finite), in one grid-wide pass and one sync; None for another type or layout."""
-    ld = _row_pitch(a)
-    if np.dtype(a.dtype) != np.float32 or ld is None:
+    if np.dtype(a.dtype) != np.float32 or a.ndim != 2:
         return None
     if a.size == 0:
         return 0.0
+    ld = _row_pitch(a)
+    if ld is None:
+        return None
     cp = _cupy()
     out = cp.zeros(1, dtype=cp.uint32)
     rows, cols = a.shape
