@@ -261,9 +261,10 @@ def _single(G, GT, s, endpoints, xp):
     return delta
 
 
-def _batch(G, GT, src, endpoints, xp):
-    """Σ over the sources in ``src`` of their dependencies δ (plus NetworkX's endpoint
-    terms): a length-n float64 array."""
+def _dependencies(G, GT, src, xp, op="betweenness_centrality"):
+    """Brandes' two sweeps for the sources in ``src`` at once (a column each): (σ, level,
+    visited, σ with 1 where unreached, δ), each n × len(src) (δ of the sources themselves
+    not yet zeroed)."""
     n, s = G.nrows, int(src.size)
     cols = xp.arange(s)
     F = xp.zeros((n, s), dtype=np.float64)  # F[v, j]: σ of v on source j's frontier
@@ -276,7 +277,7 @@ def _batch(G, GT, src, endpoints, xp):
     while True:
         depth += 1
         if depth > n:  # a shortest path has at most n − 1 edges: a deeper frontier is a bug
-            raise RuntimeError(f"betweenness_centrality: frontier still non-empty after {n} levels")
+            raise RuntimeError(f"{op}: frontier still non-empty after {n} levels")
         # F⟨¬visited⟩ = Aᵀ plus.second F   (σ of the next level: in-neighbours' counts summed)
         F = _product(GT, F, ~visited, xp)
         reached = F > 0
@@ -301,6 +302,14 @@ def _batch(G, GT, src, endpoints, xp):
         if d - 1 in overflow:
             succ = _product(G, on_d.astype(np.float64), level == d - 1, xp)
         delta += _dependency(sigma, finite, Q, succ, xp)
+    return sigma, level, visited, divisor, delta
+
+
+def _batch(G, GT, src, endpoints, xp):
+    """Σ over the sources in ``src`` of their dependencies δ (plus NetworkX's endpoint
+    terms): a length-n float64 array."""
+    _, _, visited, _, delta = _dependencies(G, GT, src, xp)
+    cols = xp.arange(int(src.size))
     delta[src, cols] = 0.0  # a source's own dependency is not its betweenness
     if endpoints:
         # NetworkX: every reached w ≠ s gains 1 (s, w are on the path), s gains (reached − 1)

@@ -23,8 +23,7 @@ import numpy as np
 import semiring as sr
 from semiring.matrix import row_of_entries
 
-from .centrality import (MAX_BATCH, _dependency, _graphs, _overflow_levels, _product,
-                         _rescale, _sources)
+from .centrality import MAX_BATCH, _dependencies, _graphs, _rescale, _sources
 
 __all__ = ["EDGE_BATCH_ELEMENTS", "edge_betweenness_centrality"]
 
@@ -37,42 +36,8 @@ EDGE_BATCH_ELEMENTS = 2**25
 def _batch_edges(G, GT, src, rows, cols, xp):
     """Σ over the sources in ``src`` of c_j(v, w) for every stored entry (v, w) of G (rows,
     cols: its coordinates in CSR order): a float64 array of G's nvals."""
-    n, s = G.nrows, int(src.size)
-    cols_s = xp.arange(s)
-    F = xp.zeros((n, s), dtype=np.float64)  # F[v, j]: σ of v on source j's frontier
-    F[src, cols_s] = 1.0
-    sigma = F.copy()
-    visited = F > 0
-    level = xp.full((n, s), -1, dtype=np.int32)
-    level[src, cols_s] = 0
-    depth = 0
-    while True:
-        depth += 1
-        if depth > n:  # a shortest path has at most n − 1 edges: a deeper frontier is a bug
-            raise RuntimeError(f"edge_betweenness_centrality: frontier still non-empty after "
-                               f"{n} levels")
-        # F⟨¬visited⟩ = Gᵀ plus.second F   (σ of the next level: in-neighbours' counts summed)
-        F = _product(GT, F, ~visited, xp)
-        reached = F > 0
-        if not bool(reached.any()):  # the level's host synchronization
-            break
-        # σ += F,  level⟨F⟩ = depth,  visited⟨F⟩ = true
-        sigma += F
-        xp.copyto(level, np.int32(depth), where=reached)
-        visited |= reached
-    divisor = xp.where(visited, sigma, 1.0)
-    overflow = _overflow_levels(sigma, level, xp)
-    finite = xp.where(xp.isinf(sigma), 0.0, sigma) if overflow else sigma
-    delta = xp.zeros((n, s), dtype=np.float64)
-    for d in range(depth - 1, 0, -1):
-        # W⟨level = d⟩ = (1 + δ) ./ σ;   δ⟨level = d − 1⟩ += σ .* (G plus.second W)
-        on_d = level == d
-        W = xp.where(on_d, (1.0 + delta) / divisor, 0.0)
-        Q = _product(G, W, level == d - 1, xp)
-        succ = None
-        if d - 1 in overflow:
-            succ = _product(G, on_d.astype(np.float64), level == d - 1, xp)
-        delta += _dependency(sigma, finite, Q, succ, xp)
+    sigma, level, _, divisor, delta = _dependencies(G, GT, src, xp,
+                                                    "edge_betweenness_centrality")
     # c_j(v, w) = σ_j(v) · ((1 + δ_j(w)) / σ_j(w)) where level_j(w) = level_j(v) + 1
     W = (1.0 + delta) / divisor
     lv, lw = level[rows], level[cols]

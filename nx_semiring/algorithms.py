@@ -1426,6 +1426,27 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     return _node_dict(g, _host(x).tolist())
 
 
+def _sampled_sources(g, k, seed, name):
+    """(k, seed, sources) for the engine's betweenness of ``g`` as NetworkX samples ``k``
+    sources with ``seed``: k = n is every source; a NumPy RandomState or Generator seed
+    draws NetworkX's own sources here (sources given, k and seed None)."""
+    if k is not None and k == g.n:
+        k = None
+    if k is not None and not 0 <= k <= g.n:
+        raise ValueError("Sample larger than population or is negative")  # random.sample's
+    if k == 0:
+        raise NotImplementedError(f"nx_semiring: {name} with k=0")
+    sources = None
+    if k is not None and seed is not None and not isinstance(
+            seed, (numbers.Integral, random.Random)) and hasattr(seed, "sample"):
+        # NetworkX's py_random_state wraps a NumPy RandomState or Generator (its
+        # PythonRandomInterface): NetworkX's own draw, the same call on the same labels
+        sources = np.fromiter((g.vertex(v) for v in seed.sample(list(g.nodes), k)),
+                              dtype=np.int64)
+        k = seed = None
+    return k, seed, sources
+
+
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
     """{node: betweenness} by the engine's batched Brandes (unweighted; NetworkX's sampling
     and rescaling, so ``k``/``seed`` pick NetworkX's sources).
@@ -1443,20 +1464,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         raise NotImplementedError("nx_semiring: betweenness_centrality of a graph with a node "
                                   "unequal to itself (NaN): NetworkX's w != s counts such a "
                                   "source's own dependency (NetworkX runs it)")
-    if k is not None and k == g.n:
-        k = None
-    if k is not None and not 0 <= k <= g.n:
-        raise ValueError("Sample larger than population or is negative")  # random.sample's
-    if k == 0:
-        raise NotImplementedError("nx_semiring: betweenness_centrality with k=0")
-    sources = None
-    if k is not None and seed is not None and not isinstance(
-            seed, (numbers.Integral, random.Random)) and hasattr(seed, "sample"):
-        # NetworkX's py_random_state wraps a NumPy RandomState or Generator (its
-        # PythonRandomInterface): NetworkX's own draw, the same call on the same labels
-        sources = np.fromiter((g.vertex(v) for v in seed.sample(list(g.nodes), k)),
-                              dtype=np.int64)
-        k = seed = None
+    k, seed, sources = _sampled_sources(g, k, seed, "betweenness_centrality")
     try:
         bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=normalized,
                                         endpoints=endpoints, seed=seed if k is not None else None,

@@ -15,14 +15,14 @@ random start, and NetworkX runs the call).
 from __future__ import annotations
 
 import numbers
-import random
 
 import numpy as np
 
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import _exact_sums, _graph, _host, _node_dict, _nx, _unit_weights
+from .algorithms import (_exact_sums, _graph, _host, _node_dict, _nx, _sampled_sources,
+                         _unit_weights)
 
 __all__ = ["closeness_centrality", "edge_betweenness_centrality", "eigenvector_centrality",
            "harmonic_centrality", "hits", "katz_centrality"]
@@ -384,19 +384,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
         raise NotImplementedError("nx_semiring: edge_betweenness_centrality of a graph with "
                                   "an edge (u, v) that is also a node (NetworkX's node and "
                                   "edge keys collide): NetworkX runs it")
-    if k is not None and k == g.n:
-        k = None
-    if k is not None and not 0 <= k <= g.n:
-        raise ValueError("Sample larger than population or is negative")  # random.sample's
-    if k == 0:
-        raise NotImplementedError("nx_semiring: edge_betweenness_centrality with k=0")
-    sources = None
-    if k is not None and seed is not None and not isinstance(
-            seed, (numbers.Integral, random.Random)) and hasattr(seed, "sample"):
-        # NetworkX's py_random_state wraps a NumPy RandomState or Generator: its own draw
-        sources = np.fromiter((g.vertex(v) for v in seed.sample(list(g.nodes), k)),
-                              dtype=np.int64)
-        k = seed = None
+    k, seed, sources = _sampled_sources(g, k, seed, "edge_betweenness_centrality")
     try:
         C = alg.edge_betweenness_centrality(g.matrix(), k=k, normalized=normalized,
                                             sources=sources, directed=g.directed,
