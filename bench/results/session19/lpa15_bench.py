@@ -1,0 +1,37 @@
+"""lpa15: label_propagation CPU timings (ms, best of 3, wall): the whole call per method,
+and the colouring's share (``_colouring`` alone on the same pattern). Usage:
+python lpa15_bench.py kron12 grid300 ... [--methods array,compiled] (from the repository root)."""
+import sys, time
+sys.path.insert(0, '.')  # the repository root (run from there)
+import numpy as np
+import semiring as sr, algorithms as alg
+from algorithms import community
+from algorithms.cores import undirected_pattern
+from bench.generators import kronecker, grid2d
+
+
+def best(f, reps=3):
+    w = []
+    for _ in range(reps):
+        t0 = time.perf_counter(); r = f(); w.append(time.perf_counter() - t0)
+    return r, min(w) * 1e3
+
+
+args = [a for a in sys.argv[1:] if not a.startswith('--')]
+methods = next((a.split('=')[1].split(',') for a in sys.argv[1:] if a.startswith('--methods=')), None)
+for name in args:
+    M = kronecker(int(name[4:]), xp=np) if name.startswith('kron') else grid2d(int(name[4:]), xp=np)
+    A = sr.Matrix.from_scipy(M, device='cpu')
+    P = undirected_pattern(A, 'b', loops=True)
+    S = undirected_pattern(P, 'b')
+    _, tc = best(lambda: community._colouring(S, 0))
+    out = [f'{name}: n {A.nrows} stored {A.nvals}; colouring {tc:.1f} ms']
+    ref = None
+    for m in methods or ['default']:
+        f = (lambda: alg.label_propagation(A)) if m == 'default' else \
+            (lambda: alg.label_propagation(A, method=m))
+        lab, t = best(f)
+        eq = '' if ref is None else f' equal {np.array_equal(ref, lab)}'
+        ref = lab if ref is None else ref
+        out.append(f'{m} {t:.1f} ms ({int(lab.max()) + 1 if lab.size else 0} communities){eq}')
+    print('; '.join(out), flush=True)
