@@ -8,7 +8,10 @@
   frequent label among its neighbours, ties broken by Prec-Max (keep the own label when it is
   among the most frequent, else take the largest). Each class's label counts are one SpGEMM,
   ``F = P(B, :) plus.pair L`` with P the pattern (self-loops included) and L the vertex ×
-  label indicator; only the vertices whose neighbours' labels changed are updated.
+  label indicator; only the vertices whose neighbours' labels changed are updated. On the
+  CPU, where Numba is installed, the default ``method="auto"`` runs instead the same sweeps
+  (and the same colouring) as compiled loops over the classes' vertices one by one
+  (``semiring.backend.cpu.compiled.label_propagation``): the same labels, 8-50x faster.
 - :func:`louvain`: Blondel, Guillaume, Lambiotte & Lefebvre 2008, "Fast unfolding of
   communities in large networks", with NetworkX's definitions (``louvain_communities``:
   gains, resolution, threshold, levels). Phase 1 moves vertices in parallel, a colour class at

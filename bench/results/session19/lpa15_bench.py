@@ -1,5 +1,6 @@
 """lpa15: label_propagation CPU timings (ms, best of 3, wall): the whole call per method,
-and the colouring's share (``_colouring`` alone on the same pattern). Usage:
+and the colouring's share: ``_colouring`` (the array path's) alone on the same pattern, and
+the compiled method's (degrees, priorities, greedy colouring). Usage:
 python lpa15_bench.py kron12 grid300 ... [--methods array,compiled] (from the repository root)."""
 import sys, time
 sys.path.insert(0, '.')  # the repository root (run from there)
@@ -7,6 +8,7 @@ import numpy as np
 import semiring as sr, algorithms as alg
 from algorithms import community
 from algorithms.cores import undirected_pattern
+from semiring.backend.cpu import compiled
 from bench.generators import kronecker, grid2d
 
 
@@ -25,7 +27,17 @@ for name in args:
     P = undirected_pattern(A, 'b', loops=True)
     S = undirected_pattern(P, 'b')
     _, tc = best(lambda: community._colouring(S, 0))
-    out = [f'{name}: n {A.nrows} stored {A.nvals}; colouring {tc:.1f} ms']
+
+    def jp():
+        deg = compiled.loopless_degrees(P.indptr, P.indices)
+        key = np.floor(np.log2(deg + 1.0)).astype(np.int64)
+        rank = np.random.default_rng(0).permutation(P.nrows).astype(np.int64)
+        return compiled.greedy_colouring(P.indptr, P.indices, key, rank)
+
+    col, tj = best(jp)
+    assert np.array_equal(col, community._colouring(S, 0))
+    out = [f'{name}: n {A.nrows} stored {A.nvals}; colouring array {tc:.1f} ms, '
+           f'compiled {tj:.1f} ms']
     ref = None
     for m in methods or ['default']:
         f = (lambda: alg.label_propagation(A)) if m == 'default' else \

@@ -1996,8 +1996,9 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     orders (multiplies that do not commute), the push unmasked and masked, with 32- and
     64-bit column indices; the padded block of each width up to BLOCK_ROWS_WIDTH where
     ``block`` (the padded plan applies: :func:`.spmv.warm`); the BFS levels loop, the
-    core decomposition (:func:`core_numbers`) and the truss kernels (:func:`truss`) with 32-
-    and 64-bit indices.
+    core decomposition (:func:`core_numbers`), the truss kernels (:func:`truss`) and label
+    propagation's (:func:`loopless_degrees`, :func:`greedy_colouring`,
+    :func:`label_propagation`) with 32- and 64-bit indices.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
@@ -2037,7 +2038,11 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
                 count += 1
     levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
                     np.zeros(2, dtype=np.int64))
-    for itype in (np.int32, np.int64):  # (core_numbers, truss: the patterns' two index types)
-        core_numbers(np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype))
-        truss(np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype), 3)
-    return count + 7
+    for itype in (np.int32, np.int64):  # (core_numbers, truss, label propagation: the
+        # patterns' two index types)
+        ptr, idx = np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype)
+        core_numbers(ptr, idx)
+        truss(ptr, idx, 3)
+        deg = loopless_degrees(ptr, idx)
+        label_propagation(ptr, idx, greedy_colouring(ptr, idx, deg, np.arange(2)))
+    return count + 13
