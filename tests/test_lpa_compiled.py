@@ -154,6 +154,14 @@ def test_power_law_graph(device):
                                     key=min)
 
 
+def test_max_iter_past_int64(device):
+    # a Python int beyond the kernel's int64 counter: no limit, as in the array path
+    A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 3], [3, 4]], undirected=True, device=device)
+    for max_iter in (2**63 - 1, 2**63, 2**70):
+        np.testing.assert_array_equal(lpa(A, "compiled", max_iter=max_iter),
+                                      lpa(A, "array", max_iter=max_iter))
+
+
 def test_bad_colours_same_error(device):
     A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 2]], undirected=True, device=device)
     for method in ("array", "compiled"):

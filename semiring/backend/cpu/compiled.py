@@ -1975,7 +1975,8 @@ def label_propagation(indptr, indices, colour, max_iter=None, compiled=None):
     starts = np.concatenate([np.zeros(1, dtype=np.int64),
                              np.flatnonzero(np.diff(colour[order])) + 1,
                              np.full(1, n, dtype=np.int64)]) if n else np.zeros(1, np.int64)
-    limit = -1 if max_iter is None else int(max_iter)
+    # (a limit past int64 is no limit: the sweeps end long before)
+    limit = -1 if max_iter is None or max_iter > np.iinfo(np.int64).max else int(max_iter)
     if ENABLED if compiled is None else compiled:
         label = np.arange(n, dtype=np.int64)
         scratch = np.empty((2, n), dtype=np.int64)  # count, seen
