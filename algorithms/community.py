@@ -11,7 +11,7 @@
   label indicator; only the vertices whose neighbours' labels changed are updated. On the
   CPU, where Numba is installed, the default ``method="auto"`` runs instead the same sweeps
   (and the same colouring) as compiled loops over the classes' vertices one by one
-  (``semiring.backend.cpu.compiled.label_propagation``): the same labels, 8-50x faster.
+  (``semiring.backend.cpu.compiled.label_propagation``): the same labels, 7-50x faster.
 - :func:`louvain`: Blondel, Guillaume, Lambiotte & Lefebvre 2008, "Fast unfolding of
   communities in large networks", with NetworkX's definitions (``louvain_communities``:
   gains, resolution, threshold, levels). Phase 1 moves vertices in parallel, a colour class at
@@ -538,9 +538,10 @@ LABEL_PROPAGATION_METHODS = ("auto", "array", "compiled")
 
 #: ``method="auto"`` of :func:`label_propagation`, per device. CPU: 'compiled' where Numba
 #: is installed (without it the loops would run interpreted: 'array'). On this project's
-#: 2-core host (bench/results/session19/lpa15_report.md, best of 3, the whole call),
-#: 'array' against 'compiled': Kronecker 12 77 / 4.5 ms, Kronecker 14 242 / 22 ms,
-#: Kronecker 16 935 / 152 ms, grid 300x300 239 / 29 ms, grid 1000x1000 3925 / 587 ms.
+#: 2-core host (bench/results/session19/lpa15_report.md, best of 3, the whole call, the
+#: host shared), 'array' against 'compiled': Kronecker 12 71 / 3.0 ms, Kronecker 14 243 /
+#: 11 ms, Kronecker 16 909 / 64 ms, grid 300x300 200 / 18 ms, grid 1000x1000 3196 / 423 ms
+#: (the colouring about a third of 'array''s time, 17-44% of 'compiled''s).
 #: GPU: 'array'; below :data:`LABEL_PROPAGATION_HOST_MAX_ENTRIES` stored entries 'auto'
 #: runs on a host copy, there 'compiled'.
 LABEL_PROPAGATION_AUTO = {"cpu": "compiled", "gpu": "array"}

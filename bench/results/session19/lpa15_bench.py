@@ -1,7 +1,7 @@
 """lpa15: label_propagation CPU timings (ms, best of 3, wall): the whole call per method,
 and the colouring's share: ``_colouring`` (the array path's) alone on the same pattern, and
 the compiled method's (degrees, priorities, greedy colouring). Usage:
-python lpa15_bench.py kron12 grid300 ... [--methods array,compiled] (from the repository root)."""
+python lpa15_bench.py kron12 grid300 ... [--methods=array,compiled] [--reps=3] (from the repository root)."""
 import sys, time
 sys.path.insert(0, '.')  # the repository root (run from there)
 import numpy as np
@@ -12,7 +12,11 @@ from semiring.backend.cpu import compiled
 from bench.generators import kronecker, grid2d
 
 
-def best(f, reps=3):
+REPS = next((int(a.split('=')[1]) for a in sys.argv[1:] if a.startswith('--reps=')), 3)
+
+
+def best(f, reps=None):
+    reps = REPS if reps is None else reps
     w = []
     for _ in range(reps):
         t0 = time.perf_counter(); r = f(); w.append(time.perf_counter() - t0)
