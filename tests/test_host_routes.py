@@ -39,9 +39,10 @@ def _is_gpu(x):
 
 # (call, module, bound's name, inner function, the device its arguments name)
 ROUTES = {
+    # (the pattern both methods start from: on a CPU with Numba 'auto' is the compiled one)
     "label_propagation": (lambda A: alg.label_propagation(A, seed=3), community,
-                          "LABEL_PROPAGATION_HOST_MAX_ENTRIES", "_classes",
-                          lambda xp, colour: "gpu" if _is_gpu(colour) else "cpu"),
+                          "LABEL_PROPAGATION_HOST_MAX_ENTRIES", "undirected_pattern",
+                          lambda A, *a: A.device),
     "louvain": (lambda A: alg.louvain(A, seed=1), community, "LOUVAIN_HOST_MAX_ENTRIES",
                 "_local_moves", lambda Ap, *a: Ap.device),
     "minimum_spanning_forest": (lambda A: alg.minimum_spanning_forest(A), mst,
@@ -146,3 +147,37 @@ def test_k_truss_routes(monkeypatch, numba):
     monkeypatch.setattr(cores, "TRUSS_HOST_MAX_ENTRIES", 1 << 40)
     _same(alg.k_truss(A.to_gpu(), 4, method="dot"), want)
     assert on == ["gpu"]
+
+
+@pytest.mark.parametrize("numba", [True, False])
+def test_label_propagation_routes(monkeypatch, numba):
+    """GPU input: 'auto' on a host copy below LABEL_PROPAGATION_HOST_MAX_ENTRIES (there the
+    compiled sweeps where Numba is installed, else the array path), the GPU's array path
+    from the bound on; an explicit 'array' runs on the GPU and 'compiled' on the host
+    whatever the size; the same labels."""
+    if numba and not cores._compiled().ENABLED:
+        pytest.skip("Numba is not installed")
+    _compiled_on(monkeypatch, numba)
+    A = _kron()
+    want = alg.label_propagation(A, seed=3, method="array")
+    swept, arrays = [], []
+    _spy(monkeypatch, cores._compiled(), "label_propagation", swept,
+         lambda indptr, *a: "gpu" if _is_gpu(indptr) else "cpu")
+    _spy(monkeypatch, community, "_classes", arrays,
+         lambda xp, colour: "gpu" if _is_gpu(colour) else "cpu")
+    _same(alg.label_propagation(A.to_gpu(), seed=3), want)
+    assert (swept, arrays) == ((["cpu"], []) if numba else ([], ["cpu"]))
+    monkeypatch.setattr(community, "LABEL_PROPAGATION_HOST_MAX_ENTRIES", A.nvals)
+    swept.clear()
+    arrays.clear()
+    _same(alg.label_propagation(A.to_gpu(), seed=3), want)
+    assert (swept, arrays) == ([], ["gpu"])
+    # an explicit method is what it says, whatever the size
+    monkeypatch.setattr(community, "LABEL_PROPAGATION_HOST_MAX_ENTRIES", 1 << 40)
+    arrays.clear()
+    _same(alg.label_propagation(A.to_gpu(), seed=3, method="array"), want)
+    assert (swept, arrays) == ([], ["gpu"])
+    monkeypatch.setattr(community, "LABEL_PROPAGATION_HOST_MAX_ENTRIES", 0)
+    arrays.clear()
+    _same(alg.label_propagation(A.to_gpu(), seed=3, method="compiled"), want)
+    assert (swept, arrays) == (["cpu"], [])

@@ -1276,6 +1276,121 @@ def _truss_peel_edges(indptr, indices, mirror, sup, k2, alive, queue, qrow, keep
                 sup[q] = sup[p]
 
 
+def _loopless_degrees(indptr, indices, deg):
+    # Each vertex's neighbours other than itself. Also runs interpreted, on Python lists.
+    for v in range(len(deg)):
+        d = 0
+        for e in range(indptr[v], indptr[v + 1]):
+            if indices[e] != v:
+                d += 1
+        deg[v] = d
+
+
+def _greedy_colours(indptr, indices, key, rank, colour, mark, order, bins):
+    # Greedy colouring in decreasing (key, rank) order: each vertex takes the smallest colour
+    # none of its neighbours coloured before it has. With Jones-Plassmann's priorities this
+    # is their colouring: a vertex is coloured there once all its neighbours of higher
+    # priority are, and none of lower priority can be, so it sees the same coloured
+    # neighbours. The order by a counting sort of the keys (small integers) over the
+    # vertices in decreasing rank (a permutation; colour holds the vertex of each rank
+    # meanwhile); ``mark[c] == v``: colour c is taken around v (a stamp a vertex, no reset).
+    # A self-loop is skipped (uncoloured when met). Also runs interpreted, on Python lists.
+    n = len(colour)
+    for v in range(n):
+        colour[rank[v]] = v
+    for b in range(len(bins)):
+        bins[b] = 0
+    for v in range(n):
+        bins[key[v]] += 1
+    start = 0
+    for b in range(len(bins) - 1, -1, -1):
+        c = bins[b]
+        bins[b] = start
+        start += c
+    for r in range(n - 1, -1, -1):
+        v = colour[r]
+        p = bins[key[v]]
+        order[p] = v
+        bins[key[v]] = p + 1
+    for v in range(n):
+        colour[v] = -1
+        mark[v] = -1
+    for i in range(n):
+        v = order[i]
+        for e in range(indptr[v], indptr[v + 1]):
+            c = colour[indices[e]]
+            if c >= 0:
+                mark[c] = v
+        c = 0
+        while mark[c] == v:
+            c += 1
+        colour[v] = c
+
+
+def _lpa_sweeps(indptr, indices, order, starts, label, active, count, seen, max_iter):
+    # Semi-synchronous label propagation (Cordasco & Gargano 2010) over the pattern with its
+    # self-loops, from label[v] = v: the colour classes order[starts[c]:starts[c + 1]] in
+    # turn, sweep after sweep (at most max_iter; < 0: no limit) until one changes no label.
+    # Each active vertex of a class takes its neighbours' most frequent label, keeping its
+    # own on a tie, else the largest (Prec-Max), and activates its neighbours when it
+    # changes. A class holds no two neighbours, so its vertices one by one read the labels
+    # they would read at once (a vertex's own label, through its self-loop, is read before
+    # it changes) and leave the others' activity as it was: the class's simultaneous
+    # update, exactly. Then the labels are renumbered 0..k-1 in order of each community's
+    # smallest vertex. ``count`` (n zeros) and ``seen`` (n) are scratch; returns the sweeps
+    # run. Also runs interpreted, on Python lists.
+    n = len(label)
+    sweeps = 0
+    while max_iter < 0 or sweeps < max_iter:
+        sweeps += 1
+        changed = 0
+        for c in range(len(starts) - 1):
+            for i in range(starts[c], starts[c + 1]):
+                v = order[i]
+                if not active[v]:
+                    continue
+                active[v] = False
+                k = 0
+                for e in range(indptr[v], indptr[v + 1]):
+                    lab = label[indices[e]]
+                    if count[lab] == 0:
+                        seen[k] = lab
+                        k += 1
+                    count[lab] += 1
+                if k == 0:
+                    continue
+                top = 0
+                best = -1
+                for t in range(k):
+                    lab = seen[t]
+                    f = count[lab]
+                    if f > top or (f == top and lab > best):
+                        top = f
+                        best = lab
+                own = count[label[v]]
+                for t in range(k):
+                    count[seen[t]] = 0
+                if own == top:
+                    continue
+                label[v] = best
+                changed += 1
+                for e in range(indptr[v], indptr[v + 1]):
+                    active[indices[e]] = True
+        if changed == 0:
+            break
+    # count[l]: the new number of label l (-1: not met yet); a vertex's label is read once
+    for v in range(n):
+        count[v] = -1
+    k = 0
+    for v in range(n):
+        lab = label[v]
+        if count[lab] < 0:
+            count[lab] = k
+            k += 1
+        label[v] = count[lab]
+    return sweeps
+
+
 # ----------------------------------------------------------------------------- the caches
 
 _lock = threading.Lock()
@@ -1385,6 +1500,18 @@ def truss_kernels():
     if _truss is None:
         _truss = (_jit(_truss_supports), _jit(_truss_peel_edges))
     return _truss
+
+
+_lpa = None
+
+
+def lpa_kernels():
+    """The compiled loop-free degrees, greedy colouring and label propagation sweeps (see
+    :func:`loopless_degrees`, :func:`greedy_colouring`, :func:`label_propagation`)."""
+    global _lpa
+    if _lpa is None:
+        _lpa = (_jit(_loopless_degrees), _jit(_greedy_colours), _jit(_lpa_sweeps))
+    return _lpa
 
 
 # ------------------------------------------------------------------------ the entry points
@@ -1793,6 +1920,76 @@ def truss(indptr, indices, k, compiled=None):
     return np.asarray(more[3], dtype=np.bool_), np.asarray(sup, dtype=np.int64)
 
 
+def loopless_degrees(indptr, indices, compiled=None):
+    """Each vertex's degree without its self-loop (int64) in the pattern given by CSR
+    ``indptr`` and ``indices`` (int32 or int64, no duplicates): one pass
+    (:func:`_loopless_degrees`). ``compiled``: as in :func:`core_numbers`."""
+    n = int(indptr.size) - 1
+    if ENABLED if compiled is None else compiled:
+        deg = np.empty(n, dtype=np.int64)
+        lpa_kernels()[0](indptr, indices, deg)
+        return deg
+    deg = [0] * n
+    _loopless_degrees(indptr.tolist(), indices.tolist(), deg)
+    return np.array(deg, dtype=np.int64)
+
+
+def greedy_colouring(indptr, indices, key, rank, compiled=None):
+    """The greedy colouring of the symmetric pattern given by CSR ``indptr`` and ``indices``
+    (int32 or int64; self-loops ignored) in decreasing (``key``, ``rank``) order, ``key``
+    small nonnegative integers (int64, one per vertex; the sort is a counting sort over
+    0..max), ``rank`` a permutation of 0..n-1 (int64): each vertex the smallest colour
+    (int64, from 0) none of its neighbours earlier in the order has, one O(n + m) pass
+    (:func:`_greedy_colours`), which is the Jones-Plassmann colouring of the priorities
+    (key, rank). ``compiled``: as in :func:`core_numbers`. The pattern is trusted, as in
+    :func:`core_numbers`."""
+    n = int(indptr.size) - 1
+    nbins = int(key.max()) + 1 if n else 0
+    if ENABLED if compiled is None else compiled:
+        colour = np.empty(n, dtype=np.int64)
+        scratch = np.empty((2, n + 1), dtype=np.int64)  # mark, order
+        lpa_kernels()[1](indptr, indices, np.asarray(key, dtype=np.int64),
+                         np.asarray(rank, dtype=np.int64), colour, scratch[0], scratch[1],
+                         np.empty(nbins, dtype=np.int64))
+        return colour
+    colour, mark, order, bins = [0] * n, [0] * (n + 1), [0] * n, [0] * nbins
+    _greedy_colours(indptr.tolist(), indices.tolist(), key.tolist(), rank.tolist(), colour,
+                    mark, order, bins)
+    return np.array(colour, dtype=np.int64)
+
+
+def label_propagation(indptr, indices, colour, max_iter=None, compiled=None):
+    """Semi-synchronous label propagation (Cordasco & Gargano 2010) over the symmetric
+    pattern given by CSR ``indptr`` and ``indices`` (int32 or int64, no duplicates; a
+    self-loop makes its vertex its own neighbour), the colour classes of ``colour`` (one
+    integer per vertex, no two neighbours alike) in increasing colour order, sweep after
+    sweep until one changes nothing, at most ``max_iter`` sweeps (None: no limit):
+    :func:`_lpa_sweeps`. Returns (labels, sweeps): the labels (int64) numbered 0..k-1 in
+    order of each community's smallest vertex, those of ``algorithms.label_propagation``'s
+    array path. ``compiled``: as in :func:`core_numbers`. The pattern and the colouring
+    are trusted (the caller checks the colouring)."""
+    n = int(indptr.size) - 1
+    colour = np.asarray(colour, dtype=np.int64)
+    # the classes in colour order, each in vertex order (a stable sort of the colours)
+    order = np.argsort(colour, kind="stable")
+    starts = np.concatenate([np.zeros(1, dtype=np.int64),
+                             np.flatnonzero(np.diff(colour[order])) + 1,
+                             np.full(1, n, dtype=np.int64)]) if n else np.zeros(1, np.int64)
+    # (a limit past int64 is no limit: the sweeps end long before)
+    limit = -1 if max_iter is None or max_iter > np.iinfo(np.int64).max else int(max_iter)
+    if ENABLED if compiled is None else compiled:
+        label = np.arange(n, dtype=np.int64)
+        scratch = np.empty((2, n), dtype=np.int64)  # count, seen
+        scratch[0] = 0
+        sweeps = lpa_kernels()[2](indptr, indices, order, starts, label,
+                                  np.ones(n, dtype=np.bool_), scratch[0], scratch[1], limit)
+        return label, int(sweeps)
+    label = list(range(n))
+    sweeps = _lpa_sweeps(indptr.tolist(), indices.tolist(), order.tolist(), starts.tolist(),
+                         label, [True] * n, [0] * n, [0] * n, limit)
+    return np.array(label, dtype=np.int64), sweeps
+
+
 def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
     ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
@@ -1800,8 +1997,9 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     orders (multiplies that do not commute), the push unmasked and masked, with 32- and
     64-bit column indices; the padded block of each width up to BLOCK_ROWS_WIDTH where
     ``block`` (the padded plan applies: :func:`.spmv.warm`); the BFS levels loop, the
-    core decomposition (:func:`core_numbers`) and the truss kernels (:func:`truss`) with 32-
-    and 64-bit indices.
+    core decomposition (:func:`core_numbers`), the truss kernels (:func:`truss`) and label
+    propagation's (:func:`loopless_degrees`, :func:`greedy_colouring`,
+    :func:`label_propagation`) with 32- and 64-bit indices.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
@@ -1841,7 +2039,11 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
                 count += 1
     levels_kernel()(np.array([0, 1], dtype=np.int32), np.array([-9999, 0], dtype=np.int32),
                     np.zeros(2, dtype=np.int64))
-    for itype in (np.int32, np.int64):  # (core_numbers, truss: the patterns' two index types)
-        core_numbers(np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype))
-        truss(np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype), 3)
-    return count + 7
+    for itype in (np.int32, np.int64):  # (core_numbers, truss, label propagation: the
+        # patterns' two index types)
+        ptr, idx = np.array([0, 1, 2], dtype=itype), np.array([1, 0], dtype=itype)
+        core_numbers(ptr, idx)
+        truss(ptr, idx, 3)
+        deg = loopless_degrees(ptr, idx)
+        label_propagation(ptr, idx, greedy_colouring(ptr, idx, deg, np.arange(2)))
+    return count + 13
