@@ -31,6 +31,7 @@ import numpy as np
 
 import algorithms as alg
 import semiring as sr
+from semiring.backend.cpu import compiled as _compiled
 
 from .algorithms import (_alias, _bfs_level, _graph, _groups, _host, _not_directed,
                          _null_graph, _nx, _self_loops, _unit_weights, clustering, core_number, triangles)
@@ -423,16 +424,11 @@ def _greedy_colour(g: SemiringGraph):
     each taking the least colour none of its coloured neighbours has. Sequential by nature."""
     rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
     deg = np.diff(g.indptr) + np.bincount(rows[rows == g.adj], minlength=g.n)
-    order = np.argsort(-deg, kind="stable").tolist()
-    ptr, adj = g.indptr.tolist(), g.adj.tolist()
-    colour = [-1] * g.n
-    for u in order:
-        taken = {colour[v] for v in adj[ptr[u]:ptr[u + 1]]}
-        c = 0
-        while c in taken:
-            c += 1
-        colour[u] = c
-    return np.asarray(colour, dtype=np.int64)
+    # decreasing (degree, rank) with rank n - 1 - node index: equal degrees in node order;
+    # a self-loop is skipped as NetworkX skips its uncoloured node (compiled where Numba is)
+    return _compiled.greedy_colouring(np.asarray(g.indptr, dtype=np.int64),
+                                      np.asarray(g.adj, dtype=np.int64), deg.astype(np.int64),
+                                      np.arange(g.n - 1, -1, -1, dtype=np.int64))
 
 
 def label_propagation_communities(G):

@@ -204,6 +204,12 @@ if _cores._core_auto("cpu") == "bz":
 if _tri._vertex_auto("cpu") == "forward":
     ENGINE_COST["cpu"]["triangles"] = (3e-4, 2e-7)
 
+# label propagation on a CPU with Numba: the compiled colouring and sweeps (session 19, lpa15,
+# the 2-core host: ~1 ms + 35 ns per stored entry on kron-16, 105 ns on grid-1000; the
+# backend's NetworkX colouring compiled too), rounded up
+if _community._lpa_auto("cpu") == "compiled":
+    ENGINE_COST["cpu"]["label_propagation"] = (2e-3, 1.5e-7)
+
 # GPU graphs below a host route's bound (the launch-bound analytics: algorithms.cores,
 # .community, .mst) run on a host copy: the CPU engine's cost, plus the copies there and back
 HOST_COPY_COST = (2e-4, 2e-9)
