@@ -61,6 +61,14 @@ NARROW_EDGES = 256
 # engine's), with which the two agreed before.
 LOUVAIN_SWEEP_THRESHOLD = 1e-7
 
+# The total edge weight (the stored entries' sum) outside which louvain_communities is left
+# to NetworkX: its Louvain squares Python float totals (the degree sum in modularity, m in
+# its gains), which raises OverflowError past about 2^511 (weights of 1e200) and, below about
+# 2^-537, squares to 0 and raises ZeroDivisionError (weights of 1e-300), where the engine
+# (which scales such weights, alg.louvain) answered; 2^±500 leaves a margin for the sums'
+# order.
+LOUVAIN_TOTAL_RANGE = (2.0**-500, 2.0**500)
+
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
 APSP_BFS_BATCH = 64
@@ -1603,10 +1611,16 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError(f"nx_semiring: louvain_communities of NumPy "
                                   f"{g.narrow[weight]} weights (NetworkX runs it)")
     M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
-    if M.nvals and float(sr.reduce_scalar(M, "plus")) == 0:
+    total = float(sr.reduce_scalar(M, "plus")) if M.nvals else None
+    if total == 0:
         # edges of total weight 0: NetworkX's modularity divides by it (ZeroDivisionError)
         raise NotImplementedError("nx_semiring: louvain_communities of edges weighing 0 in "
                                   "all (NetworkX raises its ZeroDivisionError)")
+    if total is not None and not LOUVAIN_TOTAL_RANGE[0] <= abs(total) <= LOUVAIN_TOTAL_RANGE[1]:
+        raise NotImplementedError(f"nx_semiring: louvain_communities of edges weighing "
+                                  f"{total:.4g} in all (NetworkX's squares of its totals "
+                                  f"overflow or vanish: it raises OverflowError or "
+                                  f"ZeroDivisionError; NetworkX runs it)")
     try:
         # NetworkX's threshold is between levels; its sweeps go on until nobody moves, which
         # the engine's parallel sweeps approach with its default 1e-7 (see alg.louvain)
@@ -1622,8 +1636,9 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
     """A minimum spanning forest as a NetworkX graph with G's node, edge and graph attributes,
     by the engine's Borůvka. Equal to NetworkX's Kruskal tree: the engine runs on the ranks of
     the edges in Kruskal's order (weight, then NetworkX's edge order), which are distinct, so
-    the forest is unique and is the one Kruskal picks. ``'prim'`` and ``'boruvka'`` run here
-    when no two weights tie (the forest is then unique); with ties NetworkX runs them.
+    the forest is unique and is the one Kruskal picks, and its edges are added in that order.
+    ``'prim'`` and ``'boruvka'`` are left to NetworkX (after its argument checks): their
+    trees hold the edges in the order those algorithms find them.
 
     Examples
     --------
@@ -1659,9 +1674,12 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
         if not ignore_nan:
             raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")
         sel, w = sel[~np.isnan(w)], w[~np.isnan(w)]
-    if algorithm != "kruskal" and np.unique(w).size < w.size:
-        raise NotImplementedError(f"nx_semiring: {algorithm} with tied weights picks its own "
-                                  f"tree (NetworkX runs it)")
+    if algorithm != "kruskal":
+        # the same edges as Kruskal's where no weights tie, but NetworkX's tree holds them in
+        # the order its Prim or Borůvka finds them (list(T.edges), T's adjacency order),
+        # which the engine's forest does not give; with ties its own edges too
+        raise NotImplementedError(f"nx_semiring: {algorithm}'s tree lists its edges in "
+                                  f"{algorithm}'s order (NetworkX runs it)")
     loop = g.adj[sel] == rows[sel]
     kruskal = np.argsort(w, kind="stable")          # Kruskal's order of the edges sel[...]
     rank = np.empty(sel.size, dtype=np.int64)
