@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 nx = pytest.importorskip("networkx")
 
+import nx_semiring  # noqa: E402
 from nx_semiring import algorithms as nxa  # noqa: E402
 
 from test_nx_inputs import convert  # noqa: E402
@@ -130,8 +131,6 @@ def test_prim_and_boruvka_trees_are_networkx_in_order(device, semiring_first, al
 
 
 def nx_semiring_graph(G, device):
-    import nx_semiring  # noqa: PLC0415
-
     return nx_semiring.from_networkx(G, preserve_edge_attrs=True, preserve_node_attrs=True,
                                      preserve_graph_attrs=True, device=device)
 
