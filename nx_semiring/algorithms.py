@@ -42,6 +42,7 @@ import itertools
 import gc
 import numbers
 import random
+import sys
 
 import numpy as np
 
@@ -1598,7 +1599,8 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     if max_level is not None:
         if max_level <= 0:
             raise ValueError("max_level argument must be a positive integer or None")
-        if not isinstance(max_level, numbers.Integral):  # NetworkX's islice(..., max_level)
+        # NetworkX's islice(..., max_level): an integer up to sys.maxsize
+        if not isinstance(max_level, numbers.Integral) or max_level > sys.maxsize:
             raise ValueError("Stop argument for islice() must be None or an integer: "
                              "0 <= x <= sys.maxsize.")
     if g.directed:

@@ -8,6 +8,7 @@ its exceptions), or it refuses so that NetworkX runs the call.
   totals, OverflowError for weights of 2^512 (1e200 and up on small graphs),
   ZeroDivisionError for 2^-540 (1e-300), where the engine (which scales the weights) found
   communities.
+- ``louvain_communities(max_level=2**63)`` answered where NetworkX's islice raises ValueError.
 - ``minimum_spanning_tree(algorithm='prim' / 'boruvka')`` returned Kruskal's edge order: the
   same edges as NetworkX's tree where no weights tie, but ``list(T.edges)`` and T's adjacency
   in another order.
@@ -150,3 +151,16 @@ def test_kruskal_tree_is_networkx_in_order(device, data, n):
     g = nx_semiring_graph(G, device)
     assert _as_networkx_or_refused(lambda: nx.minimum_spanning_tree(G),
                                    lambda: nxa.minimum_spanning_tree(g))
+
+
+@pytest.mark.parametrize("max_level", [2**63, 10**30])
+def test_louvain_max_level_past_maxsize_raises_networkx_error(device, semiring_first,
+                                                              max_level):
+    """NetworkX's islice(partitions, max_level) takes integers up to sys.maxsize: ValueError
+    past it. Before: the backend answered the communities."""
+    G = nx.barbell_graph(4, 0)
+    expected = _networkx(lambda: nx.community.louvain_communities(G, max_level=max_level))
+    assert expected[0] == "raised"
+    assert _run(lambda: nxa.louvain_communities(convert(G, device), max_level=max_level)) \
+        == expected
+    assert _run(lambda: nx.community.louvain_communities(G, max_level=max_level)) == expected
