@@ -1,5 +1,6 @@
-"""Session 19 audit (helper audm15) of the NetworkX backend's Louvain and spanning trees
-against NetworkX 3.6.1, on inputs found by a random and a hand-made search.
+"""Session 19 audit (helper audm15) of the NetworkX backend's Louvain, modularity, matchings
+and spanning trees against NetworkX 3.6.1, on inputs found by a random and a hand-made
+search.
 
 The rule, as in ``test_nx_inputs.py``: the backend answers as NetworkX does (values, orders,
 its exceptions), or it refuses so that NetworkX runs the call.
@@ -9,6 +10,10 @@ its exceptions), or it refuses so that NetworkX runs the call.
   ZeroDivisionError for 2^-540 (1e-300), where the engine (which scales the weights) found
   communities.
 - ``louvain_communities(max_level=2**63)`` answered where NetworkX's islice raises ValueError.
+- ``hopcroft_karp_matching`` / ``minimum_weight_full_matching`` answered with G's node
+  objects where NetworkX answers with those of ``top_nodes`` (``np.int64(0)``, ``True``).
+- ``modularity`` of a community that is no collection (an int) raised another TypeError
+  message than NetworkX's.
 - ``minimum_spanning_tree(algorithm='prim' / 'boruvka')`` returned Kruskal's edge order: the
   same edges as NetworkX's tree where no weights tie, but ``list(T.edges)`` and T's adjacency
   in another order.
@@ -27,6 +32,8 @@ nx = pytest.importorskip("networkx")
 
 import nx_semiring  # noqa: E402
 from nx_semiring import algorithms as nxa  # noqa: E402
+from nx_semiring import analytics as nxan  # noqa: E402
+from nx_semiring import paths as nxp  # noqa: E402
 
 from test_nx_inputs import convert  # noqa: E402
 from test_nx_inputs2 import INSTALLED  # noqa: E402
@@ -164,3 +171,36 @@ def test_louvain_max_level_past_maxsize_raises_networkx_error(device, semiring_f
     assert _run(lambda: nxa.louvain_communities(convert(G, device), max_level=max_level)) \
         == expected
     assert _run(lambda: nx.community.louvain_communities(G, max_level=max_level)) == expected
+
+
+# --------------------------------------------------------------------------- matchings
+@pytest.mark.parametrize("top", [[np.int64(0), True], [0.0, 1], [True, np.int64(0)]])
+def test_matchings_answer_with_the_top_nodes_objects(device, semiring_first, top):
+    """NetworkX's left side is set(top_nodes): its answers hold those objects (np.int64(0),
+    True, 0.0) where G's nodes are 0 and 1. Before: the backend answered with G's nodes
+    ({0: 2, 1: 3, ...} where NetworkX has {np.int64(0): 2, True: 3, ...})."""
+    H = nx.Graph([(0, 2), (1, 2), (1, 3)])  # one maximum matching
+    assert _as_networkx_or_refused(
+        lambda: nx.bipartite.hopcroft_karp_matching(H, top_nodes=top),
+        lambda: nxp.hopcroft_karp_matching(convert(H, device, None), top_nodes=top))
+    B = nx.Graph([(0, 2, {"weight": 1}), (0, 3, {"weight": 4}), (1, 2, {"weight": 2}),
+                  (1, 3, {"weight": 3})])  # one cheapest full matching
+    assert _as_networkx_or_refused(
+        lambda: nx.bipartite.minimum_weight_full_matching(B, top_nodes=top),
+        lambda: nxp.minimum_weight_full_matching(convert(B, device), top_nodes=top))
+    for call in (lambda: nx.bipartite.hopcroft_karp_matching(H, top_nodes=top),
+                 lambda: nx.bipartite.minimum_weight_full_matching(B, top_nodes=top)):
+        assert _run(call) == _networkx(call)
+
+
+# --------------------------------------------------------------------------- modularity
+@pytest.mark.parametrize("parts", [{0: None}.keys(), [{0, 1, 2}, 5], [None, {0}]])
+def test_modularity_of_communities_that_are_not_collections_is_networkx_error(
+        device, semiring_first, parts):
+    """NetworkX's is_partition iterates the communities before it takes their len():
+    TypeError "'int' object is not iterable". Before: "object of type 'int' has no len()"."""
+    G = nx.barbell_graph(3, 0)
+    expected = _networkx(lambda: nx.community.modularity(G, parts))
+    assert expected[0] == "raised" and "not iterable" in expected[1][1]
+    assert _run(lambda: nxan.modularity(convert(G, device), parts)) == expected
+    assert _run(lambda: nx.community.modularity(G, parts)) == expected
