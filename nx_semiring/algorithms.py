@@ -42,6 +42,7 @@ import itertools
 import gc
 import numbers
 import random
+import sys
 
 import numpy as np
 
@@ -60,6 +61,14 @@ NARROW_EDGES = 256
 # other's gains) approach by this gain; 1e-7 is NetworkX's default threshold (and the
 # engine's), with which the two agreed before.
 LOUVAIN_SWEEP_THRESHOLD = 1e-7
+
+# The total edge weight (the stored entries' sum) outside which louvain_communities is left
+# to NetworkX: its Louvain squares Python float totals (the degree sum in modularity, m in
+# its gains), which raises OverflowError past about 2^511 (weights of 1e200) and, below about
+# 2^-537, squares to 0 and raises ZeroDivisionError (weights of 1e-300), where the engine
+# (which scales such weights, alg.louvain) answered; 2^±500 leaves a margin for the sums'
+# order.
+LOUVAIN_TOTAL_RANGE = (2.0**-500, 2.0**500)
 
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
@@ -1598,7 +1607,8 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     if max_level is not None:
         if max_level <= 0:
             raise ValueError("max_level argument must be a positive integer or None")
-        if not isinstance(max_level, numbers.Integral):  # NetworkX's islice(..., max_level)
+        # NetworkX's islice(..., max_level): an integer up to sys.maxsize
+        if not isinstance(max_level, numbers.Integral) or max_level > sys.maxsize:
             raise ValueError("Stop argument for islice() must be None or an integer: "
                              "0 <= x <= sys.maxsize.")
     if g.directed:
@@ -1611,10 +1621,16 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
         raise NotImplementedError(f"nx_semiring: louvain_communities of NumPy "
                                   f"{g.narrow[weight]} weights (NetworkX runs it)")
     M = g.matrix(None, unit=1) if _unit_weights(g, weight) else g.matrix(weight)
-    if M.nvals and float(sr.reduce_scalar(M, "plus")) == 0:
+    total = float(sr.reduce_scalar(M, "plus")) if M.nvals else None
+    if total == 0:
         # edges of total weight 0: NetworkX's modularity divides by it (ZeroDivisionError)
         raise NotImplementedError("nx_semiring: louvain_communities of edges weighing 0 in "
                                   "all (NetworkX raises its ZeroDivisionError)")
+    if total is not None and not LOUVAIN_TOTAL_RANGE[0] <= abs(total) <= LOUVAIN_TOTAL_RANGE[1]:
+        raise NotImplementedError(f"nx_semiring: louvain_communities of edges weighing "
+                                  f"{total:.4g} in all (NetworkX's squares of its totals "
+                                  f"overflow or vanish: it raises OverflowError or "
+                                  f"ZeroDivisionError; NetworkX runs it)")
     try:
         # NetworkX's threshold is between levels; its sweeps go on until nobody moves, which
         # the engine's parallel sweeps approach with its default 1e-7 (see alg.louvain)
@@ -1647,9 +1663,9 @@ def _spanning_edges(g: SemiringGraph, weight, algorithm, ignore_nan, minimum=Tru
     Kruskal sorts G.edges() by weight, stably (``reverse=True`` for the maximum, which keeps
     equal weights in edge order too), and takes each edge that joins two trees. The engine's
     Borůvka runs on the ranks of the edges in that order, which are distinct, so its forest
-    is the unique one of the ranks: Kruskal's. ``'prim'`` and ``'boruvka'`` are answered
-    where no two weights tie (their forest is then the same unique one); with ties
-    NotImplementedError (NetworkX runs it). NaN weights: NotImplementedError where NetworkX
+    is the unique one of the ranks: Kruskal's. ``'prim'`` and ``'boruvka'``:
+    NotImplementedError (their forest is Kruskal's where no weights tie, but NetworkX lists
+    its edges in their search's order; NetworkX runs them). NaN weights: NotImplementedError where NetworkX
     raises its ValueError; left out with ``ignore_nan`` as NetworkX leaves them out.
     """
     nx = _nx()
@@ -1675,9 +1691,12 @@ def _spanning_edges(g: SemiringGraph, weight, algorithm, ignore_nan, minimum=Tru
         if not ignore_nan:
             raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")
         sel, w = sel[~np.isnan(w)], w[~np.isnan(w)]
-    if algorithm != "kruskal" and np.unique(w).size < w.size:  # prim, boruvka, borůvka
-        raise NotImplementedError(f"nx_semiring: {algorithm} with tied weights picks its own "
-                                  f"tree (NetworkX runs it)")
+    if algorithm != "kruskal":  # prim, boruvka, borůvka
+        # the same forest as Kruskal's where no weights tie, but NetworkX lists its edges (the
+        # generators' order, the tree's list(T.edges) and adjacency order) in the order its
+        # Prim or Borůvka finds them, which the engine's forest does not give
+        raise NotImplementedError(f"nx_semiring: {algorithm} lists its edges in its own "
+                                  f"search's order (NetworkX runs it)")
     loop = g.adj[sel] == rows[sel]
     if minimum:
         kruskal = np.argsort(w, kind="stable")   # Kruskal's order of the edges sel[...]
@@ -1725,8 +1744,8 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
     """A minimum spanning forest as a NetworkX graph with G's node, edge and graph attributes,
     by the engine's Borůvka. Equal to NetworkX's Kruskal tree: the engine runs on the ranks of
     the edges in Kruskal's order (weight, then NetworkX's edge order), which are distinct, so
-    the forest is unique and is the one Kruskal picks. ``'prim'`` and ``'boruvka'`` run here
-    when no two weights tie (the forest is then unique); with ties NetworkX runs them.
+    the forest is unique and is the one Kruskal picks. ``'prim'`` and ``'boruvka'`` are left
+    to NetworkX (its tree lists their edges in their search's order).
 
     Examples
     --------

@@ -479,10 +479,13 @@ def modularity(G, communities, weight="weight", resolution=1):
     if not isinstance(communities, list):
         communities = list(communities)
     label = np.full(g.n, -1, dtype=np.int64)
-    total = 0
     index = g.index
-    for i, c in enumerate(communities):
-        total += len(c)
+    # NetworkX's is_partition iterates every community before it takes their len(): its
+    # TypeError for a community that is no collection (an int: "'int' object is not
+    # iterable") comes from the iteration
+    members = [list(c) for c in communities]
+    total = sum(len(c) for c in communities)
+    for i, c in enumerate(members):
         for v in c:
             if v in g:
                 label[index[v]] = i

@@ -646,9 +646,10 @@ class BackendInterface:
                     f"graph, whose size decides its node order: NetworkX runs it")
         if name == "average_clustering" and weight is not None:
             return "weighted average_clustering is not supported (NetworkX runs it)"
-        if name in ("minimum_spanning_edges", "maximum_spanning_edges") and \
+        if name in ("minimum_spanning_edges", "maximum_spanning_edges",
+                    "minimum_spanning_tree", "maximum_spanning_tree") and \
                 a.get("algorithm") in ("prim", "boruvka", "borůvka"):
-            return (f"{name} with algorithm={a['algorithm']!r} yields its edges in its "
+            return (f"{name} with algorithm={a['algorithm']!r} lists its edges in its "
                     f"search's order, which the engine does not follow: NetworkX runs it")
         if name in _cen.__all__:  # nx_semiring.centrality's own refusals
             return _cen.refusal(name, a, G) or True

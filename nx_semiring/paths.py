@@ -792,6 +792,19 @@ def _side_orders(g: SemiringGraph, left, top):
             np.array([index[y] for y in Y], dtype=np.int64))
 
 
+def _matching_labels(g: SemiringGraph, top):
+    """The node objects NetworkX's matchings answer with: G's nodes, but a node of
+    ``top_nodes`` as the object ``top_nodes`` holds (NetworkX's left side is
+    ``set(top_nodes)``: ``np.int64(0)`` or ``True`` for G's node 0 or 1 there)."""
+    if top is None:
+        return g.nodes
+    nodes = list(g.nodes)
+    index = g.index
+    for x in top:
+        nodes[index[x]] = x
+    return nodes
+
+
 def _colour_order(g: SemiringGraph) -> list:
     """The vertices in the order NetworkX's ``bipartite.color`` inserts them into its dict
     (undirected): from each uncoloured node with neighbours in node order a search that pops
@@ -872,7 +885,7 @@ def hopcroft_karp_matching(G, top_nodes=None):
     if not _unique_matching(g, left, mate):
         raise NotImplementedError("nx_semiring: the maximum matching is not unique; "
                                   "NetworkX's search picks its own (NetworkX runs it)")
-    nodes, mates = g.nodes, mate.tolist()
+    nodes, mates = _matching_labels(g, top), mate.tolist()
     # NetworkX's order: the left side's matches, then the right side's, each side in its
     # set's iteration order
     order = np.concatenate([L[mate[L] >= 0], R[mate[R] >= 0]])
@@ -979,7 +992,7 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
         raise NotImplementedError("nx_semiring: several full matchings of least weight; "
                                   "NetworkX's linear_sum_assignment picks its own (NetworkX "
                                   "runs it)")
-    nodes = g.nodes
+    nodes = _matching_labels(g, top)
     a, b = L[ri], R[ci]
     if not left[L[0]]:  # swapped: the pairs from NetworkX's U side first
         a, b = b, a

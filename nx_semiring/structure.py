@@ -184,7 +184,7 @@ def is_isolate(G, n):
 def maximum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
     """A maximum spanning forest as a NetworkX graph with G's node, edge and graph
     attributes: NetworkX's Kruskal tree, added in Kruskal's order (decreasing weight, equal
-    weights in edge order); ``'prim'`` and ``'boruvka'`` where no two weights tie.
+    weights in edge order); ``'prim'`` and ``'boruvka'`` are left to NetworkX.
 
     Examples
     --------

@@ -46,8 +46,10 @@ Deviations from SciPy (where SciPy misbehaves)
   them too. ``yen`` follows SciPy
   (Johnson's reweighting; :class:`NegativeCycleError` on a negative cycle).
 - ``min_weight_full_bipartite_matching`` raises :class:`semiring.InvalidValue` on weights too
-  far apart for float64 (``algorithms.matching.LAPJVSP_MAX_SPREAD``), where SciPy's LAPJVsp
-  can loop forever.
+  far apart for float64 (``algorithms.matching.LAPJVSP_MAX_SPREAD``; integer dtypes too, which
+  SciPy reads as float64), where SciPy's LAPJVsp can loop forever, and on a -inf weight (+inf
+  with ``maximize=True``), where it answers "no full matching exists" although one exists, or
+  loops forever.
 - ``i_start``, ``source``, ``sink`` outside [0, N) raise
   :class:`~algorithms.csgraph._validation.IndexOutOfRange` naming the argument (SciPy
   returns an empty order or reads out of bounds); ``indices`` outside [-N, N) raise it too

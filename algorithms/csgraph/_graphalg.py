@@ -529,7 +529,8 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     ------
     ValueError
         SciPy's: no full matching exists. ``InvalidValue`` (a ValueError): weights too far
-        apart for float64 sums, where SciPy's loop can never end (the facade's deviation:
+        apart for float64 sums, or -inf (+inf with ``maximize``), where SciPy's loop can
+        never end or answers wrongly (the facade's deviation:
         :func:`algorithms.matching.check_lapjvsp_range`).
 
     Examples
@@ -546,7 +547,8 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     if S.format in ("csr", "csc", "coo"):  # SciPy's TypeError names the others
         # (a 1-D or 3-D sparse array: SciPy unpacks its shape and fails unnamed)
         _validation.check_2d(op, "biadjacency", S.shape)
-        _matching.check_lapjvsp_range(S, op, "biadjacency")  # (where SciPy's loop never ends)
+        # (where SciPy's loop never ends; SciPy reads maximize's truth value)
+        _matching.check_lapjvsp_range(S, op, "biadjacency", bool(maximize))
     rows, cols = _scg.min_weight_full_bipartite_matching(S, maximize=maximize)
     return sr.to_device(rows, device), sr.to_device(cols, device)
 
