@@ -120,12 +120,24 @@ LOUVAIN_METHODS = ("auto", "batch", "sequential")
 #: ``method="auto"`` of :func:`louvain`, per device. CPU: 'sequential' where Numba is
 #: installed (without it the same loop runs interpreted, at NetworkX's speed, and 'batch'
 #: instead). On this project's 2-core host (bench/results/session19/lv15_report.md, best of
-#: 3 at load 2-4, weighted GAP graphs, seed 0), batch → sequential, ms (modularity):
-#: TIMINGS. The sequential moves see every earlier move, so their modularity is at or above
-#: the batches' (NetworkX's, which is the same algorithm, took 198 / 1158 ms on kron-10 / 12).
-#: GPU: 'batch' (the sequential loop has no parallelism); GPU input below
+#: 3, weighted GAP graphs, seed 0), batch → sequential, ms (modularity): kron-10 283 → 6
+#: (0.159 → 0.162), kron-12 724 → 71 (0.144 both), kron-14 1807 → 165 (0.126 → 0.127),
+#: kron-16 8333 → 824 (0.114 both), grid-100 162 → 19 (0.938 both), grid-300 967 → 291
+#: (0.969 both); NetworkX's louvain_communities 218 ms (0.155) on kron-10, 1216 ms (0.135)
+#: on kron-12. Kronecker 16's 0.82 s: the compiled sweeps 0.32, the checks and A' 0.3
+#: (``_weights``, ``_doubled_loops``), the modularity of each level 0.11, phase 2's products
+#: under 0.05. GPU: 'batch' (the sequential loop has no parallelism); GPU input below
 #: LOUVAIN_HOST_MAX_ENTRIES runs on a host copy, so it gets the CPU's 'auto'.
 LOUVAIN_AUTO = {"cpu": "sequential", "gpu": "batch"}
+#: The sequential moves take the vertices by ⌊log₂ stored entries of the row + 1⌋, the
+#: largest first, in a random order from the seed within each class (the colouring's
+#: priorities, ``_priorities``); without SEQUENTIAL_HUBS_FIRST in a uniform random order, as
+#: NetworkX does. Modularity, mean of seeds 0-4 (0-1 on kron-16), uniform → hubs first (the
+#: batches): kron-12 0.1421 → 0.1436 (0.1442), kron-14 0.1259 → 0.1270 (0.1263), kron-16
+#: 0.1108 → 0.1134 (0.1140 seed 0); kron-10 0.1631 → 0.1629 (0.1621), grid-100 0.9383 →
+#: 0.9379 (0.9380); 25 planted-partition graphs (3-10 groups of 15-40), five seeds each:
+#: 0.6669 all three. The hubs settle first, and the many leaves then join them.
+SEQUENTIAL_HUBS_FIRST = True
 
 
 # ---------------------------------------------------------------------- helpers
@@ -701,11 +713,12 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     on graphs of at most ``SPLIT_MAX_N`` vertices no batch holds more than
     n / ``MIN_BATCHES``). Or, ``method="sequential"`` (the default on a CPU with Numba), the
     classic sequential local moves of Blondel et al. and NetworkX: the vertices one at a
-    time in a random order from ``seed`` (the same order every sweep of a level), each seeing
-    the moves before it, with NetworkX's gains and its tie rule (the first best community in
-    the row's order), compiled on the host; the same algorithm as NetworkX's
-    ``louvain_communities``, not the same labels (another order), and a modularity at or
-    above the batches' (see ``LOUVAIN_AUTO``).
+    time, the same order every sweep of a level (largest ⌊log₂ degree⌋ first, a random
+    order from ``seed`` within: ``SEQUENTIAL_HUBS_FIRST``), each seeing the moves before
+    it, with NetworkX's gains and its tie rule (the first best community in the row's
+    order), compiled on the host; NetworkX's ``louvain_communities`` with another vertex
+    order (its own order gives its own level exactly), so not the same labels; modularity
+    within 0.001 of the batches' (see ``LOUVAIN_AUTO``).
     The sweeps stop when one moved nobody or raised the
     modularity by at most ``threshold`` (at most ``MAX_SWEEPS``); the best partition seen
     is kept. (2) aggregation: the
@@ -929,17 +942,27 @@ def _local_moves(Ap, two_m, gamma, threshold, seed, start=None, method="batch"):
     return best_c, best_q
 
 
+def _sequential_order(Ap, seed):
+    """The vertex order of the sequential moves (see SEQUENTIAL_HUBS_FIRST)."""
+    n = Ap.nrows
+    rank = np.random.default_rng(seed).permutation(n).astype(np.int64)
+    if not SEQUENTIAL_HUBS_FIRST:
+        return rank
+    deg = np.diff(np.asarray(Ap.indptr, dtype=np.int64))
+    prio = np.floor(np.log2(deg + 1.0)).astype(np.int64) * max(n, 1) + rank
+    return np.argsort(-prio).astype(np.int64)
+
+
 def _sequential_moves(Ap, two_m, gamma, threshold, seed, start=None):
     """Phase 1 on A' (self-loops doubled, on the host) by the sequential local moves of
     Blondel et al. 2008 (``semiring.backend.cpu.compiled.louvain_moves``): (labels,
-    modularity), from ``start`` (each vertex alone when None), the vertices in a random
-    order from ``seed``. Every move has a positive gain, so the last sweep is the best."""
-    n = Ap.nrows
+    modularity), from ``start`` (each vertex alone when None), the vertices in the order of
+    ``_sequential_order``. Every move has a positive gain, so the last sweep is the best."""
     k = sr.reduce_rows(Ap, "plus").to_dense(missing=0.0)      # weighted degrees
     w = (np.full(Ap.nvals, float(Ap.iso_value)) if Ap.is_iso
          else np.asarray(Ap.values, dtype=np.float64))
-    order = np.random.default_rng(seed).permutation(n).astype(np.int64)
-    c = np.arange(n, dtype=np.int64) if start is None else start.astype(np.int64)
+    order = _sequential_order(Ap, seed)
+    c = np.arange(Ap.nrows, dtype=np.int64) if start is None else start.astype(np.int64)
     _compiled().louvain_moves(Ap.indptr, Ap.indices, w, np.asarray(k, dtype=np.float64), order,
                               c, two_m / 2.0, gamma, threshold, MAX_SWEEPS)
     return c, _q_of(Ap, c, two_m, gamma, k)

@@ -63,7 +63,9 @@ def check_labels(h, n):
        resolution=st.sampled_from([1.0, 0.5, 2.0, 0.0]))
 def test_one_level_is_networkx_one_level(device, data, seed, resolution):
     """One level, sweeps until nobody moves: the partition of NetworkX's ``_one_level`` with
-    the same vertex order (the first level's is ``default_rng(seed).permutation(n)``)."""
+    the same vertex order (the first level's: largest ⌊log₂(stored entries + 1)⌋ first,
+    ``default_rng(seed).permutation(n)`` within; NetworkX's own uniform order without
+    SEQUENTIAL_HUBS_FIRST)."""
     A = build(data, device)
     n = A.nrows
     G = nx_graph(A)
@@ -71,8 +73,20 @@ def test_one_level_is_networkx_one_level(device, data, seed, resolution):
         return  # NetworkX divides by m = 0; every vertex alone (test below)
     got = to_host(alg.louvain(A, resolution, seed=seed, max_level=1, sweep_threshold=-1.0,
                               method="sequential"))
-    order = np.random.default_rng(seed).permutation(n).tolist()
+    rank = np.random.default_rng(seed).permutation(n)
+    deg = np.diff(to_host(A.indptr)).astype(np.int64)
+    order = sorted(range(n), key=lambda v: (-int(np.log2(deg[v] + 1.0)), -rank[v]))
     assert partition(got) == nx_one_level(A, order, resolution)
+
+
+def test_one_level_in_networkx_order(monkeypatch):
+    """Without SEQUENTIAL_HUBS_FIRST: NetworkX's uniform order, NetworkX's level."""
+    monkeypatch.setattr(community, "SEQUENTIAL_HUBS_FIRST", False)
+    G = planted(5, 20, 0.4, 0.05, 3, True)
+    A = sr.Matrix.from_networkx(G, nodelist=range(G.number_of_nodes()), device="cpu")
+    got = alg.louvain(A, seed=9, max_level=1, sweep_threshold=-1.0, method="sequential")
+    order = np.random.default_rng(9).permutation(A.nrows).tolist()
+    assert partition(got) == nx_one_level(A, order, 1.0)
 
 
 @pytest.mark.parametrize("compiled_", [True, False])
