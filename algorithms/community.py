@@ -18,7 +18,9 @@
   a time as Grappolo does (Lu, Halappanavar & Kalyanaraman 2015, "Parallel heuristics for
   scalable community detection"): the weights from a class's vertices to every community are
   one SpGEMM ``W = A(B, :) plus.times S`` with S the vertex × community indicator, and every
-  vertex of the class takes its best gain at once. Phase 2 aggregates the graph as the
+  vertex of the class takes its best gain at once. On a CPU with Numba phase 1 is instead
+  the paper's own sequential sweep in a seeded vertex order (NetworkX's), one compiled loop
+  (``method="sequential"``, ``LOUVAIN_AUTO``). Phase 2 aggregates the graph as the
   product ``Sᵀ A S`` (plus_times SpGEMM).
 - :func:`modularity`: Newman's modularity with NetworkX's conventions
   (``networkx.community.modularity``), ``C = Sᵀ A S`` and its diagonal.
@@ -112,6 +114,33 @@ LOUVAIN_HOST_MAX_ENTRIES = 1 << 20
 #: The seed of the colouring's random priorities when ``seed=None`` (the results are then
 #: deterministic, unlike NetworkX's ``seed=None``).
 DEFAULT_SEED = 0
+#: louvain's phase-1 methods: 'batch', the colour-class batches moved at once, as array
+#: passes on A's device (Grappolo's parallel moves, above); 'sequential', the classic
+#: sequential local moves of Blondel et al. 2008 (NetworkX's ``_one_level``: one vertex at a
+#: time in a seeded random order), one compiled loop on the host
+#: (``semiring.backend.cpu.compiled.louvain_moves``).
+LOUVAIN_METHODS = ("auto", "batch", "sequential")
+#: ``method="auto"`` of :func:`louvain`, per device. CPU: 'sequential' where Numba is
+#: installed (without it the same loop runs interpreted, at NetworkX's speed, and 'batch'
+#: instead). On this project's 2-core host (bench/results/session19/lv15_report.md, best of
+#: 3, weighted GAP graphs, seed 0), batch → sequential, ms (modularity): kron-10 283 → 6
+#: (0.159 → 0.162), kron-12 724 → 71 (0.144 both), kron-14 1807 → 165 (0.126 → 0.127),
+#: kron-16 8333 → 824 (0.114 both), grid-100 162 → 19 (0.938 both), grid-300 967 → 291
+#: (0.969 both); NetworkX's louvain_communities 218 ms (0.155) on kron-10, 1216 ms (0.135)
+#: on kron-12. Kronecker 16's 0.82 s: the compiled sweeps 0.32, the checks and A' 0.3
+#: (``_weights``, ``_doubled_loops``), the modularity of each level 0.11, phase 2's products
+#: under 0.05. GPU: 'batch' (the sequential loop has no parallelism); GPU input below
+#: LOUVAIN_HOST_MAX_ENTRIES runs on a host copy, so it gets the CPU's 'auto'.
+LOUVAIN_AUTO = {"cpu": "sequential", "gpu": "batch"}
+#: The sequential moves take the vertices by ⌊log₂ stored entries of the row + 1⌋, the
+#: largest first, in a random order from the seed within each class (the colouring's
+#: priorities, ``_priorities``); without SEQUENTIAL_HUBS_FIRST in a uniform random order, as
+#: NetworkX does. Modularity, mean of seeds 0-4 (0-1 on kron-16), uniform → hubs first (the
+#: batches): kron-12 0.1421 → 0.1436 (0.1442), kron-14 0.1259 → 0.1270 (0.1263), kron-16
+#: 0.1108 → 0.1134 (0.1140 seed 0); kron-10 0.1631 → 0.1629 (0.1621), grid-100 0.9383 →
+#: 0.9379 (0.9380); 25 planted-partition graphs (3-10 groups of 15-40), five seeds each:
+#: 0.6669 all three. The hubs settle first, and the many leaves then join them.
+SEQUENTIAL_HUBS_FIRST = True
 
 
 # ---------------------------------------------------------------------- helpers
@@ -742,7 +771,7 @@ def _classes(xp, colour):
 
 
 def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
-            sweep_threshold=None):
+            sweep_threshold=None, method="auto"):
     """Communities maximizing modularity by the Louvain method (Blondel et al. 2008), with
     NetworkX's definitions (``louvain_communities``), phase 1 in parallel.
 
@@ -754,7 +783,14 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     ``W = A'(B, :) plus.times S`` (Grappolo's colour-class parallel moves, Lu et al. 2015;
     the colours from ``MAX_BATCHES - 1`` on move together, 32 on the CPU and 8 on the GPU;
     on graphs of at most ``SPLIT_MAX_N`` vertices no batch holds more than
-    n / ``MIN_BATCHES``).
+    n / ``MIN_BATCHES``). Or, ``method="sequential"`` (the default on a CPU with Numba), the
+    classic sequential local moves of Blondel et al. and NetworkX: the vertices one at a
+    time, the same order every sweep of a level (largest ⌊log₂ degree⌋ first, a random
+    order from ``seed`` within: ``SEQUENTIAL_HUBS_FIRST``), each seeing the moves before
+    it, with NetworkX's gains and its tie rule (the first best community in the row's
+    order), compiled on the host; NetworkX's ``louvain_communities`` with another vertex
+    order (its own order gives its own level exactly), so not the same labels; modularity
+    within 0.001 of the batches' (see ``LOUVAIN_AUTO``).
     The sweeps stop when one moved nobody or raised the
     modularity by at most ``threshold`` (at most ``MAX_SWEEPS``); the best partition seen
     is kept. (2) aggregation: the
@@ -775,8 +811,9 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     resolution : float
         γ of the modularity; below 1 favours larger communities, above 1 smaller ones.
     seed : int, optional
-        Seed of the colourings' random priorities (which vertices move together); None
-        means 0, so the result is deterministic on the CPU (NetworkX's None is random). On
+        Seed of the colourings' random priorities (which vertices move together), or of
+        the sequential moves' vertex order; None means 0, so the result is deterministic
+        on the CPU (NetworkX's None is random). On
         the GPU the SpGEMM's float sums are combined by atomics in no fixed order, so with
         weights whose sums round differently, ties between gains may break differently.
     threshold : float
@@ -788,6 +825,13 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
         Minimum modularity gain of a sweep of local moves to go on, where it differs from
         ``threshold`` (NetworkX applies its threshold between levels only and sweeps until
         nobody moves: ``nx_semiring`` passes 1e-7, NetworkX's default threshold).
+    method : {'auto', 'batch', 'sequential'}
+        Phase 1's moves: ``'batch'``, the colour classes at once, as array passes on A's
+        device; ``'sequential'``, one vertex at a time on the host, compiled by Numba where
+        it is installed (the ``cpu`` extra; else interpreted, far slower), GPU input copied
+        there and the labels back. ``'auto'``: :data:`LOUVAIN_AUTO` ('sequential' on a CPU
+        with Numba, 'batch' on the GPU and without Numba; GPU input below
+        ``LOUVAIN_HOST_MAX_ENTRIES`` runs on a host copy, with the CPU's choice).
 
     Returns
     -------
@@ -801,7 +845,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
         A is not square.
     InvalidValue
         A is not symmetric, has negative or non-finite weights; resolution or threshold is
-        not a finite number; max_level < 1.
+        not a finite number; max_level < 1; method is not one of :data:`LOUVAIN_METHODS`.
 
     Examples
     --------
@@ -827,10 +871,15 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     sweep = threshold if sweep_threshold is None else float(
         _finite(op, "sweep_threshold", sweep_threshold))
     seed = _seed(op, seed)
+    if not isinstance(method, str) or method not in LOUVAIN_METHODS:
+        raise sr.InvalidValue(f"{op}: method must be one of {LOUVAIN_METHODS}, got {method!r}")
     A = _square(A, op)
-    if A.device == "gpu" and A.nvals < LOUVAIN_HOST_MAX_ENTRIES:
+    if A.device == "gpu" and (A.nvals < LOUVAIN_HOST_MAX_ENTRIES or method == "sequential"):
         return sr.to_device(louvain(A.to_cpu(), resolution, seed=seed, threshold=threshold,
-                                    max_level=max_level, sweep_threshold=sweep_threshold), "gpu")
+                                    max_level=max_level, sweep_threshold=sweep_threshold,
+                                    method=method), "gpu")
+    if method == "auto":
+        method = _louvain_auto(A.device)
     Ap = A1 = _doubled_loops(_in_range(_weights(A, op, nonnegative=True)))
     n = Ap.nrows
     xp = sr.array_module(Ap.device)
@@ -841,7 +890,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     q_prev = _q_of(Ap, xp.arange(n, dtype=xp.int64), two_m, gamma)
     level = 0
     while True:
-        c, q = _local_moves(Ap, two_m, gamma, sweep, seed + level)
+        c, q = _local_moves(Ap, two_m, gamma, sweep, seed + level, method=method)
         level += 1
         c = _renumber(c)
         community = c[community]
@@ -858,8 +907,15 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
         Ap = sr.mxm(sr.mxm(sr.transpose(S), Ap, sr.plus_times), S, sr.plus_times)
     if REFINE and level > 1:
         # the last level's communities as the start of local moves on the input graph
-        community = _local_moves(A1, two_m, gamma, sweep, seed + level, community)[0]
+        community = _local_moves(A1, two_m, gamma, sweep, seed + level, community,
+                                 method=method)[0]
     return _renumber(community)
+
+
+def _louvain_auto(device):
+    """louvain's ``method="auto"`` on ``device``: LOUVAIN_AUTO's, 'batch' without Numba."""
+    method = LOUVAIN_AUTO[device]
+    return "batch" if method == "sequential" and not _compiled().ENABLED else method
 
 
 def _q_of(Ap, c, two_m, gamma, k=None):
@@ -875,9 +931,12 @@ def _q_of(Ap, c, two_m, gamma, k=None):
     return inner / two_m - gamma * float((tot * tot).sum()) / (two_m * two_m)
 
 
-def _local_moves(Ap, two_m, gamma, threshold, seed, start=None):
+def _local_moves(Ap, two_m, gamma, threshold, seed, start=None, method="batch"):
     """Phase 1 on A' (self-loops doubled): (labels, modularity) of the best sweep, from the
-    labels ``start`` (each vertex alone when None)."""
+    labels ``start`` (each vertex alone when None), by ``method`` ('batch' or
+    'sequential')."""
+    if method == "sequential":
+        return _sequential_moves(Ap, two_m, gamma, threshold, seed, start)
     n = Ap.nrows
     xp = sr.array_module(Ap.device)
     m = two_m / 2.0
@@ -953,3 +1012,29 @@ def _local_moves(Ap, two_m, gamma, threshold, seed, start=None):
             break
         q = q_new
     return best_c, best_q
+
+
+def _sequential_order(Ap, seed):
+    """The vertex order of the sequential moves (see SEQUENTIAL_HUBS_FIRST)."""
+    n = Ap.nrows
+    rank = np.random.default_rng(seed).permutation(n).astype(np.int64)
+    if not SEQUENTIAL_HUBS_FIRST:
+        return rank
+    deg = np.diff(np.asarray(Ap.indptr, dtype=np.int64))
+    prio = np.floor(np.log2(deg + 1.0)).astype(np.int64) * max(n, 1) + rank
+    return np.argsort(-prio).astype(np.int64)
+
+
+def _sequential_moves(Ap, two_m, gamma, threshold, seed, start=None):
+    """Phase 1 on A' (self-loops doubled, on the host) by the sequential local moves of
+    Blondel et al. 2008 (``semiring.backend.cpu.compiled.louvain_moves``): (labels,
+    modularity), from ``start`` (each vertex alone when None), the vertices in the order of
+    ``_sequential_order``. Every move has a positive gain, so the last sweep is the best."""
+    k = sr.reduce_rows(Ap, "plus").to_dense(missing=0.0)      # weighted degrees
+    w = (np.full(Ap.nvals, float(Ap.iso_value)) if Ap.is_iso
+         else np.asarray(Ap.values, dtype=np.float64))
+    order = _sequential_order(Ap, seed)
+    c = np.arange(Ap.nrows, dtype=np.int64) if start is None else start.astype(np.int64)
+    _compiled().louvain_moves(Ap.indptr, Ap.indices, w, np.asarray(k, dtype=np.float64), order,
+                              c, two_m / 2.0, gamma, threshold, MAX_SWEEPS)
+    return c, _q_of(Ap, c, two_m, gamma, k)

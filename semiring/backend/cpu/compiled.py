@@ -1391,6 +1391,109 @@ def _lpa_sweeps(indptr, indices, order, starts, label, active, count, seen, max_
     return sweeps
 
 
+# ------------------------------------------------------------------ Louvain's local moves
+#
+# The sequential phase 1 of Louvain (``algorithms.louvain``'s ``method="sequential"``): its
+# kernel, the kernel's cache entry and its entry point, kept together here.
+
+
+def _louvain_moves(indptr, indices, w, k, order, c, tot, wcom, seen, touched, m, gamma,
+                   threshold, max_sweeps):
+    # Phase 1 of Blondel, Guillaume, Lambiotte & Lefebvre 2008 ("Fast unfolding of
+    # communities in large networks"), sequential, as NetworkX's ``_one_level``: the
+    # vertices in ``order``, each taken out of its community c[u] and put into the
+    # neighbouring community of the largest gain (NetworkX's formula and grouping, so its
+    # rounding; strictly positive, the first in row order on a tie; else back into its
+    # own), the community totals tot updated at once, so that every vertex sees the moves
+    # before it (the gain formula's assumption, which the colour-class batches only
+    # approach). wcom / seen / touched: a vertex's weights to the communities of its
+    # neighbours, in the order they are met in its row (self-loops skipped: NetworkX's
+    # nbrs), so with rows in NetworkX's adjacency order and its vertex order a sweep makes
+    # NetworkX's moves exactly. Sweeps end when one moved nobody or its gains summed to at
+    # most ``threshold``, or after max_sweeps. Returns the moves made. Also runs
+    # interpreted, on Python lists.
+    n = len(order)
+    moved = 0
+    sweeps = 0
+    while sweeps < max_sweeps:
+        sweeps += 1
+        moves = 0
+        gains = 0.0
+        for i in range(n):
+            u = order[i]
+            own = c[u]
+            ku = k[u]
+            nt = 0
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                if v == u:
+                    continue
+                cv = c[v]
+                if not seen[cv]:
+                    seen[cv] = True
+                    wcom[cv] = 0.0
+                    touched[nt] = cv
+                    nt += 1
+                wcom[cv] += w[e]
+            w_own = wcom[own] if seen[own] else 0.0
+            tot[own] -= ku
+            remove = -w_own / m + gamma * (tot[own] * ku) / (2.0 * m * m)
+            best = 0.0
+            best_c = own
+            for t in range(nt):
+                cc = touched[t]
+                seen[cc] = False
+                # (the own community too, as in NetworkX: its gain is 0 up to rounding,
+                # which a move must then beat)
+                g = remove + wcom[cc] / m - gamma * (tot[cc] * ku) / (2.0 * m * m)
+                if g > best:
+                    best = g
+                    best_c = cc
+            tot[best_c] += ku
+            if best_c != own:
+                c[u] = best_c
+                moves += 1
+                gains += best
+        moved += moves
+        if moves == 0 or gains <= threshold:
+            break
+    return moved
+
+
+def louvain_kernel():
+    """The compiled sequential local moves of Louvain (see :func:`louvain_moves`)."""
+    return _memo(("louvain_moves",), lambda: _jit(_louvain_moves))
+
+
+def louvain_moves(indptr, indices, weights, k, order, labels, m, gamma, threshold,
+                  max_sweeps, compiled=None):
+    """Sequential local moves of Louvain (phase 1 of Blondel et al. 2008, NetworkX's
+    ``_one_level``) on the symmetric weighted graph given by CSR ``indptr``, ``indices``
+    (int32 or int64) and ``weights`` (float64; self-loops are skipped as neighbours), with
+    weighted degrees ``k`` (float64, self-loops counted twice), ``m`` half their sum: the
+    vertices in ``order`` (a permutation of 0..n-1), sweep after sweep, each to the
+    neighbouring community of the largest positive modularity gain at ``gamma``
+    (:func:`_louvain_moves`). ``labels`` (int64, values below n) is the start, updated in
+    place. Returns the number of moves. ``compiled``: as in :func:`core_numbers` (False: the
+    same loop interpreted over Python lists, NetworkX's speed). The graph is trusted (the
+    caller's comes from ``algorithms.community``'s checks)."""
+    n = int(order.size)
+    run = ENABLED if compiled is None else compiled
+    tot = np.bincount(labels, weights=k, minlength=n).astype(np.float64)
+    if run:
+        scratch = (np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.bool_),
+                   np.empty(n, dtype=np.int64))
+        return int(louvain_kernel()(indptr, indices, weights, k, order, labels, tot,
+                                    *scratch, float(m), float(gamma), float(threshold),
+                                    int(max_sweeps)))
+    c = labels.tolist()
+    moved = _louvain_moves(indptr.tolist(), indices.tolist(), weights.tolist(), k.tolist(),
+                           order.tolist(), c, tot.tolist(), [0.0] * n, [False] * n, [0] * n,
+                           float(m), float(gamma), float(threshold), int(max_sweeps))
+    labels[:] = c
+    return moved
+
+
 # ----------------------------------------------------------------------------- the caches
 
 _lock = threading.Lock()
