@@ -874,7 +874,8 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     if not isinstance(method, str) or method not in LOUVAIN_METHODS:
         raise sr.InvalidValue(f"{op}: method must be one of {LOUVAIN_METHODS}, got {method!r}")
     A = _square(A, op)
-    if A.device == "gpu" and (A.nvals < LOUVAIN_HOST_MAX_ENTRIES or method == "sequential"):
+    if A.device == "gpu" and (method == "sequential" or (
+            method == "auto" and A.nvals < LOUVAIN_HOST_MAX_ENTRIES)):
         return sr.to_device(louvain(A.to_cpu(), resolution, seed=seed, threshold=threshold,
                                     max_level=max_level, sweep_threshold=sweep_threshold,
                                     method=method), "gpu")

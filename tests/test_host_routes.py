@@ -181,3 +181,19 @@ def test_label_propagation_routes(monkeypatch, numba):
     arrays.clear()
     _same(alg.label_propagation(A.to_gpu(), seed=3, method="compiled"), want)
     assert (swept, arrays) == (["cpu"], [])
+
+
+def test_louvain_explicit_methods_are_what_they_say(monkeypatch):
+    """GPU input: an explicit 'batch' runs the GPU's local moves even below
+    LOUVAIN_HOST_MAX_ENTRIES, an explicit 'sequential' the host's at any size."""
+    A = _kron()
+    seen = []
+    _spy(monkeypatch, community, "_local_moves", seen, lambda Ap, *a: Ap.device)
+    monkeypatch.setattr(community, "LOUVAIN_HOST_MAX_ENTRIES", 1 << 40)
+    got = alg.louvain(A.to_gpu(), seed=1, method="batch")
+    assert sr.is_gpu_array(got) and seen and set(seen) == {"gpu"}, seen
+    monkeypatch.setattr(community, "LOUVAIN_HOST_MAX_ENTRIES", 0)
+    seen.clear()
+    want = alg.louvain(A, seed=1, method="sequential")
+    _same(alg.louvain(A.to_gpu(), seed=1, method="sequential"), want)
+    assert seen and set(seen) == {"cpu"}, seen  # the compiled moves, on the host
