@@ -1633,7 +1633,8 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
                                   f"ZeroDivisionError; NetworkX runs it)")
     try:
         # NetworkX's threshold is between levels; its sweeps go on until nobody moves, which
-        # the engine's parallel sweeps approach with its default 1e-7 (see alg.louvain)
+        # the engine's sweeps (parallel on the GPU, sequential on a CPU with Numba) approach
+        # with its default 1e-7 (see alg.louvain)
         labels = alg.louvain(M, resolution, seed=_int_seed(seed), threshold=threshold,
                              max_level=max_level,
                              sweep_threshold=LOUVAIN_SWEEP_THRESHOLD)

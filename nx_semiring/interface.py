@@ -210,6 +210,12 @@ if _tri._vertex_auto("cpu") == "forward":
 if _community._lpa_auto("cpu") == "compiled":
     ENGINE_COST["cpu"]["label_propagation"] = (2e-3, 1.5e-7)
 
+# Louvain on a CPU with Numba: the compiled sequential local moves (session 19, lv15,
+# nx_should_run.py --families louvain on the 2-core host: warm 2.8-189 ms on kron-8..14,
+# fit -4e-3 s + 5.4e-7 s per unit), rounded up
+if _community._louvain_auto("cpu") == "sequential":
+    ENGINE_COST["cpu"]["louvain"] = (2e-3, 7e-7)
+
 # GPU graphs below a host route's bound (the launch-bound analytics: algorithms.cores,
 # .community, .mst) run on a host copy: the CPU engine's cost, plus the copies there and back
 HOST_COPY_COST = (2e-4, 2e-9)
