@@ -2100,9 +2100,10 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     orders (multiplies that do not commute), the push unmasked and masked, with 32- and
     64-bit column indices; the padded block of each width up to BLOCK_ROWS_WIDTH where
     ``block`` (the padded plan applies: :func:`.spmv.warm`); the BFS levels loop, the
-    core decomposition (:func:`core_numbers`), the truss kernels (:func:`truss`) and label
+    core decomposition (:func:`core_numbers`), the truss kernels (:func:`truss`), label
     propagation's (:func:`loopless_degrees`, :func:`greedy_colouring`,
-    :func:`label_propagation`) with 32- and 64-bit indices.
+    :func:`label_propagation`) and Louvain's local moves (:func:`louvain_moves`) with 32- and
+    64-bit indices.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
     if not ENABLED or ops_of(sr, dtype) is None:
@@ -2149,4 +2150,6 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
         truss(ptr, idx, 3)
         deg = loopless_degrees(ptr, idx)
         label_propagation(ptr, idx, greedy_colouring(ptr, idx, deg, np.arange(2)))
-    return count + 13
+        louvain_moves(ptr, idx, np.ones(2), np.ones(2), np.arange(2), np.arange(2), 1.0, 1.0,
+                      1e-7, 4)
+    return count + 15
