@@ -99,18 +99,42 @@ SYMMETRY_RTOL = 1e-9
 #: active set is exact and always on.
 PRUNE = False
 #: GPU input with fewer stored entries than these runs on a host copy, the labels back on the
-#: GPU: each colour class (LPA) or batch (Louvain) costs a product, a few launches and host
-#: round trips whatever its size, so the GPU pays 0.4-4 s at any small size. On an H200
-#: (bench/results/session19/host_policy_h200.md, best of 2 where a call took under 3 s, one
-#: call above; the copies included), label propagation: the host 5-15x faster up to kron-14
-#: and grid-100, 2.2x on kron-16 (1.8M entries), even on kron-18 (7.6M: 7.5 s against 8.0),
-#: the GPU 4.3x faster on grid-1000 (4.0M entries: 1.6 against 6.9 s), 2.1x on kron-20 and
-#: 19x on grid-2000. Louvain: the host 2.3-21x faster up to kron-14 and grid-300 (427K and
-#: 359K entries), the GPU from kron-16 on (8.3 against 15 s) and on grid-1000 (4.4 against
-#: 25 s). On the host Louvain moves MAX_BATCHES["cpu"] batches a sweep, so small GPU graphs
-#: get the CPU's (finer) sweeps.
-LABEL_PROPAGATION_HOST_MAX_ENTRIES = 1 << 21
-LOUVAIN_HOST_MAX_ENTRIES = 1 << 20
+#: GPU, where Numba is installed (the host's compiled passes; ARRAY_HOST_MAX_ENTRIES without
+#: it): each colour class (LPA) or batch (Louvain) costs the GPU a product, a few launches and
+#: host round trips whatever its size. On an H200 against the compiled host passes
+#: (bench/results/session19/host_routes_compiled_h200.md, one call each after a warm-up, the
+#: copies included), label propagation: the host 78x faster on kron-14, 31x kron-16, 12x
+#: kron-18, 5.1x kron-20 (31M entries), 2.6x grid-1000 (4.0M); the GPU 1.9x on grid-2000
+#: (16M entries: 1.2 against 2.4 s), the one graph it won. Louvain ('sequential' on the
+#: host, the GPU's batches): the host 24x on kron-14, 9.6x grid-300, 5.0x kron-16 (1.8M),
+#: 2.1x kron-18 (7.6M); the GPU 2.1x on grid-1000 (4.0M) and 8x on grid-2000 (16M), whose
+#: many levels and sweeps cost the sequential moves more per entry: the bound sits between
+#: kron-16 and grid-1000 (a size bound cannot also take kron-18).
+LABEL_PROPAGATION_HOST_MAX_ENTRIES = 1 << 25
+LOUVAIN_HOST_MAX_ENTRIES = 1 << 21
+#: The same routes' bounds without Numba (the host's array paths; session 19's first
+#: measurement, bench/results/session19/host_policy_h200.md, best of 2, copies included):
+#: label propagation on the host 5-15x faster up to kron-14 and grid-100 and 2.2x on kron-16
+#: (1.8M entries), the GPU 4.3x faster on grid-1000 (4.0M); Louvain on the host 2.3-21x up
+#: to kron-14 and grid-300 (427K, 359K entries), the GPU from kron-16 on.
+ARRAY_HOST_MAX_ENTRIES = {"label_propagation": 1 << 21, "louvain": 1 << 20}
+
+
+def _host_max(name, bound):
+    """The host route's bound of ``name`` ('label_propagation' or 'louvain') whose
+    with-Numba bound is ``bound``: the lower array-path bound without Numba."""
+    return bound if _compiled().ENABLED else min(bound, ARRAY_HOST_MAX_ENTRIES[name])
+
+
+def _lpa_host_max():
+    """Stored entries below which GPU input to label_propagation(method='auto') runs on a
+    host copy (what the NetworkX backend's cost model reads)."""
+    return _host_max("label_propagation", LABEL_PROPAGATION_HOST_MAX_ENTRIES)
+
+
+def _louvain_host_max():
+    """As :func:`_lpa_host_max`, for louvain."""
+    return _host_max("louvain", LOUVAIN_HOST_MAX_ENTRIES)
 #: The seed of the colouring's random priorities when ``seed=None`` (the results are then
 #: deterministic, unlike NetworkX's ``seed=None``).
 DEFAULT_SEED = 0
@@ -202,6 +226,13 @@ def _renumber(labels):
     return rank[inv]
 
 
+def _degree_class(xp, deg):
+    """⌊log₂(deg + 1)⌋ of nonnegative integer degrees, exactly: frexp's exponent (CUDA's
+    log2 of 2^k can round below k: the H200 coloured, hence propagated, differently from
+    the host on the same seed)."""
+    return xp.frexp(xp.asarray(deg, dtype=xp.float64) + 1.0)[1].astype(xp.int64) - 1
+
+
 def _priorities(S, seed):
     """(xp, indptr, degrees, priorities, row of each entry, column of each entry) of S: the
     Jones–Plassmann priorities the colouring and its first classes share (higher degree
@@ -211,7 +242,7 @@ def _priorities(S, seed):
     indptr = S.indptr.astype(xp.int64)
     deg = xp.diff(indptr)
     rank = sr.to_device(np.random.default_rng(seed).permutation(n).astype(np.int64), S.device)
-    prio = xp.floor(xp.log2(deg + 1.0)).astype(xp.int64) * max(n, 1) + rank
+    prio = _degree_class(xp, deg) * max(n, 1) + rank
     return xp, indptr, deg, prio, segment_ids(xp, deg), S.indices.astype(xp.int64)
 
 
@@ -666,7 +697,7 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None, method="auto"
     # colors' shape, type and device before any pass over A
     colour = None if colors is None else _check_labels(op, "colors", colors, n, A.device)
     if A.device == "gpu" and (method == "compiled" or (
-            method == "auto" and A.nvals < LABEL_PROPAGATION_HOST_MAX_ENTRIES)):
+            method == "auto" and A.nvals < _lpa_host_max())):
         return sr.to_device(label_propagation(
             A.to_cpu(), colors=None if colour is None else _host(colour), seed=seed,
             max_iter=max_iter, method=method), "gpu")
@@ -745,7 +776,7 @@ def _lpa_compiled(P, colour, seed, max_iter):
         # _colouring's priorities (deg: P's without the self-loops, offdiag(P) not built),
         # and its colours: the greedy colouring in decreasing priority is Jones–Plassmann's
         deg = k.loopless_degrees(P.indptr, P.indices, compiled=run)
-        key = np.floor(np.log2(deg + 1.0)).astype(np.int64)
+        key = _degree_class(np, deg)
         rank = np.random.default_rng(seed).permutation(n).astype(np.int64)
         colour = k.greedy_colouring(P.indptr, P.indices, key, rank, compiled=run)
     else:
@@ -875,7 +906,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
         raise sr.InvalidValue(f"{op}: method must be one of {LOUVAIN_METHODS}, got {method!r}")
     A = _square(A, op)
     if A.device == "gpu" and (method == "sequential" or (
-            method == "auto" and A.nvals < LOUVAIN_HOST_MAX_ENTRIES)):
+            method == "auto" and A.nvals < _louvain_host_max())):
         return sr.to_device(louvain(A.to_cpu(), resolution, seed=seed, threshold=threshold,
                                     max_level=max_level, sweep_threshold=sweep_threshold,
                                     method=method), "gpu")
@@ -1022,7 +1053,7 @@ def _sequential_order(Ap, seed):
     if not SEQUENTIAL_HUBS_FIRST:
         return rank
     deg = np.diff(np.asarray(Ap.indptr, dtype=np.int64))
-    prio = np.floor(np.log2(deg + 1.0)).astype(np.int64) * max(n, 1) + rank
+    prio = _degree_class(np, deg) * max(n, 1) + rank
     return np.argsort(-prio).astype(np.int64)
 
 

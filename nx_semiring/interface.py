@@ -229,8 +229,8 @@ def _host_bound(fam):
         "core": _cores.CORE_HOST_MAX_ENTRIES if compiled else 0,
         "core_subgraph": _cores.CORE_HOST_MAX_ENTRIES if compiled else 0,
         "k_truss": _cores.TRUSS_HOST_MAX_ENTRIES if compiled else 0,
-        "label_propagation": _community.LABEL_PROPAGATION_HOST_MAX_ENTRIES,
-        "louvain": _community.LOUVAIN_HOST_MAX_ENTRIES,
+        "label_propagation": _community._lpa_host_max(),
+        "louvain": _community._louvain_host_max(),
         "mst": _mst.HOST_MAX_ENTRIES,
     }
     return bounds.get(fam, 0)

@@ -264,6 +264,7 @@ def test_auto_picks_sequential_on_a_cpu_with_numba(monkeypatch, numba):
     np.testing.assert_array_equal(interpreted, alg.louvain(A, seed=4, method="sequential"))
 
 
+@pytest.mark.host_route
 def test_auto_on_the_gpu(monkeypatch):
     """GPU input below LOUVAIN_HOST_MAX_ENTRIES goes to a host copy with the CPU's choice;
     from the bound on 'auto' moves the batches on the GPU, and 'sequential' runs on a host

@@ -285,3 +285,29 @@ def test_compiled_pass_does_not_touch_its_input():
     alg.label_propagation(A, method="compiled")
     for a, b in zip(before, (A.indptr, A.indices, colours)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_degree_classes_exact_on_every_device(device):
+    """⌊log₂(d + 1)⌋ of the colouring's priorities, exact at every power of two on both
+    devices (CUDA's log2 rounded below some integers: the H200's colours, hence its labels,
+    differed from the host's on the same seed)."""
+    d = np.unique(np.concatenate([np.arange(0, 4100), 2 ** np.arange(1, 52) - 1,
+                                  2 ** np.arange(1, 52), 2 ** np.arange(1, 52) - 2]))
+    want = np.array([int(x + 1).bit_length() - 1 for x in d.tolist()])
+    got = community._degree_class(sr.array_module(device), sr.to_device(d, device))
+    np.testing.assert_array_equal(to_host(got), want)
+
+
+@pytest.mark.host_route
+def test_host_route_bounds_without_numba_are_the_array_paths(monkeypatch):
+    """The small-GPU-input routes of label propagation and Louvain were measured against the
+    compiled host passes; without Numba the host runs the array paths, whose lower bounds
+    (ARRAY_HOST_MAX_ENTRIES) apply."""
+    monkeypatch.setattr(compiled, "ENABLED", True)
+    assert community._lpa_host_max() == community.LABEL_PROPAGATION_HOST_MAX_ENTRIES
+    assert community._louvain_host_max() == community.LOUVAIN_HOST_MAX_ENTRIES
+    monkeypatch.setattr(compiled, "ENABLED", False)
+    assert community._lpa_host_max() == community.ARRAY_HOST_MAX_ENTRIES["label_propagation"]
+    assert community._louvain_host_max() == community.ARRAY_HOST_MAX_ENTRIES["louvain"]
+    assert community.ARRAY_HOST_MAX_ENTRIES["label_propagation"] \
+        < community.LABEL_PROPAGATION_HOST_MAX_ENTRIES
