@@ -19,7 +19,8 @@
   scalable community detection"): the weights from a class's vertices to every community are
   one SpGEMM ``W = A(B, :) plus.times S`` with S the vertex × community indicator, and every
   vertex of the class takes its best gain at once. On a CPU with Numba phase 1 is instead
-  the paper's own sequential sweep in a seeded vertex order (NetworkX's), one compiled loop
+  the paper's own sequential sweep in a seeded vertex order (largest log-degree first; NetworkX's
+  uniform order with ``SEQUENTIAL_HUBS_FIRST`` off), one compiled loop
   (``method="sequential"``, ``LOUVAIN_AUTO``). Phase 2 aggregates the graph as the
   product ``Sᵀ A S`` (plus_times SpGEMM).
 - :func:`modularity`: Newman's modularity with NetworkX's conventions
