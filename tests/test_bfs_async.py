@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import algorithms
 import semiring as sr
 from tests.conftest import to_host
+from tests.emu_build import Builds, compiler, cxx20, shared_dir
 
 bfs_module = importlib.import_module("algorithms.bfs")  # algorithms.bfs is the function
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -87,30 +88,23 @@ def check_parents(S, level, parent, source):
 
 # ---------------------------------------------------------------- the kernel, emulated on the CPU
 
-@pytest.fixture(scope="session")  # (built once a worker: xdist interleaves modules, and a
-# module fixture was torn down and rebuilt between them: 55 s a build set on CI)
+@pytest.fixture(scope="session")  # (xdist interleaves modules: a module fixture was torn
+# down and rebuilt between them, 55 s a build set on CI)
 def emu(tmp_path_factory):
-    cxx = shutil.which("g++") or shutil.which("clang++")
-    if cxx is None:
-        pytest.skip("no C++ compiler for the kernel emulation")
+    cxx = cxx20(tmp_path_factory)
     tmp = tmp_path_factory.mktemp("bfs_async_emu")
-    probe = tmp / "probe.cpp"  # a compiler without C++20's <barrier> cannot host the stand-in
-    probe.write_text("#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n")
-    if subprocess.run([cxx, "-std=c++20", "-pthread", "-o", str(tmp / "probe"), str(probe)],
-                      capture_output=True).returncode:
-        pytest.skip(f"{cxx} lacks C++20 <barrier>")
+    sources = []
     for f in ("async_emu.h", "bfs_async_emu.cpp"):
         shutil.copy(os.path.join(HERE, "emu", f), tmp / f)
+        with open(os.path.join(HERE, "emu", f)) as fh:
+            sources.append(fh.read())
     shutil.copy(KERNEL, tmp / "bfs_async.cu")
-    exes = {}
-    for name, opts in EMU_BUILDS.items():
-        exe = str(tmp / f"bfs_async_emu_{name}")
-        r = subprocess.run([cxx, "-std=c++20", "-O1", "-w", "-pthread", *opts, "-o", exe,
-                            str(tmp / "bfs_async_emu.cpp")], capture_output=True, text=True)
-        if r.returncode:
-            pytest.fail(f"emulation build {name} failed:\n{r.stderr[-3000:]}")
-        exes[name] = exe
-    return exes
+    with open(KERNEL) as fh:
+        sources.append(fh.read())
+    names = {tuple(v): k for k, v in EMU_BUILDS.items()}
+    return Builds(shared_dir(tmp_path_factory, "bfs_async_builds"), sources,
+                  compiler(cxx, tmp / "bfs_async_emu.cpp", lambda opts: names[tuple(opts)]),
+                  EMU_BUILDS)
 
 
 #: The kernel's builds emulated: the default and the cw kernel's switches (a vertex's edges
