@@ -171,13 +171,6 @@ def test_without_numba_peels_and_bz_runs_interpreted(monkeypatch):
         importlib.reload(compiled)
 
 
-@needs_numba
-def test_warm_compiles_the_core_kernel():
-    assert compiled.warm(sr.min_plus, np.float64, order_free=True) > 0
-    assert compiled._cores is not None
-    assert len(compiled._cores.signatures) >= 2  # int32 and int64 indices
-
-
 @given(data=edge_lists(max_n=16), k=st.integers(3, 7), method=st.sampled_from(["dot", "mxm"]))
 def test_k_truss_from_the_core_is_the_truss(device, data, k, method, monkeypatch):
     # the (k - 1)-core cut first (a CPU with Numba) or not: the same truss, the same supports

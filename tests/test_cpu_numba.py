@@ -706,6 +706,11 @@ def test_warmup_cpu_compiles_the_kernels(capsys):
         assert compiled._kernels[("blockrows", sr.min_plus, np.dtype(np.float32), width,
                                   False, False, True)] is not None
     assert warmup.warm_cpu(["plus_first"], ["float64"]) == 0  # no compiled form
+    # every warm also compiles the analytics' kernels, for both index types (one warm here
+    # for them all: each test of its own paid a whole warm, 20-30 s on CI)
+    for kernels in ([compiled._cores], compiled._truss, compiled._lpa,
+                    [compiled.louvain_kernel()]):
+        assert kernels is not None and all(len(k.signatures) >= 2 for k in kernels)
 
 
 @needs_numba

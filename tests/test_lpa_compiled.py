@@ -268,13 +268,6 @@ def test_without_numba_auto_is_array_and_compiled_runs_interpreted(monkeypatch):
 
 
 @needs_numba
-def test_warm_compiles_the_lpa_kernels():
-    assert compiled.warm(sr.min_plus, np.float64, order_free=True) > 0
-    assert compiled._lpa is not None
-    assert all(len(k.signatures) >= 2 for k in compiled._lpa)  # int32 and int64 indices
-
-
-@needs_numba
 def test_compiled_pass_does_not_touch_its_input():
     rng = np.random.default_rng(5)
     r, c = rng.integers(0, 50, (2, 200))

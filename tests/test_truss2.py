@@ -230,13 +230,6 @@ def test_without_numba_auto_is_dot_and_wc_runs_interpreted(monkeypatch):
         importlib.reload(compiled)
 
 
-@needs_numba
-def test_warm_compiles_the_truss_kernels():
-    assert compiled.warm(sr.min_plus, np.float64, order_free=True) > 0
-    assert compiled._truss is not None
-    assert all(len(k.signatures) >= 2 for k in compiled._truss)  # int32 and int64 indices
-
-
 @given(data=st.one_of(edge_lists(max_n=16), dense_graphs(16)), k=st.integers(3, 9))
 def test_wc_from_the_core_is_the_truss(device, data, k, monkeypatch):
     # 'wc' with the (k - 1)-core cut first (a CPU with Numba) or not: the same truss
