@@ -17,8 +17,8 @@ The spanning-forest functions (``maximum_spanning_tree``, ``minimum_spanning_edg
 (:func:`nx_semiring.algorithms._spanning_edges`: Borůvka on the ranks of the edges in
 Kruskal's order, which makes the forest Kruskal's, ties included). The edge generators yield
 Kruskal's edges in Kruskal's order; ``'prim'`` and ``'boruvka'`` yield in their own search's
-order, which the engine does not reproduce, so the edge generators leave them to NetworkX
-(``can_run``); the trees take them where no two weights tie, as ``minimum_spanning_tree``
+order, which the engine does not reproduce, and their trees list the edges in that order:
+edge generators and trees leave them to NetworkX (``can_run``), as ``minimum_spanning_tree``
 does.
 """
 
