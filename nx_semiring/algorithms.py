@@ -784,7 +784,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         return g
     r = g.__dict__.get("_reversed")
     if r is None:
-        rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+        rows = g.rows()
         perm = np.argsort(g.adj, kind="stable")
         indptr = np.zeros(g.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(g.adj, minlength=g.n), out=indptr[1:])
@@ -1549,7 +1549,7 @@ def clustering(G, nodes=None, weight=None):
 
 
 def _self_loops(g) -> bool:
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     return bool((rows == g.adj).any())
 
 
@@ -1571,7 +1571,7 @@ def core_number(G):
     if g.directed and g.adj.size:
         # NetworkX counts a reciprocated pair u → v, v → u twice; the engine's undirected
         # view once
-        rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+        rows = g.rows()
         if np.isin(rows * g.n + g.adj, g.adj * g.n + rows).any():
             raise NotImplementedError("nx_semiring: core_number of a DiGraph with reciprocal "
                                       "edges (NetworkX counts them twice)")
@@ -1677,7 +1677,7 @@ def _spanning_edges(g: SemiringGraph, weight, algorithm, ignore_nan, minimum=Tru
     if g.multigraph:
         raise NotImplementedError("nx_semiring: spanning trees of a multigraph (its edge keys) "
                                   "are NetworkX's")
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     # NetworkX's G.edges(): each edge once, from its earlier node, in adjacency order
     sel = np.flatnonzero(g.adj >= rows)
     if weight in g.values:
@@ -1735,7 +1735,7 @@ def _spanning_tree(g: SemiringGraph, edges):
         T.add_nodes_from(zip(g.nodes, g.node_data))
     else:
         T.add_nodes_from(g.nodes)
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     nodes, data = g.nodes, g.edge_data
     T.add_edges_from((nodes[rows[e]], nodes[g.adj[e]], data[e]) for e in edges.tolist())
     return T

@@ -213,7 +213,7 @@ def _induced_copy(g: SemiringGraph, keep: list):
     # each row's place in it), each row's entries in G's adjacency order
     inside = np.zeros(g.n, dtype=bool)
     inside[np.asarray(keep, dtype=np.int64)] = True
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     sel = np.flatnonzero(inside[rows] & inside[g.adj])
     if order is not keep:
         place = np.empty(g.n, dtype=np.int64)
@@ -314,7 +314,7 @@ def k_corona(G, k, core_number=None):
                                   f"(NetworkX compares it itself)")
     # in_core(v) = |{w ∈ N(v) : core(w) ≥ k}|: one count over the stored entries
     c = np.asarray(values, dtype=np.int64) if values else np.zeros(0, dtype=np.int64)
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     in_core = np.bincount(rows[c[g.adj] >= k], minlength=g.n).tolist()
     return _core_subgraph(g, core, lambda v, k, c: c[v] == k and k == in_core[v], k)
 
@@ -356,14 +356,14 @@ def k_truss(G, k):
     # the stored entries of G (adjacency order) that are edges of the truss
     ti, tj, _ = T.to_coo()
     ti, tj = _host(ti).astype(np.int64), _host(tj).astype(np.int64)
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     kept = np.isin(rows * g.n + g.adj, ti * g.n + tj) if g.n else np.zeros(0, dtype=bool)
     return _truss_copy(g, kept)
 
 
 def _truss_copy(g, kept):
     """G.copy() with the stored entries not ``kept`` and then the isolated nodes removed."""
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     has = np.zeros(g.n, dtype=bool)
     has[rows[kept]] = True
     nodes, adj = g.nodes, g.adj
@@ -411,7 +411,7 @@ def transitivity(G):
     if g.n == 0:
         return 0
     t = 2 * sum(triangles(g).values())  # NetworkX counts each triangle twice per node
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     d = np.bincount(rows[rows != g.adj], minlength=g.n)  # degrees without self-loops
     contri = sum((d * (d - 1)).tolist())
     return 0 if t == 0 else t / contri
@@ -422,7 +422,7 @@ def _greedy_colour(g: SemiringGraph):
     """NetworkX's ``greedy_color(G)`` (strategy ``largest_first``) as an array: nodes by
     decreasing degree (a self-loop counts twice; ties in node order: ``sorted`` is stable),
     each taking the least colour none of its coloured neighbours has. Sequential by nature."""
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     deg = np.diff(g.indptr) + np.bincount(rows[rows == g.adj], minlength=g.n)
     # decreasing (degree, rank) with rank n - 1 - node index: equal degrees in node order;
     # a self-loop is skipped as NetworkX skips its uncoloured node (compiled where Numba is)

@@ -373,7 +373,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
         raise NotImplementedError("nx_semiring: edge_betweenness_centrality of a multigraph "
                                   "(NetworkX splits each edge's value among its keys)")
     m = int(g.adj.size)
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     # G.edges(): every entry of a DiGraph; an undirected edge once, from its earlier node
     sel = np.arange(m) if g.directed else np.flatnonzero(g.adj >= rows)
     us, vs = g.labels(rows[sel]), g.labels(g.adj[sel])

@@ -106,6 +106,7 @@ class SemiringGraph:
         self.device = device or sr.default_device()
         self._matrices = {}
         self._order = None
+        self._rows = None  # the row of each adjacency entry (rows())
         self._sorted_adj = None   # adj[order()]: the engine's CSR column indices
         self._base = None  # a conversion on the same device whose structure this one shares
         self.edge_data = None  # with preserve_edge_attrs: NetworkX's edge dicts, adj order
@@ -274,6 +275,14 @@ class SemiringGraph:
                 f"nx_semiring: edge attribute {weight!r} was not converted (converted: "
                 f"{sorted(map(str, self.values))})")
         return self.values[weight]
+
+    def rows(self):
+        """The row (source vertex) of each entry of ``adj``, adjacency order (host int64,
+        read-only): computed once a conversion, as every structure pass reads it."""
+        if self._rows is None:
+            self._rows = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
+            self._rows.flags.writeable = False
+        return self._rows
 
     def order(self):
         """The permutation that sorts each row's entries by column (the engine's CSR), or
@@ -657,7 +666,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     g.partial = partial
     g.mixed = mixed
     if base is not None:
-        g._order, g._sorted_adj = base._order, base._sorted_adj
+        g._order, g._sorted_adj, g._rows = base._order, base._sorted_adj, base._rows
         g._base = base if base.device == dev else None  # its structure's matrices, its order
     if preserve_edge_attrs:
         g.edge_data = [d for nbrs in adj_items for d in nbrs.values()]
@@ -691,7 +700,7 @@ def to_networkx(g: SemiringGraph):
         H.add_nodes_from(zip(g.nodes, g.node_data))
     else:
         H.add_nodes_from(g.nodes)
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     cols = g.adj
     keep = np.ones(cols.size, dtype=bool) if g.directed else rows <= cols  # each edge once
     nodes = g.nodes

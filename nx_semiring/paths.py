@@ -84,7 +84,7 @@ MAX_TOTAL_CAPACITY = 2**61
 
 def _edges(g: SemiringGraph):
     """(rows, columns) of the stored entries in adjacency order (host int64)."""
-    return np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr)), g.adj
+    return g.rows(), g.adj
 
 
 def _method(weight):

@@ -57,7 +57,7 @@ def _degrees(g: SemiringGraph):
     undirected one (NetworkX counts the loop twice)."""
     if g.directed:
         return _out_degrees(g) + _in_degrees(g)
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     return _out_degrees(g) + np.bincount(rows[g.adj == rows], minlength=g.n)
 
 
@@ -211,7 +211,7 @@ def _edge_tuples(g: SemiringGraph, weight, algorithm, data, ignore_nan, minimum)
     if data and g.edge_data is None:
         raise NotImplementedError("nx_semiring: data=True needs a graph converted with its "
                                   "edge attributes")
-    rows = np.repeat(np.arange(g.n, dtype=np.int64), np.diff(g.indptr))
+    rows = g.rows()
     e = edges.tolist()
     us, vs = g.labels(rows[edges]), g.labels(g.adj[edges])
     if data:
