@@ -710,16 +710,10 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None, method="auto"
     P = undirected_pattern(A, op, loops=True)
     if method == "compiled":
         return _lpa_compiled(P, colour, seed, max_iter)
-    S = undirected_pattern(P, op)
-    rows = segment_ids(xp, xp.diff(S.indptr))
     if colors is None:
-        colour = _colouring(S, seed)
+        colour = _colouring(undirected_pattern(P, op), seed)
     else:
-        bad = xp.flatnonzero(colour[rows] == colour[S.indices])
-        if bad.size:
-            i, j = int(rows[bad[0]]), int(S.indices[bad[0]])
-            raise sr.InvalidValue(f"{op}: colors must differ on neighbours, got colour "
-                                  f"{int(colour[i])} on both ends of edge ({i}, {j})")
+        _check_colouring(op, xp, P, colour)
     classes = _classes(xp, colour)
     label = xp.arange(n, dtype=xp.int64)
     # active: the vertices whose neighbours' labels changed since they were last updated
@@ -765,6 +759,17 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None, method="auto"
     return _renumber(label)
 
 
+def _check_colouring(op, xp, P, colour):
+    """InvalidValue naming an edge of the pattern P (self-loops skipped) whose ends share a
+    colour."""
+    rows = segment_ids(xp, xp.diff(P.indptr))
+    bad = xp.flatnonzero((colour[rows] == colour[P.indices]) & (rows != P.indices))
+    if bad.size:
+        i, j = int(rows[bad[0]]), int(P.indices[bad[0]])
+        raise sr.InvalidValue(f"{op}: colors must differ on neighbours, got colour "
+                              f"{int(colour[i])} on both ends of edge ({i}, {j})")
+
+
 def _lpa_compiled(P, colour, seed, max_iter):
     """label_propagation's 'compiled' method over the host pattern P (self-loops included):
     ``colour`` checked (else the colouring of ``_colouring(offdiag(P), seed)``, compiled),
@@ -781,12 +786,7 @@ def _lpa_compiled(P, colour, seed, max_iter):
         rank = np.random.default_rng(seed).permutation(n).astype(np.int64)
         colour = k.greedy_colouring(P.indptr, P.indices, key, rank, compiled=run)
     else:
-        rows = segment_ids(np, np.diff(P.indptr))
-        bad = np.flatnonzero((colour[rows] == colour[P.indices]) & (rows != P.indices))
-        if bad.size:
-            i, j = int(rows[bad[0]]), int(P.indices[bad[0]])
-            raise sr.InvalidValue(f"{op}: colors must differ on neighbours, got colour "
-                                  f"{int(colour[i])} on both ends of edge ({i}, {j})")
+        _check_colouring(op, np, P, colour)
     return k.label_propagation(P.indptr, P.indices, colour, max_iter, compiled=run)[0]
 
 
