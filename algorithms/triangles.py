@@ -76,17 +76,16 @@ AUTO_METHOD_CPU_COMPILED = "dot3"
 #: t(v) = half the sum of the supports of v's edges (a triangle through v lies on two of
 #: them). 'forward' runs compiled where Numba is installed, else the same loops interpreted.
 VERTEX_METHODS = ("auto", "mxm", "forward")
-#: ``method="auto"`` of :func:`triangles` and :func:`clustering`, per device; on a CPU with
-#: Numba :data:`VERTEX_AUTO_METHOD_CPU_COMPILED` (the shared 2-core host, session 19, best of
-#: 3 in three runs, triangles: kron-16 'mxm' 4.7–5.5 s against 'forward' 0.68–0.74 s, kron-14
+#: ``method="auto"`` of :func:`triangles` and :func:`clustering`, per device: 'forward' on
+#: a CPU where Numba is installed, 'mxm' without it and on the GPU (the shared 2-core host,
+#: session 19, best of 3 in three runs, triangles: kron-16 'mxm' 4.7–5.5 s against 'forward' 0.68–0.74 s, kron-14
 #: 0.74–1.14 s / 0.056–0.077 s, grid 300×300 60–79 / 5.4–9.7 ms; NetworkX's own triangles
 #: 130 ms on kron-12, 'forward' 8 ms: bench/results/session19/tri15_report.md). Two dot3 products
 #: (U·Uᵀ and U·Dᵀ masked by U, the third share from the second) took 1.7 s on kron-16.
 #: Without Numba the interpreted listing loses to the NumPy products on grid 300×300 (341
 #: against 134 ms) and kron-14 (2.4 against 1.6 s). The total count stays on dot3 (kron-16
 #: 0.23 s: each triangle once at one edge, no per-edge sums).
-VERTEX_AUTO_METHOD = {"gpu": "mxm", "cpu": "mxm"}
-VERTEX_AUTO_METHOD_CPU_COMPILED = "forward"
+VERTEX_AUTO_METHOD = {"cpu": "forward", "gpu": "mxm"}
 
 
 def _pattern(A, dtype=np.int64):
@@ -263,11 +262,10 @@ def _vertex_method(op, method, device, directed=False):
 
 def _vertex_auto(device):
     """triangles' and clustering's ``method="auto"`` on ``device`` (undirected):
-    :data:`VERTEX_AUTO_METHOD`'s, :data:`VERTEX_AUTO_METHOD_CPU_COMPILED` on a CPU with
-    Numba (the NetworkX backend's cost model asks it too)."""
-    if device == "cpu" and _compiled().ENABLED:
-        return VERTEX_AUTO_METHOD_CPU_COMPILED
-    return VERTEX_AUTO_METHOD[device]
+    :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without Numba (the NetworkX backend's cost model
+    asks it too)."""
+    method = VERTEX_AUTO_METHOD[device]
+    return "mxm" if method == "forward" and not _compiled().ENABLED else method
 
 
 def _forward(G):
@@ -317,7 +315,7 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
         vertex). ``'forward'``: every edge's support by the forward triangle listing on the
         host (compiled by Numba where it is installed, else interpreted, far slower; GPU
         input is copied there and the counts back), t(v) half the sum over v's edges.
-        ``'auto'``: :data:`VERTEX_AUTO_METHOD` of A's device, 'forward' on a CPU with Numba.
+        ``'auto'``: :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba).
         The same answer.
 
     Returns
