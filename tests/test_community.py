@@ -194,6 +194,13 @@ def test_louvain_valid_and_improves_modularity(device, data, seed, resolution, p
     if n:
         firsts = [min(s) for s in partition(h)]
         assert [h[f] for f in firsts] == list(range(len(firsts)))
+    check_modularity(A, labels, resolution)
+
+
+def check_modularity(A, labels, resolution):
+    """Louvain's labels of A: every vertex alone on a graph of no weight, else a partition
+    whose modularity (NetworkX's) is at least the singletons', as ``alg.modularity`` has it."""
+    n, h = A.nrows, to_host(labels)
     G = nx_graph(A)
     if G.size(weight="weight") == 0:
         np.testing.assert_array_equal(h, np.arange(n))
