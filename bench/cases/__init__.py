@@ -568,9 +568,11 @@ register_suite(Suite(
 #: Small graphs (issue 21 item 2: a warm call on a graph of n <= 10^4 never slower than SciPy):
 #: the fixed cost of a call, launches, host syncs and validation, against SciPy's compiled
 #: routine on the same machine. urand-10-ef4: 1024 vertices, mean degree 8 (the n = 1000 case
-#: of bench/probes/small_calls.py); urand-13-ef4: 8192 vertices. Many short runs.
+#: of bench/probes/small_calls.py); urand-13-ef4: 8192 vertices. Many short runs. The analytics
+#: (cc, pagerank, tc) join from bench/analytics_case.py.
 _SMALL = [SuiteEntry("spmv", ["urand-10-ef4", "urand-13-ef4"]),
           SuiteEntry("bfs", ["urand-10-ef4", "urand-13-ef4"]),
+          SuiteEntry("msbfs", ["urand-10-ef4", "urand-13-ef4"], [{"sources": 32}]),
           SuiteEntry("sssp", ["urand-10-ef4", "urand-13-ef4"])]
 register_suite(Suite(
     "small", "cpu", _SMALL, TimingPolicy(warmup=2, min_runs=20, max_runs=200, budget_s=0.2),
