@@ -45,7 +45,8 @@ HOST_ROUTES = [("algorithms.csgraph._validation", "HOST_MAX_WORK", {}),
                ("algorithms.cores", "TRUSS_HOST_MAX_ENTRIES", 0),
                ("algorithms.community", "LABEL_PROPAGATION_HOST_MAX_ENTRIES", 0),
                ("algorithms.community", "LOUVAIN_HOST_MAX_ENTRIES", 0),
-               ("algorithms.mst", "HOST_MAX_ENTRIES", 0)]
+               ("algorithms.mst", "HOST_MAX_ENTRIES", 0),
+               ("algorithms.triangles", "HOST_MAX_ENTRIES", 0)]
 
 
 @pytest.fixture(autouse=True)

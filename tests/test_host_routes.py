@@ -1,7 +1,7 @@
 """The launch-bound analytics' route for small GPU input (``CORE_HOST_MAX_ENTRIES``,
 ``TRUSS_HOST_MAX_ENTRIES``, ``LABEL_PROPAGATION_HOST_MAX_ENTRIES``,
-``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``): the host copy's answer, back on the
-GPU, below the bound; the GPU path from the bound on; CPU input untouched. Every other test
+``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES``): the
+host copy's answer, back on the GPU, below the bound; the GPU path from the bound on; CPU input untouched. Every other test
 turns the routes off (tests/conftest.py), so that GPU input runs the GPU path there."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 import algorithms as alg
 import semiring as sr
-from algorithms import community, cores, mst
+from algorithms import community, cores, mst, triangles
 from bench import generators as gen
 from conftest import to_host
 
@@ -48,11 +48,21 @@ ROUTES = {
     "minimum_spanning_forest": (lambda A: alg.minimum_spanning_forest(A), mst,
                                 "HOST_MAX_ENTRIES", "_boruvka",
                                 lambda n, u, v, w, device, progress: device),
+    "triangle_count": (lambda A: alg.triangle_count(A, symmetrize=True), triangles,
+                       "HOST_MAX_ENTRIES", "_undirected", lambda op, A, *a: A.device),
+    "triangles": (lambda A: alg.triangles(A, symmetrize=True), triangles, "HOST_MAX_ENTRIES",
+                  "_undirected", lambda op, A, *a: A.device),
+    "clustering": (lambda A: alg.clustering(A, symmetrize=True), triangles,
+                   "HOST_MAX_ENTRIES", "_undirected", lambda op, A, *a: A.device),
+    "clustering_directed": (lambda A: alg.clustering(A, directed=True), triangles,
+                            "HOST_MAX_ENTRIES", "_oriented", lambda G, *a: G.device),
 }
 
 
 def _same(a, b):
-    if isinstance(a, sr.Matrix):
+    if isinstance(a, int):  # a count
+        assert a == b
+    elif isinstance(a, sr.Matrix):
         assert a.device == "gpu"
         np.testing.assert_array_equal(a.to_cpu().to_dense(missing=0), b.to_dense(missing=0))
     else:
