@@ -245,11 +245,12 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
         A = _rows_scaled(A, xp)
         outdeg = sr.mxv(A, ones, sr.plus_times, direction="pull").to_dense(missing=0)
     is_dangling = outdeg == 0
-    dangling_ind = is_dangling.astype(np.float64)
-    # on the host s = Σ x(dangling) by a gather, not by BLAS's dot: OpenBLAS's threads wait
-    # for a core on a busy host (grid-128², 10 iterations: 2.3 or 6.8 ms a PageRank, by turns,
-    # and up to 100 ms with the cores taken; 2.1-3.1 ms with one BLAS thread)
-    dangling_idx = np.flatnonzero(is_dangling) if xp is np else None
+    # s = Σ x(dangling) by a gather on both devices: not by BLAS's dot, whose threads wait for
+    # a core on a busy host (grid-128², 10 iterations: 2.3 or 6.8 ms a PageRank, by turns, and
+    # up to 100 ms with the cores taken) and which cost ~100 µs a call on an H200
+    # (bench/probes/small_analytics_gpu.py)
+    dangling_idx = xp.flatnonzero(is_dangling)
+    spread = variant == "networkx" and dangling_idx.size > 0
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, outdeg))
     teleport = (1.0 - damping) * p
     threshold = n * tol if variant == "networkx" else tol
@@ -260,11 +261,12 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
         # t = w ⊕.⊗ A       (pull: one dot product per vertex with its in-edges)
         t = sr.vxm(w, A, semiring, direction="pull").to_dense(missing=0)
         # x' = d · (t + s · u) + (1 − d) · p,  s = Σ x(dangling)   (GAP: s dropped)
-        if variant == "networkx" and (xp is not np or dangling_idx.size):
-            t += (x[dangling_idx].sum() if xp is np else xp.dot(x, dangling_ind)) * u
-        x_new = damping * t + teleport
-        err = float(xp.abs(x_new - x).sum())  # the iteration's host synchronization
-        x = x_new
+        if spread:
+            t += x[dangling_idx].sum() * u
+        t *= damping
+        t += teleport
+        err = float(xp.abs(t - x).sum())  # the iteration's host synchronization
+        x = t
         if progress is not None:
             progress(it, err)
         if err < threshold:

@@ -301,7 +301,9 @@ class Vector(_b.Placed, Operand):
         dt = np.result_type(self._dtype, missing)
         if pres is None:
             return vals.astype(dt, copy=True)
-        return xp.where(pres, vals.astype(dt, copy=False), xp.asarray(missing, dtype=dt))
+        # (``missing`` as a NumPy scalar: a CuPy array of it is a copy to the device, which
+        # waits for the device, in every call)
+        return xp.where(pres, vals.astype(dt, copy=False), dt.type(missing))
 
     def to_coo(self):
         """(indices, values) on the vector's device, indices sorted."""
