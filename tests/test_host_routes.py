@@ -1,19 +1,25 @@
 """The launch-bound analytics' route for small GPU input (``CORE_HOST_MAX_ENTRIES``,
 ``TRUSS_HOST_MAX_ENTRIES``, ``LABEL_PROPAGATION_HOST_MAX_ENTRIES``,
 ``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES``): the
-host copy's answer, back on the GPU, below the bound; the GPU path from the bound on; CPU input untouched. Every other test
-turns the routes off (tests/conftest.py), so that GPU input runs the GPU path there."""
+host copy's answer, back on the GPU, below the bound; the GPU path from the bound on; CPU
+input untouched. Every other test turns the routes off (tests/conftest.py), so that GPU input
+runs the GPU path there."""
 
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 import pytest
 
 import algorithms as alg
 import semiring as sr
-from algorithms import community, cores, mst, triangles
+from algorithms import community, cores, mst
 from bench import generators as gen
 from conftest import to_host
+
+# (the package's ``triangles`` is the function: the module by its name)
+triangles = importlib.import_module("algorithms.triangles")
 
 pytestmark = [pytest.mark.host_route,
               pytest.mark.skipif(not sr.gpu_available(), reason="needs a GPU")]
