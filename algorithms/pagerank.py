@@ -245,28 +245,24 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
         A = _rows_scaled(A, xp)
         outdeg = sr.mxv(A, ones, sr.plus_times, direction="pull").to_dense(missing=0)
     is_dangling = outdeg == 0
-    # s = Σ x(dangling) by a gather on both devices: not by BLAS's dot, whose threads wait for
-    # a core on a busy host (grid-128², 10 iterations: 2.3 or 6.8 ms a PageRank, by turns, and
-    # up to 100 ms with the cores taken) and which cost ~100 µs a call on an H200
-    # (bench/probes/small_analytics_gpu.py)
     dangling_idx = xp.flatnonzero(is_dangling)
-    spread = variant == "networkx" and dangling_idx.size > 0
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, outdeg))
     teleport = (1.0 - damping) * p
     threshold = n * tol if variant == "networkx" else tol
+    spread = variant == "networkx" and dangling_idx.size > 0
+    # s = Σ x(dangling): the rank the dangling vertices hand out (GAP: dropped)
+    s = float(x[dangling_idx].sum()) if spread else 0.0
     err = float("inf")
+    # w = x ./ outdeg   (0 at dangling vertices)
+    w = x * inv
     for it in range(1, max_iter + 1):
-        # w = x ./ outdeg   (0 at dangling vertices)
-        w = x * inv
         # t = w ⊕.⊗ A       (pull: one dot product per vertex with its in-edges)
-        t = sr.vxm(w, A, semiring, direction="pull").to_dense(missing=0)
-        # x' = d · (t + s · u) + (1 − d) · p,  s = Σ x(dangling)   (GAP: s dropped)
-        if spread:
-            t += x[dangling_idx].sum() * u
-        t *= damping
-        t += teleport
-        err = float(xp.abs(t - x).sum())  # the iteration's host synchronization
-        x = t
+        t = sr.vxm(w, A, semiring, direction="pull")
+        # x' = d · (t + s · u) + (1 − d) · p;  w' = x' ./ outdeg;  err = ‖x' − x‖₁;
+        # s' = Σ x'(dangling)   (one pass, and the iteration's host synchronization)
+        x_new, w, err, s_new = sr.centrality.power_step(t, x, u, teleport, inv, damping, s,
+                                                        dangling_idx)
+        x, s = x_new, (s_new if spread else 0.0)
         if progress is not None:
             progress(it, err)
         if err < threshold:

@@ -27,7 +27,7 @@ from .backend import backend_of
 from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
-__all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes", "compiled"]
+__all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes", "compiled", "power_step"]
 
 #: Vertices are 32-bit in the passes (the GPU kernel's queue and levels).
 MAX_VERTICES = 2**31 - 1
@@ -133,3 +133,46 @@ def brandes(G, sources, *, GT=None):
         return (xp.zeros((0, n), dtype=np.float64), xp.zeros((0, n), dtype=np.int32),
                 xp.zeros(0, dtype=np.int32))
     return backend_of(G.device).centrality.dependencies(G, GT, src)
+
+
+def power_step(t, x, u, p, inv, damping, s, dangling):
+    """One power-iteration step's vector work after its product (PageRank's), fused on the
+    GPU into one kernel and one host synchronization (``kernels/power.cu``).
+
+    ``x' = d · (t + s · u) + p`` (t's missing entries 0), ``w' = x' ./ outdeg`` as
+    ``x' · inv``, the change ``‖x' − x‖₁`` and ``s' = Σ x'(dangling)``. The dangling
+    vertices are those with ``inv == 0``; ``dangling`` lists them (read on the CPU; the GPU
+    kernel tests ``inv``).
+
+    Parameters
+    ----------
+    t : Vector
+        The product ``w ⊕.⊗ A``, float64, on the arrays' device.
+    x, u, p, inv : float64 arrays, shape (n,)
+        The iterate, the dangling rank's distribution, the teleport term ``(1 − d) · p`` and
+        ``1 / outdeg`` (0 at dangling vertices), all on one device.
+    damping, s : float
+        d, and the rank held by dangling vertices in x (0 to drop it).
+    dangling : int array
+        The dangling vertices (``inv == 0``), on x's device.
+
+    Returns
+    -------
+    (x', w', change, s') : (array, array, float, float)
+
+    Examples
+    --------
+    >>> import numpy as np, semiring as sr
+    >>> t = sr.Vector.from_dense(np.array([0.5, 0.0]))
+    >>> x, inv = np.array([0.5, 0.5]), np.array([1.0, 0.0])
+    >>> xn, w, change, s = sr.centrality.power_step(t, x, x, 0.15 * x, inv, 0.85, 0.5,
+    ...                                             np.array([1]))
+    >>> xn.tolist(), w.tolist(), round(change, 12), s
+    ([0.7125, 0.2875], [0.7125, 0.0], 0.425, 0.2875)
+    """
+    vals, pres = t.bitmap()
+    if t.device == "gpu":
+        return backend_of("gpu").centrality.power_update(
+            vals.astype(np.float64, copy=False), pres, x, u, p, inv, damping, s)
+    return backend_of("cpu").centrality.power_update(vals, pres, x, u, p, inv, damping, s,
+                                                     dangling)

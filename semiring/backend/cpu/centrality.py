@@ -146,3 +146,16 @@ def dependencies(G, GT, sources):
     for j, src in enumerate(sources.tolist()):
         depth[j] = _one(G, GT, src, S, delta[j], level[j])
     return delta, level, depth
+
+
+def power_update(t_vals, t_pres, x, u, p, inv, d, s, dangling):
+    """(x', w', change, s') of one power-iteration step, NumPy's operations one by one (the
+    GPU kernel's arithmetic: ``kernels/power.cu``)."""
+    xn = t_vals.astype(np.float64, copy=True) if t_pres is None else np.where(
+        t_pres, t_vals.astype(np.float64, copy=False), 0.0)
+    if s:
+        xn += s * u
+    xn *= d
+    xn += p
+    change = float(np.abs(xn - x).sum())
+    return xn, xn * inv, change, float(xn[dangling].sum()) if dangling.size else 0.0

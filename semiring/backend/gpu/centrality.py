@@ -1,5 +1,6 @@
-"""GPU Brandes dependencies, one thread block a source (``kernels/brandes.cu``). Called by
-:mod:`semiring.centrality`, which validates."""
+"""GPU Brandes dependencies, one thread block a source (``kernels/brandes.cu``), and a power
+iteration's fused vector step (``kernels/power.cu``). Called by :mod:`semiring.centrality`,
+which validates."""
 
 from __future__ import annotations
 
@@ -50,3 +51,34 @@ def dependencies(G, GT, sources):
         (G.indptr, G.indices, GT.indptr, GT.indices, np.int64(n), src, level, queue, start,
          sigma, delta, depth))
     return delta, level, depth
+
+
+#: Threads of a block of ``power_update`` (SR_POWER_THREADS in power.cu).
+POWER_THREADS = 256
+#: Blocks of ``power_update`` at most: its per-block sums come to the host (2 doubles each).
+POWER_MAX_BLOCKS = 512
+
+
+def power_source() -> str:
+    return kernels.source("power.cu")
+
+
+@kernels.register("power")
+def power_instantiations():
+    yield "power", power_source(), ["power_update"]
+
+
+def power_update(t_vals, t_pres, x, u, p, inv, d, s):
+    """(x', w', change, s') of one step (``kernels/power.cu``); one host synchronization (the
+    blocks' sums, summed on the host in block order)."""
+    cp = _cupy()
+    n = int(x.size)
+    xn = cp.empty(n, dtype=cp.float64)
+    w = cp.empty(n, dtype=cp.float64)
+    blocks = max(1, min(POWER_MAX_BLOCKS, -(-n // POWER_THREADS)))
+    part = cp.empty(2 * blocks, dtype=cp.float64)
+    kernels.function(("power",), "power_update", power_source, ["power_update"])(
+        (blocks,), (POWER_THREADS,),
+        (t_vals, t_pres, x, u, p, inv, np.float64(d), np.float64(s), np.int64(n), xn, w, part))
+    sums = part.get().reshape(blocks, 2)
+    return xn, w, float(sums[:, 0].sum()), float(sums[:, 1].sum())
