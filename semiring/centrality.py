@@ -167,7 +167,7 @@ def power_step(t, x, u, p, inv, damping, s, dangling):
     >>> x, inv = np.array([0.5, 0.5]), np.array([1.0, 0.0])
     >>> xn, w, change, s = sr.centrality.power_step(t, x, x, 0.15 * x, inv, 0.85, 0.5,
     ...                                             np.array([1]))
-    >>> xn.tolist(), w.tolist(), round(change, 12), s
+    >>> np.round(xn, 12).tolist(), np.round(w, 12).tolist(), round(change, 12), round(s, 12)
     ([0.7125, 0.2875], [0.7125, 0.0], 0.425, 0.2875)
     """
     vals, pres = t.bitmap()
