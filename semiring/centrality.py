@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .backend import backend_of
+from .device import device_of_array
 from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from .matrix import as_matrix
 
@@ -170,6 +171,19 @@ def power_step(t, x, u, p, inv, damping, s, dangling):
     >>> np.round(xn, 12).tolist(), np.round(w, 12).tolist(), round(change, 12), round(s, 12)
     ([0.7125, 0.2875], [0.7125, 0.0], 0.425, 0.2875)
     """
+    op = "power_step"
+    n = t.size
+    # (a host array handed to the GPU kernel would be read as an address: checked first)
+    for arg, a in (("x", x), ("u", u), ("p", p), ("inv", inv)):
+        if not hasattr(a, "dtype") or a.dtype != np.float64:
+            raise DomainMismatch(f"{op}: {arg} must be float64, got "
+                                 f"{getattr(a, 'dtype', type(a).__name__)}")
+        if a.shape != (n,):
+            raise DimensionMismatch(f"{op}: {arg} must have shape ({n},) (t's size), got "
+                                    f"{a.shape}")
+        if device_of_array(a) != t.device:
+            raise DeviceMismatch(f"{op}: {arg} must be on the product's device ({t.device}), "
+                                 f"got {device_of_array(a)}")
     vals, pres = t.bitmap()
     if t.device == "gpu":
         return backend_of("gpu").centrality.power_update(

@@ -40,7 +40,7 @@ def test_power_step_is_the_step_written_out(device, n, missing):
     xn_ref, w_ref, change, dang = _written_out(vals, pres, x, u, p, inv, d, s, dangling)
     on = (lambda a: a) if device == "cpu" else (lambda a: None if a is None else sr.to_device(
         a, "gpu"))
-    t = sr.Vector.from_bitmap(on(vals), on(pres))
+    t = sr.Vector.from_bitmap(on(vals), on(pres), device=device)
     xn, w, err, s_new = sr.centrality.power_step(t, on(x), on(u), on(p), on(inv), d, s,
                                                  on(dangling))
     assert sr.is_gpu_array(xn) == (device == "gpu")
@@ -50,6 +50,20 @@ def test_power_step_is_the_step_written_out(device, n, missing):
     # the sums in another order: equal up to rounding
     assert err == pytest.approx(float(change.sum()), rel=1e-12, abs=1e-300)
     assert s_new == pytest.approx(float(dang.sum()), rel=1e-12, abs=1e-300)
+
+
+def test_power_step_refuses_arrays_off_the_products_device_or_of_another_shape(device):
+    vals, pres, x, u, p, inv, dangling = _inputs(8, 1, False)
+    t = sr.Vector.from_bitmap(vals, device=device)
+    with pytest.raises(sr.DimensionMismatch, match="inv must have shape"):
+        sr.centrality.power_step(t, x, u, p, inv[:4], 0.85, 0.0, dangling)
+    with pytest.raises(sr.DomainMismatch, match="u must be float64"):
+        sr.centrality.power_step(t, x, u.astype(np.float32), p, inv, 0.85, 0.0, dangling)
+    if sr.gpu_available():
+        other = "cpu" if device == "gpu" else "gpu"
+        with pytest.raises(sr.DeviceMismatch, match="x must be on the product's device"):
+            sr.centrality.power_step(t, sr.to_device(x, other), u, p, inv, 0.85, 0.0,
+                                     dangling)
 
 
 def test_pagerank_with_dangling_vertices_same_on_both_devices():
