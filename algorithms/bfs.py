@@ -33,6 +33,10 @@ The variants of the whole search, picked in one place (:func:`_variant`):
   ``level(v) = min(level(v), level(u) + 1)``, reached by blocks that own vertex ranges and
   exchange boundary vertices, with no grid-wide barrier a level; parents by a pass over the
   final levels);
+- ``"host"``: GPU input shaped like a road network (``ASYNC_MEAN_DEGREE``) with more than
+  ``SMALL_N`` and at most ``ROAD_HOST_MAX_N`` vertices: the ``"csgraph"`` search on a host copy
+  of A's structure (kept on A), the result copied back (hundreds of levels cost the GPU a few
+  µs each, the host's compiled search none);
 - ``"levels"``: the host loop of fused level steps (:func:`_bfs_levels`);
 - ``"csgraph"``: the CPU's whole search by SciPy's compiled ``breadth_first_order``
   (``sr.traversal.bfs_csgraph``), O(n + m) with no cost per level, picked on the CPU for
@@ -120,6 +124,16 @@ ASYNC_MEAN_DEGREE = 5
 #: 1 / 8 / 32 / 264), a per-level cost of grid-wide atomics and barriers, not of their
 #: number; SciPy's breadth_first_order took 0.03 ms. At most sr.traversal.BFS_SMALL_MAX_N.
 SMALL_N = sr.traversal.BFS_SMALL_MAX_N
+#: GPU input shaped like a road network (mean out-degree up to ASYNC_MEAN_DEGREE: grids,
+#: meshes, paths, hundreds of levels on few vertices) with more than SMALL_N vertices and at
+#: most ROAD_HOST_MAX_N searches a host copy of its structure (``"host"``, kept on A) with
+#: SciPy's compiled BFS, the result copied back: the GPU pays a few µs a level, however
+#: narrow. On an H200 (``python -m bench --device gpu --suite small --graphs grid-100x100``,
+#: bench/results/session20/) the 100 × 100 grid (n = 10^4, 198 levels) took 0.587 ms by
+#: bfs_async against 0.179 ms by the host's search (the copy back not included) and SciPy's
+#: breadth_first_order's 0.269 ms; on urand-13-ef4 (n = 8192, mean degree 8, not routed) the
+#: GPU took 0.05 ms, 10.6x SciPy. Issue 21 item 2: a small graph's call no slower than SciPy.
+ROAD_HOST_MAX_N = 1 << 14
 #: Why the cooperative launch failed, once it has (then the host loop and push_levels run
 #: from there on).
 _grid_unavailable: str | None = None
@@ -155,7 +169,7 @@ FAST_PATH = True
 DIRECTIONS = ("auto", "push", "pull")
 #: Which variant runs the search: "auto" (:func:`_variant`'s choice) or one of VARIANTS.
 VARIANT = "auto"
-VARIANTS = ("small", "device", "levels", "csgraph", "algebra")
+VARIANTS = ("small", "host", "device", "levels", "csgraph", "algebra")
 
 
 def _variant(A, direction: str = "auto") -> str:
@@ -168,6 +182,9 @@ def _variant(A, direction: str = "auto") -> str:
         return VARIANT
     if A.device == "gpu" and DEVICE_LOOP and direction == "auto" and 0 < A.nrows <= SMALL_N:
         return "small"
+    if (A.device == "gpu" and CPU_CSGRAPH and direction == "auto"
+            and SMALL_N < A.nrows <= ROAD_HOST_MAX_N and A.nvals <= ASYNC_MEAN_DEGREE * A.nrows):
+        return "host"
     if (A.device == "gpu" and DEVICE_LOOP and _grid_unavailable is None
             and A.nrows <= sr.traversal.BFS_GRID_MAX_N):
         return "device"
@@ -180,7 +197,8 @@ def _variant(A, direction: str = "auto") -> str:
 def _fast_state():
     """The policy a kept launch (FAST_PATH) was chosen under: this module's switches, the
     traversal module's, the device and the stream."""
-    return (VARIANT, DEVICE_LOOP, _grid_unavailable, SMALL_N, ROAD_MEAN_DEGREE,
+    return (VARIANT, DEVICE_LOOP, _grid_unavailable, SMALL_N, ROAD_HOST_MAX_N, CPU_CSGRAPH,
+            ROAD_MEAN_DEGREE,
             ROAD_BLOCKS_PER_SM, ROAD_ASYNC, ASYNC_MEAN_DEGREE, ALPHA, BETA,
             sr.traversal.bfs_grid_state())
 
@@ -316,6 +334,17 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         level, parent = sr.traversal.bfs_small(A, source, parents=parents,
                                                deterministic=deterministic)
         return (level, parent) if parents else level
+    if variant == "host":
+        # SciPy's whole search on the host copy of A's structure, the result back on the GPU
+        H = A._memo.get("bfs_host")
+        if H is None:
+            H = A._memo["bfs_host"] = sr.Matrix(sr.to_device(A.indptr, "cpu"),
+                                                sr.to_device(A.indices, "cpu"), None, A.shape,
+                                                iso_value=True, dtype=bool)
+        level, parent = sr.traversal.bfs_csgraph(H, source, parents=parents,
+                                                 deterministic=deterministic)
+        level = sr.to_device(level, A.device)
+        return (level, sr.to_device(parent, A.device)) if parents else level
     if variant == "device":
         global _grid_unavailable
         # every level below, push or pull, in one launch with the switch made on the device

@@ -73,6 +73,7 @@ FUSED = {"default": {}, "flip": {"ALPHA": 10**6, "BETA": 2, "SMALL_N": 0},
          "block": {**HOST, "FUSED_GRID": False}, "off": {**HOST, "FUSED_FRONTIER": 0},
          "tiny": {**HOST, "FUSED_EDGES": 6},
          "tiny-block": {**HOST, "FUSED_EDGES": 6, "FUSED_GRID": False},
+         "copy": {"VARIANT": "host"},  # SciPy's search on a host copy (GPU: copied back)
          "algebra": {"VARIANT": "algebra"},
          "algebra-flip": {"VARIANT": "algebra", "ALPHA": 10**6, "BETA": 2}}
 

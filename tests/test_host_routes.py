@@ -1,6 +1,7 @@
 """The launch-bound analytics' route for small GPU input (``CORE_HOST_MAX_ENTRIES``,
 ``TRUSS_HOST_MAX_ENTRIES``, ``LABEL_PROPAGATION_HOST_MAX_ENTRIES``,
-``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES``): the
+``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES``,
+``bfs.ROAD_HOST_MAX_N``): the
 host copy's answer, back on the GPU, below the bound; the GPU path from the bound on; CPU
 input untouched. Every other test turns the routes off (tests/conftest.py), so that GPU input
 runs the GPU path there."""
@@ -213,3 +214,34 @@ def test_louvain_explicit_methods_are_what_they_say(monkeypatch):
     want = alg.louvain(A, seed=1, method="sequential")
     _same(alg.louvain(A.to_gpu(), seed=1, method="sequential"), want)
     assert seen and set(seen) == {"cpu"}, seen  # the compiled moves, on the host
+
+
+def test_bfs_of_a_small_road_graph_searches_a_host_copy(monkeypatch):
+    """A 70 x 70 grid (4900 vertices: above the one-block search's SMALL_N, mean degree 4)
+    on the GPU: SciPy's search on the host copy kept on A, the levels (and a tree) on the GPU,
+    equal to the CPU's; from the bound on, and for a denser graph, the GPU's own search."""
+    bfs_module = importlib.import_module("algorithms.bfs")
+    S = gen.make_graph(gen.parse_graph_spec("grid-70x70"))
+    A = sr.Matrix.from_scipy(S, device="gpu")
+    assert bfs_module.SMALL_N < A.nrows <= bfs_module.ROAD_HOST_MAX_N
+    seen = []
+    _spy(monkeypatch, sr.traversal, "bfs_csgraph", seen, lambda H, *a: H.device)
+    want = alg.bfs(sr.Matrix.from_scipy(S, device="cpu"), 17)
+    seen.clear()
+    for _ in range(2):  # the second call reuses the host copy
+        got = alg.bfs(A, 17)
+        assert sr.is_gpu_array(got)
+        np.testing.assert_array_equal(to_host(got), want)
+    level, parent = alg.bfs(A, 17, parents=True, deterministic=True)
+    assert sr.is_gpu_array(parent)
+    np.testing.assert_array_equal(to_host(level), want)
+    assert seen == ["cpu"] * 3
+    assert "bfs_host" in A._memo
+    seen.clear()
+    monkeypatch.setattr(bfs_module, "ROAD_HOST_MAX_N", A.nrows - 1)
+    np.testing.assert_array_equal(to_host(alg.bfs(A, 17)), want)
+    dense = sr.Matrix.from_scipy(gen.make_graph(gen.parse_graph_spec("urand-13-ef4")),
+                                 device="gpu")
+    monkeypatch.setattr(bfs_module, "ROAD_HOST_MAX_N", 1 << 14)
+    alg.bfs(dense, 0)
+    assert seen == []

@@ -53,7 +53,8 @@ def test_power_step_is_the_step_written_out(device, n, missing):
 
 
 def test_power_step_refuses_arrays_off_the_products_device_or_of_another_shape(device):
-    vals, pres, x, u, p, inv, dangling = _inputs(8, 1, False)
+    vals, pres, x, u, p, inv, dangling = (None if a is None else sr.to_device(a, device)
+                                          for a in _inputs(8, 1, False))
     t = sr.Vector.from_bitmap(vals, device=device)
     with pytest.raises(sr.DimensionMismatch, match="inv must have shape"):
         sr.centrality.power_step(t, x, u, p, inv[:4], 0.85, 0.0, dangling)
