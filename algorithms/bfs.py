@@ -35,7 +35,7 @@ The variants of the whole search, picked in one place (:func:`_variant`):
   final levels);
 - ``"host"``: GPU input shaped like a road network (``ASYNC_MEAN_DEGREE``) with more than
   ``SMALL_N`` and at most ``ROAD_HOST_MAX_N`` vertices: the ``"csgraph"`` search on a host copy
-  of A's structure (kept on A), the result copied back (hundreds of levels cost the GPU a few
+  of A (kept on A), the result copied back (hundreds of levels cost the GPU a few
   µs each, the host's compiled search none);
 - ``"levels"``: the host loop of fused level steps (:func:`_bfs_levels`);
 - ``"csgraph"``: the CPU's whole search by SciPy's compiled ``breadth_first_order``
@@ -126,7 +126,7 @@ ASYNC_MEAN_DEGREE = 5
 SMALL_N = sr.traversal.BFS_SMALL_MAX_N
 #: GPU input shaped like a road network (mean out-degree up to ASYNC_MEAN_DEGREE: grids,
 #: meshes, paths, hundreds of levels on few vertices) with more than SMALL_N vertices and at
-#: most ROAD_HOST_MAX_N searches a host copy of its structure (``"host"``, kept on A) with
+#: most ROAD_HOST_MAX_N searches a host copy of A (``"host"``, kept on A) with
 #: SciPy's compiled BFS, the result copied back: the GPU pays a few µs a level, however
 #: narrow. On an H200 (``python -m bench --device gpu --suite small --graphs grid-100x100``,
 #: bench/results/session20/) the 100 × 100 grid (n = 10^4, 198 levels) took 0.587 ms by
@@ -335,13 +335,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                                                deterministic=deterministic)
         return (level, parent) if parents else level
     if variant == "host":
-        # SciPy's whole search on the host copy of A's structure, the result back on the GPU
-        H = A._memo.get("bfs_host")
-        if H is None:
-            H = A._memo["bfs_host"] = sr.Matrix(sr.to_device(A.indptr, "cpu"),
-                                                sr.to_device(A.indices, "cpu"), None, A.shape,
-                                                iso_value=True, dtype=bool)
-        level, parent = sr.traversal.bfs_csgraph(H, source, parents=parents,
+        # SciPy's whole search on A's host copy (kept on A), the result back on A's device
+        level, parent = sr.traversal.bfs_csgraph(A._host_copy(), source, parents=parents,
                                                  deterministic=deterministic)
         level = sr.to_device(level, A.device)
         return (level, sr.to_device(parent, A.device)) if parents else level

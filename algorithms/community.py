@@ -700,7 +700,7 @@ def label_propagation(A, *, colors=None, seed=None, max_iter=None, method="auto"
     if A.device == "gpu" and (method == "compiled" or (
             method == "auto" and A.nvals < _lpa_host_max())):
         return sr.to_device(label_propagation(
-            A.to_cpu(), colors=None if colour is None else _host(colour), seed=seed,
+            A._host_copy(), colors=None if colour is None else _host(colour), seed=seed,
             max_iter=max_iter, method=method), "gpu")
     if method == "auto":
         method = _lpa_auto(A.device)
@@ -908,7 +908,7 @@ def louvain(A, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None,
     A = _square(A, op)
     if A.device == "gpu" and (method == "sequential" or (
             method == "auto" and A.nvals < _louvain_host_max())):
-        return sr.to_device(louvain(A.to_cpu(), resolution, seed=seed, threshold=threshold,
+        return sr.to_device(louvain(A._host_copy(), resolution, seed=seed, threshold=threshold,
                                     max_level=max_level, sweep_threshold=sweep_threshold,
                                     method=method), "gpu")
     if method == "auto":

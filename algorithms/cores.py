@@ -417,7 +417,7 @@ def k_truss(A, k, *, method="auto"):
     A = _square(A, op)
     if (method == "auto" and A.device == "gpu" and A.nvals < TRUSS_HOST_MAX_ENTRIES
             and _compiled().ENABLED):
-        return k_truss(A.to_cpu(), k).to_gpu()
+        return k_truss(A._host_copy(), k).to_gpu()
     if method == "auto":
         method = _truss_auto(A.device)
     # (the kernel skips self-loops: dropping them here would cost a pass over the pattern)

@@ -152,7 +152,7 @@ def minimum_spanning_forest(A, *, progress=None):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
     if A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES:
-        return minimum_spanning_forest(A.to_cpu(), progress=progress).to_gpu()
+        return minimum_spanning_forest(A._host_copy(), progress=progress).to_gpu()
     xp = A.xp
     rows, cols, vals = A.to_coo()
     w = vals if A.dtype.kind != "b" else vals.astype(xp.int8)

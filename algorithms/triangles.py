@@ -220,7 +220,7 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
     _check_choice(op, "order", order, ORDERS)
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if _small_gpu(A, method):
-        return triangle_count(A.to_cpu(), symmetrize=symmetrize, order=order)
+        return triangle_count(A._host_copy(), symmetrize=symmetrize, order=order)
     G = _undirected(op, A, symmetrize)
     if method == "auto":
         method = AUTO_METHOD[G.device]
@@ -354,7 +354,7 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
     _check_choice(op, "order", order, ORDERS)
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if _small_gpu(A, method):
-        return sr.to_device(triangles(A.to_cpu(), symmetrize=symmetrize, order=order), "gpu")
+        return sr.to_device(triangles(A._host_copy(), symmetrize=symmetrize, order=order), "gpu")
     _, t = _vertex_triangles(op, A, symmetrize, order, _vertex_method(op, method, A.device))
     return t.astype(np.int64)
 
@@ -411,7 +411,7 @@ def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER, meth
                               f"coefficient reads both directions of A itself)")
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if _small_gpu(A, method):
-        return sr.to_device(clustering(A.to_cpu(), directed=directed, symmetrize=symmetrize,
+        return sr.to_device(clustering(A._host_copy(), directed=directed, symmetrize=symmetrize,
                                        order=order), "gpu")
     method = _vertex_method(op, method, A.device, directed)
     if not directed:

@@ -599,6 +599,19 @@ class Matrix(_b.Placed, Operand):
         return Matrix(mv(self._indptr), mv(self._indices), mv(self._values), self._shape,
                       iso_value=self._iso, dtype=self._dtype)
 
+    def _host_copy(self):
+        """This matrix on the CPU, a GPU matrix's copy made once and kept in its memo: the
+        host routes of small GPU input (``algorithms``' ``*_HOST_MAX_*`` bounds) keep the
+        copy's own caches (its transpose, the compiled passes' plans) from call to call.
+        Internal: the copy is shared, never changed, never handed to a caller (a change to
+        this matrix drops the memo, and the copy with it)."""
+        if self._device == "cpu":
+            return self
+        host = self._memo.get("host_copy")
+        if host is None:
+            host = self._memo["host_copy"] = self._moved("cpu")
+        return host
+
     def _full_values(self):
         if self.is_iso:
             return self.xp.full(self.nvals, self._iso, dtype=self._dtype)

@@ -236,7 +236,7 @@ def test_bfs_of_a_small_road_graph_searches_a_host_copy(monkeypatch):
     assert sr.is_gpu_array(parent)
     np.testing.assert_array_equal(to_host(level), want)
     assert seen == ["cpu"] * 3
-    assert "bfs_host" in A._memo
+    assert "host_copy" in A._memo
     seen.clear()
     monkeypatch.setattr(bfs_module, "ROAD_HOST_MAX_N", A.nrows - 1)
     np.testing.assert_array_equal(to_host(alg.bfs(A, 17)), want)
