@@ -42,6 +42,14 @@ DEFAULT_MAX_ITER = {"networkx": 100, "gap": 100}
 #: twice in a row summed to inf, 1/inf = 0 lost that vertex's rank (the ranks summed to 0.3),
 #: and subnormal out-weights made 1/outdeg inf and every rank NaN.
 WEIGHT_EXPONENT = 256
+#: GPU input with fewer stored entries than this iterates on A's host copy (kept on A), the
+#: ranks copied back: an iteration costs the GPU a product, the fused step and a host
+#: synchronization, ~90 µs on an H200 host whatever the size, the host ~3 µs per 1000
+#: entries. On an H200 (``python -m bench --device gpu --suite small``,
+#: bench/results/session20/) urand-10-ef4 (8150 entries, 12 iterations) took 1.18 ms on the
+#: GPU against 0.57 ms on the host and SciPy's power iteration's 0.42; urand-13-ef4 (65 498)
+#: 1.16 ms against 2.53 (SciPy 2.63).
+HOST_MAX_ENTRIES = 1 << 14
 
 
 class ConvergenceError(sr.SemiringError, RuntimeError):
@@ -138,7 +146,9 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph, edges ``A(i, j)``: i → j. An undirected graph is a symmetric matrix (both
-        directions, as NetworkX converts a Graph). Runs where ``A`` lives (CPU or GPU).
+        directions, as NetworkX converts a Graph). Runs where ``A`` lives (CPU or GPU; GPU
+        input below :data:`HOST_MAX_ENTRIES` stored entries on a host copy, the ranks back
+        on the GPU).
     damping : float
         The probability d of following an edge, in [0, 1); NetworkX's ``alpha``.
     personalization : array_like of n weights, or dict {vertex: weight}, optional
@@ -216,6 +226,20 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
                               f"rank of dangling vertices")
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    if A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES:
+        # a small graph's iterations on A's host copy, the ranks back on the GPU
+        def host(v):
+            return sr.to_device(v, "cpu") if sr.is_gpu_array(v) else v
+
+        try:
+            x = pagerank(A._host_copy(), damping, personalization=host(personalization),
+                         tol=tol, max_iter=max_iter, nstart=host(nstart),
+                         dangling=host(dangling), weighted=weighted, variant=variant,
+                         progress=progress)
+        except ConvergenceError as err:
+            err.result = sr.to_device(err.result, "gpu")
+            raise
+        return sr.to_device(x, "gpu")
     n = A.nrows
     xp = sr.array_module(A.device)
     if n == 0:

@@ -47,7 +47,8 @@ HOST_ROUTES = [("algorithms.csgraph._validation", "HOST_MAX_WORK", {}),
                ("algorithms.community", "LOUVAIN_HOST_MAX_ENTRIES", 0),
                ("algorithms.mst", "HOST_MAX_ENTRIES", 0),
                ("algorithms.triangles", "HOST_MAX_ENTRIES", 0),
-               ("algorithms.bfs", "ROAD_HOST_MAX_N", 0)]
+               ("algorithms.bfs", "ROAD_HOST_MAX_N", 0),
+               ("algorithms.pagerank", "HOST_MAX_ENTRIES", 0)]
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """The launch-bound analytics' route for small GPU input (``CORE_HOST_MAX_ENTRIES``,
 ``TRUSS_HOST_MAX_ENTRIES``, ``LABEL_PROPAGATION_HOST_MAX_ENTRIES``,
 ``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES``,
-``bfs.ROAD_HOST_MAX_N``): the
+``bfs.ROAD_HOST_MAX_N``, ``pagerank.HOST_MAX_ENTRIES``): the
 host copy's answer, back on the GPU, below the bound; the GPU path from the bound on; CPU
 input untouched. Every other test turns the routes off (tests/conftest.py), so that GPU input
 runs the GPU path there."""
@@ -245,3 +245,28 @@ def test_bfs_of_a_small_road_graph_searches_a_host_copy(monkeypatch):
     monkeypatch.setattr(bfs_module, "ROAD_HOST_MAX_N", 1 << 14)
     alg.bfs(dense, 0)
     assert seen == []
+
+
+def test_pagerank_of_a_small_graph_iterates_on_the_host(monkeypatch):
+    """PageRank of small GPU input: the host copy's iterations (its arguments on the GPU
+    moved over), the ranks on the GPU and equal to the CPU's; a convergence error's iterate
+    on the GPU; from the bound on, the GPU's iterations."""
+    pr_module = importlib.import_module("algorithms.pagerank")
+    H = sr.Matrix.from_scipy(gen.make_graph(gen.parse_graph_spec("urand-8-ef4")), device="cpu")
+    A = H.to_gpu()
+    assert A.nvals < pr_module.HOST_MAX_ENTRIES
+    seen = []
+    _spy(monkeypatch, sr.centrality, "power_step", seen, lambda t, *a: t.device)
+    p = np.arange(A.nrows, dtype=np.float64)
+    want = alg.pagerank(H, personalization=p)
+    seen.clear()
+    got = alg.pagerank(A, personalization=sr.to_device(p, "gpu"))
+    assert sr.is_gpu_array(got) and set(seen) == {"cpu"}
+    np.testing.assert_array_equal(to_host(got), want)
+    with pytest.raises(alg.ConvergenceError) as err:
+        alg.pagerank(A, max_iter=1)
+    assert sr.is_gpu_array(err.value.result)
+    seen.clear()
+    monkeypatch.setattr(pr_module, "HOST_MAX_ENTRIES", A.nvals)
+    np.testing.assert_allclose(to_host(alg.pagerank(A, personalization=p)), want, rtol=1e-9)
+    assert seen and set(seen) == {"gpu"}
