@@ -67,6 +67,7 @@ from algorithms import mst as _mst
 from . import FUNCTIONS
 
 _tri = importlib.import_module("algorithms.triangles")  # the function algorithms.triangles shadows it
+_pagerank = importlib.import_module("algorithms.pagerank")  # (as algorithms.pagerank does)
 from . import algorithms as _alg
 from . import analytics as _ana
 from . import centrality as _cen
@@ -232,6 +233,8 @@ def _host_bound(fam):
         "label_propagation": _community._lpa_host_max(),
         "louvain": _community._louvain_host_max(),
         "mst": _mst.HOST_MAX_ENTRIES,
+        "pagerank": _pagerank.HOST_MAX_ENTRIES,
+        "triangles": _tri.HOST_MAX_ENTRIES,
     }
     return bounds.get(fam, 0)
 
