@@ -80,6 +80,16 @@ WEAK_METHODS = ("auto", "afforest", "fastsv")
 #: SciPy's compiled search on the CPU (kron-16 on a 2-core host: 41 ms with the symmetric
 #: promise, 80 ms without, against FastSV's 113 / 162 ms).
 WEAK_AUTO = {"gpu": "afforest", "cpu": "afforest"}
+#: GPU input with fewer stored entries than these runs ``method="auto"`` on A's host copy
+#: (kept on A, ``Matrix._host_copy``), the labels copied back: weak components by SciPy's
+#: search, strong ones by Tarjan's (SciPy's), where the GPU's coloring costs rounds of
+#: launches and host syncs. On an H200 (bench/probes/small_components_gpu.py, best of 50,
+#: session 20): weak, urand-10-ef4 (8150 entries) Afforest 0.200 ms against the host copy's
+#: 0.150 (SciPy 0.163), the 64 × 64 grid (16 128) 0.242 against 0.212, urand-12-ef4
+#: (32 710) 0.190 against 0.513; strong, coloring 3.3-3.9 ms on all five graphs up to
+#: urand-13-ef4 (65 498 entries) against the host copy's 0.20-1.35 ms.
+WEAK_HOST_MAX_ENTRIES = 1 << 14
+STRONG_HOST_MAX_ENTRIES = 1 << 17
 
 
 def _rows_of(xp, indptr, nnz):
@@ -331,8 +341,8 @@ def _tarjan(A):
     """Strong components by SciPy's depth-first search on the host; rep as with coloring."""
 
     n = A.nrows
-    S = sr.Matrix.from_csr(sr.to_device(A.indptr, "cpu"), sr.to_device(A.indices, "cpu"),
-                           None, A.shape, check=False).to_scipy()
+    H = A._host_copy()  # (GPU input: the copy kept on A)
+    S = sr.Matrix.from_csr(H.indptr, H.indices, None, A.shape, check=False).to_scipy()
     _, lab = _scg.connected_components(S, directed=True, connection="strong")
     # the least vertex of each component: the first occurrence of each label
     first = np.full(max(int(lab.max()) + 1 if n else 0, 1), n, dtype=np.int64)
@@ -385,9 +395,11 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
         algebra, either device), ``'auto'``: :data:`WEAK_AUTO` (Afforest on both; FastSV on
         the CPU beyond SciPy's int32 bounds). Strong: ``'coloring'``: trimming and coloring
         as algebra (either device); ``'tarjan'``: SciPy's depth-first search on the host
-        (GPU input is copied to the host and the labels back); ``'auto'``: coloring on the
-        GPU, Tarjan on the CPU, where a sequential O(n + m) search is faster than any number
-        of rounds.
+        (GPU input is copied to the host, once, and the labels back); ``'auto'``: coloring
+        on the GPU from :data:`STRONG_HOST_MAX_ENTRIES` stored entries on, Tarjan on the
+        CPU and below that bound, where a sequential O(n + m) search is faster than any
+        number of rounds. Weak ``'auto'`` on GPU input below
+        :data:`WEAK_HOST_MAX_ENTRIES` entries runs on the host copy too.
     progress : callable, optional
         Called after each round as ``progress(round, changed)`` (FastSV: vertices whose
         parent changed; strong coloring: vertices left). Afforest has no rounds: not
@@ -425,13 +437,16 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
         if method not in WEAK_METHODS:
             raise sr.InvalidValue(f"{op}: method={method!r} applies to connection='strong'; "
                                   f"weak components take one of {WEAK_METHODS}")
+        if method == "auto" and A.device == "gpu" and A.nvals < WEAK_HOST_MAX_ENTRIES:
+            return sr.to_device(_weak(A._host_copy(), method, symmetric, progress), "gpu")
         return _weak(A, method, symmetric, progress)
     if method not in STRONG_METHODS:
         raise sr.InvalidValue(f"{op}: method={method!r} applies to connection='weak'; "
                               f"strong components take one of {STRONG_METHODS}")
     if symmetric:  # strong components of a symmetric pattern are its weak ones
-        return _weak(A, "auto", True, progress)
+        return connected_components(A, symmetric=True, progress=progress)
     if method == "auto":
-        method = "coloring" if A.device == "gpu" else "tarjan"
+        method = ("coloring" if A.device == "gpu" and A.nvals >= STRONG_HOST_MAX_ENTRIES
+                  else "tarjan")
     rep = _coloring(A, progress) if method == "coloring" else _tarjan(A)
     return _number(A.xp, rep)

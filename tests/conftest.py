@@ -48,7 +48,9 @@ HOST_ROUTES = [("algorithms.csgraph._validation", "HOST_MAX_WORK", {}),
                ("algorithms.mst", "HOST_MAX_ENTRIES", 0),
                ("algorithms.triangles", "HOST_MAX_ENTRIES", 0),
                ("algorithms.bfs", "ROAD_HOST_MAX_N", 0),
-               ("algorithms.pagerank", "HOST_MAX_ENTRIES", 0)]
+               ("algorithms.pagerank", "HOST_MAX_ENTRIES", 0),
+               ("algorithms.components", "WEAK_HOST_MAX_ENTRIES", 0),
+               ("algorithms.components", "STRONG_HOST_MAX_ENTRIES", 0)]
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """The launch-bound analytics' route for small GPU input (``CORE_HOST_MAX_ENTRIES``,
 ``TRUSS_HOST_MAX_ENTRIES``, ``LABEL_PROPAGATION_HOST_MAX_ENTRIES``,
 ``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES``,
-``bfs.ROAD_HOST_MAX_N``, ``pagerank.HOST_MAX_ENTRIES``): the
+``bfs.ROAD_HOST_MAX_N``, ``pagerank.HOST_MAX_ENTRIES``, ``components.*_HOST_MAX_ENTRIES``): the
 host copy's answer, back on the GPU, below the bound; the GPU path from the bound on; CPU
 input untouched. Every other test turns the routes off (tests/conftest.py), so that GPU input
 runs the GPU path there."""
@@ -15,7 +15,7 @@ import pytest
 
 import algorithms as alg
 import semiring as sr
-from algorithms import community, cores, mst
+from algorithms import community, components, cores, mst
 from bench import generators as gen
 from conftest import to_host
 
@@ -61,6 +61,8 @@ ROUTES = {
                   "_undirected", lambda op, A, *a: A.device),
     "clustering": (lambda A: alg.clustering(A, symmetrize=True), triangles,
                    "HOST_MAX_ENTRIES", "_undirected", lambda op, A, *a: A.device),
+    "weak_components": (lambda A: alg.connected_components(A), components,
+                        "WEAK_HOST_MAX_ENTRIES", "_weak", lambda A, *a: A.device),
     "clustering_directed": (lambda A: alg.clustering(A, directed=True), triangles,
                             "HOST_MAX_ENTRIES", "_oriented", lambda G, *a: G.device),
 }
@@ -270,3 +272,19 @@ def test_pagerank_of_a_small_graph_iterates_on_the_host(monkeypatch):
     monkeypatch.setattr(pr_module, "HOST_MAX_ENTRIES", A.nvals)
     np.testing.assert_allclose(to_host(alg.pagerank(A, personalization=p)), want, rtol=1e-9)
     assert seen and set(seen) == {"gpu"}
+
+
+def test_strong_components_of_small_gpu_input_run_tarjan_on_the_host_copy(monkeypatch):
+    A = _kron()
+    want = alg.connected_components(A, "strong")
+    calls = []
+    for name in ("_tarjan", "_coloring"):
+        _spy(monkeypatch, components, name, calls, lambda M, *a, name=name: name)
+    G = A.to_gpu()
+    got = alg.connected_components(G, "strong")
+    assert sr.is_gpu_array(got) and calls == ["_tarjan"]
+    np.testing.assert_array_equal(to_host(got), want)
+    assert "host_copy" in G._memo
+    monkeypatch.setattr(components, "STRONG_HOST_MAX_ENTRIES", G.nvals)
+    np.testing.assert_array_equal(to_host(alg.connected_components(G, "strong")), want)
+    assert calls == ["_tarjan", "_coloring"]
