@@ -61,6 +61,7 @@ import numpy as np
 
 import semiring as sr
 from algorithms import community as _community
+from algorithms import components as _components
 from algorithms import cores as _cores
 from algorithms import mst as _mst
 
@@ -233,6 +234,7 @@ def _host_bound(fam):
         "label_propagation": _community._lpa_host_max(),
         "louvain": _community._louvain_host_max(),
         "mst": _mst.HOST_MAX_ENTRIES,
+        "components": _components.WEAK_HOST_MAX_ENTRIES,  # (strong's bound is higher)
         "pagerank": _pagerank.HOST_MAX_ENTRIES,
         "triangles": _tri.HOST_MAX_ENTRIES,
     }
