@@ -80,6 +80,8 @@ FUNCTIONS = (
     "average_shortest_path_length", "wiener_index", "global_efficiency",
     "attracting_components", "number_attracting_components", "is_attracting_component",
     "eigenvector_centrality_numpy", "katz_centrality_numpy",
+    "bidirectional_shortest_path", "bidirectional_dijkstra", "predecessor",
+    "dijkstra_predecessor_and_distance", "bellman_ford_predecessor_and_distance",
 )
 
 _DOCS = {

@@ -333,6 +333,9 @@ _FAMILY_OF.update({
     "single_target_shortest_path": "bfs", "attracting_components": "components",
     "number_attracting_components": "components", "is_attracting_component": "components",
     "eigenvector_centrality_numpy": "pagerank", "katz_centrality_numpy": "pagerank",
+    "bidirectional_shortest_path": None, "bidirectional_dijkstra": None,
+    "predecessor": "bfs_order", "dijkstra_predecessor_and_distance": "sssp",
+    "bellman_ford_predecessor_and_distance": "bellman_ford",
 })
 
 

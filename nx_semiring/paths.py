@@ -43,6 +43,7 @@ NetworkX answers) hold here too, and the helpers are that module's. What this mo
 from __future__ import annotations
 
 import collections
+import math
 
 import numpy as np
 import scipy.sparse as sp
@@ -50,12 +51,14 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level, _by_distance,
-                         _dijkstra, _exact_sums, _gc_paused, _graph, _host, _length_dict,
-                         _nbunch, _nx, _path_dict, _paths_from, _real_cutoff, _reverse,
-                         _source, _source_zero, _sorted_values, _sssp, _unique_path,
-                         _unreached, _with_virtual_source, APSP_BFS_BATCH,
-                         negative_edge_cycle,
+from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
+                         _bidirectional_aliases, _by_distance, _dijkstra, _exact_sums,
+                         _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
+                         _ordered_levels, _path_dict, _paths_from, _real_cutoff, _reverse,
+                         _source, _source_zero, _sorted_values, _sssp,
+                         _st_unweighted_path, _unique_path, _unreached,
+                         _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
+                         single_source_dijkstra,
                          single_source_bellman_ford_path_length,
                          single_source_dijkstra_path_length, single_source_shortest_path,
                          single_source_shortest_path_length)
@@ -738,6 +741,209 @@ def single_target_shortest_path(G, target, cutoff=None):
                                   "the conversion does not keep (NetworkX runs it)")
     paths = single_source_shortest_path(g, target, cutoff=cutoff)
     return {v: p[::-1] for v, p in paths.items()}
+
+
+def bidirectional_shortest_path(G, source, target):
+    """A shortest path from ``source`` to ``target`` (unweighted), by the engine's BFS; only
+    where it is the only shortest path (NetworkX's bidirectional BFS picks its own among
+    ties: NetworkX runs it).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bidirectional_shortest_path(nx.path_graph(4), 0, 3, backend="semiring")
+    [0, 1, 2, 3]
+    """
+    return _st_unweighted_path(_graph(G), source, target)
+
+
+def bidirectional_dijkstra(G, source, target, weight="weight"):
+    """``(distance, path)`` from ``source`` to ``target`` by the engine's SSSP; only where the
+    shortest path is the only one (NetworkX's bidirectional search picks its own among
+    ties) and every path sum is exact in any order (NetworkX adds the forward and the
+    backward half apart, then joins them: its float may round otherwise).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3}), (0, 2, {"weight": 7})])
+    >>> nx.bidirectional_dijkstra(G, 0, 2, backend="semiring")
+    (5, [0, 1, 2])
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source not in g:
+        raise nx.NodeNotFound(f"Source {source} is not in G")
+    if target not in g:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    if source == target:
+        return (0, [source])
+    _bidirectional_aliases(g, g.vertex(source), g.vertex(target), source, target)
+    _exact_sums(g, weight)
+    if g.has_negative(weight) or g.has_inf(weight):
+        raise NotImplementedError("nx_semiring: bidirectional_dijkstra with negative or "
+                                  "infinite weights (NetworkX's search decides what they "
+                                  "give: NetworkX runs it)")
+    if weight is not None and not _exact_float_sums(g.weights(weight), g.n):
+        raise NotImplementedError("nx_semiring: float weights whose path sums round "
+                                  "differently in NetworkX's two halves (NetworkX runs it)")
+    try:
+        return single_source_dijkstra(g, source, target, weight=weight)
+    except nx.NetworkXNoPath:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.") from None
+
+
+def _tight_refusals(g: SemiringGraph, s, dist, keep, weight, name):
+    """NotImplementedError where NetworkX's predecessor lists would hold more than the one
+    tight in-neighbour of each reached vertex, in an order its search fixes: two tight
+    in-edges (tied shortest paths), a tight in-edge into the source (a 0-weight cycle
+    through it), or a 0-weight self-loop at a reached vertex (NetworkX lists the vertex as
+    its own predecessor)."""
+    targets = keep.copy()
+    targets[s] = False
+    if _tied_targets(g, dist[None, :], [s], weight, targets[None, :]):
+        raise NotImplementedError(f"nx_semiring: {name}: several shortest paths join some "
+                                  f"node; NetworkX lists their predecessors in its search's "
+                                  f"order (NetworkX runs it)")
+    rows, cols = _edges(g)
+    w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    into = (cols == s) & keep[rows]
+    with np.errstate(invalid="ignore"):
+        if bool((into & (dist[rows] + w == dist[s])).any()):
+            raise NotImplementedError(f"nx_semiring: {name}: a 0-weight cycle through the "
+                                      f"source (NetworkX lists its predecessors: NetworkX "
+                                      f"runs it)")
+        if bool(((rows == cols) & keep[rows] & (w == 0)).any()):
+            raise NotImplementedError(f"nx_semiring: {name}: a 0-weight self-loop (NetworkX "
+                                      f"lists the node as its own predecessor: NetworkX runs "
+                                      f"it)")
+
+
+def _pred_lists(g: SemiringGraph, s, dist, pred, keep, source):
+    """NetworkX's ``{node: [predecessor]}`` of a search from ``s`` whose reached vertices
+    each have one tight in-edge: the source's list empty."""
+    nodes = g.nodes
+    reached = np.flatnonzero(keep)
+    out = {source: []}
+    out.update((nodes[v], [nodes[p]]) for v, p in zip(reached.tolist(),
+                                                      pred[reached].tolist()) if v != s)
+    return out
+
+
+def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
+    """``(pred, dist)``: each reached node's list of predecessors on shortest paths, and its
+    distance, by the engine's SSSP; only where every shortest path is the only one (NetworkX
+    lists tied predecessors in its heap's order: NetworkX runs it).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.dijkstra_predecessor_and_distance(nx.path_graph(3), 0, backend="semiring")
+    ({0: [], 1: [0], 2: [1]}, {0: 0, 1: 1, 2: 2})
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source not in g:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    if _alias(g, g.vertex(source), source) is not None:
+        raise NotImplementedError("nx_semiring: a source equal to a node of another type "
+                                  "(NetworkX's predecessor lists hold its object: NetworkX "
+                                  "runs it)")
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
+    _tight_refusals(g, s, dist, keep, weight, "dijkstra_predecessor_and_distance")
+    return (_pred_lists(g, s, dist, pred, keep, source),
+            _source_zero(g, s, _length_dict(g, dist, keep), source))
+
+
+def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
+                                          heuristic=False):
+    """``(pred, dist)`` as :func:`dijkstra_predecessor_and_distance`, negative weights
+    allowed (NetworkXUnbounded for a negative cycle reached, or any negative self-loop), by
+    the engine's Bellman–Ford; ``target`` changes nothing (as in NetworkX).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> nx.bellman_ford_predecessor_and_distance(G, 0, backend="semiring")
+    ({0: [], 1: [2], 2: [0]}, {0: 0, 1: -1, 2: 1})
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source not in g:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    rows, cols = _edges(g)
+    if weight is not None:
+        w = g.weights(weight)
+        with np.errstate(invalid="ignore"):
+            if bool(((rows == cols) & (w < 0)).any()):
+                raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if g.n == 1:
+        return {source: []}, {source: 0}
+    if _alias(g, g.vertex(source), source) is not None:
+        raise NotImplementedError("nx_semiring: a source equal to a node of another type "
+                                  "(NetworkX's predecessor lists hold its object: NetworkX "
+                                  "runs it)")
+    s, dist, pred, keep = _bellman_ford(g, source, weight)
+    _tight_refusals(g, s, dist, keep, weight, "bellman_ford_predecessor_and_distance")
+    return (_pred_lists(g, s, dist, pred, keep, source),
+            _source_zero(g, s, _length_dict(g, dist, keep), source))
+
+
+def predecessor(G, source, target=None, cutoff=None, return_seen=None):
+    """NetworkX's BFS predecessor lists ({node: [nodes of the previous level adjacent to it,
+    in NetworkX's queue order]}) and levels: the engine's BFS levels, NetworkX's queue order
+    from the same pass as ``bfs_edges`` (:func:`~nx_semiring.algorithms._ordered_levels`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.predecessor(nx.cycle_graph(4), 0, backend="semiring")
+    {0: [], 1: [0], 3: [0], 2: [1, 3]}
+    """
+    nx = _nx()
+    g = _graph(G)
+    s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
+    _real_cutoff(cutoff)
+    if _alias(g, s, source) is not None:
+        raise NotImplementedError("nx_semiring: a source equal to a node of another type "
+                                  "(NetworkX's lists hold its object: NetworkX runs it)")
+    # NetworkX stops after the level where cutoff <= level, when cutoff is truthy
+    if not cutoff or cutoff != cutoff or cutoff == math.inf:
+        limit = math.inf
+    else:
+        limit = 1 if cutoff < 1 else math.ceil(cutoff)
+    level = _bfs_level(g, s)
+    pos = np.full(g.n, -1, dtype=np.int64)
+    pos[s] = 0
+    order = [s]
+    for _, children in _ordered_levels(g, [s], limit, level):
+        pos[children] = np.arange(len(order), len(order) + len(children))
+        order.extend(children)
+    reached = pos >= 0
+    rows, cols = _edges(g)
+    e = reached[rows] & reached[cols] & (level[cols] == level[rows] + 1)
+    u, w = rows[e], cols[e]
+    by = np.lexsort((pos[u], pos[w]))
+    nodes = g.nodes
+    with _gc_paused():
+        pred = {nodes[v]: [] for v in order}
+        for a, b in zip(w[by].tolist(), u[by].tolist()):
+            pred[nodes[a]].append(nodes[b])
+    if return_seen:
+        levels = level[order].tolist()
+        seen = dict(zip((nodes[v] for v in order), levels))
+    if target is not None:
+        if return_seen:
+            if target not in pred:
+                return ([], -1)
+            return (pred[target], seen[target])
+        if target not in pred:
+            return []
+        return pred[target]
+    if return_seen:
+        return (pred, seen)
+    return pred
 
 
 def _reachable(g, source, reverse):
@@ -1463,8 +1669,10 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
 
 __all__ = ["all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
            "all_pairs_dijkstra", "all_pairs_dijkstra_path", "all_pairs_dijkstra_path_length",
-           "all_pairs_shortest_path", "ancestors", "average_shortest_path_length", "center",
-           "descendants", "diameter", "eccentricity", "floyd_warshall",
+           "all_pairs_shortest_path", "ancestors", "average_shortest_path_length",
+           "bellman_ford_predecessor_and_distance", "bidirectional_dijkstra",
+           "bidirectional_shortest_path", "center", "descendants", "diameter",
+           "dijkstra_predecessor_and_distance", "eccentricity", "floyd_warshall", "predecessor",
            "floyd_warshall_predecessor_and_distance", "global_efficiency",
            "hopcroft_karp_matching", "johnson", "maximum_flow_value", "minimum_cut_value",
            "minimum_weight_full_matching", "multi_source_dijkstra",

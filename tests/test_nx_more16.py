@@ -252,6 +252,89 @@ def test_johnson_refuses_ties_and_inexact_floats(device):
     assert nxp.johnson(convert(nx.Graph(), device)) == nx.johnson(nx.Graph()) == {}
 
 
+# --------------------------------------------------------------------------- s-t and predecessors
+@FEW
+@given(G=graphs(max_m=25), data=st.data())
+def test_bidirectional_paths_equal_networkx(device, G, data):
+    g = convert(G, device)
+    ends = [*G, "missing"]
+    s, t = data.draw(st.sampled_from(ends)), data.draw(st.sampled_from(ends))
+    same_or_refused(lambda: nx.bidirectional_shortest_path(G, s, t),
+                    lambda: nxp.bidirectional_shortest_path(g, s, t), TIES)
+    same_or_refused(lambda: nx.bidirectional_dijkstra(G, s, t),
+                    lambda: nxp.bidirectional_dijkstra(g, s, t), TIES, uniform(G))
+
+
+def test_bidirectional_paths_answered_and_refused(device):
+    G = nx.DiGraph([("a", "b", {"weight": 1.5}), ("b", "c", {"weight": 2.25}),
+                    ("a", "c", {"weight": 4}), ("c", "d", {"weight": 0.5})])
+    G.add_node("z")
+    g = convert(G, device)
+    assert same_or_refused(lambda: nx.bidirectional_dijkstra(G, "a", "d"),
+                           lambda: nxp.bidirectional_dijkstra(g, "a", "d"))
+    assert same_or_refused(lambda: nx.bidirectional_dijkstra(G, "a", "z"),
+                           lambda: nxp.bidirectional_dijkstra(g, "a", "z"))
+    assert same_or_refused(lambda: nx.bidirectional_dijkstra(G, "d", "d"),
+                           lambda: nxp.bidirectional_dijkstra(g, "d", "d"))
+    assert same_or_refused(lambda: nx.bidirectional_shortest_path(G, "a", "d"),
+                           lambda: nxp.bidirectional_shortest_path(g, "a", "d"))
+    F = nx.path_graph(4)
+    nx.set_edge_attributes(F, 0.1, "weight")  # 0.1 + 0.1 + 0.1 rounds by its order
+    with pytest.raises(NotImplementedError, match="round"):
+        nxp.bidirectional_dijkstra(convert(F, device), 0, 3)
+    with pytest.raises(NotImplementedError, match=TIES):
+        nxp.bidirectional_shortest_path(convert(nx.cycle_graph(4), device), 0, 2)
+
+
+@FEW
+@given(G=graphs(weights="any", max_m=25), data=st.data(),
+       cutoff=st.sampled_from([None, 0, 1, 2.5, -1, float("nan"), float("inf")]),
+       return_seen=st.sampled_from([None, True]))
+def test_predecessor_functions_equal_networkx(device, G, data, cutoff, return_seen):
+    """NetworkX's BFS predecessor lists in its queue order (ties and all); the weighted ones
+    where every predecessor list has one node; the errors (a missing source, negative
+    cycles and self-loops)."""
+    g = convert(G, device)
+    s = data.draw(st.sampled_from([*G, "missing"]))
+    t = data.draw(st.sampled_from([None, *G, "missing"]))
+    assert same_or_refused(lambda: nx.predecessor(G, s, t, cutoff, return_seen),
+                           lambda: nxp.predecessor(g, s, t, cutoff, return_seen))
+    neg = _negative(G)
+    same_or_refused(lambda: nx.dijkstra_predecessor_and_distance(G, s, cutoff=cutoff),
+                    lambda: nxp.dijkstra_predecessor_and_distance(g, s, cutoff=cutoff),
+                    (TIES, "0-weight", "negative" if neg else TIES), uniform(G))
+    same_or_refused(lambda: nx.bellman_ford_predecessor_and_distance(G, s),
+                    lambda: nxp.bellman_ford_predecessor_and_distance(g, s),
+                    (TIES, "0-weight"), uniform(G))
+
+
+def test_predecessor_functions_answered(device):
+    G = _unique_paths_graph()
+    g = convert(G, device)
+    for s in G:
+        assert same_or_refused(lambda: nx.bellman_ford_predecessor_and_distance(G, s),
+                               lambda: nxp.bellman_ford_predecessor_and_distance(g, s))
+    H = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": 1}), (0, 2, {"weight": 4}),
+                  (2, 3, {"weight": 1}), (3, 4, {"weight": 9})])
+    H.add_edge(3, 3, weight=5)  # a self-loop of weight > 0: no list of its own
+    h = convert(H, device)
+    for cutoff in (None, 3, 4):
+        assert same_or_refused(
+            lambda: nx.dijkstra_predecessor_and_distance(H, 0, cutoff=cutoff),
+            lambda: nxp.dijkstra_predecessor_and_distance(h, 0, cutoff=cutoff))
+    H.add_edge(1, 1, weight=0)  # NetworkX lists 1 among its own predecessors
+    with pytest.raises(NotImplementedError, match="0-weight self-loop"):
+        nxp.dijkstra_predecessor_and_distance(convert(H, device), 0)
+    C = nx.DiGraph([(0, 1, {"weight": 0}), (1, 0, {"weight": 0})])  # a 0-cycle via source
+    with pytest.raises(NotImplementedError, match="0-weight cycle"):
+        nxp.bellman_ford_predecessor_and_distance(convert(C, device), 0)
+    L = nx.DiGraph([(0, 1)])
+    L.add_edge(5, 5, weight=-1)  # unreachable, still NetworkX's NetworkXUnbounded
+    assert same_or_refused(lambda: nx.bellman_ford_predecessor_and_distance(L, 0),
+                           lambda: nxp.bellman_ford_predecessor_and_distance(
+                               convert(L, device), 0))
+
+
 # --------------------------------------------------------------------------- measures
 @FEW
 @given(G=graphs(weights="any", max_m=25),
