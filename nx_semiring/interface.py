@@ -131,7 +131,7 @@ _ALL_SOURCES = frozenset({
     # n SSSP runs), and the measures summed over all pairs (global_efficiency has no
     # weight=: all-pairs BFS)
     "all_pairs_dijkstra", "all_pairs_bellman_ford_path", "johnson",
-    "average_shortest_path_length", "wiener_index", "global_efficiency"})
+    "average_shortest_path_length", "wiener_index", "global_efficiency", "barycenter"})
 
 # Functions whose edge attribute the conversion reads (their weight= argument), and those
 # converted with every attribute (NetworkX's preserve_all_attrs: the tree keeps them)
@@ -632,6 +632,9 @@ class BackendInterface:
             return ("shortest_path to a target of a directed graph is NetworkX's BFS over "
                     "G.reverse(), in G._pred's order, which the conversion does not keep: "
                     "NetworkX runs it")
+        if name == "barycenter" and (a.get("attr") is not None or a.get("sp") is not None):
+            return ("barycenter with attr= (written into G's node attributes) or sp= "
+                    "(precomputed lengths): NetworkX runs it")
         if name == "single_target_shortest_path" and G.is_directed():
             return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "
                     "G._pred, in its order, which the conversion does not keep: NetworkX runs "

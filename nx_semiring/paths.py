@@ -1263,6 +1263,40 @@ def wiener_index(G, weight=None):
     return total if g.directed else total / 2
 
 
+def barycenter(G, weight=None, attr=None, sp=None):
+    """The nodes whose distances to all others sum to the least, in node order: the
+    engine's multi-source BFS or APSP, each node's sum exact. ``attr=`` (written into G's
+    node attributes) and ``sp=`` are NetworkX's; so is an unweighted undirected graph that
+    may be a tree (NetworkX answers with its tree centroid) and a disconnected one (its
+    error names the graph as ``str(G)``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.barycenter(nx.cycle_graph(3), backend="semiring")
+    [0, 1, 2]
+    """
+    if attr is not None or sp is not None:
+        raise NotImplementedError("nx_semiring: barycenter with attr= or sp= (NetworkX writes "
+                                  "or reads them: NetworkX runs it)")
+    g = _graph(G, weight)
+    if weight is None and not g.directed and (g.multigraph or g.n == 0 or
+                                              g.number_of_edges() == g.n - 1):
+        raise NotImplementedError("nx_semiring: barycenter of a possible tree is NetworkX's "
+                                  "tree centroid (NetworkX runs it)")
+    if g.n == 0:
+        return []
+    if not _connected(g):
+        raise NotImplementedError("nx_semiring: barycenter of a disconnected graph (NetworkX's "
+                                  "NetworkXNoPath names the graph: NetworkX runs it)")
+    method = "unweighted" if weight is None else "dijkstra"
+    if not _exact_total(g, weight, method):
+        raise NotImplementedError("nx_semiring: float distances whose sums round in "
+                                  "NetworkX's order of additions (NetworkX runs it)")
+    sums = np.concatenate([D.sum(axis=1) for D in _distance_rows(g, weight, method)])
+    return g.labels(np.flatnonzero(sums == sums.min()))
+
+
 def global_efficiency(G):
     """The mean of 1 / distance over all ordered pairs of distinct nodes (0 where
     unreachable): the engine's multi-source BFS, the terms added in NetworkX's order (its
@@ -1670,7 +1704,7 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
 __all__ = ["all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
            "all_pairs_dijkstra", "all_pairs_dijkstra_path", "all_pairs_dijkstra_path_length",
            "all_pairs_shortest_path", "ancestors", "average_shortest_path_length",
-           "bellman_ford_predecessor_and_distance", "bidirectional_dijkstra",
+           "barycenter", "bellman_ford_predecessor_and_distance", "bidirectional_dijkstra",
            "bidirectional_shortest_path", "center", "descendants", "diameter",
            "dijkstra_predecessor_and_distance", "eccentricity", "floyd_warshall", "predecessor",
            "floyd_warshall_predecessor_and_distance", "global_efficiency",

@@ -436,6 +436,37 @@ def test_inexact_float_totals_refused(device):
         nxp.average_shortest_path_length(convert(G, device), weight="weight")
 
 
+@FEW
+@given(n=st.integers(1, 9), extra=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8),
+                                                     st.sampled_from([1, 2, 0.5, 3.25])),
+                                           max_size=12),
+       directed=st.booleans(), weight=st.sampled_from([None, "weight"]),
+       labels=st.sampled_from(["ints", "strings", "tuples"]))
+def test_barycenter_equals_networkx(device, n, extra, directed, weight, labels):
+    G = nx.cycle_graph(n, create_using=nx.DiGraph if directed else nx.Graph)
+    for u, v, w in extra:
+        if u < n and v < n:
+            G.add_edge(u, v, weight=w)
+    if labels != "ints":
+        G = nx.relabel_nodes(G, {v: f"n{v}" if labels == "strings" else (v, "x") for v in G})
+    g = convert(G, device)
+    tree = not directed and weight is None and G.number_of_edges() == n - 1
+    answered = same_or_refused(lambda: nx.barycenter(G, weight=weight),
+                               lambda: nxp.barycenter(g, weight=weight), "tree")
+    assert answered or tree
+
+
+def test_barycenter_awkward(device):
+    D = nx.DiGraph([(0, 1), (1, 2)])  # 0 reaches all, 2 none: NetworkXNoPath
+    with pytest.raises(NotImplementedError, match="disconnected"):
+        nxp.barycenter(convert(D, device))
+    assert nxp.barycenter(convert(nx.DiGraph(), device)) == nx.barycenter(nx.DiGraph()) == []
+    G = nx.complete_graph(4)
+    assert "attr=" in bi.can_run("barycenter", (G,), {"attr": "b"})
+    with pytest.raises(NotImplementedError, match="tree"):
+        nxp.barycenter(convert(nx.path_graph(3), device))
+
+
 # --------------------------------------------------------------------------- attracting
 @FEW
 @given(G=graphs(directed=True, max_m=20))
