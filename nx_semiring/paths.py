@@ -244,7 +244,7 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
     >>> dict(nx.all_pairs_bellman_ford_path(G, backend="semiring"))[0]
-    {0: [0], 1: [0, 2, 1], 2: [0, 2]}
+    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -286,8 +286,8 @@ def johnson(G, weight="weight"):
     --------
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
-    >>> nx.johnson(G, backend="semiring")[0]
-    {0: [0], 1: [0, 2, 1], 2: [0, 2]}
+    >>> nx.johnson(G, backend="semiring")[0]  # by distance (NetworkX: its search's order)
+    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -866,7 +866,7 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
     >>> nx.bellman_ford_predecessor_and_distance(G, 0, backend="semiring")
-    ({0: [], 1: [2], 2: [0]}, {0: 0, 1: -1, 2: 1})
+    ({0: [], 1: [2], 2: [0]}, {1: -1, 0: 0, 2: 1})
     """
     nx = _nx()
     g = _graph(G, weight)
