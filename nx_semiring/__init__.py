@@ -82,7 +82,7 @@ FUNCTIONS = (
     "eigenvector_centrality_numpy", "katz_centrality_numpy",
     "bidirectional_shortest_path", "bidirectional_dijkstra", "predecessor",
     "dijkstra_predecessor_and_distance", "bellman_ford_predecessor_and_distance",
-    "barycenter",
+    "barycenter", "minimum_cut",
 )
 
 _DOCS = {

@@ -335,7 +335,7 @@ _FAMILY_OF.update({
     "eigenvector_centrality_numpy": "pagerank", "katz_centrality_numpy": "pagerank",
     "bidirectional_shortest_path": None, "bidirectional_dijkstra": None,
     "predecessor": "bfs_order", "dijkstra_predecessor_and_distance": "sssp",
-    "bellman_ford_predecessor_and_distance": "bellman_ford",
+    "bellman_ford_predecessor_and_distance": "bellman_ford", "minimum_cut": "flow",
 })
 
 
@@ -655,12 +655,12 @@ class BackendInterface:
         # nx_semiring.paths
         if name == "eccentricity" and a.get("sp") is not None:
             return "sp= (precomputed path lengths) is read by NetworkX (NetworkX runs it)"
-        if name in ("maximum_flow_value", "minimum_cut_value") and \
+        if name in ("maximum_flow_value", "minimum_cut_value", "minimum_cut") and \
                 a.get("flow_func") is not None and (a.get("kwargs") or (
                     callable(a["flow_func"]) and not _paths._known_flow_func(a["flow_func"]))):
             return ("a flow function other than NetworkX's, or its keyword arguments (cutoff= "
                     "may stop below the maximum): NetworkX runs it")
-        if name in ("maximum_flow_value", "minimum_cut_value") and \
+        if name in ("maximum_flow_value", "minimum_cut_value", "minimum_cut") and \
                 not isinstance(G, SemiringGraph) and _float_capacity(
                 G, a.get("capacity", "capacity")):
             return ("a float capacity: NetworkX's flow value is a float or an int as its path "

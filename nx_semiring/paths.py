@@ -1340,9 +1340,11 @@ def _known_flow_func(flow_func) -> bool:
     return any(flow_func is getattr(flow, name) for name in FLOW_FUNCS)
 
 
-def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
+def _flow_value(flowG, s, t, capacity, flow_func, kwargs, partition=False):
     """The maximum flow's value as NetworkX's flow functions compute it (their checks and
-    messages in their order; see the module docstring for the capacities)."""
+    messages in their order; see the module docstring for the capacities); with
+    ``partition``, ``(value, (source side, sink side))`` as NetworkX's ``minimum_cut``
+    (:func:`_sink_side`)."""
     nx = _nx()
     if flow_func is None:
         if kwargs:
@@ -1405,7 +1407,34 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
     cap = np.where(infinite, big, c).astype(np.int64)
     A = sr.Matrix.from_coo(sr.to_device(rows, dev), sr.to_device(cols, dev),
                            sr.to_device(cap, dev), nrows=g.n, ncols=g.n, device=dev)
-    return int(alg.maximum_flow(A, si, ti).flow_value)
+    res = alg.maximum_flow(A, si, ti)
+    value = int(res.flow_value)
+    if not partition:
+        return value
+    sink = set(g.labels(np.flatnonzero(_sink_side(g, rows, cols, cap, res.flow, ti))))
+    return value, (set(g.nodes) - sink, sink)
+
+
+def _sink_side(g: SemiringGraph, rows, cols, cap, flow, ti):
+    """The vertices that reach ``ti`` in the residual network of the maximum flow ``flow``
+    (a net flow: F(u, v) = -F(v, u)) over the capacities ``cap`` of the edges ``rows`` →
+    ``cols`` (NetworkX's residual network: each edge, and its reverse at capacity 0): the
+    sink side of NetworkX's minimum_cut. It is the same set for every maximum flow (the
+    least sink side of a minimum cut), and for NetworkX's default preflow_push, which leaves
+    a maximum preflow (value_only=True), too: its nodes with excess cannot reach t, so the
+    preflow is a maximum flow plus paths from s to them that never enter that set."""
+    n = g.n
+    indptr, indices, values = (_host(flow.indptr), _host(flow.indices), _host(flow.values))
+    frows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    C = sp.csr_array((cap, (rows, cols)), shape=(n, n))
+    F = sp.csr_array((values, (frows, indices)), shape=(n, n))
+    R = (C - F).tocoo()
+    live = R.data > 0  # residual capacity left: pairs whose flow is below their capacity
+    # who reaches ti: a BFS from ti over the reversed residual arcs
+    B = sr.Matrix.from_coo(sr.to_device(R.col[live].astype(np.int64), g.device),
+                           sr.to_device(R.row[live].astype(np.int64), g.device), nrows=n,
+                           ncols=n, dtype=np.bool_, dup_op="lor", device=g.device)
+    return _host(alg.bfs(B, ti)) >= 0
 
 
 def maximum_flow_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
@@ -1436,6 +1465,23 @@ def minimum_cut_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwar
     2
     """
     return _flow_value(flowG, _s, _t, capacity, flow_func, kwargs)
+
+
+def minimum_cut(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
+    """``(cut value, (source side, sink side))`` as NetworkX's ``minimum_cut``: the engine's
+    maximum flow, the sink side the nodes that reach ``_t`` in its residual network (the same
+    set for every maximum flow: NetworkX's, whichever flow function; :func:`_sink_side`).
+    Integer capacities, as :func:`minimum_cut_value`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
+    >>> nx.minimum_cut(G, "x", "y", backend="semiring")
+    (2, ({'a', 'x'}, {'y'}))
+    """
+    return _flow_value(flowG, _s, _t, capacity, flow_func, kwargs, partition=True)
 
 
 # --------------------------------------------------------------------------- matching
@@ -1708,7 +1754,7 @@ __all__ = ["all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
            "bidirectional_shortest_path", "center", "descendants", "diameter",
            "dijkstra_predecessor_and_distance", "eccentricity", "floyd_warshall", "predecessor",
            "floyd_warshall_predecessor_and_distance", "global_efficiency",
-           "hopcroft_karp_matching", "johnson", "maximum_flow_value", "minimum_cut_value",
+           "hopcroft_karp_matching", "johnson", "maximum_flow_value", "minimum_cut", "minimum_cut_value",
            "minimum_weight_full_matching", "multi_source_dijkstra",
            "multi_source_dijkstra_path", "multi_source_dijkstra_path_length", "periphery",
            "radius", "single_target_shortest_path", "single_target_shortest_path_length",
