@@ -640,3 +640,38 @@ def test_dispatched_through_networkx():
     assert repr(nx.wiener_index(G, weight="weight", backend="semiring")) == \
         repr(nx.wiener_index(G, weight="weight"))
     assert nx.global_efficiency(G, backend="semiring") == nx.global_efficiency(G)
+
+
+# --------------------------------------------------------------------------- cost model
+SESSION20 = ["multi_source_dijkstra", "multi_source_dijkstra_path",
+             "single_target_shortest_path", "all_pairs_dijkstra", "all_pairs_bellman_ford_path",
+             "johnson", "average_shortest_path_length", "wiener_index", "global_efficiency",
+             "attracting_components", "number_attracting_components",
+             "is_attracting_component", "eigenvector_centrality_numpy", "katz_centrality_numpy",
+             "bidirectional_shortest_path", "bidirectional_dijkstra", "predecessor",
+             "dijkstra_predecessor_and_distance", "bellman_ford_predecessor_and_distance",
+             "barycenter", "minimum_cut"]
+
+
+@pytest.mark.parametrize("dev", ["cpu", "gpu"])
+def test_should_run_model_of_session_20(dev):
+    """Every new function is dispatched and priced: a tiny graph stays with NetworkX, s-t
+    queries always (NetworkX's search stops early), the others go to the engine on a large
+    cached graph (the all-pairs ones searching from every node: n SSSP runs or all-pairs
+    BFS, on a graph where NetworkX's side is minutes)."""
+    predict = nx_semiring.interface.predict
+    assert set(SESSION20) <= set(nx_semiring.FUNCTIONS)
+    point = {"bidirectional_shortest_path", "bidirectional_dijkstra"}
+    for name in SESSION20:
+        t_nx, t_sr = predict(name, 5, 8, device=dev)
+        assert t_sr > t_nx, name
+        t_nx, t_sr = predict(name, 10**6, 10**7, cached=True, has_weights=True, device=dev)
+        if "attracting" in name:  # priced as the strong components (on the GPU: NetworkX)
+            assert (t_nx, t_sr) == predict("strongly_connected_components", 10**6, 10**7,
+                                           cached=True, has_weights=True, device=dev)
+        else:
+            assert (t_sr == math.inf) if name in point else t_sr < t_nx, name
+    assert predict("multi_source_dijkstra", 10**4, 10**5, {"target": 3}, device=dev) == \
+        (0.0, math.inf)
+    G = nx.gnm_random_graph(50, 100, seed=1)
+    assert isinstance(bi.should_run("johnson", (G,), {}), str)
