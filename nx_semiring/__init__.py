@@ -90,7 +90,8 @@ _DOCS = {
                  "order). ``sort_neighbors`` and ``reverse=True`` on a DiGraph fall back.",
     "single_source_dijkstra": "Distances from the engine's SSSP (delta-stepping); with "
                               "negative weights NetworkX runs (it raises or not by its own "
-                              "visiting order). Paths are shortest paths, ties may differ.",
+                              "visiting order). Paths only where no two shortest paths "
+                              "tie (else NetworkX runs).",
     "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
     "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
     "all_pairs_dijkstra_path": "The engine's SSSP from every node, all searched when called; "
