@@ -1478,8 +1478,9 @@ def minimum_cut(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
     >>> import networkx as nx
     >>> G = nx.DiGraph()
     >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
-    >>> nx.minimum_cut(G, "x", "y", backend="semiring")
-    (2, ({'a', 'x'}, {'y'}))
+    >>> value, (S, T) = nx.minimum_cut(G, "x", "y", backend="semiring")
+    >>> value, sorted(S), sorted(T)
+    (2, ['a', 'x'], ['y'])
     """
     return _flow_value(flowG, _s, _t, capacity, flow_func, kwargs, partition=True)
 
