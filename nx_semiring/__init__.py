@@ -72,6 +72,17 @@ FUNCTIONS = (
     "maximum_spanning_edges",
     # edge betweenness (nx_semiring.centrality)
     "edge_betweenness_centrality",
+    # session 20: more paths and distance measures (nx_semiring.paths), attracting
+    # components (nx_semiring.analytics), the NumPy spectral centralities
+    # (nx_semiring.centrality)
+    "multi_source_dijkstra", "multi_source_dijkstra_path", "single_target_shortest_path",
+    "all_pairs_dijkstra", "all_pairs_bellman_ford_path", "johnson",
+    "average_shortest_path_length", "wiener_index", "global_efficiency",
+    "attracting_components", "number_attracting_components", "is_attracting_component",
+    "eigenvector_centrality_numpy", "katz_centrality_numpy",
+    "bidirectional_shortest_path", "bidirectional_dijkstra", "predecessor",
+    "dijkstra_predecessor_and_distance", "bellman_ford_predecessor_and_distance",
+    "barycenter", "minimum_cut",
 )
 
 _DOCS = {
@@ -79,7 +90,8 @@ _DOCS = {
                  "order). ``sort_neighbors`` and ``reverse=True`` on a DiGraph fall back.",
     "single_source_dijkstra": "Distances from the engine's SSSP (delta-stepping); with "
                               "negative weights NetworkX runs (it raises or not by its own "
-                              "visiting order). Paths are shortest paths, ties may differ.",
+                              "visiting order). Paths only where no two shortest paths "
+                              "tie (else NetworkX runs).",
     "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
     "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
     "all_pairs_dijkstra_path": "The engine's SSSP from every node, all searched when called; "
@@ -126,6 +138,23 @@ _DOCS = {
                                    "tied edges.",
     "harmonic_centrality": "The engine's multi-source BFS or SSSP from every node; nbunch= "
                            "and sources= are left to NetworkX.",
+    "multi_source_dijkstra": "The engine's SSSP from a virtual vertex joined to the sources; "
+                             "paths only where no two shortest paths tie (else NetworkX "
+                             "runs).",
+    "johnson": "The engine's APSP, paths along the one tight in-edge of each node; only where "
+               "no two shortest paths tie and every sum is exact.",
+    "average_shortest_path_length": "The engine's multi-source BFS or APSP; the sum exact "
+                                    "(float weights only where every sum is exact in any "
+                                    "order).",
+    "global_efficiency": "The engine's multi-source BFS; the terms added in NetworkX's order "
+                         "(its float to the bit).",
+    "attracting_components": "The engine's strong components; only where there is at most "
+                             "one attracting component (NetworkX yields several in its "
+                             "Tarjan order).",
+    "eigenvector_centrality_numpy": "The engine's power iteration run to ~1e-14 (NetworkX's "
+                                    "ARPACK to machine precision): equal to ~1e-10.",
+    "katz_centrality_numpy": "The engine's Katz iteration run to ~1e-14 (NetworkX's dense "
+                             "solve); where it diverges (alpha >= 1 / λ_max) NetworkX runs.",
 }
 
 

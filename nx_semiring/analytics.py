@@ -45,7 +45,8 @@ EXACT_SUMS = 2**53
 # NetworkX's modularity where a NumPy int64 weight made its sums NumPy int64
 INT64_PRODUCTS = 2**63
 
-__all__ = ["average_clustering", "is_strongly_connected", "is_weakly_connected", "k_core",
+__all__ = ["attracting_components", "average_clustering", "is_attracting_component",
+           "is_strongly_connected", "number_attracting_components", "is_weakly_connected", "k_core",
            "k_corona", "k_crust", "k_shell", "k_truss", "label_propagation_communities",
            "modularity", "node_connected_component", "number_strongly_connected_components",
            "number_weakly_connected_components", "transitivity",
@@ -143,6 +144,73 @@ def is_strongly_connected(G):
     _not_undirected(g, "is_strongly_connected")
     _null_graph(g)
     return _count(g, "strong") == 1
+
+
+def _attracting(g: SemiringGraph):
+    """``(labels, attracting)``: each vertex's strong component (0..k-1) and, per
+    component, whether no edge leaves it (a sink of the condensation: NetworkX's attracting
+    component). NetworkXNotImplemented for an undirected graph."""
+    _not_undirected(g, "attracting_components")
+    if g.n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    labels = np.unique(_host(_labels_of(g, "strong")), return_inverse=True)[1].reshape(-1)
+    rows = g.rows()
+    cols = g.adj
+    leaving = labels[rows] != labels[cols]
+    k = int(labels.max()) + 1
+    return labels, np.bincount(labels[rows[leaving]], minlength=k) == 0
+
+
+def attracting_components(G):
+    """The attracting components (strong components that no edge leaves) as sets of nodes:
+    the engine's strong components and the edges between them. Only where there is at most
+    one: NetworkX yields several in its Tarjan order (its depth-first search's), which the
+    engine does not follow (NetworkX runs the call).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1), (1, 2), (2, 1)])
+    >>> list(nx.attracting_components(G, backend="semiring"))
+    [{1, 2}]
+    """
+    g = _graph(G)
+    labels, attracting = _attracting(g)
+    sinks = np.flatnonzero(attracting)
+    if sinks.size > 1:
+        raise NotImplementedError("nx_semiring: several attracting components, which NetworkX "
+                                  "yields in its Tarjan search's order (NetworkX runs it)")
+    sets = [set(g.labels(np.flatnonzero(labels == c))) for c in sinks.tolist()]
+    return (c for c in sets)
+
+
+def number_attracting_components(G):
+    """The number of attracting components of a directed graph (strong components that no
+    edge leaves).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_attracting_components(nx.DiGraph([(0, 1), (0, 2)]), backend="semiring")
+    2
+    """
+    g = _graph(G)
+    return int(_attracting(g)[1].sum())
+
+
+def is_attracting_component(G):
+    """Whether the whole directed graph is one attracting component (strongly connected;
+    ``False`` for the null graph).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_attracting_component(nx.DiGraph([(0, 1), (1, 0)]), backend="semiring")
+    True
+    """
+    g = _graph(G)
+    labels, attracting = _attracting(g)
+    return attracting.size == 1
 
 
 def node_connected_component(G, n):

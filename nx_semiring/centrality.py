@@ -14,6 +14,7 @@ random start, and NetworkX runs the call).
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -25,7 +26,8 @@ from .algorithms import (_exact_sums, _graph, _host, _node_dict, _nx, _sampled_s
                          _unit_weights)
 
 __all__ = ["closeness_centrality", "edge_betweenness_centrality", "eigenvector_centrality",
-           "harmonic_centrality", "hits", "katz_centrality"]
+           "eigenvector_centrality_numpy", "harmonic_centrality", "hits", "katz_centrality",
+           "katz_centrality_numpy"]
 
 #: HITS: the engine's iteration runs to an L1 change below max(HITS_TOL, n · HITS_TOL_PER_VERTEX)
 #: (tighter than ARPACK's answer to NetworkX's tol=1e-8, so that the two agree to ~1e-9), for
@@ -40,7 +42,18 @@ HITS_SAME = 1e-7
 #: HITS: the seed of that second start
 HITS_SEED = 20261129
 
-_POWER = frozenset({"eigenvector_centrality", "katz_centrality", "hits"})
+#: eigenvector_centrality_numpy / katz_centrality_numpy: NetworkX solves to machine
+#: precision (ARPACK with tol=0, a dense solve); the engine iterates to an L1 change below
+#: n · NUMPY_TOL, at most NUMPY_MAX_ITER iterations, and answers where its estimated error
+#: left is below NUMPY_ERROR relative to the largest value (NetworkX's tests compare to
+#: 1e-7); a change ratio above NUMPY_RATIO_MAX counts as that (a stalled estimate)
+NUMPY_TOL = 1e-14
+NUMPY_MAX_ITER = 100_000
+NUMPY_ERROR = 1e-10
+NUMPY_RATIO_MAX = 0.999
+
+_POWER = frozenset({"eigenvector_centrality", "katz_centrality", "hits",
+                    "eigenvector_centrality_numpy", "katz_centrality_numpy"})
 _DISTANCE = frozenset({"closeness_centrality", "harmonic_centrality"})
 
 
@@ -237,6 +250,155 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-06, nstart=Non
         # beta its float(beta)), and so is its answer (walk counts on a DAG, or beta at α 0)
         vals = [int(v) for v in vals]
     return _node_dict(g, vals) if nstart is None else {k: vals[g.vertex(k)] for k in nstart}
+
+
+def _solve_by_iteration(run, name):
+    """The engine's power iteration ``run(max_iter=..., tol=..., progress=...)`` run far
+    past NetworkX's default tolerance, for NetworkX's ``*_numpy`` functions (a dense solve or
+    ARPACK to machine precision): NUMPY_TOL per vertex, at most NUMPY_MAX_ITER iterations,
+    and accepted only where the error left, estimated from the last changes' ratio r as
+    change · r / (1 - r), is below NUMPY_ERROR (else NetworkX runs the call)."""
+    changes = []
+    try:
+        x = run(max_iter=NUMPY_MAX_ITER, tol=NUMPY_TOL,
+                progress=lambda it, err: changes.append(err))
+    except alg.ConvergenceError as exc:
+        raise NotImplementedError(f"nx_semiring: {name}: the power iteration did not converge "
+                                  f"in {NUMPY_MAX_ITER} iterations (NetworkX's solver answers: "
+                                  f"NetworkX runs it)") from exc
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: {name}: {exc}") from exc
+    x = _host(x)
+    last = changes[-1] if changes else 0.0
+    if len(changes) >= 2 and changes[-2] > 0 and last > 0:
+        r = min(last / changes[-2], NUMPY_RATIO_MAX)
+        left = last * r / (1.0 - r)
+    else:
+        left = last
+    scale = float(np.abs(x).max()) if x.size else 0.0
+    if not left <= NUMPY_ERROR * max(scale, np.finfo(np.float64).tiny):
+        raise NotImplementedError(f"nx_semiring: {name}: the power iteration's error "
+                                  f"estimate {left:.3g} is above {NUMPY_ERROR:g} (NetworkX "
+                                  f"runs it)")
+    return x
+
+
+def eigenvector_centrality_numpy(G, weight=None, max_iter=50, tol=0):
+    """{node: eigenvector centrality} as NetworkX's ARPACK answer (to ~1e-12): the engine's
+    power iteration on (A + I)ᵀ, run to NUMPY_TOL. A connected (strongly, when directed)
+    graph with positive weights has a simple largest eigenvalue with a positive
+    eigenvector (Perron–Frobenius), so the two agree; NetworkX's errors for the null graph
+    and a disconnected one. ``max_iter`` and ``tol`` are ARPACK's: where its restarts would
+    not converge NetworkX raises, the engine answers.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> c = nx.eigenvector_centrality_numpy(nx.path_graph(3), backend="semiring")
+    >>> [round(c[v], 6) for v in range(3)]
+    [0.5, 0.707107, 0.5]
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.n == 0:
+        raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    if g.multigraph:
+        raise NotImplementedError("nx_semiring: eigenvector_centrality_numpy of a multigraph "
+                                  "(NetworkX's matrix sums parallel edges): NetworkX runs it")
+    if g.directed:
+        labels = alg.connected_components(g.matrix(), "strong")
+    else:
+        labels = alg.connected_components(g.matrix(), symmetric=True)
+    if int(_host(labels).max()) != 0:
+        raise nx.AmbiguousSolution("`eigenvector_centrality_numpy` does not give consistent "
+                                   "results for disconnected graphs")
+    if g.n <= 2:
+        raise NotImplementedError("nx_semiring: eigenvector_centrality_numpy of at most 2 "
+                                  "nodes: SciPy's eigs refuses k = 1 of a sparse 2 × 2 matrix "
+                                  "(NetworkX raises its TypeError)")
+    M, weighted = _weights(g, weight, "eigenvector_centrality_numpy")
+    if weighted:
+        w = g.weights(weight)
+        if not bool((w > 0).all()) or (w.dtype.kind == "f" and not bool(np.isfinite(w).all())):
+            raise NotImplementedError("nx_semiring: eigenvector_centrality_numpy with weights "
+                                      "that are not positive and finite (Perron–Frobenius does "
+                                      "not hold: NetworkX runs it)")
+    x = _solve_by_iteration(lambda **kw: alg.eigenvector_centrality(M, weighted=weighted, **kw),
+                            "eigenvector_centrality_numpy")
+    # NetworkX's sign and norm: the eigenvector over sign(sum) · ‖x‖₂
+    x = x / (np.sign(x.sum()) * np.linalg.norm(x))
+    return _node_dict(g, x.tolist())
+
+
+def katz_centrality_numpy(G, alpha=0.1, beta=1.0, normalized=True, weight=None):
+    """{node: Katz centrality} as NetworkX's dense solve of (I - α Aᵀ) x = β (to ~1e-12): the
+    engine's iteration x ← α Aᵀx + β, run to NUMPY_TOL, where it converges (α below
+    1 / λ_max; else NetworkX's solve answers, NetworkX runs it). Keyed in ``beta``'s key
+    order where it is a dict, as NetworkX's; normalized by sign(sum) · ‖x‖₂ as NetworkX's.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> c = nx.katz_centrality_numpy(nx.path_graph(3), backend="semiring")
+    >>> [round(c[v], 6) for v in range(3)]
+    [0.559885, 0.610784, 0.559885]
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.multigraph:
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    if g.n == 0:
+        return {}
+    if isinstance(beta, dict):
+        nodelist = list(beta.keys())
+        if set(nodelist) != set(g.nodes):
+            raise nx.NetworkXError("beta dictionary must have a value for every node")
+        b = np.array(list(beta.values()), dtype=float)
+    else:
+        nodelist = g.nodes
+        try:
+            b = (np.ones((g.n, 1)) * beta).reshape(-1)
+        except (TypeError, ValueError, AttributeError) as err:
+            raise nx.NetworkXError("beta must be a number") from err
+    if g.n == 1:
+        raise NotImplementedError("nx_semiring: katz_centrality_numpy of one node (NetworkX's "
+                                  "squeezed 0-d result raises its TypeError)")
+    if not _plain(alpha) or b.dtype != np.float64 or not bool(np.isfinite(b).all()) or \
+            not math.isfinite(float(alpha)):
+        raise NotImplementedError("nx_semiring: katz_centrality_numpy with an alpha or beta "
+                                  "that is not a finite 64-bit real (NetworkX runs it)")
+    if isinstance(beta, dict):  # the engine's vertex order
+        b = b[np.argsort([g.vertex(v) for v in nodelist], kind="stable")]
+    M, weighted = _weights(g, weight, "katz_centrality_numpy")
+    if weighted:
+        w = g.weights(weight)
+        if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
+            raise NotImplementedError("nx_semiring: katz_centrality_numpy with weights NaN or "
+                                      "inf (NetworkX runs it)")
+    # the rounding floor of an iteration's L1 change grows with the values: a first run to
+    # NetworkX's default tolerance gives their scale, the tolerance of a second run from it
+    try:
+        x0 = _host(alg.katz_centrality(M, float(alpha), b, normalized=False, weighted=weighted,
+                                       max_iter=NUMPY_MAX_ITER))
+    except alg.ConvergenceError as exc:
+        raise NotImplementedError("nx_semiring: katz_centrality_numpy: the iteration diverges "
+                                  "or creeps (alpha near or above 1 / λ_max; NetworkX's solve "
+                                  "answers: NetworkX runs it)") from exc
+    except (sr.InvalidValue, sr.DomainMismatch) as exc:
+        raise NotImplementedError(f"nx_semiring: katz_centrality_numpy: {exc}") from exc
+    scale = max(1.0, float(np.abs(x0).max()))
+    x = _solve_by_iteration(lambda **kw: alg.katz_centrality(
+        M, float(alpha), b, normalized=False, weighted=weighted, nstart=x0,
+        **{**kw, "tol": kw["tol"] * scale}), "katz_centrality_numpy")
+    if normalized:
+        # NetworkX's norm: sign(sum) · ‖x‖₂ (a zero sum would divide by 0: NetworkX's NaN)
+        norm = np.sign(sum(x.tolist())) * np.linalg.norm(x)
+        if norm == 0:
+            raise NotImplementedError("nx_semiring: katz_centrality_numpy whose centralities "
+                                      "sum to 0 (NetworkX divides by 0: NetworkX runs it)")
+        x = x / norm
+    vals = x.tolist()
+    return {v: vals[g.vertex(v)] for v in nodelist}
 
 
 def _hits_run(M, weighted, start):

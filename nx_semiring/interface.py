@@ -128,7 +128,12 @@ _ALL_SOURCES_WEIGHTED = frozenset({"floyd_warshall", "floyd_warshall_predecessor
 _ALL_SOURCES = frozenset({
     "all_pairs_dijkstra_path_length", "all_pairs_bellman_ford_path_length",
     "all_pairs_shortest_path", "all_pairs_dijkstra_path", "eccentricity", "diameter",
-    "radius", "center", "periphery"})
+    "radius", "center", "periphery",
+    # session 20 (nx16): the all-pairs paths, Johnson's (its weight= defaults to "weight":
+    # n SSSP runs), and the measures summed over all pairs (global_efficiency has no
+    # weight=: all-pairs BFS)
+    "all_pairs_dijkstra", "all_pairs_bellman_ford_path", "johnson",
+    "average_shortest_path_length", "wiener_index", "global_efficiency", "barycenter"})
 
 # Functions whose edge attribute the conversion reads (their weight= argument), and those
 # converted with every attribute (NetworkX's preserve_all_attrs: the tree keeps them)
@@ -322,9 +327,27 @@ ENGINE_COST["cpu"]["edge_bc"] = (5e-3, 2.5e-7)
 ENGINE_COST["gpu"]["edge_bc"] = (2e-2, 2.5e-7)
 _FAMILY_OF["edge_betweenness_centrality"] = "edge_bc"
 
+# session 20 (nx16): the multi-source paths cost one SSSP (the engine's from a virtual
+# source) plus the tie check's pass over the edges, single_target_shortest_path one BFS; the
+# attracting components the strong components and a pass over the edges; the NumPy
+# eigenvector and Katz centralities as the power iterations (NetworkX's ARPACK or dense
+# solve costs more per unit than its power iteration, so this is in NetworkX's favour);
+# the all-pairs paths and measures: _ALL_SOURCES above. Not measured yet.
+_FAMILY_OF.update({
+    "multi_source_dijkstra": "sssp", "multi_source_dijkstra_path": "sssp",
+    "single_target_shortest_path": "bfs", "attracting_components": "components",
+    "number_attracting_components": "components", "is_attracting_component": "components",
+    "eigenvector_centrality_numpy": "pagerank", "katz_centrality_numpy": "pagerank",
+    "bidirectional_shortest_path": None, "bidirectional_dijkstra": None,
+    "predecessor": "bfs_order", "dijkstra_predecessor_and_distance": "sssp",
+    "bellman_ford_predecessor_and_distance": "bellman_ford", "minimum_cut": "flow",
+})
+
 
 def _family(name, a):
     """The cost family of a call (``a``: its bound arguments), or None for a point query."""
+    if name == "multi_source_dijkstra" and a.get("target") is not None:
+        return None  # NetworkX's search stops at the target
     if name in ("closeness_centrality", "harmonic_centrality"):
         return "apsp_bfs" if a.get("distance") is None else "sssp_all"
     if name in ("shortest_path", "shortest_path_length"):
@@ -457,14 +480,16 @@ _BFS_ORDER = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_succes
 # flag (every edge's whole dict, or none), not an attribute name, and NetworkX raises its
 # TypeError or ValueError; the other functions read d.get(weight, 1) like the conversion
 _EDGES_DATA_WEIGHT = frozenset({"pagerank", "floyd_warshall_numpy", "louvain_communities",
-                                "modularity"})
+                                "modularity", "eigenvector_centrality_numpy",
+                                "katz_centrality_numpy", "average_shortest_path_length"})
 
 # Arguments that the backend reads before it may still refuse the call: NetworkX's dispatcher
 # hands a refused call's arguments to NetworkX as they are, so an iterator among them would
 # reach NetworkX exhausted (a generator of communities became NotAPartition of [], an
 # iterator of top_nodes an empty side). Iterators there are left to NetworkX from the start.
 _ONE_PASS_ARGS = {"modularity": "communities", "hopcroft_karp_matching": "top_nodes",
-                  "minimum_weight_full_matching": "top_nodes", "eccentricity": "v"}
+                  "minimum_weight_full_matching": "top_nodes", "eccentricity": "v",
+                  "multi_source_dijkstra": "sources", "multi_source_dijkstra_path": "sources"}
 
 _SIGNATURES = {}
 
@@ -612,6 +637,13 @@ class BackendInterface:
             return ("shortest_path to a target of a directed graph is NetworkX's BFS over "
                     "G.reverse(), in G._pred's order, which the conversion does not keep: "
                     "NetworkX runs it")
+        if name == "barycenter" and (a.get("attr") is not None or a.get("sp") is not None):
+            return ("barycenter with attr= (written into G's node attributes) or sp= "
+                    "(precomputed lengths): NetworkX runs it")
+        if name == "single_target_shortest_path" and G.is_directed():
+            return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "
+                    "G._pred, in its order, which the conversion does not keep: NetworkX runs "
+                    "it")
         if name in _UNWEIGHTED_ONLY and weight is not None:
             return f"weighted {name} is not supported (NetworkX runs it)"
         if name == "negative_edge_cycle" and getattr(G, "frozen", False):
@@ -628,12 +660,12 @@ class BackendInterface:
         # nx_semiring.paths
         if name == "eccentricity" and a.get("sp") is not None:
             return "sp= (precomputed path lengths) is read by NetworkX (NetworkX runs it)"
-        if name in ("maximum_flow_value", "minimum_cut_value") and \
+        if name in ("maximum_flow_value", "minimum_cut_value", "minimum_cut") and \
                 a.get("flow_func") is not None and (a.get("kwargs") or (
                     callable(a["flow_func"]) and not _paths._known_flow_func(a["flow_func"]))):
             return ("a flow function other than NetworkX's, or its keyword arguments (cutoff= "
                     "may stop below the maximum): NetworkX runs it")
-        if name in ("maximum_flow_value", "minimum_cut_value") and \
+        if name in ("maximum_flow_value", "minimum_cut_value", "minimum_cut") and \
                 not isinstance(G, SemiringGraph) and _float_capacity(
                 G, a.get("capacity", "capacity")):
             return ("a float capacity: NetworkX's flow value is a float or an int as its path "

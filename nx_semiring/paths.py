@@ -43,6 +43,7 @@ NetworkX answers) hold here too, and the helpers are that module's. What this mo
 from __future__ import annotations
 
 import collections
+import math
 
 import numpy as np
 import scipy.sparse as sp
@@ -50,10 +51,14 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_alias, _all_pairs_refusals, _bfs_level, _by_distance,
-                         _dijkstra, _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
-                         _reverse, _source, _sssp, _unreached, _with_virtual_source,
-                         APSP_BFS_BATCH,
+from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
+                         _bidirectional_aliases, _by_distance, _dijkstra, _exact_sums,
+                         _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
+                         _ordered_levels, _path_dict, _paths_from, _real_cutoff, _reverse,
+                         _source, _source_zero, _sorted_values, _sssp,
+                         _st_unweighted_path, _unique_path, _unreached,
+                         _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
+                         single_source_dijkstra,
                          single_source_bellman_ford_path_length,
                          single_source_dijkstra_path_length, single_source_shortest_path,
                          single_source_shortest_path_length)
@@ -193,6 +198,137 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
                                       "NetworkX's Dijkstra picks its own (NetworkX runs it)")
     return ((g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s))
             for s, dist, pred, keep in runs)
+
+
+def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
+    """``(node, (distances, paths))`` for every node, by the engine's SSSP a node: as
+    :func:`all_pairs_dijkstra_path`, only where every shortest path is the only one.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 1}), (1, 2, {"weight": 1}), (0, 2, {"weight": 5})])
+    >>> dict(nx.all_pairs_dijkstra(G, backend="semiring"))[0]
+    ({0: 0, 1: 1, 2: 2}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
+    """
+    g = _graph(G, weight)
+    _real_cutoff(cutoff)
+    _all_pairs_refusals(g, weight, _method(weight), paths=True)
+    runs = [_dijkstra(g, v, cutoff, weight) for v in g.nodes]
+    if runs:
+        dist = np.stack([r[1] for r in runs])
+        keep = np.stack([r[3] for r in runs])
+        if _tied_targets(g, dist, np.arange(g.n), weight, keep):
+            raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
+                                      "NetworkX's Dijkstra picks its own (NetworkX runs it)")
+    return ((g.nodes[s], _lengths_and_paths(g, s, dist, pred, keep))
+            for s, dist, pred, keep in runs)
+
+
+def _lengths_and_paths(g: SemiringGraph, s, dist, pred, keep):
+    """NetworkX's single-source ``(distances, paths)`` from vertex ``s``."""
+    order = _by_distance(dist, keep)
+    lengths = _source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))))
+    return lengths, _path_dict(g, order, pred, s)
+
+
+def all_pairs_bellman_ford_path(G, weight="weight"):
+    """``(node, {target: shortest path})`` for every node, negative weights allowed, by the
+    engine's Bellman–Ford a node; only where every shortest path is the only one (NetworkX's
+    predecessor lists pick among ties). All sources are searched when the call is made; a
+    negative cycle reached from a node raises NetworkXUnbounded where NetworkX's generator
+    does, after the earlier nodes' paths.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> dict(nx.all_pairs_bellman_ford_path(G, backend="semiring"))[0]
+    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    _all_pairs_refusals(g, weight, "unweighted" if weight is None else "bellman-ford",
+                        paths=True)
+    runs, unbounded = [], None
+    for v in g.nodes:
+        try:
+            runs.append(_bellman_ford(g, v, weight))
+        except nx.NetworkXUnbounded as exc:
+            unbounded = exc
+            break
+    if runs:
+        dist = np.stack([r[1] for r in runs])
+        keep = np.stack([r[3] for r in runs])
+        if _tied_targets(g, dist, np.array([r[0] for r in runs]), weight, keep):
+            raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
+                                      "NetworkX's Bellman–Ford picks its own (NetworkX runs "
+                                      "it)")
+
+    def generate():
+        for s, dist, pred, keep in runs:
+            yield g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s)
+        if unbounded is not None:
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+
+    return generate()
+
+
+def johnson(G, weight="weight"):
+    """{source: {target: shortest path}} over all pairs, negative weights allowed
+    (NetworkXUnbounded for a negative cycle): the engine's APSP, each path walked back along
+    the one tight in-edge of each node. Only where every shortest path is the only one
+    (NetworkX's Dijkstra on its reweighted graph picks among ties) and every sum is exact
+    (NetworkX's reweighting adds and subtracts potentials, whose float rounding would break
+    ties its own way).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> nx.johnson(G, backend="semiring")[0]  # by distance (NetworkX: its search's order)
+    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.n == 0:
+        return {}
+    _exact_sums(g, weight)
+    w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
+        raise NotImplementedError("nx_semiring: johnson with weights NaN or inf (NetworkX's "
+                                  "comparisons decide; NetworkX runs it)")
+    # the reweighted sums w(u, v) + h(u) - h(v) along a path reach about 3 n max |w|
+    if not _exact_float_sums(4 * w, g.n):
+        raise NotImplementedError("nx_semiring: float weights whose reweighted sums round "
+                                  "(NetworkX runs it)")
+    if g.has_negative(weight) and negative_edge_cycle(g, weight=weight):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    D = _fw_distances(g, weight)
+    if _tied_targets(g, D, np.arange(g.n), weight):
+        raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
+                                  "NetworkX's Dijkstra picks its own (NetworkX runs it)")
+    rows, cols = _edges(g)
+    off = rows != cols
+    u, v = rows[off], cols[off]
+    we = np.int64(1) if weight is None else g.weights(weight)[off]
+    nodes, n = g.nodes, g.n
+    out = {}
+    block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size, n))
+    for b in range(0, n, block):
+        src = np.arange(b, min(n, b + block), dtype=np.int64)
+        Db = D[b:b + block]
+        du, dv = Db[:, u], Db[:, v]
+        with np.errstate(over="ignore", invalid="ignore"):
+            tight = ~_unreached(du) & (du + we == dv) & (v[None, :] != src[:, None])
+        r, e = np.nonzero(tight)
+        pred = np.full((src.size, n), -1, dtype=np.int64)
+        pred[r, v[e]] = u[e]
+        for i, s in enumerate(src.tolist()):
+            order = _by_distance(Db[i], ~_unreached(Db[i]))
+            with _gc_paused():
+                out[nodes[s]] = _paths_from(nodes, order, pred[i].tolist(), s)
+    return out
 
 
 # --------------------------------------------------------------------------- Floyd–Warshall
@@ -382,18 +518,15 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
 
 
 # --------------------------------------------------------------------------- more sources
-def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
-    """{node: distance from the nearest source} by the engine's SSSP from a virtual vertex
-    joined to every source by a 0-weight edge.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.multi_source_dijkstra_path_length(nx.path_graph(5), {0, 4}, backend="semiring")
-    {0: 0, 4: 0, 1: 1, 3: 1, 2: 2}
-    """
+def _multi_source(g: SemiringGraph, sources, cutoff, weight, predecessors=False):
+    """``(src, first, dist, pred, keep)`` of NetworkX's multi-source Dijkstra: the source
+    vertices (sorted), each one's first object in ``sources``, the host distances from the
+    nearest source and predecessors (a source's is the virtual vertex n; ``None`` unless
+    asked), and the vertices NetworkX reports (reached within ``cutoff``, the sources
+    always). NetworkX's checks and messages first; ``dist`` is ``None`` where ``sources``
+    was an iterator that its own check emptied (NetworkX then searches from nothing). The
+    engine's SSSP from a virtual vertex n joined to every source by a 0-weight edge."""
     nx = _nx()
-    g = _graph(G, weight)
     if not sources:
         raise ValueError("sources must not be empty")
     for s in sources:
@@ -412,12 +545,14 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
                                   "NetworkX (its result depends on its visiting order)")
     n = g.n
     if not src:
-        return {}
+        return src, first, None, None, None
     w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)[g.order()]
     # A' = [A 0; e_S 0]: vertex n reaches each source by a 0-weight edge
     A = _with_virtual_source(g, w, src)
     try:
-        dist = _host(alg.sssp(A, n))[:n]
+        out = alg.sssp(A, n, predecessors=predecessors)
+        dist, pred = (_host(out[0])[:n], _host(out[1])[:n]) if predecessors else \
+            (_host(out)[:n], None)
         # NetworkX reaches a vertex over an edge of weight inf too (at distance inf)
         keep = _host(alg.bfs(A, n))[:n] >= 0 if g.has_inf(weight) else ~_unreached(dist)
     except sr.InvalidValue as exc:  # NaN weights: NetworkX's comparisons decide
@@ -427,6 +562,10 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     if cutoff is not None:
         keep &= ~(dist > cutoff)
         keep[src] = True
+    return src, first, dist, pred, keep
+
+
+def _multi_source_lengths(g: SemiringGraph, src, first, dist, keep) -> dict:
     out = _length_dict(g, dist, keep)
     for s in src:  # NetworkX's sources start at the int 0
         out[g.nodes[s]] = 0
@@ -434,6 +573,132 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     if alias:
         out = {alias.get(k, k): d for k, d in out.items()}
     return out
+
+
+def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
+    """{node: distance from the nearest source} by the engine's SSSP from a virtual vertex
+    joined to every source by a 0-weight edge.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.multi_source_dijkstra_path_length(nx.path_graph(5), {0, 4}, backend="semiring")
+    {0: 0, 4: 0, 1: 1, 3: 1, 2: 2}
+    """
+    g = _graph(G, weight)
+    src, first, dist, _, keep = _multi_source(g, sources, cutoff, weight)
+    if dist is None:
+        return {}
+    return _multi_source_lengths(g, src, first, dist, keep)
+
+
+def _multi_source_paths(g: SemiringGraph, src, pred, order) -> dict:
+    """{node: path from its nearest source} for the vertices in ``order`` (by distance),
+    each path walked back through the predecessors to the first source met (NetworkX's
+    sources have no predecessor: a path never passes through a second source)."""
+    nodes = g.nodes
+    preds = pred.tolist()
+    paths = {s: [nodes[s]] for s in src}
+    with _gc_paused():
+        for v in order.tolist():
+            if v in paths:
+                continue
+            stack = []
+            u = v
+            while u not in paths:
+                stack.append(u)
+                u = preds[u]
+            p = paths[u]
+            while stack:
+                x = stack.pop()
+                p = p + [nodes[x]]
+                paths[x] = p
+        return {nodes[v]: paths[v] for v in [*src, *order.tolist()]}
+
+
+def _refuse_aliases(g: SemiringGraph, src, first, name):
+    if any(_alias(g, s, first[s]) is not None for s in src):
+        raise NotImplementedError(f"nx_semiring: {name} from an object equal to a node of "
+                                  f"another type (1.0 for 1): NetworkX's paths hold the "
+                                  f"objects as its heap pops them (NetworkX runs it)")
+
+
+def _multi_source_ties(g: SemiringGraph, src, dist, keep, weight):
+    """NotImplementedError where some reported vertex other than a source has several
+    shortest paths from the sources (NetworkX's heap order picks one)."""
+    if g.has_inf(weight) and bool(np.isinf(dist[keep]).any()):
+        raise NotImplementedError("nx_semiring: Dijkstra paths to vertices at distance inf "
+                                  "(NetworkX returns the first it finds)")
+    targets = keep.copy()
+    targets[src] = False
+    if _tied_targets(g, dist[None, :], [src[0]], weight, targets[None, :]):
+        raise NotImplementedError("nx_semiring: several shortest paths from the sources join "
+                                  "some node; NetworkX's Dijkstra picks its own (NetworkX "
+                                  "runs it)")
+
+
+def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight"):
+    """``(distances, paths)`` from the nearest of ``sources`` (or ``(distance, path)`` to
+    ``target``), by the engine's SSSP from a virtual vertex joined to every source. Paths
+    only where every shortest path from the sources is the only one (to ``target``: along
+    its path), else NetworkX's heap order picks one and NetworkX runs the call.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.multi_source_dijkstra(nx.path_graph(4), [0], target=3, backend="semiring")
+    (3, [0, 1, 2, 3])
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if not sources:
+        raise ValueError("sources must not be empty")
+    for s in sources:
+        if s not in g:
+            raise nx.NodeNotFound(f"Node {s} not found in graph")
+    if target in sources:
+        return (0, [target])
+    src, first, dist, pred, keep = _multi_source(g, sources, cutoff, weight, predecessors=True)
+    if dist is None:
+        if target is None:
+            return ({}, {})
+        raise nx.NetworkXNoPath(f"No path to {target}.")
+    _refuse_aliases(g, src, first, "multi_source_dijkstra")
+    if target is None:
+        _multi_source_ties(g, src, dist, keep, weight)
+        order = _by_distance(dist, keep)
+        order = order[~np.isin(order, src)]
+        return (_multi_source_lengths(g, src, first, dist, keep),
+                _multi_source_paths(g, src, pred, order))
+    if target not in g or not keep[g.vertex(target)]:
+        raise nx.NetworkXNoPath(f"No path to {target}.")
+    t = g.vertex(target)
+    if g.has_inf(weight) and bool(np.isinf(dist[t])):
+        raise NotImplementedError("nx_semiring: a Dijkstra path to a vertex at distance inf "
+                                  "(NetworkX returns the first it finds)")
+    is_src = np.zeros(g.n, dtype=bool)
+    is_src[src] = True
+    path = [t]
+    while not is_src[path[-1]]:
+        path.append(int(pred[path[-1]]))
+    path.reverse()
+    _unique_path(g, path, dist, weight)
+    out = [g.nodes[v] for v in path]
+    out[-1] = target  # NetworkX's path ends with the caller's object
+    return (dist[t].item(), out)
+
+
+def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
+    """{node: shortest path from the nearest of ``sources``}: :func:`multi_source_dijkstra`'s
+    paths (only where they are the only shortest ones).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.multi_source_dijkstra_path(nx.path_graph(4), {0, 3}, backend="semiring")
+    {0: [0], 3: [3], 1: [0, 1], 2: [3, 2]}
+    """
+    return multi_source_dijkstra(G, sources, cutoff=cutoff, weight=weight)[1]
 
 
 def single_target_shortest_path_length(G, target, cutoff=None):
@@ -452,6 +717,233 @@ def single_target_shortest_path_length(G, target, cutoff=None):
     if target not in g:
         raise nx.NodeNotFound(f"Target {target} is not in G")
     return single_source_shortest_path_length(_reverse(g), target, cutoff=cutoff)
+
+
+def single_target_shortest_path(G, target, cutoff=None):
+    """{node: shortest path to ``target``}: NetworkX's BFS from ``target`` (undirected
+    graphs: the paths of :func:`single_source_shortest_path` reversed). A directed graph's
+    search runs over ``G._pred`` in its order, which the conversion does not keep: NetworkX
+    runs it.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_target_shortest_path(nx.path_graph(3), 2, backend="semiring")
+    {2: [2], 1: [1, 2], 0: [0, 1, 2]}
+    """
+    nx = _nx()
+    g = _graph(G)
+    if target not in g:
+        raise nx.NodeNotFound(f"Target {target} not in G")
+    if g.directed:
+        raise NotImplementedError("nx_semiring: single_target_shortest_path of a directed "
+                                  "graph is NetworkX's BFS over G._pred, in its order, which "
+                                  "the conversion does not keep (NetworkX runs it)")
+    paths = single_source_shortest_path(g, target, cutoff=cutoff)
+    return {v: p[::-1] for v, p in paths.items()}
+
+
+def bidirectional_shortest_path(G, source, target):
+    """A shortest path from ``source`` to ``target`` (unweighted), by the engine's BFS; only
+    where it is the only shortest path (NetworkX's bidirectional BFS picks its own among
+    ties: NetworkX runs it).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bidirectional_shortest_path(nx.path_graph(4), 0, 3, backend="semiring")
+    [0, 1, 2, 3]
+    """
+    return _st_unweighted_path(_graph(G), source, target)
+
+
+def bidirectional_dijkstra(G, source, target, weight="weight"):
+    """``(distance, path)`` from ``source`` to ``target`` by the engine's SSSP; only where the
+    shortest path is the only one (NetworkX's bidirectional search picks its own among
+    ties) and every path sum is exact in any order (NetworkX adds the forward and the
+    backward half apart, then joins them: its float may round otherwise).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3}), (0, 2, {"weight": 7})])
+    >>> nx.bidirectional_dijkstra(G, 0, 2, backend="semiring")
+    (5, [0, 1, 2])
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source not in g:
+        raise nx.NodeNotFound(f"Source {source} is not in G")
+    if target not in g:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    if source == target:
+        return (0, [source])
+    _bidirectional_aliases(g, g.vertex(source), g.vertex(target), source, target)
+    _exact_sums(g, weight)
+    if g.has_negative(weight) or g.has_inf(weight):
+        raise NotImplementedError("nx_semiring: bidirectional_dijkstra with negative or "
+                                  "infinite weights (NetworkX's search decides what they "
+                                  "give: NetworkX runs it)")
+    if weight is not None and not _exact_float_sums(g.weights(weight), g.n):
+        raise NotImplementedError("nx_semiring: float weights whose path sums round "
+                                  "differently in NetworkX's two halves (NetworkX runs it)")
+    try:
+        return single_source_dijkstra(g, source, target, weight=weight)
+    except nx.NetworkXNoPath:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.") from None
+
+
+def _tight_refusals(g: SemiringGraph, s, dist, keep, weight, name):
+    """NotImplementedError where NetworkX's predecessor lists would hold more than the one
+    tight in-neighbour of each reached vertex, in an order its search fixes: two tight
+    in-edges (tied shortest paths), a tight in-edge into the source (a 0-weight cycle
+    through it), or a 0-weight self-loop at a reached vertex (NetworkX lists the vertex as
+    its own predecessor)."""
+    targets = keep.copy()
+    targets[s] = False
+    if _tied_targets(g, dist[None, :], [s], weight, targets[None, :]):
+        raise NotImplementedError(f"nx_semiring: {name}: several shortest paths join some "
+                                  f"node; NetworkX lists their predecessors in its search's "
+                                  f"order (NetworkX runs it)")
+    rows, cols = _edges(g)
+    w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    into = (cols == s) & keep[rows]
+    with np.errstate(invalid="ignore"):
+        if bool((into & (dist[rows] + w == dist[s])).any()):
+            raise NotImplementedError(f"nx_semiring: {name}: a 0-weight cycle through the "
+                                      f"source (NetworkX lists its predecessors: NetworkX "
+                                      f"runs it)")
+        if bool(((rows == cols) & keep[rows] & (w == 0)).any()):
+            raise NotImplementedError(f"nx_semiring: {name}: a 0-weight self-loop (NetworkX "
+                                      f"lists the node as its own predecessor: NetworkX runs "
+                                      f"it)")
+
+
+def _pred_lists(g: SemiringGraph, s, dist, pred, keep, source):
+    """NetworkX's ``{node: [predecessor]}`` of a search from ``s`` whose reached vertices
+    each have one tight in-edge: the source's list empty."""
+    nodes = g.nodes
+    reached = np.flatnonzero(keep)
+    out = {source: []}
+    out.update((nodes[v], [nodes[p]]) for v, p in zip(reached.tolist(),
+                                                      pred[reached].tolist()) if v != s)
+    return out
+
+
+def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
+    """``(pred, dist)``: each reached node's list of predecessors on shortest paths, and its
+    distance, by the engine's SSSP; only where every shortest path is the only one (NetworkX
+    lists tied predecessors in its heap's order: NetworkX runs it).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.dijkstra_predecessor_and_distance(nx.path_graph(3), 0, backend="semiring")
+    ({0: [], 1: [0], 2: [1]}, {0: 0, 1: 1, 2: 2})
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source not in g:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    if _alias(g, g.vertex(source), source) is not None:
+        raise NotImplementedError("nx_semiring: a source equal to a node of another type "
+                                  "(NetworkX's predecessor lists hold its object: NetworkX "
+                                  "runs it)")
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
+    _tight_refusals(g, s, dist, keep, weight, "dijkstra_predecessor_and_distance")
+    return (_pred_lists(g, s, dist, pred, keep, source),
+            _source_zero(g, s, _length_dict(g, dist, keep), source))
+
+
+def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
+                                          heuristic=False):
+    """``(pred, dist)`` as :func:`dijkstra_predecessor_and_distance`, negative weights
+    allowed (NetworkXUnbounded for a negative cycle reached, or any negative self-loop), by
+    the engine's Bellman–Ford; ``target`` changes nothing (as in NetworkX).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> nx.bellman_ford_predecessor_and_distance(G, 0, backend="semiring")
+    ({0: [], 1: [2], 2: [0]}, {1: -1, 0: 0, 2: 1})
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if source not in g:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    rows, cols = _edges(g)
+    if weight is not None:
+        w = g.weights(weight)
+        with np.errstate(invalid="ignore"):
+            if bool(((rows == cols) & (w < 0)).any()):
+                raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if g.n == 1:
+        return {source: []}, {source: 0}
+    if _alias(g, g.vertex(source), source) is not None:
+        raise NotImplementedError("nx_semiring: a source equal to a node of another type "
+                                  "(NetworkX's predecessor lists hold its object: NetworkX "
+                                  "runs it)")
+    s, dist, pred, keep = _bellman_ford(g, source, weight)
+    _tight_refusals(g, s, dist, keep, weight, "bellman_ford_predecessor_and_distance")
+    return (_pred_lists(g, s, dist, pred, keep, source),
+            _source_zero(g, s, _length_dict(g, dist, keep), source))
+
+
+def predecessor(G, source, target=None, cutoff=None, return_seen=None):
+    """NetworkX's BFS predecessor lists ({node: [nodes of the previous level adjacent to it,
+    in NetworkX's queue order]}) and levels: the engine's BFS levels, NetworkX's queue order
+    from the same pass as ``bfs_edges`` (:func:`~nx_semiring.algorithms._ordered_levels`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.predecessor(nx.cycle_graph(4), 0, backend="semiring")
+    {0: [], 1: [0], 3: [0], 2: [1, 3]}
+    """
+    nx = _nx()
+    g = _graph(G)
+    s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
+    _real_cutoff(cutoff)
+    if _alias(g, s, source) is not None:
+        raise NotImplementedError("nx_semiring: a source equal to a node of another type "
+                                  "(NetworkX's lists hold its object: NetworkX runs it)")
+    # NetworkX stops after the level where cutoff <= level, when cutoff is truthy
+    if not cutoff or cutoff != cutoff or cutoff == math.inf:
+        limit = math.inf
+    else:
+        limit = 1 if cutoff < 1 else math.ceil(cutoff)
+    level = _bfs_level(g, s)
+    pos = np.full(g.n, -1, dtype=np.int64)
+    pos[s] = 0
+    order = [s]
+    for _, children in _ordered_levels(g, [s], limit, level):
+        pos[children] = np.arange(len(order), len(order) + len(children))
+        order.extend(children)
+    reached = pos >= 0
+    rows, cols = _edges(g)
+    e = reached[rows] & reached[cols] & (level[cols] == level[rows] + 1)
+    u, w = rows[e], cols[e]
+    by = np.lexsort((pos[u], pos[w]))
+    nodes = g.nodes
+    with _gc_paused():
+        pred = {nodes[v]: [] for v in order}
+        for a, b in zip(w[by].tolist(), u[by].tolist()):
+            pred[nodes[a]].append(nodes[b])
+    if return_seen:
+        levels = level[order].tolist()
+        seen = dict(zip((nodes[v] for v in order), levels))
+    if target is not None:
+        if return_seen:
+            if target not in pred:
+                return ([], -1)
+            return (pred[target], seen[target])
+        if target not in pred:
+            return []
+        return pred[target]
+    if return_seen:
+        return (pred, seen)
+    return pred
 
 
 def _reachable(g, source, reverse):
@@ -634,6 +1126,213 @@ def center(G, e=None, usebounds=False, weight=None):
     return [v for v in e if e[v] == r]
 
 
+def _connected(g: SemiringGraph) -> bool:
+    """Whether g is connected (strongly, when directed): NetworkX's ``is_connected`` /
+    ``is_strongly_connected`` of a graph with nodes."""
+    if g.directed:
+        labels = alg.connected_components(g.matrix(), "strong")
+    else:
+        labels = alg.connected_components(g.matrix(), symmetric=True)
+    return int(_host(labels).max()) == 0
+
+
+def _distance_rows(g: SemiringGraph, weight, method):
+    """Yield blocks of rows of the distance matrix of a connected graph, sources in node
+    order (host arrays: BFS levels, or the attribute's distances). ``method``: 'unweighted',
+    'dijkstra', 'bellman-ford' or a Floyd–Warshall one (NetworkX's negative cycles raised,
+    or refused where NetworkX answers with them)."""
+    nx = _nx()
+    if method == "unweighted":
+        M, sym = g.engine_matrix()
+        for b in range(0, g.n, APSP_BFS_BATCH):
+            yield _host(alg.multi_source_bfs(M, list(range(b, min(g.n, b + APSP_BFS_BATCH))),
+                                             symmetric=sym))
+        return
+    _exact_sums(g, weight)
+    w = g.weights(weight)
+    if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
+        raise NotImplementedError("nx_semiring: weights NaN or inf (NetworkX's comparisons "
+                                  "and sums decide; NetworkX runs it)")
+    if g.has_negative(weight):
+        if method != "bellman-ford":
+            raise NotImplementedError(f"nx_semiring: negative weights with method={method!r} "
+                                      f"(NetworkX's answer follows its own order: NetworkX "
+                                      f"runs it)")
+        if negative_edge_cycle(g, weight=weight):  # every source of a connected graph
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if g.n <= ECC_APSP_MAX_N:
+        yield _fw_distances(g, weight)
+        return
+    for s in range(g.n):
+        dist, _ = _sssp(g, s, weight, "dijkstra" if method != "bellman-ford" else method,
+                        predecessors=False)
+        yield dist[None, :]
+
+
+def _exact_total(g: SemiringGraph, weight, method) -> bool:
+    """Whether the sum of all n² distances is exact in any order (NetworkX adds them in its
+    dicts' order): integer distances whose total stays below 2^62, or float weights that are
+    multiples of 2^-EXACT_FRACTION_BITS whose total stays below 2^53 such units."""
+    n = g.n
+    if method == "unweighted":
+        return True
+    w = g.weights(weight)
+    if not w.size:
+        return True
+    if w.dtype.kind == "f":
+        return _exact_float_sums(w, n**3)
+    return n**3 * max(abs(int(w.min())), abs(int(w.max()))) < 2**62
+
+
+def _distance_total(g: SemiringGraph, weight, method):
+    """The sum of the distances over all ordered pairs of a connected graph, exactly (a
+    Python int for integer distances, else a float)."""
+    if not _exact_total(g, weight, method):
+        raise NotImplementedError("nx_semiring: float distances whose sum rounds in "
+                                  "NetworkX's order of additions, or an int64 total that "
+                                  "may wrap (NetworkX runs it)")
+    total = 0
+    for D in _distance_rows(g, weight, method):
+        total += int(D.sum()) if D.dtype.kind in "iu" else float(D.sum())
+    return total
+
+
+def average_shortest_path_length(G, weight=None, method=None):
+    """The mean distance over all ordered pairs of distinct nodes (NetworkX's errors for
+    the null graph and a disconnected one): the engine's multi-source BFS or APSP, the sum
+    exact (float weights only where every sum is exact in any order, as NetworkX adds in
+    its dicts' order).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.average_shortest_path_length(nx.path_graph(4), backend="semiring")
+    1.6666666666666667
+    """
+    nx = _nx()
+    single = ["unweighted", "dijkstra", "bellman-ford"]
+    if method is None:
+        method = "unweighted" if weight is None else "dijkstra"
+    if method not in single + ["floyd-warshall", "floyd-warshall-numpy"]:
+        raise ValueError(f"method not supported: {method}")
+    g = _graph(G, weight if method != "unweighted" else None)
+    n = g.n
+    if n == 0:
+        raise nx.NetworkXPointlessConcept("the null graph has no paths, thus there is no "
+                                          "average shortest path length")
+    if n == 1:
+        return 0
+    if not _connected(g):
+        raise nx.NetworkXError("Graph is not strongly connected." if g.directed
+                               else "Graph is not connected.")
+    if method != "unweighted" and weight is None:
+        # NetworkX's single-source searches weigh each edge 1, its Floyd–Warshall 1.0
+        method = "unweighted"
+    return _distance_total(g, weight, method) / (n * (n - 1))
+
+
+def wiener_index(G, weight=None):
+    """The sum of the distances between all pairs of nodes (``inf`` for a disconnected
+    graph; an undirected graph's pairs counted once): the engine's multi-source BFS or
+    APSP, the sum exact.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.wiener_index(nx.path_graph(4), backend="semiring")
+    10.0
+    """
+    nx = _nx()
+    g = _graph(G, weight)
+    if g.n == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    if not _connected(g):
+        return float("inf")
+    method = "unweighted" if weight is None else "dijkstra"
+    if g.directed and method != "unweighted" and g.weights(weight).dtype.kind == "f":
+        w = g.weights(weight)
+        # NetworkX's total of a digraph is an int unless some distance is a float: sure only
+        # where every edge holds a float (a non-integral value), and no edge lacks it
+        if weight in g.partial or bool((w == np.floor(w)).any()):
+            raise NotImplementedError("nx_semiring: a digraph's float-typed weights among "
+                                      "integral ones: whether NetworkX's total is an int or a "
+                                      "float depends on its paths (NetworkX runs it)")
+        if g.n == 1:
+            return 0
+    total = _distance_total(g, weight, method)
+    return total if g.directed else total / 2
+
+
+def barycenter(G, weight=None, attr=None, sp=None):
+    """The nodes whose distances to all others sum to the least, in node order: the
+    engine's multi-source BFS or APSP, each node's sum exact. ``attr=`` (written into G's
+    node attributes) and ``sp=`` are NetworkX's; so is an unweighted undirected graph that
+    may be a tree (NetworkX answers with its tree centroid) and a disconnected one (its
+    error names the graph as ``str(G)``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.barycenter(nx.cycle_graph(3), backend="semiring")
+    [0, 1, 2]
+    """
+    if attr is not None or sp is not None:
+        raise NotImplementedError("nx_semiring: barycenter with attr= or sp= (NetworkX writes "
+                                  "or reads them: NetworkX runs it)")
+    g = _graph(G, weight)
+    if weight is None and not g.directed and (g.multigraph or g.n == 0 or
+                                              g.number_of_edges() == g.n - 1):
+        raise NotImplementedError("nx_semiring: barycenter of a possible tree is NetworkX's "
+                                  "tree centroid (NetworkX runs it)")
+    if g.n == 0:
+        return []
+    if not _connected(g):
+        raise NotImplementedError("nx_semiring: barycenter of a disconnected graph (NetworkX's "
+                                  "NetworkXNoPath names the graph: NetworkX runs it)")
+    method = "unweighted" if weight is None else "dijkstra"
+    if not _exact_total(g, weight, method):
+        raise NotImplementedError("nx_semiring: float distances whose sums round in "
+                                  "NetworkX's order of additions (NetworkX runs it)")
+    sums = np.concatenate([D.sum(axis=1) for D in _distance_rows(g, weight, method)])
+    return g.labels(np.flatnonzero(sums == sums.min()))
+
+
+def global_efficiency(G):
+    """The mean of 1 / distance over all ordered pairs of distinct nodes (0 where
+    unreachable): the engine's multi-source BFS, the terms added in NetworkX's order (its
+    sources in node order, each one's targets by distance: equal terms within a distance),
+    so the float is NetworkX's to the bit.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.global_efficiency(nx.path_graph(3), backend="semiring")
+    0.8333333333333334
+    """
+    nx = _nx()
+    g = _graph(G)
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    n = g.n
+    denom = n * (n - 1)
+    if denom == 0:
+        return 0
+    M, sym = g.engine_matrix()
+    g_eff = 0.0
+    for b in range(0, n, APSP_BFS_BATCH):
+        L = _host(alg.multi_source_bfs(M, list(range(b, min(n, b + APSP_BFS_BATCH))),
+                                       symmetric=sym))
+        terms = []
+        for row in L:
+            counts = np.bincount(row[row > 0])
+            d = np.flatnonzero(counts)
+            terms.append(np.repeat(1.0 / d, counts[d]))
+        # one running float sum, left to right, as NetworkX's loop adds
+        seq = np.concatenate([[g_eff], *terms])
+        g_eff = float(np.add.accumulate(seq)[-1])
+    return g_eff / denom
+
+
 # --------------------------------------------------------------------------- flow
 def _known_flow_func(flow_func) -> bool:
     from networkx.algorithms import flow  # noqa: PLC0415  (networkx is an optional extra)
@@ -641,9 +1340,11 @@ def _known_flow_func(flow_func) -> bool:
     return any(flow_func is getattr(flow, name) for name in FLOW_FUNCS)
 
 
-def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
+def _flow_value(flowG, s, t, capacity, flow_func, kwargs, partition=False):
     """The maximum flow's value as NetworkX's flow functions compute it (their checks and
-    messages in their order; see the module docstring for the capacities)."""
+    messages in their order; see the module docstring for the capacities); with
+    ``partition``, ``(value, (source side, sink side))`` as NetworkX's ``minimum_cut``
+    (:func:`_sink_side`)."""
     nx = _nx()
     if flow_func is None:
         if kwargs:
@@ -706,7 +1407,34 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
     cap = np.where(infinite, big, c).astype(np.int64)
     A = sr.Matrix.from_coo(sr.to_device(rows, dev), sr.to_device(cols, dev),
                            sr.to_device(cap, dev), nrows=g.n, ncols=g.n, device=dev)
-    return int(alg.maximum_flow(A, si, ti).flow_value)
+    res = alg.maximum_flow(A, si, ti)
+    value = int(res.flow_value)
+    if not partition:
+        return value
+    sink = set(g.labels(np.flatnonzero(_sink_side(g, rows, cols, cap, res.flow, ti))))
+    return value, (set(g.nodes) - sink, sink)
+
+
+def _sink_side(g: SemiringGraph, rows, cols, cap, flow, ti):
+    """The vertices that reach ``ti`` in the residual network of the maximum flow ``flow``
+    (a net flow: F(u, v) = -F(v, u)) over the capacities ``cap`` of the edges ``rows`` →
+    ``cols`` (NetworkX's residual network: each edge, and its reverse at capacity 0): the
+    sink side of NetworkX's minimum_cut. It is the same set for every maximum flow (the
+    least sink side of a minimum cut), and for NetworkX's default preflow_push, which leaves
+    a maximum preflow (value_only=True), too: its nodes with excess cannot reach t, so the
+    preflow is a maximum flow plus paths from s to them that never enter that set."""
+    n = g.n
+    indptr, indices, values = (_host(flow.indptr), _host(flow.indices), _host(flow.values))
+    frows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    C = sp.csr_array((cap, (rows, cols)), shape=(n, n))
+    F = sp.csr_array((values, (frows, indices)), shape=(n, n))
+    R = (C - F).tocoo()
+    live = R.data > 0  # residual capacity left: pairs whose flow is below their capacity
+    # who reaches ti: a BFS from ti over the reversed residual arcs
+    B = sr.Matrix.from_coo(sr.to_device(R.col[live].astype(np.int64), g.device),
+                           sr.to_device(R.row[live].astype(np.int64), g.device), nrows=n,
+                           ncols=n, dtype=np.bool_, dup_op="lor", device=g.device)
+    return _host(alg.bfs(B, ti)) >= 0
 
 
 def maximum_flow_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
@@ -737,6 +1465,24 @@ def minimum_cut_value(flowG, _s, _t, capacity="capacity", flow_func=None, **kwar
     2
     """
     return _flow_value(flowG, _s, _t, capacity, flow_func, kwargs)
+
+
+def minimum_cut(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
+    """``(cut value, (source side, sink side))`` as NetworkX's ``minimum_cut``: the engine's
+    maximum flow, the sink side the nodes that reach ``_t`` in its residual network (the same
+    set for every maximum flow: NetworkX's, whichever flow function; :func:`_sink_side`).
+    Integer capacities, as :func:`minimum_cut_value`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
+    >>> value, (S, T) = nx.minimum_cut(G, "x", "y", backend="semiring")
+    >>> value, sorted(S), sorted(T)
+    (2, ['a', 'x'], ['y'])
+    """
+    return _flow_value(flowG, _s, _t, capacity, flow_func, kwargs, partition=True)
 
 
 # --------------------------------------------------------------------------- matching
@@ -1002,10 +1748,15 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     return d
 
 
-__all__ = ["all_pairs_bellman_ford_path_length", "all_pairs_dijkstra_path",
-           "all_pairs_dijkstra_path_length", "all_pairs_shortest_path", "ancestors", "center",
-           "descendants", "diameter", "eccentricity", "floyd_warshall",
-           "floyd_warshall_predecessor_and_distance", "hopcroft_karp_matching",
-           "maximum_flow_value", "minimum_cut_value", "minimum_weight_full_matching",
-           "multi_source_dijkstra_path_length",
-           "periphery", "radius", "single_target_shortest_path_length"]
+__all__ = ["all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
+           "all_pairs_dijkstra", "all_pairs_dijkstra_path", "all_pairs_dijkstra_path_length",
+           "all_pairs_shortest_path", "ancestors", "average_shortest_path_length",
+           "barycenter", "bellman_ford_predecessor_and_distance", "bidirectional_dijkstra",
+           "bidirectional_shortest_path", "center", "descendants", "diameter",
+           "dijkstra_predecessor_and_distance", "eccentricity", "floyd_warshall", "predecessor",
+           "floyd_warshall_predecessor_and_distance", "global_efficiency",
+           "hopcroft_karp_matching", "johnson", "maximum_flow_value", "minimum_cut", "minimum_cut_value",
+           "minimum_weight_full_matching", "multi_source_dijkstra",
+           "multi_source_dijkstra_path", "multi_source_dijkstra_path_length", "periphery",
+           "radius", "single_target_shortest_path", "single_target_shortest_path_length",
+           "wiener_index"]

@@ -70,6 +70,12 @@ TEST_MODULES = (
     # test_mst above)
     "networkx.algorithms.centrality.tests.test_degree_centrality",
     "networkx.algorithms.tests.test_isolate",
+    # session 20 (nx16): attracting components, efficiency, the Wiener index (the new path
+    # functions and the NumPy centralities are in test_weighted, test_unweighted,
+    # test_generic, test_eigenvector_centrality and test_katz_centrality above)
+    "networkx.algorithms.components.tests.test_attracting",
+    "networkx.algorithms.tests.test_efficiency",
+    "networkx.algorithms.tests.test_wiener",
 )
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot

@@ -199,15 +199,22 @@ def test_dijkstra_equals_networkx(device, G, data):
         return
     g = convert(G, device)
     s = data.draw(st.sampled_from(list(G)))
-    dist, paths = nxa.single_source_dijkstra(g, s)
-    assert dist == pytest.approx(nx.single_source_dijkstra_path_length(G, s))
-    assert set(paths) == set(dist)
-    for v, p in paths.items():
-        check_path(G, p, s, v, dist[v])
+    # paths: NetworkX's, or refused where shortest paths tie (session 20: before, a path
+    # among the tied ones, checked here as a shortest path only)
+    try:
+        dist, paths = nxa.single_source_dijkstra(g, s)
+    except NotImplementedError as exc:
+        assert "several shortest paths" in str(exc)
+    else:
+        assert dist == pytest.approx(nx.single_source_dijkstra_path_length(G, s))
+        assert paths == nx.single_source_dijkstra_path(G, s)
+        for v, p in paths.items():
+            check_path(G, p, s, v, dist[v])
     cutoff = data.draw(st.sampled_from([None, 0, 3, 7.5]))
     exp = nx.single_source_dijkstra_path_length(G, s, cutoff=cutoff)
     assert nxa.single_source_dijkstra_path_length(g, s, cutoff=cutoff) == pytest.approx(exp)
-    assert set(nxa.single_source_dijkstra_path(g, s, cutoff=cutoff)) == set(exp)
+    st_path_as_networkx(lambda: nx.single_source_dijkstra_path(G, s, cutoff=cutoff),
+                        lambda: nxa.single_source_dijkstra_path(g, s, cutoff=cutoff))
     t = data.draw(st.sampled_from(list(G)))
     exp, got = raises_same(lambda: nx.dijkstra_path_length(G, s, t),
                            lambda: nxa.dijkstra_path_length(g, s, t))
@@ -241,10 +248,15 @@ def test_bellman_ford_equals_networkx(device, G, data):
     if exp is None:
         return
     assert got == exp
-    dist, paths = nxa.single_source_bellman_ford(g, s)
-    assert dist == exp
-    for v, p in paths.items():
-        check_path(G, p, s, v, dist[v])
+    try:
+        dist, paths = nxa.single_source_bellman_ford(g, s)
+    except NotImplementedError as exc:  # tied shortest paths (session 20)
+        assert "several shortest paths" in str(exc)
+    else:
+        assert dist == exp
+        assert paths == nx.single_source_bellman_ford_path(G, s)
+        for v, p in paths.items():
+            check_path(G, p, s, v, dist[v])
     t = data.draw(st.sampled_from(list(G)))
     exp, got = raises_same(lambda: nx.bellman_ford_path_length(G, s, t),
                            lambda: nxa.bellman_ford_path_length(g, s, t))
