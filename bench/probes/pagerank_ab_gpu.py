@@ -8,14 +8,13 @@ Usage: PYTHONPATH=. python3 bench/probes/pagerank_ab_gpu.py OLD [GRAPHS=kron-20,
 """
 import importlib.util
 import sys
-import time
 
 import cupy as cp
-import numpy as np
 
 import algorithms as alg
 import semiring as sr
 from bench import generators as gen
+from bench.timing import best_wall_ms
 
 spec = importlib.util.spec_from_file_location("pagerank_before", sys.argv[1])
 old = importlib.util.module_from_spec(spec)
@@ -23,16 +22,10 @@ spec.loader.exec_module(old)
 graphs = (sys.argv[2] if len(sys.argv) > 2 else "kron-20,urand-22").split(",")
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
-sync = cp.cuda.Device().synchronize
 
 
-def best(f):
-    f(); sync()
-    t = 1e9
-    for _ in range(reps):
-        sync(); t0 = time.perf_counter(); f(); sync()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+def _best(f):
+    return best_wall_ms(f, reps)
 
 
 for label in graphs:
@@ -41,7 +34,7 @@ for label in graphs:
     for variant in ("networkx", "gap"):
         new_f = lambda: alg.pagerank(A, 0.85, tol=tol, weighted=False, variant=variant)  # noqa: E731
         old_f = lambda: old.pagerank(A, 0.85, tol=tol, weighted=False, variant=variant)  # noqa: E731
-        t_new, t_old = best(new_f), best(old_f)
+        t_new, t_old = _best(new_f), _best(old_f)
         diff = float(cp.abs(new_f() - old_f()).max())
         print(f"{label} ({A.nvals} entries) {variant}: before {t_old:.2f} ms, after "
               f"{t_new:.2f} ms ({t_old / t_new:.2f}x), max |ranks difference| {diff:.2e}")

@@ -5,27 +5,20 @@ urand-10-ef4 and urand-13-ef4 (the small suite's graphs). GPU only.
 Usage: PYTHONPATH=. python3 bench/probes/pagerank_iteration_gpu.py [REPS=200]
 """
 import sys
-import time
 
 import cupy as cp
-import numpy as np
 
 import algorithms as alg
 import semiring as sr
 from bench import generators as gen
+from bench.timing import best_wall_ms
 
 reps = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
-sync = cp.cuda.Device().synchronize
 
 
-def best(f):
-    f(); sync()
-    t = 1e9
-    for _ in range(reps):
-        sync(); t0 = time.perf_counter(); f(); sync()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e6
+def _best(f):
+    return best_wall_ms(f, reps)
 
 
 for label in ("urand-10-ef4", "urand-13-ef4"):
@@ -53,4 +46,4 @@ for label in ("urand-10-ef4", "urand-13-ef4"):
     ]
     print(f"{label}: n = {n}, {A.nvals} entries, {it[0]} iterations")
     for name, f in rows:
-        print(f"  {name:32s} {best(f):9.1f} us")
+        print(f"  {name:32s} {1e3 * _best(f):9.1f} us")

@@ -10,26 +10,23 @@ import cProfile
 import io
 import pstats
 import sys
-import time
 
 import cupy as cp
 
 import algorithms as alg
 import semiring as sr
 from bench import generators as gen
+from bench.timing import best_wall_ms
 
 reps = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
+
+
 sync = cp.cuda.Device().synchronize
 
 
-def best(f):
-    f(); sync()
-    t = 1e9
-    for _ in range(reps):
-        sync(); t0 = time.perf_counter(); f(); sync()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+def _best(f):
+    return best_wall_ms(f, reps)
 
 
 def _back(r):
@@ -48,8 +45,8 @@ for label in ("urand-10-ef4", "urand-13-ef4"):
     H = gen.make_graph(gen.parse_graph_spec(label))
     A = sr.Matrix.from_scipy(H, device="gpu")
     for name, f in CALLS.items():
-        gpu = best(lambda: f(A))
-        host = best(lambda: _back(f(A.to_cpu())))
+        gpu = _best(lambda: f(A))
+        host = _best(lambda: _back(f(A.to_cpu())))
         print(f"{label} {name}: GPU {gpu:.3f} ms, host copy {host:.3f} ms")
         if label == "urand-10-ef4":
             pr = cProfile.Profile()

@@ -7,7 +7,6 @@ the host), best of REPS, a device synchronization each, beside SciPy's
 Usage: PYTHONPATH=. python3 bench/probes/small_components_gpu.py [REPS=50]
 """
 import sys
-import time
 
 import cupy as cp
 import scipy.sparse.csgraph as csg
@@ -15,19 +14,14 @@ import scipy.sparse.csgraph as csg
 import algorithms as alg
 import semiring as sr
 from bench import generators as gen
+from bench.timing import best_wall_ms
 
 reps = int(sys.argv[1]) if len(sys.argv) > 1 else 50
 print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
-sync = cp.cuda.Device().synchronize
 
 
-def best(f):
-    f(); sync()
-    t = 1e9
-    for _ in range(reps):
-        sync(); t0 = time.perf_counter(); f(); sync()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+def _best(f):
+    return best_wall_ms(f, reps)
 
 
 for label in ("urand-10-ef4", "grid-64x64", "urand-12-ef4", "grid-100x100", "urand-13-ef4"):
@@ -35,12 +29,12 @@ for label in ("urand-10-ef4", "grid-64x64", "urand-12-ef4", "grid-100x100", "ura
     A = sr.Matrix.from_scipy(S, device="gpu")
     H = A._host_copy()
     row = {
-        "weak GPU": best(lambda: alg.connected_components(A, symmetric=True)),
-        "weak host copy": best(lambda: sr.to_device(alg.connected_components(H, symmetric=True), "gpu")),
-        "weak SciPy": best(lambda: csg.connected_components(S, directed=False)),
-        "strong GPU coloring": best(lambda: alg.connected_components(A, "strong", method="coloring")),
-        "strong GPU tarjan": best(lambda: alg.connected_components(A, "strong", method="tarjan")),
-        "strong host copy": best(lambda: sr.to_device(alg.connected_components(H, "strong"), "gpu")),
-        "strong SciPy": best(lambda: csg.connected_components(S, connection="strong")),
+        "weak GPU": _best(lambda: alg.connected_components(A, symmetric=True)),
+        "weak host copy": _best(lambda: sr.to_device(alg.connected_components(H, symmetric=True), "gpu")),
+        "weak SciPy": _best(lambda: csg.connected_components(S, directed=False)),
+        "strong GPU coloring": _best(lambda: alg.connected_components(A, "strong", method="coloring")),
+        "strong GPU tarjan": _best(lambda: alg.connected_components(A, "strong", method="tarjan")),
+        "strong host copy": _best(lambda: sr.to_device(alg.connected_components(H, "strong"), "gpu")),
+        "strong SciPy": _best(lambda: csg.connected_components(S, connection="strong")),
     }
     print(f"{label} ({A.nvals} entries): " + ", ".join(f"{k} {v:.3f} ms" for k, v in row.items()))
