@@ -10,9 +10,10 @@
 // PageRank's iteration (bench/probes/pagerank_iteration_gpu.py).
 //
 // The arithmetic is NumPy's, operation by operation (no contraction into fused multiply-adds):
-// from the same t, x and s the CPU path's x' and w', bit for bit. The sums are in a fixed order for a given n
-// (a grid-stride loop over a grid the launcher sizes from n alone, then a tree in shared
-// memory): the same change and s on every run; part[2b], part[2b + 1] hold block b's.
+// from the same t, x and s, the CPU path's x' and w', bit for bit. The sums are in a fixed
+// order for a given n (a grid-stride loop over a grid the launcher sizes from n alone, then a
+// tree in shared memory): the same change and s on every run; part[2b], part[2b + 1] hold
+// block b's.
 
 #ifndef SR_POWER_THREADS
 #define SR_POWER_THREADS 256
