@@ -1688,6 +1688,14 @@ def _spanning_edges(g: SemiringGraph, weight, algorithm, ignore_nan, minimum=Tru
         raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} was not converted")
     else:  # no edge has it: NetworkX's d.get(weight, 1)
         w = np.ones(sel.size, dtype=np.int64)
+    narrow = g.narrow.get(weight)
+    if narrow is not None and narrow.kind in "fc" and (g.edge_data is None or not all(
+            isinstance(g.edge_data[e].get(weight, 1), np.generic) for e in sel.tolist())):
+        # Kruskal's sort compares a float32 (float16) scalar with a Python number in the
+        # narrow type (NumPy's weak Python scalars: np.float32(0.1) == 0.1), where the
+        # float64 values here tell them apart: another order of ties, another forest
+        raise NotImplementedError(f"nx_semiring: NumPy {narrow} weights beside Python "
+                                  f"numbers compare in {narrow} (NetworkX runs it)")
     if w.dtype.kind == "f" and np.isnan(w).any():
         if not ignore_nan:
             raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")

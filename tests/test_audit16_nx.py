@@ -1,0 +1,65 @@
+"""Session 20's outside-in audit (aud16) of the NetworkX backend's session-19 functions
+(degree centralities, isolates, spanning forests, edge betweenness, triangles and clustering,
+label propagation, Louvain, the k-core family) against NetworkX itself, on inputs their
+authors did not write. The sweep is ``bench/probes/aud16_nx_fuzz.py``; each defect it found
+is one test here."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_semiring  # noqa: F401  (registers the backend)
+
+
+def _canon(r):
+    if isinstance(r, nx.Graph):
+        return type(r), list(r.nodes(data=True)), list(r.edges(data=True))
+    if isinstance(r, dict):
+        return list(r.items())
+    if isinstance(r, (int, float, bool)):
+        return r
+    return list(r)
+
+
+def _agrees(f, *args, **kwargs):
+    """The backend's answer is NetworkX's, or the backend refuses the call (NetworkX then
+    runs it where fallback is on)."""
+    want = _canon(f(*args, **kwargs, backend="networkx"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = _canon(f(*args, **kwargs, backend="semiring"))
+        except NotImplementedError:
+            return True
+    assert got == want
+    return False
+
+
+@pytest.mark.parametrize("f", [nx.minimum_spanning_edges, nx.maximum_spanning_edges,
+                               nx.minimum_spanning_tree, nx.maximum_spanning_tree])
+@pytest.mark.parametrize("narrow", [np.float32, np.float16])
+def test_spanning_forest_of_narrow_float_weights_beside_python_floats(f, narrow):
+    # Kruskal's sort compares np.float32(0.1) with the Python 0.1 in float32, where they are
+    # equal: ties in edge order. The backend compared them as float64 (0.1000000015 > 0.1)
+    # and picked (1, 2) first for the minimum (0.0999755859375 < 0.1 for float16's maximum)
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=narrow(0.1))
+    G.add_edge(0, 2, weight=narrow(0.1) if narrow is np.float32 else 0.1000000001)
+    G.add_edge(1, 2, weight=0.1)
+    _agrees(f, G)
+    if f in (nx.minimum_spanning_edges, nx.maximum_spanning_edges):
+        _agrees(f, G, data=False)
+
+
+def test_spanning_forest_of_numpy_float32_weights_only_runs_on_the_backend():
+    # float32 scalars compared among themselves are exact in float64: no refusal needed
+    # where the conversion kept the edge dicts (data=True, the trees) to tell them apart
+    G = nx.Graph()
+    for i, (u, v) in enumerate([(0, 1), (1, 2), (0, 2), (2, 3), (3, 0)]):
+        G.add_edge(u, v, weight=np.float32(0.1 * (i % 3)))
+    assert not _agrees(nx.minimum_spanning_edges, G)
+    assert not _agrees(nx.maximum_spanning_tree, G)
