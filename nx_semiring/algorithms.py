@@ -1435,21 +1435,24 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     return _node_dict(g, _host(x).tolist())
 
 
-def _sampled_sources(g, k, seed, name):
+def _sampled_sources(g, k, seed, name, whole=True):
     """(k, seed, sources) for the engine's betweenness of ``g`` as NetworkX samples ``k``
-    sources with ``seed``: k = n is every source; a NumPy RandomState or Generator seed
-    draws NetworkX's own sources here (sources given, k and seed None)."""
-    if k is not None and k == g.n:
+    sources with ``seed``: k = n is every source (``whole``: NetworkX's betweenness skips its
+    draw there; its edge betweenness draws all n, ``whole=False``, from the caller's
+    generator, whose state the caller then sees advanced); a NumPy RandomState or Generator
+    seed draws NetworkX's own sources here (sources given, k and seed None)."""
+    if k is not None and k == g.n and (whole or not hasattr(seed, "sample")):
         k = None
     if k is not None and not 0 <= k <= g.n:
         raise ValueError("Sample larger than population or is negative")  # random.sample's
     if k == 0:
         raise NotImplementedError(f"nx_semiring: {name} with k=0")
     sources = None
-    if k is not None and seed is not None and not isinstance(
-            seed, (numbers.Integral, random.Random)) and hasattr(seed, "sample"):
+    if k is not None and seed is not None and hasattr(seed, "sample") and (
+            k == g.n or not isinstance(seed, (numbers.Integral, random.Random))):
         # NetworkX's py_random_state wraps a NumPy RandomState or Generator (its
-        # PythonRandomInterface): NetworkX's own draw, the same call on the same labels
+        # PythonRandomInterface), and edge betweenness draws all n too: NetworkX's own
+        # draw, the same call on the same labels, leaving the generator as NetworkX does
         sources = np.fromiter((g.vertex(v) for v in seed.sample(list(g.nodes), k)),
                               dtype=np.int64)
         k = seed = None

@@ -63,3 +63,32 @@ def test_spanning_forest_of_numpy_float32_weights_only_runs_on_the_backend():
         G.add_edge(u, v, weight=np.float32(0.1 * (i % 3)))
     assert not _agrees(nx.minimum_spanning_edges, G)
     assert not _agrees(nx.maximum_spanning_tree, G)
+
+
+@pytest.mark.parametrize("make", [lambda: __import__("random").Random(5),
+                                  lambda: np.random.RandomState(5),
+                                  lambda: np.random.default_rng(5)],
+                         ids=["random.Random", "RandomState", "Generator"])
+def test_edge_betweenness_with_k_equal_to_n_draws_from_the_callers_generator(make):
+    # NetworkX's edge_betweenness_centrality has no k == len(G) shortcut (its vertex
+    # betweenness has): it draws the n sources from the caller's generator, whose next
+    # number then differs; the backend took k == n as "all sources" and left it untouched
+    G = nx.gnm_random_graph(8, 14, seed=1)
+    after = []
+    for backend in ("networkx", "semiring"):
+        rng = make()
+        got = nx.edge_betweenness_centrality(G, k=len(G), seed=rng, backend=backend)
+        after.append(rng.random())
+        assert got == pytest.approx(nx.edge_betweenness_centrality(G), rel=1e-12)
+    assert after[0] == after[1]
+
+
+def test_vertex_betweenness_with_k_equal_to_n_leaves_the_generator_alone():
+    # NetworkX's betweenness_centrality does take k == len(G) as all sources, no draw
+    G = nx.gnm_random_graph(8, 14, seed=1)
+    after = []
+    for backend in ("networkx", "semiring"):
+        rng = np.random.RandomState(5)
+        nx.betweenness_centrality(G, k=len(G), seed=rng, backend=backend)
+        after.append(rng.random())
+    assert after[0] == after[1]
