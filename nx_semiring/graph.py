@@ -497,6 +497,11 @@ def _values(adj_items, attr, default, multigraph, m):
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")
         return a.astype(np.int64, copy=False), narrow, missing
     if a.dtype.kind == "f":
+        if a.dtype.itemsize > 8:
+            # np.longdouble values: float64 rounds them (1 + 2^-60 becomes 1), where
+            # NetworkX compares and adds them in their own precision
+            raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} has {a.dtype} "
+                                      f"values, wider than float64")
         a = a.astype(np.float64, copy=False)
         big = np.flatnonzero(np.abs(a) >= FLOAT_EXACT_INT)  # inf too: rare, checked below
         if big.size and any(isinstance(vals[i], numbers.Integral) for i in big.tolist()):

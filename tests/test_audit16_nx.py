@@ -92,3 +92,29 @@ def test_vertex_betweenness_with_k_equal_to_n_leaves_the_generator_alone():
         nx.betweenness_centrality(G, k=len(G), seed=rng, backend=backend)
         after.append(rng.random())
     assert after[0] == after[1]
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).eps >= np.finfo(np.float64).eps,
+                    reason="np.longdouble is float64 on this platform")
+@pytest.mark.parametrize(("call", "w02"), [
+    (lambda G, b: list(nx.minimum_spanning_edges(G, data=False, backend=b)), 1),
+    (lambda G, b: nx.single_source_dijkstra(G, 0, backend=b), 2),
+    (lambda G, b: nx.single_source_dijkstra_path_length(G, 0, backend=b), 2)],
+    ids=["minimum_spanning_edges", "single_source_dijkstra", "dijkstra_path_length"])
+def test_longdouble_weights_are_not_rounded_to_float64(call, w02):
+    # 1 + 2^-60 is above 1 as a long double, equal to it as a float64: the conversion
+    # rounded the weights, and the backend picked the heavier edge (0, 1) into the minimum
+    # tree and the path 0-1-2 of weight 2 + 2^-60 over the edge 0-2 of weight 2
+    L = np.longdouble
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=L(1) + L(2) ** -60)
+    G.add_edge(1, 2, weight=L(1))
+    G.add_edge(0, 2, weight=L(w02))
+    want = call(G, "networkx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = call(G, "semiring")
+        except NotImplementedError:
+            return
+    assert got == want
