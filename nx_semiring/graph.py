@@ -492,6 +492,12 @@ def _values(adj_items, attr, default, multigraph, m):
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not numeric") from exc
     if a.shape != (m,):
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not one number per edge")
+    if narrow is not None and narrow.kind in "iu" and np.bool_ in set(map(type, vals)):
+        # narrow records the narrow integer type, which hides the NumPy bools beside it:
+        # NetworkX's Floyd–Warshall adds two of them as a logical or (np.True_ + np.True_ is
+        # np.True_), which the callers refuse only where narrow says bool
+        raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} mixes NumPy bools "
+                                  f"with NumPy {narrow} values")
     if a.dtype.kind in "bui":
         if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")

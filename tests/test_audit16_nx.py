@@ -118,3 +118,22 @@ def test_longdouble_weights_are_not_rounded_to_float64(call, w02):
         except NotImplementedError:
             return
     assert got == want
+
+
+@pytest.mark.parametrize("narrow", [np.int32, np.uint32, np.int8])
+def test_floyd_warshall_of_numpy_bools_beside_narrow_integers(narrow):
+    # NetworkX's Floyd–Warshall adds two np.True_ weights as a logical or: its distance
+    # 1 -> 3 -> 4 is np.True_, not 2. The conversion recorded the narrow integer type only,
+    # so the backend's refusal of NumPy bool weights did not fire and it answered 2
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=narrow(5))
+    G.add_edge(1, 3, weight=np.True_)
+    G.add_edge(3, 4, weight=np.True_)
+    want = {u: dict(d) for u, d in nx.floyd_warshall(G, backend="networkx").items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = {u: dict(d) for u, d in nx.floyd_warshall(G, backend="semiring").items()}
+        except NotImplementedError:
+            return
+    assert got == want
