@@ -794,6 +794,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         r.narrow = g.narrow
         r.partial = g.partial
         r.mixed = g.mixed
+        r.numpy_typed = g.numpy_typed
         r._perm = perm
         g._reversed = r
     for k in g.values.keys() - r.values.keys():  # attributes g read after r was made

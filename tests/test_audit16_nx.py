@@ -137,3 +137,35 @@ def test_floyd_warshall_of_numpy_bools_beside_narrow_integers(narrow):
         except NotImplementedError:
             return
     assert got == want
+
+
+@pytest.mark.parametrize("zero", [np.uint64(0), np.False_, np.float64(0.0), np.int64(0), 0, 0.0])
+def test_modularity_of_numpy_weights_summing_to_zero(zero):
+    # NetworkX's degree sum is then a NumPy zero: 1 / 0 is nan there (a warning), not the
+    # ZeroDivisionError the backend raised from its Python sums
+    G = nx.Graph()
+    G.add_edge(0, 2, weight=zero)
+    G.add_node(1)
+    parts = [{0}, {1, 2}]
+    with np.errstate(all="ignore"):
+        try:
+            want = ("ok", nx.community.modularity(G, parts, backend="networkx"))
+        except ZeroDivisionError:
+            want = ("err", ZeroDivisionError)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                got = ("ok", nx.community.modularity(G, parts, backend="semiring"))
+            except ZeroDivisionError:
+                got = ("err", ZeroDivisionError)
+            except NotImplementedError:
+                return
+    assert got[0] == want[0]
+    if got[0] == "ok":
+        assert np.isnan(want[1]) and np.isnan(got[1])
+
+
+def test_modularity_of_a_graph_without_edges_still_raises_zero_division():
+    G = nx.empty_graph(3)
+    with pytest.raises(ZeroDivisionError):
+        nx.community.modularity(G, [{0}, {1, 2}], backend="semiring")
