@@ -154,6 +154,16 @@ def _exact_sums(g: SemiringGraph, weight):
     of up to n - 1, negative_edge_cycle a first edge of weight 1); its path lengths are
     NetworkX's to give."""
     dtype = g.narrow.get(weight) if weight is not None else None
+    if (dtype is None or dtype.kind == "b") and weight in g.numpy_typed:
+        # NumPy int64 or uint64 scalars (bools beside them included): NetworkX's path sums
+        # are 64-bit NumPy scalars, which wrap where the engine's overflow is refused (its
+        # Dijkstra then saw "contradictory paths", its negative_edge_cycle a cycle)
+        w = g.weights(weight)
+        if w.dtype.kind in "iu" and w.size and (g.n + 1) * max(
+                int(w.max()), -int(w.min())) > np.iinfo(np.int64).max:
+            raise NotImplementedError("nx_semiring: NetworkX adds these path weights as NumPy "
+                                      "64-bit integers, which may wrap (NetworkX runs it)")
+        return
     if dtype is None or dtype.kind == "b":  # NumPy bools: 0 + np.True_ is an int64
         return
     if dtype.kind in "iu" and not g.has_negative(weight):
@@ -1165,9 +1175,10 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     g = _graph(G, weight)
     if g.adj.size == 0:
         return False
-    if not g.has_negative(weight) and g.narrow.get(weight) is None:
+    if not g.has_negative(weight) and g.narrow.get(weight) is None and \
+            weight not in g.numpy_typed:
         return False
-    _exact_sums(g, weight)  # NetworkX's int8..int32 sums may wrap below 0
+    _exact_sums(g, weight)  # NetworkX's NumPy integer sums may wrap below 0
     if not g.has_negative(weight):
         return False
     _no_negative_inf(g, weight)

@@ -169,3 +169,45 @@ def test_modularity_of_a_graph_without_edges_still_raises_zero_division():
     G = nx.empty_graph(3)
     with pytest.raises(ZeroDivisionError):
         nx.community.modularity(G, [{0}, {1, 2}], backend="semiring")
+
+
+def _wrapping_int64_graph():
+    # paths through the edge 0-4 weigh past 2^63: NetworkX's np.int64 sums wrap below 0
+    G = nx.Graph()
+    for u, v, w in [(0, 4, 2**63 - 1), (1, 2, 2**53), (1, 3, 16777217), (2, 4, 1), (3, 4, 1)]:
+        G.add_edge(u, v, weight=np.int64(w))
+    return G
+
+
+@pytest.mark.parametrize("call", [
+    lambda G, b: nx.closeness_centrality(G, distance="weight", backend=b),
+    lambda G, b: nx.harmonic_centrality(G, distance="weight", backend=b),
+    lambda G, b: nx.negative_edge_cycle(G, backend=b)],
+    ids=["closeness_centrality", "harmonic_centrality", "negative_edge_cycle"])
+def test_numpy_int64_path_sums_that_wrap_are_left_to_networkx(call):
+    # NetworkX: ValueError("Contradictory paths found") from its Dijkstra, and True from
+    # negative_edge_cycle (a wrapped sum is negative); the backend answered from exact sums
+    G = _wrapping_int64_graph()
+    with np.errstate(all="ignore"):
+        try:
+            want = ("ok", call(G, "networkx"))
+        except ValueError as exc:
+            want = ("err", type(exc))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                got = ("ok", call(G, "semiring"))
+            except NotImplementedError:
+                return
+            except ValueError as exc:
+                got = ("err", type(exc))
+    assert got == want
+
+
+def test_numpy_int64_weights_that_cannot_wrap_still_run_on_the_backend():
+    G = nx.path_graph(5)
+    for u, v in G.edges:
+        G[u][v]["weight"] = np.int64(u + 2)
+    assert not _agrees(nx.closeness_centrality, G, distance="weight")
+    G.add_edge(4, 0, weight=np.int64(-20))
+    assert not _agrees(nx.negative_edge_cycle, G)
