@@ -96,9 +96,10 @@ class SemiringGraph:
         # attributes that some edges have and others lack (a subset of partial): NetworkX's
         # Floyd–Warshall then mixes the present values' type with its 1.0
         self.mixed = set()
-        # attributes with a NumPy scalar among their values (of any width): NetworkX's sums
-        # of them are NumPy scalars, whose division by zero is inf or nan, not an error
-        self.numpy_typed = set()
+        # attribute -> the kinds ("iu", "fb", ...) of the NumPy scalars among its values (of
+        # any width): NetworkX's sums of them are NumPy scalars, whose division by zero is
+        # inf or nan, not an error, and whose unsigned differences wrap
+        self.numpy_typed = {}
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         # the graph's own attribute dict (not a copy) where it was asked for: NetworkX keeps a
@@ -421,16 +422,19 @@ def _numbers(vals: list):
     wrapped around in int8..int32, where the engine adds float64 or int64
     (``SemiringGraph.narrow``; :func:`_narrowest`). A sum that is a Python number had no
     NumPy scalar in it (a NumPy scalar's sum with a Python number is a NumPy scalar): no
-    pass over the types then. ``numpy``: whether the sum is not a Python number (a NumPy
-    scalar among the values).
+    pass over the types then. ``numpy``: the kinds of the NumPy scalars among the values
+    (``np.dtype.kind`` letters, sorted), ``""`` for none.
     """
     try:
         with np.errstate(over="ignore"):  # NumPy's scalar overflow warning: NetworkX's, later
             total = sum(vals)
     except (TypeError, OverflowError):
         total = None
-    numpy = type(total) not in (int, float)
-    narrow = _narrowest(vals) if numpy else None
+    numpy, narrow = "", None
+    if type(total) not in (int, float):
+        numpy = "".join(sorted({np.dtype(t).kind for t in set(map(type, vals))
+                                if issubclass(t, np.generic)}))
+        narrow = _narrowest(vals)
     if type(total) is int:
         try:
             return np.fromiter(vals, dtype=np.int64, count=len(vals)), narrow, numpy
@@ -493,7 +497,7 @@ def _values(adj_items, attr, default, multigraph, m):
             missing = MIXED if any(attr in d for d in edge_dicts()) else True
     try:
         a, narrow, numpy = _numbers(vals) if vals else (np.zeros(0, dtype=np.int64), None,
-                                                        False)
+                                                        "")
     except (ValueError, TypeError) as exc:
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not numeric") from exc
     if a.shape != (m,):
@@ -649,7 +653,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         data = chain(map(dict.values, adj_items))
         for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
-    values, narrow, partial, mixed, numpy_typed = {}, {}, set(), set(), set()
+    values, narrow, partial, mixed, numpy_typed = {}, {}, set(), set(), {}
     for attr, default in attrs.items():
         if base is not None and attr in base.values and base.defaults.get(attr) == default:
             values[attr] = base.values[attr]
@@ -660,13 +664,13 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
             if attr in base.mixed:
                 mixed.add(attr)
             if attr in base.numpy_typed:
-                numpy_typed.add(attr)
+                numpy_typed[attr] = base.numpy_typed[attr]
             continue
         try:
             values[attr], dtype, missing, numpy = _values(adj_items, attr, default,
                                                           multigraph, m)
             if numpy:
-                numpy_typed.add(attr)
+                numpy_typed[attr] = numpy
             if dtype is not None:
                 narrow[attr] = dtype
             if missing:

@@ -671,6 +671,12 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs):
                                   f"{g.defaults.get(capacity)!r}, not NetworkX's inf")
     rows, cols = _edges(g)
     _exact_sums(g, capacity)  # NetworkX's flow sums in a narrow NumPy type may wrap
+    if "u" in g.numpy_typed.get(capacity, ""):
+        # NetworkX's residual network subtracts the flows of unsigned NumPy capacities in
+        # their type: a reverse edge's flow wraps to 2^k - f, and its preflow-push then
+        # raises (ValueError) or stops where the engine's answer is the maximum flow
+        raise NotImplementedError("nx_semiring: unsigned NumPy capacities (NetworkX's "
+                                  "residual flows wrap below 0; NetworkX runs it)")
     c = g.weights(capacity)
     if c.dtype.kind == "f" and bool(np.isnan(c).any()):
         raise NotImplementedError("nx_semiring: NaN capacities (NetworkX's comparisons "
