@@ -158,6 +158,11 @@ def _exact_sums(g: SemiringGraph, weight):
         # NumPy int64 or uint64 scalars (bools beside them included): NetworkX's path sums
         # are 64-bit NumPy scalars, which wrap where the engine's overflow is refused (its
         # Dijkstra then saw "contradictory paths", its negative_edge_cycle a cycle)
+        if "u" in g.numpy_typed[weight] and g.has_negative(weight):
+            # np.uint64(3) + -1: NetworkX's OverflowError (a Python int out of its bounds)
+            raise NotImplementedError("nx_semiring: unsigned NumPy weights beside negative "
+                                      "ones (NetworkX's sums raise OverflowError; NetworkX "
+                                      "runs it)")
         w = g.weights(weight)
         if w.dtype.kind in "iu" and w.size and (g.n + 1) * max(
                 int(w.max()), -int(w.min())) > np.iinfo(np.int64).max:
