@@ -961,6 +961,11 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     left = _bipartite_sides(g, top)
     rows, cols = _edges(g)
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if weight is not None and g.narrow.get(weight) == np.float16:
+        # NetworkX's biadjacency_matrix makes a SciPy array of the weights' own dtype, which
+        # for float16 scalars is float16: SciPy's ValueError (no float16 sparse arrays)
+        raise NotImplementedError("nx_semiring: NumPy float16 weights (NetworkX's sparse "
+                                  "matrix of them is refused by SciPy; NetworkX runs it)")
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
                                   "round (NetworkX runs it)")

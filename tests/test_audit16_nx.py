@@ -260,3 +260,25 @@ def test_uint64_weights_beside_negative_ones(call):
         except OverflowError as exc:
             got = ("err", type(exc))
     assert got == want
+
+
+def test_minimum_weight_full_matching_of_float16_weights():
+    # NetworkX's biadjacency matrix of np.float16 weights is a float16 SciPy array, which
+    # SciPy refuses (ValueError); the backend answered {0: 2, 1: 3, ...}
+    G = nx.Graph()
+    for u, v, w in [(0, 2, 1.0), (0, 3, 2.0), (1, 2, 3.0), (1, 3, 5.0)]:
+        G.add_edge(u, v, weight=np.float16(w))
+    f = nx.bipartite.minimum_weight_full_matching
+    try:
+        want = ("ok", f(G, top_nodes=[0, 1], backend="networkx"))
+    except ValueError as exc:
+        want = ("err", type(exc))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = ("ok", f(G, top_nodes=[0, 1], backend="semiring"))
+        except NotImplementedError:
+            return
+        except ValueError as exc:
+            got = ("err", type(exc))
+    assert got == want
