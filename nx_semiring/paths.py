@@ -50,19 +50,14 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_alias, _all_pairs_refusals, _bfs_level, _by_distance,
-                         _dijkstra, _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
+from .algorithms import (_alias, _all_pairs_refusals, _bfs_level,
+                         _by_distance, _dijkstra, _exact_float_sums, _exact_sums, _graph, _host, _length_dict, _nbunch, _nx, _path_dict, _real_cutoff,
                          _reverse, _source, _sssp, _unreached, _with_virtual_source,
                          APSP_BFS_BATCH,
                          single_source_bellman_ford_path_length,
                          single_source_dijkstra_path_length, single_source_shortest_path,
                          single_source_shortest_path_length)
 from .graph import SemiringGraph, from_networkx
-
-# Float weights run through Floyd–Warshall here only where every path sum is exact in any
-# order of additions: each weight a multiple of 2^-EXACT_FRACTION_BITS, and n times the
-# largest below 2^53 in those units (NetworkX adds along its pivots, the engine otherwise).
-EXACT_FRACTION_BITS = 20
 
 # Sources per block of the tie check over all pairs: a block's (sources × edges) arrays
 # stay near TIE_BLOCK_ENTRIES entries (32 MiB of int64).
@@ -196,20 +191,6 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
 
 
 # --------------------------------------------------------------------------- Floyd–Warshall
-def _exact_float_sums(w, n) -> bool:
-    """Whether every path sum of weights ``w`` (at most n - 1 of them) is exact in float64
-    in any order of additions (integers always are; int64 overflow is the engine's
-    DistanceOverflow)."""
-    if w.dtype.kind != "f":
-        return True
-    f = w[np.isfinite(w)]
-    if not f.size:
-        return True
-    scaled = f * 2.0**EXACT_FRACTION_BITS
-    return bool((scaled == np.rint(scaled)).all()) and \
-        float(np.abs(scaled).max()) * max(n, 1) < 2.0**53
-
-
 def _fw_distances(g: SemiringGraph, weight):
     """The host (n × n) matrix of NetworkX's Floyd–Warshall distances (the attribute's
     type; the type's maximum or inf where unreachable), by the engine's APSP. Self-loops of

@@ -282,3 +282,21 @@ def test_minimum_weight_full_matching_of_float16_weights():
         except ValueError as exc:
             got = ("err", type(exc))
     assert got == want
+
+
+def test_floyd_warshall_numpy_of_negative_float_weights_that_cancel():
+    # 0 -> 1 -> 2 -> 3 -> 5 weighs 0.7 - 1e8 + 1 + 1e8: NetworkX's pivots add it as
+    # 1.7000000029802322, the engine's searches as 1.7 (relative 1.8e-9 apart)
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([(0, 1, 0.7), (0, 4, 3.0), (1, 2, -1e8), (2, 3, 1.0),
+                               (3, 4, 0.7), (3, 5, 1e8)])
+    want = nx.floyd_warshall_numpy(G, backend="networkx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = nx.floyd_warshall_numpy(G, backend="semiring")
+        except NotImplementedError:
+            return
+    fin = np.isfinite(want)
+    assert np.array_equal(np.isfinite(got), fin)
+    assert np.allclose(got[fin], want[fin], rtol=1e-9, atol=0)
