@@ -433,6 +433,9 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    normalized = _check_flag(op, "normalized", normalized)
+    endpoints = _check_flag(op, "endpoints", endpoints)
+    directed = _check_flag(op, "directed", directed)
     n = A.nrows
     xp = sr.array_module(A.device)
     src, sampled = _sources(op, sources, k, seed, n)

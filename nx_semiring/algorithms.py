@@ -1521,8 +1521,10 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
                                   "source's own dependency (NetworkX runs it)")
     k, seed, sources = _sampled_sources(g, k, seed, "betweenness_centrality")
     try:
-        bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=normalized,
-                                        endpoints=endpoints, seed=seed if k is not None else None,
+        # NetworkX reads normalized and endpoints by their truth (its "if normalized:")
+        bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=bool(normalized),
+                                        endpoints=bool(endpoints),
+                                        seed=seed if k is not None else None,
                                         sources=sources, directed=g.directed)
     except sr.DomainMismatch as exc:
         raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc

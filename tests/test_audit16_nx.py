@@ -300,3 +300,31 @@ def test_floyd_warshall_numpy_of_negative_float_weights_that_cancel():
     fin = np.isfinite(want)
     assert np.array_equal(np.isfinite(got), fin)
     assert np.allclose(got[fin], want[fin], rtol=1e-9, atol=0)
+
+
+@pytest.mark.parametrize(("which", "arg"), [
+    ("edge_betweenness_centrality", "normalized"), ("edge_betweenness_centrality", "directed"),
+    ("betweenness_centrality", "normalized"), ("betweenness_centrality", "directed"),
+    ("betweenness_centrality", "endpoints")])
+def test_betweenness_flags_must_be_bools(which, arg):
+    # directed="no" is truthy: the engine computed the directed betweenness silently
+    import algorithms
+    import scipy.sparse as sp
+
+    import semiring as sr
+
+    A = sp.csr_array(np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]]))
+    with pytest.raises(sr.DomainMismatch, match=f"{arg} must be a bool, got str 'no'"):
+        getattr(algorithms, which)(A, **{arg: "no"})
+
+
+def test_networkx_reads_the_betweenness_flags_by_their_truth():
+    G = nx.gnm_random_graph(9, 15, seed=2)
+    for f, kw in ((nx.betweenness_centrality, {"normalized": 0, "endpoints": "yes"}),
+                  (nx.edge_betweenness_centrality, {"normalized": 0})):
+        want = f(G, **kw, backend="networkx")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NetworkX's note on its cached conversion
+            got = f(G, **kw, backend="semiring")
+        assert list(got) == list(want)
+        assert list(got.values()) == pytest.approx(list(want.values()), rel=1e-12)
