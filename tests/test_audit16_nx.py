@@ -328,3 +328,20 @@ def test_networkx_reads_the_betweenness_flags_by_their_truth():
             got = f(G, **kw, backend="semiring")
         assert list(got) == list(want)
         assert list(got.values()) == pytest.approx(list(want.values()), rel=1e-12)
+
+
+@pytest.mark.parametrize(("which", "arg"), [
+    ("triangles", "symmetrize"), ("triangle_count", "symmetrize"), ("clustering", "directed"),
+    ("clustering", "symmetrize"), ("modularity", "directed"), ("community_weights", "directed")])
+def test_triangle_and_community_flags_must_be_bools(which, arg):
+    # clustering(A, directed="no") computed the directed coefficient; modularity's and
+    # community_weights' directed="no" the directed sums
+    import algorithms
+    import scipy.sparse as sp
+
+    import semiring as sr
+
+    A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]))
+    args = (np.array([0, 0, 1]),) if which in ("modularity", "community_weights") else ()
+    with pytest.raises(sr.DomainMismatch, match=f"{arg} must be a bool, got str 'no'"):
+        getattr(algorithms, which)(A, *args, **{arg: "no"})
