@@ -531,7 +531,10 @@ def modularity(G, communities, weight="weight", resolution=1):
         # nan (a RuntimeWarning), where these Python sums raise ZeroDivisionError
         raise NotImplementedError("nx_semiring: modularity of NumPy weights summing to 0 "
                                   "(NetworkX's answer is nan; NetworkX runs it)")
-    if kind is int and deg_sum**2 >= INT64_PRODUCTS:
+    # (NumPy integers beside floats or beyond int64 made the values float64 here: kind float,
+    # but NetworkX's sums of them stay NumPy integers, which wrap the same way)
+    if (kind is int or set(g.numpy_typed.get(weight, "")) & {"i", "u"}) and \
+            deg_sum**2 >= INT64_PRODUCTS:
         raise NotImplementedError("nx_semiring: modularity whose degree products pass 2^63 "
                                   "(NetworkX's sums are NumPy int64 where one weight is, and "
                                   "their products wrap; NetworkX runs it)")

@@ -345,3 +345,22 @@ def test_triangle_and_community_flags_must_be_bools(which, arg):
     args = (np.array([0, 0, 1]),) if which in ("modularity", "community_weights") else ()
     with pytest.raises(sr.DomainMismatch, match=f"{arg} must be a bool, got str 'no'"):
         getattr(algorithms, which)(A, *args, **{arg: "no"})
+
+
+def test_modularity_of_uint64_weights_whose_degree_products_wrap():
+    # a missing weight (1) and a Python int made the values float64, so the check for
+    # products past 2^63 (int sums only) did not run; NetworkX's degree sum is a np.uint64
+    # whose square wraps: -536870912.375 against the backend's -0.5
+    G = nx.Graph()
+    G.add_edge(0, 1)
+    G.add_edge(0, 2, weight=2**31)
+    G.add_edge(1, 2, weight=np.uint64(0))
+    parts = [set(list(G)[:1]), set(list(G)[1:])]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = nx.community.modularity(G, parts, backend="networkx")
+        try:
+            got = nx.community.modularity(G, parts, backend="semiring")
+        except NotImplementedError:
+            return
+    assert got == pytest.approx(want, rel=1e-12)
