@@ -170,8 +170,11 @@ def _exact_sums(g: SemiringGraph, weight):
                                       "ones (NetworkX's sums raise OverflowError; NetworkX "
                                       "runs it)")
         w = g.weights(weight)
-        if w.dtype.kind in "iu" and w.size and (g.n + 1) * max(
-                int(w.max()), -int(w.min())) > np.iinfo(np.int64).max:
+        # (float64 here where they were read beside floats or Python ints beyond int64's
+        # reach, np.uint64 beside an int: NetworkX's sums of them are NumPy integers still)
+        top = float(np.max(np.abs(w), where=np.isfinite(w), initial=0)) if w.dtype.kind == "f" \
+            else max(int(w.max()), -int(w.min())) if w.size else 0
+        if set(g.numpy_typed[weight]) & {"i", "u"} and (g.n + 1) * top > np.iinfo(np.int64).max:
             raise NotImplementedError("nx_semiring: NetworkX adds these path weights as NumPy "
                                       "64-bit integers, which may wrap (NetworkX runs it)")
         return

@@ -364,3 +364,26 @@ def test_modularity_of_uint64_weights_whose_degree_products_wrap():
         except NotImplementedError:
             return
     assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_uint64_weights_read_as_floats_whose_path_sums_wrap():
+    # np.uint64 weights beside one Python int are float64 in the conversion, which skipped
+    # the 64-bit bound: NetworkX's np.uint64 sums along this 4200-edge path wrap past 2^64
+    G = nx.path_graph(4201)
+    for u, v in G.edges:
+        G[u][v]["weight"] = np.uint64(2**52)
+    G[0][1]["weight"] = 1
+    f = nx.single_source_dijkstra_path_length
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = ("ok", {k: int(v) for k, v in f(G, 0, backend="networkx").items()})
+        except ValueError as exc:  # NetworkX's "Contradictory paths found"
+            want = ("err", type(exc))
+        try:
+            got = ("ok", {k: int(v) for k, v in f(G, 0, backend="semiring").items()})
+        except NotImplementedError:
+            return
+        except ValueError as exc:
+            got = ("err", type(exc))
+    assert got == want
