@@ -432,8 +432,12 @@ def _numbers(vals: list):
         total = None
     numpy, narrow = "", None
     if type(total) not in (int, float):
-        numpy = "".join(sorted({np.dtype(t).kind for t in set(map(type, vals))
-                                if issubclass(t, np.generic)}))
+        types = set(map(type, vals))
+        if np.ndarray in types:
+            # 0-d arrays compare and add in their dtype as NumPy scalars do, which the
+            # scalar types read here (narrow, numpy) would not show: refused (not numeric)
+            raise TypeError("NumPy arrays among the values")
+        numpy = "".join(sorted({np.dtype(t).kind for t in types if issubclass(t, np.generic)}))
         narrow = _narrowest(vals)
     if type(total) is int:
         try:

@@ -387,3 +387,25 @@ def test_uint64_weights_read_as_floats_whose_path_sums_wrap():
         except ValueError as exc:
             got = ("err", type(exc))
     assert got == want
+
+
+@pytest.mark.parametrize("call", [
+    lambda G, b: list(nx.minimum_spanning_edges(G, data=False, backend=b)),
+    lambda G, b: list(nx.maximum_spanning_tree(G, backend=b).edges())],
+    ids=["minimum_spanning_edges", "maximum_spanning_tree"])
+def test_zero_dimensional_array_weights(call):
+    # np.array(np.float32(0.1)) compares with 0.1 in float32, as the scalar does (defect
+    # of the first test here), but the conversion's type reading saw an ndarray, no NumPy
+    # scalar: the backend ordered them as float64 and answered [(1, 2), (0, 1)]
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=np.array(np.float32(0.1)))
+    G.add_edge(0, 2, weight=np.array(np.float32(0.1)))
+    G.add_edge(1, 2, weight=0.1)
+    want = call(G, "networkx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = call(G, "semiring")
+        except NotImplementedError:
+            return
+    assert got == want
