@@ -42,6 +42,7 @@ import numpy as np
 import semiring as sr
 
 from .bfs import bfs, multi_source_bfs
+from .cores import _check_flag
 from .pagerank import ConvergenceError, _real
 from .sssp import multi_source_sssp
 from .triangles import _is_symmetric
@@ -433,6 +434,9 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    normalized = _check_flag(op, "normalized", normalized)
+    endpoints = _check_flag(op, "endpoints", endpoints)
+    directed = _check_flag(op, "directed", directed)
     n = A.nrows
     xp = sr.array_module(A.device)
     src, sampled = _sources(op, sources, k, seed, n)
@@ -470,14 +474,6 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
 def _check_progress(op, progress):
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
-
-
-def _check_flag(op, arg, value):
-    """A bool argument: a bool or NumPy bool, nothing merely truthy (a string \"no\" is)."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise sr.DomainMismatch(f"{op}: {arg} must be a bool, got {type(value).__name__} "
-                                f"{value!r}")
-    return bool(value)
 
 
 def _check_iteration(op, max_iter, tol):

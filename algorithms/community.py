@@ -41,7 +41,8 @@ import numpy as np
 
 import semiring as sr
 
-from .cores import _compiled, _square, bincount, expand, segment_ids, undirected_pattern
+from .cores import (_check_flag, _compiled, _square, bincount, expand, segment_ids,
+                    undirected_pattern)
 
 #: Phase 1 of Louvain stops when a sweep over all colour classes raised the modularity by at
 #: most ``threshold`` or moved nobody, and in any case after this many sweeps (Grappolo stops
@@ -507,7 +508,7 @@ def modularity(A, labels, resolution=1.0, *, directed=False):
 def _modularity_weights(A, op, directed):
     """A' of modularity's sums: A's float64 weights (checked real and finite); undirected:
     checked symmetric, self-loops doubled."""
-    if not directed:
+    if not _check_flag(op, "directed", directed):
         return _doubled_loops(_weights(A, op, nonnegative=False))
     xp = sr.array_module(A.device)
     vals = (xp.full(A.nvals, float(A.iso_value)) if A.is_iso

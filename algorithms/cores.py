@@ -41,6 +41,14 @@ import numpy as np
 import semiring as sr
 
 
+def _check_flag(op, arg, value):
+    """A bool argument: a bool or NumPy bool, nothing merely truthy (a string \"no\" is)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise sr.DomainMismatch(f"{op}: {arg} must be a bool, got {type(value).__name__} "
+                                f"{value!r}")
+    return bool(value)
+
+
 def _square(A, op):
     A = sr.as_matrix(A, op=op, arg="A")
     if A.nrows != A.ncols:

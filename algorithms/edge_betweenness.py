@@ -23,7 +23,7 @@ import numpy as np
 import semiring as sr
 from semiring.matrix import row_of_entries
 
-from .centrality import MAX_BATCH, _dependencies, _graphs, _rescale, _sources
+from .centrality import MAX_BATCH, _check_flag, _dependencies, _graphs, _rescale, _sources
 
 __all__ = ["EDGE_BATCH_ELEMENTS", "edge_betweenness_centrality"]
 
@@ -103,6 +103,9 @@ def edge_betweenness_centrality(A, *, k=None, sources=None, normalized=True, see
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    # (before k's sample, which draws from a random.Random seed)
+    normalized = _check_flag(op, "normalized", normalized)
+    directed = _check_flag(op, "directed", directed)
     n = A.nrows
     xp = sr.array_module(A.device)
     src, sampled = _sources(op, sources, k, seed, n)

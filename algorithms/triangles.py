@@ -49,7 +49,7 @@ import numpy as np
 
 import semiring as sr
 
-from .cores import bincount
+from .cores import _check_flag, bincount
 
 __all__ = ["clustering", "triangle_count", "triangles"]
 
@@ -119,6 +119,7 @@ def _undirected(op, A, symmetrize, loops=False):
     self-loops (``loops``: A's self-loops kept). Refuses an asymmetric A unless
     ``symmetrize``."""
     A = sr.as_matrix(A, op=op, arg="A", square=True)
+    symmetrize = _check_flag(op, "symmetrize", symmetrize)
     G = _pattern(A)
     symmetric = _is_symmetric(A)
     if symmetrize and not symmetric:
@@ -406,6 +407,8 @@ def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER, meth
     """
     op = "clustering"
     _check_choice(op, "order", order, ORDERS)
+    directed = _check_flag(op, "directed", directed)
+    symmetrize = _check_flag(op, "symmetrize", symmetrize)
     if directed and symmetrize:
         raise sr.InvalidValue(f"{op}: symmetrize=True needs directed=False (the directed "
                               f"coefficient reads both directions of A itself)")

@@ -71,6 +71,12 @@ LOUVAIN_SWEEP_THRESHOLD = 1e-7
 # order.
 LOUVAIN_TOTAL_RANGE = (2.0**-500, 2.0**500)
 
+# Float weights run through Floyd–Warshall (nx_semiring.paths; floyd_warshall_numpy with
+# negative weights) only where every path sum is exact in any order of additions: each
+# weight a multiple of 2^-EXACT_FRACTION_BITS, and n times the largest below 2^53 in those
+# units (NetworkX adds along its pivots, the engine otherwise).
+EXACT_FRACTION_BITS = 20
+
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
 APSP_BFS_BATCH = 64
@@ -155,6 +161,24 @@ def _exact_sums(g: SemiringGraph, weight):
     of up to n - 1, negative_edge_cycle a first edge of weight 1); its path lengths are
     NetworkX's to give."""
     dtype = g.narrow.get(weight) if weight is not None else None
+    if (dtype is None or dtype.kind == "b") and weight in g.numpy_typed:
+        # NumPy int64 or uint64 scalars (bools beside them included): NetworkX's path sums
+        # are 64-bit NumPy scalars, which wrap where the engine's overflow is refused (its
+        # Dijkstra then saw "contradictory paths", its negative_edge_cycle a cycle)
+        if "u" in g.numpy_typed[weight] and g.has_negative(weight):
+            # np.uint64(3) + -1: NetworkX's OverflowError (a Python int out of its bounds)
+            raise NotImplementedError("nx_semiring: unsigned NumPy weights beside negative "
+                                      "ones (NetworkX's sums raise OverflowError; NetworkX "
+                                      "runs it)")
+        w = g.weights(weight)
+        # (float64 here where they were read beside floats or Python ints beyond int64's
+        # reach, np.uint64 beside an int: NetworkX's sums of them are NumPy integers still)
+        top = float(np.max(np.abs(w), where=np.isfinite(w), initial=0)) if w.dtype.kind == "f" \
+            else max(int(w.max()), -int(w.min())) if w.size else 0
+        if set(g.numpy_typed[weight]) & {"i", "u"} and (g.n + 1) * top > np.iinfo(np.int64).max:
+            raise NotImplementedError("nx_semiring: NetworkX adds these path weights as NumPy "
+                                      "64-bit integers, which may wrap (NetworkX runs it)")
+        return
     if dtype is None or dtype.kind == "b":  # NumPy bools: 0 + np.True_ is an int64
         return
     if dtype.kind in "iu" and not g.has_negative(weight):
@@ -166,6 +190,20 @@ def _exact_sums(g: SemiringGraph, weight):
     raise NotImplementedError(f"nx_semiring: NetworkX adds these path weights as NumPy {dtype} "
                               f"scalars (rounded or wrapped in {dtype}), the engine in 64 bits "
                               f"(NetworkX runs it)")
+
+
+def _exact_float_sums(w, n) -> bool:
+    """Whether every path sum of weights ``w`` (at most n - 1 of them) is exact in float64
+    in any order of additions (integers always are; int64 overflow is the engine's
+    DistanceOverflow)."""
+    if w.dtype.kind != "f":
+        return True
+    f = w[np.isfinite(w)]
+    if not f.size:
+        return True
+    scaled = f * 2.0**EXACT_FRACTION_BITS
+    return bool((scaled == np.rint(scaled)).all()) and \
+        float(np.abs(scaled).max()) * max(n, 1) < 2.0**53
 
 
 def _no_negative_inf(g: SemiringGraph, weight):
@@ -818,6 +856,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         r.narrow = g.narrow
         r.partial = g.partial
         r.mixed = g.mixed
+        r.numpy_typed = g.numpy_typed
         r._perm = perm
         g._reversed = r
     for k in g.values.keys() - r.values.keys():  # attributes g read after r was made
@@ -1200,9 +1239,10 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     g = _graph(G, weight)
     if g.adj.size == 0:
         return False
-    if not g.has_negative(weight) and g.narrow.get(weight) is None:
+    if not g.has_negative(weight) and g.narrow.get(weight) is None and \
+            weight not in g.numpy_typed:
         return False
-    _exact_sums(g, weight)  # NetworkX's int8..int32 sums may wrap below 0
+    _exact_sums(g, weight)  # NetworkX's NumPy integer sums may wrap below 0
     if not g.has_negative(weight):
         return False
     _no_negative_inf(g, weight)
@@ -1250,6 +1290,12 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(g.indptr))[perm]
     cols = g.sorted_adj()
     w = (np.ones(cols.size) if weight is None else g.weights(weight)[perm]).astype(np.float64)
+    if g.has_negative(weight) and not _exact_float_sums(g.weights(weight), n):
+        # a negative weight cancels: its path sums round to what the order of additions
+        # leaves (1e8 + 0.7 - 1e8), NetworkX's pivots' order against the engine's, beyond any
+        # tolerance relative to the result (1.7000000029802322 against 1.7)
+        raise NotImplementedError("nx_semiring: negative float weights whose path sums round "
+                                  "(NetworkX's order of additions decides; NetworkX runs it)")
     off = rows != cols
     A = sr.Matrix.from_coo(sr.to_device(rows[off], g.device), sr.to_device(cols[off], g.device),
                            sr.to_device(w[off], g.device), nrows=n, ncols=n, device=g.device)
@@ -1471,21 +1517,24 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     return _node_dict(g, _host(x).tolist())
 
 
-def _sampled_sources(g, k, seed, name):
+def _sampled_sources(g, k, seed, name, whole=True):
     """(k, seed, sources) for the engine's betweenness of ``g`` as NetworkX samples ``k``
-    sources with ``seed``: k = n is every source; a NumPy RandomState or Generator seed
-    draws NetworkX's own sources here (sources given, k and seed None)."""
-    if k is not None and k == g.n:
+    sources with ``seed``: k = n is every source (``whole``: NetworkX's betweenness skips its
+    draw there; its edge betweenness draws all n, ``whole=False``, from the caller's
+    generator, whose state the caller then sees advanced); a NumPy RandomState or Generator
+    seed draws NetworkX's own sources here (sources given, k and seed None)."""
+    if k is not None and k == g.n and (whole or not hasattr(seed, "sample")):
         k = None
     if k is not None and not 0 <= k <= g.n:
         raise ValueError("Sample larger than population or is negative")  # random.sample's
     if k == 0:
         raise NotImplementedError(f"nx_semiring: {name} with k=0")
     sources = None
-    if k is not None and seed is not None and not isinstance(
-            seed, (numbers.Integral, random.Random)) and hasattr(seed, "sample"):
+    if k is not None and seed is not None and hasattr(seed, "sample") and (
+            k == g.n or not isinstance(seed, (numbers.Integral, random.Random))):
         # NetworkX's py_random_state wraps a NumPy RandomState or Generator (its
-        # PythonRandomInterface): NetworkX's own draw, the same call on the same labels
+        # PythonRandomInterface), and edge betweenness draws all n too: NetworkX's own
+        # draw, the same call on the same labels, leaving the generator as NetworkX does
         sources = np.fromiter((g.vertex(v) for v in seed.sample(list(g.nodes), k)),
                               dtype=np.int64)
         k = seed = None
@@ -1511,8 +1560,10 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
                                   "source's own dependency (NetworkX runs it)")
     k, seed, sources = _sampled_sources(g, k, seed, "betweenness_centrality")
     try:
-        bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=normalized,
-                                        endpoints=endpoints, seed=seed if k is not None else None,
+        # NetworkX reads normalized and endpoints by their truth (its "if normalized:")
+        bc = alg.betweenness_centrality(g.matrix(), k=k, normalized=bool(normalized),
+                                        endpoints=bool(endpoints),
+                                        seed=seed if k is not None else None,
                                         sources=sources, directed=g.directed)
     except sr.DomainMismatch as exc:
         raise NotImplementedError(f"nx_semiring: betweenness_centrality: {exc}") from exc
@@ -1724,6 +1775,14 @@ def _spanning_edges(g: SemiringGraph, weight, algorithm, ignore_nan, minimum=Tru
         raise NotImplementedError(f"nx_semiring: edge attribute {weight!r} was not converted")
     else:  # no edge has it: NetworkX's d.get(weight, 1)
         w = np.ones(sel.size, dtype=np.int64)
+    narrow = g.narrow.get(weight)
+    if narrow is not None and narrow.kind in "fc" and (g.edge_data is None or not all(
+            isinstance(g.edge_data[e].get(weight, 1), np.generic) for e in sel.tolist())):
+        # Kruskal's sort compares a float32 (float16) scalar with a Python number in the
+        # narrow type (NumPy's weak Python scalars: np.float32(0.1) == 0.1), where the
+        # float64 values here tell them apart: another order of ties, another forest
+        raise NotImplementedError(f"nx_semiring: NumPy {narrow} weights beside Python "
+                                  f"numbers compare in {narrow} (NetworkX runs it)")
     if w.dtype.kind == "f" and np.isnan(w).any():
         if not ignore_nan:
             raise NotImplementedError("nx_semiring: NaN weight (NetworkX raises its error)")

@@ -562,7 +562,8 @@ def modularity(G, communities, weight="weight", resolution=1):
     if total != g.n or bool((label < 0).any()):
         raise NotImplementedError("nx_semiring: not a partition of G; NetworkX raises its "
                                   "NotAPartition")
-    if _unit_weights(g, weight):
+    unit = _unit_weights(g, weight)
+    if unit:
         M, floats = g.matrix(None, unit=1), False
     else:
         w = g.weights(weight)
@@ -593,7 +594,15 @@ def modularity(G, communities, weight="weight", resolution=1):
         inner, dout, din = (x + [kind(0)] * pad for x in (inner, dout, din))
     # NetworkX's modularity from here on, the same operations in the same order
     deg_sum = sum(dout)
-    if kind is int and deg_sum**2 >= INT64_PRODUCTS:
+    if deg_sum == 0 and not unit and weight in g.numpy_typed:
+        # NetworkX's degree sum is then a NumPy zero: its 1 / 0 is inf and its modularity
+        # nan (a RuntimeWarning), where these Python sums raise ZeroDivisionError
+        raise NotImplementedError("nx_semiring: modularity of NumPy weights summing to 0 "
+                                  "(NetworkX's answer is nan; NetworkX runs it)")
+    # (NumPy integers beside floats or beyond int64 made the values float64 here: kind float,
+    # but NetworkX's sums of them stay NumPy integers, which wrap the same way)
+    if (kind is int or set(g.numpy_typed.get(weight, "")) & {"i", "u"}) and \
+            deg_sum**2 >= INT64_PRODUCTS:
         raise NotImplementedError("nx_semiring: modularity whose degree products pass 2^63 "
                                   "(NetworkX's sums are NumPy int64 where one weight is, and "
                                   "their products wrap; NetworkX runs it)")

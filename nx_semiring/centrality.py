@@ -546,9 +546,11 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
         raise NotImplementedError("nx_semiring: edge_betweenness_centrality of a graph with "
                                   "an edge (u, v) that is also a node (NetworkX's node and "
                                   "edge keys collide): NetworkX runs it")
-    k, seed, sources = _sampled_sources(g, k, seed, "edge_betweenness_centrality")
+    k, seed, sources = _sampled_sources(g, k, seed, "edge_betweenness_centrality",
+                                        whole=False)
     try:
-        C = alg.edge_betweenness_centrality(g.matrix(), k=k, normalized=normalized,
+        # NetworkX reads normalized by its truth (its "if normalized:")
+        C = alg.edge_betweenness_centrality(g.matrix(), k=k, normalized=bool(normalized),
                                             sources=sources, directed=g.directed,
                                             seed=seed if k is not None else None)
     except (sr.DomainMismatch, sr.InvalidValue) as exc:

@@ -96,6 +96,10 @@ class SemiringGraph:
         # attributes that some edges have and others lack (a subset of partial): NetworkX's
         # Floyd–Warshall then mixes the present values' type with its 1.0
         self.mixed = set()
+        # attribute -> the kinds ("iu", "fb", ...) of the NumPy scalars among its values (of
+        # any width): NetworkX's sums of them are NumPy scalars, whose division by zero is
+        # inf or nan, not an error, and whose unsigned differences wrap
+        self.numpy_typed = {}
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         # the graph's own attribute dict (not a copy) where it was asked for: NetworkX keeps a
@@ -405,7 +409,7 @@ def _columns(nodes, adj_items, m):
 
 
 def _numbers(vals: list):
-    """``(np.array(vals), narrow)``, for a list of exact ints and bools typed beforehand by
+    """``(np.array(vals), narrow, numpy)``, for a list of exact ints and bools typed beforehand by
     one ``sum`` (an int only then: a float, a NumPy scalar, a Decimal or a string makes it
     something else, or raises), so the list is read by ``np.fromiter`` into int64 instead
     of ``np.array``'s own type discovery: 4·10^6 ints on the 2-core helper 85 → 67 ms. Ints
@@ -418,20 +422,29 @@ def _numbers(vals: list):
     wrapped around in int8..int32, where the engine adds float64 or int64
     (``SemiringGraph.narrow``; :func:`_narrowest`). A sum that is a Python number had no
     NumPy scalar in it (a NumPy scalar's sum with a Python number is a NumPy scalar): no
-    pass over the types then.
+    pass over the types then. ``numpy``: the kinds of the NumPy scalars among the values
+    (``np.dtype.kind`` letters, sorted), ``""`` for none.
     """
     try:
         with np.errstate(over="ignore"):  # NumPy's scalar overflow warning: NetworkX's, later
             total = sum(vals)
     except (TypeError, OverflowError):
         total = None
-    narrow = None if type(total) in (int, float) else _narrowest(vals)
+    numpy, narrow = "", None
+    if type(total) not in (int, float):
+        types = set(map(type, vals))
+        if np.ndarray in types:
+            # 0-d arrays compare and add in their dtype as NumPy scalars do, which the
+            # scalar types read here (narrow, numpy) would not show: refused (not numeric)
+            raise TypeError("NumPy arrays among the values")
+        numpy = "".join(sorted({np.dtype(t).kind for t in types if issubclass(t, np.generic)}))
+        narrow = _narrowest(vals)
     if type(total) is int:
         try:
-            return np.fromiter(vals, dtype=np.int64, count=len(vals)), narrow
+            return np.fromiter(vals, dtype=np.int64, count=len(vals)), narrow, numpy
         except (OverflowError, TypeError, ValueError):
             pass
-    return np.array(vals), narrow
+    return np.array(vals), narrow, numpy
 
 
 def _narrowest(vals):
@@ -459,8 +472,8 @@ FLOAT_MAX = float(np.finfo(np.float64).max)
 def _values(adj_items, attr, default, multigraph, m):
     """Edge attribute ``attr`` of every stored entry (adjacency order) in one pass: int64 when
     every value is an integer (or bool), else float64; ``default`` where an edge lacks it.
-    Returns ``(values, narrow, missing)``, ``narrow`` as :func:`_numbers` says, ``missing``
-    whether some edge lacks the attribute. NotImplementedError
+    Returns ``(values, narrow, missing, numpy)``, ``narrow`` and ``numpy`` as
+    :func:`_numbers` says, ``missing`` whether some edge lacks the attribute. NotImplementedError
     (NetworkX runs the call) where the values are not numbers, or are integers that neither
     int64 nor float64 holds exactly: beyond int64, or beyond 2^53 among floats (NumPy turns
     such a list into float64, rounding them, where NetworkX adds Python ints exactly)."""
@@ -487,23 +500,35 @@ def _values(adj_items, attr, default, multigraph, m):
             vals = list(map(operator.methodcaller("get", attr, default), edge_dicts()))
             missing = MIXED if any(attr in d for d in edge_dicts()) else True
     try:
-        a, narrow = _numbers(vals) if vals else (np.zeros(0, dtype=np.int64), None)
+        a, narrow, numpy = _numbers(vals) if vals else (np.zeros(0, dtype=np.int64), None,
+                                                        "")
     except (ValueError, TypeError) as exc:
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not numeric") from exc
     if a.shape != (m,):
         raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} is not one number per edge")
+    if narrow is not None and narrow.kind in "iu" and np.bool_ in set(map(type, vals)):
+        # narrow records the narrow integer type, which hides the NumPy bools beside it:
+        # NetworkX's Floyd–Warshall adds two of them as a logical or (np.True_ + np.True_ is
+        # np.True_), which the callers refuse only where narrow says bool
+        raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} mixes NumPy bools "
+                                  f"with NumPy {narrow} values")
     if a.dtype.kind in "bui":
         if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")
-        return a.astype(np.int64, copy=False), narrow, missing
+        return a.astype(np.int64, copy=False), narrow, missing, numpy
     if a.dtype.kind == "f":
+        if a.dtype.itemsize > 8:
+            # np.longdouble values: float64 rounds them (1 + 2^-60 becomes 1), where
+            # NetworkX compares and adds them in their own precision
+            raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} has {a.dtype} "
+                                      f"values, wider than float64")
         a = a.astype(np.float64, copy=False)
         big = np.flatnonzero(np.abs(a) >= FLOAT_EXACT_INT)  # inf too: rare, checked below
         if big.size and any(isinstance(vals[i], numbers.Integral) for i in big.tolist()):
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} has integers "
                                       f"that float64 rounds (beyond 2^53 among floats, or "
                                       f"beyond int64)")
-        return a, narrow, missing
+        return a, narrow, missing, numpy
     raise NotImplementedError(
         f"nx_semiring: edge attribute {attr!r} has values of dtype {a.dtype}; numbers only")
 
@@ -632,7 +657,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         data = chain(map(dict.values, adj_items))
         for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
-    values, narrow, partial, mixed = {}, {}, set(), set()
+    values, narrow, partial, mixed, numpy_typed = {}, {}, set(), set(), {}
     for attr, default in attrs.items():
         if base is not None and attr in base.values and base.defaults.get(attr) == default:
             values[attr] = base.values[attr]
@@ -642,9 +667,14 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
                 partial.add(attr)
             if attr in base.mixed:
                 mixed.add(attr)
+            if attr in base.numpy_typed:
+                numpy_typed[attr] = base.numpy_typed[attr]
             continue
         try:
-            values[attr], dtype, missing = _values(adj_items, attr, default, multigraph, m)
+            values[attr], dtype, missing, numpy = _values(adj_items, attr, default,
+                                                          multigraph, m)
+            if numpy:
+                numpy_typed[attr] = numpy
             if dtype is not None:
                 narrow[attr] = dtype
             if missing:
@@ -665,6 +695,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     g.narrow = narrow
     g.partial = partial
     g.mixed = mixed
+    g.numpy_typed = numpy_typed
     if base is not None:
         g._order, g._sorted_adj, g._rows = base._order, base._sorted_adj, base._rows
         g._base = base if base.device == dev else None  # its structure's matrices, its order

@@ -52,8 +52,8 @@ import algorithms as alg
 import semiring as sr
 
 from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
-                         _bidirectional_aliases, _by_distance, _dijkstra, _exact_sums,
-                         _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
+                         _bidirectional_aliases, _by_distance, _dijkstra, _exact_float_sums,
+                         _exact_sums, _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
                          _ordered_levels, _path_dict, _paths_from, _real_cutoff, _reverse,
                          _source, _source_zero, _sorted_values, _sssp,
                          _st_unweighted_path, _unique_path, _unreached,
@@ -63,11 +63,6 @@ from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          single_source_dijkstra_path_length, single_source_shortest_path,
                          single_source_shortest_path_length)
 from .graph import SemiringGraph, from_networkx
-
-# Float weights run through Floyd–Warshall here only where every path sum is exact in any
-# order of additions: each weight a multiple of 2^-EXACT_FRACTION_BITS, and n times the
-# largest below 2^53 in those units (NetworkX adds along its pivots, the engine otherwise).
-EXACT_FRACTION_BITS = 20
 
 # Sources per block of the tie check over all pairs: a block's (sources × edges) arrays
 # stay near TIE_BLOCK_ENTRIES entries (32 MiB of int64).
@@ -332,20 +327,6 @@ def johnson(G, weight="weight"):
 
 
 # --------------------------------------------------------------------------- Floyd–Warshall
-def _exact_float_sums(w, n) -> bool:
-    """Whether every path sum of weights ``w`` (at most n - 1 of them) is exact in float64
-    in any order of additions (integers always are; int64 overflow is the engine's
-    DistanceOverflow)."""
-    if w.dtype.kind != "f":
-        return True
-    f = w[np.isfinite(w)]
-    if not f.size:
-        return True
-    scaled = f * 2.0**EXACT_FRACTION_BITS
-    return bool((scaled == np.rint(scaled)).all()) and \
-        float(np.abs(scaled).max()) * max(n, 1) < 2.0**53
-
-
 def _fw_distances(g: SemiringGraph, weight):
     """The host (n × n) matrix of NetworkX's Floyd–Warshall distances (the attribute's
     type; the type's maximum or inf where unreachable), by the engine's APSP. Self-loops of
@@ -1372,6 +1353,12 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs, partition=False):
                                   f"{g.defaults.get(capacity)!r}, not NetworkX's inf")
     rows, cols = _edges(g)
     _exact_sums(g, capacity)  # NetworkX's flow sums in a narrow NumPy type may wrap
+    if "u" in g.numpy_typed.get(capacity, ""):
+        # NetworkX's residual network subtracts the flows of unsigned NumPy capacities in
+        # their type: a reverse edge's flow wraps to 2^k - f, and its preflow-push then
+        # raises (ValueError) or stops where the engine's answer is the maximum flow
+        raise NotImplementedError("nx_semiring: unsigned NumPy capacities (NetworkX's "
+                                  "residual flows wrap below 0; NetworkX runs it)")
     c = g.weights(capacity)
     if c.dtype.kind == "f" and bool(np.isnan(c).any()):
         raise NotImplementedError("nx_semiring: NaN capacities (NetworkX's comparisons "
@@ -1701,6 +1688,11 @@ def minimum_weight_full_matching(G, top_nodes=None, weight="weight"):
     left = _bipartite_sides(g, top)
     rows, cols = _edges(g)
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if weight is not None and g.narrow.get(weight) == np.float16:
+        # NetworkX's biadjacency_matrix makes a SciPy array of the weights' own dtype, which
+        # for float16 scalars is float16: SciPy's ValueError (no float16 sparse arrays)
+        raise NotImplementedError("nx_semiring: NumPy float16 weights (NetworkX's sparse "
+                                  "matrix of them is refused by SciPy; NetworkX runs it)")
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: weights that are not finite or whose sums "
                                   "round (NetworkX runs it)")
