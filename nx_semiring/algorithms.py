@@ -381,8 +381,11 @@ def _path_dict(g: SemiringGraph, order, pred, s: int, source=None) -> dict:
     return {(alias if k is nodes[s] else k): [alias, *p[1:]] for k, p in paths.items()}
 
 
-def _paths_from(nodes, order, pred, s):
-    paths = {s: [nodes[s]]}
+def _walk_paths(nodes, order, pred, sources) -> dict:
+    """{vertex: path (node list)} for ``sources`` (each its own path) and the vertices of
+    ``order`` (by distance), each walked back through ``pred`` (a list) to the first vertex
+    with a path: a source, or a vertex met before."""
+    paths = {s: [nodes[s]] for s in sources}
     for v in order.tolist():
         if v in paths:
             continue
@@ -396,6 +399,11 @@ def _paths_from(nodes, order, pred, s):
             w = stack.pop()
             p = p + [nodes[w]]
             paths[w] = p
+    return paths
+
+
+def _paths_from(nodes, order, pred, s):
+    paths = _walk_paths(nodes, order, pred, [s])
     return {nodes[v]: paths[v] for v in order.tolist()}
 
 

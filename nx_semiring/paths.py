@@ -56,7 +56,7 @@ from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          _exact_sums, _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
                          _ordered_levels, _path_dict, _paths_from, _real_cutoff, _reverse,
                          _source, _source_zero, _sorted_values, _sssp,
-                         _st_unweighted_path, _unique_path, _unreached,
+                         _st_unweighted_path, _unique_path, _unreached, _walk_paths,
                          _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
                          single_source_dijkstra,
                          single_source_bellman_ford_path_length,
@@ -578,22 +578,8 @@ def _multi_source_paths(g: SemiringGraph, src, pred, order) -> dict:
     each path walked back through the predecessors to the first source met (NetworkX's
     sources have no predecessor: a path never passes through a second source)."""
     nodes = g.nodes
-    preds = pred.tolist()
-    paths = {s: [nodes[s]] for s in src}
     with _gc_paused():
-        for v in order.tolist():
-            if v in paths:
-                continue
-            stack = []
-            u = v
-            while u not in paths:
-                stack.append(u)
-                u = preds[u]
-            p = paths[u]
-            while stack:
-                x = stack.pop()
-                p = p + [nodes[x]]
-                paths[x] = p
+        paths = _walk_paths(nodes, order, pred.tolist(), src)
         return {nodes[v]: paths[v] for v in [*src, *order.tolist()]}
 
 
