@@ -1024,8 +1024,11 @@ def _measure_eccentricities(G, e, usebounds, weight, name):
         return e
     g = _graph(G, weight)
     if usebounds is True and not g.directed:
-        if g.n == 0:  # NetworkX's max(degrees, key=...) of no nodes
-            raise ValueError("max() arg is an empty sequence")
+        if g.n == 0:
+            # NetworkX's max(degrees, key=...) of no nodes: that ValueError, in the words of
+            # the Python running (3.11: "max() arg is an empty sequence", 3.12: "max()
+            # iterable argument is empty")
+            max(())
         if weight is not None and (g.has_inf(weight)
                                    or not _exact_float_sums(g.weights(weight), g.n)):
             raise NotImplementedError(f"nx_semiring: {name} with usebounds=True and weights "
