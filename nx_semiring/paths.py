@@ -182,6 +182,14 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """
     g = _graph(G, weight)
+    runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
+    return ((g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s))
+            for s, dist, pred, keep in runs)
+
+
+def _all_pairs_dijkstra_runs(g, cutoff, weight):
+    """The engine's Dijkstra from every node (``_dijkstra``'s tuples), after NetworkX's
+    refusals; NotImplementedError where some pair is joined by several shortest paths."""
     _real_cutoff(cutoff)
     _all_pairs_refusals(g, weight, _method(weight), paths=True)
     runs = [_dijkstra(g, v, cutoff, weight) for v in g.nodes]
@@ -191,8 +199,7 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
         if _tied_targets(g, dist, np.arange(g.n), weight, keep):
             raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
                                       "NetworkX's Dijkstra picks its own (NetworkX runs it)")
-    return ((g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s))
-            for s, dist, pred, keep in runs)
+    return runs
 
 
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
@@ -207,15 +214,7 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     ({0: 0, 1: 1, 2: 2}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
     """
     g = _graph(G, weight)
-    _real_cutoff(cutoff)
-    _all_pairs_refusals(g, weight, _method(weight), paths=True)
-    runs = [_dijkstra(g, v, cutoff, weight) for v in g.nodes]
-    if runs:
-        dist = np.stack([r[1] for r in runs])
-        keep = np.stack([r[3] for r in runs])
-        if _tied_targets(g, dist, np.arange(g.n), weight, keep):
-            raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
-                                      "NetworkX's Dijkstra picks its own (NetworkX runs it)")
+    runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
     return ((g.nodes[s], _lengths_and_paths(g, s, dist, pred, keep))
             for s, dist, pred, keep in runs)
 
