@@ -214,7 +214,13 @@ def test_cpu_dijkstra_equals_the_relaxation_rounds(device, A, method, predecesso
         D = sr.Matrix.to_dense(A.to_cpu() if device == "gpu" else A, missing=-1)
         for v in np.flatnonzero(pred >= 0):
             assert D[pred[v], v] != -1 or D.dtype == np.bool_
-            assert dist[pred[v]] + np.asarray(D[pred[v], v], dist.dtype) == dist[v]
+            step = dist[pred[v]] + np.asarray(D[pred[v], v], dist.dtype)
+            if dist.dtype.kind == "f":
+                # (float sums round at every step: past 2^24 a float32 tree edge's sum may land
+                # one ulp from the distance, found along the same path in float64)
+                assert abs(float(step) - float(dist[v])) <= float(np.spacing(abs(dist[v])))
+            else:
+                assert step == dist[v]
 
 
 def test_cpu_dijkstra_is_taken_where_exact():
