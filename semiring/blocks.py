@@ -88,9 +88,17 @@ def send_buffer(lo: int, hi: int, device: str, words: int | None = None):
 def heads(got):
     """The counts of all-gathered send buffers ``got`` (P × words): an int64 array (P, 2) of
     (size, out-edges) per rank, on the host (a host read of P × 16 bytes)."""
-    h = got[:, :HEAD]
-    h = h.get() if hasattr(h, "get") else np.asarray(h)
-    return np.ascontiguousarray(h).view(np.uint64).astype(np.int64)
+    h = _read_spans(got, [(0, HEAD)])
+    return h.view(np.uint64).astype(np.int64)
+
+
+def _read_spans(got, spans):
+    """Columns ``spans`` of every row of ``got`` (P × words uint32, C-ordered), on the host."""
+    if not is_cupy_array(got):
+        return backend_of("cpu").blocks.read_spans(np.asarray(got), spans)
+    if not got.flags.c_contiguous:
+        got = array_module("gpu").ascontiguousarray(got)
+    return backend_of("gpu").blocks.read_spans(got, spans)
 
 
 def _mode(parent, deterministic):
@@ -547,12 +555,7 @@ def split_heads(got, dtype, pairs: int = 0):
     pile's size below the threshold (int64; 0 where it took its bucket ahead)."""
     dtype = np.dtype(dtype)
     at = split_layout(got.shape[1], pairs, dtype)[0]
-    h, tail = got[:, :HEAD], got[:, at:at + 2 * TAIL]
-    if hasattr(h, "get"):   # one device-to-host copy
-        both = array_module("gpu").concatenate([h, tail], axis=1).get()
-    else:
-        both = np.concatenate([np.asarray(h), np.asarray(tail)], axis=1)
-    u = np.ascontiguousarray(both).view(np.uint64)
+    u = _read_spans(got, [(0, HEAD), (at, 2 * TAIL)]).view(np.uint64)   # one host read
     sizes, edges, key = u[:, 0].astype(np.int64), u[:, 1].astype(np.int64), ~u[:, 2]
     below = u[:, 3].astype(np.int64)
     none = u[:, 2] == 0

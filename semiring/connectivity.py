@@ -15,7 +15,7 @@ most of it:
    symmetric pattern: an edge to a vertex outside it is linked from the other end); on a
    pattern not known to be symmetric every remaining edge is linked;
 4. pointer jumping; the roots (each component's least vertex) are flagged and numbered by a
-   prefix sum, and each vertex takes its root's number.
+   prefix sum, and each vertex takes its root's number (or, with ``roots=True``, the root).
 
 On the GPU these are the kernels of ``kernels/components.cu`` (launched by
 ``semiring/backend/gpu/components.py``, after ECL-CC's layout: Jaiganesh & Burtscher, HPDC
@@ -39,7 +39,7 @@ MAX_SAMPLES = 1024
 CSGRAPH_MAX = 2**31 - 1
 
 
-def weak_components(A, *, symmetric=False, neighbor_rounds=2, samples=1024):
+def weak_components(A, *, symmetric=False, neighbor_rounds=2, samples=1024, roots=False):
     """Weak components of a graph (those of A ∪ Aᵀ), numbered by least vertex.
 
     Afforest on the GPU (see the module docstring); SciPy's compiled search on the CPU. The
@@ -60,17 +60,20 @@ def weak_components(A, *, symmetric=False, neighbor_rounds=2, samples=1024):
         (``>= 0``; Afforest's k, 2 in the paper and in GAP).
     samples : int
         Vertices sampled to find the most frequent component (in ``[1, MAX_SAMPLES]``).
+    roots : bool
+        Return each vertex's root, its component's least vertex, instead of the component's
+        number: Afforest's own result on the GPU, before the numbering's prefix sum.
 
     Returns
     -------
-    labels : int32 array on A's device
+    labels : int32 array on A's device (int64 where ``roots`` and n >= 2**31)
         ``labels[v]`` = the number of v's component, 0..k-1 in order of each component's
-        least vertex.
+        least vertex; with ``roots``, that least vertex.
 
     Raises
     ------
     DomainMismatch
-        ``symmetric`` is not a bool, or ``neighbor_rounds`` / ``samples`` not integers.
+        ``symmetric`` or ``roots`` is not a bool, or ``neighbor_rounds`` / ``samples`` not integers.
     InvalidValue
         ``neighbor_rounds < 0``, ``samples`` outside ``[1, MAX_SAMPLES]``, or (CPU) A beyond
         SciPy's int32 bounds.
@@ -81,11 +84,15 @@ def weak_components(A, *, symmetric=False, neighbor_rounds=2, samples=1024):
     >>> A = sr.Matrix.from_coo([0, 2, 3], [1, 3, 3], None, nrows=5, ncols=5, device="cpu")
     >>> sr.connectivity.weak_components(A).tolist()
     [0, 0, 1, 1, 2]
+    >>> sr.connectivity.weak_components(A, roots=True).tolist()
+    [0, 0, 2, 2, 4]
     """
     op = "weak_components"
     A = as_matrix(A, op=op, arg="A", square=True)
     if not isinstance(symmetric, (bool, np.bool_)):
         raise DomainMismatch(f"{op}: symmetric must be a bool, got {type(symmetric).__name__}")
+    if not isinstance(roots, (bool, np.bool_)):
+        raise DomainMismatch(f"{op}: roots must be a bool, got {type(roots).__name__}")
     for arg, v in (("neighbor_rounds", neighbor_rounds), ("samples", samples)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise DomainMismatch(f"{op}: {arg} must be an int, got {type(v).__name__}")
@@ -101,4 +108,4 @@ def weak_components(A, *, symmetric=False, neighbor_rounds=2, samples=1024):
         return A.xp.zeros(0, dtype=np.int32)
     skip = bool(symmetric) or A.transpose_is_self
     return backend_of(A.device).components.weak_components(A, skip, int(neighbor_rounds),
-                                                           int(samples))
+                                                           int(samples), bool(roots))

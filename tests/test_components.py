@@ -66,6 +66,13 @@ def test_weak_components_mechanism(device, case, rounds, samples, int64):
     got = sr.connectivity.weak_components(A, neighbor_rounds=rounds, samples=samples)
     assert sr.device_of(got) == device and got.dtype == np.int32
     np.testing.assert_array_equal(to_host(got), ref)
+    # roots: each component's least vertex, from the same labels
+    roots = sr.connectivity.weak_components(A, neighbor_rounds=rounds, samples=samples,
+                                            roots=True)
+    assert sr.device_of(roots) == device and roots.dtype == np.int32
+    least = np.full(n, n)                   # least[c] = the least vertex labelled c
+    np.minimum.at(least, ref, np.arange(n))
+    np.testing.assert_array_equal(to_host(roots), least[ref])
     # a symmetric pattern: the last pass skips the most frequent component's rows
     S = _symmetrized(n, rows, cols, vals, device)
     S = _int64(S) if int64 else S
@@ -73,6 +80,9 @@ def test_weak_components_mechanism(device, case, rounds, samples, int64):
         got = sr.connectivity.weak_components(M, symmetric=promise, neighbor_rounds=rounds,
                                               samples=samples)
         np.testing.assert_array_equal(to_host(got), ref)
+        got = sr.connectivity.weak_components(M, symmetric=promise, neighbor_rounds=rounds,
+                                              samples=samples, roots=True)
+        np.testing.assert_array_equal(to_host(got), least[ref])
 
 
 def _awkward_graph(seed=0):
@@ -266,6 +276,8 @@ def test_errors(device):
         wc(B, neighbor_rounds=-1)
     with pytest.raises(sr.DomainMismatch, match="weak_components: neighbor_rounds must be an int, got float"):
         wc(B, neighbor_rounds=2.0)
+    with pytest.raises(sr.DomainMismatch, match="weak_components: roots must be a bool, got str"):
+        wc(B, roots="yes")
     with pytest.raises(sr.DomainMismatch, match="weak_components: symmetric must be a bool, got int"):
         wc(B, symmetric=1)
     with pytest.raises(sr.DomainMismatch, match="progress must be callable"):

@@ -240,3 +240,25 @@ def test_variant_names_checked(client, monkeypatch):
         adist.sssp(DA, 0, method="bellman_ford")
     with pytest.raises(sr.InvalidValue, match="ROUNDS"):   # the near–far's fall-back
         adist.sssp(DA, 0)
+
+
+@given(n=st.integers(1, 80), P=st.integers(2, 4), m=st.integers(0, 200),
+       seed=st.integers(0, 2**31 - 1))
+@settings(max_examples=60, deadline=None)
+def test_join_forests_equals_union_components(n, P, m, seed):
+    # the ranks' forests: each rank's roots are its own edges' least vertices; the join is the
+    # least vertex of each component of all the ranks' edges together
+    from scipy.sparse.csgraph import connected_components as cc
+    rng = np.random.default_rng(seed)
+    rows, cols, rank = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(0, P, m)
+
+    def roots_of(r, c):
+        _, lab = cc(sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n, n)), directed=False)
+        least = np.full(n, n)
+        np.minimum.at(least, lab, np.arange(n))
+        return least[lab]
+
+    R = np.stack([roots_of(rows[rank == p], cols[rank == p]) for p in range(P)]).astype(np.int32)
+    got = _spmd._join_forests(R)
+    np.testing.assert_array_equal(got, roots_of(rows, cols))
+    assert got.dtype == np.int32

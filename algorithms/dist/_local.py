@@ -70,10 +70,8 @@ def _component_roots(B, **kwargs):
     result) from the one-device labels (numbered in order of their least vertex)."""
     import algorithms  # noqa: PLC0415 (on the worker)
 
-    labels = algorithms.connected_components(B, **kwargs)
-    xp = sr.array_module("gpu" if sr.is_gpu_array(labels) else "cpu")
-    _, first = xp.unique(labels, return_index=True)
-    return first.astype(xp.int64)[labels]
+    # (O(n): no sort of the labels)
+    return sr.blocks.component_roots(algorithms.connected_components(B, **kwargs))
 
 
 _FUNCTIONS = {"connected_components_roots": _component_roots}

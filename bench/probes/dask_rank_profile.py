@@ -153,6 +153,7 @@ def _profile_rank(rank, fn, args, reps):
 
     saved = [(sr.blocks, s, getattr(sr.blocks, s)) for s in BLOCK_STEPS]
     saved += [(_spmd, "_gather_equal", _spmd._gather_equal),
+              (_spmd, "_join_forests", _spmd._join_forests),
               (sr.connectivity, "weak_components", sr.connectivity.weak_components)]
     try:
         for mod, name, f in saved:

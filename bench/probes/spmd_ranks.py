@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import importlib
 import json
 import os
 import time
@@ -35,8 +36,10 @@ def main():
     ap.add_argument("--variants", default="fused,algebra",
                     help="the loops to time: fused (BFS_LEVELS / ROUNDS 'fused', COMPONENTS "
                          "'forests'), mirrored "
-                         "(COMPONENTS 'mirrored': CC only) and algebra (the 'algebra' / "
-                         "'labels' loops)")
+                         "(COMPONENTS 'mirrored': CC only), nearfar (SSSP only: the near-far "
+                         "rank loop, algorithms.dist.sssp.AUTO_METHOD['gpu'] = "
+                         "'delta_stepping'; nearfarN: with Δ scaled by N) and algebra (the "
+                         "'algebra' / 'labels' loops)")
     ap.add_argument("--weak", default="",
                     help="scale:workers pairs (e.g. 25:2,26:4): weak scaling, the fused loops")
     ap.add_argument("--algebra-ops", default="bfs,cc,sssp",
@@ -54,6 +57,8 @@ def main():
     from algorithms.dist import _local, _spmd
     from semiring import dist
     from bench import dask_suite as DS
+    AUTO_METHOD = dict(importlib.import_module("algorithms.dist.sssp").AUTO_METHOD)
+    DELTA_SCALE = importlib.import_module("algorithms.dist.sssp").NEAR_FAR_DELTA_SCALE
 
     dev, scale = args.device, args.scale
     Ws = [int(w) for w in args.workers.split(",")]
@@ -168,7 +173,7 @@ def main():
                                                         keep=False))
             except Exception as err:  # noqa: BLE001 (recorded: the call's time stands)
                 extra["rank_loop_error"] = repr(err)
-            if args.profile and path == "spmd fused":
+            if args.profile and path != "spmd algebra":
                 from bench.probes.dask_rank_profile import _profile_rank
                 try:
                     prof = DA.call_spmd(_profile_rank, (fn, args_, 1), keep=False)
@@ -210,9 +215,19 @@ def main():
                     _spmd.ROUNDS = "fused" if fused else "algebra"
                     _spmd.COMPONENTS = "mirrored" if variant == "mirrored" else (
                         "forests" if fused else "labels")
+                    # nearfarN: the near-far loop with Δ scaled by N (the rule's
+                    # NEAR_FAR_DELTA_SCALE, read on the ranks)
+                    client.run(_set_attr, "algorithms.dist.sssp", "NEAR_FAR_DELTA_SCALE",
+                               float(variant[7:]) if variant.startswith("nearfar") and
+                               variant[7:] else DELTA_SCALE)
+                    dsssp = importlib.import_module("algorithms.dist.sssp")
+                    dsssp.AUTO_METHOD[dev] = ("delta_stepping" if variant.startswith("nearfar")
+                                              else AUTO_METHOD[dev])
                     for op in ops:
                         if variant == "mirrored" and op != "cc":
                             continue   # the same loops as "fused"
+                        if variant.startswith("nearfar") and op != "sssp":
+                            continue
                         if variant == "algebra" and op not in args.algebra_ops.split(","):
                             continue
                         if variant == "algebra" and time.perf_counter() - T0 > args.budget:
@@ -232,6 +247,9 @@ def main():
                 _local.WHOLE_ON_ONE_WORKER, _spmd.ONE_PARTITION = True, False
                 _spmd.BFS_LEVELS = _spmd.ROUNDS = "fused"
                 _spmd.COMPONENTS = "forests"
+                importlib.import_module("algorithms.dist.sssp").AUTO_METHOD[dev] = AUTO_METHOD[dev]
+                client.run(_set_attr, "algorithms.dist.sssp", "NEAR_FAR_DELTA_SCALE",
+                           DELTA_SCALE)
                 DA = None
                 gc.collect()
                 if dev == "gpu":
@@ -246,20 +264,26 @@ def main():
         graph = f"kron-{sc}"
         src, ref = reference(sc)
         run_workers(sc, [W], [v for v in variants if v != "algebra"] or ["fused"])
-    get = {(r["graph"], r["case"], r["path"], r["workers"]): r["seconds"] for r in rows}
+    # a call with gather=False returns once the workers' futures are done, which need not
+    # wait for their GPUs (a loop with no host read, e.g. CC on one rank): where the loop
+    # timed on the ranks with its device synchronized took longer, that time counts
+    get = {(r["graph"], r["case"], r["path"], r["workers"]):
+           max(r["seconds"], r.get("rank_loop_s") or 0.0) for r in rows}
     g0 = f"kron-{scale}"
     eff = {}
     for op in ops:
         base = get.get((g0, op, "one worker, one-device algorithm", 1))
         for W in Ws:
             for path in (["spmd"] if op == "pagerank" else
-                         ["spmd fused", "spmd mirrored", "spmd algebra"]):
+                         ["spmd fused", "spmd mirrored", "spmd algebra"] +
+                         [f"spmd {v}" for v in variants if v.startswith("nearfar")]):
                 t = get.get((g0, op, path, W))
                 if base and t:
                     eff[f"strong {op} {path} W={W}"] = round(base / (W * t), 3)
         for sc, W in weak:
             for path in (["spmd"] if op == "pagerank" else
-                         ["spmd fused", "spmd mirrored"]):
+                         ["spmd fused", "spmd mirrored"] +
+                         [f"spmd {v}" for v in variants if v.startswith("nearfar")]):
                 t = get.get((f"kron-{sc}", op, path, W))
                 if base and t:
                     eff[f"weak {op} {path} kron-{sc} W={W}"] = round(base / t, 3)
@@ -318,6 +342,12 @@ def _timed_rank(rank, fn, args, reps):
         sync()
         ts.append(time.perf_counter() - t)
     return float(np.median(ts))
+
+
+def _set_attr(module, name, value):
+    """(On a worker.) module.name = value."""
+    setattr(importlib.import_module(module), name, value)
+    return value
 
 
 def _free_pool():

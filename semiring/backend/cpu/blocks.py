@@ -9,6 +9,11 @@ import numpy as np
 HEAD = 4
 
 
+def read_spans(got, spans):
+    """The column spans ``[(start, count), ...]`` of every row of ``got``, side by side."""
+    return np.concatenate([got[:, a:a + k] for a, k in spans], axis=1)
+
+
 def _bits_of(fbits, u):
     return ((fbits[u >> 5] >> (u & 31).astype(np.uint32)) & np.uint32(1)).astype(bool)
 

@@ -67,6 +67,31 @@ def _grid(items: int) -> int:
     return max(1, min(_full_grid(), -(-items // THREADS)))
 
 
+def read_spans(got, spans):
+    """The column spans ``[(start, count), ...]`` of every row of the C-ordered device array
+    ``got``, side by side in a host array: one strided copy a span (cudaMemcpy2DAsync) into
+    pinned memory kept per size, one stream sync. A level's or round's counts are read so:
+    CuPy's slice, concatenate and ``get`` took 50-120 µs a read on 2 H200 (the rank loops'
+    ``heads`` and ``split_heads``, bench/results/session21), a few CuPy calls' host cost."""
+    cp = _cupy()
+    P, stride = got.shape
+    item = got.dtype.itemsize
+    width = sum(k for _, k in spans)
+    host = kernels.memo(("blocks.read_spans", P * width * item), lambda: np.frombuffer(
+        cp.cuda.alloc_pinned_memory(max(1, P * width * item)), dtype=np.uint8,
+        count=P * width * item))
+    stream = cp.cuda.get_current_stream()
+    at = 0
+    for a, k in spans:
+        if k and P:
+            cp.cuda.runtime.memcpy2DAsync(host.ctypes.data + at * item, width * item,
+                                          got.data.ptr + a * item, stride * item, k * item, P,
+                                          cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+        at += k
+    stream.synchronize()
+    return host.view(got.dtype).reshape(P, width).copy()
+
+
 def bfs_pull(BT, fbits, level, depth, deg, out, shift, parent, mode):
     np_ = BT.nrows
     if np_ == 0:

@@ -71,8 +71,10 @@ def _grid(n: int) -> int:
     return max(1, min(-(-n // THREADS), kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM))
 
 
-def weak_components(A, skip: bool, neighbor_rounds: int, samples: int):
-    """int32 labels of A's weak components, numbered by least vertex (A: n > 0)."""
+def weak_components(A, skip: bool, neighbor_rounds: int, samples: int, roots: bool = False):
+    """int32 labels of A's weak components, numbered by least vertex (A: n > 0); with
+    ``roots``, each vertex's root (its component's least vertex: a link hooks the larger root
+    under the smaller), int32 below 2**31 vertices."""
     cp = _cupy()
     n, nnz = A.nrows, A.nvals
     it = np.dtype(A.itype)
@@ -111,6 +113,9 @@ def weak_components(A, skip: bool, neighbor_rounds: int, samples: int):
         function(f"cc_link_rest<{I}, {ITEMS}, {lr}>")((tiles,), t, (indptr, indices, comp,
                                                               np.int64(nnz), np.int64(rounds),
                                                               rows))
+    if roots:
+        function(f"cc_compress<{I}>")(g, t, (comp, n64))
+        return comp.astype(cp.int32, copy=False) if n < 2**31 else comp
     flag = cp.empty(n, dtype=cp.int32)
     function(f"cc_compress_flag<{I}>")(g, t, (comp, flag, n64))
     csum = cp.cumsum(flag, dtype=cp.int32)
