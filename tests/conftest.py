@@ -53,6 +53,19 @@ HOST_ROUTES = [("algorithms.csgraph._validation", "HOST_MAX_WORK", {}),
                ("algorithms.components", "STRONG_HOST_MAX_ENTRIES", 0)]
 
 
+def _set_attrs(settings):
+    for module, name, value in settings:
+        setattr(importlib.import_module(module), name, value)
+
+
+def host_routes_off(client):
+    """The host routes off on a Dask cluster's worker processes too (the autouse fixture
+    below patches this process only): a one-partition call runs the one-device algorithm on
+    its worker, whose result the tests compare bit for bit with this process's GPU path."""
+    client.run(_set_attrs, HOST_ROUTES)
+    return client
+
+
 @pytest.fixture(autouse=True)
 def _gpu_paths_on_gpu_input(request, monkeypatch):
     """GPU input runs its GPU path in every test: the tests' graphs are small enough for the

@@ -20,7 +20,7 @@ import algorithms.dist as adist
 from bench import generators as g
 from semiring import dist
 from semiring.dist import _tasks as T
-from conftest import to_host
+from conftest import host_routes_off, to_host
 
 WORKERS = 3
 
@@ -30,6 +30,7 @@ def client():
     pytest.importorskip("distributed",
                         reason='the distributed tests need dask: pip install "semiring[dask]"')
     c = dist.local_cluster(WORKERS)
+    host_routes_off(c)
     yield c
     c.close()
     c.cluster.close()

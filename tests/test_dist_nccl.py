@@ -33,11 +33,13 @@ import algorithms.dist as adist  # noqa: E402
 from semiring import dist  # noqa: E402
 from semiring.dist import _mesh  # noqa: E402
 from bench import generators as g  # noqa: E402
+from conftest import host_routes_off  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client():
     c = dist.local_cluster(2, device="gpu")
+    host_routes_off(c)
     yield c
     c.close()
     c.cluster.close()
