@@ -1,0 +1,37 @@
+"""Session 21's outside-in audit (aud21): defects found by probing the newest code (host
+routes, ``Matrix`` caches, ``power_step`` and PageRank, the ``scipy.sparse.csgraph`` facade,
+the analytics) with inputs its authors did not write (bench/probes/aud21_*.py). Each test
+failed before its fix."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import algorithms as alg
+import semiring as sr
+
+
+def _cpu(rows, cols, n):
+    return sr.Matrix.from_coo(rows, cols, [1.0] * len(rows), nrows=n, ncols=n, device="cpu")
+
+
+def test_a_written_symmetric_view_is_not_its_base_any_more():
+    # the view of as_symmetric() written as an operation's output held new content while its
+    # base kept it as its view: bfs(A, 0, symmetric=True) searched the written graph
+    # (levels [0, -1, -1] for the edge 0 - 1)
+    A = _cpu([0, 1], [1, 0], 3)
+    S = A.as_symmetric()
+    B, eye = _cpu([1, 2], [2, 1], 3), _cpu([0, 1, 2], [0, 1, 2], 3)
+    sr.mxm(B, eye, sr.plus_times, out=S)
+    np.testing.assert_array_equal(S.to_dense(), B.to_dense())
+    V = A.as_symmetric()
+    assert V is not S and V.transpose_is_self
+    np.testing.assert_array_equal(V.to_dense(), A.to_dense())
+    np.testing.assert_array_equal(alg.bfs(A, 0, symmetric=True), alg.bfs(A, 0))
+    assert alg.bfs(A, 0, symmetric=True).tolist() == [0, 1, -1]
+
+
+def test_a_symmetric_view_is_kept_while_unwritten():
+    A = _cpu([0, 1], [1, 0], 2)
+    assert A.as_symmetric() is A.as_symmetric()
