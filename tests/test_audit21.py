@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+from scipy.sparse.linalg import aslinearoperator
 
 import algorithms as alg
 import semiring as sr
+from algorithms import csgraph
 
 
 def _cpu(rows, cols, n):
@@ -35,3 +39,20 @@ def test_a_written_symmetric_view_is_not_its_base_any_more():
 def test_a_symmetric_view_is_kept_while_unwritten():
     A = _cpu([0, 1], [1, 0], 2)
     assert A.as_symmetric() is A.as_symmetric()
+
+
+@pytest.mark.parametrize("name", ["dijkstra", "shortest_path", "floyd_warshall",
+                                  "minimum_spanning_tree", "csgraph_to_dense", "yen"])
+@pytest.mark.parametrize("obj", ["linear_operator", None, {0: 1}])
+def test_csgraph_input_numpy_reads_as_one_object_raises_scipys_valueerror(name, obj):
+    # SciPy finds a 0-d array of one object not 2-D: ValueError; the facade raised only a
+    # DomainMismatch (a TypeError), which `except ValueError` written for SciPy missed
+    if obj == "linear_operator":
+        obj = aslinearoperator(sp.eye(3, format="csr"))
+    args = (obj, 0, 1, 1) if name == "yen" else (obj,)
+    with pytest.raises(ValueError):
+        getattr(scg, name)(*args)
+    with pytest.raises(ValueError, match=r"csgraph must be a sparse matrix, a 2-D array"):
+        getattr(csgraph, name)(*args)
+    with pytest.raises(sr.DomainMismatch):  # (the class the facade raised: still raised)
+        getattr(csgraph, name)(*args)
