@@ -97,7 +97,8 @@ def _sources(op, sources, k, seed, n):
         if not 1 <= k <= n:
             raise sr.InvalidValue(f"{op}: k must be in [1, n] (n = {n}), got {k}")
         if seed is None or isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-            rng = random.Random(seed)
+            # (int: Python 3.11's random.Random refuses NumPy integers with a TypeError)
+            rng = random.Random(None if seed is None else int(seed))
         elif isinstance(seed, random.Random):
             rng = seed
         else:

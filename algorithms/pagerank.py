@@ -93,13 +93,21 @@ def _distribution(op, arg, value, n, xp):
         if bad:
             raise sr.InvalidIndex(f"{op}: {arg} keys must be vertices in [0, {n}), got {bad[0]!r}")
         host = np.zeros(n, dtype=np.float64)
-        host[np.asarray([int(k) for k in keys], dtype=np.int64)] = [float(value[k]) for k in keys]
+        # (each value a real number or a bool, as the array form's dtype check: float() read
+        # the string '2' as a weight and raised its own errors for other objects)
+        for k in keys:
+            v = value[k]
+            host[int(k)] = float(v) if isinstance(v, (bool, np.bool_)) else _real(op, f"{arg}[{k}]", v)
         arr = xp.asarray(host)
     else:
         if sr.is_gpu_array(value) and xp is np:
             raise sr.DeviceMismatch(f"{op}: A is on the CPU but {arg} is a CuPy array; move one "
                                     f"explicitly")
-        arr = xp.asarray(value)
+        try:
+            arr = xp.asarray(value)
+        except (TypeError, ValueError) as exc:  # ragged lists and the like
+            raise sr.DomainMismatch(f"{op}: {arg} must be an array of n real numbers or a dict, "
+                                    f"got {type(value).__name__} ({exc})") from None
         if arr.ndim != 1 or arr.shape[0] != n:
             raise sr.DimensionMismatch(f"{op}: {arg} must have shape ({n},) (one weight per vertex), "
                                        f"got shape {arr.shape}")

@@ -56,3 +56,39 @@ def test_csgraph_input_numpy_reads_as_one_object_raises_scipys_valueerror(name, 
         getattr(csgraph, name)(*args)
     with pytest.raises(sr.DomainMismatch):  # (the class the facade raised: still raised)
         getattr(csgraph, name)(*args)
+
+
+@pytest.mark.parametrize("arg", ["personalization", "nstart", "dangling"])
+@pytest.mark.parametrize("value", ["a", "2", None, 1 + 2j, [1, 2]])
+def test_pagerank_dict_value_that_is_no_real_number_names_the_argument(arg, value):
+    # float() read the string '2' as a weight and raised its own bare ValueError / TypeError
+    # for the others, naming no argument (the array form refuses such dtypes already)
+    A = sp.csr_matrix(np.array([[0, 1, 0], [1, 0, 1], [0, 0, 0]], dtype=float))
+    with pytest.raises(sr.DomainMismatch, match=rf"pagerank: {arg}\[1\] must be a real number"):
+        alg.pagerank(A, **{arg: {0: 1.0, 1: value}})
+
+
+def test_pagerank_dict_values_read_as_the_array_form():
+    A = sp.csr_matrix(np.array([[0, 1, 0], [1, 0, 1], [0, 0, 0]], dtype=float))
+    ref = alg.pagerank(A, personalization=[0, 2.0, 1.0], nstart=[1, 1, 0], dangling=[1, 0, 0])
+    got = alg.pagerank(A, personalization={1: np.float32(2), 2: np.int64(1)},
+                       nstart={0: True, 1: 1}, dangling={0: 1})
+    np.testing.assert_allclose(got, ref, rtol=1e-12)
+
+
+def test_pagerank_ragged_list_names_the_argument():
+    A = sp.csr_matrix(np.array([[0, 1], [1, 0]], dtype=float))
+    with pytest.raises(sr.DomainMismatch, match=r"pagerank: personalization must be an array"):
+        alg.pagerank(A, personalization=[[1], [2, 3]])
+
+
+@pytest.mark.parametrize("fn", [alg.betweenness_centrality, alg.edge_betweenness_centrality])
+def test_sampled_betweenness_takes_a_numpy_integer_seed(fn):
+    # random.Random(np.int64(2)) raised Python's TypeError ("The only supported seed types
+    # are ..."), naming no argument, where the documented int seed was meant
+    A = sp.csr_matrix(np.array([[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]],
+                               dtype=float))
+    a, b = fn(A, k=2, seed=np.int64(7)), fn(A, k=2, seed=7)
+    if isinstance(a, sr.Matrix):
+        a, b = a.to_dense(missing=0), b.to_dense(missing=0)
+    np.testing.assert_array_equal(a, b)
