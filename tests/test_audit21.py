@@ -92,3 +92,37 @@ def test_sampled_betweenness_takes_a_numpy_integer_seed(fn):
     if isinstance(a, sr.Matrix):
         a, b = a.to_dense(missing=0), b.to_dense(missing=0)
     np.testing.assert_array_equal(a, b)
+
+
+def _step_args():
+    t = sr.Vector.from_dense(np.array([0.5, 0.0]))
+    x, inv = np.array([0.5, 0.5]), np.array([1.0, 0.0])
+    return t, x, x, 0.15 * x, inv
+
+
+@pytest.mark.parametrize("dangling, error, match", [
+    ([1], sr.DomainMismatch, r"dangling must be a 1-D integer array.*got list"),
+    (None, sr.DomainMismatch, r"dangling must be a 1-D integer array.*got NoneType"),
+    (np.array([1.0]), sr.DomainMismatch, r"dangling must be a 1-D integer array.*float64"),
+    (np.array([[1]]), sr.DomainMismatch, r"dangling must be a 1-D integer array.*\(1, 1\)"),
+    (np.array([5]), sr.InvalidIndex, r"dangling must hold vertices in \[0, 2\)"),
+])
+def test_power_step_refuses_a_bad_dangling_naming_it(dangling, error, match):
+    # NumPy's AttributeError / IndexError named nothing
+    with pytest.raises(error, match=match):
+        sr.centrality.power_step(*_step_args(), 0.85, 0.5, dangling)
+
+
+@pytest.mark.parametrize("arg", ["damping", "s"])
+@pytest.mark.parametrize("value", [None, "0.5", float("nan"), True])
+def test_power_step_refuses_a_scalar_that_is_no_finite_real(arg, value):
+    # s=None read as 0 on the CPU (NumPy's truth test) and as NaN by the GPU kernel
+    kw = {"damping": 0.85, "s": 0.5, arg: value}
+    with pytest.raises(sr.DomainMismatch, match=rf"power_step: {arg} must be a finite real"):
+        sr.centrality.power_step(*_step_args(), kw["damping"], kw["s"], np.array([1]))
+
+
+def test_power_step_refuses_an_array_for_the_product():
+    _, x, u, p, inv = _step_args()
+    with pytest.raises(sr.DomainMismatch, match=r"power_step: t must be a semiring.Vector"):
+        sr.centrality.power_step(np.array([0.5, 0.0]), x, u, p, inv, 0.85, 0.5, np.array([1]))
