@@ -29,6 +29,8 @@ import numpy as np
 
 import semiring as sr
 
+from .cores import _check_flag
+
 __all__ = ["ConvergenceError", "pagerank"]
 
 VARIANTS = ("networkx", "gap")
@@ -216,7 +218,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     """
     op = "pagerank"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise sr.InvalidValue(f"{op}: variant must be one of {VARIANTS}, got {variant!r}")
     damping = _real(op, "damping", damping)
     if not 0.0 <= damping < 1.0:
@@ -234,6 +236,8 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
                               f"rank of dangling vertices")
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    # a bool, as the other power iterations take it (bool('no') was True: weighted)
+    weighted = _check_flag(op, "weighted", weighted)
     if A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES:
         # a small graph's iterations on A's host copy, the ranks back on the GPU
         def host(v):
@@ -252,7 +256,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     xp = sr.array_module(A.device)
     if n == 0:
         return xp.zeros(0, dtype=np.float64)
-    weighted = bool(weighted) and not A.is_iso
+    weighted = weighted and not A.is_iso
     if weighted:
         if A.dtype.kind not in "biuf":
             raise sr.DomainMismatch(f"{op}: weighted=True needs real values, got dtype {A.dtype}")

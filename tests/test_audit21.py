@@ -126,3 +126,38 @@ def test_power_step_refuses_an_array_for_the_product():
     _, x, u, p, inv = _step_args()
     with pytest.raises(sr.DomainMismatch, match=r"power_step: t must be a semiring.Vector"):
         sr.centrality.power_step(np.array([0.5, 0.0]), x, u, p, inv, 0.85, 0.5, np.array([1]))
+
+
+_G = sp.csr_matrix(np.array([[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]],
+                            dtype=float))
+_CHOICES = {
+    "pagerank variant": (lambda v: alg.pagerank(_G, variant=v), "variant"),
+    "triangle_count method": (lambda v: alg.triangle_count(_G, method=v), "method"),
+    "triangle_count order": (lambda v: alg.triangle_count(_G, order=v), "order"),
+    "triangles method": (lambda v: alg.triangles(_G, method=v), "method"),
+    "clustering method": (lambda v: alg.clustering(_G, method=v), "method"),
+    "connected_components connection": (lambda v: alg.connected_components(_G, v), "connection"),
+    "connected_components method": (lambda v: alg.connected_components(_G, method=v), "method"),
+    "maximum_flow method": (lambda v: alg.maximum_flow(_G.astype(np.int32), 0, 3, method=v),
+                            "method"),
+    "maximum_bipartite_matching perm_type": (
+        lambda v: alg.maximum_bipartite_matching(_G, perm_type=v), "perm_type"),
+    "sssp method": (lambda v: alg.sssp(_G, 0, method=v), "method"),
+    "apsp method": (lambda v: alg.apsp(_G, method=v), "method"),
+}
+
+
+@pytest.mark.parametrize("call", sorted(_CHOICES))
+def test_a_choice_given_as_an_array_names_the_argument(call):
+    # `value not in CHOICES` compared an array elementwise: NumPy's "truth value of an array
+    # ... is ambiguous" ValueError, naming no argument
+    fn, arg = _CHOICES[call]
+    with pytest.raises(sr.InvalidValue, match=rf"{arg} must be one of"):
+        fn(np.array(["auto", "weak"]))
+
+
+@pytest.mark.parametrize("value", ["no", 0, np.array([True, False])])
+def test_pagerank_weighted_is_a_bool(value):
+    # bool('no') is True: pagerank ran weighted, where eigenvector, Katz and HITS refuse it
+    with pytest.raises(sr.DomainMismatch, match=r"pagerank: weighted must be a bool"):
+        alg.pagerank(_G, weighted=value)
