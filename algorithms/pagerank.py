@@ -83,6 +83,16 @@ def _real(op, arg, value):
     return float(value)
 
 
+def _weight(op, arg, v):
+    """A dict's value as a float: a real number, a bool or a 0-d real array (a NumPy or CuPy
+    scalar array), as the array form's dtype check takes them (``float()`` read the string
+    '2' as a weight and raised its own errors, naming nothing, for other objects)."""
+    if isinstance(v, (bool, np.bool_)) or (
+            getattr(v, "ndim", None) == 0 and getattr(getattr(v, "dtype", None), "kind", "") in "biuf"):
+        return float(v)
+    return _real(op, arg, v)
+
+
 def _distribution(op, arg, value, n, xp):
     """A length-n float64 array of non-negative weights with a positive sum, normalized to
     sum 1 (NetworkX normalizes personalization, nstart and dangling the same way). ``value``
@@ -95,11 +105,8 @@ def _distribution(op, arg, value, n, xp):
         if bad:
             raise sr.InvalidIndex(f"{op}: {arg} keys must be vertices in [0, {n}), got {bad[0]!r}")
         host = np.zeros(n, dtype=np.float64)
-        # (each value a real number or a bool, as the array form's dtype check: float() read
-        # the string '2' as a weight and raised its own errors for other objects)
         for k in keys:
-            v = value[k]
-            host[int(k)] = float(v) if isinstance(v, (bool, np.bool_)) else _real(op, f"{arg}[{k}]", v)
+            host[int(k)] = _weight(op, f"{arg}[{k}]", value[k])
         arr = xp.asarray(host)
     else:
         if sr.is_gpu_array(value) and xp is np:

@@ -71,8 +71,8 @@ def test_pagerank_dict_value_that_is_no_real_number_names_the_argument(arg, valu
 def test_pagerank_dict_values_read_as_the_array_form():
     A = sp.csr_matrix(np.array([[0, 1, 0], [1, 0, 1], [0, 0, 0]], dtype=float))
     ref = alg.pagerank(A, personalization=[0, 2.0, 1.0], nstart=[1, 1, 0], dangling=[1, 0, 0])
-    got = alg.pagerank(A, personalization={1: np.float32(2), 2: np.int64(1)},
-                       nstart={0: True, 1: 1}, dangling={0: 1})
+    got = alg.pagerank(A, personalization={1: np.float32(2), 2: np.array(1)},
+                       nstart={0: True, 1: 1}, dangling={0: np.array(1.0)})
     np.testing.assert_allclose(got, ref, rtol=1e-12)
 
 
