@@ -161,3 +161,13 @@ def test_pagerank_weighted_is_a_bool(value):
     # bool('no') is True: pagerank ran weighted, where eigenvector, Katz and HITS refuse it
     with pytest.raises(sr.DomainMismatch, match=r"pagerank: weighted must be a bool"):
         alg.pagerank(_G, weighted=value)
+
+
+@pytest.mark.parametrize("fn", [alg.eigenvector_centrality, alg.katz_centrality, alg.hits])
+def test_power_iteration_nstart_dict_takes_numpy_scalar_arrays(fn):
+    # a dict value that is a 0-d array (a NumPy or CuPy scalar array) was refused here
+    # (DomainMismatch) where the array form and PageRank's dict take it
+    ref = fn(_G, nstart=[1.0, 2.0, 1.0, 1.0])
+    got = fn(_G, nstart={0: np.array(1.0), 1: np.float32(2), 2: np.array(1), 3: 1})
+    for a, b in zip(np.atleast_2d(got), np.atleast_2d(ref)):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
