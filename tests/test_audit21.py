@@ -144,6 +144,7 @@ _CHOICES = {
         lambda v: alg.maximum_bipartite_matching(_G, perm_type=v), "perm_type"),
     "sssp method": (lambda v: alg.sssp(_G, 0, method=v), "method"),
     "apsp method": (lambda v: alg.apsp(_G, method=v), "method"),
+    "bfs direction": (lambda v: alg.bfs(_G, 0, direction=v), "direction"),
 }
 
 
@@ -171,3 +172,8 @@ def test_power_iteration_nstart_dict_takes_numpy_scalar_arrays(fn):
     got = fn(_G, nstart={0: np.array(1.0), 1: np.float32(2), 2: np.array(1), 3: 1})
     for a, b in zip(np.atleast_2d(got), np.atleast_2d(ref)):
         np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_bfs_direction_as_an_array_with_sources_names_it():
+    with pytest.raises(sr.InvalidValue, match=r"direction=.* applies to one source"):
+        alg.bfs(_G, sources=[0, 1], direction=np.array(["auto", "push"]))
