@@ -978,7 +978,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
     array([ 1.,  0., -1.], dtype=float32)
     """
     op = "apsp"
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         raise InvalidValue(f"{op}: method must be one of {METHODS}, got {method!r}")
     if tile is not None and (isinstance(tile, bool) or not isinstance(tile, (int, np.integer))
                              or tile < 1):

@@ -298,8 +298,11 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     """
     if FAST_PATH and type(A) is sr.Matrix and type(source) is int and sources is None:
         kept = A._memo.get("bfs_fast")
-        run = (kept.get((parents, direction, deterministic, symmetric, _fast_state()))
-               if kept else None)
+        try:
+            run = (kept.get((parents, direction, deterministic, symmetric, _fast_state()))
+                   if kept else None)
+        except TypeError:  # (an unhashable argument: the checks below name it)
+            run = None
         if run is not None and 0 <= source < A.nrows:
             try:
                 level, parent = run(source)
@@ -312,7 +315,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     if sources is not None:
         if source is not None:
             raise InvalidValue("bfs: give source or sources, not both")
-        if direction != "auto":
+        if not (isinstance(direction, str) and direction == "auto"):
             raise InvalidValue(f"bfs: direction={direction!r} applies to one source; the "
                                f"multi-source search chooses its own (give direction='auto')")
         return multi_source_bfs(A, sources, parents=parents, deterministic=deterministic,
@@ -322,7 +325,7 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     A = as_matrix(A, op="bfs", arg="A", square=True)
     n = A.nrows
     source = _check_source(source, n, A.device)
-    if direction not in DIRECTIONS:
+    if not isinstance(direction, str) or direction not in DIRECTIONS:
         raise InvalidValue(f"bfs: direction must be one of {DIRECTIONS}, got {direction!r}")
     if symmetric:
         A = A.as_symmetric()  # Aᵀ is A itself (the caller's A keeps its own cache)

@@ -43,7 +43,7 @@ import semiring as sr
 
 from .bfs import bfs, multi_source_bfs
 from .cores import _check_flag
-from .pagerank import ConvergenceError, _real
+from .pagerank import ConvergenceError, _real, _weight
 from .sssp import multi_source_sssp
 from .triangles import _is_symmetric
 
@@ -97,7 +97,8 @@ def _sources(op, sources, k, seed, n):
         if not 1 <= k <= n:
             raise sr.InvalidValue(f"{op}: k must be in [1, n] (n = {n}), got {k}")
         if seed is None or isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-            rng = random.Random(seed)
+            # (int: Python 3.11's random.Random refuses NumPy integers with a TypeError)
+            rng = random.Random(None if seed is None else int(seed))
         elif isinstance(seed, random.Random):
             rng = seed
         else:
@@ -509,7 +510,7 @@ def _vertex_values(op, arg, value, n, xp):
             raise sr.InvalidIndex(f"{op}: {arg} keys must be vertices in [0, {n}), got {bad[0]!r}")
         host = np.zeros(n, dtype=np.float64)
         for k in keys:
-            host[int(k)] = _real(op, f"{arg}[{k}]", value[k])
+            host[int(k)] = _weight(op, f"{arg}[{k}]", value[k])
         return xp.asarray(host)
     if sr.is_gpu_array(value) and xp is np:
         raise sr.DeviceMismatch(f"{op}: A is on the CPU but {arg} is a CuPy array; move one "

@@ -425,9 +425,9 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
     """
     op = "connected_components"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    if connection not in CONNECTIONS:
+    if not isinstance(connection, str) or connection not in CONNECTIONS:
         raise sr.InvalidValue(f"{op}: connection must be one of {CONNECTIONS}, got {connection!r}")
-    if method not in STRONG_METHODS + WEAK_METHODS:
+    if not isinstance(method, str) or method not in STRONG_METHODS + WEAK_METHODS:
         raise sr.InvalidValue(f"{op}: method must be one of {STRONG_METHODS} (strong) or "
                               f"{WEAK_METHODS} (weak), got {method!r}")
     if progress is not None and not callable(progress):

@@ -134,7 +134,7 @@ def maximum_flow(A, source, sink, *, method="auto", progress=None):
     5
     """
     op = "maximum_flow"
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         raise sr.InvalidValue(f"{op}: method must be one of {METHODS}, got {method!r}")
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "

@@ -150,7 +150,7 @@ def maximum_bipartite_matching(A, perm_type="row"):
     [1, 0, -1, 2]
     """
     op = "maximum_bipartite_matching"
-    if perm_type not in PERM_TYPES:
+    if not isinstance(perm_type, str) or perm_type not in PERM_TYPES:
         raise sr.InvalidValue(f"{op}: perm_type must be one of {PERM_TYPES}, got {perm_type!r}")
     S, device = host_csr(A, op)
 

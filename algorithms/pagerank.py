@@ -29,6 +29,8 @@ import numpy as np
 
 import semiring as sr
 
+from .cores import _check_flag
+
 __all__ = ["ConvergenceError", "pagerank"]
 
 VARIANTS = ("networkx", "gap")
@@ -81,6 +83,16 @@ def _real(op, arg, value):
     return float(value)
 
 
+def _weight(op, arg, v):
+    """A dict's value as a float: a real number, a bool or a 0-d real array (a NumPy or CuPy
+    scalar array), as the array form's dtype check takes them (``float()`` read the string
+    '2' as a weight and raised its own errors, naming nothing, for other objects)."""
+    if isinstance(v, (bool, np.bool_)) or (
+            getattr(v, "ndim", None) == 0 and getattr(getattr(v, "dtype", None), "kind", "") in "biuf"):
+        return float(v)
+    return _real(op, arg, v)
+
+
 def _distribution(op, arg, value, n, xp):
     """A length-n float64 array of non-negative weights with a positive sum, normalized to
     sum 1 (NetworkX normalizes personalization, nstart and dangling the same way). ``value``
@@ -93,13 +105,18 @@ def _distribution(op, arg, value, n, xp):
         if bad:
             raise sr.InvalidIndex(f"{op}: {arg} keys must be vertices in [0, {n}), got {bad[0]!r}")
         host = np.zeros(n, dtype=np.float64)
-        host[np.asarray([int(k) for k in keys], dtype=np.int64)] = [float(value[k]) for k in keys]
+        for k in keys:
+            host[int(k)] = _weight(op, f"{arg}[{k}]", value[k])
         arr = xp.asarray(host)
     else:
         if sr.is_gpu_array(value) and xp is np:
             raise sr.DeviceMismatch(f"{op}: A is on the CPU but {arg} is a CuPy array; move one "
                                     f"explicitly")
-        arr = xp.asarray(value)
+        try:
+            arr = xp.asarray(value)
+        except (TypeError, ValueError) as exc:  # ragged lists and the like
+            raise sr.DomainMismatch(f"{op}: {arg} must be an array of n real numbers or a dict, "
+                                    f"got {type(value).__name__} ({exc})") from None
         if arr.ndim != 1 or arr.shape[0] != n:
             raise sr.DimensionMismatch(f"{op}: {arg} must have shape ({n},) (one weight per vertex), "
                                        f"got shape {arr.shape}")
@@ -208,7 +225,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     """
     op = "pagerank"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise sr.InvalidValue(f"{op}: variant must be one of {VARIANTS}, got {variant!r}")
     damping = _real(op, "damping", damping)
     if not 0.0 <= damping < 1.0:
@@ -226,6 +243,8 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
                               f"rank of dangling vertices")
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
+    # a bool, as the other power iterations take it (bool('no') was True: weighted)
+    weighted = _check_flag(op, "weighted", weighted)
     if A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES:
         # a small graph's iterations on A's host copy, the ranks back on the GPU
         def host(v):
@@ -244,7 +263,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     xp = sr.array_module(A.device)
     if n == 0:
         return xp.zeros(0, dtype=np.float64)
-    weighted = bool(weighted) and not A.is_iso
+    weighted = weighted and not A.is_iso
     if weighted:
         if A.dtype.kind not in "biuf":
             raise sr.DomainMismatch(f"{op}: weighted=True needs real values, got dtype {A.dtype}")

@@ -808,7 +808,7 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
     """
     if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
         from .dist import dispatch; return dispatch("sssp", A, source, method, predecessors=predecessors, delta=delta, direction=direction, limit=limit, symmetric=symmetric)  # noqa: E702
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         raise InvalidValue(f"sssp: method must be one of {METHODS}, got {method!r}")
     if method == "auto":
         M = as_matrix(A, op="sssp", arg="A")

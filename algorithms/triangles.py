@@ -99,7 +99,8 @@ HOST_MAX_ENTRIES = 1 << 16
 def _small_gpu(A, method="auto"):
     """Whether ``A`` (a Matrix) goes to the host route: GPU input below
     :data:`HOST_MAX_ENTRIES` with the method left to 'auto'."""
-    return method == "auto" and A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES
+    return (isinstance(method, str) and method == "auto" and A.device == "gpu"
+            and A.nvals < HOST_MAX_ENTRIES)
 
 
 def _pattern(A, dtype=np.int64):
@@ -161,7 +162,8 @@ def _compiled():
 
 
 def _check_choice(op, arg, value, choices):
-    if value not in choices:
+    # (a str first: `in` compared an array elementwise, NumPy's ambiguous-truth ValueError)
+    if not isinstance(value, str) or value not in choices:
         raise sr.InvalidValue(f"{op}: {arg} must be one of {choices}, got {value!r}")
 
 

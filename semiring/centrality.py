@@ -21,12 +21,15 @@ form does (``algorithms.centrality._dependency``).
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .backend import backend_of
 from .device import device_of_array
 from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue
 from .matrix import as_matrix
+from .vector import Vector
 
 __all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes", "compiled", "power_step"]
 
@@ -172,7 +175,29 @@ def power_step(t, x, u, p, inv, damping, s, dangling):
     ([0.7125, 0.2875], [0.7125, 0.0], 0.425, 0.2875)
     """
     op = "power_step"
+    if not isinstance(t, Vector):
+        raise DomainMismatch(f"{op}: t must be a semiring.Vector (the product), got "
+                             f"{type(t).__name__}")
     n = t.size
+    # (the GPU kernel takes them as C doubles, the CPU's NumPy as Python objects: None was 0
+    # on the CPU and NaN on the GPU)
+    for arg, v in (("damping", damping), ("s", s)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise DomainMismatch(f"{op}: {arg} must be a finite real number, got "
+                                 f"{type(v).__name__} {v!r}")
+    if (not hasattr(dangling, "dtype") or dangling.ndim != 1
+            or np.dtype(dangling.dtype).kind not in "iu"):
+        raise DomainMismatch(f"{op}: dangling must be a 1-D integer array (the vertices where "
+                             f"inv is 0), got " + (f"dtype {dangling.dtype}, shape {dangling.shape}"
+                                                   if hasattr(dangling, "dtype")
+                                                   else type(dangling).__name__))
+    if device_of_array(dangling) != t.device:
+        raise DeviceMismatch(f"{op}: dangling must be on the product's device ({t.device}), got "
+                             f"{device_of_array(dangling)}")
+    if t.device == "cpu" and dangling.size and not (0 <= int(dangling.min())
+                                                    and int(dangling.max()) < n):
+        raise InvalidIndex(f"{op}: dangling must hold vertices in [0, {n}), got "
+                           f"[{int(dangling.min())}, {int(dangling.max())}]")
     # (a host array handed to the GPU kernel would be read as an address: checked first)
     for arg, a in (("x", x), ("u", u), ("p", p), ("inv", inv)):
         if not hasattr(a, "dtype") or a.dtype != np.float64:

@@ -130,6 +130,7 @@ class Matrix(_b.Placed, Operand):
         self._casts = {}
         self._sched = None
         self._sym = None  # the view of _as_symmetric
+        self._base = None  # (a view of as_symmetric: the matrix that keeps it as its _sym)
         # facts derived from this content, kept by the layers that use them (the CPU
         # backend's row plans, kernel layouts and SciPy views; an algorithm's weight range):
         # a Matrix changes only through _assign, which drops them all
@@ -229,6 +230,7 @@ class Matrix(_b.Placed, Operand):
                        iso_value=self._iso, dtype=self._dtype)
             M._T = M
             M._casts = self._casts  # the same arrays: the same casts
+            M._base = self
             self._sym = M
         return self._sym
 
@@ -700,6 +702,11 @@ class Matrix(_b.Placed, Operand):
         self._sched = None
         self._sym = None
         self._memo = {}
+        # a view written to (an operation's out=) no longer holds its base's content: the base
+        # makes a new view, else its as_symmetric() would answer the view's new content
+        if self._base is not None and self._base._sym is self:
+            self._base._sym = None
+        self._base = None
 
     def _cast(self, dtype) -> "Matrix":
         dtype = np.dtype(dtype)

@@ -73,7 +73,9 @@ Deviations from SciPy (where SciPy misbehaves)
   in the shortest-path functions and ``yen`` (it used to drop the edge).
 - Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part),
   except in ``laplacian``, which computes with them as SciPy does; so do object arrays
-  (SciPy fails on them too, but its ``laplacian`` of a dense object array answers one).
+  (SciPy fails on them too, but its ``laplacian`` of a dense object array answers one), as
+  ``_validation.NotAGraph``, also the ``ValueError`` SciPy raises for input NumPy reads as one
+  object (a ``LinearOperator``, ``None``: "graph should have two dimensions").
 - SciPy 1.17.1's ``floyd_warshall`` (and ``shortest_path`` with 'FW', or 'auto' choosing it) on
   a Fortran-ordered dense or masked array (``numpy.asfortranarray``, a transpose's ``.T``)
   computes nothing: its kernel's "ndarray is not C-contiguous" is raised in a ``noexcept``

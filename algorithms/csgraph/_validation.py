@@ -810,8 +810,8 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
             raise sr.DomainMismatch(f"{op}: {arg} must be a sparse matrix, a 2-D array or a "
                                     f"semiring.Matrix, got {type(csgraph).__name__}") from e
         if a.dtype == object:
-            raise sr.DomainMismatch(f"{op}: {arg} must be a sparse matrix, a 2-D array or a "
-                                    f"semiring.Matrix, got {type(csgraph).__name__} of objects")
+            raise NotAGraph(f"{op}: {arg} must be a sparse matrix, a 2-D array or a "
+                            f"semiring.Matrix, got {type(csgraph).__name__} of objects")
         xp, device = np, "cpu"
     _check_square(op, arg, a.shape, square)
     if a.dtype.kind not in "biuf":
@@ -824,6 +824,14 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
 
 
 # ------------------------------------------------------------------------------ indices
+
+
+class NotAGraph(sr.DomainMismatch, ValueError):
+    """Input that NumPy reads only as an array of objects (a ``LinearOperator``, ``None``, a
+    dict): a :class:`semiring.DomainMismatch` (a ``TypeError``, SciPy's class for a 2-D array
+    of objects) and a ``ValueError``, SciPy's class for anything else (its
+    ``csgraph_masked_from_dense`` finds the 0-d array of one object not 2-D first: "graph
+    should have two dimensions")."""
 
 
 class NotTwoD(sr.DimensionMismatch, IndexError):
