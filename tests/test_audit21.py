@@ -95,7 +95,7 @@ def test_sampled_betweenness_takes_a_numpy_integer_seed(fn):
 
 
 def _step_args():
-    t = sr.Vector.from_dense(np.array([0.5, 0.0]))
+    t = sr.Vector.from_dense(np.array([0.5, 0.0]), device="cpu")   # host arrays beside it
     x, inv = np.array([0.5, 0.5]), np.array([1.0, 0.0])
     return t, x, x, 0.15 * x, inv
 

@@ -647,17 +647,16 @@ def _join_forests(R):
     n = R.shape[1]
     r0 = R[0]
     # K = {r_0(v) — r_p(v) : p > 0, r_p(v) ≠ r_0(v)}: a CSR of n rows (by a sort of its
-    # links; rows unsorted, repeats kept: a pattern for the components only). Built with
-    # Matrix.from_coo (validated, sorted, repeats joined) and on its roots alone (a unique
-    # and two searches), it took 5.0-5.7 ms of kron-24's 12.7 on 2 H200 (bench/results/
-    # session21, call 3).
+    # links; rows unsorted, repeats kept: a pattern for the components only)
     p, v = xp.nonzero(R[1:] != r0)
     if not p.size:
         return r0
     a, b = r0[v], R[1:][p, v]
     order = xp.argsort(a)
-    indptr = xp.zeros(n + 1, dtype=np.int64)
-    xp.cumsum(xp.bincount(a, minlength=n), out=indptr[1:])
+    # the rows' starts by a search of the sorted links (a count of each row's links, CuPy's
+    # bincount, is an atomic a link: kron-24's K, most of its links on one root's row, took
+    # 9.8 ms so on 2 H200, call 4)
+    indptr = xp.searchsorted(a[order], xp.arange(n + 1, dtype=a.dtype))
     K = sr.Matrix.from_csr(indptr, b[order], None, (n, n), check=False)
     # k(x) = the least vertex of x's component in K ;  r(v) = k(r_0(v))
     k = sr.connectivity.weak_components(K, roots=True)
