@@ -576,9 +576,10 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
 
 # ------------------------------------------------------------------------------ components
 
-#: How a rank finds components: "forests" (:func:`components_rank_forests`: Afforest on the
-#: rank's own edges, one all-gather of the ranks' roots, Afforest again on their union: two
-#: fused launches sequences and one exchange in all) or "labels" (:func:`components_rank`:
+#: How a rank finds components: "forests" (:func:`components_rank_forests`: Afforest's roots
+#: on the rank's own edges, one all-gather of the ranks' roots, Afforest again on K, the links
+#: between the roots that differ between ranks (:func:`_join_forests`): two fused launch
+#: sequences and one exchange in all) or "labels" (:func:`components_rank`:
 #: min-label propagation rounds, a product over the block and an all-gather of n labels a
 #: round). On 2 H200 (bench/results/20261128-dask_two_gpu_h200.md) the label rounds took
 #: 63 ms on one rank for kron-24 against 9.9 ms for the one-device Afforest: 5 rounds, each
@@ -588,7 +589,10 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
 #: Afforest skips the rows of the largest component instead of linking every edge: on 4 H200
 #: (bench/results/20261128-dask_scaling_h200x4.md, kron-24, rank loops) 5.2 / 11.7 ms on 1 /
 #: 4 GPUs against the forests' 10.0 / 12.9 (and the one-device CC on one worker's 12.3, which
-#: links every edge too: it is not told the graph is symmetric). Hence "mirrored".
+#: links every edge too: it is not told the graph is symmetric). Hence "mirrored". On 2 H200
+#: (bench/results/session21, call 5) with the join on K: kron-24 9.3 ms on 2 GPUs (loop 8.9)
+#: against the one-device CC on one worker's 10.8, kron-25 on 2 13.8 (loop 13.1); the join on
+#: all P·n links (call 1): 9.5 and 17.0.
 COMPONENTS = "mirrored"
 COMPONENTS_CHOICES = ("forests", "mirrored", "labels")
 
@@ -605,7 +609,7 @@ def components_rank_forests(rank, symmetric, gather, mirrored=False):
     graph's edges into ``lo:hi`` (every edge lies in exactly one rank's column block), then
     those of the union of every rank's: v and r_p(v) are joined for every rank p, which is
     the whole graph's connectivity (two vertices are connected iff a chain of the ranks'
-    components joins them). The roots are the least vertices: the same bits whatever the
+    components joins them; :func:`_join_forests` joins only the roots that differ). The roots are the least vertices: the same bits whatever the
     cut. ``symmetric`` is not needed (a rank's edges are not a symmetric pattern anyway);
     ``mirrored``: the first pass on the rank's edges stored both ways, a symmetric pattern
     (Afforest then skips the largest component's rows)."""

@@ -35,6 +35,10 @@ METHODS = ("auto", "bellman_ford", "delta_stepping")
 #: host, processes, kron-14) the rounds 259 / 143 ms on 1 / 2 ranks, near–far at 4 Δ pushed
 #: 143 / 89; one H200 rank (kron-22) the rounds 11.1 ms, near–far 22-45 ms (4 Δ with the
 #: pull rule below 22.2, pushed 27.6; the push a thread an edge searching the whole frontier).
+#: On 2 H200 (bench/results/session21, calls 2-4, a fresh machine each; kron-24 on 2 ranks /
+#: kron-25 on 2, ms): the rounds 33.0 / 38.9 / 37.3 and 57.1 / 60.2 / 61.2, near–far at 4 Δ
+#: 36.1 / 40.2 and 48.3 / 64.0, at 16 Δ 34.5 / 39.4 and 53.9 / 57.4: no difference
+#: established, the rounds kept.
 AUTO_METHOD = {"cpu": "delta_stepping", "gpu": "bellman_ford"}
 #: The near–far search's Δ multiplies the one-device device loop's rule
 #: (``algorithms.sssp._device_delta``: DENSE_DELTA_SCALE · max w / d̄ off road-like graphs,

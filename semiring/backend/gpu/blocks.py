@@ -70,9 +70,10 @@ def _grid(items: int) -> int:
 def read_spans(got, spans):
     """The column spans ``[(start, count), ...]`` of every row of the C-ordered device array
     ``got``, side by side in a host array: one strided copy a span (cudaMemcpy2DAsync) into
-    pinned memory kept per size, one stream sync. A level's or round's counts are read so:
-    CuPy's slice, concatenate and ``get`` took 50-120 µs a read on 2 H200 (the rank loops'
-    ``heads`` and ``split_heads``, bench/results/session21), a few CuPy calls' host cost."""
+    pinned memory kept per size, one stream sync, rather than CuPy's slices, concatenate and
+    ``get`` (on 2 H200, kron-24's near–far rounds, bench/results/session21 calls 2-3:
+    ``split_heads`` 121 → 80 µs a read; ``heads`` 80-95 µs either way, most of it the wait
+    for the all-gather the read follows)."""
     cp = _cupy()
     P, stride = got.shape
     item = got.dtype.itemsize
