@@ -317,6 +317,15 @@ SCIPY_PULL = {
     _semirings.any_pair: "any",
     _semirings.lor_land: "lor",
 }
+#: The kinds of :data:`SCIPY_PULL` that the compiled row loop (:mod:`.compiled`, where Numba
+#: is installed) runs first, without a mask and with every x present: its fold is
+#: csr_matvec's (a row left to right, in the product type; from the row's first product, so
+#: a zero sum keeps the fold's sign), ``"first"`` / ``"second"`` by its x-only form
+#: (:func:`.compiled.xonly_ops`). SciPy's path cost a call its operator dispatch, the empty
+#: rows' gather and the zero-sign pass: ``sr.vxm(x, A, plus_first)`` on urand-10-ef4 took
+#: 14.6 µs against SciPy's own ``A.T @ x`` 8.1 and the compiled min-plus 6.3 (session 21,
+#: cpu21_report.md).
+COMPILED_BEFORE_SCIPY = ("matvec", "first", "second")
 #: The types in which csr_matvec's products and sums are NumPy's (IEEE floats, wrapping
 #: integers).
 MATVEC_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32),
@@ -500,17 +509,25 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
             if res is not None:
                 return res
             compiled_ok = False  # (no kernel runs for these types: the NumPy paths)
-    if allowed is None and not sr.mul.positional:
+    # SciPy's A @ x kinds run after the compiled row loop, which folds a row as csr_matvec
+    # does (left to right, from its first product: no zero-sign pass) with none of SciPy's
+    # per-call work (see COMPILED_BEFORE_SCIPY)
+    scipy_late = compiled_ok and SCIPY_PULL.get(sr) in COMPILED_BEFORE_SCIPY
+    if allowed is None and not sr.mul.positional and not scipy_late:
         res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
         if res is not None:
             return res
     if compiled_ok:
         route, settled = _compiled_route(M, sr, dtype, xfirst)
-        if settled and sr not in SCIPY_PULL:
+        if settled and (sr not in SCIPY_PULL or scipy_late):
             M._memo[key] = route
         res = route(M, x_values)
         if res is not None:
             return res
+        if scipy_late:  # (no kernel for these types)
+            res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
+            if res is not None:
+                return res
     if (allowed is None and x_present is None and not sr.mul.positional
             and M.nvals <= PLAN_MAX_ENTRIES and _order_free(sr, sr.result_type(dtype))):
         plan = _plan(M, _paddable(M, sr, dtype))
