@@ -305,3 +305,18 @@ def test_compiled_weak_components_of_edges_stored_one_way():
                            device="cpu")
     got = cc_cpu.weak_components(A, False, 2, 1024)
     assert got.tolist() == [0, 0, 0, 0, 1, 2, 2, 2, 2, 3]
+
+
+def test_warm_compiles_the_x_only_pull():
+    """python -m semiring.warmup --cpu covers the x-only kernels (plus_first and min_first /
+    min_second are among its common semirings): each variant a pull may take is made."""
+    dt = np.dtype(np.float64)
+    assert compiled.warm(sr.plus_first, dt, False) == 8  # 2 index types x 2 x 2 variants
+    for parallel in (False, True):
+        for unroll in (True, False):
+            assert compiled._kernels[("pull", sr.plus_first, dt, 1, parallel, True, unroll,
+                                      True)] is not None
+            # (x second in plus_first: A's value, no x-only kernel)
+            assert ("pull", sr.plus_first, dt, 1, parallel, False, unroll, True) not in \
+                compiled._kernels
+    assert compiled.warm(sr.any_secondi, dt, False) == 0

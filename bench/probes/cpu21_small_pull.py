@@ -43,7 +43,6 @@ def compare(cases, k):
 
 
 for scale in (10, 13):
-    spec = gen.parse_graph_spec(f"urand-{scale}-ef4") if hasattr(gen, "parse_graph_spec") else None
     H = gen.urand(scale, 4)
     n = H.shape[0]
     A = sr.Matrix.from_scipy(H, device="cpu")

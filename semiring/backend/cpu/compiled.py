@@ -2135,6 +2135,31 @@ def label_propagation(indptr, indices, colour, max_iter=None, compiled=None):
     return np.array(label, dtype=np.int64), sweeps
 
 
+def _warm_xonly(sr: Semiring, dtype, order_free: bool) -> int:
+    """:func:`warm` for a semiring whose only compiled form is the x-only pull
+    (:func:`xonly_ops`: plus_first, min_second, ...): its pull kernels, each operand order
+    that has one; 0 where none has."""
+    count = 0
+    indptr = np.array([0, 2, 3, 3], dtype=np.uint64)
+    x = np.ones(3, dtype=dtype)
+    rows = np.array([0, 1], dtype=np.uint64)
+    bounds = np.array([0, 1, 2], dtype=np.int64)
+    for xf in (False, True):
+        ops = xonly_ops(sr, dtype, xf)
+        if ops is None:
+            continue
+        for itype in (np.uint32, np.uint64):
+            indices = np.array([0, 2, 1], dtype=itype)
+            for ln in ((1, 4) if order_free and not ops.first_only else (1,)):
+                for parallel in (False, True):
+                    for unroll in (True, False):
+                        _kernel("pull", sr, dtype, ln, parallel, xf, unroll, True)(
+                            indptr, indices, np.empty(0, dtype=dtype), x, rows, bounds,
+                            np.empty(2, dtype=ops.ptype))
+                        count += 1
+    return count
+
+
 def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
     ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
@@ -2148,8 +2173,10 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     64-bit indices.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
-    if not ENABLED or ops_of(sr, dtype) is None:
+    if not ENABLED:
         return 0
+    if ops_of(sr, dtype) is None:
+        return _warm_xonly(sr, np.dtype(dtype), order_free)
     dtype = np.dtype(dtype)
     ptype = sr.result_type(dtype)
     ops = ops_of(sr, dtype)

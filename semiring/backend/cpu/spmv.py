@@ -294,10 +294,13 @@ def _expand_rows(indptr, rows):
 #: segment fold below):
 #:
 #: - ``"matvec"``: ``y = A @ x`` in the product type, every x present: ``csr_matvec`` folds a
-#:   row left to right from 0 in that type, as ``reduceat`` folds it from its first product,
-#:   so the sums are the same but for the sign of a zero sum (0 + -0.0 is +0.0): rows that
-#:   sum to zero are redone by the fold. Only on :data:`MATVEC_TYPES`, and only where the
-#:   probe :func:`_matvec_exact` finds no fused multiply-add in SciPy's build.
+#:   row left to right from 0 in that type, the compiled row loop from its first product,
+#:   so their sums are the same but for the sign of a zero sum (0 + -0.0 is +0.0): rows that
+#:   sum to zero are redone by the fold. (NumPy's ``add.reduceat``, the NumPy fold, sums a
+#:   float segment of more than 8 products pairwise: on longer rows its float sums may differ
+#:   from these in the last bits, as the compiled loop's do; integers and exact sums agree.)
+#:   Only on :data:`MATVEC_TYPES`, and only where the probe :func:`_matvec_exact` finds no
+#:   fused multiply-add in SciPy's build.
 #: - ``"first"`` / ``"second"``: plus_first with x the first operand of the multiply (vxm's
 #:   pull), plus_second with x the second (mxv's): every product is x(k) itself, the row's
 #:   fold is ``P @ x`` over A's pattern P (ones in the product type), exact as ``"matvec"``
