@@ -9,8 +9,9 @@ Weak components (the components of the undirected view A ∪ Aᵀ) have two name
   :func:`semiring.connectivity.weak_components`: link each vertex's first
   :data:`NEIGHBOR_ROUNDS` neighbours by min-hooking, compress, find the most frequent
   component among :data:`SAMPLES` sampled vertices, link every other edge outside it,
-  compress. Its kernels run on the GPU; on the CPU the same labels come from SciPy's compiled
-  search (faster there than FastSV's rounds: ``semiring/backend/cpu/components.py``).
+  compress. Its kernels run on the GPU; on the CPU the same labels come from one sequential
+  compiled search (Numba; SciPy's without it), faster there than FastSV's rounds
+  (``semiring/backend/cpu/components.py``).
 - ``"fastsv"``: FastSV as algebra, below.
 
 FastSV (Zhang, Azad & Hu 2020, "FastSV: a distributed-memory connected component algorithm
@@ -77,8 +78,9 @@ WEAK_METHODS = ("auto", "afforest", "fastsv")
 #: ``method="auto"`` for weak components, per device: Afforest's kernels on the GPU (H100,
 #: bench/probes/cc_probe.py, kron-22 / urand-22 of bench.generators, best of 5: 1.8 / 2.0 ms
 #: with the symmetric promise, 3.0 / 3.1 ms without; FastSV 14.7 / 16.2 ms in the same run),
-#: SciPy's compiled search on the CPU (kron-16 on a 2-core host: 41 ms with the symmetric
-#: promise, 80 ms without, against FastSV's 113 / 162 ms).
+#: a compiled sequential search on the CPU (kron-16 on a 2-core host: SciPy's search 41 ms
+#: with the symmetric promise, 80 ms without, against FastSV's 113 / 162 ms; since session
+#: 21 the backend's own compiled search, 5 / 12 ms, where Numba is installed).
 WEAK_AUTO = {"gpu": "afforest", "cpu": "afforest"}
 #: GPU input with fewer stored entries than these runs ``method="auto"`` on A's host copy
 #: (kept on A, ``Matrix._host_copy``), the labels copied back: weak components by SciPy's
@@ -391,7 +393,7 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
         Afforest links every edge instead (right for any pattern).
     method : {'auto', 'afforest', 'fastsv', 'coloring', 'tarjan'}
         Weak: ``'afforest'`` (:func:`semiring.connectivity.weak_components`: Afforest's
-        kernels on the GPU, SciPy's compiled search on the CPU), ``'fastsv'`` (FastSV as
+        kernels on the GPU, a compiled sequential search on the CPU), ``'fastsv'`` (FastSV as
         algebra, either device), ``'auto'``: :data:`WEAK_AUTO` (Afforest on both; FastSV on
         the CPU beyond SciPy's int32 bounds). Strong: ``'coloring'``: trimming and coloring
         as algebra (either device); ``'tarjan'``: SciPy's depth-first search on the host

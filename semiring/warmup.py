@@ -181,7 +181,7 @@ def warm_cpu(semirings=COMMON_SEMIRINGS, dtypes=COMMON_DTYPES, progress=None) ->
     Numba). ``progress(pair, seconds)`` is called after each (semiring, domain).
 
     >>> from semiring import warmup
-    >>> warmup.warm_cpu(["plus_first"], ["float64"])  # no compiled form: nothing to do
+    >>> warmup.warm_cpu(["any_secondi"], ["float64"])  # no compiled form: nothing to do
     0
     """
     table = builtins("semiring")

@@ -75,6 +75,10 @@ def test_scipy_pull_equals_the_oracle_and_the_fold(device, nrows, ncols, seed, s
 
 
 def test_scipy_pull_runs_where_the_table_says(monkeypatch):
+    # (without Numba: with it the compiled row loop runs the A @ x kinds first, see
+    # COMPILED_BEFORE_SCIPY and tests/test_cpu_small21.py)
+    monkeypatch.setattr(importlib.import_module("semiring.backend.cpu.compiled"), "ENABLED",
+                        False)
     A = sr.Matrix.from_coo([0, 0, 2], [0, 1, 1], [2.0, -3.0, 4.0], nrows=3, ncols=2,
                            device="cpu")
     x = sr.Vector.from_dense(np.array([1.0, 5.0]), device="cpu")
@@ -130,7 +134,10 @@ def test_counts_beyond_the_float_mantissa_fall_back():
     assert not spmv_cpu._exact_counts(np.bool_, 1)
 
 
-def test_scipy_views_are_made_once_per_matrix():
+def test_scipy_views_are_made_once_per_matrix(monkeypatch):
+    # (SciPy's path: without Numba, whose row loop runs plus_times first)
+    monkeypatch.setattr(importlib.import_module("semiring.backend.cpu.compiled"), "ENABLED",
+                        False)
     A = sr.Matrix.from_coo([0, 1], [1, 0], [1.5, 2.5], nrows=2, ncols=2, device="cpu")
     x = sr.Vector.from_dense(np.array([1.0, 1.0]), device="cpu")
     sr.mxv(A, x, sr.plus_times)

@@ -374,6 +374,30 @@ def ops_of(sr: Semiring, domain):
     return Ops(m[0], m[1], None if first_only else a[0], first_only)
 
 
+#: The multiplies whose product is one operand's value, by name: the operand order
+#: (``xfirst``) in which that operand is x (``first`` in vxm's pull, ``second`` in mxv's).
+_X_PRODUCT = {"first": True, "second": False}
+
+
+def xonly_ops(sr: Semiring, domain, xfirst: bool):
+    """The pull's compiled form of ``sr`` in ``domain`` where every product is x's value
+    (``first`` with x the first operand, ``second`` with x the second): the monoid's fold of
+    x over a row's columns (:func:`_make_pull`'s ``xonly``), as :class:`Ops` (its ``mul``
+    unused); None elsewhere. ``first`` and ``second`` are Python functions in the op
+    tables, with no compiled form of their own: plus_first (PageRank's unweighted step) ran
+    through SciPy's ``P @ x`` over a pattern of ones at 14.5 µs a call on urand-10-ef4, the
+    same call's compiled min-plus 6.3 µs (session 21, cpu21)."""
+    mul = sr.mul
+    if mul.positional or mul.result != "same" or _X_PRODUCT.get(mul.name) is not bool(xfirst):
+        return None
+    ptype = np.dtype(domain)
+    first_only = sr.add.terminal is not None and sr.add.terminal(ptype) is ANY
+    a = None if first_only else _scalar(sr.add.op, ptype)
+    if not first_only and (a is None or np.dtype(a[1]) != ptype):
+        return None
+    return Ops(np.multiply, ptype.type, None if first_only else a[0], first_only)
+
+
 # ------------------------------------------------------------------------- kernel factories
 
 #: LLVM's optimization level of the serial pull's IR passes (Numba's default: 3). At 1 (no
@@ -407,7 +431,8 @@ PULL_UNROLL_MAX_X_BYTES = 32 << 10
 PULL_LOOP_ALIGN = 64
 
 
-def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst, unroll=True):
+def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst, unroll=True,
+               xonly=False):
     """The pull ``out[s] = ⊕_j A(rows[s], j) ⊗ x(j)`` over the non-empty rows, the slots
     ``bounds[c]..bounds[c+1]`` of ``rows`` an iteration of the outer loop. Indices arrive as
     unsigned views (no negative-index wrap-around test a load: grid-256² 0.29 → 0.22 ms).
@@ -426,13 +451,16 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst, unrol
     urand-10-ef4 5.7 → 4.4 (4.5), urand-13-ef4 43.1 → 32.3 (33.9), grid-64² 13.3 → 9.4
     (8.9), urand-14 322 → 238-267 (300), kron-14 217 → 204 (328), kron-12 45.3 → 41.9 (61.5)
     (``bench/results/session14-cpu7.md``). ``unroll``: LLVM's loop unrolling on (see
-    PULL_UNROLL_MAX_X_BYTES); the innermost loops aligned to PULL_LOOP_ALIGN bytes."""
+    PULL_UNROLL_MAX_X_BYTES); the innermost loops aligned to PULL_LOOP_ALIGN bytes.
+    ``xonly``: every product is x's value (:func:`xonly_ops`), ``a`` is not read."""
     nb = _numba()
     prange = nb.prange  # (a module's attribute in the loop is not taken for prange)
     one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
 
     def pull(indptr, indices, a, x, rows, bounds, out):
         def prod(j):
+            if xonly:
+                return ptype(x[indices[j]])
             if xfirst:
                 return ptype(mul(x[indices[j]], a[j]))
             return ptype(mul(a[j], x[indices[j]]))
@@ -506,7 +534,8 @@ def _make_pull(mul, ptype, add, form, first_only, lanes, parallel, xfirst, unrol
     # (the code's flags in the name: the disk cache keys the code alone)
     opt = None if parallel else PULL_OPT
     return _jit(pull, _tag("pull2", mul, ptype, add, form, first_only, lanes, parallel,
-                           xfirst) + f"_O{opt}_a{PULL_LOOP_ALIGN}" + ("" if unroll else "_nu"),
+                           xfirst) + f"_O{opt}_a{PULL_LOOP_ALIGN}" + ("" if unroll else "_nu")
+                + ("_x" if xonly else ""),
                 parallel=parallel, opt=opt, unroll=unroll, loop_align=PULL_LOOP_ALIGN)
 
 
@@ -1502,13 +1531,19 @@ _failed: set = set()  # (kernel, argument types): did not compile
 
 
 def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False, xfirst=False,
-            unroll=True):
+            unroll=True, xonly=False):
     """The compiled kernel of ``family`` ("pull", "push", "block", "spgemm") for ``sr`` in
     ``domain``, built on first use; None where ``sr`` has no compiled form there.
     ``lanes``, ``parallel``, ``xfirst``, ``unroll``: the pull's variants (see
     :func:`_make_pull`, PULL_UNROLL_MAX_X_BYTES);
-    "blockrows" takes its width as ``lanes``."""
+    "blockrows" takes its width as ``lanes``; ``xonly``: the pull whose products are x's
+    values (:func:`xonly_ops`, x the operand ``xfirst`` says)."""
     def build():
+        if xonly:
+            ops = xonly_ops(sr, domain, xfirst)
+            return None if ops is None else _make_pull(
+                ops.mul, ops.ptype, ops.add, ops.form, ops.first_only, lanes, parallel, False,
+                unroll, True)
         ops = ops_of(sr, domain)
         if ops is None:
             return None
@@ -1524,8 +1559,8 @@ def _kernel(family: str, sr: Semiring, domain, lanes=1, parallel=False, xfirst=F
                               parallel, xfirst, unroll)
         return _make_push(ops.mul, ops.ptype, ops.add, ops.form, ops.first_only)
 
-    return _memo((family, sr, np.dtype(domain), lanes, parallel, bool(xfirst), bool(unroll)),
-                 build)
+    return _memo((family, sr, np.dtype(domain), lanes, parallel, bool(xfirst), bool(unroll),
+                  bool(xonly)), build)
 
 
 def _memo(key, build):
@@ -1800,19 +1835,26 @@ def pull_route(M, sr: Semiring, dtype, xfirst: bool, order_free: bool):
 
 def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     ops = ops_of(sr, dtype)
+    xonly = ops is None
+    if xonly:
+        ops = xonly_ops(sr, dtype, xfirst)
     nvals = M.nvals
     if ops is None or not nvals:
         return _no_route
     rtype = sr.result_type(dtype)
-    xf = xfirst and ops.mul not in _COMMUTATIVE
+    # (xonly: one kernel for both orders, keyed by the order in which x is the product)
+    xf = xfirst if xonly else xfirst and ops.mul not in _COMMUTATIVE
     longest = int(np.diff(lay["indptr"].view(np.int64)).max())
     lanes = 4 if order_free and not ops.first_only and longest >= LANES_MIN_ROW[ops.form] \
         else 1
     unroll = M.ncols * dtype.itemsize <= PULL_UNROLL_MAX_X_BYTES
     indptr, indices = lay["indptr"], lay["indices"]
-    vals = lay.get(dtype)
-    if vals is None:
-        vals = lay[dtype] = _values(M, dtype)
+    if xonly:  # (A's values are not read: an empty array of the type)
+        vals = np.empty(0, dtype=dtype)
+    else:
+        vals = lay.get(dtype)
+        if vals is None:
+            vals = lay[dtype] = _values(M, dtype)
     rows, bounds = _layout(M, 1)[1]
     # the result's indices: one read-only int64 copy shared by the results (a caller
     # writing into them gets NumPy's error, not a corrupted row list)
@@ -1826,7 +1868,7 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     def kernel_of(par):
         k = kernels[par]
         if k is False:
-            k = kernels[par] = _kernel("pull", sr, dtype, lanes, par, xf, unroll)
+            k = kernels[par] = _kernel("pull", sr, dtype, lanes, par, xf, unroll, xonly)
         return k
 
     def run(M, x_values):
@@ -2093,6 +2135,31 @@ def label_propagation(indptr, indices, colour, max_iter=None, compiled=None):
     return np.array(label, dtype=np.int64), sweeps
 
 
+def _warm_xonly(sr: Semiring, dtype, order_free: bool) -> int:
+    """:func:`warm` for a semiring whose only compiled form is the x-only pull
+    (:func:`xonly_ops`: plus_first, min_second, ...): its pull kernels, each operand order
+    that has one; 0 where none has."""
+    count = 0
+    indptr = np.array([0, 2, 3, 3], dtype=np.uint64)
+    x = np.ones(3, dtype=dtype)
+    rows = np.array([0, 1], dtype=np.uint64)
+    bounds = np.array([0, 1, 2], dtype=np.int64)
+    for xf in (False, True):
+        ops = xonly_ops(sr, dtype, xf)
+        if ops is None:
+            continue
+        for itype in (np.uint32, np.uint64):
+            indices = np.array([0, 2, 1], dtype=itype)
+            for ln in ((1, 4) if order_free and not ops.first_only else (1,)):
+                for parallel in (False, True):
+                    for unroll in (True, False):
+                        _kernel("pull", sr, dtype, ln, parallel, xf, unroll, True)(
+                            indptr, indices, np.empty(0, dtype=dtype), x, rows, bounds,
+                            np.empty(2, dtype=ops.ptype))
+                        count += 1
+    return count
+
+
 def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     """Compile (or load from Numba's disk cache) every kernel a product of ``sr`` in
     ``dtype`` may run, by calling each on a tiny matrix: the pull serial and parallel, with
@@ -2106,8 +2173,10 @@ def warm(sr: Semiring, dtype, order_free: bool, block: bool = False) -> int:
     64-bit indices.
     Returns the kernels run (0 where ``sr`` has no compiled form or Numba is off). What
     ``python -m semiring.warmup --cpu`` runs."""
-    if not ENABLED or ops_of(sr, dtype) is None:
+    if not ENABLED:
         return 0
+    if ops_of(sr, dtype) is None:
+        return _warm_xonly(sr, np.dtype(dtype), order_free)
     dtype = np.dtype(dtype)
     ptype = sr.result_type(dtype)
     ops = ops_of(sr, dtype)

@@ -294,10 +294,13 @@ def _expand_rows(indptr, rows):
 #: segment fold below):
 #:
 #: - ``"matvec"``: ``y = A @ x`` in the product type, every x present: ``csr_matvec`` folds a
-#:   row left to right from 0 in that type, as ``reduceat`` folds it from its first product,
-#:   so the sums are the same but for the sign of a zero sum (0 + -0.0 is +0.0): rows that
-#:   sum to zero are redone by the fold. Only on :data:`MATVEC_TYPES`, and only where the
-#:   probe :func:`_matvec_exact` finds no fused multiply-add in SciPy's build.
+#:   row left to right from 0 in that type, the compiled row loop from its first product,
+#:   so their sums are the same but for the sign of a zero sum (0 + -0.0 is +0.0): rows that
+#:   sum to zero are redone by the fold. (NumPy's ``add.reduceat``, the NumPy fold, sums a
+#:   float segment of more than 8 products pairwise: on longer rows its float sums may differ
+#:   from these in the last bits, as the compiled loop's do; integers and exact sums agree.)
+#:   Only on :data:`MATVEC_TYPES`, and only where the probe :func:`_matvec_exact` finds no
+#:   fused multiply-add in SciPy's build.
 #: - ``"first"`` / ``"second"``: plus_first with x the first operand of the multiply (vxm's
 #:   pull), plus_second with x the second (mxv's): every product is x(k) itself, the row's
 #:   fold is ``P @ x`` over A's pattern P (ones in the product type), exact as ``"matvec"``
@@ -317,6 +320,15 @@ SCIPY_PULL = {
     _semirings.any_pair: "any",
     _semirings.lor_land: "lor",
 }
+#: The kinds of :data:`SCIPY_PULL` that the compiled row loop (:mod:`.compiled`, where Numba
+#: is installed) runs first, without a mask and with every x present: its fold is
+#: csr_matvec's (a row left to right, in the product type; from the row's first product, so
+#: a zero sum keeps the fold's sign), ``"first"`` / ``"second"`` by its x-only form
+#: (:func:`.compiled.xonly_ops`). SciPy's path cost a call its operator dispatch, the empty
+#: rows' gather and the zero-sign pass: ``sr.vxm(x, A, plus_first)`` on urand-10-ef4 took
+#: 14.6 µs against SciPy's own ``A.T @ x`` 8.1 and the compiled min-plus 6.3 (session 21,
+#: cpu21_report.md).
+COMPILED_BEFORE_SCIPY = ("matvec", "first", "second")
 #: The types in which csr_matvec's products and sums are NumPy's (IEEE floats, wrapping
 #: integers).
 MATVEC_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32),
@@ -500,17 +512,25 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
             if res is not None:
                 return res
             compiled_ok = False  # (no kernel runs for these types: the NumPy paths)
-    if allowed is None and not sr.mul.positional:
+    # SciPy's A @ x kinds run after the compiled row loop, which folds a row as csr_matvec
+    # does (left to right, from its first product: no zero-sign pass) with none of SciPy's
+    # per-call work (see COMPILED_BEFORE_SCIPY)
+    scipy_late = compiled_ok and SCIPY_PULL.get(sr) in COMPILED_BEFORE_SCIPY
+    if allowed is None and not sr.mul.positional and not scipy_late:
         res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
         if res is not None:
             return res
     if compiled_ok:
         route, settled = _compiled_route(M, sr, dtype, xfirst)
-        if settled and sr not in SCIPY_PULL:
+        if settled and (sr not in SCIPY_PULL or scipy_late):
             M._memo[key] = route
         res = route(M, x_values)
         if res is not None:
             return res
+        if scipy_late:  # (no kernel for these types)
+            res = scipy_pull(M, x_values, x_present, sr, dtype, xfirst)
+            if res is not None:
+                return res
     if (allowed is None and x_present is None and not sr.mul.positional
             and M.nvals <= PLAN_MAX_ENTRIES and _order_free(sr, sr.result_type(dtype))):
         plan = _plan(M, _paddable(M, sr, dtype))
