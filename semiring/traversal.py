@@ -143,7 +143,7 @@ def push_levels_grid(A, level, frontier, depth, *, parent=None, deterministic=Fa
         As in :func:`push_levels`; ``frontier`` holds at most ``queue`` vertices.
     queue : int
         The frontier buffers' size: a next frontier of more vertices hands back as
-        ``'overflow'`` (in ``[1, 2**24 - 64]``; default :data:`GRID_QUEUE`).
+        ``'overflow'`` (in ``[1, 2**28 - 64]``; default :data:`GRID_QUEUE`).
 
     Returns
     -------
@@ -173,8 +173,8 @@ def push_levels_grid(A, level, frontier, depth, *, parent=None, deterministic=Fa
     [0, 1, 2, -1]
     """
     op = "push_levels_grid"
-    if isinstance(queue, bool) or not isinstance(queue, (int, np.integer)) or not 0 < queue <= 2**24 - 64:
-        raise InvalidValue(f"{op}: queue must be an integer in [1, {2**24 - 64}], got {queue!r}")
+    if isinstance(queue, bool) or not isinstance(queue, (int, np.integer)) or not 0 < queue <= 2**28 - 64:
+        raise InvalidValue(f"{op}: queue must be an integer in [1, {2**28 - 64}], got {queue!r}")
     A, max_levels = _check_push_levels(op, A, level, frontier, parent, max_edges, max_levels,
                                        int(queue))
     if frontier.size == 0:
@@ -190,9 +190,10 @@ def push_levels_grid(A, level, frontier, depth, *, parent=None, deterministic=Fa
 #: 0.63 / 0.53 / 0.58 ms, urand-22 1.20 / 1.17 / 1.23 ms, the 2048² grid 23 / 26 / 29 ms
 #: (4095 levels: a cheaper barrier with fewer blocks).
 BFS_GRID_BLOCKS_PER_SM = 2
-#: The most vertices :func:`bfs_grid` takes: its queue counter's vertex field holds 24 bits,
-#: and a level holds at most n - 1 vertices.
-BFS_GRID_MAX_N = 2**24
+#: The most vertices :func:`bfs_grid` (and the other device loops) takes: its queue counter's
+#: vertex field holds 28 bits (SR_GRID_EDGE_BITS in kernels/traverse.cu), and a level holds
+#: at most n - 1 vertices.
+BFS_GRID_MAX_N = 2**28
 #: The levels a traced :func:`bfs_grid` records.
 TRACE_LEVELS = 64
 _DIRECTION_MODES = {"auto": 0, "push": 1, "pull": 2}

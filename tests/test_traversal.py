@@ -279,9 +279,9 @@ def test_grid_errors(device):
     A = sr.Matrix.from_scipy(grid(3), device=device)
     xp = A.xp
     level = xp.full(9, -1, dtype=xp.int64)
-    for bad in (0, 2**24, True, 1.5):
+    for bad in (0, 2**28, True, 1.5):
         with pytest.raises(sr.InvalidValue, match=r"push_levels_grid: queue must be an integer "
-                                                  r"in \[1, 16777152\], got"):
+                                                  r"in \[1, 268435392\], got"):
             traversal.push_levels_grid(A, level, xp.asarray([0]), 0, queue=bad)
     with pytest.raises(sr.InvalidValue,
                        match="push_levels_grid: frontier must hold at most 2 vertices, got 3"):

@@ -485,7 +485,11 @@ __global__ void relax_push(
 // [4..10] must be zero on entry.
 
 #define SR_GRID_THREADS 512
-#define SR_GRID_EDGE_BITS 40
+// The packed counter's fields: vertices in the top 28 bits (n <= 2^28), edges in the low 36
+// (a level's out-edges below 6.9e10, more than a graph that fits one GPU holds). 24 / 40 kept
+// graphs of more than 2^24 vertices off the device loops: kron-25's BFS took 7-8 ms by the
+// host's level loop where kron-24's took 0.8-1.15 in bfs_grid (2 H200, bench/results/session21).
+#define SR_GRID_EDGE_BITS 36
 #define SR_GRID_STATE 12
 // Evenly spaced samples of the frontier's edge offsets that each block keeps in shared memory
 // a level: an edge's slot is searched there first, leaving a few steps (none for a frontier of
@@ -697,7 +701,7 @@ __device__ __forceinline__ int sr_push_slot(const long long* oi, long long count
         const int mid = (lo + hi) >> 1;
         if (s_samp[mid] <= e) lo = mid; else hi = mid;
     }
-    lo *= step;  // count < 2^24 (the queue counter's vertex field): slots fit an int
+    lo *= step;  // count <= 2^28 (the queue counter's vertex field): slots fit an int
     hi = (int)min((long long)lo + step, count);
     while (hi - lo > 1) {
         const int mid = (lo + hi) >> 1;
@@ -916,7 +920,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS) push_levels_grid(
 // (never raised: the queues hold n), [10] the barrier word, [11] the counter of the bitmap →
 // queue appends, [12] the vertices visited at the start. mode: 0 auto, 1 push only, 2 pull
 // only, plus 4 where level (and parent) come filled with -1. The queue counter's vertex
-// field is 24 bits: n < 2^24 + 1. trace (nullable, a profile): the start time, then for each of the first
+// field is 28 bits: n <= 2^28. trace (nullable, a profile): the start time, then for each of the first
 // trace_levels levels its end time (ns, %globaltimer), frontier size, out-edges and direction.
 #define SR_PULL_LANE 32
 #ifndef SR_PULL_STEP  // bench/probes/probe_tune.py sweeps it through backend.gpu.traversal.GRID_OPTIONS
@@ -1446,7 +1450,7 @@ __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_grid(
         depth = d1;
 #if SR_STOP_ALL
         const int visited = s_visited[(levels - 1) & 1] + (int)(next >> SR_GRID_EDGE_BITS);
-        if (threadIdx.x == 0) s_visited[levels & 1] = visited;  // n < 2^24 + 1: an int
+        if (threadIdx.x == 0) s_visited[levels & 1] = visited;  // n <= 2^28: an int
         if (visited >= n) {
             // every vertex is visited: the next level would find none. It is counted (in the
             // direction the rule would take) but not run (SR_STOP_ALL)

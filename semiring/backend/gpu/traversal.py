@@ -28,7 +28,7 @@ THREADS = 1024
 MAX_EDGES = 64 * THREADS
 
 #: The frontier buffers of :func:`push_levels_grid` (vertices): a next frontier of more
-#: vertices hands back as ``'overflow'``. It must stay below 2**24 (the vertex field of the
+#: vertices hands back as ``'overflow'``. It must stay below 2**28 (the vertex field of the
 #: kernel's packed counter).
 GRID_QUEUE = 64 * QUEUE
 
