@@ -88,6 +88,8 @@ FUNCTIONS = (
     "is_directed_acyclic_graph", "has_cycle", "is_aperiodic", "is_tree", "is_forest",
     "is_arborescence", "is_branching", "is_bipartite", "color", "sets",
     "dag_longest_path_length", "flow_hierarchy",
+    # session 21: degree-based measures (nx_semiring.structure)
+    "average_neighbor_degree", "reciprocity", "overall_reciprocity",
 )
 
 _DOCS = {
@@ -171,6 +173,10 @@ _DOCS = {
     "dag_longest_path_length": "The engine's Bellman–Ford over the negated weights from a "
                                "virtual source; exact sums only; multigraphs are left to "
                                "NetworkX.",
+    "average_neighbor_degree": "Exact integer sums from the converted CSR; non-integral "
+                               "float weights and multigraphs are left to NetworkX.",
+    "reciprocity": "The reciprocated edges from the engine's P ∘ Pᵀ; nodes= a list, tuple or "
+                   "set (else NetworkX runs it).",
     "flow_hierarchy": "The engine's strong components; counts, or integer weights (exact "
                       "sums); multigraphs are left to NetworkX.",
 }

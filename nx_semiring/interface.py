@@ -353,6 +353,10 @@ _FAMILY_OF.update(dict.fromkeys((
     "is_arborescence", "is_branching", "is_bipartite", "color", "sets", "flow_hierarchy"),
     "components"))
 _FAMILY_OF["dag_longest_path_length"] = "bellman_ford"
+# average_neighbor_degree and the reciprocities: one pass over the edges each side (the
+# latter an engine P ∘ Pᵀ), priced as components
+_FAMILY_OF.update(dict.fromkeys(("average_neighbor_degree", "reciprocity",
+                                 "overall_reciprocity"), "components"))
 
 
 def _family(name, a):
@@ -466,7 +470,7 @@ _MULTIGRAPH_REFUSED = frozenset({
     # nx_semiring.recognition's (edge counts and weight sums count parallel edges; the
     # longest path takes the heaviest of them)
     "is_tree", "is_forest", "is_arborescence", "is_branching", "dag_longest_path_length",
-    "flow_hierarchy"})
+    "flow_hierarchy", "average_neighbor_degree"})
 
 # Functions that compute the unweighted answer only
 _UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering",
@@ -504,7 +508,8 @@ _EDGES_DATA_WEIGHT = frozenset({"pagerank", "floyd_warshall_numpy", "louvain_com
 # iterator of top_nodes an empty side). Iterators there are left to NetworkX from the start.
 _ONE_PASS_ARGS = {"modularity": "communities", "hopcroft_karp_matching": "top_nodes",
                   "minimum_weight_full_matching": "top_nodes", "eccentricity": "v",
-                  "multi_source_dijkstra": "sources", "multi_source_dijkstra_path": "sources"}
+                  "multi_source_dijkstra": "sources", "multi_source_dijkstra_path": "sources",
+                  "reciprocity": "nodes", "average_neighbor_degree": "nodes"}
 
 _SIGNATURES = {}
 

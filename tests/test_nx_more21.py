@@ -24,10 +24,11 @@ nx = pytest.importorskip("networkx")
 
 import nx_semiring  # noqa: E402
 from nx_semiring import recognition as nxr  # noqa: E402
+from nx_semiring import structure as nxs  # noqa: E402
 from nx_semiring.interface import backend_interface as bi  # noqa: E402
 
 from test_nx_backend import INSTALLED, convert, graphs  # noqa: E402
-from test_nx_more16 import outcome, same_or_refused  # noqa: E402
+from test_nx_more16 import _typed  # noqa: E402
 
 dispatch = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installed (its entry "
                                                     "points): pip install '.[nx]'")
@@ -35,9 +36,37 @@ SOME = settings(max_examples=40, deadline=None)
 
 SESSION21 = ["is_directed_acyclic_graph", "has_cycle", "is_aperiodic", "is_tree", "is_forest",
              "is_arborescence", "is_branching", "is_bipartite", "color", "sets",
-             "dag_longest_path_length", "flow_hierarchy"]
+             "dag_longest_path_length", "flow_hierarchy", "average_neighbor_degree",
+             "reciprocity", "overall_reciprocity"]
 
 MULTI = "parallel edges"
+
+
+def outcome(f, typed=True):
+    """test_nx_more16's: the answer with its number types, or the exception's type and
+    message; NetworkX's AttributeError (reciprocity of an undirected graph's nodes) and
+    ZeroDivisionError (flow_hierarchy of a total weight 0) count as outcomes too."""
+    try:
+        return "ok", _typed(f(), typed)
+    except NotImplementedError:
+        raise
+    except (nx.NetworkXException, ValueError, KeyError, TypeError, AttributeError,
+            ZeroDivisionError) as exc:
+        return type(exc), str(exc)
+
+
+def same_or_refused(f_nx, f_sr, refusal=(), typed=True):
+    """NetworkX's outcome exactly, or a NotImplementedError whose message contains one of
+    ``refusal``. Returns whether the backend answered."""
+    expected = outcome(f_nx, typed)
+    try:
+        got = outcome(f_sr, typed)
+    except NotImplementedError as exc:
+        refusal = (refusal,) if isinstance(refusal, str) else refusal
+        assert any(r in str(exc) for r in refusal), exc
+        return False
+    assert got == expected
+    return True
 
 
 def _nx_call(name):
@@ -49,8 +78,9 @@ def _nx_call(name):
 
 def _both(name, G, g, *args, **kwargs):
     """(NetworkX's outcome, ours) of ``name`` on G and its conversion g."""
+    ours = getattr(nxr, name, None) or getattr(nxs, name)
     return (lambda: _nx_call(name)(G, *args, **kwargs),
-            lambda: getattr(nxr, name)(g, *args, **kwargs))
+            lambda: ours(g, *args, **kwargs))
 
 
 @st.composite
@@ -262,6 +292,66 @@ def test_flow_hierarchy_answers(device):
         nxr.flow_hierarchy(convert(nx.DiGraph([(0, 1)]).subgraph([0]).copy(), device))
     with pytest.raises(nx.NetworkXError, match="must be a digraph"):
         nxr.flow_hierarchy(convert(nx.path_graph(2), device))
+
+
+# --------------------------------------------------------------------------- degree-based
+@SOME
+@given(G=st.one_of(graphs(max_m=20, weights="any"), graphs(multigraph=True, max_m=10)),
+       data=st.data())
+def test_average_neighbor_degree_equals_networkx(device, G, data):
+    g = convert(G, device)
+    nodes = list(G)
+    some = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(nodes + ["missing"]))
+                               if nodes else st.none(), st.just(set(nodes[:3]))))
+    weight = data.draw(st.sampled_from([None, "weight"]))
+    kinds = ["in", "out", "in+out", "bad"] if G.is_directed() else ["out", "in"]
+    source, target = data.draw(st.sampled_from(kinds)), data.draw(st.sampled_from(kinds))
+    answered = same_or_refused(*_both("average_neighbor_degree", G, g, source, target, some,
+                                      weight), ("parallel edges", "non-integral"))
+    assert answered or G.is_multigraph() or weight is not None
+    if answered and some is None:  # keys in NetworkX's order too
+        r = _nx_call("average_neighbor_degree")
+        try:
+            assert list(nxs.average_neighbor_degree(g, source, target, None, weight)) == \
+                list(r(G, source, target, None, weight))
+        except nx.NetworkXError:
+            pass
+
+
+@SOME
+@given(G=st.one_of(graphs(directed=True, max_m=25), graphs(directed=False, max_m=10),
+                   graphs(directed=True, multigraph=True, max_m=15)), data=st.data())
+def test_reciprocity_equals_networkx(device, G, data):
+    """Directed graphs; undirected ones (NetworkX's decorator refuses only undirected
+    multigraphs: their overall reciprocity is 0.0, their nodes' NetworkX's AttributeError);
+    directed multigraphs (per node their simple graph; overall, parallel edges count)."""
+    g = convert(G, device)
+    nodes = list(G)
+    some = data.draw(st.one_of(st.none(), st.sampled_from(nodes) if nodes else st.none(),
+                               st.lists(st.sampled_from(nodes + [-1])) if nodes else st.none(),
+                               st.just(tuple(nodes[::2]))))
+    refusals = ("parallel edges", "AttributeError")
+    answered = same_or_refused(*_both("reciprocity", G, g, some), refusals)
+    assert answered or G.is_multigraph() or not G.is_directed()
+    answered = same_or_refused(*_both("overall_reciprocity", G, g), refusals)
+    assert answered or G.is_multigraph()
+
+
+def test_reciprocity_answers(device):
+    G = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c"), ("c", "c")])
+    G.add_node("z")
+    g = convert(G, device)
+    assert nxs.overall_reciprocity(g) == nx.overall_reciprocity(G) == 0.5
+    assert nxs.reciprocity(g, ["c", "z", "a", "q"]) == nx.reciprocity(G, ["c", "z", "a", "q"])
+    assert list(nxs.reciprocity(g, ["c", "z", "a"])) == ["c", "z", "a"]
+    assert nxs.reciprocity(g, "c") == nx.reciprocity(G, "c") == 2 / 3
+    with pytest.raises(nx.NetworkXError, match="isolated"):
+        nxs.reciprocity(g, "z")
+    with pytest.raises(nx.NetworkXError, match="empty"):
+        nxs.overall_reciprocity(convert(nx.DiGraph([(0, 0)]).subgraph([]).copy(), device))
+    with pytest.raises(NotImplementedError, match="iterator"):
+        nxs.reciprocity(g, iter(["a"]))
+    assert "iterator" in bi.can_run("reciprocity", (G, iter(["a"])), {})
 
 
 # --------------------------------------------------------------------------- dispatch
