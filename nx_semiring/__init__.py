@@ -90,6 +90,8 @@ FUNCTIONS = (
     "dag_longest_path_length", "flow_hierarchy",
     # session 21: degree-based measures (nx_semiring.structure)
     "average_neighbor_degree", "reciprocity", "overall_reciprocity",
+    # session 21: distance-sum indices beside wiener_index (nx_semiring.paths)
+    "schultz_index", "gutman_index", "hyper_wiener_index",
 )
 
 _DOCS = {
@@ -177,6 +179,10 @@ _DOCS = {
                                "float weights and multigraphs are left to NetworkX.",
     "reciprocity": "The reciprocated edges from the engine's P ∘ Pᵀ; nodes= a list, tuple or "
                    "set (else NetworkX runs it).",
+    "schultz_index": "The engine's multi-source BFS or APSP; exact integer sums (integer "
+                     "weights only).",
+    "gutman_index": "As schultz_index.",
+    "hyper_wiener_index": "As schultz_index.",
     "flow_hierarchy": "The engine's strong components; counts, or integer weights (exact "
                       "sums); multigraphs are left to NetworkX.",
 }

@@ -134,7 +134,9 @@ _ALL_SOURCES = frozenset({
     # n SSSP runs), and the measures summed over all pairs (global_efficiency has no
     # weight=: all-pairs BFS)
     "all_pairs_dijkstra", "all_pairs_bellman_ford_path", "johnson",
-    "average_shortest_path_length", "wiener_index", "global_efficiency", "barycenter"})
+    "average_shortest_path_length", "wiener_index", "global_efficiency", "barycenter",
+    # session 21 (nx21): the distance-sum indices beside wiener_index
+    "schultz_index", "gutman_index", "hyper_wiener_index"})
 
 # Functions whose edge attribute the conversion reads (their weight= argument), and those
 # converted with every attribute (NetworkX's preserve_all_attrs: the tree keeps them)
@@ -467,10 +469,9 @@ _MULTIGRAPH_REFUSED = frozenset({
     "maximum_spanning_tree", "minimum_spanning_edges", "maximum_spanning_edges",
     # edge betweenness of a multigraph splits each edge's value among its keys
     "edge_betweenness_centrality",
-    # nx_semiring.recognition's (edge counts and weight sums count parallel edges; the
-    # longest path takes the heaviest of them)
-    "is_tree", "is_forest", "is_arborescence", "is_branching", "dag_longest_path_length",
-    "flow_hierarchy", "average_neighbor_degree"})
+    # nx_semiring.recognition's (weight sums count parallel edges; the longest path takes
+    # the heaviest of them); degrees count them
+    "dag_longest_path_length", "flow_hierarchy", "average_neighbor_degree"})
 
 # Functions that compute the unweighted answer only
 _UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering",

@@ -8,7 +8,8 @@ engine calls and a pass over the converted edges (host arrays):
   ``level[u] - level[v] + 1`` over the edges, NetworkX's own formula, which its BFS adds up
   edge by edge);
 - trees: ``is_tree``, ``is_forest`` (m = n - #weak components), ``is_arborescence``,
-  ``is_branching`` (the same and in-degrees at most 1);
+  ``is_branching`` (the same and in-degrees at most 1); a multigraph with parallel edges
+  (counted by the conversion) is none of them;
 - bipartite graphs: ``is_bipartite``, ``bipartite.color``, ``bipartite.sets`` (the engine's
   BFS over the undirected pattern from a virtual vertex joined to one root per weak
   component: the first node, in node order, with an out-edge, which is where NetworkX's
@@ -22,7 +23,7 @@ Every answer is a bool, a count or a number NetworkX computes exactly (integer s
 floats only where each sum is exact); dicts (``color``) are keyed in node order, where
 NetworkX's order is its search's (equal dicts). NetworkX's exceptions and messages are
 reproduced; ``NotImplementedError`` where NetworkX must answer (``can_run`` refuses most such
-calls first: multigraphs where parallel edges count, ``top_nodes=``).
+calls first: multigraphs where parallel edges count in a sum, ``top_nodes=``).
 """
 
 from __future__ import annotations
@@ -148,13 +149,26 @@ def _forest(g: SemiringGraph) -> bool:
     return g.number_of_edges() == g.n - _labels(g, "weak")[1]
 
 
+def _parallel(g: SemiringGraph, name) -> bool:
+    """Whether g is a multigraph with parallel edges. NetworkX's edge counts include them:
+    a tree or forest has none (a component with one more edge than its simple graph's
+    |c| - 1 at least), so the answer is False there, and a multigraph without them is its
+    simple graph. NotImplementedError where the conversion did not record it."""
+    if not g.multigraph:
+        return False
+    if g.parallel is None:
+        raise NotImplementedError(f"nx_semiring: {name} of a multigraph whose parallel edges "
+                                  f"the conversion did not count (NetworkX runs it)")
+    return g.parallel
+
+
 def _in_degree_at_most_one(g: SemiringGraph) -> bool:
     return bool((np.bincount(g.adj, minlength=g.n) <= 1).all())
 
 
 def is_tree(G):
-    """Whether G (its undirected view if directed) is a tree: n - 1 edges and connected.
-    NetworkXPointlessConcept for the null graph.
+    """Whether G (its undirected view if directed) is a tree: n - 1 edges and connected
+    (parallel edges of a multigraph count). NetworkXPointlessConcept for the null graph.
 
     Examples
     --------
@@ -163,8 +177,9 @@ def is_tree(G):
     True
     """
     g = _graph(G)
-    _no_multigraph(g, "is_tree")
     _pointless(g)
+    if _parallel(g, "is_tree"):
+        return False
     return _tree(g)
 
 
@@ -179,8 +194,9 @@ def is_forest(G):
     True
     """
     g = _graph(G)
-    _no_multigraph(g, "is_forest")
     _pointless(g)
+    if _parallel(g, "is_forest"):
+        return False
     return _forest(g)
 
 
@@ -195,8 +211,9 @@ def is_arborescence(G):
     """
     g = _graph(G)
     _not_undirected(g, "is_arborescence")
-    _no_multigraph(g, "is_arborescence")
     _pointless(g)
+    if _parallel(g, "is_arborescence"):
+        return False
     return _tree(g) and _in_degree_at_most_one(g)
 
 
@@ -211,8 +228,9 @@ def is_branching(G):
     """
     g = _graph(G)
     _not_undirected(g, "is_branching")
-    _no_multigraph(g, "is_branching")
     _pointless(g)
+    if _parallel(g, "is_branching"):
+        return False
     return _forest(g) and _in_degree_at_most_one(g)
 
 
