@@ -87,7 +87,7 @@ FUNCTIONS = (
     # session 21: recognition tests and DAG measures (nx_semiring.recognition)
     "is_directed_acyclic_graph", "has_cycle", "is_aperiodic", "is_tree", "is_forest",
     "is_arborescence", "is_branching", "is_bipartite", "color", "sets",
-    "dag_longest_path_length", "flow_hierarchy",
+    "dag_longest_path_length", "flow_hierarchy", "is_semiconnected",
     # session 21: degree-based measures (nx_semiring.structure)
     "average_neighbor_degree", "reciprocity", "overall_reciprocity",
     # session 21: distance-sum indices beside wiener_index (nx_semiring.paths)

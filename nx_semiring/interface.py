@@ -352,8 +352,8 @@ _FAMILY_OF.update({
 # Bellman–Ford. Not measured: priced as those families.
 _FAMILY_OF.update(dict.fromkeys((
     "is_directed_acyclic_graph", "has_cycle", "is_aperiodic", "is_tree", "is_forest",
-    "is_arborescence", "is_branching", "is_bipartite", "color", "sets", "flow_hierarchy"),
-    "components"))
+    "is_arborescence", "is_branching", "is_bipartite", "color", "sets", "flow_hierarchy",
+    "is_semiconnected"), "components"))
 _FAMILY_OF["dag_longest_path_length"] = "bellman_ford"
 # average_neighbor_degree and the reciprocities: one pass over the edges each side (the
 # latter an engine P ∘ Pᵀ), priced as components

@@ -6,7 +6,8 @@ engine calls and a pass over the converted edges (host arrays):
 - acyclicity: ``is_directed_acyclic_graph``, ``has_cycle`` (no self-loop and n strong
   components), ``is_aperiodic`` (the engine's BFS levels from the first node: the gcd of
   ``level[u] - level[v] + 1`` over the edges, NetworkX's own formula, which its BFS adds up
-  edge by edge);
+  edge by edge); ``is_semiconnected`` (the condensation's longest path, by the engine's
+  Bellman–Ford, visits every strong component);
 - trees: ``is_tree``, ``is_forest`` (m = n - #weak components), ``is_arborescence``,
   ``is_branching`` (the same and in-degrees at most 1); a multigraph with parallel edges
   (counted by the conversion) is none of them;
@@ -40,7 +41,7 @@ from .graph import SemiringGraph, from_networkx
 
 __all__ = ["color", "dag_longest_path_length", "flow_hierarchy", "has_cycle",
            "is_aperiodic", "is_arborescence", "is_bipartite", "is_branching",
-           "is_directed_acyclic_graph", "is_forest", "is_tree", "sets"]
+           "is_directed_acyclic_graph", "is_forest", "is_semiconnected", "is_tree", "sets"]
 
 
 def _graph(G, weight=None, default=1) -> SemiringGraph:
@@ -130,6 +131,46 @@ def is_aperiodic(G):
     # NetworkX: gcd(g, levels[u] - levels[v] + 1) over every edge it scans (all of them: the
     # graph is strongly connected); a tree edge adds gcd(g, 0) = g
     return int(np.gcd.reduce(np.abs(level[g.rows()] - level[g.adj] + 1), initial=0)) == 1
+
+
+def is_semiconnected(G):
+    """Whether, of any two nodes of a directed graph, one reaches the other: the
+    condensation (the engine's strong components, k of them) has a Hamiltonian path, i.e.
+    its longest path has k - 1 edges (a DAG's topological order is then unique, and
+    NetworkX's check of its consecutive pairs passes). The longest path is the engine's
+    Bellman–Ford over the condensation's edges weighing -1 from a virtual vertex joined to
+    every component. NetworkXPointlessConcept for the null graph.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_semiconnected(nx.DiGraph([(1, 2), (2, 3), (3, 2)]), backend="semiring")
+    True
+    >>> nx.is_semiconnected(nx.DiGraph([(1, 2), (3, 2)]), backend="semiring")
+    False
+    """
+    g = _graph(G)
+    _not_undirected(g, "is_semiconnected")
+    if g.n == 0:
+        raise _nx().NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    labels, k = _labels(g, "strong")
+    if k == 1:
+        return True
+    cu, cv = labels[g.rows()], labels[g.adj]
+    between = cu != cv
+    # the condensation's edges, once each, rows sorted; vertex k joined to every component
+    pairs = np.unique(cu[between] * k + cv[between])
+    rows = np.concatenate([pairs // k, np.full(k, k, dtype=np.int64)])
+    cols = np.concatenate([pairs % k, np.arange(k, dtype=np.int64)])
+    vals = np.concatenate([np.full(pairs.size, -1, dtype=np.int64),
+                           np.zeros(k, dtype=np.int64)])
+    indptr = np.zeros(k + 2, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=k + 1), out=indptr[1:])
+    dev = g.device
+    C = sr.Matrix.from_csr(sr.to_device(indptr, dev), sr.to_device(cols, dev),
+                           sr.to_device(vals, dev), (k + 1, k + 1), check=False)
+    dist = _host(alg.bellman_ford(C, k))[:k]
+    return int(-dist.min()) == k - 1
 
 
 # --------------------------------------------------------------------------- trees

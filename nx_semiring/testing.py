@@ -83,6 +83,7 @@ TEST_MODULES = (
     "networkx.algorithms.tests.test_hierarchy",
     "networkx.algorithms.assortativity.tests.test_neighbor_degree",
     "networkx.algorithms.tests.test_reciprocity",
+    "networkx.algorithms.components.tests.test_semiconnected",
 )
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot

@@ -35,7 +35,7 @@ dispatch = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installe
                                                     "points): pip install '.[nx]'")
 SOME = settings(max_examples=40, deadline=None)
 
-SESSION21 = ["is_directed_acyclic_graph", "has_cycle", "is_aperiodic", "is_tree", "is_forest",
+SESSION21 = ["is_directed_acyclic_graph", "has_cycle", "is_semiconnected", "is_aperiodic", "is_tree", "is_forest",
              "is_arborescence", "is_branching", "is_bipartite", "color", "sets",
              "dag_longest_path_length", "flow_hierarchy", "average_neighbor_degree",
              "reciprocity", "overall_reciprocity", "schultz_index", "gutman_index",
@@ -145,6 +145,34 @@ def test_is_aperiodic_answers_cycle_lengths(device):
     assert nxr.is_aperiodic(convert(G, device)) is True is nx.is_aperiodic(G)
     H = nx.DiGraph([(0, 1), (1, 0), (1, 1)])
     assert nxr.is_aperiodic(convert(H, device)) is True is nx.is_aperiodic(H)
+
+
+@SOME
+@given(G=st.one_of(graphs(directed=True, max_m=14), dags(),
+                   graphs(directed=True, multigraph=True, max_m=10)))
+def test_is_semiconnected_equals_networkx(device, G):
+    assert same_or_refused(*_both("is_semiconnected", G, convert(G, device)))
+
+
+def test_is_semiconnected_on_seeded_graphs(device):
+    """Random digraphs of 2..12 nodes and up to 2n edges (a third of them semiconnected):
+    NetworkX's answer, and both answers occur."""
+    rng = np.random.default_rng(3)
+    seen = set()
+    for _ in range(300):
+        n = int(rng.integers(2, 13))
+        G = nx.DiGraph()
+        G.add_nodes_from(rng.choice(100, n, replace=False).tolist())
+        nodes = list(G)
+        for _ in range(int(rng.integers(0, 2 * n + 1))):
+            u, v = rng.choice(nodes, 2).tolist()
+            G.add_edge(u, v)
+        got = nxr.is_semiconnected(convert(G, device))
+        assert got is nx.is_semiconnected(G)
+        seen.add(got)
+    assert seen == {True, False}
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nxr.is_semiconnected(convert(nx.DiGraph(), device))
 
 
 # --------------------------------------------------------------------------- trees
