@@ -21,8 +21,9 @@ analytics), :mod:`nx_semiring.paths` (all-pairs and multi-source paths, Floyd–
 distance measures, flow values, bipartite matching), :mod:`nx_semiring.analytics`
 (connectivity, the k-core family and k-truss, clustering aggregates, communities),
 :mod:`nx_semiring.centrality` (spectral and distance centralities) and
-:mod:`nx_semiring.structure` (degree centralities, isolates, spanning forests), the
-backend object in
+:mod:`nx_semiring.structure` (degree centralities, isolates, spanning forests),
+:mod:`nx_semiring.recognition` (DAGs, trees and forests, bipartite graphs, the DAG longest
+path length, flow hierarchy), the backend object in
 :mod:`nx_semiring.interface`.
 """
 
@@ -83,6 +84,14 @@ FUNCTIONS = (
     "bidirectional_shortest_path", "bidirectional_dijkstra", "predecessor",
     "dijkstra_predecessor_and_distance", "bellman_ford_predecessor_and_distance",
     "barycenter", "minimum_cut",
+    # session 21: recognition tests and DAG measures (nx_semiring.recognition)
+    "is_directed_acyclic_graph", "has_cycle", "is_aperiodic", "is_tree", "is_forest",
+    "is_arborescence", "is_branching", "is_bipartite", "color", "sets",
+    "dag_longest_path_length", "flow_hierarchy", "is_semiconnected",
+    # session 21: degree-based measures (nx_semiring.structure)
+    "average_neighbor_degree", "reciprocity", "overall_reciprocity",
+    # session 21: distance-sum indices beside wiener_index (nx_semiring.paths)
+    "schultz_index", "gutman_index", "hyper_wiener_index",
 )
 
 _DOCS = {
@@ -155,6 +164,27 @@ _DOCS = {
                                     "ARPACK to machine precision): equal to ~1e-10.",
     "katz_centrality_numpy": "The engine's Katz iteration run to ~1e-14 (NetworkX's dense "
                              "solve); where it diverges (alpha >= 1 / λ_max) NetworkX runs.",
+    "is_directed_acyclic_graph": "The engine's strong components: n of them and no "
+                                 "self-loop.",
+    "is_tree": "The engine's weak components and the edge count; multigraphs are left to "
+               "NetworkX.",
+    "is_bipartite": "The engine's BFS over the undirected pattern from one root per weak "
+                    "component (NetworkX's colouring's first node).",
+    "color": "NetworkX's two-colouring (the engine's BFS parities); keys in node order.",
+    "sets": "As color; top_nodes= is left to NetworkX.",
+    "dag_longest_path_length": "The engine's Bellman–Ford over the negated weights from a "
+                               "virtual source; exact sums only; multigraphs are left to "
+                               "NetworkX.",
+    "average_neighbor_degree": "Exact integer sums from the converted CSR; non-integral "
+                               "float weights and multigraphs are left to NetworkX.",
+    "reciprocity": "The reciprocated edges from the engine's P ∘ Pᵀ; nodes= a list, tuple or "
+                   "set (else NetworkX runs it).",
+    "schultz_index": "The engine's multi-source BFS or APSP; exact integer sums (integer "
+                     "weights only).",
+    "gutman_index": "As schultz_index.",
+    "hyper_wiener_index": "As schultz_index.",
+    "flow_hierarchy": "The engine's strong components; counts, or integer weights (exact "
+                      "sums); multigraphs are left to NetworkX.",
 }
 
 

@@ -102,6 +102,9 @@ class SemiringGraph:
         self.numpy_typed = {}
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
+        # a multigraph's: whether some pair of nodes has two or more edges (keys), which the
+        # conversion merged into one entry (None: not known, or not a multigraph)
+        self.parallel = None
         # the graph's own attribute dict (not a copy) where it was asked for: NetworkX keeps a
         # cached conversion when only G.graph changes, and minimum_spanning_tree copies
         # G.graph as it is at the call
@@ -631,6 +634,10 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         base = next((g for g in cache.values() if isinstance(g, SemiringGraph)), None)
     multigraph = G.is_multigraph()
     adj_items = _neighbour_dicts(G)
+    parallel = None
+    if multigraph:  # one pass over the key dicts (the recognition tests read it)
+        parallel = base.parallel if base is not None and base.parallel is not None else \
+            any(len(keys) > 1 for nbrs in adj_items for keys in nbrs.values())
     if base is not None:
         nodes, index, indptr, adj = base.nodes, base._index, base.indptr, base.adj
         identity = base._identity
@@ -688,6 +695,7 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
                       multigraph=multigraph,
                       graph_attrs=G.graph if preserve_graph_attrs else None, device=dev)
     g._index = index
+    g.parallel = parallel
     g.nx_class = type(G)  # NetworkX's G.__class__() (a view's is its graph's class)
     if identity:
         g._identity = True

@@ -73,6 +73,7 @@ from . import algorithms as _alg
 from . import analytics as _ana
 from . import centrality as _cen
 from . import paths as _paths
+from . import recognition as _rec
 from . import structure as _str
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures, start_tally
@@ -133,7 +134,9 @@ _ALL_SOURCES = frozenset({
     # n SSSP runs), and the measures summed over all pairs (global_efficiency has no
     # weight=: all-pairs BFS)
     "all_pairs_dijkstra", "all_pairs_bellman_ford_path", "johnson",
-    "average_shortest_path_length", "wiener_index", "global_efficiency", "barycenter"})
+    "average_shortest_path_length", "wiener_index", "global_efficiency", "barycenter",
+    # session 21 (nx21): the distance-sum indices beside wiener_index
+    "schultz_index", "gutman_index", "hyper_wiener_index"})
 
 # Functions whose edge attribute the conversion reads (their weight= argument), and those
 # converted with every attribute (NetworkX's preserve_all_attrs: the tree keeps them)
@@ -344,6 +347,20 @@ _FAMILY_OF.update({
 })
 
 
+# session 21 (nx21): nx_semiring.recognition's tests cost the strong or weak components (the
+# bipartite ones a BFS besides) and a pass over the edges; dag_longest_path_length one
+# Bellman–Ford. Not measured: priced as those families.
+_FAMILY_OF.update(dict.fromkeys((
+    "is_directed_acyclic_graph", "has_cycle", "is_aperiodic", "is_tree", "is_forest",
+    "is_arborescence", "is_branching", "is_bipartite", "color", "sets", "flow_hierarchy",
+    "is_semiconnected"), "components"))
+_FAMILY_OF["dag_longest_path_length"] = "bellman_ford"
+# average_neighbor_degree and the reciprocities: one pass over the edges each side (the
+# latter an engine P ∘ Pᵀ), priced as components
+_FAMILY_OF.update(dict.fromkeys(("average_neighbor_degree", "reciprocity",
+                                 "overall_reciprocity"), "components"))
+
+
 def _family(name, a):
     """The cost family of a call (``a``: its bound arguments), or None for a point query."""
     if name == "multi_source_dijkstra" and a.get("target") is not None:
@@ -451,7 +468,10 @@ _MULTIGRAPH_REFUSED = frozenset({
     "degree_centrality", "in_degree_centrality", "out_degree_centrality",
     "maximum_spanning_tree", "minimum_spanning_edges", "maximum_spanning_edges",
     # edge betweenness of a multigraph splits each edge's value among its keys
-    "edge_betweenness_centrality"})
+    "edge_betweenness_centrality",
+    # nx_semiring.recognition's (weight sums count parallel edges; the longest path takes
+    # the heaviest of them); degrees count them
+    "dag_longest_path_length", "flow_hierarchy", "average_neighbor_degree"})
 
 # Functions that compute the unweighted answer only
 _UNWEIGHTED_ONLY = frozenset({"betweenness_centrality", "clustering",
@@ -489,7 +509,8 @@ _EDGES_DATA_WEIGHT = frozenset({"pagerank", "floyd_warshall_numpy", "louvain_com
 # iterator of top_nodes an empty side). Iterators there are left to NetworkX from the start.
 _ONE_PASS_ARGS = {"modularity": "communities", "hopcroft_karp_matching": "top_nodes",
                   "minimum_weight_full_matching": "top_nodes", "eccentricity": "v",
-                  "multi_source_dijkstra": "sources", "multi_source_dijkstra_path": "sources"}
+                  "multi_source_dijkstra": "sources", "multi_source_dijkstra_path": "sources",
+                  "reciprocity": "nodes", "average_neighbor_degree": "nodes"}
 
 _SIGNATURES = {}
 
@@ -498,7 +519,7 @@ def _function(name):
     """The backend's implementation of dispatched function ``name``: nx_semiring.paths and
     nx_semiring.analytics hold the later ones (their ``__all__``), nx_semiring.algorithms the
     rest."""
-    for module in (_paths, _ana, _cen, _str):
+    for module in (_paths, _ana, _cen, _str, _rec):
         if name in module.__all__:
             return getattr(module, name)
     return getattr(_alg, name)
@@ -694,6 +715,9 @@ class BackendInterface:
                 a.get("algorithm") in ("prim", "boruvka", "borůvka"):
             return (f"{name} with algorithm={a['algorithm']!r} lists its edges in its "
                     f"search's order, which the engine does not follow: NetworkX runs it")
+        if name == "sets" and a.get("top_nodes") is not None:
+            return ("bipartite.sets with top_nodes= is set(G) - set(top_nodes), nothing for "
+                    "the engine: NetworkX runs it")
         if name in _cen.__all__:  # nx_semiring.centrality's own refusals
             return _cen.refusal(name, a, G) or True
         return True

@@ -1232,6 +1232,109 @@ def wiener_index(G, weight=None):
     return total if g.directed else total / 2
 
 
+def _index_terms(g: SemiringGraph, weight, name):
+    """``(degrees, distance blocks, method)`` for NetworkX's Schultz, Gutman and hyper-Wiener
+    indices of a connected undirected simple graph: the degrees NetworkX reads, and the
+    engine's distance rows (sources in node order). NetworkX's ``d = dict(G.degree,
+    weight=weight)`` is ``dict(mapping, weight=...)``: the *unweighted* degrees (a self-loop
+    twice) plus a key ``"weight"``, which a node of that name would read (refused). Integer
+    weights only (NetworkX's sums of them are exact ints; float ones round in its order:
+    NetworkX runs them)."""
+    if "weight" in g:
+        raise NotImplementedError(f"nx_semiring: a node named 'weight', whose degree "
+                                  f"NetworkX's {name} reads as its weight argument (NetworkX "
+                                  f"runs it)")
+    rows = g.rows()
+    deg = np.diff(g.indptr).astype(np.int64) + np.bincount(rows[g.adj == rows], minlength=g.n)
+    if weight is None:
+        return deg, _distance_rows(g, weight, "unweighted"), "unweighted"
+    w = g.weights(weight)
+    if w.dtype.kind not in "iu" or weight in g.numpy_typed:
+        raise NotImplementedError(f"nx_semiring: {name} with non-integer or NumPy-typed "
+                                  f"weights, whose sums NetworkX rounds or types in its order "
+                                  f"(NetworkX runs it)")
+    return deg, _distance_rows(g, weight, "dijkstra"), "dijkstra"
+
+
+def _index_total(g: SemiringGraph, weight, name, term):
+    """NetworkX's index: ``inf`` for a disconnected graph, else the sum of ``term(D, du, dv)``
+    over the ordered pairs (blocks of distance rows D, the degrees of their sources du and of
+    all nodes dv) as a Python int, over 2, as NetworkX divides its int sum."""
+    nx = _nx()
+    # NetworkX's not_implemented_for decorators first (they wrap its dispatcher; argmap
+    # runs the inner one, multigraph, first)
+    if g.multigraph:
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if g.n == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    if not _connected(g):
+        return float("inf")
+    deg, blocks, method = _index_terms(g, weight, name)
+    top_deg = int(np.abs(deg).max()) if deg.size else 0
+    total, start = 0, 0
+    for D in blocks:
+        D = np.asarray(D)
+        if D.dtype.kind == "f":
+            D = D.astype(np.int64)  # integer weights: exact integer distances
+        k = D.shape[0]
+        top = int(D.max()) if D.size else 0
+        # every term below 2^63 / (entries of the block): the block's int64 sum is exact
+        if (top * (top + 1) + 2 * top * top_deg + top * top_deg * top_deg) * max(D.size, 1) \
+                >= 2**63:
+            raise NotImplementedError(f"nx_semiring: {name}'s sums beyond int64 (NetworkX "
+                                      f"runs it)")
+        total += int(term(D, deg[start:start + k, None], deg[None, :]).sum())
+        start += k
+    return total / 2
+
+
+def schultz_index(G, weight=None):
+    """NetworkX's Schultz index: half the sum over ordered pairs of ``d(u, v) × (deg u + deg
+    v)`` (``inf`` for a disconnected graph), the distances from the engine's multi-source
+    BFS or APSP (weighted by ``weight``), the sum an exact int. The degrees are unweighted,
+    whatever ``weight``, as NetworkX's ``dict(G.degree, weight=weight)`` reads them (see
+    :func:`_index_terms`). Integer weights only.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.schultz_index(nx.path_graph(4), backend="semiring")
+    28.0
+    """
+    g = _graph(G, weight)
+    return _index_total(g, weight, "schultz_index", lambda D, du, dv: D * (du + dv))
+
+
+def gutman_index(G, weight=None):
+    """NetworkX's Gutman index: half the sum over ordered pairs of ``d(u, v) × deg u × deg
+    v`` (``inf`` for a disconnected graph); as :func:`schultz_index`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.gutman_index(nx.path_graph(4), backend="semiring")
+    19.0
+    """
+    g = _graph(G, weight)
+    return _index_total(g, weight, "gutman_index", lambda D, du, dv: D * du * dv)
+
+
+def hyper_wiener_index(G, weight=None):
+    """NetworkX's hyper-Wiener index: half the sum over ordered pairs of ``d + d²``
+    (``inf`` for a disconnected graph); as :func:`schultz_index`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.hyper_wiener_index(nx.path_graph(4), backend="semiring")
+    30.0
+    """
+    g = _graph(G, weight)
+    return _index_total(g, weight, "hyper_wiener_index", lambda D, du, dv: D + D * D)
+
+
 def barycenter(G, weight=None, attr=None, sp=None):
     """The nodes whose distances to all others sum to the least, in node order: the
     engine's multi-source BFS or APSP, each node's sum exact. ``attr=`` (written into G's
@@ -1739,4 +1842,4 @@ __all__ = ["all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
            "minimum_weight_full_matching", "multi_source_dijkstra",
            "multi_source_dijkstra_path", "multi_source_dijkstra_path_length", "periphery",
            "radius", "single_target_shortest_path", "single_target_shortest_path_length",
-           "wiener_index"]
+           "wiener_index", "schultz_index", "gutman_index", "hyper_wiener_index"]

@@ -76,6 +76,14 @@ TEST_MODULES = (
     "networkx.algorithms.components.tests.test_attracting",
     "networkx.algorithms.tests.test_efficiency",
     "networkx.algorithms.tests.test_wiener",
+    # session 21 (nx21): nx_semiring.recognition (the DAG tests are in test_dag above) and
+    # the degree-based measures of nx_semiring.structure
+    "networkx.algorithms.tree.tests.test_recognition",
+    "networkx.algorithms.bipartite.tests.test_basic",
+    "networkx.algorithms.tests.test_hierarchy",
+    "networkx.algorithms.assortativity.tests.test_neighbor_degree",
+    "networkx.algorithms.tests.test_reciprocity",
+    "networkx.algorithms.components.tests.test_semiconnected",
 )
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot
