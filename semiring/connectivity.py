@@ -73,7 +73,8 @@ def weak_components(A, *, symmetric=False, neighbor_rounds=2, samples=1024, root
     Raises
     ------
     DomainMismatch
-        ``symmetric`` or ``roots`` is not a bool, or ``neighbor_rounds`` / ``samples`` not integers.
+        ``symmetric`` or ``roots`` is not a bool, or ``neighbor_rounds`` / ``samples`` not
+        integers.
     InvalidValue
         ``neighbor_rounds < 0``, ``samples`` outside ``[1, MAX_SAMPLES]``, or (CPU) A beyond
         SciPy's int32 bounds.

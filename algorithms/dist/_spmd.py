@@ -609,8 +609,8 @@ def components_rank_forests(rank, symmetric, gather, mirrored=False):
     graph's edges into ``lo:hi`` (every edge lies in exactly one rank's column block), then
     those of the union of every rank's: v and r_p(v) are joined for every rank p, which is
     the whole graph's connectivity (two vertices are connected iff a chain of the ranks'
-    components joins them; :func:`_join_forests` joins only the roots that differ). The roots are the least vertices: the same bits whatever the
-    cut. ``symmetric`` is not needed (a rank's edges are not a symmetric pattern anyway);
+    components joins them; :func:`_join_forests` joins only the roots that differ). The
+    roots are the least vertices: the same bits whatever the cut. ``symmetric`` is not needed (a rank's edges are not a symmetric pattern anyway);
     ``mirrored``: the first pass on the rank's edges stored both ways, a symmetric pattern
     (Afforest then skips the largest component's rows)."""
     B = rank.block("cols")                                  # A(:, lo:hi)
