@@ -610,9 +610,10 @@ def components_rank_forests(rank, symmetric, gather, mirrored=False):
     those of the union of every rank's: v and r_p(v) are joined for every rank p, which is
     the whole graph's connectivity (two vertices are connected iff a chain of the ranks'
     components joins them; :func:`_join_forests` joins only the roots that differ). The
-    roots are the least vertices: the same bits whatever the cut. ``symmetric`` is not needed (a rank's edges are not a symmetric pattern anyway);
-    ``mirrored``: the first pass on the rank's edges stored both ways, a symmetric pattern
-    (Afforest then skips the largest component's rows)."""
+    roots are the least vertices: the same bits whatever the cut. ``symmetric`` is not
+    needed (a rank's edges are not a symmetric pattern anyway); ``mirrored``: the first pass
+    on the rank's edges stored both ways, a symmetric pattern (Afforest then skips the
+    largest component's rows)."""
     B = rank.block("cols")                                  # A(:, lo:hi)
     xp, n, lo, hi = B.xp, rank.n, rank.lo, rank.hi
     key = "cc_mirrored" if mirrored else "cc_edges"
