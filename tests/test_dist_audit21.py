@@ -181,3 +181,40 @@ def test_closed_client_refused():
                 call()
     finally:
         c.cluster.close()
+
+
+# ------------------------------------------------------------------ operations' types
+
+
+@pytest.mark.parametrize("nparts", [1, 3])
+def test_recorded_types_are_the_engines(client, nparts):
+    """A DistVector's dtype (what the client records, and the type of an empty gather) is
+    the engine's result type: reduce_rows with 'lor' is bool (was A's type), a vector times
+    a float scalar float64 (was the vector's), plus a Python int keeps int32."""
+    S = sp.csr_matrix(np.array([[0, 2.5, 0], [0, 0, 0], [1.0, 0, 0]]))
+    A = sr.Matrix.from_scipy(S, device="cpu")
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts)
+    for fn in ("reduce_rows", "reduce_cols"):
+        for monoid in ("lor", "plus", "min"):
+            ref = getattr(sr, fn)(A, monoid)
+            got = getattr(dist, fn)(DA, monoid)
+            assert got.dtype == ref.dtype, (fn, monoid)
+            np.testing.assert_array_equal(got.to_dense(missing=0), ref.to_dense(missing=0))
+    x = np.array([3, -1, 4], dtype=np.int32)
+    u = sr.Vector.from_dense(x, device="cpu")
+    U = dist.DistVector.from_dense(DA, x)
+    for op, kw in (("times", dict(right=2.5)), ("plus", dict(right=1)),
+                   ("minus", dict(left=np.int64(2))), ("gt", dict(right=0))):
+        ref = sr.apply(u, op, **kw)
+        got = dist.apply(U, op, **kw)
+        assert got.dtype == ref.dtype, (op, kw)
+        out, want = got.to_dense(missing=-1), ref.to_dense(missing=-1)
+        assert out.dtype == want.dtype
+        np.testing.assert_array_equal(out, want)
+    b = dist.DistVector.from_dense(DA, np.array([True, False, True]))
+    for fname, op in (("ewise_add", "plus"), ("ewise_mult", "first"), ("ewise_add", "lt")):
+        ref = getattr(sr, fname)(u, sr.Vector.from_dense(np.array([True, False, True]),
+                                                         device="cpu"), op)
+        got = getattr(dist, fname)(U, b, op)
+        assert got.dtype == ref.dtype, (fname, op)
+        np.testing.assert_array_equal(got.to_dense(), ref.to_dense())
