@@ -218,3 +218,21 @@ def test_recorded_types_are_the_engines(client, nparts):
         got = getattr(dist, fname)(U, b, op)
         assert got.dtype == ref.dtype, (fname, op)
         np.testing.assert_array_equal(got.to_dense(), ref.to_dense())
+
+
+@pytest.mark.parametrize("spmd", [True, False])
+@pytest.mark.parametrize("nparts", [1, 2])
+def test_component_roots_int64(client, monkeypatch, spmd, nparts):
+    """gather=False: each vertex's least vertex, int64, on every path (the loop of Dask
+    tasks, SPMD = False, made them float64 on a weighted matrix: the product's type)."""
+    monkeypatch.setattr(_spmd, "SPMD", spmd)
+    S = sp.csr_matrix(np.array([[0, 0, 0, 0, 0], [0, 0, 0, 0, 2.5], [0, 0, 0, 1.0, 0],
+                                [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]))
+    A = sr.Matrix.from_scipy(S, device="cpu")
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts)
+    roots = adist.connected_components(DA, gather=False)
+    got = roots.to_dense(missing=-1)
+    assert roots.dtype == np.int64 and got.dtype == np.int64
+    np.testing.assert_array_equal(got, [0, 1, 2, 2, 1])
+    np.testing.assert_array_equal(adist.connected_components(DA),
+                                  algorithms.connected_components(A))
