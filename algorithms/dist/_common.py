@@ -6,6 +6,7 @@ import numpy as np
 
 import semiring as sr
 from semiring import dist
+from algorithms.pagerank import ConvergenceError
 
 
 def check_matrix(A, op: str):
@@ -14,6 +15,8 @@ def check_matrix(A, op: str):
                                 f"{type(A).__name__}")
     if A.nrows != A.ncols:
         raise sr.DimensionMismatch(f"{op}: A must be square, got shape {A.shape}")
+    # (the SPMD mesh's sockets outlive the client: some calls ran on, others failed in Dask)
+    dist.check_open(A.client, "A's client", op)
     return A
 
 
@@ -33,3 +36,9 @@ def check_choice(value, choices, op: str, arg: str):
     if value not in choices:
         raise sr.InvalidValue(f"{op}: {arg} must be one of {tuple(choices)}, got {value!r}")
     return value
+
+
+class NoConvergence(ConvergenceError, sr.InvalidValue):
+    """A distributed power iteration out of iterations: the one-device functions'
+    :class:`algorithms.ConvergenceError` (what a caller of either catches), and the
+    ``InvalidValue`` the distributed ones raised before."""

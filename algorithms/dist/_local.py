@@ -33,8 +33,11 @@ def _run(name, B, args, kwargs, missing, ntuple, gather=False):
         fn = _FUNCTIONS[name] if name in _FUNCTIONS else getattr(algorithms, name)
         out = fn(B, *args, **kwargs)
     except algorithms.ConvergenceError as err:  # the distributed loop's error for the same
-        raise sr.InvalidValue(f"{name}: no convergence in max_iter (={kwargs.get('max_iter')}) "
-                              f"iterations (tol = {kwargs.get('tol')}): {err}") from err
+        from ._common import NoConvergence  # noqa: PLC0415 (on the worker)
+
+        raise NoConvergence(f"{name}: no convergence in max_iter (={kwargs.get('max_iter')}) "
+                            f"iterations (tol = {kwargs.get('tol')}): {err}",
+                            iterations=err.iterations, error=err.error) from err
     outs = out if isinstance(out, tuple) else (out,)
     if any(sr.is_gpu_array(o) for o in outs):
         # done when the call returns (the device loop's kernels run on after their launch)

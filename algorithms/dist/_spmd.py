@@ -570,8 +570,10 @@ def pagerank_rank(rank, alpha, h, tol, max_iter, gather):
         r = r_new
         if sum(e[0] for e in G.extras) < n * tol:
             return (_host(r),) if gather else sr.Vector.from_dense(r, device=dev)
-    raise sr.InvalidValue(f"pagerank: no convergence in max_iter (={max_iter}) iterations "
-                          f"(tol = {tol})")
+    from ._common import NoConvergence  # noqa: PLC0415 (on the rank)
+
+    raise NoConvergence(f"pagerank: no convergence in max_iter (={max_iter}) iterations "
+                        f"(tol = {tol})", iterations=max_iter)
 
 
 # ------------------------------------------------------------------------------ components

@@ -71,8 +71,11 @@ def connected_components(A, connection="weak", *, symmetric=False, gather=True):
     f = dist.DistVector.arange(A, dtype=np.int64)
     changed = n > 0
     while changed:
-        # g = f min.first A                     (least label among the in-neighbours)
-        g = dist.vxm(f, A, sr.min_first, direction="pull")
+        # g = f min.first A                     (least label among the in-neighbours; into
+        # an int64 vector: the product's own type is A's and f's promoted, float64 for a
+        # weighted A, which made the labels float)
+        g = dist.vxm(f, A, sr.min_first, out=dist.DistVector.new(A, np.int64),
+                     direction="pull")
         if not symmetric:
             # g min= A min.second f             (... and among the out-neighbours)
             dist.mxv(A, f, sr.min_second, out=g, accum="min", direction="pull")

@@ -15,7 +15,9 @@ import semiring as sr
 from semiring import dist
 
 from . import _local, _spmd
-from ._common import check_matrix
+from algorithms.pagerank import _distribution, _real
+
+from ._common import NoConvergence, check_matrix
 
 
 def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, gather=True):
@@ -26,12 +28,14 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
     ----------
     A : semiring.dist.DistMatrix, square
     damping : float in [0, 1)
-    personalization : 1-D array of n non-negative numbers, optional
+    personalization : 1-D array of n non-negative numbers, or dict {vertex: weight}, optional
         The teleport (and dangling) distribution, normalized to sum 1; default uniform.
-    tol : float > 0
+        Read as :func:`algorithms.pagerank` reads it (missing vertices of a dict weigh 0).
+    tol : float > 0, finite
         Stop when ``Σ |r_new − r| < n · tol`` (NetworkX's test).
     max_iter : int > 0
-        Raise :class:`semiring.InvalidValue` if not converged by then (as NetworkX does).
+        Raise :class:`algorithms.ConvergenceError` if not converged by then (as NetworkX
+        does; the error is a :class:`semiring.InvalidValue` too).
     gather : bool
         Return a float64 array on the client (else the DistVector).
 
@@ -51,11 +55,14 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
     """
     op = "pagerank"
     A = check_matrix(A, op)
-    if isinstance(damping, bool) or not isinstance(damping, (int, float, np.floating)) \
-            or not 0 <= float(damping) < 1:
+    # the one-device checks: a bool tol or an infinite one (which stopped after one round)
+    # is refused there
+    damping = _real(op, "damping", damping)
+    if not 0 <= damping < 1:
         raise sr.InvalidValue(f"{op}: damping must be in [0, 1), got {damping!r}")
-    if not isinstance(tol, (int, float, np.floating)) or not float(tol) > 0:
-        raise sr.InvalidValue(f"{op}: tol must be > 0, got {tol!r}")
+    tol = _real(op, "tol", tol)
+    if not (tol > 0 and np.isfinite(tol)):
+        raise sr.InvalidValue(f"{op}: tol must be a positive finite number, got {tol!r}")
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise sr.InvalidValue(f"{op}: max_iter must be a positive int, got {max_iter!r}")
     n = A.nrows
@@ -65,14 +72,12 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
         return z.to_dense() if gather else z
     h = raw = None
     if personalization is not None:
-        h = personalization.get() if sr.is_gpu_array(personalization) else np.asarray(personalization)
-        if h.shape != (n,):
-            raise sr.DimensionMismatch(f"{op}: personalization must have shape ({n},), got {h.shape}")
-        h = h.astype(np.float64)
-        if not np.isfinite(h).all() or (h < 0).any() or h.sum() <= 0:
-            raise sr.InvalidValue(f"{op}: personalization must be finite, non-negative and not "
-                                  f"all zero")
-        raw, h = h, h / h.sum()
+        if sr.is_gpu_array(personalization):
+            personalization = personalization.get()
+        # the one-device reading (an array of n weights or a dict {vertex: weight}, checked
+        # and normalized as there: the same teleport vector, bit for bit)
+        h = _distribution(op, "personalization", personalization, n, np)
+        raw = personalization
     if _local.applies(A, op):
         # one partition: the one-device power iteration (the same formula) as one task, on
         # the caller's weights, which it normalizes as a one-device call does (its own
@@ -108,8 +113,8 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
         r = r_new
         if float(err) < n * tol:
             return r.to_dense() if gather else r
-    raise sr.InvalidValue(f"{op}: no convergence in max_iter (={max_iter}) iterations "
-                          f"(tol = {tol})")
+    raise NoConvergence(f"{op}: no convergence in max_iter (={max_iter}) iterations "
+                        f"(tol = {tol})", iterations=max_iter, error=float(err))
 
 
 def _dangling_rank(r, dangling):

@@ -12,6 +12,8 @@ agree bit for bit too.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 import semiring as sr
@@ -193,9 +195,23 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
         return bellman_ford(A, source, direction=direction, symmetric=symmetric,
                             gather=gather, limit=limit, _op=op)
     # each partition's rank runs the buckets' rounds, all-gathering the near pile with its peers
-    return _spmd.run(A, _spmd.near_far_rank, near_far_args(A, source, delta, direction, limit,
+    with _named(op):
+        return _spmd.run(A, _spmd.near_far_rank, near_far_args(A, source, delta, direction, limit,
                                                            strict=_strict),
                      kinds=("cols",), gather=gather, missing=(None,), dtypes=(out_type,))
+
+
+@contextlib.contextmanager
+def _named(op):
+    """A rank's NegativeCycleError named by the function the caller called (the rank loops
+    say 'sssp' whichever entry ran them)."""
+    try:
+        yield
+    except sr.NegativeCycleError as err:
+        msg = str(err)
+        if msg.startswith("sssp:") and op != "sssp":
+            raise sr.NegativeCycleError(op + msg[len("sssp"):], err.vertices) from err
+        raise
 
 
 def _checked(A, source, direction, predecessors, limit, op):
@@ -252,9 +268,10 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
                             (out_type,), gather=gather)
     if _spmd.applies(A):
         # each partition's rank runs the rounds, all-gathering the changed set with its peers
-        return _spmd.run(A, _spmd.bellman_ford_loop(), (source, work, direction, PULL_FRACTION,
-                                                      limit, out_type), kinds=("cols",),
-                         gather=gather, missing=(None,), dtypes=(out_type,))
+        with _named(op):
+            return _spmd.run(A, _spmd.bellman_ford_loop(), (source, work, direction,
+                                                          PULL_FRACTION, limit, out_type),
+                             kinds=("cols",), gather=gather, missing=(None,), dtypes=(out_type,))
     inf_w = np.inf if work.kind == "f" else np.iinfo(work).max
     if work.kind != "f" and A.nvals:
         lo, hi = (float(dist.reduce_scalar(dist.reduce_rows(A, m), m)) for m in ("min", "max"))

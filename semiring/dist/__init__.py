@@ -22,13 +22,14 @@ Examples
 (0, 3, 7, 10)
 """
 
-from ._client import get_client, local_cluster, reduce_latency, require_distributed
+from ._client import (check_open, get_client, local_cluster, reduce_latency,
+                      require_distributed)
 from .core import (DistMask, DistMatrix, DistVector, Layout, Lazy, compute, even_bounds,
                    make_layout)
 from .ops import (apply, assign, dot, ewise_add, ewise_mult, extract, mxv, nvals, reduce_cols,
                   reduce_rows, reduce_scalar, select, vxm)
 
 __all__ = ["DistMask", "DistMatrix", "DistVector", "Layout", "Lazy", "apply", "assign",
-           "compute", "dot", "even_bounds", "ewise_add", "ewise_mult", "extract", "get_client",
-           "local_cluster", "make_layout", "mxv", "nvals", "reduce_cols", "reduce_latency",
-           "reduce_rows", "reduce_scalar", "require_distributed", "select", "vxm"]
+           "check_open", "compute", "dot", "even_bounds", "ewise_add", "ewise_mult", "extract",
+           "get_client", "local_cluster", "make_layout", "mxv", "nvals", "reduce_cols",
+           "reduce_latency", "reduce_rows", "reduce_scalar", "require_distributed", "select", "vxm"]

@@ -240,9 +240,36 @@ def get_client(client=None):
         if not isinstance(client, distributed.Client):
             raise sr.DomainMismatch(f"semiring.dist: client must be a distributed.Client, got "
                                     f"{type(client).__name__}")
+        check_open(client, "client")
         return client
     try:
         return distributed.get_client()
     except ValueError as err:
         raise sr.InvalidValue("semiring.dist: no dask client: pass client=..., make one with "
                               "distributed.Client(...) or semiring.dist.local_cluster()") from err
+
+
+def check_open(client, arg: str, op: str = "semiring.dist"):
+    """``client`` itself, unless it is closed or closing.
+
+    Parameters
+    ----------
+    client : distributed.Client
+    arg : str
+        How the error names it (``"client"``, ``"A's client"``).
+    op : str
+        The operation, first in the error's message.
+
+    Raises
+    ------
+    semiring.InvalidValue
+        For a closed (or closing) client: rather than an AttributeError of its scheduler's
+        missing state, Dask's ClosedClientError or a mesh socket's ConnectionError, by
+        whichever path the call happened to take first (the SPMD mesh's sockets outlive the
+        client, so some calls ran on).
+    """
+    status = getattr(client, "status", None)
+    if status in ("closing", "closed"):
+        raise sr.InvalidValue(f"{op}: {arg} is {status} (status {status!r}, expected "
+                              f"'running'): make a new client and build the matrix on it")
+    return client

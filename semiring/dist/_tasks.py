@@ -84,14 +84,33 @@ def block_meta(B):
 
 # ------------------------------------------------------------------ edge lists
 
-def edges_of_frame(df, src, dst, weight):
+def _index_column(a, name, op):
+    """Vertex indices as int64: integers, or floats that are whole numbers (an m × 3 ``.npy``
+    array stores its indices in the weights' float type; a dataframe column with missing
+    values turns float). ``astype`` alone truncated 0.5 to vertex 0 and NaN to a huge one."""
+    a = np.asarray(a)
+    if a.dtype.kind in "iu":
+        return a.astype(np.int64)
+    if a.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            whole = bool(np.isfinite(a).all()) and bool((a == np.floor(a)).all())
+        if whole:
+            return a.astype(np.int64)
+        bad = a[~(np.isfinite(a) & (a == np.floor(a)))][0]
+        raise sr.DomainMismatch(f"{op}: {name} must hold vertex indices (whole numbers), got "
+                                f"{bad!r}")
+    raise sr.DomainMismatch(f"{op}: {name} must hold vertex indices (integers), got dtype "
+                            f"{a.dtype}")
+
+
+def edges_of_frame(df, src, dst, weight, op="DistMatrix.from_dask_dataframe"):
     """(src, dst, weights or None) host arrays of one pandas/cudf partition."""
     def host(col):
         a = df[col]
         a = a.to_numpy() if hasattr(a, "to_numpy") else np.asarray(a)
         return np.asarray(a.get() if hasattr(a, "get") else a)
-    return host(src).astype(np.int64), host(dst).astype(np.int64), \
-        (None if weight is None else host(weight))
+    return _index_column(host(src), f"df[{src!r}]", op), \
+        _index_column(host(dst), f"df[{dst!r}]", op), (None if weight is None else host(weight))
 
 
 def edges_of_file(path, fmt):
@@ -102,15 +121,31 @@ def edges_of_file(path, fmt):
         C = C.tocoo() if hasattr(C, "tocoo") else __import__("scipy.sparse").sparse.coo_matrix(C)
         vals = None if C.dtype == np.bool_ or getattr(C, "_pattern", False) else C.data
         return C.row.astype(np.int64), C.col.astype(np.int64), vals
+    op = "DistMatrix.from_files"
     if fmt == "npz":
         with np.load(path) as z:
-            return (z["src"].astype(np.int64), z["dst"].astype(np.int64),
+            return (_index_column(z["src"], f"{path}: src", op),
+                    _index_column(z["dst"], f"{path}: dst", op),
                     z["weight"] if "weight" in z.files else None)
     a = np.load(path)  # .npy: an m × 2 (or m × 3: weights in the last column) array
     if a.ndim != 2 or a.shape[1] not in (2, 3):
-        raise sr.DimensionMismatch(f"DistMatrix.from_files: {path}: an edge array must have "
+        raise sr.DimensionMismatch(f"{op}: {path}: an edge array must have "
                                    f"shape (m, 2) or (m, 3), got {a.shape}")
-    return a[:, 0].astype(np.int64), a[:, 1].astype(np.int64), (a[:, 2] if a.shape[1] == 3 else None)
+    return (_index_column(a[:, 0], f"{path}: column 0 (src)", op),
+            _index_column(a[:, 1], f"{path}: column 1 (dst)", op),
+            (a[:, 2] if a.shape[1] == 3 else None))
+
+
+def edge_extent(edges, path, fmt):
+    """The least shape that holds a file's edges: a Matrix Market file's header says it
+    (its trailing vertices may have no edge), other files (k, k), k one more than their
+    largest vertex."""
+    if fmt == "mtx":
+        import scipy.io  # noqa: PLC0415 (Matrix Market files only)
+        rows, cols = scipy.io.mminfo(path)[:2]
+        return int(rows), int(cols)
+    k = edge_max(edges) + 1
+    return k, k
 
 
 def edge_max(edges):
@@ -305,6 +340,10 @@ def _assemble(kind, lo, hi, nrows, ncols, dup_op, dtype, device, ss, dd, ww):
         if d.size:
             d -= d.dtype.type(lo)
         shape = (nrows, hi - lo)
+    if weighted and dtype is not None:
+        # the engine's typecast (a float past an integer type's range saturates, NaN is 0:
+        # Matrix.from_coo's), not astype's, piece by piece before they are joined
+        ww[:] = [sr.types.cast(a, dtype) for a in ww]
     w = _concat_on(xp, ww, dtype) if weighted else None
     ww.clear()
     vtype = None if weighted else dtype

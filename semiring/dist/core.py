@@ -863,11 +863,7 @@ class DistMatrix:
         op = "DistMatrix.from_edge_function"
         if not callable(fn):
             raise sr.DomainMismatch(f"{op}: fn must be callable, got {type(fn).__name__}")
-        if (not isinstance(shape, (tuple, list)) or len(shape) != 2
-                or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-                           and x >= 0 for x in shape)):
-            raise sr.InvalidValue(f"{op}: shape must be (nrows, ncols), two ints >= 0, got "
-                                  f"{shape!r}")
+        _check_shape(shape, op)
         if isinstance(kinds, str):
             kinds = (kinds,)
         kinds = tuple(kinds)
@@ -920,11 +916,16 @@ class DistMatrix:
 
     @classmethod
     def _from_edge_futures(cls, client, edge_futs, shape, nparts, bounds, device, dtype,
-                           dup_op, op):
-        if shape is None:
+                           dup_op, op, extents=None):
+        if shape is None and extents is not None:
+            # each source's least shape (a Matrix Market file's header), the largest of them
+            got = client.gather(extents)
+            shape = (max((r for r, _ in got), default=0), max((c for _, c in got), default=0))
+        elif shape is None:
             hi = max(client.gather([client.submit(T.edge_max, e, pure=False) for e in edge_futs]),
                      default=-1)
             shape = (hi + 1, hi + 1)
+        shape = _check_shape(shape, op)
         client, rl, cl = cls._start(client, shape, nparts, bounds, device)
         checks = [client.submit(T.edge_check, e, None, shape[0], shape[1], op, pure=False)
                   for e in edge_futs]
@@ -987,8 +988,11 @@ class DistMatrix:
         workers = _workers_of(client)
         edges = [client.submit(T.edges_of_file, p, f, workers=[workers[i % len(workers)]],
                                pure=False) for i, (p, f) in enumerate(zip(paths, fmts))]
+        extents = None if shape is not None else [
+            client.submit(T.edge_extent, e, p, f, workers=[workers[i % len(workers)]],
+                          pure=False) for i, (e, p, f) in enumerate(zip(edges, paths, fmts))]
         return cls._from_edge_futures(client, edges, shape, nparts, bounds, device, dtype,
-                                      dup_op, op)
+                                      dup_op, op, extents)
 
     def gather(self):
         """The whole matrix on the client as an ``sr.Matrix`` (small matrices: tests)."""
@@ -1004,6 +1008,16 @@ class DistMatrix:
         v = None if iso else np.concatenate(vals).astype(self.dtype)
         return sr.Matrix.from_coo(r, c, v, nrows=self.nrows, ncols=self.ncols, dtype=self.dtype,
                                   device=self.device)
+
+
+def _check_shape(shape, op):
+    """``shape`` as (nrows, ncols), two ints >= 0, or InvalidValue naming it."""
+    if (not isinstance(shape, (tuple, list)) or len(shape) != 2
+            or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+                       and x >= 0 for x in shape)):
+        raise sr.InvalidValue(f"{op}: shape must be (nrows, ncols), two ints >= 0, got "
+                              f"{shape!r}")
+    return int(shape[0]), int(shape[1])
 
 
 def _drop_held(server, token, count, taken):

@@ -185,7 +185,8 @@ def ewise_add(a, b, op="plus", *, out=None, mask=None, accum=None, replace=False
     L, parts, out = _elementwise("ewise_add", [a, b, op], dict(
         out=out, mask=mask, accum=accum, replace=replace, structure=structure,
         complement=complement))
-    return _result(L, parts, out, dtype or _dtype_of(a, b, op))
+    return _result(L, parts, out, dtype or _engine_dtype("ewise_add", a, b, op)
+                   or _dtype_of(a, b, op))
 
 
 def ewise_mult(a, b, op="times", *, out=None, mask=None, accum=None, replace=False,
@@ -194,7 +195,8 @@ def ewise_mult(a, b, op="times", *, out=None, mask=None, accum=None, replace=Fal
     L, parts, out = _elementwise("ewise_mult", [a, b, op], dict(
         out=out, mask=mask, accum=accum, replace=replace, structure=structure,
         complement=complement))
-    return _result(L, parts, out, dtype or _dtype_of(a, b, op))
+    return _result(L, parts, out, dtype or _engine_dtype("ewise_mult", a, b, op)
+                   or _dtype_of(a, b, op))
 
 
 def apply(a, op, *, left=None, right=None, out=None, mask=None, accum=None, replace=False,
@@ -204,7 +206,9 @@ def apply(a, op, *, left=None, right=None, out=None, mask=None, accum=None, repl
     L, parts, out = _elementwise("apply", [a, op], dict(
         left=left, right=right, out=out, mask=mask, accum=accum, replace=replace,
         structure=structure, complement=complement))
-    return _result(L, parts, out, dtype or _dtype_of(a, None, op))
+    # (the scalar's type counts: an int32 vector times 2.5 is float64)
+    return _result(L, parts, out, dtype or _engine_dtype("apply", a, op, left=left, right=right)
+                   or _dtype_of(a, None, op))
 
 
 def select(a, op, thunk=None, *, out=None, mask=None, accum=None, replace=False,
@@ -225,6 +229,25 @@ def assign(out, value, *, mask=None, accum=None, replace=False, structure=False,
         mask=mask, accum=accum, replace=replace, structure=structure, complement=complement),
         out_pos=0)
     return out._replace(parts)
+
+
+def _empty(x):
+    """An empty host operand of x's type (a DistVector's, a scalar's own)."""
+    if isinstance(x, DistVector):
+        return sr.Vector.new(0, x.dtype, device="cpu")
+    return x
+
+
+def _engine_dtype(fname, *args, **kwargs):
+    """The type the engine itself gives ``sr.<fname>(*args, **kwargs)``, read off the call on
+    empty host operands of the same types (its rules: a Python scalar does not widen an
+    int32 vector, a float one makes it float64, a boolean monoid gives bool), or None where
+    that call raises (the partitions' tasks raise then, as before)."""
+    try:
+        return np.dtype(getattr(sr, fname)(*(_empty(a) for a in args),
+                                           **{k: _empty(v) for k, v in kwargs.items()}).dtype)
+    except Exception:  # noqa: BLE001 (the error is the partitions' to raise)
+        return None
 
 
 def _dtype_of(a, b, op):
@@ -285,7 +308,7 @@ def reduce_rows(A, monoid="plus"):
     blocks = A.blocks("rows")
     L = A.row_layout
     parts = L.map(T.reduce_block, lambda p: blocks[p], lambda p: "rows", lambda p: monoid)
-    return DistVector(L, parts, A.dtype)
+    return DistVector(L, parts, _reduced_dtype(A, monoid))
 
 
 def reduce_cols(A, monoid="plus"):
@@ -293,7 +316,18 @@ def reduce_cols(A, monoid="plus"):
     blocks = A.blocks("cols")
     L = A.col_layout
     parts = L.map(T.reduce_block, lambda p: blocks[p], lambda p: "cols", lambda p: monoid)
-    return DistVector(L, parts, A.dtype)
+    return DistVector(L, parts, _reduced_dtype(A, monoid))
+
+
+def _reduced_dtype(A, monoid):
+    """reduce_rows' result type as the engine gives it (bool for 'lor' on any matrix; it was
+    recorded as A's type)."""
+    E = sr.Matrix.from_coo(np.zeros(0, np.int64), np.zeros(0, np.int64), None, nrows=0,
+                           ncols=0, dtype=A.dtype, device="cpu")
+    try:
+        return np.dtype(sr.reduce_rows(E, monoid).dtype)
+    except Exception:  # noqa: BLE001 (the error is the blocks' tasks' to raise)
+        return np.dtype(A.dtype)
 
 
 def extract(v, index):
