@@ -13,9 +13,9 @@ t0=$(date +%s)
 echo "== the suite"
 timeout ${T1:-330} python3 -m pytest -q -p no:cacheprovider --tb=short -n 28 -rfE -k "not emulated" --ignore=tests/test_bfs_emulated.py --ignore=tests/test_cpu_numba.py --ignore=tests/test_dist_nccl.py tests > $OUT/suite.log 2>&1
 echo "rc=$? at $(( $(date +%s) - t0 )) s"; grep -v "^  /\|^SKIPPED" $OUT/suite.log | grep "FAILED\|ERROR\|passed\|failed" | tail -25
-timeout 60 python3 -m pytest -q -p no:cacheprovider -x tests/test_dist_nccl.py 2>&1 | tail -1
+timeout 45 python3 -m pytest -q -p no:cacheprovider -x tests/test_dist_nccl.py 2>&1 | tail -1
 echo "== kron-25 one-device against the rank loops ($(( $(date +%s) - t0 )) s)"
-timeout ${T2:-150} python3 bench/probes/spmd_ranks.py --scale 24 --workers 2 --ops bfs,sssp --variants fused --weak 25:2 --reps 5 --budget 120 --out $OUT > $OUT/probe.log 2>&1
+timeout ${T2:-150} python3 bench/probes/spmd_ranks.py --scale 24 --workers 2 --ops bfs,sssp --variants fused --weak 25:2 --reps 5 --budget 90 --out $OUT > $OUT/probe.log 2>&1
 grep "^T \|ERROR\|Error" $OUT/probe.log | tail -20
 echo "== small suite ($(( $(date +%s) - t0 )) s)"
 timeout ${T3:-120} python3 -m bench --device gpu --suite small --algorithms pagerank,cc,spmv --graphs urand-10-ef4,urand-13-ef4,grid-100x100 --no-plots --no-progress --out $OUT/small > $OUT/small.log 2>&1; echo "rc=$?"
