@@ -171,7 +171,7 @@ def test_host_array_operand_equals_a_vector(direction):
     # a strided view and an array of another type: the general path, as before
     xd = np.arange(14.0)[::2]
     _same(sr.mxv(A, xd, sr.plus_times, direction=direction),
-          sr.mxv(A, sr.Vector.from_dense(xd.copy()), sr.plus_times), True)
+          sr.mxv(A, sr.Vector.from_dense(xd.copy(), device="cpu"), sr.plus_times), True)
     with pytest.raises(sr.DomainMismatch, match="Vector.from_dense: array.dtype"):
         sr.mxv(A, np.ones(7, dtype=np.complex128), sr.plus_times, direction=direction)
     with pytest.raises(sr.DimensionMismatch, match="u must be 1-D"):
@@ -187,7 +187,7 @@ def test_pull_of_a_sparse_vector_stays_a_pull(monkeypatch):
     """direction='pull' through the plain call's path pulls a sparse-form u too."""
     A = sr.Matrix.from_coo([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0], nrows=3, ncols=3,
                            device="cpu")
-    u = sr.Vector.from_coo([1], [5.0], size=3)
+    u = sr.Vector.from_coo([1], [5.0], size=3, device="cpu")
     assert u.form == "sparse"
     seen = []
     be = spmv_cpu

@@ -25,6 +25,8 @@ from semiring import dist  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
+    # CPU partitions throughout: the audit is of the CPU path (on a GPU host the default is
+    # the GPU, and the comparisons read host arrays); the GPU ranks run tests/test_dist*.py
     c = dist.local_cluster(2, processes=False)
     yield c
     c.close()
@@ -54,7 +56,7 @@ def test_edge_weights_cast_as_the_engine_casts(client, replicate):
 
     ref = sr.Matrix.from_coo(s, d, w, nrows=5, ncols=5, dtype=np.int32, device="cpu")
     DA = dist.DistMatrix.from_edge_function(chunk, (5, 5), client, nchunks=2, nparts=2,
-                                            dtype=np.int32, replicate=replicate)
+                                            dtype=np.int32, replicate=replicate, device="cpu")
     got = DA.gather()
     assert got.dtype == np.int32
     np.testing.assert_array_equal(got.to_dense(missing=-1), ref.to_dense(missing=-1))
@@ -65,7 +67,7 @@ def test_files_dtype_cast_as_the_engine_casts(client, tmp_path):
     path = os.path.join(tmp_path, "e.npz")
     np.savez(path, src=s, dst=d, weight=w)
     ref = sr.Matrix.from_coo(s, d, w, nrows=3, ncols=3, dtype=np.int64, device="cpu")
-    got = dist.DistMatrix.from_files([path], client, dtype=np.int64, nparts=2).gather()
+    got = dist.DistMatrix.from_files([path], client, dtype=np.int64, nparts=2, device="cpu").gather()
     np.testing.assert_array_equal(got.to_dense(missing=-1), ref.to_dense(missing=-1))
 
 
@@ -77,7 +79,7 @@ def test_files_mtx_shape_from_its_header(client, tmp_path, shape):
     C = sp.coo_matrix((np.array([1.0, 2.0]), (np.array([0, 1]), np.array([1, 2]))), shape=shape)
     path = os.path.join(tmp_path, "m.mtx")
     scipy.io.mmwrite(path, C)
-    DA = dist.DistMatrix.from_files([path], client)
+    DA = dist.DistMatrix.from_files([path], client, device="cpu")
     assert DA.shape == shape
     np.testing.assert_array_equal(DA.gather().to_dense(missing=0), C.toarray())
     if shape[0] == shape[1]:
@@ -90,17 +92,17 @@ def test_files_fractional_index_refused(client, tmp_path):
     indices as floats, which are read); 0.5 was truncated to vertex 0."""
     good = os.path.join(tmp_path, "good.npy")
     np.save(good, np.array([[0.0, 1.0, 2.5], [2.0, 0.0, 1.0]]))
-    M = dist.DistMatrix.from_files([good], client).gather()
+    M = dist.DistMatrix.from_files([good], client, device="cpu").gather()
     np.testing.assert_array_equal(M.to_dense(missing=0),
                                   np.array([[0, 2.5, 0], [0, 0, 0], [1.0, 0, 0]]))
     bad = os.path.join(tmp_path, "bad.npy")
     np.save(bad, np.array([[0.5, 1.0, 2.0]]))
     with pytest.raises(sr.DomainMismatch, match=r"column 0 \(src\).*0\.5"):
-        dist.DistMatrix.from_files([bad], client, shape=(3, 3))
+        dist.DistMatrix.from_files([bad], client, shape=(3, 3), device="cpu")
     nan = os.path.join(tmp_path, "nan.npz")
     np.savez(nan, src=np.array([0, 1]), dst=np.array([1.0, np.nan]))
     with pytest.raises(sr.DomainMismatch, match="dst.*nan"):
-        dist.DistMatrix.from_files([nan], client, shape=(3, 3))
+        dist.DistMatrix.from_files([nan], client, shape=(3, 3), device="cpu")
 
 
 def test_dataframe_fractional_index_refused(client):
@@ -108,9 +110,9 @@ def test_dataframe_fractional_index_refused(client):
     pd = pytest.importorskip("pandas")
     df = dd.from_pandas(pd.DataFrame({"src": [0.5, 1.0], "dst": [1, 2]}), npartitions=1)
     with pytest.raises(sr.DomainMismatch, match=r"df\['src'\].*0\.5"):
-        dist.DistMatrix.from_dask_dataframe(df, client, shape=(3, 3))
+        dist.DistMatrix.from_dask_dataframe(df, client, shape=(3, 3), device="cpu")
     with pytest.raises(sr.InvalidValue, match="shape must be"):
-        dist.DistMatrix.from_dask_dataframe(df, client, shape=5)
+        dist.DistMatrix.from_dask_dataframe(df, client, shape=5, device="cpu")
 
 
 @pytest.mark.parametrize("shape", [(-1, 3), 5, (2, 2.0)])
@@ -120,7 +122,7 @@ def test_files_shape_checked(client, tmp_path, shape):
     path = os.path.join(tmp_path, "e.npy")
     np.save(path, np.array([[0, 1]]))
     with pytest.raises(sr.InvalidValue, match="shape must be"):
-        dist.DistMatrix.from_files([path], client, shape=shape)
+        dist.DistMatrix.from_files([path], client, shape=shape, device="cpu")
 
 
 # ------------------------------------------------------------------ PageRank
@@ -130,7 +132,7 @@ def test_files_shape_checked(client, tmp_path, shape):
 def test_pagerank_arguments_as_one_device(client, nparts):
     S = sp.csr_matrix(np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0.0]]))
     A = sr.Matrix.from_scipy(S, device="cpu")
-    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts)
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts, device="cpu")
     # a bool tol was taken as 1, an infinite one stopped after one round
     with pytest.raises(sr.DomainMismatch, match="tol must be a real number"):
         adist.pagerank(DA, tol=True)
@@ -156,7 +158,7 @@ def test_pagerank_arguments_as_one_device(client, nparts):
 def test_negative_cycle_named_by_the_call(client):
     """bellman_ford's rank loop said 'sssp:' whichever function the caller called."""
     S = sp.csr_matrix(np.array([[0, 1.0, 0], [0, 0, -2.0], [0, 1.0, 0]]))
-    DA = dist.DistMatrix.from_scipy(S, client, nparts=2)
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=2, device="cpu")
     with pytest.raises(sr.NegativeCycleError, match="^bellman_ford: a negative cycle"):
         adist.bellman_ford(DA, 0)
     with pytest.raises(sr.NegativeCycleError, match="^sssp: a negative cycle"):
@@ -169,12 +171,12 @@ def test_closed_client_refused():
     components raised Dask's ClosedClientError."""
     c = dist.local_cluster(2, processes=False)
     S = sp.random(12, 12, density=0.2, format="csr", random_state=1)
-    DA = dist.DistMatrix.from_scipy(S, c, nparts=2)
+    DA = dist.DistMatrix.from_scipy(S, c, nparts=2, device="cpu")
     adist.bfs(DA, 0)
     c.close()
     try:
         with pytest.raises(sr.InvalidValue, match="client is closed"):
-            dist.DistMatrix.from_scipy(S, c)
+            dist.DistMatrix.from_scipy(S, c, device="cpu")
         for call in (lambda: adist.bfs(DA, 0), lambda: adist.sssp(DA, 0),
                      lambda: adist.pagerank(DA), lambda: adist.connected_components(DA)):
             with pytest.raises(sr.InvalidValue, match="A's client is closed"):
@@ -193,7 +195,7 @@ def test_recorded_types_are_the_engines(client, nparts):
     a float scalar float64 (was the vector's), plus a Python int keeps int32."""
     S = sp.csr_matrix(np.array([[0, 2.5, 0], [0, 0, 0], [1.0, 0, 0]]))
     A = sr.Matrix.from_scipy(S, device="cpu")
-    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts)
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts, device="cpu")
     for fn in ("reduce_rows", "reduce_cols"):
         for monoid in ("lor", "plus", "min"):
             ref = getattr(sr, fn)(A, monoid)
@@ -229,7 +231,7 @@ def test_component_roots_int64(client, monkeypatch, spmd, nparts):
     S = sp.csr_matrix(np.array([[0, 0, 0, 0, 0], [0, 0, 0, 0, 2.5], [0, 0, 0, 1.0, 0],
                                 [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]))
     A = sr.Matrix.from_scipy(S, device="cpu")
-    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts)
+    DA = dist.DistMatrix.from_scipy(S, client, nparts=nparts, device="cpu")
     roots = adist.connected_components(DA, gather=False)
     got = roots.to_dense(missing=-1)
     assert roots.dtype == np.int64 and got.dtype == np.int64
