@@ -185,8 +185,7 @@ def ewise_add(a, b, op="plus", *, out=None, mask=None, accum=None, replace=False
     L, parts, out = _elementwise("ewise_add", [a, b, op], dict(
         out=out, mask=mask, accum=accum, replace=replace, structure=structure,
         complement=complement))
-    return _result(L, parts, out, dtype or _engine_dtype("ewise_add", a, b, op)
-                   or _dtype_of(a, b, op))
+    return _result(L, parts, out, dtype or _engine_dtype("ewise_add", a, b, op))
 
 
 def ewise_mult(a, b, op="times", *, out=None, mask=None, accum=None, replace=False,
@@ -195,8 +194,7 @@ def ewise_mult(a, b, op="times", *, out=None, mask=None, accum=None, replace=Fal
     L, parts, out = _elementwise("ewise_mult", [a, b, op], dict(
         out=out, mask=mask, accum=accum, replace=replace, structure=structure,
         complement=complement))
-    return _result(L, parts, out, dtype or _engine_dtype("ewise_mult", a, b, op)
-                   or _dtype_of(a, b, op))
+    return _result(L, parts, out, dtype or _engine_dtype("ewise_mult", a, b, op))
 
 
 def apply(a, op, *, left=None, right=None, out=None, mask=None, accum=None, replace=False,
@@ -207,8 +205,8 @@ def apply(a, op, *, left=None, right=None, out=None, mask=None, accum=None, repl
         left=left, right=right, out=out, mask=mask, accum=accum, replace=replace,
         structure=structure, complement=complement))
     # (the scalar's type counts: an int32 vector times 2.5 is float64)
-    return _result(L, parts, out, dtype or _engine_dtype("apply", a, op, left=left, right=right)
-                   or _dtype_of(a, None, op))
+    return _result(L, parts, out, dtype or _engine_dtype("apply", a, op, left=left,
+                                                             right=right))
 
 
 def select(a, op, thunk=None, *, out=None, mask=None, accum=None, replace=False,
@@ -241,31 +239,14 @@ def _empty(x):
 def _engine_dtype(fname, *args, **kwargs):
     """The type the engine itself gives ``sr.<fname>(*args, **kwargs)``, read off the call on
     empty host operands of the same types (its rules: a Python scalar does not widen an
-    int32 vector, a float one makes it float64, a boolean monoid gives bool), or None where
-    that call raises (the partitions' tasks raise then, as before)."""
+    int32 vector, a float one makes it float64, a boolean monoid gives bool); the first
+    operand's type where that call raises (the partitions' tasks raise then too)."""
     try:
         return np.dtype(getattr(sr, fname)(*(_empty(a) for a in args),
                                            **{k: _empty(v) for k, v in kwargs.items()}).dtype)
     except Exception:  # noqa: BLE001 (the error is the partitions' to raise)
-        return None
-
-
-def _dtype_of(a, b, op):
-    """The result type of an element-wise op, as the engine's own tables give it."""
-    da = a.dtype if isinstance(a, DistVector) else np.asarray(a).dtype
-    db = b.dtype if isinstance(b, DistVector) else (da if b is None else np.asarray(b).dtype)
-    d = _promote(da, db)
-    try:
-        o = getattr(sr.binary, op, None) if isinstance(op, str) else op
-    except TypeError:
-        o = None
-    if o is None or not hasattr(o, "result"):
-        return d
-    if o.result == "bool":
-        return np.dtype(np.bool_)
-    if o.result == "index":
-        return np.dtype(np.int64)
-    return d
+        a = args[0]
+        return np.dtype(a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype)
 
 
 # ----------------------------------------------------------------------------- reductions
@@ -322,12 +303,9 @@ def reduce_cols(A, monoid="plus"):
 def _reduced_dtype(A, monoid):
     """reduce_rows' result type as the engine gives it (bool for 'lor' on any matrix; it was
     recorded as A's type)."""
-    E = sr.Matrix.from_coo(np.zeros(0, np.int64), np.zeros(0, np.int64), None, nrows=0,
-                           ncols=0, dtype=A.dtype, device="cpu")
-    try:
-        return np.dtype(sr.reduce_rows(E, monoid).dtype)
-    except Exception:  # noqa: BLE001 (the error is the blocks' tasks' to raise)
-        return np.dtype(A.dtype)
+    return _engine_dtype("reduce_rows", sr.Matrix.from_coo(
+        np.zeros(0, np.int64), np.zeros(0, np.int64), None, nrows=0, ncols=0, dtype=A.dtype,
+        device="cpu"), monoid)
 
 
 def extract(v, index):
