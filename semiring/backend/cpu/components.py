@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compiled
+from .blocks import component_roots
 from .traversal import _structure
 
 
@@ -108,7 +109,7 @@ def weak_components(A, skip: bool, neighbor_rounds: int, samples: int, roots: bo
             search(A.indptr, A.indices, lab, np.empty(n, dtype=np.int64))
         else:
             union(A.indptr, A.indices, np.empty(n, dtype=np.int64), lab)
-        return _roots(lab) if roots else lab
+        return component_roots(lab).astype(np.int32) if roots else lab
     # A's pattern as the float64 CSR with int32 indices that SciPy's csgraph reads as it
     # is, kept on A (traversal's view): an int8 pattern made each call cost its making
     # (13 µs) and SciPy's validation a float64 copy of it (urand-10-ef4, session 21)
@@ -123,13 +124,5 @@ def weak_components(A, skip: bool, neighbor_rounds: int, samples: int, roots: bo
         rank = np.empty(k, dtype=np.int32)
         rank[np.argsort(first, kind="stable")] = np.arange(k, dtype=np.int32)
         lab = rank[lab]
-    return _roots(lab) if roots else lab
+    return component_roots(lab).astype(np.int32) if roots else lab
 
-
-def _roots(lab):
-    """Each vertex's component's least vertex from labels numbered in order of it: a label's
-    first vertex is where the running maximum of the labels grows (O(n), no sort)."""
-    grows = np.empty(lab.size, dtype=bool)
-    grows[0] = True
-    np.greater(lab[1:], np.maximum.accumulate(lab[:-1]), out=grows[1:])
-    return np.flatnonzero(grows).astype(np.int32)[lab]
