@@ -9,9 +9,10 @@
 # into the repo root and carry `.cupy-cache` on the next call: a fresh machine then skips the
 # NVRTC compiles (minutes of device time). GPUS=n on a machine of n GPUs spreads the xdist
 # workers over them (worker k on GPU k mod n; tests/conftest.py) and then runs the tests that
-# need several GPUs at once.
+# need several GPUs at once. MAXFAIL (20) caps pytest's failures; a PYTHONPATH already set
+# (wheels unpacked under /tmp/site, say) is kept after the repo root.
 set -u
-export PYTHONPATH=. PYTHONUNBUFFERED=1 SEMIRING_HYPOTHESIS_PROFILE=noshrink
+export PYTHONPATH=.${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 SEMIRING_HYPOTHESIS_PROFILE=noshrink
 export SEMIRING_TEST_GPUS=${GPUS:-0}
 export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/.cupy-cache}
 out=${OUT:-gpu-check}
@@ -24,7 +25,7 @@ if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
   echo "== tests ($(ls "$CUPY_CACHE_DIR" | wc -l) cached kernels)"
   t0=$(date +%s)
   # the whole log (tracebacks, Hypothesis' falsifying examples) in $out/pytest.log; its tail here
-  timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=20 --durations=15 \
+  timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=${MAXFAIL:-20} --durations=15 \
     "${xdist[@]}" ${TESTS:-} > "$out/pytest.log" 2>&1
   grep -v "^  /" "$out/pytest.log" | tail -100
   echo "== tests took $(( $(date +%s) - t0 )) s"
