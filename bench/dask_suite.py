@@ -140,7 +140,8 @@ def inprocess_op(op, M, src):
     if op == "sssp":
         return lambda: algorithms.sssp(M, src)
     if op == "spmv":
-        x = sr.Vector.from_dense(sr.array_module(M.device).ones(M.nrows, dtype=np.float32))
+        x = sr.Vector.from_dense(sr.array_module(M.device).ones(M.nrows, dtype=np.float32),
+                                 device=M.device)
         return lambda: sr.vxm(x, M, sr.plus_first, direction="pull")
     if op == "cc":
         return lambda: algorithms.connected_components(M)

@@ -167,7 +167,7 @@ def power_step(t, x, u, p, inv, damping, s, dangling):
     Examples
     --------
     >>> import numpy as np, semiring as sr
-    >>> t = sr.Vector.from_dense(np.array([0.5, 0.0]))
+    >>> t = sr.Vector.from_dense(np.array([0.5, 0.0]), device="cpu")  # NumPy arrays below
     >>> x, inv = np.array([0.5, 0.5]), np.array([1.0, 0.0])
     >>> xn, w, change, s = sr.centrality.power_step(t, x, x, 0.15 * x, inv, 0.85, 0.5,
     ...                                             np.array([1]))

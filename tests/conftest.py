@@ -12,8 +12,13 @@ import signal
 # GPU K mod n alone: set before CuPy first touches the driver (tests that need several GPUs
 # at once, tests/test_dist_nccl.py, run in a separate call there).
 _GPUS = int(os.environ.get("SEMIRING_TEST_GPUS") or 0)
-if _GPUS > 1 and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+# Only in the xdist worker itself: a Dask worker process it starts inherits PYTEST_XDIST_WORKER
+# and imports this module when it unpickles a test's function, and must keep the GPU its
+# cluster gave it (the marker below is inherited, so the child leaves CUDA_VISIBLE_DEVICES be).
+if (_GPUS > 1 and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw")
+        and "SEMIRING_TEST_GPU_SET" not in os.environ):
     os.environ["CUDA_VISIBLE_DEVICES"] = str(int(os.environ["PYTEST_XDIST_WORKER"][2:]) % _GPUS)
+    os.environ["SEMIRING_TEST_GPU_SET"] = "1"
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402

@@ -16,6 +16,23 @@ export PYTHONPATH=.${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 SEMIRING_HYPOT
 export SEMIRING_TEST_GPUS=${GPUS:-0}
 export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/.cupy-cache}
 out=${OUT:-gpu-check}
+# A checkout run (PYTHONPATH=.) has no entry points, so NetworkX would not find the backend and
+# its dispatch tests would fail or skip: give it pyproject's entry points in a dist-info of
+# their own, outside the tree, unless the package is installed.
+if ! python3 -c "from importlib.metadata import entry_points as e; import sys; sys.exit(not any(p.name == 'semiring' for p in e(group='networkx.backends')))" 2>/dev/null; then
+  eps=$(mktemp -d)
+  python3 - "$eps" <<'PY'
+import pathlib, sys, tomllib
+meta = tomllib.loads(pathlib.Path("pyproject.toml").read_text())["project"]
+info = pathlib.Path(sys.argv[1]) / f"{meta['name']}-0+checkout.dist-info"
+info.mkdir()
+(info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: 0+checkout\n")
+(info / "entry_points.txt").write_text("".join(
+    f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n"
+    for group, eps in meta.get("entry-points", {}).items()))
+PY
+  export PYTHONPATH=$PYTHONPATH:$eps
+fi
 mkdir -p "$out" "$CUPY_CACHE_DIR"
 xdist=()
 if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
