@@ -170,8 +170,9 @@ _DOCS = {
                "NetworkX.",
     "is_bipartite": "The engine's BFS over the undirected pattern from one root per weak "
                     "component (NetworkX's colouring's first node).",
-    "color": "NetworkX's two-colouring (the engine's BFS parities); keys in node order.",
-    "sets": "As color; top_nodes= is left to NetworkX.",
+    "color": "NetworkX's two-colouring (the engine's BFS parities), keyed in NetworkX's order; "
+             "a directed graph is left to NetworkX.",
+    "sets": "As color, the sets built in that order; top_nodes= is left to NetworkX.",
     "dag_longest_path_length": "The engine's Bellman–Ford over the negated weights from a "
                                "virtual source; exact sums only; multigraphs are left to "
                                "NetworkX.",

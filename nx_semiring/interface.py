@@ -715,6 +715,9 @@ class BackendInterface:
                 a.get("algorithm") in ("prim", "boruvka", "borůvka"):
             return (f"{name} with algorithm={a['algorithm']!r} lists its edges in its "
                     f"search's order, which the engine does not follow: NetworkX runs it")
+        if name in ("color", "sets") and G.is_directed():
+            return (f"bipartite.{name} of a directed graph is ordered by NetworkX's predecessor "
+                    f"dicts (edge insertion order, not kept by the conversion): NetworkX runs it")
         if name == "sets" and a.get("top_nodes") is not None:
             return ("bipartite.sets with top_nodes= is set(G) - set(top_nodes), nothing for "
                     "the engine: NetworkX runs it")

@@ -63,6 +63,7 @@ from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          single_source_dijkstra_path_length, single_source_shortest_path,
                          single_source_shortest_path_length)
 from .graph import SemiringGraph, from_networkx
+from .recognition import _colour_order
 
 # Sources per block of the tie check over all pairs: a block's (sources × edges) arrays
 # stay near TIE_BLOCK_ENTRIES entries (32 MiB of int64).
@@ -1627,28 +1628,6 @@ def _matching_labels(g: SemiringGraph, top):
     for x in top:
         nodes[index[x]] = x
     return nodes
-
-
-def _colour_order(g: SemiringGraph) -> list:
-    """The vertices in the order NetworkX's ``bipartite.color`` inserts them into its dict
-    (undirected): from each uncoloured node with neighbours in node order a search that pops
-    the last pushed vertex and pushes its uncoloured neighbours in adjacency order; then
-    the isolated nodes. One Python pass over the edges, as NetworkX's."""
-    indptr, adj = g.indptr.tolist(), g.adj.tolist()
-    seen = dict.fromkeys([])
-    for n in range(g.n):
-        if n in seen or indptr[n] == indptr[n + 1]:
-            continue
-        seen[n] = None
-        stack = [n]
-        while stack:
-            v = stack.pop()
-            for w in adj[indptr[v]:indptr[v + 1]]:
-                if w not in seen:
-                    seen[w] = None
-                    stack.append(w)
-    seen.update(dict.fromkeys(i for i in range(g.n) if indptr[i] == indptr[i + 1]))
-    return list(seen)
 
 
 def _unique_matching(g: SemiringGraph, left, mate) -> bool:

@@ -333,11 +333,44 @@ def is_bipartite(G):
     return _two_colouring(_graph(G)) is not None
 
 
+def _colour_order(g: SemiringGraph) -> list:
+    """The vertices in the order NetworkX's ``bipartite.color`` inserts them into its dict
+    (undirected): from each uncoloured node with neighbours in node order a search that pops
+    the last pushed vertex and pushes its uncoloured neighbours in adjacency order; then
+    the isolated nodes. One Python pass over the edges, as NetworkX's."""
+    indptr, adj = g.indptr.tolist(), g.adj.tolist()
+    seen = dict.fromkeys([])
+    for n in range(g.n):
+        if n in seen or indptr[n] == indptr[n + 1]:
+            continue
+        seen[n] = None
+        stack = [n]
+        while stack:
+            v = stack.pop()
+            for w in adj[indptr[v]:indptr[v + 1]]:
+                if w not in seen:
+                    seen[w] = None
+                    stack.append(w)
+    seen.update(dict.fromkeys(i for i in range(g.n) if indptr[i] == indptr[i + 1]))
+    return list(seen)
+
+
+def _undirected_order_only(g: SemiringGraph, name: str) -> None:
+    """NetworkX's colour dict of a digraph is keyed in its search's order over each node's
+    predecessors (in edge insertion order, which the conversion does not keep) and then
+    successors; sets built from it iterate in that order. Exact for undirected graphs only."""
+    if g.directed:
+        raise NotImplementedError(f"nx_semiring: {name} of a directed graph (NetworkX's "
+                                  "answer is ordered by its predecessor dicts' insertion "
+                                  "order: NetworkX runs it)")
+
+
 def color(G):
     """NetworkX's two-colouring ``{node: 1 or 0}`` (``bipartite.color``): in each connected
     component with an edge, 1 for the nodes at an even distance from the first node (in node
     order) that has an out-neighbour; 0 for the nodes without edges. NetworkXError where G is
-    not bipartite. Keys in node order (NetworkX's: its search's; the dicts are equal).
+    not bipartite. Keys in NetworkX's order (its search's, one Python pass over the edges);
+    a directed graph: NetworkX runs it (:func:`_undirected_order_only`).
 
     Examples
     --------
@@ -346,17 +379,20 @@ def color(G):
     {0: 1, 1: 0, 2: 1, 3: 0}
     """
     g = _graph(G)
+    _undirected_order_only(g, "bipartite.color")
     colour = _two_colouring(g)
     if colour is None:
         raise _nx().NetworkXError("Graph is not bipartite.")
-    return dict(zip(g.nodes, colour.tolist()))
+    nodes, colour = g.nodes, colour.tolist()
+    return {nodes[i]: colour[i] for i in _colour_order(g)}
 
 
 def sets(G, top_nodes=None):
     """The two sides ``(X, Y)`` of a connected bipartite graph (``bipartite.sets``): X the
     nodes NetworkX's ``color`` gives 1. AmbiguousSolution for a disconnected graph,
     NetworkXError where G is not bipartite, NetworkXPointlessConcept for the null graph.
-    ``top_nodes=`` leaves nothing for the engine: NetworkX runs it.
+    ``top_nodes=`` leaves nothing for the engine, and a directed graph's order is NetworkX's
+    own: NetworkX runs those.
 
     Examples
     --------
@@ -373,11 +409,16 @@ def sets(G, top_nodes=None):
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
     if _labels(g, "weak")[1] != 1:
         raise nx.AmbiguousSolution("Disconnected graph: Ambiguous solution for bipartite sets.")
+    _undirected_order_only(g, "bipartite.sets")
     colour = _two_colouring(g)
     if colour is None:
         raise nx.NetworkXError("Graph is not bipartite.")
-    top = colour == 1
-    return set(g.labels(np.flatnonzero(top))), set(g.labels(np.flatnonzero(~top)))
+    # built as NetworkX builds them, in its colour dict's order: a set's iteration order
+    # follows its insertion order where hashes collide, and NetworkX's callers (the
+    # matchings) key their answers in it
+    nodes, order = g.nodes, _colour_order(g)
+    return ({nodes[i] for i in order if colour[i] == 1},
+            {nodes[i] for i in order if colour[i] != 1})
 
 
 # --------------------------------------------------------------------------- DAG measures
