@@ -1,6 +1,7 @@
 """Timing: CUDA events for GPU implementations, ``time.perf_counter`` for CPU ones.
 
-:func:`measure` runs one warm-up call (compilation, caches, allocator pools), then timed calls:
+:func:`measure` runs ``warmup`` warm-up calls (compilation, caches, allocator pools; the first
+one's time is kept as ``warmup_ms``, the first call's), then timed calls:
 at least ``min_runs`` unless one call is longer than ``long_call_s`` (then one suffices), at
 most ``max_runs``, and no more than fit in ``budget_s``. It returns every time in milliseconds
 and the result of the last timed call (the one that is checked against the reference, so the
@@ -75,7 +76,8 @@ def measure(fn: Callable[[], Any], device: str, policy: TimingPolicy | None = No
     out = None
     first_ms = None
     for _ in range(policy.warmup):
-        first_ms, out = timed_call(fn, device)
+        ms, out = timed_call(fn, device)
+        first_ms = ms if first_ms is None else first_ms
         out = None  # let the warm-up result go before the timed runs
     timing.warmup_ms = first_ms
     spent = 0.0
