@@ -108,7 +108,7 @@ TILE_CPU = 64
 #: TILE³ squarings on a few blocks, two thin panel products and their copies: most SMs idle)
 #: run on a second stream while phase 3 of round k relaxes the rest of D (``_floyd_warshall``).
 #: Without it Floyd–Warshall reached 73 % (float32) / 67 % (int32 DPX) of the measured peak
-#: at n = 16384 on an H100 against the min-plus GEMM's 90 / 92 % (docs/perf-notes.md,
+#: at n = 16384 on an H100 against the min-plus GEMM's 90 / 92 % (bench/results/perf-history.md,
 #: issue #7's target is ≥ 70 %); bench/probes/probe_fw_phases.py times it off and on. The CPU runs
 #: the same steps in order.
 FW_LOOKAHEAD = True

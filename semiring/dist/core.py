@@ -814,7 +814,7 @@ class DistMatrix:
         What a graph larger than one worker's memory needs (``from_function`` has every
         worker make the whole matrix): each worker holds its chunks' edges, their pieces and
         its blocks, O(edges / W) at any time (measured: 1.7-1.9 times a one-process build's
-        peak, divided by W; ``docs/perf-notes.md``).
+        peak, divided by W; ``bench/results/perf-history.md``).
 
         Parameters
         ----------

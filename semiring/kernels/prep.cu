@@ -128,8 +128,9 @@ __global__ void weight_check(const V* __restrict__ w, long long n,
 
 // Floyd–Warshall's setup on a dense integer weight array (algorithms.apsp): a grid of blocks
 // each, where CuPy's masked reductions and casts took ~8 passes over n² entries with their
-// temporaries (12.9 ms of the packed call at n = 16384 on an H200, docs/perf-notes.md). Rows
-// over blocks (grid-stride), columns over threads: no 64-bit division per entry, coalesced.
+// temporaries (12.9 ms of the packed call at n = 16384 on an H200,
+// bench/results/perf-history.md). Rows over blocks (grid-stride), columns over threads: no
+// 64-bit division per entry, coalesced.
 #define PREP_U16_INF 0x7FFF
 #define PREP_UNROLL 4
 

@@ -17,7 +17,7 @@ Why: a min-plus SpMV in NumPy gathers x into a temporary (about SciPy's whole co
 plus-times product), then adds and folds in further passes; the compiled row loop does it
 in one pass, over two threads (``prange`` over row ranges of equal entry counts), and a BFS's
 levels from SciPy's visit order are one loop (``level[v] = level[pred[v]] + 1``) instead of
-seven NumPy passes. Measurements: ``docs/perf-notes.md``,
+seven NumPy passes. Measurements: ``docs/performance.md``,
 ``bench/results/20261128-cpu-numba-before-after.md``.
 
 ``SEMIRING_NUMBA=0`` in the environment turns the compiled paths off (the NumPy paths run);
