@@ -1281,9 +1281,11 @@ def bfs_csgraph(A, source, *, parents=False, deterministic=False):
     if src.size and (int(src.min()) < 0 or int(src.max()) >= n):
         bad = int(src.min()) if int(src.min()) < 0 else int(src.max())
         raise InvalidIndex(f"{op}: source must lie in [0, {n}), got {bad}")
-    S = cpu._structure(A)
     level = np.empty((src.size, n), dtype=np.int64)
     parent = np.empty((src.size, n), dtype=np.int64) if parents else None
+    if src.size > 1 and not (parents and deterministic) and cpu.bfs_many(A, src, level, parent):
+        return level, parent  # (one compiled search a source, the sources over threads)
+    S = cpu._structure(A)
     for r, s in enumerate(src.tolist()):  # each search fills its rows
         cpu.bfs_csgraph(A, s, parents, deterministic, S, level[r],
                         parent[r] if parents else None)

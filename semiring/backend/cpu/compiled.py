@@ -1103,6 +1103,48 @@ def _bfs_levels(order, pred, level):
         level[v] = level[pred[v]] + 1
 
 
+def _make_msbfs(parallel):
+    """Whole breadth-first searches, one a source (the sources over threads when
+    ``parallel``): each a FIFO queue over the CSR's rows in stored order, which is SciPy's
+    ``breadth_first_order``: the same levels and the same BFS tree (a vertex's parent the
+    first queued vertex that finds it), with the levels written as the search goes (no
+    pass over the visit order afterwards)."""
+    nb = _numba()
+    prange = nb.prange  # (a module's attribute in the loop is not taken for prange)
+
+    def msbfs(indptr, indices, sources, level, parent, parents):
+        # (unsigned vertices and positions: no negative-index wrap-around test a load)
+        n = level.shape[1]
+        for j in prange(sources.shape[0]):
+            lv = level[j]
+            for v in range(n):
+                lv[v] = -1
+            src = np.uint64(sources[j])
+            lv[src] = 0
+            if parents:
+                pa = parent[j]
+                for v in range(n):
+                    pa[v] = -1
+                pa[src] = sources[j]
+            queue = np.empty(n, dtype=np.uint64)
+            queue[0] = src
+            head, tail = 0, 1
+            while head < tail:
+                v = queue[head]
+                head += 1
+                d = lv[v] + 1
+                for p in range(indptr[v], indptr[v + np.uint64(1)]):
+                    w = np.uint64(indices[p])
+                    if lv[w] < 0:
+                        lv[w] = d
+                        if parents:
+                            pa[w] = np.int64(v)
+                        queue[tail] = w
+                        tail += 1
+
+    return _jit(msbfs, "par" if parallel else "serial", parallel=parallel)
+
+
 def _cores_bz(indptr, indices, core, pos, vert, bins):
     # Batagelj & Zaversnik 2003, "An O(m) algorithm for cores decomposition of networks":
     # the vertices sorted by degree in bins (vert, pos; bins[d] the first slot of degree d),
@@ -1994,6 +2036,30 @@ def bfs_levels(order, pred, n, out=None):
     if order.size:
         levels_kernel()(order, pred, level)
     return level
+
+
+#: The sources a thread of :func:`msbfs` takes at the least: below twice this many the
+#: searches run on one thread (a parallel loop's start and end cost more than a small
+#: graph's search).
+MSBFS_SOURCES_PER_THREAD = 2
+
+
+def msbfs(indptr, indices, sources, level, parent=None) -> bool:
+    """Breadth-first searches from each of ``sources`` (int64) over the CSR ``indptr`` /
+    ``indices``, filling row j of ``level`` (int64, (len(sources), n): -1 where unreached)
+    and of ``parent`` (same shape, or None: ``parent[j, source] = source``, -1 where
+    unreached) as SciPy's ``breadth_first_order`` from ``sources[j]`` finds them
+    (:func:`_make_msbfs`). False where Numba is off (nothing written)."""
+    if not ENABLED:
+        return False
+    indptr = indptr.astype(np.int64, copy=False).view(np.uint64)
+    indices = indices.view(np.uint32 if indices.dtype.itemsize == 4 else np.uint64)
+    threads = _threads() if sources.size >= 2 * MSBFS_SOURCES_PER_THREAD else 1
+    k = _memo(("msbfs", threads > 1), lambda: _make_msbfs(threads > 1))
+    parents = parent is not None
+    k(indptr, indices, sources, level,
+      parent if parents else np.empty((1, 1), dtype=np.int64), parents)
+    return True
 
 
 def core_numbers(indptr, indices, compiled=None):

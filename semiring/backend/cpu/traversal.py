@@ -348,6 +348,15 @@ def bfs_csgraph(A, source, parents, deterministic, S=None, level=None, parent=No
     return level, parent
 
 
+def bfs_many(A, sources, level, parent=None) -> bool:
+    """Searches from each of ``sources`` into the rows of ``level`` (and ``parent``) as
+    :func:`bfs_csgraph` makes them (SciPy's BFS tree), by the compiled searches of
+    :func:`.compiled.msbfs` over A's own CSR, the sources over threads; False where Numba
+    is off (nothing written: the caller runs :func:`bfs_csgraph` a source)."""
+    return compiled.msbfs(A.indptr, A.indices, np.ascontiguousarray(sources, dtype=np.int64),
+                          level, parent)
+
+
 def dijkstra_csgraph(A, source):
     """Distances from ``source`` by SciPy's compiled Dijkstra over A's values as float64
     weights (explicit zeros are zero-weight edges; +inf where unreached)."""
