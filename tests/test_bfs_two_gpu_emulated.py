@@ -240,3 +240,219 @@ def test_build_graph_is_the_bench_kron_structure():
     assert S.indices.dtype == np.int32
     with pytest.raises(ValueError, match="scale"):
         probe.build_graph(28)
+
+
+# ------------------------------------------------------------------------------------------
+# the probe's GPU-side Python (main, TwoGpuBfs) on a stand-in for CuPy: every call the probe
+# makes, the launch's arguments checked against bfs2_grid's parameter list, a "kernel" that
+# writes SciPy's levels into each GPU's owned part only (garbage elsewhere)
+
+
+def _kernel_params():
+    """bfs2_grid's parameter types, from the .cu: 'ptr', 'long long', 'int', 'u64'."""
+    with open(KERNEL) as f:
+        src = f.read()
+    sig = src[src.index("bfs2_grid(") + len("bfs2_grid("):]
+    sig = sig[:sig.index(")")]
+    kinds = []
+    for p in sig.split(","):
+        p = p.strip()
+        if "*" in p:
+            kinds.append("ptr")
+        elif p.startswith("unsigned long long"):
+            kinds.append("u64")
+        elif p.startswith("long long"):
+            kinds.append("long long")
+        elif p.startswith("int "):
+            kinds.append("int")
+        else:
+            raise AssertionError(f"unexpected parameter {p!r}")
+    return kinds
+
+
+class _Arr(np.ndarray):
+    registry = {}
+
+    def get(self):
+        return np.asarray(self).copy()
+
+    @property
+    def data(self):
+        arr = self
+
+        class Ptr:
+            ptr = arr.__array_interface__["data"][0]
+
+            @staticmethod
+            def memset_async(value, nbytes, stream=None):
+                np.asarray(arr).view(np.uint8)[:nbytes] = value
+        _Arr.registry[Ptr.ptr] = self
+        return Ptr
+
+
+def _arr(a):
+    return np.ascontiguousarray(a).view(_Arr)
+
+
+class _Ctx:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+    def synchronize(self):
+        pass
+
+
+def _fake_cupy(status=None):
+    """(cupy, cupy_backends.cuda.api) stand-ins; status: {gpu: code} the kernel reports."""
+    import types  # noqa: PLC0415  (stdlib, this stand-in only)
+
+    params = _kernel_params()
+    calls = []
+
+    class Device(_Ctx):
+        def __init__(self, g=0):
+            self.id = g
+            self.attributes = {"MultiProcessorCount": 3}
+
+    class Event:
+        def record(self, stream=None):
+            pass
+
+        def synchronize(self):
+            pass
+
+    class Kernel:
+        kernel = types.SimpleNamespace(ptr=1)
+        attributes = {"num_regs": 64, "local_size_bytes": 0, "shared_size_bytes": 24592}
+
+        def __call__(self, grid, block, args):
+            assert grid == (6,) and block == (probe.THREADS,)  # 3 SMs x min(2, occupancy 2)
+            assert len(args) == len(params), (len(args), len(params))
+            for a, kind in zip(args, params):
+                ok = {"ptr": isinstance(a, _Arr) or type(a) is np.uint64,
+                      "long long": type(a) is np.int64, "int": type(a) is np.int32,
+                      "u64": type(a) is np.uint64}[kind]
+                assert ok, (kind, type(a))
+            indptr, indices, n, source, lo, hi, level = args[:7]
+            state, peer_state = args[15], args[19]
+            calls.append((int(lo), int(hi), int(peer_state) != 0))
+            S = sp.csr_matrix((np.ones(len(indices)), np.asarray(indices), np.asarray(indptr)),
+                              shape=(int(n), int(n)))
+            ref = scipy_ref(S, int(source))
+            level[:] = 77  # the peer's part: not this GPU's to write
+            a, b = 32 * int(lo), min(int(n), 32 * int(hi))
+            level[a:b] = ref[a:b]
+            st = np.asarray(state)
+            assert (st[:probe.PEER_WORDS] == 0).all()  # the host zeroed this GPU's words
+            g = len(calls) - 1 if len(calls) <= 2 else (len(calls) - 1) % (2 if peer_state else 1)
+            st[probe.DEPTH] = ref.max()
+            st[probe.LEVELS] = ref.max() + 1
+            st[probe.PUSHES], st[probe.PULLS] = 1, ref.max()
+            st[probe.PHASES] = ref.max() + 2
+            st[probe.T0], st[probe.T1] = 0, 250_000
+            st[probe.STATUS] = (status or {}).get(g if peer_state else 0, 0)
+            if type(args[25]) is not np.uint64:  # a trace: start, then 4 words a level
+                t = np.asarray(args[25])
+                t[0] = 0
+                for j in range(int(ref.max()) + 1):
+                    t[1 + 4 * j:5 + 4 * j] = (10_000 * (j + 1), j + 1, 5 * (j + 1), j % 2)
+
+    class RawModule:
+        def __init__(self, code, options, enable_cooperative_groups):
+            assert enable_cooperative_groups and "bfs2_grid" in code
+
+        def get_function(self, name):
+            assert name == "bfs2_grid"
+            return Kernel()
+
+    cuda = types.SimpleNamespace(
+        Device=Device, Stream=lambda non_blocking=False: _Ctx(), Event=Event,
+        get_elapsed_time=lambda a, b: 0.5, get_current_stream=lambda: _Ctx())
+    cp = types.SimpleNamespace(
+        cuda=cuda, RawModule=RawModule, int32=np.int32, int64=np.int64, uint32=np.uint32,
+        ndarray=type("NotACupyArray", (), {}),  # (semiring may look: the engine stays on the CPU)
+        empty=lambda n, dtype: _arr(np.full(n, 0x5A, dtype=dtype)),
+        zeros=lambda n, dtype: _arr(np.zeros(n, dtype=dtype)),
+        empty_like=lambda a: _arr(np.empty_like(np.asarray(a))),
+        asarray=lambda a: _arr(np.asarray(a)), asnumpy=lambda a: np.asarray(a))
+
+    class RuntimeErr(Exception):
+        pass
+
+    def memcpy_peer(dst, dd, src, sd, nbytes):
+        d, s = _Arr.registry[dst], _Arr.registry[src]
+        np.asarray(d).view(np.uint8)[:nbytes] = np.asarray(s).view(np.uint8)[:nbytes]
+
+    runtime = types.SimpleNamespace(
+        getDeviceCount=lambda: 2, deviceCanAccessPeer=lambda a, b: 1,
+        deviceEnablePeerAccess=lambda b: None, memcpyPeer=memcpy_peer,
+        getDeviceProperties=lambda g: {"name": b"Fake H200", "multiProcessorCount": 3},
+        deviceGetAttribute=lambda attr, g: 1, cudaDevAttrCooperativeLaunch=95,
+        CUDARuntimeError=RuntimeErr)
+    driver = types.SimpleNamespace(
+        occupancyMaxActiveBlocksPerMultiprocessor=lambda f, threads, smem: 2,
+        CUDADriverError=RuntimeErr)
+    api = types.SimpleNamespace(runtime=runtime, driver=driver)
+    return cp, api, calls
+
+
+class _FakeSparse:
+    def __init__(self, H):
+        self.host, self.shape, self.nnz = H, H.shape, H.nnz
+        self.indptr, self.indices = _arr(H.indptr), _arr(H.indices)
+
+    def get(self):
+        return self.host
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch):
+    import semiring as sr  # noqa: PLC0415  (the engine's Matrix, patched for the stand-in)
+    from semiring import device  # noqa: PLC0415  (its cached CuPy lookups, primed below)
+
+    # semiring caches its CuPy lookups (lru_cache): made here, with the real sys.modules, so
+    # that the stand-in is never cached for the tests that run after this one
+    real = device._cupy(), device.gpu_available()
+
+    def install(status=None):
+        cp, api, calls = _fake_cupy(status)
+        monkeypatch.setitem(sys.modules, "cupy", cp)
+        for name in ("cupy_backends", "cupy_backends.cuda"):
+            monkeypatch.setitem(sys.modules, name, type(sys)(name))
+        monkeypatch.setitem(sys.modules, "cupy_backends.cuda.api", api)
+        monkeypatch.setattr(probe, "build_graph",
+                            lambda scale, seed=0, xp=None: _FakeSparse(GRAPHS[f"kron{scale}"]))
+        monkeypatch.setattr(probe, "native_peer_atomics", lambda: True)
+        monkeypatch.setattr(sr.Matrix, "from_cupyx", staticmethod(lambda S: S.host))
+        return calls
+    yield install
+    assert (device._cupy(), device.gpu_available()) == real
+
+
+@pytest.mark.parametrize("gpus", [1, 2])
+def test_probe_main_on_a_cupy_stand_in(fake_gpu, capsys, gpus):
+    calls = fake_gpu()
+    rc = probe.main(["--scale", "9", "--sources", "3", "--reps", "2", "--gpus", str(gpus),
+                     "--precheck", "8", "--trace"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert out.count("levels equal: True") == 3 * 3 + 3 + 1 and "levels equal: False" not in out
+    assert "RESULT kron-9 gpus=" + str(gpus) in out and "efficiency" in out
+    assert "trace level 0:" in out
+    if gpus == 2:
+        assert "native peer atomics: yes" in out
+        # each launch pair: GPU 0 then GPU 1, complementary word ranges, peers given
+        lo0, hi0, p0 = calls[0]
+        lo1, hi1, p1 = calls[1]
+        assert lo0 == 0 and hi0 == lo1 and hi1 == (256 + 31) // 32 and p0 and p1
+    else:
+        assert all(not peer and lo == 0 for lo, hi, peer in calls)
+
+
+def test_probe_main_reports_a_kernel_error(fake_gpu):
+    fake_gpu(status={1: 1})
+    with pytest.raises(RuntimeError, match="GPU 1: timed out at a cross-GPU barrier"):
+        probe.main(["--scale", "9", "--sources", "2", "--precheck", ""])

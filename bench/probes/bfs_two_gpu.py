@@ -41,6 +41,7 @@ Lines printed (flushed as they come; a partial output is readable):
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import sys
 import time
@@ -208,7 +209,7 @@ class TwoGpuBfs:
                 fit = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, THREADS, 0)
                 if fit < 1:
                     raise SystemExit(f"GPU {g}: no block of {THREADS} threads of bfs2_grid fits "
-                                     f"on a multiprocessor (registers {f.attributes['num_regs']})")
+                                     f"on a multiprocessor (registers {f.attributes.get('num_regs')})")
                 sms = cp.cuda.Device(g).attributes["MultiProcessorCount"]
                 d["f"], d["fit"], d["blocks"] = f, fit, sms * min(fit, per_sm)
                 self.dev.append(d)
@@ -218,8 +219,8 @@ class TwoGpuBfs:
     def describe(self) -> str:
         d = self.dev[0]
         a = d["f"].attributes
-        return (f"{a['num_regs']} registers, {a['local_size_bytes']} local bytes, "
-                f"{a['shared_size_bytes']} shared bytes; occupancy {d['fit']} blocks/SM; grid "
+        return (f"{a.get('num_regs')} registers, {a.get('local_size_bytes')} local bytes, "
+                f"{a.get('shared_size_bytes')} shared bytes; occupancy {d['fit']} blocks/SM; grid "
                 + ", ".join(f"GPU {g}: {x['blocks']} x {THREADS}" for g, x in enumerate(self.dev)))
 
     def __call__(self, source: int, *, mode: int = 0, alpha: int = 14, beta: int = 24,
@@ -296,6 +297,30 @@ class TwoGpuBfs:
         return gather_levels(parts, self.split, self.n)
 
 
+def native_peer_atomics():
+    """Whether GPU 0 and 1 do atomics on each other's memory natively (NVLink; not over PCIe),
+    both ways, from the driver (cuDeviceGetP2PAttribute); None where it cannot be asked."""
+    import ctypes  # noqa: PLC0415  (stdlib: the driver's P2P attribute, which CuPy does not wrap)
+
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        cuda.cuInit(0)
+        dev = [ctypes.c_int(), ctypes.c_int()]
+        for i in (0, 1):
+            if cuda.cuDeviceGet(ctypes.byref(dev[i]), i) != 0:
+                return None
+        out = []
+        for a, b in ((0, 1), (1, 0)):
+            v = ctypes.c_int()
+            # CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3
+            if cuda.cuDeviceGetP2PAttribute(ctypes.byref(v), 3, dev[a], dev[b]) != 0:
+                return None
+            out.append(bool(v.value))
+        return all(out)
+    except (OSError, AttributeError):
+        return None
+
+
 def enable_peers(cp, gpus: int):
     """Peer access both ways between GPU 0 and 1 (exit 2 where it cannot be)."""
     from cupy_backends.cuda.api import runtime  # noqa: PLC0415  (CuPy: GPU only)
@@ -312,8 +337,10 @@ def enable_peers(cp, gpus: int):
     if gpus == 1:
         return
     ok = runtime.deviceCanAccessPeer(0, 1) and runtime.deviceCanAccessPeer(1, 0)
-    log(f"peer access 0 <-> 1: {'yes' if ok else 'NO'}")
-    if not ok:
+    atomics = native_peer_atomics()
+    log(f"peer access 0 <-> 1: {'yes' if ok else 'NO'}; native peer atomics: "
+        f"{ {True: 'yes', False: 'NO', None: 'unknown'}[atomics] }")
+    if not ok or atomics is False:  # (the claims and the stamps are atomics on peer memory)
         sys.exit(2)
     for a, b in ((0, 1), (1, 0)):
         with cp.cuda.Device(a):
@@ -364,7 +391,9 @@ def main(argv=None):
 
     import algorithms  # noqa: PLC0415  (the engine: the reference and the 1-GPU timing)
     import semiring as sr  # noqa: PLC0415  (the engine's matrix)
-    from algorithms import bfs as bfs_mod  # noqa: PLC0415  (its ALPHA / BETA)
+
+    # (``from algorithms import bfs`` is the function: the module holds ALPHA / BETA)
+    bfs_mod = importlib.import_module("algorithms.bfs")
 
     alpha = bfs_mod.ALPHA if args.alpha is None else args.alpha
     beta = bfs_mod.BETA if args.beta is None else args.beta
@@ -424,7 +453,6 @@ def main(argv=None):
 
     S, A, run, hp = setup(args.scale)
     log("kernel:", run.describe())
-    n = S.shape[0]
     H = S.get() if args.scale <= args.scipy_max_scale else None
     sources = pick_sources(hp, args.sources, args.seed)
     log(f"sources: {sources}")
