@@ -34,7 +34,8 @@ KERNEL = os.path.join(ROOT, "bench", "probes", "bfs_two_gpu.cu")
 EMU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "emu")
 #: The builds: kernel options (-D) that change bfs2_grid's code.
 BUILDS = {"default": [], "batch1": ["-DSR_PUSH_BATCH=1", "-DSR_GRID_SAMPLES=4"],
-          "step2": ["-DSR_PULL_STEP=2"], "devlocal": ["-DB2_SYS_LOCAL=0"]}
+          "step2": ["-DSR_PULL_STEP=2"], "devlocal": ["-DB2_SYS_LOCAL=0"],
+          "mirror0": ["-DB2_PULL_MIRROR=0"]}
 
 
 @pytest.fixture(scope="session")
@@ -140,11 +141,12 @@ def test_emulated_bfs2_matches_scipy(emu, name, gpus, mode, alpha, beta):
             assert pushes == 0
 
 
-@pytest.mark.parametrize("build", sorted(BUILDS))
-@pytest.mark.parametrize("where", ["none0", "none1", "word1", "edges"])
+@pytest.mark.parametrize("build,where", [("default", w) for w in ("none0", "none1", "word1")]
+                         + [(b, "edges") for b in sorted(BUILDS)])
 def test_emulated_bfs2_splits_and_builds(emu, build, where):
-    """Every build, with the ownership split anywhere: GPU 0 or GPU 1 owning nothing, a
-    single word, the edge split; thresholds switching direction every level or two."""
+    """The ownership split anywhere (GPU 0 or GPU 1 owning nothing, a single word, the edge
+    split) and every build at the edge split; thresholds switching direction every level or
+    two, push only, pull only."""
     S = GRAPHS["kron8"]
     nwords = (S.shape[0] + 31) // 32
     split = {"none0": 0, "none1": nwords, "word1": 1, "edges": None}[where]

@@ -70,6 +70,16 @@
 #define B2_SYS_LOCAL 1
 #endif
 
+// 1: a pull writes each found word of vis into the peer's copy too (a remote store a word, as
+// it does for the next frontier's word), keeping the copy exact. 0: it does not, and the
+// level after a pull ORs the frontier's peer words (that pull's finds, in the local copy of
+// the frontier) into the local copy of the peer's vis words, a local pass, before any push
+// reads them (the copy is only a filter in front of remote claims: a missing bit costs a
+// remote atomic that finds the bit set, never a wrong claim).
+#ifndef B2_PULL_MIRROR
+#define B2_PULL_MIRROR 1
+#endif
+
 // the state words (int64), [0, B2_PEER_WORDS) zeroed by the host before each launch (only
 // this GPU touches them), [B2_PEER_WORDS, ...) written by the peer: zeroed once at allocation
 #define B2_DEPTH 0      // out: the last non-empty level
@@ -456,7 +466,7 @@ __device__ __forceinline__ void b2_pull(
             vis[w] = seen | hits;
             if (peer_fn != nullptr) {
                 peer_fn[w] = hits;
-                peer_vis[w] = seen | hits;
+                if (B2_PULL_MIRROR) peer_vis[w] = seen | hits;
             }
             atomicAdd(s_found, ((unsigned long long)__popc(hits) << SR_GRID_EDGE_BITS)
                                    + (unsigned long long)deg);
@@ -595,9 +605,18 @@ extern "C" __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs2_
         const unsigned int* fcur = fb + f3 * fstride;
         unsigned int* fn = fb + f1 * fstride;
         unsigned int* pfn = peer_fb != nullptr ? peer_fb + f1 * fstride : nullptr;
-        {  // the previous level's frontier, zeroed for level + 1 (see the top)
+        {  // the previous level's frontier, zeroed for level + 1 (see the top); after a pull
+           // without B2_PULL_MIRROR, its finds in the peer's words folded into the local copy
+           // of vis (before the bitmap -> queue step's barrier, so before any push reads it)
             unsigned int* fz = fb + f2 * fstride;
-            for (long long w = gtid; w < nwords; w += stride) fz[w] = 0u;
+            const bool refresh = !B2_PULL_MIRROR && peer_vis != nullptr && !queued;
+            for (long long w = gtid; w < nwords; w += stride) {
+                fz[w] = 0u;
+                if (refresh && (w < wlo || w >= whi)) {
+                    const unsigned int x = __ldcg(fcur + w);
+                    if (x) b2_or(vis + w, x);
+                }
+            }
         }
         const int d1 = (int)(depth + 1);
         if (pushing) {
