@@ -1,0 +1,460 @@
+"""The two-GPU BFS probe (bench/probes/bfs_two_gpu.cu's bfs2_grid, launched by
+bench/probes/bfs_two_gpu.py) without a GPU: the kernel run on the CPU through the host-side
+CUDA stand-in (tests/emu/grid_emu.h), each "GPU" a forked process of one block whose buffers
+the other writes over shared memory (tests/emu/bfs2_emu.cpp), against SciPy's levels: one and
+two GPUs, every direction mode and thresholds that switch every level or two, ownership
+splits that leave one GPU without a vertex, several searches over the same buffers (the
+cross barrier's stamps are never reset between launches), and a peer that never launches or
+starts late (the kernel gives up at its timeout instead of hanging). Also the probe's host
+helpers (ownership split, zero-degree bitmap, SciPy-derived levels, sources, gathering).
+Checks the kernel's logic, not its timing or the memory model across real GPUs. Needs a
+C++20 compiler (g++); the emulated tests are skipped without one."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csg
+
+from tests.emu_build import Builds, compiler, cxx20, shared_dir
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "bench", "probes"))
+import bfs_two_gpu as probe  # noqa: E402  (the probe is a script, not a package module)
+
+KERNEL = os.path.join(ROOT, "bench", "probes", "bfs_two_gpu.cu")
+EMU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "emu")
+#: The builds: kernel options (-D) that change bfs2_grid's code.
+BUILDS = {"default": [], "batch1": ["-DSR_PUSH_BATCH=1", "-DSR_GRID_SAMPLES=4"],
+          "step2": ["-DSR_PULL_STEP=2"], "devlocal": ["-DB2_SYS_LOCAL=0"],
+          "mirror0": ["-DB2_PULL_MIRROR=0"]}
+
+
+@pytest.fixture(scope="session")
+def emu(tmp_path_factory):
+    cxx = cxx20(tmp_path_factory)
+    with open(KERNEL) as f:
+        src = f.read()
+    # the two inline-PTX statements: the device clock and the system-scope acquire load
+    src, k1 = re.subn(r'asm volatile\("mov\.u64 %0, %%globaltimer;".*?\);',
+                      "t = (unsigned long long)emu_clock_ns();", src)
+    src, k2 = re.subn(r'asm volatile\("ld\.acquire\.sys.*?\);',
+                      "v = __atomic_load_n(reinterpret_cast<const unsigned long long*>(p), "
+                      "__ATOMIC_SEQ_CST);", src, flags=re.S)
+    assert (k1, k2) == (1, 1), "expected the two inline-PTX statements of bfs_two_gpu.cu"
+    assert "asm" not in re.sub(r"//.*", "", src), "another inline-PTX statement to replace"
+    tmp = tmp_path_factory.mktemp("bfs2_emu")
+    (tmp / "bfs2_emu.cu").write_text(src)
+    sources = [src]
+    for name in ("grid_emu.h", "bfs2_emu.cpp"):
+        shutil.copy(os.path.join(EMU, name), tmp / name)
+        with open(os.path.join(EMU, name)) as fh:
+            sources.append(fh.read())
+    names = {tuple(v): k for k, v in BUILDS.items()}
+    return Builds(shared_dir(tmp_path_factory, "bfs2_emu_builds"), sources,
+                  compiler(cxx, tmp / "bfs2_emu.cpp", lambda o: names[tuple(o)]), BUILDS)
+
+
+def run_emulated(exe, S, sources, *, gpus=2, split=None, threads=64, alpha=14, beta=24,
+                 mode=0, timeout_ms=60000, late_ms=0, absent=-1):
+    """[(status0, status1, depth, levels, pushes, pulls, phases), levels] a source."""
+    n = S.shape[0]
+    if split is None:
+        split = probe.split_word(S.indptr, n)
+    head = (f"{n} {S.nnz} {gpus} {threads} {alpha} {beta} {mode} {split} {timeout_ms} "
+            f"{late_ms} {absent} {len(sources)} {' '.join(map(str, sources))}\n")
+    body = "\n".join(" ".join(map(str, a.tolist())) for a in (S.indptr, S.indices))
+    out = subprocess.run([exe], input=head + body + "\n", capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.split("\n")
+    res = []
+    for i in range(len(sources)):
+        block = lines[i * (n + 1):(i + 1) * (n + 1)]
+        head = tuple(map(int, block[0].split()))
+        res.append((head, np.array(list(map(int, block[1:])), dtype=np.int32)))
+    return res
+
+
+def scipy_ref(S, s):
+    d = csg.shortest_path(S, method="D", unweighted=True, indices=s, directed=True)
+    return np.where(np.isinf(d), -1, d).astype(np.int32)
+
+
+def graphs():
+    """Symmetric CSR graphs with isolated vertices, unreachable parts, n not a multiple of 32."""
+    rng = np.random.default_rng(7)
+    out = {"kron8": probe.build_graph(8, seed=3), "kron9": probe.build_graph(9, seed=1)}
+    # a long path (many narrow levels) plus a random part unreachable from it, n = 150
+    n = 150
+    r = list(range(69)) + list(rng.integers(80, n, 120))
+    c = list(range(1, 70)) + list(rng.integers(80, n, 120))
+    P = sp.coo_matrix((np.ones(len(r)), (r, c)), shape=(n, n)).tocsr()
+    out["path_rand"] = P
+    # a dense random graph (wide levels: the pull finds most vertices at once), n = 200
+    R = sp.random(200, 200, density=0.08, random_state=5, format="csr")
+    out["dense"] = R
+    for k, G in out.items():
+        G = ((G + G.T) != 0).astype(np.float32).tocsr()
+        G.setdiag(0)
+        G.eliminate_zeros()
+        G.sort_indices()
+        G.indptr = G.indptr.astype(np.int32)
+        G.indices = G.indices.astype(np.int32)
+        out[k] = G
+    return out
+
+
+GRAPHS = graphs()
+
+
+def sources_of(S, k=3):
+    return probe.pick_sources(S.indptr, k, seed=1)
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+@pytest.mark.parametrize("gpus", [1, 2])
+@pytest.mark.parametrize("mode,alpha,beta", [(0, 14, 24), (1, 14, 24), (2, 14, 24),
+                                             (0, 1000, 1000), (0, 2, 10**6)])
+def test_emulated_bfs2_matches_scipy(emu, name, gpus, mode, alpha, beta):
+    S = GRAPHS[name]
+    srcs = sources_of(S)
+    for s, ((st0, st1, depth, levels, pushes, pulls, phases), lev) in zip(
+            srcs, run_emulated(emu["default"], S, srcs, gpus=gpus, mode=mode, alpha=alpha,
+                               beta=beta)):
+        assert (st0, st1) == (0, 0)
+        ref = scipy_ref(S, s)
+        assert np.array_equal(lev, ref), (name, s, np.flatnonzero(lev != ref)[:10])
+        assert depth == ref.max() and levels == depth + 1 and pushes + pulls == levels
+        assert phases == levels + 1  # the first barrier, then one a level
+        if mode == 1:
+            assert pulls == 0
+        if mode == 2:
+            assert pushes == 0
+
+
+@pytest.mark.parametrize("build,where", [("default", w) for w in ("none0", "none1", "word1")]
+                         + [(b, "edges") for b in sorted(BUILDS)])
+def test_emulated_bfs2_splits_and_builds(emu, build, where):
+    """The ownership split anywhere (GPU 0 or GPU 1 owning nothing, a single word, the edge
+    split) and every build at the edge split; thresholds switching direction every level or
+    two, push only, pull only."""
+    S = GRAPHS["kron8"]
+    nwords = (S.shape[0] + 31) // 32
+    split = {"none0": 0, "none1": nwords, "word1": 1, "edges": None}[where]
+    srcs = sources_of(S, 2)
+    for mode, alpha, beta in ((0, 1000, 1000), (1, 14, 24), (2, 14, 24)):
+        for s, (head, lev) in zip(srcs, run_emulated(emu[build], S, srcs, split=split,
+                                                     mode=mode, alpha=alpha, beta=beta)):
+            assert head[:2] == (0, 0)
+            assert np.array_equal(lev, scipy_ref(S, s)), (build, where, mode, s)
+
+
+def test_emulated_bfs2_absent_peer_times_out(emu):
+    """A peer that never launches: the launched GPU gives up at its timeout (status 1) instead
+    of hanging; the next searches on the same buffers (later launch ids: the stamps and the
+    abort word are never reset) run normally."""
+    S = GRAPHS["kron8"]
+    srcs = sources_of(S, 3)
+    t0 = time.perf_counter()
+    res = run_emulated(emu["default"], S, srcs, absent=1, timeout_ms=300)
+    assert time.perf_counter() - t0 < 120
+    assert res[0][0][0] == 1  # B2_ERR_TIMEOUT on GPU 0 (GPU 1 never ran: its status word 0)
+    for s, (head, lev) in zip(srcs[1:], res[1:]):
+        assert head[:2] == (0, 0) and np.array_equal(lev, scipy_ref(S, s))
+
+
+def test_emulated_bfs2_late_peer_is_aborted(emu):
+    """A peer that starts after the other gave up: the first times out and writes the peer's
+    abort word, and the peer stops at its first barrier (status 2) instead of waiting out its
+    own timeout; the next searches run normally."""
+    S = GRAPHS["kron8"]
+    srcs = sources_of(S, 2)
+    res = run_emulated(emu["default"], S, srcs, late_ms=1500, timeout_ms=200)
+    assert res[0][0][:2] == (1, 2)
+    assert res[1][0][:2] == (0, 0) and np.array_equal(res[1][1], scipy_ref(S, srcs[1]))
+
+
+# ------------------------------------------------------------------------------------------
+# the probe's host helpers
+
+
+def test_split_word_halves_the_edges_on_a_word_boundary():
+    S = probe.build_graph(12, seed=0)
+    n = S.shape[0]
+    w = probe.split_word(S.indptr, n, "edges")
+    vs, es = probe.owned_share(S.indptr, n, w)
+    assert abs(es - 0.5) < 0.02 and 0 < w < (n + 31) // 32
+    assert probe.split_word(S.indptr, n, "vertices") == n // 64
+    # a graph whose edges sit in its first vertices: the edge split follows them
+    indptr = np.r_[np.arange(0, 1001, 10), np.full(900, 1000)].astype(np.int32)
+    assert probe.split_word(indptr, 1000, "edges") == 2  # vertex 50 -> word 1.56 -> 2
+    with pytest.raises(ValueError, match="split"):
+        probe.split_word(S.indptr, n, "rows")
+    with pytest.raises(ValueError, match="indptr"):
+        probe.split_word(S.indptr[:-1], n)
+
+
+def test_zero_degree_words_marks_exactly_the_isolated_vertices():
+    S = GRAPHS["kron9"]
+    n = S.shape[0]
+    words = probe.zero_degree_words(S.indptr, n)
+    assert words.dtype == np.uint32 and words.size == (n + 31) // 32
+    bits = (words[np.arange(n) >> 5] >> (np.arange(n) & 31).astype(np.uint32)) & 1
+    assert np.array_equal(bits.astype(bool), np.diff(S.indptr) == 0)
+    odd = sp.csr_matrix(np.eye(37, k=1) + np.eye(37, k=-1))  # n = 37: a word and 5 bits
+    odd = odd[[i for i in range(37) if i != 36]][:, [i for i in range(37) if i != 36]]
+    w = probe.zero_degree_words(odd.indptr, 36)
+    assert w.size == 2 and w[1] == 0 and w[0] == 0
+
+
+def test_scipy_levels_equal_shortest_path_levels():
+    for S in GRAPHS.values():
+        for s in sources_of(S):
+            assert np.array_equal(probe.scipy_levels(S, s), scipy_ref(S, s))
+
+
+def test_pick_sources_and_gather():
+    S = GRAPHS["kron9"]
+    srcs = probe.pick_sources(S.indptr, 16, seed=0)
+    assert len(set(srcs)) == 16 and all(S.indptr[s + 1] > S.indptr[s] for s in srcs)
+    assert srcs == probe.pick_sources(S.indptr, 16, seed=0)
+    with pytest.raises(ValueError, match="no vertex"):
+        probe.pick_sources(np.zeros(5, dtype=np.int32), 3)
+    a, b = np.arange(100), -np.arange(100)
+    g = probe.gather_levels([a, b], 2, 100)  # GPU 0 owns the vertices below 64
+    assert np.array_equal(g[:64], a[:64]) and np.array_equal(g[64:], b[64:])
+    assert np.array_equal(probe.gather_levels([a], 0, 100), a)
+
+
+def test_build_graph_is_the_bench_kron_structure():
+    S = probe.build_graph(10, seed=0)
+    assert S.shape == (1024, 1024) and S.has_canonical_format
+    assert (S != S.T).nnz == 0 and S.diagonal().sum() == 0
+    assert S.indices.dtype == np.int32
+    with pytest.raises(ValueError, match="scale"):
+        probe.build_graph(28)
+
+
+# ------------------------------------------------------------------------------------------
+# the probe's GPU-side Python (main, TwoGpuBfs) on a stand-in for CuPy: every call the probe
+# makes, the launch's arguments checked against bfs2_grid's parameter list, a "kernel" that
+# writes SciPy's levels into each GPU's owned part only (garbage elsewhere)
+
+
+def _kernel_params():
+    """bfs2_grid's parameter types, from the .cu: 'ptr', 'long long', 'int', 'u64'."""
+    with open(KERNEL) as f:
+        src = f.read()
+    sig = src[src.index("bfs2_grid(") + len("bfs2_grid("):]
+    sig = sig[:sig.index(")")]
+    kinds = []
+    for p in sig.split(","):
+        p = p.strip()
+        if "*" in p:
+            kinds.append("ptr")
+        elif p.startswith("unsigned long long"):
+            kinds.append("u64")
+        elif p.startswith("long long"):
+            kinds.append("long long")
+        elif p.startswith("int "):
+            kinds.append("int")
+        else:
+            raise AssertionError(f"unexpected parameter {p!r}")
+    return kinds
+
+
+class _Arr(np.ndarray):
+    registry = {}
+
+    def get(self):
+        return np.asarray(self).copy()
+
+    @property
+    def data(self):
+        arr = self
+
+        class Ptr:
+            ptr = arr.__array_interface__["data"][0]
+
+            @staticmethod
+            def memset_async(value, nbytes, stream=None):
+                np.asarray(arr).view(np.uint8)[:nbytes] = value
+        _Arr.registry[Ptr.ptr] = self
+        return Ptr
+
+
+def _arr(a):
+    return np.ascontiguousarray(a).view(_Arr)
+
+
+class _Ctx:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+    def synchronize(self):
+        pass
+
+
+def _fake_cupy(status=None):
+    """(cupy, cupy_backends.cuda.api) stand-ins; status: {gpu: code} the kernel reports."""
+    import types  # noqa: PLC0415  (stdlib, this stand-in only)
+
+    params = _kernel_params()
+    calls = []
+
+    class Device(_Ctx):
+        def __init__(self, g=0):
+            self.id = g
+            self.attributes = {"MultiProcessorCount": 3}
+
+    class Event:
+        def record(self, stream=None):
+            pass
+
+        def synchronize(self):
+            pass
+
+    class Kernel:
+        kernel = types.SimpleNamespace(ptr=1)
+        attributes = {"num_regs": 64, "local_size_bytes": 0, "shared_size_bytes": 24592}
+
+        def __call__(self, grid, block, args):
+            assert grid == (6,) and block == (probe.THREADS,)  # 3 SMs x min(2, occupancy 2)
+            assert len(args) == len(params), (len(args), len(params))
+            for a, kind in zip(args, params):
+                ok = {"ptr": isinstance(a, _Arr) or type(a) is np.uint64,
+                      "long long": type(a) is np.int64, "int": type(a) is np.int32,
+                      "u64": type(a) is np.uint64}[kind]
+                assert ok, (kind, type(a))
+            indptr, indices, n, source, lo, hi, level = args[:7]
+            state, peer_state = args[15], args[19]
+            calls.append((int(lo), int(hi), int(peer_state) != 0))
+            S = sp.csr_matrix((np.ones(len(indices)), np.asarray(indices), np.asarray(indptr)),
+                              shape=(int(n), int(n)))
+            ref = scipy_ref(S, int(source))
+            level[:] = 77  # the peer's part: not this GPU's to write
+            a, b = 32 * int(lo), min(int(n), 32 * int(hi))
+            level[a:b] = ref[a:b]
+            st = np.asarray(state)
+            assert (st[:probe.PEER_WORDS] == 0).all()  # the host zeroed this GPU's words
+            g = len(calls) - 1 if len(calls) <= 2 else (len(calls) - 1) % (2 if peer_state else 1)
+            st[probe.DEPTH] = ref.max()
+            st[probe.LEVELS] = ref.max() + 1
+            st[probe.PUSHES], st[probe.PULLS] = 1, ref.max()
+            st[probe.PHASES] = ref.max() + 2
+            st[probe.T0], st[probe.T1] = 0, 250_000
+            st[probe.STATUS] = (status or {}).get(g if peer_state else 0, 0)
+            if type(args[25]) is not np.uint64:  # a trace: start, then 4 words a level
+                t = np.asarray(args[25])
+                t[0] = 0
+                for j in range(int(ref.max()) + 1):
+                    t[1 + 4 * j:5 + 4 * j] = (10_000 * (j + 1), j + 1, 5 * (j + 1), j % 2)
+
+    class RawModule:
+        def __init__(self, code, options, enable_cooperative_groups):
+            assert enable_cooperative_groups and "bfs2_grid" in code
+
+        def get_function(self, name):
+            assert name == "bfs2_grid"
+            return Kernel()
+
+    cuda = types.SimpleNamespace(
+        Device=Device, Stream=lambda non_blocking=False: _Ctx(), Event=Event,
+        get_elapsed_time=lambda a, b: 0.5, get_current_stream=lambda: _Ctx())
+    cp = types.SimpleNamespace(
+        cuda=cuda, RawModule=RawModule, int32=np.int32, int64=np.int64, uint32=np.uint32,
+        ndarray=type("NotACupyArray", (), {}),  # (semiring may look: the engine stays on the CPU)
+        empty=lambda n, dtype: _arr(np.full(n, 0x5A, dtype=dtype)),
+        zeros=lambda n, dtype: _arr(np.zeros(n, dtype=dtype)),
+        empty_like=lambda a: _arr(np.empty_like(np.asarray(a))),
+        asarray=lambda a: _arr(np.asarray(a)), asnumpy=lambda a: np.asarray(a))
+
+    class RuntimeErr(Exception):
+        pass
+
+    def memcpy_peer(dst, dd, src, sd, nbytes):
+        d, s = _Arr.registry[dst], _Arr.registry[src]
+        np.asarray(d).view(np.uint8)[:nbytes] = np.asarray(s).view(np.uint8)[:nbytes]
+
+    runtime = types.SimpleNamespace(
+        getDeviceCount=lambda: 2, deviceCanAccessPeer=lambda a, b: 1,
+        deviceEnablePeerAccess=lambda b: None, memcpyPeer=memcpy_peer,
+        getDeviceProperties=lambda g: {"name": b"Fake H200", "multiProcessorCount": 3},
+        deviceGetAttribute=lambda attr, g: 1, cudaDevAttrCooperativeLaunch=95,
+        CUDARuntimeError=RuntimeErr)
+    driver = types.SimpleNamespace(
+        occupancyMaxActiveBlocksPerMultiprocessor=lambda f, threads, smem: 2,
+        CUDADriverError=RuntimeErr)
+    api = types.SimpleNamespace(runtime=runtime, driver=driver)
+    return cp, api, calls
+
+
+class _FakeSparse:
+    def __init__(self, H):
+        self.host, self.shape, self.nnz = H, H.shape, H.nnz
+        self.indptr, self.indices = _arr(H.indptr), _arr(H.indices)
+
+    def get(self):
+        return self.host
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch):
+    import semiring as sr  # noqa: PLC0415  (the engine's Matrix, patched for the stand-in)
+    from semiring import device  # noqa: PLC0415  (its cached CuPy lookups, primed below)
+
+    # semiring caches its CuPy lookups (lru_cache): made here, with the real sys.modules, so
+    # that the stand-in is never cached for the tests that run after this one
+    real = device._cupy(), device.gpu_available()
+
+    def install(status=None):
+        cp, api, calls = _fake_cupy(status)
+        monkeypatch.setitem(sys.modules, "cupy", cp)
+        for name in ("cupy_backends", "cupy_backends.cuda"):
+            monkeypatch.setitem(sys.modules, name, type(sys)(name))
+        monkeypatch.setitem(sys.modules, "cupy_backends.cuda.api", api)
+        monkeypatch.setattr(probe, "build_graph",
+                            lambda scale, seed=0, xp=None: _FakeSparse(GRAPHS[f"kron{scale}"]))
+        monkeypatch.setattr(probe, "native_peer_atomics", lambda: True)
+        monkeypatch.setattr(sr.Matrix, "from_cupyx", staticmethod(lambda S: S.host))
+        return calls
+    yield install
+    assert (device._cupy(), device.gpu_available()) == real
+
+
+@pytest.mark.parametrize("gpus", [1, 2])
+def test_probe_main_on_a_cupy_stand_in(fake_gpu, capsys, gpus):
+    calls = fake_gpu()
+    rc = probe.main(["--scale", "9", "--sources", "3", "--reps", "2", "--gpus", str(gpus),
+                     "--precheck", "8", "--trace"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert out.count("levels equal: True") == 3 * 3 + 3 + 1 and "levels equal: False" not in out
+    assert "RESULT kron-9 gpus=" + str(gpus) in out and "efficiency" in out
+    assert "trace level 0:" in out
+    if gpus == 2:
+        assert "native peer atomics: yes" in out
+        # each launch pair: GPU 0 then GPU 1, complementary word ranges, peers given
+        lo0, hi0, p0 = calls[0]
+        lo1, hi1, p1 = calls[1]
+        assert lo0 == 0 and hi0 == lo1 and hi1 == (256 + 31) // 32 and p0 and p1
+    else:
+        assert all(not peer and lo == 0 for lo, hi, peer in calls)
+
+
+def test_probe_main_reports_a_kernel_error(fake_gpu):
+    fake_gpu(status={1: 1})
+    with pytest.raises(RuntimeError, match="GPU 1: timed out at a cross-GPU barrier"):
+        probe.main(["--scale", "9", "--sources", "2", "--precheck", ""])
