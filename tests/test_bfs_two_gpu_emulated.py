@@ -120,10 +120,17 @@ def sources_of(S, k=3):
     return probe.pick_sources(S.indptr, k, seed=1)
 
 
-@pytest.mark.parametrize("name", sorted(GRAPHS))
-@pytest.mark.parametrize("gpus", [1, 2])
-@pytest.mark.parametrize("mode,alpha,beta", [(0, 14, 24), (1, 14, 24), (2, 14, 24),
-                                             (0, 1000, 1000), (0, 2, 10**6)])
+#: Every emulated case (``SEMIRING_EMU_ALL=1``: ~90 s on the 2-core host), else a subset that
+#: keeps each graph on two GPUs, each mode and each threshold setting once (CI's budget:
+#: this is a probe's kernel, not the library's).
+EMU_ALL = os.environ.get("SEMIRING_EMU_ALL") == "1"
+_MODES = [(0, 14, 24), (1, 14, 24), (2, 14, 24), (0, 1000, 1000), (0, 2, 10**6)]
+_CASES = [(name, gpus, *m) for name in sorted(GRAPHS) for gpus in (1, 2) for m in _MODES
+          if EMU_ALL or (gpus == 2 and m == (0, 14, 24))
+          or (name == "kron9" and (gpus == 2 or m == (0, 14, 24)))]
+
+
+@pytest.mark.parametrize("name,gpus,mode,alpha,beta", _CASES)
 def test_emulated_bfs2_matches_scipy(emu, name, gpus, mode, alpha, beta):
     S = GRAPHS[name]
     srcs = sources_of(S)
@@ -141,8 +148,10 @@ def test_emulated_bfs2_matches_scipy(emu, name, gpus, mode, alpha, beta):
             assert pushes == 0
 
 
-@pytest.mark.parametrize("build,where", [("default", w) for w in ("none0", "none1", "word1")]
-                         + [(b, "edges") for b in sorted(BUILDS)])
+@pytest.mark.parametrize("build,where", [
+    (b, w) for b, w in [("default", w) for w in ("none0", "none1", "word1")]
+    + [(b, "edges") for b in sorted(BUILDS)]
+    if EMU_ALL or (b == "default" and w in ("none1", "word1"))])
 def test_emulated_bfs2_splits_and_builds(emu, build, where):
     """The ownership split anywhere (GPU 0 or GPU 1 owning nothing, a single word, the edge
     split) and every build at the edge split; thresholds switching direction every level or
