@@ -18,12 +18,17 @@ returned only where it is the only shortest path (:func:`_unique_path`): Network
 searches (bidirectional) pick their own among ties, and callers such as
 ``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
 
-Two orders and one type are the engine's, not NetworkX's, because matching them costs more
-than the call (measured in ``bench/results/session15/nx8_suite.md``): length dicts
-(``single_source_shortest_path_length``, Dijkstra's and Bellman–Ford's) are ordered by
-(distance, vertex), NetworkX's by its queue's discovery (one pass per level: 3.5x a warm BFS
-call on a 1000² grid); strongly connected components come in order of their first node,
-NetworkX's in Tarjan's completion order (a sequential DFS). Distances of an attribute that
+One order and one type are the engine's, not NetworkX's: Dijkstra's and Bellman–Ford's
+length dicts are ordered by (distance, vertex), NetworkX's by its heap's pops and its queue's
+discovery. BFS length dicts were ordered so too until session 22 (matching NetworkX's queue
+order costs one pass per level: 3.5x a warm BFS call on a 1000² grid, measured in
+``bench/results/session15/nx8_suite.md``); they are in NetworkX's order now, as are the sets
+of ``connected_components`` and ``descendants`` (built in NetworkX's BFS order: a Python
+set's iteration order depends on its insertion order, and NetworkX's own functions read
+these answers in order when they call them inside, e.g. ``greedy_color``,
+``cuthill_mckee_ordering``, ``ego_graph``). ``strongly_connected_components`` is left to
+NetworkX (``can_run``): Tarjan's completion order and its sets' DFS order are a sequential
+search. Distances of an attribute that
 mixes ints and floats are floats throughout (the engine's one dtype), where NetworkX's sums
 stay ints along int-only paths; the values are equal (integers float64 would round, beyond
 2^53, are refused by the conversion; NumPy scalars narrower than 64 bits, which NetworkX adds
@@ -690,7 +695,13 @@ def descendants_at_distance(G, source, distance):
     if distance == 0:  # NetworkX's first layer, the caller's source object
         return {source}
     level = _bfs_level(g, s)
-    return set(g.labels(np.flatnonzero(level == distance)))
+    if not bool((level == distance).any()):
+        return set()
+    # NetworkX's set(layer): the layer in its BFS order (a set's iteration order depends on it)
+    for depth, (_, children) in enumerate(_ordered_levels(g, [s], distance, level), 1):
+        if depth == distance:
+            return set(g.labels(np.asarray(children, dtype=np.int64)))
+    return set()
 
 
 # --------------------------------------------------------------------------- unweighted paths
@@ -701,15 +712,6 @@ def _real_cutoff(cutoff):
     if cutoff is not None and not isinstance(cutoff, numbers.Real):
         raise NotImplementedError(f"nx_semiring: cutoff of type {type(cutoff).__name__} "
                                   f"(NetworkX compares it itself)")
-
-
-def _cut(level, cutoff):
-    """Keep level k when NetworkX's loop reaches it: k == 0 or cutoff > k - 1."""
-    keep = level >= 0
-    if cutoff is not None:
-        _real_cutoff(cutoff)
-        keep &= (level == 0) | (cutoff > level - 1)
-    return keep
 
 
 def single_source_shortest_path_length(G, source, cutoff=None):
@@ -724,10 +726,31 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     nx = _nx()
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
-    level = _bfs_level(g, s, host=cutoff is not None)  # a cutoff compared on the host
-    out = _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
+    _real_cutoff(cutoff)
+    out = _bfs_lengths(g, s, _bfs_level(g, s), cutoff)
     alias = _alias(g, s, source)
     return out if alias is None else _rekey(out, g.nodes[s], alias)
+
+
+def _bfs_lengths(g: SemiringGraph, s: int, level, cutoff) -> dict:
+    """{node: level} of the vertices NetworkX's BFS from ``s`` reaches within ``cutoff``, in
+    the order its queue discovers them (:func:`_discovery`): NetworkX's callers read the
+    dict in that order (``ego_graph``'s subgraph, ``cuthill_mckee``'s farthest node), where
+    the order by (distance, vertex) this replaced differed within a level."""
+    level = _host(level)
+    order = _discovery(g, [s], np.inf if cutoff is None else cutoff, level)
+    return dict(zip(g.labels(order), _values_of(level[order])))
+
+
+def _values_of(d) -> list:
+    """``d.tolist()``, each distinct value one Python object where the values are few
+    (:func:`_sorted_values` on their sorted copy, scattered back)."""
+    if d.size < 2:
+        return d.tolist()
+    perm = np.argsort(d, kind="stable")
+    objs = np.empty(d.size, dtype=object)
+    objs[perm] = _sorted_values(d[perm])
+    return objs.tolist()
 
 
 def single_source_shortest_path(G, source, cutoff=None):
@@ -777,8 +800,7 @@ def _all_pairs_levels(g, cutoff):
         batch = list(range(b, min(g.n, b + APSP_BFS_BATCH)))
         L = _host(alg.multi_source_bfs(M, batch, symmetric=sym))
         for r, s in enumerate(batch):
-            level = L[r]
-            yield (nodes[s], _length_dict(g, level, _cut(level, cutoff)))
+            yield (nodes[s], _bfs_lengths(g, s, L[r], cutoff))
 
 
 def _bidirectional_checks(g, source, target):
@@ -987,6 +1009,11 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
                 return all_pairs_shortest_path_length(g)
             _all_pairs_refusals(g, weight, method, paths=False)
             return ((v, _single_source_lengths(g, v, weight, method)) for v in g.nodes)
+        if g.directed and method == "unweighted":
+            raise NotImplementedError("nx_semiring: shortest_path_length to a target of a "
+                                      "directed graph is NetworkX's BFS over G._pred, in its "
+                                      "order, which the conversion does not keep (NetworkX "
+                                      "runs it)")
         return _single_source_lengths(_reverse(g), target, weight, method)
     if target is None:
         return _single_source_lengths(g, source, weight, method)
@@ -1322,6 +1349,46 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
 
 
 # --------------------------------------------------------------------------- analytics
+def _discovery(g, roots, depth_limit=np.inf, level=None) -> np.ndarray:
+    """The vertices NetworkX's BFS from ``roots`` (vertex numbers, in order) reaches, in the
+    order its queue discovers them: the roots, then each level of :func:`_ordered_levels`.
+    From several roots in different components, each component's vertices come in the order
+    of a search from its own root (the level-synchronous queue restricted to one component
+    is that search's queue)."""
+    out = [np.asarray(roots, dtype=np.int64)]
+    for _, children in _ordered_levels(g, [int(r) for r in roots], depth_limit, level):
+        out.append(np.asarray(children, dtype=np.int64))
+    return np.concatenate(out)
+
+
+def _sets_in_search_order(g, labels, walk=None) -> list:
+    """Node sets by component (``labels``), in the order of each component's first vertex,
+    each set built in the order NetworkX's ``_plain_bfs`` from that vertex inserts its nodes.
+
+    A Python set's iteration order depends on its insertion order wherever two hashes
+    collide in its table (strings: on PYTHONHASHSEED), and NetworkX's callers read these
+    sets in that order (``arbitrary_element``, ``greedy_color``'s BFS roots, ``cuthill_mckee``,
+    ``generate_network_text``): equal sets built in vertex order were not enough. ``walk``:
+    the adjacency searched (``indptr``, ``adj``, ``n``), ``g``'s by default.
+    """
+    labels = _host(labels).astype(np.int64, copy=False)
+    if not labels.size:
+        return []
+    _, first, comp = np.unique(labels, return_index=True, return_inverse=True)
+    comp = comp.reshape(-1)
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    comp = rank[comp]  # components numbered by their first vertex
+    roots = np.sort(first)
+    order = _discovery(g if walk is None else walk, roots)
+    seq = order[np.argsort(comp[order], kind="stable")]
+    ends = np.cumsum(np.bincount(comp, minlength=first.size))
+    starts = np.concatenate(([0], ends[:-1]))
+    names = g.labels(seq)
+    with _gc_paused():
+        return [set(names[a:b]) for a, b in zip(starts.tolist(), ends.tolist())]
+
+
 def _not_directed(g, name):
     nx = _nx()
     if g.directed:
@@ -1393,7 +1460,8 @@ def _sets_by_label(g, labels, sizes):
 
 
 def connected_components(G):
-    """Sets of nodes, one per connected component, in the order of their first node.
+    """Sets of nodes, one per connected component, in the order of their first node, each
+    built in NetworkX's BFS order (its iteration order, see :func:`_sets_in_search_order`).
 
     Examples
     --------
@@ -1403,7 +1471,7 @@ def connected_components(G):
     """
     g = _graph(G)
     _not_directed(g, "connected_components")
-    yield from _groups(g, alg.connected_components(g.matrix(), symmetric=True))
+    yield from _sets_in_search_order(g, alg.connected_components(g.matrix(), symmetric=True))
 
 
 def number_connected_components(G):
@@ -1439,13 +1507,15 @@ def is_connected(G):
 
 def strongly_connected_components(G):
     """Sets of nodes, one per strongly connected component (in the order of their first node;
-    NetworkX's Tarjan yields them in another order).
+    NetworkX's Tarjan yields them in another order, each set built in its search's order:
+    ``can_run`` leaves dispatched calls to NetworkX, this is the backend's own call).
 
     Examples
     --------
     >>> import networkx as nx
+    >>> from nx_semiring import algorithms
     >>> G = nx.DiGraph([(0, 1), (1, 0), (1, 2)])
-    >>> list(nx.strongly_connected_components(G, backend="semiring"))
+    >>> list(algorithms.strongly_connected_components(G))
     [{0, 1}, {2}]
     """
     nx = _nx()

@@ -51,7 +51,7 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
+from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level, _discovery,
                          _bidirectional_aliases, _by_distance, _dijkstra, _exact_float_sums,
                          _exact_sums, _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
                          _ordered_levels, _path_dict, _paths_from, _real_cutoff, _reverse,
@@ -281,7 +281,8 @@ def johnson(G, weight="weight"):
     --------
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
-    >>> nx.johnson(G, backend="semiring")[0]  # by distance (NetworkX: its search's order)
+    >>> from nx_semiring import paths
+    >>> paths.johnson(G)[0]  # by distance (NetworkX: its search's order; dispatch refuses)
     {1: [0, 2, 1], 0: [0], 2: [0, 2]}
     """
     nx = _nx()
@@ -669,21 +670,26 @@ def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
 
 
 def single_target_shortest_path_length(G, target, cutoff=None):
-    """{node: number of edges on a shortest path to ``target``}: the engine's BFS over the
-    reversed edges.
+    """{node: number of edges on a shortest path to ``target``}: the engine's BFS from it,
+    in NetworkX's queue order (undirected graphs; a directed graph's search runs over
+    ``G._pred`` in its order, which the conversion does not keep: NetworkX runs it).
 
     Examples
     --------
     >>> import networkx as nx
-    >>> nx.single_target_shortest_path_length(nx.DiGraph([(0, 1), (1, 2)]), 2,
-    ...                                       backend="semiring")
+    >>> nx.single_target_shortest_path_length(nx.path_graph(3), 2, backend="semiring")
     {2: 0, 1: 1, 0: 2}
     """
     nx = _nx()
     g = _graph(G)
     if target not in g:
         raise nx.NodeNotFound(f"Target {target} is not in G")
-    return single_source_shortest_path_length(_reverse(g), target, cutoff=cutoff)
+    if g.directed:
+        raise NotImplementedError("nx_semiring: single_target_shortest_path_length of a "
+                                  "directed graph is NetworkX's BFS over G._pred, in its "
+                                  "order, which the conversion does not keep (NetworkX runs "
+                                  "it)")
+    return single_source_shortest_path_length(g, target, cutoff=cutoff)
 
 
 def single_target_shortest_path(G, target, cutoff=None):
@@ -914,11 +920,18 @@ def predecessor(G, source, target=None, cutoff=None, return_seen=None):
 
 
 def _reachable(g, source, reverse):
+    """NetworkX's ``{child for parent, child in bfs_edges(G, source, reverse=...)}``, built in
+    its BFS order (a set's iteration order depends on it). A directed graph's reverse search
+    runs over ``G._pred`` in its order, which the conversion does not keep: NetworkX runs
+    it."""
     nx = _nx()
     kind = "digraph" if g.directed else "graph"
     s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the {kind}."))
-    r = _reverse(g) if reverse else g
-    return set(g.labels(np.flatnonzero(_bfs_level(r, s) > 0)))
+    if reverse and g.directed:
+        raise NotImplementedError("nx_semiring: ancestors of a directed graph are built in "
+                                  "the order of NetworkX's BFS over G._pred, which the "
+                                  "conversion does not keep (NetworkX runs it)")
+    return set(g.labels(_discovery(g, [s], level=_bfs_level(g, s))[1:]))
 
 
 def descendants(G, source):
@@ -940,8 +953,8 @@ def ancestors(G, source):
     Examples
     --------
     >>> import networkx as nx
-    >>> sorted(nx.ancestors(nx.DiGraph([(0, 1), (1, 2), (3, 1)]), 2, backend="semiring"))
-    [0, 1, 3]
+    >>> nx.ancestors(nx.path_graph(4), 2, backend="semiring")
+    {0, 1, 3}
     """
     return _reachable(_graph(G), source, reverse=True)
 
@@ -1557,7 +1570,8 @@ def minimum_cut(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
     >>> import networkx as nx
     >>> G = nx.DiGraph()
     >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
-    >>> value, (S, T) = nx.minimum_cut(G, "x", "y", backend="semiring")
+    >>> from nx_semiring import paths  # (dispatch refuses: NetworkX's sets' order)
+    >>> value, (S, T) = paths.minimum_cut(G, "x", "y")
     >>> value, sorted(S), sorted(T)
     (2, ['a', 'x'], ['y'])
     """

@@ -550,10 +550,12 @@ def test_attracting_components_equal_networkx(device, G):
                            lambda: nxa.number_attracting_components(g))
     assert same_or_refused(lambda: nx.is_attracting_component(G),
                            lambda: nxa.is_attracting_component(g))
-    one = nx.number_attracting_components(G) <= 1
+    # one attracting component of one node (session 22: a set of several is built in
+    # Tarjan's order, refused)
+    one = [len(c) for c in nx.attracting_components(G)] in ([], [1])
     answered = same_or_refused(lambda: list(nx.attracting_components(G)),
                                lambda: list(nxa.attracting_components(g)),
-                               "several attracting components")
+                               ("several attracting components", "of several nodes"))
     assert answered == one
 
 
@@ -561,8 +563,10 @@ def test_attracting_components_awkward(device):
     for G in (nx.DiGraph(), nx.DiGraph([(0, 0)]), nx.MultiDiGraph([(0, 1), (0, 1), (1, 0)]),
               nx.DiGraph([("a", "b"), ("b", "c"), ("c", "b")])):
         g = convert(G, device, weight=None)
+        # a component of several nodes: NetworkX's Tarjan order (refused, session 22)
         assert same_or_refused(lambda: list(nx.attracting_components(G)),
-                               lambda: list(nxa.attracting_components(g)))
+                               lambda: list(nxa.attracting_components(g)),
+                               "of several nodes") == (len(G) < 2)
         assert same_or_refused(lambda: nx.is_attracting_component(G),
                                lambda: nxa.is_attracting_component(g))
     with pytest.raises(nx.NetworkXNotImplemented):
@@ -680,7 +684,8 @@ def test_dispatched_through_networkx():
     G = nx.Graph([(0, 1, {"weight": 1}), (1, 2, {"weight": 2}), (2, 3, {"weight": 4})])
     assert nx.multi_source_dijkstra(G, [0, 3], backend="semiring") == \
         nx.multi_source_dijkstra(G, [0, 3])
-    assert nx.johnson(G, backend="semiring") == nx.johnson(G)
+    # johnson's paths follow its reweighted Dijkstra's pops: left to NetworkX (session 22)
+    assert isinstance(bi.can_run("johnson", (G,), {}), str)
     assert repr(nx.wiener_index(G, weight="weight", backend="semiring")) == \
         repr(nx.wiener_index(G, weight="weight"))
     assert nx.global_efficiency(G, backend="semiring") == nx.global_efficiency(G)
