@@ -33,7 +33,7 @@ import algorithms as alg
 import semiring as sr
 from semiring.backend.cpu import compiled as _compiled
 
-from .algorithms import (_alias, _bfs_level, _discovery, _graph, _groups, _host, _not_directed,
+from .algorithms import (_bfs_level, _discovery, _graph, _groups, _host, _not_directed,
                          _null_graph, _nx, _ordered_levels, _self_loops, _sets_in_search_order,
                          _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx

@@ -51,12 +51,12 @@ import scipy.sparse as sp
 import algorithms as alg
 import semiring as sr
 
-from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level, _discovery,
-                         _bidirectional_aliases, _by_distance, _dijkstra, _exact_float_sums,
-                         _exact_sums, _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
-                         _ordered_levels, _path_dict, _paths_from, _real_cutoff, _reverse,
-                         _source, _source_zero, _sorted_values, _sssp,
-                         _st_unweighted_path, _unique_path, _unreached, _walk_paths,
+from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
+                         _bidirectional_aliases, _by_distance, _dijkstra, _dijkstra_orders,
+                         _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph, _host,
+                         _nbunch, _nx, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
+                         _source, _source_zero, _spfa_order, _sssp, _st_unweighted_path,
+                         _unique_path, _unreached, _values_of, _walk_paths,
                          _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
                          single_source_dijkstra,
                          single_source_bellman_ford_path_length,
@@ -118,14 +118,30 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> G = nx.DiGraph([(0, 2, {"weight": -1}), (0, 1, {"weight": 4}), (2, 3, {"weight": -2})])
     >>> dict(nx.all_pairs_bellman_ford_path_length(G, backend="semiring"))[0]
-    {1: -1, 0: 0, 2: 1}
+    {0: 0, 2: -1, 1: 4, 3: -3}
     """
+    nx = _nx()
     g = _graph(G, weight)
     _all_pairs_refusals(g, weight, "unweighted" if weight is None else "bellman-ford",
                         paths=False)
-    return ((v, single_source_bellman_ford_path_length(g, v, weight=weight)) for v in g.nodes)
+    # every source searched now: a search whose order NetworkX's queue decides
+    # (_spfa_order) refuses the call, which a generator's refusal could not
+    out, unbounded = [], None
+    for v in g.nodes:
+        try:
+            out.append((v, single_source_bellman_ford_path_length(g, v, weight=weight)))
+        except nx.NetworkXUnbounded as exc:
+            unbounded = exc
+            break
+
+    def generate():
+        yield from out
+        if unbounded is not None:
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+
+    return generate()
 
 
 def all_pairs_shortest_path(G, cutoff=None):
@@ -184,7 +200,8 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
-    return ((g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s))
+    return ((g.nodes[s], _path_dict(g, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0],
+                                    pred, s))
             for s, dist, pred, keep in runs)
 
 
@@ -216,14 +233,15 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
-    return ((g.nodes[s], _lengths_and_paths(g, s, dist, pred, keep))
+    return ((g.nodes[s], _lengths_and_paths(g, s, dist, pred, keep, weight, cutoff))
             for s, dist, pred, keep in runs)
 
 
-def _lengths_and_paths(g: SemiringGraph, s, dist, pred, keep):
-    """NetworkX's single-source ``(distances, paths)`` from vertex ``s``."""
-    order = _by_distance(dist, keep)
-    lengths = _source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))))
+def _lengths_and_paths(g: SemiringGraph, s, dist, pred, keep, weight, cutoff):
+    """NetworkX's single-source ``(distances, paths)`` from vertex ``s``, both in its pop
+    order (:func:`_dijkstra_orders`)."""
+    order = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0]
+    lengths = _source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))))
     return lengths, _path_dict(g, order, pred, s)
 
 
@@ -237,9 +255,9 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> G = nx.DiGraph([(0, 2, {"weight": -1}), (0, 1, {"weight": 4}), (2, 3, {"weight": -2})])
     >>> dict(nx.all_pairs_bellman_ford_path(G, backend="semiring"))[0]
-    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
+    {0: [0], 2: [0, 2], 1: [0, 1], 3: [0, 2, 3]}
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -260,9 +278,12 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
                                       "NetworkX's Bellman–Ford picks its own (NetworkX runs "
                                       "it)")
 
+    # NetworkX's queue order a source, refused now rather than by the generator
+    orders = [_spfa_order(g, s, dist, keep, weight) for s, dist, _, keep in runs]
+
     def generate():
-        for s, dist, pred, keep in runs:
-            yield g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s)
+        for (s, dist, pred, keep), order in zip(runs, orders):
+            yield g.nodes[s], _path_dict(g, order, pred, s)
         if unbounded is not None:
             raise nx.NetworkXUnbounded("Negative cycle detected.")
 
@@ -547,8 +568,9 @@ def _multi_source(g: SemiringGraph, sources, cutoff, weight, predecessors=False)
     return src, first, dist, pred, keep
 
 
-def _multi_source_lengths(g: SemiringGraph, src, first, dist, keep) -> dict:
-    out = _length_dict(g, dist, keep)
+def _multi_source_lengths(g: SemiringGraph, src, first, dist, keep, weight, cutoff) -> dict:
+    pops = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0]  # NetworkX's order
+    out = dict(zip(g.labels(pops), _values_of(dist[pops])))
     for s in src:  # NetworkX's sources start at the int 0
         out[g.nodes[s]] = 0
     alias = {g.nodes[s]: first[s] for s in src if _alias(g, s, first[s]) is not None}
@@ -571,11 +593,12 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     src, first, dist, _, keep = _multi_source(g, sources, cutoff, weight)
     if dist is None:
         return {}
-    return _multi_source_lengths(g, src, first, dist, keep)
+    return _multi_source_lengths(g, src, first, dist, keep, weight, cutoff)
 
 
 def _multi_source_paths(g: SemiringGraph, src, pred, order) -> dict:
-    """{node: path from its nearest source} for the vertices in ``order`` (by distance),
+    """{node: path from its nearest source} for the sources ``src`` (in NetworkX's order)
+    and the vertices in ``order`` (NetworkX's pops),
     each path walked back through the predecessors to the first source met (NetworkX's
     sources have no predecessor: a path never passes through a second source)."""
     nodes = g.nodes
@@ -634,10 +657,9 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
     _refuse_aliases(g, src, first, "multi_source_dijkstra")
     if target is None:
         _multi_source_ties(g, src, dist, keep, weight)
-        order = _by_distance(dist, keep)
-        order = order[~np.isin(order, src)]
-        return (_multi_source_lengths(g, src, first, dist, keep),
-                _multi_source_paths(g, src, pred, order))
+        order = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0][len(first):]
+        return (_multi_source_lengths(g, src, first, dist, keep, weight, cutoff),
+                _multi_source_paths(g, list(first), pred, order))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
@@ -792,11 +814,12 @@ def _tight_refusals(g: SemiringGraph, s, dist, keep, weight, name):
                                       f"it)")
 
 
-def _pred_lists(g: SemiringGraph, s, dist, pred, keep, source):
+def _pred_lists(g: SemiringGraph, s, dist, pred, keep, source, reached=None):
     """NetworkX's ``{node: [predecessor]}`` of a search from ``s`` whose reached vertices
-    each have one tight in-edge: the source's list empty."""
+    each have one tight in-edge: the source's list empty; keyed in the order of ``reached``
+    (vertex order by default)."""
     nodes = g.nodes
-    reached = np.flatnonzero(keep)
+    reached = np.flatnonzero(keep) if reached is None else reached
     out = {source: []}
     out.update((nodes[v], [nodes[p]]) for v, p in zip(reached.tolist(),
                                                       pred[reached].tolist()) if v != s)
@@ -824,8 +847,10 @@ def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
                                   "runs it)")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     _tight_refusals(g, s, dist, keep, weight, "dijkstra_predecessor_and_distance")
-    return (_pred_lists(g, s, dist, pred, keep, source),
-            _source_zero(g, s, _length_dict(g, dist, keep), source))
+    # NetworkX's pred dict is keyed as its search first pushes the nodes, dist as it pops them
+    pops, finds = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)
+    return (_pred_lists(g, s, dist, pred, keep, source, finds),
+            _source_zero(g, s, dict(zip(g.labels(pops), _values_of(dist[pops]))), source))
 
 
 def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
@@ -837,9 +862,9 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> G = nx.DiGraph([(0, 2, {"weight": -1}), (0, 1, {"weight": 4}), (2, 3, {"weight": -2})])
     >>> nx.bellman_ford_predecessor_and_distance(G, 0, backend="semiring")
-    ({0: [], 1: [2], 2: [0]}, {1: -1, 0: 0, 2: 1})
+    ({0: [], 2: [0], 1: [0], 3: [2]}, {0: 0, 2: -1, 1: 4, 3: -3})
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -859,8 +884,9 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
                                   "runs it)")
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     _tight_refusals(g, s, dist, keep, weight, "bellman_ford_predecessor_and_distance")
-    return (_pred_lists(g, s, dist, pred, keep, source),
-            _source_zero(g, s, _length_dict(g, dist, keep), source))
+    order = _spfa_order(g, s, dist, keep, weight)  # both dicts' keys (NetworkX's finds)
+    return (_pred_lists(g, s, dist, pred, keep, source, order),
+            _source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))), source))
 
 
 def predecessor(G, source, target=None, cutoff=None, return_seen=None):

@@ -245,11 +245,15 @@ def test_bellman_ford_equals_networkx(device, G, data):
     if len(G) == 0:
         return
     s = data.draw(st.sampled_from(list(G)))
-    exp, got = raises_same(lambda: nx.single_source_bellman_ford_path_length(G, s),
-                           lambda: nxa.single_source_bellman_ford_path_length(g, s))
+    try:
+        exp, got = raises_same(lambda: nx.single_source_bellman_ford_path_length(G, s),
+                               lambda: nxa.single_source_bellman_ford_path_length(g, s))
+    except NotImplementedError as exc:  # keyed in NetworkX's queue order (session 22)
+        assert "queue's order" in str(exc)
+        return
     if exp is None:
         return
-    assert got == exp
+    assert got == exp and list(got) == list(exp)  # NetworkX's key order too (session 22)
     try:
         dist, paths = nxa.single_source_bellman_ford(g, s)
     except NotImplementedError as exc:  # tied shortest paths (session 20)

@@ -282,3 +282,118 @@ def test_string_labels_under_several_hash_seeds():
         res = json.loads(p.stdout.strip().splitlines()[-1])
         bad.update({f"{k}@{seed}": v for k, v in res.items() if not v})
     assert not bad
+
+
+# --------------------------------------------------------------------------- Dijkstra
+def _weighted(seed, directed=False, zeros=False):
+    G = _colliding(seed=seed, directed=directed, m=26)
+    rng = random.Random(seed)
+    for *_, d in G.edges(data=True):
+        d["weight"] = rng.choice([0, 1, 2] if zeros else [1, 2, 3])
+    return G
+
+
+def _same(call_sr, call_nx):
+    a, b = _run(call_sr), _run(call_nx)
+    if a[0] == "raised":  # a refusal (NotImplementedError) is NetworkX's to answer
+        assert a[1] == "NotImplementedError", a
+        return False
+    assert a == b
+    return True
+
+
+@pytest.mark.parametrize("zeros", [False, True])
+def test_dijkstra_dicts_in_networkx_heap_order(zeros):
+    """NetworkX's dist (and paths) dicts are keyed in its heap's pop order, its pred dict in
+    its push order: among equal distances by the first tight in-edge's scan, not by vertex.
+    Paths are answered only without ties (refused otherwise), lengths always."""
+    answered = 0
+    for seed in range(4):
+        for directed in (False, True):
+            G = _weighted(seed, directed, zeros)
+            for v in list(G)[:6]:
+                for cutoff in (None, 3):
+                    answered += _same(
+                        lambda: nx.single_source_dijkstra_path_length(G, v, cutoff,
+                                                                      backend="semiring"),
+                        lambda: nx.single_source_dijkstra_path_length(G, v, cutoff))
+                _same(lambda: nx.single_source_dijkstra(G, v, backend="semiring"),
+                      lambda: nx.single_source_dijkstra(G, v))
+                _same(lambda: nx.single_source_dijkstra_path(G, v, backend="semiring"),
+                      lambda: nx.single_source_dijkstra_path(G, v))
+                _same(lambda: nx.dijkstra_predecessor_and_distance(G, v, backend="semiring"),
+                      lambda: nx.dijkstra_predecessor_and_distance(G, v))
+            srcs = set(list(G)[:3])
+            answered += _same(
+                lambda: nx.multi_source_dijkstra_path_length(G, srcs, backend="semiring"),
+                lambda: nx.multi_source_dijkstra_path_length(G, srcs))
+            _same(lambda: nx.multi_source_dijkstra(G, srcs, backend="semiring"),
+                  lambda: nx.multi_source_dijkstra(G, srcs))
+            answered += _same(
+                lambda: list(nx.all_pairs_dijkstra_path_length(G, backend="semiring")),
+                lambda: list(nx.all_pairs_dijkstra_path_length(G)))
+    assert answered >= 40  # the lengths are answered
+
+
+def test_dijkstra_paths_in_pop_order_without_ties():
+    """No two shortest paths tie, yet the heap pops two vertices at one distance in the
+    order their tight in-edges are scanned (8 by way of 40, 0 by way of 16): the paths dict
+    follows it, not the vertex order."""
+    G = nx.DiGraph()
+    G.add_nodes_from([24, 0, 8, 16, 40])
+    G.add_weighted_edges_from([(24, 40, 1), (24, 16, 2), (40, 8, 2), (16, 0, 1)])
+    expected = nx.single_source_dijkstra(G, 24)
+    assert repr(nx.single_source_dijkstra(G, 24, backend="semiring")) == repr(expected)
+    assert list(expected[1]) == [24, 40, 16, 8, 0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_networkx_callers_of_dijkstra(semiring_first, seed):
+    G = _weighted(seed)
+    D = _weighted(seed, directed=True)
+    s, t = list(G)[0], list(G)[-3]
+    for H in (G, D):
+        _dispatched(lambda: nx.voronoi_cells(H, {s, t}), H)
+        _dispatched(lambda: nx.ego_graph(H, s, 4, distance="weight"), H)
+        _dispatched(lambda: list(nx.all_shortest_paths(H, s, t, weight="weight")), H)
+        _dispatched(lambda: list(nx.single_source_all_shortest_paths(H, s, weight="weight")),
+                    H)
+        _dispatched(lambda: nx.shortest_path(H, target=t, weight="weight"), H)
+        _dispatched(lambda: nx.load_centrality(H, weight="weight"), H)
+
+
+# --------------------------------------------------------------------------- Bellman–Ford
+def test_bellman_ford_dicts_in_networkx_queue_order():
+    """NetworkX's Bellman–Ford keys its dicts as its FIFO queue first finds the nodes: a BFS
+    order where no node is found before its shortest path (answered), its queue's own order
+    otherwise (refused)."""
+    answered = refused = 0
+    for seed in range(4):
+        for directed in (False, True):
+            G = _weighted(seed, directed)
+            for v in list(G)[:6]:
+                for call in (nx.single_source_bellman_ford_path_length,
+                             nx.single_source_bellman_ford,
+                             nx.bellman_ford_predecessor_and_distance):
+                    ok = _same(lambda: call(G, v, backend="semiring"), lambda: call(G, v))
+                    answered += ok
+                    refused += not ok
+            _same(lambda: list(nx.all_pairs_bellman_ford_path_length(G, backend="semiring")),
+                  lambda: list(nx.all_pairs_bellman_ford_path_length(G)))
+    assert answered >= 20 and refused >= 1
+    D = nx.DiGraph()
+    D.add_nodes_from([0, 8, 16])
+    D.add_weighted_edges_from([(0, 8, 5), (0, 16, 1), (16, 8, 1)])  # 8 found at 5, then 2
+    with pytest.raises(NotImplementedError, match="queue's order"):
+        nxa.single_source_bellman_ford_path_length(D, 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_networkx_callers_of_bellman_ford(semiring_first, seed):
+    G = _weighted(seed)
+    s, t = list(G)[0], list(G)[-3]
+    _dispatched(lambda: list(nx.all_shortest_paths(G, s, t, weight="weight",
+                                                   method="bellman-ford")), G)
+    _dispatched(lambda: nx.shortest_path(G, s, weight="weight", method="bellman-ford"), G)
+    _dispatched(lambda: dict(nx.shortest_path_length(G, weight="weight",
+                                                     method="bellman-ford")), G)
