@@ -475,9 +475,9 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     from u (and ``pred[u][u] = u`` at a self-loop), ``dist`` as :func:`floyd_warshall`.
 
     Only where no two shortest paths tie (NetworkX's pivot order picks among them) and no
-    edge weighs inf (NetworkX records such an edge as a predecessor at distance inf). The
-    keys of ``pred[u]`` come in the engine's order (NetworkX's: its pivots' discovery);
-    ``dist`` is NetworkX's to the repr (its key order and number types).
+    edge weighs inf (NetworkX records such an edge as a predecessor at distance inf). Both
+    dicts are NetworkX's to the repr: ``pred``'s keys in its insertion order
+    (:func:`_pred_key_orders`), ``dist``'s key order and number types.
 
     Examples
     --------
@@ -503,8 +503,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     off = rows != cols
     u, v = rows[off], cols[off]
     w = np.int64(1) if weight is None else g.weights(weight)[off]
-    nodes = g.nodes
-    pred = {}
+    found = {}  # vertex -> {target vertex: predecessor vertex}
     block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size))
     for b in range(0, g.n, block):
         src = np.arange(b, min(g.n, b + block), dtype=np.int64)
@@ -514,10 +513,53 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
             tight = ~_unreached(du) & (du + w == dv) & (v[None, :] != src[:, None])
         r, e = np.nonzero(tight)
         for i, t, p in zip((src[r]).tolist(), v[e].tolist(), u[e].tolist()):
-            pred.setdefault(nodes[i], {})[nodes[t]] = nodes[p]
+            found.setdefault(i, {})[t] = p
     for x in rows[~off].tolist():  # NetworkX's pred[u][u] = u of a self-loop
-        pred.setdefault(nodes[x], {})[nodes[x]] = nodes[x]
+        found.setdefault(x, {})[x] = x
+    nodes = g.nodes
+    pred = {}
+    for i, keys in _pred_key_orders(g):
+        row = found[i]
+        pred[nodes[i]] = {nodes[t]: nodes[row[t]] for t in keys}
     return pred, _distance_dicts(g, D, weight)
+
+
+def _pred_key_orders(g: SemiringGraph):
+    """``(u, [v, ...])`` in the order NetworkX's Floyd–Warshall inserts ``pred[u]`` and its
+    keys: the edges first, as ``G.edges()`` yields them (an undirected edge from its earlier
+    end, ``pred[u][v]`` then ``pred[v][u]``), then each pair that its pivot loop first
+    finds a path for, by (pivot, v): the first pivot k at which u reaches v through
+    intermediate vertices up to k (a boolean Floyd–Warshall over the pivots, n passes of
+    n² bits, where NetworkX's own loop costs n³ Python steps). The engine's order of the
+    tight entries this replaced differed, and a caller reading ``pred[u]`` in order
+    (NetworkX's tests, ``reconstruct_path`` callers listing ``pred[u]``) saw it."""
+    n = g.n
+    rows, cols = _edges(g)
+    if g.directed:
+        owner, key = rows, cols
+    else:  # G.edges(): (u, v) with v not before u, then NetworkX's pred[v][u] beside it
+        e = cols >= rows
+        owner = np.stack((rows[e], cols[e]), axis=1).reshape(-1)
+        key = np.stack((cols[e], rows[e]), axis=1).reshape(-1)
+    reach = np.zeros((n, n), dtype=np.bool_)
+    reach[rows, cols] = True
+    np.fill_diagonal(reach, False)
+    first = np.full((n, n), -1, dtype=np.int64)
+    for k in range(n):
+        new = np.outer(reach[:, k], reach[k, :])
+        new &= ~reach
+        np.fill_diagonal(new, False)
+        if new.any():
+            first[new] = k
+            reach |= new
+    seen_owner = dict.fromkeys(owner.tolist())
+    by_owner = {}
+    for x, y in zip(owner.tolist(), key.tolist()):
+        by_owner.setdefault(x, {})[y] = None
+    for x in seen_owner:
+        later = np.flatnonzero(first[x] >= 0)
+        later = later[np.argsort(first[x][later], kind="stable")]
+        yield x, [*by_owner[x], *later.tolist()]
 
 
 # --------------------------------------------------------------------------- more sources

@@ -397,3 +397,20 @@ def test_networkx_callers_of_bellman_ford(semiring_first, seed):
     _dispatched(lambda: nx.shortest_path(G, s, weight="weight", method="bellman-ford"), G)
     _dispatched(lambda: dict(nx.shortest_path_length(G, weight="weight",
                                                      method="bellman-ford")), G)
+
+
+# --------------------------------------------------------------------------- Floyd–Warshall
+def test_floyd_warshall_predecessors_in_networkx_insertion_order():
+    """``pred[u]``: the edges as G.edges() yields them, then the pairs its pivot loop first
+    reaches, by (pivot, node); the engine's tight-entry order differed."""
+    answered = 0
+    for seed in range(6):
+        for directed in (False, True):
+            G = _colliding(seed=seed, directed=directed, n=10, m=16)
+            rng = random.Random(seed)
+            for *_, d in G.edges(data=True):
+                d["weight"] = rng.choice([1, 2, 4, 8, 16])
+            answered += _same(
+                lambda: nx.floyd_warshall_predecessor_and_distance(G, backend="semiring"),
+                lambda: nx.floyd_warshall_predecessor_and_distance(G))
+    assert answered >= 4
