@@ -18,8 +18,9 @@ BackendInterface.should_run = staticmethod(lambda *a: True)
 nx.config.warnings_to_ignore.add("cache")
 
 def clear(G):
-    c = getattr(G, "__networkx_cache__", None)
-    if c: c.clear()
+    for H in (G, getattr(G, "_graph", None)):
+        c = getattr(H, "__networkx_cache__", None)
+        if c: c.clear()
 
 def run_with(backend_on, f, graphs):
     prio = nx.config.backend_priority
@@ -81,6 +82,25 @@ def weighted(G, rng, lo=1, hi=5):
 
 def battery(kind, seed=0):
     """name -> graph, built deterministically (no hash-order dependence)."""
+    if kind in ("multi", "view"):
+        base = battery("str", seed)
+        rng = random.Random(seed + 7)
+        out = {}
+        for k, G in base.items():
+            if kind == "multi":
+                M = (nx.MultiDiGraph if G.is_directed() else nx.MultiGraph)()
+                M.add_nodes_from(G)
+                for u, v, d in G.edges(data=True):
+                    M.add_edge(u, v, **d)
+                    if rng.random() < 0.3:
+                        M.add_edge(u, v, weight=d.get("weight", 1) + rng.randint(0, 2))
+                M.graph.update(G.graph)
+                out[k] = M
+            else:
+                keepn = list(G)[:-2] if len(G) > 3 else list(G)
+                V = G.subgraph(keepn)
+                out[k] = V
+        return out
     rng = random.Random(seed)
     out = {}
     n = 14
