@@ -150,8 +150,9 @@ _DOCS = {
     "multi_source_dijkstra": "The engine's SSSP from a virtual vertex joined to the sources; "
                              "paths only where no two shortest paths tie (else NetworkX "
                              "runs).",
-    "johnson": "Left to NetworkX (can_run): its paths are keyed in its reweighted Dijkstra's "
-               "pop order.",
+    "johnson": "The engine's APSP, paths along the one tight in-edge of each node, keyed in "
+               "NetworkX's reweighted Dijkstra's pop order; only where no two shortest paths "
+               "tie and every sum is exact.",
     "average_shortest_path_length": "The engine's multi-source BFS or APSP; the sum exact "
                                     "(float weights only where every sum is exact in any "
                                     "order).",

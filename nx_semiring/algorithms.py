@@ -487,7 +487,8 @@ def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None)
     """``(pops, finds)``: the vertices NetworkX's Dijkstra from ``sources`` (vertex numbers,
     in its order) reports (``keep``), in the order it pops them (its ``dist`` dict's keys;
     its ``paths``, built from ``dist`` at the end) and in the order it first pushes them (its
-    ``pred`` dict's keys).
+    ``pred`` dict's keys). ``weight``: an attribute name, None (1 an edge) or an array of
+    the stored entries' weights.
 
     Its heap pops by (distance, push count). Within a group of equal distances a vertex's
     count is that of its first push at that distance, made when its first-popped tight
@@ -513,7 +514,12 @@ def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None)
     pos = np.arange(cols.size, dtype=np.int64) - g.indptr[rows]
     live = keep[rows] & keep[cols] & (rows != cols) & ~is_src[cols]
     u, v, pos = rows[live], cols[live], pos[live]
-    w = np.ones(u.size, dtype=np.int64) if weight is None else g.weights(weight)[live]
+    if weight is None:
+        w = np.ones(u.size, dtype=np.int64)
+    elif isinstance(weight, np.ndarray):  # the entries' weights themselves (johnson's)
+        w = weight[live]
+    else:
+        w = g.weights(weight)[live]
     with np.errstate(over="ignore", invalid="ignore"):
         du = dist[u]
         tight = du + w == dist[v]

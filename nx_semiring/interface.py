@@ -666,10 +666,6 @@ class BackendInterface:
                     "completion order, each set built in its DFS's order (callers such as "
                     "condensation, attracting_components and simple_cycles read both), a "
                     "sequential DFS the engine does not run: NetworkX runs it")
-        if name == "johnson":
-            return ("NetworkX's johnson paths are keyed in the pop order of its Dijkstra over "
-                    "the reweighted edges, whose ties the engine does not settle: NetworkX "
-                    "runs it")
         if name == "single_target_shortest_path" and G.is_directed():
             return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "
                     "G._pred, in its order, which the conversion does not keep: NetworkX runs "

@@ -293,7 +293,8 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
 def johnson(G, weight="weight"):
     """{source: {target: shortest path}} over all pairs, negative weights allowed
     (NetworkXUnbounded for a negative cycle): the engine's APSP, each path walked back along
-    the one tight in-edge of each node. Only where every shortest path is the only one
+    the one tight in-edge of each node, keyed in the pop order of NetworkX's Dijkstra over the
+    reweighted edges (:func:`~nx_semiring.algorithms._dijkstra_orders`). Only where every shortest path is the only one
     (NetworkX's Dijkstra on its reweighted graph picks among ties) and every sum is exact
     (NetworkX's reweighting adds and subtracts potentials, whose float rounding would break
     ties its own way).
@@ -302,9 +303,8 @@ def johnson(G, weight="weight"):
     --------
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
-    >>> from nx_semiring import paths
-    >>> paths.johnson(G)[0]  # by distance (NetworkX: its search's order; dispatch refuses)
-    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
+    >>> nx.johnson(G, backend="semiring")[0]  # NetworkX's Dijkstra's order (reweighted)
+    {0: [0], 2: [0, 2], 1: [0, 2, 1]}
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -330,6 +330,10 @@ def johnson(G, weight="weight"):
     u, v = rows[off], cols[off]
     we = np.int64(1) if weight is None else g.weights(weight)[off]
     nodes, n = g.nodes, g.n
+    # NetworkX's potentials: its Bellman–Ford from every node at 0, min(0, least distance in)
+    Dm = np.where(_unreached(D), 0, D)
+    h = np.minimum(Dm.min(axis=0), 0)
+    wr = w + h[rows] - h[cols]  # the stored entries' reweighted weights
     out = {}
     block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size, n))
     for b in range(0, n, block):
@@ -342,7 +346,12 @@ def johnson(G, weight="weight"):
         pred = np.full((src.size, n), -1, dtype=np.int64)
         pred[r, v[e]] = u[e]
         for i, s in enumerate(src.tolist()):
-            order = _by_distance(Db[i], ~_unreached(Db[i]))
+            reached = ~_unreached(Db[i])
+            # NetworkX's paths are keyed in its Dijkstra's pops over the reweighted edges
+            # w + h(u) - h(v): distances D + h(s) - h(v), exact (checked above)
+            with np.errstate(invalid="ignore"):
+                dr = np.where(reached, Db[i] + h[s] - h, Db[i])
+            order = _dijkstra_orders(g, [s], dr, reached, wr)[0]
             with _gc_paused():
                 out[nodes[s]] = _paths_from(nodes, order, pred[i].tolist(), s)
     return out

@@ -223,12 +223,24 @@ def test_networkx_callers_of_components_and_bfs(semiring_first, seed):
     _dispatched(lambda: nx.minimum_cut(C, s, next(reversed(list(C))), capacity="weight"), C)
 
 
-def test_minimum_cut_and_johnson_are_left_to_networkx():
-    """Their sets and dicts follow NetworkX's residual search and reweighted Dijkstra."""
+def test_minimum_cut_is_left_to_networkx():
+    """Its cut sides are sets built in the order of its flow's residual search."""
     G = _colliding()
     s, t = list(G)[:2]
     assert isinstance(bi.can_run("minimum_cut", (G, s, t), {}), str)
-    assert isinstance(bi.can_run("johnson", (G,), {}), str)
+
+
+def test_johnson_paths_in_its_reweighted_dijkstras_order():
+    """NetworkX keys each source's paths in the pops of its Dijkstra over w + h(u) - h(v)
+    (0 on many tight edges: tie groups replayed); by distance they differed."""
+    answered = 0
+    for seed in range(6):
+        G = _colliding(seed=seed, directed=True, n=10, m=18)
+        rng = random.Random(seed)
+        for *_, d in G.edges(data=True):
+            d["weight"] = rng.choice([-1, 2, 4, 8, 16])
+        answered += _same(lambda: nx.johnson(G, backend="semiring"), lambda: nx.johnson(G))
+    assert answered >= 2
 
 
 _SEEDED = r"""
