@@ -1530,7 +1530,7 @@ def _discovery(g, roots, depth_limit=np.inf, level=None) -> np.ndarray:
     return np.concatenate(out)
 
 
-def _sets_in_search_order(g, labels, walk=None) -> list:
+def _sets_in_search_order(g, labels, walk=None, order=None) -> list:
     """Node sets by component (``labels``), in the order of each component's first vertex,
     each set built in the order NetworkX's ``_plain_bfs`` from that vertex inserts its nodes.
 
@@ -1538,7 +1538,8 @@ def _sets_in_search_order(g, labels, walk=None) -> list:
     collide in its table (strings: on PYTHONHASHSEED), and NetworkX's callers read these
     sets in that order (``arbitrary_element``, ``greedy_color``'s BFS roots, ``cuthill_mckee``,
     ``generate_network_text``): equal sets built in vertex order were not enough. ``walk``:
-    the adjacency searched (``indptr``, ``adj``, ``n``), ``g``'s by default.
+    the adjacency searched (``indptr``, ``adj``, ``n``), ``g``'s by default; ``order``: that
+    search's discovery order where the caller has it.
     """
     labels = _host(labels).astype(np.int64, copy=False)
     if not labels.size:
@@ -1549,7 +1550,8 @@ def _sets_in_search_order(g, labels, walk=None) -> list:
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
     comp = rank[comp]  # components numbered by their first vertex
     roots = np.sort(first)
-    order = _discovery(g if walk is None else walk, roots)
+    if order is None:
+        order = _discovery(g if walk is None else walk, roots)
     seq = order[np.argsort(comp[order], kind="stable")]
     ends = np.cumsum(np.bincount(comp, minlength=first.size))
     starts = np.concatenate(([0], ends[:-1]))

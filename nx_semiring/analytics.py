@@ -102,10 +102,13 @@ def weakly_connected_components(G):
     rows = g.rows()
     cols = np.asarray(g.adj, dtype=np.int64)
     walk = _Undirected(g, rows, cols, rows != cols)
+    order = None
     if g.n:
         _, roots = np.unique(labels, return_index=True)
+        roots = np.sort(roots)
         succ = np.unique(rows * g.n + cols)
-        for parents, children in _ordered_levels(walk, np.sort(roots).tolist(), np.inf):
+        order = [roots]
+        for parents, children in _ordered_levels(walk, roots.tolist(), np.inf):
             p = np.asarray(parents, dtype=np.int64)
             c = np.asarray(children, dtype=np.int64)
             by_pred = ~np.isin(p * g.n + c, succ)  # found among p's predecessors
@@ -113,7 +116,9 @@ def weakly_connected_components(G):
                 raise NotImplementedError(
                     "nx_semiring: weakly_connected_components builds its sets in the order "
                     "of G._pred, which the conversion does not keep (NetworkX runs it)")
-    sets = _sets_in_search_order(g, labels, walk)
+            order.append(c)
+        order = np.concatenate(order)
+    sets = _sets_in_search_order(g, labels, walk, order)
     return (c for c in sets)  # NetworkX's generator
 
 
