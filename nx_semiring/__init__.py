@@ -150,16 +150,33 @@ _DOCS = {
     "multi_source_dijkstra": "The engine's SSSP from a virtual vertex joined to the sources; "
                              "paths only where no two shortest paths tie (else NetworkX "
                              "runs).",
-    "johnson": "The engine's APSP, paths along the one tight in-edge of each node; only where "
-               "no two shortest paths tie and every sum is exact.",
+    "johnson": "The engine's APSP, paths along the one tight in-edge of each node, keyed in "
+               "NetworkX's reweighted Dijkstra's pop order; only where no two shortest paths "
+               "tie and every sum is exact.",
     "average_shortest_path_length": "The engine's multi-source BFS or APSP; the sum exact "
                                     "(float weights only where every sum is exact in any "
                                     "order).",
     "global_efficiency": "The engine's multi-source BFS; the terms added in NetworkX's order "
                          "(its float to the bit).",
     "attracting_components": "The engine's strong components; only where there is at most "
-                             "one attracting component (NetworkX yields several in its "
-                             "Tarjan order).",
+                             "one attracting component, of one node (NetworkX yields several "
+                             "in its Tarjan order, and builds each set in that order).",
+    "strongly_connected_components": "Left to NetworkX (can_run): its Tarjan completion order "
+                                     "and its sets' insertion order are a sequential DFS.",
+    "connected_components": "The engine's components, each set built in NetworkX's BFS order "
+                            "(a set's iteration order depends on it).",
+    "weakly_connected_components": "As connected_components (successors, then predecessors); "
+                                   "where a node's predecessors in G._pred's order (not kept) "
+                                   "would decide the order, NetworkX runs it.",
+    "single_source_shortest_path_length": "The engine's BFS levels, keyed in NetworkX's queue "
+                                          "order.",
+    "single_source_dijkstra_path_length": "The engine's SSSP, keyed in NetworkX's heap order "
+                                          "(equal distances by their first tight scan).",
+    "single_source_bellman_ford_path_length": "The engine's Bellman–Ford, keyed in NetworkX's "
+                                              "queue order where that is a BFS order (else "
+                                              "NetworkX runs it).",
+    "minimum_cut": "Left to NetworkX (can_run): its cut sides are sets built in the order of "
+                   "its flow's residual search.",
     "eigenvector_centrality_numpy": "The engine's power iteration run to ~1e-14 (NetworkX's "
                                     "ARPACK to machine precision): equal to ~1e-10.",
     "katz_centrality_numpy": "The engine's Katz iteration run to ~1e-14 (NetworkX's dense "

@@ -18,13 +18,21 @@ returned only where it is the only shortest path (:func:`_unique_path`): Network
 searches (bidirectional) pick their own among ties, and callers such as
 ``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
 
-Two orders and one type are the engine's, not NetworkX's, because matching them costs more
-than the call (measured in ``bench/results/session15/nx8_suite.md``): length dicts
-(``single_source_shortest_path_length``, Dijkstra's and Bellman–Ford's) are ordered by
-(distance, vertex), NetworkX's by its queue's discovery (one pass per level: 3.5x a warm BFS
-call on a 1000² grid); strongly connected components come in order of their first node,
-NetworkX's in Tarjan's completion order (a sequential DFS). Distances of an attribute that
-mixes ints and floats are floats throughout (the engine's one dtype), where NetworkX's sums
+Dicts and sets come in NetworkX's order (session 22; before, BFS, Dijkstra and
+Bellman–Ford length dicts were ordered by (distance, vertex) and component sets built in
+vertex order): a Python set's iteration order depends on its insertion order, and
+NetworkX's own functions read these answers in order when they call them inside
+(``greedy_color``, ``cuthill_mckee_ordering``, ``ego_graph``, ``voronoi_cells``,
+``all_shortest_paths``). BFS length dicts and the sets of ``connected_components`` and
+``descendants`` follow NetworkX's queue (:func:`_discovery`; one pass per level: 3.5x a warm
+BFS call on a 1000² grid, measured in ``bench/results/session15/nx8_suite.md``); Dijkstra's
+dicts its heap (:func:`_dijkstra_orders`: ties among equal distances settled by the first
+tight scan); Bellman–Ford's its queue where that is a BFS order, else NetworkX runs the call
+(:func:`_spfa_order`). ``strongly_connected_components`` is left to NetworkX (``can_run``):
+Tarjan's completion order and its sets' DFS order are a sequential search.
+
+One type is the engine's: distances of an attribute that mixes ints and floats are floats
+throughout (the engine's one dtype), where NetworkX's sums
 stay ints along int-only paths; the values are equal (integers float64 would round, beyond
 2^53, are refused by the conversion; NumPy scalars narrower than 64 bits, which NetworkX adds
 in their own type, by the weighted searches: ``graph._numbers``).
@@ -475,6 +483,115 @@ def _single_source_ties(g: SemiringGraph, s: int, dist, keep, weight):
                                   "it)")
 
 
+def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None):
+    """``(pops, finds)``: the vertices NetworkX's Dijkstra from ``sources`` (vertex numbers,
+    in its order) reports (``keep``), in the order it pops them (its ``dist`` dict's keys;
+    its ``paths``, built from ``dist`` at the end) and in the order it first pushes them (its
+    ``pred`` dict's keys). ``weight``: an attribute name, None (1 an edge) or an array of
+    the stored entries' weights.
+
+    Its heap pops by (distance, push count). Within a group of equal distances a vertex's
+    count is that of its first push at that distance, made when its first-popped tight
+    in-neighbour scans it: the key (pop rank of that in-neighbour, position in its
+    adjacency). Groups are settled in increasing distance: with positive weights every
+    tight in-neighbour lies in an earlier group (one vectorized pass a group); where a
+    0-weight edge (or +inf: inf + w == inf) joins two vertices of one group, the group's
+    pops are replayed with a heap (Python, that group only). A vertex is first pushed by
+    the first in-neighbour popped before it (within ``cutoff``): the same key over those
+    in-edges. The order by (distance, vertex) this replaced differed from both, and
+    NetworkX's callers read them (``voronoi_cells``, ``ego_graph``, ``all_shortest_paths``).
+    """
+    keep = _host(keep)
+    dist = _host(dist)
+    src = np.asarray(list(sources), dtype=np.int64)
+    order = _by_distance(dist, keep)
+    is_src = np.zeros(g.n, dtype=np.bool_)
+    is_src[src] = True
+    order = np.concatenate((src, order[~is_src[order]]))  # pushed first, at distance 0
+    rank = np.empty(g.n, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    rows, cols = g.rows(), g.adj
+    pos = np.arange(cols.size, dtype=np.int64) - g.indptr[rows]
+    live = keep[rows] & keep[cols] & (rows != cols) & ~is_src[cols]
+    u, v, pos = rows[live], cols[live], pos[live]
+    if weight is None:
+        w = np.ones(u.size, dtype=np.int64)
+    elif isinstance(weight, np.ndarray):  # the entries' weights themselves (johnson's)
+        w = weight[live]
+    else:
+        w = g.weights(weight)[live]
+    with np.errstate(over="ignore", invalid="ignore"):
+        du = dist[u]
+        tight = du + w == dist[v]
+        level = tight & (du == dist[v])  # 0-weight (or inf) edges inside a group
+        reach = np.ones(u.size, dtype=np.bool_) if cutoff is None else ~(du + w > cutoff)
+    width = int(pos.max(initial=0)) + 1
+    big = np.iinfo(np.int64).max
+    d = dist[order]
+    tied = np.flatnonzero(d[1 + src.size:] == d[src.size:-1]) + src.size if order.size > 1 \
+        else np.empty(0, dtype=np.int64)
+    if tied.size:
+        # tie groups [a, b) of the pop order, settled in increasing distance
+        starts = np.flatnonzero(np.diff(np.concatenate(([-2], tied))) != 1)
+        ga = tied[starts]
+        gb = np.concatenate((tied[starts[1:] - 1], tied[-1:])) + 2
+        by = np.argsort(rank[v[tight]], kind="stable")
+        tu, tv, tp, tl = u[tight][by], v[tight][by], pos[tight][by], level[tight][by]
+        tr = rank[tv]
+        best = np.empty(g.n, dtype=np.int64)
+        for a, b in zip(ga.tolist(), gb.tolist()):
+            lo, hi = np.searchsorted(tr, [a, b])
+            members = order[a:b]
+            inner = tl[lo:hi] & (rank[tu[lo:hi]] >= a)  # from a vertex of this group
+            if bool(inner.any()):
+                members = _replayed_group(members, tu[lo:hi], tv[lo:hi], tp[lo:hi], inner,
+                                          rank, a, width)
+            else:
+                best[members] = big
+                np.minimum.at(best, tv[lo:hi], rank[tu[lo:hi]] * width + tp[lo:hi])
+                members = members[np.argsort(best[members], kind="stable")]
+            order[a:b] = members
+            rank[members] = np.arange(a, b)
+    found = reach & (rank[u] < rank[v])
+    first = np.full(g.n, big, dtype=np.int64)
+    np.minimum.at(first, v[found], rank[u[found]] * width + pos[found])
+    first[src] = np.arange(-src.size, 0)
+    finds = order[np.argsort(first[order], kind="stable")]
+    return order, finds
+
+
+def _replayed_group(members, tu, tv, tp, internal, rank, a, width):
+    """A tie group's pops (from rank ``a`` on) replayed as NetworkX's heap makes them where
+    0-weight edges join its vertices: each vertex pushed once, at its first tight scan, by
+    a vertex of an earlier group (those scans all come first) or of this one as it pops."""
+    import heapq  # noqa: PLC0415  (only here)
+
+    key = {}
+    ext = ~internal
+    for x, k in zip(tv[ext].tolist(), (rank[tu[ext]] * width + tp[ext]).tolist()):
+        if k < key.get(x, k + 1):
+            key[x] = k
+    out_edges = {}
+    for x, y, p in zip(tu[internal].tolist(), tv[internal].tolist(), tp[internal].tolist()):
+        out_edges.setdefault(x, []).append((p, y))
+    heap = [(k, x) for x, k in key.items()]
+    heapq.heapify(heap)
+    popped = []
+    r = a
+    while heap:
+        _, x = heapq.heappop(heap)
+        popped.append(x)
+        for p, y in sorted(out_edges.get(x, ())):
+            if y not in key:  # first push of y at this distance
+                key[y] = r * width + p
+                heapq.heappush(heap, (key[y], y))
+        r += 1
+    if len(popped) != members.size:  # not every member pushed: no replay (NetworkX runs it)
+        raise NotImplementedError("nx_semiring: NetworkX's Dijkstra order among nodes at one "
+                                  "distance is its own here (NetworkX runs it)")
+    return np.asarray(popped, dtype=np.int64)
+
+
 # --------------------------------------------------------------------------- BFS order
 def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
     """Yield ``(parents, children)`` (lists of vertex numbers) level by level in NetworkX's
@@ -690,7 +807,13 @@ def descendants_at_distance(G, source, distance):
     if distance == 0:  # NetworkX's first layer, the caller's source object
         return {source}
     level = _bfs_level(g, s)
-    return set(g.labels(np.flatnonzero(level == distance)))
+    if not bool((level == distance).any()):
+        return set()
+    # NetworkX's set(layer): the layer in its BFS order (a set's iteration order depends on it)
+    for depth, (_, children) in enumerate(_ordered_levels(g, [s], distance, level), 1):
+        if depth == distance:
+            return set(g.labels(np.asarray(children, dtype=np.int64)))
+    return set()
 
 
 # --------------------------------------------------------------------------- unweighted paths
@@ -701,15 +824,6 @@ def _real_cutoff(cutoff):
     if cutoff is not None and not isinstance(cutoff, numbers.Real):
         raise NotImplementedError(f"nx_semiring: cutoff of type {type(cutoff).__name__} "
                                   f"(NetworkX compares it itself)")
-
-
-def _cut(level, cutoff):
-    """Keep level k when NetworkX's loop reaches it: k == 0 or cutoff > k - 1."""
-    keep = level >= 0
-    if cutoff is not None:
-        _real_cutoff(cutoff)
-        keep &= (level == 0) | (cutoff > level - 1)
-    return keep
 
 
 def single_source_shortest_path_length(G, source, cutoff=None):
@@ -724,10 +838,31 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     nx = _nx()
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
-    level = _bfs_level(g, s, host=cutoff is not None)  # a cutoff compared on the host
-    out = _length_dict(g, level, _cut(level, cutoff), unreached_first=True)
+    _real_cutoff(cutoff)
+    out = _bfs_lengths(g, s, _bfs_level(g, s), cutoff)
     alias = _alias(g, s, source)
     return out if alias is None else _rekey(out, g.nodes[s], alias)
+
+
+def _bfs_lengths(g: SemiringGraph, s: int, level, cutoff) -> dict:
+    """{node: level} of the vertices NetworkX's BFS from ``s`` reaches within ``cutoff``, in
+    the order its queue discovers them (:func:`_discovery`): NetworkX's callers read the
+    dict in that order (``ego_graph``'s subgraph, ``cuthill_mckee``'s farthest node), where
+    the order by (distance, vertex) this replaced differed within a level."""
+    level = _host(level)
+    order = _discovery(g, [s], np.inf if cutoff is None else cutoff, level)
+    return dict(zip(g.labels(order), _values_of(level[order])))
+
+
+def _values_of(d) -> list:
+    """``d.tolist()``, each distinct value one Python object where the values are few
+    (:func:`_sorted_values` on their sorted copy, scattered back)."""
+    if d.size < 2:
+        return d.tolist()
+    perm = np.argsort(d, kind="stable")
+    objs = np.empty(d.size, dtype=object)
+    objs[perm] = _sorted_values(d[perm])
+    return objs.tolist()
 
 
 def single_source_shortest_path(G, source, cutoff=None):
@@ -777,8 +912,7 @@ def _all_pairs_levels(g, cutoff):
         batch = list(range(b, min(g.n, b + APSP_BFS_BATCH)))
         L = _host(alg.multi_source_bfs(M, batch, symmetric=sym))
         for r, s in enumerate(batch):
-            level = L[r]
-            yield (nodes[s], _length_dict(g, level, _cut(level, cutoff)))
+            yield (nodes[s], _bfs_lengths(g, s, L[r], cutoff))
 
 
 def _bidirectional_checks(g, source, target):
@@ -986,7 +1120,16 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
             if method == "unweighted":
                 return all_pairs_shortest_path_length(g)
             _all_pairs_refusals(g, weight, method, paths=False)
+            if method == "bellman-ford":  # its refusals made when called (NetworkX's call)
+                from . import paths  # noqa: PLC0415  (nx_semiring.paths imports this module)
+
+                return paths.all_pairs_bellman_ford_path_length(g, weight=weight)
             return ((v, _single_source_lengths(g, v, weight, method)) for v in g.nodes)
+        if g.directed and method == "unweighted":
+            raise NotImplementedError("nx_semiring: shortest_path_length to a target of a "
+                                      "directed graph is NetworkX's BFS over G._pred, in its "
+                                      "order, which the conversion does not keep (NetworkX "
+                                      "runs it)")
         return _single_source_lengths(_reverse(g), target, weight, method)
     if target is None:
         return _single_source_lengths(g, source, weight, method)
@@ -1047,10 +1190,10 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
         _single_source_ties(g, s, dist, keep, weight)
-        order = _by_distance(dist, keep)
-        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))),
+        pops, _ = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)
+        return (_source_zero(g, s, dict(zip(g.labels(pops), _values_of(dist[pops]))),
                              source),
-                _path_dict(g, order, pred, s, source))
+                _path_dict(g, pops, pred, s, source))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
@@ -1068,9 +1211,9 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     {0: 0, 1: 1.5}
     """
     g = _graph(G, weight)
-    s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False,
-                                 host=cutoff is not None)  # a cutoff compared on the host
-    return _source_zero(g, s, _length_dict(g, dist, keep, unreached_first=False), source)
+    s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+    pops, _ = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)  # NetworkX's dict order
+    return _source_zero(g, s, dict(zip(g.labels(pops), _values_of(_host(dist)[pops]))), source)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -1085,7 +1228,8 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     g = _graph(G, weight)
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     _single_source_ties(g, s, dist, keep, weight)
-    return _path_dict(g, _by_distance(dist, keep), pred, s, source)
+    return _path_dict(g, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0], pred, s,
+                      source)
 
 
 def dijkstra_path_length(G, source, target, weight="weight"):
@@ -1121,6 +1265,56 @@ def dijkstra_path(G, source, target, weight="weight"):
     return single_source_dijkstra(G, source, target=target, weight=weight)[1]
 
 
+class _Adjacency:
+    """CSR arrays (``n``, ``indptr``, ``adj``) for :func:`_ordered_levels` to walk."""
+
+    def __init__(self, n, indptr, adj):
+        self.n, self.indptr, self.adj = n, indptr, adj
+
+
+def _spfa_order(g: SemiringGraph, s: int, dist, keep, weight) -> np.ndarray:
+    """The reported vertices (``keep``) in the order NetworkX's Bellman–Ford first gives
+    them a distance (its dist, pred and paths dicts' keys), or NotImplementedError.
+
+    Its FIFO queue scans a node when it pops it (unless one of its predecessors waits in the
+    queue); where every node gets its final distance when first found, no node re-enters
+    the queue and the search is a BFS: nodes found in NetworkX's BFS order
+    (:func:`_ordered_levels`). That holds exactly when each node's BFS parent is a tight
+    in-neighbour (``dist[parent] + w == dist[node]``) and the BFS reaches just the reported
+    nodes; elsewhere (a later, shorter path, e.g. over a negative edge) the order is the
+    queue's, not reproduced here: NetworkX runs it. The order by (distance, vertex) this
+    replaced differed, and NetworkX's callers read it (``all_shortest_paths``,
+    ``shortest_path(method="bellman-ford")``)."""
+    keep = _host(keep)
+    dist = _host(dist)
+    walk = g
+    if weight is not None and g.has_inf(weight):
+        # an edge of weight inf finds nothing (dist + inf < inf is false): left out
+        fin = ~np.isposinf(g.weights(weight))
+        walk = _Adjacency(g.n, np.concatenate(([0], np.cumsum(np.bincount(
+            g.rows()[fin], minlength=g.n)))), g.adj[fin])
+    parents, children = [], []
+    for p, c in _ordered_levels(walk, [s], np.inf):
+        parents.extend(p)
+        children.extend(c)
+    par = np.asarray(parents, dtype=np.int64)
+    chi = np.asarray(children, dtype=np.int64)
+    order = np.concatenate(([s], chi)).astype(np.int64)
+    ok = order.size == int(np.count_nonzero(keep)) and bool(keep[order].all())
+    if ok and chi.size:
+        rows, cols = g.rows(), g.adj
+        w = 1 if weight is None else g.weights(weight)
+        with np.errstate(over="ignore", invalid="ignore"):
+            tight = dist[rows] + w == dist[cols]
+        pairs = np.unique(rows[tight] * g.n + cols[tight])
+        ok = bool(np.isin(par * g.n + chi, pairs).all())
+    if not ok:
+        raise NotImplementedError("nx_semiring: NetworkX's Bellman–Ford finds some node "
+                                  "before its shortest path (its queue's order, not "
+                                  "reproduced: NetworkX runs it)")
+    return order
+
+
 def _bellman_ford(g, source, weight, predecessors=True):
     nx = _nx()
     s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
@@ -1135,9 +1329,9 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> G = nx.DiGraph([(0, 2, {"weight": -1}), (0, 1, {"weight": 4}), (2, 3, {"weight": -2})])
     >>> nx.single_source_bellman_ford(G, 0, backend="semiring")
-    ({1: -1, 0: 0, 2: 1}, {1: [0, 2, 1], 0: [0], 2: [0, 2]})
+    ({0: 0, 2: -1, 1: 4, 3: -3}, {0: [0], 2: [0, 2], 1: [0, 1], 3: [0, 2, 3]})
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -1148,8 +1342,8 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     if target is None:
         _single_source_ties(g, s, dist, keep, weight)
-        order = _by_distance(dist, keep)
-        return (_source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))),
+        order = _spfa_order(g, s, dist, keep, weight)
+        return (_source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))),
                              source),
                 _path_dict(g, order, pred, s, source))
     if target not in g or not keep[g.vertex(target)]:
@@ -1182,7 +1376,9 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     """
     g = _graph(G, weight)
     s, dist, _, keep = _bellman_ford(g, source, weight, predecessors=False)
-    return _source_zero(g, s, _length_dict(g, dist, keep), source)
+    order = _spfa_order(g, s, dist, keep, weight)  # NetworkX's dict order
+    return _source_zero(g, s, dict(zip(g.labels(order), _values_of(_host(dist)[order]))),
+                        source)
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):
@@ -1322,6 +1518,48 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
 
 
 # --------------------------------------------------------------------------- analytics
+def _discovery(g, roots, depth_limit=np.inf, level=None) -> np.ndarray:
+    """The vertices NetworkX's BFS from ``roots`` (vertex numbers, in order) reaches, in the
+    order its queue discovers them: the roots, then each level of :func:`_ordered_levels`.
+    From several roots in different components, each component's vertices come in the order
+    of a search from its own root (the level-synchronous queue restricted to one component
+    is that search's queue)."""
+    out = [np.asarray(roots, dtype=np.int64)]
+    for _, children in _ordered_levels(g, [int(r) for r in roots], depth_limit, level):
+        out.append(np.asarray(children, dtype=np.int64))
+    return np.concatenate(out)
+
+
+def _sets_in_search_order(g, labels, walk=None, order=None) -> list:
+    """Node sets by component (``labels``), in the order of each component's first vertex,
+    each set built in the order NetworkX's ``_plain_bfs`` from that vertex inserts its nodes.
+
+    A Python set's iteration order depends on its insertion order wherever two hashes
+    collide in its table (strings: on PYTHONHASHSEED), and NetworkX's callers read these
+    sets in that order (``arbitrary_element``, ``greedy_color``'s BFS roots, ``cuthill_mckee``,
+    ``generate_network_text``): equal sets built in vertex order were not enough. ``walk``:
+    the adjacency searched (``indptr``, ``adj``, ``n``), ``g``'s by default; ``order``: that
+    search's discovery order where the caller has it.
+    """
+    labels = _host(labels).astype(np.int64, copy=False)
+    if not labels.size:
+        return []
+    _, first, comp = np.unique(labels, return_index=True, return_inverse=True)
+    comp = comp.reshape(-1)
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    comp = rank[comp]  # components numbered by their first vertex
+    roots = np.sort(first)
+    if order is None:
+        order = _discovery(g if walk is None else walk, roots)
+    seq = order[np.argsort(comp[order], kind="stable")]
+    ends = np.cumsum(np.bincount(comp, minlength=first.size))
+    starts = np.concatenate(([0], ends[:-1]))
+    names = g.labels(seq)
+    with _gc_paused():
+        return [set(names[a:b]) for a, b in zip(starts.tolist(), ends.tolist())]
+
+
 def _not_directed(g, name):
     nx = _nx()
     if g.directed:
@@ -1393,7 +1631,8 @@ def _sets_by_label(g, labels, sizes):
 
 
 def connected_components(G):
-    """Sets of nodes, one per connected component, in the order of their first node.
+    """Sets of nodes, one per connected component, in the order of their first node, each
+    built in NetworkX's BFS order (its iteration order, see :func:`_sets_in_search_order`).
 
     Examples
     --------
@@ -1403,7 +1642,7 @@ def connected_components(G):
     """
     g = _graph(G)
     _not_directed(g, "connected_components")
-    yield from _groups(g, alg.connected_components(g.matrix(), symmetric=True))
+    yield from _sets_in_search_order(g, alg.connected_components(g.matrix(), symmetric=True))
 
 
 def number_connected_components(G):
@@ -1439,13 +1678,15 @@ def is_connected(G):
 
 def strongly_connected_components(G):
     """Sets of nodes, one per strongly connected component (in the order of their first node;
-    NetworkX's Tarjan yields them in another order).
+    NetworkX's Tarjan yields them in another order, each set built in its search's order:
+    ``can_run`` leaves dispatched calls to NetworkX, this is the backend's own call).
 
     Examples
     --------
     >>> import networkx as nx
+    >>> from nx_semiring import algorithms
     >>> G = nx.DiGraph([(0, 1), (1, 0), (1, 2)])
-    >>> list(nx.strongly_connected_components(G, backend="semiring"))
+    >>> list(algorithms.strongly_connected_components(G))
     [{0, 1}, {2}]
     """
     nx = _nx()

@@ -33,8 +33,9 @@ import algorithms as alg
 import semiring as sr
 from semiring.backend.cpu import compiled as _compiled
 
-from .algorithms import (_alias, _bfs_level, _graph, _groups, _host, _not_directed,
-                         _null_graph, _nx, _self_loops, _unit_weights, clustering, core_number, triangles)
+from .algorithms import (_bfs_level, _discovery, _graph, _groups, _host, _not_directed,
+                         _null_graph, _nx, _ordered_levels, _self_loops, _sets_in_search_order,
+                         _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx
 
 # Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
@@ -63,20 +64,62 @@ def _labels_of(g, connection):
 
 
 # --------------------------------------------------------------------------- connectivity
+class _Undirected:
+    """A directed graph's successors then predecessors per vertex, as CSR arrays in the order
+    NetworkX's weak ``_plain_bfs`` reads them (what :func:`_ordered_levels` walks): the
+    predecessors in vertex order, where NetworkX reads ``G._pred``'s (edge insertion order,
+    which the conversion does not keep; :func:`weakly_connected_components` checks that it
+    never decides)."""
+
+    def __init__(self, g, rows, cols, other):
+        self.n = g.n
+        heads = np.concatenate((rows, cols[other]))  # successor entries, predecessor entries
+        tails = np.concatenate((cols, rows[other]))
+        key = np.concatenate((2 * rows, 2 * cols[other] + 1))
+        self.adj = tails[np.argsort(key, kind="stable")]
+        self.indptr = np.concatenate(([0], np.cumsum(np.bincount(heads, minlength=g.n))))
+
+
 def weakly_connected_components(G):
     """Sets of nodes, one per weakly connected component of a directed graph, in the order of
-    their first node (NetworkX's order).
+    their first node (NetworkX's order), each built in NetworkX's search order.
+
+    NetworkX's search reads each node's successors, then its predecessors in ``G._pred``'s
+    order, which the conversion does not keep: where the search finds two new nodes among one
+    node's predecessors (not among its successors), their order is unknown and NetworkX
+    runs the call (a set's iteration order depends on its insertion order).
 
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1), (2, 1), (3, 4)])
+    >>> G = nx.DiGraph([(0, 1), (1, 2), (3, 4)])
     >>> list(nx.weakly_connected_components(G, backend="semiring"))
     [{0, 1, 2}, {3, 4}]
     """
     g = _graph(G)
     _not_undirected(g, "weakly_connected_components")
-    yield from _groups(g, _labels_of(g, "weak"))
+    labels = _host(_labels_of(g, "weak")).astype(np.int64, copy=False)
+    rows = g.rows()
+    cols = np.asarray(g.adj, dtype=np.int64)
+    walk = _Undirected(g, rows, cols, rows != cols)
+    order = None
+    if g.n:
+        _, roots = np.unique(labels, return_index=True)
+        roots = np.sort(roots)
+        succ = np.unique(rows * g.n + cols)
+        order = [roots]
+        for parents, children in _ordered_levels(walk, roots.tolist(), np.inf):
+            p = np.asarray(parents, dtype=np.int64)
+            c = np.asarray(children, dtype=np.int64)
+            by_pred = ~np.isin(p * g.n + c, succ)  # found among p's predecessors
+            if bool((np.bincount(p[by_pred], minlength=g.n) > 1).any()):
+                raise NotImplementedError(
+                    "nx_semiring: weakly_connected_components builds its sets in the order "
+                    "of G._pred, which the conversion does not keep (NetworkX runs it)")
+            order.append(c)
+        order = np.concatenate(order)
+    sets = _sets_in_search_order(g, labels, walk, order)
+    return (c for c in sets)  # NetworkX's generator
 
 
 def _count(g, connection) -> int:
@@ -164,15 +207,16 @@ def _attracting(g: SemiringGraph):
 def attracting_components(G):
     """The attracting components (strong components that no edge leaves) as sets of nodes:
     the engine's strong components and the edges between them. Only where there is at most
-    one: NetworkX yields several in its Tarjan order (its depth-first search's), which the
-    engine does not follow (NetworkX runs the call).
+    one, of one node: NetworkX yields several in its Tarjan order (its depth-first search's),
+    and builds each set in that search's order, which the engine does not follow (NetworkX
+    runs the call).
 
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1), (1, 2), (2, 1)])
+    >>> G = nx.DiGraph([(0, 1), (1, 2), (3, 2)])
     >>> list(nx.attracting_components(G, backend="semiring"))
-    [{1, 2}]
+    [{2}]
     """
     g = _graph(G)
     labels, attracting = _attracting(g)
@@ -180,7 +224,14 @@ def attracting_components(G):
     if sinks.size > 1:
         raise NotImplementedError("nx_semiring: several attracting components, which NetworkX "
                                   "yields in its Tarjan search's order (NetworkX runs it)")
-    sets = [set(g.labels(np.flatnonzero(labels == c))) for c in sinks.tolist()]
+    members = [np.flatnonzero(labels == c) for c in sinks.tolist()]
+    if any(m.size > 1 for m in members):
+        # NetworkX's set is Tarjan's: its root, then its DFS stack popped, an insertion order
+        # a set's iteration order depends on
+        raise NotImplementedError("nx_semiring: an attracting component of several nodes is a "
+                                  "set NetworkX builds in its Tarjan search's order (NetworkX "
+                                  "runs it)")
+    sets = [set(g.labels(m)) for m in members]
     return (c for c in sets)
 
 
@@ -230,11 +281,11 @@ def node_connected_component(G, n):
     if n not in g:
         raise KeyError(n)
     v = g.vertex(n)
-    level = _bfs_level(g, v)
-    out = set(g.labels(np.flatnonzero(level >= 0)))
-    if _alias(g, v, n) is not None:  # NetworkX's seen set starts from the caller's object
-        out.discard(n)
-        out.add(n)
+    # inserted in NetworkX's BFS order (a set's iteration order depends on it), from the
+    # caller's object: NetworkX's seen set starts as {n}
+    order = _discovery(g, [v], level=_bfs_level(g, v))
+    out = {n}
+    out.update(g.labels(order[1:]))
     return out
 
 

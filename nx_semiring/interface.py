@@ -661,6 +661,11 @@ class BackendInterface:
         if name == "barycenter" and (a.get("attr") is not None or a.get("sp") is not None):
             return ("barycenter with attr= (written into G's node attributes) or sp= "
                     "(precomputed lengths): NetworkX runs it")
+        if name == "strongly_connected_components":
+            return ("NetworkX yields the strongly connected components in its Tarjan "
+                    "completion order, each set built in its DFS's order (callers such as "
+                    "condensation, attracting_components and simple_cycles read both), a "
+                    "sequential DFS the engine does not run: NetworkX runs it")
         if name == "single_target_shortest_path" and G.is_directed():
             return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "
                     "G._pred, in its order, which the conversion does not keep: NetworkX runs "
@@ -691,6 +696,11 @@ class BackendInterface:
                 G, a.get("capacity", "capacity")):
             return ("a float capacity: NetworkX's flow value is a float or an int as its path "
                     "minima fall, the engine's an int: NetworkX runs it")
+        if name == "minimum_cut":
+            return ("NetworkX's cut sides are sets built from its BFS over the residual "
+                    "network's predecessors (set(shortest_path_length(R, target=t))), an "
+                    "insertion order a set's iteration order depends on and the engine does "
+                    "not reproduce: NetworkX runs it")
         if name == "transitivity" and G.is_directed():
             return ("transitivity of a directed graph counts over successor sets: NetworkX "
                     "runs it")

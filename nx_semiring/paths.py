@@ -52,11 +52,11 @@ import algorithms as alg
 import semiring as sr
 
 from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
-                         _bidirectional_aliases, _by_distance, _dijkstra, _exact_float_sums,
-                         _exact_sums, _gc_paused, _graph, _host, _length_dict, _nbunch, _nx,
-                         _ordered_levels, _path_dict, _paths_from, _real_cutoff, _reverse,
-                         _source, _source_zero, _sorted_values, _sssp,
-                         _st_unweighted_path, _unique_path, _unreached, _walk_paths,
+                         _bidirectional_aliases, _by_distance, _dijkstra, _dijkstra_orders,
+                         _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph, _host,
+                         _nbunch, _nx, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
+                         _source, _source_zero, _spfa_order, _sssp, _st_unweighted_path,
+                         _unique_path, _unreached, _values_of, _walk_paths,
                          _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
                          single_source_dijkstra,
                          single_source_bellman_ford_path_length,
@@ -118,14 +118,30 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> G = nx.DiGraph([(0, 2, {"weight": -1}), (0, 1, {"weight": 4}), (2, 3, {"weight": -2})])
     >>> dict(nx.all_pairs_bellman_ford_path_length(G, backend="semiring"))[0]
-    {1: -1, 0: 0, 2: 1}
+    {0: 0, 2: -1, 1: 4, 3: -3}
     """
+    nx = _nx()
     g = _graph(G, weight)
     _all_pairs_refusals(g, weight, "unweighted" if weight is None else "bellman-ford",
                         paths=False)
-    return ((v, single_source_bellman_ford_path_length(g, v, weight=weight)) for v in g.nodes)
+    # every source searched now: a search whose order NetworkX's queue decides
+    # (_spfa_order) refuses the call, which a generator's refusal could not
+    out, unbounded = [], None
+    for v in g.nodes:
+        try:
+            out.append((v, single_source_bellman_ford_path_length(g, v, weight=weight)))
+        except nx.NetworkXUnbounded as exc:
+            unbounded = exc
+            break
+
+    def generate():
+        yield from out
+        if unbounded is not None:
+            raise nx.NetworkXUnbounded("Negative cycle detected.")
+
+    return generate()
 
 
 def all_pairs_shortest_path(G, cutoff=None):
@@ -184,7 +200,8 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
-    return ((g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s))
+    return ((g.nodes[s], _path_dict(g, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0],
+                                    pred, s))
             for s, dist, pred, keep in runs)
 
 
@@ -216,14 +233,15 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
-    return ((g.nodes[s], _lengths_and_paths(g, s, dist, pred, keep))
+    return ((g.nodes[s], _lengths_and_paths(g, s, dist, pred, keep, weight, cutoff))
             for s, dist, pred, keep in runs)
 
 
-def _lengths_and_paths(g: SemiringGraph, s, dist, pred, keep):
-    """NetworkX's single-source ``(distances, paths)`` from vertex ``s``."""
-    order = _by_distance(dist, keep)
-    lengths = _source_zero(g, s, dict(zip(g.labels(order), _sorted_values(dist[order]))))
+def _lengths_and_paths(g: SemiringGraph, s, dist, pred, keep, weight, cutoff):
+    """NetworkX's single-source ``(distances, paths)`` from vertex ``s``, both in its pop
+    order (:func:`_dijkstra_orders`)."""
+    order = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0]
+    lengths = _source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))))
     return lengths, _path_dict(g, order, pred, s)
 
 
@@ -237,9 +255,9 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> G = nx.DiGraph([(0, 2, {"weight": -1}), (0, 1, {"weight": 4}), (2, 3, {"weight": -2})])
     >>> dict(nx.all_pairs_bellman_ford_path(G, backend="semiring"))[0]
-    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
+    {0: [0], 2: [0, 2], 1: [0, 1], 3: [0, 2, 3]}
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -260,9 +278,12 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
                                       "NetworkX's Bellman–Ford picks its own (NetworkX runs "
                                       "it)")
 
+    # NetworkX's queue order a source, refused now rather than by the generator
+    orders = [_spfa_order(g, s, dist, keep, weight) for s, dist, _, keep in runs]
+
     def generate():
-        for s, dist, pred, keep in runs:
-            yield g.nodes[s], _path_dict(g, _by_distance(dist, keep), pred, s)
+        for (s, dist, pred, keep), order in zip(runs, orders):
+            yield g.nodes[s], _path_dict(g, order, pred, s)
         if unbounded is not None:
             raise nx.NetworkXUnbounded("Negative cycle detected.")
 
@@ -272,7 +293,8 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
 def johnson(G, weight="weight"):
     """{source: {target: shortest path}} over all pairs, negative weights allowed
     (NetworkXUnbounded for a negative cycle): the engine's APSP, each path walked back along
-    the one tight in-edge of each node. Only where every shortest path is the only one
+    the one tight in-edge of each node, keyed in the pop order of NetworkX's Dijkstra over the
+    reweighted edges (:func:`~nx_semiring.algorithms._dijkstra_orders`). Only where every shortest path is the only one
     (NetworkX's Dijkstra on its reweighted graph picks among ties) and every sum is exact
     (NetworkX's reweighting adds and subtracts potentials, whose float rounding would break
     ties its own way).
@@ -281,8 +303,8 @@ def johnson(G, weight="weight"):
     --------
     >>> import networkx as nx
     >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
-    >>> nx.johnson(G, backend="semiring")[0]  # by distance (NetworkX: its search's order)
-    {1: [0, 2, 1], 0: [0], 2: [0, 2]}
+    >>> nx.johnson(G, backend="semiring")[0]  # NetworkX's Dijkstra's order (reweighted)
+    {0: [0], 2: [0, 2], 1: [0, 2, 1]}
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -308,6 +330,10 @@ def johnson(G, weight="weight"):
     u, v = rows[off], cols[off]
     we = np.int64(1) if weight is None else g.weights(weight)[off]
     nodes, n = g.nodes, g.n
+    # NetworkX's potentials: its Bellman–Ford from every node at 0, min(0, least distance in)
+    Dm = np.where(_unreached(D), 0, D)
+    h = np.minimum(Dm.min(axis=0), 0)
+    wr = w + h[rows] - h[cols]  # the stored entries' reweighted weights
     out = {}
     block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size, n))
     for b in range(0, n, block):
@@ -320,7 +346,12 @@ def johnson(G, weight="weight"):
         pred = np.full((src.size, n), -1, dtype=np.int64)
         pred[r, v[e]] = u[e]
         for i, s in enumerate(src.tolist()):
-            order = _by_distance(Db[i], ~_unreached(Db[i]))
+            reached = ~_unreached(Db[i])
+            # NetworkX's paths are keyed in its Dijkstra's pops over the reweighted edges
+            # w + h(u) - h(v): distances D + h(s) - h(v), exact (checked above)
+            with np.errstate(invalid="ignore"):
+                dr = np.where(reached, Db[i] + h[s] - h, Db[i])
+            order = _dijkstra_orders(g, [s], dr, reached, wr)[0]
             with _gc_paused():
                 out[nodes[s]] = _paths_from(nodes, order, pred[i].tolist(), s)
     return out
@@ -453,9 +484,9 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     from u (and ``pred[u][u] = u`` at a self-loop), ``dist`` as :func:`floyd_warshall`.
 
     Only where no two shortest paths tie (NetworkX's pivot order picks among them) and no
-    edge weighs inf (NetworkX records such an edge as a predecessor at distance inf). The
-    keys of ``pred[u]`` come in the engine's order (NetworkX's: its pivots' discovery);
-    ``dist`` is NetworkX's to the repr (its key order and number types).
+    edge weighs inf (NetworkX records such an edge as a predecessor at distance inf). Both
+    dicts are NetworkX's to the repr: ``pred``'s keys in its insertion order
+    (:func:`_pred_key_orders`), ``dist``'s key order and number types.
 
     Examples
     --------
@@ -481,8 +512,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     off = rows != cols
     u, v = rows[off], cols[off]
     w = np.int64(1) if weight is None else g.weights(weight)[off]
-    nodes = g.nodes
-    pred = {}
+    found = {}  # vertex -> {target vertex: predecessor vertex}
     block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size))
     for b in range(0, g.n, block):
         src = np.arange(b, min(g.n, b + block), dtype=np.int64)
@@ -492,10 +522,53 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
             tight = ~_unreached(du) & (du + w == dv) & (v[None, :] != src[:, None])
         r, e = np.nonzero(tight)
         for i, t, p in zip((src[r]).tolist(), v[e].tolist(), u[e].tolist()):
-            pred.setdefault(nodes[i], {})[nodes[t]] = nodes[p]
+            found.setdefault(i, {})[t] = p
     for x in rows[~off].tolist():  # NetworkX's pred[u][u] = u of a self-loop
-        pred.setdefault(nodes[x], {})[nodes[x]] = nodes[x]
+        found.setdefault(x, {})[x] = x
+    nodes = g.nodes
+    pred = {}
+    for i, keys in _pred_key_orders(g):
+        row = found[i]
+        pred[nodes[i]] = {nodes[t]: nodes[row[t]] for t in keys}
     return pred, _distance_dicts(g, D, weight)
+
+
+def _pred_key_orders(g: SemiringGraph):
+    """``(u, [v, ...])`` in the order NetworkX's Floyd–Warshall inserts ``pred[u]`` and its
+    keys: the edges first, as ``G.edges()`` yields them (an undirected edge from its earlier
+    end, ``pred[u][v]`` then ``pred[v][u]``), then each pair that its pivot loop first
+    finds a path for, by (pivot, v): the first pivot k at which u reaches v through
+    intermediate vertices up to k (a boolean Floyd–Warshall over the pivots, n passes of
+    n² bits, where NetworkX's own loop costs n³ Python steps). The engine's order of the
+    tight entries this replaced differed, and a caller reading ``pred[u]`` in order
+    (NetworkX's tests, ``reconstruct_path`` callers listing ``pred[u]``) saw it."""
+    n = g.n
+    rows, cols = _edges(g)
+    if g.directed:
+        owner, key = rows, cols
+    else:  # G.edges(): (u, v) with v not before u, then NetworkX's pred[v][u] beside it
+        e = cols >= rows
+        owner = np.stack((rows[e], cols[e]), axis=1).reshape(-1)
+        key = np.stack((cols[e], rows[e]), axis=1).reshape(-1)
+    reach = np.zeros((n, n), dtype=np.bool_)
+    reach[rows, cols] = True
+    np.fill_diagonal(reach, False)
+    first = np.full((n, n), -1, dtype=np.int64)
+    for k in range(n):
+        new = np.outer(reach[:, k], reach[k, :])
+        new &= ~reach
+        np.fill_diagonal(new, False)
+        if new.any():
+            first[new] = k
+            reach |= new
+    seen_owner = dict.fromkeys(owner.tolist())
+    by_owner = {}
+    for x, y in zip(owner.tolist(), key.tolist()):
+        by_owner.setdefault(x, {})[y] = None
+    for x in seen_owner:
+        later = np.flatnonzero(first[x] >= 0)
+        later = later[np.argsort(first[x][later], kind="stable")]
+        yield x, [*by_owner[x], *later.tolist()]
 
 
 # --------------------------------------------------------------------------- more sources
@@ -546,8 +619,9 @@ def _multi_source(g: SemiringGraph, sources, cutoff, weight, predecessors=False)
     return src, first, dist, pred, keep
 
 
-def _multi_source_lengths(g: SemiringGraph, src, first, dist, keep) -> dict:
-    out = _length_dict(g, dist, keep)
+def _multi_source_lengths(g: SemiringGraph, src, first, dist, keep, weight, cutoff) -> dict:
+    pops = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0]  # NetworkX's order
+    out = dict(zip(g.labels(pops), _values_of(dist[pops])))
     for s in src:  # NetworkX's sources start at the int 0
         out[g.nodes[s]] = 0
     alias = {g.nodes[s]: first[s] for s in src if _alias(g, s, first[s]) is not None}
@@ -570,11 +644,12 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     src, first, dist, _, keep = _multi_source(g, sources, cutoff, weight)
     if dist is None:
         return {}
-    return _multi_source_lengths(g, src, first, dist, keep)
+    return _multi_source_lengths(g, src, first, dist, keep, weight, cutoff)
 
 
 def _multi_source_paths(g: SemiringGraph, src, pred, order) -> dict:
-    """{node: path from its nearest source} for the vertices in ``order`` (by distance),
+    """{node: path from its nearest source} for the sources ``src`` (in NetworkX's order)
+    and the vertices in ``order`` (NetworkX's pops),
     each path walked back through the predecessors to the first source met (NetworkX's
     sources have no predecessor: a path never passes through a second source)."""
     nodes = g.nodes
@@ -633,10 +708,9 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
     _refuse_aliases(g, src, first, "multi_source_dijkstra")
     if target is None:
         _multi_source_ties(g, src, dist, keep, weight)
-        order = _by_distance(dist, keep)
-        order = order[~np.isin(order, src)]
-        return (_multi_source_lengths(g, src, first, dist, keep),
-                _multi_source_paths(g, src, pred, order))
+        order = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0][len(first):]
+        return (_multi_source_lengths(g, src, first, dist, keep, weight, cutoff),
+                _multi_source_paths(g, list(first), pred, order))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
@@ -669,21 +743,26 @@ def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
 
 
 def single_target_shortest_path_length(G, target, cutoff=None):
-    """{node: number of edges on a shortest path to ``target``}: the engine's BFS over the
-    reversed edges.
+    """{node: number of edges on a shortest path to ``target``}: the engine's BFS from it,
+    in NetworkX's queue order (undirected graphs; a directed graph's search runs over
+    ``G._pred`` in its order, which the conversion does not keep: NetworkX runs it).
 
     Examples
     --------
     >>> import networkx as nx
-    >>> nx.single_target_shortest_path_length(nx.DiGraph([(0, 1), (1, 2)]), 2,
-    ...                                       backend="semiring")
+    >>> nx.single_target_shortest_path_length(nx.path_graph(3), 2, backend="semiring")
     {2: 0, 1: 1, 0: 2}
     """
     nx = _nx()
     g = _graph(G)
     if target not in g:
         raise nx.NodeNotFound(f"Target {target} is not in G")
-    return single_source_shortest_path_length(_reverse(g), target, cutoff=cutoff)
+    if g.directed:
+        raise NotImplementedError("nx_semiring: single_target_shortest_path_length of a "
+                                  "directed graph is NetworkX's BFS over G._pred, in its "
+                                  "order, which the conversion does not keep (NetworkX runs "
+                                  "it)")
+    return single_source_shortest_path_length(g, target, cutoff=cutoff)
 
 
 def single_target_shortest_path(G, target, cutoff=None):
@@ -786,11 +865,12 @@ def _tight_refusals(g: SemiringGraph, s, dist, keep, weight, name):
                                       f"it)")
 
 
-def _pred_lists(g: SemiringGraph, s, dist, pred, keep, source):
+def _pred_lists(g: SemiringGraph, s, dist, pred, keep, source, reached=None):
     """NetworkX's ``{node: [predecessor]}`` of a search from ``s`` whose reached vertices
-    each have one tight in-edge: the source's list empty."""
+    each have one tight in-edge: the source's list empty; keyed in the order of ``reached``
+    (vertex order by default)."""
     nodes = g.nodes
-    reached = np.flatnonzero(keep)
+    reached = np.flatnonzero(keep) if reached is None else reached
     out = {source: []}
     out.update((nodes[v], [nodes[p]]) for v, p in zip(reached.tolist(),
                                                       pred[reached].tolist()) if v != s)
@@ -818,8 +898,10 @@ def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
                                   "runs it)")
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     _tight_refusals(g, s, dist, keep, weight, "dijkstra_predecessor_and_distance")
-    return (_pred_lists(g, s, dist, pred, keep, source),
-            _source_zero(g, s, _length_dict(g, dist, keep), source))
+    # NetworkX's pred dict is keyed as its search first pushes the nodes, dist as it pops them
+    pops, finds = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)
+    return (_pred_lists(g, s, dist, pred, keep, source, finds),
+            _source_zero(g, s, dict(zip(g.labels(pops), _values_of(dist[pops]))), source))
 
 
 def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
@@ -831,9 +913,9 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> G = nx.DiGraph([(0, 2, {"weight": -1}), (0, 1, {"weight": 4}), (2, 3, {"weight": -2})])
     >>> nx.bellman_ford_predecessor_and_distance(G, 0, backend="semiring")
-    ({0: [], 1: [2], 2: [0]}, {1: -1, 0: 0, 2: 1})
+    ({0: [], 2: [0], 1: [0], 3: [2]}, {0: 0, 2: -1, 1: 4, 3: -3})
     """
     nx = _nx()
     g = _graph(G, weight)
@@ -853,8 +935,9 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
                                   "runs it)")
     s, dist, pred, keep = _bellman_ford(g, source, weight)
     _tight_refusals(g, s, dist, keep, weight, "bellman_ford_predecessor_and_distance")
-    return (_pred_lists(g, s, dist, pred, keep, source),
-            _source_zero(g, s, _length_dict(g, dist, keep), source))
+    order = _spfa_order(g, s, dist, keep, weight)  # both dicts' keys (NetworkX's finds)
+    return (_pred_lists(g, s, dist, pred, keep, source, order),
+            _source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))), source))
 
 
 def predecessor(G, source, target=None, cutoff=None, return_seen=None):
@@ -914,11 +997,18 @@ def predecessor(G, source, target=None, cutoff=None, return_seen=None):
 
 
 def _reachable(g, source, reverse):
+    """NetworkX's ``{child for parent, child in bfs_edges(G, source, reverse=...)}``, built in
+    its BFS order (a set's iteration order depends on it). A directed graph's reverse search
+    runs over ``G._pred`` in its order, which the conversion does not keep: NetworkX runs
+    it."""
     nx = _nx()
     kind = "digraph" if g.directed else "graph"
     s = _source(g, source, nx.NetworkXError(f"The node {source} is not in the {kind}."))
-    r = _reverse(g) if reverse else g
-    return set(g.labels(np.flatnonzero(_bfs_level(r, s) > 0)))
+    if reverse and g.directed:
+        raise NotImplementedError("nx_semiring: ancestors of a directed graph are built in "
+                                  "the order of NetworkX's BFS over G._pred, which the "
+                                  "conversion does not keep (NetworkX runs it)")
+    return set(g.labels(_discovery(g, [s], level=_bfs_level(g, s))[1:]))
 
 
 def descendants(G, source):
@@ -940,8 +1030,8 @@ def ancestors(G, source):
     Examples
     --------
     >>> import networkx as nx
-    >>> sorted(nx.ancestors(nx.DiGraph([(0, 1), (1, 2), (3, 1)]), 2, backend="semiring"))
-    [0, 1, 3]
+    >>> nx.ancestors(nx.path_graph(4), 2, backend="semiring")
+    {0, 1, 3}
     """
     return _reachable(_graph(G), source, reverse=True)
 
@@ -1557,7 +1647,8 @@ def minimum_cut(flowG, _s, _t, capacity="capacity", flow_func=None, **kwargs):
     >>> import networkx as nx
     >>> G = nx.DiGraph()
     >>> G.add_edge("x", "a", capacity=3); G.add_edge("a", "y", capacity=2)
-    >>> value, (S, T) = nx.minimum_cut(G, "x", "y", backend="semiring")
+    >>> from nx_semiring import paths  # (dispatch refuses: NetworkX's sets' order)
+    >>> value, (S, T) = paths.minimum_cut(G, "x", "y")
     >>> value, sorted(S), sorted(T)
     (2, ['a', 'x'], ['y'])
     """

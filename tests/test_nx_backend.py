@@ -183,11 +183,13 @@ def test_unweighted_lengths_equal_networkx(device, G, data):
     assert exp == got
     assert nxa.has_path(g, s, t) == nx.has_path(G, s, t)
     st_path_as_networkx(lambda: nx.shortest_path(G, s, t), lambda: nxa.shortest_path(g, s, t))
-    assert nxa.shortest_path_length(g, target=t) == nx.shortest_path_length(G, target=t)
     if G.is_directed():  # NetworkX's BFS over G.reverse() reads G._pred's order: refused
         with pytest.raises(NotImplementedError):
             nxa.shortest_path(g, target=t)
+        with pytest.raises(NotImplementedError):  # (its dict's key order: session 22)
+            nxa.shortest_path_length(g, target=t)
         return
+    assert nxa.shortest_path_length(g, target=t) == nx.shortest_path_length(G, target=t)
     for v, p in nxa.shortest_path(g, target=t).items():
         check_path(G, p, v, t, nx.shortest_path_length(G, v, t), weight=None)
 
@@ -243,11 +245,15 @@ def test_bellman_ford_equals_networkx(device, G, data):
     if len(G) == 0:
         return
     s = data.draw(st.sampled_from(list(G)))
-    exp, got = raises_same(lambda: nx.single_source_bellman_ford_path_length(G, s),
-                           lambda: nxa.single_source_bellman_ford_path_length(g, s))
+    try:
+        exp, got = raises_same(lambda: nx.single_source_bellman_ford_path_length(G, s),
+                               lambda: nxa.single_source_bellman_ford_path_length(g, s))
+    except NotImplementedError as exc:  # keyed in NetworkX's queue order (session 22)
+        assert "queue's order" in str(exc)
+        return
     if exp is None:
         return
-    assert got == exp
+    assert got == exp and list(got) == list(exp)  # NetworkX's key order too (session 22)
     try:
         dist, paths = nxa.single_source_bellman_ford(g, s)
     except NotImplementedError as exc:  # tied shortest paths (session 20)
