@@ -161,8 +161,9 @@ _DOCS = {
     "attracting_components": "The engine's strong components; only where there is at most "
                              "one attracting component, of one node (NetworkX yields several "
                              "in its Tarjan order, and builds each set in that order).",
-    "strongly_connected_components": "Left to NetworkX (can_run): its Tarjan completion order "
-                                     "and its sets' insertion order are a sequential DFS.",
+    "strongly_connected_components": "NetworkX's Tarjan loop, compiled on the CPU (its "
+                                     "completion order and its sets' insertion order are a "
+                                     "sequential DFS's); without Numba NetworkX runs it.",
     "connected_components": "The engine's components, each set built in NetworkX's BFS order "
                             "(a set's iteration order depends on it).",
     "weakly_connected_components": "As connected_components (successors, then predecessors); "

@@ -57,6 +57,7 @@ import numpy as np
 
 import algorithms as alg
 import semiring as sr
+from semiring.backend.cpu import compiled as _cpu_compiled
 
 from .graph import FLOAT_MAX, SemiringGraph, from_networkx
 
@@ -1677,9 +1678,13 @@ def is_connected(G):
 
 
 def strongly_connected_components(G):
-    """Sets of nodes, one per strongly connected component (in the order of their first node;
-    NetworkX's Tarjan yields them in another order, each set built in its search's order:
-    ``can_run`` leaves dispatched calls to NetworkX, this is the backend's own call).
+    """Sets of nodes, one per strongly connected component, in NetworkX's order: its Tarjan
+    search's, which yields the components as it completes them and builds each set in its
+    own order (``condensation``, ``attracting_components`` and ``simple_cycles`` read both,
+    and a set's iteration order follows its insertion order where hashes collide). That
+    search is sequential, so it runs as the CPU backend's compiled replica of NetworkX's
+    loop (:func:`semiring.backend.cpu.compiled.tarjan`), not as the engine's parallel
+    components, whose order is not NetworkX's; without Numba NetworkX runs it.
 
     Examples
     --------
@@ -1687,13 +1692,23 @@ def strongly_connected_components(G):
     >>> from nx_semiring import algorithms
     >>> G = nx.DiGraph([(0, 1), (1, 0), (1, 2)])
     >>> list(algorithms.strongly_connected_components(G))
-    [{0, 1}, {2}]
+    [{2}, {0, 1}]
     """
     nx = _nx()
     g = _graph(G)
     if not g.directed:
         raise nx.NetworkXNotImplemented("not implemented for undirected type")
-    yield from _groups(g, alg.connected_components(g.matrix(), "strong"))
+    found = _cpu_compiled.tarjan(g.indptr, g.adj)
+    if found is None:
+        raise NotImplementedError("nx_semiring: strongly_connected_components follows "
+                                  "NetworkX's sequential Tarjan order with the CPU backend's "
+                                  "compiled loop, which needs Numba (the cpu extra): "
+                                  "NetworkX runs it")
+    members, starts = found
+    names = g.labels(members)
+    with _gc_paused():
+        comps = [set(names[a:b]) for a, b in zip(starts[:-1].tolist(), starts[1:].tolist())]
+    yield from comps
 
 
 def _unit_weights(g: SemiringGraph, weight) -> bool:

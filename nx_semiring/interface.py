@@ -661,11 +661,6 @@ class BackendInterface:
         if name == "barycenter" and (a.get("attr") is not None or a.get("sp") is not None):
             return ("barycenter with attr= (written into G's node attributes) or sp= "
                     "(precomputed lengths): NetworkX runs it")
-        if name == "strongly_connected_components":
-            return ("NetworkX yields the strongly connected components in its Tarjan "
-                    "completion order, each set built in its DFS's order (callers such as "
-                    "condensation, attracting_components and simple_cycles read both), a "
-                    "sequential DFS the engine does not run: NetworkX runs it")
         if name == "single_target_shortest_path" and G.is_directed():
             return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "
                     "G._pred, in its order, which the conversion does not keep: NetworkX runs "

@@ -126,10 +126,20 @@ def test_weak_components_in_networkx_order_or_refused():
         nxan.weakly_connected_components(D)
 
 
-def test_strong_components_are_left_to_networkx():
-    """NetworkX yields them in Tarjan's completion order, each set in its DFS's order."""
-    G = _colliding(directed=True)
-    assert isinstance(bi.can_run("strongly_connected_components", (G,), {}), str)
+def test_strong_components_in_networkx_tarjan_order():
+    """NetworkX yields them in Tarjan's completion order, each set in its DFS's order: the
+    CPU backend's compiled replica of its loop gives both (a multigraph's parallel edges and
+    self-loops included)."""
+    for seed in range(6):
+        G = _colliding(seed=seed, directed=True, m=30)
+        assert bi.can_run("strongly_connected_components", (G,), {}) is True
+        assert repr(list(nx.strongly_connected_components(G, backend="semiring"))) == \
+            repr(list(nx.strongly_connected_components(G)))
+        M = nx.MultiDiGraph(G)
+        M.add_edges_from(list(G.edges)[:5])
+        M.add_edges_from((v, v) for v in list(G)[:3])
+        assert repr(list(nx.strongly_connected_components(M, backend="semiring"))) == \
+            repr(list(nx.strongly_connected_components(M)))
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -1145,6 +1145,70 @@ def _make_msbfs(parallel):
     return _jit(msbfs, "par" if parallel else "serial", parallel=parallel)
 
 
+def _tarjan(indptr, indices, members, starts):
+    # NetworkX's nonrecursive Tarjan (strongly_connected_components), step for step, over
+    # the CSR in stored order: the roots in vertex order, each vertex's neighbours resumed
+    # where its last push left them; a component's members in the order its set gets them
+    n = indptr.size - 1
+    preorder = np.zeros(n, dtype=np.int64)  # 0: not reached
+    lowlink = np.zeros(n, dtype=np.int64)
+    found = np.zeros(n, dtype=np.bool_)
+    nxt = indptr[:-1].copy()
+    queue = np.empty(n, dtype=np.int64)
+    pending = np.empty(n, dtype=np.int64)  # NetworkX's scc_queue
+    i = 0
+    size = 0
+    ncomp = 0
+    filled = 0
+    for source in range(n):
+        if found[source]:
+            continue
+        queue[0] = source
+        qlen = 1
+        while qlen:
+            v = queue[qlen - 1]
+            if preorder[v] == 0:
+                i += 1
+                preorder[v] = i
+            done = True
+            while nxt[v] < indptr[v + 1]:
+                w = indices[nxt[v]]
+                nxt[v] += 1
+                if preorder[w] == 0:
+                    queue[qlen] = w
+                    qlen += 1
+                    done = False
+                    break
+            if done:
+                low = preorder[v]
+                for p in range(indptr[v], indptr[v + 1]):
+                    w = indices[p]
+                    if not found[w]:
+                        if preorder[w] > preorder[v]:
+                            low = min(low, lowlink[w])
+                        else:
+                            low = min(low, preorder[w])
+                lowlink[v] = low
+                qlen -= 1
+                if low == preorder[v]:
+                    starts[ncomp] = filled
+                    ncomp += 1
+                    members[filled] = v
+                    filled += 1
+                    found[v] = True
+                    while size and preorder[pending[size - 1]] > preorder[v]:
+                        size -= 1
+                        k = pending[size]
+                        members[filled] = k
+                        filled += 1
+                        found[k] = True
+                else:
+                    pending[size] = v
+                    size += 1
+    starts[ncomp] = filled
+    return ncomp
+
+
 def _cores_bz(indptr, indices, core, pos, vert, bins):
     # Batagelj & Zaversnik 2003, "An O(m) algorithm for cores decomposition of networks":
     # the vertices sorted by degree in bins (vert, pos; bins[d] the first slot of degree d),
@@ -1669,6 +1733,29 @@ def cores_kernel():
         _cores = _jit(_cores_bz)
     return _cores
 
+
+
+_tarjan_k = None
+
+
+def tarjan(indptr, indices):
+    """NetworkX's ``strongly_connected_components`` over the CSR ``indptr`` / ``indices``
+    (int64; rows in NetworkX's adjacency order), compiled: ``(members, starts)``, component
+    c's vertices ``members[starts[c]:starts[c + 1]]`` in the order NetworkX yields the
+    components and adds each one's vertices to its set (:func:`_tarjan`); None where Numba
+    is off. A sequential depth-first search, O(n + m): no order of the engine's parallel
+    components is NetworkX's."""
+    global _tarjan_k
+    if not ENABLED:
+        return None
+    if _tarjan_k is None:
+        _tarjan_k = _jit(_tarjan)
+    n = int(indptr.size) - 1
+    members = np.empty(n, dtype=np.int64)
+    starts = np.empty(n + 1, dtype=np.int64)
+    k = _tarjan_k(np.ascontiguousarray(indptr, dtype=np.int64),
+                  np.ascontiguousarray(indices, dtype=np.int64), members, starts)
+    return members, starts[:k + 1]
 
 
 _truss = None
