@@ -88,11 +88,9 @@ TEST_MODULES = (
 
 # "path/file.py::[Class::]test" (the path inside the networkx package) -> why it cannot
 # pass through the backend although the backend's answer is correct
-KNOWN_FAILURES = {
-    "algorithms/components/tests/test_strongly_connected.py::TestStronglyConnected::"
-    "test_condensation_mapping_and_members":
-        "expects NetworkX's Tarjan order of the components (component 0 = the first one "
-        "Tarjan's DFS completes); the backend yields them in order of their first node",
+KNOWN_FAILURES: dict = {
+    # (empty since session 22: test_condensation_mapping_and_members expected NetworkX's
+    # Tarjan order of the strong components, which the backend now yields)
 }
 
 
