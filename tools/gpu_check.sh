@@ -20,18 +20,7 @@ out=${OUT:-gpu-check}
 # its dispatch tests would fail or skip: give it pyproject's entry points in a dist-info of
 # their own, outside the tree, unless the package is installed.
 if ! python3 -c "from importlib.metadata import entry_points as e; import sys; sys.exit(not any(p.name == 'semiring' for p in e(group='networkx.backends')))" 2>/dev/null; then
-  eps=$(mktemp -d)
-  python3 - "$eps" <<'PY'
-import pathlib, sys, tomllib
-meta = tomllib.loads(pathlib.Path("pyproject.toml").read_text())["project"]
-info = pathlib.Path(sys.argv[1]) / f"{meta['name']}-0+checkout.dist-info"
-info.mkdir()
-(info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: 0+checkout\n")
-(info / "entry_points.txt").write_text("".join(
-    f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n"
-    for group, eps in meta.get("entry-points", {}).items()))
-PY
-  export PYTHONPATH=$PYTHONPATH:$eps
+  export PYTHONPATH=$PYTHONPATH:$(python3 tools/checkout_entry_points.py)
 fi
 mkdir -p "$out" "$CUPY_CACHE_DIR"
 xdist=()
