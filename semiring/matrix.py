@@ -65,6 +65,12 @@ def _check_size(op: str, name: str, v) -> int:
     return int(v)
 
 
+def _dtype_arg(dtype) -> str:
+    """The argument a constructor's value type comes from, for its error: ``dtype=`` when
+    given, else the values' own type."""
+    return "dtype" if dtype is not None else "values.dtype"
+
+
 def _check_missing(op: str, missing) -> None:
     """``missing=`` (the fill of a dense result, or the value a dense input leaves out) must
     be a real number: NumPy would read a string as a dtype name, or compare it as text."""
@@ -403,7 +409,8 @@ class Matrix(_b.Placed, Operand):
             values = xp.asarray(values)
             if values.shape != rows.shape:
                 raise DimensionMismatch(f"{op}: values must have the length of rows (={rows.size}), got shape {values.shape}")
-            values = _t.cast(values, _t.lookup_dtype(dtype if dtype is not None else values.dtype, op=op))
+            values = _t.cast(values, _t.lookup_dtype(dtype if dtype is not None else values.dtype, op=op,
+                                                      arg=_dtype_arg(dtype)))
         if nrows is None:
             nrows = int(rows.max()) + 1 if rows.size else 0
         if ncols is None:
@@ -424,8 +431,20 @@ class Matrix(_b.Placed, Operand):
                 r, c = divmod(int(key[first]), max(ncols, 1))
                 raise DuplicateIndices(f"{op}: duplicate entry at ({r}, {c}); pass dup_op= to combine duplicates")
             heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
-            if not iso:
-                values = _combine_duplicates(xp, lookup("binary", dup_op, op=op, arg="dup_op"), values, heads)
+            dop = lookup("binary", dup_op, op=op, arg="dup_op")
+            if iso:
+                # the scalar is every entry's value, duplicates included: they fold as
+                # Vector.from_coo folds them (plus of two 1s is 2); the dup_op was ignored
+                isov = True if values is None else values
+                dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(isov).dtype,
+                                     op=op, arg=_dtype_arg(dtype))
+                v0 = _t.cast(np.asarray(isov), dt)[()]
+                folded = _combine_duplicates(xp, dop, xp.full(key.size, v0, dtype=dt), heads)
+                same = (folded == v0) | ((folded != folded) & (v0 != v0))  # (NaN is NaN)
+                if _b.any_true(~same):  # (else every fold gave the scalar back: still iso)
+                    values, iso = folded, False
+            else:
+                values = _combine_duplicates(xp, dop, values, heads)
             key = key[heads]
         r = key // max(ncols, 1)
         c = (key - r * max(ncols, 1))
@@ -434,7 +453,8 @@ class Matrix(_b.Placed, Operand):
         indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(it)
         if iso:
             isov = True if values is None else values
-            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(isov).dtype, op=op)
+            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(isov).dtype, op=op,
+                                 arg=_dtype_arg(dtype))
             return cls(indptr, c.astype(it), None, (nrows, ncols), iso_value=isov, dtype=dt)
         return cls(indptr, c.astype(it), values, (nrows, ncols))
 
@@ -647,7 +667,23 @@ class Matrix(_b.Placed, Operand):
         return row_of_entries(self.xp, self._indptr, self.nvals)
 
     def to_coo(self):
-        """(rows, cols, values) arrays on the matrix's device."""
+        """(rows, cols, values) arrays on the matrix's device: new arrays, as
+        :meth:`Vector.to_coo` gives (a write into them leaves the matrix as it was).
+
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_coo([1, 0], [0, 1], [2.0, 3.0])
+        >>> r, c, v = A.to_coo()
+        >>> v[:] = 0
+        >>> A.to_dense(missing=-1).tolist()
+        [[-1.0, 3.0], [2.0, -1.0]]
+        """
+        rows, cols, vals = self._coo()
+        # (the stored values themselves were handed out: a caller's write changed the matrix
+        # behind its cached transpose, casts and plans)
+        return rows, cols, vals if self.is_iso else vals.copy()
+
+    def _coo(self):
+        """to_coo's arrays, the values the matrix's own (read, never written)."""
         xp = self.xp
         rows = xp.repeat(xp.arange(self.nrows, dtype=xp.int64), xp.diff(self._indptr).astype(xp.int64))
         return rows, self._indices.astype(xp.int64), self._full_values()
@@ -662,7 +698,7 @@ class Matrix(_b.Placed, Operand):
         xp = self.xp
         dt = np.result_type(self._dtype, missing)
         out = xp.full(self._shape, missing, dtype=dt)
-        rows, cols, vals = self.to_coo()
+        rows, cols, vals = self._coo()
         out[rows, cols] = vals
         return out
 

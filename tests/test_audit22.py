@@ -1,0 +1,166 @@
+"""Session 22 (aud22): defects found by the outside-in audit of the algebra
+(``bench/probes/aud22_algebra.py``, a differential fuzzer against a dense GraphBLAS oracle),
+each pinned by the call that showed it:
+
+- ``Matrix.to_coo`` handed out the matrix's own values array (``Vector.to_coo`` copies): a
+  caller's write changed the matrix behind its cached transpose;
+- ``Vector.from_coo(..., sort=False)`` kept the caller's index and value arrays: a later
+  write into them changed the vector (the sorting path and ``Matrix.from_coo`` copy);
+- ``Matrix.from_coo`` with a scalar value and ``dup_op`` ignored the op (two 1s under plus
+  gave 1; ``Vector.from_coo`` gives 2);
+- ``select`` by value with a Python int thunk outside the values' type compared after the
+  thunk wrapped into it (int32 values, ``valuelt`` 2**31 kept nothing);
+- errors that named another function's argument (``mxv`` of an int8 array:
+  "Vector.from_dense: array.dtype"; a dense int8 operand of ``mxm``: "spmm: X.dtype";
+  ``Matrix.from_coo`` of int8 values: "dtype"), a slice of step 0 (Python's bare
+  "slice step cannot be zero"), a dense ``mxm``'s ``out`` / ``mask`` of the wrong shape
+  raised DomainMismatch (a TypeError) where a sparse one's raises DimensionMismatch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import semiring as sr
+
+from conftest import to_host
+
+
+def _xp(device):
+    return np if device == "cpu" else pytest.importorskip("cupy")
+
+
+# ---------------------------------------------------------------------- read-back aliasing
+
+
+@pytest.mark.parametrize("iso", [False, True])
+def test_matrix_to_coo_values_are_a_copy(device, iso):
+    vals = None if iso else [2.0, 3.0, 5.0]
+    A = sr.Matrix.from_coo([0, 1, 1], [1, 0, 2], vals, nrows=2, ncols=3,
+                           dtype=np.float64, device=device)
+    before = to_host(A.to_dense(missing=-1))
+    At = A.T  # (the cached transpose must keep agreeing with A)
+    r, c, v = A.to_coo()
+    v[:] = 99.0
+    assert to_host(A.to_dense(missing=-1)).tolist() == before.tolist()
+    assert to_host(At.to_dense(missing=-1)).T.tolist() == before.tolist()
+    # and the read-back is what to_dense says
+    assert to_host(v).size == A.nvals
+
+
+def test_vector_from_coo_unsorted_keeps_no_caller_array(device):
+    xp = _xp(device)
+    idx = xp.asarray([3, 0, 2], dtype=xp.int64)
+    vals = xp.asarray([1.5, 2.5, 3.5])
+    u = sr.Vector.from_coo(idx, vals, size=4, sort=False, device=device)
+    idx[0] = 1
+    vals[:] = -7.0
+    assert to_host(u.to_dense(missing=0)).tolist() == [2.5, 0.0, 3.5, 1.5]
+
+
+# ---------------------------------------------------------------------- from_coo, dup_op
+
+
+@pytest.mark.parametrize("dup_op", ["plus", "times", "min", "max", "first", "second",
+                                    "minus", "any"])
+@pytest.mark.parametrize("value", [3, 2.5, True, np.float32(-0.5)])
+def test_matrix_from_coo_scalar_folds_duplicates(device, dup_op, value):
+    rows, cols = [1, 0, 1, 1, 2], [1, 0, 1, 1, 0]
+    A = sr.Matrix.from_coo(rows, cols, value, nrows=3, ncols=2, dup_op=dup_op, device=device)
+    # the scalar given to every entry, as an array of it: the same fold
+    dt = np.asarray(value).dtype
+    B = sr.Matrix.from_coo(rows, cols, np.full(len(rows), value, dtype=dt), nrows=3, ncols=2,
+                           dup_op=dup_op, device=device)
+    assert A.dtype == B.dtype
+    assert to_host(A.to_dense(missing=0)).tolist() == to_host(B.to_dense(missing=0)).tolist()
+    # and as the vector does (the matrix's column 1)
+    v = sr.Vector.from_coo([1, 1, 1], value, size=3, dup_op=dup_op, device=device)
+    assert to_host(v.to_dense(missing=0))[1] == to_host(A.to_dense(missing=0))[1, 1]
+
+
+def test_matrix_from_coo_scalar_dup_op_keeps_iso_where_it_can(device):
+    A = sr.Matrix.from_coo([0, 0, 1], [0, 0, 1], 4, nrows=2, ncols=2, dup_op="min",
+                           device=device)
+    assert A.is_iso and A.iso_value == 4
+    B = sr.Matrix.from_coo([0, 0, 1], [0, 0, 1], 4, nrows=2, ncols=2, dup_op="plus",
+                           device=device)
+    assert not B.is_iso
+    assert to_host(B.to_dense(missing=0)).tolist() == [[8, 0], [0, 4]]
+    S = sr.Matrix.from_coo([0, 0], [1, 1], None, nrows=1, ncols=2, dup_op="minus",
+                           device=device)  # True - True in bool is False (lxor)
+    assert to_host(S.to_dense(missing=True)).tolist() == [[True, False]]
+
+
+# ---------------------------------------------------------------------- select's thunk
+
+
+SELECT_CMP = {"valuelt": lambda x, t: x < t, "valuele": lambda x, t: x <= t,
+              "valuegt": lambda x, t: x > t, "valuege": lambda x, t: x >= t,
+              "valueeq": lambda x, t: x == t, "valuene": lambda x, t: x != t}
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.bool_])
+@pytest.mark.parametrize("thunk", [2**31, -2**31 - 1, 2**40, -2**40, 2**63 - 1, 2**63,
+                                   -2**63, 2**64 - 1])
+def test_select_python_int_thunk_outside_the_type(device, dtype, thunk):
+    vals = np.array([1, -3, 0, 7], dtype=np.int64).astype(dtype)
+    a = sr.Vector.from_coo([0, 1, 2, 3], vals, size=4, device=device)
+    for op, cmp in SELECT_CMP.items():
+        got = to_host(sr.select(a, op, thunk).to_coo()[0]).tolist()
+        # Python's exact comparison of the values with the thunk
+        want = [i for i, x in enumerate(vals.tolist()) if cmp(int(x), thunk)]
+        assert got == want, (op, thunk, dtype)
+
+
+def test_select_thunk_beyond_64_bits_is_named(device):
+    a = sr.Vector.from_coo([0], [1], size=1, device=device)
+    with pytest.raises(sr.DomainMismatch,
+                       match=r"select: thunk must be an integer in \[-2\*\*63, 2\*\*64\), "
+                             r"got -9223372036854775809"):
+        sr.select(a, "valuelt", -2**63 - 1)
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def test_errors_name_the_callers_argument(device):
+    xp = _xp(device)
+    A = sr.Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=3, ncols=3, device=device)
+    with pytest.raises(sr.DomainMismatch, match=r"^mxv: u\.dtype must be one of .*got int8"):
+        sr.mxv(A, xp.ones(3, dtype=xp.int8))
+    with pytest.raises(sr.DomainMismatch, match=r"^vxm: u\.dtype must be one of .*got float16"):
+        sr.vxm(xp.ones(3, dtype=xp.float16), A)
+    with pytest.raises(sr.DomainMismatch, match=r"^ewise_add: b\.dtype must be one of .*int16"):
+        sr.ewise_add(xp.ones(3), xp.ones(3, dtype=xp.int16))
+    with pytest.raises(sr.DomainMismatch, match=r"^mxm: B\.dtype must be one of .*got int8"):
+        sr.mxm(A, xp.ones((3, 2), dtype=xp.int8))
+    with pytest.raises(sr.DomainMismatch, match=r"^mxm: A\.dtype must be one of .*got uint16"):
+        sr.mxm(xp.ones((2, 3), dtype=xp.uint16), A)
+    with pytest.raises(sr.DomainMismatch,
+                       match=r"^Matrix\.from_coo: values\.dtype must be one of .*got int8"):
+        sr.Matrix.from_coo([0], [0], np.array([1], dtype=np.int8), device=device)
+    with pytest.raises(sr.DomainMismatch,
+                       match=r"^Vector\.from_coo: dtype must be one of .*got int8"):
+        sr.Vector.from_coo([0], [1.0], dtype="int8", device=device)
+
+
+def test_slice_of_step_zero_is_named(device):
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=2, device=device)
+    with pytest.raises(sr.InvalidValue, match=r"^extract: cols must be a slice with a nonzero "
+                                               r"step, got slice\(None, None, 0\)"):
+        sr.extract(A, None, slice(None, None, 0))
+    with pytest.raises(sr.InvalidValue, match=r"^assign: rows must be a slice"):
+        sr.assign(A, 1.0, slice(0, 2, 0), None)
+
+
+def test_dense_product_shape_errors_are_dimension_mismatches(device):
+    xp = _xp(device)
+    A = sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3, device=device)
+    X = xp.ones((3, 2))
+    with pytest.raises(sr.DimensionMismatch, match=r"^mxm: out must be .* of shape \(2, 2\)"):
+        sr.mxm(A, X, out=xp.zeros((3, 3)))
+    with pytest.raises(sr.DimensionMismatch, match=r"^mxm: mask must be .* of shape \(2, 2\)"):
+        sr.mxm(A, X, mask=xp.ones((2, 3), dtype=bool))
+    with pytest.raises(sr.DomainMismatch, match=r"^mxm: out must be"):  # (a type error still)
+        sr.mxm(A, X, out=[[0.0, 0.0], [0.0, 0.0]])
