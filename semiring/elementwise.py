@@ -439,6 +439,13 @@ def select(a, op, thunk=None, *, out=None, mask=None, accum=None, replace=False,
         if isinstance(thunk, (bool, np.bool_)) or np.asarray(thunk).dtype.kind not in "iu":
             raise DomainMismatch(f"{name}: thunk of {op!r} must be an integer, got {thunk!r}")
         thunk = int(thunk)
+        # past the shape every k selects as the nearest one inside it does; the clamp keeps
+        # i + k in int64 (tril at k = 2**63 - 1 wrapped and dropped rows past 0; 2**63 raised
+        # Python's bare OverflowError)
+        nrows, ncols = a.shape if isinstance(a, Matrix) else (a.size, 1)
+        lo, hi = {"offset": (-nrows, ncols)}.get(tkind, (-1, nrows if op.startswith("row")
+                                                         else ncols))
+        thunk = min(max(thunk, lo), hi)
     m, acc, replace, device = _output(name, isinstance(a, Matrix), _shape_of(a), out, mask, accum,
                                       replace, structure, complement, a=a)
     k, v = entries(a)

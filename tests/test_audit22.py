@@ -164,3 +164,23 @@ def test_dense_product_shape_errors_are_dimension_mismatches(device):
         sr.mxm(A, X, mask=xp.ones((2, 3), dtype=bool))
     with pytest.raises(sr.DomainMismatch, match=r"^mxm: out must be"):  # (a type error still)
         sr.mxm(A, X, out=[[0.0, 0.0], [0.0, 0.0]])
+
+
+POSITION_KEEP = {"tril": lambda i, j, k: j <= i + k, "triu": lambda i, j, k: j >= i + k,
+                 "diag": lambda i, j, k: j == i + k, "offdiag": lambda i, j, k: j != i + k,
+                 "rowle": lambda i, j, k: i <= k, "rowgt": lambda i, j, k: i > k,
+                 "colle": lambda i, j, k: j <= k, "colgt": lambda i, j, k: j > k}
+
+
+@pytest.mark.parametrize("thunk", [2**63 - 1, 2**63, 2**64 - 1, -2**63, -2**63 + 1, 2**40, 3,
+                                   -3, np.uint64(2**63), np.int64(2**62)])
+def test_select_position_thunk_past_int64(device, thunk):
+    # i + k wrapped in int64 (tril at 2**63 - 1 dropped every row past 0) or raised a bare
+    # OverflowError (2**63)
+    rows, cols = [0, 1, 1, 2, 2], [1, 0, 1, 0, 2]
+    A = sr.Matrix.from_coo(rows, cols, [1.0, 2.0, 3.0, 4.0, 5.0], nrows=3, ncols=3,
+                           device=device)
+    for op, keep in POSITION_KEEP.items():
+        r, c, _ = (to_host(x) for x in sr.select(A, op, thunk).to_coo())
+        want = [(i, j) for i, j in zip(rows, cols) if keep(i, j, int(thunk))]
+        assert list(zip(r.tolist(), c.tolist())) == want, (op, thunk)

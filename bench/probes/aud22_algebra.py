@@ -589,6 +589,8 @@ def rvector(rng, n, dt=None, density=None, inputs=None, awkward=True):
         u = sr.Vector.from_coo(i, v, size=n, sort=False, device="cpu")
     elif route == 2:
         a, p = vals.copy(), pres.copy()
+        # the absent slots of a bitmap hold anything: nothing may read them
+        a[~p] = rvals(dt, int((~p).sum()), rng)
         inputs.add(a, p)
         u = sr.Vector.from_bitmap(a, None if p.all() else p, device="cpu")
     elif route == 3 and pres.all():
@@ -758,6 +760,8 @@ def case_mxv(rng, inputs, vxm=False):
     alias = rng.random() < 0.15 and ((vxm and m == n) or (not vxm and n == m))
     if alias:  # out is the input vector itself
         out, outd = u, ud
+    if out is not None and rng.random() < 0.2:
+        marg, mkw, allowed, mobj = _self_mask(rng, out, outd)
     accum = ACCUMS[rng.integers(len(ACCUMS))] if (out is not None and rng.random() < 0.5) else None
     replace = bool(rng.random() < 0.3) and out is not None
     direction = ["auto", "push", "pull"][rng.integers(3)]
@@ -951,9 +955,19 @@ def _out_mask(rng, is_m, shape, inputs):
     else:
         marg, mkw, allowed, mobj = _unpack_mask(rmask_vec(rng, shape[0], inputs))
         out, outd = rout(rng, shape, inputs, "vector")
+    if out is not None and rng.random() < 0.2:
+        marg, mkw, allowed, mobj = _self_mask(rng, out, outd)
     accum = ACCUMS[rng.integers(len(ACCUMS))] if (out is not None and rng.random() < 0.5) else None
     replace = bool(rng.random() < 0.3) and out is not None
     return marg, mkw, allowed, mobj, out, outd, accum, replace
+
+
+def _self_mask(rng, out, outd):
+    """The output as its own mask (``out=w, mask=w.S``, ``~w.V``, ...)."""
+    style = rng.integers(0, 4)
+    arg, s, c = [(out.S, True, False), (out.V, False, False), (~out.S, True, True),
+                 (~out.V, False, True)][style]
+    return arg, {}, dmask(outd, s, c, outd.shape), out
 
 
 def _pos(idx, is_m):
@@ -1066,15 +1080,24 @@ def case_select(rng, inputs):
     thunk = None
     if kind in ("offset", "index"):
         thunk = int(rng.integers(-3, 4)) if (kind == "index" or rng.random() < 0.7) else None
+        if thunk is not None and rng.random() < 0.15:
+            thunk = [2**63 - 1, 2**63, -2**63, 2**40, -2**31 - 1][rng.integers(5)]
     elif kind == "value":
         tdt = [a.dtype, DOMAINS[rng.integers(len(DOMAINS))]][rng.integers(2)]
         thunk = rvals(tdt, 1, rng)[0]
+        if rng.random() < 0.3:  # a Python scalar, maybe outside the values' type
+            thunk = [thunk.item(), 2**31, -2**31 - 1, 2**40, 2**63, -2**63, 2**63 - 1,
+                     2.5][rng.integers(8)]
     T = D(np.zeros(shape, a.dtype), np.zeros(shape, bool), a.dtype)
     for idx in zip(*np.nonzero(ad.pres)):
-        i, j = _pos(idx, is_m)
+        i, j = (int(t) for t in _pos(idx, is_m))  # (Python ints: exact for any thunk)
         v = ad.vals[idx]
         k = 0 if thunk is None else thunk
-        if kind == "value":
+        if kind == "value" and isinstance(thunk, int) and a.dtype.kind in "biu":
+            x, t = int(v), thunk  # an integer thunk: compared exactly (as NumPy 2 does)
+            keep = {"valueeq": x == t, "valuene": x != t, "valuelt": x < t, "valuele": x <= t,
+                    "valuegt": x > t, "valuege": x >= t}[op]
+        elif kind == "value":
             cdt = promote(a.dtype, np.result_type(a.dtype, thunk))
             x, t = ocast(v, cdt), ocast(thunk, cdt)
             keep = {"valueeq": x == t, "valuene": x != t, "valuelt": x < t, "valuele": x <= t,
