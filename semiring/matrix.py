@@ -291,12 +291,15 @@ class Matrix(_b.Placed, Operand):
         if self.is_iso:
             key = ("iso", dtype)
             if key not in self._casts:
-                self._casts[key] = self.xp.asarray(np.asarray([self._iso]).astype(dtype))
+                self._casts[key] = self.xp.asarray(_t.cast(np.asarray([self._iso]), dtype))
             return self._casts[key], 0
         if self._values.dtype == dtype:
             return self._values, 1
         if dtype not in self._casts:
-            self._casts[dtype] = self._values.astype(dtype)
+            # (a narrowing dtype= of spgemm / dot3 / spmm: the algebra's one cast, which
+            # saturates a float into an integer type and takes NaN to 0, not NumPy's
+            # INT_MIN or the device's conversion)
+            self._casts[dtype] = _t.cast(self._values, dtype)
         return self._casts[dtype], 1
 
     _values_for = values_for

@@ -184,3 +184,48 @@ def test_select_position_thunk_past_int64(device, thunk):
         r, c, _ = (to_host(x) for x in sr.select(A, op, thunk).to_coo())
         want = [(i, j) for i, j in zip(rows, cols) if keep(i, j, int(thunk))]
         assert list(zip(r.tolist(), c.tolist())) == want, (op, thunk)
+
+
+# ---------------------------------------------------------------------- narrowing dtype=
+
+
+SPECIAL = [np.nan, np.inf, -np.inf, 3e10, -3e10, -2.7, 5.0]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.bool_])
+def test_dense_building_blocks_cast_operands_as_the_algebra(device, dtype):
+    # dtype= narrower than the operands went through NumPy's astype (NaN, inf, 3e10 -> the
+    # type's minimum; the device's conversion on the GPU), not types.cast: the same
+    # product of operands cast first by types.cast is the answer
+    xp = _xp(device)
+    dt = np.dtype(dtype)
+    vals = np.array(SPECIAL)
+    n = vals.size
+    A = sr.Matrix.from_coo(np.zeros(n, np.int64), np.arange(n), vals, nrows=1, ncols=n,
+                           device=device)
+    Ac = sr.Matrix.from_coo(np.zeros(n, np.int64), np.arange(n), sr.types.cast(vals, dt),
+                            nrows=1, ncols=n, device=device)
+    S = sr.plus_first
+    ones = sr.Matrix.from_coo(np.arange(n), np.zeros(n, np.int64), True, nrows=n, ncols=1,
+                              device=device)
+    mask = sr.Matrix.from_coo([0], [0], True, nrows=1, ncols=1, device=device)
+
+    def same(a, b):
+        assert to_host(a).tolist() == to_host(b).tolist()
+
+    same(sr.dot3(A, ones.T, S, dt, mask=mask).to_dense(), sr.dot3(Ac, ones.T, S, dt,
+                                                               mask=mask).to_dense())
+    same(sr.spgemm.spgemm(A, ones, S, dt).to_dense(), sr.spgemm.spgemm(Ac, ones, S, dt).to_dense())
+    X1 = xp.ones((n, 1))
+    same(sr.spmm(A, X1, S, dt)[0], sr.spmm(Ac, X1, S, dt)[0])
+    Xs = xp.asarray(vals.reshape(n, 1))
+    P = sr.Matrix.from_coo(np.arange(n), np.arange(n), True, nrows=n, ncols=n, device=device)
+    same(sr.spmm(P, Xs, sr.plus_second, dt)[0],
+         sr.spmm(P, xp.asarray(sr.types.cast(vals.reshape(n, 1), dt)), sr.plus_second, dt)[0])
+    Xr = xp.asarray(vals.reshape(1, n))
+    same(sr.gemm(Xr, X1, S, dt), sr.gemm(xp.asarray(sr.types.cast(vals.reshape(1, n), dt)),
+                                         X1, S, dt))
+    Z1, Z2 = xp.zeros((1, 1), dtype=dt), xp.zeros((1, 1), dtype=dt)
+    sr.gemm_accumulate(Z1, Xr, X1, S, dt)
+    sr.gemm_accumulate(Z2, xp.asarray(sr.types.cast(vals.reshape(1, n), dt)), X1, S, dt)
+    same(Z1, Z2)
