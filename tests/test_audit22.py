@@ -229,3 +229,31 @@ def test_dense_building_blocks_cast_operands_as_the_algebra(device, dtype):
     sr.gemm_accumulate(Z1, Xr, X1, S, dt)
     sr.gemm_accumulate(Z2, xp.asarray(sr.types.cast(vals.reshape(1, n), dt)), X1, S, dt)
     same(Z1, Z2)
+
+
+# ---------------------------------------------------------------------- the sign of a zero sum
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dense_products_zero_sum_sign_is_the_folds(device, dtype):
+    # a fold of products that are all -0.0 is -0.0 (from its first product, as the sparse
+    # products and reduce_* give); SciPy's S @ X and NumPy's matmul / add.reduce start their
+    # sums from +0.0. A cancelling sum stays +0.0.
+    xp = _xp(device)
+    n = 5
+    vals = np.array([-0.0, -0.0, 1.0, -1.0, -0.0, 0.0], dtype=dtype)
+    rows, cols = [0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1]
+    A = sr.Matrix.from_coo(rows, cols, vals, nrows=n, ncols=2, device=device)
+    X = xp.ones((2, 3), dtype=dtype)
+    Ad = A.to_dense(missing=0.0)
+    want = [True, False, False]  # row 0: all -0.0; row 1: 1 - 1; row 2: -0.0 + 0.0
+    for got in (sr.mxm(A, X, sr.plus_times), sr.mxm(Ad, X, sr.plus_times),
+                sr.mxm(Ad, X, sr.plus_first), sr.spmm(A, X, sr.plus_times, dtype)[0],
+                sr.gemm(Ad, X, sr.plus_times, dtype), sr.mxm(X.T.copy(), A.T, sr.plus_times).T):
+        g = to_host(got)
+        assert (g[:3] == 0).all()
+        assert np.signbit(g[:3]).all(axis=1).tolist() == want
+    # the sparse product agrees
+    sp_ = to_host(sr.mxm(A, sr.Matrix.from_dense(X, device=device), sr.plus_times)
+                  .to_dense(missing=1.0))
+    assert np.signbit(sp_[:3]).all(axis=1).tolist() == want
