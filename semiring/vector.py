@@ -11,7 +11,7 @@ from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
 from .matrix import (_as_index_array, _check_host_input, _check_missing, _check_range,
                      _check_size, _check_tolerances, _combine_duplicates, _coo_device,
-                     _dtype_arg, _present_of_dense, _stable_argsort, _values_close)
+                     _dtype_arg, _dup_op, _present_of_dense, _stable_argsort, _values_close)
 from .ops import lookup
 
 FORMS = ("bitmap", "sparse")
@@ -225,7 +225,7 @@ class Vector(_b.Placed, Operand):
                 if dup_op is None:
                     raise DuplicateIndices(f"{op}: duplicate index {int(idx[1:][dup][0])}; pass dup_op= to combine duplicates")
                 heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
-                vals = _combine_duplicates(xp, lookup("binary", dup_op, op=op, arg="dup_op"), vals, heads)
+                vals = _combine_duplicates(xp, _dup_op(op, dup_op), vals, heads)
                 idx = idx[heads]
         return cls(int(size), dt, dev, indices=idx, svalues=vals)
 

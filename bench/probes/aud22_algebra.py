@@ -610,6 +610,22 @@ def rvector(rng, n, dt=None, density=None, inputs=None, awkward=True):
         else:
             inputs.add(a)
             u = sr.Vector.from_dense(a, missing=np.nan, device="cpu")
+    elif route == 5 and idx.size and rng.random() < 0.6:
+        # duplicates folded by dup_op, in input order
+        op = ["first", "second", "min", "max", "plus", "times", "minus", "lor"][rng.integers(8)]
+        k = int(rng.integers(1, 4))
+        pick = rng.integers(0, idx.size, k)
+        ii = np.concatenate([idx, idx[pick]])
+        vv = np.concatenate([vals[idx], rvals(dt, k, rng, awkward)])
+        order = rng.permutation(ii.size)
+        ii, vv = ii[order], vv[order]
+        acc = {}
+        for a, x in zip(ii, vv):
+            acc.setdefault(int(a), []).append(x)
+        for a, xs in acc.items():
+            want.vals[a] = ocast(ofold(op, xs, dt), dt)
+        inputs.add(ii, vv)
+        u = sr.Vector.from_coo(ii, vv, size=n, dup_op=op, device="cpu")
     else:
         inputs.add(idx, vals[idx])
         u = sr.Vector.from_coo(idx, vals[idx].copy(), size=n, device="cpu")
@@ -656,6 +672,14 @@ def split(name):
         if name.startswith(m + "_"):
             return m, name[len(m) + 1:]
     raise KeyError(name)
+
+
+def zsign_ok(add, mul, accum=None):
+    """Whether a zero result's sign is the oracle's whatever the fold's order: a sum or
+    product of exactly zero is -0.0 only when every term is (min / max / any of zeros pick
+    either, as fmin does)."""
+    return add in ("plus", "times") and mul not in ("min", "max", "any") and \
+        accum not in ("min", "max", "any")
 
 
 def tol_of(dt, add, mul):
@@ -777,7 +801,7 @@ def case_mxv(rng, inputs, vxm=False):
         r = f(u, A, name, **kw) if vxm else f(A, u, name, **kw)
         if out is not None and r is not out:
             return "out= given but not returned"
-        msg = compare(r, want, tol_of(dom, add, mul))
+        msg = compare(r, want, tol_of(dom, add, mul), zsign=zsign_ok(add, mul, accum))
         if msg:
             return f"{'vxm' if vxm else 'mxv'}({name}, A {A.dtype} {A.shape} iso={A.is_iso} " \
                    f"sym={A.transpose_is_self}, u {u.dtype} {u.form}, dir={direction}, " \
@@ -830,7 +854,7 @@ def case_mxm(rng, inputs):
     want = ofinalize(T, outd, allowed, accum, replace)
     r = sr.mxm(A, B, name, out=out, mask=marg, accum=accum, replace=replace, method=method,
                **mkw)
-    msg = compare(r, want, tol_of(dom, add, mul))
+    msg = compare(r, want, tol_of(dom, add, mul), zsign=zsign_ok(add, mul, accum))
     if msg:
         return f"mxm({name}, A {A.dtype} {A.shape} iso={A.is_iso} symview={A.transpose_is_self}, " \
                f"B {B.dtype} {B.shape} iso={B.is_iso}, method={method}, mask={marg!r}, " \
@@ -926,6 +950,11 @@ def case_mxm_dense(rng, inputs):
                 want.dtype != BOOL and \
                 abs(float(r[idx]) - float(want[idx])) <= sc + (want.dtype.kind in "iu"):
             continue  # a float sum's order is the implementation's
+        if want.dtype.kind == "f" and want[idx] == 0 and zsign_ok(add, mul, accum) and \
+                (not use_out or accum is not None or T.pres[idx]) and \
+                np.signbit(r[idx]) != np.signbit(want[idx]):
+            return f"dense mxm({name}, which={which}): sign of zero at {idx}: ours " \
+                   f"{r[idx]!r} oracle {want[idx]!r}"
         if not close(r[idx], want[idx], want.dtype, tol):
             return f"dense mxm({name}, which={which}, A {A.dtype}, B {B.dtype}, out=" \
                    f"{use_out}, accum={accum}): at {idx} ours {r[idx]!r} oracle {want[idx]!r}" \
@@ -1190,7 +1219,7 @@ def case_reduce(rng, inputs):
     want = ofinalize(T, outd, allowed, accum, replace)
     f = sr.reduce_rows if which == "rows" else sr.reduce_cols
     r = f(A, mono, out=out, mask=marg, accum=accum, replace=replace, **mkw)
-    msg = compare(r, want, tol)
+    msg = compare(r, want, tol, zsign=zsign_ok(mono, 'first', accum))
     if msg:
         return f"reduce_{which}({mono}, A {A.dtype} {A.shape}, accum={accum}): {msg}\n" \
                f"  A={Ad.vals.tolist()} {Ad.pres.astype(int).tolist()}"
@@ -1455,7 +1484,7 @@ def case_mxv_medium(rng, inputs):
         want = ofinalize(T, None, allowed, None, False)
         f = sr.vxm if vxm else sr.mxv
         r = f(uu, A, name, mask=marg, **mkw) if vxm else f(A, uu, name, mask=marg, **mkw)
-        msg = compare(r, want, tol_of(dom, add, mul))
+        msg = compare(r, want, tol_of(dom, add, mul), zsign=zsign_ok(add, mul))
         if msg:
             return f"{'vxm' if vxm else 'mxv'} medium rep {rep} ({name}, A {A.dtype} " \
                    f"{A.shape} nvals={A.nvals} iso={A.is_iso} lengths={lengths.tolist()}, u " \
@@ -1480,7 +1509,7 @@ def case_mxm_medium(rng, inputs):
             method = "auto"
         want = ofinalize(T, None, allowed, None, False)
         r = sr.mxm(A, B, name, mask=marg, method=method, **mkw)
-        msg = compare(r, want, tol_of(dom, add, mul))
+        msg = compare(r, want, tol_of(dom, add, mul), zsign=zsign_ok(add, mul))
         if msg:
             return f"mxm medium ({name}, A {A.dtype} {A.shape} iso={A.is_iso}, B {B.dtype} " \
                    f"{B.shape}, method={method}, mask={marg!r}): {msg}"
