@@ -644,7 +644,13 @@ class Matrix(_b.Placed, Operand):
         return self._values
 
     def to_scipy(self):
-        """A ``scipy.sparse.csr_matrix`` (on the CPU; raises for a GPU matrix)."""
+        """A ``scipy.sparse.csr_matrix`` (on the CPU; raises for a GPU matrix).
+
+        It shares this matrix's arrays, as :meth:`from_scipy` wraps a SciPy matrix's: no
+        copy is made, so write only into ``.copy()`` of it (a write into the view would
+        change this matrix behind its cached transpose and plans). :meth:`to_coo` gives
+        new arrays.
+        """
         import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
         if self._device != "cpu":
@@ -652,7 +658,8 @@ class Matrix(_b.Placed, Operand):
         return sps.csr_matrix((self._full_values(), self._indices, self._indptr), shape=self._shape)
 
     def to_cupyx(self):
-        """A ``cupyx.scipy.sparse.csr_matrix`` (GPU matrix; float and bool values only)."""
+        """A ``cupyx.scipy.sparse.csr_matrix`` (GPU matrix; float and bool values only),
+        sharing this matrix's arrays as :meth:`to_scipy` does."""
         import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU only)
 
         if self._device != "gpu":
@@ -855,7 +862,9 @@ def _dup_op(op: str, dup_op):
 def _combine_duplicates(xp, op, values, heads):
     """Fold runs of duplicates with ``op`` left to right in input order, z = (T) op(z, x)
     in the values' type T (runs start at ``heads``), as GrB_Matrix_build and the GPU's
-    ``segment_fold`` kernel do; a run of one keeps its value."""
+    ``segment_fold`` kernel do; a run of one keeps its value. (A float plus / times run is
+    summed in NumPy's ``reduceat`` order: its rounding, as every float fold's of the
+    algebra, is the implementation's.)"""
     if xp is not np:
         return _gpu_fold[0](op, values, heads)
     dt = values.dtype

@@ -481,7 +481,10 @@ def rmatrix(rng, n, m, dt=None, density=None, inputs=None, awkward=True):
             return A, want
         dup = rng.random() < 0.4 and r.size > 0
         if dup:
-            op = ["first", "second", "min", "max", "plus", "times", "any"][rng.integers(7)]
+            op = ["first", "second", "min", "max", "plus", "times", "any", "minus", "lor",
+                  "eq", "lt"][rng.integers(11)]
+            if dt.kind == "f" and op in ("plus", "times"):
+                op = "max"  # (a float sum's order is the implementation's: reduceat's)
             k = int(rng.integers(1, 4))
             pick = rng.integers(0, r.size, k)
             extra = rvals(dt, k, rng, awkward)
@@ -613,6 +616,8 @@ def rvector(rng, n, dt=None, density=None, inputs=None, awkward=True):
     elif route == 5 and idx.size and rng.random() < 0.6:
         # duplicates folded by dup_op, in input order
         op = ["first", "second", "min", "max", "plus", "times", "minus", "lor"][rng.integers(8)]
+        if dt.kind == "f" and op in ("plus", "times"):
+            op = "min"  # (a float sum's order is the implementation's: reduceat's)
         k = int(rng.integers(1, 4))
         pick = rng.integers(0, idx.size, k)
         ii = np.concatenate([idx, idx[pick]])
