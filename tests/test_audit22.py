@@ -300,3 +300,25 @@ def test_from_coo_positional_dup_op_is_refused(device):
     with pytest.raises(sr.DomainMismatch, match=r"^Vector\.from_coo: dup_op must not be a "
                                                 r"positional op .*got firsti"):
         sr.Vector.from_coo([0, 0], [1.0, 2.0], dup_op="firsti", device=device)
+
+
+@pytest.mark.parametrize("numba", [True, False])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sparse_plus_times_zero_sum_sign_without_numba(monkeypatch, numba, dtype):
+    # without Numba, unmasked float plus_times went through SciPy's product, whose sums
+    # start from +0.0 and whose dropped zero entries came back as +0.0
+    import importlib
+
+    compiled = importlib.import_module("semiring.backend.cpu.compiled")
+    if numba and not compiled.ENABLED:
+        pytest.skip("Numba is not installed")
+    monkeypatch.setattr(compiled, "ENABLED", numba)
+    vals = np.array([-0.0, -0.0, 1.0, -1.0, -0.0, 0.0, 2.0], dtype=dtype)
+    A = sr.Matrix.from_coo([0, 0, 1, 1, 2, 2, 3], [0, 1, 0, 1, 0, 1, 0], vals, nrows=4,
+                           ncols=2, device="cpu")
+    B = sr.Matrix.from_dense(np.ones((2, 3), dtype=dtype), device="cpu")
+    C = sr.mxm(A, B, sr.plus_times)
+    assert C.nvals == 12  # zero sums are entries
+    D = C.to_dense(missing=np.nan)
+    assert D[3].tolist() == [2.0, 2.0, 2.0]
+    assert np.signbit(D[:3]).all(axis=1).tolist() == [True, False, False]
