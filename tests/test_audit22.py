@@ -322,3 +322,16 @@ def test_sparse_plus_times_zero_sum_sign_without_numba(monkeypatch, numba, dtype
     D = C.to_dense(missing=np.nan)
     assert D[3].tolist() == [2.0, 2.0, 2.0]
     assert np.signbit(D[:3]).all(axis=1).tolist() == [True, False, False]
+
+
+def test_plus_monoid_atomic_start_is_negative_zero_on_floats():
+    # the GPU SpGEMM's value tables start from the monoid's empty value: +0.0 turned a sum
+    # of products that are all -0.0 into +0.0 (the GPU parameters of
+    # test_dense_products_zero_sum_sign_is_the_folds check the product itself)
+    for dt in (np.float32, np.float64):
+        e = sr.monoid.plus.empty_of(dt)
+        assert e == 0 and np.signbit(e) and e.dtype == dt
+        assert sr.monoid.plus.identity_of(dt) == 0  # (an empty reduction is still 0.0)
+        assert not np.signbit(sr.reduce_scalar(sr.Vector.new(2, dt), "plus"))
+    for dt in (np.int32, np.int64, np.bool_):
+        assert sr.monoid.plus.empty_of(dt) == 0
