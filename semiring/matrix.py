@@ -53,7 +53,17 @@ def canonical_csr(S) -> bool:
 def _check_dims(op: str, nrows, ncols):
     for name, v in (("nrows", nrows), ("ncols", ncols)):
         _check_size(op, name, v)
+    _check_key_space(op, int(nrows), int(ncols))
     return int(nrows), int(ncols)
+
+
+def _check_key_space(op: str, nrows: int, ncols: int) -> None:
+    """An entry (i, j) is addressed by the int64 key ``i * ncols + j`` (from_coo, masks, the
+    element-wise operations): past 2**63 positions the keys wrapped, and from_coo([4], [0],
+    nrows=5, ncols=2**62 + 1) stored its entry at (0, 4)."""
+    if nrows * ncols > _INT64_MAX:
+        raise InvalidValue(f"{op}: nrows * ncols (={nrows} * {ncols}) must be below 2**63 "
+                           f"(an entry's key is the int64 row * ncols + col)")
 
 
 _INT64_MAX = int(np.iinfo(np.int64).max)
@@ -125,6 +135,8 @@ class Matrix(_b.Placed, Operand):
         self._indices = indices
         self._values = values
         self._shape = (int(shape[0]), int(shape[1]))
+        if self._shape[0] * self._shape[1] > _INT64_MAX:  # (an operation's result's shape)
+            _check_key_space("Matrix", *self._shape)
         if values is None:
             dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(iso_value).dtype)
             self._iso = _t.cast(np.asarray(iso_value if iso_value is not None else True), dt)[()]

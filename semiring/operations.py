@@ -24,7 +24,7 @@ from .backend.cpu import spmv as _cpu_spmv
 from .backend.gpu import spmv as _gpu_spmv
 from .dense import gemm, spmm
 from .mask import as_mask, as_matrix_mask
-from .matrix import Matrix, as_matrix
+from .matrix import Matrix, _check_key_space, as_matrix
 from .ops import Semiring, lookup
 from .spgemm import dot3, spgemm
 from .vector import Vector, as_vector
@@ -437,6 +437,8 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     if A.shape[1] != B.shape[0]:
         raise DimensionMismatch(f"{op}: A.ncols (={A.shape[1]}) must equal B.nrows (={B.shape[0]})")
     shape = (A.shape[0], B.shape[1])
+    if not (dense_a or dense_b):  # (the result's entries are addressed by int64 keys)
+        _check_key_space(op, *shape)
     if dense_a or dense_b:
         return _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace,
                           structure, complement)

@@ -335,3 +335,28 @@ def test_plus_monoid_atomic_start_is_negative_zero_on_floats():
         assert not np.signbit(sr.reduce_scalar(sr.Vector.new(2, dt), "plus"))
     for dt in (np.int32, np.int64, np.bool_):
         assert sr.monoid.plus.empty_of(dt) == 0
+
+
+# ---------------------------------------------------------------------- the key space
+
+
+def test_shapes_past_the_int64_key_space_are_refused(device):
+    # entries are addressed by the int64 key row * ncols + col: with nrows * ncols past
+    # 2**63 the keys wrapped, and from_coo stored (4, 0) at (0, 4)
+    big = 2**62 + 1
+    with pytest.raises(sr.InvalidValue, match=r"^Matrix\.from_coo: nrows \* ncols "
+                                              r"\(=5 \* 4611686018427387905\) must be below"):
+        sr.Matrix.from_coo([4], [0], [1.0], nrows=5, ncols=big, device=device)
+    xp = _xp(device)
+    with pytest.raises(sr.InvalidValue, match=r"^Matrix\.from_csr: nrows \* ncols"):
+        sr.Matrix.from_csr(xp.zeros(6, dtype=xp.int64), xp.zeros(0, dtype=xp.int64), None,
+                           (5, big))
+    A = sr.Matrix.from_coo([4], [0], [1.0], nrows=5, ncols=1, device=device)
+    B = sr.Matrix.from_coo([0], [big - 1], [1.0], nrows=1, ncols=big, device=device)
+    with pytest.raises(sr.InvalidValue, match=r"^mxm: nrows \* ncols"):
+        sr.mxm(A, B)
+    # below the bound the far corner is addressed exactly
+    C = sr.Matrix.from_coo([2, 0], [5, 2**61 - 1], [1.0, 2.0], nrows=3, ncols=2**61,
+                           device=device)
+    r, c, v = (to_host(x).tolist() for x in C.to_coo())
+    assert (r, c, v) == ([0, 2], [2**61 - 1, 5], [2.0, 1.0])
