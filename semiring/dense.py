@@ -145,7 +145,7 @@ def spmm(A, X, sr, dtype, *, xfirst=False, x_present=None, want_present=False, m
         if mask.dtype != np.bool_:
             raise DomainMismatch(f"{op}: mask.dtype must be bool, got {mask.dtype}")
     xp = _b.xp_of(device)
-    Xd = xp.ascontiguousarray(X.astype(dtype, copy=False))
+    Xd = xp.ascontiguousarray(_t.cast(X, dtype))  # (saturating, as values_for casts A)
     xpres = None if x_present is None else xp.ascontiguousarray(x_present)
     ymask = None if mask is None else xp.ascontiguousarray(mask)
     return backend_of(device).dense.spmm(A, Xd, xpres, sr, dtype, bool(xfirst), bool(want_present), ymask,
@@ -198,7 +198,7 @@ def gemm(X, Y, sr, dtype, *, bound=None):
     device = _check_devices(op, {"X": _check_dense(op, "X", X), "Y": _check_dense(op, "Y", Y)})
     if X.shape[1] != Y.shape[0]:
         raise DimensionMismatch(f"{op}: X.shape[1] (={X.shape[1]}) must equal Y.shape[0] (={Y.shape[0]})")
-    Xd, Yd = X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
+    Xd, Yd = _t.cast(X, dtype), _t.cast(Y, dtype)  # (the algebra's cast: see types.cast)
     # the GPU's tuned kernel reads views with a row pitch as they are
     return backend_of(device).dense.gemm(Xd, Yd, sr, dtype, bound)
 
@@ -270,7 +270,7 @@ def gemm_accumulate(Z, X, Y, sr, dtype, *, bound=None, skip_rows=None, skip_cols
         raise InvalidValue(f"{op}: Z must be writeable")
     skip_rows = _check_band(op, "skip_rows", skip_rows, Z.shape[0])
     skip_cols = _check_band(op, "skip_cols", skip_cols, Z.shape[1])
-    Xd, Yd = X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
+    Xd, Yd = _t.cast(X, dtype), _t.cast(Y, dtype)  # (the algebra's cast: see types.cast)
     return backend_of(device).dense.gemm_accumulate(Z, Xd, Yd, sr, dtype, bound, skip_rows,
                                                     skip_cols)
 

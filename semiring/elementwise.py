@@ -75,6 +75,8 @@ def _real_scalar(op, arg, value):
         raise DomainMismatch(f"{op}: {arg} must be a scalar, got {type(value).__name__} of "
                              f"shape {np.shape(value)}")
     kind = np.asarray(value).dtype.kind
+    if kind == "O" and isinstance(value, int):  # (NumPy holds it as an object: no domain does)
+        raise DomainMismatch(f"{op}: {arg} must be an integer in [-2**63, 2**64), got {value!r}")
     if kind not in "biuf":
         raise DomainMismatch(f"{op}: {arg} must be a real number (bool, integer or float), "
                              f"got {value!r}")
@@ -343,9 +345,29 @@ def _binary_names():
 
 # ---------------------------------------------------------------------- select
 
+#: value ⋄ t for every value of an integer type, where the integer t lies above the type's
+#: range (below it: the negation, eq and ne aside)
+_ABOVE_ALL = {"less": True, "less_equal": True, "greater": False, "greater_equal": False,
+              "equal": False, "not_equal": True}
+
+
 def _cmp(ufunc_name):
     def f(xp, i, j, v, thunk):
         dom = _t.promote(np.result_type(v.dtype, thunk))
+        if dom.kind in "biu" and isinstance(thunk, (int, np.integer)) \
+                and not isinstance(thunk, (bool, np.bool_)):
+            # NumPy's promotion keeps a Python int "weak" (int32 values, thunk 2**31: int32),
+            # and its cast into that type wrapped (valuelt 2**31 kept no entry); compare it
+            # where it fits, as NumPy's own comparisons do
+            t = int(thunk)
+            if not np.iinfo(dom).min <= t <= np.iinfo(dom).max:
+                if np.iinfo(_t.INT64).min <= t <= np.iinfo(_t.INT64).max:
+                    dom = _t.INT64
+                else:  # beyond every domain: the same answer for every value
+                    r = _ABOVE_ALL[ufunc_name]
+                    if t < 0 and ufunc_name not in ("equal", "not_equal"):
+                        r = not r
+                    return xp.full(v.shape, r, dtype=bool)
         return getattr(xp, ufunc_name)(v.astype(dom, copy=False), np.asarray(thunk).astype(dom)[()])
     return f
 
@@ -417,6 +439,13 @@ def select(a, op, thunk=None, *, out=None, mask=None, accum=None, replace=False,
         if isinstance(thunk, (bool, np.bool_)) or np.asarray(thunk).dtype.kind not in "iu":
             raise DomainMismatch(f"{name}: thunk of {op!r} must be an integer, got {thunk!r}")
         thunk = int(thunk)
+        # past the shape every k selects as the nearest one inside it does; the clamp keeps
+        # i + k in int64 (tril at k = 2**63 - 1 wrapped and dropped rows past 0; 2**63 raised
+        # Python's bare OverflowError)
+        nrows, ncols = a.shape if isinstance(a, Matrix) else (a.size, 1)
+        lo, hi = {"offset": (-nrows, ncols)}.get(tkind, (-1, nrows if op.startswith("row")
+                                                         else ncols))
+        thunk = min(max(thunk, lo), hi)
     m, acc, replace, device = _output(name, isinstance(a, Matrix), _shape_of(a), out, mask, accum,
                                       replace, structure, complement, a=a)
     k, v = entries(a)
@@ -661,7 +690,12 @@ def _index_list(name, arg, idx, n, xp):
     if idx is None:
         return xp.arange(n, dtype=xp.int64)
     if isinstance(idx, slice):
-        return xp.arange(*idx.indices(n), dtype=xp.int64)
+        if idx.step == 0:  # (Python's own error named neither the operation nor the argument)
+            raise InvalidValue(f"{name}: {arg} must be a slice with a nonzero step, got {idx!r}")
+        try:
+            return xp.arange(*idx.indices(n), dtype=xp.int64)
+        except TypeError:
+            raise DomainMismatch(f"{name}: {arg} must be a slice of integers, got {idx!r}") from None
     if isinstance(idx, (int, np.integer)) and not isinstance(idx, (bool, np.bool_)):
         idx = [idx]
     if _b.is_cupy_array(idx) and xp is np:

@@ -8,7 +8,8 @@ from . import device as _b
 from ._operand import Operand
 from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex, InvalidValue
-from .ops import Monoid, lookup
+from . import ops as _ops
+from .ops import lookup
 
 INT32_MAX = np.iinfo(np.int32).max
 #: Headroom below 2^31 kept by int32 matrices: kernels step offsets by up to this much past the
@@ -52,7 +53,17 @@ def canonical_csr(S) -> bool:
 def _check_dims(op: str, nrows, ncols):
     for name, v in (("nrows", nrows), ("ncols", ncols)):
         _check_size(op, name, v)
+    _check_key_space(op, int(nrows), int(ncols))
     return int(nrows), int(ncols)
+
+
+def _check_key_space(op: str, nrows: int, ncols: int) -> None:
+    """An entry (i, j) is addressed by the int64 key ``i * ncols + j`` (from_coo, masks, the
+    element-wise operations): past 2**63 positions the keys wrapped, and from_coo([4], [0],
+    nrows=5, ncols=2**62 + 1) stored its entry at (0, 4)."""
+    if nrows * ncols > _INT64_MAX:
+        raise InvalidValue(f"{op}: nrows * ncols (={nrows} * {ncols}) must be below 2**63 "
+                           f"(an entry's key is the int64 row * ncols + col)")
 
 
 _INT64_MAX = int(np.iinfo(np.int64).max)
@@ -63,6 +74,12 @@ def _check_size(op: str, name: str, v) -> int:
     if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= v <= _INT64_MAX:
         raise InvalidValue(f"{op}: {name} must be a non-negative integer below 2**63, got {v!r}")
     return int(v)
+
+
+def _dtype_arg(dtype) -> str:
+    """The argument a constructor's value type comes from, for its error: ``dtype=`` when
+    given, else the values' own type."""
+    return "dtype" if dtype is not None else "values.dtype"
 
 
 def _check_missing(op: str, missing) -> None:
@@ -118,6 +135,8 @@ class Matrix(_b.Placed, Operand):
         self._indices = indices
         self._values = values
         self._shape = (int(shape[0]), int(shape[1]))
+        if self._shape[0] * self._shape[1] > _INT64_MAX:  # (an operation's result's shape)
+            _check_key_space("Matrix", *self._shape)
         if values is None:
             dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(iso_value).dtype)
             self._iso = _t.cast(np.asarray(iso_value if iso_value is not None else True), dt)[()]
@@ -285,12 +304,15 @@ class Matrix(_b.Placed, Operand):
         if self.is_iso:
             key = ("iso", dtype)
             if key not in self._casts:
-                self._casts[key] = self.xp.asarray(np.asarray([self._iso]).astype(dtype))
+                self._casts[key] = self.xp.asarray(_t.cast(np.asarray([self._iso]), dtype))
             return self._casts[key], 0
         if self._values.dtype == dtype:
             return self._values, 1
         if dtype not in self._casts:
-            self._casts[dtype] = self._values.astype(dtype)
+            # (a narrowing dtype= of spgemm / dot3 / spmm: the algebra's one cast, which
+            # saturates a float into an integer type and takes NaN to 0, not NumPy's
+            # INT_MIN or the device's conversion)
+            self._casts[dtype] = _t.cast(self._values, dtype)
         return self._casts[dtype], 1
 
     _values_for = values_for
@@ -403,7 +425,8 @@ class Matrix(_b.Placed, Operand):
             values = xp.asarray(values)
             if values.shape != rows.shape:
                 raise DimensionMismatch(f"{op}: values must have the length of rows (={rows.size}), got shape {values.shape}")
-            values = _t.cast(values, _t.lookup_dtype(dtype if dtype is not None else values.dtype, op=op))
+            values = _t.cast(values, _t.lookup_dtype(dtype if dtype is not None else values.dtype, op=op,
+                                                      arg=_dtype_arg(dtype)))
         if nrows is None:
             nrows = int(rows.max()) + 1 if rows.size else 0
         if ncols is None:
@@ -424,8 +447,20 @@ class Matrix(_b.Placed, Operand):
                 r, c = divmod(int(key[first]), max(ncols, 1))
                 raise DuplicateIndices(f"{op}: duplicate entry at ({r}, {c}); pass dup_op= to combine duplicates")
             heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
-            if not iso:
-                values = _combine_duplicates(xp, lookup("binary", dup_op, op=op, arg="dup_op"), values, heads)
+            dop = _dup_op(op, dup_op)
+            if iso:
+                # the scalar is every entry's value, duplicates included: they fold as
+                # Vector.from_coo folds them (plus of two 1s is 2); the dup_op was ignored
+                isov = True if values is None else values
+                dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(isov).dtype,
+                                     op=op, arg=_dtype_arg(dtype))
+                v0 = _t.cast(np.asarray(isov), dt)[()]
+                folded = _combine_duplicates(xp, dop, xp.full(key.size, v0, dtype=dt), heads)
+                same = (folded == v0) | ((folded != folded) & (v0 != v0))  # (NaN is NaN)
+                if _b.any_true(~same):  # (else every fold gave the scalar back: still iso)
+                    values, iso = folded, False
+            else:
+                values = _combine_duplicates(xp, dop, values, heads)
             key = key[heads]
         r = key // max(ncols, 1)
         c = (key - r * max(ncols, 1))
@@ -434,7 +469,8 @@ class Matrix(_b.Placed, Operand):
         indptr = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(counts)]).astype(it)
         if iso:
             isov = True if values is None else values
-            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(isov).dtype, op=op)
+            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(isov).dtype, op=op,
+                                 arg=_dtype_arg(dtype))
             return cls(indptr, c.astype(it), None, (nrows, ncols), iso_value=isov, dtype=dt)
         return cls(indptr, c.astype(it), values, (nrows, ncols))
 
@@ -620,7 +656,13 @@ class Matrix(_b.Placed, Operand):
         return self._values
 
     def to_scipy(self):
-        """A ``scipy.sparse.csr_matrix`` (on the CPU; raises for a GPU matrix)."""
+        """A ``scipy.sparse.csr_matrix`` (on the CPU; raises for a GPU matrix).
+
+        It shares this matrix's arrays, as :meth:`from_scipy` wraps a SciPy matrix's: no
+        copy is made, so write only into ``.copy()`` of it (a write into the view would
+        change this matrix behind its cached transpose and plans). :meth:`to_coo` gives
+        new arrays.
+        """
         import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
         if self._device != "cpu":
@@ -628,7 +670,8 @@ class Matrix(_b.Placed, Operand):
         return sps.csr_matrix((self._full_values(), self._indices, self._indptr), shape=self._shape)
 
     def to_cupyx(self):
-        """A ``cupyx.scipy.sparse.csr_matrix`` (GPU matrix; float and bool values only)."""
+        """A ``cupyx.scipy.sparse.csr_matrix`` (GPU matrix; float and bool values only),
+        sharing this matrix's arrays as :meth:`to_scipy` does."""
         import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU only)
 
         if self._device != "gpu":
@@ -647,7 +690,23 @@ class Matrix(_b.Placed, Operand):
         return row_of_entries(self.xp, self._indptr, self.nvals)
 
     def to_coo(self):
-        """(rows, cols, values) arrays on the matrix's device."""
+        """(rows, cols, values) arrays on the matrix's device: new arrays, as
+        :meth:`Vector.to_coo` gives (a write into them leaves the matrix as it was).
+
+        >>> import semiring as sr
+        >>> A = sr.Matrix.from_coo([1, 0], [0, 1], [2.0, 3.0])
+        >>> r, c, v = A.to_coo()
+        >>> v[:] = 0
+        >>> A.to_dense(missing=-1).tolist()
+        [[-1.0, 3.0], [2.0, -1.0]]
+        """
+        rows, cols, vals = self._coo()
+        # (the stored values themselves were handed out: a caller's write changed the matrix
+        # behind its cached transpose, casts and plans)
+        return rows, cols, vals if self.is_iso else vals.copy()
+
+    def _coo(self):
+        """to_coo's arrays, the values the matrix's own (read, never written)."""
         xp = self.xp
         rows = xp.repeat(xp.arange(self.nrows, dtype=xp.int64), xp.diff(self._indptr).astype(xp.int64))
         return rows, self._indices.astype(xp.int64), self._full_values()
@@ -662,7 +721,7 @@ class Matrix(_b.Placed, Operand):
         xp = self.xp
         dt = np.result_type(self._dtype, missing)
         out = xp.full(self._shape, missing, dtype=dt)
-        rows, cols, vals = self.to_coo()
+        rows, cols, vals = self._coo()
         out[rows, cols] = vals
         return out
 
@@ -802,12 +861,55 @@ def _stable_argsort(xp, key):
     return xp.argsort(key)
 
 
+def _dup_op(op: str, dup_op):
+    """The BinaryOp of a constructor's ``dup_op`` (a positional op is refused: a duplicate
+    has no second position to read)."""
+    d = lookup("binary", dup_op, op=op, arg="dup_op")
+    if d.positional:
+        raise DomainMismatch(f"{op}: dup_op must not be a positional op (duplicates share one "
+                             f"position), got {d.name}")
+    return d
+
+
 def _combine_duplicates(xp, op, values, heads):
-    """Fold runs of duplicates with ``op`` in input order (runs start at ``heads``)."""
-    if xp is np:
-        mono = Monoid("_dup", op, lambda d: 0, register=False)
-        return mono.reduce_segments(values, heads)
-    return _gpu_fold[0](op, values, heads)
+    """Fold runs of duplicates with ``op`` left to right in input order, z = (T) op(z, x)
+    in the values' type T (runs start at ``heads``), as GrB_Matrix_build and the GPU's
+    ``segment_fold`` kernel do; a run of one keeps its value. (A float plus / times run is
+    summed in NumPy's ``reduceat`` order: its rounding, as every float fold's of the
+    algebra, is the implementation's.)"""
+    if xp is not np:
+        return _gpu_fold[0](op, values, heads)
+    dt = values.dtype
+    n = values.size
+    lengths = np.diff(np.append(heads, n))
+    f = op.numpy
+    with np.errstate(all="ignore"):
+        if f in (np.add, np.multiply, np.fmin, np.fmax):  # (associative: reduceat's order)
+            return f.reduceat(values, heads).astype(dt, copy=False) if n else values[:0]
+        if op is _ops.binary.first or op is _ops.binary.any:
+            return values[heads]
+        if op is _ops.binary.second:
+            return values[np.append(heads[1:], n) - 1]
+        if f in (np.logical_or, np.logical_and, np.logical_xor):
+            # associative on x != 0 (NaN is true, as C's test): the fold of a longer run
+            # in bool, cast to T; a run of one is its value (reduceat gave bool(x), which
+            # turned a lone 2 into 1)
+            out = _t.cast(f.reduceat(values != 0, heads), dt) if n else values[:0]
+            one = lengths == 1
+            out[one] = values[heads[one]]
+            return out
+        # any other op (minus, the comparisons, a user's): one vectorized step per position
+        # of the longest run, in order (a pairwise fold regrouped minus: 100 - 1 - 2 - 4 - 8
+        # gave 93)
+        out = values[heads].copy()
+        live = np.flatnonzero(lengths > 1)
+        t = 1
+        while live.size:
+            z = op.apply_numpy(out[live], values[heads[live] + t], dt)
+            out[live] = _t.cast(z, dt)
+            t += 1
+            live = live[lengths[live] > t]
+        return out
 
 
 #: ``[fold(op, values, heads)]``: the GPU fold of runs of duplicates, installed by

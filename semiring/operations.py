@@ -24,7 +24,7 @@ from .backend.cpu import spmv as _cpu_spmv
 from .backend.gpu import spmv as _gpu_spmv
 from .dense import gemm, spmm
 from .mask import as_mask, as_matrix_mask
-from .matrix import Matrix, as_matrix
+from .matrix import Matrix, _check_key_space, as_matrix
 from .ops import Semiring, lookup
 from .spgemm import dot3, spgemm
 from .vector import Vector, as_vector
@@ -424,6 +424,9 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     if method not in MXM_METHODS:
         raise InvalidValue(f"{op}: method must be one of {MXM_METHODS}, got {method!r}")
     dense_a, dense_b = _is_dense(A), _is_dense(B)
+    for arg, X, dense in (("A", A, dense_a), ("B", B, dense_b)):
+        if dense:  # (named as the caller knows it, not as the dense kernels' "X")
+            _t.lookup_dtype(X.dtype, op=op, arg=f"{arg}.dtype")
     if method != "auto" and (dense_a or dense_b):
         raise InvalidValue(f"{op}: method={method!r} is for sparse x sparse products; a "
                            f"product with a dense operand takes method='auto'")
@@ -434,6 +437,8 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     if A.shape[1] != B.shape[0]:
         raise DimensionMismatch(f"{op}: A.ncols (={A.shape[1]}) must equal B.nrows (={B.shape[0]})")
     shape = (A.shape[0], B.shape[1])
+    if not (dense_a or dense_b):  # (the result's entries are addressed by int64 keys)
+        _check_key_space(op, *shape)
     if dense_a or dense_b:
         return _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace,
                           structure, complement)
@@ -495,15 +500,18 @@ def _mxm_dense(op, A, B, dense_a, dense_b, sr_, shape, out, mask, acc, replace, 
     device = _b.device_of_array(dense)
     xp = _b.xp_of(device)
     if out is not None and (not hasattr(out, "ndim") or out.shape != shape or type(out) is not xp.ndarray):
-        raise DomainMismatch(f"{op}: out must be a {xp.__name__} array of shape {shape} for a "
-                             f"product with a dense operand, got {type(out).__name__} "
-                             f"{getattr(out, 'shape', '')}")
+        # (a wrong shape is a DimensionMismatch, as for a sparse product's out)
+        err = DimensionMismatch if type(out) is xp.ndarray else DomainMismatch
+        raise err(f"{op}: out must be a {xp.__name__} array of shape {shape} for a "
+                  f"product with a dense operand, got {type(out).__name__} "
+                  f"{getattr(out, 'shape', '')}")
     if isinstance(mask, np.ndarray) or _b.is_cupy_array(mask):
         # a bool array of the result's shape: a value mask over a full result
         if type(mask) is not xp.ndarray or mask.shape != shape:
-            raise DomainMismatch(f"{op}: mask must be a {xp.__name__} array of shape {shape} for a "
-                                 f"product with a dense operand, or a Matrix / M.S / ~M.V, got "
-                                 f"{type(mask).__name__} {getattr(mask, 'shape', '')}")
+            err = DimensionMismatch if type(mask) is xp.ndarray else DomainMismatch
+            raise err(f"{op}: mask must be a {xp.__name__} array of shape {shape} for a "
+                      f"product with a dense operand, or a Matrix / M.S / ~M.V, got "
+                      f"{type(mask).__name__} {getattr(mask, 'shape', '')}")
         if structure:
             raise DomainMismatch(f"{op}: structure=True needs a sparse mask (a Matrix or M.S); "
                                  f"every entry of a {xp.__name__} array is present, so it is "

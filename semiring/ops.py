@@ -410,7 +410,10 @@ def _int_or(dtype, int_value, float_value):
     return float_value if np.dtype(dtype).kind == "f" else int_value
 
 
-Monoid("plus", binary.plus, lambda d: 0)
+# the start of an atomic float sum is -0.0, the IEEE identity of + for every value: from
+# +0.0 a sum of products that are all -0.0 came out +0.0 (the GPU SpGEMM's tables), where the
+# fold from its first product, on the CPU, gives -0.0
+Monoid("plus", binary.plus, lambda d: 0, empty=lambda d: -0.0 if np.dtype(d).kind == "f" else 0)
 Monoid("times", binary.times, lambda d: 1,
        terminal=lambda d: None if np.dtype(d).kind == "f" else 0)
 def _nan_or_identity(identity):

@@ -11,7 +11,7 @@ from . import types as _t
 from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
 from .matrix import (_as_index_array, _check_host_input, _check_missing, _check_range,
                      _check_size, _check_tolerances, _combine_duplicates, _coo_device,
-                     _present_of_dense, _stable_argsort, _values_close)
+                     _dtype_arg, _dup_op, _present_of_dense, _stable_argsort, _values_close)
 from .ops import lookup
 
 FORMS = ("bitmap", "sparse")
@@ -187,7 +187,8 @@ class Vector(_b.Placed, Operand):
         xp = _b.xp_of(dev)
         idx = _as_index_array(xp, indices, op, "indices")
         if np.ndim(values) == 0:
-            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(values).dtype, op=op)
+            dt = _t.lookup_dtype(dtype if dtype is not None else np.asarray(values).dtype, op=op,
+                                 arg=_dtype_arg(dtype))
             # (a host scalar through the saturating cast; a CuPy 0-d array as CuPy fills)
             v0 = values if _b.is_cupy_array(values) else _t.cast(np.asarray(values), dt)[()]
             vals = xp.full(idx.size, v0, dtype=dt)
@@ -196,7 +197,8 @@ class Vector(_b.Placed, Operand):
             vals = xp.asarray(values)
             if vals.shape != idx.shape:
                 raise DimensionMismatch(f"{op}: values must have the length of indices (={idx.size}), got shape {vals.shape}")
-            dt = _t.lookup_dtype(dtype if dtype is not None else vals.dtype, op=op, arg="values.dtype")
+            dt = _t.lookup_dtype(dtype if dtype is not None else vals.dtype, op=op,
+                                 arg=_dtype_arg(dtype))
             vals = _t.cast(vals, dt)
         if size is None:
             size = int(idx.max()) + 1 if idx.size else 0
@@ -207,6 +209,13 @@ class Vector(_b.Placed, Operand):
             if len(repeated):
                 raise DuplicateIndices(f"{op}: duplicate index {int(repeated[0])}; pass dup_op= "
                                        f"to combine duplicates")
+            # the caller's own arrays (int64 indices, values of the type) are not kept: a
+            # later write into them would change the vector, as the sorting path's copies
+            # (and Matrix.from_coo's) never do
+            if idx is indices:
+                idx = idx.copy()
+            if vals is values:
+                vals = vals.copy()
             return cls(int(size), dt, dev, indices=idx, svalues=vals, jumbled=True)
         order = xp.argsort(idx, kind="stable") if xp is np else _stable_argsort(xp, idx)
         idx, vals = idx[order], vals[order]
@@ -216,7 +225,7 @@ class Vector(_b.Placed, Operand):
                 if dup_op is None:
                     raise DuplicateIndices(f"{op}: duplicate index {int(idx[1:][dup][0])}; pass dup_op= to combine duplicates")
                 heads = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ~dup]))
-                vals = _combine_duplicates(xp, lookup("binary", dup_op, op=op, arg="dup_op"), vals, heads)
+                vals = _combine_duplicates(xp, _dup_op(op, dup_op), vals, heads)
                 idx = idx[heads]
         return cls(int(size), dt, dev, indices=idx, svalues=vals)
 
@@ -382,5 +391,8 @@ def as_vector(v, *, op: str, arg: str) -> Vector:
     if isinstance(v, np.ndarray) or _b.is_cupy_array(v):
         if v.ndim != 1:
             raise DimensionMismatch(f"{op}: {arg} must be 1-D, got shape {v.shape}")
+        # the caller's name for it in the error (int8, float16, ... are refused), not
+        # from_dense's "Vector.from_dense: array.dtype"
+        _t.lookup_dtype(v.dtype, op=op, arg=f"{arg}.dtype")
         return Vector.from_dense(v, device=_b.device_of_array(v))  # wrap in place, no copy
     raise DomainMismatch(f"{op}: {arg} must be a semiring.Vector or a 1-D NumPy/CuPy array, got {type(v).__name__}")

@@ -172,7 +172,7 @@ def test_host_array_operand_equals_a_vector(direction):
     xd = np.arange(14.0)[::2]
     _same(sr.mxv(A, xd, sr.plus_times, direction=direction),
           sr.mxv(A, sr.Vector.from_dense(xd.copy(), device="cpu"), sr.plus_times), True)
-    with pytest.raises(sr.DomainMismatch, match="Vector.from_dense: array.dtype"):
+    with pytest.raises(sr.DomainMismatch, match=r"mxv: u.dtype must be one of .*complex128"):
         sr.mxv(A, np.ones(7, dtype=np.complex128), sr.plus_times, direction=direction)
     with pytest.raises(sr.DimensionMismatch, match="u must be 1-D"):
         sr.mxv(A, np.ones((7, 1)), sr.plus_times, direction=direction)

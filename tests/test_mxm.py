@@ -189,7 +189,7 @@ def test_mxm_errors(device):
         sr.mxm(A, A.T, out=xp.zeros((2, 2)))
     with pytest.raises(sr.InvalidValue, match="replace=True needs a sparse result"):
         sr.mxm(A, xp.zeros((3, 2)), replace=True)
-    with pytest.raises(sr.DomainMismatch, match="mask must be a"):
+    with pytest.raises(sr.DimensionMismatch, match="mask must be a"):
         sr.mxm(A, xp.zeros((3, 2)), mask=xp.ones((3, 3), dtype=bool))
     with pytest.raises(sr.DomainMismatch, match="complement=True needs a mask"):
         sr.mxm(A, xp.zeros((3, 2)), complement=True)

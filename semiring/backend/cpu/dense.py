@@ -37,7 +37,7 @@ def _combine(sr: Semiring, rtype, Y, found, where, part):
 
 
 def spmm(A, X, xpres, sr: Semiring, dtype, xfirst, want_present, ymask=None,
-              complement=False):
+              complement=False, fast=True):
     n, s = A.nrows, X.shape[1]
     rtype = sr.result_type(dtype)
     Y = np.full((n, s), sr.add.identity_of(rtype), dtype=rtype)
@@ -57,12 +57,20 @@ def spmm(A, X, xpres, sr: Semiring, dtype, xfirst, want_present, ymask=None,
     avals, astride = A._values_for(dtype)
     indptr = A.indptr.astype(np.int64, copy=False)
     deg = np.diff(indptr)
-    if (xpres is None and sr.name == "plus_times" and np.dtype(dtype).kind == "f"):
+    if (fast and xpres is None and sr.name == "plus_times" and np.dtype(dtype).kind == "f"):
         import scipy.sparse as sp  # noqa: PLC0415  (scipy.sparse: imported on use)
 
         data = avals if astride else np.broadcast_to(avals, (A.nvals,))
         S = sp.csr_matrix((data, A.indices, indptr), shape=A.shape)
         Y = np.ascontiguousarray(S @ X, dtype=rtype)
+        # a zero sum's sign is the fold's, as in the pull (spmv.SCIPY_PULL): SciPy's sums
+        # start from +0.0, so products that are all -0.0 summed to +0.0 (the fold: -0.0);
+        # the rows holding a zero are redone by the fold
+        zrows = (Y == 0).any(axis=1) & (deg > 0)
+        if zrows.any():
+            Yz, _ = spmm(_rows_subset(A, zrows, None), X, None, sr, dtype, xfirst, False,
+                         fast=False)
+            Y[zrows] = Yz[zrows]
         return Y, (np.repeat((deg > 0)[:, None], s, axis=1) if want_present else None)
     rows = np.repeat(np.arange(n, dtype=np.int64), deg)
     jcol = np.arange(s, dtype=np.int64)[None, :]
@@ -117,6 +125,11 @@ def _rows_subset(A, rows_ok, xpres):
 def _reduce_axis1(sr: Semiring, rtype, T):
     """⊕ over axis 1 of a 3-D block of products (non-empty along that axis)."""
     f = sr.add.op.numpy
+    if f is np.add and np.dtype(rtype).kind == "f":
+        # ufunc.reduce starts a sum from +0.0, so products that are all -0.0 gave +0.0;
+        # reduceat folds from the first product, as reduce_segments does (fold: -0.0)
+        with np.errstate(all="ignore"):
+            return f.reduceat(T, [0], axis=1)[:, 0].astype(rtype, copy=False)
     if isinstance(f, np.ufunc):
         with np.errstate(all="ignore"):
             return f.reduce(T, axis=1).astype(rtype, copy=False)
@@ -136,7 +149,13 @@ def gemm(X, Y, sr: Semiring, dtype, bound=None):
         return np.full((m, n), sr.add.identity_of(rtype), dtype=rtype)
     if sr.name == "plus_times" and np.dtype(dtype).kind in "if":
         with np.errstate(all="ignore"):  # inf * 0 is NaN, as in the fold
-            return np.ascontiguousarray(np.matmul(X, Y), dtype=rtype)  # integers wrap alike
+            Z = np.ascontiguousarray(np.matmul(X, Y), dtype=rtype)  # integers wrap alike
+        if np.dtype(dtype).kind == "f":
+            # a zero sum's sign is the fold's (see spmm): BLAS's sums start from +0.0
+            zrows = np.flatnonzero((Z == 0).any(axis=1))
+            if zrows.size:
+                Z[zrows] = _gemm_folds(X[zrows], Y, sr, dtype, rtype, K)
+        return Z
     if _is_any(sr, rtype):
         K = 1  # any value is final: the k = 0 product
     elif compiled.ENABLED:
@@ -146,6 +165,13 @@ def gemm(X, Y, sr: Semiring, dtype, bound=None):
         Z = np.empty((m, n), dtype=rtype)
         if compiled.gemm(Z, X, Y, sr, dtype, True):
             return Z
+    return _gemm_folds(X, Y, sr, dtype, rtype, K)
+
+
+def _gemm_folds(X, Y, sr: Semiring, dtype, rtype, K):
+    """Z = X ⊕.⊗ Y by the NumPy folds (k = 0 .. K-1 of each entry, from its first product),
+    in chunks of CHUNK_ELEMS products."""
+    m, n = X.shape[0], Y.shape[1]
     kc = max(1, min(K, CHUNK_ELEMS // max(n, 1), 64))
     bi = max(1, min(m, CHUNK_ELEMS // (kc * n)))
     Z = np.empty((m, n), dtype=rtype)

@@ -13,6 +13,7 @@ import numpy as np
 from ...ops import binary, monoid
 from ..csr import build_csr as _build_csr
 from . import compiled
+from .dense import _rows_subset
 
 #: CPU: products expanded per chunk of rows (bounds the memory of the expansion to a few
 #: hundred MB; a single row with more products is one chunk).
@@ -40,9 +41,10 @@ def _chunks(cum, limit):
     return b
 
 
-def spgemm(A, B, sr, dtype, rtype, mask, complement):
+def spgemm(A, B, sr, dtype, rtype, mask, complement, fast=True):
+    """C = A ⊕.⊗ B (⟨mask⟩); ``fast=False``: the NumPy fold alone (the others' oracle)."""
     nrows, ncols = A.nrows, B.ncols
-    if mask is None and compiled.ENABLED:
+    if fast and mask is None and compiled.ENABLED:
         # Gustavson's rows compiled: min-plus A·A on 2 cores, kron-12 / kron-14 / urand-14
         # 1640 / 12590 / 1529 ms by the NumPy path, 161 / 1743 / 586 ms compiled (SciPy's
         # plus-times 98 / 1097 / 197 ms, its columns left unsorted); session 11, rows
@@ -50,11 +52,12 @@ def spgemm(A, B, sr, dtype, rtype, mask, complement):
         C = compiled.spgemm(A, B, sr, dtype)
         if C is not None:
             return _build_csr(np, C[0], C[1], C[2].astype(rtype, copy=False), (nrows, ncols))
-    if mask is None and (sr.add, sr.mul) in SCIPY_SEMIRINGS and np.dtype(dtype).kind == "f":
+    if fast and mask is None and (sr.add, sr.mul) in SCIPY_SEMIRINGS \
+            and np.dtype(dtype).kind == "f":
         # (after the compiled product, which sums in the same order and keeps the zero sums
         # itself: plus_times A·A, kron-12 149-155 ms compiled against this route's 202,
         # urand-14 351-395 against 684-688: SciPy's product leaves its rows to sort)
-        return _scipy_plus_times(A, B, dtype)
+        return _zero_signs(_scipy_plus_times(A, B, dtype), A, B, sr, dtype, rtype)
     cum, degB = _row_flops_cum(A, B)
     a_ptr = A.indptr.astype(np.int64)
     b_ptr = B.indptr.astype(np.int64)
@@ -104,6 +107,24 @@ def spgemm(A, B, sr, dtype, rtype, mask, complement):
     vals = np.concatenate(out_vals).astype(rtype, copy=False)
     indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=nrows))])
     return _build_csr(np, indptr, cols, vals, (nrows, ncols))
+
+
+def _zero_signs(C, A, B, sr, dtype, rtype):
+    """C with a zero sum's sign the fold's: -0.0 where every product is -0.0 (SciPy's sums
+    start from +0.0, and the entries it drops come back as +0.0); the rows of C holding a
+    zero are redone by the NumPy fold, whose pattern there is C's."""
+    zero = C.values == 0
+    if not zero.any():
+        return C
+    rows = np.zeros(A.nrows, dtype=bool)
+    rows[C.entry_rows()[zero]] = True
+    R = spgemm(_rows_subset(A, rows, None), B, sr, dtype, rtype, None, False, fast=False)
+    redo = rows[C.entry_rows()]
+    if int(redo.sum()) != R.nvals:  # (the same pattern by construction; else R's rows whole)
+        return spgemm(A, B, sr, dtype, rtype, None, False, fast=False)
+    vals = C.values.copy()
+    vals[redo] = R.values
+    return _build_csr(np, C.indptr, C.indices, vals, C.shape)
 
 
 def _in_mask(M, r0, r1, ncols, key):
