@@ -427,6 +427,9 @@ def fake_gpu(monkeypatch):
     # semiring caches its CuPy lookups (lru_cache): made here, with the real sys.modules, so
     # that the stand-in is never cached for the tests that run after this one
     real = device._cupy(), device.gpu_available()
+    if real[1]:  # (a real CuPy already imported reaches past the stand-in: the 2-H200 run's
+        # three errors, session 22; there the probe runs for real)
+        pytest.skip("a GPU answers: the probe itself runs there (bench/probes/bfs_two_gpu.py)")
 
     def install(status=None):
         cp, api, calls = _fake_cupy(status)
