@@ -30,10 +30,13 @@ if python3 -c "import xdist" 2>/dev/null; then xdist=(-n "${WORKERS:-12}"); fi
   python3 -c "import cupy; print('cupy', cupy.__version__, 'cuda runtime', cupy.cuda.runtime.runtimeGetVersion())"
   echo "== tests ($(ls "$CUPY_CACHE_DIR" | wc -l) cached kernels)"
   t0=$(date +%s)
-  # the whole log (tracebacks, Hypothesis' falsifying examples) in $out/pytest.log; its tail here
-  timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider --tb=short --maxfail=${MAXFAIL:-20} --durations=15 \
+  # the whole log (tracebacks, Hypothesis' falsifying examples) in $out/pytest.log; its tail here.
+  # -v: a line a test as it ends ("[gw3] [ 54%] FAILED tests/..."), so that a run cut by the
+  # timeout still names its failures (sessions 21 and 22 lost them with the summary)
+  timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -v -p no:cacheprovider --tb=short --maxfail=${MAXFAIL:-20} --durations=15 \
     "${xdist[@]}" ${TESTS:-} > "$out/pytest.log" 2>&1
-  grep -v "^  /" "$out/pytest.log" | tail -100
+  grep -E "(FAILED|ERROR) " "$out/pytest.log" | sed -E 's/^\[gw[0-9]+\] \[ *[0-9]+%\] //' | sort -u | head -60
+  grep -v "^  /" "$out/pytest.log" | grep -vE " (PASSED|SKIPPED|XFAIL|XPASS|FAILED|ERROR) " | tail -60
   echo "== tests took $(( $(date +%s) - t0 )) s"
   if [ "${GPUS:-0}" -gt 1 ]; then
     echo "== tests that need several GPUs at once (skipped above and without dask)"
