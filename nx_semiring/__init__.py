@@ -158,9 +158,10 @@ _DOCS = {
                                     "order).",
     "global_efficiency": "The engine's multi-source BFS; the terms added in NetworkX's order "
                          "(its float to the bit).",
-    "attracting_components": "The engine's strong components; only where there is at most "
-                             "one attracting component, of one node (NetworkX yields several "
-                             "in its Tarjan order, and builds each set in that order).",
+    "attracting_components": "The engine's strong components where there is at most one "
+                             "attracting component, of one node; else NetworkX's Tarjan order "
+                             "by the compiled replica of its loop (without Numba NetworkX "
+                             "runs it).",
     "strongly_connected_components": "NetworkX's Tarjan loop, compiled on the CPU (its "
                                      "completion order and its sets' insertion order are a "
                                      "sequential DFS's); without Numba NetworkX runs it.",

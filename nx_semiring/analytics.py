@@ -205,11 +205,12 @@ def _attracting(g: SemiringGraph):
 
 
 def attracting_components(G):
-    """The attracting components (strong components that no edge leaves) as sets of nodes:
-    the engine's strong components and the edges between them. Only where there is at most
-    one, of one node: NetworkX yields several in its Tarjan order (its depth-first search's),
-    and builds each set in that search's order, which the engine does not follow (NetworkX
-    runs the call).
+    """The attracting components (strong components that no edge leaves) as sets of nodes,
+    in NetworkX's order: the engine's strong components and the edges between them where
+    there is at most one, of one node; else NetworkX's own order, its Tarjan search's (the
+    components in its completion order, each set built in that search's order), by the CPU
+    backend's compiled replica of that search (:func:`.algorithms.strongly_connected_components`;
+    without Numba NetworkX runs it).
 
     Examples
     --------
@@ -217,21 +218,35 @@ def attracting_components(G):
     >>> G = nx.DiGraph([(0, 1), (1, 2), (3, 2)])
     >>> list(nx.attracting_components(G, backend="semiring"))
     [{2}]
+    >>> list(nx.attracting_components(nx.DiGraph([(0, 1), (1, 0), (2, 3)]), backend="semiring"))
+    [{0, 1}, {3}]
     """
     g = _graph(G)
     labels, attracting = _attracting(g)
     sinks = np.flatnonzero(attracting)
-    if sinks.size > 1:
-        raise NotImplementedError("nx_semiring: several attracting components, which NetworkX "
-                                  "yields in its Tarjan search's order (NetworkX runs it)")
     members = [np.flatnonzero(labels == c) for c in sinks.tolist()]
-    if any(m.size > 1 for m in members):
-        # NetworkX's set is Tarjan's: its root, then its DFS stack popped, an insertion order
-        # a set's iteration order depends on
-        raise NotImplementedError("nx_semiring: an attracting component of several nodes is a "
-                                  "set NetworkX builds in its Tarjan search's order (NetworkX "
-                                  "runs it)")
-    sets = [set(g.labels(m)) for m in members]
+    if sinks.size <= 1 and all(m.size == 1 for m in members):
+        sets = [set(g.labels(m)) for m in members]
+        return (c for c in sets)
+    # NetworkX's are condensation's sinks among its strong components, in Tarjan's
+    # completion order, each the set Tarjan built (its root, then its stack popped): an
+    # insertion order a set's iteration order depends on
+    found = _compiled.tarjan(g.indptr, g.adj)
+    if found is None:
+        raise NotImplementedError("nx_semiring: several attracting components, or one of "
+                                  "several nodes, come in NetworkX's Tarjan order, which the "
+                                  "CPU backend's compiled loop follows only with Numba (the "
+                                  "cpu extra): NetworkX runs it")
+    order, starts = found
+    k = starts.size - 1
+    comp = np.empty(g.n, dtype=np.int64)
+    comp[order] = np.repeat(np.arange(k, dtype=np.int64), np.diff(starts))
+    rows = g.rows()
+    leaving = comp[rows] != comp[g.adj]
+    sink = np.bincount(comp[rows[leaving]], minlength=k) == 0
+    names = g.labels(order)
+    bounds = starts.tolist()
+    sets = [set(names[bounds[c]:bounds[c + 1]]) for c in np.flatnonzero(sink).tolist()]
     return (c for c in sets)
 
 

@@ -151,12 +151,20 @@ def test_strong_components_callers_through_the_backend(semiring_first, seed):
     _dispatched(lambda: list(itertools.islice(nx.simple_cycles(G), 40)), G)
 
 
-def test_attracting_component_of_several_nodes_is_refused():
+def test_attracting_components_in_networkx_tarjan_order():
+    """Several attracting components, or one of several nodes: NetworkX's Tarjan order (the
+    CPU backend's compiled replica of its search), colliding labels, a multigraph."""
     G = nx.DiGraph([(0, 8), (8, 16), (16, 8)])
-    with pytest.raises(NotImplementedError, match="Tarjan"):
-        nxan.attracting_components(G)
+    assert repr(list(nxan.attracting_components(G))) == repr(list(nx.attracting_components(G)))
     assert repr(list(nx.attracting_components(nx.DiGraph([(0, 8), (16, 8)]),
                                               backend="semiring"))) == "[{8}]"
+    for seed in range(6):
+        D = _colliding(seed=seed, directed=True, m=18)
+        M = nx.MultiDiGraph(D)
+        M.add_edges_from(list(D.edges)[:4])
+        for H in (D, M):
+            assert repr(list(nx.attracting_components(H, backend="semiring"))) == \
+                repr(list(nx.attracting_components(H)))
 
 
 # --------------------------------------------------------------------------- BFS sets and dicts
