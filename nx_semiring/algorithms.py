@@ -1698,17 +1698,24 @@ def strongly_connected_components(G):
     g = _graph(G)
     if not g.directed:
         raise nx.NetworkXNotImplemented("not implemented for undirected type")
-    found = _cpu_compiled.tarjan(g.indptr, g.adj)
-    if found is None:
-        raise NotImplementedError("nx_semiring: strongly_connected_components follows "
-                                  "NetworkX's sequential Tarjan order with the CPU backend's "
-                                  "compiled loop, which needs Numba (the cpu extra): "
-                                  "NetworkX runs it")
-    members, starts = found
+    members, starts = _tarjan(g, "strongly_connected_components")
     names = g.labels(members)
     with _gc_paused():
         comps = [set(names[a:b]) for a, b in zip(starts[:-1].tolist(), starts[1:].tolist())]
     yield from comps
+
+
+def _tarjan(g: SemiringGraph, name: str):
+    """NetworkX's Tarjan search over g, as :func:`semiring.backend.cpu.compiled.tarjan`
+    replicates it: ``(members, starts)``, the strong components in its completion order, each
+    one's vertices in the order its set gets them. NotImplementedError without Numba (NetworkX
+    runs ``name``: its order is a sequential search's, which no engine order reproduces)."""
+    found = _cpu_compiled.tarjan(g.indptr, g.adj)
+    if found is None:
+        raise NotImplementedError(f"nx_semiring: {name} follows NetworkX's sequential Tarjan "
+                                  f"order with the CPU backend's compiled loop, which needs "
+                                  f"Numba (the cpu extra): NetworkX runs it")
+    return found
 
 
 def _unit_weights(g: SemiringGraph, weight) -> bool:

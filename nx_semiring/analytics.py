@@ -35,7 +35,7 @@ from semiring.backend.cpu import compiled as _compiled
 
 from .algorithms import (_bfs_level, _discovery, _graph, _groups, _host, _not_directed,
                          _null_graph, _nx, _ordered_levels, _self_loops, _sets_in_search_order,
-                         _unit_weights, clustering, core_number, triangles)
+                         _tarjan, _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx
 
 # Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
@@ -231,13 +231,7 @@ def attracting_components(G):
     # NetworkX's are condensation's sinks among its strong components, in Tarjan's
     # completion order, each the set Tarjan built (its root, then its stack popped): an
     # insertion order a set's iteration order depends on
-    found = _compiled.tarjan(g.indptr, g.adj)
-    if found is None:
-        raise NotImplementedError("nx_semiring: several attracting components, or one of "
-                                  "several nodes, come in NetworkX's Tarjan order, which the "
-                                  "CPU backend's compiled loop follows only with Numba (the "
-                                  "cpu extra): NetworkX runs it")
-    order, starts = found
+    order, starts = _tarjan(g, "attracting_components")
     k = starts.size - 1
     comp = np.empty(g.n, dtype=np.int64)
     comp[order] = np.repeat(np.arange(k, dtype=np.int64), np.diff(starts))
