@@ -422,6 +422,7 @@ def _main_cpu(args) -> int:
     t0 = time.perf_counter()
     try:
         count = warm_cpu(semirings, dtypes, tick)
+        count += _cpu_compiled.warm_searches()  # (the BFS and strong-component searches)
     finally:
         close()
     print(f"semiring.warmup --cpu: {count} CPU kernels compiled or loaded for {pairs} "

@@ -2149,6 +2149,30 @@ def msbfs(indptr, indices, sources, level, parent=None) -> bool:
     return True
 
 
+def warm_searches() -> int:
+    """Compile (or load from Numba's cache) the structure-only searches a first call would
+    otherwise compile: :func:`msbfs` serial and over threads and :func:`tarjan`, for int32
+    and int64 indices, and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
+    signatures warmed (0 without Numba). ``python -m semiring.warmup --cpu`` calls it."""
+    if not ENABLED:
+        return 0
+    count = 0
+    for itype in (np.int32, np.int64):
+        indptr = np.array([0, 1, 2], dtype=itype)
+        indices = np.array([1, 0], dtype=itype)
+        src = np.array([0, 1], dtype=np.int64)
+        for par in (False, True):
+            k = _memo(("msbfs", par), lambda par=par: _make_msbfs(par))
+            level = np.empty((2, 2), dtype=np.int64)
+            k(indptr.astype(np.int64).view(np.uint64),
+              indices.view(np.uint32 if indices.dtype.itemsize == 4 else np.uint64),
+              src, level, level.copy(), True)
+            count += 1
+    tarjan(np.array([0, 1, 2]), np.array([1, 0]))
+    bfs_levels(np.array([0, 1], dtype=np.int64), np.array([-1, 0], dtype=np.int64), 2)
+    return count + 2
+
+
 def core_numbers(indptr, indices, compiled=None):
     """The core number of every vertex of the symmetric pattern given by CSR ``indptr`` and
     ``indices`` (int32 or int64; self-loops ignored, duplicates none), as int64: Batagelj &
