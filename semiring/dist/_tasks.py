@@ -367,7 +367,6 @@ def _striped_from_coo(xp, s, d, w, shape, dup_op, dtype, device):
                         if 0 < int(c) < shape[0]}), shape[0]]
     del running
     indptrs, indices, values, at = [], [], [], 0
-    iso = None
     for r0, r1 in zip(cuts[:-1], cuts[1:]):
         # the stripe's positions, once (a boolean index scans its whole mask each time)
         at_ = xp.flatnonzero((s >= r0) & (s < r1))
@@ -378,10 +377,9 @@ def _striped_from_coo(xp, s, d, w, shape, dup_op, dtype, device):
         indptrs.append(S.indptr[:-1].astype(xp.int64) + at)
         indices.append(S.indices)
         at += int(S.nvals)
-        if S.is_iso:
-            iso = S.iso_value
-        else:
-            values.append(S.values)
+        # a stripe stays iso unless a scalar's duplicates folded to other values (plus of two
+        # 1s is 2): then the iso stripes are filled (below)
+        values.append((S.iso_value, int(S.nvals)) if S.is_iso else S.values)
         del S
     del s, d, w
     indptrs.append(xp.asarray([at], dtype=xp.int64))
@@ -390,11 +388,15 @@ def _striped_from_coo(xp, s, d, w, shape, dup_op, dtype, device):
     idx = xp.concatenate([a.astype(xp.int64, copy=False) for a in indices]) \
         if any(a.dtype != indices[0].dtype for a in indices) else xp.concatenate(indices)
     del indices
-    vals = xp.concatenate(values) if values else None
-    del values
-    if vals is None:
+    arrays = [v for v in values if not isinstance(v, tuple)]
+    if not arrays:
+        iso = values[-1][0] if values else None
         return sr.Matrix.from_csr(indptr, idx, None, shape, iso_value=iso, dtype=dtype,
                                   check=False)
+    vt = arrays[0].dtype
+    vals = xp.concatenate([xp.full(v[1], v[0], dtype=vt) if isinstance(v, tuple) else v
+                           for v in values])
+    del values, arrays
     return sr.Matrix.from_csr(indptr, idx, vals, shape, check=False)
 
 
