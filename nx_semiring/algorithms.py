@@ -98,16 +98,6 @@ APSP_BFS_BATCH = 64
 RUN_VALUES = 4
 LONG_RUNS = 32
 
-# BFS and Dijkstra lengths left on the GPU can be ordered there (_by_distance_device, one
-# CuPy argsort) instead of on the host. Warm calls gain (H200 host, session 15,
-# bench/probes/nx_first_call.py through the dispatcher, best of 3): kron-18 from its hub
-# 41.4 → 30.1 ms, a 1000² grid 170 → 121 ms. But a process's first call pays the sort's
-# first use: with empty kernel caches (a fresh machine) kron-18 2.96 s (host order) against
-# 7.17 s, the grid 1.12 against 6.68 s; with the caches the first run filled, 0.65 s
-# (kron-18). Above the ~1 s a first call may cost, so the host orders them (False) until the
-# sort's first use is cheap; True is kept for measuring.
-ORDER_ON_GPU = False
-
 
 @contextlib.contextmanager
 def _gc_paused():
@@ -144,13 +134,11 @@ def _host(a):
 
 
 # --------------------------------------------------------------------------- engine calls
-def _bfs_level(g: SemiringGraph, s: int, host=True):
-    """Levels from vertex ``s`` by the engine's BFS (int64, -1 where unreached), on the host,
-    or with ``host=False`` where the engine left them (:func:`_length_dict` orders them
-    there)."""
+def _bfs_level(g: SemiringGraph, s: int):
+    """Levels from vertex ``s`` by the engine's BFS (int64, -1 where unreached), on the
+    host."""
     M, sym = g.engine_matrix()
-    level = alg.bfs(M, s, symmetric=sym)
-    return _host(level) if host else level
+    return _host(alg.bfs(M, s, symmetric=sym))
 
 
 def _unreached(dist):
@@ -309,41 +297,6 @@ def _sorted_values(d) -> list:
     objs = np.empty(starts.size, dtype=object)
     objs[:] = d[starts].tolist()
     return objs.repeat(counts).tolist()
-
-
-def _by_distance_device(dist, keep, unreached_first: bool):
-    """``_by_distance`` of integer GPU arrays where the vertices left out are exactly the
-    unreached ones, whose distance sorts before every other (``unreached_first``: BFS's -1)
-    or after (the largest integer, Dijkstra's): one stable sort of all the distances on the
-    GPU (CuPy's ``argsort`` is stable: the host's order), the kept block sliced off, it and
-    its distances copied to the host. No ``nonzero`` of ``keep``: with it (and a sort of the
-    kept distances only), kron-18's first BFS call on a converted graph took 1.36 s on the
-    H200 host (session 14; 30-90 ms before), kernels the warm-up on a small graph had not
-    compiled being the suspect, not measured apart. On a 1000² grid, against the host's
-    order (H200 host, best of 5, that version): BFS 159 → 147 ms a warm call, Dijkstra
-    209 → 146 ms. This version's first call, measured in session 15, decided
-    ``ORDER_ON_GPU = False`` (see there)."""
-    import cupy  # noqa: PLC0415  (CuPy is optional: GPU arrays only)
-
-    k = int(keep.sum())
-    perm = cupy.argsort(dist)
-    perm = perm[perm.size - k:] if unreached_first else perm[:k]
-    return _host(perm), _host(dist[perm])
-
-
-def _length_dict(g: SemiringGraph, dist, keep, unreached_first=None) -> dict:
-    """{node: dist} over the vertices where ``keep``, by distance (NetworkX's order up to
-    ties); ``dist`` and ``keep`` on the host, or integer distances on the GPU whose kept
-    vertices are the reached ones (``unreached_first``: see :func:`_by_distance_device`)."""
-    if ORDER_ON_GPU and sr.is_gpu_array(dist) and unreached_first is not None and \
-            dist.dtype.kind in "iu":
-        order, d = _by_distance_device(dist, keep, unreached_first)
-    else:
-        if sr.is_gpu_array(dist):
-            dist, keep = _host(dist), _host(keep)
-        order = _by_distance(dist, keep)
-        d = dist[order]
-    return dict(zip(g.labels(order), _sorted_values(d)))
 
 
 def _alias(g: SemiringGraph, v: int, obj):

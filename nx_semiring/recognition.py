@@ -250,12 +250,7 @@ def is_arborescence(G):
     >>> nx.is_arborescence(nx.DiGraph([(0, 1), (0, 2)]), backend="semiring")
     True
     """
-    g = _graph(G)
-    _not_undirected(g, "is_arborescence")
-    _pointless(g)
-    if _parallel(g, "is_arborescence"):
-        return False
-    return _tree(g) and _in_degree_at_most_one(g)
+    return _branching(G, "is_arborescence", _tree)
 
 
 def is_branching(G):
@@ -267,12 +262,19 @@ def is_branching(G):
     >>> nx.is_branching(nx.DiGraph([(0, 1), (2, 1)]), backend="semiring")
     False
     """
+    return _branching(G, "is_branching", _forest)
+
+
+def _branching(G, name, shape) -> bool:
+    """A digraph whose undirected ``shape`` (:func:`_tree` or :func:`_forest`) holds and
+    whose nodes have in-degree at most 1 (NetworkX's errors for undirected and null graphs;
+    parallel edges: False)."""
     g = _graph(G)
-    _not_undirected(g, "is_branching")
+    _not_undirected(g, name)
     _pointless(g)
-    if _parallel(g, "is_branching"):
+    if _parallel(g, name):
         return False
-    return _forest(g) and _in_degree_at_most_one(g)
+    return shape(g) and _in_degree_at_most_one(g)
 
 
 # --------------------------------------------------------------------------- bipartite

@@ -1047,32 +1047,6 @@ def test_node_order_results_repeat_equal(device):
         assert list(pr) == list(H) and pr == pytest.approx(nx.pagerank(H))
 
 
-@given(data=st.data())
-def test_length_dict_on_the_device_is_the_host_order(device, data):
-    """_length_dict of distances left on the device (one sort of all of them, the reached
-    block sliced off) equals the host's order and values, unreached vertices marked as BFS
-    does (-1, first) or as Dijkstra does (the largest integer, last)."""
-    n = data.draw(st.integers(0, 200))
-    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
-    span = data.draw(st.sampled_from([3, 300, 1 << 20]))
-    labels = data.draw(st.sampled_from(["identity", "strings"]))
-    G = nx.empty_graph(n if labels == "identity" else [f"v{i}" for i in range(n)])
-    g = convert(G, device, weight=None, use_cache=False)
-    for unreached_first in (True, False):
-        dist = rng.integers(0, span, size=n, endpoint=True)
-        gone = rng.random(n) < 0.3
-        dist[gone] = -1 if unreached_first else np.iinfo(np.int64).max
-        keep = ~gone
-        exp = nxa._length_dict(g, dist, keep)
-        d = sr.to_device(dist, device)
-        with pytest.MonkeyPatch.context() as mp:  # the GPU order, off by default: still right
-            mp.setattr(nxa, "ORDER_ON_GPU", True)
-            got = nxa._length_dict(g, d, d >= 0 if unreached_first else ~nxa._unreached(d),
-                                   unreached_first=unreached_first)
-        assert got == exp and list(got) == list(exp)
-        assert [type(v) for v in got.values()] == [int] * len(got)
-
-
 def test_weight_values_typed_as_np_array(device):
     """The conversion's typed read of edge values (one sum, then np.fromiter) gives what
     np.array gives (bools as int64 after the conversion's cast), and ints beyond int64 or

@@ -29,7 +29,7 @@ from nx_semiring import structure as nxs  # noqa: E402
 from nx_semiring.interface import backend_interface as bi  # noqa: E402
 
 from test_nx_backend import INSTALLED, convert, graphs  # noqa: E402
-from test_nx_more16 import _typed  # noqa: E402
+from test_nx_more16 import outcome, same_or_refused  # noqa: E402
 
 dispatch = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installed (its entry "
                                                     "points): pip install '.[nx]'")
@@ -42,33 +42,6 @@ SESSION21 = ["is_directed_acyclic_graph", "has_cycle", "is_semiconnected", "is_a
              "hyper_wiener_index"]
 
 MULTI = "parallel edges"
-
-
-def outcome(f, typed=True):
-    """test_nx_more16's: the answer with its number types, or the exception's type and
-    message; NetworkX's AttributeError (reciprocity of an undirected graph's nodes) and
-    ZeroDivisionError (flow_hierarchy of a total weight 0) count as outcomes too."""
-    try:
-        return "ok", _typed(f(), typed)
-    except NotImplementedError:
-        raise
-    except (nx.NetworkXException, ValueError, KeyError, TypeError, AttributeError,
-            ZeroDivisionError) as exc:
-        return type(exc), str(exc)
-
-
-def same_or_refused(f_nx, f_sr, refusal=(), typed=True):
-    """NetworkX's outcome exactly, or a NotImplementedError whose message contains one of
-    ``refusal``. Returns whether the backend answered."""
-    expected = outcome(f_nx, typed)
-    try:
-        got = outcome(f_sr, typed)
-    except NotImplementedError as exc:
-        refusal = (refusal,) if isinstance(refusal, str) else refusal
-        assert any(r in str(exc) for r in refusal), exc
-        return False
-    assert got == expected
-    return True
 
 
 def _nx_call(name):

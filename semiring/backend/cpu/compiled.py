@@ -2131,20 +2131,19 @@ def bfs_levels(order, pred, n, out=None):
 MSBFS_SOURCES_PER_THREAD = 2
 
 
-def msbfs(indptr, indices, sources, level, parent=None) -> bool:
-    """Breadth-first searches from each of ``sources`` (int64) over the CSR ``indptr`` /
-    ``indices``, filling row j of ``level`` (int64, (len(sources), n): -1 where unreached)
-    and of ``parent`` (same shape, or None: ``parent[j, source] = source``, -1 where
-    unreached) as SciPy's ``breadth_first_order`` from ``sources[j]`` finds them
-    (:func:`_make_msbfs`). False where Numba is off (nothing written)."""
+def msbfs(M, sources, level, parent=None) -> bool:
+    """Breadth-first searches from each of ``sources`` (int64) over M's CSR, filling row j
+    of ``level`` (int64, (len(sources), n): -1 where unreached) and of ``parent`` (same
+    shape, or None: ``parent[j, source] = source``, -1 where unreached) as SciPy's
+    ``breadth_first_order`` from ``sources[j]`` finds them (:func:`_make_msbfs`; M's
+    unsigned views kept by :func:`_layout`). False where Numba is off (nothing written)."""
     if not ENABLED:
         return False
-    indptr = indptr.astype(np.int64, copy=False).view(np.uint64)
-    indices = indices.view(np.uint32 if indices.dtype.itemsize == 4 else np.uint64)
+    laid = _layout(M, 0)
     threads = _threads() if sources.size >= 2 * MSBFS_SOURCES_PER_THREAD else 1
     k = _memo(("msbfs", threads > 1), lambda: _make_msbfs(threads > 1))
     parents = parent is not None
-    k(indptr, indices, sources, level,
+    k(laid["indptr"], laid["indices"], sources, level,
       parent if parents else np.empty((1, 1), dtype=np.int64), parents)
     return True
 
@@ -2164,9 +2163,8 @@ def warm_searches() -> int:
         for par in (False, True):
             k = _memo(("msbfs", par), lambda par=par: _make_msbfs(par))
             level = np.empty((2, 2), dtype=np.int64)
-            k(indptr.astype(np.int64).view(np.uint64),
-              indices.view(np.uint32 if indices.dtype.itemsize == 4 else np.uint64),
-              src, level, level.copy(), True)
+            k(_unsigned(indptr.astype(np.int64)), _unsigned(indices), src, level,
+              level.copy(), True)
             count += 1
     tarjan(np.array([0, 1, 2]), np.array([1, 0]))
     bfs_levels(np.array([0, 1], dtype=np.int64), np.array([-1, 0], dtype=np.int64), 2)

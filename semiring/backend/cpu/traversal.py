@@ -353,8 +353,7 @@ def bfs_many(A, sources, level, parent=None) -> bool:
     :func:`bfs_csgraph` makes them (SciPy's BFS tree), by the compiled searches of
     :func:`.compiled.msbfs` over A's own CSR, the sources over threads; False where Numba
     is off (nothing written: the caller runs :func:`bfs_csgraph` a source)."""
-    return compiled.msbfs(A.indptr, A.indices, np.ascontiguousarray(sources, dtype=np.int64),
-                          level, parent)
+    return compiled.msbfs(A, np.ascontiguousarray(sources, dtype=np.int64), level, parent)
 
 
 def dijkstra_csgraph(A, source):
