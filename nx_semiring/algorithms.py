@@ -141,6 +141,12 @@ def _bfs_level(g: SemiringGraph, s: int):
     return _host(alg.bfs(M, s, symmetric=sym))
 
 
+def _order_level(g: SemiringGraph, s: int):
+    """The engine's levels from ``s`` where the NetworkX-order pass reads them, None where
+    the compiled queue answers without them (:func:`_ordered_levels`)."""
+    return None if _cpu_compiled.ENABLED else _bfs_level(g, s)
+
+
 def _unreached(dist):
     return np.isinf(dist) if dist.dtype.kind == "f" else dist == np.iinfo(dist.dtype).max
 
@@ -547,6 +553,15 @@ def _replayed_group(members, tu, tv, tp, internal, rank, a, width):
 
 
 # --------------------------------------------------------------------------- BFS order
+def _queue(g, frontier, depth_limit):
+    """NetworkX's BFS queue from ``frontier`` as arrays ``(order, parent, bounds)``
+    (:func:`semiring.backend.cpu.compiled.bfs_queue`), or None without Numba."""
+    if not g.n:
+        return None
+    return _cpu_compiled.bfs_queue(g.indptr, g.adj, np.asarray(frontier, dtype=np.int64),
+                                   depth_limit)
+
+
 def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
     """Yield ``(parents, children)`` (lists of vertex numbers) level by level in NetworkX's
     order.
@@ -561,8 +576,17 @@ def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):
     child's first discovery by ``np.minimum.at`` of its positions, no sort (the
     ``np.unique`` it replaced, session 15, 2-core helper, interleaved best of 4: the whole
     pass from kron-17's hub 314 → 199 ms, a 1000² grid's 748 → 748 ms; 8·10^6 random
-    candidates alone 1.8 s → 80 ms).
+    candidates alone 1.8 s → 80 ms). With Numba, the whole search is one compiled queue
+    instead (:func:`semiring.backend.cpu.compiled.bfs_queue`, NetworkX's loop itself), and
+    ``level`` is not read.
     """
+    searched = _queue(g, frontier, depth_limit)
+    if searched is not None:
+        order, parent, bounds = searched
+        b = bounds.tolist()
+        for d in range(len(b) - 1):
+            yield parent[b[d]:b[d + 1]].tolist(), order[b[d]:b[d + 1]].tolist()
+        return
     indptr, adj = g.indptr, g.adj
     ptr = indptr.tolist()
     front = [int(v) for v in frontier]
@@ -655,7 +679,7 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
                                   "on a directed graph")
     if depth_limit is None:
         depth_limit = g.n
-    level = _bfs_level(g, s)
+    level = _order_level(g, s)
     nodes = g.nodes
     alias = _alias(g, s, source)
     for parents, children in _ordered_levels(g, [s], depth_limit, level):
@@ -738,7 +762,7 @@ def bfs_layers(G, sources):
         return
     yield current
     idx = [g.index[v] for v in current]
-    level = _bfs_level(g, idx[0]) if len(idx) == 1 else None
+    level = _order_level(g, idx[0]) if len(idx) == 1 else None
     nodes = g.nodes
     for _, children in _ordered_levels(g, idx, np.inf, level):
         yield [nodes[v] for v in children]
@@ -760,8 +784,8 @@ def descendants_at_distance(G, source, distance):
         return set()
     if distance == 0:  # NetworkX's first layer, the caller's source object
         return {source}
-    level = _bfs_level(g, s)
-    if not bool((level == distance).any()):
+    level = _order_level(g, s)
+    if level is not None and not bool((level == distance).any()):
         return set()
     # NetworkX's set(layer): the layer in its BFS order (a set's iteration order depends on it)
     for depth, (_, children) in enumerate(_ordered_levels(g, [s], distance, level), 1):
@@ -793,7 +817,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     g = _graph(G)
     s = _source(g, source, nx.NodeNotFound(f"Source {source} is not in G"))
     _real_cutoff(cutoff)
-    out = _bfs_lengths(g, s, _bfs_level(g, s), cutoff)
+    out = _bfs_lengths(g, s, None, cutoff)
     alias = _alias(g, s, source)
     return out if alias is None else _rekey(out, g.nodes[s], alias)
 
@@ -802,9 +826,18 @@ def _bfs_lengths(g: SemiringGraph, s: int, level, cutoff) -> dict:
     """{node: level} of the vertices NetworkX's BFS from ``s`` reaches within ``cutoff``, in
     the order its queue discovers them (:func:`_discovery`): NetworkX's callers read the
     dict in that order (``ego_graph``'s subgraph, ``cuthill_mckee``'s farthest node), where
-    the order by (distance, vertex) this replaced differed within a level."""
-    level = _host(level)
-    order = _discovery(g, [s], np.inf if cutoff is None else cutoff, level)
+    the order by (distance, vertex) this replaced differed within a level. ``level``: the
+    levels from ``s`` (None: the compiled queue's, else the engine's)."""
+    limit = np.inf if cutoff is None else cutoff
+    searched = _queue(g, [s], limit) if level is None else None
+    if searched is not None:
+        order, _, bounds = searched
+        order = np.concatenate(([s], order))
+        depth = np.repeat(np.arange(bounds.size, dtype=np.int64),
+                          np.diff(np.concatenate(([0], bounds + 1))))
+        return dict(zip(g.labels(order), _values_of(depth)))
+    level = _host(_bfs_level(g, s) if level is None else level)
+    order = _discovery(g, [s], limit, level)
     return dict(zip(g.labels(order), _values_of(level[order])))
 
 
@@ -833,7 +866,7 @@ def single_source_shortest_path(G, source, cutoff=None):
     s = _source(g, source, nx.NodeNotFound(f"Source {source} not in G"))
     nodes = g.nodes
     paths = {s: [nodes[s] if _alias(g, s, source) is None else source]}
-    level = _bfs_level(g, s)
+    level = _order_level(g, s)
     limit = np.inf if cutoff is None else cutoff
     # NetworkX's loop compares cutoff > 0 first: its TypeError for a cutoff that does not
     # compare with an int (a string), before any level
@@ -1479,6 +1512,9 @@ def _discovery(g, roots, depth_limit=np.inf, level=None) -> np.ndarray:
     of a search from its own root (the level-synchronous queue restricted to one component
     is that search's queue)."""
     out = [np.asarray(roots, dtype=np.int64)]
+    searched = _queue(g, out[0], depth_limit)
+    if searched is not None:
+        return np.concatenate((out[0], searched[0]))
     for _, children in _ordered_levels(g, [int(r) for r in roots], depth_limit, level):
         out.append(np.asarray(children, dtype=np.int64))
     return np.concatenate(out)

@@ -33,8 +33,8 @@ import algorithms as alg
 import semiring as sr
 from semiring.backend.cpu import compiled as _compiled
 
-from .algorithms import (_bfs_level, _discovery, _graph, _groups, _host, _not_directed,
-                         _null_graph, _nx, _ordered_levels, _self_loops, _sets_in_search_order,
+from .algorithms import (_discovery, _graph, _groups, _host, _not_directed, _null_graph, _nx,
+                         _order_level, _ordered_levels, _self_loops, _sets_in_search_order,
                          _tarjan, _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx
 
@@ -292,7 +292,7 @@ def node_connected_component(G, n):
     v = g.vertex(n)
     # inserted in NetworkX's BFS order (a set's iteration order depends on it), from the
     # caller's object: NetworkX's seen set starts as {n}
-    order = _discovery(g, [v], level=_bfs_level(g, v))
+    order = _discovery(g, [v], level=_order_level(g, v))
     out = {n}
     out.update(g.labels(order[1:]))
     return out

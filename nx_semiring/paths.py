@@ -54,7 +54,7 @@ import semiring as sr
 from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          _bidirectional_aliases, _by_distance, _dijkstra, _dijkstra_orders,
                          _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph, _host,
-                         _nbunch, _nx, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
+                         _nbunch, _nx, _order_level, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
                          _source, _source_zero, _spfa_order, _sssp, _st_unweighted_path,
                          _unique_path, _unreached, _values_of, _walk_paths,
                          _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
@@ -1008,7 +1008,7 @@ def _reachable(g, source, reverse):
         raise NotImplementedError("nx_semiring: ancestors of a directed graph are built in "
                                   "the order of NetworkX's BFS over G._pred, which the "
                                   "conversion does not keep (NetworkX runs it)")
-    return set(g.labels(_discovery(g, [s], level=_bfs_level(g, s))[1:]))
+    return set(g.labels(_discovery(g, [s], level=_order_level(g, s))[1:]))
 
 
 def descendants(G, source):

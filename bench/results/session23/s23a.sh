@@ -1,0 +1,10 @@
+# Session 23 call 1 (x2): the whole suite on main 738035f with gpu_check's default limit.
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+export PYTHONPATH=/tmp/site
+tar xzf .wt/req/cupy-cache.tgz
+nvidia-smi --query-gpu=name --format=csv,noheader
+GPUS=2 WORKERS=28 BENCH=0 MAXFAIL=300 bash tools/gpu_check.sh > /dev/null 2>&1
+echo "gpu_check rc=$?"
+grep -E "^FAILED|^ERROR| passed| failed|took" $OUT/pytest.log | grep -v "^  /" | tail -60
+grep -A3 "several GPUs at once" $OUT/all.log | tail -2
+rm -f $OUT/cupy-cache.tgz; gzip $OUT/pytest.log
