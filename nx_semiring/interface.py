@@ -665,6 +665,12 @@ class BackendInterface:
             return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "
                     "G._pred, in its order, which the conversion does not keep: NetworkX runs "
                     "it")
+        if name in ("floyd_warshall", "floyd_warshall_predecessor_and_distance") and \
+                isinstance(weight, str) and not isinstance(G, SemiringGraph) and \
+                any(type(w) is bool for *_, w in G.edges(data=weight)):
+            # (a pass over the edges, against the call's n³ steps)
+            return (f"{name} of bool weights: NetworkX's distance of an edge is its weight "
+                    f"object itself (True), the engine's an int: NetworkX runs it")
         if name in _UNWEIGHTED_ONLY and weight is not None:
             return f"weighted {name} is not supported (NetworkX runs it)"
         if name == "negative_edge_cycle" and getattr(G, "frozen", False):
