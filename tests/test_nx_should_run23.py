@@ -75,11 +75,12 @@ def test_should_run_flips_at_the_models_bound(on_cpu, name):
 
 
 def test_a_fresh_conversion_keeps_bfs_with_networkx(on_cpu):
-    """BFS lengths on a graph used once: the conversion costs more than NetworkX's search at
-    every size the model prices (measured: 6.4e-8 to 7.6e-7 s a unit against NetworkX's
-    5.6e-8 to 6.9e-7); with the conversion cached, the engine from a few thousand nodes."""
+    """BFS lengths on a graph used once: the conversion costs about NetworkX's search
+    (measured: 6.4e-8 to 7.6e-7 s a unit against NetworkX's 5.6e-8 to 6.9e-7), NetworkX's
+    up to 10⁵ nodes of degree 8; with the conversion cached, the engine from a few thousand
+    nodes."""
     name = "single_source_shortest_path_length"
-    for n in (10**3, 10**5, 10**7):
+    for n in (10**3, 10**4, 10**5):
         t_nx, t_sr = predict(name, n, 8 * n, device="cpu")
         assert t_sr > t_nx
     n = _bound(name, CALLS[name][0], lo=2, cached=True)
@@ -90,11 +91,22 @@ def test_a_fresh_conversion_keeps_bfs_with_networkx(on_cpu):
 
 
 def test_cache_factor_on_the_cpu_only():
-    """Beyond CACHE_UNITS every CPU side costs (units / CACHE_UNITS) ** CACHE_EXPONENT more a
-    unit; the GPU's constants keep NetworkX's step at LARGE_GRAPH_UNITS."""
+    """Beyond CACHE_UNITS each CPU side costs (units / CACHE_UNITS) ** its exponent more a
+    unit (NetworkX's the largest); the GPU's constants keep NetworkX's step at
+    LARGE_GRAPH_UNITS."""
     c = interface.CACHE_UNITS
     assert interface._cache_factor(c) == 1.0
     assert interface._cache_factor(16 * c) == pytest.approx(16 ** interface.CACHE_EXPONENT)
+    assert interface.CACHE_EXPONENT >= interface.CONVERT_CACHE_EXPONENT >= \
+        interface.ENGINE_CACHE_EXPONENT
+    # the engine's and the conversion's own exponents: a cached BFS's warm side
+    fixed, unit = interface.ENGINE_COST["cpu"]["bfs"]
+    t_sr = predict("single_source_shortest_path_length", 10 * c, 70 * c, cached=True,
+                   device="cpu")[1]
+    assert t_sr == pytest.approx(fixed + unit * 80 * c * 80 ** interface.ENGINE_CACHE_EXPONENT)
+    t_fresh = predict("single_source_shortest_path_length", 10 * c, 70 * c, device="cpu")[1]
+    assert t_fresh - t_sr == pytest.approx(
+        interface.CONVERT_SECONDS_PER_ENTRY * 80 * c * 80 ** interface.CONVERT_CACHE_EXPONENT)
     small = predict("pagerank", c // 10, c - c // 10, device="cpu")[0] / c
     large = predict("pagerank", c, 9 * c, device="cpu")[0] / (10 * c)
     assert large == pytest.approx(small * 10 ** interface.CACHE_EXPONENT)

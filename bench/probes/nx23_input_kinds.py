@@ -279,6 +279,33 @@ CALLS = {
     "floyd_warshall": [(f"w={w}", lambda G, w=w: nx.floyd_warshall(G, weight=w)) for w in W],
     "johnson": [(f"w={w}", lambda G, w=w: nx.johnson(G, weight=w)) for w in W],
     "bfs_layers": [("", lambda G: list(nx.bfs_layers(G, _first(G))))],
+    "bfs_edges": [(f"depth={d}/reverse={r}", lambda G, d=d, r=r: list(nx.bfs_edges(
+        G, _first(G), reverse=r, depth_limit=d))) for d in (None, 1) for r in (False, True)],
+    "bfs_tree": [("", lambda G: nx.bfs_tree(G, _first(G)))],
+    "bfs_successors": [("", lambda G: list(nx.bfs_successors(G, _first(G))))],
+    "bfs_predecessors": [("", lambda G: list(nx.bfs_predecessors(G, _first(G))))],
+    "single_target_shortest_path": [("", lambda G: nx.single_target_shortest_path(
+        G, _first(G)))],
+    "single_source_shortest_path": [("", lambda G: nx.single_source_shortest_path(
+        G, _first(G)))],
+    "is_strongly_connected": [("", lambda G: nx.is_strongly_connected(G)),
+                              ("n", lambda G: nx.number_strongly_connected_components(G))],
+    "is_weakly_connected": [("", lambda G: nx.is_weakly_connected(G)),
+                            ("n", lambda G: nx.number_weakly_connected_components(G))],
+    "is_attracting_component": [("", lambda G: nx.is_attracting_component(G))],
+    "is_connected": [("", lambda G: nx.is_connected(G)),
+                     ("n", lambda G: nx.number_connected_components(G))],
+    "eccentricity": [(f"w={w}", lambda G, w=w: nx.eccentricity(G, weight=w)) for w in W],
+    "diameter": [(f"w={w}", lambda G, w=w: nx.diameter(G, weight=w)) for w in W],
+    "closeness_centrality": [(f"d={w}", lambda G, w=w: nx.closeness_centrality(G, distance=w))
+                             for w in W],
+    "average_shortest_path_length": [(f"w={w}", lambda G, w=w: nx.average_shortest_path_length(
+        G, weight=w)) for w in W],
+    "barycenter": [(f"w={w}", lambda G, w=w: nx.barycenter(G, weight=w)) for w in W],
+    "bidirectional_dijkstra": [("", lambda G: nx.bidirectional_dijkstra(G, *_two(G)))],
+    "dijkstra_path_length": [(f"w={w}", lambda G, w=w: nx.dijkstra_path_length(
+        G, *_two(G), weight=w)) for w in W],
+    "global_efficiency": [("", lambda G: nx.global_efficiency(G))],
     "predecessor": [("", lambda G: nx.predecessor(G, _first(G))),
                     ("cutoff", lambda G: nx.predecessor(G, _first(G), cutoff=1)),
                     ("return_seen", lambda G: nx.predecessor(G, _first(G), return_seen=True))],
