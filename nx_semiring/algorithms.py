@@ -156,13 +156,30 @@ def _weighted_matrix(g: SemiringGraph, weight):
     return g.matrix(None, unit=1) if weight is None else g.matrix(weight)
 
 
-def _exact_sums(g: SemiringGraph, weight):
+def _exact_sums(g: SemiringGraph, weight, sums=True):
     """NotImplementedError where NetworkX adds attribute ``weight``'s values otherwise than
     the engine: as NumPy scalars narrower than 64 bits (``SemiringGraph.narrow``), float32
     rounding each sum, or integers that may wrap around (negative ones, or n + 1 edges of
     the largest magnitude reach the type's bound: NetworkX's Dijkstra adds an edge to a path
     of up to n - 1, negative_edge_cycle a first edge of weight 1); its path lengths are
-    NetworkX's to give."""
+    NetworkX's to give.
+
+    ``sums``: the call returns path sums (lengths, distances), whose types NetworkX's
+    additions decide too: they are NumPy scalars where NumPy scalars are among the weights
+    (``0 + np.int64(5)`` is an ``np.int64``), and ints or floats path by path where Python
+    ints and floats mix (``SemiringGraph.int_float``, e.g. ints beside ``inf``, or floats
+    beside edges without the attribute, NetworkX's int 1), where the engine's are one type:
+    refused too. ``False`` for callers that return only paths or truth values, ``"numpy"``
+    for those that divide by the sums (a Python division is a float whatever the sum's
+    type, a NumPy scalar's a NumPy float)."""
+    if sums is True and weight is not None and weight in g.int_float:
+        raise NotImplementedError("nx_semiring: Python ints (or bools) beside floats among the "
+                                  "weights: NetworkX's path sums are ints or floats path by "
+                                  "path (NetworkX runs it)")
+    if sums and weight is not None and weight in g.numpy_typed:
+        raise NotImplementedError("nx_semiring: NumPy scalar weights: NetworkX's path sums are "
+                                  "NumPy scalars, the engine's Python numbers (NetworkX runs "
+                                  "it)")
     dtype = g.narrow.get(weight) if weight is not None else None
     if (dtype is None or dtype.kind == "b") and weight in g.numpy_typed:
         # NumPy int64 or uint64 scalars (bools beside them included): NetworkX's path sums
@@ -986,6 +1003,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         r.partial = g.partial
         r.mixed = g.mixed
         r.numpy_typed = g.numpy_typed
+        r.int_float = g.int_float
         r._perm = perm
         g._reversed = r
     for k in g.values.keys() - r.values.keys():  # attributes g read after r was made
@@ -1067,11 +1085,13 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
             if method == "dijkstra":
                 return paths.all_pairs_dijkstra_path(g, weight=weight)
             return paths.all_pairs_bellman_ford_path(g, weight=weight)
-        if method == "unweighted" and g.directed:
+        if g.directed:
+            # weighted too: Dijkstra's pops among equal distances and Bellman–Ford's queue
+            # follow the scan order of G._pred as well
             raise NotImplementedError("nx_semiring: shortest_path to a target of a directed "
-                                      "graph is NetworkX's BFS over G.reverse(), in G._pred's "
-                                      "order, which the conversion does not keep (NetworkX "
-                                      "runs it)")
+                                      "graph is NetworkX's search over G.reverse(), in "
+                                      "G._pred's order, which the conversion does not keep "
+                                      "(NetworkX runs it)")
         paths = _single_source_paths(_reverse(g), target, weight, method)
         return {v: list(reversed(p)) for v, p in paths.items()}
     if target is None:
@@ -1112,11 +1132,11 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
                 return paths.all_pairs_bellman_ford_path_length(g, weight=weight)
             return ((v, _single_source_lengths(g, v, weight, method)) for v in g.nodes)
-        if g.directed and method == "unweighted":
+        if g.directed:  # weighted too (shortest_path's reason)
             raise NotImplementedError("nx_semiring: shortest_path_length to a target of a "
-                                      "directed graph is NetworkX's BFS over G._pred, in its "
-                                      "order, which the conversion does not keep (NetworkX "
-                                      "runs it)")
+                                      "directed graph is NetworkX's search over G._pred, in "
+                                      "its order, which the conversion does not keep "
+                                      "(NetworkX runs it)")
         return _single_source_lengths(_reverse(g), target, weight, method)
     if target is None:
         return _single_source_lengths(g, source, weight, method)
@@ -1433,7 +1453,7 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     if not g.has_negative(weight) and g.narrow.get(weight) is None and \
             weight not in g.numpy_typed:
         return False
-    _exact_sums(g, weight)  # NetworkX's NumPy integer sums may wrap below 0
+    _exact_sums(g, weight, sums=False)  # NetworkX's NumPy integer sums may wrap below 0
     if not g.has_negative(weight):
         return False
     _no_negative_inf(g, weight)

@@ -459,7 +459,7 @@ def _distance_matrix(g, distance, name):
     weighted; NotImplementedError where NetworkX's Dijkstra is not the engine's."""
     if distance is None:
         return g.matrix(), False
-    _exact_sums(g, distance)
+    _exact_sums(g, distance, sums="numpy")  # closeness and harmonic divide by the sums
     if g.has_negative(distance) or g.has_inf(distance):
         raise NotImplementedError(f"nx_semiring: {name} with negative or infinite distances "
                                   f"(NetworkX's Dijkstra decides what they give): NetworkX "

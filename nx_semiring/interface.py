@@ -33,7 +33,17 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    betweenness, with its own measured constants (``"edge_bc"``).
    nx_semiring.paths' searches from every node count as all-pairs BFS (unweighted) or n
    SSSP runs (weighted). The constants are measured (``bench/probes/nx_should_run.py``)
-   and rounded in NetworkX's favour: where the model errs, NetworkX runs.
+   and rounded in NetworkX's favour: where the model errs, NetworkX runs. On the CPU
+   (session 23) every per-unit cost, NetworkX's, the conversion's and the engine's, grows
+   as ``(units / CACHE_UNITS) ** exponent`` beyond ``CACHE_UNITS`` (``CACHE_EXPONENT``,
+   ``CONVERT_CACHE_EXPONENT``, ``ENGINE_CACHE_EXPONENT``; in place of the GPU host's
+   ``NX_LARGE_GRAPH_FACTOR`` step), and on graphs of fewer than ``SPARSE_DEGREE``
+   stored entries a node (grids, roads: hundreds of BFS levels) the engine's searches cost
+   ``ENGINE_SPARSE_FACTOR`` more a unit. Calls the engine answers only where no shortest
+   paths tie (Dijkstra's and Bellman–Ford's paths and predecessors, Johnson's,
+   Floyd–Warshall's predecessors), and Bellman–Ford's length dicts, which it answers only
+   where NetworkX's queue is a BFS (one weight on every edge, seen in a cached conversion),
+   are left to NetworkX: on most graphs the backend would convert, search and then refuse.
 3. ``convert_from_nx(G, edge_attrs=..., ...)`` → :class:`~nx_semiring.graph.SemiringGraph`,
    cached by NetworkX on ``G.__networkx_cache__``; then ``backend.<name>(...)``.
 4. ``convert_to_nx(result)`` for results (only graphs change).
@@ -78,7 +88,9 @@ from . import structure as _str
 from .graph import SemiringGraph, from_networkx, to_networkx
 from .testing import mark_known_failures, start_tally
 
-__all__ = ["CONVERT_SECONDS_PER_ENTRY", "ENGINE_COST", "FAMILIES", "LARGE_GRAPH_UNITS",
+__all__ = ["CACHE_EXPONENT", "CACHE_UNITS", "CONVERT_CACHE_EXPONENT",
+           "CONVERT_SECONDS_PER_ENTRY", "ENGINE_CACHE_EXPONENT", "ENGINE_COST",
+           "ENGINE_SPARSE_FACTOR", "FAMILIES", "LARGE_GRAPH_UNITS", "SPARSE_DEGREE",
            "NX_LARGE_GRAPH_FACTOR", "NX_SECONDS_PER_UNIT", "PRESERVE_SECONDS_PER_ENTRY",
            "WEIGHT_SECONDS_PER_ENTRY", "BackendInterface", "backend_interface", "predict"]
 
@@ -226,6 +238,44 @@ if _community._lpa_auto("cpu") == "compiled":
 if _community._louvain_auto("cpu") == "sequential":
     ENGINE_COST["cpu"]["louvain"] = (2e-3, 7e-7)
 
+# On the CPU, NetworkX's dicts, the conversion's walk over them and the engine's arrays cost
+# more per unit once the graph outgrows the caches, NetworkX's the most (session 23, the
+# 2-core host: BFS in NetworkX 6e-8 s a unit up to 5·10⁴ units, 1.9e-7 at 2·10⁵, 5.4e-7 at
+# 9·10⁵, 6.9e-7 at 3.9·10⁶; the conversion 7.6e-8, 1.6e-7, 2.2e-7, 7.6e-7; the engine's BFS
+# 5.5e-8 at 10⁴ units, 5.7e-8 at 9·10⁵): beyond CACHE_UNITS (n + stored entries) each CPU
+# per-unit cost is multiplied by (units / CACHE_UNITS) ** exponent, NetworkX's
+# CACHE_EXPONENT, the conversion's CONVERT_CACHE_EXPONENT, the engine's
+# ENGINE_CACHE_EXPONENT. Chosen among 0.5-0.7, 0.35-0.5 and 0-0.5 as the agreement with the
+# clock over the probe's 170 rows (136 fresh, 140 cached, against 118 and 121 for session
+# 22's model; bench/results/session23/nx23_should_run.md), with exponents below NetworkX's
+# measured growth and at or above the engine's (NetworkX's favour). The GPU side keeps
+# NX_LARGE_GRAPH_FACTOR (measured on the H100 host).
+CACHE_UNITS = 5e4
+CACHE_EXPONENT = 0.6
+CONVERT_CACHE_EXPONENT = 0.35
+ENGINE_CACHE_EXPONENT = 0.25
+
+# The engine's level-synchronous searches cost per level: on graphs of few edges a node
+# (grids, roads, trees: hundreds of levels) the CPU engine's first call costs more per unit
+# than on the Kronecker graphs, by more than NetworkX's does (session 23, grid-32..316
+# against kron-9..15 of as many units: BFS lengths 4-16 times on the engine, 1.4-7 times in
+# NetworkX; SSSP 12-27 against 1.4-3.4; edge betweenness 47-144 against 8-18; the engine's
+# Floyd–Warshall, batched SSSP on a sparse graph, 12.6 s on grid-32 against 1.2 s on
+# kron-10, both n = 1024). Below SPARSE_DEGREE stored entries a node the CPU engine's
+# per-unit cost of these families is multiplied by ENGINE_SPARSE_FACTOR, the largest
+# measured ratio of the two ratios (a guess at the diameter from n and m: a sparse random
+# graph of short paths is priced as a grid, NetworkX's favour).
+SPARSE_DEGREE = 6
+ENGINE_SPARSE_FACTOR = {"bfs": 6, "bfs_order": 11, "components": 3, "sssp": 9,
+                        "bellman_ford": 2, "bc": 2.5, "edge_bc": 8, "apsp_bfs": 2, "fw": 11}
+
+
+def _cache_factor(units, exponent=None) -> float:
+    """The CPU's per-unit slowdown of a graph of ``units`` (n + stored entries): NetworkX's
+    (``CACHE_EXPONENT``), or another ``exponent``'s."""
+    return max(1.0, units / CACHE_UNITS) ** (CACHE_EXPONENT if exponent is None else exponent)
+
+
 # GPU graphs below a host route's bound (the launch-bound analytics: algorithms.cores,
 # .community, .mst) run on a host copy: the CPU engine's cost, plus the copies there and back
 HOST_COPY_COST = (2e-4, 2e-9)
@@ -361,6 +411,67 @@ _FAMILY_OF.update(dict.fromkeys(("average_neighbor_degree", "reciprocity",
                                  "overall_reciprocity"), "components"))
 
 
+# Session 23 (nx23), the 2-core CPU host with Numba, after session 22's ordered passes:
+# bench/probes/nx_should_run.py on kron-7..17 and grid-10..447 (10² to 2·10⁵ nodes;
+# bench/results/session23/nx23_should_run.md). NetworkX's seconds per unit are the lowest
+# measured on graphs below CACHE_UNITS (rounded down: NetworkX's favour); the engine's are its
+# first call on a fresh conversion on the Kronecker graphs where the fixed cost no longer
+# dominates (kron-9..13; rounded up). Changes: BFS orders cost what BFS lengths do (the
+# ordered passes are per level, not per node: 3e-8 to 5.5e-8 a unit on kron-9..13, against
+# the 1.5e-7 of session 9's per-node dicts); betweenness (the compiled Brandes: 8e-9 to 3e-8
+# a unit) and Floyd–Warshall (2.3e-10 a unit at n = 512; 5e-10 kept for n = 1024) far
+# cheaper than they were written; NetworkX's SSSP, PageRank, betweenness, Louvain, MST,
+# all-pairs BFS and Floyd–Warshall cheaper per unit than the older medians.
+NX_SECONDS_PER_UNIT.update({
+    "bfs": 5.5e-8, "bfs_order": 6e-8, "components": 5e-8, "sssp": 2e-7, "bellman_ford": 3.5e-7,
+    "pagerank": 5e-7, "bc": 1.4e-7, "louvain": 5e-6, "mst": 7.5e-7, "apsp_bfs": 4.5e-8,
+    "fw": 8e-10, "flow": 1.2e-6, "edge_bc": 2e-7,
+})
+ENGINE_COST["cpu"].update({
+    "bfs": (2.5e-4, 3.5e-8), "bfs_order": (2.5e-4, 3.5e-8), "components": (3e-4, 3.5e-8),
+    "sssp": (1e-3, 1.2e-7), "bellman_ford": (5e-4, 8e-8), "pagerank": (1e-3, 1.5e-7),
+    "mst": (1e-3, 5e-7), "apsp_bfs": (1e-2, 3.5e-8), "fw": (2e-3, 5e-10),
+    "modularity": (1e-3, 1.5e-7), "flow": (3e-4, 2.5e-7), "edge_bc": (2e-3, 1.2e-7),
+})
+if _cores._compiled().ENABLED:  # Numba's compiled passes (measured with them)
+    ENGINE_COST["cpu"].update({"bc": (3e-3, 5e-8), "core": (3e-4, 5e-8),
+                               "core_subgraph": (3e-4, 5e-8)})
+NX_SECONDS_PER_UNIT["core_subgraph"] = NX_SECONDS_PER_UNIT["core"]
+
+
+# Calls the backend answers only where no two shortest paths tie (their paths or
+# predecessors are NetworkX's pick among the tied ones), which on most graphs some do: on
+# kron-9..11 and grid-32..100 (integer weights 1..255) single_source_dijkstra(_path),
+# dijkstra_predecessor_and_distance, single_source_bellman_ford and weighted shortest_path
+# were all refused (session 23), after the conversion and the engine's search. Left to
+# NetworkX unless asked for by name, as the unique matchings are.
+_TIES_REFUSED = frozenset({
+    "single_source_dijkstra", "single_source_dijkstra_path", "dijkstra_predecessor_and_distance",
+    "multi_source_dijkstra", "multi_source_dijkstra_path", "all_pairs_dijkstra",
+    "all_pairs_dijkstra_path", "single_source_bellman_ford", "single_source_bellman_ford_path",
+    "bellman_ford_predecessor_and_distance", "all_pairs_bellman_ford_path", "johnson",
+    "floyd_warshall_predecessor_and_distance"})
+# Bellman–Ford's length dicts are answered where NetworkX's queue is a BFS (each node found
+# at its final distance: nx_semiring.algorithms._spfa_order), which edges of unequal weights
+# usually break (all refused on the graphs above): left to NetworkX unless the cached
+# conversion shows one weight on every edge
+_QUEUE_REFUSED = frozenset({"single_source_bellman_ford_path_length",
+                            "all_pairs_bellman_ford_path_length"})
+
+
+def _rarely_answered(name, a):
+    """``"ties"``, ``"queue"`` or None: whether the call is one the backend refuses on most
+    graphs (see :data:`_TIES_REFUSED`, :data:`_QUEUE_REFUSED`)."""
+    if name in ("shortest_path", "shortest_path_length") and a.get("target") is None and \
+            a.get("weight") is not None:
+        if name == "shortest_path":
+            return "ties"
+        return "queue" if a.get("method") == "bellman-ford" else None
+    if name in _TIES_REFUSED:
+        return "ties"
+    return "queue" if name in _QUEUE_REFUSED else None
+
+
 def _family(name, a):
     """The cost family of a call (``a``: its bound arguments), or None for a point query."""
     if name == "multi_source_dijkstra" and a.get("target") is not None:
@@ -429,18 +540,37 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
     weighted = weighted and kwargs.get("weight", "weight") is not None
     work = _work(FAMILIES[fam], n, stored, kwargs) * per_source
     t_nx = NX_SECONDS_PER_UNIT[fam] * work
-    if n + stored > LARGE_GRAPH_UNITS:
-        t_nx *= NX_LARGE_GRAPH_FACTOR
     fixed, unit = _engine_cost(device, fam, stored)
+    if device == "gpu":
+        cache = 1.0
+        if n + stored > LARGE_GRAPH_UNITS:
+            t_nx *= NX_LARGE_GRAPH_FACTOR
+    else:
+        cache = _cache_factor(n + stored)
+        t_nx *= cache
+        unit *= _cache_factor(n + stored, ENGINE_CACHE_EXPONENT)
+        if stored < SPARSE_DEGREE * n:
+            unit *= ENGINE_SPARSE_FACTOR.get(fam, 1)
+        cache = _cache_factor(n + stored, CONVERT_CACHE_EXPONENT)
     t_sr = fixed * per_source + unit * work
+    convert = 0.0
     if not cached:
-        t_sr += CONVERT_SECONDS_PER_ENTRY * (n + stored)
+        convert += CONVERT_SECONDS_PER_ENTRY * (n + stored)
     if fam in _PRESERVED:  # NetworkX converts with every attribute
         if not (cached and has_weights):
-            t_sr += PRESERVE_SECONDS_PER_ENTRY * stored
+            convert += PRESERVE_SECONDS_PER_ENTRY * stored
     elif weighted and not (cached and has_weights):
-        t_sr += WEIGHT_SECONDS_PER_ENTRY * stored
-    return t_nx, t_sr
+        convert += WEIGHT_SECONDS_PER_ENTRY * stored
+    return t_nx, t_sr + convert * cache
+
+
+def _one_weight(g, weight) -> bool:
+    """Whether conversion ``g`` holds attribute ``weight`` with one value >= 0 on every
+    edge (a Bellman–Ford whose queue is a BFS)."""
+    if g is None or not g.has_attr(weight):
+        return False
+    w = g.weights(weight)
+    return not w.size or bool(w.min() == w.max() and w.min() >= 0)
 
 
 def _cached(G, weight, preserved):
@@ -665,6 +795,12 @@ class BackendInterface:
             return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "
                     "G._pred, in its order, which the conversion does not keep: NetworkX runs "
                     "it")
+        if name in ("floyd_warshall", "floyd_warshall_predecessor_and_distance") and \
+                isinstance(weight, str) and not isinstance(G, SemiringGraph) and \
+                any(type(w) is bool for *_, w in G.edges(data=weight)):
+            # (a pass over the edges, against the call's n³ steps)
+            return (f"{name} of bool weights: NetworkX's distance of an edge is its weight "
+                    f"object itself (True), the engine's an int: NetworkX runs it")
         if name in _UNWEIGHTED_ONLY and weight is not None:
             return f"weighted {name} is not supported (NetworkX runs it)"
         if name == "negative_edge_cycle" and getattr(G, "frozen", False):
@@ -755,6 +891,16 @@ class BackendInterface:
         weight = a.get("weight", None)
         cached, has_weights = _cached(G, weight if isinstance(weight, str) else None,
                                       fam in _PRESERVED)
+        rare = _rarely_answered(name, a)
+        if rare == "ties":
+            return (f"{name} is answered by the engine only where no shortest paths tie, "
+                    f"which on most graphs some do: NetworkX runs it unless the call asks "
+                    f"for backend='semiring'")
+        if rare == "queue" and weight is not None and not (
+                has_weights and _one_weight(cached, weight)):
+            return (f"{name} is answered by the engine only where NetworkX's Bellman–Ford "
+                    f"queue is a BFS, which edges of unequal weights usually break: NetworkX "
+                    f"runs it unless the call asks for backend='semiring'")
         if cached is not None:  # its sizes: no pass over G._adj (8 ms at kron-18)
             n, stored = cached.n, int(cached.adj.size)
         else:

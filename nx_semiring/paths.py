@@ -310,7 +310,7 @@ def johnson(G, weight="weight"):
     g = _graph(G, weight)
     if g.n == 0:
         return {}
-    _exact_sums(g, weight)
+    _exact_sums(g, weight, sums=False)  # paths only
     w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
         raise NotImplementedError("nx_semiring: johnson with weights NaN or inf (NetworkX's "
@@ -321,7 +321,7 @@ def johnson(G, weight="weight"):
                                   "(NetworkX runs it)")
     if g.has_negative(weight) and negative_edge_cycle(g, weight=weight):
         raise nx.NetworkXUnbounded("Negative cycle detected.")
-    D = _fw_distances(g, weight)
+    D = _fw_distances(g, weight, sums=False)  # paths only
     if _tied_targets(g, D, np.arange(g.n), weight):
         raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
                                   "NetworkX's Dijkstra picks its own (NetworkX runs it)")
@@ -358,14 +358,14 @@ def johnson(G, weight="weight"):
 
 
 # --------------------------------------------------------------------------- Floyd–Warshall
-def _fw_distances(g: SemiringGraph, weight):
+def _fw_distances(g: SemiringGraph, weight, sums=True):
     """The host (n × n) matrix of NetworkX's Floyd–Warshall distances (the attribute's
     type; the type's maximum or inf where unreachable), by the engine's APSP. Self-loops of
     weight >= 0 do not count (NetworkX starts each node at 0); refusals where NetworkX's
     answer is its own (negative cycles or self-loops: its negative diagonal; NaN; float
-    sums whose rounding depends on the order)."""
+    sums whose rounding depends on the order). ``sums``: as ``_exact_sums``'."""
     rows, cols = _edges(g)
-    _exact_sums(g, weight)  # NumPy scalars narrower than 64 bits: NetworkX adds in their type
+    _exact_sums(g, weight, sums)  # narrow NumPy scalars: NetworkX adds in their type
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
     if w.dtype.kind == "f" and (bool(np.isnan(w).any()) or bool(np.isneginf(w).any())):
         raise NotImplementedError("nx_semiring: NaN or -inf weights (NetworkX's comparisons "
@@ -445,6 +445,13 @@ def _distance_dicts(g: SemiringGraph, D, weight) -> dict:
     inf = float("inf")
     nodes = g.nodes
     as_float = weight is None or weight in g.partial
+    # NetworkX's dist[u][u] = min(e_weight, 0) over u's self-loops keeps the loop's 0.0
+    # where it weighs a float zero (min returns its first argument among equals)
+    zero = {}
+    if weight is not None and g.weights(weight).dtype.kind == "f":
+        rows, w = g.rows(), g.weights(weight)
+        for i in np.flatnonzero((rows == g.adj) & (w == 0)).tolist():
+            zero[int(rows[i])] = float(w[i])
     out = {}
     for i, keys in zip(range(g.n), _key_orders(g)):
         row = D[i]
@@ -455,7 +462,7 @@ def _distance_dicts(g: SemiringGraph, D, weight) -> dict:
                 if (row == big).any() else vals.tolist()
         else:
             vals = row.tolist()
-        vals[i] = 0
+        vals[i] = zero.get(i, 0)
         out[nodes[i]] = collections.defaultdict(lambda: inf,
                                                 ((nodes[j], vals[j]) for j in keys))
     return out
@@ -1196,11 +1203,12 @@ def _connected(g: SemiringGraph) -> bool:
     return int(_host(labels).max()) == 0
 
 
-def _distance_rows(g: SemiringGraph, weight, method):
+def _distance_rows(g: SemiringGraph, weight, method, sums=True):
     """Yield blocks of rows of the distance matrix of a connected graph, sources in node
     order (host arrays: BFS levels, or the attribute's distances). ``method``: 'unweighted',
     'dijkstra', 'bellman-ford' or a Floyd–Warshall one (NetworkX's negative cycles raised,
-    or refused where NetworkX answers with them)."""
+    or refused where NetworkX answers with them). ``sums``: as ``_exact_sums``' (what the
+    caller returns of the distances)."""
     nx = _nx()
     if method == "unweighted":
         M, sym = g.engine_matrix()
@@ -1208,7 +1216,7 @@ def _distance_rows(g: SemiringGraph, weight, method):
             yield _host(alg.multi_source_bfs(M, list(range(b, min(g.n, b + APSP_BFS_BATCH))),
                                              symmetric=sym))
         return
-    _exact_sums(g, weight)
+    _exact_sums(g, weight, sums)
     w = g.weights(weight)
     if w.dtype.kind == "f" and not bool(np.isfinite(w).all()):
         raise NotImplementedError("nx_semiring: weights NaN or inf (NetworkX's comparisons "
@@ -1221,7 +1229,7 @@ def _distance_rows(g: SemiringGraph, weight, method):
         if negative_edge_cycle(g, weight=weight):  # every source of a connected graph
             raise nx.NetworkXUnbounded("Negative cycle detected.")
     if g.n <= ECC_APSP_MAX_N:
-        yield _fw_distances(g, weight)
+        yield _fw_distances(g, weight, sums)
         return
     for s in range(g.n):
         dist, _ = _sssp(g, s, weight, "dijkstra" if method != "bellman-ford" else method,
@@ -1252,7 +1260,8 @@ def _distance_total(g: SemiringGraph, weight, method):
                                   "NetworkX's order of additions, or an int64 total that "
                                   "may wrap (NetworkX runs it)")
     total = 0
-    for D in _distance_rows(g, weight, method):
+    # "numpy": the mean divides; wiener_index refuses int and float mixes by itself
+    for D in _distance_rows(g, weight, method, sums="numpy"):
         total += int(D.sum()) if D.dtype.kind in "iu" else float(D.sum())
     return total
 
@@ -1456,7 +1465,9 @@ def barycenter(G, weight=None, attr=None, sp=None):
     if not _exact_total(g, weight, method):
         raise NotImplementedError("nx_semiring: float distances whose sums round in "
                                   "NetworkX's order of additions (NetworkX runs it)")
-    sums = np.concatenate([D.sum(axis=1) for D in _distance_rows(g, weight, method)])
+    # nodes returned, not sums: their types do not show
+    sums = np.concatenate([D.sum(axis=1) for D in _distance_rows(g, weight, method,
+                                                                 sums=False)])
     return g.labels(np.flatnonzero(sums == sums.min()))
 
 
@@ -1534,7 +1545,7 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs, partition=False):
         raise NotImplementedError(f"nx_semiring: {capacity!r} converted with default "
                                   f"{g.defaults.get(capacity)!r}, not NetworkX's inf")
     rows, cols = _edges(g)
-    _exact_sums(g, capacity)  # NetworkX's flow sums in a narrow NumPy type may wrap
+    _exact_sums(g, capacity, sums=False)  # NetworkX's flow sums in a narrow NumPy type may wrap
     if "u" in g.numpy_typed.get(capacity, ""):
         # NetworkX's residual network subtracts the flows of unsigned NumPy capacities in
         # their type: a reverse edge's flow wraps to 2^k - f, and its preflow-push then

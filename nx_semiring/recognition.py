@@ -463,7 +463,7 @@ def dag_longest_path_length(G, weight="weight", default_weight=1):
         w = np.full(g.adj.size, default_weight,
                     dtype=np.int64 if isinstance(default_weight, int) else np.float64)
     else:
-        _exact_sums(g, weight)
+        _exact_sums(g, weight, sums=False)  # its own type checks below
         w = g.weights(weight)
         if w.dtype.kind == "b" or weight in g.numpy_typed:
             raise NotImplementedError("nx_semiring: bool or NumPy-typed weights, whose sums "

@@ -145,10 +145,16 @@ def test_edge_betweenness_refusals(device):
 
 
 def test_should_run_edge_betweenness():
-    t_nx, t_sr = predict("edge_betweenness_centrality", 256, 4280, {"k": 8})
-    assert t_sr > t_nx  # kron-8, 8 sources: NetworkX
-    t_nx, t_sr = predict("edge_betweenness_centrality", 2500, 9800, {"k": 8})
-    assert t_sr < t_nx  # grid-50: the backend (measured 27 against 60 ms)
+    t_nx, t_sr = predict("edge_betweenness_centrality", 64, 800, {"k": 8}, device="cpu")
+    assert t_sr > t_nx  # kron-6-like, 8 sources, a fresh conversion: NetworkX
+    # session 23, the 2-core host: the engine's warm call 75 ms against NetworkX's 173 on
+    # kron-10, 951 against 230 on grid-50 (each BFS level an SpMM: hundreds of them)
+    t_nx, t_sr = predict("edge_betweenness_centrality", 1024, 20800, {"k": 8}, cached=True,
+                         device="cpu")
+    assert t_sr < t_nx
+    t_nx, t_sr = predict("edge_betweenness_centrality", 2500, 9800, {"k": 8}, cached=True,
+                         device="cpu")
+    assert t_sr > t_nx
 
 
 @dispatch

@@ -112,7 +112,9 @@ def test_awkward_weights_as_networkx_or_refused(device, name, G, data):
 
 @pytest.mark.parametrize("directed", [False, True])
 def test_nan_weights_fall_back(device, directed):
-    G = (nx.DiGraph if directed else nx.Graph)([(0, 1, {"weight": NAN}), (1, 2, {"weight": 1})])
+    # 1.0, not 1: an int beside the NaN (a float) is refused for its sums' types first
+    G = (nx.DiGraph if directed else nx.Graph)([(0, 1, {"weight": NAN}),
+                                                (1, 2, {"weight": 1.0})])
     g = convert(G, device)
     for f in (lambda: nxa.single_source_dijkstra_path_length(g, 0),
               lambda: nxa.single_source_bellman_ford_path_length(g, 0),
@@ -122,7 +124,7 @@ def test_nan_weights_fall_back(device, directed):
     # without a negative weight there is no negative cycle (NetworkX: False as well);
     # with one, NetworkX's answer depends on where its comparisons meet the NaN
     assert nxa.negative_edge_cycle(g) is nx.negative_edge_cycle(G) is False
-    G.add_edge(2, 0, weight=-1)
+    G.add_edge(2, 0, weight=-1.0)
     with pytest.raises(NotImplementedError, match="NaN"):
         nxa.negative_edge_cycle(convert(G, device))
 
@@ -130,7 +132,9 @@ def test_nan_weights_fall_back(device, directed):
 def test_inf_weight_reaches_as_networkx_dijkstra(device):
     # NetworkX's Dijkstra reaches 1 and 2 over the inf edge (distance inf); its
     # Bellman–Ford does not (inf < inf is false); the vertex 4 is not reachable at all
-    G = nx.DiGraph([(0, 1, {"weight": INF}), (1, 2, {"weight": 1}), (0, 3, {"weight": 2})])
+    # floats beside the inf (ints beside it are refused: NetworkX's sums of them are ints,
+    # test_nx_kinds23.py)
+    G = nx.DiGraph([(0, 1, {"weight": INF}), (1, 2, {"weight": 1.0}), (0, 3, {"weight": 2.0})])
     G.add_node(4)
     g = convert(G, device)
     expected = nx.single_source_dijkstra_path_length(G, 0)
@@ -150,7 +154,7 @@ def test_inf_weight_reaches_as_networkx_dijkstra(device):
 
 @pytest.mark.parametrize("cutoff", [-1, -0.5, 0])
 def test_dijkstra_cutoff_below_zero_keeps_the_source(device, cutoff):
-    G = nx.Graph([("a", "b", {"weight": 0}), ("b", "c", {"weight": 1.5})])
+    G = nx.Graph([("a", "b", {"weight": 0.0}), ("b", "c", {"weight": 1.5})])  # floats only
     g = convert(G, device)
     for f in ("single_source_dijkstra_path_length", "single_source_dijkstra_path"):
         assert getattr(nxa, f)(g, "b", cutoff=cutoff) == \

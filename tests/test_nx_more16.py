@@ -216,7 +216,8 @@ def test_single_source_paths_equal_networkx_on_tie_heavy_graphs(device):
                  (lambda: nx.shortest_path(G, weight="weight"),
                   lambda: nxalg.shortest_path(g, weight="weight"))]
         for f_nx, f_sr in calls:
-            answered += same_or_refused(f_nx, f_sr, (TIES, QUEUE))
+            # G._pred: a weighted search to a target of a digraph (session 23)
+            answered += same_or_refused(f_nx, f_sr, (TIES, QUEUE, "G._pred"))
     assert answered > 100
 
 
@@ -340,8 +341,9 @@ def test_bidirectional_paths_equal_networkx(device, G, data):
 
 
 def test_bidirectional_paths_answered_and_refused(device):
+    # 4.0, not 4: NetworkX's sums of ints beside floats are typed path by path (refused)
     G = nx.DiGraph([("a", "b", {"weight": 1.5}), ("b", "c", {"weight": 2.25}),
-                    ("a", "c", {"weight": 4}), ("c", "d", {"weight": 0.5})])
+                    ("a", "c", {"weight": 4.0}), ("c", "d", {"weight": 0.5})])
     G.add_node("z")
     g = convert(G, device)
     assert same_or_refused(lambda: nx.bidirectional_dijkstra(G, "a", "d"),

@@ -11,13 +11,19 @@ grids, small to medium), it times
 - ``warm``: the call again;
 
 and prints, per row, the work units of the model (``interface._work``), the predicted times
-of both sides (``interface.predict``) and whether the model's choice agrees with the clock.
+of both sides (``interface.predict``) and whether the model's choice agrees with the clock,
+for a graph used once (``fresh``: conversion + first call against NetworkX's call) and one
+whose conversion is cached (``cached``: the first call on it against NetworkX's).
 Then per family a least-squares fit of ``warm = fixed + per_unit × work`` and of NetworkX's
 ``nx = per_unit × work``, and the conversion's cost per stored entry: the numbers that go into
 ``NX_SECONDS_PER_UNIT``, ``ENGINE_COST`` and ``CONVERT_SECONDS_PER_ENTRY``.
 
 Usage: PYTHONPATH=. python3 bench/probes/nx_should_run.py [--kron 8,10,12] [--grid 20,50,100]
        [--families bfs,sssp,...] [--reps 2] [--all-pairs-max-n 1500]
+
+Session 23 (nx23, after session 22's ordered passes) ran it on the 2-core CPU host with Numba:
+``--kron 7,9,11,13,15,17 --grid 10,32,100,316,447`` (10² to 2·10⁵ nodes), output in
+bench/results/session23/nx23_should_run.md.
 """
 
 import argparse
@@ -112,6 +118,20 @@ def _sync():
         cupy.cuda.get_current_stream().synchronize()
 
 
+def _refusable(f):
+    """f, whose NotImplementedError (the backend's refusal: NetworkX then runs the call after
+    the backend's work) is recorded in ``refused`` instead of raised."""
+    def call(g):
+        try:
+            return f(g)
+        except NotImplementedError:
+            call.refused = True
+            return None
+
+    call.refused = False
+    return call
+
+
 def _clock(f, reps=1):
     best = float("inf")
     for _ in range(reps):
@@ -127,7 +147,9 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--kron", default="8,10,12")
     p.add_argument("--grid", default="20,50,100")
-    p.add_argument("--families", default=",".join(interface.FAMILIES))
+    # core_subgraph costs core_number's units (interface.py): measured as "core"
+    p.add_argument("--families", default=",".join(f for f in interface.FAMILIES
+                                                  if f != "core_subgraph"))
     p.add_argument("--reps", type=int, default=2)
     p.add_argument("--all-pairs-max-n", type=int, default=1500,
                    help="largest graph for floyd_warshall_numpy and all-pairs BFS (n³, n·m)")
@@ -146,14 +168,15 @@ def main():
     small = kronecker_graph(6)  # compile the kernels first
     for fam in families:
         attr, _, f_sr, _, _ = _calls(small, 0)[fam]
-        f_sr(from_networkx(small, edge_attrs=_attrs(attr, fam),
+        _refusable(f_sr)(from_networkx(small, edge_attrs=_attrs(attr, fam),
                            use_cache=False, preserve_edge_attrs=fam in ("mst", "k_truss")))
     _sync()
     rows = {f: [] for f in families}
     conv = []
     slow = set()
     print("| graph | family | n | stored | work | nx ms | convert ms | first ms | warm ms | "
-          "model nx ms | model backend ms (fresh) | model runs | clock says run |")
+          "model nx ms | model backend ms fresh / cached | model runs fresh / cached | "
+          "clock says run fresh / cached |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for gname, G in graphs:
         s = max(G, key=G.degree)
@@ -162,6 +185,7 @@ def main():
             if (kind, fam) in slow:
                 continue
             attr, f_nx, f_sr, name, kw = _calls(G, s)[fam]
+            f_sr = _refusable(f_sr)
             if fam in ("fw", "apsp_bfs") and len(G) > a.all_pairs_max_n:  # n³, n·m
                 continue
             t_nx = _clock(f_nx, a.reps)
@@ -181,13 +205,22 @@ def main():
             n, stored = len(G), int(g.adj.size)
             work = interface._work(interface.FAMILIES[fam], n, stored, kw)
             pred_nx, pred_sr = interface.predict(name, n, stored, kw, cached=False, device=dev)
-            runs = pred_sr < pred_nx
-            clock = t_conv + t_first < t_nx
-            rows[fam].append((work, t_nx, t_warm, t_first))
+            _, pred_c = interface.predict(name, n, stored, kw, cached=True, has_weights=True,
+                                          device=dev)
+            runs, runs_c = pred_sr < pred_nx, pred_c < pred_nx
+            # a refused call costs the backend's work and then NetworkX's
+            clock = t_conv + t_first + t_nx * f_sr.refused < t_nx
+            clock_c = t_first + t_nx * f_sr.refused < t_nx
+            if f_sr.refused:
+                gname_row = f"{gname} (refused)"
+            else:
+                gname_row = gname
+                rows[fam].append((work, t_nx, t_warm, t_first))
             conv.append((n + stored, t_conv))
-            print(f"| {gname} | {fam} | {n} | {stored} | {work:.3g} | {t_nx * 1e3:.2f} | "
+            print(f"| {gname_row} | {fam} | {n} | {stored} | {work:.3g} | {t_nx * 1e3:.2f} | "
                   f"{t_conv * 1e3:.2f} | {t_first * 1e3:.2f} | {t_warm * 1e3:.2f} | "
-                  f"{pred_nx * 1e3:.2f} | {pred_sr * 1e3:.2f} | {runs} | {clock} |", flush=True)
+                  f"{pred_nx * 1e3:.2f} | {pred_sr * 1e3:.2f} / {pred_c * 1e3:.2f} | "
+                  f"{runs} / {runs_c} | {clock} / {clock_c} |", flush=True)
             if t_nx > a.max_nx_seconds:
                 slow.add((kind, fam))
     print("\nfits (seconds): NetworkX per unit; engine warm fixed + per unit; first call fixed")
@@ -198,9 +231,11 @@ def main():
         nx_unit = float((w @ tn) / (w @ w))
         A = np.stack([np.ones_like(w), w], axis=1)
         (fixed, unit), *_ = np.linalg.lstsq(A, tw, rcond=None)
-        (ffixed, _), *_ = np.linalg.lstsq(A, tf, rcond=None)
-        print(f"  {fam:12s} nx {nx_unit:.3e}/unit   engine {fixed:.3e} + {unit:.3e}/unit   "
-              f"first-call fixed {ffixed:.3e}")
+        (ffixed, funit), *_ = np.linalg.lstsq(A, tf, rcond=None)
+        print(f"  {fam:12s} nx {nx_unit:.3e}/unit (per row {np.min(tn / w):.2e}.."
+              f"{np.max(tn / w):.2e})   engine warm {fixed:.3e} + {unit:.3e}/unit   "
+              f"first call {ffixed:.3e} + {funit:.3e}/unit (per row {np.min(tf / w):.2e}.."
+              f"{np.max(tf / w):.2e})")
     e, t = (np.array(x, dtype=float) for x in zip(*conv))
     print(f"  convert      {float((e @ t) / (e @ e)):.3e} s per (n + stored entry), "
           f"median {float(np.median(t / e)):.3e}")
