@@ -13,7 +13,7 @@ import numpy as np
 from ...ops import binary, monoid
 from ..csr import build_csr as _build_csr
 from . import compiled
-from .dense import _rows_subset
+from .dense import _rows_subset, negative_zero_possible
 
 #: CPU: products expanded per chunk of rows (bounds the memory of the expansion to a few
 #: hundred MB; a single row with more products is one chunk).
@@ -114,7 +114,8 @@ def _zero_signs(C, A, B, sr, dtype, rtype):
     start from +0.0, and the entries it drops come back as +0.0); the rows of C holding a
     zero are redone by the NumPy fold, whose pattern there is C's."""
     zero = C.values == 0
-    if not zero.any():
+    if not zero.any() or not negative_zero_possible(A._values_for(dtype)[0],
+                                                    B._values_for(dtype)[0]):
         return C
     rows = np.zeros(A.nrows, dtype=bool)
     rows[C.entry_rows()[zero]] = True

@@ -13,6 +13,7 @@ import numpy as np
 from ...ops import ANY, Semiring
 from ...ops import semiring as _semirings
 from . import compiled
+from .dense import negative_zero_possible
 
 #: Rows of at most this many entries are reduced, one block per row length, elementwise
 #: across the rows (``ufunc.reduce`` along axis 0) instead of by ``ufunc.reduceat``, whose
@@ -427,7 +428,7 @@ def scipy_pull(M, x_values, x_present, sr: Semiring, dtype, xfirst: bool):
             y = y[rows]
         if dtype.kind == "f":  # a zero sum's sign: the fold's (see SCIPY_PULL)
             z = np.flatnonzero(y == 0)
-            if z.size:
+            if z.size and negative_zero_possible(S.data, x_values):
                 y[z] = _fold_rows(M, x_values, rows[z], sr, dtype, xfirst)
         return rows.astype(np.int64, copy=False), y
     if dtype.kind not in "iuf":
