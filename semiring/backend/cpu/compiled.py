@@ -2015,10 +2015,14 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
                 return None
             entry[0] = _entry(k, args) if x.flags.aligned else k
             ran[0] = True
+            if nvals >= PARALLEL_MIN_ENTRIES:
+                _load_now(kernel_of(True), args)
             return out_idx, out
         k = kernel_of(True)
         if k is None:
             return None
+        if not ran[1]:
+            _load_now(kernel_of(False), (indptr, indices, vals, x, rows, bounds, out))
         prows, pbounds = _layout(M, threads)[threads]
         t0 = time.perf_counter()
         if _call(k, (k, indices.dtype), indptr, indices, vals, x, prows, pbounds, out) is None:
@@ -2031,6 +2035,30 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
         return out_idx, out
 
     return run
+
+
+def _threads_possible() -> bool:
+    """Whether :func:`_threads` may ever answer more than 1 in this process (Numba's thread
+    count, read without starting its threads)."""
+    return _numba().config.NUMBA_NUM_THREADS > 1
+
+
+def _load_now(kernel, args) -> None:
+    """Load (or compile) ``kernel``'s overload for the types of ``args`` now, without running
+    it, where :func:`_threads` may pick it later: the serial and the threaded variant of a
+    route are both loaded on the route's first call, so that the thread count changing with
+    the host's load (or a slow threaded call's back-off) never loads one on a later call
+    (5-80 ms on a warm Numba cache, a compile of 1.5-2 s on a cold one: session 23,
+    ``bench/probes/felt23_calls.py``). A kernel that does not compile for these types is
+    left to :func:`_call`'s fallback."""
+    if kernel is None or not _threads_possible():
+        return
+    try:
+        sig = tuple(_nb.typeof(a) for a in args)
+        if sig not in kernel.overloads:
+            kernel.compile(sig)
+    except Exception:  # noqa: BLE001  (the call that needs it meets the error and falls back)
+        pass
 
 
 _scratch_local = threading.local()
@@ -2140,11 +2168,16 @@ def msbfs(M, sources, level, parent=None) -> bool:
     if not ENABLED:
         return False
     laid = _layout(M, 0)
-    threads = _threads() if sources.size >= 2 * MSBFS_SOURCES_PER_THREAD else 1
+    many = sources.size >= 2 * MSBFS_SOURCES_PER_THREAD
+    threads = _threads() if many else 1
     k = _memo(("msbfs", threads > 1), lambda: _make_msbfs(threads > 1))
     parents = parent is not None
-    k(laid["indptr"], laid["indices"], sources, level,
-      parent if parents else np.empty((1, 1), dtype=np.int64), parents)
+    args = (laid["indptr"], laid["indices"], sources, level,
+            parent if parents else np.empty((1, 1), dtype=np.int64), parents)
+    if many and not laid.get(("msbfs", parents)):  # (both variants at once: see _load_now)
+        laid[("msbfs", parents)] = True
+        _load_now(_memo(("msbfs", threads <= 1), lambda: _make_msbfs(threads <= 1)), args)
+    k(*args)
     return True
 
 
