@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import gc
 import importlib
+import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-import algorithms
 import semiring as sr
 
 compiled = importlib.import_module("semiring.backend.cpu.compiled")
 spmv_cpu = importlib.import_module("semiring.backend.cpu.spmv")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 pytestmark = pytest.mark.skipif(not compiled.ENABLED, reason="Numba not installed (the "
                                 "`cpu` extra) or SEMIRING_NUMBA=0")
@@ -43,24 +48,13 @@ def _grid(side: int, dtype=np.float64):
                               device="cpu")
 
 
-def _random(n: int, degree: int, seed: int = 2):
-    rng = np.random.default_rng(seed)
-    m = n * degree
-    return sr.Matrix.from_coo(rng.integers(0, n, m), rng.integers(0, n, m),
-                              rng.uniform(1, 10, m), nrows=n, ncols=n, device="cpu", dup_op="min")
-
-
-def _later_calls_load_nothing(call, threads=None):
-    """Run ``call`` once, then twice more, ``threads`` (a list) giving :func:`_threads`'s
-    answer on each call; the count of specializations the 2nd and 3rd calls added."""
-    answers = iter(threads or [])
-    with pytest.MonkeyPatch.context() as mp:
-        if threads is not None:
-            mp.setattr(compiled, "_threads", lambda: next(answers))
-        first = call()
-        before = _specializations()
-        later = [call(), call()]
-        return _specializations() - before, first, later
+def _later_calls_load_nothing(call):
+    """Run ``call`` once, then twice more; the count of specializations the 2nd and 3rd
+    calls added, the first result, the later ones."""
+    first = call()
+    before = _specializations()
+    later = [call(), call()]
+    return _specializations() - before, first, later
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -80,33 +74,56 @@ def test_a_grid_product_keeps_its_first_route(dtype):
         assert np.array_equal(got.to_dense(missing=np.inf), ref)
 
 
-@pytest.mark.skipif(not compiled.ENABLED or compiled._numba().config.NUMBA_NUM_THREADS < 2,
-                    reason="one Numba thread: the pull never runs threaded")
-@pytest.mark.parametrize("threads", [[1, 2, 1], [2, 1, 2]])
-@pytest.mark.parametrize("sname", ["min_plus", "plus_times"])
-def test_a_large_pull_loads_both_variants_at_once(threads, sname):
-    """A pull of at least PARALLEL_MIN_ENTRIES entries whose thread count changes between
-    calls (the host's load) loads no variant on the later calls."""
-    A = _random(3000, 8)
-    assert A.nvals >= compiled.PARALLEL_MIN_ENTRIES
-    semiring = getattr(sr, sname)
-    x = sr.Vector.from_dense(np.random.default_rng(0).uniform(0, 5, A.ncols), device="cpu")
-    added, first, later = _later_calls_load_nothing(lambda: sr.mxv(A, x, semiring), threads)
-    assert added == 0
-    for got in later:  # (serial and threaded: the same rows, the same values)
-        assert np.array_equal(got.to_dense(missing=np.inf), first.to_dense(missing=np.inf))
+CHILD = r"""
+import gc, json, sys
+import numpy as np
+import algorithms, semiring as sr
+from numba.core.dispatcher import Dispatcher
+from semiring.backend.cpu import compiled
+
+kind, threads = sys.argv[1], json.loads(sys.argv[2])
+rng = np.random.default_rng(2)
+n, d = (3000, 8) if kind != "msbfs" else (500, 4)
+A = sr.Matrix.from_coo(rng.integers(0, n, n * d), rng.integers(0, n, n * d),
+                       rng.uniform(1, 10, n * d), nrows=n, ncols=n, device="cpu", dup_op="min")
+x = sr.Vector.from_dense(rng.uniform(0, 5, n), device="cpu")
+answers = iter(threads)
+compiled._threads = lambda: next(answers)
+def call():
+    if kind == "msbfs":
+        return algorithms.multi_source_bfs(A, np.arange(8))
+    return sr.mxv(A, x, getattr(sr, kind)).to_dense(missing=np.inf)
+def specializations():
+    return sum(len(o.overloads) for o in gc.get_objects() if isinstance(o, Dispatcher))
+out = []
+for _ in threads:
+    before = specializations()
+    r = call()
+    out.append([specializations() - before, r.tolist()])
+print(json.dumps({"nvals": A.nvals, "calls": out}))
+"""
+
+
+def _child(kind, threads, cache):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=ROOT, SEMIRING_NUMBA="1")
+    p = subprocess.run([sys.executable, "-c", CHILD, kind, json.dumps(threads)], env=env,
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.skipif(not compiled.ENABLED or compiled._numba().config.NUMBA_NUM_THREADS < 2,
                     reason="one Numba thread: the searches never run threaded")
-@pytest.mark.parametrize("threads", [[1, 2, 1], [2, 1, 2]])
-def test_multi_source_bfs_loads_both_variants_at_once(threads):
-    """A multi-source BFS whose thread count changes between calls loads no variant on the
-    later calls, and every call gives the first one's levels."""
-    A = _random(500, 4)
-    sources = np.arange(8)
-    added, first, later = _later_calls_load_nothing(
-        lambda: algorithms.multi_source_bfs(A, sources), threads)
-    assert added == 0
-    for got in later:
-        assert np.array_equal(got, first)
+@pytest.mark.parametrize("kind", ["min_plus", "plus_times", "msbfs"])
+def test_a_threaded_route_loads_both_variants_at_once(kind, tmp_path):
+    """A pull of at least PARALLEL_MIN_ENTRIES entries, or a multi-source BFS, whose thread
+    count changes between calls (the host's load) loads no variant on the later calls of a
+    fresh process whose Numba cache holds both (a process that ran both filled it), and
+    every call gives the first one's answer."""
+    _child(kind, [1, 2], tmp_path)  # (the serial and the threaded variant into the cache)
+    for threads in ([1, 2, 1], [2, 1, 2]):
+        got = _child(kind, threads, tmp_path)
+        if kind != "msbfs":
+            assert got["nvals"] >= compiled.PARALLEL_MIN_ENTRIES
+        assert [c[0] for c in got["calls"][1:]] == [0, 0]
+        assert all(c[1] == got["calls"][0][1] for c in got["calls"])

@@ -119,8 +119,8 @@ def main(argv=None) -> int:
         env["NUMBA_CACHE_DIR"] = shared
         subprocess.run([sys.executable, "-m", "semiring.warmup", "--cpu", "--quiet"], env=env,
                        check=True, capture_output=True)
-    print(f"cache: {args.cache}; graph: {args.graph}; ms of call 1, 2, 3, 10 (+k: k new kernel signatures, "
-          f"c: compiled)\n")
+    print(f"cache: {args.cache}; graph: {args.graph}; ms of call 1, 2, 3, 10 (+k: k new "
+          f"kernel signatures, c: compiled)\n")
     print("| call | n | 1st | 2nd | 3rd | 10th |")
     print("|---|---:|---:|---:|---:|---:|")
     for call in args.calls:

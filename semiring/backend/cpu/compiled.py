@@ -2016,13 +2016,13 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
             entry[0] = _entry(k, args) if x.flags.aligned else k
             ran[0] = True
             if nvals >= PARALLEL_MIN_ENTRIES:
-                _load_now(kernel_of(True), args)
+                _load_if_cached(kernel_of(True), args)
             return out_idx, out
         k = kernel_of(True)
         if k is None:
             return None
         if not ran[1]:
-            _load_now(kernel_of(False), (indptr, indices, vals, x, rows, bounds, out))
+            _load_if_cached(kernel_of(False), (indptr, indices, vals, x, rows, bounds, out))
         prows, pbounds = _layout(M, threads)[threads]
         t0 = time.perf_counter()
         if _call(k, (k, indices.dtype), indptr, indices, vals, x, prows, pbounds, out) is None:
@@ -2043,22 +2043,34 @@ def _threads_possible() -> bool:
     return _numba().config.NUMBA_NUM_THREADS > 1
 
 
-def _load_now(kernel, args) -> None:
-    """Load (or compile) ``kernel``'s overload for the types of ``args`` now, without running
-    it, where :func:`_threads` may pick it later: the serial and the threaded variant of a
-    route are both loaded on the route's first call, so that the thread count changing with
-    the host's load (or a slow threaded call's back-off) never loads one on a later call
-    (5-80 ms on a warm Numba cache, a compile of 1.5-2 s on a cold one: session 23,
-    ``bench/probes/felt23_calls.py``). A kernel that does not compile for these types is
-    left to :func:`_call`'s fallback."""
+def _load_if_cached(kernel, args) -> None:
+    """Load ``kernel``'s overload for the types of ``args`` now, without running it, where
+    Numba's disk cache holds it and :func:`_threads` may pick it later: the serial and the
+    threaded variant of a route are both loaded on the route's first call, so that the
+    thread count changing with the host's load (or a slow threaded call's back-off) loads
+    none on a later call (5-80 ms on a warm Numba cache: session 23,
+    ``bench/probes/felt23_calls.py``). A variant not in the cache is not compiled here (1.5-2
+    s for a variant the host's load may never pick): ``python -m semiring.warmup --cpu``
+    puts both there."""
     if kernel is None or not _threads_possible():
         return
     try:
         sig = tuple(_nb.typeof(a) for a in args)
-        if sig not in kernel.overloads:
+        if sig not in kernel.overloads and _in_disk_cache(kernel, sig):
             kernel.compile(sig)
     except Exception:  # noqa: BLE001  (the call that needs it meets the error and falls back)
         pass
+
+
+def _in_disk_cache(kernel, sig) -> bool:
+    """Whether Numba's disk cache holds ``kernel``'s overload for ``sig`` (its index read,
+    as Numba's own load reads it; False where there is no disk cache or the read fails)."""
+    try:
+        cache = kernel._cache
+        key = cache._index_key(sig, kernel.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001  (a Numba without these internals: not known, not loaded)
+        return False
 
 
 _scratch_local = threading.local()
@@ -2174,9 +2186,10 @@ def msbfs(M, sources, level, parent=None) -> bool:
     parents = parent is not None
     args = (laid["indptr"], laid["indices"], sources, level,
             parent if parents else np.empty((1, 1), dtype=np.int64), parents)
-    if many and not laid.get(("msbfs", parents)):  # (both variants at once: see _load_now)
-        laid[("msbfs", parents)] = True
-        _load_now(_memo(("msbfs", threads <= 1), lambda: _make_msbfs(threads <= 1)), args)
+    if many and not laid.get(("msbfs", parents)):  # (both variants at once: see
+        laid[("msbfs", parents)] = True  # _load_if_cached)
+        other = threads <= 1
+        _load_if_cached(_memo(("msbfs", other), lambda: _make_msbfs(other)), args)
     k(*args)
     return True
 
