@@ -127,3 +127,50 @@ def test_a_threaded_route_loads_both_variants_at_once(kind, tmp_path):
             assert got["nvals"] >= compiled.PARALLEL_MIN_ENTRIES
         assert [c[0] for c in got["calls"][1:]] == [0, 0]
         assert all(c[1] == got["calls"][0][1] for c in got["calls"])
+
+
+FIRST_CALLS = r"""
+import gc, json, sys
+import numpy as np
+import algorithms, semiring as sr
+from numba.core.dispatcher import Dispatcher
+
+rng = np.random.default_rng(4)
+n, m = 300, 1200
+A = sr.Matrix.from_coo(rng.integers(0, n, m), rng.integers(0, n, m), rng.uniform(1, 10, m),
+                       nrows=n, ncols=n, device="cpu", dup_op="min")
+A = sr.ewise_add(A, A.T, sr.binary.min)  # (symmetric: the components' search, triangles)
+x = sr.Vector.from_dense(rng.uniform(0, 5, n), device="cpu")
+calls = {
+    "mxv plus_times": lambda: sr.mxv(A, x, sr.plus_times),
+    "bfs": lambda: algorithms.bfs(A, 0),
+    "multi_source_bfs": lambda: algorithms.multi_source_bfs(A, np.arange(8)),
+    "pagerank": lambda: algorithms.pagerank(A),
+    "connected_components": lambda: algorithms.connected_components(A),
+    "triangle_count": lambda: algorithms.triangle_count(A),
+}
+compiled = {}
+for name, call in calls.items():
+    call()
+    compiled[name] = [d.py_func.__qualname__ for d in gc.get_objects()
+                      if isinstance(d, Dispatcher) and sum(d._cache_misses.values())]
+print(json.dumps(compiled))
+"""
+
+
+def test_the_cpu_warmup_fills_what_the_first_calls_load(tmp_path):
+    """``python -m semiring.warmup --cpu`` (here for plus_times over float64, the semiring of
+    the product, PageRank's and the degrees') leaves nothing for a fresh process's first
+    calls to compile: every kernel they load is in Numba's cache (before session 23
+    PageRank's power step, the weak components' search and the triangle count's dot3
+    compiled on a first call after the warm-up)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=ROOT, SEMIRING_NUMBA="1")
+    p = subprocess.run([sys.executable, "-m", "semiring.warmup", "--cpu", "--quiet",
+                        "--semiring", "plus_times", "--dtype", "float64"], env=env, cwd=ROOT,
+                       capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0, p.stderr[-2000:]
+    p = subprocess.run([sys.executable, "-c", FIRST_CALLS], env=env, cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    compiled_by = json.loads(p.stdout.strip().splitlines()[-1])
+    assert compiled_by == {name: [] for name in compiled_by}
