@@ -129,6 +129,22 @@ def test_a_threaded_route_loads_both_variants_at_once(kind, tmp_path):
         assert all(c[1] == got["calls"][0][1] for c in got["calls"])
 
 
+@pytest.mark.skipif(not compiled.ENABLED or compiled._numba().config.NUMBA_NUM_THREADS < 2,
+                    reason="one Numba thread: the searches never run threaded")
+@pytest.mark.parametrize("threads", [[1, 2, 2], [2, 1, 1]])
+@pytest.mark.parametrize("kind", ["min_plus", "msbfs"])
+def test_a_route_on_a_cold_cache_compiles_nothing_later(kind, threads, tmp_path):
+    """On an empty Numba cache a route whose first call ran serially does not compile the
+    threaded variant when the host's load later allows threads (a 1.9 s stall on that
+    call): it stays serial; one whose first call ran threaded has the serial variant
+    compiled beside it, for the back-off after a slow threaded call (which came on the 3rd
+    call of urand-12 and n = 10⁴ products on the busy 2-core host: 0.8-1.8 s). The same
+    answers throughout."""
+    got = _child(kind, threads, tmp_path)
+    assert [c[0] for c in got["calls"][1:]] == [0, 0]
+    assert all(c[1] == got["calls"][0][1] for c in got["calls"])
+
+
 FIRST_CALLS = r"""
 import gc, json, sys
 import numpy as np
