@@ -494,12 +494,13 @@ ROUTE_KEY = "cpu.route"
 def _compiled_route(M, sr: Semiring, dtype, xfirst: bool):
     """(run, settled): the compiled pull of M for ``sr`` in ``dtype`` as ``run(M, x_values)``
     (None where no kernel runs: the NumPy paths follow), and whether the choice is final
-    (always, now): a grid's one padded block (:func:`compiled.block_route`, its plan built
-    on this first product), else the row loop (:func:`compiled.pull`). Decided on M's first
-    product and kept: deciding on the second (the plan's rule for the NumPy fold) made that
-    product build the plan and load the block's kernel beside the row loop's, 5-28 ms on a
-    warm Numba cache, a compile on a cold one (grids of 10^4 and 10^5 vertices, session 23,
-    ``bench/probes/felt23_calls.py``)."""
+    (always: it is made on M's first product): a grid's one padded block
+    (:func:`compiled.block_route`, its plan built on that product), else the row loop
+    (:func:`compiled.pull`). Deciding on the second product (the plan's rule for the NumPy
+    fold) made that product build the plan and load the block's kernel beside the row
+    loop's: 14 / 42 ms on a warm Numba cache, a compile on a cold one (grids of 10^4 / 10^5
+    vertices; a random graph's second product built a plan it did not use, 6.5 / 22 ms;
+    session 23, ``bench/results/session23/felt23_calls.md``)."""
     order_free = _order_free(sr, sr.result_type(dtype))
     if _paddable(M, sr, dtype) and M.nvals <= PLAN_MAX_ENTRIES and _one_block(M):
         plan = _plan(M, True, at_once=True)
