@@ -88,7 +88,7 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
             if device != "gpu":
                 if u._form == "bitmap":
                     # a full x of the product's type and a kept compiled route (the CPU
-                    # backend's pull, settled from the matrix's second product on): the
+                    # backend's pull, kept from the matrix's first product on): the
                     # route and the result alone (urand-10-ef4 min-plus, 7.2 -> ~6.5 µs a
                     # call, SciPy's A @ x 6.8; bench/results/session14-cpu7.md)
                     vals, pres = u._bitmap

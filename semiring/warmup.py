@@ -15,7 +15,9 @@ compiles at once, so that no first call compiles:
 * ``--list`` prints the kernels it would compile and exits (no GPU needed);
 * ``--cpu`` compiles the CPU backend's kernels instead (Numba, the ``cpu`` extra; no GPU
   needed): those of the common semirings that have a compiled form in the common domains
-  (:func:`warm_cpu`), into Numba's on-disk cache, so that a first CPU call loads them;
+  (:func:`warm_cpu`), the structure searches and the analytics' own passes
+  (:func:`warm_cpu_analytics`), into Numba's on-disk cache, so that a first CPU call loads
+  them;
 * then (unless ``--no-exercise`` or ``--family``) it runs the engine's first-call steps once
   on small graphs (:func:`exercise`), which compiles the CuPy kernels those steps use (CuPy's
   element-wise, scan and reduction kernels are cached the same way).
@@ -205,6 +207,42 @@ def warm_cpu(semirings=COMMON_SEMIRINGS, dtypes=COMMON_DTYPES, progress=None) ->
 # ------------------------------------------------------------------ worker processes
 
 _worker_jobs: dict = {}
+
+
+def warm_cpu_analytics() -> int:
+    """Compile (or load from Numba's cache) the CPU analytics' own compiled passes that a
+    first call meets beside the products and searches (:func:`warm_cpu`,
+    :func:`.backend.cpu.compiled.warm_searches`), by running them once on a 6-vertex ring:
+    PageRank's power step (``centrality.power_step``, after a full and a sparse product), the
+    weak components' search and union-find (:func:`.backend.cpu.components.weak_components`)
+    and the triangle count's ``dot3`` with ``plus_pair`` over its int64 pattern. The calls
+    made (0 without Numba). ``python -m semiring.warmup --cpu`` runs it."""
+    if not _cpu_compiled.ENABLED:
+        return 0
+    from . import centrality  # noqa: PLC0415  (as the package imports it: on use)
+    from .backend.cpu import components as cpu_components  # noqa: PLC0415  (as above)
+    from .spgemm import dot3  # noqa: PLC0415  (as above)
+
+    n = 6
+    v = np.arange(n)
+    rows, cols = np.r_[v, v], np.r_[(v + 1) % n, (v - 1) % n]  # a ring, both directions
+    order = np.lexsort((cols, rows))
+    rows, cols = rows[order], cols[order]
+    indptr = np.searchsorted(rows, np.arange(n + 1))
+    A = Matrix.from_csr(indptr, cols, np.ones(2 * n), (n, n))
+    count = 0
+    for skip in (True, False):  # (a symmetric pattern's search; else the union-find)
+        cpu_components.weak_components(A, skip, 0, 0)
+        count += 1
+    U = Matrix.from_csr(indptr, cols, None, (n, n), iso_value=1, dtype=np.int64)
+    dot3(U, U, builtins("semiring")["plus_pair"], mask=U)
+    x = np.full(n, 1.0 / n)
+    for t in (Vector.from_dense(np.ones(n)),
+              Vector.from_coo(np.array([0, 2]), np.ones(2), size=n, device="cpu")):
+        centrality.power_step(t, x, x.copy(), x.copy(), np.ones(n), 0.85, 0.0,
+                              np.zeros(0, dtype=np.int64))
+        count += 1
+    return count + 1
 
 
 def _worker_init(device: int):
@@ -423,6 +461,7 @@ def _main_cpu(args) -> int:
     try:
         count = warm_cpu(semirings, dtypes, tick)
         count += _cpu_compiled.warm_searches()  # (the BFS and strong-component searches)
+        count += warm_cpu_analytics()  # (PageRank's step, weak components, triangles)
     finally:
         close()
     print(f"semiring.warmup --cpu: {count} CPU kernels compiled or loaded for {pairs} "

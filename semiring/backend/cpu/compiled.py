@@ -2055,6 +2055,9 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
     out_idx.flags.writeable = False
     nrows = rows.size
     kernels = [False, False]  # serial, parallel: False until looked up, None: no form
+    # whether the threaded variant may run on a later call: not where a serial first call
+    # found it missing from Numba's cache (a compile there, 1.9 s, would stall that call)
+    threaded_ok = [True]
     ran = [False, False]  # each ran once for these types: called without _call from then
     entry = [None]  # the serial kernel's overload for these types (see _entry), once ran
 
@@ -2068,6 +2071,8 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
         x = np.ascontiguousarray(x_values, dtype=dtype)
         out = np.empty(nrows, dtype=rtype)
         threads = _threads() if nvals >= PARALLEL_MIN_ENTRIES else 1
+        if threads > 1 and not threaded_ok[0]:
+            threads = 1
         if threads == 1:
             if ran[0]:
                 (entry[0] if x.flags.aligned else kernels[0])(
@@ -2079,10 +2084,15 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
                 return None
             entry[0] = _entry(k, args) if x.flags.aligned else k
             ran[0] = True
+            if nvals >= PARALLEL_MIN_ENTRIES and not ran[1]:
+                threaded_ok[0] = _load_if_cached(kernel_of(True), args)
             return out_idx, out
         k = kernel_of(True)
         if k is None:
             return None
+        if not ran[1]:  # (the back-off's variant: compiled now where the cache lacks it)
+            _load_if_cached(kernel_of(False), (indptr, indices, vals, x, rows, bounds, out),
+                            compile=True)
         prows, pbounds = _layout(M, threads)[threads]
         t0 = time.perf_counter()
         if _call(k, (k, indices.dtype), indptr, indices, vals, x, prows, pbounds, out) is None:
@@ -2095,6 +2105,47 @@ def _bind_pull(M, lay, sr: Semiring, dtype, xfirst: bool, order_free: bool):
         return out_idx, out
 
     return run
+
+
+def _threads_possible() -> bool:
+    """Whether :func:`_threads` may ever answer more than 1 in this process (Numba's thread
+    count, read without starting its threads)."""
+    return _numba().config.NUMBA_NUM_THREADS > 1
+
+
+def _load_if_cached(kernel, args, compile=False) -> bool:
+    """Load ``kernel``'s overload for the types of ``args`` now, without running it, where
+    Numba's disk cache holds it and :func:`_threads` may pick it later: the serial and the
+    threaded variant of a route are both loaded on the route's first call, so that the
+    thread count changing with the host's load (or a slow threaded call's back-off) loads
+    none on a later call (11-78 ms on a warm Numba cache: session 23,
+    ``bench/probes/felt23_calls.py``). A variant not in the cache is not compiled here (1.6-1.9
+    s for a variant the host's load may never pick): a route whose first call ran serially
+    then stays serial (the caller's rule), and ``python -m semiring.warmup --cpu`` puts both
+    variants there. ``compile``: compile it where the cache lacks it (the serial variant
+    beside a threaded first call: the back-off after a slow threaded call needs it, and on
+    a busy host that came on the 3rd call, a 0.8-1.8 s compile there). Whether the overload
+    is loaded now."""
+    if kernel is None or not _threads_possible():
+        return False
+    try:
+        sig = tuple(_nb.typeof(a) for a in args)
+        if sig not in kernel.overloads and (compile or _in_disk_cache(kernel, sig)):
+            kernel.compile(sig)
+        return sig in kernel.overloads
+    except Exception:  # noqa: BLE001  (the call that needs it meets the error and falls back)
+        return False
+
+
+def _in_disk_cache(kernel, sig) -> bool:
+    """Whether Numba's disk cache holds ``kernel``'s overload for ``sig`` (its index read,
+    as Numba's own load reads it; False where there is no disk cache or the read fails)."""
+    try:
+        cache = kernel._cache
+        key = cache._index_key(sig, kernel.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001  (a Numba without these internals: not known, not loaded)
+        return False
 
 
 _scratch_local = threading.local()
@@ -2204,11 +2255,22 @@ def msbfs(M, sources, level, parent=None) -> bool:
     if not ENABLED:
         return False
     laid = _layout(M, 0)
-    threads = _threads() if sources.size >= 2 * MSBFS_SOURCES_PER_THREAD else 1
-    k = _memo(("msbfs", threads > 1), lambda: _make_msbfs(threads > 1))
+    many = sources.size >= 2 * MSBFS_SOURCES_PER_THREAD
+    threads = _threads() if many else 1
     parents = parent is not None
-    k(laid["indptr"], laid["indices"], sources, level,
-      parent if parents else np.empty((1, 1), dtype=np.int64), parents)
+    args = (laid["indptr"], laid["indices"], sources, level,
+            parent if parents else np.empty((1, 1), dtype=np.int64), parents)
+    if many:  # (both variants on M's first such search, as the pull: see _load_if_cached)
+        threaded_ok = laid.get("msbfs threaded")
+        if threaded_ok is None:
+            other = threads <= 1
+            loaded = _load_if_cached(_memo(("msbfs", other), lambda: _make_msbfs(other)), args,
+                                     compile=not other)
+            laid["msbfs threaded"] = threaded_ok = loaded or not other
+        if not threaded_ok:
+            threads = 1
+    k = _memo(("msbfs", threads > 1), lambda: _make_msbfs(threads > 1))
+    k(*args)
     return True
 
 

@@ -36,9 +36,10 @@ PLAN_MAX_ENTRIES = 1 << 25
 #: urand-10 0.13 / 0.12, kron-12 0.29 / 0.35, urand-12 0.30 / 0.48, 64² grid 0.04 / 0.11).
 PLAN_MIN_ENTRIES_PER_GROUP = 2048
 #: Per-matrix layouts of the short / long rows, kept in the matrix's ``_memo`` under this
-#: key (dropped when its content changes), built on the second product with the matrix (a
-#: matrix used once does not pay for the layout): {padded: plan} (see PAD_BLOCK_COST), each
-#: built on its first use; False: seen once; "fold": not worth it.
+#: key (dropped when its content changes), built on the second product with the matrix for
+#: the NumPy fold (a matrix used once does not pay for the layout), on the first for a
+#: grid's compiled block (:func:`_compiled_route`): {padded: plan} (see PAD_BLOCK_COST),
+#: each built on its first use; False: seen once; "fold": not worth it.
 PLAN_KEY = "cpu.plan"
 
 
@@ -118,26 +119,40 @@ class _RowPlan:
         return bufs
 
 
-def _plan(M, padded: bool = False):
+def _plan(M, padded: bool = False, at_once: bool = False):
     """M's row plan where it pays (see PLAN_MIN_ENTRIES_PER_GROUP), else None; built on the
-    second call with M. ``padded``: the padded layout (see PAD_BLOCK_COST)."""
+    second call with M (``at_once``: on this one). ``padded``: the padded layout (see
+    PAD_BLOCK_COST)."""
     memo = M._memo
     plan = memo.get(PLAN_KEY)
-    if plan is None:  # first sight: remember it, fold this time
+    if plan is None and not at_once:  # first sight: remember it, fold this time
         memo[PLAN_KEY] = False
         return None
-    if plan is False:
-        deg = np.diff(M.indptr.astype(np.int64, copy=False))
-        short = np.bincount(np.minimum(deg, SHORT_ROW + 1), minlength=SHORT_ROW + 2)
-        lengths = int(np.count_nonzero(short[1:SHORT_ROW + 1]))
-        worth = M.nvals >= PLAN_MIN_ENTRIES_PER_GROUP * (lengths + 1)
-        plan = memo[PLAN_KEY] = {} if worth else "fold"
+    if plan is None or plan is False:  # (not yet decided)
+        plan = memo[PLAN_KEY] = {} if _plan_worth(M) else "fold"
     if plan == "fold":
         return None
     layout = plan.get(padded)
     if layout is None:  # each layout built on its first use
         layout = plan[padded] = _RowPlan(M, _pad_widths(M) if padded else None)
     return layout
+
+
+def _plan_worth(M) -> bool:
+    """Whether M's row plan pays (see PLAN_MIN_ENTRIES_PER_GROUP)."""
+    deg = np.diff(M.indptr.astype(np.int64, copy=False))
+    short = np.bincount(np.minimum(deg, SHORT_ROW + 1), minlength=SHORT_ROW + 2)
+    lengths = int(np.count_nonzero(short[1:SHORT_ROW + 1]))
+    return M.nvals >= PLAN_MIN_ENTRIES_PER_GROUP * (lengths + 1)
+
+
+def _one_block(M) -> bool:
+    """Whether M's padded plan would be one block holding every non-empty row (a grid's:
+    what :func:`.compiled.block_route` runs), decided without building the plan: no row
+    longer than PAD_ROW, the plan worth it, and one width in :func:`_pad_widths`."""
+    deg = np.diff(M.indptr.astype(np.int64, copy=False))
+    top = int(deg.max()) if deg.size else 0
+    return 0 < top <= PAD_ROW and _plan_worth(M) and len(_pad_widths(M, top)) == 1
 
 
 #: The padded row plan: the rows of at most PAD_ROW entries in blocks of consecutive
@@ -154,14 +169,17 @@ PAD_BLOCK_COST = 4096
 PAD_ROW = 64
 
 
-def _pad_widths(M):
+def _pad_widths(M, top: int = PAD_ROW):
     """The block widths of M's padded row plan (increasing; a block holds the rows longer
     than the previous width, up to its own): the cheapest cover of the row lengths 1..PAD_ROW
-    by consecutive ranges (dynamic programming over the lengths)."""
+    by consecutive ranges (dynamic programming over the lengths). ``top``: the longest row
+    where it is at most PAD_ROW (the lengths past it hold no row: the same widths, the
+    search over top² lengths rather than PAD_ROW²)."""
     deg = np.diff(M.indptr.astype(np.int64, copy=False))
+    top = max(1, min(int(top), PAD_ROW))
     count = np.bincount(np.minimum(deg, PAD_ROW + 1), minlength=PAD_ROW + 2).tolist()
-    cost, back = [0] * (PAD_ROW + 1), [0] * (PAD_ROW + 1)
-    for w in range(1, PAD_ROW + 1):
+    cost, back = [0] * (top + 1), [0] * (top + 1)
+    for w in range(1, top + 1):
         best, rows = None, 0
         for lo in range(w - 1, -1, -1):  # the block (lo, w]
             rows += count[lo + 1]
@@ -169,7 +187,7 @@ def _pad_widths(M):
             if best is None or c < best:
                 best, back[w] = c, lo
         cost[w] = best
-    widths, w = [], PAD_ROW
+    widths, w = [], top
     while w:
         lo = back[w]
         if sum(count[lo + 1:w + 1]):
@@ -476,21 +494,23 @@ ROUTE_KEY = "cpu.route"
 
 def _compiled_route(M, sr: Semiring, dtype, xfirst: bool):
     """(run, settled): the compiled pull of M for ``sr`` in ``dtype`` as ``run(M, x_values)``
-    (None where no kernel runs: the NumPy paths follow), and whether the choice is final: a
-    grid's one padded block (:func:`compiled.block_route`) once M's plan is built (its second
-    product), else the row loop (:func:`compiled.pull`). ``settled`` is False while the plan
-    is not yet decided (the first product with M runs the row loop)."""
+    (None where no kernel runs: the NumPy paths follow), and whether the choice is final
+    (always: it is made on M's first product): a grid's one padded block
+    (:func:`compiled.block_route`, its plan built on that product), else the row loop
+    (:func:`compiled.pull`). Deciding on the second product (the plan's rule for the NumPy
+    fold) made that product build the plan and load the block's kernel beside the row
+    loop's: 14 / 42 ms on a warm Numba cache, a compile on a cold one (grids of 10^4 / 10^5
+    vertices; a random graph's second product built a plan it did not use, 6.5 / 22 ms;
+    session 23, ``bench/results/session23/felt23_calls.md``)."""
     order_free = _order_free(sr, sr.result_type(dtype))
-    settled = True
-    if _paddable(M, sr, dtype) and M.nvals <= PLAN_MAX_ENTRIES:
-        plan = _plan(M, True)
+    if _paddable(M, sr, dtype) and M.nvals <= PLAN_MAX_ENTRIES and _one_block(M):
+        plan = _plan(M, True, at_once=True)
         if plan is not None and plan.whole and not plan.long_pos.size:
             run = compiled.block_route(plan, plan.values(M, dtype), sr, dtype, xfirst,
                                        order_free)
             if run is not None:
                 return run, True
-        settled = plan is not None or M._memo.get(PLAN_KEY) == "fold"
-    return compiled.pull_route(M, sr, dtype, xfirst, order_free), settled
+    return compiled.pull_route(M, sr, dtype, xfirst, order_free), True
 
 
 def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
@@ -500,8 +520,8 @@ def pull(M, x_values, x_present, allowed, sr: Semiring, dtype, xfirst: bool):
     without one the row segments come straight from ``indptr``. Semirings that SciPy's
     compiled kernels give exactly (:data:`SCIPY_PULL`) run there when no mask is given.
     """
-    # compiled, where sr has a form: a grid's one padded block (the plan, from a matrix's
-    # second product on), else the row loop; the choice kept on M once it is settled
+    # compiled, where sr has a form: a grid's one padded block (its plan built on the
+    # matrix's first product), else the row loop; the choice kept on M from that product
     # (ROUTE_KEY), for the semirings SciPy's kernels do not run (so a kept route comes first)
     compiled_ok = allowed is None and x_present is None and compiled.ENABLED
     route = None
