@@ -481,6 +481,9 @@ def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None)
     keep = _host(keep)
     dist = _host(dist)
     src = np.asarray(list(sources), dtype=np.int64)
+    heap = _dijkstra_heap(g, src, dist, keep, weight, cutoff)
+    if heap is not None:
+        return heap
     order = _by_distance(dist, keep)
     is_src = np.zeros(g.n, dtype=np.bool_)
     is_src[src] = True
@@ -535,6 +538,36 @@ def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None)
     first[src] = np.arange(-src.size, 0)
     finds = order[np.argsort(first[order], kind="stable")]
     return order, finds
+
+
+def _dijkstra_heap(g, src, dist, keep, weight, cutoff):
+    """``(pops, finds)`` of :func:`_dijkstra_orders` by NetworkX's own heap loop, compiled
+    (:func:`semiring.backend.cpu.compiled.dijkstra_order`), where it reaches exactly the
+    vertices ``keep`` at the engine's distances ``dist``; else None (no Numba, weights of
+    another type, another answer: the caller's pass)."""
+    if not _cpu_compiled.ENABLED or not g.n or np.unique(src).size != src.size:
+        return None
+    if weight is None:
+        w = np.ones(g.adj.size, dtype=np.int64)
+    elif isinstance(weight, np.ndarray):
+        w = weight
+    else:
+        w = g.weights(weight)
+    if w.dtype.kind in "biu":
+        if w.dtype.kind == "u" and w.size and int(w.max()) > np.iinfo(np.int64).max:
+            return None
+        w = w.astype(np.int64, copy=False)
+    found = _cpu_compiled.dijkstra_order(g.indptr, g.adj, w, src, cutoff)
+    if found is None:
+        return None
+    pops, finds, d = found
+    if pops.size != int(np.count_nonzero(keep)) or not bool(keep[pops].all()):
+        return None
+    with np.errstate(invalid="ignore"):
+        if not bool(np.all((d[pops] == dist[pops]) | (np.isnan(d[pops]) & np.isnan(dist[pops]))
+                           if d.dtype.kind == "f" else d[pops] == dist[pops])):
+            return None
+    return pops, finds
 
 
 def _replayed_group(members, tu, tv, tp, internal, rank, a, width):

@@ -70,7 +70,7 @@ def test_warm_searches_compiles_the_searches_a_first_call_needs():
     """``python -m semiring.warmup --cpu`` warms the searches too: their kernels exist after
     it (the memo holds both msbfs variants and the Tarjan replica), and a search after it is
     SciPy's."""
-    assert compiled.warm_searches() == 7
+    assert compiled.warm_searches() == 9
     assert compiled._kernels.get(("msbfs", False)) and compiled._kernels.get(("msbfs", True))
     assert compiled._tarjan_k is not None
     A = _raw_csr(np.random.default_rng(3), 50, 120, np.int32)
