@@ -270,12 +270,14 @@ ENGINE_SPARSE_FACTOR = {"bfs": 6, "bfs_order": 11, "components": 3, "sssp": 9,
                         "bellman_ford": 2, "bc": 2.5, "edge_bc": 8, "apsp_bfs": 2, "fw": 11}
 
 # With Numba, NetworkX's BFS orders come from one compiled queue (compiled.bfs_queue, session
-# 23), not a NumPy pass a level: no cost a level, and ordered results cost about what lengths
-# do (nx_should_run.py --kron 13,15 --grid 100,316,447 --families bfs,bfs_order,components
-# after it, the 2-core host: warm 3.1e-8 s a unit for bfs_order, 1.8e-8 bfs, 1.7e-8
-# components; grid-447's first calls 39-47 ms against NetworkX's 147-203)
+# 23), not a NumPy pass a level, and its Dijkstra orders from its heap loop compiled
+# (compiled.dijkstra_order), not a pass a tie group: no cost a level, and ordered results
+# cost about what lengths do (nx_should_run.py --kron 13,15 --grid 100,316,447 --families
+# bfs,bfs_order,components after it, the 2-core host: warm 3.1e-8 s a unit for bfs_order,
+# 1.8e-8 bfs, 1.7e-8 components; grid-447's first calls 39-47 ms against NetworkX's
+# 147-203; grid-316 SSSP lengths 55 ms warm against NetworkX's 268, kron-15 37 against 891)
 if _alg._cpu_compiled.ENABLED:
-    for _fam in ("bfs", "bfs_order", "components"):
+    for _fam in ("bfs", "bfs_order", "components", "sssp"):
         ENGINE_SPARSE_FACTOR[_fam] = 1
     ENGINE_COST["cpu"]["bfs_order"] = (5e-4, 5e-8)
 
