@@ -115,9 +115,12 @@ def test_cache_factor_on_the_cpu_only():
     assert large == pytest.approx(small)
 
 
-def test_sparse_graphs_price_the_engines_levels():
+def test_sparse_graphs_price_the_engines_levels(monkeypatch):
     """Below SPARSE_DEGREE stored entries a node (a grid's 4) the engine's searches cost
-    ENGINE_SPARSE_FACTOR more a unit; NetworkX's side is the same for the same units."""
+    ENGINE_SPARSE_FACTOR more a unit; NetworkX's side is the same for the same units. (With
+    Numba, SSSP's factor is 1, its order a compiled heap: the mechanism is tested at the
+    factor it has without.)"""
+    monkeypatch.setitem(interface.ENGINE_SPARSE_FACTOR, "sssp", 9)
     units = 40000
     dense = predict("single_source_dijkstra_path_length", units // 10, units - units // 10,
                     cached=True, has_weights=True, device="cpu")
@@ -174,3 +177,14 @@ def test_bellman_ford_lengths_stay_with_networkx_unless_one_weight(on_cpu):
     g = nx_semiring.from_networkx(G, edge_attrs={"weight": 1})
     G.__networkx_cache__.setdefault("backends", {}).setdefault("semiring", {})["w"] = g
     assert "queue" in bi.should_run(name, (G, 0), {})
+
+
+def test_compiled_orders_have_no_sparse_factor():
+    """With Numba the BFS queue and Dijkstra's heap are compiled loops (no per-level pass):
+    BFS, BFS orders, components and SSSP cost no more a unit on sparse graphs."""
+    from semiring.backend.cpu import compiled
+
+    if not compiled.ENABLED:
+        pytest.skip("needs Numba (the cpu extra)")
+    for fam in ("bfs", "bfs_order", "components", "sssp"):
+        assert interface.ENGINE_SPARSE_FACTOR[fam] == 1
