@@ -83,7 +83,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                             (-1, -1) if parents else (-1,), (np.int64, np.int64), gather=gather)
     if _spmd.applies(A):
         # each partition's rank runs the levels, all-gathering the frontier with its peers
-        return _spmd.run(A, _spmd.bfs_level_loop(), (source, parents, direction, deterministic,
+        return _spmd.run(A, _spmd.bfs_level_loop(A, parents=parents, symmetric=symmetric),
+                         (source, parents, direction, deterministic,
                                                       ALPHA, BETA), kinds=("cols",), gather=gather,
                          missing=(-1, -1) if parents else (-1,),
                          dtypes=(np.int64, np.int64))

@@ -1,0 +1,129 @@
+"""The library's two-GPU BFS (``algorithms.dist.bfs`` on 2 GPU workers, ``_spmd.BFS_LEVELS``
+'peer': kernels/bfs_peer.cu over CUDA IPC) against the one-GPU ``algorithms.bfs`` in this
+process (GPU 0) and against the fused rank loop ('fused'), on kron-S graphs, the same
+Graph500 sources; every search's levels checked against the one-GPU engine.
+
+    PYTHONPATH=. python3 bench/probes/peer_bfs_time.py --scales 22,24 --sources 8 --reps 3
+
+Prints one line a scale (medians over the sources of each source's median call, seconds of
+the whole call from the client: the mesh command, both launches, the replies):
+``RESULT kron-S: 1-GPU engine X ms, 2-GPU peer Y ms (t1/t2, efficiency t1 / (2 t2)), fused Z
+ms; levels equal: True/False``. Exit status 1 where any level differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
+
+
+def log(*a):
+    print("[peer_bfs]", *a, flush=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scales", default="22,24")
+    ap.add_argument("--sources", type=int, default=8)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--no-fused", action="store_true", help="skip the fused loop's timing")
+    args = ap.parse_args(argv)
+
+    import cupy as cp  # noqa: PLC0415  (CuPy: the GPU run only)
+
+    import algorithms  # noqa: PLC0415  (the engine: the reference)
+    import semiring as sr  # noqa: PLC0415  (the engine's matrix)
+    import algorithms.dist as ad  # noqa: PLC0415  (optional: distributed)
+    from algorithms.dist import _spmd  # noqa: PLC0415  (the policy switch)
+    from semiring import dist  # noqa: PLC0415  (optional: distributed)
+    from bench import dask_suite as ds  # noqa: PLC0415  (the suite's graph builders)
+
+    client = dist.local_cluster(2, device="gpu")
+    ok_all = True
+    try:
+        for scale in [int(s) for s in args.scales.split(",") if s.strip()]:
+            t0 = time.perf_counter()
+            with cp.cuda.Device(0):
+                M = sr.Matrix.from_cupyx(ds.kron_graph(scale, "gpu"))
+            n = M.nrows
+            DA, tgen = ds.make_dist(client, _chunk(scale), n, 2, "gpu", chunks=True)
+            deg = cp.asnumpy(cp.diff(M.indptr))
+            rng = np.random.default_rng(0)
+            srcs = [int(x) for x in rng.choice(np.flatnonzero(deg > 0), args.sources,
+                                               replace=False)]
+            log(f"kron-{scale}: n={n} nnz={M.nvals}, built in {time.perf_counter() - t0:.1f} s "
+                f"(dist {tgen:.1f} s)")
+            variants = ["peer"] + ([] if args.no_fused else ["fused"])
+            t1s, t2s = [], {v: [] for v in variants}
+            for v in variants:  # first call: setup (gather, IPC, compile), untimed
+                _spmd.BFS_LEVELS = v
+                t = time.perf_counter()
+                ad.bfs(DA, srcs[0], symmetric=True)
+                log(f"{v}: first call (setup) {time.perf_counter() - t:.2f} s")
+            algorithms.bfs(M, srcs[0], symmetric=True)
+            for s in srcs:
+                ref = cp.asnumpy(algorithms.bfs(M, s, symmetric=True))
+                t1s.append(_median(lambda: algorithms.bfs(M, s, symmetric=True), args.reps))
+                line = [f"source {s}: 1-GPU {t1s[-1] * 1e3:.3f} ms"]
+                for v in variants:
+                    _spmd.BFS_LEVELS = v
+                    got = cp.asnumpy(ad.bfs(DA, s, symmetric=True))
+                    eq = bool(np.array_equal(got, ref))
+                    ok_all &= eq
+                    op = functools.partial(_dist_bfs, ad, DA, s)
+                    t2s[v].append(_median(op, args.reps))
+                    line.append(f"{v} {t2s[v][-1] * 1e3:.3f} ms (equal {eq})")
+                log(", ".join(line))
+            t1 = statistics.median(t1s)
+            t2 = statistics.median(t2s["peer"])
+            fused = (f", fused {statistics.median(t2s['fused']) * 1e3:.3f} ms"
+                     if "fused" in t2s else "")
+            log(f"RESULT kron-{scale}: 1-GPU engine {t1 * 1e3:.3f} ms, 2-GPU peer "
+                f"{t2 * 1e3:.3f} ms (t1/t2 {t1 / t2:.2f}, efficiency {t1 / (2 * t2):.2f})"
+                f"{fused}; levels equal: {ok_all}")
+            del DA, M
+            cp.get_default_memory_pool().free_all_blocks()
+    finally:
+        _spmd.BFS_LEVELS = "auto"
+        client.close()
+        client.cluster.close()
+    return 0 if ok_all else 1
+
+
+def _dist_bfs(ad, DA, s):
+    """The distributed BFS, its levels left on the workers (as the dask suite times it)."""
+    import distributed  # noqa: PLC0415  (optional: distributed)
+
+    v = ad.bfs(DA, s, gather=False, symmetric=True)
+    v.wait() if hasattr(v, "wait") else distributed.wait(v.parts)
+    return v
+
+
+def _chunk(scale):
+    from bench import dask_suite as ds  # noqa: PLC0415  (the suite's graph builders)
+
+    return functools.partial(ds.kron_chunk, scale, "gpu")
+
+
+def _median(fn, reps):
+    import cupy as cp  # noqa: PLC0415  (CuPy: the GPU run only)
+
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        cp.cuda.Device().synchronize()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""The policy of the two-GPU BFS (algorithms.dist._spmd: ``BFS_LEVELS`` 'auto' picks 'peer'
+only for GPU blocks in exactly two partitions, levels only, n below the kernel's limit; the
+ranks then check the rest and fall back to 'fused' where it fails) on a CPU LocalCluster:
+the variant is never chosen on CPU ranks, 'peer' named alone raises there with the reason,
+the ranks' own fallback gives the engine's levels, and the mesh's peer memory says why it
+cannot be made. The kernel itself: tests/test_bfs_peer_emulated.py (CPU) and
+tests/test_dist_peer_bfs.py (2 GPUs)."""
+
+from __future__ import annotations
+
+import functools
+import types
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import semiring as sr
+
+distributed = pytest.importorskip(
+    "distributed", reason='the distributed tests need dask: pip install "semiring[dask]"')
+
+import algorithms  # noqa: E402
+import algorithms.dist as adist  # noqa: E402
+from algorithms.dist import _local, _spmd  # noqa: E402
+from semiring import dist  # noqa: E402
+from semiring.backend.gpu import bfs_peer  # noqa: E402
+from conftest import host_routes_off  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = dist.local_cluster(2)
+    host_routes_off(c)
+    yield c
+    c.close()
+    c.cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def spmd(monkeypatch):
+    monkeypatch.setattr(_spmd, "SPMD", True)
+    monkeypatch.setattr(_local, "WHOLE_ON_ONE_WORKER", False)
+
+
+def _graph(n=300, seed=3):
+    rng = np.random.default_rng(seed)
+    r, c = rng.integers(0, n, 3 * n), rng.integers(0, n, 3 * n)
+    keep = r < n - 20
+    S = sp.coo_matrix((np.ones(keep.sum()), (r[keep], c[keep])), shape=(n, n)).tocsr()
+    S.sum_duplicates()
+    return S
+
+
+def _fake(device="gpu", nparts=2, nrows=1000):
+    """What peer_applies reads of a DistMatrix."""
+    return types.SimpleNamespace(device=device, nparts=nparts, nrows=nrows, ncols=nrows)
+
+
+def test_peer_applies_only_to_two_gpu_partitions_and_levels():
+    assert _spmd.peer_applies(_fake()) is None
+    assert "cpu" in _spmd.peer_applies(_fake(device="cpu"))
+    assert "3 partitions" in _spmd.peer_applies(_fake(nparts=3))
+    assert "1 partitions" in _spmd.peer_applies(_fake(nparts=1))
+    assert "parents" in _spmd.peer_applies(_fake(), parents=True)
+    assert "limit" in _spmd.peer_applies(_fake(nrows=bfs_peer.MAX_N))
+    assert _spmd.peer_applies(_fake(nrows=bfs_peer.MAX_N - 1)) is None
+
+
+def test_auto_and_peer_choose_by_the_policy(monkeypatch):
+    monkeypatch.setattr(_spmd, "BFS_LEVELS", "auto")
+    loop = _spmd.bfs_level_loop(_fake(), symmetric=True)
+    assert isinstance(loop, functools.partial) and loop.func is _spmd.bfs_rank_peer
+    assert loop.keywords == {"symmetric": True, "strict": False}
+    assert _spmd.bfs_level_loop(_fake(), parents=True) is _spmd.bfs_rank_fused
+    assert _spmd.bfs_level_loop(_fake(device="cpu")) is _spmd.bfs_rank_fused
+    assert _spmd.bfs_level_loop(_fake(nparts=4)) is _spmd.bfs_rank_fused
+    assert _spmd.bfs_level_loop() is _spmd.bfs_rank_fused      # no matrix: the fused loop
+    monkeypatch.setattr(_spmd, "BFS_LEVELS", "peer")
+    assert _spmd.bfs_level_loop(_fake()).keywords["strict"] is True
+    with pytest.raises(sr.BackendUnavailable, match="partitions"):
+        _spmd.bfs_level_loop(_fake(nparts=3))
+    with pytest.raises(sr.BackendUnavailable, match="levels only"):
+        _spmd.bfs_level_loop(_fake(), parents=True)
+    monkeypatch.setattr(_spmd, "BFS_LEVELS", "fused")
+    assert _spmd.bfs_level_loop(_fake()) is _spmd.bfs_rank_fused
+    monkeypatch.setattr(_spmd, "BFS_LEVELS", "algebra")
+    assert _spmd.bfs_level_loop(_fake()) is _spmd.bfs_rank
+
+
+def test_cpu_ranks_never_run_the_peer_loop(client, monkeypatch):
+    S = _graph()
+    DA = dist.DistMatrix.from_scipy(S, client, device="cpu", nparts=2)
+    ref = algorithms.bfs(sr.Matrix.from_scipy(S, device="cpu"), 4)
+    monkeypatch.setattr(_spmd, "BFS_LEVELS", "auto")
+    assert _spmd.bfs_level_loop(DA) is _spmd.bfs_rank_fused
+    np.testing.assert_array_equal(adist.bfs(DA, 4), ref)
+    monkeypatch.setattr(_spmd, "BFS_LEVELS", "peer")
+    with pytest.raises(sr.BackendUnavailable, match="BFS_LEVELS='peer' does not apply.*cpu"):
+        adist.bfs(DA, 4)
+
+
+def _peer_run(rank, strict):
+    return _spmd.bfs_rank_peer(rank, 4, False, "auto", False, 14, 24, True, strict=strict)
+
+
+def test_ranks_fall_back_where_their_checks_fail(client):
+    """The ranks' own checks (the client's passed, say, for a matrix the ranks see otherwise):
+    on CPU ranks the verdict is the same on both, the loop falls back to the fused levels
+    (the engine's), or raises with ``strict``."""
+    S = _graph()
+    DA = dist.DistMatrix.from_scipy(S, client, device="cpu", nparts=2)
+    ref = algorithms.bfs(sr.Matrix.from_scipy(S, device="cpu"), 4)
+    got = DA.call_spmd(_peer_run, (False,), keep=False)
+    np.testing.assert_array_equal(np.concatenate([g[0] for g in got]), ref)
+    with pytest.raises(sr.BackendUnavailable, match="holds its blocks on the CPU"):
+        DA.call_spmd(_peer_run, (True,), keep=False)
+
+
+def _peer_memory(rank):
+    return rank.peer_memory("test", 1024)
+
+
+def test_peer_memory_says_why_not_on_cpu_ranks(client):
+    S = _graph()
+    DA = dist.DistMatrix.from_scipy(S, client, device="cpu", nparts=2)
+    got = DA.call_spmd(_peer_memory, keep=False)
+    assert [p for p, _ in got] == [None, None]
+    assert got[0][1] == got[1][1] and "holds its blocks on the CPU" in got[0][1]
+
+
+def test_peer_loop_refuses_parents(client):
+    S = _graph()
+    DA = dist.DistMatrix.from_scipy(S, client, device="cpu", nparts=2)
+    with pytest.raises(sr.InvalidValue, match="levels only"):
+        DA.call_spmd(functools.partial(_spmd.bfs_rank_peer, strict=False),
+                     (0, True, "auto", False, 14, 24, True), keep=False)
