@@ -265,3 +265,19 @@ def test_shared_layout_is_aligned_and_disjoint():
         assert spans[-1][0] + spans[-1][1] <= lay["_total"]
         assert lay["_fstride"] * 32 >= n and lay["_fstride"] % 32 == 0
         assert lay["state"][1] == 8 * bfs_peer.STATE_WORDS and lay["level"][1] >= 4 * n
+
+
+def test_noin_words_mark_the_vertices_without_in_edges(monkeypatch):
+    """The launcher's bitmap of Aᵀ's empty rows (its array code run on NumPy), against
+    np.packbits."""
+    monkeypatch.setattr(bfs_peer, "_cupy", lambda: np)
+    for name, S in sorted(GRAPHS.items()):
+        T = S.T.tocsr()
+        n = S.shape[0]
+        fstride = bfs_peer.shared_layout(n)["_fstride"]
+        got = bfs_peer.noin_words(T.indptr, fstride)
+        pad = np.zeros(fstride * 32, dtype=bool)
+        pad[:n] = np.diff(T.indptr) == 0
+        assert pad.any() or name == "dense", name
+        want = np.packbits(pad, bitorder="little").view("<u4")
+        np.testing.assert_array_equal(got, want, err_msg=name)

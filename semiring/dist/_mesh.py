@@ -617,8 +617,8 @@ class Rank:
                     else:
                         # the peer's GPU may be hidden here (CUDA_VISIBLE_DEVICES lists the
                         # worker's own): opening the handle is then the test of access
-                        pointers[q] = rt.ipcOpenMemHandle(qhandle,
-                                                          rt.cudaIpcMemLazyEnablePeerAccess)
+                        # (CuPy's default flag: cudaIpcMemLazyEnablePeerAccess)
+                        pointers[q] = rt.ipcOpenMemHandle(qhandle)
                         opened.append(pointers[q])
             except Exception as err:  # noqa: BLE001 (said to every rank below)
                 why = f"rank {self.rank}: {err!r}"

@@ -109,9 +109,11 @@ def noin_words(tindptr, fstride: int):
     empty rows): the kernel marks them visited from the start, so that a pull skips them."""
     cp = _cupy()
     n = tindptr.size - 1
-    pad = cp.zeros(fstride * 32, dtype=cp.bool_)
+    pad = cp.zeros(fstride * 32, dtype=cp.uint32)
     pad[:n] = tindptr[1:] == tindptr[:-1]
-    return cp.packbits(pad, bitorder="little").view(cp.uint32)
+    # bit v & 31 of word v >> 5 (the bits are disjoint: their sum is their OR)
+    return (pad.reshape(fstride, 32) << cp.arange(32, dtype=cp.uint32)).sum(axis=1,
+                                                                             dtype=cp.uint32)
 
 
 class PeerSearch:
@@ -186,6 +188,7 @@ class PeerSearch:
         """The state words of the last search (a host read: waits for the kernel); raises
         RuntimeError with the kernel's reason where it failed."""
         cp = _cupy()
+        cp.cuda.get_current_stream().synchronize()  # (cudaMemcpy orders only the null stream)
         st = np.empty(STATE_WORDS, dtype=np.int64)
         cp.cuda.runtime.memcpy(st.ctypes.data, self.ptr("state"), st.nbytes, 4)  # (Default)
         code = int(st[STATUS])
