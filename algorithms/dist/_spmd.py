@@ -13,7 +13,9 @@ on the rank's block (the one-device traversal's work on 1/P of the edges, the fr
 exchanged as a bitmap with the counts in the same buffer; components by Afforest on the
 rank's own edges and once more on the union of the ranks' forests), and the algebra one,
 the generic ``vxm`` on the block, kept as the readable statement the fused ones are tested
-against.
+against. BFS has a third, "peer", for two GPU ranks of one host: the whole search one
+launch a GPU, the two meeting over peer memory each level (no host in the level loop;
+:func:`bfs_rank_peer`), which ``BFS_LEVELS = "auto"`` picks where it applies.
 
 Each function here runs on a rank; ``rank`` is a :class:`semiring.dist._mesh.Rank`
 (``rank.block('cols')``, ``rank.lo``, ``rank.hi``, ``rank.n``, ``rank.gather_slices``).
