@@ -135,3 +135,37 @@ def test_peer_loop_refuses_parents(client):
     with pytest.raises(sr.InvalidValue, match="levels only"):
         DA.call_spmd(functools.partial(_spmd.bfs_rank_peer, strict=False),
                      (0, True, "auto", False, 14, 24, True), keep=False)
+
+
+def _whole(rank, symmetric):
+    B = rank.block("cols")
+    counts = rank.allgather(int(B.nvals))
+    ip, ix, tip, tix = _spmd._whole_graph(rank, B, counts, np.dtype(np.int32), symmetric)
+    return [np.asarray(a) for a in (ip, ix, tip, tix)], ip is tip and ix is tix
+
+
+@pytest.mark.parametrize("exchange", ["tcp", "framed"])
+@pytest.mark.parametrize("cut", [dict(nparts=2), dict(bounds=[0, 37, 300]),
+                                 dict(bounds=[0, 0, 300]), dict(bounds=[0, 300, 300])])
+def test_ranks_gather_the_whole_graph(client, monkeypatch, exchange, cut):
+    """The peer BFS's replicated graph, gathered on every rank from the column blocks: A's
+    CSR and Aᵀ's (the same arrays where A is symmetric), whatever the cut (empty parts too),
+    over TCP and over the NCCL path's framing."""
+    from semiring.dist import _mesh  # noqa: PLC0415  (the exchange switch, this test only)
+
+    monkeypatch.setattr(_mesh, "EXCHANGE", exchange)
+    S = _graph()
+    S.sort_indices()
+    sym = ((S + S.T) != 0).astype(np.float64).tocsr()
+    sym.sort_indices()
+    for M in (S, sym):
+        DA = dist.DistMatrix.from_scipy(M, client, device="cpu", **cut)
+        T = M.T.tocsr()
+        T.sort_indices()
+        for told in (False, True) if M is sym else (False,):
+            for (ip, ix, tip, tix), same in DA.call_spmd(_whole, (told,), keep=False):
+                np.testing.assert_array_equal(tip, T.indptr)
+                np.testing.assert_array_equal(tix, T.indices)
+                np.testing.assert_array_equal(ip, M.indptr)
+                np.testing.assert_array_equal(ix, M.indices)
+                assert same == (M is sym)

@@ -284,16 +284,7 @@ def _peer_setup(rank, symmetric):
     if why is not None:
         rank.memo[key] = (None, why)
         return rank.memo[key]
-    tindptr, tindices = _gather_transpose(rank, B, counts, itype)
-    if symmetric:
-        indptr, indices = tindptr, tindices
-    else:
-        AT = sr.Matrix.from_csr(tindptr, tindices, None, (n, n), check=False)
-        A = AT.T
-        indptr, indices = A.indptr.astype(itype, copy=False), A.indices.astype(itype, copy=False)
-        if bool((indptr == tindptr).all()) and bool((indices == tindices).all()):
-            indptr, indices = tindptr, tindices             # symmetric: one copy, one pointer
-        del AT, A
+    indptr, indices, tindptr, tindices = _whole_graph(rank, B, counts, itype, symmetric)
     why = None
     try:
         search = bfs_peer.PeerSearch(indptr, indices, tindptr, tindices, n, rank.rank,
@@ -305,6 +296,24 @@ def _peer_setup(rank, symmetric):
     whys = [w for w in rank.allgather(why) if w is not None]
     rank.memo[key] = (None, whys[0]) if whys else (search, None)
     return rank.memo[key]
+
+
+def _whole_graph(rank, B, counts, itype, symmetric):
+    """(Collective.) A's and Aᵀ's whole CSRs (indptr, indices, tindptr, tindices; ``itype``)
+    on this rank's device, from the ranks' column blocks (``counts``: their entries): Aᵀ
+    gathered (:func:`_gather_transpose`), A its transpose, or Aᵀ's very arrays where
+    ``symmetric`` or where the two are found equal (one copy: the kernel reads one CSR)."""
+    n = rank.n
+    tindptr, tindices = _gather_transpose(rank, B, counts, itype)
+    if symmetric:
+        return tindptr, tindices, tindptr, tindices
+    AT = sr.Matrix.from_csr(tindptr, tindices, None, (n, n), check=False)
+    A = AT.T
+    indptr, indices = A.indptr.astype(itype, copy=False), A.indices.astype(itype, copy=False)
+    del AT, A
+    if bool((indptr == tindptr).all()) and bool((indices == tindices).all()):
+        return tindptr, tindices, tindptr, tindices
+    return indptr, indices, tindptr, tindices
 
 
 def _gather_transpose(rank, B, counts, itype):
