@@ -281,3 +281,131 @@ def test_noin_words_mark_the_vertices_without_in_edges(monkeypatch):
         assert pad.any() or name == "dense", name
         want = np.packbits(pad, bitorder="little").view("<u4")
         np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+# ------------------------------------------------------------------------------------------
+# the launcher's PeerSearch on a stand-in for CuPy (host memory as "device" memory, raw
+# addresses as pointers): the launch's arguments against bfs_peer's parameter list, the
+# shared buffers' addresses (this GPU's and the peer's), the levels stitched from both
+# owners' arrays, the kernel's status as an error
+
+
+def _kernel_params():
+    """bfs_peer's parameter kinds, from the .cu: 'ptr', 'long long', 'int', 'u64'."""
+    with open(os.path.join(KERNELS, "bfs_peer.cu")) as f:
+        src = f.read()
+    sig = src[src.index("bfs_peer(") + len("bfs_peer("):]
+    sig = sig[:sig.index(")")]
+    kinds = []
+    for p in sig.split(","):
+        p = p.strip()
+        kinds.append("ptr" if "*" in p else "u64" if p.startswith("unsigned long long")
+                     else "long long" if p.startswith("long long") else
+                     "int" if p.startswith("int ") else p)
+    assert set(kinds) <= {"ptr", "u64", "long long", "int"}, kinds
+    return kinds
+
+
+class _Dev(np.ndarray):
+    """A host array standing in for a CuPy one (``.data.ptr``: its address)."""
+
+    @property
+    def data(self):
+        import types  # noqa: PLC0415  (stdlib: this stand-in only)
+
+        return types.SimpleNamespace(ptr=self.__array_interface__["data"][0])
+
+    def astype(self, dtype, copy=True):
+        return np.asarray(self).astype(dtype).view(_Dev)
+
+
+def _stand_in(monkeypatch, launches):
+    import ctypes  # noqa: PLC0415  (stdlib: raw copies between the stand-in's buffers)
+    import sys  # noqa: PLC0415  (stdlib: the stand-in's modules)
+    import types  # noqa: PLC0415  (stdlib: this stand-in only)
+
+    def memcpy(dst, src, nbytes, kind, stream=None):
+        ctypes.memmove(dst, src, nbytes)
+
+    def memset(ptr, value, nbytes, stream=None):
+        ctypes.memset(ptr, value, nbytes)
+
+    stream = types.SimpleNamespace(ptr=0, synchronize=lambda: None)
+    runtime = types.SimpleNamespace(memcpy=memcpy, memcpyAsync=memcpy, memsetAsync=memset)
+    cp = types.SimpleNamespace(
+        cuda=types.SimpleNamespace(get_current_stream=lambda: stream, runtime=runtime),
+        empty=lambda n, dtype: np.empty(n, dtype=dtype).view(_Dev),
+        zeros=lambda n, dtype: np.zeros(n, dtype=dtype).view(_Dev),
+        arange=np.arange, uint32=np.uint32, int32=np.int32, int64=np.int64)
+    monkeypatch.setattr(bfs_peer, "_cupy", lambda: cp)
+    api = types.SimpleNamespace(runtime=runtime,
+                                driver=types.SimpleNamespace(CUDADriverError=RuntimeError))
+    for name in ("cupy_backends", "cupy_backends.cuda"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "cupy_backends.cuda.api", api)
+    params = _kernel_params()
+
+    def kernel(grid, block, args):
+        assert grid == (6,) and block == (512,)
+        assert len(args) == len(params), (len(args), len(params))
+        for a, kind in zip(args, params):
+            ok = {"ptr": isinstance(a, _Dev) or type(a) is np.uint64,
+                  "long long": type(a) is np.int64, "int": type(a) is np.int32,
+                  "u64": type(a) is np.uint64}[kind]
+            assert ok, (kind, type(a))
+        launches.append(args)
+
+    monkeypatch.setattr(bfs_peer, "kernel", lambda itype: (kernel, 6))
+
+
+def test_peer_search_launch_levels_and_errors(monkeypatch):
+    launches = []
+    _stand_in(monkeypatch, launches)
+    S = GRAPHS["directed"]
+    T = S.T.tocsr()
+    n = S.shape[0]
+    split = bfs_peer.split_word(n, 70)               # GPU 1 owns from vertex 64
+    lay = bfs_peer.shared_layout(n)
+    mem = [np.zeros(lay["_total"], dtype=np.uint8) for _ in range(2)]
+    base = [m.__array_interface__["data"][0] for m in mem]
+    dev = lambda a: np.asarray(a).view(_Dev)         # noqa: E731
+    gpus = [bfs_peer.PeerSearch(dev(S.indptr), dev(S.indices), dev(T.indptr), dev(T.indices),
+                                n, g, split, base[g]) for g in (0, 1)]
+    for g in (0, 1):
+        gpus[g].attach(base[1 - g])
+    for g in (0, 1):
+        gpus[g].launch(5, alpha=14, beta=24, mode=2, timeout0_s=20.0, timeout_s=5.0)
+    a0, a1 = launches
+    assert (int(a0[6]), int(a0[7])) == (0, split) and (int(a1[6]), int(a1[7])) == (split, 6)
+    for g, a in ((0, a0), (1, a1)):
+        for k, name in ((8, "level"), (13, "vis"), (14, "fb"), (17, "state")):
+            assert int(a[k]) == base[g] + lay[name][0]          # this GPU's
+        assert [int(a[k]) for k in (18, 19, 20, 21)] == [          # the peer's
+            base[1 - g] + lay[nm][0] for nm in ("level", "vis", "fb", "state")]
+        assert int(a[24]) == 2 and int(a[25]) == 1            # mode, the first launch
+        assert (int(a[26]), int(a[27])) == (20 * 10**9, 5 * 10**9)
+    # the levels, each vertex from its owner's array
+    ref = scipy_ref(S, 5)
+    cut = 32 * split
+    for g in (0, 1):
+        want = np.full(n, 99, dtype=np.int32)               # the other owner's part: garbage
+        own = slice(0, cut) if g == 0 else slice(cut, n)
+        want[own] = ref[own]
+        mem[g][lay["level"][0]:lay["level"][0] + 4 * n] = want.view(np.uint8)
+    for g, (lo, hi) in ((0, (0, 70)), (1, (70, n)), (0, (60, n)), (1, (0, n))):
+        np.testing.assert_array_equal(np.asarray(gpus[g].levels(lo, hi)), ref[lo:hi])
+    assert gpus[0].levels(0, 70).dtype == np.int64
+    # the kernel's status: an error naming the GPU and the reason
+    st = np.frombuffer(mem[1], dtype=np.int64, count=bfs_peer.STATE_WORDS,
+                       offset=lay["state"][0])
+    assert st[bfs_peer.STATUS] == 0 and gpus[1].finish()[bfs_peer.STATUS] == 0
+    mem[1][lay["state"][0] + 8 * bfs_peer.STATUS] = 1
+    with pytest.raises(RuntimeError, match="GPU 1's search failed: timed out at a cross-GPU"):
+        gpus[1].finish()
+    # the host zeroes this GPU's own state words only before a launch (the peer's stamps stay)
+    mem[0][lay["state"][0]:lay["state"][0] + 8 * bfs_peer.STATE_WORDS] = 7
+    gpus[0].launch(6, alpha=14, beta=24, mode=0, timeout0_s=1.0, timeout_s=1.0)
+    st0 = np.frombuffer(mem[0], dtype=np.uint8, count=8 * bfs_peer.STATE_WORDS,
+                        offset=lay["state"][0])
+    assert (st0[:8 * bfs_peer.PEER_WORDS] == 0).all() and (st0[8 * bfs_peer.PEER_WORDS:] == 7).all()
+    assert int(launches[-1][25]) == 2                       # launch ids rise

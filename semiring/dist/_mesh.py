@@ -578,6 +578,7 @@ class Rank:
                 bus = cupy.cuda.Device(dev).pci_bus_id
                 mine = rt.malloc(max(int(nbytes), 1))
                 rt.memset(mine, 0, max(int(nbytes), 1))
+                rt.deviceSynchronize()  # zero before any peer's kernel may write into it
                 handle = rt.ipcGetMemHandle(mine)
             except Exception as err:  # noqa: BLE001 (any failure: said to every rank)
                 why = f"rank {self.rank}: {err!r}"
