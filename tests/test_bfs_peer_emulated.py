@@ -409,3 +409,13 @@ def test_peer_search_launch_levels_and_errors(monkeypatch):
                         offset=lay["state"][0])
     assert (st0[:8 * bfs_peer.PEER_WORDS] == 0).all() and (st0[8 * bfs_peer.PEER_WORDS:] == 7).all()
     assert int(launches[-1][25]) == 2                       # launch ids rise
+    # a second search on the same buffers (another CSR) continues their launch count
+    shared = [0]
+    a = bfs_peer.PeerSearch(dev(S.indptr), dev(S.indices), dev(T.indptr), dev(T.indices), n,
+                            0, split, base[0], launches=shared)
+    b = bfs_peer.PeerSearch(dev(T.indptr), dev(T.indices), dev(S.indptr), dev(S.indices), n,
+                            0, split, base[0], launches=shared)
+    for x in (a, b, a):
+        x.attach(base[1])
+        x.launch(0, alpha=14, beta=24, mode=0, timeout0_s=1.0, timeout_s=1.0)
+    assert [int(x[25]) for x in launches[-3:]] == [1, 2, 3] and shared == [3]

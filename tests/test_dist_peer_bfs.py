@@ -160,3 +160,16 @@ def test_peer_that_never_launches_is_an_error_not_a_hang(client, peer):
     # the failed command closed the mesh; the next search builds a new one and is right
     ref = cupy.asnumpy(algorithms.bfs(sr.Matrix.from_scipy(S, device="gpu"), 2))
     np.testing.assert_array_equal(cupy.asnumpy(adist.bfs(DA, 2)), ref)
+
+
+def test_searches_with_and_without_the_symmetric_promise_share_the_buffers(client, peer):
+    """symmetric=True first (one CSR replicated), then False (A and Aᵀ gathered again: a
+    second search on the same shared buffers), alternating: the launch count is the buffers'
+    (the kernel's stamps rise across both searches' launches), every level right."""
+    S = g.kronecker(12).tocsr()
+    A = sr.Matrix.from_scipy(S, device="gpu")
+    DA = dist.DistMatrix.from_scipy(S, client, device="gpu", nparts=2)
+    for i, s in enumerate(_sources(S, 6) * 2):
+        ref = cupy.asnumpy(algorithms.bfs(A, s))
+        got = adist.bfs(DA, s, symmetric=i % 2 == 0)
+        np.testing.assert_array_equal(cupy.asnumpy(got), ref, err_msg=f"{i} {s}")

@@ -287,9 +287,12 @@ def _peer_setup(rank, symmetric):
     indptr, indices, tindptr, tindices = _whole_graph(rank, B, counts, itype, symmetric)
     why = None
     try:
+        # (one launch count for the shared buffers, whichever search launches on them:
+        # both ranks make the same searches in the same order, so the counts agree)
         search = bfs_peer.PeerSearch(indptr, indices, tindptr, tindices, n, rank.rank,
                                      bfs_peer.split_word(n, rank.bounds[1]),
-                                     pointers[rank.rank])
+                                     pointers[rank.rank],
+                                     launches=rank.memo.setdefault("bfs_peer_launches", [0]))
         search.attach(pointers[1 - rank.rank])
     except sr.BackendUnavailable as err:
         search, why = None, str(err)

@@ -120,10 +120,12 @@ class PeerSearch:
     """One GPU's side of the two-GPU search: the graph (A's CSR and Aᵀ's, the same arrays
     when symmetric), the search buffers, the shared allocation (``shared``: its pointer,
     a ``cudaMalloc`` base the peer opens by IPC) and, once :meth:`attach` is called, the
-    peer's. ``me`` is this GPU's index (0 or 1), ``split`` the first word GPU 1 owns."""
+    peer's. ``me`` is this GPU's index (0 or 1), ``split`` the first word GPU 1 owns;
+    ``launches``: the shared buffers' launch count (a one-item list), shared with any other
+    search on the same buffers."""
 
     def __init__(self, indptr, indices, tindptr, tindices, n: int, me: int, split: int,
-                 shared_ptr: int):
+                 shared_ptr: int, launches=None):
         cp = _cupy()
         if me not in (0, 1):
             raise ValueError(f"bfs (peer): me must be 0 or 1, got {me!r}")
@@ -143,7 +145,10 @@ class PeerSearch:
         self.o = [cp.empty(max(self.n, 1), dtype=cp.int64) for _ in range(2)]
         self.noin = noin_words(tindptr, self.fstride)
         self.f, self.blocks = kernel(self.itype)
-        self.launches = 0
+        #: the launch count of the shared buffers (a one-item list, shared by every search
+        #: on them: the kernel's stamps must rise across all their launches, or a barrier
+        #: could take an earlier launch's stamp for the peer's arrival)
+        self.counter = [0] if launches is None else launches
 
     def ptr(self, name: str, peer: bool = False) -> int:
         """The address of a shared buffer, this GPU's or (``peer``) the peer's."""
@@ -164,7 +169,7 @@ class PeerSearch:
 
         if self.peer is None:
             raise RuntimeError("bfs (peer): attach() the peer's buffers before a launch")
-        self.launches += 1
+        self.counter[0] += 1
         stream = cp.cuda.get_current_stream()
         # this GPU's own state words only: the peer may still be writing its stamp into ours
         runtime.memsetAsync(self.ptr("state"), 0, PEER_WORDS * 8, stream.ptr)
@@ -176,7 +181,7 @@ class PeerSearch:
                 np.uint64(self.ptr("state")), np.uint64(self.ptr("level", True)),
                 np.uint64(self.ptr("vis", True)), np.uint64(self.ptr("fb", True)),
                 np.uint64(self.ptr("state", True)), np.int64(alpha), np.int64(beta),
-                np.int32(mode), np.uint64(self.launches), np.int64(int(timeout0_s * 1e9)),
+                np.int32(mode), np.uint64(self.counter[0]), np.int64(int(timeout0_s * 1e9)),
                 np.int64(int(timeout_s * 1e9)), np.uint64(0) if trace is None else trace,
                 np.int64(0 if trace is None else (trace.size - 1) // 4))
         try:
