@@ -169,3 +169,135 @@ def test_ranks_gather_the_whole_graph(client, monkeypatch, exchange, cut):
                 np.testing.assert_array_equal(ip, M.indptr)
                 np.testing.assert_array_equal(ix, M.indices)
                 assert same == (M is sym)
+
+
+# ------------------------------------------------------------------------------------------
+# Rank.peer_memory's GPU side on a stand-in for CuPy (a rank alone, its peer's messages
+# scripted): the handle exchanged, the peer's opened (or its pointer taken in one process),
+# the reasons it cannot be made, the same verdict from the peers' answers, and the release
+
+
+class _FakeRT:
+    class CUDARuntimeError(Exception):
+        pass
+
+    def __init__(self, devices, access=True):
+        self.devices, self.access, self.log = devices, access, []
+
+    def malloc(self, n):
+        self.log.append(("malloc", n))
+        return 4096
+
+    def memset(self, p, v, n):
+        self.log.append(("memset", p, n))
+
+    def deviceSynchronize(self):
+        self.log.append(("sync",))
+
+    def ipcGetMemHandle(self, p):
+        return bytes(range(64))
+
+    def getDeviceCount(self):
+        return len(self.devices)
+
+    def deviceCanAccessPeer(self, a, b):
+        return int(self.access)
+
+    def deviceEnablePeerAccess(self, d):
+        self.log.append(("enable", d))
+
+    def ipcOpenMemHandle(self, h):
+        self.log.append(("open", h))
+        return 8192
+
+    def ipcCloseMemHandle(self, p):
+        self.log.append(("close", p))
+
+    def free(self, p):
+        self.log.append(("free", p))
+
+
+def _fake_cupy(rt):
+    class Device:
+        def __init__(self, d=0):
+            self.id = d
+            self.pci_bus_id = rt.devices[d]
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            return False
+
+    return types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=rt, Device=Device))
+
+
+def _rank_alone(monkeypatch, rt, peer_msg, peer_why=None):
+    import os  # noqa: PLC0415  (stdlib: the peer's pid)
+    import socket  # noqa: PLC0415  (stdlib: the peer's host)
+    import sys  # noqa: PLC0415  (stdlib: the stand-in's module)
+
+    from semiring.dist import _mesh  # noqa: PLC0415  (the Rank, this test only)
+
+    monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(rt))
+    R = _mesh.Rank("k" * 32, 0, 2, (0, 5, 10), "127.0.0.1")
+    R.blocks["cols"] = types.SimpleNamespace(device="gpu")
+    msg = dict(why=None, host=socket.gethostname(), pid=os.getpid() + 1, bus="0000:02:00.0",
+               handle=b"\x07" * 64, ptr=12288)
+    msg.update(peer_msg)
+    sent = []
+
+    def allgather(obj):
+        sent.append(obj)
+        if len(sent) == 1:
+            return [obj, tuple(msg[k] for k in ("why", "host", "pid", "bus", "handle", "ptr"))]
+        return [obj, peer_why]
+
+    monkeypatch.setattr(R, "allgather", allgather)
+    return R, sent
+
+
+def test_peer_memory_opens_the_peers_handle_and_releases_it(monkeypatch):
+    rt = _FakeRT(["0000:01:00.0"])               # the worker sees its own GPU only
+    R, sent = _rank_alone(monkeypatch, rt, {})
+    try:
+        pointers, why = R.peer_memory("x", 100)
+        assert why is None and pointers == [4096, 8192]
+        assert sent[0][0] is None and sent[0][3] == "0000:01:00.0" and len(sent[0][4]) == 64
+        assert ("open", b"\x07" * 64) in rt.log and ("memset", 4096, 100) in rt.log
+        assert R.peer_memory("x", 100) == (pointers, None) and len(sent) == 2  # kept
+    finally:
+        R.close()
+    assert rt.log[-3:] == [("sync",), ("close", 8192), ("free", 4096)]
+
+
+def test_peer_memory_in_one_process_takes_the_pointer(monkeypatch):
+    import os  # noqa: PLC0415  (stdlib: this process's pid)
+
+    rt = _FakeRT(["0000:01:00.0", "0000:02:00.0"])
+    R, _ = _rank_alone(monkeypatch, rt, {"pid": os.getpid()})
+    try:
+        assert R.peer_memory("x", 100) == ([4096, 12288], None)
+        assert ("enable", 1) in rt.log and not any(e[0] == "open" for e in rt.log)
+    finally:
+        R.close()
+    assert ("free", 4096) in rt.log and not any(e[0] == "close" for e in rt.log)
+
+
+@pytest.mark.parametrize("case,match", [
+    ({"bus": "0000:01:00.0"}, "share a GPU"),
+    ({"host": "elsewhere"}, "different hosts"),
+    ({"why": "rank 1 holds its blocks on the CPU"}, "rank 1 holds its blocks on the CPU"),
+    ("no access", "no peer access"),
+    ("peer says", "rank 1: no"),
+])
+def test_peer_memory_says_why_not_and_frees(monkeypatch, case, match):
+    rt = _FakeRT(["0000:01:00.0", "0000:02:00.0"], access=case != "no access")
+    R, _ = _rank_alone(monkeypatch, rt, case if isinstance(case, dict) else {},
+                       peer_why="rank 1: no" if case == "peer says" else None)
+    try:
+        pointers, why = R.peer_memory("x", 100)
+        assert pointers is None and match in why
+        assert ("free", 4096) in rt.log and not R._peer_mem  # nothing kept
+    finally:
+        R.close()
