@@ -46,7 +46,15 @@ from conftest import host_routes_off  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    c = dist.local_cluster(2, device="gpu")
+    from semiring.dist import _client as C  # noqa: PLC0415  (the workers' view of the GPUs)
+
+    # SEMIRING_GPU_WORKER_DEVICES=rotated: each worker sees every GPU, its own first
+    was = C.GPU_WORKER_DEVICES
+    C.GPU_WORKER_DEVICES = os.environ.get("SEMIRING_GPU_WORKER_DEVICES", was)
+    try:
+        c = dist.local_cluster(2, device="gpu")
+    finally:
+        C.GPU_WORKER_DEVICES = was
     host_routes_off(c)
     yield c
     c.close()

@@ -301,3 +301,18 @@ def test_peer_memory_says_why_not_and_frees(monkeypatch, case, match):
         assert ("free", 4096) in rt.log and not R._peer_mem  # nothing kept
     finally:
         R.close()
+
+
+def test_gpu_workers_see_their_gpu_first_or_alone():
+    from semiring.dist import _client as C  # noqa: PLC0415  (this test only)
+
+    def visible(devices):
+        specs = C._gpu_worker_specs(distributed, ["0", "1", "0"], 1, {}, "127.0.0.1", 0,
+                                    devices=devices)
+        return [s["options"]["env"]["CUDA_VISIBLE_DEVICES"] for s in specs.values()]
+
+    assert visible("own") == ["0", "1", "0"]
+    assert visible("rotated") == ["0,1", "1,0", "0,1"]      # device 0: the worker's own
+    assert visible(None) == visible(C.GPU_WORKER_DEVICES)
+    with pytest.raises(sr.InvalidValue, match="GPU_WORKER_DEVICES"):
+        visible("all")

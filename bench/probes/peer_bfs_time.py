@@ -35,6 +35,9 @@ def main(argv=None):
     ap.add_argument("--sources", type=int, default=8)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--no-fused", action="store_true", help="skip the fused loop's timing")
+    ap.add_argument("--devices", choices=("own", "rotated"), default="own",
+                    help="what each worker sees: its GPU alone, or every GPU, its own first "
+                         "(semiring.dist._client.GPU_WORKER_DEVICES)")
     args = ap.parse_args(argv)
 
     import cupy as cp  # noqa: PLC0415  (CuPy: the GPU run only)
@@ -46,6 +49,9 @@ def main(argv=None):
     from semiring import dist  # noqa: PLC0415  (optional: distributed)
     from bench import dask_suite as ds  # noqa: PLC0415  (the suite's graph builders)
 
+    from semiring.dist import _client  # noqa: PLC0415  (the workers' view of the GPUs)
+
+    _client.GPU_WORKER_DEVICES = args.devices
     client = dist.local_cluster(2, device="gpu")
     ok_all = True
     try:
