@@ -68,7 +68,7 @@ def main(argv=None):
             log(f"kron-{scale}: n={n} nnz={M.nvals}, built in {time.perf_counter() - t0:.1f} s "
                 f"(dist {tgen:.1f} s)")
             variants = ["peer"] + ([] if args.no_fused else ["fused"])
-            t1s, t2s = [], {v: [] for v in variants}
+            t1s, t2s, tk = [], {v: [] for v in variants}, []
             for v in variants:  # first call: setup (gather, IPC, compile), untimed
                 _spmd.BFS_LEVELS = v
                 t = time.perf_counter()
@@ -87,14 +87,21 @@ def main(argv=None):
                     op = functools.partial(_dist_bfs, ad, DA, s)
                     t2s[v].append(_median(op, args.reps))
                     line.append(f"{v} {t2s[v][-1] * 1e3:.3f} ms (equal {eq})")
+                    if v == "peer":
+                        info = DA.call_spmd(_kernel_info, keep=False)
+                        if all(i is not None for i in info):
+                            tk.append(max(i[0] for i in info))
+                            line.append(f"in-kernel {tk[-1]:.3f} ms, levels {info[0][1]} "
+                                        f"(push {info[0][2]}, pull {info[0][3]})")
                 log(", ".join(line))
             t1 = statistics.median(t1s)
             t2 = statistics.median(t2s["peer"])
             fused = (f", fused {statistics.median(t2s['fused']) * 1e3:.3f} ms"
                      if "fused" in t2s else "")
+            kern = f" (in-kernel {statistics.median(tk):.3f})" if tk else ""
             log(f"RESULT kron-{scale}: 1-GPU engine {t1 * 1e3:.3f} ms, 2-GPU peer "
-                f"{t2 * 1e3:.3f} ms (t1/t2 {t1 / t2:.2f}, efficiency {t1 / (2 * t2):.2f})"
-                f"{fused}; levels equal: {ok_all}")
+                f"{t2 * 1e3:.3f} ms{kern} (t1/t2 {t1 / t2:.2f}, efficiency "
+                f"{t1 / (2 * t2):.2f}){fused}; levels equal: {ok_all}")
             del DA, M
             cp.get_default_memory_pool().free_all_blocks()
     finally:
@@ -102,6 +109,19 @@ def main(argv=None):
         client.close()
         client.cluster.close()
     return 0 if ok_all else 1
+
+
+def _kernel_info(rank):
+    """(On a rank.) The last peer search's in-kernel milliseconds (device clock, first cross
+    barrier to the end), levels, pushes and pulls; None where no search ran."""
+    from semiring.backend.gpu import bfs_peer  # noqa: PLC0415  (the state's word indices)
+
+    got = rank.memo.get(("bfs_peer", True)) or rank.memo.get(("bfs_peer", False))
+    if got is None or got[0] is None or got[0].last is None:
+        return None
+    st = got[0].last
+    return ((int(st[bfs_peer.T1]) - int(st[bfs_peer.T0])) / 1e6, int(st[bfs_peer.LEVELS]),
+            int(st[bfs_peer.PUSHES]), int(st[bfs_peer.PULLS]))
 
 
 def _dist_bfs(ad, DA, s):

@@ -149,6 +149,9 @@ class PeerSearch:
         #: on them: the kernel's stamps must rise across all their launches, or a barrier
         #: could take an earlier launch's stamp for the peer's arrival)
         self.counter = [0] if launches is None else launches
+        #: the state words of the last search (:meth:`finish`): levels, pushes, pulls, the
+        #: device clock from the first cross barrier (T0) to the end (T1)
+        self.last = None
 
     def ptr(self, name: str, peer: bool = False) -> int:
         """The address of a shared buffer, this GPU's or (``peer``) the peer's."""
@@ -196,6 +199,7 @@ class PeerSearch:
         cp.cuda.get_current_stream().synchronize()  # (cudaMemcpy orders only the null stream)
         st = np.empty(STATE_WORDS, dtype=np.int64)
         cp.cuda.runtime.memcpy(st.ctypes.data, self.ptr("state"), st.nbytes, 4)  # (Default)
+        self.last = st
         code = int(st[STATUS])
         if code:
             raise RuntimeError(f"bfs (peer): GPU {self.me}'s search failed: "
