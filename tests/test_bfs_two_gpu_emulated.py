@@ -18,8 +18,8 @@ import scipy.sparse.csgraph as csg
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "probes"))
 import bfs_two_gpu as probe  # noqa: E402  (the probe is a script, not a package module)
+from tests.test_bfs_peer_emulated import _kernel_params  # noqa: E402  (bfs_peer's parameters)
 
-KERNEL = os.path.join(ROOT, "semiring", "kernels", "bfs_peer.cu")
 
 
 def scipy_ref(S, s):
@@ -119,28 +119,6 @@ def test_build_graph_is_the_bench_kron_structure():
 # the probe's GPU-side Python (main, TwoGpuBfs) on a stand-in for CuPy: every call the probe
 # makes, the launch's arguments checked against bfs_peer's parameter list, a "kernel" that
 # writes SciPy's levels into each GPU's owned part only (garbage elsewhere)
-
-
-def _kernel_params():
-    """bfs_peer's parameter types, from the .cu: 'ptr', 'long long', 'int', 'u64'."""
-    with open(KERNEL) as f:
-        src = f.read()
-    sig = src[src.index("bfs_peer(") + len("bfs_peer("):]
-    sig = sig[:sig.index(")")]
-    kinds = []
-    for p in sig.split(","):
-        p = p.strip()
-        if "*" in p:
-            kinds.append("ptr")
-        elif p.startswith("unsigned long long"):
-            kinds.append("u64")
-        elif p.startswith("long long"):
-            kinds.append("long long")
-        elif p.startswith("int "):
-            kinds.append("int")
-        else:
-            raise AssertionError(f"unexpected parameter {p!r}")
-    return kinds
 
 
 class _Arr(np.ndarray):

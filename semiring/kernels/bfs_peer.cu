@@ -217,28 +217,9 @@ __device__ __forceinline__ void bp_push(
         long long e[SR_PUSH_BATCH];
         int f[SR_PUSH_BATCH];
 #pragma unroll
-        for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+        for (int k = 0; k < SR_PUSH_BATCH; ++k)
             e[k] = min(e0 + k * stride, total - 1);  // past the end: a repeat, not claimed
-            f[k] = 0;
-        }
-        for (int s = top_s; s > 0; s >>= 1) {
-#pragma unroll
-            for (int k = 0; k < SR_PUSH_BATCH; ++k)
-                if (f[k] + s < ns && s_samp[f[k] + s] <= e[k]) f[k] += s;
-        }
-        if (top_o) {
-            int hi[SR_PUSH_BATCH];
-#pragma unroll
-            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
-                f[k] *= step;
-                hi[k] = (int)min((long long)f[k] + step, count);
-            }
-            for (int s = top_o; s > 0; s >>= 1) {
-#pragma unroll
-                for (int k = 0; k < SR_PUSH_BATCH; ++k)
-                    if (f[k] + s < hi[k] && __ldca(oi + f[k] + s) <= e[k]) f[k] += s;
-            }
-        }
+        sr_push_slots<SR_PUSH_BATCH>(oi, count, s_samp, ns, step, top_s, top_o, e, f);
         I v[SR_PUSH_BATCH];
 #pragma unroll
         for (int k = 0; k < SR_PUSH_BATCH; ++k) {
