@@ -110,7 +110,7 @@ def noin_words(tindptr, fstride: int):
     cp = _cupy()
     n = tindptr.size - 1
     pad = cp.zeros(fstride * 32, dtype=cp.uint32)
-    pad[:n] = tindptr[1:] == tindptr[:-1]
+    pad[:n] = (tindptr[1:] == tindptr[:-1]).astype(cp.uint32)
     # bit v & 31 of word v >> 5 (the bits are disjoint: their sum is their OR)
     return (pad.reshape(fstride, 32) << cp.arange(32, dtype=cp.uint32)).sum(axis=1,
                                                                              dtype=cp.uint32)
