@@ -25,6 +25,7 @@ The policy constants are those of the loop forms (:mod:`algorithms.dist.bfs` ...
 from __future__ import annotations
 
 import functools
+import time
 
 import numpy as np
 
@@ -362,13 +363,20 @@ def bfs_rank_peer(rank, source, parents, direction, deterministic, alpha, beta, 
         return bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
                               gather)
     mode = {"auto": 0, "push": 1, "pull": 2}[direction]
+    # (the host clock at each step, kept for measurements: time.perf_counter is the host's
+    # monotonic clock, one clock for the client and both ranks' processes)
+    t = [time.perf_counter()]
     search.launch(source, alpha=alpha, beta=beta, mode=mode, timeout0_s=PEER_FIRST_TIMEOUT_S,
                   timeout_s=PEER_LEVEL_TIMEOUT_S)
+    t.append(time.perf_counter())
     search.finish()
+    t.append(time.perf_counter())
     level = search.levels(rank.lo, rank.hi)
-    if gather:
-        return (_host(level),)
-    return sr.Vector.from_dense(level, missing=-1, device=rank.device)
+    out = (_host(level),) if gather else sr.Vector.from_dense(level, missing=-1,
+                                                              device=rank.device)
+    t.append(time.perf_counter())
+    rank.memo["bfs_peer_times"] = tuple(t)
+    return out
 
 
 def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gather):

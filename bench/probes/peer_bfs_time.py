@@ -7,8 +7,13 @@ Graph500 sources; every search's levels checked against the one-GPU engine.
 
 Prints one line a scale (medians over the sources of each source's median call, seconds of
 the whole call from the client: the mesh command, both launches, the replies):
-``RESULT kron-S: 1-GPU engine X ms, 2-GPU peer Y ms (t1/t2, efficiency t1 / (2 t2)), fused Z
-ms; levels equal: True/False``. Exit status 1 where any level differs.
+``RESULT kron-S: 1-GPU engine X ms, 2-GPU peer Y ms (in-kernel K) (t1/t2, efficiency t1 /
+(2 t2)), fused Z ms; 1 Dask worker W ms (its strong efficiency W / (2 Y)); levels equal:
+True/False``, the one-worker line being the dask suite's base of strong scaling (the
+one-device BFS on worker 0 through the mesh). Before it, ``STEPS``: where a peer call's time
+goes, in microseconds from the client's call on the host's one monotonic clock: each rank's
+entry into its loop, launch issued, kernel done (the state read), levels made, and the
+client's return. Exit status 1 where any level differs.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ def main(argv=None):
     ap.add_argument("--sources", type=int, default=8)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--no-fused", action="store_true", help="skip the fused loop's timing")
+    ap.add_argument("--no-one-worker", action="store_true",
+                    help="skip the one-worker Dask path (the one-device BFS on worker 0 through "
+                         "the mesh: the base of the dask suite's strong scaling)")
     ap.add_argument("--devices", choices=("own", "rotated"), default="own",
                     help="what each worker sees: its GPU alone, or every GPU, its own first "
                          "(semiring.dist._client.GPU_WORKER_DEVICES)")
@@ -61,6 +69,8 @@ def main(argv=None):
                 M = sr.Matrix.from_cupyx(ds.kron_graph(scale, "gpu"))
             n = M.nrows
             DA, tgen = ds.make_dist(client, _chunk(scale), n, 2, "gpu", chunks=True)
+            DA1 = None if args.no_one_worker else ds.make_dist(client, _chunk(scale), n, 1,
+                                                               "gpu", chunks=True)[0]
             deg = cp.asnumpy(cp.diff(M.indptr))
             rng = np.random.default_rng(0)
             srcs = [int(x) for x in rng.choice(np.flatnonzero(deg > 0), args.sources,
@@ -68,17 +78,23 @@ def main(argv=None):
             log(f"kron-{scale}: n={n} nnz={M.nvals}, built in {time.perf_counter() - t0:.1f} s "
                 f"(dist {tgen:.1f} s)")
             variants = ["peer"] + ([] if args.no_fused else ["fused"])
-            t1s, t2s, tk = [], {v: [] for v in variants}, []
+            t1s, t2s, tk, steps = [], {v: [] for v in variants}, [], []
             for v in variants:  # first call: setup (gather, IPC, compile), untimed
                 _spmd.BFS_LEVELS = v
                 t = time.perf_counter()
                 ad.bfs(DA, srcs[0], symmetric=True)
                 log(f"{v}: first call (setup) {time.perf_counter() - t:.2f} s")
             algorithms.bfs(M, srcs[0], symmetric=True)
+            t1w = []
+            if DA1 is not None:
+                ad.bfs(DA1, srcs[0], symmetric=True)
             for s in srcs:
                 ref = cp.asnumpy(algorithms.bfs(M, s, symmetric=True))
                 t1s.append(_median(lambda: algorithms.bfs(M, s, symmetric=True), args.reps))
                 line = [f"source {s}: 1-GPU {t1s[-1] * 1e3:.3f} ms"]
+                if DA1 is not None:
+                    t1w.append(_median(functools.partial(_dist_bfs, ad, DA1, s), args.reps))
+                    line.append(f"1 worker {t1w[-1] * 1e3:.3f} ms")
                 for v in variants:
                     _spmd.BFS_LEVELS = v
                     got = cp.asnumpy(ad.bfs(DA, s, symmetric=True))
@@ -88,21 +104,37 @@ def main(argv=None):
                     t2s[v].append(_median(op, args.reps))
                     line.append(f"{v} {t2s[v][-1] * 1e3:.3f} ms (equal {eq})")
                     if v == "peer":
+                        # one more call, its steps on the host clock (the client's and both
+                        # ranks': one monotonic clock on the host)
+                        c0 = time.perf_counter()
+                        _dist_bfs(ad, DA, s)
+                        c1 = time.perf_counter()
                         info = DA.call_spmd(_kernel_info, keep=False)
                         if all(i is not None for i in info):
                             tk.append(max(i[0] for i in info))
                             line.append(f"in-kernel {tk[-1]:.3f} ms, levels {info[0][1]} "
                                         f"(push {info[0][2]}, pull {info[0][3]})")
+                            steps.append(_steps(c0, c1, [i[4] for i in info]))
+                            line.append("steps (us from the call) " + " ".join(
+                                f"{k} {x:.0f}" for k, x in steps[-1].items()))
                 log(", ".join(line))
             t1 = statistics.median(t1s)
             t2 = statistics.median(t2s["peer"])
             fused = (f", fused {statistics.median(t2s['fused']) * 1e3:.3f} ms"
                      if "fused" in t2s else "")
             kern = f" (in-kernel {statistics.median(tk):.3f})" if tk else ""
+            if steps:
+                log(f"STEPS kron-{scale} (median us from the client's call): " + " ".join(
+                    f"{k} {statistics.median(x[k] for x in steps):.0f}" for k in steps[0]))
+            one = ""
+            if t1w:
+                w = statistics.median(t1w)
+                one = (f"; 1 Dask worker {w * 1e3:.3f} ms (its strong efficiency "
+                       f"{w / (2 * t2):.2f})")
             log(f"RESULT kron-{scale}: 1-GPU engine {t1 * 1e3:.3f} ms, 2-GPU peer "
                 f"{t2 * 1e3:.3f} ms{kern} (t1/t2 {t1 / t2:.2f}, efficiency "
-                f"{t1 / (2 * t2):.2f}){fused}; levels equal: {ok_all}")
-            del DA, M
+                f"{t1 / (2 * t2):.2f}){fused}{one}; levels equal: {ok_all}")
+            del DA, DA1, M
             cp.get_default_memory_pool().free_all_blocks()
     finally:
         _spmd.BFS_LEVELS = "auto"
@@ -121,7 +153,19 @@ def _kernel_info(rank):
         return None
     st = got[0].last
     return ((int(st[bfs_peer.T1]) - int(st[bfs_peer.T0])) / 1e6, int(st[bfs_peer.LEVELS]),
-            int(st[bfs_peer.PUSHES]), int(st[bfs_peer.PULLS]))
+            int(st[bfs_peer.PUSHES]), int(st[bfs_peer.PULLS]), rank.memo.get("bfs_peer_times"))
+
+
+def _steps(c0, c1, times):
+    """The call's steps in microseconds from the client's start ``c0``: each rank's entry
+    into the loop (r0_in, r1_in), launch issued (r*_launched), kernel done and read
+    (r*_done), levels made (r*_out); the client's return (client_end)."""
+    out = {}
+    for p, t in enumerate(times):
+        for k, x in zip(("in", "launched", "done", "out"), t):
+            out[f"r{p}_{k}"] = (x - c0) * 1e6
+    out["client_end"] = (c1 - c0) * 1e6
+    return out
 
 
 def _dist_bfs(ad, DA, s):
