@@ -75,14 +75,22 @@ class PeerError(RuntimeError):
 
 # ------------------------------------------------------------------------------ framing
 
-def _send(sock, obj, dumps=pickle.dumps):
+def _frame(obj, dumps=pickle.dumps):
+    """``obj`` as the byte chunks :func:`_send` writes (pickled now, sent later)."""
     bufs = []
     meta = dumps(obj, protocol=5, buffer_callback=bufs.append)
     raws = [b.raw() for b in bufs]
     head = _HEAD.pack(len(meta), len(raws)) + b"".join(struct.pack("<Q", r.nbytes) for r in raws)
-    sock.sendall(head + meta)
-    for r in raws:
-        sock.sendall(r)
+    return [head + meta, *raws]
+
+
+def _send_frame(sock, chunks):
+    for c in chunks:
+        sock.sendall(c)
+
+
+def _send(sock, obj, dumps=pickle.dumps):
+    _send_frame(sock, _frame(obj, dumps))
 
 
 def _send_abort(sock):
@@ -866,9 +874,14 @@ class Mesh:
         with self._lock:
             drops, self._drops = self._drops, [[] for _ in range(self.nparts)]
             try:
-                for p, s in enumerate(self.socks):
-                    _send(s, ("call", rank_token(token, p), fn, tuple(args), dict(kwargs or {}),
-                              keep, drops[p], EXCHANGE), cloudpickle.dumps)
+                # every rank's command pickled first, then sent back to back: the ranks start
+                # within a send of each other (a loop that waits for its peers each round, or
+                # a kernel that meets its peer's, pays the skew)
+                frames = [_frame(("call", rank_token(token, p), fn, tuple(args),
+                                  dict(kwargs or {}), keep, drops[p], EXCHANGE),
+                                 cloudpickle.dumps) for p in range(len(self.socks))]
+                for s, f in zip(self.socks, frames):
+                    _send_frame(s, f)
                 replies = [_recv(s) for s in self.socks]
             except BaseException:
                 self.close()
