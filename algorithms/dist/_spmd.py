@@ -369,9 +369,11 @@ def bfs_rank_peer(rank, source, parents, direction, deterministic, alpha, beta, 
     search.launch(source, alpha=alpha, beta=beta, mode=mode, timeout0_s=PEER_FIRST_TIMEOUT_S,
                   timeout_s=PEER_LEVEL_TIMEOUT_S)
     t.append(time.perf_counter())
+    # the levels' copies queued behind the search (their launches overlap it), then one wait
+    # for both, and the search's status (a failed search raises: the copies are dropped)
+    level = search.levels(rank.lo, rank.hi)
     search.finish()
     t.append(time.perf_counter())
-    level = search.levels(rank.lo, rank.hi)
     out = (_host(level),) if gather else sr.Vector.from_dense(level, missing=-1,
                                                               device=rank.device)
     t.append(time.perf_counter())

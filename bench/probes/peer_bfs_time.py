@@ -158,8 +158,9 @@ def _kernel_info(rank):
 
 def _steps(c0, c1, times):
     """The call's steps in microseconds from the client's start ``c0``: each rank's entry
-    into the loop (r0_in, r1_in), launch issued (r*_launched), kernel done and read
-    (r*_done), levels made (r*_out); the client's return (client_end)."""
+    into the loop (r0_in, r1_in), launch issued (r*_launched), kernel and the levels' copies
+    done, the state read (r*_done), the result made (r*_out); the client's return
+    (client_end)."""
     out = {}
     for p, t in enumerate(times):
         for k, x in zip(("in", "launched", "done", "out"), t):
