@@ -17,7 +17,7 @@ if timeout 30 python3 .ci/compile_kernels.py --family bfs_peer --arch sm_90 --jo
 
 echo "== 2. 2-GPU tests: tests/test_dist_peer_bfs.py (workers see their own GPU only) =="
 DEVICES=own
-if timeout 90 python3 -m pytest -p no:cacheprovider -n 0 -q -x -rs \
+if timeout 80 python3 -m pytest -p no:cacheprovider -n 0 -q -x -rs \
         tests/test_dist_peer_bfs.py; then
     echo "PASS 2 peer tests"
 else
@@ -32,6 +32,6 @@ else
 fi
 
 echo "== 3. timing: kron-22 and kron-24, peer vs fused vs the one-GPU engine ($DEVICES) =="
-if timeout 100 python3 bench/probes/peer_bfs_time.py --scales 22,24 --sources 6 --reps 3 \
+if timeout 120 python3 bench/probes/peer_bfs_time.py --scales 22,24 --sources 6 --reps 3 \
         --devices "$DEVICES"; then
     echo "PASS 3 timing (levels equal)"; else echo "FAIL 3 timing rc=$?"; fi
