@@ -320,6 +320,7 @@ class _Dev(np.ndarray):
 
 
 def _stand_in(monkeypatch, launches):
+    """Install the stand-in; returns the kept launches' record (the driver's parameters)."""
     import ctypes  # noqa: PLC0415  (stdlib: raw copies between the stand-in's buffers)
     import sys  # noqa: PLC0415  (stdlib: the stand-in's modules)
     import types  # noqa: PLC0415  (stdlib: this stand-in only)
@@ -338,8 +339,16 @@ def _stand_in(monkeypatch, launches):
         zeros=lambda n, dtype: np.zeros(n, dtype=dtype).view(_Dev),
         arange=np.arange, uint32=np.uint32, int32=np.int32, int64=np.int64)
     monkeypatch.setattr(bfs_peer, "_cupy", lambda: cp)
-    api = types.SimpleNamespace(runtime=runtime,
-                                driver=types.SimpleNamespace(CUDADriverError=RuntimeError))
+    coop = []
+
+    def launch_cooperative(fptr, gx, gy, gz, bx, by, bz, shared, strm, params):
+        # the driver's view: an array of pointers, one to each parameter's word
+        ptrs = (ctypes.c_uint64 * len(_kernel_params())).from_address(params)
+        coop.append((fptr, (gx, gy, gz), (bx, by, bz), shared, strm,
+                     [ctypes.c_uint64.from_address(int(p)).value for p in ptrs]))
+
+    api = types.SimpleNamespace(runtime=runtime, driver=types.SimpleNamespace(
+        CUDADriverError=RuntimeError, launchCooperativeKernel=launch_cooperative))
     for name in ("cupy_backends", "cupy_backends.cuda"):
         monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
     monkeypatch.setitem(sys.modules, "cupy_backends.cuda.api", api)
@@ -355,7 +364,9 @@ def _stand_in(monkeypatch, launches):
             assert ok, (kind, type(a))
         launches.append(args)
 
+    kernel.kernel = types.SimpleNamespace(ptr=77)  # (CuPy's RawKernel.kernel.ptr: the CUfunction)
     monkeypatch.setattr(bfs_peer, "kernel", lambda itype: (kernel, 6))
+    return coop
 
 
 def test_peer_search_launch_levels_and_errors(monkeypatch):
@@ -419,3 +430,37 @@ def test_peer_search_launch_levels_and_errors(monkeypatch):
         x.attach(base[1])
         x.launch(0, alpha=14, beta=24, mode=0, timeout0_s=1.0, timeout_s=1.0)
     assert [int(x[25]) for x in launches[-3:]] == [1, 2, 3] and shared == [3]
+
+
+def test_peer_search_kept_launch_writes_the_same_parameters(monkeypatch):
+    """PEER_KEPT_LAUNCH: the driver gets, for every argument, the word CuPy's launch would
+    pass (the same search through both paths), the source and launch id rewritten each call,
+    one kept launch per setting."""
+    from semiring.backend.gpu.launch import param_word  # noqa: PLC0415  (CuPy's words)
+
+    launches = []
+    coop = _stand_in(monkeypatch, launches)
+    monkeypatch.setattr(bfs_peer, "PEER_KEPT_LAUNCH", True)
+    S = GRAPHS["path"]
+    T = S.T.tocsr()
+    n = S.shape[0]
+    lay = bfs_peer.shared_layout(n)
+    mem = [np.zeros(lay["_total"], dtype=np.uint8) for _ in range(2)]
+    base = [m.__array_interface__["data"][0] for m in mem]
+    dev = lambda a: np.asarray(a).view(_Dev)         # noqa: E731
+    x = bfs_peer.PeerSearch(dev(S.indptr), dev(S.indices), dev(T.indptr), dev(T.indices), n,
+                            1, bfs_peer.split_word(n, 75), base[1])
+    x.attach(base[0])
+    kw = dict(alpha=14, beta=24, mode=0, timeout0_s=20.0, timeout_s=5.0)
+    for src in (3, 120, 3):
+        x.launch(src, **kw)
+        want = [param_word(a) for a in x.arguments(src, **kw)]
+        fptr, grid, block, shared, strm, words = coop[-1]
+        assert (fptr, grid, block, shared, strm) == (77, (6, 1, 1), (512, 1, 1), 0, 0)
+        assert words == want, [i for i, (a, b) in enumerate(zip(words, want)) if a != b]
+    x.launch(4, **dict(kw, mode=2))                    # another setting: another kept launch
+    assert coop[-1][5] == [param_word(a) for a in x.arguments(4, **dict(kw, mode=2))]
+    assert len(x._kept) == 2 and not launches           # CuPy's launch never called
+    monkeypatch.setattr(bfs_peer, "PEER_KEPT_LAUNCH", False)
+    x.launch(5, **kw)
+    assert len(launches) == 1 and len(coop) == 4

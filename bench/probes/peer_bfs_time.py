@@ -43,6 +43,9 @@ def main(argv=None):
     ap.add_argument("--no-one-worker", action="store_true",
                     help="skip the one-worker Dask path (the one-device BFS on worker 0 through "
                          "the mesh: the base of the dask suite's strong scaling)")
+    ap.add_argument("--kept-launch", action="store_true",
+                    help="the workers launch the peer kernel through a kept parameter block "
+                         "(semiring.backend.gpu.bfs_peer.PEER_KEPT_LAUNCH)")
     ap.add_argument("--devices", choices=("own", "rotated"), default="own",
                     help="what each worker sees: its GPU alone, or every GPU, its own first "
                          "(semiring.dist._client.GPU_WORKER_DEVICES)")
@@ -61,6 +64,8 @@ def main(argv=None):
 
     _client.GPU_WORKER_DEVICES = args.devices
     client = dist.local_cluster(2, device="gpu")
+    if args.kept_launch:
+        client.run(_set_kept_launch, True)  # (read on the ranks, in the workers' processes)
     ok_all = True
     try:
         for scale in [int(s) for s in args.scales.split(",") if s.strip()]:
@@ -154,6 +159,14 @@ def _kernel_info(rank):
     st = got[0].last
     return ((int(st[bfs_peer.T1]) - int(st[bfs_peer.T0])) / 1e6, int(st[bfs_peer.LEVELS]),
             int(st[bfs_peer.PUSHES]), int(st[bfs_peer.PULLS]), rank.memo.get("bfs_peer_times"))
+
+
+def _set_kept_launch(on):
+    """(On a worker.) The peer kernel's launch path (bfs_peer.PEER_KEPT_LAUNCH)."""
+    from semiring.backend.gpu import bfs_peer  # noqa: PLC0415  (the worker's module)
+
+    bfs_peer.PEER_KEPT_LAUNCH = bool(on)
+    return bfs_peer.PEER_KEPT_LAUNCH
 
 
 def _steps(c0, c1, times):

@@ -35,3 +35,8 @@ echo "== 3. timing: kron-22 and kron-24, peer vs fused vs the one-GPU engine ($D
 if timeout 120 python3 bench/probes/peer_bfs_time.py --scales 22,24 --sources 6 --reps 3 \
         --devices "$DEVICES"; then
     echo "PASS 3 timing (levels equal)"; else echo "FAIL 3 timing rc=$?"; fi
+
+echo "== 4. kron-24 with the kept launch (PEER_KEPT_LAUNCH on the workers: the launch's host call) =="
+if timeout 60 python3 bench/probes/peer_bfs_time.py --scales 24 --sources 6 --reps 3 \
+        --devices "$DEVICES" --kept-launch --no-fused --no-one-worker; then
+    echo "PASS 4 kept launch (levels equal)"; else echo "FAIL 4 kept launch rc=$?"; fi

@@ -36,6 +36,13 @@ STATUS_TEXT = {1: "timed out at a cross-GPU barrier (the peer GPU's grid did not
                2: "aborted by the peer GPU (it timed out or failed)",
                3: "a count slot held another phase's stamp (the two ranks' launches differ)",
                4: "a queue overflowed"}
+#: Launch through a kept parameter block (:class:`semiring.backend.gpu.launch.KeptLaunch`,
+#: as bfs_grid's kept search) instead of CuPy's launch, which wraps the 30 arguments anew
+#: each call: session 23's call 4 measured the launch's host call at 70-85 µs of a 1.4 ms
+#: Dask call (kron-24). Off until a 2-GPU run measures it (the CuPy launch is the one run).
+PEER_KEPT_LAUNCH = False
+#: The positions of the arguments a kept launch writes each call: the source, the launch id.
+_SLOTS = (5, 25)
 #: The most vertices: the packed counters' vertex field (28 bits; SR_GRID_EDGE_BITS = 36).
 MAX_N = 2**28
 #: Alignment of the pieces of the shared allocation (bytes).
@@ -152,6 +159,8 @@ class PeerSearch:
         #: the state words of the last search (:meth:`finish`): levels, pushes, pulls, the
         #: device clock from the first cross barrier (T0) to the end (T1)
         self.last = None
+        #: kept launches (:data:`PEER_KEPT_LAUNCH`) by (stream, alpha, beta, mode, timeouts)
+        self._kept = {}
 
     def ptr(self, name: str, peer: bool = False) -> int:
         """The address of a shared buffer, this GPU's or (``peer``) the peer's."""
@@ -176,8 +185,30 @@ class PeerSearch:
         stream = cp.cuda.get_current_stream()
         # this GPU's own state words only: the peer may still be writing its stamp into ours
         runtime.memsetAsync(self.ptr("state"), 0, PEER_WORDS * 8, stream.ptr)
+        args = self.arguments(source, alpha=alpha, beta=beta, mode=mode,
+                              timeout0_s=timeout0_s, timeout_s=timeout_s, trace=trace)
+        try:
+            if PEER_KEPT_LAUNCH and trace is None:
+                key = (stream.ptr, alpha, beta, mode, timeout0_s, timeout_s)
+                kept = self._kept.get(key)
+                if kept is None:
+                    from .launch import KeptLaunch  # noqa: PLC0415  (made on first use)
+
+                    kept = self._kept[key] = KeptLaunch(
+                        self.f.kernel.ptr, self.blocks, GRID_THREADS, stream.ptr, args,
+                        slots=_SLOTS, cooperative=True, keep=(self.f, self.q, self.o),
+                        driver=driver)
+                kept.launch(int(source), self.counter[0])
+            else:
+                self.f((self.blocks,), (GRID_THREADS,), args)
+        except driver.CUDADriverError as err:
+            raise BackendUnavailable(f"bfs (peer): the cooperative launch failed: {err}") from err
+
+    def arguments(self, source: int, *, alpha: int, beta: int, mode: int, timeout0_s: float,
+                  timeout_s: float, trace=None) -> tuple:
+        """The kernel's arguments for a search from ``source`` with the current launch id."""
         lo, hi = self.words
-        args = (self.indptr, self.indices, self.tindptr, self.tindices, np.int64(self.n),
+        return (self.indptr, self.indices, self.tindptr, self.tindices, np.int64(self.n),
                 np.int64(source), np.int64(lo), np.int64(hi), np.uint64(self.ptr("level")),
                 self.q[0], self.q[1], self.o[0], self.o[1], np.uint64(self.ptr("vis")),
                 np.uint64(self.ptr("fb")), np.int64(self.fstride), self.noin,
@@ -187,10 +218,6 @@ class PeerSearch:
                 np.int32(mode), np.uint64(self.counter[0]), np.int64(int(timeout0_s * 1e9)),
                 np.int64(int(timeout_s * 1e9)), np.uint64(0) if trace is None else trace,
                 np.int64(0 if trace is None else (trace.size - 1) // 4))
-        try:
-            self.f((self.blocks,), (GRID_THREADS,), args)
-        except driver.CUDADriverError as err:
-            raise BackendUnavailable(f"bfs (peer): the cooperative launch failed: {err}") from err
 
     def finish(self):
         """The state words of the last search (a host read: waits for the kernel); raises
