@@ -184,6 +184,7 @@ def _dask(device: str, workers: int, loop: bool = False):
         DA, secs = ctx.graph.get(f"dask:{device}:{workers}", lambda: make_dist(
             client, spec, ctx.graph.n, workers, device))
         ctx.memo[f"dist_setup_s:{device}:{workers}"] = secs
+        ctx.memo[f"dist:{device}:{workers}"] = DA
         op = ctx.params["op"]
         f = DS.dist_op(op, DA, ctx.inputs["source"])
         if not loop:
@@ -232,6 +233,10 @@ def _metrics(ctx: C.CaseContext, impl: C.Impl, seconds: float) -> dict:
          "entries_per_worker": ctx.graph.nnz / max(w, 1)}
     if w:
         m["dist_setup_s"] = ctx.memo.get(f"dist_setup_s:{impl.device}:{w}")
+        DA = ctx.memo.get(f"dist:{impl.device}:{w}")
+        if ctx.params.get("op") == "bfs" and DA is not None and not impl.name.endswith("-loop"):
+            # which BFS ran: the two-GPU kernel ('peer'), the fused rank loop, one device
+            m["bfs_loop"] = DS.bfs_loop(DA)
     return m
 
 

@@ -198,6 +198,30 @@ def _nccl_allgather(uid, nranks, rank, sizes, reps):
     return out
 
 
+def _peer_made(rank):
+    """(On a rank.) Whether its two-GPU BFS search was made, or why not (None: not tried)."""
+    got = rank.memo.get(("bfs_peer", False))
+    return None if got is None else (got[0] is not None, got[1])
+
+
+def bfs_loop(DA):
+    """The loop the BFS rows ran on ``DA`` (after a run): 'one-device' (one partition, the
+    engine on its worker), 'peer' (the two-GPU kernel, both ranks made it), 'fused (peer: why
+    not)' (the ranks' fallback), or the policy's named loop."""
+    from algorithms.dist import _local, _spmd  # noqa: PLC0415  (lazy: the policy's module)
+
+    if _local.applies(DA, "bfs"):
+        return "one-device"
+    loop = _spmd.bfs_level_loop(DA)
+    if getattr(loop, "func", None) is not _spmd.bfs_rank_peer:
+        return getattr(loop, "__name__", str(loop))
+    made = DA.call_spmd(_peer_made, keep=False)
+    if all(m is not None and m[0] for m in made):
+        return "peer"
+    why = next((m[1] for m in made if m is not None and m[1]), "not tried")
+    return f"fused (peer: {why})"
+
+
 def _dask_part(size):
     import cupy  # noqa: PLC0415  (CuPy is optional: GPU runs only)
     return cupy.ones(size, dtype=cupy.uint8)
@@ -306,7 +330,8 @@ def main(argv=None):
         for op in OPS:
             reps = 1 if op in ("sssp", "cc") else args.reps
             t, _ = timed(dist_op(op, DA, src), reps, dev)
-            record(case=op, seconds=t, **common)
+            extra = {"bfs_loop": bfs_loop(DA)} if op == "bfs" else {}
+            record(case=op, seconds=t, **common, **extra)
 
     # ---- the exchange itself: Dask against NCCL, for a level's frontier slice
     if "probe" not in skip and dev == "gpu" and args.workers >= 2:

@@ -48,6 +48,10 @@ def test_cpu_dask_suite_checks_every_worker_count(dask_run):
             assert r.metrics["entries_per_worker"] == c.graph["nnz"] / max(CPU_IMPLS[name], 1)
             if CPU_IMPLS[name]:
                 assert r.metrics["dist_setup_s"] > 0
+            if c.case.params_dict["op"] == "bfs" and name in ("dask-cpu-1", "dask-cpu-2"):
+                # which BFS ran: never the two-GPU kernel on CPU workers
+                assert r.metrics["bfs_loop"] == {"dask-cpu-1": "one-device",
+                                                 "dask-cpu-2": "bfs_rank_fused"}[name]
         assert c.summary["dask_cpu_1_over_in_process"] == pytest.approx(
             by["dask-cpu-1"].timing.median_ms / by["in-process-cpu"].timing.median_ms)
         assert c.summary["dask_cpu_2_strong_efficiency"] == pytest.approx(

@@ -1,87 +1,25 @@
-"""The two-GPU BFS probe (bench/probes/bfs_two_gpu.cu's bfs2_grid, launched by
-bench/probes/bfs_two_gpu.py) without a GPU: the kernel run on the CPU through the host-side
-CUDA stand-in (tests/emu/grid_emu.h), each "GPU" a forked process of one block whose buffers
-the other writes over shared memory (tests/emu/bfs2_emu.cpp), against SciPy's levels: one and
-two GPUs, every direction mode and thresholds that switch every level or two, ownership
-splits that leave one GPU without a vertex, several searches over the same buffers (the
-cross barrier's stamps are never reset between launches), and a peer that never launches or
-starts late (the kernel gives up at its timeout instead of hanging). Also the probe's host
-helpers (ownership split, zero-degree bitmap, SciPy-derived levels, sources, gathering).
-Checks the kernel's logic, not its timing or the memory model across real GPUs. Needs a
-C++20 compiler (g++); the emulated tests are skipped without one."""
+"""The two-GPU BFS probe's host side (bench/probes/bfs_two_gpu.py, which launches the
+library's bfs_peer kernel, semiring/kernels/bfs_peer.cu, from one process owning both GPUs):
+its helpers (ownership split, zero-degree bitmap, SciPy-derived levels, sources, gathering)
+and its GPU-side Python on a stand-in for CuPy, the launch's arguments checked against
+bfs_peer's parameter list. The kernel itself runs on the CPU in tests/test_bfs_peer_emulated.py."""
 
 from __future__ import annotations
 
 import os
-import re
-import shutil
-import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csg
 
-from tests.emu_build import Builds, compiler, cxx20, shared_dir
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "bench", "probes"))
 import bfs_two_gpu as probe  # noqa: E402  (the probe is a script, not a package module)
+from tests.test_bfs_peer_emulated import _kernel_params  # noqa: E402  (bfs_peer's parameters)
 
-KERNEL = os.path.join(ROOT, "bench", "probes", "bfs_two_gpu.cu")
-EMU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "emu")
-#: The builds: kernel options (-D) that change bfs2_grid's code.
-BUILDS = {"default": [], "batch1": ["-DSR_PUSH_BATCH=1", "-DSR_GRID_SAMPLES=4"],
-          "step2": ["-DSR_PULL_STEP=2"], "devlocal": ["-DB2_SYS_LOCAL=0"],
-          "mirror0": ["-DB2_PULL_MIRROR=0"]}
-
-
-@pytest.fixture(scope="session")
-def emu(tmp_path_factory):
-    cxx = cxx20(tmp_path_factory)
-    with open(KERNEL) as f:
-        src = f.read()
-    # the two inline-PTX statements: the device clock and the system-scope acquire load
-    src, k1 = re.subn(r'asm volatile\("mov\.u64 %0, %%globaltimer;".*?\);',
-                      "t = (unsigned long long)emu_clock_ns();", src)
-    src, k2 = re.subn(r'asm volatile\("ld\.acquire\.sys.*?\);',
-                      "v = __atomic_load_n(reinterpret_cast<const unsigned long long*>(p), "
-                      "__ATOMIC_SEQ_CST);", src, flags=re.S)
-    assert (k1, k2) == (1, 1), "expected the two inline-PTX statements of bfs_two_gpu.cu"
-    assert "asm" not in re.sub(r"//.*", "", src), "another inline-PTX statement to replace"
-    tmp = tmp_path_factory.mktemp("bfs2_emu")
-    (tmp / "bfs2_emu.cu").write_text(src)
-    sources = [src]
-    for name in ("grid_emu.h", "bfs2_emu.cpp"):
-        shutil.copy(os.path.join(EMU, name), tmp / name)
-        with open(os.path.join(EMU, name)) as fh:
-            sources.append(fh.read())
-    names = {tuple(v): k for k, v in BUILDS.items()}
-    return Builds(shared_dir(tmp_path_factory, "bfs2_emu_builds"), sources,
-                  compiler(cxx, tmp / "bfs2_emu.cpp", lambda o: names[tuple(o)]), BUILDS)
-
-
-def run_emulated(exe, S, sources, *, gpus=2, split=None, threads=64, alpha=14, beta=24,
-                 mode=0, timeout_ms=60000, late_ms=0, absent=-1):
-    """[(status0, status1, depth, levels, pushes, pulls, phases), levels] a source."""
-    n = S.shape[0]
-    if split is None:
-        split = probe.split_word(S.indptr, n)
-    head = (f"{n} {S.nnz} {gpus} {threads} {alpha} {beta} {mode} {split} {timeout_ms} "
-            f"{late_ms} {absent} {len(sources)} {' '.join(map(str, sources))}\n")
-    body = "\n".join(" ".join(map(str, a.tolist())) for a in (S.indptr, S.indices))
-    out = subprocess.run([exe], input=head + body + "\n", capture_output=True, text=True,
-                         timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    lines = out.stdout.split("\n")
-    res = []
-    for i in range(len(sources)):
-        block = lines[i * (n + 1):(i + 1) * (n + 1)]
-        head = tuple(map(int, block[0].split()))
-        res.append((head, np.array(list(map(int, block[1:])), dtype=np.int32)))
-    return res
 
 
 def scipy_ref(S, s):
@@ -114,82 +52,6 @@ def graphs():
 
 
 GRAPHS = graphs()
-
-
-def sources_of(S, k=3):
-    return probe.pick_sources(S.indptr, k, seed=1)
-
-
-#: Every emulated case (``SEMIRING_EMU_ALL=1``: ~90 s on the 2-core host), else a subset that
-#: keeps each graph on two GPUs, each mode and each threshold setting once (CI's budget:
-#: this is a probe's kernel, not the library's).
-EMU_ALL = os.environ.get("SEMIRING_EMU_ALL") == "1"
-_MODES = [(0, 14, 24), (1, 14, 24), (2, 14, 24), (0, 1000, 1000), (0, 2, 10**6)]
-_CASES = [(name, gpus, *m) for name in sorted(GRAPHS) for gpus in (1, 2) for m in _MODES
-          if EMU_ALL or (gpus == 2 and m == (0, 14, 24))
-          or (name == "kron9" and (gpus == 2 or m == (0, 14, 24)))]
-
-
-@pytest.mark.parametrize("name,gpus,mode,alpha,beta", _CASES)
-def test_emulated_bfs2_matches_scipy(emu, name, gpus, mode, alpha, beta):
-    S = GRAPHS[name]
-    srcs = sources_of(S)
-    for s, ((st0, st1, depth, levels, pushes, pulls, phases), lev) in zip(
-            srcs, run_emulated(emu["default"], S, srcs, gpus=gpus, mode=mode, alpha=alpha,
-                               beta=beta)):
-        assert (st0, st1) == (0, 0)
-        ref = scipy_ref(S, s)
-        assert np.array_equal(lev, ref), (name, s, np.flatnonzero(lev != ref)[:10])
-        assert depth == ref.max() and levels == depth + 1 and pushes + pulls == levels
-        assert phases == levels + 1  # the first barrier, then one a level
-        if mode == 1:
-            assert pulls == 0
-        if mode == 2:
-            assert pushes == 0
-
-
-@pytest.mark.parametrize("build,where", [
-    (b, w) for b, w in [("default", w) for w in ("none0", "none1", "word1")]
-    + [(b, "edges") for b in sorted(BUILDS)]
-    if EMU_ALL or (b == "default" and w in ("none1", "word1"))])
-def test_emulated_bfs2_splits_and_builds(emu, build, where):
-    """The ownership split anywhere (GPU 0 or GPU 1 owning nothing, a single word, the edge
-    split) and every build at the edge split; thresholds switching direction every level or
-    two, push only, pull only."""
-    S = GRAPHS["kron8"]
-    nwords = (S.shape[0] + 31) // 32
-    split = {"none0": 0, "none1": nwords, "word1": 1, "edges": None}[where]
-    srcs = sources_of(S, 2)
-    for mode, alpha, beta in ((0, 1000, 1000), (1, 14, 24), (2, 14, 24)):
-        for s, (head, lev) in zip(srcs, run_emulated(emu[build], S, srcs, split=split,
-                                                     mode=mode, alpha=alpha, beta=beta)):
-            assert head[:2] == (0, 0)
-            assert np.array_equal(lev, scipy_ref(S, s)), (build, where, mode, s)
-
-
-def test_emulated_bfs2_absent_peer_times_out(emu):
-    """A peer that never launches: the launched GPU gives up at its timeout (status 1) instead
-    of hanging; the next searches on the same buffers (later launch ids: the stamps and the
-    abort word are never reset) run normally."""
-    S = GRAPHS["kron8"]
-    srcs = sources_of(S, 3)
-    t0 = time.perf_counter()
-    res = run_emulated(emu["default"], S, srcs, absent=1, timeout_ms=300)
-    assert time.perf_counter() - t0 < 120
-    assert res[0][0][0] == 1  # B2_ERR_TIMEOUT on GPU 0 (GPU 1 never ran: its status word 0)
-    for s, (head, lev) in zip(srcs[1:], res[1:]):
-        assert head[:2] == (0, 0) and np.array_equal(lev, scipy_ref(S, s))
-
-
-def test_emulated_bfs2_late_peer_is_aborted(emu):
-    """A peer that starts after the other gave up: the first times out and writes the peer's
-    abort word, and the peer stops at its first barrier (status 2) instead of waiting out its
-    own timeout; the next searches run normally."""
-    S = GRAPHS["kron8"]
-    srcs = sources_of(S, 2)
-    res = run_emulated(emu["default"], S, srcs, late_ms=1500, timeout_ms=200)
-    assert res[0][0][:2] == (1, 2)
-    assert res[1][0][:2] == (0, 0) and np.array_equal(res[1][1], scipy_ref(S, srcs[1]))
 
 
 # ------------------------------------------------------------------------------------------
@@ -227,7 +89,7 @@ def test_zero_degree_words_marks_exactly_the_isolated_vertices():
 
 def test_scipy_levels_equal_shortest_path_levels():
     for S in GRAPHS.values():
-        for s in sources_of(S):
+        for s in probe.pick_sources(S.indptr, 3, seed=1):
             assert np.array_equal(probe.scipy_levels(S, s), scipy_ref(S, s))
 
 
@@ -255,30 +117,8 @@ def test_build_graph_is_the_bench_kron_structure():
 
 # ------------------------------------------------------------------------------------------
 # the probe's GPU-side Python (main, TwoGpuBfs) on a stand-in for CuPy: every call the probe
-# makes, the launch's arguments checked against bfs2_grid's parameter list, a "kernel" that
+# makes, the launch's arguments checked against bfs_peer's parameter list, a "kernel" that
 # writes SciPy's levels into each GPU's owned part only (garbage elsewhere)
-
-
-def _kernel_params():
-    """bfs2_grid's parameter types, from the .cu: 'ptr', 'long long', 'int', 'u64'."""
-    with open(KERNEL) as f:
-        src = f.read()
-    sig = src[src.index("bfs2_grid(") + len("bfs2_grid("):]
-    sig = sig[:sig.index(")")]
-    kinds = []
-    for p in sig.split(","):
-        p = p.strip()
-        if "*" in p:
-            kinds.append("ptr")
-        elif p.startswith("unsigned long long"):
-            kinds.append("u64")
-        elif p.startswith("long long"):
-            kinds.append("long long")
-        elif p.startswith("int "):
-            kinds.append("int")
-        else:
-            raise AssertionError(f"unexpected parameter {p!r}")
-    return kinds
 
 
 class _Arr(np.ndarray):
@@ -347,8 +187,9 @@ def _fake_cupy(status=None):
                       "long long": type(a) is np.int64, "int": type(a) is np.int32,
                       "u64": type(a) is np.uint64}[kind]
                 assert ok, (kind, type(a))
-            indptr, indices, n, source, lo, hi, level = args[:7]
-            state, peer_state = args[15], args[19]
+            indptr, indices, tindptr, tindices, n, source, lo, hi, level = args[:9]
+            assert tindptr is indptr and tindices is indices  # symmetric: the same arrays
+            state, peer_state = args[17], args[21]
             calls.append((int(lo), int(hi), int(peer_state) != 0))
             S = sp.csr_matrix((np.ones(len(indices)), np.asarray(indices), np.asarray(indptr)),
                               shape=(int(n), int(n)))
@@ -365,18 +206,19 @@ def _fake_cupy(status=None):
             st[probe.PHASES] = ref.max() + 2
             st[probe.T0], st[probe.T1] = 0, 250_000
             st[probe.STATUS] = (status or {}).get(g if peer_state else 0, 0)
-            if type(args[25]) is not np.uint64:  # a trace: start, then 4 words a level
-                t = np.asarray(args[25])
+            if type(args[28]) is not np.uint64:  # a trace: start, then 4 words a level
+                t = np.asarray(args[28])
                 t[0] = 0
                 for j in range(int(ref.max()) + 1):
                     t[1 + 4 * j:5 + 4 * j] = (10_000 * (j + 1), j + 1, 5 * (j + 1), j % 2)
 
     class RawModule:
-        def __init__(self, code, options, enable_cooperative_groups):
-            assert enable_cooperative_groups and "bfs2_grid" in code
+        def __init__(self, code, options, enable_cooperative_groups, name_expressions):
+            assert enable_cooperative_groups and name_expressions == [probe.KERNEL]
+            assert "bfs_peer(" in code and "sr_grid_sync" in code  # traverse.cu, then bfs_peer.cu
 
         def get_function(self, name):
-            assert name == "bfs2_grid"
+            assert name == probe.KERNEL
             return Kernel()
 
     cuda = types.SimpleNamespace(

@@ -13,7 +13,9 @@ on the rank's block (the one-device traversal's work on 1/P of the edges, the fr
 exchanged as a bitmap with the counts in the same buffer; components by Afforest on the
 rank's own edges and once more on the union of the ranks' forests), and the algebra one,
 the generic ``vxm`` on the block, kept as the readable statement the fused ones are tested
-against.
+against. BFS has a third, "peer", for two GPU ranks of one host: the whole search one
+launch a GPU, the two meeting over peer memory each level (no host in the level loop;
+:func:`bfs_rank_peer`), which ``BFS_LEVELS = "auto"`` picks where it applies.
 
 Each function here runs on a rank; ``rank`` is a :class:`semiring.dist._mesh.Rank`
 (``rank.block('cols')``, ``rank.lo``, ``rank.hi``, ``rank.n``, ``rank.gather_slices``).
@@ -23,6 +25,7 @@ The policy constants are those of the loop forms (:mod:`algorithms.dist.bfs` ...
 from __future__ import annotations
 
 import functools
+import time
 
 import numpy as np
 
@@ -93,14 +96,72 @@ def _edges_total(rank, deg):
 #: slower on 4 H200 (kron-24, bench/results/20261128-dask_scaling_h200x4.md: 3.76 / 4.73
 #: ms on 1 / 4 GPUs against 2.55 / 3.69): the search runs a level more (the late switch to
 #: push, the pull of an empty frontier at the end), and it was removed.
-BFS_LEVELS = "fused"
-BFS_LEVELS_CHOICES = ("fused", "algebra")
+#: "peer" (:func:`bfs_rank_peer`): the whole search one persistent cooperative launch on each
+#: of two GPUs of one host, the grids exchanging frontier bits and vertex claims over peer
+#: memory (CUDA IPC between the ranks' processes) and meeting at a cross-GPU barrier each
+#: level, no host in the level loop (``kernels/bfs_peer.cu``, session 22's probe). On 2 H200
+#: (bench/results/session22/bfs_two_gpu_h200x2.md, one process owning both GPUs) kron-24 took
+#: 0.528-0.539 ms against the one-device bfs_grid's 0.707-0.724 (strong 67 %), kron-25 0.930
+#: against 1.396 (75 %), weak 76-78 %; the fused rank loop reached 18 % / 25 % (session 21).
+#: "auto" picks "peer" where it applies (:func:`peer_applies` on the client, then the ranks'
+#: own checks, :func:`_peer_setup`, which fall back to "fused" where they fail) and "fused"
+#: elsewhere; "peer" named alone raises where it does not apply.
+BFS_LEVELS = "auto"
+BFS_LEVELS_CHOICES = ("auto", "fused", "algebra", "peer")
+
+#: The peer variant's policy. Exactly two ranks: the kernel's design (each GPU's peer is
+#: "the other one": one arrival stamp, one count slot, claims routed to the one other owner).
+PEER_RANKS = 2
+#: The device memory a rank must have free for the replicated graph (A's CSR and Aᵀ's, or
+#: one of them when A is symmetric) and the search's buffers: the estimate times
+#: PEER_MEMORY_MARGIN plus PEER_MEMORY_RESERVE bytes (the gather's transient buffers are in
+#: the estimate; the margin covers CuPy's pool rounding and the engine's own later work).
+PEER_MEMORY_MARGIN = 1.25
+PEER_MEMORY_RESERVE = 1 << 30
+#: A cross-GPU barrier's wait before the kernel gives up with an error (it never hangs): the
+#: first level's covers the skew of the two ranks' launches (two Dask worker processes,
+#: each receiving the command over its own socket: ms apart, more on a loaded host), a later
+#: level's a level's work (kron-25's widest pull level: ~0.35 ms on an H200).
+PEER_FIRST_TIMEOUT_S = 20.0
+PEER_LEVEL_TIMEOUT_S = 5.0
 
 
-def bfs_level_loop():
+def bfs_level_loop(A=None, *, parents=False, symmetric=False):
     """The rank function of the policy's loop (:data:`BFS_LEVELS`; read on the client, whose
-    choice the ranks run)."""
-    return _variant("BFS_LEVELS", BFS_LEVELS_CHOICES, (bfs_rank_fused, bfs_rank))
+    choice the ranks run): for "auto", "peer" where :func:`peer_applies` to ``A`` and a
+    levels-only search (``parents`` false), else "fused"."""
+    choice = BFS_LEVELS
+    if choice not in BFS_LEVELS_CHOICES:
+        raise sr.InvalidValue(f"algorithms.dist._spmd.BFS_LEVELS must be one of "
+                              f"{BFS_LEVELS_CHOICES}, got {choice!r}")
+    if choice == "auto":
+        if A is not None and peer_applies(A, parents) is None:
+            return functools.partial(bfs_rank_peer, symmetric=symmetric, strict=False)
+        return bfs_rank_fused
+    if choice == "peer":
+        why = "no matrix given" if A is None else peer_applies(A, parents)
+        if why is not None:
+            raise sr.BackendUnavailable(f"bfs: BFS_LEVELS='peer' does not apply: {why}")
+        return functools.partial(bfs_rank_peer, symmetric=symmetric, strict=True)
+    return _variant("BFS_LEVELS", BFS_LEVELS_CHOICES, (None, bfs_rank_fused, bfs_rank, None))
+
+
+def peer_applies(A, parents=False):
+    """None where the client allows the peer BFS on ``A`` (GPU blocks, :data:`PEER_RANKS`
+    partitions, levels only, fewer vertices than the kernel's limit), else why not. The
+    ranks check the rest themselves (:func:`_peer_setup`: one host, a GPU each, peer access,
+    free memory)."""
+    from semiring.backend.gpu import bfs_peer  # noqa: PLC0415 (its constants; no CuPy at import)
+
+    if A.device != "gpu":
+        return f"the blocks are on the {A.device}, not GPUs"
+    if A.nparts != PEER_RANKS:
+        return f"{A.nparts} partitions (the kernel joins exactly {PEER_RANKS} GPUs)"
+    if parents:
+        return "parents asked (the kernel computes levels only)"
+    if A.nrows >= bfs_peer.MAX_N:
+        return f"n = {A.nrows} >= the kernel's limit {bfs_peer.MAX_N}"
+    return None
 
 
 def _variant(policy, choices, functions):
@@ -173,6 +234,151 @@ def bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
         return tuple(_host(o) for o in outs)
     vecs = tuple(sr.Vector.from_dense(o, missing=-1, device=rank.device) for o in outs)
     return vecs if parents else vecs[0]
+
+
+def _peer_setup(rank, symmetric):
+    """(Collective.) This rank's :class:`semiring.backend.gpu.bfs_peer.PeerSearch`, or None
+    and why not (the same verdict on both ranks): made once per mesh (kept in ``rank.memo``):
+    the checks (two GPU ranks of one host, a GPU each, peer access between them, the whole
+    graph and the search's buffers within free memory, :data:`PEER_MEMORY_MARGIN`), the shared
+    buffers mapped by IPC (:meth:`~semiring.dist._mesh.Rank.peer_memory`), the whole graph
+    gathered from the ranks' column blocks (Aᵀ's rows lo:hi are the block's transpose; A is
+    Aᵀ's transpose, or Aᵀ itself where ``symmetric`` or found equal) and the kernel compiled."""
+    key = ("bfs_peer", bool(symmetric))
+    kept = rank.memo.get(key)
+    if kept is None and symmetric:
+        # a setup made without the promise holds A and Aᵀ as they are: right either way
+        kept = rank.memo.get(("bfs_peer", False))
+    if kept is not None:
+        return kept
+    from semiring.backend.gpu import bfs_peer  # noqa: PLC0415 (GPU ranks only)
+
+    B = rank.block("cols")                                  # A(:, lo:hi)
+    n = rank.n
+    counts = rank.allgather(int(B.nvals))
+    m = sum(counts)
+    itype = np.dtype(np.int32 if max(n, m) <= np.iinfo(np.int32).max - (1 << 16) else np.int64)
+    why = None
+    if rank.size != PEER_RANKS:
+        why = f"{rank.size} ranks (the kernel joins exactly {PEER_RANKS})"
+    elif rank.device != "gpu":
+        why = f"rank {rank.rank} holds its blocks on the CPU"
+    elif n >= bfs_peer.MAX_N:
+        why = f"n = {n} >= the kernel's limit {bfs_peer.MAX_N}"
+    else:
+        xp = B.xp
+        csr = (n + 1 + m) * itype.itemsize
+        # the graph (twice unless symmetric), the gather's receive buffer and the transpose's
+        # (transient), the search's own buffers
+        need = (csr * (1 if symmetric else 3) + PEER_RANKS * max(counts) * itype.itemsize
+                + bfs_peer.work_bytes(n, itype))
+        free = xp.cuda.runtime.memGetInfo()[0] + xp.get_default_memory_pool().free_bytes()
+        if need * PEER_MEMORY_MARGIN + PEER_MEMORY_RESERVE > free:
+            why = (f"rank {rank.rank}: the replicated graph and buffers need ~{need / 2**30:.1f} "
+                   f"GiB (x {PEER_MEMORY_MARGIN} + {PEER_MEMORY_RESERVE / 2**30:.0f} GiB), "
+                   f"{free / 2**30:.1f} GiB free")
+    whys = [w for w in rank.allgather(why) if w is not None]
+    if whys:
+        rank.memo[key] = (None, whys[0])
+        return rank.memo[key]
+    pointers, why = rank.peer_memory("bfs_peer", bfs_peer.shared_layout(n)["_total"])
+    if why is not None:
+        rank.memo[key] = (None, why)
+        return rank.memo[key]
+    indptr, indices, tindptr, tindices = _whole_graph(rank, B, counts, itype, symmetric)
+    why = None
+    try:
+        # (one launch count for the shared buffers, whichever search launches on them:
+        # both ranks make the same searches in the same order, so the counts agree)
+        search = bfs_peer.PeerSearch(indptr, indices, tindptr, tindices, n, rank.rank,
+                                     bfs_peer.split_word(n, rank.bounds[1]),
+                                     pointers[rank.rank],
+                                     launches=rank.memo.setdefault("bfs_peer_launches", [0]))
+        search.attach(pointers[1 - rank.rank])
+    except sr.BackendUnavailable as err:
+        search, why = None, str(err)
+    whys = [w for w in rank.allgather(why) if w is not None]
+    rank.memo[key] = (None, whys[0]) if whys else (search, None)
+    return rank.memo[key]
+
+
+def _whole_graph(rank, B, counts, itype, symmetric):
+    """(Collective.) A's and Aᵀ's whole CSRs (indptr, indices, tindptr, tindices; ``itype``)
+    on this rank's device, from the ranks' column blocks (``counts``: their entries): Aᵀ
+    gathered (:func:`_gather_transpose`), A its transpose, or Aᵀ's very arrays where
+    ``symmetric`` or where the two are found equal (one copy: the kernel reads one CSR)."""
+    n = rank.n
+    tindptr, tindices = _gather_transpose(rank, B, counts, itype)
+    if symmetric:
+        return tindptr, tindices, tindptr, tindices
+    AT = sr.Matrix.from_csr(tindptr, tindices, None, (n, n), check=False)
+    A = AT.T
+    indptr, indices = A.indptr.astype(itype, copy=False), A.indices.astype(itype, copy=False)
+    del AT, A
+    if bool((indptr == tindptr).all()) and bool((indices == tindices).all()):
+        return tindptr, tindices, tindptr, tindices
+    return indptr, indices, tindptr, tindices
+
+
+def _gather_transpose(rank, B, counts, itype):
+    """Aᵀ's whole CSR (``itype``) on this rank's GPU: the ranks' blocks' transposes
+    (A(:, lo:hi)ᵀ = Aᵀ(lo:hi, :), global column ids) stacked in rank order, in one all-gather
+    of the padded pieces (NCCL between GPU ranks)."""
+    xp = B.xp
+    BT = B.T
+    ip = BT.indptr.astype(itype, copy=False)
+    ix = BT.indices.astype(itype, copy=False)
+    sizes = [rank.bounds[p + 1] - rank.bounds[p] for p in range(rank.size)]
+    kmax, smax = max(counts), max(sizes)
+    pad_ix = xp.zeros(max(kmax, 1), dtype=itype)
+    pad_ix[:ix.size] = ix
+    pad_ip = xp.zeros(smax + 1, dtype=itype)
+    pad_ip[:ip.size] = ip
+    g_ix, g_ip = _gather_equal(rank, pad_ix), _gather_equal(rank, pad_ip)
+    del pad_ix, pad_ip
+    tix = xp.concatenate([g_ix[p, :counts[p]] for p in range(rank.size)])
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(itype)
+    tip = xp.concatenate([g_ip[p, :sizes[p]] + starts[p] for p in range(rank.size)]
+                         + [xp.asarray(starts[-1:], dtype=itype)])
+    return tip, tix
+
+
+def bfs_rank_peer(rank, source, parents, direction, deterministic, alpha, beta, gather, *,
+                  symmetric=False, strict=False):
+    """Levels of this rank's vertices by the two-GPU kernel (``kernels/bfs_peer.cu``): one
+    launch on each rank's GPU, the two meeting over peer memory each level (the same
+    direction rule, Beamer's, on the same global counts as :func:`bfs_rank_fused`). Where
+    the ranks find it does not apply (:func:`_peer_setup`) it runs :func:`bfs_rank_fused`
+    instead, or raises ``BackendUnavailable`` with ``strict``. Levels only: ``parents``
+    raises (the client picks this loop for levels only). A kernel error (a cross-GPU
+    barrier's timeout: the peer rank's kernel did not arrive) raises on the rank, never
+    hangs."""
+    if parents:
+        raise sr.InvalidValue("bfs: the peer BFS computes levels only (parents=True runs the "
+                              "fused levels)")
+    search, why = _peer_setup(rank, symmetric)
+    if search is None:
+        if strict:
+            raise sr.BackendUnavailable(f"bfs: BFS_LEVELS='peer' does not apply: {why}")
+        return bfs_rank_fused(rank, source, parents, direction, deterministic, alpha, beta,
+                              gather)
+    mode = {"auto": 0, "push": 1, "pull": 2}[direction]
+    # (the host clock at each step, kept for measurements: time.perf_counter is the host's
+    # monotonic clock, one clock for the client and both ranks' processes)
+    t = [time.perf_counter()]
+    search.launch(source, alpha=alpha, beta=beta, mode=mode, timeout0_s=PEER_FIRST_TIMEOUT_S,
+                  timeout_s=PEER_LEVEL_TIMEOUT_S)
+    t.append(time.perf_counter())
+    # the levels' copies queued behind the search (their launches overlap it), then one wait
+    # for both, and the search's status (a failed search raises: the copies are dropped)
+    level = search.levels(rank.lo, rank.hi)
+    search.finish()
+    t.append(time.perf_counter())
+    out = (_host(level),) if gather else sr.Vector.from_dense(level, missing=-1,
+                                                              device=rank.device)
+    t.append(time.perf_counter())
+    rank.memo["bfs_peer_times"] = tuple(t)
+    return out
 
 
 def bfs_rank(rank, source, parents, direction, deterministic, alpha, beta, gather):

@@ -8,6 +8,11 @@ frontier's out-edges are at most the unexplored edges / α, pull (each column bl
 vertices scan their in-neighbours for one in the frontier, stopping at the first) until the
 frontier holds fewer than n / β vertices. The frontier's size and out-edges are one global
 reduction a level, gathered in one round trip.
+
+On two GPU workers of one host with peer access (levels only), the whole search is one
+launch a GPU instead, the two exchanging frontier bits and claims over peer memory each level
+with no host in the loop (``algorithms.dist._spmd.BFS_LEVELS``: ``"auto"`` picks ``"peer"``
+where it applies; the graph is then replicated on both GPUs, gathered once).
 """
 
 from __future__ import annotations
@@ -44,7 +49,9 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
         level (``min_secondi``: equal to ``algorithms.bfs(..., deterministic=True)``);
         otherwise any such in-neighbour (``any_secondi``).
     symmetric : bool
-        Accepted for the one-device signature (each column block's transpose is local).
+        Accepted for the one-device signature (each column block's transpose is local); the
+        two-GPU search then replicates one CSR instead of A's and Aᵀ's (a false promise gives
+        wrong levels there, as in the one-device ``algorithms.bfs``).
     gather : bool
         Return arrays (NumPy for CPU workers, CuPy for GPU workers) gathered on the client;
         ``False`` returns the DistVectors (levels and parents present where reached).
@@ -83,7 +90,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
                             (-1, -1) if parents else (-1,), (np.int64, np.int64), gather=gather)
     if _spmd.applies(A):
         # each partition's rank runs the levels, all-gathering the frontier with its peers
-        return _spmd.run(A, _spmd.bfs_level_loop(), (source, parents, direction, deterministic,
+        return _spmd.run(A, _spmd.bfs_level_loop(A, parents=parents, symmetric=symmetric),
+                         (source, parents, direction, deterministic,
                                                       ALPHA, BETA), kinds=("cols",), gather=gather,
                          missing=(-1, -1) if parents else (-1,),
                          dtypes=(np.int64, np.int64))

@@ -1,7 +1,7 @@
 """A whole direction-optimizing BFS over two GPUs with no host in the level loop (issue 18's
-de-risking probe): one persistent cooperative launch of ``bfs_two_gpu.cu``'s ``bfs2_grid`` on
-each GPU, launched back to back from this one process, the two grids exchanging frontier bits
-over NVLink (peer memory) and meeting at a cross-GPU barrier after every level. Measures it
+de-risking probe): one persistent cooperative launch of the library's ``bfs_peer`` kernel
+(``semiring/kernels/bfs_peer.cu``, this probe's own kernel until session 23) on each GPU,
+launched back to back from this one process, the two grids exchanging frontier bits over NVLink (peer memory) and meeting at a cross-GPU barrier after every level. Measures it
 against the one-device search (``algorithms.bfs`` on GPU 0, one ``bfs_grid`` launch) on the
 same Graph500 sources in the same run; checks every result's levels.
 
@@ -45,21 +45,20 @@ import importlib
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 #: The kernel's source, next to this file.
-KERNEL = Path(__file__).resolve().with_suffix(".cu")
+KERNEL = "bfs_peer<int>"
 #: Threads a block (SR_GRID_THREADS in the kernel).
 THREADS = 512
 #: int64 words of a GPU's state; the first PEER_WORDS are zeroed before each launch, the rest
 #: (written by the peer: its arrival stamp, the abort word, the count slots) only once.
 STATE_WORDS = 40
 PEER_WORDS = 32
-#: The state's words the host reads (B2_* in the kernel).
+#: The state's words the host reads (BP_* in the kernel).
 DEPTH, LEVELS, STATUS, PUSHES, PULLS, T0, T1, PHASES = 0, 1, 2, 3, 4, 16, 17, 18
-#: The kernel's status codes (B2_ERR_*).
+#: The kernel's status codes (BP_ERR_*).
 STATUS_TEXT = {0: "ok", 1: "timed out at a cross-GPU barrier", 2: "aborted by the peer",
                3: "a count slot held another phase's stamp", 4: "a queue overflowed"}
 #: The levels a traced launch records.
@@ -175,7 +174,9 @@ class TwoGpuBfs:
         nwords = (n + 31) // 32
         self.fstride = (nwords + 31) // 32 * 32
         self.words = [(0, nwords)] if gpus == 1 else [(0, split), (split, nwords)]
-        src = KERNEL.read_text()
+        from semiring.backend.gpu import bfs_peer  # noqa: PLC0415  (the library's program text)
+
+        src = bfs_peer.source()
         self.dev = []
         for g in range(gpus):
             with cp.cuda.Device(g):
@@ -202,13 +203,13 @@ class TwoGpuBfs:
                 d["stream"] = cp.cuda.Stream(non_blocking=True)
                 d["events"] = (cp.cuda.Event(), cp.cuda.Event())
                 mod = cp.RawModule(code=src, options=("-std=c++17", *options),
-                                   enable_cooperative_groups=True)
-                f = mod.get_function("bfs2_grid")
+                                   enable_cooperative_groups=True, name_expressions=[KERNEL])
+                f = mod.get_function(KERNEL)
                 if not runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, g):
                     raise SystemExit(f"GPU {g} cannot launch kernels cooperatively")
                 fit = driver.occupancyMaxActiveBlocksPerMultiprocessor(f.kernel.ptr, THREADS, 0)
                 if fit < 1:
-                    raise SystemExit(f"GPU {g}: no block of {THREADS} threads of bfs2_grid fits "
+                    raise SystemExit(f"GPU {g}: no block of {THREADS} threads of bfs_peer fits "
                                      f"on a multiprocessor (registers {f.attributes.get('num_regs')})")
                 sms = cp.cuda.Device(g).attributes["MultiProcessorCount"]
                 d["f"], d["fit"], d["blocks"] = f, fit, sms * min(fit, per_sm)
@@ -243,7 +244,9 @@ class TwoGpuBfs:
         try:
             for g, (d, p) in enumerate(zip(self.dev, peers)):
                 lo, hi = self.words[g]
-                args = (d["indptr"], d["indices"], np.int64(self.n), np.int64(source),
+                # the graph is symmetric: Aᵀ's CSR is A's (the same pointers)
+                args = (d["indptr"], d["indices"], d["indptr"], d["indices"],
+                        np.int64(self.n), np.int64(source),
                         np.int64(lo), np.int64(hi), d["level"], d["q0"], d["q1"], d["o0"],
                         d["o1"], d["vis"], d["fb"], np.int64(self.fstride), d["noin"],
                         d["state"],
@@ -253,6 +256,7 @@ class TwoGpuBfs:
                         np.uint64(0 if p is None else p["state"].data.ptr),
                         np.int64(alpha), np.int64(beta), np.int32(mode),
                         np.uint64(self.launch_id), np.int64(self.timeout_ns),
+                        np.int64(self.timeout_ns),
                         d["trace"] if trace else np.uint64(0), np.int64(TRACE_LEVELS))
                 with cp.cuda.Device(g), d["stream"]:
                     d["f"]((d["blocks"],), (THREADS,), args)
@@ -270,7 +274,7 @@ class TwoGpuBfs:
                 states.append(d["state"].get())
         bad = {g: int(s[STATUS]) for g, s in enumerate(states) if s[STATUS] != 0}
         if bad:
-            raise RuntimeError("bfs2_grid failed: " + "; ".join(
+            raise RuntimeError("bfs_peer failed: " + "; ".join(
                 f"GPU {g}: {STATUS_TEXT.get(c, c)}" for g, c in bad.items()))
         s0 = states[0]
         for s in states[1:]:

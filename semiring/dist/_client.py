@@ -46,9 +46,10 @@ def local_cluster(n_workers: int = 2, *, threads_per_worker: int = 1, device: st
     ----------
     n_workers : int
         Worker processes: on the CPU, one process each (``processes=True``); on the GPU, one
-        process per GPU, GPU ``i`` seen alone by worker ``i`` (``CUDA_VISIBLE_DEVICES=i``), as
-        dask-cuda's ``LocalCUDACluster`` does (without needing dask-cuda); more workers than
-        GPUs share them round-robin.
+        process per GPU, GPU ``i`` seen alone by worker ``i`` (``CUDA_VISIBLE_DEVICES=i``;
+        :data:`GPU_WORKER_DEVICES` "rotated": ``i`` first, then the others, as dask-cuda's
+        ``LocalCUDACluster`` does) without needing dask-cuda; more workers than GPUs share
+        them round-robin.
     threads_per_worker : int
     device : {'cpu', 'gpu'}
         Where the workers' partitions live by default.
@@ -186,20 +187,43 @@ def reduce_latency(client, interval: float = LOW_LATENCY_INTERVAL):
 #: log level). ``local_cluster(..., memory_limit=...)`` sets another (0: none).
 GPU_WORKER_MEMORY = "auto"
 
+#: What a GPU worker sees (``CUDA_VISIBLE_DEVICES``): "own" -- its GPU alone; "rotated" --
+#: its GPU first (device 0 still), then the cluster's other GPUs, as dask-cuda's
+#: ``LocalCUDACluster`` sets it: the peers' GPUs visible, so that a rank can ask the driver
+#: for peer access to them (:meth:`semiring.dist._mesh.Rank.peer_memory`; with "own" the
+#: opening of a peer's IPC handle is the test, which CUDA allows for devices a process does
+#: not see).
+GPU_WORKER_DEVICES = "own"
+GPU_WORKER_DEVICES_CHOICES = ("own", "rotated")
 
-def _gpu_worker_specs(distributed, gpus, threads_per_worker, env, host, memory_limit):
-    """The SpecCluster worker specs: one Nanny per entry of ``gpus`` (the GPU it sees alone),
-    each with its share of the host's memory (:data:`GPU_WORKER_MEMORY`)."""
+
+def _visible(g, gpus, devices):
+    """A worker's ``CUDA_VISIBLE_DEVICES`` (:data:`GPU_WORKER_DEVICES`)."""
+    if devices not in GPU_WORKER_DEVICES_CHOICES:
+        raise sr.InvalidValue(f"semiring.dist._client.GPU_WORKER_DEVICES must be one of "
+                              f"{GPU_WORKER_DEVICES_CHOICES}, got {devices!r}")
+    if devices == "own":
+        return g
+    return ",".join([g] + [x for x in dict.fromkeys(gpus) if x != g])
+
+
+def _gpu_worker_specs(distributed, gpus, threads_per_worker, env, host, memory_limit,
+                      devices=None):
+    """The SpecCluster worker specs: one Nanny per entry of ``gpus`` (the GPU it sees first,
+    or alone: ``devices``, default :data:`GPU_WORKER_DEVICES`), each with its share of the
+    host's memory (:data:`GPU_WORKER_MEMORY`)."""
     import logging  # noqa: PLC0415 (parse_memory_limit's warnings go to a logger)
 
     from distributed.worker_memory import parse_memory_limit  # noqa: PLC0415 (optional extra)
 
+    devices = GPU_WORKER_DEVICES if devices is None else devices
     limit = parse_memory_limit(memory_limit, 1, len(gpus),
                                logger=logging.getLogger("semiring.dist"))
     return {
         f"gpu-{i}": {"cls": distributed.Nanny,
                      "options": {"nthreads": threads_per_worker,
-                                 "env": dict(env, CUDA_VISIBLE_DEVICES=g),
+                                 "env": dict(env, CUDA_VISIBLE_DEVICES=_visible(g, gpus,
+                                                                               devices)),
                                  "name": f"gpu-{i}", "host": host,
                                  "memory_limit": 0 if limit is None else limit,
                                  "silence_logs": 40}}

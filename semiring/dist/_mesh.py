@@ -75,14 +75,22 @@ class PeerError(RuntimeError):
 
 # ------------------------------------------------------------------------------ framing
 
-def _send(sock, obj, dumps=pickle.dumps):
+def _frame(obj, dumps=pickle.dumps):
+    """``obj`` as the byte chunks :func:`_send` writes (pickled now, sent later)."""
     bufs = []
     meta = dumps(obj, protocol=5, buffer_callback=bufs.append)
     raws = [b.raw() for b in bufs]
     head = _HEAD.pack(len(meta), len(raws)) + b"".join(struct.pack("<Q", r.nbytes) for r in raws)
-    sock.sendall(head + meta)
-    for r in raws:
-        sock.sendall(r)
+    return [head + meta, *raws]
+
+
+def _send_frame(sock, chunks):
+    for c in chunks:
+        sock.sendall(c)
+
+
+def _send(sock, obj, dumps=pickle.dumps):
+    _send_frame(sock, _frame(obj, dumps))
 
 
 def _send_abort(sock):
@@ -241,6 +249,8 @@ class Rank:
         #: all-gathers made and seconds spent in them (sending, waiting for the slowest peer,
         #: receiving): what a round costs beyond the rank's own work
         self.exchanges, self.exchange_s = 0, 0.0
+        #: device allocations the peers map (:meth:`peer_memory`), by name
+        self._peer_mem = {}
         threading.Thread(target=self._accept, name="semiring-mesh-accept", daemon=True).start()
 
     @property
@@ -545,6 +555,110 @@ class Rank:
         self.exchange_s += time.perf_counter() - t
         return Gathered(self, v.dtype, v.xp, v.device, extras, msgs, None, module=xp)
 
+    # -------------------------------------------------------------- peer memory
+    def peer_memory(self, name, nbytes):
+        """(Collective: every rank, the same ``name`` and ``nbytes``.) A device allocation of
+        ``nbytes`` on this rank's GPU, zeroed, that every other rank maps into its own
+        process (CUDA IPC: each rank's handle is exchanged over the mesh's TCP, as NCCL's id
+        is), for kernels that read and write their peers' memory directly. Returns
+        ``(pointers, None)``, the allocations' addresses in this process in rank order (this
+        rank's own at :attr:`rank`), or ``(None, why)`` on every rank alike where it cannot be
+        made: a rank on the CPU, ranks on different hosts or sharing a GPU, a pair of GPUs
+        without peer access, a handle that does not open. Kept under ``name`` for the mesh's
+        life (a second call returns the same); :meth:`close` closes the mapped handles and
+        frees the allocation.
+
+        The allocation is ``cudaMalloc``'s own (not CuPy's pool, which sub-allocates: a
+        handle maps a whole allocation, from its base). Ranks of one process (threads) share
+        pointers directly, with peer access enabled between their GPUs."""
+        kept = self._peer_mem.get(name)
+        if kept is not None:
+            return kept["pointers"], None
+        why, mine, dev, bus, handle = None, None, None, None, None
+        if self.device != "gpu":
+            why = f"rank {self.rank} holds its blocks on the CPU"
+        else:
+            try:
+                import cupy  # noqa: PLC0415 (GPU ranks only)
+
+                rt = cupy.cuda.runtime
+                dev = cupy.cuda.Device().id
+                bus = cupy.cuda.Device(dev).pci_bus_id
+                mine = rt.malloc(max(int(nbytes), 1))
+                rt.memset(mine, 0, max(int(nbytes), 1))
+                rt.deviceSynchronize()  # zero before any peer's kernel may write into it
+                handle = rt.ipcGetMemHandle(mine)
+            except Exception as err:  # noqa: BLE001 (any failure: said to every rank)
+                why = f"rank {self.rank}: {err!r}"
+        got = self.allgather((why, socket.gethostname(), os.getpid(), bus, handle, mine))
+        whys = [g[0] for g in got if g[0] is not None]
+        hosts = {g[1] for g in got}
+        buses = [g[3] for g in got]
+        if not whys and len(hosts) > 1:
+            whys = [f"the ranks are on different hosts ({sorted(hosts)})"]
+        if not whys and len(set(buses)) < self.size:
+            whys = [f"ranks share a GPU (PCI bus ids {buses})"]
+        pointers, opened, why = [None] * self.size, [], None
+        if not whys:
+            pointers[self.rank] = mine
+            try:
+                import cupy  # noqa: PLC0415 (GPU ranks only)
+
+                rt = cupy.cuda.runtime
+                local = {cupy.cuda.Device(d).pci_bus_id: d for d in range(rt.getDeviceCount())}
+                for q, (_, _, pid, qbus, qhandle, qptr) in enumerate(got):
+                    if q == self.rank:
+                        continue
+                    qdev = local.get(qbus)
+                    if qdev is not None and not rt.deviceCanAccessPeer(dev, qdev):
+                        why = (f"rank {self.rank}: GPU {bus} cannot access rank {q}'s GPU {qbus} "
+                               f"(no peer access)")
+                        break
+                    if pid == os.getpid():
+                        # one process: its pointers are valid here (unified addressing); a
+                        # process cannot open its own handle
+                        try:
+                            rt.deviceEnablePeerAccess(qdev)
+                        except rt.CUDARuntimeError as err:
+                            if "AlreadyEnabled" not in str(err) and "704" not in str(err):
+                                raise
+                        pointers[q] = qptr
+                    else:
+                        # the peer's GPU may be hidden here (CUDA_VISIBLE_DEVICES lists the
+                        # worker's own): opening the handle is then the test of access
+                        # (CuPy's default flag: cudaIpcMemLazyEnablePeerAccess)
+                        pointers[q] = rt.ipcOpenMemHandle(qhandle)
+                        opened.append(pointers[q])
+            except Exception as err:  # noqa: BLE001 (said to every rank below)
+                why = f"rank {self.rank}: {err!r}"
+            whys = [w for w in self.allgather(why) if w is not None]
+        entry = {"device": dev, "own": mine, "opened": opened, "pointers": pointers}
+        if whys:
+            self._release_peer(entry)
+            return None, whys[0]
+        self._peer_mem[name] = entry
+        return pointers, None
+
+    @staticmethod
+    def _release_peer(entry):
+        """Close the mapped handles of a peer-memory entry, then free its allocation (each
+        rank's kernels have ended: commands synchronize before they reply, and :meth:`close`
+        synchronizes first)."""
+        if entry["own"] is None:
+            return
+        try:
+            import cupy  # noqa: PLC0415 (GPU ranks only)
+
+            rt = cupy.cuda.runtime
+            with cupy.cuda.Device(entry["device"]):
+                rt.deviceSynchronize()
+                for p in entry["opened"]:
+                    rt.ipcCloseMemHandle(p)
+                rt.free(entry["own"])
+        except Exception:  # noqa: BLE001 (closing: nothing left to tell)
+            pass
+        entry["own"], entry["opened"] = None, []
+
     # -------------------------------------------------------------- commands
     def _abort_peers(self):
         for s in self.peers.values():
@@ -613,6 +727,9 @@ class Rank:
             except Exception:  # noqa: BLE001 (closing: nothing left to tell)
                 pass
             self._nccl = None
+        for entry in self._peer_mem.values():
+            self._release_peer(entry)
+        self._peer_mem = {}
         for s in (*self.peers.values(), self._listener):
             try:
                 s.close()
@@ -757,9 +874,14 @@ class Mesh:
         with self._lock:
             drops, self._drops = self._drops, [[] for _ in range(self.nparts)]
             try:
-                for p, s in enumerate(self.socks):
-                    _send(s, ("call", rank_token(token, p), fn, tuple(args), dict(kwargs or {}),
-                              keep, drops[p], EXCHANGE), cloudpickle.dumps)
+                # every rank's command pickled first, then sent back to back: the ranks start
+                # within a send of each other (a loop that waits for its peers each round, or
+                # a kernel that meets its peer's, pays the skew)
+                frames = [_frame(("call", rank_token(token, p), fn, tuple(args),
+                                  dict(kwargs or {}), keep, drops[p], EXCHANGE),
+                                 cloudpickle.dumps) for p in range(len(self.socks))]
+                for s, f in zip(self.socks, frames):
+                    _send_frame(s, f)
                 replies = [_recv(s) for s in self.socks]
             except BaseException:
                 self.close()

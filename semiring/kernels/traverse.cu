@@ -710,6 +710,39 @@ __device__ __forceinline__ int sr_push_slot(const long long* oi, long long count
     return lo;
 }
 
+// The slots of a batch of B edges e[k] (each < the level's total): for each, the last f with
+// oi[f] <= e[k], among the ns samples s_samp[j] = oi[j * step] first, then in oi itself, in
+// fixed steps so that the batch's searches advance together (top_s, top_o: the largest
+// powers of two below ns and step, 0 for none). sr_grid_push's batches and bfs_peer.cu's
+// push share it.
+template <int B>
+__device__ __forceinline__ void sr_push_slots(const long long* oi, long long count,
+                                              const long long* s_samp, int ns, int step,
+                                              int top_s, int top_o, const long long (&e)[B],
+                                              int (&f)[B])
+{
+#pragma unroll
+    for (int k = 0; k < B; ++k) f[k] = 0;
+    for (int s = top_s; s > 0; s >>= 1) {
+#pragma unroll
+        for (int k = 0; k < B; ++k)
+            if (f[k] + s < ns && s_samp[f[k] + s] <= e[k]) f[k] += s;
+    }
+    if (top_o) {
+        int hi[B];
+#pragma unroll
+        for (int k = 0; k < B; ++k) {
+            f[k] *= step;
+            hi[k] = (int)min((long long)f[k] + step, count);
+        }
+        for (int s = top_o; s > 0; s >>= 1) {
+#pragma unroll
+            for (int k = 0; k < B; ++k)
+                if (f[k] + s < hi[k] && SR_LD_PUSH(oi + f[k] + s) <= e[k]) f[k] += s;
+        }
+    }
+}
+
 // SR_PUSH_BATCH > 1: a thread of a push with the visited bitmap (bfs_grid's, parents any or
 // none) takes that many of its edges at once, each step's loads issued for the whole batch
 // before any is used. A thread's edges are e, e + stride, ... (a wide level gives each
@@ -751,30 +784,10 @@ __device__ __forceinline__ void sr_grid_push(
             long long e[SR_PUSH_BATCH];
             int f[SR_PUSH_BATCH];
 #pragma unroll
-            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+            for (int k = 0; k < SR_PUSH_BATCH; ++k)
                 e[k] = min(e0 + k * stride, total - 1);  // past the end: a repeat, not claimed
-                f[k] = 0;
-            }
-            // the last sample <= e, then the last slot <= e after it (fixed steps, so the
-            // batch's searches advance together)
-            for (int s = top_s; s > 0; s >>= 1) {
-#pragma unroll
-                for (int k = 0; k < SR_PUSH_BATCH; ++k)
-                    if (f[k] + s < ns && s_samp[f[k] + s] <= e[k]) f[k] += s;
-            }
-            if (top_o) {
-                int hi[SR_PUSH_BATCH];
-#pragma unroll
-                for (int k = 0; k < SR_PUSH_BATCH; ++k) {
-                    f[k] *= step;
-                    hi[k] = (int)min((long long)f[k] + step, count);
-                }
-                for (int s = top_o; s > 0; s >>= 1) {
-#pragma unroll
-                    for (int k = 0; k < SR_PUSH_BATCH; ++k)
-                        if (f[k] + s < hi[k] && SR_LD_PUSH(oi + f[k] + s) <= e[k]) f[k] += s;
-                }
-            }
+            // the last sample <= e, then the last slot <= e after it
+            sr_push_slots<SR_PUSH_BATCH>(oi, count, s_samp, ns, step, top_s, top_o, e, f);
             I u[SR_PUSH_BATCH], v[SR_PUSH_BATCH];
 #pragma unroll
             for (int k = 0; k < SR_PUSH_BATCH; ++k) {

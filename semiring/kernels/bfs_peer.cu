@@ -1,12 +1,21 @@
-// A direction-optimizing BFS over two GPUs of one host with no host in the level loop: one
-// persistent cooperative launch per GPU, the two grids exchanging frontier bits over NVLink
-// (peer memory, peer access enabled by the host) and meeting at a cross-GPU barrier after
-// every level. A probe (bench/probes/bfs_two_gpu.py launches it), not the library's kernel:
-// the device helpers below are copies of semiring/kernels/traverse.cu's (bfs_grid's), adapted.
+// A direction-optimizing BFS over two GPUs of one host with no host in the level loop
+// (issue 18; session 22's probe, bench/results/session22/bfs_two_gpu_h200x2.md): one
+// persistent cooperative launch per GPU, the two grids exchanging frontier bits and vertex
+// claims over peer memory (NVLink; CUDA IPC between Dask's worker processes, opened by
+// semiring/dist/_mesh.py) and meeting at a cross-GPU barrier after every level. Levels only.
+// The program is traverse.cu, then this file: sr_grid_sync, sr_buf_add / sr_buf_flush,
+// sr_bit, sr_clock_ns and the SR_GRID_* / SR_PULL_* / SR_PUSH_* settings come from there
+// (bfs_grid's). Launcher: semiring/backend/gpu/bfs_peer.py.
 //
-// Layout. Both GPUs hold the whole CSR (an undirected graph: A = Aᵀ, so a row is both the
-// out- and the in-edges). The vertices are split at a word boundary: GPU g OWNS the vertices
-// of the 32-vertex words [wlo, whi) of the bitmaps. Each GPU keeps FULL copies of
+// Exactly two GPUs: each GPU's peer is "the other one" (one peer pointer a buffer, one
+// arrival stamp, one count slot a phase). More GPUs would need a stamp and a slot per peer
+// and the claims routed to the owner among several: not this kernel.
+//
+// Layout. Both GPUs hold the whole graph: A's CSR (indptr / indices: the out-edges, which a
+// push expands and whose row lengths are the frontier's out-edges) and Aᵀ's (tindptr /
+// tindices: the in-edges, which a pull scans; the same pointers when A is symmetric). The
+// vertices are split at a word boundary: GPU g OWNS the vertices of the 32-vertex words
+// [wlo, whi) of the bitmaps. Each GPU keeps FULL copies of
 //   vis   the visited bitmap: its owned words are authoritative, its copy of the peer's words
 //         is kept exact at every level's end (the owner's claims are mirrored into it), and is
 //         otherwise only a filter in front of remote claims;
@@ -18,18 +27,18 @@
 // and its own queue (q / o, as bfs_grid's) of the frontier vertices it expands in a push.
 //
 // A level (both GPUs take the same direction decision from the same global counts):
-// - push (top-down): each GPU expands its queue. A head v not in the local vis copy is
-//   claimed by an atomicOr on the OWNER's vis word (local, or the peer's over NVLink, with
-//   the returned old value: the claims are exact, each vertex is claimed once in the whole
+// - push (top-down): each GPU expands its queue along A's rows. A head v not in the local vis
+//   copy is claimed by an atomicOr on the OWNER's vis word (local, or the peer's, with the
+//   returned old value: the claims are exact, each vertex is claimed once in the whole
 //   system). A remote claim is first deduplicated on the local copy (one remote atomic per
 //   GPU and vertex at most). The claimer writes level[v] in the owner's level array, sets
 //   v's bit in both copies of the next frontier bitmap, and appends v to ITS OWN next queue
 //   (so the next push expands every vertex once, on the GPU that claimed it).
-// - pull (bottom-up): each GPU scans its owned unvisited vertices' rows against its copy of
-//   the frontier bitmap; a warp owns a word of 32 vertices and writes it whole (no atomics)
-//   into both copies of vis and of the next frontier. Before a push that follows a pull, each
-//   GPU appends its owned words' frontier bits to its queue (a local grid barrier).
-// - level end: a grid barrier fused with the cross-GPU barrier (b2_level_sync): every block
+// - pull (bottom-up): each GPU scans its owned unvisited vertices' rows of Aᵀ against its
+//   copy of the frontier bitmap; a warp owns a word of 32 vertices and writes it whole (no
+//   atomics) into both copies of vis and of the next frontier. Before a push that follows a
+//   pull, each GPU appends its owned words' frontier bits to its queue (a local grid barrier).
+// - level end: a grid barrier fused with the cross-GPU barrier (bp_level_sync): every block
 //   fences (system scope) and arrives; block 0 waits for them, writes its GPU's packed counter
 //   (frontier vertices << 36 | their out-edges) into the peer's slot of this phase's parity,
 //   raises the peer's arrival stamp (atomicMax_system of (launch << 24) | phase, monotone
@@ -37,37 +46,20 @@
 //   timeout on %globaltimer; then it releases its grid. The two counters summed are the
 //   next frontier's global size and out-edges, the same on both GPUs: the same direction
 //   decision and the same last level.
-// On a timeout (or the peer's abort) block 0 sets state[7] and the peer's abort word; every
-// block reads state[7] after the barrier and leaves: the kernel never hangs.
+// On a timeout (or the peer's abort) block 0 sets the error word and the peer's abort word;
+// every block reads the error word after the barrier and leaves: the kernel never hangs, and
+// its status says why (the host raises; no level is returned).
 //
 // With peer == nullptr (one GPU) the same kernel runs alone: it owns every word and the
-// cross-GPU part of the barrier is skipped.
+// cross-GPU part of the barrier is skipped (the tests' baseline).
 
-#define SR_GRID_THREADS 512
-#define SR_GRID_EDGE_BITS 36
-#ifndef SR_GRID_SAMPLES
-#define SR_GRID_SAMPLES 2048
-#endif
-#ifndef SR_WARP_BUF
-#define SR_WARP_BUF 128
-#endif
-#ifndef SR_PUSH_BATCH
-#define SR_PUSH_BATCH 4
-#endif
-#ifndef SR_PULL_STEP
-#define SR_PULL_STEP 4
-#endif
-#define SR_PULL_LANE 32
-#ifndef SR_BFS_MINB
-#define SR_BFS_MINB 2
-#endif
 // 1: the claims and bit sets that only ever meet this GPU's own threads (the owner's claim
 // of its own vertex, the dedup of a remote claim on the local copy) are system-scope atomics
 // too, as every atomic on a word the peer also writes must be for the two to be atomic with
 // each other under the PTX memory model (the peer's claims of this GPU's vertices land on the
 // same vis words). 0 would make them device-scope (a measurement switch, not a safe setting).
-#ifndef B2_SYS_LOCAL
-#define B2_SYS_LOCAL 1
+#ifndef SR_PEER_SYS_LOCAL
+#define SR_PEER_SYS_LOCAL 1
 #endif
 
 // 1: a pull writes each found word of vis into the peer's copy too (a remote store a word, as
@@ -75,96 +67,74 @@
 // level after a pull ORs the frontier's peer words (that pull's finds, in the local copy of
 // the frontier) into the local copy of the peer's vis words, a local pass, before any push
 // reads them (the copy is only a filter in front of remote claims: a missing bit costs a
-// remote atomic that finds the bit set, never a wrong claim).
-#ifndef B2_PULL_MIRROR
-#define B2_PULL_MIRROR 1
+// remote atomic that finds the bit set, never a wrong claim). Session 22 (kron-24, 2 H200):
+// 0.528 ms with 0, 0.539 with 1.
+#ifndef SR_PEER_PULL_MIRROR
+#define SR_PEER_PULL_MIRROR 0
 #endif
 
-// the state words (int64), [0, B2_PEER_WORDS) zeroed by the host before each launch (only
-// this GPU touches them), [B2_PEER_WORDS, ...) written by the peer: zeroed once at allocation
-#define B2_DEPTH 0      // out: the last non-empty level
-#define B2_LEVELS 1     // out: the levels run (the last finding nothing)
-#define B2_STATUS 2     // out: 0 ok, else B2_ERR_*
-#define B2_PUSHES 3     // out
-#define B2_PULLS 4      // out
-#define B2_CTR 5        // [5..7] the rotating packed counters (this GPU's part)
-#define B2_ERR 8        // the error flag every block reads after a level barrier
-#define B2_BAR 9        // sr_grid_sync's word (local barriers)
-#define B2_ARRIVE 10    // b2_level_sync's arrivals (monotone in a launch)
-#define B2_RELEASE 11   // b2_level_sync's release (the phase released)
-#define B2_SCRATCH 12   // the bitmap -> queue appends' counter
-#define B2_GLOBAL 13    // [13..14] the global packed counter by phase parity
-#define B2_OVER 15      // a queue overflow (never: the queues hold n)
-#define B2_T0 16        // %globaltimer after the first barrier (ns)
-#define B2_T1 17        // %globaltimer at the end
-#define B2_PHASES 18    // out: the cross barriers made
-#define B2_PEER_WORDS 32
-#define B2_STAMP 32     // the peer's arrival stamp (atomicMax_system by the peer)
-#define B2_ABORT 33     // the launch id of an abort (written by the peer, or by this GPU)
-#define B2_SLOT 34      // [34..37] two slots {stamp, packed counter}, written by the peer
-#define B2_STATE_WORDS 40
+// the state words (int64), [0, BP_PEER_WORDS) zeroed by the host before each launch (only
+// this GPU touches them), [BP_PEER_WORDS, ...) written by the peer: zeroed once at allocation
+#define BP_DEPTH 0      // out: the last non-empty level
+#define BP_LEVELS 1     // out: the levels run (the last finding nothing)
+#define BP_STATUS 2     // out: 0 ok, else BP_ERR_*
+#define BP_PUSHES 3     // out
+#define BP_PULLS 4      // out
+#define BP_CTR 5        // [5..7] the rotating packed counters (this GPU's part)
+#define BP_ERR 8        // the error flag every block reads after a level barrier
+#define BP_BAR 9        // sr_grid_sync's word (local barriers)
+#define BP_ARRIVE 10    // bp_level_sync's arrivals (monotone in a launch)
+#define BP_RELEASE 11   // bp_level_sync's release (the phase released)
+#define BP_SCRATCH 12   // the bitmap -> queue appends' counter
+#define BP_GLOBAL 13    // [13..14] the global packed counter by phase parity
+#define BP_OVER 15      // a queue overflow (never: the queues hold n)
+#define BP_T0 16        // %globaltimer after the first barrier (ns)
+#define BP_T1 17        // %globaltimer at the end
+#define BP_PHASES 18    // out: the cross barriers made
+#define BP_PEER_WORDS 32
+#define BP_STAMP 32     // the peer's arrival stamp (atomicMax_system by the peer)
+#define BP_ABORT 33     // the launch id of an abort (written by the peer, or by this GPU)
+#define BP_SLOT 34      // [34..37] two slots {stamp, packed counter}, written by the peer
+#define BP_STATE_WORDS 40
 
-#define B2_ERR_TIMEOUT 1
-#define B2_ERR_ABORT 2
-#define B2_ERR_SLOT 3
-#define B2_ERR_OVER 4
+#define BP_ERR_TIMEOUT 1
+#define BP_ERR_ABORT 2
+#define BP_ERR_SLOT 3
+#define BP_ERR_OVER 4
 
-__device__ __forceinline__ long long sr_clock_ns()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return (long long)t;
-}
-
-__device__ __forceinline__ unsigned long long b2_ld_acquire_sys(const long long* p)
+__device__ __forceinline__ unsigned long long bp_ld_acquire_sys(const long long* p)
 {
     unsigned long long v;
     asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
 
-__device__ __forceinline__ unsigned int b2_or(unsigned int* p, unsigned int bit)
+__device__ __forceinline__ unsigned int bp_or(unsigned int* p, unsigned int bit)
 {
-#if B2_SYS_LOCAL
+#if SR_PEER_SYS_LOCAL
     return atomicOr_system(p, bit);
 #else
     return atomicOr(p, bit);
 #endif
 }
 
-// Grid-wide barrier of a cooperative launch: traverse.cu's sr_grid_sync (cooperative_groups'
-// grid.sync() algorithm; NVRTC cannot include cooperative_groups without the toolkit's
-// headers). The word's low 31 bits must be zero before the first barrier.
-__device__ __forceinline__ void sr_grid_sync(unsigned int* bar)
-{
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const unsigned int inc = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
-        __threadfence();
-        const unsigned int old = atomicAdd(bar, inc);
-        while (((old ^ *reinterpret_cast<volatile unsigned int*>(bar)) & 0x80000000u) == 0u) {
-        }
-        __threadfence();
-    }
-    __syncthreads();
-}
-
 // The level barrier (see the top): phase k of launch `launch` (k = 1, 2, ... in the
 // launch). Every block: its writes (local and remote) fenced at system scope, then one
 // arrival; block 0 waits for the grid's arrivals, reads this GPU's packed counter *ctr,
 // exchanges it with the peer (when there is one) and writes the sum into
-// state[B2_GLOBAL + (k & 1)] before releasing the grid. After it every thread may read
-// that word, *ctr and state[B2_ERR]. The slots alternate by phase parity: the peer writes
+// state[BP_GLOBAL + (k & 1)] before releasing the grid. After it every thread may read
+// that word, *ctr and state[BP_ERR]. The slots alternate by phase parity: the peer writes
 // slot (k & 1) of phase k only after this GPU arrived at phase k - 1, i.e. after block 0
-// read the slot of phase k - 2 (the same parity).
-__device__ __forceinline__ void b2_level_sync(long long* state, long long* peer_state,
+// read the slot of phase k - 2 (the same parity). `timeout_ns`: the wait for the peer's
+// arrival (the first phase's covers the two launches' skew: two host processes).
+__device__ __forceinline__ void bp_level_sync(long long* state, long long* peer_state,
                                               unsigned int k, unsigned long long launch,
                                               const unsigned long long* ctr, long long timeout_ns)
 {
     __syncthreads();
     if (threadIdx.x == 0) {
-        unsigned int* arrive = reinterpret_cast<unsigned int*>(state + B2_ARRIVE);
-        volatile unsigned int* release = reinterpret_cast<volatile unsigned int*>(state + B2_RELEASE);
+        unsigned int* arrive = reinterpret_cast<unsigned int*>(state + BP_ARRIVE);
+        volatile unsigned int* release = reinterpret_cast<volatile unsigned int*>(state + BP_RELEASE);
         if (peer_state != nullptr) __threadfence_system(); else __threadfence();
         atomicAdd(arrive, 1u);
         if (blockIdx.x == 0) {
@@ -177,33 +147,33 @@ __device__ __forceinline__ void b2_level_sync(long long* state, long long* peer_
             long long err = 0;
             if (peer_state != nullptr) {
                 const unsigned long long stamp = (launch << 24) | (unsigned long long)k;
-                volatile long long* slot = peer_state + B2_SLOT + 2 * (k & 1u);
+                volatile long long* slot = peer_state + BP_SLOT + 2 * (k & 1u);
                 slot[1] = (long long)mine;
                 slot[0] = (long long)stamp;
                 __threadfence_system();  // the slot (and every block's writes) before the stamp
-                atomicMax_system(reinterpret_cast<unsigned long long*>(peer_state + B2_STAMP), stamp);
+                atomicMax_system(reinterpret_cast<unsigned long long*>(peer_state + BP_STAMP), stamp);
                 const long long t0 = sr_clock_ns();
-                const volatile long long* abort = state + B2_ABORT;
+                const volatile long long* abort = state + BP_ABORT;
                 for (;;) {
-                    if (b2_ld_acquire_sys(state + B2_STAMP) >= stamp) break;
-                    if ((unsigned long long)*abort == launch) { err = B2_ERR_ABORT; break; }
-                    if (sr_clock_ns() - t0 > timeout_ns) { err = B2_ERR_TIMEOUT; break; }
+                    if (bp_ld_acquire_sys(state + BP_STAMP) >= stamp) break;
+                    if ((unsigned long long)*abort == launch) { err = BP_ERR_ABORT; break; }
+                    if (sr_clock_ns() - t0 > timeout_ns) { err = BP_ERR_TIMEOUT; break; }
                 }
                 if (err == 0) {
-                    const volatile long long* my = state + B2_SLOT + 2 * (k & 1u);
-                    if ((unsigned long long)my[0] != stamp) err = B2_ERR_SLOT;
+                    const volatile long long* my = state + BP_SLOT + 2 * (k & 1u);
+                    if ((unsigned long long)my[0] != stamp) err = BP_ERR_SLOT;
                     else sum += (unsigned long long)my[1];
                 }
                 if (err != 0) {  // the peer stops waiting for this GPU too
-                    *reinterpret_cast<volatile long long*>(peer_state + B2_ABORT) = (long long)launch;
+                    *reinterpret_cast<volatile long long*>(peer_state + BP_ABORT) = (long long)launch;
                     __threadfence_system();
                 }
             }
-            if (err == 0 && *reinterpret_cast<volatile long long*>(state + B2_OVER) != 0)
-                err = B2_ERR_OVER;
-            *reinterpret_cast<volatile long long*>(state + B2_GLOBAL + (k & 1u)) = (long long)sum;
-            if (err != 0) *reinterpret_cast<volatile long long*>(state + B2_ERR) = err;
-            state[B2_PHASES] = k;
+            if (err == 0 && *reinterpret_cast<volatile long long*>(state + BP_OVER) != 0)
+                err = BP_ERR_OVER;
+            *reinterpret_cast<volatile long long*>(state + BP_GLOBAL + (k & 1u)) = (long long)sum;
+            if (err != 0) *reinterpret_cast<volatile long long*>(state + BP_ERR) = err;
+            state[BP_PHASES] = k;
             __threadfence();
             *release = k;
         } else {
@@ -215,81 +185,16 @@ __device__ __forceinline__ void b2_level_sync(long long* state, long long* peer_
     __syncthreads();
 }
 
-// traverse.cu's sr_buf_flush / sr_buf_add (UNROLL on, SR_FLUSH_UNROLL 1): a warp's appends
-// buffered in shared memory, flushed to the queue q / offsets o with one atomic on the packed
-// counter for the whole buffer. Warp-uniform calls.
-template <typename I>
-__device__ __forceinline__ void sr_buf_flush(I* buf, int& nb, const I* __restrict__ indptr,
-                                             I* q, long long* o, unsigned long long* ctr,
-                                             long long* over, long long cap)
-{
-    if (nb == 0) return;
-    const int lane = threadIdx.x & 31;
-    __syncwarp();
-    long long sum = 0;
-#pragma unroll
-    for (int j = 0; j < SR_WARP_BUF / 32; ++j) {
-        const int i = lane + 32 * j;
-        if (i < nb) {
-            const I v = buf[i];
-            sum += (long long)indptr[v + 1] - (long long)indptr[v];
-        }
-    }
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
-    unsigned long long old = 0;
-    if (lane == 0) {
-        old = atomicAdd(ctr, ((unsigned long long)nb << SR_GRID_EDGE_BITS) + (unsigned long long)sum);
-        if ((long long)(old >> SR_GRID_EDGE_BITS) + nb > cap) *reinterpret_cast<volatile long long*>(over) = 1;
-    }
-    old = __shfl_sync(0xffffffffu, old, 0);
-    const long long base = (long long)(old >> SR_GRID_EDGE_BITS);
-    long long run = (long long)(old & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
-    for (int i0 = 0; i0 < nb; i0 += 32) {
-        const int i = i0 + lane;
-        I v = 0;
-        long long d = 0;
-        if (i < nb) {
-            v = buf[i];
-            d = (long long)indptr[v + 1] - (long long)indptr[v];
-        }
-        long long incl = d;
-#pragma unroll
-        for (int off = 1; off < 32; off <<= 1) {
-            const long long x = __shfl_up_sync(0xffffffffu, incl, off);
-            if (lane >= off) incl += x;
-        }
-        if (i < nb && base + i < cap) {
-            q[base + i] = v;
-            o[base + i] = run + incl - d;
-        }
-        run += __shfl_sync(0xffffffffu, incl, 31);
-    }
-    __syncwarp();
-    nb = 0;
-}
-
-template <typename I>
-__device__ __forceinline__ void sr_buf_add(bool take, I v, I* buf, int& nb,
-                                           const I* __restrict__ indptr, I* q, long long* o,
-                                           unsigned long long* ctr, long long* over, long long cap)
-{
-    const unsigned int want = __ballot_sync(0xffffffffu, take);
-    if (want == 0u) return;
-    if (nb + __popc(want) > SR_WARP_BUF) sr_buf_flush<I>(buf, nb, indptr, q, o, ctr, over, cap);
-    if (take) buf[nb + __popc(want & ((1u << (threadIdx.x & 31)) - 1u))] = v;
-    nb += __popc(want);
-}
-
 // One push level (traverse.cu's sr_grid_push, its SR_PUSH_BATCH path, levels only), over
-// this GPU's queue qi / oi (count vertices, total edges). Claims are made on the owner's vis
-// word (see the top); the claimer writes the level into the owner's array, the bit into both
-// copies of the next frontier fn, and appends the vertex to its own queue qo / oo.
-// peer_* are nullptr with one GPU. The frontier's queue and offsets were written before the
-// last barrier (whose fences invalidate L1): read through L1 (__ldca); vis changes during the
-// level, so its pre-check may read a stale word, which only sends the claim to the atomic.
+// this GPU's queue qi / oi (count vertices, total edges) along A's rows. Claims are made on
+// the owner's vis word (see the top); the claimer writes the level into the owner's array,
+// the bit into both copies of the next frontier fn, and appends the vertex to its own queue
+// qo / oo. peer_* are nullptr with one GPU. The frontier's queue and offsets were written
+// before the last barrier (whose fences invalidate L1): read through L1 (__ldca); vis changes
+// during the level, so its pre-check may read a stale word, which only sends the claim to the
+// atomic.
 template <typename I>
-__device__ __forceinline__ void b2_push(
+__device__ __forceinline__ void bp_push(
     const I* __restrict__ indptr, const I* __restrict__ indices, int* level, int* peer_level,
     unsigned int* vis, unsigned int* peer_vis, unsigned int* fn, unsigned int* peer_fn,
     long long wlo, long long whi, const I* qi, const long long* oi, long long count,
@@ -312,28 +217,9 @@ __device__ __forceinline__ void b2_push(
         long long e[SR_PUSH_BATCH];
         int f[SR_PUSH_BATCH];
 #pragma unroll
-        for (int k = 0; k < SR_PUSH_BATCH; ++k) {
+        for (int k = 0; k < SR_PUSH_BATCH; ++k)
             e[k] = min(e0 + k * stride, total - 1);  // past the end: a repeat, not claimed
-            f[k] = 0;
-        }
-        for (int s = top_s; s > 0; s >>= 1) {
-#pragma unroll
-            for (int k = 0; k < SR_PUSH_BATCH; ++k)
-                if (f[k] + s < ns && s_samp[f[k] + s] <= e[k]) f[k] += s;
-        }
-        if (top_o) {
-            int hi[SR_PUSH_BATCH];
-#pragma unroll
-            for (int k = 0; k < SR_PUSH_BATCH; ++k) {
-                f[k] *= step;
-                hi[k] = (int)min((long long)f[k] + step, count);
-            }
-            for (int s = top_o; s > 0; s >>= 1) {
-#pragma unroll
-                for (int k = 0; k < SR_PUSH_BATCH; ++k)
-                    if (f[k] + s < hi[k] && __ldca(oi + f[k] + s) <= e[k]) f[k] += s;
-            }
-        }
+        sr_push_slots<SR_PUSH_BATCH>(oi, count, s_samp, ns, step, top_s, top_o, e, f);
         I v[SR_PUSH_BATCH];
 #pragma unroll
         for (int k = 0; k < SR_PUSH_BATCH; ++k) {
@@ -353,8 +239,8 @@ __device__ __forceinline__ void b2_push(
             bool c = false;
             if (e0 + k * stride < total && !(w[k] & bit)) {
                 if (peer_vis == nullptr || (wd >= wlo && wd < whi)) {
-                    c = !(b2_or(vis + wd, bit) & bit);
-                } else if (!(b2_or(vis + wd, bit) & bit)) {
+                    c = !(bp_or(vis + wd, bit) & bit);
+                } else if (!(bp_or(vis + wd, bit) & bit)) {
                     // first from this GPU: the claim proper on the owner's word
                     c = !(atomicOr_system(peer_vis + wd, bit) & bit);
                 }
@@ -373,36 +259,29 @@ __device__ __forceinline__ void b2_push(
                 } else {
                     peer_level[v[k]] = d1;
                 }
-                b2_or(fn + wd, bit);
+                bp_or(fn + wd, bit);
                 if (peer_fn != nullptr) atomicOr_system(peer_fn + wd, bit);
             }
-            sr_buf_add<I>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
+            sr_buf_add<I, true>(claimed[k], v[k], buf, nb, indptr, qo, oo, ctr, over, cap);
         }
     }
-    sr_buf_flush<I>(buf, nb, indptr, qo, oo, ctr, over, cap);
-}
-
-// The frontier bitmap's bits of L1-read (see traverse.cu's SR_PULL_L1): written before the
-// last barrier, whose fences invalidate L1.
-template <typename I>
-__device__ __forceinline__ bool sr_bit(const unsigned int* bits, I u)
-{
-    return (__ldca(bits + (u >> 5)) >> (u & 31)) & 1u;
+    sr_buf_flush<I, true>(buf, nb, indptr, qo, oo, ctr, over, cap);
 }
 
 // One pull level over this GPU's owned words [wlo, whi) (bfs_grid's pull with SR_PULL_SKIP,
-// SR_PULL_PREFETCH, SR_PULL_DEG_EARLY and SR_PULL_AHEAD on, levels only): the warp's words
-// wlo + gwarp + i * nwarps, 32 at a time (a lane each), only those with an unvisited vertex
-// scanned, the next one's bits, bounds and first in-neighbours loaded before this one's scan.
-// A found word is written whole into both copies of fn (zero at the level's start) and vis
-// (no one else writes an owned word during a pull). The found vertices' count and out-edges
-// are summed per block into *ctr.
+// SR_PULL_PREFETCH, SR_PULL_DEG_EARLY and SR_PULL_AHEAD on, levels only): each unvisited
+// vertex scans its row of Aᵀ (tindptr / tindices: its in-neighbours) for one in the frontier
+// fb; the warp's words wlo + gwarp + i * nwarps, 32 at a time (a lane each), only those with
+// an unvisited vertex scanned, the next one's bits, bounds (in-row and out-row) and first
+// in-neighbours loaded before this one's scan. A found word is written whole into both copies
+// of fn (zero at the level's start) and vis (no one else writes an owned word during a pull).
+// The found vertices' count and out-edges (A's row lengths) are summed per block into *ctr.
 template <typename I>
-__device__ __forceinline__ void b2_pull(
-    const I* __restrict__ indptr, const I* __restrict__ indices, long long n, int* level,
-    unsigned int* vis, unsigned int* peer_vis, const unsigned int* fb, unsigned int* fn,
-    unsigned int* peer_fn, long long wlo, long long whi, unsigned long long* ctr, int d1,
-    unsigned long long* s_found)
+__device__ __forceinline__ void bp_pull(
+    const I* __restrict__ indptr, const I* __restrict__ tindptr, const I* __restrict__ tindices,
+    long long n, int* level, unsigned int* vis, unsigned int* peer_vis, const unsigned int* fb,
+    unsigned int* fn, unsigned int* peer_fn, long long wlo, long long whi,
+    unsigned long long* ctr, int d1, unsigned long long* s_found)
 {
     const int lane = threadIdx.x & 31;
     const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -430,7 +309,7 @@ __device__ __forceinline__ void b2_pull(
                 I u[SR_PULL_STEP];
                 bool hit[SR_PULL_STEP];
 #pragma unroll
-                for (int k = 0; k < SR_PULL_STEP; ++k) u[k] = beg + k < lim ? indices[beg + k] : (I)0;
+                for (int k = 0; k < SR_PULL_STEP; ++k) u[k] = beg + k < lim ? tindices[beg + k] : (I)0;
 #pragma unroll
                 for (int k = 0; k < SR_PULL_STEP; ++k) hit[k] = beg + k < lim && sr_bit(fb, u[k]);
 #pragma unroll
@@ -446,7 +325,7 @@ __device__ __forceinline__ void b2_pull(
             const long long le = __shfl_sync(0xffffffffu, end, l);
             for (long long e0 = lb; e0 < le; e0 += 32) {
                 const long long e = e0 + lane;
-                const bool hit = e < le && sr_bit(fb, indices[e]);
+                const bool hit = e < le && sr_bit(fb, tindices[e]);
                 if (__ballot_sync(0xffffffffu, hit)) {
                     if (lane == l) found = true;
                     break;
@@ -457,7 +336,7 @@ __device__ __forceinline__ void b2_pull(
         long long deg = 0;
         if (found) {
             level[v] = d1;
-            deg = (long long)oe - (long long)ob;
+            deg = (long long)oe - (long long)ob;  // v's out-edges: the next frontier's work
         }
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) deg += __shfl_xor_sync(0xffffffffu, deg, off);
@@ -466,7 +345,7 @@ __device__ __forceinline__ void b2_pull(
             vis[w] = seen | hits;
             if (peer_fn != nullptr) {
                 peer_fn[w] = hits;
-                if (B2_PULL_MIRROR) peer_vis[w] = seen | hits;
+                if (SR_PEER_PULL_MIRROR) peer_vis[w] = seen | hits;
             }
             atomicAdd(s_found, ((unsigned long long)__popc(hits) << SR_GRID_EDGE_BITS)
                                    + (unsigned long long)deg);
@@ -477,7 +356,7 @@ __device__ __forceinline__ void b2_pull(
         const unsigned int mine = rl < nown ? __ldcg(vis + wlo + rl) : ~0u;
         unsigned int todo = __ballot_sync(0xffffffffu, mine != ~0u);
         unsigned int seen_n = 0u;
-        I beg_n = 0, end_n = 0;
+        I beg_n = 0, end_n = 0, ob_n = 0, oe_n = 0;
         I pre_n[SR_PULL_STEP];
 #pragma unroll
         for (int k = 0; k < SR_PULL_STEP; ++k) pre_n[k] = 0;
@@ -485,11 +364,13 @@ __device__ __forceinline__ void b2_pull(
             seen_n = __shfl_sync(0xffffffffu, mine, j);
             const long long vn = ((wlo + gwarp + (i0 + j) * nwarps) << 5) + lane;
             if (vn < n && !((seen_n >> lane) & 1u)) {
-                beg_n = indptr[vn];
-                end_n = indptr[vn + 1];
+                beg_n = tindptr[vn];
+                end_n = tindptr[vn + 1];
+                ob_n = indptr[vn];
+                oe_n = indptr[vn + 1];
 #pragma unroll
                 for (int k = 0; k < SR_PULL_STEP; ++k)
-                    pre_n[k] = beg_n + k < end_n ? indices[beg_n + k] : (I)0;
+                    pre_n[k] = beg_n + k < end_n ? tindices[beg_n + k] : (I)0;
             }
         };
         if (todo) bounds(__ffs(todo) - 1);
@@ -497,44 +378,45 @@ __device__ __forceinline__ void b2_pull(
             const int j = __ffs(todo) - 1;
             todo &= todo - 1u;
             const unsigned int seen = seen_n;
-            const I beg = beg_n, end = end_n;
+            const I beg = beg_n, end = end_n, ob = ob_n, oe = oe_n;
             I pre[SR_PULL_STEP];
 #pragma unroll
             for (int k = 0; k < SR_PULL_STEP; ++k) pre[k] = pre_n[k];
             if (todo) bounds(__ffs(todo) - 1);
-            // undirected: the out-row is the in-row (the found vertex's out-degree)
-            pull_word(wlo + gwarp + (i0 + j) * nwarps, seen, beg, end, beg, end, pre);
+            pull_word(wlo + gwarp + (i0 + j) * nwarps, seen, beg, end, ob, oe, pre);
         }
     }
     __syncthreads();
     if (threadIdx.x == 0 && *s_found) atomicAdd(ctr, *s_found);
 }
 
-// The whole search (see the top). Arguments: the local CSR (indptr / indices, the whole
-// graph, symmetric), n, source; [wlo, whi) this GPU's words; level (int32 n: this GPU's
-// owned entries written, with -1 where unreached; the peer writes the levels of this GPU's
-// vertices that it claims); q0 / q1 (n vertices), o0 / o1 (n int64); vis and fb (three
-// bitmaps of `fstride` words each, fstride >= ceil(n / 32)); noin (the vertices of degree
-// zero, marked visited from the start so that a pull skips their words); state (int64
-// [B2_STATE_WORDS], see B2_*); the peer's level, vis, fb and state (nullptr: one GPU);
-// alpha, beta, mode (0 auto, 1 push only, 2 pull only); launch (a launch id, the same on
-// both GPUs, larger than every earlier launch's); timeout_ns (a cross barrier's wait);
-// trace (nullable): the start time, then per level its end time, global frontier size,
-// out-edges and direction, for the first trace_levels levels.
-extern "C" __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs2_grid(
-    const int* __restrict__ indptr, const int* __restrict__ indices, long long n,
-    long long source, long long wlo, long long whi, int* level, int* q0, int* q1,
-    long long* o0, long long* o1, unsigned int* vis, unsigned int* fb, long long fstride,
-    const unsigned int* __restrict__ noin, long long* state, int* peer_level,
-    unsigned int* peer_vis, unsigned int* peer_fb, long long* peer_state, long long alpha,
-    long long beta, int mode, unsigned long long launch, long long timeout_ns,
-    long long* trace, long long trace_levels)
+// The whole search (see the top). Arguments: A's CSR (indptr / indices) and Aᵀ's (tindptr /
+// tindices; the same pointers for a symmetric A), n, source; [wlo, whi) this GPU's words;
+// level (int32 n: this GPU's owned entries written, with -1 where unreached; the peer writes
+// the levels of this GPU's vertices that it claims); q0 / q1 (n vertices), o0 / o1 (n int64);
+// vis and fb (three bitmaps of `fstride` words each, fstride >= ceil(n / 32)); noin (the
+// vertices without in-edges, marked visited from the start so that a pull skips their words:
+// no level can find them); state (int64 [BP_STATE_WORDS], see BP_*); the peer's level, vis,
+// fb and state (nullptr: one GPU); alpha, beta (Beamer's thresholds), mode (0 auto, 1 push
+// only, 2 pull only); launch (a launch id, the same on both GPUs, larger than every earlier
+// launch's on these buffers); timeout0_ns (the first cross barrier's wait: the two launches'
+// skew) and timeout_ns (a later barrier's); trace (nullable): the start time, then per level
+// its end time, global frontier size, out-edges and direction, for the first trace_levels.
+template <typename I>
+__global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs_peer(
+    const I* __restrict__ indptr, const I* __restrict__ indices, const I* __restrict__ tindptr,
+    const I* __restrict__ tindices, long long n, long long source, long long wlo,
+    long long whi, int* level, I* q0, I* q1, long long* o0, long long* o1, unsigned int* vis,
+    unsigned int* fb, long long fstride, const unsigned int* __restrict__ noin,
+    long long* state, int* peer_level, unsigned int* peer_vis, unsigned int* peer_fb,
+    long long* peer_state, long long alpha, long long beta, int mode,
+    unsigned long long launch, long long timeout0_ns, long long timeout_ns, long long* trace,
+    long long trace_levels)
 {
-    typedef int I;
-    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + B2_CTR);
-    long long* over = state + B2_OVER;
-    unsigned int* bar = reinterpret_cast<unsigned int*>(state + B2_BAR);
-    unsigned long long* scratch = reinterpret_cast<unsigned long long*>(state + B2_SCRATCH);
+    unsigned long long* ctr = reinterpret_cast<unsigned long long*>(state + BP_CTR);
+    long long* over = state + BP_OVER;
+    unsigned int* bar = reinterpret_cast<unsigned int*>(state + BP_BAR);
+    unsigned long long* scratch = reinterpret_cast<unsigned long long*>(state + BP_SCRATCH);
     const int lane = threadIdx.x & 31;
     const long long gtid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long stride = (long long)gridDim.x * blockDim.x;
@@ -569,15 +451,15 @@ extern "C" __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs2_
         }
     }
     unsigned int k = 1;  // the cross barriers' phase
-    b2_level_sync(state, peer_state, k, launch, &ctr[0], timeout_ns);
-    if (*reinterpret_cast<volatile long long*>(state + B2_ERR) != 0) {
-        if (gtid == 0) state[B2_STATUS] = state[B2_ERR];
+    bp_level_sync(state, peer_state, k, launch, &ctr[0], timeout0_ns);
+    if (*reinterpret_cast<volatile long long*>(state + BP_ERR) != 0) {
+        if (gtid == 0) state[BP_STATUS] = state[BP_ERR];
         return;
     }
-    if (gtid == 0) state[B2_T0] = sr_clock_ns();
+    if (gtid == 0) state[BP_T0] = sr_clock_ns();
     if (trace != nullptr && gtid == 0) trace[0] = sr_clock_ns();
     // global: both GPUs' frontier (size << 36 | out-edges); local: this GPU's queue's part
-    unsigned long long glob = *reinterpret_cast<volatile unsigned long long*>(state + B2_GLOBAL + (k & 1u));
+    unsigned long long glob = *reinterpret_cast<volatile unsigned long long*>(state + BP_GLOBAL + (k & 1u));
     unsigned long long loc = *reinterpret_cast<volatile unsigned long long*>(&ctr[0]);
     long long depth = 0, levels = 0, left = m;
     bool pushing = mode != 2;
@@ -588,6 +470,8 @@ extern "C" __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs2_
     while (depth < n) {
         const long long count = (long long)(glob >> SR_GRID_EDGE_BITS);
         const long long total = (long long)(glob & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
+        // Beamer's rule (algorithms.bfs.pull_next): pull once the frontier's out-edges pass
+        // the unexplored edges / alpha, push again once it holds fewer than n / beta vertices
         if (mode == 0) {
             if (pushing && total * alpha > left) pushing = false;
             else if (!pushing && count * beta < n) pushing = true;
@@ -606,15 +490,15 @@ extern "C" __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs2_
         unsigned int* fn = fb + f1 * fstride;
         unsigned int* pfn = peer_fb != nullptr ? peer_fb + f1 * fstride : nullptr;
         {  // the previous level's frontier, zeroed for level + 1 (see the top); after a pull
-           // without B2_PULL_MIRROR, its finds in the peer's words folded into the local copy
-           // of vis (before the bitmap -> queue step's barrier, so before any push reads it)
+           // without SR_PEER_PULL_MIRROR, its finds in the peer's words folded into the local
+           // copy of vis (before the bitmap -> queue step's barrier, so before any push reads it)
             unsigned int* fz = fb + f2 * fstride;
-            const bool refresh = !B2_PULL_MIRROR && peer_vis != nullptr && !queued;
+            const bool refresh = !SR_PEER_PULL_MIRROR && peer_vis != nullptr && !queued;
             for (long long w = gtid; w < nwords; w += stride) {
                 fz[w] = 0u;
                 if (refresh && (w < wlo || w >= whi)) {
                     const unsigned int x = __ldcg(fcur + w);
-                    if (x) b2_or(vis + w, x);
+                    if (x) bp_or(vis + w, x);
                 }
             }
         }
@@ -628,32 +512,32 @@ extern "C" __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs2_
                     for (unsigned int nz = __ballot_sync(0xffffffffu, mine != 0u); nz; nz &= nz - 1u) {
                         const int j = __ffs(nz) - 1;
                         const unsigned int word = __shfl_sync(0xffffffffu, mine, j);
-                        sr_buf_add<I>((word >> lane) & 1u, (I)(((w0 + j) << 5) + lane), buf, nb,
-                                      indptr, qi, oi, scratch, over, n);
+                        sr_buf_add<I, true>((word >> lane) & 1u, (I)(((w0 + j) << 5) + lane), buf,
+                                            nb, indptr, qi, oi, scratch, over, n);
                     }
                 }
-                sr_buf_flush<I>(buf, nb, indptr, qi, oi, scratch, over, n);
+                sr_buf_flush<I, true>(buf, nb, indptr, qi, oi, scratch, over, n);
                 sr_grid_sync(bar);
                 // (its value is loc: the pull counted the same vertices and edges)
                 if (gtid == 0) *scratch = 0ull;
             }
             const long long lcount = (long long)(loc >> SR_GRID_EDGE_BITS);
             const long long ltotal = (long long)(loc & ((1ull << SR_GRID_EDGE_BITS) - 1ull));
-            b2_push<I>(indptr, indices, level, peer_level, vis, peer_vis, fn, pfn, wlo, whi, qi,
+            bp_push<I>(indptr, indices, level, peer_level, vis, peer_vis, fn, pfn, wlo, whi, qi,
                        oi, lcount, ltotal, qo, oo, &ctr[nc], over, n, d1, s_samp, s_buf);
             queued = true;
             if (threadIdx.x == 0) ++s_pushes;
         } else {
-            b2_pull<I>(indptr, indices, n, level, vis, peer_vis, fcur, fn, pfn, wlo, whi,
-                       &ctr[nc], d1, &s_found);
+            bp_pull<I>(indptr, tindptr, tindices, n, level, vis, peer_vis, fcur, fn, pfn, wlo,
+                       whi, &ctr[nc], d1, &s_found);
             queued = false;
             if (threadIdx.x == 0) ++s_pulls;
         }
         ++k;
-        b2_level_sync(state, peer_state, k, launch, &ctr[nc], timeout_ns);
-        if (*reinterpret_cast<volatile long long*>(state + B2_ERR) != 0) break;
+        bp_level_sync(state, peer_state, k, launch, &ctr[nc], timeout_ns);
+        if (*reinterpret_cast<volatile long long*>(state + BP_ERR) != 0) break;
         const unsigned long long next =
-            *reinterpret_cast<volatile unsigned long long*>(state + B2_GLOBAL + (k & 1u));
+            *reinterpret_cast<volatile unsigned long long*>(state + BP_GLOBAL + (k & 1u));
         if (trace != nullptr && gtid == 0 && levels < trace_levels) {
             long long* t = trace + 1 + 4 * levels;
             t[0] = sr_clock_ns();
@@ -671,11 +555,11 @@ extern "C" __global__ void __launch_bounds__(SR_GRID_THREADS, SR_BFS_MINB) bfs2_
         f3 = f1;
     }
     if (gtid == 0) {
-        state[B2_DEPTH] = depth;
-        state[B2_LEVELS] = levels;
-        state[B2_STATUS] = *reinterpret_cast<volatile long long*>(state + B2_ERR);
-        state[B2_PUSHES] = s_pushes;
-        state[B2_PULLS] = s_pulls;
-        state[B2_T1] = sr_clock_ns();
+        state[BP_DEPTH] = depth;
+        state[BP_LEVELS] = levels;
+        state[BP_STATUS] = *reinterpret_cast<volatile long long*>(state + BP_ERR);
+        state[BP_PUSHES] = s_pushes;
+        state[BP_PULLS] = s_pulls;
+        state[BP_T1] = sr_clock_ns();
     }
 }
