@@ -229,7 +229,7 @@ def warm_cpu_analytics() -> int:
     order = np.lexsort((cols, rows))
     rows, cols = rows[order], cols[order]
     indptr = np.searchsorted(rows, np.arange(n + 1))
-    A = Matrix.from_csr(indptr, cols, np.ones(2 * n), (n, n))
+    A = Matrix.from_csr(indptr, cols, np.ones(2 * n), (n, n))  # (NumPy arrays: on the CPU)
     count = 0
     for skip in (True, False):  # (a symmetric pattern's search; else the union-find)
         cpu_components.weak_components(A, skip, 0, 0)
@@ -237,7 +237,7 @@ def warm_cpu_analytics() -> int:
     U = Matrix.from_csr(indptr, cols, None, (n, n), iso_value=1, dtype=np.int64)
     dot3(U, U, builtins("semiring")["plus_pair"], mask=U)
     x = np.full(n, 1.0 / n)
-    for t in (Vector.from_dense(np.ones(n)),
+    for t in (Vector.from_dense(np.ones(n), device="cpu"),  # (the default: a GPU where one is)
               Vector.from_coo(np.array([0, 2]), np.ones(2), size=n, device="cpu")):
         centrality.power_step(t, x, x.copy(), x.copy(), np.ones(n), 0.85, 0.0,
                               np.zeros(0, dtype=np.int64))
