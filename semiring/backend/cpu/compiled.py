@@ -1240,6 +1240,22 @@ def _bfs_queue(indptr, indices, frontier, depth_limit, seen, order, parent, boun
     return depth
 
 
+def _heap_push(hd, hc, hv, size, key, count, v):
+    # (key, count, v) into the binary heap of ``size`` entries (keys hd, push counts hc,
+    # vertices hv), sifted up: Python's heapq order of NetworkX's (distance, count, node)
+    j = size
+    while j > 0:
+        parent = (j - 1) >> 1
+        if hd[parent] < key or (hd[parent] == key and hc[parent] < count):
+            break
+        hd[j], hc[j], hv[j] = hd[parent], hc[parent], hv[parent]
+        j = parent
+    hd[j], hc[j], hv[j] = key, count, v
+
+
+_heap_push_jit = None  # compiled on first use; a global of _dijkstra_heap
+
+
 def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped, seenval,
                    pops, finds, hd, hc, hv):
     # NetworkX's _dijkstra_multisource, step for step over the CSR in adjacency order: a
@@ -1259,16 +1275,8 @@ def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped
             finds[nfinds] = s
             nfinds += 1
         seenval[s] = zero
-        # push (0, count, s): sift up
-        j = size
+        _heap_push_jit(hd, hc, hv, size, zero, count, s)
         size += 1
-        while j > 0:
-            parent = (j - 1) >> 1
-            if hd[parent] < zero or (hd[parent] == zero and hc[parent] < count):
-                break
-            hd[j], hc[j], hv[j] = hd[parent], hc[parent], hv[parent]
-            j = parent
-        hd[j], hc[j], hv[j] = zero, count, s
         count += 1
     while size:
         d, v = hd[0], hv[0]
@@ -1310,15 +1318,8 @@ def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped
                     finds[nfinds] = u
                     nfinds += 1
                 seenval[u] = vu
-                j = size
+                _heap_push_jit(hd, hc, hv, size, vu, count, u)
                 size += 1
-                while j > 0:
-                    parent = (j - 1) >> 1
-                    if hd[parent] < vu or (hd[parent] == vu and hc[parent] < count):
-                        break
-                    hd[j], hc[j], hv[j] = hd[parent], hc[parent], hv[parent]
-                    j = parent
-                hd[j], hc[j], hv[j] = vu, count, u
                 count += 1
     return npops, nfinds, 0
 
@@ -1920,11 +1921,12 @@ def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
     weights). Its heap's ties go by push count, an order the engine's parallel searches do
     not give; the NumPy pass it replaces settled one tie group at a time (1.6 s on a 316²
     grid of integer weights, NetworkX 1.8 s; session 23)."""
-    global _dijkstra_k
+    global _dijkstra_k, _heap_push_jit
     w = np.asarray(weights)
     if not ENABLED or w.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
         return None
     if _dijkstra_k is None:
+        _heap_push_jit = _jit(_heap_push)
         _dijkstra_k = _jit(_dijkstra_heap)
     n = int(indptr.size) - 1
     src = np.ascontiguousarray(sources, dtype=np.int64)
