@@ -63,6 +63,19 @@ def _set_attrs(settings):
         setattr(importlib.import_module(module), name, value)
 
 
+def local_client(workers=2, *, routes_off=True, **kwargs):
+    """A local Dask cluster's client for a module's fixture (``yield from``), closed with its
+    cluster after the module; ``routes_off``: :func:`host_routes_off` on its workers."""
+    from semiring import dist  # noqa: PLC0415  (dask: the distributed tests' extra)
+
+    c = dist.local_cluster(workers, **kwargs)
+    if routes_off:
+        host_routes_off(c)
+    yield c
+    c.close()
+    c.cluster.close()
+
+
 def host_routes_off(client):
     """The host routes off on a Dask cluster's worker processes too (the autouse fixture
     below patches this process only): a one-partition call runs the one-device algorithm on

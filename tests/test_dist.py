@@ -23,7 +23,7 @@ import algorithms  # noqa: E402
 import algorithms.dist as adist  # noqa: E402
 from algorithms.dist import _local, _spmd  # noqa: E402
 from semiring import dist  # noqa: E402
-from conftest import host_routes_off, to_host  # noqa: E402
+from conftest import local_client, to_host  # noqa: E402
 
 #: Each distributed call costs Dask round trips: fewer examples than the one-device tests.
 EXAMPLES = max(3, int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) // 8)
@@ -32,11 +32,7 @@ few = settings(max_examples=EXAMPLES)
 
 @pytest.fixture(scope="module")
 def client():
-    c = dist.local_cluster(2)
-    host_routes_off(c)
-    yield c
-    c.close()
-    c.cluster.close()
+    yield from local_client(2)
 
 
 @pytest.fixture(autouse=True)

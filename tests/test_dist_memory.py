@@ -23,7 +23,7 @@ import semiring as sr
 from bench import generators as g
 from semiring import dist
 from semiring.dist import _tasks as T
-from conftest import host_routes_off, to_host
+from conftest import local_client, to_host
 
 distributed = pytest.importorskip(
     "distributed", reason='the distributed tests need dask: pip install "semiring[dask]"')
@@ -73,11 +73,7 @@ def test_gpu_worker_memory_limit_passed_through():
 
 @pytest.fixture(scope="module")
 def client():
-    c = dist.local_cluster(2)
-    host_routes_off(c)
-    yield c
-    c.close()
-    c.cluster.close()
+    yield from local_client(2)
 
 
 def _trace_start():

@@ -25,16 +25,12 @@ import algorithms.dist as adist  # noqa: E402
 from algorithms.dist import _local, _spmd  # noqa: E402
 from semiring import dist  # noqa: E402
 from semiring.backend.gpu import bfs_peer  # noqa: E402
-from conftest import host_routes_off  # noqa: E402
+from conftest import local_client  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client():
-    c = dist.local_cluster(2)
-    host_routes_off(c)
-    yield c
-    c.close()
-    c.cluster.close()
+    yield from local_client(2)
 
 
 @pytest.fixture(autouse=True)

@@ -26,7 +26,7 @@ import algorithms.dist as adist  # noqa: E402
 from algorithms.dist import _spmd  # noqa: E402
 from semiring import dist  # noqa: E402
 from semiring.dist import _mesh, _tasks  # noqa: E402
-from conftest import host_routes_off, to_host  # noqa: E402
+from conftest import local_client, to_host  # noqa: E402
 
 EXAMPLES = max(3, int(os.environ.get("SEMIRING_TEST_EXAMPLES", 40)) // 8)
 few = settings(max_examples=EXAMPLES, deadline=None)
@@ -34,11 +34,7 @@ few = settings(max_examples=EXAMPLES, deadline=None)
 
 @pytest.fixture(scope="module")
 def client():
-    c = dist.local_cluster(2)
-    host_routes_off(c)
-    yield c
-    c.close()
-    c.cluster.close()
+    yield from local_client(2)
 
 
 @pytest.fixture(autouse=True, params=["tcp", "framed"])

@@ -25,7 +25,7 @@ import algorithms.dist as adist  # noqa: E402
 from algorithms.dist import _local, _spmd  # noqa: E402
 from semiring import dist  # noqa: E402
 from semiring.dist import _mesh  # noqa: E402
-from conftest import host_routes_off, to_host  # noqa: E402
+from conftest import local_client, to_host  # noqa: E402
 
 dsssp = importlib.import_module("algorithms.dist.sssp")
 
@@ -35,11 +35,7 @@ few = settings(max_examples=EXAMPLES, deadline=None)
 
 @pytest.fixture(scope="module")
 def client():
-    c = dist.local_cluster(2)
-    host_routes_off(c)
-    yield c
-    c.close()
-    c.cluster.close()
+    yield from local_client(2)
 
 
 @pytest.fixture(autouse=True, params=["tcp", "framed"])
