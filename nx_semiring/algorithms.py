@@ -541,7 +541,9 @@ def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None)
 
 
 def _dijkstra_heap(g, src, dist, keep, weight, cutoff):
-    """``(pops, finds)`` of :func:`_dijkstra_orders` by NetworkX's own heap loop, compiled
+    """``(pops, finds)`` of :func:`_dijkstra_orders` replayed from the engine's distances
+    (:func:`semiring.backend.cpu.compiled.dijkstra_replay`: positive weights) or else by
+    NetworkX's own heap loop, compiled
     (:func:`semiring.backend.cpu.compiled.dijkstra_order`), where it reaches exactly the
     vertices ``keep`` at the engine's distances ``dist``; else None (no Numba, weights of
     another type, another answer: the caller's pass)."""
@@ -557,6 +559,10 @@ def _dijkstra_heap(g, src, dist, keep, weight, cutoff):
         if w.dtype.kind == "u" and w.size and int(w.max()) > np.iinfo(np.int64).max:
             return None
         w = w.astype(np.int64, copy=False)
+    replay = _cpu_compiled.dijkstra_replay(g.indptr, g.adj, w, src, dist,
+                                           _by_distance(dist, keep), keep, cutoff)
+    if replay is not None:
+        return replay[0], replay[1]
     found = _cpu_compiled.dijkstra_order(g.indptr, g.adj, w, src, cutoff)
     if found is None:
         return None

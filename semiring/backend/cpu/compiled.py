@@ -1953,6 +1953,131 @@ def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
     return pops[:npops], finds[:nfinds], dist
 
 
+
+def _dijkstra_groups(indptr, indices, w, sources, dist, keep, cut, has_cutoff, order, pops,
+                     finds, parent, gid, start, fill, state):
+    # NetworkX's Dijkstra pops replayed from known distances. ``order`` holds the reported
+    # vertices sorted by distance: its runs of equal distance are the groups, each a
+    # segment of ``pops`` filled in the order of its vertices' first tight pushes (a bucket
+    # queue, Dial's), made in pop order and adjacency order: NetworkX's heap pops a group by
+    # push count, and with positive weights every tight push into a group comes before the
+    # group's first pop. Returns (finds, status): status 1 where that replay is not
+    # NetworkX's: a vertex with no tight in-neighbour in an earlier group (0-weight or
+    # absorbed edges, distances that are not the minimum), an edge giving a shorter
+    # distance, a vertex reached within the cutoff but not reported, a source not at 0.
+    # A vertex's flags share one byte (the scan's random reads: one array, not four).
+    popped, seen, pushed, kept = 1, 2, 4, 8
+    n = state.size
+    for v in range(n):
+        state[v] = kept if keep[v] else 0
+    m = order.size
+    groups = 0
+    for i in range(m):
+        if i == 0 or dist[order[i]] != dist[order[i - 1]]:
+            start[groups] = i
+            fill[groups] = i
+            groups += 1
+        gid[order[i]] = groups - 1
+    start[groups] = m
+    nf = 0
+    for i in range(sources.size):
+        s = sources[i]
+        if not keep[s] or dist[s] != 0 or gid[s] != 0:
+            return nf, 1
+        pops[fill[0]] = s
+        fill[0] += 1
+        state[s] |= pushed | seen
+        finds[nf] = s
+        nf += 1
+    for g in range(groups):
+        a, b = start[g], start[g + 1]
+        if fill[g] != b:  # a vertex of this group never pushed before it
+            return nf, 1
+        for j in range(a, b):
+            state[pops[j]] |= popped
+        for j in range(a, b):
+            v = pops[j]
+            dv = dist[v]
+            for e in range(indptr[v], indptr[v + 1]):
+                u = indices[e]
+                vu = dv + w[e]
+                f = state[u]
+                if f & popped:
+                    if vu < dist[u]:  # NetworkX: "Contradictory paths found"
+                        return nf, 1
+                    continue
+                if has_cutoff and vu > cut:
+                    continue
+                du = dist[u]
+                if not f & kept or vu < du:
+                    return nf, 1
+                if not f & seen:
+                    f |= seen
+                    finds[nf] = u
+                    nf += 1
+                if vu == du and not f & pushed:
+                    h = gid[u]
+                    if h <= g:
+                        return nf, 1
+                    f |= pushed
+                    parent[u] = v
+                    pops[fill[h]] = u
+                    fill[h] += 1
+                state[u] = f
+    return nf, 0
+
+
+_groups_k = None
+
+
+def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff=None):
+    """NetworkX's Dijkstra pops from ``sources`` replayed from the distances ``dist`` (the
+    engine's), without its heap: ``(pops, finds, parent)``, as :func:`dijkstra_order`'s
+    ``pops`` and ``finds``, and the vertex whose scan first gave each its distance (its path
+    tree: NetworkX's ``paths[u] = paths[v] + [u]`` on that scan; -1 at the sources), or None
+    where the replay is not NetworkX's (see :func:`_dijkstra_groups`; the heap then runs).
+
+    ``order``: the reported vertices (``keep``) sorted by distance. With positive weights a
+    vertex's tight in-neighbours all lie at smaller distances, so NetworkX's heap pops a
+    group of equal distance in the order of its first tight pushes, all made before the
+    group's first pop: one O(m) pass and a sort a group, where the heap costs O(m log n)
+    (1000² grid, integer weights, 2-core host: the heap 509 ms, this pass measured in
+    ``bench/results/session24``)."""
+    global _groups_k
+    w = np.asarray(weights)
+    if not ENABLED or w.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
+        return None
+    if _groups_k is None:
+        _groups_k = _jit(_dijkstra_groups)
+    n = int(indptr.size) - 1
+    has_cutoff = cutoff is not None and float(cutoff) != np.inf
+    cut = w.dtype.type(0)
+    if has_cutoff:
+        if not float(cutoff) > -np.inf:
+            return None
+        if w.dtype.kind == "i":  # an integer sum exceeds c exactly where it exceeds floor(c)
+            cut = np.int64(min(max(math.floor(cutoff), -2**63), 2**63 - 1))
+        else:
+            cut = np.float64(cutoff)
+    d = np.ascontiguousarray(dist)
+    if d.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
+        d = d.astype(np.float64 if d.dtype.kind == "f" else np.int64)
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    pops = np.empty(order.size, dtype=np.int64)
+    finds = np.empty(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
+    nf, status = _groups_k(
+        np.ascontiguousarray(indptr, dtype=np.int64), np.ascontiguousarray(indices, dtype=np.int64),
+        np.ascontiguousarray(w), np.ascontiguousarray(sources, dtype=np.int64), d,
+        np.ascontiguousarray(keep, dtype=np.bool_), cut, has_cutoff, order, pops, finds, parent,
+        np.empty(n, dtype=np.int32 if order.size < 2**31 else np.int64),
+        np.empty(order.size + 1, dtype=np.int64), np.empty(order.size + 1, dtype=np.int64),
+        np.empty(n, dtype=np.uint8))
+    if status:
+        return None
+    return pops, finds[:nf], parent
+
+
 _truss = None
 
 

@@ -1,0 +1,110 @@
+"""NetworkX's Dijkstra order replayed from known distances (``compiled.dijkstra_replay``,
+session 24) against NetworkX's heap loop compiled (``compiled.dijkstra_order``) and against
+NetworkX itself: the same pops, the same first pushes, NetworkX's path tree; None (the heap
+runs) wherever the replay would not be NetworkX's."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from nx_semiring import algorithms as A  # noqa: E402
+from nx_semiring.graph import from_networkx  # noqa: E402
+from semiring.backend.cpu import compiled  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not compiled.ENABLED, reason="needs Numba (the cpu extra)")
+
+
+def _weighted(count, seed):
+    rng = random.Random(seed)
+    for t in range(count):
+        n = rng.randint(1, 40)
+        G = nx.gnm_random_graph(n, rng.randint(0, 4 * n), seed=t, directed=rng.random() < 0.5)
+        kind = rng.choice(["int", "ties", "float", "zero", "inf", "absorbed"])
+        for u, v in G.edges:
+            G[u][v]["weight"] = {"int": rng.randint(1, 9), "ties": rng.randint(1, 2),
+                                 "float": rng.choice([0.1, 0.2, 0.3, 0.7]),
+                                 "zero": rng.randint(0, 2),
+                                 "inf": rng.choice([1.0, 2.0, math.inf]),
+                                 "absorbed": rng.choice([1e17, 1.0])}[kind]
+        if rng.random() < 0.3:
+            G.add_edges_from((v, v, {"weight": rng.randint(0, 2)}) for v in range(0, n, 4))
+        sources = rng.sample(range(n), min(n, rng.randint(1, 3)))
+        yield G, sources, rng.choice([None, None, 0, 2, 3.5, 7, math.inf]), kind
+
+
+def _weights(g):
+    w = g.weights("weight")
+    return w.astype(np.int64) if w.dtype.kind in "biu" else w.astype(np.float64)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_replay_is_the_heap(seed):
+    answered = refused = 0
+    for G, sources, cutoff, kind in _weighted(200, seed):
+        g = from_networkx(G, edge_attrs={"weight": 1}, use_cache=False)
+        src = np.array([g.vertex(s) for s in sources], dtype=np.int64)
+        w = _weights(g)
+        heap = compiled.dijkstra_order(g.indptr, g.adj, w, src, cutoff)
+        if heap is None:
+            continue
+        pops, finds, dist = heap
+        keep = np.zeros(g.n, dtype=bool)
+        keep[pops] = True
+        d = np.where(keep, dist, np.inf if w.dtype.kind == "f" else np.iinfo(np.int64).max)
+        replay = compiled.dijkstra_replay(g.indptr, g.adj, w, src, d, A._by_distance(d, keep),
+                                          keep, cutoff)
+        if replay is None:
+            refused += 1
+            continue
+        answered += 1
+        assert replay[0].tolist() == pops.tolist(), (sorted(G.edges(data=True)), sources)
+        assert replay[1].tolist() == finds.tolist(), (sorted(G.edges(data=True)), sources)
+        # the path tree is NetworkX's
+        paths = nx.multi_source_dijkstra_path(G, set(sources), cutoff=cutoff)
+        if len(sources) == 1:
+            for node, path in paths.items():
+                p = replay[2][g.vertex(node)]
+                assert (g.nodes[p] if p >= 0 else None) == (path[-2] if len(path) > 1 else None)
+    assert answered > 150 and refused > 10  # (0-weight, inf and absorbed edges: the heap's)
+
+
+def test_replay_refuses_what_is_not_networkx_s():
+    # a path 0 -1- 1 -0- 2: 2's only tight in-neighbour is at its own distance
+    indptr, adj = np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1])
+    keep = np.ones(3, dtype=bool)
+    args = (np.array([0]), np.array([0, 1, 1]), np.array([0, 1, 2]), keep)
+    assert compiled.dijkstra_replay(indptr, adj, np.array([1, 1, 0, 0]), *args) is None
+    # distances that are not the minimum (2 reachable at 1 over 0-2)
+    indptr, adj = np.array([0, 2, 4, 6]), np.array([1, 2, 0, 2, 0, 1])
+    w = np.array([1, 1, 1, 1, 1, 1])
+    assert compiled.dijkstra_replay(indptr, adj, w, np.array([0]), np.array([0, 1, 2]),
+                                    np.array([0, 1, 2]), keep) is None
+    # the right distances: answered, 1 and 2 popped in adjacency order, both from 0
+    pops, finds, parent = compiled.dijkstra_replay(indptr, adj, w, np.array([0]),
+                                                   np.array([0, 1, 1]), np.array([0, 2, 1]),
+                                                   keep)
+    assert (pops.tolist(), finds.tolist(), parent.tolist()) == ([0, 1, 2], [0, 1, 2],
+                                                                [-1, 0, 0])
+    # a source not at distance 0
+    assert compiled.dijkstra_replay(indptr, adj, w, np.array([0]), np.array([1, 2, 2]),
+                                    np.array([0, 1, 2]), keep) is None
+
+
+def test_lengths_dicts_through_the_replay_in_networkx_order():
+    # a grid of weights 1..3: many equal distances, each group ordered by first tight push
+    rng = random.Random(5)
+    G = nx.grid_2d_graph(30, 30)
+    for u, v in G.edges:
+        G[u][v]["weight"] = rng.randint(1, 3)
+    for s in [(0, 0), (15, 15), (29, 3)]:
+        want = nx.single_source_dijkstra_path_length(G, s)
+        got = nx.single_source_dijkstra_path_length(G, s, backend="semiring")
+        assert list(want.items()) == list(got.items())
+        want = nx.multi_source_dijkstra_path_length(G, {s, (3, 4)}, cutoff=20)
+        got = nx.multi_source_dijkstra_path_length(G, {s, (3, 4)}, cutoff=20,
+                                                   backend="semiring")
+        assert list(want.items()) == list(got.items())
