@@ -899,9 +899,12 @@ def _bfs_lengths(g: SemiringGraph, s: int, level, cutoff) -> dict:
 
 def _values_of(d) -> list:
     """``d.tolist()``, each distinct value one Python object where the values are few
-    (:func:`_sorted_values` on their sorted copy, scattered back)."""
+    (:func:`_sorted_values` on their sorted copy, scattered back; on ``d`` itself where it
+    is sorted already: BFS levels in queue order, distances in Dijkstra's pop order)."""
     if d.size < 2:
         return d.tolist()
+    if bool((d[1:] >= d[:-1]).all()):
+        return _sorted_values(d)
     perm = np.argsort(d, kind="stable")
     objs = np.empty(d.size, dtype=object)
     objs[perm] = _sorted_values(d[perm])
