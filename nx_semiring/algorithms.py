@@ -1593,6 +1593,13 @@ def _sets_in_search_order(g, labels, walk=None, order=None) -> list:
     the adjacency searched (``indptr``, ``adj``, ``n``), ``g``'s by default; ``order``: that
     search's discovery order where the caller has it.
     """
+    if labels.size and bool(labels.min() == labels.max()):
+        # one component (decided where the labels are: two reductions, no copy of them):
+        # one search from vertex 0, no grouping
+        if order is None:
+            order = _discovery(g if walk is None else walk, np.zeros(1, dtype=np.int64))
+        with _gc_paused():
+            return [set(g.labels(order))]
     labels = _host(labels).astype(np.int64, copy=False)
     if not labels.size:
         return []
