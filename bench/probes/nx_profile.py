@@ -4,7 +4,8 @@ profiled once (cProfile, the functions by own time).
 
 Usage: PYTHONPATH=. python3 bench/probes/nx_profile.py GRAPH ALGS [TOP]
 GRAPH: grid-SIDE or kron-SCALE; ALGS: comma list of bfs, sssp, pagerank, components, bc,
-triangles; TOP: rows of the profile printed (12).
+triangles; TOP: rows of the profile printed (12). The source (BFS, SSSP) is the vertex of
+highest degree (vertex 0 of a Kronecker graph may be isolated).
 """
 
 import cProfile
@@ -19,8 +20,9 @@ from nx_semiring.graph import from_networkx
 def main(graph, algs, top=12):
     kind, size = graph.split("-")
     G = B.grid_graph(int(size)) if kind == "grid" else B.kronecker_graph(int(size))
+    source = max(G.degree, key=lambda item: item[1])[0]
     for alg in algs.split(","):
-        attr, _, fsr, _ = B._cases(G, 0)[alg]
+        attr, _, fsr, _ = B._cases(G, source)[alg]
         g = from_networkx(G, edge_attrs={attr: 1} if attr else None)
         fsr(g)
         best = min(_clock(fsr, g) for _ in range(5))
