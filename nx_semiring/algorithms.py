@@ -49,6 +49,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import gc
+import math
 import numbers
 import random
 import sys
@@ -57,7 +58,9 @@ import numpy as np
 
 import algorithms as alg
 import semiring as sr
+from algorithms.components import _scatter_min
 from semiring.backend.cpu import compiled as _cpu_compiled
+from semiring.device import _cupy
 
 from .graph import FLOAT_MAX, SemiringGraph, from_networkx
 
@@ -89,6 +92,13 @@ EXACT_FRACTION_BITS = 20
 # Sources per multi-source BFS batch in all_pairs_shortest_path_length (one 64-bit word of
 # the engine's bit-parallel search per vertex; LAGraph_MultiSourceBFS).
 APSP_BFS_BATCH = 64
+
+#: NetworkX's BFS order on the GPU (:func:`_queue`): graphs of at least this many stored
+#: entries run their first DEVICE_QUEUE_LEVELS levels on the device (a level ~0.25 ms there,
+#: ~8 ns a stored entry scanned by the host's compiled queue: kron-18, 7.6·10⁶ entries in 7
+#: levels, ~50 ms on the H200's host).
+DEVICE_QUEUE_MIN_ENTRIES = 1 << 19
+DEVICE_QUEUE_LEVELS = 16
 
 # A sorted result's values become one Python object per run of equal values where runs
 # average at least RUN_VALUES entries (shorter: ``tolist``), repeated by ``itertools.repeat``
@@ -611,11 +621,87 @@ def _replayed_group(members, tu, tv, tp, internal, rank, a, width):
 # --------------------------------------------------------------------------- BFS order
 def _queue(g, frontier, depth_limit):
     """NetworkX's BFS queue from ``frontier`` as arrays ``(order, parent, bounds)``
-    (:func:`semiring.backend.cpu.compiled.bfs_queue`), or None without Numba."""
+    (:func:`semiring.backend.cpu.compiled.bfs_queue`), or None without Numba.
+
+    A graph on the GPU of at least ``DEVICE_QUEUE_MIN_ENTRIES`` stored entries runs its
+    first ``DEVICE_QUEUE_LEVELS`` levels there (:func:`_device_queue`: a level a few array
+    passes, ~0.25 ms whatever its width) and the rest, if any, on the host from where the
+    device stopped: a Kronecker graph's few wide levels on the device, a grid's thousands
+    of narrow ones on the host. Without Numba the device runs every level."""
     if not g.n:
         return None
-    return _cpu_compiled.bfs_queue(g.indptr, g.adj, np.asarray(frontier, dtype=np.int64),
-                                   depth_limit)
+    frontier = np.asarray(frontier, dtype=np.int64)
+    if g.device != "gpu" or g.adj.size < DEVICE_QUEUE_MIN_ENTRIES:
+        return _cpu_compiled.bfs_queue(g.indptr, g.adj, frontier, depth_limit)
+    indptr, adj = g.device_adjacency()
+    limit = _level_limit(depth_limit, g.n)
+    order, parent, bounds, seen, last = _device_queue(
+        indptr, adj, frontier, limit,
+        DEVICE_QUEUE_LEVELS if _cpu_compiled.ENABLED else None)
+    if last is None:
+        return order, parent, bounds
+    rest = _cpu_compiled.bfs_queue(g.indptr, g.adj, last, limit - (bounds.size - 1), seen=seen)
+    return (np.concatenate((order, rest[0])), np.concatenate((parent, rest[1])),
+            np.concatenate((bounds, rest[2][1:] + bounds[-1])))
+
+
+def _level_limit(depth_limit, n) -> int:
+    """The levels a search below ``depth_limit`` may make: depth < depth_limit for an
+    integer depth is depth < ceil(depth_limit); NaN or at most 0: none."""
+    return n + 1 if depth_limit >= n + 1 else math.ceil(depth_limit) if depth_limit > 0 else 0
+
+
+def _device_queue(indptr, adj, frontier, limit, max_levels=None, xp=None):
+    """NetworkX's BFS queue (as :func:`semiring.backend.cpu.compiled.bfs_queue`) level by
+    level on the arrays' device (``xp``: their module, CuPy by default).
+
+    A level's out-edges are numbered in queue order, (frontier position, adjacency slot):
+    NetworkX's queue discovers a vertex at its least such number among the unseen, so the
+    next level is the out-edges that are their child's least number (a scatter-min), in
+    number order: no sort. Returns host arrays ``(order, parent, bounds, seen, last)``;
+    ``last``: None where the search ended, else the last level (the frontier to go on from,
+    with ``seen``) where ``max_levels`` levels were made first."""
+    if xp is None:
+        xp = _cupy()
+    n = int(indptr.size) - 1
+    big = np.iinfo(np.int64).max
+    seen = xp.zeros(n, dtype=xp.bool_)
+    best = xp.full(n, big, dtype=xp.int64)
+    F = xp.asarray(frontier, dtype=xp.int64)
+    seen[F] = True
+    orders, parents, bounds = [], [], [0]
+    while len(bounds) - 1 < limit:
+        if max_levels is not None and len(bounds) - 1 >= max_levels:
+            return _host_parts(xp, orders, parents, bounds) + (_host(seen), _host(F))
+        deg = indptr[F + 1] - indptr[F]
+        ends = xp.cumsum(deg)
+        total = int(ends[-1]) if F.size else 0
+        if not total:
+            break
+        k = xp.arange(total, dtype=xp.int64)
+        i = xp.searchsorted(ends, k, side="right")
+        child = adj[indptr[F[i]] + k - (ends[i] - deg[i])].astype(xp.int64, copy=False)
+        new = ~seen[child]
+        k, i, child = k[new], i[new], child[new]
+        if not k.size:
+            break
+        _scatter_min(xp, best, child, k)
+        first = best[child] == k
+        best[child] = big
+        child, i = child[first], i[first]
+        seen[child] = True
+        orders.append(child)
+        parents.append(F[i])
+        bounds.append(bounds[-1] + int(child.size))
+        F = child
+    return _host_parts(xp, orders, parents, bounds) + (None, None)
+
+
+def _host_parts(xp, orders, parents, bounds):
+    empty = np.empty(0, dtype=np.int64)
+    order = _host(xp.concatenate(orders)) if orders else empty
+    parent = _host(xp.concatenate(parents)) if parents else empty
+    return order, parent, np.asarray(bounds, dtype=np.int64)
 
 
 def _ordered_levels(g: SemiringGraph, frontier, depth_limit, level=None):

@@ -119,6 +119,7 @@ class SemiringGraph:
         self._order = None
         self._rows = None  # the row of each adjacency entry (rows())
         self._sorted_adj = None   # adj[order()]: the engine's CSR column indices
+        self._device_adj = None   # (indptr, adj) on the device (device_adjacency())
         self._base = None  # a conversion on the same device whose structure this one shares
         self.edge_data = None  # with preserve_edge_attrs: NetworkX's edge dicts, adj order
         self.node_data = None  # with preserve_node_attrs: NetworkX's node dicts
@@ -336,6 +337,19 @@ class SemiringGraph:
             self._sorted_adj = self._base.sorted_adj() if self._base is not None else \
                 self.adj[perm]
         return self._sorted_adj
+
+    def device_adjacency(self):
+        """``(indptr, adj)`` on the graph's device, cached: the adjacency in NetworkX's order
+        (not the engine's sorted one) for the searches that reproduce NetworkX's orders
+        there; ``adj`` int32 where the vertex numbers fit."""
+        if self._device_adj is None:
+            if self._base is not None:
+                self._device_adj = self._base.device_adjacency()
+            else:
+                adj = self.adj.astype(np.int32) if self.n < 2**31 else self.adj
+                self._device_adj = (sr.to_device(self.indptr, self.device),
+                                    sr.to_device(adj, self.device))
+        return self._device_adj
 
     def matrix(self, weight=None, *, unit=None) -> sr.Matrix:
         """The engine's adjacency matrix, cached.

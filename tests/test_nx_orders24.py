@@ -126,3 +126,71 @@ def test_connected_graph_one_set_in_networkx_iteration_order(relabel):
         if n == 40 and not relabel:
             assert want[0] != list(set(G.nodes))
             assert want[0] != list(set(list(G.nodes)[::-1]))
+
+
+# ------------------------------------------------------------------ the BFS queue on a device
+LIMITS = [math.inf, 0, 1, 2, 2.5, 3, float("nan"), -1, 10**30]
+
+
+def _graphs(count, seed):
+    rng = random.Random(seed)
+    for t in range(count):
+        n = rng.randint(1, 60)
+        G = nx.gnm_random_graph(n, rng.randint(0, 3 * n), seed=t, directed=rng.random() < 0.5)
+        if rng.random() < 0.3:
+            G.add_edges_from((v, v) for v in range(0, n, 3))
+        frontier = [rng.randrange(n) for _ in range(rng.randint(1, 4))]  # repeats too
+        yield G, frontier, rng.choice(LIMITS)
+
+
+@pytest.mark.parametrize("max_levels", [None, 0, 1, 2, 5])
+def test_device_queue_is_the_compiled_queue(max_levels):
+    # the level loop of A._device_queue over NumPy arrays (CuPy's on a GPU: same calls),
+    # alone and handing over to the compiled queue after max_levels levels (A._queue's way)
+    for G, frontier, limit in _graphs(120, 31 + (max_levels or 0)):
+        g = A._graph(G)
+        want = compiled.bfs_queue(g.indptr, g.adj, np.array(frontier), limit)
+        lim = A._level_limit(limit, g.n)
+        order, parent, bounds, seen, last = A._device_queue(
+            g.indptr, g.adj, np.array(frontier), lim, max_levels, xp=np)
+        if last is not None:
+            assert bounds.size - 1 == max_levels
+            rest = compiled.bfs_queue(g.indptr, g.adj, last, lim - max_levels, seen=seen)
+            order = np.concatenate((order, rest[0]))
+            parent = np.concatenate((parent, rest[1]))
+            bounds = np.concatenate((bounds, rest[2][1:] + bounds[-1]))
+        assert order.tolist() == want[0].tolist(), (sorted(G.edges), frontier, limit)
+        assert parent.tolist() == want[1].tolist()
+        assert bounds.tolist() == want[2].tolist()
+
+
+def test_bfs_queue_goes_on_from_seen_without_changing_it():
+    # a path 0-1-2-3: from level {1} with 0 seen, the rest is 2, then 3
+    indptr, adj = np.array([0, 1, 3, 5, 6]), np.array([1, 0, 2, 1, 3, 2])
+    seen = np.array([True, True, False, False])
+    order, parent, bounds = compiled.bfs_queue(indptr, adj, np.array([1]), math.inf, seen=seen)
+    assert (order.tolist(), parent.tolist(), bounds.tolist()) == ([2, 3], [1, 2], [0, 1, 2])
+    assert seen.tolist() == [True, True, False, False]
+
+
+@pytest.mark.skipif(not __import__("semiring").gpu_available(), reason="needs a GPU")
+def test_device_queue_on_the_gpu_through_networkx():
+    # a graph over DEVICE_QUEUE_MIN_ENTRIES on the GPU: its first levels on the device, then
+    # the host; NetworkX's dicts and sets, order included
+    saved = A.DEVICE_QUEUE_MIN_ENTRIES, A.DEVICE_QUEUE_LEVELS
+    A.DEVICE_QUEUE_MIN_ENTRIES, A.DEVICE_QUEUE_LEVELS = 0, 3
+    try:
+        for seed in range(6):
+            G = nx.gnm_random_graph(300, 900, seed=seed, directed=seed % 2 == 1)
+            if seed >= 4:
+                G = nx.relabel_nodes(nx.grid_2d_graph(20, 15), {v: str(v) for v in
+                                                                nx.grid_2d_graph(20, 15)})
+            s = next(iter(G))
+            assert list(nx.single_source_shortest_path_length(G, s, backend="semiring")
+                        .items()) == list(nx.single_source_shortest_path_length(G, s).items())
+            assert list(nx.bfs_edges(G, s, backend="semiring")) == list(nx.bfs_edges(G, s))
+            if not G.is_directed():
+                assert [list(c) for c in nx.connected_components(G, backend="semiring")] == \
+                    [list(c) for c in nx.connected_components(G)]
+    finally:
+        A.DEVICE_QUEUE_MIN_ENTRIES, A.DEVICE_QUEUE_LEVELS = saved

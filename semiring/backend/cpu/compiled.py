@@ -1876,7 +1876,7 @@ def tarjan(indptr, indices):
 _bfs_queue_k = None
 
 
-def bfs_queue(indptr, indices, frontier, depth_limit):
+def bfs_queue(indptr, indices, frontier, depth_limit, seen=None):
     """NetworkX's breadth-first search from ``frontier`` (vertex numbers, in the caller's
     order) over the CSR ``indptr`` / ``indices`` (int64; rows in NetworkX's adjacency
     order), compiled (:func:`_bfs_queue`): ``(order, parent, bounds)``, the vertices of
@@ -1884,14 +1884,16 @@ def bfs_queue(indptr, indices, frontier, depth_limit):
     them, each found from ``parent`` at the same position; levels only while their depth is
     below ``depth_limit``. None where Numba is off. A sequential search, O(n + m): the
     order within a level is the queue's, which no parallel search gives (the NumPy pass it
-    replaces, one array pass a level, took 748 ms for a 1000² grid on a 2-core host)."""
+    replaces, one array pass a level, took 748 ms for a 1000² grid on a 2-core host).
+    ``seen``: the vertices found before (a bool array, not changed), to go on with a search
+    whose last level is ``frontier``."""
     global _bfs_queue_k
     if not ENABLED:
         return None
     if _bfs_queue_k is None:
         _bfs_queue_k = _jit(_bfs_queue)
     n = int(indptr.size) - 1
-    seen = np.zeros(n, dtype=np.bool_)
+    seen = np.zeros(n, dtype=np.bool_) if seen is None else np.array(seen, dtype=np.bool_)
     order = np.empty(n, dtype=np.int64)
     parent = np.empty(n, dtype=np.int64)
     bounds = np.empty(n + 1, dtype=np.int64)
