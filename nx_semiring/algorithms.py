@@ -10,13 +10,18 @@ NetworkX fixes an order that depends on its adjacency order (``bfs_edges``, ``bf
 ``bfs_tree``, ``single_source_shortest_path``), the backend reproduces it: the engine computes
 the BFS levels, and one vectorized pass per level over the adjacency in NetworkX's order picks,
 for each vertex of the next level, the first parent NetworkX's queue would reach it from
-(:func:`_ordered_levels`). Weighted single-source paths are shortest paths from the engine's
+(:func:`_ordered_levels`). Dijkstra's paths (single-source, multi-source, all-pairs, to a
+target by ``dijkstra_path``) and predecessor lists follow NetworkX's own heap loop, compiled
+(:func:`_heap_tree`, session 24): a path's parent is the vertex popped when the distance last
+strictly improved, as NetworkX's, so among tied shortest paths NetworkX's pick; the loop must
+reach exactly the engine's vertices at the engine's distances. Without Numba, and for
+Bellman–Ford, weighted single-source paths are shortest paths from the engine's
 predecessors, returned only where no two shortest paths tie (:func:`_single_source_ties`;
 before session 20 they were returned among ties too, and differed from NetworkX's).
-An s-t path (``shortest_path(G, s, t)``, ``dijkstra_path``, ``bellman_ford_path``, ...) is
-returned only where it is the only shortest path (:func:`_unique_path`): NetworkX's s-t
-searches (bidirectional) pick their own among ties, and callers such as
-``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
+A bidirectional s-t path (``shortest_path(G, s, t)``, ``bidirectional_dijkstra``) or
+``bellman_ford_path`` is returned only where it is the only shortest path
+(:func:`_unique_path`): NetworkX's bidirectional searches pick their own among ties, and
+callers such as ``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
 
 Dicts and sets come in NetworkX's order (session 22; before, BFS, Dijkstra and
 Bellman–Ford length dicts were ordered by (distance, vertex) and component sets built in
@@ -540,11 +545,13 @@ def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None)
     return order, finds
 
 
-def _dijkstra_heap(g, src, dist, keep, weight, cutoff):
+def _dijkstra_heap(g, src, dist, keep, weight, cutoff, tree=False, preds=False):
     """``(pops, finds)`` of :func:`_dijkstra_orders` by NetworkX's own heap loop, compiled
     (:func:`semiring.backend.cpu.compiled.dijkstra_order`), where it reaches exactly the
     vertices ``keep`` at the engine's distances ``dist``; else None (no Numba, weights of
-    another type, another answer: the caller's pass)."""
+    another type, another answer: the caller's pass). With ``tree`` / ``preds``,
+    ``(pops, finds, parent, events)``: NetworkX's path tree and predecessor-list events
+    (see ``dijkstra_order``)."""
     if not _cpu_compiled.ENABLED or not g.n or np.unique(src).size != src.size:
         return None
     if weight is None:
@@ -557,17 +564,58 @@ def _dijkstra_heap(g, src, dist, keep, weight, cutoff):
         if w.dtype.kind == "u" and w.size and int(w.max()) > np.iinfo(np.int64).max:
             return None
         w = w.astype(np.int64, copy=False)
-    found = _cpu_compiled.dijkstra_order(g.indptr, g.adj, w, src, cutoff)
+    found = _cpu_compiled.dijkstra_order(g.indptr, g.adj, w, src, cutoff, tree=tree,
+                                         preds=preds)
     if found is None:
         return None
-    pops, finds, d = found
+    pops, finds, d = found[:3]
     if pops.size != int(np.count_nonzero(keep)) or not bool(keep[pops].all()):
         return None
     with np.errstate(invalid="ignore"):
         if not bool(np.all((d[pops] == dist[pops]) | (np.isnan(d[pops]) & np.isnan(dist[pops]))
                            if d.dtype.kind == "f" else d[pops] == dist[pops])):
             return None
+    if tree or preds:
+        return pops, finds, found[3], found[4]
     return pops, finds
+
+
+def _heap_tree(g, sources, dist, keep, weight, cutoff, preds=False):
+    """``(pops, finds, parent, events)`` of NetworkX's Dijkstra from ``sources`` (vertex
+    numbers, in its order) by its heap loop compiled (:func:`_dijkstra_heap`), where that
+    reaches exactly the engine's vertices at the engine's distances; else None (no Numba:
+    the caller's tie refusals). Its paths follow ``parent`` (the vertex popped when a
+    vertex's distance last strictly improved: NetworkX's ``pred_dict[v][0]``), which picks
+    NetworkX's own path among tied ones; ``events`` (with ``preds``) its predecessor lists'
+    updates (:func:`_heap_pred_lists`)."""
+    if not _cpu_compiled.ENABLED:
+        return None
+    return _dijkstra_heap(g, np.asarray(list(sources), dtype=np.int64), _host(dist),
+                          _host(keep), weight, cutoff, tree=True, preds=preds)
+
+
+def _heap_pred_lists(g: SemiringGraph, finds, events) -> dict:
+    """NetworkX's ``pred`` dict of a Dijkstra (sources given as the nodes themselves, not
+    equal objects of another type), from the heap's events ``(eu, ev, er)``: a vertex's
+    list is reset to ``[v]`` at each strict improvement (``er`` 1) and ``v`` appended at
+    each equal distance (``er`` 0; to a popped vertex too, e.g. over a 0-weight edge or
+    self-loop), so it holds the events from its last reset on, in their order. Keyed as
+    NetworkX's dict: the sources, then the vertices in their first push's order
+    (``finds``)."""
+    nodes = g.nodes
+    eu, ev, er = events
+    idx = np.arange(eu.size, dtype=np.int64)
+    last = np.full(g.n, -1, dtype=np.int64)
+    np.maximum.at(last, eu[er == 1], idx[er == 1])
+    live = idx >= last[eu]
+    eu, ev = eu[live], ev[live]
+    by = np.argsort(eu, kind="stable")  # each vertex's events, in their order
+    eu, ev = eu[by], ev[by]
+    starts = np.zeros(g.n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(eu, minlength=g.n), out=starts[1:])
+    lab = [nodes[v] for v in ev.tolist()]
+    st = starts.tolist()
+    return {nodes[v]: lab[st[v]:st[v + 1]] for v in finds.tolist()}
 
 
 def _replayed_group(members, tu, tv, tp, internal, rank, a, width):
@@ -1137,7 +1185,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
             return [source]
         _bidirectional_aliases(g, s, t, source, target)  # NetworkX's bidirectional_dijkstra
         try:
-            return single_source_dijkstra(g, source, target, weight=weight)[1]
+            return _single_source_dijkstra(g, source, target, None, weight, heap=False)[1]
         except nx.NetworkXNoPath:
             raise nx.NetworkXNoPath(f"No path between {source} and {target}.") from None
     return bellman_ford_path(g, source, target, weight=weight)
@@ -1223,21 +1271,52 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     >>> nx.single_source_dijkstra(G, 0, backend="semiring")
     ({0: 0, 1: 2, 2: 5}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
     """
+    return _single_source_dijkstra(G, source, target, cutoff, weight, heap=True)
+
+
+def _single_source_dijkstra(G, source, target, cutoff, weight, heap):
+    """:func:`single_source_dijkstra`; ``heap=False`` for NetworkX's bidirectional s-t
+    searches (``shortest_path(G, s, t)``, ``bidirectional_dijkstra``), which pick their own
+    path among ties: then only a path that is the only shortest one (:func:`_unique_path`)."""
     nx = _nx()
     g = _graph(G, weight)
     if source in g and target == source:
         return (0, [target])
-    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
-        _single_source_ties(g, s, dist, keep, weight)
-        pops, _ = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)
+        s, dist, pops, parent = _dijkstra_paths(g, source, cutoff, weight)
         return (_source_zero(g, s, dict(zip(g.labels(pops), _values_of(dist[pops]))),
                              source),
-                _path_dict(g, pops, pred, s, source))
+                _path_dict(g, pops, parent, s, source))
+    if heap:
+        s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+        if target not in g or not keep[g.vertex(target)]:
+            raise nx.NetworkXNoPath(f"No path to {target}.")
+        t = g.vertex(target)
+        # NetworkX stops when it pops the target: its path's vertices were all popped
+        # before, their parents final, as in the whole search
+        tree = _heap_tree(g, [s], dist, keep, weight, cutoff)
+        if tree is not None:
+            return (dist[t].item(), _path_to(g, tree[2], s, t, None, weight, source, target))
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
     return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
+
+
+def _dijkstra_paths(g, source, cutoff, weight):
+    """``(s, dist, pops, parent)``: NetworkX's single-source Dijkstra's pop order (its
+    dicts' keys) and path tree, by its heap compiled (:func:`_heap_tree`: its own paths
+    among ties); without it, the engine's predecessors where no two shortest paths tie
+    (else NotImplementedError)."""
+    if _cpu_compiled.ENABLED:
+        s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+        tree = _heap_tree(g, [s], dist, keep, weight, cutoff)
+        if tree is not None:
+            return s, dist, tree[0], tree[2]
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
+    _single_source_ties(g, s, dist, keep, weight)
+    return s, dist, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0], pred
 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
@@ -1266,10 +1345,8 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """
     g = _graph(G, weight)
-    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
-    _single_source_ties(g, s, dist, keep, weight)
-    return _path_dict(g, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0], pred, s,
-                      source)
+    s, _, pops, parent = _dijkstra_paths(g, source, cutoff, weight)
+    return _path_dict(g, pops, parent, s, source)
 
 
 def dijkstra_path_length(G, source, target, weight="weight"):

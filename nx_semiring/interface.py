@@ -40,8 +40,9 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    ``NX_LARGE_GRAPH_FACTOR`` step), and on graphs of fewer than ``SPARSE_DEGREE``
    stored entries a node (grids, roads: hundreds of BFS levels) the engine's searches cost
    ``ENGINE_SPARSE_FACTOR`` more a unit. Calls the engine answers only where no shortest
-   paths tie (Dijkstra's and Bellman–Ford's paths and predecessors, Johnson's,
-   Floyd–Warshall's predecessors), and Bellman–Ford's length dicts, which it answers only
+   paths tie (Bellman–Ford's paths and predecessors, Floyd–Warshall's predecessors;
+   Dijkstra's and Johnson's too without Numba, whose heap loop compiled gives NetworkX's
+   pick among ties), and Bellman–Ford's length dicts, which it answers only
    where NetworkX's queue is a BFS (one weight on every edge, seen in a cached conversion),
    are left to NetworkX: on most graphs the backend would convert, search and then refuse.
 3. ``convert_from_nx(G, edge_attrs=..., ...)`` → :class:`~nx_semiring.graph.SemiringGraph`,
@@ -463,6 +464,15 @@ _TIES_REFUSED = frozenset({
     "all_pairs_dijkstra_path", "single_source_bellman_ford", "single_source_bellman_ford_path",
     "bellman_ford_predecessor_and_distance", "all_pairs_bellman_ford_path", "johnson",
     "floyd_warshall_predecessor_and_distance"})
+# With Numba, Dijkstra's paths and predecessor lists come from NetworkX's own heap loop
+# compiled (nx_semiring.algorithms._heap_tree, session 24): NetworkX's pick among tied paths,
+# answered on those graphs too
+_HEAP_ANSWERED = frozenset({
+    "single_source_dijkstra", "single_source_dijkstra_path", "dijkstra_predecessor_and_distance",
+    "multi_source_dijkstra", "multi_source_dijkstra_path", "all_pairs_dijkstra",
+    "all_pairs_dijkstra_path", "johnson"})
+if _alg._cpu_compiled.ENABLED:
+    _TIES_REFUSED = _TIES_REFUSED - _HEAP_ANSWERED
 # Bellman–Ford's length dicts are answered where NetworkX's queue is a BFS (each node found
 # at its final distance: nx_semiring.algorithms._spfa_order), which edges of unequal weights
 # usually break (all refused on the graphs above): left to NetworkX unless the cached
@@ -477,7 +487,9 @@ def _rarely_answered(name, a):
     if name in ("shortest_path", "shortest_path_length") and a.get("target") is None and \
             a.get("weight") is not None:
         if name == "shortest_path":
-            return "ties"
+            # Dijkstra's paths answered by the compiled heap (see _HEAP_ANSWERED)
+            return None if a.get("method") != "bellman-ford" and \
+                _alg._cpu_compiled.ENABLED else "ties"
         return "queue" if a.get("method") == "bellman-ford" else None
     if name in _TIES_REFUSED:
         return "ties"

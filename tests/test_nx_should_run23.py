@@ -150,11 +150,18 @@ def test_sparse_graphs_price_the_engines_levels(monkeypatch):
     ("shortest_path", lambda G: ((G, 0), {"weight": "weight"})),
 ], ids=lambda c: c[0] if isinstance(c, tuple) else "")
 def test_calls_refused_on_ties_stay_with_networkx(call):
-    """Whatever the size: the backend answers them only where no shortest paths tie."""
+    """Whatever the size: the backend answers them only where no shortest paths tie;
+    Dijkstra's paths and predecessors with Numba are NetworkX's own heap's among ties
+    (session 24): priced as the others."""
+    from semiring.backend.cpu import compiled
+
     name, args = call
     G = _circulant(3000)
     why = bi.should_run(name, *args(G))
-    assert isinstance(why, str) and "tie" in why
+    if compiled.ENABLED and (name in interface._HEAP_ANSWERED or name == "shortest_path"):
+        assert "tie" not in str(why)
+    else:
+        assert isinstance(why, str) and "tie" in why
     # unweighted shortest paths are BFS paths, NetworkX's own first-found: priced
     assert "tie" not in str(bi.should_run("shortest_path", (G, 0), {}))
 

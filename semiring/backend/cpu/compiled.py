@@ -1257,16 +1257,20 @@ _heap_push_jit = None  # compiled on first use; a global of _dijkstra_heap
 
 
 def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped, seenval,
-                   pops, finds, hd, hc, hv):
+                   pops, finds, hd, hc, hv, parent, track, eu, ev, er):
     # NetworkX's _dijkstra_multisource, step for step over the CSR in adjacency order: a
     # binary heap of (distance, push count, vertex), the sources pushed first at 0; returns
-    # (pops, finds, status), status 1 where NetworkX raises "Contradictory paths found"
+    # (pops, finds, events, status), status 1 where NetworkX raises "Contradictory paths
+    # found". parent[u]: the popped vertex of u's last strictly improving push (NetworkX's
+    # pred_dict[u][0], its paths' parent). With ``track``, its pred list events in order:
+    # (eu, ev, er) = (vertex, predecessor, 1 where the list is reset to [ev], 0 appended)
     n = indptr.size - 1
     seen = np.zeros(n, dtype=np.bool_)
     size = 0
     count = 0
     npops = 0
     nfinds = 0
+    nev = 0
     zero = w.dtype.type(0)
     for i in range(sources.size):
         s = sources[i]
@@ -1310,7 +1314,10 @@ def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped
                 continue
             if popped[u]:
                 if vu < dist[u]:
-                    return npops, nfinds, 1
+                    return npops, nfinds, nev, 1
+                if track and vu == dist[u]:
+                    eu[nev], ev[nev], er[nev] = u, v, 0
+                    nev += 1
                 continue
             if not seen[u] or vu < seenval[u]:
                 if not seen[u]:
@@ -1321,7 +1328,14 @@ def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped
                 _heap_push_jit(hd, hc, hv, size, vu, count, u)
                 size += 1
                 count += 1
-    return npops, nfinds, 0
+                parent[u] = v
+                if track:
+                    eu[nev], ev[nev], er[nev] = u, v, 1
+                    nev += 1
+            elif track and vu == seenval[u]:
+                eu[nev], ev[nev], er[nev] = u, v, 0
+                nev += 1
+    return npops, nfinds, nev, 0
 
 
 def _cores_bz(indptr, indices, core, pos, vert, bins):
@@ -1909,7 +1923,7 @@ def bfs_queue(indptr, indices, frontier, depth_limit):
 _dijkstra_k = None
 
 
-def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
+def dijkstra_order(indptr, indices, weights, sources, cutoff=None, tree=False, preds=False):
     """NetworkX's Dijkstra (``_dijkstra_multisource``) from ``sources`` (vertex numbers, in
     order) over the CSR ``indptr`` / ``indices`` (rows in NetworkX's adjacency order) with
     the stored entries' ``weights`` (int64 or float64; a multigraph's merged to their
@@ -1920,7 +1934,14 @@ def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
     weight types, or where NetworkX would raise (a shorter path to a popped vertex: negative
     weights). Its heap's ties go by push count, an order the engine's parallel searches do
     not give; the NumPy pass it replaces settled one tie group at a time (1.6 s on a 316²
-    grid of integer weights, NetworkX 1.8 s; session 23)."""
+    grid of integer weights, NetworkX 1.8 s; session 23).
+
+    With ``tree`` (or ``preds``) also NetworkX's shortest-path tree, ``(pops, finds, dist,
+    parent, events)``: ``parent[u]`` the vertex popped when u's distance last strictly
+    improved (its paths' parent, -1 at the sources and the unreached), and with ``preds``
+    ``events = (eu, ev, er)``, its predecessor lists' updates in the order it makes them:
+    u's list reset to ``[v]`` (``er`` 1, a strict improvement) or ``v`` appended (``er`` 0,
+    an equal distance, to a popped vertex too); else ``events`` is None (session 24)."""
     global _dijkstra_k, _heap_push_jit
     w = np.asarray(weights)
     if not ENABLED or w.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
@@ -1943,14 +1964,23 @@ def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
             cut = np.int64(min(max(math.floor(cutoff), -2**63), 2**63 - 1))
         else:
             cut = np.float64(cutoff)
-    npops, nfinds, status = _dijkstra_k(
+    parent = np.full(n, -1, dtype=np.int64)
+    # each popped vertex scans its row once: at most one event an entry
+    ecap = int(w.size) if preds else 0
+    eu, ev = np.empty(ecap, dtype=np.int64), np.empty(ecap, dtype=np.int64)
+    er = np.empty(ecap, dtype=np.int8)
+    npops, nfinds, nev, status = _dijkstra_k(
         np.ascontiguousarray(indptr, dtype=np.int64), np.ascontiguousarray(indices, dtype=np.int64),
         np.ascontiguousarray(w), src, cut, has_cutoff, dist, np.zeros(n, dtype=np.bool_),
         np.empty(n, dtype=w.dtype), pops, finds, np.empty(cap, dtype=w.dtype),
-        np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64))
+        np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), parent, bool(preds),
+        eu, ev, er)
     if status:
         return None
-    return pops[:npops], finds[:nfinds], dist
+    if not (tree or preds):
+        return pops[:npops], finds[:nfinds], dist
+    events = (eu[:nev], ev[:nev], er[:nev]) if preds else None
+    return pops[:npops], finds[:nfinds], dist, parent, events
 
 
 _truss = None
