@@ -182,8 +182,16 @@ _DOCS = {
     "single_source_dijkstra_path_length": "The engine's SSSP, keyed in NetworkX's heap order "
                                           "(equal distances by their first tight scan).",
     "single_source_bellman_ford_path_length": "The engine's Bellman–Ford, keyed in NetworkX's "
-                                              "queue order where that is a BFS order (else "
+                                              "queue order: its queue loop compiled; without "
+                                              "Numba only where that is a BFS order (else "
                                               "NetworkX runs it).",
+    "single_source_bellman_ford": "The engine's Bellman–Ford; the paths and their order by "
+                                  "NetworkX's queue loop compiled (its predecessor lists, its "
+                                  "first path among ties); without Numba only where no two "
+                                  "shortest paths tie and the queue is a BFS order.",
+    "bellman_ford_predecessor_and_distance": "As single_source_bellman_ford: NetworkX's "
+                                             "predecessor lists, ties included, by its queue "
+                                             "loop compiled.",
     "minimum_cut": "Left to NetworkX (can_run): its cut sides are sets built in the order of "
                    "its flow's residual search.",
     "eigenvector_centrality_numpy": "The engine's power iteration run to ~1e-14 (NetworkX's "

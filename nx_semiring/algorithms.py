@@ -14,12 +14,13 @@ for each vertex of the next level, the first parent NetworkX's queue would reach
 target by ``dijkstra_path``) and predecessor lists follow NetworkX's own heap loop, compiled
 (:func:`_heap_tree`, session 24): a path's parent is the vertex popped when the distance last
 strictly improved, as NetworkX's, so among tied shortest paths NetworkX's pick; the loop must
-reach exactly the engine's vertices at the engine's distances. Without Numba, and for
-Bellman–Ford, weighted single-source paths are shortest paths from the engine's
-predecessors, returned only where no two shortest paths tie (:func:`_single_source_ties`;
-before session 20 they were returned among ties too, and differed from NetworkX's).
-A bidirectional s-t path (``shortest_path(G, s, t)``, ``bidirectional_dijkstra``) or
-``bellman_ford_path`` is returned only where it is the only shortest path
+reach exactly the engine's vertices at the engine's distances. Bellman–Ford's follow its
+queue loop (SPFA), compiled the same way (:func:`_spfa_tree`: its predecessor lists, its
+first path over them, its dicts' order). Without Numba, weighted single-source paths are
+shortest paths from the engine's predecessors, returned only where no two shortest paths
+tie (:func:`_single_source_ties`; before session 20 they were returned among ties too, and
+differed from NetworkX's). A bidirectional s-t path (``shortest_path(G, s, t)``,
+``bidirectional_dijkstra``) is returned only where it is the only shortest path
 (:func:`_unique_path`): NetworkX's bidirectional searches pick their own among ties, and
 callers such as ``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
 
@@ -32,8 +33,8 @@ NetworkX's own functions read these answers in order when they call them inside
 ``descendants`` follow NetworkX's queue (:func:`_discovery`; one pass per level: 3.5x a warm
 BFS call on a 1000² grid, measured in ``bench/results/session15/nx8_suite.md``); Dijkstra's
 dicts its heap (:func:`_dijkstra_orders`: ties among equal distances settled by the first
-tight scan); Bellman–Ford's its queue where that is a BFS order, else NetworkX runs the call
-(:func:`_spfa_order`). ``strongly_connected_components`` is left to NetworkX (``can_run``):
+tight scan); Bellman–Ford's its queue (:func:`_spfa_order`: the compiled queue loop; without
+Numba only where that is a BFS order, else NetworkX runs the call). ``strongly_connected_components`` is left to NetworkX (``can_run``):
 Tarjan's completion order and its sets' DFS order are a sequential search.
 
 One type is the engine's: distances of an attribute that mixes ints and floats are floats
@@ -1389,9 +1390,70 @@ class _Adjacency:
         self.n, self.indptr, self.adj = n, indptr, adj
 
 
+def _spfa_tree(g: SemiringGraph, s: int, dist, keep, weight, heuristic=True):
+    """``(order, ptr, preds)`` of NetworkX's Bellman–Ford from vertex ``s`` by its queue loop
+    compiled (:func:`semiring.backend.cpu.compiled.spfa_order`): the vertices in the order
+    they first get a distance (its dicts' keys) and each one's predecessor list (its order,
+    ties included), where that reaches exactly the vertices ``keep`` at the engine's
+    distances ``dist``; else None (no Numba, weights of another type, a negative cycle,
+    another answer)."""
+    if not _cpu_compiled.ENABLED or not g.n:
+        return None
+    keep, dist = _host(keep), _host(dist)
+    w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if w.dtype.kind in "biu":
+        if w.dtype.kind == "u" and w.size and int(w.max()) > np.iinfo(np.int64).max:
+            return None
+        w = w.astype(np.int64, copy=False)
+    found = _cpu_compiled.spfa_order(g.indptr, g.adj, w, [s], heuristic)
+    if found is None:
+        return None
+    order, d, ptr, preds = found
+    if order.size != int(np.count_nonzero(keep)) or not bool(keep[order].all()):
+        return None
+    if not bool(np.all(d[order] == dist[order])):
+        return None
+    return order, ptr, preds
+
+
+def _first_paths(g: SemiringGraph, s: int, order, ptr, preds, targets=None) -> dict:
+    """{node: path} as NetworkX's ``_build_paths_from_predecessors`` gives first, for the
+    vertices ``targets`` (default ``order``) from the predecessor lists of a search from
+    ``s`` (``preds[ptr[i]:ptr[i + 1]]`` of ``order[i]``). Its depth-first walk takes each
+    node's first predecessor first, and the chain of first predecessors (each the node's
+    last strict improvement) reaches ``s`` without a loop: two nodes each the other's last
+    improver would make a negative cycle (NetworkX raised). So the path is that chain,
+    walked once a node and shared; a loop all the same is refused."""
+    nodes = g.nodes
+    first = np.full(g.n, -1, dtype=np.int64)
+    has = ptr[1:] > ptr[:-1]
+    first[order[has]] = preds[ptr[:-1][has]]
+    first = first.tolist()
+    paths = {s: [nodes[s]]}
+    targets = order.tolist() if targets is None else targets
+    with _gc_paused():
+        for v in targets:
+            stack, on, u = [], set(), v
+            while u not in paths:
+                if u < 0 or u in on:
+                    raise NotImplementedError("nx_semiring: NetworkX's predecessor lists "
+                                              "loop (NetworkX runs it)")
+                stack.append(u)
+                on.add(u)
+                u = first[u]
+            p = paths[u]
+            while stack:
+                x = stack.pop()
+                p = p + [nodes[x]]
+                paths[x] = p
+    return {nodes[v]: paths[v] for v in targets}
+
+
 def _spfa_order(g: SemiringGraph, s: int, dist, keep, weight) -> np.ndarray:
     """The reported vertices (``keep``) in the order NetworkX's Bellman–Ford first gives
-    them a distance (its dist, pred and paths dicts' keys), or NotImplementedError.
+    them a distance (its dist, pred and paths dicts' keys), or NotImplementedError. With
+    Numba its queue loop compiled gives the order (:func:`_spfa_tree`); the pass below is
+    the one without it.
 
     Its FIFO queue scans a node when it pops it (unless one of its predecessors waits in the
     queue); where every node gets its final distance when first found, no node re-enters
@@ -1404,6 +1466,9 @@ def _spfa_order(g: SemiringGraph, s: int, dist, keep, weight) -> np.ndarray:
     ``shortest_path(method="bellman-ford")``)."""
     keep = _host(keep)
     dist = _host(dist)
+    tree = _spfa_tree(g, s, dist, keep, weight)  # NetworkX's queue loop, compiled
+    if tree is not None:
+        return tree[0]
     walk = g
     if weight is not None and g.has_inf(weight):
         # an edge of weight inf finds nothing (dist + inf < inf is false): left out
@@ -1457,7 +1522,14 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
             raise nx.NodeNotFound(f"Node {source} is not found in the graph")
         return (0, [source])
     s, dist, pred, keep = _bellman_ford(g, source, weight)
+    # NetworkX's queue loop compiled: its predecessor lists, its first path among ties
+    tree = _spfa_tree(g, s, dist, keep, weight) if _alias(g, s, source) is None else None
     if target is None:
+        if tree is not None:
+            order = tree[0]
+            return (_source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))),
+                                 source),
+                    _first_paths(g, s, *tree))
         _single_source_ties(g, s, dist, keep, weight)
         order = _spfa_order(g, s, dist, keep, weight)
         return (_source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))),
@@ -1467,6 +1539,11 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
         # NetworkX's: its path builder (_build_paths_from_predecessors) raises it
         raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     t = g.vertex(target)
+    if tree is not None:
+        path = _first_paths(g, s, *tree, targets=[t])[g.nodes[t]]
+        if _alias(g, t, target) is not None:
+            path = [*path[:-1], target]
+        return (dist[t].item(), path)
     return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
 
 

@@ -57,7 +57,8 @@ from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph,
                          _heap_pred_lists, _heap_tree, _host, _single_source_dijkstra,
                          _nbunch, _nx, _order_level, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
-                         _source, _source_zero, _spfa_order, _sssp, _st_unweighted_path,
+                         _first_paths, _source, _source_zero, _spfa_order, _spfa_tree,
+                         _sssp, _st_unweighted_path,
                          _unique_path, _unreached, _values_of, _walk_paths,
                          _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
                          single_source_dijkstra,
@@ -283,6 +284,16 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
         except nx.NetworkXUnbounded as exc:
             unbounded = exc
             break
+    # NetworkX's queue loop compiled, a source: its first paths among ties
+    trees = [_spfa_tree(g, s, dist, keep, weight) for s, dist, _, keep in runs]
+    if all(t is not None for t in trees):
+        def searched():
+            for (s, _, _, _), tree in zip(runs, trees):
+                yield g.nodes[s], _first_paths(g, s, *tree)
+            if unbounded is not None:
+                raise nx.NetworkXUnbounded("Negative cycle detected.")
+
+        return searched()
     if runs:
         dist = np.stack([r[1] for r in runs])
         keep = np.stack([r[3] for r in runs])
@@ -1000,6 +1011,15 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
                                   "(NetworkX's predecessor lists hold its object: NetworkX "
                                   "runs it)")
     s, dist, pred, keep = _bellman_ford(g, source, weight)
+    tree = _spfa_tree(g, s, dist, keep, weight, heuristic)  # NetworkX's queue loop, compiled
+    if tree is not None:
+        order, ptr, preds = tree
+        nodes = g.nodes
+        lab = [nodes[v] for v in preds.tolist()]
+        pt = ptr.tolist()
+        return ({nodes[v]: lab[pt[i]:pt[i + 1]] for i, v in enumerate(order.tolist())},
+                _source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))),
+                             source))
     _tight_refusals(g, s, dist, keep, weight, "bellman_ford_predecessor_and_distance")
     order = _spfa_order(g, s, dist, keep, weight)  # both dicts' keys (NetworkX's finds)
     return (_pred_lists(g, s, dist, pred, keep, source, order),

@@ -251,7 +251,8 @@ def test_louvain_seeded_calls_are_left_to_networkx():
 def test_st_paths_only_where_unique(device, directed):
     """s-t shortest paths: NetworkX's (bidirectional) searches pick their own among equally
     short ones, so the backend answers only where the path is unique; its one-sided
-    Dijkstra to a target (dijkstra_path, single_source_dijkstra) is its heap's, compiled
+    Dijkstra and Bellman–Ford to a target (dijkstra_path, single_source_dijkstra,
+    bellman_ford_path, single_source_bellman_ford) are its heap's and queue's, compiled
     (session 24: NetworkX's path among ties too)."""
     cls = nx.DiGraph if directed else nx.Graph
     # a diamond 0-1-3, 0-2-3 (two shortest paths) with a tail 3-4-5 (one)
@@ -259,13 +260,12 @@ def test_st_paths_only_where_unique(device, directed):
     nx.set_edge_attributes(G, 1, "weight")
     g = convert(G, device)
     heap = (lambda m, s, t: m.dijkstra_path(G if m is nx else g, s, t),
-            lambda m, s, t: m.single_source_dijkstra(G if m is nx else g, s, t))
+            lambda m, s, t: m.single_source_dijkstra(G if m is nx else g, s, t),
+            lambda m, s, t: m.bellman_ford_path(G if m is nx else g, s, t),
+            lambda m, s, t: m.single_source_bellman_ford(G if m is nx else g, s, t))
     for f in (lambda m, s, t: m.shortest_path(G if m is nx else g, s, t),
               lambda m, s, t: m.shortest_path(G if m is nx else g, s, t, weight="weight"),
-              heap[0],
-              lambda m, s, t: m.bellman_ford_path(G if m is nx else g, s, t),
-              heap[1],
-              lambda m, s, t: m.single_source_bellman_ford(G if m is nx else g, s, t)):
+              *heap):
         if f in heap and _compiled.ENABLED:
             assert f(nxa, 0, 5) == f(nx, 0, 5)
         else:
@@ -276,8 +276,8 @@ def test_st_paths_only_where_unique(device, directed):
     # weight=None: unit weights (NetworkX's Dijkstra and Bellman–Ford read data.get(None, 1))
     for f in (nxa.dijkstra_path, nxa.bellman_ford_path):
         assert f(g, 3, 5, weight=None) == [3, 4, 5]
-        if f is nxa.dijkstra_path and _compiled.ENABLED:
-            assert f(g, 0, 5, weight=None) == nx.dijkstra_path(G, 0, 5, weight=None)
+        if _compiled.ENABLED:  # the compiled heap and queue: NetworkX's own pick
+            assert f(g, 0, 5, weight=None) == getattr(nx, f.__name__)(G, 0, 5, weight=None)
             continue
         with pytest.raises(NotImplementedError, match="several shortest paths"):
             f(g, 0, 5, weight=None)

@@ -237,3 +237,68 @@ def test_johnson_paths_with_ties_are_networkx():
         assert _answer(P.johnson, G) == want
         answered += isinstance(want, list)
     assert answered >= 40
+
+
+# ------------------------------------------------------------------ Bellman–Ford's queue
+def _signed_graphs(count, seed):
+    """_graph's graphs, half of the directed ones with negative weights (negative cycles
+    too: NetworkXUnbounded on both sides)."""
+    rng = random.Random(seed)
+    for t in range(count):
+        G = _graph(rng, t)
+        if G.is_directed() and rng.random() < 0.5:
+            for _, _, d in G.edges(data=True):
+                d["weight"] = rng.choice([-1, 0, 1, 2, 2, 3])
+        yield rng, G, list(G)
+
+
+def _bf_answer(f, *args, **kwargs):
+    try:
+        return _ordered(f(*args, **kwargs))
+    except (nx.NetworkXUnbounded, nx.NetworkXNoPath) as exc:
+        return (type(exc).__name__, str(exc))
+
+
+@needs_numba
+@pytest.mark.parametrize("seed", [9, 10])
+def test_bellman_ford_paths_and_predecessors_with_ties_are_networkx(seed):
+    answered = 0
+    for rng, G, nodes in _signed_graphs(120, seed):
+        s, t = rng.choice(nodes), rng.choice(nodes)
+        want = _bf_answer(nx.single_source_bellman_ford, G, s)
+        assert _bf_answer(A.single_source_bellman_ford, G, s) == want, \
+            (list(G.edges(data="weight")), s)
+        answered += isinstance(want, tuple) and want[0] != "NetworkXUnbounded"
+        assert _bf_answer(A.single_source_bellman_ford_path_length, G, s) == \
+            _bf_answer(nx.single_source_bellman_ford_path_length, G, s)
+        assert _bf_answer(A.bellman_ford_path, G, s, t) == \
+            _bf_answer(nx.bellman_ford_path, G, s, t)
+        for heuristic in (False, True):
+            assert _bf_answer(P.bellman_ford_predecessor_and_distance, G, s,
+                              heuristic=heuristic) == \
+                _bf_answer(nx.bellman_ford_predecessor_and_distance, G, s,
+                           heuristic=heuristic)
+        assert _bf_answer(lambda H: list(P.all_pairs_bellman_ford_path(H)), G) == \
+            _bf_answer(lambda H: list(nx.all_pairs_bellman_ford_path(H)), G)
+    assert answered >= 60
+
+
+@needs_numba
+def test_bellman_ford_grids_with_ties_are_networkx():
+    for G in _grids():
+        _same(A.single_source_bellman_ford(G, (0, 0)), nx.single_source_bellman_ford(G, (0, 0)))
+        _same(P.bellman_ford_predecessor_and_distance(G, (2, 3)),
+              nx.bellman_ford_predecessor_and_distance(G, (2, 3)))
+
+
+@needs_numba
+def test_bellman_ford_paths_through_zero_cycles_are_networkx():
+    # 1, 2 and 3 reach each other at 0 cost: each lists the others at equal distance, and
+    # NetworkX's depth-first path builder takes the first predecessor first
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([(0, 1, 1), (0, 2, 1), (1, 2, 0), (2, 1, 0), (2, 3, 0),
+                               (3, 2, 0), (3, 1, 0)])
+    for s in G:
+        _same(A.single_source_bellman_ford(G, s), nx.single_source_bellman_ford(G, s))
+        _same(P.bellman_ford_predecessor_and_distance(G, s),
+              nx.bellman_ford_predecessor_and_distance(G, s))

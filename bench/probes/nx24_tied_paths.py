@@ -4,7 +4,8 @@ Session 24: the backend answers Dijkstra's paths among ties by NetworkX's own he
 compiled (``compiled.dijkstra_order(tree=True)``). Times, on a 316 x 316 grid with integer
 weights 1..3 and on kron-15 (``bench.generators.kronecker``, GAP weights 1..255 as ints),
 NetworkX's call and the dispatched call with the conversion cached (warm: the best of
-``--repeat``), the answers compared (dict orders too), and the lengths-only call beside.
+``--repeat``), the answers compared (dict orders too), and the lengths-only call and
+Bellman–Ford's paths (its queue loop compiled) beside.
 
     python -m bench.probes.nx24_tied_paths [--grid 316] [--kron 15] [--repeat 5]
 """
@@ -59,7 +60,8 @@ def main():
     for name, G in ((f"grid-{a.grid} (w 1..3)", grid(a.grid)),
                     (f"kron-{a.kron} (w 1..255)", kron(a.kron))):
         s = next(iter(G)) if "grid" in name else max(G, key=G.degree)
-        for call in ("single_source_dijkstra", "single_source_dijkstra_path_length"):
+        for call in ("single_source_dijkstra", "single_source_dijkstra_path_length",
+                     "single_source_bellman_ford"):
             f = getattr(nx, call)
             t_nx, want = best(lambda: f(G, s), a.repeat)
             f(G, s, backend="semiring")  # the conversion, cached on G, and compilation
