@@ -302,3 +302,15 @@ def test_bellman_ford_paths_through_zero_cycles_are_networkx():
         _same(A.single_source_bellman_ford(G, s), nx.single_source_bellman_ford(G, s))
         _same(P.bellman_ford_predecessor_and_distance(G, s),
               nx.bellman_ford_predecessor_and_distance(G, s))
+
+
+@needs_numba
+def test_spfa_order_lists_and_negative_cycles():
+    # 0 → 1 (5), 0 → 2 (1), 2 → 1 (4): 1 found at 5, then tied at 5 from 2 (appended);
+    # 2 → 3 (-1) and 3 → 2 (-1): a negative cycle (None: NetworkX raises)
+    indptr, adj = np.array([0, 2, 2, 3, 3]), np.array([1, 2, 1])
+    order, dist, ptr, preds = compiled.spfa_order(indptr, adj, np.array([5, 1, 4]), [0])
+    assert order.tolist() == [0, 1, 2] and dist[order].tolist() == [0, 5, 1]
+    assert [preds[ptr[i]:ptr[i + 1]].tolist() for i in range(3)] == [[], [0, 2], [0]]
+    indptr, adj = np.array([0, 1, 2, 3]), np.array([1, 2, 1])
+    assert compiled.spfa_order(indptr, adj, np.array([1, -1, -1]), [0]) is None
