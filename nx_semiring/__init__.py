@@ -99,12 +99,19 @@ _DOCS = {
                  "order). ``sort_neighbors`` and ``reverse=True`` on a DiGraph fall back.",
     "single_source_dijkstra": "Distances from the engine's SSSP (delta-stepping); with "
                               "negative weights NetworkX runs (it raises or not by its own "
-                              "visiting order). Paths only where no two shortest paths "
-                              "tie (else NetworkX runs).",
+                              "visiting order). Paths by NetworkX's own heap loop, compiled "
+                              "(its pick among tied shortest paths), where it reaches the "
+                              "engine's nodes at the engine's distances; without Numba only "
+                              "where no two shortest paths tie (else NetworkX runs).",
+    "dijkstra_predecessor_and_distance": "The engine's SSSP; the predecessor lists, ties "
+                                         "included, in the order NetworkX's heap loop "
+                                         "(compiled) makes them; without Numba only where "
+                                         "no two shortest paths tie.",
     "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
     "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
     "all_pairs_dijkstra_path": "The engine's SSSP from every node, all searched when called; "
-                               "only where no two shortest paths tie (else NetworkX runs).",
+                               "paths as single_source_dijkstra's (ties by NetworkX's heap "
+                               "loop, compiled; without Numba refused).",
     "floyd_warshall": "The engine's APSP; float weights only where every path sum is exact "
                       "(NetworkX adds in its pivots' order).",
     "floyd_warshall_predecessor_and_distance": "The engine's APSP; only where no two shortest "
@@ -148,11 +155,11 @@ _DOCS = {
     "harmonic_centrality": "The engine's multi-source BFS or SSSP from every node; nbunch= "
                            "and sources= are left to NetworkX.",
     "multi_source_dijkstra": "The engine's SSSP from a virtual vertex joined to the sources; "
-                             "paths only where no two shortest paths tie (else NetworkX "
-                             "runs).",
-    "johnson": "The engine's APSP, paths along the one tight in-edge of each node, keyed in "
-               "NetworkX's reweighted Dijkstra's pop order; only where no two shortest paths "
-               "tie and every sum is exact.",
+                             "paths as single_source_dijkstra's (ties by NetworkX's heap "
+                             "loop, compiled; without Numba refused).",
+    "johnson": "The engine's APSP, paths by NetworkX's Dijkstra over the reweighted edges, "
+               "its heap loop compiled (its pick among tied paths); without Numba only where "
+               "no two shortest paths tie; every sum exact.",
     "average_shortest_path_length": "The engine's multi-source BFS or APSP; the sum exact "
                                     "(float weights only where every sum is exact in any "
                                     "order).",
@@ -175,8 +182,16 @@ _DOCS = {
     "single_source_dijkstra_path_length": "The engine's SSSP, keyed in NetworkX's heap order "
                                           "(equal distances by their first tight scan).",
     "single_source_bellman_ford_path_length": "The engine's Bellman–Ford, keyed in NetworkX's "
-                                              "queue order where that is a BFS order (else "
+                                              "queue order: its queue loop compiled; without "
+                                              "Numba only where that is a BFS order (else "
                                               "NetworkX runs it).",
+    "single_source_bellman_ford": "The engine's Bellman–Ford; the paths and their order by "
+                                  "NetworkX's queue loop compiled (its predecessor lists, its "
+                                  "first path among ties); without Numba only where no two "
+                                  "shortest paths tie and the queue is a BFS order.",
+    "bellman_ford_predecessor_and_distance": "As single_source_bellman_ford: NetworkX's "
+                                             "predecessor lists, ties included, by its queue "
+                                             "loop compiled.",
     "minimum_cut": "Left to NetworkX (can_run): its cut sides are sets built in the order of "
                    "its flow's residual search.",
     "eigenvector_centrality_numpy": "The engine's power iteration run to ~1e-14 (NetworkX's "

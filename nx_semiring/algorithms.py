@@ -10,13 +10,19 @@ NetworkX fixes an order that depends on its adjacency order (``bfs_edges``, ``bf
 ``bfs_tree``, ``single_source_shortest_path``), the backend reproduces it: the engine computes
 the BFS levels, and one vectorized pass per level over the adjacency in NetworkX's order picks,
 for each vertex of the next level, the first parent NetworkX's queue would reach it from
-(:func:`_ordered_levels`). Weighted single-source paths are shortest paths from the engine's
-predecessors, returned only where no two shortest paths tie (:func:`_single_source_ties`;
-before session 20 they were returned among ties too, and differed from NetworkX's).
-An s-t path (``shortest_path(G, s, t)``, ``dijkstra_path``, ``bellman_ford_path``, ...) is
-returned only where it is the only shortest path (:func:`_unique_path`): NetworkX's s-t
-searches (bidirectional) pick their own among ties, and callers such as
-``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
+(:func:`_ordered_levels`). Dijkstra's paths (single-source, multi-source, all-pairs, to a
+target by ``dijkstra_path``) and predecessor lists follow NetworkX's own heap loop, compiled
+(:func:`_heap_tree`, session 24): a path's parent is the vertex popped when the distance last
+strictly improved, as NetworkX's, so among tied shortest paths NetworkX's pick; the loop must
+reach exactly the engine's vertices at the engine's distances. Bellman–Ford's follow its
+queue loop (SPFA), compiled the same way (:func:`_spfa_tree`: its predecessor lists, its
+first path over them, its dicts' order). Without Numba, weighted single-source paths are
+shortest paths from the engine's predecessors, returned only where no two shortest paths
+tie (:func:`_single_source_ties`; before session 20 they were returned among ties too, and
+differed from NetworkX's). A bidirectional s-t path (``shortest_path(G, s, t)``,
+``bidirectional_dijkstra``) is returned only where it is the only shortest path
+(:func:`_unique_path`): NetworkX's bidirectional searches pick their own among ties, and
+callers such as ``minimum_cycle_basis`` build on that choice; with ties NetworkX answers.
 
 Dicts and sets come in NetworkX's order (session 22; before, BFS, Dijkstra and
 Bellman–Ford length dicts were ordered by (distance, vertex) and component sets built in
@@ -27,8 +33,8 @@ NetworkX's own functions read these answers in order when they call them inside
 ``descendants`` follow NetworkX's queue (:func:`_discovery`; one pass per level: 3.5x a warm
 BFS call on a 1000² grid, measured in ``bench/results/session15/nx8_suite.md``); Dijkstra's
 dicts its heap (:func:`_dijkstra_orders`: ties among equal distances settled by the first
-tight scan); Bellman–Ford's its queue where that is a BFS order, else NetworkX runs the call
-(:func:`_spfa_order`). ``strongly_connected_components`` is left to NetworkX (``can_run``):
+tight scan); Bellman–Ford's its queue (:func:`_spfa_order`: the compiled queue loop; without
+Numba only where that is a BFS order, else NetworkX runs the call). ``strongly_connected_components`` is left to NetworkX (``can_run``):
 Tarjan's completion order and its sets' DFS order are a sequential search.
 
 One type is the engine's: distances of an attribute that mixes ints and floats are floats
@@ -550,13 +556,15 @@ def _dijkstra_orders(g: SemiringGraph, sources, dist, keep, weight, cutoff=None)
     return order, finds
 
 
-def _dijkstra_heap(g, src, dist, keep, weight, cutoff):
+def _dijkstra_heap(g, src, dist, keep, weight, cutoff, tree=False, preds=False):
     """``(pops, finds)`` of :func:`_dijkstra_orders` replayed from the engine's distances
-    (:func:`semiring.backend.cpu.compiled.dijkstra_replay`: positive weights) or else by
-    NetworkX's own heap loop, compiled
+    (:func:`semiring.backend.cpu.compiled.dijkstra_replay`: positive weights, no
+    predecessor lists) or else by NetworkX's own heap loop, compiled
     (:func:`semiring.backend.cpu.compiled.dijkstra_order`), where it reaches exactly the
     vertices ``keep`` at the engine's distances ``dist``; else None (no Numba, weights of
-    another type, another answer: the caller's pass)."""
+    another type, another answer: the caller's pass). With ``tree`` / ``preds``,
+    ``(pops, finds, parent, events)``: NetworkX's path tree and predecessor-list events
+    (see ``dijkstra_order``)."""
     if not _cpu_compiled.ENABLED or not g.n or np.unique(src).size != src.size:
         return None
     if weight is None:
@@ -569,21 +577,64 @@ def _dijkstra_heap(g, src, dist, keep, weight, cutoff):
         if w.dtype.kind == "u" and w.size and int(w.max()) > np.iinfo(np.int64).max:
             return None
         w = w.astype(np.int64, copy=False)
-    replay = _cpu_compiled.dijkstra_replay(g.indptr, g.adj, w, src, dist,
-                                           _by_distance(dist, keep), keep, cutoff)
-    if replay is not None:
-        return replay[0], replay[1]
-    found = _cpu_compiled.dijkstra_order(g.indptr, g.adj, w, src, cutoff)
+    if not preds:
+        replay = _cpu_compiled.dijkstra_replay(g.indptr, g.adj, w, src, dist,
+                                               _by_distance(dist, keep), keep, cutoff)
+        if replay is not None:
+            # (its parent: the first tight scan, the last strict improvement in NetworkX)
+            return (replay[0], replay[1], replay[2], None) if tree else replay[:2]
+    found = _cpu_compiled.dijkstra_order(g.indptr, g.adj, w, src, cutoff, tree=tree,
+                                         preds=preds)
     if found is None:
         return None
-    pops, finds, d = found
+    pops, finds, d = found[:3]
     if pops.size != int(np.count_nonzero(keep)) or not bool(keep[pops].all()):
         return None
     with np.errstate(invalid="ignore"):
         if not bool(np.all((d[pops] == dist[pops]) | (np.isnan(d[pops]) & np.isnan(dist[pops]))
                            if d.dtype.kind == "f" else d[pops] == dist[pops])):
             return None
+    if tree or preds:
+        return pops, finds, found[3], found[4]
     return pops, finds
+
+
+def _heap_tree(g, sources, dist, keep, weight, cutoff, preds=False):
+    """``(pops, finds, parent, events)`` of NetworkX's Dijkstra from ``sources`` (vertex
+    numbers, in its order) by its heap loop compiled (:func:`_dijkstra_heap`), where that
+    reaches exactly the engine's vertices at the engine's distances; else None (no Numba:
+    the caller's tie refusals). Its paths follow ``parent`` (the vertex popped when a
+    vertex's distance last strictly improved: NetworkX's ``pred_dict[v][0]``), which picks
+    NetworkX's own path among tied ones; ``events`` (with ``preds``) its predecessor lists'
+    updates (:func:`_heap_pred_lists`)."""
+    if not _cpu_compiled.ENABLED:
+        return None
+    return _dijkstra_heap(g, np.asarray(list(sources), dtype=np.int64), _host(dist),
+                          _host(keep), weight, cutoff, tree=True, preds=preds)
+
+
+def _heap_pred_lists(g: SemiringGraph, finds, events) -> dict:
+    """NetworkX's ``pred`` dict of a Dijkstra (sources given as the nodes themselves, not
+    equal objects of another type), from the heap's events ``(eu, ev, er)``: a vertex's
+    list is reset to ``[v]`` at each strict improvement (``er`` 1) and ``v`` appended at
+    each equal distance (``er`` 0; to a popped vertex too, e.g. over a 0-weight edge or
+    self-loop), so it holds the events from its last reset on, in their order. Keyed as
+    NetworkX's dict: the sources, then the vertices in their first push's order
+    (``finds``)."""
+    nodes = g.nodes
+    eu, ev, er = events
+    idx = np.arange(eu.size, dtype=np.int64)
+    last = np.full(g.n, -1, dtype=np.int64)
+    np.maximum.at(last, eu[er == 1], idx[er == 1])
+    live = idx >= last[eu]
+    eu, ev = eu[live], ev[live]
+    by = np.argsort(eu, kind="stable")  # each vertex's events, in their order
+    eu, ev = eu[by], ev[by]
+    starts = np.zeros(g.n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(eu, minlength=g.n), out=starts[1:])
+    lab = [nodes[v] for v in ev.tolist()]
+    st = starts.tolist()
+    return {nodes[v]: lab[st[v]:st[v + 1]] for v in finds.tolist()}
 
 
 def _replayed_group(members, tu, tv, tp, internal, rank, a, width):
@@ -631,7 +682,8 @@ def _queue(g, frontier, depth_limit):
     if not g.n:
         return None
     frontier = np.asarray(frontier, dtype=np.int64)
-    if g.device != "gpu" or g.adj.size < DEVICE_QUEUE_MIN_ENTRIES:
+    if getattr(g, "device", None) != "gpu" or g.adj.size < DEVICE_QUEUE_MIN_ENTRIES:
+        # (a walk of another adjacency, _Adjacency or _Undirected: the host's)
         return _cpu_compiled.bfs_queue(g.indptr, g.adj, frontier, depth_limit)
     indptr, adj = g.device_adjacency()
     limit = _level_limit(depth_limit, g.n)
@@ -1232,7 +1284,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
             return [source]
         _bidirectional_aliases(g, s, t, source, target)  # NetworkX's bidirectional_dijkstra
         try:
-            return single_source_dijkstra(g, source, target, weight=weight)[1]
+            return _single_source_dijkstra(g, source, target, None, weight, heap=False)[1]
         except nx.NetworkXNoPath:
             raise nx.NetworkXNoPath(f"No path between {source} and {target}.") from None
     return bellman_ford_path(g, source, target, weight=weight)
@@ -1318,21 +1370,52 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     >>> nx.single_source_dijkstra(G, 0, backend="semiring")
     ({0: 0, 1: 2, 2: 5}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
     """
+    return _single_source_dijkstra(G, source, target, cutoff, weight, heap=True)
+
+
+def _single_source_dijkstra(G, source, target, cutoff, weight, heap):
+    """:func:`single_source_dijkstra`; ``heap=False`` for NetworkX's bidirectional s-t
+    searches (``shortest_path(G, s, t)``, ``bidirectional_dijkstra``), which pick their own
+    path among ties: then only a path that is the only shortest one (:func:`_unique_path`)."""
     nx = _nx()
     g = _graph(G, weight)
     if source in g and target == source:
         return (0, [target])
-    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target is None:
-        _single_source_ties(g, s, dist, keep, weight)
-        pops, _ = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)
+        s, dist, pops, parent = _dijkstra_paths(g, source, cutoff, weight)
         return (_source_zero(g, s, dict(zip(g.labels(pops), _values_of(dist[pops]))),
                              source),
-                _path_dict(g, pops, pred, s, source))
+                _path_dict(g, pops, parent, s, source))
+    if heap:
+        s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+        if target not in g or not keep[g.vertex(target)]:
+            raise nx.NetworkXNoPath(f"No path to {target}.")
+        t = g.vertex(target)
+        # NetworkX stops when it pops the target: its path's vertices were all popped
+        # before, their parents final, as in the whole search
+        tree = _heap_tree(g, [s], dist, keep, weight, cutoff)
+        if tree is not None:
+            return (dist[t].item(), _path_to(g, tree[2], s, t, None, weight, source, target))
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
     return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
+
+
+def _dijkstra_paths(g, source, cutoff, weight):
+    """``(s, dist, pops, parent)``: NetworkX's single-source Dijkstra's pop order (its
+    dicts' keys) and path tree, by its heap compiled (:func:`_heap_tree`: its own paths
+    among ties); without it, the engine's predecessors where no two shortest paths tie
+    (else NotImplementedError)."""
+    if _cpu_compiled.ENABLED:
+        s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+        tree = _heap_tree(g, [s], dist, keep, weight, cutoff)
+        if tree is not None:
+            return s, dist, tree[0], tree[2]
+    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
+    _single_source_ties(g, s, dist, keep, weight)
+    return s, dist, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0], pred
 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
@@ -1361,10 +1444,8 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """
     g = _graph(G, weight)
-    s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
-    _single_source_ties(g, s, dist, keep, weight)
-    return _path_dict(g, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0], pred, s,
-                      source)
+    s, _, pops, parent = _dijkstra_paths(g, source, cutoff, weight)
+    return _path_dict(g, pops, parent, s, source)
 
 
 def dijkstra_path_length(G, source, target, weight="weight"):
@@ -1407,9 +1488,70 @@ class _Adjacency:
         self.n, self.indptr, self.adj = n, indptr, adj
 
 
+def _spfa_tree(g: SemiringGraph, s: int, dist, keep, weight, heuristic=True):
+    """``(order, ptr, preds)`` of NetworkX's Bellman–Ford from vertex ``s`` by its queue loop
+    compiled (:func:`semiring.backend.cpu.compiled.spfa_order`): the vertices in the order
+    they first get a distance (its dicts' keys) and each one's predecessor list (its order,
+    ties included), where that reaches exactly the vertices ``keep`` at the engine's
+    distances ``dist``; else None (no Numba, weights of another type, a negative cycle,
+    another answer)."""
+    if not _cpu_compiled.ENABLED or not g.n:
+        return None
+    keep, dist = _host(keep), _host(dist)
+    w = np.ones(g.adj.size, dtype=np.int64) if weight is None else g.weights(weight)
+    if w.dtype.kind in "biu":
+        if w.dtype.kind == "u" and w.size and int(w.max()) > np.iinfo(np.int64).max:
+            return None
+        w = w.astype(np.int64, copy=False)
+    found = _cpu_compiled.spfa_order(g.indptr, g.adj, w, [s], heuristic)
+    if found is None:
+        return None
+    order, d, ptr, preds = found
+    if order.size != int(np.count_nonzero(keep)) or not bool(keep[order].all()):
+        return None
+    if not bool(np.all(d[order] == dist[order])):
+        return None
+    return order, ptr, preds
+
+
+def _first_paths(g: SemiringGraph, s: int, order, ptr, preds, targets=None) -> dict:
+    """{node: path} as NetworkX's ``_build_paths_from_predecessors`` gives first, for the
+    vertices ``targets`` (default ``order``) from the predecessor lists of a search from
+    ``s`` (``preds[ptr[i]:ptr[i + 1]]`` of ``order[i]``). Its depth-first walk takes each
+    node's first predecessor first, and the chain of first predecessors (each the node's
+    last strict improvement) reaches ``s`` without a loop: two nodes each the other's last
+    improver would make a negative cycle (NetworkX raised). So the path is that chain,
+    walked once a node and shared; a loop all the same is refused."""
+    nodes = g.nodes
+    first = np.full(g.n, -1, dtype=np.int64)
+    has = ptr[1:] > ptr[:-1]
+    first[order[has]] = preds[ptr[:-1][has]]
+    first = first.tolist()
+    paths = {s: [nodes[s]]}
+    targets = order.tolist() if targets is None else targets
+    with _gc_paused():
+        for v in targets:
+            stack, on, u = [], set(), v
+            while u not in paths:
+                if u < 0 or u in on:
+                    raise NotImplementedError("nx_semiring: NetworkX's predecessor lists "
+                                              "loop (NetworkX runs it)")
+                stack.append(u)
+                on.add(u)
+                u = first[u]
+            p = paths[u]
+            while stack:
+                x = stack.pop()
+                p = p + [nodes[x]]
+                paths[x] = p
+    return {nodes[v]: paths[v] for v in targets}
+
+
 def _spfa_order(g: SemiringGraph, s: int, dist, keep, weight) -> np.ndarray:
     """The reported vertices (``keep``) in the order NetworkX's Bellman–Ford first gives
-    them a distance (its dist, pred and paths dicts' keys), or NotImplementedError.
+    them a distance (its dist, pred and paths dicts' keys), or NotImplementedError. With
+    Numba its queue loop compiled gives the order (:func:`_spfa_tree`); the pass below is
+    the one without it.
 
     Its FIFO queue scans a node when it pops it (unless one of its predecessors waits in the
     queue); where every node gets its final distance when first found, no node re-enters
@@ -1422,6 +1564,9 @@ def _spfa_order(g: SemiringGraph, s: int, dist, keep, weight) -> np.ndarray:
     ``shortest_path(method="bellman-ford")``)."""
     keep = _host(keep)
     dist = _host(dist)
+    tree = _spfa_tree(g, s, dist, keep, weight)  # NetworkX's queue loop, compiled
+    if tree is not None:
+        return tree[0]
     walk = g
     if weight is not None and g.has_inf(weight):
         # an edge of weight inf finds nothing (dist + inf < inf is false): left out
@@ -1475,7 +1620,14 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
             raise nx.NodeNotFound(f"Node {source} is not found in the graph")
         return (0, [source])
     s, dist, pred, keep = _bellman_ford(g, source, weight)
+    # NetworkX's queue loop compiled: its predecessor lists, its first path among ties
+    tree = _spfa_tree(g, s, dist, keep, weight) if _alias(g, s, source) is None else None
     if target is None:
+        if tree is not None:
+            order = tree[0]
+            return (_source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))),
+                                 source),
+                    _first_paths(g, s, *tree))
         _single_source_ties(g, s, dist, keep, weight)
         order = _spfa_order(g, s, dist, keep, weight)
         return (_source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))),
@@ -1485,6 +1637,11 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
         # NetworkX's: its path builder (_build_paths_from_predecessors) raises it
         raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     t = g.vertex(target)
+    if tree is not None:
+        path = _first_paths(g, s, *tree, targets=[t])[g.nodes[t]]
+        if _alias(g, t, target) is not None:
+            path = [*path[:-1], target]
+        return (dist[t].item(), path)
     return (dist[t].item(), _path_to(g, pred, s, t, dist, weight, source, target))
 
 

@@ -40,10 +40,12 @@ NetworkX's dispatcher (``networkx.utils.backends``) calls, for a dispatchable fu
    ``NX_LARGE_GRAPH_FACTOR`` step), and on graphs of fewer than ``SPARSE_DEGREE``
    stored entries a node (grids, roads: hundreds of BFS levels) the engine's searches cost
    ``ENGINE_SPARSE_FACTOR`` more a unit. Calls the engine answers only where no shortest
-   paths tie (Dijkstra's and Bellman–Ford's paths and predecessors, Johnson's,
-   Floyd–Warshall's predecessors), and Bellman–Ford's length dicts, which it answers only
-   where NetworkX's queue is a BFS (one weight on every edge, seen in a cached conversion),
-   are left to NetworkX: on most graphs the backend would convert, search and then refuse.
+   paths tie (Floyd–Warshall's predecessors; Dijkstra's, Johnson's and Bellman–Ford's
+   paths and predecessors too without Numba, whose heap and queue loops compiled give
+   NetworkX's pick among ties), and, without Numba, Bellman–Ford's length dicts, which it
+   answers only where NetworkX's queue is a BFS (one weight on every edge, seen in a
+   cached conversion), are left to NetworkX: on most graphs the backend would convert,
+   search and then refuse.
 3. ``convert_from_nx(G, edge_attrs=..., ...)`` → :class:`~nx_semiring.graph.SemiringGraph`,
    cached by NetworkX on ``G.__networkx_cache__``; then ``backend.<name>(...)``.
 4. ``convert_to_nx(result)`` for results (only graphs change).
@@ -463,12 +465,26 @@ _TIES_REFUSED = frozenset({
     "all_pairs_dijkstra_path", "single_source_bellman_ford", "single_source_bellman_ford_path",
     "bellman_ford_predecessor_and_distance", "all_pairs_bellman_ford_path", "johnson",
     "floyd_warshall_predecessor_and_distance"})
+# With Numba, Dijkstra's paths and predecessor lists come from NetworkX's own heap loop
+# compiled (nx_semiring.algorithms._heap_tree, session 24), Bellman–Ford's from its queue
+# loop compiled (_spfa_tree): NetworkX's pick among tied paths, answered on those graphs too
+# (the bellman_ford family's constants were measured before the compiled queue)
+_HEAP_ANSWERED = frozenset({
+    "single_source_dijkstra", "single_source_dijkstra_path", "dijkstra_predecessor_and_distance",
+    "multi_source_dijkstra", "multi_source_dijkstra_path", "all_pairs_dijkstra",
+    "all_pairs_dijkstra_path", "johnson", "single_source_bellman_ford",
+    "single_source_bellman_ford_path", "bellman_ford_predecessor_and_distance",
+    "all_pairs_bellman_ford_path"})
 # Bellman–Ford's length dicts are answered where NetworkX's queue is a BFS (each node found
 # at its final distance: nx_semiring.algorithms._spfa_order), which edges of unequal weights
 # usually break (all refused on the graphs above): left to NetworkX unless the cached
-# conversion shows one weight on every edge
+# conversion shows one weight on every edge; with Numba its queue loop compiled gives the
+# order on any graph
 _QUEUE_REFUSED = frozenset({"single_source_bellman_ford_path_length",
                             "all_pairs_bellman_ford_path_length"})
+if _alg._cpu_compiled.ENABLED:
+    _TIES_REFUSED = _TIES_REFUSED - _HEAP_ANSWERED
+    _QUEUE_REFUSED = frozenset()
 
 
 def _rarely_answered(name, a):
@@ -476,6 +492,8 @@ def _rarely_answered(name, a):
     graphs (see :data:`_TIES_REFUSED`, :data:`_QUEUE_REFUSED`)."""
     if name in ("shortest_path", "shortest_path_length") and a.get("target") is None and \
             a.get("weight") is not None:
+        if _alg._cpu_compiled.ENABLED:  # the compiled heap and queue (see _HEAP_ANSWERED)
+            return None
         if name == "shortest_path":
             return "ties"
         return "queue" if a.get("method") == "bellman-ford" else None

@@ -50,12 +50,15 @@ import scipy.sparse as sp
 
 import algorithms as alg
 import semiring as sr
+from semiring.backend.cpu import compiled as _cpu_compiled
 
 from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          _bidirectional_aliases, _by_distance, _dijkstra, _dijkstra_orders,
-                         _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph, _host,
+                         _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph,
+                         _heap_pred_lists, _heap_tree, _host, _single_source_dijkstra,
                          _nbunch, _nx, _order_level, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
-                         _source, _source_zero, _spfa_order, _sssp, _st_unweighted_path,
+                         _first_paths, _source, _source_zero, _spfa_order, _spfa_tree,
+                         _sssp, _st_unweighted_path,
                          _unique_path, _unreached, _values_of, _walk_paths,
                          _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
                          single_source_dijkstra,
@@ -200,16 +203,27 @@ def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
-    return ((g.nodes[s], _path_dict(g, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0],
-                                    pred, s))
-            for s, dist, pred, keep in runs)
+    return ((g.nodes[s], _path_dict(g, order, parent, s)) for s, _, order, parent in runs)
 
 
 def _all_pairs_dijkstra_runs(g, cutoff, weight):
-    """The engine's Dijkstra from every node (``_dijkstra``'s tuples), after NetworkX's
-    refusals; NotImplementedError where some pair is joined by several shortest paths."""
+    """``(s, dist, pops, parent)`` of NetworkX's Dijkstra from every node, after NetworkX's
+    refusals: its pop order and path tree by its heap compiled (:func:`_heap_tree`: its own
+    paths among ties); where that cannot run, the engine's predecessors, and
+    NotImplementedError where some pair is joined by several shortest paths. All searched
+    now (a refusal from the generator would not reach NetworkX's dispatcher)."""
     _real_cutoff(cutoff)
     _all_pairs_refusals(g, weight, _method(weight), paths=True)
+    if _cpu_compiled.ENABLED:
+        out = []
+        for v in g.nodes:
+            s, dist, _, keep = _dijkstra(g, v, cutoff, weight, predecessors=False)
+            tree = _heap_tree(g, [s], dist, keep, weight, cutoff)
+            if tree is None:
+                break
+            out.append((s, dist, tree[0], tree[2]))
+        else:
+            return out
     runs = [_dijkstra(g, v, cutoff, weight) for v in g.nodes]
     if runs:
         dist = np.stack([r[1] for r in runs])
@@ -217,7 +231,8 @@ def _all_pairs_dijkstra_runs(g, cutoff, weight):
         if _tied_targets(g, dist, np.arange(g.n), weight, keep):
             raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
                                       "NetworkX's Dijkstra picks its own (NetworkX runs it)")
-    return runs
+    return [(s, dist, _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0], pred)
+            for s, dist, pred, keep in runs]
 
 
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
@@ -233,16 +248,15 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     """
     g = _graph(G, weight)
     runs = _all_pairs_dijkstra_runs(g, cutoff, weight)
-    return ((g.nodes[s], _lengths_and_paths(g, s, dist, pred, keep, weight, cutoff))
-            for s, dist, pred, keep in runs)
+    return ((g.nodes[s], _lengths_and_paths(g, s, dist, order, parent))
+            for s, dist, order, parent in runs)
 
 
-def _lengths_and_paths(g: SemiringGraph, s, dist, pred, keep, weight, cutoff):
+def _lengths_and_paths(g: SemiringGraph, s, dist, order, parent):
     """NetworkX's single-source ``(distances, paths)`` from vertex ``s``, both in its pop
-    order (:func:`_dijkstra_orders`)."""
-    order = _dijkstra_orders(g, [s], dist, keep, weight, cutoff)[0]
+    order ``order``, the paths along ``parent``."""
     lengths = _source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))))
-    return lengths, _path_dict(g, order, pred, s)
+    return lengths, _path_dict(g, order, parent, s)
 
 
 def all_pairs_bellman_ford_path(G, weight="weight"):
@@ -270,6 +284,16 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
         except nx.NetworkXUnbounded as exc:
             unbounded = exc
             break
+    # NetworkX's queue loop compiled, a source: its first paths among ties
+    trees = [_spfa_tree(g, s, dist, keep, weight) for s, dist, _, keep in runs]
+    if all(t is not None for t in trees):
+        def searched():
+            for (s, _, _, _), tree in zip(runs, trees):
+                yield g.nodes[s], _first_paths(g, s, *tree)
+            if unbounded is not None:
+                raise nx.NetworkXUnbounded("Negative cycle detected.")
+
+        return searched()
     if runs:
         dist = np.stack([r[1] for r in runs])
         keep = np.stack([r[3] for r in runs])
@@ -292,12 +316,13 @@ def all_pairs_bellman_ford_path(G, weight="weight"):
 
 def johnson(G, weight="weight"):
     """{source: {target: shortest path}} over all pairs, negative weights allowed
-    (NetworkXUnbounded for a negative cycle): the engine's APSP, each path walked back along
-    the one tight in-edge of each node, keyed in the pop order of NetworkX's Dijkstra over the
-    reweighted edges (:func:`~nx_semiring.algorithms._dijkstra_orders`). Only where every shortest path is the only one
-    (NetworkX's Dijkstra on its reweighted graph picks among ties) and every sum is exact
-    (NetworkX's reweighting adds and subtracts potentials, whose float rounding would break
-    ties its own way).
+    (NetworkXUnbounded for a negative cycle): the engine's APSP, each path NetworkX's
+    Dijkstra's over the reweighted edges, its heap loop compiled
+    (:func:`~nx_semiring.algorithms._heap_tree`: its own among ties). Without Numba, each
+    path walked back along the one tight in-edge of each node, keyed in that Dijkstra's pop
+    order (:func:`~nx_semiring.algorithms._dijkstra_orders`), only where every shortest
+    path is the only one. Every sum exact only (NetworkX's reweighting adds and subtracts
+    potentials, whose float rounding would break ties its own way).
 
     Examples
     --------
@@ -322,18 +347,33 @@ def johnson(G, weight="weight"):
     if g.has_negative(weight) and negative_edge_cycle(g, weight=weight):
         raise nx.NetworkXUnbounded("Negative cycle detected.")
     D = _fw_distances(g, weight, sums=False)  # paths only
-    if _tied_targets(g, D, np.arange(g.n), weight):
-        raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
-                                  "NetworkX's Dijkstra picks its own (NetworkX runs it)")
     rows, cols = _edges(g)
-    off = rows != cols
-    u, v = rows[off], cols[off]
-    we = np.int64(1) if weight is None else g.weights(weight)[off]
     nodes, n = g.nodes, g.n
     # NetworkX's potentials: its Bellman–Ford from every node at 0, min(0, least distance in)
     Dm = np.where(_unreached(D), 0, D)
     h = np.minimum(Dm.min(axis=0), 0)
     wr = w + h[rows] - h[cols]  # the stored entries' reweighted weights
+    if _cpu_compiled.ENABLED:
+        # NetworkX's Dijkstra over the reweighted edges, its heap loop compiled: its own
+        # paths among ties (session 24); where it leaves the engine's distances, as below
+        out = {}
+        for s in range(n):
+            reached = ~_unreached(D[s])
+            with np.errstate(invalid="ignore"):
+                dr = np.where(reached, D[s] + h[s] - h, D[s])
+            tree = _heap_tree(g, [s], dr, reached, wr, None)
+            if tree is None:
+                break
+            with _gc_paused():
+                out[nodes[s]] = _paths_from(nodes, tree[0], tree[2].tolist(), s)
+        else:
+            return out
+    if _tied_targets(g, D, np.arange(g.n), weight):
+        raise NotImplementedError("nx_semiring: several shortest paths join some pair; "
+                                  "NetworkX's Dijkstra picks its own (NetworkX runs it)")
+    off = rows != cols
+    u, v = rows[off], cols[off]
+    we = np.int64(1) if weight is None else g.weights(weight)[off]
     out = {}
     block = max(1, TIE_BLOCK_ENTRIES // max(1, u.size, n))
     for b in range(0, n, block):
@@ -626,8 +666,10 @@ def _multi_source(g: SemiringGraph, sources, cutoff, weight, predecessors=False)
     return src, first, dist, pred, keep
 
 
-def _multi_source_lengths(g: SemiringGraph, src, first, dist, keep, weight, cutoff) -> dict:
-    pops = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0]  # NetworkX's order
+def _multi_source_lengths(g: SemiringGraph, src, first, dist, keep, weight, cutoff,
+                          pops=None) -> dict:
+    if pops is None:
+        pops = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0]  # its order
     out = dict(zip(g.labels(pops), _values_of(dist[pops])))
     for s in src:  # NetworkX's sources start at the int 0
         out[g.nodes[s]] = 0
@@ -707,20 +749,40 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
             raise nx.NodeNotFound(f"Node {s} not found in graph")
     if target in sources:
         return (0, [target])
-    src, first, dist, pred, keep = _multi_source(g, sources, cutoff, weight, predecessors=True)
+    # NetworkX's heap compiled gives its own paths among ties (_heap_tree): the engine's
+    # predecessors only where it cannot run
+    heap = _cpu_compiled.ENABLED
+    src, first, dist, pred, keep = _multi_source(g, sources, cutoff, weight,
+                                                 predecessors=not heap)
     if dist is None:
         if target is None:
             return ({}, {})
         raise nx.NetworkXNoPath(f"No path to {target}.")
     _refuse_aliases(g, src, first, "multi_source_dijkstra")
+    tree = _heap_tree(g, list(first), dist, keep, weight, cutoff) if heap else None
+    if tree is None and heap:
+        src, first, dist, pred, keep = _multi_source(g, sources, cutoff, weight,
+                                                     predecessors=True)
     if target is None:
-        _multi_source_ties(g, src, dist, keep, weight)
-        order = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0][len(first):]
-        return (_multi_source_lengths(g, src, first, dist, keep, weight, cutoff),
-                _multi_source_paths(g, list(first), pred, order))
+        if tree is None:
+            _multi_source_ties(g, src, dist, keep, weight)
+            order = _dijkstra_orders(g, list(first), dist, keep, weight, cutoff)[0]
+        else:
+            order, pred = tree[0], tree[2]
+        return (_multi_source_lengths(g, src, first, dist, keep, weight, cutoff, order),
+                _multi_source_paths(g, list(first), pred, order[len(first):]))
     if target not in g or not keep[g.vertex(target)]:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     t = g.vertex(target)
+    if tree is not None:
+        # NetworkX stops when it pops the target: its path's parents are final by then
+        path = [t]
+        while tree[2][path[-1]] >= 0:
+            path.append(int(tree[2][path[-1]]))
+        out = [first.get(v, g.nodes[v]) if i == len(path) - 1 else g.nodes[v]
+               for i, v in enumerate(reversed(path))]
+        out[-1] = target  # NetworkX's path ends with the caller's object
+        return (dist[t].item(), out)
     if g.has_inf(weight) and bool(np.isinf(dist[t])):
         raise NotImplementedError("nx_semiring: a Dijkstra path to a vertex at distance inf "
                                   "(NetworkX returns the first it finds)")
@@ -841,7 +903,7 @@ def bidirectional_dijkstra(G, source, target, weight="weight"):
         raise NotImplementedError("nx_semiring: float weights whose path sums round "
                                   "differently in NetworkX's two halves (NetworkX runs it)")
     try:
-        return single_source_dijkstra(g, source, target, weight=weight)
+        return _single_source_dijkstra(g, source, target, None, weight, heap=False)
     except nx.NetworkXNoPath:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.") from None
 
@@ -903,6 +965,14 @@ def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
         raise NotImplementedError("nx_semiring: a source equal to a node of another type "
                                   "(NetworkX's predecessor lists hold its object: NetworkX "
                                   "runs it)")
+    if _cpu_compiled.ENABLED:  # NetworkX's heap compiled: its lists, in its order
+        s, dist, _, keep = _dijkstra(g, source, cutoff, weight, predecessors=False)
+        tree = _heap_tree(g, [s], dist, keep, weight, cutoff, preds=True)
+        if tree is not None:
+            pops, finds, _, events = tree
+            return (_heap_pred_lists(g, finds, events),
+                    _source_zero(g, s, dict(zip(g.labels(pops), _values_of(dist[pops]))),
+                                 source))
     s, dist, pred, keep = _dijkstra(g, source, cutoff, weight)
     _tight_refusals(g, s, dist, keep, weight, "dijkstra_predecessor_and_distance")
     # NetworkX's pred dict is keyed as its search first pushes the nodes, dist as it pops them
@@ -941,6 +1011,15 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
                                   "(NetworkX's predecessor lists hold its object: NetworkX "
                                   "runs it)")
     s, dist, pred, keep = _bellman_ford(g, source, weight)
+    tree = _spfa_tree(g, s, dist, keep, weight, heuristic)  # NetworkX's queue loop, compiled
+    if tree is not None:
+        order, ptr, preds = tree
+        nodes = g.nodes
+        lab = [nodes[v] for v in preds.tolist()]
+        pt = ptr.tolist()
+        return ({nodes[v]: lab[pt[i]:pt[i + 1]] for i, v in enumerate(order.tolist())},
+                _source_zero(g, s, dict(zip(g.labels(order), _values_of(dist[order]))),
+                             source))
     _tight_refusals(g, s, dist, keep, weight, "bellman_ford_predecessor_and_distance")
     order = _spfa_order(g, s, dist, keep, weight)  # both dicts' keys (NetworkX's finds)
     return (_pred_lists(g, s, dist, pred, keep, source, order),

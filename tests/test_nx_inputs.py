@@ -19,6 +19,7 @@ nx = pytest.importorskip("networkx")
 
 import nx_semiring  # noqa: E402
 from nx_semiring import algorithms as nxa  # noqa: E402
+from semiring.backend.cpu import compiled as _compiled  # noqa: E402
 from nx_semiring.interface import backend_interface as bi  # noqa: E402
 
 INF, NAN = float("inf"), float("nan")
@@ -146,8 +147,11 @@ def test_inf_weight_reaches_as_networkx_dijkstra(device):
     for cutoff in (5, INF):
         assert nxa.single_source_dijkstra_path_length(g, 0, cutoff=cutoff) == \
             nx.single_source_dijkstra_path_length(G, 0, cutoff=cutoff)
-    with pytest.raises(NotImplementedError):  # NetworkX's path to 2 is the first it found
-        nxa.single_source_dijkstra(g, 0)
+    if _compiled.ENABLED:  # NetworkX's heap loop compiled: its path to 2, the first found
+        assert nxa.single_source_dijkstra(g, 0) == nx.single_source_dijkstra(G, 0)
+    else:
+        with pytest.raises(NotImplementedError):  # NetworkX's path to 2 is the first it found
+            nxa.single_source_dijkstra(g, 0)
     assert nxa.single_source_bellman_ford_path_length(g, 0) == \
         nx.single_source_bellman_ford_path_length(G, 0) == {0: 0, 3: 2}
 
@@ -246,33 +250,48 @@ def test_louvain_seeded_calls_are_left_to_networkx():
 @pytest.mark.parametrize("directed", [False, True])
 def test_st_paths_only_where_unique(device, directed):
     """s-t shortest paths: NetworkX's (bidirectional) searches pick their own among equally
-    short ones, so the backend answers only where the path is unique."""
+    short ones, so the backend answers only where the path is unique; its one-sided
+    Dijkstra and Bellman–Ford to a target (dijkstra_path, single_source_dijkstra,
+    bellman_ford_path, single_source_bellman_ford) are its heap's and queue's, compiled
+    (session 24: NetworkX's path among ties too)."""
     cls = nx.DiGraph if directed else nx.Graph
     # a diamond 0-1-3, 0-2-3 (two shortest paths) with a tail 3-4-5 (one)
     G = cls([(0, 1), (0, 2), (1, 3), (2, 3), (3, 4), (4, 5)])
     nx.set_edge_attributes(G, 1, "weight")
     g = convert(G, device)
+    heap = (lambda m, s, t: m.dijkstra_path(G if m is nx else g, s, t),
+            lambda m, s, t: m.single_source_dijkstra(G if m is nx else g, s, t),
+            lambda m, s, t: m.bellman_ford_path(G if m is nx else g, s, t),
+            lambda m, s, t: m.single_source_bellman_ford(G if m is nx else g, s, t))
     for f in (lambda m, s, t: m.shortest_path(G if m is nx else g, s, t),
               lambda m, s, t: m.shortest_path(G if m is nx else g, s, t, weight="weight"),
-              lambda m, s, t: m.dijkstra_path(G if m is nx else g, s, t),
-              lambda m, s, t: m.bellman_ford_path(G if m is nx else g, s, t),
-              lambda m, s, t: m.single_source_dijkstra(G if m is nx else g, s, t),
-              lambda m, s, t: m.single_source_bellman_ford(G if m is nx else g, s, t)):
-        with pytest.raises(NotImplementedError, match="several shortest paths"):
-            f(nxa, 0, 5)
+              *heap):
+        if f in heap and _compiled.ENABLED:
+            assert f(nxa, 0, 5) == f(nx, 0, 5)
+        else:
+            with pytest.raises(NotImplementedError, match="several shortest paths"):
+                f(nxa, 0, 5)
         assert f(nxa, 3, 5) == f(nx, 3, 5)
         assert f(nxa, 1, 5) == f(nx, 1, 5)
     # weight=None: unit weights (NetworkX's Dijkstra and Bellman–Ford read data.get(None, 1))
     for f in (nxa.dijkstra_path, nxa.bellman_ford_path):
         assert f(g, 3, 5, weight=None) == [3, 4, 5]
+        if _compiled.ENABLED:  # the compiled heap and queue: NetworkX's own pick
+            assert f(g, 0, 5, weight=None) == getattr(nx, f.__name__)(G, 0, 5, weight=None)
+            continue
         with pytest.raises(NotImplementedError, match="several shortest paths"):
             f(g, 0, 5, weight=None)
     # the lengths are unique: still answered
     assert nxa.shortest_path_length(g, 0, 5) == nx.shortest_path_length(G, 0, 5) == 4
     # a zero-weight edge makes another equally short path through it
     H = cls([(0, 1, {"weight": 1}), (1, 2, {"weight": 0}), (0, 2, {"weight": 1})])
+    if _compiled.ENABLED:
+        assert nxa.dijkstra_path(convert(H, device), 0, 2) == nx.dijkstra_path(H, 0, 2)
+    else:
+        with pytest.raises(NotImplementedError):
+            nxa.dijkstra_path(convert(H, device), 0, 2)
     with pytest.raises(NotImplementedError):
-        nxa.dijkstra_path(convert(H, device), 0, 2)
+        nxa.shortest_path(convert(H, device), 0, 2, weight="weight")
 
 
 @settings(max_examples=60, deadline=None)

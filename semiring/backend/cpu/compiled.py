@@ -1257,16 +1257,20 @@ _heap_push_jit = None  # compiled on first use; a global of _dijkstra_heap
 
 
 def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped, seenval,
-                   pops, finds, hd, hc, hv):
+                   pops, finds, hd, hc, hv, parent, track, eu, ev, er):
     # NetworkX's _dijkstra_multisource, step for step over the CSR in adjacency order: a
     # binary heap of (distance, push count, vertex), the sources pushed first at 0; returns
-    # (pops, finds, status), status 1 where NetworkX raises "Contradictory paths found"
+    # (pops, finds, events, status), status 1 where NetworkX raises "Contradictory paths
+    # found". parent[u]: the popped vertex of u's last strictly improving push (NetworkX's
+    # pred_dict[u][0], its paths' parent). With ``track``, its pred list events in order:
+    # (eu, ev, er) = (vertex, predecessor, 1 where the list is reset to [ev], 0 appended)
     n = indptr.size - 1
     seen = np.zeros(n, dtype=np.bool_)
     size = 0
     count = 0
     npops = 0
     nfinds = 0
+    nev = 0
     zero = w.dtype.type(0)
     for i in range(sources.size):
         s = sources[i]
@@ -1310,7 +1314,10 @@ def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped
                 continue
             if popped[u]:
                 if vu < dist[u]:
-                    return npops, nfinds, 1
+                    return npops, nfinds, nev, 1
+                if track and vu == dist[u]:
+                    eu[nev], ev[nev], er[nev] = u, v, 0
+                    nev += 1
                 continue
             if not seen[u] or vu < seenval[u]:
                 if not seen[u]:
@@ -1321,7 +1328,116 @@ def _dijkstra_heap(indptr, indices, w, sources, cutoff, has_cutoff, dist, popped
                 _heap_push_jit(hd, hc, hv, size, vu, count, u)
                 size += 1
                 count += 1
-    return npops, nfinds, 0
+                parent[u] = v
+                if track:
+                    eu[nev], ev[nev], er[nev] = u, v, 1
+                    nev += 1
+            elif track and vu == seenval[u]:
+                eu[nev], ev[nev], er[nev] = u, v, 0
+                nev += 1
+    return npops, nfinds, nev, 0
+
+
+def _spfa_loop(indptr, indices, w, sources, heuristic, is_float, dist, has, firsts, in_q,
+               queue, count, pred_edge, ru_a, ru_b, head, tail, nxt, evv):
+    # NetworkX's _inner_bellman_ford (its SPFA), step for step over the CSR in adjacency
+    # order: a FIFO queue, a node's relaxations skipped while one of its predecessors waits
+    # in the queue, the heuristic's recent-update pairs and the count test for negative
+    # cycles. Each node's predecessor list is a chain of events (head, tail, nxt; evv the
+    # predecessor): reset to [u] at a strict improvement, u appended at an equal distance.
+    # Returns (nfirsts, nev, status): status 1 where NetworkX finds a negative cycle, 2
+    # where the event arrays are full (the caller retries with more)
+    n = indptr.size - 1
+    nfirsts = 0
+    nev = 0
+    qh = 0
+    qn = 0
+    cap = queue.size
+    for i in range(sources.size):
+        s = sources[i]
+        has[s] = True
+        dist[s] = w.dtype.type(0)
+        firsts[nfirsts] = s
+        nfirsts += 1
+        queue[(qh + qn) % cap] = s
+        qn += 1
+        in_q[s] = True
+    while qn:
+        u = queue[qh]
+        qh = (qh + 1) % cap
+        qn -= 1
+        in_q[u] = False
+        skip = False
+        e = head[u]
+        while e >= 0:
+            if in_q[evv[e]]:
+                skip = True
+                break
+            e = nxt[e]
+        if skip:
+            continue
+        du = dist[u]
+        for p in range(indptr[u], indptr[u + 1]):
+            v = indices[p]
+            dv = du + w[p]
+            if has[v]:
+                better = dv < dist[v]
+            else:
+                better = (not is_float) or dv < np.inf
+            if better:
+                if heuristic:
+                    if v == ru_a[u] or v == ru_b[u]:
+                        return nfirsts, nev, 1
+                    if pred_edge[v] == u:
+                        ru_a[v], ru_b[v] = ru_a[u], ru_b[u]
+                    else:
+                        ru_a[v], ru_b[v] = u, v
+                if not in_q[v]:
+                    queue[(qh + qn) % cap] = v
+                    qn += 1
+                    in_q[v] = True
+                    count[v] += 1
+                    if count[v] == n:
+                        return nfirsts, nev, 1
+                if not has[v]:
+                    has[v] = True
+                    firsts[nfirsts] = v
+                    nfirsts += 1
+                dist[v] = dv
+                if nev == evv.size:
+                    return nfirsts, nev, 2
+                evv[nev] = u
+                nxt[nev] = -1
+                head[v] = nev
+                tail[v] = nev
+                nev += 1
+                pred_edge[v] = u
+            elif has[v] and dv == dist[v]:
+                if nev == evv.size:
+                    return nfirsts, nev, 2
+                evv[nev] = u
+                nxt[nev] = -1
+                if head[v] < 0:
+                    head[v] = nev
+                else:
+                    nxt[tail[v]] = nev
+                tail[v] = nev
+                nev += 1
+    return nfirsts, nev, 0
+
+
+def _spfa_lists(order, head, nxt, evv, ptr, out):
+    # the final predecessor lists of the nodes of ``order``, as CSR (ptr, out)
+    k = 0
+    for i in range(order.size):
+        ptr[i] = k
+        e = head[order[i]]
+        while e >= 0:
+            out[k] = evv[e]
+            k += 1
+            e = nxt[e]
+    ptr[order.size] = k
+    return k
 
 
 def _cores_bz(indptr, indices, core, pos, vert, bins):
@@ -1911,7 +2027,7 @@ def bfs_queue(indptr, indices, frontier, depth_limit, seen=None):
 _dijkstra_k = None
 
 
-def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
+def dijkstra_order(indptr, indices, weights, sources, cutoff=None, tree=False, preds=False):
     """NetworkX's Dijkstra (``_dijkstra_multisource``) from ``sources`` (vertex numbers, in
     order) over the CSR ``indptr`` / ``indices`` (rows in NetworkX's adjacency order) with
     the stored entries' ``weights`` (int64 or float64; a multigraph's merged to their
@@ -1922,7 +2038,14 @@ def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
     weight types, or where NetworkX would raise (a shorter path to a popped vertex: negative
     weights). Its heap's ties go by push count, an order the engine's parallel searches do
     not give; the NumPy pass it replaces settled one tie group at a time (1.6 s on a 316²
-    grid of integer weights, NetworkX 1.8 s; session 23)."""
+    grid of integer weights, NetworkX 1.8 s; session 23).
+
+    With ``tree`` (or ``preds``) also NetworkX's shortest-path tree, ``(pops, finds, dist,
+    parent, events)``: ``parent[u]`` the vertex popped when u's distance last strictly
+    improved (its paths' parent, -1 at the sources and the unreached), and with ``preds``
+    ``events = (eu, ev, er)``, its predecessor lists' updates in the order it makes them:
+    u's list reset to ``[v]`` (``er`` 1, a strict improvement) or ``v`` appended (``er`` 0,
+    an equal distance, to a popped vertex too); else ``events`` is None (session 24)."""
     global _dijkstra_k, _heap_push_jit
     w = np.asarray(weights)
     if not ENABLED or w.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
@@ -1945,14 +2068,81 @@ def dijkstra_order(indptr, indices, weights, sources, cutoff=None):
             cut = np.int64(min(max(math.floor(cutoff), -2**63), 2**63 - 1))
         else:
             cut = np.float64(cutoff)
-    npops, nfinds, status = _dijkstra_k(
+    parent = np.full(n, -1, dtype=np.int64)
+    # each popped vertex scans its row once: at most one event an entry
+    ecap = int(w.size) if preds else 0
+    eu, ev = np.empty(ecap, dtype=np.int64), np.empty(ecap, dtype=np.int64)
+    er = np.empty(ecap, dtype=np.int8)
+    npops, nfinds, nev, status = _dijkstra_k(
         np.ascontiguousarray(indptr, dtype=np.int64), np.ascontiguousarray(indices, dtype=np.int64),
         np.ascontiguousarray(w), src, cut, has_cutoff, dist, np.zeros(n, dtype=np.bool_),
         np.empty(n, dtype=w.dtype), pops, finds, np.empty(cap, dtype=w.dtype),
-        np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64))
+        np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), parent, bool(preds),
+        eu, ev, er)
     if status:
         return None
-    return pops[:npops], finds[:nfinds], dist
+    if not (tree or preds):
+        return pops[:npops], finds[:nfinds], dist
+    events = (eu[:nev], ev[:nev], er[:nev]) if preds else None
+    return pops[:npops], finds[:nfinds], dist, parent, events
+
+
+_spfa_k = None
+
+#: The most predecessor-list events :func:`spfa_order` records, in (stored entries + nodes)
+#: units, before it leaves the search to the caller (NetworkX's queue may relax an edge
+#: many times; each relaxation is an event).
+SPFA_EVENT_FACTOR = 64
+
+
+def spfa_order(indptr, indices, weights, sources, heuristic=True):
+    """NetworkX's Bellman–Ford (``_inner_bellman_ford``, its SPFA) from ``sources`` over the
+    CSR ``indptr`` / ``indices`` (rows in NetworkX's adjacency order) with the stored
+    entries' ``weights`` (int64 or float64), compiled (session 24): ``(order, dist, ptr,
+    preds)``, the nodes in the order they first get a distance (its ``dist`` and ``pred``
+    dicts' keys), the distances, and each one's final predecessor list (``preds[ptr[i]:
+    ptr[i + 1]]`` for ``order[i]``, in NetworkX's order). None where Numba is off, for other
+    weight types, where NetworkX finds a negative cycle (it raises), or where its queue
+    relaxes edges more than :data:`SPFA_EVENT_FACTOR` times (m + n)."""
+    global _spfa_k
+    w = np.asarray(weights)
+    if not ENABLED or w.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
+        return None
+    if _spfa_k is None:
+        _spfa_k = (_jit(_spfa_loop), _jit(_spfa_lists))
+    n = int(indptr.size) - 1
+    src = np.ascontiguousarray(sources, dtype=np.int64)
+    if np.unique(src).size != src.size:
+        return None  # (NetworkX's in_q.remove fails on a repeated source)
+    ip = np.ascontiguousarray(indptr, dtype=np.int64)
+    ix = np.ascontiguousarray(indices, dtype=np.int64)
+    w = np.ascontiguousarray(w)
+    cap = int(w.size) + n + 1
+    while True:
+        dist = np.zeros(n, dtype=w.dtype)
+        firsts = np.empty(n, dtype=np.int64)
+        head = np.full(n, -1, dtype=np.int64)
+        tail = np.full(n, -1, dtype=np.int64)
+        nxt = np.empty(cap, dtype=np.int64)
+        evv = np.empty(cap, dtype=np.int64)
+        nf, nev, status = _spfa_k[0](
+            ip, ix, w, src, bool(heuristic), w.dtype.kind == "f", dist,
+            np.zeros(n, dtype=np.bool_), firsts, np.zeros(n, dtype=np.bool_),
+            np.empty(n + 1, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64), head, tail, nxt, evv)
+        if status == 1:
+            return None
+        if status == 0:
+            break
+        if cap >= SPFA_EVENT_FACTOR * (int(w.size) + n + 1):
+            return None
+        cap *= 4
+    order = firsts[:nf]
+    ptr = np.empty(nf + 1, dtype=np.int64)
+    out = np.empty(nev, dtype=np.int64)
+    k = _spfa_k[1](order, head, nxt, evv, ptr, out)
+    return order, dist, ptr, out[:k]
 
 
 
