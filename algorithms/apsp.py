@@ -74,6 +74,7 @@ import threading
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 from semiring import (DimensionMismatch, DomainMismatch, InvalidIndex, InvalidValue, Matrix,
                       OutOfMemory, as_matrix)
 from semiring import gemm as _gemm
@@ -978,6 +979,7 @@ def apsp(A, method="auto", *, predecessors=False, tile=None, progress=None,
     array([ 1.,  0., -1.], dtype=float32)
     """
     op = "apsp"
+    predecessors, = check_flags(op, predecessors=predecessors)
     if not isinstance(method, str) or method not in METHODS:
         raise InvalidValue(f"{op}: method must be one of {METHODS}, got {method!r}")
     if tile is not None and (isinstance(tile, bool) or not isinstance(tile, (int, np.integer))

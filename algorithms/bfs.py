@@ -55,6 +55,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 from semiring import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIndex,
                       InvalidValue, as_matrix, spmm)
 
@@ -296,7 +297,10 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     >>> algorithms.bfs(A, sources=[0, 3]).tolist()
     [[0, 1, 2, -1], [1, 2, 3, 0]]
     """
-    if FAST_PATH and type(A) is sr.Matrix and type(source) is int and sources is None:
+    if (FAST_PATH and type(A) is sr.Matrix and type(source) is int and sources is None
+            # (bools only: 1 and 1.0 equal True as keys, and would skip the check below)
+            and type(parents) is bool and type(deterministic) is bool
+            and type(symmetric) is bool):
         kept = A._memo.get("bfs_fast")
         try:
             run = (kept.get((parents, direction, deterministic, symmetric, _fast_state()))
@@ -310,6 +314,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
             except sr.BackendUnavailable:  # nothing ran: the path below meets it and falls back
                 pass
     A0 = A
+    parents, deterministic, symmetric = check_flags(
+        "bfs", parents=parents, deterministic=deterministic, symmetric=symmetric)
     if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
         from .dist import dispatch; return dispatch("bfs", A, source, sources=sources, parents=parents, direction=direction, deterministic=deterministic, symmetric=symmetric)  # noqa: E702
     if sources is not None:
@@ -566,6 +572,8 @@ def multi_source_bfs(A, sources, *, parents=False, deterministic=False, symmetri
     [[0, 0, 1, -1], [3, 0, 1, 3], [0, 0, 1, -1]]
     """
     op = "multi_source_bfs"
+    parents, deterministic, symmetric = check_flags(
+        op, parents=parents, deterministic=deterministic, symmetric=symmetric)
     A = as_matrix(A, op=op, arg="A", square=True)
     n = A.nrows
     src = _check_sources(sources, n, A.device)

@@ -59,6 +59,7 @@ import numpy as np
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
+from semiring.errors import check_flags
 
 #: A product from a vector with more than n / BETA entries pulls (one masked dot product per
 #: output vertex over the pattern's rows, or its transpose's), a sparser one pushes (SpMSpV
@@ -426,6 +427,7 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
     [0, 0, 1, 1]
     """
     op = "connected_components"
+    symmetric, = check_flags(op, symmetric=symmetric)
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     if not isinstance(connection, str) or connection not in CONNECTIONS:
         raise sr.InvalidValue(f"{op}: connection must be one of {CONNECTIONS}, got {connection!r}")

@@ -39,14 +39,12 @@ import importlib
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_bool
 
 
-def _check_flag(op, arg, value):
-    """A bool argument: a bool or NumPy bool, nothing merely truthy (a string \"no\" is)."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise sr.DomainMismatch(f"{op}: {arg} must be a bool, got {type(value).__name__} "
-                                f"{value!r}")
-    return bool(value)
+#: A bool argument: a bool or NumPy bool, nothing merely truthy (a string "no" is); the
+#: engine's own check, so that every flag of the API says the same
+_check_flag = check_bool
 
 
 def _square(A, op):

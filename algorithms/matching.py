@@ -17,6 +17,7 @@ import scipy.sparse as sps
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
+from semiring.errors import check_bool
 
 PERM_TYPES = ("row", "column")
 
@@ -196,10 +197,10 @@ def min_weight_full_bipartite_matching(A, maximize=False):
     ([0, 1, 2], [1, 0, 2])
     """
     op = "min_weight_full_bipartite_matching"
+    maximize = check_bool(op, "maximize", maximize)
     S, device = host_csr(A, op)
     if S.dtype.kind not in "biuf":  # (SciPy would drop a complex weight's imaginary part)
         raise sr.DomainMismatch(f"{op}: A's weights must be real numbers, got dtype {S.dtype}")
-    maximize = bool(maximize)
     check_lapjvsp_range(S, op, "A", maximize)
     rows, cols = _scg.min_weight_full_bipartite_matching(_zeros_as_edges(S, op),
                                                          maximize=maximize)

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
+from semiring.errors import check_bool
 
 from .matching import host_csr
 
@@ -44,11 +45,12 @@ def reverse_cuthill_mckee(A, symmetric_mode=False):
     [2, 0, 1]
     """
     op = "reverse_cuthill_mckee"
+    symmetric_mode = check_bool(op, "symmetric_mode", symmetric_mode)
     S, device = host_csr(A, op, square=True)
     if S.shape[0] == 0:  # SciPy raises from inside NumPy ("zero-size array to reduction")
         return sr.to_device(np.zeros(0, dtype=np.int32), device)
 
-    return sr.to_device(_scg.reverse_cuthill_mckee(S, symmetric_mode=bool(symmetric_mode)), device)
+    return sr.to_device(_scg.reverse_cuthill_mckee(S, symmetric_mode=symmetric_mode), device)
 
 
 def structural_rank(A):

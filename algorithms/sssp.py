@@ -32,6 +32,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
+from semiring.errors import check_flags
 from semiring import (DomainMismatch, InvalidIndex, InvalidValue, Matrix,
                       NegativeCycleError, SemiringError, as_matrix, spmm)
 
@@ -501,6 +502,8 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     >>> dist.tolist(), pred.tolist()
     ([0, -1, 1, 2147483647], [-1, 2, 0, -1])
     """
+    predecessors, symmetric = check_flags("bellman_ford", predecessors=predecessors,
+                                          symmetric=symmetric)
     if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
         from .dist import dispatch; return dispatch("bellman_ford", A, source, predecessors=predecessors, direction=direction, symmetric=symmetric)  # noqa: E702
     op = "bellman_ford"
@@ -702,6 +705,7 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     [0.0, 3.0, 1.0]
     """
     op = "delta_stepping"
+    predecessors, symmetric = check_flags(op, predecessors=predecessors, symmetric=symmetric)
     A, source, facts, out_type = _prepare(A, source, op, direction, symmetric)
     if facts["min"] < 0:
         raise InvalidValue(f"{op}: A has negative weights (min {facts['min']}); "
@@ -806,6 +810,8 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
     >>> algorithms.sssp(A, 0).tolist()
     [0.0, 2.0, 1.0]
     """
+    predecessors, symmetric = check_flags("sssp", predecessors=predecessors,
+                                          symmetric=symmetric)
     if getattr(A, "is_distributed", False):  # a semiring.dist.DistMatrix: algorithms.dist
         from .dist import dispatch; return dispatch("sssp", A, source, method, predecessors=predecessors, delta=delta, direction=direction, limit=limit, symmetric=symmetric)  # noqa: E702
     if not isinstance(method, str) or method not in METHODS:
@@ -868,6 +874,7 @@ def multi_source_sssp(A, sources, *, predecessors=False, symmetric=False):
 
 
     op = "multi_source_sssp"
+    predecessors, symmetric = check_flags(op, predecessors=predecessors, symmetric=symmetric)
     A = as_matrix(A, op=op, arg="A", square=True)
     n = A.nrows
     xp = A.xp

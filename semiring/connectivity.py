@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .backend import backend_of
-from .errors import DomainMismatch, InvalidValue
+from .errors import DomainMismatch, InvalidValue, check_flags
 from .matrix import as_matrix
 
 __all__ = ["CSGRAPH_MAX", "MAX_SAMPLES", "weak_components"]
@@ -90,10 +90,7 @@ def weak_components(A, *, symmetric=False, neighbor_rounds=2, samples=1024, root
     """
     op = "weak_components"
     A = as_matrix(A, op=op, arg="A", square=True)
-    if not isinstance(symmetric, (bool, np.bool_)):
-        raise DomainMismatch(f"{op}: symmetric must be a bool, got {type(symmetric).__name__}")
-    if not isinstance(roots, (bool, np.bool_)):
-        raise DomainMismatch(f"{op}: roots must be a bool, got {type(roots).__name__}")
+    symmetric, roots = check_flags(op, symmetric=symmetric, roots=roots)
     for arg, v in (("neighbor_rounds", neighbor_rounds), ("samples", samples)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise DomainMismatch(f"{op}: {arg} must be an int, got {type(v).__name__}")

@@ -41,7 +41,7 @@ from . import types as _t
 from ._mfinalize import (matrix_from_keys, apply_binary, apply_unary, entries, finalize, match, positions,
                          rebuild, union)
 from .errors import (DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex,
-                     InvalidValue)
+                     InvalidValue, check_flags)
 from .mask import as_mask, as_matrix_mask
 from .matrix import Matrix, as_matrix, index_type
 from . import _operand
@@ -102,6 +102,8 @@ def _same_kind(op, a, b, names=("a", "b")):
 def _output(op, like_matrix, shape, out, mask, accum, replace, structure, complement, **operands):
     """Validate out / mask / accum against the result's kind and shape; returns
     (mask, accum, replace, device)."""
+    replace, structure, complement = check_flags(op, replace=replace, structure=structure,
+                                                 complement=complement)
     kind = Matrix if like_matrix else Vector
     if out is not None:
         if not isinstance(out, kind):
@@ -783,6 +785,8 @@ def extract(a, rows=None, cols=None, *, out=None, mask=None, accum=None, replace
     array([9, 0, 9])
     """
     name = "extract"
+    # (here too, as assign: the index lists are made before _output checks them)
+    check_flags(name, replace=replace, structure=structure, complement=complement)
     a = _container(a, name, "a")
     xp = a.xp
     if isinstance(a, Matrix):
@@ -841,6 +845,8 @@ def assign(out, value, rows=None, cols=None, *, mask=None, accum=None, replace=F
     array([5, 5, 2])
     """
     name = "assign"
+    # (here too: the index lists are made and sorted before _output checks them)
+    check_flags(name, replace=replace, structure=structure, complement=complement)
     if not isinstance(out, (Matrix, Vector)):
         raise DomainMismatch(f"{name}: out must be a semiring.Matrix or semiring.Vector, got {type(out).__name__}")
     xp = out.xp

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import _operand
 from ._mfinalize import matrix_from_keys, matrix_keys
-from .errors import DimensionMismatch, DomainMismatch
+from .errors import DimensionMismatch, DomainMismatch, check_flags
 from .matrix import Matrix
 from .vector import Vector
 
@@ -37,8 +37,8 @@ class Mask:
             raise DomainMismatch(f"Mask: the mask must be a semiring.Vector or semiring.Matrix, got {type(container).__name__}")
         self.container = container
         self.is_matrix = isinstance(container, Matrix)
-        self.structure = bool(structure)
-        self.complement = bool(complement)
+        self.structure, self.complement = check_flags("Mask", structure=structure,
+                                                      complement=complement)
 
     @property
     def vector(self):
@@ -124,6 +124,7 @@ class Mask:
 
 
 def _normalize(mask, structure, complement, op, kinds):
+    structure, complement = check_flags(op, structure=structure, complement=complement)
     if mask is None:
         if complement:
             raise DomainMismatch(f"{op}: complement=True needs a mask")

@@ -7,7 +7,8 @@ import numpy as np
 from . import device as _b
 from ._operand import Operand
 from . import types as _t
-from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex, InvalidValue
+from .errors import (DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidIndex, InvalidValue,
+                     check_bool)
 from . import ops as _ops
 from .ops import lookup
 
@@ -336,6 +337,7 @@ class Matrix(_b.Placed, Operand):
         (1, True, dtype('bool'))
         """
         op = "Matrix.from_csr"
+        check = check_bool(op, "check", check)
         if not isinstance(shape, (tuple, list)) or len(shape) != 2:
             raise DimensionMismatch(f"{op}: shape must be a pair (nrows, ncols), got {shape!r}")
         nrows, ncols = _check_dims(op, *shape)
@@ -493,6 +495,7 @@ class Matrix(_b.Placed, Operand):
         import scipy.sparse as sps  # noqa: PLC0415  (scipy.sparse: imported on use)
 
         op = "Matrix.from_scipy"
+        iso = check_bool(op, "iso", iso)
         if not sps.issparse(S):
             raise DomainMismatch(f"{op}: S must be a scipy.sparse matrix, got {type(S).__name__}")
         if S.ndim != 2:  # (a 1-D sparray)
@@ -513,6 +516,7 @@ class Matrix(_b.Placed, Operand):
     def from_cupyx(cls, S, *, dtype=None, iso=False):
         """Wrap a ``cupyx.scipy.sparse`` matrix, without a copy when it is canonical CSR."""
         op = "Matrix.from_cupyx"
+        iso = check_bool(op, "iso", iso)
         try:
             import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy: GPU only)
         except Exception as e:  # pragma: no cover - only without cupy
@@ -609,6 +613,7 @@ class Matrix(_b.Placed, Operand):
         ((3, 3), 4)
         """
         op = "Matrix.from_edgelist"
+        undirected = check_bool(op, "undirected", undirected)
         xp = _b.xp_of("gpu") if _b.is_cupy_array(edges) else np
         e = xp.asarray(edges)
         if e.ndim == 1 and e.size == 0:  # [] : no edges (NumPy cannot tell its width)
@@ -711,15 +716,39 @@ class Matrix(_b.Placed, Operand):
         rows = xp.repeat(xp.arange(self.nrows, dtype=xp.int64), xp.diff(self._indptr).astype(xp.int64))
         return rows, self._indices.astype(xp.int64), self._full_values()
 
-    def to_dense(self, missing=0):
+    def to_dense(self, missing=None):
         """A dense array with ``missing`` where there is no entry.
 
-        The result type is the matrix's, promoted only when ``missing`` needs it (e.g. an
-        integer matrix with ``missing=np.inf`` gives float64).
+        Parameters
+        ----------
+        missing : real number, optional
+            The fill where there is no entry. By default the type's zero (``False`` for bool)
+            and the matrix's dtype. Given, the result's dtype is NumPy's promotion of the
+            matrix's dtype and ``missing`` (``np.result_type``; a Python scalar is weak: an
+            int32 matrix with ``missing=-1`` stays int32, a bool matrix with ``missing=0``
+            gives int64, ``missing=np.inf`` makes an integer matrix float64).
+
+        Returns
+        -------
+        numpy.ndarray or cupy.ndarray
+
+        Examples
+        --------
+        >>> import numpy as np, semiring as sr
+        >>> A = sr.Matrix.from_coo([0], [1], [True], nrows=2, ncols=2)
+        >>> A.to_dense()
+        array([[False,  True],
+               [False, False]])
+        >>> A.to_dense(missing=np.inf)
+        array([[inf,  1.],
+               [inf, inf]])
         """
-        _check_missing("Matrix.to_dense", missing)
         xp = self.xp
-        dt = np.result_type(self._dtype, missing)
+        if missing is None:
+            dt, missing = self._dtype, 0  # (the type's zero: a bool matrix stays bool)
+        else:
+            _check_missing("Matrix.to_dense", missing)
+            dt = np.result_type(self._dtype, missing)
         out = xp.full(self._shape, missing, dtype=dt)
         rows, cols, vals = self._coo()
         out[rows, cols] = vals
@@ -728,11 +757,13 @@ class Matrix(_b.Placed, Operand):
     # ------------------------------------------------------------------ comparison
     def isequal(self, other, *, check_dtype=False) -> bool:
         """Same shape, same structure and equal values (NaN equals NaN)."""
+        check_bool("Matrix.isequal", "check_dtype", check_dtype)
         return self.isclose(other, rel_tol=0.0, abs_tol=0.0, check_dtype=check_dtype)
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
         """Same structure and values equal within tolerances (inf equals inf)."""
         _check_tolerances("Matrix.isclose", rel_tol, abs_tol)
+        check_dtype = check_bool("Matrix.isclose", "check_dtype", check_dtype)
         other = as_matrix(other, op="Matrix.isclose", arg="other")
         _b.check_same_device("Matrix.isclose", self=self, other=other)
         if self.shape != other.shape or self.nvals != other.nvals:

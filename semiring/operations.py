@@ -17,7 +17,8 @@ import numpy as np
 
 from . import device as _b
 from . import types as _t
-from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory
+from .errors import (DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidValue, OutOfMemory,
+                     check_flags)
 from ._mfinalize import finalize_matrix
 from .backend import backend_of
 from .backend.cpu import spmv as _cpu_spmv
@@ -58,7 +59,10 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
     # (each check as cheap as it can be: a small product's whole work is ~10 µs, and these
     # steps cost a CPU call 8 µs before, see bench/results/20261128-cpu-small-calls.md)
     # (direction="pull" as "auto" on the CPU: the plain pull; the GPU's kept plan is "auto"'s)
-    plain = (out is None and mask is None and accum is None and not complement
+    # (the flags' identity with False, no truthiness: a flag that is not a bool leaves the
+    # plain call for the checks below, which refuse it; np.bool_ flags take them too)
+    plain = (out is None and mask is None and accum is None and complement is False
+             and replace is False and structure is False
              and type(A) is Matrix and type(semiring) is Semiring
              and (direction == "auto" or (direction == "pull" and A._device == "cpu")))
     if plain and type(u) is np.ndarray and A._device == "cpu":
@@ -125,6 +129,8 @@ def _mxv_core(op, A, u, semiring, out, mask, accum, replace, structure, compleme
             except Exception as exc:
                 _gpu_memory_errors(op, device).__exit__(type(exc), exc, None)
                 raise
+    replace, structure, complement = check_flags(op, replace=replace, structure=structure,
+                                                 complement=complement)
     if type(A) is not Matrix:
         A = as_matrix(A, op=op, arg="A")
     if type(u) is not Vector:
@@ -281,7 +287,10 @@ def mxv(A, u, semiring="plus_times", *, out=None, mask=None, accum=None, replace
     replace : bool
         Clear the entries of ``out`` outside the mask.
     structure, complement : bool
-        Use ``mask`` structurally / complemented (the keyword form of ``~v.S``).
+        Use ``mask`` structurally / complemented (the keyword form of ``~v.S``). The three
+        flags take ``True`` / ``False`` (or a ``numpy.bool_``) only: anything else, however
+        truthy, raises :class:`~semiring.DomainMismatch` (a ``TypeError``), as in every
+        operation.
     direction : {'auto', 'push', 'pull'}
         ``'pull'``: one dot product per output row (SpMV over A's rows, with early exit at the
         monoid's terminal value for boolean results and ``any``); ``'push'``: scatter the columns of A selected by u's entries
@@ -417,6 +426,8 @@ def mxm(A, B, semiring="plus_times", *, out=None, mask=None, accum=None, replace
            [ 2.,  1.]])
     """
     op = "mxm"
+    replace, structure, complement = check_flags(op, replace=replace, structure=structure,
+                                                 complement=complement)
     sr_ = lookup("semiring", semiring, op=op, arg="semiring")
     acc = None if accum is None else lookup("binary", accum, op=op, arg="accum")
     if acc is not None and acc.positional:

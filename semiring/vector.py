@@ -8,7 +8,7 @@ import numpy as np
 from . import device as _b
 from ._operand import Operand
 from . import types as _t
-from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue
+from .errors import DimensionMismatch, DomainMismatch, DuplicateIndices, InvalidValue, check_bool
 from .matrix import (_as_index_array, _check_host_input, _check_missing, _check_range,
                      _check_size, _check_tolerances, _combine_duplicates, _coo_device,
                      _dtype_arg, _dup_op, _present_of_dense, _stable_argsort, _values_close)
@@ -183,6 +183,7 @@ class Vector(_b.Placed, Operand):
         (array([0, 4]), array([2, 1]))
         """
         op = "Vector.from_coo"
+        sort = check_bool(op, "sort", sort)
         dev = _coo_device(device, indices, values)
         xp = _b.xp_of(dev)
         idx = _as_index_array(xp, indices, op, "indices")
@@ -302,11 +303,37 @@ class Vector(_b.Placed, Operand):
                    indices=xp.zeros(0, dtype=xp.int64), svalues=xp.zeros(0, dtype=dtype))
 
     # ------------------------------------------------------------------ conversions
-    def to_dense(self, missing=0):
-        """A dense array on the vector's device with ``missing`` where there is no entry."""
-        if not (type(missing) is float or (type(missing) is int and -2**62 < missing < 2**62)):
-            _check_missing("Vector.to_dense", missing)  # (which those pass: 2 µs a call)
-        dt = np.result_type(self._dtype, missing)
+    def to_dense(self, missing=None):
+        """A dense array on the vector's device with ``missing`` where there is no entry.
+
+        Parameters
+        ----------
+        missing : real number, optional
+            The fill where there is no entry. By default the type's zero (``False`` for bool)
+            and the vector's dtype. Given, the result's dtype is NumPy's promotion of the
+            vector's dtype and ``missing`` (``np.result_type``; a Python scalar is weak: an
+            int32 vector with ``missing=-1`` stays int32, a bool vector with ``missing=0``
+            gives int64, ``missing=np.inf`` makes an integer vector float64).
+
+        Returns
+        -------
+        numpy.ndarray or cupy.ndarray
+
+        Examples
+        --------
+        >>> import numpy as np, semiring as sr
+        >>> v = sr.Vector.from_coo([1], [True], size=3)
+        >>> v.to_dense(), v.to_dense(missing=-1)
+        (array([False,  True, False]), array([-1,  1, -1]))
+        """
+        if missing is None:
+            # (the type's zero: a bool vector stays bool, as NumPy's promotion of a default 0
+            # would not keep it)
+            dt, missing = self._dtype, 0
+        else:
+            if not (type(missing) is float or (type(missing) is int and -2**62 < missing < 2**62)):
+                _check_missing("Vector.to_dense", missing)  # (which those pass: 2 µs a call)
+            dt = np.result_type(self._dtype, missing)
         if self._bitmap is None and self._device == "cpu":
             # a host vector in sparse form (a product's result with empty rows): the fill and
             # one scatter, not the bitmap's two arrays, two scatters and a select (FastSV's
@@ -369,11 +396,13 @@ class Vector(_b.Placed, Operand):
     # ------------------------------------------------------------------ comparison
     def isequal(self, other, *, check_dtype=False) -> bool:
         """Same size, same indices and equal values (NaN equals NaN)."""
+        check_bool("Vector.isequal", "check_dtype", check_dtype)
         return self.isclose(other, rel_tol=0.0, abs_tol=0.0, check_dtype=check_dtype)
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False) -> bool:
         """Same indices and values equal within tolerances."""
         _check_tolerances("Vector.isclose", rel_tol, abs_tol)
+        check_dtype = check_bool("Vector.isclose", "check_dtype", check_dtype)
         other = as_vector(other, op="Vector.isclose", arg="other")
         _b.check_same_device("Vector.isclose", self=self, other=other)
         if self.size != other.size or (check_dtype and self.dtype != other.dtype):

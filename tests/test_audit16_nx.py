@@ -316,7 +316,7 @@ def test_betweenness_flags_must_be_bools(which, arg):
     import semiring as sr
 
     A = sp.csr_array(np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]]))
-    with pytest.raises(sr.DomainMismatch, match=f"{arg} must be a bool, got str 'no'"):
+    with pytest.raises(sr.DomainMismatch, match=rf"{arg} must be a bool \(True or False\), got 'no' \(str\)"):
         getattr(algorithms, which)(A, **{arg: "no"})
 
 
@@ -345,7 +345,7 @@ def test_triangle_and_community_flags_must_be_bools(which, arg):
 
     A = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]))
     args = (np.array([0, 0, 1]),) if which in ("modularity", "community_weights") else ()
-    with pytest.raises(sr.DomainMismatch, match=f"{arg} must be a bool, got str 'no'"):
+    with pytest.raises(sr.DomainMismatch, match=rf"{arg} must be a bool \(True or False\), got 'no' \(str\)"):
         getattr(algorithms, which)(A, *args, **{arg: "no"})
 
 

@@ -65,7 +65,7 @@ def test_weighted_distances_add_as_networkx(device, values):
 ])
 def test_flags_must_be_bools(device, f, arg):
     A = sr.Matrix.from_scipy(sp.csr_matrix(np.array([[0, 1.0], [1.0, 0]])), device=device)
-    with pytest.raises(sr.DomainMismatch, match=f"{arg} must be a bool, got str 'no'"):
+    with pytest.raises(sr.DomainMismatch, match=rf"{arg} must be a bool \(True or False\), got 'no' \(str\)"):
         f(A, **{arg: "no"})
     f(A, **{arg: np.bool_(False)})  # NumPy's bools are bools
 

@@ -537,7 +537,8 @@ def _all_pairs(A, op, return_predecessors, shape, settled_first=False):
     n = A.nrows
     _check_memory(op, n * n * (12 if return_predecessors else 8), A.device)
     try:
-        res = _apsp_native(A, predecessors=return_predecessors)
+        # (SciPy reads return_predecessors' truth value; the engine's apsp takes a bool)
+        res = _apsp_native(A, predecessors=bool(return_predecessors))
     except sr.NegativeCycleError as e:
         _raise_cycle(op, e)
     xp = A.xp

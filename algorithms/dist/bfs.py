@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 from semiring import dist
 from algorithms.bfs import ALPHA, BETA, pull_next
 
@@ -75,6 +76,8 @@ def bfs(A, source=None, *, sources=None, parents=False, direction="auto", determ
     >>> client.close(); client.cluster.close()
     """
     op = "bfs"
+    parents, deterministic, symmetric, gather = check_flags(
+        op, parents=parents, deterministic=deterministic, symmetric=symmetric, gather=gather)
     A = check_matrix(A, op)
     if sources is not None:
         raise sr.InvalidValue(f"{op}: sources=[...] (multi-source BFS) is not distributed; run "

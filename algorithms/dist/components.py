@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 from semiring import dist
 
 from . import _local, _spmd
@@ -48,6 +49,7 @@ def connected_components(A, connection="weak", *, symmetric=False, gather=True):
     >>> client.close(); client.cluster.close()
     """
     op = "connected_components"
+    symmetric, gather = check_flags(op, symmetric=symmetric, gather=gather)
     A = check_matrix(A, op)
     check_choice(connection, CONNECTIONS, op, "connection")
     if connection == "strong":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 from semiring import dist
 
 from . import _local, _spmd
@@ -54,6 +55,7 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=1e-6, max_iter=100, g
     >>> client.close(); client.cluster.close()
     """
     op = "pagerank"
+    gather, = check_flags(op, gather=gather)
     A = check_matrix(A, op)
     # the one-device checks: a bool tol or an infinite one (which stopped after one round)
     # is refused there

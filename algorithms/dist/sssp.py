@@ -17,6 +17,7 @@ import contextlib
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 from semiring import dist
 
 from algorithms import DistanceOverflow
@@ -120,6 +121,8 @@ def sssp(A, source, method="auto", *, predecessors=False, delta=None, direction=
     >>> client.close(); client.cluster.close()
     """
     op = "sssp"
+    predecessors, symmetric, gather = check_flags(op, predecessors=predecessors,
+                                                  symmetric=symmetric, gather=gather)
     A = check_matrix(A, op)
     check_choice(method, METHODS, op, "method")
     if method == "bellman_ford" and (delta is not None or limit is not None):
@@ -171,6 +174,8 @@ def delta_stepping(A, source, delta=None, *, predecessors=False, direction="auto
     >>> client.close(); client.cluster.close()
     """
     op = _op
+    predecessors, symmetric, gather = check_flags(op, predecessors=predecessors,
+                                                  symmetric=symmetric, gather=gather)
     A, source = _checked(A, source, direction, predecessors, limit, op)
     if delta is not None and (isinstance(delta, (bool, np.bool_))
                               or not isinstance(delta, (int, float, np.integer, np.floating))
@@ -256,6 +261,8 @@ def bellman_ford(A, source, *, predecessors=False, direction="auto", symmetric=F
     >>> client.close(); client.cluster.close()
     """
     op = _op
+    predecessors, symmetric, gather = check_flags(op, predecessors=predecessors,
+                                                  symmetric=symmetric, gather=gather)
     A, source = _checked(A, source, direction, predecessors, limit, op)
     n = A.nrows
     out_type, work = _types(A, op)

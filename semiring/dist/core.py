@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 
 from . import _tasks as T
 from ._client import get_client, require_distributed
@@ -111,7 +112,9 @@ class DistMask:
     """A mask over a :class:`DistVector`: ``v.S`` (structure), ``v.V`` (values), ``~m``."""
 
     def __init__(self, vector: "DistVector", structure: bool, complement: bool):
-        self.vector, self.structure, self.complement = vector, structure, complement
+        self.vector = vector
+        self.structure, self.complement = check_flags("DistMask", structure=structure,
+                                                      complement=complement)
 
     def __invert__(self):
         return DistMask(self.vector, self.structure, not self.complement)
@@ -390,9 +393,10 @@ class DistVector:
             xp = sr.array_module("gpu" if sr.is_gpu_array(arrays[0]) else "cpu")
         return xp.concatenate(arrays) if arrays else xp.zeros(0, dtype=self.dtype)
 
-    def to_dense(self, missing=0):
+    def to_dense(self, missing=None):
         """The whole vector as one dense array (NumPy for CPU partitions, CuPy for GPU ones),
-        ``missing`` where absent."""
+        ``missing`` where absent: by default the type's zero, the dtype kept (as
+        :meth:`semiring.Vector.to_dense`, which each partition calls)."""
         futs = self.layout.map(T.vec_to_dense, lambda p: self.parts[p], lambda p: missing)
         return self._concat(self.layout.client.gather(futs))
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 import semiring as sr
+from semiring.errors import check_flags
 
 from . import _tasks as T
 from .core import DistMask, DistMatrix, DistVector, Lazy, _monoid_fold, as_dist_vector
@@ -54,6 +55,9 @@ def _check_out(out, L, op):
 
 
 def _product(op, A, u, semiring, out, mask, accum, replace, structure, complement, direction):
+    # (on the client: a partition's task would raise only when gathered)
+    replace, structure, complement = check_flags(op, replace=replace, structure=structure,
+                                                 complement=complement)
     if not isinstance(A, DistMatrix):
         raise sr.DomainMismatch(f"{op}: A must be a semiring.dist.DistMatrix, got {type(A).__name__}")
     u = as_dist_vector(u, op, "u")
@@ -137,6 +141,9 @@ def vxm(u, A, semiring="plus_times", *, out=None, mask=None, accum=None, replace
 def _elementwise(fname, positional, kwargs, out_pos=None):
     """sr.<fname> slice by slice; DistVector arguments are replaced by their slices."""
     op = fname
+    kwargs["replace"], kwargs["structure"], kwargs["complement"] = check_flags(
+        op, replace=kwargs["replace"], structure=kwargs["structure"],
+        complement=kwargs["complement"])
     vecs = [a for a in positional if isinstance(a, DistVector)]
     out = kwargs.get("out")
     if out_pos is not None:
