@@ -30,6 +30,11 @@ from nx_semiring.interface import backend_interface as bi  # noqa: E402
 from semiring.backend.cpu import compiled as _compiled  # noqa: E402
 
 from test_nx_inputs2 import INSTALLED  # noqa: E402
+
+# the Tarjan order (strong and attracting components, and NetworkX's callers of them) is the
+# CPU backend's compiled replica of NetworkX's loop; without Numba the backend refuses them
+# and NetworkX runs them (test_nx_inputs checks the refusal)
+_needs_numba = pytest.mark.skipif(not _compiled.ENABLED, reason="Tarjan's order needs Numba")
 from test_nx_inputs2 import semiring_first as _semiring_first  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not INSTALLED, reason="nx_semiring is not installed (its "
@@ -127,6 +132,7 @@ def test_weak_components_in_networkx_order_or_refused():
         nxan.weakly_connected_components(D)
 
 
+@_needs_numba
 def test_strong_components_in_networkx_tarjan_order():
     """NetworkX yields them in Tarjan's completion order, each set in its DFS's order: the
     CPU backend's compiled replica of its loop gives both (a multigraph's parallel edges and
@@ -143,6 +149,7 @@ def test_strong_components_in_networkx_tarjan_order():
             repr(list(nx.strongly_connected_components(M)))
 
 
+@_needs_numba
 @pytest.mark.parametrize("seed", range(3))
 def test_strong_components_callers_through_the_backend(semiring_first, seed):
     G = _colliding(seed=seed, directed=True, m=30)
@@ -152,6 +159,7 @@ def test_strong_components_callers_through_the_backend(semiring_first, seed):
     _dispatched(lambda: list(itertools.islice(nx.simple_cycles(G), 40)), G)
 
 
+@_needs_numba
 def test_attracting_components_in_networkx_tarjan_order():
     """Several attracting components, or one of several nodes: NetworkX's Tarjan order (the
     CPU backend's compiled replica of its search), colliding labels, a multigraph."""
@@ -219,6 +227,7 @@ def test_bfs_lengths_to_a_target_of_a_digraph_are_left_to_networkx():
 
 
 # --------------------------------------------------------------------------- inner dispatch
+@_needs_numba
 @pytest.mark.parametrize("seed", range(3))
 def test_networkx_callers_of_components_and_bfs(semiring_first, seed):
     """NetworkX functions that call a dispatched function inside and read its answer in
