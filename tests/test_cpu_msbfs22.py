@@ -70,9 +70,10 @@ def test_warm_searches_compiles_the_searches_a_first_call_needs():
     """``python -m semiring.warmup --cpu`` warms the searches too: their kernels exist after
     it (the memo holds both msbfs variants and the Tarjan replica), and a search after it is
     SciPy's."""
-    assert compiled.warm_searches() == 11
+    assert compiled.warm_searches() == 13
     assert compiled._kernels.get(("msbfs", False)) and compiled._kernels.get(("msbfs", True))
     assert compiled._tarjan_k is not None and compiled._groups_k is not None
+    assert compiled._spfa_k is not None
     A = _raw_csr(np.random.default_rng(3), 50, 120, np.int32)
     level, _ = sr.traversal.bfs_csgraph(A, [0, 7])
     np.testing.assert_array_equal(level[1], cpu_traversal.bfs_csgraph(A, 7, False, False)[0])

@@ -2725,8 +2725,8 @@ def msbfs(M, sources, level, parent=None) -> bool:
 def warm_searches() -> int:
     """Compile (or load from Numba's cache) the structure-only searches a first call would
     otherwise compile: :func:`msbfs` serial and over threads, for int32 and int64 indices,
-    :func:`tarjan`, :func:`bfs_queue`, :func:`dijkstra_order` and :func:`dijkstra_replay`
-    (integer and float weights) and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
+    :func:`tarjan`, :func:`bfs_queue`, :func:`dijkstra_order`, :func:`dijkstra_replay` and
+    :func:`spfa_order` (integer and float weights) and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
     signatures warmed (0 without Numba). ``python -m semiring.warmup --cpu`` calls it."""
     if not ENABLED:
         return 0
@@ -2747,8 +2747,9 @@ def warm_searches() -> int:
         dijkstra_order(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0])
         dijkstra_replay(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0],
                         np.array([0, 1], dtype=wtype), np.array([0, 1]), np.ones(2, bool))
+        spfa_order(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0])
     bfs_levels(np.array([0, 1], dtype=np.int64), np.array([-1, 0], dtype=np.int64), 2)
-    return count + 7
+    return count + 9
 
 
 def core_numbers(indptr, indices, compiled=None):
