@@ -105,6 +105,9 @@ APSP_BFS_BATCH = 64
 #: levels, ~50 ms on the H200's host).
 DEVICE_QUEUE_MIN_ENTRIES = 1 << 19
 DEVICE_QUEUE_LEVELS = 16
+#: ... and a level of more out-edges than this goes to the host (the device's arrays of a
+#: level take ~24 bytes an out-edge).
+DEVICE_QUEUE_MAX_EDGES = 1 << 27
 
 # A sorted result's values become one Python object per run of equal values where runs
 # average at least RUN_VALUES entries (shorter: ``tolist``), repeated by ``itertools.repeat``
@@ -689,9 +692,11 @@ def _queue(g, frontier, depth_limit):
     limit = _level_limit(depth_limit, g.n)
     order, parent, bounds, seen, last = _device_queue(
         indptr, adj, frontier, limit,
-        DEVICE_QUEUE_LEVELS if _cpu_compiled.ENABLED else None)
+        DEVICE_QUEUE_LEVELS if _cpu_compiled.ENABLED else None, DEVICE_QUEUE_MAX_EDGES)
     if last is None:
         return order, parent, bounds
+    if not _cpu_compiled.ENABLED:  # (a level too wide for the device: the NumPy pass)
+        return None
     rest = _cpu_compiled.bfs_queue(g.indptr, g.adj, last, limit - (bounds.size - 1), seen=seen)
     return (np.concatenate((order, rest[0])), np.concatenate((parent, rest[1])),
             np.concatenate((bounds, rest[2][1:] + bounds[-1])))
@@ -703,7 +708,7 @@ def _level_limit(depth_limit, n) -> int:
     return n + 1 if depth_limit >= n + 1 else math.ceil(depth_limit) if depth_limit > 0 else 0
 
 
-def _device_queue(indptr, adj, frontier, limit, max_levels=None, xp=None):
+def _device_queue(indptr, adj, frontier, limit, max_levels=None, max_edges=None, xp=None):
     """NetworkX's BFS queue (as :func:`semiring.backend.cpu.compiled.bfs_queue`) level by
     level on the arrays' device (``xp``: their module, CuPy by default).
 
@@ -712,7 +717,8 @@ def _device_queue(indptr, adj, frontier, limit, max_levels=None, xp=None):
     next level is the out-edges that are their child's least number (a scatter-min), in
     number order: no sort. Returns host arrays ``(order, parent, bounds, seen, last)``;
     ``last``: None where the search ended, else the last level (the frontier to go on from,
-    with ``seen``) where ``max_levels`` levels were made first."""
+    with ``seen``) where ``max_levels`` levels were made first or the next level has more
+    than ``max_edges`` out-edges (its arrays, ~24 bytes an edge, would not fit)."""
     if xp is None:
         xp = _cupy()
     n = int(indptr.size) - 1
@@ -730,6 +736,8 @@ def _device_queue(indptr, adj, frontier, limit, max_levels=None, xp=None):
         total = int(ends[-1]) if F.size else 0
         if not total:
             break
+        if max_edges is not None and total > max_edges:
+            return _host_parts(xp, orders, parents, bounds) + (_host(seen), _host(F))
         k = xp.arange(total, dtype=xp.int64)
         i = xp.searchsorted(ends, k, side="right")
         child = adj[indptr[F[i]] + k - (ends[i] - deg[i])].astype(xp.int64, copy=False)

@@ -143,19 +143,22 @@ def _graphs(count, seed):
         yield G, frontier, rng.choice(LIMITS)
 
 
-@pytest.mark.parametrize("max_levels", [None, 0, 1, 2, 5])
-def test_device_queue_is_the_compiled_queue(max_levels):
+@pytest.mark.parametrize("max_levels,max_edges", [(None, None), (0, None), (1, None),
+                                                  (2, None), (5, None), (None, 6)])
+def test_device_queue_is_the_compiled_queue(max_levels, max_edges):
     # the level loop of A._device_queue over NumPy arrays (CuPy's on a GPU: same calls),
-    # alone and handing over to the compiled queue after max_levels levels (A._queue's way)
-    for G, frontier, limit in _graphs(120, 31 + (max_levels or 0)):
+    # alone and handing over to the compiled queue after max_levels levels or before a level
+    # of more than max_edges out-edges (A._queue's way)
+    for G, frontier, limit in _graphs(120, 31 + (max_levels or 0) + (max_edges or 0)):
         g = A._graph(G)
         want = compiled.bfs_queue(g.indptr, g.adj, np.array(frontier), limit)
         lim = A._level_limit(limit, g.n)
         order, parent, bounds, seen, last = A._device_queue(
-            g.indptr, g.adj, np.array(frontier), lim, max_levels, xp=np)
+            g.indptr, g.adj, np.array(frontier), lim, max_levels, max_edges, xp=np)
         if last is not None:
-            assert bounds.size - 1 == max_levels
-            rest = compiled.bfs_queue(g.indptr, g.adj, last, lim - max_levels, seen=seen)
+            done = bounds.size - 1
+            assert done == max_levels if max_edges is None else done < lim
+            rest = compiled.bfs_queue(g.indptr, g.adj, last, lim - done, seen=seen)
             order = np.concatenate((order, rest[0]))
             parent = np.concatenate((parent, rest[1]))
             bounds = np.concatenate((bounds, rest[2][1:] + bounds[-1]))
