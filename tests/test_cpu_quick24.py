@@ -1,0 +1,110 @@
+"""Session 24 (cpu24): the CPU quick suite against SciPy, the mechanisms behind its rows.
+
+- ``semiring.matrix.canonical_csr``'s scan of the rows (one flag array, the row offsets
+  scattered unfiltered, in NumPy's index type): the same answers as the definition on rows
+  that are empty, at either end, unsorted or repeated, with a flag that lies (its speed is
+  in bench/results/session24/cpu24_report.md, not a test);
+- the csgraph facade's strong components on a host CSR: SciPy's Tarjan is handed the
+  input's own index arrays with one broadcast float64 value, not the input (whose float32
+  values SciPy's validation copied to float64 with both index arrays, then scanned).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+
+from algorithms import csgraph
+from semiring.matrix import canonical_csr
+
+_graphalg = importlib.import_module("algorithms.csgraph._graphalg")
+_validation = importlib.import_module("algorithms.csgraph._validation")
+
+
+def _canonical_by_definition(indptr, indices) -> bool:
+    return all(bool((np.diff(indices[indptr[i]:indptr[i + 1]]) > 0).all())
+               for i in range(indptr.size - 1))
+
+
+def _random_csr(rng, n, density, dtype=np.float32):
+    A = sp.random(n, n, density=density, format="csr", dtype=dtype, random_state=rng)
+    A.sum_duplicates()
+    return sp.csr_matrix((A.data + 1, A.indices.astype(np.int32), A.indptr.astype(np.int32)),
+                         shape=A.shape)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_canonical_csr_matches_its_definition(seed):
+    """Rows empty (first, last, runs of them), single-entry rows, and one entry moved or
+    repeated at a row's start, middle or end, with the flag set to True (a lie where the
+    rows say otherwise): the answer is the rows' own order."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 9))
+    S = _random_csr(rng, n, float(rng.choice([0.0, 0.2, 0.6, 1.0])))
+    indptr, indices = S.indptr.copy(), S.indices.copy()
+    if indices.size and rng.random() < 0.7:
+        k = int(rng.integers(0, indices.size))
+        if rng.random() < 0.5:  # a repeat of the previous entry (perhaps the previous row's)
+            indices[k] = indices[k - 1] if k else indices[k]
+        else:  # any column: sorted, unsorted or a repeat
+            indices[k] = int(rng.integers(0, n))
+    T = sp.csr_matrix((S.data, indices, indptr), shape=S.shape)
+    T.has_canonical_format = True
+    assert canonical_csr(T) == _canonical_by_definition(indptr, indices)
+
+
+def test_canonical_csr_row_starts_only_excuse_a_drop():
+    """A drop in the column order is allowed only at a row's first entry: across an empty
+    row, at the last entry's row, and not within a row."""
+    ok = sp.csr_matrix((np.ones(4), np.array([2, 3, 0, 1], dtype=np.int32),
+                        np.array([0, 2, 2, 4, 4], dtype=np.int32)), shape=(4, 4))
+    bad = sp.csr_matrix((np.ones(4), np.array([2, 3, 1, 1], dtype=np.int32),
+                         np.array([0, 2, 2, 4, 4], dtype=np.int32)), shape=(4, 4))
+    ok.has_canonical_format = bad.has_canonical_format = True
+    assert canonical_csr(ok) and not canonical_csr(bad)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_strong_components_hand_scipy_the_structure(monkeypatch, dtype):
+    """Host CSR, canonical rows: SciPy's strong components receive a float64 CSR over the
+    input's own indptr and indices (shared, not copied) with a broadcast value (stride 0)
+    and the canonical flag set, so that SciPy's validation copies and scans nothing; the
+    answer is SciPy's on the input itself."""
+    rng = np.random.default_rng(7)
+    S = _random_csr(rng, 300, 0.01, dtype)
+    seen = []
+    real = scg.connected_components
+
+    def spy(G, *args, **kw):
+        seen.append(G)
+        return real(G, *args, **kw)
+
+    monkeypatch.setattr(_graphalg._scg, "connected_components", spy)
+    n, labels = csgraph.connected_components(S, connection="strong")
+    monkeypatch.setattr(_graphalg._scg, "connected_components", real)
+    want = real(S, connection="strong")
+    assert int(n) == int(want[0]) and np.array_equal(labels, want[1])
+    assert len(seen) == 1
+    G = seen[0]
+    assert G.dtype == np.float64 and G.data.strides == (0,)
+    assert G.indices is S.indices or np.shares_memory(G.indices, S.indices)
+    assert G.indptr is S.indptr or np.shares_memory(G.indptr, S.indptr)
+    assert G._has_canonical_format is True
+
+
+def test_strong_components_of_a_lying_flag_still_scan():
+    """The structure view is only for rows that the scan found canonical: a CSR whose flag
+    claims canonical over a repeat still goes to the duplicate-dropping path (SciPy's search
+    would not return), with SciPy's answer for the honest CSR."""
+    indices = np.array([3, 3, 5, 4, 3, 1, 5, 4, 2, 5, 4, 0], dtype=np.int32)
+    indptr = np.array([0, 3, 6, 6, 10, 11, 12], dtype=np.int32)
+    honest = sp.csr_array((np.ones(12, dtype=np.float32), indices, indptr), shape=(6, 6))
+    want = csgraph.connected_components(honest, connection="strong")
+    lying = sp.csr_array((np.ones(12, dtype=np.float32), indices, indptr), shape=(6, 6))
+    lying.has_canonical_format = True
+    got = csgraph.connected_components(lying, connection="strong")
+    assert int(got[0]) == int(want[0]) and np.array_equal(got[1], want[1])
