@@ -108,3 +108,65 @@ def test_strong_components_of_a_lying_flag_still_scan():
     lying.has_canonical_format = True
     got = csgraph.connected_components(lying, connection="strong")
     assert int(got[0]) == int(want[0]) and np.array_equal(got[1], want[1])
+
+
+def _spy_on(monkeypatch, name):
+    seen = []
+    real = getattr(scg, name)
+    mod = importlib.import_module("algorithms.csgraph._traversal")
+
+    def spy(G, *args, **kw):
+        seen.append(G)
+        return real(G, *args, **kw)
+
+    monkeypatch.setattr(mod.scg, name, spy)
+    return seen, real
+
+
+@pytest.mark.parametrize("name", ["breadth_first_order", "depth_first_order"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_directed_orders_hand_scipy_the_structure(monkeypatch, name, dtype):
+    """Host CSR, ``directed=True``: SciPy's search receives a float64 CSR over the input's
+    own index arrays (shared) with a broadcast value, the canonical flag set where the rows
+    were scanned (another dtype than float64), and answers as on the input itself."""
+    rng = np.random.default_rng(3)
+    S = _random_csr(rng, 400, 0.01, dtype)
+    seen, real = _spy_on(monkeypatch, name)
+    s = int(np.flatnonzero(np.diff(S.indptr))[0])
+    order, pred = getattr(csgraph, name)(S, s)
+    monkeypatch.setattr(importlib.import_module("algorithms.csgraph._traversal").scg, name, real)
+    want = real(S, s)
+    assert np.array_equal(order, want[0]) and np.array_equal(pred, want[1])
+    G = seen[0]
+    assert G.dtype == np.float64 and G.data.strides == (0,)
+    assert np.shares_memory(G.indices, S.indices) and np.shares_memory(G.indptr, S.indptr)
+    if dtype != np.float64:
+        assert G._has_canonical_format is True
+
+
+@pytest.mark.parametrize("name", ["breadth_first_order", "depth_first_order"])
+@pytest.mark.parametrize("seed", range(12))
+def test_directed_orders_follow_scipy_on_unsorted_and_repeated_rows(name, seed):
+    """Rows unsorted or repeated (float32: SciPy's cast sums and sorts them; float64: SciPy
+    reads them as stored), with a flag that tells the truth or lies, directed and not: the
+    facade's order and predecessors are SciPy's on the same input."""
+    rng = np.random.default_rng(seed)
+    n = 30
+    m = 120
+    rows = np.sort(rng.integers(0, n, m))
+    cols = rng.integers(0, n, m).astype(np.int32)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))]).astype(np.int32)
+    for dtype in (np.float32, np.float64):
+        for lie in (False, True):
+            for directed in (True, False):
+                def make():
+                    T = sp.csr_matrix((np.ones(m, dtype=dtype), cols.copy(), indptr.copy()),
+                                      shape=(n, n))
+                    if lie:
+                        T.has_canonical_format = True
+                    return T
+                s = int(rows[0])
+                got = getattr(csgraph, name)(make(), s, directed)
+                want = getattr(scg, name)(make(), s, directed)
+                assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), \
+                    (dtype, lie, directed)

@@ -156,7 +156,7 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         # SciPy's Tarjan on the input's own structure (no duplicate entries: its search
         # returns; the rows scanned where the flag says canonical: a flag set over duplicates
         # would send SciPy's search into its endless loop)
-        return _scg.connected_components(_structure_csr(S.indptr, S.indices, S.shape[0], True),
+        return _scg.connected_components(_validation.structure_csr(S.indptr, S.indices, S.shape[0], True),
                                          directed=True, connection="strong",
                                          return_labels=return_labels)
     if not isinstance(connection, (str, bytes)):
@@ -194,7 +194,7 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
         ip, ind = _thin._to_host([indptr.astype(xp.int32, copy=False),
                                   indices.astype(xp.int32, copy=False)])
         # (canonical known on the device: spares the host its scan of every row)
-        S = _structure_csr(ip, ind, n, canonical)
+        S = _validation.structure_csr(ip, ind, n, canonical)
         # the stored order: SciPy's DFS follows it
         n_components, labels = _scg.connected_components(_first_of_duplicates(S),
                                                          directed=True, connection="strong")
@@ -248,22 +248,6 @@ def _symmetric_pattern(xp, indptr, indices, n: int) -> bool:
         return bool((keys[pos] == tkeys).all())
     except MemoryError:  # the host path needs no device memory beyond the input
         return False
-
-
-def _structure_csr(indptr, indices, n: int, canonical: bool):
-    """A float64 SciPy CSR over ``indptr`` and ``indices`` themselves (int32, no copy) whose
-    values are one broadcast 1.0 (no array of m): the form SciPy's strong components read
-    without a copy. Its Tarjan reads the structure only, but its ``validate_graph`` casts any
-    other dtype to float64 with copies of all three arrays and a scan of the rows (for their
-    canonical flag): on the 2-core host 2.1 of the 3.5 ms of a float32 path of 10⁵ vertices,
-    0.9 of 3.9 ms on Kronecker-14. ``canonical``: the rows are known sorted without
-    duplicates (:func:`_validation.canonical_csr`), which sets the flag, sparing SciPy the
-    scan."""
-    S = sps.csr_array((np.broadcast_to(np.float64(1.0), (indices.size,)), indices, indptr),
-                      shape=(n, n), copy=False)
-    if canonical:
-        S.has_canonical_format = True
-    return S
 
 
 def _first_of_duplicates(S):
