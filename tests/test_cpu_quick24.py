@@ -4,6 +4,7 @@
   scattered unfiltered, in NumPy's index type): the same answers as the definition on rows
   that are empty, at either end, unsorted or repeated, with a flag that lies (its speed is
   in bench/results/session24/cpu24_report.md, not a test);
+- ``compiled.msbfs``'s threaded searches trip and back off as the parallel pull does;
 - the csgraph facade's strong components on a host CSR: SciPy's Tarjan is handed the
   input's own index arrays with one broadcast float64 value, not the input (whose float32
   values SciPy's validation copied to float64 with both index arrays, then scanned).
@@ -12,12 +13,14 @@
 from __future__ import annotations
 
 import importlib
+import os
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as scg
 
+import semiring as sr
 from algorithms import csgraph
 from semiring.matrix import canonical_csr
 
@@ -170,3 +173,33 @@ def test_directed_orders_follow_scipy_on_unsorted_and_repeated_rows(name, seed):
                 want = getattr(scg, name)(make(), s, directed)
                 assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), \
                     (dtype, lie, directed)
+
+
+def test_threaded_multi_source_bfs_backs_off_when_slow(monkeypatch):
+    """The threaded searches of ``compiled.msbfs`` (a multi-source BFS of 4 sources or more)
+    trip as the parallel pull does: a call slower than its serial estimate turns the threads
+    off for PARALLEL_BACKOFF_S, so that the next call runs serially (at load 3.5 on the
+    2-core host the threaded searches of urand-10-ef4 took 16 ms against 0.7 serial, and
+    nothing turned them off). The levels stay SciPy's."""
+    compiled = importlib.import_module("semiring.backend.cpu.compiled")
+    if not compiled.ENABLED:
+        pytest.skip("Numba is not installed")
+    nb = compiled._numba()
+    if nb.get_num_threads() < 2:
+        pytest.skip("one thread")
+    monkeypatch.setattr(compiled, "_load", [-1e9, 1, -1e9, os.getpid()])
+    monkeypatch.setattr(compiled.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    # every timed threaded call counts as slow
+    monkeypatch.setattr(compiled, "MSBFS_NS_PER_STEP", 0.0)
+    monkeypatch.setattr(compiled, "PARALLEL_TRIP_US", -1e9)
+    rng = np.random.default_rng(5)
+    S = _random_csr(rng, 200, 0.02, np.float64)
+    M = sr.Matrix.from_scipy(S, device="cpu")
+    sources = np.arange(8, dtype=np.int64)
+    for _ in range(2):  # (a first call may compile or load its overload: not timed)
+        assert compiled._threads() == nb.get_num_threads()
+        level = np.empty((sources.size, 200), dtype=np.int64)
+        assert compiled.msbfs(M, sources, level)
+    assert compiled._threads() == 1
+    d = scg.shortest_path(S, unweighted=True, indices=sources)
+    assert np.array_equal(level, np.where(np.isinf(d), -1, d).astype(np.int64))
