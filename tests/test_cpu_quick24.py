@@ -260,3 +260,31 @@ def test_edge_betweenness_passes_are_the_algebra_forms_bits(monkeypatch, case):
     assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(g, w))
     if case == "diamonds":
         assert np.isnan(g[2]).any()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weak_components_of_a_host_csr_run_the_compiled_union(monkeypatch, seed):
+    """Host CSR, weak (or ``directed=False``): with Numba the facade runs the CPU backend's
+    compiled union over the input's own arrays, not SciPy's search (whose validation copied
+    a float32 CSR to float64 and built its transpose); SciPy's answer on the same input:
+    count, labels and their int32 type, with unsorted rows, repeats and explicit zeros."""
+    if not sr.centrality.compiled("cpu"):
+        pytest.skip("Numba is not installed")
+    rng = np.random.default_rng(seed)
+    n, m = 60, 70
+    rows = np.sort(rng.integers(0, n, m))
+    cols = rng.integers(0, n, m).astype(np.int32)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))]).astype(np.int32)
+    vals = rng.integers(0, 3, m).astype(np.float32)  # (explicit zeros: edges to SciPy too)
+    S = sp.csr_matrix((vals, cols, indptr), shape=(n, n))
+    want_weak = scg.connected_components(S.copy(), connection="weak")
+    want_undirected = scg.connected_components(S.copy(), directed=False)
+
+    def refuse(*a, **k):
+        raise AssertionError("SciPy's search ran")
+
+    monkeypatch.setattr(_graphalg._scg, "connected_components", refuse)
+    for got, want in ((csgraph.connected_components(S, connection="weak"), want_weak),
+                      (csgraph.connected_components(S, directed=False), want_undirected)):
+        assert got[0] == want[0] and got[1].dtype == want[1].dtype
+        assert np.array_equal(got[1], want[1])
