@@ -6,7 +6,7 @@ each, medians), on the bench's graphs (``bench/cache``) and the bench's sources 
         rgg-14:sssp-delta kron-14:connected_components_strong urand-13-ef4:msbfs32 ...
 
 Row kinds: spmv, bfs, sssp-delta, sssp-bf, msbfsS (S sources; SciPy: one
-breadth_first_order a source), spgemm, cc, pagerank, tc, and each csgraph facade function
+breadth_first_order a source), spgemm, spgemm-minplus (against SciPy's plus-times A @ A), cc, pagerank, tc, and each csgraph facade function
 name (as bench/csgraph_case.py calls it). Output: cpu24_alternating.txt. Timing only: the
 bench checks the answers."""
 import sys, time, os, json
@@ -50,10 +50,11 @@ def pair(label, what):
         from scipy.sparse.csgraph import breadth_first_order
         A = sr.Matrix.from_scipy(H, device="cpu")
         return (lambda: algorithms.bfs(A, s, symmetric=True)), (lambda: breadth_first_order(H, s, directed=True, return_predecessors=False))
-    if what == "spgemm":
+    if what in ("spgemm", "spgemm-minplus"):
         from semiring.spgemm import spgemm
         A = sr.Matrix.from_scipy(H, device="cpu")
-        return (lambda: spgemm(A, A, "plus_times")), (lambda: H @ H)
+        name = "min_plus" if what == "spgemm-minplus" else "plus_times"
+        return (lambda: spgemm(A, A, name)), (lambda: H @ H)
     if what == "tc":
         from bench.analytics_case import scipy_triangles, degree_oriented
         A = sr.Matrix.from_scipy(H, device="cpu")
