@@ -2,8 +2,9 @@
 loop a source (Numba, the ``cpu`` extra: the sources spread over the cores, the GPU's sums in
 the GPU's order, so the same bits), else a level at a time, each level a few NumPy passes over
 its own vertices' rows: O(n + m) a source plus a few NumPy calls a level (not O(n) a level;
-NumPy sums a row of more than 8 entries pairwise: the GPU's bits up to that rounding). Called
-by :mod:`semiring.centrality`, which validates."""
+NumPy sums a row of more than 8 entries pairwise: the GPU's bits up to that rounding). The
+compiled pass (``_source_pass``) also gives edge betweenness its terms, a source a thread
+(:func:`edge_terms`). Called by :mod:`semiring.centrality`, which validates."""
 
 from __future__ import annotations
 
