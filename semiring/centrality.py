@@ -31,7 +31,7 @@ from .errors import DeviceMismatch, DimensionMismatch, DomainMismatch, InvalidIn
 from .matrix import as_matrix
 from .vector import Vector
 
-__all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes", "compiled", "power_step"]
+__all__ = ["MAX_VERTICES", "WORKSPACE_BYTES", "brandes", "brandes_edges", "compiled", "power_step"]
 
 #: Vertices are 32-bit in the passes (the GPU kernel's queue and levels).
 MAX_VERTICES = 2**31 - 1
@@ -105,6 +105,18 @@ def brandes(G, sources, *, GT=None):
     ([[3.0, 2.0, 1.0, 0.0]], [[0, 1, 2, 3]], [3])
     """
     op = "brandes"
+    G, GT, src = _checked(op, G, sources, GT)
+    n = G.nrows
+    xp = G.xp
+    if src.size == 0:
+        return (xp.zeros((0, n), dtype=np.float64), xp.zeros((0, n), dtype=np.int32),
+                xp.zeros(0, dtype=np.int32))
+    return backend_of(G.device).centrality.dependencies(G, GT, src)
+
+
+def _checked(op, G, sources, GT):
+    """(G, GT, sources as int64) for :func:`brandes` and :func:`brandes_edges`, or the
+    error naming what is wrong."""
     G = as_matrix(G, op=op, arg="G", square=True)
     n = G.nrows
     if GT is None:
@@ -132,11 +144,49 @@ def brandes(G, sources, *, GT=None):
     if G.device == "cpu" and max(G.nvals, GT.nvals) >= MAX_VERTICES:
         raise InvalidValue(f"{op}: on the CPU G must have fewer than {MAX_VERTICES} entries "
                            f"(SciPy's int32 search), got {max(G.nvals, GT.nvals)}")
-    xp = G.xp
-    if src.size == 0:
-        return (xp.zeros((0, n), dtype=np.float64), xp.zeros((0, n), dtype=np.int32),
-                xp.zeros(0, dtype=np.int32))
-    return backend_of(G.device).centrality.dependencies(G, GT, src)
+    return G, GT, src
+
+
+def brandes_edges(G, sources, *, GT=None):
+    """Σ over ``sources`` of Brandes' term of each stored entry (v, w) of G on a shortest
+    path (``level(w) = level(v) + 1``): ``σ_s(v) · ((1 + δ_s(w)) / σ_s(w))``, the edge
+    betweenness before its rescaling, a source a compiled pass (:func:`brandes`'s) on the
+    CPU where Numba is installed (:func:`compiled`), in the operations and the order of
+    ``algorithms.edge_betweenness``'s algebra form (the same bits). Its algebra form spends
+    a masked SpMM over an n × s block a BFS level: a 50 × 50 grid (98 levels) 11.7 s for all
+    2500 sources on the loaded 2-core host, this pass 0.05 s.
+
+    Parameters
+    ----------
+    G : Matrix on the CPU, square
+        The graph (only its structure is read).
+    sources : 1-D sequence of int
+        The sources (one batch: m × s float64 of workspace).
+    GT : Matrix, optional
+        Gᵀ (default: G itself, the promise that G is symmetric).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (G.nvals,), or None
+        In G's stored order; None on the GPU or without Numba (the caller runs the algebra
+        form).
+
+    Raises
+    ------
+    As :func:`brandes`.
+
+    Examples
+    --------
+    >>> import semiring as sr
+    >>> G = sr.Matrix.from_edgelist([[0, 1], [1, 2]], undirected=True, device="cpu")
+    >>> t = sr.centrality.brandes_edges(G, [0, 1, 2])
+    >>> None if t is None else t.tolist()  # entries (0,1), (1,0), (1,2), (2,1)
+    [2.0, 2.0, 2.0, 2.0]
+    """
+    G, GT, src = _checked("brandes_edges", G, sources, GT)
+    if G.device != "cpu" or not compiled("cpu"):
+        return None
+    return backend_of("cpu").centrality.edge_terms(G, GT, src)
 
 
 def power_step(t, x, u, p, inv, damping, s, dangling):

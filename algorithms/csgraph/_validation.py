@@ -79,7 +79,7 @@ import semiring as sr
 from semiring.matrix import canonical_csr
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
-           "canonical_csr", "check_2d", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_view", "is_gpu_input", "normalize_count",
+           "canonical_csr", "check_2d", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_structure", "scipy_view", "structure_csr", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
 
@@ -181,6 +181,48 @@ def scipy_csr(csgraph):
                 and csgraph.indptr.dtype == _INT32 and csgraph.data.dtype.kind in "biuf":
             return csgraph
     return None
+
+
+def structure_csr(indptr, indices, n: int, canonical: bool):
+    """A float64 SciPy CSR over ``indptr`` and ``indices`` themselves (int32: no copy) whose
+    values are one broadcast 1.0 (no array of m): what SciPy's structure-only routines
+    (strong components, the breadth- and depth-first orders) read without a copy. Their
+    ``validate_graph`` casts any other dtype to float64, copying all three arrays and
+    scanning the rows for their canonical flag (to sum duplicates and sort): on the 2-core
+    host 2.1 of SciPy's 3.5 ms for the strong components of a float32 path of 10⁵
+    vertices, 0.9 of 3.9 ms on Kronecker-14, and about 0.5 of 1.8 ms for its
+    breadth-first order. ``canonical``: the rows are known sorted without duplicates
+    (:func:`canonical_csr`), which sets the flag (a float64 CSR is read as it is: no flag
+    needed)."""
+    S = sps.csr_array((np.broadcast_to(np.float64(1.0), (indices.size,)), indices, indptr),
+                      shape=(n, n), copy=False)
+    if canonical:
+        S.has_canonical_format = True
+    return S
+
+
+def scipy_structure(S):
+    """For a :func:`scipy_csr` input ``S`` handed to a SciPy routine that reads its
+    structure only (directed searches): the rows SciPy would read, as :func:`structure_csr`
+    (no copy), or ``S`` itself where SciPy's own conversion changes them (a non-float64 CSR
+    with unsorted or repeated entries: SciPy's cast sums and sorts them, and so must its
+    copy). A float64 CSR is read as it is stored; another dtype's rows are scanned
+    (:func:`canonical_csr`) in place of SciPy's scan of its copy.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from algorithms.csgraph._validation import scipy_structure
+    >>> S = sp.csr_array(np.array([[0, 2], [3, 0]], dtype=np.float32))
+    >>> V = scipy_structure(S)
+    >>> V.dtype, V.data.strides, np.shares_memory(V.indices, S.indices)
+    (dtype('float64'), (0,), True)
+    """
+    if S.dtype == np.float64:
+        return structure_csr(S.indptr, S.indices, S.shape[0], False)
+    if canonical_csr(S):
+        return structure_csr(S.indptr, S.indices, S.shape[0], True)
+    return S
 
 
 def int_flag(value, op: str, arg: str, *, strings: bool = True) -> bool:

@@ -2,8 +2,9 @@
 loop a source (Numba, the ``cpu`` extra: the sources spread over the cores, the GPU's sums in
 the GPU's order, so the same bits), else a level at a time, each level a few NumPy passes over
 its own vertices' rows: O(n + m) a source plus a few NumPy calls a level (not O(n) a level;
-NumPy sums a row of more than 8 entries pairwise: the GPU's bits up to that rounding). Called
-by :mod:`semiring.centrality`, which validates."""
+NumPy sums a row of more than 8 entries pairwise: the GPU's bits up to that rounding). The
+compiled pass (``_source_pass``) also gives edge betweenness its terms, a source a thread
+(:func:`edge_terms`). Called by :mod:`semiring.centrality`, which validates."""
 
 from __future__ import annotations
 
@@ -13,73 +14,129 @@ from . import compiled
 from .traversal import _depths, _structure
 
 
+def _source_pass(ap, ai, tp, ti, s, lev, dl, sigma, queue, start):
+    """One source's search and both sweeps (kernels/brandes.cu's block loop): fills ``lev``
+    (-1 where unreached), ``dl`` (δ) and ``sigma`` (σ), each of n; the deepest level.
+    ``queue`` (n) and ``start`` (n + 2): scratch."""
+    lev[:] = -1
+    dl[:] = 0.0
+    sigma[:] = 0.0
+    lev[s] = 0
+    sigma[s] = 1.0
+    queue[0] = s
+    start[0] = 0
+    start[1] = 1
+    tail = 1
+    d = 0
+    while start[d] < start[d + 1]:
+        for i in range(start[d], start[d + 1]):
+            v = queue[i]
+            for e in range(ap[v], ap[v + 1]):
+                w = ai[e]
+                if lev[w] == -1:
+                    lev[w] = d + 1
+                    queue[tail] = w
+                    tail += 1
+        start[d + 2] = tail
+        for i in range(start[d + 1], tail):
+            w = queue[i]
+            acc = 0.0
+            for e in range(tp[w], tp[w + 1]):
+                u = ti[e]
+                if lev[u] == d:
+                    acc += sigma[u]
+            sigma[w] = acc
+        d += 1
+    for dd in range(d - 1, 0, -1):
+        for i in range(start[dd - 1], start[dd]):
+            v = queue[i]
+            q = 0.0
+            successor = False
+            for e in range(ap[v], ap[v + 1]):
+                w = ai[e]
+                if lev[w] == dd:
+                    q += (1.0 + dl[w]) / sigma[w]
+                    successor = True
+            sv = sigma[v]
+            if np.isinf(sv):
+                dl[v] = np.nan if successor else 0.0
+            else:
+                dl[v] = sv * q
+    return d - 1
+
+
 def _brandes_sources(ap, ai, tp, ti, n, sources, delta, level, depth):
     """The compiled form: kernels/brandes.cu's block loop, a source a thread of ``prange``."""
     for j in _prange(sources.size):
-        lev, dl = level[j], delta[j]
         queue = np.empty(n, dtype=np.int64)
         start = np.empty(n + 2, dtype=np.int64)
-        sigma = np.zeros(n, dtype=np.float64)
-        lev[:] = -1
-        dl[:] = 0.0
-        s = sources[j]
-        lev[s] = 0
-        sigma[s] = 1.0
-        queue[0] = s
-        start[0] = 0
-        start[1] = 1
-        tail = 1
-        d = 0
-        while start[d] < start[d + 1]:
-            for i in range(start[d], start[d + 1]):
-                v = queue[i]
-                for e in range(ap[v], ap[v + 1]):
-                    w = ai[e]
-                    if lev[w] == -1:
-                        lev[w] = d + 1
-                        queue[tail] = w
-                        tail += 1
-            start[d + 2] = tail
-            for i in range(start[d + 1], tail):
-                w = queue[i]
-                acc = 0.0
-                for e in range(tp[w], tp[w + 1]):
-                    u = ti[e]
-                    if lev[u] == d:
-                        acc += sigma[u]
-                sigma[w] = acc
-            d += 1
-        for dd in range(d - 1, 0, -1):
-            for i in range(start[dd - 1], start[dd]):
-                v = queue[i]
-                q = 0.0
-                successor = False
-                for e in range(ap[v], ap[v + 1]):
-                    w = ai[e]
-                    if lev[w] == dd:
-                        q += (1.0 + dl[w]) / sigma[w]
-                        successor = True
-                sv = sigma[v]
-                if np.isinf(sv):
-                    dl[v] = np.nan if successor else 0.0
-                else:
-                    dl[v] = sv * q
-        depth[j] = d - 1
+        sigma = np.empty(n, dtype=np.float64)
+        depth[j] = _pass(ap, ai, tp, ti, sources[j], level[j], delta[j], sigma, queue, start)
+
+
+def _brandes_edge_sources(ap, ai, tp, ti, n, sources, out):
+    """Each source's pass (:func:`_source_pass`), then its term of every stored entry (v, w)
+    of G on a shortest path (level(w) = level(v) + 1): ``out[e, j] = σ(v) · ((1 + δ(w)) /
+    σ(w))``, the algebra form's two float operations (``algorithms.edge_betweenness``);
+    ``out`` (m × s) holds zeros elsewhere."""
+    for j in _prange(sources.size):
+        lev = np.empty(n, dtype=np.int32)
+        dl = np.empty(n, dtype=np.float64)
+        sigma = np.empty(n, dtype=np.float64)
+        queue = np.empty(n, dtype=np.int64)
+        start = np.empty(n + 2, dtype=np.int64)
+        _pass(ap, ai, tp, ti, sources[j], lev, dl, sigma, queue, start)
+        for v in range(n):
+            lv = lev[v]
+            if lv < 0:
+                continue
+            sv = sigma[v]
+            for e in range(ap[v], ap[v + 1]):
+                w = ai[e]
+                if lev[w] == lv + 1:
+                    out[e, j] = sv * ((1.0 + dl[w]) / sigma[w])
 
 
 _prange = range
+_pass = None  # the jitted _source_pass: a global of the two loops, set before they compile
 _kernel = None
+_edge_kernel = None
 _NO_PRES = np.zeros(0, dtype=np.bool_)
 
 
 def _compiled():
     """The compiled loop, through :func:`compiled._jit` (its own cache name, the inter-process
     lock around a compile)."""
-    global _kernel, _prange
+    global _kernel, _prange, _pass
     if _kernel is None:
         _prange = compiled._numba().prange
+        if _pass is None:
+            _pass = compiled._jit(_source_pass)
         _kernel = compiled._jit(_brandes_sources, parallel=True)
     return _kernel
+
+
+def _compiled_edges():
+    """The compiled loop of :func:`edge_terms` (as :func:`_compiled`)."""
+    global _edge_kernel, _prange, _pass
+    if _edge_kernel is None:
+        _prange = compiled._numba().prange
+        if _pass is None:
+            _pass = compiled._jit(_source_pass)
+        _edge_kernel = compiled._jit(_brandes_edge_sources, parallel=True)
+    return _edge_kernel
+
+
+def edge_terms(G, GT, sources):
+    """Σ over ``sources`` of each stored entry's Brandes term (:func:`_brandes_edge_sources`),
+    a float64 array of G's nvals: the terms of a batch as an m × s array summed along its
+    sources (NumPy's pairwise sum, as the algebra form sums its gathers); None where Numba
+    is off (the caller runs the algebra form)."""
+    if not compiled.ENABLED:
+        return None
+    out = np.zeros((G.nvals, int(sources.size)), dtype=np.float64)
+    _compiled_edges()(G.indptr, G.indices, GT.indptr, GT.indices, G.nrows, sources, out)
+    return out.sum(axis=1)
 
 
 def _rows(indptr, indices, idx):

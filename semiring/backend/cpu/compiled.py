@@ -2692,6 +2692,11 @@ def bfs_levels(order, pred, n, out=None):
 #: searches run on one thread (a parallel loop's start and end cost more than a small
 #: graph's search).
 MSBFS_SOURCES_PER_THREAD = 2
+#: The serial searches' cost a step (a vertex or a stored entry of a whole search), the
+#: estimate behind :func:`msbfs`'s trip: 2.4 ns on urand-10-ef4 (32 sources, 0.7 ms) on this
+#: 2-core host, up to 6 under load; the estimate over-counts searches that stop early, so
+#: that a trip errs towards keeping the threads.
+MSBFS_NS_PER_STEP = 4.0
 
 
 def msbfs(M, sources, level, parent=None) -> bool:
@@ -2718,7 +2723,22 @@ def msbfs(M, sources, level, parent=None) -> bool:
         if not threaded_ok:
             threads = 1
     k = _memo(("msbfs", threads > 1), lambda: _make_msbfs(threads > 1))
+    if threads <= 1:
+        k(*args)
+        return True
+    # the pull's trip (PARALLEL_TRIP): a threaded call slower than its serial estimate
+    # waited for cores held by other processes, and turns the threads off for
+    # PARALLEL_BACKOFF_S (the load average lags a burst: on this 2-core host at load 3.5,
+    # 32 searches of urand-10-ef4 took 16 ms threaded against 0.7 ms serial). A call that
+    # compiled or loaded its overload (its signatures grew) is not timed.
+    compiled_before = len(k.signatures)
+    t0 = time.perf_counter()
     k(*args)
+    took = time.perf_counter() - t0
+    steps = sources.size * (M.nrows + M.nvals)  # a whole search: every vertex and entry
+    if len(k.signatures) == compiled_before and took > PARALLEL_TRIP * (
+            steps * MSBFS_NS_PER_STEP * 1e-9 + PARALLEL_TRIP_US * 1e-6):
+        _load[2] = time.monotonic() + PARALLEL_BACKOFF_S
     return True
 
 
