@@ -215,7 +215,8 @@ def warm_cpu_analytics() -> int:
     :func:`.backend.cpu.compiled.warm_searches`), by running them once on a 6-vertex ring:
     PageRank's power step (``centrality.power_step``, after a full and a sparse product), the
     weak components' search and union-find (:func:`.backend.cpu.components.weak_components`)
-    and the triangle count's ``dot3`` with ``plus_pair`` over its int64 pattern. The calls
+    the triangle count's ``dot3`` with ``plus_pair`` over its int64 pattern, and
+    betweenness' passes a source (``centrality.brandes`` / ``brandes_edges``). The calls
     made (0 without Numba). ``python -m semiring.warmup --cpu`` runs it."""
     if not _cpu_compiled.ENABLED:
         return 0
@@ -242,7 +243,9 @@ def warm_cpu_analytics() -> int:
         centrality.power_step(t, x, x.copy(), x.copy(), np.ones(n), 0.85, 0.0,
                               np.zeros(0, dtype=np.int64))
         count += 1
-    return count + 1
+    centrality.brandes(A, [0])  # betweenness' pass a source ...
+    centrality.brandes_edges(A, [0])  # ... and edge betweenness'
+    return count + 3
 
 
 def _worker_init(device: int):
