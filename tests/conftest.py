@@ -65,11 +65,14 @@ def _set_attrs(settings):
 
 def local_client(workers=2, *, routes_off=True, **kwargs):
     """A local Dask cluster's client for a module's fixture (``yield from``), closed with its
-    cluster after the module; ``routes_off``: :func:`host_routes_off` on its workers."""
+    cluster after the module; ``routes_off``: :func:`host_routes_off` on its workers where
+    they are processes of their own (workers in this process, ``processes=False``, run
+    under the autouse fixture below: setting the routes off there would outlive the module
+    and fail tests/test_host_routes.py in the same xdist worker, GPU call 5 of session 24)."""
     from semiring import dist  # noqa: PLC0415  (dask: the distributed tests' extra)
 
     c = dist.local_cluster(workers, **kwargs)
-    if routes_off:
+    if routes_off and kwargs.get("processes", True):
         host_routes_off(c)
     yield c
     c.close()
