@@ -1794,6 +1794,20 @@ def _row_sums_overflow(g: SemiringGraph, weight) -> bool:
     return float(np.max(np.abs(w), where=np.isfinite(w), initial=0)) * deg >= FLOAT_MAX
 
 
+def _row_sums_reciprocal_overflow(g: SemiringGraph, weight) -> bool:
+    """Whether a vertex's out-edge weights (float) sum to a nonzero value whose reciprocal
+    overflows (below 2**-1024: subnormal weights). NetworkX scales its rows by ``1.0 / S``,
+    inf there, so inf times the weights makes NaN or inf ranks and it raises
+    PowerIterationFailedConvergence, where the engine divides and converges."""
+    w = g.weights(weight)
+    if w.dtype.kind != "f" or not w.size:
+        return False
+    sums = np.bincount(g.rows(), weights=w.astype(np.float64), minlength=g.n)
+    nonzero = sums[sums != 0]
+    with np.errstate(divide="ignore", over="ignore"):
+        return bool(np.isinf(1.0 / nonzero[np.isfinite(nonzero)]).any())
+
+
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
              weight="weight", dangling=None):
     """{node: PageRank} by the engine's power iteration (NetworkX's definition and stopping
@@ -1820,6 +1834,11 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         raise NotImplementedError("nx_semiring: pagerank of float weights whose row sums may "
                                   "pass the largest float (NetworkX's 1 / inf makes such a "
                                   "row dangling; NetworkX runs it)")
+    if weight is not None and weight in g.values and _row_sums_reciprocal_overflow(g, weight):
+        raise NotImplementedError("nx_semiring: pagerank of float weights whose row sums' "
+                                  "reciprocals overflow (NetworkX's 1.0 / S is inf there: its "
+                                  "ranks turn NaN and it raises PowerIterationFailedConvergence; "
+                                  "NetworkX runs it)")
     try:
         x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
                          dangling=u, weighted=weight is not None)

@@ -1,0 +1,59 @@
+"""Session 24 (aud24): defects found by the outside-in audit of the analytics and their
+NetworkX dispatch (``bench/probes/aud24_analytics.py``: the backend against NetworkX on a
+seeded battery of input kinds and keyword variants, and the engine's analytics on bad
+arguments), each pinned by the call that showed it:
+
+- ``nx.pagerank`` of float weights whose row sums are subnormal: NetworkX scales its rows by
+  ``1.0 / S``, inf there, and raises PowerIterationFailedConvergence; the backend divided
+  and returned ranks.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+import nx_semiring  # noqa: E402,F401  (registers the backend)
+
+
+def _backend(f, *args, **kwargs):
+    """f through the backend, NetworkX's fallback off: the backend's own answer, or
+    NotImplementedError where it refuses (NetworkX would then run the call)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*args, **kwargs, backend="semiring")
+
+
+# ------------------------------------------------------------ pagerank: subnormal row sums
+
+
+@pytest.mark.parametrize("tiny", [5e-324, 1e-310])
+@pytest.mark.parametrize("directed", [False, True])
+def test_pagerank_of_subnormal_row_sums_is_left_to_networkx(tiny, directed):
+    G = (nx.DiGraph if directed else nx.Graph)()
+    nx.add_cycle(G, range(5), weight=1.0)
+    G.add_edge(0, 5, weight=tiny)
+    G.add_edge(5, 6, weight=tiny)
+    G.add_edge(6, 0, weight=tiny)
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.pagerank(G)  # NetworkX's 1.0 / S overflows: NaN ranks
+    with pytest.raises(NotImplementedError):
+        _backend(nx.pagerank, G)
+    # where NetworkX falls back (the default for a backend preferred by configuration)
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        with nx.config.backend_priority(algos=["semiring"]):
+            nx.pagerank(G)
+
+
+def test_pagerank_of_small_normal_row_sums_still_runs_on_the_backend():
+    # 1e-300's reciprocal is finite: NetworkX's ranks are the engine's
+    G = nx.DiGraph()
+    nx.add_cycle(G, range(4), weight=1e-300)
+    G.add_edge(0, 2, weight=3e-300)
+    want = nx.pagerank(G)
+    got = _backend(nx.pagerank, G)
+    assert list(got) == list(want)
+    assert got == pytest.approx(want, rel=1e-9)
