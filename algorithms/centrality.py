@@ -90,7 +90,7 @@ def _sources(op, sources, k, seed, n):
         raise sr.InvalidValue(f"{op}: pass k or sources, not both")
     if k is not None:
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-            raise sr.DomainMismatch(f"{op}: k must be an integer, got {type(k).__name__}")
+            raise sr.DomainMismatch(f"{op}: k must be an integer, got {type(k).__name__} {k!r}")
         k = int(k)
         if k == n:  # NetworkX: the same as all sources
             return np.arange(n, dtype=np.int64), False

@@ -235,7 +235,8 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
         raise sr.InvalidValue(f"{op}: tol must be a positive finite number, got {tol}")
     max_iter = DEFAULT_MAX_ITER[variant] if max_iter is None else max_iter
     if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
-        raise sr.DomainMismatch(f"{op}: max_iter must be an integer, got {type(max_iter).__name__}")
+        raise sr.DomainMismatch(f"{op}: max_iter must be an integer, got "
+                                f"{type(max_iter).__name__} {max_iter!r}")
     if max_iter < 0:
         raise sr.InvalidValue(f"{op}: max_iter must be >= 0, got {max_iter}")
     if variant == "gap" and dangling is not None:

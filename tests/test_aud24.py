@@ -5,7 +5,10 @@ arguments), each pinned by the call that showed it:
 
 - ``nx.pagerank`` of float weights whose row sums are subnormal: NetworkX scales its rows by
   ``1.0 / S``, inf there, and raises PowerIterationFailedConvergence; the backend divided
-  and returned ranks.
+  and returned ranks;
+- ``algorithms.pagerank(A, max_iter=2.5)`` and ``algorithms.betweenness_centrality(A, k=2.5)``
+  (and edge betweenness) named the argument and the expected kind but not the actual value
+  ("got float").
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ import pytest
 nx = pytest.importorskip("networkx")
 
 import nx_semiring  # noqa: E402,F401  (registers the backend)
+import numpy as np  # noqa: E402
+
+import algorithms as alg  # noqa: E402
+import semiring as sr  # noqa: E402
 
 
 def _backend(f, *args, **kwargs):
@@ -57,3 +64,26 @@ def test_pagerank_of_small_normal_row_sums_still_runs_on_the_backend():
     got = _backend(nx.pagerank, G)
     assert list(got) == list(want)
     assert got == pytest.approx(want, rel=1e-9)
+
+
+# ------------------------------------------------------ direct calls: the actual value named
+
+
+def _cycle(device):
+    return sr.Matrix.from_coo([0, 1, 2, 1, 2, 0], [1, 2, 0, 0, 1, 2], np.ones(6),
+                              nrows=3, ncols=3, device=device)
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda A: alg.pagerank(A, max_iter=2.5), r"pagerank: max_iter must be an integer, got "
+                                              r"float 2\.5"),
+    (lambda A: alg.pagerank(A, max_iter="7"), r"pagerank: max_iter must be an integer, got "
+                                              r"str '7'"),
+    (lambda A: alg.betweenness_centrality(A, k=2.5),
+     r"betweenness_centrality: k must be an integer, got float 2\.5"),
+    (lambda A: alg.edge_betweenness_centrality(A, k=1.5),
+     r"edge_betweenness_centrality: k must be an integer, got float 1\.5"),
+])
+def test_bad_counts_name_the_actual_value(device, call, pattern):
+    with pytest.raises(sr.DomainMismatch, match=pattern):
+        call(_cycle(device))
