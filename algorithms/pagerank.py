@@ -123,8 +123,11 @@ def _distribution(op, arg, value, n, xp):
         if arr.dtype.kind not in "biuf":
             raise sr.DomainMismatch(f"{op}: {arg} must hold real numbers, got dtype {arr.dtype}")
         arr = arr.astype(np.float64)  # a copy: the caller's array is never touched
-    if not bool(xp.isfinite(arr).all()) or bool((arr < 0).any()):
-        raise sr.InvalidValue(f"{op}: {arg} must hold finite non-negative weights")
+    bad = ~xp.isfinite(arr) | (arr < 0)
+    if bool(bad.any()):
+        i = int(xp.flatnonzero(bad)[0])
+        raise sr.InvalidValue(f"{op}: {arg} must hold finite non-negative weights, got "
+                              f"{float(arr[i])!r} for vertex {i}")
     # divided by the largest weight first: finite weights can sum past float64's range
     # (1e308 twice gave inf, and every normalized weight 0)
     top = float(arr.max()) if n else 0.0

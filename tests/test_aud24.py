@@ -8,7 +8,11 @@ arguments), each pinned by the call that showed it:
   and returned ranks;
 - ``algorithms.pagerank(A, max_iter=2.5)`` and ``algorithms.betweenness_centrality(A, k=2.5)``
   (and edge betweenness) named the argument and the expected kind but not the actual value
-  ("got float").
+  ("got float"); likewise ``betweenness_centrality(A, k=2, seed="x")`` ("got str") and a
+  NaN or negative ``personalization`` / ``nstart`` / ``dangling`` of ``pagerank`` (no value);
+- ``algorithms.connected_components(A, symmetric="no")`` took the truthy string as the
+  promise of a symmetric pattern (every other flag of the analytics is checked as a bool):
+  on a directed A its strong components came out as the weak ones.
 """
 
 from __future__ import annotations
@@ -87,3 +91,33 @@ def _cycle(device):
 def test_bad_counts_name_the_actual_value(device, call, pattern):
     with pytest.raises(sr.DomainMismatch, match=pattern):
         call(_cycle(device))
+
+
+@pytest.mark.parametrize("arg", ["personalization", "nstart", "dangling"])
+@pytest.mark.parametrize("bad, shown", [(float("nan"), "nan"), (-2.0, "-2.0"),
+                                        (float("inf"), "inf")])
+def test_pagerank_bad_weight_vectors_name_the_value_and_vertex(device, arg, bad, shown):
+    xp = np if device == "cpu" else pytest.importorskip("cupy")
+    v = xp.ones(3)
+    v[1] = bad
+    with pytest.raises(sr.InvalidValue,
+                       match=rf"pagerank: {arg} must hold finite non-negative weights, got "
+                             rf"{shown} for vertex 1"):
+        alg.pagerank(_cycle(device), **{arg: v})
+
+
+def test_betweenness_bad_seed_names_the_value(device):
+    with pytest.raises(sr.DomainMismatch, match=r"seed must be None, an int or a "
+                                                r"random\.Random, got str 'x'"):
+        alg.betweenness_centrality(_cycle(device), k=2, seed="x")
+
+
+@pytest.mark.parametrize("flag", ["no", 1, None])
+def test_connected_components_symmetric_must_be_a_bool(device, flag):
+    D = sr.Matrix.from_coo([0, 1], [1, 2], np.ones(2), nrows=3, ncols=3, device=device)
+    with pytest.raises(sr.DomainMismatch, match=r"connected_components: symmetric must be a "
+                                                r"bool, got "):
+        alg.connected_components(D, "strong", symmetric=flag)
+    # the bool promise is still taken, and without it the strong components are right
+    assert np.asarray(sr.to_device(alg.connected_components(D, "strong"), "cpu")).tolist() \
+        == [0, 1, 2]
