@@ -1618,8 +1618,10 @@ def _null_graph(g):
 def _groups(g: SemiringGraph, labels):
     """Node sets by label, in label order, each set filled in vertex order.
 
-    One group of every vertex (a connected graph) is a copy of the graph's cached frozenset
-    of its nodes (``SemiringGraph.node_set``). One-vertex groups (a Kronecker graph's
+    One group of every vertex (a connected graph) is ``set(g.nodes)``: its labels added in
+    node order, as NetworkX adds them one by one. (Not a copy of a frozenset of the nodes,
+    which is faster but copies the frozenset's table in slot order: where labels' hashes
+    collide, a set iterating in another order than NetworkX's.) One-vertex groups (a Kronecker graph's
     isolated vertices: a third of kron-15's) are made directly as one-element sets; the
     others from one stable sort of their vertices by group (16-bit keys where there are at
     most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels.
@@ -1628,8 +1630,8 @@ def _groups(g: SemiringGraph, labels):
     """
     if labels.size and bool(labels.min() == labels.max()):
         # one group (a connected graph), decided where the labels are (two reductions on the
-        # GPU, no copy of them): a copy of the cached node set
-        return [set(g.node_set)]
+        # GPU, no copy of them)
+        return [set(g.nodes)]
     labels = _host(labels).astype(np.int64, copy=False)
     if not labels.size:
         return []

@@ -10,6 +10,11 @@ arguments), each pinned by the call that showed it:
   (and edge betweenness) named the argument and the expected kind but not the actual value
   ("got float"); likewise ``betweenness_centrality(A, k=2, seed="x")`` ("got str") and a
   NaN or negative ``personalization`` / ``nstart`` / ``dangling`` of ``pagerank`` (no value);
+- ``nx.community.label_propagation_communities`` of a graph that is one community: the
+  backend's set was a copy of a frozenset of the nodes, which iterates in that frozenset's
+  slot order, not in the order of NetworkX's set (the nodes added one by one in G's order)
+  where labels' hashes collide (nodes 0, 8, 16, 24, 32: [0, 32, 16, 8, 24] against
+  NetworkX's [0, 32, 8, 16, 24]); seen by the probe on mixed labels;
 - ``algorithms.connected_components(A, symmetric="no")`` took the truthy string as the
   promise of a symmetric pattern (every other flag of the analytics is checked as a bool):
   on a directed A its strong components came out as the weak ones.
@@ -121,3 +126,15 @@ def test_connected_components_symmetric_must_be_a_bool(device, flag):
     # the bool promise is still taken, and without it the strong components are right
     assert np.asarray(sr.to_device(alg.connected_components(D, "strong"), "cpu")).tolist() \
         == [0, 1, 2]
+
+
+# --------------------------------------------- one community: the set in NetworkX's order
+
+
+@pytest.mark.parametrize("labels", [[0, 8, 16, 24, 32], [64, 0, 32, 8, 16, 24, 40, 48, 56]])
+def test_label_propagation_one_community_iterates_as_networkx(labels):
+    G = nx.complete_graph(labels)
+    want = [list(c) for c in nx.community.label_propagation_communities(G)]
+    got = [list(c) for c in _backend(nx.community.label_propagation_communities, G)]
+    assert len(want) == 1
+    assert got == want

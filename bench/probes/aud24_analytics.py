@@ -194,8 +194,37 @@ EXTREME = {
 }
 
 
+def large_graphs(seed, classes):
+    """Graphs of hundreds of nodes (the engine's batched and compiled paths), weighted."""
+    rng = random.Random(seed)
+    out = []
+    for cls in classes:
+        c = cls.__name__
+        d = cls().is_directed()
+        shapes = {
+            "gnp": nx.gnp_random_graph(400, 0.01, seed=rng.randrange(10**6), directed=d),
+            "powerlaw": nx.powerlaw_cluster_graph(600, 3, 0.3, seed=rng.randrange(10**6)),
+            "lollipop": nx.lollipop_graph(30, 300),
+            "grid": nx.convert_node_labels_to_integers(nx.grid_2d_graph(20, 25)),
+        }
+        for name, H in shapes.items():
+            G = cls()
+            nodes = list(H)
+            rng.shuffle(nodes)  # an insertion order that is not the labels'
+            G.add_nodes_from(nodes)
+            for u, v in H.edges():
+                if rng.random() < 0.9:
+                    G.add_edge(u, v, weight=rng.choice([1, 2, 3, 0.5, 2.5]))
+                else:
+                    G.add_edge(u, v)
+            out.append((f"{c}-large-{name}", G))
+    return out
+
+
 def graphs(seed, classes, weights=None):
     """(name, graph) pairs of the battery."""
+    if weights == "large":
+        return large_graphs(seed, classes)
     rng = random.Random(seed)
     out = []
     for cls in classes:
@@ -658,7 +687,7 @@ def main():
     p.add_argument("--verbose", action="store_true", help="each call on stderr")
     p.add_argument("--cached", action="store_true",
                    help="keep the backend's conversions cached on a graph between its calls")
-    p.add_argument("--weights", default="", help="'extreme': a battery of unusual weights")
+    p.add_argument("--weights", default="", help="'extreme': a battery of unusual weights; 'large': graphs of hundreds of nodes")
     a = p.parse_args()
     global VERBOSE, KEEP_CACHE
     VERBOSE, KEEP_CACHE = a.verbose, a.cached
@@ -669,7 +698,7 @@ def main():
     if a.direct_only:
         return 1 if dp else 0
     total, ran, diffs, typeonly, random_ref = dispatch(
-        a.seeds, only, classes, EXTREME if a.weights == "extreme" else None)
+        a.seeds, only, classes, {"extreme": EXTREME, "large": "large"}.get(a.weights))
     print(f"\ndispatch: {total} comparisons, the backend answered in {ran}, {diffs} differed "
           f"({typeonly} more only by np.float64 against float; {random_ref} calls skipped: "
           f"NetworkX's own answer differed between two runs)")
