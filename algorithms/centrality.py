@@ -90,7 +90,7 @@ def _sources(op, sources, k, seed, n):
         raise sr.InvalidValue(f"{op}: pass k or sources, not both")
     if k is not None:
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-            raise sr.DomainMismatch(f"{op}: k must be an integer, got {type(k).__name__}")
+            raise sr.DomainMismatch(f"{op}: k must be an integer, got {type(k).__name__} {k!r}")
         k = int(k)
         if k == n:  # NetworkX: the same as all sources
             return np.arange(n, dtype=np.int64), False
@@ -103,7 +103,7 @@ def _sources(op, sources, k, seed, n):
             rng = seed
         else:
             raise sr.DomainMismatch(f"{op}: seed must be None, an int or a random.Random, got "
-                                    f"{type(seed).__name__}")
+                                    f"{type(seed).__name__} {seed!r}")
         # NetworkX's sample: seed.sample(list(G), k) over the vertices 0 .. n-1 in order
         return np.asarray(rng.sample(range(n), k), dtype=np.int64), True
     if sources is None:

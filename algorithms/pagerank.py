@@ -123,8 +123,11 @@ def _distribution(op, arg, value, n, xp):
         if arr.dtype.kind not in "biuf":
             raise sr.DomainMismatch(f"{op}: {arg} must hold real numbers, got dtype {arr.dtype}")
         arr = arr.astype(np.float64)  # a copy: the caller's array is never touched
-    if not bool(xp.isfinite(arr).all()) or bool((arr < 0).any()):
-        raise sr.InvalidValue(f"{op}: {arg} must hold finite non-negative weights")
+    bad = ~xp.isfinite(arr) | (arr < 0)
+    if bool(bad.any()):
+        i = int(xp.flatnonzero(bad)[0])
+        raise sr.InvalidValue(f"{op}: {arg} must hold finite non-negative weights, got "
+                              f"{float(arr[i])!r} for vertex {i}")
     # divided by the largest weight first: finite weights can sum past float64's range
     # (1e308 twice gave inf, and every normalized weight 0)
     top = float(arr.max()) if n else 0.0
@@ -235,7 +238,8 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
         raise sr.InvalidValue(f"{op}: tol must be a positive finite number, got {tol}")
     max_iter = DEFAULT_MAX_ITER[variant] if max_iter is None else max_iter
     if isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, numbers.Integral):
-        raise sr.DomainMismatch(f"{op}: max_iter must be an integer, got {type(max_iter).__name__}")
+        raise sr.DomainMismatch(f"{op}: max_iter must be an integer, got "
+                                f"{type(max_iter).__name__} {max_iter!r}")
     if max_iter < 0:
         raise sr.InvalidValue(f"{op}: max_iter must be >= 0, got {max_iter}")
     if variant == "gap" and dangling is not None:

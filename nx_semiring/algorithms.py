@@ -1885,8 +1885,10 @@ def _null_graph(g):
 def _groups(g: SemiringGraph, labels):
     """Node sets by label, in label order, each set filled in vertex order.
 
-    One group of every vertex (a connected graph) is a copy of the graph's cached frozenset
-    of its nodes (``SemiringGraph.node_set``). One-vertex groups (a Kronecker graph's
+    One group of every vertex (a connected graph) is ``set(g.nodes)``: its labels added in
+    node order, as NetworkX adds them one by one. (Not a copy of a frozenset of the nodes,
+    which is faster but copies the frozenset's table in slot order: where labels' hashes
+    collide, a set iterating in another order than NetworkX's.) One-vertex groups (a Kronecker graph's
     isolated vertices: a third of kron-15's) are made directly as one-element sets; the
     others from one stable sort of their vertices by group (16-bit keys where there are at
     most 2^16 such groups: NumPy's radix sort), each set from a slice of the sorted labels.
@@ -1895,8 +1897,8 @@ def _groups(g: SemiringGraph, labels):
     """
     if labels.size and bool(labels.min() == labels.max()):
         # one group (a connected graph), decided where the labels are (two reductions on the
-        # GPU, no copy of them): a copy of the cached node set
-        return [set(g.node_set)]
+        # GPU, no copy of them)
+        return [set(g.nodes)]
     labels = _host(labels).astype(np.int64, copy=False)
     if not labels.size:
         return []
@@ -2061,6 +2063,20 @@ def _row_sums_overflow(g: SemiringGraph, weight) -> bool:
     return float(np.max(np.abs(w), where=np.isfinite(w), initial=0)) * deg >= FLOAT_MAX
 
 
+def _row_sums_reciprocal_overflow(g: SemiringGraph, weight) -> bool:
+    """Whether a vertex's out-edge weights (float) sum to a nonzero value whose reciprocal
+    overflows (below 2**-1024: subnormal weights). NetworkX scales its rows by ``1.0 / S``,
+    inf there, so inf times the weights makes NaN or inf ranks and it raises
+    PowerIterationFailedConvergence, where the engine divides and converges."""
+    w = g.weights(weight)
+    if w.dtype.kind != "f" or not w.size:
+        return False
+    sums = np.bincount(g.rows(), weights=w.astype(np.float64), minlength=g.n)
+    nonzero = sums[sums != 0]
+    with np.errstate(divide="ignore", over="ignore"):
+        return bool(np.isinf(1.0 / nonzero[np.isfinite(nonzero)]).any())
+
+
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
              weight="weight", dangling=None):
     """{node: PageRank} by the engine's power iteration (NetworkX's definition and stopping
@@ -2087,6 +2103,11 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         raise NotImplementedError("nx_semiring: pagerank of float weights whose row sums may "
                                   "pass the largest float (NetworkX's 1 / inf makes such a "
                                   "row dangling; NetworkX runs it)")
+    if weight is not None and weight in g.values and _row_sums_reciprocal_overflow(g, weight):
+        raise NotImplementedError("nx_semiring: pagerank of float weights whose row sums' "
+                                  "reciprocals overflow (NetworkX's 1.0 / S is inf there: its "
+                                  "ranks turn NaN and it raises PowerIterationFailedConvergence; "
+                                  "NetworkX runs it)")
     try:
         x = alg.pagerank(M, alpha, personalization=p, tol=tol, max_iter=max_iter, nstart=x0,
                          dangling=u, weighted=weight is not None)
