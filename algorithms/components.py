@@ -61,7 +61,6 @@ import scipy.sparse.csgraph as _scg
 import semiring as sr
 from semiring.errors import check_flags
 
-from .cores import _check_flag
 
 #: A product from a vector with more than n / BETA entries pulls (one masked dot product per
 #: output vertex over the pattern's rows, or its transpose's), a sparser one pushes (SpMSpV
@@ -439,8 +438,6 @@ def connected_components(A, connection="weak", *, symmetric=False, method="auto"
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable or None, got "
                                 f"{type(progress).__name__}")
-    # a promise that skips checks: a merely truthy value (the string "no") must not make it
-    symmetric = _check_flag(op, "symmetric", symmetric)
     if connection == "weak":
         if method not in WEAK_METHODS:
             raise sr.InvalidValue(f"{op}: method={method!r} applies to connection='strong'; "

@@ -121,7 +121,7 @@ def test_betweenness_bad_seed_names_the_value(device):
 def test_connected_components_symmetric_must_be_a_bool(device, flag):
     D = sr.Matrix.from_coo([0, 1], [1, 2], np.ones(2), nrows=3, ncols=3, device=device)
     with pytest.raises(sr.DomainMismatch, match=r"connected_components: symmetric must be a "
-                                                r"bool, got "):
+                                                r"bool \(True or False\), got "):
         alg.connected_components(D, "strong", symmetric=flag)
     # the bool promise is still taken, and without it the strong components are right
     assert np.asarray(sr.to_device(alg.connected_components(D, "strong"), "cpu")).tolist() \
