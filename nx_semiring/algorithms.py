@@ -385,17 +385,24 @@ def _path_dict(g: SemiringGraph, order, pred, s: int, source=None) -> dict:
     return {(alias if k is nodes[s] else k): [alias, *p[1:]] for k, p in paths.items()}
 
 
-def _walk_paths(nodes, order, pred, sources) -> dict:
+def _walk_paths(nodes, order, pred, sources, loops=False) -> dict:
     """{vertex: path (node list)} for ``sources`` (each its own path) and the vertices of
     ``order`` (by distance), each walked back through ``pred`` (a list) to the first vertex
-    with a path: a source, or a vertex met before."""
+    with a path: a source, or a vertex met before. ``loops``: ``pred`` may hold a loop or
+    end at -1 without a source (NetworkX's predecessor lists: NotImplementedError there)."""
     paths = {s: [nodes[s]] for s in sources}
     for v in order.tolist():
         if v in paths:
             continue
         stack = []
+        on = set() if loops else None
         u = v
         while u not in paths:
+            if on is not None:
+                if u < 0 or u in on:
+                    raise NotImplementedError("nx_semiring: NetworkX's predecessor lists "
+                                              "loop (NetworkX runs it)")
+                on.add(u)
             stack.append(u)
             u = pred[u]
         p = paths[u]
@@ -1535,24 +1542,10 @@ def _first_paths(g: SemiringGraph, s: int, order, ptr, preds, targets=None) -> d
     has = ptr[1:] > ptr[:-1]
     first[order[has]] = preds[ptr[:-1][has]]
     first = first.tolist()
-    paths = {s: [nodes[s]]}
-    targets = order.tolist() if targets is None else targets
+    targets = order if targets is None else np.asarray(targets, dtype=np.int64)
     with _gc_paused():
-        for v in targets:
-            stack, on, u = [], set(), v
-            while u not in paths:
-                if u < 0 or u in on:
-                    raise NotImplementedError("nx_semiring: NetworkX's predecessor lists "
-                                              "loop (NetworkX runs it)")
-                stack.append(u)
-                on.add(u)
-                u = first[u]
-            p = paths[u]
-            while stack:
-                x = stack.pop()
-                p = p + [nodes[x]]
-                paths[x] = p
-    return {nodes[v]: paths[v] for v in targets}
+        paths = _walk_paths(nodes, targets, first, [s], loops=True)
+    return {nodes[v]: paths[v] for v in targets.tolist()}
 
 
 def _spfa_order(g: SemiringGraph, s: int, dist, keep, weight) -> np.ndarray:

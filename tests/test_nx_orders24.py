@@ -17,6 +17,8 @@ from nx_semiring import algorithms as A  # noqa: E402
 from nx_semiring.graph import from_networkx  # noqa: E402
 from semiring.backend.cpu import compiled  # noqa: E402
 
+from test_nx_queue23 import _graphs  # noqa: E402  (random graphs, frontiers and limits)
+
 pytestmark = pytest.mark.skipif(not compiled.ENABLED, reason="needs Numba (the cpu extra)")
 
 
@@ -129,20 +131,6 @@ def test_connected_graph_one_set_in_networkx_iteration_order(relabel):
 
 
 # ------------------------------------------------------------------ the BFS queue on a device
-LIMITS = [math.inf, 0, 1, 2, 2.5, 3, float("nan"), -1, 10**30]
-
-
-def _graphs(count, seed):
-    rng = random.Random(seed)
-    for t in range(count):
-        n = rng.randint(1, 60)
-        G = nx.gnm_random_graph(n, rng.randint(0, 3 * n), seed=t, directed=rng.random() < 0.5)
-        if rng.random() < 0.3:
-            G.add_edges_from((v, v) for v in range(0, n, 3))
-        frontier = [rng.randrange(n) for _ in range(rng.randint(1, 4))]  # repeats too
-        yield G, frontier, rng.choice(LIMITS)
-
-
 @pytest.mark.parametrize("max_levels,max_edges", [(None, None), (0, None), (1, None),
                                                   (2, None), (5, None), (None, 6)])
 def test_device_queue_is_the_compiled_queue(max_levels, max_edges):

@@ -99,32 +99,22 @@ def _brandes_edge_sources(ap, ai, tp, ti, n, sources, out):
 
 _prange = range
 _pass = None  # the jitted _source_pass: a global of the two loops, set before they compile
-_kernel = None
-_edge_kernel = None
+_kernels = {}  # loop function -> its compiled kernel
 _NO_PRES = np.zeros(0, dtype=np.bool_)
 
 
-def _compiled():
-    """The compiled loop, through :func:`compiled._jit` (its own cache name, the inter-process
-    lock around a compile)."""
-    global _kernel, _prange, _pass
-    if _kernel is None:
+def _compiled(loop):
+    """``loop`` (:func:`_brandes_sources` or :func:`_brandes_edge_sources`) compiled over
+    threads, through :func:`compiled._jit` (its own cache name, the inter-process lock around
+    a compile), with the per-source pass they share."""
+    global _prange, _pass
+    kernel = _kernels.get(loop)
+    if kernel is None:
         _prange = compiled._numba().prange
         if _pass is None:
             _pass = compiled._jit(_source_pass)
-        _kernel = compiled._jit(_brandes_sources, parallel=True)
-    return _kernel
-
-
-def _compiled_edges():
-    """The compiled loop of :func:`edge_terms` (as :func:`_compiled`)."""
-    global _edge_kernel, _prange, _pass
-    if _edge_kernel is None:
-        _prange = compiled._numba().prange
-        if _pass is None:
-            _pass = compiled._jit(_source_pass)
-        _edge_kernel = compiled._jit(_brandes_edge_sources, parallel=True)
-    return _edge_kernel
+        kernel = _kernels[loop] = compiled._jit(loop, parallel=True)
+    return kernel
 
 
 def edge_terms(G, GT, sources):
@@ -135,7 +125,8 @@ def edge_terms(G, GT, sources):
     if not compiled.ENABLED:
         return None
     out = np.zeros((G.nvals, int(sources.size)), dtype=np.float64)
-    _compiled_edges()(G.indptr, G.indices, GT.indptr, GT.indices, G.nrows, sources, out)
+    _compiled(_brandes_edge_sources)(G.indptr, G.indices, GT.indptr, GT.indices, G.nrows,
+                                     sources, out)
     return out.sum(axis=1)
 
 
@@ -198,7 +189,8 @@ def dependencies(G, GT, sources):
     level = np.empty((s, n), dtype=np.int32)
     depth = np.empty(s, dtype=np.int32)
     if compiled.ENABLED:
-        _compiled()(G.indptr, G.indices, GT.indptr, GT.indices, n, sources, delta, level, depth)
+        _compiled(_brandes_sources)(G.indptr, G.indices, GT.indptr, GT.indices, n, sources,
+                                    delta, level, depth)
         return delta, level, depth
     S = _structure(G)
     for j, src in enumerate(sources.tolist()):

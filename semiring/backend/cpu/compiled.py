@@ -2024,6 +2024,20 @@ def bfs_queue(indptr, indices, frontier, depth_limit, seen=None):
     return order[:tail], parent[:tail], bounds[:levels + 1]
 
 
+def _typed_cutoff(cutoff, dtype):
+    """``(has_cutoff, cut)`` for the compiled Dijkstra loops over weights of ``dtype``
+    (int64 or float64): a cutoff of the weights' type, or None for a NaN or -inf cutoff
+    (the caller's pass then). An integer sum exceeds c exactly where it exceeds floor(c)."""
+    has_cutoff = cutoff is not None and float(cutoff) != np.inf
+    if not has_cutoff:
+        return False, dtype.type(0)
+    if not float(cutoff) > -np.inf:
+        return None
+    if dtype.kind == "i":
+        return True, np.int64(min(max(math.floor(cutoff), -2**63), 2**63 - 1))
+    return True, np.float64(cutoff)
+
+
 _dijkstra_k = None
 
 
@@ -2059,15 +2073,10 @@ def dijkstra_order(indptr, indices, weights, sources, cutoff=None, tree=False, p
     dist = np.zeros(n, dtype=w.dtype)
     pops = np.empty(n, dtype=np.int64)
     finds = np.empty(n, dtype=np.int64)
-    has_cutoff = cutoff is not None and float(cutoff) != np.inf
-    cut = w.dtype.type(0)
-    if has_cutoff:
-        if not float(cutoff) > -np.inf:
-            return None  # (NaN or -inf: left to the caller's pass)
-        if w.dtype.kind == "i":  # an integer sum exceeds c exactly where it exceeds floor(c)
-            cut = np.int64(min(max(math.floor(cutoff), -2**63), 2**63 - 1))
-        else:
-            cut = np.float64(cutoff)
+    cut = _typed_cutoff(cutoff, w.dtype)
+    if cut is None:
+        return None  # (NaN or -inf: left to the caller's pass)
+    has_cutoff, cut = cut
     parent = np.full(n, -1, dtype=np.int64)
     # each popped vertex scans its row once: at most one event an entry
     ecap = int(w.size) if preds else 0
@@ -2242,15 +2251,10 @@ def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff
     if _groups_k is None:
         _groups_k = _jit(_dijkstra_groups)
     n = int(indptr.size) - 1
-    has_cutoff = cutoff is not None and float(cutoff) != np.inf
-    cut = w.dtype.type(0)
-    if has_cutoff:
-        if not float(cutoff) > -np.inf:
-            return None
-        if w.dtype.kind == "i":  # an integer sum exceeds c exactly where it exceeds floor(c)
-            cut = np.int64(min(max(math.floor(cutoff), -2**63), 2**63 - 1))
-        else:
-            cut = np.float64(cutoff)
+    cut = _typed_cutoff(cutoff, w.dtype)
+    if cut is None:
+        return None  # (NaN or -inf: left to the caller's pass)
+    has_cutoff, cut = cut
     d = np.ascontiguousarray(dist)
     if d.dtype not in (np.dtype(np.int64), np.dtype(np.float64)):
         d = d.astype(np.float64 if d.dtype.kind == "f" else np.int64)
