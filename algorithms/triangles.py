@@ -54,7 +54,7 @@ from .cores import _check_flag, bincount
 __all__ = ["clustering", "triangle_count", "triangles"]
 
 ORDERS = ("degree", "index")
-METHODS = ("auto", "dot3", "dot", "dot_upper", "ll")
+METHODS = ("auto", "dot3", "dot", "dot_upper", "ll", "forward")
 # picked by measurement (CPU, kron-16: see the report / docs): degree order
 DEFAULT_ORDER = "degree"
 DEFAULT_METHOD = "auto"
@@ -68,6 +68,13 @@ DEFAULT_METHOD = "auto"
 # urand-14 280 / 34 / 69 ms. AUTO_METHOD_CPU_COMPILED where the compiled kernels run.
 AUTO_METHOD = {"gpu": "dot3", "cpu": "dot"}
 AUTO_METHOD_CPU_COMPILED = "dot3"
+#: GPU input with fewer stored entries than this takes ``method="forward"`` under 'auto'
+#: (:func:`triangle_count`, and :func:`triangles` / :func:`clustering` undirected): the forward
+#: listing fused into one launch and one copy back (:func:`semiring.triangles.forward`), where
+#: the products' chain of launches and host round trips (symmetry test, orientation, product,
+#: reduction) costs 3-6 ms whatever the size. A thread an entry walks the shorter of its two
+#: rows, unbalanced: past this bound the products win. PROVISIONAL (to be measured).
+GPU_FORWARD_MAX_ENTRIES = 1 << 18
 
 #: How :func:`triangles` and :func:`clustering` count the triangles through each vertex:
 #: 'mxm', the two masked products of :func:`_per_vertex` on A's device; 'forward', the
@@ -85,10 +92,11 @@ VERTEX_METHODS = ("auto", "mxm", "forward")
 #: Without Numba the interpreted listing loses to the NumPy products on grid 300×300 (341
 #: against 134 ms) and kron-14 (2.4 against 1.6 s). The total count stays on dot3 (kron-16
 #: 0.23 s: each triangle once at one edge, no per-edge sums).
+#: (on the GPU below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries 'forward' too: one launch)
 VERTEX_AUTO_METHOD = {"cpu": "forward", "gpu": "mxm"}
-#: GPU input with fewer stored entries than this is counted on a host copy by 'auto' (the
-#: count, or the per-vertex result copied back): the GPU's symmetry test, orientation,
-#: product and reduction cost ~2.8 ms of launches and host round trips whatever the size. On
+#: GPU input with fewer stored entries than this is taken by the directed :func:`clustering`'s
+#: 'auto' to a host copy, its answer copied back: the GPU's products cost ~2.8 ms of launches
+#: and host round trips whatever the size (the undirected counts have 'forward' instead). On
 #: an H200 (``python -m bench --suite small``, bench/results/session20/small_gpu/) the GPU
 #: counted urand-10-ef4 (8150 entries) in 2.82 ms against the host's 0.455 ms (NumPy paths:
 #: that host has no Numba) and SciPy's 0.723 ms; the 100 × 100 grid (39 600) in 2.45 against
@@ -101,6 +109,12 @@ def _small_gpu(A, method="auto"):
     :data:`HOST_MAX_ENTRIES` with the method left to 'auto'."""
     return (isinstance(method, str) and method == "auto" and A.device == "gpu"
             and A.nvals < HOST_MAX_ENTRIES)
+
+
+def _forward_gpu(A) -> bool:
+    """Whether 'auto' takes 'forward' for ``A`` (a Matrix) on the GPU: below
+    :data:`GPU_FORWARD_MAX_ENTRIES`."""
+    return A.device == "gpu" and A.nvals < GPU_FORWARD_MAX_ENTRIES
 
 
 def _pattern(A, dtype=np.int64):
@@ -179,13 +193,11 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The undirected graph: structurally symmetric, only the structure is read (explicit
-        zeros are edges); self-loops are ignored. Runs where ``A`` lives (CPU or GPU; with
-        ``method='auto'`` GPU input below :data:`HOST_MAX_ENTRIES` stored entries on a host
-        copy, as for :func:`triangles` and :func:`clustering`).
+        zeros are edges); self-loops are ignored. Runs where ``A`` lives (CPU or GPU).
     symmetrize : bool
         Count the triangles of the undirected graph of A ∪ Aᵀ instead of refusing an
         asymmetric A.
-    method : {'auto', 'dot3', 'dot', 'dot_upper', 'll'}
+    method : {'auto', 'dot3', 'dot', 'dot_upper', 'll', 'forward'}
         ``'dot3'``: ``C⟨U⟩ = U plus.pair Uᵀ`` with U = Dᵀ (each vertex's higher-ranked
         neighbours), one dot product per entry of U (``mxm``'s ``method='dot'``: rows U(i, :)
         and U(j, :), both short in the degree order, intersected: each triangle once, at its
@@ -195,8 +207,11 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
         masked by Dᵀ instead (each triangle at (middle, top): the same products, but a row's
         mask, and so its table, is its short list of higher-ranked neighbours rather than a
         hub's long list of lower-ranked ones); ``'ll'``: ``C⟨D⟩ = D plus.pair D`` (Sandia LL)
-        by Gustavson. The count is ``Σ C`` in each case. ``'auto'``: ``AUTO_METHOD`` of A's
-        device.
+        by Gustavson. The count is ``Σ C`` in each case. ``'forward'``: the forward listing,
+        no product (:func:`semiring.triangles.forward`: on the GPU one launch, a thread an
+        entry; on the CPU the edge supports of the compiled listing). ``'auto'``: 'forward'
+        for GPU input below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries, else
+        ``AUTO_METHOD`` of A's device.
     order : {'degree', 'index'}
         How each edge is oriented (see the module's docstring): by (degree, index) ranks, or
         by index (D = the strict lower triangle L).
@@ -222,8 +237,9 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
     _check_choice(op, "method", method, METHODS)
     _check_choice(op, "order", order, ORDERS)
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    if _small_gpu(A, method):
-        return triangle_count(A._host_copy(), symmetrize=symmetrize, order=order)
+    symmetrize = _check_flag(op, "symmetrize", symmetrize)
+    if method == "forward" or (method == "auto" and _forward_gpu(A)):
+        return _forward(op, A, symmetrize, False)[1]
     G = _undirected(op, A, symmetrize)
     if method == "auto":
         method = AUTO_METHOD[G.device]
@@ -270,8 +286,9 @@ def _per_vertex(D, semiring=sr.plus_pair, W=None):
     return _dense(sr.reduce_rows(C2)) + _dense(sr.reduce_cols(C2)) + _dense(sr.reduce_cols(C1))
 
 
-def _vertex_method(op, method, device, directed=False):
-    """The per-vertex method to run: ``method`` checked, 'auto' resolved for ``device``."""
+def _vertex_method(op, method, A, directed=False):
+    """The per-vertex method to run for the Matrix ``A``: ``method`` checked, 'auto'
+    resolved."""
     _check_choice(op, "method", method, VERTEX_METHODS)
     if directed:
         if method == "forward":
@@ -279,36 +296,40 @@ def _vertex_method(op, method, device, directed=False):
                                   f"coefficient weighs each triangle by its reciprocated edges, "
                                   f"which edge supports do not hold); got directed=True")
         return "mxm"
-    return _vertex_auto(device) if method == "auto" else method
+    if method != "auto":
+        return method
+    return "forward" if _forward_gpu(A) else _vertex_auto(A.device)
 
 
 def _vertex_auto(device):
-    """triangles' and clustering's ``method="auto"`` on ``device`` (undirected):
-    :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without Numba (the NetworkX backend's cost model
-    asks it too)."""
+    """triangles' and clustering's ``method="auto"`` on ``device`` (undirected) past
+    :data:`GPU_FORWARD_MAX_ENTRIES`: :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without Numba (the
+    NetworkX backend's cost model asks it too)."""
     method = VERTEX_AUTO_METHOD[device]
     return "mxm" if method == "forward" and not _compiled().ENABLED else method
 
 
-def _forward(G):
-    """The triangles through each vertex of the symmetric pattern G (self-loops allowed: in
-    no triangle), by the edge supports of the forward listing on the host (int64, on G's
-    device)."""
-    indptr = sr.to_device(G.indptr, "cpu")
-    sup = _compiled().edge_supports(indptr, sr.to_device(G.indices, "cpu"))
-    ptr = indptr.astype(np.int64)
-    # t(v) = ½ Σ over v's row of the supports (prefix sums: a row may be empty)
-    prefix = np.zeros(sup.size + 1, dtype=np.int64)
-    np.cumsum(sup, out=prefix[1:])
-    return sr.to_device((prefix[ptr[1:]] - prefix[ptr[:-1]]) // 2, G.device)
+def _forward(op, A, symmetrize, vertices):
+    """(G, count, t) by the forward listing (:func:`semiring.triangles.forward`): G the
+    undirected graph read, A itself where A is symmetric (self-loops kept: the listing skips
+    them), else A ∪ Aᵀ's pattern (``symmetrize``) or the refusal."""
+    got = sr.triangles.forward(A, vertices=vertices)
+    if got is not None:
+        return (A, *got)
+    # the listing's symmetry check failed: G = A ∪ Aᵀ, or _undirected's refusal
+    G = _undirected(op, A, symmetrize, loops=True)
+    return (G, *sr.triangles.forward(G, vertices=vertices))
 
 
 def _vertex_triangles(op, A, symmetrize, order, method):
     """(G, t): the undirected graph of A and the triangles through each vertex, by
     ``method`` (resolved). For 'forward' G keeps A's self-loops (the listing skips them,
     and dropping them would cost a pass over the pattern)."""
-    G = _undirected(op, A, symmetrize, loops=method == "forward")
-    return G, _forward(G) if method == "forward" else _per_vertex(_oriented(G, order))
+    if method == "forward":
+        G, _, t = _forward(op, A, symmetrize, True)
+        return G, t
+    G = _undirected(op, A, symmetrize)
+    return G, _per_vertex(_oriented(G, order))
 
 
 def _simple_degree(G):
@@ -334,10 +355,12 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
         docstring); 'forward' orients by degree itself. The same answer.
     method : {'auto', 'mxm', 'forward'}
         ``'mxm'``: two masked products on A's device (top, middle and bottom shares of each
-        vertex). ``'forward'``: every edge's support by the forward triangle listing on the
-        host (compiled by Numba where it is installed, else interpreted, far slower; GPU
-        input is copied there and the counts back), t(v) half the sum over v's edges.
-        ``'auto'``: :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba).
+        vertex). ``'forward'``: the forward triangle listing on A's device
+        (:func:`semiring.triangles.forward`): on the GPU one launch, each triangle's three
+        vertices counted where it is found; on the CPU every edge's support (compiled by
+        Numba where it is installed, else interpreted, far slower), t(v) half the sum over
+        v's edges. ``'auto'``: 'forward' for GPU input below :data:`GPU_FORWARD_MAX_ENTRIES`
+        stored entries, else :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba).
         The same answer.
 
     Returns
@@ -356,9 +379,8 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
     op = "triangles"
     _check_choice(op, "order", order, ORDERS)
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    if _small_gpu(A, method):
-        return sr.to_device(triangles(A._host_copy(), symmetrize=symmetrize, order=order), "gpu")
-    _, t = _vertex_triangles(op, A, symmetrize, order, _vertex_method(op, method, A.device))
+    symmetrize = _check_flag(op, "symmetrize", symmetrize)
+    _, t = _vertex_triangles(op, A, symmetrize, order, _vertex_method(op, method, A))
     return t.astype(np.int64)
 
 
@@ -389,7 +411,8 @@ def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER, meth
     method : {'auto', 'mxm', 'forward'}
         How the triangles through each vertex are counted, as in :func:`triangles`.
         ``directed=True`` runs 'mxm' ('auto'; 'forward' is refused: the directed coefficient
-        weighs each triangle by its reciprocated edges).
+        weighs each triangle by its reciprocated edges), GPU input below
+        :data:`HOST_MAX_ENTRIES` stored entries on a host copy.
 
     Returns
     -------
@@ -415,10 +438,9 @@ def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER, meth
         raise sr.InvalidValue(f"{op}: symmetrize=True needs directed=False (the directed "
                               f"coefficient reads both directions of A itself)")
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    if _small_gpu(A, method):
-        return sr.to_device(clustering(A._host_copy(), directed=directed, symmetrize=symmetrize,
-                                       order=order), "gpu")
-    method = _vertex_method(op, method, A.device, directed)
+    if directed and _small_gpu(A, method):
+        return sr.to_device(clustering(A._host_copy(), directed=directed, order=order), "gpu")
+    method = _vertex_method(op, method, A, directed)
     if not directed:
         G, t = _vertex_triangles(op, A, symmetrize, order, method)
         xp = sr.array_module(G.device)

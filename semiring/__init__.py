@@ -8,7 +8,7 @@
 array([inf,  2.])
 """
 
-from . import blocks, centrality, connectivity, dense, device, io, kernels, ops, traversal, types
+from . import blocks, centrality, connectivity, dense, device, io, kernels, ops, traversal, triangles, types
 from .ops import _SEMIRING
 from .device import default_device, gpu_available
 from .device import device_of_array as device_of
@@ -48,8 +48,9 @@ __all__ = [
     "dot3",
     # modules: the fused traversal steps, the dense products, devices, the op tables, the
     # kernel loader, weak components (Afforest), Brandes' dependencies a source a pass, BFS
-    # levels on a distributed graph's block
+    # levels on a distributed graph's block, a small graph's triangles in one launch
     "blocks", "centrality", "connectivity", "dense", "device", "kernels", "ops", "traversal",
+    "triangles",
 ]
 
 

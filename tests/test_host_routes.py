@@ -1,6 +1,7 @@
 """The launch-bound analytics' route for small GPU input (``CORE_HOST_MAX_ENTRIES``,
 ``TRUSS_HOST_MAX_ENTRIES``, ``LABEL_PROPAGATION_HOST_MAX_ENTRIES``,
-``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES``,
+``LOUVAIN_HOST_MAX_ENTRIES``, ``mst.HOST_MAX_ENTRIES``, ``triangles.HOST_MAX_ENTRIES`` (the
+directed clustering's),
 ``bfs.ROAD_HOST_MAX_N``, ``pagerank.HOST_MAX_ENTRIES``, ``components.*_HOST_MAX_ENTRIES``): the
 host copy's answer, back on the GPU, below the bound; the GPU path from the bound on; CPU
 input untouched. Every other test turns the routes off (tests/conftest.py), so that GPU input
@@ -55,12 +56,6 @@ ROUTES = {
     "minimum_spanning_forest": (lambda A: alg.minimum_spanning_forest(A), mst,
                                 "HOST_MAX_ENTRIES", "_boruvka",
                                 lambda n, u, v, w, device, progress: device),
-    "triangle_count": (lambda A: alg.triangle_count(A, symmetrize=True), triangles,
-                       "HOST_MAX_ENTRIES", "_undirected", lambda op, A, *a: A.device),
-    "triangles": (lambda A: alg.triangles(A, symmetrize=True), triangles, "HOST_MAX_ENTRIES",
-                  "_undirected", lambda op, A, *a: A.device),
-    "clustering": (lambda A: alg.clustering(A, symmetrize=True), triangles,
-                   "HOST_MAX_ENTRIES", "_undirected", lambda op, A, *a: A.device),
     "weak_components": (lambda A: alg.connected_components(A), components,
                         "WEAK_HOST_MAX_ENTRIES", "_weak", lambda A, *a: A.device),
     "clustering_directed": (lambda A: alg.clustering(A, directed=True), triangles,

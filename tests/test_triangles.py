@@ -17,7 +17,7 @@ from conftest import to_host
 ORDERS = st.sampled_from(["degree", "index"])
 
 
-@given(g=graphs(max_n=24, undirected=True), order=ORDERS, method=st.sampled_from(["auto", "dot3", "dot", "dot_upper", "ll"]),
+@given(g=graphs(max_n=24, undirected=True), order=ORDERS, method=st.sampled_from(["auto", "dot3", "dot", "dot_upper", "ll", "forward"]),
        iso=st.booleans())
 def test_triangles_undirected(device, g, order, method, iso):
     S, _ = g

@@ -184,12 +184,14 @@ def test_long_path_and_strip(device):
 
 
 @pytest.mark.parametrize("itype", [np.int32, np.int64])
-def test_index_types(itype):
+def test_index_types(device, itype):
     # both kernel signatures (a Matrix of more than 2^31 entries has int64 indices)
-    A = sr.Matrix.from_dense(np.ones((5, 5)), missing=0, device="cpu")  # K5 with its loops
+    A = sr.Matrix.from_dense(np.ones((5, 5)), missing=0, device=device)  # K5 with its loops
     G = sr.Matrix(A.indptr.astype(itype), A.indices.astype(itype), None, A.shape, iso_value=1,
                   dtype=np.int64)
-    np.testing.assert_array_equal(tri._forward(G), np.full(5, 6))
+    count, t = sr.triangles.forward(G, vertices=True)
+    assert count == 10
+    np.testing.assert_array_equal(to_host(t), np.full(5, 6))
 
 
 def test_directed_clustering(device):

@@ -1,0 +1,138 @@
+"""The forward listing as one mechanism (:func:`semiring.triangles.forward`: one launch on the
+GPU, the compiled edge supports on the CPU) against NetworkX and the masked products, on
+every backend: awkward graphs, skewed rows, asymmetric input, the policy that picks it."""
+
+from __future__ import annotations
+
+import importlib
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, strategies as st
+
+import algorithms as alg
+import semiring as sr
+from analytics1_graphs import as_array, graphs, to_nx
+from conftest import to_host
+
+tri = importlib.import_module("algorithms.triangles")
+
+
+@given(g=graphs(max_n=30), vertices=st.booleans())
+def test_against_networkx(device, g, vertices):
+    # symmetric or not; self-loops, explicit zeros, isolated vertices, blocks, long paths
+    S, _ = g
+    n = S.shape[0]
+    A = sr.Matrix.from_scipy(S, device=device)
+    got = sr.triangles.forward(A, vertices=vertices)
+    E = S.copy()
+    E.data[:] = 1
+    if n and (E != E.T).nnz:
+        assert got is None
+        return
+    t = as_array(nx.triangles(to_nx(S, directed=False, weighted=False)), n).astype(np.int64)
+    count, tv = got
+    assert type(count) is int and count == t.sum() // 3
+    if not vertices:
+        assert tv is None
+        return
+    assert type(tv) is sr.array_module(device).ndarray and tv.dtype == np.int64
+    np.testing.assert_array_equal(to_host(tv), t)
+
+
+def _skewed(n, seed):
+    """Hubs joined to everything, a clique, a sparse rest: rows of very different lengths
+    (the GPU thread's walk of the shorter row, its binary searches in the longer)."""
+    rng = np.random.default_rng(seed)
+    r, c = rng.integers(0, n, 4 * n), rng.integers(0, n, 4 * n)
+    hubs = rng.choice(n, 3, replace=False)
+    clique = rng.choice(n, 40, replace=False)
+    r = np.r_[r, np.repeat(hubs, n), np.repeat(clique, 40)]
+    c = np.r_[c, np.tile(np.arange(n), 3), np.tile(clique, 40)]
+    S = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n, n))
+    S = ((S + S.T) > 0).astype(np.float64).tocsr()
+    return S
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_skewed_rows_against_the_products(device, seed):
+    S = _skewed(3000, seed)
+    A = sr.Matrix.from_scipy(S, device=device)
+    count, t = sr.triangles.forward(A, vertices=True)
+    assert count == alg.triangle_count(A, method="dot3")
+    np.testing.assert_array_equal(to_host(t), to_host(alg.triangles(A, method="mxm")))
+
+
+def test_asymmetric_input(device):
+    # one edge stored one way: None here; the algorithms refuse it or take A ∪ Aᵀ
+    A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 0], [2, 3]], undirected=True, device=device)
+    B = sr.Matrix.from_coo([0, 1, 2, 1, 2, 0], [1, 2, 0, 0, 1, 3], None, nrows=4, ncols=4,
+                           device=device)
+    assert sr.triangles.forward(A) == (1, None)
+    assert sr.triangles.forward(B) is None
+    for f in (alg.triangle_count, alg.triangles, alg.clustering):
+        with pytest.raises(sr.InvalidValue, match=f"{f.__name__}: A must be structurally"):
+            f(B, method="forward")
+    assert alg.triangle_count(B, method="forward", symmetrize=True) == 1
+    np.testing.assert_array_equal(to_host(alg.triangles(B, method="forward", symmetrize=True)),
+                                  [1, 1, 1, 0])
+    np.testing.assert_allclose(to_host(alg.clustering(B, method="forward", symmetrize=True)),
+                               [1 / 3, 1.0, 1.0, 0.0])  # 0 has three neighbours
+
+
+def test_arguments(device):
+    A = sr.Matrix.from_edgelist([[0, 1], [1, 2], [2, 0]], undirected=True, device=device)
+    with pytest.raises(sr.DomainMismatch, match="vertices must be a bool"):
+        sr.triangles.forward(A, vertices="yes")
+    with pytest.raises(sr.DomainMismatch, match="symmetrize must be a bool"):
+        alg.triangle_count(A, method="forward", symmetrize=1)
+    with pytest.raises(sr.DimensionMismatch, match="square"):
+        sr.triangles.forward(sr.Matrix.from_coo([0], [1], None, nrows=2, ncols=3, device=device))
+    E = sr.Matrix.from_coo([], [], None, nrows=0, ncols=0, device=device)
+    assert sr.triangles.forward(E) == (0, None)
+    count, t = sr.triangles.forward(E, vertices=True)
+    assert count == 0 and t.shape == (0,) and t.dtype == np.int64
+    # no entries at all: zeros, no launch needed
+    Z = sr.Matrix.from_coo([], [], None, nrows=3, ncols=3, device=device)
+    count, t = sr.triangles.forward(Z, vertices=True)
+    assert count == 0 and to_host(t).tolist() == [0, 0, 0]
+
+
+def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
+    """'auto': the listing for GPU input below GPU_FORWARD_MAX_ENTRIES, the products from the
+    bound on and on the CPU (triangle_count; triangles and clustering where Numba is not
+    installed); an explicit method is always obeyed."""
+    calls = []
+    real = sr.triangles.forward
+    monkeypatch.setattr(sr.triangles, "forward", lambda A, **kw: calls.append(1) or real(A, **kw))
+    S = _skewed(500, 2)
+    A = sr.Matrix.from_scipy(S, device=device)
+    want = alg.triangle_count(A, method="dot")
+    calls.clear()
+    assert alg.triangle_count(A) == want
+    assert bool(calls) == (device == "gpu")
+    monkeypatch.setattr(tri, "GPU_FORWARD_MAX_ENTRIES", A.nvals)  # the bound: the products
+    calls.clear()
+    assert alg.triangle_count(A) == want
+    assert not calls
+    np.testing.assert_array_equal(to_host(alg.triangles(A, method="forward")),
+                                  to_host(alg.triangles(A, method="mxm")))
+    assert calls
+    if device == "gpu":
+        monkeypatch.setattr(tri, "GPU_FORWARD_MAX_ENTRIES", A.nvals + 1)
+        calls.clear()
+        alg.triangles(A)
+        alg.clustering(A)
+        assert len(calls) == 2
+        calls.clear()
+        alg.clustering(A, directed=True)  # the directed coefficient: the products (or host)
+        assert not calls
+
+
+def test_networkx_cost_model_takes_the_listing_below_the_bound():
+    interface = pytest.importorskip("nx_semiring.interface")
+    bound = tri.GPU_FORWARD_MAX_ENTRIES
+    assert interface._engine_cost("gpu", "triangles", bound - 1) == interface.GPU_FORWARD_COST
+    assert interface._engine_cost("gpu", "triangles", bound) != interface.GPU_FORWARD_COST
