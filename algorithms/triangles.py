@@ -68,13 +68,21 @@ DEFAULT_METHOD = "auto"
 # urand-14 280 / 34 / 69 ms. AUTO_METHOD_CPU_COMPILED where the compiled kernels run.
 AUTO_METHOD = {"gpu": "dot3", "cpu": "dot"}
 AUTO_METHOD_CPU_COMPILED = "dot3"
-#: GPU input with fewer stored entries than this takes ``method="forward"`` under 'auto'
-#: (:func:`triangle_count`, and :func:`triangles` / :func:`clustering` undirected): the forward
-#: listing fused into one launch and one copy back (:func:`semiring.triangles.forward`), where
-#: the products' chain of launches and host round trips (symmetry test, orientation, product,
-#: reduction) costs 3-6 ms whatever the size. A thread an entry walks the shorter of its two
-#: rows, unbalanced: past this bound the products win. PROVISIONAL (to be measured).
-GPU_FORWARD_MAX_ENTRIES = 1 << 18
+#: GPU input with fewer stored entries than this takes ``method="forward"`` under 'auto' in
+#: :func:`triangle_count`: the forward listing in two launches and one copy back
+#: (:func:`semiring.triangles.forward`), where the products' chain of launches and host round
+#: trips (symmetry test, orientation, product, reduction) costs 2-5 ms whatever the size. Its
+#: walks are unbalanced on skewed graphs, where the product wins from ~3·10⁶ entries. H200,
+#: ms, 'forward' / 'dot3' (bench/probes/tc_forward_bound.py, bench/results/session25/):
+#: urand-13-ef4 0.062 / 3.02, urand-18-ef8 (4 194 146 entries) 1.21 / 4.42, grid 1000²
+#: (3 996 000) 0.22 / 4.93, kron-16 (1 819 718) 3.54 / 5.04, kron-17 (3 729 472) 8.26 / 6.07
+#: (the one loss below the bound), kron-18 (7 612 004) 21.9 / 11.7.
+GPU_FORWARD_MAX_ENTRIES = 1 << 22
+#: The same bound for the per-vertex counts of :func:`triangles` and the undirected
+#: :func:`clustering`, against 'mxm' (two masked products and three reductions): there the
+#: listing won on every graph measured, ms: urand-13-ef4 0.32 / 7.49, grid 1000² 0.65 / 14.3,
+#: kron-17 9.19 / 84.3, kron-18 22.9 / 156 (same probe). Not measured past kron-18.
+GPU_FORWARD_VERTEX_MAX_ENTRIES = 1 << 23
 
 #: How :func:`triangles` and :func:`clustering` count the triangles through each vertex:
 #: 'mxm', the two masked products of :func:`_per_vertex` on A's device; 'forward', the
@@ -92,7 +100,7 @@ VERTEX_METHODS = ("auto", "mxm", "forward")
 #: Without Numba the interpreted listing loses to the NumPy products on grid 300×300 (341
 #: against 134 ms) and kron-14 (2.4 against 1.6 s). The total count stays on dot3 (kron-16
 #: 0.23 s: each triangle once at one edge, no per-edge sums).
-#: (on the GPU below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries 'forward' too: one launch)
+#: (on the GPU below :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` stored entries 'forward' too)
 VERTEX_AUTO_METHOD = {"cpu": "forward", "gpu": "mxm"}
 #: GPU input with fewer stored entries than this is taken by the directed :func:`clustering`'s
 #: 'auto' to a host copy, its answer copied back: the GPU's products cost ~2.8 ms of launches
@@ -111,10 +119,11 @@ def _small_gpu(A, method="auto"):
             and A.nvals < HOST_MAX_ENTRIES)
 
 
-def _forward_gpu(A) -> bool:
+def _forward_gpu(A, vertices=False) -> bool:
     """Whether 'auto' takes 'forward' for ``A`` (a Matrix) on the GPU: below
-    :data:`GPU_FORWARD_MAX_ENTRIES`."""
-    return A.device == "gpu" and A.nvals < GPU_FORWARD_MAX_ENTRIES
+    :data:`GPU_FORWARD_MAX_ENTRIES` (``vertices``: :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`)."""
+    bound = GPU_FORWARD_VERTEX_MAX_ENTRIES if vertices else GPU_FORWARD_MAX_ENTRIES
+    return A.device == "gpu" and A.nvals < bound
 
 
 def _pattern(A, dtype=np.int64):
@@ -208,8 +217,9 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
         mask, and so its table, is its short list of higher-ranked neighbours rather than a
         hub's long list of lower-ranked ones); ``'ll'``: ``C⟨D⟩ = D plus.pair D`` (Sandia LL)
         by Gustavson. The count is ``Σ C`` in each case. ``'forward'``: the forward listing,
-        no product (:func:`semiring.triangles.forward`: on the GPU one launch, a thread an
-        entry; on the CPU the edge supports of the compiled listing). ``'auto'``: 'forward'
+        no product (:func:`semiring.triangles.forward`: on the GPU a thread an entry, long
+        walks a warp each, two launches; on the CPU the edge supports of the compiled
+        listing). ``'auto'``: 'forward'
         for GPU input below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries, else
         ``AUTO_METHOD`` of A's device.
     order : {'degree', 'index'}
@@ -298,12 +308,12 @@ def _vertex_method(op, method, A, directed=False):
         return "mxm"
     if method != "auto":
         return method
-    return "forward" if _forward_gpu(A) else _vertex_auto(A.device)
+    return "forward" if _forward_gpu(A, vertices=True) else _vertex_auto(A.device)
 
 
 def _vertex_auto(device):
     """triangles' and clustering's ``method="auto"`` on ``device`` (undirected) past
-    :data:`GPU_FORWARD_MAX_ENTRIES`: :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without Numba (the
+    :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`: :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without Numba (the
     NetworkX backend's cost model asks it too)."""
     method = VERTEX_AUTO_METHOD[device]
     return "mxm" if method == "forward" and not _compiled().ENABLED else method
@@ -356,11 +366,11 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
     method : {'auto', 'mxm', 'forward'}
         ``'mxm'``: two masked products on A's device (top, middle and bottom shares of each
         vertex). ``'forward'``: the forward triangle listing on A's device
-        (:func:`semiring.triangles.forward`): on the GPU one launch, each triangle's three
+        (:func:`semiring.triangles.forward`): on the GPU two launches, each triangle's three
         vertices counted where it is found; on the CPU every edge's support (compiled by
         Numba where it is installed, else interpreted, far slower), t(v) half the sum over
-        v's edges. ``'auto'``: 'forward' for GPU input below :data:`GPU_FORWARD_MAX_ENTRIES`
-        stored entries, else :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba).
+        v's edges. ``'auto'``: 'forward' for GPU input below
+        :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` stored entries, else :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba).
         The same answer.
 
     Returns

@@ -312,15 +312,17 @@ def _host_bound(fam):
     return bounds.get(fam, 0)
 
 
-# triangles / clustering of GPU input below algorithms.triangles' GPU_FORWARD_MAX_ENTRIES: the
-# forward listing in one launch (its 'auto'; the directed clustering's host route below
-# triangles.HOST_MAX_ENTRIES is costed the same). PROVISIONAL (to be measured).
-GPU_FORWARD_COST = (3e-4, 3e-8)
+# triangles / clustering of GPU input below algorithms.triangles' GPU_FORWARD_VERTEX_MAX_ENTRIES:
+# the forward listing's two launches (its 'auto'; the directed clustering's host route below
+# triangles.HOST_MAX_ENTRIES is costed the same). H200 (session 25, tc_forward_bound.py): the
+# per-vertex counts 0.25-0.7 ms on graphs of 10^4-10^6 entries, 9.2 ms on kron-17 (3.9·10^6
+# units), 22.9 on kron-18; rounded up
+GPU_FORWARD_COST = (1e-3, 4e-9)
 
 
 def _engine_cost(device, fam, stored):
     """(fixed seconds, seconds per work unit) of the engine's call of family ``fam``."""
-    if device == "gpu" and fam == "triangles" and stored < _tri.GPU_FORWARD_MAX_ENTRIES:
+    if device == "gpu" and fam == "triangles" and stored < _tri.GPU_FORWARD_VERTEX_MAX_ENTRIES:
         return GPU_FORWARD_COST
     if device == "gpu" and stored < _host_bound(fam):
         fixed, unit = ENGINE_COST["cpu"][fam]

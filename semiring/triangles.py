@@ -1,21 +1,22 @@
-"""Triangles by the forward listing as one fused mechanism: the count of a small graph in a
-single launch.
+"""Triangles by the forward listing as one fused mechanism: a graph's triangle count in two
+launches and one copy back.
 
 The algebra's triangle count (:func:`algorithms.triangle_count`) orients the edges by degree,
-takes a masked product and reduces it: a handful of launches and host round trips, about
-3 ms on the GPU whatever the graph's size, where SciPy's masked product on the host takes
-0.7-4 ms for graphs of 10⁴-10⁵ edges. The forward listing (Schank & Wagner 2005; the degree
-order of Cohen 2009) does the same count with each triangle found once, at its lowest edge
-by rank: for every edge (u, v) with rank(u) < rank(v) (rank: (degree, index) ascending),
-the vertices w ranked above v in both rows.
+takes a masked product and reduces it: a chain of launches and host round trips, 2-5 ms on an
+H200 whatever the graph's size, where SciPy's masked product on the host takes 1-5 ms for
+graphs of 10⁴-10⁵ edges. The forward listing (Schank & Wagner 2005; the degree order of Cohen
+2009) does the same count with each triangle found once, at its lowest edge by rank: for every
+edge (u, v) with rank(u) < rank(v) (rank: (degree, index) ascending), the vertices w ranked
+above v in both rows.
 
 On the GPU a thread an entry runs it (``kernels/triangles.cu``, launched by
 ``semiring/backend/gpu/triangles.py``), the structural symmetry check folded into the same
-pass and both results read back by one copy: a launch and a copy in all. On the CPU every
-edge's support comes from the compiled listing that k-truss peels from
-(``semiring/backend/cpu/triangles.py``). A thread's work on the GPU is the shorter of its two
-rows, not balanced across threads: for the small graphs it is meant for; the algebra's
-product is the better plan for large or skewed ones (the algorithm picks).
+pass; an entry whose walk is long (an edge between two hubs) is listed for a second launch that
+gives each such entry a warp; both results come back by one copy. On the CPU every edge's
+support comes from the compiled listing that k-truss peels from
+(``semiring/backend/cpu/triangles.py``). The walks stay unbalanced between warps on a large
+skewed graph (a Kronecker graph of 2¹⁷ vertices and more), where the masked product is the
+better plan: the algorithm picks (``algorithms.triangles.GPU_FORWARD_MAX_ENTRIES``).
 """
 
 from __future__ import annotations

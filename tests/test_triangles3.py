@@ -232,24 +232,30 @@ def test_bad_method(device):
 
 
 def test_auto_policy(device, monkeypatch):
-    # 'auto': the compiled listing on a CPU with Numba; the products on the GPU or without it
-    calls = []
+    # 'auto': the compiled listing on a CPU with Numba, the products without it; on the GPU
+    # the listing's launches below GPU_FORWARD_VERTEX_MAX_ENTRIES, the products past it
+    calls, launches = [], []
     real = compiled.edge_supports
     monkeypatch.setattr(compiled, "edge_supports", lambda *a, **k: calls.append(1) or real(*a, **k))
+    gpu = importlib.import_module("semiring.backend.gpu.triangles")
+    real_gpu = gpu.forward
+    monkeypatch.setattr(gpu, "forward", lambda *a: launches.append(1) or real_gpu(*a))
     A = sr.Matrix.from_dense(np.ones((5, 5)) - np.eye(5), missing=0, device=device)
     for f, want in ((alg.triangles, [6] * 5), (alg.clustering, [1.0] * 5)):
         assert to_host(f(A)).tolist() == want
         assert len(calls) == (1 if device == "cpu" and compiled.ENABLED else 0)
-        calls.clear()
+        assert len(launches) == (device == "gpu")
+        calls.clear(), launches.clear()
         assert to_host(f(A, method="forward")).tolist() == want
-        assert len(calls) == 1
-        calls.clear()
+        assert (len(calls), len(launches)) == ((1, 0) if device == "cpu" else (0, 1))
+        calls.clear(), launches.clear()
     assert to_host(alg.clustering(A, directed=True)).tolist() == [1.0] * 5
-    assert calls == []
+    assert calls == [] and launches == []
+    monkeypatch.setattr(tri, "GPU_FORWARD_VERTEX_MAX_ENTRIES", A.nvals)
     monkeypatch.setattr(compiled, "ENABLED", False)
     for f in (alg.triangles, alg.clustering):
         f(A)
-    assert calls == []
+    assert calls == [] and launches == []
 
 
 def test_without_numba(monkeypatch):

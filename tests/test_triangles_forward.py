@@ -101,8 +101,8 @@ def test_arguments(device):
 
 
 def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
-    """'auto': the listing for GPU input below GPU_FORWARD_MAX_ENTRIES, the products from the
-    bound on and on the CPU (triangle_count; triangles and clustering where Numba is not
+    """'auto': the listing for GPU input below GPU_FORWARD_MAX_ENTRIES (the count) and
+    GPU_FORWARD_VERTEX_MAX_ENTRIES (per vertex), the products from the bound on and on the CPU (triangle_count; triangles and clustering where Numba is not
     installed); an explicit method is always obeyed."""
     calls = []
     real = sr.triangles.forward
@@ -120,8 +120,12 @@ def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
     np.testing.assert_array_equal(to_host(alg.triangles(A, method="forward")),
                                   to_host(alg.triangles(A, method="mxm")))
     assert calls
+    monkeypatch.setattr(tri, "GPU_FORWARD_VERTEX_MAX_ENTRIES", A.nvals)
+    calls.clear()
+    alg.triangles(A)  # past the vertex bound: 'mxm' on the GPU ('forward' on a CPU with Numba)
+    assert not calls or device == "cpu"
     if device == "gpu":
-        monkeypatch.setattr(tri, "GPU_FORWARD_MAX_ENTRIES", A.nvals + 1)
+        monkeypatch.setattr(tri, "GPU_FORWARD_VERTEX_MAX_ENTRIES", A.nvals + 1)
         calls.clear()
         alg.triangles(A)
         alg.clustering(A)
@@ -133,6 +137,6 @@ def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
 
 def test_networkx_cost_model_takes_the_listing_below_the_bound():
     interface = pytest.importorskip("nx_semiring.interface")
-    bound = tri.GPU_FORWARD_MAX_ENTRIES
+    bound = tri.GPU_FORWARD_VERTEX_MAX_ENTRIES
     assert interface._engine_cost("gpu", "triangles", bound - 1) == interface.GPU_FORWARD_COST
     assert interface._engine_cost("gpu", "triangles", bound) != interface.GPU_FORWARD_COST

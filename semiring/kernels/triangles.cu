@@ -1,19 +1,21 @@
-// Triangles of a small undirected graph in one launch: the forward listing (Schank & Wagner
-// 2005, "Finding, counting and listing all triangles in large graphs"; the degree order of
-// Cohen 2009), a thread an entry, with the structural symmetry check in the same pass.
+// Triangles of an undirected graph in two launches and no host sync: the forward listing
+// (Schank & Wagner 2005, "Finding, counting and listing all triangles in large graphs"; the
+// degree order of Cohen 2009), a thread an entry, with the structural symmetry check in the
+// same pass, and the entries of long walks handed to a warp each.
 //
 // The graph: a canonical CSR (each row sorted, no duplicates) whose stored entries are its
 // edges; values are not read, self-loops are in no triangle. Vertices are ranked by
-// (row length, index) ascending. The thread of entry (u, v):
-//   1. looks for u in row v (binary search): a miss counts toward asym[0], and the counts of
-//      an asymmetric graph mean nothing (the launcher refuses them);
-//   2. if rank(u) < rank(v), walks the shorter of rows u and v and, for each w ranked above
-//      v in it, looks for w in the other row: each hit is the triangle u < v < w (in rank),
-//      found by this thread alone (its lowest edge, its top vertex w).
-// A thread's work is O(min(deg u, deg v) · log max(deg u, deg v)): cheap for the small graphs
-// this is for, whose whole count would otherwise be a chain of launches and host round trips
-// (orientation, the masked product, its reduction). The launcher (backend/gpu/triangles.py)
-// zeroes out[0..1] (and t), launches tc_forward, and reads out[] back once.
+// (row length, index) ascending. The thread of entry (u, v) in tc_forward:
+//   1. looks for u in row v (binary search): a miss counts toward out[1], and the counts of an
+//      asymmetric graph mean nothing (the launcher refuses them);
+//   2. if rank(u) < rank(v), walks the shorter of rows u and v and, for each w ranked above v
+//      in it, looks for w in the other row: each hit is the triangle u < v < w (in rank),
+//      found at this entry alone (its lowest edge, its top vertex w).
+// A walk longer than `walk` entries (two hubs' edge: the walks of a skewed graph differ by
+// orders of magnitude, and one thread's 10^4 searches would hold its whole block) goes onto a
+// worklist instead; tc_forward_warps then runs each listed entry's step 2 with a warp, its
+// lanes splitting the walk. The launcher (backend/gpu/triangles.py) zeroes out[0..2] (and t),
+// launches both kernels, and reads out[] back once.
 // Index type I: int or long long, the CSR's (indptr, indices).
 
 #define SR_TC_THREADS 256
@@ -42,48 +44,98 @@ __device__ __forceinline__ void tc_add(unsigned long long v, unsigned long long*
     if ((threadIdx.x & 31) == 0 && v) atomicAdd(out, v);
 }
 
-// out[0] += the triangles, out[1] += the entries (u, v) without (v, u); t (or nullptr): each
+// The rows an entry's step 2 walks and searches: (a0, a1) the shorter, (b0, b1) the other.
+struct tc_walk {
+    long long a0, a1, b0, b1;
+};
+
+__device__ __forceinline__ tc_walk tc_rows(long long u0, long long u1, long long v0,
+                                           long long v1) {
+    return u1 - u0 <= v1 - v0 ? tc_walk{u0, u1, v0, v1} : tc_walk{v0, v1, u0, u1};
+}
+
+// The row holding entry e: the last u with indptr[u] <= e (indptr[n] = nnz > e).
+template <typename I>
+__device__ __forceinline__ long long tc_row(const I* __restrict__ indptr, long long n,
+                                            long long e) {
+    long long lo = 1, hi = n;
+    while (lo < hi) {
+        long long mid = (lo + hi) >> 1;
+        if ((long long)indptr[mid] > e) hi = mid; else lo = mid + 1;
+    }
+    return lo - 1;
+}
+
+// Step 2 over the walk's positions p = first, first + step, ... < a1: the triangles found.
+template <typename I>
+__device__ __forceinline__ unsigned long long tc_step(
+        const I* __restrict__ indptr, const I* __restrict__ indices, long long u, long long v,
+        long long dv, tc_walk r, long long first, long long step,
+        unsigned long long* __restrict__ t) {
+    unsigned long long found = 0;
+    for (long long p = first; p < r.a1; p += step) {
+        const I w = indices[p];
+        const long long dw = indptr[(long long)w + 1] - indptr[w];
+        if (!tc_before(dv, v, dw, (long long)w)) continue;
+        if (tc_has(indices, r.b0, r.b1, w)) {
+            ++found;
+            if (t != nullptr) {
+                atomicAdd(t + u, 1ull);
+                atomicAdd(t + v, 1ull);
+                atomicAdd(t + w, 1ull);
+            }
+        }
+    }
+    return found;
+}
+
+// out[0] += the triangles, out[1] += the entries (u, v) without (v, u), out[2]: the entries
+// listed in work[] for tc_forward_warps (walks longer than `walk`); t (or nullptr): each
 // vertex's triangles added (three atomics a triangle).
 template <typename I>
 __global__ void __launch_bounds__(SR_TC_THREADS)
 tc_forward(const I* __restrict__ indptr, const I* __restrict__ indices, long long n,
-           long long nnz, unsigned long long* __restrict__ out,
-           unsigned long long* __restrict__ t) {
+           long long nnz, long long walk, unsigned long long* __restrict__ out,
+           unsigned long long* __restrict__ t, I* __restrict__ work) {
     unsigned long long found = 0, asym = 0;
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < nnz; e += stride) {
-        // u: the row holding e, the last with indptr[u] <= e (indptr[n] = nnz > e)
-        long long lo = 1, hi = n;
-        while (lo < hi) {
-            long long mid = (lo + hi) >> 1;
-            if ((long long)indptr[mid] > e) hi = mid; else lo = mid + 1;
-        }
-        const long long u = lo - 1, v = (long long)indices[e];
+        const long long u = tc_row(indptr, n, e), v = (long long)indices[e];
         const long long u0 = indptr[u], u1 = indptr[u + 1], v0 = indptr[v], v1 = indptr[v + 1];
         if (!tc_has(indices, v0, v1, (I)u)) {
             ++asym;
             continue;
         }
-        const long long du = u1 - u0, dv = v1 - v0;
-        if (!tc_before(du, u, dv, v)) continue;  // also u == v
-        // walk the shorter row, look in the longer
-        const bool short_u = du <= dv;
-        const long long a0 = short_u ? u0 : v0, a1 = short_u ? u1 : v1;
-        const long long b0 = short_u ? v0 : u0, b1 = short_u ? v1 : u1;
-        for (long long p = a0; p < a1; ++p) {
-            const I w = indices[p];
-            const long long dw = indptr[(long long)w + 1] - indptr[w];
-            if (!tc_before(dv, v, dw, (long long)w)) continue;
-            if (tc_has(indices, b0, b1, w)) {
-                ++found;
-                if (t != nullptr) {
-                    atomicAdd(t + u, 1ull);
-                    atomicAdd(t + v, 1ull);
-                    atomicAdd(t + w, 1ull);
-                }
-            }
+        const long long dv = v1 - v0;
+        if (!tc_before(u1 - u0, u, dv, v)) continue;  // also u == v
+        const tc_walk r = tc_rows(u0, u1, v0, v1);
+        if (r.a1 - r.a0 > walk) {
+            work[atomicAdd(out + 2, 1ull)] = (I)e;
+            continue;
         }
+        found += tc_step(indptr, indices, u, v, dv, r, r.a0, 1, t);
     }
     tc_add(found, out);
     tc_add(asym, out + 1);
+}
+
+// Step 2 of each entry listed by tc_forward, a warp an entry (grid-stride over the list).
+template <typename I>
+__global__ void __launch_bounds__(SR_TC_THREADS)
+tc_forward_warps(const I* __restrict__ indptr, const I* __restrict__ indices, long long n,
+                 unsigned long long* __restrict__ out, unsigned long long* __restrict__ t,
+                 const I* __restrict__ work) {
+    const long long listed = (long long)out[2];
+    const int lane = threadIdx.x & 31;
+    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+    unsigned long long found = 0;
+    for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < listed;
+         i += warps) {
+        const long long e = (long long)work[i];
+        const long long u = tc_row(indptr, n, e), v = (long long)indices[e];
+        const long long v0 = indptr[v], v1 = indptr[v + 1];
+        const tc_walk r = tc_rows(indptr[u], indptr[u + 1], v0, v1);
+        found += tc_step(indptr, indices, u, v, v1 - v0, r, r.a0 + lane, 32, t);
+    }
+    tc_add(found, out);
 }

@@ -1,6 +1,6 @@
-"""GPU triangles of a small graph in one launch (``kernels/triangles.cu``): the forward listing
-a thread an entry, with the structural symmetry check in the same pass, read back by one copy.
-Called by :mod:`semiring.triangles`, which validates."""
+"""GPU triangles by the forward listing (``kernels/triangles.cu``): a thread an entry with the
+structural symmetry check in the same pass, the entries of long walks then a warp each, read
+back by one copy. Called by :mod:`semiring.triangles`, which validates."""
 
 from __future__ import annotations
 
@@ -13,8 +13,14 @@ from ...device import _cupy
 INDEX_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 #: Threads per block (SR_TC_THREADS in triangles.cu).
 THREADS = 256
-#: Blocks per multiprocessor of the grid-stride launch.
+#: Blocks per multiprocessor of the grid-stride launches.
 BLOCKS_PER_SM = 8
+#: An entry whose walk (the shorter of its two rows) is longer than this goes to a warp
+#: (``tc_forward_warps``) instead of its own thread. H200, the count in ms for 16 / 64 / 256 /
+#: no warps (bench/probes/tc_forward_bound.py, bench/results/session25/): kron-16 3.16 /
+#: 3.54 / 7.25 / 10.3, kron-17 7.27 / 8.26 / 11.9 / 27.5, urand-18-ef8 1.50 / 1.21 / 1.21 /
+#: 1.21, grid 1000² 0.28 / 0.22 / 0.23 / 0.22: 64, within 12 % of the best on each.
+WARP_WALK = 64
 
 
 def source() -> str:
@@ -22,7 +28,7 @@ def source() -> str:
 
 
 def kernel_names():
-    return [f"tc_forward<{I}>" for I in INDEX_TYPES.values()]
+    return [f"{k}<{I}>" for I in INDEX_TYPES.values() for k in ("tc_forward", "tc_forward_warps")]
 
 
 @kernels.register("triangles")
@@ -40,12 +46,18 @@ def forward(A, vertices: bool):
     it is not). A: a GPU Matrix with n > 0."""
     cp = _cupy()
     n, nnz = A.nrows, A.nvals
-    out = cp.zeros(2, dtype=cp.uint64)
+    out = cp.zeros(3, dtype=cp.uint64)
     t = cp.zeros(n, dtype=cp.uint64) if vertices else None
     if nnz:
-        grid = max(1, min(-(-nnz // THREADS), kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM))
-        function(f"tc_forward<{INDEX_TYPES[np.dtype(A.itype)]}>")(
-            (grid,), (THREADS,), (A.indptr, A.indices, np.int64(n), np.int64(nnz), out,
-                                  np.uint64(0) if t is None else t))  # 0: a null t
-    count, asym = (int(x) for x in out.get())
+        I = INDEX_TYPES[np.dtype(A.itype)]
+        tv = np.uint64(0) if t is None else t  # 0: a null t
+        work = cp.empty(nnz, dtype=A.itype)
+        grid = (max(1, min(-(-nnz // THREADS),
+                           kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM)),)
+        function(f"tc_forward<{I}>")(grid, (THREADS,), (A.indptr, A.indices, np.int64(n),
+                                                        np.int64(nnz), np.int64(WARP_WALK), out,
+                                                        tv, work))
+        function(f"tc_forward_warps<{I}>")(grid, (THREADS,), (A.indptr, A.indices, np.int64(n),
+                                                              out, tv, work))
+    count, asym, _ = (int(x) for x in out.get())
     return count, None if t is None else t.view(cp.int64), asym == 0
