@@ -39,6 +39,12 @@ through it, by the compiled forward listing that k_truss peels from (Schank & Wa
 each vertex's higher-ranked neighbours marked, each of them scanning its own higher-ranked
 list against the marks, each triangle found once): a triangle through v lies on two of v's
 edges, so t(v) is half the sum of the supports over v's row.
+
+On the GPU the products' fixed cost (a chain of launches and host round trips, 2-5 ms) is
+most of a small graph's call, so 'auto' takes the forward listing there too, as one fused
+mechanism (:func:`semiring.triangles.forward`: a thread an entry, long walks a warp each, the
+symmetry check in the same pass), below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries for the
+count and :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` for the per-vertex counts.
 """
 
 from __future__ import annotations
@@ -219,9 +225,8 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
         by Gustavson. The count is ``Σ C`` in each case. ``'forward'``: the forward listing,
         no product (:func:`semiring.triangles.forward`: on the GPU a thread an entry, long
         walks a warp each, two launches; on the CPU the edge supports of the compiled
-        listing). ``'auto'``: 'forward'
-        for GPU input below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries, else
-        ``AUTO_METHOD`` of A's device.
+        listing, interpreted without Numba). ``'auto'``: 'forward' for GPU input below
+        :data:`GPU_FORWARD_MAX_ENTRIES` stored entries, else ``AUTO_METHOD`` of A's device.
     order : {'degree', 'index'}
         How each edge is oriented (see the module's docstring): by (degree, index) ranks, or
         by index (D = the strict lower triangle L).
@@ -313,8 +318,8 @@ def _vertex_method(op, method, A, directed=False):
 
 def _vertex_auto(device):
     """triangles' and clustering's ``method="auto"`` on ``device`` (undirected) past
-    :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`: :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without Numba (the
-    NetworkX backend's cost model asks it too)."""
+    :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`: :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without
+    Numba (the NetworkX backend's cost model asks it too)."""
     method = VERTEX_AUTO_METHOD[device]
     return "mxm" if method == "forward" and not _compiled().ENABLED else method
 
@@ -370,8 +375,8 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
         vertices counted where it is found; on the CPU every edge's support (compiled by
         Numba where it is installed, else interpreted, far slower), t(v) half the sum over
         v's edges. ``'auto'``: 'forward' for GPU input below
-        :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` stored entries, else :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba).
-        The same answer.
+        :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` stored entries, else
+        :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba). The same answer.
 
     Returns
     -------

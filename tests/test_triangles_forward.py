@@ -102,8 +102,8 @@ def test_arguments(device):
 
 def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
     """'auto': the listing for GPU input below GPU_FORWARD_MAX_ENTRIES (the count) and
-    GPU_FORWARD_VERTEX_MAX_ENTRIES (per vertex), the products from the bound on and on the CPU (triangle_count; triangles and clustering where Numba is not
-    installed); an explicit method is always obeyed."""
+    GPU_FORWARD_VERTEX_MAX_ENTRIES (per vertex), the products from the bounds on and for
+    the CPU's count; an explicit method is always obeyed."""
     calls = []
     real = sr.triangles.forward
     monkeypatch.setattr(sr.triangles, "forward", lambda A, **kw: calls.append(1) or real(A, **kw))
