@@ -2274,6 +2274,95 @@ def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff
     return pops, finds[:nf], parent
 
 
+def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
+    # Distances only from ``source``: a 4-ary heap of (distance, vertex) with decrease-key
+    # (``pos[v]``: v's slot, -1 while v is not in it; slot j's children 4j+1..4j+4), as
+    # Johnson's d-heaps (1975): on this 2-core host (bench/results/session25, sssp25) a
+    # binary heap took 2.8 / 17.0 / 30.5 / 11.7 ms on kron-14 / kron-16 / urand-16 /
+    # grid-256x256, the 4-ary 1.8 / 13.9 / 25.1 / 9.6, the 8-ary 1.8 / 13.2 / 24.4 / 10.0,
+    # a lazy-deletion binary heap (no decrease-key) 4.5 / 24.4 / 46.4 / 12.4 (SciPy's
+    # Fibonacci heap 5.9 / 30.6 / 52.5 / 14.5). ``dist`` holds inf on entry. A
+    # vertex's distance is fixed when popped (w >= 0: no later candidate is smaller), so a
+    # popped vertex needs no mark: ``d + w[p] < dist[u]`` fails for it. The candidate is
+    # SciPy's (``dist[v] + w``, one float64 add), and with w >= 0 any settle order gives
+    # the least float64 path sums (rounding is monotone): the same distances, bit for bit.
+    dist[source] = 0.0
+    hk[0] = 0.0
+    hv[0] = source
+    pos[source] = 0
+    size = 1
+    while size:
+        v = hv[0]
+        d = hk[0]
+        size -= 1
+        if size:  # the last entry sifted down from the root
+            lk = hk[size]
+            lv = hv[size]
+            j = 0
+            while True:
+                c = 4 * j + 1
+                if c >= size:
+                    break
+                b = c
+                bk = hk[c]
+                for q in range(c + 1, min(c + 4, size)):
+                    if hk[q] < bk:
+                        bk = hk[q]
+                        b = q
+                if lk <= bk:
+                    break
+                hk[j] = bk
+                hv[j] = hv[b]
+                pos[hv[j]] = j
+                j = b
+            hk[j] = lk
+            hv[j] = lv
+            pos[lv] = j
+        for p in range(indptr[v], indptr[v + 1]):
+            u = indices[p]
+            nd = d + w[p]
+            if nd < dist[u]:
+                dist[u] = nd
+                j = pos[u]
+                if j < 0:
+                    j = size
+                    size += 1
+                while j > 0:  # sifted up from its slot (a new entry: the end)
+                    parent = (j - 1) >> 2
+                    if hk[parent] <= nd:
+                        break
+                    hk[j] = hk[parent]
+                    hv[j] = hv[parent]
+                    pos[hv[j]] = j
+                    j = parent
+                hk[j] = nd
+                hv[j] = u
+                pos[u] = j
+
+
+_dist_k = None
+
+
+def dijkstra_distances(indptr, indices, weights, source):
+    """Shortest float64 distances from ``source`` over the CSR ``indptr`` / ``indices``
+    (unsigned views, :func:`_layout`) with the entries' float64 ``weights`` (all >= 0, no
+    NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
+    ``csgraph.dijkstra`` distances bit for bit (inf where unreached), or None where Numba is
+    off."""
+    global _dist_k
+    if not ENABLED:
+        return None
+    if _dist_k is None:
+        _dist_k = _jit(_dijkstra_dist)
+    n = int(indptr.size) - 1
+    dist = np.full(n, np.inf)
+    itype = np.int32 if n < 2**31 else np.int64
+    pos = np.full(n, -1, dtype=itype)
+    _dist_k(indptr, indices, weights, np.uint64(source), dist, pos, np.empty(n),
+            np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
+    return dist
+
+
 _truss = None
 
 
