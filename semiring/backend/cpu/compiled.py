@@ -2287,17 +2287,14 @@ def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
     # SciPy's (``dist[v] + w``, one float64 add), and with w >= 0 any settle order gives
     # the least float64 path sums (rounding is monotone): the same distances, bit for bit.
     dist[source] = 0.0
-    hk[0] = 0.0
-    hv[0] = source
-    pos[source] = 0
+    hk[0], hv[0], pos[source] = 0.0, source, 0
     size = 1
     while size:
         v = hv[0]
         d = hk[0]
         size -= 1
         if size:  # the last entry sifted down from the root
-            lk = hk[size]
-            lv = hv[size]
+            lk, lv = hk[size], hv[size]
             j = 0
             while True:
                 c = 4 * j + 1
@@ -2311,13 +2308,10 @@ def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
                         b = q
                 if lk <= bk:
                     break
-                hk[j] = bk
-                hv[j] = hv[b]
+                hk[j], hv[j] = bk, hv[b]
                 pos[hv[j]] = j
                 j = b
-            hk[j] = lk
-            hv[j] = lv
-            pos[lv] = j
+            hk[j], hv[j], pos[lv] = lk, lv, j
         for p in range(indptr[v], indptr[v + 1]):
             u = indices[p]
             nd = d + w[p]
@@ -2331,16 +2325,10 @@ def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
                     parent = (j - 1) >> 2
                     if hk[parent] <= nd:
                         break
-                    hk[j] = hk[parent]
-                    hv[j] = hv[parent]
+                    hk[j], hv[j] = hk[parent], hv[parent]
                     pos[hv[j]] = j
                     j = parent
-                hk[j] = nd
-                hv[j] = u
-                pos[u] = j
-
-
-_dist_k = None
+                hk[j], hv[j], pos[u] = nd, u, j
 
 
 def dijkstra_distances(indptr, indices, weights, source):
@@ -2349,18 +2337,19 @@ def dijkstra_distances(indptr, indices, weights, source):
     NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
     ``csgraph.dijkstra`` distances bit for bit (inf where unreached), or None where Numba is
     off."""
-    global _dist_k
     if not ENABLED:
         return None
-    if _dist_k is None:
-        _dist_k = _jit(_dijkstra_dist)
     n = int(indptr.size) - 1
     dist = np.full(n, np.inf)
-    itype = np.int32 if n < 2**31 else np.int64
-    pos = np.full(n, -1, dtype=itype)
-    _dist_k(indptr, indices, weights, np.uint64(source), dist, pos, np.empty(n),
-            np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
+    pos = np.full(n, -1, dtype=np.int32 if n < 2**31 else np.int64)
+    dijkstra_kernel()(indptr, indices, weights, np.uint64(source), dist, pos, np.empty(n),
+                      np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
     return dist
+
+
+def dijkstra_kernel():
+    """The compiled :func:`_dijkstra_dist`, made on first use."""
+    return _memo(("dijkstra_dist",), lambda: _jit(_dijkstra_dist))
 
 
 _truss = None
@@ -2839,7 +2828,8 @@ def warm_searches() -> int:
     """Compile (or load from Numba's cache) the structure-only searches a first call would
     otherwise compile: :func:`msbfs` serial and over threads, for int32 and int64 indices,
     :func:`tarjan`, :func:`bfs_queue`, :func:`dijkstra_order`, :func:`dijkstra_replay` and
-    :func:`spfa_order` (integer and float weights) and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
+    :func:`spfa_order` (integer and float weights), :func:`dijkstra_distances` (uint32 and
+    uint64 indices: :func:`_layout`'s views) and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
     signatures warmed (0 without Numba). ``python -m semiring.warmup --cpu`` calls it."""
     if not ENABLED:
         return 0
@@ -2861,8 +2851,11 @@ def warm_searches() -> int:
         dijkstra_replay(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0],
                         np.array([0, 1], dtype=wtype), np.array([0, 1]), np.ones(2, bool))
         spfa_order(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0])
+    for itype in (np.uint32, np.uint64):
+        dijkstra_distances(np.array([0, 1, 2], dtype=np.uint64), np.array([1, 0], dtype=itype),
+                           np.ones(2), 0)
     bfs_levels(np.array([0, 1], dtype=np.int64), np.array([-1, 0], dtype=np.int64), 2)
-    return count + 9
+    return count + 11
 
 
 def core_numbers(indptr, indices, compiled=None):
