@@ -2331,19 +2331,23 @@ def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
                 hk[j], hv[j], pos[u] = nd, u, j
 
 
-def dijkstra_distances(indptr, indices, weights, source):
+def dijkstra_distances(indptr, indices, weights, source, scratch=None):
     """Shortest float64 distances from ``source`` over the CSR ``indptr`` / ``indices``
     (unsigned views, :func:`_layout`) with the entries' float64 ``weights`` (all >= 0, no
     NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
     ``csgraph.dijkstra`` distances bit for bit (inf where unreached), or None where Numba is
-    off."""
+    off. ``scratch``: the heap's arrays ``(pos, keys, vertices)`` to reuse (n each: int32 /
+    int64, float64, uint32 / uint64; contents undefined), else new ones."""
     if not ENABLED:
         return None
     n = int(indptr.size) - 1
     dist = np.full(n, np.inf)
-    pos = np.full(n, -1, dtype=np.int32 if n < 2**31 else np.int64)
-    dijkstra_kernel()(indptr, indices, weights, np.uint64(source), dist, pos, np.empty(n),
-                      np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
+    if scratch is None:
+        scratch = (np.empty(n, dtype=np.int32 if n < 2**31 else np.int64), np.empty(n),
+                   np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
+    pos, keys, verts = scratch
+    pos.fill(-1)
+    dijkstra_kernel()(indptr, indices, weights, np.uint64(source), dist, pos, keys, verts)
     return dist
 
 

@@ -364,7 +364,13 @@ def dijkstra_csgraph(A, source, use_compiled=False):
     S = _weighted(A)
     if use_compiled and compiled.ENABLED:
         lay = compiled._layout(A, 0)
-        return compiled.dijkstra_distances(lay["indptr"], lay["indices"], S.data, int(source))
+        n = A.nrows  # (below 2^31: csgraph_fits)
+        # the heap's arrays kept a thread, as _depths' (pages faulted in afresh each call
+        # otherwise: sssp25_report.md)
+        scratch = (_scratch("dijkstra.pos", n, np.int32), _scratch("dijkstra.keys", n, np.float64),
+                   _scratch("dijkstra.verts", n, np.uint32))
+        return compiled.dijkstra_distances(lay["indptr"], lay["indices"], S.data, int(source),
+                                           scratch)
     from scipy.sparse.csgraph import dijkstra  # noqa: PLC0415  (scipy: imported on use)
 
     return dijkstra(S, directed=True, indices=int(source))
