@@ -84,6 +84,17 @@ FUSED_BACKOFF = 4
 #: On this repository's 2-core host (``python -m bench --device cpu``) the rounds took 6-24x
 #: SciPy's Dijkstra.
 CPU_CSGRAPH = True
+#: ... and there, where Numba is enabled (the ``cpu`` extra), the project's compiled Dijkstra
+#: (``dijkstra_csgraph(..., compiled=True)``: Dijkstra (1959) over a 4-ary heap with
+#: decrease-key, Johnson's d-heaps (1975)) in place of SciPy's Fibonacci heap (Fredman &
+#: Tarjan 1987): the same float64 distances bit for bit (its docstring says why), so the
+#: exactness conditions of :func:`_cpu_dijkstra` stand. On this repository's 2-core host
+#: (bench/results/session25/sssp25_alternating.py, alternating, medians of 15 rounds, load
+#: 1.7-1.9) ``delta_stepping`` took 0.55 / 2.5 / 14.7 / 4.4 / 27.3 / 9.8 ms on kron-12 / 14 /
+#: 16, urand-14 / 16 and grid-256x256 against SciPy's ``dijkstra`` on the bench's CSR 1.58 /
+#: 6.5 / 32.9 / 10.4 / 58.8 / 13.5 (2.9 / 2.6 / 2.2 / 2.4 / 2.2 / 1.4x); SciPy's route took
+#: 1.36 / 6.0 / 31.4 / 10.4 / 57.4 / 14.7.
+CPU_COMPILED_DIJKSTRA = True
 
 #: On the GPU, run the whole search as one persistent launch (``sr.traversal.sssp_grid``: the
 #: near–far pile of Davidson, Baxter, Garland & Owens, IPDPS 2014, its buckets and rounds on
@@ -228,7 +239,7 @@ def _cpu_dijkstra(A: Matrix, source: int, facts, work, direction: str):
         bound = np.inf
     else:
         return None
-    d = sr.traversal.dijkstra_csgraph(A, source)
+    d = sr.traversal.dijkstra_csgraph(A, source, compiled=CPU_COMPILED_DIJKSTRA)
     if bound < np.inf:  # a finite distance at or beyond the bound (inf: unreached)
         big = d >= bound
         if bool(big.any()) and bool((d[big] != np.inf).any()):

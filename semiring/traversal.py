@@ -1308,18 +1308,27 @@ def _csgraph_operand(A, op: str):
     return A, cpu
 
 
-def dijkstra_csgraph(A, source):
-    """Shortest distances from ``source`` on the CPU by SciPy's compiled Dijkstra.
+def dijkstra_csgraph(A, source, *, compiled=False):
+    """Shortest distances from ``source`` on the CPU by SciPy's compiled Dijkstra, or by the
+    project's compiled one (``compiled=True``).
 
     The weights are A's values as float64 (explicit zeros are zero-weight edges; a
     structure-only matrix weighs every edge its iso value, True: 1) and must be non-negative;
     the sums run in float64. ``algorithms.sssp`` uses it on the CPU where its result is
     provably the one of the min-plus relaxation in A's type (see its ``CPU_CSGRAPH``).
 
+    ``compiled=True`` runs a Numba loop with a 4-ary heap and decrease-key instead of SciPy's
+    Fibonacci heap (where Numba is off, SciPy's runs). Both compute each candidate as
+    ``dist[v] + w`` in float64 and settle vertices in non-decreasing distance; with w >= 0
+    float64 rounding is monotone, so both give each vertex the least float64 path sum over
+    its in-edges' candidates: the same distances bit for bit, whatever order ties settle in.
+
     Parameters
     ----------
     A : Matrix on the CPU, square, :func:`csgraph_fits`, no negative or NaN weight
     source : int
+    compiled : bool
+        The project's compiled loop (Numba, the ``cpu`` extra) instead of SciPy's.
 
     Returns
     -------
@@ -1347,7 +1356,7 @@ def dijkstra_csgraph(A, source):
         if bad:
             raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a {bad} "
                                f"weight")
-    return cpu.dijkstra_csgraph(A, int(source))
+    return cpu.dijkstra_csgraph(A, int(source), bool(compiled))
 
 
 #: dijkstra_csgraph's check of A's weights, kept in A's ``_memo``: "NaN", "negative" or ""

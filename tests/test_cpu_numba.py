@@ -714,6 +714,8 @@ def test_warmup_cpu_compiles_the_kernels(capsys):
     for kernels in ([compiled._cores], compiled._truss, compiled._lpa,
                     [compiled.louvain_kernel()]):
         assert kernels is not None and all(len(k.signatures) >= 2 for k in kernels)
+    # the distances-only Dijkstra of algorithms.sssp's CPU route, for both index widths
+    assert len(compiled.dijkstra_kernel().signatures) >= 2
 
 
 @needs_numba

@@ -2274,6 +2274,88 @@ def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff
     return pops, finds[:nf], parent
 
 
+def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
+    # Distances only from ``source``: a 4-ary heap of (distance, vertex) with decrease-key
+    # (``pos[v]``: v's slot, -1 while v is not in it; slot j's children 4j+1..4j+4), as
+    # Johnson's d-heaps (1975): on this 2-core host (bench/results/session25, sssp25) a
+    # binary heap took 2.8 / 17.0 / 30.5 / 11.7 ms on kron-14 / kron-16 / urand-16 /
+    # grid-256x256, the 4-ary 1.8 / 13.9 / 25.1 / 9.6, the 8-ary 1.8 / 13.2 / 24.4 / 10.0,
+    # a lazy-deletion binary heap (no decrease-key) 4.5 / 24.4 / 46.4 / 12.4 (SciPy's
+    # Fibonacci heap 5.9 / 30.6 / 52.5 / 14.5). ``dist`` holds inf on entry. A
+    # vertex's distance is fixed when popped (w >= 0: no later candidate is smaller), so a
+    # popped vertex needs no mark: ``d + w[p] < dist[u]`` fails for it. The candidate is
+    # SciPy's (``dist[v] + w``, one float64 add), and with w >= 0 any settle order gives
+    # the least float64 path sums (rounding is monotone): the same distances, bit for bit.
+    dist[source] = 0.0
+    hk[0], hv[0], pos[source] = 0.0, source, 0
+    size = 1
+    while size:
+        v = hv[0]
+        d = hk[0]
+        size -= 1
+        if size:  # the last entry sifted down from the root
+            lk, lv = hk[size], hv[size]
+            j = 0
+            while True:
+                c = 4 * j + 1
+                if c >= size:
+                    break
+                b = c
+                bk = hk[c]
+                for q in range(c + 1, min(c + 4, size)):
+                    if hk[q] < bk:
+                        bk = hk[q]
+                        b = q
+                if lk <= bk:
+                    break
+                hk[j], hv[j] = bk, hv[b]
+                pos[hv[j]] = j
+                j = b
+            hk[j], hv[j], pos[lv] = lk, lv, j
+        for p in range(indptr[v], indptr[v + 1]):
+            u = indices[p]
+            nd = d + w[p]
+            if nd < dist[u]:
+                dist[u] = nd
+                j = pos[u]
+                if j < 0:
+                    j = size
+                    size += 1
+                while j > 0:  # sifted up from its slot (a new entry: the end)
+                    parent = (j - 1) >> 2
+                    if hk[parent] <= nd:
+                        break
+                    hk[j], hv[j] = hk[parent], hv[parent]
+                    pos[hv[j]] = j
+                    j = parent
+                hk[j], hv[j], pos[u] = nd, u, j
+
+
+def dijkstra_distances(indptr, indices, weights, source, scratch=None):
+    """Shortest float64 distances from ``source`` over the CSR ``indptr`` / ``indices``
+    (unsigned views, :func:`_layout`) with the entries' float64 ``weights`` (all >= 0, no
+    NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
+    ``csgraph.dijkstra`` distances bit for bit (inf where unreached), or None where Numba is
+    off. ``scratch``: the heap's arrays ``(pos, keys, vertices)`` to reuse (n each: int32 /
+    int64, float64, uint32 / uint64; contents undefined), else new ones."""
+    if not ENABLED:
+        return None
+    n = int(indptr.size) - 1
+    dist = np.full(n, np.inf)
+    if scratch is None:
+        scratch = (np.empty(n, dtype=np.int32 if n < 2**31 else np.int64), np.empty(n),
+                   np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
+    pos, keys, verts = scratch
+    pos.fill(-1)
+    dijkstra_kernel()(indptr, indices, weights, np.uint64(source), dist, pos, keys, verts)
+    return dist
+
+
+def dijkstra_kernel():
+    """The compiled :func:`_dijkstra_dist`, made on first use."""
+    return _memo(("dijkstra_dist",), lambda: _jit(_dijkstra_dist))
+
+
 _truss = None
 
 
@@ -2750,7 +2832,8 @@ def warm_searches() -> int:
     """Compile (or load from Numba's cache) the structure-only searches a first call would
     otherwise compile: :func:`msbfs` serial and over threads, for int32 and int64 indices,
     :func:`tarjan`, :func:`bfs_queue`, :func:`dijkstra_order`, :func:`dijkstra_replay` and
-    :func:`spfa_order` (integer and float weights) and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
+    :func:`spfa_order` (integer and float weights), :func:`dijkstra_distances` (uint32 and
+    uint64 indices: :func:`_layout`'s views) and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
     signatures warmed (0 without Numba). ``python -m semiring.warmup --cpu`` calls it."""
     if not ENABLED:
         return 0
@@ -2772,8 +2855,11 @@ def warm_searches() -> int:
         dijkstra_replay(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0],
                         np.array([0, 1], dtype=wtype), np.array([0, 1]), np.ones(2, bool))
         spfa_order(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0])
+    for itype in (np.uint32, np.uint64):
+        dijkstra_distances(np.array([0, 1, 2], dtype=np.uint64), np.array([1, 0], dtype=itype),
+                           np.ones(2), 0)
     bfs_levels(np.array([0, 1], dtype=np.int64), np.array([-1, 0], dtype=np.int64), 2)
-    return count + 9
+    return count + 11
 
 
 def core_numbers(indptr, indices, compiled=None):

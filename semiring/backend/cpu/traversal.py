@@ -356,9 +356,21 @@ def bfs_many(A, sources, level, parent=None) -> bool:
     return compiled.msbfs(A, np.ascontiguousarray(sources, dtype=np.int64), level, parent)
 
 
-def dijkstra_csgraph(A, source):
+def dijkstra_csgraph(A, source, use_compiled=False):
     """Distances from ``source`` by SciPy's compiled Dijkstra over A's values as float64
-    weights (explicit zeros are zero-weight edges; +inf where unreached)."""
+    weights (explicit zeros are zero-weight edges; +inf where unreached); with
+    ``use_compiled`` and Numba enabled by the project's (:func:`.compiled.dijkstra_distances`:
+    the same distances bit for bit) over A's own CSR and the same float64 weights."""
+    S = _weighted(A)
+    if use_compiled and compiled.ENABLED:
+        lay = compiled._layout(A, 0)
+        n = A.nrows  # (below 2^31: csgraph_fits)
+        # the heap's arrays kept a thread, as _depths' (pages faulted in afresh each call
+        # otherwise: sssp25_report.md)
+        scratch = (_scratch("dijkstra.pos", n, np.int32), _scratch("dijkstra.keys", n, np.float64),
+                   _scratch("dijkstra.verts", n, np.uint32))
+        return compiled.dijkstra_distances(lay["indptr"], lay["indices"], S.data, int(source),
+                                           scratch)
     from scipy.sparse.csgraph import dijkstra  # noqa: PLC0415  (scipy: imported on use)
 
-    return dijkstra(_weighted(A), directed=True, indices=int(source))
+    return dijkstra(S, directed=True, indices=int(source))
