@@ -36,7 +36,7 @@ from .backend.gpu.traversal import (  # noqa: F401  (the kernels' constants, doc
     DONE, GRID_QUEUE, LIMIT, MAX_EDGES, OVERFLOW, QUEUE, STATUS, THREADS, WIDE)
 from .device import _cupy
 from .errors import BackendUnavailable, DeviceMismatch, DomainMismatch
-from .errors import InvalidIndex, InvalidValue
+from .errors import InvalidIndex, InvalidValue, check_bool
 from .matrix import as_matrix
 
 __all__ = ["QUEUE", "THREADS", "MAX_EDGES", "GRID_QUEUE", "STATUS", "BFS_GRID_MAX_N",
@@ -1347,6 +1347,7 @@ def dijkstra_csgraph(A, source, *, compiled=False):
         raise DomainMismatch(f"{op}: source must be an integer, got {type(source).__name__}")
     if not 0 <= int(source) < A.nrows:
         raise InvalidIndex(f"{op}: source must lie in [0, {A.nrows}), got {int(source)}")
+    compiled = check_bool(op, "compiled", compiled)
     if A.nvals:
         bad = A._memo.get(_WEIGHTS_KEY)
         if bad is None:  # (two passes over the weights: checked once per matrix content)
@@ -1356,7 +1357,7 @@ def dijkstra_csgraph(A, source, *, compiled=False):
         if bad:
             raise InvalidValue(f"{op}: A's weights must be non-negative numbers, got a {bad} "
                                f"weight")
-    return cpu.dijkstra_csgraph(A, int(source), bool(compiled))
+    return cpu.dijkstra_csgraph(A, int(source), compiled)
 
 
 #: dijkstra_csgraph's check of A's weights, kept in A's ``_memo``: "NaN", "negative" or ""

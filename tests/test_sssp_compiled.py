@@ -156,6 +156,8 @@ def test_compiled_dijkstra_validates_as_scipys():
         sr.traversal.dijkstra_csgraph(B, 2, compiled=True)
     with pytest.raises(sr.DomainMismatch, match="source must be an integer"):
         sr.traversal.dijkstra_csgraph(B, 0.0, compiled=True)
+    with pytest.raises(sr.DomainMismatch, match="compiled must be a bool"):
+        sr.traversal.dijkstra_csgraph(B, 0, compiled="no")
     with pytest.raises(sr.DimensionMismatch):
         sr.traversal.dijkstra_csgraph(
             sr.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=3, device="cpu"), 0, compiled=True)
