@@ -1,0 +1,104 @@
+"""The csgraph facade's plain host Dijkstra by the CPU backend's compiled loop
+(``_shortest.HOST_COMPILED_DIJKSTRA``): SciPy's distances bit for bit on every CSR SciPy takes
+as it is, and SciPy's own routine wherever the two could differ (duplicates, which SciPy sums
+when it casts the dtype and relaxes apart when it does not; NaN weights; the other options)."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+from hypothesis import given, strategies as st
+
+from algorithms import csgraph
+from semiring.backend.cpu import compiled
+
+shortest = importlib.import_module("algorithms.csgraph._shortest")
+
+pytestmark = pytest.mark.skipif(not compiled.ENABLED, reason="needs Numba (the cpu extra)")
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    seen = []
+    real = compiled.dijkstra_distances
+    monkeypatch.setattr(compiled, "dijkstra_distances",
+                        lambda *a, **k: seen.append(1) or real(*a, **k))
+    return seen
+
+
+def _csr(n, m, seed, dtype, canonical, extra):
+    rng = np.random.default_rng(seed)
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(0, 9, m).astype(dtype)  # zeros: explicit zero-weight edges
+    if extra == "inf" and m and np.dtype(dtype).kind == "f":
+        w[rng.integers(0, m)] = np.inf
+    if extra == "nan" and m and np.dtype(dtype).kind == "f":
+        w[rng.integers(0, m)] = np.nan
+    if canonical:
+        S = sp.csr_matrix((w, (r, c)), shape=(n, n))  # duplicates summed, rows sorted
+        S.sum_duplicates()
+        return S
+    o = np.argsort(r, kind="stable")  # rows in order, columns as drawn, duplicates kept
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))]).astype(np.int32)
+    return sp.csr_matrix((w[o], c[o].astype(np.int32), ptr), shape=(n, n))
+
+
+@given(n=st.integers(1, 40), m=st.integers(0, 200), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.bool_]),
+       canonical=st.booleans(), extra=st.sampled_from(["", "inf", "nan"]),
+       source=st.integers(0, 39))
+def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, source):
+    calls.clear()  # (one fixture for all of Hypothesis' examples)
+    S = _csr(n, m, seed, dtype, canonical, extra)
+    source %= n
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = scg.dijkstra(S, indices=source)
+    got = csgraph.dijkstra(S, indices=source)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+    # the loop ran exactly where SciPy reads the arrays as they are: sorted rows without
+    # duplicates, no NaN
+    plain = bool(shortest._v.canonical_csr(S)) and not np.isnan(S.data.astype(float)).any()
+    assert bool(calls) == plain
+
+
+def test_duplicates_stay_scipys(calls):
+    # an edge 0 -> 1 stored twice (5 and 1): SciPy sums a float32 graph's (6) and relaxes a
+    # float64 graph's apart (1); the facade gives each what SciPy gives
+    for dtype, want in ((np.float32, 6.0), (np.float64, 1.0)):
+        S = sp.csr_matrix((np.array([5, 1, 2], dtype=dtype), np.array([1, 1, 2]),
+                           np.array([0, 2, 3, 3])), shape=(3, 3))
+        assert csgraph.dijkstra(S, indices=0)[1] == want
+    assert not calls
+
+
+def test_other_options_stay_scipys(calls):
+    S = sp.csr_matrix(np.array([[0, 1.0, 4.0], [0, 0, 2.0], [0, 0, 0]]))
+    assert csgraph.dijkstra(S, indices=0).tolist() == [0.0, 1.0, 3.0]
+    assert len(calls) == 1
+    calls.clear()
+    for kw in ({"return_predecessors": True}, {"limit": 2.0}, {"directed": False},
+               {"unweighted": True}, {"min_only": True}, {"indices": [0]}, {"indices": None}):
+        kw = {"indices": 0, **kw}
+        got, want = csgraph.dijkstra(S, **kw), scg.dijkstra(S, **kw)
+        for a, b in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            np.testing.assert_array_equal(a, b)
+    assert not calls
+
+
+def test_without_numba_scipys_routine(calls, monkeypatch):
+    monkeypatch.setattr(compiled, "ENABLED", False)
+    S = sp.csr_matrix(np.array([[0, 1.0], [0, 0]]))
+    assert csgraph.dijkstra(S, indices=0).tolist() == [0.0, 1.0]
+    assert not calls
+    monkeypatch.setattr(compiled, "ENABLED", True)
+    monkeypatch.setattr(shortest, "HOST_COMPILED_DIJKSTRA", False)
+    assert csgraph.dijkstra(S, indices=0).tolist() == [0.0, 1.0]
+    assert not calls
