@@ -1,7 +1,8 @@
 """The csgraph facade's plain host Dijkstra by the CPU backend's compiled loop
-(``_shortest.HOST_COMPILED_DIJKSTRA``): SciPy's distances bit for bit on every CSR SciPy takes
-as it is, and SciPy's own routine wherever the two could differ (duplicates, which SciPy sums
-when it casts the dtype and relaxes apart when it does not; NaN weights; the other options)."""
+(``_shortest.HOST_COMPILED_DIJKSTRA``): SciPy's distances bit for bit, on the fast path's CSR
+where SciPy takes it as it is and on the validated CSR of every other input kind; SciPy's own
+routine wherever the two could differ (a fast-path CSR with duplicates, which SciPy sums when
+it casts the dtype and relaxes apart when it does not; NaN weights; the other options)."""
 
 from __future__ import annotations
 
@@ -62,20 +63,57 @@ def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, sour
     got = csgraph.dijkstra(S, indices=source)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
-    # the loop ran exactly where SciPy reads the arrays as they are: sorted rows without
-    # duplicates, no NaN
-    plain = bool(shortest._v.canonical_csr(S)) and not np.isnan(S.data.astype(float)).any()
+    # the loop ran exactly where SciPy reads the arrays as they are (float64, or rows sorted
+    # without duplicates) and no weight is NaN
+    as_is = S.dtype == np.float64 or bool(shortest._v.canonical_csr(S))
+    plain = as_is and not np.isnan(S.data.astype(float)).any()
     assert bool(calls) == plain
 
 
-def test_duplicates_stay_scipys(calls):
-    # an edge 0 -> 1 stored twice (5 and 1): SciPy sums a float32 graph's (6) and relaxes a
-    # float64 graph's apart (1); the facade gives each what SciPy gives
-    for dtype, want in ((np.float32, 6.0), (np.float64, 1.0)):
+@given(n=st.integers(1, 30), m=st.integers(0, 150), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float64, np.float32, np.int64]), canonical=st.booleans(),
+       kind=st.sampled_from(["csr", "coo", "csc", "dense", "masked"]),
+       extra=st.sampled_from(["", "inf", "nan"]),
+       which=st.sampled_from(["list", "none", "2d", "negative", "int"]))
+def test_every_input_kind_and_sources(calls, n, m, seed, dtype, canonical, kind, extra, which):
+    """Through the full validation (any input kind, several sources, negative indices): the
+    validated float64 CSR the facade hands SciPy, read by the loop exactly as SciPy reads it
+    (a float32 CSR's duplicates summed, a float64 one's parallel edges)."""
+    calls.clear()
+    S = _csr(n, m, seed, dtype, canonical, extra)
+    if kind == "coo":
+        G = S.tocoo()
+    elif kind == "csc":
+        G = S.tocsc()
+    elif kind == "dense":
+        G = S.toarray()
+    elif kind == "masked":
+        D = S.toarray()
+        G = np.ma.masked_array(D, mask=D == 0)
+    else:
+        G = S
+    rng = np.random.default_rng(seed)
+    indices = {"list": rng.integers(0, n, 3).tolist(), "none": None,
+               "2d": rng.integers(0, n, (2, 2)), "negative": -1, "int": int(rng.integers(0, n))}[which]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = scg.dijkstra(G, indices=indices)
+    got = csgraph.dijkstra(G, indices=indices)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+def test_duplicates_read_as_scipy_reads_them(calls):
+    # an edge 0 -> 1 stored twice (5 and 1): SciPy sums a float32 graph's (6: its cast) and
+    # relaxes a float64 graph's apart (1); the facade gives each what SciPy gives, the float32
+    # one by SciPy's routine, the float64 one by the loop
+    for dtype, want, loop in ((np.float32, 6.0, False), (np.float64, 1.0, True)):
+        calls.clear()
         S = sp.csr_matrix((np.array([5, 1, 2], dtype=dtype), np.array([1, 1, 2]),
                            np.array([0, 2, 3, 3])), shape=(3, 3))
-        assert csgraph.dijkstra(S, indices=0)[1] == want
-    assert not calls
+        for indices in (0, [0]):  # the fast path and the full validation
+            assert csgraph.dijkstra(S, indices=indices).ravel()[1] == want
+        assert bool(calls) == loop
 
 
 def test_other_options_stay_scipys(calls):
@@ -84,7 +122,7 @@ def test_other_options_stay_scipys(calls):
     assert len(calls) == 1
     calls.clear()
     for kw in ({"return_predecessors": True}, {"limit": 2.0}, {"directed": False},
-               {"unweighted": True}, {"min_only": True}, {"indices": [0]}, {"indices": None}):
+               {"unweighted": True}, {"min_only": True}):
         kw = {"indices": 0, **kw}
         got, want = csgraph.dijkstra(S, **kw), scg.dijkstra(S, **kw)
         for a, b in zip(got if isinstance(got, tuple) else (got,),

@@ -174,39 +174,51 @@ def _fast(csgraph, indices, signed: bool):
     return S
 
 
-#: Host input's plain Dijkstra (one source, distances only, directed, no limit) runs the
-#: CPU backend's compiled loop where Numba is installed (``compiled.dijkstra_distances``: a
-#: 4-ary heap with decrease-key; SciPy's float64 distances bit for bit, as
+#: Host input's plain Dijkstra (distances only, directed, no limit) runs the CPU backend's
+#: compiled loop where Numba is installed (``compiled.dijkstra_distances``: a 4-ary heap with
+#: decrease-key; SciPy's float64 distances bit for bit, as
 #: ``algorithms.sssp.CPU_COMPILED_DIJKSTRA`` argues and ``tests/test_sssp_compiled.py``
-#: checks) instead of SciPy's Fibonacci heap, on a CSR whose rows are sorted without
-#: duplicates in truth (:func:`._validation.canonical_csr`) and whose weights are all
-#: >= 0: SciPy itself sums the duplicates of a CSR it casts to float64 and relaxes a float64
-#: one's apart, and those inputs stay SciPy's. The loop reads SciPy's own arrays (the weights
-#: as float64, as SciPy's cast gives them). 2-core host, sssp25's alternating runs: 2.2-2.9x
-#: SciPy's search on the quick suite's graphs through ``algorithms.sssp``.
+#: checks) instead of SciPy's Fibonacci heap, a source at a time as SciPy's loop, over the
+#: CSR the facade hands SciPy where SciPy reads it as it is: float64 (a duplicate entry is a
+#: parallel edge to both), or another dtype whose rows are sorted without duplicates in truth
+#: (:func:`._validation.canonical_csr`; SciPy's float64 cast sums duplicates: an edge stored
+#: as 5 and 1 weighs 6 in a float32 CSR, 1 in a float64 one, and those inputs stay SciPy's);
+#: weights >= 0 and no NaN. 2-core host, alternating, one source
+#: on the bench's float32 graphs: 1.4-2.5x SciPy's time
+#: (bench/results/session25/facade_dijkstra_alternating.txt).
 HOST_COMPILED_DIJKSTRA = True
 
 
-def _compiled_dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
-                       min_only):
-    """The distances of a plain one-source ``dijkstra`` call on the fast path's CSR ``S`` by
-    the compiled loop (:data:`HOST_COMPILED_DIJKSTRA`), or None where SciPy's routine runs."""
-    if not (HOST_COMPILED_DIJKSTRA and directed is True and not return_predecessors
-            and not unweighted and limit == np.inf and not min_only
-            and _v.fast_vertex(indices, S.shape[0])):
-        return None
+def _plain(directed, return_predecessors, unweighted, limit, min_only) -> bool:
+    """Whether a ``dijkstra`` call's options are those the compiled loop answers: distances
+    only, directed, weighted, no limit (:data:`HOST_COMPILED_DIJKSTRA`)."""
+    return (HOST_COMPILED_DIJKSTRA and directed is True and not return_predecessors
+            and not unweighted and limit == np.inf and not min_only)
+
+
+def _compiled_dijkstra(S, sources, shape):
+    """The distances of a plain ``dijkstra`` call (:func:`_plain`) on the CSR ``S`` handed to
+    SciPy, from ``sources`` (int64, in range), shaped ``shape + (N,)``, by the compiled loop;
+    or None where SciPy's routine runs: Numba off, a NaN or negative weight, or a CSR that
+    SciPy would not read as it is (its float64 cast sums duplicates: a CSR of another dtype
+    whose rows are not sorted without duplicates)."""
     compiled = importlib.import_module("semiring.backend.cpu.compiled")
     if not compiled.ENABLED:
+        return None
+    if S.dtype != np.float64 and not _v.canonical_csr(S):
         return None
     w = S.data
     # NaN fails the test too (minimum propagates it): such weights stay SciPy's
     if w.size and not np.minimum.reduce(w) >= 0:
         return None
-    if not _v.canonical_csr(S):
-        return None
-    return compiled.dijkstra_distances(S.indptr.astype(np.int64).view(np.uint64),
-                                       S.indices.view(np.uint32), w.astype(np.float64, copy=False),
-                                       int(indices))
+    n = S.shape[0]
+    indptr = S.indptr.astype(np.int64).view(np.uint64)
+    indices = S.indices.view(np.uint32 if S.indices.dtype.itemsize == 4 else np.uint64)
+    w = w.astype(np.float64, copy=False)
+    out = np.empty((len(sources), n))
+    for k, s in enumerate(sources.tolist()):
+        out[k] = compiled.dijkstra_distances(indptr, indices, w, s)
+    return out.reshape(shape + (n,))
 
 
 def _scipy_indices(idx, shape):
@@ -635,10 +647,11 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
 
     Host input runs SciPy's own ``dijkstra``: a ``scipy.sparse`` CSR with int32 indices and one
     ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
-    cost plus a few µs); other inputs after conversion. Where Numba is installed, a plain
-    one-source call on such a CSR (distances only, directed, no limit; rows sorted without
-    duplicates, weights >= 0) runs the CPU backend's compiled Dijkstra instead: SciPy's
-    distances bit for bit, in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input runs
+    cost plus a few µs); other inputs after conversion. Where Numba is installed, a plain call
+    (distances only, directed, no limit, weights >= 0) runs the CPU backend's compiled
+    Dijkstra a source at a time instead, on the arrays SciPy would read (the fast path's CSR
+    where its rows are sorted without duplicates): SciPy's distances bit for bit, in about
+    half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input runs
     :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
     as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
@@ -696,10 +709,11 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less
-        d = _compiled_dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
-                               min_only)
-        if d is not None:
-            return d
+        if (_plain(directed, return_predecessors, unweighted, limit, min_only)
+                and _v.fast_vertex(indices, S.shape[0])):
+            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), ())
+            if d is not None:
+                return d
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
                             min_only)
     if _engine(csgraph):
@@ -713,6 +727,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     idx, shape = _v.normalize_indices(indices, n, op)
     _check_negative(op, "D", rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, (1 if min_only else idx.size) * n * 12, "cpu")
+    d = (_compiled_dijkstra(S, idx, shape)
+         if _plain(directed, return_predecessors, unweighted, limit, min_only) else None)
+    if d is not None:
+        return d
     return _scipy(op, "dijkstra", S, directed=directed,
                   indices=None if indices is None else _scipy_indices(idx, shape),
                   return_predecessors=return_predecessors, unweighted=unweighted,
