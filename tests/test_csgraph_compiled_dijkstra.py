@@ -95,12 +95,18 @@ def test_every_input_kind_and_sources(calls, n, m, seed, dtype, canonical, kind,
     rng = np.random.default_rng(seed)
     indices = {"list": rng.integers(0, n, 3).tolist(), "none": None,
                "2d": rng.integers(0, n, (2, 2)), "negative": -1, "int": int(rng.integers(0, n))}[which]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        want = scg.dijkstra(G, indices=indices)
-    got = csgraph.dijkstra(G, indices=indices)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+    for name, kw in (("dijkstra", {}), ("shortest_path", {"method": "D"}),
+                     ("shortest_path", {"method": "auto"})):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want = getattr(scg, name)(G, indices=indices, **kw)
+            except ValueError:  # SciPy's shortest_path refuses a COO (the facade takes it)
+                assert kind == "coo" and name == "shortest_path"
+                continue
+        got = getattr(csgraph, name)(G, indices=indices, **kw)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
 
 
 def test_duplicates_read_as_scipy_reads_them(calls):
@@ -129,6 +135,12 @@ def test_other_options_stay_scipys(calls):
                         want if isinstance(want, tuple) else (want,)):
             np.testing.assert_array_equal(a, b)
     assert not calls
+    # shortest_path: 'D' and 'auto' with a source (Dijkstra in SciPy) take the loop, the
+    # other methods SciPy's routines
+    for method, loop in (("D", True), ("auto", True), ("J", False), ("BF", False)):
+        calls.clear()
+        assert csgraph.shortest_path(S, method=method, indices=0).tolist() == [0.0, 1.0, 3.0]
+        assert bool(calls) == loop, method
 
 
 def test_without_numba_scipys_routine(calls, monkeypatch):

@@ -174,7 +174,8 @@ def _fast(csgraph, indices, signed: bool):
     return S
 
 
-#: Host input's plain Dijkstra (distances only, directed, no limit) runs the CPU backend's
+#: Host input's plain Dijkstra (``dijkstra``, and ``shortest_path`` where it runs Dijkstra:
+#: distances only, directed, no limit) runs the CPU backend's
 #: compiled loop where Numba is installed (``compiled.dijkstra_distances``: a 4-ary heap with
 #: decrease-key; SciPy's float64 distances bit for bit, as
 #: ``algorithms.sssp.CPU_COMPILED_DIJKSTRA`` argues and ``tests/test_sssp_compiled.py``
@@ -938,7 +939,14 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         raise sr.InvalidValue(f"{op}: indices is not supported with method='FW' (as in SciPy)")
     kw = dict(directed=directed, return_predecessors=return_predecessors, unweighted=unweighted)
     S = _fast(csgraph, indices, method == "D" and not unweighted)
-    if S is not None:  # the common case, at SciPy's cost ('auto' as SciPy chooses it)
+    if S is not None:  # the common case, at SciPy's cost or less ('auto' as SciPy chooses it)
+        # SciPy's 'auto' with a source takes Dijkstra where no weight is negative, which
+        # _compiled_dijkstra checks
+        if (method in ("auto", "D") and _v.fast_vertex(indices, S.shape[0])
+                and _plain(directed, return_predecessors, unweighted, np.inf, False)):
+            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), ())
+            if d is not None:
+                return d
         return _scipy(op, "shortest_path", S, method=method, indices=indices, overwrite=False,
                       **kw)
     if method == "auto":
@@ -952,6 +960,10 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
+    if method == "D" and _plain(directed, return_predecessors, unweighted, np.inf, False):
+        d = _compiled_dijkstra(S, idx, shape)
+        if d is not None:
+            return d
     ind = None if indices is None else _scipy_indices(idx, shape)
     if method == "FW":
         S = _fw_input(csgraph, S, op, directed)
