@@ -175,17 +175,16 @@ def _fast(csgraph, indices, signed: bool):
 
 
 #: Host input's plain Dijkstra (``dijkstra``, and ``shortest_path`` where it runs Dijkstra:
-#: distances only, directed, no limit) runs the CPU backend's
-#: compiled loop where Numba is installed (``compiled.dijkstra_distances``: a 4-ary heap with
-#: decrease-key; SciPy's float64 distances bit for bit, as
-#: ``algorithms.sssp.CPU_COMPILED_DIJKSTRA`` argues and ``tests/test_sssp_compiled.py``
-#: checks) instead of SciPy's Fibonacci heap, a source at a time as SciPy's loop, over the
-#: CSR the facade hands SciPy where SciPy reads it as it is: float64 (a duplicate entry is a
-#: parallel edge to both), or another dtype whose rows are sorted without duplicates in truth
-#: (:func:`._validation.canonical_csr`; SciPy's float64 cast sums duplicates: an edge stored
-#: as 5 and 1 weighs 6 in a float32 CSR, 1 in a float64 one, and those inputs stay SciPy's);
-#: weights >= 0 and no NaN. 2-core host, alternating, one source
-#: on the bench's float32 graphs: 1.4-2.5x SciPy's time
+#: distances only, directed, no limit) runs the CPU backend's compiled loop where Numba is
+#: installed (``compiled.dijkstra_distances``: a 4-ary heap with decrease-key; SciPy's float64
+#: distances bit for bit, as ``algorithms.sssp.CPU_COMPILED_DIJKSTRA`` argues and
+#: ``tests/test_sssp_compiled.py`` checks) instead of SciPy's Fibonacci heap, a source at a
+#: time as SciPy's loop, over the CSR the facade hands SciPy where SciPy reads it as it is:
+#: float64 (a duplicate entry is a parallel edge to both), or another dtype whose rows are
+#: sorted without duplicates in truth (:func:`._validation.canonical_csr`; SciPy's float64 cast
+#: sums duplicates: an edge stored as 5 and 1 weighs 6 in a float32 CSR, 1 in a float64 one,
+#: and those inputs stay SciPy's); weights >= 0 and no NaN. 2-core host, alternating, the
+#: bench's float32 graphs, one and 8 sources: 1.4-3.3x SciPy's time
 #: (bench/results/session25/facade_dijkstra_alternating.txt).
 HOST_COMPILED_DIJKSTRA = True
 
@@ -650,9 +649,9 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
     cost plus a few µs); other inputs after conversion. Where Numba is installed, a plain call
     (distances only, directed, no limit, weights >= 0) runs the CPU backend's compiled
-    Dijkstra a source at a time instead, on the arrays SciPy would read (the fast path's CSR
-    where its rows are sorted without duplicates): SciPy's distances bit for bit, in about
-    half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input runs
+    Dijkstra a source at a time instead, on the CSR SciPy would read, where SciPy reads it as
+    it is (float64, or rows sorted without duplicates): SciPy's distances bit for bit, in
+    about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input runs
     :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
     as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
