@@ -214,11 +214,8 @@ def _compiled_dijkstra(S, sources, shape):
     n = S.shape[0]
     indptr = S.indptr.astype(np.int64).view(np.uint64)
     indices = S.indices.view(np.uint32 if S.indices.dtype.itemsize == 4 else np.uint64)
-    w = w.astype(np.float64, copy=False)
-    out = np.empty((len(sources), n))
-    for k, s in enumerate(sources.tolist()):
-        out[k] = compiled.dijkstra_distances(indptr, indices, w, s)
-    return out.reshape(shape + (n,))
+    d = compiled.dijkstra_distances(indptr, indices, w.astype(np.float64, copy=False), sources)
+    return d.reshape(shape + (n,))
 
 
 def _scipy_indices(idx, shape):

@@ -2336,19 +2336,24 @@ def dijkstra_distances(indptr, indices, weights, source, scratch=None):
     (unsigned views, :func:`_layout`) with the entries' float64 ``weights`` (all >= 0, no
     NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
     ``csgraph.dijkstra`` distances bit for bit (inf where unreached), or None where Numba is
-    off. ``scratch``: the heap's arrays ``(pos, keys, vertices)`` to reuse (n each: int32 /
-    int64, float64, uint32 / uint64; contents undefined), else new ones."""
+    off. ``source``: one vertex (n distances) or a 1-D array of them (a row of n each, the
+    searches one after another on the same heap arrays). ``scratch``: the heap's arrays
+    ``(pos, keys, vertices)`` to reuse (n each: int32 / int64, float64, uint32 / uint64;
+    contents undefined), else new ones."""
     if not ENABLED:
         return None
     n = int(indptr.size) - 1
-    dist = np.full(n, np.inf)
+    sources = np.atleast_1d(np.asarray(source, dtype=np.int64))
+    dist = np.full((sources.size, n), np.inf)
     if scratch is None:
         scratch = (np.empty(n, dtype=np.int32 if n < 2**31 else np.int64), np.empty(n),
                    np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
     pos, keys, verts = scratch
-    pos.fill(-1)
-    dijkstra_kernel()(indptr, indices, weights, np.uint64(source), dist, pos, keys, verts)
-    return dist
+    kernel = dijkstra_kernel()
+    for k, s in enumerate(sources.tolist()):
+        pos.fill(-1)
+        kernel(indptr, indices, weights, np.uint64(s), dist[k], pos, keys, verts)
+    return dist if np.ndim(source) else dist[0]
 
 
 def dijkstra_kernel():
