@@ -396,7 +396,7 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
     A = sr.as_matrix(A, op=op, arg="A", square=True)
     symmetrize = _check_flag(op, "symmetrize", symmetrize)
     _, t = _vertex_triangles(op, A, symmetrize, order, _vertex_method(op, method, A))
-    return t.astype(np.int64)
+    return t.astype(np.int64, copy=False)  # (the counts are a fresh array: no copy needed)
 
 
 def clustering(A, *, directed=False, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
