@@ -52,6 +52,17 @@ WEIGHT_EXPONENT = 256
 #: GPU against 0.57 ms on the host and SciPy's power iteration's 0.42; urand-13-ef4 (65 498)
 #: 1.16 ms against 2.53 (SciPy 2.63).
 HOST_MAX_ENTRIES = 1 << 14
+#: GPU input with at most this many stored entries and no ``progress`` runs the whole
+#: iteration in one cooperative launch (:func:`semiring.centrality.power_iteration`: every
+#: sweep's product and vector step on the device, a grid-wide barrier between sweeps, one
+#: host synchronization at the end) instead of the loop's launches and synchronization a
+#: sweep (and instead of the host copy below :data:`HOST_MAX_ENTRIES`).
+#: On an H200 (``bench/probes/pagerank_fused_bound.py``, the small suite's settings, session
+#: 26) the fused launch against the loop: urand-10-ef4 0.29 / 0.94 ms (SciPy 0.93),
+#: urand-13-ef4 0.32 / 2.45 (SciPy 4.2), urand-16-ef8 0.59 / 2.0, the 1000² grid 0.60 / 1.06,
+#: kron-16 0.79 / 1.59, kron-18 (7.6 M entries) 1.64 / 1.75, urand-20-ef16 (33.6 M) 3.4 / 2.4:
+#: past ~10⁷ entries the loop's tuned products win over the fused sweep's group a row.
+GPU_FUSED_MAX_ENTRIES = 1 << 23
 
 
 class ConvergenceError(sr.SemiringError, RuntimeError):
@@ -150,6 +161,36 @@ def _rows_scaled(A, xp):
     return sr.Matrix.from_csr(A.indptr, A.indices, vals, A.shape, check=False)
 
 
+def _fused(op, A, damping, personalization, nstart, dangling, weighted, variant, threshold,
+           max_iter):
+    """The ranks by :func:`semiring.centrality.power_iteration` (GPU input), or None where it
+    cannot answer (no cooperative launch; an out-degree past 2**±WEIGHT_EXPONENT, which the
+    loop scales first)."""
+    n, xp = A.nrows, A.xp
+    weighted = weighted and not A.is_iso
+    if weighted and A.dtype.kind not in "biuf":
+        raise sr.DomainMismatch(f"{op}: weighted=True needs real values, got dtype {A.dtype}")
+    # None: uniform, in the kernel (no array made)
+    p = None if personalization is None else _distribution(op, "personalization",
+                                                           personalization, n, xp)
+    x0 = None if nstart is None else _distribution(op, "nstart", nstart, n, xp)
+    u = p if dangling is None else _distribution(op, "dangling", dangling, n, xp)
+    try:
+        x, _, change, status = sr.centrality.power_iteration(
+            A, damping, threshold, max_iter, p=p, u=u, x0=x0, weighted=weighted,
+            spread=variant == "networkx")
+    except sr.BackendUnavailable:
+        return None
+    if status == "weights":
+        raise sr.InvalidValue(f"{op}: edge weights must be finite and non-negative "
+                              f"(weighted=True); pass weighted=False to ignore them")
+    if status != "done":  # "scale": the loop scales the rows
+        return None
+    if change < threshold:
+        return x
+    raise ConvergenceError.after(op, max_iter, change, threshold, x)
+
+
 def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, nstart=None,
              dangling=None, weighted=True, variant="networkx", progress=None):
     """PageRank of every vertex (personalized PageRank with ``personalization``).
@@ -166,9 +207,11 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph, edges ``A(i, j)``: i → j. An undirected graph is a symmetric matrix (both
-        directions, as NetworkX converts a Graph). Runs where ``A`` lives (CPU or GPU; GPU
-        input below :data:`HOST_MAX_ENTRIES` stored entries on a host copy, the ranks back
-        on the GPU).
+        directions, as NetworkX converts a Graph). Runs where ``A`` lives (CPU or GPU). GPU
+        input of up to :data:`GPU_FUSED_MAX_ENTRIES` stored entries runs the whole iteration
+        in one launch (the fused variant, :func:`semiring.centrality.power_iteration`) unless
+        ``progress`` is given; with ``progress``, below :data:`HOST_MAX_ENTRIES` entries it
+        iterates on a host copy (the ranks back on the GPU).
     damping : float
         The probability d of following an edge, in [0, 1); NetworkX's ``alpha``.
     personalization : array_like of n weights, or dict {vertex: weight}, optional
@@ -210,6 +253,10 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     Per iteration: ``w = x ./ outdeg`` (0 where the out-degree is 0), one pulled SpMV
     ``t = w ⊕.⊗ A`` over A's cached transpose, a few O(n) vector operations and one host
     synchronization (the change, for the stopping test). The out-degrees are computed once.
+    The fused variant does the same sweeps in one cooperative launch, a grid-wide barrier
+    between them and one host synchronization at the end; its products sum in another order
+    than the loop's, so its ranks may differ from the CPU's in the last bits (and, at the
+    tolerance's edge, by a sweep).
 
     Examples
     --------
@@ -249,6 +296,13 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
     # a bool, as the other power iterations take it (bool('no') was True: weighted)
     weighted = _check_flag(op, "weighted", weighted)
+    threshold = A.nrows * tol if variant == "networkx" else tol
+    if (A.device == "gpu" and progress is None and max_iter > 0 and A.nrows > 0
+            and A.nvals <= GPU_FUSED_MAX_ENTRIES):
+        fused = _fused(op, A, damping, personalization, nstart, dangling, weighted, variant,
+                       threshold, max_iter)
+        if fused is not None:
+            return fused
     if A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES:
         # a small graph's iterations on A's host copy, the ranks back on the GPU
         def host(v):
@@ -295,7 +349,6 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
     dangling_idx = xp.flatnonzero(is_dangling)
     inv = xp.where(is_dangling, 0.0, 1.0 / xp.where(is_dangling, 1.0, outdeg))
     teleport = (1.0 - damping) * p
-    threshold = n * tol if variant == "networkx" else tol
     spread = variant == "networkx" and dangling_idx.size > 0
     # s = Σ x(dangling): the rank the dangling vertices hand out (GAP: dropped)
     s = float(x[dangling_idx].sum()) if spread else 0.0

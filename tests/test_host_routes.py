@@ -245,27 +245,31 @@ def test_bfs_of_a_small_road_graph_searches_a_host_copy(monkeypatch):
 
 
 def test_pagerank_of_a_small_graph_iterates_on_the_host(monkeypatch):
-    """PageRank of small GPU input: the host copy's iterations (its arguments on the GPU
-    moved over), the ranks on the GPU and equal to the CPU's; a convergence error's iterate
-    on the GPU; from the bound on, the GPU's iterations."""
+    """PageRank of small GPU input with ``progress`` (without, the fused launch answers:
+    tests/test_pagerank_fused.py): the host copy's iterations (its arguments on the GPU moved
+    over), the ranks on the GPU and equal to the CPU's; a convergence error's iterate on the
+    GPU; from the bound on, the GPU's iterations."""
     pr_module = importlib.import_module("algorithms.pagerank")
     H = sr.Matrix.from_scipy(gen.make_graph(gen.parse_graph_spec("urand-8-ef4")), device="cpu")
     A = H.to_gpu()
     assert A.nvals < pr_module.HOST_MAX_ENTRIES
-    seen = []
+    seen, sweeps = [], []
     _spy(monkeypatch, sr.centrality, "power_step", seen, lambda t, *a: t.device)
     p = np.arange(A.nrows, dtype=np.float64)
     want = alg.pagerank(H, personalization=p)
     seen.clear()
-    got = alg.pagerank(A, personalization=sr.to_device(p, "gpu"))
-    assert sr.is_gpu_array(got) and set(seen) == {"cpu"}
+    got = alg.pagerank(A, personalization=sr.to_device(p, "gpu"),
+                       progress=lambda it, e: sweeps.append(it))
+    assert sr.is_gpu_array(got) and set(seen) == {"cpu"} and sweeps == list(range(1, len(seen) + 1))
     np.testing.assert_array_equal(to_host(got), want)
     with pytest.raises(alg.ConvergenceError) as err:
-        alg.pagerank(A, max_iter=1)
+        alg.pagerank(A, max_iter=1, progress=lambda it, e: None)
     assert sr.is_gpu_array(err.value.result)
     seen.clear()
     monkeypatch.setattr(pr_module, "HOST_MAX_ENTRIES", A.nvals)
-    np.testing.assert_allclose(to_host(alg.pagerank(A, personalization=p)), want, rtol=1e-9)
+    np.testing.assert_allclose(to_host(alg.pagerank(A, personalization=p,
+                                                    progress=lambda it, e: None)),
+                               want, rtol=1e-9)
     assert seen and set(seen) == {"gpu"}
 
 

@@ -8,6 +8,8 @@ import numpy as np
 
 from ... import kernels
 from ...device import _cupy
+from ...errors import BackendUnavailable
+from .traversal import GRID_OPTIONS, GRID_THREADS, driver_error, grid_function
 
 #: C types of the CSR's index arrays.
 C_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
@@ -82,3 +84,99 @@ def power_update(t_vals, t_pres, x, u, p, inv, d, s):
         (t_vals, t_pres, x, u, p, inv, np.float64(d), np.float64(s), np.int64(n), xn, w, part))
     sums = part.get().reshape(blocks, 2)
     return xn, w, float(sums[:, 0].sum()), float(sums[:, 1].sum())
+
+
+# --------------------------------------------------------------------------------------------
+# PageRank's whole power iteration in one cooperative launch (kernels/pagerank.cu)
+
+#: Rows of more stored entries than this are summed by a whole block (a row a block), the
+#: others by a group of lanes of a warp: a hub's row held a warp for hundreds of steps a sweep.
+PAGERANK_LONG_ROW = 1024
+#: Blocks a multiprocessor at most (fewer blocks make a cheaper grid-wide barrier).
+PAGERANK_BLOCKS_PER_SM = 2
+#: Status codes of the kernel's state[2] (SR_PR_STATUS_* in pagerank.cu).
+PAGERANK_STATUS = {0: "done", 1: "weights", 2: "scale"}
+
+
+def pagerank_source() -> str:
+    """The program of pagerank_grid: traverse.cu (its grid barrier), then pagerank.cu."""
+    return kernels.source("traverse.cu", "pagerank.cu")
+
+
+def pagerank_kernel_names():
+    return [f"pagerank_grid<{I}, {w}>" for I in C_TYPES.values() for w in (0, 1)]
+
+
+@kernels.register("pagerank_grid", options=lambda: GRID_OPTIONS, enable_cooperative_groups=True)
+def pagerank_instantiations():
+    yield "pagerank_grid", pagerank_source(), pagerank_kernel_names()
+
+
+def _pagerank_kernel(name: str):
+    return kernels.function(("pagerank_grid", GRID_OPTIONS), name, pagerank_source,
+                            pagerank_kernel_names, options=GRID_OPTIONS, compile=False,
+                            enable_cooperative_groups=True)
+
+
+def _long_rows(M, cp):
+    """The rows of M with more than PAGERANK_LONG_ROW entries (M's index type), kept with M."""
+    key = ("pagerank_long_rows", PAGERANK_LONG_ROW)
+    rows = M._memo.get(key)
+    if rows is None:
+        deg = M.indptr[1:] - M.indptr[:-1]
+        rows = M._memo[key] = cp.flatnonzero(deg > PAGERANK_LONG_ROW).astype(M.itype)
+    return rows
+
+
+def _pagerank_scratch(cp, AT, blocks: int):
+    """(barrier word, part, state) for a launch on AT: kept in AT's memo for the next call on
+    the same device and stream (calls on one stream run one after another; every whole launch
+    leaves the barrier word's low 31 bits zero); the per-thread default stream's calls get
+    their own."""
+    stream = cp.cuda.get_current_stream().ptr
+    key = (cp.cuda.runtime.getDevice(), stream, blocks)
+    kept = AT._memo.get("pagerank_scratch")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    scratch = (cp.zeros(1, dtype=cp.uint32), cp.empty(4 * blocks, dtype=cp.float64),
+               cp.empty(3, dtype=cp.float64))
+    if stream != getattr(cp.cuda.runtime, "streamPerThread", 2):
+        AT._memo["pagerank_scratch"] = (key, scratch)
+    return scratch
+
+
+def pagerank(A, AT, weighted, damping, p, u, x0, spread, threshold, max_iter):
+    """(x, sweeps, change, status) of pagerank_grid (``kernels/pagerank.cu``) on A and its
+    transpose AT (one index type), status one of PAGERANK_STATUS's values; p, u, x0 float64
+    arrays of n or None (uniform). One host synchronization (the state). Raises
+    BackendUnavailable where the cooperative launch cannot be made (nothing ran)."""
+    cp = _cupy()
+    n = A.nrows
+    I = C_TYPES[np.dtype(A.itype)]
+    f, most = grid_function(f"pagerank_grid<{I}, {int(bool(weighted))}>", "pagerank",
+                            PAGERANK_BLOCKS_PER_SM, _pagerank_kernel)
+    # a group of 2^glog lanes a row, about the mean in-degree (at least 1, at most a warp)
+    mean = AT.nvals / max(n, 1)
+    glog = min(5, max(0, int(np.ceil(np.log2(max(mean, 1.0))))))
+    blocks = int(max(1, min(most, -(-(n << glog) // GRID_THREADS))))
+    av, astride = A.values_for(np.float64)
+    tv, tstride = AT.values_for(np.float64)
+    along, tlong = _long_rows(A, cp), _long_rows(AT, cp)
+    bar, part, state = _pagerank_scratch(cp, AT, blocks)
+    xa = cp.empty(n, dtype=cp.float64)
+    xb = cp.empty(n, dtype=cp.float64)
+    scratch = cp.empty(3 * n, dtype=cp.float64)  # w (two buffers), inv
+    try:
+        f((blocks,), (GRID_THREADS,), (
+            A.indptr, av, np.int64(astride), along, np.int64(along.size),
+            AT.indptr, AT.indices, tv, np.int64(tstride), tlong, np.int64(tlong.size),
+            np.int64(PAGERANK_LONG_ROW), np.int64(n), np.int32(glog), np.float64(damping),
+            np.float64(1.0 / n), p, u, x0, np.int32(bool(spread)), np.float64(threshold),
+            np.int64(max_iter), xa, xb, scratch[:n], scratch[n:2 * n], scratch[2 * n:], part,
+            bar, state))
+    except driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        raise BackendUnavailable(f"pagerank: cooperative launch of {blocks} blocks of "
+                                 f"{GRID_THREADS} threads failed: {err}") from err
+    sweeps, change, status = state.get().tolist()  # the one host synchronization
+    sweeps = int(sweeps)
+    return (xb if sweeps % 2 else xa), sweeps, change, PAGERANK_STATUS[int(status)]
