@@ -112,10 +112,11 @@ FORCE_ENGINE = False
 #:   more launches than SciPy's whole transpose there).
 #: - ``depth_first_tree``: as ``breadth_first_tree`` (the search on the host either way; the
 #:   GPU's tree gathers are launches a small graph does not repay): 2¹⁹.
-#: - ``connected_components``: 0, the engine at every size: at n = 1024 with 10⁴ entries
-#:   the route took 0.38 ms and the engine (Afforest for weak components; strong ones read a
-#:   host copy of the structure only) 0.28 ms (H200 host, session 11's final probe,
-#:   ``bench/results/session11-fac2``).
+#: - ``connected_components``: route to N = 3000 (H200 host, session 26, weak components:
+#:   N = 1000 0.385 / 0.601 ms, N = 3000 0.823 / 0.878), engine from 10⁴ (1.30 / 0.625):
+#:   2¹⁵. (Session 11 had the engine ahead at N = 1024, 0.28 / 0.38 ms: its weak components
+#:   have read a host copy below ``components.WEAK_HOST_MAX_ENTRIES`` since, after the GPU's
+#:   canonical check.)
 #: - ``laplacian`` (``form='array'``): the element-wise GPU path costs 2.35 ms at n = 1024 with
 #:   10⁴ entries, SciPy's 0.32 ms (H200 host, session 10's bench); SciPy's cost reaches the
 #:   engine's near 2¹⁶ entries.
@@ -131,7 +132,7 @@ HOST_MAX_WORK = {
     "bellman_ford": 1 << 11,
     "johnson": 1 << 11,
     "shortest_path": 1 << 15,
-    "connected_components": 0,
+    "connected_components": 1 << 15,
     "minimum_spanning_tree": 1 << 17,
 }
 
