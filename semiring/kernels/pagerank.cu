@@ -10,7 +10,8 @@
 //             s = Σ x(dangling)
 //     sweep:  t = w ⊕.⊗ A   (pulled over Aᵀ's rows: t(i) = Σ_j Aᵀ(i, j) · w(j))
 //             x' = d · (t + s · u) + (1 − d) · p ;  w' = x' .* inv
-//             change = ‖x' − x‖₁ ;  s' = Σ x'(dangling)        → barrier → stop when change < threshold
+//             change = ‖x' − x‖₁ ;  s' = Σ x'(dangling)
+//             → barrier → stop when change < threshold
 //
 // A row of Aᵀ (A) is summed by a group of 2^glog lanes of a warp (the launcher picks the group
 // from the mean degree), or, past `long_row` entries, by a whole block (the rows listed in
@@ -153,7 +154,8 @@ __global__ void __launch_bounds__(SR_PR_THREADS, 2) pagerank_grid(
     for (long long j = blockIdx.x; j < nalong; j += gridDim.x) {  // long rows: a block each
         const long long i = along[j];
         double o = WEIGHTED ? sr_pr_lane<I, true, false>(ap, ap, av, astride, nullptr, ap[i],
-                                                          ap[i + 1], threadIdx.x, SR_PR_THREADS, bad)
+                                                          ap[i + 1], threadIdx.x,
+                                                          SR_PR_THREADS, bad)
                             : 0.0;
         double unused = 0.0;
         sr_pr_block_sum2(o, unused, sa, sb);

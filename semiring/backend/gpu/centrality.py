@@ -129,17 +129,17 @@ def _long_rows(M, cp):
 
 
 def _pagerank_scratch(cp, AT, blocks: int):
-    """(barrier word, part, state) for a launch on AT: kept in AT's memo for the next call on
-    the same device and stream (calls on one stream run one after another; every whole launch
-    leaves the barrier word's low 31 bits zero); the per-thread default stream's calls get
-    their own."""
+    """(barrier word, part) for a launch on AT: kept in AT's memo for the next call on the same
+    device and stream (calls on one stream run one after another; every whole launch leaves
+    the barrier word's low 31 bits zero); the per-thread default stream's calls get their
+    own. (The state the host reads is a call's own: two threads' calls on one stream would
+    otherwise read each other's.)"""
     stream = cp.cuda.get_current_stream().ptr
     key = (cp.cuda.runtime.getDevice(), stream, blocks)
     kept = AT._memo.get("pagerank_scratch")
     if kept is not None and kept[0] == key:
         return kept[1]
-    scratch = (cp.zeros(1, dtype=cp.uint32), cp.empty(4 * blocks, dtype=cp.float64),
-               cp.empty(3, dtype=cp.float64))
+    scratch = (cp.zeros(1, dtype=cp.uint32), cp.empty(4 * blocks, dtype=cp.float64))
     if stream != getattr(cp.cuda.runtime, "streamPerThread", 2):
         AT._memo["pagerank_scratch"] = (key, scratch)
     return scratch
@@ -162,17 +162,18 @@ def pagerank(A, AT, weighted, damping, p, u, x0, spread, threshold, max_iter):
     av, astride = A.values_for(np.float64)
     tv, tstride = AT.values_for(np.float64)
     along, tlong = _long_rows(A, cp), _long_rows(AT, cp)
-    bar, part, state = _pagerank_scratch(cp, AT, blocks)
+    bar, part = _pagerank_scratch(cp, AT, blocks)
     xa = cp.empty(n, dtype=cp.float64)
     xb = cp.empty(n, dtype=cp.float64)
-    scratch = cp.empty(3 * n, dtype=cp.float64)  # w (two buffers), inv
+    scratch = cp.empty(3 * n + 3, dtype=cp.float64)  # w (two buffers), inv, the state
+    state = scratch[3 * n:]
     try:
         f((blocks,), (GRID_THREADS,), (
             A.indptr, av, np.int64(astride), along, np.int64(along.size),
             AT.indptr, AT.indices, tv, np.int64(tstride), tlong, np.int64(tlong.size),
             np.int64(PAGERANK_LONG_ROW), np.int64(n), np.int32(glog), np.float64(damping),
             np.float64(1.0 / n), p, u, x0, np.int32(bool(spread)), np.float64(threshold),
-            np.int64(max_iter), xa, xb, scratch[:n], scratch[n:2 * n], scratch[2 * n:], part,
+            np.int64(max_iter), xa, xb, scratch[:n], scratch[n:2 * n], scratch[2 * n:3 * n], part,
             bar, state))
     except driver_error() as err:  # e.g. CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
         raise BackendUnavailable(f"pagerank: cooperative launch of {blocks} blocks of "
