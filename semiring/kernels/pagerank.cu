@@ -33,14 +33,20 @@
 #define SR_PR_STATUS_WEIGHTS 1
 #define SR_PR_STATUS_SCALE 2
 
-// The block's sums of a and b in a fixed order (each warp's by shuffles, then warp 0's over
-// the warps), in every thread. sa / sb hold 33 doubles.
-__device__ __forceinline__ void sr_pr_block_sum2(double& a, double& b, double* sa, double* sb)
+// The warp's sums of a and b, in lane 0 (a tree of shuffles: a fixed order).
+__device__ __forceinline__ void sr_pr_warp_sum2(double& a, double& b)
 {
     for (int off = 16; off > 0; off >>= 1) {
         a = __dadd_rn(a, __shfl_down_sync(0xffffffffu, a, off));
         b = __dadd_rn(b, __shfl_down_sync(0xffffffffu, b, off));
     }
+}
+
+// The block's sums of a and b in a fixed order (each warp's by shuffles, then warp 0's over
+// the warps), in every thread. sa / sb hold 33 doubles.
+__device__ __forceinline__ void sr_pr_block_sum2(double& a, double& b, double* sa, double* sb)
+{
+    sr_pr_warp_sum2(a, b);
     __syncthreads();  // sa / sb may still be read from the last call
     if ((threadIdx.x & 31) == 0) {
         sa[threadIdx.x >> 5] = a;
@@ -50,10 +56,7 @@ __device__ __forceinline__ void sr_pr_block_sum2(double& a, double& b, double* s
     if (threadIdx.x < 32) {
         double x = threadIdx.x < SR_PR_THREADS / 32 ? sa[threadIdx.x] : 0.0;
         double y = threadIdx.x < SR_PR_THREADS / 32 ? sb[threadIdx.x] : 0.0;
-        for (int off = 16; off > 0; off >>= 1) {
-            x = __dadd_rn(x, __shfl_down_sync(0xffffffffu, x, off));
-            y = __dadd_rn(y, __shfl_down_sync(0xffffffffu, y, off));
-        }
+        sr_pr_warp_sum2(x, y);
         if (threadIdx.x == 0) {
             sa[32] = x;
             sb[32] = y;
@@ -75,10 +78,7 @@ __device__ __forceinline__ void sr_pr_grid_sum2(const double* part, double& a, d
             x = __dadd_rn(x, __ldcg(part + 2 * k));
             y = __dadd_rn(y, __ldcg(part + 2 * k + 1));
         }
-        for (int off = 16; off > 0; off >>= 1) {
-            x = __dadd_rn(x, __shfl_down_sync(0xffffffffu, x, off));
-            y = __dadd_rn(y, __shfl_down_sync(0xffffffffu, y, off));
-        }
+        sr_pr_warp_sum2(x, y);
         if (threadIdx.x == 0) {
             sa[0] = x;
             sb[0] = y;
