@@ -307,6 +307,7 @@ def _host_bound(fam):
         "louvain": _community._louvain_host_max(),
         "mst": _mst.HOST_MAX_ENTRIES,
         "components": _components.WEAK_HOST_MAX_ENTRIES,  # (strong's bound is higher)
+        # (the family's other power iterations; pagerank itself: GPU_FUSED_PAGERANK_COST)
         "pagerank": _pagerank.HOST_MAX_ENTRIES,
     }
     return bounds.get(fam, 0)
@@ -318,12 +319,23 @@ def _host_bound(fam):
 # per-vertex counts 0.25-0.7 ms on graphs of 10^4-10^6 entries, 9.2 ms on kron-17 (3.9·10^6
 # units), 22.9 on kron-18; rounded up
 GPU_FORWARD_COST = (1e-3, 4e-9)
+# pagerank (the function; not the family's other power iterations) of GPU input up to
+# algorithms.pagerank's GPU_FUSED_MAX_ENTRIES: the fused launch
+# (NetworkX passes no progress callback, so its small graphs never take the host route), where
+# the loop's fixed cost was its sweeps' launches and host synchronizations (~90 µs a sweep,
+# NetworkX's tolerance asking for tens of sweeps). H200 (session 26, pagerank_fused_bound.py):
+# the fused call 0.18-1.5 ms on graphs of 10^4 to 7.6·10^6 entries; rounded up. The per-unit
+# cost stays the loop's: it is the answer's dict.
+GPU_FUSED_PAGERANK_COST = (1e-3, ENGINE_COST["gpu"]["pagerank"][1])
 
 
-def _engine_cost(device, fam, stored):
-    """(fixed seconds, seconds per work unit) of the engine's call of family ``fam``."""
+def _engine_cost(device, fam, stored, name=None):
+    """(fixed seconds, seconds per work unit) of the engine's call of family ``fam``
+    (``name``: the function, where one of the family costs otherwise)."""
     if device == "gpu" and fam == "triangles" and stored < _tri.GPU_FORWARD_VERTEX_MAX_ENTRIES:
         return GPU_FORWARD_COST
+    if device == "gpu" and name == "pagerank" and stored <= _pagerank.GPU_FUSED_MAX_ENTRIES:
+        return GPU_FUSED_PAGERANK_COST
     if device == "gpu" and stored < _host_bound(fam):
         fixed, unit = ENGINE_COST["cpu"][fam]
         return fixed + HOST_COPY_COST[0], unit + HOST_COPY_COST[1]
@@ -579,7 +591,7 @@ def predict(name, n, stored, kwargs=None, *, cached=False, has_weights=False, de
     weighted = weighted and kwargs.get("weight", "weight") is not None
     work = _work(FAMILIES[fam], n, stored, kwargs) * per_source
     t_nx = NX_SECONDS_PER_UNIT[fam] * work
-    fixed, unit = _engine_cost(device, fam, stored)
+    fixed, unit = _engine_cost(device, fam, stored, name)
     if device == "gpu":
         cache = 1.0
         if n + stored > LARGE_GRAPH_UNITS:

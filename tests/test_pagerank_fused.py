@@ -253,3 +253,24 @@ def test_power_iteration_arguments(device):
             f(A, 0.85, 1e-9, 10, p=np.full(2, 0.5))
     else:
         assert f(A, 0.85, 1e-9, 10) is None
+
+
+def test_networkx_cost_model_takes_the_fused_launch_below_the_bound():
+    # pagerank itself: the fused launch's cost up to the bound, the loop's past it; the
+    # family's other power iterations keep theirs (no fused variant)
+    interface = pytest.importorskip("nx_semiring.interface")
+    bound = pr.GPU_FUSED_MAX_ENTRIES
+    fused = interface.GPU_FUSED_PAGERANK_COST
+    assert interface._engine_cost("gpu", "pagerank", 100, "pagerank") == fused
+    assert interface._engine_cost("gpu", "pagerank", bound, "pagerank") == fused
+    assert interface._engine_cost("gpu", "pagerank", bound + 1, "pagerank") \
+        == interface.ENGINE_COST["gpu"]["pagerank"]
+    for name in ("eigenvector_centrality", "katz_centrality", "hits"):
+        assert interface._engine_cost("gpu", "pagerank", bound, name) != fused
+    assert interface._engine_cost("cpu", "pagerank", 100, "pagerank") \
+        == interface.ENGINE_COST["cpu"]["pagerank"]
+    # a small graph: cheaper on the GPU than the loop's cost, as predicted end to end
+    n, stored = 2000, 16000
+    t_fused = interface.predict("pagerank", n, stored, cached=True, device="gpu")[1]
+    t_eig = interface.predict("eigenvector_centrality", n, stored, cached=True, device="gpu")[1]
+    assert t_fused < t_eig
