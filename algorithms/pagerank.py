@@ -58,10 +58,11 @@ HOST_MAX_ENTRIES = 1 << 14
 #: host synchronization at the end) instead of the loop's launches and synchronization a
 #: sweep (and instead of the host copy below :data:`HOST_MAX_ENTRIES`).
 #: On an H200 (``bench/probes/pagerank_fused_bound.py``, the small suite's settings, session
-#: 26) the fused launch against the loop: urand-10-ef4 0.29 / 0.94 ms (SciPy 0.93),
-#: urand-13-ef4 0.32 / 2.45 (SciPy 4.2), urand-16-ef8 0.59 / 2.0, the 1000² grid 0.60 / 1.06,
-#: kron-16 0.79 / 1.59, kron-18 (7.6 M entries) 1.64 / 1.75, urand-20-ef16 (33.6 M) 3.4 / 2.4:
-#: past ~10⁷ entries the loop's tuned products win over the fused sweep's group a row.
+#: 26, bench/results/session26/) the fused launch against the loop: urand-10-ef4 0.18 / 0.46
+#: ms (SciPy 0.48), urand-13-ef4 0.21 / 1.33 (SciPy 2.41), urand-16-ef8 0.44 / 1.18, the
+#: 1000² grid 0.56 / 1.01, kron-16 0.71 / 1.37, kron-18 (7.6 M entries) 1.48 / 1.67; the
+#: first build on urand-20-ef16 (33.6 M) 3.4 / 2.4: past ~10⁷ entries the loop's tuned
+#: products win over the fused sweep's group of lanes a row.
 GPU_FUSED_MAX_ENTRIES = 1 << 23
 
 
