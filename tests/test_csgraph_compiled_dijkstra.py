@@ -52,21 +52,28 @@ def _csr(n, m, seed, dtype, canonical, extra):
 @given(n=st.integers(1, 40), m=st.integers(0, 200), seed=st.integers(0, 2**32 - 1),
        dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.bool_]),
        canonical=st.booleans(), extra=st.sampled_from(["", "inf", "nan"]),
-       source=st.integers(0, 39))
-def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, source):
+       source=st.integers(0, 39), unweighted=st.booleans(), negative=st.booleans())
+def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, source, unweighted,
+                                negative):
     calls.clear()  # (one fixture for all of Hypothesis' examples)
     S = _csr(n, m, seed, dtype, canonical, extra)
+    if negative and unweighted and S.nnz and S.dtype.kind in "fi":
+        S.data[0] = -S.data[0] - 1  # a negative weight: SciPy warns, even unweighted
     source %= n
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        want = scg.dijkstra(S, indices=source)
-    got = csgraph.dijkstra(S, indices=source)
+    with warnings.catch_warnings(record=True) as want_warned:
+        warnings.simplefilter("always")
+        want = scg.dijkstra(S, indices=source, unweighted=unweighted)
+    with warnings.catch_warnings(record=True) as got_warned:
+        warnings.simplefilter("always")
+        got = csgraph.dijkstra(S, indices=source, unweighted=unweighted)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+    assert [str(w.message) for w in got_warned] == [str(w.message) for w in want_warned]
     # the loop ran exactly where SciPy reads the arrays as they are (float64, or rows sorted
-    # without duplicates) and no weight is NaN
-    as_is = S.dtype == np.float64 or bool(shortest._v.canonical_csr(S))
-    plain = as_is and not np.isnan(S.data.astype(float)).any()
+    # without duplicates; any CSR when unweighted) and no weight is NaN or negative
+    as_is = unweighted or S.dtype == np.float64 or bool(shortest._v.canonical_csr(S))
+    data = S.data.astype(float)
+    plain = as_is and not np.isnan(data).any() and not (data < 0).any()
     assert bool(calls) == plain
 
 
@@ -96,7 +103,8 @@ def test_every_input_kind_and_sources(calls, n, m, seed, dtype, canonical, kind,
     indices = {"list": rng.integers(0, n, 3).tolist(), "none": None,
                "2d": rng.integers(0, n, (2, 2)), "negative": -1, "int": int(rng.integers(0, n))}[which]
     for name, kw in (("dijkstra", {}), ("shortest_path", {"method": "D"}),
-                     ("shortest_path", {"method": "auto"})):
+                     ("shortest_path", {"method": "auto"}), ("dijkstra", {"unweighted": True}),
+                     ("shortest_path", {"method": "auto", "unweighted": True})):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -128,7 +136,7 @@ def test_other_options_stay_scipys(calls):
     assert len(calls) == 1
     calls.clear()
     for kw in ({"return_predecessors": True}, {"limit": 2.0}, {"directed": False},
-               {"unweighted": True}, {"min_only": True}):
+               {"min_only": True}, {"unweighted": True, "limit": 1.0}):
         kw = {"indices": 0, **kw}
         got, want = csgraph.dijkstra(S, **kw), scg.dijkstra(S, **kw)
         for a, b in zip(got if isinstance(got, tuple) else (got,),
@@ -141,6 +149,21 @@ def test_other_options_stay_scipys(calls):
         calls.clear()
         assert csgraph.shortest_path(S, method=method, indices=0).tolist() == [0.0, 1.0, 3.0]
         assert bool(calls) == loop, method
+
+
+def test_unweighted_hop_counts_whatever_the_duplicates(calls):
+    # a float32 CSR with a duplicate edge (SciPy's cast sums it; unweighted, every entry
+    # weighs 1 either way): the loop answers, and its hops are SciPy's
+    S = sp.csr_matrix((np.array([5, 1, 2], dtype=np.float32), np.array([1, 1, 2]),
+                       np.array([0, 2, 3, 3])), shape=(3, 3))
+    for indices in (0, [0]):  # the fast path and the full validation
+        calls.clear()
+        got = csgraph.dijkstra(S, indices=indices, unweighted=True)
+        np.testing.assert_array_equal(got, scg.dijkstra(S, indices=indices, unweighted=True))
+        assert got.ravel().tolist() == [0.0, 1.0, 2.0] and calls
+    calls.clear()
+    got = csgraph.shortest_path(S, indices=0, unweighted=True)
+    assert got.tolist() == [0.0, 1.0, 2.0] and calls
 
 
 def test_without_numba_scipys_routine(calls, monkeypatch):

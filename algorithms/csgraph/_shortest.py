@@ -185,27 +185,31 @@ def _fast(csgraph, indices, signed: bool):
 #: sums duplicates: an edge stored as 5 and 1 weighs 6 in a float32 CSR, 1 in a float64 one,
 #: and those inputs stay SciPy's); weights >= 0 and no NaN. 2-core host, alternating, the
 #: bench's float32 graphs, one and 8 sources: 1.4-3.3x SciPy's time
-#: (bench/results/session25/facade_dijkstra_alternating.txt).
+#: (bench/results/session25/facade_dijkstra_alternating.txt). ``unweighted=True`` too (session
+#: 26): every stored entry weighs 1 there, so the hop counts are exact whatever SciPy's cast
+#: does to duplicates.
 HOST_COMPILED_DIJKSTRA = True
 
 
-def _plain(directed, return_predecessors, unweighted, limit, min_only) -> bool:
+def _plain(directed, return_predecessors, limit, min_only) -> bool:
     """Whether a ``dijkstra`` call's options are those the compiled loop answers: distances
-    only, directed, weighted, no limit (:data:`HOST_COMPILED_DIJKSTRA`)."""
+    only, directed, no limit (:data:`HOST_COMPILED_DIJKSTRA`), weighted or not."""
     return (HOST_COMPILED_DIJKSTRA and directed is True and not return_predecessors
-            and not unweighted and limit == np.inf and not min_only)
+            and limit == np.inf and not min_only)
 
 
-def _compiled_dijkstra(S, sources, shape):
+def _compiled_dijkstra(S, sources, shape, unweighted=False):
     """The distances of a plain ``dijkstra`` call (:func:`_plain`) on the CSR ``S`` handed to
-    SciPy, from ``sources`` (int64, in range), shaped ``shape + (N,)``, by the compiled loop;
-    or None where SciPy's routine runs: Numba off, a NaN or negative weight, or a CSR that
-    SciPy would not read as it is (its float64 cast sums duplicates: a CSR of another dtype
-    whose rows are not sorted without duplicates)."""
+    SciPy, from ``sources`` (int64, in range), shaped ``shape + (N,)``, by the compiled loop
+    (``unweighted``: every stored entry weighs 1, as SciPy's ``unweighted=True``); or None
+    where SciPy's routine runs: Numba off, a NaN or negative weight (SciPy warns of a
+    negative one even when unweighted), or a weighted CSR that SciPy would not read as it is
+    (its float64 cast sums duplicates: a CSR of another dtype whose rows are not sorted
+    without duplicates)."""
     compiled = importlib.import_module("semiring.backend.cpu.compiled")
     if not compiled.ENABLED:
         return None
-    if S.dtype != np.float64 and not _v.canonical_csr(S):
+    if not unweighted and S.dtype != np.float64 and not _v.canonical_csr(S):
         return None
     w = S.data
     # NaN fails the test too (minimum propagates it): such weights stay SciPy's
@@ -214,7 +218,8 @@ def _compiled_dijkstra(S, sources, shape):
     n = S.shape[0]
     indptr = S.indptr.astype(np.int64).view(np.uint64)
     indices = S.indices.view(np.uint32 if S.indices.dtype.itemsize == 4 else np.uint64)
-    d = compiled.dijkstra_distances(indptr, indices, w.astype(np.float64, copy=False), sources)
+    w = np.ones(w.size) if unweighted else w.astype(np.float64, copy=False)
+    d = compiled.dijkstra_distances(indptr, indices, w, sources)
     return d.reshape(shape + (n,))
 
 
@@ -706,9 +711,9 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less
-        if (_plain(directed, return_predecessors, unweighted, limit, min_only)
+        if (_plain(directed, return_predecessors, limit, min_only)
                 and _v.fast_vertex(indices, S.shape[0])):
-            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), ())
+            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted)
             if d is not None:
                 return d
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
@@ -724,8 +729,8 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     idx, shape = _v.normalize_indices(indices, n, op)
     _check_negative(op, "D", rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, (1 if min_only else idx.size) * n * 12, "cpu")
-    d = (_compiled_dijkstra(S, idx, shape)
-         if _plain(directed, return_predecessors, unweighted, limit, min_only) else None)
+    d = (_compiled_dijkstra(S, idx, shape, unweighted)
+         if _plain(directed, return_predecessors, limit, min_only) else None)
     if d is not None:
         return d
     return _scipy(op, "dijkstra", S, directed=directed,
@@ -939,8 +944,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         # SciPy's 'auto' with a source takes Dijkstra where no weight is negative, which
         # _compiled_dijkstra checks
         if (method in ("auto", "D") and _v.fast_vertex(indices, S.shape[0])
-                and _plain(directed, return_predecessors, unweighted, np.inf, False)):
-            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), ())
+                and _plain(directed, return_predecessors, np.inf, False)):
+            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted)
             if d is not None:
                 return d
         return _scipy(op, "shortest_path", S, method=method, indices=indices, overwrite=False,
@@ -956,8 +961,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
-    if method == "D" and _plain(directed, return_predecessors, unweighted, np.inf, False):
-        d = _compiled_dijkstra(S, idx, shape)
+    if method == "D" and _plain(directed, return_predecessors, np.inf, False):
+        d = _compiled_dijkstra(S, idx, shape, unweighted)
         if d is not None:
             return d
     ind = None if indices is None else _scipy_indices(idx, shape)

@@ -1,0 +1,34 @@
+"""The csgraph facade's unweighted Dijkstra (hop counts) by the compiled loop against SciPy's
+``dijkstra(unweighted=True)`` on the host, alternating call by call, median ms; the answers
+compared bit for bit. One source and 8 sources, float32 CSRs of the bench's graphs.
+
+Usage: PYTHONPATH=. python3 bench/probes/facade_unweighted_dijkstra.py [REPS=15] [GRAPH ...]
+"""
+import statistics
+import sys
+import time
+
+import numpy as np
+import scipy.sparse.csgraph as scg
+
+from algorithms import csgraph
+from bench import generators as gen
+
+reps = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+names = sys.argv[2:] or ["urand-10-ef5", "kron-14", "grid-256x256", "urand-16"]
+for name in names:
+    S = gen.make_graph(gen.parse_graph_spec(name), xp=np)
+    for sources in (0, list(range(8))):
+        ours, theirs = [], []
+        for _ in range(reps):
+            t = time.perf_counter()
+            a = scg.dijkstra(S, indices=sources, unweighted=True)
+            theirs.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            b = csgraph.dijkstra(S, indices=sources, unweighted=True)
+            ours.append(time.perf_counter() - t)
+        assert np.array_equal(a.view(np.uint64), b.view(np.uint64))
+        s, o = statistics.median(theirs) * 1e3, statistics.median(ours) * 1e3
+        k = 1 if sources == 0 else len(sources)
+        print(f"{name:<14} {k} source(s): SciPy {s:8.3f} ms, facade {o:8.3f} ms, {s / o:5.2f}x",
+              flush=True)
