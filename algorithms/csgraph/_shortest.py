@@ -654,8 +654,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     Dijkstra a source at a time instead, on the CSR SciPy would read, where SciPy reads it as
     it is (float64, or rows sorted without duplicates; any CSR with ``unweighted``): SciPy's
     distances bit for bit, in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
-    runs
-    :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
+    runs :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
     as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
     one SSSP from a virtual vertex joined to every source. Small GPU input (stored entries × sources at most
