@@ -52,9 +52,10 @@ def _csr(n, m, seed, dtype, canonical, extra):
 @given(n=st.integers(1, 40), m=st.integers(0, 200), seed=st.integers(0, 2**32 - 1),
        dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.bool_]),
        canonical=st.booleans(), extra=st.sampled_from(["", "inf", "nan"]),
-       source=st.integers(0, 39), unweighted=st.booleans(), negative=st.booleans())
+       source=st.integers(0, 39), unweighted=st.booleans(), negative=st.booleans(),
+       limit=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 7.0, 1e300]))
 def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, source, unweighted,
-                                negative):
+                                negative, limit):
     calls.clear()  # (one fixture for all of Hypothesis' examples)
     S = _csr(n, m, seed, dtype, canonical, extra)
     if negative and unweighted and S.nnz and S.dtype.kind in "fi":
@@ -62,10 +63,10 @@ def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, sour
     source %= n
     with warnings.catch_warnings(record=True) as want_warned:
         warnings.simplefilter("always")
-        want = scg.dijkstra(S, indices=source, unweighted=unweighted)
+        want = scg.dijkstra(S, indices=source, unweighted=unweighted, limit=limit)
     with warnings.catch_warnings(record=True) as got_warned:
         warnings.simplefilter("always")
-        got = csgraph.dijkstra(S, indices=source, unweighted=unweighted)
+        got = csgraph.dijkstra(S, indices=source, unweighted=unweighted, limit=limit)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
     assert [str(w.message) for w in got_warned] == [str(w.message) for w in want_warned]
@@ -104,6 +105,7 @@ def test_every_input_kind_and_sources(calls, n, m, seed, dtype, canonical, kind,
                "2d": rng.integers(0, n, (2, 2)), "negative": -1, "int": int(rng.integers(0, n))}[which]
     for name, kw in (("dijkstra", {}), ("shortest_path", {"method": "D"}),
                      ("shortest_path", {"method": "auto"}), ("dijkstra", {"unweighted": True}),
+                     ("dijkstra", {"limit": 3.0}), ("dijkstra", {"limit": 2, "unweighted": True}),
                      ("shortest_path", {"method": "auto", "unweighted": True})):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -135,8 +137,8 @@ def test_other_options_stay_scipys(calls):
     assert csgraph.dijkstra(S, indices=0).tolist() == [0.0, 1.0, 3.0]
     assert len(calls) == 1
     calls.clear()
-    for kw in ({"return_predecessors": True}, {"limit": 2.0}, {"directed": False},
-               {"min_only": True}, {"unweighted": True, "limit": 1.0}):
+    for kw in ({"return_predecessors": True}, {"directed": False}, {"min_only": True},
+               {"limit": 2.0, "return_predecessors": True}):
         kw = {"indices": 0, **kw}
         got, want = csgraph.dijkstra(S, **kw), scg.dijkstra(S, **kw)
         for a, b in zip(got if isinstance(got, tuple) else (got,),
@@ -164,6 +166,19 @@ def test_unweighted_hop_counts_whatever_the_duplicates(calls):
     calls.clear()
     got = csgraph.shortest_path(S, indices=0, unweighted=True)
     assert got.tolist() == [0.0, 1.0, 2.0] and calls
+
+
+def test_limit_drops_what_scipy_drops(calls):
+    # 0 -> 1 -> 2 weighs 1 + 1.5: a limit of 2.5 keeps vertex 2 (SciPy's test is <=), 2.4
+    # drops it; 0 -> 3 by 0-weight edges stays at limit 0
+    S = sp.csr_matrix(([1.0, 0.0, 1.5], ([0, 0, 1], [1, 3, 2])), shape=(4, 4))
+    for limit, want in ((2.5, [0, 1, 2.5, 0]), (2.4, [0, 1, np.inf, 0]),
+                        (0.0, [0, np.inf, np.inf, 0])):
+        calls.clear()
+        got = csgraph.dijkstra(S, indices=0, limit=limit)
+        np.testing.assert_array_equal(got, scg.dijkstra(S, indices=0, limit=limit))
+        np.testing.assert_array_equal(got, want)
+        assert calls
 
 
 def test_without_numba_scipys_routine(calls, monkeypatch):

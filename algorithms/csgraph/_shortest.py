@@ -185,23 +185,25 @@ def _fast(csgraph, indices, signed: bool):
 #: sums duplicates: an edge stored as 5 and 1 weighs 6 in a float32 CSR, 1 in a float64 one,
 #: and those inputs stay SciPy's); weights >= 0 and no NaN. 2-core host, alternating, the
 #: bench's float32 graphs, one and 8 sources: 1.4-3.3x SciPy's time
-#: (bench/results/session25/facade_dijkstra_alternating.txt). ``unweighted=True`` too (session
-#: 26): every stored entry weighs 1 there, so the hop counts are exact whatever SciPy's cast
-#: does to duplicates.
+#: (bench/results/session25/facade_dijkstra_alternating.txt). Session 26: ``unweighted=True``
+#: too (every stored entry weighs 1 there, so the hop counts are exact whatever SciPy's cast
+#: does to duplicates), and a ``limit`` (a candidate above it dropped, as SciPy's test drops
+#: it).
 HOST_COMPILED_DIJKSTRA = True
 
 
-def _plain(directed, return_predecessors, limit, min_only) -> bool:
+def _plain(directed, return_predecessors, min_only) -> bool:
     """Whether a ``dijkstra`` call's options are those the compiled loop answers: distances
-    only, directed, no limit (:data:`HOST_COMPILED_DIJKSTRA`), weighted or not."""
+    only, directed (:data:`HOST_COMPILED_DIJKSTRA`), weighted or not, any limit."""
     return (HOST_COMPILED_DIJKSTRA and directed is True and not return_predecessors
-            and limit == np.inf and not min_only)
+            and not min_only)
 
 
-def _compiled_dijkstra(S, sources, shape, unweighted=False):
+def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf):
     """The distances of a plain ``dijkstra`` call (:func:`_plain`) on the CSR ``S`` handed to
     SciPy, from ``sources`` (int64, in range), shaped ``shape + (N,)``, by the compiled loop
-    (``unweighted``: every stored entry weighs 1, as SciPy's ``unweighted=True``); or None
+    (``unweighted``: every stored entry weighs 1, as SciPy's ``unweighted=True``; ``limit``:
+    SciPy's, a float >= 0); or None
     where SciPy's routine runs: Numba off, a NaN or negative weight (SciPy warns of a
     negative one even when unweighted), or a weighted CSR that SciPy would not read as it is
     (its float64 cast sums duplicates: a CSR of another dtype whose rows are not sorted
@@ -219,7 +221,7 @@ def _compiled_dijkstra(S, sources, shape, unweighted=False):
     indptr = S.indptr.astype(np.int64).view(np.uint64)
     indices = S.indices.view(np.uint32 if S.indices.dtype.itemsize == 4 else np.uint64)
     w = np.ones(w.size) if unweighted else w.astype(np.float64, copy=False)
-    d = compiled.dijkstra_distances(indptr, indices, w, sources)
+    d = compiled.dijkstra_distances(indptr, indices, w, sources, limit=limit)
     return d.reshape(shape + (n,))
 
 
@@ -650,7 +652,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     Host input runs SciPy's own ``dijkstra``: a ``scipy.sparse`` CSR with int32 indices and one
     ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
     cost plus a few µs); other inputs after conversion. Where Numba is installed, a plain call
-    (distances only, directed, no limit, weights >= 0) runs the CPU backend's compiled
+    (distances only, directed, weights >= 0, any ``limit``) runs the CPU backend's compiled
     Dijkstra a source at a time instead, on the CSR SciPy would read, where SciPy reads it as
     it is (float64, or rows sorted without duplicates; any CSR with ``unweighted``): SciPy's
     distances bit for bit, in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
@@ -711,9 +713,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less
-        if (_plain(directed, return_predecessors, limit, min_only)
+        if (_plain(directed, return_predecessors, min_only)
                 and _v.fast_vertex(indices, S.shape[0])):
-            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted)
+            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted,
+                                   limit)
             if d is not None:
                 return d
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
@@ -729,8 +732,8 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     idx, shape = _v.normalize_indices(indices, n, op)
     _check_negative(op, "D", rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, (1 if min_only else idx.size) * n * 12, "cpu")
-    d = (_compiled_dijkstra(S, idx, shape, unweighted)
-         if _plain(directed, return_predecessors, limit, min_only) else None)
+    d = (_compiled_dijkstra(S, idx, shape, unweighted, limit)
+         if _plain(directed, return_predecessors, min_only) else None)
     if d is not None:
         return d
     return _scipy(op, "dijkstra", S, directed=directed,
@@ -944,7 +947,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         # SciPy's 'auto' with a source takes Dijkstra where no weight is negative, which
         # _compiled_dijkstra checks
         if (method in ("auto", "D") and _v.fast_vertex(indices, S.shape[0])
-                and _plain(directed, return_predecessors, np.inf, False)):
+                and _plain(directed, return_predecessors, False)):
             d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted)
             if d is not None:
                 return d
@@ -961,7 +964,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
-    if method == "D" and _plain(directed, return_predecessors, np.inf, False):
+    if method == "D" and _plain(directed, return_predecessors, False):
         d = _compiled_dijkstra(S, idx, shape, unweighted)
         if d is not None:
             return d

@@ -2274,7 +2274,7 @@ def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff
     return pops, finds[:nf], parent
 
 
-def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
+def _dijkstra_dist(indptr, indices, w, source, limit, dist, pos, hk, hv):
     # Distances only from ``source``: a 4-ary heap of (distance, vertex) with decrease-key
     # (``pos[v]``: v's slot, -1 while v is not in it; slot j's children 4j+1..4j+4), as
     # Johnson's d-heaps (1975): on this 2-core host (bench/results/session25, sssp25) a
@@ -2286,12 +2286,17 @@ def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
     # popped vertex needs no mark: ``d + w[p] < dist[u]`` fails for it. The candidate is
     # SciPy's (``dist[v] + w``, one float64 add), and with w >= 0 any settle order gives
     # the least float64 path sums (rounding is monotone): the same distances, bit for bit.
+    # ``limit``: a candidate above it is dropped, as SciPy's ``next_val <= limit`` test drops
+    # it (those vertices stay inf; inf: no limit). ``pos`` holds -1 everywhere on entry and
+    # on return: a popped vertex's slot is cleared (no later candidate reaches it), and every
+    # vertex the search inserts it pops, so the next search needs no O(n) reset.
     dist[source] = 0.0
     hk[0], hv[0], pos[source] = 0.0, source, 0
     size = 1
     while size:
         v = hv[0]
         d = hk[0]
+        pos[v] = -1
         size -= 1
         if size:  # the last entry sifted down from the root
             lk, lv = hk[size], hv[size]
@@ -2315,7 +2320,7 @@ def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
         for p in range(indptr[v], indptr[v + 1]):
             u = indices[p]
             nd = d + w[p]
-            if nd < dist[u]:
+            if nd < dist[u] and nd <= limit:
                 dist[u] = nd
                 j = pos[u]
                 if j < 0:
@@ -2331,15 +2336,15 @@ def _dijkstra_dist(indptr, indices, w, source, dist, pos, hk, hv):
                 hk[j], hv[j], pos[u] = nd, u, j
 
 
-def dijkstra_distances(indptr, indices, weights, source, scratch=None):
+def dijkstra_distances(indptr, indices, weights, source, scratch=None, limit=np.inf):
     """Shortest float64 distances from ``source`` over the CSR ``indptr`` / ``indices``
     (unsigned views, :func:`_layout`) with the entries' float64 ``weights`` (all >= 0, no
     NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
-    ``csgraph.dijkstra`` distances bit for bit (inf where unreached), or None where Numba is
-    off. ``source``: one vertex (n distances) or a 1-D array of them (a row of n each, the
-    searches one after another on the same heap arrays). ``scratch``: the heap's arrays
-    ``(pos, keys, vertices)`` to reuse (n each: int32 / int64, float64, uint32 / uint64;
-    contents undefined), else new ones."""
+    ``csgraph.dijkstra`` distances bit for bit (inf where unreached, and beyond ``limit``
+    as SciPy's ``limit``), or None where Numba is off. ``source``: one vertex (n distances)
+    or a 1-D array of them (a row of n each, the searches one after another on the same heap
+    arrays). ``scratch``: the heap's arrays ``(pos, keys, vertices)`` to reuse (n each:
+    int32 / int64, float64, uint32 / uint64; contents undefined), else new ones."""
     if not ENABLED:
         return None
     n = int(indptr.size) - 1
@@ -2350,9 +2355,9 @@ def dijkstra_distances(indptr, indices, weights, source, scratch=None):
                    np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
     pos, keys, verts = scratch
     kernel = dijkstra_kernel()
+    pos.fill(-1)  # (each search leaves it so: see _dijkstra_dist)
     for k, s in enumerate(sources.tolist()):
-        pos.fill(-1)
-        kernel(indptr, indices, weights, np.uint64(s), dist[k], pos, keys, verts)
+        kernel(indptr, indices, weights, np.uint64(s), float(limit), dist[k], pos, keys, verts)
     return dist if np.ndim(source) else dist[0]
 
 
