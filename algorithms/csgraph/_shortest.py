@@ -175,7 +175,7 @@ def _fast(csgraph, indices, signed: bool):
 
 
 #: Host input's plain Dijkstra (``dijkstra``, and ``shortest_path`` where it runs Dijkstra:
-#: distances only, directed, no limit) runs the CPU backend's compiled loop where Numba is
+#: distances only, directed) runs the CPU backend's compiled loop where Numba is
 #: installed (``compiled.dijkstra_distances``: a 4-ary heap with decrease-key; SciPy's float64
 #: distances bit for bit, as ``algorithms.sssp.CPU_COMPILED_DIJKSTRA`` argues and
 #: ``tests/test_sssp_compiled.py`` checks) instead of SciPy's Fibonacci heap, a source at a
