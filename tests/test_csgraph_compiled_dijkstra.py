@@ -53,9 +53,9 @@ def _csr(n, m, seed, dtype, canonical, extra):
        dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.bool_]),
        canonical=st.booleans(), extra=st.sampled_from(["", "inf", "nan"]),
        source=st.integers(0, 39), unweighted=st.booleans(), negative=st.booleans(),
-       limit=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 7.0, 1e300]))
+       limit=st.sampled_from([np.inf, 0.0, 1.0, 2.5, 7.0, 1e300]), directed=st.booleans())
 def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, source, unweighted,
-                                negative, limit):
+                                negative, limit, directed):
     calls.clear()  # (one fixture for all of Hypothesis' examples)
     S = _csr(n, m, seed, dtype, canonical, extra)
     if negative and unweighted and S.nnz and S.dtype.kind in "fi":
@@ -63,10 +63,10 @@ def test_bit_for_bit_with_scipy(calls, n, m, seed, dtype, canonical, extra, sour
     source %= n
     with warnings.catch_warnings(record=True) as want_warned:
         warnings.simplefilter("always")
-        want = scg.dijkstra(S, indices=source, unweighted=unweighted, limit=limit)
+        want = scg.dijkstra(S, directed, indices=source, unweighted=unweighted, limit=limit)
     with warnings.catch_warnings(record=True) as got_warned:
         warnings.simplefilter("always")
-        got = csgraph.dijkstra(S, indices=source, unweighted=unweighted, limit=limit)
+        got = csgraph.dijkstra(S, directed, indices=source, unweighted=unweighted, limit=limit)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
     assert [str(w.message) for w in got_warned] == [str(w.message) for w in want_warned]
@@ -106,6 +106,9 @@ def test_every_input_kind_and_sources(calls, n, m, seed, dtype, canonical, kind,
     for name, kw in (("dijkstra", {}), ("shortest_path", {"method": "D"}),
                      ("shortest_path", {"method": "auto"}), ("dijkstra", {"unweighted": True}),
                      ("dijkstra", {"limit": 3.0}), ("dijkstra", {"limit": 2, "unweighted": True}),
+                     ("dijkstra", {"directed": False}),
+                     ("shortest_path", {"method": "D", "directed": False}),
+                     ("dijkstra", {"directed": False, "unweighted": True, "limit": 3}),
                      ("shortest_path", {"method": "auto", "unweighted": True})):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -137,8 +140,9 @@ def test_other_options_stay_scipys(calls):
     assert csgraph.dijkstra(S, indices=0).tolist() == [0.0, 1.0, 3.0]
     assert len(calls) == 1
     calls.clear()
-    for kw in ({"return_predecessors": True}, {"directed": False}, {"min_only": True},
-               {"limit": 2.0, "return_predecessors": True}):
+    for kw in ({"return_predecessors": True}, {"min_only": True},
+               {"limit": 2.0, "return_predecessors": True},
+               {"directed": False, "return_predecessors": True}):
         kw = {"indices": 0, **kw}
         got, want = csgraph.dijkstra(S, **kw), scg.dijkstra(S, **kw)
         for a, b in zip(got if isinstance(got, tuple) else (got,),

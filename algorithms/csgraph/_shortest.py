@@ -175,7 +175,7 @@ def _fast(csgraph, indices, signed: bool):
 
 
 #: Host input's plain Dijkstra (``dijkstra``, and ``shortest_path`` where it runs Dijkstra:
-#: distances only, directed) runs the CPU backend's compiled loop where Numba is
+#: distances only) runs the CPU backend's compiled loop where Numba is
 #: installed (``compiled.dijkstra_distances``: a 4-ary heap with decrease-key; SciPy's float64
 #: distances bit for bit, as ``algorithms.sssp.CPU_COMPILED_DIJKSTRA`` argues and
 #: ``tests/test_sssp_compiled.py`` checks) instead of SciPy's Fibonacci heap, a source at a
@@ -187,23 +187,23 @@ def _fast(csgraph, indices, signed: bool):
 #: bench's float32 graphs, one and 8 sources: 1.4-3.3x SciPy's time
 #: (bench/results/session25/facade_dijkstra_alternating.txt). Session 26: ``unweighted=True``
 #: too (every stored entry weighs 1 there, so the hop counts are exact whatever SciPy's cast
-#: does to duplicates), and a ``limit`` (a candidate above it dropped, as SciPy's test drops
-#: it).
+#: does to duplicates), a ``limit`` (a candidate above it dropped, as SciPy's test drops it)
+#: and ``directed=False`` (Sᵀ's rows relaxed after S's, Sᵀ made as SciPy makes it).
 HOST_COMPILED_DIJKSTRA = True
 
 
-def _plain(directed, return_predecessors, min_only) -> bool:
+def _plain(return_predecessors, min_only) -> bool:
     """Whether a ``dijkstra`` call's options are those the compiled loop answers: distances
-    only, directed (:data:`HOST_COMPILED_DIJKSTRA`), weighted or not, any limit."""
-    return (HOST_COMPILED_DIJKSTRA and directed is True and not return_predecessors
-            and not min_only)
+    only (:data:`HOST_COMPILED_DIJKSTRA`), directed or not, weighted or not, any limit."""
+    return HOST_COMPILED_DIJKSTRA and not return_predecessors and not min_only
 
 
-def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf):
+def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf, directed=True):
     """The distances of a plain ``dijkstra`` call (:func:`_plain`) on the CSR ``S`` handed to
     SciPy, from ``sources`` (int64, in range), shaped ``shape + (N,)``, by the compiled loop
     (``unweighted``: every stored entry weighs 1, as SciPy's ``unweighted=True``; ``limit``:
-    SciPy's, a float >= 0); or None
+    SciPy's, a float >= 0; ``directed`` false: Sᵀ's rows relaxed too, Sᵀ made as SciPy
+    makes it, ``S.T.tocsr()``); or None
     where SciPy's routine runs: Numba off, a NaN or negative weight (SciPy warns of a
     negative one even when unweighted), or a weighted CSR that SciPy would not read as it is
     (its float64 cast sums duplicates: a CSR of another dtype whose rows are not sorted
@@ -218,10 +218,18 @@ def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf):
     if w.size and not np.minimum.reduce(w) >= 0:
         return None
     n = S.shape[0]
-    indptr = S.indptr.astype(np.int64).view(np.uint64)
-    indices = S.indices.view(np.uint32 if S.indices.dtype.itemsize == 4 else np.uint64)
-    w = np.ones(w.size) if unweighted else w.astype(np.float64, copy=False)
-    d = compiled.dijkstra_distances(indptr, indices, w, sources, limit=limit)
+
+    def arrays(M):  # the loop's unsigned views and float64 weights of a CSR
+        ix = M.indices.view(np.uint32 if M.indices.dtype.itemsize == 4 else np.uint64)
+        ww = np.ones(M.data.size) if unweighted else M.data.astype(np.float64, copy=False)
+        return M.indptr.astype(np.int64).view(np.uint64), ix, ww
+
+    second = None
+    if not directed:
+        T = S.T.tocsr()
+        second = arrays(sps.csr_matrix((T.data, T.indices.astype(S.indices.dtype),
+                                        T.indptr), shape=T.shape))
+    d = compiled.dijkstra_distances(*arrays(S), sources, limit=limit, second=second)
     return d.reshape(shape + (n,))
 
 
@@ -652,7 +660,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     Host input runs SciPy's own ``dijkstra``: a ``scipy.sparse`` CSR with int32 indices and one
     ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
     cost plus a few µs); other inputs after conversion. Where Numba is installed, a plain call
-    (distances only, directed, weights >= 0, any ``limit``) runs the CPU backend's compiled
+    (distances only, weights >= 0; directed or not, any ``limit``) runs the CPU backend's compiled
     Dijkstra a source at a time instead, on the CSR SciPy would read, where SciPy reads it as
     it is (float64, or rows sorted without duplicates; any CSR with ``unweighted``): SciPy's
     distances bit for bit, in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
@@ -713,10 +721,9 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less
-        if (_plain(directed, return_predecessors, min_only)
-                and _v.fast_vertex(indices, S.shape[0])):
+        if _plain(return_predecessors, min_only) and _v.fast_vertex(indices, S.shape[0]):
             d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted,
-                                   limit)
+                                   limit, directed)
             if d is not None:
                 return d
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
@@ -732,8 +739,8 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     idx, shape = _v.normalize_indices(indices, n, op)
     _check_negative(op, "D", rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, (1 if min_only else idx.size) * n * 12, "cpu")
-    d = (_compiled_dijkstra(S, idx, shape, unweighted, limit)
-         if _plain(directed, return_predecessors, min_only) else None)
+    d = (_compiled_dijkstra(S, idx, shape, unweighted, limit, directed)
+         if _plain(return_predecessors, min_only) else None)
     if d is not None:
         return d
     return _scipy(op, "dijkstra", S, directed=directed,
@@ -947,8 +954,9 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         # SciPy's 'auto' with a source takes Dijkstra where no weight is negative, which
         # _compiled_dijkstra checks
         if (method in ("auto", "D") and _v.fast_vertex(indices, S.shape[0])
-                and _plain(directed, return_predecessors, False)):
-            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted)
+                and _plain(return_predecessors, False)):
+            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted,
+                                   directed=directed)
             if d is not None:
                 return d
         return _scipy(op, "shortest_path", S, method=method, indices=indices, overwrite=False,
@@ -964,8 +972,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
-    if method == "D" and _plain(directed, return_predecessors, False):
-        d = _compiled_dijkstra(S, idx, shape, unweighted)
+    if method == "D" and _plain(return_predecessors, False):
+        d = _compiled_dijkstra(S, idx, shape, unweighted, directed=directed)
         if d is not None:
             return d
     ind = None if indices is None else _scipy_indices(idx, shape)

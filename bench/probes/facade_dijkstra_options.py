@@ -1,6 +1,6 @@
 """The csgraph facade's Dijkstra options the compiled loop took in session 26 against SciPy's
-on the host: ``unweighted=True`` (hop counts) and a ``limit`` (the median of the weights
-times 4: part of each graph), alternating call by call, median ms; the answers compared bit
+on the host: ``unweighted=True`` (hop counts), a ``limit`` (the median of the weights times
+4: part of each graph) and ``directed=False`` (Aᵀ's rows relaxed too), alternating call by call, median ms; the answers compared bit
 for bit. One source and 8 sources, float32 CSRs of the bench's graphs.
 
 Usage: PYTHONPATH=. python3 bench/probes/facade_unweighted_dijkstra.py [REPS=15] [GRAPH ...]
@@ -20,7 +20,8 @@ names = sys.argv[2:] or ["urand-10-ef5", "kron-14", "grid-256x256", "urand-16"]
 for name in names:
     S = gen.make_graph(gen.parse_graph_spec(name), xp=np)
     cases = {"unweighted": {"unweighted": True},
-             "limit": {"limit": 4 * float(np.median(S.data))}}
+             "limit": {"limit": 4 * float(np.median(S.data))},
+             "undirected": {"directed": False}}
     for (case, kw), sources in ((c, s) for c in cases.items() for s in (0, list(range(8)))):
         ours, theirs = [], []
         for _ in range(reps):

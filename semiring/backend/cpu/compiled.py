@@ -2274,7 +2274,8 @@ def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff
     return pops, finds[:nf], parent
 
 
-def _dijkstra_dist(indptr, indices, w, source, limit, dist, pos, hk, hv):
+def _dijkstra_dist(indptr, indices, w, indptr2, indices2, w2, two, source, limit, dist, pos,
+                   hk, hv):
     # Distances only from ``source``: a 4-ary heap of (distance, vertex) with decrease-key
     # (``pos[v]``: v's slot, -1 while v is not in it; slot j's children 4j+1..4j+4), as
     # Johnson's d-heaps (1975): on this 2-core host (bench/results/session25, sssp25) a
@@ -2289,7 +2290,9 @@ def _dijkstra_dist(indptr, indices, w, source, limit, dist, pos, hk, hv):
     # ``limit``: a candidate above it is dropped, as SciPy's ``next_val <= limit`` test drops
     # it (those vertices stay inf; inf: no limit). ``pos`` holds -1 everywhere on entry and
     # on return: a popped vertex's slot is cleared (no later candidate reaches it), and every
-    # vertex the search inserts it pops, so the next search needs no O(n) reset.
+    # vertex the search inserts it pops, so the next search needs no O(n) reset. ``two``: a
+    # popped vertex's row of the second CSR (``indptr2`` ...: Aᵀ, SciPy's undirected search)
+    # is scanned after its row of the first, as SciPy scans both.
     dist[source] = 0.0
     hk[0], hv[0], pos[source] = 0.0, source, 0
     size = 1
@@ -2321,22 +2324,39 @@ def _dijkstra_dist(indptr, indices, w, source, limit, dist, pos, hk, hv):
             u = indices[p]
             nd = d + w[p]
             if nd < dist[u] and nd <= limit:
-                dist[u] = nd
-                j = pos[u]
-                if j < 0:
-                    j = size
-                    size += 1
-                while j > 0:  # sifted up from its slot (a new entry: the end)
-                    parent = (j - 1) >> 2
-                    if hk[parent] <= nd:
-                        break
-                    hk[j], hv[j] = hk[parent], hv[parent]
-                    pos[hv[j]] = j
-                    j = parent
-                hk[j], hv[j], pos[u] = nd, u, j
+                size = _dijkstra_relax_jit(u, nd, dist, pos, hk, hv, size)
+        if two:
+            for p in range(indptr2[v], indptr2[v + 1]):
+                u = indices2[p]
+                nd = d + w2[p]
+                if nd < dist[u] and nd <= limit:
+                    size = _dijkstra_relax_jit(u, nd, dist, pos, hk, hv, size)
 
 
-def dijkstra_distances(indptr, indices, weights, source, scratch=None, limit=np.inf):
+_dijkstra_relax_jit = None  # compiled on first use; a global of _dijkstra_dist
+
+
+def _dijkstra_relax(u, nd, dist, pos, hk, hv, size):
+    # u's distance lowered to nd: its heap entry (a new one at the end) sifted up; the heap's
+    # size after
+    dist[u] = nd
+    j = pos[u]
+    if j < 0:
+        j = size
+        size += 1
+    while j > 0:
+        parent = (j - 1) >> 2
+        if hk[parent] <= nd:
+            break
+        hk[j], hv[j] = hk[parent], hv[parent]
+        pos[hv[j]] = j
+        j = parent
+    hk[j], hv[j], pos[u] = nd, u, j
+    return size
+
+
+def dijkstra_distances(indptr, indices, weights, source, scratch=None, limit=np.inf,
+                       second=None):
     """Shortest float64 distances from ``source`` over the CSR ``indptr`` / ``indices``
     (unsigned views, :func:`_layout`) with the entries' float64 ``weights`` (all >= 0, no
     NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
@@ -2344,7 +2364,9 @@ def dijkstra_distances(indptr, indices, weights, source, scratch=None, limit=np.
     as SciPy's ``limit``), or None where Numba is off. ``source``: one vertex (n distances)
     or a 1-D array of them (a row of n each, the searches one after another on the same heap
     arrays). ``scratch``: the heap's arrays ``(pos, keys, vertices)`` to reuse (n each:
-    int32 / int64, float64, uint32 / uint64; contents undefined), else new ones."""
+    int32 / int64, float64, uint32 / uint64; contents undefined), else new ones.
+    ``second``: ``(indptr, indices, weights)`` of a second CSR of the same kinds whose rows
+    are relaxed too (Aᵀ: SciPy's ``directed=False``)."""
     if not ENABLED:
         return None
     n = int(indptr.size) - 1
@@ -2357,13 +2379,19 @@ def dijkstra_distances(indptr, indices, weights, source, scratch=None, limit=np.
     kernel = dijkstra_kernel()
     pos.fill(-1)  # (each search leaves it so: see _dijkstra_dist)
     for k, s in enumerate(sources.tolist()):
-        kernel(indptr, indices, weights, np.uint64(s), float(limit), dist[k], pos, keys, verts)
+        kernel(indptr, indices, weights, *(second or (indptr, indices, weights)),
+               second is not None, np.uint64(s), float(limit), dist[k], pos, keys, verts)
     return dist if np.ndim(source) else dist[0]
 
 
 def dijkstra_kernel():
     """The compiled :func:`_dijkstra_dist`, made on first use."""
-    return _memo(("dijkstra_dist",), lambda: _jit(_dijkstra_dist))
+    def build():
+        global _dijkstra_relax_jit
+        if _dijkstra_relax_jit is None:
+            _dijkstra_relax_jit = _jit(_dijkstra_relax)
+        return _jit(_dijkstra_dist)
+    return _memo(("dijkstra_dist",), build)
 
 
 _truss = None
