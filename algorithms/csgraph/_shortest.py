@@ -660,10 +660,11 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     Host input runs SciPy's own ``dijkstra``: a ``scipy.sparse`` CSR with int32 indices and one
     ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
     cost plus a few µs); other inputs after conversion. Where Numba is installed, a plain call
-    (distances only, weights >= 0; directed or not, any ``limit``) runs the CPU backend's compiled
-    Dijkstra a source at a time instead, on the CSR SciPy would read, where SciPy reads it as
-    it is (float64, or rows sorted without duplicates; any CSR with ``unweighted``): SciPy's
-    distances bit for bit, in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
+    (distances only, weights >= 0; directed or not, any ``limit``) runs the CPU backend's
+    compiled Dijkstra a source at a time instead, on the CSR SciPy would read, where SciPy
+    reads it as it is (float64, or rows sorted without duplicates; any CSR with
+    ``unweighted``): SciPy's distances bit for bit, in about half its time
+    (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
     runs :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
     as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
