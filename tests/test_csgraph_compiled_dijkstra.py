@@ -109,6 +109,8 @@ def test_every_input_kind_and_sources(calls, n, m, seed, dtype, canonical, kind,
                      ("dijkstra", {"directed": False}),
                      ("shortest_path", {"method": "D", "directed": False}),
                      ("dijkstra", {"directed": False, "unweighted": True, "limit": 3}),
+                     ("dijkstra", {"min_only": True}),
+                     ("dijkstra", {"min_only": True, "directed": False, "limit": 4.0}),
                      ("shortest_path", {"method": "auto", "unweighted": True})):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -140,7 +142,7 @@ def test_other_options_stay_scipys(calls):
     assert csgraph.dijkstra(S, indices=0).tolist() == [0.0, 1.0, 3.0]
     assert len(calls) == 1
     calls.clear()
-    for kw in ({"return_predecessors": True}, {"min_only": True},
+    for kw in ({"return_predecessors": True}, {"min_only": True, "return_predecessors": True},
                {"limit": 2.0, "return_predecessors": True},
                {"directed": False, "return_predecessors": True}):
         kw = {"indices": 0, **kw}
@@ -170,6 +172,30 @@ def test_unweighted_hop_counts_whatever_the_duplicates(calls):
     calls.clear()
     got = csgraph.shortest_path(S, indices=0, unweighted=True)
     assert got.tolist() == [0.0, 1.0, 2.0] and calls
+
+
+@given(n=st.integers(1, 40), m=st.integers(0, 200), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float64, np.float32, np.int64]), canonical=st.booleans(),
+       extra=st.sampled_from(["", "inf", "nan"]), k=st.integers(0, 6),
+       directed=st.booleans(), unweighted=st.booleans(),
+       limit=st.sampled_from([np.inf, 0.0, 2.5, 7.0]))
+def test_min_only_bit_for_bit(calls, n, m, seed, dtype, canonical, extra, k, directed,
+                              unweighted, limit):
+    # the distance to the nearest of several sources (repeats among them; none: every vertex)
+    calls.clear()
+    S = _csr(n, m, seed, dtype, canonical, extra)
+    indices = None if k == 0 else np.random.default_rng(seed).integers(0, n, k).tolist()
+    kw = dict(directed=directed, indices=indices, unweighted=unweighted, limit=limit,
+              min_only=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = scg.dijkstra(S, **kw)
+    got = csgraph.dijkstra(S, **kw)
+    assert got.dtype == want.dtype and got.shape == want.shape == (n,)
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+    if not np.isnan(S.data.astype(float)).any() and (
+            unweighted or S.dtype == np.float64 or shortest._v.canonical_csr(S)):
+        assert calls  # the loop answered
 
 
 def test_limit_drops_what_scipy_drops(calls):

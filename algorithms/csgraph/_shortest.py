@@ -187,23 +187,27 @@ def _fast(csgraph, indices, signed: bool):
 #: bench's float32 graphs, one and 8 sources: 1.4-3.3x SciPy's time
 #: (bench/results/session25/facade_dijkstra_alternating.txt). Session 26: ``unweighted=True``
 #: too (every stored entry weighs 1 there, so the hop counts are exact whatever SciPy's cast
-#: does to duplicates), a ``limit`` (a candidate above it dropped, as SciPy's test drops it)
-#: and ``directed=False`` (Sᵀ's rows relaxed after S's, Sᵀ made as SciPy makes it).
+#: does to duplicates), a ``limit`` (a candidate above it dropped, as SciPy's test drops it),
+#: ``directed=False`` (Sᵀ's rows relaxed after S's, Sᵀ made as SciPy makes it) and
+#: ``min_only`` (one search from every source).
 HOST_COMPILED_DIJKSTRA = True
 
 
-def _plain(return_predecessors, min_only) -> bool:
+def _plain(return_predecessors) -> bool:
     """Whether a ``dijkstra`` call's options are those the compiled loop answers: distances
-    only (:data:`HOST_COMPILED_DIJKSTRA`), directed or not, weighted or not, any limit."""
-    return HOST_COMPILED_DIJKSTRA and not return_predecessors and not min_only
+    only (:data:`HOST_COMPILED_DIJKSTRA`), directed or not, weighted or not, any limit,
+    ``min_only`` or not."""
+    return HOST_COMPILED_DIJKSTRA and not return_predecessors
 
 
-def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf, directed=True):
+def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf, directed=True,
+                       min_only=False):
     """The distances of a plain ``dijkstra`` call (:func:`_plain`) on the CSR ``S`` handed to
     SciPy, from ``sources`` (int64, in range), shaped ``shape + (N,)``, by the compiled loop
     (``unweighted``: every stored entry weighs 1, as SciPy's ``unweighted=True``; ``limit``:
     SciPy's, a float >= 0; ``directed`` false: Sᵀ's rows relaxed too, Sᵀ made as SciPy
-    makes it, ``S.T.tocsr()``); or None
+    makes it, ``S.T.tocsr()``; ``min_only``: one search from every source, shape (N,)); or
+    None
     where SciPy's routine runs: Numba off, a NaN or negative weight (SciPy warns of a
     negative one even when unweighted), or a weighted CSR that SciPy would not read as it is
     (its float64 cast sums duplicates: a CSR of another dtype whose rows are not sorted
@@ -229,8 +233,9 @@ def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf, direct
         T = S.T.tocsr()
         second = arrays(sps.csr_matrix((T.data, T.indices.astype(S.indices.dtype),
                                         T.indptr), shape=T.shape))
-    d = compiled.dijkstra_distances(*arrays(S), sources, limit=limit, second=second)
-    return d.reshape(shape + (n,))
+    d = compiled.dijkstra_distances(*arrays(S), sources, limit=limit, second=second,
+                                    min_only=min_only)
+    return d if min_only else d.reshape(shape + (n,))
 
 
 def _scipy_indices(idx, shape):
@@ -660,11 +665,11 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     Host input runs SciPy's own ``dijkstra``: a ``scipy.sparse`` CSR with int32 indices and one
     ``int`` source (or none) goes to it as it is, after a check for negative weights (SciPy's
     cost plus a few µs); other inputs after conversion. Where Numba is installed, a plain call
-    (distances only, weights >= 0; directed or not, any ``limit``) runs the CPU backend's
-    compiled Dijkstra a source at a time instead, on the CSR SciPy would read, where SciPy
-    reads it as it is (float64, or rows sorted without duplicates; any CSR with
-    ``unweighted``): SciPy's distances bit for bit, in about half its time
-    (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
+    (distances only, weights >= 0; directed or not, any ``limit``, ``min_only`` or not) runs
+    the CPU backend's compiled Dijkstra a source at a time (``min_only``: all at once)
+    instead, on the CSR SciPy would read, where SciPy reads it as it is (float64, or rows
+    sorted without duplicates; any CSR with ``unweighted``): SciPy's distances bit for bit,
+    in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
     runs :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
     as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
@@ -722,9 +727,12 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less
-        if _plain(return_predecessors, min_only) and _v.fast_vertex(indices, S.shape[0]):
-            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted,
-                                   limit, directed)
+        n = S.shape[0]
+        if _plain(return_predecessors) and (indices is None or _v.fast_vertex(indices, n)):
+            # (None: every vertex a source, the N × N distances)
+            src, shape = ((np.arange(n, dtype=np.int64), (n,)) if indices is None
+                          else (np.array([indices], dtype=np.int64), ()))
+            d = _compiled_dijkstra(S, src, shape, unweighted, limit, directed, min_only)
             if d is not None:
                 return d
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
@@ -740,8 +748,8 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     idx, shape = _v.normalize_indices(indices, n, op)
     _check_negative(op, "D", rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, (1 if min_only else idx.size) * n * 12, "cpu")
-    d = (_compiled_dijkstra(S, idx, shape, unweighted, limit, directed)
-         if _plain(return_predecessors, min_only) else None)
+    d = (_compiled_dijkstra(S, idx, shape, unweighted, limit, directed, min_only)
+         if _plain(return_predecessors) else None)
     if d is not None:
         return d
     return _scipy(op, "dijkstra", S, directed=directed,
@@ -955,7 +963,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         # SciPy's 'auto' with a source takes Dijkstra where no weight is negative, which
         # _compiled_dijkstra checks
         if (method in ("auto", "D") and _v.fast_vertex(indices, S.shape[0])
-                and _plain(return_predecessors, False)):
+                and _plain(return_predecessors)):
             d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted,
                                    directed=directed)
             if d is not None:
@@ -973,7 +981,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
-    if method == "D" and _plain(return_predecessors, False):
+    if method == "D" and _plain(return_predecessors):
         d = _compiled_dijkstra(S, idx, shape, unweighted, directed=directed)
         if d is not None:
             return d

@@ -1,6 +1,7 @@
 """The csgraph facade's Dijkstra options the compiled loop took in session 26 against SciPy's
 on the host: ``unweighted=True`` (hop counts), a ``limit`` (the median of the weights times
-4: part of each graph) and ``directed=False`` (Aᵀ's rows relaxed too), alternating call by call, median ms; the answers compared bit
+4: part of each graph), ``directed=False`` (Aᵀ's rows relaxed too) and ``min_only`` (one
+search from every source; with one source a plain search), alternating call by call, median ms; the answers compared bit
 for bit. One source and 8 sources, float32 CSRs of the bench's graphs.
 
 Usage: PYTHONPATH=. python3 bench/probes/facade_unweighted_dijkstra.py [REPS=15] [GRAPH ...]
@@ -21,7 +22,7 @@ for name in names:
     S = gen.make_graph(gen.parse_graph_spec(name), xp=np)
     cases = {"unweighted": {"unweighted": True},
              "limit": {"limit": 4 * float(np.median(S.data))},
-             "undirected": {"directed": False}}
+             "undirected": {"directed": False}, "min_only": {"min_only": True}}
     for (case, kw), sources in ((c, s) for c in cases.items() for s in (0, list(range(8)))):
         ours, theirs = [], []
         for _ in range(reps):

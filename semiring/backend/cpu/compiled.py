@@ -2274,7 +2274,7 @@ def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff
     return pops, finds[:nf], parent
 
 
-def _dijkstra_dist(indptr, indices, w, indptr2, indices2, w2, two, source, limit, dist, pos,
+def _dijkstra_dist(indptr, indices, w, indptr2, indices2, w2, two, sources, limit, dist, pos,
                    hk, hv):
     # Distances only from ``source``: a 4-ary heap of (distance, vertex) with decrease-key
     # (``pos[v]``: v's slot, -1 while v is not in it; slot j's children 4j+1..4j+4), as
@@ -2292,10 +2292,15 @@ def _dijkstra_dist(indptr, indices, w, indptr2, indices2, w2, two, source, limit
     # on return: a popped vertex's slot is cleared (no later candidate reaches it), and every
     # vertex the search inserts it pops, so the next search needs no O(n) reset. ``two``: a
     # popped vertex's row of the second CSR (``indptr2`` ...: Aᵀ, SciPy's undirected search)
-    # is scanned after its row of the first, as SciPy scans both.
-    dist[source] = 0.0
-    hk[0], hv[0], pos[source] = 0.0, source, 0
-    size = 1
+    # is scanned after its row of the first, as SciPy scans both. ``sources``: the searches'
+    # start, every one at distance 0 (several: the distance to the nearest, SciPy's
+    # ``min_only``; a heap of equal keys is a heap).
+    size = 0
+    for s in sources:
+        if pos[s] < 0:  # (a source given twice starts once)
+            dist[s] = 0.0
+            hk[size], hv[size], pos[s] = 0.0, s, size
+            size += 1
     while size:
         v = hv[0]
         d = hk[0]
@@ -2356,7 +2361,7 @@ def _dijkstra_relax(u, nd, dist, pos, hk, hv, size):
 
 
 def dijkstra_distances(indptr, indices, weights, source, scratch=None, limit=np.inf,
-                       second=None):
+                       second=None, min_only=False):
     """Shortest float64 distances from ``source`` over the CSR ``indptr`` / ``indices``
     (unsigned views, :func:`_layout`) with the entries' float64 ``weights`` (all >= 0, no
     NaN: the caller checks), compiled (:func:`_dijkstra_dist`): SciPy's
@@ -2366,22 +2371,24 @@ def dijkstra_distances(indptr, indices, weights, source, scratch=None, limit=np.
     arrays). ``scratch``: the heap's arrays ``(pos, keys, vertices)`` to reuse (n each:
     int32 / int64, float64, uint32 / uint64; contents undefined), else new ones.
     ``second``: ``(indptr, indices, weights)`` of a second CSR of the same kinds whose rows
-    are relaxed too (Aᵀ: SciPy's ``directed=False``)."""
+    are relaxed too (Aᵀ: SciPy's ``directed=False``). ``min_only``: one search from every
+    source at once, the n distances to the nearest (SciPy's ``min_only``)."""
     if not ENABLED:
         return None
     n = int(indptr.size) - 1
-    sources = np.atleast_1d(np.asarray(source, dtype=np.int64))
-    dist = np.full((sources.size, n), np.inf)
+    sources = np.atleast_1d(np.asarray(source, dtype=np.int64)).ravel()
+    dist = np.full((1 if min_only else sources.size, n), np.inf)
     if scratch is None:
         scratch = (np.empty(n, dtype=np.int32 if n < 2**31 else np.int64), np.empty(n),
                    np.empty(n, dtype=np.uint32 if n < 2**32 else np.uint64))
     pos, keys, verts = scratch
     kernel = dijkstra_kernel()
     pos.fill(-1)  # (each search leaves it so: see _dijkstra_dist)
-    for k, s in enumerate(sources.tolist()):
+    runs = [sources] if min_only else [sources[k:k + 1] for k in range(sources.size)]
+    for k, starts in enumerate(runs):
         kernel(indptr, indices, weights, *(second or (indptr, indices, weights)),
-               second is not None, np.uint64(s), float(limit), dist[k], pos, keys, verts)
-    return dist if np.ndim(source) else dist[0]
+               second is not None, starts, float(limit), dist[k], pos, keys, verts)
+    return dist if np.ndim(source) and not min_only else dist[0]
 
 
 def dijkstra_kernel():
