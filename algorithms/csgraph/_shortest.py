@@ -207,8 +207,7 @@ def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf, direct
     (``unweighted``: every stored entry weighs 1, as SciPy's ``unweighted=True``; ``limit``:
     SciPy's, a float >= 0; ``directed`` false: Sᵀ's rows relaxed too, Sᵀ made as SciPy
     makes it, ``S.T.tocsr()``; ``min_only``: one search from every source, shape (N,)); or
-    None
-    where SciPy's routine runs: Numba off, a NaN or negative weight (SciPy warns of a
+    None where SciPy's routine runs: Numba off, a NaN or negative weight (SciPy warns of a
     negative one even when unweighted), or a weighted CSR that SciPy would not read as it is
     (its float64 cast sums duplicates: a CSR of another dtype whose rows are not sorted
     without duplicates)."""
@@ -669,8 +668,8 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     the CPU backend's compiled Dijkstra a source at a time (``min_only``: all at once)
     instead, on the CSR SciPy would read, where SciPy reads it as it is (float64, or rows
     sorted without duplicates; any CSR with ``unweighted``): SciPy's distances bit for bit,
-    in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input
-    runs :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
+    in about half its time (:data:`HOST_COMPILED_DIJKSTRA`). GPU input runs
+    :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
     as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
     one SSSP from a virtual vertex joined to every source. Small GPU input (stored entries × sources at most

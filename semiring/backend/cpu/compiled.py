@@ -2276,7 +2276,7 @@ def dijkstra_replay(indptr, indices, weights, sources, dist, order, keep, cutoff
 
 def _dijkstra_dist(indptr, indices, w, indptr2, indices2, w2, two, sources, limit, dist, pos,
                    hk, hv):
-    # Distances only from ``source``: a 4-ary heap of (distance, vertex) with decrease-key
+    # Distances only from ``sources``: a 4-ary heap of (distance, vertex) with decrease-key
     # (``pos[v]``: v's slot, -1 while v is not in it; slot j's children 4j+1..4j+4), as
     # Johnson's d-heaps (1975): on this 2-core host (bench/results/session25, sssp25) a
     # binary heap took 2.8 / 17.0 / 30.5 / 11.7 ms on kron-14 / kron-16 / urand-16 /
