@@ -151,9 +151,15 @@ def test_other_options_stay_scipys(calls):
                         want if isinstance(want, tuple) else (want,)):
             np.testing.assert_array_equal(a, b)
     assert not calls
-    # shortest_path: 'D' and 'auto' with a source (Dijkstra in SciPy) take the loop, the
-    # other methods SciPy's routines
-    for method, loop in (("D", True), ("auto", True), ("J", False), ("BF", False)):
+    # shortest_path: 'D' and 'auto' with a source (Dijkstra in SciPy) take the loop, and
+    # 'J' and 'BF' on weights >= 0 (Dijkstra's distances there); 'FW' SciPy's routine
+    for method, loop in (("D", True), ("auto", True), ("J", True), ("BF", True),
+                         ("FW", False)):
+        if method == "FW":
+            calls.clear()
+            assert csgraph.shortest_path(S, method=method)[0].tolist() == [0.0, 1.0, 3.0]
+            assert not calls
+            continue
         calls.clear()
         assert csgraph.shortest_path(S, method=method, indices=0).tolist() == [0.0, 1.0, 3.0]
         assert bool(calls) == loop, method
@@ -196,6 +202,78 @@ def test_min_only_bit_for_bit(calls, n, m, seed, dtype, canonical, extra, k, dir
     if not np.isnan(S.data.astype(float)).any() and (
             unweighted or S.dtype == np.float64 or shortest._v.canonical_csr(S)):
         assert calls  # the loop answered
+
+
+@given(n=st.integers(1, 30), m=st.integers(0, 150), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float64, np.float32, np.int64]), canonical=st.booleans(),
+       extra=st.sampled_from(["", "inf", "nan", "negative", "wide"]),
+       name=st.sampled_from(["bellman_ford", "johnson", "BF", "J", "D", "auto"]),
+       directed=st.booleans(),
+       unweighted=st.booleans(), which=st.sampled_from(["int", "none", "list"]))
+def test_bellman_ford_and_johnson_distances_by_the_loop(calls, n, m, seed, dtype, canonical,
+                                                        extra, name, directed, unweighted,
+                                                        which):
+    # weights >= 0: the compiled Dijkstra's distances are SciPy's Bellman-Ford / Johnson
+    # distances bit for bit (the functions and shortest_path's methods); a negative weight (a
+    # negative cycle maybe) stays SciPy's
+    calls.clear()
+    S = _csr(n, m, seed, dtype, canonical, extra if extra in ("inf", "nan") else "")
+    rng = np.random.default_rng(seed)
+    if extra == "wide" and S.nnz and S.dtype == np.float64:  # 40 decades: rounding shows
+        S.data = rng.random(S.nnz) * 10.0 ** rng.integers(-20, 20, S.nnz)
+    if extra == "negative" and S.nnz and S.dtype.kind in "fi":
+        S.data[0] = -S.data[0] - 1
+    indices = {"int": int(rng.integers(0, n)), "none": None,
+               "list": rng.integers(0, n, 3).tolist()}[which]
+    kw = dict(directed=directed, indices=indices, unweighted=unweighted)
+    if name in ("BF", "J", "D", "auto"):  # shortest_path's methods
+        if name in ("D", "auto") and extra == "negative":
+            return  # (SciPy's Dijkstra hangs on an undirected negative edge)
+        kw["method"], name = name, "shortest_path"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = getattr(scg, name)(S, **kw)
+        except scg.NegativeCycleError:
+            # SciPy's undirected Bellman-Ford raises falsely on converged fractional distances
+            # (its absolute tolerance): the facade answers Dijkstra's distances where no
+            # negative edge lies in a source's component (README's deviations), else raises
+            F = sp.csr_matrix((S.data.astype(np.float64), S.indices, S.indptr), shape=S.shape)
+            if shortest._undirected_bf_false_cycle(name, (F,), kw):
+                want = scg.dijkstra(S, False, indices=indices)
+            else:
+                with pytest.raises(scg.NegativeCycleError):
+                    getattr(csgraph, name)(S, **kw)
+                return
+        got = getattr(csgraph, name)(S, **kw)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+    data = S.data.astype(float)
+    auto_all = kw.get("method") == "auto" and indices is None  # SciPy may take FW: its own
+    if not (np.isnan(data).any() or (data < 0).any() or auto_all) and (
+            unweighted or S.dtype == np.float64 or shortest._v.canonical_csr(S)):
+        assert calls  # the loop answered
+    elif (data < 0).any():
+        assert not calls
+
+
+def test_bellman_ford_predecessors_stay_scipys(calls):
+    S = sp.csr_matrix(np.array([[0, 1.0, 1.0, 0], [0, 0, 0, 1.0], [0, 0, 0, 1.0], [0, 0, 0, 0]]))
+    for name in ("bellman_ford", "johnson"):
+        got = getattr(csgraph, name)(S, indices=0, return_predecessors=True)
+        want = getattr(scg, name)(S, indices=0, return_predecessors=True)
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+    assert not calls
+    monkey = shortest.HOST_COMPILED_SOURCES_PATHS
+    try:
+        shortest.HOST_COMPILED_SOURCES_PATHS = False
+        csgraph.bellman_ford(S, indices=0)
+        assert not calls
+    finally:
+        shortest.HOST_COMPILED_SOURCES_PATHS = monkey
+    csgraph.bellman_ford(S, indices=0)
+    assert calls
 
 
 def test_limit_drops_what_scipy_drops(calls):

@@ -237,6 +237,20 @@ def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf, direct
     return d if min_only else d.reshape(shape + (n,))
 
 
+def _compiled_fast(S, indices, unweighted, limit=np.inf, directed=True, min_only=False):
+    """:func:`_compiled_dijkstra` on the fast path's CSR, whose ``indices`` is None (every
+    vertex a source: the N × N distances) or one in-range int; None where SciPy's routine
+    runs (another ``indices``, or as :func:`_compiled_dijkstra` says)."""
+    n = S.shape[0]
+    if indices is None:
+        src, shape = np.arange(n, dtype=np.int64), (n,)
+    elif _v.fast_vertex(indices, n):
+        src, shape = np.array([indices], dtype=np.int64), ()
+    else:
+        return None
+    return _compiled_dijkstra(S, src, shape, unweighted, limit, directed, min_only)
+
+
 def _scipy_indices(idx, shape):
     if shape == ():
         return int(idx[0])
@@ -726,14 +740,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
     S = _fast(csgraph, indices, not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less
-        n = S.shape[0]
-        if _plain(return_predecessors) and (indices is None or _v.fast_vertex(indices, n)):
-            # (None: every vertex a source, the N × N distances)
-            src, shape = ((np.arange(n, dtype=np.int64), (n,)) if indices is None
-                          else (np.array([indices], dtype=np.int64), ()))
-            d = _compiled_dijkstra(S, src, shape, unweighted, limit, directed, min_only)
-            if d is not None:
-                return d
+        d = (_compiled_fast(S, indices, unweighted, limit, directed, min_only)
+             if _plain(return_predecessors) else None)
+        if d is not None:
+            return d
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
                             min_only)
     if _engine(csgraph):
@@ -757,11 +767,27 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
                   limit=limit, min_only=min_only)
 
 
+#: Host input's ``bellman_ford`` and ``johnson`` asking for distances only, on a graph without
+#: a negative or NaN weight (the same CSR rule as :data:`HOST_COMPILED_DIJKSTRA`'s), run the
+#: compiled Dijkstra: with weights >= 0 both solve the same least fixpoint d(v) = min over
+#: in-edges of fl(d(u) + w), which any of the three reaches bit for bit (rounding is
+#: monotone; Johnson's potentials are all 0.0 there). SciPy's Bellman–Ford makes up to N
+#: passes over the edges. Checked on 3000 random graphs (uniform and 40-decade weights,
+#: duplicates, inf, directed or not) before it was written, and by
+#: ``tests/test_csgraph_compiled_dijkstra.py``.
+HOST_COMPILED_SOURCES_PATHS = True
+
+
 def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted):
     """``bellman_ford`` and ``johnson``: the engine for GPU input, else SciPy's routine of the
-    same name on the validated host graph."""
+    same name on the validated host graph (or the compiled Dijkstra's distances,
+    :data:`HOST_COMPILED_SOURCES_PATHS`)."""
+    plain = HOST_COMPILED_SOURCES_PATHS and _plain(return_predecessors)
     S = _fast(csgraph, indices, False)
-    if S is not None:  # the common case, at SciPy's cost
+    if S is not None:  # the common case, at SciPy's cost or less
+        d = _compiled_fast(S, indices, unweighted, directed=directed) if plain else None
+        if d is not None:
+            return d
         return _scipy(op, op, S, directed=directed, indices=indices,
                       return_predecessors=return_predecessors, unweighted=unweighted)
     if _engine(csgraph):
@@ -770,6 +796,9 @@ def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, 
     S, _rows = _host_graph(csgraph, op, directed)
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
+    d = _compiled_dijkstra(S, idx, shape, unweighted, directed=directed) if plain else None
+    if d is not None:
+        return d
     return _scipy(op, op, S, directed=directed,
                   indices=None if indices is None else _scipy_indices(idx, shape),
                   return_predecessors=return_predecessors, unweighted=unweighted)
@@ -960,13 +989,16 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     S = _fast(csgraph, indices, method == "D" and not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less ('auto' as SciPy chooses it)
         # SciPy's 'auto' with a source takes Dijkstra where no weight is negative, which
-        # _compiled_dijkstra checks
-        if (method in ("auto", "D") and _v.fast_vertex(indices, S.shape[0])
-                and _plain(return_predecessors)):
-            d = _compiled_dijkstra(S, np.array([indices], dtype=np.int64), (), unweighted,
-                                   directed=directed)
-            if d is not None:
-                return d
+        # _compiled_dijkstra checks (without one it may take Floyd–Warshall, whose sums are
+        # associated otherwise); 'BF' and 'J' give Dijkstra's distances on such graphs
+        # (HOST_COMPILED_SOURCES_PATHS)
+        d = None
+        if _plain(return_predecessors) and (
+                method == "D" or (method in ("BF", "J") and HOST_COMPILED_SOURCES_PATHS)
+                or (method == "auto" and indices is not None)):
+            d = _compiled_fast(S, indices, unweighted, directed=directed)
+        if d is not None:
+            return d
         return _scipy(op, "shortest_path", S, method=method, indices=indices, overwrite=False,
                       **kw)
     if method == "auto":
@@ -980,7 +1012,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     idx, shape = _v.normalize_indices(indices, S.shape[0], op)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
-    if method == "D" and _plain(return_predecessors):
+    if _plain(return_predecessors) and (
+            method == "D" or (method in ("BF", "J") and HOST_COMPILED_SOURCES_PATHS)):
         d = _compiled_dijkstra(S, idx, shape, unweighted, directed=directed)
         if d is not None:
             return d
