@@ -811,7 +811,9 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     negative cycle reachable from one of the sources raises :class:`NegativeCycleError` (an
     undirected negative edge is one).
 
-    Host input runs SciPy's own ``bellman_ford`` on the validated graph; GPU input runs
+    Host input runs SciPy's own ``bellman_ford`` on the validated graph, except distances
+    only on weights >= 0 with Numba installed: the compiled Dijkstra's, bit for bit (the same
+    least fixpoint; :data:`HOST_COMPILED_SOURCES_PATHS`). GPU input runs
     :func:`algorithms.multi_source_sssp` (every source at once, one min-plus SpMM a round),
     except below ``_validation.HOST_MAX_WORK['bellman_ford']`` = 2¹¹ stored entries × sources,
     where SciPy on a host copy is faster (SciPy's is O(N · nnz): N = 1000, 8000 entries, H100
@@ -836,7 +838,9 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     """Shortest paths by Johnson's reweighting, as ``scipy.sparse.csgraph.johnson``: a negative
     cycle anywhere in the graph raises :class:`NegativeCycleError`, as in SciPy.
 
-    Host input runs SciPy's own ``johnson``. GPU input: one Bellman–Ford from a virtual vertex
+    Host input runs SciPy's own ``johnson``, except distances only on weights >= 0 with Numba
+    installed: the compiled Dijkstra's, bit for bit (Johnson's potentials are 0 there;
+    :data:`HOST_COMPILED_SOURCES_PATHS`). GPU input: one Bellman–Ford from a virtual vertex
     joined to every vertex gives potentials h; the weights w + h(u) − h(v) are non-negative and
     every source runs at once (:func:`algorithms.multi_source_sssp`); below
     ``_validation.HOST_MAX_WORK['johnson']`` = 2¹¹ stored entries × sources SciPy runs on a
