@@ -992,14 +992,15 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     kw = dict(directed=directed, return_predecessors=return_predecessors, unweighted=unweighted)
     S = _fast(csgraph, indices, method == "D" and not unweighted)
     if S is not None:  # the common case, at SciPy's cost or less ('auto' as SciPy chooses it)
-        # SciPy's 'auto' with a source takes Dijkstra where no weight is negative, which
-        # _compiled_dijkstra checks (without one it may take Floyd–Warshall, whose sums are
-        # associated otherwise); 'BF' and 'J' give Dijkstra's distances on such graphs
-        # (HOST_COMPILED_SOURCES_PATHS)
+        # SciPy's 'auto' takes Dijkstra with a source, or without one on fewer than N²/4
+        # entries, where no weight is negative, which _compiled_dijkstra checks (else
+        # Floyd–Warshall, whose sums are associated otherwise: SciPy's); 'BF' and 'J' give
+        # Dijkstra's distances on such graphs (HOST_COMPILED_SOURCES_PATHS)
         d = None
         if _plain(return_predecessors) and (
                 method == "D" or (method in ("BF", "J") and HOST_COMPILED_SOURCES_PATHS)
-                or (method == "auto" and indices is not None)):
+                or (method == "auto" and (indices is not None
+                                          or _auto_method(S, None) == "D"))):
             d = _compiled_fast(S, indices, unweighted, directed=directed)
         if d is not None:
             return d
