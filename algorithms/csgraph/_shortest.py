@@ -222,16 +222,16 @@ def _compiled_dijkstra(S, sources, shape, unweighted=False, limit=np.inf, direct
         return None
     n = S.shape[0]
 
-    def arrays(M):  # the loop's unsigned views and float64 weights of a CSR
-        ix = M.indices.view(np.uint32 if M.indices.dtype.itemsize == 4 else np.uint64)
+    # the loop's views of a CSR: unsigned indices of S's width (both CSRs of one search share
+    # a kernel signature) and float64 weights
+    utype = np.uint32 if S.indices.dtype.itemsize == 4 else np.uint64
+
+    def arrays(M):
+        ix = M.indices.astype(S.indices.dtype, copy=False).view(utype)
         ww = np.ones(M.data.size) if unweighted else M.data.astype(np.float64, copy=False)
         return M.indptr.astype(np.int64).view(np.uint64), ix, ww
 
-    second = None
-    if not directed:
-        T = S.T.tocsr()
-        second = arrays(sps.csr_matrix((T.data, T.indices.astype(S.indices.dtype),
-                                        T.indptr), shape=T.shape))
+    second = arrays(S.T.tocsr()) if not directed else None
     d = compiled.dijkstra_distances(*arrays(S), sources, limit=limit, second=second,
                                     min_only=min_only)
     return d if min_only else d.reshape(shape + (n,))
