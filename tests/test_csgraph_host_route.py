@@ -173,3 +173,83 @@ def test_route_limits(device, monkeypatch):
     monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", S.nnz - 1)
     csgraph.dijkstra(G, indices=0)  # one source: HOST_MAX_WORK's
     assert not seen
+    # predecessors: the bound shifted right by HOST_PREDECESSORS_SHIFT (SciPy's routine on the
+    # route), by keyword or by position
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", 2 * S.nnz)
+    monkeypatch.setitem(_validation.HOST_PREDECESSORS_SHIFT, "dijkstra", 1)
+    for pred in ({"return_predecessors": True}, {}):
+        seen.clear()
+        csgraph.dijkstra(G, True, 0, **pred)
+        assert bool(seen) == (device == "gpu")
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", 2 * S.nnz - 1)
+    for args, kw in (((True, 0, True), {}), ((), {"indices": 0, "return_predecessors": 1})):
+        seen.clear()
+        csgraph.dijkstra(G, *args, **kw)
+        assert not seen
+    seen.clear()
+    csgraph.dijkstra(G, indices=0)  # distances: the whole bound
+    assert bool(seen) == (device == "gpu")
+
+
+@pytest.mark.parametrize("fn", ["bellman_ford", "johnson"])
+def test_nonnegative_weights_take_dijkstras_bounds(device, monkeypatch, fn):
+    """Bellman–Ford and Johnson past their own bound route as Dijkstra does when they ask
+    for distances only on weights >= 0 (their host path is the compiled Dijkstra then);
+    predecessors, a negative or NaN weight, or work past Dijkstra's bound keep the engine."""
+    S = _graph(40, 1, "csr")
+    call = getattr(csgraph, fn)
+    seen = []
+    real = _validation._to_host
+    monkeypatch.setattr(_validation, "_to_host", lambda a: seen.append(1) or real(a))
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, fn, 1)
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", S.nnz)
+    monkeypatch.setitem(_validation.HOST_MAX_WORK_BATCH, "dijkstra", 2 * S.nnz)
+    routes = device == "gpu" and _validation._host_compiled()
+
+    def took_route(*args, G=None, **kw):
+        seen.clear()
+        out = call(_gpu(S) if G is None and device == "gpu" else (S if G is None else G),
+                   *args, **kw)
+        return bool(seen), out
+
+    hit, routed = took_route(indices=0)
+    assert hit == routes
+    assert took_route(indices=[0, 1])[0] == routes  # the batch bound: two searches
+    assert not took_route(indices=0, return_predecessors=True)[0]
+    assert not took_route(False, 0, True)[0]  # return_predecessors given by position
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", S.nnz - 1)
+    hit, engine = took_route(indices=0)
+    assert not hit
+    _same(routed, engine)
+    monkeypatch.setitem(_validation.HOST_MAX_WORK, "dijkstra", S.nnz)
+    for bad in (-1.0, np.nan):
+        W = S.copy()
+        W.data[3] = bad
+        if device == "gpu":
+            seen.clear()
+            try:
+                call(_gpu(W), indices=0)
+            except Exception:  # noqa: BLE001  (a negative cycle: only where it is raised matters)
+                pass
+            assert not seen, bad
+
+
+def test_gpu_weights_nonneg(device):
+    if device != "gpu":
+        pytest.skip("GPU input only")
+    import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
+
+    import semiring as sr  # noqa: PLC0415  (the engine's Matrix as facade input)
+
+    S = _graph(20, 3, "csr")
+    check = _validation._gpu_weights_nonneg
+    assert check(_gpu(S)) and check(_gpu(S.toarray()))
+    assert check(sr.Matrix.from_scipy(S, device="gpu"))
+    assert check(_gpu(sp.csr_matrix((20, 20))))  # no entries
+    assert check(cp.zeros((3, 3), dtype=bool))
+    for bad in (-0.5, np.nan, -np.inf):
+        W = S.copy()
+        W.data[0] = bad
+        assert not check(_gpu(W)) and not check(_gpu(W.toarray())), bad
+        assert not check(sr.Matrix.from_scipy(W, device="gpu")), bad
+    assert not check(cp.ones((2, 2), dtype=np.complex128))

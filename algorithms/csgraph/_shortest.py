@@ -686,11 +686,12 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     :func:`algorithms.delta_stepping` for one source and :func:`algorithms.multi_source_sssp`
     (every source in one min-plus SpMM a round; past ``algorithms.sssp.BATCH_ROUNDS`` rounds,
     as on a grid or a road network, one Δ-stepping a source) for several; ``min_only`` runs
-    one SSSP from a virtual vertex joined to every source. Small GPU input (stored entries × sources at most
-    ``_validation.HOST_MAX_WORK['dijkstra']`` = 2¹⁵ for one source, ``HOST_MAX_WORK_BATCH``'s
-    2¹⁸ for several) runs SciPy on a host copy instead, answered on the GPU: there SciPy
-    beats the engine's fixed cost (H100 host, 8N entries, one source: N = 3000 route 1.9 ms,
-    engine 4.5 ms; N = 10⁴ route 4.4 ms, engine 2.7 ms). A long, thin GPU graph (a path, a
+    one SSSP from a virtual vertex joined to every source. Small GPU input (stored entries ×
+    sources at most ``_validation.HOST_MAX_WORK['dijkstra']`` = 2¹⁷ for one source,
+    ``HOST_MAX_WORK_BATCH``'s 2¹⁹ for several, half those with predecessors) runs the host
+    path on a host copy instead, answered on the GPU: there it beats the engine's fixed cost
+    (H200 host, 8N entries, one source: N = 10⁴ route 1.4 ms, engine 3.2 ms; N = 3·10⁴
+    route 5.0 ms, engine 3.2 ms). A long, thin GPU graph (a path, a
     ladder: the first ``_thin.SSSP_PROBE_LEVELS`` = 256 BFS levels from the first source,
     one launch, reach fewer than ``_thin.SSSP_THIN_FRONTIER`` = 64 vertices a level) runs
     SciPy on a host copy too: the device loop pays a grid barrier a round (a path of 10⁵
@@ -817,9 +818,11 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     :func:`algorithms.multi_source_sssp` (every source at once, one min-plus SpMM a round),
     except below ``_validation.HOST_MAX_WORK['bellman_ford']`` = 2¹¹ stored entries × sources,
     where SciPy on a host copy is faster (SciPy's is O(N · nnz): N = 1000, 8000 entries, H100
-    host: SciPy 23.7 ms, the engine 2.3 ms), and for long, thin graphs (the probe of
-    :func:`dijkstra`: one round a hop on the GPU, where SciPy's passes over the edges stop
-    when nothing changes).
+    host: SciPy 23.7 ms, the engine 2.3 ms), within :func:`dijkstra`'s bounds for distances
+    on weights >= 0 (``_validation.HOST_NONNEG_BOUNDS_OF``: the host copy's compiled Dijkstra,
+    H200 host, N = 10⁴: 1.5 ms against the engine's 3.0), and for long, thin graphs (the
+    probe of :func:`dijkstra`: one round a hop on the GPU, where SciPy's passes over the edges
+    stop when nothing changes).
 
     Examples
     --------
@@ -845,7 +848,8 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     every source runs at once (:func:`algorithms.multi_source_sssp`); below
     ``_validation.HOST_MAX_WORK['johnson']`` = 2¹¹ stored entries × sources SciPy runs on a
     host copy (its Bellman–Ford is O(N · nnz): N = 1000, H100 host, 33 ms against 3.7 ms), as
-    it does for long, thin graphs (the probe of :func:`dijkstra`).
+    it does for long, thin graphs (the probe of :func:`dijkstra`); distances on weights >= 0
+    take :func:`dijkstra`'s bounds (``_validation.HOST_NONNEG_BOUNDS_OF``).
 
     Examples
     --------

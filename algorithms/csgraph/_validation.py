@@ -68,6 +68,7 @@ from __future__ import annotations
 import contextvars
 import decimal
 import functools
+import importlib
 import numbers
 import operator
 import os
@@ -78,7 +79,9 @@ import scipy.sparse as sps
 import semiring as sr
 from semiring.matrix import canonical_csr
 
-__all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH", "as_graph", "as_scipy_csr", "check_output_bytes",
+__all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH",
+           "HOST_NONNEG_BOUNDS_OF", "HOST_PREDECESSORS_SHIFT",
+           "as_graph", "as_scipy_csr", "check_output_bytes",
            "canonical_csr", "check_2d", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_structure", "scipy_view", "structure_csr", "is_gpu_input", "normalize_count",
            "normalize_indices", "normalize_vertex", "on_host_when_small", "sparse_output",
            "to_float64"]
@@ -102,11 +105,16 @@ FORCE_ENGINE = False
 #:   engine's level loop costs 9 ms even at N = 1000): 2²⁰.
 #: - ``breadth_first_tree``: route to N = 3·10⁴ (8.1 / 19.4 ms), engine at 10⁵ (27.6 / 16.7):
 #:   2¹⁹.
-#: - ``dijkstra``, ``shortest_path`` (one source): route to N = 3000 (1.9 / 4.5 ms), engine
-#:   from 10⁴ (4.4 / 2.7 ms): 2¹⁵; several sources: :data:`HOST_MAX_WORK_BATCH`.
+#: - ``dijkstra``, ``shortest_path`` (one source, distances): the route's host path is the
+#:   compiled Dijkstra (with Numba, session 25-26). H200 host, session 27: route to N = 1.5·10⁴
+#:   (1.2·10⁵ entries: 2.3 / 3.1 ms), even at 2·10⁴ (3.2 / 3.2-4.1), engine from 3·10⁴ (5.0 /
+#:   3.2): 2¹⁷; several sources: :data:`HOST_MAX_WORK_BATCH`; predecessors:
+#:   :data:`HOST_PREDECESSORS_SHIFT`.
 #: - ``bellman_ford``, ``johnson``: SciPy's are O(N·nnz): the engine wins already at N = 1000
 #:   (23.7 / 2.3 ms, 33.4 / 3.7 ms); SciPy's cost falls below the engine's 2 ms near 2000
-#:   entries: 2¹¹.
+#:   entries: 2¹¹; distances on weights >= 0 take ``dijkstra``'s bounds
+#:   (:data:`HOST_NONNEG_BOUNDS_OF`; H200 host, session 27: route / engine N = 10⁴ 1.5 / 3.0
+#:   ms, N = 2·10⁴ 2.9 / 2.8).
 #: - ``depth_first_order``: the search runs on the host whatever the size; below 2²⁰
 #:   entries the undirected rows are SciPy's to build on the host (the GPU's transpose costs
 #:   more launches than SciPy's whole transpose there).
@@ -128,22 +136,40 @@ HOST_MAX_WORK = {
     "depth_first_tree": 1 << 19,
     "laplacian": 1 << 16,
     "breadth_first_tree": 1 << 19,
-    "dijkstra": 1 << 15,
+    "dijkstra": 1 << 17,
     "bellman_ford": 1 << 11,
     "johnson": 1 << 11,
-    "shortest_path": 1 << 15,
+    "shortest_path": 1 << 17,
     "connected_components": 1 << 15,
     "minimum_spanning_tree": 1 << 17,
 }
 
 #: The bound for calls with several sources, where the engine runs them all in one batched
 #: search (:func:`algorithms.multi_source_sssp`) whose fixed cost is higher than one
-#: Δ-stepping's: 8 sources on the H100 host, route / engine: N = 3000 12.7 / 21.2 ms, N = 10⁴
-#: 34.2 / 18.6 ms: 2¹⁸ (entries × sources). Functions not named here use
-#: :data:`HOST_MAX_WORK`.
+#: Δ-stepping's: 8 sources, distances, H200 host, session 27, route / engine: N = 10⁴ (6.4·10⁵
+#: entries × sources) 9.6 / 11.4 ms, N = 1.5·10⁴ 15.1 / 11.2: 2¹⁹ (entries × sources).
+#: Functions not named here use :data:`HOST_MAX_WORK`.
 HOST_MAX_WORK_BATCH = {
-    "dijkstra": 1 << 18,
-    "shortest_path": 1 << 18,
+    "dijkstra": 1 << 19,
+    "shortest_path": 1 << 19,
+}
+
+#: Calls asking for predecessors run SciPy's routine on the route (its Fibonacci heap's ties,
+#: not the compiled loop), ~2.4× the distances' cost, where the engine's grows ~1.6×: their
+#: bound is the distances' shifted right by this much. H200 host, session 27, one source,
+#: route / engine: N = 10⁴ 3.5 / 5.1 ms, N = 1.5·10⁴ 5.3 / 5.0.
+HOST_PREDECESSORS_SHIFT = {
+    "dijkstra": 1,
+    "shortest_path": 1,
+}
+
+#: ``bellman_ford`` and ``johnson`` asking for distances only, on weights >= 0 without NaN
+#: (one reduction on the GPU tells), take the bounds of the function named here: their host
+#: path runs the same compiled Dijkstra there (``_shortest.HOST_COMPILED_SOURCES_PATHS``, with
+#: Numba), not SciPy's O(N · nnz) passes that :data:`HOST_MAX_WORK`'s 2¹¹ bounds.
+HOST_NONNEG_BOUNDS_OF = {
+    "bellman_ford": "dijkstra",
+    "johnson": "dijkstra",
 }
 
 
@@ -501,8 +527,21 @@ def on_host_when_small(fn):
     CSR); and wherever the engine path raises :class:`ThinGraph` (a long, thin graph). The
     same answers as the engine path: both are SciPy's, by construction and test."""
     limit_name = fn.__name__
-    takes_indices = "indices" in fn.__code__.co_varnames[:fn.__code__.co_argcount]
-    pos = fn.__code__.co_varnames.index("indices") if takes_indices else None
+    code = fn.__code__
+    params = code.co_varnames[1:code.co_argcount]  # after the graph
+    takes_indices = "indices" in params
+
+    def argument(args, kw, name, default):
+        if name in kw:
+            return kw[name]
+        k = params.index(name) if name in params else len(args)
+        return args[k] if k < len(args) else default
+
+    def bound(name, batch, predecessors):
+        limit = HOST_MAX_WORK.get(name, 0)
+        if batch:
+            limit = HOST_MAX_WORK_BATCH.get(name, limit)
+        return limit >> HOST_PREDECESSORS_SHIFT.get(name, 0) if predecessors else limit
 
     @functools.wraps(fn)
     def run(csgraph, *args, **kw):
@@ -510,19 +549,18 @@ def on_host_when_small(fn):
         if t is sps.csr_matrix or t is sps.csr_array or t is np.ndarray:  # host input
             if not FORCE_ENGINE:
                 return fn(csgraph, *args, **kw)
-        else:
-            limit = HOST_MAX_WORK.get(limit_name, 0)
-            if (limit and is_gpu_input(csgraph) and _routable(csgraph)
-                    and len(getattr(csgraph, "shape", ())) == 2):
-                indices = kw.get("indices")
-                if takes_indices and "indices" not in kw and len(args) >= pos:
-                    indices = args[pos - 1]
-                elif not takes_indices:
-                    indices = ()  # one search
-                if _searches(csgraph, indices) > 1:
-                    limit = HOST_MAX_WORK_BATCH.get(limit_name, limit)
-                if _work(csgraph, indices) <= limit:
-                    return host_route(fn, csgraph, args, kw)
+        elif (HOST_MAX_WORK.get(limit_name, 0) and is_gpu_input(csgraph)
+              and _routable(csgraph) and len(getattr(csgraph, "shape", ())) == 2):
+            indices = argument(args, kw, "indices", None) if takes_indices else ()  # () one search
+            batch = _searches(csgraph, indices) > 1
+            predecessors = bool(argument(args, kw, "return_predecessors", False))
+            work = _work(csgraph, indices)
+            if work <= bound(limit_name, batch, predecessors):
+                return host_route(fn, csgraph, args, kw)
+            like = HOST_NONNEG_BOUNDS_OF.get(limit_name)
+            if (like and not predecessors and work <= bound(like, batch, False)
+                    and _host_compiled() and _gpu_weights_nonneg(csgraph)):
+                return host_route(fn, csgraph, args, kw)
         try:
             return fn(csgraph, *args, **kw)
         except ThinGraph as thin:
@@ -545,6 +583,28 @@ def _is_cupyx_sparse(a) -> bool:
     import cupyx.scipy.sparse as cps  # noqa: PLC0415  (CuPy is optional: GPU input only)
 
     return cps.issparse(a)
+
+
+def _host_compiled() -> bool:
+    """Whether the CPU backend's compiled loops run here (Numba installed and on)."""
+    return importlib.import_module("semiring.backend.cpu.compiled").ENABLED
+
+
+def _gpu_weights_nonneg(csgraph) -> bool:
+    """Whether every stored weight of routable GPU input is >= 0 and none is NaN (one
+    reduction and its synchronization; a dense array's zeros are no edges and pass)."""
+    if isinstance(csgraph, sr.Matrix):
+        w = csgraph.values
+        return bool(csgraph.iso_value >= 0) if w is None else _min_nonneg(w)
+    return _min_nonneg(csgraph if sr.is_gpu_array(csgraph) else csgraph.data)
+
+
+def _min_nonneg(w) -> bool:
+    # min propagates NaN, which fails the test as a negative weight does; other dtypes
+    # (complex) are the engine path's to reject
+    if w.size == 0 or w.dtype.kind == "b":
+        return True
+    return w.dtype.kind in "iuf" and bool(w.min() >= 0)
 
 
 def is_gpu_input(csgraph) -> bool:

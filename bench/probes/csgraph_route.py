@@ -4,7 +4,11 @@ route (``_validation.HOST_MAX_WORK`` forced high: SciPy on a host copy, results 
 through the engine (forced 0), best of REPS warm calls, ms. The work estimate the threshold
 compares (``_validation._work``: stored entries x searches) is printed with each row.
 
-Usage: PYTHONPATH=. python3 bench/probes/csgraph_route.py [REPS=7] [MAX_N=100000]"""
+The route column forces both bounds (``HOST_MAX_WORK`` and ``HOST_MAX_WORK_BATCH``), the engine
+column switches the rule off. SciPy's column is left out (nan) past a call's SciPy size (its
+Bellman–Ford and Johnson are O(N · nnz)); the route's and the engine's still run.
+
+Usage: PYTHONPATH=. python3 bench/probes/csgraph_route.py [REPS=7] [MAX_N=100000] [N,N,...]"""
 import sys
 import time
 
@@ -18,6 +22,8 @@ from algorithms.csgraph import _validation
 
 reps = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 max_n = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+sizes = ([int(x) for x in sys.argv[3].split(",")] if len(sys.argv) > 3
+         else [1000, 3000, 10_000, 30_000, 100_000])
 gpu = sr.gpu_available()
 if gpu:
     import cupy as cp  # noqa: PLC0415  (CuPy is optional: GPU runs only)
@@ -43,7 +49,7 @@ def best(f):
 
 
 SRC8 = list(range(8))
-CALLS = {  # name: (HOST_MAX_WORK key, call(module, G), max n)
+CALLS = {  # name: (HOST_MAX_WORK key, call(module, G), max n of SciPy's column)
     "breadth_first_order": ("breadth_first_order",
                             lambda m, G: m.breadth_first_order(G, 0, return_predecessors=False),
                             10**9),
@@ -54,6 +60,7 @@ CALLS = {  # name: (HOST_MAX_WORK key, call(module, G), max n)
                                                           return_predecessors=True), 10**9),
     # SciPy's Bellman-Ford (and Johnson's, which runs it) costs O(n m): 0.35 s at n = 3000
     "bellman_ford": ("bellman_ford", lambda m, G: m.bellman_ford(G, indices=0), 1000),
+    "bellman_ford x8": ("bellman_ford", lambda m, G: m.bellman_ford(G, indices=SRC8), 1000),
     "johnson": ("johnson", lambda m, G: m.johnson(G, indices=0), 1000),
     "shortest_path": ("shortest_path", lambda m, G: m.shortest_path(G, indices=0), 10**9),
     "connected_components": ("connected_components",
@@ -63,8 +70,8 @@ CALLS = {  # name: (HOST_MAX_WORK key, call(module, G), max n)
 }
 
 print(f"{'call':<22} {'n':>7} {'work':>10} {'scipy':>8} {'route':>8} {'engine':>8}  faster")
-saved = dict(_validation.HOST_MAX_WORK)
-for n in (1000, 3000, 10_000, 30_000, 100_000):
+saved = dict(_validation.HOST_MAX_WORK), dict(_validation.HOST_MAX_WORK_BATCH)
+for n in sizes:
     if n > max_n:
         break
     rng = np.random.default_rng(n)
@@ -74,22 +81,22 @@ for n in (1000, 3000, 10_000, 30_000, 100_000):
     S.sum_duplicates()
     G = cps.csr_matrix(S) if gpu else S
     for name, (key, call, nmax) in CALLS.items():
-        if n > nmax:
-            continue
-        ref = best(lambda: call(scg, S))
-        row = [ref]
+        row = [best(lambda: call(scg, S)) if n <= nmax else float("nan")]
         idx = SRC8 if "x8" in name else (() if name in ("connected_components",
                                                          "minimum_spanning_tree") else 0)
         work = _validation._work(G, idx)
         if gpu:
             for limit in (1 << 62, 0):
                 _validation.HOST_MAX_WORK[key] = limit
+                if key in _validation.HOST_MAX_WORK_BATCH:
+                    _validation.HOST_MAX_WORK_BATCH[key] = limit
                 try:
                     row.append(best(lambda: call(csgraph, G)))
                 except Exception as e:  # reported, the probe goes on
                     print(f"  {name} n={n} limit={limit}: {type(e).__name__}: {e}")
                     row.append(float("nan"))
-            _validation.HOST_MAX_WORK.update(saved)
+            _validation.HOST_MAX_WORK.update(saved[0])
+            _validation.HOST_MAX_WORK_BATCH.update(saved[1])
         else:
             row += [float("nan"), float("nan")]
         faster = "route" if row[1] < row[2] else "engine"
