@@ -84,6 +84,14 @@ AUTO_METHOD_CPU_COMPILED = "dot3"
 #: (3 996 000) 0.22 / 4.93, kron-16 (1 819 718) 3.54 / 5.04, kron-17 (3 729 472) 8.26 / 6.07
 #: (the one loss below the bound), kron-18 (7 612 004) 21.9 / 11.7.
 GPU_FORWARD_MAX_ENTRIES = 1 << 22
+#: Past :data:`GPU_FORWARD_MAX_ENTRIES` 'auto' still counts by 'forward' where A's longest
+#: row is at most this many times its mean row (a uniform graph: every walk short, merged
+#: with its other row; the products' orientation and offdiag passes cost more than the whole
+#: listing there). One reduction and a sync tell, at a size where a count takes milliseconds.
+#: H200, session 27 (bench/results/session27/call7/): urand-20 (longest row 63, mean 32)
+#: 'forward' 6.6 ms against 'dot3' 16.8 (Gunrock 5.9); kron graphs (longest rows hundreds of
+#: times the mean) stay on dot3 (kron-18 16.8 / 11.8 ms, kron-20 102 / 37).
+GPU_FORWARD_MAX_SKEW = 16
 #: The same bound for the per-vertex counts of :func:`triangles` and the undirected
 #: :func:`clustering`, against 'mxm' (two masked products and three reductions): there the
 #: listing won on every graph measured, ms: urand-13-ef4 0.32 / 7.49, grid 1000² 0.65 / 14.3,
@@ -127,9 +135,15 @@ def _small_gpu(A, method="auto"):
 
 def _forward_gpu(A, vertices=False) -> bool:
     """Whether 'auto' takes 'forward' for ``A`` (a Matrix) on the GPU: below
-    :data:`GPU_FORWARD_MAX_ENTRIES` (``vertices``: :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`)."""
-    bound = GPU_FORWARD_VERTEX_MAX_ENTRIES if vertices else GPU_FORWARD_MAX_ENTRIES
-    return A.device == "gpu" and A.nvals < bound
+    :data:`GPU_FORWARD_MAX_ENTRIES` (``vertices``: :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`),
+    and for the count past it where A's degrees are even (:data:`GPU_FORWARD_MAX_SKEW`)."""
+    if A.device != "gpu":
+        return False
+    if A.nvals < (GPU_FORWARD_VERTEX_MAX_ENTRIES if vertices else GPU_FORWARD_MAX_ENTRIES):
+        return True
+    # the longest row against the mean row, nvals / n (the count only)
+    return (not vertices
+            and int(A.xp.diff(A.indptr).max()) * A.nrows <= GPU_FORWARD_MAX_SKEW * A.nvals)
 
 
 def _pattern(A, dtype=np.int64):
@@ -226,7 +240,8 @@ def triangle_count(A, *, symmetrize=False, method=DEFAULT_METHOD, order=DEFAULT_
         no product (:func:`semiring.triangles.forward`: on the GPU a thread an entry, long
         walks a warp each, two launches; on the CPU the edge supports of the compiled
         listing, interpreted without Numba). ``'auto'``: 'forward' for GPU input below
-        :data:`GPU_FORWARD_MAX_ENTRIES` stored entries, else ``AUTO_METHOD`` of A's device.
+        :data:`GPU_FORWARD_MAX_ENTRIES` stored entries or of even degrees
+        (:data:`GPU_FORWARD_MAX_SKEW`), else ``AUTO_METHOD`` of A's device.
     order : {'degree', 'index'}
         How each edge is oriented (see the module's docstring): by (degree, index) ranks, or
         by index (D = the strict lower triangle L).

@@ -114,6 +114,7 @@ def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
     assert alg.triangle_count(A) == want
     assert bool(calls) == (device == "gpu")
     monkeypatch.setattr(tri, "GPU_FORWARD_MAX_ENTRIES", A.nvals)  # the bound: the products
+    monkeypatch.setattr(tri, "GPU_FORWARD_MAX_SKEW", 0)  # (past it, even degrees: the listing)
     calls.clear()
     assert alg.triangle_count(A) == want
     assert not calls
@@ -140,3 +141,49 @@ def test_networkx_cost_model_takes_the_listing_below_the_bound():
     bound = tri.GPU_FORWARD_VERTEX_MAX_ENTRIES
     assert interface._engine_cost("gpu", "triangles", bound - 1) == interface.GPU_FORWARD_COST
     assert interface._engine_cost("gpu", "triangles", bound) != interface.GPU_FORWARD_COST
+
+
+def test_even_degrees_keep_the_listing_past_the_bound(device, monkeypatch):
+    """Past GPU_FORWARD_MAX_ENTRIES the count stays on the listing where the longest row is
+    at most GPU_FORWARD_MAX_SKEW times the mean row; a skewed graph takes the products."""
+    calls = []
+    real = sr.triangles.forward
+    monkeypatch.setattr(sr.triangles, "forward", lambda A, **kw: calls.append(1) or real(A, **kw))
+    n = 60  # a ring with chords: every vertex of degree 6, 2n triangles
+    ring = nx.circulant_graph(n, [1, 2, 3])
+    even = sr.Matrix.from_scipy(nx.to_scipy_sparse_array(ring, format="csr"), device=device)
+    hub = sr.Matrix.from_scipy(_skewed(500, 3), device=device)
+    monkeypatch.setattr(tri, "GPU_FORWARD_MAX_ENTRIES", 1)
+    for A, skew, listing in ((even, 1, True), (even, 0.99, False), (hub, 16, False),
+                             (hub, 10**6, True)):
+        monkeypatch.setattr(tri, "GPU_FORWARD_MAX_SKEW", skew)
+        calls.clear()
+        assert alg.triangle_count(A) == alg.triangle_count(A, method="dot")
+        assert bool(calls) == (listing and device == "gpu"), (skew, listing)
+    assert alg.triangle_count(even) == 3 * n
+    # the per-vertex counts keep their own bound
+    monkeypatch.setattr(tri, "GPU_FORWARD_VERTEX_MAX_ENTRIES", 1)
+    calls.clear()
+    alg.triangles(even)
+    assert not calls or device == "cpu"
+
+
+def test_a_symmetric_structure_is_checked_once(device):
+    """The GPU listing remembers a structure it found symmetric (the matrix's memo) and
+    skips the check on later calls, with the same counts; a changed matrix checks again."""
+    S = _skewed(400, 5)
+    A = sr.Matrix.from_scipy(S, device=device)
+    first = sr.triangles.forward(A, vertices=True)
+    again = sr.triangles.forward(A, vertices=True)
+    assert first[0] == again[0] == alg.triangle_count(A, method="dot3")
+    np.testing.assert_array_equal(to_host(first[1]), to_host(again[1]))
+    if device == "gpu":
+        key = importlib.import_module("semiring.backend.gpu.triangles").SYMMETRIC_KEY
+        assert A._memo.get(key) is True
+        j = int(np.flatnonzero(S[0].toarray()[0] == 0)[1])  # an edge 0 -> j stored one way
+        T = S.tolil()
+        T[0, j] = 1
+        B = sr.Matrix.from_scipy(T.tocsr(), device=device)
+        assert sr.triangles.forward(B) is None and key not in B._memo
+        A._assign(B)  # new content: the fact is dropped, the check runs
+        assert key not in A._memo and sr.triangles.forward(A) is None

@@ -10,7 +10,8 @@
 //      asymmetric graph mean nothing (the launcher refuses them);
 //   2. if rank(u) < rank(v), walks the shorter of rows u and v and, for each w ranked above v
 //      in it, looks for w in the other row: each hit is the triangle u < v < w (in rank),
-//      found at this entry alone (its lowest edge, its top vertex w).
+//      found at this entry alone (its lowest edge, its top vertex w). Rows of lengths within
+//      SR_TC_MERGE_RATIO of each other are merged instead (tc_merge: the same triangles).
 // A walk longer than `walk` entries (two hubs' edge: the walks of a skewed graph differ by
 // orders of magnitude, and one thread's 10^4 searches would hold its whole block) goes onto a
 // worklist instead; tc_forward_warps then runs each listed entry's step 2 with a warp, its
@@ -89,20 +90,56 @@ __device__ __forceinline__ unsigned long long tc_step(
     return found;
 }
 
+// Step 2 of a thread whose two rows differ in length by at most SR_TC_MERGE_RATIO: both rows
+// read in order side by side (a merge), a rank read only on a common w. A search a w costs a
+// few dependent loads of the other row where the merge costs one (H200, session 27,
+// bench/probes/tc_variants.py, the thread pass: urand-18-ef8 1.02 -> 0.65 ms, urand-20 16.5
+// -> 9.5, kron-18 19.7 -> 19.5). Searching every w first and reading its rank only on a hit
+// lost (urand-18-ef8 1.29 -> 1.58 ms): ranks are indptr reads that L2 holds, and half the
+// walk's searches are saved by them.
+#define SR_TC_MERGE_RATIO 4
+
+template <typename I>
+__device__ __forceinline__ unsigned long long tc_merge(
+        const I* __restrict__ indptr, const I* __restrict__ indices, long long u, long long v,
+        long long dv, tc_walk r, unsigned long long* __restrict__ t) {
+    unsigned long long found = 0;
+    long long p = r.a0, q = r.b0;
+    while (p < r.a1 && q < r.b1) {
+        const I x = indices[p], y = indices[q];
+        if (x != y) {
+            if (x < y) ++p; else ++q;
+            continue;
+        }
+        ++p;
+        ++q;
+        const long long dw = indptr[(long long)x + 1] - indptr[x];
+        if (!tc_before(dv, v, dw, (long long)x)) continue;
+        ++found;
+        if (t != nullptr) {
+            atomicAdd(t + u, 1ull);
+            atomicAdd(t + v, 1ull);
+            atomicAdd(t + x, 1ull);
+        }
+    }
+    return found;
+}
+
 // out[0] += the triangles, out[1] += the entries (u, v) without (v, u), out[2]: the entries
 // listed in work[] for tc_forward_warps (walks longer than `walk`); t (or nullptr): each
-// vertex's triangles added (three atomics a triangle).
+// vertex's triangles added (three atomics a triangle). check = 0 skips step 1 (the launcher
+// knows the structure symmetric: out[1] stays 0).
 template <typename I>
 __global__ void __launch_bounds__(SR_TC_THREADS)
 tc_forward(const I* __restrict__ indptr, const I* __restrict__ indices, long long n,
-           long long nnz, long long walk, unsigned long long* __restrict__ out,
+           long long nnz, long long walk, int check, unsigned long long* __restrict__ out,
            unsigned long long* __restrict__ t, I* __restrict__ work) {
     unsigned long long found = 0, asym = 0;
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < nnz; e += stride) {
         const long long u = tc_row(indptr, n, e), v = (long long)indices[e];
         const long long u0 = indptr[u], u1 = indptr[u + 1], v0 = indptr[v], v1 = indptr[v + 1];
-        if (!tc_has(indices, v0, v1, (I)u)) {
+        if (check && !tc_has(indices, v0, v1, (I)u)) {
             ++asym;
             continue;
         }
@@ -113,7 +150,9 @@ tc_forward(const I* __restrict__ indptr, const I* __restrict__ indices, long lon
             work[atomicAdd(out + 2, 1ull)] = (I)e;
             continue;
         }
-        found += tc_step(indptr, indices, u, v, dv, r, r.a0, 1, t);
+        found += r.b1 - r.b0 <= SR_TC_MERGE_RATIO * (r.a1 - r.a0)
+                     ? tc_merge(indptr, indices, u, v, dv, r, t)
+                     : tc_step(indptr, indices, u, v, dv, r, r.a0, 1, t);
     }
     tc_add(found, out);
     tc_add(asym, out + 1);

@@ -21,6 +21,12 @@ BLOCKS_PER_SM = 8
 #: 3.54 / 7.25 / 10.3, kron-17 7.27 / 8.26 / 11.9 / 27.5, urand-18-ef8 1.50 / 1.21 / 1.21 /
 #: 1.21, grid 1000² 0.28 / 0.22 / 0.23 / 0.22: 64, within 12 % of the best on each.
 WARP_WALK = 64
+#: The memo key (``Matrix._memo``: facts of the matrix's content) of a structure a checked
+#: listing found symmetric: later listings of the same matrix skip the check (step 1 of
+#: ``tc_forward``: each entry's reverse searched, a row read at random an entry). H200,
+#: session 27, the thread pass (bench/probes/tc_variants.py): urand-18-ef8 1.02 -> 0.40 ms,
+#: urand-20 16.5 -> 5.9, kron-18 19.7 -> 15.7.
+SYMMETRIC_KEY = "tc_symmetric"
 
 
 def source() -> str:
@@ -48,6 +54,7 @@ def forward(A, vertices: bool):
     n, nnz = A.nrows, A.nvals
     out = cp.zeros(3, dtype=cp.uint64)
     t = cp.zeros(n, dtype=cp.uint64) if vertices else None
+    check = not A._memo.get(SYMMETRIC_KEY, False)
     if nnz:
         I = INDEX_TYPES[np.dtype(A.itype)]
         tv = np.uint64(0) if t is None else t  # 0: a null t
@@ -55,9 +62,11 @@ def forward(A, vertices: bool):
         grid = (max(1, min(-(-nnz // THREADS),
                            kernels.num_sms(cp.cuda.Device().id) * BLOCKS_PER_SM)),)
         function(f"tc_forward<{I}>")(grid, (THREADS,), (A.indptr, A.indices, np.int64(n),
-                                                        np.int64(nnz), np.int64(WARP_WALK), out,
-                                                        tv, work))
+                                                        np.int64(nnz), np.int64(WARP_WALK),
+                                                        np.int32(check), out, tv, work))
         function(f"tc_forward_warps<{I}>")(grid, (THREADS,), (A.indptr, A.indices, np.int64(n),
                                                               out, tv, work))
     count, asym, _ = (int(x) for x in out.get())
+    if asym == 0:
+        A._memo[SYMMETRIC_KEY] = True
     return count, None if t is None else t.view(cp.int64), asym == 0
