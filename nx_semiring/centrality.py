@@ -108,6 +108,11 @@ def refusal(name, a, G):
         if distance is not None and _undirected_view_of_directed(G):
             return ("an undirected view of a directed graph keeps each direction's own edge "
                     "attributes, which no symmetric matrix holds: NetworkX runs it")
+    if name == "hits" and _undirected_view_of_directed(G):
+        # NetworkX's hits reads "weight" with no weight= argument to say so
+        return ("hits of an undirected view of a directed graph: its 'weight' attributes "
+                "differ by direction (G[u][v] and G[v][u]), which no symmetric matrix holds: "
+                "NetworkX runs it")
     if name == "closeness_centrality" and a.get("u") is not None:
         return "closeness of one node: one search, NetworkX's"
     if name == "harmonic_centrality" and (a.get("nbunch") is not None

@@ -847,11 +847,16 @@ class BackendInterface:
                     "G._pred, in its order, which the conversion does not keep: NetworkX runs "
                     "it")
         if name in ("floyd_warshall", "floyd_warshall_predecessor_and_distance") and \
-                isinstance(weight, str) and not isinstance(G, SemiringGraph) and \
-                any(type(w) is bool for *_, w in G.edges(data=weight)):
+                isinstance(weight, str) and not isinstance(G, SemiringGraph):
             # (a pass over the edges, against the call's n³ steps)
-            return (f"{name} of bool weights: NetworkX's distance of an edge is its weight "
-                    f"object itself (True), the engine's an int: NetworkX runs it")
+            weights = [w for *_, w in G.edges(data=weight)]
+            if any(type(w) is bool for w in weights):
+                return (f"{name} of bool weights: NetworkX's distance of an edge is its weight "
+                        f"object itself (True), the engine's an int: NetworkX runs it")
+            if G.is_multigraph() and any(isinstance(w, float) and w != w for w in weights):
+                return (f"{name} of a multigraph with a NaN weight: NetworkX folds parallel "
+                        f"edges by min(w, d) edge by edge, where a NaN wins or loses by its "
+                        f"place; the conversion keeps the least: NetworkX runs it")
         if name in _UNWEIGHTED_ONLY and weight is not None:
             return f"weighted {name} is not supported (NetworkX runs it)"
         if name == "negative_edge_cycle" and getattr(G, "frozen", False):

@@ -463,6 +463,13 @@ def dag_longest_path_length(G, weight="weight", default_weight=1):
         w = np.full(g.adj.size, default_weight,
                     dtype=np.int64 if isinstance(default_weight, int) else np.float64)
     else:
+        # a conversion that kept every edge's dict (NetworkX's cache serves one made for k_core
+        # here) read the weights with its own default, which only an edge without one sees
+        if g.defaults.get(weight) != default_weight and (weight not in g.values
+                                                         or weight in g.partial):
+            raise NotImplementedError(f"nx_semiring: {weight!r} converted with default "
+                                      f"{g.defaults.get(weight)!r}, not default_weight="
+                                      f"{default_weight!r} (NetworkX runs it)")
         _exact_sums(g, weight, sums=False)  # its own type checks below
         w = g.weights(weight)
         if w.dtype.kind == "b" or weight in g.numpy_typed:

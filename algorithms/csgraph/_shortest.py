@@ -268,8 +268,13 @@ class _Rows:
 
 
 def _host_graph(csgraph, op, directed=True):
-    """(fresh float64 CSR in stored order, its row of each entry)."""
+    """(the CSR SciPy reads, in stored order, its row of each entry): the caller's own CSR
+    where SciPy reads it as it is, else SciPy's cast of it (a non-float64 CSR whose rows are
+    not sorted without duplicates: the cast sums them, so an edge stored as -1 and 3 weighs
+    2, not a negative weight)."""
     S = _v.as_scipy_csr(csgraph, op, directed=directed, borrow=True)
+    if S.dtype != np.float64 and not _v.canonical_csr(S):
+        S = _v.scipy_view(S, op)
     return S, _Rows(S)
 
 

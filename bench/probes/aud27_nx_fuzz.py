@@ -140,7 +140,7 @@ def make_graph(seed):
               f"weights={wname} p={p} loops={loops} missing={missing} alias={alias}")
     base = None
     v = r.random()
-    if v < 0.08 and n > 2:
+    if v < 0.08 and len(G) > 2:
         base, G = G, G.subgraph(list(G)[1:])
         recipe += " view=subgraph"
     elif v < 0.14 and G.is_directed():
@@ -156,7 +156,7 @@ def make_graph(seed):
         es = list(G.edges(keys=True) if G.is_multigraph() else G.edges())
         base, G = G, G.edge_subgraph(es[1:])
         recipe += " view=edge_subgraph"
-    elif v < 0.32 and n > 2:
+    elif v < 0.32 and len(G) > 2:
         es = list(G.edges(keys=True) if G.is_multigraph() else G.edges())[:1]
         base, G = G, nx.restricted_view(G, [list(G)[0]], es)
         recipe += " view=restricted"
@@ -385,7 +385,9 @@ def same(a, b, approx, setorder, loose=False):
             return math.isnan(x) and math.isnan(y)
         if x == y:
             return True
-        return approx and abs(x - y) <= 1e-9 * max(abs(x), abs(y)) + 1e-14
+        # (an absolute floor of 1e-11: hits' entries that are 0 in exact arithmetic come out
+        # as ±1e-18..1e-11 noise from ARPACK and from the engine's iteration alike)
+        return approx and abs(x - y) <= 1e-9 * max(abs(x), abs(y)) + 1e-11
     if type(a) is not type(b):
         return False
     if isinstance(a, tuple):
@@ -534,9 +536,7 @@ def compare(name, args, kwargs, G, base, recipe, tally, timeout, verbose, tag=""
         report(tally, "EXC", name, args, kwargs, G, base, recipe, a, b, verbose, tag)
         return b
     if name == "louvain_communities" and a[0] == "ok":  # unseeded: random in NetworkX too
-        a, b = ("ok", _partition(a[1])), ("ok", _partition(b[1]))
-        a = ("ok", "partition" if a[1] == _partition(canon([set(G)]))[0:0] or a[1] else a[1])
-        b = ("ok", "partition" if b[1] else b[1])
+        a, b = ("ok", ("partition", _partition(a[1]))), ("ok", ("partition", _partition(b[1])))
     so = []
     if same(a[1], b[1], approx, so):
         if so:

@@ -1,0 +1,56 @@
+"""The NetworkX backend, session 27's audit (``bench/probes/aud27_nx_fuzz.py``, ~261 000 calls
+against NetworkX 3.6.1): the wrong answers it found, each now NetworkX's own (the backend
+refuses the call and NetworkX runs it)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from nx_semiring.interface import BackendInterface  # noqa: E402
+
+from test_nx_inputs4 import semiring_first  # noqa: E402, F401  (a fixture)
+
+
+def test_hits_of_an_undirected_view_of_a_weighted_digraph(semiring_first):  # noqa: F811
+    # NetworkX's hits reads "weight" without a weight= argument; the view's G[u][v] and
+    # G[v][u] differ, which no symmetric matrix holds
+    D = nx.DiGraph()
+    D.add_weighted_edges_from([(0, 1, 1), (1, 0, 5), (1, 2, 1), (2, 3, 2), (3, 0, 1), (0, 2, 3)])
+    V = D.to_undirected(as_view=True)
+    assert isinstance(BackendInterface.can_run("hits", (V,), {}), str)
+    with nx.config(backend_priority=[]):
+        want = nx.hits(V)
+    got = nx.hits(V)
+    for w, g in zip(want, got):
+        assert list(w) == list(g)
+        assert all(math.isclose(w[k], g[k], rel_tol=1e-9, abs_tol=1e-12) for k in w)
+    assert not isinstance(BackendInterface.can_run("hits", (D.to_undirected(),), {}), str)
+
+
+def test_dag_longest_path_length_after_a_cached_all_attributes_conversion(semiring_first):  # noqa: F811
+    # k_core leaves NetworkX a cached conversion of every attribute, read with default 1;
+    # default_weight=2 must still weigh the edges without the attribute
+    G = nx.DiGraph([("a", "b", {"other": 1}), ("b", "c", {}), ("c", "d", {})])
+    with nx.config(backend_priority=[]):
+        want = nx.dag_longest_path_length(G, weight="other", default_weight=2)
+    assert want == 5
+    nx.k_core(G)
+    assert nx.dag_longest_path_length(G, weight="other", default_weight=2) == want
+    assert nx.dag_longest_path_length(G, weight="other", default_weight=1) == 3
+
+
+@pytest.mark.parametrize("loop", [False, True])
+def test_floyd_warshall_of_a_multigraph_with_a_nan_parallel_edge(semiring_first, loop):  # noqa: F811
+    M = nx.MultiGraph()
+    u, v = ("a", "a") if loop else ("a", "b")
+    M.add_edge(u, v, weight=2.0)
+    M.add_edge(u, v, weight=math.nan)
+    assert isinstance(BackendInterface.can_run("floyd_warshall", (M,), {}), str)
+    with nx.config(backend_priority=[]):
+        want = {x: dict(d) for x, d in nx.floyd_warshall(M).items()}
+    got = {x: dict(d) for x, d in nx.floyd_warshall(M).items()}
+    assert repr(got) == repr(want)
