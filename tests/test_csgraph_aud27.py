@@ -10,6 +10,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as scg
 
 from algorithms import csgraph
+from algorithms.csgraph import _validation
 
 
 def _summed_to_positive(dtype, fmt="csr"):
@@ -46,3 +47,62 @@ def test_an_undirected_csc_of_summed_duplicates():
     C = _summed_to_positive(np.float32, "csc")
     np.testing.assert_array_equal(csgraph.dijkstra(C, directed=False, indices=0),
                                   scg.dijkstra(C, directed=False, indices=0))
+
+
+@pytest.mark.parametrize("indices", [2**31, [2**40], -2**31 - 1, [[0], [2**33]]])
+@pytest.mark.parametrize("fn", ["dijkstra", "bellman_ford", "johnson", "shortest_path"])
+def test_python_indices_beyond_int32_overflow_as_in_scipy(fn, indices):
+    # SciPy converts indices with np.array(indices, dtype=int32): OverflowError; NumPy int64
+    # arrays it wraps silently, which the facade refuses (IndexOutOfRange, documented)
+    G = sp.csr_matrix(np.eye(3))
+    with pytest.raises(OverflowError):
+        getattr(scg, fn)(G, indices=indices)
+    with pytest.raises(OverflowError):
+        getattr(csgraph, fn)(G, indices=indices)
+    with pytest.raises(_validation.IndexOutOfRange):  # and still the facade's range error
+        getattr(csgraph, fn)(G, indices=indices)
+    with pytest.raises(ValueError) as err:
+        getattr(csgraph, fn)(G, indices=np.array([2**40]))
+    assert not isinstance(err.value, OverflowError)
+
+
+@pytest.mark.parametrize("G, kw, scipy_error", [
+    (sp.csr_matrix(np.diag([1.0, 1.0], 1)), dict(indices=5, limit="x"), ValueError),
+    (np.ones((2, 3)), dict(limit="x"), ValueError),
+    (sp.csr_matrix(np.diag([1.0, 1.0], 1)), dict(indices=[2**40], limit=-1.0), OverflowError),
+    (sp.csr_matrix(np.array([[0, -1.0], [0, 0]])), dict(unweighted=True, limit=-1.0),
+     ValueError),
+])
+def test_dijkstra_reads_limit_last(G, kw, scipy_error):
+    """Of two bad arguments the facade names SciPy's (SciPy reads limit last, after its
+    negative-weight warning), with SciPy's warnings."""
+    import warnings  # noqa: PLC0415  (this test's warnings only)
+
+    caught = []
+    for m in (scg, csgraph):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with pytest.raises(scipy_error):
+                m.dijkstra(G, **kw)
+        caught.append([(x.category, str(x.message)) for x in w])
+    assert caught[0] == caught[1]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda G: csgraph.dijkstra(G, indices=0),
+    lambda G: csgraph.dijkstra(G, indices=[0, 1], return_predecessors=True),
+    lambda G: csgraph.bellman_ford(G, indices=0),
+    lambda G: csgraph.shortest_path(G),
+    lambda G: csgraph.connected_components(G),
+    lambda G: csgraph.minimum_spanning_tree(G),
+])
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_no_flags_left_on_the_callers_matrix(fn, itype, dtype):
+    # SciPy's has_canonical_format property stores its answer on the object; SciPy's own
+    # routines leave a caller's matrix without it, and so does the facade
+    G = sp.csr_matrix((np.array([1, 2, 3], dtype=dtype), np.array([0, 1, 2], dtype=itype),
+                       np.array([0, 2, 3, 3], dtype=itype)), shape=(3, 3))
+    before = set(vars(G))
+    fn(G)
+    assert set(vars(G)) == before

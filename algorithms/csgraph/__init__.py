@@ -57,7 +57,8 @@ Deviations from SciPy (where SciPy misbehaves)
   :class:`~algorithms.csgraph._validation.IndexOutOfRange` naming the argument (SciPy
   returns an empty order or reads out of bounds); ``indices`` outside [-N, N) raise it too
   (SciPy's ValueError names no argument): an :class:`semiring.InvalidIndex` that is also
-  the ``ValueError`` SciPy raises. Non-integral float indices or vertices and bools raise
+  the ``ValueError`` SciPy raises (and its ``OverflowError`` for Python integers beyond int32,
+  ``IndexOverflow``; NumPy integers there SciPy wraps silently). Non-integral float indices or vertices and bools raise
   :class:`semiring.DomainMismatch` (SciPy truncates a float and reads ``True`` as 1);
   ``dijkstra``'s ``limit=nan`` raises :class:`semiring.InvalidValue` (SciPy reaches only
   the sources); integral numbers of other types (``fractions.Fraction``,

@@ -267,6 +267,40 @@ class _Rows:
         return int(np.searchsorted(self._S.indptr, k, side="right") - 1)
 
 
+#: SciPy's warning for a Dijkstra graph of negative weights (where it does not refuse them).
+SCIPY_NEGATIVE_WARNING = ("Graph has negative weights: dijkstra will give inaccurate results "
+                          "if the graph contains negative cycles. Consider johnson or "
+                          "bellman_ford.")
+
+
+def _indices_after_warning(indices, n, op, method, data, unweighted):
+    """:func:`._validation.normalize_indices`, where unweighted Dijkstra on negative weights
+    (which SciPy warns of and runs) gives SciPy's warning before refusing the indices, as
+    SciPy warns before it converts them. (Where they are accepted SciPy's routine warns.)"""
+    try:
+        return _v.normalize_indices(indices, n, op)
+    except Exception:
+        if unweighted and method == "D" and _negative_edge(data) is not None:
+            warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=3)
+        raise
+
+
+def _limit(op, limit) -> float:
+    """``dijkstra``'s ``limit`` as a float >= 0 (inf included), as SciPy's ``double limit``
+    takes it; raises :class:`semiring.DomainMismatch` for a non-number (a string too) and
+    :class:`semiring.InvalidValue` below 0 or NaN."""
+    try:
+        if isinstance(limit, (str, bytes)):
+            raise TypeError
+        value = float(limit)
+    except (TypeError, ValueError) as e:
+        raise sr.DomainMismatch(f"{op}: limit must be a real number, got "
+                                f"{type(limit).__name__}") from e
+    if not value >= 0:
+        raise sr.InvalidValue(f"{op}: limit must be >= 0, got {value}")
+    return value
+
+
 def _host_graph(csgraph, op, directed=True):
     """(the CSR SciPy reads, in stored order, its row of each entry): the caller's own CSR
     where SciPy reads it as it is, else SciPy's cast of it (a non-float64 CSR whose rows are
@@ -735,16 +769,13 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ([0.0, 1.0, 3.0], [-9999, 0, 1])
     """
     op = "dijkstra"
-    try:  # a real number, as SciPy's ``double limit`` takes it (a string too is refused)
-        if isinstance(limit, (str, bytes)):
-            raise TypeError
-        limit = float(limit)
-    except (TypeError, ValueError) as e:
-        raise sr.DomainMismatch(f"{op}: limit must be a real number, got "
-                                f"{type(limit).__name__}") from e
-    if not limit >= 0:
-        raise sr.InvalidValue(f"{op}: limit must be >= 0, got {limit}")
-    S = _fast(csgraph, indices, not unweighted)
+    # SciPy reads limit last (after the graph, its negative-weight warning and indices): a bad
+    # one is raised there, so that of two bad arguments the same one is named
+    try:
+        limit, bad_limit = _limit(op, limit), None
+    except sr.SemiringError as e:
+        bad_limit = e
+    S = _fast(csgraph, indices, not unweighted) if bad_limit is None else None
     if S is not None:  # the common case, at SciPy's cost or less
         d = (_compiled_fast(S, indices, unweighted, limit, directed, min_only)
              if _plain(return_predecessors) else None)
@@ -753,15 +784,21 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
                             min_only)
     if _engine(csgraph):
+        if bad_limit is not None:
+            raise bad_limit
         return _engine_paths(csgraph, op, "D", directed, indices, return_predecessors,
                              unweighted, None if limit == np.inf else limit, min_only)
     S, rows = _host_graph(csgraph, op, directed)
     n = S.shape[0]
-    if n > SCIPY_MAX_N:  # pragma: no cover - needs a > 2**31-vertex host graph
+    if n > SCIPY_MAX_N and bad_limit is None:  # pragma: no cover - a > 2**31-vertex graph
         return _engine_paths(S, op, "D", directed, indices, return_predecessors, unweighted,
                              None if limit == np.inf else limit, min_only)
-    idx, shape = _v.normalize_indices(indices, n, op)
+    idx, shape = _indices_after_warning(indices, n, op, "D", S.data, unweighted)
     _check_negative(op, "D", rows, S.indices, S.data, directed, unweighted)
+    if bad_limit is not None:
+        if unweighted and _negative_edge(S.data) is not None:  # SciPy warns, then refuses
+            warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=2)
+        raise bad_limit
     _v.check_output_bytes(op, (1 if min_only else idx.size) * n * 12, "cpu")
     d = (_compiled_dijkstra(S, idx, shape, unweighted, limit, directed, min_only)
          if _plain(return_predecessors) else None)
@@ -1023,7 +1060,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
                              unweighted)
     S, rows = _host_graph(csgraph, op, directed)
-    idx, shape = _v.normalize_indices(indices, S.shape[0], op)
+    idx, shape = _indices_after_warning(indices, S.shape[0], op, method, S.data, unweighted)
     _check_negative(op, method, rows, S.indices, S.data, directed, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     if _plain(return_predecessors) and (

@@ -762,7 +762,9 @@ def _sparse_csr_float64(S, op, arg, square, cast_sums=True, owned=False):
     else:
         indptr, indices = C.indptr.copy(), C.indices.copy()
     data = to_float64(C.data, op, arg)
-    return indptr, indices, data, S.shape, bool(C.has_canonical_format)
+    # (the caller's own matrix: canonical_csr, whose scan leaves no flag on it)
+    canonical = canonical_csr(C) if C is S else bool(C.has_canonical_format)
+    return indptr, indices, data, S.shape, canonical
 
 
 def _csc_undirected(csgraph, directed: bool):
@@ -972,6 +974,13 @@ class NegativeVertex(IndexOutOfRange, OverflowError):
     conversion to an unsigned int)."""
 
 
+class IndexOverflow(IndexOutOfRange, OverflowError):
+    """Indices given as Python integers beyond int32: an :class:`IndexOutOfRange` and an
+    ``OverflowError``, the class SciPy's conversion of them (``np.array(indices,
+    dtype=int32)``) raises. (NumPy integer arrays SciPy casts silently, wrapping: the facade
+    answers those with :class:`IndexOutOfRange`.)"""
+
+
 class NotAVertex(sr.DomainMismatch, IndexError):
     """A vertex that is no integer: a :class:`semiring.DomainMismatch` (a ``TypeError``) and an
     ``IndexError``, the class SciPy's ``maximum_flow`` raises for a float ``source``."""
@@ -1043,7 +1052,8 @@ def normalize_indices(indices, n: int, op: str, arg: str = "indices"):
     from the end (``-1`` is ``n - 1``), as in SciPy; integral floats are accepted (``[]`` is a
     float array), other values raise :class:`semiring.DomainMismatch`; anything outside
     [-n, n) raises :class:`IndexOutOfRange` (an :class:`semiring.InvalidIndex` and, as SciPy's
-    error, a ``ValueError``) naming ``arg``.
+    error, a ``ValueError``; :class:`IndexOverflow`, also an ``OverflowError``, where SciPy's
+    int32 conversion of Python integers overflows) naming ``arg``.
 
     Examples
     --------
@@ -1062,7 +1072,14 @@ def normalize_indices(indices, n: int, op: str, arg: str = "indices"):
     flat[flat < 0] += n
     bad = (flat < 0) | (flat >= n)
     if bool(bad.any()):
-        raise IndexOutOfRange(f"{op}: {arg} must lie in [-{n}, {n}), got "
+        error = IndexOutOfRange
+        try:  # SciPy's own conversion, which overflows first on Python ints beyond int32
+            np.array(indices, dtype=np.int32)
+        except OverflowError:
+            error = IndexOverflow
+        except Exception:  # noqa: BLE001, S110  (any other failure: the range error stands)
+            pass
+        raise error(f"{op}: {arg} must lie in [-{n}, {n}), got "
                               f"{int(a.ravel()[np.flatnonzero(bad)[0]])} (indices out of range "
                               f"0...N, N = {n})")
     return flat, a.shape
