@@ -1631,6 +1631,11 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs, partition=False):
         # raises (ValueError) or stops where the engine's answer is the maximum flow
         raise NotImplementedError("nx_semiring: unsigned NumPy capacities (NetworkX's "
                                   "residual flows wrap below 0; NetworkX runs it)")
+    if capacity in g.numpy_typed:
+        # NetworkX's flow value is a sum of those NumPy numbers (np.int64 where they all
+        # are, a Python int where its paths met only Python ones): its own arithmetic's type
+        raise NotImplementedError("nx_semiring: NumPy-typed capacities, whose flow value "
+                                  "NetworkX types by its own sums (NetworkX runs it)")
     c = g.weights(capacity)
     if c.dtype.kind == "f" and bool(np.isnan(c).any()):
         raise NotImplementedError("nx_semiring: NaN capacities (NetworkX's comparisons "

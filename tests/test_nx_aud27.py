@@ -54,3 +54,19 @@ def test_floyd_warshall_of_a_multigraph_with_a_nan_parallel_edge(semiring_first,
         want = {x: dict(d) for x, d in nx.floyd_warshall(M).items()}
     got = {x: dict(d) for x, d in nx.floyd_warshall(M).items()}
     assert repr(got) == repr(want)
+
+
+def test_flow_values_of_numpy_capacities_are_networkx_typed(semiring_first):  # noqa: F811
+    # NetworkX's flow value is the sum of the NumPy numbers (np.int64): the backend refuses
+    # NumPy-typed capacities, Python ints it answers
+    np = pytest.importorskip("numpy")
+    F = nx.DiGraph()
+    F.add_edge(0, 1, capacity=np.int64(3))
+    F.add_edge(1, 2, capacity=np.int64(2))
+    for f in (nx.maximum_flow_value, nx.minimum_cut_value):
+        with nx.config(backend_priority=[]):
+            want = f(F, 0, 2)
+        got = f(F, 0, 2)
+        assert repr(got) == repr(want) == "np.int64(2)"
+    G = nx.DiGraph([(0, 1, {"capacity": 3}), (1, 2, {"capacity": 2})])
+    assert repr(nx.maximum_flow_value(G, 0, 2, backend="semiring")) == "2"
