@@ -106,3 +106,48 @@ def test_no_flags_left_on_the_callers_matrix(fn, itype, dtype):
     before = set(vars(G))
     fn(G)
     assert set(vars(G)) == before
+
+
+# the second audit (bench/probes/aud27b_csgraph_fuzz.py): the other csgraph functions
+
+
+@pytest.mark.parametrize("make", [sp.csr_array, sp.csr_matrix, sp.csc_array, sp.lil_array])
+def test_a_stored_nan_weight_reads_as_scipys_dense_conversion(make):
+    # SciPy densifies a sparse graph starting every cell at inf: a stored NaN never wins
+    G = make(np.array([[0, np.nan], [1.0, 0]]))
+    P = np.array([[-9999, 0], [1, -9999]], np.int32)
+    for directed in (True, False):
+        np.testing.assert_array_equal(csgraph.construct_dist_matrix(G, P, directed=directed),
+                                      scg.construct_dist_matrix(G, P, directed=directed))
+    want, got = scg.csgraph_to_masked(G), csgraph.csgraph_to_masked(G)
+    np.testing.assert_array_equal(got.mask, want.mask)
+    np.testing.assert_array_equal(got.data, want.data)
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: csgraph.reconstruct_path(g, np.array([-9999, 0], np.int32)),
+    lambda g: csgraph.construct_dist_matrix(g, np.array([[-9999, 0], [1, -9999]], np.int32)),
+    lambda g: csgraph.csgraph_to_masked(g),
+    lambda g: csgraph.yen(g, 0, 1, 2),
+])
+def test_a_non_canonical_csr_is_left_as_it_was(call):
+    g = sp.csr_matrix((np.array([1.0, 2.0]), np.array([1, 0], np.int32),
+                       np.array([0, 2, 2], np.int32)), shape=(2, 2))
+    before = dict(vars(g))
+    call(g)
+    assert set(vars(g)) == set(before)
+
+
+@pytest.mark.parametrize("at", [(2, 1), (2, 3), (1, 3), (3, 0)])
+def test_construct_dist_matrix_undirected_reads_a_nan_as_scipy_symmetrizes(at):
+    # SciPy symmetrizes each pair u < v in place: G[v, u] where G[v, u] <= G[u, v], else
+    # G[u, v]; a masked array's unmasked NaN takes part in that comparison
+    a = np.zeros((4, 4))
+    a[at] = np.nan
+    a[0, 1] = 2.0
+    m = np.ma.masked_array(a, mask=(a == 0))
+    P = np.array([[-9999, 0, 0, 0], [1, -9999, 1, 1], [2, 2, -9999, 2], [3, 3, 3, -9999]],
+                 dtype=np.int32)
+    for directed in (True, False):
+        np.testing.assert_array_equal(csgraph.construct_dist_matrix(m, P, directed=directed),
+                                      scg.construct_dist_matrix(m, P, directed=directed))

@@ -74,7 +74,12 @@ Deviations from SciPy (where SciPy misbehaves)
   (CuPy's argsort is stable), the same matrix.
 - A stored ``-inf`` weight: host input answers what SciPy answers (which follows no rule:
   -inf, NaN or NegativeCycleError by method); GPU input raises :class:`semiring.InvalidValue`
-  in the shortest-path functions and ``yen`` (it used to drop the edge).
+  in the shortest-path functions (it used to drop the edge), and ``yen`` raises it on every
+  device (SciPy's ``yen`` answers no path where one exists).
+- ``yen`` is the facade's own (SciPy's routine is not called): on a graph of no edges it
+  answers ``source == sink`` with ``[0.]`` where SciPy raises ValueError ("Invalid shape in
+  axis 0"), and among parallel edges it reads the smallest, where SciPy's lengths of the
+  later paths can be wrong.
 - Complex weights raise :class:`semiring.DomainMismatch` (SciPy drops the imaginary part),
   except in ``laplacian``, which computes with them as SciPy does; so do object arrays
   (SciPy fails on them too, but its ``laplacian`` of a dense object array answers one), as

@@ -1278,7 +1278,14 @@ def _tree_weight(A: sr.Matrix, parent, child, directed: bool, missing: float):
     back = _lookup(A, child, parent, xp.inf)
     w[w == 0] = xp.inf
     back[back == 0] = xp.inf
-    return xp.minimum(w, back)
+    if missing != xp.inf:  # reconstruct_path: SciPy's np.minimum
+        return xp.minimum(w, back)
+    # construct_dist_matrix: SciPy symmetrizes each pair u < v in place, G[v, u] where
+    # G[v, u] <= G[u, v], else G[u, v] (so a NaN, a masked array's unmasked one, beside the
+    # other direction: the upper triangle's entry wins)
+    upper = xp.where(parent < child, w, back)
+    lower = xp.where(parent < child, back, w)
+    return xp.where(lower <= upper, lower, upper)
 
 
 def reconstruct_path(csgraph, predecessors, directed=True):
@@ -1374,6 +1381,7 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
     null_value = _v.real_number(null_value, op, "null_value")  # and its C double
     # SciPy reads the graph through its dense conversion: parallel edges keep the smallest
     A = _v.as_graph(graph, op, dup="min", arg="graph", directed=directed, cast_sums=False)
+    A = _v.stored_nan_as_inf(A, graph)
     xp = A.xp
     n = A.nrows
     P = _pred_array(sr.to_device(predecessors, A.device), n, op, xp)

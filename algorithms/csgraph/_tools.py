@@ -152,7 +152,8 @@ def csgraph_to_masked(csgraph):
     1
     """
     op = "csgraph_to_masked"
-    A = _v.as_graph(csgraph, op, dup="min", square=True, cast_sums=False)
+    A = _v.stored_nan_as_inf(_v.as_graph(csgraph, op, dup="min", square=True,
+                                         cast_sums=False), csgraph)
     if A.device == "gpu":
         A = A.to_cpu()
     # as SciPy: the dense graph with NaN for "no edge", then every NaN and inf masked (a stored

@@ -77,7 +77,7 @@ import numpy as np
 import scipy.sparse as sps
 
 import semiring as sr
-from semiring.matrix import canonical_csr
+from semiring.matrix import canonical_csr, row_of_entries
 
 __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH",
            "HOST_NONNEG_BOUNDS_OF", "HOST_PREDECESSORS_SHIFT",
@@ -700,6 +700,26 @@ def _from_coo(rows, cols, vals, shape, dup: str, device: str) -> sr.Matrix:
                               device=device)
 
 
+def stored_nan_as_inf(A: sr.Matrix, csgraph) -> sr.Matrix:
+    """``A`` (read by :func:`as_graph` with ``dup="min"``, which passes over a NaN among
+    parallel edges) with a stored NaN weight of sparse input as inf: SciPy's dense conversion
+    of a sparse graph (``csgraph_to_dense``, starting every cell at its null value) keeps an
+    entry only where it is smaller than the cell, which a NaN never is. Dense and masked
+    input keep their NaN, as SciPy's own reading of them does."""
+    if not (isinstance(csgraph, sr.Matrix) or _is_scipy_sparse(csgraph)
+            or _is_cupyx_sparse(csgraph)):
+        return A
+    v = A.values
+    if v is None or v.dtype.kind != "f":
+        return A
+    xp = A.xp
+    nan = xp.isnan(v)
+    if not bool(nan.any()):
+        return A
+    return sr.Matrix.from_csr(A.indptr, A.indices, xp.where(nan, xp.inf, v), A.shape,
+                              check=False)
+
+
 def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
     """The CSR that SciPy's ``validate_graph`` makes of a scipy or cupyx sparse input (its
     ``tocsr().astype(float64)``), in that CSR's stored order; the caller's arrays are never
@@ -900,10 +920,13 @@ def as_graph(csgraph, op: str, *, dup: str = "min", arg: str = "csgraph", square
             data = to_float64(S.data, op, arg)
             return sr.Matrix.from_csr(S.indptr.copy(), S.indices.copy(), data, S.shape,
                                       check=False)
-        C = S.tocoo(copy=True)
-        rows, cols = C.row, C.col
-        # tocoo of a CSR keeps the stored order, so 'first' is the first stored entry
-        return _from_coo(rows, cols, to_float64(C.data, op, arg), csgraph.shape, dup, device)
+        # each entry's row from the CSR's own arrays, in the stored order, so 'first' is the
+        # first stored entry (S.tocoo() would store SciPy's canonical flag on S, the caller's
+        # own matrix where nothing had to change)
+        m = int(S.indptr[-1])  # (index and data arrays may hold more: SciPy reads nnz)
+        rows = row_of_entries(sr.array_module(device), S.indptr, m)
+        return _from_coo(rows, S.indices[:m].copy(), to_float64(S.data[:m], op, arg),
+                         csgraph.shape, dup, device)
     if isinstance(csgraph, np.ma.MaskedArray):
         # asarray: the data of a masked numpy.matrix is a matrix, whose fancy indexing is 2-D
         a = np.asarray(np.ma.getdata(csgraph))
