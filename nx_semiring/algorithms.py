@@ -1760,7 +1760,8 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
 def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     """The matrix of shortest distances (float64 NumPy array, ``inf`` where unreachable) in
     ``nodelist`` order, by the engine's APSP. Self-loops do not count (NetworkX sets the
-    diagonal to 0); with a negative cycle NetworkX's own run answers.
+    diagonal to 0); with a negative cycle, or float weights whose path sums round (their bits
+    are NetworkX's order of additions), NetworkX's own run answers.
 
     Examples
     --------
@@ -1787,11 +1788,12 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(g.indptr))[perm]
     cols = g.sorted_adj()
     w = (np.ones(cols.size) if weight is None else g.weights(weight)[perm]).astype(np.float64)
-    if g.has_negative(weight) and not _exact_float_sums(g.weights(weight), n):
-        # a negative weight cancels: its path sums round to what the order of additions
-        # leaves (1e8 + 0.7 - 1e8), NetworkX's pivots' order against the engine's, beyond any
-        # tolerance relative to the result (1.7000000029802322 against 1.7)
-        raise NotImplementedError("nx_semiring: negative float weights whose path sums round "
+    if weight is not None and not _exact_float_sums(g.weights(weight), n):
+        # path sums that round take the bits NetworkX's order of additions leaves (its pivots'
+        # order against the engine's: 0.1 + 0.2 + 0.5 is 0.8 one way, 0.7999999999999999 the
+        # other; with a negative weight beyond any tolerance: 1e8 + 0.7 - 1e8), as the dict
+        # floyd_warshall refuses them
+        raise NotImplementedError("nx_semiring: float weights whose path sums round "
                                   "(NetworkX's order of additions decides; NetworkX runs it)")
     off = rows != cols
     A = sr.Matrix.from_coo(sr.to_device(rows[off], g.device), sr.to_device(cols[off], g.device),

@@ -70,3 +70,18 @@ def test_flow_values_of_numpy_capacities_are_networkx_typed(semiring_first):  # 
         assert repr(got) == repr(want) == "np.int64(2)"
     G = nx.DiGraph([(0, 1, {"capacity": 3}), (1, 2, {"capacity": 2})])
     assert repr(nx.maximum_flow_value(G, 0, 2, backend="semiring")) == "2"
+
+
+def test_floyd_warshall_numpy_of_rounding_float_sums_is_networkxs(semiring_first):  # noqa: F811
+    # 0.1 + 0.2 + 0.5 rounds to 0.8 in NetworkX's order of additions, 0.7999999999999999 in
+    # another: the backend refuses such weights (as the dict floyd_warshall does)
+    np = pytest.importorskip("numpy")
+    G = nx.Graph()
+    G.add_weighted_edges_from([(0, 1, 0.1), (1, 2, 0.2), (2, 3, 0.5)])
+    with nx.config(backend_priority=[]):
+        want = nx.floyd_warshall_numpy(G)
+    np.testing.assert_array_equal(nx.floyd_warshall_numpy(G), want)
+    H = nx.Graph()
+    H.add_weighted_edges_from([(0, 1, 0.5), (1, 2, 0.25), (2, 3, 1.5)])  # exact sums: answered
+    np.testing.assert_array_equal(nx.floyd_warshall_numpy(H, backend="semiring"),
+                                  nx.floyd_warshall_numpy(H, backend="networkx"))
