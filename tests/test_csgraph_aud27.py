@@ -151,3 +151,39 @@ def test_construct_dist_matrix_undirected_reads_a_nan_as_scipy_symmetrizes(at):
     for directed in (True, False):
         np.testing.assert_array_equal(csgraph.construct_dist_matrix(m, P, directed=directed),
                                       scg.construct_dist_matrix(m, P, directed=directed))
+
+
+def test_matching_and_structural_rank_survive_repeated_entries():
+    """SciPy's Hopcroft–Karp corrupts the heap on a CSC / CSR with repeated entries (the
+    process aborts later: ``munmap_chunk(): invalid pointer``); the facade drops the repeats
+    first. In a fresh process, as the abort would take this one down."""
+    import subprocess  # noqa: PLC0415  (this test's child process)
+    import sys  # noqa: PLC0415
+
+    code = r"""
+import numpy as np, scipy.sparse as sp
+from algorithms import csgraph
+r = [3, 2, 6, 0, 3, 6, 4, 6, 2, 4, 4, 2, 3, 1, 0, 5, 2, 4, 2, 4, 2, 2, 3, 7, 3, 6, 7, 7, 1, 5,
+     5, 7, 4, 6, 3, 1, 3, 0, 0, 2, 4, 1, 4, 5, 5, 2, 0, 6, 3, 7, 7, 2, 1, 4, 3, 7, 4, 7, 3, 1,
+     3, 3, 0, 2, 7, 6, 5, 6, 3, 1, 1, 6, 6, 7, 3, 1, 2, 0, 4, 6, 3, 1, 0, 3]
+c = [0, 1, 3, 2, 2, 4, 2, 2, 0, 6, 4, 6, 1, 2, 1, 5, 3, 4, 5, 0, 0, 6, 1, 2, 6, 3, 5, 5, 7, 7,
+     7, 6, 7, 6, 3, 5, 1, 0, 2, 7, 5, 7, 2, 5, 7, 4, 2, 7, 1, 0, 2, 4, 6, 2, 7, 4, 1, 4, 2, 7,
+     2, 7, 2, 4, 0, 5, 0, 4, 5, 4, 4, 1, 0, 5, 6, 5, 0, 2, 3, 6, 1, 7, 6, 0]
+r, c = np.array(r), np.array(c)
+o = np.argsort(c, kind="stable")  # columns grouped, rows in drawn order: repeats kept
+G = sp.csc_matrix((np.ones(r.size, dtype=np.uint8), r[o].astype(np.int32),
+                   np.r_[0, np.cumsum(np.bincount(c, minlength=8))].astype(np.int32)),
+                  shape=(8, 8))
+for _ in range(20):
+    m = csgraph.maximum_bipartite_matching(G, perm_type="row")
+    k = csgraph.structural_rank(G)
+junk = [np.ones(1000) for _ in range(2000)]
+C = sp.csc_matrix((np.ones(r.size), (r, c)), shape=(8, 8))  # canonical: SciPy is safe there
+import scipy.sparse.csgraph as scg
+assert int(k) == int(scg.structural_rank(C)) == 8
+assert sorted(m.tolist()) == list(range(8))
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]

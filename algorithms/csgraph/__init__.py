@@ -76,6 +76,9 @@ Deviations from SciPy (where SciPy misbehaves)
   -inf, NaN or NegativeCycleError by method); GPU input raises :class:`semiring.InvalidValue`
   in the shortest-path functions (it used to drop the edge), and ``yen`` raises it on every
   device (SciPy's ``yen`` answers no path where one exists).
+- ``maximum_bipartite_matching`` and ``structural_rank`` hand SciPy a CSR / CSC with its
+  repeated entries dropped (the first of each kept, in stored order): SciPy's Hopcroft–Karp
+  corrupts the heap on rows with repeats, and the process aborts later.
 - ``yen`` is the facade's own (SciPy's routine is not called): on a graph of no edges it
   answers ``source == sink`` with ``[0.]`` where SciPy raises ValueError ("Invalid shape in
   axis 0"), and among parallel edges it reads the smallest, where SciPy's lengths of the

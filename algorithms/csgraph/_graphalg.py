@@ -95,6 +95,31 @@ def _host_sparse(graph, op: str, arg: str = "graph"):
                             f"semiring.Matrix), got {type(graph).__name__}")
 
 
+def _without_repeats(S):
+    """A CSR or CSC ``S`` without its repeated entries (the first of each kept, the stored
+    order otherwise as it was), else ``S`` itself. SciPy's Hopcroft–Karp
+    (``maximum_bipartite_matching``, ``structural_rank``) writes past its arrays on a row with
+    repeated entries: the heap corrupts and the process aborts later (``munmap_chunk(): invalid
+    pointer``; an 8-vertex CSC with 84 entries, session 27's audit). Both read the structure
+    only, which the repeats do not change."""
+    if S.format not in ("csr", "csc") or _validation.canonical_csr(S):
+        return S
+    nnz = int(S.indptr[-1])
+    major = np.repeat(np.arange(S.indptr.size - 1, dtype=np.int64),
+                      np.diff(S.indptr.astype(np.int64)))
+    key = major * max(S.shape[1] if S.format == "csr" else S.shape[0], 1) \
+        + S.indices[:nnz].astype(np.int64)
+    _, first = np.unique(key, return_index=True)
+    if first.size == nnz:
+        return S
+    keep = np.zeros(nnz, dtype=bool)
+    keep[first] = True
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(major[keep],
+                                                        minlength=S.indptr.size - 1))])
+    return type(S)((S.data[:nnz][keep], S.indices[:nnz][keep],
+                    indptr.astype(S.indptr.dtype)), shape=S.shape)
+
+
 # ------------------------------------------------------------------------ components
 
 
@@ -518,7 +543,8 @@ def maximum_bipartite_matching(graph, perm_type="row"):
     if perm_type not in ("row", "column"):
         raise sr.InvalidValue(f"{op}: perm_type must be 'row' or 'column', got {perm_type!r}")
 
-    return sr.to_device(_scg.maximum_bipartite_matching(S, perm_type=perm_type), device)
+    return sr.to_device(_scg.maximum_bipartite_matching(_without_repeats(S),
+                                                        perm_type=perm_type), device)
 
 
 def min_weight_full_bipartite_matching(biadjacency, maximize=False):
@@ -621,5 +647,5 @@ def structural_rank(graph):
     op = "structural_rank"
     S, _device = _host_sparse(graph, op)
     _validation.check_2d(op, "graph", S.shape)  # (SciPy indexes its shape: IndexError)
-    return _scg.structural_rank(S)
+    return _scg.structural_rank(_without_repeats(S))
 
