@@ -1267,10 +1267,12 @@ def _lookup(A: sr.Matrix, rows, cols, missing: float):
     return out
 
 
-def _tree_weight(A: sr.Matrix, parent, child, directed: bool, missing: float):
+def _tree_weight(A: sr.Matrix, parent, child, directed: bool, missing: float,
+                 in_place: bool = False):
     """SciPy's weight of a tree edge parent → child: ``A[parent, child]`` (``missing`` where
     absent); for ``directed=False`` the smaller of the two directions, where SciPy reads a
-    zero or missing weight as inf."""
+    zero or missing weight as inf (``in_place``: by the rule of SciPy's in-place
+    symmetrization, which differs from the minimum only where a weight is NaN)."""
     xp = A.xp
     w = _lookup(A, parent, child, missing)
     if directed:
@@ -1278,7 +1280,7 @@ def _tree_weight(A: sr.Matrix, parent, child, directed: bool, missing: float):
     back = _lookup(A, child, parent, xp.inf)
     w[w == 0] = xp.inf
     back[back == 0] = xp.inf
-    if missing != xp.inf:  # reconstruct_path: SciPy's np.minimum
+    if not in_place:  # reconstruct_path: SciPy's np.minimum
         return xp.minimum(w, back)
     # construct_dist_matrix: SciPy symmetrizes each pair u < v in place, G[v, u] where
     # G[v, u] <= G[u, v], else G[u, v] (so a NaN, a masked array's unmasked one, beside the
@@ -1413,7 +1415,7 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
         go = ~stop
         i, cur, acc, start_j, k1 = i[go], cur[go], acc[go], start_j[go], k1[go]
         # acc ← acc + w(k1 → cur)
-        acc = acc + _tree_weight(A, k1, cur, directed, xp.inf)
+        acc = acc + _tree_weight(A, k1, cur, directed, xp.inf, in_place=True)
         cur = k1
         home = cur == i
         if bool(home.any()):
