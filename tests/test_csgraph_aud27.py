@@ -158,7 +158,7 @@ def test_matching_and_structural_rank_survive_repeated_entries():
     process aborts later: ``munmap_chunk(): invalid pointer``); the facade drops the repeats
     first. In a fresh process, as the abort would take this one down."""
     import subprocess  # noqa: PLC0415  (this test's child process)
-    import sys  # noqa: PLC0415
+    import sys  # noqa: PLC0415  (the child's interpreter: this one's)
 
     code = r"""
 import numpy as np, scipy.sparse as sp
