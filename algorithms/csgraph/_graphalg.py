@@ -58,6 +58,7 @@ import scipy.sparse as sps
 import scipy.sparse.csgraph as _scg
 
 import semiring as sr
+from semiring.matrix import row_of_entries
 
 from .. import components as _components
 from .. import matching as _matching
@@ -105,8 +106,7 @@ def _without_repeats(S):
     if S.format not in ("csr", "csc") or _validation.canonical_csr(S):
         return S
     nnz = int(S.indptr[-1])
-    major = np.repeat(np.arange(S.indptr.size - 1, dtype=np.int64),
-                      np.diff(S.indptr.astype(np.int64)))
+    major = row_of_entries(np, S.indptr, nnz)
     key = major * max(S.shape[1] if S.format == "csr" else S.shape[0], 1) \
         + S.indices[:nnz].astype(np.int64)
     _, first = np.unique(key, return_index=True)
