@@ -118,6 +118,22 @@ def test_connected_components_are_built_in_networkx_bfs_order():
                 repr(nx.node_connected_component(G, v))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_components_mostly_isolated_in_networkx_order(seed):
+    """Most components one vertex (a Kronecker graph's isolated nodes take the one-vertex
+    sets' own pass): the same sets in the same order, each iterating as NetworkX's."""
+    G = _colliding(n=40, m=60, seed=seed)
+    rng = random.Random(seed)
+    extra = [8 * i + 4 for i in range(300)]  # colliding hashes, interleaved with the rest
+    rng.shuffle(extra)
+    G.add_nodes_from(extra)
+    G.add_edge(extra[0], extra[1])
+    got = list(nx.connected_components(G, backend="semiring"))
+    want = list(nx.connected_components(G))
+    assert sum(len(s) == 1 for s in want) * 2 > len(want)
+    assert repr(got) == repr(want)
+
+
 def test_weak_components_in_networkx_order_or_refused():
     """Successors then predecessors, NetworkX's search order; where two new nodes are found
     among one node's predecessors (G._pred's order, not kept) the call is refused."""
