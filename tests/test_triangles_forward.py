@@ -20,26 +20,42 @@ from conftest import to_host
 tri = importlib.import_module("algorithms.triangles")
 
 
+def _each_variant(A, vertices):
+    """The GPU listing's answer by each of its variants (``VARIANTS``), as
+    :func:`semiring.triangles.forward` gives it, the symmetry checked afresh by each; [] on
+    the CPU."""
+    if A.device != "gpu" or A.nrows == 0:
+        return []
+    gpu = importlib.import_module("semiring.backend.gpu.triangles")
+    got = []
+    for variant in gpu.VARIANTS:
+        A._memo.pop(gpu.SYMMETRIC_KEY, None)
+        count, t, symmetric = gpu.forward(A, vertices, variant=variant)
+        got.append((variant, (count, t) if symmetric else None))
+    return got
+
+
 @given(g=graphs(max_n=30), vertices=st.booleans())
 def test_against_networkx(device, g, vertices):
     # symmetric or not; self-loops, explicit zeros, isolated vertices, blocks, long paths
     S, _ = g
     n = S.shape[0]
     A = sr.Matrix.from_scipy(S, device=device)
-    got = sr.triangles.forward(A, vertices=vertices)
+    answers = [("public", sr.triangles.forward(A, vertices=vertices))]
+    answers += _each_variant(A, vertices)
     E = S.copy()
     E.data[:] = 1
     if n and (E != E.T).nnz:
-        assert got is None
+        assert all(got is None for _, got in answers), answers
         return
     t = as_array(nx.triangles(to_nx(S, directed=False, weighted=False)), n).astype(np.int64)
-    count, tv = got
-    assert type(count) is int and count == t.sum() // 3
-    if not vertices:
-        assert tv is None
-        return
-    assert type(tv) is sr.array_module(device).ndarray and tv.dtype == np.int64
-    np.testing.assert_array_equal(to_host(tv), t)
+    for variant, (count, tv) in answers:
+        assert type(count) is int and count == t.sum() // 3, variant
+        if not vertices:
+            assert tv is None
+            continue
+        assert type(tv) is sr.array_module(device).ndarray and tv.dtype == np.int64
+        np.testing.assert_array_equal(to_host(tv), t, err_msg=variant)
 
 
 def _skewed(n, seed):
@@ -60,9 +76,50 @@ def _skewed(n, seed):
 def test_skewed_rows_against_the_products(device, seed):
     S = _skewed(3000, seed)
     A = sr.Matrix.from_scipy(S, device=device)
-    count, t = sr.triangles.forward(A, vertices=True)
-    assert count == alg.triangle_count(A, method="dot3")
-    np.testing.assert_array_equal(to_host(t), to_host(alg.triangles(A, method="mxm")))
+    want = alg.triangle_count(A, method="dot3")
+    want_t = to_host(alg.triangles(A, method="mxm"))
+    for variant, (count, t) in [("public", sr.triangles.forward(A, vertices=True))] + \
+            _each_variant(A, True):
+        assert count == want, variant
+        np.testing.assert_array_equal(to_host(t), want_t, err_msg=variant)
+
+
+def test_the_variant_follows_the_walks_bound():
+    """'oriented' where nnz · (nnz / n) reaches ORIENTED_MIN_WORK, 'entries' below."""
+    gpu = importlib.import_module("semiring.backend.gpu.triangles")
+    w = gpu.ORIENTED_MIN_WORK
+    assert gpu.variant_of(1 << 10, 1 << 20) == "oriented"  # 2^30 >= 2^25
+    assert gpu.variant_of(w, w) == "oriented"  # exactly at the bound
+    assert gpu.variant_of(w + 1, w) == "entries"
+    assert gpu.variant_of(1 << 20, 1 << 22) == "entries"  # 2^24: a grid's short rows
+    assert gpu.variant_of(1, 0) == "entries"
+
+
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+def test_variants_on_larger_graphs(device, itype):
+    """Both GPU variants on graphs past a warp's walk (hubs: long oriented rows listed for
+    warps), with self-loops, isolated vertices and both index types, against the products."""
+    rng = np.random.default_rng(7)
+    S = _skewed(5000, 4).tolil()
+    for v in rng.choice(5000, 50, replace=False):
+        S[v, v] = 1  # self-loops: in no triangle
+    S = S.tocsr()
+    keep = np.ones(5000, dtype=bool)
+    keep[rng.choice(5000, 100, replace=False)] = False  # isolated vertices
+    S = (sp.diags(keep.astype(float)) @ S @ sp.diags(keep.astype(float))).tocsr()
+    S.eliminate_zeros()
+    A = sr.Matrix.from_scipy(S, device=device)
+    if itype is np.int64:
+        A = sr.Matrix(A.indptr.astype(np.int64), A.indices.astype(np.int64), A.values, A.shape,
+                      iso_value=A.iso_value, dtype=A.dtype)
+    assert np.dtype(A.itype) == np.dtype(itype)
+    want = alg.triangle_count(A, method="dot3")
+    want_t = to_host(alg.triangles(A, method="mxm"))
+    assert want > 0
+    for variant, got in _each_variant(A, True):
+        count, t = got
+        assert count == want, variant
+        np.testing.assert_array_equal(to_host(t), want_t, err_msg=variant)
 
 
 def test_asymmetric_input(device):
@@ -72,6 +129,8 @@ def test_asymmetric_input(device):
                            device=device)
     assert sr.triangles.forward(A) == (1, None)
     assert sr.triangles.forward(B) is None
+    assert [got for _, got in _each_variant(A, False)] in ([], [(1, None)] * 2)
+    assert all(got is None for _, got in _each_variant(B, True))
     for f in (alg.triangle_count, alg.triangles, alg.clustering):
         with pytest.raises(sr.InvalidValue, match=f"{f.__name__}: A must be structurally"):
             f(B, method="forward")

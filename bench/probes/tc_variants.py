@@ -98,7 +98,7 @@ tcv(const I* __restrict__ indptr, const I* __restrict__ indices, const I* __rest
         if (MODE == 3 && (r.b1 - r.b0) <= 4 * (r.a1 - r.a0)) {
             found += tcv_merge(indptr, indices, v, dv, r);
         } else {
-            found += tc_step(indptr, indices, u, v, dv, r, r.a0, 1,
+            found += tc_step<true>(indptr, indices, u, v, dv, r, r.a0, 1,
                              (unsigned long long*)nullptr);
         }
     }

@@ -67,8 +67,29 @@ __device__ __forceinline__ long long tc_row(const I* __restrict__ indptr, long l
     return lo - 1;
 }
 
+// A triangle (u, v, w) found: its three vertices' counts (t, when asked for).
+__device__ __forceinline__ void tc_hit(unsigned long long* __restrict__ t, long long u,
+                                       long long v, long long w) {
+    if (t != nullptr) {
+        atomicAdd(t + u, 1ull);
+        atomicAdd(t + v, 1ull);
+        atomicAdd(t + w, 1ull);
+    }
+}
+
+// Whether w closes a triangle above (u, v): ranked above v (Ranked: rows of A, whose common
+// entries include those below v; the oriented rows hold only entries ranked above their row).
+template <bool Ranked, typename I>
+__device__ __forceinline__ bool tc_above(const I* __restrict__ indptr, long long v, long long dv,
+                                         I w) {
+    if (!Ranked) return true;
+    const long long dw = indptr[(long long)w + 1] - indptr[w];
+    return tc_before(dv, v, dw, (long long)w);
+}
+
 // Step 2 over the walk's positions p = first, first + step, ... < a1: the triangles found.
-template <typename I>
+// indices: the array the walk's rows index (A's, or the oriented graph's); indptr: A's.
+template <bool Ranked, typename I>
 __device__ __forceinline__ unsigned long long tc_step(
         const I* __restrict__ indptr, const I* __restrict__ indices, long long u, long long v,
         long long dv, tc_walk r, long long first, long long step,
@@ -76,15 +97,10 @@ __device__ __forceinline__ unsigned long long tc_step(
     unsigned long long found = 0;
     for (long long p = first; p < r.a1; p += step) {
         const I w = indices[p];
-        const long long dw = indptr[(long long)w + 1] - indptr[w];
-        if (!tc_before(dv, v, dw, (long long)w)) continue;
+        if (!tc_above<Ranked>(indptr, v, dv, w)) continue;
         if (tc_has(indices, r.b0, r.b1, w)) {
             ++found;
-            if (t != nullptr) {
-                atomicAdd(t + u, 1ull);
-                atomicAdd(t + v, 1ull);
-                atomicAdd(t + w, 1ull);
-            }
+            tc_hit(t, u, v, w);
         }
     }
     return found;
@@ -99,7 +115,7 @@ __device__ __forceinline__ unsigned long long tc_step(
 // walk's searches are saved by them.
 #define SR_TC_MERGE_RATIO 4
 
-template <typename I>
+template <bool Ranked, typename I>
 __device__ __forceinline__ unsigned long long tc_merge(
         const I* __restrict__ indptr, const I* __restrict__ indices, long long u, long long v,
         long long dv, tc_walk r, unsigned long long* __restrict__ t) {
@@ -113,16 +129,22 @@ __device__ __forceinline__ unsigned long long tc_merge(
         }
         ++p;
         ++q;
-        const long long dw = indptr[(long long)x + 1] - indptr[x];
-        if (!tc_before(dv, v, dw, (long long)x)) continue;
+        if (!tc_above<Ranked>(indptr, v, dv, x)) continue;
         ++found;
-        if (t != nullptr) {
-            atomicAdd(t + u, 1ull);
-            atomicAdd(t + v, 1ull);
-            atomicAdd(t + x, 1ull);
-        }
+        tc_hit(t, u, v, x);
     }
     return found;
+}
+
+// Step 2 of one thread: the merge where the rows' lengths are within SR_TC_MERGE_RATIO, else
+// the walk's searches.
+template <bool Ranked, typename I>
+__device__ __forceinline__ unsigned long long tc_pair(
+        const I* __restrict__ indptr, const I* __restrict__ indices, long long u, long long v,
+        long long dv, tc_walk r, unsigned long long* __restrict__ t) {
+    return r.b1 - r.b0 <= SR_TC_MERGE_RATIO * (r.a1 - r.a0)
+               ? tc_merge<Ranked>(indptr, indices, u, v, dv, r, t)
+               : tc_step<Ranked>(indptr, indices, u, v, dv, r, r.a0, 1, t);
 }
 
 // out[0] += the triangles, out[1] += the entries (u, v) without (v, u), out[2]: the entries
@@ -150,9 +172,7 @@ tc_forward(const I* __restrict__ indptr, const I* __restrict__ indices, long lon
             work[atomicAdd(out + 2, 1ull)] = (I)e;
             continue;
         }
-        found += r.b1 - r.b0 <= SR_TC_MERGE_RATIO * (r.a1 - r.a0)
-                     ? tc_merge(indptr, indices, u, v, dv, r, t)
-                     : tc_step(indptr, indices, u, v, dv, r, r.a0, 1, t);
+        found += tc_pair<true>(indptr, indices, u, v, dv, r, t);
     }
     tc_add(found, out);
     tc_add(asym, out + 1);
@@ -174,7 +194,112 @@ tc_forward_warps(const I* __restrict__ indptr, const I* __restrict__ indices, lo
         const long long u = tc_row(indptr, n, e), v = (long long)indices[e];
         const long long v0 = indptr[v], v1 = indptr[v + 1];
         const tc_walk r = tc_rows(indptr[u], indptr[u + 1], v0, v1);
-        found += tc_step(indptr, indices, u, v, v1 - v0, r, r.a0 + lane, 32, t);
+        found += tc_step<true>(indptr, indices, u, v, v1 - v0, r, r.a0 + lane, 32, t);
+    }
+    tc_add(found, out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The oriented variant: the forward orientation made once as a CSR of its own (row u: the
+// entries v of A's row u ranked above u, in A's order), then a thread an oriented entry whose
+// two rows hold only vertices ranked above it: no rank reads, no threads that stop at once
+// (half of tc_forward's), rows of half the length. Four launches, a scan and one sync for
+// the oriented size, where tc_forward is two launches: the launcher takes it for large graphs.
+
+// count[u] = |oriented row u|, a warp a row; check: out[1] += the entries (u, v) without (v, u).
+template <typename I>
+__global__ void __launch_bounds__(SR_TC_THREADS)
+tc_orient_count(const I* __restrict__ indptr, const I* __restrict__ indices, long long n,
+                int check, I* __restrict__ count, unsigned long long* __restrict__ out) {
+    const int lane = threadIdx.x & 31;
+    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+    unsigned long long asym = 0;
+    for (long long u = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; u < n;
+         u += warps) {
+        const long long u0 = indptr[u], u1 = indptr[u + 1];
+        unsigned long long kept = 0;
+        for (long long p = u0 + lane; p < u1; p += 32) {
+            const long long v = (long long)indices[p];
+            const long long v0 = indptr[v], v1 = indptr[v + 1];
+            if (check && !tc_has(indices, v0, v1, (I)u)) ++asym;
+            kept += tc_before(u1 - u0, u, v1 - v0, v);  // also u == v: not kept
+        }
+        for (int o = 16; o > 0; o >>= 1) kept += __shfl_down_sync(0xffffffffu, kept, o);
+        if (lane == 0) count[u] = (I)kept;
+    }
+    tc_add(asym, out + 1);
+}
+
+// The oriented rows (optr: the scan of tc_orient_count's counts) and each entry's row, a warp a
+// row: a ballot a round of 32 entries keeps A's order.
+template <typename I>
+__global__ void __launch_bounds__(SR_TC_THREADS)
+tc_orient_fill(const I* __restrict__ indptr, const I* __restrict__ indices, long long n,
+               const I* __restrict__ optr, I* __restrict__ oind, I* __restrict__ orow) {
+    const int lane = threadIdx.x & 31;
+    const unsigned below = (1u << lane) - 1u;
+    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+    for (long long u = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; u < n;
+         u += warps) {
+        const long long u0 = indptr[u], u1 = indptr[u + 1];
+        long long base = optr[u];
+        for (long long q = u0; q < u1; q += 32) {  // the same trip count on every lane
+            const long long p = q + lane;
+            bool keep = false;
+            I v = 0;
+            if (p < u1) {
+                v = indices[p];
+                keep = tc_before(u1 - u0, u, indptr[(long long)v + 1] - indptr[v], (long long)v);
+            }
+            const unsigned m = __ballot_sync(0xffffffffu, keep);
+            if (keep) {
+                const long long at = base + __popc(m & below);
+                oind[at] = v;
+                orow[at] = (I)u;
+            }
+            base += __popc(m);
+        }
+    }
+}
+
+// out[0] += the triangles of the oriented graph (optr, oind, orow; optr[n] entries), a thread
+// an entry; walks longer than `walk` listed in work[] (out[2]) for tc_oriented_warps.
+template <typename I>
+__global__ void __launch_bounds__(SR_TC_THREADS)
+tc_oriented(const I* __restrict__ optr, const I* __restrict__ oind, const I* __restrict__ orow,
+            long long n, long long walk, unsigned long long* __restrict__ out,
+            unsigned long long* __restrict__ t, I* __restrict__ work) {
+    const long long m = (long long)optr[n];
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    unsigned long long found = 0;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
+        const long long u = (long long)orow[e], v = (long long)oind[e];
+        const tc_walk r = tc_rows(optr[u], optr[u + 1], optr[v], optr[v + 1]);
+        if (r.a1 - r.a0 > walk) {
+            work[atomicAdd(out + 2, 1ull)] = (I)e;
+            continue;
+        }
+        found += tc_pair<false>(optr, oind, u, v, 0, r, t);
+    }
+    tc_add(found, out);
+}
+
+// tc_oriented's listed entries, a warp an entry, its lanes splitting the walk.
+template <typename I>
+__global__ void __launch_bounds__(SR_TC_THREADS)
+tc_oriented_warps(const I* __restrict__ optr, const I* __restrict__ oind,
+                  const I* __restrict__ orow, unsigned long long* __restrict__ out,
+                  unsigned long long* __restrict__ t, const I* __restrict__ work) {
+    const long long listed = (long long)out[2];
+    const int lane = threadIdx.x & 31;
+    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+    unsigned long long found = 0;
+    for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < listed;
+         i += warps) {
+        const long long e = (long long)work[i];
+        const long long u = (long long)orow[e], v = (long long)oind[e];
+        const tc_walk r = tc_rows(optr[u], optr[u + 1], optr[v], optr[v + 1]);
+        found += tc_step<false>(optr, oind, u, v, 0, r, r.a0 + lane, 32, t);
     }
     tc_add(found, out);
 }
