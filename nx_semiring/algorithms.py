@@ -2103,6 +2103,10 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         raise ZeroDivisionError
     x0 = _node_weights(g, nstart, "nstart")
     u = _node_weights(g, dangling, "dangling")
+    if weight is not None and weight in g.values and g.loop_negation_wraps(weight):
+        raise NotImplementedError("nx_semiring: pagerank: NetworkX's matrix of these NumPy "
+                                  "integer self-loop weights negates them in their own type "
+                                  "(to_scipy_sparse_array; it wraps or raises): NetworkX runs it")
     M = g.matrix() if _unit_weights(g, weight) else g.matrix(weight)
     if weight is not None and weight in g.values and _row_sums_overflow(g, weight):
         raise NotImplementedError("nx_semiring: pagerank of float weights whose row sums may "

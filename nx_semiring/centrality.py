@@ -171,6 +171,10 @@ def _weights(g, weight, name):
     if weight is not None and g.narrow.get(weight) is not None:
         raise NotImplementedError(f"nx_semiring: {name}: NetworkX multiplies these weights as "
                                   f"NumPy {g.narrow[weight]} scalars (NetworkX runs it)")
+    if weight is not None and g.loop_negation_wraps(weight):
+        raise NotImplementedError(f"nx_semiring: {name}: NetworkX's matrix of these NumPy "
+                                  f"integer self-loop weights negates them in their own type "
+                                  f"(to_scipy_sparse_array; it wraps or raises): NetworkX runs it")
     if _unit_weights(g, weight):
         return g.matrix(), False
     return g.matrix(weight), True

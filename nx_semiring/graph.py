@@ -207,6 +207,27 @@ class SemiringGraph:
                 max(self.n - 1, 1) >= FLOAT_MAX)
         return inf
 
+    def loop_negation_wraps(self, weight) -> bool:
+        """Whether NetworkX's ``to_scipy_sparse_array`` of this undirected graph reads a
+        self-loop's ``weight`` otherwise than as its value: it symmetrizes by adding each
+        edge twice and the self-loops' ``-wt`` once, negated in the weight's own type, which
+        for NumPy unsigned integers wraps (``-np.uint8(200)`` is 56), for NumPy bools raises
+        TypeError and for a signed integer type's least value wraps to itself (pagerank,
+        hits and eigenvector_centrality_numpy read their matrices so). The engine's symmetric
+        matrix holds the loop's value once."""
+        if self.directed or weight is None or weight not in self.numpy_typed:
+            return False
+        kinds = set(self.numpy_typed[weight])
+        if not kinds & {"u", "b", "i"}:
+            return False
+        loops = self.adj == self.rows()
+        if not bool(loops.any()):
+            return False
+        if kinds & {"u", "b"}:
+            return True
+        w = self.weights(weight)[loops]
+        return w.dtype.kind in "iu" and bool(np.isin(w, [-2**7, -2**15, -2**31, -2**63]).any())
+
     @property
     def n(self) -> int:
         return len(self.nodes)

@@ -452,6 +452,12 @@ def dag_longest_path_length(G, weight="weight", default_weight=1):
     _no_multigraph(g, "dag_longest_path_length")  # NetworkX takes the heaviest parallel edge
     if g.n == 0:
         return 0
+    if weight is not None and g.adj.size and g.weights(weight).dtype.kind not in "biuf":
+        # (None, str, Fraction, Decimal, ints beyond int64 among them): NetworkX adds them
+        # along its topological order as it goes, so on a graph with a cycle its TypeError
+        # or its NetworkXUnfeasible comes first by that order
+        raise NotImplementedError(f"nx_semiring: {g.weights(weight).dtype} weights (NetworkX "
+                                  f"runs it)")
     if not _acyclic(g):
         raise nx.NetworkXUnfeasible("Graph contains a cycle or graph changed during iteration")
     if g.adj.size == 0:

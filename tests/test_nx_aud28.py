@@ -1,0 +1,77 @@
+"""The NetworkX backend, session 28's audit (``bench/probes/aud28_nx_fuzz.py``: NumPy-scalar
+labels and arguments, OrderedDict graph subclasses, filtered and nested views, weights of
+NumPy, Fraction and Decimal types, nx.config modes, keyword edge cases): the wrong answers it
+found, each now NetworkX's own."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+np = pytest.importorskip("numpy")
+
+from nx_semiring.interface import BackendInterface  # noqa: E402, F401
+
+from test_nx_inputs4 import semiring_first  # noqa: E402, F401  (a fixture)
+
+
+def _close(want, got):
+    assert list(want) == list(got)
+    assert all(math.isclose(want[k], got[k], rel_tol=1e-9, abs_tol=1e-12) for k in want)
+
+
+def _loop_graph(val):
+    G = nx.Graph([(0, 1), (1, 2), (2, 0), (2, 3)])
+    nx.set_edge_attributes(G, {e: type(val)(2) for e in G.edges}, "weight")
+    G.add_edge(1, 1, weight=val)
+    return G
+
+
+@pytest.mark.parametrize("val", [np.uint8(200), np.uint64(7), np.bool_(True)])
+def test_pagerank_and_hits_of_numpy_unsigned_self_loop_weights(semiring_first, val):  # noqa: F811
+    # NetworkX's to_scipy_sparse_array symmetrizes an undirected graph by adding -wt of each
+    # self-loop in the weight's own type: -np.uint8(200) is 56, -np.uint64(7) is 2**64 - 7,
+    # -np.True_ raises TypeError. The engine's matrix holds the loop's value once.
+    G = _loop_graph(val)
+    for f in (nx.pagerank, nx.hits):
+        with pytest.raises(NotImplementedError):  # refused: NetworkX's own answer below
+            f(G, backend="semiring")
+        try:
+            with nx.config(backend_priority=[]), np.errstate(all="ignore"):
+                want = f(G)
+        except TypeError:
+            with pytest.raises(TypeError), np.errstate(all="ignore"):
+                f(G)
+            continue
+        with np.errstate(all="ignore"):
+            got = f(G)
+        if f is nx.hits:
+            for w, g in zip(want, got):
+                _close(w, g)
+        else:
+            _close(want, got)
+
+
+def test_pagerank_of_numpy_int_self_loop_weights_is_still_answered(semiring_first):  # noqa: F811
+    G = _loop_graph(np.int64(3))
+    want = nx.pagerank(G, backend="networkx")
+    _close(want, nx.pagerank(G, backend="semiring"))
+    D = nx.DiGraph(_loop_graph(np.uint8(200)))  # directed: no symmetrizing
+    _close(nx.pagerank(D, backend="networkx"), nx.pagerank(D, backend="semiring"))
+
+
+def test_dag_longest_path_length_of_a_cycle_with_none_weights(semiring_first):  # noqa: F811
+    # NetworkX adds the weights along its lazy topological order: here it meets the None
+    # before it finds the cycle, so TypeError, not NetworkXUnfeasible
+    H = nx.DiGraph()
+    H.add_edges_from([(b"4", b"1", {"weight": None}), (b"8", b"7", {"weight": 2}),
+                      (b"7", b"8", {"weight": 1})])
+    with nx.config(backend_priority=[]), pytest.raises(TypeError):
+        nx.dag_longest_path_length(H)
+    with pytest.raises(TypeError):
+        nx.dag_longest_path_length(H)  # the backend refuses: NetworkX's answer
+    C = nx.DiGraph([(0, 1, {"weight": 1}), (1, 0, {"weight": 2})])
+    with pytest.raises(nx.NetworkXUnfeasible):
+        nx.dag_longest_path_length(C, backend="semiring")
