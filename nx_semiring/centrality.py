@@ -213,7 +213,9 @@ def eigenvector_centrality(G, max_iter=100, tol=1e-06, nstart=None, weight=None)
         # scalars' inf / NaN where the sum is 0 (the engine refuses them: NetworkX runs it)
         nstart_sum = sum(nstart.values())
         nstart = {k: v / nstart_sum for k, v in nstart.items()}
-    M, weighted = _weights(g, weight, "eigenvector_centrality")
+    # NetworkX reads ``G[n][nbr].get(weight, 1) if weight else 1``: a falsy attribute name
+    # (0, "", ()) is no weight at all there
+    M, weighted = _weights(g, weight if weight else None, "eigenvector_centrality")
     try:
         x = alg.eigenvector_centrality(M, max_iter=max_iter, tol=tol, nstart=_start(g, nstart),
                                        weighted=weighted)

@@ -814,6 +814,15 @@ class BackendInterface:
             except TypeError:
                 return (f"{key} {a[key]!r} is unhashable: NetworkX raises its TypeError where "
                         f"it looks it up")
+        target = a.get("target")
+        if target is not None and not isinstance(G, SemiringGraph) and \
+                name not in ("average_neighbor_degree", "reciprocity") and target not in G:
+            # NetworkX searches until its queue or heap is empty, comparing each node it
+            # pops with the target (``v == target``): its error (NetworkXNoPath, or
+            # NodeNotFound, or a NumPy label's elementwise comparison with a tuple target
+            # raising ValueError) is its own search's
+            return (f"target {target!r} is not a node of G: NetworkX's search reports it "
+                    f"(NetworkX runs it)")
         if isinstance(a.get(_ONE_PASS_ARGS.get(name)), collections.abc.Iterator):
             return (f"{_ONE_PASS_ARGS[name]}= is an iterator, which the backend would read "
                     f"before it may refuse, leaving NetworkX an exhausted one: NetworkX runs it")

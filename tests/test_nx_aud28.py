@@ -75,3 +75,39 @@ def test_dag_longest_path_length_of_a_cycle_with_none_weights(semiring_first):  
     C = nx.DiGraph([(0, 1, {"weight": 1}), (1, 0, {"weight": 2})])
     with pytest.raises(nx.NetworkXUnfeasible):
         nx.dag_longest_path_length(C, backend="semiring")
+
+
+@pytest.mark.parametrize("name", ["dijkstra_path", "dijkstra_path_length", "bellman_ford_path",
+                                  "shortest_path", "has_path", "bidirectional_dijkstra"])
+def test_a_target_not_in_g_is_left_to_networkxs_search(semiring_first, name):  # noqa: F811
+    # NumPy float labels: NetworkX's ``v == target`` against a tuple target is an array, its
+    # truth value a ValueError; a target absent from G is NetworkX's search's to report
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([(np.float64(0.0), np.float64(1.0), 1),
+                               (np.float64(1.0), np.float64(2.0), 2)])
+    f = getattr(nx, name)
+    assert isinstance(BackendInterface.can_run(name, (G, 0.0, (99, 99)), {}), str)
+    with nx.config(backend_priority=[]):
+        try:
+            f(G, 0.0, (99, 99))
+        except Exception as exc:  # noqa: BLE001
+            want = type(exc)
+        else:
+            want = None
+    if want is None:
+        f(G, 0.0, (99, 99))
+    else:
+        with pytest.raises(want):
+            f(G, 0.0, (99, 99))
+    assert BackendInterface.can_run(name, (G, 0.0, 2.0), {}) is True
+
+
+@pytest.mark.parametrize("key", [0, ""])
+def test_eigenvector_centrality_of_a_falsy_weight_name_is_unweighted(semiring_first, key):  # noqa: F811
+    # NetworkX's eigenvector_centrality reads ``G[n][nbr].get(weight, 1) if weight else 1``
+    G = nx.Graph()
+    G.add_edges_from([(0, 1, {key: 6, "w": 3}), (1, 2, {key: 2}), (0, 2, {key: 10}),
+                      (2, 3, {key: 4})])
+    want = nx.eigenvector_centrality(G, weight=key, backend="networkx")
+    _close(want, nx.eigenvector_centrality(G, weight=key, backend="semiring"))
+    _close(nx.eigenvector_centrality(G, backend="networkx"), want)
