@@ -313,11 +313,11 @@ def _host_bound(fam):
     return bounds.get(fam, 0)
 
 
-# triangles / clustering of GPU input below algorithms.triangles' GPU_FORWARD_VERTEX_MAX_ENTRIES:
-# the forward listing's two launches (its 'auto'; the directed clustering's host route below
-# triangles.HOST_MAX_ENTRIES is costed the same). H200 (session 25, tc_forward_bound.py): the
-# per-vertex counts 0.25-0.7 ms on graphs of 10^4-10^6 entries, 9.2 ms on kron-17 (3.9·10^6
-# units), 22.9 on kron-18; rounded up
+# triangles / clustering of GPU input: the forward listing (algorithms.triangles' 'auto' on the
+# GPU; the directed clustering's host route below triangles.HOST_MAX_ENTRIES is costed the
+# same). H200 (session 25, tc_forward_bound.py): the per-vertex counts 0.25-0.7 ms on graphs
+# of 10^4-10^6 entries, 9.2 ms on kron-17 (3.9·10^6 units), 22.9 on kron-18; rounded up
+# (session 28's oriented variant: kron-18 7.6 ms, kron-22 214 ms for 1.3·10^8 entries)
 GPU_FORWARD_COST = (1e-3, 4e-9)
 # pagerank (the function; not the family's other power iterations) of GPU input up to
 # algorithms.pagerank's GPU_FUSED_MAX_ENTRIES: the fused launch
@@ -332,7 +332,7 @@ GPU_FUSED_PAGERANK_COST = (1e-3, ENGINE_COST["gpu"]["pagerank"][1])
 def _engine_cost(device, fam, stored, name=None):
     """(fixed seconds, seconds per work unit) of the engine's call of family ``fam``
     (``name``: the function, where one of the family costs otherwise)."""
-    if device == "gpu" and fam == "triangles" and stored < _tri.GPU_FORWARD_VERTEX_MAX_ENTRIES:
+    if device == "gpu" and fam == "triangles":
         return GPU_FORWARD_COST
     if device == "gpu" and name == "pagerank" and stored <= _pagerank.GPU_FUSED_MAX_ENTRIES:
         return GPU_FUSED_PAGERANK_COST
@@ -720,7 +720,17 @@ _ADJACENCY_API = ("__getitem__", "__iter__", "__contains__", "__len__", "neighbo
                   "adjacency", "degree", "nodes", "edges", "is_directed", "is_multigraph")
 
 
-def _overridden_adjacency(G):
+# The methods NetworkX's graph-returning functions build their result with, beyond the
+# class's constructor and add_nodes_from / add_edges_from (which the backend's results call
+# too): k_core's family returns G.subgraph(nodes).copy(), k_truss G.copy() less the edges and
+# nodes it removes. A subclass that redefines one of them (a copy() that carries its own
+# state) shapes NetworkX's result in ways the backend's does not follow
+_RESULT_API = dict.fromkeys(("k_core", "k_shell", "k_crust", "k_corona"), ("subgraph", "copy"))
+_RESULT_API["k_truss"] = ("copy", "remove_edges_from", "remove_nodes_from", "remove_edge",
+                          "remove_node")
+
+
+def _overridden_adjacency(G, api=_ADJACENCY_API):
     import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     cls = type(G)
@@ -728,7 +738,7 @@ def _overridden_adjacency(G):
                 if c in (nx.MultiDiGraph, nx.MultiGraph, nx.DiGraph, nx.Graph))
     if cls is base:
         return None
-    for attr in _ADJACENCY_API:
+    for attr in api:
         if getattr(cls, attr, None) is not getattr(base, attr, None):
             return attr
     return None
@@ -808,6 +818,10 @@ class BackendInterface:
             if attr is not None:
                 return (f"{type(G).__name__} redefines {attr}: its adjacency is not the "
                         f"G._adj that the conversion reads")
+            attr = _overridden_adjacency(G, _RESULT_API.get(name, ()))
+            if attr is not None:
+                return (f"{type(G).__name__} redefines {attr}, with which NetworkX's {name} "
+                        f"builds its result graph: NetworkX runs it")
         for key in ("source", "target"):
             try:
                 hash(a.get(key))

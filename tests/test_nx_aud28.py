@@ -111,3 +111,27 @@ def test_eigenvector_centrality_of_a_falsy_weight_name_is_unweighted(semiring_fi
     want = nx.eigenvector_centrality(G, weight=key, backend="networkx")
     _close(want, nx.eigenvector_centrality(G, weight=key, backend="semiring"))
     _close(nx.eigenvector_centrality(G, backend="networkx"), want)
+
+
+class _CopyingGraph(nx.Graph):
+    """A subclass whose copy() carries state of its own (NetworkX's k_core family returns
+    G.subgraph(nodes).copy(), k_truss G.copy() with edges removed)."""
+
+    def copy(self, as_view=False):
+        H = super().copy(as_view)
+        H.copied_from = id(self)
+        return H
+
+
+@pytest.mark.parametrize("name,args", [("k_core", ()), ("k_shell", ()), ("k_crust", ()),
+                                       ("k_corona", (2,)), ("k_truss", (3,))])
+def test_core_subgraphs_of_a_subclass_that_redefines_copy(semiring_first, name, args):  # noqa: F811
+    G = _CopyingGraph(nx.karate_club_graph())
+    assert isinstance(BackendInterface.can_run(name, (G, *args), {}), str)
+    f = getattr(nx, name)
+    got = f(G, *args)
+    assert type(got) is _CopyingGraph and hasattr(got, "copied_from")  # NetworkX's copy()
+    with nx.config(backend_priority=[]):
+        want = f(G, *args)
+    assert list(got.edges(data=True)) == list(want.edges(data=True))
+    assert BackendInterface.can_run(name, (nx.karate_club_graph(), *args), {}) is True

@@ -3,7 +3,8 @@
 Usage (from a scratch directory, not the repository root)::
 
     cd /tmp && python /work/main/bench/probes/aud28_nx_fuzz.py
-        [--seeds N] [--start S] [--timeout T] [--parts graphs,config,hand] [-v]
+        [--seeds N] [--start S] [--timeout T] [--parts graphs,config,hand]
+        [--sizes 70,130] [--only name,name] [-v]
 
     graphs  random graphs (aud27's ``calls``: every dispatched function, random options) of
             new kinds: NumPy-scalar node labels (np.int64, np.float64, mixed with Python
@@ -140,6 +141,9 @@ def _weights(r):
     return name, kinds[name]
 
 
+SIZES = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16]
+
+
 def make_graph(seed):
     """(G, base or None, recipe) for one seed."""
     import networkx as nx
@@ -149,7 +153,7 @@ def make_graph(seed):
     ordered = r.random() < 0.3
     if ordered:
         cls = _ordered_class(cls)
-    n = r.choice([1, 2, 3, 4, 5, 6, 8, 10, 12, 16])
+    n = r.choice(SIZES)
     lname, lab = _labels(r)
     wname, wf = _weights(r)
     nodes = []
@@ -166,7 +170,7 @@ def make_graph(seed):
     if r.random() < 0.7:
         for x in order:
             G.add_node(x, **({"color": r.randint(0, 2), "lst": [1]} if r.random() < 0.5 else {}))
-    p = r.choice([0.15, 0.3, 0.5])
+    p = r.choice([0.15, 0.3, 0.5]) if n <= 16 else r.choice([2.0, 3.0, 6.0]) / n
     loops = r.random() < 0.2
     missing = r.random() < 0.3
     for u in order:
@@ -450,6 +454,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=10)
     ap.add_argument("--parts", default="graphs,config,hand")
     ap.add_argument("--only", default="")
+    ap.add_argument("--sizes", default="", help="node counts to draw from (e.g. 70,130: the "
+                    "engine's 64-source batches, larger levels), default 1..16")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     sys.setrecursionlimit(10000)
@@ -457,6 +463,8 @@ def main():
 
     A_ONE_PASS.update(iface._ONE_PASS_ARGS)
     parts = set(args.parts.split(","))
+    if args.sizes:
+        SIZES[:] = [int(x) for x in args.sizes.split(",")]
     only = set(args.only.split(",")) if args.only else None
     tally = A.Tally()
     ncalls = 0
