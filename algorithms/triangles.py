@@ -42,9 +42,10 @@ edges, so t(v) is half the sum of the supports over v's row.
 
 On the GPU the products' fixed cost (a chain of launches and host round trips, 2-5 ms) is
 most of a small graph's call, so 'auto' takes the forward listing there too, as one fused
-mechanism (:func:`semiring.triangles.forward`: a thread an entry, long walks a warp each, the
-symmetry check in the same pass), below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries for the
-count and :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` for the per-vertex counts.
+mechanism (:func:`semiring.triangles.forward`: a thread an entry, or the orientation made first
+and a thread an oriented entry, long walks a warp each), for the per-vertex counts always and for
+the count below :data:`GPU_FORWARD_MAX_ENTRIES` stored entries or up to
+:data:`GPU_FORWARD_MAX_SKEW`.
 """
 
 from __future__ import annotations
@@ -85,18 +86,18 @@ AUTO_METHOD_CPU_COMPILED = "dot3"
 #: (the one loss below the bound), kron-18 (7 612 004) 21.9 / 11.7.
 GPU_FORWARD_MAX_ENTRIES = 1 << 22
 #: Past :data:`GPU_FORWARD_MAX_ENTRIES` 'auto' still counts by 'forward' where A's longest
-#: row is at most this many times its mean row (a uniform graph: every walk short, merged
-#: with its other row; the products' orientation and offdiag passes cost more than the whole
-#: listing there). One reduction and a sync tell, at a size where a count takes milliseconds.
-#: H200, session 27 (bench/results/session27/call7/): urand-20 (longest row 63, mean 32)
-#: 'forward' 6.6 ms against 'dot3' 16.8 (Gunrock 5.9); kron graphs (longest rows hundreds of
-#: times the mean) stay on dot3 (kron-18 16.8 / 11.8 ms, kron-20 102 / 37).
-GPU_FORWARD_MAX_SKEW = 16
-#: The same bound for the per-vertex counts of :func:`triangles` and the undirected
-#: :func:`clustering`, against 'mxm' (two masked products and three reductions): there the
-#: listing won on every graph measured, ms: urand-13-ef4 0.32 / 7.49, grid 1000² 0.65 / 14.3,
-#: kron-17 9.19 / 84.3, kron-18 22.9 / 156 (same probe). Not measured past kron-18.
-GPU_FORWARD_VERTEX_MAX_ENTRIES = 1 << 23
+#: row is at most this many times its mean row. Since the listing's 'oriented' variant
+#: (session 28) only the most skewed graphs keep dot3. H200, session 28, ms, 'forward' /
+#: 'dot3' (bench/probes/tc_oriented.py, bench/results/session28/): urand-20 (longest row 2x
+#: the mean) 2.18 / 16.2, urand-22 (2x) 8.60 / 52.0, kron-18 (870x) 6.08 / 9.09, kron-20
+#: (2168x) 32.3 / 34.9, kron-22 (5324x) 201 / 164. One reduction and a sync tell, at a size
+#: where a count takes milliseconds.
+GPU_FORWARD_MAX_SKEW = 4096
+#: The per-vertex counts of :func:`triangles` and the undirected :func:`clustering` take the
+#: listing on the GPU whatever the size: against 'mxm' (two masked products and three
+#: reductions) it won on every graph measured, ms: urand-13-ef4 0.32 / 7.49, grid 1000² 0.65 /
+#: 14.3, kron-17 9.19 / 84.3, kron-18 22.9 / 156 (session 25, tc_forward_bound.py); since the
+#: 'oriented' variant kron-18 7.58, kron-20 37.0, kron-22 214, urand-22 8.40 (session 28).
 
 #: How :func:`triangles` and :func:`clustering` count the triangles through each vertex:
 #: 'mxm', the two masked products of :func:`_per_vertex` on A's device; 'forward', the
@@ -114,8 +115,8 @@ VERTEX_METHODS = ("auto", "mxm", "forward")
 #: Without Numba the interpreted listing loses to the NumPy products on grid 300×300 (341
 #: against 134 ms) and kron-14 (2.4 against 1.6 s). The total count stays on dot3 (kron-16
 #: 0.23 s: each triangle once at one edge, no per-edge sums).
-#: (on the GPU below :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` stored entries 'forward' too)
-VERTEX_AUTO_METHOD = {"cpu": "forward", "gpu": "mxm"}
+#: On the GPU 'forward' too (the listing's kernels need no Numba).
+VERTEX_AUTO_METHOD = {"cpu": "forward", "gpu": "forward"}
 #: GPU input with fewer stored entries than this is taken by the directed :func:`clustering`'s
 #: 'auto' to a host copy, its answer copied back: the GPU's products cost ~2.8 ms of launches
 #: and host round trips whatever the size (the undirected counts have 'forward' instead). On
@@ -134,16 +135,15 @@ def _small_gpu(A, method="auto"):
 
 
 def _forward_gpu(A, vertices=False) -> bool:
-    """Whether 'auto' takes 'forward' for ``A`` (a Matrix) on the GPU: below
-    :data:`GPU_FORWARD_MAX_ENTRIES` (``vertices``: :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`),
-    and for the count past it where A's degrees are even (:data:`GPU_FORWARD_MAX_SKEW`)."""
+    """Whether 'auto' takes 'forward' for ``A`` (a Matrix) on the GPU: the per-vertex counts
+    (``vertices``) always, the count below :data:`GPU_FORWARD_MAX_ENTRIES` and past it where
+    A's longest row is at most :data:`GPU_FORWARD_MAX_SKEW` times its mean row."""
     if A.device != "gpu":
         return False
-    if A.nvals < (GPU_FORWARD_VERTEX_MAX_ENTRIES if vertices else GPU_FORWARD_MAX_ENTRIES):
+    if vertices or A.nvals < GPU_FORWARD_MAX_ENTRIES:
         return True
-    # the longest row against the mean row, nvals / n (the count only)
-    return (not vertices
-            and int(A.xp.diff(A.indptr).max()) * A.nrows <= GPU_FORWARD_MAX_SKEW * A.nvals)
+    # the longest row against the mean row, nvals / n
+    return int(A.xp.diff(A.indptr).max()) * A.nrows <= GPU_FORWARD_MAX_SKEW * A.nvals
 
 
 def _pattern(A, dtype=np.int64):
@@ -328,15 +328,16 @@ def _vertex_method(op, method, A, directed=False):
         return "mxm"
     if method != "auto":
         return method
-    return "forward" if _forward_gpu(A, vertices=True) else _vertex_auto(A.device)
+    return _vertex_auto(A.device)
 
 
 def _vertex_auto(device):
-    """triangles' and clustering's ``method="auto"`` on ``device`` (undirected) past
-    :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES`: :data:`VERTEX_AUTO_METHOD`'s, 'mxm' without
-    Numba (the NetworkX backend's cost model asks it too)."""
+    """triangles' and clustering's ``method="auto"`` on ``device`` (undirected):
+    :data:`VERTEX_AUTO_METHOD`'s, 'mxm' on a CPU without Numba (the NetworkX backend's cost
+    model asks it too)."""
     method = VERTEX_AUTO_METHOD[device]
-    return "mxm" if method == "forward" and not _compiled().ENABLED else method
+    return "mxm" if device == "cpu" and method == "forward" and not _compiled().ENABLED \
+        else method
 
 
 def _forward(op, A, symmetrize, vertices):
@@ -386,12 +387,11 @@ def triangles(A, *, symmetrize=False, order=DEFAULT_ORDER, method="auto"):
     method : {'auto', 'mxm', 'forward'}
         ``'mxm'``: two masked products on A's device (top, middle and bottom shares of each
         vertex). ``'forward'``: the forward triangle listing on A's device
-        (:func:`semiring.triangles.forward`): on the GPU two launches, each triangle's three
+        (:func:`semiring.triangles.forward`): on the GPU a few launches, each triangle's three
         vertices counted where it is found; on the CPU every edge's support (compiled by
         Numba where it is installed, else interpreted, far slower), t(v) half the sum over
-        v's edges. ``'auto'``: 'forward' for GPU input below
-        :data:`GPU_FORWARD_VERTEX_MAX_ENTRIES` stored entries, else
-        :data:`VERTEX_AUTO_METHOD` of A's device ('mxm' without Numba). The same answer.
+        v's edges. ``'auto'``: :data:`VERTEX_AUTO_METHOD` of A's device ('forward'; 'mxm'
+        on a CPU without Numba). The same answer.
 
     Returns
     -------

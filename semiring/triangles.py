@@ -1,4 +1,4 @@
-"""Triangles by the forward listing as one fused mechanism: a graph's triangle count in two
+"""Triangles by the forward listing as one fused mechanism: a graph's triangle count in a few
 launches and one copy back.
 
 The algebra's triangle count (:func:`algorithms.triangle_count`) orients the edges by degree,
@@ -9,14 +9,16 @@ graphs of 10⁴-10⁵ edges. The forward listing (Schank & Wagner 2005; the degr
 edge (u, v) with rank(u) < rank(v) (rank: (degree, index) ascending), the vertices w ranked
 above v in both rows.
 
-On the GPU a thread an entry runs it (``kernels/triangles.cu``, launched by
-``semiring/backend/gpu/triangles.py``), the structural symmetry check folded into the same
-pass; an entry whose walk is long (an edge between two hubs) is listed for a second launch that
-gives each such entry a warp; both results come back by one copy. On the CPU every edge's
+On the GPU (``kernels/triangles.cu``, launched by ``semiring/backend/gpu/triangles.py``) one of
+two variants runs it: on small graphs a thread an entry of A, the structural symmetry check
+folded into the same pass; on larger ones the orientation first made as a CSR of its own (each
+row's higher-ranked neighbours, the check in its counting pass) and a thread an oriented entry.
+In both an entry whose walk is long (an edge between two hubs) is listed for a last launch
+that gives each such entry a warp; the results come back by one copy. On the CPU every edge's
 support comes from the compiled listing that k-truss peels from
-(``semiring/backend/cpu/triangles.py``). The walks stay unbalanced between warps on a large
-skewed graph (a Kronecker graph of 2¹⁷ vertices and more), where the masked product is the
-better plan: the algorithm picks (``algorithms.triangles.GPU_FORWARD_MAX_ENTRIES``).
+(``semiring/backend/cpu/triangles.py``). On the most skewed large graphs (a Kronecker graph of
+2²² vertices) the masked product is the better plan for the count: the algorithm picks
+(``algorithms.triangles.GPU_FORWARD_MAX_SKEW``).
 """
 
 from __future__ import annotations

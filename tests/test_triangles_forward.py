@@ -20,6 +20,11 @@ from conftest import to_host
 tri = importlib.import_module("algorithms.triangles")
 
 
+def _numba() -> bool:
+    """Whether the CPU's compiled kernels run (its per-vertex 'auto' is then the listing)."""
+    return importlib.import_module("semiring.backend.cpu.compiled").ENABLED
+
+
 def _each_variant(A, vertices):
     """The GPU listing's answer by each of its variants (``VARIANTS``), as
     :func:`semiring.triangles.forward` gives it, the symmetry checked afresh by each; [] on
@@ -160,8 +165,8 @@ def test_arguments(device):
 
 
 def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
-    """'auto': the listing for GPU input below GPU_FORWARD_MAX_ENTRIES (the count) and
-    GPU_FORWARD_VERTEX_MAX_ENTRIES (per vertex), the products from the bounds on and for
+    """'auto': the listing for GPU input below GPU_FORWARD_MAX_ENTRIES (the count; past it
+    see the skew rule below) and for every GPU input's per-vertex counts, the products for
     the CPU's count; an explicit method is always obeyed."""
     calls = []
     real = sr.triangles.forward
@@ -180,26 +185,19 @@ def test_the_policy_picks_forward_for_small_gpu_input(device, monkeypatch):
     np.testing.assert_array_equal(to_host(alg.triangles(A, method="forward")),
                                   to_host(alg.triangles(A, method="mxm")))
     assert calls
-    monkeypatch.setattr(tri, "GPU_FORWARD_VERTEX_MAX_ENTRIES", A.nvals)
     calls.clear()
-    alg.triangles(A)  # past the vertex bound: 'mxm' on the GPU ('forward' on a CPU with Numba)
-    assert not calls or device == "cpu"
-    if device == "gpu":
-        monkeypatch.setattr(tri, "GPU_FORWARD_VERTEX_MAX_ENTRIES", A.nvals + 1)
-        calls.clear()
-        alg.triangles(A)
-        alg.clustering(A)
-        assert len(calls) == 2
-        calls.clear()
-        alg.clustering(A, directed=True)  # the directed coefficient: the products (or host)
-        assert not calls
+    alg.triangles(A)  # the per-vertex counts: no bound on the GPU (on a CPU: with Numba)
+    alg.clustering(A)
+    assert len(calls) == (2 if device == "gpu" or _numba() else 0)
+    calls.clear()
+    alg.clustering(A, directed=True)  # the directed coefficient: the products (or host)
+    assert not calls
 
 
-def test_networkx_cost_model_takes_the_listing_below_the_bound():
+def test_networkx_cost_model_takes_the_listing_on_the_gpu():
     interface = pytest.importorskip("nx_semiring.interface")
-    bound = tri.GPU_FORWARD_VERTEX_MAX_ENTRIES
-    assert interface._engine_cost("gpu", "triangles", bound - 1) == interface.GPU_FORWARD_COST
-    assert interface._engine_cost("gpu", "triangles", bound) != interface.GPU_FORWARD_COST
+    for stored in (1, 1 << 23, 1 << 30):
+        assert interface._engine_cost("gpu", "triangles", stored) == interface.GPU_FORWARD_COST
 
 
 def test_even_degrees_keep_the_listing_past_the_bound(device, monkeypatch):
@@ -220,11 +218,10 @@ def test_even_degrees_keep_the_listing_past_the_bound(device, monkeypatch):
         assert alg.triangle_count(A) == alg.triangle_count(A, method="dot")
         assert bool(calls) == (listing and device == "gpu"), (skew, listing)
     assert alg.triangle_count(even) == 3 * n
-    # the per-vertex counts keep their own bound
-    monkeypatch.setattr(tri, "GPU_FORWARD_VERTEX_MAX_ENTRIES", 1)
+    # the per-vertex counts take the listing whatever the skew
     calls.clear()
-    alg.triangles(even)
-    assert not calls or device == "cpu"
+    alg.triangles(hub)
+    assert bool(calls) == (device == "gpu" or _numba())
 
 
 def test_a_symmetric_structure_is_checked_once(device):
