@@ -1,4 +1,4 @@
-// Triangles of an undirected graph in two launches and no host sync: the forward listing
+// Triangles of an undirected graph in a few launches and no host sync: the forward listing
 // (Schank & Wagner 2005, "Finding, counting and listing all triangles in large graphs"; the
 // degree order of Cohen 2009), a thread an entry, with the structural symmetry check in the
 // same pass, and the entries of long walks handed to a warp each.
@@ -16,7 +16,8 @@
 // orders of magnitude, and one thread's 10^4 searches would hold its whole block) goes onto a
 // worklist instead; tc_forward_warps then runs each listed entry's step 2 with a warp, its
 // lanes splitting the walk. The launcher (backend/gpu/triangles.py) zeroes out[0..2] (and t),
-// launches both kernels, and reads out[] back once.
+// launches both kernels, and reads out[] back once. The oriented variant (the end of this file)
+// makes the orientation first and lists from it.
 // Index type I: int or long long, the CSR's (indptr, indices).
 
 #define SR_TC_THREADS 256
@@ -203,8 +204,8 @@ tc_forward_warps(const I* __restrict__ indptr, const I* __restrict__ indices, lo
 // The oriented variant: the forward orientation made once as a CSR of its own (row u: the
 // entries v of A's row u ranked above u, in A's order), then a thread an oriented entry whose
 // two rows hold only vertices ranked above it: no rank reads, no threads that stop at once
-// (half of tc_forward's), rows of half the length. Four launches, a scan and one sync for
-// the oriented size, where tc_forward is two launches: the launcher takes it for large graphs.
+// (half of tc_forward's), rows of half the length. Four launches and a scan where tc_forward
+// is two launches: the launcher takes it for large graphs.
 
 // count[u] = |oriented row u|, a warp a row; check: out[1] += the entries (u, v) without (v, u).
 template <typename I>
@@ -231,11 +232,13 @@ tc_orient_count(const I* __restrict__ indptr, const I* __restrict__ indices, lon
 }
 
 // The oriented rows (optr: the scan of tc_orient_count's counts) and each entry's row, a warp a
-// row: a ballot a round of 32 entries keeps A's order.
+// row: a ballot a round of 32 entries keeps A's order. cap: the room in oind and orow (the
+// launcher sizes them without reading optr[n] back).
 template <typename I>
 __global__ void __launch_bounds__(SR_TC_THREADS)
 tc_orient_fill(const I* __restrict__ indptr, const I* __restrict__ indices, long long n,
-               const I* __restrict__ optr, I* __restrict__ oind, I* __restrict__ orow) {
+               const I* __restrict__ optr, long long cap, I* __restrict__ oind,
+               I* __restrict__ orow) {
     const int lane = threadIdx.x & 31;
     const unsigned below = (1u << lane) - 1u;
     const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
@@ -252,8 +255,8 @@ tc_orient_fill(const I* __restrict__ indptr, const I* __restrict__ indices, long
                 keep = tc_before(u1 - u0, u, indptr[(long long)v + 1] - indptr[v], (long long)v);
             }
             const unsigned m = __ballot_sync(0xffffffffu, keep);
-            if (keep) {
-                const long long at = base + __popc(m & below);
+            const long long at = base + __popc(m & below);
+            if (keep && at < cap) {
                 oind[at] = v;
                 orow[at] = (I)u;
             }
@@ -262,14 +265,15 @@ tc_orient_fill(const I* __restrict__ indptr, const I* __restrict__ indices, long
     }
 }
 
-// out[0] += the triangles of the oriented graph (optr, oind, orow; optr[n] entries), a thread
-// an entry; walks longer than `walk` listed in work[] (out[2]) for tc_oriented_warps.
+// out[0] += the triangles of the oriented graph (optr, oind, orow; optr[n] entries, at most
+// cap), a thread an entry; walks longer than `walk` listed in work[] (out[2]) for
+// tc_oriented_warps.
 template <typename I>
 __global__ void __launch_bounds__(SR_TC_THREADS)
 tc_oriented(const I* __restrict__ optr, const I* __restrict__ oind, const I* __restrict__ orow,
-            long long n, long long walk, unsigned long long* __restrict__ out,
+            long long n, long long cap, long long walk, unsigned long long* __restrict__ out,
             unsigned long long* __restrict__ t, I* __restrict__ work) {
-    const long long m = (long long)optr[n];
+    const long long m = min((long long)optr[n], cap);
     const long long stride = (long long)gridDim.x * blockDim.x;
     unsigned long long found = 0;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {

@@ -31,13 +31,13 @@ WARP_WALK = 64
 SYMMETRIC_KEY = "tc_symmetric"
 #: The listing's variants: 'entries' (``tc_forward``: two launches, a thread an entry of A,
 #: half of them stopping at the rank test, each walking two whole rows and reading the rank
-#: of each common vertex) and 'oriented' (``tc_orient_count``, a scan, one sync for the
-#: oriented size, ``tc_orient_fill``, then ``tc_oriented``: a thread an oriented entry,
-#: rows of half the length, no rank reads).
+#: of each common vertex) and 'oriented' (``tc_orient_count``, a scan, ``tc_orient_fill``,
+#: then ``tc_oriented``: a thread an oriented entry, rows of half the length, no rank reads).
 VARIANTS = ("entries", "oriented")
 #: The listing takes the 'oriented' variant where nnz · (nnz / n), a lower bound of the
-#: entries' walks (Σ over rows of their length squared), is at least this: its four launches,
-#: scan and sync cost ~0.2 ms more than 'entries'' two, repaid where the walks are long.
+#: entries' walks (Σ over rows of their length squared), is at least this: its four launches
+#: and scan cost ~0.2 ms more than 'entries'' two, repaid where the walks are long (measured
+#: with a sync for the oriented size, since gone).
 #: H200, session 28, count warm, ms 'entries' / 'oriented' (bench/probes/tc_oriented.py,
 #: bench/results/session28/): below it urand-13-ef4 (5.6·10⁵) 0.105 / 0.214, kron-12 (9.7·10⁴
 #: entries, bound 2.3·10⁶) 0.225 / 0.357, urand-16-ef8 (1.7·10⁷) 0.172 / 0.278, grid 1000²
@@ -113,14 +113,18 @@ def _oriented(A, I, n, check, sms, out, tv):
                                                           np.int32(check), count, out))
     optr = cp.zeros(n + 1, dtype=A.itype)
     cp.cumsum(count, dtype=A.itype, out=optr[1:])
-    m = int(optr[n])  # the oriented size: its arrays allocated exactly (a sync)
-    oind = cp.empty(m, dtype=A.itype)
-    orow = cp.empty(m, dtype=A.itype)
+    # the oriented size without a sync: a symmetric structure keeps each edge one way and no
+    # self-loop (at most nnz / 2); unchecked (a first call) at most every entry. The kernels
+    # stop at the room as well (a structure changed behind the memo's back).
+    cap = A.nvals if check else A.nvals // 2
+    oind = cp.empty(cap, dtype=A.itype)
+    orow = cp.empty(cap, dtype=A.itype)
     function(f"tc_orient_fill<{I}>")(rows, (THREADS,), (A.indptr, A.indices, np.int64(n), optr,
-                                                         oind, orow))
-    if m:
-        work = cp.empty(m, dtype=A.itype)
-        grid = (max(1, min(-(-m // THREADS), sms)),)
+                                                         np.int64(cap), oind, orow))
+    if cap:
+        work = cp.empty(cap, dtype=A.itype)
+        grid = (max(1, min(-(-cap // THREADS), sms)),)
         function(f"tc_oriented<{I}>")(grid, (THREADS,), (optr, oind, orow, np.int64(n),
-                                                         np.int64(WARP_WALK), out, tv, work))
+                                                         np.int64(cap), np.int64(WARP_WALK), out,
+                                                         tv, work))
         function(f"tc_oriented_warps<{I}>")(grid, (THREADS,), (optr, oind, orow, out, tv, work))
