@@ -202,6 +202,7 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     connection = connection.lower()
     if connection not in ("weak", "strong"):
         raise sr.InvalidValue(f"{op}: connection must be 'weak' or 'strong', got {connection!r}")
+    _validation.masked_warnings(csgraph)  # SciPy's validate_graph, after its connection check
     if (connection == "weak" or not directed) and as_graph_device(csgraph) == "cpu":
         # SciPy's compiled search: the same numbering (by least vertex), no per-call algebra
         S = _first_of_duplicates(as_scipy_csr(csgraph, op))
@@ -375,6 +376,7 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     ('csr_matrix', [[0, 0, 0, 3], [0, 0, 2, 5], [0, 0, 0, 0], [0, 0, 0, 0]])
     """
     op = "minimum_spanning_tree"
+    _validation.masked_warnings(csgraph)  # SciPy's validate_graph comes first
     S = scipy_csr(csgraph)
     if S is not None:  # the common case: SciPy's Kruskal on the input (it copies it first)
         return _scg.minimum_spanning_tree(S, overwrite=False)

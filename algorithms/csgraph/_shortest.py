@@ -24,6 +24,7 @@ import scipy.sparse as sps
 import scipy.sparse.csgraph as scg
 
 import semiring as sr
+from semiring.matrix import row_of_entries
 
 from ..apsp import apsp as _apsp_native
 from ..sssp import multi_source_sssp as _multi_source_sssp
@@ -273,14 +274,24 @@ SCIPY_NEGATIVE_WARNING = ("Graph has negative weights: dijkstra will give inaccu
                           "bellman_ford.")
 
 
+def _scipy_warns_negative(method: str, unweighted: bool) -> bool:
+    """Whether SciPy's routine for ``method`` warns of negative weights
+    (:data:`SCIPY_NEGATIVE_WARNING`) once it has the graph: its ``dijkstra``, and its
+    ``johnson`` with ``unweighted=True``, which hands the graph to its ``dijkstra``
+    (``shortest_path(method='auto')`` picks 'J' on a negative weight: the same warning)."""
+    return method == "D" or (method == "J" and unweighted)
+
+
 def _indices_after_warning(indices, n, op, method, data, unweighted):
-    """:func:`._validation.normalize_indices`, where unweighted Dijkstra on negative weights
-    (which SciPy warns of and runs) gives SciPy's warning before refusing the indices, as
-    SciPy warns before it converts them. (Where they are accepted SciPy's routine warns.)"""
+    """:func:`._validation.normalize_indices`, where SciPy's Dijkstra
+    (:func:`_scipy_warns_negative`) on negative weights gives SciPy's warning before refusing
+    the indices, as SciPy warns before it converts them, whatever the index error (out of
+    range, or a Python integer past int32). (Where they are accepted SciPy's routine warns,
+    or the facade refuses the weights: ``dijkstra``'s deviation.)"""
     try:
         return _v.normalize_indices(indices, n, op)
     except Exception:
-        if unweighted and method == "D" and _negative_edge(data) is not None:
+        if _scipy_warns_negative(method, unweighted) and _negative_edge(data) is not None:
             warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=3)
         raise
 
@@ -396,15 +407,25 @@ def _refuse_minus_infinity(op: str, r, c, w, unweighted: bool):
 
 
 def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, unweighted,
-                  limit=None, min_only=False):
+                  limit=None, min_only=False, bad_limit=None):
+    """The engine's shortest paths, in SciPy's order of checks and warnings: the graph, SciPy's
+    negative-weight warning where its Dijkstra runs (before an index error, as the host path;
+    :func:`_indices_after_warning`), the indices, the facade's refusals, then ``bad_limit``
+    (``dijkstra``'s refused ``limit``: SciPy reads it last)."""
     if method == "FW":
         return _fw_engine(csgraph, op, directed, return_predecessors, unweighted)
     A0 = _v.as_graph(csgraph, op, dup="min", directed=directed)
     n = A0.nrows
-    idx, shape = _v.normalize_indices(indices, n, op)
     r, c, w = A0.to_coo()
+    idx, shape = _indices_after_warning(indices, n, op, method, w, unweighted)
     _refuse_minus_infinity(op, r, c, w, unweighted)
     _check_negative(op, method, r, c, w, directed, unweighted)
+    # (weighted Dijkstra on negative weights was refused above: the warning is unweighted's)
+    warn = unweighted and _scipy_warns_negative(method, True) and _negative_edge(w) is not None
+    if bad_limit is not None:
+        if warn:
+            warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=3)
+        raise bad_limit
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
     has_neg = bool(A.nvals) and float(A.values.min()) < 0
@@ -417,6 +438,8 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
         if op in ("bellman_ford", "johnson"):
             raise _v.ThinGraph(op, use=dijkstra.__wrapped__)
         raise _v.ThinGraph(op, method="D" if op == "shortest_path" else None)
+    if warn:  # (after the redirect: SciPy's routine on the host copy gives its own)
+        warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=3)
     if method == "J":
         return _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method)
     if min_only:
@@ -769,6 +792,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     ([0.0, 1.0, 3.0], [-9999, 0, 1])
     """
     op = "dijkstra"
+    _v.masked_warnings(csgraph)  # SciPy's validate_graph comes first
     # SciPy reads limit last (after the graph, its negative-weight warning and indices): a bad
     # one is raised there, so that of two bad arguments the same one is named
     try:
@@ -784,10 +808,9 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
         return scg.dijkstra(S, directed, indices, return_predecessors, unweighted, limit,
                             min_only)
     if _engine(csgraph):
-        if bad_limit is not None:
-            raise bad_limit
         return _engine_paths(csgraph, op, "D", directed, indices, return_predecessors,
-                             unweighted, None if limit == np.inf else limit, min_only)
+                             unweighted, None if bad_limit is not None or limit == np.inf
+                             else limit, min_only, bad_limit=bad_limit)
     S, rows = _host_graph(csgraph, op, directed)
     n = S.shape[0]
     if n > SCIPY_MAX_N and bad_limit is None:  # pragma: no cover - a > 2**31-vertex graph
@@ -825,6 +848,7 @@ def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, 
     """``bellman_ford`` and ``johnson``: the engine for GPU input, else SciPy's routine of the
     same name on the validated host graph (or the compiled Dijkstra's distances,
     :data:`HOST_COMPILED_SOURCES_PATHS`)."""
+    _v.masked_warnings(csgraph)  # SciPy's validate_graph comes first
     plain = HOST_COMPILED_SOURCES_PATHS and _plain(return_predecessors)
     S = _fast(csgraph, indices, False)
     if S is not None:  # the common case, at SciPy's cost or less
@@ -837,7 +861,7 @@ def _sources_paths(csgraph, op, method, directed, indices, return_predecessors, 
         return _engine_paths(csgraph, op, method, directed, indices, return_predecessors,
                              unweighted)
     S, _rows = _host_graph(csgraph, op, directed)
-    idx, shape = _v.normalize_indices(indices, S.shape[0], op)
+    idx, shape = _indices_after_warning(indices, S.shape[0], op, method, S.data, unweighted)
     _v.check_output_bytes(op, idx.size * S.shape[0] * 12, "cpu")
     d = _compiled_dijkstra(S, idx, shape, unweighted, directed=directed) if plain else None
     if d is not None:
@@ -1054,6 +1078,11 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
                       **kw)
     if method == "auto":
         method = _auto_method(csgraph, indices)
+    if method != "FW" and isinstance(csgraph, np.ma.MaskedArray):
+        # SciPy's own validation reads a masked array densely (silently); its dijkstra,
+        # bellman_ford and johnson then read it as a CSR, with that reading's warnings
+        _v._check_square(op, "csgraph", csgraph.shape, True)
+        _v.masked_warnings(csgraph)
     if method == "FW":
         kw["directed"] = directed = _v.int_flag(directed, op, "directed")  # SciPy's int()
     if _engine(csgraph):
@@ -1200,6 +1229,7 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
     [3.0, 4.0]
     """
     op = "yen"
+    _v.masked_warnings(csgraph)  # SciPy's validate_graph comes first
     A = _v.as_graph(csgraph, op, dup="min", directed=directed)
     n = A.nrows
     source = _v.normalize_vertex(source, n, op, "source")
@@ -1290,13 +1320,97 @@ def _tree_weight(A: sr.Matrix, parent, child, directed: bool, missing: float,
     return xp.where(lower <= upper, lower, upper)
 
 
+def _rows_rise(xp, indptr, indices) -> bool:
+    """Whether every row's column indices strictly rise (SciPy's C
+    ``csr_has_canonical_format``, which reads the arrays, never the matrix's flag, and only
+    the ``indptr[-1]`` entries the rows hold)."""
+    nnz = int(indptr[-1])
+    if nnz < 2:
+        return True
+    ok = xp.empty(nnz, dtype=bool)
+    ok[0] = True
+    xp.greater(indices[1:nnz], indices[:nnz - 1], out=ok[1:])
+    starts = indptr[1:-1].astype(xp.int64)
+    ok[starts[(starts > 0) & (starts < nnz)]] = True  # a row's first entry rises over nothing
+    return bool(ok.all())
+
+
+def _sampled_csr(csgraph, A: sr.Matrix, op: str, directed: bool):
+    """(indptr, indices, float64 data, rows rise) of the CSR SciPy's ``reconstruct_path``
+    indexes: for sparse input its ``validate_graph``'s (:func:`._validation.scipy_view`: the
+    caller's float64 CSR as stored, another format through ``tocsr``, another dtype through
+    its summing cast; an undirected CSC as its transpose), for every other input ``A``
+    (canonical, as SciPy's ``csgraph_from_dense`` / ``csgraph_from_masked`` build theirs)."""
+    if csgraph is not None and (_v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph)):
+        C = _v.scipy_view(_v._csc_undirected(csgraph, directed), op)
+        xp = A.xp
+        data = C.data.astype(xp.float64, copy=False)  # never written: the caller's own may be
+        return C.indptr, C.indices, data, _rows_rise(xp, C.indptr, C.indices)
+    data = A.values if not A.is_iso else A.xp.full(A.nvals, float(A.iso_value))
+    return A.indptr, A.indices, data.astype(A.xp.float64, copy=False), True
+
+
+def _csr_sample(xp, csr, rows, cols):
+    """``S[rows, cols]`` of a CSR ``csr`` = (indptr, indices, float64 data, rows rise) by the
+    rule of SciPy's ``csr_sample_values`` (what ``S[rows, cols]`` runs), bit for bit: where the
+    rows rise and there are more samples than a tenth of the entries, each sample is the
+    stored value (0.0 where none); otherwise each is a sum from 0.0 of the row's entries in its
+    column, in stored order, so that parallel edges add in SciPy's order and a lone -0.0
+    weight becomes +0.0 (0.0 + -0.0). The sums run one rank of the parallel edges at a time
+    (as many rounds as the most parallel edges of one sampled pair, exact on every device)."""
+    indptr, indices, data, rise = csr
+    nnz = int(indptr[-1])
+    ncols = int(indices.max()) + 1 if nnz else 1
+    ncols = max(ncols, int(cols.max()) + 1 if cols.size else 1)
+    want = rows.astype(xp.int64) * ncols + cols.astype(xp.int64)
+    out = xp.zeros(want.size, dtype=xp.float64)
+    if not (nnz and want.size):
+        return out
+    keys = row_of_entries(xp, indptr, nnz) * ncols + indices[:nnz].astype(xp.int64)
+    vals = data[:nnz]
+    if want.size > nnz // 10 and rise:  # keys sorted, each once: the stored value
+        pos = xp.minimum(xp.searchsorted(keys, want), nnz - 1)
+        hit = keys[pos] == want
+        out[hit] = vals[pos[hit]]
+        return out
+    uniq, inv = xp.unique(want, return_inverse=True)
+    pos = xp.minimum(xp.searchsorted(uniq, keys), uniq.size - 1)
+    hit = uniq[pos] == keys
+    group, vals = pos[hit], vals[hit]  # the matching entries, in stored order
+    acc = xp.zeros(uniq.size, dtype=xp.float64)
+    if group.size:
+        # each group's entries in stored order (position as the tie-break: any sort will do),
+        # rank r = the r-th of its group; round r adds every group's r-th entry
+        order = xp.argsort(group * group.size + xp.arange(group.size, dtype=xp.int64))
+        group, vals = group[order], vals[order]
+        rank = xp.arange(group.size, dtype=xp.int64) - xp.searchsorted(group, group)
+        for r in range(int(rank.max()) + 1):
+            at = rank == r
+            acc[group[at]] = acc[group[at]] + vals[at]
+    return acc[inv.ravel()]
+
+
+def _scipy_tree_weight(csr, xp, parent, child, directed: bool):
+    """SciPy's ``reconstruct_path`` weight of each tree edge parent → child: ``S[parent,
+    child]`` (:func:`_csr_sample`); for ``directed=False`` ``numpy.minimum`` of both
+    directions, a zero (or missing) one read as inf."""
+    w = _csr_sample(xp, csr, parent, child)
+    if directed:
+        return w
+    back = _csr_sample(xp, csr, child, parent)
+    w[w == 0] = xp.inf
+    back[back == 0] = xp.inf
+    return xp.minimum(w, back)
+
+
 def reconstruct_path(csgraph, predecessors, directed=True):
     """The shortest-path tree a row of predecessors encodes, as
     ``scipy.sparse.csgraph.reconstruct_path``: an N × N CSR matrix with the edge
-    ``predecessors[j] → j`` for each j that has one, weighted as SciPy weighs it:
-    ``csgraph[p, j]`` (parallel edges summed, 0 where there is no edge) and for
-    ``directed=False`` the smaller of the two directions, a zero or missing weight read as
-    inf. The kind
+    ``predecessors[j] → j`` for each j that has one, weighted as SciPy weighs it, bit for bit:
+    ``csgraph[p, j]`` as SciPy's CSR indexing reads it (:func:`_csr_sample`: parallel edges
+    summed from 0.0 in stored order, so a lone -0.0 of a non-canonical CSR is +0.0; 0 where
+    there is no edge) and for ``directed=False`` the smaller of the two directions, a zero or
+    missing weight read as inf. The kind
     follows SciPy's rule (:func:`._validation.graph_kind`): ``csr_matrix`` for a
     ``scipy.sparse`` matrix input, ``csr_array`` for other host input, ``cupyx`` CSR on the GPU.
 
@@ -1315,6 +1429,7 @@ def reconstruct_path(csgraph, predecessors, directed=True):
            [0., 0., 0.]])
     """
     op = "reconstruct_path"
+    _v.masked_warnings(csgraph)  # SciPy's validate_graph comes first
     A = _v.as_graph(csgraph, op, dup="sum")
     xp = A.xp
     n = A.nrows
@@ -1333,12 +1448,13 @@ def reconstruct_path(csgraph, predecessors, directed=True):
     # and then indexes out of bounds with them)
     key = np.asarray(np.ma.getdata(predecessors)) if isinstance(
         predecessors, np.ndarray) and A.device == "cpu" else p
-    return tree_csr(A, p, key, directed, _v.graph_kind(csgraph))
+    return tree_csr(A, p, key, directed, _v.graph_kind(csgraph), csgraph)
 
 
-def tree_csr(A: sr.Matrix, pred, key, directed: bool, kind: str):
-    """The tree of the edges pred[v] → v (``pred`` int64, negative: none) weighted as
-    :func:`_tree_weight` weighs them, stored as SciPy's ``reconstruct_path`` stores it: the
+def tree_csr(A: sr.Matrix, pred, key, directed: bool, kind: str, csgraph=None):
+    """The tree of the edges pred[v] → v (``pred`` int64, negative: none) weighted as SciPy's
+    ``reconstruct_path`` weighs them (:func:`_scipy_tree_weight`, on the CSR SciPy would index:
+    ``csgraph``'s for sparse input, else ``A``), stored as SciPy stores it: the
     children in ``argsort(key)`` order (``key``: the predecessor array SciPy would sort, in
     its dtype), so each row's column indices come in NumPy's unstable argsort order, unsorted
     (``has_sorted_indices`` False) as in SciPy's answer. On the GPU CuPy's argsort is stable:
@@ -1348,7 +1464,8 @@ def tree_csr(A: sr.Matrix, pred, key, directed: bool, kind: str):
     order = xp.argsort(key)
     child = order[int((key < 0).sum()):]
     parent = pred[child]
-    w = _tree_weight(A, parent, child, directed, 0.0)
+    w = _scipy_tree_weight(_sampled_csr(csgraph, A, "reconstruct_path", directed), xp, parent,
+                           child, directed)
     indptr = xp.searchsorted(parent, xp.arange(n + 1)).astype(xp.int32)
     return _v.sparse_output(kind, w, child.astype(xp.int32), indptr, (n, n))
 
@@ -1414,8 +1531,11 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
             out[i[stop], start_j[stop]] = acc[stop]
         go = ~stop
         i, cur, acc, start_j, k1 = i[go], cur[go], acc[go], start_j[go], k1[go]
-        # acc ← acc + w(k1 → cur)
-        acc = acc + _tree_weight(A, k1, cur, directed, xp.inf, in_place=True)
+        # acc ← acc + w(k1 → cur); SciPy's C loop adds silently, so NumPy's warnings of an
+        # inf + -inf (NaN) or an overflow to inf are not the caller's to see
+        w = _tree_weight(A, k1, cur, directed, xp.inf, in_place=True)
+        with np.errstate(invalid="ignore", over="ignore"):
+            acc = acc + w
         cur = k1
         home = cur == i
         if bool(home.any()):

@@ -76,6 +76,8 @@ def csgraph_from_masked(graph):
     op = "csgraph_from_masked"
     if not isinstance(graph, np.ma.MaskedArray):
         graph = np.ma.asarray(graph)
+    else:  # SciPy's own np.ma.asarray of it, and its warnings
+        _v.masked_warnings(graph)
     A = _v.as_graph(graph, op, arg="graph", square=True)
     return _v.sparse_output("sparray", A.values, A.indices, A.indptr, A.shape)
 
@@ -102,6 +104,27 @@ def csgraph_masked_from_dense(graph, null_value=0, nan_null=True, infinity_null=
                                             infinity_null=infinity_null, copy=copy)
 
 
+#: The sparse formats SciPy's ``csgraph_to_dense`` (and ``csgraph_to_masked``) reads: another
+#: format's conversion to CSR would sum its duplicate entries, which a graph keeps as parallel
+#: edges, so SciPy refuses it (a ``ValueError``, for sparse arrays and matrices alike).
+TO_DENSE_FORMATS = ("lil", "csr", "csc")
+
+
+def _check_to_dense_format(csgraph, op: str) -> None:
+    """SciPy's format rule (:data:`TO_DENSE_FORMATS`) for scipy.sparse and cupyx input (a
+    cupyx COO or DIA as its host counterpart), as :class:`semiring.InvalidValue` (a
+    ``ValueError``, SciPy's class). A graph that is not 2-D raises
+    :class:`._validation.NotTwoD` first (SciPy names the format first there: each is a
+    ``ValueError``)."""
+    if not (_v._is_scipy_sparse(csgraph) or _v._is_cupyx_sparse(csgraph)):
+        return
+    _v.check_2d(op, "csgraph", csgraph.shape)
+    if csgraph.format not in TO_DENSE_FORMATS:
+        raise sr.InvalidValue(f"{op}: csgraph must be lil, csr, or csc format (another "
+                              f"format's conversion would sum its duplicate entries), got "
+                              f"{csgraph.format}")
+
+
 def _to_dense_engine(A: sr.Matrix, null_value):
     """D = A as a dense array, the smallest of parallel edges, ``null_value`` elsewhere."""
     xp = A.xp
@@ -116,6 +139,12 @@ def csgraph_to_dense(csgraph, null_value=0):
     ``null_value`` where there is no edge, explicit zeros kept as 0 and parallel edges reduced
     to the smallest (unlike ``toarray()``, which sums them). On the GPU for GPU input.
 
+    Sparse input in CSR, CSC or LIL format only, as SciPy: a COO, DOK, BSR or DIA matrix or
+    array (cupyx COO and DIA too) raises :class:`semiring.InvalidValue`, a ``ValueError`` as
+    SciPy's "csgraph must be lil, csr, or csc format" (converting it would sum its duplicate
+    entries); a graph that is not 2-D raises its 2-D error first. Deviation: a dense array or
+    a ``semiring.Matrix`` is read as every function reads it (SciPy: "csgraph must be sparse").
+
     Examples
     --------
     >>> import scipy.sparse as sp
@@ -128,6 +157,7 @@ def csgraph_to_dense(csgraph, null_value=0):
     S = _v.scipy_csr(csgraph)
     if S is not None:  # SciPy reads a CSR as it is (parallel edges: the smallest) and never
         return _scg().csgraph_to_dense(S, null_value=null_value)  # writes into it
+    _check_to_dense_format(csgraph, op)
     if _v.is_gpu_input(csgraph):
         return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=True,
                                             cast_sums=False), null_value)
@@ -142,7 +172,8 @@ def csgraph_to_masked(csgraph):
     """A masked array of a sparse graph, as ``scipy.sparse.csgraph.csgraph_to_masked``: the
     entries float64 (parallel edges: the smallest), the non-edges masked, and like SciPy a
     stored inf or NaN weight masked as well. On the host for
-    every input (NumPy has masked arrays, CuPy does not).
+    every input (NumPy has masked arrays, CuPy does not). Formats and deviations as
+    :func:`csgraph_to_dense` (COO, DOK, BSR, DIA raise SciPy's ``ValueError``).
 
     Examples
     --------
@@ -152,6 +183,7 @@ def csgraph_to_masked(csgraph):
     1
     """
     op = "csgraph_to_masked"
+    _check_to_dense_format(csgraph, op)
     A = _v.stored_nan_as_inf(_v.as_graph(csgraph, op, dup="min", square=True,
                                          cast_sums=False), csgraph)
     if A.device == "gpu":

@@ -156,7 +156,7 @@ def _tree_from_pred(csgraph, A: sr.Matrix, pred, directed: bool, kind: str):
     xp = A.xp
     # SciPy's trees are its reconstruct_path of its traversal's int32 predecessors: the same
     # argsort of the same int32 array stores each row's children in SciPy's order
-    return tree_csr(A, pred.astype(xp.int64), pred.astype(xp.int32), directed, kind)
+    return tree_csr(A, pred.astype(xp.int64), pred.astype(xp.int32), directed, kind, csgraph)
 
 
 def _small(csgraph, op: str) -> bool:
@@ -277,6 +277,7 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
             S = _v.scipy_structure(S)  # the rows SciPy reads, without its copies
         return scg.breadth_first_order(S, i_start, directed, return_predecessors)
     op = "breadth_first_order"
+    _v.masked_warnings(csgraph)  # SciPy's validate_graph comes first
     if _engine(csgraph):
         order, pred, _A = _bfs_device(csgraph, i_start, directed, op,
                                       need_pred=bool(return_predecessors))
@@ -318,13 +319,17 @@ def breadth_first_tree(csgraph, i_start, directed=True):
         return scg.breadth_first_tree(S, i_start, directed)
     op = "breadth_first_tree"
     kind = _v.graph_kind(csgraph)
+    # SciPy reads the graph twice: its breadth_first_order, then its reconstruct_path
+    _v.masked_warnings(csgraph)
     if _engine(csgraph):
         _, pred, A = _bfs_device(csgraph, i_start, directed, op)
         if A is None:
             A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        _v.masked_warnings(csgraph)
         return _tree_from_pred(csgraph, A, pred, directed, kind)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
+    _v.masked_warnings(csgraph)
     return _as_kind(_scg().breadth_first_tree(S, i, directed=directed), kind)
 
 
@@ -357,6 +362,7 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
             S = _v.scipy_structure(S)
         return scg.depth_first_order(S, i_start, directed, return_predecessors)
     op = "depth_first_order"
+    _v.masked_warnings(csgraph)  # SciPy's validate_graph comes first
     if _engine(csgraph):
         order, pred = _dfs_device(csgraph, i_start, directed, op,
                                   need_pred=bool(return_predecessors))
@@ -394,10 +400,14 @@ def depth_first_tree(csgraph, i_start, directed=True):
         return scg.depth_first_tree(S, i_start, directed)
     op = "depth_first_tree"
     kind = _v.graph_kind(csgraph)
+    # SciPy reads the graph twice: its depth_first_order, then its reconstruct_path
+    _v.masked_warnings(csgraph)
     if _engine(csgraph):
         _, pred = _dfs_device(csgraph, i_start, directed, op)
         A = _v.as_graph(csgraph, op, dup="sum", directed=directed)
+        _v.masked_warnings(csgraph)
         return _tree_from_pred(csgraph, A, pred, directed, kind)
     S, n = _host(csgraph, op, directed)
     i = _start(i_start, n, op)
+    _v.masked_warnings(csgraph)
     return _as_kind(_scg().depth_first_tree(S, i, directed=directed), kind)
