@@ -142,7 +142,13 @@ Deviations from SciPy (where SciPy misbehaves)
   orders show); a float64 CSR keeps them as parallel edges (shortest paths and spanning trees
   take the smallest, tree weights their sum). ``floyd_warshall``, ``construct_dist_matrix``
   and ``csgraph_to_dense`` read them through SciPy's dense conversion: the smallest, whatever
-  the dtype. GPU input follows the same rule (``_validation.scipy_view``).
+  the dtype. GPU input follows the same rule (``_validation.scipy_view``; a cupyx COO's
+  duplicates are summed by cupyx, in another order than SciPy's ``tocsr``: the last bit of
+  such a sum can differ). Tree weights (``reconstruct_path``, the traversal trees) are
+  SciPy's CSR indexing bit for bit: parallel edges summed from 0.0 in stored order (a lone
+  -0.0 of a non-canonical CSR reads as +0.0). ``csgraph_to_dense`` and ``csgraph_to_masked``
+  refuse COO, DOK, BSR and DIA input (cupyx COO and DIA too) with SciPy's ``ValueError``
+  ("csgraph must be lil, csr, or csc format"), since converting it would sum its duplicates.
 - GPU input: where shortest paths tie, a predecessor may be another vertex on a shortest path
   than the one SciPy's Dijkstra names (the device search relaxes in parallel); distances,
   unreached vertices (-9999) and every predecessor's validity are SciPy's.
