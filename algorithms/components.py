@@ -124,10 +124,9 @@ def _scatter_min(xp, a, idx, vals):
     if xp is np:
         np.minimum.at(a, idx, vals)
     else:  # pragma: no cover - GPU
-        import cupyx  # noqa: PLC0415 (CuPy is optional: GPU input only)
-
         try:
-            cupyx.scatter_min(a, idx, vals)
+            # (ufunc.at: CuPy's scatter; cupyx.scatter_min is deprecated since CuPy 14)
+            xp.minimum.at(a, idx, vals)
         except (TypeError, ValueError, NotImplementedError):  # a dtype its atomics do not
             # cover: the least value per index by a sort
             if idx.size == 0:

@@ -181,7 +181,7 @@ def bincount(x, minlength: int):
     non-negative integers ``x`` below ``minlength`` (as ``numpy.bincount``; CSR row and column
     indices, bin numbers).
 
-    On the GPU it is one atomic count (``cupyx.scatter_add``): CuPy's ``bincount`` first checks
+    On the GPU it is one atomic count (``cupy.add.at``): CuPy's ``bincount`` first checks
     ``(x < 0).any()`` and takes ``max(x)``, two host syncs, and the check is a CUB reduction
     whose first compile on a fresh kernel cache costs about 5 s (measured on an H100 host:
     bench/probes/probe_first_call.py), paid by the first transpose or SpMV of a process.
@@ -196,11 +196,9 @@ def bincount(x, minlength: int):
     if isinstance(x, np.ndarray):
         return np.bincount(x, minlength=minlength).astype(np.int64, copy=False)
     cp = _cupy()
-    import cupyx  # noqa: PLC0415  (CuPy's extras: GPU only)
-
     out = cp.zeros(minlength, dtype=cp.uint64)  # the atomic add of 64-bit integers is unsigned
     if x.size:
-        cupyx.scatter_add(out, x, cp.uint64(1))
+        cp.add.at(out, x, cp.uint64(1))  # (cupyx.scatter_add: deprecated since CuPy 14)
     return out.view(cp.int64)
 
 

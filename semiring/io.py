@@ -8,6 +8,7 @@ GPU matrix back is an explicit ``.to_cpu()``.
 
 from __future__ import annotations
 
+import inspect
 import os
 
 import numpy as np
@@ -52,7 +53,10 @@ def mmread(source, *, dtype=None, device=None) -> Matrix:
         pos = source.tell()
         pattern = sio.mminfo(source)[4] == "pattern"
         source.seek(pos)
-    M = sio.mmread(source)
+    # a sparse array, not the spmatrix whose default SciPy 1.18 warns is changing (in v1.20);
+    # an older SciPy, without the keyword, returns the spmatrix
+    sparse_array = "spmatrix" in inspect.signature(sio.mmread).parameters
+    M = sio.mmread(source, spmatrix=False) if sparse_array else sio.mmread(source)
     dev = _b.resolve_device(device)
     if not sps.issparse(M):
         return Matrix.from_dense(np.asarray(M) if dtype is None else np.asarray(M, dtype=dtype),
