@@ -1,6 +1,6 @@
 """Trial variants of the forward listing's thread pass (``kernels/triangles.cu``'s
 ``tc_forward``), against Gunrock's count on uniform graphs (issue 21 item 4), timed side by
-side on the same graph, each followed by the shipped ``tc_forward_warps`` for the listed
+side on the same graph, each followed by the shipped ``tc_listed_warps<int, false>`` for the listed
 long walks. Median of synchronized warm runs, ms; every variant's count checked against
 ``algorithms.triangle_count``.
 
@@ -115,7 +115,7 @@ def main(names):
     sync = cp.cuda.get_current_stream().synchronize
     print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
     insts = [f"tcv<int, {m}>" for m in NAMES.values()] + ["tc_forward<int>",
-                                                          "tc_forward_warps<int>"]
+                                                          "tc_listed_warps<int, false>"]
     mod = cp.RawModule(code=kernels.source("triangles.cu") + VARIANTS,
                        options=("--std=c++17",), name_expressions=insts)
     fn = {k: mod.get_function(k) for k in insts}
@@ -132,7 +132,7 @@ def main(names):
         rows = A.entry_rows().astype(cp.int32)
 
         def finish():
-            fn["tc_forward_warps<int>"](grid, (256,), (A.indptr, A.indices, np.int64(n), out,
+            fn["tc_listed_warps<int, false>"](grid, (256,), (A.indptr, A.indices, np.int64(n), out,
                                                        np.uint64(0), work))
 
         def shipped():

@@ -14,7 +14,7 @@
 //      SR_TC_MERGE_RATIO of each other are merged instead (tc_merge: the same triangles).
 // A walk longer than `walk` entries (two hubs' edge: the walks of a skewed graph differ by
 // orders of magnitude, and one thread's 10^4 searches would hold its whole block) goes onto a
-// worklist instead; tc_forward_warps then runs each listed entry's step 2 with a warp, its
+// worklist instead; tc_listed_warps then runs each listed entry's step 2 with a warp, its
 // lanes splitting the walk. The launcher (backend/gpu/triangles.py) zeroes out[0..2] (and t),
 // launches both kernels, and reads out[] back once. The oriented variant (the end of this file)
 // makes the orientation first and lists from it.
@@ -149,7 +149,7 @@ __device__ __forceinline__ unsigned long long tc_pair(
 }
 
 // out[0] += the triangles, out[1] += the entries (u, v) without (v, u), out[2]: the entries
-// listed in work[] for tc_forward_warps (walks longer than `walk`); t (or nullptr): each
+// listed in work[] for tc_listed_warps (walks longer than `walk`); t (or nullptr): each
 // vertex's triangles added (three atomics a triangle). check = 0 skips step 1 (the launcher
 // knows the structure symmetric: out[1] stays 0).
 template <typename I>
@@ -177,27 +177,6 @@ tc_forward(const I* __restrict__ indptr, const I* __restrict__ indices, long lon
     }
     tc_add(found, out);
     tc_add(asym, out + 1);
-}
-
-// Step 2 of each entry listed by tc_forward, a warp an entry (grid-stride over the list).
-template <typename I>
-__global__ void __launch_bounds__(SR_TC_THREADS)
-tc_forward_warps(const I* __restrict__ indptr, const I* __restrict__ indices, long long n,
-                 unsigned long long* __restrict__ out, unsigned long long* __restrict__ t,
-                 const I* __restrict__ work) {
-    const long long listed = (long long)out[2];
-    const int lane = threadIdx.x & 31;
-    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
-    unsigned long long found = 0;
-    for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < listed;
-         i += warps) {
-        const long long e = (long long)work[i];
-        const long long u = tc_row(indptr, n, e), v = (long long)indices[e];
-        const long long v0 = indptr[v], v1 = indptr[v + 1];
-        const tc_walk r = tc_rows(indptr[u], indptr[u + 1], v0, v1);
-        found += tc_step<true>(indptr, indices, u, v, v1 - v0, r, r.a0 + lane, 32, t);
-    }
-    tc_add(found, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +246,7 @@ tc_orient_fill(const I* __restrict__ indptr, const I* __restrict__ indices, long
 
 // out[0] += the triangles of the oriented graph (optr, oind, orow; optr[n] entries, at most
 // cap), a thread an entry; walks longer than `walk` listed in work[] (out[2]) for
-// tc_oriented_warps.
+// tc_listed_warps.
 template <typename I>
 __global__ void __launch_bounds__(SR_TC_THREADS)
 tc_oriented(const I* __restrict__ optr, const I* __restrict__ oind, const I* __restrict__ orow,
@@ -288,12 +267,14 @@ tc_oriented(const I* __restrict__ optr, const I* __restrict__ oind, const I* __r
     tc_add(found, out);
 }
 
-// tc_oriented's listed entries, a warp an entry, its lanes splitting the walk.
-template <typename I>
+// Step 2 of each entry listed by tc_forward (Oriented = false: ptr, ind are A's, its rows found
+// by search, row = nullptr) or tc_oriented (Oriented = true: the oriented graph's arrays and
+// each entry's row), a warp an entry (grid-stride over the list), its lanes splitting the walk.
+template <typename I, bool Oriented>
 __global__ void __launch_bounds__(SR_TC_THREADS)
-tc_oriented_warps(const I* __restrict__ optr, const I* __restrict__ oind,
-                  const I* __restrict__ orow, unsigned long long* __restrict__ out,
-                  unsigned long long* __restrict__ t, const I* __restrict__ work) {
+tc_listed_warps(const I* __restrict__ ptr, const I* __restrict__ ind, const I* __restrict__ row,
+                long long n, unsigned long long* __restrict__ out,
+                unsigned long long* __restrict__ t, const I* __restrict__ work) {
     const long long listed = (long long)out[2];
     const int lane = threadIdx.x & 31;
     const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
@@ -301,9 +282,11 @@ tc_oriented_warps(const I* __restrict__ optr, const I* __restrict__ oind,
     for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < listed;
          i += warps) {
         const long long e = (long long)work[i];
-        const long long u = (long long)orow[e], v = (long long)oind[e];
-        const tc_walk r = tc_rows(optr[u], optr[u + 1], optr[v], optr[v + 1]);
-        found += tc_step<false>(optr, oind, u, v, 0, r, r.a0 + lane, 32, t);
+        const long long u = Oriented ? (long long)row[e] : tc_row(ptr, n, e);
+        const long long v = (long long)ind[e];
+        const long long v0 = ptr[v], v1 = ptr[v + 1];
+        const tc_walk r = tc_rows(ptr[u], ptr[u + 1], v0, v1);
+        found += tc_step<!Oriented>(ptr, ind, u, v, v1 - v0, r, r.a0 + lane, 32, t);
     }
     tc_add(found, out);
 }

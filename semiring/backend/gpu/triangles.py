@@ -18,7 +18,7 @@ THREADS = 256
 #: Blocks per multiprocessor of the grid-stride launches.
 BLOCKS_PER_SM = 8
 #: An entry whose walk (the shorter of its two rows) is longer than this goes to a warp
-#: (``tc_forward_warps``) instead of its own thread. H200, the count in ms for 16 / 64 / 256 /
+#: (``tc_listed_warps``) instead of its own thread. H200, the count in ms for 16 / 64 / 256 /
 #: no warps (bench/probes/tc_forward_bound.py, bench/results/session25/): kron-16 3.16 /
 #: 3.54 / 7.25 / 10.3, kron-17 7.27 / 8.26 / 11.9 / 27.5, urand-18-ef8 1.50 / 1.21 / 1.21 /
 #: 1.21, grid 1000² 0.28 / 0.22 / 0.23 / 0.22: 64, within 12 % of the best on each.
@@ -52,9 +52,10 @@ def source() -> str:
 
 
 def kernel_names():
-    return [f"{k}<{I}>" for I in INDEX_TYPES.values()
-            for k in ("tc_forward", "tc_forward_warps", "tc_orient_count", "tc_orient_fill",
-                      "tc_oriented", "tc_oriented_warps")]
+    return [name for I in INDEX_TYPES.values()
+            for name in [f"{k}<{I}>" for k in ("tc_forward", "tc_orient_count", "tc_orient_fill",
+                                               "tc_oriented")]
+            + [f"tc_listed_warps<{I}, {o}>" for o in ("false", "true")]]
 
 
 @kernels.register("triangles")
@@ -88,8 +89,9 @@ def forward(A, vertices: bool, variant=None):
             function(f"tc_forward<{I}>")(grid, (THREADS,), (A.indptr, A.indices, np.int64(n),
                                                             np.int64(nnz), np.int64(WARP_WALK),
                                                             np.int32(check), out, tv, work))
-            function(f"tc_forward_warps<{I}>")(grid, (THREADS,), (A.indptr, A.indices,
-                                                                  np.int64(n), out, tv, work))
+            function(f"tc_listed_warps<{I}, false>")(grid, (THREADS,), (A.indptr, A.indices,
+                                                                        np.uint64(0), np.int64(n),
+                                                                        out, tv, work))
         else:
             _oriented(A, I, n, check, sms, out, tv)
     count, asym, _ = (int(x) for x in out.get())
@@ -127,4 +129,5 @@ def _oriented(A, I, n, check, sms, out, tv):
         function(f"tc_oriented<{I}>")(grid, (THREADS,), (optr, oind, orow, np.int64(n),
                                                          np.int64(cap), np.int64(WARP_WALK), out,
                                                          tv, work))
-        function(f"tc_oriented_warps<{I}>")(grid, (THREADS,), (optr, oind, orow, out, tv, work))
+        function(f"tc_listed_warps<{I}, true>")(grid, (THREADS,), (optr, oind, orow, np.int64(n),
+                                                                   out, tv, work))
