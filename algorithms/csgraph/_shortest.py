@@ -585,11 +585,16 @@ def _fw_graph(csgraph, op: str, directed: bool) -> sr.Matrix:
         # SciPy's csgraph_to_dense keeps the smallest stored weight, never a NaN one
         S = _v._csc_undirected(csgraph, directed)
         _v._check_square(op, "csgraph", S.shape, True)
-        C = _v.scipy_view(S, op, cast_sums=False).tocoo()
-        vals = _v.to_float64(C.data, op)
+        C = _v.scipy_view(S, op, cast_sums=False)
+        # the entries read from C's arrays, not by C.tocoo(): C may be the caller's matrix,
+        # and tocoo() reads its has_canonical_format, which SciPy caches on the object
+        xp = sr.array_module("gpu") if _v._is_cupyx_sparse(S) else np
+        nnz = int(C.indptr[-1])
+        rows = row_of_entries(xp, C.indptr, nnz)
+        vals = _v.to_float64(C.data[:nnz], op)
         keep = ~(vals != vals)  # NaN
-        return sr.Matrix.from_coo(C.row[keep], C.col[keep], vals[keep], nrows=S.shape[0],
-                                  ncols=S.shape[1], dup_op=sr.binary.min,
+        return sr.Matrix.from_coo(rows[keep], C.indices[:nnz][keep], vals[keep],
+                                  nrows=S.shape[0], ncols=S.shape[1], dup_op=sr.binary.min,
                                   device="gpu" if _v._is_cupyx_sparse(S) else "cpu")
     return _v.as_graph(csgraph, op, dup="min", directed=directed, cast_sums=False)
 
@@ -648,7 +653,10 @@ def _fw_engine(csgraph, op, directed, return_predecessors, unweighted):
     keep = (r != c) & ~xp.isinf(w)
     r, c, w = r[keep], c[keep], w[keep]
     _check_memory(op, n * n * (12 if return_predecessors else 8), A0.device)
-    if _exact_sums(w, n, xp):
+    # exact sums make any all-pairs method's distances SciPy's, but not its predecessors:
+    # where paths tie, SciPy's are those of its k order (the last strict improvement), which
+    # only that order gives
+    if not return_predecessors and _exact_sums(w, n, xp):
         A = _prepared(sr.Matrix.from_coo(r, c, w, nrows=n, ncols=n, dup_op=sr.binary.min,
                                          device=A0.device), directed, False)
         has_neg = bool(A.nvals) and float(A.values.min()) < 0

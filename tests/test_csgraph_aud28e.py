@@ -1,0 +1,65 @@
+"""Audit 28e: session 27's csgraph fuzzers (``bench/probes/aud27_csgraph_fuzz.py``,
+``aud27b_csgraph_fuzz.py``) run on the facade's engine path
+(``bench/probes/aud28_csgraph_engine_fuzz.py``: ``_validation.FORCE_ENGINE`` in the workers).
+One test per discrepancy with SciPy it found, each on the host path and the engine path
+(the code GPU input runs, on NumPy)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scg
+
+from algorithms import csgraph
+from algorithms.csgraph import _validation
+
+
+@pytest.fixture(params=[False, True], ids=["host-path", "engine-path"])
+def engine(request, monkeypatch):
+    """Both paths: SciPy's routines (host input as it is) and the engine's code on NumPy."""
+    monkeypatch.setattr(_validation, "FORCE_ENGINE", request.param)
+    return request.param
+
+
+def test_floyd_warshall_leaves_the_callers_csr_attributes(engine):
+    """The engine's Floyd–Warshall read a CSR input through ``tocoo()``, which caches
+    ``has_canonical_format`` on the caller's matrix (a new attribute SciPy's call leaves
+    alone)."""
+    G = sp.csr_matrix((np.array([1.0, 2.0]), np.array([1, 0], dtype=np.int32),
+                       np.array([0, 1, 2], dtype=np.int32)), shape=(2, 2))
+    before = sorted(vars(G))
+    for fn, kw in ((csgraph.shortest_path, {"method": "FW"}), (csgraph.floyd_warshall, {}),
+                   (csgraph.floyd_warshall, {"directed": False})):
+        expect = scg.floyd_warshall(G.copy(), **{k: v for k, v in kw.items()
+                                                 if k != "method"})
+        got = fn(G, **kw)
+        assert got.tobytes() == expect.tobytes()
+        assert sorted(vars(G)) == before
+    E = sp.csr_matrix((0, 0))
+    before = sorted(vars(E))
+    csgraph.shortest_path(E, method="FW")
+    assert sorted(vars(E)) == before
+
+
+def test_floyd_warshall_predecessors_are_scipys_where_paths_tie(engine):
+    """Integer weights took the engine's all-pairs product (exact distances) for the
+    predecessors too, which names another vertex than SciPy's k order where paths tie
+    (the fuzzer's 40-vertex CSC, unweighted and undirected)."""
+    w = np.array([5.0, 2.0, 5.0, 1.0, 5.0, 2.0, 2.0, 1.0, 3.0, 2.0])
+    r = np.array([12, 12, 27, 8, 2, 39, 0, 27, 26, 39])
+    c = np.array([8, 16, 15, 2, 26, 0, 33, 33, 15, 16])
+    G = sp.csc_matrix(sp.coo_matrix((w, (r, c)), shape=(40, 40)))
+    kw = dict(directed=False, return_predecessors=True, unweighted=True)
+    d_s, p_s = scg.shortest_path(G, method="FW", **kw)
+    d_f, p_f = csgraph.shortest_path(G, method="FW", **kw)
+    assert d_f.tobytes() == d_s.tobytes() and p_f.tobytes() == p_s.tobytes()
+    # a square with two paths of equal length from 0 to 3, integer weights, both directions
+    S = sp.csr_matrix(np.array([[0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0, 0.]]))
+    for directed in (True, False):
+        for unweighted in (False, True):
+            kw = dict(directed=directed, return_predecessors=True, unweighted=unweighted)
+            d_s, p_s = scg.floyd_warshall(S, **kw)
+            d_f, p_f = csgraph.floyd_warshall(S, **kw)
+            assert d_f.tobytes() == d_s.tobytes()
+            assert p_f.tobytes() == p_s.tobytes(), (directed, unweighted)
