@@ -63,3 +63,26 @@ def test_floyd_warshall_predecessors_are_scipys_where_paths_tie(engine):
             d_f, p_f = csgraph.floyd_warshall(S, **kw)
             assert d_f.tobytes() == d_s.tobytes()
             assert p_f.tobytes() == p_s.tobytes(), (directed, unweighted)
+
+
+def test_floyd_warshall_refuses_a_masked_minus_infinity(engine):
+    """A masked array's unmasked -inf is an edge to SciPy (-inf answered); the engine path
+    dropped it (inf answered), where a sparse input's -inf is refused (the documented
+    deviation): now refused too. The host path answers SciPy's."""
+    a = np.zeros((3, 3))
+    a[1, 2] = -np.inf
+    G = np.ma.masked_array(a, mask=(a == 0))
+    expect = scg.floyd_warshall(np.ma.masked_array(a.copy(), mask=(a == 0)))
+    assert expect[1, 2] == -np.inf
+    if engine:
+        import semiring as sr
+        with pytest.raises(sr.InvalidValue, match="-inf"):
+            csgraph.floyd_warshall(G)
+        with pytest.raises(sr.InvalidValue, match="-inf"):
+            csgraph.shortest_path(G, method="FW")
+    else:
+        assert csgraph.floyd_warshall(G).tobytes() == expect.tobytes()
+    a[1, 2] = np.inf  # +inf stays no edge on both paths
+    G = np.ma.masked_array(a, mask=(a == 0))
+    assert csgraph.floyd_warshall(G).tobytes() == scg.floyd_warshall(
+        np.ma.masked_array(a.copy(), mask=(a == 0))).tobytes()

@@ -74,8 +74,14 @@ Deviations from SciPy (where SciPy misbehaves)
   (CuPy's argsort is stable), the same matrix.
 - A stored ``-inf`` weight: host input answers what SciPy answers (which follows no rule:
   -inf, NaN or NegativeCycleError by method); GPU input raises :class:`semiring.InvalidValue`
-  in the shortest-path functions (it used to drop the edge), and ``yen`` raises it on every
+  in the shortest-path functions (it used to drop the edge; a masked array's unmasked -inf
+  too on the engine path, session 28's engine fuzz), and ``yen`` raises it on every
   device (SciPy's ``yen`` answers no path where one exists).
+- ``laplacian``'s array of a graph whose dtype cannot hold its negated entries: SciPy fails
+  with NumPy's error (an ``OverflowError``, or NumPy's private ``UFuncTypeError`` subclasses,
+  TypeErrors, for a bool graph or ``normed=True``); the engine path (GPU input) raises
+  ``_tools.UnsignedLaplacian``, a ``TypeError`` and an ``OverflowError`` both (CuPy's own
+  errors differ from NumPy's), where SciPy raises.
 - ``maximum_bipartite_matching`` and ``structural_rank`` hand SciPy a CSR / CSC with its
   repeated entries dropped (the first of each kept, in stored order): SciPy's Hopcroft–Karp
   corrupts the heap on rows with repeats, and the process aborts later.
@@ -150,8 +156,11 @@ Deviations from SciPy (where SciPy misbehaves)
   refuse COO, DOK, BSR and DIA input (cupyx COO and DIA too) with SciPy's ``ValueError``
   ("csgraph must be lil, csr, or csc format"), since converting it would sum its duplicates.
 - GPU input: where shortest paths tie, a predecessor may be another vertex on a shortest path
-  than the one SciPy's Dijkstra names (the device search relaxes in parallel); distances,
-  unreached vertices (-9999) and every predecessor's validity are SciPy's.
+  than the one SciPy's Dijkstra names (the device search relaxes in parallel; Dijkstra,
+  Bellman–Ford and Johnson, and ``min_only``'s sources likewise); distances, unreached
+  vertices (-9999) and every predecessor's validity are SciPy's. Floyd–Warshall's
+  predecessors are SciPy's exactly (its k order; session 28's engine fuzz found the
+  all-pairs product's in their place for integer weights).
 
 Examples
 --------

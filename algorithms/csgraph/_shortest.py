@@ -576,7 +576,9 @@ def _fw_graph(csgraph, op: str, directed: bool) -> sr.Matrix:
         a = np.ma.getdata(csgraph)
         _v._check_square(op, "csgraph", a.shape, True)
         vals = _v.to_float64(a, op)
-        rows, cols = np.nonzero(~np.ma.getmaskarray(csgraph) & (vals != 0) & ~np.isinf(vals))
+        # a -inf entry stays, for _fw_engine to refuse as it refuses a sparse input's (it
+        # used to drop it silently: inf where SciPy answers -inf)
+        rows, cols = np.nonzero(~np.ma.getmaskarray(csgraph) & (vals != 0) & (vals != np.inf))
         # host input stays on the host (without device= the default device, the GPU where
         # one answers, took it: CuPy results for a masked array on an H200 host)
         return sr.Matrix.from_coo(rows, cols, vals[rows, cols], nrows=a.shape[0],
