@@ -86,3 +86,35 @@ def test_floyd_warshall_refuses_a_masked_minus_infinity(engine):
     G = np.ma.masked_array(a, mask=(a == 0))
     assert csgraph.floyd_warshall(G).tobytes() == scg.floyd_warshall(
         np.ma.masked_array(a.copy(), mask=(a == 0))).tobytes()
+
+
+@pytest.mark.parametrize("fn,kw", [
+    ("johnson", {"directed": False, "indices": [1, 2, 3]}),
+    ("shortest_path", {"method": "BF"}),
+    ("bellman_ford", {}),
+    ("shortest_path", {"method": "FW"}),
+    ("dijkstra", {"min_only": True, "indices": [2, 4]}),
+])
+def test_path_sums_past_float64_overflow_silently(engine, monkeypatch, fn, kw):
+    """Weights of 1.5e308: a sum of two is inf, silently in SciPy's compiled loops; the
+    engine's relaxation rounds on NumPy (``algorithms.sssp.CPU_CSGRAPH`` off: the GPU's
+    algorithm) warned "overflow encountered in add"."""
+    import importlib
+    import warnings
+
+    monkeypatch.setattr(importlib.import_module("algorithms.sssp"), "CPU_CSGRAPH", False)
+    a = np.zeros((5, 5))
+    a[2, 4] = a[4, 4] = a[4, 1] = 1.5e308
+    a[0, 2] = 1.5e308
+    G = sp.csr_matrix(a)
+    with warnings.catch_warnings(record=True) as ws_s:
+        warnings.simplefilter("always")
+        expect = getattr(scg, fn)(G.copy(), **kw)
+    with warnings.catch_warnings(record=True) as ws_f:
+        warnings.simplefilter("always")
+        got = getattr(csgraph, fn)(G, **kw)
+    assert [str(w.message) for w in ws_f] == [str(w.message) for w in ws_s] == []
+    got, expect = (got if isinstance(got, tuple) else (got,)), (
+        expect if isinstance(expect, tuple) else (expect,))
+    for x, y in zip(got, expect):
+        assert np.asarray(x).tobytes() == np.asarray(y).tobytes()

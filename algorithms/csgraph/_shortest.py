@@ -412,6 +412,17 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     negative-weight warning where its Dijkstra runs (before an index error, as the host path;
     :func:`_indices_after_warning`), the indices, the facade's refusals, then ``bad_limit``
     (``dijkstra``'s refused ``limit``: SciPy reads it last)."""
+    # a path sum beyond float64's range is inf, silently, as in SciPy's compiled loops; the
+    # engine's NumPy sums (its relaxation rounds on the CPU) would warn "overflow encountered
+    # in add" (session 28's engine fuzz: weights of 1.5e308)
+    with np.errstate(over="ignore"):
+        return _engine_paths_run(csgraph, op, method, directed, indices, return_predecessors,
+                                 unweighted, limit, min_only, bad_limit)
+
+
+def _engine_paths_run(csgraph, op, method, directed, indices, return_predecessors, unweighted,
+                      limit, min_only, bad_limit):
+    """:func:`_engine_paths`' work."""
     if method == "FW":
         return _fw_engine(csgraph, op, directed, return_predecessors, unweighted)
     A0 = _v.as_graph(csgraph, op, dup="min", directed=directed)
@@ -424,7 +435,7 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
     warn = unweighted and _scipy_warns_negative(method, True) and _negative_edge(w) is not None
     if bad_limit is not None:
         if warn:
-            warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=3)
+            warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=4)
         raise bad_limit
     A = _prepared(A0, directed, unweighted)
     xp = A.xp
@@ -439,7 +450,7 @@ def _engine_paths(csgraph, op, method, directed, indices, return_predecessors, u
             raise _v.ThinGraph(op, use=dijkstra.__wrapped__)
         raise _v.ThinGraph(op, method="D" if op == "shortest_path" else None)
     if warn:  # (after the redirect: SciPy's routine on the host copy gives its own)
-        warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=3)
+        warnings.warn(SCIPY_NEGATIVE_WARNING, UserWarning, stacklevel=4)
     if method == "J":
         return _johnson_engine(A, op, idx, shape, return_predecessors, has_neg, method)
     if min_only:

@@ -171,7 +171,8 @@ def engine_documented(fz, spec, fn, kw, exc_s, exc_f, res_s, res_f):
     import semiring as sr
     if (exc_f is not None and isinstance(exc_f, sr.InvalidValue) and "-inf" in str(exc_f)
             and spec["dtype"] in FLOAT_DTYPES
-            and spec["kind"].startswith(SPARSE_FAMILY) and -np.inf in spec["w"]):
+            and (spec["kind"].startswith(SPARSE_FAMILY) or spec["kind"].startswith("masked"))
+            and -np.inf in spec["w"]):
         return "stored -inf refused"
     if exc_s is not None or exc_f is not None or not isinstance(res_s, tuple) or \
             not isinstance(res_f, tuple) or len(res_s) != len(res_f) or len(res_s) < 2:
@@ -229,7 +230,7 @@ def valid_predecessors(G, fn, kw, dist, pred, min_sources):
         W = np.minimum(W, W.T)
     ind = kw.get("indices")
     if min_sources is not None:
-        srcs = set(np.asarray(ind).ravel() % n) if n else set()
+        srcs = set((np.asarray(ind).ravel().astype(np.int64) % n).tolist()) if n else set()
         for v in range(n):
             p = pred[v]
             if p == -9999:
@@ -247,7 +248,7 @@ def valid_predecessors(G, fn, kw, dist, pred, min_sources):
     if ind is None:
         sources = np.arange(n)
     else:
-        sources = np.asarray(ind).ravel() % max(n, 1)
+        sources = np.asarray(ind).ravel().astype(np.int64) % max(n, 1)
     D, P = dist.reshape(-1, n), pred.reshape(-1, n)
     for row, s in enumerate(sources):
         d, p = D[row], P[row]
