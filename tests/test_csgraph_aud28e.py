@@ -118,3 +118,27 @@ def test_path_sums_past_float64_overflow_silently(engine, monkeypatch, fn, kw):
         expect if isinstance(expect, tuple) else (expect,))
     for x, y in zip(got, expect):
         assert np.asarray(x).tobytes() == np.asarray(y).tobytes()
+
+
+@pytest.mark.parametrize("form", ["function", "lo"])
+@pytest.mark.parametrize("return_diag", [False, True])
+def test_laplacian_operator_casts_its_diagonal_as_scipy(engine, form, return_diag):
+    """Normed, a negative degree (its square root NaN), an integer dtype: SciPy casts the
+    diagonal whether or not it returns it, and warns "invalid value encountered in cast";
+    the engine path cast it only when returned."""
+    import warnings
+
+    G = sp.csr_matrix((np.array([-3.0]), np.array([5], dtype=np.int32),
+                       np.array([0] * 11 + [1], dtype=np.int32)), shape=(11, 11))
+    kw = dict(normed=True, form=form, dtype=np.int64, return_diag=return_diag)
+    out = []
+    for mod in (scg, csgraph):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            res = mod.laplacian(G.copy(), **kw)
+        out.append(([(w.category, str(w.message)) for w in ws], res))
+    (w_s, r_s), (w_f, r_f) = out
+    assert w_f == w_s
+    assert ("invalid value encountered in cast" in str(w_s)) == True  # noqa: E712
+    if return_diag:
+        assert r_f[1].dtype == r_s[1].dtype and r_f[1].tobytes() == r_s[1].tobytes()

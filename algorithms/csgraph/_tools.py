@@ -258,7 +258,11 @@ def _lap_operator_form(xp, LinearOperator, m, gsum, d, normed, symmetrized, form
         f, ret = _lap_operator(xp, m, gsum, None, symmetrized, stored), d
     if form == "lo":
         f = LinearOperator(matvec=f, matmat=f, shape=shape, dtype=dtype)
-    return (f, ret.astype(dtype, copy=False)) if return_diag else f
+    # cast whether or not it is returned: SciPy always does, and NumPy's cast of a NaN
+    # (normed, a negative degree) to an integer dtype warns "invalid value encountered in
+    # cast" there
+    ret = ret.astype(dtype, copy=False)
+    return (f, ret) if return_diag else f
 
 
 def _lap_operator(xp, m, gsum, nd, symmetrized, stored=False):
