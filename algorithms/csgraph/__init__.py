@@ -176,14 +176,14 @@ Examples
 from ._graphalg import (connected_components, maximum_bipartite_matching, maximum_flow,
                         min_weight_full_bipartite_matching, minimum_spanning_tree,
                         reverse_cuthill_mckee, structural_rank)
-from ._shortest import (NULL_IDX, NegativeCycleError, bellman_ford, construct_dist_matrix,
-                        dijkstra, floyd_warshall, johnson, reconstruct_path, shortest_path, yen)
+from ._shortest import (NegativeCycleError, bellman_ford, construct_dist_matrix, dijkstra,
+                        floyd_warshall, johnson, reconstruct_path, shortest_path, yen)
 from ._tools import (csgraph_from_dense, csgraph_from_masked, csgraph_masked_from_dense,
                      csgraph_to_dense, csgraph_to_masked, laplacian)
 from ._traversal import (breadth_first_order, breadth_first_tree, depth_first_order,
                          depth_first_tree)
 
-__all__ = ["NULL_IDX", "NegativeCycleError", "bellman_ford", "breadth_first_order",
+__all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order",
            "breadth_first_tree", "connected_components", "construct_dist_matrix",
            "csgraph_from_dense", "csgraph_from_masked", "csgraph_masked_from_dense",
            "csgraph_to_dense", "csgraph_to_masked", "depth_first_order", "depth_first_tree",

@@ -1293,8 +1293,15 @@ def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
 # ------------------------------------------------------------------------------ path tools
 
 
-def _pred_array(predecessors, n_expected, op, xp):
+def _pred_array(predecessors, n_expected, op, xp, reconstruct=False):
+    """``predecessors`` as int64: integers, and floats of integral values (others refused:
+    SciPy would cast NaN or 1.5 to an index; bools too: SciPy before 1.18 misreads them).
+    ``reconstruct`` (``reconstruct_path``): under SciPy 1.18 a dtype other than an integer
+    one is refused with SciPy's ValueError (gh-23577)."""
     p = xp.asarray(predecessors)
+    if reconstruct and _v.SCIPY_1_18 and p.dtype.kind not in "iu":
+        raise sr.InvalidValue(f"{op}: `predecessors` must be of an integral dtype, got "
+                              f"{p.dtype}")
     if p.dtype.kind not in "iu":
         if p.size == 0 or p.dtype.kind != "f" or not bool(xp.all(p == xp.floor(p))):
             if p.size:
@@ -1454,9 +1461,9 @@ def reconstruct_path(csgraph, predecessors, directed=True):
     A = _v.as_graph(csgraph, op, dup="sum")
     xp = A.xp
     n = A.nrows
-    p = _pred_array(predecessors, n, op, xp) if not (
+    p = _pred_array(predecessors, n, op, xp, reconstruct=True) if not (
         sr.is_gpu_array(predecessors) and A.device == "cpu") else \
-        _pred_array(predecessors.get(), n, op, np)
+        _pred_array(predecessors.get(), n, op, np, reconstruct=True)
     if p.shape != (n,):
         raise sr.DimensionMismatch(f"{op}: predecessors must have shape ({n},), got {p.shape}")
     bad = p >= n

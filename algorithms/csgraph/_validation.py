@@ -74,12 +74,13 @@ import operator
 import os
 
 import numpy as np
+import scipy
 import scipy.sparse as sps
 
 import semiring as sr
 from semiring.matrix import canonical_csr, row_of_entries
 
-__all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH",
+__all__ = ["DUP_RULES", "FORCE_ENGINE", "SCIPY_1_18", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH",
            "HOST_NONNEG_BOUNDS_OF", "HOST_PREDECESSORS_SHIFT",
            "as_graph", "as_scipy_csr", "check_output_bytes", "masked_warnings",
            "canonical_csr", "check_2d", "fast_vertex", "int_flag", "real_number", "graph_kind", "scipy_csr", "scipy_structure", "scipy_view", "structure_csr", "is_gpu_input", "normalize_count",
@@ -88,6 +89,12 @@ __all__ = ["DUP_RULES", "FORCE_ENGINE", "HOST_MAX_WORK", "HOST_MAX_WORK_BATCH",
 
 #: The duplicate-combination rules :func:`as_graph` takes.
 DUP_RULES = ("min", "sum", "max", "first")
+
+#: Where SciPy's behaviour changed between releases the facade follows the installed SciPy:
+#: from 1.18 ``validate_graph`` drops the stored zeros of a BSR input's blocks (gh-23142, see
+#: :func:`scipy_view`) and ``reconstruct_path`` refuses predecessors of a non-integer dtype
+#: (gh-23577).
+SCIPY_1_18 = tuple(int(x) for x in scipy.__version__.split(".")[:2]) >= (1, 18)
 
 #: Tests only: run the facade's engine (GPU) path on host input too, with NumPy arrays, so that
 #: the code the GPU runs is checked against SciPy on a machine without a GPU.
@@ -744,8 +751,9 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
     must read the same CSR to give SciPy's answers:
 
     - a format other than CSR goes through ``tocsr()``: a COO input's duplicates are summed
-      (and its rows sorted); CSC, BSR (explicit zeros of its blocks included), DIA, LIL and DOK
-      keep their entries;
+      (and its rows sorted); CSC, BSR (explicit zeros of its blocks included; from SciPy 1.18,
+      with ``cast_sums``, its stored zeros dropped, as ``validate_graph`` then drops them),
+      DIA, LIL and DOK keep their entries;
     - with ``cast_sums`` (every function that calls ``validate_graph`` with CSR output), a
       dtype other than float64 is cast by ``astype``, which sums duplicates and sorts each row
       of a non-canonical CSR; float64 input keeps them as stored, parallel edges that the
@@ -773,7 +781,10 @@ def scipy_view(S, op: str, arg: str = "csgraph", *, cast_sums: bool = True):
         if dt == bool:
             S.data = S.data.clip(0.0, 1.0)
     if S.format != "csr":
+        bsr = S.format == "bsr"
         S = S.tocsr()
+        if bsr and cast_sums and SCIPY_1_18:
+            S.eliminate_zeros()  # (SciPy 1.18's validate_graph; tocsr made S a new matrix)
     # (canonical_csr, not the flag: SciPy's astype builds a new matrix, which computes its
     # own flag, so it sums the duplicates of a CSR whose flag claims there are none)
     if cast_sums and dt != np.float64 and not canonical_csr(S):
