@@ -37,7 +37,7 @@ def _each_variant(A, vertices):
         A._memo.pop(gpu.SYMMETRIC_KEY, None)
         count, t, symmetric = gpu.forward(A, vertices, variant=variant)
         got.append((variant, (count, t) if symmetric else None))
-        if symmetric:  # again, the structure remembered: unchecked ('oriented': half the room)
+        if symmetric:  # again, the structure remembered: unchecked
             assert A._memo.get(gpu.SYMMETRIC_KEY) is True
             again = gpu.forward(A, vertices, variant=variant)
             assert again[0] == count and again[2], (variant, again[0], count)

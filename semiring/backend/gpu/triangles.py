@@ -115,10 +115,9 @@ def _oriented(A, I, n, check, sms, out, tv):
                                                           np.int32(check), count, out))
     optr = cp.zeros(n + 1, dtype=A.itype)
     cp.cumsum(count, dtype=A.itype, out=optr[1:])
-    # the oriented size without a sync: a symmetric structure keeps each edge one way and no
-    # self-loop (at most nnz / 2); unchecked (a first call) at most every entry. The kernels
-    # stop at the room as well (a structure changed behind the memo's back).
-    cap = A.nvals if check else A.nvals // 2
+    # the oriented size without a sync: at most every entry (a symmetric structure keeps nnz / 2
+    # at most, but room for nnz holds whatever the structure, a memo gone stale included)
+    cap = A.nvals
     oind = cp.empty(cap, dtype=A.itype)
     orow = cp.empty(cap, dtype=A.itype)
     function(f"tc_orient_fill<{I}>")(rows, (THREADS,), (A.indptr, A.indices, np.int64(n), optr,
