@@ -157,12 +157,15 @@ def csgraph_to_dense(csgraph, null_value=0):
     S = _v.scipy_csr(csgraph)
     if S is not None:  # SciPy reads a CSR as it is (parallel edges: the smallest) and never
         return _scg().csgraph_to_dense(S, null_value=null_value)  # writes into it
+    # SciPy's null_value is a C double, converted before the graph is looked at (a string,
+    # None or a list: its TypeError, whatever the graph)
+    null_value = _v.real_number(null_value, op, "null_value")
     _check_to_dense_format(csgraph, op)
-    if _v.is_gpu_input(csgraph):
-        return _to_dense_engine(_v.as_graph(csgraph, op, dup="min", square=True,
-                                            cast_sums=False), null_value)
-    if isinstance(csgraph, sr.Matrix) or not _v._is_scipy_sparse(csgraph):
-        A = _v.as_graph(csgraph, op, dup="min", square=True, cast_sums=False)
+    if _v.is_gpu_input(csgraph) or _v.engine_forced() or isinstance(csgraph, sr.Matrix) \
+            or not _v._is_scipy_sparse(csgraph):
+        # a stored NaN weight is inf, as SciPy's fill keeps only entries below the cell's
+        A = _v.stored_nan_as_inf(_v.as_graph(csgraph, op, dup="min", square=True,
+                                             cast_sums=False), csgraph)
         return _to_dense_engine(A, null_value)
     S = _v.as_scipy_csr(csgraph, op, square=True, cast_sums=False)
     return _scg().csgraph_to_dense(S, null_value=null_value)
@@ -219,10 +222,28 @@ def _lap_modules(csgraph):
         vals = A.values if not A.is_iso else xp.full(A.nvals, A.iso_value, dtype=A.dtype)
         cls = sps.csr_matrix if gpu else sps.csr_array
         csgraph = cls((vals.copy(), A.indices.copy(), A.indptr.copy()), shape=A.shape)
-    elif _v._is_cupyx_sparse(csgraph) and csgraph.format not in ("csr", "csc", "coo"):
+    elif _own_sparse(csgraph) and csgraph.format not in ("csr", "csc", "coo"):
         # :func:`_laplacian_own_sparse` reads these three formats' arrays (never writing them)
         csgraph = csgraph.tocsr()
     return csgraph, xp, sps, LinearOperator
+
+
+#: Tests only (with ``_validation.FORCE_ENGINE``): a scipy.sparse CSR, CSC or COO (the
+#: formats cupyx has) takes the engine's Laplacian of cupyx input, :func:`_laplacian_own_sparse`
+#: (the GPU's path for every sparse input: a GPU ``semiring.Matrix`` comes as a cupyx CSR).
+#: Off, FORCE_ENGINE's sparse input runs SciPy's own steps on NumPy (the same bits as SciPy);
+#: on, the GPU's segment sums (float64 sums cast to the dtype: a float32 degree can differ in
+#: its last bit, as on the GPU). ``bench/probes/aud28f_csgraph_engine_tools.py`` sets it.
+OWN_SPARSE_ON_CPU = False
+
+
+def _own_sparse(g) -> bool:
+    """Whether the engine's Laplacian of sparse ``g`` runs :func:`_laplacian_own_sparse`: cupyx
+    input, and scipy.sparse CSR, CSC or COO input under :data:`OWN_SPARSE_ON_CPU`."""
+    if _v._is_cupyx_sparse(g):
+        return True
+    return (OWN_SPARSE_ON_CPU and _v.engine_forced() and _v._is_scipy_sparse(g)
+            and g.format in ("csr", "csc", "coo"))
 
 
 def _coo_setdiag(xp, m, values):
@@ -334,6 +355,17 @@ def _lap_triplets(xp, m):
     return (major, minor, m.data) if m.format == "csr" else (minor, major, m.data)
 
 
+def _sparse_sum_dtype(dtype):
+    """The dtype of a scipy.sparse matrix's ``sum`` (SciPy's ``get_sum_dtype``): unsigned
+    integers as ``numpy.uint``, other integers and bool as ``numpy.int_``, floats their own."""
+    dt = np.dtype(dtype)
+    if dt.kind == "u" and np.can_cast(dt, np.uint):
+        return np.dtype(np.uint)
+    if np.can_cast(dt, np.int_):
+        return np.dtype(np.int_)
+    return dt
+
+
 def _segment_sum(xp, idx, w, n: int, dtype):
     """s(i) = +.reduce of w over idx == i, in float64 (one atomic add per entry on the GPU),
     then cast to ``dtype``: within a rounding of the dtype of SciPy's sums in stored order."""
@@ -373,13 +405,16 @@ def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, r
     r, c, v = _lap_triplets(xp, g)
 
     def degrees(r, c, v, both):
-        # d = A +.reduce(axis) − diag(A)   (both: the two directions, the diagonal twice)
-        gsum = _segment_sum(xp, r if use_out_degree else c, v, n, v.dtype)
+        # d = A +.reduce(axis) − diag(A)   (both: the two directions, the diagonal twice); the
+        # sums in scipy.sparse's sum dtype (an int8 or uint8 graph's degrees are int64 /
+        # uint64, not wrapped in its own dtype: normed, a uint8 degree's sqrt was float16)
+        sdt = _sparse_sum_dtype(v.dtype)
+        gsum = _segment_sum(xp, r if use_out_degree else c, v, n, sdt)
         on = r == c
         gdiag = _segment_sum(xp, r[on], v[on], n, v.dtype)
         if not both:
             return gsum, gsum - gdiag
-        gsum += _segment_sum(xp, c if use_out_degree else r, v, n, v.dtype)
+        gsum += _segment_sum(xp, c if use_out_degree else r, v, n, sdt)
         return gsum, gsum - gdiag - gdiag
 
     if form != "array" or symmetrized:
@@ -445,13 +480,15 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         raise sr.DomainMismatch(f"{op}: csgraph must have a real or complex dtype, got {dt}")
     if normed and (np.issubdtype(dt, np.signedinteger) or np.issubdtype(dt, np.uint)):
         g = g.astype(np.float64)  # SciPy's rule (np.uint is uint64 only: uint8..32 stay)
-    elif sparse and dt == bool and form != "array" and _v._is_cupyx_sparse(g):
+    elif sparse and dt == bool and form != "array" and _own_sparse(g):
         # cupyx sums a bool matrix as bools: count in float64 (SciPy's sums count too), the
         # results cast back to bool as SciPy's are
         dtype = dt if dtype is None else dtype
         g = g.astype(np.float64)
-    if sparse and _v._is_cupyx_sparse(g):
-        return _laplacian_own_sparse(xp, sps.coo_matrix, sps.csr_matrix, LinearOperator, g, op,
+    if sparse and _own_sparse(g):
+        # (cupyx has matrices only; a forced scipy.sparse array answers SciPy's array kind)
+        coo_cls = sps.coo_array if isinstance(g, getattr(sps, "sparray", ())) else sps.coo_matrix
+        return _laplacian_own_sparse(xp, coo_cls, sps.csr_matrix, LinearOperator, g, op,
                                      normed, return_diag, use_out_degree, form, dtype,
                                      symmetrized)
     axis = 1 if use_out_degree else 0
