@@ -135,6 +135,14 @@ Deviations from SciPy (where SciPy misbehaves)
   every function does), ``csgraph_from_masked`` on a plain array and every function on a masked
   array whose mask is ``nomask`` (SciPy's AxisError), ``reverse_cuthill_mckee`` of a 0 × 0
   graph (an empty order).
+- Session 28f's engine-tools fuzz (``bench/probes/aud28f_csgraph_engine_tools.py``): the
+  facade answers where SciPy fails on ``csgraph_masked_from_dense(list, copy=False)`` (NumPy
+  2's "Unable to avoid copy") and on ``reconstruct_path`` with predecessors given as a list;
+  GPU input's ``csgraph_masked_from_dense(copy=False)`` answers a host copy (no sharing is
+  possible); a cupyx DIA input's ``laplacian`` answers COO (SciPy keeps DIA); the operator
+  forms of cupyx input sum A ⊕ Aᴴ before applying it, so with ±inf weights a NaN can stand
+  where SciPy's separate products leave another value, and a float32 degree can differ in
+  its last bit (float64 sums cast).
 - A dense input's non-edges (not a deviation: SciPy's rule, often missed): SciPy finds the
   entries equal to ``null_value`` with ``numpy.ma.masked_values``, which for a float array
   tests ``isclose`` (rtol 1e-5, atol 1e-8), so a weight of 1e-9 (or within 1e-5 of a non-zero

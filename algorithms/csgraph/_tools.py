@@ -386,7 +386,7 @@ def _lap_canonical(xp, r, c, v, n: int):
 
 
 def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, return_diag,
-                          use_out_degree, form, dtype, symmetrized):
+                          use_out_degree, form, dtype, symmetrized, *, bool_diagonal=False):
     """The Laplacian of a sparse ``g`` (CSR, CSC or COO) by array operations of ``xp`` alone,
     ``coo_cls`` / ``csr_cls`` only holding the results: the GPU's path for cupyx input.
 
@@ -412,6 +412,10 @@ def _laplacian_own_sparse(xp, coo_cls, csr_cls, LinearOperator, g, op, normed, r
         gsum = _segment_sum(xp, r if use_out_degree else c, v, n, sdt)
         on = r == c
         gdiag = _segment_sum(xp, r[on], v[on], n, v.dtype)
+        if bool_diagonal:
+            # a bool graph (counted in float64 here): scipy.sparse's diagonal() sums repeated
+            # diagonal entries as bools, True, where its sum() counts them
+            gdiag = xp.minimum(gdiag, 1)
         if not both:
             return gsum, gsum - gdiag
         gsum += _segment_sum(xp, c if use_out_degree else r, v, n, sdt)
@@ -490,7 +494,7 @@ def _laplacian_engine(csgraph, op, normed, return_diag, use_out_degree, form, dt
         coo_cls = sps.coo_array if isinstance(g, getattr(sps, "sparray", ())) else sps.coo_matrix
         return _laplacian_own_sparse(xp, coo_cls, sps.csr_matrix, LinearOperator, g, op,
                                      normed, return_diag, use_out_degree, form, dtype,
-                                     symmetrized)
+                                     symmetrized, bool_diagonal=dt == bool)
     axis = 1 if use_out_degree else 0
     if form != "array":
         m = g if sparse else xp.array(g)
