@@ -59,6 +59,7 @@ import math
 import numbers
 import random
 import sys
+import warnings
 
 import numpy as np
 
@@ -139,6 +140,12 @@ def _nx():
     import networkx as nx  # noqa: PLC0415  (networkx is an optional extra)
 
     return nx
+
+
+def _nx_version() -> tuple:
+    """The installed NetworkX's (major, minor): where NetworkX changed a function's behaviour
+    between releases the backend follows the installed one."""
+    return tuple(int(x) for x in _nx().__version__.split(".")[:2])
 
 
 def _graph(G, weight=None) -> SemiringGraph:
@@ -924,6 +931,11 @@ def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
     >>> dict(nx.bfs_predecessors(nx.path_graph(3), 0, backend="semiring"))
     {1: 0, 2: 1}
     """
+    if _nx_version() >= (3, 7):
+        # deprecated there, NetworkX's generator warning on its first step: so does this one
+        warnings.warn("\n\nbfs_predecessors is deprecated and will be removed in NetworkX 3.9\n"
+                      "Use ``(t, s) for (s, t) in bfs_edges`` instead",
+                      category=DeprecationWarning, stacklevel=2)
     for s, t in bfs_edges(G, source, depth_limit=depth_limit, sort_neighbors=sort_neighbors):
         yield (t, s)
 
@@ -1796,6 +1808,10 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
         raise NotImplementedError("nx_semiring: float weights whose path sums round "
                                   "(NetworkX's order of additions decides; NetworkX runs it)")
     off = rows != cols
+    if weight is not None and _nx_version() >= (3, 7) and bool((w[~off] < 0).any()):
+        # NetworkX 3.7 reads the diagonal before setting it to 0 (before, a self-loop is
+        # dropped with the diagonal, as below)
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
     A = sr.Matrix.from_coo(sr.to_device(rows[off], g.device), sr.to_device(cols[off], g.device),
                            sr.to_device(w[off], g.device), nrows=n, ncols=n, device=g.device)
     try:

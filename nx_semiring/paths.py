@@ -56,7 +56,7 @@ from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          _bidirectional_aliases, _by_distance, _dijkstra, _dijkstra_orders,
                          _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph,
                          _heap_pred_lists, _heap_tree, _host, _single_source_dijkstra,
-                         _nbunch, _nx, _order_level, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
+                         _nbunch, _nx, _nx_version, _order_level, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
                          _first_paths, _source, _source_zero, _spfa_order, _spfa_tree,
                          _sssp, _st_unweighted_path,
                          _unique_path, _unreached, _values_of, _walk_paths,
@@ -1183,6 +1183,9 @@ def eccentricity(G, v=None, sp=None, weight=None):
     g = _graph(G, weight)
     if sp is not None:
         raise NotImplementedError("nx_semiring: eccentricity with sp= (NetworkX reads it)")
+    if g.n == 0 and _nx_version() >= (3, 7):
+        # (before 3.7 NetworkX's loop over no nodes answers {}, as the code below)
+        raise _nx().NetworkXPointlessConcept("Cannot compute eccentricity of a null graph.")
     nodes = _nbunch(g, v)
     idx = [g.vertex(x) for x in nodes]
     e = dict(zip(nodes, _eccentricities(g, idx, weight)))
@@ -1264,7 +1267,10 @@ def center(G, e=None, usebounds=False, weight=None):
     """
     if e is None and weight is None and usebounds is not True:
         g = _graph(G)
-        if not g.directed and (g.multigraph or g.n == 0 or g.number_of_edges() == g.n - 1):
+        if not g.directed and g.n == 0:
+            # NetworkX's nx.is_tree(G) of the null graph
+            raise _nx().NetworkXPointlessConcept("G has no nodes.")
+        if not g.directed and (g.multigraph or g.number_of_edges() == g.n - 1):
             raise NotImplementedError("nx_semiring: center of a tree is NetworkX's tree "
                                       "center (NetworkX runs it)")
     e = _measure_eccentricities(G, e, usebounds, weight, "center")
