@@ -14,8 +14,10 @@ random start, and NetworkX runs the call).
 
 from __future__ import annotations
 
+import importlib.metadata
 import math
 import numbers
+import re
 
 import numpy as np
 
@@ -41,6 +43,21 @@ HITS_MAX_ITER = 10_000
 HITS_SAME = 1e-7
 #: HITS: the seed of that second start
 HITS_SEED = 20261129
+
+
+def _release(dist: str) -> tuple:
+    """An installed distribution's (major, minor), read from its metadata (no import); (0, 0)
+    where it is not installed."""
+    try:
+        return tuple(int(x) for x in re.findall(r"\d+", importlib.metadata.version(dist))[:2])
+    except importlib.metadata.PackageNotFoundError:
+        return (0, 0)
+
+
+#: The installed NetworkX's release: ``hits`` takes 3.7's signature (``method``) from 3.7 on,
+#: as NetworkX's dispatcher hands the backend the user's arguments as NetworkX's own function
+#: takes them.
+_NX_RELEASE = _release("networkx")
 
 #: eigenvector_centrality_numpy / katz_centrality_numpy: NetworkX solves to machine
 #: precision (ARPACK with tol=0, a dense solve); the engine iterates to an L1 change below
@@ -425,20 +442,13 @@ def _hits_run(M, weighted, start):
         raise NotImplementedError(f"nx_semiring: {exc}") from exc
 
 
-def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
-    """(hubs, authorities) as NetworkX's ``hits``: A's principal singular vectors, by the
+def _hits_svd(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
+    """(hubs, authorities) as NetworkX's ``hits`` before 3.7 (3.7's ``method="svd"``): A's
+    principal singular vectors, by the
     engine's power iteration on AᵀA (two SpMVs an iteration) to a tighter tolerance than
     ARPACK's. ``nstart`` only starts NetworkX's ARPACK; where the answer is unique it does not
     depend on it, and where it is not (checked by a second iteration from another start)
-    NetworkX runs the call.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="semiring")
-    >>> [round(h[v], 6) for v in range(3)], [round(a[v], 6) for v in range(3)]
-    ([0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
-    """
+    NetworkX runs the call."""
     g = _graph(G, "weight")
     if g.n == 0:
         return {}, {}
@@ -463,6 +473,93 @@ def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
         raise NotImplementedError("nx_semiring: hits: the largest singular value of A is "
                                   "multiple; NetworkX's answer is ARPACK's pick (NetworkX runs it)")
     return _node_dict(g, _host(h).tolist()), _node_dict(g, a_h.tolist())
+
+
+def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
+    """NetworkX 3.7's ``hits`` (its default ``method="power_iteration"``), its iteration on the
+    engine: from h uniform (or ``nstart``, divided by its sum), ``a = Aᵀh``, ``h = A a`` scaled
+    to a largest entry of 1, until h's L1 change is below ``tol``; then h and a divided by their
+    sums (``normalized``; else a by its largest entry)."""
+    nx = _nx()
+    g = _graph(G, "weight")
+    if g.n == 0:
+        return {}, {}
+    if nstart is None:
+        h = np.full(g.n, 1.0 / g.n)
+    else:
+        missing = G.nodes - nstart.keys()
+        if missing:
+            raise nx.NetworkXError(f"nstart must have a value for every node; missing: "
+                                   f"{missing}")
+        h = np.array([nstart[v] for v in g.nodes], dtype=float)
+        s = h.sum()
+        if s == 0:
+            raise nx.NetworkXError("nstart values must not sum to zero")
+        h = h / s
+    if max_iter <= 0:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    M, weighted = _weights(g, "weight", "hits")
+    if weighted:
+        w = g.weights("weight")
+        if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or g.has_negative("weight"):
+            raise NotImplementedError("nx_semiring: hits with negative or non-finite weights "
+                                      "(NetworkX runs it)")
+    M, semiring = alg.centrality._weights("hits", M, weighted, M.xp)
+    second = sr.plus_times if semiring is sr.plus_times else sr.plus_second
+    h = sr.to_device(h, M.device)
+    for _ in range(max_iter):
+        hlast = h
+        # a = Aᵀ ⊕.⊗ h;  h = A ⊕.⊗ a
+        a = sr.vxm(hlast, M, semiring, direction="pull").to_dense(missing=0)
+        h = sr.mxv(M, a, second, direction="pull").to_dense(missing=0)
+        top = float(h.max())
+        if not top > 0:  # NetworkX divides by 0 and iterates NaN to its failure
+            raise NotImplementedError("nx_semiring: hits: no edge of positive weight along "
+                                      "the start (NetworkX runs it)")
+        h = h / top
+        if float(abs(h - hlast).sum()) < tol:
+            break
+    else:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    if normalized:
+        h = h / h.sum()
+        a = a / a.sum()
+    else:
+        a = a / a.max()
+    return _node_dict(g, _host(h).tolist()), _node_dict(g, _host(a).tolist())
+
+
+if _NX_RELEASE >= (3, 7):
+    def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True, *,
+             method="power_iteration"):
+        """(hubs, authorities) as the installed NetworkX's ``hits`` (3.7: ``method``
+        'power_iteration', its iteration on the engine, or 'svd', the singular vectors).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="semiring")
+        >>> [round(h[v], 6) for v in range(3)], [round(a[v], 6) for v in range(3)]
+        ([0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
+        """
+        if method == "power_iteration":
+            return _hits_power_iteration(G, max_iter, tol, nstart, normalized)
+        if method == "svd":
+            return _hits_svd(G, max_iter, tol, nstart, normalized)
+        raise ValueError(f"method not supported: {method}")
+else:
+    def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
+        """(hubs, authorities) as the installed NetworkX's ``hits`` (before 3.7: the singular
+        vectors, :func:`_hits_svd`).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="semiring")
+        >>> [round(h[v], 6) for v in range(3)], [round(a[v], 6) for v in range(3)]
+        ([0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
+        """
+        return _hits_svd(G, max_iter, tol, nstart, normalized)
 
 
 def _distance_matrix(g, distance, name):

@@ -1,8 +1,9 @@
 """The backend against the installed NetworkX where NetworkX 3.7 changed (its own tests, run
 through the backend with NetworkX 3.7 on Python 3.12, failed here in session 28): the null
 graph's eccentricity family (3.7: NetworkXPointlessConcept), ``floyd_warshall_numpy`` with a
-negative self-loop (3.7: NetworkXUnbounded) and ``bfs_predecessors`` (deprecated in 3.7: a
-DeprecationWarning on its first step). Each compares with the installed NetworkX's own answer,
+negative self-loop (3.7: NetworkXUnbounded), ``bfs_predecessors`` (deprecated in 3.7: a
+DeprecationWarning on its first step) and ``hits`` (3.7: ``method``, a power iteration by
+default). Each compares with the installed NetworkX's own answer,
 so the tests hold on NetworkX 3.6 (CI) and 3.7 alike."""
 
 from __future__ import annotations
@@ -59,3 +60,25 @@ def test_bfs_predecessors_warns_as_networkx():
     got = _outcome(nx.bfs_predecessors, G, 0, backend="semiring")
     assert got == want
     assert dict(got[0]) == {1: 0, 2: 1, 3: 2, 4: 3}
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("method", [None, "power_iteration", "svd", "bogus"])
+def test_hits_as_networkx(seed, method):
+    """3.7's hits takes ``method`` (its default a power iteration from uniform hubs, which the
+    backend runs on the engine step for step: the same values to rounding); before 3.7 there
+    is no such keyword, and NetworkX's TypeError is the backend's too."""
+    G = nx.gnp_random_graph(30, 0.15, seed=seed, directed=True)
+    kw = {} if method is None else {"method": method}
+    want = _outcome(nx.hits, G, **kw)
+    got = _outcome(nx.hits, G, backend="semiring", **kw)
+    if want[1] is not None:
+        # (before 3.7 a method= the signature lacks: NetworkX's TypeError, or its dispatcher's
+        # refusal of an argument the backend's signature lacks too)
+        allowed = (want[1], NotImplementedError) if method is not None else (want[1],)
+        assert got[1] is not None and issubclass(got[1], allowed), (got, want)
+        return
+    assert got[1] is None, got
+    for g, w in zip(got[0], want[0]):
+        assert list(g) == list(w)
+        np.testing.assert_allclose([g[v] for v in w], list(w.values()), rtol=1e-9, atol=1e-12)
