@@ -442,6 +442,18 @@ def _hits_run(M, weighted, start):
         raise NotImplementedError(f"nx_semiring: {exc}") from exc
 
 
+def _hits_matrix(g):
+    """(the engine matrix of ``weight``, weighted) for either hits; negative or non-finite
+    weights are NetworkX's (its iterations run on them, the engine's refuse them)."""
+    M, weighted = _weights(g, "weight", "hits")
+    if weighted:
+        w = g.weights("weight")
+        if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or g.has_negative("weight"):
+            raise NotImplementedError("nx_semiring: hits with negative or non-finite weights "
+                                      "(NetworkX runs it)")
+    return M, weighted
+
+
 def _hits_svd(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
     """(hubs, authorities) as NetworkX's ``hits`` before 3.7 (3.7's ``method="svd"``): A's
     principal singular vectors, by the
@@ -455,12 +467,7 @@ def _hits_svd(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
     if g.n == 1:
         raise NotImplementedError("nx_semiring: hits of one node: ARPACK's svds refuses k = 1 "
                                   "of a 1 × 1 matrix (NetworkX raises it)")
-    M, weighted = _weights(g, "weight", "hits")
-    if weighted:
-        w = g.weights("weight")
-        if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or g.has_negative("weight"):
-            raise NotImplementedError("nx_semiring: hits with negative or non-finite weights "
-                                      "(NetworkX runs it)")
+    M, weighted = _hits_matrix(g)
     h, a = _hits_run(M, weighted, None)
     # a second start, positive and random (fixed seed): the same authorities unless A's
     # largest singular value is multiple, when each start gives its own (and ARPACK its own
@@ -487,7 +494,7 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
     if nstart is None:
         h = np.full(g.n, 1.0 / g.n)
     else:
-        missing = G.nodes - nstart.keys()
+        missing = set(g.nodes) - nstart.keys()
         if missing:
             raise nx.NetworkXError(f"nstart must have a value for every node; missing: "
                                    f"{missing}")
@@ -498,12 +505,7 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
         h = h / s
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
-    M, weighted = _weights(g, "weight", "hits")
-    if weighted:
-        w = g.weights("weight")
-        if w.dtype.kind == "f" and not bool(np.isfinite(w).all()) or g.has_negative("weight"):
-            raise NotImplementedError("nx_semiring: hits with negative or non-finite weights "
-                                      "(NetworkX runs it)")
+    M, weighted = _hits_matrix(g)
     M, semiring = alg.centrality._weights("hits", M, weighted, M.xp)
     second = sr.plus_times if semiring is sr.plus_times else sr.plus_second
     h = sr.to_device(h, M.device)
