@@ -534,16 +534,6 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
 if _NX_RELEASE >= (3, 7):
     def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True, *,
              method="power_iteration"):
-        """(hubs, authorities) as the installed NetworkX's ``hits`` (3.7: ``method``
-        'power_iteration', its iteration on the engine, or 'svd', the singular vectors).
-
-        Examples
-        --------
-        >>> import networkx as nx
-        >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="semiring")
-        >>> [round(h[v], 6) for v in range(3)], [round(a[v], 6) for v in range(3)]
-        ([0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
-        """
         if method == "power_iteration":
             return _hits_power_iteration(G, max_iter, tol, nstart, normalized)
         if method == "svd":
@@ -551,17 +541,20 @@ if _NX_RELEASE >= (3, 7):
         raise ValueError(f"method not supported: {method}")
 else:
     def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
-        """(hubs, authorities) as the installed NetworkX's ``hits`` (before 3.7: the singular
-        vectors, :func:`_hits_svd`).
-
-        Examples
-        --------
-        >>> import networkx as nx
-        >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="semiring")
-        >>> [round(h[v], 6) for v in range(3)], [round(a[v], 6) for v in range(3)]
-        ([0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
-        """
         return _hits_svd(G, max_iter, tol, nstart, normalized)
+
+hits.__doc__ = """(hubs, authorities) as the installed NetworkX's ``hits``: from 3.7 by ``method``,
+    'power_iteration' (its default: its iteration on the engine, :func:`_hits_power_iteration`)
+    or 'svd' (the singular vectors, :func:`_hits_svd`); before 3.7 the singular vectors (one
+    definition or the other, so that the signature is the installed NetworkX's).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> h, a = nx.hits(nx.DiGraph([(0, 1), (0, 2), (1, 2)]), backend="semiring")
+    >>> [round(h[v], 6) for v in range(3)], [round(a[v], 6) for v in range(3)]
+    ([0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
+    """
 
 
 def _distance_matrix(g, distance, name):
