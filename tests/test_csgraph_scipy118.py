@@ -22,6 +22,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as scg
 
 from algorithms import csgraph
+from algorithms.csgraph import _validation
 from conftest import to_host
 from test_csgraph_facade import backend
 
@@ -115,6 +116,14 @@ def test_reconstruct_path_predecessors_dtype_as_scipy(backend, pred):
     device, _ = backend
     M = sp.csr_array(([9, -6, -8, 6, 8], ([0, 1, 1, 3, 3], [0, 2, 3, 1, 4])), shape=(5, 5),
                      dtype=np.int64)
+    kind = np.asarray(pred).dtype.kind
+    misread = kind == "b" or (kind == "f" and not np.isfinite(pred).all())
+    if misread and not _validation.SCIPY_1_18:
+        # SciPy before 1.18 casts NaN to an index and misreads bools: an out-of-bounds read
+        # in its indexing (it crashed a CI worker), so it is not called; the facade refuses
+        got = _outcome(csgraph.reconstruct_path, M, pred)
+        assert isinstance(got[1], TypeError), got
+        return
     want = _outcome(scg.reconstruct_path, M, pred)
     G = M
     if device == "gpu":
@@ -126,12 +135,6 @@ def test_reconstruct_path_predecessors_dtype_as_scipy(backend, pred):
         # SciPy before 1.18 compares the list itself with an int (a TypeError); 1.18 and the
         # facade read it as an array
         assert isinstance(want[1], TypeError)
-        return
-    kind = np.asarray(pred).dtype.kind
-    if want[1] is None and (kind == "b" or (kind == "f" and not np.isfinite(pred).all())):
-        # SciPy before 1.18 casts NaN to an index and misreads bools (True at every vertex:
-        # an edge 1 -> 0 of weight A[0, 0]): the facade refuses both (a TypeError)
-        assert isinstance(got[1], TypeError)
         return
     if want[1] is not None and "integral" in str(want[1]):
         assert isinstance(got[1], ValueError) and "integral" in str(got[1]), got
