@@ -29,7 +29,25 @@ path length, flow hierarchy), the backend object in
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
+
 __version__ = "0.1.0"
+
+
+def _release(dist: str) -> tuple:
+    """An installed distribution's (major, minor), read from its metadata (no import); (0, 0)
+    where it is not installed."""
+    try:
+        return tuple(int(x) for x in re.findall(r"\d+", importlib.metadata.version(dist))[:2])
+    except importlib.metadata.PackageNotFoundError:
+        return (0, 0)
+
+
+#: The installed NetworkX's (major, minor). Where a release changed a function (its
+#: signature, its name, what it returns) the backend follows the installed one: NetworkX's
+#: dispatcher hands the backend the user's arguments as its own function takes them.
+NX_RELEASE = _release("networkx")
 
 # Every function dispatched to this backend (NetworkX's dispatch names). The interface checks
 # that each is implemented; ``get_info`` tells NetworkX about them.
@@ -93,6 +111,10 @@ FUNCTIONS = (
     # session 21: distance-sum indices beside wiener_index (nx_semiring.paths)
     "schultz_index", "gutman_index", "hyper_wiener_index",
 )
+if NX_RELEASE >= (3, 7):
+    # 3.7 renamed barycenter to centroid; before it, "centroid" is the tree centroid
+    # (3.7's tree_centroid), which the backend does not have
+    FUNCTIONS = tuple("centroid" if name == "barycenter" else name for name in FUNCTIONS)
 
 _DOCS = {
     "bfs_edges": "Levels from the engine's BFS; edges in NetworkX's order (its adjacency "
@@ -251,4 +273,4 @@ def __getattr__(name):  # lazy: SemiringGraph and the converters import the engi
     raise AttributeError(f"module 'nx_semiring' has no attribute {name!r}")
 
 
-__all__ = ["FUNCTIONS", "SemiringGraph", "from_networkx", "get_info", "to_networkx"]
+__all__ = ["FUNCTIONS", "NX_RELEASE", "SemiringGraph", "from_networkx", "get_info", "to_networkx"]

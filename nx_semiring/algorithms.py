@@ -69,6 +69,7 @@ from algorithms.components import _scatter_min
 from semiring.backend.cpu import compiled as _cpu_compiled
 from semiring.device import _cupy
 
+from . import NX_RELEASE
 from .graph import FLOAT_MAX, SemiringGraph, from_networkx
 
 # Out-edges of a BFS level below which the NetworkX-order pass walks it in Python instead of
@@ -143,9 +144,10 @@ def _nx():
 
 
 def _nx_version() -> tuple:
-    """The installed NetworkX's (major, minor): where NetworkX changed a function's behaviour
-    between releases the backend follows the installed one."""
-    return tuple(int(x) for x in _nx().__version__.split(".")[:2])
+    """The installed NetworkX's (major, minor) (:data:`nx_semiring.NX_RELEASE`): where
+    NetworkX changed a function's behaviour between releases the backend follows the
+    installed one."""
+    return NX_RELEASE
 
 
 def _graph(G, weight=None) -> SemiringGraph:
@@ -1211,6 +1213,7 @@ def _reverse(g: SemiringGraph) -> SemiringGraph:
         r.mixed = g.mixed
         r.numpy_typed = g.numpy_typed
         r.int_float = g.int_float
+        r.bools = g.bools
         r._perm = perm
         g._reversed = r
     for k in g.values.keys() - r.values.keys():  # attributes g read after r was made
@@ -1772,8 +1775,9 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
 def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     """The matrix of shortest distances (float64 NumPy array, ``inf`` where unreachable) in
     ``nodelist`` order, by the engine's APSP. Self-loops do not count (NetworkX sets the
-    diagonal to 0); with a negative cycle, or float weights whose path sums round (their bits
-    are NetworkX's order of additions), NetworkX's own run answers.
+    diagonal to 0); a negative cycle is NetworkX 3.7's NetworkXUnbounded (earlier releases
+    answer their own negative diagonal: NetworkX runs it), and float weights whose path sums
+    round (their bits are NetworkX's order of additions) are NetworkX's to run.
 
     Examples
     --------
@@ -1817,6 +1821,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
     try:
         D = _host(alg.apsp(A))
     except sr.NegativeCycleError as exc:
+        if _nx_version() >= (3, 7):  # 3.7 checks its diagonal after the pivots too
+            raise nx.NetworkXUnbounded("Negative cycle detected.") from None
         raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
                                   "returns its own (negative-diagonal) answer") from exc
     except sr.InvalidValue as exc:  # NaN weights: NetworkX's matrix of NaN sums
@@ -2038,11 +2044,13 @@ def strongly_connected_components(G):
 
 
 def _tarjan(g: SemiringGraph, name: str):
-    """NetworkX's Tarjan search over g, as :func:`semiring.backend.cpu.compiled.tarjan`
-    replicates it: ``(members, starts)``, the strong components in its completion order, each
-    one's vertices in the order its set gets them. NotImplementedError without Numba (NetworkX
-    runs ``name``: its order is a sequential search's, which no engine order reproduces)."""
-    found = _cpu_compiled.tarjan(g.indptr, g.adj)
+    """The installed NetworkX's Tarjan search over g (3.7 changed it), as
+    :func:`semiring.backend.cpu.compiled.tarjan` replicates it: ``(members, starts)``, the
+    strong components in its completion order, each one's vertices in the order its set gets
+    them. NotImplementedError without Numba (NetworkX runs ``name``: its order is a
+    sequential search's, which no engine order reproduces)."""
+    variant = "tarjan_zwick" if _nx_version() >= (3, 7) else "nuutila"
+    found = _cpu_compiled.tarjan(g.indptr, g.adj, variant)
     if found is None:
         raise NotImplementedError(f"nx_semiring: {name} follows NetworkX's sequential Tarjan "
                                   f"order with the CPU backend's compiled loop, which needs "
@@ -2337,8 +2345,9 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     total = float(sr.reduce_scalar(M, "plus")) if M.nvals else None
     if total == 0:
         # edges of total weight 0: NetworkX's modularity divides by it (ZeroDivisionError)
+        # before 3.7; 3.7's gains are then its null-model terms alone, in its shuffled order
         raise NotImplementedError("nx_semiring: louvain_communities of edges weighing 0 in "
-                                  "all (NetworkX raises its ZeroDivisionError)")
+                                  "all (NetworkX runs it)")
     if total is not None and not LOUVAIN_TOTAL_RANGE[0] <= abs(total) <= LOUVAIN_TOTAL_RANGE[1]:
         raise NotImplementedError(f"nx_semiring: louvain_communities of edges weighing "
                                   f"{total:.4g} in all (NetworkX's squares of its totals "

@@ -34,8 +34,9 @@ import semiring as sr
 from semiring.backend.cpu import compiled as _compiled
 
 from .algorithms import (_discovery, _graph, _groups, _host, _not_directed, _null_graph, _nx,
-                         _order_level, _ordered_levels, _self_loops, _sets_in_search_order,
-                         _tarjan, _unit_weights, clustering, core_number, triangles)
+                         _nx_version, _order_level, _ordered_levels, _self_loops,
+                         _sets_in_search_order, _tarjan, _unit_weights, clustering, core_number,
+                         triangles)
 from .graph import SemiringGraph, from_networkx
 
 # Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
@@ -592,7 +593,8 @@ def modularity(G, communities, weight="weight", resolution=1):
     are left to NetworkX, whose float sums follow its set iteration order, as are a
     ``communities`` that is not a partition of G (NetworkX's NotAPartition names G as
     NetworkX prints it), multigraphs, and NumPy weights narrower than 64 bits (NetworkX's
-    degree sums wrap in their type).
+    degree sums wrap in their type). Weights summing to 0 give NetworkX 3.7's 0 (earlier
+    releases raise ZeroDivisionError), whichever NetworkX is installed.
 
     Examples
     --------
@@ -654,6 +656,8 @@ def modularity(G, communities, weight="weight", resolution=1):
         inner, dout, din = (x + [kind(0)] * pad for x in (inner, dout, din))
     # NetworkX's modularity from here on, the same operations in the same order
     deg_sum = sum(dout)
+    if deg_sum == 0 and _nx_version() >= (3, 7):
+        return 0  # NetworkX 3.7: the modularity of no weight (m == 0) is its int 0
     if deg_sum == 0 and not unit and weight in g.numpy_typed:
         # NetworkX's degree sum is then a NumPy zero: its 1 / 0 is inf and its modularity
         # nan (a RuntimeWarning), where these Python sums raise ZeroDivisionError

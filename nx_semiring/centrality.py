@@ -14,16 +14,15 @@ random start, and NetworkX runs the call).
 
 from __future__ import annotations
 
-import importlib.metadata
 import math
 import numbers
-import re
 
 import numpy as np
 
 import algorithms as alg
 import semiring as sr
 
+from . import NX_RELEASE
 from .algorithms import (_exact_sums, _graph, _host, _node_dict, _nx, _sampled_sources,
                          _unit_weights)
 
@@ -45,19 +44,9 @@ HITS_SAME = 1e-7
 HITS_SEED = 20261129
 
 
-def _release(dist: str) -> tuple:
-    """An installed distribution's (major, minor), read from its metadata (no import); (0, 0)
-    where it is not installed."""
-    try:
-        return tuple(int(x) for x in re.findall(r"\d+", importlib.metadata.version(dist))[:2])
-    except importlib.metadata.PackageNotFoundError:
-        return (0, 0)
-
-
-#: The installed NetworkX's release: ``hits`` takes 3.7's signature (``method``) from 3.7 on,
-#: as NetworkX's dispatcher hands the backend the user's arguments as NetworkX's own function
-#: takes them.
-_NX_RELEASE = _release("networkx")
+#: The installed NetworkX's release: ``hits`` and ``closeness_centrality`` take 3.7's
+#: signatures from 3.7 on
+_NX_RELEASE = NX_RELEASE
 
 #: eigenvector_centrality_numpy / katz_centrality_numpy: NetworkX solves to machine
 #: precision (ARPACK with tol=0, a dense solve); the engine iterates to an L1 change below
@@ -573,16 +562,7 @@ def _distance_matrix(g, distance, name):
     return g.matrix(distance), True
 
 
-def closeness_centrality(G, u=None, distance=None, wf_improved=True):
-    """{node: closeness} from the engine's searches from every node (multi-source BFS, or
-    SSSP with ``distance``), incoming distances as NetworkX's (it reverses a DiGraph).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.closeness_centrality(nx.path_graph(3), backend="semiring")
-    {0: 0.6666666666666666, 1: 1.0, 2: 0.6666666666666666}
-    """
+def _closeness_centrality(G, u, distance, wf_improved):
     if u is not None:
         raise NotImplementedError("nx_semiring: closeness_centrality of one node (NetworkX "
                                   "runs it)")
@@ -590,6 +570,29 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
     M, weighted = _distance_matrix(g, distance, "closeness_centrality")
     c = alg.closeness_centrality(M, wf_improved=bool(wf_improved), weighted=weighted)
     return _node_dict(g, _host(c).tolist())
+
+
+if _NX_RELEASE >= (3, 7):
+    def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, sp=None):
+        if sp is not None:
+            raise NotImplementedError("nx_semiring: closeness_centrality of precomputed "
+                                      "distances sp= (NetworkX reads them): NetworkX runs it")
+        return _closeness_centrality(G, u, distance, wf_improved)
+else:
+    def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+        return _closeness_centrality(G, u, distance, wf_improved)
+
+closeness_centrality.__doc__ = """{node: closeness} from the engine's searches from every node
+    (multi-source BFS, or SSSP with ``distance``), incoming distances as NetworkX's (it
+    reverses a DiGraph). The signature is the installed NetworkX's: 3.7's ``sp=`` (distances
+    the caller computed) is NetworkX's to read.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.closeness_centrality(nx.path_graph(3), backend="semiring")
+    {0: 0.6666666666666666, 1: 1.0, 2: 0.6666666666666666}
+    """
 
 
 def harmonic_centrality(G, nbunch=None, distance=None, sources=None):

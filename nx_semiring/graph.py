@@ -37,9 +37,11 @@ here, because NetworkX does not clear a view's cache when the viewed graph chang
 
 from __future__ import annotations
 
+import copy
 import itertools
 import numbers
 import operator
+import typing
 
 import numpy as np
 import scipy.sparse as sp
@@ -103,6 +105,9 @@ class SemiringGraph:
         # ints or bools with floats, stored as float64: NetworkX's path sums of them are ints
         # or floats path by path (0 + 1 + 2 is an int, 0 + 1 + 2.5 a float)
         self.int_float = set()
+        # attributes with Python bools among their integer values: NetworkX's Floyd–Warshall
+        # keeps an edge's own True as its distance (True == 1, but its repr is not 1)
+        self.bools = set()
         self.directed = bool(directed)
         self.multigraph = bool(multigraph)
         # a multigraph's: whether some pair of nodes has two or more edges (keys), which the
@@ -297,6 +302,26 @@ class SemiringGraph:
                 f"nx_semiring: edge attribute {weight!r} was not converted (converted: "
                 f"{sorted(map(str, self.values))})")
         return self.values[weight]
+
+    def with_default(self, weight, default) -> SemiringGraph:
+        """This graph with attribute ``weight`` read again from the edge dicts it kept
+        (``preserve_edge_attrs``), ``default`` where an edge lacks it: NetworkX's dispatcher
+        converts with every attribute defaulting to 1 when a function preserves the edge
+        attributes (3.7's flow functions), where the function reads its own default (the
+        flows' inf). None where the dicts were not kept (a multigraph keeps them per key)."""
+        if self.edge_data is None or self.multigraph:
+            return None
+        h = copy.copy(self)
+        h.values, h.defaults = dict(self.values), dict(self.defaults)
+        h.narrow, h.numpy_typed = dict(self.narrow), dict(self.numpy_typed)
+        h.partial, h.mixed = set(self.partial), set(self.mixed)
+        h.int_float, h.bools = set(self.int_float), set(self.bools)
+        h._negative, h._infinite = {}, {}
+        h._matrices = {k: M for k, M in self._matrices.items() if k[0] != weight}
+        h.__networkx_cache__ = {}
+        _record(h, weight, default, _values([dict(enumerate(self.edge_data))], weight, default,
+                                            False, self.adj.size))
+        return h
 
     def rows(self):
         """The row (source vertex) of each entry of ``adj``, adjacency order (host int64,
@@ -500,13 +525,46 @@ FLOAT_EXACT_INT = 2.0**53
 FLOAT_MAX = float(np.finfo(np.float64).max)
 
 
-def _values(adj_items, attr, default, multigraph, m):
+class _Read(typing.NamedTuple):
+    """What :func:`_values` read of one attribute (see ``SemiringGraph``'s records)."""
+
+    values: np.ndarray
+    narrow: object  # narrow: :func:`_numbers`'
+    missing: object  # False, True (some edge lacks it) or MIXED (some have it, some not)
+    numpy: str  # numpy: :func:`_numbers`'
+    int_float: bool  # float64 values came from Python ints or bools beside floats
+    bools: bool = False  # integer values with Python bools among them
+
+
+def _record(g: SemiringGraph, attr, default, read: _Read):
+    """Stores ``read`` as g's attribute ``attr`` (its values and records)."""
+    g.values[attr], g.defaults[attr] = read.values, default
+    for name in ("narrow", "numpy_typed"):
+        getattr(g, name).pop(attr, None)
+    for name in ("partial", "mixed", "int_float", "bools"):
+        getattr(g, name).discard(attr)
+    if read.narrow is not None:
+        g.narrow[attr] = read.narrow
+    if read.numpy:
+        g.numpy_typed[attr] = read.numpy
+    if read.missing:
+        g.partial.add(attr)
+    if read.missing is MIXED:
+        g.mixed.add(attr)
+    if read.int_float:
+        g.int_float.add(attr)
+    if read.bools:
+        g.bools.add(attr)
+
+
+def _values(adj_items, attr, default, multigraph, m) -> _Read:
     """Edge attribute ``attr`` of every stored entry (adjacency order) in one pass: int64 when
     every value is an integer (or bool), else float64; ``default`` where an edge lacks it.
-    Returns ``(values, narrow, missing, numpy, int_float)``, ``narrow`` and ``numpy`` as
-    :func:`_numbers` says, ``missing`` whether some edge lacks the attribute, ``int_float``
-    whether float64 values came from Python ints or bools beside floats
-    (``SemiringGraph.int_float``). NotImplementedError
+    Returns a :class:`_Read`: ``narrow`` and ``numpy`` as :func:`_numbers` says, ``missing``
+    whether some edge lacks the attribute, ``int_float`` whether float64 values came from
+    Python ints or bools beside floats (``SemiringGraph.int_float``), ``bools`` whether
+    integer values have Python bools among them (``SemiringGraph.bools``: a pass over the
+    types only where some value is 0 or 1). NotImplementedError
     (NetworkX runs the call) where the values are not numbers, or are integers that neither
     int64 nor float64 holds exactly: beyond int64, or beyond 2^53 among floats (NumPy turns
     such a list into float64, rounding them, where NetworkX adds Python ints exactly)."""
@@ -548,7 +606,9 @@ def _values(adj_items, attr, default, multigraph, m):
     if a.dtype.kind in "bui":
         if a.dtype.kind == "u" and a.size and int(a.max()) > np.iinfo(np.int64).max:
             raise NotImplementedError(f"nx_semiring: edge attribute {attr!r} exceeds int64")
-        return a.astype(np.int64, copy=False), narrow, missing, numpy, False
+        a = a.astype(np.int64, copy=False)
+        bools = bool(((a == 0) | (a == 1)).any()) and bool in set(map(type, vals))
+        return _Read(a, narrow, missing, numpy, False, bools)
     if a.dtype.kind == "f":
         if a.dtype.itemsize > 8:
             # np.longdouble values: float64 rounds them (1 + 2^-60 becomes 1), where
@@ -563,7 +623,7 @@ def _values(adj_items, attr, default, multigraph, m):
                                       f"beyond int64)")
         # one pass over the types (float values only: ~10 ns a value)
         types = set(map(type, vals))
-        return a, narrow, missing, numpy, int in types or bool in types
+        return _Read(a, narrow, missing, numpy, int in types or bool in types)
     raise NotImplementedError(
         f"nx_semiring: edge attribute {attr!r} has values of dtype {a.dtype}; numbers only")
 
@@ -696,38 +756,20 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
         data = chain(map(dict.values, adj_items))
         for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
-    values, narrow, partial, mixed, numpy_typed, int_float = {}, {}, set(), set(), {}, set()
+    reads = {}
     for attr, default in attrs.items():
         if base is not None and attr in base.values and base.defaults.get(attr) == default:
-            values[attr] = base.values[attr]
-            if attr in base.narrow:
-                narrow[attr] = base.narrow[attr]
-            if attr in base.partial:
-                partial.add(attr)
-            if attr in base.mixed:
-                mixed.add(attr)
-            if attr in base.numpy_typed:
-                numpy_typed[attr] = base.numpy_typed[attr]
-            if attr in base.int_float:
-                int_float.add(attr)
+            reads[attr] = _Read(base.values[attr], base.narrow.get(attr),
+                                (MIXED if attr in base.mixed else attr in base.partial),
+                                base.numpy_typed.get(attr, ""), attr in base.int_float,
+                                attr in base.bools)
             continue
         try:
-            values[attr], dtype, missing, numpy, ints = _values(adj_items, attr, default,
-                                                                multigraph, m)
-            if ints:
-                int_float.add(attr)
-            if numpy:
-                numpy_typed[attr] = numpy
-            if dtype is not None:
-                narrow[attr] = dtype
-            if missing:
-                partial.add(attr)
-            if missing is MIXED:
-                mixed.add(attr)
+            reads[attr] = _values(adj_items, attr, default, multigraph, m)
         except NotImplementedError:
             if attr in (edge_attrs or {}):
                 raise
-    g = SemiringGraph(nodes, indptr, adj, values, directed=G.is_directed(),
+    g = SemiringGraph(nodes, indptr, adj, {}, directed=G.is_directed(),
                       multigraph=multigraph,
                       graph_attrs=G.graph if preserve_graph_attrs else None, device=dev)
     g._index = index
@@ -735,12 +777,8 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     g.nx_class = type(G)  # NetworkX's G.__class__() (a view's is its graph's class)
     if identity:
         g._identity = True
-    g.defaults = {a: attrs[a] for a in values}
-    g.narrow = narrow
-    g.partial = partial
-    g.mixed = mixed
-    g.numpy_typed = numpy_typed
-    g.int_float = int_float
+    for attr, read in reads.items():
+        _record(g, attr, attrs[attr], read)
     if base is not None:
         g._order, g._sorted_adj, g._rows = base._order, base._sorted_adj, base._rows
         g._base = base if base.device == dev else None  # its structure's matrices, its order

@@ -149,6 +149,7 @@ _ALL_SOURCES = frozenset({
     # weight=: all-pairs BFS)
     "all_pairs_dijkstra", "all_pairs_bellman_ford_path", "johnson",
     "average_shortest_path_length", "wiener_index", "global_efficiency", "barycenter",
+    "centroid",
     # session 21 (nx21): the distance-sum indices beside wiener_index
     "schultz_index", "gutman_index", "hyper_wiener_index"})
 
@@ -862,8 +863,9 @@ class BackendInterface:
             return ("shortest_path to a target of a directed graph is NetworkX's BFS over "
                     "G.reverse(), in G._pred's order, which the conversion does not keep: "
                     "NetworkX runs it")
-        if name == "barycenter" and (a.get("attr") is not None or a.get("sp") is not None):
-            return ("barycenter with attr= (written into G's node attributes) or sp= "
+        if name in ("barycenter", "centroid") and (a.get("attr") is not None or
+                                                   a.get("sp") is not None):
+            return (f"{name} with attr= (written into G's node attributes) or sp= "
                     "(precomputed lengths): NetworkX runs it")
         if name == "single_target_shortest_path" and G.is_directed():
             return ("single_target_shortest_path of a directed graph is NetworkX's BFS over "

@@ -401,9 +401,10 @@ def johnson(G, weight="weight"):
 def _fw_distances(g: SemiringGraph, weight, sums=True):
     """The host (n × n) matrix of NetworkX's Floyd–Warshall distances (the attribute's
     type; the type's maximum or inf where unreachable), by the engine's APSP. Self-loops of
-    weight >= 0 do not count (NetworkX starts each node at 0); refusals where NetworkX's
-    answer is its own (negative cycles or self-loops: its negative diagonal; NaN; float
-    sums whose rounding depends on the order). ``sums``: as ``_exact_sums``'."""
+    weight >= 0 do not count (NetworkX starts each node at 0). A negative cycle (or
+    self-loop) is NetworkX 3.7's NetworkXUnbounded; earlier releases return their own
+    negative diagonal, so that is refused, as are NaN and float sums whose rounding depends
+    on the order. ``sums``: as ``_exact_sums``'."""
     rows, cols = _edges(g)
     _exact_sums(g, weight, sums)  # narrow NumPy scalars: NetworkX adds in their type
     w = np.ones(cols.size, dtype=np.int64) if weight is None else g.weights(weight)
@@ -412,6 +413,8 @@ def _fw_distances(g: SemiringGraph, weight, sums=True):
                                   "decide; NetworkX runs it)")
     loop = rows == cols
     if bool((w[loop] < 0).any()):
+        if _nx_version() >= (3, 7):
+            raise _nx().NetworkXUnbounded("Negative cycle detected.")
         raise NotImplementedError("nx_semiring: a negative self-loop (NetworkX's "
                                   "Floyd–Warshall returns its own negative diagonal)")
     if not _exact_float_sums(w, g.n):
@@ -425,6 +428,8 @@ def _fw_distances(g: SemiringGraph, weight, sums=True):
     try:
         return _host(alg.apsp(A))
     except sr.NegativeCycleError as exc:
+        if _nx_version() >= (3, 7):  # 3.7 checks its diagonal
+            raise _nx().NetworkXUnbounded("Negative cycle detected.") from None
         raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
                                   "returns its own (negative-diagonal) answer") from exc
     except (sr.InvalidValue, alg.DistanceOverflow) as exc:
@@ -432,18 +437,25 @@ def _fw_distances(g: SemiringGraph, weight, sums=True):
 
 
 def _fw_types(g: SemiringGraph, weight):
-    """Refuses integer weights beside edges without the attribute: NetworkX's
-    Floyd–Warshall reads those as 1.0, so its distances are ints or floats path by path
-    (and ``True`` where a bool weight is an edge's own distance)."""
+    """Refuses weights of one number type beside edges without the attribute, whose default
+    is of the other: NetworkX's Floyd–Warshall reads a missing weight as 1.0 before 3.7 (as
+    1 from 3.7 on), so beside integer (float) weights its distances are ints or floats path
+    by path (and ``True`` where a bool weight is an edge's own distance)."""
     narrow = g.narrow.get(weight) if weight is not None else None
+    if weight is not None and weight in g.bools:
+        raise NotImplementedError("nx_semiring: Python bool weights (NetworkX's Floyd–Warshall "
+                                  "keeps an edge's own True as its distance; NetworkX runs "
+                                  "it)")
     if narrow is not None and narrow.kind == "b":
         raise NotImplementedError("nx_semiring: NumPy bool weights (NetworkX's Floyd–Warshall "
                                   "adds two of them as a logical or: np.True_ + np.True_ is "
                                   "np.True_; NetworkX runs it)")
-    if weight is not None and weight in g.mixed and g.weights(weight).dtype.kind in "biu":
-        raise NotImplementedError("nx_semiring: integer weights beside edges without them "
-                                  "(NetworkX's 1.0): its distances mix ints and floats path "
-                                  "by path (NetworkX runs it)")
+    kinds = "f" if _nx_version() >= (3, 7) else "biu"
+    if weight is not None and weight in g.mixed and g.weights(weight).dtype.kind in kinds:
+        raise NotImplementedError(f"nx_semiring: {'float' if kinds == 'f' else 'integer'} "
+                                  f"weights beside edges without them (NetworkX's "
+                                  f"{1 if kinds == 'f' else 1.0}): its distances mix ints and "
+                                  f"floats path by path (NetworkX runs it)")
     if _one_sided(g, weight):
         raise NotImplementedError("nx_semiring: an undirected view whose two directions of an "
                                   "edge weigh differently (NetworkX's Floyd–Warshall reads "
@@ -465,13 +477,19 @@ def _one_sided(g: SemiringGraph, weight) -> bool:
 
 def _key_orders(g: SemiringGraph):
     """Each row's keys (vertex indices) in the order NetworkX's Floyd–Warshall inserts them
-    into ``dist[u]``: u (the zero diagonal), then the edges' ends as ``G.edges()`` yields the
-    edges (undirected: u's earlier neighbours by node order, then its later ones in adjacency
-    order), then the first pivot w₀ and every other node in node order (the first pivot's
-    pass reads ``dist[u][w₀]`` and ``dist[u][v]`` of every v, which inserts them)."""
+    into ``dist[u]``, then the first pivot w₀ and every other node in node order (the first
+    pivot's pass reads ``dist[u][w₀]`` and ``dist[u][v]`` of every v, which inserts them).
+    Before 3.7: u (the zero diagonal), then the edges' ends as ``G.edges()`` yields the edges
+    (undirected: u's earlier neighbours by node order, then its later ones in adjacency
+    order). From 3.7 on: u's neighbours in ``G._adj[u]``'s order (a self-loop at its place),
+    then u (its zero diagonal, set after them)."""
     n = g.n
+    since_37 = _nx_version() >= (3, 7)
     for i in range(n):
         nbrs = g.adj[g.indptr[i]:g.indptr[i + 1]]
+        if since_37:
+            yield list(dict.fromkeys([*nbrs.tolist(), i, 0, *range(n)]))
+            continue
         if not g.directed:
             nbrs = np.concatenate([np.sort(nbrs[nbrs < i]), nbrs[nbrs > i]])
         yield list(dict.fromkeys([i, *nbrs.tolist(), 0, *range(n)]))
@@ -480,15 +498,17 @@ def _key_orders(g: SemiringGraph):
 def _distance_dicts(g: SemiringGraph, D, weight) -> dict:
     """NetworkX's ``dict(dist)``: {u: defaultdict(inf, {v: distance})} over every pair, keys
     in NetworkX's insertion order (:func:`_key_orders`), the diagonal its int 0, distances
-    floats where NetworkX adds floats: an edge without the attribute is its 1.0 (and every
-    edge with ``weight=None``)."""
+    floats where NetworkX adds floats: before 3.7 an edge without the attribute is its 1.0
+    (and every edge with ``weight=None``); from 3.7 on its 1."""
     inf = float("inf")
     nodes = g.nodes
-    as_float = weight is None or weight in g.partial
+    since_37 = _nx_version() >= (3, 7)
+    as_float = not since_37 and (weight is None or weight in g.partial)
     # NetworkX's dist[u][u] = min(e_weight, 0) over u's self-loops keeps the loop's 0.0
-    # where it weighs a float zero (min returns its first argument among equals)
+    # where it weighs a float zero (min returns its first argument among equals); 3.7 sets
+    # the diagonal's int 0 after the edges
     zero = {}
-    if weight is not None and g.weights(weight).dtype.kind == "f":
+    if not since_37 and weight is not None and g.weights(weight).dtype.kind == "f":
         rows, w = g.rows(), g.weights(weight)
         for i in np.flatnonzero((rows == g.adj) & (w == 0)).tolist():
             zero[int(rows[i])] = float(w[i])
@@ -582,8 +602,9 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
 
 def _pred_key_orders(g: SemiringGraph):
     """``(u, [v, ...])`` in the order NetworkX's Floyd–Warshall inserts ``pred[u]`` and its
-    keys: the edges first, as ``G.edges()`` yields them (an undirected edge from its earlier
-    end, ``pred[u][v]`` then ``pred[v][u]``), then each pair that its pivot loop first
+    keys: the edges first, as ``G.edges()`` yields them before 3.7 (an undirected edge from
+    its earlier end, ``pred[u][v]`` then ``pred[v][u]``), as ``G._adj`` holds them from 3.7
+    on (u by u, each u's in its adjacency order), then each pair that its pivot loop first
     finds a path for, by (pivot, v): the first pivot k at which u reaches v through
     intermediate vertices up to k (a boolean Floyd–Warshall over the pivots, n passes of
     n² bits, where NetworkX's own loop costs n³ Python steps). The engine's order of the
@@ -591,7 +612,7 @@ def _pred_key_orders(g: SemiringGraph):
     (NetworkX's tests, ``reconstruct_path`` callers listing ``pred[u]``) saw it."""
     n = g.n
     rows, cols = _edges(g)
-    if g.directed:
+    if g.directed or _nx_version() >= (3, 7):  # (3.7 reads G._adj, both ends of an edge)
         owner, key = rows, cols
     else:  # G.edges(): (u, v) with v not before u, then NetworkX's pred[v][u] beside it
         e = cols >= rows
@@ -1556,6 +1577,10 @@ def barycenter(G, weight=None, attr=None, sp=None):
     return g.labels(np.flatnonzero(sums == sums.min()))
 
 
+#: NetworkX 3.7's name of barycenter (its dispatch name from 3.7 on: nx_semiring.FUNCTIONS)
+centroid = barycenter
+
+
 def global_efficiency(G):
     """The mean of 1 / distance over all ordered pairs of distinct nodes (0 where
     unreachable): the engine's multi-source BFS, the terms added in NetworkX's order (its
@@ -1627,8 +1652,11 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs, partition=False):
     # a conversion that kept every edge's dict (NetworkX's cache serves one made for k_core
     # here) read the capacities with its own default, which only an edge without one sees
     if g.defaults.get(capacity) != inf and (capacity not in g.values or capacity in g.partial):
-        raise NotImplementedError(f"nx_semiring: {capacity!r} converted with default "
-                                  f"{g.defaults.get(capacity)!r}, not NetworkX's inf")
+        h = g.with_default(capacity, inf)
+        if h is None:
+            raise NotImplementedError(f"nx_semiring: {capacity!r} converted with default "
+                                      f"{g.defaults.get(capacity)!r}, not NetworkX's inf")
+        g = h
     rows, cols = _edges(g)
     _exact_sums(g, capacity, sums=False)  # NetworkX's flow sums in a narrow NumPy type may wrap
     if "u" in g.numpy_typed.get(capacity, ""):
@@ -2006,6 +2034,7 @@ __all__ = ["all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
            "all_pairs_dijkstra", "all_pairs_dijkstra_path", "all_pairs_dijkstra_path_length",
            "all_pairs_shortest_path", "ancestors", "average_shortest_path_length",
            "barycenter", "bellman_ford_predecessor_and_distance", "bidirectional_dijkstra",
+           "centroid",
            "bidirectional_shortest_path", "center", "descendants", "diameter",
            "dijkstra_predecessor_and_distance", "eccentricity", "floyd_warshall", "predecessor",
            "floyd_warshall_predecessor_and_distance", "global_efficiency",

@@ -70,11 +70,11 @@ def test_warm_searches_compiles_the_searches_a_first_call_needs():
     """``python -m semiring.warmup --cpu`` warms the searches too: their kernels exist after
     it (the memo holds both msbfs variants and the Tarjan replica), and a search after it is
     SciPy's."""
-    assert compiled.warm_searches() == 15
+    assert compiled.warm_searches() == 16
     assert compiled._kernels.get(("msbfs", False)) and compiled._kernels.get(("msbfs", True))
     # the distances-only Dijkstra (algorithms.sssp's CPU route), both index widths
     assert len(compiled.dijkstra_kernel().signatures) >= 2
-    assert compiled._tarjan_k is not None and compiled._groups_k is not None
+    assert set(compiled._tarjan_k) == set(compiled.TARJAN_VARIANTS) and compiled._groups_k is not None
     assert compiled._spfa_k is not None
     A = _raw_csr(np.random.default_rng(3), 50, 120, np.int32)
     level, _ = sr.traversal.bfs_csgraph(A, [0, 7])

@@ -277,7 +277,12 @@ def test_bellman_ford_equals_networkx(device, G, data):
 @given(G=graphs(weights="any", max_n=8))
 def test_floyd_warshall_numpy_equals_networkx(device, G):
     g = convert(G, device)
-    expected = nx.floyd_warshall_numpy(G)
+    try:
+        expected = nx.floyd_warshall_numpy(G)
+    except nx.NetworkXUnbounded:  # NetworkX 3.7's negative cycle: the backend's error too
+        with pytest.raises(nx.NetworkXUnbounded, match="Negative cycle detected."):
+            nxa.floyd_warshall_numpy(g)
+        return
     if (np.diag(expected) < 0).any():  # a negative cycle: NetworkX answers itself
         with pytest.raises(NotImplementedError):
             nxa.floyd_warshall_numpy(g)

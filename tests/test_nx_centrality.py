@@ -91,15 +91,21 @@ def test_eigenvector_errors_as_networkx(device):
 
 
 # ------------------------------------------------------------------------------------- HITS
+# NetworkX 3.7's hits takes method=, its default a power iteration; 'svd' is the singular
+# vectors that earlier releases always return (their only definition, without the keyword)
+SVD = {"method": "svd"} if nxc._NX_RELEASE >= (3, 7) else {}
+
+
 @settings(max_examples=30)
 @given(G=graphs(weights="int", max_n=12), start=st.booleans())
 def test_hits(device, G, start):
-    """NetworkX's answer to 1e-6 relative (ARPACK's tolerance against the engine's), or a
-    refusal where it is not unique (checked: AᵀA's largest eigenvalue is then multiple)."""
+    """The singular vectors: NetworkX's answer to 1e-6 relative (ARPACK's tolerance against
+    the engine's), or a refusal where it is not unique (checked: AᵀA's largest eigenvalue is
+    then multiple)."""
     nstart = {v: 1.0 + i % 3 for i, v in enumerate(G)} if start else None
     g = convert(G, device)
     try:
-        h, a = nxc.hits(g, nstart=nstart)
+        h, a = nxc.hits(g, nstart=nstart, **SVD)
     except NotImplementedError as exc:
         if len(G) < 2 or G.number_of_edges() == 0:
             return
@@ -110,9 +116,32 @@ def test_hits(device, G, start):
         else:  # the power iteration creeps on a small gap (ARPACK's does not)
             assert "did not converge" in str(exc) and s[1] ** 2 > (1 - 1e-2) * s[0] ** 2
         return
-    h_nx, a_nx = nx.hits(G, nstart=nstart)
+    h_nx, a_nx = nx.hits(G, nstart=nstart, **SVD)
     same_dict(h, h_nx, rtol=1e-6, atol=1e-9)
     same_dict(a, a_nx, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.skipif(nxc._NX_RELEASE < (3, 7), reason="NetworkX 3.7's power iteration")
+@settings(max_examples=30)
+@given(G=graphs(weights="int", max_n=12), start=st.booleans(),
+       max_iter=st.sampled_from([3, 100]), normalized=st.booleans())
+def test_hits_power_iteration(device, G, start, max_iter, normalized):
+    """3.7's default: its iteration step for step, the same outcome (its convergence failure
+    included) and values to rounding, or a refusal only where no edge of positive weight
+    carries the start (NetworkX divides by 0 and iterates NaN)."""
+    nstart = {v: 1.0 + i % 3 for i, v in enumerate(G)} if start else None
+    g = convert(G, device)
+    kw = dict(nstart=nstart, max_iter=max_iter, normalized=normalized)
+    try:
+        got = outcome(lambda: nxc.hits(g, **kw))
+    except NotImplementedError as exc:
+        assert "no edge of positive weight" in str(exc)
+        return
+    exp = outcome(lambda: nx.hits(G, **kw))
+    assert got[0] == exp[0]
+    if exp[0] == "ok":
+        for x, y in zip(got[1], exp[1]):
+            same_dict(x, y, rtol=1e-9, atol=1e-12)
 
 
 def test_hits_answers(device):
@@ -129,7 +158,7 @@ def test_hits_refusals(device):
     # a path: bipartite, A's largest singular value is double; no edges; one node
     for H in (nx.path_graph(6), nx.empty_graph(3), nx.empty_graph(1)):
         with pytest.raises(NotImplementedError):
-            nxc.hits(convert(H, device))
+            nxc.hits(convert(H, device), **SVD)
     # found by Hypothesis: the path 4 - 7 - 10 among isolated nodes (A² = [[1,0,1],[0,2,0],
     # [1,0,1]] there, its top eigenvalue 2 double); the second start was 1 + frac(i φ), an
     # arithmetic progression on 4, 7, 10, which gives uniform's answer: the degenerate case
@@ -137,7 +166,7 @@ def test_hits_refusals(device):
     H = nx.empty_graph(11)
     H.add_edges_from([(4, 7), (7, 10)])
     with pytest.raises(NotImplementedError, match="multiple"):
-        nxc.hits(convert(H, device))
+        nxc.hits(convert(H, device), **SVD)
 
 
 # ------------------------------------------------------------------- closeness and harmonic

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 nx = pytest.importorskip("networkx")
 
+import nx_semiring  # noqa: E402
 from nx_semiring import analytics as nxan  # noqa: E402
 from nx_semiring import paths as nxp  # noqa: E402
 
@@ -242,7 +243,8 @@ def test_floyd_warshall_of_an_undirected_view_with_two_weights_is_networkx(devic
     D = _reciprocal_digraph()
     D.add_edge(0, 1, weight=3)
     U = D.to_undirected(as_view=True)
-    assert nx.floyd_warshall(U, backend="networkx")[3][2] == 1  # (2, 3)'s weight both ways
+    if nx_semiring.NX_RELEASE < (3, 7):  # (3.7 reads G._adj: each direction's own weight)
+        assert nx.floyd_warshall(U, backend="networkx")[3][2] == 1  # (2, 3)'s weight both ways
     assert not as_networkx_or_refused(
         lambda: {u: dict(d) for u, d in nx.floyd_warshall(U).items()},
         lambda: {u: dict(d) for u, d in nxp.floyd_warshall(convert(U, device)).items()})

@@ -1210,6 +1210,87 @@ def _tarjan(indptr, indices, members, starts):
     return ncomp
 
 
+def _tarjan_zwick(indptr, indices, members, starts):
+    # NetworkX 3.7's strongly_connected_components (Tarjan and Zwick's iterative search with
+    # WebGraph's early exit), step for step: the same completion order as _tarjan, but the
+    # lowlinks fall at each back or cross arc, and once every vertex is reached and one of
+    # them links back to its tree's root, the rest is one component whose set gets the parked
+    # vertices first (bottom up), then the search path (root first)
+    n = indptr.size - 1
+    low = np.zeros(n, dtype=np.int64)  # 0: not reached; else NetworkX's lowlink
+    found = np.zeros(n, dtype=np.bool_)
+    nxt = indptr[:-1].copy()
+    path = np.empty(n, dtype=np.int64)  # NetworkX's dfs_v
+    lead = np.empty(n, dtype=np.bool_)  # its dfs_lead
+    parked = np.empty(n, dtype=np.int64)  # its comp_stack
+    index = 0
+    size = 0
+    ncomp = 0
+    filled = 0
+    for source in range(n):
+        if low[source] != 0:
+            continue
+        index += 1
+        root_low = index
+        low[source] = index
+        path[0] = source
+        lead[0] = True
+        depth = 1
+        while depth:
+            v = path[depth - 1]
+            descended = False
+            while nxt[v] < indptr[v + 1]:
+                w = indices[nxt[v]]
+                nxt[v] += 1
+                if low[w] == 0:  # a tree arc
+                    index += 1
+                    low[w] = index
+                    path[depth] = w
+                    lead[depth] = True
+                    depth += 1
+                    descended = True
+                    break
+                if not found[w] and low[v] > low[w]:
+                    lead[depth - 1] = False
+                    low[v] = low[w]
+                    if low[v] == root_low and index == n:  # NetworkX's early exit
+                        starts[ncomp] = filled
+                        ncomp += 1
+                        for j in range(size):
+                            members[filled] = parked[j]
+                            filled += 1
+                        for j in range(depth):
+                            members[filled] = path[j]
+                            filled += 1
+                        starts[ncomp] = filled
+                        return ncomp
+            if descended:
+                continue
+            depth -= 1
+            if lead[depth]:  # v roots a component: its parked vertices join it
+                v_low = low[v]
+                starts[ncomp] = filled
+                ncomp += 1
+                members[filled] = v
+                filled += 1
+                found[v] = True
+                while size and low[parked[size - 1]] >= v_low:
+                    size -= 1
+                    k = parked[size]
+                    members[filled] = k
+                    filled += 1
+                    found[k] = True
+            else:
+                parked[size] = v
+                size += 1
+                parent = path[depth - 1]
+                if low[parent] > low[v]:
+                    lead[depth - 1] = False
+                    low[parent] = low[v]
+    starts[ncomp] = filled
+    return ncomp
+
+
 def _bfs_queue(indptr, indices, frontier, depth_limit, seen, order, parent, bounds):
     # NetworkX's level-synchronous BFS queue (bfs_edges, bfs_layers, _plain_bfs), step for
     # step over the CSR in stored order: the frontier in the caller's order, each vertex's
@@ -1966,27 +2047,34 @@ def cores_kernel():
 
 
 
-_tarjan_k = None
+_tarjan_k = {}
 
 
-def tarjan(indptr, indices):
+def tarjan(indptr, indices, variant="nuutila"):
     """NetworkX's ``strongly_connected_components`` over the CSR ``indptr`` / ``indices``
     (int64; rows in NetworkX's adjacency order), compiled: ``(members, starts)``, component
     c's vertices ``members[starts[c]:starts[c + 1]]`` in the order NetworkX yields the
-    components and adds each one's vertices to its set (:func:`_tarjan`); None where Numba
-    is off. A sequential depth-first search, O(n + m): no order of the engine's parallel
-    components is NetworkX's."""
-    global _tarjan_k
+    components and adds each one's vertices to its set; None where Numba is off. ``variant``
+    names NetworkX's search: 'nuutila' (before 3.7, :func:`_tarjan`) or 'tarjan_zwick' (3.7,
+    :func:`_tarjan_zwick`: the same components in the same order, one set's order differs).
+    A sequential depth-first search, O(n + m): no order of the engine's parallel components
+    is NetworkX's."""
     if not ENABLED:
         return None
-    if _tarjan_k is None:
-        _tarjan_k = _jit(_tarjan)
+    if variant not in TARJAN_VARIANTS:
+        raise ValueError(f"variant must be one of {sorted(TARJAN_VARIANTS)}, got {variant!r}")
+    if variant not in _tarjan_k:
+        _tarjan_k[variant] = _jit(TARJAN_VARIANTS[variant])
     n = int(indptr.size) - 1
     members = np.empty(n, dtype=np.int64)
     starts = np.empty(n + 1, dtype=np.int64)
-    k = _tarjan_k(np.ascontiguousarray(indptr, dtype=np.int64),
-                  np.ascontiguousarray(indices, dtype=np.int64), members, starts)
+    k = _tarjan_k[variant](np.ascontiguousarray(indptr, dtype=np.int64),
+                           np.ascontiguousarray(indices, dtype=np.int64), members, starts)
     return members, starts[:k + 1]
+
+
+#: NetworkX's strong-components searches by the name :func:`tarjan` takes
+TARJAN_VARIANTS = {"nuutila": _tarjan, "tarjan_zwick": _tarjan_zwick}
 
 
 _bfs_queue_k = None
@@ -2876,10 +2964,11 @@ def msbfs(M, sources, level, parent=None) -> bool:
 def warm_searches() -> int:
     """Compile (or load from Numba's cache) the structure-only searches a first call would
     otherwise compile: :func:`msbfs` serial and over threads, for int32 and int64 indices,
-    :func:`tarjan`, :func:`bfs_queue`, :func:`dijkstra_order`, :func:`dijkstra_replay` and
-    :func:`spfa_order` (integer and float weights), :func:`dijkstra_distances` (uint32 and
-    uint64 indices: :func:`_layout`'s views) and :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel
-    signatures warmed (0 without Numba). ``python -m semiring.warmup --cpu`` calls it."""
+    :func:`tarjan` (both variants), :func:`bfs_queue`, :func:`dijkstra_order`,
+    :func:`dijkstra_replay` and :func:`spfa_order` (integer and float weights),
+    :func:`dijkstra_distances` (uint32 and uint64 indices: :func:`_layout`'s views) and
+    :func:`bfs_levels`; run on a 2-vertex cycle. The count of kernel signatures warmed (0
+    without Numba). ``python -m semiring.warmup --cpu`` calls it."""
     if not ENABLED:
         return 0
     count = 0
@@ -2893,7 +2982,8 @@ def warm_searches() -> int:
             k(_unsigned(indptr.astype(np.int64)), _unsigned(indices), src, level,
               level.copy(), True)
             count += 1
-    tarjan(np.array([0, 1, 2]), np.array([1, 0]))
+    for variant in TARJAN_VARIANTS:
+        tarjan(np.array([0, 1, 2]), np.array([1, 0]), variant)
     bfs_queue(np.array([0, 1, 2]), np.array([1, 0]), np.array([0]), 2)
     for wtype in (np.int64, np.float64):
         dijkstra_order(np.array([0, 1, 2]), np.array([1, 0]), np.ones(2, dtype=wtype), [0])
@@ -2904,7 +2994,7 @@ def warm_searches() -> int:
         dijkstra_distances(np.array([0, 1, 2], dtype=np.uint64), np.array([1, 0], dtype=itype),
                            np.ones(2), 0)
     bfs_levels(np.array([0, 1], dtype=np.int64), np.array([-1, 0], dtype=np.int64), 2)
-    return count + 11
+    return count + 12
 
 
 def core_numbers(indptr, indices, compiled=None):
