@@ -35,7 +35,8 @@ import algorithms as alg
 import semiring as sr
 from algorithms.cores import undirected_pattern
 
-from .algorithms import _exact_float_sums, _exact_sums, _host, _nx, _with_virtual_source
+from .algorithms import (_exact_float_sums, _exact_sums, _host, _nx, _nx_version,
+                         _with_virtual_source)
 from .analytics import _not_undirected
 from .graph import SemiringGraph, from_networkx
 
@@ -121,7 +122,9 @@ def is_aperiodic(G):
     """
     nx = _nx()
     g = _graph(G)
-    if not g.directed:
+    if not g.directed:  # (3.7: its not_implemented_for decorator)
+        if _nx_version() >= (3, 7):
+            raise nx.NetworkXNotImplemented("not implemented for undirected type")
         raise nx.NetworkXError("is_aperiodic not defined for undirected graphs")
     if g.n == 0:
         raise nx.NetworkXPointlessConcept("Graph has no nodes.")

@@ -289,3 +289,15 @@ def test_tarjan_zwick_early_exit():
     members, starts = compiled.tarjan(indptr, indices, "tarjan_zwick")
     assert [members[a:b].tolist() for a, b in zip(starts[:-1], starts[1:])] == want
     assert want == [[3, 0, 1, 2]]
+
+
+def test_is_aperiodic_of_an_undirected_graph_as_networkx():
+    """3.7 refuses undirected graphs by its not_implemented_for decorator
+    (NetworkXNotImplemented), earlier releases by NetworkXError."""
+    from nx_semiring import recognition as nxr
+    from nx_semiring.graph import from_networkx
+
+    G = nx.cycle_graph(3)
+    want = _outcome(nx.is_aperiodic, G)
+    got = _outcome(nxr.is_aperiodic, from_networkx(G))
+    assert want[1] is not None and got[1] is want[1]
