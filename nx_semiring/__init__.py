@@ -31,17 +31,23 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+import sys
 
 __version__ = "0.1.0"
 
 
 def _release(dist: str) -> tuple:
-    """An installed distribution's (major, minor), read from its metadata (no import); (0, 0)
-    where it is not installed."""
-    try:
-        return tuple(int(x) for x in re.findall(r"\d+", importlib.metadata.version(dist))[:2])
-    except importlib.metadata.PackageNotFoundError:
-        return (0, 0)
+    """An installed distribution's (major, minor): the imported module's ``__version__``
+    where it is imported (NetworkX sets it before it loads its backends), else its metadata
+    (no import); (0, 0) where it is not installed."""
+    module = sys.modules.get(dist)
+    version = getattr(module, "__version__", None)
+    if version is None:
+        try:
+            version = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            return (0, 0)
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:2])
 
 
 #: The installed NetworkX's (major, minor). Where a release changed a function (its

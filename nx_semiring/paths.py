@@ -55,6 +55,7 @@ from semiring.backend.cpu import compiled as _cpu_compiled
 from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          _bidirectional_aliases, _by_distance, _dijkstra, _dijkstra_orders,
                          _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph,
+                         _negative_zeros,
                          _heap_pred_lists, _heap_tree, _host, _single_source_dijkstra,
                          _nbunch, _nx, _nx_version, _order_level, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
                          _first_paths, _source, _source_zero, _spfa_order, _spfa_tree,
@@ -460,6 +461,10 @@ def _fw_types(g: SemiringGraph, weight):
         raise NotImplementedError("nx_semiring: an undirected view whose two directions of an "
                                   "edge weigh differently (NetworkX's Floyd–Warshall reads "
                                   "one of them: NetworkX runs it)")
+    if weight is not None and _negative_zeros(g.weights(weight)):
+        raise NotImplementedError("nx_semiring: -0.0 weights (NetworkX's Floyd–Warshall keeps "
+                                  "an edge's -0.0 as its distance and passes it on along "
+                                  "paths; NetworkX runs it)")
 
 
 def _one_sided(g: SemiringGraph, weight) -> bool:
@@ -535,9 +540,10 @@ def floyd_warshall(G, weight="weight"):
     Examples
     --------
     >>> import networkx as nx
-    >>> d = nx.floyd_warshall(nx.path_graph(3), backend="semiring")
-    >>> dict(d[0])  # an edge without the attribute is NetworkX's 1.0
-    {0: 0, 1: 1.0, 2: 2.0}
+    >>> G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3})])
+    >>> d = nx.floyd_warshall(G, backend="semiring")
+    >>> sorted(d[0].items())  # (the keys' order is the installed NetworkX's)
+    [(0, 0), (1, 2), (2, 5)]
     """
     g = _graph(G, weight)
     if g.n == 0:
@@ -558,10 +564,10 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     Examples
     --------
     >>> import networkx as nx
-    >>> pred, dist = nx.floyd_warshall_predecessor_and_distance(nx.path_graph(3),
-    ...                                                         backend="semiring")
+    >>> G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3})])
+    >>> pred, dist = nx.floyd_warshall_predecessor_and_distance(G, backend="semiring")
     >>> pred[0], dist[0][2]
-    ({1: 0, 2: 1}, 2.0)
+    ({1: 0, 2: 1}, 5)
     """
     g = _graph(G, weight)
     if g.n == 0:
@@ -1639,6 +1645,8 @@ def _flow_value(flowG, s, t, capacity, flow_func, kwargs, partition=False):
     elif kwargs or not _known_flow_func(flow_func):
         raise NotImplementedError("nx_semiring: a flow function other than NetworkX's, or its "
                                   "keyword arguments (NetworkX runs it)")
+    if callable(capacity):  # (NetworkX 3.7 calls it per edge; before, no edge has it)
+        raise NotImplementedError("nx_semiring: a callable capacity (NetworkX runs it)")
     inf = float("inf")
     g = flowG if isinstance(flowG, SemiringGraph) else \
         from_networkx(flowG, edge_attrs={capacity: inf})
@@ -2034,8 +2042,7 @@ __all__ = ["all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
            "all_pairs_dijkstra", "all_pairs_dijkstra_path", "all_pairs_dijkstra_path_length",
            "all_pairs_shortest_path", "ancestors", "average_shortest_path_length",
            "barycenter", "bellman_ford_predecessor_and_distance", "bidirectional_dijkstra",
-           "centroid",
-           "bidirectional_shortest_path", "center", "descendants", "diameter",
+           "bidirectional_shortest_path", "center", "centroid", "descendants", "diameter",
            "dijkstra_predecessor_and_distance", "eccentricity", "floyd_warshall", "predecessor",
            "floyd_warshall_predecessor_and_distance", "global_efficiency",
            "hopcroft_karp_matching", "johnson", "maximum_flow_value", "minimum_cut", "minimum_cut_value",
