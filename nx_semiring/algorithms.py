@@ -240,6 +240,16 @@ def _exact_sums(g: SemiringGraph, weight, sums=True):
                               f"(NetworkX runs it)")
 
 
+def _negative_zeros(w) -> bool:
+    """Whether float weights ``w`` hold a -0.0: NetworkX's Floyd–Warshall keeps an edge's own
+    weight as its distance (and passes a -0.0 on where a path of it is strictly shorter), and
+    NumPy's ``minimum`` of 0.0 and -0.0 returns either, where the engine's distances are
+    0.0: the sign of a zero distance is then NetworkX's to give."""
+    if w.dtype.kind != "f":
+        return False
+    return bool(np.signbit(w[w == 0]).any())
+
+
 def _exact_float_sums(w, n) -> bool:
     """Whether every path sum of weights ``w`` (at most n - 1 of them) is exact in float64
     in any order of additions (integers always are; int64 overflow is the engine's
@@ -1811,11 +1821,19 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
         # floyd_warshall refuses them
         raise NotImplementedError("nx_semiring: float weights whose path sums round "
                                   "(NetworkX's order of additions decides; NetworkX runs it)")
+    if weight is not None and _negative_zeros(g.weights(weight)):
+        raise NotImplementedError("nx_semiring: -0.0 weights (the sign of NetworkX's zero "
+                                  "distances is its own loop's; NetworkX runs it)")
     off = rows != cols
     if weight is not None and _nx_version() >= (3, 7) and bool((w[~off] < 0).any()):
         # NetworkX 3.7 reads the diagonal before setting it to 0 (before, a self-loop is
         # dropped with the diagonal, as below)
         raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if bool(np.isneginf(w[off]).any()):
+        # NetworkX's -inf + inf (a non-edge) is NaN, which its minimum() spreads through its
+        # matrix; the engine's distances call -inf unreached
+        raise NotImplementedError("nx_semiring: -inf weights (NetworkX's matrix fills with "
+                                  "NaN; NetworkX runs it)")
     A = sr.Matrix.from_coo(sr.to_device(rows[off], g.device), sr.to_device(cols[off], g.device),
                            sr.to_device(w[off], g.device), nrows=n, ncols=n, device=g.device)
     try:

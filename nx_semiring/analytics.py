@@ -593,8 +593,10 @@ def modularity(G, communities, weight="weight", resolution=1):
     are left to NetworkX, whose float sums follow its set iteration order, as are a
     ``communities`` that is not a partition of G (NetworkX's NotAPartition names G as
     NetworkX prints it), multigraphs, and NumPy weights narrower than 64 bits (NetworkX's
-    degree sums wrap in their type). Weights summing to 0 give NetworkX 3.7's 0 (earlier
-    releases raise ZeroDivisionError), whichever NetworkX is installed.
+    degree sums wrap in their type). NumPy weights give NetworkX's NumPy float64, its terms
+    added one by one as NetworkX's ``sum`` adds NumPy floats (Python 3.12's ``sum``
+    compensates the rounding of Python floats only). Weights summing to 0 give NetworkX
+    3.7's 0 (with earlier releases, their ZeroDivisionError).
 
     Examples
     --------
@@ -670,11 +672,26 @@ def modularity(G, communities, weight="weight", resolution=1):
         raise NotImplementedError("nx_semiring: modularity whose degree products pass 2^63 "
                                   "(NetworkX's sums are NumPy int64 where one weight is, and "
                                   "their products wrap; NetworkX runs it)")
+    # NumPy weights: NetworkX's degree sum is a NumPy scalar, so its norm is 1 / D² in NumPy
+    # (D² rounded to a float64 first), each term a NumPy float64, and its sum() of them
+    # plain additions (Python 3.12's sum() compensates only Python floats' rounding)
+    numpy_sums = not unit and bool(g.numpy_typed.get(weight))
+    if numpy_sums and isinstance(resolution, int) and not isinstance(resolution, bool) and \
+            abs(resolution) * deg_sum**2 >= INT64_PRODUCTS:
+        raise NotImplementedError("nx_semiring: modularity whose resolution × degree products "
+                                  "pass 2^63 (NetworkX's NumPy products wrap; NetworkX runs "
+                                  "it)")
     if g.directed:
         m = deg_sum
-        norm = 1 / m**2
+        norm = 1 / (float(m**2) if numpy_sums else m**2)
     else:
         m = deg_sum / 2
-        norm = 1 / deg_sum**2
+        norm = 1 / (float(deg_sum**2) if numpy_sums else deg_sum**2)
         din = dout
-    return sum(L_c / m - resolution * o * i * norm for L_c, o, i in zip(inner, dout, din))
+    terms = (L_c / m - resolution * o * i * norm for L_c, o, i in zip(inner, dout, din))
+    if not numpy_sums:
+        return sum(terms)
+    total = 0
+    for term in terms:
+        total = total + term
+    return np.float64(total)

@@ -754,7 +754,9 @@ def from_networkx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False
     if preserve_edge_attrs:  # every attribute name, in order of first appearance
         chain = itertools.chain.from_iterable
         data = chain(map(dict.values, adj_items))
-        for k in dict.fromkeys(chain(chain(map(dict.values, data)) if multigraph else data)):
+        # (a multigraph view's key dicts are NetworkX's FilterAtlas, not dicts)
+        values = operator.methodcaller("values")
+        for k in dict.fromkeys(chain(chain(map(values, data)) if multigraph else data)):
             attrs.setdefault(k, 1)
     reads = {}
     for attr, default in attrs.items():

@@ -904,6 +904,11 @@ class BackendInterface:
             return ("a flow function other than NetworkX's, or its keyword arguments (cutoff= "
                     "may stop below the maximum): NetworkX runs it")
         if name in ("maximum_flow_value", "minimum_cut_value", "minimum_cut") and \
+                callable(a.get("capacity")):
+            # NetworkX 3.7 calls it for each edge's capacity (before, it is an attribute name
+            # no edge has: every capacity infinite)
+            return "a callable capacity is NetworkX's to call (NetworkX runs it)"
+        if name in ("maximum_flow_value", "minimum_cut_value", "minimum_cut") and \
                 not isinstance(G, SemiringGraph) and _float_capacity(
                 G, a.get("capacity", "capacity")):
             return ("a float capacity: NetworkX's flow value is a float or an int as its path "

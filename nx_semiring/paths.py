@@ -734,8 +734,13 @@ def _multi_source_paths(g: SemiringGraph, src, pred, order) -> dict:
         return {nodes[v]: paths[v] for v in [*src, *order.tolist()]}
 
 
-def _refuse_aliases(g: SemiringGraph, src, first, name):
-    if any(_alias(g, s, first[s]) is not None for s in src):
+def _refuse_aliases(g: SemiringGraph, src, first, name, sources=()):
+    """NotImplementedError where a source is given as an object equal to its node but of
+    another type: NetworkX's dist dict keeps the first object given for a node, its paths
+    start with the last (``{source: [source] for source in sources}``), e.g. ``[0, False]``:
+    ``{0: [False], 1: [False, 1]}``. ``sources``: the caller's (re-iterable) sources."""
+    if any(_alias(g, s, first[s]) is not None for s in src) or \
+            any(_alias(g, g.vertex(x), x) is not None for x in sources):
         raise NotImplementedError(f"nx_semiring: {name} from an object equal to a node of "
                                   f"another type (1.0 for 1): NetworkX's paths hold the "
                                   f"objects as its heap pops them (NetworkX runs it)")
@@ -785,7 +790,7 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
         if target is None:
             return ({}, {})
         raise nx.NetworkXNoPath(f"No path to {target}.")
-    _refuse_aliases(g, src, first, "multi_source_dijkstra")
+    _refuse_aliases(g, src, first, "multi_source_dijkstra", sources)
     tree = _heap_tree(g, list(first), dist, keep, weight, cutoff) if heap else None
     if tree is None and heap:
         src, first, dist, pred, keep = _multi_source(g, sources, cutoff, weight,
