@@ -298,7 +298,9 @@ def calls(G, r):
     add("eccentricity", G, v=r.choice([None, pick(), sub]), weight=w(None))
     for name in ("diameter", "radius", "center", "periphery"):
         add(name, G, usebounds=r.random() < 0.2, weight=w(None))
-    add("barycenter", G, weight=w(None))
+    # NetworkX 3.7 renamed barycenter to centroid (and gave closeness_centrality sp=)
+    bary = "centroid" if _nx37() else "barycenter"
+    add(bary, G, weight=w(None))
     add("minimum_weight_full_matching", G, top_nodes=r.choice([None, sub]), weight=w())
     add("hopcroft_karp_matching", G, top_nodes=sub)
     add("k_core", G, r.choice([None, 0, 1, 2, 3]))
@@ -315,6 +317,8 @@ def calls(G, r):
     add("hits", G, max_iter=r.choice([100, 1000, 2]), normalized=r.random() < 0.7)
     add("closeness_centrality", G, u=r.choice([None, None, pick()]),
         distance=r.choice([None, None, "weight"]), wf_improved=r.random() < 0.5)
+    if _nx37() and r.random() < 0.3:
+        add("closeness_centrality", G, sp=r.choice([{}, {pick(): {pick(): 1}}]))
     add("harmonic_centrality", G, distance=r.choice([None, None, "weight"]))
     add("average_shortest_path_length", G, weight=w(None),
         method=r.choice([None, "dijkstra", "bellman-ford", "floyd-warshall",
@@ -331,6 +335,13 @@ def calls(G, r):
         target=r.choice(["out", "in"]), nodes=r.choice([None, sub]), weight=w(None))
     add("reciprocity", G, nodes=r.choice([None, sub, pick()]))
     return out
+
+
+def _nx37():
+    """Whether the installed NetworkX is 3.7 or later (barycenter is then centroid)."""
+    import networkx as nx
+
+    return tuple(int(x) for x in nx.__version__.split(".")[:2]) >= (3, 7)
 
 
 # --------------------------------------------------------------------------- compare
