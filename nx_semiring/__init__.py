@@ -135,13 +135,15 @@ _DOCS = {
                                          "included, in the order NetworkX's heap loop "
                                          "(compiled) makes them; without Numba only where "
                                          "no two shortest paths tie.",
-    "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP).",
+    "floyd_warshall_numpy": "The engine's APSP (blocked Floyd–Warshall or batched SSSP); "
+                            "-0.0 and -inf weights are left to NetworkX.",
     "all_pairs_shortest_path_length": "The engine's multi-source BFS, 64 sources a batch.",
     "all_pairs_dijkstra_path": "The engine's SSSP from every node, all searched when called; "
                                "paths as single_source_dijkstra's (ties by NetworkX's heap "
                                "loop, compiled; without Numba refused).",
     "floyd_warshall": "The engine's APSP; float weights only where every path sum is exact "
-                      "(NetworkX adds in its pivots' order).",
+                      "(NetworkX adds in its pivots' order); Python bool and -0.0 weights "
+                      "are left to NetworkX (it keeps an edge's own weight object).",
     "floyd_warshall_predecessor_and_distance": "The engine's APSP; only where no two shortest "
                                                "paths tie and no edge weighs inf.",
     "eccentricity": "The engine's multi-source BFS (unweighted) or SSSP a node; sp= is "
@@ -149,7 +151,8 @@ _DOCS = {
     "center": "From the engine's eccentricities; a possible tree (unweighted, undirected, "
               "n - 1 edges, no usebounds) is NetworkX's tree center.",
     "maximum_flow_value": "The engine's maximum flow; integer capacities, a missing one "
-                          "infinite; NetworkX's flow functions without keyword arguments.",
+                          "infinite; NetworkX's flow functions without keyword arguments; "
+                          "a callable capacity (3.7) is NetworkX's to call.",
     "minimum_cut_value": "The engine's maximum flow (max-flow min-cut); as maximum_flow_value.",
     "hopcroft_karp_matching": "The engine's maximum bipartite matching, only where the maximum "
                               "matching is unique (else NetworkX's search picks one); "
