@@ -301,3 +301,42 @@ def test_is_aperiodic_of_an_undirected_graph_as_networkx():
     want = _outcome(nx.is_aperiodic, G)
     got = _outcome(nxr.is_aperiodic, from_networkx(G))
     assert want[1] is not None and got[1] is want[1]
+
+
+@pytest.mark.parametrize("case", ["diverges", "creeps"])
+def test_katz_centrality_numpy_refuses_a_hopeless_iteration_early(case):
+    """NetworkX's dense solve answers where the engine's iteration diverges (α above 1/λ) or
+    creeps (α λ = 0.99999: a million iterations); the backend refused only after its whole
+    budget (100 000 iterations: 1.3 s on the 2-core host, over 10 s on the GPU for 12
+    nodes), and now at its first watch (iteration 2 · NUMPY_WATCH)."""
+    from nx_semiring import centrality as nxc
+    from nx_semiring.graph import from_networkx
+
+    G = nx.complete_graph(12)
+    if case == "diverges":
+        G.add_edges_from((v, v) for v in G)  # λ = 12: α λ = 1.2
+        alpha = 0.1
+    else:
+        alpha = 0.99999 / 11
+    assert len(nx.katz_centrality_numpy(G, alpha=alpha)) == 12  # NetworkX answers
+    with pytest.raises(NotImplementedError,
+                       match=rf"iteration {2 * nxc.NUMPY_WATCH}\b") as err:
+        nxc.katz_centrality_numpy(from_networkx(G), alpha=alpha)
+    assert ("grew" if case == "diverges" else "shrinks") in str(err.value)
+
+
+def test_numpy_centralities_still_answer_slow_but_converging_iterations():
+    """A ratio near but below the watch's reach (α λ = 0.99: ~3 000 iterations) converges
+    and is answered, to NetworkX's solve."""
+    from nx_semiring import centrality as nxc
+    from nx_semiring.graph import from_networkx
+
+    G = nx.complete_graph(12)
+    alpha = 0.99 / 11
+    got = nxc.katz_centrality_numpy(from_networkx(G), alpha=alpha)
+    want = nx.katz_centrality_numpy(G, alpha=alpha)
+    np.testing.assert_allclose([got[v] for v in G], [want[v] for v in G], rtol=1e-9)
+    H = nx.barbell_graph(6, 1)  # a small spectral gap for the eigenvector iteration
+    got = nxc.eigenvector_centrality_numpy(from_networkx(H))
+    want = nx.eigenvector_centrality_numpy(H)
+    np.testing.assert_allclose([got[v] for v in H], [want[v] for v in H], rtol=1e-7)
