@@ -57,8 +57,9 @@ NUMPY_TOL = 1e-14
 NUMPY_MAX_ITER = 100_000
 NUMPY_ERROR = 1e-10
 NUMPY_RATIO_MAX = 0.999
-#: ... and they stop as soon as the iteration cannot meet its tolerance within NUMPY_MAX_ITER
-#: (NetworkX's dense solve or ARPACK answers then: NetworkX runs the call), instead of
+#: ... and they (and hits' singular-vector iteration, within HITS_MAX_ITER) stop as soon as
+#: the iteration cannot meet its tolerance within its budget (NetworkX's dense solve or
+#: ARPACK answers then: NetworkX runs the call), instead of
 #: running out the budget (1.3 s on the 2-core host, over 10 s on the GPU, for a 12-node
 #: graph whose iteration diverges): a change that is not finite (diverged), or, every
 #: NUMPY_WATCH iterations from 2 · NUMPY_WATCH on, a mean change ratio r over the last
@@ -472,11 +473,12 @@ def _hits_run(M, weighted, start):
     n = M.nrows
     tol = max(HITS_TOL, n * HITS_TOL_PER_VERTEX)
     try:
-        return alg.hits(M, max_iter=HITS_MAX_ITER, tol=tol, nstart=start, weighted=weighted)
-    except alg.ConvergenceError as exc:
+        return alg.hits(M, max_iter=HITS_MAX_ITER, tol=tol, nstart=start, weighted=weighted,
+                        progress=_watch([], tol, HITS_MAX_ITER))
+    except (alg.ConvergenceError, _Hopeless) as exc:
         raise NotImplementedError(f"nx_semiring: hits: the power iteration did not converge "
                                   f"in {HITS_MAX_ITER} iterations (a small spectral gap, "
-                                  f"where ARPACK converges): NetworkX runs it") from exc
+                                  f"where ARPACK converges): NetworkX runs it ({exc})") from exc
     except (sr.InvalidValue, sr.DomainMismatch) as exc:
         raise NotImplementedError(f"nx_semiring: {exc}") from exc
 
