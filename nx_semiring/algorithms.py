@@ -143,13 +143,6 @@ def _nx():
     return nx
 
 
-def _nx_version() -> tuple:
-    """The installed NetworkX's (major, minor) (:data:`nx_semiring.NX_RELEASE`): where
-    NetworkX changed a function's behaviour between releases the backend follows the
-    installed one."""
-    return NX_RELEASE
-
-
 def _graph(G, weight=None) -> SemiringGraph:
     if isinstance(G, SemiringGraph):
         return G
@@ -238,6 +231,16 @@ def _exact_sums(g: SemiringGraph, weight, sums=True):
     raise NotImplementedError(f"nx_semiring: NetworkX adds these path weights as NumPy {dtype} "
                               f"scalars (rounded or wrapped in {dtype}), the engine in 64 bits "
                               f"(NetworkX runs it)")
+
+
+def _fw_negative_cycle():
+    """The outcome of a negative cycle (or self-loop) in NetworkX's Floyd–Warshall: 3.7's
+    NetworkXUnbounded; before 3.7 its own negative diagonal, which the engine does not
+    reproduce (NotImplementedError: NetworkX runs it)."""
+    if NX_RELEASE >= (3, 7):
+        return _nx().NetworkXUnbounded("Negative cycle detected.")
+    return NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
+                               "returns its own (negative-diagonal) answer")
 
 
 def _negative_zeros(w) -> bool:
@@ -943,7 +946,7 @@ def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
     >>> dict(nx.bfs_predecessors(nx.path_graph(3), 0, backend="semiring"))
     {1: 0, 2: 1}
     """
-    if _nx_version() >= (3, 7):
+    if NX_RELEASE >= (3, 7):
         # deprecated there, NetworkX's generator warning on its first step: so does this one
         warnings.warn("\n\nbfs_predecessors is deprecated and will be removed in NetworkX 3.9\n"
                       "Use ``(t, s) for (s, t) in bfs_edges`` instead",
@@ -1821,14 +1824,14 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
         # floyd_warshall refuses them
         raise NotImplementedError("nx_semiring: float weights whose path sums round "
                                   "(NetworkX's order of additions decides; NetworkX runs it)")
-    if weight is not None and _negative_zeros(g.weights(weight)):
+    if _negative_zeros(w):
         raise NotImplementedError("nx_semiring: -0.0 weights (the sign of NetworkX's zero "
                                   "distances is its own loop's; NetworkX runs it)")
     off = rows != cols
-    if weight is not None and _nx_version() >= (3, 7) and bool((w[~off] < 0).any()):
+    if NX_RELEASE >= (3, 7) and bool((w[~off] < 0).any()):
         # NetworkX 3.7 reads the diagonal before setting it to 0 (before, a self-loop is
         # dropped with the diagonal, as below)
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
+        raise _fw_negative_cycle()
     if bool(np.isneginf(w[off]).any()):
         # NetworkX's -inf + inf (a non-edge) is NaN, which its minimum() spreads through its
         # matrix; the engine's distances call -inf unreached
@@ -1838,11 +1841,8 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
                            sr.to_device(w[off], g.device), nrows=n, ncols=n, device=g.device)
     try:
         D = _host(alg.apsp(A))
-    except sr.NegativeCycleError as exc:
-        if _nx_version() >= (3, 7):  # 3.7 checks its diagonal after the pivots too
-            raise nx.NetworkXUnbounded("Negative cycle detected.") from None
-        raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
-                                  "returns its own (negative-diagonal) answer") from exc
+    except sr.NegativeCycleError as exc:  # (3.7 checks its diagonal after the pivots too)
+        raise _fw_negative_cycle() from exc
     except sr.InvalidValue as exc:  # NaN weights: NetworkX's matrix of NaN sums
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
     D = np.asarray(D, dtype=np.float64)
@@ -2067,7 +2067,7 @@ def _tarjan(g: SemiringGraph, name: str):
     strong components in its completion order, each one's vertices in the order its set gets
     them. NotImplementedError without Numba (NetworkX runs ``name``: its order is a
     sequential search's, which no engine order reproduces)."""
-    variant = "tarjan_zwick" if _nx_version() >= (3, 7) else "nuutila"
+    variant = "tarjan_zwick" if NX_RELEASE >= (3, 7) else "nuutila"
     found = _cpu_compiled.tarjan(g.indptr, g.adj, variant)
     if found is None:
         raise NotImplementedError(f"nx_semiring: {name} follows NetworkX's sequential Tarjan "

@@ -33,10 +33,10 @@ import algorithms as alg
 import semiring as sr
 from semiring.backend.cpu import compiled as _compiled
 
+from . import NX_RELEASE
 from .algorithms import (_discovery, _graph, _groups, _host, _not_directed, _null_graph, _nx,
-                         _nx_version, _order_level, _ordered_levels, _self_loops,
-                         _sets_in_search_order, _tarjan, _unit_weights, clustering, core_number,
-                         triangles)
+                         _order_level, _ordered_levels, _self_loops, _sets_in_search_order,
+                         _tarjan, _unit_weights, clustering, core_number, triangles)
 from .graph import SemiringGraph, from_networkx
 
 # Integer weights whose absolute sum (twice: the degrees) stays below this give exact float64
@@ -658,7 +658,7 @@ def modularity(G, communities, weight="weight", resolution=1):
         inner, dout, din = (x + [kind(0)] * pad for x in (inner, dout, din))
     # NetworkX's modularity from here on, the same operations in the same order
     deg_sum = sum(dout)
-    if deg_sum == 0 and _nx_version() >= (3, 7):
+    if deg_sum == 0 and NX_RELEASE >= (3, 7):
         return 0  # NetworkX 3.7: the modularity of no weight (m == 0) is its int 0
     if deg_sum == 0 and not unit and weight in g.numpy_typed:
         # NetworkX's degree sum is then a NumPy zero: its 1 / 0 is inf and its modularity

@@ -43,11 +43,6 @@ HITS_SAME = 1e-7
 #: HITS: the seed of that second start
 HITS_SEED = 20261129
 
-
-#: The installed NetworkX's release: ``hits`` and ``closeness_centrality`` take 3.7's
-#: signatures from 3.7 on
-_NX_RELEASE = NX_RELEASE
-
 #: eigenvector_centrality_numpy / katz_centrality_numpy: NetworkX solves to machine
 #: precision (ARPACK with tol=0, a dense solve); the engine iterates to an L1 change below
 #: n · NUMPY_TOL, at most NUMPY_MAX_ITER iterations, and answers where its estimated error
@@ -572,7 +567,7 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
     return _node_dict(g, _host(h).tolist()), _node_dict(g, _host(a).tolist())
 
 
-if _NX_RELEASE >= (3, 7):
+if NX_RELEASE >= (3, 7):  # (3.7's signature)
     def hits(G, max_iter=100, tol=1e-08, nstart=None, normalized=True, *,
              method="power_iteration"):
         if method == "power_iteration":
@@ -624,7 +619,7 @@ def _closeness_centrality(G, u, distance, wf_improved):
     return _node_dict(g, _host(c).tolist())
 
 
-if _NX_RELEASE >= (3, 7):
+if NX_RELEASE >= (3, 7):  # (3.7's signature)
     def closeness_centrality(G, u=None, distance=None, wf_improved=True, *, sp=None):
         if sp is not None:
             raise NotImplementedError("nx_semiring: closeness_centrality of precomputed "

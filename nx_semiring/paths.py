@@ -52,20 +52,18 @@ import algorithms as alg
 import semiring as sr
 from semiring.backend.cpu import compiled as _cpu_compiled
 
+from . import NX_RELEASE
 from .algorithms import (_alias, _all_pairs_refusals, _bellman_ford, _bfs_level,
                          _bidirectional_aliases, _by_distance, _dijkstra, _dijkstra_orders,
-                         _discovery, _exact_float_sums, _exact_sums, _gc_paused, _graph,
-                         _negative_zeros,
-                         _heap_pred_lists, _heap_tree, _host, _single_source_dijkstra,
-                         _nbunch, _nx, _nx_version, _order_level, _ordered_levels, _path_dict, _paths_from, _real_cutoff,
-                         _first_paths, _source, _source_zero, _spfa_order, _spfa_tree,
-                         _sssp, _st_unweighted_path,
-                         _unique_path, _unreached, _values_of, _walk_paths,
-                         _with_virtual_source, APSP_BFS_BATCH, negative_edge_cycle,
-                         single_source_dijkstra,
-                         single_source_bellman_ford_path_length,
-                         single_source_dijkstra_path_length, single_source_shortest_path,
-                         single_source_shortest_path_length)
+                         _discovery, _exact_float_sums, _exact_sums, _fw_negative_cycle, _gc_paused,
+                         _graph, _negative_zeros, _heap_pred_lists, _heap_tree, _host,
+                         _single_source_dijkstra, _nbunch, _nx, _order_level, _ordered_levels,
+                         _path_dict, _paths_from, _real_cutoff, _first_paths, _source, _source_zero,
+                         _spfa_order, _spfa_tree, _sssp, _st_unweighted_path, _unique_path,
+                         _unreached, _values_of, _walk_paths, _with_virtual_source, APSP_BFS_BATCH,
+                         negative_edge_cycle, single_source_dijkstra,
+                         single_source_bellman_ford_path_length, single_source_dijkstra_path_length,
+                         single_source_shortest_path, single_source_shortest_path_length)
 from .graph import SemiringGraph, from_networkx
 from .recognition import _colour_order
 
@@ -414,10 +412,7 @@ def _fw_distances(g: SemiringGraph, weight, sums=True):
                                   "decide; NetworkX runs it)")
     loop = rows == cols
     if bool((w[loop] < 0).any()):
-        if _nx_version() >= (3, 7):
-            raise _nx().NetworkXUnbounded("Negative cycle detected.")
-        raise NotImplementedError("nx_semiring: a negative self-loop (NetworkX's "
-                                  "Floyd–Warshall returns its own negative diagonal)")
+        raise _fw_negative_cycle()
     if not _exact_float_sums(w, g.n):
         raise NotImplementedError("nx_semiring: float weights whose path sums round "
                                   "differently in NetworkX's order of additions (NetworkX "
@@ -429,10 +424,7 @@ def _fw_distances(g: SemiringGraph, weight, sums=True):
     try:
         return _host(alg.apsp(A))
     except sr.NegativeCycleError as exc:
-        if _nx_version() >= (3, 7):  # 3.7 checks its diagonal
-            raise _nx().NetworkXUnbounded("Negative cycle detected.") from None
-        raise NotImplementedError("nx_semiring: negative cycle; NetworkX's Floyd–Warshall "
-                                  "returns its own (negative-diagonal) answer") from exc
+        raise _fw_negative_cycle() from exc
     except (sr.InvalidValue, alg.DistanceOverflow) as exc:
         raise NotImplementedError(f"nx_semiring: {exc} (NetworkX runs it)") from exc
 
@@ -451,12 +443,12 @@ def _fw_types(g: SemiringGraph, weight):
         raise NotImplementedError("nx_semiring: NumPy bool weights (NetworkX's Floyd–Warshall "
                                   "adds two of them as a logical or: np.True_ + np.True_ is "
                                   "np.True_; NetworkX runs it)")
-    kinds = "f" if _nx_version() >= (3, 7) else "biu"
+    # the weights whose type NetworkX's default for a missing one is not: 1 from 3.7 on
+    kinds, kind, default = ("f", "float", 1) if NX_RELEASE >= (3, 7) else ("biu", "integer", 1.0)
     if weight is not None and weight in g.mixed and g.weights(weight).dtype.kind in kinds:
-        raise NotImplementedError(f"nx_semiring: {'float' if kinds == 'f' else 'integer'} "
-                                  f"weights beside edges without them (NetworkX's "
-                                  f"{1 if kinds == 'f' else 1.0}): its distances mix ints and "
-                                  f"floats path by path (NetworkX runs it)")
+        raise NotImplementedError(f"nx_semiring: {kind} weights beside edges without them "
+                                  f"(NetworkX's {default}): its distances mix ints and floats "
+                                  f"path by path (NetworkX runs it)")
     if _one_sided(g, weight):
         raise NotImplementedError("nx_semiring: an undirected view whose two directions of an "
                                   "edge weigh differently (NetworkX's Floyd–Warshall reads "
@@ -489,7 +481,7 @@ def _key_orders(g: SemiringGraph):
     order). From 3.7 on: u's neighbours in ``G._adj[u]``'s order (a self-loop at its place),
     then u (its zero diagonal, set after them)."""
     n = g.n
-    since_37 = _nx_version() >= (3, 7)
+    since_37 = NX_RELEASE >= (3, 7)
     for i in range(n):
         nbrs = g.adj[g.indptr[i]:g.indptr[i + 1]]
         if since_37:
@@ -507,7 +499,7 @@ def _distance_dicts(g: SemiringGraph, D, weight) -> dict:
     (and every edge with ``weight=None``); from 3.7 on its 1."""
     inf = float("inf")
     nodes = g.nodes
-    since_37 = _nx_version() >= (3, 7)
+    since_37 = NX_RELEASE >= (3, 7)
     as_float = not since_37 and (weight is None or weight in g.partial)
     # NetworkX's dist[u][u] = min(e_weight, 0) over u's self-loops keeps the loop's 0.0
     # where it weighs a float zero (min returns its first argument among equals); 3.7 sets
@@ -618,7 +610,7 @@ def _pred_key_orders(g: SemiringGraph):
     (NetworkX's tests, ``reconstruct_path`` callers listing ``pred[u]``) saw it."""
     n = g.n
     rows, cols = _edges(g)
-    if g.directed or _nx_version() >= (3, 7):  # (3.7 reads G._adj, both ends of an edge)
+    if g.directed or NX_RELEASE >= (3, 7):  # (3.7 reads G._adj, both ends of an edge)
         owner, key = rows, cols
     else:  # G.edges(): (u, v) with v not before u, then NetworkX's pred[v][u] beside it
         e = cols >= rows
@@ -1215,7 +1207,7 @@ def eccentricity(G, v=None, sp=None, weight=None):
     g = _graph(G, weight)
     if sp is not None:
         raise NotImplementedError("nx_semiring: eccentricity with sp= (NetworkX reads it)")
-    if g.n == 0 and _nx_version() >= (3, 7):
+    if g.n == 0 and NX_RELEASE >= (3, 7):
         # (before 3.7 NetworkX's loop over no nodes answers {}, as the code below)
         raise _nx().NetworkXPointlessConcept("Cannot compute eccentricity of a null graph.")
     nodes = _nbunch(g, v)

@@ -35,8 +35,8 @@ import algorithms as alg
 import semiring as sr
 from algorithms.cores import undirected_pattern
 
-from .algorithms import (_exact_float_sums, _exact_sums, _host, _nx, _nx_version,
-                         _with_virtual_source)
+from . import NX_RELEASE
+from .algorithms import _exact_float_sums, _exact_sums, _host, _nx, _with_virtual_source
 from .analytics import _not_undirected
 from .graph import SemiringGraph, from_networkx
 
@@ -123,7 +123,7 @@ def is_aperiodic(G):
     nx = _nx()
     g = _graph(G)
     if not g.directed:  # (3.7: its not_implemented_for decorator)
-        if _nx_version() >= (3, 7):
+        if NX_RELEASE >= (3, 7):
             raise nx.NetworkXNotImplemented("not implemented for undirected type")
         raise nx.NetworkXError("is_aperiodic not defined for undirected graphs")
     if g.n == 0:

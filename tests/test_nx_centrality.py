@@ -93,7 +93,7 @@ def test_eigenvector_errors_as_networkx(device):
 # ------------------------------------------------------------------------------------- HITS
 # NetworkX 3.7's hits takes method=, its default a power iteration; 'svd' is the singular
 # vectors that earlier releases always return (their only definition, without the keyword)
-SVD = {"method": "svd"} if nxc._NX_RELEASE >= (3, 7) else {}
+SVD = {"method": "svd"} if nxc.NX_RELEASE >= (3, 7) else {}
 
 
 @settings(max_examples=30)
@@ -121,7 +121,7 @@ def test_hits(device, G, start):
     same_dict(a, a_nx, rtol=1e-6, atol=1e-9)
 
 
-@pytest.mark.skipif(nxc._NX_RELEASE < (3, 7), reason="NetworkX 3.7's power iteration")
+@pytest.mark.skipif(nxc.NX_RELEASE < (3, 7), reason="NetworkX 3.7's power iteration")
 @settings(max_examples=30)
 @given(G=graphs(weights="int", max_n=12), start=st.booleans(),
        max_iter=st.sampled_from([3, 100]), normalized=st.booleans())
