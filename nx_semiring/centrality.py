@@ -545,17 +545,21 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
     M, semiring = alg.centrality._weights("hits", M, weighted, M.xp)
     second = sr.plus_times if semiring is sr.plus_times else sr.plus_second
     h = sr.to_device(h, M.device)
+    xp = M.xp
     for _ in range(max_iter):
         hlast = h
         # a = Aᵀ ⊕.⊗ h;  h = A ⊕.⊗ a
         a = sr.vxm(hlast, M, semiring, direction="pull").to_dense(missing=0)
         h = sr.mxv(M, a, second, direction="pull").to_dense(missing=0)
-        top = float(h.max())
+        top = h.max()
+        with np.errstate(divide="ignore", invalid="ignore"):  # top is checked below
+            h = h / top
+        # the largest entry and the L1 change in one copy to the host: one sync an iteration
+        top, change = _host(xp.stack((top, abs(h - hlast).sum()))).tolist()
         if not top > 0:  # NetworkX divides by 0 and iterates NaN to its failure
             raise NotImplementedError("nx_semiring: hits: no edge of positive weight along "
                                       "the start (NetworkX runs it)")
-        h = h / top
-        if float(abs(h - hlast).sum()) < tol:
+        if change < tol:
             break
     else:
         raise nx.PowerIterationFailedConvergence(max_iter)
