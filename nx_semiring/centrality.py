@@ -518,6 +518,13 @@ def _hits_svd(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
     return _node_dict(g, _host(h).tolist()), _node_dict(g, a_h.tolist())
 
 
+def _floats(xp, *scalars) -> list:
+    """Device scalars as Python floats: from a GPU in one copy (one sync, not one a scalar)."""
+    if xp is np:
+        return [float(v) for v in scalars]
+    return _host(xp.stack(scalars)).tolist()
+
+
 def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
     """NetworkX 3.7's ``hits`` (its default ``method="power_iteration"``), its iteration on the
     engine: from h uniform (or ``nstart``, divided by its sum), ``a = Aᵀh``, ``h = A a`` scaled
@@ -554,8 +561,7 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
         top = h.max()
         with np.errstate(divide="ignore", invalid="ignore"):  # top is checked below
             h = h / top
-        # the largest entry and the L1 change in one copy to the host: one sync an iteration
-        top, change = _host(xp.stack((top, abs(h - hlast).sum()))).tolist()
+        top, change = _floats(xp, top, abs(h - hlast).sum())
         if not top > 0:  # NetworkX divides by 0 and iterates NaN to its failure
             raise NotImplementedError("nx_semiring: hits: no edge of positive weight along "
                                       "the start (NetworkX runs it)")
