@@ -11,7 +11,12 @@ side x side grid, both with integer weights in [1, 255]) it prints the best of `
 - ``weight after structure``: converting for ``weight`` when the structure-only conversion is
   in ``G.__networkx_cache__`` (a BFS, then an SSSP on the same graph);
 - ``cached``: the same call again (served from the cache);
-- ``nx.to_scipy_sparse_array``: NetworkX's own conversion with the weights, for comparison.
+- ``nx.to_scipy_sparse_array``: NetworkX's own conversion with the weights, for comparison;
+- ``walk``: every neighbour key of ``G._adj`` visited once and nothing kept, in C (a
+  ``chain`` drained by a ``deque`` of length 0): the least any reader of the graph pays;
+- with ``--bound``, NetworkX's BFS (``single_source_shortest_path_length`` from the vertex of
+  largest degree) and ``connected_components`` once each, and their times over ``walk``: the
+  most a backend can gain on a graph used once, whatever its engine (issue 17's target).
 
 The cache is cleared before every timed conversion but the two that read it, so the probe
 times the same work on a version of ``from_networkx`` that does not cache.
@@ -21,10 +26,12 @@ times the same work on a version of ``from_networkx`` that does not cache.
 with this one run by run (the first three steps), for before/after figures on a shared machine.
 
 Usage: PYTHONPATH=. python3 bench/probes/nx_convert.py [kron:15] [grid:300] ... [--reps R]
-       [--old /tmp/old_graph.py]
+       [--old /tmp/old_graph.py] [--bound]
 """
 
 import argparse
+import collections
+import itertools
 import time
 
 import networkx as nx
@@ -63,7 +70,18 @@ def probe(G, reps):
                                         reps, structure_cached),
         "cached": _best(lambda: from_networkx(G, edge_attrs=W, device="cpu"), reps),
         "nx.to_scipy_sparse_array": _best(lambda: nx.to_scipy_sparse_array(G), reps, clear),
+        "walk": _best(lambda: collections.deque(
+            itertools.chain.from_iterable(G._adj.values()), maxlen=0), reps),
     }
+
+
+def bound(G, walk):
+    source = max(G, key=G.degree)
+    for name, f in (("BFS", lambda: nx.single_source_shortest_path_length(G, source)),
+                    ("components", lambda: list(nx.connected_components(G)))):
+        t = _best(f, 1)
+        print(f"  NetworkX {name:19s} {t * 1e3:10.1f} ms = {t / walk:5.1f} x walk "
+              f"(the bound with the conversion)", flush=True)
 
 
 def compare(G, old, reps):
@@ -95,6 +113,8 @@ def main():
     p.add_argument("graphs", nargs="*", default=["kron:15", "grid:300"])
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--old", default=None, help="another nx_semiring/graph.py to compare")
+    p.add_argument("--bound", action="store_true",
+                   help="also time NetworkX's BFS and components against the walk")
     a = p.parse_args()
     old = None
     if a.old:
@@ -111,8 +131,11 @@ def main():
               f"({time.perf_counter() - t:.1f} s to build)", flush=True)
         if old is not None:
             compare(G, old, a.reps)
-        for name, t in probe(G, a.reps).items():
+        times = probe(G, a.reps)
+        for name, t in times.items():
             print(f"  {name:28s} {t * 1e3:10.1f} ms", flush=True)
+        if a.bound:
+            bound(G, times["walk"])
         del G
 
 

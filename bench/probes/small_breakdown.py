@@ -50,8 +50,17 @@ A = sr.Matrix.from_scipy(S, device="gpu")
 xv = cp.ones(n)
 x = sr.Vector.from_dense(xv)
 empty = cp.RawKernel(r'extern "C" __global__ void sr_empty() {}', "sr_empty")
+empty((1,), (1,), ())  # (compiled and loaded: empty.kernel below)
+from semiring.backend.gpu.launch import KeptLaunch  # noqa: E402
+
+# the floor of any synchronized call: an empty kernel through the fastest launch the engine
+# has (the driver's, a kept parameter block), then the sync; and a sync with nothing queued
+kept_empty = KeptLaunch(empty.kernel.ptr, 1, 1, cp.cuda.get_current_stream().ptr, [])
 rows = [("empty launch + sync", lambda: empty((1,), (1,), ())),
         ("empty launch, host only (100 a sync)", (lambda: empty((1,), (1,), ()), 100)),
+        ("empty kept launch + sync", kept_empty.launch),
+        ("empty kept launch, host only (100 a sync)", (kept_empty.launch, 100)),
+        ("sync alone (nothing queued)", lambda: None),
         ("cp.empty x2", lambda: (cp.empty(n), cp.empty(n, dtype=bool))),
         ("scipy S @ x (host)", None)]
 sched = gspmv.schedule(A)
