@@ -32,6 +32,7 @@ level d lies below level d − 1, so the forward pull needs no mask on its input
 
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 import random
@@ -472,6 +473,39 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
 # or of multi-source searches (all-pairs distances a batch of sources at a time).
 
 
+# GPU input with fewer stored entries than algorithms.pagerank's HOST_MAX_ENTRIES iterates
+# on A's host copy (read at call time: tests turn the route off there), as pagerank's loop
+# does: a GPU iteration costs its launches and a host synchronization whatever the size.
+# H200 (session 30, bench/probes/hits_syncs.py, NetworkX 3.7's hits on the engine): 245 µs
+# an iteration on the GPU at 8·10³ entries, where the 2-core CPU host takes 60.
+_pagerank = importlib.import_module(".pagerank", __package__)
+
+
+def _host_route(A) -> bool:
+    """Whether a power iteration on ``A`` runs on its host copy (GPU input below the bound)."""
+    return A.device == "gpu" and A.nvals < _pagerank.HOST_MAX_ENTRIES
+
+
+def _on_host_copy(fn, A, **kwargs):
+    """``fn(A's host copy, **kwargs)`` where :func:`_host_route` says so (else ``None``): GPU
+    arrays among the arguments copied to the host, the results (and a ConvergenceError's
+    last iterate) back on the GPU."""
+    if not _host_route(A):
+        return None
+
+    def host(v):
+        return sr.to_device(v, "cpu") if sr.is_gpu_array(v) else v
+
+    try:
+        out = fn(A._host_copy(), **{k: host(v) for k, v in kwargs.items()})
+    except ConvergenceError as err:
+        err.result = sr.to_device(err.result, "gpu")
+        raise
+    if isinstance(out, tuple):
+        return tuple(sr.to_device(v, "gpu") for v in out)
+    return sr.to_device(out, "gpu")
+
+
 def _check_progress(op, progress):
     if progress is not None and not callable(progress):
         raise sr.DomainMismatch(f"{op}: progress must be callable, got {type(progress).__name__}")
@@ -568,7 +602,9 @@ def eigenvector_centrality(A, *, max_iter=100, tol=1e-6, nstart=None, weighted=T
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph, edges ``A(i, j)``: i → j (a vertex is central when central vertices point
-        to it). An undirected graph is a symmetric matrix. Runs where ``A`` lives.
+        to it). An undirected graph is a symmetric matrix. Runs where ``A`` lives; GPU input
+        of fewer than ``algorithms.pagerank.HOST_MAX_ENTRIES`` stored entries iterates on a
+        host copy (kept on ``A``: launches would cost more), the result on the GPU.
     max_iter : int
         At most this many iterations; :class:`ConvergenceError` past them.
     tol : float
@@ -606,6 +642,10 @@ def eigenvector_centrality(A, *, max_iter=100, tol=1e-6, nstart=None, weighted=T
     """
     op = "eigenvector_centrality"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
+    small = _on_host_copy(eigenvector_centrality, A, max_iter=max_iter, tol=tol, nstart=nstart,
+                          weighted=weighted, progress=progress)
+    if small is not None:
+        return small
     max_iter, tol = _check_iteration(op, max_iter, tol)
     _check_progress(op, progress)
     weighted = _check_flag(op, "weighted", weighted)
@@ -648,7 +688,8 @@ def katz_centrality(A, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, nstart=N
     Parameters
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
-        The graph, edges ``A(i, j)``: i → j. Runs where ``A`` lives.
+        The graph, edges ``A(i, j)``: i → j. Runs where ``A`` lives; small GPU input on a
+        host copy, as :func:`eigenvector_centrality`'s.
     alpha : float
         The attenuation factor α.
     beta : float, or array_like of n reals, or dict {vertex: value}
@@ -692,6 +733,11 @@ def katz_centrality(A, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, nstart=N
     """
     op = "katz_centrality"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
+    small = _on_host_copy(katz_centrality, A, alpha=alpha, beta=beta, max_iter=max_iter,
+                          tol=tol, nstart=nstart, normalized=normalized, weighted=weighted,
+                          progress=progress)
+    if small is not None:
+        return small
     alpha = _real(op, "alpha", alpha)
     if not math.isfinite(alpha):
         raise sr.InvalidValue(f"{op}: alpha must be finite, got {alpha}")
@@ -750,7 +796,7 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=Tr
     ----------
     A : Matrix, scipy.sparse or cupyx.scipy.sparse matrix, square
         The graph, edges ``A(i, j)``: i → j (i is a hub pointing to the authority j). Runs
-        where ``A`` lives.
+        where ``A`` lives; small GPU input on a host copy, as :func:`eigenvector_centrality`'s.
     max_iter : int
         At most this many iterations; :class:`ConvergenceError` past them.
     tol : float
@@ -791,6 +837,10 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=Tr
     """
     op = "hits"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
+    small = _on_host_copy(hits, A, max_iter=max_iter, tol=tol, nstart=nstart,
+                          normalized=normalized, weighted=weighted, progress=progress)
+    if small is not None:
+        return small
     max_iter, tol = _check_iteration(op, max_iter, tol)
     _check_progress(op, progress)
     normalized = _check_flag(op, "normalized", normalized)

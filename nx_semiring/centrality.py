@@ -518,13 +518,6 @@ def _hits_svd(G, max_iter=100, tol=1e-08, nstart=None, normalized=True):
     return _node_dict(g, _host(h).tolist()), _node_dict(g, a_h.tolist())
 
 
-def _floats(xp, *scalars) -> list:
-    """Device scalars as Python floats: from a GPU in one copy (one sync, not one a scalar)."""
-    if xp is np:
-        return [float(v) for v in scalars]
-    return _host(xp.stack(scalars)).tolist()
-
-
 def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
     """NetworkX 3.7's ``hits`` (its default ``method="power_iteration"``), its iteration on the
     engine: from h uniform (or ``nstart``, divided by its sum), ``a = Aᵀh``, ``h = A a`` scaled
@@ -549,23 +542,24 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
     M, weighted = _hits_matrix(g)
+    if alg.centrality._host_route(M):  # (small GPU input: as algorithms.hits, on a host copy)
+        M = M._host_copy()
     M, semiring = alg.centrality._weights("hits", M, weighted, M.xp)
     second = sr.plus_times if semiring is sr.plus_times else sr.plus_second
     h = sr.to_device(h, M.device)
-    xp = M.xp
     for _ in range(max_iter):
         hlast = h
         # a = Aᵀ ⊕.⊗ h;  h = A ⊕.⊗ a
         a = sr.vxm(hlast, M, semiring, direction="pull").to_dense(missing=0)
         h = sr.mxv(M, a, second, direction="pull").to_dense(missing=0)
-        top = h.max()
-        with np.errstate(divide="ignore", invalid="ignore"):  # top is checked below
-            h = h / top
-        top, change = _floats(xp, top, abs(h - hlast).sum())
+        top = float(h.max())
         if not top > 0:  # NetworkX divides by 0 and iterates NaN to its failure
             raise NotImplementedError("nx_semiring: hits: no edge of positive weight along "
                                       "the start (NetworkX runs it)")
-        if change < tol:
+        h = h / top
+        # (its two host reads, not one copy of both: a stack of the two costs a launch more
+        # than the sync it saves, H200 session 30, bench/probes/hits_syncs.py)
+        if float(abs(h - hlast).sum()) < tol:
             break
     else:
         raise nx.PowerIterationFailedConvergence(max_iter)

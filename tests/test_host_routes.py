@@ -287,3 +287,73 @@ def test_strong_components_of_small_gpu_input_run_tarjan_on_the_host_copy(monkey
     monkeypatch.setattr(components, "STRONG_HOST_MAX_ENTRIES", G.nvals)
     np.testing.assert_array_equal(to_host(alg.connected_components(G, "strong")), want)
     assert calls == ["_tarjan", "_coloring"]
+
+
+def _results(out):
+    """hits' (hubs, authorities), or the one array of the others."""
+    return out if isinstance(out, tuple) else (out,)
+
+
+@pytest.mark.parametrize("name", ["eigenvector_centrality", "katz_centrality", "hits"])
+def test_the_other_power_iterations_of_small_gpu_input_run_on_the_host_copy(monkeypatch, name):
+    """eigenvector_centrality, katz_centrality and hits of GPU input below
+    ``pagerank.HOST_MAX_ENTRIES`` (the power iterations' bound, read at call time): every
+    product on the host copy (kept on A), the GPU arguments moved over, the results on the GPU
+    and equal to the CPU's; a convergence error's iterate on the GPU; from the bound on, the
+    GPU's products."""
+    pr_module = importlib.import_module("algorithms.pagerank")
+    H = sr.Matrix.from_scipy(gen.make_graph(gen.parse_graph_spec("urand-8-ef4")), device="cpu")
+    A = H.to_gpu()
+    assert A.nvals < pr_module.HOST_MAX_ENTRIES
+    # (katz: unit weights and α below 1 / λ, λ ≈ the mean degree 8: it converges)
+    kw = {"alpha": 0.05, "weighted": False} if name == "katz_centrality" else {}
+
+    def fn(M, **more):
+        return getattr(alg, name)(M, **kw, **more)
+    start = np.arange(1, A.nrows + 1, dtype=np.float64)
+    seen = []
+    for op in ("mxv", "vxm"):
+        _spy(monkeypatch, sr, op, seen, lambda *a: next(
+            x.device for x in a if isinstance(x, sr.Matrix)))
+    want = fn(H, nstart=start)
+    seen.clear()
+    steps = []
+    got = fn(A, nstart=sr.to_device(start, "gpu"), progress=lambda it, e: steps.append(it))
+    assert seen and set(seen) == {"cpu"} and steps and steps == list(range(1, len(steps) + 1))
+    for g, w in zip(_results(got), _results(want), strict=True):
+        assert sr.is_gpu_array(g)
+        np.testing.assert_array_equal(to_host(g), w)
+    with pytest.raises(alg.ConvergenceError) as err:
+        fn(A, max_iter=1, tol=1e-300)
+    assert sr.is_gpu_array(err.value.result)
+    seen.clear()
+    monkeypatch.setattr(pr_module, "HOST_MAX_ENTRIES", A.nvals)
+    again = fn(A, nstart=start)
+    for g, w in zip(_results(again), _results(want), strict=True):
+        np.testing.assert_allclose(to_host(g), w, rtol=1e-9, atol=1e-15)
+    assert seen and set(seen) == {"gpu"}
+
+
+def test_networkx_hits_power_iteration_of_a_small_gpu_graph_runs_on_the_host_copy(monkeypatch):
+    """The backend's NetworkX 3.7 ``hits`` (its own loop, nx_semiring.centrality) takes the
+    same route: products on the host copy of the graph's GPU matrix, the answer the GPU
+    loop's to rounding."""
+    nx = pytest.importorskip("networkx")
+    from nx_semiring import centrality as nxc  # noqa: PLC0415  (the NetworkX extra)
+
+    pr_module = importlib.import_module("algorithms.pagerank")
+    G = nx.gnm_random_graph(300, 1500, seed=3, directed=True)
+    seen = []
+    for op in ("mxv", "vxm"):
+        _spy(monkeypatch, sr, op, seen, lambda *a: next(
+            x.device for x in a if isinstance(x, sr.Matrix)))
+    h, a = nxc._hits_power_iteration(G, 100, 1e-8, None, True)
+    assert seen and set(seen) == {"cpu"}
+    seen.clear()
+    monkeypatch.setattr(pr_module, "HOST_MAX_ENTRIES", 0)
+    h2, a2 = nxc._hits_power_iteration(G, 100, 1e-8, None, True)
+    assert seen and set(seen) == {"gpu"}
+    for got, want in ((h, h2), (a, a2)):
+        assert list(got) == list(want)
+        np.testing.assert_allclose(list(got.values()), list(want.values()), rtol=1e-9,
+                                   atol=1e-15)

@@ -1,8 +1,13 @@
-"""hits' power iteration on the engine (NetworkX 3.7's default method): one host sync an
-iteration (``nx_semiring.centrality._hits_power_iteration``, session 30) against the loop
-it replaced, which read the largest entry and then the L1 change (two syncs an iteration).
-Both on the same converted graph; the results must be equal. Prints ms a call (median of
-``--reps``), iterations and µs an iteration.
+"""hits' power iteration on the engine (NetworkX 3.7's default method,
+``nx_semiring.centrality._hits_power_iteration``): its loop, which reads the largest entry
+and then the L1 change (two host reads an iteration), against a variant that stacks both
+into one copy (one sync an iteration, a launch more), on GPU input; and with the host route
+of small GPU input (``algorithms.centrality._host_route``, below
+``algorithms.pagerank.HOST_MAX_ENTRIES`` stored entries) on and off. The results must be
+equal. Prints ms a call (median of ``--reps``), iterations and µs an iteration.
+
+Session 30 (H200, bench/results/session30/): the one-copy variant lost, 0.87x at 2^10
+vertices and 0.89x at 2^14, 1.04x at 2^17; the host route is what small graphs needed.
 
     PYTHONPATH=. python3 bench/probes/hits_syncs.py [--scales 10,14,17] [--reps 7]
 """
@@ -10,6 +15,7 @@ Both on the same converted graph; the results must be equal. Prints ms a call (m
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import time
 
@@ -21,24 +27,27 @@ import semiring as sr
 from nx_semiring import centrality as cen
 from nx_semiring.algorithms import _graph, _host, _node_dict
 
+_pagerank = importlib.import_module("algorithms.pagerank")
 
-def two_syncs(G, max_iter=100, tol=1e-08):
-    """The session 29 loop (uniform start, normalized): ``float(h.max())``, then
-    ``float(abs(h - hlast).sum())``."""
+
+def one_copy(G, max_iter=100, tol=1e-08):
+    """The loop with both scalars in one copy (uniform start, normalized; no host route)."""
     g = _graph(G, "weight")
     h = np.full(g.n, 1.0 / g.n)
     M, weighted = cen._hits_matrix(g)
     M, semiring = alg.centrality._weights("hits", M, weighted, M.xp)
     second = sr.plus_times if semiring is sr.plus_times else sr.plus_second
     h = sr.to_device(h, M.device)
+    xp = M.xp
     iters = 0
     for iters in range(1, max_iter + 1):
         hlast = h
         a = sr.vxm(hlast, M, semiring, direction="pull").to_dense(missing=0)
         h = sr.mxv(M, a, second, direction="pull").to_dense(missing=0)
-        top = float(h.max())
+        top = h.max()
         h = h / top
-        if float(abs(h - hlast).sum()) < tol:
+        top, change = _host(xp.stack((top, abs(h - hlast).sum()))).tolist()
+        if change < tol:
             break
     return (_node_dict(g, _host(h / h.sum()).tolist()),
             _node_dict(g, _host(a / a.sum()).tolist()), iters)
@@ -59,7 +68,9 @@ def main():
     ap.add_argument("--scales", default="10,14,17")
     ap.add_argument("--reps", type=int, default=7)
     args = ap.parse_args()
-    print("device", sr.default_device(), "NetworkX", nx.__version__)
+    print("device", sr.default_device(), "NetworkX", nx.__version__,
+          "host route below", _pagerank.HOST_MAX_ENTRIES, "entries")
+    bound = _pagerank.HOST_MAX_ENTRIES
     rng = np.random.default_rng(0)
     for s in map(int, args.scales.split(",")):
         n = 1 << s
@@ -67,15 +78,27 @@ def main():
         G = nx.DiGraph()
         G.add_nodes_from(range(n))
         G.add_edges_from(zip(src.tolist(), dst.tolist()))
-        h1, a1 = cen._hits_power_iteration(G, 100, 1e-08, None, True)
-        h0, a0, iters = two_syncs(G)
+
+        def loop():
+            return cen._hits_power_iteration(G, 100, 1e-08, None, True)
+
+        _pagerank.HOST_MAX_ENTRIES = 0  # the GPU's loop
+        h1, a1 = loop()
+        h0, a0, iters = one_copy(G)
         same = h1 == h0 and a1 == a0
-        t_new = timed(lambda: cen._hits_power_iteration(G, 100, 1e-08, None, True), args.reps)
-        t_old = timed(lambda: two_syncs(G), args.reps)
+        t_loop = timed(loop, args.reps)
+        t_one = timed(lambda: one_copy(G), args.reps)
+        _pagerank.HOST_MAX_ENTRIES = bound
+        routed = sr.default_device() == "gpu" and G.number_of_edges() < bound
+        t_route = timed(loop, args.reps)
+        h2, a2 = loop()
+        close = all(abs(h2[v] - h1[v]) <= 1e-12 and abs(a2[v] - a1[v]) <= 1e-12 for v in G)
         print(f"n=2^{s} m={G.number_of_edges()} iterations={iters} equal={same}: "
-              f"two syncs {t_old:.2f} ms ({t_old / iters * 1e3:.1f} µs/it), "
-              f"one sync {t_new:.2f} ms ({t_new / iters * 1e3:.1f} µs/it), "
-              f"{t_old / t_new:.2f}x")
+              f"two reads {t_loop:.2f} ms ({t_loop / iters * 1e3:.1f} µs/it), "
+              f"one copy {t_one:.2f} ms ({t_one / iters * 1e3:.1f} µs/it, "
+              f"{t_loop / t_one:.2f}x); as routed ({'host copy' if routed else 'as above'}) "
+              f"{t_route:.2f} ms ({t_route / iters * 1e3:.1f} µs/it, "
+              f"{t_loop / t_route:.2f}x), within 1e-12: {close}")
 
 
 if __name__ == "__main__":
