@@ -10,12 +10,15 @@ Session 30 (H200, bench/results/session30/): the one-copy variant lost, 0.87x at
 vertices and 0.89x at 2^14, 1.04x at 2^17; the host route is what small graphs needed.
 
     PYTHONPATH=. python3 bench/probes/hits_syncs.py [--scales 10,14,17] [--reps 7]
+        [--profile N]   # then a cProfile of the loop at the last scale, N rows by own time
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import importlib
+import pstats
 import statistics
 import time
 
@@ -67,6 +70,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scales", default="10,14,17")
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--profile", type=int, default=0)
     args = ap.parse_args()
     print("device", sr.default_device(), "NetworkX", nx.__version__,
           "host route below", _pagerank.HOST_MAX_ENTRIES, "entries")
@@ -99,6 +103,12 @@ def main():
               f"{t_loop / t_one:.2f}x); as routed ({'host copy' if routed else 'as above'}) "
               f"{t_route:.2f} ms ({t_route / iters * 1e3:.1f} µs/it, "
               f"{t_loop / t_route:.2f}x), within 1e-12: {close}")
+    if args.profile:
+        pr = cProfile.Profile()
+        pr.enable()
+        loop()
+        pr.disable()
+        pstats.Stats(pr).sort_stats("tottime").print_stats(args.profile)
 
 
 if __name__ == "__main__":
