@@ -44,8 +44,10 @@ def nx_one_level(A, order, resolution):
     for i, j, w in sorted(zip(r[keep].tolist(), c[keep].tolist(), v[keep].tolist())):
         G.add_edge(i, j, weight=w)
     m = G.size(weight="weight")
-    _, inner, _ = nx_louvain._one_level(G, m, [{u} for u in G], resolution, False,
-                                        _Order(order))
+    # (by keyword: NetworkX 3.7 put partition before m)
+    _, inner, _ = nx_louvain._one_level(G, m=m, partition=[{u} for u in G],
+                                        resolution=resolution, is_directed=False,
+                                        seed=_Order(order))
     return sorted(map(frozenset, inner), key=min)
 
 
