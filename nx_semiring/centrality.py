@@ -189,9 +189,17 @@ def _weights(g, weight, name):
         raise NotImplementedError(f"nx_semiring: {name}: NetworkX's matrix of these NumPy "
                                   f"integer self-loop weights negates them in their own type "
                                   f"(to_scipy_sparse_array; it wraps or raises): NetworkX runs it")
-    if _unit_weights(g, weight):
+    if _unit_weights(g, weight) or _none_has(g, weight):
         return g.matrix(), False
     return g.matrix(weight), True
+
+
+def _none_has(g, weight) -> bool:
+    """Whether no edge has ``weight`` and its default is NetworkX's 1 (hits always reads
+    "weight"): the products are then the unit ones (x · 1 = x exactly), which the
+    structure's matrix gives without a float64 copy of the ones and its transpose on every
+    call (8 of 28 ms a hits call at 2^14 vertices on the 2-core host)."""
+    return weight in g.partial and weight not in g.mixed and g.defaults.get(weight) == 1
 
 
 def _ordered(g, keys, x):

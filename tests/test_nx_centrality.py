@@ -281,3 +281,27 @@ def test_should_run_families():
     for name in ("closeness_centrality", "harmonic_centrality"):
         assert interface._family(name, {"distance": None}) == "apsp_bfs"
         assert interface._family(name, {"distance": "weight"}) == "sssp_all"
+
+
+def test_an_attribute_no_edge_has_weighs_as_unit_weights():
+    """hits always reads "weight": where no edge has it (NetworkX's 1 everywhere) the engine
+    multiplies by the structure's unit weights, bit for bit the same, without a float copy
+    of the ones; an attribute some edge has, or a default other than 1, is read as values."""
+    from nx_semiring.graph import from_networkx  # noqa: PLC0415  (as the module's helpers)
+
+    G = nx.gnm_random_graph(40, 160, seed=1, directed=True)
+    g = from_networkx(G, edge_attrs={"weight": 1}, use_cache=False)
+    M, weighted = nxc._weights(g, "weight", "hits")
+    assert not weighted and M.is_iso
+    assert nxc._weights(from_networkx(G, edge_attrs={"weight": 2}, use_cache=False),
+                        "weight", "hits")[1]
+    H = G.copy()
+    H.add_edge(0, 1, weight=1)  # one edge has it
+    assert nxc._weights(from_networkx(H, edge_attrs={"weight": 1}, use_cache=False),
+                        "weight", "hits")[1]
+    want = nx.hits(G, backend="networkx")
+    got = nx.hits(G, backend="semiring")
+    for w, r in zip(want, got):
+        assert list(w) == list(r)
+        # (NetworkX 3.7's power iteration stops at 1e-8: its zero scores end near 1e-9)
+        np.testing.assert_allclose(list(r.values()), list(w.values()), rtol=1e-6, atol=1e-8)
