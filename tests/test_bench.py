@@ -25,6 +25,10 @@ from bench.__main__ import main as bench_main
 from bench.timing import TimingPolicy, measure
 
 HAS_GPU = gen.cupy_if_available() is not None
+#: the plots need Matplotlib (the bench and test extras); without it the reports leave them out
+HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+needs_matplotlib = pytest.mark.skipif(not HAS_MATPLOTLIB,
+                                      reason="the plots need matplotlib (pip install '.[bench]')")
 needs_gpu = pytest.mark.skipif(not HAS_GPU, reason="no GPU answers")
 
 
@@ -326,6 +330,7 @@ def test_environment_record():
     assert met.device_name("cpu", env) == env["cpu_model"]
 
 
+@needs_matplotlib
 def test_relaxation_plot(tmp_path):
     pts = [{"impl": "fw", "n": n, "rate": 1e9 * n / 1024} for n in (256, 512, 1024)]
     p = report.plot_relaxation_rate(pts, tmp_path / "apsp.png", peak=2e9)
@@ -369,6 +374,7 @@ def _horizontal_lines(fig) -> list[float]:
 
 
 @pytest.mark.parametrize("int32_ok", [True, False])
+@needs_matplotlib
 def test_apsp_rate_plot_draws_the_peaks(tmp_path, monkeypatch, int32_ok):
     """The main APSP plot (rate against log2 n) and the extra one (against n) both draw the
     measured float32 peak as a horizontal line, and the int32 DPX peak when an int32 impl is
@@ -397,6 +403,7 @@ def test_apsp_rate_plot_draws_the_peaks(tmp_path, monkeypatch, int32_ok):
         real_close(fig)
 
 
+@needs_matplotlib
 def test_apsp_rate_plot_without_peaks(tmp_path):
     """A CPU run measures no peak: the plots are made without a line."""
     files = report.write_all(_apsp_run({}, True), tmp_path)
@@ -476,7 +483,7 @@ def test_tiny_cpu_suite_end_to_end(tiny_run):
     for name in ("scipy-plus-times", "numpy-min-plus", "numpy-push", "kron-10", "grid-32x32"):
         assert name in md
     # plots
-    for a in ("spmv", "spmspv"):
+    for a in ("spmv", "spmspv") if HAS_MATPLOTLIB else ():
         png = res.files[f"plot_{a}"]
         blob = open(png, "rb").read()
         assert blob[:8] == b"\x89PNG\r\n\x1a\n" and len(blob) > 5000
