@@ -885,9 +885,10 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=Tr
     return h / norm, a / norm
 
 
-def _distance_batches(op, A, weighted, progress):
+def _distance_batches(op, A, weighted, progress, order=None):
     """Yield (sources, D): D[j, v] = the distance from ``sources[j]`` to v as float64 (inf
-    where unreached), a batch of sources at a time, every vertex a source once: the engine's
+    where unreached), a batch of sources at a time, every vertex a source once (in the
+    order of ``order``, a permutation of the vertices, else 0 .. n − 1): the engine's
     multi-source BFS (hops), or its multi-source SSSP over A's values (``weighted``)."""
     n = A.nrows
     xp = sr.array_module(A.device)
@@ -910,6 +911,8 @@ def _distance_batches(op, A, weighted, progress):
     batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // max(n, 1)))
     for start in range(0, n, batch):
         src = np.arange(start, min(n, start + batch), dtype=np.int64)
+        if order is not None:
+            src = np.asarray(order, dtype=np.int64)[src]
         if weighted:
             # D = the least fixed point of D = min(I₀, D min.+ A)   (a row a source)
             D = multi_source_sssp(A, src)  # float64: inf where unreached
@@ -919,7 +922,7 @@ def _distance_batches(op, A, weighted, progress):
             D = xp.where(level < 0, np.inf, level.astype(np.float64))
         yield src, D
         if progress is not None:
-            progress(int(src[-1]) + 1, n)
+            progress(min(n, start + batch), n)
 
 
 def closeness_centrality(A, *, wf_improved=True, weighted=False, progress=None):

@@ -656,7 +656,8 @@ closeness_centrality.__doc__ = """{node: closeness} from the engine's searches f
 
 def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     """{node: harmonic centrality} from the engine's searches from every node (multi-source
-    BFS, or SSSP with ``distance``), keyed in the order of ``set(G)`` as NetworkX's.
+    BFS, or SSSP with ``distance``), keyed in the order of ``set(G)`` as NetworkX's, its
+    floats to the bit (its additions in its order).
 
     Examples
     --------
@@ -669,10 +670,23 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
                                   "(NetworkX runs it)")
     g = _graph(G, distance)
     M, weighted = _distance_matrix(g, distance, "harmonic_centrality")
-    h = _host(alg.harmonic_centrality(M, weighted=weighted)).tolist()
+    # NetworkX adds 1 / d(v, u) to u's value source v by source v, in the order of set(G):
+    # the same additions in the same order give its floats to the bit (the engine's own
+    # harmonic_centrality sums a batch of sources at once, which rounds otherwise)
+    keys = list(set(g.nodes))
+    order = np.fromiter(map(g.vertex, keys), dtype=np.int64, count=len(keys))
+    xp = M.xp
+    h = xp.zeros(g.n, dtype=np.float64)
+    for _, D in alg.centrality._distance_batches("harmonic_centrality", M, weighted, None,
+                                                 order=order):
+        # (0 < d < ∞ only: NetworkX skips a distance of 0, itself and zero-weight paths)
+        R = xp.where(xp.isfinite(D) & (D > 0), 1.0 / xp.where(D > 0, D, 1.0), 0.0)
+        for row in R:  # h += 1 / d(v, ·), one source at a time
+            h += row
+    h = _host(h).tolist()
     # NetworkX starts every node at the int 0 and adds 1 / d: a node that no other reaches
     # keeps the int (every term is positive, so only those stay 0)
-    return {k: h[g.vertex(k)] or 0 for k in set(g.nodes)}
+    return {k: h[g.vertex(k)] or 0 for k in keys}
 
 
 def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
