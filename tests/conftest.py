@@ -133,13 +133,34 @@ def to_host(a):
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
 
 
+#: Module fixtures that run a whole benchmark suite (tests/test_bench.py's ``tiny_run``,
+#: tests/test_bench_dask.py's ``dask_run``: 18-21 s each on the 2-core host): each worker
+#: that runs one of their tests builds the fixture again (session 30's local CI: twice each).
+SUITE_FIXTURES = ("tiny_run", "dask_run")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     """Tests that run a CUDA kernel on the host stand-ins of tests/emu (their ``emu`` fixture
     builds it) start one host thread per CUDA thread, up to a few hundred waiting at barriers.
     Two at once on a small host starve each other (CI's 2 cores: load 40, an emulated search
     past its clock), so under pytest-xdist they share one worker (the project's options ask
-    for ``--dist loadgroup``)."""
+    for ``--dist loadgroup``). The tests of each of :data:`SUITE_FIXTURES` share a worker
+    too, which builds that fixture once."""
+    loadgroup = getattr(config.option, "loadgroup", False)  # (an xdist worker's option)
     for item in items:
-        if "emu" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("emulated"))
+        names = getattr(item, "fixturenames", ())
+        group = "emulated" if "emu" in names else \
+            next((f for f in SUITE_FIXTURES if f in names), None)
+        if group is None:
+            continue
+        item.add_marker(pytest.mark.xdist_group(group))
+        if loadgroup and hasattr(item, "_id") and not hasattr(item, "_nodeid"):
+            # pytest-xdist 3.8 tells its scheduler an item's group by a suffix it writes to
+            # item._nodeid, which pytest 9.2's structured node ids (item._id) no longer read:
+            # every group was silently ignored (pytest-xdist issue #1386; CI installs both).
+            # The suffix written where pytest reads it (a fixed xdist appending it again
+            # gives "@g@g", which its scheduler still reads as group g)
+            from _pytest.nodeid import NodeId  # noqa: PLC0415  (pytest >= 9.2 only)
+
+            item._id = NodeId.parse(f"{item.nodeid}@{group}")
