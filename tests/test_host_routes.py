@@ -298,7 +298,7 @@ def _results(out):
 def test_the_other_power_iterations_of_small_gpu_input_run_on_the_host_copy(monkeypatch, name):
     """eigenvector_centrality, katz_centrality and hits of GPU input below
     ``pagerank.HOST_MAX_ENTRIES`` (the power iterations' bound, read at call time): every
-    product on the host copy (kept on A), the GPU arguments moved over, the results on the GPU
+    product on the host copy, the GPU arguments moved over, the results on the GPU
     and equal to the CPU's; a convergence error's iterate on the GPU; from the bound on, the
     GPU's products."""
     pr_module = importlib.import_module("algorithms.pagerank")
