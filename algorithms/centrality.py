@@ -32,7 +32,6 @@ level d lies below level d − 1, so the forward pull needs no mask on its input
 
 from __future__ import annotations
 
-import importlib
 import math
 import numbers
 import random
@@ -44,7 +43,7 @@ import semiring as sr
 
 from .bfs import bfs, multi_source_bfs
 from .cores import _check_flag
-from .pagerank import ConvergenceError, _real, _weight
+from .pagerank import ConvergenceError, _real, _weight, on_host_copy
 from .sssp import multi_source_sssp
 from .triangles import _is_symmetric
 
@@ -474,36 +473,10 @@ def betweenness_centrality(A, *, k=None, sources=None, normalized=True, endpoint
 
 
 # GPU input with fewer stored entries than algorithms.pagerank's HOST_MAX_ENTRIES iterates
-# on A's host copy (read at call time: tests turn the route off there), as pagerank's loop
-# does: a GPU iteration costs its launches and a host synchronization whatever the size.
-# H200 (session 30, bench/probes/hits_syncs.py, NetworkX 3.7's hits on the engine, 8·10³
-# entries): 258 µs an iteration on the GPU, 62 on the host copy.
-_pagerank = importlib.import_module(".pagerank", __package__)
-
-
-def _host_route(A) -> bool:
-    """Whether a power iteration on ``A`` runs on its host copy (GPU input below the bound)."""
-    return A.device == "gpu" and A.nvals < _pagerank.HOST_MAX_ENTRIES
-
-
-def _on_host_copy(fn, A, **kwargs):
-    """``fn(A's host copy, **kwargs)`` where :func:`_host_route` says so (else ``None``): GPU
-    arrays among the arguments copied to the host, the results (and a ConvergenceError's
-    last iterate) back on the GPU."""
-    if not _host_route(A):
-        return None
-
-    def host(v):
-        return sr.to_device(v, "cpu") if sr.is_gpu_array(v) else v
-
-    try:
-        out = fn(A._host_copy(), **{k: host(v) for k, v in kwargs.items()})
-    except ConvergenceError as err:
-        err.result = sr.to_device(err.result, "gpu")
-        raise
-    if isinstance(out, tuple):
-        return tuple(sr.to_device(v, "gpu") for v in out)
-    return sr.to_device(out, "gpu")
+# on A's host copy (pagerank.on_host_copy), as pagerank's loop does: a GPU iteration costs
+# its launches and a host synchronization whatever the size. H200 (session 30,
+# bench/probes/hits_syncs.py, NetworkX 3.7's hits on the engine, 8·10³ entries): 258 µs an
+# iteration on the GPU, 62 on the host copy.
 
 
 def _check_progress(op, progress):
@@ -642,7 +615,7 @@ def eigenvector_centrality(A, *, max_iter=100, tol=1e-6, nstart=None, weighted=T
     """
     op = "eigenvector_centrality"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    small = _on_host_copy(eigenvector_centrality, A, max_iter=max_iter, tol=tol, nstart=nstart,
+    small = on_host_copy(eigenvector_centrality, A, max_iter=max_iter, tol=tol, nstart=nstart,
                           weighted=weighted, progress=progress)
     if small is not None:
         return small
@@ -733,7 +706,7 @@ def katz_centrality(A, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, nstart=N
     """
     op = "katz_centrality"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    small = _on_host_copy(katz_centrality, A, alpha=alpha, beta=beta, max_iter=max_iter,
+    small = on_host_copy(katz_centrality, A, alpha=alpha, beta=beta, max_iter=max_iter,
                           tol=tol, nstart=nstart, normalized=normalized, weighted=weighted,
                           progress=progress)
     if small is not None:
@@ -837,7 +810,7 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True, weighted=Tr
     """
     op = "hits"
     A = sr.as_matrix(A, op=op, arg="A", square=True)
-    small = _on_host_copy(hits, A, max_iter=max_iter, tol=tol, nstart=nstart,
+    small = on_host_copy(hits, A, max_iter=max_iter, tol=tol, nstart=nstart,
                           normalized=normalized, weighted=weighted, progress=progress)
     if small is not None:
         return small
@@ -909,10 +882,9 @@ def _distance_batches(op, A, weighted, progress, order=None):
     else:
         weighted = False
     batch = max(1, min(MAX_BATCH, BATCH_ELEMENTS // max(n, 1)))
+    order = np.arange(n, dtype=np.int64) if order is None else np.asarray(order, dtype=np.int64)
     for start in range(0, n, batch):
-        src = np.arange(start, min(n, start + batch), dtype=np.int64)
-        if order is not None:
-            src = np.asarray(order, dtype=np.int64)[src]
+        src = order[start:start + batch]
         if weighted:
             # D = the least fixed point of D = min(I₀, D min.+ A)   (a row a source)
             D = multi_source_sssp(A, src)  # float64: inf where unreached

@@ -66,6 +66,33 @@ HOST_MAX_ENTRIES = 1 << 14
 GPU_FUSED_MAX_ENTRIES = 1 << 23
 
 
+def host_route(A) -> bool:
+    """Whether a power iteration on ``A`` (this module's, and ``algorithms.centrality``'s)
+    runs on A's host copy: GPU input of fewer than :data:`HOST_MAX_ENTRIES` stored entries
+    (read at call time: tests turn the route off there)."""
+    return A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES
+
+
+def on_host_copy(fn, A, **kwargs):
+    """``fn(A's host copy, **kwargs)`` where :func:`host_route` says so (else ``None``): the
+    GPU arrays among the arguments copied to the host, the results (an array, or a tuple of
+    them) and a ConvergenceError's last iterate back on the GPU."""
+    if not host_route(A):
+        return None
+
+    def host(v):
+        return sr.to_device(v, "cpu") if sr.is_gpu_array(v) else v
+
+    try:
+        out = fn(A._host_copy(), **{k: host(v) for k, v in kwargs.items()})
+    except ConvergenceError as err:
+        err.result = sr.to_device(err.result, "gpu")
+        raise
+    if isinstance(out, tuple):
+        return tuple(sr.to_device(v, "gpu") for v in out)
+    return sr.to_device(out, "gpu")
+
+
 class ConvergenceError(sr.SemiringError, RuntimeError):
     """An iterative method reached its iteration limit without meeting its tolerance (as
     NetworkX's ``PowerIterationFailedConvergence``).
@@ -304,20 +331,12 @@ def pagerank(A, damping=0.85, *, personalization=None, tol=None, max_iter=None, 
                        threshold, max_iter)
         if fused is not None:
             return fused
-    if A.device == "gpu" and A.nvals < HOST_MAX_ENTRIES:
-        # a small graph's iterations on A's host copy, the ranks back on the GPU
-        def host(v):
-            return sr.to_device(v, "cpu") if sr.is_gpu_array(v) else v
-
-        try:
-            x = pagerank(A._host_copy(), damping, personalization=host(personalization),
-                         tol=tol, max_iter=max_iter, nstart=host(nstart),
-                         dangling=host(dangling), weighted=weighted, variant=variant,
-                         progress=progress)
-        except ConvergenceError as err:
-            err.result = sr.to_device(err.result, "gpu")
-            raise
-        return sr.to_device(x, "gpu")
+    # a small graph's iterations on A's host copy, the ranks back on the GPU
+    small = on_host_copy(pagerank, A, damping=damping, personalization=personalization, tol=tol,
+                         max_iter=max_iter, nstart=nstart, dangling=dangling,
+                         weighted=weighted, variant=variant, progress=progress)
+    if small is not None:
+        return small
     n = A.nrows
     xp = sr.array_module(A.device)
     if n == 0:

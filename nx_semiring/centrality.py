@@ -21,6 +21,7 @@ import numpy as np
 
 import algorithms as alg
 import semiring as sr
+from algorithms.pagerank import host_route
 
 from . import NX_RELEASE
 from .algorithms import (_exact_sums, _graph, _host, _node_dict, _nx, _sampled_sources,
@@ -550,7 +551,7 @@ def _hits_power_iteration(G, max_iter, tol, nstart, normalized):
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
     M, weighted = _hits_matrix(g)
-    if alg.centrality._host_route(M):  # (small GPU input: as algorithms.hits, on a host copy)
+    if host_route(M):  # (small GPU input: as algorithms.hits, on a host copy)
         M = M._host_copy()
     M, semiring = alg.centrality._weights("hits", M, weighted, M.xp)
     second = sr.plus_times if semiring is sr.plus_times else sr.plus_second

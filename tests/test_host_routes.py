@@ -289,6 +289,13 @@ def test_strong_components_of_small_gpu_input_run_tarjan_on_the_host_copy(monkey
     assert calls == ["_tarjan", "_coloring"]
 
 
+def _spy_products(monkeypatch, seen):
+    """Record the device of the matrix of each ``sr.mxv`` / ``sr.vxm``."""
+    for op in ("mxv", "vxm"):
+        _spy(monkeypatch, sr, op, seen, lambda *a: next(
+            x.device for x in a if isinstance(x, sr.Matrix)))
+
+
 def _results(out):
     """hits' (hubs, authorities), or the one array of the others."""
     return out if isinstance(out, tuple) else (out,)
@@ -312,9 +319,7 @@ def test_the_other_power_iterations_of_small_gpu_input_run_on_the_host_copy(monk
         return getattr(alg, name)(M, **kw, **more)
     start = np.arange(1, A.nrows + 1, dtype=np.float64)
     seen = []
-    for op in ("mxv", "vxm"):
-        _spy(monkeypatch, sr, op, seen, lambda *a: next(
-            x.device for x in a if isinstance(x, sr.Matrix)))
+    _spy_products(monkeypatch, seen)
     want = fn(H, nstart=start)
     seen.clear()
     steps = []
@@ -344,9 +349,7 @@ def test_networkx_hits_power_iteration_of_a_small_gpu_graph_runs_on_the_host_cop
     pr_module = importlib.import_module("algorithms.pagerank")
     G = nx.gnm_random_graph(300, 1500, seed=3, directed=True)
     seen = []
-    for op in ("mxv", "vxm"):
-        _spy(monkeypatch, sr, op, seen, lambda *a: next(
-            x.device for x in a if isinstance(x, sr.Matrix)))
+    _spy_products(monkeypatch, seen)
     h, a = nxc._hits_power_iteration(G, 100, 1e-8, None, True)
     assert seen and set(seen) == {"cpu"}
     seen.clear()

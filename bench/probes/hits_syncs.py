@@ -2,7 +2,7 @@
 ``nx_semiring.centrality._hits_power_iteration``): its loop, which reads the largest entry
 and then the L1 change (two host reads an iteration), against a variant that stacks both
 into one copy (one sync an iteration, a launch more), on GPU input; and with the host route
-of small GPU input (``algorithms.centrality._host_route``, below
+of small GPU input (``algorithms.pagerank.host_route``, below
 ``algorithms.pagerank.HOST_MAX_ENTRIES`` stored entries) on and off. The results must be
 equal. Prints ms a call (median of ``--reps``), iterations and "µs/it", the call's time over
 its iterations: the two result dicts included, most of a call at 2^17 vertices (session 30
